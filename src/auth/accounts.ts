@@ -1,0 +1,147 @@
+/**
+ * Accounts: registration, login, password changes and reset tokens. Shared by
+ * the REST routes and the hub's `connect`/`create`, so the rules live once.
+ */
+import { keys } from "../storage/keys.ts";
+import type { ObjectStore } from "../world/objects.ts";
+import type { DbObject } from "../world/types.ts";
+import { passwordProblem, playerNameProblem } from "../world/names.ts";
+import { hashPassword, verifyPassword } from "./passwords.ts";
+import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
+import { timingSafeEqualString } from "./constant_time.ts";
+
+/** Stored credentials of a player. Never leaves the server. */
+export interface Credentials {
+  hash: string;
+  email?: string;
+  resetToken?: string;
+  resetExpires?: number;
+  resetBy?: string;
+}
+
+/** Reset tokens live one hour. */
+export const RESET_TTL_MS = 60 * 60 * 1000;
+
+/** Options for a new player. */
+export interface RegisterOptions {
+  email?: string;
+  flags?: string[];
+  location: string;
+}
+
+/** Account operations over the object store and the credentials keys. */
+export class Accounts {
+  #dummyHash: Promise<string> | null = null;
+
+  constructor(private readonly kv: Deno.Kv, private readonly objects: ObjectStore) {}
+
+  /** Creates a player with a hashed password; name and password rules apply. */
+  async register(name: unknown, password: unknown, opts: RegisterOptions): Promise<DbObject> {
+    const nameErr = playerNameProblem(name);
+    if (nameErr) throw new ValidationError(nameErr);
+    const pwErr = passwordProblem(password);
+    if (pwErr) throw new ValidationError(pwErr);
+    if (await this.objects.playerByName(name as string)) {
+      throw new ConflictError("That name is already taken.");
+    }
+    const hash = await hashPassword(password as string);
+    const creds: Credentials = { hash, ...(opts.email ? { email: opts.email } : {}) };
+    return await this.objects.create(
+      {
+        name: name as string,
+        type: "player",
+        location: opts.location,
+        flags: opts.flags ?? [],
+        data: { home: opts.location },
+      },
+      (id, op) => op.set(keys.credentials(id), creds),
+    );
+  }
+
+  /** The player whose name and password match, or null. Costs the same time either way. */
+  async authenticate(name: unknown, password: unknown): Promise<DbObject | null> {
+    if (typeof name !== "string" || typeof password !== "string") return null;
+    if (name.length > 64 || password.length > 512) return null;
+    const player = await this.objects.playerByName(name);
+    const creds = player ? await this.credentials(player.id) : null;
+    if (!player || !creds || !player.flags.includes("player")) {
+      await verifyPassword(password, await this.#dummy());
+      return null;
+    }
+    return (await verifyPassword(password, creds.hash)) ? player : null;
+  }
+
+  /** Replaces a player's password (rules apply). */
+  async setPassword(id: string, password: unknown): Promise<void> {
+    const pwErr = passwordProblem(password);
+    if (pwErr) throw new ValidationError(pwErr);
+    const hash = await hashPassword(password as string);
+    await this.#updateCredentials(id, (c) => {
+      c.hash = hash;
+    });
+  }
+
+  /** Issues a one-hour reset token for a player, replacing any earlier one. */
+  async issueResetToken(id: string, actorId: string): Promise<string> {
+    const token = crypto.randomUUID();
+    const expires = Date.now() + RESET_TTL_MS;
+    let previous: string | undefined;
+    await this.#updateCredentials(id, (c) => {
+      previous = c.resetToken;
+      c.resetToken = token;
+      c.resetExpires = expires;
+      c.resetBy = actorId;
+    }, (op) => op.set(keys.resetToken(token), id, { expireIn: RESET_TTL_MS }));
+    if (previous) await this.kv.delete(keys.resetToken(previous));
+    return token;
+  }
+
+  /**
+   * Consumes a reset token and sets the new password. Returns the player id,
+   * or null when the token is unknown, expired or used.
+   */
+  async consumeResetToken(token: string, newPassword: string): Promise<string | null> {
+    if (!/^[0-9a-f-]{36}$/i.test(token)) return null;
+    const idx = await this.kv.get<string>(keys.resetToken(token.toLowerCase()));
+    if (!idx.value) return null;
+    const credKey = keys.credentials(idx.value);
+    const entry = await this.kv.get<Credentials>(credKey);
+    const c = entry.value;
+    if (
+      !c || !c.resetToken || !c.resetExpires || c.resetExpires < Date.now() ||
+      !timingSafeEqualString(c.resetToken, token.toLowerCase())
+    ) return null;
+    const hash = await hashPassword(newPassword);
+    const next: Credentials = { hash, ...(c.email ? { email: c.email } : {}) };
+    const res = await this.kv.atomic().check(entry).check(idx).set(credKey, next)
+      .delete(keys.resetToken(token.toLowerCase())).commit();
+    return res.ok ? idx.value : null;
+  }
+
+  /** Stored credentials of a player, or null. */
+  async credentials(id: string): Promise<Credentials | null> {
+    return (await this.kv.get<Credentials>(keys.credentials(id))).value;
+  }
+
+  async #updateCredentials(
+    id: string,
+    change: (c: Credentials) => void,
+    extra?: (op: Deno.AtomicOperation) => void,
+  ): Promise<void> {
+    for (let i = 0; i < 20; i++) {
+      const entry = await this.kv.get<Credentials>(keys.credentials(id));
+      if (!entry.value) throw new NotFoundError("No such player.");
+      const c = { ...entry.value };
+      change(c);
+      const op = this.kv.atomic().check(entry).set(keys.credentials(id), c);
+      extra?.(op);
+      if ((await op.commit()).ok) return;
+    }
+    throw new Error("storage: too much contention on credentials");
+  }
+
+  #dummy(): Promise<string> {
+    this.#dummyHash ??= hashPassword(crypto.randomUUID());
+    return this.#dummyHash;
+  }
+}

@@ -1,0 +1,49 @@
+/** JWT access tokens (HS256, signed with JWT_SECRET). */
+import { jwtVerify, SignJWT } from "jose";
+
+/** Token lifetime: a week, so telnet sessions survive engine restarts for days. */
+export const TOKEN_TTL_SECONDS = 7 * 24 * 3600;
+
+/** Signs and verifies access tokens with one secret. */
+export class TokenService {
+  readonly #key: Uint8Array;
+
+  constructor(secret: string) {
+    this.#key = new TextEncoder().encode(secret);
+  }
+
+  /** A signed token naming the player id as subject. */
+  sign(playerId: string): Promise<string> {
+    return new SignJWT({})
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(playerId)
+      .setIssuedAt()
+      .setExpirationTime(`${TOKEN_TTL_SECONDS}s`)
+      .sign(this.#key);
+  }
+
+  /** The player id of a valid token, or null for anything else. */
+  async verify(token: string): Promise<string | null> {
+    if (typeof token !== "string" || token.length > 4096) return null;
+    try {
+      const { payload } = await jwtVerify(token, this.#key, { algorithms: ["HS256"] });
+      return typeof payload.sub === "string" && /^\d+$/.test(payload.sub) ? payload.sub : null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** The secret from JWT_SECRET, or a random one (with a warning) when unset. */
+export function resolveSecret(
+  env: Record<string, string>,
+  warn: (m: string) => void,
+): string {
+  const s = env["JWT_SECRET"];
+  if (s && s.length > 0) return s;
+  warn(
+    "WARNING: JWT_SECRET is not set; using a random secret. All sessions end when the process stops.",
+  );
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,146 @@
+/** The configuration tree and its defaults: every key the engine reads has a default here. */
+
+/** Server listeners, storage and runtime limits. */
+export interface ServerConfig {
+  telnet: number;
+  ws: number;
+  http: number;
+  host: string;
+  db: string;
+  counters: string;
+  chans: string;
+  mail: string;
+  bboard: string;
+  name: string;
+  description: string;
+  banner: string;
+  corsOrigins: string[];
+  maxConnections: number;
+  maxConnectionsPerIp: number;
+  textDir: string;
+  helpDir: string;
+  wikiDir: string;
+  pluginsDir: string;
+  ssl: { enabled: boolean; key: string; cert: string };
+}
+
+/** Game identity and rules. */
+export interface GameConfig {
+  name: string;
+  description: string;
+  version: string;
+  text: { connect: string };
+  playerStart: string;
+  startingRoom: string;
+  motd: string;
+  debug: boolean;
+  startingMoney: number;
+  maxPlayers: number;
+  idleTimeout: number;
+  registerEnabled: boolean;
+  guestEnabled: boolean;
+  guestPrefix: string;
+  loginMessage: string;
+  welcomeMessage: string;
+}
+
+/** Whole configuration. Plugin sections are free-form under `plugins.<name>`. */
+export interface EngineConfig {
+  server: ServerConfig;
+  game: GameConfig;
+  database: { path: string; backupInterval: number; maxBackups: number };
+  logging: { level: string; file: string; dir: string; maxSize: number; maxFiles: number };
+  theme: { primary: string; background: string; surface: string; text: string };
+  plugins: Record<string, PluginSection>;
+}
+
+/** A plugin's own section: `enabled` plus free keys. */
+export interface PluginSection {
+  enabled?: boolean;
+  [key: string]: unknown;
+}
+
+/** Fresh copy of the defaults (callers may mutate it). */
+export function defaultConfig(): EngineConfig {
+  return {
+    server: {
+      telnet: 4201,
+      ws: 4202,
+      http: 4203,
+      host: "0.0.0.0",
+      db: "data/ursamu.db",
+      counters: "counters",
+      chans: "chans",
+      mail: "mail",
+      bboard: "bboard",
+      name: "UrsaMU",
+      description: "",
+      banner: "",
+      corsOrigins: [],
+      maxConnections: 1000,
+      maxConnectionsPerIp: 50,
+      textDir: "text",
+      helpDir: "help",
+      wikiDir: "wiki",
+      pluginsDir: "plugins",
+      ssl: { enabled: false, key: "", cert: "" },
+    },
+    game: {
+      name: "UrsaMU",
+      description: "",
+      version: "0.0.1",
+      text: { connect: "text/connect.txt" },
+      playerStart: "1",
+      startingRoom: "1",
+      motd: "Welcome to UrsaMU!",
+      debug: false,
+      startingMoney: 0,
+      maxPlayers: 0,
+      idleTimeout: 3600,
+      registerEnabled: true,
+      guestEnabled: false,
+      guestPrefix: "Guest",
+      loginMessage: "",
+      welcomeMessage: "",
+    },
+    database: { path: "data/ursamu.db", backupInterval: 86400, maxBackups: 7 },
+    logging: {
+      level: "info",
+      file: "logs/ursamu.log",
+      dir: "logs",
+      maxSize: 10485760,
+      maxFiles: 5,
+    },
+    theme: { primary: "#7c3aed", background: "#0f0f14", surface: "#1a1a24", text: "#e5e5ef" },
+    plugins: {},
+  };
+}
+
+/** Keys that must be valid TCP ports. */
+export const PORT_KEYS: readonly string[] = ["server.telnet", "server.ws", "server.http"];
+
+/** Keys that must be whole numbers of zero or more. */
+export const NON_NEGATIVE_KEYS: readonly string[] = [
+  "server.maxConnections",
+  "server.maxConnectionsPerIp",
+  "game.startingMoney",
+  "game.maxPlayers",
+  "game.idleTimeout",
+  "database.backupInterval",
+  "database.maxBackups",
+  "logging.maxSize",
+  "logging.maxFiles",
+];
+
+/** Keys that `@site` may change at runtime (SPEC "Configuration file"). */
+export const SITE_KEYS: readonly string[] = [
+  "server.name",
+  "server.description",
+  "server.banner",
+  "server.corsOrigins",
+  "server.maxConnections",
+  "game.maxPlayers",
+  "game.description",
+  "game.loginMessage",
+  "game.welcomeMessage",
+];

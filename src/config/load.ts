@@ -1,0 +1,243 @@
+/**
+ * Layered configuration: defaults < file < programmatic < environment.
+ * Every leaf is validated against the type of its default; an invalid value
+ * logs a warning naming the key and the default is used instead.
+ */
+import { defaultConfig, type EngineConfig, NON_NEGATIVE_KEYS, PORT_KEYS } from "./defaults.ts";
+
+type Tree = Record<string, unknown>;
+
+/** Where the layers come from. */
+export interface ConfigSources {
+  /** Path of the JSON file; a missing file is fine, a broken one warns. */
+  file?: string;
+  /** Environment to read `URSAMU_*` variables from. */
+  env?: Record<string, string>;
+  /** Values set programmatically, as dotted keys (`"game.name"`) or nested objects. */
+  overrides?: Tree;
+  /** Receives warnings; defaults to console.warn. */
+  warn?: (message: string) => void;
+}
+
+const ENV_PREFIX = "URSAMU_";
+
+/** True for a plain JSON object (not an array, not null). */
+export function isPlainObject(v: unknown): v is Tree {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Reads a dotted path out of a tree. */
+export function getPath(tree: unknown, path: string): unknown {
+  let cur: unknown = tree;
+  for (const seg of path.split(".")) {
+    if (!isPlainObject(cur) || !Object.hasOwn(cur, seg)) return undefined;
+    cur = cur[seg];
+  }
+  return cur;
+}
+
+/** Writes a dotted path into a tree, creating objects on the way. */
+export function setPath(tree: Tree, path: string, value: unknown): void {
+  const segs = path.split(".");
+  let cur = tree;
+  for (const seg of segs.slice(0, -1)) {
+    if (!isPlainObject(cur[seg])) cur[seg] = {};
+    cur = cur[seg] as Tree;
+  }
+  cur[segs[segs.length - 1]] = value;
+}
+
+/** Every leaf path of the defaults (arrays count as leaves). */
+export function leafPaths(tree: Tree, prefix = ""): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${k}` : k;
+    if (isPlainObject(v) && k !== "plugins") out.push(...leafPaths(v, path));
+    else if (!isPlainObject(v)) out.push(path);
+  }
+  return out;
+}
+
+/** Environment variable name for a config path, e.g. `game.name` → `URSAMU_GAME_NAME`. */
+export function envName(path: string): string {
+  return ENV_PREFIX + path.split(".").join("_").toUpperCase();
+}
+
+/** Converts an environment string to the type of the default, or returns undefined if it cannot. */
+function coerceEnv(raw: string, def: unknown): unknown {
+  if (typeof def === "number") return raw.trim() === "" ? raw : Number(raw);
+  if (typeof def === "boolean") {
+    const v = raw.trim().toLowerCase();
+    if (["true", "1", "yes", "on"].includes(v)) return true;
+    if (["false", "0", "no", "off"].includes(v)) return false;
+    return raw;
+  }
+  if (Array.isArray(def)) {
+    const t = raw.trim();
+    if (t.startsWith("[")) {
+      try {
+        return JSON.parse(t);
+      } catch {
+        return raw;
+      }
+    }
+    return t === "" ? [] : t.split(",").map((s) => s.trim()).filter(Boolean);
+  }
+  return raw;
+}
+
+/** Why a value is invalid for a key, or null when it is fine. */
+export function invalidReason(path: string, value: unknown, def: unknown): string | null {
+  if (Array.isArray(def)) {
+    return Array.isArray(value) && value.every((x) => typeof x === "string")
+      ? null
+      : "expected an array of strings";
+  }
+  if (typeof value !== typeof def) return `expected a ${typeof def}`;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) return "expected a finite number";
+    if (PORT_KEYS.includes(path) && (!Number.isInteger(value) || value < 1 || value > 65535)) {
+      return "expected a port number from 1 to 65535";
+    }
+    if (NON_NEGATIVE_KEYS.includes(path) && (!Number.isInteger(value) || value < 0)) {
+      return "expected a whole number of 0 or more";
+    }
+  }
+  return null;
+}
+
+/** Expands dotted keys of an overrides object into a nested tree. */
+function expand(tree: Tree): Tree {
+  const out: Tree = {};
+  for (const [k, v] of Object.entries(tree)) {
+    if (k.includes(".")) setPath(out, k, v);
+    else out[k] = isPlainObject(v) ? expand(v) : v;
+  }
+  return out;
+}
+
+/** Plugin sections from the environment: `URSAMU_PLUGINS_<NAME>_ENABLED`. */
+function pluginEnv(env: Record<string, string>): Tree {
+  const out: Tree = {};
+  const re = /^URSAMU_PLUGINS_([A-Z0-9]+(?:_[A-Z0-9]+)*)_ENABLED$/;
+  for (const [k, v] of Object.entries(env)) {
+    const m = re.exec(k);
+    if (!m) continue;
+    const enabled = coerceEnv(v, true);
+    if (typeof enabled === "boolean") setPath(out, `${m[1].toLowerCase()}.enabled`, enabled);
+  }
+  return out;
+}
+
+/** The live configuration: merged layers with validation, reloadable and settable. */
+export class Config {
+  #sources: ConfigSources;
+  #file: Tree = {};
+  #programmatic: Tree;
+  #value: EngineConfig = defaultConfig();
+  #warn: (message: string) => void;
+
+  constructor(sources: ConfigSources = {}) {
+    this.#sources = sources;
+    this.#warn = sources.warn ?? ((m) => console.warn(m));
+    this.#programmatic = expand(sources.overrides ?? {});
+  }
+
+  /** Loads the file (if any) and merges every layer. */
+  async load(): Promise<this> {
+    this.#file = await this.#readFile();
+    this.#merge();
+    return this;
+  }
+
+  /** Re-reads the file and re-merges; used by `@reload/config`. */
+  reload(): Promise<this> {
+    return this.load();
+  }
+
+  /** The merged configuration. Treat it as read-only. */
+  get value(): EngineConfig {
+    return this.#value;
+  }
+
+  /** One value by dotted path. */
+  get(path: string): unknown {
+    return getPath(this.#value, path);
+  }
+
+  /** Sets a value programmatically; returns the reason it was refused, or null when set. */
+  set(path: string, value: unknown): string | null {
+    const def = getPath(defaultConfig(), path);
+    if (def === undefined || isPlainObject(def)) return `unknown configuration key '${path}'`;
+    const reason = invalidReason(path, value, def);
+    if (reason) return `invalid value for '${path}': ${reason}`;
+    setPath(this.#programmatic, path, value);
+    this.#merge();
+    return null;
+  }
+
+  async #readFile(): Promise<Tree> {
+    const path = this.#sources.file;
+    if (!path) return {};
+    let text: string;
+    try {
+      text = await Deno.readTextFile(path);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) {
+        this.#warn(`config: cannot read ${path}: ${(e as Error).message}; using defaults`);
+      }
+      return {};
+    }
+    try {
+      const parsed = JSON.parse(text);
+      if (isPlainObject(parsed)) return parsed;
+      this.#warn(`config: ${path} is not a JSON object; using defaults`);
+    } catch (e) {
+      this.#warn(`config: ${path} is not valid JSON (${(e as Error).message}); using defaults`);
+    }
+    return {};
+  }
+
+  #merge(): void {
+    const defaults = defaultConfig();
+    const merged = defaultConfig() as unknown as Tree;
+    const env = this.#sources.env ?? {};
+    for (const path of leafPaths(defaults as unknown as Tree)) {
+      const def = getPath(defaults, path);
+      const envRaw = env[envName(path)];
+      const candidates: [string, unknown][] = [
+        ["environment", envRaw === undefined ? undefined : coerceEnv(envRaw, def)],
+        ["programmatic value", getPath(this.#programmatic, path)],
+        ["config file", getPath(this.#file, path)],
+      ];
+      const hit = candidates.find(([, v]) => v !== undefined);
+      if (!hit) continue;
+      const reason = invalidReason(path, hit[1], def);
+      if (reason) {
+        this.#warn(
+          `config: invalid ${hit[0]} for '${path}' (${reason}); using default ${
+            JSON.stringify(def)
+          }`,
+        );
+        continue;
+      }
+      setPath(merged, path, hit[1]);
+    }
+    const plugins: Tree = {};
+    for (const layer of [this.#file.plugins, this.#programmatic.plugins, pluginEnv(env)]) {
+      if (!isPlainObject(layer)) continue;
+      for (const [name, section] of Object.entries(layer)) {
+        if (!isPlainObject(section)) {
+          this.#warn(`config: 'plugins.${name}' must be an object; ignored`);
+          continue;
+        }
+        plugins[name.toLowerCase()] = {
+          ...(plugins[name.toLowerCase()] as Tree ?? {}),
+          ...section,
+        };
+      }
+    }
+    merged.plugins = plugins;
+    this.#value = merged as unknown as EngineConfig;
+  }
+}

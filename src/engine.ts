@@ -1,0 +1,79 @@
+/**
+ * The composition root: builds every service once and wires them together.
+ * Nothing else in src/ holds state at module level; tests build isolated engines.
+ */
+import { resolve } from "node:path";
+import { Config, type ConfigSources } from "./config/load.ts";
+import { openStore } from "./storage/kv.ts";
+import { ObjectStore } from "./world/objects.ts";
+import { Accounts } from "./auth/accounts.ts";
+import { resolveSecret, TokenService } from "./auth/tokens.ts";
+import { SecurityLog } from "./auth/security_log.ts";
+import { WindowCounter } from "./auth/rate_limit.ts";
+import { Presence } from "./world/presence.ts";
+import { Texts } from "./text/texts.ts";
+import { RouteTable } from "./http/route_table.ts";
+import { ensureStartingRoom } from "./world/start.ts";
+import { createApp } from "./http/app.ts";
+import type { Services } from "./services.ts";
+
+/** Options for building an engine. */
+export interface EngineOptions {
+  /** Directory that relative paths resolve against (default: the working directory). */
+  root?: string;
+  /** Environment to read (default: the process environment). */
+  env?: Record<string, string>;
+  /** Programmatic configuration values. */
+  overrides?: ConfigSources["overrides"];
+}
+
+/** A built engine: its services and HTTP app, and how to close it. */
+export interface Engine {
+  services: Services;
+  app: ReturnType<typeof createApp>;
+  close(): Promise<void>;
+}
+
+/** Builds an engine: config, storage, world, auth and the HTTP app. */
+export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
+  const root = resolve(opts.root ?? Deno.cwd());
+  const env = opts.env ?? Deno.env.toObject();
+  const config = await new Config({
+    file: resolve(root, env["URSAMU_CONFIG"] ?? "config/config.json"),
+    env,
+    overrides: opts.overrides,
+  }).load();
+  const cfg = config.value;
+  const kv = await openStore(
+    cfg.server.db === ":memory:" ? ":memory:" : resolve(root, cfg.server.db),
+  );
+  const objects = new ObjectStore(kv);
+  await ensureStartingRoom(objects);
+  const presence = new Presence(kv);
+  await presence.reset();
+  const texts = new Texts(config, root);
+  await texts.load();
+  const services: Services = {
+    config,
+    kv,
+    objects,
+    accounts: new Accounts(kv, objects),
+    tokens: new TokenService(resolveSecret(env, (m) => console.warn(m))),
+    securityLog: new SecurityLog(resolve(root, cfg.logging.dir, "security.log")),
+    presence,
+    texts,
+    loginFailures: new WindowCounter(10, 60_000),
+    routes: new RouteTable(),
+    root,
+    startedAt: Date.now(),
+  };
+  const app = createApp(services);
+  return {
+    services,
+    app,
+    async close() {
+      await services.securityLog.flush();
+      kv.close();
+    },
+  };
+}

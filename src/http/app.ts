@@ -1,0 +1,40 @@
+/** The Hono app: middleware, core routes, and the runtime route table for plugins. */
+import { Hono } from "hono";
+import type { AppEnv } from "./env.ts";
+import type { Services } from "../services.ts";
+import { securityHeaders } from "./middleware/headers.ts";
+import { errorHandler, notFound } from "./middleware/errors.ts";
+import { playerFromRequest } from "./middleware/auth.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { coreRoutes } from "./routes/core.ts";
+import { objectRoutes } from "./routes/objects.ts";
+
+/** Builds the HTTP app over the shared services. */
+export function createApp(services: Services): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.onError(errorHandler());
+  app.notFound(notFound());
+  app.use("*", securityHeaders());
+  app.use("*", async (c, next) => {
+    c.set("services", services);
+    c.set("player", null);
+    c.set("ip", c.env?.remoteAddr?.hostname ?? "unknown");
+    await next();
+  });
+
+  app.get("/health", (c) => c.json({ status: "ok", engine: "UrsaMU" }));
+
+  const api = new Hono<AppEnv>();
+  api.route("/", authRoutes());
+  api.route("/", coreRoutes());
+  api.route("/", objectRoutes());
+  // Runtime routes (plugins) answer whatever the core routes did not.
+  api.all("*", async (c) => {
+    const entry = services.routes.match(c.req.path);
+    if (!entry) return c.json({ error: "Not Found" }, 404);
+    const player = await playerFromRequest(services, c.req.raw);
+    return await entry.handler(c.req.raw, player?.id ?? null);
+  });
+  app.route("/api/v1", api);
+  return app;
+}

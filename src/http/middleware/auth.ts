@@ -1,0 +1,49 @@
+/** Bearer-token authentication middleware. */
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env.ts";
+import { ForbiddenError, UnauthorizedError } from "../../errors.ts";
+import type { Services } from "../../services.ts";
+import type { DbObject } from "../../world/types.ts";
+
+/** Extracts the bearer token of a request, or null. */
+export function bearerToken(req: Request): string | null {
+  const h = req.headers.get("authorization");
+  if (!h) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(h.trim());
+  return m ? m[1] : null;
+}
+
+/** The player a request's token names, or null when missing, invalid or no longer a player. */
+export async function playerFromRequest(
+  services: Services,
+  req: Request,
+): Promise<DbObject | null> {
+  const token = bearerToken(req);
+  if (!token) return null;
+  const id = await services.tokens.verify(token);
+  if (!id) return null;
+  const player = await services.objects.get(id);
+  return player && player.flags.includes("player") ? player : null;
+}
+
+/** Requires a valid token (401 otherwise); sets `player`. */
+export function requireAuth(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const player = await playerFromRequest(c.var.services, c.req.raw);
+    if (!player) throw new UnauthorizedError();
+    c.set("player", player);
+    await next();
+  };
+}
+
+/** The authenticated player of a request that passed `requireAuth`. */
+export function me(c: Context<AppEnv>): DbObject {
+  const p = c.var.player;
+  if (!p) throw new UnauthorizedError();
+  return p;
+}
+
+/** Throws 403 unless `allowed` is true. */
+export function ensure(allowed: boolean, message = "Forbidden"): void {
+  if (!allowed) throw new ForbiddenError(message);
+}

@@ -1,0 +1,51 @@
+/** Reading JSON bodies with a size cap before parsing. */
+import type { Context } from "hono";
+import { isPlainObject } from "../../config/load.ts";
+import { ValidationError } from "../../errors.ts";
+
+/** Default cap for JSON bodies. */
+export const JSON_BODY_LIMIT = 64 * 1024;
+
+/** Reads the body as a JSON object, refusing oversize, non-JSON and non-object bodies. */
+export async function readJsonObject(
+  c: Context,
+  limit = JSON_BODY_LIMIT,
+): Promise<Record<string, unknown>> {
+  const text = await readTextCapped(c.req.raw, limit);
+  if (text.trim() === "") throw new ValidationError("Request body must be a JSON object.");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ValidationError("Request body is not valid JSON.");
+  }
+  if (!isPlainObject(parsed)) throw new ValidationError("Request body must be a JSON object.");
+  return parsed;
+}
+
+/** Reads a request body as text, stopping with a 400 as soon as it passes `limit` bytes. */
+export async function readTextCapped(req: Request, limit: number): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > limit) throw new ValidationError(`Request body is larger than ${limit} bytes.`);
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new ValidationError(`Request body is larger than ${limit} bytes.`);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let off = 0;
+  for (const ch of chunks) {
+    all.set(ch, off);
+    off += ch.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}

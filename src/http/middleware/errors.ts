@@ -1,0 +1,22 @@
+/** The one place typed errors become HTTP responses. */
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { publicMessage, statusOf } from "../../errors.ts";
+
+/** Maps thrown errors to `{ error }` with the right status; unknown errors are logged as 500. */
+export function errorHandler(): ErrorHandler {
+  return (err, c) => {
+    if (err instanceof HTTPException) {
+      return c.json({ error: err.message || "Bad request" }, err.status as 400);
+    }
+    const status = statusOf(err);
+    if (status === 500) console.error("http: unhandled error:", err);
+    // Every status statusOf returns carries a body, so the narrowing cast is safe.
+    return c.json({ error: publicMessage(err) }, status as 400);
+  };
+}
+
+/** Unknown paths answer `{ error: "Not Found" }`. */
+export function notFound(): NotFoundHandler {
+  return (c: Context) => c.json({ error: "Not Found" }, 404);
+}

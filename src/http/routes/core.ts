@@ -1,0 +1,25 @@
+/** Unauthenticated core routes: config, connect screen, welcome text, who is online. */
+import { Hono } from "hono";
+import type { AppEnv } from "../env.ts";
+import { onlineEntries } from "../../world/views.ts";
+
+/** Routes for /api/v1/config, /connect, /welcome and /players/online. */
+export function coreRoutes(): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+
+  r.get("/config", (c) => {
+    const cfg = c.var.services.config.value;
+    return c.json({
+      game: { name: cfg.game.name, version: cfg.game.version, description: cfg.game.description },
+      server: { http: cfg.server.http, telnet: cfg.server.telnet, ws: cfg.server.ws },
+      theme: cfg.theme,
+    });
+  });
+
+  r.get("/connect", (c) => c.text(c.var.services.texts.get("connect")));
+  r.get("/welcome", (c) => c.text(c.var.services.texts.get("welcome")));
+
+  r.get("/players/online", async (c) => c.json(await onlineEntries(c.var.services)));
+
+  return r;
+}

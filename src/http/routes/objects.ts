@@ -1,0 +1,49 @@
+/** Game object routes: list accessible objects, read one, patch one. */
+import { Hono } from "hono";
+import type { AppEnv } from "../env.ts";
+import { ensure, me, requireAuth } from "../middleware/auth.ts";
+import { readJsonObject } from "../middleware/body.ts";
+import { NotFoundError, ValidationError } from "../../errors.ts";
+import { normalizeId } from "../../world/ids.ts";
+import { canControl, canSee, listVisible } from "../../world/access.ts";
+import { objectView } from "../../world/views.ts";
+import { applyObjectPatch } from "../../world/patch.ts";
+import { pageParams } from "../pagination.ts";
+
+/** Routes for /api/v1/dbos and /api/v1/dbobj/:id. */
+export function objectRoutes(): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+  r.use("/dbos", requireAuth());
+  r.use("/dbobj/*", requireAuth());
+
+  r.get("/dbos", async (c) => {
+    const flags = (c.req.query("flags") ?? "").split(/[\s,]+/).filter(Boolean);
+    if (flags.some((f) => !/^[a-z0-9_-]{1,32}$/i.test(f))) {
+      throw new ValidationError("flags must be flag names separated by commas or spaces.");
+    }
+    const { limit, offset } = pageParams(c.req.query("limit"), c.req.query("offset"));
+    const objs = await listVisible(c.var.services, me(c), flags, limit, offset);
+    return c.json(objs.map((o) => objectView(o)));
+  });
+
+  r.get("/dbobj/:id", async (c) => {
+    const s = c.var.services;
+    const id = normalizeId(c.req.param("id"));
+    const obj = id ? await s.objects.get(id) : null;
+    if (!obj || !(await canSee(s, me(c), obj))) throw new NotFoundError("No such object.");
+    return c.json(objectView(obj, await s.objects.contents(obj.id, 200)));
+  });
+
+  r.patch("/dbobj/:id", async (c) => {
+    const s = c.var.services;
+    const id = normalizeId(c.req.param("id"));
+    const obj = id ? await s.objects.get(id) : null;
+    if (!obj || !(await canSee(s, me(c), obj))) throw new NotFoundError("No such object.");
+    ensure(canControl(me(c), obj), "Only the owner or an admin may change this object.");
+    const body = await readJsonObject(c);
+    const updated = await applyObjectPatch(s, obj, body);
+    return c.json(objectView(updated, await s.objects.contents(updated.id, 200)));
+  });
+
+  return r;
+}

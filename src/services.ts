@@ -1,0 +1,30 @@
+/** The shared services the composition root builds once and hands to every layer. */
+import type { Config } from "./config/load.ts";
+import type { ObjectStore } from "./world/objects.ts";
+import type { Accounts } from "./auth/accounts.ts";
+import type { TokenService } from "./auth/tokens.ts";
+import type { SecurityLog } from "./auth/security_log.ts";
+import type { WindowCounter } from "./auth/rate_limit.ts";
+import type { Presence } from "./world/presence.ts";
+import type { Texts } from "./text/texts.ts";
+import type { RouteTable } from "./http/route_table.ts";
+
+/** Services shared by HTTP routes, the hub, commands and plugins. */
+export interface Services {
+  config: Config;
+  kv: Deno.Kv;
+  objects: ObjectStore;
+  accounts: Accounts;
+  tokens: TokenService;
+  securityLog: SecurityLog;
+  presence: Presence;
+  texts: Texts;
+  /** Failed logins per client IP (10 a minute). */
+  loginFailures: WindowCounter;
+  /** Routes that plugins add and remove at runtime. */
+  routes: RouteTable;
+  /** Directory relative paths resolve against. */
+  root: string;
+  /** When the engine started (ms since epoch). */
+  startedAt: number;
+}

@@ -1,0 +1,50 @@
+/**
+ * Every Deno KV key of the engine is built here, so the key space is visible
+ * in one file. Keys start with a collection name; indexes hold ids, not copies.
+ */
+
+/** A Deno KV key. */
+export type Key = Deno.KvKey;
+
+/** Key builders, grouped by collection. */
+export const keys = {
+  /** Atomic counters (dbrefs, and whatever a plugin numbers). */
+  counter: (name: string): Key => ["counter", name],
+
+  /** A game object by id. */
+  object: (id: string): Key => ["obj", id],
+  /** Prefix of every game object. */
+  objects: (): Key => ["obj"],
+  /** Unique player name index (lower-cased) → id. */
+  playerByName: (lowerName: string): Key => ["player_by_name", lowerName],
+  /** Object name index (lower-cased, not unique) → id. */
+  objectByName: (lowerName: string, id: string): Key => ["obj_by_name", lowerName, id],
+  /** Prefix of objects with one lower-cased name. */
+  objectsByName: (lowerName: string): Key => ["obj_by_name", lowerName],
+  /** Contents index: objects located in `location`. */
+  contents: (location: string, id: string): Key => ["obj_by_loc", location, id],
+  /** Prefix of everything in `location`. */
+  contentsOf: (location: string): Key => ["obj_by_loc", location],
+  /** Flag index: objects carrying `flag`. */
+  byFlag: (flag: string, id: string): Key => ["obj_by_flag", flag, id],
+  /** Prefix of every object carrying `flag`. */
+  withFlag: (flag: string): Key => ["obj_by_flag", flag],
+  /** Ownership index. */
+  byOwner: (owner: string, id: string): Key => ["obj_by_owner", owner, id],
+  /** Prefix of everything owned by `owner`. */
+  ownedBy: (owner: string): Key => ["obj_by_owner", owner],
+
+  /** Credentials of a player (password hash, e-mail, reset token); never sent to clients. */
+  credentials: (id: string): Key => ["auth", id],
+
+  /** Password-reset token → player id (expires with the token). */
+  resetToken: (token: string): Key => ["reset_token", token],
+
+  /** Online players (presence) index. */
+  online: (id: string): Key => ["online", id],
+  /** Prefix of online players. */
+  onlineAll: (): Key => ["online"],
+
+  /** Everything under a plugin's own key space. */
+  plugin: (plugin: string, ...rest: Deno.KvKeyPart[]): Key => ["plugin", plugin, ...rest],
+} as const;

@@ -1,0 +1,42 @@
+/** Opens the Deno KV store and offers the few helpers every store module shares. */
+import { dirname } from "node:path";
+
+/** Opens KV at `path` (creating its directory), or in memory for `:memory:`. */
+export async function openStore(path: string): Promise<Deno.Kv> {
+  if (path !== ":memory:" && !/^https?:\/\//.test(path)) {
+    await Deno.mkdir(dirname(path), { recursive: true });
+  }
+  return await Deno.openKv(path);
+}
+
+/** Lists the values under a prefix, with an optional cap. */
+export async function listValues<T>(
+  kv: Deno.Kv,
+  prefix: Deno.KvKey,
+  limit?: number,
+): Promise<T[]> {
+  const out: T[] = [];
+  for await (const e of kv.list<T>({ prefix }, limit ? { limit } : {})) out.push(e.value);
+  return out;
+}
+
+/** Lists the last key part under a prefix (index keys end with the id). */
+export async function listIds(kv: Deno.Kv, prefix: Deno.KvKey, limit?: number): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of kv.list({ prefix }, limit ? { limit } : {})) {
+    out.push(String(e.key[e.key.length - 1]));
+  }
+  return out;
+}
+
+/** Retries an optimistic atomic operation until it commits or `attempts` run out. */
+export async function retryAtomic<T>(
+  fn: () => Promise<T | null>,
+  attempts = 20,
+): Promise<T> {
+  for (let i = 0; i < attempts; i++) {
+    const result = await fn();
+    if (result !== null) return result;
+  }
+  throw new Error("storage: too much contention, gave up");
+}

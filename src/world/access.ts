@@ -1,0 +1,64 @@
+/** Who may see and who may change an object. */
+import type { DbObject } from "./types.ts";
+import type { Services } from "../services.ts";
+import { isStaff } from "./flags.ts";
+
+/** True for the owner or staff (admin, wizard, superuser). */
+export function canControl(actor: DbObject, obj: DbObject): boolean {
+  return isStaff(actor.flags) || obj.owner === actor.id || obj.id === actor.id;
+}
+
+/**
+ * True when `viewer` may see `obj`: staff see everything; others see rooms,
+ * players, what they own, and what is in their room or their hands.
+ */
+export function canSee(_s: Services, viewer: DbObject, obj: DbObject): boolean {
+  if (canControl(viewer, obj)) return true;
+  if (obj.flags.includes("room") || obj.flags.includes("player")) return true;
+  return obj.location === viewer.location || obj.location === viewer.id;
+}
+
+/** Objects the viewer may see, filtered by flags, paged; uses indexes, never a whole-store scan for players. */
+export async function listVisible(
+  s: Services,
+  viewer: DbObject,
+  flags: string[],
+  limit: number,
+  offset: number,
+): Promise<DbObject[]> {
+  const wanted = flags.map((f) => f.toLowerCase());
+  let candidates: string[];
+  if (wanted.length) {
+    candidates = await s.objects.idsWithFlag(wanted[0], 10_000);
+  } else if (isStaff(viewer.flags)) {
+    candidates = (await s.objects.idsWithFlag("room", 10_000))
+      .concat(await s.objects.idsWithFlag("player", 10_000))
+      .concat(await s.objects.idsWithFlag("thing", 10_000))
+      .concat(await s.objects.idsWithFlag("exit", 10_000));
+    candidates.sort((a, b) => Number(a) - Number(b));
+  } else {
+    const here = viewer.location ? [viewer.location] : [];
+    const near = [
+      ...(await s.objects.idsOwnedBy(viewer.id, 10_000)),
+      ...here,
+      ...(viewer.location ? await s.objects.contents(viewer.location, 1000) : []).map((o) => o.id),
+      ...(await s.objects.contents(viewer.id, 1000)).map((o) => o.id),
+    ];
+    candidates = [...new Set([viewer.id, ...near])].sort((a, b) => Number(a) - Number(b));
+  }
+  const out: DbObject[] = [];
+  let skipped = 0;
+  for (let i = 0; i < candidates.length && out.length < limit; i += 50) {
+    for (const o of await s.objects.getMany(candidates.slice(i, i + 50))) {
+      if (!wanted.every((f) => o.flags.includes(f))) continue;
+      if (!canSee(s, viewer, o)) continue;
+      if (skipped < offset) {
+        skipped++;
+        continue;
+      }
+      out.push(o);
+      if (out.length >= limit) break;
+    }
+  }
+  return out;
+}

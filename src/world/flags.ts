@@ -1,0 +1,64 @@
+/** Permission flags, their levels and who may set them (SPEC "Permission flags"). */
+import { FLAG_LEVELS_TABLE } from "./flag_levels.ts";
+
+/** Flags that mark staff for REST permission checks. */
+export const STAFF_FLAGS: readonly string[] = ["superuser", "admin", "wizard"];
+
+/** Flags any game object may carry that are not permissions. */
+export const PLAIN_FLAGS: readonly string[] = [
+  "dark",
+  "haven",
+  "opaque",
+  "quiet",
+  "safe",
+  "sticky",
+  "transparent",
+  "unfindable",
+  "ic",
+  "ooc",
+];
+
+/** True when the flag list contains `flag` as a whole name (case-insensitive). */
+export function hasFlag(flags: readonly string[], flag: string): boolean {
+  const f = flag.toLowerCase();
+  return flags.some((x) => x.toLowerCase() === f);
+}
+
+/** True for admin, wizard or superuser. */
+export function isStaff(flags: readonly string[]): boolean {
+  return STAFF_FLAGS.some((f) => hasFlag(flags, f));
+}
+
+/** Highest permission level among the flags (0 when none). */
+export function levelOf(flags: readonly string[]): number {
+  let max = 0;
+  for (const f of flags) max = Math.max(max, FLAG_LEVELS_TABLE[f.toLowerCase()] ?? 0);
+  return max;
+}
+
+/** True when the flags reach at least the level of `flag` (e.g. `builder`). */
+export function atLeast(flags: readonly string[], flag: string): boolean {
+  const need = FLAG_LEVELS_TABLE[flag.toLowerCase()];
+  return need !== undefined && levelOf(flags) >= need;
+}
+
+/**
+ * Why `actorFlags` may not set or clear `flag`, or null when allowed.
+ * superuser is never settable; admin and wizard only by a superuser;
+ * storyteller and builder by an admin (or higher); plain flags by builder+.
+ */
+export function flagChangeProblem(actorFlags: readonly string[], flag: string): string | null {
+  const f = flag.toLowerCase();
+  if (f === "superuser") return "The superuser flag cannot be set or cleared in-game.";
+  if (f === "player" || f === "room" || f === "thing" || f === "exit") {
+    return `The ${f} flag is the object's type and cannot be changed.`;
+  }
+  if (f === "admin" || f === "wizard") {
+    return hasFlag(actorFlags, "superuser") ? null : `Only the superuser may set ${f}.`;
+  }
+  if (f === "storyteller" || f === "builder") {
+    return levelOf(actorFlags) >= 9 ? null : `Only an admin may set ${f}.`;
+  }
+  if (PLAIN_FLAGS.includes(f)) return null;
+  return `Unknown flag '${flag}'.`;
+}

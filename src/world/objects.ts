@@ -1,0 +1,172 @@
+/**
+ * The object store: players, rooms, things and exits in Deno KV, with the
+ * name, contents, flag and owner indexes kept in the same atomic commits.
+ */
+import { keys } from "../storage/keys.ts";
+import { nextCount } from "../storage/counters.ts";
+import { listIds, retryAtomic } from "../storage/kv.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
+import type { DbObject, NewObject, ObjectType } from "./types.ts";
+import { OBJECT_TYPES } from "./types.ts";
+
+const DBREF_COUNTER = "dbref";
+
+/** Type of an object, read from its flags. */
+export function typeOf(obj: DbObject): ObjectType {
+  return OBJECT_TYPES.find((t) => obj.flags.includes(t)) ?? "thing";
+}
+
+/** The index keys an object occupies (unique player-name index excluded). */
+function indexKeys(o: DbObject): Deno.KvKey[] {
+  const out: Deno.KvKey[] = [keys.objectByName(o.name.toLowerCase(), o.id)];
+  if (o.location) out.push(keys.contents(o.location, o.id));
+  if (o.owner) out.push(keys.byOwner(o.owner, o.id));
+  for (const f of new Set(o.flags.map((x) => x.toLowerCase()))) out.push(keys.byFlag(f, o.id));
+  return out;
+}
+
+function keyString(k: Deno.KvKey): string {
+  return JSON.stringify(k);
+}
+
+/** Persistent store of game objects. */
+export class ObjectStore {
+  constructor(private readonly kv: Deno.Kv) {}
+
+  /**
+   * Creates an object with the next dbref; player names must be unique
+   * (case-insensitive). `extra` may add writes (e.g. credentials) to the same commit.
+   */
+  async create(
+    input: NewObject,
+    extra?: (id: string, op: Deno.AtomicOperation) => void,
+  ): Promise<DbObject> {
+    const now = Date.now();
+    let created: DbObject | null = null;
+    await nextCount(this.kv, DBREF_COUNTER, async (n, op) => {
+      const id = String(n);
+      const flags = [...new Set([input.type, ...(input.flags ?? [])].map((f) => f.toLowerCase()))];
+      const obj: DbObject = {
+        id,
+        name: input.name,
+        flags,
+        location: input.location ?? "",
+        owner: input.owner ?? (input.type === "player" ? id : ""),
+        data: structuredClone(input.data ?? {}),
+        createdAt: now,
+        updatedAt: now,
+      };
+      op.check({ key: keys.object(id), versionstamp: null }).set(keys.object(id), obj);
+      if (input.type === "player") {
+        const nameKey = keys.playerByName(obj.name.toLowerCase());
+        const existing = await this.kv.get(nameKey);
+        if (existing.value !== null) throw new ConflictError("That name is already taken.");
+        op.check(existing).set(nameKey, id);
+      }
+      for (const k of indexKeys(obj)) op.set(k, id);
+      extra?.(id, op);
+      created = obj;
+      return true;
+    });
+    return created!;
+  }
+
+  /** One object by id, or null. */
+  async get(id: string): Promise<DbObject | null> {
+    return (await this.kv.get<DbObject>(keys.object(id))).value;
+  }
+
+  /** One object by id, or NotFoundError. */
+  async mustGet(id: string): Promise<DbObject> {
+    const o = await this.get(id);
+    if (!o) throw new NotFoundError("No such object.");
+    return o;
+  }
+
+  /** Several objects by id, in order, skipping missing ones. */
+  async getMany(ids: readonly string[]): Promise<DbObject[]> {
+    const out: DbObject[] = [];
+    // getMany takes at most 10 keys a call.
+    for (let i = 0; i < ids.length; i += 10) {
+      const batch = await this.kv.getMany<DbObject[]>(ids.slice(i, i + 10).map(keys.object));
+      for (const e of batch) if (e.value) out.push(e.value);
+    }
+    return out;
+  }
+
+  /** A player by name, case-insensitive. */
+  async playerByName(name: string): Promise<DbObject | null> {
+    const e = await this.kv.get<string>(keys.playerByName(name.toLowerCase()));
+    return e.value ? await this.get(e.value) : null;
+  }
+
+  /** Objects with exactly this name (case-insensitive). */
+  async byName(name: string, limit = 50): Promise<DbObject[]> {
+    return this.getMany(await listIds(this.kv, keys.objectsByName(name.toLowerCase()), limit));
+  }
+
+  /** Everything located in `location`. */
+  async contents(location: string, limit?: number): Promise<DbObject[]> {
+    return this.getMany(await listIds(this.kv, keys.contentsOf(location), limit));
+  }
+
+  /** Ids of objects carrying `flag`. */
+  idsWithFlag(flag: string, limit?: number): Promise<string[]> {
+    return listIds(this.kv, keys.withFlag(flag.toLowerCase()), limit);
+  }
+
+  /** Ids of objects owned by `owner`. */
+  idsOwnedBy(owner: string, limit?: number): Promise<string[]> {
+    return listIds(this.kv, keys.ownedBy(owner), limit);
+  }
+
+  /**
+   * Applies `change` to a fresh copy of the object and commits it with the
+   * indexes moved, retrying on concurrent writes. `change` may throw to abort.
+   */
+  update(id: string, change: (obj: DbObject) => void): Promise<DbObject> {
+    return retryAtomic(async () => {
+      const entry = await this.kv.get<DbObject>(keys.object(id));
+      if (!entry.value) throw new NotFoundError("No such object.");
+      const before = entry.value;
+      const after = structuredClone(before);
+      change(after);
+      after.id = before.id;
+      after.flags = [...new Set(after.flags.map((f) => f.toLowerCase()))];
+      after.updatedAt = Date.now();
+      const op = this.kv.atomic().check(entry).set(keys.object(id), after);
+      const oldKeys = new Map(indexKeys(before).map((k) => [keyString(k), k]));
+      const newKeys = new Map(indexKeys(after).map((k) => [keyString(k), k]));
+      for (const [s, k] of oldKeys) if (!newKeys.has(s)) op.delete(k);
+      for (const [s, k] of newKeys) if (!oldKeys.has(s)) op.set(k, id);
+      const wasPlayer = before.flags.includes("player");
+      const isPlayer = after.flags.includes("player");
+      const oldName = before.name.toLowerCase();
+      const newName = after.name.toLowerCase();
+      if (wasPlayer && (!isPlayer || oldName !== newName)) op.delete(keys.playerByName(oldName));
+      if (isPlayer && (!wasPlayer || oldName !== newName)) {
+        const taken = await this.kv.get<string>(keys.playerByName(newName));
+        if (taken.value !== null && taken.value !== id) {
+          throw new ConflictError("That name is already taken.");
+        }
+        op.check(taken).set(keys.playerByName(newName), id);
+      }
+      const res = await op.commit();
+      return res.ok ? after : null;
+    });
+  }
+
+  /** Deletes an object and its indexes (contents are not moved; callers decide). */
+  async delete(id: string): Promise<void> {
+    await retryAtomic(async () => {
+      const entry = await this.kv.get<DbObject>(keys.object(id));
+      if (!entry.value) return true;
+      const o = entry.value;
+      const op = this.kv.atomic().check(entry).delete(keys.object(id));
+      for (const k of indexKeys(o)) op.delete(k);
+      if (o.flags.includes("player")) op.delete(keys.playerByName(o.name.toLowerCase()));
+      op.delete(keys.credentials(id));
+      return (await op.commit()).ok ? true : null;
+    });
+  }
+}

@@ -1,0 +1,74 @@
+/** The allow-listed object update of `PATCH /api/v1/dbobj/:id`. */
+import type { DbObject } from "./types.ts";
+import type { Services } from "../services.ts";
+import { ValidationError } from "../errors.ts";
+import { isPlainObject } from "../config/load.ts";
+import { objectNameProblem, playerNameProblem } from "./names.ts";
+
+const TOP_KEYS = new Set(["data", "name", "description"]);
+const DATA_KEYS = new Set(["description", "avatar", "state"]);
+const MAX_DESCRIPTION = 8000;
+const MAX_STATE_BYTES = 32 * 1024;
+
+function checkDescription(v: unknown): string {
+  if (typeof v !== "string") throw new ValidationError("description must be a string.");
+  if (v.length > MAX_DESCRIPTION) {
+    throw new ValidationError(`description must be ${MAX_DESCRIPTION} characters or fewer.`);
+  }
+  return v;
+}
+
+/** Validates a patch body and applies it; unknown fields are refused, nothing changes on error. */
+export function applyObjectPatch(
+  s: Services,
+  obj: DbObject,
+  body: Record<string, unknown>,
+): Promise<DbObject> {
+  const unknown = Object.keys(body).filter((k) => !TOP_KEYS.has(k));
+  if (unknown.length) {
+    throw new ValidationError(
+      `Unknown field(s): ${unknown.slice(0, 5).join(", ")}. Allowed: data, name, description.`,
+    );
+  }
+  if (!Object.keys(body).length) throw new ValidationError("Nothing to update.");
+  let name: string | undefined;
+  if (body.name !== undefined) {
+    const problem = obj.flags.includes("player")
+      ? playerNameProblem(body.name)
+      : objectNameProblem(body.name);
+    if (problem) throw new ValidationError(problem);
+    name = (body.name as string).trim();
+  }
+  const data: Record<string, unknown> = {};
+  if (body.data !== undefined) {
+    if (!isPlainObject(body.data)) throw new ValidationError("data must be an object.");
+    for (const [k, v] of Object.entries(body.data)) {
+      if (!DATA_KEYS.has(k)) {
+        throw new ValidationError(
+          `data.${k.slice(0, 40)} cannot be set; allowed: description, avatar, state.`,
+        );
+      }
+      if (k === "description") data.description = checkDescription(v);
+      if (k === "avatar") {
+        if (typeof v !== "string" || v.length > 512) {
+          throw new ValidationError("data.avatar must be a string of 512 characters or fewer.");
+        }
+        data.avatar = v;
+      }
+      if (k === "state") {
+        if (!isPlainObject(v)) throw new ValidationError("data.state must be an object.");
+        if (JSON.stringify(v).length > MAX_STATE_BYTES) {
+          throw new ValidationError(
+            `data.state must be ${MAX_STATE_BYTES} bytes or fewer as JSON.`,
+          );
+        }
+        data.state = v;
+      }
+    }
+  }
+  if (body.description !== undefined) data.description = checkDescription(body.description);
+  return s.objects.update(obj.id, (o) => {
+    if (name !== undefined) o.name = name;
+    Object.assign(o.data, data);
+  });
+}

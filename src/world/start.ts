@@ -1,0 +1,31 @@
+/** The starting room: created on first start, looked up for new players. */
+import type { Services } from "../services.ts";
+import { normalizeId } from "./ids.ts";
+import type { ObjectStore } from "./objects.ts";
+
+/** Creates room #1 on an empty database; later starts leave it alone. */
+export async function ensureStartingRoom(objects: ObjectStore): Promise<void> {
+  if (await objects.get("1")) return;
+  const room = await objects.create({
+    name: "Limbo",
+    type: "room",
+    data: { description: "A quiet, formless place where every story begins." },
+  });
+  if (room.id !== "1") {
+    // Objects exist but #1 is gone (destroyed): keep the new room as the start.
+    console.warn(`world: room #1 is missing; created starting room #${room.id}`);
+  }
+}
+
+/** Id of the room new players start in: `game.playerStart`, else `game.startingRoom`, else #1. */
+export async function startingRoom(s: Services): Promise<string> {
+  const cfg = s.config.value.game;
+  for (const ref of [cfg.playerStart, cfg.startingRoom, "1"]) {
+    const id = normalizeId(ref ?? "");
+    if (!id) continue;
+    const room = await s.objects.get(id);
+    if (room?.flags.includes("room")) return id;
+  }
+  const rooms = await s.objects.idsWithFlag("room", 1);
+  return rooms[0] ?? "1";
+}
