@@ -32,14 +32,17 @@ export function isStaff(flags: readonly string[]): boolean {
 /** Highest permission level among the flags (0 when none). */
 export function levelOf(flags: readonly string[]): number {
   let max = 0;
-  for (const f of flags) max = Math.max(max, FLAG_LEVELS_TABLE[f.toLowerCase()] ?? 0);
+  for (const f of flags) {
+    const name = f.toLowerCase();
+    if (Object.hasOwn(FLAG_LEVELS_TABLE, name)) max = Math.max(max, FLAG_LEVELS_TABLE[name]);
+  }
   return max;
 }
 
 /** True when the flags reach at least the level of `flag` (e.g. `builder`). */
 export function atLeast(flags: readonly string[], flag: string): boolean {
-  const need = FLAG_LEVELS_TABLE[flag.toLowerCase()];
-  return need !== undefined && levelOf(flags) >= need;
+  const name = flag.toLowerCase();
+  return Object.hasOwn(FLAG_LEVELS_TABLE, name) && levelOf(flags) >= FLAG_LEVELS_TABLE[name];
 }
 
 /**

@@ -1,0 +1,139 @@
+/**
+ * Turns one in-game input line into a command name, switches and arguments.
+ *
+ * Pure and linear-time: the hub calls this for every line a player sends, so it must never throw
+ * and never backtrack, whatever the input.
+ */
+
+/** A parsed command line. */
+export interface ParsedLine {
+  /** The line as received, trailing CR/LF/whitespace removed. */
+  raw: string;
+  /** Command word lower-cased, prefix included: `@set`, `+job`, `look`, `say`, `&`. */
+  name: string;
+  /** Switches lower-cased: `["hidden"]` for `@chancreate/hidden Foo`. */
+  switches: string[];
+  /** Everything after the command word and its switches, leading space removed. */
+  args: string;
+  /** Args before the first `=`, trimmed; all of args when there is no `=`. */
+  lhs: string;
+  /** Args after the first `=`, trimmed; null when there is no `=`. */
+  rhs: string | null;
+}
+
+const SWITCH_RE = /^[a-z0-9_-]+$/;
+const WHITESPACE_RE = /\s/;
+
+/** Parses one input line; null for an empty or whitespace-only line. */
+export function parseLine(line: string): ParsedLine | null {
+  if (typeof line !== "string") return null;
+  const raw = line.trimEnd();
+  const body = raw.trimStart();
+  if (body === "") return null;
+
+  switch (body[0]) {
+    case '"':
+      return build(raw, "say", [], body.slice(1));
+    case ":":
+      // `:waves` and `: waves` both pose "waves"; only one space is eaten so indentation survives.
+      return build(raw, "pose", [], body[1] === " " ? body.slice(2) : body.slice(1));
+    case ";":
+      // A semipose glues the text to the name (`;'s cat`), so nothing is stripped.
+      return build(raw, "semipose", [], body.slice(1));
+    case "\\":
+      // TinyMUSH documents `\\text`, PennMUSH `\text`: accept both spellings.
+      return build(raw, "@emit", [], body.slice(body[1] === "\\" ? 2 : 1));
+    case "&":
+      return build(raw, "&", [], body.slice(1).trimStart());
+  }
+
+  const end = body.search(WHITESPACE_RE);
+  const word = end === -1 ? body : body.slice(0, end);
+  const args = end === -1 ? "" : body.slice(end).trimStart();
+  const [name, switches] = splitSwitches(word.toLowerCase());
+  return build(raw, name, switches, args);
+}
+
+/** Splits `@cmd/a/b` into its name and switches; a malformed word stays whole so it fails lookup. */
+function splitSwitches(word: string): [string, string[]] {
+  const slash = word.indexOf("/");
+  if (slash <= 0) return [word, []];
+  const switches = word.slice(slash + 1).split("/");
+  for (const s of switches) {
+    if (!SWITCH_RE.test(s)) return [word, []];
+  }
+  return [word.slice(0, slash), switches];
+}
+
+function build(raw: string, name: string, switches: string[], args: string): ParsedLine {
+  const eq = args.indexOf("=");
+  if (eq === -1) return { raw, name, switches, args, lhs: args.trim(), rhs: null };
+  return {
+    raw,
+    name,
+    switches,
+    args,
+    lhs: args.slice(0, eq).trim(),
+    rhs: args.slice(eq + 1).trim(),
+  };
+}
+
+/**
+ * Cleans untrusted input before parsing: drops control characters and ANSI escapes,
+ * turns tabs into spaces, caps the length in code points and trims trailing whitespace.
+ */
+export function sanitizeLine(line: string, maxLength: number): string {
+  if (typeof line !== "string") return "";
+  const limit = Number.isNaN(maxLength) ? 0 : Math.max(0, Math.floor(maxLength));
+  const out: string[] = [];
+  const n = line.length;
+  let count = 0;
+  let start = 0; // start of the pending run of characters kept verbatim
+  let i = 0;
+  while (i < n && count < limit) {
+    const c = line.charCodeAt(i);
+    if (c === 0x1b) {
+      if (start < i) out.push(line.slice(start, i));
+      i = skipEscape(line, i);
+      start = i;
+      continue;
+    }
+    if (c === 0x09) {
+      if (start < i) out.push(line.slice(start, i));
+      out.push(" ");
+      count++;
+      start = ++i;
+      continue;
+    }
+    // C1 controls (U+0080–U+009F) are dropped too: some terminals treat U+009B as a CSI.
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
+      if (start < i) out.push(line.slice(start, i));
+      start = ++i;
+      continue;
+    }
+    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < n &&
+      line.charCodeAt(i + 1) >= 0xdc00 && line.charCodeAt(i + 1) <= 0xdfff;
+    i += pair ? 2 : 1;
+    count++;
+  }
+  if (start < i) out.push(line.slice(start, i));
+  return out.join("").trimEnd();
+}
+
+/**
+ * Index just past the escape sequence at `i` (which holds ESC). A complete CSI
+ * (ESC [ parameters final-byte) is skipped whole; otherwise only the ESC itself goes.
+ */
+function skipEscape(line: string, i: number): number {
+  if (line.charCodeAt(i + 1) !== 0x5b) return i + 1;
+  let j = i + 2;
+  // Parameter and intermediate bytes never include ESC, so scans of different escapes never
+  // overlap and the whole pass stays linear.
+  while (j < line.length) {
+    const d = line.charCodeAt(j);
+    if (d < 0x20 || d > 0x3f) break;
+    j++;
+  }
+  const final = line.charCodeAt(j);
+  return final >= 0x40 && final <= 0x7e ? j + 1 : i + 1;
+}

@@ -1,0 +1,64 @@
+/**
+ * The command contract: a command is a small declarative unit (name, pattern,
+ * lock, help, exec). Core commands, plugin commands and reloads all use it.
+ */
+import type { DbObject } from "../world/types.ts";
+import type { HubApi, HubConnection, OutboundData } from "../hub/types.ts";
+import type { Services } from "../services.ts";
+import type { ParsedLine } from "./parser.ts";
+
+/** The SDK object `u` a command's exec receives. */
+export interface CommandSdk {
+  /** The acting player (fresh from the store for this command). */
+  me: DbObject;
+  /** The room the actor is in, or null. */
+  here: DbObject | null;
+  /** The parsed line: name, switches, args, lhs/rhs around `=`. */
+  cmd: ParsedLine;
+  /** Capture groups of the command's `pattern` (empty when it has none). */
+  args: string[];
+  /** The connection the line came from. */
+  conn: HubConnection;
+  services: Services;
+  hub: HubApi;
+  /** Sends a message (colour codes allowed) to the actor's connections. */
+  send(msg: string, data?: OutboundData): void;
+  /** Sends a message to everyone connected in a room, except the listed ids. */
+  emitRoom(roomId: string, msg: string, exclude?: readonly string[], data?: OutboundData): void;
+  /**
+   * Finds an object by `me`, `here`, `#dbref`, or name (exact, then unique
+   * prefix) among the actor, its contents, the room and its contents, then
+   * players by name. Throws a CommandError with a clear message when nothing
+   * or more than one thing matches.
+   */
+  target(ref: string): Promise<DbObject>;
+  /** True when the actor passes a lock expression. */
+  passes(lock: string): boolean;
+}
+
+/** A registered in-game command. */
+export interface CommandSpec {
+  /** Command word with its prefix: `look`, `@set`, `+help`. */
+  name: string;
+  /** Other words that run it (`l` for look). */
+  aliases?: string[];
+  /**
+   * Optional regular expression matched against the whole line (case-insensitive);
+   * when given it decides the match and its groups become `u.args`.
+   */
+  pattern?: RegExp;
+  /** Lock expression; default `connected`. */
+  lock?: string;
+  /** Switches it accepts; any other switch is refused with a clear message. */
+  switches?: string[];
+  /** Help category and inline help text (lowest-priority help source). */
+  category?: string;
+  help?: string;
+  exec(u: CommandSdk): void | Promise<void>;
+}
+
+/** A command as stored in the registry: the spec plus who registered it. */
+export interface RegisteredCommand extends CommandSpec {
+  /** `core`, or the plugin name; lets reloads release everything an owner added. */
+  owner: string;
+}

@@ -1,0 +1,59 @@
+/**
+ * The hub's contract: what commands, plugins and the HTTP layer may ask of it.
+ * The hub keeps connections and room membership in memory, so fan-out never
+ * reads the database per recipient.
+ */
+
+/** How a client wants its output: ANSI text, or JSON frames (`web`, and the telnet sidecar). */
+export type ClientKind = "plain" | "web" | "telnet";
+
+/** Structured data beside a message; `type` says what it is (`say`, `pose`, `room`, `error`, ...). */
+export interface OutboundData {
+  type: string;
+  [key: string]: unknown;
+}
+
+/** One outbound message: text with MUSH colour codes, plus optional structured data. */
+export interface Outbound {
+  msg: string;
+  data?: OutboundData;
+}
+
+/** One client connection as the rest of the engine sees it. */
+export interface HubConnection {
+  readonly id: string;
+  readonly kind: ClientKind;
+  /** Client IP (for the telnet sidecar, the telnet client's IP it reports). */
+  readonly ip: string;
+  /** The logged-in player, or null before login. */
+  readonly playerId: string | null;
+  /** Screen width in columns (NAWS for telnet; 78 by default). */
+  readonly width: number;
+  readonly connectedAt: number;
+  /** Time of the last command (for idle times). */
+  readonly lastInput: number;
+  /** Queues a message to this connection (never blocks; slow clients are dropped). */
+  send(out: Outbound): void;
+  /** Closes the connection after sending `reason` if given. */
+  close(reason?: string): void;
+}
+
+/** Delivery and presence operations of the hub. */
+export interface HubApi {
+  /** Sends to every connection of a player. */
+  send(playerId: string, out: Outbound): void;
+  /** Sends to every connected player in a room, except the listed player ids. */
+  sendToRoom(roomId: string, out: Outbound, exclude?: readonly string[]): void;
+  /** Sends to every logged-in connection. */
+  broadcast(out: Outbound): void;
+  /** Open connections of a player. */
+  connections(playerId: string): readonly HubConnection[];
+  /** Every open connection (logged in or not). */
+  allConnections(): readonly HubConnection[];
+  /** Ids of connected players in a room (from memory). */
+  playersIn(roomId: string): readonly string[];
+  /** Records that a connected player moved, keeping the in-memory room index right. */
+  moved(playerId: string, from: string, to: string): void;
+  /** Closes every connection of a player with a message. */
+  disconnect(playerId: string, reason: string): void;
+}

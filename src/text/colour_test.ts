@@ -1,0 +1,239 @@
+import assert from "node:assert/strict";
+import { padVisible, renderAnsi, stripColour, visibleLength, wrapText } from "./colour.ts";
+
+const E = "\x1b[";
+
+Deno.test("renderAnsi: plain text is unchanged", () => {
+  assert.equal(renderAnsi("hello world"), "hello world");
+  assert.equal(renderAnsi(""), "");
+});
+
+Deno.test("renderAnsi: foreground colours", () => {
+  const letters = "xrgybmcw";
+  for (let i = 0; i < letters.length; i++) {
+    assert.equal(renderAnsi(`%c${letters[i]}a%cn`), `${E}${30 + i}ma${E}0m`);
+  }
+});
+
+Deno.test("renderAnsi: background colours are upper case", () => {
+  const letters = "XRGYBMCW";
+  for (let i = 0; i < letters.length; i++) {
+    assert.equal(renderAnsi(`%c${letters[i]}a%cn`), `${E}${40 + i}ma${E}0m`);
+  }
+});
+
+Deno.test("renderAnsi: highlight and reset", () => {
+  assert.equal(renderAnsi("%ch%crBold red%cn plain"), `${E}1m${E}31mBold red${E}0m plain`);
+});
+
+Deno.test("renderAnsi: appends a reset when colour is left on", () => {
+  assert.equal(renderAnsi("%crred"), `${E}31mred${E}0m`);
+  assert.equal(renderAnsi("%cr%cnx%ch"), `${E}31m${E}0mx${E}1m${E}0m`);
+  assert.equal(renderAnsi("%crred%cn"), `${E}31mred${E}0m`);
+});
+
+Deno.test("renderAnsi: no reset when only a reset was used", () => {
+  assert.equal(renderAnsi("%cnplain"), `${E}0mplain`);
+});
+
+Deno.test("renderAnsi: %r %t %b %%", () => {
+  assert.equal(renderAnsi("a%rb%Rc"), "a\nb\nc");
+  assert.equal(renderAnsi("a%tb"), "a\tb");
+  assert.equal(renderAnsi("a%bb"), "a b");
+  assert.equal(renderAnsi("100%%"), "100%");
+});
+
+Deno.test("renderAnsi: %% escapes a colour code", () => {
+  assert.equal(renderAnsi("%%cr"), "%cr");
+  assert.equal(renderAnsi("%%%cr"), `%${E}31m${E}0m`);
+});
+
+Deno.test("renderAnsi: unknown sequences are left as-is", () => {
+  assert.equal(renderAnsi("%cq %cz %n %0 %"), "%cq %cz %n %0 %");
+  assert.equal(renderAnsi("%c"), "%c");
+  assert.equal(renderAnsi("%cN %cH"), "%cN %cH");
+  assert.equal(renderAnsi("%c%cr"), `%c${E}31m${E}0m`);
+});
+
+Deno.test("renderAnsi: raw escapes in the text are dropped", () => {
+  assert.equal(renderAnsi(`${E}2J${E}31mx`), "x");
+  assert.equal(renderAnsi("a\x1b]0;title\x07b"), "a]0;title\x07b");
+  assert.equal(renderAnsi("a\u009b2Jb"), "a2Jb");
+  assert.equal(renderAnsi("%cr\x1b[x"), `${E}31m${E}0m`);
+  assert.equal(renderAnsi("%cr\x1b["), `${E}31m[${E}0m`);
+});
+
+Deno.test("stripColour: removes codes and translates the rest", () => {
+  assert.equal(stripColour("%ch%crRed%cn and %cBblue bg%cn"), "Red and blue bg");
+  assert.equal(stripColour("a%rb%tc%bd%%"), "a\nb\tc d%");
+  assert.equal(stripColour("%cq"), "%cq");
+  assert.equal(stripColour("%%cr"), "%cr");
+});
+
+Deno.test("stripColour: strips raw ANSI escapes", () => {
+  assert.equal(stripColour(`${E}1;31mhi${E}0m ${E}2J`), "hi ");
+  // An incomplete escape is not an escape: only complete CSI sequences go.
+  assert.equal(stripColour(`${E}31`), `${E}31`);
+});
+
+Deno.test("stripColour: round trip through renderAnsi", () => {
+  const text = "%ch%cgGreen%cn %cRon red%cn";
+  assert.equal(stripColour(renderAnsi(text)), stripColour(text));
+});
+
+Deno.test("visibleLength: counts visible characters", () => {
+  assert.equal(visibleLength(""), 0);
+  assert.equal(visibleLength("%ch%crabc%cn"), 3);
+  assert.equal(visibleLength("a%bb%%"), 4);
+  assert.equal(visibleLength("a%rb"), 3);
+  assert.equal(visibleLength(`${E}31mab${E}0m`), 2);
+  assert.equal(visibleLength("%cq"), 3);
+});
+
+Deno.test("visibleLength: astral characters count once", () => {
+  assert.equal(visibleLength("😀a"), 2);
+  assert.equal(visibleLength("%cr😀%cn"), 1);
+});
+
+Deno.test("padVisible: pads by visible length, keeping codes", () => {
+  assert.equal(padVisible("%crab%cn", 5), "%crab%cn   ");
+  assert.equal(padVisible("%crab%cn", 5, "left"), "%crab%cn   ");
+  assert.equal(padVisible("%crab%cn", 5, "right"), "   %crab%cn");
+  assert.equal(padVisible("%crab%cn", 5, "center"), " %crab%cn  ");
+  assert.equal(padVisible("ab", 6, "center"), "  ab  ");
+  assert.equal(padVisible("ab", 2), "ab");
+});
+
+Deno.test("padVisible: truncates by visible length", () => {
+  assert.equal(padVisible("abcdef", 3), "abc");
+  assert.equal(padVisible("abcdef", 3, "right"), "abc");
+  assert.equal(padVisible("%chab%cncdef", 3), "%chab%cnc");
+  assert.equal(padVisible("a%%bcd", 2), "a%%");
+  assert.equal(padVisible("😀😀😀", 2), "😀😀");
+});
+
+Deno.test("padVisible: truncation closes an open colour", () => {
+  assert.equal(padVisible("%crabcdef%cn", 3), "%crabc%cn");
+  assert.equal(padVisible("%crab%cncdef", 3), "%crab%cnc");
+  assert.equal(padVisible(`${E}31mabcdef`, 2), `${E}31mab%cn`);
+});
+
+Deno.test("padVisible: odd widths never throw", () => {
+  assert.equal(padVisible("abc", 0), "");
+  assert.equal(padVisible("abc", -4), "");
+  assert.equal(padVisible("abc", Number.NaN), "");
+  assert.equal(padVisible("abc", 2.7), "ab");
+  assert.equal(padVisible("abc", Infinity), "abc");
+  assert.equal(padVisible("", 1e12).length, 65_536);
+  assert.equal(padVisible("%cn", 0), "%cn");
+});
+
+Deno.test("padVisible: unknown align behaves as left", () => {
+  assert.equal(padVisible("a", 3, "middle" as unknown as "left"), "a  ");
+});
+
+Deno.test("wrapText: short text is unchanged", () => {
+  assert.equal(wrapText("hello world", 80), "hello world");
+  assert.equal(wrapText("", 80), "");
+});
+
+Deno.test("wrapText: wraps at spaces", () => {
+  assert.equal(
+    wrapText("the quick brown fox jumps over the lazy dog", 15),
+    "the quick brown\nfox jumps over\nthe lazy dog",
+  );
+});
+
+Deno.test("wrapText: a word exactly filling the line fits", () => {
+  assert.equal(wrapText("aaaaaaaaaa bbbbbbbbbb", 10), "aaaaaaaaaa\nbbbbbbbbbb");
+  assert.equal(wrapText("aaaa bbbbb", 10), "aaaa bbbbb");
+});
+
+Deno.test("wrapText: width below 10 is treated as 10", () => {
+  assert.equal(wrapText("aaaaa bbbbb ccccc", 3), "aaaaa\nbbbbb\nccccc");
+  assert.equal(wrapText("aaaaa bbbb ccccc", Number.NaN), "aaaaa bbbb\nccccc");
+});
+
+Deno.test("wrapText: long words are hard-split", () => {
+  assert.equal(wrapText("x".repeat(25), 10), "xxxxxxxxxx\nxxxxxxxxxx\nxxxxx");
+  assert.equal(wrapText("ab " + "x".repeat(12) + " cd", 10), "ab\nxxxxxxxxxx\nxx cd");
+  assert.equal(wrapText("x".repeat(20), 10), "xxxxxxxxxx\nxxxxxxxxxx");
+});
+
+Deno.test("wrapText: codes take no width and are kept", () => {
+  assert.equal(
+    wrapText("%cr1234567890%cn %ch12345%cn", 10),
+    "%cr1234567890%cn\n%ch12345%cn",
+  );
+  assert.equal(wrapText("%ch" + "a".repeat(10) + "%cn", 10), "%ch" + "a".repeat(10) + "%cn");
+});
+
+Deno.test("wrapText: codes inside a dropped gap are kept", () => {
+  assert.equal(wrapText("aaaaaaaaaa %cr bbb", 10), "aaaaaaaaaa\n%crbbb");
+  assert.equal(wrapText("abc %cn", 10), "abc%cn");
+});
+
+Deno.test("wrapText: existing line breaks are kept as written", () => {
+  assert.equal(wrapText("one\ntwo%rthree", 10), "one\ntwo%rthree");
+  assert.equal(wrapText("aaaaaa bbbbbb\ncc", 10), "aaaaaa\nbbbbbb\ncc");
+  assert.equal(wrapText("a\n\nb", 10), "a\n\nb");
+});
+
+Deno.test("wrapText: spaces inside a line are kept, trailing spaces dropped", () => {
+  assert.equal(wrapText("a   b", 10), "a   b");
+  assert.equal(wrapText("a   \nb  ", 10), "a\nb");
+});
+
+Deno.test("wrapText: indentation survives when it fits", () => {
+  assert.equal(wrapText("  indented text here", 10), "  indented\ntext here");
+  assert.equal(wrapText(" ".repeat(8) + "abcdef", 10), "abcdef");
+});
+
+Deno.test("wrapText: %b is not a break point", () => {
+  assert.equal(wrapText("aaaa%bbbbbbbbb", 10), "aaaa%bbbbbb\nbbb");
+  assert.equal(visibleLength("aaaa%bbbbbb"), 10);
+});
+
+Deno.test("wrapText: every output line fits the width", () => {
+  const words = [];
+  for (let i = 0; i < 500; i++) words.push("%cr" + "w".repeat(1 + (i * 7) % 23) + "%cn");
+  const wrapped = wrapText(words.join(" "), 17);
+  for (const line of wrapped.split("\n")) assert.ok(visibleLength(line) <= 17, line);
+  assert.equal(
+    stripColour(wrapped).replace(/\s+/g, ""),
+    stripColour(words.join("")),
+  );
+});
+
+Deno.test("all functions survive 100,000-character inputs", () => {
+  const texts = [
+    "x".repeat(100_000),
+    " ".repeat(100_000),
+    "%".repeat(100_000),
+    "%c".repeat(50_000),
+    "%cr".repeat(33_000),
+    "\x1b[".repeat(50_000),
+    "a ".repeat(50_000),
+    "\n".repeat(100_000),
+    "😀".repeat(50_000),
+  ];
+  for (const t of texts) {
+    renderAnsi(t);
+    stripColour(t);
+    visibleLength(t);
+    padVisible(t, 80);
+    padVisible(t, 200_000);
+    wrapText(t, 78);
+  }
+  assert.equal(visibleLength("%cr".repeat(33_000)), 0);
+  assert.equal(wrapText(" ".repeat(100_000) + "a", 78), "a");
+});
+
+Deno.test("non-string input never throws", () => {
+  const bad = null as unknown as string;
+  assert.equal(renderAnsi(bad), "");
+  assert.equal(stripColour(bad), "");
+  assert.equal(visibleLength(bad), 0);
+  assert.equal(padVisible(bad, 2), "  ");
+  assert.equal(wrapText(bad, 20), "");
+});

@@ -1,0 +1,189 @@
+/**
+ * Black-box test harness: starts the real engine (or supervisor) as a child
+ * process on free loopback ports with a temporary database and log directory.
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Repository root. */
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/** Path of the Deno binary running the tests. */
+export const DENO = Deno.execPath();
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** Options for a test server. */
+export interface StartOptions {
+  /** Extra environment (e.g. `URSAMU_GAME_NAME`). */
+  env?: Record<string, string>;
+  /** Config file contents written to the temp dir and pointed at by URSAMU_CONFIG. */
+  config?: Record<string, unknown>;
+  /** Reuse an existing temp directory (e.g. to restart on the same database). */
+  dir?: string;
+  /** Entry script relative to the repo root (default `main.ts`). */
+  entry?: string;
+  /** Extra args for the script. */
+  args?: string[];
+}
+
+/** A running test server. */
+export interface TestServer {
+  dir: string;
+  http: number;
+  ws: number;
+  telnet: number;
+  base: string;
+  env: Record<string, string>;
+  child: Deno.ChildProcess;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
+  /** Waits until the output matches, or throws after `ms`. */
+  waitFor(re: RegExp, ms?: number): Promise<void>;
+  /** Stops the process (SIGTERM, then SIGKILL) and, unless kept, removes the temp dir. */
+  stop(opts?: { keepDir?: boolean }): Promise<void>;
+  /** Resolves with the exit code when the process ends. */
+  status: Promise<Deno.CommandStatus>;
+}
+
+/** Starts a server and waits until /health answers (for the engine entry). */
+export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
+  const dir = opts.dir ?? await Deno.makeTempDir({ prefix: "ursamu-test-" });
+  const http = freePort(), ws = freePort(), telnet = freePort();
+  const env: Record<string, string> = {
+    URSAMU_SERVER_HTTP: String(http),
+    URSAMU_SERVER_WS: String(ws),
+    URSAMU_SERVER_TELNET: String(telnet),
+    URSAMU_SERVER_HOST: "127.0.0.1",
+    URSAMU_SERVER_DB: join(dir, "ursamu.db"),
+    URSAMU_LOGGING_DIR: join(dir, "logs"),
+    URSAMU_CONFIG: join(dir, "config.json"),
+    JWT_SECRET: "test-secret-" + crypto.randomUUID(),
+    NO_COLOR: "1",
+    ...opts.env,
+  };
+  if (opts.config) await Deno.writeTextFile(env.URSAMU_CONFIG, JSON.stringify(opts.config));
+  const child = new Deno.Command(DENO, {
+    args: ["run", "--unstable-kv", "-A", join(ROOT, opts.entry ?? "main.ts"), ...(opts.args ?? [])],
+    cwd: ROOT,
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let out = "";
+  const pump = async (s: ReadableStream<Uint8Array>) => {
+    const dec = new TextDecoder();
+    for await (const chunk of s) out += dec.decode(chunk, { stream: true });
+  };
+  const pumps = Promise.all([pump(child.stdout), pump(child.stderr)]);
+  const status = child.status.then(async (s) => {
+    await pumps;
+    return s;
+  });
+  let exited = false;
+  status.then(() => exited = true);
+  const server: TestServer = {
+    dir,
+    http,
+    ws,
+    telnet,
+    base: `http://127.0.0.1:${http}`,
+    env,
+    child,
+    output: () => out,
+    async waitFor(re, ms = 15_000) {
+      const end = Date.now() + ms;
+      while (!re.test(out)) {
+        if (Date.now() > end) throw new Error(`timed out waiting for ${re}; output:\n${out}`);
+        if (exited) throw new Error(`process exited while waiting for ${re}; output:\n${out}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+    async stop(o = {}) {
+      if (!exited) {
+        try {
+          child.kill("SIGTERM");
+        } catch { /* already gone */ }
+        const t = setTimeout(() => {
+          try {
+            child.kill("SIGKILL");
+          } catch { /* already gone */ }
+        }, 5000);
+        await status;
+        clearTimeout(t);
+      } else {
+        await status;
+      }
+      if (!o.keepDir) await Deno.remove(dir, { recursive: true }).catch(() => {});
+    },
+    status,
+  };
+  if (!opts.entry || opts.entry === "main.ts") {
+    try {
+      await waitHealthy(server.base, () => exited, () => out);
+    } catch (e) {
+      await server.stop();
+      throw e;
+    }
+  }
+  return server;
+}
+
+/** Polls /health until it answers 200. */
+export async function waitHealthy(
+  base: string,
+  exited: () => boolean = () => false,
+  output: () => string = () => "",
+  ms = 20_000,
+): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (exited()) throw new Error(`server exited before it was healthy:\n${output()}`);
+    try {
+      const r = await fetch(`${base}/health`);
+      await r.body?.cancel();
+      if (r.ok) return;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`server not healthy after ${ms} ms:\n${output()}`);
+}
+
+/** JSON request helper: returns status, headers and parsed body. */
+export async function api(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+  // deno-lint-ignore no-explicit-any
+): Promise<{ status: number; headers: Headers; body: any }> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (token) headers["authorization"] = `Bearer ${token}`;
+  const res = await fetch(base + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch { /* not JSON */ }
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
+/** Registers a player and returns its token. */
+export async function register(base: string, name: string, password = "password123") {
+  const r = await api(base, "POST", "/api/v1/auth/register", { name, password });
+  if (r.status !== 200) throw new Error(`register ${name}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.token as string;
+}
