@@ -13,7 +13,8 @@ import { WindowCounter } from "./auth/rate_limit.ts";
 import { Presence } from "./world/presence.ts";
 import { Texts } from "./text/texts.ts";
 import { RouteTable } from "./http/route_table.ts";
-import { ensureStartingRoom } from "./world/start.ts";
+import { ensureStartingRoom, startingRoom } from "./world/start.ts";
+import { runFirstRunSetup } from "./supervisor/setup.ts";
 import { createApp } from "./http/app.ts";
 import type { Services } from "./services.ts";
 
@@ -67,6 +68,13 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     root,
     startedAt: Date.now(),
   };
+  // The supervisor prompts interactively before the engine starts; here only the
+  // environment path runs, so an engine started on its own can still be seeded.
+  await runFirstRunSetup(
+    { objects, accounts: services.accounts, startRoom: await startingRoom(services) },
+    env,
+    { interactive: false, ask: () => Promise.resolve(null), print: () => {} },
+  );
   const app = createApp(services);
   return {
     services,
