@@ -29,14 +29,30 @@ export async function listIds(kv: Deno.Kv, prefix: Deno.KvKey, limit?: number): 
   return out;
 }
 
-/** Retries an optimistic atomic operation until it commits or `attempts` run out. */
+/**
+ * Retries an optimistic atomic operation until it commits or `attempts` run
+ * out; waits a short random while between tries so contenders spread out.
+ */
 export async function retryAtomic<T>(
   fn: () => Promise<T | null>,
-  attempts = 20,
+  attempts = 50,
 ): Promise<T> {
   for (let i = 0; i < attempts; i++) {
     const result = await fn();
     if (result !== null) return result;
+    await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 + i * 2)));
   }
   throw new Error("storage: too much contention, gave up");
+}
+
+/** Runs async tasks one at a time, in order (for writes that all touch one hot key). */
+export class SerialQueue {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  /** Queues `task`; resolves or rejects with its result. */
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.#tail.then(task, task);
+    this.#tail = next.catch(() => {});
+    return next;
+  }
 }

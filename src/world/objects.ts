@@ -4,7 +4,7 @@
  */
 import { keys } from "../storage/keys.ts";
 import { nextCount } from "../storage/counters.ts";
-import { listIds, retryAtomic } from "../storage/kv.ts";
+import { listIds, retryAtomic, SerialQueue } from "../storage/kv.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
 import type { DbObject, NewObject, ObjectType } from "./types.ts";
 import { OBJECT_TYPES } from "./types.ts";
@@ -31,6 +31,9 @@ function keyString(k: Deno.KvKey): string {
 
 /** Persistent store of game objects. */
 export class ObjectStore {
+  // Every create takes the same dbref counter; queueing them avoids retry storms.
+  readonly #creates = new SerialQueue();
+
   constructor(private readonly kv: Deno.Kv) {}
 
   /**
@@ -38,6 +41,13 @@ export class ObjectStore {
    * (case-insensitive). `extra` may add writes (e.g. credentials) to the same commit.
    */
   async create(
+    input: NewObject,
+    extra?: (id: string, op: Deno.AtomicOperation) => void,
+  ): Promise<DbObject> {
+    return this.#creates.run(() => this.#create(input, extra));
+  }
+
+  async #create(
     input: NewObject,
     extra?: (id: string, op: Deno.AtomicOperation) => void,
   ): Promise<DbObject> {

@@ -1,0 +1,143 @@
+import assert from "node:assert/strict";
+import { Config, envName } from "./load.ts";
+
+async function withFile(content: string | null, fn: (path: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/config.json`;
+  if (content !== null) await Deno.writeTextFile(path, content);
+  try {
+    await fn(path);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("config: defaults for every key of the spec's table", async () => {
+  const c = await new Config({ env: {} }).load();
+  const v = c.value;
+  assert.equal(v.server.telnet, 4201);
+  assert.equal(v.server.ws, 4202);
+  assert.equal(v.server.http, 4203);
+  assert.equal(v.server.db, "data/ursamu.db");
+  assert.deepEqual(
+    [v.server.counters, v.server.chans, v.server.mail, v.server.bboard],
+    ["counters", "chans", "mail", "bboard"],
+  );
+  assert.equal(v.game.name, "UrsaMU");
+  assert.equal(v.game.version, "0.0.1");
+  assert.equal(v.game.playerStart, "1");
+  assert.equal(v.game.motd, "Welcome to UrsaMU!");
+  assert.equal(v.game.debug, false);
+  assert.equal(v.game.maxPlayers, 0);
+  assert.equal(v.game.idleTimeout, 3600);
+});
+
+Deno.test("config: precedence env > programmatic > file > defaults", async () => {
+  await withFile(
+    JSON.stringify({ game: { name: "File", motd: "file motd", maxPlayers: 5, debug: true } }),
+    async (file) => {
+      const c = await new Config({
+        file,
+        env: { URSAMU_GAME_NAME: "Env", URSAMU_GAME_DEBUG: "false" },
+        overrides: { "game.name": "Prog", "game.motd": "prog motd" },
+      }).load();
+      assert.equal(c.value.game.name, "Env");
+      assert.equal(c.value.game.motd, "prog motd");
+      assert.equal(c.value.game.maxPlayers, 5);
+      assert.equal(c.value.game.debug, false);
+      assert.equal(c.value.game.version, "0.0.1");
+    },
+  );
+});
+
+Deno.test("config: env names join path segments with underscores", () => {
+  assert.equal(envName("game.name"), "URSAMU_GAME_NAME");
+  assert.equal(envName("server.http"), "URSAMU_SERVER_HTTP");
+  assert.equal(envName("game.playerStart"), "URSAMU_GAME_PLAYERSTART");
+});
+
+Deno.test("config: env values are typed by the default", async () => {
+  const c = await new Config({
+    env: {
+      URSAMU_SERVER_HTTP: "5000",
+      URSAMU_GAME_DEBUG: "1",
+      URSAMU_SERVER_CORSORIGINS: "https://a.example, https://b.example",
+    },
+  }).load();
+  assert.equal(c.value.server.http, 5000);
+  assert.equal(c.value.game.debug, true);
+  assert.deepEqual(c.value.server.corsOrigins, ["https://a.example", "https://b.example"]);
+});
+
+Deno.test("config: invalid values warn naming the key and fall back to the default", async () => {
+  await withFile(
+    JSON.stringify({ server: { http: 70000, telnet: "x" }, game: { maxPlayers: -1 } }),
+    async (file) => {
+      const warnings: string[] = [];
+      const c = await new Config({
+        file,
+        env: { URSAMU_SERVER_WS: "abc", URSAMU_GAME_IDLETIMEOUT: "1.5" },
+        warn: (m) => warnings.push(m),
+      }).load();
+      assert.equal(c.value.server.http, 4203);
+      assert.equal(c.value.server.telnet, 4201);
+      assert.equal(c.value.server.ws, 4202);
+      assert.equal(c.value.game.maxPlayers, 0);
+      assert.equal(c.value.game.idleTimeout, 3600);
+      for (const key of ["server.http", "server.telnet", "server.ws", "game.maxPlayers"]) {
+        assert.ok(warnings.some((w) => w.includes(`'${key}'`)), key);
+      }
+    },
+  );
+});
+
+Deno.test("config: a broken or non-object file warns and uses defaults", async () => {
+  for (const content of ["{not json", "[1,2]"]) {
+    await withFile(content, async (file) => {
+      const warnings: string[] = [];
+      const c = await new Config({ file, env: {}, warn: (m) => warnings.push(m) }).load();
+      assert.equal(c.value.game.name, "UrsaMU");
+      assert.equal(warnings.length, 1);
+    });
+  }
+  await withFile(null, async (file) => {
+    const warnings: string[] = [];
+    await new Config({ file, env: {}, warn: (m) => warnings.push(m) }).load();
+    assert.equal(warnings.length, 0, "a missing file is fine");
+  });
+});
+
+Deno.test("config: set validates and refuses unknown keys", async () => {
+  const c = await new Config({ env: {} }).load();
+  assert.equal(c.set("game.maxPlayers", 10), null);
+  assert.equal(c.value.game.maxPlayers, 10);
+  assert.match(c.set("game.maxPlayers", "ten") ?? "", /expected a number/);
+  assert.match(c.set("nope.key", 1) ?? "", /unknown/);
+  assert.match(c.set("server", 1) ?? "", /unknown/);
+  assert.equal(c.value.game.maxPlayers, 10);
+});
+
+Deno.test("config: plugin sections from file and env", async () => {
+  await withFile(
+    JSON.stringify({ plugins: { Notes: { enabled: true, max: 3 }, bad: 5 } }),
+    async (file) => {
+      const c = await new Config({
+        file,
+        env: { URSAMU_PLUGINS_NOTES_ENABLED: "false" },
+        warn: () => {},
+      }).load();
+      assert.deepEqual(c.value.plugins.notes, { enabled: false, max: 3 });
+      assert.equal(c.value.plugins.bad, undefined);
+    },
+  );
+});
+
+Deno.test("config: reload picks up file changes", async () => {
+  await withFile(JSON.stringify({ game: { name: "One" } }), async (file) => {
+    const c = await new Config({ file, env: {} }).load();
+    assert.equal(c.value.game.name, "One");
+    await Deno.writeTextFile(file, JSON.stringify({ game: { name: "Two" } }));
+    await c.reload();
+    assert.equal(c.value.game.name, "Two");
+  });
+});

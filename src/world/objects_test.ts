@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { ObjectStore } from "./objects.ts";
+import { keys } from "../storage/keys.ts";
+
+async function store() {
+  const kv = await Deno.openKv(":memory:");
+  return { kv, objects: new ObjectStore(kv) };
+}
+
+Deno.test("objects: dbrefs count up, indexes follow create, update and delete", async () => {
+  const { kv, objects } = await store();
+  try {
+    const room = await objects.create({ name: "Hall", type: "room" });
+    const other = await objects.create({ name: "Yard", type: "room" });
+    const p = await objects.create({ name: "Alice", type: "player", location: room.id });
+    assert.deepEqual([room.id, other.id, p.id], ["1", "2", "3"]);
+    assert.equal(p.owner, p.id);
+    assert.equal((await objects.playerByName("ALICE"))?.id, p.id);
+    assert.deepEqual((await objects.contents(room.id)).map((o) => o.id), [p.id]);
+    assert.deepEqual(await objects.idsWithFlag("room"), ["1", "2"]);
+
+    await objects.update(p.id, (o) => {
+      o.location = other.id;
+      o.name = "Alicia";
+      o.flags.push("Builder");
+    });
+    assert.deepEqual(await objects.contents(room.id), []);
+    assert.deepEqual((await objects.contents(other.id)).map((o) => o.id), [p.id]);
+    assert.equal(await objects.playerByName("alice"), null);
+    assert.equal((await objects.playerByName("alicia"))?.id, p.id);
+    assert.deepEqual(await objects.idsWithFlag("builder"), [p.id]);
+
+    await objects.delete(p.id);
+    assert.equal(await objects.get(p.id), null);
+    assert.deepEqual(await objects.contents(other.id), []);
+    assert.equal(await objects.playerByName("alicia"), null);
+    assert.deepEqual(await objects.idsWithFlag("builder"), []);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("objects: player names are unique even under concurrent creates", async () => {
+  const { kv, objects } = await store();
+  try {
+    const results = await Promise.allSettled(
+      Array.from(
+        { length: 8 },
+        (_, i) => objects.create({ name: i % 2 ? "bob" : "Bob", type: "player", location: "" }),
+      ),
+    );
+    assert.equal(results.filter((r) => r.status === "fulfilled").length, 1);
+    let count = 0;
+    for await (const _ of kv.list({ prefix: keys.withFlag("player") })) count++;
+    assert.equal(count, 1);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("objects: renaming a player onto a taken name is refused and changes nothing", async () => {
+  const { kv, objects } = await store();
+  try {
+    await objects.create({ name: "Ann", type: "player" });
+    const b = await objects.create({ name: "Ben", type: "player" });
+    await assert.rejects(() => objects.update(b.id, (o) => (o.name = "ann")), /taken/);
+    assert.equal((await objects.get(b.id))?.name, "Ben");
+    assert.equal((await objects.playerByName("ben"))?.id, b.id);
+  } finally {
+    kv.close();
+  }
+});
