@@ -40,7 +40,7 @@ export class ObjectStore {
    * Creates an object with the next dbref; player names must be unique
    * (case-insensitive). `extra` may add writes (e.g. credentials) to the same commit.
    */
-  async create(
+  create(
     input: NewObject,
     extra?: (id: string, op: Deno.AtomicOperation) => void,
   ): Promise<DbObject> {
