@@ -25,6 +25,15 @@ export const keys = {
   contents: (location: string, id: string): Key => ["obj_by_loc", location, id],
   /** Prefix of everything in `location`. */
   contentsOf: (location: string): Key => ["obj_by_loc", location],
+  /** Contents by type (exits, things, players of a room) so a room's exits need no full read. */
+  contentsByType: (location: string, type: string, id: string): Key => [
+    "obj_by_loc_type",
+    location,
+    type,
+    id,
+  ],
+  /** Prefix of everything of one type in `location`. */
+  contentsOfType: (location: string, type: string): Key => ["obj_by_loc_type", location, type],
   /** Flag index: objects carrying `flag`. */
   byFlag: (flag: string, id: string): Key => ["obj_by_flag", flag, id],
   /** Prefix of every object carrying `flag`. */

@@ -19,7 +19,9 @@ export function typeOf(obj: DbObject): ObjectType {
 /** The index keys an object occupies (unique player-name index excluded). */
 function indexKeys(o: DbObject): Deno.KvKey[] {
   const out: Deno.KvKey[] = [keys.objectByName(o.name.toLowerCase(), o.id)];
-  if (o.location) out.push(keys.contents(o.location, o.id));
+  if (o.location) {
+    out.push(keys.contents(o.location, o.id), keys.contentsByType(o.location, typeOf(o), o.id));
+  }
   if (o.owner) out.push(keys.byOwner(o.owner, o.id));
   for (const f of new Set(o.flags.map((x) => x.toLowerCase()))) out.push(keys.byFlag(f, o.id));
   return out;
@@ -118,6 +120,11 @@ export class ObjectStore {
   /** Everything located in `location`. */
   async contents(location: string, limit?: number): Promise<DbObject[]> {
     return this.getMany(await listIds(this.kv, keys.contentsOf(location), limit));
+  }
+
+  /** Objects of one type (`exit`, `thing`, `player`, `room`) located in `location`. */
+  async contentsOfType(location: string, type: ObjectType, limit?: number): Promise<DbObject[]> {
+    return this.getMany(await listIds(this.kv, keys.contentsOfType(location, type), limit));
   }
 
   /** Ids of objects carrying `flag`. */
