@@ -106,3 +106,27 @@ Deno.test("config: the file sets values, the environment overrides the file", as
     await srv.stop();
   }
 });
+
+Deno.test("CORS: only configured origins are allowed", async () => {
+  const srv = await startServer({ config: { server: { corsOrigins: ["https://play.example"] } } });
+  try {
+    const pre = await fetch(`${srv.base}/api/v1/me`, {
+      method: "OPTIONS",
+      headers: { origin: "https://play.example", "access-control-request-method": "GET" },
+    });
+    await pre.body?.cancel();
+    assertEquals(pre.status, 204);
+    assertEquals(pre.headers.get("access-control-allow-origin"), "https://play.example");
+    const evil = await fetch(`${srv.base}/api/v1/me`, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example" },
+    });
+    await evil.body?.cancel();
+    assertEquals(evil.status, 403);
+    const get = await fetch(`${srv.base}/health`, { headers: { origin: "https://evil.example" } });
+    await get.body?.cancel();
+    assertEquals(get.headers.get("access-control-allow-origin"), null);
+  } finally {
+    await srv.stop();
+  }
+});

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "./env.ts";
 import type { Services } from "../services.ts";
 import { securityHeaders } from "./middleware/headers.ts";
+import { cors } from "./middleware/cors.ts";
 import { errorHandler, notFound } from "./middleware/errors.ts";
 import { playerFromRequest } from "./middleware/auth.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -15,6 +16,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.onError(errorHandler());
   app.notFound(notFound());
   app.use("*", securityHeaders());
+  app.use("*", cors(services.config));
   app.use("*", async (c, next) => {
     c.set("services", services);
     c.set("player", null);
