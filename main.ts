@@ -4,15 +4,17 @@
  */
 import { createEngine } from "./src/engine.ts";
 import { serveEngine } from "./src/server.ts";
+import { exitWhenStdinCloses } from "./src/lifecycle.ts";
 
 if (import.meta.main) {
   const engine = await createEngine();
   const server = await serveEngine(engine);
-  const stop = async () => {
-    await server.shutdown();
-    await engine.close();
-    Deno.exit(0);
-  };
+  // Hooks run last-registered first: listeners stop, then storage closes.
+  const { lifecycle } = engine.services;
+  lifecycle.onExit("storage", () => engine.close());
+  lifecycle.onExit("listeners", () => server.shutdown());
+  const stop = () => lifecycle.exit(0, "signal");
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
+  if (Deno.env.get("URSAMU_SUPERVISED") === "1") exitWhenStdinCloses(lifecycle);
 }

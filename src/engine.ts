@@ -13,6 +13,7 @@ import { WindowCounter } from "./auth/rate_limit.ts";
 import { Presence } from "./world/presence.ts";
 import { Texts } from "./text/texts.ts";
 import { RouteTable } from "./http/route_table.ts";
+import { Lifecycle } from "./lifecycle.ts";
 import { ensureStartingRoom, startingRoom } from "./world/start.ts";
 import { runFirstRunSetup } from "./supervisor/setup.ts";
 import { createApp } from "./http/app.ts";
@@ -67,6 +68,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     routes: new RouteTable(),
     root,
     startedAt: Date.now(),
+    lifecycle: new Lifecycle(),
   };
   // The supervisor prompts interactively before the engine starts; here only the
   // environment path runs, so an engine started on its own can still be seeded.

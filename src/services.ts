@@ -8,6 +8,7 @@ import type { WindowCounter } from "./auth/rate_limit.ts";
 import type { Presence } from "./world/presence.ts";
 import type { Texts } from "./text/texts.ts";
 import type { RouteTable } from "./http/route_table.ts";
+import type { Lifecycle } from "./lifecycle.ts";
 
 /** Services shared by HTTP routes, the hub, commands and plugins. */
 export interface Services {
@@ -27,4 +28,6 @@ export interface Services {
   root: string;
   /** When the engine started (ms since epoch). */
   startedAt: number;
+  /** Ends the engine process with an exit code (`@reboot` 75, `@shutdown` 0) after its hooks. */
+  lifecycle: Lifecycle;
 }

@@ -1,0 +1,21 @@
+/** The restart delay of the supervisor loop (SPEC §7), as a pure function. */
+
+/** First delay, and the delay after a stable run. */
+export const BASE_DELAY_MS = 1_000;
+/** The delay never grows past this. */
+export const MAX_DELAY_MS = 60_000;
+/** A run at least this long counts as stable and resets the delay. */
+export const STABLE_RUN_MS = 5_000;
+
+/**
+ * How long to wait before the next start, given the delay used before the last start
+ * (null when there was none) and how long the last run lasted.
+ *
+ * Short runs double the delay (1 s, 2 s, 4 s, ... capped at 60 s) so a crash-looping engine does
+ * not spin; a stable run starts the sequence again at 1 s.
+ */
+export function restartDelay(previousDelayMs: number | null, runMs: number): number {
+  if (previousDelayMs === null || !(runMs < STABLE_RUN_MS)) return BASE_DELAY_MS;
+  const prev = Number.isFinite(previousDelayMs) ? previousDelayMs : MAX_DELAY_MS;
+  return Math.min(MAX_DELAY_MS, Math.max(BASE_DELAY_MS, prev) * 2);
+}

@@ -1,0 +1,133 @@
+/**
+ * Supervisor entry (`deno task start`): first-run setup, then the telnet sidecar and the
+ * engine under the restart loop. See docs/operations.md.
+ *
+ * Options (for tests and unusual installs): `--engine <file>` and `--sidecar <file>` replace
+ * `main.ts` and `telnet.ts` (paths relative to the repository).
+ */
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { Config } from "../config/load.ts";
+import { openStore } from "../storage/kv.ts";
+import { ObjectStore } from "../world/objects.ts";
+import { Accounts } from "../auth/accounts.ts";
+import { resolveSecret } from "../auth/tokens.ts";
+import { ensureStartingRoom, startingRoom } from "../world/start.ts";
+import type { Services } from "../services.ts";
+import { runFirstRunSetup, terminalIO } from "./setup.ts";
+import { abortableSleep, type Child, Supervisor } from "./supervisor.ts";
+
+/** Where main.ts and telnet.ts live. */
+const CODE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Marks a child as supervised: it exits when its standard input (a pipe from us) closes. */
+export const SUPERVISED_ENV = "URSAMU_SUPERVISED";
+
+function log(line: string): void {
+  console.log(`[supervisor] ${line}`);
+}
+
+/**
+ * The environment every child gets. Without JWT_SECRET one random secret is made here, once,
+ * so tokens stay valid across engine restarts and only a full stop ends sessions.
+ */
+function childEnv(env: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = { ...env, [SUPERVISED_ENV]: "1" };
+  if (!env["JWT_SECRET"]) {
+    out["JWT_SECRET"] = resolveSecret({}, () => {});
+    log(
+      "WARNING: JWT_SECRET is not set; generated a random secret for this supervisor. Sessions " +
+        "survive @reboot but end when the supervisor stops. Set JWT_SECRET to keep them longer.",
+    );
+  }
+  return out;
+}
+
+/** Creates the superuser on an empty database (interactively when a terminal is attached). */
+async function firstRunSetup(root: string, env: Record<string, string>): Promise<void> {
+  const config = await new Config({
+    file: resolve(root, env["URSAMU_CONFIG"] ?? "config/config.json"),
+    env,
+  }).load();
+  const db = config.value.server.db;
+  // An in-memory database lives and dies with one engine run; the engine seeds it from env.
+  if (db === ":memory:") return;
+  const kv = await openStore(/^https?:\/\//.test(db) ? db : resolve(root, db));
+  try {
+    const objects = new ObjectStore(kv);
+    await ensureStartingRoom(objects);
+    const accounts = new Accounts(kv, objects);
+    // startingRoom reads only config and objects.
+    const startRoom = await startingRoom({ config, objects } as unknown as Services);
+    await runFirstRunSetup({ objects, accounts, startRoom }, env, terminalIO());
+  } finally {
+    kv.close();
+  }
+}
+
+function spawnDeno(args: string[], env: Record<string, string>): Child {
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: Deno.cwd(),
+    env,
+    clearEnv: true,
+    // A pipe we never write to: the child sees end-of-file when the supervisor dies, however.
+    stdin: "piped",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  return {
+    pid: child.pid,
+    exited: child.status.then((s) => s.code),
+    kill: (signal) => child.kill(signal),
+  };
+}
+
+/** Runs the supervisor until the engine stops for good or a signal arrives; returns the exit code. */
+export async function main(args: string[]): Promise<number> {
+  const flags = parseArgs({
+    args,
+    options: {
+      engine: { type: "string", default: "main.ts" },
+      sidecar: { type: "string", default: "telnet.ts" },
+    },
+  }).values;
+  const env = Deno.env.toObject();
+  try {
+    await firstRunSetup(Deno.cwd(), env);
+  } catch (e) {
+    log(`first-run setup failed: ${(e as Error).message}`);
+    return 1;
+  }
+  const children = childEnv(env);
+  const engine = resolve(CODE_ROOT, flags.engine);
+  const sidecar = resolve(CODE_ROOT, flags.sidecar);
+  const supervisor = new Supervisor({
+    spawnEngine: () => spawnDeno(["run", "--unstable-kv", "-A", engine], children),
+    spawnSidecar: () => spawnDeno(["run", "-A", sidecar], children),
+    log,
+    now: () => Math.round(performance.now()),
+    sleep: abortableSleep,
+  });
+  const onSignal = (name: string) => () => {
+    log(`${name} received; stopping the engine and the telnet sidecar`);
+    supervisor.stop(true);
+  };
+  const onInt = onSignal("SIGINT");
+  const onTerm = onSignal("SIGTERM");
+  Deno.addSignalListener("SIGINT", onInt);
+  Deno.addSignalListener("SIGTERM", onTerm);
+  try {
+    return await supervisor.run();
+  } finally {
+    Deno.removeSignalListener("SIGINT", onInt);
+    Deno.removeSignalListener("SIGTERM", onTerm);
+  }
+}
+
+if (import.meta.main) {
+  const code = await main(Deno.args);
+  log(`exiting with code ${code}`);
+  Deno.exit(code);
+}

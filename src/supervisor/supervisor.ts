@@ -1,0 +1,162 @@
+/**
+ * The restart loop: keeps the telnet sidecar alive and restarts the engine on exit 75
+ * (SPEC §7). Process spawning is injected so the loop itself can be tested with fakes.
+ */
+import { restartDelay } from "./backoff.ts";
+
+/** Exit code that asks for a restart (`@reboot`, `@update`). */
+export const EXIT_RESTART = 75;
+/** Exit code of a clean stop (`@shutdown`). */
+export const EXIT_CLEAN = 0;
+
+/** A running child process as the loop sees it. */
+export interface Child {
+  readonly pid: number;
+  /** Resolves with the exit code (128 + signal number when killed by a signal). */
+  readonly exited: Promise<number>;
+  kill(signal: Deno.Signal): void;
+}
+
+/** What the loop needs from the outside world. */
+export interface SupervisorDeps {
+  spawnEngine(): Child;
+  spawnSidecar(): Child;
+  /** One log line; tests read these, so the wording is part of the contract (docs/operations.md). */
+  log(line: string): void;
+  /** Milliseconds since some fixed point. */
+  now(): number;
+  /** Waits `ms`, or less when `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** How long a child may take to stop after SIGTERM before it gets SIGKILL (default 10 s). */
+  stopTimeoutMs?: number;
+}
+
+/** Runs the engine and sidecar until a clean stop, a crash or a signal. */
+export class Supervisor {
+  readonly #deps: SupervisorDeps;
+  readonly #stopping = new AbortController();
+  #engine: Child | null = null;
+  #sidecar: Child | null = null;
+  #sidecarLoop: Promise<void> = Promise.resolve();
+  #signalled = false;
+  #stopped: Promise<void> | null = null;
+
+  constructor(deps: SupervisorDeps) {
+    this.#deps = deps;
+  }
+
+  /** True once a stop was requested (signal or end of the loop). */
+  get stopping(): boolean {
+    return this.#stopping.signal.aborted;
+  }
+
+  /** Runs the loop; resolves with the exit code the supervisor itself should end with. */
+  async run(): Promise<number> {
+    const { log, now } = this.#deps;
+    this.#sidecarLoop = this.#keepSidecar();
+    let previousDelay: number | null = null;
+    let code = EXIT_CLEAN;
+    while (!this.stopping) {
+      const started = now();
+      const engine = this.#deps.spawnEngine();
+      this.#engine = engine;
+      log(`engine started (pid ${engine.pid})`);
+      code = await engine.exited;
+      this.#engine = null;
+      const ran = Math.max(0, now() - started);
+      log(`engine exited with code ${code} after ${ran} ms`);
+      if (this.stopping) break;
+      if (code === EXIT_RESTART) {
+        const delay = restartDelay(previousDelay, ran);
+        previousDelay = delay;
+        log(`restarting engine in ${delay} ms`);
+        await this.#deps.sleep(delay, this.#stopping.signal);
+        continue;
+      }
+      if (code === EXIT_CLEAN) {
+        log("engine stopped cleanly (exit 0); stopping the telnet sidecar and exiting");
+      } else {
+        log(
+          `engine crashed (exit ${code}); not restarting. Check the output above, fix the cause ` +
+            `and start again with \`deno task start\`.`,
+        );
+      }
+      break;
+    }
+    await this.stop();
+    // A signal or a stop during a restart is a clean end; a crash passes its code on.
+    return this.#signalled || code === EXIT_RESTART ? EXIT_CLEAN : code;
+  }
+
+  /**
+   * Stops both processes (SIGTERM, then SIGKILL after the timeout); safe to call twice.
+   * `signalled` marks a stop asked for by SIGINT/SIGTERM, which makes `run()` end with 0.
+   */
+  stop(signalled = false): Promise<void> {
+    if (signalled) this.#signalled = true;
+    this.#stopped ??= this.#stopAll();
+    return this.#stopped;
+  }
+
+  async #stopAll(): Promise<void> {
+    this.#stopping.abort();
+    const children = [this.#engine, this.#sidecar].filter((c): c is Child => c !== null);
+    await Promise.all(children.map((c) => this.#terminate(c)));
+    await this.#sidecarLoop;
+  }
+
+  async #terminate(child: Child): Promise<void> {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const killed = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        this.#deps.log(`pid ${child.pid} did not stop after SIGTERM; sending SIGKILL`);
+        try {
+          child.kill("SIGKILL");
+        } catch { /* already gone */ }
+        resolve();
+      }, this.#deps.stopTimeoutMs ?? 10_000);
+    });
+    await Promise.race([child.exited, killed]);
+    clearTimeout(timer);
+    await child.exited;
+  }
+
+  /** Keeps the sidecar running: it holds the players' sockets, so it restarts after a crash. */
+  async #keepSidecar(): Promise<void> {
+    const { log, now } = this.#deps;
+    let previousDelay: number | null = null;
+    while (!this.stopping) {
+      const started = now();
+      const sidecar = this.#deps.spawnSidecar();
+      this.#sidecar = sidecar;
+      log(`telnet sidecar started (pid ${sidecar.pid})`);
+      const code = await sidecar.exited;
+      this.#sidecar = null;
+      if (this.stopping) {
+        log(`telnet sidecar stopped (exit ${code})`);
+        return;
+      }
+      const delay = restartDelay(previousDelay, Math.max(0, now() - started));
+      previousDelay = delay;
+      log(`telnet sidecar exited with code ${code}; restarting it in ${delay} ms`);
+      await this.#deps.sleep(delay, this.#stopping.signal);
+    }
+  }
+}
+
+/** A sleep that ends early when `signal` aborts. */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
+  });
+}

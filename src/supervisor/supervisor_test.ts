@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import { type Child, Supervisor, type SupervisorDeps } from "./supervisor.ts";
+
+/** A fake child that exits when told to (or when killed). */
+class FakeChild implements Child {
+  static next = 100;
+  readonly pid = FakeChild.next++;
+  readonly signals: Deno.Signal[] = [];
+  exit!: (code: number) => void;
+  readonly exited = new Promise<number>((r) => this.exit = r);
+  constructor(readonly ignoreTerm = false) {}
+  kill(signal: Deno.Signal): void {
+    this.signals.push(signal);
+    if (signal === "SIGKILL") this.exit(137);
+    else if (!this.ignoreTerm) this.exit(0);
+  }
+}
+
+/** Deps with a fake clock: each engine run lasts `runMs`, sleeps are recorded and instant. */
+function fakes(runMs: number, opts: { ignoreTerm?: boolean } = {}) {
+  const engines: FakeChild[] = [];
+  const sidecars: FakeChild[] = [];
+  const lines: string[] = [];
+  const sleeps: number[] = [];
+  let clock = 0;
+  const spawned: (() => void)[] = [];
+  const deps: SupervisorDeps = {
+    spawnEngine() {
+      const c = new FakeChild(opts.ignoreTerm);
+      engines.push(c);
+      c.exited.then(() => clock += 0);
+      clock += runMs;
+      spawned.splice(0).forEach((f) => f());
+      return c;
+    },
+    spawnSidecar() {
+      const c = new FakeChild(opts.ignoreTerm);
+      sidecars.push(c);
+      return c;
+    },
+    log: (l) => lines.push(l),
+    now: () => clock,
+    sleep: (ms) => {
+      sleeps.push(ms);
+      return Promise.resolve();
+    },
+    stopTimeoutMs: 20,
+  };
+  const engineSpawned = () => new Promise<void>((r) => spawned.push(r));
+  return { deps, engines, sidecars, lines, sleeps, engineSpawned };
+}
+
+async function tick(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 0));
+}
+
+Deno.test("exit 75 restarts the engine with doubling delays; exit 0 stops everything", async () => {
+  const f = fakes(1_000);
+  const sup = new Supervisor(f.deps);
+  const done = sup.run();
+  for (let i = 0; i < 4; i++) {
+    await tick();
+    f.engines[i].exit(75);
+  }
+  await tick();
+  f.engines[4].exit(0);
+  assert.equal(await done, 0);
+  assert.deepEqual(f.sleeps, [1000, 2000, 4000, 8000]);
+  assert.equal(f.engines.length, 5);
+  assert.equal(f.sidecars.length, 1);
+  assert.deepEqual(f.sidecars[0].signals, ["SIGTERM"]);
+  assert.ok(f.lines.includes("restarting engine in 4000 ms"), f.lines.join("\n"));
+  assert.ok(f.lines.some((l) => l.startsWith("engine stopped cleanly")));
+});
+
+Deno.test("stable runs keep the delay at one second", async () => {
+  const f = fakes(60_000);
+  const done = new Supervisor(f.deps).run();
+  for (let i = 0; i < 3; i++) {
+    await tick();
+    f.engines[i].exit(75);
+  }
+  await tick();
+  f.engines[3].exit(0);
+  await done;
+  assert.deepEqual(f.sleeps, [1000, 1000, 1000]);
+});
+
+Deno.test("a crash code stops the loop, stops the sidecar and is passed on", async () => {
+  const f = fakes(1_000);
+  const done = new Supervisor(f.deps).run();
+  await tick();
+  f.engines[0].exit(3);
+  assert.equal(await done, 3);
+  assert.equal(f.engines.length, 1);
+  assert.deepEqual(f.sidecars[0].signals, ["SIGTERM"]);
+  assert.ok(f.lines.some((l) => /engine crashed \(exit 3\); not restarting/.test(l)));
+});
+
+Deno.test("a crashed sidecar is restarted; the engine keeps running", async () => {
+  const f = fakes(1_000);
+  const sup = new Supervisor(f.deps);
+  const done = sup.run();
+  await tick();
+  f.sidecars[0].exit(1);
+  await tick();
+  await tick();
+  assert.equal(f.sidecars.length, 2);
+  assert.equal(f.engines.length, 1);
+  assert.ok(f.lines.some((l) => /telnet sidecar exited with code 1; restarting/.test(l)));
+  await sup.stop(true);
+  assert.equal(await done, 0);
+});
+
+Deno.test("stop() sends SIGTERM, then SIGKILL to children that ignore it", async () => {
+  const f = fakes(1_000, { ignoreTerm: true });
+  const sup = new Supervisor(f.deps);
+  const done = sup.run();
+  await tick();
+  await sup.stop(true);
+  assert.equal(await done, 0);
+  assert.deepEqual(f.engines[0].signals, ["SIGTERM", "SIGKILL"]);
+  assert.deepEqual(f.sidecars[0].signals, ["SIGTERM", "SIGKILL"]);
+  assert.equal(f.engines.length, 1);
+});
