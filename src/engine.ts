@@ -17,6 +17,7 @@ import { Lifecycle } from "./lifecycle.ts";
 import { ensureStartingRoom, startingRoom } from "./world/start.ts";
 import { runFirstRunSetup } from "./supervisor/setup.ts";
 import { createApp } from "./http/app.ts";
+import { Hub } from "./hub/hub.ts";
 import type { Services } from "./services.ts";
 
 /** Options for building an engine. */
@@ -33,6 +34,8 @@ export interface EngineOptions {
 export interface Engine {
   services: Services;
   app: ReturnType<typeof createApp>;
+  /** The WebSocket hub (server.ts hands it the upgraded sockets). */
+  hub: Hub;
   close(): Promise<void>;
 }
 
@@ -55,6 +58,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   await presence.reset();
   const texts = new Texts(config, root);
   await texts.load();
+  const hub = new Hub();
   const services: Services = {
     config,
     kv,
@@ -69,7 +73,9 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     root,
     startedAt: Date.now(),
     lifecycle: new Lifecycle(),
+    hub,
   };
+  hub.start(services);
   // The supervisor prompts interactively before the engine starts; here only the
   // environment path runs, so an engine started on its own can still be seeded.
   await runFirstRunSetup(
@@ -81,7 +87,9 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   return {
     services,
     app,
+    hub,
     async close() {
+      hub.shutdown();
       await services.securityLog.flush();
       kv.close();
     },

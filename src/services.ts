@@ -9,6 +9,7 @@ import type { Presence } from "./world/presence.ts";
 import type { Texts } from "./text/texts.ts";
 import type { RouteTable } from "./http/route_table.ts";
 import type { Lifecycle } from "./lifecycle.ts";
+import type { HubApi } from "./hub/types.ts";
 
 /** Services shared by HTTP routes, the hub, commands and plugins. */
 export interface Services {
@@ -30,4 +31,6 @@ export interface Services {
   startedAt: number;
   /** Ends the engine process with an exit code (`@reboot` 75, `@shutdown` 0) after its hooks. */
   lifecycle: Lifecycle;
+  /** Connections, presence by room and message delivery (the WebSocket hub). */
+  hub: HubApi;
 }

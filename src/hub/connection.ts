@@ -1,0 +1,162 @@
+/**
+ * One client socket: its identity, a bounded outbound buffer (a client that
+ * stops reading is dropped) and an ordered queue of inbound work.
+ */
+import { EncodedFrame } from "./protocol.ts";
+import type { ClientKind, HubConnection, Outbound } from "./types.ts";
+
+/** Bytes the socket may hold unsent before the client counts as stalled and is dropped. */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+/** Inbound work items waiting per connection; beyond this, input is dropped. */
+export const MAX_PENDING = 64;
+
+/** Default screen width. */
+export const DEFAULT_WIDTH = 78;
+
+/** A queued piece of inbound work: a command line, or a step such as a token login. */
+export type Task = string | (() => Promise<void>);
+
+/** What a connection calls back into its hub for. */
+export interface ConnectionHooks {
+  /** Runs one queued task (in order, one at a time per connection). */
+  run(conn: Connection, task: Task): Promise<void>;
+  /** Called once when the connection closes, from either side. */
+  closed(conn: Connection): void;
+}
+
+/** Close codes the hub uses. */
+export const CloseCode = {
+  normal: 1000,
+  goingAway: 1001,
+  policy: 1008,
+  tooBig: 1009,
+  restart: 1012,
+} as const;
+
+/** A hub connection over a WebSocket. */
+export class Connection implements HubConnection {
+  /** Client IP: the socket peer, or the IP the local telnet sidecar reports. */
+  ip: string;
+  playerId: string | null = null;
+  /** Player name at login (for messages that must not read the database). */
+  name = "";
+  width = DEFAULT_WIDTH;
+  height = 24;
+  /** Terminal type the sidecar reported. */
+  ttype = "";
+  lastInput: number;
+  readonly connectedAt: number;
+  /** True once the IP is counted toward the per-IP cap. */
+  ipCounted = false;
+  /** True from the moment it starts closing; nothing more is sent or run. */
+  closed = false;
+  readonly #queue: Task[] = [];
+  #running = false;
+
+  constructor(
+    readonly id: string,
+    readonly kind: ClientKind,
+    /** The socket peer's address (never changes). */
+    readonly peerIp: string,
+    private readonly socket: WebSocket,
+    private readonly hooks: ConnectionHooks,
+    now: number,
+  ) {
+    this.ip = peerIp;
+    this.connectedAt = now;
+    this.lastInput = now;
+  }
+
+  /** Queues a message, encoded for this client's kind. */
+  send(out: Outbound): void {
+    this.deliver(new EncodedFrame(out));
+  }
+
+  /** Queues an already-encoded message (fan-out encodes once per kind). */
+  deliver(frame: EncodedFrame): void {
+    if (this.closed) return;
+    const text = frame.for(this.kind);
+    if (text === null) return;
+    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      // The client stopped reading: buffering more would let one client exhaust memory.
+      this.#shut(CloseCode.policy, "client too slow");
+      return;
+    }
+    try {
+      this.socket.send(text);
+    } catch {
+      this.#shut(CloseCode.goingAway, "send failed");
+    }
+  }
+
+  /** Sends `reason` if given, then closes. */
+  close(reason?: string, code: number = CloseCode.normal): void {
+    if (this.closed) return;
+    if (reason) this.send({ msg: reason, data: { type: "disconnect" } });
+    this.#shut(code, "");
+  }
+
+  /** Adds work to the back of the queue; false when the queue is full (the item is dropped). */
+  enqueue(task: Task): boolean {
+    if (this.closed || this.#queue.length >= MAX_PENDING) return false;
+    this.#queue.push(task);
+    this.#pump();
+    return true;
+  }
+
+  /** Puts work at the front of the queue (it runs next). */
+  enqueueNext(task: Task): void {
+    if (this.closed) return;
+    this.#queue.unshift(task);
+    this.#pump();
+  }
+
+  /** Number of queued tasks not yet started. */
+  get pending(): number {
+    return this.#queue.length;
+  }
+
+  #pump(): void {
+    if (this.#running) return;
+    this.#running = true;
+    // Each connection drains its own queue, so a slow command delays only its own client.
+    queueMicrotask(() => this.#drain());
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#queue.length && !this.closed) {
+        const task = this.#queue.shift()!;
+        try {
+          await this.hooks.run(this, task);
+        } catch (e) {
+          console.error(`hub: connection ${this.id}: ${(e as Error)?.stack ?? e}`);
+        }
+      }
+    } finally {
+      this.#running = false;
+      if (this.#queue.length && !this.closed) this.#pump();
+    }
+  }
+
+  /** Records that the socket closed from the client's side (or failed). */
+  lost(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.#queue.length = 0;
+    this.hooks.closed(this);
+  }
+
+  #shut(code: number, reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.#queue.length = 0;
+    try {
+      this.socket.close(code, reason);
+    } catch { /* already closing */ }
+    // The hub forgets the connection now, not when the close handshake ends: a stalled
+    // client may never answer it.
+    this.hooks.closed(this);
+  }
+}

@@ -1,0 +1,512 @@
+/**
+ * The hub: every open connection, player → connections and room → players in
+ * memory, fan-out, login and logout, inbound frames and the limits on them.
+ */
+import type { Services } from "../services.ts";
+import { hasFlag, isStaff } from "../world/flags.ts";
+import type { DbObject } from "../world/types.ts";
+import { CloseCode, Connection, type ConnectionHooks, type Task } from "./connection.ts";
+import { CommandRateLimiter, idleSweepMs, IpCounter, isLoopback, looksLikeIp } from "./limits.ts";
+import { type LoginHost, preLogin } from "./login.ts";
+import {
+  clientKind,
+  EncodedFrame,
+  type InboundFrame,
+  MAX_FRAME_BYTES,
+  parseFrame,
+  textTooLarge,
+} from "./protocol.ts";
+import { RoomIndex } from "./rooms.ts";
+import type { HubApi, HubConnection, Outbound, OutboundData } from "./types.ts";
+
+/** Runs one command line of a logged-in connection (the command engine's `dispatch`). */
+export type Dispatcher = (conn: HubConnection, line: string) => Promise<void>;
+
+/** Reply to a command nobody handles. */
+export const HUH = "Huh? Type 'help' for help.";
+
+/** Used until the command engine is wired in: every line is unknown. */
+function noCommands(conn: HubConnection): Promise<void> {
+  conn.send({ msg: HUH, data: { type: "error" } });
+  return Promise.resolve();
+}
+
+function errorOut(msg: string): Outbound {
+  return { msg, data: { type: "error" } };
+}
+
+/** The WebSocket hub (see docs/protocol.md for the wire format). */
+export class Hub implements HubApi, LoginHost {
+  #services: Services | null = null;
+  #dispatch: Dispatcher = noCommands;
+  readonly #conns = new Map<string, Connection>();
+  readonly #players = new Map<string, Set<Connection>>();
+  readonly #rooms = new RoomIndex();
+  readonly #ips = new IpCounter();
+  readonly #rate = new CommandRateLimiter();
+  /** Players whose cached flags made them staff at login (idle-exempt). */
+  readonly #staff = new Set<string>();
+  #idleTimer: ReturnType<typeof setTimeout> | null = null;
+  #seq = 0;
+  #stopping = false;
+  readonly #hooks: ConnectionHooks = {
+    run: (conn, task) => this.#run(conn, task),
+    closed: (conn) => this.#closed(conn),
+  };
+
+  /** Wires the hub to the engine's services (they hold the hub too, hence after construction). */
+  start(services: Services, dispatch?: Dispatcher): void {
+    this.#services = services;
+    if (dispatch) this.#dispatch = dispatch;
+  }
+
+  /** Replaces the command dispatcher (the command engine, once built). */
+  setDispatcher(dispatch: Dispatcher): void {
+    this.#dispatch = dispatch;
+  }
+
+  /** The services (throws if `start` was not called). */
+  get services(): Services {
+    if (!this.#services) throw new Error("hub: start() was not called");
+    return this.#services;
+  }
+
+  // ---- accepting connections ------------------------------------------------------------
+
+  /** Upgrades an HTTP request to a hub WebSocket; `peerIp` is the socket's remote address. */
+  accept(req: Request, peerIp: string): Response {
+    const url = new URL(req.url);
+    const kind = clientKind(url.searchParams.get("client"));
+    const token = url.searchParams.get("token");
+    const resume = /^(1|true|yes)$/i.test(url.searchParams.get("resume") ?? "");
+    let upgraded: { socket: WebSocket; response: Response };
+    try {
+      upgraded = Deno.upgradeWebSocket(req);
+    } catch {
+      return Response.json({ error: "Expected a WebSocket upgrade." }, { status: 400 });
+    }
+    const { socket, response } = upgraded;
+    const conn = new Connection(
+      `c${++this.#seq}`,
+      kind,
+      peerIp,
+      socket,
+      this.#hooks,
+      Date.now(),
+    );
+    socket.binaryType = "arraybuffer";
+    socket.onerror = () => {/* a close event follows */};
+    socket.onclose = () => conn.lost();
+    const refusal = this.#stopping ? "The server is shutting down." : this.#capProblem(conn);
+    if (refusal) {
+      socket.onopen = () => conn.close(refusal, CloseCode.policy);
+      return response;
+    }
+    this.#conns.set(conn.id, conn);
+    // The local telnet sidecar's connections all come from loopback; each counts under the
+    // IP it reports for its player instead (see #clientFrame).
+    if (!this.#isSidecar(conn)) {
+      this.#ips.add(conn.ip);
+      conn.ipCounted = true;
+    }
+    socket.onopen = () => this.#opened(conn, token, resume);
+    socket.onmessage = (e) => this.#frame(conn, e.data);
+    this.#armIdle();
+    return response;
+  }
+
+  #isSidecar(conn: Connection): boolean {
+    return conn.kind === "telnet" && isLoopback(conn.peerIp);
+  }
+
+  #capProblem(conn: Connection): string | null {
+    const cfg = this.services.config.value.server;
+    if (cfg.maxConnections > 0 && this.#conns.size >= cfg.maxConnections) {
+      return "The server has too many connections right now. Please try again later.";
+    }
+    if (
+      !this.#isSidecar(conn) && cfg.maxConnectionsPerIp > 0 &&
+      this.#ips.count(conn.ip) >= cfg.maxConnectionsPerIp
+    ) return "Too many connections from your address.";
+    return null;
+  }
+
+  #opened(conn: Connection, token: string | null, resume: boolean): void {
+    if (token) conn.enqueue(() => this.#tokenLogin(conn, token, resume, true));
+    else this.#connectScreen(conn);
+  }
+
+  #connectScreen(conn: Connection): void {
+    conn.send({ msg: this.services.texts.get("connect").trimEnd(), data: { type: "connect" } });
+  }
+
+  async #tokenLogin(
+    conn: Connection,
+    token: string,
+    resume: boolean,
+    atOpen: boolean,
+  ): Promise<void> {
+    const s = this.services;
+    if (conn.playerId) {
+      conn.send(errorOut("You are already logged in."));
+      return;
+    }
+    const id = await s.tokens.verify(token);
+    const player = id ? await s.objects.get(id) : null;
+    if (conn.closed) return;
+    if (!player || !hasFlag(player.flags, "player")) {
+      conn.send(errorOut("Invalid or expired token."));
+      if (atOpen) this.#connectScreen(conn);
+      return;
+    }
+    await this.login(conn, player, resume);
+  }
+
+  // ---- inbound frames --------------------------------------------------------------------
+
+  #frame(conn: Connection, data: unknown): void {
+    if (conn.closed) return;
+    if (typeof data !== "string") {
+      const size = data instanceof ArrayBuffer ? data.byteLength : MAX_FRAME_BYTES + 1;
+      if (size > MAX_FRAME_BYTES) return this.#tooLarge(conn);
+      if (this.#admit(conn)) {
+        conn.send(errorOut("Binary frames are not supported; send text or JSON."));
+      }
+      return;
+    }
+    if (textTooLarge(data)) return this.#tooLarge(conn);
+    this.#handle(conn, parseFrame(data));
+  }
+
+  #tooLarge(conn: Connection): void {
+    console.warn(`hub: closing ${conn.id} (${conn.ip}): frame over ${MAX_FRAME_BYTES} bytes`);
+    conn.close(`Frame too large (limit ${MAX_FRAME_BYTES} bytes).`, CloseCode.tooBig);
+  }
+
+  #handle(conn: Connection, f: InboundFrame): void {
+    switch (f.kind) {
+      case "lines":
+        for (const line of f.lines) {
+          if (this.#admit(conn)) conn.enqueue(line);
+        }
+        return;
+      case "auth":
+        if (this.#admit(conn)) {
+          conn.enqueue(() => this.#tokenLogin(conn, f.token, f.resume, false));
+        }
+        return;
+      case "window":
+        if (f.width !== null) conn.width = f.width;
+        if (f.height !== null) conn.height = f.height;
+        return;
+      case "client":
+        return this.#clientFrame(conn, f.ip, f.ttype);
+      case "bad":
+        if (this.#admit(conn)) conn.send(errorOut(f.error));
+        return;
+    }
+  }
+
+  /** The sidecar reports its telnet client's IP; trusted only from loopback with client=telnet. */
+  #clientFrame(conn: Connection, ip: string | null, ttype: string | null): void {
+    if (!this.#isSidecar(conn)) {
+      if (this.#admit(conn)) {
+        conn.send(errorOut("Client frames are accepted only from the local telnet sidecar."));
+      }
+      return;
+    }
+    if (ttype) conn.ttype = ttype;
+    if (!ip || !looksLikeIp(ip) || ip === conn.ip) return;
+    if (conn.ipCounted) this.#ips.remove(conn.ip);
+    conn.ip = ip;
+    const cap = this.services.config.value.server.maxConnectionsPerIp;
+    this.#ips.add(ip);
+    conn.ipCounted = true;
+    if (cap > 0 && this.#ips.count(ip) > cap) {
+      conn.close("Too many connections from your address.", CloseCode.policy);
+    }
+  }
+
+  /**
+   * Counts one command against the rate limit (per player once logged in, so
+   * several connections share it; per connection before). False means drop it.
+   */
+  #admit(conn: Connection): boolean {
+    const now = Date.now();
+    conn.lastInput = now;
+    const pid = conn.playerId;
+    if (pid) this.services.presence.touch(pid);
+    const key = pid ? `p:${pid}` : `c:${conn.id}`;
+    if (this.#rate.allow(key, now)) return true;
+    if (this.#rate.shouldReport(key, now)) {
+      this.services.securityLog.write("WS_RATE_LIMITED", {
+        actor: pid,
+        ip: conn.ip,
+        detail: "commands over 10 per second dropped",
+      });
+    }
+    return false;
+  }
+
+  async #run(conn: Connection, task: Task): Promise<void> {
+    if (typeof task !== "string") return await task();
+    if (!conn.playerId) return await preLogin(this, conn, task);
+    if (task.trim().toLowerCase() === "quit") return conn.close("Goodbye!");
+    try {
+      await this.#dispatch(conn, task);
+    } catch (e) {
+      console.error(`hub: command failed for #${conn.playerId}: ${(e as Error)?.stack ?? e}`);
+      conn.send(errorOut("Something went wrong running that command."));
+    }
+  }
+
+  // ---- login and logout ------------------------------------------------------------------
+
+  /** Why a new non-staff player could not log in now, or null. */
+  fullProblem(): string | null {
+    const max = this.services.config.value.game.maxPlayers;
+    if (max > 0 && this.services.presence.size >= max) {
+      return `The game is full (${max} players). Please try again later.`;
+    }
+    return null;
+  }
+
+  /** Logs a connection in as `player`; `resumed` is the silent resume after an engine restart. */
+  async login(conn: Connection, player: DbObject, resumed: boolean): Promise<boolean> {
+    const s = this.services;
+    if (conn.closed) return false;
+    if (conn.playerId) {
+      conn.send(errorOut("You are already logged in."));
+      return false;
+    }
+    const staff = isStaff(player.flags);
+    if (!resumed && !staff && !s.presence.isOnline(player.id)) {
+      const full = this.fullProblem();
+      if (full) {
+        conn.send(errorOut(full));
+        return false;
+      }
+    }
+    // Everything up to presence.add is synchronous, so two logins cannot both pass the cap.
+    const id = player.id;
+    conn.playerId = id;
+    conn.name = player.name;
+    let set = this.#players.get(id);
+    if (!set) {
+      set = new Set();
+      this.#players.set(id, set);
+    }
+    set.add(conn);
+    if (staff) this.#staff.add(id);
+    else this.#staff.delete(id);
+    if (!this.#rooms.has(id)) this.#rooms.place(id, player.location);
+    this.#rate.forget(`c:${conn.id}`);
+    let justOnline = false;
+    try {
+      justOnline = await s.presence.add(id);
+    } catch (e) {
+      console.error(`hub: presence.add(${id}): ${(e as Error).message}`);
+    }
+    if (conn.closed) return false;
+    if (conn.kind !== "plain") {
+      conn.send({
+        msg: "",
+        data: {
+          type: "session",
+          token: await s.tokens.sign(id),
+          player: { id, name: player.name },
+          resumed,
+        },
+      });
+    }
+    if (resumed) return true;
+    if (justOnline) {
+      const room = this.#rooms.roomOf(id);
+      if (room) {
+        this.sendToRoom(room, {
+          msg: `${player.name} has connected.`,
+          data: { type: "connect", player: { id, name: player.name } },
+        }, [id]);
+      }
+    }
+    const game = s.config.value.game;
+    this.#text(conn, s.texts.get("motd"), "motd");
+    this.#text(conn, game.loginMessage, "motd");
+    this.#text(conn, s.texts.get("welcome"), "welcome");
+    this.#text(conn, game.welcomeMessage, "welcome");
+    conn.enqueueNext("look");
+    return true;
+  }
+
+  #text(conn: Connection, text: string, type: string): void {
+    const msg = text.replace(/\s+$/, "");
+    if (msg) conn.send({ msg, data: { type } });
+  }
+
+  #closed(conn: Connection): void {
+    if (this.#conns.get(conn.id) !== conn) return;
+    this.#conns.delete(conn.id);
+    if (conn.ipCounted) this.#ips.remove(conn.ip);
+    this.#rate.forget(`c:${conn.id}`);
+    const pid = conn.playerId;
+    if (pid) {
+      const set = this.#players.get(pid);
+      set?.delete(conn);
+      if (set && set.size === 0) {
+        this.#players.delete(pid);
+        this.#staff.delete(pid);
+        const room = this.#rooms.roomOf(pid);
+        this.#rooms.remove(pid);
+        this.#rate.forget(`p:${pid}`);
+        if (room && !this.#stopping) this.#announceGone(pid, conn.name, room);
+      }
+      this.services.presence.remove(pid).catch((e) => {
+        if (!this.#stopping) console.error(`hub: presence.remove(${pid}): ${e.message}`);
+      });
+    }
+    if (this.#conns.size === 0) this.#disarmIdle();
+  }
+
+  async #announceGone(id: string, cachedName: string, room: string): Promise<void> {
+    // One read per logout (not per recipient), so a renamed player is announced by its new name.
+    const name = await this.services.objects.get(id).then(
+      (p) => p?.name ?? cachedName,
+      () => cachedName,
+    );
+    this.sendToRoom(room, {
+      msg: `${name} has disconnected.`,
+      data: { type: "disconnect", player: { id, name } },
+    }, [id]);
+  }
+
+  // ---- idle timeout: one timer for all connections ---------------------------------------
+
+  #armIdle(): void {
+    if (this.#idleTimer !== null || this.#stopping || this.#conns.size === 0) return;
+    const ms = idleSweepMs(this.services.config.value.game.idleTimeout);
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = null;
+      this.#sweepIdle().catch((e) => console.error(`hub: idle sweep: ${e}`)).finally(() =>
+        this.#armIdle()
+      );
+    }, ms);
+  }
+
+  #disarmIdle(): void {
+    if (this.#idleTimer !== null) clearTimeout(this.#idleTimer);
+    this.#idleTimer = null;
+  }
+
+  async #sweepIdle(): Promise<void> {
+    const limit = this.services.config.value.game.idleTimeout;
+    if (limit <= 0) return;
+    const cutoff = Date.now() - limit * 1000;
+    const idle = [...this.#conns.values()].filter((c) =>
+      c.playerId && !c.closed && c.lastInput < cutoff && !this.#staff.has(c.playerId)
+    );
+    for (const c of idle) {
+      // Only idle candidates are read, to catch players made staff since they logged in.
+      const p = await this.services.objects.get(c.playerId!).catch(() => null);
+      if (p && isStaff(p.flags)) {
+        this.#staff.add(p.id);
+        continue;
+      }
+      if (!c.closed && c.lastInput < cutoff) {
+        c.close(`You have been idle for more than ${formatSeconds(limit)}. Goodbye!`);
+      }
+    }
+  }
+
+  // ---- HubApi ----------------------------------------------------------------------------
+
+  /** Sends to every connection of a player. */
+  send(playerId: string, out: Outbound): void {
+    const set = this.#players.get(playerId);
+    if (!set) return;
+    const frame = new EncodedFrame(out);
+    for (const c of set) c.deliver(frame);
+  }
+
+  /** Sends to every connected player in a room except `exclude`; encodes once per client kind. */
+  sendToRoom(roomId: string, out: Outbound, exclude: readonly string[] = []): void {
+    const members = this.#rooms.members(roomId);
+    if (!members) return;
+    const frame = new EncodedFrame(out);
+    for (const pid of members) {
+      if (exclude.length && exclude.includes(pid)) continue;
+      const set = this.#players.get(pid);
+      if (set) { for (const c of set) c.deliver(frame); }
+    }
+  }
+
+  /** Sends to every logged-in connection. */
+  broadcast(out: Outbound): void {
+    const frame = new EncodedFrame(out);
+    for (const set of this.#players.values()) {
+      for (const c of set) c.deliver(frame);
+    }
+  }
+
+  /** Open connections of a player. */
+  connections(playerId: string): readonly HubConnection[] {
+    const set = this.#players.get(playerId);
+    return set ? [...set] : [];
+  }
+
+  /** Every open connection, logged in or not. */
+  allConnections(): readonly HubConnection[] {
+    return [...this.#conns.values()];
+  }
+
+  /** Ids of connected players in a room. */
+  playersIn(roomId: string): readonly string[] {
+    const members = this.#rooms.members(roomId);
+    return members ? [...members] : [];
+  }
+
+  /** Ids of connected players, in order of login. */
+  onlinePlayers(): readonly string[] {
+    return [...this.#players.keys()];
+  }
+
+  /** The room a connected player is in (from memory), or undefined. */
+  roomOf(playerId: string): string | undefined {
+    return this.#rooms.roomOf(playerId);
+  }
+
+  /** Keeps the room index right after a connected player moved. */
+  moved(playerId: string, _from: string, to: string): void {
+    if (this.#rooms.has(playerId)) this.#rooms.place(playerId, to);
+  }
+
+  /** Closes every connection of a player, telling it why. */
+  disconnect(playerId: string, reason: string): void {
+    const set = this.#players.get(playerId);
+    if (!set) return;
+    for (const c of [...set]) c.close(reason);
+  }
+
+  /** Sends a structured error to one connection. */
+  error(conn: HubConnection, msg: string, data?: Omit<OutboundData, "type">): void {
+    conn.send({ msg, data: { ...data, type: "error" } });
+  }
+
+  /** Number of open connections. */
+  get size(): number {
+    return this.#conns.size;
+  }
+
+  /** Closes every connection (engine stop or restart); no disconnect messages are sent. */
+  shutdown(reason = "The server is shutting down."): void {
+    this.#stopping = true;
+    this.#disarmIdle();
+    for (const c of [...this.#conns.values()]) c.close(reason, CloseCode.restart);
+  }
+}
+
+/** "90 minutes", "1 hour", "45 seconds". */
+function formatSeconds(s: number): string {
+  if (s % 3600 === 0) return s === 3600 ? "1 hour" : `${s / 3600} hours`;
+  if (s % 60 === 0) return s === 60 ? "1 minute" : `${s / 60} minutes`;
+  return s === 1 ? "1 second" : `${s} seconds`;
+}

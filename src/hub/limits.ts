@@ -1,0 +1,106 @@
+/**
+ * The hub's limits: the command rate per player (or per connection before
+ * login), connection counts per IP, and which peers count as the local sidecar.
+ */
+
+/** Commands allowed per window (SPEC "Limits": 10 a second). */
+export const COMMANDS_PER_WINDOW = 10;
+/** Length of the rate window in ms. */
+export const RATE_WINDOW_MS = 1000;
+
+interface RateEntry {
+  /** Times of the last accepted commands, oldest first (at most `limit`). */
+  times: number[];
+  /** When a drop was last reported (0 = never). */
+  reported: number;
+}
+
+/**
+ * A sliding-window limit of `limit` commands per `windowMs` for each key, with
+ * a bounded key map (least recently used keys are forgotten first).
+ */
+export class CommandRateLimiter {
+  readonly #entries = new Map<string, RateEntry>();
+
+  constructor(
+    private readonly limit = COMMANDS_PER_WINDOW,
+    private readonly windowMs = RATE_WINDOW_MS,
+    private readonly maxKeys = 20_000,
+  ) {}
+
+  /** Records a command for `key` if the window has room; false means drop it. */
+  allow(key: string, now: number): boolean {
+    let e = this.#entries.get(key);
+    if (!e) {
+      e = { times: [], reported: 0 };
+      this.#entries.set(key, e);
+      if (this.#entries.size > this.maxKeys) {
+        const oldest = this.#entries.keys().next().value;
+        if (oldest !== undefined) this.#entries.delete(oldest);
+      }
+    }
+    const cutoff = now - this.windowMs;
+    while (e.times.length && e.times[0] <= cutoff) e.times.shift();
+    if (e.times.length >= this.limit) return false;
+    e.times.push(now);
+    return true;
+  }
+
+  /** True at most once per window per key: whether a drop should be logged now. */
+  shouldReport(key: string, now: number): boolean {
+    const e = this.#entries.get(key);
+    if (!e || now - e.reported < this.windowMs) return false;
+    e.reported = now;
+    return true;
+  }
+
+  /** Forgets a key (its player or connection went away). */
+  forget(key: string): void {
+    this.#entries.delete(key);
+  }
+
+  /** Number of keys held (for tests). */
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+/** Open connections per client IP. */
+export class IpCounter {
+  readonly #counts = new Map<string, number>();
+
+  /** Connections currently counted for `ip`. */
+  count(ip: string): number {
+    return this.#counts.get(ip) ?? 0;
+  }
+
+  /** Counts one more connection for `ip`. */
+  add(ip: string): void {
+    this.#counts.set(ip, this.count(ip) + 1);
+  }
+
+  /** Counts one connection less for `ip`. */
+  remove(ip: string): void {
+    const n = this.count(ip) - 1;
+    if (n > 0) this.#counts.set(ip, n);
+    else this.#counts.delete(ip);
+  }
+}
+
+/** True for loopback addresses (IPv4 127/8, ::1, and IPv4-mapped 127/8). */
+export function isLoopback(ip: string): boolean {
+  const v4 = ip.startsWith("::ffff:") ? ip.slice(7) : ip;
+  return v4.startsWith("127.") || ip === "::1";
+}
+
+/** True for something shaped like an IPv4 or IPv6 address (what the sidecar may report). */
+export function looksLikeIp(s: string): boolean {
+  return s.length <= 45 && (/^\d{1,3}(\.\d{1,3}){3}$/.test(s) || /^[0-9a-fA-F:.]{2,45}$/.test(s)) &&
+    (s.includes(".") || s.includes(":"));
+}
+
+/** Interval of the idle sweep for a timeout in seconds: often enough to be timely, never busy. */
+export function idleSweepMs(idleTimeoutSeconds: number): number {
+  if (idleTimeoutSeconds <= 0) return 30_000;
+  return Math.min(30_000, Math.max(500, Math.floor(idleTimeoutSeconds * 1000 / 4)));
+}

@@ -1,0 +1,109 @@
+/**
+ * What a connection can do before login: `connect <name> <password>`,
+ * `create <name> <password>` and `quit`. The rules are the REST ones: the same
+ * accounts service, name and password checks, and per-IP failure limiter.
+ */
+import { ConflictError, ValidationError } from "../errors.ts";
+import type { Services } from "../services.ts";
+import { startingRoom } from "../world/start.ts";
+import type { DbObject } from "../world/types.ts";
+import type { Connection } from "./connection.ts";
+
+/** What the pre-login commands need from the hub. */
+export interface LoginHost {
+  services: Services;
+  /** Logs a connection in; false (after telling the client) when refused. */
+  login(conn: Connection, player: DbObject, resumed: boolean): Promise<boolean>;
+  /** Why a new login of a non-staff player would be refused now (game full), or null. */
+  fullProblem(): string | null;
+}
+
+/** The short prompt sent for anything that is not a pre-login command. */
+export const PROMPT =
+  "Please log in: connect <name> <password>  |  create <name> <password>  |  quit";
+
+/** Reply to a failed `connect` (does not say which part was wrong). */
+export const BAD_LOGIN = "Either that player does not exist, or has a different password.";
+
+/** Handles one line from a connection that is not logged in. */
+export async function preLogin(host: LoginHost, conn: Connection, line: string): Promise<void> {
+  const trimmed = line.trim();
+  const space = trimmed.search(/\s/);
+  const word = (space === -1 ? trimmed : trimmed.slice(0, space)).toLowerCase();
+  const rest = space === -1 ? "" : trimmed.slice(space).trim();
+  switch (word) {
+    case "quit":
+      conn.close("Goodbye!");
+      return;
+    case "connect":
+    case "co":
+      await connect(host, conn, rest);
+      return;
+    case "create":
+    case "cr":
+      await create(host, conn, rest);
+      return;
+    default:
+      conn.send({ msg: PROMPT, data: { type: "prompt" } });
+  }
+}
+
+/** Splits `<name> <password>`; the password is the rest of the line (it may hold spaces). */
+function nameAndPassword(rest: string): [string, string] | null {
+  const space = rest.search(/\s/);
+  if (space === -1) return null;
+  const name = rest.slice(0, space);
+  const password = rest.slice(space).trim();
+  return password ? [name, password] : null;
+}
+
+function error(conn: Connection, msg: string): void {
+  conn.send({ msg, data: { type: "error" } });
+}
+
+async function connect(host: LoginHost, conn: Connection, rest: string): Promise<void> {
+  const s = host.services;
+  const parts = nameAndPassword(rest);
+  if (!parts) return error(conn, "Usage: connect <name> <password>");
+  const [name, password] = parts;
+  if (s.loginFailures.exceeded(conn.ip)) {
+    s.securityLog.write("LOGIN_RATE_LIMITED", { ip: conn.ip, detail: "websocket" });
+    return error(conn, "Too many failed logins. Try again in a minute.");
+  }
+  const player = await s.accounts.authenticate(name, password);
+  if (conn.closed) return;
+  if (!player) {
+    s.loginFailures.hit(conn.ip);
+    s.securityLog.write("LOGIN_FAILED", {
+      ip: conn.ip,
+      target: name.slice(0, 64),
+      detail: "websocket",
+    });
+    return error(conn, BAD_LOGIN);
+  }
+  await host.login(conn, player, false);
+}
+
+async function create(host: LoginHost, conn: Connection, rest: string): Promise<void> {
+  const s = host.services;
+  const parts = nameAndPassword(rest);
+  if (!parts) return error(conn, "Usage: create <name> <password>");
+  if (!s.config.value.game.registerEnabled) {
+    return error(conn, "Character creation is closed on this game.");
+  }
+  const full = host.fullProblem();
+  if (full) return error(conn, full);
+  const [name, password] = parts;
+  let player: DbObject;
+  try {
+    player = await s.accounts.register(name, password, { location: await startingRoom(s) });
+  } catch (e) {
+    if (e instanceof ValidationError) {
+      return error(conn, `Cannot create that character: ${e.message}.`);
+    }
+    if (e instanceof ConflictError) return error(conn, e.message);
+    throw e;
+  }
+  if (conn.closed) return;
+  await host.login(conn, player, false);
+}

@@ -1,0 +1,148 @@
+/**
+ * The hub's wire protocol (docs/protocol.md): inbound frames become command
+ * lines or control frames; outbound messages become ANSI text or JSON frames.
+ * Pure functions, so fan-out can encode a message once per client kind.
+ */
+import { sanitizeLine } from "../commands/parser.ts";
+import { renderAnsi } from "../text/colour.ts";
+import type { ClientKind, Outbound } from "./types.ts";
+
+/** Largest inbound frame accepted, in bytes; a larger one closes the connection. */
+export const MAX_FRAME_BYTES = 64 * 1024;
+
+/** Longest command line kept after sanitizing, in characters. */
+export const MAX_LINE = 8192;
+
+/** Screen width bounds (columns) a client may set. */
+export const MIN_WIDTH = 20;
+/** Upper bound of the screen width. */
+export const MAX_WIDTH = 250;
+
+/** An inbound frame, decoded. */
+export type InboundFrame =
+  | { kind: "lines"; lines: string[] }
+  | { kind: "auth"; token: string; resume: boolean }
+  | { kind: "window"; width: number | null; height: number | null }
+  | { kind: "client"; ip: string | null; ttype: string | null }
+  | { kind: "bad"; error: string };
+
+/** The client kind named by a `client=` query value (default `plain`). */
+export function clientKind(value: string | null): ClientKind {
+  return value === "web" || value === "telnet" ? value : "plain";
+}
+
+/** UTF-8 length of a string, counting only until it passes `limit`. */
+export function utf8Length(s: string, limit = Infinity): number {
+  let n = 0;
+  for (let i = 0; i < s.length && n <= limit; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** True when a text frame is over the size cap (checked before any parsing). */
+export function textTooLarge(data: string): boolean {
+  // Every UTF-16 unit is at most 3 UTF-8 bytes, so short frames need no count.
+  if (data.length * 3 <= MAX_FRAME_BYTES) return false;
+  if (data.length > MAX_FRAME_BYTES) return true;
+  return utf8Length(data, MAX_FRAME_BYTES) > MAX_FRAME_BYTES;
+}
+
+/** Splits a frame's text into sanitized, non-empty command lines. */
+export function linesOf(text: string): string[] {
+  const out: string[] = [];
+  for (const part of text.split(/\r\n|\r|\n/)) {
+    const line = sanitizeLine(part, MAX_LINE);
+    if (line.trim() !== "") out.push(line);
+  }
+  return out;
+}
+
+function clampInt(v: unknown, min: number, max: number): number | null {
+  if (typeof v !== "number" || !Number.isFinite(v)) return null;
+  return Math.min(max, Math.max(min, Math.round(v)));
+}
+
+function shortString(v: unknown, max: number): string | null {
+  return typeof v === "string" && v.length > 0 && v.length <= max ? v : null;
+}
+
+/**
+ * Decodes a text frame (already size-checked). A frame whose first non-blank
+ * character is `{` is a JSON frame; anything else is command text.
+ */
+export function parseFrame(data: string): InboundFrame {
+  if (data.trimStart()[0] !== "{") return { kind: "lines", lines: linesOf(data) };
+  let obj: unknown;
+  try {
+    obj = JSON.parse(data);
+  } catch {
+    return { kind: "bad", error: "Invalid JSON frame." };
+  }
+  if (typeof obj !== "object" || obj === null || Array.isArray(obj)) {
+    return { kind: "bad", error: "Invalid JSON frame." };
+  }
+  const f = obj as Record<string, unknown>;
+  const type = f.type;
+  if (type === undefined || type === "msg" || type === "command") {
+    if (typeof f.msg !== "string") {
+      return { kind: "bad", error: 'A JSON frame needs a string "msg" or a known "type".' };
+    }
+    return { kind: "lines", lines: linesOf(f.msg) };
+  }
+  switch (type) {
+    case "auth": {
+      const token = shortString(f.token, 4096);
+      if (!token) return { kind: "bad", error: 'An auth frame needs a "token".' };
+      return { kind: "auth", token, resume: f.resume === true };
+    }
+    case "window":
+      return {
+        kind: "window",
+        width: clampInt(f.width, MIN_WIDTH, MAX_WIDTH),
+        height: clampInt(f.height, 5, 500),
+      };
+    case "client":
+      return { kind: "client", ip: shortString(f.ip, 64), ttype: shortString(f.ttype, 64) };
+    default:
+      return {
+        kind: "bad",
+        error: `Unknown frame type ${JSON.stringify(String(type).slice(0, 32))}.`,
+      };
+  }
+}
+
+/** Plain-text form: colour codes as ANSI, CRLF line ends; null when there is no text. */
+export function encodePlain(out: Outbound): string | null {
+  if (!out.msg) return null;
+  return renderAnsi(out.msg).replace(/\r?\n/g, "\r\n") + "\r\n";
+}
+
+/** JSON form for `web` and `telnet` clients: `{"msg": ..., "data": {...}}`. */
+export function encodeJson(out: Outbound): string {
+  return JSON.stringify({ msg: out.msg, data: out.data ?? {} });
+}
+
+/** One outbound message, encoded lazily and at most once per form (for fan-out). */
+export class EncodedFrame {
+  #plain: string | null | undefined;
+  #json: string | undefined;
+
+  constructor(readonly out: Outbound) {}
+
+  /** The frame text for a client kind, or null when that kind gets nothing. */
+  for(kind: ClientKind): string | null {
+    if (kind === "plain") {
+      if (this.#plain === undefined) this.#plain = encodePlain(this.out);
+      return this.#plain;
+    }
+    this.#json ??= encodeJson(this.out);
+    return this.#json;
+  }
+}
