@@ -1,0 +1,267 @@
+/**
+ * The object a plugin's `init(ctx)` receives. Everything registered through it
+ * (routes, commands, help, hook handlers, cleanup callbacks) is recorded, so the
+ * manager can release it on unload or reload even when the plugin's own
+ * `remove()` forgets something or throws.
+ */
+import type { Services } from "../services.ts";
+import type { PluginSection } from "../config/defaults.ts";
+import type { RouteHandler, RouteTable } from "../http/route_table.ts";
+import type { CommandSpec } from "../commands/types.ts";
+import type {
+  EventBus,
+  EventEvents,
+  GameEvents,
+  Handler,
+  Hooks,
+  Unsubscribe,
+  WikiEvents,
+} from "./hooks.ts";
+import type { HelpRegistry, HelpTopicInput } from "./help_registry.ts";
+import type { PluginManifest } from "./manifest.ts";
+import { PluginKv } from "./kv.ts";
+
+/** What the context needs of the command registry. */
+export interface CommandHost {
+  add(spec: CommandSpec, owner: string): unknown;
+  removeOwner(owner: string): unknown;
+  /** Replaces every command of `owner` in one step (all validated first). */
+  replaceOwner(owner: string, specs: readonly { spec: CommandSpec }[]): unknown;
+}
+
+/** Engine parts a context registers into. */
+export interface ContextHost {
+  services: Services;
+  routes: RouteTable;
+  commands: CommandHost;
+  hooks: Hooks;
+  help: HelpRegistry;
+  /** Another plugin's exported API by name (case-insensitive). */
+  api(name: string): unknown;
+}
+
+/** A bus as a plugin sees it: subscriptions are tracked, emits go straight through. */
+export interface PluginBus<E extends object> {
+  /** Adds a handler (released automatically on unload); returns its remover. */
+  on<K extends keyof E>(event: K, handler: Handler<E[K]>): Unsubscribe;
+  /** Removes a handler. */
+  off<K extends keyof E>(event: K, handler: Handler<E[K]>): void;
+  /** Fires an event (never rejects). */
+  emit<K extends keyof E>(event: K, payload: E[K]): Promise<void>;
+}
+
+/** The buses as a plugin sees them. */
+export interface PluginHooks {
+  gameHooks: PluginBus<GameEvents>;
+  wikiHooks: PluginBus<WikiEvents>;
+  eventHooks: PluginBus<EventEvents>;
+}
+
+/** A plugin-scoped logger (prefixes the plugin name). */
+export interface PluginLog {
+  info(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+}
+
+/** The context a plugin's `init(ctx)` receives. */
+export interface PluginContext {
+  /** The plugin's name as its manifest spells it. */
+  readonly name: string;
+  /** Absolute path of the plugin folder (for data files; code may run from a reload copy). */
+  readonly dir: string;
+  readonly manifest: PluginManifest;
+  /** The live `plugins.<name>` configuration section (`{}` when absent). */
+  readonly config: PluginSection;
+  /** Engine services (config, kv, objects, hub, commands, presence, ...). */
+  readonly services: Services;
+  /** REST routes under /api/v1. */
+  readonly routes: {
+    /** Registers `handler` for `prefix` (`/api/v1/x` or `x`) and everything below it. */
+    add(prefix: string, handler: RouteHandler): void;
+  };
+  /** In-game commands. */
+  readonly commands: {
+    /** Registers a command owned by this plugin. */
+    add(spec: CommandSpec): void;
+    /** Removes this plugin's commands of that name (case-insensitive); true when any went. */
+    remove(name: string): boolean;
+  };
+  /** Help topics (the plugin's `help/` folder is picked up without asking). */
+  readonly help: {
+    /** Adds one topic. */
+    add(topic: HelpTopicInput): void;
+    /** Adds another folder of help files. */
+    addDir(dir: string, section?: string): void;
+  };
+  /** Event buses; handlers are released on unload. */
+  readonly hooks: PluginHooks;
+  /** Key-value storage under `["plugin", <name>, ...]`. */
+  readonly kv: PluginKv;
+  readonly log: PluginLog;
+  /** Another plugin's exported API (look it up when used: it changes on reload). */
+  api<T = unknown>(name: string): T | undefined;
+  /** Sets the API other plugins get from `ctx.api(<this name>)`. */
+  provide(api: unknown): void;
+  /** Runs `fn` when the plugin is unloaded (timers, sockets, caches). */
+  onRemove(fn: () => void | Promise<void>): void;
+}
+
+/** The manager's side of a context: the tracked registrations and their release. */
+export class ContextImpl implements PluginContext {
+  readonly name: string;
+  readonly dir: string;
+  readonly manifest: PluginManifest;
+  readonly services: Services;
+  readonly kv: PluginKv;
+  readonly log: PluginLog;
+  readonly routes: PluginContext["routes"];
+  readonly commands: PluginContext["commands"];
+  readonly help: PluginContext["help"];
+  readonly hooks: PluginHooks;
+  /** What `provide()` set. */
+  provided: unknown = undefined;
+  #active = true;
+  readonly #host: ContextHost;
+  readonly #owner: string;
+  readonly #unsubs: Unsubscribe[] = [];
+  readonly #cleanups: (() => void | Promise<void>)[] = [];
+  #specs: CommandSpec[] = [];
+
+  constructor(host: ContextHost, manifest: PluginManifest, dir: string) {
+    this.#host = host;
+    this.manifest = manifest;
+    this.name = manifest.name;
+    this.#owner = manifest.name.toLowerCase();
+    this.dir = dir;
+    this.services = host.services;
+    this.kv = new PluginKv(host.services.kv, this.#owner);
+    const tag = `plugin ${manifest.name}:`;
+    this.log = {
+      info: (...a) => console.log(tag, ...a),
+      warn: (...a) => console.warn(tag, ...a),
+      error: (...a) => console.error(tag, ...a),
+    };
+    this.routes = {
+      add: (prefix, handler) => {
+        this.#check();
+        if (typeof handler !== "function") throw new Error("route handler must be a function");
+        host.routes.add({ prefix: fullPrefix(prefix), handler, owner: this.#owner });
+      },
+    };
+    this.commands = {
+      add: (spec) => {
+        this.#check();
+        host.commands.add(spec, this.#owner);
+        this.#specs.push(spec);
+      },
+      remove: (name) => {
+        this.#check();
+        const lower = String(name).toLowerCase();
+        const keep = this.#specs.filter((s) => s.name.toLowerCase() !== lower);
+        if (keep.length === this.#specs.length) return false;
+        host.commands.replaceOwner(this.#owner, keep.map((spec) => ({ spec })));
+        this.#specs = keep;
+        return true;
+      },
+    };
+    this.help = {
+      add: (topic) => {
+        this.#check();
+        host.help.addTopic({ section: this.#owner, ...topic, owner: this.#owner });
+      },
+      addDir: (d, section) => {
+        this.#check();
+        host.help.addDir({ dir: d, owner: this.#owner, section });
+      },
+    };
+    this.hooks = {
+      gameHooks: this.#track(host.hooks.gameHooks),
+      wikiHooks: this.#track(host.hooks.wikiHooks),
+      eventHooks: this.#track(host.hooks.eventHooks),
+    };
+  }
+
+  get config(): PluginSection {
+    return this.#host.services.config.value.plugins[this.#owner] ?? {};
+  }
+
+  /** False once released: later registrations are refused. */
+  get active(): boolean {
+    return this.#active;
+  }
+
+  api<T = unknown>(name: string): T | undefined {
+    return this.#host.api(name) as T | undefined;
+  }
+
+  provide(api: unknown): void {
+    this.#check();
+    this.provided = api;
+  }
+
+  onRemove(fn: () => void | Promise<void>): void {
+    this.#check();
+    if (typeof fn !== "function") throw new Error("onRemove needs a function");
+    this.#cleanups.push(fn);
+  }
+
+  /**
+   * Releases everything registered through this context. Never throws: each
+   * cleanup failure is logged and the rest still run.
+   */
+  async release(): Promise<void> {
+    if (!this.#active) return;
+    this.#active = false;
+    for (const fn of this.#cleanups.splice(0).reverse()) {
+      try {
+        await fn();
+      } catch (e) {
+        this.log.error("cleanup failed:", e);
+      }
+    }
+    for (const off of this.#unsubs.splice(0)) off();
+    const steps: [string, () => unknown][] = [
+      ["routes", () => this.#host.routes.removeOwner(this.#owner)],
+      ["commands", () => this.#host.commands.removeOwner(this.#owner)],
+      ["help", () => this.#host.help.removeOwner(this.#owner)],
+    ];
+    for (const [what, fn] of steps) {
+      try {
+        fn();
+      } catch (e) {
+        this.log.error(`releasing ${what} failed:`, e);
+      }
+    }
+    this.provided = undefined;
+  }
+
+  #check(): void {
+    if (!this.#active) throw new Error(`plugin ${this.name} is unloaded; registration refused`);
+  }
+
+  #track<E extends object>(bus: EventBus<E>): PluginBus<E> {
+    return {
+      on: (event, handler) => {
+        this.#check();
+        const off = bus.on(event, handler);
+        this.#unsubs.push(off);
+        return off;
+      },
+      off: (event, handler) => bus.off(event, handler),
+      emit: (event, payload) => bus.emit(event, payload),
+    };
+  }
+}
+
+/** `notes`, `/notes` and `/api/v1/notes` all mean `/api/v1/notes`. */
+export function fullPrefix(prefix: string): string {
+  if (typeof prefix !== "string" || prefix.trim() === "") {
+    throw new Error("route prefix is required");
+  }
+  const p = prefix.trim();
+  if (p.startsWith("/api/v1/")) return p;
+  const rest = p.replace(/^\/+/, "");
+  if (rest === "" || rest.startsWith("api/")) throw new Error(`bad route prefix '${prefix}'`);
+  return `/api/v1/${rest}`;
+}

@@ -1,0 +1,199 @@
+/**
+ * The three in-process event buses of SPEC "Events": `gameHooks` (scenes),
+ * `wikiHooks` and `eventHooks` (calendar). A handler that throws or rejects is
+ * logged and never breaks the emitter or the other handlers.
+ */
+
+/** Payloads of the scene events. */
+export interface GameEvents {
+  "scene:created": {
+    sceneId: string;
+    sceneName: string;
+    roomId: string;
+    actorId: string;
+    actorName: string;
+    sceneType: string;
+  };
+  "scene:pose": {
+    sceneId: string;
+    sceneName: string;
+    roomId: string;
+    actorId: string;
+    actorName: string;
+    msg: string;
+    type: string;
+  };
+  "scene:set": {
+    sceneId: string;
+    sceneName: string;
+    roomId: string;
+    actorId: string;
+    actorName: string;
+    description: string;
+  };
+  "scene:title": {
+    sceneId: string;
+    oldName: string;
+    newName: string;
+    actorId: string;
+    actorName: string;
+  };
+  "scene:clear": {
+    sceneId: string;
+    sceneName: string;
+    actorId: string;
+    actorName: string;
+    status: string;
+  };
+}
+
+/** A wiki page as the wiki events carry it: `path`, metadata, and whatever else the page has. */
+export interface WikiPagePayload {
+  path: string;
+  meta?: { title?: string; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** Payloads of the wiki events. */
+export interface WikiEvents {
+  "wiki:created": WikiPagePayload & { meta: { title?: string; [key: string]: unknown } };
+  "wiki:edited": WikiPagePayload;
+  "wiki:deleted": WikiPagePayload;
+}
+
+/** Payloads of the event-calendar events. */
+export interface EventEvents {
+  "event:created": { eventId: string; name: string; startTime: number; createdBy: string };
+  "event:updated": { eventId: string; changes: Record<string, unknown> };
+  "event:deleted": { eventId: string };
+  "event:started": { eventId: string; name: string };
+  "event:ended": { eventId: string; name: string };
+  "event:rsvp": { eventId: string; playerId: string; status: string };
+  "event:cancelled": { eventId: string; name: string };
+}
+
+/** Event names of each bus, for runtime checks (plugins may be plain JavaScript). */
+export const GAME_EVENTS: readonly (keyof GameEvents)[] = [
+  "scene:created",
+  "scene:pose",
+  "scene:set",
+  "scene:title",
+  "scene:clear",
+];
+/** Wiki event names. */
+export const WIKI_EVENTS: readonly (keyof WikiEvents)[] = [
+  "wiki:created",
+  "wiki:edited",
+  "wiki:deleted",
+];
+/** Calendar event names. */
+export const EVENT_EVENTS: readonly (keyof EventEvents)[] = [
+  "event:created",
+  "event:updated",
+  "event:deleted",
+  "event:started",
+  "event:ended",
+  "event:rsvp",
+  "event:cancelled",
+];
+
+/** A handler of one event. */
+export type Handler<P> = (payload: P) => void | Promise<void>;
+
+/** Removes the handler it was returned for. */
+export type Unsubscribe = () => void;
+
+/** Where handler failures are reported. */
+export type HookLogger = (message: string, error: unknown) => void;
+
+/** A typed publish/subscribe bus over a fixed set of event names. */
+export class EventBus<E extends object> {
+  readonly #handlers = new Map<keyof E, Handler<never>[]>();
+  readonly #names: ReadonlySet<keyof E>;
+  readonly #label: string;
+  readonly #log: HookLogger;
+
+  constructor(label: string, names: readonly (keyof E)[], log: HookLogger) {
+    this.#label = label;
+    this.#names = new Set(names);
+    this.#log = log;
+  }
+
+  /** The event names this bus carries. */
+  get events(): (keyof E)[] {
+    return [...this.#names];
+  }
+
+  /** Adds a handler; returns its remover. An unknown event name is a programming error. */
+  on<K extends keyof E>(event: K, handler: Handler<E[K]>): Unsubscribe {
+    if (!this.#names.has(event)) {
+      throw new Error(`${this.#label}: unknown event '${String(event)}'`);
+    }
+    if (typeof handler !== "function") {
+      throw new Error(`${this.#label}: handler must be a function`);
+    }
+    // Copy-on-write so an emit in progress keeps the list it started with.
+    this.#handlers.set(event, [...(this.#handlers.get(event) ?? []), handler as Handler<never>]);
+    return () => this.off(event, handler);
+  }
+
+  /** Removes a handler (one registration of it). */
+  off<K extends keyof E>(event: K, handler: Handler<E[K]>): void {
+    const list = this.#handlers.get(event);
+    if (!list) return;
+    const i = list.indexOf(handler as Handler<never>);
+    if (i === -1) return;
+    const next = list.filter((_, j) => j !== i);
+    if (next.length) this.#handlers.set(event, next);
+    else this.#handlers.delete(event);
+  }
+
+  /** Number of handlers of an event. */
+  count<K extends keyof E>(event: K): number {
+    return this.#handlers.get(event)?.length ?? 0;
+  }
+
+  /**
+   * Calls every handler with the payload. Synchronous handlers run before this
+   * returns; the promise settles when async handlers have finished. It never rejects,
+   * so emitters may fire and forget.
+   */
+  emit<K extends keyof E>(event: K, payload: E[K]): Promise<void> {
+    const list = this.#handlers.get(event);
+    if (!list?.length) return Promise.resolve();
+    const pending: Promise<void>[] = [];
+    for (const h of list) {
+      try {
+        const r = (h as Handler<E[K]>)(payload);
+        if (r && typeof (r as Promise<void>).then === "function") {
+          pending.push(
+            Promise.resolve(r).catch((e) =>
+              this.#log(`${this.#label}: handler of '${String(event)}' failed`, e)
+            ),
+          );
+        }
+      } catch (e) {
+        this.#log(`${this.#label}: handler of '${String(event)}' failed`, e);
+      }
+    }
+    return pending.length ? Promise.all(pending).then(() => {}) : Promise.resolve();
+  }
+}
+
+/** The three buses, created once in the composition root. */
+export interface Hooks {
+  gameHooks: EventBus<GameEvents>;
+  wikiHooks: EventBus<WikiEvents>;
+  eventHooks: EventBus<EventEvents>;
+}
+
+/** Builds the buses; `log` receives handler failures (default: console.error). */
+export function createHooks(
+  log: HookLogger = (m, e) => console.error(m + ":", e),
+): Hooks {
+  return {
+    gameHooks: new EventBus<GameEvents>("gameHooks", GAME_EVENTS, log),
+    wikiHooks: new EventBus<WikiEvents>("wikiHooks", WIKI_EVENTS, log),
+    eventHooks: new EventBus<EventEvents>("eventHooks", EVENT_EVENTS, log),
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Helpers for plugin route handlers, which receive a plain Request. Typed errors
+ * thrown from a handler become `{ error }` responses through the app's one error handler.
+ */
+import { readTextCapped } from "../http/middleware/body.ts";
+import { isPlainObject } from "../config/load.ts";
+import { NotFoundError, UnauthorizedError, ValidationError } from "../errors.ts";
+
+/** A JSON response. */
+export function json(data: unknown, status = 200): Response {
+  return Response.json(data, { status });
+}
+
+/** The caller's id, or 401 `Unauthorized`. */
+export function requireUser(userId: string | null): string {
+  if (!userId) throw new UnauthorizedError();
+  return userId;
+}
+
+/** Reads a JSON object body (capped, default 64 KiB); 400 for anything else. */
+export async function readJson(req: Request, limit = 64 * 1024): Promise<Record<string, unknown>> {
+  const text = await readTextCapped(req, limit);
+  if (text.trim() === "") throw new ValidationError("Request body must be a JSON object.");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ValidationError("Request body is not valid JSON.");
+  }
+  if (!isPlainObject(parsed)) throw new ValidationError("Request body must be a JSON object.");
+  return parsed;
+}
+
+/**
+ * The decoded path segments below `prefix`: `/api/v1/notes/12` with prefix
+ * `/api/v1/notes` gives `["12"]`. Bad percent-encoding is a 404 (no such path).
+ */
+export function pathBelow(req: Request, prefix: string): string[] {
+  const path = new URL(req.url).pathname;
+  const base = prefix.replace(/\/+$/, "");
+  if (path !== base && !path.startsWith(base + "/")) throw new NotFoundError("Not Found");
+  const rest = path.slice(base.length).split("/").filter((s) => s !== "");
+  try {
+    return rest.map((s) => decodeURIComponent(s));
+  } catch {
+    throw new NotFoundError("Not Found");
+  }
+}
+
+/** A query parameter, or undefined. */
+export function query(req: Request, name: string): string | undefined {
+  return new URL(req.url).searchParams.get(name) ?? undefined;
+}
