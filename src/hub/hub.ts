@@ -13,6 +13,7 @@ import {
   EncodedFrame,
   type InboundFrame,
   MAX_FRAME_BYTES,
+  MAX_LINE,
   parseFrame,
   textTooLarge,
 } from "./protocol.ts";
@@ -188,6 +189,11 @@ export class Hub implements HubApi, LoginHost {
       case "lines":
         for (const line of f.lines) {
           if (this.#admit(conn)) conn.enqueue(line);
+        }
+        for (let i = 0; i < f.tooLong; i++) {
+          if (this.#admit(conn)) {
+            conn.send(errorOut(`That line is too long (the limit is ${MAX_LINE} characters).`));
+          }
         }
         return;
       case "auth":

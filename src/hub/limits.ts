@@ -11,7 +11,7 @@ export const RATE_WINDOW_MS = 1000;
 interface RateEntry {
   /** Times of the last accepted commands, oldest first (at most `limit`). */
   times: number[];
-  /** When a drop was last reported (0 = never). */
+  /** When a drop was last reported (-Infinity = never). */
   reported: number;
 }
 
@@ -32,7 +32,7 @@ export class CommandRateLimiter {
   allow(key: string, now: number): boolean {
     let e = this.#entries.get(key);
     if (!e) {
-      e = { times: [], reported: 0 };
+      e = { times: [], reported: -Infinity };
       this.#entries.set(key, e);
       if (this.#entries.size > this.maxKeys) {
         const oldest = this.#entries.keys().next().value;

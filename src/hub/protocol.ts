@@ -20,7 +20,7 @@ export const MAX_WIDTH = 250;
 
 /** An inbound frame, decoded. */
 export type InboundFrame =
-  | { kind: "lines"; lines: string[] }
+  | { kind: "lines"; lines: string[]; tooLong: number }
   | { kind: "auth"; token: string; resume: boolean }
   | { kind: "window"; width: number | null; height: number | null }
   | { kind: "client"; ip: string | null; ttype: string | null }
@@ -54,14 +54,30 @@ export function textTooLarge(data: string): boolean {
   return utf8Length(data, MAX_FRAME_BYTES) > MAX_FRAME_BYTES;
 }
 
-/** Splits a frame's text into sanitized, non-empty command lines. */
-export function linesOf(text: string): string[] {
-  const out: string[] = [];
-  for (const part of text.split(/\r\n|\r|\n/)) {
-    const line = sanitizeLine(part, MAX_LINE);
-    if (line.trim() !== "") out.push(line);
+/** Number of code points of a string. */
+function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xdc00 || c > 0xdfff) n++;
   }
-  return out;
+  return n;
+}
+
+/**
+ * Splits a frame's text into sanitized, non-empty command lines. Lines over
+ * MAX_LINE are counted in `tooLong` and left out: running a cut-off command
+ * could store a truncated text the player never meant.
+ */
+export function linesOf(text: string): { kind: "lines"; lines: string[]; tooLong: number } {
+  const lines: string[] = [];
+  let tooLong = 0;
+  for (const part of text.split(/\r\n|\r|\n/)) {
+    const line = sanitizeLine(part, MAX_LINE + 1);
+    if (line.length > MAX_LINE && codePoints(line) > MAX_LINE) tooLong++;
+    else if (line.trim() !== "") lines.push(line);
+  }
+  return { kind: "lines", lines, tooLong };
 }
 
 function clampInt(v: unknown, min: number, max: number): number | null {
@@ -78,7 +94,7 @@ function shortString(v: unknown, max: number): string | null {
  * character is `{` is a JSON frame; anything else is command text.
  */
 export function parseFrame(data: string): InboundFrame {
-  if (data.trimStart()[0] !== "{") return { kind: "lines", lines: linesOf(data) };
+  if (data.trimStart()[0] !== "{") return linesOf(data);
   let obj: unknown;
   try {
     obj = JSON.parse(data);
@@ -94,7 +110,7 @@ export function parseFrame(data: string): InboundFrame {
     if (typeof f.msg !== "string") {
       return { kind: "bad", error: 'A JSON frame needs a string "msg" or a known "type".' };
     }
-    return { kind: "lines", lines: linesOf(f.msg) };
+    return linesOf(f.msg);
   }
   switch (type) {
     case "auth": {
