@@ -1,0 +1,165 @@
+/** Black-box tests of the hub's limits: bad frames, frame cap, connection caps, maxPlayers, idle. */
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { register, startServer, waitHealthy } from "./harness.ts";
+import { connectWs, type WsClient, type WsMessage } from "./ws_client.ts";
+
+const isType = (type: string) => (m: WsMessage) => m.data.type === type;
+const SUPERUSER = { URSAMU_SUPERUSER_NAME: "Root", URSAMU_SUPERUSER_PASSWORD: "password123" };
+
+Deno.test("hub: bad frames, frame cap, connection caps and maxPlayers", async (t) => {
+  const srv = await startServer({
+    env: SUPERUSER,
+    config: { server: { maxConnectionsPerIp: 3, maxConnections: 5 }, game: { maxPlayers: 1 } },
+  });
+  const open: WsClient[] = [];
+  const ws = async (opts: Parameters<typeof connectWs>[1] = {}) => {
+    const c = await connectWs(srv, opts);
+    open.push(c);
+    return c;
+  };
+  const closeAll = async () => {
+    for (const c of open.splice(0)) await c.close();
+  };
+  try {
+    const alice = await register(srv.base, "Alice");
+    const bob = await register(srv.base, "Bob");
+
+    await t.step("binary frames and invalid JSON get an error; the connection stays", async () => {
+      const c = await ws({ client: "web" });
+      await c.expect(isType("connect"));
+      c.sendRaw(new Uint8Array([1, 2, 3, 0xff]));
+      assertMatch((await c.expect(isType("error"))).msg, /Binary frames/);
+      c.sendRaw("{not json");
+      assertMatch((await c.expect(isType("error"))).msg, /Invalid JSON/);
+      c.sendJson({ type: "nonsense" });
+      assertMatch((await c.expect(isType("error"))).msg, /Unknown frame type/);
+      c.sendJson({ msg: 42 });
+      await c.expect(isType("error"));
+      c.sendJson([1, 2, 3]);
+      await c.expect(isType("prompt"));
+      c.sendJson({ type: "window", width: "wide" });
+      c.sendJson({ type: "auth", token: "x".repeat(100) });
+      assertMatch((await c.expect(isType("error"))).msg, /Invalid or expired token/);
+      c.send("\u0000\u001b[2J\u0007");
+      assert(c.isOpen);
+      await closeAll();
+    });
+
+    await t.step("a 1 MB frame closes the connection; the server stays healthy", async () => {
+      const c = await ws({ client: "web" });
+      await c.expect(isType("connect"));
+      c.send("say " + "x".repeat(1024 * 1024));
+      const ev = await c.closed;
+      assertEquals(ev.code, 1009);
+      assert(c.all.some((m) => /Frame too large/.test(m.msg)));
+      await waitHealthy(srv.base);
+      const d = await ws({ client: "web", token: alice });
+      await d.expect(isType("session"));
+      // 100,000 characters of multi-byte text is over the cap too.
+      d.sendJson({ msg: "say " + "€".repeat(30_000) });
+      assertEquals((await d.closed).code, 1009);
+      await closeAll();
+    });
+
+    await t.step("a line over 8192 characters is refused whole", async () => {
+      const c = await ws({ client: "web" });
+      await c.expect(isType("connect"));
+      c.send("connect " + "x".repeat(9000));
+      assertMatch((await c.expect(isType("error"))).msg, /too long/);
+      assert(c.isOpen);
+      await closeAll();
+    });
+
+    await t.step("connections per IP are capped", async () => {
+      const cs = [await ws(), await ws(), await ws()];
+      for (const c of cs) await c.expect(/connect/);
+      const extra = await ws();
+      assertMatch((await extra.expect(/Too many connections from your address/)).msg, /address/);
+      assertEquals((await extra.closed).code, 1008);
+      await cs[0].close();
+      await new Promise((r) => setTimeout(r, 100));
+      const again = await ws();
+      await again.expect(/connect/);
+      await closeAll();
+    });
+
+    await t.step("sidecar connections count under the IP they report", async () => {
+      // client=telnet from loopback is the sidecar: not counted under 127.0.0.1.
+      const tel = [];
+      for (let i = 0; i < 4; i++) tel.push(await ws({ client: "telnet" }));
+      for (const c of tel) await c.expect(isType("connect"));
+      for (const c of tel) c.sendJson({ type: "client", ip: "203.0.113.7", ttype: "xterm" });
+      const closed = await Promise.race([
+        tel[3].closed.then(() => true),
+        new Promise((r) => setTimeout(() => r(false), 2000)),
+      ]);
+      assert(closed, "the fourth connection from 203.0.113.7 is over the cap");
+      assert(tel.slice(0, 3).every((c) => c.isOpen));
+      // A web client may not claim an IP.
+      const web = await ws({ client: "web" });
+      await web.expect(isType("connect"));
+      web.sendJson({ type: "client", ip: "198.51.100.1" });
+      assertMatch((await web.expect(isType("error"))).msg, /only from the local telnet sidecar/);
+      await closeAll();
+    });
+
+    await t.step("total connections are capped by server.maxConnections", async () => {
+      const tel = [];
+      for (let i = 0; i < 5; i++) tel.push(await ws({ client: "telnet" }));
+      for (const c of tel) await c.expect(isType("connect"));
+      const extra = await ws({ client: "telnet" });
+      assertMatch((await extra.expect(isType("disconnect"))).msg, /too many connections/);
+      await extra.closed;
+      await closeAll();
+      await new Promise((r) => setTimeout(r, 100));
+    });
+
+    await t.step("game.maxPlayers refuses non-staff logins when full", async () => {
+      const a = await ws({ client: "web", token: alice });
+      await a.expect(isType("session"));
+      const b = await ws({ client: "web" });
+      b.send("connect Bob password123");
+      assertMatch((await b.expect(isType("error"))).msg, /The game is full \(1 players\)/);
+      b.sendJson({ type: "auth", token: bob });
+      assertMatch((await b.expect(isType("error"))).msg, /full/);
+      b.send("create Carol password123");
+      assertMatch((await b.expect(isType("error"))).msg, /full/);
+      // Another connection of an online player is not a new player.
+      const a2 = await ws({ client: "web", token: alice });
+      await a2.expect(isType("session"));
+      // Staff may always log in.
+      b.send("connect Root password123");
+      const s = await b.expect(isType("session"));
+      assertEquals(s.data.player.name, "Root");
+      await closeAll();
+    });
+  } finally {
+    await closeAll();
+    await srv.stop();
+  }
+});
+
+Deno.test("hub: idle logged-in players are disconnected, staff are not", async () => {
+  const srv = await startServer({ env: SUPERUSER, config: { game: { idleTimeout: 1 } } });
+  const open: WsClient[] = [];
+  try {
+    const alice = await register(srv.base, "Alice");
+    const a = await connectWs(srv, { client: "web", token: alice });
+    open.push(a);
+    const root = await connectWs(srv, { client: "web" });
+    open.push(root);
+    root.send("connect Root password123");
+    await root.expect(isType("session"));
+    const guest = await connectWs(srv, { client: "web" });
+    open.push(guest);
+    await a.expect(isType("session"));
+    const bye = await a.expect(/idle for more than 1 second/, 5000);
+    assertEquals(bye.data.type, "disconnect");
+    await a.closed;
+    assert(root.isOpen, "staff are exempt");
+    assert(guest.isOpen, "only logged-in connections time out");
+  } finally {
+    for (const c of open) await c.close();
+    await srv.stop();
+  }
+});
