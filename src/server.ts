@@ -26,7 +26,7 @@ export function serveEngine(engine: Engine): Promise<RunningServer> {
   return Promise.resolve({
     async shutdown() {
       // Sockets first: an open upgraded connection would keep shutdown() waiting.
-      engine.hub.shutdown();
+      await engine.hub.shutdown();
       await Promise.all([ws.shutdown(), http.shutdown()]);
     },
   });

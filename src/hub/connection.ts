@@ -51,6 +51,9 @@ export class Connection implements HubConnection {
   ipCounted = false;
   /** True from the moment it starts closing; nothing more is sent or run. */
   closed = false;
+  /** Resolves once the socket has closed (close handshake done or connection lost). */
+  readonly done: Promise<void>;
+  #socketClosed!: () => void;
   readonly #queue: Task[] = [];
   #running = false;
 
@@ -66,6 +69,7 @@ export class Connection implements HubConnection {
     this.ip = peerIp;
     this.connectedAt = now;
     this.lastInput = now;
+    this.done = new Promise((resolve) => this.#socketClosed = resolve);
   }
 
   /** Queues a message, encoded for this client's kind. */
@@ -140,8 +144,9 @@ export class Connection implements HubConnection {
     }
   }
 
-  /** Records that the socket closed from the client's side (or failed). */
+  /** Records that the socket is closed, whichever side began it. */
   lost(): void {
+    this.#socketClosed();
     if (this.closed) return;
     this.closed = true;
     this.#queue.length = 0;

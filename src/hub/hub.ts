@@ -502,11 +502,24 @@ export class Hub implements HubApi, LoginHost {
     return this.#conns.size;
   }
 
-  /** Closes every connection (engine stop or restart); no disconnect messages are sent. */
-  shutdown(reason = "The server is shutting down."): void {
+  /**
+   * Closes every connection (engine stop or restart) with close code 1012, so clients such as
+   * the telnet sidecar know to reconnect; no disconnect messages are sent. Resolves when the
+   * sockets have closed, or after `waitMs`: closing the listeners first would cut them off with
+   * a different code.
+   */
+  async shutdown(reason = "The server is shutting down.", waitMs = 1000): Promise<void> {
     this.#stopping = true;
     this.#disarmIdle();
-    for (const c of [...this.#conns.values()]) c.close(reason, CloseCode.restart);
+    const conns = [...this.#conns.values()];
+    for (const c of conns) c.close(reason, CloseCode.restart);
+    if (!conns.length) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.all(conns.map((c) => c.done)),
+      new Promise((r) => timer = setTimeout(r, waitMs)),
+    ]);
+    clearTimeout(timer);
   }
 }
 

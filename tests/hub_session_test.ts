@@ -1,0 +1,129 @@
+/** Black-box tests of session frames, silent resume (also across an engine restart) and the rate limit. */
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { api, register, startServer, type TestServer } from "./harness.ts";
+import { connectWs, type WsClient, type WsMessage } from "./ws_client.ts";
+
+const isType = (type: string) => (m: WsMessage) => m.data.type === type;
+
+async function securityEvents(srv: TestServer, event: string): Promise<Record<string, unknown>[]> {
+  const end = Date.now() + 3000;
+  while (Date.now() < end) {
+    try {
+      const lines = (await Deno.readTextFile(`${srv.dir}/logs/security.log`)).trim().split("\n")
+        .filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.event === event);
+      if (lines.length) return lines;
+    } catch { /* not written yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return [];
+}
+
+Deno.test("hub: session frames and silent resume, also after an engine restart", async (t) => {
+  let srv = await startServer();
+  const open: WsClient[] = [];
+  const ws = async (opts: Parameters<typeof connectWs>[1] = {}) => {
+    const c = await connectWs(srv, opts);
+    open.push(c);
+    return c;
+  };
+  try {
+    const alice = await register(srv.base, "Alice");
+    const bob = await register(srv.base, "Bob");
+    let session = "";
+
+    await t.step("plain clients get no session frame", async () => {
+      const c = await ws({ token: alice });
+      await c.expect(/Message of the day/);
+      assert(!c.all.some((m) => m.msg.includes("session") || m.raw === ""), "no session frame");
+      await c.close();
+    });
+
+    await t.step("a silent resume: session frame only, nothing announced", async () => {
+      const b = await ws({ token: bob, client: "web" });
+      await b.expect(isType("welcome"));
+      const a = await ws({ token: alice, client: "telnet" });
+      session = (await a.expect(isType("session"))).data.token;
+      await b.expect(/Alice has connected/);
+      a.sendJson({ type: "auth", token: session });
+      assertMatch((await a.expect(isType("error"))).msg, /already logged in/);
+      await a.close();
+      await b.expect(/Alice has disconnected/);
+
+      const r = await ws({ client: "telnet" });
+      await r.expect(isType("connect"));
+      r.sendJson({ type: "auth", token: session, resume: true });
+      const s = await r.expect(isType("session"));
+      assertEquals(s.data.resumed, true);
+      assertEquals(s.data.player.name, "Alice");
+      assert(!(await r.sees(isType("motd"), 300)), "no motd on resume");
+      const announced = b.all.filter((m) => /Alice has connected/.test(m.msg)).length;
+      assertEquals(announced, 1, "only the first login was announced, not the resume");
+      await r.close();
+      await b.close();
+    });
+
+    await t.step("resume with ?resume=1 after an engine restart on the same database", async () => {
+      const a = await ws({ token: alice, client: "telnet" });
+      session = (await a.expect(isType("session"))).data.token;
+      await srv.stop({ keepDir: true });
+      const ev = await a.closed;
+      assertEquals(ev.code, 1012, "service restart close code");
+      srv = await startServer({ dir: srv.dir, env: { JWT_SECRET: srv.env.JWT_SECRET } });
+      const r = await ws({ token: session, client: "telnet", query: { resume: "1" } });
+      const s = await r.expect(isType("session"));
+      assertEquals(s.data.resumed, true);
+      assert(!(await r.sees((m) => ["connect", "motd"].includes(m.data.type), 300)));
+      const online = await api(srv.base, "GET", "/api/v1/players/online");
+      assertEquals(online.body.map((p: { name: string }) => p.name), ["Alice"]);
+      await r.close();
+    });
+  } finally {
+    for (const c of open) await c.close();
+    await srv.stop();
+  }
+});
+
+Deno.test("hub: 10 commands a second per player, shared by its connections", async () => {
+  const srv = await startServer();
+  const open: WsClient[] = [];
+  try {
+    const alice = await register(srv.base, "Alice");
+    const a = await connectWs(srv, { token: alice, client: "web" });
+    open.push(a);
+    await a.expect(isType("session"));
+    await a.expect(/Limbo/); // the look after login
+    await new Promise((r) => setTimeout(r, 1100));
+    a.clear();
+    a.send(Array.from({ length: 50 }, (_, i) => `think n${i}`).join("\n"));
+    await new Promise((r) => setTimeout(r, 800));
+    const got = a.buffer.filter((m) => /^n\d+$/.test(m.msg)).length;
+    assert(got >= 5 && got <= 11, `answered ${got} of 50`);
+    const log = await securityEvents(srv, "WS_RATE_LIMITED");
+    assertEquals(log.length, 1, "logged once per second, not per dropped line");
+    assertEquals(
+      log[0].actor,
+      (await api(srv.base, "GET", "/api/v1/me", undefined, alice)).body.id,
+    );
+
+    // Two connections of one player share the limit.
+    await new Promise((r) => setTimeout(r, 1100));
+    const a2 = await connectWs(srv, { token: alice, client: "web" });
+    open.push(a2);
+    await a2.expect(/Limbo/);
+    await new Promise((r) => setTimeout(r, 1100));
+    a.clear();
+    a2.clear();
+    for (let i = 0; i < 25; i++) {
+      a.send(`think a${i}`);
+      a2.send(`think b${i}`);
+    }
+    await new Promise((r) => setTimeout(r, 800));
+    const seen = new Set(
+      [...a.buffer, ...a2.buffer].map((m) => m.msg).filter((s) => /^[ab]\d+$/.test(s)),
+    );
+    assert(seen.size >= 5 && seen.size <= 11, `answered ${seen.size} of 50 across two connections`);
+  } finally {
+    for (const c of open) await c.close();
+    await srv.stop();
+  }
+});
