@@ -18,6 +18,7 @@ import { ensureStartingRoom, startingRoom } from "./world/start.ts";
 import { runFirstRunSetup } from "./supervisor/setup.ts";
 import { createApp } from "./http/app.ts";
 import { Hub } from "./hub/hub.ts";
+import { CommandRegistry, dispatch, loadCoreCommands } from "./commands/mod.ts";
 import type { Services } from "./services.ts";
 
 /** Options for building an engine. */
@@ -74,8 +75,13 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     startedAt: Date.now(),
     lifecycle: new Lifecycle(),
     hub,
+    commands: new CommandRegistry(),
   };
-  hub.start(services);
+  const core = await loadCoreCommands(services.commands);
+  for (const f of core.failed) {
+    console.error(`commands: core module ${f.module} failed: ${f.error}`);
+  }
+  hub.start(services, (conn, line) => dispatch(services, conn, line));
   // The supervisor prompts interactively before the engine starts; here only the
   // environment path runs, so an engine started on its own can still be seeded.
   await runFirstRunSetup(

@@ -10,6 +10,7 @@ import type { Texts } from "./text/texts.ts";
 import type { RouteTable } from "./http/route_table.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { HubApi } from "./hub/types.ts";
+import type { CommandRegistry } from "./commands/registry.ts";
 
 /** Services shared by HTTP routes, the hub, commands and plugins. */
 export interface Services {
@@ -33,4 +34,6 @@ export interface Services {
   lifecycle: Lifecycle;
   /** Connections, presence by room and message delivery (the WebSocket hub). */
   hub: HubApi;
+  /** In-game commands (core and plugins) and their matcher. */
+  commands: CommandRegistry;
 }

@@ -1,0 +1,148 @@
+/** Test helpers for the command engine: an in-memory engine with a recording fake hub. */
+import { createEngine, type Engine } from "../engine.ts";
+import type { Services } from "../services.ts";
+import type { DbObject } from "../world/types.ts";
+import type { HubApi, HubConnection, Outbound } from "../hub/types.ts";
+import { dispatch } from "./dispatch.ts";
+
+/** A hub that records deliveries instead of writing to sockets. */
+export class FakeHub implements HubApi {
+  /** Messages by player id. */
+  readonly inbox = new Map<string, Outbound[]>();
+  readonly rooms = new Map<string, Set<string>>();
+  readonly conns = new Map<string, FakeConn[]>();
+  readonly movedCalls: [string, string, string][] = [];
+  readonly disconnected: [string, string][] = [];
+
+  /** Marks a player connected in a room. */
+  connect(player: DbObject, opts: { ip?: string; width?: number } = {}): FakeConn {
+    const conn = new FakeConn(this, player.id, opts.ip ?? "203.0.113.9", opts.width ?? 78);
+    this.conns.set(player.id, [...(this.conns.get(player.id) ?? []), conn]);
+    if (player.location) this.#room(player.location).add(player.id);
+    return conn;
+  }
+
+  /** Texts a player received, oldest first. */
+  texts(playerId: string): string[] {
+    return (this.inbox.get(playerId) ?? []).map((o) => o.msg);
+  }
+
+  /** Last message a player received. */
+  last(playerId: string): Outbound | undefined {
+    return this.inbox.get(playerId)?.at(-1);
+  }
+
+  /** Forgets every recorded message. */
+  clear(): void {
+    this.inbox.clear();
+  }
+
+  #room(id: string): Set<string> {
+    let r = this.rooms.get(id);
+    if (!r) this.rooms.set(id, r = new Set());
+    return r;
+  }
+
+  send(playerId: string, out: Outbound): void {
+    this.inbox.set(playerId, [...(this.inbox.get(playerId) ?? []), out]);
+  }
+  sendToRoom(roomId: string, out: Outbound, exclude: readonly string[] = []): void {
+    for (const id of this.rooms.get(roomId) ?? []) if (!exclude.includes(id)) this.send(id, out);
+  }
+  broadcast(out: Outbound): void {
+    for (const id of this.conns.keys()) this.send(id, out);
+  }
+  connections(playerId: string): readonly HubConnection[] {
+    return this.conns.get(playerId) ?? [];
+  }
+  allConnections(): readonly HubConnection[] {
+    return [...this.conns.values()].flat();
+  }
+  playersIn(roomId: string): readonly string[] {
+    return [...(this.rooms.get(roomId) ?? [])];
+  }
+  moved(playerId: string, from: string, to: string): void {
+    this.movedCalls.push([playerId, from, to]);
+    this.rooms.get(from)?.delete(playerId);
+    if (this.conns.has(playerId)) this.#room(to).add(playerId);
+  }
+  disconnect(playerId: string, reason: string): void {
+    this.disconnected.push([playerId, reason]);
+    this.conns.delete(playerId);
+    for (const r of this.rooms.values()) r.delete(playerId);
+  }
+}
+
+/** A connection of the fake hub. */
+export class FakeConn implements HubConnection {
+  readonly id = crypto.randomUUID();
+  readonly kind = "web" as const;
+  readonly connectedAt = Date.now();
+  readonly lastInput = Date.now();
+  /** Messages sent to this connection only. */
+  readonly direct: Outbound[] = [];
+  constructor(
+    private readonly hub: FakeHub,
+    readonly playerId: string,
+    readonly ip: string,
+    readonly width: number,
+  ) {}
+  send(out: Outbound): void {
+    this.direct.push(out);
+  }
+  close(reason?: string): void {
+    this.hub.disconnect(this.playerId, reason ?? "");
+  }
+}
+
+/** An in-memory engine whose services use a FakeHub. */
+export interface TestWorld {
+  engine: Engine;
+  services: Services;
+  hub: FakeHub;
+  logDir: string;
+  /** Creates a player in room #1 (or `location`), optionally connected. */
+  player(name: string, opts?: { flags?: string[]; location?: string; online?: boolean }): Promise<{
+    obj: DbObject;
+    conn: FakeConn;
+  }>;
+  /** Runs a line as a player and returns what that player received. */
+  run(conn: FakeConn, line: string): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** Builds a fresh in-memory engine with a fake hub. */
+export async function testWorld(): Promise<TestWorld> {
+  const root = await Deno.makeTempDir({ prefix: "ursamu-cmd-" });
+  const engine = await createEngine({
+    root,
+    env: { URSAMU_SERVER_DB: ":memory:", JWT_SECRET: "unit-test-secret" },
+  });
+  const hub = new FakeHub();
+  const services: Services = { ...engine.services, hub };
+  return {
+    engine,
+    services,
+    hub,
+    logDir: `${root}/logs`,
+    async player(name, opts = {}) {
+      const obj = await services.accounts.register(name, "password123", {
+        location: opts.location ?? "1",
+        flags: opts.flags,
+      });
+      const conn = hub.connect(obj);
+      if (opts.online === false) hub.disconnect(obj.id, "");
+      else await services.presence.add(obj.id);
+      return { obj, conn };
+    },
+    async run(conn, line) {
+      const before = hub.inbox.get(conn.playerId)?.length ?? 0;
+      await dispatch(services, conn, line);
+      return hub.texts(conn.playerId).slice(before);
+    },
+    async close() {
+      await engine.close();
+      await Deno.remove(root, { recursive: true }).catch(() => {});
+    },
+  };
+}

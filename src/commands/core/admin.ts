@@ -1,0 +1,257 @@
+/**
+ * Staff commands on players and ownership (SPEC "In-game commands"): @set, @boot, @toad,
+ * @newpassword, @resettoken, @chown, @moniker. Each action writes its security-log entry.
+ */
+import type { CommandSdk, CommandSpec } from "../types.ts";
+import type { DbObject } from "../../world/types.ts";
+import type { SecurityEvent } from "../../auth/security_log.ts";
+import type { Credentials } from "../../auth/accounts.ts";
+import { keys } from "../../storage/keys.ts";
+import { canControl } from "../../world/access.ts";
+import { FLAG_LEVELS_TABLE } from "../../world/flag_levels.ts";
+import { flagChangeProblem, hasFlag, levelOf } from "../../world/flags.ts";
+import { passwordProblem } from "../../world/names.ts";
+import { stripColour } from "../../text/colour.ts";
+import { CommandError } from "../errors.ts";
+import { findPlayer, quote } from "../target.ts";
+
+/** admin, wizard or superuser (all at level 9 or more). */
+const STAFF_LOCK = "admin+";
+const FLAG_RE = /^[a-z0-9_-]{1,32}$/i;
+/** Longest moniker, colour codes included. */
+const MAX_MONIKER = 200;
+
+function log(u: CommandSdk, event: SecurityEvent, target: string | null, detail?: string) {
+  void u.services.securityLog.write(event, { actor: u.me.id, target, ip: u.conn.ip, detail });
+}
+
+/**
+ * Staff may act on players below their own level, and on themselves; only the superuser
+ * acts on staff of equal rank (one admin cannot take over another's account).
+ */
+function mayActOn(me: DbObject, target: DbObject): boolean {
+  return me.id === target.id || hasFlag(me.flags, "superuser") ||
+    levelOf(target.flags) < levelOf(me.flags);
+}
+
+function outranked(target: DbObject): CommandError {
+  return new CommandError(`Permission denied: ${target.name} is staff of your rank or higher.`);
+}
+
+function needRhs(u: CommandSdk, usage: string): string {
+  if (u.cmd.rhs === null || !u.cmd.lhs) throw new CommandError(`Usage: ${usage}`);
+  return u.cmd.rhs;
+}
+
+/** The admin family. */
+export const commands: CommandSpec[] = [
+  {
+    name: "@set",
+    category: "Admin",
+    help: `@set <target>=<flag>     sets a flag
+@set <target>=!<flag>    clears it
+
+Permission flags: superuser cannot be set in-game; admin and wizard are set by the
+superuser; storyteller and builder by an admin. Other flags (dark, haven, ...) can be set
+by whoever controls the object.
+
+Examples:
+  @set Bob=builder
+  @set Bob=!builder
+  @set lantern=dark`,
+    async exec(u) {
+      const rhs = needRhs(u, "@set <target>=[!]<flag>");
+      const clear = rhs.startsWith("!");
+      const flag = (clear ? rhs.slice(1) : rhs).trim().toLowerCase();
+      if (!FLAG_RE.test(flag)) {
+        throw new CommandError(`'${quote(rhs)}' is not a flag. Usage: @set <target>=[!]<flag>`);
+      }
+      const target = await u.target(u.cmd.lhs);
+      const permission = Object.hasOwn(FLAG_LEVELS_TABLE, flag);
+      const problem = flagChangeProblem(u.me.flags, flag);
+      if (problem) {
+        if (permission) log(u, "ADMIN_SET_FLAG", target.id, `refused ${clear ? "!" : ""}${flag}`);
+        throw new CommandError(problem);
+      }
+      if (permission) {
+        if (!target.flags.includes("player")) {
+          throw new CommandError(`Only players can have the ${flag} flag.`);
+        }
+        if (!mayActOn(u.me, target)) throw outranked(target);
+      } else if (!canControl(u.me, target)) {
+        throw new CommandError("Permission denied.");
+      }
+      const has = hasFlag(target.flags, flag);
+      if (has === !clear) {
+        return u.send(
+          `${target.name} ${clear ? "does not have" : "already has"} the ${flag} flag.`,
+        );
+      }
+      await u.services.objects.update(target.id, (o) => {
+        o.flags = clear ? o.flags.filter((f) => f.toLowerCase() !== flag) : [...o.flags, flag];
+      });
+      log(u, "ADMIN_SET_FLAG", target.id, `${clear ? "!" : ""}${flag}`);
+      u.send(`Flag ${flag} ${clear ? "cleared on" : "set on"} ${target.name}.`);
+      if (permission && target.id !== u.me.id) {
+        u.hub.send(target.id, {
+          msg: `${u.me.name} ${clear ? "removed the" : "gave you the"} ${flag} flag${
+            clear ? " from you" : ""
+          }.`,
+        });
+      }
+    },
+  },
+  {
+    name: "@boot",
+    lock: STAFF_LOCK,
+    category: "Admin",
+    help: `@boot <player>
+
+Disconnects every connection of a player. Admin, wizard or superuser.`,
+    async exec(u) {
+      const target = await findPlayer(u.services, u.me, u.cmd.args);
+      if (target.id === u.me.id) throw new CommandError("You can't boot yourself.");
+      if (!mayActOn(u.me, target)) throw outranked(target);
+      if (u.hub.connections(target.id).length === 0) {
+        throw new CommandError(`${target.name} is not connected.`);
+      }
+      log(u, "ADMIN_BOOT", target.id);
+      u.hub.disconnect(target.id, `You have been booted by ${u.me.name}.`);
+      u.send(`You booted ${target.name}.`);
+    },
+  },
+  {
+    name: "@toad",
+    lock: STAFF_LOCK,
+    category: "Admin",
+    help: `@toad <player>
+
+Turns a player into a plain thing: the player flag and permission flags go, the login
+is removed (the name becomes free) and every connection is closed. The toad stays where
+it was, owned by you. Never works on the superuser. Admin, wizard or superuser.`,
+    async exec(u) {
+      const target = await findPlayer(u.services, u.me, u.cmd.args);
+      if (hasFlag(target.flags, "superuser")) {
+        throw new CommandError("The superuser cannot be toaded.");
+      }
+      if (target.id === u.me.id) throw new CommandError("You can't toad yourself.");
+      if (!mayActOn(u.me, target)) throw outranked(target);
+      const s = u.services;
+      // Credentials first: from here on the player cannot log in again.
+      const creds = await s.kv.get<Credentials>(keys.credentials(target.id));
+      const op = s.kv.atomic().delete(keys.credentials(target.id));
+      if (creds.value?.resetToken) op.delete(keys.resetToken(creds.value.resetToken));
+      await op.commit();
+      await s.objects.update(target.id, (o) => {
+        o.flags = [
+          ...o.flags.filter((f) => f !== "player" && !Object.hasOwn(FLAG_LEVELS_TABLE, f)),
+          "thing",
+        ];
+        o.owner = u.me.id;
+      });
+      log(u, "ADMIN_TOAD", target.id);
+      u.hub.disconnect(target.id, `You have been turned into a toad by ${u.me.name}.`);
+      u.send(`You turned ${target.name} into a toad.`);
+    },
+  },
+  {
+    name: "@newpassword",
+    lock: STAFF_LOCK,
+    category: "Admin",
+    help: `@newpassword <player>=<password>
+
+Sets a player's password directly (8 to 512 characters). Admin, wizard or superuser.`,
+    async exec(u) {
+      const password = needRhs(u, "@newpassword <player>=<password>");
+      const target = await findPlayer(u.services, u.me, u.cmd.lhs);
+      if (!mayActOn(u.me, target)) throw outranked(target);
+      const problem = passwordProblem(password);
+      if (problem) throw new CommandError(`That password won't do: ${problem}.`);
+      await u.services.accounts.setPassword(target.id, password);
+      log(u, "ADMIN_NEWPASSWORD", target.id);
+      u.send(`Password for ${target.name} changed.`);
+      if (target.id !== u.me.id) {
+        u.hub.send(target.id, { msg: `Your password has been changed by ${u.me.name}.` });
+      }
+    },
+  },
+  {
+    name: "@resettoken",
+    lock: STAFF_LOCK,
+    category: "Admin",
+    help: `@resettoken <player>
+
+Creates a one-hour, single-use password reset token for a player and shows it to you
+alone. The player submits it with a new password to POST /api/v1/auth/reset-password.
+Admin, wizard or superuser.`,
+    async exec(u) {
+      const target = await findPlayer(u.services, u.me, u.cmd.args);
+      if (!mayActOn(u.me, target)) throw outranked(target);
+      const token = await u.services.accounts.issueResetToken(target.id, u.me.id);
+      log(u, "ADMIN_RESETTOKEN", target.id);
+      // The token goes to the asking connection only, never to the room or other sessions.
+      u.conn.send({
+        msg: `Reset token for ${target.name} (valid for one hour, single use): ${token}`,
+        data: { type: "resettoken", player: { id: target.id, name: target.name }, token },
+      });
+    },
+  },
+  {
+    name: "@chown",
+    lock: STAFF_LOCK,
+    category: "Admin",
+    help: `@chown <object>=<player>
+
+Gives an object to another owner. Players always own themselves. Admin, wizard or
+superuser.
+
+Example:
+  @chown lantern=Bob`,
+    async exec(u) {
+      const who = needRhs(u, "@chown <object>=<player>");
+      const obj = await u.target(u.cmd.lhs);
+      if (obj.flags.includes("player")) throw new CommandError("Players always own themselves.");
+      const owner = await findPlayer(u.services, u.me, who);
+      if (obj.owner === owner.id) throw new CommandError(`${owner.name} already owns that.`);
+      await u.services.objects.update(obj.id, (o) => {
+        o.owner = owner.id;
+      });
+      log(u, "ADMIN_CHOWN", obj.id, `#${obj.owner || "?"} -> #${owner.id}`);
+      u.send(`${obj.name}(#${obj.id}) now belongs to ${owner.name}.`);
+    },
+  },
+  {
+    name: "@moniker",
+    lock: STAFF_LOCK,
+    category: "Admin",
+    help: `@moniker <player>=<colour-coded name>
+
+Sets the colour-coded display name shown in speech, poses and who. It must spell the
+player's name (colour codes aside); an empty value clears it. Admin, wizard or superuser.
+
+Example:
+  @moniker Bob=%crB%cyo%cgb%cn`,
+    async exec(u) {
+      const moniker = needRhs(u, "@moniker <player>=<display name>");
+      const target = await findPlayer(u.services, u.me, u.cmd.lhs);
+      if (moniker.length > MAX_MONIKER) {
+        throw new CommandError(`Monikers must be ${MAX_MONIKER} characters or fewer.`);
+      }
+      if (moniker && stripColour(moniker).trim().toLowerCase() !== target.name.toLowerCase()) {
+        throw new CommandError(
+          `A moniker must spell the name '${target.name}' (colour codes aside).`,
+        );
+      }
+      await u.services.objects.update(target.id, (o) => {
+        if (moniker) o.data.moniker = moniker;
+        else delete o.data.moniker;
+      });
+      log(u, "ADMIN_MONIKER", target.id, moniker ? stripColour(moniker) : "cleared");
+      u.send(
+        moniker
+          ? `Moniker for ${target.name} set to: ${moniker}%cn`
+          : `Moniker for ${target.name} cleared.`,
+      );
+    },
+  },
+];

@@ -1,0 +1,109 @@
+/** `examine`: the full record for whoever controls an object, the public part for others. */
+import type { CommandSpec } from "../types.ts";
+import type { DbObject } from "../../world/types.ts";
+import { canControl, canSee } from "../../world/access.ts";
+import { typeOf } from "../../world/objects.ts";
+import { wrapText } from "../../text/colour.ts";
+import { CommandError } from "../errors.ts";
+import { clampWidth, labelled, nameFor } from "../format.ts";
+import { NOT_HERE } from "../target.ts";
+
+/** Longest data value shown on one line. */
+const MAX_VALUE = 200;
+/** Most contents and exits listed. */
+const MAX_LISTED = 100;
+
+function ref(viewer: DbObject, o: DbObject | null, id: string): string {
+  return o ? nameFor(viewer, o) : id ? `#${id} (gone)` : "nowhere";
+}
+
+function shortJson(v: unknown): string {
+  let s: string;
+  try {
+    s = JSON.stringify(v) ?? String(v);
+  } catch {
+    s = String(v);
+  }
+  return s.length > MAX_VALUE ? `${s.slice(0, MAX_VALUE)}...` : s;
+}
+
+/** The examine family. */
+export const commands: CommandSpec[] = [
+  {
+    name: "examine",
+    aliases: ["ex"],
+    category: "Information",
+    help: `examine <target>   (or ex <target>)
+
+Shows an object in detail. Owners and staff see its type, flags, owner, location and
+data; others see its name, owner and description.
+
+Examples:
+  examine me
+  ex #12`,
+    async exec(u) {
+      const obj = await u.target(u.cmd.args.trim() || "here");
+      if (!canSee(u.services, u.me, obj)) throw new CommandError(NOT_HERE);
+      const w = clampWidth(u.conn.width);
+      const s = u.services;
+      const owner = obj.owner ? await s.objects.get(obj.owner) : null;
+      const desc = obj.data.description ?? "";
+      const lines = [`%ch${nameFor(u.me, obj)}%cn`];
+      const full = canControl(u.me, obj);
+      if (!full) {
+        lines.push(`Owner: ${owner ? owner.name : "nobody"}`);
+        lines.push(desc ? wrapText(desc, w) : "You see nothing special.");
+        return u.send(lines.join("\n"), {
+          type: "examine",
+          id: obj.id,
+          name: obj.name,
+          owner: owner ? { id: owner.id, name: owner.name } : null,
+          description: desc,
+        });
+      }
+      const location = obj.location ? await s.objects.get(obj.location) : null;
+      lines.push(`Type: ${typeOf(obj)}   Flags: ${obj.flags.join(" ") || "none"}`);
+      lines.push(
+        `Owner: ${ref(u.me, owner, obj.owner)}   Location: ${ref(u.me, location, obj.location)}`,
+      );
+      const { description: _d, ...rest } = obj.data;
+      lines.push(desc ? `Description:\n${wrapText(desc, w)}` : "Description: (none)");
+      for (const [k, v] of Object.entries(rest).sort(([a], [b]) => a.localeCompare(b))) {
+        if (v === undefined) continue;
+        lines.push(
+          wrapText(
+            `%ch${k}:%cn ${typeof v === "string" ? v.slice(0, MAX_VALUE) : shortJson(v)}`,
+            w,
+          ),
+        );
+      }
+      const [things, exits, players] = await Promise.all([
+        s.objects.contentsOfType(obj.id, "thing", MAX_LISTED),
+        s.objects.contentsOfType(obj.id, "exit", MAX_LISTED),
+        s.objects.contentsOfType(obj.id, "player", MAX_LISTED),
+      ]);
+      const contents = [...players, ...things];
+      if (contents.length) {
+        lines.push(labelled("Contents", contents.map((o) => nameFor(u.me, o)), w));
+      }
+      if (exits.length) lines.push(labelled("Exits", exits.map((o) => nameFor(u.me, o)), w));
+      lines.push(
+        `Created: ${new Date(obj.createdAt).toISOString()}   Modified: ${
+          new Date(obj.updatedAt).toISOString()
+        }`,
+      );
+      u.send(lines.join("\n"), {
+        type: "examine",
+        id: obj.id,
+        name: obj.name,
+        flags: [...obj.flags],
+        owner: owner ? { id: owner.id, name: owner.name } : null,
+        location: obj.location,
+        description: desc,
+        data: rest,
+        contents: contents.map((o) => ({ id: o.id, name: o.name })),
+        exits: exits.map((o) => ({ id: o.id, name: o.name })),
+      });
+    },
+  },
+];

@@ -1,0 +1,136 @@
+/** Carrying things: inventory, get, drop, give. */
+import type { CommandSdk, CommandSpec } from "../types.ts";
+import type { DbObject } from "../../world/types.ts";
+import { CommandError } from "../errors.ts";
+import { clampWidth, displayName, labelled, nameFor } from "../format.ts";
+
+/** Most things listed by `inventory`. */
+const MAX_LISTED = 200;
+
+function isThing(o: DbObject): boolean {
+  return o.flags.includes("thing") &&
+    !o.flags.some((f) => f === "player" || f === "room" || f === "exit");
+}
+
+/** A thing the actor carries, by name; clear messages otherwise. */
+async function carried(u: CommandSdk, ref: string): Promise<DbObject> {
+  if (!ref.trim()) throw new CommandError("Which thing?");
+  const obj = await u.target(ref);
+  if (obj.location !== u.me.id) throw new CommandError("You don't have that.");
+  return obj;
+}
+
+/** Moves a thing to a new holder, checking it did not move in the meantime. */
+async function moveThing(u: CommandSdk, obj: DbObject, from: string, to: string): Promise<void> {
+  await u.services.objects.update(obj.id, (o) => {
+    if (o.location !== from) throw new CommandError("That is no longer there.");
+    o.location = to;
+  });
+}
+
+/** The items family. */
+export const commands: CommandSpec[] = [
+  {
+    name: "inventory",
+    aliases: ["i", "inv"],
+    category: "Items",
+    help: `inventory   (or i)
+
+Lists what you are carrying.`,
+    async exec(u) {
+      const things = await u.services.objects.contentsOfType(u.me.id, "thing", MAX_LISTED);
+      if (!things.length) {
+        return u.send("You aren't carrying anything.", { type: "inventory", items: [] });
+      }
+      u.send(
+        labelled("You are carrying", things.map((o) => nameFor(u.me, o)), clampWidth(u.conn.width)),
+        {
+          type: "inventory",
+          items: things.map((o) => ({ id: o.id, name: o.name })),
+        },
+      );
+    },
+  },
+  {
+    name: "get",
+    aliases: ["take"],
+    category: "Items",
+    help: `get <thing>   (or take <thing>)
+
+Picks up a thing in the room.
+
+Example:
+  get lantern`,
+    async exec(u) {
+      const ref = u.cmd.args.trim();
+      if (!ref) throw new CommandError("Get what?");
+      const obj = await u.target(ref);
+      if (obj.location === u.me.id) throw new CommandError("You already have that.");
+      if (!u.here || obj.location !== u.here.id) throw new CommandError("I don't see that here.");
+      if (!isThing(obj)) throw new CommandError("You can't pick that up.");
+      const lock = obj.data.locks?.get ?? obj.data.locks?.basic ?? "";
+      if (!u.passes(lock)) throw new CommandError("You can't pick that up.");
+      await moveThing(u, obj, u.here.id, u.me.id);
+      const who = { id: u.me.id, name: u.me.name };
+      const item = { id: obj.id, name: obj.name };
+      u.send(`You pick up ${obj.name}.`, { type: "get", who, item });
+      u.emitRoom(u.here.id, `${displayName(u.me)} picks up ${obj.name}.`, [u.me.id], {
+        type: "get",
+        who,
+        item,
+      });
+    },
+  },
+  {
+    name: "drop",
+    category: "Items",
+    help: `drop <thing>
+
+Puts down a thing you are carrying.
+
+Example:
+  drop lantern`,
+    async exec(u) {
+      const obj = await carried(u, u.cmd.args);
+      if (!u.here) throw new CommandError("There is nowhere to drop it.");
+      await moveThing(u, obj, u.me.id, u.here.id);
+      const who = { id: u.me.id, name: u.me.name };
+      const item = { id: obj.id, name: obj.name };
+      u.send(`You drop ${obj.name}.`, { type: "drop", who, item });
+      u.emitRoom(u.here.id, `${displayName(u.me)} drops ${obj.name}.`, [u.me.id], {
+        type: "drop",
+        who,
+        item,
+      });
+    },
+  },
+  {
+    name: "give",
+    category: "Items",
+    help: `give <player>=<thing>
+
+Hands a thing you carry to a player in the same room.
+
+Example:
+  give Bob=lantern`,
+    async exec(u) {
+      if (u.cmd.rhs === null || !u.cmd.lhs) throw new CommandError("Usage: give <player>=<thing>");
+      const to = await u.target(u.cmd.lhs);
+      if (!to.flags.includes("player")) {
+        throw new CommandError("You can only give things to players.");
+      }
+      if (to.id === u.me.id) throw new CommandError("You already have it.");
+      if (to.location !== u.me.location) throw new CommandError("I don't see that player here.");
+      const obj = await carried(u, u.cmd.rhs);
+      await moveThing(u, obj, u.me.id, to.id);
+      const data = {
+        type: "give",
+        from: { id: u.me.id, name: u.me.name },
+        to: { id: to.id, name: to.name },
+        item: { id: obj.id, name: obj.name },
+      };
+      u.send(`You give ${obj.name} to ${displayName(to)}.`, data);
+      u.hub.send(to.id, { msg: `${displayName(u.me)} gives you ${obj.name}.`, data });
+    },
+  },
+];

@@ -1,0 +1,45 @@
+/** Moving about: `home` and `go <exit>` (typing an exit's name is handled before commands). */
+import type { CommandSpec } from "../types.ts";
+import { normalizeId } from "../../world/ids.ts";
+import { startingRoom } from "../../world/start.ts";
+import { CommandError } from "../errors.ts";
+import { goThrough, matchExit, moveActor } from "../move.ts";
+
+/** The movement family. */
+export const commands: CommandSpec[] = [
+  {
+    name: "home",
+    category: "Navigation",
+    help: `home
+
+Takes you back to your home room (where you started, unless staff set another).`,
+    async exec(u) {
+      const homeId = normalizeId(String(u.me.data.home ?? ""));
+      let home = homeId ? await u.services.objects.get(homeId) : null;
+      if (!home || !home.flags.includes("room")) {
+        home = await u.services.objects.get(await startingRoom(u.services));
+      }
+      if (!home) throw new CommandError("You have no home to go to.");
+      if (home.id === u.me.location) throw new CommandError("You are already home.");
+      await moveActor(u, home, "There's no place like home...");
+    },
+  },
+  {
+    name: "go",
+    aliases: ["move"],
+    category: "Navigation",
+    help: `go <exit>
+
+Leaves through an exit. Typing the exit's name or alias on its own does the same.
+
+Examples:
+  go north
+  north
+  n`,
+    async exec(u) {
+      const exit = await matchExit(u, u.here, u.cmd.args);
+      if (!exit) throw new CommandError("You can't go that way.");
+      await goThrough(u, exit);
+    },
+  },
+];

@@ -1,0 +1,78 @@
+/** `@site`: the runtime site settings an admin or wizard may change (SPEC "Configuration file"). */
+import type { CommandSdk, CommandSpec } from "../types.ts";
+import { defaultConfig, SITE_KEYS } from "../../config/defaults.ts";
+import { getPath } from "../../config/load.ts";
+import { CommandError } from "../errors.ts";
+import { quote } from "../target.ts";
+
+/** Longest value accepted or echoed. */
+const MAX_VALUE = 2000;
+
+function show(v: unknown): string {
+  const s = Array.isArray(v) ? v.join(", ") : String(v ?? "");
+  return s.length > 80 ? `${s.slice(0, 80)}...` : s;
+}
+
+/** Converts typed text to the type of the key's default; throws CommandError when it cannot. */
+function coerce(key: string, raw: string): unknown {
+  const def = getPath(defaultConfig(), key);
+  if (typeof def === "number") {
+    if (!/^-?\d+(\.\d+)?$/.test(raw.trim())) throw new CommandError(`${key} needs a number.`);
+    return Number(raw.trim());
+  }
+  if (Array.isArray(def)) return raw.split(",").map((x) => x.trim()).filter(Boolean);
+  return raw;
+}
+
+function log(u: CommandSdk, event: "ADMIN_SITE_SET" | "ADMIN_SITE_BLOCKED", detail: string) {
+  void u.services.securityLog.write(event, { actor: u.me.id, target: null, ip: u.conn.ip, detail });
+}
+
+/** The site family. */
+export const commands: CommandSpec[] = [
+  {
+    name: "@site",
+    lock: "admin+",
+    category: "Admin",
+    help: `@site                  lists the site settings and their values
+@site <key>            shows one
+@site <key>=<value>    changes one until the next restart
+
+Only these keys may change: ${SITE_KEYS.join(", ")}. Lists (server.corsOrigins) take
+comma-separated values. Any other key is refused and logged. Admin, wizard or superuser.
+
+Example:
+  @site game.maxPlayers=50`,
+    exec(u) {
+      const cfg = u.services.config;
+      const typed = u.cmd.lhs.trim();
+      if (!typed) {
+        const lines = [
+          "%chSite settings:%cn",
+          ...SITE_KEYS.map((k) => `  ${k} = ${show(cfg.get(k))}`),
+        ];
+        return u.send(lines.join("\n"), {
+          type: "site",
+          settings: Object.fromEntries(SITE_KEYS.map((k) => [k, cfg.get(k)])),
+        });
+      }
+      const key = SITE_KEYS.find((k) => k.toLowerCase() === typed.toLowerCase());
+      if (!key) {
+        // The value is not logged: a refused key may be a secret (jwt.secret=...).
+        log(u, "ADMIN_SITE_BLOCKED", typed.slice(0, 100));
+        throw new CommandError(
+          `'${quote(typed)}' cannot be changed with @site. Allowed keys: ${SITE_KEYS.join(", ")}.`,
+        );
+      }
+      if (u.cmd.rhs === null) return u.send(`${key} = ${show(cfg.get(key))}`);
+      const raw = u.cmd.rhs;
+      if (raw.length > MAX_VALUE) {
+        throw new CommandError(`Values must be ${MAX_VALUE} characters or fewer.`);
+      }
+      const refused = cfg.set(key, coerce(key, raw));
+      if (refused) throw new CommandError(`Not changed: ${refused}.`);
+      log(u, "ADMIN_SITE_SET", `${key}=${show(cfg.get(key))}`);
+      u.send(`Site setting ${key} is now: ${show(cfg.get(key))}`);
+    },
+  },
+];

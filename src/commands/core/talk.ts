@@ -1,0 +1,181 @@
+/** Talking: say, pose, semipose, @emit, page, think. */
+import type { CommandSdk, CommandSpec } from "../types.ts";
+import type { DbObject } from "../../world/types.ts";
+import { hasFlag } from "../../world/flags.ts";
+import { CommandError } from "../errors.ts";
+import { displayName, joinList } from "../format.ts";
+import { quote } from "../target.ts";
+
+/** Most recipients of one page. */
+const MAX_PAGE_TARGETS = 20;
+
+function from(me: DbObject) {
+  return { id: me.id, name: me.name, moniker: displayName(me) };
+}
+
+function inRoom(u: CommandSdk): string {
+  if (!u.here) throw new CommandError("There is no one here to hear you.");
+  return u.here.id;
+}
+
+/** Finds page recipients: exact names first, else a unique prefix of a connected player's name. */
+async function recipients(u: CommandSdk, list: string): Promise<DbObject[]> {
+  const names = list.split(/[\s,]+/).filter(Boolean);
+  if (!names.length) throw new CommandError("Page whom? Usage: page <player>=<message>");
+  if (names.length > MAX_PAGE_TARGETS) {
+    throw new CommandError(`You can page at most ${MAX_PAGE_TARGETS} players at once.`);
+  }
+  let online: DbObject[] | null = null;
+  const out: DbObject[] = [];
+  for (const n of names) {
+    let p = n.length <= 64 ? await u.services.objects.playerByName(n.replace(/^\*/, "")) : null;
+    if (!p && n.length <= 64) {
+      online ??= await u.services.objects.getMany(u.services.presence.ids());
+      const lower = n.toLowerCase();
+      const hits = online.filter((o) => o.name.toLowerCase().startsWith(lower));
+      if (hits.length > 1) {
+        throw new CommandError(
+          `I don't know which one you mean: ${hits.slice(0, 10).map((o) => o.name).join(", ")}.`,
+        );
+      }
+      p = hits[0] ?? null;
+    }
+    if (!p || !p.flags.includes("player")) {
+      throw new CommandError(`I don't recognize a player named '${quote(n)}'.`);
+    }
+    if (!out.some((o) => o.id === p!.id)) out.push(p);
+  }
+  return out;
+}
+
+/** The talk family. */
+export const commands: CommandSpec[] = [
+  {
+    name: "say",
+    category: "Communication",
+    help: `say <message>   or   "<message>
+
+Says something to everyone in the room.
+
+Example:
+  say Hello there!
+  "Hello there!`,
+    exec(u) {
+      const text = u.cmd.args;
+      if (!text.trim()) throw new CommandError("Say what?");
+      const room = inRoom(u);
+      const data = { type: "say", from: from(u.me), text };
+      u.send(`You say, "${text}%cn"`, data);
+      u.emitRoom(room, `${displayName(u.me)} says, "${text}%cn"`, [u.me.id], data);
+    },
+  },
+  {
+    name: "pose",
+    category: "Communication",
+    help: `pose <action>   or   :<action>
+
+Shows your name followed by the action to everyone in the room.
+
+Example:
+  :waves.        (everyone sees: Alice waves.)`,
+    exec(u) {
+      const text = u.cmd.args;
+      if (!text.trim()) throw new CommandError("Pose what?");
+      const msg = `${displayName(u.me)} ${text}`;
+      u.emitRoom(inRoom(u), msg, [], { type: "pose", from: from(u.me), text });
+    },
+  },
+  {
+    name: "semipose",
+    category: "Communication",
+    help: `semipose <text>   or   ;<text>
+
+Like pose, but with no space after your name.
+
+Example:
+  ;'s cat purrs.   (everyone sees: Alice's cat purrs.)`,
+    exec(u) {
+      const text = u.cmd.args;
+      if (!text.trim()) throw new CommandError("Pose what?");
+      const msg = `${displayName(u.me)}${text}`;
+      u.emitRoom(inRoom(u), msg, [], { type: "pose", from: from(u.me), text, semipose: true });
+    },
+  },
+  {
+    name: "@emit",
+    category: "Communication",
+    help: `@emit <text>   or   \\<text>
+
+Shows the text, exactly as written, to everyone in the room.
+
+Example:
+  @emit The wind howls through the trees.`,
+    exec(u) {
+      const text = u.cmd.args;
+      if (!text.trim()) throw new CommandError("Emit what?");
+      u.emitRoom(inRoom(u), text, [], { type: "emit", from: from(u.me), text });
+    },
+  },
+  {
+    name: "think",
+    category: "Communication",
+    help: `think <text>
+
+Shows the text to you alone; handy for testing colour codes.
+
+Example:
+  think %chBold%cn and %crred%cn.`,
+    exec(u) {
+      u.send(u.cmd.args, { type: "think", text: u.cmd.args });
+    },
+  },
+  {
+    name: "page",
+    aliases: ["p"],
+    category: "Communication",
+    help: `page <player>[ <player>...]=<message>
+page <player>=:<pose>
+
+Sends a private message to connected players anywhere in the game.
+
+Examples:
+  page Bob=Are you free for a scene?
+  page Bob=:waves from across town.`,
+    async exec(u) {
+      if (u.cmd.rhs === null) throw new CommandError("Usage: page <player>=<message>");
+      const text = u.cmd.rhs;
+      if (!text.trim()) throw new CommandError("Page what?");
+      const targets = await recipients(u, u.cmd.lhs);
+      const offline = targets.filter((p) => u.hub.connections(p.id).length === 0);
+      const haven = targets.filter((p) => !offline.includes(p) && hasFlag(p.flags, "haven"));
+      const to = targets.filter((p) => !offline.includes(p) && !haven.includes(p));
+      for (const p of offline) u.send(`${p.name} is not connected.`);
+      for (const p of haven) u.send(`${p.name} is not accepting pages.`);
+      if (!to.length) return;
+      const pose = text.startsWith(":") || text.startsWith(";");
+      const body = text.startsWith(":") ? ` ${text.slice(1).trimStart()}` : text.slice(1);
+      const me = displayName(u.me);
+      const data = {
+        type: "page",
+        from: from(u.me),
+        to: to.map((p) => ({ id: p.id, name: p.name })),
+        text: pose ? body.trim() : text,
+        pose,
+      };
+      const others = to.length > 1 ? ` (to ${joinList(to.map((p) => p.name))})` : "";
+      for (const p of to) {
+        const msg = pose
+          ? `From afar${others}, ${me}${body}%cn`
+          : `${me} pages${others}: ${text}%cn`;
+        u.hub.send(p.id, { msg, data });
+      }
+      const names = joinList(to.map((p) => p.name));
+      u.send(
+        pose
+          ? `Long distance to ${names}: ${me}${body}%cn`
+          : `You paged ${names} with '${text}%cn'.`,
+        data,
+      );
+    },
+  },
+];

@@ -1,0 +1,112 @@
+/**
+ * Runs one line from a logged-in connection: sanitize, parse, exits first, then the
+ * command (lock, switches, exec), mapping every error to a message for the actor.
+ */
+import type { Services } from "../services.ts";
+import type { HubConnection } from "../hub/types.ts";
+import { parseLine, sanitizeLine } from "./parser.ts";
+import { checkLock } from "../world/locks.ts";
+import { EngineError } from "../errors.ts";
+import { CommandError } from "./errors.ts";
+import { buildSdk, subjectOf } from "./sdk.ts";
+import { goThrough, matchExit } from "./move.ts";
+import type { CommandEntry } from "./registry.ts";
+
+/** Longest command line, in characters; longer lines are refused, not cut. */
+export const MAX_LINE = 8192;
+
+/** Reply to a line that names no command. */
+export const HUH = "Huh? Type 'help' for help.";
+
+/** Reply when a command's lock refuses the actor. */
+export const DENIED = "Permission denied.";
+
+/** Reply when a command fails unexpectedly. */
+export const FAILED = "Something went wrong running that command.";
+
+/** Runs one input line for the player of `conn`. Never throws. */
+export async function dispatch(
+  services: Services,
+  conn: HubConnection,
+  line: string,
+): Promise<void> {
+  const playerId = conn.playerId;
+  if (!playerId || typeof line !== "string") return;
+  const reply = (msg: string) => services.hub.send(playerId, { msg, data: { type: "error", msg } });
+  let name = "?";
+  try {
+    const clean = tooLong(line) ? null : sanitizeLine(line, MAX_LINE + 1);
+    if (clean === null || codePoints(clean) > MAX_LINE) {
+      reply(`That line is too long (the limit is ${MAX_LINE} characters).`);
+      return;
+    }
+    const cmd = parseLine(clean);
+    if (!cmd) return;
+    name = cmd.name;
+    const me = await services.objects.get(playerId);
+    if (!me || !me.flags.includes("player")) {
+      reply("Your character no longer exists.");
+      return;
+    }
+    const here = me.location ? await services.objects.get(me.location) : null;
+
+    const exit = await matchExit({ services }, here, cmd.raw);
+    if (exit) {
+      name = "(exit)";
+      await goThrough(buildSdk(services, conn, { me, here, cmd, args: [] }), exit);
+      return;
+    }
+
+    const found = services.commands.match(cmd);
+    if (!found) return reply(HUH);
+    if ("ambiguous" in found) {
+      return reply(`Which command do you mean: ${found.ambiguous.slice(0, 10).join(", ")}?`);
+    }
+    const command = found.command;
+    name = command.name;
+    if (!checkLock(command.lock ?? "connected", subjectOf(me))) return reply(DENIED);
+    const bad = badSwitch(command, found.cmd.switches);
+    if (bad) return reply(bad);
+    await command.exec(buildSdk(services, conn, { me, here, cmd: found.cmd, args: found.args }));
+  } catch (err) {
+    if (err instanceof CommandError || err instanceof EngineError) {
+      reply(err.message);
+    } else {
+      console.error(`commands: '${name}' failed for #${playerId}:`, err);
+      reply(FAILED);
+    }
+  }
+}
+
+/**
+ * Why the switches are refused, or null. Commands that list switches take only those;
+ * commands without a list take none, unless their pattern reads the line itself.
+ */
+function badSwitch(command: CommandEntry, switches: readonly string[]): string | null {
+  if (!switches.length || (!command.switches && command.matcher)) return null;
+  const allowed = command.switches ?? [];
+  const unknown = switches.find((s) => !allowed.includes(s));
+  if (unknown === undefined) return null;
+  const shown = unknown.length > 32 ? `${unknown.slice(0, 32)}...` : unknown;
+  return allowed.length
+    ? `Unknown switch /${shown} for ${command.name}. Switches: ${
+      allowed.map((s) => `/${s}`).join(", ")
+    }.`
+    : `${command.name} takes no switches (got /${shown}).`;
+}
+
+/** Cheap bound before sanitizing: more UTF-16 units than any allowed line could need. */
+function tooLong(line: string): boolean {
+  // Control characters are stripped by sanitizing, but a line this long is refused regardless.
+  return line.length > MAX_LINE * 4;
+}
+
+function codePoints(s: string): number {
+  if (s.length <= MAX_LINE) return s.length;
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) n++;
+  }
+  return n;
+}

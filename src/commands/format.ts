@@ -1,0 +1,72 @@
+/** Shared text helpers for command output: display names, lists, durations. */
+import type { DbObject } from "../world/types.ts";
+import { atLeast } from "../world/flags.ts";
+import { canControl } from "../world/access.ts";
+import { wrapText } from "../text/colour.ts";
+
+/** The name others see: the colour-coded moniker when set, else the plain name. */
+export function displayName(obj: DbObject): string {
+  const m = obj.data?.moniker;
+  return typeof m === "string" && m ? m : obj.name;
+}
+
+/** First part of a MUSH-style `Name;alias;alias` exit name. */
+export function exitName(obj: DbObject): string {
+  const i = obj.name.indexOf(";");
+  return i === -1 ? obj.name : obj.name.slice(0, i);
+}
+
+/** Every name an object answers to, lower-cased: its name, `;` aliases and `data.aliases`. */
+export function namesOf(obj: DbObject): string[] {
+  const out = obj.name.split(";").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const extra = obj.data?.aliases;
+  if (Array.isArray(extra)) {
+    for (const a of extra) if (typeof a === "string" && a.trim()) out.push(a.trim().toLowerCase());
+  }
+  return out;
+}
+
+/** Name with its dbref when the viewer may see dbrefs (builders and up, or the controller). */
+export function nameFor(viewer: DbObject, obj: DbObject): string {
+  const base = obj.flags.includes("exit") ? exitName(obj) : displayName(obj);
+  return showsRefs(viewer, obj) ? `${base}%cn(#${obj.id})` : base;
+}
+
+/** True when the viewer sees the dbref of `obj`. */
+export function showsRefs(viewer: DbObject, obj: DbObject): boolean {
+  return atLeast(viewer.flags, "builder") || canControl(viewer, obj);
+}
+
+/** `A, B and C` (or `A` / `A and B`). */
+export function joinList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+/** A labelled, comma-separated list wrapped to the width. */
+export function labelled(label: string, items: readonly string[], width: number): string {
+  return wrapText(`%ch${label}:%cn ${items.join(", ")}`, width);
+}
+
+/** Compact time span for `who`'s idle column: `5s`, `3m`, `2h`, `4d`. */
+export function shortDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86400)}d`;
+}
+
+/** Time online for `who`'s on-for column: `hh:mm`, or `Nd hh:mm` past a day. */
+export function onFor(ms: number): string {
+  const m = Math.max(0, Math.floor(ms / 60000));
+  const days = Math.floor(m / 1440);
+  const hh = String(Math.floor((m % 1440) / 60)).padStart(2, "0");
+  const mm = String(m % 60).padStart(2, "0");
+  return days ? `${days}d ${hh}:${mm}` : `${hh}:${mm}`;
+}
+
+/** Width to format to: the connection's, clamped to something readable. */
+export function clampWidth(width: number): number {
+  return Number.isFinite(width) ? Math.min(250, Math.max(20, Math.floor(width))) : 78;
+}

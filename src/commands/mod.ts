@@ -1,0 +1,24 @@
+/** The command engine: registry, dispatcher, SDK pieces and the core command loader. */
+export {
+  type AmbiguousMatch,
+  type CommandEntry,
+  type CommandMatch,
+  CommandRegistry,
+} from "./registry.ts";
+export { DENIED, dispatch, FAILED, HUH, MAX_LINE } from "./dispatch.ts";
+export { CommandError } from "./errors.ts";
+export {
+  CORE_MODULES,
+  CORE_OWNER,
+  type CoreLoadResult,
+  coreModules,
+  importCommands,
+  loadCommandModules,
+  loadCoreCommands,
+  type ModuleFailure,
+  type ModuleSet,
+} from "./load.ts";
+export { findPlayer, findTarget, NOT_HERE } from "./target.ts";
+export { buildSdk, subjectOf } from "./sdk.ts";
+export type { CommandSdk, CommandSpec, RegisteredCommand } from "./types.ts";
+export { type ParsedLine, parseLine, sanitizeLine } from "./parser.ts";

@@ -1,0 +1,66 @@
+/** Moving the actor between rooms: exits, `home`, and the messages around a move. */
+import type { DbObject } from "../world/types.ts";
+import type { CommandSdk } from "./types.ts";
+import { normalizeId } from "../world/ids.ts";
+import { checkLock } from "../world/locks.ts";
+import { CommandError } from "./errors.ts";
+import { displayName, namesOf } from "./format.ts";
+import { roomView } from "./room_view.ts";
+import { subjectOf } from "./sdk.ts";
+
+/** Exits of a room considered when matching a typed line. */
+const MAX_EXITS = 200;
+/** Lines longer than this are never exit names, so they skip the exit lookup. */
+const MAX_EXIT_LINE = 200;
+/** Lines starting with these are commands or speech, never exit names. */
+const NOT_EXIT_START = new Set(['"', ":", ";", "\\", "&", "@", "+"]);
+
+/** The exit in `room` whose name or alias is the whole line, or null. */
+export async function matchExit(
+  u: Pick<CommandSdk, "services">,
+  room: DbObject | null,
+  line: string,
+): Promise<DbObject | null> {
+  const typed = line.trim().toLowerCase();
+  if (!room || !typed || typed.length > MAX_EXIT_LINE || NOT_EXIT_START.has(typed[0])) return null;
+  const exits = await u.services.objects.contentsOfType(room.id, "exit", MAX_EXITS);
+  return exits.find((e) => namesOf(e).includes(typed)) ?? null;
+}
+
+/** Moves the actor through an exit, checking the exit's lock and the destination's enter lock. */
+export async function goThrough(u: CommandSdk, exit: DbObject): Promise<void> {
+  const subject = subjectOf(u.me);
+  const locks = exit.data.locks ?? {};
+  if (!checkLock(locks.basic ?? "", subject)) throw new CommandError("You can't go that way.");
+  const destId = normalizeId(String(exit.data.destination ?? ""));
+  const dest = destId ? await u.services.objects.get(destId) : null;
+  if (!dest || !dest.flags.includes("room")) {
+    throw new CommandError("That exit doesn't lead anywhere.");
+  }
+  if (!checkLock(dest.data.locks?.enter ?? "", subject)) {
+    throw new CommandError("You can't go that way.");
+  }
+  await moveActor(u, dest);
+}
+
+/**
+ * Moves the actor to `dest`: updates the store, tells the hub, announces the departure
+ * and arrival, and shows the new room to the actor.
+ */
+export async function moveActor(u: CommandSdk, dest: DbObject, note?: string): Promise<void> {
+  const from = u.me.location;
+  if (from === dest.id) throw new CommandError("You're already there.");
+  const moved = await u.services.objects.update(u.me.id, (o) => {
+    o.location = dest.id;
+  });
+  u.hub.moved(u.me.id, from, dest.id);
+  const name = displayName(moved);
+  const who = { id: moved.id, name: moved.name };
+  if (from) {
+    u.emitRoom(from, `${name} has left.`, [moved.id], { type: "leave", who, room: from });
+  }
+  u.emitRoom(dest.id, `${name} has arrived.`, [moved.id], { type: "arrive", who, room: dest.id });
+  if (note) u.send(note);
+  const view = await roomView(u.services, moved, dest, u.conn.width);
+  u.send(view.msg, view.data);
+}

@@ -1,0 +1,234 @@
+/**
+ * The command registry: who registered which command, and the matcher that turns a
+ * parsed line into a command. Lookups are a map hit first, then pattern commands in
+ * registration order, then unique prefixes of `@` and plain-word commands.
+ */
+import type { CommandSpec, RegisteredCommand } from "./types.ts";
+import type { ParsedLine } from "./parser.ts";
+import { LockSyntaxError, parseLock } from "../world/locks.ts";
+
+/** A registry entry: the validated spec, its owner and, for core commands, its source file. */
+export interface CommandEntry extends RegisteredCommand {
+  /** Module the command came from (core families), so a reload can keep a broken file's commands. */
+  source?: string;
+  /** Order of registration; later registrations win over earlier ones of other owners. */
+  readonly seq: number;
+  /** The pattern, compiled case-insensitive and stateless (no `g`/`y`). */
+  readonly matcher?: RegExp;
+}
+
+/** The result of matching a line: the command, the line it sees, and its pattern groups. */
+export interface CommandMatch {
+  command: CommandEntry;
+  /** The parsed line with any switch consumed by a `name/switch` registration removed. */
+  cmd: ParsedLine;
+  args: string[];
+}
+
+/** Several commands start with what was typed. */
+export interface AmbiguousMatch {
+  ambiguous: string[];
+}
+
+const NAME_RE = /^[@+&]?[a-z0-9_][a-z0-9_.?!'-]*(?:\/[a-z0-9_-]+)?$|^[@+&]$/;
+const SWITCH_RE = /^[a-z0-9_-]+$/;
+const MAX_NAME = 64;
+/** Typed words shorter than this never prefix-match (`ex` could be anything). */
+const MIN_PREFIX = 3;
+
+/** Validates a spec and returns why it is unusable, or null. */
+function specProblem(spec: CommandSpec): string | null {
+  if (!spec || typeof spec !== "object") return "command spec must be an object";
+  if (typeof spec.name !== "string" || !spec.name) return "command name is required";
+  const names = [spec.name, ...(spec.aliases ?? [])];
+  if (spec.aliases !== undefined && !Array.isArray(spec.aliases)) return "aliases must be an array";
+  for (const n of names) {
+    if (typeof n !== "string" || n.length > MAX_NAME || !NAME_RE.test(n.toLowerCase())) {
+      return `bad command name '${String(n).slice(0, MAX_NAME)}'`;
+    }
+  }
+  if (typeof spec.exec !== "function") return `command '${spec.name}' has no exec function`;
+  if (spec.pattern !== undefined && !(spec.pattern instanceof RegExp)) {
+    return `pattern of '${spec.name}' must be a RegExp`;
+  }
+  if (spec.lock !== undefined) {
+    if (typeof spec.lock !== "string") return `lock of '${spec.name}' must be a string`;
+    try {
+      if (spec.lock.trim()) parseLock(spec.lock);
+    } catch (e) {
+      if (e instanceof LockSyntaxError) return `lock of '${spec.name}': ${e.message}`;
+      throw e;
+    }
+  }
+  if (spec.switches !== undefined) {
+    if (!Array.isArray(spec.switches)) return `switches of '${spec.name}' must be an array`;
+    for (const s of spec.switches) {
+      if (typeof s !== "string" || !SWITCH_RE.test(s.toLowerCase())) {
+        return `bad switch '${String(s)}' on '${spec.name}'`;
+      }
+    }
+  }
+  if (spec.help !== undefined && typeof spec.help !== "string") return "help must be a string";
+  return null;
+}
+
+/** Registered in-game commands and the matcher over them. */
+export class CommandRegistry {
+  /** Lower-cased name or alias → entries registered under it, oldest first. */
+  #byName = new Map<string, CommandEntry[]>();
+  #entries: CommandEntry[] = [];
+  #patterns: CommandEntry[] = [];
+  /** Sorted names/aliases of prefix-matchable commands, rebuilt lazily after changes. */
+  #sorted: string[] | null = null;
+  #seq = 0;
+
+  /** Validates and registers a command; throws a TypeError naming the problem. */
+  add(spec: CommandSpec, owner: string, source?: string): CommandEntry {
+    const entry = this.#prepare(spec, owner, source);
+    this.#insert(entry);
+    return entry;
+  }
+
+  /** Removes everything an owner registered; returns how many commands went. */
+  removeOwner(owner: string): number {
+    const gone = this.#entries.filter((e) => e.owner === owner);
+    if (gone.length) this.#rebuild(this.#entries.filter((e) => e.owner !== owner));
+    return gone.length;
+  }
+
+  /**
+   * Replaces every command of `owner` by `specs` in one step: all specs are validated
+   * first, so on any problem nothing changes and the error is thrown.
+   */
+  replaceOwner(owner: string, specs: readonly { spec: CommandSpec; source?: string }[]): number {
+    const fresh = specs.map((s) => this.#prepare(s.spec, owner, s.source));
+    this.#rebuild([...this.#entries.filter((e) => e.owner !== owner), ...fresh]);
+    return fresh.length;
+  }
+
+  /** Every registered command, in registration order. */
+  list(): readonly CommandEntry[] {
+    return this.#entries;
+  }
+
+  /** The command a name or alias runs (case-insensitive), or undefined. */
+  get(name: string): CommandEntry | undefined {
+    return pick(this.#byName.get(String(name).toLowerCase()));
+  }
+
+  /**
+   * Finds the command for a parsed line: exact name or alias (a `name/switch`
+   * registration first), then pattern commands, then a unique prefix of an `@` or
+   * plain-word command. Returns null when nothing matches.
+   */
+  match(cmd: ParsedLine): CommandMatch | AmbiguousMatch | null {
+    const line = cmd.raw.trimStart();
+    if (cmd.switches.length) {
+      const sub = pick(this.#byName.get(`${cmd.name}/${cmd.switches[0]}`));
+      if (sub) {
+        const rest = { ...cmd, switches: cmd.switches.slice(1) };
+        const m = tryEntry(sub, rest, line);
+        if (m) return m;
+      }
+    }
+    const exact = pick(this.#byName.get(cmd.name));
+    if (exact) {
+      const m = tryEntry(exact, cmd, line);
+      if (m) return m;
+    }
+    for (const e of this.#patterns) {
+      const groups = e.matcher!.exec(line);
+      if (groups) return { command: e, cmd, args: groups.slice(1).map((g) => g ?? "") };
+    }
+    return this.#prefix(cmd, line);
+  }
+
+  #prefix(cmd: ParsedLine, line: string): CommandMatch | AmbiguousMatch | null {
+    const word = cmd.name;
+    if (word.length < MIN_PREFIX || word[0] === "+" || word[0] === "&") return null;
+    const sorted = this.#sortedNames();
+    let lo = 0, hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid] < word) lo = mid + 1;
+      else hi = mid;
+    }
+    const found = new Map<CommandEntry, string>();
+    for (let i = lo; i < sorted.length && sorted[i].startsWith(word); i++) {
+      const e = pick(this.#byName.get(sorted[i]));
+      if (e && !e.matcher && !found.has(e)) found.set(e, e.name);
+    }
+    if (found.size === 1) {
+      const [e] = found.keys();
+      return tryEntry(e, cmd, line);
+    }
+    if (found.size > 1) return { ambiguous: [...found.values()].sort() };
+    return null;
+  }
+
+  #sortedNames(): string[] {
+    if (!this.#sorted) {
+      this.#sorted = [...this.#byName.keys()]
+        .filter((k) => !k.includes("/") && k[0] !== "+" && k[0] !== "&")
+        .sort();
+    }
+    return this.#sorted;
+  }
+
+  #prepare(spec: CommandSpec, owner: string, source?: string): CommandEntry {
+    const problem = specProblem(spec);
+    if (problem) throw new TypeError(`command registry: ${problem}`);
+    if (typeof owner !== "string" || !owner) {
+      throw new TypeError("command registry: owner required");
+    }
+    const flags = spec.pattern ? spec.pattern.flags.replace(/[gy]/g, "") : "";
+    return {
+      ...spec,
+      name: spec.name.toLowerCase(),
+      aliases: (spec.aliases ?? []).map((a) => a.toLowerCase()),
+      switches: spec.switches?.map((s) => s.toLowerCase()),
+      owner,
+      source,
+      seq: ++this.#seq,
+      matcher: spec.pattern
+        ? new RegExp(spec.pattern.source, flags.includes("i") ? flags : flags + "i")
+        : undefined,
+    };
+  }
+
+  #insert(e: CommandEntry): void {
+    this.#entries.push(e);
+    for (const n of new Set([e.name, ...(e.aliases ?? [])])) {
+      const list = this.#byName.get(n);
+      if (list) list.push(e);
+      else this.#byName.set(n, [e]);
+    }
+    if (e.matcher) this.#patterns.push(e);
+    this.#sorted = null;
+  }
+
+  #rebuild(entries: CommandEntry[]): void {
+    this.#byName = new Map();
+    this.#entries = [];
+    this.#patterns = [];
+    for (const e of entries.sort((a, b) => a.seq - b.seq)) this.#insert(e);
+  }
+}
+
+/** Of several commands under one name, a plugin's wins over core, and a later one over earlier. */
+function pick(list: CommandEntry[] | undefined): CommandEntry | undefined {
+  if (!list || list.length === 0) return undefined;
+  let best = list[0];
+  for (const e of list) {
+    const rank = (x: CommandEntry) => (x.owner === "core" ? 0 : 1);
+    if (rank(e) > rank(best) || (rank(e) === rank(best) && e.seq > best.seq)) best = e;
+  }
+  return best;
+}
+
+/** A command with a pattern matches only when the pattern does; one without always does. */
+function tryEntry(e: CommandEntry, cmd: ParsedLine, line: string): CommandMatch | null {
+  if (!e.matcher) return { command: e, cmd, args: [] };
+  const groups = e.matcher.exec(line);
+  return groups ? { command: e, cmd, args: groups.slice(1).map((g) => g ?? "") } : null;
+}

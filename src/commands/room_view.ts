@@ -1,0 +1,95 @@
+/** What `look` shows of a room or an object, as text for the width and data for web clients. */
+import type { Services } from "../services.ts";
+import type { DbObject } from "../world/types.ts";
+import type { Outbound } from "../hub/types.ts";
+import { canControl } from "../world/access.ts";
+import { wrapText } from "../text/colour.ts";
+import { clampWidth, displayName, exitName, labelled, nameFor } from "./format.ts";
+
+/** Most names listed per section; a busy room shows a count for the rest. */
+const MAX_LISTED = 200;
+
+/** Hidden from the viewer: dark objects the viewer does not control. */
+function hidden(viewer: DbObject, o: DbObject): boolean {
+  return o.flags.includes("dark") && !canControl(viewer, o);
+}
+
+function brief(o: DbObject, name = o.name) {
+  return { id: o.id, name };
+}
+
+function withMore(names: string[], total: number): string[] {
+  return total > names.length ? [...names, `and ${total - names.length} more`] : names;
+}
+
+/** The room as the viewer sees it: name, description, players present, contents, exits. */
+export async function roomView(
+  s: Services,
+  viewer: DbObject,
+  room: DbObject,
+  width: number,
+): Promise<Outbound> {
+  const w = clampWidth(width);
+  const playerIds = s.hub.playersIn(room.id);
+  const [things, exits, players] = await Promise.all([
+    s.objects.contentsOfType(room.id, "thing", MAX_LISTED),
+    s.objects.contentsOfType(room.id, "exit", MAX_LISTED),
+    s.objects.getMany(playerIds.slice(0, MAX_LISTED)),
+  ]);
+  const visThings = things.filter((o) => !hidden(viewer, o));
+  const visExits = exits.filter((o) => !hidden(viewer, o));
+  const visPlayers = players.filter((o) => !hidden(viewer, o));
+  const others = visPlayers.filter((p) => p.id !== viewer.id);
+  const description = room.data.description ?? "";
+  const lines = [`%ch${nameFor(viewer, room)}%cn`];
+  if (description) lines.push(wrapText(description, w));
+  if (others.length) {
+    const total = others.length + Math.max(0, playerIds.length - MAX_LISTED);
+    lines.push(labelled("Players", withMore(others.map((p) => nameFor(viewer, p)), total), w));
+  }
+  if (visThings.length) {
+    lines.push(labelled("Contents", visThings.map((o) => nameFor(viewer, o)), w));
+  }
+  if (visExits.length) lines.push(labelled("Exits", visExits.map((o) => nameFor(viewer, o)), w));
+  return {
+    msg: lines.join("\n"),
+    data: {
+      type: "room",
+      id: room.id,
+      name: room.name,
+      description,
+      exits: visExits.map((o) => brief(o, exitName(o))),
+      players: visPlayers.map((p) => ({ ...brief(p), moniker: displayName(p) })),
+      contents: visThings.map((o) => brief(o)),
+    },
+  };
+}
+
+/** An object (not a room) as the viewer sees it: name, description and what it carries. */
+export async function objectLook(
+  s: Services,
+  viewer: DbObject,
+  obj: DbObject,
+  width: number,
+): Promise<Outbound> {
+  const w = clampWidth(width);
+  const description = obj.data.description ?? "";
+  const lines = [`%ch${nameFor(viewer, obj)}%cn`];
+  lines.push(description ? wrapText(description, w) : "You see nothing special.");
+  let carried: DbObject[] = [];
+  if (!obj.flags.includes("exit") && !obj.flags.includes("opaque")) {
+    carried = (await s.objects.contentsOfType(obj.id, "thing", MAX_LISTED))
+      .filter((o) => !hidden(viewer, o));
+    if (carried.length) lines.push(labelled("Carrying", carried.map((o) => nameFor(viewer, o)), w));
+  }
+  return {
+    msg: lines.join("\n"),
+    data: {
+      type: "look",
+      id: obj.id,
+      name: obj.flags.includes("exit") ? exitName(obj) : obj.name,
+      description,
+      contents: carried.map((o) => brief(o)),
+    },
+  };
+}

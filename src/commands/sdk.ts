@@ -1,0 +1,44 @@
+/** Builds the SDK object `u` a command's exec receives. */
+import type { Services } from "../services.ts";
+import type { DbObject } from "../world/types.ts";
+import type { HubConnection, OutboundData } from "../hub/types.ts";
+import type { ParsedLine } from "./parser.ts";
+import type { CommandSdk } from "./types.ts";
+import { checkLock, type LockSubject } from "../world/locks.ts";
+import { findTarget } from "./target.ts";
+
+/** The lock subject of a connected actor. */
+export function subjectOf(me: DbObject): LockSubject {
+  return { id: `#${me.id}`, flags: me.flags, connected: true };
+}
+
+/** What one command invocation sees. */
+export interface SdkParts {
+  me: DbObject;
+  here: DbObject | null;
+  cmd: ParsedLine;
+  args: string[];
+}
+
+/** The SDK for one command run by `parts.me` from `conn`. */
+export function buildSdk(services: Services, conn: HubConnection, parts: SdkParts): CommandSdk {
+  const hub = services.hub;
+  const { me, here } = parts;
+  return {
+    me,
+    here,
+    cmd: parts.cmd,
+    args: parts.args,
+    conn,
+    services,
+    hub,
+    send(msg: string, data?: OutboundData) {
+      hub.send(me.id, data ? { msg, data } : { msg });
+    },
+    emitRoom(roomId: string, msg: string, exclude: readonly string[] = [], data?: OutboundData) {
+      hub.sendToRoom(roomId, data ? { msg, data } : { msg }, exclude);
+    },
+    target: (ref: string) => findTarget(services, me, here, ref),
+    passes: (lock: string) => checkLock(lock, subjectOf(me)),
+  };
+}
