@@ -1,0 +1,73 @@
+/** MCCP2: one zlib stream per connection, flushed after every write. */
+
+import { constants, createDeflate, type Deflate } from "node:zlib";
+
+/** Settings for {@linkcode Mccp2Compressor}. */
+export interface Mccp2CompressorOptions {
+  /** zlib level 0-9 (default 6). */
+  level?: number;
+  /** Called once if zlib fails; the stream is dead afterwards and the connection should close. */
+  onError?: (error: Error) => void;
+}
+
+/**
+ * Compresses everything written into one zlib stream and hands the output to `sink` in order.
+ *
+ * Every write is sync-flushed (Z_SYNC_FLUSH), so the client can inflate each reply as soon as it
+ * arrives instead of waiting for more output. Node's zlib has no synchronous streaming API, so
+ * output reaches `sink` asynchronously (usually within the same turn of the event loop); use
+ * {@linkcode Mccp2Compressor.flushed} to wait for it.
+ */
+export class Mccp2Compressor {
+  readonly #deflate: Deflate;
+  #ended: Promise<void> | null = null;
+  #failed = false;
+  #last: Promise<void> = Promise.resolve();
+
+  /** Starts a zlib stream whose output goes to `sink`. */
+  constructor(sink: (bytes: Uint8Array) => void, options: Mccp2CompressorOptions = {}) {
+    // The flush option makes every write one sync-flushed zlib call, so each reply comes out as
+    // one chunk: one socket write, decodable on arrival.
+    this.#deflate = createDeflate({ flush: constants.Z_SYNC_FLUSH, level: options.level ?? 6 });
+    this.#deflate.on("data", (chunk: Uint8Array) => {
+      if (!this.#failed) sink(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    });
+    this.#deflate.on("error", (error: Error) => {
+      if (this.#failed) return;
+      this.#failed = true;
+      options.onError?.(error);
+    });
+  }
+
+  /** True until the stream is ended or has failed. */
+  get active(): boolean {
+    return this.#ended === null && !this.#failed;
+  }
+
+  /** Compresses `bytes` and flushes; ignored after `end()` or a failure. */
+  write(bytes: Uint8Array): void {
+    if (!this.active || bytes.length === 0) return;
+    this.#last = new Promise((resolve) => {
+      this.#deflate.write(bytes, () => resolve());
+    });
+  }
+
+  /** Resolves once the output of every write so far has been handed to the sink. */
+  flushed(): Promise<void> {
+    return this.#ended ?? this.#last;
+  }
+
+  /** Finishes the stream (Z_FINISH) and resolves once its last bytes reached the sink. */
+  end(): Promise<void> {
+    if (this.#ended !== null) return this.#ended;
+    if (this.#failed) return this.#ended = Promise.resolve();
+    this.#ended = new Promise((resolve) => {
+      const done = () => resolve();
+      this.#deflate.once("end", done);
+      this.#deflate.once("close", done);
+      this.#deflate.once("error", done);
+      this.#deflate.end();
+    });
+    return this.#ended;
+  }
+}

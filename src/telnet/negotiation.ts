@@ -1,0 +1,187 @@
+/** Per-connection telnet option state, RFC 1143 "Q method" with its one-slot queue. */
+
+import { negotiationBytes } from "./bytes.ts";
+import type { Verb } from "./constants.ts";
+
+/** Which end performs the option: `local` is this server (WILL/WONT), `remote` the client (DO/DONT). */
+export type Side = "local" | "remote";
+
+/** RFC 1143 state of one side of one option. */
+export type QState = "no" | "yes" | "wantno" | "wantyes";
+
+/** Options this end agrees to when the peer asks for them unprompted. */
+export interface NegotiationPolicy {
+  /** Options the server will perform when the client sends DO. */
+  local: ReadonlySet<number>;
+  /** Options the server lets the client perform when the client sends WILL. */
+  remote: ReadonlySet<number>;
+}
+
+/** An option that became enabled or disabled. */
+export interface OptionChange {
+  /** Which end performs it. */
+  side: Side;
+  /** The option code. */
+  option: number;
+  /** Its new effective state. */
+  enabled: boolean;
+}
+
+/** What to send back and what changed after one received verb or one local request. */
+export interface NegotiationResult {
+  /** Bytes to write to the peer, or null. */
+  reply: Uint8Array | null;
+  /** The option's effective change, or null when it is unchanged. */
+  change: OptionChange | null;
+}
+
+const NO = 0;
+const YES = 1;
+const WANTNO = 2;
+const WANTYES = 3;
+const STATES: readonly QState[] = ["no", "yes", "wantno", "wantyes"];
+
+class SideTable {
+  readonly state = new Uint8Array(256);
+  // RFC 1143 queue bit: the opposite of the pending request is wanted once it is answered.
+  readonly opposite = new Uint8Array(256);
+  // Answers to peer-initiated changes per option. Even two correct Q-method ends can ping-pong
+  // forever once one end has sent an unpaired on/off burst; this cap is what ends that.
+  readonly answers = new Uint8Array(256);
+}
+
+/** Answers to peer-initiated changes of one option before further ones are ignored. */
+const MAX_ANSWERS = 16;
+
+/**
+ * Tracks both sides of every option and answers the peer's verbs. It never answers a verb that
+ * matches the current state, and answers at most 16 peer-initiated changes per option, so no peer,
+ * however broken, can keep it negotiating in a loop.
+ */
+export class OptionTable {
+  readonly #policy: NegotiationPolicy;
+  readonly #local = new SideTable();
+  readonly #remote = new SideTable();
+
+  /** Creates a table with every option off. */
+  constructor(policy: NegotiationPolicy) {
+    this.#policy = policy;
+  }
+
+  /** True when the option is on for that side (state "yes"). */
+  isEnabled(side: Side, option: number): boolean {
+    return this.#table(side).state[option & 0xff] === YES;
+  }
+
+  /** The RFC 1143 state of one side of an option. */
+  state(side: Side, option: number): QState {
+    return STATES[this.#table(side).state[option & 0xff]];
+  }
+
+  /** Asks to turn an option on or off; returns the verb to send (if any) and the change. */
+  request(side: Side, option: number, enable: boolean): NegotiationResult {
+    const t = this.#table(side);
+    const o = option & 0xff;
+    const before = t.state[o];
+    const [on, off]: [Verb, Verb] = side === "local" ? ["WILL", "WONT"] : ["DO", "DONT"];
+    let reply: Uint8Array | null = null;
+    switch (before) {
+      case NO:
+        if (enable) {
+          t.state[o] = WANTYES;
+          reply = negotiationBytes(on, o);
+        }
+        break;
+      case YES:
+        if (!enable) {
+          t.state[o] = WANTNO;
+          reply = negotiationBytes(off, o);
+        }
+        break;
+      case WANTNO:
+        t.opposite[o] = enable ? 1 : 0;
+        break;
+      case WANTYES:
+        t.opposite[o] = enable ? 0 : 1;
+        break;
+    }
+    return { reply, change: this.#change(side, o, before) };
+  }
+
+  /** Applies a verb received from the peer; returns the answer (if any) and the change. */
+  receive(verb: Verb, option: number): NegotiationResult {
+    const o = option & 0xff;
+    const side: Side = verb === "DO" || verb === "DONT" ? "local" : "remote";
+    const positive = verb === "DO" || verb === "WILL";
+    const t = this.#table(side);
+    const before = t.state[o];
+    const [on, off]: [Verb, Verb] = side === "local" ? ["WILL", "WONT"] : ["DO", "DONT"];
+    let reply: Uint8Array | null = null;
+    if (positive) {
+      switch (before) {
+        case NO:
+          if (t.answers[o] >= MAX_ANSWERS) break;
+          t.answers[o]++;
+          if (this.#policy[side].has(o)) {
+            t.state[o] = YES;
+            reply = negotiationBytes(on, o);
+          } else {
+            reply = negotiationBytes(off, o);
+          }
+          break;
+        case YES:
+          break;
+        case WANTNO:
+          // The peer answered our "off" with "on": a protocol error, accept its view and stop.
+          t.state[o] = t.opposite[o] ? YES : NO;
+          t.opposite[o] = 0;
+          break;
+        case WANTYES:
+          if (t.opposite[o]) {
+            t.state[o] = WANTNO;
+            t.opposite[o] = 0;
+            reply = negotiationBytes(off, o);
+          } else {
+            t.state[o] = YES;
+          }
+          break;
+      }
+    } else {
+      switch (before) {
+        case NO:
+          break;
+        case YES:
+          t.state[o] = NO;
+          if (t.answers[o] < MAX_ANSWERS) {
+            t.answers[o]++;
+            reply = negotiationBytes(off, o);
+          }
+          break;
+        case WANTNO:
+          if (t.opposite[o]) {
+            t.state[o] = WANTYES;
+            t.opposite[o] = 0;
+            reply = negotiationBytes(on, o);
+          } else {
+            t.state[o] = NO;
+          }
+          break;
+        case WANTYES:
+          t.state[o] = NO;
+          t.opposite[o] = 0;
+          break;
+      }
+    }
+    return { reply, change: this.#change(side, o, before) };
+  }
+
+  #table(side: Side): SideTable {
+    return side === "local" ? this.#local : this.#remote;
+  }
+
+  #change(side: Side, option: number, before: number): OptionChange | null {
+    const wasOn = before === YES;
+    const isOn = this.#table(side).state[option] === YES;
+    return wasOn === isOn ? null : { side, option, enabled: isOn };
+  }
+}
