@@ -4,7 +4,7 @@
  */
 import { createEngine } from "./src/engine.ts";
 import { serveEngine } from "./src/server.ts";
-import { exitWhenStdinCloses } from "./src/lifecycle.ts";
+import { EXIT_RESTART, exitWhenStdinCloses } from "./src/lifecycle.ts";
 
 if (import.meta.main) {
   const engine = await createEngine();
@@ -13,6 +13,12 @@ if (import.meta.main) {
   const { lifecycle } = engine.services;
   lifecycle.onExit("storage", () => engine.close());
   lifecycle.onExit("listeners", () => server.shutdown());
+  lifecycle.onExit("hub", () =>
+    engine.hub.shutdown(
+      lifecycle.exitCode === EXIT_RESTART
+        ? "The server is restarting. Stay connected; you will be back in a moment."
+        : "The server is shutting down.",
+    ));
   const stop = () => lifecycle.exit(0, "signal");
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);

@@ -3,6 +3,11 @@
  * Exit hooks (listeners, hub, storage) run first so nothing written is lost.
  */
 
+/** Exit code that asks the supervisor for a restart (`@reboot`, `@update`). */
+export const EXIT_RESTART = 75;
+/** Exit code of a clean stop (`@shutdown`, signals); the supervisor stops too. */
+export const EXIT_CLEAN = 0;
+
 /** Something to finish before the process exits (close listeners, flush logs, close KV). */
 export type ExitHook = () => void | Promise<void>;
 
@@ -10,7 +15,7 @@ export type ExitHook = () => void | Promise<void>;
 export interface LifecycleOptions {
   /** Ends the process (default `Deno.exit`); tests pass a recorder. */
   exit?: (code: number) => void;
-  /** Time given to queued socket output (the announcement) before hooks run (default 300 ms). */
+  /** Time given to queued socket output (the announcement) before hooks run (default 100 ms). */
   drainMs?: number;
   /** Longest wait for one hook before moving on (default 3 s). */
   hookTimeoutMs?: number;
@@ -27,10 +32,11 @@ export class Lifecycle {
   readonly #log: (line: string) => void;
   #exiting: Promise<void> | null = null;
   #code: number | null = null;
+  #task: string | null = null;
 
   constructor(opts: LifecycleOptions = {}) {
     this.#exit = opts.exit ?? ((code) => Deno.exit(code));
-    this.#drainMs = opts.drainMs ?? 300;
+    this.#drainMs = opts.drainMs ?? 100;
     this.#hookTimeoutMs = opts.hookTimeoutMs ?? 3_000;
     this.#log = opts.log ?? ((line) => console.log(line));
   }
@@ -38,6 +44,22 @@ export class Lifecycle {
   /** The exit code once an exit has begun, else null. */
   get exitCode(): number | null {
     return this.#code;
+  }
+
+  /**
+   * Marks a long lifecycle task (an update's git pull) as running, so a second one is refused.
+   * Returns the task already running (nothing marked), or null when `task` may go ahead.
+   */
+  begin(task: string): string | null {
+    if (this.#code !== null) return "exit";
+    if (this.#task !== null) return this.#task;
+    this.#task = task;
+    return null;
+  }
+
+  /** Ends the task marked by {@linkcode Lifecycle.begin}. */
+  end(): void {
+    this.#task = null;
   }
 
   /**

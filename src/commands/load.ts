@@ -17,6 +17,8 @@ export const CORE_MODULES: readonly string[] = [
   "building_basics.ts",
   "admin.ts",
   "site.ts",
+  "lifecycle.ts",
+  "reload.ts",
 ];
 
 /** Owner name of the core commands in the registry. */

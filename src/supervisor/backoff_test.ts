@@ -31,3 +31,11 @@ Deno.test("odd inputs never give a delay outside the range", () => {
     }
   }
 });
+
+Deno.test("a lower cap keeps every delay at or under it", () => {
+  assert.equal(restartDelay(1_000, 0, 1_000), 1_000);
+  assert.equal(restartDelay(2_000, 0, 5_000), 4_000);
+  assert.equal(restartDelay(4_000, 0, 5_000), 5_000);
+  assert.equal(restartDelay(4_000, 0, 0), 8_000);
+  assert.equal(restartDelay(40_000, 0, 999_999), MAX_DELAY_MS);
+});

@@ -3,7 +3,8 @@
  * engine under the restart loop. See docs/operations.md.
  *
  * Options (for tests and unusual installs): `--engine <file>` and `--sidecar <file>` replace
- * `main.ts` and `telnet.ts` (paths relative to the repository).
+ * `main.ts` and `telnet.ts` (paths relative to the repository); `--max-delay <ms>` lowers the
+ * restart delay cap below SPEC §7's 60 s.
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -91,6 +92,7 @@ export async function main(args: string[]): Promise<number> {
     options: {
       engine: { type: "string", default: "main.ts" },
       sidecar: { type: "string", default: "telnet.ts" },
+      "max-delay": { type: "string" },
     },
   }).values;
   const env = Deno.env.toObject();
@@ -109,6 +111,7 @@ export async function main(args: string[]): Promise<number> {
     log,
     now: () => Math.round(performance.now()),
     sleep: abortableSleep,
+    maxDelayMs: flags["max-delay"] ? Number(flags["max-delay"]) : undefined,
   });
   const onSignal = (name: string) => () => {
     log(`${name} received; stopping the engine and the telnet sidecar`);

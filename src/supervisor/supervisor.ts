@@ -3,11 +3,9 @@
  * (SPEC §7). Process spawning is injected so the loop itself can be tested with fakes.
  */
 import { restartDelay } from "./backoff.ts";
+import { EXIT_CLEAN, EXIT_RESTART } from "../lifecycle.ts";
 
-/** Exit code that asks for a restart (`@reboot`, `@update`). */
-export const EXIT_RESTART = 75;
-/** Exit code of a clean stop (`@shutdown`). */
-export const EXIT_CLEAN = 0;
+export { EXIT_CLEAN, EXIT_RESTART };
 
 /** A running child process as the loop sees it. */
 export interface Child {
@@ -29,6 +27,8 @@ export interface SupervisorDeps {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   /** How long a child may take to stop after SIGTERM before it gets SIGKILL (default 10 s). */
   stopTimeoutMs?: number;
+  /** Cap on the restart delay (default and upper bound 60 s). */
+  maxDelayMs?: number;
 }
 
 /** Runs the engine and sidecar until a clean stop, a crash or a signal. */
@@ -67,7 +67,7 @@ export class Supervisor {
       log(`engine exited with code ${code} after ${ran} ms`);
       if (this.stopping) break;
       if (code === EXIT_RESTART) {
-        const delay = restartDelay(previousDelay, ran);
+        const delay = restartDelay(previousDelay, ran, this.#deps.maxDelayMs);
         previousDelay = delay;
         log(`restarting engine in ${delay} ms`);
         await this.#deps.sleep(delay, this.#stopping.signal);

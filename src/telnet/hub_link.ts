@@ -1,0 +1,165 @@
+/** One telnet player's WebSocket to the hub, reconnecting by itself while the engine restarts. */
+
+/** Close codes after which the hub meant it (quit, @boot, abuse): the player is disconnected. */
+const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([1000, 1003, 1007, 1008, 1009]);
+
+/** True when a close code means "gone on purpose" rather than "the engine went away". */
+export function isFinalClose(code: number): boolean {
+  return FINAL_CLOSE_CODES.has(code) || (code >= 4000 && code <= 4999);
+}
+
+/** Delay before reconnect attempt `attempt` (0-based): 100 ms doubling to `max`, with jitter. */
+export function reconnectDelay(attempt: number, max: number, random: () => number): number {
+  const base = Math.min(max, 100 * 2 ** Math.min(attempt, 16));
+  // Up to 25% jitter so hundreds of players do not hit the new engine in the same millisecond.
+  return Math.round(base * (1 + random() * 0.25));
+}
+
+/** What the link reports to its telnet client. */
+export interface HubLinkHandlers {
+  /** The socket is open; `reconnected` is false the first time. */
+  onOpen(reconnected: boolean): void;
+  /** One text frame from the hub. */
+  onFrame(text: string): void;
+  /** The hub is unreachable or went away; the link keeps retrying. `wasOpen`: it had been up. */
+  onDown(wasOpen: boolean): void;
+  /** The hub closed the session on purpose; the link stops. */
+  onFinal(code: number, reason: string): void;
+}
+
+/** Settings for {@linkcode HubLink}. */
+export interface HubLinkOptions {
+  /** Longest wait between reconnect attempts (default 2 s). */
+  maxRetryMs?: number;
+  /** An attempt that has not opened after this long is abandoned (default 5 s). */
+  connectTimeoutMs?: number;
+  /** Random source for jitter (tests pass a fixed one). */
+  random?: () => number;
+}
+
+/** A WebSocket that comes back after the engine restarts. */
+export class HubLink {
+  readonly #url: () => string;
+  readonly #h: HubLinkHandlers;
+  readonly #maxRetry: number;
+  readonly #connectTimeout: number;
+  readonly #random: () => number;
+  #ws: WebSocket | null = null;
+  #open = false;
+  #everOpen = false;
+  #attempt = 0;
+  #closed = false;
+  #downReported = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** `url` is asked again before every attempt (a resumed session adds its token). */
+  constructor(url: () => string, handlers: HubLinkHandlers, opts: HubLinkOptions = {}) {
+    this.#url = url;
+    this.#h = handlers;
+    this.#maxRetry = opts.maxRetryMs ?? 2_000;
+    this.#connectTimeout = opts.connectTimeoutMs ?? 5_000;
+    this.#random = opts.random ?? Math.random;
+  }
+
+  /** True while the socket is open. */
+  get open(): boolean {
+    return this.#open;
+  }
+
+  /** Opens the first connection. */
+  connect(): void {
+    if (!this.#closed && this.#ws === null) this.#dial();
+  }
+
+  /** Sends one text frame; false (nothing sent) when the socket is not open. */
+  send(text: string): boolean {
+    if (!this.#open || this.#ws === null) return false;
+    try {
+      this.#ws.send(text);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Stops for good: closes the socket (1000) and cancels any retry. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    const ws = this.#ws;
+    this.#ws = null;
+    this.#open = false;
+    if (ws) {
+      try {
+        ws.close(1000, "telnet client left");
+      } catch { /* already closing */ }
+    }
+  }
+
+  #dial(): void {
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(this.#url());
+    } catch {
+      this.#lost(null);
+      return;
+    }
+    this.#ws = ws;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      if (this.#ws === ws && !this.#open) {
+        try {
+          ws.close();
+        } catch { /* ignore */ }
+        this.#lost(ws);
+      }
+    }, this.#connectTimeout);
+    ws.onopen = () => {
+      if (this.#ws !== ws) return;
+      clearTimeout(this.#timer);
+      const reconnected = this.#everOpen;
+      this.#open = true;
+      this.#everOpen = true;
+      this.#attempt = 0;
+      this.#downReported = false;
+      this.#h.onOpen(reconnected);
+    };
+    ws.onmessage = (ev) => {
+      if (this.#ws !== ws) return;
+      if (typeof ev.data === "string") this.#h.onFrame(ev.data);
+    };
+    ws.onerror = () => {/* a close event always follows */};
+    ws.onclose = (ev) => {
+      if (this.#ws !== ws) return;
+      if (this.#open && isFinalClose(ev.code)) {
+        this.#closed = true;
+        this.#ws = null;
+        this.#open = false;
+        clearTimeout(this.#timer);
+        this.#h.onFinal(ev.code, ev.reason);
+        return;
+      }
+      this.#lost(ws);
+    };
+  }
+
+  #lost(ws: WebSocket | null): void {
+    if (this.#closed || (ws !== null && this.#ws !== ws)) return;
+    const wasOpen = this.#open;
+    this.#ws = null;
+    this.#open = false;
+    if (ws) {
+      ws.onopen = ws.onmessage = ws.onclose = null;
+    }
+    if (!this.#downReported) {
+      this.#downReported = true;
+      this.#h.onDown(wasOpen);
+    }
+    clearTimeout(this.#timer);
+    const delay = reconnectDelay(this.#attempt++, this.#maxRetry, this.#random);
+    this.#timer = setTimeout(() => {
+      if (!this.#closed) this.#dial();
+    }, delay);
+  }
+}

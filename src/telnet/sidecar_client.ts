@@ -1,0 +1,468 @@
+/**
+ * One telnet player in the sidecar: a TCP socket and its telnet protocol state on one side, a
+ * hub WebSocket session (client=telnet) on the other. Survives engine restarts: input is kept
+ * (bounded) while the hub is away and the session is resumed with its token when it is back.
+ */
+import { renderAnsi, stripColour } from "../text/colour.ts";
+import { HubLink } from "./hub_link.ts";
+import { type TelnetEvent, TelnetSession } from "./session.ts";
+import type { MsspSource } from "./sidecar_mssp.ts";
+import { SocketWriter } from "./socket_writer.ts";
+
+/** Per-connection limits; every buffer the sidecar holds for a client is bounded by one of these. */
+export interface ClientLimits {
+  /** Output waiting for a client that does not read; beyond it the client is dropped. */
+  maxOutputBytes: number;
+  /** Input lines kept while the engine restarts. */
+  maxBufferedLines: number;
+  /** Input bytes kept while the engine restarts. */
+  maxBufferedBytes: number;
+  /** Longest input line (UTF-8 bytes); longer lines are refused whole. */
+  maxLineBytes: number;
+  /** Longest telnet subnegotiation kept (bytes); longer ones are dropped. */
+  maxSubnegotiation: number;
+  /** Malformed telnet sequences and overlong lines tolerated before the client is closed. */
+  maxProtocolErrors: number;
+  /** How long to wait for the hub to confirm a resumed session. */
+  resumeTimeoutMs: number;
+  /** Longest wait between reconnect attempts to the hub. */
+  maxRetryMs: number;
+}
+
+/** The limits the sidecar runs with unless told otherwise. */
+export const DEFAULT_LIMITS: ClientLimits = {
+  maxOutputBytes: 1024 * 1024,
+  maxBufferedLines: 50,
+  maxBufferedBytes: 8 * 1024,
+  maxLineBytes: 8 * 1024,
+  maxSubnegotiation: 8 * 1024,
+  maxProtocolErrors: 64,
+  resumeTimeoutMs: 10_000,
+  maxRetryMs: 2_000,
+};
+
+/** What a client needs from its sidecar. */
+export interface ClientContext {
+  /** WebSocket URL of the hub, with `client=telnet`. */
+  hubUrl: string;
+  mssp: MsspSource;
+  limits: ClientLimits;
+  log(line: string): void;
+  /** Called once when the client is gone. */
+  closed(client: TelnetClient): void;
+}
+
+/** Notices the sidecar itself shows; colour codes are rendered like hub text. */
+export const NOTICES = {
+  starting: "%ch%cy[The game server is starting. Please wait; you stay connected.]%cn",
+  restarting: "%ch%cy[The game server is restarting. Please wait; you stay connected " +
+    "and what you type is kept.]%cn",
+  back: "%ch%cg[The game server is back.]%cn",
+  resumed: "%ch%cg[The game server is back. Your session continues.]%cn",
+  resumeFailed: "%ch%cr[Your session could not be resumed; please log in again.]%cn",
+  bufferFull: "%ch%cr[Input not kept: too much typed while the server restarts.]%cn",
+  lineTooLong: "%ch%cr[That line is too long and was ignored.]%cn",
+  shutdown: "%ch%cr[The server is shutting down. Goodbye.]%cn",
+  tooManyErrors: "Too much malformed telnet input; closing the connection.",
+} as const;
+
+type Phase = "waiting" | "resuming" | "ready";
+
+const PASSWORD_PROMPT = /^\s*(connect|co|create|cr)\s+(\S+)\s*$/i;
+
+/** One telnet connection bridged to one hub session. */
+export class TelnetClient {
+  readonly ip: string;
+  readonly #conn: Deno.TcpConn;
+  readonly #ctx: ClientContext;
+  readonly #writer: SocketWriter;
+  readonly #session: TelnetSession;
+  readonly #link: HubLink;
+  #phase: Phase = "waiting";
+  #closed = false;
+  #token: string | null = null;
+  #player: { id: string; name: string } | null = null;
+  #passwordFor: { verb: string; name: string } | null = null;
+  #buffer: string[] = [];
+  #bufferBytes = 0;
+  #bufferFullNoticed = false;
+  #wasDown = false;
+  #held: string[] = [];
+  #resumeTimer: ReturnType<typeof setTimeout> | undefined;
+  #errors = 0;
+  #gmcpClient: string | null = null;
+  #finished = false;
+  #lastWords: string | null = null;
+
+  constructor(conn: Deno.TcpConn, ctx: ClientContext) {
+    this.#conn = conn;
+    this.#ctx = ctx;
+    this.ip = (conn.remoteAddr as Deno.NetAddr).hostname ?? "";
+    // Replies are single writes; without this each would wait ~40 ms on delayed ACKs.
+    conn.setNoDelay(true);
+    this.#writer = new SocketWriter(conn, {
+      maxQueuedBytes: ctx.limits.maxOutputBytes,
+      onOverflow: () => {
+        ctx.log(`telnet: ${this.ip} stopped reading; dropped`);
+        this.#abort();
+      },
+      onError: () => this.#abort(),
+    });
+    this.#session = new TelnetSession({
+      write: (bytes) => this.#writer.write(bytes),
+      mssp: () => ctx.mssp.table(),
+      maxLineBytes: ctx.limits.maxLineBytes,
+      maxSubnegotiation: ctx.limits.maxSubnegotiation,
+      onError: () => this.#abort(),
+    });
+    this.#link = new HubLink(() => this.#hubUrl(), {
+      onOpen: (reconnected) => this.#hubOpen(reconnected),
+      onFrame: (text) => this.#hubFrame(text),
+      onDown: (wasOpen) => this.#hubDown(wasOpen),
+      onFinal: () => this.#hubFinal(),
+    }, { maxRetryMs: ctx.limits.maxRetryMs });
+  }
+
+  /** The logged-in player, or null. */
+  get player(): { id: string; name: string } | null {
+    return this.#player;
+  }
+
+  /** Negotiates, connects to the hub and reads until the client goes away. */
+  async run(): Promise<void> {
+    this.#ctx.mssp.refresh();
+    this.#session.start();
+    this.#link.connect();
+    const buf = new Uint8Array(16 * 1024);
+    try {
+      while (!this.#closed) {
+        const n = await this.#conn.read(buf);
+        if (n === null) break;
+        this.#input(buf.subarray(0, n));
+      }
+    } catch { /* reset by peer or closed by us */ }
+    this.#abort();
+  }
+
+  /** Says goodbye (sidecar stopping) and closes. */
+  async shutdown(): Promise<void> {
+    if (this.#closed) return;
+    this.#say(NOTICES.shutdown);
+    await this.close();
+  }
+
+  /** Flushes what is queued (briefly), then closes the socket and the hub session. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#link.close();
+    clearTimeout(this.#resumeTimer);
+    await withTimeout(
+      (async () => {
+        await this.#session.close();
+        await this.#writer.idle();
+      })(),
+      2_000,
+    );
+    this.#finish();
+  }
+
+  /** Closes at once without flushing (socket dead or client not reading). */
+  #abort(): void {
+    if (this.#closed) {
+      this.#finish();
+      return;
+    }
+    this.#closed = true;
+    this.#link.close();
+    clearTimeout(this.#resumeTimer);
+    this.#finish();
+  }
+
+  #finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    try {
+      this.#conn.close();
+    } catch { /* already closed */ }
+    this.#ctx.closed(this);
+  }
+
+  // ---- telnet side ----
+
+  #input(chunk: Uint8Array): void {
+    const { events } = this.#session.receive(chunk);
+    for (const ev of events) {
+      if (this.#closed) return;
+      this.#event(ev);
+    }
+  }
+
+  #event(ev: TelnetEvent): void {
+    switch (ev.type) {
+      case "line":
+        if (ev.truncated) {
+          this.#protocolError();
+          this.#say(NOTICES.lineTooLong);
+          return;
+        }
+        this.#line(ev.text);
+        return;
+      case "naws":
+        this.#sendWindow();
+        return;
+      case "ttype":
+        if (ev.index === 0) this.#sendClientInfo();
+        return;
+      case "gmcp":
+        this.#gmcp(ev.package, ev.data);
+        return;
+      case "error":
+        this.#protocolError();
+        return;
+    }
+  }
+
+  #protocolError(): void {
+    if (++this.#errors > this.#ctx.limits.maxProtocolErrors) {
+      this.#ctx.log(`telnet: ${this.ip} sent too much malformed input; closed`);
+      this.#say(NOTICES.tooManyErrors);
+      this.close();
+    }
+  }
+
+  #gmcp(pkg: string, data: unknown): void {
+    if (pkg.toLowerCase() !== "core.hello" || typeof data !== "object" || data === null) return;
+    const client = (data as Record<string, unknown>).client;
+    if (typeof client === "string" && client.length > 0) {
+      this.#gmcpClient = client.slice(0, 64);
+      if (this.#session.clientName === null) this.#sendClientInfo();
+    }
+  }
+
+  #line(text: string): void {
+    if (this.#passwordFor) {
+      const { verb, name } = this.#passwordFor;
+      this.#passwordFor = null;
+      this.#session.showInput();
+      // The client did not echo the Enter either.
+      this.#session.send("\n");
+      this.#forward(`${verb} ${name} ${text}`);
+      return;
+    }
+    const m = this.#player === null ? PASSWORD_PROMPT.exec(text) : null;
+    if (m) {
+      this.#passwordFor = { verb: m[1], name: m[2] };
+      this.#session.hideInput();
+      this.#session.send("Password: ");
+      return;
+    }
+    if (this.#phase !== "ready" && /^\s*quit\s*$/i.test(text)) {
+      // Nothing to tell the hub while it is away.
+      this.#say("Goodbye!");
+      this.close();
+      return;
+    }
+    this.#forward(text);
+  }
+
+  #forward(line: string): void {
+    if (line.trim() === "") return;
+    if (this.#phase === "ready" && this.#link.send(JSON.stringify({ msg: line }))) return;
+    const bytes = new TextEncoder().encode(line).length;
+    const limits = this.#ctx.limits;
+    if (
+      this.#buffer.length >= limits.maxBufferedLines ||
+      this.#bufferBytes + bytes > limits.maxBufferedBytes
+    ) {
+      if (!this.#bufferFullNoticed) this.#say(NOTICES.bufferFull);
+      this.#bufferFullNoticed = true;
+      return;
+    }
+    this.#buffer.push(line);
+    this.#bufferBytes += bytes;
+  }
+
+  /** Shows text with colour codes as ANSI, ending with a line break. */
+  #say(msg: string): void {
+    const text = renderAnsi(msg);
+    this.#session.send(text.endsWith("\n") ? text : text + "\n");
+  }
+
+  // ---- hub side ----
+
+  /**
+   * The hub URL for the next attempt. With a session it carries the token and `resume=1`: the
+   * hub logs the connection in silently at open, and shows the connect screen only if that fails.
+   */
+  #hubUrl(): string {
+    if (this.#token === null) return this.#ctx.hubUrl;
+    const url = new URL(this.#ctx.hubUrl);
+    url.searchParams.set("token", this.#token);
+    url.searchParams.set("resume", "1");
+    return url.href;
+  }
+
+  #hubOpen(reconnected: boolean): void {
+    this.#sendClientInfo();
+    this.#sendWindow();
+    if (this.#token !== null) {
+      this.#phase = "resuming";
+      this.#held = [];
+      clearTimeout(this.#resumeTimer);
+      this.#resumeTimer = setTimeout(() => this.#resumeFailed(), this.#ctx.limits.resumeTimeoutMs);
+      return;
+    }
+    if (reconnected || this.#wasDown) this.#say(NOTICES.back);
+    this.#ready();
+  }
+
+  #hubDown(wasOpen: boolean): void {
+    // The hub's own "shutting down" line was about this restart; our notice says more.
+    this.#lastWords = null;
+    this.#phase = "waiting";
+    this.#wasDown = true;
+    this.#bufferFullNoticed = false;
+    clearTimeout(this.#resumeTimer);
+    this.#say(wasOpen ? NOTICES.restarting : NOTICES.starting);
+  }
+
+  #hubFinal(): void {
+    if (this.#lastWords !== null) this.#say(this.#lastWords);
+    this.#lastWords = null;
+    this.close();
+  }
+
+  #ready(): void {
+    clearTimeout(this.#resumeTimer);
+    this.#phase = "ready";
+    this.#wasDown = false;
+    const lines = this.#buffer;
+    this.#buffer = [];
+    this.#bufferBytes = 0;
+    for (const line of lines) this.#forward(line);
+  }
+
+  #resumeFailed(): void {
+    if (this.#phase !== "resuming") return;
+    this.#token = null;
+    this.#player = null;
+    // What was typed was meant for the logged-in player; it must not reach a login prompt.
+    this.#buffer = [];
+    this.#bufferBytes = 0;
+    this.#say(NOTICES.resumeFailed);
+    const held = this.#held;
+    this.#held = [];
+    this.#phase = "ready";
+    this.#wasDown = false;
+    for (const frame of held) this.#hubFrame(frame);
+  }
+
+  #hubFrame(text: string): void {
+    if (this.#closed) return;
+    let msg = text;
+    let data: Record<string, unknown> = {};
+    if (text.startsWith("{")) {
+      try {
+        const f = JSON.parse(text);
+        if (typeof f === "object" && f !== null) {
+          msg = typeof f.msg === "string" ? f.msg : "";
+          if (typeof f.data === "object" && f.data !== null) data = f.data;
+        }
+      } catch { /* shown as text */ }
+    }
+    const type = typeof data.type === "string" ? data.type : "";
+    if (this.#phase === "resuming") {
+      if (type === "session") {
+        this.#sessionFrame(data);
+        this.#held = [];
+        if (data.resumed === true) this.#say(NOTICES.resumed);
+        this.#ready();
+        if (data.resumed === true) return;
+      } else if (type === "error") {
+        this.#held.push(text);
+        this.#resumeFailed();
+        return;
+      } else {
+        // Until the hub confirms, output is held: on success it is the login screen we skip.
+        if (this.#held.length < 32) this.#held.push(text);
+        return;
+      }
+    } else if (type === "session") {
+      this.#sessionFrame(data);
+    }
+    if (this.#lastWords !== null) {
+      this.#say(this.#lastWords);
+      this.#lastWords = null;
+    }
+    if (type === "disconnect" && data.player === undefined) {
+      // This connection's close reason (others leaving carry `player`). Shown only if the
+      // close that follows is final (quit, @boot), not for a restart.
+      this.#lastWords = msg;
+      return;
+    }
+    if (type === "room") this.#gmcpRoom(data);
+    else if (type === "channel") this.#gmcpChannel(data, msg);
+    if (msg !== "") this.#say(msg);
+  }
+
+  #sessionFrame(data: Record<string, unknown>): void {
+    if (typeof data.token === "string") this.#token = data.token;
+    const p = data.player as Record<string, unknown> | undefined;
+    if (p && typeof p.id === "string" && typeof p.name === "string") {
+      this.#player = { id: p.id, name: p.name };
+      this.#session.sendGmcp("Char.Name", { name: p.name, fullname: p.name });
+    }
+  }
+
+  #gmcpRoom(data: Record<string, unknown>): void {
+    if (!this.#session.gmcp) return;
+    const exits: Record<string, string> = {};
+    if (Array.isArray(data.exits)) {
+      for (const e of data.exits.slice(0, 100)) {
+        if (typeof e === "string") exits[e] = "";
+        else if (typeof e === "object" && e !== null) {
+          const x = e as Record<string, unknown>;
+          const to = x.to ?? x.destination ?? x.id ?? "";
+          if (typeof x.name === "string") exits[stripColour(x.name)] = String(to);
+        }
+      }
+    }
+    const id = String(data.id ?? "");
+    this.#session.sendGmcp("Room.Info", {
+      num: /^\d+$/.test(id) ? Number(id) : id,
+      name: stripColour(String(data.name ?? "")),
+      exits,
+    });
+  }
+
+  #gmcpChannel(data: Record<string, unknown>, msg: string): void {
+    if (!this.#session.gmcp) return;
+    this.#session.sendGmcp("Comm.Channel.Text", {
+      channel: String(data.channel ?? ""),
+      talker: String(data.sender ?? ""),
+      text: renderAnsi(msg),
+    });
+  }
+
+  #sendClientInfo(): void {
+    const frame: Record<string, string> = { type: "client", ip: this.ip };
+    const ttype = this.#session.clientName ?? this.#gmcpClient;
+    if (ttype) frame.ttype = ttype.slice(0, 64);
+    this.#link.send(JSON.stringify(frame));
+  }
+
+  #sendWindow(): void {
+    const width = this.#session.width;
+    if (!width) return;
+    this.#link.send(
+      JSON.stringify({ type: "window", width, height: this.#session.height || 24 }),
+    );
+  }
+}
+
+async function withTimeout(p: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([p, new Promise<void>((r) => timer = setTimeout(r, ms))]);
+  clearTimeout(timer);
+}
