@@ -98,7 +98,11 @@ function prefixMatches(o: DbObject, lower: string): boolean {
   );
 }
 
-function ambiguous(list: DbObject[]): CommandError {
+function ambiguous(found: DbObject[]): CommandError {
+  const label = (o: DbObject) => o.flags.includes("exit") ? exitName(o) : o.name;
+  const list = [...found].sort((a, b) =>
+    label(a).localeCompare(label(b)) || Number(a.id) - Number(b.id)
+  );
   const names = list.map((o) => o.flags.includes("exit") ? exitName(o) : o.name);
   const dup = new Set(names.filter((n, i) => names.indexOf(n) !== i));
   const shown = list.slice(0, 10).map((o, i) =>
