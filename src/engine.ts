@@ -19,6 +19,10 @@ import { runFirstRunSetup } from "./supervisor/setup.ts";
 import { createApp } from "./http/app.ts";
 import { Hub } from "./hub/hub.ts";
 import { CommandRegistry, dispatch, loadCoreCommands } from "./commands/mod.ts";
+import { createHooks } from "./plugins/hooks.ts";
+import { HelpRegistry } from "./plugins/help_registry.ts";
+import { PluginManager } from "./plugins/manager.ts";
+import { ENGINE_VERSION } from "./version.ts";
 import type { Services } from "./services.ts";
 
 /** Options for building an engine. */
@@ -60,6 +64,9 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const texts = new Texts(config, root);
   await texts.load();
   const hub = new Hub();
+  const hooks = createHooks();
+  // The manager needs the finished services (for plugin contexts), so it is built just after.
+  let plugins: PluginManager | null = null;
   const services: Services = {
     config,
     kv,
@@ -76,11 +83,27 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     lifecycle: new Lifecycle(),
     hub,
     commands: new CommandRegistry(),
+    hooks,
+    get plugins(): PluginManager {
+      return plugins!;
+    },
   };
+  plugins = new PluginManager(
+    {
+      services,
+      routes: services.routes,
+      commands: services.commands,
+      hooks,
+      help: new HelpRegistry(),
+    },
+    { dir: resolve(root, cfg.server.pluginsDir), engineVersion: ENGINE_VERSION },
+  );
   const core = await loadCoreCommands(services.commands);
   for (const f of core.failed) {
     console.error(`commands: core module ${f.module} failed: ${f.error}`);
   }
+  // After core commands, so plugins see them (and may override them); a broken plugin is reported, never fatal.
+  await plugins.loadAll();
   hub.start(services, (conn, line) => dispatch(services, conn, line));
   // The supervisor prompts interactively before the engine starts; here only the
   // environment path runs, so an engine started on its own can still be seeded.
@@ -96,6 +119,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     hub,
     async close() {
       hub.shutdown();
+      await plugins!.closeAll();
       await services.securityLog.flush();
       kv.close();
     },

@@ -11,6 +11,8 @@ import type { RouteTable } from "./http/route_table.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { HubApi } from "./hub/types.ts";
 import type { CommandRegistry } from "./commands/registry.ts";
+import type { PluginManager } from "./plugins/manager.ts";
+import type { Hooks } from "./plugins/hooks.ts";
 
 /** Services shared by HTTP routes, the hub, commands and plugins. */
 export interface Services {
@@ -36,4 +38,8 @@ export interface Services {
   hub: HubApi;
   /** In-game commands (core and plugins) and their matcher. */
   commands: CommandRegistry;
+  /** Loaded plugins: list, reload, unload (src/plugins/manager.ts). */
+  plugins: PluginManager;
+  /** The event buses `gameHooks`, `wikiHooks`, `eventHooks` (SPEC "Events"). */
+  hooks: Hooks;
 }

@@ -73,6 +73,8 @@ export interface PluginContext {
   readonly manifest: PluginManifest;
   /** The live `plugins.<name>` configuration section (`{}` when absent). */
   readonly config: PluginSection;
+  /** False once the plugin is unloaded (late callbacks should then do nothing). */
+  readonly active: boolean;
   /** Engine services (config, kv, objects, hub, commands, presence, ...). */
   readonly services: Services;
   /** REST routes under /api/v1. */

@@ -1,5 +1,6 @@
 /** A plugin's own key space in Deno KV: every key starts with `["plugin", <name>]`. */
 import { keys } from "../storage/keys.ts";
+import { retryAtomic } from "../storage/kv.ts";
 
 /** Key helpers scoped to one plugin. Keys passed in are relative to the plugin's space. */
 export class PluginKv {
@@ -57,5 +58,23 @@ export class PluginKv {
   /** A new atomic operation on the shared handle. */
   atomic(): Deno.AtomicOperation {
     return this.#kv.atomic();
+  }
+
+  /**
+   * Takes the next number of a plugin-scoped counter (1, 2, ...). `reserve` adds its
+   * writes to the same atomic operation, so the number and its record commit together.
+   */
+  next(
+    counter: string,
+    reserve?: (n: number, op: Deno.AtomicOperation) => void | Promise<void>,
+  ): Promise<number> {
+    return retryAtomic(async () => {
+      const key = this.key("counter", counter);
+      const cur = await this.#kv.get<number>(key);
+      const n = (cur.value ?? 0) + 1;
+      const op = this.#kv.atomic().check(cur).set(key, n);
+      await reserve?.(n, op);
+      return (await op.commit()).ok ? n : null;
+    });
   }
 }

@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { type ContextHost, ContextImpl } from "./context.ts";
+import type { HelpRegistry } from "./help_registry.ts";
 import { engineMismatch, type PluginManifest, readManifest } from "./manifest.ts";
 import {
   discoverPlugins,
@@ -78,6 +79,11 @@ export class PluginManager {
       log: { info: (m) => console.log(m), error: (m) => console.error(m) },
       ...opts,
     };
+  }
+
+  /** Help folders and topics that plugins registered (read by the help plugin). */
+  get help(): HelpRegistry {
+    return this.#host.help;
   }
 
   /** The plugins directory. */

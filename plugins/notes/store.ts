@@ -1,0 +1,64 @@
+/** Notes in the plugin's KV space: create, list by author, delete. */
+import type { PluginKv } from "../../src/plugins/mod.ts";
+import { noteKeys } from "./keys.ts";
+
+/** A note (SPEC "Note (sample plugin)"). */
+export interface Note {
+  id: string;
+  author: string;
+  authorName: string;
+  text: string;
+  createdAt: number;
+}
+
+/** Longest note text, in characters. */
+export const MAX_NOTE_LENGTH = 4000;
+
+/** Most notes one list call returns. */
+const MAX_LIST = 1000;
+
+/** Persistent notes. */
+export class NoteStore {
+  constructor(private readonly kv: PluginKv) {}
+
+  /** Creates a note; its id comes from the plugin's counter. */
+  async create(author: string, authorName: string, text: string): Promise<Note> {
+    let note: Note | null = null;
+    await this.kv.next(noteKeys.counter, (n, op) => {
+      note = { id: String(n), author, authorName, text, createdAt: Date.now() };
+      op.check({ key: this.kv.key(...noteKeys.note(note.id)), versionstamp: null })
+        .set(this.kv.key(...noteKeys.note(note.id)), note)
+        .set(this.kv.key(...noteKeys.byAuthor(author, n)), note.id);
+    });
+    return note!;
+  }
+
+  /** One note, or null. */
+  get(id: string): Promise<Note | null> {
+    return this.kv.get<Note>(noteKeys.note(id));
+  }
+
+  /** An author's notes, oldest first. */
+  async list(author: string): Promise<Note[]> {
+    const ids: string[] = [];
+    for await (const e of this.kv.list<string>(noteKeys.ofAuthor(author), { limit: MAX_LIST })) {
+      ids.push(e.value);
+    }
+    const out: Note[] = [];
+    for (let i = 0; i < ids.length; i += 10) {
+      const batch = await this.kv.raw.getMany<Note[]>(
+        ids.slice(i, i + 10).map((id) => this.kv.key(...noteKeys.note(id))),
+      );
+      for (const e of batch) if (e.value) out.push(e.value);
+    }
+    return out;
+  }
+
+  /** Deletes a note and its index entry. */
+  async delete(note: Note): Promise<void> {
+    await this.kv.atomic()
+      .delete(this.kv.key(...noteKeys.note(note.id)))
+      .delete(this.kv.key(...noteKeys.byAuthor(note.author, Number(note.id))))
+      .commit();
+  }
+}

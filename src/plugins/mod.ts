@@ -1,0 +1,57 @@
+/**
+ * The plugin SDK: the one engine module plugins import. Everything a plugin may
+ * use of the engine is re-exported here, so the engine can reorganise its insides
+ * without breaking plugins.
+ */
+export type {
+  CommandHost,
+  ContextHost,
+  PluginBus,
+  PluginContext,
+  PluginHooks,
+  PluginLog,
+} from "./context.ts";
+export type { PluginModule } from "./loader.ts";
+export type { PluginStatus } from "./manager.ts";
+export type { PluginManifest } from "./manifest.ts";
+export type { HelpDirEntry, HelpTopicEntry, HelpTopicInput } from "./help_registry.ts";
+export type { HelpRegistry } from "./help_registry.ts";
+export type {
+  EventEvents,
+  GameEvents,
+  Handler,
+  Hooks,
+  Unsubscribe,
+  WikiEvents,
+  WikiPagePayload,
+} from "./hooks.ts";
+export type { PluginKv } from "./kv.ts";
+export { json, pathBelow, query, readJson, requireUser } from "./http.ts";
+export { ENGINE_VERSION } from "../version.ts";
+
+export type { Services } from "../services.ts";
+export type { RouteHandler } from "../http/route_table.ts";
+export type { CommandSdk, CommandSpec } from "../commands/types.ts";
+export type { HubApi, HubConnection, Outbound, OutboundData } from "../hub/types.ts";
+export type { DbObject, ObjectData } from "../world/types.ts";
+export type { PluginSection } from "../config/defaults.ts";
+export type { Presence } from "../world/presence.ts";
+
+export {
+  ConflictError,
+  EngineError,
+  ForbiddenError,
+  NotFoundError,
+  UnauthorizedError,
+  ValidationError,
+} from "../errors.ts";
+export { CommandError } from "../commands/errors.ts";
+export { checkLock, type LockSubject, LockSyntaxError, parseLock } from "../world/locks.ts";
+export { atLeast, hasFlag, isStaff, levelOf } from "../world/flags.ts";
+export { dbref, normalizeId } from "../world/ids.ts";
+export { objectNameProblem } from "../world/names.ts";
+export { canControl, canSee } from "../world/access.ts";
+export { objectView } from "../world/views.ts";
+export { typeOf } from "../world/objects.ts";
+export { startingRoom } from "../world/start.ts";
+export { padVisible, renderAnsi, stripColour, visibleLength, wrapText } from "../text/colour.ts";
