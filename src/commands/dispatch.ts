@@ -48,10 +48,12 @@ export async function dispatch(
       reply("Your character no longer exists.");
       return;
     }
-    const here = me.location ? await services.objects.get(me.location) : null;
-
-    const exit = await matchExit({ services }, here, cmd.raw);
-    if (exit) {
+    // The room and its exits are read together: every plain word may be an exit name.
+    const [here, exit] = await Promise.all([
+      me.location ? services.objects.get(me.location) : null,
+      matchExit({ services }, me.location, cmd.raw),
+    ]);
+    if (exit && here) {
       name = "(exit)";
       await goThrough(buildSdk(services, conn, { me, here, cmd, args: [] }), exit);
       return;

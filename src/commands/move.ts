@@ -15,15 +15,21 @@ const MAX_EXIT_LINE = 200;
 /** Lines starting with these are commands or speech, never exit names. */
 const NOT_EXIT_START = new Set(['"', ":", ";", "\\", "&", "@", "+"]);
 
-/** The exit in `room` whose name or alias is the whole line, or null. */
+/** True when a line could be an exit name (cheap test before any lookup). */
+export function mayBeExit(line: string): boolean {
+  const typed = line.trim();
+  return typed.length > 0 && typed.length <= MAX_EXIT_LINE && !NOT_EXIT_START.has(typed[0]);
+}
+
+/** The exit in room `roomId` whose name or alias is the whole line, or null. */
 export async function matchExit(
   u: Pick<CommandSdk, "services">,
-  room: DbObject | null,
+  roomId: string | null | undefined,
   line: string,
 ): Promise<DbObject | null> {
+  if (!roomId || !mayBeExit(line)) return null;
   const typed = line.trim().toLowerCase();
-  if (!room || !typed || typed.length > MAX_EXIT_LINE || NOT_EXIT_START.has(typed[0])) return null;
-  const exits = await u.services.objects.contentsOfType(room.id, "exit", MAX_EXITS);
+  const exits = await u.services.objects.contentsOfType(roomId, "exit", MAX_EXITS);
   return exits.find((e) => namesOf(e).includes(typed)) ?? null;
 }
 

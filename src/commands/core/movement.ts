@@ -37,7 +37,7 @@ Examples:
   north
   n`,
     async exec(u) {
-      const exit = await matchExit(u, u.here, u.cmd.args);
+      const exit = await matchExit(u, u.here?.id, u.cmd.args);
       if (!exit) throw new CommandError("You can't go that way.");
       await goThrough(u, exit);
     },
