@@ -1,0 +1,100 @@
+/** In-game help: `help`, `help <topic>`, and staff's `+help/set`, `+help/del`, `+help/reload`. */
+import { CommandError, type CommandSpec, stripColour } from "../../src/plugins/mod.ts";
+import { toSection, toSlug } from "./slug.ts";
+import type { HelpDb } from "./store.ts";
+import type { HelpTopics } from "./topics.ts";
+import { renderIndex, renderTopic } from "./render.ts";
+import { MAX_CONTENT } from "./routes.ts";
+
+const STAFF = "admin+";
+
+/** The help commands. */
+export function helpCommands(db: HelpDb, topics: HelpTopics): CommandSpec[] {
+  const slugOrFail = (raw: string) => {
+    const s = toSlug(raw);
+    if (!s) {
+      throw new CommandError("Topic names use a-z, 0-9, @, +, /, _ and - (up to 64 characters).");
+    }
+    return s;
+  };
+  return [
+    {
+      name: "help",
+      aliases: ["+help"],
+      category: "general",
+      help: "help lists the help topics; help <topic> shows one.",
+      async exec(u) {
+        const width = u.conn.width || 78;
+        const typed = u.cmd.args.trim();
+        if (!typed) {
+          const sections = await topics.sections();
+          return u.send(renderIndex(sections, width), { type: "help", sections });
+        }
+        const found = await topics.find(typed);
+        if (!found) {
+          throw new CommandError(`No help for '${typed.slice(0, 40)}'. Type 'help' for the index.`);
+        }
+        if ("ambiguous" in found) {
+          throw new CommandError(`Which topic: ${found.ambiguous.join(", ")}?`);
+        }
+        const e = found.entry;
+        u.send(renderTopic(e, width), {
+          type: "help",
+          topic: e.name,
+          section: e.section,
+          source: e.source,
+          content: stripColour(e.content),
+        });
+      },
+    },
+    {
+      name: "+help/set",
+      lock: STAFF,
+      category: "help",
+      help: "+help/set <topic>=<text> writes a database help topic (it wins over files).",
+      async exec(u) {
+        if (u.cmd.rhs === null || !u.cmd.rhs.trim()) {
+          throw new CommandError("Usage: +help/set <topic>=<text>");
+        }
+        const slug = slugOrFail(u.cmd.lhs);
+        if (u.cmd.rhs.length > MAX_CONTENT) throw new CommandError("That help text is too long.");
+        const section = (await topics.get(slug))?.section ?? toSection("general")!;
+        const created = await db.set({
+          slug,
+          section,
+          content: u.cmd.rhs,
+          updatedAt: Date.now(),
+          updatedBy: u.me.id,
+        });
+        u.send(`Help topic '${slug}' ${created ? "created" : "updated"}.`);
+      },
+    },
+    {
+      name: "+help/del",
+      lock: STAFF,
+      category: "help",
+      help:
+        "+help/del <topic> deletes a database help topic; a file topic of that name shows again.",
+      async exec(u) {
+        const slug = slugOrFail(u.cmd.args);
+        if (!(await db.delete(slug))) {
+          throw new CommandError(`There is no database topic '${slug}'.`);
+        }
+        const now = await topics.get(slug);
+        u.send(
+          `Help topic '${slug}' deleted.${now ? ` The ${now.source} entry shows again.` : ""}`,
+        );
+      },
+    },
+    {
+      name: "+help/reload",
+      lock: STAFF,
+      category: "help",
+      help: "+help/reload re-reads the help files.",
+      async exec(u) {
+        const n = await topics.reloadFiles();
+        u.send(`Help files reloaded: ${n} file topics.`);
+      },
+    },
+  ];
+}

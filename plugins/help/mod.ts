@@ -1,0 +1,40 @@
+/**
+ * The help plugin: topics from the database (priority 100), help files in the
+ * game's `help/` folder and every plugin's `help/` folder (50), and registered
+ * commands' inline help (10). In game: `help`; over REST: `/api/v1/help`.
+ */
+import { resolve } from "node:path";
+import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
+import { HelpDb } from "./store.ts";
+import { HelpTopics } from "./topics.ts";
+import { helpRoutes, PREFIX } from "./routes.ts";
+import { helpCommands } from "./commands.ts";
+
+const plugin: PluginModule = {
+  name: "help",
+  version: "1.0.0",
+  description: "Help topics in game and over REST.",
+  async init(ctx: PluginContext) {
+    const s = ctx.services;
+    const db = new HelpDb(ctx.kv);
+    await db.load();
+    const topics = new HelpTopics({
+      db,
+      mainFolder: () => ({
+        dir: resolve(s.root, s.config.value.server.helpDir),
+        defaultSection: "general",
+      }),
+      registry: s.plugins.help,
+      commands: () => s.commands.list(),
+      warn: (m) => ctx.log.warn(m),
+    });
+    await topics.reloadFiles();
+    ctx.routes.add(PREFIX, helpRoutes(s, db, topics));
+    for (const spec of helpCommands(db, topics)) ctx.commands.add(spec);
+    ctx.provide({ topics });
+    return true;
+  },
+  remove() {},
+};
+
+export default plugin;

@@ -1,0 +1,193 @@
+/** Black-box tests of the help plugin: REST reads and writes, sources and priorities, in game. */
+import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { api, ROOT } from "./harness.ts";
+import { isType, startPluginWorld } from "./plugins_world.ts";
+
+/** Every core command (SPEC "In-game commands" and the basics) must have a real help file. */
+const CORE_TOPICS = [
+  "look",
+  "say",
+  "pose",
+  "semipose",
+  "@emit",
+  "page",
+  "think",
+  "who",
+  "inventory",
+  "get",
+  "drop",
+  "give",
+  "home",
+  "examine",
+  "@describe",
+  "@name",
+  "@set",
+  "@boot",
+  "@toad",
+  "@newpassword",
+  "@resettoken",
+  "@chown",
+  "@moniker",
+  "@site",
+  "@reboot",
+  "@shutdown",
+  "@update",
+  "@reload",
+  "connect",
+  "create",
+  "quit",
+];
+
+const enc = encodeURIComponent;
+
+async function copyDir(from: string, to: string) {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const e of Deno.readDir(from)) {
+    if (e.isDirectory) await copyDir(join(from, e.name), join(to, e.name));
+    else if (e.isFile) await Deno.copyFile(join(from, e.name), join(to, e.name));
+  }
+}
+
+Deno.test("help plugin: sources, priorities, REST writes, path safety and in-game help", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "ursamu-help-" });
+  const helpDir = join(tmp, "help");
+  await copyDir(join(ROOT, "help"), helpDir);
+  const secret = join(tmp, "secret.md");
+  await Deno.writeTextFile(secret, "TOP SECRET");
+  await Deno.symlink(secret, join(helpDir, "escape.md"));
+  await Deno.writeTextFile(
+    join(helpDir, "colourful.md"),
+    "---\nsection: testing\n---\n# Colourful\n\n%chBold%cn and %crred%cn text.\n",
+  );
+  await Deno.writeTextFile(join(helpDir, "badyaml.md"), "---\n: [unclosed\n---\nStill readable.\n");
+  const w = await startPluginWorld(["Alice"], { env: { URSAMU_SERVER_HELPDIR: helpDir } });
+  try {
+    const base = w.srv.base;
+    const { Root, Alice } = w.tokens;
+
+    // The index.
+    const index = await api(base, "GET", "/api/v1/help");
+    assertEquals(index.status, 200);
+    assertEquals(Object.keys(index.body), ["sections"]);
+    const sections: Record<string, string[]> = index.body.sections;
+    const all = Object.values(sections).flat();
+    for (const t of CORE_TOPICS) assert(all.includes(t), `index lists ${t}`);
+    assert(sections.communication.includes("say"));
+    assert(sections.testing.includes("colourful"));
+    assert(all.includes("channels") && all.includes("notes"), "plugin help folders are read");
+    assert(!all.includes("escape"), "a symlink out of the help folder is refused");
+
+    // Every core topic is a real file topic.
+    for (const t of CORE_TOPICS) {
+      const r = await api(base, "GET", `/api/v1/help/${enc(t)}`);
+      assertEquals(r.status, 200, t);
+      assertEquals(r.body.source, "file", t);
+      assert(r.body.content.length > 40, `${t} has real content`);
+    }
+    // Colour codes stripped by default, raw Markdown on request.
+    const plain = await api(base, "GET", "/api/v1/help/colourful");
+    assertEquals(plain.body.content.includes("%c"), false);
+    assertMatch(plain.body.content, /Bold and red text/);
+    const md = await fetch(`${base}/api/v1/help/colourful?format=md`);
+    assertMatch(md.headers.get("content-type") ?? "", /text\/markdown/);
+    assertMatch(await md.text(), /%chBold%cn/);
+    assertMatch((await api(base, "GET", "/api/v1/help/badyaml")).body.content, /Still readable/);
+
+    // Lowest priority: a command's inline help when no file exists.
+    const addcom = await api(base, "GET", "/api/v1/help/addcom");
+    assertEquals([addcom.status, addcom.body.source], [200, "command"]);
+    // Aliases and case.
+    assertEquals((await api(base, "GET", "/api/v1/help/LOOK")).body.name, "look");
+    assertEquals((await api(base, "GET", "/api/v1/help/%40upgrade")).body.name, "@update");
+
+    // Unknown and hostile topics.
+    assertEquals((await api(base, "GET", "/api/v1/help/no-such-topic")).status, 404);
+    for (const bad of ["..%2F..%2Fsecret", "a..b", "a%00b", "x".repeat(80), "a.b"]) {
+      const r = await api(base, "GET", `/api/v1/help/${bad}`);
+      assertEquals(r.status, 400, bad);
+      assertMatch(r.body.error, /Invalid topic name/);
+    }
+    const deep = await api(base, "GET", "/api/v1/help/../../secret");
+    assert(deep.status === 404 || deep.status === 400, "no traversal through the URL");
+
+    // Writes: staff only.
+    const body = { content: "Database %chsay%cn help.", section: "custom" };
+    assertEquals((await api(base, "POST", "/api/v1/help/say", body)).status, 401);
+    const forbidden = await api(base, "POST", "/api/v1/help/say", body, Alice);
+    assertEquals([forbidden.status, forbidden.body], [403, { error: "Forbidden" }]);
+    assertEquals((await api(base, "DELETE", "/api/v1/help/say", undefined, Alice)).status, 403);
+    const noContent = await api(base, "POST", "/api/v1/help/say", { content: " " }, Root);
+    assertEquals([noContent.status, noContent.body.error], [400, "content is required"]);
+    const badSection = await api(base, "POST", "/api/v1/help/say", {
+      content: "x",
+      section: "../x",
+    }, Root);
+    assertEquals(badSection.status, 400);
+    const badSlug = await api(base, "POST", "/api/v1/help/..%2Fevil", { content: "x" }, Root);
+    assertEquals(badSlug.status, 400);
+
+    // Database (100) beats file (50); deleting it restores the file entry.
+    const created = await api(base, "POST", "/api/v1/help/say", body, Root);
+    assertEquals(created.status, 201);
+    const dbSay = await api(base, "GET", "/api/v1/help/say");
+    assertEquals([dbSay.body.source, dbSay.body.section, dbSay.body.content], [
+      "database",
+      "custom",
+      "Database say help.",
+    ]);
+    assert((await api(base, "GET", "/api/v1/help")).body.sections.custom.includes("say"));
+    const updated = await api(base, "POST", "/api/v1/help/say", { content: "Second." }, Root);
+    assertEquals([updated.status, updated.body.section], [200, "custom"]);
+    const del = await api(base, "DELETE", "/api/v1/help/say", undefined, Root);
+    assertEquals([del.status, del.body.deleted], [200, true]);
+    const fileSay = await api(base, "GET", "/api/v1/help/say");
+    assertEquals(fileSay.body.source, "file");
+    assertEquals((await api(base, "DELETE", "/api/v1/help/say", undefined, Root)).status, 404);
+
+    // A brand-new database topic, then gone entirely.
+    assertEquals(
+      (await api(base, "POST", "/api/v1/help/house-rules", { content: "Be kind." }, Root)).status,
+      201,
+    );
+    assertEquals((await api(base, "GET", "/api/v1/help/house-rules")).body.section, "general");
+    await api(base, "DELETE", "/api/v1/help/house-rules", undefined, Root);
+    assertEquals((await api(base, "GET", "/api/v1/help/house-rules")).status, 404);
+
+    // In game.
+    const alice = await w.login("Alice");
+    const idx = await alice.cmd("help", isType("help"));
+    assertMatch(idx.msg, /COMMUNICATION/);
+    const say = await alice.cmd("help say", isType("help"));
+    assertEquals(say.data.topic, "say");
+    assertMatch(say.msg, /Says something/);
+    assertEquals((await alice.cmd("help emit", isType("help"))).data.topic, "@emit");
+    assertEquals((await alice.cmd("help chan", isType("help"))).data.topic, "channels");
+    await alice.cmd("help zzzz", /No help for 'zzzz'/);
+    await alice.cmd("+help/set say=Hacked", /Permission denied/);
+    await alice.cmd("+help/reload", /Permission denied/);
+
+    const root = await w.login("Root");
+    await root.cmd("+help/set etiquette=Be %chnice%cn.%rAlways.", /Help topic 'etiquette' created/);
+    const et = await alice.cmd("help etiquette", isType("help"));
+    assertEquals(et.data.source, "database");
+    assertEquals(
+      (await api(base, "GET", "/api/v1/help/etiquette")).body.content,
+      "Be nice.\nAlways.",
+    );
+    await root.cmd("+help/set bad..name=x", /Topic names use/);
+    await root.cmd("+help/del etiquette", /deleted/);
+    await root.cmd("+help/del etiquette", /no database topic/);
+
+    await Deno.writeTextFile(join(helpDir, "fresh.md"), "# Fresh\n\nNew on disk.");
+    assertEquals((await api(base, "GET", "/api/v1/help/fresh")).status, 404);
+    await root.cmd("+help/reload", /Help files reloaded/);
+    assertEquals(
+      (await api(base, "GET", "/api/v1/help/fresh")).body.content,
+      "# Fresh\n\nNew on disk.",
+    );
+  } finally {
+    await w.stop();
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
