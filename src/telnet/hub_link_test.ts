@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import { HubLink, isFinalClose, reconnectDelay } from "./hub_link.ts";
+
+Deno.test("close codes: quit, boot and abuse are final; restarts and lost sockets are not", () => {
+  for (const code of [1000, 1008, 1009, 4001]) assert.ok(isFinalClose(code), String(code));
+  for (const code of [1001, 1005, 1006, 1011, 1012, 1013]) {
+    assert.ok(!isFinalClose(code), String(code));
+  }
+});
+
+Deno.test("reconnect delay doubles from 100 ms to the cap, with at most 25% jitter", () => {
+  const none = () => 0;
+  assert.deepEqual([0, 1, 2, 3, 4, 5, 40].map((a) => reconnectDelay(a, 2000, none)), [
+    100,
+    200,
+    400,
+    800,
+    1600,
+    2000,
+    2000,
+  ]);
+  assert.equal(reconnectDelay(0, 2000, () => 0.999), 125);
+});
+
+Deno.test("a link to a hub that is not there keeps retrying and reports down once", async () => {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  let downs = 0;
+  let attempts = 0;
+  const link = new HubLink(() => {
+    attempts++;
+    return `ws://127.0.0.1:${port}/`;
+  }, {
+    onOpen: () => assert.fail("nothing listens"),
+    onFrame: () => {},
+    onDown: (wasOpen) => {
+      assert.equal(wasOpen, false);
+      downs++;
+    },
+    onFinal: () => assert.fail("not final"),
+  }, { maxRetryMs: 50, random: () => 0 });
+  link.connect();
+  await new Promise((r) => setTimeout(r, 400));
+  link.close();
+  assert.equal(downs, 1);
+  assert.ok(attempts >= 3, `attempts ${attempts}`);
+  assert.equal(link.send("x"), false);
+});
+
+Deno.test("a link comes back when the hub does, and stops on a final close", async () => {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  const events: string[] = [];
+  let opened!: () => void;
+  let final!: () => void;
+  const openedP = new Promise<void>((r) => opened = r);
+  const finalP = new Promise<void>((r) => final = r);
+  const link = new HubLink(() => `ws://127.0.0.1:${port}/`, {
+    onOpen: (re) => {
+      events.push(`open ${re}`);
+      opened();
+    },
+    onFrame: (t) => events.push(`frame ${t}`),
+    onDown: (w) => events.push(`down ${w}`),
+    onFinal: (code) => {
+      events.push(`final ${code}`);
+      final();
+    },
+  }, { maxRetryMs: 50, random: () => 0 });
+  link.connect();
+  await new Promise((r) => setTimeout(r, 150));
+  const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, (req) => {
+    const { socket, response } = Deno.upgradeWebSocket(req);
+    socket.onopen = () => {
+      socket.send("hello");
+      setTimeout(() => socket.close(1000, "bye"), 50);
+    };
+    return response;
+  });
+  await openedP;
+  await finalP;
+  assert.equal(link.open, false);
+  await server.shutdown();
+  assert.deepEqual(events, ["down false", "open false", "frame hello", "final 1000"]);
+});

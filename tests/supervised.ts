@@ -1,0 +1,55 @@
+/**
+ * Helpers for black-box tests that run the whole stack under the supervisor
+ * (`src/supervisor/main.ts`: first-run setup, telnet sidecar, engine).
+ */
+import { type StartOptions, startServer, type TestServer, waitHealthy } from "./harness.ts";
+import { TelnetClient, type TelnetClientOptions } from "./telnet_client.ts";
+
+/** The superuser created by first-run setup from the environment. */
+export const ADMIN = { name: "Admin", password: "admin-password-1" };
+
+/** Starts the supervisor and waits until the engine answers /health and the sidecar listens. */
+export async function startSupervised(opts: StartOptions = {}): Promise<TestServer> {
+  const srv = await startServer({
+    ...opts,
+    entry: "src/supervisor/main.ts",
+    env: {
+      URSAMU_SUPERUSER_NAME: ADMIN.name,
+      URSAMU_SUPERUSER_PASSWORD: ADMIN.password,
+      ...opts.env,
+    },
+  });
+  try {
+    await waitHealthy(srv.base, () => false, () => srv.output());
+    await srv.waitFor(/telnet: listening on/);
+  } catch (e) {
+    await srv.stop();
+    throw e;
+  }
+  return srv;
+}
+
+/** Connects over telnet, logs in with `connect <name> <password>` and waits for the room. */
+export async function telnetLogin(
+  srv: TestServer,
+  name: string,
+  password: string,
+  opts: TelnetClientOptions = {},
+): Promise<TelnetClient> {
+  const t = await TelnetClient.connect(srv.telnet, opts);
+  try {
+    await t.waitFor(/connect <name>/);
+    await t.send(`connect ${name} ${password}`);
+    await t.waitFor(/Limbo/);
+  } catch (e) {
+    await t.close();
+    throw e;
+  }
+  return t;
+}
+
+/** Counts matches of `re` in a text. */
+export function count(text: string, re: RegExp): number {
+  return (text.match(new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g")) ??
+    []).length;
+}

@@ -1,0 +1,111 @@
+/**
+ * Bad telnet input (random bytes, a 1 MB subnegotiation, a 1 MB line, unterminated IAC, a client
+ * that never reads) must not crash or stall the sidecar or other players.
+ */
+import { assert } from "./assert.ts";
+import { register } from "./harness.ts";
+import { TelnetClient } from "./telnet_client.ts";
+import { startSupervised, telnetLogin } from "./supervised.ts";
+
+const IAC = 255, SB = 250, SE = 240, GMCP = 201;
+
+/** Seeded PRNG so a failure can be replayed. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function writeQuietly(c: TelnetClient, bytes: Uint8Array): Promise<void> {
+  try {
+    for (let i = 0; i < bytes.length; i += 64 * 1024) await c.write(bytes.subarray(i, i + 65536));
+  } catch { /* the sidecar may close an abusive client: that is allowed */ }
+}
+
+Deno.test("telnet abuse: garbage never crashes or stalls the sidecar", async (t) => {
+  const srv = await startSupervised();
+  const open: TelnetClient[] = [];
+  try {
+    await register(srv.base, "Alice", "alice-password");
+    await register(srv.base, "Slow", "slow-password");
+    const alice = await telnetLogin(srv, "Alice", "alice-password");
+    open.push(alice);
+    let n = 0;
+    /** Alice still gets an answer to `say`. */
+    const aliceOk = async () => {
+      const word = `ping${++n}`;
+      const from = alice.mark();
+      await alice.send(`say ${word}`);
+      await alice.waitFor(new RegExp(`You say, "${word}"`), 10_000, from);
+    };
+
+    await t.step("random bytes (with unterminated IAC sequences)", async () => {
+      const rand = prng(1234);
+      const special = [IAC, IAC, SB, SE, 251, 252, 253, 254, 13, 10, 0, 8, 127];
+      const garbage = new Uint8Array(256 * 1024);
+      for (let i = 0; i < garbage.length; i++) {
+        garbage[i] = rand() < 0.3
+          ? special[Math.floor(rand() * special.length)]
+          : Math.floor(rand() * 256);
+      }
+      const clients = await Promise.all([1, 2, 3].map(() => TelnetClient.connect(srv.telnet)));
+      open.push(...clients);
+      await Promise.all(clients.map((c, i) => writeQuietly(c, garbage.subarray(i * 1000))));
+      // And end on a lone IAC SB: a subnegotiation that never ends.
+      await Promise.all(clients.map((c) => writeQuietly(c, Uint8Array.of(IAC, SB, GMCP, 65))));
+      await aliceOk();
+    });
+
+    await t.step("a 1 MB subnegotiation is dropped; the client goes on", async () => {
+      const c = await TelnetClient.connect(srv.telnet);
+      open.push(c);
+      await c.waitFor(/connect <name>/);
+      const big = new Uint8Array(1024 * 1024 + 5);
+      big.fill(65);
+      big.set([IAC, SB, GMCP], 0);
+      big.set([IAC, SE], big.length - 2);
+      await writeQuietly(c, big);
+      await aliceOk();
+      const from = c.mark();
+      await c.send("hello");
+      await c.waitFor(/Please log in/, 10_000, from);
+    });
+
+    await t.step("a 1 MB line is refused whole; the client goes on", async () => {
+      const c = await TelnetClient.connect(srv.telnet);
+      open.push(c);
+      await c.waitFor(/connect <name>/);
+      const line = new Uint8Array(1024 * 1024).fill(120);
+      await writeQuietly(c, line);
+      await aliceOk();
+      await c.write(new TextEncoder().encode("\r\n"));
+      await c.waitFor(/too long and was ignored/);
+      const from = c.mark();
+      await c.send("hello");
+      await c.waitFor(/Please log in/, 10_000, from);
+    });
+
+    await t.step("a client that never reads does not stall others", async () => {
+      const slow = await TelnetClient.connect(srv.telnet, { noRead: true });
+      open.push(slow);
+      await slow.send("connect Slow slow-password");
+      const spam = new TextEncoder().encode("look\r\n".repeat(2000));
+      await writeQuietly(slow, spam);
+      for (let i = 0; i < 3; i++) await aliceOk();
+    });
+
+    await t.step("the sidecar and engine are still the same processes", () => {
+      const out = srv.output();
+      assert(!/telnet sidecar exited/.test(out), "sidecar never crashed");
+      assert((out.match(/engine started/g) ?? []).length === 1, "engine never restarted");
+    });
+  } finally {
+    for (const c of open) await c.close();
+    await srv.stop();
+  }
+});

@@ -1,0 +1,153 @@
+/**
+ * Restarts that keep players connected: `@reboot` with telnet and web players on, ten reboots in
+ * a row, and a sidecar that starts (or stays up) while the engine is down.
+ */
+import { assert, assertEquals } from "./assert.ts";
+import { api, register, startServer, type TestServer, waitHealthy } from "./harness.ts";
+import { connectWs, type WsClient } from "./ws_client.ts";
+import { TelnetClient } from "./telnet_client.ts";
+import { ADMIN, count, startSupervised, telnetLogin } from "./supervised.ts";
+
+const RESUMED = /Your session continues/g;
+
+async function online(srv: TestServer): Promise<string[]> {
+  const r = await api(srv.base, "GET", "/api/v1/players/online");
+  return (r.body as { name: string }[]).map((p) => p.name).sort();
+}
+
+/** A web client as a browser would run it: on close 1012 it reconnects and resumes with its token. */
+async function webResume(srv: TestServer, token: string): Promise<WsClient> {
+  const end = Date.now() + 20_000;
+  for (;;) {
+    try {
+      const c = await connectWs(srv, { token, client: "web", query: { resume: "1" } });
+      const s = await c.expect((m) => m.data.type === "session", 5_000);
+      assertEquals(s.data.resumed, true);
+      return c;
+    } catch (e) {
+      if (Date.now() > end) throw e;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+Deno.test("@reboot: telnet and web players stay connected and usable", async () => {
+  const srv = await startSupervised();
+  const open: (TelnetClient | WsClient)[] = [];
+  try {
+    await register(srv.base, "Alice", "alice-password");
+    const bobToken = await register(srv.base, "Bob", "bob-password");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    const alice = await telnetLogin(srv, "Alice", "alice-password", { gmcp: true, mccp: true });
+    open.push(admin, alice);
+    let bob = await connectWs(srv, { token: bobToken, client: "web" });
+    open.push(bob);
+    const bobSession = (await bob.expect((m) => m.data.type === "session")).data.token as string;
+
+    await admin.send("@reboot");
+    await alice.waitFor(/\[Reboot\] Admin is restarting the server/);
+    await alice.waitFor(/game server is restarting/);
+    const closed = await bob.closed;
+    assertEquals(closed.code, 1012, "web clients are told to reconnect (1012)");
+    // Typed while the engine is away: kept and replayed after the resume.
+    await alice.send("say typed during the reboot");
+    await alice.waitFor(/Your session continues/, 30_000);
+    await admin.waitFor(/Your session continues/, 30_000);
+    await waitHealthy(srv.base);
+    await alice.waitFor(/You say, "typed during the reboot"/);
+    assert(!alice.closed && !admin.closed, "telnet sockets stayed open");
+    assert(alice.compressed, "MCCP2 stream kept across the restart");
+    assertEquals(count(alice.plain, /Limbo/), 1, "no second login screen or look on resume");
+    assert(
+      !/connect <name>.*\n[\s\S]*connect <name>/.test(alice.plain),
+      "no second connect screen",
+    );
+
+    bob = await webResume(srv, bobSession);
+    open.push(bob);
+    const from = alice.mark();
+    bob.send("say back on the web");
+    await alice.waitFor(/Bob says, "back on the web"/, 10_000, from);
+    await alice.send("say and on telnet");
+    await bob.expect(/Alice says, "and on telnet/);
+    assertEquals(await online(srv), ["Admin", "Alice", "Bob"]);
+  } finally {
+    for (const c of open) await c.close();
+    await srv.stop();
+  }
+});
+
+Deno.test("ten reboots in a row lose no telnet session", async () => {
+  // Runs shorter than 5 s double the restart delay; cap it so ten reboots take seconds, not minutes.
+  const srv = await startSupervised({ args: ["--max-delay", "1000"] });
+  const players: TelnetClient[] = [];
+  try {
+    await register(srv.base, "Alice", "alice-password");
+    await register(srv.base, "Carol", "carol-password");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    players.push(
+      admin,
+      await telnetLogin(srv, "Alice", "alice-password", { naws: { width: 90, height: 30 } }),
+      await telnetLogin(srv, "Carol", "carol-password", { mccp: true }),
+    );
+    for (let i = 1; i <= 10; i++) {
+      await admin.send("@reboot");
+      for (const p of players) {
+        await p.until(() => count(p.plain, RESUMED) >= i, `resume #${i}`, 30_000);
+      }
+      const from = players[1].mark();
+      await players[2].send(`say reboot ${i}`);
+      await players[1].waitFor(new RegExp(`Carol says, "reboot ${i}"`), 10_000, from);
+    }
+    for (const p of players) assert(!p.closed, "still connected");
+    assertEquals(await online(srv), ["Admin", "Alice", "Carol"]);
+    assertEquals(count(srv.output(), /engine started/g), 11);
+    assert(!/login screen|connect <name>[\s\S]*connect <name>/.test(players[1].plain));
+  } finally {
+    for (const p of players) await p.close();
+    await srv.stop();
+  }
+});
+
+Deno.test("sidecar without an engine: waits, buffers, then logs in and resumes", async () => {
+  // The sidecar alone first (the engine is down), then an engine on the same ports and database.
+  const sidecar = await startServer({ entry: "telnet.ts" });
+  let engine: TestServer | null = null;
+  const open: TelnetClient[] = [];
+  try {
+    await sidecar.waitFor(/telnet: listening on/);
+    const c = await TelnetClient.connect(sidecar.telnet);
+    open.push(c);
+    await c.waitFor(/game server is starting/);
+    await c.send(`connect ${ADMIN.name} ${ADMIN.password}`);
+    const startEngine = async () => {
+      // "./main.ts": the harness would wait for health on its own fresh port, not the sidecar's.
+      const e = await startServer({
+        entry: "./main.ts",
+        dir: sidecar.dir,
+        env: {
+          ...sidecar.env,
+          URSAMU_SUPERUSER_NAME: ADMIN.name,
+          URSAMU_SUPERUSER_PASSWORD: ADMIN.password,
+        },
+      });
+      await waitHealthy(`http://127.0.0.1:${sidecar.http}`, () => false, () => e.output());
+      return e;
+    };
+    engine = await startEngine();
+    await c.waitFor(/Limbo/, 20_000);
+
+    // The engine stops and comes back (as a restart would): the session resumes by itself.
+    await engine.stop({ keepDir: true });
+    await c.waitFor(/game server is restarting/);
+    await c.send("say kept for later");
+    engine = await startEngine();
+    await c.waitFor(/Your session continues/, 20_000);
+    await c.waitFor(/You say, "kept for later"/);
+    assert(!c.closed);
+  } finally {
+    for (const c of open) await c.close();
+    if (engine) await engine.stop({ keepDir: true });
+    await sidecar.stop();
+  }
+});
