@@ -1,0 +1,92 @@
+import assert from "node:assert/strict";
+import { PluginKv } from "../../src/plugins/kv.ts";
+import type { DbObject, HubApi, Outbound } from "../../src/plugins/mod.ts";
+import { ChannelStore } from "./store.ts";
+import { ChannelService } from "./service.ts";
+import { talkCommands } from "./commands.ts";
+
+function player(id: string, flags: string[] = ["player"]): DbObject {
+  return {
+    id,
+    name: `P${id}`,
+    flags,
+    location: "1",
+    owner: id,
+    data: {},
+    createdAt: 0,
+    updatedAt: 0,
+  };
+}
+
+async function setup(online: string[]) {
+  const kv = await Deno.openKv(":memory:");
+  const store = new ChannelStore(new PluginKv(kv, "channels"));
+  const sent: [string, Outbound][] = [];
+  const hub = { send: (id: string, out: Outbound) => sent.push([id, out]) } as unknown as HubApi;
+  const on = new Set(online);
+  const svc = new ChannelService({
+    store,
+    hub,
+    presence: { isOnline: (id) => on.has(id), ids: () => [...on], size: on.size },
+    isCommand: (w) => w === "look",
+    historyLimit: () => 3,
+    onChange: () => {},
+  });
+  return { kv, store, svc, sent };
+}
+
+Deno.test("channels: delivery reaches online members only", async () => {
+  const t = await setup(["1", "2"]);
+  try {
+    const ch = await t.svc.create(player("9", ["player", "admin"]), "Public", {});
+    for (const id of ["1", "2", "3"]) await t.svc.join(player(id), "public");
+    t.sent.length = 0;
+    await t.svc.talk(player("1"), ch, "hi");
+    assert.deepEqual(t.sent.map(([id]) => id).sort(), ["1", "2"]);
+    assert.equal(t.sent[0][1].msg, `[Public] P1 says, "hi"`);
+    assert.deepEqual(t.sent[0][1].data, {
+      type: "channel",
+      channel: "Public",
+      sender: "P1",
+      text: "hi",
+      kind: "say",
+      header: "[Public]",
+    });
+  } finally {
+    t.kv.close();
+  }
+});
+
+Deno.test("channels: history keeps the newest messages after pruning", async () => {
+  const t = await setup(["1"]);
+  try {
+    const ch = await t.svc.create(player("9"), "Ooc", {});
+    await t.svc.join(player("1"), "ooc");
+    for (let i = 0; i < 6; i++) await t.svc.talk(player("1"), ch, `m${i}`);
+    assert.equal(await t.store.prune("ooc", 3), 3);
+    const h = await t.svc.history(player("1"), ch, 10);
+    assert.deepEqual(h.map((e) => e.message), ["m3", "m4", "m5"]);
+  } finally {
+    t.kv.close();
+  }
+});
+
+Deno.test("channels: aliases default to three letters and never shadow commands", async () => {
+  const t = await setup([]);
+  try {
+    await t.svc.create(player("9"), "Gossip", {});
+    assert.equal((await t.svc.join(player("1"), "gossip")).alias, "gos");
+    await assert.rejects(t.svc.join(player("2"), "gossip", "look"), /is a command/);
+    const [talk, byName] = talkCommands(t.svc);
+    assert.equal(talk.pattern?.test("gos hello"), true);
+    assert.equal(talk.pattern?.test("gossip hello"), false);
+    assert.equal(talk.pattern?.test("look"), false);
+    assert.equal(byName.pattern?.test("+gossip hello"), true);
+    // State survives a reload from KV.
+    const again = new ChannelStore(new PluginKv(t.kv, "channels"));
+    await again.load();
+    assert.equal(again.aliases.get("1")?.get("gos"), "gossip");
+  } finally {
+    t.kv.close();
+  }
+});

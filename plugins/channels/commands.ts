@@ -1,0 +1,258 @@
+/**
+ * Channel commands: staff's `@chancreate`, `@chandestroy`, `@chanset`; players'
+ * `+chan/join|leave|list|who|history`, MUX-style `addcom`/`delcom`/`comlist`, and
+ * talking with `<alias> <message>` or `+<channel> <message>`.
+ */
+import {
+  CommandError,
+  type CommandSdk,
+  type CommandSpec,
+  isStaff,
+  padVisible,
+} from "../../src/plugins/mod.ts";
+import type { ChannelService } from "./service.ts";
+import type { Channel } from "./store.ts";
+
+const STAFF = "admin+";
+
+/** Escapes text for a regular expression. */
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+}
+
+/** The fixed channel commands. */
+export function channelCommands(svc: ChannelService): CommandSpec[] {
+  const list = (u: CommandSdk) => {
+    const chans = svc.visible(u.me);
+    if (!chans.length) return u.send("There are no channels.");
+    const rows = chans.map((ch) => {
+      const alias = svc.aliasOf(ch, u.me.id);
+      const flags = `${ch.hidden ? "H" : "-"}${ch.lock ? "L" : "-"}${ch.masking ? "M" : "-"}`;
+      return `${padVisible(ch.name, 20)} ${padVisible(alias ?? "", 8)} ${
+        padVisible(String(svc.memberCount(ch)), 7, "right")
+      }  ${flags}  ${ch.header}`;
+    });
+    u.send(
+      [
+        `%ch${padVisible("Channel", 20)} ${padVisible("Alias", 8)} ${
+          padVisible("Members", 7, "right")
+        }  Flg  Header%cn`,
+        ...rows,
+        "Flags: H hidden, L locked, M masked. Join with +chan/join <name>[=<alias>].",
+      ].join("\n"),
+      {
+        type: "channels",
+        channels: chans.map((ch) => ({
+          name: ch.name,
+          header: ch.header,
+          members: svc.memberCount(ch),
+          alias: svc.aliasOf(ch, u.me.id) ?? null,
+        })),
+      },
+    );
+  };
+  const join = async (u: CommandSdk, name: string, alias?: string) => {
+    if (!name.trim()) throw new CommandError("Usage: +chan/join <channel>[=<alias>]");
+    const { ch, alias: a } = await svc.join(u.me, name, alias);
+    u.send(`You join ${ch.name} with the alias '${a}'. Talk with: ${a} <message>`);
+  };
+  const leave = async (u: CommandSdk, ref: string) => {
+    if (!ref.trim()) throw new CommandError("Usage: +chan/leave <channel or alias>");
+    const ch = await svc.leave(u.me, ref);
+    u.send(`You leave ${ch.name}.`);
+  };
+  return [
+    {
+      name: "+chan",
+      aliases: ["+channel", "@channel"],
+      switches: ["join", "leave", "list", "who", "history"],
+      category: "channels",
+      help: "+chan/join <name>[=<alias>], +chan/leave <name>, +chan/list, +chan/who <name>, " +
+        "+chan/history <name>[=<count>]; talk with <alias> <message>.",
+      async exec(u) {
+        const sw = u.cmd.switches[0] ?? (u.cmd.args.trim() ? "join" : "list");
+        if (sw === "list") return list(u);
+        if (sw === "join") return await join(u, u.cmd.lhs, u.cmd.rhs ?? undefined);
+        if (sw === "leave") return await leave(u, u.cmd.args);
+        const ch = svc.resolve(u.me.id, u.cmd.lhs);
+        const staff = isStaff(u.me.flags);
+        if (!ch || (ch.hidden && !staff && !svc.isMember(ch, u.me.id))) {
+          throw new CommandError(`There is no channel called ${u.cmd.lhs.slice(0, 40)}.`);
+        }
+        if (sw === "who") {
+          if (ch.masking && !staff) {
+            throw new CommandError(`${ch.name} is masked; its members are hidden.`);
+          }
+          const ids = svc.online(ch);
+          const players = await u.services.objects.getMany(ids);
+          const names = players.map((p) => p.name).sort();
+          return u.send(
+            names.length
+              ? `On ${ch.name} (${names.length} online): ${names.join(", ")}`
+              : `Nobody on ${ch.name} is online.`,
+            {
+              type: "chanwho",
+              channel: ch.name,
+              online: players.map((p) => ({ id: p.id, name: p.name })),
+            },
+          );
+        }
+        // history
+        if (ch.lock && !staff && !svc.isMember(ch, u.me.id)) {
+          throw new CommandError("Only members may read this channel's history.");
+        }
+        const n = u.cmd.rhs ? Number(u.cmd.rhs) : 10;
+        if (!Number.isInteger(n) || n < 1) {
+          throw new CommandError("The count must be a whole number.");
+        }
+        const entries = await svc.history(u.me, ch, Math.min(n, 100));
+        if (!entries.length) return u.send(`${ch.name} has no history yet.`);
+        u.send(
+          [
+            `%chRecent messages on ${ch.name}:%cn`,
+            ...entries.map((e) =>
+              `[${
+                new Date(e.timestamp).toISOString().slice(0, 16).replace("T", " ")
+              }] ${e.sender}: ${e.message}`
+            ),
+          ].join("\n"),
+        );
+      },
+    },
+    {
+      name: "addcom",
+      category: "channels",
+      help: "addcom <alias>=<channel> joins a channel under an alias.",
+      async exec(u) {
+        if (u.cmd.rhs === null) throw new CommandError("Usage: addcom <alias>=<channel>");
+        await join(u, u.cmd.rhs, u.cmd.lhs);
+      },
+    },
+    {
+      name: "delcom",
+      category: "channels",
+      help: "delcom <alias> leaves the channel of that alias.",
+      async exec(u) {
+        await leave(u, u.cmd.args);
+      },
+    },
+    {
+      name: "comlist",
+      category: "channels",
+      help: "comlist lists channels and your aliases.",
+      exec: list,
+    },
+    {
+      name: "@chancreate",
+      lock: STAFF,
+      switches: ["hidden", "lock"],
+      category: "channels",
+      help:
+        "@chancreate[/hidden] <name>[=<header>] or @chancreate/lock <name>=<lock> creates a channel.",
+      async exec(u) {
+        const name = u.cmd.lhs;
+        if (!name) throw new CommandError("Usage: @chancreate <name>[=<header>]");
+        const locked = u.cmd.switches.includes("lock");
+        const ch = await svc.create(u.me, name, {
+          header: locked ? undefined : u.cmd.rhs ?? undefined,
+          lock: locked ? u.cmd.rhs ?? "" : undefined,
+          hidden: u.cmd.switches.includes("hidden"),
+        });
+        u.send(
+          `Channel ${ch.name} created with header '${ch.header}%cn'.` +
+            (ch.lock ? ` Lock: ${ch.lock}.` : "") + (ch.hidden ? " It is hidden." : ""),
+        );
+      },
+    },
+    {
+      name: "@chandestroy",
+      lock: STAFF,
+      category: "channels",
+      help: "@chandestroy <name> destroys a channel, its memberships and its history.",
+      async exec(u) {
+        if (!u.cmd.args.trim()) throw new CommandError("Usage: @chandestroy <name>");
+        const ch = await svc.destroy(u.cmd.args);
+        u.send(`Channel ${ch.name} destroyed.`);
+      },
+    },
+    {
+      name: "@chanset",
+      lock: STAFF,
+      category: "channels",
+      help: "@chanset <name>/header|lock|hidden|masking=<value> changes a channel setting.",
+      async exec(u) {
+        const m = /^([^/=]+)\/([a-z]+)$/i.exec(u.cmd.lhs);
+        if (!m || u.cmd.rhs === null) {
+          throw new CommandError("Usage: @chanset <name>/header|lock|hidden|masking=<value>");
+        }
+        const ch = await svc.set(m[1], m[2], u.cmd.rhs);
+        const prop = m[2].toLowerCase() === "mask" ? "masking" : m[2].toLowerCase();
+        const shown = prop === "header"
+          ? `'${ch.header}%cn'`
+          : prop === "lock"
+          ? (ch.lock ? `'${ch.lock}'` : "none")
+          : (ch[prop as "hidden" | "masking"] ? "yes" : "no");
+        u.send(`${ch.name}: ${prop} is now ${shown}.`);
+      },
+    },
+  ];
+}
+
+/**
+ * The talk commands, rebuilt whenever aliases or channel names change: one
+ * pattern over every alias in use (`pub Hello`, `pub :waves`) and one over every
+ * channel name (`+public Hello`). Patterns name only words in use, so other lines
+ * never reach them.
+ */
+export function talkCommands(svc: ChannelService): CommandSpec[] {
+  const aliases = new Set<string>();
+  for (const mine of svc.store.aliases.values()) for (const a of mine.keys()) aliases.add(a);
+  const names = [...svc.store.channels.values()].map((c) => c.name.toLowerCase());
+  const out: CommandSpec[] = [];
+  if (aliases.size) {
+    out.push({
+      name: "+chan-talk",
+      pattern: new RegExp(
+        `^(${[...aliases].sort().map(escapeRe).join("|")})(?:\\s+([\\s\\S]*))?$`,
+        "i",
+      ),
+      category: "channels",
+      async exec(u) {
+        const alias = u.args[0].toLowerCase();
+        const lower = svc.store.aliases.get(u.me.id)?.get(alias);
+        const ch = lower ? svc.store.channels.get(lower) : undefined;
+        if (!ch) throw new CommandError("Huh? Type 'help' for help.");
+        await say(u, svc, ch, u.args[1] ?? "");
+      },
+    });
+  }
+  if (names.length) {
+    out.push({
+      name: "+chan-name-talk",
+      pattern: new RegExp(
+        `^\\+(${names.sort().map(escapeRe).join("|")})(?:\\s+([\\s\\S]*))?$`,
+        "i",
+      ),
+      category: "channels",
+      async exec(u) {
+        const ch = svc.byName(u.args[0]);
+        if (!ch || !svc.isMember(ch, u.me.id)) {
+          throw new CommandError(`You are not on a channel called ${u.args[0]}.`);
+        }
+        await say(u, svc, ch, u.args[1] ?? "");
+      },
+    });
+  }
+  return out;
+}
+
+async function say(u: CommandSdk, svc: ChannelService, ch: Channel, text: string) {
+  const t = text.trim().toLowerCase();
+  if (t === "on" || t === "off") {
+    // `pub on` / `pub off` are common muscle memory from other servers.
+    throw new CommandError(
+      t === "on" ? `You are already on ${ch.name}.` : `Use +chan/leave ${ch.name} to leave it.`,
+    );
+  }
+  await svc.talk(u.me, ch, text);
+}

@@ -1,0 +1,71 @@
+/**
+ * The channels plugin: named chat channels with aliases, locks, masking and a
+ * persisted history; REST at `/api/v1/channels`. A `Public` channel is created
+ * on a new game.
+ */
+import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
+import { ChannelStore } from "./store.ts";
+import { ChannelService } from "./service.ts";
+import { channelCommands, talkCommands } from "./commands.ts";
+import { channelRoutes, PREFIX } from "./routes.ts";
+
+/** Default for `plugins.channels.historyLimit`: messages kept per channel. */
+const HISTORY_KEEP = 1000;
+
+const plugin: PluginModule = {
+  name: "channels",
+  version: "1.0.0",
+  description: "Chat channels with aliases, locks, masking and history.",
+  async init(ctx: PluginContext) {
+    const s = ctx.services;
+    const store = new ChannelStore(ctx.kv);
+    await store.load();
+    let talkNames: string[] = [];
+    let signature = "";
+    const refreshTalk = () => {
+      // Re-register the talk patterns only when the words they match changed.
+      const next = talkCommands(svc);
+      const sig = next.map((c) => c.pattern?.source).join("\n");
+      if (sig === signature) return;
+      for (const n of talkNames) ctx.commands.remove(n);
+      for (const spec of next) ctx.commands.add(spec);
+      talkNames = next.map((c) => c.name);
+      signature = sig;
+    };
+    const svc: ChannelService = new ChannelService({
+      store,
+      hub: s.hub,
+      presence: s.presence,
+      isCommand: (w) => !!s.commands.get(w),
+      historyLimit: () => {
+        const n = Number(ctx.config.historyLimit);
+        return Number.isInteger(n) && n > 0 ? n : HISTORY_KEEP;
+      },
+      onChange: () => {
+        if (ctx.active) refreshTalk();
+      },
+    });
+    if (!(await store.seeded())) {
+      if (!svc.byName("Public")) {
+        await store.create({
+          name: "Public",
+          header: "[Public]",
+          hidden: false,
+          lock: "",
+          masking: false,
+          createdAt: Date.now(),
+          createdBy: "",
+        });
+      }
+      await store.markSeeded();
+    }
+    ctx.routes.add(PREFIX, channelRoutes(s, svc));
+    for (const spec of channelCommands(svc)) ctx.commands.add(spec);
+    refreshTalk();
+    ctx.provide({ service: svc });
+    return true;
+  },
+  remove() {},
+};
+
+export default plugin;

@@ -1,0 +1,367 @@
+/**
+ * Channel rules: names, aliases, locks, who may read and talk, and delivery to
+ * online members through the hub. Errors are typed, so the same refusals read
+ * well in game and over REST.
+ */
+import {
+  checkLock,
+  type DbObject,
+  ForbiddenError,
+  type HubApi,
+  isStaff,
+  LockSyntaxError,
+  NotFoundError,
+  parseLock,
+  type Presence,
+  stripColour,
+  ValidationError,
+} from "../../src/plugins/mod.ts";
+import type { Channel, ChannelStore, HistoryEntry } from "./store.ts";
+
+/** Channel names: letters, digits, `-` and `_`, 1 to 32 of them. */
+export const CHANNEL_NAME_RE = /^[A-Za-z0-9_-]{1,32}$/;
+/** Aliases: lower-case letters, digits, `-` and `_`, 1 to 16 of them. */
+export const ALIAS_RE = /^[a-z0-9_-]{1,16}$/;
+/** Longest header. */
+export const MAX_HEADER = 64;
+/** Longest message. */
+export const MAX_MESSAGE = 4000;
+
+/** Who is asking: an id and flags (null for an anonymous REST caller). */
+export interface Viewer {
+  id: string;
+  flags: readonly string[];
+}
+
+/** What the service needs of the engine. */
+export interface ChannelDeps {
+  store: ChannelStore;
+  hub: HubApi;
+  presence: Pick<Presence, "isOnline" | "ids" | "size">;
+  /** True when a word is an in-game command (such aliases would never be reached). */
+  isCommand: (word: string) => boolean;
+  /** Messages kept per channel. */
+  historyLimit: () => number;
+  /** Called after channels or aliases change. */
+  onChange: () => void;
+}
+
+/** Says whether a channel name is acceptable; throws ValidationError otherwise. */
+export function checkName(name: string): string {
+  const n = String(name ?? "").trim();
+  if (!CHANNEL_NAME_RE.test(n)) {
+    throw new ValidationError("Channel names are 1-32 letters, digits, - or _.");
+  }
+  return n;
+}
+
+/** Parses yes/no words for `@chanset`. */
+export function parseBool(value: string): boolean {
+  const v = value.trim().toLowerCase();
+  if (["1", "yes", "true", "on"].includes(v)) return true;
+  if (["0", "no", "false", "off"].includes(v)) return false;
+  throw new ValidationError("Use yes or no.");
+}
+
+function checkLockText(lock: string): string {
+  const l = lock.trim();
+  if (!l) return "";
+  try {
+    parseLock(l);
+  } catch (e) {
+    if (e instanceof LockSyntaxError) throw new ValidationError(e.message);
+    throw e;
+  }
+  return l;
+}
+
+function checkHeader(header: string, name: string): string {
+  const h = header.trim() || `[${name}]`;
+  if (h.length > MAX_HEADER) {
+    throw new ValidationError(`Headers are at most ${MAX_HEADER} characters.`);
+  }
+  if (/[\r\n]/.test(h)) throw new ValidationError("Headers are one line.");
+  return h;
+}
+
+/** Adds a reset after text that uses colour codes, so colour never bleeds past it. */
+function closed(text: string): string {
+  return /%c[a-z]/i.test(text) ? `${text}%cn` : text;
+}
+
+/** The name others see: the moniker when set. */
+function shownName(p: DbObject): string {
+  const m = p.data?.moniker;
+  return typeof m === "string" && m ? m : p.name;
+}
+
+/** The channel rules. */
+export class ChannelService {
+  #sinceprune = new Map<string, number>();
+
+  constructor(private readonly d: ChannelDeps) {}
+
+  /** The store (read-only use by commands and routes). */
+  get store(): ChannelStore {
+    return this.d.store;
+  }
+
+  /** A channel by name (case-insensitive). */
+  byName(name: string): Channel | undefined {
+    return this.d.store.channels.get(String(name ?? "").trim().toLowerCase());
+  }
+
+  /** A channel by one of the player's aliases, then by name. */
+  resolve(playerId: string, ref: string): Channel | undefined {
+    const r = String(ref ?? "").trim().toLowerCase();
+    const viaAlias = this.d.store.aliases.get(playerId)?.get(r);
+    return (viaAlias ? this.d.store.channels.get(viaAlias) : undefined) ?? this.byName(r);
+  }
+
+  /** True when the player is on the channel. */
+  isMember(ch: Channel, playerId: string): boolean {
+    return !!this.d.store.members.get(ch.name.toLowerCase())?.has(playerId);
+  }
+
+  /** Number of members. */
+  memberCount(ch: Channel): number {
+    return this.d.store.members.get(ch.name.toLowerCase())?.size ?? 0;
+  }
+
+  /** The player's alias on a channel, if a member. */
+  aliasOf(ch: Channel, playerId: string): string | undefined {
+    return this.d.store.members.get(ch.name.toLowerCase())?.get(playerId)?.alias;
+  }
+
+  /** True when the viewer passes the channel's lock (everyone passes an empty lock). */
+  passes(ch: Channel, v: Viewer, connected = true): boolean {
+    return !ch.lock || checkLock(ch.lock, { id: `#${v.id}`, flags: v.flags, connected });
+  }
+
+  /** Channels a viewer may see listed: hidden ones only for members and staff. */
+  visible(v: Viewer | null): Channel[] {
+    return [...this.d.store.channels.values()]
+      .filter((ch) => !ch.hidden || (v && (isStaff(v.flags) || this.isMember(ch, v.id))))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /**
+   * The channel whose history a viewer may read: hidden channels look absent to
+   * outsiders; locked ones are for members (staff may read everything).
+   */
+  readable(v: Viewer, name: string): Channel {
+    const ch = this.byName(name);
+    const staff = isStaff(v.flags);
+    if (!ch || (ch.hidden && !staff && !this.isMember(ch, v.id))) {
+      throw new NotFoundError("Not found");
+    }
+    if (ch.lock && !staff && !this.isMember(ch, v.id)) {
+      throw new ForbiddenError("Only members may read this channel's history.");
+    }
+    return ch;
+  }
+
+  /** History as a viewer sees it: masked speakers stay masked except for staff. */
+  async history(v: Viewer, ch: Channel, limit: number) {
+    const staff = isStaff(v.flags);
+    const entries = await this.d.store.history(ch.name.toLowerCase(), limit);
+    return entries.map((e) => ({
+      sender: e.masked && !staff ? "Someone" : e.sender,
+      message: e.message,
+      timestamp: e.timestamp,
+    }));
+  }
+
+  /** Creates a channel (staff). */
+  async create(
+    actor: DbObject,
+    name: string,
+    opts: { header?: string; hidden?: boolean; lock?: string },
+  ): Promise<Channel> {
+    const n = checkName(name);
+    if (this.byName(n)) throw new ValidationError(`There is already a channel called ${n}.`);
+    const ch: Channel = {
+      name: n,
+      header: checkHeader(opts.header ?? "", n),
+      hidden: !!opts.hidden,
+      lock: checkLockText(opts.lock ?? ""),
+      masking: false,
+      createdAt: Date.now(),
+      createdBy: actor.id,
+    };
+    if (!(await this.d.store.create(ch))) {
+      throw new ValidationError(`There is already a channel called ${n}.`);
+    }
+    this.d.onChange();
+    return ch;
+  }
+
+  /** Destroys a channel, telling its online members. */
+  async destroy(name: string): Promise<Channel> {
+    const ch = this.byName(name);
+    if (!ch) throw new NotFoundError(`There is no channel called ${String(name).slice(0, 40)}.`);
+    this.#system(ch, `This channel has been destroyed.`);
+    await this.d.store.destroy(ch.name.toLowerCase());
+    this.#sinceprune.delete(ch.name.toLowerCase());
+    this.d.onChange();
+    return ch;
+  }
+
+  /** Changes one setting: header, lock, hidden or masking. */
+  async set(name: string, prop: string, value: string): Promise<Channel> {
+    const ch = this.byName(name);
+    if (!ch) throw new NotFoundError(`There is no channel called ${String(name).slice(0, 40)}.`);
+    const next = { ...ch };
+    switch (prop.trim().toLowerCase()) {
+      case "header":
+        next.header = checkHeader(value, ch.name);
+        break;
+      case "lock":
+        next.lock = checkLockText(value);
+        break;
+      case "hidden":
+        next.hidden = parseBool(value);
+        break;
+      case "masking":
+      case "mask":
+        next.masking = parseBool(value);
+        break;
+      default:
+        throw new ValidationError("You can set header, lock, hidden or masking.");
+    }
+    await this.d.store.save(next);
+    return next;
+  }
+
+  /** Joins the actor to a channel under an alias (default: first 3 letters of the name). */
+  async join(
+    actor: DbObject,
+    name: string,
+    alias?: string,
+  ): Promise<{ ch: Channel; alias: string }> {
+    const ch = this.byName(name);
+    if (!ch || (ch.hidden && !this.passes(ch, actor) && !isStaff(actor.flags))) {
+      throw new NotFoundError(`There is no channel called ${String(name).trim().slice(0, 40)}.`);
+    }
+    if (!this.passes(ch, actor)) throw new ForbiddenError(`You may not join ${ch.name}.`);
+    const a = (alias?.trim() || ch.name.slice(0, 3)).toLowerCase();
+    if (!ALIAS_RE.test(a)) {
+      throw new ValidationError("Aliases are 1-16 lower-case letters, digits, - or _.");
+    }
+    if (this.d.isCommand(a)) {
+      throw new ValidationError(`'${a}' is a command; choose another alias.`);
+    }
+    const taken = this.d.store.aliases.get(actor.id)?.get(a);
+    if (taken && taken !== ch.name.toLowerCase()) {
+      const other = this.d.store.channels.get(taken)?.name ?? taken;
+      throw new ValidationError(`You already use the alias '${a}' for ${other}.`);
+    }
+    const was = this.isMember(ch, actor.id);
+    await this.d.store.join(ch.name.toLowerCase(), actor.id, a);
+    if (!was) {
+      this.#system(ch, `${ch.masking ? "Someone" : shownName(actor)} has joined this channel.`);
+    }
+    this.d.onChange();
+    return { ch, alias: a };
+  }
+
+  /** Takes the actor off a channel (by name or alias). */
+  async leave(actor: DbObject, ref: string): Promise<Channel> {
+    const ch = this.resolve(actor.id, ref);
+    if (!ch || !this.isMember(ch, actor.id)) {
+      throw new NotFoundError(
+        `You are not on a channel called ${String(ref).trim().slice(0, 40)}.`,
+      );
+    }
+    this.#system(ch, `${ch.masking ? "Someone" : shownName(actor)} has left this channel.`);
+    await this.d.store.leave(ch.name.toLowerCase(), actor.id);
+    this.d.onChange();
+    return ch;
+  }
+
+  /**
+   * Says, poses (`:text`) or semiposes (`;text`) on a channel. The actor must be a
+   * member and pass the lock. Delivered to online members from memory; stored in history.
+   */
+  async talk(actor: DbObject, ch: Channel, raw: string): Promise<void> {
+    if (!this.isMember(ch, actor.id)) throw new ForbiddenError(`You are not on ${ch.name}.`);
+    if (!this.passes(ch, actor)) throw new ForbiddenError(`You may not talk on ${ch.name}.`);
+    let text = String(raw ?? "").trim();
+    let kind = "say";
+    if (text.startsWith(":")) {
+      kind = "pose";
+      text = text.slice(1).replace(/^ /, "");
+    } else if (text.startsWith(";")) {
+      kind = "semipose";
+      text = text.slice(1);
+    }
+    if (!stripColour(text).trim()) {
+      throw new ValidationError(`What do you want to say on ${ch.name}?`);
+    }
+    if (text.length > MAX_MESSAGE) {
+      throw new ValidationError(`Messages are at most ${MAX_MESSAGE} characters.`);
+    }
+    const sender = ch.masking ? "Someone" : closed(shownName(actor));
+    const body = kind === "say"
+      ? `${sender} says, "${closed(text)}"`
+      : kind === "pose"
+      ? `${sender} ${closed(text)}`
+      : `${sender}${closed(text)}`;
+    this.#deliver(ch, `${closed(ch.header)} ${body}`, {
+      type: "channel",
+      channel: ch.name,
+      sender,
+      text,
+      kind,
+      header: ch.header,
+    });
+    const entry: HistoryEntry = {
+      sender: actor.name,
+      senderId: actor.id,
+      message: text,
+      kind,
+      masked: ch.masking,
+      timestamp: Date.now(),
+    };
+    const lower = ch.name.toLowerCase();
+    await this.d.store.append(lower, entry);
+    const n = (this.#sinceprune.get(lower) ?? 0) + 1;
+    this.#sinceprune.set(lower, n);
+    if (n >= 100) {
+      this.#sinceprune.set(lower, 0);
+      this.d.store.prune(lower, this.d.historyLimit()).catch((e) =>
+        console.error("channels: pruning history failed:", e)
+      );
+    }
+  }
+
+  /** Ids of online members. */
+  online(ch: Channel): string[] {
+    const members = this.d.store.members.get(ch.name.toLowerCase());
+    if (!members) return [];
+    return [...members.keys()].filter((id) => this.d.presence.isOnline(id));
+  }
+
+  #system(ch: Channel, text: string): void {
+    this.#deliver(ch, `${closed(ch.header)} ${text}`, {
+      type: "channel",
+      channel: ch.name,
+      sender: "",
+      text,
+      kind: "system",
+      header: ch.header,
+    });
+  }
+
+  /** Sends to online members, walking whichever is smaller: members or online players. */
+  #deliver(ch: Channel, msg: string, data: { type: string; [k: string]: unknown }): void {
+    const members = this.d.store.members.get(ch.name.toLowerCase());
+    if (!members?.size) return;
+    const out = { msg, data };
+    if (members.size > this.d.presence.size) {
+      for (const id of this.d.presence.ids()) if (members.has(id)) this.d.hub.send(id, out);
+    } else {
+      for (const id of members.keys()) if (this.d.presence.isOnline(id)) this.d.hub.send(id, out);
+    }
+  }
+}

@@ -1,0 +1,184 @@
+/** Black-box tests of the channels plugin over REST and WebSocket. */
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { api } from "./harness.ts";
+import { startPluginWorld } from "./plugins_world.ts";
+import type { WsMessage } from "./ws_client.ts";
+
+const chanMsg = (text: RegExp) => (m: WsMessage) => m.data.type === "channel" && text.test(m.msg);
+
+Deno.test("channels plugin: join, talk, history, locks, hidden, masking, staff commands", async () => {
+  const w = await startPluginWorld(["Alice", "Bob", "Carol"]);
+  try {
+    const base = w.srv.base;
+    const list = async (token?: string) =>
+      (await api(base, "GET", "/api/v1/channels", undefined, token)).body as {
+        name: string;
+        header: string;
+        members: number;
+      }[];
+
+    // A new game has Public; the list needs no token.
+    assertEquals(await list(), [{ name: "Public", header: "[Public]", members: 0 }]);
+
+    const alice = await w.login("Alice");
+    const bob = await w.login("Bob");
+    const carol = await w.login("Carol");
+    const root = await w.login("Root");
+
+    await alice.cmd("+chan/join Public", /You join Public with the alias 'pub'/);
+    await bob.cmd("+chan/join public", /alias 'pub'/);
+    await alice.ws.expect(chanMsg(/\[Public\].* Bob has joined this channel/));
+    assertEquals((await list())[0].members, 2);
+
+    // Talking by alias: say, pose, semipose; and by +<channel>.
+    await alice.send("pub Hello there");
+    const heard = await bob.ws.expect(chanMsg(/Alice says/));
+    assertEquals(heard.msg, `[Public] Alice says, "Hello there"`);
+    assertEquals(heard.data.channel, "Public");
+    assertEquals(heard.data.sender, "Alice");
+    assertEquals(heard.data.text, "Hello there");
+    await alice.ws.expect(chanMsg(/Alice says, "Hello there"/));
+    await alice.send("pub :waves.");
+    assertEquals((await bob.ws.expect(chanMsg(/waves/))).msg, "[Public] Alice waves.");
+    await alice.send("PUB ;'s cat purrs.");
+    assertEquals((await bob.ws.expect(chanMsg(/purrs/))).msg, "[Public] Alice's cat purrs.");
+    await bob.send("+public Hi Alice");
+    await alice.ws.expect(chanMsg(/Bob says, "Hi Alice"/));
+    await alice.cmd("pub", /What do you want to say on Public/);
+
+    // Non-members cannot talk.
+    await carol.cmd("pub sneaky", /Huh\?/);
+    await carol.cmd("+public sneaky", /not on a channel called public/);
+    assertEquals(await carol.ws.sees(chanMsg(/sneaky/), 200), false);
+
+    // History over REST.
+    const hist = (name: string, token?: string, q = "") =>
+      api(base, "GET", `/api/v1/channels/${name}/history${q}`, undefined, token);
+    assertEquals((await hist("Public")).status, 401);
+    const h = await hist("Public", w.tokens.Carol);
+    assertEquals(h.status, 200, JSON.stringify(h.body));
+    assertEquals(h.body.map((e: { message: string }) => e.message), [
+      "Hello there",
+      "waves.",
+      "'s cat purrs.",
+      "Hi Alice",
+    ]);
+    assertEquals(Object.keys(h.body[0]).sort(), ["message", "sender", "timestamp"]);
+    assertEquals(h.body[0].sender, "Alice");
+    assert(typeof h.body[0].timestamp === "number");
+    const last = await hist("public", w.tokens.Alice, "?limit=1");
+    assertEquals(last.body.map((e: { message: string }) => e.message), ["Hi Alice"]);
+    assertEquals((await hist("Public", w.tokens.Alice, "?limit=100000")).status, 200);
+    for (const q of ["?limit=abc", "?limit=0", "?limit=-5", "?limit=1.5"]) {
+      assertEquals((await hist("Public", w.tokens.Alice, q)).status, 400, q);
+    }
+    assertEquals((await hist("Nowhere", w.tokens.Alice)).status, 404);
+    assertEquals(
+      (await api(base, "GET", "/api/v1/channels/Public/other", undefined, w.tokens.Alice)).status,
+      404,
+    );
+
+    // Staff commands are refused to players.
+    await alice.cmd("@chancreate Mine", /Permission denied/);
+    await alice.cmd("@chanset Public/header=[X]", /Permission denied/);
+    await alice.cmd("@chandestroy Public", /Permission denied/);
+
+    // Bad input gets clear errors.
+    await root.cmd("@chancreate bad name!", /Channel names are 1-32 letters/);
+    await root.cmd(`@chancreate ${"x".repeat(33)}`, /Channel names are 1-32/);
+    await root.cmd("@chancreate public", /already a channel called public/);
+    await root.cmd("@chancreate/lock Broken=(((", /Lock syntax error/);
+    await root.cmd("@chanset Public/colour=red", /header, lock, hidden or masking/);
+    await root.cmd("@chanset Public/hidden=maybe", /Use yes or no/);
+    await root.cmd("@chanset Nowhere/hidden=yes", /no channel called Nowhere/);
+
+    // Hidden channels: not listed to outsiders, joinable by name, listed to members.
+    await root.cmd("@chancreate/hidden Secret=%ch<Secret>%cn", /Channel Secret created.*hidden/);
+    assertEquals((await list()).map((c) => c.name), ["Public"]);
+    assertEquals((await list(w.tokens.Alice)).map((c) => c.name), ["Public"]);
+    assertEquals((await list(w.tokens.Root)).map((c) => c.name), ["Public", "Secret"]);
+    assertEquals((await hist("Secret", w.tokens.Alice)).status, 404);
+    await alice.cmd("+chan/join Secret=sec", /You join Secret with the alias 'sec'/);
+    assertEquals((await list(w.tokens.Alice)).map((c) => c.name), ["Public", "Secret"]);
+    assertEquals((await hist("Secret", w.tokens.Alice)).status, 200);
+
+    // Locks decide who joins, talks and reads history.
+    await root.cmd("@chancreate/lock Builders=builder+", /Lock: builder\+/);
+    await bob.cmd("+chan/join Builders", /You may not join Builders/);
+    assertEquals((await hist("Builders", w.tokens.Bob)).status, 403);
+    await root.cmd("@set Bob=builder", /Flag builder set on Bob/);
+    await bob.cmd("+chan/join Builders", /alias 'bui'/);
+    assertEquals((await hist("Builders", w.tokens.Bob)).status, 200);
+    await bob.send("bui Brick by brick");
+    await bob.ws.expect(chanMsg(/\[Builders\] Bob says, "Brick by brick"/));
+    await root.cmd("@set Bob=!builder", /Flag builder cleared on Bob/);
+    await bob.cmd("bui still here?", /You may not talk on Builders/);
+
+    // Aliases: chosen, clashing, and never a command name.
+    await carol.cmd("addcom look=Public", /'look' is a command/);
+    await carol.cmd("+chan/join Public=Bad Alias", /Aliases are 1-16/);
+    await carol.cmd("addcom pp=Public", /You join Public with the alias 'pp'/);
+    await carol.cmd("+chan/join Secret=pp", /already use the alias 'pp' for Public/);
+    await carol.send("pp Hello from Carol");
+    await alice.ws.expect(chanMsg(/Carol says, "Hello from Carol"/));
+
+    // Masking hides speakers, except to staff in history.
+    await root.cmd("@chanset Public/masking=yes", /masking is now yes/);
+    await alice.send("pub Guess who");
+    const masked = await bob.ws.expect(chanMsg(/Guess who/));
+    assertEquals(masked.msg, `[Public] Someone says, "Guess who"`);
+    assertEquals(masked.data.sender, "Someone");
+    const playerView = await hist("Public", w.tokens.Bob, "?limit=1");
+    assertEquals(playerView.body[0].sender, "Someone");
+    const staffView = await hist("Public", w.tokens.Root, "?limit=1");
+    assertEquals(staffView.body[0].sender, "Alice");
+    await bob.cmd("+chan/who Public", /masked/);
+    await root.cmd("@chanset Public/masking=no", /masking is now no/);
+    await root.cmd("@chanset Public/header=%cr[Pub]%cn", /header is now/);
+    assertEquals((await list()).find((c) => c.name === "Public")?.header, "%cr[Pub]%cn");
+
+    // Who, list, history in game.
+    const who = await bob.cmd("+chan/who pub", /online/);
+    assertMatch(who.msg, /Alice/);
+    assertMatch(who.msg, /Carol/);
+    const chans = await alice.cmd("+chan/list", (m) => m.data.type === "channels");
+    assertEquals(
+      chans.data.channels.map((c: { name: string; alias: string | null }) => [c.name, c.alias]),
+      [["Builders", null], ["Public", "pub"], ["Secret", "sec"]],
+    );
+    const inGame = await alice.cmd("+chan/history pub=2", /Recent messages on Public/);
+    assertMatch(inGame.msg, /Guess who/);
+
+    // Leaving.
+    await carol.cmd("delcom pp", /You leave Public/);
+    await carol.cmd("pp anyone?", /Huh\?/);
+    await carol.cmd("+chan/leave Public", /not on a channel called Public/);
+    assertEquals((await list()).find((c) => c.name === "Public")?.members, 2);
+
+    // Destroying removes the channel, its members' aliases and its history.
+    await root.cmd("@chandestroy secret", /Channel Secret destroyed/);
+    await alice.ws.expect(chanMsg(/destroyed/));
+    await alice.cmd("sec hello?", /Huh\?/);
+    assertEquals((await hist("Secret", w.tokens.Root)).status, 404);
+    assertEquals((await list(w.tokens.Root)).map((c) => c.name), ["Builders", "Public"]);
+  } finally {
+    await w.stop();
+  }
+});
+
+Deno.test("channels plugin: a destroyed Public stays destroyed across restarts", async () => {
+  const w = await startPluginWorld([]);
+  try {
+    const root = await w.login("Root");
+    await root.cmd("@chandestroy Public", /destroyed/);
+  } finally {
+    await w.srv.stop({ keepDir: true });
+  }
+  const { startServer } = await import("./harness.ts");
+  const again = await startServer({ dir: w.srv.dir });
+  try {
+    assertEquals((await api(again.base, "GET", "/api/v1/channels")).body, []);
+  } finally {
+    await again.stop();
+  }
+});
