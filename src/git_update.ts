@@ -59,6 +59,15 @@ export type UpdateOutcome =
   | { ok: true; remote: string; summary: string }
   | { ok: false; reason: string };
 
+async function samePath(a: string, b: string): Promise<boolean> {
+  if (!a) return false;
+  try {
+    return (await Deno.realPath(a)) === (await Deno.realPath(b));
+  } catch {
+    return false;
+  }
+}
+
 /** First few meaningful lines of git's output, for a player to read. */
 function gist(r: GitResult): string {
   const text = (r.stderr.trim() || r.stdout.trim()).split("\n").map((l) => l.trim()).filter(
@@ -78,9 +87,10 @@ export async function pullBranch(
 ): Promise<UpdateOutcome> {
   const problem = branchProblem(branch);
   if (problem) return { ok: false, reason: problem };
-  const inside = await run(dir, ["rev-parse", "--is-inside-work-tree"], 10_000);
-  if (inside.code === 127) return { ok: false, reason: gist(inside) };
-  if (inside.code !== 0 || inside.stdout.trim() !== "true") {
+  const top = await run(dir, ["rev-parse", "--show-toplevel"], 10_000);
+  if (top.code === 127) return { ok: false, reason: gist(top) };
+  // The checkout must be the install itself, not some repository the install happens to sit in.
+  if (top.code !== 0 || !(await samePath(top.stdout.trim(), dir))) {
     return {
       ok: false,
       reason: "this installation is not a git checkout, so it cannot update itself",

@@ -7,36 +7,16 @@ import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { Services } from "../../services.ts";
 import { CommandError } from "../errors.ts";
 import { loadCoreCommands } from "../load.ts";
-
-/** One plugin's state as the plugin manager reports it. */
-interface PluginReport {
-  name: string;
-  ok: boolean;
-  message: string;
-  loaded: boolean;
-  version?: string;
-}
-
-/** What `@reload` needs from the plugin manager (`services.plugins`). */
-interface PluginReloader {
-  list(): PluginReport[];
-  reloadAll(): Promise<PluginReport[]>;
-  reload(name: string): Promise<PluginReport>;
-}
+import type { PluginStatus } from "../../plugins/manager.ts";
 
 /** One line of the reply. */
 interface Outcome {
   subsystem: string;
-  status: "ok" | "partial" | "failed" | "unavailable";
+  status: "ok" | "partial" | "failed";
   detail: string;
 }
 
 const SUBSYSTEMS = ["config", "text", "cmds", "plugins"] as const;
-
-function plugins(services: Services): PluginReloader | null {
-  const p = (services as Partial<Record<"plugins", PluginReloader>>).plugins;
-  return p && typeof p.reloadAll === "function" ? p : null;
-}
 
 function failure(subsystem: string, e: unknown): Outcome {
   const message = e instanceof Error ? e.message : String(e);
@@ -85,7 +65,7 @@ async function reloadCommands(s: Services): Promise<Outcome> {
   }
 }
 
-function pluginOutcome(subsystem: string, reports: PluginReport[]): Outcome {
+function pluginOutcome(subsystem: string, reports: PluginStatus[]): Outcome {
   const bad = reports.filter((r) => !r.ok);
   const detail = reports.length === 0
     ? "no plugins found"
@@ -95,19 +75,15 @@ function pluginOutcome(subsystem: string, reports: PluginReport[]): Outcome {
 }
 
 async function reloadPlugins(s: Services): Promise<Outcome> {
-  const p = plugins(s);
-  if (!p) {
-    return { subsystem: "plugins", status: "unavailable", detail: "plugin system not available" };
-  }
   try {
-    return pluginOutcome("plugins", await p.reloadAll());
+    return pluginOutcome("plugins", await s.plugins.reloadAll());
   } catch (e) {
     return failure("plugins", e);
   }
 }
 
 function render(title: string, outcomes: Outcome[]): string {
-  const colour = { ok: "%cg", partial: "%cy", failed: "%cr", unavailable: "%cy" } as const;
+  const colour = { ok: "%cg", partial: "%cy", failed: "%cr" } as const;
   const lines = outcomes.map((o) =>
     `  ${o.subsystem.padEnd(8)} ${colour[o.status]}${o.status}%cn  ${o.detail}`
   );
@@ -120,12 +96,7 @@ function reply(u: CommandSdk, title: string, outcomes: Outcome[]): void {
 
 /** `@reload/plugin [<name>]`: reloads one plugin, or lists them. */
 async function onePlugin(u: CommandSdk): Promise<void> {
-  const p = plugins(u.services);
-  if (!p) {
-    return reply(u, "Reload:", [
-      { subsystem: "plugins", status: "unavailable", detail: "plugin system not available" },
-    ]);
-  }
+  const p = u.services.plugins;
   const name = u.cmd.args.trim();
   if (!name) {
     const list = p.list();
