@@ -29,7 +29,7 @@ export interface HubLinkHandlers {
 
 /** Settings for {@linkcode HubLink}. */
 export interface HubLinkOptions {
-  /** Longest wait between reconnect attempts (default 2 s). */
+  /** Longest wait between reconnect attempts (default 500 ms). */
   maxRetryMs?: number;
   /** An attempt that has not opened after this long is abandoned (default 5 s). */
   connectTimeoutMs?: number;
@@ -56,7 +56,7 @@ export class HubLink {
   constructor(url: () => string, handlers: HubLinkHandlers, opts: HubLinkOptions = {}) {
     this.#url = url;
     this.#h = handlers;
-    this.#maxRetry = opts.maxRetryMs ?? 2_000;
+    this.#maxRetry = opts.maxRetryMs ?? 500;
     this.#connectTimeout = opts.connectTimeoutMs ?? 5_000;
     this.#random = opts.random ?? Math.random;
   }

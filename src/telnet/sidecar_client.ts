@@ -25,7 +25,10 @@ export interface ClientLimits {
   maxProtocolErrors: number;
   /** How long to wait for the hub to confirm a resumed session. */
   resumeTimeoutMs: number;
-  /** Longest wait between reconnect attempts to the hub. */
+  /**
+   * Longest wait between reconnect attempts to the hub. Short, because a refused connection
+   * costs almost nothing and every extra wait is downtime the player sees after a reboot.
+   */
   maxRetryMs: number;
 }
 
@@ -38,7 +41,7 @@ export const DEFAULT_LIMITS: ClientLimits = {
   maxSubnegotiation: 8 * 1024,
   maxProtocolErrors: 64,
   resumeTimeoutMs: 10_000,
-  maxRetryMs: 2_000,
+  maxRetryMs: 500,
 };
 
 /** What a client needs from its sidecar. */
