@@ -55,3 +55,6 @@ export { objectView } from "../world/views.ts";
 export { typeOf } from "../world/objects.ts";
 export { startingRoom } from "../world/start.ts";
 export { padVisible, renderAnsi, stripColour, visibleLength, wrapText } from "../text/colour.ts";
+export { displayName, exitName, namesOf } from "../commands/format.ts";
+export { roomView } from "../commands/room_view.ts";
+export { findPlayer, findTarget } from "../commands/target.ts";

@@ -1,0 +1,26 @@
+import assert from "node:assert/strict";
+import { ValidationError } from "../../src/plugins/mod.ts";
+import { checkLockExpr, parseExitSpec } from "./store.ts";
+
+Deno.test("building: exit specs split names and aliases", () => {
+  assert.deepEqual(parseExitSpec("North;n"), { name: "North", aliases: ["n"] });
+  assert.deepEqual(parseExitSpec(" Out ; O ;o; "), { name: "Out", aliases: ["o"] });
+  for (
+    const bad of [
+      "",
+      ";n",
+      "a=b;x",
+      "#1",
+      "Door;x=y",
+      `D;${Array.from({ length: 11 }, (_, i) => `a${i}`).join(";")}`,
+    ]
+  ) {
+    assert.throws(() => parseExitSpec(bad), ValidationError, bad);
+  }
+});
+
+Deno.test("building: lock expressions are checked before they are stored", () => {
+  assert.equal(checkLockExpr(" builder+ | #12 "), "builder+ | #12");
+  assert.throws(() => checkLockExpr(""), /needs an expression/);
+  assert.throws(() => checkLockExpr("(("), /Lock syntax error/);
+});

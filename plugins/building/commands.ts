@@ -1,0 +1,226 @@
+/**
+ * Building commands (builder or higher): `@dig`, `@open`, `@link`, `@unlink`,
+ * `@destroy`, `@create`, `@lock`/`@unlock`; and `@teleport` for staff.
+ */
+import {
+  CommandError,
+  type CommandSdk,
+  type CommandSpec,
+  type DbObject,
+  exitName,
+  roomView,
+} from "../../src/plugins/mod.ts";
+import { type Builder, parseExitSpec } from "./store.ts";
+
+const BUILDER = "builder+";
+const STAFF = "admin+";
+
+function ref(o: DbObject): string {
+  return `${o.flags.includes("exit") ? exitName(o) : o.name}(#${o.id})`;
+}
+
+function need(value: string | null | undefined, usage: string): string {
+  if (value === null || value === undefined || !value.trim()) {
+    throw new CommandError(`Usage: ${usage}`);
+  }
+  return value.trim();
+}
+
+/** Splits `<object>/<type>` of `@lock`; the type is the part after the last slash. */
+function objectAndType(lhs: string): [string, string] {
+  const m = /^(.*?)\/([a-z]+)$/i.exec(lhs.trim());
+  return m ? [m[1].trim(), m[2].toLowerCase()] : [lhs.trim(), "basic"];
+}
+
+/** The building commands over a Builder. */
+export function buildingCommands(b: Builder): CommandSpec[] {
+  const here = (u: CommandSdk) => {
+    if (!u.here) throw new CommandError("You are not in a room.");
+    return u.here;
+  };
+  return [
+    {
+      name: "@dig",
+      lock: BUILDER,
+      switches: ["teleport"],
+      category: "building",
+      help: `@dig <room>[=<exit to>[,<exit back>]]
+
+Creates a room you own. With exit names, also opens an exit from here to the new room and
+one back. Exit names may carry aliases after semicolons. /teleport takes you there.
+
+Example:
+  @dig Garden=North;n,South;s`,
+      async exec(u) {
+        const usage = "@dig <room>[=<exit to>[,<exit back>]]";
+        const name = need(u.cmd.lhs, usage);
+        const [toRaw, backRaw] = (u.cmd.rhs ?? "").split(",").map((s) => s.trim());
+        const to = toRaw ? parseExitSpec(toRaw) : null;
+        const back = backRaw ? parseExitSpec(backRaw) : null;
+        const from = to || back ? here(u) : u.here;
+        const room = await b.room(u.me, name);
+        const lines = [`Room ${ref(room)} dug.`];
+        if (to) {
+          lines.push(`Exit ${ref(await b.exit(u.me, from!, to, room))} opened to ${room.name}.`);
+        }
+        if (back) {
+          lines.push(
+            `Exit ${ref(await b.exit(u.me, room, back, from!))} opened back to ${from!.name}.`,
+          );
+        }
+        u.send(lines.join("\n"), { type: "dig", room: { id: room.id, name: room.name } });
+        if (u.cmd.switches.includes("teleport")) {
+          await b.move(u.me, room);
+          const view = await roomView(u.services, u.me, room, u.conn.width);
+          u.send(view.msg, view.data);
+        }
+      },
+    },
+    {
+      name: "@open",
+      lock: BUILDER,
+      category: "building",
+      help: `@open <exit>[=<room>]
+
+Opens an exit from this room, leading to a room (#dbref, 'here' or a unique room name). Without
+a room the exit is unlinked until you @link it.
+
+Example:
+  @open Door;d=#12`,
+      async exec(u) {
+        const spec = parseExitSpec(need(u.cmd.lhs, "@open <exit>[=<room>]"));
+        const dest = u.cmd.rhs ? await b.findRoom(u.cmd.rhs, u.here) : null;
+        const exit = await b.exit(u.me, here(u), spec, dest);
+        u.send(`Exit ${ref(exit)} opened${dest ? ` to ${dest.name}` : " (unlinked)"}.`);
+      },
+    },
+    {
+      name: "@link",
+      lock: BUILDER,
+      category: "building",
+      help: `@link <exit>=<room>      sets where an exit leads
+@link <thing or player>=<room>   sets its home`,
+      async exec(u) {
+        const target = await u.target(need(u.cmd.lhs, "@link <object>=<room>"));
+        const room = await b.findRoom(need(u.cmd.rhs, "@link <object>=<room>"), u.here);
+        const linked = await b.link(u.me, target, room);
+        u.send(
+          linked.flags.includes("exit")
+            ? `${ref(linked)} now leads to ${room.name}.`
+            : `Home of ${ref(linked)} set to ${room.name}.`,
+        );
+      },
+    },
+    {
+      name: "@unlink",
+      lock: BUILDER,
+      category: "building",
+      help: "@unlink <exit> makes an exit lead nowhere.",
+      async exec(u) {
+        const target = await u.target(need(u.cmd.args, "@unlink <exit>"));
+        const done = await b.unlink(u.me, target);
+        u.send(`${ref(done)} unlinked.`);
+      },
+    },
+    {
+      name: "@create",
+      lock: BUILDER,
+      category: "building",
+      help: "@create <thing> makes a thing you own and carry.",
+      async exec(u) {
+        const thing = await b.thing(u.me, need(u.cmd.args, "@create <name>"));
+        u.send(`Created ${ref(thing)}.`, {
+          type: "create",
+          thing: { id: thing.id, name: thing.name },
+        });
+      },
+    },
+    {
+      name: "@destroy",
+      aliases: ["@nuke", "@recycle"],
+      lock: BUILDER,
+      switches: ["confirm"],
+      category: "building",
+      help: `@destroy[/confirm] <object>
+
+Destroys something you control. Players and the starting room cannot be destroyed, nor a room
+with players in it. A room needs /confirm (or the same @destroy again within a minute); its
+exits go with it and the things in it are sent home.`,
+      async exec(u) {
+        const target = await u.target(need(u.cmd.args, "@destroy <object>"));
+        const r = await b.destroy(u.me, target, u.cmd.switches.includes("confirm"));
+        if (!r) {
+          return u.send(
+            `Destroying ${
+              ref(target)
+            } cannot be undone. Type @destroy/confirm ${u.cmd.args.trim()} ` +
+              "(or repeat the command within a minute) to go ahead.",
+          );
+        }
+        u.send(`Destroyed ${ref(target)}.${r.moved ? ` ${r.moved} object(s) sent home.` : ""}`);
+      },
+    },
+    {
+      name: "@lock",
+      lock: BUILDER,
+      category: "building",
+      help: `@lock <object>[/<type>]=<lock expression>
+
+Types: basic (default; who may pass an exit or pick up a thing), enter (who may enter a room; a
+room with an enter lock is private in scene locations), use, page, teleport.
+Expressions: flags (builder), levels (builder+), #dbrefs, connected, with & | ! and ( ).
+
+Examples:
+  @lock north=builder+
+  @lock here/enter=#12|admin`,
+      async exec(u) {
+        const [objRef, type] = objectAndType(need(u.cmd.lhs, "@lock <object>[/<type>]=<lock>"));
+        if (u.cmd.rhs === null) throw new CommandError("Usage: @lock <object>[/<type>]=<lock>");
+        const obj = await u.target(objRef);
+        const done = await b.lock(u.me, obj, type, u.cmd.rhs);
+        u.send(`Locked ${ref(done)} (${type}): ${done.data.locks?.[type]}`);
+      },
+    },
+    {
+      name: "@unlock",
+      lock: BUILDER,
+      category: "building",
+      help: "@unlock <object>[/<type>] removes a lock (default type: basic).",
+      async exec(u) {
+        const [objRef, type] = objectAndType(need(u.cmd.args, "@unlock <object>[/<type>]"));
+        const obj = await u.target(objRef);
+        const done = await b.lock(u.me, obj, type, null);
+        u.send(`Unlocked ${ref(done)} (${type}).`);
+      },
+    },
+    {
+      name: "@teleport",
+      aliases: ["@tel"],
+      lock: STAFF,
+      category: "building",
+      help: `@teleport <room>             takes you to a room
+@teleport <target>=<room>    sends a player or thing there (staff)`,
+      async exec(u) {
+        const hasTarget = u.cmd.rhs !== null;
+        const target = hasTarget
+          ? await u.target(need(u.cmd.lhs, "@teleport <target>=<room>"))
+          : u.me;
+        const room = await b.findRoom(
+          need(hasTarget ? u.cmd.rhs : u.cmd.args, "@teleport [<target>=]<room>"),
+          u.here,
+        );
+        const moved = await b.move(target, room);
+        if (moved.flags.includes("player")) {
+          const view = await roomView(
+            u.services,
+            moved,
+            room,
+            u.hub.connections(moved.id)[0]?.width ?? 78,
+          );
+          u.hub.send(moved.id, view);
+        }
+        if (moved.id !== u.me.id) u.send(`Teleported ${ref(moved)} to ${room.name}.`);
+      },
+    },
+  ];
+}

@@ -1,0 +1,24 @@
+/**
+ * The building plugin: rooms, exits and things in game (`@dig`, `@open`, `@link`,
+ * `@unlink`, `@destroy`, `@create`, `@lock`, `@unlock`, `@teleport`) and
+ * `POST /api/v1/building/room` for builders.
+ */
+import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
+import { Builder } from "./store.ts";
+import { buildingCommands } from "./commands.ts";
+import { buildingRoutes, PREFIX } from "./routes.ts";
+
+const plugin: PluginModule = {
+  name: "building",
+  version: "1.0.0",
+  description: "Building commands and the REST room endpoint.",
+  init(ctx: PluginContext) {
+    const b = new Builder(ctx.services);
+    ctx.routes.add(PREFIX, buildingRoutes(ctx.services, b));
+    for (const spec of buildingCommands(b)) ctx.commands.add(spec);
+    return true;
+  },
+  remove() {},
+};
+
+export default plugin;

@@ -1,0 +1,304 @@
+/**
+ * World edits for building: creating rooms, exits and things, linking, locking,
+ * moving and destroying, with the rules that keep the world consistent. Typed
+ * errors carry messages fit for both players and REST clients.
+ */
+import {
+  canControl,
+  type DbObject,
+  displayName,
+  exitName,
+  ForbiddenError,
+  LockSyntaxError,
+  normalizeId,
+  NotFoundError,
+  objectNameProblem,
+  parseLock,
+  type Services,
+  startingRoom,
+  ValidationError,
+} from "../../src/plugins/mod.ts";
+
+/** Longest description accepted. */
+export const MAX_DESCRIPTION = 8000;
+/** Most aliases on one exit. */
+const MAX_ALIASES = 10;
+/** Most objects moved out of a destroyed room or thing. */
+const MAX_CONTENTS = 5000;
+/** Lock types `@lock` accepts. */
+export const LOCK_TYPES = ["basic", "enter", "use", "page", "teleport"];
+
+/** A parsed `Name;alias;alias` exit spec. */
+export interface ExitSpec {
+  name: string;
+  aliases: string[];
+}
+
+/** Parses `North;n` into a name and aliases; throws ValidationError. */
+export function parseExitSpec(raw: string): ExitSpec {
+  const parts = String(raw ?? "").split(";").map((s) => s.trim());
+  const [name, ...rest] = parts;
+  const problem = objectNameProblem(name);
+  if (problem) throw new ValidationError(`Exit ${problem}.`);
+  const aliases = [...new Set(rest.filter(Boolean).map((a) => a.toLowerCase()))];
+  if (aliases.length > MAX_ALIASES) {
+    throw new ValidationError(`An exit has at most ${MAX_ALIASES} aliases.`);
+  }
+  for (const a of aliases) {
+    if (a.length > 32 || /[=#]/.test(a) || objectNameProblem(a)) {
+      throw new ValidationError(`'${a.slice(0, 40)}' is not a usable exit alias.`);
+    }
+  }
+  return { name, aliases };
+}
+
+/** Checks a room or thing name; throws ValidationError. */
+export function checkName(name: unknown, what: string): string {
+  const problem = objectNameProblem(name);
+  if (problem) throw new ValidationError(`${what} ${problem}.`);
+  return (name as string).trim();
+}
+
+/** Parses and checks a lock expression; throws ValidationError naming the problem. */
+export function checkLockExpr(expr: string): string {
+  const l = String(expr ?? "").trim();
+  if (!l) throw new ValidationError("A lock needs an expression, e.g. builder+ or #12|admin.");
+  try {
+    parseLock(l);
+  } catch (e) {
+    if (e instanceof LockSyntaxError) throw new ValidationError(e.message);
+    throw e;
+  }
+  return l;
+}
+
+/** True when the actor may add exits to a room: it controls it, or the room has no owner. */
+export function mayBuildIn(actor: DbObject, room: DbObject): boolean {
+  return canControl(actor, room) || !room.owner;
+}
+
+/** Building operations over the object store. */
+export class Builder {
+  /** Rooms awaiting a second `@destroy` (actor id → room id and deadline). */
+  readonly #pending = new Map<string, { id: string; until: number }>();
+
+  constructor(private readonly s: Services) {}
+
+  /** Creates a room owned by the actor. */
+  async room(actor: DbObject, name: unknown, description: unknown = ""): Promise<DbObject> {
+    const n = checkName(name, "Room");
+    if (typeof description !== "string") throw new ValidationError("description must be a string.");
+    if (description.length > MAX_DESCRIPTION) {
+      throw new ValidationError(`description must be ${MAX_DESCRIPTION} characters or fewer.`);
+    }
+    return await this.s.objects.create({
+      name: n,
+      type: "room",
+      owner: actor.id,
+      data: description ? { description } : {},
+    });
+  }
+
+  /** Creates an exit in `from` (leading to `to`, or unlinked). */
+  async exit(
+    actor: DbObject,
+    from: DbObject,
+    spec: ExitSpec,
+    to: DbObject | null,
+  ): Promise<DbObject> {
+    if (!from.flags.includes("room")) {
+      throw new ValidationError("Exits can only be opened in rooms.");
+    }
+    if (!mayBuildIn(actor, from)) throw new ForbiddenError(`You don't control ${from.name}.`);
+    const taken = (await this.s.objects.contentsOfType(from.id, "exit", 1000))
+      .find((e) =>
+        [e.name.toLowerCase(), ...(e.data.aliases ?? [])].some((n) =>
+          [spec.name.toLowerCase(), ...spec.aliases].includes(String(n).toLowerCase())
+        )
+      );
+    if (taken) {
+      throw new ValidationError(`${from.name} already has an exit called ${exitName(taken)}.`);
+    }
+    return await this.s.objects.create({
+      name: spec.name,
+      type: "exit",
+      location: from.id,
+      owner: actor.id,
+      data: {
+        ...(to ? { destination: to.id } : {}),
+        ...(spec.aliases.length ? { aliases: spec.aliases } : {}),
+      },
+    });
+  }
+
+  /** Creates a thing carried by the actor, at home in the actor's room. */
+  async thing(actor: DbObject, name: unknown): Promise<DbObject> {
+    const n = checkName(name, "Thing");
+    return await this.s.objects.create({
+      name: n,
+      type: "thing",
+      location: actor.id,
+      owner: actor.id,
+      data: actor.location ? { home: actor.location } : {},
+    });
+  }
+
+  /**
+   * Resolves a room reference: `here`, `#12`/`12`, or an exact room name
+   * (case-insensitive, must be unique).
+   */
+  async findRoom(ref: string, here: DbObject | null): Promise<DbObject> {
+    const r = String(ref ?? "").trim();
+    if (!r) throw new ValidationError("Which room?");
+    if (r.toLowerCase() === "here") {
+      if (!here) throw new NotFoundError("You are not in a room.");
+      return here;
+    }
+    const id = normalizeId(r);
+    if (id) {
+      const o = await this.s.objects.get(id);
+      if (!o || !o.flags.includes("room")) throw new NotFoundError(`#${id} is not a room.`);
+      return o;
+    }
+    if (r.length > 64) throw new NotFoundError("There is no such room.");
+    const rooms = (await this.s.objects.byName(r)).filter((o) => o.flags.includes("room"));
+    if (!rooms.length) throw new NotFoundError(`There is no room called ${r}.`);
+    if (rooms.length > 1) {
+      throw new ValidationError(
+        `Several rooms are called ${r}: ${
+          rooms.slice(0, 10).map((o) => `#${o.id}`).join(", ")
+        }. Use a #dbref.`,
+      );
+    }
+    return rooms[0];
+  }
+
+  /** Links an exit to a room, or sets the home of a player or thing. */
+  async link(actor: DbObject, obj: DbObject, room: DbObject): Promise<DbObject> {
+    if (!canControl(actor, obj)) throw new ForbiddenError(`You don't control ${obj.name}.`);
+    if (obj.flags.includes("room")) {
+      throw new ValidationError("Rooms cannot be linked; link an exit instead.");
+    }
+    const key = obj.flags.includes("exit") ? "destination" : "home";
+    return await this.s.objects.update(obj.id, (o) => {
+      o.data[key] = room.id;
+    });
+  }
+
+  /** Unlinks an exit (it then leads nowhere). */
+  async unlink(actor: DbObject, obj: DbObject): Promise<DbObject> {
+    if (!canControl(actor, obj)) throw new ForbiddenError(`You don't control ${obj.name}.`);
+    if (!obj.flags.includes("exit")) throw new ValidationError("Only exits can be unlinked.");
+    return await this.s.objects.update(obj.id, (o) => {
+      delete o.data.destination;
+    });
+  }
+
+  /** Sets or clears a lock of a type on an object the actor controls. */
+  async lock(actor: DbObject, obj: DbObject, type: string, expr: string | null): Promise<DbObject> {
+    if (!canControl(actor, obj)) throw new ForbiddenError(`You don't control ${obj.name}.`);
+    const t = (type || "basic").toLowerCase();
+    if (!LOCK_TYPES.includes(t)) {
+      throw new ValidationError(`Lock types: ${LOCK_TYPES.join(", ")}.`);
+    }
+    const value = expr === null ? null : checkLockExpr(expr);
+    return await this.s.objects.update(obj.id, (o) => {
+      const locks = { ...(o.data.locks ?? {}) };
+      if (value === null) delete locks[t];
+      else locks[t] = value;
+      if (Object.keys(locks).length) o.data.locks = locks;
+      else delete o.data.locks;
+    });
+  }
+
+  /**
+   * Moves a player or thing to a room, keeping the hub's room index right and
+   * telling both rooms. Returns the moved object.
+   */
+  async move(obj: DbObject, dest: DbObject): Promise<DbObject> {
+    if (obj.flags.includes("room") || obj.flags.includes("exit")) {
+      throw new ValidationError("Only players and things can be teleported.");
+    }
+    if (!dest.flags.includes("room")) throw new ValidationError(`${dest.name} is not a room.`);
+    const from = obj.location;
+    if (from === dest.id) throw new ValidationError(`${obj.name} is already there.`);
+    const moved = await this.s.objects.update(obj.id, (o) => {
+      o.location = dest.id;
+    });
+    const hub = this.s.hub;
+    const name = displayName(moved);
+    if (moved.flags.includes("player")) {
+      hub.moved(moved.id, from, dest.id);
+      const who = { id: moved.id, name: moved.name };
+      if (from) {
+        hub.sendToRoom(
+          from,
+          { msg: `${name} vanishes.`, data: { type: "leave", who, room: from } },
+          [moved.id],
+        );
+      }
+      hub.sendToRoom(dest.id, {
+        msg: `${name} appears.`,
+        data: { type: "arrive", who, room: dest.id },
+      }, [moved.id]);
+    }
+    return moved;
+  }
+
+  /**
+   * Destroys an object. Players and the starting room are refused, as are rooms
+   * with players in them. A room needs confirming (`/confirm`, or the same
+   * `@destroy` again within a minute). Exits of a destroyed room go with it; things
+   * inside a room or thing go home. Returns null when confirmation is needed.
+   */
+  async destroy(
+    actor: DbObject,
+    obj: DbObject,
+    confirmed: boolean,
+  ): Promise<{ moved: number } | null> {
+    if (!canControl(actor, obj)) throw new ForbiddenError(`You don't control ${obj.name}.`);
+    if (obj.flags.includes("player")) {
+      throw new ValidationError("Players cannot be destroyed (staff can @toad them).");
+    }
+    const isRoom = obj.flags.includes("room");
+    if (isRoom) {
+      const start = await startingRoom(this.s);
+      if (obj.id === start || obj.id === "1") {
+        throw new ValidationError("The starting room cannot be destroyed.");
+      }
+      const players = await this.s.objects.contentsOfType(obj.id, "player", 1);
+      if (players.length || this.s.hub.playersIn(obj.id).length) {
+        throw new ValidationError(`${obj.name} has players in it; move them out first.`);
+      }
+      const p = this.#pending.get(actor.id);
+      const now = Date.now();
+      if (!confirmed && !(p && p.id === obj.id && p.until > now)) {
+        this.#pending.set(actor.id, { id: obj.id, until: now + 60_000 });
+        return null;
+      }
+      this.#pending.delete(actor.id);
+    }
+    let moved = 0;
+    if (!obj.flags.includes("exit")) {
+      const fallback = await startingRoom(this.s);
+      for (const o of await this.s.objects.contents(obj.id, MAX_CONTENTS)) {
+        if (o.flags.includes("exit")) {
+          await this.s.objects.delete(o.id);
+          continue;
+        }
+        const home = normalizeId(String(o.data.home ?? ""));
+        const target =
+          home && home !== obj.id && (await this.s.objects.get(home))?.flags.includes("room")
+            ? home
+            : fallback;
+        await this.s.objects.update(o.id, (x) => {
+          x.location = target;
+        });
+        if (o.flags.includes("player")) this.s.hub.moved(o.id, obj.id, target);
+        moved++;
+      }
+    }
+    await this.s.objects.delete(obj.id);
+    return { moved };
+  }
+}

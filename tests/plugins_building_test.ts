@@ -1,0 +1,137 @@
+/** Black-box tests of the building plugin over REST and WebSocket. */
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { api } from "./harness.ts";
+import { isType, startPluginWorld } from "./plugins_world.ts";
+
+Deno.test("building plugin: REST rooms, dig/open/link/lock/destroy/teleport and their refusals", async () => {
+  const w = await startPluginWorld(["Alice", "Bob", "Carol"]);
+  try {
+    const base = w.srv.base;
+    const obj = async (id: string) =>
+      (await api(base, "GET", `/api/v1/dbobj/${id}`, undefined, w.tokens.Root)).body;
+
+    // REST: builder or higher only.
+    const body = { name: "Workshop", description: "Sawdust everywhere." };
+    assertEquals((await api(base, "POST", "/api/v1/building/room", body)).status, 401);
+    const refused = await api(base, "POST", "/api/v1/building/room", body, w.tokens.Alice);
+    assertEquals(refused.status, 403);
+    const root = await w.login("Root");
+    await root.cmd("@set Alice=builder", /Flag builder set on Alice/);
+    await root.cmd("@set Bob=builder", /Flag builder set on Bob/);
+    const made = await api(base, "POST", "/api/v1/building/room", body, w.tokens.Alice);
+    assertEquals(made.status, 201, JSON.stringify(made.body));
+    assertEquals(made.body.name, "Workshop");
+    assert(made.body.flags.includes("room"));
+    assertEquals(made.body.owner, w.ids.Alice);
+    assertEquals(made.body.data.description, "Sawdust everywhere.");
+    const workshop = made.body.id as string;
+    for (
+      const bad of [{}, { name: "" }, { name: "a=b" }, { name: "#5" }, { name: "x".repeat(65) }, {
+        name: "Ok",
+        description: 5,
+      }]
+    ) {
+      const r = await api(base, "POST", "/api/v1/building/room", bad, w.tokens.Alice);
+      assertEquals(r.status, 400, JSON.stringify(bad));
+    }
+    assertEquals(
+      (await api(base, "GET", "/api/v1/building/room", undefined, w.tokens.Alice)).status,
+      404,
+    );
+    assertEquals(
+      (await api(base, "POST", "/api/v1/building/other", body, w.tokens.Alice)).status,
+      404,
+    );
+
+    // Players without the builder flag cannot build in game.
+    const carol = await w.login("Carol");
+    for (
+      const line of ["@dig Nope", "@open Nope", "@create Nope", "@lock me=#false", "@destroy me"]
+    ) {
+      await carol.cmd(line, /Permission denied/);
+    }
+
+    // @dig with exits both ways, then walk them.
+    const alice = await w.login("Alice");
+    const dug = await alice.cmd("@dig Garden=North;n,South;s", isType("dig"));
+    assertMatch(dug.msg, /Room Garden\(#\d+\) dug/);
+    assertMatch(dug.msg, /Exit North\(#\d+\) opened to Garden/);
+    assertMatch(dug.msg, /Exit South\(#\d+\) opened back to Limbo/);
+    const garden = dug.data.room.id as string;
+    assertEquals((await alice.cmd("n", isType("room"))).data.id, garden);
+    assertEquals((await alice.cmd("s", isType("room"))).data.id, "1");
+    await alice.cmd("@dig Patio=North", /already has an exit called North/);
+    await alice.cmd("@dig Bad=;x", /Exit name is required/);
+
+    // @open and @link by name, locks on exits and rooms.
+    await alice.cmd("@open Door;d=Workshop", /Exit Door\(#\d+\) opened to Workshop/);
+    await alice.cmd("@lock d=#false", /Locked Door\(#\d+\) \(basic\): #false/);
+    await alice.cmd("d", /can't go that way/);
+    await alice.cmd("@lock d=((", /Lock syntax error/);
+    await alice.cmd("@lock d/sideways=builder", /Lock types: basic, enter/);
+    await alice.cmd("@unlock d", /Unlocked Door/);
+    assertEquals((await alice.cmd("d", isType("room"))).data.id, workshop);
+    await alice.cmd(`@lock here/enter=#${w.ids.Alice}`, /\(enter\)/);
+    assertEquals((await obj(workshop)).data.locks, { enter: `#${w.ids.Alice}` });
+    await alice.cmd(`@teleport #1`, /Permission denied/);
+    await alice.send("home");
+    await alice.ws.expect((m) => m.data.type === "room" && m.data.id === "1");
+    await alice.cmd("@open Hatch=Nowhere Land", /no room called Nowhere Land/);
+    await alice.cmd("@open Hatch", /Exit Hatch\(#\d+\) opened \(unlinked\)/);
+    await alice.cmd("hatch", /doesn't lead anywhere/);
+    await alice.cmd(`@link hatch=#${garden}`, /now leads to Garden/);
+    await alice.cmd("@unlink hatch", /Hatch\(#\d+\) unlinked/);
+
+    // The enter lock keeps Bob out of the workshop.
+    const bob = await w.login("Bob");
+    await bob.cmd("d", /can't go that way/);
+    await bob.cmd(`@lock #${workshop}=#false`, /You don't control Workshop/);
+
+    // Things: create, link home, destroy.
+    const created = await alice.cmd("@create Widget", isType("create"));
+    const widget = created.data.thing.id as string;
+    assertEquals((await obj(widget)).location, w.ids.Alice);
+    await alice.cmd(`@link widget=#${garden}`, /Home of Widget\(#\d+\) set to Garden/);
+    await bob.cmd(`@destroy #${widget}`, /You don't control Widget/);
+    await alice.cmd("@destroy widget", /Destroyed Widget/);
+    assertEquals(
+      (await api(base, "GET", `/api/v1/dbobj/${widget}`, undefined, w.tokens.Root)).status,
+      404,
+    );
+
+    // Destroy safety.
+    await alice.cmd("@destroy me", /Players cannot be destroyed/);
+    await root.cmd("@destroy #1", /starting room cannot be destroyed/);
+    await root.cmd(`@teleport Bob=#${garden}`, /Teleported Bob\(#\d+\) to Garden/);
+    await bob.ws.expect((m) => m.data.type === "room" && m.data.id === garden);
+    assertEquals((await obj(w.ids.Bob)).location, garden);
+    await alice.cmd(`@destroy #${garden}`, /has players in it/);
+    await root.cmd(`@teleport Bob=#1`, /Teleported Bob/);
+    await bob.ws.expect((m) => m.data.type === "room" && m.data.id === "1");
+    await alice.send("@create Gnome");
+    const gnome = (await alice.ws.expect(isType("create"))).data.thing.id as string;
+    await alice.cmd(`@link gnome=#${garden}`, /Home of Gnome/);
+    await alice.cmd("@dig/teleport Shed", /Room Shed/);
+    await alice.ws.expect((m) => m.data.type === "room" && m.data.name === "Shed");
+    await alice.cmd("drop gnome", /drop/i);
+    const shed = (await obj(w.ids.Alice)).location as string;
+    await alice.cmd("home", /./);
+    await alice.ws.expect((m) => m.data.type === "room" && m.data.id === "1");
+    await alice.cmd(`@destroy #${shed}`, /cannot be undone/);
+    assertEquals(
+      (await api(base, "GET", `/api/v1/dbobj/${shed}`, undefined, w.tokens.Root)).status,
+      200,
+    );
+    await alice.cmd(`@destroy #${shed}`, /Destroyed Shed\(#\d+\)\. 1 object\(s\) sent home/);
+    assertEquals(
+      (await api(base, "GET", `/api/v1/dbobj/${shed}`, undefined, w.tokens.Root)).status,
+      404,
+    );
+    assertEquals((await obj(gnome)).location, garden);
+    await alice.cmd(`@destroy/confirm #${garden}`, /Destroyed Garden/);
+    await alice.cmd("n", /doesn't lead anywhere/);
+    assertEquals((await obj(gnome)).location, "1");
+  } finally {
+    await w.stop();
+  }
+});
