@@ -3,10 +3,10 @@
  * talking with a web player, colour, NAWS, GMCP, MSSP, MCCP2, create and quit.
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { register } from "./harness.ts";
+import { api, register } from "./harness.ts";
 import { connectWs, type WsClient } from "./ws_client.ts";
 import { TelnetClient } from "./telnet_client.ts";
-import { startSupervised, telnetLogin } from "./supervised.ts";
+import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
 
 const ECHO_WILL = "WILL 1";
 const ECHO_WONT = "WONT 1";
@@ -65,6 +65,26 @@ Deno.test("telnet sidecar: login, talk with a web player, negotiation", async (t
       await alice.waitFor(/Bob says, "Hi from the web, bold!"/, 10_000, from);
       assert(alice.text.includes("\x1b[1mbold"), "colour codes arrive as ANSI");
       assert(!alice.text.includes("%ch"), "no raw colour codes on telnet");
+    });
+
+    await t.step("GMCP: Comm.Channel.Text for channel messages", async () => {
+      const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+      open.push(admin);
+      await admin.send("@chancreate Gossip");
+      await admin.waitFor(/Gossip/);
+      await alice.send("+chan/join Gossip=gos");
+      await alice.waitFor(/Gossip/);
+      await alice.send("gos Hello channel");
+      const said = () =>
+        alice.gmcp.find((g) =>
+          g.package === "Comm.Channel.Text" &&
+          /Hello channel/.test((g.data as { text: string }).text)
+        );
+      await alice.until(() => said() !== undefined, "Comm.Channel.Text");
+      const msg = said()!.data as Record<string, string>;
+      assertEquals(msg.channel, "Gossip");
+      assertEquals(msg.talker, "Alice");
+      assertMatch(msg.text, /Hello channel/);
     });
 
     await t.step("NAWS width changes the width of `who`", async () => {
@@ -127,6 +147,18 @@ Deno.test("telnet sidecar: MCCP2, MSSP, create and quit, a client that negotiate
       await c.send("quit");
       await c.waitFor(/Goodbye/);
       await c.until(() => c.closed, "socket closed after quit");
+    });
+
+    await t.step("@boot disconnects a telnet player for good (no resume)", async () => {
+      const carol = await telnetLogin(srv, "Carol", "carol-password");
+      const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+      open.push(carol, admin);
+      await admin.send("@boot Carol");
+      await carol.waitFor(/You have been booted by Admin/);
+      await carol.until(() => carol.closed, "telnet closed after @boot");
+      await new Promise((r) => setTimeout(r, 700));
+      const online = await api(srv.base, "GET", "/api/v1/players/online");
+      assert(!online.body.some((p: { name: string }) => p.name === "Carol"), "Carol stays out");
     });
 
     await t.step("a one-line connect with a wrong password is refused", async () => {

@@ -443,7 +443,7 @@ export class TelnetClient {
     if (!this.#session.gmcp) return;
     this.#session.sendGmcp("Comm.Channel.Text", {
       channel: String(data.channel ?? ""),
-      talker: String(data.sender ?? ""),
+      talker: stripColour(String(data.sender ?? "")),
       text: renderAnsi(msg),
     });
   }
