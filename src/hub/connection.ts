@@ -1,6 +1,10 @@
 /**
  * One client socket: its identity, a bounded outbound buffer (a client that
  * stops reading is dropped) and an ordered queue of inbound work.
+ *
+ * Idle connections are the hub's main memory cost, so a connection is its own
+ * socket event listener (no closures per socket) and allocates its queue and
+ * close promise only when used.
  */
 import { EncodedFrame } from "./protocol.ts";
 import type { ClientKind, HubConnection, Outbound } from "./types.ts";
@@ -19,6 +23,10 @@ export type Task = string | (() => Promise<void>);
 
 /** What a connection calls back into its hub for. */
 export interface ConnectionHooks {
+  /** The socket opened. */
+  opened(conn: Connection): void;
+  /** A frame arrived (string, or ArrayBuffer for a binary frame). */
+  frame(conn: Connection, data: unknown): void;
   /** Runs one queued task (in order, one at a time per connection). */
   run(conn: Connection, task: Task): Promise<void>;
   /** Called once when the connection closes, from either side. */
@@ -35,7 +43,7 @@ export const CloseCode = {
 } as const;
 
 /** A hub connection over a WebSocket. */
-export class Connection implements HubConnection {
+export class Connection implements HubConnection, EventListenerObject {
   /** Client IP: the socket peer, or the IP the local telnet sidecar reports. */
   ip: string;
   playerId: string | null = null;
@@ -51,10 +59,11 @@ export class Connection implements HubConnection {
   ipCounted = false;
   /** True from the moment it starts closing; nothing more is sent or run. */
   closed = false;
-  /** Resolves once the socket has closed (close handshake done or connection lost). */
-  readonly done: Promise<void>;
-  #socketClosed!: () => void;
-  readonly #queue: Task[] = [];
+  /** Login requested in the URL (`?token=`, `&resume=1`), used once the socket opens. */
+  pendingLogin: { token: string; resume: boolean } | null = null;
+  #socketClosed = false;
+  #onSocketClosed: (() => void) | null = null;
+  #queue: Task[] | null = null;
   #running = false;
 
   constructor(
@@ -69,7 +78,44 @@ export class Connection implements HubConnection {
     this.ip = peerIp;
     this.connectedAt = now;
     this.lastInput = now;
-    this.done = new Promise((resolve) => this.#socketClosed = resolve);
+  }
+
+  /** Subscribes to the socket's events. */
+  listen(): void {
+    const s = this.socket;
+    s.binaryType = "arraybuffer";
+    s.addEventListener("open", this);
+    s.addEventListener("message", this);
+    s.addEventListener("close", this);
+    s.addEventListener("error", this);
+  }
+
+  /** Socket events (the connection is its own listener object). */
+  handleEvent(e: Event): void {
+    switch (e.type) {
+      case "message":
+        this.hooks.frame(this, (e as MessageEvent).data);
+        return;
+      case "open":
+        this.hooks.opened(this);
+        return;
+      case "close":
+        this.lost();
+        return;
+        // "error" is always followed by "close".
+    }
+  }
+
+  /** Resolves once the socket has closed (close handshake done or connection lost). */
+  whenSocketClosed(): Promise<void> {
+    if (this.#socketClosed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const prev = this.#onSocketClosed;
+      this.#onSocketClosed = () => {
+        prev?.();
+        resolve();
+      };
+    });
   }
 
   /** Queues a message, encoded for this client's kind. */
@@ -103,8 +149,10 @@ export class Connection implements HubConnection {
 
   /** Adds work to the back of the queue; false when the queue is full (the item is dropped). */
   enqueue(task: Task): boolean {
-    if (this.closed || this.#queue.length >= MAX_PENDING) return false;
-    this.#queue.push(task);
+    if (this.closed) return false;
+    const q = this.#queue ??= [];
+    if (q.length >= MAX_PENDING) return false;
+    q.push(task);
     this.#pump();
     return true;
   }
@@ -112,13 +160,26 @@ export class Connection implements HubConnection {
   /** Puts work at the front of the queue (it runs next). */
   enqueueNext(task: Task): void {
     if (this.closed) return;
-    this.#queue.unshift(task);
+    (this.#queue ??= []).unshift(task);
     this.#pump();
   }
 
   /** Number of queued tasks not yet started. */
   get pending(): number {
-    return this.#queue.length;
+    return this.#queue?.length ?? 0;
+  }
+
+  /** Records that the socket is closed, whichever side began it. */
+  lost(): void {
+    if (!this.#socketClosed) {
+      this.#socketClosed = true;
+      this.#onSocketClosed?.();
+      this.#onSocketClosed = null;
+    }
+    if (this.closed) return;
+    this.closed = true;
+    this.#queue = null;
+    this.hooks.closed(this);
   }
 
   #pump(): void {
@@ -130,8 +191,8 @@ export class Connection implements HubConnection {
 
   async #drain(): Promise<void> {
     try {
-      while (this.#queue.length && !this.closed) {
-        const task = this.#queue.shift()!;
+      let task: Task | undefined;
+      while (!this.closed && (task = this.#queue?.shift()) !== undefined) {
         try {
           await this.hooks.run(this, task);
         } catch (e) {
@@ -140,23 +201,19 @@ export class Connection implements HubConnection {
       }
     } finally {
       this.#running = false;
-      if (this.#queue.length && !this.closed) this.#pump();
+      if (this.#queue?.length) {
+        this.#pump();
+      } else if (this.#queue) {
+        // An idle connection keeps no queue around.
+        this.#queue = null;
+      }
     }
-  }
-
-  /** Records that the socket is closed, whichever side began it. */
-  lost(): void {
-    this.#socketClosed();
-    if (this.closed) return;
-    this.closed = true;
-    this.#queue.length = 0;
-    this.hooks.closed(this);
   }
 
   #shut(code: number, reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    this.#queue.length = 0;
+    this.#queue = null;
     try {
       this.socket.close(code, reason);
     } catch { /* already closing */ }

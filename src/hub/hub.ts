@@ -23,6 +23,9 @@ import type { HubApi, HubConnection, Outbound, OutboundData } from "./types.ts";
 /** Runs one command line of a logged-in connection (the command engine's `dispatch`). */
 export type Dispatcher = (conn: HubConnection, line: string) => Promise<void>;
 
+/** Connections that have not logged in are closed after this long without input. */
+export const LOGIN_TIMEOUT_MS = 10 * 60 * 1000;
+
 /** Reply to a command nobody handles. */
 export const HUH = "Huh? Type 'help' for help.";
 
@@ -51,6 +54,8 @@ export class Hub implements HubApi, LoginHost {
   #seq = 0;
   #stopping = false;
   readonly #hooks: ConnectionHooks = {
+    opened: (conn) => this.#opened(conn),
+    frame: (conn, data) => this.#frame(conn, data),
     run: (conn, task) => this.#run(conn, task),
     closed: (conn) => this.#closed(conn),
   };
@@ -82,7 +87,9 @@ export class Hub implements HubApi, LoginHost {
     const resume = /^(1|true|yes)$/i.test(url.searchParams.get("resume") ?? "");
     let upgraded: { socket: WebSocket; response: Response };
     try {
-      upgraded = Deno.upgradeWebSocket(req);
+      // No per-socket ping timer (it costs ~3 KiB per idle connection): the hub's one idle
+      // sweep closes silent connections instead (docs/protocol.md, "Limits").
+      upgraded = Deno.upgradeWebSocket(req, { idleTimeout: 0 });
     } catch {
       return Response.json({ error: "Expected a WebSocket upgrade." }, { status: 400 });
     }
@@ -95,12 +102,10 @@ export class Hub implements HubApi, LoginHost {
       this.#hooks,
       Date.now(),
     );
-    socket.binaryType = "arraybuffer";
-    socket.onerror = () => {/* a close event follows */};
-    socket.onclose = () => conn.lost();
     const refusal = this.#stopping ? "The server is shutting down." : this.#capProblem(conn);
     if (refusal) {
       socket.onopen = () => conn.close(refusal, CloseCode.policy);
+      socket.onclose = () => conn.lost();
       return response;
     }
     this.#conns.set(conn.id, conn);
@@ -110,8 +115,8 @@ export class Hub implements HubApi, LoginHost {
       this.#ips.add(conn.ip);
       conn.ipCounted = true;
     }
-    socket.onopen = () => this.#opened(conn, token, resume);
-    socket.onmessage = (e) => this.#frame(conn, e.data);
+    if (token) conn.pendingLogin = { token, resume };
+    conn.listen();
     this.#armIdle();
     return response;
   }
@@ -132,8 +137,10 @@ export class Hub implements HubApi, LoginHost {
     return null;
   }
 
-  #opened(conn: Connection, token: string | null, resume: boolean): void {
-    if (token) conn.enqueue(() => this.#tokenLogin(conn, token, resume, true));
+  #opened(conn: Connection): void {
+    const login = conn.pendingLogin;
+    conn.pendingLogin = null;
+    if (login) conn.enqueue(() => this.#tokenLogin(conn, login.token, login.resume, true));
     else this.#connectScreen(conn);
   }
 
@@ -404,9 +411,18 @@ export class Hub implements HubApi, LoginHost {
   }
 
   async #sweepIdle(): Promise<void> {
+    const now = Date.now();
+    const loginCutoff = now - LOGIN_TIMEOUT_MS;
+    for (const c of this.#conns.values()) {
+      // Sockets have no ping timer, so silent pre-login connections (half-open ones included)
+      // end here.
+      if (!c.playerId && c.lastInput < loginCutoff) {
+        c.close("Connection timed out (no login within 10 minutes).");
+      }
+    }
     const limit = this.services.config.value.game.idleTimeout;
     if (limit <= 0) return;
-    const cutoff = Date.now() - limit * 1000;
+    const cutoff = now - limit * 1000;
     const idle = [...this.#conns.values()].filter((c) =>
       c.playerId && !c.closed && c.lastInput < cutoff && !this.#staff.has(c.playerId)
     );
@@ -516,7 +532,7 @@ export class Hub implements HubApi, LoginHost {
     if (!conns.length) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
-      Promise.all(conns.map((c) => c.done)),
+      Promise.all(conns.map((c) => c.whenSocketClosed())),
       new Promise((r) => timer = setTimeout(r, waitMs)),
     ]);
     clearTimeout(timer);

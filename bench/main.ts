@@ -1,0 +1,306 @@
+/**
+ * `deno task bench`: starts the real engine as a child process on free loopback
+ * ports, drives it with many real WebSocket clients and REST requests, prints a
+ * table and writes bench/results/<timestamp>.json. See docs/bench.md.
+ *
+ * Options: --clients N (default 1000), --samples N (round trips per phase, default 1000),
+ * --poses N (paced fan-out poses, default 40), --rest-seconds N (default 3).
+ */
+import { parseArgs } from "node:util";
+import { join } from "node:path";
+import { ROOT, startServer, type TestServer } from "../tests/harness.ts";
+import { seedPlayers } from "./seed.ts";
+import { type BenchClient, openMany } from "./client.ts";
+import { restLoad } from "./rest.ts";
+import { round, rssKiB, sleep, summarize, type Summary, table } from "./stats.ts";
+
+const { values: opt } = parseArgs({
+  args: Deno.args,
+  options: {
+    clients: { type: "string", default: "1000" },
+    samples: { type: "string", default: "1000" },
+    poses: { type: "string", default: "40" },
+    "rest-seconds": { type: "string", default: "3" },
+  },
+});
+const CLIENTS = Math.max(50, Number(opt.clients));
+const SAMPLES = Math.max(50, Number(opt.samples));
+const POSES = Math.max(5, Number(opt.poses));
+const REST_SECONDS = Math.max(1, Number(opt["rest-seconds"]));
+/** Connections that take turns sending, so no player exceeds 10 commands a second. */
+const PROBES = 40;
+/** Gap between paced round trips: each probe player sends every PROBES × 5 ms = 200 ms. */
+const PACE_MS = 5;
+/** Senders of the burst that measures fan-out throughput. */
+const BURST = 10;
+/** Connections closed and logged in again (full login) to time logins. */
+const LOGINS = 100;
+
+function log(line: string): void {
+  console.log(`bench: ${line}`);
+}
+
+/** Sequential `think` round trips, rotating through `clients`, after a short warm-up. */
+async function roundTrips(clients: BenchClient[], n: number, tag: string): Promise<Summary> {
+  const samples: number[] = [];
+  const warm = 100;
+  for (let i = 0; i < n + warm; i++) {
+    const started = performance.now();
+    const needle = `${tag}${i}x`;
+    const rt = await clients[i % clients.length].roundTrip(`think ${needle}`, needle);
+    if (i >= warm) samples.push(rt);
+    const wait = PACE_MS - (performance.now() - started);
+    if (wait > 0) await sleep(wait);
+  }
+  return summarize(samples);
+}
+
+/** Counts pose deliveries (frames holding `fo<seq>z`) on every client, with their latency. */
+class FanoutRecorder {
+  readonly latencies: number[] = [];
+  readonly sentAt = new Map<number, number>();
+  delivered = 0;
+  lastArrival = 0;
+  #target = 0;
+  #done: (() => void) | null = null;
+
+  constructor(clients: BenchClient[]) {
+    const re = /fo(\d+)z/;
+    for (const c of clients) {
+      c.sink = (data, at) => {
+        if (!data.includes("fo")) return;
+        const m = re.exec(data);
+        const sent = m ? this.sentAt.get(Number(m[1])) : undefined;
+        if (sent === undefined) return;
+        this.latencies.push(at - sent);
+        this.delivered++;
+        this.lastArrival = at;
+        if (this.#done && this.delivered >= this.#target) {
+          this.#done();
+          this.#done = null;
+        }
+      };
+    }
+  }
+
+  /** Resolves once `count` deliveries in total have arrived, or after `ms`. */
+  async waitFor(count: number, ms: number): Promise<boolean> {
+    if (this.delivered >= count) return true;
+    this.#target = count;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ok = await Promise.race([
+      new Promise<boolean>((r) => this.#done = () => r(true)),
+      new Promise<boolean>((r) => timer = setTimeout(() => r(false), ms)),
+    ]);
+    clearTimeout(timer);
+    this.#done = null;
+    return ok;
+  }
+}
+
+async function fanout(clients: BenchClient[], senders: BenchClient[]) {
+  const rec = new FanoutRecorder(clients);
+  let seq = 0;
+  let lost = 0;
+  // Paced poses: one at a time, each waiting for all deliveries; senders rotate (rate limit).
+  for (let i = 0; i < POSES; i++) {
+    const s = seq++;
+    const expected = rec.delivered + clients.length;
+    rec.sentAt.set(s, performance.now());
+    senders[i % senders.length].send(`pose fo${s}z`);
+    if (!await rec.waitFor(expected, 10_000)) lost += expected - rec.delivered;
+    await sleep(50);
+  }
+  const paced = summarize(rec.latencies);
+  // Burst: BURST senders pose at once; throughput is deliveries over the time to the last one.
+  await sleep(1100);
+  rec.latencies.length = 0;
+  const before = rec.delivered;
+  const t0 = performance.now();
+  for (let j = 0; j < BURST; j++) {
+    const s = seq++;
+    rec.sentAt.set(s, t0);
+    senders[j].send(`pose fo${s}z`);
+  }
+  const burstTotal = BURST * clients.length;
+  if (!await rec.waitFor(before + burstTotal, 20_000)) {
+    lost += before + burstTotal - rec.delivered;
+  }
+  const burstDelivered = rec.delivered - before;
+  const burstSeconds = (rec.lastArrival - t0) / 1000;
+  for (const c of clients) c.sink = null;
+  return {
+    recipients: clients.length,
+    paced,
+    burst: {
+      poses: BURST,
+      deliveries: burstDelivered,
+      seconds: round(burstSeconds),
+      deliveriesPerSecond: Math.round(burstDelivered / burstSeconds),
+      latency: summarize(rec.latencies),
+    },
+    lost,
+  };
+}
+
+async function main(): Promise<void> {
+  const benchStart = performance.now();
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-bench-" });
+  const secret = `bench-${crypto.randomUUID()}`;
+  log(`seeding ${CLIENTS} players`);
+  const players = await seedPlayers(dir, CLIENTS, secret);
+  const tokens = players.map((p) => p.token);
+
+  log("starting the engine");
+  const t0 = performance.now();
+  let srv: TestServer | null = null;
+  const clients: BenchClient[] = [];
+  try {
+    srv = await startServer({
+      dir,
+      env: { JWT_SECRET: secret },
+      config: {
+        server: { maxConnections: 0, maxConnectionsPerIp: 0 },
+        game: { idleTimeout: 0, maxPlayers: 0 },
+      },
+    });
+    const startupMs = round(performance.now() - t0, 1);
+    const pid = srv.child.pid;
+    const url = `ws://127.0.0.1:${srv.ws}/`;
+    await sleep(1000);
+    const rssIdle = await rssKiB(pid);
+
+    log(`round trips with ${PROBES} connections`);
+    const probes = await openMany(url, tokens.slice(0, PROBES));
+    clients.push(...probes);
+    const quiet = await roundTrips(probes, SAMPLES, "q");
+    await sleep(1000);
+    const rssBase = await rssKiB(pid);
+
+    // Silent resumes: logged in, online and in the room, without 960 `look`s whose transient
+    // garbage would swamp what the connections themselves hold (see docs/bench.md).
+    log(`connecting ${CLIENTS - PROBES} more clients (token + resume)`);
+    const tResume = performance.now();
+    clients.push(...await openMany(url, tokens.slice(PROBES), { resume: true }));
+    const resumesPerSecond = Math.round(
+      (CLIENTS - PROBES) / ((performance.now() - tResume) / 1000),
+    );
+    await sleep(2000);
+    const rssAll = await rssKiB(pid);
+
+    log(`round trips with ${CLIENTS} connections`);
+    const loaded = await roundTrips(probes, SAMPLES, "l");
+
+    log(`pose fan-out to ${CLIENTS} clients in one room`);
+    const fan = await fanout(clients, probes);
+
+    log("REST throughput");
+    const health = await restLoad(srv.base, "/health", REST_SECONDS, 32);
+    const me = await restLoad(srv.base, "/api/v1/me", REST_SECONDS, 32, tokens[0]);
+
+    log("full logins (motd, welcome, look) into the crowded room");
+    const relog = clients.splice(PROBES, LOGINS);
+    await Promise.all(relog.map((c) => c.close()));
+    await sleep(500);
+    const tLogin = performance.now();
+    clients.push(...await openMany(url, tokens.slice(PROBES, PROBES + LOGINS)));
+    const loginsPerSecond = Math.round(LOGINS / ((performance.now() - tLogin) / 1000));
+    const rssEnd = await rssKiB(pid);
+
+    const perConn = rssAll !== null && rssBase !== null
+      ? round((rssAll - rssBase) / (CLIENTS - PROBES), 2)
+      : null;
+    const result = {
+      timestamp: new Date().toISOString(),
+      environment: {
+        deno: Deno.version.deno,
+        v8: Deno.version.v8,
+        os: Deno.build.os,
+        arch: Deno.build.arch,
+        cpus: navigator.hardwareConcurrency,
+        loadavg: Deno.loadavg(),
+      },
+      clients: CLIENTS,
+      startupMs,
+      rssKiB: {
+        idle: rssIdle,
+        withProbes: rssBase,
+        withAllClients: rssAll,
+        perConnection: perConn,
+        atEnd: rssEnd,
+      },
+      resumesPerSecond,
+      loginsPerSecond,
+      roundTripMs: {
+        quiet: { connections: PROBES, ...quiet },
+        loaded: { connections: CLIENTS, ...loaded },
+      },
+      fanout: fan,
+      rest: { health, me },
+      targets: {
+        roundTripP50Below1ms: quiet.p50 < 1,
+        fanoutP99Below50ms: fan.paced.p99 < 50,
+        perConnectionBelow30KiB: perConn !== null && perConn < 30,
+      },
+      benchSeconds: round((performance.now() - benchStart) / 1000, 1),
+    };
+
+    const ms = (s: Summary) => `${s.p50} / ${s.p99} ms`;
+    const ok = (b: boolean) => (b ? "met" : "MISSED");
+    console.log(
+      "\n" + table([
+        ["Measure", "Value", "Target"],
+        ["Start-up to healthy /health", `${startupMs} ms`, ""],
+        ["Engine RSS idle", `${rssIdle} KiB`, ""],
+        [`Engine RSS with ${PROBES} / ${CLIENTS} connections`, `${rssBase} / ${rssAll} KiB`, ""],
+        [
+          "Memory per idle connection",
+          `${perConn} KiB`,
+          `< 30 KiB: ${ok(result.targets.perConnectionBelow30KiB)}`,
+        ],
+        [
+          `Round trip p50 / p99 (${PROBES} connected)`,
+          ms(quiet),
+          `p50 < 1 ms: ${ok(result.targets.roundTripP50Below1ms)}`,
+        ],
+        [`Round trip p50 / p99 (${CLIENTS} connected)`, ms(loaded), ""],
+        [
+          `Pose fan-out to ${CLIENTS}, p50 / p99 delivery`,
+          ms(fan.paced),
+          `p99 < 50 ms: ${ok(result.targets.fanoutP99Below50ms)}`,
+        ],
+        [
+          `Fan-out burst (${BURST} poses at once)`,
+          `${fan.burst.deliveriesPerSecond} deliveries/s, p99 ${fan.burst.latency.p99} ms`,
+          "",
+        ],
+        ["Deliveries lost", String(fan.lost), "0"],
+        ["Silent resumes (token)", `${resumesPerSecond} /s`, ""],
+        [`Full logins in a ${CLIENTS}-player room`, `${loginsPerSecond} /s`, ""],
+        ["Engine RSS at the end", `${rssEnd} KiB`, ""],
+        ["REST GET /health", `${health.rps} req/s (${health.errors} errors)`, ""],
+        ["REST GET /api/v1/me", `${me.rps} req/s (${me.errors} errors)`, ""],
+      ]) + "\n",
+    );
+
+    const outDir = join(ROOT, "bench", "results");
+    await Deno.mkdir(outDir, { recursive: true });
+    const file = join(outDir, `${result.timestamp.replace(/[:.]/g, "-")}.json`);
+    await Deno.writeTextFile(file, JSON.stringify(result, null, 2) + "\n");
+    log(`wrote ${file} (${result.benchSeconds} s)`);
+  } finally {
+    await Promise.all(clients.map((c) => c.close()));
+    if (srv) await srv.stop();
+    else await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+if (import.meta.main) {
+  try {
+    await main();
+    Deno.exit(0);
+  } catch (e) {
+    console.error(`bench: failed: ${(e as Error)?.stack ?? e}`);
+    Deno.exit(1);
+  }
+}
