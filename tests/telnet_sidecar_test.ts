@@ -161,6 +161,17 @@ Deno.test("telnet sidecar: MCCP2, MSSP, create and quit, a client that negotiate
       assert(!online.body.some((p: { name: string }) => p.name === "Carol"), "Carol stays out");
     });
 
+    await t.step("a pasted block of 25 lines is paced, not cut off by the rate limit", async () => {
+      const c = await telnetLogin(srv, "Carol", "carol-password");
+      open.push(c);
+      const from = c.mark();
+      const lines = Array.from({ length: 25 }, (_, i) => `say paste line ${i + 1}`);
+      await c.write(new TextEncoder().encode(lines.join("\r\n") + "\r\n"));
+      await c.waitFor(/You say, "paste line 25"/, 15_000, from);
+      const got = c.plain.slice(from).match(/You say, "paste line \d+"/g) ?? [];
+      assertEquals(got.length, 25);
+    });
+
     await t.step("a one-line connect with a wrong password is refused", async () => {
       const c = await TelnetClient.connect(srv.telnet, {});
       open.push(c);

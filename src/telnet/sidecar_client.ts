@@ -13,10 +13,15 @@ import { SocketWriter } from "./socket_writer.ts";
 export interface ClientLimits {
   /** Output waiting for a client that does not read; beyond it the client is dropped. */
   maxOutputBytes: number;
-  /** Input lines kept while the engine restarts. */
+  /** Input lines waiting to go to the hub (engine restarting, or typed faster than the rate). */
   maxBufferedLines: number;
-  /** Input bytes kept while the engine restarts. */
+  /** Input bytes waiting to go to the hub. */
   maxBufferedBytes: number;
+  /**
+   * Lines sent to the hub per second. The hub drops a player's commands beyond 10 a second, so
+   * a paste or the replay after a restart is paced instead of being cut off.
+   */
+  linesPerSecond: number;
   /** Longest input line (UTF-8 bytes); longer lines are refused whole. */
   maxLineBytes: number;
   /** Longest telnet subnegotiation kept (bytes); longer ones are dropped. */
@@ -37,6 +42,7 @@ export const DEFAULT_LIMITS: ClientLimits = {
   maxOutputBytes: 1024 * 1024,
   maxBufferedLines: 50,
   maxBufferedBytes: 8 * 1024,
+  linesPerSecond: 9,
   maxLineBytes: 8 * 1024,
   maxSubnegotiation: 8 * 1024,
   maxProtocolErrors: 64,
@@ -64,6 +70,7 @@ export const NOTICES = {
   resumed: "%ch%cg[The game server is back. Your session continues.]%cn",
   resumeFailed: "%ch%cr[Your session could not be resumed; please log in again.]%cn",
   bufferFull: "%ch%cr[Input not kept: too much typed while the server restarts.]%cn",
+  tooFast: "%ch%cr[Input not kept: you are typing faster than the game accepts.]%cn",
   lineTooLong: "%ch%cr[That line is too long and was ignored.]%cn",
   shutdown: "%ch%cr[The server is shutting down. Goodbye.]%cn",
   tooManyErrors: "Too much malformed telnet input; closing the connection.",
@@ -86,9 +93,13 @@ export class TelnetClient {
   #token: string | null = null;
   #player: { id: string; name: string } | null = null;
   #passwordFor: { verb: string; name: string } | null = null;
-  #buffer: string[] = [];
-  #bufferBytes = 0;
-  #bufferFullNoticed = false;
+  /** Lines waiting for the hub, in order. */
+  #outbox: string[] = [];
+  #outboxBytes = 0;
+  #outboxFullNoticed = false;
+  /** When recent lines went to the hub (for the pace). */
+  #sentAt: number[] = [];
+  #pumpTimer: ReturnType<typeof setTimeout> | undefined;
   #wasDown = false;
   #held: string[] = [];
   #resumeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -160,6 +171,7 @@ export class TelnetClient {
     this.#closed = true;
     this.#link.close();
     clearTimeout(this.#resumeTimer);
+    clearTimeout(this.#pumpTimer);
     await withTimeout(
       (async () => {
         await this.#session.close();
@@ -179,6 +191,7 @@ export class TelnetClient {
     this.#closed = true;
     this.#link.close();
     clearTimeout(this.#resumeTimer);
+    clearTimeout(this.#pumpTimer);
     this.#finish();
   }
 
@@ -269,21 +282,54 @@ export class TelnetClient {
     this.#forward(text);
   }
 
+  /** Queues a line for the hub (bounded) and sends what the pace allows. */
   #forward(line: string): void {
     if (line.trim() === "") return;
-    if (this.#phase === "ready" && this.#link.send(JSON.stringify({ msg: line }))) return;
     const bytes = new TextEncoder().encode(line).length;
     const limits = this.#ctx.limits;
     if (
-      this.#buffer.length >= limits.maxBufferedLines ||
-      this.#bufferBytes + bytes > limits.maxBufferedBytes
+      this.#outbox.length >= limits.maxBufferedLines ||
+      this.#outboxBytes + bytes > limits.maxBufferedBytes
     ) {
-      if (!this.#bufferFullNoticed) this.#say(NOTICES.bufferFull);
-      this.#bufferFullNoticed = true;
+      if (!this.#outboxFullNoticed) {
+        this.#say(this.#phase === "ready" ? NOTICES.tooFast : NOTICES.bufferFull);
+      }
+      this.#outboxFullNoticed = true;
       return;
     }
-    this.#buffer.push(line);
-    this.#bufferBytes += bytes;
+    this.#outbox.push(line);
+    this.#outboxBytes += bytes;
+    this.#pump();
+  }
+
+  /** Sends queued lines while the hub is ready, at most `linesPerSecond` in any second. */
+  #pump(): void {
+    clearTimeout(this.#pumpTimer);
+    this.#pumpTimer = undefined;
+    const perSecond = Math.max(1, this.#ctx.limits.linesPerSecond);
+    while (this.#outbox.length > 0 && this.#phase === "ready" && !this.#closed) {
+      const now = performance.now();
+      while (this.#sentAt.length > 0 && now - this.#sentAt[0] >= 1000) this.#sentAt.shift();
+      if (this.#sentAt.length >= perSecond) {
+        this.#pumpTimer = setTimeout(() => this.#pump(), this.#sentAt[0] + 1000 - now + 1);
+        return;
+      }
+      const line = this.#outbox[0];
+      // Not sent: the hub just went away; the line stays first in line for after the resume.
+      if (!this.#link.send(JSON.stringify({ msg: line }))) return;
+      this.#outbox.shift();
+      this.#outboxBytes -= new TextEncoder().encode(line).length;
+      this.#sentAt.push(now);
+    }
+    if (this.#outbox.length === 0) this.#outboxFullNoticed = false;
+  }
+
+  #dropOutbox(): void {
+    this.#outbox = [];
+    this.#outboxBytes = 0;
+    this.#outboxFullNoticed = false;
+    clearTimeout(this.#pumpTimer);
+    this.#pumpTimer = undefined;
   }
 
   /** Shows text with colour codes as ANSI, ending with a line break. */
@@ -325,8 +371,9 @@ export class TelnetClient {
     this.#lastWords = null;
     this.#phase = "waiting";
     this.#wasDown = true;
-    this.#bufferFullNoticed = false;
+    this.#outboxFullNoticed = false;
     clearTimeout(this.#resumeTimer);
+    clearTimeout(this.#pumpTimer);
     this.#say(wasOpen ? NOTICES.restarting : NOTICES.starting);
   }
 
@@ -340,10 +387,7 @@ export class TelnetClient {
     clearTimeout(this.#resumeTimer);
     this.#phase = "ready";
     this.#wasDown = false;
-    const lines = this.#buffer;
-    this.#buffer = [];
-    this.#bufferBytes = 0;
-    for (const line of lines) this.#forward(line);
+    this.#pump();
   }
 
   #resumeFailed(): void {
@@ -351,8 +395,7 @@ export class TelnetClient {
     this.#token = null;
     this.#player = null;
     // What was typed was meant for the logged-in player; it must not reach a login prompt.
-    this.#buffer = [];
-    this.#bufferBytes = 0;
+    this.#dropOutbox();
     this.#say(NOTICES.resumeFailed);
     const held = this.#held;
     this.#held = [];
