@@ -68,7 +68,7 @@ export function channelCommands(svc: ChannelService): CommandSpec[] {
       switches: ["join", "leave", "list", "who", "history"],
       category: "channels",
       help: "+chan/join <name>[=<alias>], +chan/leave <name>, +chan/list, +chan/who <name>, " +
-        "+chan/history <name>[=<count>]; talk with <alias> <message>.",
+        "+chan/history <name>[=<count>]; talk with <alias> <message>. See 'help channels'.",
       async exec(u) {
         const sw = u.cmd.switches[0] ?? (u.cmd.args.trim() ? "join" : "list");
         if (sw === "list") return list(u);
