@@ -18,8 +18,10 @@ export interface ClientLimits {
   /** Input bytes waiting to go to the hub. */
   maxBufferedBytes: number;
   /**
-   * Lines sent to the hub per second. The hub drops a player's commands beyond 10 a second, so
-   * a paste or the replay after a restart is paced instead of being cut off.
+   * Lines sent to the hub in any one second. The hub drops a player's commands beyond 10 a
+   * second, so a paste or the replay after a restart is paced instead of being cut off. Half the
+   * hub's limit: frames that leave a second apart may arrive bunched (a busy or just-started
+   * engine), and two of our seconds squeezed into one still stay within the hub's ten.
    */
   linesPerSecond: number;
   /** Longest input line (UTF-8 bytes); longer lines are refused whole. */
@@ -42,7 +44,7 @@ export const DEFAULT_LIMITS: ClientLimits = {
   maxOutputBytes: 1024 * 1024,
   maxBufferedLines: 50,
   maxBufferedBytes: 8 * 1024,
-  linesPerSecond: 9,
+  linesPerSecond: 5,
   maxLineBytes: 8 * 1024,
   maxSubnegotiation: 8 * 1024,
   maxProtocolErrors: 64,
