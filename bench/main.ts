@@ -4,7 +4,9 @@
  * table and writes bench/results/<timestamp>.json. See docs/bench.md.
  *
  * Options: --clients N (default 1000), --samples N (round trips per phase, default 1000),
- * --poses N (paced fan-out poses, default 40), --rest-seconds N (default 3).
+ * --poses N (paced fan-out poses, default 40), --rest-seconds N (default 3),
+ * --reboot-sessions N (telnet players in the reboot benchmark of bench/reboot.ts, default 50;
+ * 0 skips it), --reboots N (default 3).
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -12,6 +14,7 @@ import { ROOT, startServer, type TestServer } from "../tests/harness.ts";
 import { seedPlayers } from "./seed.ts";
 import { type BenchClient, openMany } from "./client.ts";
 import { restLoad } from "./rest.ts";
+import { rebootRows, runRebootBench } from "./reboot.ts";
 import { round, rssKiB, sleep, summarize, type Summary, table } from "./stats.ts";
 
 const { values: opt } = parseArgs({
@@ -21,12 +24,17 @@ const { values: opt } = parseArgs({
     samples: { type: "string", default: "1000" },
     poses: { type: "string", default: "40" },
     "rest-seconds": { type: "string", default: "3" },
+    "reboot-sessions": { type: "string", default: "50" },
+    reboots: { type: "string", default: "3" },
   },
 });
 const CLIENTS = Math.max(50, Number(opt.clients));
 const SAMPLES = Math.max(50, Number(opt.samples));
 const POSES = Math.max(5, Number(opt.poses));
 const REST_SECONDS = Math.max(1, Number(opt["rest-seconds"]));
+/** Telnet players in the reboot benchmark (0 skips it). */
+const REBOOT_SESSIONS = Math.max(0, Number(opt["reboot-sessions"]));
+const REBOOTS = Math.max(1, Number(opt.reboots));
 /** Connections that take turns sending, so no player exceeds 10 commands a second. */
 const PROBES = 40;
 /** Gap between paced round trips: each probe player sends every PROBES × 5 ms = 200 ms. */
@@ -143,8 +151,8 @@ async function fanout(clients: BenchClient[], senders: BenchClient[]) {
   };
 }
 
-async function main(): Promise<void> {
-  const benchStart = performance.now();
+/** The engine part: one engine, many WebSocket clients, REST load. Prints its table. */
+async function engineBench(): Promise<Record<string, unknown>> {
   const dir = await Deno.makeTempDir({ prefix: "ursamu-bench-" });
   const secret = `bench-${crypto.randomUUID()}`;
   log(`seeding ${CLIENTS} players`);
@@ -242,7 +250,6 @@ async function main(): Promise<void> {
         fanoutP99Below50ms: fan.paced.p99 < 50,
         perConnectionBelow30KiB: perConn !== null && perConn < 30,
       },
-      benchSeconds: round((performance.now() - benchStart) / 1000, 1),
     };
 
     const ms = (s: Summary) => `${s.p50} / ${s.p99} ms`;
@@ -283,16 +290,29 @@ async function main(): Promise<void> {
       ]) + "\n",
     );
 
-    const outDir = join(ROOT, "bench", "results");
-    await Deno.mkdir(outDir, { recursive: true });
-    const file = join(outDir, `${result.timestamp.replace(/[:.]/g, "-")}.json`);
-    await Deno.writeTextFile(file, JSON.stringify(result, null, 2) + "\n");
-    log(`wrote ${file} (${result.benchSeconds} s)`);
+    return result;
   } finally {
     await Promise.all(clients.map((c) => c.close()));
     if (srv) await srv.stop();
     else await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
+}
+
+async function main(): Promise<void> {
+  const benchStart = performance.now();
+  const result = await engineBench();
+  if (REBOOT_SESSIONS > 0) {
+    log(`reboots under the supervisor with ${REBOOT_SESSIONS} telnet players (bench/reboot.ts)`);
+    const reboot = await runRebootBench({ sessions: REBOOT_SESSIONS, reboots: REBOOTS, log });
+    console.log("\n" + table(rebootRows(reboot)) + "\n");
+    result.reboot = reboot;
+  }
+  result.benchSeconds = round((performance.now() - benchStart) / 1000, 1);
+  const outDir = join(ROOT, "bench", "results");
+  await Deno.mkdir(outDir, { recursive: true });
+  const file = join(outDir, `${String(result.timestamp).replace(/[:.]/g, "-")}.json`);
+  await Deno.writeTextFile(file, JSON.stringify(result, null, 2) + "\n");
+  log(`wrote ${file} (${result.benchSeconds} s)`);
 }
 
 if (import.meta.main) {
