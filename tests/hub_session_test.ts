@@ -94,8 +94,9 @@ Deno.test("hub: 10 commands a second per player, shared by its connections", asy
     await a.expect(/Limbo/); // the look after login
     await new Promise((r) => setTimeout(r, 1100));
     a.clear();
+    const burstAt = performance.now();
     a.send(Array.from({ length: 50 }, (_, i) => `think n${i}`).join("\n"));
-    await new Promise((r) => setTimeout(r, 800));
+    await new Promise((r) => setTimeout(r, 300));
     const got = a.buffer.filter((m) => /^n\d+$/.test(m.msg)).length;
     assert(got >= 5 && got <= 11, `answered ${got} of 50`);
     const log = await securityEvents(srv, "WS_RATE_LIMITED");
@@ -105,21 +106,35 @@ Deno.test("hub: 10 commands a second per player, shared by its connections", asy
       (await api(srv.base, "GET", "/api/v1/me", undefined, alice)).body.id,
     );
 
+    // Reconnecting does not start a fresh window: the limit belongs to the player.
+    await a.close();
+    const back = await connectWs(srv, { token: alice, client: "web" });
+    open.push(back);
+    await back.expect(/Limbo/);
+    const sentAt = performance.now();
+    back.send(Array.from({ length: 10 }, (_, i) => `think r${i}`).join("\n"));
+    const again = await back.countAfter((m) => /^r\d+$/.test(m.msg), 300);
+    if (sentAt - burstAt < 800) assertEquals(again, 0, "still inside the burst's window");
+    await back.close();
+
     // Two connections of one player share the limit.
     await new Promise((r) => setTimeout(r, 1100));
+    const a1 = await connectWs(srv, { token: alice, client: "web" });
+    open.push(a1);
+    await a1.expect(/Limbo/);
     const a2 = await connectWs(srv, { token: alice, client: "web" });
     open.push(a2);
     await a2.expect(/Limbo/);
     await new Promise((r) => setTimeout(r, 1100));
-    a.clear();
+    a1.clear();
     a2.clear();
     for (let i = 0; i < 25; i++) {
-      a.send(`think a${i}`);
+      a1.send(`think a${i}`);
       a2.send(`think b${i}`);
     }
     await new Promise((r) => setTimeout(r, 800));
     const seen = new Set(
-      [...a.buffer, ...a2.buffer].map((m) => m.msg).filter((s) => /^[ab]\d+$/.test(s)),
+      [...a1.buffer, ...a2.buffer].map((m) => m.msg).filter((s) => /^[ab]\d+$/.test(s)),
     );
     assert(seen.size >= 5 && seen.size <= 11, `answered ${seen.size} of 50 across two connections`);
   } finally {

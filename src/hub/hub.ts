@@ -370,7 +370,6 @@ export class Hub implements HubApi, LoginHost {
         this.#staff.delete(pid);
         const room = this.#rooms.roomOf(pid);
         this.#rooms.remove(pid);
-        this.#rate.forget(`p:${pid}`);
         if (room && !this.#stopping) this.#announceGone(pid, conn.name, room);
       }
       this.services.presence.remove(pid).catch((e) => {
