@@ -1,0 +1,130 @@
+import assert from "node:assert/strict";
+import {
+  CloseCode,
+  Connection,
+  type ConnectionHooks,
+  MAX_BUFFERED_BYTES,
+  MAX_PENDING,
+  type Task,
+} from "./connection.ts";
+
+/** Just enough of a WebSocket for a Connection. */
+class FakeSocket extends EventTarget {
+  sent: string[] = [];
+  closedWith: [number, string] | null = null;
+  bufferedAmount = 0;
+  binaryType = "blob";
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close(code: number, reason: string) {
+    this.closedWith = [code, reason];
+  }
+}
+
+function setup(run?: (conn: Connection, task: Task) => Promise<void>) {
+  const socket = new FakeSocket();
+  const closed: Connection[] = [];
+  const frames: unknown[] = [];
+  const hooks: ConnectionHooks = {
+    opened: () => {},
+    frame: (_c, d) => void frames.push(d),
+    run: run ?? (async () => {}),
+    closed: (c) => void closed.push(c),
+  };
+  const conn = new Connection("c1", "web", "127.0.0.1", socket as unknown as WebSocket, hooks, 0);
+  conn.listen();
+  return { socket, conn, closed, frames };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+Deno.test("connection encodes for its kind and forwards socket events", () => {
+  const { socket, conn, frames } = setup();
+  conn.send({ msg: "hi", data: { type: "say" } });
+  assert.deepEqual(socket.sent, ['{"msg":"hi","data":{"type":"say"}}']);
+  socket.dispatchEvent(new MessageEvent("message", { data: "look" }));
+  assert.deepEqual(frames, ["look"]);
+  assert.equal(socket.binaryType, "arraybuffer");
+});
+
+Deno.test("tasks run in order, one at a time", async () => {
+  const log: string[] = [];
+  let running = 0;
+  const { conn } = setup(async (_c, task) => {
+    running++;
+    assert.equal(running, 1);
+    await new Promise((r) => setTimeout(r, 2));
+    log.push(String(task));
+    running--;
+  });
+  conn.enqueue("a");
+  conn.enqueue("b");
+  conn.enqueueNext("first");
+  for (let i = 0; i < 20 && log.length < 3; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(log, ["first", "a", "b"]);
+  assert.equal(conn.pending, 0);
+});
+
+Deno.test("a failing task does not stop the queue", async () => {
+  const log: string[] = [];
+  const { conn } = setup((_c, task) => {
+    if (task === "bad") return Promise.reject(new Error("boom"));
+    log.push(String(task));
+    return Promise.resolve();
+  });
+  const err = console.error;
+  console.error = () => {};
+  try {
+    conn.enqueue("bad");
+    conn.enqueue("good");
+    for (let i = 0; i < 10 && !log.length; i++) await tick();
+  } finally {
+    console.error = err;
+  }
+  assert.deepEqual(log, ["good"]);
+});
+
+Deno.test("the queue is bounded", () => {
+  const { conn } = setup(() => new Promise(() => {}));
+  let accepted = 0;
+  for (let i = 0; i < MAX_PENDING + 10; i++) if (conn.enqueue(`x${i}`)) accepted++;
+  assert.equal(accepted, MAX_PENDING);
+});
+
+Deno.test("a client that stops reading is dropped, not buffered", () => {
+  const { socket, conn, closed } = setup();
+  socket.bufferedAmount = MAX_BUFFERED_BYTES + 1;
+  conn.send({ msg: "more" });
+  assert.deepEqual(socket.sent, []);
+  assert.equal(socket.closedWith?.[0], CloseCode.policy);
+  assert.equal(conn.closed, true);
+  assert.deepEqual(closed, [conn], "the hub forgets it at once");
+  conn.send({ msg: "after" });
+  assert.deepEqual(socket.sent, []);
+  assert.equal(conn.enqueue("look"), false);
+});
+
+Deno.test("close sends the reason, then closes once; the close event resolves waiters", async () => {
+  const { socket, conn, closed } = setup();
+  const done = conn.whenSocketClosed();
+  conn.close("Goodbye!");
+  conn.close("again");
+  assert.equal(socket.sent.length, 1);
+  assert.match(socket.sent[0], /Goodbye!.*"disconnect"/);
+  assert.deepEqual(socket.closedWith, [CloseCode.normal, ""]);
+  assert.equal(closed.length, 1);
+  socket.dispatchEvent(new Event("close"));
+  await done;
+  assert.equal(closed.length, 1);
+  await conn.whenSocketClosed();
+});
+
+Deno.test("a close from the client tells the hub once", () => {
+  const { socket, conn, closed } = setup();
+  socket.dispatchEvent(new Event("error"));
+  socket.dispatchEvent(new Event("close"));
+  socket.dispatchEvent(new Event("close"));
+  assert.deepEqual(closed, [conn]);
+  assert.equal(conn.closed, true);
+});
