@@ -151,13 +151,15 @@ export class TelnetClient {
     this.#link.connect();
     const buf = new Uint8Array(16 * 1024);
     try {
-      while (!this.#closed) {
+      for (;;) {
         const n = await this.#conn.read(buf);
         if (n === null) break;
-        this.#input(buf.subarray(0, n));
+        // While closing, input is read and ignored so the goodbye can still be flushed.
+        if (!this.#closed) this.#input(buf.subarray(0, n));
       }
     } catch { /* reset by peer or closed by us */ }
-    this.#abort();
+    // The client left; a close already under way finishes on its own (its writes fail fast).
+    if (!this.#closed) this.#abort();
   }
 
   /** Says goodbye (sidecar stopping) and closes. */
