@@ -41,6 +41,8 @@ Deno.test("hub: bad frames, frame cap, connection caps and maxPlayers", async (t
       c.sendJson({ type: "auth", token: "x".repeat(100) });
       assertMatch((await c.expect(isType("error"))).msg, /Invalid or expired token/);
       c.send("\u0000\u001b[2J\u0007");
+      c.sendJson({ type: "ping" });
+      await c.expect(isType("pong"));
       assert(c.isOpen);
       await closeAll();
     });

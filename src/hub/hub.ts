@@ -214,6 +214,10 @@ export class Hub implements HubApi, LoginHost {
         return;
       case "client":
         return this.#clientFrame(conn, f.ip, f.ttype);
+      case "ping":
+        // A keepalive (the hub sends no WebSocket pings): answered, but not activity.
+        if (this.#admit(conn, false)) conn.send({ msg: "", data: { type: "pong" } });
+        return;
       case "bad":
         if (this.#admit(conn)) conn.send(errorOut(f.error));
         return;
@@ -244,11 +248,13 @@ export class Hub implements HubApi, LoginHost {
    * Counts one command against the rate limit (per player once logged in, so
    * several connections share it; per connection before). False means drop it.
    */
-  #admit(conn: Connection): boolean {
+  #admit(conn: Connection, activity = true): boolean {
     const now = Date.now();
-    conn.lastInput = now;
     const pid = conn.playerId;
-    if (pid) this.services.presence.touch(pid);
+    if (activity) {
+      conn.lastInput = now;
+      if (pid) this.services.presence.touch(pid);
+    }
     const key = pid ? `p:${pid}` : `c:${conn.id}`;
     if (this.#rate.allow(key, now)) return true;
     if (this.#rate.shouldReport(key, now)) {

@@ -24,6 +24,7 @@ export type InboundFrame =
   | { kind: "auth"; token: string; resume: boolean }
   | { kind: "window"; width: number | null; height: number | null }
   | { kind: "client"; ip: string | null; ttype: string | null }
+  | { kind: "ping" }
   | { kind: "bad"; error: string };
 
 /** The client kind named by a `client=` query value (default `plain`). */
@@ -126,6 +127,8 @@ export function parseFrame(data: string): InboundFrame {
       };
     case "client":
       return { kind: "client", ip: shortString(f.ip, 64), ttype: shortString(f.ttype, 64) };
+    case "ping":
+      return { kind: "ping" };
     default:
       return {
         kind: "bad",

@@ -75,6 +75,7 @@ Deno.test("JSON frames", () => {
     width: 250,
     height: null,
   });
+  assert.deepEqual(parseFrame('{"type":"ping"}'), { kind: "ping" });
   assert.deepEqual(parseFrame('{"type":"client","ip":"1.2.3.4","ttype":"MUDLET"}'), {
     kind: "client",
     ip: "1.2.3.4",
