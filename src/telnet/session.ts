@@ -95,7 +95,7 @@ const MCCP2_START = subnegotiationBytes(MCCP2, new Uint8Array(0));
  * The protocol side of one telnet connection. Feed it each TCP read with `receive`; it answers
  * negotiation through the `write` sink (one write per read) and returns lines and events.
  *
- * Offers at `start()`: WILL SGA, WILL CHARSET, WILL GMCP, WILL MSSP (with a supplier),
+ * Offers at `start()`: WILL CHARSET, WILL GMCP, WILL MSSP (with a supplier),
  * WILL MCCP2 (unless disabled), DO NAWS, DO TTYPE. ECHO is only offered on `hideInput()`.
  * EOR is not offered (a MUSH has no prompts to mark) and is refused, as is everything else.
  */
@@ -192,8 +192,9 @@ export class TelnetSession {
     if (this.#started) return;
     this.#started = true;
     this.#batched(() => {
+      // No WILL SGA up front: line-mode clients (netkit telnet) would switch to
+      // character mode and echo CR as ^M. A client that asks for SGA still gets it.
       const offers: [Side, number][] = [
-        ["local", SGA],
         ["local", CHARSET],
         ["local", GMCP],
         ["remote", NAWS],

@@ -56,7 +56,6 @@ Deno.test("session: start offers our options in one write, once", () => {
   const w = take();
   assert.equal(w.length, 1);
   assert.deepEqual(verbs(decode(w)), [
-    `WILL ${SGA}`,
     `WILL ${CHARSET}`,
     `WILL ${GMCP}`,
     `DO ${NAWS}`,
@@ -90,8 +89,9 @@ Deno.test("session: lines and events come back in order; replies in one write", 
   assert.deepEqual(r.events.map((e) => e.type), ["line", "option", "option", "line", "command"]);
   const w = take();
   assert.equal(w.length, 1);
-  // NAWS and SGA were our offers, so acknowledging them needs no reply; EOR is refused.
-  assert.deepEqual(verbs(decode(w)), [`WONT ${EOR}`]);
+  // NAWS was our offer, so its acknowledgement needs no reply; SGA was not offered (line-mode
+  // clients would leave line mode) but is granted on request; EOR is refused.
+  assert.deepEqual(verbs(decode(w)), [`WILL ${SGA}`, `WONT ${EOR}`]);
 });
 
 Deno.test("session: NAWS with escaped 255 values", () => {
@@ -330,7 +330,7 @@ Deno.test("session: MCCP2: marker plain, then every write inflates as it arrives
   const { session, take } = harness();
   session.start();
   take();
-  const r = session.receive(bytes(IAC, DO, SGA, IAC, DO, MCCP2));
+  const r = session.receive(bytes(IAC, DO, MCCP2));
   assert.ok(r.events.some((e) => e.type === "mccpStarted"));
   assert.equal(session.compressing, true);
   const plain = take();
