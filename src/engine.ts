@@ -118,7 +118,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     app,
     hub,
     async close() {
-      hub.shutdown();
+      await hub.shutdown();
       await plugins!.closeAll();
       await services.securityLog.flush();
       kv.close();

@@ -58,6 +58,10 @@ export class FakeHub implements HubApi {
   allConnections(): readonly HubConnection[] {
     return [...this.conns.values()].flat();
   }
+  roomOf(playerId: string): string | undefined {
+    for (const [room, ids] of this.rooms) if (ids.has(playerId)) return room;
+    return undefined;
+  }
   playersIn(roomId: string): readonly string[] {
     return [...(this.rooms.get(roomId) ?? [])];
   }

@@ -43,16 +43,20 @@ export async function dispatch(
     const cmd = parseLine(clean);
     if (!cmd) return;
     name = cmd.name;
-    const me = await services.objects.get(playerId);
+    // The actor, its room and the room's exits are read in one round, using the hub's
+    // in-memory idea of where the actor is; every plain word may be an exit name.
+    const guess = services.hub.roomOf(playerId);
+    const read = (room: string | undefined) =>
+      Promise.all([
+        room ? services.objects.get(room) : null,
+        matchExit({ services }, room, cmd.raw),
+      ]);
+    const [me, guessed] = await Promise.all([services.objects.get(playerId), read(guess)]);
     if (!me || !me.flags.includes("player")) {
       reply("Your character no longer exists.");
       return;
     }
-    // The room and its exits are read together: every plain word may be an exit name.
-    const [here, exit] = await Promise.all([
-      me.location ? services.objects.get(me.location) : null,
-      matchExit({ services }, me.location, cmd.raw),
-    ]);
+    const [here, exit] = me.location === guess ? guessed : await read(me.location);
     if (exit && here) {
       name = "(exit)";
       await goThrough(buildSdk(services, conn, { me, here, cmd, args: [] }), exit);

@@ -52,6 +52,8 @@ export interface HubApi {
   allConnections(): readonly HubConnection[];
   /** Ids of connected players in a room (from memory). */
   playersIn(roomId: string): readonly string[];
+  /** The room a connected player is in, from memory (undefined when offline). */
+  roomOf(playerId: string): string | undefined;
   /** Records that a connected player moved, keeping the in-memory room index right. */
   moved(playerId: string, from: string, to: string): void;
   /** Closes every connection of a player with a message. */
