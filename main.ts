@@ -3,12 +3,17 @@
  * port and its own, the WebSocket hub). Exit 0 is a clean stop.
  */
 import { createEngine } from "./src/engine.ts";
-import { serveEngine } from "./src/server.ts";
+import { ListenError, serveEngine } from "./src/server.ts";
 import { EXIT_RESTART, exitWhenStdinCloses } from "./src/lifecycle.ts";
 
 if (import.meta.main) {
   const engine = await createEngine();
-  const server = await serveEngine(engine);
+  const server = await serveEngine(engine).catch(async (e) => {
+    if (!(e instanceof ListenError)) throw e;
+    console.error(`engine: ${e.message}`);
+    await engine.close();
+    Deno.exit(1);
+  });
   // Hooks run last-registered first: listeners stop, then storage closes.
   const { lifecycle } = engine.services;
   lifecycle.onExit("storage", () => engine.close());

@@ -11,23 +11,60 @@ export interface RunningServer {
  * Serves the HTTP app on `server.http` (host `server.host`), the WebSocket hub on
  * `server.ws` (any path) and on the HTTP port at `/ws`.
  */
-export function serveEngine(engine: Engine): Promise<RunningServer> {
+export async function serveEngine(engine: Engine): Promise<RunningServer> {
   const cfg = engine.services.config.value.server;
-  const http = Deno.serve({
-    port: cfg.http,
-    hostname: cfg.host,
-    onListen: ({ hostname, port }) => console.log(`engine: HTTP listening on ${hostname}:${port}`),
-  }, withHubPath(engine.hub, (req, info) => engine.app.fetch(req, info)));
-  const ws = Deno.serve({
-    port: cfg.ws,
-    hostname: cfg.host,
-    onListen: ({ hostname, port }) => console.log(`engine: WebSocket hub on ${hostname}:${port}`),
-  }, hubPortHandler(engine.hub));
-  return Promise.resolve({
+  const http = listen(
+    "server.http",
+    cfg.host,
+    cfg.http,
+    "HTTP listening",
+    withHubPath(
+      engine.hub,
+      (req, info) => engine.app.fetch(req, info),
+    ),
+  );
+  let ws: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    ws = listen("server.ws", cfg.host, cfg.ws, "WebSocket hub", hubPortHandler(engine.hub));
+  } catch (e) {
+    await http.shutdown();
+    throw e;
+  }
+  return {
     async shutdown() {
       // Sockets first: an open upgraded connection would keep shutdown() waiting.
       await engine.hub.shutdown();
       await Promise.all([ws.shutdown(), http.shutdown()]);
     },
-  });
+  };
+}
+
+/** A listener that could not start, with the config key to change. */
+export class ListenError extends Error {
+  override name = "ListenError";
+}
+
+/** Starts one listener; a taken port or a refused address becomes a ListenError naming the key. */
+function listen(
+  key: string,
+  hostname: string,
+  port: number,
+  label: string,
+  handler: Deno.ServeHandler<Deno.NetAddr>,
+): Deno.HttpServer<Deno.NetAddr> {
+  try {
+    return Deno.serve({
+      port,
+      hostname,
+      onListen: ({ hostname, port }) => console.log(`engine: ${label} on ${hostname}:${port}`),
+    }, handler);
+  } catch (e) {
+    const why = e instanceof Deno.errors.AddrInUse
+      ? "is already in use"
+      : `cannot be opened (${(e as Error).message})`;
+    throw new ListenError(
+      `${hostname}:${port} (${key}) ${why}; choose another port with ${key} in ` +
+        `config/config.json or URSAMU_${key.replace(".", "_").toUpperCase()}.`,
+    );
+  }
 }

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { api, register, startServer } from "./harness.ts";
+import { api, register, ROOT, startServer } from "./harness.ts";
 
 const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
@@ -126,6 +126,27 @@ Deno.test("CORS: only configured origins are allowed", async () => {
     const get = await fetch(`${srv.base}/health`, { headers: { origin: "https://evil.example" } });
     await get.body?.cancel();
     assertEquals(get.headers.get("access-control-allow-origin"), null);
+  } finally {
+    await srv.stop();
+  }
+});
+
+Deno.test("start-up: a port already in use stops the engine with a message naming the key", async () => {
+  const srv = await startServer();
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--unstable-kv", "-A", "main.ts"],
+      cwd: ROOT,
+      env: { ...srv.env, URSAMU_SERVER_DB: `${srv.dir}/other.db` },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
+    assertEquals(out.code, 1);
+    assertMatch(text, /\(server\.http\) is already in use/);
+    assertMatch(text, /URSAMU_SERVER_HTTP/);
+    assertEquals((await api(srv.base, "GET", "/health")).status, 200);
   } finally {
     await srv.stop();
   }
