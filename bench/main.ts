@@ -48,14 +48,24 @@ function log(line: string): void {
   console.log(`bench: ${line}`);
 }
 
-/** Sequential `think` round trips, rotating through `clients`, after a short warm-up. */
-async function roundTrips(clients: BenchClient[], n: number, tag: string): Promise<Summary> {
+/** One round-trip probe: the line to send and a string its reply (and no earlier frame) holds. */
+type Probe = (i: number) => { line: string; needle: string };
+
+/** `think <tag><i>x`, answered to the actor alone with the text echoed. */
+const think = (tag: string): Probe => (i) => ({ line: `think ${tag}${i}x`, needle: `${tag}${i}x` });
+
+/** Sequential round trips, rotating through `clients`, after a short warm-up. */
+async function roundTrips(
+  clients: BenchClient[],
+  n: number,
+  probe: Probe,
+  warm = 100,
+): Promise<Summary> {
   const samples: number[] = [];
-  const warm = 100;
   for (let i = 0; i < n + warm; i++) {
     const started = performance.now();
-    const needle = `${tag}${i}x`;
-    const rt = await clients[i % clients.length].roundTrip(`think ${needle}`, needle);
+    const { line, needle } = probe(i);
+    const rt = await clients[i % clients.length].roundTrip(line, needle);
     if (i >= warm) samples.push(rt);
     const wait = PACE_MS - (performance.now() - started);
     if (wait > 0) await sleep(wait);
@@ -181,7 +191,7 @@ async function engineBench(): Promise<Record<string, unknown>> {
     log(`round trips with ${PROBES} connections`);
     const probes = await openMany(url, tokens.slice(0, PROBES));
     clients.push(...probes);
-    const quiet = await roundTrips(probes, SAMPLES, "q");
+    const quiet = await roundTrips(probes, SAMPLES, think("q"));
     await sleep(1000);
     const rssBase = await rssKiB(pid);
 
@@ -197,7 +207,23 @@ async function engineBench(): Promise<Record<string, unknown>> {
     const rssAll = await rssKiB(pid);
 
     log(`round trips with ${CLIENTS} connections`);
-    const loaded = await roundTrips(probes, SAMPLES, "l");
+    const loaded = await roundTrips(probes, SAMPLES, think("l"));
+
+    // Commands whose output lists the players present or online: what a crowd costs them.
+    log(`look and who with ${CLIENTS} players in the room`);
+    const crowdSamples = Math.max(50, Math.floor(SAMPLES / 5));
+    const look = await roundTrips(
+      probes,
+      crowdSamples,
+      () => ({ line: "look", needle: '"type":"room"' }),
+      20,
+    );
+    const who = await roundTrips(
+      probes,
+      crowdSamples,
+      () => ({ line: "who", needle: '"type":"who"' }),
+      20,
+    );
 
     log(`pose fan-out to ${CLIENTS} clients in one room`);
     const fan = await fanout(clients, probes);
@@ -242,6 +268,8 @@ async function engineBench(): Promise<Record<string, unknown>> {
       roundTripMs: {
         quiet: { connections: PROBES, ...quiet },
         loaded: { connections: CLIENTS, ...loaded },
+        look: { connections: CLIENTS, ...look },
+        who: { connections: CLIENTS, ...who },
       },
       fanout: fan,
       rest: { health, me },
@@ -271,6 +299,8 @@ async function engineBench(): Promise<Record<string, unknown>> {
           `p50 < 1 ms: ${ok(result.targets.roundTripP50Below1ms)}`,
         ],
         [`Round trip p50 / p99 (${CLIENTS} connected)`, ms(loaded), ""],
+        [`look in a ${CLIENTS}-player room, p50 / p99`, ms(look), ""],
+        [`who with ${CLIENTS} online, p50 / p99`, ms(who), ""],
         [
           `Pose fan-out to ${CLIENTS}, p50 / p99 delivery`,
           ms(fan.paced),
