@@ -146,12 +146,19 @@ Deno.test("hub: idle logged-in players are disconnected, staff are not", async (
   const open: WsClient[] = [];
   try {
     const alice = await register(srv.base, "Alice");
+    const bob = await register(srv.base, "Bob");
     const a = await connectWs(srv, { client: "web", token: alice });
     open.push(a);
+    const b = await connectWs(srv, { client: "web", token: bob });
+    open.push(b);
     const root = await connectWs(srv, { client: "web" });
     open.push(root);
     root.send("connect Root password123");
     await root.expect(isType("session"));
+    // Made staff while online: the hub's copy of Bob's flags follows, so he is exempt too.
+    await b.expect(isType("room"));
+    root.send("@set Bob=admin");
+    await b.expect(/gave you the admin flag/);
     const guest = await connectWs(srv, { client: "web" });
     open.push(guest);
     await a.expect(isType("session"));
@@ -159,6 +166,7 @@ Deno.test("hub: idle logged-in players are disconnected, staff are not", async (
     assertEquals(bye.data.type, "disconnect");
     await a.closed;
     assert(root.isOpen, "staff are exempt");
+    assert(b.isOpen, "a player made admin after logging in is exempt");
     assert(guest.isOpen, "only logged-in connections time out");
   } finally {
     for (const c of open) await c.close();

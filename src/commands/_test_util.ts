@@ -2,7 +2,9 @@
 import { createEngine, type Engine } from "../engine.ts";
 import type { Services } from "../services.ts";
 import type { DbObject } from "../world/types.ts";
-import type { HubApi, HubConnection, Outbound } from "../hub/types.ts";
+import type { HubApi, HubConnection, Outbound, PlayerCard } from "../hub/types.ts";
+import type { ObjectChange } from "../world/objects.ts";
+import { PlayerCards } from "../hub/cards.ts";
 import { dispatch } from "./dispatch.ts";
 
 /** A hub that records deliveries instead of writing to sockets. */
@@ -13,13 +15,24 @@ export class FakeHub implements HubApi {
   readonly conns = new Map<string, FakeConn[]>();
   readonly movedCalls: [string, string, string][] = [];
   readonly disconnected: [string, string][] = [];
+  readonly cards = new PlayerCards();
 
   /** Marks a player connected in a room. */
   connect(player: DbObject, opts: { ip?: string; width?: number } = {}): FakeConn {
     const conn = new FakeConn(this, player.id, opts.ip ?? "203.0.113.9", opts.width ?? 78);
     this.conns.set(player.id, [...(this.conns.get(player.id) ?? []), conn]);
     if (player.location) this.#room(player.location).add(player.id);
+    this.cards.offer(player);
     return conn;
+  }
+
+  /** Follows a committed store change, as the real hub does. */
+  changed(change: ObjectChange): void {
+    const card = this.cards.apply(change);
+    const to = change.after?.location;
+    if (!card || !to || this.roomOf(card.id) === to) return;
+    for (const r of this.rooms.values()) r.delete(card.id);
+    this.#room(to).add(card.id);
   }
 
   /** Texts a player received, oldest first. */
@@ -65,6 +78,15 @@ export class FakeHub implements HubApi {
   playersIn(roomId: string): readonly string[] {
     return [...(this.rooms.get(roomId) ?? [])];
   }
+  onlinePlayers(): readonly string[] {
+    return [...this.conns.keys()];
+  }
+  playerCard(playerId: string): PlayerCard | undefined {
+    return this.cards.get(playerId);
+  }
+  refreshCard(player: DbObject): void {
+    this.cards.refresh(player);
+  }
   moved(playerId: string, from: string, to: string): void {
     this.movedCalls.push([playerId, from, to]);
     this.rooms.get(from)?.delete(playerId);
@@ -73,6 +95,7 @@ export class FakeHub implements HubApi {
   disconnect(playerId: string, reason: string): void {
     this.disconnected.push([playerId, reason]);
     this.conns.delete(playerId);
+    this.cards.delete(playerId);
     for (const r of this.rooms.values()) r.delete(playerId);
   }
 }
@@ -123,6 +146,7 @@ export async function testWorld(): Promise<TestWorld> {
     env: { URSAMU_SERVER_DB: ":memory:", JWT_SECRET: "unit-test-secret" },
   });
   const hub = new FakeHub();
+  engine.services.objects.onChange((change) => hub.changed(change));
   const services: Services = { ...engine.services, hub };
   return {
     engine,

@@ -56,6 +56,9 @@ export async function dispatch(
       reply("Your character no longer exists.");
       return;
     }
+    // Every command reads its actor afresh; that read also heals a card made from a read that
+    // raced a change at login.
+    services.hub.refreshCard(me);
     const [here, exit] = me.location === guess ? guessed : await read(me.location);
     if (exit && here) {
       name = "(exit)";

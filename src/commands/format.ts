@@ -1,17 +1,17 @@
 /** Shared text helpers for command output: display names, lists, durations. */
-import type { DbObject } from "../world/types.ts";
+import type { DbObject, ObjectHead } from "../world/types.ts";
 import { atLeast } from "../world/flags.ts";
 import { canControl } from "../world/access.ts";
 import { wrapText } from "../text/colour.ts";
 
 /** The name others see: the colour-coded moniker when set, else the plain name. */
-export function displayName(obj: DbObject): string {
+export function displayName(obj: Pick<ObjectHead, "name" | "data">): string {
   const m = obj.data?.moniker;
   return typeof m === "string" && m ? m : obj.name;
 }
 
 /** First part of a MUSH-style `Name;alias;alias` exit name. */
-export function exitName(obj: DbObject): string {
+export function exitName(obj: Pick<ObjectHead, "name">): string {
   const i = obj.name.indexOf(";");
   return i === -1 ? obj.name : obj.name.slice(0, i);
 }
@@ -27,13 +27,13 @@ export function namesOf(obj: DbObject): string[] {
 }
 
 /** Name with its dbref when the viewer may see dbrefs (builders and up, or the controller). */
-export function nameFor(viewer: DbObject, obj: DbObject): string {
+export function nameFor(viewer: ObjectHead, obj: ObjectHead): string {
   const base = obj.flags.includes("exit") ? exitName(obj) : displayName(obj);
   return showsRefs(viewer, obj) ? `${base}%cn(#${obj.id})` : base;
 }
 
 /** True when the viewer sees the dbref of `obj`. */
-export function showsRefs(viewer: DbObject, obj: DbObject): boolean {
+export function showsRefs(viewer: ObjectHead, obj: ObjectHead): boolean {
   return atLeast(viewer.flags, "builder") || canControl(viewer, obj);
 }
 

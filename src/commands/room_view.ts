@@ -1,6 +1,6 @@
 /** What `look` shows of a room or an object, as text for the width and data for web clients. */
 import type { Services } from "../services.ts";
-import type { DbObject } from "../world/types.ts";
+import type { DbObject, ObjectHead } from "../world/types.ts";
 import type { Outbound } from "../hub/types.ts";
 import { canControl } from "../world/access.ts";
 import { wrapText } from "../text/colour.ts";
@@ -10,11 +10,11 @@ import { clampWidth, displayName, exitName, labelled, nameFor } from "./format.t
 const MAX_LISTED = 200;
 
 /** Hidden from the viewer: dark objects the viewer does not control. */
-function hidden(viewer: DbObject, o: DbObject): boolean {
+function hidden(viewer: DbObject, o: ObjectHead): boolean {
   return o.flags.includes("dark") && !canControl(viewer, o);
 }
 
-function brief(o: DbObject, name = o.name) {
+function brief(o: ObjectHead, name = o.name) {
   return { id: o.id, name };
 }
 
@@ -31,10 +31,15 @@ export async function roomView(
 ): Promise<Outbound> {
   const w = clampWidth(width);
   const playerIds = s.hub.playersIn(room.id);
-  const [things, exits, players] = await Promise.all([
+  // Players present come from the hub's cards: a crowded room costs no database reads.
+  const players: ObjectHead[] = [];
+  for (const id of playerIds.slice(0, MAX_LISTED)) {
+    const card = s.hub.playerCard(id);
+    if (card) players.push(card);
+  }
+  const [things, exits] = await Promise.all([
     s.objects.contentsOfType(room.id, "thing", MAX_LISTED),
     s.objects.contentsOfType(room.id, "exit", MAX_LISTED),
-    s.objects.getMany(playerIds.slice(0, MAX_LISTED)),
   ]);
   const visThings = things.filter((o) => !hidden(viewer, o));
   const visExits = exits.filter((o) => !hidden(viewer, o));

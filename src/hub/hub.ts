@@ -5,6 +5,8 @@
 import type { Services } from "../services.ts";
 import { hasFlag, isStaff } from "../world/flags.ts";
 import type { DbObject } from "../world/types.ts";
+import type { ObjectChange } from "../world/objects.ts";
+import { PlayerCards } from "./cards.ts";
 import { CloseCode, Connection, type ConnectionHooks, type Task } from "./connection.ts";
 import { CommandRateLimiter, idleSweepMs, IpCounter, isLoopback, looksLikeIp } from "./limits.ts";
 import { type LoginHost, preLogin } from "./login.ts";
@@ -18,7 +20,7 @@ import {
   textTooLarge,
 } from "./protocol.ts";
 import { RoomIndex } from "./rooms.ts";
-import type { HubApi, HubConnection, Outbound, OutboundData } from "./types.ts";
+import type { HubApi, HubConnection, Outbound, OutboundData, PlayerCard } from "./types.ts";
 
 /** Runs one command line of a logged-in connection (the command engine's `dispatch`). */
 export type Dispatcher = (conn: HubConnection, line: string) => Promise<void>;
@@ -48,8 +50,9 @@ export class Hub implements HubApi, LoginHost {
   readonly #rooms = new RoomIndex();
   readonly #ips = new IpCounter();
   readonly #rate = new CommandRateLimiter();
-  /** Players whose cached flags made them staff at login (idle-exempt). */
-  readonly #staff = new Set<string>();
+  /** Name, moniker, flags and owner of each connected player, kept current from the store. */
+  readonly #cards = new PlayerCards();
+  #unfollow: (() => void) | null = null;
   #idleTimer: ReturnType<typeof setTimeout> | null = null;
   #seq = 0;
   #stopping = false;
@@ -64,6 +67,18 @@ export class Hub implements HubApi, LoginHost {
   start(services: Services, dispatch?: Dispatcher): void {
     this.#services = services;
     if (dispatch) this.#dispatch = dispatch;
+    this.#unfollow?.();
+    this.#unfollow = services.objects.onChange((change) => this.#objectChanged(change));
+  }
+
+  /**
+   * A committed change to a connected player (from any writer: commands, REST, plugins)
+   * refreshes its card and, when it moved, its place in the room index.
+   */
+  #objectChanged(change: ObjectChange): void {
+    const card = this.#cards.apply(change);
+    const to = change.after?.location;
+    if (card && to && this.#rooms.has(card.id)) this.#rooms.place(card.id, to);
   }
 
   /** Replaces the command dispatcher (the command engine, once built). */
@@ -316,8 +331,7 @@ export class Hub implements HubApi, LoginHost {
       this.#players.set(id, set);
     }
     set.add(conn);
-    if (staff) this.#staff.add(id);
-    else this.#staff.delete(id);
+    this.#cards.offer(player);
     if (!this.#rooms.has(id)) this.#rooms.place(id, player.location);
     this.#rate.forget(`c:${conn.id}`);
     let justOnline = false;
@@ -373,28 +387,23 @@ export class Hub implements HubApi, LoginHost {
       set?.delete(conn);
       if (set && set.size === 0) {
         this.#players.delete(pid);
-        this.#staff.delete(pid);
+        // The card follows renames, so the room hears the current name without a read.
+        const name = this.#cards.get(pid)?.name ?? conn.name;
+        this.#cards.delete(pid);
         const room = this.#rooms.roomOf(pid);
         this.#rooms.remove(pid);
-        if (room && !this.#stopping) this.#announceGone(pid, conn.name, room);
+        if (room && !this.#stopping) {
+          this.sendToRoom(room, {
+            msg: `${name} has disconnected.`,
+            data: { type: "disconnect", player: { id: pid, name } },
+          }, [pid]);
+        }
       }
       this.services.presence.remove(pid).catch((e) => {
         if (!this.#stopping) console.error(`hub: presence.remove(${pid}): ${e.message}`);
       });
     }
     if (this.#conns.size === 0) this.#disarmIdle();
-  }
-
-  async #announceGone(id: string, cachedName: string, room: string): Promise<void> {
-    // One read per logout (not per recipient), so a renamed player is announced by its new name.
-    const name = await this.services.objects.get(id).then(
-      (p) => p?.name ?? cachedName,
-      () => cachedName,
-    );
-    this.sendToRoom(room, {
-      msg: `${name} has disconnected.`,
-      data: { type: "disconnect", player: { id, name } },
-    }, [id]);
   }
 
   // ---- idle timeout: one timer for all connections ---------------------------------------
@@ -404,9 +413,12 @@ export class Hub implements HubApi, LoginHost {
     const ms = idleSweepMs(this.services.config.value.game.idleTimeout);
     this.#idleTimer = setTimeout(() => {
       this.#idleTimer = null;
-      this.#sweepIdle().catch((e) => console.error(`hub: idle sweep: ${e}`)).finally(() =>
-        this.#armIdle()
-      );
+      try {
+        this.#sweepIdle();
+      } catch (e) {
+        console.error(`hub: idle sweep: ${e}`);
+      }
+      this.#armIdle();
     }, ms);
   }
 
@@ -415,7 +427,7 @@ export class Hub implements HubApi, LoginHost {
     this.#idleTimer = null;
   }
 
-  async #sweepIdle(): Promise<void> {
+  #sweepIdle(): void {
     const now = Date.now();
     const loginCutoff = now - LOGIN_TIMEOUT_MS;
     for (const c of this.#conns.values()) {
@@ -429,18 +441,11 @@ export class Hub implements HubApi, LoginHost {
     if (limit <= 0) return;
     const cutoff = now - limit * 1000;
     const idle = [...this.#conns.values()].filter((c) =>
-      c.playerId && !c.closed && c.lastInput < cutoff && !this.#staff.has(c.playerId)
+      c.playerId && !c.closed && c.lastInput < cutoff &&
+      !isStaff(this.#cards.get(c.playerId)?.flags ?? [])
     );
     for (const c of idle) {
-      // Only idle candidates are read, to catch players made staff since they logged in.
-      const p = await this.services.objects.get(c.playerId!).catch(() => null);
-      if (p && isStaff(p.flags)) {
-        this.#staff.add(p.id);
-        continue;
-      }
-      if (!c.closed && c.lastInput < cutoff) {
-        c.close(`You have been idle for more than ${formatSeconds(limit)}. Goodbye!`);
-      }
+      c.close(`You have been idle for more than ${formatSeconds(limit)}. Goodbye!`);
     }
   }
 
@@ -496,6 +501,16 @@ export class Hub implements HubApi, LoginHost {
     return [...this.#players.keys()];
   }
 
+  /** A connected player's card (name, moniker, flags, owner), from memory. */
+  playerCard(playerId: string): PlayerCard | undefined {
+    return this.#cards.get(playerId);
+  }
+
+  /** Offers a fresh read of a player to its card (ignored when offline or not newer). */
+  refreshCard(player: DbObject): void {
+    this.#cards.refresh(player);
+  }
+
   /** The room a connected player is in (from memory), or undefined. */
   roomOf(playerId: string): string | undefined {
     return this.#rooms.roomOf(playerId);
@@ -532,6 +547,8 @@ export class Hub implements HubApi, LoginHost {
   async shutdown(reason = "The server is shutting down.", waitMs = 1000): Promise<void> {
     this.#stopping = true;
     this.#disarmIdle();
+    this.#unfollow?.();
+    this.#unfollow = null;
     const conns = [...this.#conns.values()];
     for (const c of conns) c.close(reason, CloseCode.restart);
     if (!conns.length) return;

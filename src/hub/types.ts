@@ -3,6 +3,7 @@
  * The hub keeps connections and room membership in memory, so fan-out never
  * reads the database per recipient.
  */
+import type { DbObject, ObjectHead } from "../world/types.ts";
 
 /** How a client wants its output: ANSI text, or JSON frames (`web`, and the telnet sidecar). */
 export type ClientKind = "plain" | "web" | "telnet";
@@ -38,6 +39,15 @@ export interface HubConnection {
   close(reason?: string): void;
 }
 
+/**
+ * A connected player as output shows it (name, moniker, flags, owner), held in memory by the
+ * hub and kept current by the object store's change events.
+ */
+export interface PlayerCard extends ObjectHead {
+  /** `updatedAt` of the object version the card was made from. */
+  readonly updatedAt: number;
+}
+
 /** Delivery and presence operations of the hub. */
 export interface HubApi {
   /** Sends to every connection of a player. */
@@ -52,6 +62,12 @@ export interface HubApi {
   allConnections(): readonly HubConnection[];
   /** Ids of connected players in a room (from memory). */
   playersIn(roomId: string): readonly string[];
+  /** Ids of connected players, in order of login (from memory). */
+  onlinePlayers(): readonly string[];
+  /** A connected player's card (name, moniker, flags, owner) from memory; undefined when offline. */
+  playerCard(playerId: string): PlayerCard | undefined;
+  /** Offers a fresh read of a player to its card (ignored when offline or not newer). */
+  refreshCard(player: DbObject): void;
   /** The room a connected player is in, from memory (undefined when offline). */
   roomOf(playerId: string): string | undefined;
   /** Records that a connected player moved, keeping the in-memory room index right. */

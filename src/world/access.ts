@@ -1,10 +1,13 @@
 /** Who may see and who may change an object. */
-import type { DbObject } from "./types.ts";
+import type { DbObject, ObjectHead } from "./types.ts";
 import type { Services } from "../services.ts";
 import { isStaff } from "./flags.ts";
 
 /** True for the owner or staff (admin, wizard, superuser). */
-export function canControl(actor: DbObject, obj: DbObject): boolean {
+export function canControl(
+  actor: Pick<ObjectHead, "id" | "flags">,
+  obj: Pick<ObjectHead, "id" | "owner">,
+): boolean {
   return isStaff(actor.flags) || obj.owner === actor.id || obj.id === actor.id;
 }
 

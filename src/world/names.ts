@@ -1,4 +1,6 @@
 /** Name rules for players and other objects. */
+import { stripColour } from "../text/colour.ts";
+import type { DbObject } from "./types.ts";
 
 const PLAYER_NAME = /^[A-Za-z][A-Za-z0-9_'-]{1,31}$/;
 // deno-lint-ignore no-control-regex
@@ -32,4 +34,19 @@ export function passwordProblem(password: unknown): string | null {
   if (password.length < 8) return "password must be at least 8 characters";
   if (password.length > 512) return "password must be 512 characters or fewer";
   return null;
+}
+
+/** True when a colour-coded moniker spells `name` once its colour codes are removed. */
+export function monikerSpells(moniker: string, name: string): boolean {
+  return stripColour(moniker).trim().toLowerCase() === name.trim().toLowerCase();
+}
+
+/**
+ * Renames an object in place (inside an `ObjectStore.update`). A moniker that no longer spells
+ * the name is dropped, so a renamed player cannot go on showing the old name to others.
+ */
+export function rename(o: DbObject, name: string): void {
+  o.name = name;
+  const m = o.data.moniker;
+  if (typeof m === "string" && !monikerSpells(m, name)) delete o.data.moniker;
 }

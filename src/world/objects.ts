@@ -31,22 +31,54 @@ function keyString(k: Deno.KvKey): string {
   return JSON.stringify(k);
 }
 
+/** A committed change: `before` is null for a create, `after` null for a delete. */
+export interface ObjectChange {
+  before: DbObject | null;
+  after: DbObject | null;
+}
+
+/** Told of every change this store commits, after the commit (it must not throw or block). */
+export type ObjectChangeListener = (change: ObjectChange) => void;
+
 /** Persistent store of game objects. */
 export class ObjectStore {
   // Every create takes the same dbref counter; queueing them avoids retry storms.
   readonly #creates = new SerialQueue();
+  readonly #listeners = new Set<ObjectChangeListener>();
 
   constructor(private readonly kv: Deno.Kv) {}
+
+  /**
+   * Registers a listener for committed creates, updates and deletes (so in-memory views such
+   * as the hub's player cards follow every writer); returns a function that removes it.
+   */
+  onChange(listener: ObjectChangeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #changed(before: DbObject | null, after: DbObject | null): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener({ before, after });
+      } catch (e) {
+        // A broken listener must not turn a committed write into a reported failure.
+        console.error(`objects: change listener failed: ${(e as Error)?.stack ?? e}`);
+      }
+    }
+  }
 
   /**
    * Creates an object with the next dbref; player names must be unique
    * (case-insensitive). `extra` may add writes (e.g. credentials) to the same commit.
    */
-  create(
+  async create(
     input: NewObject,
     extra?: (id: string, op: Deno.AtomicOperation) => void,
   ): Promise<DbObject> {
-    return this.#creates.run(() => this.#create(input, extra));
+    const created = await this.#creates.run(() => this.#create(input, extra));
+    this.#changed(null, created);
+    return created;
   }
 
   async #create(
@@ -141,8 +173,9 @@ export class ObjectStore {
    * Applies `change` to a fresh copy of the object and commits it with the
    * indexes moved, retrying on concurrent writes. `change` may throw to abort.
    */
-  update(id: string, change: (obj: DbObject) => void): Promise<DbObject> {
-    return retryAtomic(async () => {
+  async update(id: string, change: (obj: DbObject) => void): Promise<DbObject> {
+    let committed: DbObject | null = null;
+    const result = await retryAtomic(async () => {
       const entry = await this.kv.get<DbObject>(keys.object(id));
       if (!entry.value) throw new NotFoundError("No such object.");
       const before = entry.value;
@@ -169,12 +202,16 @@ export class ObjectStore {
         op.check(taken).set(keys.playerByName(newName), id);
       }
       const res = await op.commit();
+      if (res.ok) committed = before;
       return res.ok ? after : null;
     });
+    this.#changed(committed, result);
+    return result;
   }
 
   /** Deletes an object and its indexes (contents are not moved; callers decide). */
   async delete(id: string): Promise<void> {
+    let deleted: DbObject | null = null;
     await retryAtomic(async () => {
       const entry = await this.kv.get<DbObject>(keys.object(id));
       if (!entry.value) return true;
@@ -183,7 +220,12 @@ export class ObjectStore {
       for (const k of indexKeys(o)) op.delete(k);
       if (o.flags.includes("player")) op.delete(keys.playerByName(o.name.toLowerCase()));
       op.delete(keys.credentials(id));
-      return (await op.commit()).ok ? true : null;
+      if (!(await op.commit()).ok) return null;
+      deleted = o;
+      return true;
     });
+    // Assigned inside the retried closure, which control-flow analysis does not follow.
+    const gone = deleted as DbObject | null;
+    if (gone) this.#changed(gone, null);
   }
 }

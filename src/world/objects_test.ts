@@ -70,3 +70,38 @@ Deno.test("objects: renaming a player onto a taken name is refused and changes n
     kv.close();
   }
 });
+
+Deno.test("objects: listeners hear every committed create, update and delete", async () => {
+  const { kv, objects } = await store();
+  const heard: string[] = [];
+  const stop = objects.onChange(({ before, after }) => {
+    heard.push(`${before?.name ?? "-"} -> ${after?.name ?? "-"}`);
+  });
+  // A throwing listener is reported, never turned into a failed write.
+  objects.onChange(() => {
+    throw new Error("broken listener");
+  });
+  const errors: unknown[] = [];
+  const realError = console.error;
+  console.error = (...args: unknown[]) => errors.push(args);
+  try {
+    const p = await objects.create({ name: "Ann", type: "player" });
+    await objects.update(p.id, (o) => (o.name = "Anna"));
+    await assert.rejects(() =>
+      objects.update(p.id, () => {
+        throw new Error("aborted");
+      })
+    );
+    await objects.create({ name: "Ben", type: "player" });
+    await assert.rejects(() => objects.update(p.id, (o) => (o.name = "Ben")), /taken/);
+    await objects.delete(p.id);
+    await objects.delete(p.id);
+    stop();
+    await objects.create({ name: "Cid", type: "player" });
+    assert.deepEqual(heard, ["- -> Ann", "Ann -> Anna", "- -> Ben", "Anna -> -"]);
+    assert.equal(errors.length, 5, "the broken listener was reported for each change");
+  } finally {
+    console.error = realError;
+    kv.close();
+  }
+});

@@ -3,7 +3,7 @@ import type { DbObject } from "./types.ts";
 import type { Services } from "../services.ts";
 import { ValidationError } from "../errors.ts";
 import { isPlainObject } from "../config/load.ts";
-import { objectNameProblem, playerNameProblem } from "./names.ts";
+import { objectNameProblem, playerNameProblem, rename } from "./names.ts";
 
 const TOP_KEYS = new Set(["data", "name", "description"]);
 const DATA_KEYS = new Set(["description", "avatar", "state"]);
@@ -68,7 +68,7 @@ export function applyObjectPatch(
   }
   if (body.description !== undefined) data.description = checkDescription(body.description);
   return s.objects.update(obj.id, (o) => {
-    if (name !== undefined) o.name = name;
+    if (name !== undefined) rename(o, name);
     Object.assign(o.data, data);
   });
 }

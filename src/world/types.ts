@@ -37,6 +37,18 @@ export interface DbObject {
   updatedAt: number;
 }
 
+/**
+ * What names, display and control checks read of an object. A DbObject is one; so is a
+ * connected player's card in the hub, which holds only this.
+ */
+export interface ObjectHead {
+  id: string;
+  name: string;
+  flags: readonly string[];
+  owner: string;
+  data: Pick<ObjectData, "moniker">;
+}
+
 /** Fields accepted when creating an object. */
 export interface NewObject {
   name: string;

@@ -10,7 +10,7 @@ import { keys } from "../../storage/keys.ts";
 import { canControl } from "../../world/access.ts";
 import { FLAG_LEVELS_TABLE } from "../../world/flag_levels.ts";
 import { flagChangeProblem, hasFlag, levelOf } from "../../world/flags.ts";
-import { passwordProblem } from "../../world/names.ts";
+import { monikerSpells, passwordProblem } from "../../world/names.ts";
 import { stripColour } from "../../text/colour.ts";
 import { CommandError } from "../errors.ts";
 import { findPlayer, quote } from "../target.ts";
@@ -237,7 +237,7 @@ Example:
       if (moniker.length > MAX_MONIKER) {
         throw new CommandError(`Monikers must be ${MAX_MONIKER} characters or fewer.`);
       }
-      if (moniker && stripColour(moniker).trim().toLowerCase() !== target.name.toLowerCase()) {
+      if (moniker && !monikerSpells(moniker, target.name)) {
         throw new CommandError(
           `A moniker must spell the name '${target.name}' (colour codes aside).`,
         );

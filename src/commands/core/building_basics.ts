@@ -1,8 +1,7 @@
 /** Describing and naming what you control: @describe, @name. */
 import type { CommandSpec } from "../types.ts";
 import { canControl } from "../../world/access.ts";
-import { objectNameProblem, playerNameProblem } from "../../world/names.ts";
-import { stripColour } from "../../text/colour.ts";
+import { objectNameProblem, playerNameProblem, rename } from "../../world/names.ts";
 import { CommandError } from "../errors.ts";
 
 /** Longest description (matches the REST patch limit). */
@@ -59,14 +58,7 @@ Example:
       const problem = isPlayer ? playerNameProblem(name) : objectNameProblem(name);
       if (problem) throw new CommandError(`That name won't do: ${problem}.`);
       const old = obj.name;
-      await u.services.objects.update(obj.id, (o) => {
-        o.name = name;
-        // A moniker spells the name; one that no longer does would show a false name.
-        const m = o.data.moniker;
-        if (typeof m === "string" && stripColour(m).toLowerCase() !== name.toLowerCase()) {
-          delete o.data.moniker;
-        }
-      });
+      await u.services.objects.update(obj.id, (o) => rename(o, name));
       u.send(`Name set: ${old} is now ${name}.`);
     },
   },

@@ -1,6 +1,6 @@
 /** Talking: say, pose, semipose, @emit, page, think. */
 import type { CommandSdk, CommandSpec } from "../types.ts";
-import type { DbObject } from "../../world/types.ts";
+import type { ObjectHead } from "../../world/types.ts";
 import { hasFlag } from "../../world/flags.ts";
 import { CommandError } from "../errors.ts";
 import { displayName, joinList } from "../format.ts";
@@ -9,7 +9,7 @@ import { quote } from "../target.ts";
 /** Most recipients of one page. */
 const MAX_PAGE_TARGETS = 20;
 
-function from(me: DbObject) {
+function from(me: ObjectHead) {
   return { id: me.id, name: me.name, moniker: displayName(me) };
 }
 
@@ -18,20 +18,28 @@ function inRoom(u: CommandSdk): string {
   return u.here.id;
 }
 
-/** Finds page recipients: exact names first, else a unique prefix of a connected player's name. */
-async function recipients(u: CommandSdk, list: string): Promise<DbObject[]> {
+/**
+ * Finds page recipients: the exact name of a connected player (from the hub's memory), else
+ * of any player (so an offline one is reported as such), else a unique prefix of a connected
+ * player's name.
+ */
+async function recipients(u: CommandSdk, list: string): Promise<ObjectHead[]> {
   const names = list.split(/[\s,]+/).filter(Boolean);
   if (!names.length) throw new CommandError("Page whom? Usage: page <player>=<message>");
   if (names.length > MAX_PAGE_TARGETS) {
     throw new CommandError(`You can page at most ${MAX_PAGE_TARGETS} players at once.`);
   }
-  let online: DbObject[] | null = null;
-  const out: DbObject[] = [];
+  const online: ObjectHead[] = [];
+  for (const id of u.hub.onlinePlayers()) {
+    const card = u.hub.playerCard(id);
+    if (card) online.push(card);
+  }
+  const out: ObjectHead[] = [];
   for (const n of names) {
-    let p = n.length <= 64 ? await u.services.objects.playerByName(n.replace(/^\*/, "")) : null;
-    if (!p && n.length <= 64) {
-      online ??= await u.services.objects.getMany(u.services.presence.ids());
-      const lower = n.toLowerCase();
+    const lower = n.replace(/^\*/, "").toLowerCase();
+    let p: ObjectHead | null = online.find((o) => o.name.toLowerCase() === lower) ?? null;
+    if (!p && n.length <= 64) p = await u.services.objects.playerByName(lower);
+    if (!p && lower && n.length <= 64) {
       const hits = online.filter((o) => o.name.toLowerCase().startsWith(lower));
       if (hits.length > 1) {
         throw new CommandError(

@@ -1,0 +1,76 @@
+/**
+ * What the hub keeps of each connected player for output: name, moniker, flags and owner.
+ * Loaded at login and kept current from the object store's change events, so `look`, `who`,
+ * `page` and the disconnect line never read the database for each player present.
+ */
+import type { DbObject } from "../world/types.ts";
+import type { ObjectChange } from "../world/objects.ts";
+import type { PlayerCard } from "./types.ts";
+
+/** The card of a player object (a frozen copy of the few fields output reads). */
+export function cardOf(p: DbObject): PlayerCard {
+  const moniker = p.data?.moniker;
+  return Object.freeze({
+    id: p.id,
+    name: p.name,
+    flags: Object.freeze([...p.flags]),
+    owner: p.owner,
+    data: Object.freeze(typeof moniker === "string" && moniker ? { moniker } : {}),
+    updatedAt: p.updatedAt,
+  });
+}
+
+/** Cards of the tracked (connected) players. */
+export class PlayerCards {
+  readonly #cards = new Map<string, PlayerCard>();
+
+  /** The card of a tracked player, or undefined. */
+  get(id: string): PlayerCard | undefined {
+    return this.#cards.get(id);
+  }
+
+  /** True when the player is tracked. */
+  has(id: string): boolean {
+    return this.#cards.has(id);
+  }
+
+  /**
+   * Tracks a player from a read of its object, or refreshes its card when the read is newer
+   * (a read may finish after a newer change was already applied, so older reads are ignored).
+   */
+  offer(p: DbObject): PlayerCard {
+    const cur = this.#cards.get(p.id);
+    if (cur && cur.updatedAt >= p.updatedAt) return cur;
+    const card = cardOf(p);
+    this.#cards.set(p.id, card);
+    return card;
+  }
+
+  /** Refreshes a tracked player's card from a read; untracked players are ignored. */
+  refresh(p: DbObject): void {
+    if (this.#cards.has(p.id)) this.offer(p);
+  }
+
+  /**
+   * Applies a committed store change to a tracked player's card and returns the new card;
+   * null when the object is not a tracked player or was deleted (the card is kept until the
+   * player's connections close).
+   */
+  apply(change: ObjectChange): PlayerCard | null {
+    const after = change.after;
+    if (!after || !this.#cards.has(after.id)) return null;
+    const card = cardOf(after);
+    this.#cards.set(after.id, card);
+    return card;
+  }
+
+  /** Stops tracking a player (its last connection closed). */
+  delete(id: string): void {
+    this.#cards.delete(id);
+  }
+
+  /** Number of tracked players. */
+  get size(): number {
+    return this.#cards.size;
+  }
+}
