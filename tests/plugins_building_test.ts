@@ -61,6 +61,8 @@ Deno.test("building plugin: REST rooms, dig/open/link/lock/destroy/teleport and 
     assertEquals((await alice.cmd("n", isType("room"))).data.id, garden);
     assertEquals((await alice.cmd("s", isType("room"))).data.id, "1");
     await alice.cmd("@dig Patio=North", /already has an exit called North/);
+    // The refused @dig made no room.
+    await alice.cmd("@open Gate=Patio", /no room called Patio/);
     await alice.cmd("@dig Bad=;x", /Exit name is required/);
 
     // @open and @link by name, locks on exits and rooms.

@@ -58,6 +58,8 @@ Example:
         const to = toRaw ? parseExitSpec(toRaw) : null;
         const back = backRaw ? parseExitSpec(backRaw) : null;
         const from = to || back ? here(u) : u.here;
+        // Refusals come before the room exists, so a failed @dig leaves nothing behind.
+        if (to) await b.checkExit(u.me, from!, to);
         const room = await b.room(u.me, name);
         const lines = [`Room ${ref(room)} dug.`];
         if (to) {

@@ -99,13 +99,11 @@ export class Builder {
     });
   }
 
-  /** Creates an exit in `from` (leading to `to`, or unlinked). */
-  async exit(
-    actor: DbObject,
-    from: DbObject,
-    spec: ExitSpec,
-    to: DbObject | null,
-  ): Promise<DbObject> {
+  /**
+   * Throws the reason an exit cannot be opened in `from` (not a room, not the actor's to
+   * build in, a name or alias already used there); `@dig` asks before it makes its room.
+   */
+  async checkExit(actor: DbObject, from: DbObject, spec: ExitSpec): Promise<void> {
     if (!from.flags.includes("room")) {
       throw new ValidationError("Exits can only be opened in rooms.");
     }
@@ -119,6 +117,16 @@ export class Builder {
     if (taken) {
       throw new ValidationError(`${from.name} already has an exit called ${exitName(taken)}.`);
     }
+  }
+
+  /** Creates an exit in `from` (leading to `to`, or unlinked). */
+  async exit(
+    actor: DbObject,
+    from: DbObject,
+    spec: ExitSpec,
+    to: DbObject | null,
+  ): Promise<DbObject> {
+    await this.checkExit(actor, from, spec);
     return await this.s.objects.create({
       name: spec.name,
       type: "exit",
