@@ -119,6 +119,17 @@ Deno.test("help plugin: sources, priorities, REST writes, path safety and in-gam
     assertEquals((await api(base, "DELETE", "/api/v1/help/say", undefined, Alice)).status, 403);
     const noContent = await api(base, "POST", "/api/v1/help/say", { content: " " }, Root);
     assertEquals([noContent.status, noContent.body.error], [400, "content is required"]);
+    // The size limit holds for text stored at two bytes a character (was a 500 from KV).
+    const wide = "€".repeat(30_000);
+    const big = await api(base, "POST", "/api/v1/help/wide", { content: wide }, Root);
+    assertEquals(big.status, 201, JSON.stringify(big.body).slice(0, 200));
+    assertEquals((await api(base, "GET", "/api/v1/help/wide")).body.content, wide);
+    const tooBig = await api(base, "POST", "/api/v1/help/wide", { content: wide + "€" }, Root);
+    assertEquals(
+      [tooBig.status, tooBig.body.error],
+      [400, "content must be 30000 characters or fewer"],
+    );
+    assertEquals((await api(base, "DELETE", "/api/v1/help/wide", undefined, Root)).status, 200);
     const badSection = await api(base, "POST", "/api/v1/help/say", {
       content: "x",
       section: "../x",

@@ -1,10 +1,9 @@
 /** In-game help: `help`, `help <topic>`, and staff's `+help/set`, `+help/del`, `+help/reload`. */
 import { CommandError, type CommandSpec, stripColour } from "../../src/plugins/mod.ts";
 import { toSection, toSlug } from "./slug.ts";
-import type { HelpDb } from "./store.ts";
+import { type HelpDb, MAX_CONTENT } from "./store.ts";
 import type { HelpTopics } from "./topics.ts";
 import { renderIndex, renderTopic } from "./render.ts";
-import { MAX_CONTENT } from "./routes.ts";
 
 const STAFF = "admin+";
 

@@ -18,14 +18,11 @@ import {
   ValidationError,
 } from "../../src/plugins/mod.ts";
 import { mustSlug, toSection } from "./slug.ts";
-import type { HelpDb } from "./store.ts";
+import { type HelpDb, MAX_CONTENT } from "./store.ts";
 import type { HelpEntry, HelpTopics } from "./topics.ts";
 
 /** The prefix the routes are mounted on. */
 export const PREFIX = "/api/v1/help";
-
-/** Longest topic body accepted, in characters. */
-export const MAX_CONTENT = 60_000;
 
 /** The JSON view of a topic; `entry` repeats it in the shape some clients expect. */
 export function topicView(e: HelpEntry) {
@@ -66,7 +63,8 @@ export function helpRoutes(services: Services, db: HelpDb, topics: HelpTopics): 
       return json(topicView(entry));
     }
     if (req.method === "POST" && me) {
-      const body = await readJson(req, MAX_CONTENT * 4 + 1024);
+      // Room for every character written as a six-byte `\uXXXX` escape.
+      const body = await readJson(req, MAX_CONTENT * 6 + 1024);
       if (typeof body.content !== "string" || !body.content.trim()) {
         throw new ValidationError("content is required");
       }

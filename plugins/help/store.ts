@@ -1,5 +1,5 @@
 /** Help topics written in game or over REST, kept in KV and cached in memory. */
-import type { PluginKv } from "../../src/plugins/mod.ts";
+import { type PluginKv, ValidationError } from "../../src/plugins/mod.ts";
 import { helpKeys } from "./keys.ts";
 
 /** A database help topic. */
@@ -11,6 +11,13 @@ export interface DbTopic {
   /** Player id of the last writer. */
   updatedBy: string;
 }
+
+/**
+ * Longest database topic, in characters (UTF-16 units). A topic is one KV value, which
+ * must stay under 64 KiB; a string holding any character beyond Latin-1 is stored at two
+ * bytes per unit, so 30 000 units is the most that always fits.
+ */
+export const MAX_CONTENT = 30_000;
 
 /** Most database topics loaded (each is its own key). */
 const MAX_TOPICS = 10_000;
@@ -41,6 +48,9 @@ export class HelpDb {
 
   /** Creates or replaces a topic; true when it was new. */
   async set(topic: DbTopic): Promise<boolean> {
+    if (topic.content.length > MAX_CONTENT) {
+      throw new ValidationError(`content must be ${MAX_CONTENT} characters or fewer`);
+    }
     const created = !this.#cache.has(topic.slug);
     await this.kv.set(helpKeys.topic(topic.slug), topic);
     this.#cache.set(topic.slug, topic);
