@@ -141,7 +141,10 @@ Deno.test("channels plugin: join, talk, history, locks, hidden, masking, staff c
     const who = await bob.cmd("+chan/who pub", /online/);
     assertMatch(who.msg, /Alice/);
     assertMatch(who.msg, /Carol/);
+    await root.cmd("@chanset Builders/header=%cg[Build]", /header is now/);
     const chans = await alice.cmd("+chan/list", (m) => m.data.type === "channels");
+    // A header's colour is closed in the list, so it cannot bleed into the next row.
+    assertMatch(chans.msg, /%cg\[Build\]%cn\n/);
     assertEquals(
       chans.data.channels.map((c: { name: string; alias: string | null }) => [c.name, c.alias]),
       [["Builders", null], ["Public", "pub"], ["Secret", "sec"]],

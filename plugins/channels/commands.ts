@@ -10,7 +10,7 @@ import {
   isStaff,
   padVisible,
 } from "../../src/plugins/mod.ts";
-import type { ChannelService } from "./service.ts";
+import { type ChannelService, closed } from "./service.ts";
 import type { Channel } from "./store.ts";
 
 const STAFF = "admin+";
@@ -30,7 +30,7 @@ export function channelCommands(svc: ChannelService): CommandSpec[] {
       const flags = `${ch.hidden ? "H" : "-"}${ch.lock ? "L" : "-"}${ch.masking ? "M" : "-"}`;
       return `${padVisible(ch.name, 20)} ${padVisible(alias ?? "", 8)} ${
         padVisible(String(svc.memberCount(ch)), 7, "right")
-      }  ${flags}  ${ch.header}`;
+      }  ${flags}  ${closed(ch.header)}`;
     });
     u.send(
       [

@@ -85,7 +85,7 @@ function checkHeader(header: string, name: string): string {
 }
 
 /** Adds a reset after text that uses colour codes, so colour never bleeds past it. */
-function closed(text: string): string {
+export function closed(text: string): string {
   return /%c[a-z]/i.test(text) ? `${text}%cn` : text;
 }
 
