@@ -25,7 +25,7 @@ async function setup() {
     const res = await handler(req, user);
     return { status: res.status, body: await res.json() };
   };
-  return { kv, store, call };
+  return { kv, store, call, handler };
 }
 
 Deno.test("notes: create, list own, delete", async () => {
@@ -66,6 +66,15 @@ Deno.test("notes: refusals carry the SPEC messages", async () => {
       (e) => e instanceof ValidationError && e.message === "text is required",
     );
     await assert.rejects(t.call("POST", "/api/v1/notes", "5", { text: 7 }), /text is required/);
+    // No body, a body that is not JSON, or not an object: still no text.
+    for (const body of [undefined, "not json", "[1]", "null"]) {
+      const req = new Request("http://x/api/v1/notes", { method: "POST", body });
+      await assert.rejects(
+        (async () => await t.handler(req, "5"))(),
+        (e) => e instanceof ValidationError && e.message === "text is required",
+        String(body),
+      );
+    }
     await assert.rejects(
       t.call("DELETE", "/api/v1/notes/999", "5"),
       (e) => e instanceof NotFoundError && e.message === "Not found",

@@ -25,7 +25,8 @@ export function notesRoutes(services: Services, store: NoteStore): RouteHandler 
     const parts = pathBelow(req, PREFIX);
     if (parts.length === 0 && req.method === "GET") return json(await store.list(me));
     if (parts.length === 0 && req.method === "POST") {
-      const body = await readJson(req);
+      // No readable JSON object means no text either: SPEC has one message for that.
+      const body = await readJson(req, undefined, "text is required");
       const text = typeof body.text === "string" ? body.text.trim() : "";
       if (!text) throw new ValidationError("text is required");
       if (text.length > MAX_NOTE_LENGTH) {

@@ -17,17 +17,26 @@ export function requireUser(userId: string | null): string {
   return userId;
 }
 
-/** Reads a JSON object body (capped, default 64 KiB); 400 for anything else. */
-export async function readJson(req: Request, limit = 64 * 1024): Promise<Record<string, unknown>> {
+/**
+ * Reads a JSON object body (capped, default 64 KiB); 400 for anything else. `invalid`
+ * replaces the message for a missing, unparsable or non-object body (a plugin whose
+ * contract names one message for a missing field, like notes' `text is required`).
+ */
+export async function readJson(
+  req: Request,
+  limit = 64 * 1024,
+  invalid?: string,
+): Promise<Record<string, unknown>> {
   const text = await readTextCapped(req, limit);
-  if (text.trim() === "") throw new ValidationError("Request body must be a JSON object.");
+  const refuse = (m: string) => new ValidationError(invalid ?? m);
+  if (text.trim() === "") throw refuse("Request body must be a JSON object.");
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new ValidationError("Request body is not valid JSON.");
+    throw refuse("Request body is not valid JSON.");
   }
-  if (!isPlainObject(parsed)) throw new ValidationError("Request body must be a JSON object.");
+  if (!isPlainObject(parsed)) throw refuse("Request body must be a JSON object.");
   return parsed;
 }
 
