@@ -256,14 +256,26 @@ export class ContextImpl implements PluginContext {
   }
 }
 
-/** `notes`, `/notes` and `/api/v1/notes` all mean `/api/v1/notes`. */
+/** A full route prefix: `/api/v1` and at least one segment of URL-safe characters. */
+const PREFIX_RE = /^\/api\/v1(?:\/[A-Za-z0-9._~-]+)+$/;
+
+/**
+ * `notes`, `/notes` and `/api/v1/notes` all mean `/api/v1/notes`. Refused: `/api/v1`
+ * itself (it would answer every unknown path), other API roots, `.`/`..` segments and
+ * characters a URL path would have to escape.
+ */
 export function fullPrefix(prefix: string): string {
   if (typeof prefix !== "string" || prefix.trim() === "") {
     throw new Error("route prefix is required");
   }
-  const p = prefix.trim();
-  if (p.startsWith("/api/v1/")) return p;
-  const rest = p.replace(/^\/+/, "");
-  if (rest === "" || rest.startsWith("api/")) throw new Error(`bad route prefix '${prefix}'`);
-  return `/api/v1/${rest}`;
+  const p = prefix.trim().replace(/\/+$/, "");
+  const rest = p.startsWith("/api/v1/") ? p.slice("/api/v1/".length) : p.replace(/^\/+/, "");
+  const full = `/api/v1/${rest}`;
+  if (
+    rest === "" || rest.startsWith("api/") || !PREFIX_RE.test(full) ||
+    full.split("/").some((s) => s === "." || s === "..")
+  ) {
+    throw new Error(`bad route prefix '${prefix}'`);
+  }
+  return full;
 }
