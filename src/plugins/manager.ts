@@ -4,7 +4,8 @@
  * missing entry, syntax error, wrong engine range, failing init) is reported
  * and skipped; nothing a plugin does can stop the engine.
  */
-import { join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type ContextHost, ContextImpl } from "./context.ts";
 import type { HelpRegistry } from "./help_registry.ts";
 import { engineMismatch, type PluginManifest, readManifest } from "./manifest.ts";
@@ -284,7 +285,10 @@ export class PluginManager {
     try {
       module = pluginFromModule(await importEntry(folder.dir, manifest.main, 0), manifest.name);
     } catch (e) {
-      return this.#setStatus(r, { ok: false, message: `not loaded: ${errText(e)}` });
+      return this.#setStatus(r, {
+        ok: false,
+        message: `not loaded: ${errText(e, this.#opts.dir)}`,
+      });
     }
     const problem = await this.#start(r, module, manifest, 0);
     if (problem) return this.#setStatus(r, { ok: false, message: `not loaded: ${problem}` });
@@ -308,7 +312,7 @@ export class PluginManager {
       result = await this.#timed(() => module.init(ctx), `init() of ${manifest.name}`);
     } catch (e) {
       await this.#cleanupFailed(module, ctx);
-      return `init() failed: ${errText(e)}`;
+      return `init() failed: ${errText(e, this.#opts.dir)}`;
     }
     if (result === false) {
       await this.#cleanupFailed(module, ctx);
@@ -345,7 +349,7 @@ export class PluginManager {
       try {
         await this.#timed(() => l.module.remove!(), `remove() of ${l.manifest.name}`);
       } catch (e) {
-        problem = `remove() failed: ${errText(e)}`;
+        problem = `remove() failed: ${errText(e, this.#opts.dir)}`;
       }
     }
     await l.ctx.release();
@@ -374,7 +378,7 @@ export class PluginManager {
     try {
       manifest = await readManifest(r.folder.dir);
     } catch (e) {
-      return this.#keepOld(r, errText(e));
+      return this.#keepOld(r, errText(e, this.#opts.dir));
     }
     const newKey = manifest.name.toLowerCase();
     if (newKey !== r.key) {
@@ -395,7 +399,7 @@ export class PluginManager {
       const ns = await importEntry(r.folder.dir, manifest.main, generation, this.#opts.log.error);
       module = pluginFromModule(ns, manifest.name);
     } catch (e) {
-      return this.#keepOld(r, errText(e));
+      return this.#keepOld(r, errText(e, this.#opts.dir));
     }
     const old = r.loaded;
     const removeProblem = await this.#stop(r);
@@ -444,8 +448,30 @@ export class PluginManager {
   }
 }
 
-function errText(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
-  // Module errors carry long file URLs; the first line is the useful part.
-  return msg.split("\n")[0].slice(0, 500);
+/**
+ * One line for a status: the error's first line, plus the `file:line:col` a module error
+ * points at (a syntax error's message names it only on a later line). File URLs become
+ * paths relative to the plugins folder, with a reload's staging folder named as the real one.
+ */
+export function errText(e: unknown, pluginsDir = ""): string {
+  // deno-lint-ignore no-control-regex
+  const msg = (e instanceof Error ? e.message : String(e)).replace(/\x1b\[[0-9;]*m/g, "");
+  const lines = msg.split("\n");
+  let out = lines[0];
+  const at = lines.slice(1).map((l) => /^\s*at (file:\/\/\S+)\s*$/.exec(l)?.[1]).find(Boolean);
+  if (at && !out.includes(at)) out += ` (at ${at})`;
+  return out.replace(/file:\/\/[^\s"'`()]+/g, (url) => shortPath(url, pluginsDir)).slice(0, 500);
+}
+
+function shortPath(url: string, pluginsDir: string): string {
+  let path: string;
+  try {
+    path = fileURLToPath(url.replace(/(:\d+)+$/, ""));
+  } catch {
+    return url;
+  }
+  const pos = /(:\d+)+$/.exec(url)?.[0] ?? "";
+  path = path.replace(/([/\\])\.([^/\\]+)\.reload-\d+-\d+-[0-9a-f]+(?=[/\\])/, "$1$2");
+  const rel = pluginsDir ? relative(pluginsDir, path) : "";
+  return (rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path) + pos;
 }

@@ -156,6 +156,8 @@ Deno.test("manager: good plugins load, broken ones are reported and skipped", as
     assert.match(by.nomanifest.message, /no ursamu.plugin.json/);
     assert.match(by.nomain.message, /entry module 'mod.ts' not found/);
     assert.equal(by.syntax.ok, false);
+    // A syntax error says where it is, relative to the plugins folder.
+    assert.match(by.syntax.message, /\(at syntax\/mod\.ts:1:\d+\)/);
     assert.match(by.throws.message, /init\(\) failed: kaboom/);
     assert.match(by.falsy.message, /init\(\) returned false/);
     assert.match(by.future.message, /needs engine >=2.0.0/);
@@ -213,6 +215,9 @@ Deno.test("manager: reload swaps code in place and leaves nothing stale", async 
     const bad = await t.manager.reload("swap");
     assert.equal(bad.ok, false);
     assert.match(bad.message, /previous version is still running/);
+    // The location names the real file, not the reload's staging copy.
+    assert.match(bad.message, /\(at swap\/routes\.ts:1:\d+\)/);
+    assert.doesNotMatch(bad.message, /reload-/);
     assert.equal(await t.call("/api/v1/swap"), "new");
 
     // An init that fails brings the previous version back.
