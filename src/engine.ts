@@ -19,7 +19,7 @@ import { runFirstRunSetup } from "./supervisor/setup.ts";
 import { createApp } from "./http/app.ts";
 import { Hub } from "./hub/hub.ts";
 import { CommandRegistry, dispatch, loadCoreCommands } from "./commands/mod.ts";
-import { createHooks } from "./plugins/hooks.ts";
+import { createHooks, worldEventsFrom } from "./plugins/hooks.ts";
 import { HelpRegistry } from "./plugins/help_registry.ts";
 import { PluginManager } from "./plugins/manager.ts";
 import { ENGINE_VERSION } from "./version.ts";
@@ -65,6 +65,8 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   await texts.load();
   const hub = new Hub();
   const hooks = createHooks();
+  // Plugins learn of destroyed objects and toaded players from every writer of the store.
+  objects.onChange(worldEventsFrom(hooks.worldHooks));
   // The manager needs the finished services (for plugin contexts), so it is built just after.
   let plugins: PluginManager | null = null;
   const services: Services = {

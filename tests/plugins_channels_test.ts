@@ -164,6 +164,15 @@ Deno.test("channels plugin: join, talk, history, locks, hidden, masking, staff c
     await alice.cmd("sec hello?", /Huh\?/);
     assertEquals((await hist("Secret", w.tokens.Root)).status, 404);
     assertEquals((await list(w.tokens.Root)).map((c) => c.name), ["Builders", "Public"]);
+
+    // A toaded member is off every channel as soon as @toad answers (nobody is left to leave).
+    const count = (l: { name: string; members: number }[], name: string) =>
+      l.find((c) => c.name === name)?.members;
+    const before = await list(w.tokens.Root);
+    assertEquals([count(before, "Public"), count(before, "Builders")], [2, 1]);
+    await root.cmd("@toad Bob", /You turned Bob into a toad/);
+    const after = await list(w.tokens.Root);
+    assertEquals([count(after, "Public"), count(after, "Builders")], [1, 0]);
   } finally {
     await w.stop();
   }

@@ -90,3 +90,48 @@ Deno.test("channels: aliases default to three letters and never shadow commands"
     t.kv.close();
   }
 });
+
+Deno.test("channels: a removed player's memberships go, at once in memory and then in KV", async () => {
+  const t = await setup(["1", "2"]);
+  let changes = 0;
+  try {
+    const pub = await t.svc.create(player("9"), "Public", {});
+    await t.svc.create(player("9"), "Ooc", {});
+    await t.svc.join(player("1"), "public");
+    await t.svc.join(player("1"), "ooc", "o");
+    await t.svc.join(player("2"), "public", "p");
+    const svc = new ChannelService({
+      store: t.store,
+      hub: { send: () => {} } as unknown as HubApi,
+      presence: { isOnline: () => true, ids: () => [], size: 0 },
+      isCommand: () => false,
+      historyLimit: () => 3,
+      onChange: () => changes++,
+    });
+    const pending = svc.forget("1");
+    // Before the KV write settles, talk and lists already see the change.
+    assert.equal(svc.isMember(pub, "1"), false);
+    assert.equal(t.store.aliases.has("1"), false);
+    assert.equal(changes, 1);
+    assert.equal(await pending, 2);
+    assert.equal(await svc.forget("1"), 0);
+    assert.equal(changes, 1, "nothing to forget, nothing changed");
+    const again = new ChannelStore(new PluginKv(t.kv, "channels"));
+    await again.load();
+    assert.deepEqual([...again.aliases.keys()], ["2"]);
+
+    // At start: members that are no longer players are dropped.
+    await svc.join(player("3"), "ooc");
+    await svc.join(player("4"), "ooc");
+    const asked: string[][] = [];
+    const dropped = await svc.forgetMissing((ids) => {
+      asked.push(ids);
+      return Promise.resolve(new Set(ids.filter((id) => id !== "3")));
+    });
+    assert.equal(dropped, 1);
+    assert.deepEqual(asked, [["2", "3", "4"]]);
+    assert.deepEqual([...t.store.aliases.keys()].sort(), ["2", "4"]);
+  } finally {
+    t.kv.close();
+  }
+});

@@ -59,6 +59,14 @@ const plugin: PluginModule = {
       }
       await store.markSeeded();
     }
+    // Members who were toaded or destroyed while this plugin was not running.
+    const dropped = await svc.forgetMissing(async (ids) =>
+      new Set(
+        (await s.objects.getMany(ids)).filter((o) => o.flags.includes("player")).map((o) => o.id),
+      )
+    );
+    if (dropped) ctx.log.info(`dropped the memberships of ${dropped} removed player(s)`);
+    ctx.hooks.worldHooks.on("player:removed", (p) => svc.forget(p.id).then(() => {}));
     ctx.routes.add(PREFIX, channelRoutes(s, svc));
     for (const spec of channelCommands(svc)) ctx.commands.add(spec);
     refreshTalk();

@@ -280,6 +280,35 @@ export class ChannelService {
   }
 
   /**
+   * Drops a removed player's memberships (toaded or destroyed: nobody is left to leave
+   * them). Synchronous for everything others see; the promise is the KV write.
+   */
+  forget(playerId: string): Promise<number> {
+    if (!this.d.store.aliases.has(playerId)) return Promise.resolve(0);
+    const done = this.d.store.dropPlayer(playerId);
+    this.d.onChange();
+    return done;
+  }
+
+  /**
+   * Drops the memberships of ids that are no longer players (removed while the plugin
+   * was not running to hear of it). `players` answers which of a batch of ids still are.
+   */
+  async forgetMissing(players: (ids: string[]) => Promise<Set<string>>): Promise<number> {
+    const ids = [...this.d.store.aliases.keys()];
+    let dropped = 0;
+    for (let i = 0; i < ids.length; i += 100) {
+      const batch = ids.slice(i, i + 100);
+      const alive = await players(batch);
+      for (const id of batch) {
+        if (!alive.has(id) && await this.d.store.dropPlayer(id)) dropped++;
+      }
+    }
+    if (dropped) this.d.onChange();
+    return dropped;
+  }
+
+  /**
    * Says, poses (`:text`) or semiposes (`;text`) on a channel. The actor must be a
    * member and pass the lock. Delivered to online members from memory; stored in history.
    */

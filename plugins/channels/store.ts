@@ -123,6 +123,17 @@ export class ChannelStore {
     this.#forget(lower, playerId);
   }
 
+  /**
+   * Removes every membership of a player. Memory changes before this returns (talk and
+   * lists see it at once); the promise settles when KV has caught up.
+   */
+  dropPlayer(playerId: string): Promise<number> {
+    const chans = [...new Set(this.aliases.get(playerId)?.values() ?? [])];
+    for (const lower of chans) this.#forget(lower, playerId);
+    return this.#deleteKeys(chans.map((lower) => chanKeys.member(lower, playerId)))
+      .then(() => chans.length);
+  }
+
   /** Appends one message to a channel's history. */
   async append(lower: string, entry: HistoryEntry): Promise<void> {
     this.#seq = (this.#seq + 1) % 1_000_000_000;
@@ -153,6 +164,14 @@ export class ChannelStore {
     }
     if (batch) await op.commit();
     return deleted;
+  }
+
+  async #deleteKeys(list: Deno.KvKeyPart[][]): Promise<void> {
+    for (let i = 0; i < list.length; i += 500) {
+      const op = this.kv.atomic();
+      for (const k of list.slice(i, i + 500)) op.delete(this.kv.key(...k));
+      await op.commit();
+    }
   }
 
   async #deletePrefix(prefix: Deno.KvKeyPart[]): Promise<void> {

@@ -16,6 +16,7 @@ import type {
   Hooks,
   Unsubscribe,
   WikiEvents,
+  WorldEvents,
 } from "./hooks.ts";
 import type { HelpRegistry, HelpTopicInput } from "./help_registry.ts";
 import type { PluginManifest } from "./manifest.ts";
@@ -55,6 +56,8 @@ export interface PluginHooks {
   gameHooks: PluginBus<GameEvents>;
   wikiHooks: PluginBus<WikiEvents>;
   eventHooks: PluginBus<EventEvents>;
+  /** The engine's world events: plugins listen, only the engine emits. */
+  worldHooks: Omit<PluginBus<WorldEvents>, "emit">;
 }
 
 /** A plugin-scoped logger (prefixes the plugin name). */
@@ -181,6 +184,7 @@ export class ContextImpl implements PluginContext {
       gameHooks: this.#track(host.hooks.gameHooks),
       wikiHooks: this.#track(host.hooks.wikiHooks),
       eventHooks: this.#track(host.hooks.eventHooks),
+      worldHooks: (({ on, off }) => ({ on, off }))(this.#track(host.hooks.worldHooks)),
     };
   }
 

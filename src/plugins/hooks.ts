@@ -1,8 +1,12 @@
 /**
  * The three in-process event buses of SPEC "Events": `gameHooks` (scenes),
- * `wikiHooks` and `eventHooks` (calendar). A handler that throws or rejects is
- * logged and never breaks the emitter or the other handlers.
+ * `wikiHooks` and `eventHooks` (calendar), plus the engine's own `worldHooks`
+ * (objects destroyed, players toaded) for plugins that hold references to them.
+ * A handler that throws or rejects is logged and never breaks the emitter or the
+ * other handlers.
  */
+import type { ObjectChange } from "../world/objects.ts";
+import { typeOf } from "../world/objects.ts";
 
 /** Payloads of the scene events. */
 export interface GameEvents {
@@ -72,6 +76,17 @@ export interface EventEvents {
   "event:cancelled": { eventId: string; name: string };
 }
 
+/**
+ * Payloads of the world events. The engine emits them after the change is committed;
+ * plugins only listen (memberships, indexes and caches that name an object let go).
+ */
+export interface WorldEvents {
+  /** An object was deleted; the fields are its last values. */
+  "object:destroyed": { id: string; name: string; type: string; owner: string; location: string };
+  /** An id is no longer a player: toaded (`destroyed` false) or its object deleted. */
+  "player:removed": { id: string; name: string; destroyed: boolean };
+}
+
 /** Event names of each bus, for runtime checks (plugins may be plain JavaScript). */
 export const GAME_EVENTS: readonly (keyof GameEvents)[] = [
   "scene:created",
@@ -96,6 +111,9 @@ export const EVENT_EVENTS: readonly (keyof EventEvents)[] = [
   "event:rsvp",
   "event:cancelled",
 ];
+
+/** World event names. */
+export const WORLD_EVENTS: readonly (keyof WorldEvents)[] = ["object:destroyed", "player:removed"];
 
 /** A handler of one event. */
 export type Handler<P> = (payload: P) => void | Promise<void>;
@@ -180,11 +198,13 @@ export class EventBus<E extends object> {
   }
 }
 
-/** The three buses, created once in the composition root. */
+/** The buses, created once in the composition root. */
 export interface Hooks {
   gameHooks: EventBus<GameEvents>;
   wikiHooks: EventBus<WikiEvents>;
   eventHooks: EventBus<EventEvents>;
+  /** Engine facts about objects; fed by `worldEventsFrom` from the object store. */
+  worldHooks: EventBus<WorldEvents>;
 }
 
 /** Builds the buses; `log` receives handler failures (default: console.error). */
@@ -195,5 +215,25 @@ export function createHooks(
     gameHooks: new EventBus<GameEvents>("gameHooks", GAME_EVENTS, log),
     wikiHooks: new EventBus<WikiEvents>("wikiHooks", WIKI_EVENTS, log),
     eventHooks: new EventBus<EventEvents>("eventHooks", EVENT_EVENTS, log),
+    worldHooks: new EventBus<WorldEvents>("worldHooks", WORLD_EVENTS, log),
+  };
+}
+
+/**
+ * An object-store change listener that emits the world events a committed change
+ * means. Synchronous handlers have run when it returns (so in-memory state such as
+ * channel membership is already right when the command that caused it replies).
+ */
+export function worldEventsFrom(bus: EventBus<WorldEvents>): (change: ObjectChange) => void {
+  return ({ before, after }) => {
+    if (!before) return;
+    const wasPlayer = before.flags.includes("player");
+    if (!after) {
+      const { id, name, owner, location } = before;
+      void bus.emit("object:destroyed", { id, name, type: typeOf(before), owner, location });
+      if (wasPlayer) void bus.emit("player:removed", { id, name, destroyed: true });
+    } else if (wasPlayer && !after.flags.includes("player")) {
+      void bus.emit("player:removed", { id: after.id, name: before.name, destroyed: false });
+    }
   };
 }

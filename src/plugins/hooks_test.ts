@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { createHooks, EVENT_EVENTS, GAME_EVENTS, WIKI_EVENTS } from "./hooks.ts";
+import {
+  createHooks,
+  EVENT_EVENTS,
+  GAME_EVENTS,
+  WIKI_EVENTS,
+  WORLD_EVENTS,
+  worldEventsFrom,
+} from "./hooks.ts";
+import { ObjectStore } from "../world/objects.ts";
 
 function quiet() {
   const logged: string[] = [];
@@ -26,6 +34,8 @@ Deno.test("hooks: the buses carry exactly the SPEC event names", () => {
     "event:updated",
   ]);
   assert.equal(GAME_EVENTS.length + WIKI_EVENTS.length + EVENT_EVENTS.length, 15);
+  // The engine's own bus, beside the three of SPEC.
+  assert.deepEqual([...WORLD_EVENTS].sort(), ["object:destroyed", "player:removed"]);
 });
 
 Deno.test("hooks: handlers receive the payload and can be removed", async () => {
@@ -89,4 +99,44 @@ Deno.test("hooks: a handler removed during emit does not disturb that emit", asy
   await hooks.wikiHooks.emit("wiki:deleted", { path: "a/b" });
   offB();
   assert.deepEqual(seen, [1, 2, 1]);
+});
+
+Deno.test("hooks: world events follow the object store (toad, destroy) before the write returns", async () => {
+  const { hooks, logged } = quiet();
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const objects = new ObjectStore(kv);
+    objects.onChange(worldEventsFrom(hooks.worldHooks));
+    const seen: string[] = [];
+    hooks.worldHooks.on("player:removed", (p) => {
+      seen.push(`removed ${p.id} ${p.name} ${p.destroyed}`);
+    });
+    hooks.worldHooks.on("object:destroyed", (p) => {
+      seen.push(`destroyed ${p.id} ${p.name} ${p.type} in ${p.location || "-"}`);
+    });
+    hooks.worldHooks.on("object:destroyed", () => {
+      throw new Error("a broken listener");
+    });
+    const room = await objects.create({ name: "Hall", type: "room" });
+    const toad = await objects.create({ name: "Tod", type: "player", location: room.id });
+    const gone = await objects.create({ name: "Gus", type: "player", location: room.id });
+    const box = await objects.create({ name: "Box", type: "thing", location: room.id });
+    await objects.update(room.id, (o) => void (o.name = "Big Hall"));
+    assert.deepEqual(seen, [], "creates and plain updates say nothing");
+    await objects.update(toad.id, (o) => void (o.flags = ["thing"]));
+    assert.deepEqual(seen, [`removed ${toad.id} Tod false`], "heard before update() returned");
+    await objects.update(toad.id, (o) => void (o.name = "Toad"));
+    await objects.delete(box.id);
+    await objects.delete(gone.id);
+    await objects.delete(gone.id);
+    assert.deepEqual(seen, [
+      `removed ${toad.id} Tod false`,
+      `destroyed ${box.id} Box thing in ${room.id}`,
+      `destroyed ${gone.id} Gus player in ${room.id}`,
+      `removed ${gone.id} Gus true`,
+    ]);
+    assert.equal(logged.length, 2, "the throwing listener was logged, twice, and broke nothing");
+  } finally {
+    kv.close();
+  }
 });

@@ -250,6 +250,9 @@ Deno.test("manager: unload releases everything even when remove() throws", async
           ctx.help.add({ name: "leaky", content: "x" });
           ctx.hooks.eventHooks.on("event:rsvp", () => {});
           ctx.hooks.wikiHooks.on("wiki:created", () => {});
+          ctx.hooks.worldHooks.on("player:removed", () => {});
+          // World events are the engine's to emit.
+          if ("emit" in ctx.hooks.worldHooks) throw new Error("plugins must not emit world events");
           ctx.onRemove(() => { globalThis.__leakyCleaned = ++n; });
           return true;
         },
@@ -267,6 +270,7 @@ Deno.test("manager: unload releases everything even when remove() throws", async
     assert.equal(t.help.topics().length, 0);
     assert.equal(t.hooks.eventHooks.count("event:rsvp"), 0);
     assert.equal(t.hooks.wikiHooks.count("wiki:created"), 0);
+    assert.equal(t.hooks.worldHooks.count("player:removed"), 0);
     assert.equal((globalThis as { __leakyCleaned?: number }).__leakyCleaned, 1);
     // Reload of an unloaded plugin loads it again.
     const again = await t.manager.reload("leaky");

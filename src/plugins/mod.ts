@@ -24,6 +24,7 @@ export type {
   Unsubscribe,
   WikiEvents,
   WikiPagePayload,
+  WorldEvents,
 } from "./hooks.ts";
 export type { PluginKv } from "./kv.ts";
 export { json, pathBelow, query, readJson, requireUser } from "./http.ts";
