@@ -58,6 +58,7 @@ Deno.test("building plugin: REST rooms, dig/open/link/lock/destroy/teleport and 
     assertMatch(dug.msg, /Exit North\(#\d+\) opened to Garden/);
     assertMatch(dug.msg, /Exit South\(#\d+\) opened back to Limbo/);
     const garden = dug.data.room.id as string;
+    const north = /Exit North\(#(\d+)\)/.exec(dug.msg)![1];
     assertEquals((await alice.cmd("n", isType("room"))).data.id, garden);
     assertEquals((await alice.cmd("s", isType("room"))).data.id, "1");
     await alice.cmd("@dig Patio=North", /already has an exit called North/);
@@ -130,7 +131,10 @@ Deno.test("building plugin: REST rooms, dig/open/link/lock/destroy/teleport and 
       404,
     );
     assertEquals((await obj(gnome)).location, garden);
-    await alice.cmd(`@destroy/confirm #${garden}`, /Destroyed Garden/);
+    // Exits elsewhere that led to a destroyed room are unlinked, not left pointing at it.
+    const gone = await alice.cmd(`@destroy/confirm #${garden}`, /Destroyed Garden/);
+    assertMatch(gone.msg, /1 exit\(s\) that led here unlinked/);
+    assertEquals((await obj(north)).data.destination, undefined);
     await alice.cmd("n", /doesn't lead anywhere/);
     assertEquals((await obj(gnome)).location, "1");
   } finally {

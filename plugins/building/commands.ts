@@ -147,7 +147,8 @@ Example:
 
 Destroys something you control. Players and the starting room cannot be destroyed, nor a room
 with players in it. A room needs /confirm (or the same @destroy again within a minute); its
-exits go with it and the things in it are sent home.`,
+exits go with it, exits elsewhere that led to it are unlinked, and the things in it are sent
+home.`,
       async exec(u) {
         const target = await u.target(need(u.cmd.args, "@destroy <object>"));
         const r = await b.destroy(u.me, target, u.cmd.switches.includes("confirm"));
@@ -159,7 +160,10 @@ exits go with it and the things in it are sent home.`,
               "(or repeat the command within a minute) to go ahead.",
           );
         }
-        u.send(`Destroyed ${ref(target)}.${r.moved ? ` ${r.moved} object(s) sent home.` : ""}`);
+        u.send(
+          `Destroyed ${ref(target)}.` + (r.moved ? ` ${r.moved} object(s) sent home.` : "") +
+            (r.unlinked ? ` ${r.unlinked} exit(s) that led here unlinked.` : ""),
+        );
       },
     },
     {

@@ -256,14 +256,15 @@ export class Builder {
   /**
    * Destroys an object. Players and the starting room are refused, as are rooms
    * with players in them. A room needs confirming (`/confirm`, or the same
-   * `@destroy` again within a minute). Exits of a destroyed room go with it; things
-   * inside a room or thing go home. Returns null when confirmation is needed.
+   * `@destroy` again within a minute). Exits of a destroyed room go with it, exits
+   * elsewhere that led to it are unlinked; things inside a room or thing go home.
+   * Returns null when confirmation is needed.
    */
   async destroy(
     actor: DbObject,
     obj: DbObject,
     confirmed: boolean,
-  ): Promise<{ moved: number } | null> {
+  ): Promise<{ moved: number; unlinked: number } | null> {
     if (!canControl(actor, obj)) throw new ForbiddenError(`You don't control ${obj.name}.`);
     if (obj.flags.includes("player")) {
       throw new ValidationError("Players cannot be destroyed (staff can @toad them).");
@@ -307,6 +308,16 @@ export class Builder {
       }
     }
     await this.s.objects.delete(obj.id);
-    return { moved };
+    let unlinked = 0;
+    if (isRoom) {
+      // Found through the destination index: no scan of every exit in the world.
+      for (const e of await this.s.objects.exitsTo(obj.id, MAX_CONTENTS)) {
+        await this.s.objects.update(e.id, (x) => {
+          if (x.data.destination === obj.id) delete x.data.destination;
+        });
+        unlinked++;
+      }
+    }
+    return { moved, unlinked };
   }
 }

@@ -38,6 +38,10 @@ export const keys = {
   byFlag: (flag: string, id: string): Key => ["obj_by_flag", flag, id],
   /** Prefix of every object carrying `flag`. */
   withFlag: (flag: string): Key => ["obj_by_flag", flag],
+  /** Exits by destination: `exit` leads to room `dest` (so a destroyed room's inbound exits are found). */
+  exitTo: (dest: string, exit: string): Key => ["obj_by_dest", dest, exit],
+  /** Prefix of every exit leading to `dest`. */
+  exitsTo: (dest: string): Key => ["obj_by_dest", dest],
   /** Ownership index. */
   byOwner: (owner: string, id: string): Key => ["obj_by_owner", owner, id],
   /** Prefix of everything owned by `owner`. */

@@ -20,6 +20,7 @@ Deno.test("keys: index prefixes are prefixes of their entries", () => {
     [keys.ownedBy("3"), keys.byOwner("3", "9")],
     [keys.objectsByName("box"), keys.objectByName("box", "9")],
     [keys.onlineAll(), keys.online("9")],
+    [keys.exitsTo("5"), keys.exitTo("5", "9")],
   ];
   for (const [prefix, key] of pairs) assert.deepEqual(key.slice(0, prefix.length), prefix);
 });

@@ -1,6 +1,6 @@
 /**
  * The object store: players, rooms, things and exits in Deno KV, with the
- * name, contents, flag and owner indexes kept in the same atomic commits.
+ * name, contents, flag, owner and exit-destination indexes kept in the same atomic commits.
  */
 import { keys } from "../storage/keys.ts";
 import { nextCount } from "../storage/counters.ts";
@@ -23,6 +23,10 @@ function indexKeys(o: DbObject): Deno.KvKey[] {
     out.push(keys.contents(o.location, o.id), keys.contentsByType(o.location, typeOf(o), o.id));
   }
   if (o.owner) out.push(keys.byOwner(o.owner, o.id));
+  const dest = o.data?.destination;
+  if (typeof dest === "string" && dest && o.flags.includes("exit")) {
+    out.push(keys.exitTo(dest, o.id));
+  }
   for (const f of new Set(o.flags.map((x) => x.toLowerCase()))) out.push(keys.byFlag(f, o.id));
   return out;
 }
@@ -162,6 +166,11 @@ export class ObjectStore {
   /** Ids of objects carrying `flag`. */
   idsWithFlag(flag: string, limit?: number): Promise<string[]> {
     return listIds(this.kv, keys.withFlag(flag.toLowerCase()), limit);
+  }
+
+  /** Exits whose destination is `dest` (from the destination index). */
+  async exitsTo(dest: string, limit?: number): Promise<DbObject[]> {
+    return this.getMany(await listIds(this.kv, keys.exitsTo(dest), limit));
   }
 
   /** Ids of objects owned by `owner`. */

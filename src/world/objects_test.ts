@@ -40,6 +40,34 @@ Deno.test("objects: dbrefs count up, indexes follow create, update and delete", 
   }
 });
 
+Deno.test("objects: exits are indexed by destination through link, relink, unlink and delete", async () => {
+  const { kv, objects } = await store();
+  try {
+    const hall = await objects.create({ name: "Hall", type: "room" });
+    const yard = await objects.create({ name: "Yard", type: "room" });
+    const door = await objects.create({
+      name: "Door",
+      type: "exit",
+      location: hall.id,
+      data: { destination: yard.id },
+    });
+    const gate = await objects.create({ name: "Gate", type: "exit", location: hall.id });
+    // A thing's data.destination is not an exit's and is not indexed.
+    await objects.create({ name: "Map", type: "thing", data: { destination: yard.id } });
+    const into = async (id: string) => (await objects.exitsTo(id)).map((o) => o.name);
+    assert.deepEqual(await into(yard.id), ["Door"]);
+    await objects.update(gate.id, (o) => void (o.data.destination = yard.id));
+    assert.deepEqual(await into(yard.id), ["Door", "Gate"]);
+    await objects.update(door.id, (o) => void (o.data.destination = hall.id));
+    assert.deepEqual([await into(yard.id), await into(hall.id)], [["Gate"], ["Door"]]);
+    await objects.update(gate.id, (o) => void delete o.data.destination);
+    await objects.delete(door.id);
+    assert.deepEqual([await into(yard.id), await into(hall.id)], [[], []]);
+  } finally {
+    kv.close();
+  }
+});
+
 Deno.test("objects: player names are unique even under concurrent creates", async () => {
   const { kv, objects } = await store();
   try {
