@@ -1,8 +1,9 @@
 /**
  * Restarts that keep players connected: `@reboot` with telnet and web players on, ten reboots in
- * a row, and a sidecar that starts (or stays up) while the engine is down.
+ * a row, a web client that never finishes closing, a stalled engine, and a sidecar that starts
+ * (or stays up) while the engine is down.
  */
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { api, register, startServer, type TestServer, waitHealthy } from "./harness.ts";
 import { connectWs, type WsClient } from "./ws_client.ts";
 import { TelnetClient } from "./telnet_client.ts";
@@ -152,5 +153,75 @@ Deno.test("sidecar without an engine: waits, buffers, then logs in and resumes",
     for (const c of open) await c.close();
     if (engine) await engine.stop({ keepDir: true });
     await sidecar.stop();
+  }
+});
+
+/** A WebSocket to the hub that, once open, never reads again (a dead browser tab, say). */
+async function stalledWebSocket(port: number): Promise<Deno.TcpConn> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  await conn.write(new TextEncoder().encode(
+    "GET /?client=web HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n" +
+      "Connection: Upgrade\r\nSec-WebSocket-Key: MDEyMzQ1Njc4OWFiY2RlZg==\r\n" +
+      "Sec-WebSocket-Version: 13\r\n\r\n",
+  ));
+  const buf = new Uint8Array(4096);
+  const n = await conn.read(buf);
+  assertMatch(new TextDecoder().decode(buf.subarray(0, n ?? 0)), /^HTTP\/1\.1 101/);
+  return conn;
+}
+
+Deno.test("restarts: a web client that never closes costs nobody their session; a stalled engine drops no line", async (t) => {
+  const srv = await startSupervised();
+  const open: TelnetClient[] = [];
+  let stalled: Deno.TcpConn | null = null;
+  try {
+    await register(srv.base, "Alice", "alice-password");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    const alice = await telnetLogin(srv, "Alice", "alice-password");
+    const guest = await TelnetClient.connect(srv.telnet);
+    open.push(admin, alice, guest);
+    await guest.waitFor(/connect <name>/);
+
+    await t.step("@reboot while a web socket never answers the close", async () => {
+      // The old engine waits for that socket while the sidecar is already dialling again: the
+      // attempts that reach the stopping hub are refused with 1012 (try again), not 1008.
+      stalled = await stalledWebSocket(srv.ws);
+      await admin.send("@reboot");
+      await alice.waitFor(/Your session continues/, 30_000);
+      await admin.waitFor(/Your session continues/, 30_000);
+      await guest.waitFor(/The game server is back\.[\s\S]*connect <name>/, 30_000);
+      for (const c of open) {
+        assert(!c.closed, "telnet socket kept");
+        assertEquals(count(c.plain, /game server is restarting/), 1, "told once");
+      }
+      assertEquals(count(guest.plain, /game server is back/), 1);
+      assertEquals(await online(srv), ["Admin", "Alice"]);
+    });
+
+    await t.step(
+      "lines typed while the engine is stalled all run, paced by the hub's pongs",
+      async () => {
+        // A stalled engine reads everything sent meanwhile at once; lines paced by send time
+        // alone would arrive more than 10 in a second and the hub would drop the rest.
+        const pid = Number([...srv.output().matchAll(/engine started \(pid (\d+)\)/g)].at(-1)![1]);
+        const from = alice.mark();
+        Deno.kill(pid, "SIGSTOP");
+        try {
+          for (let i = 1; i <= 20; i++) await alice.send(`say stalled ${i}`);
+          await new Promise((r) => setTimeout(r, 2_500));
+        } finally {
+          Deno.kill(pid, "SIGCONT");
+        }
+        await alice.waitFor(/You say, "stalled 20"/, 15_000, from);
+        const said = alice.plain.slice(from).match(/You say, "stalled \d+"/g) ?? [];
+        assertEquals(said, Array.from({ length: 20 }, (_, i) => `You say, "stalled ${i + 1}"`));
+      },
+    );
+  } finally {
+    try {
+      (stalled as Deno.TcpConn | null)?.close();
+    } catch { /* already closed */ }
+    for (const c of open) await c.close();
+    await srv.stop();
   }
 });

@@ -119,7 +119,10 @@ export class Hub implements HubApi, LoginHost {
     );
     const refusal = this.#stopping ? "The server is shutting down." : this.#capProblem(conn);
     if (refusal) {
-      socket.onopen = () => conn.close(refusal, CloseCode.policy);
+      // While stopping, 1012 like the connections being closed: a client that reconnects as
+      // soon as its socket closes (the telnet sidecar) must try again, not give up (1008).
+      const code = this.#stopping ? CloseCode.restart : CloseCode.policy;
+      socket.onopen = () => conn.close(refusal, code);
       socket.onclose = () => conn.lost();
       return response;
     }
@@ -230,8 +233,14 @@ export class Hub implements HubApi, LoginHost {
       case "client":
         return this.#clientFrame(conn, f.ip, f.ttype);
       case "ping":
-        // A keepalive (the hub sends no WebSocket pings): answered, but not activity.
-        if (this.#admit(conn, false)) conn.send({ msg: "", data: { type: "pong" } });
+        // A keepalive (the hub sends no WebSocket pings): answered, but not activity. The pong
+        // echoes the id, so a client (the telnet sidecar's pacing) knows what has been read.
+        if (this.#admit(conn, false)) {
+          conn.send({
+            msg: "",
+            data: f.id === null ? { type: "pong" } : { type: "pong", id: f.id },
+          });
+        }
         return;
       case "bad":
         if (this.#admit(conn)) conn.send(errorOut(f.error));

@@ -24,7 +24,7 @@ export type InboundFrame =
   | { kind: "auth"; token: string; resume: boolean }
   | { kind: "window"; width: number | null; height: number | null }
   | { kind: "client"; ip: string | null; ttype: string | null }
-  | { kind: "ping" }
+  | { kind: "ping"; id: number | string | null }
   | { kind: "bad"; error: string };
 
 /** The client kind named by a `client=` query value (default `plain`). */
@@ -90,6 +90,12 @@ function shortString(v: unknown, max: number): string | null {
   return typeof v === "string" && v.length > 0 && v.length <= max ? v : null;
 }
 
+/** A ping's `id`, echoed in its pong: a finite number or a string of up to 64 characters. */
+function pingId(v: unknown): number | string | null {
+  if (typeof v === "number") return Number.isFinite(v) ? v : null;
+  return shortString(v, 64);
+}
+
 /**
  * Decodes a text frame (already size-checked). A frame whose first non-blank
  * character is `{` is a JSON frame; anything else is command text.
@@ -128,7 +134,7 @@ export function parseFrame(data: string): InboundFrame {
     case "client":
       return { kind: "client", ip: shortString(f.ip, 64), ttype: shortString(f.ttype, 64) };
     case "ping":
-      return { kind: "ping" };
+      return { kind: "ping", id: pingId(f.id) };
     default:
       return {
         kind: "bad",

@@ -75,7 +75,14 @@ Deno.test("JSON frames", () => {
     width: 250,
     height: null,
   });
-  assert.deepEqual(parseFrame('{"type":"ping"}'), { kind: "ping" });
+  assert.deepEqual(parseFrame('{"type":"ping"}'), { kind: "ping", id: null });
+  assert.deepEqual(parseFrame('{"type":"ping","id":7}'), { kind: "ping", id: 7 });
+  assert.deepEqual(parseFrame('{"type":"ping","id":"a1"}'), { kind: "ping", id: "a1" });
+  assert.deepEqual(parseFrame('{"type":"ping","id":{"x":1}}'), { kind: "ping", id: null });
+  assert.deepEqual(parseFrame(`{"type":"ping","id":"${"x".repeat(65)}"}`), {
+    kind: "ping",
+    id: null,
+  });
   assert.deepEqual(parseFrame('{"type":"client","ip":"1.2.3.4","ttype":"MUDLET"}'), {
     kind: "client",
     ip: "1.2.3.4",

@@ -5,6 +5,7 @@
  */
 import { renderAnsi, stripColour } from "../text/colour.ts";
 import { HubLink } from "./hub_link.ts";
+import { HubPacer } from "./pacer.ts";
 import { type TelnetEvent, TelnetSession } from "./session.ts";
 import type { MsspSource } from "./sidecar_mssp.ts";
 import { SocketWriter } from "./socket_writer.ts";
@@ -18,12 +19,13 @@ export interface ClientLimits {
   /** Input bytes waiting to go to the hub. */
   maxBufferedBytes: number;
   /**
-   * Lines sent to the hub in any one second. The hub drops a player's commands beyond 10 a
-   * second, so a paste or the replay after a restart is paced instead of being cut off. Half the
-   * hub's limit: frames that leave a second apart may arrive bunched (a busy or just-started
-   * engine), and two of our seconds squeezed into one still stay within the hub's ten.
+   * Frames (lines and the pings that confirm them) the hub may read from this connection in any
+   * second. The hub drops a player's commands beyond 10 a second, so a paste or the replay after
+   * a restart is paced instead of being cut off; pacing is confirmed by the hub (see pacer.ts), so
+   * a stalled engine cannot receive them bunched. Below 10 to leave room for the same player's
+   * other connections, which share the hub's limit.
    */
-  linesPerSecond: number;
+  hubFramesPerSecond: number;
   /** Longest input line (UTF-8 bytes); longer lines are refused whole. */
   maxLineBytes: number;
   /** Longest telnet subnegotiation kept (bytes); longer ones are dropped. */
@@ -44,7 +46,7 @@ export const DEFAULT_LIMITS: ClientLimits = {
   maxOutputBytes: 1024 * 1024,
   maxBufferedLines: 50,
   maxBufferedBytes: 8 * 1024,
-  linesPerSecond: 5,
+  hubFramesPerSecond: 8,
   maxLineBytes: 8 * 1024,
   maxSubnegotiation: 8 * 1024,
   maxProtocolErrors: 64,
@@ -99,9 +101,9 @@ export class TelnetClient {
   #outbox: string[] = [];
   #outboxBytes = 0;
   #outboxFullNoticed = false;
-  /** When recent lines went to the hub (for the pace). */
-  #sentAt: number[] = [];
+  readonly #pacer: HubPacer;
   #pumpTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The player was told the hub is away and has not yet been told it is back. */
   #wasDown = false;
   #held: string[] = [];
   #resumeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -114,6 +116,7 @@ export class TelnetClient {
     this.#conn = conn;
     this.#ctx = ctx;
     this.ip = (conn.remoteAddr as Deno.NetAddr).hostname ?? "";
+    this.#pacer = new HubPacer({ perWindow: ctx.limits.hubFramesPerSecond });
     // Replies are single writes; without this each would wait ~40 ms on delayed ACKs.
     conn.setNoDelay(true);
     this.#writer = new SocketWriter(conn, {
@@ -132,7 +135,7 @@ export class TelnetClient {
       onError: () => this.#abort(),
     });
     this.#link = new HubLink(() => this.#hubUrl(), {
-      onOpen: (reconnected) => this.#hubOpen(reconnected),
+      onOpen: () => this.#hubOpen(),
       onFrame: (text) => this.#hubFrame(text),
       onDown: (wasOpen) => this.#hubDown(wasOpen),
       onFinal: () => this.#hubFinal(),
@@ -306,26 +309,29 @@ export class TelnetClient {
     this.#pump();
   }
 
-  /** Sends queued lines while the hub is ready, at most `linesPerSecond` in any second. */
+  /** Sends queued lines while the hub is ready, as fast as the pacer allows, then a ping. */
   #pump(): void {
     clearTimeout(this.#pumpTimer);
     this.#pumpTimer = undefined;
-    const perSecond = Math.max(1, this.#ctx.limits.linesPerSecond);
-    while (this.#outbox.length > 0 && this.#phase === "ready" && !this.#closed) {
-      const now = performance.now();
-      while (this.#sentAt.length > 0 && now - this.#sentAt[0] >= 1000) this.#sentAt.shift();
-      if (this.#sentAt.length >= perSecond) {
-        this.#pumpTimer = setTimeout(() => this.#pump(), this.#sentAt[0] + 1000 - now + 1);
-        return;
-      }
+    if (this.#phase !== "ready" || this.#closed) return;
+    const now = performance.now();
+    while (this.#outbox.length > 0 && this.#pacer.mayShip(now)) {
       const line = this.#outbox[0];
       // Not sent: the hub just went away; the line stays first in line for after the resume.
       if (!this.#link.send(JSON.stringify({ msg: line }))) return;
       this.#outbox.shift();
       this.#outboxBytes -= new TextEncoder().encode(line).length;
-      this.#sentAt.push(now);
+      this.#pacer.shipped();
     }
-    if (this.#outbox.length === 0) this.#outboxFullNoticed = false;
+    const ping = this.#pacer.ping(now, this.#outbox.length > 0);
+    if (ping !== null) this.#link.send(JSON.stringify({ type: "ping", id: ping }));
+    if (this.#outbox.length === 0) {
+      this.#outboxFullNoticed = false;
+      return;
+    }
+    // Otherwise a pong, or the time the pacer names, lets more go.
+    const wait = this.#pacer.wait(now);
+    if (wait !== null) this.#pumpTimer = setTimeout(() => this.#pump(), wait);
   }
 
   #dropOutbox(): void {
@@ -356,7 +362,7 @@ export class TelnetClient {
     return url.href;
   }
 
-  #hubOpen(reconnected: boolean): void {
+  #hubOpen(): void {
     this.#sendClientInfo();
     this.#sendWindow();
     if (this.#token !== null) {
@@ -366,7 +372,7 @@ export class TelnetClient {
       this.#resumeTimer = setTimeout(() => this.#resumeFailed(), this.#ctx.limits.resumeTimeoutMs);
       return;
     }
-    if (reconnected || this.#wasDown) this.#say(NOTICES.back);
+    // "Back" waits for the hub's first frame: an engine still stopping accepts and refuses.
     this.#ready();
   }
 
@@ -374,11 +380,13 @@ export class TelnetClient {
     // The hub's own "shutting down" line was about this restart; our notice says more.
     this.#lastWords = null;
     this.#phase = "waiting";
-    this.#wasDown = true;
     this.#outboxFullNoticed = false;
+    this.#pacer.reset(performance.now());
     clearTimeout(this.#resumeTimer);
     clearTimeout(this.#pumpTimer);
-    this.#say(wasOpen ? NOTICES.restarting : NOTICES.starting);
+    // Once per outage, however many attempts reach an engine that is still going away.
+    if (!this.#wasDown) this.#say(wasOpen ? NOTICES.restarting : NOTICES.starting);
+    this.#wasDown = true;
   }
 
   #hubFinal(): void {
@@ -390,7 +398,6 @@ export class TelnetClient {
   #ready(): void {
     clearTimeout(this.#resumeTimer);
     this.#phase = "ready";
-    this.#wasDown = false;
     this.#pump();
   }
 
@@ -422,11 +429,18 @@ export class TelnetClient {
       } catch { /* shown as text */ }
     }
     const type = typeof data.type === "string" ? data.type : "";
+    if (type === "pong") {
+      if (typeof data.id === "number") this.#pacer.pong(data.id, performance.now());
+      this.#pump();
+      return;
+    }
+    const closing = type === "disconnect" && data.player === undefined;
     if (this.#phase === "resuming") {
       if (type === "session") {
         this.#sessionFrame(data);
         this.#held = [];
         if (data.resumed === true) this.#say(NOTICES.resumed);
+        this.#wasDown = false;
         this.#ready();
         if (data.resumed === true) return;
       } else if (type === "error") {
@@ -441,11 +455,15 @@ export class TelnetClient {
     } else if (type === "session") {
       this.#sessionFrame(data);
     }
+    if (this.#wasDown && !closing) {
+      this.#say(NOTICES.back);
+      this.#wasDown = false;
+    }
     if (this.#lastWords !== null) {
       this.#say(this.#lastWords);
       this.#lastWords = null;
     }
-    if (type === "disconnect" && data.player === undefined) {
+    if (closing) {
       // This connection's close reason (others leaving carry `player`). Shown only if the
       // close that follows is final (quit, @boot), not for a restart.
       this.#lastWords = msg;
