@@ -121,6 +121,11 @@ Deno.test("channels plugin: join, talk, history, locks, hidden, masking, staff c
     await carol.cmd("+chan/join Secret=pp", /already use the alias 'pp' for Public/);
     await carol.send("pp Hello from Carol");
     await alice.ws.expect(chanMsg(/Carol says, "Hello from Carol"/));
+    // Carol's alias 'loo' is hers: for Bob, 'loo' is still the prefix of look.
+    await carol.cmd("+chan/join Secret=loo", /alias 'loo'/);
+    await bob.cmd("loo", (m) => m.data.type === "room");
+    await carol.send("loo psst");
+    await alice.ws.expect(chanMsg(/<Secret>.* Carol says, "psst"/));
 
     // Masking hides speakers, except to staff in history.
     await root.cmd("@chanset Public/masking=yes", /masking is now yes/);

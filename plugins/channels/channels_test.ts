@@ -81,6 +81,8 @@ Deno.test("channels: aliases default to three letters and never shadow commands"
     assert.equal(talk.pattern?.test("gos hello"), true);
     assert.equal(talk.pattern?.test("gossip hello"), false);
     assert.equal(talk.pattern?.test("look"), false);
+    assert.equal(talk.accepts?.(player("1"), ["GOS"]), true);
+    assert.equal(talk.accepts?.(player("2"), ["gos"]), false, "not player 2's alias");
     assert.equal(byName.pattern?.test("+gossip hello"), true);
     // State survives a reload from KV.
     const again = new ChannelStore(new PluginKv(t.kv, "channels"));

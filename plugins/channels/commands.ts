@@ -200,9 +200,9 @@ export function channelCommands(svc: ChannelService): CommandSpec[] {
 
 /**
  * The talk commands, rebuilt whenever aliases or channel names change: one
- * pattern over every alias in use (`pub Hello`, `pub :waves`) and one over every
- * channel name (`+public Hello`). Patterns name only words in use, so other lines
- * never reach them.
+ * pattern over every alias in use (`pub Hello`, `pub :waves`), which takes a line
+ * only from a player who has that alias, and one over every channel name
+ * (`+public Hello`). Patterns name only words in use, so other lines never reach them.
  */
 export function talkCommands(svc: ChannelService): CommandSpec[] {
   const aliases = new Set<string>();
@@ -217,6 +217,9 @@ export function talkCommands(svc: ChannelService): CommandSpec[] {
         "i",
       ),
       category: "channels",
+      // Aliases are per player: another player's alias must not hide a command prefix
+      // (`exa me` for examine) from everyone else.
+      accepts: (me, [alias]) => !!svc.store.aliases.get(me.id)?.has(alias.toLowerCase()),
       async exec(u) {
         const alias = u.args[0].toLowerCase();
         const lower = svc.store.aliases.get(u.me.id)?.get(alias);

@@ -66,7 +66,7 @@ export async function dispatch(
       return;
     }
 
-    const found = services.commands.match(cmd);
+    const found = services.commands.match(cmd, me);
     if (!found) return reply(HUH);
     if ("ambiguous" in found) {
       return reply(`Which command do you mean: ${found.ambiguous.slice(0, 10).join(", ")}?`);

@@ -5,6 +5,7 @@
  */
 import type { CommandSpec, RegisteredCommand } from "./types.ts";
 import type { ParsedLine } from "./parser.ts";
+import type { DbObject } from "../world/types.ts";
 import { LockSyntaxError, parseLock } from "../world/locks.ts";
 
 /** A registry entry: the validated spec, its owner and, for core commands, its source file. */
@@ -48,6 +49,9 @@ function specProblem(spec: CommandSpec): string | null {
     }
   }
   if (typeof spec.exec !== "function") return `command '${spec.name}' has no exec function`;
+  if (spec.accepts !== undefined && typeof spec.accepts !== "function") {
+    return `accepts of '${spec.name}' must be a function`;
+  }
   if (spec.pattern !== undefined && !(spec.pattern instanceof RegExp)) {
     return `pattern of '${spec.name}' must be a RegExp`;
   }
@@ -119,31 +123,32 @@ export class CommandRegistry {
   /**
    * Finds the command for a parsed line: exact name or alias (a `name/switch`
    * registration first), then pattern commands, then a unique prefix of an `@` or
-   * plain-word command. Returns null when nothing matches.
+   * plain-word command. Returns null when nothing matches. With `me`, a pattern
+   * command's `accepts` may decline a line it matched (another player's channel alias).
    */
-  match(cmd: ParsedLine): CommandMatch | AmbiguousMatch | null {
+  match(cmd: ParsedLine, me?: DbObject): CommandMatch | AmbiguousMatch | null {
     const line = cmd.raw.trimStart();
     if (cmd.switches.length) {
       const sub = pick(this.#byName.get(`${cmd.name}/${cmd.switches[0]}`));
       if (sub) {
         const rest = { ...cmd, switches: cmd.switches.slice(1) };
-        const m = tryEntry(sub, rest, line);
+        const m = tryEntry(sub, rest, line, me);
         if (m) return m;
       }
     }
     const exact = pick(this.#byName.get(cmd.name));
     if (exact) {
-      const m = tryEntry(exact, cmd, line);
+      const m = tryEntry(exact, cmd, line, me);
       if (m) return m;
     }
     for (const e of this.#patterns) {
-      const groups = e.matcher!.exec(line);
-      if (groups) return { command: e, cmd, args: groups.slice(1).map((g) => g ?? "") };
+      const m = tryEntry(e, cmd, line, me);
+      if (m) return m;
     }
-    return this.#prefix(cmd, line);
+    return this.#prefix(cmd, line, me);
   }
 
-  #prefix(cmd: ParsedLine, line: string): CommandMatch | AmbiguousMatch | null {
+  #prefix(cmd: ParsedLine, line: string, me?: DbObject): CommandMatch | AmbiguousMatch | null {
     const word = cmd.name;
     if (word.length < MIN_PREFIX || word[0] === "+" || word[0] === "&") return null;
     const sorted = this.#sortedNames();
@@ -160,7 +165,7 @@ export class CommandRegistry {
     }
     if (found.size === 1) {
       const [e] = found.keys();
-      return tryEntry(e, cmd, line);
+      return tryEntry(e, cmd, line, me);
     }
     if (found.size > 1) return { ambiguous: [...found.values()].sort() };
     return null;
@@ -227,8 +232,24 @@ function pick(list: CommandEntry[] | undefined): CommandEntry | undefined {
 }
 
 /** A command with a pattern matches only when the pattern does; one without always does. */
-function tryEntry(e: CommandEntry, cmd: ParsedLine, line: string): CommandMatch | null {
+function tryEntry(
+  e: CommandEntry,
+  cmd: ParsedLine,
+  line: string,
+  me?: DbObject,
+): CommandMatch | null {
   if (!e.matcher) return { command: e, cmd, args: [] };
   const groups = e.matcher.exec(line);
-  return groups ? { command: e, cmd, args: groups.slice(1).map((g) => g ?? "") } : null;
+  if (!groups) return null;
+  const args = groups.slice(1).map((g) => g ?? "");
+  return !me || !e.accepts || accepted(e, me, args) ? { command: e, cmd, args } : null;
+}
+
+function accepted(e: CommandEntry, me: DbObject, args: string[]): boolean {
+  try {
+    return e.accepts!(me, args) === true;
+  } catch (err) {
+    console.error(`commands: accepts() of '${e.name}' failed:`, err);
+    return false;
+  }
 }

@@ -117,3 +117,33 @@ Deno.test("registry: replaceOwner swaps all or nothing", () => {
   assert.equal(r.get("look"), undefined);
   assert.ok(r.get("say"));
 });
+
+Deno.test("registry: a pattern's accepts() may decline a line, which then goes on to prefixes", () => {
+  const r = new CommandRegistry();
+  r.add(spec("examine"), "core");
+  // Channel aliases are per player: 'exa' is Ann's alias, not everybody's.
+  const mine: Record<string, string[]> = { "1": ["exa"] };
+  r.add(
+    spec("+chan-talk", {
+      pattern: /^(exa|pub)(?:\s+(.*))?$/,
+      accepts: (me, [alias]) => (mine[me.id] ?? []).includes(alias.toLowerCase()),
+    }),
+    "channels",
+  );
+  const boom = (): boolean => {
+    throw new Error("broken accepts");
+  };
+  r.add(spec("+broken", { pattern: /^zap$/, accepts: boom }), "x");
+  const as = (id: string) => ({ id }) as unknown as Parameters<CommandRegistry["match"]>[1];
+  const name = (line: string, id?: string) => {
+    const m = r.match(parseLine(line)!, id ? as(id) : undefined);
+    return m && !("ambiguous" in m) ? m.command.name : null;
+  };
+  assert.equal(name("exa hello", "1"), "+chan-talk");
+  assert.equal(name("EXA hello", "1"), "+chan-talk");
+  assert.equal(name("exa me", "2"), "examine", "someone else's alias does not steal the prefix");
+  assert.equal(name("pub hi", "2"), null);
+  assert.equal(name("exa me"), "+chan-talk", "without an actor the pattern decides alone");
+  assert.equal(name("zap", "1"), null, "a throwing accepts() declines");
+  assert.throws(() => r.add(spec("+bad", { accepts: 5 as never }), "x"), /accepts of '\+bad'/);
+});

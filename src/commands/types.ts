@@ -47,6 +47,12 @@ export interface CommandSpec {
    * when given it decides the match and its groups become `u.args`.
    */
   pattern?: RegExp;
+  /**
+   * For a pattern whose words belong to some players only (channel aliases): given the
+   * actor and the pattern's groups, false lets the line go on to the other commands (a
+   * unique prefix, say) as if the pattern had not matched. A throw counts as false.
+   */
+  accepts?(me: DbObject, args: string[]): boolean;
   /** Lock expression; default `connected`. */
   lock?: string;
   /** Switches it accepts; any other switch is refused with a clear message. */
