@@ -78,12 +78,15 @@ function gist(r: GitResult): string {
 
 /**
  * Pulls `branch` (fast-forward only) from the checkout's remote (`origin`, else the first one).
- * Refuses, changing nothing, when `dir` is not a git checkout or has no remote.
+ * Refuses, changing nothing, when `dir` is not a git checkout or has no remote. `beforePull`
+ * runs once the checks pass, just before the pull (`@update` announces the update there, so a
+ * refusal of a non-checkout bothers nobody but the caller).
  */
 export async function pullBranch(
   dir: string,
   branch: string,
   run: GitRunner = runGit,
+  beforePull: (remote: string) => void = () => {},
 ): Promise<UpdateOutcome> {
   const problem = branchProblem(branch);
   if (problem) return { ok: false, reason: problem };
@@ -102,6 +105,7 @@ export async function pullBranch(
   if (remotes.code !== 0 || !remote) {
     return { ok: false, reason: "this git checkout has no remote to pull from" };
   }
+  beforePull(remote);
   // `--` ends the options, so nothing in the branch name can be read as one.
   const pull = await run(dir, ["pull", "--ff-only", "--no-rebase", remote, "--", branch], 120_000);
   if (pull.code !== 0) return { ok: false, reason: `git pull failed: ${gist(pull)}` };

@@ -51,11 +51,14 @@ Deno.test("pull: refuses a bad branch before running git at all", async () => {
 Deno.test("pull: not a checkout, a checkout inside another repo, no remote", async () => {
   const dir = await Deno.makeTempDir();
   try {
+    let announced = false;
     let r = await pullBranch(
       dir,
       "main",
       fakeGit({ "rev-parse": { code: 128, stdout: "", stderr: "fatal" } }).run,
+      () => announced = true,
     );
+    assert.equal(announced, false, "nothing to announce when the checks fail");
     assert.ok(!r.ok && /not a git checkout/.test(r.reason));
     r = await pullBranch(dir, "main", fakeGit({ "rev-parse": ok("/somewhere/else\n") }).run);
     assert.ok(!r.ok && /not a git checkout/.test(r.reason));
@@ -82,8 +85,10 @@ Deno.test("pull: prefers origin, ends options with --, reports git's complaint",
       remote: ok("backup\norigin\n"),
       pull: ok("Updating 1..2\nFast-forward\n 1 file changed\n"),
     });
-    const r = await pullBranch(dir, "stable", g.run);
+    let before: string[] | null = null;
+    const r = await pullBranch(dir, "stable", g.run, (remote) => before = [remote, ...g.calls[1]]);
     assert.deepEqual(r, { ok: true, remote: "origin", summary: "1 file changed" });
+    assert.deepEqual(before, ["origin", "remote"], "called after the checks, before the pull");
     assert.deepEqual(g.calls[2], ["pull", "--ff-only", "--no-rebase", "origin", "--", "stable"]);
     const failed = await pullBranch(
       dir,

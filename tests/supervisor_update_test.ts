@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { register } from "./harness.ts";
 import { ADMIN, count, startSupervised, telnetLogin } from "./supervised.ts";
 
 async function git(cwd: string, ...args: string[]): Promise<string> {
@@ -34,7 +35,9 @@ Deno.test("@update: refuses without restarting, then pulls and restarts", async 
 
   const srv = await startSupervised({ env: { URSAMU_UPDATE_DIR: install } });
   try {
+    await register(srv.base, "Alice", "alice-password");
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    const alice = await telnetLogin(srv, "Alice", "alice-password");
     try {
       const says = async (line: string, re: RegExp) => {
         const from = admin.mark();
@@ -42,8 +45,12 @@ Deno.test("@update: refuses without restarting, then pulls and restarts", async 
         await admin.waitFor(re, 15_000, from);
       };
       await says("@update", /Update refused: this installation is not a git checkout/);
-      await says("@update ../main;rm", /Update refused: Branch names use letters/);
+      await says("@update ../main;rm", /Update refused: Branch names use letters.*digit\.\r?\n/);
       await says("@update --upload-pack=x", /Update refused: Branch names use letters/);
+      assert(!/\.\./.test(admin.plain.match(/Update refused: Branch.*/)![0]), "one full stop");
+      // Refused before anything was announced: the other players heard nothing.
+      await says("look", /Limbo/);
+      assert(!/\[Update\]/.test(alice.plain), "no announcement for a refusal of the caller's own");
 
       // Now make the install a checkout of the remote, one commit behind.
       await git(install, "clone", "-q", bare, ".");
@@ -52,6 +59,7 @@ Deno.test("@update: refuses without restarting, then pulls and restarts", async 
       await git(author, "push", "-q", "origin", "main");
 
       await says("@update no-such-branch", /Update refused: git pull failed/);
+      await alice.waitFor(/\[Update\] Admin is updating[\s\S]*The update did not happen/);
       await says("look", /Limbo/);
       assertEquals(count(srv.output(), /engine started/g), 1, "no restart after refusals");
       assertEquals(await Deno.readTextFile(join(install, "VERSION")), "1\n");
@@ -66,6 +74,7 @@ Deno.test("@update: refuses without restarting, then pulls and restarts", async 
       assert(!admin.closed);
     } finally {
       await admin.close();
+      await alice.close();
     }
   } finally {
     await srv.stop();

@@ -7,7 +7,7 @@
 import { fileURLToPath } from "node:url";
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import { CommandError } from "../errors.ts";
-import { pullBranch } from "../../git_update.ts";
+import { branchProblem, pullBranch } from "../../git_update.ts";
 import { EXIT_CLEAN, EXIT_RESTART } from "../../lifecycle.ts";
 
 /** admin, wizard or superuser. */
@@ -33,6 +33,10 @@ function ensureIdle(u: CommandSdk): void {
         : "The server is already shutting down.",
     );
   }
+}
+
+function refusal(reason: string): string {
+  return `Update refused: ${reason.replace(/\.$/, "")}.`;
 }
 
 function who(u: CommandSdk): string {
@@ -93,20 +97,32 @@ Example:
     async exec(u) {
       ensureIdle(u);
       const branch = u.cmd.args.trim() || "main";
+      // A typo is the caller's business: refused before anything is announced to everyone.
+      const bad = branchProblem(branch);
+      if (bad) throw new CommandError(refusal(bad));
       const lc = u.services.lifecycle;
       const busy = lc.begin("update");
       if (busy) throw new CommandError("An update is already running.");
       try {
-        announce(
-          u,
-          `%ch%cy[Update]%cn ${u.me.name} is updating the server (branch ${branch}); ` +
-            `it restarts if the update succeeds.`,
-          "update",
-        );
-        const outcome = await pullBranch(installDir(), branch);
+        let announced = false;
+        const outcome = await pullBranch(installDir(), branch, undefined, () => {
+          announced = true;
+          announce(
+            u,
+            `%ch%cy[Update]%cn ${u.me.name} is updating the server (branch ${branch}); ` +
+              `it restarts if the update succeeds.`,
+            "update",
+          );
+        });
         if (!outcome.ok) {
-          announce(u, `%ch%cy[Update]%cn The update did not happen; no restart.`, "update-failed");
-          throw new CommandError(`Update refused: ${outcome.reason}.`);
+          if (announced) {
+            announce(
+              u,
+              `%ch%cy[Update]%cn The update did not happen; no restart.`,
+              "update-failed",
+            );
+          }
+          throw new CommandError(refusal(outcome.reason));
         }
         announce(
           u,
