@@ -1,8 +1,8 @@
 /** Black-box tests of the channels plugin over REST and WebSocket. */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { api } from "./harness.ts";
-import { startPluginWorld } from "./plugins_world.ts";
-import type { WsMessage } from "./ws_client.ts";
+import { api, startServer } from "./harness.ts";
+import { PASSWORD, startPluginWorld } from "./plugins_world.ts";
+import { connectWs, type WsMessage } from "./ws_client.ts";
 
 const chanMsg = (text: RegExp) => (m: WsMessage) => m.data.type === "channel" && text.test(m.msg);
 
@@ -191,11 +191,48 @@ Deno.test("channels plugin: a destroyed Public stays destroyed across restarts",
   } finally {
     await w.srv.stop({ keepDir: true });
   }
-  const { startServer } = await import("./harness.ts");
   const again = await startServer({ dir: w.srv.dir });
   try {
     assertEquals((await api(again.base, "GET", "/api/v1/channels")).body, []);
   } finally {
     await again.stop();
+  }
+});
+
+Deno.test("channels plugin: members toaded while it was disabled are dropped when it starts", async () => {
+  const w = await startPluginWorld(["Alice"]);
+  const dir = w.srv.dir;
+  const publicMembers = async (base: string) =>
+    ((await api(base, "GET", "/api/v1/channels")).body as { name: string; members: number }[])
+      .find((c) => c.name === "Public")?.members;
+  try {
+    const alice = await w.login("Alice");
+    await alice.cmd("+chan/join Public", /alias 'pub'/);
+    assertEquals(await publicMembers(w.srv.base), 1);
+    await alice.ws.close();
+  } finally {
+    await w.srv.stop({ keepDir: true });
+  }
+  // Restart without the channels plugin and toad Alice: nobody hears of it.
+  let srv = await startServer({ dir, env: { URSAMU_PLUGINS_CHANNELS_ENABLED: "false" } });
+  try {
+    const login = await api(srv.base, "POST", "/api/v1/auth/login", {
+      name: "Root",
+      password: PASSWORD,
+    });
+    const root = await connectWs(srv, { token: login.body.token, client: "web" });
+    await root.expect((m) => m.data.type === "room");
+    root.send("@toad Alice");
+    await root.expect(/You turned Alice into a toad/);
+    await root.close();
+  } finally {
+    await srv.stop({ keepDir: true });
+  }
+  srv = await startServer({ dir });
+  try {
+    assertEquals(await publicMembers(srv.base), 0);
+    assertMatch(srv.output(), /dropped the memberships of 1 removed player/);
+  } finally {
+    await srv.stop();
   }
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { PluginKv } from "../../src/plugins/kv.ts";
 import type { DbObject, HubApi, Outbound } from "../../src/plugins/mod.ts";
 import { ChannelStore } from "./store.ts";
-import { ChannelService } from "./service.ts";
+import { ChannelService, playerCheck } from "./service.ts";
 import { talkCommands } from "./commands.ts";
 
 function player(id: string, flags: string[] = ["player"]): DbObject {
@@ -77,6 +77,10 @@ Deno.test("channels: aliases default to three letters and never shadow commands"
     await t.svc.create(player("9"), "Gossip", {});
     assert.equal((await t.svc.join(player("1"), "gossip")).alias, "gos");
     await assert.rejects(t.svc.join(player("2"), "gossip", "look"), /is a command/);
+    // A header stays on one line, also when rendered (`%r`); a literal `%%r` is fine.
+    await assert.rejects(t.svc.create(player("9"), "Two", { header: "[a%rb]" }), /one line/);
+    await assert.rejects(t.svc.set("Gossip", "header", "x\ny"), /one line/);
+    assert.equal((await t.svc.set("Gossip", "header", "[100%%r]")).header, "[100%%r]");
     const [talk, byName] = talkCommands(t.svc);
     assert.equal(talk.pattern?.test("gos hello"), true);
     assert.equal(talk.pattern?.test("gossip hello"), false);
@@ -136,4 +140,24 @@ Deno.test("channels: a removed player's memberships go, at once in memory and th
   } finally {
     t.kv.close();
   }
+});
+
+Deno.test("channels: the start-up check reads few members, or scans the player index for many", async () => {
+  const calls: string[] = [];
+  const objects = {
+    getMany: (ids: readonly string[]) => {
+      calls.push(`getMany ${ids.length}`);
+      return Promise.resolve(ids.filter((id) => id !== "3").map((id) => player(id)));
+    },
+    idsWithFlag: (flag: string) => {
+      calls.push(`scan ${flag}`);
+      return Promise.resolve(["1", "2", "4"]);
+    },
+  };
+  const few = playerCheck(objects, 3);
+  assert.deepEqual([...await few(["1", "3"])], ["1"]);
+  const many = playerCheck(objects, 5000);
+  assert.deepEqual([...await many(["1", "3"])], ["1"]);
+  assert.deepEqual([...await many(["4", "5"])], ["4"]);
+  assert.deepEqual(calls, ["getMany 2", "scan player"], "one scan serves every batch");
 });

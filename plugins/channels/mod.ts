@@ -5,7 +5,7 @@
  */
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { ChannelStore } from "./store.ts";
-import { ChannelService } from "./service.ts";
+import { ChannelService, playerCheck } from "./service.ts";
 import { channelCommands, talkCommands } from "./commands.ts";
 import { channelRoutes, PREFIX } from "./routes.ts";
 
@@ -60,11 +60,7 @@ const plugin: PluginModule = {
       await store.markSeeded();
     }
     // Members who were toaded or destroyed while this plugin was not running.
-    const dropped = await svc.forgetMissing(async (ids) =>
-      new Set(
-        (await s.objects.getMany(ids)).filter((o) => o.flags.includes("player")).map((o) => o.id),
-      )
-    );
+    const dropped = await svc.forgetMissing(playerCheck(s.objects, store.aliases.size));
     if (dropped) ctx.log.info(`dropped the memberships of ${dropped} removed player(s)`);
     ctx.hooks.worldHooks.on("player:removed", (p) => svc.forget(p.id).then(() => {}));
     ctx.routes.add(PREFIX, channelRoutes(s, svc));
