@@ -155,3 +155,56 @@ Deno.test("supervisor: without JWT_SECRET one secret serves every run, so tokens
     await srv.stop();
   }
 });
+
+/** Pids of the engine and sidecar the supervisor reported starting. */
+function childPids(out: string): number[] {
+  return [...out.matchAll(/(?:engine|telnet sidecar) started \(pid (\d+)\)/g)].map((m) =>
+    Number(m[1])
+  );
+}
+
+/** True while a process exists and is not a zombie (Linux /proc). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(Deno.readTextFileSync(`/proc/${pid}/stat`));
+  } catch {
+    return false;
+  }
+}
+
+async function refused(port: number): Promise<boolean> {
+  try {
+    (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+async function gone(pids: number[], ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (pids.some(alive)) {
+    if (Date.now() > end) throw new Error(`still running: ${pids.filter(alive).join(", ")}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+Deno.test("supervisor: SIGINT stops both children; a killed supervisor leaves no orphan", async () => {
+  for (const signal of ["SIGINT", "SIGKILL"] as const) {
+    const srv = await startSupervised();
+    try {
+      const pids = childPids(srv.output());
+      assertEquals(pids.length, 2);
+      srv.child.kill(signal);
+      const status = await srv.status;
+      // SIGKILL gives the supervisor no chance to clean up: the children notice that their
+      // standard input (a pipe from it) closed and stop by themselves.
+      assertEquals(status.code, signal === "SIGINT" ? 0 : 137);
+      await gone(pids, 10_000);
+      assert(await refused(srv.telnet), `${signal}: telnet port released`);
+      assert(await refused(srv.http), `${signal}: HTTP port released`);
+    } finally {
+      await srv.stop();
+    }
+  }
+});
