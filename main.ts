@@ -5,6 +5,7 @@
 import { createEngine } from "./src/engine.ts";
 import { ListenError, serveEngine } from "./src/server.ts";
 import { EXIT_RESTART, exitWhenStdinCloses } from "./src/lifecycle.ts";
+import { guardProcess } from "./src/crash_guard.ts";
 
 if (import.meta.main) {
   const engine = await createEngine();
@@ -28,4 +29,6 @@ if (import.meta.main) {
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
   if (Deno.env.get("URSAMU_SUPERVISED") === "1") exitWhenStdinCloses(lifecycle);
+  // From here a stray failure (say, a plugin's forgotten promise) is logged, not fatal.
+  guardProcess();
 }

@@ -89,6 +89,18 @@ Deno.test("plugin loader: broken plugins are reported and skipped; good ones wor
       return true;
     } };`,
   });
+  // Loads fine, then fails where nobody awaits it: a stray rejection and a throwing timer.
+  await plugin(dir, "stray", {
+    "ursamu.plugin.json": manifest("stray"),
+    "mod.ts": `export default { name: "stray", init(ctx) {
+      ctx.routes.add("stray", () => {
+        setTimeout(() => { Promise.reject(new Error("stray rejection")); }, 0);
+        setTimeout(() => { throw new Error("stray throw"); }, 0);
+        return new Response("ok");
+      });
+      return true;
+    } };`,
+  });
   const w = await startPluginWorld(["Alice"], {
     env: { URSAMU_SERVER_PLUGINSDIR: dir, URSAMU_PLUGINS_SLEEPY_ENABLED: "false" },
   });
@@ -103,6 +115,12 @@ Deno.test("plugin loader: broken plugins are reported and skipped; good ones wor
     assertMatch(out, /plugins: nomain: not loaded: entry module 'missing.ts' not found/);
     assertMatch(out, /plugins: future: not loaded: needs engine >=99.0.0/);
     assertMatch(out, /plugins: sleepy: disabled in configuration/);
+
+    // A plugin's stray failures are logged; the engine keeps serving.
+    assertEquals((await api(base, "GET", "/api/v1/stray")).status, 200);
+    await w.srv.waitFor(/unhandled promise rejection \(kept running\):.*stray rejection/);
+    await w.srv.waitFor(/uncaught exception \(kept running\):.*stray throw/);
+    assertEquals((await api(base, "GET", "/health")).status, 200);
 
     // The good plugins serve; the broken ones left nothing behind.
     assertEquals(
