@@ -93,7 +93,10 @@ Deno.test("plugin loader: broken plugins are reported and skipped; good ones wor
   await plugin(dir, "stray", {
     "ursamu.plugin.json": manifest("stray"),
     "mod.ts": `export default { name: "stray", init(ctx) {
-      ctx.routes.add("stray", () => {
+      ctx.routes.add("stray", (req) => {
+        const path = new URL(req.url).pathname;
+        if (path.endsWith("/none")) return undefined;
+        if (path.endsWith("/bug")) return null.nope;
         setTimeout(() => { Promise.reject(new Error("stray rejection")); }, 0);
         setTimeout(() => { throw new Error("stray throw"); }, 0);
         return new Response("ok");
@@ -121,6 +124,15 @@ Deno.test("plugin loader: broken plugins are reported and skipped; good ones wor
     await w.srv.waitFor(/unhandled promise rejection \(kept running\):.*stray rejection/);
     await w.srv.waitFor(/uncaught exception \(kept running\):.*stray throw/);
     assertEquals((await api(base, "GET", "/health")).status, 200);
+    // A handler that throws or returns no Response: a plain 500, logged under the plugin's name.
+    for (const sub of ["bug", "none"]) {
+      const r = await api(base, "GET", `/api/v1/stray/${sub}`);
+      assertEquals([r.status, r.body], [500, { error: "Internal server error" }], sub);
+    }
+    await w.srv.waitFor(/plugin stray: GET \/api\/v1\/stray\/bug failed/);
+    await w.srv.waitFor(
+      /plugin stray: GET \/api\/v1\/stray\/none: the handler returned no Response/,
+    );
 
     // The good plugins serve; the broken ones left nothing behind.
     assertEquals(

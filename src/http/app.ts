@@ -1,5 +1,7 @@
 /** The Hono app: middleware, core routes, and the runtime route table for plugins. */
 import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { EngineError } from "../errors.ts";
 import type { AppEnv } from "./env.ts";
 import type { Services } from "../services.ts";
 import { securityHeaders } from "./middleware/headers.ts";
@@ -35,7 +37,17 @@ export function createApp(services: Services): Hono<AppEnv> {
     const entry = services.routes.match(c.req.path);
     if (!entry) return c.json({ error: "Not Found" }, 404);
     const player = await playerFromRequest(services, c.req.raw);
-    return await entry.handler(c.req.raw, player?.id ?? null);
+    // A plugin's bug is logged under the plugin's name (the error handler still answers 500).
+    const where = `plugin ${entry.owner}: ${c.req.method} ${c.req.path}`;
+    let res: unknown;
+    try {
+      res = await entry.handler(c.req.raw, player?.id ?? null);
+    } catch (e) {
+      if (e instanceof EngineError || e instanceof HTTPException) throw e;
+      throw new Error(`${where} failed`, { cause: e });
+    }
+    if (!(res instanceof Response)) throw new Error(`${where}: the handler returned no Response`);
+    return res;
   });
   app.route("/api/v1", api);
   return app;
