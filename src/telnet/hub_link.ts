@@ -82,6 +82,15 @@ export class HubLink {
     }
   }
 
+  /** While waiting to retry, dials after `ms` instead (the hub was seen coming back). */
+  retrySoon(ms: number): void {
+    if (this.#closed || this.#ws !== null) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      if (!this.#closed && this.#ws === null) this.#dial();
+    }, ms);
+  }
+
   /** Stops for good: closes the socket (1000) and cancels any retry. */
   close(): void {
     if (this.#closed) return;

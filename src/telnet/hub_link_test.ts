@@ -85,3 +85,37 @@ Deno.test("a link comes back when the hub does, and stops on a final close", asy
   await server.shutdown();
   assert.deepEqual(events, ["down false", "open false", "frame hello", "final 1000"]);
 });
+
+Deno.test("retrySoon: a link waiting out a long retry dials at once when told the hub is back", async () => {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  let down!: () => void;
+  let opened!: () => void;
+  const downP = new Promise<void>((r) => down = r);
+  const openedP = new Promise<void>((r) => opened = r);
+  const link = new HubLink(() => `ws://127.0.0.1:${port}/`, {
+    onOpen: () => opened(),
+    onFrame: () => {},
+    onDown: () => down(),
+    onFinal: () => {},
+  }, { maxRetryMs: 60_000, random: () => 0 });
+  link.connect();
+  await downP;
+  // Attempts at 0, 100, 300 and 700 ms fail; left alone, the next would come at 1500 ms.
+  await new Promise((r) => setTimeout(r, 800));
+  const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, (req) => {
+    const { socket, response } = Deno.upgradeWebSocket(req);
+    socket.onopen = () => socket.send("hi");
+    return response;
+  });
+  const asked = performance.now();
+  link.retrySoon(0);
+  link.retrySoon(0);
+  await openedP;
+  assert.ok(performance.now() - asked < 500, "dialled on the hint, not at the next retry");
+  link.retrySoon(0); // ignored while open
+  assert.equal(link.open, true);
+  link.close();
+  await server.shutdown();
+});

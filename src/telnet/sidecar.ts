@@ -8,6 +8,7 @@ import {
   DEFAULT_LIMITS,
   TelnetClient,
 } from "./sidecar_client.ts";
+import { hubAddress, HubWatch } from "./hub_watch.ts";
 import { MsspSource } from "./sidecar_mssp.ts";
 import { encodeText } from "./text.ts";
 
@@ -42,6 +43,9 @@ export function httpBaseFor(host: string, httpPort: number): string {
   return `http://${h.includes(":") && !h.startsWith("[") ? `[${h}]` : h}:${httpPort}`;
 }
 
+/** Players redial within this many ms once the hub is seen back. */
+const REDIAL_SPREAD_MS = 50;
+
 /** The running sidecar. */
 export class TelnetSidecar {
   readonly #o: SidecarOptions;
@@ -49,6 +53,7 @@ export class TelnetSidecar {
   readonly #clients = new Set<TelnetClient>();
   readonly #perIp = new Map<string, number>();
   readonly #log: (line: string) => void;
+  readonly #watch: HubWatch;
   #listener: Deno.TcpListener | null = null;
   #accepting: Promise<void> = Promise.resolve();
   #stopping = false;
@@ -62,12 +67,18 @@ export class TelnetSidecar {
       port: opts.port,
       startedAt: Date.now(),
     });
+    this.#watch = new HubWatch(hubAddress(opts.hubUrl), () => {
+      for (const c of this.#clients) c.redial(REDIAL_SPREAD_MS);
+    });
     this.#ctx = {
       hubUrl: opts.hubUrl,
       mssp,
       limits: { ...DEFAULT_LIMITS, ...opts.limits },
       log: this.#log,
       closed: (client) => this.#forget(client),
+      waiting: () => {
+        if (!this.#stopping) this.#watch.start();
+      },
     };
   }
 
@@ -90,6 +101,7 @@ export class TelnetSidecar {
   async shutdown(): Promise<void> {
     if (this.#stopping) return;
     this.#stopping = true;
+    this.#watch.stop();
     try {
       this.#listener?.close();
     } catch { /* already closed */ }

@@ -63,6 +63,8 @@ export interface ClientContext {
   log(line: string): void;
   /** Called once when the client is gone. */
   closed(client: TelnetClient): void;
+  /** Called when the client starts waiting for the hub (it may be asked to `redial` early). */
+  waiting(): void;
 }
 
 /** Notices the sidecar itself shows; colour codes are rendered like hub text. */
@@ -140,6 +142,12 @@ export class TelnetClient {
       onDown: (wasOpen) => this.#hubDown(wasOpen),
       onFinal: () => this.#hubFinal(),
     }, { maxRetryMs: ctx.limits.maxRetryMs });
+  }
+
+  /** The hub is back: a client waiting to retry dials within `spreadMs` instead. */
+  redial(spreadMs: number): void {
+    // Spread out, so hundreds of players do not reach the new engine in the same millisecond.
+    this.#link.retrySoon(Math.random() * spreadMs);
   }
 
   /** The logged-in player, or null. */
@@ -387,6 +395,7 @@ export class TelnetClient {
     // Once per outage, however many attempts reach an engine that is still going away.
     if (!this.#wasDown) this.#say(wasOpen ? NOTICES.restarting : NOTICES.starting);
     this.#wasDown = true;
+    this.#ctx.waiting();
   }
 
   #hubFinal(): void {
