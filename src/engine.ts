@@ -57,7 +57,8 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const kv = await openStore(
     cfg.server.db === ":memory:" ? ":memory:" : resolve(root, cfg.server.db),
   );
-  const objects = new ObjectStore(kv);
+  // Cached exits are only right while this engine is the database's only writer.
+  const objects = new ObjectStore(kv, { cacheExits: !/^https?:\/\//.test(cfg.server.db) });
   await ensureStartingRoom(objects);
   const presence = new Presence(kv);
   await presence.reset();

@@ -43,15 +43,14 @@ export async function dispatch(
     const cmd = parseLine(clean);
     if (!cmd) return;
     name = cmd.name;
-    // The actor, its room and the room's exits are read in one round, using the hub's
-    // in-memory idea of where the actor is; every plain word may be an exit name.
+    // The actor and its room are read in one call, using the hub's in-memory idea of where
+    // the actor is; every plain word may be an exit name, and the room's exits usually come
+    // from memory (ObjectStore.exitsIn), so a command waits for one database read.
     const guess = services.hub.roomOf(playerId);
-    const read = (room: string | undefined) =>
-      Promise.all([
-        room ? services.objects.get(room) : null,
-        matchExit({ services }, room, cmd.raw),
-      ]);
-    const [me, guessed] = await Promise.all([services.objects.get(playerId), read(guess)]);
+    const [[me, guessedRoom], guessedExit] = await Promise.all([
+      services.objects.getEach(guess ? [playerId, guess] : [playerId]),
+      matchExit({ services }, guess, cmd.raw),
+    ]);
     if (!me || !me.flags.includes("player")) {
       reply("Your character no longer exists.");
       return;
@@ -59,7 +58,12 @@ export async function dispatch(
     // Every command reads its actor afresh; that read also heals a card made from a read that
     // raced a change at login.
     services.hub.refreshCard(me);
-    const [here, exit] = me.location === guess ? guessed : await read(me.location);
+    const [here, exit] = me.location === guess
+      ? [guessedRoom ?? null, guessedExit]
+      : await Promise.all([
+        me.location ? services.objects.get(me.location) : null,
+        matchExit({ services }, me.location, cmd.raw),
+      ]);
     if (exit && here) {
       name = "(exit)";
       await goThrough(buildSdk(services, conn, { me, here, cmd, args: [] }), exit);

@@ -8,8 +8,6 @@ import { displayName, namesOf } from "./format.ts";
 import { roomView } from "./room_view.ts";
 import { subjectOf } from "./sdk.ts";
 
-/** Exits of a room considered when matching a typed line. */
-const MAX_EXITS = 200;
 /** Lines longer than this are never exit names, so they skip the exit lookup. */
 const MAX_EXIT_LINE = 200;
 /** Lines starting with these are commands or speech, never exit names. */
@@ -29,7 +27,7 @@ export async function matchExit(
 ): Promise<DbObject | null> {
   if (!roomId || !mayBeExit(line)) return null;
   const typed = line.trim().toLowerCase();
-  const exits = await u.services.objects.contentsOfType(roomId, "exit", MAX_EXITS);
+  const exits = await u.services.objects.exitsIn(roomId);
   return exits.find((e) => namesOf(e).includes(typed)) ?? null;
 }
 

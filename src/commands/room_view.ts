@@ -39,7 +39,7 @@ export async function roomView(
   }
   const [things, exits] = await Promise.all([
     s.objects.contentsOfType(room.id, "thing", MAX_LISTED),
-    s.objects.contentsOfType(room.id, "exit", MAX_LISTED),
+    s.objects.exitsIn(room.id),
   ]);
   const visThings = things.filter((o) => !hidden(viewer, o));
   const visExits = exits.filter((o) => !hidden(viewer, o));

@@ -7,6 +7,9 @@ import type { DbObject } from "../world/types.ts";
 import type { ObjectChange } from "../world/objects.ts";
 import type { PlayerCard } from "./types.ts";
 
+/** Shared by every card without a moniker. */
+const NO_MONIKER = Object.freeze({});
+
 /** The card of a player object (a frozen copy of the few fields output reads). */
 export function cardOf(p: DbObject): PlayerCard {
   const moniker = p.data?.moniker;
@@ -15,7 +18,7 @@ export function cardOf(p: DbObject): PlayerCard {
     name: p.name,
     flags: Object.freeze([...p.flags]),
     owner: p.owner,
-    data: Object.freeze(typeof moniker === "string" && moniker ? { moniker } : {}),
+    data: typeof moniker === "string" && moniker ? Object.freeze({ moniker }) : NO_MONIKER,
     updatedAt: p.updatedAt,
   });
 }

@@ -8,8 +8,12 @@ import { listIds, retryAtomic, SerialQueue } from "../storage/kv.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
 import type { DbObject, NewObject, ObjectType } from "./types.ts";
 import { OBJECT_TYPES } from "./types.ts";
+import { ExitCache } from "./exit_cache.ts";
 
 const DBREF_COUNTER = "dbref";
+
+/** Most exits `exitsIn` returns for one room. */
+export const MAX_ROOM_EXITS = 200;
 
 /** Type of an object, read from its flags. */
 export function typeOf(obj: DbObject): ObjectType {
@@ -44,13 +48,25 @@ export interface ObjectChange {
 /** Told of every change this store commits, after the commit (it must not throw or block). */
 export type ObjectChangeListener = (change: ObjectChange) => void;
 
+/** Options of an object store. */
+export interface ObjectStoreOptions {
+  /**
+   * Keep the exits of recently used rooms in memory (default true). Only safe while this
+   * store is the database's only writer: an engine on a shared remote KV turns it off.
+   */
+  cacheExits?: boolean;
+}
+
 /** Persistent store of game objects. */
 export class ObjectStore {
   // Every create takes the same dbref counter; queueing them avoids retry storms.
   readonly #creates = new SerialQueue();
   readonly #listeners = new Set<ObjectChangeListener>();
+  readonly #exits: ExitCache | null;
 
-  constructor(private readonly kv: Deno.Kv) {}
+  constructor(private readonly kv: Deno.Kv, opts: ObjectStoreOptions = {}) {
+    this.#exits = opts.cacheExits === false ? null : new ExitCache();
+  }
 
   /**
    * Registers a listener for committed creates, updates and deletes (so in-memory views such
@@ -62,6 +78,7 @@ export class ObjectStore {
   }
 
   #changed(before: DbObject | null, after: DbObject | null): void {
+    this.#exits?.changed({ before, after });
     for (const listener of this.#listeners) {
       try {
         listener({ before, after });
@@ -133,13 +150,17 @@ export class ObjectStore {
 
   /** Several objects by id, in order, skipping missing ones. */
   async getMany(ids: readonly string[]): Promise<DbObject[]> {
-    const out: DbObject[] = [];
-    // getMany takes at most 10 keys a call.
+    return (await this.getEach(ids)).filter((o): o is DbObject => o !== null);
+  }
+
+  /** Several objects by id in one round of reads: one entry per id, null where missing. */
+  async getEach(ids: readonly string[]): Promise<(DbObject | null)[]> {
+    // kv.getMany takes at most 10 keys a call; the calls run together, not one after another.
+    const calls = [];
     for (let i = 0; i < ids.length; i += 10) {
-      const batch = await this.kv.getMany<DbObject[]>(ids.slice(i, i + 10).map(keys.object));
-      for (const e of batch) if (e.value) out.push(e.value);
+      calls.push(this.kv.getMany<DbObject[]>(ids.slice(i, i + 10).map(keys.object)));
     }
-    return out;
+    return (await Promise.all(calls)).flat().map((e) => e.value);
   }
 
   /** A player by name, case-insensitive. */
@@ -161,6 +182,19 @@ export class ObjectStore {
   /** Objects of one type (`exit`, `thing`, `player`, `room`) located in `location`. */
   async contentsOfType(location: string, type: ObjectType, limit?: number): Promise<DbObject[]> {
     return this.getMany(await listIds(this.kv, keys.contentsOfType(location, type), limit));
+  }
+
+  /**
+   * The exits of a room (at most MAX_ROOM_EXITS), from memory when recently read: every typed
+   * word is matched against them. Frozen: callers must not change them.
+   */
+  async exitsIn(roomId: string): Promise<readonly DbObject[]> {
+    const cache = this.#exits;
+    const hit = cache?.get(roomId);
+    if (hit) return hit;
+    const epoch = cache?.epoch ?? 0;
+    const exits = await this.contentsOfType(roomId, "exit", MAX_ROOM_EXITS);
+    return cache ? cache.set(roomId, exits, epoch) : exits;
   }
 
   /** Ids of objects carrying `flag`. */
