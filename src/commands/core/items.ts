@@ -119,7 +119,7 @@ Example:
       if (!to.flags.includes("player")) {
         throw new CommandError("You can only give things to players.");
       }
-      if (to.id === u.me.id) throw new CommandError("You already have it.");
+      if (to.id === u.me.id) throw new CommandError("You can't give things to yourself.");
       if (to.location !== u.me.location) throw new CommandError("I don't see that player here.");
       const obj = await carried(u, u.cmd.rhs);
       await moveThing(u, obj, u.me.id, to.id);
