@@ -87,6 +87,22 @@ Deno.test("telnet sidecar: login, talk with a web player, negotiation", async (t
       assertMatch(msg.text, /Hello channel/);
     });
 
+    await t.step("GMCP: Room.Info exits name the rooms they lead to", async () => {
+      const admin = open[open.length - 1] as TelnetClient;
+      await admin.send("@dig Garden=North;n,South;s");
+      const garden = Number((await admin.waitFor(/Room Garden\(#(\d+)\) dug/))[1]);
+      const rooms = () => alice.gmcp.filter((g) => g.package === "Room.Info");
+      const seen = rooms().length;
+      await alice.send("look");
+      await alice.until(() => rooms().length > seen, "Room.Info on look");
+      assertEquals(rooms().at(-1)!.data, { num: 1, name: "Limbo", exits: { North: garden } });
+      await alice.send("n");
+      await alice.until(() => rooms().length > seen + 1, "Room.Info on arrival");
+      assertEquals(rooms().at(-1)!.data, { num: garden, name: "Garden", exits: { South: 1 } });
+      await alice.send("s");
+      await alice.until(() => rooms().length > seen + 2, "back in Limbo");
+    });
+
     await t.step("NAWS width changes the width of `who`", async () => {
       const widest = async () => {
         const from = alice.mark();

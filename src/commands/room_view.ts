@@ -3,6 +3,7 @@ import type { Services } from "../services.ts";
 import type { DbObject, ObjectHead } from "../world/types.ts";
 import type { Outbound } from "../hub/types.ts";
 import { canControl } from "../world/access.ts";
+import { normalizeId } from "../world/ids.ts";
 import { wrapText } from "../text/colour.ts";
 import { clampWidth, displayName, exitName, labelled, nameFor } from "./format.ts";
 
@@ -63,7 +64,11 @@ export async function roomView(
       id: room.id,
       name: room.name,
       description,
-      exits: visExits.map((o) => brief(o, exitName(o))),
+      // `to`: the room the exit leads to (null when unlinked), for maps and GMCP Room.Info.
+      exits: visExits.map((o) => ({
+        ...brief(o, exitName(o)),
+        to: normalizeId(String(o.data.destination ?? "")),
+      })),
       players: visPlayers.map((p) => ({ ...brief(p), moniker: displayName(p) })),
       contents: visThings.map((o) => brief(o)),
     },

@@ -494,20 +494,17 @@ export class TelnetClient {
 
   #gmcpRoom(data: Record<string, unknown>): void {
     if (!this.#session.gmcp) return;
-    const exits: Record<string, string> = {};
+    // As mappers expect (IRE Room.Info): exit name → number of the room it leads to.
+    const exits: Record<string, number | string> = {};
     if (Array.isArray(data.exits)) {
       for (const e of data.exits.slice(0, 100)) {
-        if (typeof e === "string") exits[e] = "";
-        else if (typeof e === "object" && e !== null) {
-          const x = e as Record<string, unknown>;
-          const to = x.to ?? x.destination ?? x.id ?? "";
-          if (typeof x.name === "string") exits[stripColour(x.name)] = String(to);
-        }
+        if (typeof e !== "object" || e === null) continue;
+        const x = e as Record<string, unknown>;
+        if (typeof x.name === "string") exits[stripColour(x.name)] = roomNum(x.to);
       }
     }
-    const id = String(data.id ?? "");
     this.#session.sendGmcp("Room.Info", {
-      num: /^\d+$/.test(id) ? Number(id) : id,
+      num: roomNum(data.id),
       name: stripColour(String(data.name ?? "")),
       exits,
     });
@@ -536,6 +533,12 @@ export class TelnetClient {
       JSON.stringify({ type: "window", width, height: this.#session.height || 24 }),
     );
   }
+}
+
+/** A room id as GMCP shows it: a number when it is one, else the text ("" when missing). */
+function roomNum(id: unknown): number | string {
+  const s = typeof id === "string" || typeof id === "number" ? String(id) : "";
+  return /^\d{1,15}$/.test(s) ? Number(s) : s;
 }
 
 async function withTimeout(p: Promise<void>, ms: number): Promise<void> {
