@@ -81,13 +81,19 @@ Deno.test("@reboot: telnet and web players stay connected and usable", async () 
   }
 });
 
-Deno.test("ten reboots in a row lose no telnet session", async () => {
+Deno.test("ten reboots in a row lose no telnet or web session", async () => {
   // Runs shorter than 5 s double the restart delay; cap it so ten reboots take seconds, not minutes.
   const srv = await startSupervised({ args: ["--max-delay", "1000"] });
   const players: TelnetClient[] = [];
+  let bob: WsClient | null = null;
   try {
     await register(srv.base, "Alice", "alice-password");
     await register(srv.base, "Carol", "carol-password");
+    bob = await connectWs(srv, {
+      token: await register(srv.base, "Bob", "bob-password"),
+      client: "web",
+    });
+    let bobToken = (await bob.expect((m) => m.data.type === "session")).data.token as string;
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
     players.push(
       admin,
@@ -96,19 +102,26 @@ Deno.test("ten reboots in a row lose no telnet session", async () => {
     );
     for (let i = 1; i <= 10; i++) {
       await admin.send("@reboot");
+      assertEquals((await bob.closed).code, 1012);
       for (const p of players) {
         await p.until(() => count(p.plain, RESUMED) >= i, `resume #${i}`, 30_000);
       }
+      // The web player comes back as a browser would, with the newest token it was given.
+      bob = await webResume(srv, bobToken);
+      bobToken = bob.all.find((m) => m.data.type === "session")!.data.token as string;
       const from = players[1].mark();
       await players[2].send(`say reboot ${i}`);
       await players[1].waitFor(new RegExp(`Carol says, "reboot ${i}"`), 10_000, from);
+      // Web text keeps colour codes (the say closes its colour with %cn).
+      await bob.expect(new RegExp(`Carol says, "reboot ${i}(%cn)?"`));
     }
     for (const p of players) assert(!p.closed, "still connected");
-    assertEquals(await online(srv), ["Admin", "Alice", "Carol"]);
+    assertEquals(await online(srv), ["Admin", "Alice", "Bob", "Carol"]);
     assertEquals(count(srv.output(), /engine started/g), 11);
     assert(!/login screen|connect <name>[\s\S]*connect <name>/.test(players[1].plain));
   } finally {
     for (const p of players) await p.close();
+    await bob?.close();
     await srv.stop();
   }
 });
