@@ -19,12 +19,16 @@ if (import.meta.main) {
   const { lifecycle } = engine.services;
   lifecycle.onExit("storage", () => engine.close());
   lifecycle.onExit("listeners", () => server.shutdown());
-  lifecycle.onExit("hub", () =>
-    engine.hub.shutdown(
-      lifecycle.exitCode === EXIT_RESTART
+  lifecycle.onExit("hub", () => {
+    const restart = lifecycle.exitCode === EXIT_RESTART;
+    return engine.hub.shutdown(
+      restart
         ? "The server is restarting. Stay connected; you will be back in a moment."
         : "The server is shutting down.",
-    ));
+      undefined,
+      restart,
+    );
+  });
   const stop = () => lifecycle.exit(0, "signal");
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);

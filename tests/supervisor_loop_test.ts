@@ -89,6 +89,9 @@ Deno.test("supervisor: @shutdown stops the engine, the sidecar and the loop", as
     const status = await srv.status;
     assertEquals(status.code, 0);
     await alice.until(() => alice.closed, "telnet closed by the stopping sidecar");
+    // Told the truth: the engine is stopping, not restarting (the hub's disconnect frame says so).
+    assertMatch(alice.plain, /\[Shutdown\][^\n]*\n(.*\n)*The server is shutting down\.\r?\n/);
+    assert(!/game server is restarting/.test(alice.plain), "no restart notice on @shutdown");
     const out = srv.output();
     assertMatch(out, /engine: exiting with code 0 \(@shutdown by Admin\(#\d+\)\)/);
     assertMatch(out, /engine stopped cleanly \(exit 0\)/);

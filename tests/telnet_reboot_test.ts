@@ -154,9 +154,10 @@ Deno.test("sidecar without an engine: waits, buffers, then logs in and resumes",
     engine = await startEngine();
     await c.waitFor(/Limbo/, 20_000);
 
-    // The engine stops and comes back (as a restart would): the session resumes by itself.
+    // The engine stops (SIGTERM: a stop, not a restart, and the player is told so) and comes
+    // back: the session resumes by itself.
     await engine.stop({ keepDir: true });
-    await c.waitFor(/game server is restarting/);
+    await c.waitFor(/The server is shutting down\./);
     await c.send("say kept for later");
     engine = await startEngine();
     await c.waitFor(/Your session continues/, 20_000);

@@ -549,17 +549,25 @@ export class Hub implements HubApi, LoginHost {
 
   /**
    * Closes every connection (engine stop or restart) with close code 1012, so clients such as
-   * the telnet sidecar know to reconnect; no disconnect messages are sent. Resolves when the
-   * sockets have closed, or after `waitMs`: closing the listeners first would cut them off with
-   * a different code.
+   * the telnet sidecar know to reconnect; no room messages are sent, only `reason` as each
+   * connection's `disconnect` frame, whose `restart` says whether the engine is coming back
+   * (the sidecar words its notice by it). Resolves when the sockets have closed, or after
+   * `waitMs`: closing the listeners first would cut them off with a different code.
    */
-  async shutdown(reason = "The server is shutting down.", waitMs = 1000): Promise<void> {
+  async shutdown(
+    reason = "The server is shutting down.",
+    waitMs = 1000,
+    restart = false,
+  ): Promise<void> {
     this.#stopping = true;
     this.#disarmIdle();
     this.#unfollow?.();
     this.#unfollow = null;
     const conns = [...this.#conns.values()];
-    for (const c of conns) c.close(reason, CloseCode.restart);
+    for (const c of conns) {
+      c.send({ msg: reason, data: { type: "disconnect", restart } });
+      c.close(undefined, CloseCode.restart);
+    }
     if (!conns.length) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([

@@ -112,7 +112,10 @@ export class TelnetClient {
   #errors = 0;
   #gmcpClient: string | null = null;
   #finished = false;
+  /** This connection's close reason from the hub, shown if the close turns out final. */
   #lastWords: string | null = null;
+  /** The hub said it is stopping, not restarting (`restart: false` on its disconnect frame). */
+  #hubStopping = false;
 
   constructor(conn: Deno.TcpConn, ctx: ClientContext) {
     this.#conn = conn;
@@ -385,15 +388,21 @@ export class TelnetClient {
   }
 
   #hubDown(wasOpen: boolean): void {
-    // The hub's own "shutting down" line was about this restart; our notice says more.
+    // On a restart our notice says more than the hub's own line; on a stop only its line is true.
+    const notice = this.#hubStopping && this.#lastWords !== null
+      ? this.#lastWords
+      : wasOpen
+      ? NOTICES.restarting
+      : NOTICES.starting;
     this.#lastWords = null;
+    this.#hubStopping = false;
     this.#phase = "waiting";
     this.#outboxFullNoticed = false;
     this.#pacer.reset(performance.now());
     clearTimeout(this.#resumeTimer);
     clearTimeout(this.#pumpTimer);
     // Once per outage, however many attempts reach an engine that is still going away.
-    if (!this.#wasDown) this.#say(wasOpen ? NOTICES.restarting : NOTICES.starting);
+    if (!this.#wasDown) this.#say(notice);
     this.#wasDown = true;
     this.#ctx.waiting();
   }
@@ -471,11 +480,13 @@ export class TelnetClient {
     if (this.#lastWords !== null) {
       this.#say(this.#lastWords);
       this.#lastWords = null;
+      this.#hubStopping = false;
     }
     if (closing) {
       // This connection's close reason (others leaving carry `player`). Shown only if the
-      // close that follows is final (quit, @boot), not for a restart.
+      // close that follows is final (quit, @boot), or when the engine stops for good.
       this.#lastWords = msg;
+      this.#hubStopping = data.restart === false;
       return;
     }
     if (type === "room") this.#gmcpRoom(data);
