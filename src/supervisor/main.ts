@@ -16,7 +16,7 @@ import { Accounts } from "../auth/accounts.ts";
 import { resolveSecret } from "../auth/tokens.ts";
 import { ensureStartingRoom, startingRoom } from "../world/start.ts";
 import type { Services } from "../services.ts";
-import { runFirstRunSetup, terminalIO } from "./setup.ts";
+import { runFirstRunSetup, SetupCancelled, terminalIO } from "./setup.ts";
 import { abortableSleep, type Child, Supervisor } from "./supervisor.ts";
 
 /** Where main.ts and telnet.ts live. */
@@ -99,6 +99,10 @@ export async function main(args: string[]): Promise<number> {
   try {
     await firstRunSetup(Deno.cwd(), env);
   } catch (e) {
+    if (e instanceof SetupCancelled) {
+      log("first-run setup cancelled (Ctrl-C); nothing was started");
+      return 130;
+    }
     log(`first-run setup failed: ${(e as Error).message}`);
     return 1;
   }

@@ -12,9 +12,20 @@ import { EngineError } from "../errors.ts";
 export interface SetupIO {
   /** True when a person can answer prompts. */
   interactive: boolean;
-  /** Asks a question; null when input ended. `secret` hides what is typed. */
+  /**
+   * Asks a question; null when input ended. `secret` hides what is typed. Throws
+   * {@linkcode SetupCancelled} when the person presses Ctrl-C.
+   */
   ask(question: string, secret?: boolean): Promise<string | null>;
   print(message: string): void;
+}
+
+/** The person at the terminal pressed Ctrl-C during setup: nothing should start. */
+export class SetupCancelled extends Error {
+  override name = "SetupCancelled";
+  constructor() {
+    super("first-run setup cancelled (Ctrl-C)");
+  }
 }
 
 /** What setup did. */
@@ -121,7 +132,8 @@ async function readLine(question: string, secret: boolean): Promise<string | nul
       const n = await Deno.stdin.read(buf);
       if (n === null) return bytes.length ? new TextDecoder().decode(new Uint8Array(bytes)) : null;
       const b = buf[0];
-      if (b === 3) return null; // Ctrl-C in raw mode
+      // Ctrl-C: raw mode turned it into a byte instead of SIGINT, so stop the start here.
+      if (b === 3) throw new SetupCancelled();
       if (b === 10 || b === 13) break;
       if (b === 127 || b === 8) {
         bytes.pop();

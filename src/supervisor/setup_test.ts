@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runFirstRunSetup, type SetupIO } from "./setup.ts";
+import { runFirstRunSetup, SetupCancelled, type SetupIO } from "./setup.ts";
 import { ObjectStore } from "../world/objects.ts";
 import { Accounts } from "../auth/accounts.ts";
 
@@ -83,6 +83,24 @@ Deno.test("setup: input ending midway creates nothing", async () => {
   try {
     const t = scripted(["owner@example.com", "Owner"]);
     assert.equal(await runFirstRunSetup(w, {}, t.io), "skipped");
+    assert.equal(await w.objects.playerByName("owner"), null);
+  } finally {
+    w.kv.close();
+  }
+});
+
+Deno.test("setup: Ctrl-C at a prompt cancels the start instead of going on without a superuser", async () => {
+  const w = await world();
+  try {
+    const io: SetupIO = {
+      interactive: true,
+      print: () => {},
+      ask: (q) =>
+        q.startsWith("Password") ? Promise.reject(new SetupCancelled()) : Promise.resolve(
+          q.startsWith("E-mail") ? "owner@example.com" : "Owner",
+        ),
+    };
+    await assert.rejects(runFirstRunSetup(w, {}, io), SetupCancelled);
     assert.equal(await w.objects.playerByName("owner"), null);
   } finally {
     w.kv.close();
