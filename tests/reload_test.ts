@@ -60,6 +60,21 @@ Deno.test("@reload: each subsystem reloads in place and reports its status", asy
       assertEquals((await api(srv.base, "GET", "/api/v1/config")).body.game.name, "After");
     });
 
+    await t.step("@reload/config: a half-saved file fails and changes nothing", async () => {
+      await Deno.writeTextFile(join(dir, "config.json"), '{"game": {"name": "Broken"');
+      const [r] = await run("@reload/config");
+      assertEquals([r.subsystem, r.status], ["config", "failed"]);
+      assertMatch(r.detail, /not valid JSON.*unchanged/);
+      assertEquals((await api(srv.base, "GET", "/api/v1/config")).body.game.name, "After");
+      // A bad value is a partial reload: the rest applies, that key keeps its default.
+      const bad = { game: { name: "After", maxPlayers: "lots", text: { connect: connectFile } } };
+      await Deno.writeTextFile(join(dir, "config.json"), JSON.stringify(bad));
+      const [p] = await run("@reload/config");
+      assertEquals(p.status, "partial");
+      assertMatch(p.detail, /game\.maxPlayers/);
+      await Deno.writeTextFile(join(dir, "config.json"), JSON.stringify(config("After")));
+    });
+
     await t.step("@reload/text re-reads the connect screen", async () => {
       await Deno.writeTextFile(connectFile, "NEW CONNECT SCREEN\n");
       const [r] = await run("@reload/text");

@@ -150,9 +150,26 @@ export class Config {
     return this;
   }
 
-  /** Re-reads the file and re-merges; used by `@reload/config`. */
-  reload(): Promise<this> {
-    return this.load();
+  /**
+   * Re-reads the file and re-merges (`@reload/config`); returns the warnings about single values
+   * (each falls back to its default). A file that exists but cannot be read or parsed throws and
+   * changes nothing: a half-saved edit must not reset a running game to the defaults.
+   */
+  async reload(): Promise<string[]> {
+    const file = await this.#readFile(true);
+    const warnings: string[] = [];
+    const warn = this.#warn;
+    this.#warn = (m) => {
+      warnings.push(m);
+      warn(m);
+    };
+    try {
+      this.#file = file;
+      this.#merge();
+    } finally {
+      this.#warn = warn;
+    }
+    return warnings;
   }
 
   /** The merged configuration. Treat it as read-only. */
@@ -176,25 +193,23 @@ export class Config {
     return null;
   }
 
-  async #readFile(): Promise<Tree> {
+  /** Reads the file; a broken one warns and counts as empty, or with `strict` throws. */
+  async #readFile(strict = false): Promise<Tree> {
     const path = this.#sources.file;
     if (!path) return {};
-    let text: string;
+    let problem: string;
     try {
-      text = await Deno.readTextFile(path);
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) {
-        this.#warn(`config: cannot read ${path}: ${(e as Error).message}; using defaults`);
-      }
-      return {};
-    }
-    try {
-      const parsed = JSON.parse(text);
+      const parsed = JSON.parse(await Deno.readTextFile(path));
       if (isPlainObject(parsed)) return parsed;
-      this.#warn(`config: ${path} is not a JSON object; using defaults`);
+      problem = `${path} is not a JSON object`;
     } catch (e) {
-      this.#warn(`config: ${path} is not valid JSON (${(e as Error).message}); using defaults`);
+      if (e instanceof Deno.errors.NotFound) return {};
+      problem = e instanceof SyntaxError
+        ? `${path} is not valid JSON (${e.message})`
+        : `cannot read ${path}: ${(e as Error).message}`;
     }
+    if (strict) throw new Error(`config: ${problem}; the configuration in use is unchanged`);
+    this.#warn(`config: ${problem}; using defaults`);
     return {};
   }
 

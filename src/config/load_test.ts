@@ -137,7 +137,25 @@ Deno.test("config: reload picks up file changes", async () => {
     const c = await new Config({ file, env: {} }).load();
     assert.equal(c.value.game.name, "One");
     await Deno.writeTextFile(file, JSON.stringify({ game: { name: "Two" } }));
-    await c.reload();
+    assert.deepEqual(await c.reload(), []);
     assert.equal(c.value.game.name, "Two");
+  });
+});
+
+Deno.test("config: a reload of a broken file throws and keeps the configuration in use", async () => {
+  await withFile(JSON.stringify({ game: { name: "One", maxPlayers: 5 } }), async (file) => {
+    const c = await new Config({ file, env: {}, warn: () => {} }).load();
+    for (const broken of ['{"game": {"name": "Two"', "[1, 2]"]) {
+      await Deno.writeTextFile(file, broken);
+      await assert.rejects(c.reload(), /configuration in use is unchanged/);
+      assert.equal(c.value.game.name, "One");
+      assert.equal(c.value.game.maxPlayers, 5);
+    }
+    await Deno.writeTextFile(file, JSON.stringify({ game: { name: "Two", maxPlayers: "lots" } }));
+    const warnings = await c.reload();
+    assert.equal(c.value.game.name, "Two");
+    assert.equal(c.value.game.maxPlayers, 0, "an invalid value falls back to its default");
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /game\.maxPlayers/);
   });
 });

@@ -25,8 +25,16 @@ function failure(subsystem: string, e: unknown): Outcome {
 
 async function reloadConfig(s: Services): Promise<Outcome> {
   try {
-    await s.config.reload();
-    return { subsystem: "config", status: "ok", detail: "configuration re-read" };
+    const warnings = await s.config.reload();
+    if (warnings.length === 0) {
+      return { subsystem: "config", status: "ok", detail: "configuration re-read" };
+    }
+    const keys = warnings.map((w) => /'([^']+)'/.exec(w)?.[1] ?? w);
+    return {
+      subsystem: "config",
+      status: "partial",
+      detail: `re-read; invalid values ignored (defaults used): ${keys.join(", ")}`.slice(0, 300),
+    };
   } catch (e) {
     return failure("config", e);
   }
