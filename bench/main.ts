@@ -10,7 +10,8 @@
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { ROOT, startServer, type TestServer } from "../tests/harness.ts";
+import { freePort, ROOT, startServer, type TestServer } from "../tests/harness.ts";
+import { Inspector } from "./inspector.ts";
 import { seedPlayers } from "./seed.ts";
 import { type BenchClient, openMany } from "./client.ts";
 import { restLoad } from "./rest.ts";
@@ -174,14 +175,7 @@ async function engineBench(): Promise<Record<string, unknown>> {
   let srv: TestServer | null = null;
   const clients: BenchClient[] = [];
   try {
-    srv = await startServer({
-      dir,
-      env: { JWT_SECRET: secret },
-      config: {
-        server: { maxConnections: 0, maxConnectionsPerIp: 0 },
-        game: { idleTimeout: 0, maxPlayers: 0 },
-      },
-    });
+    srv = await startEngine(dir, secret);
     const startupMs = round(performance.now() - t0, 1);
     const pid = srv.child.pid;
     const url = `ws://127.0.0.1:${srv.ws}/`;
@@ -241,9 +235,13 @@ async function engineBench(): Promise<Record<string, unknown>> {
     const loginsPerSecond = Math.round(LOGINS / ((performance.now() - tLogin) / 1000));
     const rssEnd = await rssKiB(pid);
 
-    const perConn = rssAll !== null && rssBase !== null
-      ? round((rssAll - rssBase) / (CLIENTS - PROBES), 2)
-      : null;
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await srv.stop({ keepDir: true });
+    srv = null;
+
+    log("memory per connection (a second engine, read after forced garbage collections)");
+    const mem = await memoryBench(dir, secret, tokens);
+    const perConn = mem.perConnection;
     const result = {
       timestamp: new Date().toISOString(),
       environment: {
@@ -260,8 +258,9 @@ async function engineBench(): Promise<Record<string, unknown>> {
         idle: rssIdle,
         withProbes: rssBase,
         withAllClients: rssAll,
-        perConnection: perConn,
         atEnd: rssEnd,
+        collected: mem,
+        perConnection: perConn,
       },
       resumesPerSecond,
       loginsPerSecond,
@@ -289,8 +288,13 @@ async function engineBench(): Promise<Record<string, unknown>> {
         ["Engine RSS idle", `${rssIdle} KiB`, ""],
         [`Engine RSS with ${PROBES} / ${CLIENTS} connections`, `${rssBase} / ${rssAll} KiB`, ""],
         [
+          `Same after full GCs (idle / ${PROBES} / ${CLIENTS})`,
+          `${mem.rss.idle} / ${mem.rss.withProbes} / ${mem.rss.withAllClients} KiB`,
+          "",
+        ],
+        [
           "Memory per idle connection",
-          `${perConn} KiB`,
+          `${perConn} KiB (JS heap ${mem.heapPerConnection})`,
           `< 30 KiB: ${ok(result.targets.perConnectionBelow30KiB)}`,
         ],
         [
@@ -323,8 +327,65 @@ async function engineBench(): Promise<Record<string, unknown>> {
     return result;
   } finally {
     await Promise.all(clients.map((c) => c.close()));
-    if (srv) await srv.stop();
-    else await Deno.remove(dir, { recursive: true }).catch(() => {});
+    if (srv) await srv.stop({ keepDir: true });
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+/** The bench engine on the seeded database (no caps: every client comes from 127.0.0.1). */
+function startEngine(dir: string, secret: string, denoArgs: string[] = []): Promise<TestServer> {
+  return startServer({
+    dir,
+    denoArgs,
+    env: { JWT_SECRET: secret },
+    config: {
+      server: { maxConnections: 0, maxConnectionsPerIp: 0 },
+      game: { idleTimeout: 0, maxPlayers: 0 },
+    },
+  });
+}
+
+/**
+ * Memory per idle connection, measured on an engine of its own started with `--inspect`
+ * (which slows it, so no timing runs there): RSS and JS heap after forced full collections
+ * with the probes logged in, then with every client (the rest by silent resume).
+ */
+async function memoryBench(dir: string, secret: string, tokens: string[]) {
+  const port = freePort();
+  const srv = await startEngine(dir, secret, [`--inspect=127.0.0.1:${port}`]);
+  const clients: BenchClient[] = [];
+  try {
+    const url = `ws://127.0.0.1:${srv.ws}/`;
+    const read = async () => {
+      const inspector = await Inspector.connect(port);
+      try {
+        const heap = await inspector.collect();
+        return { rss: await rssKiB(srv.child.pid) ?? NaN, heap: heap.usedSize / 1024 };
+      } finally {
+        inspector.close();
+      }
+    };
+    await sleep(500);
+    const idle = await read();
+    clients.push(...await openMany(url, tokens.slice(0, PROBES)));
+    const probes = await read();
+    clients.push(...await openMany(url, tokens.slice(PROBES), { resume: true }));
+    await sleep(1000);
+    const all = await read();
+    const n = tokens.length - PROBES;
+    return {
+      rss: { idle: idle.rss, withProbes: probes.rss, withAllClients: all.rss },
+      heapKiB: {
+        idle: Math.round(idle.heap),
+        withProbes: Math.round(probes.heap),
+        withAllClients: Math.round(all.heap),
+      },
+      perConnection: round((all.rss - probes.rss) / n, 2),
+      heapPerConnection: round((all.heap - probes.heap) / n, 2),
+    };
+  } finally {
+    await Promise.all(clients.map((c) => c.close()));
+    await srv.stop({ keepDir: true });
   }
 }
 

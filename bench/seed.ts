@@ -19,7 +19,13 @@ export interface SeededPlayer {
   token: string;
 }
 
-/** Creates `count` players in room #1 of `<dir>/ursamu.db` and returns them with tokens. */
+/** Exits of room #1, as in a room of a real game (each typed word is matched against them). */
+const EXITS = ["North;n", "South;s", "East;e", "West;w", "Out;o"];
+
+/**
+ * Creates `count` players in room #1 of `<dir>/ursamu.db`, and five exits from #1 to a second
+ * room, and returns the players with tokens.
+ */
 export async function seedPlayers(
   dir: string,
   count: number,
@@ -30,6 +36,10 @@ export async function seedPlayers(
   try {
     const objects = new ObjectStore(kv);
     await ensureStartingRoom(objects);
+    const yard = await objects.create({ name: "Bench Yard", type: "room" });
+    for (const name of EXITS) {
+      await objects.create({ name, type: "exit", location: "1", data: { destination: yard.id } });
+    }
     const hash = await hashPassword(password);
     const tokens = new TokenService(secret);
     const out: SeededPlayer[] = [];

@@ -31,6 +31,8 @@ export interface StartOptions {
   entry?: string;
   /** Extra args for the script. */
   args?: string[];
+  /** Extra flags for `deno run` (e.g. `--inspect=...` for the benchmark's memory readings). */
+  denoArgs?: string[];
 }
 
 /** A running test server. */
@@ -70,7 +72,14 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   };
   if (opts.config) await Deno.writeTextFile(env.URSAMU_CONFIG, JSON.stringify(opts.config));
   const child = new Deno.Command(DENO, {
-    args: ["run", "--unstable-kv", "-A", join(ROOT, opts.entry ?? "main.ts"), ...(opts.args ?? [])],
+    args: [
+      "run",
+      "--unstable-kv",
+      "-A",
+      ...(opts.denoArgs ?? []),
+      join(ROOT, opts.entry ?? "main.ts"),
+      ...(opts.args ?? []),
+    ],
     cwd: ROOT,
     env,
     stdin: "null",

@@ -1,0 +1,69 @@
+/**
+ * Bench-only: a minimal V8 inspector (Chrome DevTools protocol) client for the engine process,
+ * started with `--inspect`, so memory is read after a forced full garbage collection. Without
+ * it the RSS difference between two moments is mostly garbage not yet collected and heap
+ * spaces grown at some moment in between, and "KiB per connection" moves by ±5 KiB per run.
+ */
+import { sleep } from "./stats.ts";
+
+/** JS heap use of the engine after a forced collection (bytes). */
+export interface HeapUsage {
+  usedSize: number;
+  totalSize: number;
+}
+
+/** A connection to the engine's inspector. */
+export class Inspector {
+  #seq = 0;
+  readonly #pending = new Map<number, (result: unknown) => void>();
+
+  private constructor(private readonly ws: WebSocket) {
+    ws.onmessage = (e) => {
+      const m = JSON.parse(String(e.data));
+      const done = typeof m.id === "number" ? this.#pending.get(m.id) : undefined;
+      if (!done) return;
+      this.#pending.delete(m.id);
+      done(m.result ?? null);
+    };
+  }
+
+  /** Connects to the inspector listening on `port` (retrying while the process starts). */
+  static async connect(port: number, timeoutMs = 10_000): Promise<Inspector> {
+    const end = Date.now() + timeoutMs;
+    while (true) {
+      try {
+        const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+        const ws = new WebSocket(list[0].webSocketDebuggerUrl);
+        await new Promise((resolve, reject) => {
+          ws.onopen = resolve;
+          ws.onerror = reject;
+        });
+        return new Inspector(ws);
+      } catch (e) {
+        if (Date.now() > end) throw new Error(`inspector on port ${port}: ${e}`);
+        await sleep(100);
+      }
+    }
+  }
+
+  #call(method: string): Promise<unknown> {
+    const id = ++this.#seq;
+    return new Promise((resolve) => {
+      this.#pending.set(id, resolve);
+      this.ws.send(JSON.stringify({ id, method, params: {} }));
+    });
+  }
+
+  /** Runs two full collections, waits for the heap to settle, and returns the heap use. */
+  async collect(): Promise<HeapUsage> {
+    await this.#call("HeapProfiler.collectGarbage");
+    await this.#call("HeapProfiler.collectGarbage");
+    await sleep(300);
+    return await this.#call("Runtime.getHeapUsage") as HeapUsage;
+  }
+
+  /** Closes the connection. */
+  close(): void {
+    this.ws.close();
+  }
+}
