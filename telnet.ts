@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { Config } from "./src/config/load.ts";
-import { httpBaseFor, hubUrlFor, TelnetSidecar } from "./src/telnet/sidecar.ts";
+import { httpBaseFor, hubUrlFor, TelnetListenError, TelnetSidecar } from "./src/telnet/sidecar.ts";
 
 if (import.meta.main) {
   const env = Deno.env.toObject();
@@ -23,7 +23,14 @@ if (import.meta.main) {
     maxConnections: cfg.server.maxConnections,
     maxConnectionsPerIp: cfg.server.maxConnectionsPerIp,
   });
-  sidecar.listen();
+  try {
+    sidecar.listen();
+  } catch (e) {
+    if (!(e instanceof TelnetListenError)) throw e;
+    // One clear line instead of a stack trace; under the supervisor it is tried again later.
+    console.error(`telnet: ${e.message}`);
+    Deno.exit(1);
+  }
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

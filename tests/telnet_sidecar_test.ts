@@ -3,7 +3,7 @@
  * talking with a web player, colour, NAWS, GMCP, MSSP, MCCP2, create and quit.
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { api, register } from "./harness.ts";
+import { api, register, startServer } from "./harness.ts";
 import { connectWs, type WsClient } from "./ws_client.ts";
 import { TelnetClient } from "./telnet_client.ts";
 import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
@@ -198,6 +198,26 @@ Deno.test("telnet sidecar: MCCP2, MSSP, create and quit, a client that negotiate
     });
   } finally {
     for (const c of open) await c.close();
+    await srv.stop();
+  }
+});
+
+Deno.test("telnet sidecar: a taken port is one clear line naming the setting, and exit 1", async () => {
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (taken.addr as Deno.NetAddr).port;
+  const srv = await startServer({
+    entry: "telnet.ts",
+    env: { URSAMU_SERVER_TELNET: String(port) },
+  });
+  try {
+    assertEquals((await srv.status).code, 1);
+    assertMatch(
+      srv.output(),
+      /telnet: 127\.0\.0\.1:\d+ \(server\.telnet\) is already in use; .*URSAMU_SERVER_TELNET/,
+    );
+    assert(!/Uncaught|at TelnetSidecar/.test(srv.output()), "no stack trace");
+  } finally {
+    taken.close();
     await srv.stop();
   }
 });

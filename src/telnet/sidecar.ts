@@ -43,6 +43,11 @@ export function httpBaseFor(host: string, httpPort: number): string {
   return `http://${h.includes(":") && !h.startsWith("[") ? `[${h}]` : h}:${httpPort}`;
 }
 
+/** The telnet port could not be opened; the message names the setting to change. */
+export class TelnetListenError extends Error {
+  override name = "TelnetListenError";
+}
+
 /** Players redial within this many ms once the hub is seen back. */
 const REDIAL_SPREAD_MS = 50;
 
@@ -87,9 +92,23 @@ export class TelnetSidecar {
     return this.#clients.size;
   }
 
-  /** Starts listening; returns the bound address. */
+  /**
+   * Starts listening; returns the bound address. A taken port or a refused address throws a
+   * {@linkcode TelnetListenError} that names the setting to change.
+   */
   listen(): Deno.NetAddr {
-    const listener = Deno.listen({ hostname: this.#o.hostname, port: this.#o.port });
+    let listener: Deno.TcpListener;
+    try {
+      listener = Deno.listen({ hostname: this.#o.hostname, port: this.#o.port });
+    } catch (e) {
+      const why = e instanceof Deno.errors.AddrInUse
+        ? "is already in use"
+        : `cannot be opened (${(e as Error).message})`;
+      throw new TelnetListenError(
+        `${this.#o.hostname}:${this.#o.port} (server.telnet) ${why}; choose another port with ` +
+          "server.telnet in config/config.json or URSAMU_SERVER_TELNET.",
+      );
+    }
     this.#listener = listener;
     const addr = listener.addr as Deno.NetAddr;
     this.#log(`telnet: listening on ${addr.hostname}:${addr.port}, hub ${this.#o.hubUrl}`);
