@@ -176,6 +176,7 @@ Deno.test("commands: hostile input gets a clear message and changes nothing", as
     await alice.cmd("@name me=", /won't do/);
     await alice.cmd("@chown lantern=Alice", /^Permission denied\.$/);
     await alice.cmd("give me=lantern", /^You can't give things to yourself\.$/);
+    await alice.cmd("go", /^Go where\? Usage: go <exit>$/);
     await alice.cmd("think still alive", /^still alive$/);
     // A 100,000-character command is over the frame cap: that connection is closed, nobody else's.
     alice.ws.send("say " + "y".repeat(100_000));

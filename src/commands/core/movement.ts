@@ -37,6 +37,7 @@ Examples:
   north
   n`,
     async exec(u) {
+      if (!u.cmd.args.trim()) throw new CommandError("Go where? Usage: go <exit>");
       const exit = await matchExit(u, u.here?.id, u.cmd.args);
       if (!exit) throw new CommandError("You can't go that way.");
       await goThrough(u, exit);
