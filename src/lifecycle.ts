@@ -46,6 +46,11 @@ export class Lifecycle {
     return this.#code;
   }
 
+  /** The long task marked by {@linkcode Lifecycle.begin} that is running, else null. */
+  get task(): string | null {
+    return this.#task;
+  }
+
   /**
    * Marks a long lifecycle task (an update's git pull) as running, so a second one is refused.
    * Returns the task already running (nothing marked), or null when `task` may go ahead.

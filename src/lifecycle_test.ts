@@ -49,3 +49,15 @@ Deno.test("a failing or hanging hook does not stop the exit", async () => {
   assert.ok(lines.some((l) => l.includes("'hangs' timed out")));
   await new Promise((r) => setTimeout(r, 120));
 });
+
+Deno.test("begin marks one task at a time; none once an exit has begun", async () => {
+  const lc = new Lifecycle({ exit: () => {}, drainMs: 0, log: () => {} });
+  assert.equal(lc.task, null);
+  assert.equal(lc.begin("update"), null);
+  assert.equal(lc.task, "update");
+  assert.equal(lc.begin("update"), "update");
+  lc.end();
+  assert.equal(lc.task, null);
+  await lc.exit(75, "test");
+  assert.equal(lc.begin("update"), "exit");
+});

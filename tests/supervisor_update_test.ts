@@ -64,8 +64,20 @@ Deno.test("@update: refuses without restarting, then pulls and restarts", async 
       assertEquals(count(srv.output(), /engine started/g), 1, "no restart after refusals");
       assertEquals(await Deno.readTextFile(join(install, "VERSION")), "1\n");
 
-      await admin.send("@upgrade main");
-      await admin.waitFor(/\[Update\] Admin is updating the server \(branch main\)/);
+      // A slow remote (its upload-pack waits a while): nobody may restart in the middle.
+      const slow = join(work, "slow-upload-pack");
+      await Deno.writeTextFile(slow, '#!/bin/sh\nsleep 1.5\nexec git-upload-pack "$@"\n');
+      await Deno.chmod(slow, 0o755);
+      await git(install, "config", "remote.origin.uploadpack", slow);
+      const admin2 = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+      try {
+        await admin.send("@upgrade main");
+        await admin.waitFor(/\[Update\] Admin is updating the server \(branch main\)/);
+        await admin2.send("@reboot");
+        await admin2.waitFor(/An update is running; wait for it to finish\./);
+      } finally {
+        await admin2.close();
+      }
       await admin.waitFor(/\[Update\] Pulled origin\/main/);
       await admin.waitFor(/Your session continues/, 30_000);
       assertEquals(await Deno.readTextFile(join(install, "VERSION")), "2\n");

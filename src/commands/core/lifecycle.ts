@@ -33,6 +33,10 @@ function ensureIdle(u: CommandSdk): void {
         : "The server is already shutting down.",
     );
   }
+  // Exiting mid-pull would leave git writing the checkout while the next engine starts from it.
+  if (lc.task === "update") {
+    throw new CommandError("An update is running; wait for it to finish.");
+  }
 }
 
 function refusal(reason: string): string {
