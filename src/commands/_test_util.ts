@@ -85,7 +85,9 @@ export class FakeHub implements HubApi {
     return this.cards.get(playerId);
   }
   refreshCard(player: DbObject): void {
-    this.cards.refresh(player);
+    if (!this.cards.refresh(player) || this.roomOf(player.id) === player.location) return;
+    for (const r of this.rooms.values()) r.delete(player.id);
+    this.#room(player.location).add(player.id);
   }
   moved(playerId: string, from: string, to: string): void {
     this.movedCalls.push([playerId, from, to]);

@@ -40,18 +40,22 @@ export class PlayerCards {
   /**
    * Tracks a player from a read of its object, or refreshes its card when the read is newer
    * (a read may finish after a newer change was already applied, so older reads are ignored).
+   * True when the card was made from this read.
    */
-  offer(p: DbObject): PlayerCard {
+  offer(p: DbObject): boolean {
     const cur = this.#cards.get(p.id);
-    if (cur && cur.updatedAt >= p.updatedAt) return cur;
-    const card = cardOf(p);
-    this.#cards.set(p.id, card);
-    return card;
+    if (cur && cur.updatedAt >= p.updatedAt) return false;
+    this.#cards.set(p.id, cardOf(p));
+    return true;
   }
 
-  /** Refreshes a tracked player's card from a read; untracked players are ignored. */
-  refresh(p: DbObject): void {
-    if (this.#cards.has(p.id)) this.offer(p);
+  /**
+   * Refreshes a tracked player's card from a read; untracked players are ignored. True when
+   * the read was newer than the card (a change the card missed, such as one committed while
+   * the player's login was still reading it).
+   */
+  refresh(p: DbObject): boolean {
+    return this.#cards.has(p.id) && this.offer(p);
   }
 
   /**

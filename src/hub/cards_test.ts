@@ -31,12 +31,13 @@ Deno.test("cards: a card keeps only what output reads, frozen", () => {
 
 Deno.test("cards: reads never replace a newer card; committed changes always do", () => {
   const cards = new PlayerCards();
-  cards.refresh(player(1));
+  assert.equal(cards.refresh(player(1)), false);
   assert.equal(cards.has("7"), false, "refresh does not track an offline player");
-  cards.offer(player(10));
-  cards.offer(player(5, "Stale"));
+  assert.equal(cards.offer(player(10)), true);
+  assert.equal(cards.offer(player(5, "Stale")), false);
+  assert.equal(cards.offer(player(10, "Same version")), false);
   assert.equal(cards.get("7")?.name, "Ann", "an older read is ignored");
-  cards.refresh(player(11, "Anna"));
+  assert.equal(cards.refresh(player(11, "Anna")), true);
   assert.equal(cards.get("7")?.name, "Anna");
   const after = player(12, "Annie", "%cgAnnie");
   assert.equal(cards.apply({ before: player(11, "Anna"), after })?.data.moniker, "%cgAnnie");

@@ -515,9 +515,15 @@ export class Hub implements HubApi, LoginHost {
     return this.#cards.get(playerId);
   }
 
-  /** Offers a fresh read of a player to its card (ignored when offline or not newer). */
+  /**
+   * Offers a fresh read of a player to its card (ignored when offline or not newer). A newer
+   * read also corrects the room index: it saw a change the store's events did not bring.
+   */
   refreshCard(player: DbObject): void {
-    this.#cards.refresh(player);
+    if (!this.#cards.refresh(player)) return;
+    if (player.location && this.#rooms.has(player.id)) {
+      this.#rooms.place(player.id, player.location);
+    }
   }
 
   /** The room a connected player is in (from memory), or undefined. */

@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { createEngine } from "../engine.ts";
+import { Connection, type ConnectionHooks } from "./connection.ts";
+import { rename } from "../world/names.ts";
+
+/** Just enough of a WebSocket for a Connection. */
+class FakeSocket extends EventTarget {
+  readyState = 1;
+  bufferedAmount = 0;
+  binaryType = "blob";
+  send() {}
+  close() {}
+}
+
+const hooks: ConnectionHooks = {
+  opened: () => {},
+  frame: () => {},
+  run: async () => {},
+  closed: () => {},
+};
+
+Deno.test("hub: player cards and the room index follow the store, and reads heal what they missed", async () => {
+  const root = await Deno.makeTempDir({ prefix: "ursamu-hub-" });
+  const engine = await createEngine({
+    root,
+    env: { URSAMU_SERVER_DB: ":memory:", JWT_SECRET: "unit-test-secret" },
+  });
+  try {
+    const { objects, accounts } = engine.services;
+    const hub = engine.hub;
+    const yard = await objects.create({ name: "Yard", type: "room" });
+    const p = await accounts.register("Alice", "password123", { location: "1" });
+    // The login read the player, then (as during a connect's password check) it was renamed and
+    // moved before the hub knew the player: the store's events had no card to update.
+    const stale = await objects.get(p.id);
+    await objects.update(p.id, (o) => {
+      rename(o, "Alicia");
+      o.location = yard.id;
+    });
+    const conn = new Connection("c1", "web", "127.0.0.1", new FakeSocket() as never, hooks, 0);
+    assert.ok(await hub.login(conn, stale!, true));
+    assert.equal(hub.playerCard(p.id)?.name, "Alice");
+    assert.equal(hub.roomOf(p.id), "1");
+
+    // The next command reads its actor afresh and heals both.
+    hub.refreshCard((await objects.get(p.id))!);
+    assert.equal(hub.playerCard(p.id)?.name, "Alicia");
+    assert.deepEqual(hub.playersIn(yard.id), [p.id]);
+
+    // Later changes arrive by event, whoever writes them; an older read never undoes one.
+    const before = (await objects.get(p.id))!;
+    await objects.update(p.id, (o) => {
+      o.data.moniker = "%crAlicia";
+      o.flags.push("dark");
+      o.location = "1";
+    });
+    assert.equal(hub.playerCard(p.id)?.data.moniker, "%crAlicia");
+    assert.ok(hub.playerCard(p.id)?.flags.includes("dark"));
+    assert.equal(hub.roomOf(p.id), "1", "moved without hub.moved");
+    hub.refreshCard(before);
+    assert.equal(hub.playerCard(p.id)?.data.moniker, "%crAlicia");
+    assert.equal(hub.roomOf(p.id), "1");
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true }).catch(() => {});
+  }
+});
