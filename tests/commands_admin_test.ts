@@ -2,6 +2,7 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { isType, type LogLine, startWorld } from "./commands_world.ts";
 import { api } from "./harness.ts";
+import { connectWs } from "./ws_client.ts";
 
 const DENIED = /^Permission denied\.$/;
 const QUIET_MS = 300;
@@ -150,6 +151,15 @@ Deno.test("commands: admin commands, their permission rules and security log", a
       assert(!raw.includes("hunter2"), "a refused value is not logged");
       const health = await api(w.srv.base, "GET", "/health");
       assertEquals(health.status, 200, "the database was not moved");
+      // The banner is shown to everyone at the connect screen.
+      await ada.cmd("@site server.banner=%chDown for maintenance at 22:00.", /is now:/);
+      const guest = await connectWs(w.srv, { client: "web" });
+      try {
+        const screen = await guest.expect(isType("connect"));
+        assertMatch(screen.msg, /connect <name> <password>[\s\S]*maintenance at 22:00\.$/);
+      } finally {
+        await guest.close();
+      }
     });
 
     await t.step("@toad: staff only, never the superuser; the toad cannot log in", async () => {

@@ -163,7 +163,10 @@ export class Hub implements HubApi, LoginHost {
   }
 
   #connectScreen(conn: Connection): void {
-    conn.send({ msg: this.services.texts.get("connect").trimEnd(), data: { type: "connect" } });
+    const screen = this.services.texts.get("connect").trimEnd();
+    // server.banner (set with @site) is a notice for everyone about to log in.
+    const banner = this.services.config.value.server.banner.trim();
+    conn.send({ msg: banner ? `${screen}\n\n${banner}` : screen, data: { type: "connect" } });
   }
 
   async #tokenLogin(
