@@ -141,6 +141,9 @@ Deno.test("commands: admin commands, their permission rules and security log", a
         /^Site setting game\.description is now: A test game\.$/,
       );
       await ada.cmd("@site game.maxPlayers=40", /is now: 40$/);
+      await ada.cmd("@site server.name=Moonhaven", /is now: Moonhaven$/);
+      const cfg = await api(w.srv.base, "GET", "/api/v1/config");
+      assertEquals(cfg.body.server.name, "Moonhaven", "site names reach web clients");
       await ada.cmd("@site server.db=/tmp/elsewhere.db", /cannot be changed with @site/);
       await ada.cmd("@site jwt.secret=hunter2", /cannot be changed with @site/);
       const set = await logged("ADMIN_SITE_SET", (l) => l.detail === "game.maxPlayers=40");

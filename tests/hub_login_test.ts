@@ -65,7 +65,26 @@ Deno.test("hub: login flows over WebSocket", async (t) => {
       await c.expect(isType("welcome"));
       assert(!c.all.some(isType("connect")), "no connect screen after a token login");
       const online = await api(srv.base, "GET", "/api/v1/players/online");
-      assert(online.body.some((p: { name: string }) => p.name === "Alice"), "presence");
+      const entry = online.body.find((p: { name: string }) => p.name === "Alice");
+      assertEquals(entry, { id: session.data.player.id, name: "Alice", location: "Limbo" });
+      // A rename shows at once: the entry comes from the hub's card, kept current by the store.
+      const renamed = await api(
+        srv.base,
+        "PATCH",
+        `/api/v1/dbobj/${entry.id}`,
+        { name: "Alix" },
+        session.data.token,
+      );
+      assertEquals(renamed.status, 200);
+      const after = await api(srv.base, "GET", "/api/v1/players/online");
+      assertEquals(after.body.find((p: { id: string }) => p.id === entry.id)?.name, "Alix");
+      await api(
+        srv.base,
+        "PATCH",
+        `/api/v1/dbobj/${entry.id}`,
+        { name: "Alice" },
+        session.data.token,
+      );
       await c.close();
     });
 

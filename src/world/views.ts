@@ -43,14 +43,21 @@ export function objectView(o: DbObject, contents?: DbObject[]) {
   };
 }
 
-/** Online player entries: id, name, and the name of the room they are in. */
+/**
+ * Online player entries: id, name, and the name of the room they are in. Names and
+ * rooms come from the hub's memory; only the (few, distinct) rooms are read.
+ */
 export async function onlineEntries(s: Services) {
-  const players = await s.objects.getMany(s.presence.ids());
-  const roomIds = [...new Set(players.map((p) => p.location).filter(Boolean))];
+  const ids = s.presence.ids();
+  const missing = ids.filter((id) => !s.hub.playerCard(id));
+  const read = new Map((await s.objects.getMany(missing)).map((p) => [p.id, p]));
+  const players = ids.flatMap((id) => {
+    const card = s.hub.playerCard(id);
+    const p = card ?? read.get(id);
+    if (!p) return [];
+    return [{ id, name: p.name, room: s.hub.roomOf(id) ?? read.get(id)?.location ?? "" }];
+  });
+  const roomIds = [...new Set(players.map((p) => p.room).filter(Boolean))];
   const rooms = new Map((await s.objects.getMany(roomIds)).map((r) => [r.id, r.name]));
-  return players.map((p) => ({
-    id: p.id,
-    name: p.name,
-    location: rooms.get(p.location) ?? "",
-  }));
+  return players.map((p) => ({ id: p.id, name: p.name, location: rooms.get(p.room) ?? "" }));
 }

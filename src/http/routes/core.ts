@@ -11,7 +11,14 @@ export function coreRoutes(): Hono<AppEnv> {
     const cfg = c.var.services.config.value;
     return c.json({
       game: { name: cfg.game.name, version: cfg.game.version, description: cfg.game.description },
-      server: { http: cfg.server.http, telnet: cfg.server.telnet, ws: cfg.server.ws },
+      server: {
+        http: cfg.server.http,
+        telnet: cfg.server.telnet,
+        ws: cfg.server.ws,
+        // Settable at runtime with @site, so web clients can show them.
+        name: cfg.server.name,
+        description: cfg.server.description,
+      },
       theme: cfg.theme,
     });
   });
