@@ -5,7 +5,7 @@ import { HubPacer } from "./pacer.ts";
 function burst(p: HubPacer, now: number, waiting: number): { lines: number; ping: number | null } {
   let lines = 0;
   while (lines < waiting && p.mayShip(now)) {
-    p.shipped();
+    p.shipped(now);
     lines++;
   }
   return { lines, ping: p.ping(now, waiting > lines) };
@@ -57,21 +57,57 @@ Deno.test("pacer: frames in the hub's window never exceed the limit, whatever th
   }
 });
 
-Deno.test("pacer: a dropped ping is asked again after the retry time, and a later pong confirms all", () => {
-  const p = new HubPacer({ perWindow: 10, retryMs: 3_000 });
-  const a = burst(p, 0, 3);
-  assert.deepEqual(a, { lines: 3, ping: 1 });
-  // Lines typed later wait behind the ping in flight.
-  const b = burst(p, 100, 2);
-  assert.deepEqual(b, { lines: 2, ping: null });
+Deno.test("pacer: a dropped ping is asked again after the retry time, even with the budget used", () => {
+  const p = new HubPacer({ perWindow: 8, retryMs: 3_000 });
+  assert.deepEqual(burst(p, 0, 20), { lines: 7, ping: 1 });
+  // Ping 1 was dropped by the hub: nothing more may go, and only time brings the repeat.
+  assert.equal(p.ping(2_999, true), null);
   assert.equal(p.wait(100), 2_900);
-  assert.equal(p.ping(3_000, true), 2, "asked again while lines wait");
+  assert.equal(p.ping(3_000, true), 2, "asked again although the window is full");
   p.pong(2, 3_010);
-  // Everything (both pings and five lines) is confirmed; a late pong 1 changes nothing.
+  // Everything (seven lines, both pings) is confirmed; a late pong 1 changes nothing.
   p.pong(1, 3_020);
-  assert.equal(p.mayShip(3_020), true);
-  assert.deepEqual(burst(p, 3_020, 10), { lines: 2, ping: 3 }, "7 frames in the window");
-  assert.equal(p.wait(3_020), 995, "until the frames confirmed at 3010 leave it");
+  assert.equal(p.mayShip(4_000), false, "9 frames confirmed at 3010 are in the window");
+  assert.equal(p.wait(4_000), 15);
+  assert.deepEqual(burst(p, 4_015, 20), { lines: 7, ping: 3 });
+});
+
+Deno.test("pacer: lines typed while a ping is out wait for the next ping", () => {
+  const p = new HubPacer({ perWindow: 10 });
+  assert.deepEqual(burst(p, 0, 3), { lines: 3, ping: 1 });
+  assert.deepEqual(burst(p, 100, 2), { lines: 2, ping: null });
+  p.pong(1, 110);
+  // Pong 1 confirmed the first four frames; the two later lines need a ping of their own.
+  assert.equal(p.ping(110, false), 2);
+  p.pong(2, 120);
+  assert.equal(p.ping(120, false), null);
+  assert.equal(p.wait(120), 995);
+});
+
+Deno.test("pacer: a pong without an id (an older engine) confirms the oldest ping", () => {
+  const p = new HubPacer({ perWindow: 10, retryMs: 100 });
+  assert.deepEqual(burst(p, 0, 8), { lines: 8, ping: 1 });
+  assert.equal(p.ping(100, true), 2);
+  p.pong(null, 150);
+  assert.equal(p.mayShip(150), false, "ping 2 is still out");
+  p.pong(null, 160);
+  assert.equal(p.mayShip(1_166), true);
+});
+
+Deno.test("pacer: a hub that never answers pings gets lines paced by send time", () => {
+  const p = new HubPacer({ perWindow: 8, retryMs: 3_000, giveUpMs: 10_000 });
+  assert.deepEqual(burst(p, 0, 30), { lines: 7, ping: 1 });
+  assert.equal(p.ping(3_000, true), 2);
+  assert.equal(p.ping(6_000, true), 3);
+  assert.equal(p.ping(9_000, true), 4);
+  assert.equal(p.wait(9_000), 1_000, "the give-up comes before the next repeat");
+  assert.equal(p.ping(10_000, true), null, "gave up");
+  assert.equal(p.mayShip(10_000), false, "what was out counts from now");
+  assert.deepEqual(burst(p, 11_006, 30), { lines: 8, ping: null });
+  assert.equal(p.wait(11_006), 1_005);
+  // A new connection (perhaps a newer engine) tries pings again.
+  p.reset(12_000);
+  assert.deepEqual(burst(p, 13_006, 30), { lines: 7, ping: 5 });
 });
 
 Deno.test("pacer: after a lost connection, unconfirmed frames count as just read", () => {

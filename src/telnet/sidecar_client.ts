@@ -332,7 +332,7 @@ export class TelnetClient {
       if (!this.#link.send(JSON.stringify({ msg: line }))) return;
       this.#outbox.shift();
       this.#outboxBytes -= new TextEncoder().encode(line).length;
-      this.#pacer.shipped();
+      this.#pacer.shipped(now);
     }
     const ping = this.#pacer.ping(now, this.#outbox.length > 0);
     if (ping !== null) this.#link.send(JSON.stringify({ type: "ping", id: ping }));
@@ -448,7 +448,7 @@ export class TelnetClient {
     }
     const type = typeof data.type === "string" ? data.type : "";
     if (type === "pong") {
-      if (typeof data.id === "number") this.#pacer.pong(data.id, performance.now());
+      this.#pacer.pong(typeof data.id === "number" ? data.id : null, performance.now());
       this.#pump();
       return;
     }
