@@ -56,6 +56,8 @@ export class Hub implements HubApi, LoginHost {
   #idleTimer: ReturnType<typeof setTimeout> | null = null;
   #seq = 0;
   #stopping = false;
+  /** Set with `#stopping`: whether the engine is coming back. */
+  #restarting = false;
   readonly #hooks: ConnectionHooks = {
     opened: (conn) => this.#opened(conn),
     frame: (conn, data) => this.#frame(conn, data),
@@ -121,8 +123,12 @@ export class Hub implements HubApi, LoginHost {
     if (refusal) {
       // While stopping, 1012 like the connections being closed: a client that reconnects as
       // soon as its socket closes (the telnet sidecar) must try again, not give up (1008).
-      const code = this.#stopping ? CloseCode.restart : CloseCode.policy;
-      socket.onopen = () => conn.close(refusal, code);
+      if (this.#stopping) {
+        socket.onopen = () => {
+          conn.send({ msg: refusal, data: { type: "disconnect", restart: this.#restarting } });
+          conn.close(undefined, CloseCode.restart);
+        };
+      } else socket.onopen = () => conn.close(refusal, CloseCode.policy);
       socket.onclose = () => conn.lost();
       return response;
     }
@@ -568,6 +574,8 @@ export class Hub implements HubApi, LoginHost {
     waitMs = 1000,
     restart = false,
   ): Promise<void> {
+    // The first call decides (the listeners' own shutdown calls again without a reason).
+    if (!this.#stopping) this.#restarting = restart;
     this.#stopping = true;
     this.#disarmIdle();
     this.#unfollow?.();

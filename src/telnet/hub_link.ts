@@ -3,6 +3,9 @@
 /** Close codes after which the hub meant it (quit, @boot, abuse): the player is disconnected. */
 const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([1000, 1003, 1007, 1008, 1009]);
 
+/** Close code of an engine that is stopping or restarting. */
+const RESTART_CODE = 1012;
+
 /** True when a close code means "gone on purpose" rather than "the engine went away". */
 export function isFinalClose(code: number): boolean {
   return FINAL_CLOSE_CODES.has(code) || (code >= 4000 && code <= 4999);
@@ -50,6 +53,8 @@ export class HubLink {
   #attempt = 0;
   #closed = false;
   #downReported = false;
+  /** The hub said this socket's session is over; its close is final unless coded 1012. */
+  #endAnnounced = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   /** `url` is asked again before every attempt (a resumed session adds its token). */
@@ -80,6 +85,17 @@ export class HubLink {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * The hub announced that it is ending this session (its closing `disconnect` frame for quit,
+   * `@boot`, idle or a cap): the close that follows is final even if it does not arrive with a
+   * final code. Deno reports a close that crosses one of our own sends as code 0, and
+   * taking that for a restart would resume a session the hub had just ended. Only 1012 (restart)
+   * still means "come back".
+   */
+  expectEnd(): void {
+    if (this.#open) this.#endAnnounced = true;
   }
 
   /** While waiting to retry, dials after `ms` instead (the hub was seen coming back). */
@@ -115,6 +131,7 @@ export class HubLink {
       return;
     }
     this.#ws = ws;
+    this.#endAnnounced = false;
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       if (this.#ws === ws && !this.#open) {
@@ -141,7 +158,8 @@ export class HubLink {
     ws.onerror = () => {/* a close event always follows */};
     ws.onclose = (ev) => {
       if (this.#ws !== ws) return;
-      if (this.#open && isFinalClose(ev.code)) {
+      const ended = this.#endAnnounced && ev.code !== RESTART_CODE;
+      if (this.#open && (ended || isFinalClose(ev.code))) {
         this.#closed = true;
         this.#ws = null;
         this.#open = false;

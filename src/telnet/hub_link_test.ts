@@ -119,3 +119,64 @@ Deno.test("retrySoon: a link waiting out a long retry dials at once when told th
   link.close();
   await server.shutdown();
 });
+
+/**
+ * A bare WebSocket server on a raw TCP listener: completes the handshake, sends one text frame,
+ * then drops the connection without a close frame (Deno reports code 0, as it does when a
+ * close crosses the client's own send).
+ */
+async function sendThenDrop(text: string): Promise<{ port: number; done: Promise<void> }> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  const done = (async () => {
+    const conn = await listener.accept();
+    listener.close();
+    const buf = new Uint8Array(4096);
+    const n = await conn.read(buf) ?? 0;
+    const key =
+      /Sec-WebSocket-Key: (.+)\r\n/i.exec(new TextDecoder().decode(buf.subarray(0, n)))![1];
+    const digest = await crypto.subtle.digest(
+      "SHA-1",
+      new TextEncoder().encode(key.trim() + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"),
+    );
+    const accept = btoa(String.fromCharCode(...new Uint8Array(digest)));
+    const payload = new TextEncoder().encode(text);
+    await conn.write(new TextEncoder().encode(
+      "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+        `Sec-WebSocket-Accept: ${accept}\r\n\r\n`,
+    ));
+    await conn.write(Uint8Array.from([0x81, payload.length, ...payload]));
+    await new Promise((r) => setTimeout(r, 50));
+    conn.close();
+  })();
+  return { port, done };
+}
+
+Deno.test("a session the hub announced as ended is over even if its close has no final code", async () => {
+  for (const announce of [true, false]) {
+    const server = await sendThenDrop('{"msg":"Bye","data":{"type":"disconnect"}}');
+    const events: string[] = [];
+    let settled!: () => void;
+    const settledP = new Promise<void>((r) => settled = r);
+    const link = new HubLink(() => `ws://127.0.0.1:${server.port}/`, {
+      onOpen: () => events.push("open"),
+      onFrame: () => {
+        events.push("frame");
+        if (announce) link.expectEnd();
+      },
+      onDown: (wasOpen) => {
+        events.push(`down ${wasOpen}`);
+        settled();
+      },
+      onFinal: () => {
+        events.push("final");
+        settled();
+      },
+    }, { maxRetryMs: 60_000, random: () => 0 });
+    link.connect();
+    await settledP;
+    link.close();
+    await server.done;
+    assert.deepEqual(events, ["open", "frame", announce ? "final" : "down true"]);
+  }
+});

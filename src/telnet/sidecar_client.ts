@@ -487,6 +487,8 @@ export class TelnetClient {
       // close that follows is final (quit, @boot), or when the engine stops for good.
       this.#lastWords = msg;
       this.#hubStopping = data.restart === false;
+      // Without `restart` it ends this session for good (quit, @boot, idle, a cap).
+      if (data.restart === undefined) this.#link.expectEnd();
       return;
     }
     if (type === "room") this.#gmcpRoom(data);
