@@ -125,7 +125,7 @@ Deno.test("retrySoon: a link waiting out a long retry dials at once when told th
  * then drops the connection without a close frame (Deno reports code 0, as it does when a
  * close crosses the client's own send).
  */
-async function sendThenDrop(text: string): Promise<{ port: number; done: Promise<void> }> {
+function sendThenDrop(text: string): { port: number; done: Promise<void> } {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   const done = (async () => {
@@ -154,7 +154,7 @@ async function sendThenDrop(text: string): Promise<{ port: number; done: Promise
 
 Deno.test("a session the hub announced as ended is over even if its close has no final code", async () => {
   for (const announce of [true, false]) {
-    const server = await sendThenDrop('{"msg":"Bye","data":{"type":"disconnect"}}');
+    const server = sendThenDrop('{"msg":"Bye","data":{"type":"disconnect"}}');
     const events: string[] = [];
     let settled!: () => void;
     const settledP = new Promise<void>((r) => settled = r);
