@@ -239,3 +239,66 @@ Deno.test("restarts: a web client that never closes costs nobody their session; 
     await srv.stop();
   }
 });
+
+Deno.test("restarts: times the sidecar reports keep who's On For and Idle across a restart", async () => {
+  // What the sidecar does on every (re)connection, played by hand: its `client` frame says when
+  // the telnet player connected and last typed, then the session is resumed with its token.
+  const srv = await startServer({
+    env: { URSAMU_SUPERUSER_NAME: ADMIN.name, URSAMU_SUPERUSER_PASSWORD: ADMIN.password },
+  });
+  const open: WsClient[] = [];
+  try {
+    const aliceToken = await register(srv.base, "Alice", "alice-password");
+    const hour = 3600_000;
+    const web = await connectWs(srv, { token: aliceToken, client: "web" });
+    open.push(web);
+    await web.expect((m) => m.data.type === "session");
+    const sidecar = await connectWs(srv, {
+      token: aliceToken,
+      client: "telnet",
+      query: { resume: "1" },
+    });
+    open.push(sidecar);
+    // Alice is also on the web; the earliest connection counts for On For.
+    sidecar.sendJson({
+      type: "client",
+      ip: "203.0.113.5",
+      connectedAt: Date.now() - 2 * hour,
+      lastInput: Date.now() - hour / 4,
+    });
+    await sidecar.expect((m) => m.data.type === "session");
+    const who = async () => {
+      web.send("who");
+      const m = await web.expect((m) => m.data.type === "who");
+      return m.data.players.find((p: { name: string }) => p.name === "Alice");
+    };
+    const alice = await who();
+    assert(alice.onFor >= 7_190 && alice.onFor <= 7_210, `On For ${alice.onFor} s`);
+    // Idle is the newest input of her connections: the web one just typed `who`.
+    assert(alice.idle < 5, `idle ${alice.idle} s`);
+    await web.close();
+    const again = await connectWs(srv, { token: await register(srv.base, "Bob"), client: "web" });
+    open.push(again);
+    again.send("who");
+    const m = await again.expect((m) => m.data.type === "who");
+    const telnetOnly = m.data.players.find((p: { name: string }) => p.name === "Alice");
+    assert(telnetOnly.idle >= 890 && telnetOnly.idle <= 910, `idle ${telnetOnly.idle} s`);
+    // A time from the future, or from anyone but the local sidecar, is ignored.
+    sidecar.sendJson({
+      type: "client",
+      connectedAt: Date.now() + hour,
+      lastInput: Date.now() + hour,
+    });
+    again.send("who");
+    const later = (await again.expect((m) => m.data.type === "who")).data.players
+      .find((p: { name: string }) => p.name === "Alice");
+    assert(later.onFor >= 7_190 && later.idle >= 890, `${later.onFor} s on, ${later.idle} s idle`);
+    const liar = await connectWs(srv, { client: "web" });
+    open.push(liar);
+    liar.sendJson({ type: "client", connectedAt: 0 });
+    await liar.expect(/accepted only from the local telnet sidecar/);
+  } finally {
+    for (const c of open) await c.close();
+    await srv.stop();
+  }
+});

@@ -54,7 +54,10 @@ export class Connection implements HubConnection, EventListenerObject {
   /** Terminal type the sidecar reported. */
   ttype = "";
   lastInput: number;
-  readonly connectedAt: number;
+  /** True once a frame counted as activity (so `lastInput` is our own, not the opening time). */
+  inputSeen = false;
+  /** When the client connected (the local sidecar may report an earlier time after a restart). */
+  connectedAt: number;
   /** True once the IP is counted toward the per-IP cap. */
   ipCounted = false;
   /** True from the moment it starts closing; nothing more is sent or run. */

@@ -28,6 +28,9 @@ export type Dispatcher = (conn: HubConnection, line: string) => Promise<void>;
 /** Connections that have not logged in are closed after this long without input. */
 export const LOGIN_TIMEOUT_MS = 10 * 60 * 1000;
 
+/** Times the sidecar reports are believed back this far (a year); older ones are ignored. */
+const REPORTED_TIME_LIMIT_MS = 365 * 24 * 60 * 60 * 1000;
+
 /** Reply to a command nobody handles. */
 export const HUH = "Huh? Type 'help' for help.";
 
@@ -240,7 +243,7 @@ export class Hub implements HubApi, LoginHost {
         if (f.height !== null) conn.height = f.height;
         return;
       case "client":
-        return this.#clientFrame(conn, f.ip, f.ttype);
+        return this.#clientFrame(conn, f);
       case "ping":
         // A keepalive (the hub sends no WebSocket pings): answered, but not activity. The pong
         // echoes the id, so a client (the telnet sidecar's pacing) knows what has been read.
@@ -257,15 +260,27 @@ export class Hub implements HubApi, LoginHost {
     }
   }
 
-  /** The sidecar reports its telnet client's IP; trusted only from loopback with client=telnet. */
-  #clientFrame(conn: Connection, ip: string | null, ttype: string | null): void {
+  /**
+   * The sidecar reports its telnet client's IP, terminal, and when it connected and last typed
+   * (so `who` and the idle limit see through engine restarts); trusted only from loopback with
+   * client=telnet.
+   */
+  #clientFrame(conn: Connection, f: Extract<InboundFrame, { kind: "client" }>): void {
     if (!this.#isSidecar(conn)) {
       if (this.#admit(conn)) {
         conn.send(errorOut("Client frames are accepted only from the local telnet sidecar."));
       }
       return;
     }
+    const { ip, ttype } = f;
     if (ttype) conn.ttype = ttype;
+    const now = Date.now();
+    const past = (t: number | null) => t !== null && t <= now && t > now - REPORTED_TIME_LIMIT_MS;
+    if (past(f.connectedAt)) conn.connectedAt = Math.min(conn.connectedAt, f.connectedAt!);
+    // Until this connection has had input of its own, the sidecar knows better.
+    if (past(f.lastInput) && !conn.inputSeen) {
+      conn.lastInput = Math.max(f.lastInput!, conn.connectedAt);
+    }
     if (!ip || !looksLikeIp(ip) || ip === conn.ip) return;
     if (conn.ipCounted) this.#ips.remove(conn.ip);
     conn.ip = ip;
@@ -286,6 +301,7 @@ export class Hub implements HubApi, LoginHost {
     const pid = conn.playerId;
     if (activity) {
       conn.lastInput = now;
+      conn.inputSeen = true;
       if (pid) this.services.presence.touch(pid);
     }
     const key = pid ? `p:${pid}` : `c:${conn.id}`;

@@ -23,7 +23,15 @@ export type InboundFrame =
   | { kind: "lines"; lines: string[]; tooLong: number }
   | { kind: "auth"; token: string; resume: boolean }
   | { kind: "window"; width: number | null; height: number | null }
-  | { kind: "client"; ip: string | null; ttype: string | null }
+  | {
+    kind: "client";
+    ip: string | null;
+    ttype: string | null;
+    /** When the telnet client connected (ms since epoch), kept across engine restarts. */
+    connectedAt: number | null;
+    /** When that player last typed a line (ms since epoch). */
+    lastInput: number | null;
+  }
   | { kind: "ping"; id: number | string | null }
   | { kind: "bad"; error: string };
 
@@ -90,6 +98,10 @@ function shortString(v: unknown, max: number): string | null {
   return typeof v === "string" && v.length > 0 && v.length <= max ? v : null;
 }
 
+function finite(v: unknown): number | null {
+  return typeof v === "number" && Number.isFinite(v) ? v : null;
+}
+
 /** A ping's `id`, echoed in its pong: a finite number or a string of up to 64 characters. */
 function pingId(v: unknown): number | string | null {
   if (typeof v === "number") return Number.isFinite(v) ? v : null;
@@ -132,7 +144,13 @@ export function parseFrame(data: string): InboundFrame {
         height: clampInt(f.height, 5, 500),
       };
     case "client":
-      return { kind: "client", ip: shortString(f.ip, 64), ttype: shortString(f.ttype, 64) };
+      return {
+        kind: "client",
+        ip: shortString(f.ip, 64),
+        ttype: shortString(f.ttype, 64),
+        connectedAt: finite(f.connectedAt),
+        lastInput: finite(f.lastInput),
+      };
     case "ping":
       return { kind: "ping", id: pingId(f.id) };
     default:

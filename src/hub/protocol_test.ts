@@ -87,7 +87,13 @@ Deno.test("JSON frames", () => {
     kind: "client",
     ip: "1.2.3.4",
     ttype: "MUDLET",
+    connectedAt: null,
+    lastInput: null,
   });
+  assert.deepEqual(
+    parseFrame('{"type":"client","connectedAt":1700000000000,"lastInput":"soon"}'),
+    { kind: "client", ip: null, ttype: null, connectedAt: 1700000000000, lastInput: null },
+  );
 });
 
 Deno.test("bad JSON frames are errors, never throws", () => {

@@ -111,6 +111,9 @@ export class TelnetClient {
   #resumeTimer: ReturnType<typeof setTimeout> | undefined;
   #errors = 0;
   #gmcpClient: string | null = null;
+  /** When the telnet client connected, and last typed a line (ms since epoch). */
+  readonly #connectedAt = Date.now();
+  #lastInput = this.#connectedAt;
   #finished = false;
   /** This connection's close reason from the hub, shown if the close turns out final. */
   #lastWords: string | null = null;
@@ -275,6 +278,7 @@ export class TelnetClient {
   }
 
   #line(text: string): void {
+    this.#lastInput = Date.now();
     if (this.#passwordFor) {
       const { verb, name } = this.#passwordFor;
       this.#passwordFor = null;
@@ -533,7 +537,13 @@ export class TelnetClient {
   }
 
   #sendClientInfo(): void {
-    const frame: Record<string, string> = { type: "client", ip: this.ip };
+    // The times let `who` and the idle limit see through engine restarts.
+    const frame: Record<string, string | number> = {
+      type: "client",
+      ip: this.ip,
+      connectedAt: this.#connectedAt,
+      lastInput: this.#lastInput,
+    };
     const ttype = this.#session.clientName ?? this.#gmcpClient;
     if (ttype) frame.ttype = ttype.slice(0, 64);
     this.#link.send(JSON.stringify(frame));
