@@ -221,3 +221,20 @@ Deno.test("telnet sidecar: a taken port is one clear line naming the setting, an
     await srv.stop();
   }
 });
+
+Deno.test("hub acks what the sidecar paces by: each frame once read, none for a dropped one", async () => {
+  const srv = await startServer();
+  const c = await connectWs(srv, { token: await register(srv.base, "Erin"), client: "telnet" });
+  try {
+    await c.expect((m) => m.data.type === "session");
+    // Twelve at once: the hub reads (and acks) ten, and drops two without a word.
+    for (let i = 1; i <= 12; i++) c.sendJson({ msg: `think ${i}`, ack: i });
+    const acks: number[] = [];
+    while (acks.length < 10) acks.push((await c.expect((m) => m.data.type === "ack")).data.id);
+    assertEquals(acks, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert(!(await c.sees((m) => m.data.type === "ack", 300)), "no ack for dropped frames");
+  } finally {
+    await c.close();
+    await srv.stop();
+  }
+});

@@ -223,16 +223,23 @@ export class Hub implements HubApi, LoginHost {
 
   #handle(conn: Connection, f: InboundFrame): void {
     switch (f.kind) {
-      case "lines":
+      case "lines": {
+        let admitted = false;
         for (const line of f.lines) {
-          if (this.#admit(conn)) conn.enqueue(line);
+          if (this.#admit(conn)) admitted = conn.enqueue(line) || admitted;
         }
         for (let i = 0; i < f.tooLong; i++) {
           if (this.#admit(conn)) {
+            admitted = true;
             conn.send(errorOut(`That line is too long (the limit is ${MAX_LINE} characters).`));
           }
         }
+        // Read (not yet run): what the telnet sidecar paces by. A dropped frame gets no ack.
+        if (f.ack !== undefined && admitted) {
+          conn.send({ msg: "", data: { type: "ack", id: f.ack } });
+        }
         return;
+      }
       case "auth":
         if (this.#admit(conn)) {
           conn.enqueue(() => this.#tokenLogin(conn, f.token, f.resume, false));

@@ -20,7 +20,13 @@ export const MAX_WIDTH = 250;
 
 /** An inbound frame, decoded. */
 export type InboundFrame =
-  | { kind: "lines"; lines: string[]; tooLong: number }
+  | {
+    kind: "lines";
+    lines: string[];
+    tooLong: number;
+    /** The client's id for this frame (`ack`), answered once the frame is read. */
+    ack?: number | string;
+  }
   | { kind: "auth"; token: string; resume: boolean }
   | { kind: "window"; width: number | null; height: number | null }
   | {
@@ -102,7 +108,7 @@ function finite(v: unknown): number | null {
   return typeof v === "number" && Number.isFinite(v) ? v : null;
 }
 
-/** A ping's `id`, echoed in its pong: a finite number or a string of up to 64 characters. */
+/** A ping's `id` or a frame's `ack`, echoed back: a finite number or a string of up to 64. */
 function pingId(v: unknown): number | string | null {
   if (typeof v === "number") return Number.isFinite(v) ? v : null;
   return shortString(v, 64);
@@ -129,7 +135,8 @@ export function parseFrame(data: string): InboundFrame {
     if (typeof f.msg !== "string") {
       return { kind: "bad", error: 'A JSON frame needs a string "msg" or a known "type".' };
     }
-    return linesOf(f.msg);
+    const ack = pingId(f.ack);
+    return ack === null ? linesOf(f.msg) : { ...linesOf(f.msg), ack };
   }
   switch (type) {
     case "auth": {

@@ -76,6 +76,17 @@ Deno.test("JSON frames", () => {
     height: null,
   });
   assert.deepEqual(parseFrame('{"type":"ping"}'), { kind: "ping", id: null });
+  assert.deepEqual(parseFrame('{"msg":"look","ack":12}'), {
+    kind: "lines",
+    lines: ["look"],
+    tooLong: 0,
+    ack: 12,
+  });
+  assert.deepEqual(parseFrame('{"msg":"look","ack":[1]}'), {
+    kind: "lines",
+    lines: ["look"],
+    tooLong: 0,
+  });
   assert.deepEqual(parseFrame('{"type":"ping","id":7}'), { kind: "ping", id: 7 });
   assert.deepEqual(parseFrame('{"type":"ping","id":"a1"}'), { kind: "ping", id: "a1" });
   assert.deepEqual(parseFrame('{"type":"ping","id":{"x":1}}'), { kind: "ping", id: null });

@@ -19,11 +19,11 @@ export interface ClientLimits {
   /** Input bytes waiting to go to the hub. */
   maxBufferedBytes: number;
   /**
-   * Frames (lines and the pings that confirm them) the hub may read from this connection in any
-   * second. The hub drops a player's commands beyond 10 a second, so a paste or the replay after
-   * a restart is paced instead of being cut off; pacing is confirmed by the hub (see pacer.ts), so
-   * a stalled engine cannot receive them bunched. Below 10 to leave room for the same player's
-   * other connections, which share the hub's limit.
+   * Lines the hub may read from this connection in any second. The hub drops a player's commands
+   * beyond 10 a second, so a paste or the replay after a restart is paced instead of being cut
+   * off; the hub acknowledges each line as it reads it (see pacer.ts), so a stalled engine cannot
+   * receive them bunched. Below 10 to leave room for the same player's other connections, which
+   * share the hub's limit.
    */
   hubFramesPerSecond: number;
   /** Longest input line (UTF-8 bytes); longer lines are refused whole. */
@@ -324,19 +324,22 @@ export class TelnetClient {
     this.#pump();
   }
 
-  /** Sends queued lines while the hub is ready, as fast as the pacer allows, then a ping. */
+  /** Sends queued lines while the hub is ready, as fast as the pacer allows. */
   #pump(): void {
     clearTimeout(this.#pumpTimer);
     this.#pumpTimer = undefined;
-    if (this.#phase !== "ready" || this.#closed) return;
+    if (this.#phase !== "ready" || this.#closed || !this.#link.open) return;
     const now = performance.now();
     while (this.#outbox.length > 0 && this.#pacer.mayShip(now)) {
       const line = this.#outbox[0];
-      // Not sent: the hub just went away; the line stays first in line for after the resume.
-      if (!this.#link.send(JSON.stringify({ msg: line }))) return;
+      const ack = this.#pacer.ship(now);
+      // Not sent: the hub just went away (its pacing state is reset then); the line stays first
+      // in line for after the resume.
+      if (!this.#link.send(JSON.stringify(ack === null ? { msg: line } : { msg: line, ack }))) {
+        return;
+      }
       this.#outbox.shift();
       this.#outboxBytes -= new TextEncoder().encode(line).length;
-      this.#pacer.shipped(now);
     }
     const ping = this.#pacer.ping(now, this.#outbox.length > 0);
     if (ping !== null) this.#link.send(JSON.stringify({ type: "ping", id: ping }));
@@ -451,8 +454,8 @@ export class TelnetClient {
       } catch { /* shown as text */ }
     }
     const type = typeof data.type === "string" ? data.type : "";
-    if (type === "pong") {
-      this.#pacer.pong(typeof data.id === "number" ? data.id : null, performance.now());
+    if (type === "ack" || type === "pong") {
+      this.#pacer.confirm(typeof data.id === "number" ? data.id : null, performance.now());
       this.#pump();
       return;
     }
