@@ -3,23 +3,12 @@
  * that never reads) must not crash or stall the sidecar or other players.
  */
 import { assert } from "./assert.ts";
+import { prng } from "../src/telnet/_test_util.ts";
 import { register } from "./harness.ts";
 import { TelnetClient } from "./telnet_client.ts";
 import { startSupervised, telnetLogin } from "./supervised.ts";
 
 const IAC = 255, SB = 250, SE = 240, GMCP = 201;
-
-/** Seeded PRNG so a failure can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function writeQuietly(c: TelnetClient, bytes: Uint8Array): Promise<void> {
   try {

@@ -9,14 +9,13 @@ import {
   displayName,
   exitName,
   ForbiddenError,
-  LockSyntaxError,
   normalizeId,
   NotFoundError,
   objectNameProblem,
-  parseLock,
   type Services,
   startingRoom,
   ValidationError,
+  validLock,
 } from "../../src/plugins/mod.ts";
 
 /** Longest description accepted. */
@@ -61,14 +60,8 @@ export function checkName(name: unknown, what: string): string {
 
 /** Parses and checks a lock expression; throws ValidationError naming the problem. */
 export function checkLockExpr(expr: string): string {
-  const l = String(expr ?? "").trim();
+  const l = validLock(expr);
   if (!l) throw new ValidationError("A lock needs an expression, e.g. builder+ or #12|admin.");
-  try {
-    parseLock(l);
-  } catch (e) {
-    if (e instanceof LockSyntaxError) throw new ValidationError(e.message);
-    throw e;
-  }
   return l;
 }
 

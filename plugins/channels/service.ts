@@ -9,13 +9,12 @@ import {
   ForbiddenError,
   type HubApi,
   isStaff,
-  LockSyntaxError,
   NotFoundError,
-  parseLock,
   type Presence,
   type Services,
   stripColour,
   ValidationError,
+  validLock,
 } from "../../src/plugins/mod.ts";
 import type { Channel, ChannelStore, HistoryEntry } from "./store.ts";
 
@@ -87,18 +86,6 @@ export function parseBool(value: string): boolean {
   if (["1", "yes", "true", "on"].includes(v)) return true;
   if (["0", "no", "false", "off"].includes(v)) return false;
   throw new ValidationError("Use yes or no.");
-}
-
-function checkLockText(lock: string): string {
-  const l = lock.trim();
-  if (!l) return "";
-  try {
-    parseLock(l);
-  } catch (e) {
-    if (e instanceof LockSyntaxError) throw new ValidationError(e.message);
-    throw e;
-  }
-  return l;
 }
 
 function checkHeader(header: string, name: string): string {
@@ -211,7 +198,7 @@ export class ChannelService {
       name: n,
       header: checkHeader(opts.header ?? "", n),
       hidden: !!opts.hidden,
-      lock: checkLockText(opts.lock ?? ""),
+      lock: validLock(opts.lock ?? ""),
       masking: false,
       createdAt: Date.now(),
       createdBy: actor.id,
@@ -244,7 +231,7 @@ export class ChannelService {
         next.header = checkHeader(value, ch.name);
         break;
       case "lock":
-        next.lock = checkLockText(value);
+        next.lock = validLock(value);
         break;
       case "hidden":
         next.hidden = parseBool(value);

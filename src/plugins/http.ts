@@ -2,9 +2,8 @@
  * Helpers for plugin route handlers, which receive a plain Request. Typed errors
  * thrown from a handler become `{ error }` responses through the app's one error handler.
  */
-import { readTextCapped } from "../http/middleware/body.ts";
-import { isPlainObject } from "../config/load.ts";
-import { NotFoundError, UnauthorizedError, ValidationError } from "../errors.ts";
+import { parseJsonObject, readTextCapped } from "../http/middleware/body.ts";
+import { NotFoundError, UnauthorizedError } from "../errors.ts";
 
 /** A JSON response. */
 export function json(data: unknown, status = 200): Response {
@@ -27,17 +26,7 @@ export async function readJson(
   limit = 64 * 1024,
   invalid?: string,
 ): Promise<Record<string, unknown>> {
-  const text = await readTextCapped(req, limit);
-  const refuse = (m: string) => new ValidationError(invalid ?? m);
-  if (text.trim() === "") throw refuse("Request body must be a JSON object.");
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw refuse("Request body is not valid JSON.");
-  }
-  if (!isPlainObject(parsed)) throw refuse("Request body must be a JSON object.");
-  return parsed;
+  return parseJsonObject(await readTextCapped(req, limit), invalid);
 }
 
 /**

@@ -47,7 +47,13 @@ export {
   ValidationError,
 } from "../errors.ts";
 export { CommandError } from "../commands/errors.ts";
-export { checkLock, type LockSubject, LockSyntaxError, parseLock } from "../world/locks.ts";
+export {
+  checkLock,
+  type LockSubject,
+  LockSyntaxError,
+  parseLock,
+  validLock,
+} from "../world/locks.ts";
 export { atLeast, hasFlag, isStaff, levelOf } from "../world/flags.ts";
 export { dbref, normalizeId } from "../world/ids.ts";
 export { objectNameProblem } from "../world/names.ts";

@@ -1,4 +1,5 @@
 /** A bounded, ordered output queue in front of one TCP socket. */
+import { concatBytes } from "./bytes.ts";
 
 /** The part of a socket the writer needs (a `Deno.Conn` fits). */
 export interface WritableSocket {
@@ -71,7 +72,7 @@ export class SocketWriter {
     this.#writing = true;
     try {
       while (this.#queue.length > 0 && !this.#failed) {
-        const chunk = join(this.#queue, this.#queued);
+        const chunk = concatBytes(this.#queue);
         this.#queue = [];
         this.#queued = 0;
         let at = 0;
@@ -94,15 +95,4 @@ export class SocketWriter {
     this.#queued = 0;
     for (const resolve of this.#idle.splice(0)) resolve();
   }
-}
-
-function join(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

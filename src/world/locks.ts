@@ -12,6 +12,7 @@
  * and the parser never recurses more than a fixed depth.
  */
 import { FLAG_LEVELS_TABLE } from "./flag_levels.ts";
+import { ValidationError } from "../errors.ts";
 
 /** What a lock is evaluated against. */
 export interface LockSubject {
@@ -287,4 +288,20 @@ export function checkLock(src: string, subject: LockSubject): boolean {
     throw err;
   }
   return evaluateLock(node, subject);
+}
+
+/**
+ * A lock expression as it should be stored: trimmed, "" for none; a syntax error becomes
+ * a ValidationError (400, or the message in-game) naming the problem.
+ */
+export function validLock(expr: string): string {
+  const l = String(expr ?? "").trim();
+  if (!l) return "";
+  try {
+    parseLock(l);
+  } catch (e) {
+    if (e instanceof LockSyntaxError) throw new ValidationError(e.message);
+    throw e;
+  }
+  return l;
 }

@@ -11,15 +11,23 @@ export async function readJsonObject(
   c: Context,
   limit = JSON_BODY_LIMIT,
 ): Promise<Record<string, unknown>> {
-  const text = await readTextCapped(c.req.raw, limit);
-  if (text.trim() === "") throw new ValidationError("Request body must be a JSON object.");
+  return parseJsonObject(await readTextCapped(c.req.raw, limit));
+}
+
+/**
+ * Parses body text as a JSON object; 400 for empty, unparsable or non-object text.
+ * `invalid` replaces the message (for contracts that name one message for a bad body).
+ */
+export function parseJsonObject(text: string, invalid?: string): Record<string, unknown> {
+  const refuse = (m: string) => new ValidationError(invalid ?? m);
+  if (text.trim() === "") throw refuse("Request body must be a JSON object.");
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new ValidationError("Request body is not valid JSON.");
+    throw refuse("Request body is not valid JSON.");
   }
-  if (!isPlainObject(parsed)) throw new ValidationError("Request body must be a JSON object.");
+  if (!isPlainObject(parsed)) throw refuse("Request body must be a JSON object.");
   return parsed;
 }
 
