@@ -5,7 +5,13 @@
  */
 import { join } from "node:path";
 import { api, startServer, type TestServer } from "./harness.ts";
-import { connectWs, type WsClient, type WsMatcher, type WsMessage } from "./ws_client.ts";
+import {
+  connectWs,
+  pacedSender,
+  type WsClient,
+  type WsMatcher,
+  type WsMessage,
+} from "./ws_client.ts";
 import { openStore } from "../src/storage/kv.ts";
 import { ObjectStore } from "../src/world/objects.ts";
 
@@ -94,13 +100,7 @@ export async function startWorld(names: string[]): Promise<World> {
       open.push(ws);
       const session = await ws.expect(isType("session"));
       await ws.expect(isType("room"));
-      let last = 0;
-      const send = async (line: string) => {
-        const wait = last + 110 - Date.now();
-        if (wait > 0) await sleep(wait);
-        last = Date.now();
-        ws.send(line);
-      };
+      const send = pacedSender(ws);
       return {
         id: session.data.player.id,
         name,

@@ -3,7 +3,13 @@
  * (first-run variables), players registered over REST, and web-client logins.
  */
 import { api, type StartOptions, startServer, type TestServer } from "./harness.ts";
-import { connectWs, type WsClient, type WsMatcher, type WsMessage } from "./ws_client.ts";
+import {
+  connectWs,
+  pacedSender,
+  type WsClient,
+  type WsMatcher,
+  type WsMessage,
+} from "./ws_client.ts";
 
 /** Password of every test player (and of Root). */
 export const PASSWORD = "password123";
@@ -35,7 +41,6 @@ export interface PluginWorld {
 /** Matches a message by its `data.type`. */
 export const isType = (type: string) => (m: WsMessage) => m.data.type === type;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts an engine with superuser Root and registers `names`. */
 export async function startPluginWorld(
@@ -77,13 +82,7 @@ export async function startPluginWorld(
       open.push(ws);
       await ws.expect(isType("session"));
       await ws.expect(isType("room"));
-      let last = 0;
-      const send = async (line: string) => {
-        const wait = last + 110 - Date.now();
-        if (wait > 0) await sleep(wait);
-        last = Date.now();
-        ws.send(line);
-      };
+      const send = pacedSender(ws);
       return {
         id: ids[name],
         name,

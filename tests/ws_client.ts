@@ -227,3 +227,17 @@ export class WsClient {
 export function connectWs(target: WsTarget, opts: WsClientOptions = {}): Promise<WsClient> {
   return WsClient.connect(target, opts);
 }
+
+/**
+ * A sender that spaces lines at least `gapMs` apart, so a test that types quickly stays
+ * under the hub's 10-commands-a-second limit instead of having lines dropped.
+ */
+export function pacedSender(ws: WsClient, gapMs = 110): (line: string) => Promise<void> {
+  let last = 0;
+  return async (line: string) => {
+    const wait = last + gapMs - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    last = Date.now();
+    ws.send(line);
+  };
+}
