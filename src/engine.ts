@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { Config, type ConfigSources } from "./config/load.ts";
+import { applySiteSettings } from "./config/site.ts";
 import { openStore } from "./storage/kv.ts";
 import { ObjectStore } from "./world/objects.ts";
 import { Accounts } from "./auth/accounts.ts";
@@ -57,6 +58,8 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const kv = await openStore(
     cfg.server.db === ":memory:" ? ":memory:" : resolve(root, cfg.server.db),
   );
+  // @site settings made in earlier runs sit between the file and the environment.
+  await applySiteSettings(kv, config);
   // Cached exits are only right while this engine is the database's only writer.
   const objects = new ObjectStore(kv, { cacheExits: !/^https?:\/\//.test(cfg.server.db) });
   await ensureStartingRoom(objects);

@@ -58,6 +58,11 @@ export const keys = {
   /** Prefix of online players. */
   onlineAll: (): Key => ["online"],
 
+  /** A runtime site setting made with `@site` (config path → value). */
+  siteSetting: (path: string): Key => ["site", path],
+  /** Prefix of every stored site setting. */
+  siteSettings: (): Key => ["site"],
+
   /** Everything under a plugin's own key space. */
   plugin: (plugin: string, ...rest: Deno.KvKeyPart[]): Key => ["plugin", plugin, ...rest],
 } as const;

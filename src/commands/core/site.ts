@@ -2,6 +2,7 @@
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import { defaultConfig, SITE_KEYS } from "../../config/defaults.ts";
 import { getPath } from "../../config/load.ts";
+import { setSiteSetting } from "../../config/site.ts";
 import { CommandError } from "../errors.ts";
 import { quote } from "../target.ts";
 
@@ -36,14 +37,16 @@ export const commands: CommandSpec[] = [
     category: "Admin",
     help: `@site                  lists the site settings and their values
 @site <key>            shows one
-@site <key>=<value>    changes one until the next restart
+@site <key>=<value>    changes one, now and for later starts
 
 Only these keys may change: ${SITE_KEYS.join(", ")}. Lists (server.corsOrigins) take
-comma-separated values. Any other key is refused and logged. Admin, wizard or superuser.
+comma-separated values. Any other key is refused and logged. Settings are stored in the
+database and applied over config/config.json at every start; an URSAMU_* environment
+variable for the same key still wins. Admin, wizard or superuser.
 
 Example:
   @site game.maxPlayers=50`,
-    exec(u) {
+    async exec(u) {
       const cfg = u.services.config;
       const typed = u.cmd.lhs.trim();
       if (!typed) {
@@ -69,7 +72,7 @@ Example:
       if (raw.length > MAX_VALUE) {
         throw new CommandError(`Values must be ${MAX_VALUE} characters or fewer.`);
       }
-      const refused = cfg.set(key, coerce(key, raw));
+      const refused = await setSiteSetting(u.services.kv, cfg, key, coerce(key, raw));
       if (refused) throw new CommandError(`Not changed: ${refused}.`);
       log(u, "ADMIN_SITE_SET", `${key}=${show(cfg.get(key))}`);
       u.send(`Site setting ${key} is now: ${show(cfg.get(key))}`);
