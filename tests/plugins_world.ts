@@ -41,7 +41,6 @@ export interface PluginWorld {
 /** Matches a message by its `data.type`. */
 export const isType = (type: string) => (m: WsMessage) => m.data.type === type;
 
-
 /** Starts an engine with superuser Root and registers `names`. */
 export async function startPluginWorld(
   names: string[],
