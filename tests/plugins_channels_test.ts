@@ -6,8 +6,11 @@ import { connectWs, type WsMessage } from "./ws_client.ts";
 
 const chanMsg = (text: RegExp) => (m: WsMessage) => m.data.type === "channel" && text.test(m.msg);
 
+/** No automatic joins, so a test can count and check joins it makes itself. */
+const NO_DEFAULTS = { config: { plugins: { channels: { defaultChannels: [] } } } };
+
 Deno.test("channels plugin: join, talk, history, locks, hidden, masking, staff commands", async () => {
-  const w = await startPluginWorld(["Alice", "Bob", "Carol"]);
+  const w = await startPluginWorld(["Alice", "Bob", "Carol"], NO_DEFAULTS);
   try {
     const base = w.srv.base;
     const list = async (token?: string) =>
@@ -200,7 +203,7 @@ Deno.test("channels plugin: a destroyed Public stays destroyed across restarts",
 });
 
 Deno.test("channels plugin: members toaded while it was disabled are dropped when it starts", async () => {
-  const w = await startPluginWorld(["Alice"]);
+  const w = await startPluginWorld(["Alice"], NO_DEFAULTS);
   const dir = w.srv.dir;
   const publicMembers = async (base: string) =>
     ((await api(base, "GET", "/api/v1/channels")).body as { name: string; members: number }[])
@@ -234,5 +237,23 @@ Deno.test("channels plugin: members toaded while it was disabled are dropped whe
     assertMatch(srv.output(), /dropped the memberships of 1 removed player/);
   } finally {
     await srv.stop();
+  }
+});
+
+Deno.test("channels plugin: new players join Public as 'pub' and can talk at once", async () => {
+  const w = await startPluginWorld(["Alice", "Bob"]);
+  try {
+    const alice = await w.login("Alice");
+    const bob = await w.login("Bob");
+    await alice.send("pub Hello, world");
+    const heard = await bob.ws.expect(chanMsg(/Alice says, "Hello, world"/));
+    assertEquals(heard.data.channel, "Public");
+    const pub = (await api(w.srv.base, "GET", "/api/v1/channels")).body
+      .find((c: { name: string }) => c.name === "Public");
+    assertEquals(pub.members, 3, "Root (first-run), Alice and Bob");
+    await alice.cmd("+chan/leave Public", /leave Public/);
+    await alice.cmd("pub Still here?", /Huh\?/);
+  } finally {
+    await w.stop();
   }
 });

@@ -12,6 +12,14 @@ import { channelRoutes, PREFIX } from "./routes.ts";
 /** Default for `plugins.channels.historyLimit`: messages kept per channel. */
 const HISTORY_KEEP = 1000;
 
+/** Default for `plugins.channels.defaultChannels`: channels every new player joins. */
+const DEFAULT_CHANNELS = ["Public"];
+
+/** The configured default channels (a list of names), or the default. */
+function defaultChannels(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((x) => typeof x === "string") : DEFAULT_CHANNELS;
+}
+
 const plugin: PluginModule = {
   name: "channels",
   version: "1.0.0",
@@ -63,6 +71,17 @@ const plugin: PluginModule = {
     const dropped = await svc.forgetMissing(playerCheck(s.objects, store.aliases.size));
     if (dropped) ctx.log.info(`dropped the memberships of ${dropped} removed player(s)`);
     ctx.hooks.worldHooks.on("player:removed", (p) => svc.forget(p.id).then(() => {}));
+    // New players join the default channels with the default alias (`pub`), as players
+    // of most games expect; a channel that is gone or refuses them is skipped.
+    ctx.hooks.worldHooks.on("player:created", async (p) => {
+      const player = await s.objects.get(p.id);
+      if (!player) return;
+      for (const name of defaultChannels(ctx.config.defaultChannels)) {
+        await svc.join(player, name).catch((e) =>
+          ctx.log.info(`${p.name} not joined to ${name}: ${(e as Error).message}`)
+        );
+      }
+    });
     ctx.routes.add(PREFIX, channelRoutes(s, svc));
     for (const spec of channelCommands(svc)) ctx.commands.add(spec);
     refreshTalk();

@@ -81,6 +81,8 @@ export interface EventEvents {
  * plugins only listen (memberships, indexes and caches that name an object let go).
  */
 export interface WorldEvents {
+  /** A player object was created (registration, `create`, first-run setup). */
+  "player:created": { id: string; name: string };
   /** An object was deleted; the fields are its last values. */
   "object:destroyed": { id: string; name: string; type: string; owner: string; location: string };
   /** An id is no longer a player: toaded (`destroyed` false) or its object deleted. */
@@ -113,7 +115,11 @@ export const EVENT_EVENTS: readonly (keyof EventEvents)[] = [
 ];
 
 /** World event names. */
-export const WORLD_EVENTS: readonly (keyof WorldEvents)[] = ["object:destroyed", "player:removed"];
+export const WORLD_EVENTS: readonly (keyof WorldEvents)[] = [
+  "player:created",
+  "object:destroyed",
+  "player:removed",
+];
 
 /** A handler of one event. */
 export type Handler<P> = (payload: P) => void | Promise<void>;
@@ -226,7 +232,12 @@ export function createHooks(
  */
 export function worldEventsFrom(bus: EventBus<WorldEvents>): (change: ObjectChange) => void {
   return ({ before, after }) => {
-    if (!before) return;
+    if (!before) {
+      if (after?.flags.includes("player")) {
+        void bus.emit("player:created", { id: after.id, name: after.name });
+      }
+      return;
+    }
     const wasPlayer = before.flags.includes("player");
     if (!after) {
       const { id, name, owner, location } = before;

@@ -35,7 +35,11 @@ Deno.test("hooks: the buses carry exactly the SPEC event names", () => {
   ]);
   assert.equal(GAME_EVENTS.length + WIKI_EVENTS.length + EVENT_EVENTS.length, 15);
   // The engine's own bus, beside the three of SPEC.
-  assert.deepEqual([...WORLD_EVENTS].sort(), ["object:destroyed", "player:removed"]);
+  assert.deepEqual([...WORLD_EVENTS].sort(), [
+    "object:destroyed",
+    "player:created",
+    "player:removed",
+  ]);
 });
 
 Deno.test("hooks: handlers receive the payload and can be removed", async () => {
@@ -117,12 +121,15 @@ Deno.test("hooks: world events follow the object store (toad, destroy) before th
     hooks.worldHooks.on("object:destroyed", () => {
       throw new Error("a broken listener");
     });
+    const created: string[] = [];
+    hooks.worldHooks.on("player:created", (p) => void created.push(`${p.id} ${p.name}`));
     const room = await objects.create({ name: "Hall", type: "room" });
     const toad = await objects.create({ name: "Tod", type: "player", location: room.id });
     const gone = await objects.create({ name: "Gus", type: "player", location: room.id });
     const box = await objects.create({ name: "Box", type: "thing", location: room.id });
     await objects.update(room.id, (o) => void (o.name = "Big Hall"));
     assert.deepEqual(seen, [], "creates and plain updates say nothing");
+    assert.deepEqual(created, [`${toad.id} Tod`, `${gone.id} Gus`], "only players are announced");
     await objects.update(toad.id, (o) => void (o.flags = ["thing"]));
     assert.deepEqual(seen, [`removed ${toad.id} Tod false`], "heard before update() returned");
     await objects.update(toad.id, (o) => void (o.name = "Toad"));
