@@ -13,7 +13,7 @@ import { SecurityLog } from "./auth/security_log.ts";
 import { WindowCounter } from "./auth/rate_limit.ts";
 import { Presence } from "./world/presence.ts";
 import { Texts } from "./text/texts.ts";
-import { RouteTable } from "./http/route_table.ts";
+import { PluginApps } from "./http/plugin_apps.ts";
 import { Lifecycle } from "./lifecycle.ts";
 import { ensureStartingRoom, startingRoom } from "./world/start.ts";
 import { runFirstRunSetup } from "./supervisor/setup.ts";
@@ -83,7 +83,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     presence,
     texts,
     loginFailures: new WindowCounter(10, 60_000),
-    routes: new RouteTable(),
+    pluginApps: new PluginApps(),
     root,
     startedAt: Date.now(),
     lifecycle: new Lifecycle(),
@@ -97,7 +97,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   plugins = new PluginManager(
     {
       services,
-      routes: services.routes,
+      apps: services.pluginApps,
       commands: services.commands,
       hooks,
       help: new HelpRegistry(),

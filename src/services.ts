@@ -7,7 +7,7 @@ import type { SecurityLog } from "./auth/security_log.ts";
 import type { WindowCounter } from "./auth/rate_limit.ts";
 import type { Presence } from "./world/presence.ts";
 import type { Texts } from "./text/texts.ts";
-import type { RouteTable } from "./http/route_table.ts";
+import type { PluginApps } from "./http/plugin_apps.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { HubApi } from "./hub/types.ts";
 import type { CommandRegistry } from "./commands/registry.ts";
@@ -26,8 +26,8 @@ export interface Services {
   texts: Texts;
   /** Failed logins per client IP (10 a minute). */
   loginFailures: WindowCounter;
-  /** Routes that plugins add and remove at runtime. */
-  routes: RouteTable;
+  /** The Hono apps plugins mount and unmount at runtime. */
+  pluginApps: PluginApps;
   /** Directory relative paths resolve against. */
   root: string;
   /** When the engine started (ms since epoch). */

@@ -30,11 +30,11 @@ async function plugin(dir: string, folder: string, files: Record<string, string>
 /** A plugin whose routes.ts decides the route prefix, reply and command. */
 function greeterRoutes(prefix: string, reply: string, command: string) {
   return `
-import { json } from "${SDK}";
+
 export const PREFIX = "${prefix}";
 export const REPLY = "${reply}";
 export const COMMAND = "${command}";
-export const handler = () => json({ reply: REPLY });
+export const handler = () => Response.json({ reply: REPLY });
 `;
 }
 const GREETER_MOD = `
@@ -45,7 +45,7 @@ export default {
   version: "1.0.0",
   description: "greets",
   init(ctx: PluginContext) {
-    ctx.routes.add(PREFIX, handler);
+    ctx.http(PREFIX).get("/", handler);
     ctx.commands.add({ name: COMMAND, help: "greets", exec(u) { u.send("greeting " + REPLY); } });
     ctx.help.add({ name: "greeter-topic", content: "Greeter " + REPLY });
     ctx.hooks.gameHooks.on("scene:clear", () => {});
@@ -131,7 +131,7 @@ Deno.test("plugin loader: broken plugins are reported and skipped; good ones wor
     }
     await w.srv.waitFor(/plugin stray: GET \/api\/v1\/stray\/bug failed/);
     await w.srv.waitFor(
-      /plugin stray: GET \/api\/v1\/stray\/none: the handler returned no Response/,
+      /plugin stray: GET \/api\/v1\/stray\/none failed: Error: the handler returned no Response/,
     );
 
     // The good plugins serve; the broken ones left nothing behind.

@@ -14,7 +14,7 @@ const plugin: PluginModule = {
   description: "Building commands and the REST room endpoint.",
   init(ctx: PluginContext) {
     const b = new Builder(ctx.services);
-    ctx.routes.add(PREFIX, buildingRoutes(ctx.services, b));
+    buildingRoutes(ctx.http(PREFIX), b);
     for (const spec of buildingCommands(b)) ctx.commands.add(spec);
     return true;
   },

@@ -1,36 +1,25 @@
 /** REST route of the building plugin: `POST /api/v1/building/room` (builder or higher). */
 import {
-  atLeast,
-  ForbiddenError,
-  json,
-  NotFoundError,
+  caller,
   objectView,
-  pathBelow,
+  type PluginApp,
   readJson,
-  requireUser,
-  type RouteHandler,
-  type Services,
-  UnauthorizedError,
+  requireFlag,
 } from "../../src/plugins/mod.ts";
 import type { Builder } from "./store.ts";
 
 /** The prefix the routes are mounted on. */
 export const PREFIX = "/api/v1/building";
 
-/** Builds the building handler. */
-export function buildingRoutes(services: Services, b: Builder): RouteHandler {
-  return async (req, userId) => {
-    const parts = pathBelow(req, PREFIX);
-    if (!(parts.length === 1 && parts[0] === "room" && req.method === "POST")) {
-      throw new NotFoundError("Not Found");
-    }
-    const me = await services.objects.get(requireUser(userId));
-    if (!me) throw new UnauthorizedError();
-    if (!atLeast(me.flags, "builder")) {
-      throw new ForbiddenError("Building needs the builder flag or higher.");
-    }
-    const body = await readJson(req);
-    const room = await b.room(me, body.name, body.description ?? "");
-    return json(objectView(room, []), 201);
-  };
+/** Adds the building routes to the plugin's app. */
+export function buildingRoutes(app: PluginApp, b: Builder): void {
+  app.post(
+    "/room",
+    requireFlag("builder", "Building needs the builder flag or higher."),
+    async (c) => {
+      const body = await readJson(c);
+      const room = await b.room(caller(c), body.name, body.description ?? "");
+      return c.json(objectView(room, []), 201);
+    },
+  );
 }

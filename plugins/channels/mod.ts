@@ -82,7 +82,7 @@ const plugin: PluginModule = {
         );
       }
     });
-    ctx.routes.add(PREFIX, channelRoutes(s, svc));
+    channelRoutes(ctx.http(PREFIX), svc);
     for (const spec of channelCommands(svc)) ctx.commands.add(spec);
     refreshTalk();
     ctx.provide({ service: svc });

@@ -3,17 +3,7 @@
  * channels only for members and staff) and `GET /api/v1/channels/:name/history`
  * (token required; members only for locked or hidden channels).
  */
-import {
-  json,
-  NotFoundError,
-  pathBelow,
-  query,
-  requireUser,
-  type RouteHandler,
-  type Services,
-  UnauthorizedError,
-  ValidationError,
-} from "../../src/plugins/mod.ts";
+import { caller, type PluginApp, requireUser, ValidationError } from "../../src/plugins/mod.ts";
 import type { ChannelService, Viewer } from "./service.ts";
 
 /** The prefix the routes are mounted on. */
@@ -34,33 +24,25 @@ export function historyLimit(raw: string | undefined): number {
   return Math.min(n, HISTORY_MAX);
 }
 
-/** Builds the channels handler. */
-export function channelRoutes(services: Services, svc: ChannelService): RouteHandler {
-  const viewer = async (userId: string | null): Promise<Viewer | null> => {
-    if (!userId) return null;
-    const p = await services.objects.get(userId);
-    return p ? { id: p.id, flags: p.flags } : null;
-  };
-  return async (req, userId) => {
-    const parts = pathBelow(req, PREFIX);
-    if (req.method !== "GET") throw new NotFoundError("Not Found");
-    if (parts.length === 0) {
-      const v = await viewer(userId);
-      return json(
-        svc.visible(v).map((ch) => ({
-          name: ch.name,
-          header: ch.header,
-          members: svc.memberCount(ch),
-        })),
-      );
-    }
-    if (parts.length === 2 && parts[1] === "history") {
-      const v = await viewer(requireUser(userId));
-      if (!v) throw new UnauthorizedError();
-      const limit = historyLimit(query(req, "limit"));
-      const ch = svc.readable(v, parts[0]);
-      return json(await svc.history(v, ch, limit));
-    }
-    throw new NotFoundError("Not Found");
-  };
+/** Adds the channels routes to the plugin's app. */
+export function channelRoutes(app: PluginApp, svc: ChannelService): void {
+  app.get("/", (c) => {
+    const p = c.var.player;
+    const v: Viewer | null = p ? { id: p.id, flags: p.flags } : null;
+    return c.json(
+      svc.visible(v).map((ch) => ({
+        name: ch.name,
+        header: ch.header,
+        members: svc.memberCount(ch),
+      })),
+    );
+  });
+
+  app.get("/:name/history", requireUser(), async (c) => {
+    const p = caller(c);
+    const v: Viewer = { id: p.id, flags: p.flags };
+    const limit = historyLimit(c.req.query("limit"));
+    const ch = svc.readable(v, c.req.param("name"));
+    return c.json(await svc.history(v, ch, limit));
+  });
 }

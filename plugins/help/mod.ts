@@ -29,7 +29,7 @@ const plugin: PluginModule = {
       warn: (m) => ctx.log.warn(m),
     });
     await topics.reloadFiles();
-    ctx.routes.add(PREFIX, helpRoutes(s, db, topics));
+    helpRoutes(ctx.http(PREFIX), db, topics);
     for (const spec of helpCommands(db, topics)) ctx.commands.add(spec);
     ctx.provide({ topics });
     return true;

@@ -4,16 +4,12 @@
  * `POST` and `DELETE /api/v1/help/:topic` for staff.
  */
 import {
-  ForbiddenError,
-  isStaff,
-  json,
+  caller,
   NotFoundError,
-  pathBelow,
-  query,
+  type PluginApp,
+  type PluginHttpContext,
   readJson,
-  requireUser,
-  type RouteHandler,
-  type Services,
+  requireStaff,
   stripColour,
   ValidationError,
 } from "../../src/plugins/mod.ts";
@@ -35,68 +31,60 @@ export function topicView(e: HelpEntry) {
   return { topic: e.name, ...view, entry: view };
 }
 
-/** Builds the help handler. */
-export function helpRoutes(services: Services, db: HelpDb, topics: HelpTopics): RouteHandler {
-  const staff = async (userId: string | null) => {
-    const me = await services.objects.get(requireUser(userId));
-    if (!me || !me.flags.includes("player")) throw new ForbiddenError();
-    if (!isStaff(me.flags)) throw new ForbiddenError();
-    return me;
-  };
-  return async (req, userId) => {
-    const parts = pathBelow(req, PREFIX);
-    if (parts.length === 0) {
-      if (req.method !== "GET") throw new NotFoundError("Not Found");
-      return json({ sections: await topics.sections() });
+/** The topic slug of a request (a topic may hold `/`); 400 when it is not a slug. */
+function slugOf(c: PluginHttpContext): string {
+  return mustSlug(c.req.param("topic") ?? "");
+}
+
+/** Adds the help routes to the plugin's app. */
+export function helpRoutes(app: PluginApp, db: HelpDb, topics: HelpTopics): void {
+  app.get("/", async (c) => c.json({ sections: await topics.sections() }));
+
+  app.get("/:topic{.+}", async (c) => {
+    const entry = await topics.get(slugOf(c));
+    if (!entry) throw new NotFoundError("Not found");
+    if (c.req.query("format") === "md") {
+      return c.body(entry.content, 200, { "content-type": "text/markdown; charset=utf-8" });
     }
-    const write = req.method === "POST" || req.method === "DELETE";
-    const me = write ? await staff(userId) : null;
-    const slug = mustSlug(parts.join("/"));
-    if (req.method === "GET") {
-      const entry = await topics.get(slug);
-      if (!entry) throw new NotFoundError("Not found");
-      if (query(req, "format") === "md") {
-        return new Response(entry.content, {
-          headers: { "content-type": "text/markdown; charset=utf-8" },
-        });
-      }
-      return json(topicView(entry));
+    return c.json(topicView(entry));
+  });
+
+  app.post("/:topic{.+}", requireStaff(), async (c) => {
+    const slug = slugOf(c);
+    // Room for every character written as a six-byte `\uXXXX` escape.
+    const body = await readJson(c, { limit: MAX_CONTENT * 6 + 1024 });
+    if (typeof body.content !== "string" || !body.content.trim()) {
+      throw new ValidationError("content is required");
     }
-    if (req.method === "POST" && me) {
-      // Room for every character written as a six-byte `\uXXXX` escape.
-      const body = await readJson(req, MAX_CONTENT * 6 + 1024);
-      if (typeof body.content !== "string" || !body.content.trim()) {
-        throw new ValidationError("content is required");
-      }
-      if (body.content.length > MAX_CONTENT) {
-        throw new ValidationError(`content must be ${MAX_CONTENT} characters or fewer`);
-      }
-      let section = toSection("general")!;
-      if (body.section !== undefined && body.section !== "") {
-        const s = toSection(body.section);
-        if (!s) {
-          throw new ValidationError(
-            "section must be 1-32 letters, digits, spaces, _ or -, starting with a letter or digit",
-          );
-        }
-        section = s;
-      } else {
-        section = (await topics.get(slug))?.section ?? section;
-      }
-      const created = await db.set({
-        slug,
-        section,
-        content: body.content,
-        updatedAt: Date.now(),
-        updatedBy: me.id,
-      });
-      return json(topicView((await topics.get(slug))!), created ? 201 : 200);
+    if (body.content.length > MAX_CONTENT) {
+      throw new ValidationError(`content must be ${MAX_CONTENT} characters or fewer`);
     }
-    if (req.method === "DELETE") {
-      if (!(await db.delete(slug))) throw new NotFoundError("Not found");
-      const now = await topics.get(slug);
-      return json({ deleted: true, restored: now ? now.source : null });
+    let section = toSection("general")!;
+    if (body.section !== undefined && body.section !== "") {
+      const s = toSection(body.section);
+      if (!s) {
+        throw new ValidationError(
+          "section must be 1-32 letters, digits, spaces, _ or -, starting with a letter or digit",
+        );
+      }
+      section = s;
+    } else {
+      section = (await topics.get(slug))?.section ?? section;
     }
-    throw new NotFoundError("Not Found");
-  };
+    const created = await db.set({
+      slug,
+      section,
+      content: body.content,
+      updatedAt: Date.now(),
+      updatedBy: caller(c).id,
+    });
+    return c.json(topicView((await topics.get(slug))!), created ? 201 : 200);
+  });
+
+  app.delete("/:topic{.+}", requireStaff(), async (c) => {
+    const slug = slugOf(c);
+    if (!(await db.delete(slug))) throw new NotFoundError("Not found");
+    const now = await topics.get(slug);
+    return c.json({ deleted: true, restored: now ? now.source : null });
+  });
 }

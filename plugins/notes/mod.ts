@@ -13,7 +13,7 @@ const plugin: PluginModule = {
   description: "Private notes for players.",
   init(ctx: PluginContext) {
     const store = new NoteStore(ctx.kv);
-    ctx.routes.add(PREFIX, notesRoutes(ctx.services, store));
+    notesRoutes(ctx.http(PREFIX), store);
     for (const spec of notesCommands(store)) ctx.commands.add(spec);
     return true;
   },

@@ -1,16 +1,14 @@
 /**
- * REST routes of the notes plugin (SPEC "Sample plugin: notes"). Every call needs a
- * token; typed errors become `{ error }` responses through the engine's error handler.
+ * REST routes of the notes plugin: list, create and delete the caller's notes. Every
+ * call needs a token; typed errors become `{ error }` through the engine's error handler.
  */
 import {
+  caller,
   ForbiddenError,
-  json,
   NotFoundError,
-  pathBelow,
+  type PluginApp,
   readJson,
   requireUser,
-  type RouteHandler,
-  type Services,
   ValidationError,
 } from "../../src/plugins/mod.ts";
 import { MAX_NOTE_LENGTH, type NoteStore } from "./store.ts";
@@ -18,30 +16,29 @@ import { MAX_NOTE_LENGTH, type NoteStore } from "./store.ts";
 /** The prefix the routes are mounted on. */
 export const PREFIX = "/api/v1/notes";
 
-/** Builds the handler for `/api/v1/notes` and everything below it. */
-export function notesRoutes(services: Services, store: NoteStore): RouteHandler {
-  return async (req, userId) => {
-    const me = requireUser(userId);
-    const parts = pathBelow(req, PREFIX);
-    if (parts.length === 0 && req.method === "GET") return json(await store.list(me));
-    if (parts.length === 0 && req.method === "POST") {
-      // No readable JSON object means no text either: SPEC has one message for that.
-      const body = await readJson(req, undefined, "text is required");
-      const text = typeof body.text === "string" ? body.text.trim() : "";
-      if (!text) throw new ValidationError("text is required");
-      if (text.length > MAX_NOTE_LENGTH) {
-        throw new ValidationError(`text must be ${MAX_NOTE_LENGTH} characters or fewer`);
-      }
-      const author = await services.objects.get(me);
-      return json(await store.create(me, author?.name ?? "", text), 201);
+/** Adds the notes routes to the plugin's app. */
+export function notesRoutes(app: PluginApp, store: NoteStore): void {
+  app.use("*", requireUser());
+
+  app.get("/", async (c) => c.json(await store.list(caller(c).id)));
+
+  app.post("/", async (c) => {
+    // No readable JSON object means no text either: the contract has one message for that.
+    const body = await readJson(c, { invalid: "text is required" });
+    const text = typeof body.text === "string" ? body.text.trim() : "";
+    if (!text) throw new ValidationError("text is required");
+    if (text.length > MAX_NOTE_LENGTH) {
+      throw new ValidationError(`text must be ${MAX_NOTE_LENGTH} characters or fewer`);
     }
-    if (parts.length === 1 && req.method === "DELETE") {
-      const note = await store.get(parts[0]);
-      if (!note) throw new NotFoundError("Not found");
-      if (note.author !== me) throw new ForbiddenError("Forbidden");
-      await store.delete(note);
-      return json({ deleted: true });
-    }
-    throw new NotFoundError("Not Found");
-  };
+    const me = caller(c);
+    return c.json(await store.create(me.id, me.name, text), 201);
+  });
+
+  app.delete("/:id", async (c) => {
+    const note = await store.get(c.req.param("id"));
+    if (!note) throw new NotFoundError("Not found");
+    if (note.author !== caller(c).id) throw new ForbiddenError("Forbidden");
+    await store.delete(note);
+    return c.json({ deleted: true });
+  });
 }

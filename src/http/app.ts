@@ -1,7 +1,5 @@
-/** The Hono app: middleware, core routes, and the runtime route table for plugins. */
+/** The Hono app: middleware, core routes, and the plugin apps mounted at runtime. */
 import { Hono } from "hono";
-import { HTTPException } from "hono/http-exception";
-import { EngineError } from "../errors.ts";
 import type { AppEnv } from "./env.ts";
 import type { Services } from "../services.ts";
 import { securityHeaders } from "./middleware/headers.ts";
@@ -11,6 +9,8 @@ import { playerFromRequest } from "./middleware/auth.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { coreRoutes } from "./routes/core.ts";
 import { objectRoutes } from "./routes/objects.ts";
+import { type RouteInfo, routesOf } from "./plugin_apps.ts";
+import { dispatchToPlugin } from "../plugins/http.ts";
 
 /** Builds the HTTP app over the shared services. */
 export function createApp(services: Services): Hono<AppEnv> {
@@ -29,26 +29,28 @@ export function createApp(services: Services): Hono<AppEnv> {
   app.get("/health", (c) => c.json({ status: "ok", engine: "UrsaMU" }));
 
   const api = new Hono<AppEnv>();
+  // The caller is resolved once here, for core routes and plugin apps alike.
+  api.use("*", async (c, next) => {
+    c.set("player", await playerFromRequest(services, c.req.raw));
+    await next();
+  });
   api.route("/", authRoutes());
   api.route("/", coreRoutes());
   api.route("/", objectRoutes());
-  // Runtime routes (plugins) answer whatever the core routes did not.
-  api.all("*", async (c) => {
-    const entry = services.routes.match(c.req.path);
-    if (!entry) return c.json({ error: "Not Found" }, 404);
-    const player = await playerFromRequest(services, c.req.raw);
-    // A plugin's bug is logged under the plugin's name (the error handler still answers 500).
-    const where = `plugin ${entry.owner}: ${c.req.method} ${c.req.path}`;
-    let res: unknown;
-    try {
-      res = await entry.handler(c.req.raw, player?.id ?? null);
-    } catch (e) {
-      if (e instanceof EngineError || e instanceof HTTPException) throw e;
-      throw new Error(`${where} failed`, { cause: e });
-    }
-    if (!(res instanceof Response)) throw new Error(`${where}: the handler returned no Response`);
-    return res;
+  api.get("/routes", (c) => c.json(describeRoutes(app, services)));
+  // Plugin apps answer whatever the core routes did not.
+  api.all("*", (c) => {
+    const mounted = services.pluginApps.match(c.req.path);
+    if (!mounted) return c.json({ error: "Not Found" }, 404);
+    return dispatchToPlugin(mounted.app, c.req.raw, { player: c.var.player, ip: c.var.ip });
   });
   app.route("/api/v1", api);
   return app;
+}
+
+/** Every route with its methods: the core's, then each plugin's, sorted by path. */
+function describeRoutes(app: Hono<AppEnv>, services: Services): RouteInfo[] {
+  const core = routesOf(app, "core").filter((r) => !r.path.endsWith("*"));
+  return [...core, ...services.pluginApps.routes()]
+    .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
 }

@@ -6,7 +6,8 @@
  */
 import type { Services } from "../services.ts";
 import type { PluginSection } from "../config/defaults.ts";
-import type { RouteHandler, RouteTable } from "../http/route_table.ts";
+import type { PluginApps } from "../http/plugin_apps.ts";
+import { createPluginApp, type PluginApp, type RouteHandler } from "./http.ts";
 import type { CommandSpec } from "../commands/types.ts";
 import type {
   EventBus,
@@ -33,7 +34,7 @@ export interface CommandHost {
 /** Engine parts a context registers into. */
 export interface ContextHost {
   services: Services;
-  routes: RouteTable;
+  apps: PluginApps;
   commands: CommandHost;
   hooks: Hooks;
   help: HelpRegistry;
@@ -80,9 +81,15 @@ export interface PluginContext {
   readonly active: boolean;
   /** Engine services (config, kv, objects, hub, commands, presence, ...). */
   readonly services: Services;
-  /** REST routes under /api/v1. */
+  /**
+   * A new Hono app serving `prefix` (`/api/v1/x` or `x`) and everything below it: routes
+   * are written relative to the prefix (`app.get("/:id", ...)`), the caller is in
+   * `c.var.player`, typed errors become `{ error }`. Unmounted when the plugin unloads.
+   */
+  http(prefix: string): PluginApp;
+  /** REST routes in their plainest form. */
   readonly routes: {
-    /** Registers `handler` for `prefix` (`/api/v1/x` or `x`) and everything below it. */
+    /** Registers `handler` for `prefix` and everything below it (all methods). */
     add(prefix: string, handler: RouteHandler): void;
   };
   /** In-game commands. */
@@ -149,9 +156,12 @@ export class ContextImpl implements PluginContext {
     };
     this.routes = {
       add: (prefix, handler) => {
-        this.#check();
         if (typeof handler !== "function") throw new Error("route handler must be a function");
-        host.routes.add({ prefix: fullPrefix(prefix), handler, owner: this.#owner });
+        this.http(prefix).all("*", async (c) => {
+          const res = await handler(c.req.raw, c.var.player?.id ?? null);
+          if (!(res instanceof Response)) throw new Error("the handler returned no Response");
+          return res;
+        });
       },
     };
     this.commands = {
@@ -186,6 +196,14 @@ export class ContextImpl implements PluginContext {
       eventHooks: this.#track(host.hooks.eventHooks),
       worldHooks: (({ on, off }) => ({ on, off }))(this.#track(host.hooks.worldHooks)),
     };
+  }
+
+  http(prefix: string): PluginApp {
+    this.#check();
+    const full = fullPrefix(prefix);
+    const app = createPluginApp(full, this.#owner);
+    this.#host.apps.add({ prefix: full, owner: this.#owner, app });
+    return app;
   }
 
   get config(): PluginSection {
@@ -228,7 +246,7 @@ export class ContextImpl implements PluginContext {
     }
     for (const off of this.#unsubs.splice(0)) off();
     const steps: [string, () => unknown][] = [
-      ["routes", () => this.#host.routes.removeOwner(this.#owner)],
+      ["routes", () => this.#host.apps.removeOwner(this.#owner)],
       ["commands", () => this.#host.commands.removeOwner(this.#owner)],
       ["help", () => this.#host.help.removeOwner(this.#owner)],
     ];

@@ -1,51 +1,112 @@
 /**
- * Helpers for plugin route handlers, which receive a plain Request. Typed errors
- * thrown from a handler become `{ error }` responses through the app's one error handler.
+ * The HTTP side of the plugin surface: the Hono app a plugin gets from `ctx.http(prefix)`
+ * and the middleware and helpers its handlers use. The engine resolves the caller once
+ * and maps typed errors to `{ error }` through the one error handler.
  */
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import type { Caller, PluginEnv } from "../http/env.ts";
+import { errorHandler, notFound } from "../http/middleware/errors.ts";
 import { parseJsonObject, readTextCapped } from "../http/middleware/body.ts";
-import { NotFoundError, UnauthorizedError } from "../errors.ts";
+import { type Page, pageParams } from "../http/pagination.ts";
+import { ForbiddenError, UnauthorizedError } from "../errors.ts";
+import { atLeast, isStaff } from "../world/flags.ts";
+import type { DbObject } from "../world/types.ts";
 
-/** A JSON response. */
-export function json(data: unknown, status = 200): Response {
-  return Response.json(data, { status });
-}
+/** A route handler in its plainest form: the request and the caller's player id (or null). */
+export type RouteHandler = (req: Request, userId: string | null) => Response | Promise<Response>;
 
-/** The caller's id, or 401 `Unauthorized`. */
-export function requireUser(userId: string | null): string {
-  if (!userId) throw new UnauthorizedError();
-  return userId;
-}
+/** A plugin route's Hono context. */
+export type PluginHttpContext = Context<PluginEnv>;
+
+/** A plugin's Hono app, as `ctx.http(prefix)` returns it. */
+export type PluginApp = Hono<PluginEnv>;
 
 /**
- * Reads a JSON object body (capped, default 64 KiB); 400 for anything else. `invalid`
- * replaces the message for a missing, unparsable or non-object body (a plugin whose
- * contract names one message for a missing field, like notes' `text is required`).
+ * A new app serving `prefix` for `owner`: the caller the engine resolved is in
+ * `c.var.player` and `c.var.ip`; errors and unknown paths answer like the core routes, and a
+ * plugin's untyped error is logged under its name, method and path.
  */
+export function createPluginApp(prefix: string, owner: string): PluginApp {
+  // Not strict: `/api/v1/x/` is `/api/v1/x`, as it was for every plugin before.
+  const app = new Hono<PluginEnv>({ strict: false }).basePath(prefix);
+  app.onError(errorHandler(`plugin ${owner}`));
+  app.notFound(notFound());
+  app.use("*", async (c, next) => {
+    c.set("player", c.env.player);
+    c.set("ip", c.env.ip);
+    await next();
+  });
+  return app;
+}
+
+/** Calls `app` for a request with the caller the engine resolved. */
+export function dispatchToPlugin(app: PluginApp, req: Request, caller: Caller): Promise<Response> {
+  return Promise.resolve(app.fetch(req, caller));
+}
+
+/** Middleware: 401 `Unauthorized` without a valid token. */
+export function requireUser(): MiddlewareHandler<PluginEnv> {
+  return async (c, next) => {
+    if (!c.var.player) throw new UnauthorizedError();
+    await next();
+  };
+}
+
+/** Middleware: 401 without a token, 403 (`message`) unless the caller is admin, wizard or superuser. */
+export function requireStaff(message = "Forbidden"): MiddlewareHandler<PluginEnv> {
+  return requireLevel(isStaff, message);
+}
+
+/** Middleware: 401 without a token, 403 (`message`) unless the caller has `flag`'s level or higher. */
+export function requireFlag(flag: string, message = "Forbidden"): MiddlewareHandler<PluginEnv> {
+  return requireLevel((flags) => atLeast(flags, flag), message);
+}
+
+function requireLevel(
+  allowed: (flags: readonly string[]) => boolean,
+  message: string,
+): MiddlewareHandler<PluginEnv> {
+  return async (c, next) => {
+    const p = c.var.player;
+    if (!p) throw new UnauthorizedError();
+    if (!allowed(p.flags)) throw new ForbiddenError(message);
+    await next();
+  };
+}
+
+/** The authenticated caller (401 when there is none). */
+export function caller(c: PluginHttpContext): DbObject {
+  const p = c.var.player;
+  if (!p) throw new UnauthorizedError();
+  return p;
+}
+
+/** Options of `readJson`. */
+export interface ReadJsonOptions {
+  /** Largest body accepted, in bytes (default 64 KiB). */
+  limit?: number;
+  /**
+   * The message for a missing, unparsable or non-object body, for a contract that names one
+   * message (like notes' `text is required`).
+   */
+  invalid?: string;
+}
+
+/** Reads the body as a JSON object, capped before parsing; 400 for anything else. */
 export async function readJson(
-  req: Request,
-  limit = 64 * 1024,
-  invalid?: string,
+  c: PluginHttpContext,
+  opts: ReadJsonOptions = {},
 ): Promise<Record<string, unknown>> {
-  return parseJsonObject(await readTextCapped(req, limit), invalid);
+  return parseJsonObject(await readTextCapped(c.req.raw, opts.limit ?? 64 * 1024), opts.invalid);
 }
 
 /**
- * The decoded path segments below `prefix`: `/api/v1/notes/12` with prefix
- * `/api/v1/notes` gives `["12"]`. Bad percent-encoding is a 404 (no such path).
+ * `limit`/`offset` of the query: default 50, more than `max` (200) clamped to it, a
+ * negative or non-numeric value a 400.
  */
-export function pathBelow(req: Request, prefix: string): string[] {
-  const path = new URL(req.url).pathname;
-  const base = prefix.replace(/\/+$/, "");
-  if (path !== base && !path.startsWith(base + "/")) throw new NotFoundError("Not Found");
-  const rest = path.slice(base.length).split("/").filter((s) => s !== "");
-  try {
-    return rest.map((s) => decodeURIComponent(s));
-  } catch {
-    throw new NotFoundError("Not Found");
-  }
-}
-
-/** A query parameter, or undefined. */
-export function query(req: Request, name: string): string | undefined {
-  return new URL(req.url).searchParams.get(name) ?? undefined;
+export function page(c: PluginHttpContext, opts: { limit?: number; max?: number } = {}): Page {
+  return pageParams(c.req.query("limit"), c.req.query("offset"), {
+    limit: opts.limit ?? 50,
+    max: opts.max ?? 200,
+  });
 }

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Config } from "../config/load.ts";
-import { RouteTable } from "../http/route_table.ts";
+import { PluginApps } from "../http/plugin_apps.ts";
+import { dispatchToPlugin } from "./http.ts";
 import type { CommandSpec } from "../commands/types.ts";
 import type { Services } from "../services.ts";
 import { createHooks } from "./hooks.ts";
@@ -65,13 +66,13 @@ async function setup(overrides: Record<string, unknown> = {}, timeoutMs = 2000) 
   const dir = await Deno.makeTempDir({ prefix: "ursamu-plugins-" });
   const kv = await Deno.openKv(":memory:");
   const config = await new Config({ overrides, warn: () => {} }).load();
-  const routes = new RouteTable();
+  const routes = new PluginApps();
   const commands = new FakeCommands();
   const hooks = createHooks(() => {});
   const help = new HelpRegistry();
-  const services = { config, kv, routes } as unknown as Services;
+  const services = { config, kv, pluginApps: routes } as unknown as Services;
   const logs: string[] = [];
-  const manager = new PluginManager({ services, routes, commands, hooks, help }, {
+  const manager = new PluginManager({ services, apps: routes, commands, hooks, help }, {
     dir,
     engineVersion: "1.0.0",
     timeoutMs,
@@ -79,7 +80,12 @@ async function setup(overrides: Record<string, unknown> = {}, timeoutMs = 2000) 
   });
   const call = async (path: string) => {
     const e = routes.match(path);
-    return e ? await (await e.handler(new Request("http://x" + path), null)).text() : null;
+    if (!e) return null;
+    const res = await dispatchToPlugin(e.app, new Request("http://x" + path), {
+      player: null,
+      ip: "127.0.0.1",
+    });
+    return await res.text();
   };
   return {
     dir,

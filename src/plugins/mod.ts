@@ -27,11 +27,22 @@ export type {
   WorldEvents,
 } from "./hooks.ts";
 export type { PluginKv } from "./kv.ts";
-export { json, pathBelow, query, readJson, requireUser } from "./http.ts";
+export {
+  caller,
+  page,
+  type PluginApp,
+  type PluginHttpContext,
+  readJson,
+  type ReadJsonOptions,
+  requireFlag,
+  requireStaff,
+  requireUser,
+  type RouteHandler,
+} from "./http.ts";
+export type { Page } from "../http/pagination.ts";
 export { ENGINE_VERSION } from "../version.ts";
 
 export type { Services } from "../services.ts";
-export type { RouteHandler } from "../http/route_table.ts";
 export type { CommandSdk, CommandSpec } from "../commands/types.ts";
 export type { HubApi, HubConnection, Outbound, OutboundData } from "../hub/types.ts";
 export type { DbObject, ObjectData } from "../world/types.ts";

@@ -26,12 +26,10 @@ export async function playerFromRequest(
   return player && player.flags.includes("player") ? player : null;
 }
 
-/** Requires a valid token (401 otherwise); sets `player`. */
+/** Requires a valid token (401 otherwise): the caller the app resolved once, in `player`. */
 export function requireAuth(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const player = await playerFromRequest(c.var.services, c.req.raw);
-    if (!player) throw new UnauthorizedError();
-    c.set("player", player);
+    if (!c.var.player) throw new UnauthorizedError();
     await next();
   };
 }

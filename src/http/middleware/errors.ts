@@ -3,14 +3,20 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { publicMessage, statusOf } from "../../errors.ts";
 
-/** Maps thrown errors to `{ error }` with the right status; unknown errors are logged as 500. */
-export function errorHandler(): ErrorHandler {
+/**
+ * Maps thrown errors to `{ error }` with the right status; unknown errors are logged as 500,
+ * under `where` (a plugin's name) with the method and path when given.
+ */
+export function errorHandler(where?: string): ErrorHandler {
   return (err, c) => {
     if (err instanceof HTTPException) {
       return c.json({ error: err.message || "Bad request" }, err.status as 400);
     }
     const status = statusOf(err);
-    if (status === 500) console.error("http: unhandled error:", err);
+    if (status === 500) {
+      if (where) console.error(`${where}: ${c.req.method} ${c.req.path} failed:`, err);
+      else console.error("http: unhandled error:", err);
+    }
     // Every status statusOf returns carries a body, so the narrowing cast is safe.
     return c.json({ error: publicMessage(err) }, status as 400);
   };
