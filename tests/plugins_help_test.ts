@@ -4,7 +4,7 @@ import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { api, ROOT } from "./harness.ts";
 import { isType, startPluginWorld } from "./plugins_world.ts";
 
-/** Every core command (SPEC "In-game commands" and the basics) must have a real help file. */
+/** Every core command (docs/commands.md) must have a real help file. */
 const CORE_TOPICS = [
   "look",
   "say",

@@ -1,5 +1,5 @@
 /**
- * The supervisor's restart loop as a process: exit 75 restarts with the SPEC §7 backoff (seen in
+ * The supervisor's restart loop as a process: exit 75 restarts with the documented backoff (seen in
  * its log), exit 0 and crash codes stop it (and the sidecar), signals stop everything cleanly.
  */
 import { join } from "node:path";

@@ -64,7 +64,7 @@ Deno.test("channels: history keeps the newest messages after pruning", async () 
     await t.svc.join(player("1"), "ooc");
     for (let i = 0; i < 6; i++) await t.svc.talk(player("1"), ch, `m${i}`);
     assert.equal(await t.store.prune("ooc", 3), 3);
-    const h = await t.svc.history(player("1"), ch, 10);
+    const h = await t.svc.history(player("1"), ch, { limit: 10, offset: 0 });
     assert.deepEqual(h.map((e) => e.message), ["m3", "m4", "m5"]);
   } finally {
     t.kv.close();

@@ -1,38 +1,28 @@
 /**
  * REST routes of the channels plugin: `GET /api/v1/channels` (open; hidden
- * channels only for members and staff) and `GET /api/v1/channels/:name/history`
- * (token required; members only for locked or hidden channels).
+ * channels only for members and staff; by name, paged) and
+ * `GET /api/v1/channels/:name/history` (token required; members only for locked or
+ * hidden channels; paged back from the newest message).
  */
 import {
   json,
   NotFoundError,
+  pageOf,
+  type PageSizes,
   pathBelow,
-  query,
+  requestPage,
   requireUser,
   type RouteHandler,
   type Services,
   UnauthorizedError,
-  ValidationError,
 } from "../../src/plugins/mod.ts";
 import type { ChannelService, Viewer } from "./service.ts";
 
 /** The prefix the routes are mounted on. */
 export const PREFIX = "/api/v1/channels";
 
-/** History page size: default and maximum. */
-export const HISTORY_DEFAULT = 20;
-/** Largest history page. */
-export const HISTORY_MAX = 500;
-
-/** Parses `?limit=`: default 20, at most 500, a 400 for anything but a whole number of 1 or more. */
-export function historyLimit(raw: string | undefined): number {
-  if (raw === undefined || raw === "") return HISTORY_DEFAULT;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) {
-    throw new ValidationError("limit must be a whole number of 1 or more.");
-  }
-  return Math.min(n, HISTORY_MAX);
-}
+/** History pages: 20 messages by default, at most 500 (other lists: 50, at most 200). */
+export const HISTORY_PAGE: PageSizes = { limit: 20, max: 500 };
 
 /** Builds the channels handler. */
 export function channelRoutes(services: Services, svc: ChannelService): RouteHandler {
@@ -47,7 +37,7 @@ export function channelRoutes(services: Services, svc: ChannelService): RouteHan
     if (parts.length === 0) {
       const v = await viewer(userId);
       return json(
-        svc.visible(v).map((ch) => ({
+        pageOf(svc.visible(v), requestPage(req)).map((ch) => ({
           name: ch.name,
           header: ch.header,
           members: svc.memberCount(ch),
@@ -57,9 +47,9 @@ export function channelRoutes(services: Services, svc: ChannelService): RouteHan
     if (parts.length === 2 && parts[1] === "history") {
       const v = await viewer(requireUser(userId));
       if (!v) throw new UnauthorizedError();
-      const limit = historyLimit(query(req, "limit"));
+      const page = requestPage(req, HISTORY_PAGE);
       const ch = svc.readable(v, parts[0]);
-      return json(await svc.history(v, ch, limit));
+      return json(await svc.history(v, ch, page));
     }
     throw new NotFoundError("Not Found");
   };

@@ -10,6 +10,7 @@ import {
   type HubApi,
   isStaff,
   NotFoundError,
+  type Page,
   type Presence,
   type Services,
   stripColour,
@@ -175,10 +176,13 @@ export class ChannelService {
     return ch;
   }
 
-  /** History as a viewer sees it: masked speakers stay masked except for staff. */
-  async history(v: Viewer, ch: Channel, limit: number) {
+  /**
+   * One page of history (counted back from the newest, oldest first) as a viewer sees
+   * it: masked speakers stay masked except for staff.
+   */
+  async history(v: Viewer, ch: Channel, page: Page) {
     const staff = isStaff(v.flags);
-    const entries = await this.d.store.history(ch.name.toLowerCase(), limit);
+    const entries = await this.d.store.history(ch.name.toLowerCase(), page);
     return entries.map((e) => ({
       sender: e.masked && !staff ? "Someone" : e.sender,
       message: e.message,

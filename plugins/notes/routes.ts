@@ -1,6 +1,7 @@
 /**
- * REST routes of the notes plugin (SPEC "Sample plugin: notes"). Every call needs a
- * token; typed errors become `{ error }` responses through the engine's error handler.
+ * REST routes of the notes plugin: list (paged with `limit`/`offset`), create, delete.
+ * Every call needs a token; typed errors become `{ error }` responses through the
+ * engine's error handler.
  */
 import {
   ForbiddenError,
@@ -8,6 +9,7 @@ import {
   NotFoundError,
   pathBelow,
   readJson,
+  requestPage,
   requireUser,
   type RouteHandler,
   type Services,
@@ -23,9 +25,11 @@ export function notesRoutes(services: Services, store: NoteStore): RouteHandler 
   return async (req, userId) => {
     const me = requireUser(userId);
     const parts = pathBelow(req, PREFIX);
-    if (parts.length === 0 && req.method === "GET") return json(await store.list(me));
+    if (parts.length === 0 && req.method === "GET") {
+      return json(await store.list(me, requestPage(req)));
+    }
     if (parts.length === 0 && req.method === "POST") {
-      // No readable JSON object means no text either: SPEC has one message for that.
+      // No readable JSON object means no text either: the API has one message for that.
       const body = await readJson(req, undefined, "text is required");
       const text = typeof body.text === "string" ? body.text.trim() : "";
       if (!text) throw new ValidationError("text is required");

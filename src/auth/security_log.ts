@@ -1,7 +1,7 @@
 /** The security log: JSON lines in `<logDir>/security.log`. */
 import { dirname } from "node:path";
 
-/** Event names of SPEC "Authentication" §8 (plus the ones later features add). */
+/** Security log event names (docs/api.md "Security log"). */
 export type SecurityEvent =
   | "LOGIN_FAILED"
   | "LOGIN_RATE_LIMITED"

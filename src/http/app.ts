@@ -39,9 +39,12 @@ export function createApp(services: Services): Hono<AppEnv> {
     const player = await playerFromRequest(services, c.req.raw);
     // A plugin's bug is logged under the plugin's name (the error handler still answers 500).
     const where = `plugin ${entry.owner}: ${c.req.method} ${c.req.path}`;
+    // Hono answers HEAD by running the GET route and dropping the body; a plugin handler
+    // reads the raw request, so it is shown the GET that Hono is answering.
+    const req = c.req.raw.method === "HEAD" ? new Request(c.req.raw, { method: "GET" }) : c.req.raw;
     let res: unknown;
     try {
-      res = await entry.handler(c.req.raw, player?.id ?? null);
+      res = await entry.handler(req, player?.id ?? null);
     } catch (e) {
       if (e instanceof EngineError || e instanceof HTTPException) throw e;
       throw new Error(`${where} failed`, { cause: e });

@@ -18,6 +18,9 @@ export const MAX_PENDING = 64;
 /** Default screen width. */
 export const DEFAULT_WIDTH = 78;
 
+/** Runtime socket errors that only mean the client went away. */
+const VANISHED = /unexpected eof|reset|broken pipe|not connected/i;
+
 /** A queued piece of inbound work: a command line, or a step such as a token login. */
 export type Task = string | (() => Promise<void>);
 
@@ -37,6 +40,8 @@ export interface ConnectionHooks {
 export const CloseCode = {
   normal: 1000,
   goingAway: 1001,
+  /** Frame data that is not what its type promises (not UTF-8). */
+  invalidData: 1007,
   policy: 1008,
   tooBig: 1009,
   restart: 1012,
@@ -105,7 +110,16 @@ export class Connection implements HubConnection, EventListenerObject {
       case "close":
         this.lost();
         return;
-        // "error" is always followed by "close".
+      case "error": {
+        // Always followed by "close". Deno reports here why it dropped the socket without
+        // a close frame: a client that just vanished (not worth a line), or a frame it
+        // refused, such as text that is not UTF-8 ("Invalid UTF-8").
+        const why = String((e as ErrorEvent).message ?? "");
+        if (!this.closed && !VANISHED.test(why)) {
+          console.warn(`hub: connection ${this.id} (${this.ip}) dropped by the runtime: ${why}`);
+        }
+        return;
+      }
     }
   }
 

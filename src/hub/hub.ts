@@ -11,6 +11,7 @@ import { CloseCode, Connection, type ConnectionHooks, type Task } from "./connec
 import { CommandRateLimiter, idleSweepMs, IpCounter, isLoopback, looksLikeIp } from "./limits.ts";
 import { type LoginHost, preLogin } from "./login.ts";
 import {
+  binaryText,
   clientKind,
   EncodedFrame,
   type InboundFrame,
@@ -205,15 +206,22 @@ export class Hub implements HubApi, LoginHost {
   #frame(conn: Connection, data: unknown): void {
     if (conn.closed) return;
     if (typeof data !== "string") {
-      const size = data instanceof ArrayBuffer ? data.byteLength : MAX_FRAME_BYTES + 1;
-      if (size > MAX_FRAME_BYTES) return this.#tooLarge(conn);
-      if (this.#admit(conn)) {
-        conn.send(errorOut("Binary frames are not supported; send text or JSON."));
+      if (!(data instanceof ArrayBuffer) || data.byteLength > MAX_FRAME_BYTES) {
+        return this.#tooLarge(conn);
       }
-      return;
+      // A binary frame is read as UTF-8 text. Text frames never get here with bad UTF-8:
+      // the runtime drops such a socket itself (docs/protocol.md).
+      const text = binaryText(data);
+      if (text === null) return this.#notUtf8(conn);
+      return this.#handle(conn, parseFrame(text));
     }
     if (textTooLarge(data)) return this.#tooLarge(conn);
     this.#handle(conn, parseFrame(data));
+  }
+
+  #notUtf8(conn: Connection): void {
+    console.warn(`hub: closing ${conn.id} (${conn.ip}): a frame that is not valid UTF-8`);
+    conn.close("Frames must be UTF-8 text.", CloseCode.invalidData);
   }
 
   #tooLarge(conn: Connection): void {

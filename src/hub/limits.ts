@@ -3,7 +3,7 @@
  * login), connection counts per IP, and which peers count as the local sidecar.
  */
 
-/** Commands allowed per window (SPEC "Limits": 10 a second). */
+/** Commands allowed per window (10 a second, docs/protocol.md "Limits"). */
 export const COMMANDS_PER_WINDOW = 10;
 /** Length of the rate window in ms. */
 export const RATE_WINDOW_MS = 1000;

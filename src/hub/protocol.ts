@@ -69,6 +69,18 @@ export function textTooLarge(data: string): boolean {
   return utf8Length(data, MAX_FRAME_BYTES) > MAX_FRAME_BYTES;
 }
 
+/**
+ * The text of a binary frame (some clients send their lines that way), or null when it is
+ * not valid UTF-8. Call it after the size check.
+ */
+export function binaryText(data: ArrayBuffer): string | null {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data);
+  } catch {
+    return null;
+  }
+}
+
 /** Number of code points of a string. */
 function codePoints(s: string): number {
   let n = 0;

@@ -4,6 +4,7 @@
  */
 import { parseJsonObject, readTextCapped } from "../http/middleware/body.ts";
 import { NotFoundError, UnauthorizedError } from "../errors.ts";
+import { LIST_PAGE, type Page, pageFromUrl, type PageSizes } from "../http/pagination.ts";
 
 /** A JSON response. */
 export function json(data: unknown, status = 200): Response {
@@ -48,4 +49,12 @@ export function pathBelow(req: Request, prefix: string): string[] {
 /** A query parameter, or undefined. */
 export function query(req: Request, name: string): string | undefined {
   return new URL(req.url).searchParams.get(name) ?? undefined;
+}
+
+/**
+ * The page a list request asks for (`?limit=&offset=`): default 50, at most 200 unless
+ * `sizes` says otherwise; a bad value is a 400. Every list route of a plugin takes it.
+ */
+export function requestPage(req: Request, sizes: PageSizes = LIST_PAGE): Page {
+  return pageFromUrl(req.url, sizes);
 }

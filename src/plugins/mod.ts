@@ -27,7 +27,8 @@ export type {
   WorldEvents,
 } from "./hooks.ts";
 export type { PluginKv } from "./kv.ts";
-export { json, pathBelow, query, readJson, requireUser } from "./http.ts";
+export { json, pathBelow, query, readJson, requestPage, requireUser } from "./http.ts";
+export { LIST_PAGE, type Page, pageOf, type PageSizes } from "../http/pagination.ts";
 export { ENGINE_VERSION } from "../version.ts";
 
 export type { Services } from "../services.ts";

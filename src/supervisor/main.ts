@@ -4,7 +4,7 @@
  *
  * Options (for tests and unusual installs): `--engine <file>` and `--sidecar <file>` replace
  * `main.ts` and `telnet.ts` (paths relative to the repository); `--max-delay <ms>` lowers the
- * restart delay cap below SPEC §7's 60 s.
+ * restart delay cap below the usual 60 s.
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,6 +1,6 @@
 /**
  * The restart loop: keeps the telnet sidecar alive and restarts the engine on exit 75
- * (SPEC §7). Process spawning is injected so the loop itself can be tested with fakes.
+ * (docs/operations.md). Process spawning is injected so the loop itself can be tested with fakes.
  */
 import { restartDelay } from "./backoff.ts";
 import { EXIT_CLEAN, EXIT_RESTART } from "../lifecycle.ts";

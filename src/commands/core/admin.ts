@@ -1,5 +1,5 @@
 /**
- * Staff commands on players and ownership (SPEC "In-game commands"): @set, @boot, @toad,
+ * Staff commands on players and ownership: @set, @boot, @toad,
  * @newpassword, @resettoken, @chown, @moniker. Each action writes its security-log entry.
  */
 import type { CommandSdk, CommandSpec } from "../types.ts";

@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import { isPlainObject } from "../../config/load.ts";
 import { ValidationError } from "../../errors.ts";
+import { UNREADABLE_REQUEST } from "../connection_errors.ts";
 
 /** Default cap for JSON bodies. */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -40,7 +41,14 @@ export async function readTextCapped(req: Request, limit: number): Promise<strin
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let step: ReadableStreamReadResult<Uint8Array>;
+    try {
+      step = await reader.read();
+    } catch (e) {
+      // The body stream only fails when the connection does (client gone, broken framing).
+      throw new ValidationError(UNREADABLE_REQUEST, { cause: e });
+    }
+    const { done, value } = step;
     if (done) break;
     size += value.byteLength;
     if (size > limit) {

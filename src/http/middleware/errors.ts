@@ -2,13 +2,19 @@
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { publicMessage, statusOf } from "../../errors.ts";
+import { isConnectionError, UNREADABLE_REQUEST } from "../connection_errors.ts";
 
-/** Maps thrown errors to `{ error }` with the right status; unknown errors are logged as 500. */
+/**
+ * Maps thrown errors to `{ error }` with the right status; unknown errors are logged as
+ * 500. A failed connection is the client's doing: a 400, not logged.
+ */
 export function errorHandler(): ErrorHandler {
   return (err, c) => {
     if (err instanceof HTTPException) {
       return c.json({ error: err.message || "Bad request" }, err.status as 400);
     }
+    // A plugin that reads the body itself meets a dropped connection as a raw Deno error.
+    if (isConnectionError(err)) return c.json({ error: UNREADABLE_REQUEST }, 400);
     const status = statusOf(err);
     if (status === 500) console.error("http: unhandled error:", err);
     // Every status statusOf returns carries a body, so the narrowing cast is safe.

@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { onlineEntries } from "../../world/views.ts";
+import { pageOf, pageParams } from "../pagination.ts";
 
 /** Routes for /api/v1/config, /connect, /welcome and /players/online. */
 export function coreRoutes(): Hono<AppEnv> {
@@ -26,7 +27,11 @@ export function coreRoutes(): Hono<AppEnv> {
   r.get("/connect", (c) => c.text(c.var.services.texts.get("connect")));
   r.get("/welcome", (c) => c.text(c.var.services.texts.get("welcome")));
 
-  r.get("/players/online", async (c) => c.json(await onlineEntries(c.var.services)));
+  // In the order the players came online; the page is cut from the hub's memory.
+  r.get("/players/online", async (c) => {
+    const page = pageParams(c.req.query("limit"), c.req.query("offset"));
+    return c.json(pageOf(await onlineEntries(c.var.services), page));
+  });
 
   return r;
 }
