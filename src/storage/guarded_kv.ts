@@ -308,3 +308,15 @@ class SafeListIterator<T> implements AsyncIterableIterator<Deno.KvEntry<T>> {
     return this;
   }
 }
+
+/** True when `key` holds a value KV cannot read back (through a guarded handle or a raw one). */
+export async function isUnreadable(kv: Deno.Kv, key: Deno.KvKey): Promise<boolean> {
+  if (kv instanceof GuardedKv) return await kv.isUnreadable(key);
+  try {
+    await kv.get(key);
+    return false;
+  } catch (e) {
+    if (isUnreadableError(e)) return true;
+    throw e;
+  }
+}
