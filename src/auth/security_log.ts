@@ -15,6 +15,7 @@ export type SecurityEvent =
   | "ADMIN_SET_FLAG"
   | "ADMIN_CHOWN"
   | "ADMIN_MONIKER"
+  | "ADMIN_REPAIR"
   | "WS_RATE_LIMITED";
 
 /** One log entry's details. */
