@@ -22,6 +22,8 @@ if (import.meta.main) {
     gameName: cfg.game.name,
     maxConnections: cfg.server.maxConnections,
     maxConnectionsPerIp: cfg.server.maxConnectionsPerIp,
+    // Nobody can connect any more: a new sidecar (the supervisor starts one) is the way back.
+    listenerLost: () => Deno.exit(1),
   });
   try {
     sidecar.listen();
