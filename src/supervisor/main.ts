@@ -14,6 +14,7 @@ import { openStore } from "../storage/kv.ts";
 import { ObjectStore } from "../world/objects.ts";
 import { Accounts } from "../auth/accounts.ts";
 import { resolveSecret } from "../auth/tokens.ts";
+import { newSidecarSecret, SIDECAR_SECRET_ENV } from "../hub/sidecar_auth.ts";
 import { ensureStartingRoom, startingRoom } from "../world/start.ts";
 import type { Services } from "../services.ts";
 import { runFirstRunSetup, SetupCancelled, terminalIO } from "./setup.ts";
@@ -31,10 +32,15 @@ function log(line: string): void {
 
 /**
  * The environment every child gets. Without JWT_SECRET one random secret is made here, once,
- * so tokens stay valid across engine restarts and only a full stop ends sessions.
+ * so tokens stay valid across engine restarts and only a full stop ends sessions. The sidecar
+ * secret is always new: only our two children know it (an inherited value is replaced).
  */
 function childEnv(env: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = { ...env, [SUPERVISED_ENV]: "1" };
+  const out: Record<string, string> = {
+    ...env,
+    [SUPERVISED_ENV]: "1",
+    [SIDECAR_SECRET_ENV]: newSidecarSecret(),
+  };
   if (!env["JWT_SECRET"]) {
     out["JWT_SECRET"] = resolveSecret({}, () => {});
     log(

@@ -20,6 +20,8 @@ export interface SidecarOptions {
   port: number;
   /** Hub WebSocket URL including `client=telnet`. */
   hubUrl: string;
+  /** The secret the hub knows the sidecar by (see src/hub/sidecar_auth.ts); null: none. */
+  sidecarSecret: string | null;
   /** Engine HTTP base URL (for the MSSP player count). */
   httpBase: string;
   gameName: string;
@@ -82,6 +84,7 @@ export class TelnetSidecar {
     });
     this.#ctx = {
       hubUrl: opts.hubUrl,
+      sidecarSecret: opts.sidecarSecret,
       mssp,
       limits: { ...DEFAULT_LIMITS, ...opts.limits },
       log: this.#log,

@@ -4,6 +4,7 @@
  * (bounded) while the hub is away and the session is resumed with its token when it is back.
  */
 import { renderAnsi, stripColour } from "../text/colour.ts";
+import { SIDECAR_HEADER } from "../hub/sidecar_auth.ts";
 import { HubLink } from "./hub_link.ts";
 import { HubPacer } from "./pacer.ts";
 import { type TelnetEvent, TelnetSession } from "./session.ts";
@@ -58,6 +59,12 @@ export const DEFAULT_LIMITS: ClientLimits = {
 export interface ClientContext {
   /** WebSocket URL of the hub, with `client=telnet`. */
   hubUrl: string;
+  /**
+   * The secret that makes the hub trust this sidecar's `client` frames (see
+   * src/hub/sidecar_auth.ts); null: none, and no `client` frames are sent (the hub would refuse
+   * them).
+   */
+  sidecarSecret: string | null;
   mssp: MsspSource;
   limits: ClientLimits;
   log(line: string): void;
@@ -147,7 +154,10 @@ export class TelnetClient {
       onFrame: (text) => this.#hubFrame(text),
       onDown: (wasOpen) => this.#hubDown(wasOpen),
       onFinal: () => this.#hubFinal(),
-    }, { maxRetryMs: ctx.limits.maxRetryMs });
+    }, {
+      maxRetryMs: ctx.limits.maxRetryMs,
+      headers: ctx.sidecarSecret === null ? undefined : { [SIDECAR_HEADER]: ctx.sidecarSecret },
+    });
   }
 
   /** The hub is back: a client waiting to retry dials within `spreadMs` instead. */
@@ -540,6 +550,7 @@ export class TelnetClient {
   }
 
   #sendClientInfo(): void {
+    if (this.#ctx.sidecarSecret === null) return;
     // The times let `who` and the idle limit see through engine restarts.
     const frame: Record<string, string | number> = {
       type: "client",
