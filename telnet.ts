@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import { Config } from "./src/config/load.ts";
 import { SIDECAR_SECRET_ENV, sidecarSecretFrom } from "./src/hub/sidecar_auth.ts";
+import { EXIT_CONFIG } from "./src/lifecycle.ts";
 import { httpBaseFor, hubUrlFor, TelnetListenError, TelnetSidecar } from "./src/telnet/sidecar.ts";
 
 if (import.meta.main) {
@@ -15,6 +16,8 @@ if (import.meta.main) {
   const config = await new Config({
     file: resolve(Deno.cwd(), env["URSAMU_CONFIG"] ?? "config/config.json"),
     env,
+    // Under the supervisor the engine reports the configuration's problems, once.
+    warn: supervised ? () => {} : undefined,
   }).load();
   const cfg = config.value;
   const sidecarSecret = sidecarSecretFrom(env, (m) => console.warn(`telnet: ${m}`));
@@ -42,9 +45,9 @@ if (import.meta.main) {
     sidecar.listen();
   } catch (e) {
     if (!(e instanceof TelnetListenError)) throw e;
-    // One clear line instead of a stack trace; under the supervisor it is tried again later.
+    // One clear line instead of a stack trace; the code tells the supervisor not to retry.
     console.error(`telnet: ${e.message}`);
-    Deno.exit(1);
+    Deno.exit(EXIT_CONFIG);
   }
   let stopping = false;
   const stop = async () => {

@@ -56,6 +56,8 @@ async function firstRunSetup(root: string, env: Record<string, string>): Promise
   const config = await new Config({
     file: resolve(root, env["URSAMU_CONFIG"] ?? "config/config.json"),
     env,
+    // The engine reads the same configuration and reports its problems; once is enough.
+    warn: () => {},
   }).load();
   const db = config.value.server.db;
   // An in-memory database lives and dies with one engine run; the engine seeds it from env.
