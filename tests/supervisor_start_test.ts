@@ -4,8 +4,9 @@
  * configuration warnings appear once rather than once per process, and Ctrl-C is one log line.
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { startServer } from "./harness.ts";
-import { ADMIN, count, startSupervised } from "./supervised.ts";
+import { register, startServer } from "./harness.ts";
+import type { TelnetClient } from "./telnet_client.ts";
+import { ADMIN, count, startSupervised, telnetLogin } from "./supervised.ts";
 
 Deno.test("supervisor: a taken telnet port fails the start clearly and stops the engine", async () => {
   const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -75,3 +76,60 @@ async function assertRefused(port: number): Promise<void> {
   }
   throw new Error(`port ${port} still accepts connections`);
 }
+
+/** Pids of the engine and sidecar the supervisor reported starting. */
+function childPids(out: string): number[] {
+  return [...out.matchAll(/(?:engine|telnet sidecar) started \(pid (\d+)\)/g)].map((m) =>
+    Number(m[1])
+  );
+}
+
+/** Lines a telnet player saw that say the server is stopping. */
+function shutdownLines(text: string): string[] {
+  return text.split(/\r?\n/).filter((l) => /shutting down/i.test(l));
+}
+
+Deno.test("supervisor: Ctrl-C is one log line and one goodbye for telnet players", async () => {
+  const srv = await startSupervised();
+  let alice: TelnetClient | null = null;
+  try {
+    await register(srv.base, "Alice", "alice-password");
+    alice = await telnetLogin(srv, "Alice", "alice-password");
+    // Ctrl-C in a terminal signals the whole foreground group (supervisor, engine, sidecar), and
+    // `deno task` passes it on to the supervisor a second time.
+    for (const pid of childPids(srv.output())) Deno.kill(pid, "SIGINT");
+    srv.child.kill("SIGINT");
+    await srv.waitFor(/SIGINT received/);
+    srv.child.kill("SIGINT");
+    assertEquals((await srv.status).code, 0);
+    await alice.until(() => alice!.closed, "telnet closed");
+    assertEquals(count(srv.output(), /SIGINT received/), 1, srv.output());
+    assertEquals(shutdownLines(alice.plain).length, 1, alice.plain);
+  } finally {
+    await alice?.close();
+    await srv.stop();
+  }
+});
+
+Deno.test("supervisor: at @shutdown telnet players see who stops it and one shutdown line", async () => {
+  const srv = await startSupervised();
+  const open: TelnetClient[] = [];
+  try {
+    await register(srv.base, "Alice", "alice-password");
+    const alice = await telnetLogin(srv, "Alice", "alice-password");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    open.push(alice, admin);
+    await admin.send("@shutdown");
+    assertEquals((await srv.status).code, 0);
+    for (const c of open) {
+      await c.until(() => c.closed, "telnet closed");
+      const lines = shutdownLines(c.plain);
+      assertEquals(lines.length, 2, c.plain);
+      assertMatch(lines[0], /\[Shutdown\] Admin is shutting down the server\./);
+      assertMatch(lines[1], /^The server is shutting down\.$/);
+    }
+  } finally {
+    for (const c of open) await c.close();
+    await srv.stop();
+  }
+});

@@ -125,8 +125,11 @@ export async function main(args: string[]): Promise<number> {
     sleep: abortableSleep,
     maxDelayMs: flags["max-delay"] ? Number(flags["max-delay"]) : undefined,
   });
+  // A Ctrl-C reaches us twice (from the terminal and passed on by `deno task`): one stop, one line.
+  let signalled = false;
   const onSignal = (name: string) => () => {
-    log(`${name} received; stopping the engine and the telnet sidecar`);
+    if (!signalled) log(`${name} received; stopping the engine and the telnet sidecar`);
+    signalled = true;
     supervisor.stop(true);
   };
   const onInt = onSignal("SIGINT");

@@ -114,6 +114,8 @@ export class TelnetClient {
   #pumpTimer: ReturnType<typeof setTimeout> | undefined;
   /** The player was told the hub is away and has not yet been told it is back. */
   #wasDown = false;
+  /** What the player was told then was the hub's own line that it is stopping for good. */
+  #toldStopping = false;
   #held: string[] = [];
   #resumeTimer: ReturnType<typeof setTimeout> | undefined;
   #errors = 0;
@@ -192,7 +194,9 @@ export class TelnetClient {
   /** Says goodbye (sidecar stopping) and closes. */
   async shutdown(): Promise<void> {
     if (this.#closed) return;
-    this.#say(NOTICES.shutdown);
+    // After the hub's own "shutting down" line (a stop stops the sidecar too), a second one
+    // would only repeat it.
+    if (!(this.#wasDown && this.#toldStopping)) this.#say(NOTICES.shutdown);
     await this.close();
   }
 
@@ -406,11 +410,8 @@ export class TelnetClient {
 
   #hubDown(wasOpen: boolean): void {
     // On a restart our notice says more than the hub's own line; on a stop only its line is true.
-    const notice = this.#hubStopping && this.#lastWords !== null
-      ? this.#lastWords
-      : wasOpen
-      ? NOTICES.restarting
-      : NOTICES.starting;
+    const stopping = this.#hubStopping && this.#lastWords !== null;
+    const notice = stopping ? this.#lastWords! : wasOpen ? NOTICES.restarting : NOTICES.starting;
     this.#lastWords = null;
     this.#hubStopping = false;
     this.#phase = "waiting";
@@ -419,7 +420,10 @@ export class TelnetClient {
     clearTimeout(this.#resumeTimer);
     clearTimeout(this.#pumpTimer);
     // Once per outage, however many attempts reach an engine that is still going away.
-    if (!this.#wasDown) this.#say(notice);
+    if (!this.#wasDown) {
+      this.#say(notice);
+      this.#toldStopping = stopping;
+    }
     this.#wasDown = true;
     this.#ctx.waiting();
   }
