@@ -49,7 +49,7 @@ export const CloseCode = {
 
 /** A hub connection over a WebSocket. */
 export class Connection implements HubConnection, EventListenerObject {
-  /** Client IP: the socket peer, or the IP the local telnet sidecar reports. */
+  /** Client IP: the socket peer, or the IP the telnet sidecar reports. */
   ip: string;
   playerId: string | null = null;
   /** Player name at login (for messages that must not read the database). */
@@ -61,8 +61,10 @@ export class Connection implements HubConnection, EventListenerObject {
   lastInput: number;
   /** True once a frame counted as activity (so `lastInput` is our own, not the opening time). */
   inputSeen = false;
-  /** When the client connected (the local sidecar may report an earlier time after a restart). */
+  /** When the client connected (the sidecar may report an earlier time after a restart). */
   connectedAt: number;
+  /** True when the connection proved itself the telnet sidecar (its `client` frames count). */
+  sidecar = false;
   /** True once the IP is counted toward the per-IP cap. */
   ipCounted = false;
   /** True from the moment it starts closing; nothing more is sent or run. */

@@ -8,7 +8,7 @@ import type { DbObject } from "../world/types.ts";
 import type { ObjectChange } from "../world/objects.ts";
 import { PlayerCards } from "./cards.ts";
 import { CloseCode, Connection, type ConnectionHooks, type Task } from "./connection.ts";
-import { CommandRateLimiter, idleSweepMs, IpCounter, isLoopback, looksLikeIp } from "./limits.ts";
+import { CommandRateLimiter, idleSweepMs, IpCounter, looksLikeIp } from "./limits.ts";
 import { type LoginHost, preLogin } from "./login.ts";
 import {
   binaryText,
@@ -21,6 +21,7 @@ import {
   textTooLarge,
 } from "./protocol.ts";
 import { RoomIndex } from "./rooms.ts";
+import { checkSidecarProof, SIDECAR_HEADER } from "./sidecar_auth.ts";
 import type { HubApi, HubConnection, Outbound, OutboundData, PlayerCard } from "./types.ts";
 
 /** Runs one command line of a logged-in connection (the command engine's `dispatch`). */
@@ -45,8 +46,20 @@ function errorOut(msg: string): Outbound {
   return { msg, data: { type: "error" } };
 }
 
+/** Settings for {@linkcode Hub}. */
+export interface HubOptions {
+  /**
+   * The telnet sidecar's secret (see sidecar_auth.ts); null or absent: no connection is trusted
+   * as the sidecar.
+   */
+  sidecarSecret?: string | null;
+}
+
 /** The WebSocket hub (see docs/protocol.md for the wire format). */
 export class Hub implements HubApi, LoginHost {
+  readonly #sidecarSecret: string | null;
+  /** A wrong sidecar secret was reported (once per run: a misconfiguration, or someone probing). */
+  #wrongSecretLogged = false;
   #services: Services | null = null;
   #dispatch: Dispatcher = noCommands;
   readonly #conns = new Map<string, Connection>();
@@ -68,6 +81,10 @@ export class Hub implements HubApi, LoginHost {
     run: (conn, task) => this.#run(conn, task),
     closed: (conn) => this.#closed(conn),
   };
+
+  constructor(opts: HubOptions = {}) {
+    this.#sidecarSecret = opts.sidecarSecret ?? null;
+  }
 
   /** Wires the hub to the engine's services (they hold the hub too, hence after construction). */
   start(services: Services, dispatch?: Dispatcher): void {
@@ -106,6 +123,8 @@ export class Hub implements HubApi, LoginHost {
     const kind = clientKind(url.searchParams.get("client"));
     const token = url.searchParams.get("token");
     const resume = /^(1|true|yes)$/i.test(url.searchParams.get("resume") ?? "");
+    // Before the upgrade, which makes the request's headers unreadable.
+    const sidecar = kind === "telnet" && this.#provesSidecar(req, peerIp);
     let upgraded: { socket: WebSocket; response: Response };
     try {
       // No per-socket ping timer (it costs ~3 KiB per idle connection): the hub's one idle
@@ -123,6 +142,7 @@ export class Hub implements HubApi, LoginHost {
       this.#hooks,
       Date.now(),
     );
+    conn.sidecar = sidecar;
     const refusal = this.#stopping ? "The server is shutting down." : this.#capProblem(conn);
     if (refusal) {
       // While stopping, 1012 like the connections being closed: a client that reconnects as
@@ -137,9 +157,9 @@ export class Hub implements HubApi, LoginHost {
       return response;
     }
     this.#conns.set(conn.id, conn);
-    // The local telnet sidecar's connections all come from loopback; each counts under the
+    // The telnet sidecar's connections all come from its own address; each counts under the
     // IP it reports for its player instead (see #clientFrame).
-    if (!this.#isSidecar(conn)) {
+    if (!conn.sidecar) {
       this.#ips.add(conn.ip);
       conn.ipCounted = true;
     }
@@ -149,8 +169,18 @@ export class Hub implements HubApi, LoginHost {
     return response;
   }
 
-  #isSidecar(conn: Connection): boolean {
-    return conn.kind === "telnet" && isLoopback(conn.peerIp);
+  /** True when the upgrade request carries the sidecar's secret; a wrong one is logged once. */
+  #provesSidecar(req: Request, peerIp: string): boolean {
+    const proof = checkSidecarProof(req.headers.get(SIDECAR_HEADER), this.#sidecarSecret);
+    if (proof === "wrong" && !this.#wrongSecretLogged) {
+      this.#wrongSecretLogged = true;
+      console.warn(
+        `hub: a client=telnet connection from ${peerIp} presented a wrong sidecar secret; it is ` +
+          "treated as an ordinary client (a sidecar started apart from the engine needs the " +
+          "engine's URSAMU_SIDECAR_SECRET). Logged once.",
+      );
+    }
+    return proof === "sidecar";
   }
 
   #capProblem(conn: Connection): string | null {
@@ -159,7 +189,7 @@ export class Hub implements HubApi, LoginHost {
       return "The server has too many connections right now. Please try again later.";
     }
     if (
-      !this.#isSidecar(conn) && cfg.maxConnectionsPerIp > 0 &&
+      !conn.sidecar && cfg.maxConnectionsPerIp > 0 &&
       this.#ips.count(conn.ip) >= cfg.maxConnectionsPerIp
     ) return "Too many connections from your address.";
     return null;
@@ -277,13 +307,13 @@ export class Hub implements HubApi, LoginHost {
 
   /**
    * The sidecar reports its telnet client's IP, terminal, and when it connected and last typed
-   * (so `who` and the idle limit see through engine restarts); trusted only from loopback with
-   * client=telnet.
+   * (so `who` and the idle limit see through engine restarts); trusted only from a connection
+   * that proved itself the sidecar with its secret.
    */
   #clientFrame(conn: Connection, f: Extract<InboundFrame, { kind: "client" }>): void {
-    if (!this.#isSidecar(conn)) {
+    if (!conn.sidecar) {
       if (this.#admit(conn)) {
-        conn.send(errorOut("Client frames are accepted only from the local telnet sidecar."));
+        conn.send(errorOut("Client frames are accepted only from the telnet sidecar."));
       }
       return;
     }

@@ -4,6 +4,7 @@
  * (bounded) while the hub is away and the session is resumed with its token when it is back.
  */
 import { renderAnsi, stripColour } from "../text/colour.ts";
+import { SIDECAR_HEADER } from "../hub/sidecar_auth.ts";
 import { HubLink } from "./hub_link.ts";
 import { HubPacer } from "./pacer.ts";
 import { type TelnetEvent, TelnetSession } from "./session.ts";
@@ -58,6 +59,12 @@ export const DEFAULT_LIMITS: ClientLimits = {
 export interface ClientContext {
   /** WebSocket URL of the hub, with `client=telnet`. */
   hubUrl: string;
+  /**
+   * The secret that makes the hub trust this sidecar's `client` frames (see
+   * src/hub/sidecar_auth.ts); null: none, and no `client` frames are sent (the hub would refuse
+   * them).
+   */
+  sidecarSecret: string | null;
   mssp: MsspSource;
   limits: ClientLimits;
   log(line: string): void;
@@ -107,6 +114,8 @@ export class TelnetClient {
   #pumpTimer: ReturnType<typeof setTimeout> | undefined;
   /** The player was told the hub is away and has not yet been told it is back. */
   #wasDown = false;
+  /** What the player was told then was the hub's own line that it is stopping for good. */
+  #toldStopping = false;
   #held: string[] = [];
   #resumeTimer: ReturnType<typeof setTimeout> | undefined;
   #errors = 0;
@@ -147,7 +156,10 @@ export class TelnetClient {
       onFrame: (text) => this.#hubFrame(text),
       onDown: (wasOpen) => this.#hubDown(wasOpen),
       onFinal: () => this.#hubFinal(),
-    }, { maxRetryMs: ctx.limits.maxRetryMs });
+    }, {
+      maxRetryMs: ctx.limits.maxRetryMs,
+      headers: ctx.sidecarSecret === null ? undefined : { [SIDECAR_HEADER]: ctx.sidecarSecret },
+    });
   }
 
   /** The hub is back: a client waiting to retry dials within `spreadMs` instead. */
@@ -182,7 +194,9 @@ export class TelnetClient {
   /** Says goodbye (sidecar stopping) and closes. */
   async shutdown(): Promise<void> {
     if (this.#closed) return;
-    this.#say(NOTICES.shutdown);
+    // After the hub's own "shutting down" line (a stop stops the sidecar too), a second one
+    // would only repeat it.
+    if (!(this.#wasDown && this.#toldStopping)) this.#say(NOTICES.shutdown);
     await this.close();
   }
 
@@ -396,11 +410,8 @@ export class TelnetClient {
 
   #hubDown(wasOpen: boolean): void {
     // On a restart our notice says more than the hub's own line; on a stop only its line is true.
-    const notice = this.#hubStopping && this.#lastWords !== null
-      ? this.#lastWords
-      : wasOpen
-      ? NOTICES.restarting
-      : NOTICES.starting;
+    const stopping = this.#hubStopping && this.#lastWords !== null;
+    const notice = stopping ? this.#lastWords! : wasOpen ? NOTICES.restarting : NOTICES.starting;
     this.#lastWords = null;
     this.#hubStopping = false;
     this.#phase = "waiting";
@@ -409,7 +420,10 @@ export class TelnetClient {
     clearTimeout(this.#resumeTimer);
     clearTimeout(this.#pumpTimer);
     // Once per outage, however many attempts reach an engine that is still going away.
-    if (!this.#wasDown) this.#say(notice);
+    if (!this.#wasDown) {
+      this.#say(notice);
+      this.#toldStopping = stopping;
+    }
     this.#wasDown = true;
     this.#ctx.waiting();
   }
@@ -540,6 +554,7 @@ export class TelnetClient {
   }
 
   #sendClientInfo(): void {
+    if (this.#ctx.sidecarSecret === null) return;
     // The times let `who` and the idle limit see through engine restarts.
     const frame: Record<string, string | number> = {
       type: "client",
