@@ -4,7 +4,7 @@
  * Pure functions, so fan-out can encode a message once per client kind.
  */
 import { sanitizeLine } from "../commands/parser.ts";
-import { renderAnsi } from "../text/colour.ts";
+import { indentContinuations, renderAnsi } from "../text/colour.ts";
 import type { ClientKind, Outbound } from "./types.ts";
 
 /** Largest inbound frame accepted, in bytes; a larger one closes the connection. */
@@ -179,12 +179,44 @@ export function encodeJson(out: Outbound): string {
   return JSON.stringify({ msg: out.msg, data: out.data ?? {} });
 }
 
+/**
+ * Messages that carry what a player wrote (`data.type`): say, pose and semipose, @emit, page,
+ * whisper and channel lines. Whatever sends them, their line breaks are marked here.
+ */
+export const SPEECH_TYPES: ReadonlySet<string> = new Set([
+  "say",
+  "pose",
+  "emit",
+  "page",
+  "whisper",
+  "channel",
+]);
+
+/** What follows each line break inside speech (docs/commands.md, "Spoofing"). */
+export const CONTINUATION_INDENT = "  ";
+
+/**
+ * The message as recipients get it: in speech, every line after the first starts indented, so
+ * `say A%r[fake] Wiz pages: hi` cannot show a line that passes for a page. A game message never
+ * starts with a space, so an indented line always continues the message above it.
+ */
+export function markSpeech(out: Outbound): Outbound {
+  const type = out.data?.type;
+  if (type === undefined || !SPEECH_TYPES.has(type)) return out;
+  const msg = indentContinuations(out.msg, CONTINUATION_INDENT);
+  return msg === out.msg ? out : { ...out, msg };
+}
+
 /** One outbound message, encoded lazily and at most once per form (for fan-out). */
 export class EncodedFrame {
   #plain: string | null | undefined;
   #json: string | undefined;
+  /** The message as sent (speech marked, see markSpeech). */
+  readonly out: Outbound;
 
-  constructor(readonly out: Outbound) {}
+  constructor(out: Outbound) {
+    this.out = markSpeech(out);
+  }
 
   /** The frame text for a client kind, or null when that kind gets nothing. */
   for(kind: ClientKind): string | null {
