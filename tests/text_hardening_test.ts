@@ -96,9 +96,15 @@ Deno.test("bidi overrides and invalid code points never reach names or stored te
   const w = await startWorld(["Alice", "Bob"]);
   try {
     const base = w.srv.base;
-    // A name with U+202E is stored without it (every REST string is sanitised on the way in).
-    const reg = await api(base, "POST", "/api/v1/auth/register", {
+    // A name with U+202E is refused: names are checked, not quietly changed.
+    const refused = await api(base, "POST", "/api/v1/auth/register", {
       name: "Mal\u202Elory",
+      password: "password123",
+    });
+    assertEquals(refused.status, 400);
+    // Every other REST string is sanitised on the way in.
+    const reg = await api(base, "POST", "/api/v1/auth/register", {
+      name: "Mallory",
       password: "password123",
     });
     assertEquals(reg.status, 200);
@@ -127,13 +133,19 @@ Deno.test("bidi overrides and invalid code points never reach names or stored te
       password: "password1",
     });
     assertEquals(bad.status, 401);
-    // A room name with an invisible character left after sanitising is refused, not stored.
+    // Room names with an override or an invisible character are refused, not stored.
     const rootToken = await login(w, "Root");
-    const room = await api(base, "POST", "/api/v1/building/room", {
-      name: "Evil\u202E\u200Blab",
-    }, rootToken);
-    assertEquals(room.status, 400);
-    assert(/invisible/.test(room.body.error), room.body.error);
+    for (
+      const [name, why] of [["Evil\u202Elab", /override/], ["W\u200Biz", /invisible/]] as const
+    ) {
+      const room = await api(base, "POST", "/api/v1/building/room", { name }, rootToken);
+      assertEquals(room.status, 400);
+      assert(why.test(room.body.error), room.body.error);
+    }
+    const patchName = await api(base, "PATCH", `/api/v1/dbobj/${me.body.id}`, {
+      name: "Mal\u202Elory",
+    }, reg.body.token);
+    assertEquals(patchName.status, 400);
 
     // In game: speech and descriptions typed with U+202E lose it.
     const alice = await w.login("Alice");

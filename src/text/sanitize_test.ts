@@ -42,11 +42,11 @@ Deno.test("nameCharProblem refuses what text drops and invisible characters", ()
 
 Deno.test("sanitizeJson cleans nested strings, skips chosen keys, survives deep nesting", () => {
   const v = sanitizeJson(
-    { name: "A\u202Eb", password: "p\u202Ew", data: { list: ["x\ud800", { d: "ok\r\n" }] } },
+    { nom: "A\u202Eb", password: "p\u202Ew", data: { list: ["x\ud800", { d: "ok\r\n" }] } },
     (k) => k === "password",
   );
   assert.deepEqual(v, {
-    name: "Ab",
+    nom: "Ab",
     password: "p\u202Ew",
     data: { list: ["x", { d: "ok\n" }] },
   });

@@ -19,8 +19,9 @@ export async function readJsonObject(
  * Parses body text as a JSON object; 400 for empty, unparsable or non-object text.
  * `invalid` replaces the message (for contracts that name one message for a bad body).
  * Every string in it is sanitised (src/text/sanitize.ts: controls, bidi overrides, lone
- * surrogates and noncharacters go), so no REST write stores them; passwords are left exactly
- * as typed, since they are compared, never shown.
+ * surrogates and noncharacters go), so no REST write stores them. Two kinds of value are left
+ * as sent: passwords, which are compared, never shown; and names, which the name rules
+ * (src/world/names.ts) refuse with a 400 rather than store changed.
  */
 export function parseJsonObject(text: string, invalid?: string): Record<string, unknown> {
   const refuse = (m: string) => new ValidationError(invalid ?? m);
@@ -36,7 +37,7 @@ export function parseJsonObject(text: string, invalid?: string): Record<string, 
 }
 
 function isSecretKey(key: string): boolean {
-  return /password/i.test(key);
+  return key === "name" || /password/i.test(key);
 }
 
 /** Reads a request body as text, stopping with a 400 as soon as it passes `limit` bytes. */
