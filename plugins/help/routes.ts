@@ -19,7 +19,7 @@ import {
 } from "../../src/plugins/mod.ts";
 import { mustSlug, toSection } from "./slug.ts";
 import { type HelpDb, MAX_CONTENT } from "./store.ts";
-import type { HelpEntry, HelpTopics } from "./topics.ts";
+import { ANONYMOUS_READER, type HelpEntry, type HelpReader, type HelpTopics } from "./topics.ts";
 
 /** The prefix the routes are mounted on. */
 export const PREFIX = "/api/v1/help";
@@ -43,17 +43,23 @@ export function helpRoutes(services: Services, db: HelpDb, topics: HelpTopics): 
     if (!isStaff(me.flags)) throw new ForbiddenError();
     return me;
   };
+  // Reads need no login; with one, the reader sees what it sees in game (staff: admin topics).
+  const reader = async (userId: string | null): Promise<HelpReader> => {
+    const me = userId ? await services.objects.get(userId) : null;
+    if (!me || !me.flags.includes("player")) return ANONYMOUS_READER;
+    return { id: `#${me.id}`, flags: me.flags, connected: true };
+  };
   return async (req, userId) => {
     const parts = pathBelow(req, PREFIX);
     if (parts.length === 0) {
       if (req.method !== "GET") throw new NotFoundError("Not Found");
-      return json({ sections: await topics.sections() });
+      return json({ sections: (await topics.index(await reader(userId))).sections });
     }
     const write = req.method === "POST" || req.method === "DELETE";
     const me = write ? await staff(userId) : null;
     const slug = mustSlug(parts.join("/"));
     if (req.method === "GET") {
-      const entry = await topics.get(slug);
+      const entry = await topics.getFor(slug, await reader(userId));
       if (!entry) throw new NotFoundError("Not found");
       if (query(req, "format") === "md") {
         return new Response(entry.content, {

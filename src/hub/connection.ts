@@ -8,6 +8,7 @@
  */
 import { EncodedFrame } from "./protocol.ts";
 import type { ClientKind, HubConnection, Outbound } from "./types.ts";
+import type { ColourMode } from "../text/colour_mode.ts";
 
 /** Bytes the socket may hold unsent before the client counts as stalled and is dropped. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -58,6 +59,10 @@ export class Connection implements HubConnection, EventListenerObject {
   height = 24;
   /** Terminal type the sidecar reported. */
   ttype = "";
+  /** The player's colour setting as last applied to this connection. */
+  colourMode: ColourMode = "auto";
+  /** Whether plain text goes out with ANSI colour (decided per connection, not per message). */
+  colour = true;
   lastInput: number;
   /** True once a frame counted as activity (so `lastInput` is our own, not the opening time). */
   inputSeen = false;
@@ -145,7 +150,7 @@ export class Connection implements HubConnection, EventListenerObject {
   /** Queues an already-encoded message (fan-out encodes once per kind). */
   deliver(frame: EncodedFrame): void {
     if (this.closed) return;
-    const text = frame.for(this.kind);
+    const text = frame.for(this.kind, this.colour);
     if (text === null) return;
     if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       // The client stopped reading: buffering more would let one client exhaust memory.

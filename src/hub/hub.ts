@@ -23,6 +23,7 @@ import {
 import { RoomIndex } from "./rooms.ts";
 import { checkSidecarProof, SIDECAR_HEADER } from "./sidecar_auth.ts";
 import type { HubApi, HubConnection, Outbound, OutboundData, PlayerCard } from "./types.ts";
+import { wantsColour } from "../text/colour_mode.ts";
 
 /** Runs one command line of a logged-in connection (the command engine's `dispatch`). */
 export type Dispatcher = (conn: HubConnection, line: string) => Promise<void>;
@@ -102,6 +103,25 @@ export class Hub implements HubApi, LoginHost {
     const card = this.#cards.apply(change);
     const to = change.after?.location;
     if (card && to && this.#rooms.has(card.id)) this.#rooms.place(card.id, to);
+    if (card) this.#applyColour(card.id);
+  }
+
+  /**
+   * Brings each connection of a player in line with its colour setting: plain connections
+   * render by it; JSON clients (web, the telnet sidecar) are told with a `colour` frame and
+   * decide themselves (the sidecar knows the terminal). Only on a change, never per message.
+   */
+  #applyColour(playerId: string): void {
+    const mode = this.#cards.get(playerId)?.colour;
+    const set = this.#players.get(playerId);
+    if (!mode || !set) return;
+    for (const c of set) {
+      if (c.colourMode === mode) continue;
+      c.colourMode = mode;
+      // A plain WebSocket client says nothing of its terminal: colour unless switched off.
+      c.colour = wantsColour(mode, true);
+      c.send({ msg: "", data: { type: "colour", mode } });
+    }
   }
 
   /** Replaces the command dispatcher (the command engine, once built). */
@@ -411,6 +431,9 @@ export class Hub implements HubApi, LoginHost {
     }
     set.add(conn);
     this.#cards.offer(player);
+    const colour = this.#cards.get(id)?.colour ?? "auto";
+    conn.colourMode = colour;
+    conn.colour = wantsColour(colour, true);
     if (!this.#rooms.has(id)) this.#rooms.place(id, player.location);
     this.#rate.forget(`c:${conn.id}`);
     let justOnline = false;
@@ -428,6 +451,7 @@ export class Hub implements HubApi, LoginHost {
           token: await s.tokens.sign(id),
           player: { id, name: player.name },
           resumed,
+          colour,
         },
       });
     }
@@ -591,6 +615,7 @@ export class Hub implements HubApi, LoginHost {
    */
   refreshCard(player: DbObject): void {
     if (!this.#cards.refresh(player)) return;
+    this.#applyColour(player.id);
     if (player.location && this.#rooms.has(player.id)) {
       this.#rooms.place(player.id, player.location);
     }

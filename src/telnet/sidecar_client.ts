@@ -3,7 +3,13 @@
  * hub WebSocket session (client=telnet) on the other. Survives engine restarts: input is kept
  * (bounded) while the hub is away and the session is resumed with its token when it is back.
  */
-import { renderAnsi, stripColour } from "../text/colour.ts";
+import { renderText, stripColour } from "../text/colour.ts";
+import {
+  type ColourMode,
+  colourModeOf,
+  terminalHasColour,
+  wantsColour,
+} from "../text/colour_mode.ts";
 import { SIDECAR_HEADER } from "../hub/sidecar_auth.ts";
 import { HubLink } from "./hub_link.ts";
 import { HubPacer } from "./pacer.ts";
@@ -128,6 +134,10 @@ export class TelnetClient {
   #lastWords: string | null = null;
   /** The hub said it is stopping, not restarting (`restart: false` on its disconnect frame). */
   #hubStopping = false;
+  /** The player's colour setting, as the hub last said (session and `colour` frames). */
+  #colourMode: ColourMode = "auto";
+  /** Whether output gets ANSI colour: decided when the setting or the terminal type changes. */
+  #colour = true;
 
   constructor(conn: Deno.TcpConn, ctx: ClientContext) {
     this.#conn = conn;
@@ -264,6 +274,10 @@ export class TelnetClient {
         return;
       case "ttype":
         if (ev.index === 0) this.#sendClientInfo();
+        this.#decideColour();
+        return;
+      case "mtts":
+        this.#decideColour();
         return;
       case "gmcp":
         this.#gmcp(ev.package, ev.data);
@@ -374,9 +388,15 @@ export class TelnetClient {
     this.#pumpTimer = undefined;
   }
 
-  /** Shows text with colour codes as ANSI, ending with a line break. */
+  /** Colour for this client: the player's setting, else what its terminal says (DUMB, MTTS). */
+  #decideColour(): void {
+    const terminal = terminalHasColour(this.#session.terminalTypes, this.#session.mtts);
+    this.#colour = wantsColour(this.#colourMode, terminal);
+  }
+
+  /** Shows text with colour codes as ANSI (or without colour), ending with a line break. */
   #say(msg: string): void {
-    const text = renderAnsi(msg);
+    const text = renderText(msg, this.#colour);
     this.#session.send(text.endsWith("\n") ? text : text + "\n");
   }
 
@@ -512,6 +532,10 @@ export class TelnetClient {
       if (data.restart === undefined) this.#link.expectEnd();
       return;
     }
+    if (type === "colour") {
+      this.#colourMode = colourModeOf(data.mode);
+      this.#decideColour();
+    }
     if (type === "room") this.#gmcpRoom(data);
     else if (type === "channel") this.#gmcpChannel(data, msg);
     if (msg !== "") this.#say(msg);
@@ -519,6 +543,8 @@ export class TelnetClient {
 
   #sessionFrame(data: Record<string, unknown>): void {
     if (typeof data.token === "string") this.#token = data.token;
+    this.#colourMode = colourModeOf(data.colour);
+    this.#decideColour();
     const p = data.player as Record<string, unknown> | undefined;
     if (p && typeof p.id === "string" && typeof p.name === "string") {
       this.#player = { id: p.id, name: p.name };
@@ -549,7 +575,7 @@ export class TelnetClient {
     this.#session.sendGmcp("Comm.Channel.Text", {
       channel: String(data.channel ?? ""),
       talker: stripColour(String(data.sender ?? "")),
-      text: renderAnsi(msg),
+      text: renderText(msg, this.#colour),
     });
   }
 
