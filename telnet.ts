@@ -1,35 +1,53 @@
 /**
  * Telnet sidecar entry (`deno task telnet`; the supervisor starts it): listens on `server.telnet`
  * and bridges each connection to the hub over WebSocket. Reads the same configuration as the
- * engine. `URSAMU_HUB_URL` overrides the hub address (default: loopback, `server.ws`).
+ * engine. `URSAMU_HUB_URL` overrides the hub address (default: loopback, `server.ws`);
+ * `URSAMU_SIDECAR_SECRET` is the secret the hub knows the sidecar by (docs/operations.md).
  */
 import { resolve } from "node:path";
 import { Config } from "./src/config/load.ts";
+import { SIDECAR_SECRET_ENV, sidecarSecretFrom } from "./src/hub/sidecar_auth.ts";
+import { EXIT_CONFIG } from "./src/lifecycle.ts";
 import { httpBaseFor, hubUrlFor, TelnetListenError, TelnetSidecar } from "./src/telnet/sidecar.ts";
 
 if (import.meta.main) {
   const env = Deno.env.toObject();
+  const supervised = env["URSAMU_SUPERVISED"] === "1";
   const config = await new Config({
     file: resolve(Deno.cwd(), env["URSAMU_CONFIG"] ?? "config/config.json"),
     env,
+    // Under the supervisor the engine reports the configuration's problems, once.
+    warn: supervised ? () => {} : undefined,
   }).load();
   const cfg = config.value;
+  const sidecarSecret = sidecarSecretFrom(env, (m) => console.warn(`telnet: ${m}`));
+  if (sidecarSecret === null && !env[SIDECAR_SECRET_ENV]) {
+    console.warn(
+      `telnet: WARNING: ${SIDECAR_SECRET_ENV} is not set, so the hub treats this sidecar's ` +
+        "connections as ordinary clients from its address: they share that address's caps and " +
+        "login limit, and players' own addresses are not reported. `deno task start` sets it; " +
+        `beside \`deno task engine\`, give both the same ${SIDECAR_SECRET_ENV}.`,
+    );
+  }
   const sidecar = new TelnetSidecar({
     hostname: cfg.server.host,
     port: cfg.server.telnet,
     hubUrl: env["URSAMU_HUB_URL"] || hubUrlFor(cfg.server.host, cfg.server.ws),
+    sidecarSecret,
     httpBase: httpBaseFor(cfg.server.host, cfg.server.http),
     gameName: cfg.game.name,
     maxConnections: cfg.server.maxConnections,
     maxConnectionsPerIp: cfg.server.maxConnectionsPerIp,
+    // Nobody can connect any more: a new sidecar (the supervisor starts one) is the way back.
+    listenerLost: () => Deno.exit(1),
   });
   try {
     sidecar.listen();
   } catch (e) {
     if (!(e instanceof TelnetListenError)) throw e;
-    // One clear line instead of a stack trace; under the supervisor it is tried again later.
+    // One clear line instead of a stack trace; the code tells the supervisor not to retry.
     console.error(`telnet: ${e.message}`);
-    Deno.exit(1);
+    Deno.exit(EXIT_CONFIG);
   }
   let stopping = false;
   const stop = async () => {
@@ -40,7 +58,7 @@ if (import.meta.main) {
   };
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
-  if (env["URSAMU_SUPERVISED"] === "1") {
+  if (supervised) {
     // Standard input is a pipe from the supervisor: end-of-file means it died.
     (async () => {
       const buf = new Uint8Array(256);

@@ -3,6 +3,7 @@
  * a throwing timer): the error is logged and the process carries on, so one plugin bug
  * cannot end the game for everyone (the supervisor does not restart a crash).
  */
+import { isConnectionError } from "./http/connection_errors.ts";
 
 /** Where failures are reported. */
 export type GuardLog = (message: string, error: unknown) => void;
@@ -16,6 +17,11 @@ export function guardProcess(
 ): () => void {
   const onRejection = (e: PromiseRejectionEvent) => {
     e.preventDefault();
+    // A client's dropped connection surfacing late is no engine fault: one line, no stack.
+    if (isConnectionError(e.reason)) {
+      log("engine: a client connection failed:", String((e.reason as Error).message));
+      return;
+    }
     log("engine: unhandled promise rejection (kept running):", e.reason);
   };
   const onError = (e: ErrorEvent) => {

@@ -23,3 +23,20 @@ Deno.test("crash guard: stray rejections and timer throws are logged, not fatal"
     stop();
   }
 });
+
+Deno.test("crash guard: a late connection failure is one line without a stack", async () => {
+  const seen: [string, unknown][] = [];
+  let done!: () => void;
+  const logged = new Promise<void>((r) => done = r);
+  const stop = guardProcess((m, e) => {
+    seen.push([m, e]);
+    done();
+  });
+  try {
+    setTimeout(() => void Promise.reject(new Deno.errors.ConnectionReset("reset by peer")), 0);
+    await logged;
+    assert.deepEqual(seen, [["engine: a client connection failed:", "reset by peer"]]);
+  } finally {
+    stop();
+  }
+});

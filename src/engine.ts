@@ -19,6 +19,7 @@ import { ensureStartingRoom, startingRoom } from "./world/start.ts";
 import { runFirstRunSetup } from "./supervisor/setup.ts";
 import { createApp } from "./http/app.ts";
 import { Hub } from "./hub/hub.ts";
+import { sidecarSecretFrom } from "./hub/sidecar_auth.ts";
 import { CommandRegistry, dispatch, loadCoreCommands } from "./commands/mod.ts";
 import { createHooks, worldEventsFrom } from "./plugins/hooks.ts";
 import { HelpRegistry } from "./plugins/help_registry.ts";
@@ -67,7 +68,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   await presence.reset();
   const texts = new Texts(config, root);
   await texts.load();
-  const hub = new Hub();
+  const hub = new Hub({ sidecarSecret: sidecarSecretFrom(env, (m) => console.warn(m)) });
   const hooks = createHooks();
   // Plugins learn of destroyed objects and toaded players from every writer of the store.
   objects.onChange(worldEventsFrom(hooks.worldHooks));

@@ -7,6 +7,11 @@
 export const EXIT_RESTART = 75;
 /** Exit code of a clean stop (`@shutdown`, signals); the supervisor stops too. */
 export const EXIT_CLEAN = 0;
+/**
+ * Exit code of a process that cannot run as configured (sysexits' EX_CONFIG): the telnet sidecar
+ * uses it when its port is taken. Restarting cannot help, so the supervisor stops everything.
+ */
+export const EXIT_CONFIG = 78;
 
 /** Something to finish before the process exits (close listeners, flush logs, close KV). */
 export type ExitHook = () => void | Promise<void>;

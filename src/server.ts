@@ -1,6 +1,7 @@
 /** Starts the engine's listeners and stops them again. */
 import type { Engine } from "./engine.ts";
 import { hubPortHandler, withHubPath } from "./hub/upgrade.ts";
+import { isConnectionError, UNREADABLE_REQUEST } from "./http/connection_errors.ts";
 
 /** Running listeners. */
 export interface RunningServer {
@@ -57,6 +58,7 @@ function listen(
       port,
       hostname,
       onListen: ({ hostname, port }) => console.log(`engine: ${label} on ${hostname}:${port}`),
+      onError: serveError,
     }, handler);
   } catch (e) {
     const why = e instanceof Deno.errors.AddrInUse
@@ -67,4 +69,22 @@ function listen(
         `config/config.json or URSAMU_${key.replace(".", "_").toUpperCase()}.`,
     );
   }
+}
+
+/**
+ * What a listener answers when its handler throws (the app maps its own errors, so this is
+ * the hub's upgrade path or a bug): a failed connection quietly, anything else logged once,
+ * and never Deno's default of a stack trace and a plain-text 500.
+ */
+function serveError(e: unknown): Response {
+  const connection = isConnectionError(e);
+  if (!connection) console.error("engine: request failed:", e);
+  return Response.json({ error: connection ? UNREADABLE_REQUEST : "Internal server error" }, {
+    status: connection ? 400 : 500,
+    headers: {
+      "x-content-type-options": "nosniff",
+      "x-frame-options": "DENY",
+      "referrer-policy": "strict-origin-when-cross-origin",
+    },
+  });
 }

@@ -40,6 +40,6 @@ export interface Services {
   commands: CommandRegistry;
   /** Loaded plugins: list, reload, unload (src/plugins/manager.ts). */
   plugins: PluginManager;
-  /** The event buses `gameHooks`, `wikiHooks`, `eventHooks` (SPEC "Events"). */
+  /** The event buses `gameHooks`, `wikiHooks`, `eventHooks`. */
   hooks: Hooks;
 }

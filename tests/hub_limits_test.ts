@@ -5,10 +5,13 @@ import { connectWs, type WsClient, type WsMessage } from "./ws_client.ts";
 
 const isType = (type: string) => (m: WsMessage) => m.data.type === type;
 const SUPERUSER = { URSAMU_SUPERUSER_NAME: "Root", URSAMU_SUPERUSER_PASSWORD: "password123" };
+const SIDECAR_SECRET = "hub-limits-sidecar-secret-" + crypto.randomUUID();
+/** What the telnet sidecar sends: its kind and its secret. */
+const SIDECAR = { client: "telnet", headers: { "x-ursamu-sidecar": SIDECAR_SECRET } } as const;
 
 Deno.test("hub: bad frames, frame cap, connection caps and maxPlayers", async (t) => {
   const srv = await startServer({
-    env: SUPERUSER,
+    env: { ...SUPERUSER, URSAMU_SIDECAR_SECRET: SIDECAR_SECRET },
     config: { server: { maxConnectionsPerIp: 3, maxConnections: 5 }, game: { maxPlayers: 1 } },
   });
   const open: WsClient[] = [];
@@ -24,11 +27,12 @@ Deno.test("hub: bad frames, frame cap, connection caps and maxPlayers", async (t
     const alice = await register(srv.base, "Alice");
     const bob = await register(srv.base, "Bob");
 
-    await t.step("binary frames and invalid JSON get an error; the connection stays", async () => {
+    await t.step("bad frames get an error; the connection stays", async () => {
       const c = await ws({ client: "web" });
       await c.expect(isType("connect"));
-      c.sendRaw(new Uint8Array([1, 2, 3, 0xff]));
-      assertMatch((await c.expect(isType("error"))).msg, /Binary frames/);
+      // A binary frame is read as UTF-8 text (bad bytes: tests/hub_utf8_test.ts).
+      c.sendRaw(new TextEncoder().encode("{not json either"));
+      assertMatch((await c.expect(isType("error"))).msg, /Invalid JSON/);
       c.sendRaw("{not json");
       assertMatch((await c.expect(isType("error"))).msg, /Invalid JSON/);
       c.sendJson({ type: "nonsense" });
@@ -86,9 +90,9 @@ Deno.test("hub: bad frames, frame cap, connection caps and maxPlayers", async (t
     });
 
     await t.step("sidecar connections count under the IP they report", async () => {
-      // client=telnet from loopback is the sidecar: not counted under 127.0.0.1.
+      // client=telnet with the secret is the sidecar: not counted under 127.0.0.1.
       const tel = [];
-      for (let i = 0; i < 4; i++) tel.push(await ws({ client: "telnet" }));
+      for (let i = 0; i < 4; i++) tel.push(await ws(SIDECAR));
       for (const c of tel) await c.expect(isType("connect"));
       for (const c of tel) c.sendJson({ type: "client", ip: "203.0.113.7", ttype: "xterm" });
       const closed = await Promise.race([
@@ -101,15 +105,15 @@ Deno.test("hub: bad frames, frame cap, connection caps and maxPlayers", async (t
       const web = await ws({ client: "web" });
       await web.expect(isType("connect"));
       web.sendJson({ type: "client", ip: "198.51.100.1" });
-      assertMatch((await web.expect(isType("error"))).msg, /only from the local telnet sidecar/);
+      assertMatch((await web.expect(isType("error"))).msg, /only from the telnet sidecar/);
       await closeAll();
     });
 
     await t.step("total connections are capped by server.maxConnections", async () => {
       const tel = [];
-      for (let i = 0; i < 5; i++) tel.push(await ws({ client: "telnet" }));
+      for (let i = 0; i < 5; i++) tel.push(await ws(SIDECAR));
       for (const c of tel) await c.expect(isType("connect"));
-      const extra = await ws({ client: "telnet" });
+      const extra = await ws(SIDECAR);
       assertMatch((await extra.expect(isType("disconnect"))).msg, /too many connections/);
       await extra.closed;
       await closeAll();

@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { api, ROOT } from "./harness.ts";
 import { isType, startPluginWorld } from "./plugins_world.ts";
+import { stripColour } from "../src/text/colour.ts";
 
-/** Every core command (SPEC "In-game commands" and the basics) must have a real help file. */
+/** Every core command (docs/commands.md) must have a real help file. */
 const CORE_TOPICS = [
   "look",
   "say",
@@ -66,8 +67,8 @@ Deno.test("help plugin: sources, priorities, REST writes, path safety and in-gam
     const base = w.srv.base;
     const { Root, Alice } = w.tokens;
 
-    // The index.
-    const index = await api(base, "GET", "/api/v1/help");
+    // The index (staff see every topic; see the next test for what players see).
+    const index = await api(base, "GET", "/api/v1/help", undefined, Root);
     assertEquals(index.status, 200);
     assertEquals(Object.keys(index.body), ["sections"]);
     const sections: Record<string, string[]> = index.body.sections;
@@ -80,7 +81,7 @@ Deno.test("help plugin: sources, priorities, REST writes, path safety and in-gam
 
     // Every core topic is a real file topic.
     for (const t of CORE_TOPICS) {
-      const r = await api(base, "GET", `/api/v1/help/${enc(t)}`);
+      const r = await api(base, "GET", `/api/v1/help/${enc(t)}`, undefined, Root);
       assertEquals(r.status, 200, t);
       assertEquals(r.body.source, "file", t);
       assert(r.body.content.length > 40, `${t} has real content`);
@@ -99,7 +100,10 @@ Deno.test("help plugin: sources, priorities, REST writes, path safety and in-gam
     assertEquals([addcom.status, addcom.body.source], [200, "command"]);
     // Aliases and case.
     assertEquals((await api(base, "GET", "/api/v1/help/LOOK")).body.name, "look");
-    assertEquals((await api(base, "GET", "/api/v1/help/%40upgrade")).body.name, "@update");
+    assertEquals(
+      (await api(base, "GET", "/api/v1/help/%40upgrade", undefined, Root)).body.name,
+      "@update",
+    );
 
     // Unknown and hostile topics.
     assertEquals((await api(base, "GET", "/api/v1/help/no-such-topic")).status, 404);
@@ -200,5 +204,69 @@ Deno.test("help plugin: sources, priorities, REST writes, path safety and in-gam
   } finally {
     await w.stop();
     await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("help lists only what the reader may use; topics are not shown as commands", async () => {
+  const w = await startPluginWorld(["Alice"]);
+  try {
+    const base = w.srv.base;
+    const { Root, Alice } = w.tokens;
+    const flat = (sections: Record<string, string[]>) => Object.values(sections).flat();
+    const ADMIN = [
+      "@boot",
+      "@toad",
+      "@newpassword",
+      "@site",
+      "@reboot",
+      "+help/set",
+      "@chancreate",
+    ];
+
+    // Anonymous and player readers get the view of an ordinary player, over REST and in game.
+    const anon = flat((await api(base, "GET", "/api/v1/help")).body.sections);
+    const player = flat((await api(base, "GET", "/api/v1/help", undefined, Alice)).body.sections);
+    assertEquals(player, anon);
+    for (const t of [...ADMIN, "@dig"]) assert(!anon.includes(t), `${t} is not listed`);
+    for (const t of ["say", "page", "+note", "notes", "channels", "colour"]) {
+      assert(anon.includes(t), `${t} is listed`);
+    }
+    assertEquals((await api(base, "GET", "/api/v1/help/%40boot")).status, 404);
+    assertEquals((await api(base, "GET", "/api/v1/help/%40boot", undefined, Alice)).status, 404);
+    // Staff see the admin topics.
+    const staff = flat((await api(base, "GET", "/api/v1/help", undefined, Root)).body.sections);
+    for (const t of [...ADMIN, "@dig"]) assert(staff.includes(t), `staff see ${t}`);
+    assertEquals((await api(base, "GET", "/api/v1/help/%40boot", undefined, Root)).status, 200);
+
+    const alice = await w.login("Alice");
+    const idx = await alice.cmd("help", isType("help"));
+    assertEquals(flat(idx.data.sections), anon);
+    const topics: string[] = idx.data.topics;
+    for (const t of ["notes", "channels", "colour"]) assert(topics.includes(t), `${t} is a topic`);
+    assert(!topics.includes("say") && !topics.includes("+note"), "commands are not topics");
+    // Topics are shown capitalised under TOPICS, apart from the commands.
+    const text = stripColour(idx.msg);
+    assertMatch(text, /TOPICS[^\n]*\n[^\n]*Channels/);
+    const words = text.split(/\s+/);
+    assert(!words.includes("notes") && words.includes("Notes"), "notes is shown as a topic");
+    for (const t of ADMIN) assert(!text.includes(t), `${t} is not shown in game`);
+    // Reading a topic works; an admin topic does not exist for a player.
+    assertEquals((await alice.cmd("help notes", isType("help"))).data.topic, "notes");
+    await alice.cmd("help @boot", /No help for '@boot'/);
+    await alice.cmd("help boo", /No help for 'boo'/);
+
+    // Nothing listed as a command answers Huh? or Permission denied when typed.
+    const commands = flat(idx.data.sections).filter((n) => !topics.includes(n));
+    alice.ws.clear();
+    for (const c of commands) await alice.send(c);
+    await alice.cmd("think all-typed", /all-typed/);
+    const refused = alice.ws.all.filter((m) => /^Huh\?|Permission denied/.test(m.msg));
+    assertEquals(refused.map((m) => m.msg), [], `typed: ${commands.join(" ")}`);
+
+    const root = await w.login("Root");
+    const staffIdx = await root.cmd("help", isType("help"));
+    assertMatch(stripColour(staffIdx.msg), /@boot/);
+  } finally {
+    await w.stop();
   }
 });

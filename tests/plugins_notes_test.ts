@@ -1,4 +1,4 @@
-/** Black-box tests of the notes sample plugin (SPEC "Sample plugin: notes"). */
+/** Black-box tests of the notes sample plugin. */
 import { assert, assertEquals } from "./assert.ts";
 import { api } from "./harness.ts";
 import { startPluginWorld } from "./plugins_world.ts";

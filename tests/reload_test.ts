@@ -1,5 +1,5 @@
 /**
- * Hot reload (SPEC §8): `@reload` and each switch, run by staff while players stay connected; a
+ * Hot reload: `@reload` and each switch, run by staff while players stay connected; a
  * broken command file is reported and its old commands stay in service.
  */
 import { join } from "node:path";

@@ -11,8 +11,11 @@ const ECHO = 1, SGA = 3, TTYPE = 24, NAWS = 31, CHARSET = 42, MSSP = 70, MCCP2 =
 export interface TelnetClientOptions {
   /** Answer DO NAWS with this size. */
   naws?: { width: number; height: number };
-  /** Answer TTYPE SEND with this name. */
-  ttype?: string;
+  /**
+   * Answer TTYPE SEND with this name; a list is answered in turn (client, terminal,
+   * `MTTS <n>`), repeating the last name once it runs out, as MTTS clients do.
+   */
+  ttype?: string | string[];
   /** Accept GMCP and send Core.Hello. */
   gmcp?: boolean;
   /** Accept MCCP2. */
@@ -56,6 +59,7 @@ export class TelnetClient {
   #decoder = new TextDecoder();
   #reading: Promise<void>;
   #inflated: Promise<void> = Promise.resolve();
+  #ttypeAnswers = 0;
 
   private constructor(conn: Deno.TcpConn, opts: TelnetClientOptions) {
     this.#conn = conn;
@@ -265,7 +269,9 @@ export class TelnetClient {
     const [opt, ...rest] = sb;
     if (opt === MCCP2) return true;
     if (opt === TTYPE && rest[0] === 1 && this.#opts.ttype) {
-      const name = new TextEncoder().encode(this.#opts.ttype);
+      const names = Array.isArray(this.#opts.ttype) ? this.#opts.ttype : [this.#opts.ttype];
+      const next = names[Math.min(this.#ttypeAnswers++, names.length - 1)];
+      const name = new TextEncoder().encode(next);
       this.#reply(IAC, SB, TTYPE, 0, ...name, IAC, SE);
     } else if (opt === GMCP) {
       const text = new TextDecoder().decode(Uint8Array.from(rest));

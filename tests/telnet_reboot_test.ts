@@ -128,7 +128,11 @@ Deno.test("ten reboots in a row lose no telnet or web session", async () => {
 
 Deno.test("sidecar without an engine: waits, buffers, then logs in and resumes", async () => {
   // The sidecar alone first (the engine is down), then an engine on the same ports and database.
-  const sidecar = await startServer({ entry: "telnet.ts" });
+  // As `deno task telnet` beside `deno task engine`: both get the same secret.
+  const sidecar = await startServer({
+    entry: "telnet.ts",
+    env: { URSAMU_SIDECAR_SECRET: "standalone-sidecar-secret-" + crypto.randomUUID() },
+  });
   let engine: TestServer | null = null;
   const open: TelnetClient[] = [];
   try {
@@ -243,8 +247,13 @@ Deno.test("restarts: a web client that never closes costs nobody their session; 
 Deno.test("restarts: times the sidecar reports keep who's On For and Idle across a restart", async () => {
   // What the sidecar does on every (re)connection, played by hand: its `client` frame says when
   // the telnet player connected and last typed, then the session is resumed with its token.
+  const secret = "reboot-test-sidecar-secret-" + crypto.randomUUID();
   const srv = await startServer({
-    env: { URSAMU_SUPERUSER_NAME: ADMIN.name, URSAMU_SUPERUSER_PASSWORD: ADMIN.password },
+    env: {
+      URSAMU_SUPERUSER_NAME: ADMIN.name,
+      URSAMU_SUPERUSER_PASSWORD: ADMIN.password,
+      URSAMU_SIDECAR_SECRET: secret,
+    },
   });
   const open: WsClient[] = [];
   try {
@@ -257,6 +266,7 @@ Deno.test("restarts: times the sidecar reports keep who's On For and Idle across
       token: aliceToken,
       client: "telnet",
       query: { resume: "1" },
+      headers: { "x-ursamu-sidecar": secret },
     });
     open.push(sidecar);
     // Alice is also on the web; the earliest connection counts for On For.
@@ -296,7 +306,7 @@ Deno.test("restarts: times the sidecar reports keep who's On For and Idle across
     const liar = await connectWs(srv, { client: "web" });
     open.push(liar);
     liar.sendJson({ type: "client", connectedAt: 0 });
-    await liar.expect(/accepted only from the local telnet sidecar/);
+    await liar.expect(/accepted only from the telnet sidecar/);
   } finally {
     for (const c of open) await c.close();
     await srv.stop();

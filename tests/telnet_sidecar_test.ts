@@ -202,7 +202,7 @@ Deno.test("telnet sidecar: MCCP2, MSSP, create and quit, a client that negotiate
   }
 });
 
-Deno.test("telnet sidecar: a taken port is one clear line naming the setting, and exit 1", async () => {
+Deno.test("telnet sidecar: a taken port is one clear line naming the setting, and exit 78", async () => {
   const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (taken.addr as Deno.NetAddr).port;
   const srv = await startServer({
@@ -210,7 +210,8 @@ Deno.test("telnet sidecar: a taken port is one clear line naming the setting, an
     env: { URSAMU_SERVER_TELNET: String(port) },
   });
   try {
-    assertEquals((await srv.status).code, 1);
+    // 78 (EX_CONFIG): restarting cannot help, so the supervisor stops instead of retrying.
+    assertEquals((await srv.status).code, 78);
     assertMatch(
       srv.output(),
       /telnet: 127\.0\.0\.1:\d+ \(server\.telnet\) is already in use; .*URSAMU_SERVER_TELNET/,

@@ -35,6 +35,8 @@ export interface WsClientOptions {
   path?: string;
   /** Milliseconds to wait for the connection to open (default 5000). */
   openTimeout?: number;
+  /** Handshake headers (the telnet sidecar's secret). */
+  headers?: Record<string, string>;
 }
 
 /** Where to connect: a server from tests/harness.ts (uses its `ws` port), a port, or a full URL. */
@@ -88,7 +90,7 @@ export class WsClient {
 
   /** Opens a connection and resolves once it is open. */
   static connect(target: WsTarget, opts: WsClientOptions = {}): Promise<WsClient> {
-    const ws = new WebSocket(urlOf(target, opts));
+    const ws = new WebSocket(urlOf(target, opts), { headers: opts.headers });
     const client = new WsClient(ws, opts.client === "web" || opts.client === "telnet");
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -105,7 +105,7 @@ export function channelCommands(svc: ChannelService): CommandSpec[] {
         if (!Number.isInteger(n) || n < 1) {
           throw new CommandError("The count must be a whole number.");
         }
-        const entries = await svc.history(u.me, ch, Math.min(n, 100));
+        const entries = await svc.history(u.me, ch, { limit: Math.min(n, 100), offset: 0 });
         if (!entries.length) return u.send(`${ch.name} has no history yet.`);
         u.send(
           [

@@ -10,6 +10,7 @@ import {
   type HubApi,
   isStaff,
   NotFoundError,
+  type Page,
   type Presence,
   type Services,
   stripColour,
@@ -35,14 +36,13 @@ const SCAN_ABOVE = 1000;
  * scan of the player-flag index (measured: 20 000 members, 0.7 s of reads vs 0.2 s).
  */
 export function playerCheck(
-  objects: Pick<Services["objects"], "getMany" | "idsWithFlag">,
+  objects: Pick<Services["objects"], "flagged" | "idsWithFlag">,
   members: number,
 ): (ids: string[]) => Promise<Set<string>> {
   if (members <= SCAN_ABOVE) {
-    return async (ids) =>
-      new Set(
-        (await objects.getMany(ids)).filter((o) => o.flags.includes("player")).map((o) => o.id),
-      );
+    // The flag index, not the objects: a player whose record cannot be read (until staff
+    // repair it) is still a player and keeps their channels.
+    return (ids) => objects.flagged(ids, "player");
   }
   let all: Promise<Set<string>> | undefined;
   return async (ids) => {
@@ -175,10 +175,13 @@ export class ChannelService {
     return ch;
   }
 
-  /** History as a viewer sees it: masked speakers stay masked except for staff. */
-  async history(v: Viewer, ch: Channel, limit: number) {
+  /**
+   * One page of history (counted back from the newest, oldest first) as a viewer sees
+   * it: masked speakers stay masked except for staff.
+   */
+  async history(v: Viewer, ch: Channel, page: Page) {
     const staff = isStaff(v.flags);
-    const entries = await this.d.store.history(ch.name.toLowerCase(), limit);
+    const entries = await this.d.store.history(ch.name.toLowerCase(), page);
     return entries.map((e) => ({
       sender: e.masked && !staff ? "Someone" : e.sender,
       message: e.message,

@@ -3,7 +3,7 @@
  * start and kept in memory (talking never reads the database); every change is
  * written through to KV.
  */
-import type { PluginKv } from "../../src/plugins/mod.ts";
+import type { Page, PluginKv } from "../../src/plugins/mod.ts";
 import { chanKeys } from "./keys.ts";
 
 /** A channel as stored. */
@@ -140,9 +140,12 @@ export class ChannelStore {
     await this.kv.set(chanKeys.message(lower, entry.timestamp, this.#seq), entry);
   }
 
-  /** The latest `limit` messages, oldest first. */
-  async history(lower: string, limit: number): Promise<HistoryEntry[]> {
-    const out = await this.kv.values<HistoryEntry>(chanKeys.historyOf(lower), limit, true);
+  /**
+   * One page of history counted back from the newest message (offset 0 is the latest
+   * `limit` messages), returned oldest first.
+   */
+  async history(lower: string, page: Page): Promise<HistoryEntry[]> {
+    const out = await this.kv.page<HistoryEntry>(chanKeys.historyOf(lower), page, true);
     return out.reverse();
   }
 

@@ -2,7 +2,7 @@
 import { CommandError, type CommandSpec, stripColour } from "../../src/plugins/mod.ts";
 import { toSection, toSlug } from "./slug.ts";
 import { type HelpDb, MAX_CONTENT } from "./store.ts";
-import type { HelpTopics } from "./topics.ts";
+import type { HelpReader, HelpTopics } from "./topics.ts";
 import { renderIndex, renderTopic } from "./render.ts";
 
 const STAFF = "admin+";
@@ -25,11 +25,12 @@ export function helpCommands(db: HelpDb, topics: HelpTopics): CommandSpec[] {
       async exec(u) {
         const width = u.conn.width || 78;
         const typed = u.cmd.args.trim();
+        const reader: HelpReader = { id: `#${u.me.id}`, flags: u.me.flags, connected: true };
         if (!typed) {
-          const sections = await topics.sections();
-          return u.send(renderIndex(sections, width), { type: "help", sections });
+          const index = await topics.index(reader);
+          return u.send(renderIndex(index, width), { type: "help", ...index });
         }
-        const found = await topics.find(typed);
+        const found = await topics.find(typed, reader);
         if (!found) {
           throw new CommandError(`No help for '${typed.slice(0, 40)}'. Type 'help' for the index.`);
         }

@@ -1,6 +1,6 @@
 /** Help as players read it in game: Markdown turned into colour codes, an index in columns. */
 import { padVisible, visibleLength } from "../../src/plugins/mod.ts";
-import type { HelpEntry } from "./topics.ts";
+import type { HelpEntry, HelpIndex } from "./topics.ts";
 
 /** Light Markdown to MUSH colour codes: headings and bold highlighted, code marks and fences dropped. */
 export function markdownToMush(md: string): string {
@@ -30,18 +30,38 @@ export function renderTopic(entry: HelpEntry, width: number): string {
   ].join("\n");
 }
 
-/** The index: each section's topics in columns. */
-export function renderIndex(sections: Record<string, string[]>, width: number): string {
+/** A topic that is no command, shown capitalised as MUSH help shows its overview topics. */
+function topicLabel(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/**
+ * The index: first the topics that are not commands (capitalised, as MUSH help lists its
+ * overviews), then each section's commands in columns; a section left without commands is not
+ * shown. Only what the reader may see is in `index`.
+ */
+export function renderIndex(index: HelpIndex, width: number): string {
   const out = [bar("help", width)];
   const colWidth = 19;
   const cols = Math.max(1, Math.floor(width / (colWidth + 1)));
-  for (const [section, names] of Object.entries(sections)) {
-    out.push(`%ch${section.toUpperCase()}%cn`);
+  const columns = (names: string[]) => {
     for (let i = 0; i < names.length; i += cols) {
       out.push(names.slice(i, i + cols).map((n) => padVisible(n, colWidth)).join(" ").trimEnd());
     }
+  };
+  const topics = new Set(index.topics);
+  if (topics.size) {
+    out.push("%chTOPICS%cn");
+    columns(index.topics.map(topicLabel));
   }
-  out.push("Type %chhelp <topic>%cn to read a topic.");
+  for (const [section, names] of Object.entries(index.sections)) {
+    const commands = names.filter((n) => !topics.has(n));
+    if (!commands.length) continue;
+    out.push(`%ch${section.toUpperCase()}%cn`);
+    columns(commands);
+  }
+  out.push("Type %chhelp <topic>%cn to read one. Capitalised entries are topics to read;");
+  out.push("the others are commands you can use.");
   out.push(bar("", width));
   return out.join("\n");
 }

@@ -15,7 +15,7 @@ import {
 } from "../../src/plugins/mod.ts";
 import { mustSlug, toSection } from "./slug.ts";
 import { type HelpDb, MAX_CONTENT } from "./store.ts";
-import type { HelpEntry, HelpTopics } from "./topics.ts";
+import { ANONYMOUS_READER, type HelpEntry, type HelpReader, type HelpTopics } from "./topics.ts";
 
 /** The prefix the routes are mounted on. */
 export const PREFIX = "/api/v1/help";
@@ -36,12 +36,19 @@ function slugOf(c: PluginHttpContext): string {
   return mustSlug(c.req.param("topic") ?? "");
 }
 
+/** Reads need no login; with one, the reader sees what it sees in game (staff: admin topics). */
+function readerOf(c: PluginHttpContext): HelpReader {
+  const me = c.var.player;
+  if (!me || !me.flags.includes("player")) return ANONYMOUS_READER;
+  return { id: `#${me.id}`, flags: me.flags, connected: true };
+}
+
 /** Adds the help routes to the plugin's app. */
 export function helpRoutes(app: PluginApp, db: HelpDb, topics: HelpTopics): void {
-  app.get("/", async (c) => c.json({ sections: await topics.sections() }));
+  app.get("/", async (c) => c.json({ sections: (await topics.index(readerOf(c))).sections }));
 
   app.get("/:topic{.+}", async (c) => {
-    const entry = await topics.get(slugOf(c));
+    const entry = await topics.getFor(slugOf(c), readerOf(c));
     if (!entry) throw new NotFoundError("Not found");
     if (c.req.query("format") === "md") {
       return c.body(entry.content, 200, { "content-type": "text/markdown; charset=utf-8" });

@@ -3,7 +3,7 @@
  * priority wins: database 100, files 50, command help 10. Files are indexed
  * once and re-indexed on `+help/reload` or when plugins add or drop help.
  */
-import type { HelpRegistry } from "../../src/plugins/mod.ts";
+import { checkLock, type HelpRegistry, type LockSubject } from "../../src/plugins/mod.ts";
 import type { HelpDb } from "./store.ts";
 import { type HelpFolder, readHelpFolder } from "./files.ts";
 import { toSection, toSlug } from "./slug.ts";
@@ -34,6 +34,29 @@ export interface CommandHelp {
   aliases?: string[];
   category?: string;
   help?: string;
+  /** Who may run it (default `connected`, as the dispatcher reads it). */
+  lock?: string;
+}
+
+/**
+ * Who reads the help: a player as lock subject. An anonymous web reader sees what an ordinary
+ * player sees.
+ */
+export type HelpReader = LockSubject;
+
+/** The reader for callers without a login: an ordinary connected player. */
+export const ANONYMOUS_READER: HelpReader = Object.freeze({
+  id: "#-1",
+  flags: Object.freeze(["player"]) as readonly string[],
+  connected: true,
+});
+
+/** The index as one reader sees it. */
+export interface HelpIndex {
+  /** Section → visible topic names (commands and other topics), sorted. */
+  sections: Record<string, string[]>;
+  /** The visible names that are not commands (overviews such as `channels`), sorted. */
+  topics: string[];
 }
 
 /** Sources of the merged view. */
@@ -162,6 +185,60 @@ export class HelpTopics {
     return this.#commandHelp().byName.get(slug) ?? null;
   }
 
+  /**
+   * Locks of the commands each lower-cased name or alias runs. A topic named like a command is
+   * that command's help, readable by whoever may run it; any other topic is for everyone.
+   */
+  #commandLocks(): Map<string, string[]> {
+    const locks = new Map<string, string[]>();
+    for (const c of this.src.commands()) {
+      const lock = typeof c.lock === "string" ? c.lock : "connected";
+      for (const n of [c.name, ...(c.aliases ?? [])]) {
+        const key = n.toLowerCase();
+        const list = locks.get(key);
+        if (list) list.push(lock);
+        else locks.set(key, [lock]);
+      }
+    }
+    return locks;
+  }
+
+  /** True when `entry` names a command (its help is that command's help). */
+  #isCommand(entry: HelpEntry, locks: Map<string, string[]>): boolean {
+    return entry.source === "command" || locks.has(entry.name);
+  }
+
+  /** True when `reader` may see `entry`: any topic that is no command, or a command it may run. */
+  #visible(entry: HelpEntry, reader: HelpReader, locks: Map<string, string[]>): boolean {
+    const list = locks.get(entry.name);
+    if (!list) return true;
+    return list.some((lock) => checkLock(lock, reader));
+  }
+
+  /** The winning entry of a slug if `reader` may see it, else null (as if it did not exist). */
+  async getFor(slug: string, reader: HelpReader): Promise<HelpEntry | null> {
+    const e = await this.get(slug);
+    return e && this.#visible(e, reader, this.#commandLocks()) ? e : null;
+  }
+
+  /** The index `reader` sees: only commands it may run, and every other topic. */
+  async index(reader: HelpReader): Promise<HelpIndex> {
+    const locks = this.#commandLocks();
+    const sections: Record<string, string[]> = {};
+    const topics: string[] = [];
+    for (const e of await this.all()) {
+      if (!this.#visible(e, reader, locks)) continue;
+      (sections[e.section] ??= []).push(e.name);
+      if (!this.#isCommand(e, locks)) topics.push(e.name);
+    }
+    return {
+      sections: Object.fromEntries(
+        Object.entries(sections).sort(([a], [b]) => a.localeCompare(b)),
+      ),
+      topics,
+    };
+  }
+
   /** Every visible topic, winners only, sorted by name. */
   async all(): Promise<HelpEntry[]> {
     await this.#fresh();
@@ -172,25 +249,20 @@ export class HelpTopics {
     return [...merged.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  /** `{ section: [topic names] }`, sections and names sorted. */
-  async sections(): Promise<Record<string, string[]>> {
-    const out: Record<string, string[]> = {};
-    for (const e of await this.all()) (out[e.section] ??= []).push(e.name);
-    return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
-  }
-
   /**
-   * In-game search: the exact slug, then with an `@` or `+` in front, then a
-   * unique prefix of a topic name.
+   * In-game search among what `reader` may see: the exact slug, then with an `@` or `+` in
+   * front, then a unique prefix of a topic name.
    */
-  async find(typed: string): Promise<FindResult> {
+  async find(typed: string, reader: HelpReader): Promise<FindResult> {
     const slug = toSlug(typed);
     if (!slug) return null;
     for (const s of [slug, `@${slug}`, `+${slug}`]) {
-      const e = toSlug(s) ? await this.get(s) : null;
+      const e = toSlug(s) ? await this.getFor(s, reader) : null;
       if (e) return { entry: e };
     }
-    const names = (await this.all()).map((e) => e.name);
+    const locks = this.#commandLocks();
+    const names = (await this.all()).filter((e) => this.#visible(e, reader, locks))
+      .map((e) => e.name);
     const hits = names.filter((n) => n.startsWith(slug) || n.replace(/^[@+]/, "").startsWith(slug));
     if (hits.length === 1) return { entry: (await this.get(hits[0]))! };
     if (hits.length > 1) return { ambiguous: hits.slice(0, 20) };

@@ -1,7 +1,10 @@
-/** In-game commands of the notes plugin: `+note <text>`, `+note/del <id>`, `+notes`. */
+/** In-game commands of the notes plugin: `+note <text>`, `+note/del <id>`, `+notes [<page>]`. */
 import type { CommandSpec } from "../../src/plugins/mod.ts";
 import { CommandError } from "../../src/plugins/mod.ts";
 import { MAX_NOTE_LENGTH, type NoteStore } from "./store.ts";
+
+/** Notes shown per `+notes` page. */
+const PER_PAGE = 50;
 
 /** The notes commands over a store. */
 export function notesCommands(store: NoteStore): CommandSpec[] {
@@ -30,11 +33,21 @@ export function notesCommands(store: NoteStore): CommandSpec[] {
     {
       name: "+notes",
       category: "notes",
-      help: "+notes lists your private notes.",
+      help: "+notes [<page>] lists your private notes, 50 a page.",
       async exec(u) {
-        const notes = await store.list(u.me.id);
-        if (!notes.length) return u.send("You have no notes.");
-        u.send(["%chYour notes:%cn", ...notes.map((n) => `  %ch${n.id}%cn: ${n.text}`)].join("\n"));
+        const arg = u.cmd.args.trim();
+        if (arg && !/^[1-9][0-9]{0,5}$/.test(arg)) throw new CommandError("Usage: +notes [<page>]");
+        const n = arg ? Number(arg) : 1;
+        // One more than a page tells whether another page follows.
+        const notes = await store.list(u.me.id, {
+          limit: PER_PAGE + 1,
+          offset: (n - 1) * PER_PAGE,
+        });
+        if (!notes.length) return u.send(n === 1 ? "You have no notes." : `No notes on page ${n}.`);
+        const shown = notes.slice(0, PER_PAGE).map((x) => `  %ch${x.id}%cn: ${x.text}`);
+        const head = n === 1 ? "%chYour notes:%cn" : `%chYour notes, page ${n}:%cn`;
+        const more = notes.length > PER_PAGE ? [`More: +notes ${n + 1}`] : [];
+        u.send([head, ...shown, ...more].join("\n"));
       },
     },
   ];

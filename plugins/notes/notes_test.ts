@@ -49,6 +49,26 @@ Deno.test("notes: create, list own, delete", async () => {
   }
 });
 
+Deno.test("notes: the list pages through the author index, oldest first", async () => {
+  const t = await setup();
+  try {
+    for (let i = 0; i < 1050; i++) await t.store.create(i % 3 === 0 ? "6" : "5", "P", `n${i}`);
+    const mine = Array.from({ length: 1050 }, (_, i) => i).filter((i) => i % 3 !== 0);
+    const texts = async (q: string) =>
+      (await t.call("GET", `/api/v1/notes${q}`, "5")).body.map((n: { text: string }) => n.text);
+    assert.deepEqual(await texts(""), mine.slice(0, 50).map((i) => `n${i}`));
+    assert.deepEqual(await texts("?limit=200"), mine.slice(0, 200).map((i) => `n${i}`));
+    assert.deepEqual(await texts("?limit=500"), mine.slice(0, 200).map((i) => `n${i}`));
+    assert.deepEqual(await texts("?offset=690&limit=20"), mine.slice(690).map((i) => `n${i}`));
+    assert.deepEqual(await texts("?offset=700"), []);
+    for (const q of ["?limit=0", "?limit=-1", "?limit=x", "?offset=-5"]) {
+      assert.equal((await t.call("GET", `/api/v1/notes${q}`, "5")).status, 400, q);
+    }
+  } finally {
+    t.kv.close();
+  }
+});
+
 Deno.test("notes: refusals carry the contract's messages", async () => {
   const t = await setup();
   try {

@@ -6,6 +6,7 @@ import {
   caller,
   ForbiddenError,
   NotFoundError,
+  page,
   type PluginApp,
   readJson,
   requireUser,
@@ -20,7 +21,7 @@ export const PREFIX = "/api/v1/notes";
 export function notesRoutes(app: PluginApp, store: NoteStore): void {
   app.use("*", requireUser());
 
-  app.get("/", async (c) => c.json(await store.list(caller(c).id)));
+  app.get("/", async (c) => c.json(await store.list(caller(c).id, page(c))));
 
   app.post("/", async (c) => {
     // No readable JSON object means no text either: the contract has one message for that.

@@ -1,8 +1,8 @@
 /** Notes in the plugin's KV space: create, list by author, delete. */
-import type { PluginKv } from "../../src/plugins/mod.ts";
+import type { Page, PluginKv } from "../../src/plugins/mod.ts";
 import { noteKeys } from "./keys.ts";
 
-/** A note (SPEC "Note (sample plugin)"). */
+/** A note as stored and as the API answers it. */
 export interface Note {
   id: string;
   author: string;
@@ -13,9 +13,6 @@ export interface Note {
 
 /** Longest note text, in characters. */
 export const MAX_NOTE_LENGTH = 4000;
-
-/** Most notes one list call returns. */
-const MAX_LIST = 1000;
 
 /** Persistent notes. */
 export class NoteStore {
@@ -38,12 +35,12 @@ export class NoteStore {
     return this.kv.get<Note>(noteKeys.note(id));
   }
 
-  /** An author's notes, oldest first. */
-  async list(author: string): Promise<Note[]> {
-    const ids: string[] = [];
-    for await (const e of this.kv.list<string>(noteKeys.ofAuthor(author), { limit: MAX_LIST })) {
-      ids.push(e.value);
-    }
+  /**
+   * One page of an author's notes, oldest first: the page is cut from the author index
+   * (ids only), and only that page's notes are read.
+   */
+  async list(author: string, page: Page): Promise<Note[]> {
+    const ids = await this.kv.page<string>(noteKeys.ofAuthor(author), page);
     const out: Note[] = [];
     for (let i = 0; i < ids.length; i += 10) {
       const batch = await this.kv.raw.getMany<Note[]>(

@@ -1,7 +1,7 @@
 /** The security log: JSON lines in `<logDir>/security.log`. */
 import { dirname } from "node:path";
 
-/** Event names of SPEC "Authentication" §8 (plus the ones later features add). */
+/** Security log event names (docs/api.md "Security log"). */
 export type SecurityEvent =
   | "LOGIN_FAILED"
   | "LOGIN_RATE_LIMITED"
@@ -15,6 +15,7 @@ export type SecurityEvent =
   | "ADMIN_SET_FLAG"
   | "ADMIN_CHOWN"
   | "ADMIN_MONIKER"
+  | "ADMIN_REPAIR"
   | "WS_RATE_LIMITED";
 
 /** One log entry's details. */

@@ -11,6 +11,7 @@ export const CORE_MODULES: readonly string[] = [
   "look.ts",
   "talk.ts",
   "who.ts",
+  "colour.ts",
   "movement.ts",
   "items.ts",
   "examine.ts",

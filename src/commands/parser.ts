@@ -4,6 +4,7 @@
  * Pure and linear-time: the hub calls this for every line a player sends, so it must never throw
  * and never backtrack, whatever the input.
  */
+import { sanitizeText } from "../text/sanitize.ts";
 
 /** A parsed command line. */
 export interface ParsedLine {
@@ -79,61 +80,10 @@ function build(raw: string, name: string, switches: string[], args: string): Par
 }
 
 /**
- * Cleans untrusted input before parsing: drops control characters and ANSI escapes,
- * turns tabs into spaces, caps the length in code points and trims trailing whitespace.
+ * Cleans untrusted input before parsing (see src/text/sanitize.ts: controls, escapes, bidi
+ * overrides, lone surrogates and noncharacters go), turns tabs into spaces, caps the length in
+ * code points and trims trailing whitespace.
  */
 export function sanitizeLine(line: string, maxLength: number): string {
-  if (typeof line !== "string") return "";
-  const limit = Number.isNaN(maxLength) ? 0 : Math.max(0, Math.floor(maxLength));
-  const out: string[] = [];
-  const n = line.length;
-  let count = 0;
-  let start = 0; // start of the pending run of characters kept verbatim
-  let i = 0;
-  while (i < n && count < limit) {
-    const c = line.charCodeAt(i);
-    if (c === 0x1b) {
-      if (start < i) out.push(line.slice(start, i));
-      i = skipEscape(line, i);
-      start = i;
-      continue;
-    }
-    if (c === 0x09) {
-      if (start < i) out.push(line.slice(start, i));
-      out.push(" ");
-      count++;
-      start = ++i;
-      continue;
-    }
-    // C1 controls (U+0080–U+009F) are dropped too: some terminals treat U+009B as a CSI.
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
-      if (start < i) out.push(line.slice(start, i));
-      start = ++i;
-      continue;
-    }
-    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < n &&
-      line.charCodeAt(i + 1) >= 0xdc00 && line.charCodeAt(i + 1) <= 0xdfff;
-    i += pair ? 2 : 1;
-    count++;
-  }
-  if (start < i) out.push(line.slice(start, i));
-  return out.join("").trimEnd();
-}
-
-/**
- * Index just past the escape sequence at `i` (which holds ESC). A complete CSI
- * (ESC [ parameters final-byte) is skipped whole; otherwise only the ESC itself goes.
- */
-function skipEscape(line: string, i: number): number {
-  if (line.charCodeAt(i + 1) !== 0x5b) return i + 1;
-  let j = i + 2;
-  // Parameter and intermediate bytes never include ESC, so scans of different escapes never
-  // overlap and the whole pass stays linear.
-  while (j < line.length) {
-    const d = line.charCodeAt(j);
-    if (d < 0x20 || d > 0x3f) break;
-    j++;
-  }
-  const final = line.charCodeAt(j);
-  return final >= 0x40 && final <= 0x7e ? j + 1 : i + 1;
+  return sanitizeText(line, { maxLength }).trimEnd();
 }

@@ -240,8 +240,8 @@ Deno.test("sanitizeLine: truncates to maxLength code points", () => {
 Deno.test("sanitizeLine: truncation never splits a surrogate pair", () => {
   assert.equal(sanitizeLine("😀😀😀", 2), "😀😀");
   assert.equal(sanitizeLine("a😀b", 2), "a😀");
-  // A lone surrogate counts as one code point and is kept as-is.
-  assert.equal(sanitizeLine("\ud800ab", 2), "\ud800a");
+  // A lone surrogate is no character: it is dropped and does not count.
+  assert.equal(sanitizeLine("\ud800ab", 2), "ab");
 });
 
 Deno.test("sanitizeLine: removed characters do not count toward the limit", () => {

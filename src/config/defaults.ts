@@ -132,7 +132,7 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "logging.maxFiles",
 ];
 
-/** Keys that `@site` may change at runtime (SPEC "Configuration file"). */
+/** Keys that `@site` may change at runtime (docs/configuration.md). */
 export const SITE_KEYS: readonly string[] = [
   "server.name",
   "server.description",

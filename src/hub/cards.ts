@@ -6,6 +6,7 @@
 import type { DbObject } from "../world/types.ts";
 import type { ObjectChange } from "../world/objects.ts";
 import type { PlayerCard } from "./types.ts";
+import { colourModeOf } from "../text/colour_mode.ts";
 
 /** Shared by every card without a moniker. */
 const NO_MONIKER = Object.freeze({});
@@ -20,6 +21,7 @@ export function cardOf(p: DbObject): PlayerCard {
     owner: p.owner,
     data: typeof moniker === "string" && moniker ? Object.freeze({ moniker }) : NO_MONIKER,
     updatedAt: p.updatedAt,
+    colour: colourModeOf(p.data?.colour),
   });
 }
 

@@ -24,6 +24,7 @@ Deno.test("cards: a card keeps only what output reads, frozen", () => {
     owner: "7",
     data: { moniker: "%crAnn" },
     updatedAt: 5,
+    colour: "auto",
   });
   assert.ok(Object.isFrozen(card) && Object.isFrozen(card.flags));
   assert.deepEqual(cardOf(player(5, "Ann", "")).data, {});

@@ -8,6 +8,7 @@
  */
 import { EncodedFrame } from "./protocol.ts";
 import type { ClientKind, HubConnection, Outbound } from "./types.ts";
+import type { ColourMode } from "../text/colour_mode.ts";
 
 /** Bytes the socket may hold unsent before the client counts as stalled and is dropped. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -17,6 +18,9 @@ export const MAX_PENDING = 64;
 
 /** Default screen width. */
 export const DEFAULT_WIDTH = 78;
+
+/** Runtime socket errors that only mean the client went away. */
+const VANISHED = /unexpected eof|reset|broken pipe|not connected/i;
 
 /** A queued piece of inbound work: a command line, or a step such as a token login. */
 export type Task = string | (() => Promise<void>);
@@ -37,6 +41,8 @@ export interface ConnectionHooks {
 export const CloseCode = {
   normal: 1000,
   goingAway: 1001,
+  /** Frame data that is not what its type promises (not UTF-8). */
+  invalidData: 1007,
   policy: 1008,
   tooBig: 1009,
   restart: 1012,
@@ -44,7 +50,7 @@ export const CloseCode = {
 
 /** A hub connection over a WebSocket. */
 export class Connection implements HubConnection, EventListenerObject {
-  /** Client IP: the socket peer, or the IP the local telnet sidecar reports. */
+  /** Client IP: the socket peer, or the IP the telnet sidecar reports. */
   ip: string;
   playerId: string | null = null;
   /** Player name at login (for messages that must not read the database). */
@@ -53,11 +59,17 @@ export class Connection implements HubConnection, EventListenerObject {
   height = 24;
   /** Terminal type the sidecar reported. */
   ttype = "";
+  /** The player's colour setting as last applied to this connection. */
+  colourMode: ColourMode = "auto";
+  /** Whether plain text goes out with ANSI colour (decided per connection, not per message). */
+  colour = true;
   lastInput: number;
   /** True once a frame counted as activity (so `lastInput` is our own, not the opening time). */
   inputSeen = false;
-  /** When the client connected (the local sidecar may report an earlier time after a restart). */
+  /** When the client connected (the sidecar may report an earlier time after a restart). */
   connectedAt: number;
+  /** True when the connection proved itself the telnet sidecar (its `client` frames count). */
+  sidecar = false;
   /** True once the IP is counted toward the per-IP cap. */
   ipCounted = false;
   /** True from the moment it starts closing; nothing more is sent or run. */
@@ -105,7 +117,16 @@ export class Connection implements HubConnection, EventListenerObject {
       case "close":
         this.lost();
         return;
-        // "error" is always followed by "close".
+      case "error": {
+        // Always followed by "close". Deno reports here why it dropped the socket without
+        // a close frame: a client that just vanished (not worth a line), or a frame it
+        // refused, such as text that is not UTF-8 ("Invalid UTF-8").
+        const why = String((e as ErrorEvent).message ?? "");
+        if (!this.closed && !VANISHED.test(why)) {
+          console.warn(`hub: connection ${this.id} (${this.ip}) dropped by the runtime: ${why}`);
+        }
+        return;
+      }
     }
   }
 
@@ -129,7 +150,7 @@ export class Connection implements HubConnection, EventListenerObject {
   /** Queues an already-encoded message (fan-out encodes once per kind). */
   deliver(frame: EncodedFrame): void {
     if (this.closed) return;
-    const text = frame.for(this.kind);
+    const text = frame.for(this.kind, this.colour);
     if (text === null) return;
     if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       // The client stopped reading: buffering more would let one client exhaust memory.

@@ -8,9 +8,10 @@ import type { DbObject } from "../world/types.ts";
 import type { ObjectChange } from "../world/objects.ts";
 import { PlayerCards } from "./cards.ts";
 import { CloseCode, Connection, type ConnectionHooks, type Task } from "./connection.ts";
-import { CommandRateLimiter, idleSweepMs, IpCounter, isLoopback, looksLikeIp } from "./limits.ts";
+import { CommandRateLimiter, idleSweepMs, IpCounter, looksLikeIp } from "./limits.ts";
 import { type LoginHost, preLogin } from "./login.ts";
 import {
+  binaryText,
   clientKind,
   EncodedFrame,
   type InboundFrame,
@@ -20,7 +21,9 @@ import {
   textTooLarge,
 } from "./protocol.ts";
 import { RoomIndex } from "./rooms.ts";
+import { checkSidecarProof, SIDECAR_HEADER } from "./sidecar_auth.ts";
 import type { HubApi, HubConnection, Outbound, OutboundData, PlayerCard } from "./types.ts";
+import { wantsColour } from "../text/colour_mode.ts";
 
 /** Runs one command line of a logged-in connection (the command engine's `dispatch`). */
 export type Dispatcher = (conn: HubConnection, line: string) => Promise<void>;
@@ -44,8 +47,20 @@ function errorOut(msg: string): Outbound {
   return { msg, data: { type: "error" } };
 }
 
+/** Settings for {@linkcode Hub}. */
+export interface HubOptions {
+  /**
+   * The telnet sidecar's secret (see sidecar_auth.ts); null or absent: no connection is trusted
+   * as the sidecar.
+   */
+  sidecarSecret?: string | null;
+}
+
 /** The WebSocket hub (see docs/protocol.md for the wire format). */
 export class Hub implements HubApi, LoginHost {
+  readonly #sidecarSecret: string | null;
+  /** A wrong sidecar secret was reported (once per run: a misconfiguration, or someone probing). */
+  #wrongSecretLogged = false;
   #services: Services | null = null;
   #dispatch: Dispatcher = noCommands;
   readonly #conns = new Map<string, Connection>();
@@ -68,6 +83,10 @@ export class Hub implements HubApi, LoginHost {
     closed: (conn) => this.#closed(conn),
   };
 
+  constructor(opts: HubOptions = {}) {
+    this.#sidecarSecret = opts.sidecarSecret ?? null;
+  }
+
   /** Wires the hub to the engine's services (they hold the hub too, hence after construction). */
   start(services: Services, dispatch?: Dispatcher): void {
     this.#services = services;
@@ -84,6 +103,25 @@ export class Hub implements HubApi, LoginHost {
     const card = this.#cards.apply(change);
     const to = change.after?.location;
     if (card && to && this.#rooms.has(card.id)) this.#rooms.place(card.id, to);
+    if (card) this.#applyColour(card.id);
+  }
+
+  /**
+   * Brings each connection of a player in line with its colour setting: plain connections
+   * render by it; JSON clients (web, the telnet sidecar) are told with a `colour` frame and
+   * decide themselves (the sidecar knows the terminal). Only on a change, never per message.
+   */
+  #applyColour(playerId: string): void {
+    const mode = this.#cards.get(playerId)?.colour;
+    const set = this.#players.get(playerId);
+    if (!mode || !set) return;
+    for (const c of set) {
+      if (c.colourMode === mode) continue;
+      c.colourMode = mode;
+      // A plain WebSocket client says nothing of its terminal: colour unless switched off.
+      c.colour = wantsColour(mode, true);
+      c.send({ msg: "", data: { type: "colour", mode } });
+    }
   }
 
   /** Replaces the command dispatcher (the command engine, once built). */
@@ -105,6 +143,8 @@ export class Hub implements HubApi, LoginHost {
     const kind = clientKind(url.searchParams.get("client"));
     const token = url.searchParams.get("token");
     const resume = /^(1|true|yes)$/i.test(url.searchParams.get("resume") ?? "");
+    // Before the upgrade, which makes the request's headers unreadable.
+    const sidecar = kind === "telnet" && this.#provesSidecar(req, peerIp);
     let upgraded: { socket: WebSocket; response: Response };
     try {
       // No per-socket ping timer (it costs ~3 KiB per idle connection): the hub's one idle
@@ -122,6 +162,7 @@ export class Hub implements HubApi, LoginHost {
       this.#hooks,
       Date.now(),
     );
+    conn.sidecar = sidecar;
     const refusal = this.#stopping ? "The server is shutting down." : this.#capProblem(conn);
     if (refusal) {
       // While stopping, 1012 like the connections being closed: a client that reconnects as
@@ -136,9 +177,9 @@ export class Hub implements HubApi, LoginHost {
       return response;
     }
     this.#conns.set(conn.id, conn);
-    // The local telnet sidecar's connections all come from loopback; each counts under the
+    // The telnet sidecar's connections all come from its own address; each counts under the
     // IP it reports for its player instead (see #clientFrame).
-    if (!this.#isSidecar(conn)) {
+    if (!conn.sidecar) {
       this.#ips.add(conn.ip);
       conn.ipCounted = true;
     }
@@ -148,8 +189,18 @@ export class Hub implements HubApi, LoginHost {
     return response;
   }
 
-  #isSidecar(conn: Connection): boolean {
-    return conn.kind === "telnet" && isLoopback(conn.peerIp);
+  /** True when the upgrade request carries the sidecar's secret; a wrong one is logged once. */
+  #provesSidecar(req: Request, peerIp: string): boolean {
+    const proof = checkSidecarProof(req.headers.get(SIDECAR_HEADER), this.#sidecarSecret);
+    if (proof === "wrong" && !this.#wrongSecretLogged) {
+      this.#wrongSecretLogged = true;
+      console.warn(
+        `hub: a client=telnet connection from ${peerIp} presented a wrong sidecar secret; it is ` +
+          "treated as an ordinary client (a sidecar started apart from the engine needs the " +
+          "engine's URSAMU_SIDECAR_SECRET). Logged once.",
+      );
+    }
+    return proof === "sidecar";
   }
 
   #capProblem(conn: Connection): string | null {
@@ -158,7 +209,7 @@ export class Hub implements HubApi, LoginHost {
       return "The server has too many connections right now. Please try again later.";
     }
     if (
-      !this.#isSidecar(conn) && cfg.maxConnectionsPerIp > 0 &&
+      !conn.sidecar && cfg.maxConnectionsPerIp > 0 &&
       this.#ips.count(conn.ip) >= cfg.maxConnectionsPerIp
     ) return "Too many connections from your address.";
     return null;
@@ -205,15 +256,22 @@ export class Hub implements HubApi, LoginHost {
   #frame(conn: Connection, data: unknown): void {
     if (conn.closed) return;
     if (typeof data !== "string") {
-      const size = data instanceof ArrayBuffer ? data.byteLength : MAX_FRAME_BYTES + 1;
-      if (size > MAX_FRAME_BYTES) return this.#tooLarge(conn);
-      if (this.#admit(conn)) {
-        conn.send(errorOut("Binary frames are not supported; send text or JSON."));
+      if (!(data instanceof ArrayBuffer) || data.byteLength > MAX_FRAME_BYTES) {
+        return this.#tooLarge(conn);
       }
-      return;
+      // A binary frame is read as UTF-8 text. Text frames never get here with bad UTF-8:
+      // the runtime drops such a socket itself (docs/protocol.md).
+      const text = binaryText(data);
+      if (text === null) return this.#notUtf8(conn);
+      return this.#handle(conn, parseFrame(text));
     }
     if (textTooLarge(data)) return this.#tooLarge(conn);
     this.#handle(conn, parseFrame(data));
+  }
+
+  #notUtf8(conn: Connection): void {
+    console.warn(`hub: closing ${conn.id} (${conn.ip}): a frame that is not valid UTF-8`);
+    conn.close("Frames must be UTF-8 text.", CloseCode.invalidData);
   }
 
   #tooLarge(conn: Connection): void {
@@ -269,13 +327,13 @@ export class Hub implements HubApi, LoginHost {
 
   /**
    * The sidecar reports its telnet client's IP, terminal, and when it connected and last typed
-   * (so `who` and the idle limit see through engine restarts); trusted only from loopback with
-   * client=telnet.
+   * (so `who` and the idle limit see through engine restarts); trusted only from a connection
+   * that proved itself the sidecar with its secret.
    */
   #clientFrame(conn: Connection, f: Extract<InboundFrame, { kind: "client" }>): void {
-    if (!this.#isSidecar(conn)) {
+    if (!conn.sidecar) {
       if (this.#admit(conn)) {
-        conn.send(errorOut("Client frames are accepted only from the local telnet sidecar."));
+        conn.send(errorOut("Client frames are accepted only from the telnet sidecar."));
       }
       return;
     }
@@ -373,6 +431,9 @@ export class Hub implements HubApi, LoginHost {
     }
     set.add(conn);
     this.#cards.offer(player);
+    const colour = this.#cards.get(id)?.colour ?? "auto";
+    conn.colourMode = colour;
+    conn.colour = wantsColour(colour, true);
     if (!this.#rooms.has(id)) this.#rooms.place(id, player.location);
     this.#rate.forget(`c:${conn.id}`);
     let justOnline = false;
@@ -390,6 +451,7 @@ export class Hub implements HubApi, LoginHost {
           token: await s.tokens.sign(id),
           player: { id, name: player.name },
           resumed,
+          colour,
         },
       });
     }
@@ -553,6 +615,7 @@ export class Hub implements HubApi, LoginHost {
    */
   refreshCard(player: DbObject): void {
     if (!this.#cards.refresh(player)) return;
+    this.#applyColour(player.id);
     if (player.location && this.#rooms.has(player.id)) {
       this.#rooms.place(player.id, player.location);
     }

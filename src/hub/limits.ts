@@ -1,9 +1,9 @@
 /**
  * The hub's limits: the command rate per player (or per connection before
- * login), connection counts per IP, and which peers count as the local sidecar.
+ * login), connection counts per IP, and which reported IPs are taken.
  */
 
-/** Commands allowed per window (SPEC "Limits": 10 a second). */
+/** Commands allowed per window (10 a second, docs/protocol.md "Limits"). */
 export const COMMANDS_PER_WINDOW = 10;
 /** Length of the rate window in ms. */
 export const RATE_WINDOW_MS = 1000;
@@ -85,12 +85,6 @@ export class IpCounter {
     if (n > 0) this.#counts.set(ip, n);
     else this.#counts.delete(ip);
   }
-}
-
-/** True for loopback addresses (IPv4 127/8, ::1, and IPv4-mapped 127/8). */
-export function isLoopback(ip: string): boolean {
-  const v4 = ip.startsWith("::ffff:") ? ip.slice(7) : ip;
-  return v4.startsWith("127.") || ip === "::1";
 }
 
 /** True for something shaped like an IPv4 or IPv6 address (what the sidecar may report). */

@@ -4,7 +4,7 @@
  * Pure functions, so fan-out can encode a message once per client kind.
  */
 import { sanitizeLine } from "../commands/parser.ts";
-import { renderAnsi } from "../text/colour.ts";
+import { indentContinuations, renderText } from "../text/colour.ts";
 import type { ClientKind, Outbound } from "./types.ts";
 
 /** Largest inbound frame accepted, in bytes; a larger one closes the connection. */
@@ -67,6 +67,18 @@ export function textTooLarge(data: string): boolean {
   if (data.length * 3 <= MAX_FRAME_BYTES) return false;
   if (data.length > MAX_FRAME_BYTES) return true;
   return utf8Length(data, MAX_FRAME_BYTES) > MAX_FRAME_BYTES;
+}
+
+/**
+ * The text of a binary frame (some clients send their lines that way), or null when it is
+ * not valid UTF-8. Call it after the size check.
+ */
+export function binaryText(data: ArrayBuffer): string | null {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(data);
+  } catch {
+    return null;
+  }
 }
 
 /** Number of code points of a string. */
@@ -168,10 +180,13 @@ export function parseFrame(data: string): InboundFrame {
   }
 }
 
-/** Plain-text form: colour codes as ANSI, CRLF line ends; null when there is no text. */
-export function encodePlain(out: Outbound): string | null {
+/**
+ * Plain-text form: colour codes as ANSI (or dropped when `colour` is false), CRLF line ends;
+ * null when there is no text.
+ */
+export function encodePlain(out: Outbound, colour = true): string | null {
   if (!out.msg) return null;
-  return renderAnsi(out.msg).replace(/\r?\n/g, "\r\n") + "\r\n";
+  return renderText(out.msg, colour).replace(/\r?\n/g, "\r\n") + "\r\n";
 }
 
 /** JSON form for `web` and `telnet` clients: `{"msg": ..., "data": {...}}`. */
@@ -179,16 +194,56 @@ export function encodeJson(out: Outbound): string {
   return JSON.stringify({ msg: out.msg, data: out.data ?? {} });
 }
 
+/**
+ * Messages that carry what a player wrote (`data.type`): say, pose and semipose, @emit, page,
+ * whisper and channel lines. Whatever sends them, their line breaks are marked here.
+ */
+export const SPEECH_TYPES: ReadonlySet<string> = new Set([
+  "say",
+  "pose",
+  "emit",
+  "page",
+  "whisper",
+  "channel",
+]);
+
+/** What follows each line break inside speech (docs/commands.md, "Spoofing"). */
+export const CONTINUATION_INDENT = "  ";
+
+/**
+ * The message as recipients get it: in speech, every line after the first starts indented, so
+ * `say A%r[fake] Wiz pages: hi` cannot show a line that passes for a page. A game message never
+ * starts with a space, so an indented line always continues the message above it.
+ */
+export function markSpeech(out: Outbound): Outbound {
+  const type = out.data?.type;
+  if (type === undefined || !SPEECH_TYPES.has(type)) return out;
+  const msg = indentContinuations(out.msg, CONTINUATION_INDENT);
+  return msg === out.msg ? out : { ...out, msg };
+}
+
 /** One outbound message, encoded lazily and at most once per form (for fan-out). */
 export class EncodedFrame {
   #plain: string | null | undefined;
+  #mono: string | null | undefined;
   #json: string | undefined;
+  /** The message as sent (speech marked, see markSpeech). */
+  readonly out: Outbound;
 
-  constructor(readonly out: Outbound) {}
+  constructor(out: Outbound) {
+    this.out = markSpeech(out);
+  }
 
-  /** The frame text for a client kind, or null when that kind gets nothing. */
-  for(kind: ClientKind): string | null {
+  /**
+   * The frame text for a client kind, or null when that kind gets nothing. `colour` matters
+   * only to plain clients (JSON clients get the codes and render them themselves).
+   */
+  for(kind: ClientKind, colour = true): string | null {
     if (kind === "plain") {
+      if (!colour) {
+        if (this.#mono === undefined) this.#mono = encodePlain(this.out, false);
+        return this.#mono;
+      }
       if (this.#plain === undefined) this.#plain = encodePlain(this.out);
       return this.#plain;
     }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  binaryText,
   clientKind,
   EncodedFrame,
   encodeJson,
@@ -143,4 +144,13 @@ Deno.test("EncodedFrame encodes once per form", () => {
   assert.equal(f.for("plain"), "hi\r\n");
   assert.equal(f.for("web"), '{"msg":"hi","data":{}}');
   assert.equal(f.for("telnet"), f.for("web"));
+});
+
+Deno.test("binary frames are UTF-8 text, or null when they are not UTF-8", () => {
+  const bytes = (...b: number[]) => new Uint8Array(b).buffer;
+  assert.equal(binaryText(new TextEncoder().encode("say héllo ✓").buffer), "say héllo ✓");
+  assert.equal(binaryText(bytes()), "");
+  for (const bad of [bytes(0xff), bytes(0x61, 0xc3), bytes(0xed, 0xa0, 0x80)]) {
+    assert.equal(binaryText(bad), null);
+  }
 });

@@ -4,6 +4,7 @@
  * reads the database per recipient.
  */
 import type { DbObject, ObjectHead } from "../world/types.ts";
+import type { ColourMode } from "../text/colour_mode.ts";
 
 /** How a client wants its output: ANSI text, or JSON frames (`web`, and the telnet sidecar). */
 export type ClientKind = "plain" | "web" | "telnet";
@@ -46,6 +47,8 @@ export interface HubConnection {
 export interface PlayerCard extends ObjectHead {
   /** `updatedAt` of the object version the card was made from. */
   readonly updatedAt: number;
+  /** The player's colour setting (`@colour`), applied to each of its connections. */
+  readonly colour: ColourMode;
 }
 
 /** Delivery and presence operations of the hub. */

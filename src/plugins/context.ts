@@ -158,7 +158,11 @@ export class ContextImpl implements PluginContext {
       add: (prefix, handler) => {
         if (typeof handler !== "function") throw new Error("route handler must be a function");
         this.http(prefix).all("*", async (c) => {
-          const res = await handler(c.req.raw, c.var.player?.id ?? null);
+          // Hono answers HEAD by running the GET route without the body: show the handler a GET.
+          const req = c.req.raw.method === "HEAD"
+            ? new Request(c.req.raw, { method: "GET" })
+            : c.req.raw;
+          const res = await handler(req, c.var.player?.id ?? null);
           if (!(res instanceof Response)) throw new Error("the handler returned no Response");
           return res;
         });

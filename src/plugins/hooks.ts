@@ -1,5 +1,5 @@
 /**
- * The three in-process event buses of SPEC "Events": `gameHooks` (scenes),
+ * The three in-process event buses for plugins (docs/plugins.md "Event buses"): `gameHooks` (scenes),
  * `wikiHooks` and `eventHooks` (calendar), plus the engine's own `worldHooks`
  * (objects destroyed, players toaded) for plugins that hold references to them.
  * A handler that throws or rejects is logged and never breaks the emitter or the

@@ -14,7 +14,7 @@ function quiet() {
   return { logged, hooks: createHooks((m) => logged.push(m)) };
 }
 
-Deno.test("hooks: the buses carry exactly the SPEC event names", () => {
+Deno.test("hooks: the buses carry exactly the documented event names", () => {
   const { hooks } = quiet();
   assert.deepEqual(hooks.gameHooks.events.sort(), [
     "scene:clear",
@@ -34,7 +34,7 @@ Deno.test("hooks: the buses carry exactly the SPEC event names", () => {
     "event:updated",
   ]);
   assert.equal(GAME_EVENTS.length + WIKI_EVENTS.length + EVENT_EVENTS.length, 15);
-  // The engine's own bus, beside the three of SPEC.
+  // The engine's own bus, beside the three documented ones.
   assert.deepEqual([...WORLD_EVENTS].sort(), [
     "object:destroyed",
     "player:created",

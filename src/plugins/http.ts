@@ -7,7 +7,7 @@ import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { Caller, PluginEnv } from "../http/env.ts";
 import { errorHandler, notFound } from "../http/middleware/errors.ts";
 import { parseJsonObject, readTextCapped } from "../http/middleware/body.ts";
-import { type Page, pageParams } from "../http/pagination.ts";
+import { LIST_PAGE, type Page, pageFromUrl, type PageSizes } from "../http/pagination.ts";
 import { ForbiddenError, UnauthorizedError } from "../errors.ts";
 import { atLeast, isStaff } from "../world/flags.ts";
 import type { DbObject } from "../world/types.ts";
@@ -101,12 +101,9 @@ export async function readJson(
 }
 
 /**
- * `limit`/`offset` of the query: default 50, more than `max` (200) clamped to it, a
- * negative or non-numeric value a 400.
+ * The page a list request asks for (`?limit=&offset=`): default 50, more than the maximum
+ * (200) lowered to it, a negative or non-numeric value a 400; `sizes` sets other sizes.
  */
-export function page(c: PluginHttpContext, opts: { limit?: number; max?: number } = {}): Page {
-  return pageParams(c.req.query("limit"), c.req.query("offset"), {
-    limit: opts.limit ?? 50,
-    max: opts.max ?? 200,
-  });
+export function page(c: PluginHttpContext, sizes: PageSizes = LIST_PAGE): Page {
+  return pageFromUrl(c.req.url, sizes);
 }

@@ -1,6 +1,7 @@
 /** A plugin's own key space in Deno KV: every key starts with `["plugin", <name>]`. */
 import { keys } from "../storage/keys.ts";
 import { retryAtomic } from "../storage/kv.ts";
+import type { Page } from "../http/pagination.ts";
 
 /** Key helpers scoped to one plugin. Keys passed in are relative to the plugin's space. */
 export class PluginKv {
@@ -52,6 +53,24 @@ export class PluginKv {
   async values<T>(prefix: Deno.KvKeyPart[], limit = 1000, reverse = false): Promise<T[]> {
     const out: T[] = [];
     for await (const e of this.list<T>(prefix, { limit, reverse })) out.push(e.value);
+    return out;
+  }
+
+  /**
+   * One page of the values under a relative prefix, in key order (or reversed): KV's own
+   * `limit` stops the listing at the end of the page; the `offset` entries before it are
+   * read and skipped (keep such prefixes to small values, such as an index of ids).
+   */
+  async page<T>(prefix: Deno.KvKeyPart[], page: Page, reverse = false): Promise<T[]> {
+    const end = page.offset + page.limit;
+    const opts: Deno.KvListOptions = Number.isSafeInteger(end)
+      ? { limit: end, reverse, batchSize: Math.min(end, 500) }
+      : { reverse, batchSize: 500 };
+    const out: T[] = [];
+    let seen = 0;
+    for await (const e of this.list<T>(prefix, opts)) {
+      if (seen++ >= page.offset) out.push(e.value);
+    }
     return out;
   }
 

@@ -39,7 +39,7 @@ export {
   requireUser,
   type RouteHandler,
 } from "./http.ts";
-export type { Page } from "../http/pagination.ts";
+export { LIST_PAGE, type Page, pageOf, type PageSizes } from "../http/pagination.ts";
 export { ENGINE_VERSION } from "../version.ts";
 
 export type { Services } from "../services.ts";
@@ -71,6 +71,13 @@ export { objectNameProblem } from "../world/names.ts";
 export { canControl, canSee } from "../world/access.ts";
 export { objectView } from "../world/views.ts";
 export { typeOf } from "../world/objects.ts";
+export {
+  checkShape,
+  MAX_VALUE_BYTES,
+  type ShapeLimits,
+  storableProblem,
+  USER_SHAPE,
+} from "../storage/limits.ts";
 export { startingRoom } from "../world/start.ts";
 export { padVisible, renderAnsi, stripColour, visibleLength, wrapText } from "../text/colour.ts";
 export { displayName, exitName, namesOf } from "../commands/format.ts";

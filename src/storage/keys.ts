@@ -47,6 +47,21 @@ export const keys = {
   /** Prefix of everything owned by `owner`. */
   ownedBy: (owner: string): Key => ["obj_by_owner", owner],
 
+  /**
+   * A whole index collection (`name`, `flag`, `loc`, `owner`, `dest`, `player`): only for
+   * the full scan of `@repair`, which rebuilds an unreadable object from its index entries.
+   */
+  indexCollection: (kind: "name" | "flag" | "loc" | "owner" | "dest" | "player"): Key => [
+    {
+      name: "obj_by_name",
+      flag: "obj_by_flag",
+      loc: "obj_by_loc",
+      owner: "obj_by_owner",
+      dest: "obj_by_dest",
+      player: "player_by_name",
+    }[kind],
+  ],
+
   /** Credentials of a player (password hash, e-mail, reset token); never sent to clients. */
   credentials: (id: string): Key => ["auth", id],
 

@@ -1,12 +1,16 @@
 /** Opens the Deno KV store and offers the few helpers every store module shares. */
 import { dirname } from "node:path";
+import { GuardedKv } from "./guarded_kv.ts";
 
-/** Opens KV at `path` (creating its directory), or in memory for `:memory:`. */
+/**
+ * Opens KV at `path` (creating its directory), or in memory for `:memory:`. The handle is
+ * guarded: reads skip unreadable values and writes are checked (src/storage/guarded_kv.ts).
+ */
 export async function openStore(path: string): Promise<Deno.Kv> {
   if (path !== ":memory:" && !/^https?:\/\//.test(path)) {
     await Deno.mkdir(dirname(path), { recursive: true });
   }
-  return await Deno.openKv(path);
+  return new GuardedKv(await Deno.openKv(path));
 }
 
 /** Lists the values under a prefix, with an optional cap. */

@@ -1,4 +1,4 @@
-/** The restart delay of the supervisor loop (SPEC §7), as a pure function. */
+/** The restart delay of the supervisor loop (docs/operations.md), as a pure function. */
 
 /** First delay, and the delay after a stable run. */
 export const BASE_DELAY_MS = 1_000;

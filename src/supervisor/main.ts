@@ -4,7 +4,7 @@
  *
  * Options (for tests and unusual installs): `--engine <file>` and `--sidecar <file>` replace
  * `main.ts` and `telnet.ts` (paths relative to the repository); `--max-delay <ms>` lowers the
- * restart delay cap below SPEC §7's 60 s.
+ * restart delay cap below the usual 60 s.
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +14,7 @@ import { openStore } from "../storage/kv.ts";
 import { ObjectStore } from "../world/objects.ts";
 import { Accounts } from "../auth/accounts.ts";
 import { resolveSecret } from "../auth/tokens.ts";
+import { newSidecarSecret, SIDECAR_SECRET_ENV } from "../hub/sidecar_auth.ts";
 import { ensureStartingRoom, startingRoom } from "../world/start.ts";
 import type { Services } from "../services.ts";
 import { runFirstRunSetup, SetupCancelled, terminalIO } from "./setup.ts";
@@ -31,10 +32,15 @@ function log(line: string): void {
 
 /**
  * The environment every child gets. Without JWT_SECRET one random secret is made here, once,
- * so tokens stay valid across engine restarts and only a full stop ends sessions.
+ * so tokens stay valid across engine restarts and only a full stop ends sessions. The sidecar
+ * secret is always new: only our two children know it (an inherited value is replaced).
  */
 function childEnv(env: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = { ...env, [SUPERVISED_ENV]: "1" };
+  const out: Record<string, string> = {
+    ...env,
+    [SUPERVISED_ENV]: "1",
+    [SIDECAR_SECRET_ENV]: newSidecarSecret(),
+  };
   if (!env["JWT_SECRET"]) {
     out["JWT_SECRET"] = resolveSecret({}, () => {});
     log(
@@ -50,6 +56,8 @@ async function firstRunSetup(root: string, env: Record<string, string>): Promise
   const config = await new Config({
     file: resolve(root, env["URSAMU_CONFIG"] ?? "config/config.json"),
     env,
+    // The engine reads the same configuration and reports its problems; once is enough.
+    warn: () => {},
   }).load();
   const db = config.value.server.db;
   // An in-memory database lives and dies with one engine run; the engine seeds it from env.
@@ -117,8 +125,11 @@ export async function main(args: string[]): Promise<number> {
     sleep: abortableSleep,
     maxDelayMs: flags["max-delay"] ? Number(flags["max-delay"]) : undefined,
   });
+  // A Ctrl-C reaches us twice (from the terminal and passed on by `deno task`): one stop, one line.
+  let signalled = false;
   const onSignal = (name: string) => () => {
-    log(`${name} received; stopping the engine and the telnet sidecar`);
+    if (!signalled) log(`${name} received; stopping the engine and the telnet sidecar`);
+    signalled = true;
     supervisor.stop(true);
   };
   const onInt = onSignal("SIGINT");

@@ -1,11 +1,11 @@
 /**
  * The restart loop: keeps the telnet sidecar alive and restarts the engine on exit 75
- * (SPEC §7). Process spawning is injected so the loop itself can be tested with fakes.
+ * (docs/operations.md). Process spawning is injected so the loop itself can be tested with fakes.
  */
 import { restartDelay } from "./backoff.ts";
-import { EXIT_CLEAN, EXIT_RESTART } from "../lifecycle.ts";
+import { EXIT_CLEAN, EXIT_CONFIG, EXIT_RESTART } from "../lifecycle.ts";
 
-export { EXIT_CLEAN, EXIT_RESTART };
+export { EXIT_CLEAN, EXIT_CONFIG, EXIT_RESTART };
 
 /** A running child process as the loop sees it. */
 export interface Child {
@@ -39,6 +39,8 @@ export class Supervisor {
   #sidecar: Child | null = null;
   #sidecarLoop: Promise<void> = Promise.resolve();
   #signalled = false;
+  /** Exit code of a child that cannot run as configured; it ends the supervisor with that code. */
+  #fatal: number | null = null;
   #stopped: Promise<void> | null = null;
 
   constructor(deps: SupervisorDeps) {
@@ -84,6 +86,7 @@ export class Supervisor {
       break;
     }
     await this.stop();
+    if (this.#fatal !== null) return this.#fatal;
     // A signal or a stop during a restart is a clean end; a crash passes its code on.
     return this.#signalled || code === EXIT_RESTART ? EXIT_CLEAN : code;
   }
@@ -124,7 +127,11 @@ export class Supervisor {
     await child.exited;
   }
 
-  /** Keeps the sidecar running: it holds the players' sockets, so it restarts after a crash. */
+  /**
+   * Keeps the sidecar running: it holds the players' sockets, so it restarts after a crash. A
+   * sidecar that cannot run as configured (its port taken: exit 78) would fail the same way
+   * forever while the web side ran on, so that stops everything instead.
+   */
   async #keepSidecar(): Promise<void> {
     const { log, now } = this.#deps;
     let previousDelay: number | null = null;
@@ -137,6 +144,16 @@ export class Supervisor {
       this.#sidecar = null;
       if (this.stopping) {
         log(`telnet sidecar stopped (exit ${code})`);
+        return;
+      }
+      if (code === EXIT_CONFIG) {
+        this.#fatal = code;
+        log(
+          `telnet sidecar cannot start as configured (exit ${code}; its reason is above); ` +
+            "stopping the engine and exiting",
+        );
+        // Not awaited: stopping waits for this loop, which ends here.
+        void this.stop();
         return;
       }
       const delay = restartDelay(previousDelay, Math.max(0, now() - started));

@@ -112,6 +112,19 @@ Deno.test("a crashed sidecar is restarted; the engine keeps running", async () =
   assert.equal(await done, 0);
 });
 
+Deno.test("a sidecar that cannot run as configured (exit 78) stops the engine and the loop", async () => {
+  const f = fakes(1_000);
+  const done = new Supervisor(f.deps).run();
+  await tick();
+  f.sidecars[0].exit(78);
+  assert.equal(await done, 78);
+  assert.equal(f.sidecars.length, 1, "not restarted");
+  assert.equal(f.engines.length, 1);
+  assert.deepEqual(f.engines[0].signals, ["SIGTERM"]);
+  assert.deepEqual(f.sleeps, []);
+  assert.ok(f.lines.some((l) => /telnet sidecar cannot start as configured \(exit 78/.test(l)));
+});
+
 Deno.test("stop() sends SIGTERM, then SIGKILL to children that ignore it", async () => {
   const f = fakes(1_000, { ignoreTerm: true });
   const sup = new Supervisor(f.deps);

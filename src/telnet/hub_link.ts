@@ -38,6 +38,8 @@ export interface HubLinkOptions {
   connectTimeoutMs?: number;
   /** Random source for jitter (tests pass a fixed one). */
   random?: () => number;
+  /** Headers sent with every handshake (the sidecar's secret). */
+  headers?: Record<string, string>;
 }
 
 /** A WebSocket that comes back after the engine restarts. */
@@ -47,6 +49,7 @@ export class HubLink {
   readonly #maxRetry: number;
   readonly #connectTimeout: number;
   readonly #random: () => number;
+  readonly #headers: Record<string, string> | undefined;
   #ws: WebSocket | null = null;
   #open = false;
   #everOpen = false;
@@ -64,6 +67,7 @@ export class HubLink {
     this.#maxRetry = opts.maxRetryMs ?? 500;
     this.#connectTimeout = opts.connectTimeoutMs ?? 5_000;
     this.#random = opts.random ?? Math.random;
+    this.#headers = opts.headers;
   }
 
   /** True while the socket is open. */
@@ -125,7 +129,7 @@ export class HubLink {
   #dial(): void {
     let ws: WebSocket;
     try {
-      ws = new WebSocket(this.#url());
+      ws = new WebSocket(this.#url(), this.#headers ? { headers: this.#headers } : undefined);
     } catch {
       this.#lost(null);
       return;

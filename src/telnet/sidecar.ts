@@ -20,6 +20,8 @@ export interface SidecarOptions {
   port: number;
   /** Hub WebSocket URL including `client=telnet`. */
   hubUrl: string;
+  /** The secret the hub knows the sidecar by (see src/hub/sidecar_auth.ts); null: none. */
+  sidecarSecret: string | null;
   /** Engine HTTP base URL (for the MSSP player count). */
   httpBase: string;
   gameName: string;
@@ -29,6 +31,11 @@ export interface SidecarOptions {
   maxConnectionsPerIp: number;
   limits?: Partial<ClientLimits>;
   log?: (line: string) => void;
+  /**
+   * Called when the listener is gone while the sidecar is not stopping (nobody can connect any
+   * more); `telnet.ts` exits non-zero so the supervisor starts a new sidecar.
+   */
+  listenerLost?: (e: Error) => void;
 }
 
 /** Builds the hub URL the sidecar dials: loopback when the engine listens on every address. */
@@ -77,6 +84,7 @@ export class TelnetSidecar {
     });
     this.#ctx = {
       hubUrl: opts.hubUrl,
+      sidecarSecret: opts.sidecarSecret,
       mssp,
       limits: { ...DEFAULT_LIMITS, ...opts.limits },
       log: this.#log,
@@ -128,11 +136,43 @@ export class TelnetSidecar {
     await this.#accepting;
   }
 
+  /**
+   * Accepts until the listener is closed. A failed accept is one connection's problem (reset
+   * before we took it) or a passing shortage (out of file descriptors): it is retried, never
+   * the end of the loop. Only a listener that is gone ends it, and then `listenerLost` decides.
+   */
   async #accept(listener: Deno.TcpListener): Promise<void> {
-    try {
-      for await (const conn of listener) this.#admit(conn);
-    } catch (e) {
-      if (!this.#stopping) this.#log(`telnet: listener failed: ${(e as Error).message}`);
+    let failures = 0;
+    while (!this.#stopping) {
+      let conn: Deno.TcpConn;
+      try {
+        conn = await listener.accept();
+      } catch (e) {
+        if (this.#stopping) return;
+        if (e instanceof Deno.errors.BadResource || e instanceof Deno.errors.Interrupted) {
+          this.#log(`telnet: the listener is gone: ${(e as Error).message}`);
+          this.#o.listenerLost?.(e as Error);
+          return;
+        }
+        // The client hung up between the handshake and accept(): nothing to wait for.
+        if (isConnectionGone(e)) continue;
+        const wait = acceptRetryDelay(failures++);
+        this.#log(`telnet: accept failed (${(e as Error).message}); retrying in ${wait} ms`);
+        await new Promise((r) => setTimeout(r, wait));
+        continue;
+      }
+      failures = 0;
+      try {
+        this.#admit(conn);
+      } catch (e) {
+        // A socket that died between accept() and its setup (remote address, TCP_NODELAY).
+        if (!isConnectionGone(e)) {
+          this.#log(`telnet: connection setup failed: ${(e as Error).message}`);
+        }
+        try {
+          conn.close();
+        } catch { /* already closed */ }
+      }
     }
   }
 
@@ -151,8 +191,8 @@ export class TelnetSidecar {
       refuse(conn, refusal);
       return;
     }
-    this.#perIp.set(ip, perIp + 1);
     const client = new TelnetClient(conn, this.#ctx);
+    this.#perIp.set(ip, perIp + 1);
     this.#clients.add(client);
     client.run().catch((e) => this.#log(`telnet: client ${ip} failed: ${(e as Error)?.stack}`));
   }
@@ -163,6 +203,17 @@ export class TelnetSidecar {
     if (n > 0) this.#perIp.set(client.ip, n);
     else this.#perIp.delete(client.ip);
   }
+}
+
+/** Delay before retrying after the `failures`-th accept error in a row: 10 ms doubling to 1 s. */
+export function acceptRetryDelay(failures: number): number {
+  return Math.min(1_000, 10 * 2 ** Math.min(failures, 7));
+}
+
+/** True for errors that mean the peer is already gone (reset, aborted, not connected). */
+function isConnectionGone(e: unknown): boolean {
+  return e instanceof Deno.errors.NotConnected || e instanceof Deno.errors.ConnectionReset ||
+    e instanceof Deno.errors.ConnectionAborted || e instanceof Deno.errors.BrokenPipe;
 }
 
 /** Writes a one-line refusal and closes, without waiting on a client that may not read. */

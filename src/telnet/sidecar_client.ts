@@ -3,7 +3,14 @@
  * hub WebSocket session (client=telnet) on the other. Survives engine restarts: input is kept
  * (bounded) while the hub is away and the session is resumed with its token when it is back.
  */
-import { renderAnsi, stripColour } from "../text/colour.ts";
+import { renderText, stripColour } from "../text/colour.ts";
+import {
+  type ColourMode,
+  colourModeOf,
+  terminalHasColour,
+  wantsColour,
+} from "../text/colour_mode.ts";
+import { SIDECAR_HEADER } from "../hub/sidecar_auth.ts";
 import { HubLink } from "./hub_link.ts";
 import { HubPacer } from "./pacer.ts";
 import { type TelnetEvent, TelnetSession } from "./session.ts";
@@ -58,6 +65,12 @@ export const DEFAULT_LIMITS: ClientLimits = {
 export interface ClientContext {
   /** WebSocket URL of the hub, with `client=telnet`. */
   hubUrl: string;
+  /**
+   * The secret that makes the hub trust this sidecar's `client` frames (see
+   * src/hub/sidecar_auth.ts); null: none, and no `client` frames are sent (the hub would refuse
+   * them).
+   */
+  sidecarSecret: string | null;
   mssp: MsspSource;
   limits: ClientLimits;
   log(line: string): void;
@@ -107,6 +120,8 @@ export class TelnetClient {
   #pumpTimer: ReturnType<typeof setTimeout> | undefined;
   /** The player was told the hub is away and has not yet been told it is back. */
   #wasDown = false;
+  /** What the player was told then was the hub's own line that it is stopping for good. */
+  #toldStopping = false;
   #held: string[] = [];
   #resumeTimer: ReturnType<typeof setTimeout> | undefined;
   #errors = 0;
@@ -119,6 +134,10 @@ export class TelnetClient {
   #lastWords: string | null = null;
   /** The hub said it is stopping, not restarting (`restart: false` on its disconnect frame). */
   #hubStopping = false;
+  /** The player's colour setting, as the hub last said (session and `colour` frames). */
+  #colourMode: ColourMode = "auto";
+  /** Whether output gets ANSI colour: decided when the setting or the terminal type changes. */
+  #colour = true;
 
   constructor(conn: Deno.TcpConn, ctx: ClientContext) {
     this.#conn = conn;
@@ -147,7 +166,10 @@ export class TelnetClient {
       onFrame: (text) => this.#hubFrame(text),
       onDown: (wasOpen) => this.#hubDown(wasOpen),
       onFinal: () => this.#hubFinal(),
-    }, { maxRetryMs: ctx.limits.maxRetryMs });
+    }, {
+      maxRetryMs: ctx.limits.maxRetryMs,
+      headers: ctx.sidecarSecret === null ? undefined : { [SIDECAR_HEADER]: ctx.sidecarSecret },
+    });
   }
 
   /** The hub is back: a client waiting to retry dials within `spreadMs` instead. */
@@ -182,7 +204,9 @@ export class TelnetClient {
   /** Says goodbye (sidecar stopping) and closes. */
   async shutdown(): Promise<void> {
     if (this.#closed) return;
-    this.#say(NOTICES.shutdown);
+    // After the hub's own "shutting down" line (a stop stops the sidecar too), a second one
+    // would only repeat it.
+    if (!(this.#wasDown && this.#toldStopping)) this.#say(NOTICES.shutdown);
     await this.close();
   }
 
@@ -250,6 +274,10 @@ export class TelnetClient {
         return;
       case "ttype":
         if (ev.index === 0) this.#sendClientInfo();
+        this.#decideColour();
+        return;
+      case "mtts":
+        this.#decideColour();
         return;
       case "gmcp":
         this.#gmcp(ev.package, ev.data);
@@ -360,9 +388,15 @@ export class TelnetClient {
     this.#pumpTimer = undefined;
   }
 
-  /** Shows text with colour codes as ANSI, ending with a line break. */
+  /** Colour for this client: the player's setting, else what its terminal says (DUMB, MTTS). */
+  #decideColour(): void {
+    const terminal = terminalHasColour(this.#session.terminalTypes, this.#session.mtts);
+    this.#colour = wantsColour(this.#colourMode, terminal);
+  }
+
+  /** Shows text with colour codes as ANSI (or without colour), ending with a line break. */
   #say(msg: string): void {
-    const text = renderAnsi(msg);
+    const text = renderText(msg, this.#colour);
     this.#session.send(text.endsWith("\n") ? text : text + "\n");
   }
 
@@ -396,11 +430,8 @@ export class TelnetClient {
 
   #hubDown(wasOpen: boolean): void {
     // On a restart our notice says more than the hub's own line; on a stop only its line is true.
-    const notice = this.#hubStopping && this.#lastWords !== null
-      ? this.#lastWords
-      : wasOpen
-      ? NOTICES.restarting
-      : NOTICES.starting;
+    const stopping = this.#hubStopping && this.#lastWords !== null;
+    const notice = stopping ? this.#lastWords! : wasOpen ? NOTICES.restarting : NOTICES.starting;
     this.#lastWords = null;
     this.#hubStopping = false;
     this.#phase = "waiting";
@@ -409,7 +440,10 @@ export class TelnetClient {
     clearTimeout(this.#resumeTimer);
     clearTimeout(this.#pumpTimer);
     // Once per outage, however many attempts reach an engine that is still going away.
-    if (!this.#wasDown) this.#say(notice);
+    if (!this.#wasDown) {
+      this.#say(notice);
+      this.#toldStopping = stopping;
+    }
     this.#wasDown = true;
     this.#ctx.waiting();
   }
@@ -498,6 +532,10 @@ export class TelnetClient {
       if (data.restart === undefined) this.#link.expectEnd();
       return;
     }
+    if (type === "colour") {
+      this.#colourMode = colourModeOf(data.mode);
+      this.#decideColour();
+    }
     if (type === "room") this.#gmcpRoom(data);
     else if (type === "channel") this.#gmcpChannel(data, msg);
     if (msg !== "") this.#say(msg);
@@ -505,6 +543,8 @@ export class TelnetClient {
 
   #sessionFrame(data: Record<string, unknown>): void {
     if (typeof data.token === "string") this.#token = data.token;
+    this.#colourMode = colourModeOf(data.colour);
+    this.#decideColour();
     const p = data.player as Record<string, unknown> | undefined;
     if (p && typeof p.id === "string" && typeof p.name === "string") {
       this.#player = { id: p.id, name: p.name };
@@ -535,11 +575,12 @@ export class TelnetClient {
     this.#session.sendGmcp("Comm.Channel.Text", {
       channel: String(data.channel ?? ""),
       talker: stripColour(String(data.sender ?? "")),
-      text: renderAnsi(msg),
+      text: renderText(msg, this.#colour),
     });
   }
 
   #sendClientInfo(): void {
+    if (this.#ctx.sidecarSecret === null) return;
     // The times let `who` and the idle limit see through engine restarts.
     const frame: Record<string, string | number> = {
       type: "client",

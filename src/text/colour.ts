@@ -98,11 +98,13 @@ function csiEnd(text: string, i: number): number {
   return final >= 0x40 && final <= 0x7e ? j + 1 : -1;
 }
 
-// Text can arrive through the REST API without passing sanitizeLine, so a stray ESC or a C1
-// control (U+009B is a one-character CSI on some terminals) must not reach a telnet client.
+// Input is sanitised (src/text/sanitize.ts), but text stored before that, or written by code,
+// may still hold a control character (a lone CR rewrites the line on screen; U+009B is a
+// one-character CSI on some terminals) or a bidi override: none may reach a terminal.
 function isTerminalControl(src: string): boolean {
   const c = src.charCodeAt(0);
-  return c === 0x1b || (c >= 0x80 && c <= 0x9f);
+  return (c < 0x20 && c !== 0x09 && c !== 0x0a) || (c >= 0x7f && c <= 0x9f) ||
+    (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 }
 
 function asText(text: unknown): string {
@@ -125,6 +127,39 @@ export function renderAnsi(text: string): string {
     }
   });
   if (open) out.push(RESET);
+  return out.join("");
+}
+
+/**
+ * Renders for a terminal without colour: like renderAnsi (codes translated, controls and raw
+ * escapes dropped) but with no SGR escape at all.
+ */
+export function renderPlain(text: string): string {
+  const out: string[] = [];
+  scan(asText(text), (kind, src, value) => {
+    if ((kind === "char" || kind === "nl") && !isTerminalControl(src)) out.push(value);
+  });
+  return out.join("");
+}
+
+/** renderAnsi or renderPlain, as a connection's colour setting says. */
+export function renderText(text: string, colour: boolean): string {
+  return colour ? renderAnsi(text) : renderPlain(text);
+}
+
+/**
+ * Puts `indent` after every line break (`%r`, `%R`, "\n") of the text, leaving the rest as it
+ * is: continuation lines of a player's speech start indented, so they cannot pass for a new
+ * message (a page, a channel line) from someone else.
+ */
+export function indentContinuations(text: string, indent: string): string {
+  const src = asText(text);
+  if (!/%[rR]|\n/.test(src)) return src;
+  const out: string[] = [];
+  scan(src, (kind, piece) => {
+    out.push(piece);
+    if (kind === "nl") out.push(indent);
+  });
   return out.join("");
 }
 

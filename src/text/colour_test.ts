@@ -1,5 +1,14 @@
 import assert from "node:assert/strict";
-import { padVisible, renderAnsi, stripColour, visibleLength, wrapText } from "./colour.ts";
+import {
+  indentContinuations,
+  padVisible,
+  renderAnsi,
+  renderPlain,
+  renderText,
+  stripColour,
+  visibleLength,
+  wrapText,
+} from "./colour.ts";
 
 const E = "\x1b[";
 
@@ -57,7 +66,10 @@ Deno.test("renderAnsi: unknown sequences are left as-is", () => {
 
 Deno.test("renderAnsi: raw escapes in the text are dropped", () => {
   assert.equal(renderAnsi(`${E}2J${E}31mx`), "x");
-  assert.equal(renderAnsi("a\x1b]0;title\x07b"), "a]0;title\x07b");
+  // Other controls (BEL, a lone CR that would rewrite the line) and bidi overrides go too.
+  assert.equal(renderAnsi("a\x1b]0;title\x07b"), "a]0;titleb");
+  assert.equal(renderAnsi("fake\rWiz pages: hi"), "fakeWiz pages: hi");
+  assert.equal(renderAnsi("a\u202Eb\u2066c\td"), "abc\td");
   assert.equal(renderAnsi("a\u009b2Jb"), "a2Jb");
   assert.equal(renderAnsi("%cr\x1b[x"), `${E}31m${E}0m`);
   assert.equal(renderAnsi("%cr\x1b["), `${E}31m[${E}0m`);
@@ -236,4 +248,18 @@ Deno.test("non-string input never throws", () => {
   assert.equal(visibleLength(bad), 0);
   assert.equal(padVisible(bad, 2), "  ");
   assert.equal(wrapText(bad, 20), "");
+});
+
+Deno.test("renderPlain: codes translated without any escape; controls dropped", () => {
+  assert.equal(renderPlain("%ch%crRed%cn a%rb%tc%bd%%"), "Red a\nb\tc d%");
+  assert.equal(renderPlain(`x${E}31my\x07\u202Ez`), "xyz");
+  assert.equal(renderText("%crR%cn", false), "R");
+  assert.equal(renderText("%crR%cn", true), `${E}31mR${E}0m`);
+});
+
+Deno.test("indentContinuations: every line break of the text is followed by the indent", () => {
+  assert.equal(indentContinuations("plain", "  "), "plain");
+  assert.equal(indentContinuations("a%rb%Rc\nd", "  "), "a%r  b%R  c\n  d");
+  assert.equal(indentContinuations("100%%r sure", "  "), "100%%r sure");
+  assert.equal(stripColour(indentContinuations("A%r%cr[fake] Wiz", "  ")), "A\n  [fake] Wiz");
 });

@@ -1,4 +1,4 @@
-/** Flag → permission level table (SPEC "Permission flags"). */
+/** Flag → permission level table. */
 export const FLAG_LEVELS_TABLE: Readonly<Record<string, number>> = Object.freeze({
   superuser: 10,
   admin: 9,

@@ -1,4 +1,4 @@
-/** Permission flags, their levels and who may set them (SPEC "Permission flags"). */
+/** Permission flags, their levels and who may set them. */
 import { FLAG_LEVELS_TABLE } from "./flag_levels.ts";
 
 /** Flags that mark staff for REST permission checks. */

@@ -1,10 +1,9 @@
 /** Name rules for players and other objects. */
 import { stripColour } from "../text/colour.ts";
+import { nameCharProblem } from "../text/sanitize.ts";
 import type { DbObject } from "./types.ts";
 
 const PLAYER_NAME = /^[A-Za-z][A-Za-z0-9_'-]{1,31}$/;
-// deno-lint-ignore no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Why a player name is unacceptable, or null when it is fine. */
 export function playerNameProblem(name: unknown): string | null {
@@ -21,7 +20,10 @@ export function playerNameProblem(name: unknown): string | null {
 export function objectNameProblem(name: unknown): string | null {
   if (typeof name !== "string" || name.trim().length === 0) return "name is required";
   if (name.length > 64) return "name must be 64 characters or fewer";
-  if (CONTROL.test(name)) return "name must not contain control characters";
+  // Player names are ASCII by their pattern; other names may use any script, but nothing
+  // invisible or reordering (src/text/sanitize.ts).
+  const chars = nameCharProblem(name);
+  if (chars) return chars;
   if (/[=]/.test(name) || name.trim().startsWith("#")) {
     return "name must not contain '=' or start with '#'";
   }

@@ -5,6 +5,8 @@
 import { keys } from "../storage/keys.ts";
 import { nextCount } from "../storage/counters.ts";
 import { listIds, retryAtomic, SerialQueue } from "../storage/kv.ts";
+import { checkStorable } from "../storage/limits.ts";
+import { isUnreadable } from "../storage/guarded_kv.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
 import type { DbObject, NewObject, ObjectType } from "./types.ts";
 import { OBJECT_TYPES } from "./types.ts";
@@ -121,6 +123,7 @@ export class ObjectStore {
         createdAt: now,
         updatedAt: now,
       };
+      checkStorable(obj, `The new ${input.type}`);
       op.check({ key: keys.object(id), versionstamp: null }).set(keys.object(id), obj);
       if (input.type === "player") {
         const nameKey = keys.playerByName(obj.name.toLowerCase());
@@ -202,6 +205,16 @@ export class ObjectStore {
     return listIds(this.kv, keys.withFlag(flag.toLowerCase()), limit);
   }
 
+  /** Which of `ids` carry `flag`, from the flag index alone (true even while unreadable). */
+  async flagged(ids: readonly string[], flag: string): Promise<Set<string>> {
+    const f = flag.toLowerCase();
+    const calls = [];
+    for (let i = 0; i < ids.length; i += 10) {
+      calls.push(this.kv.getMany<string[]>(ids.slice(i, i + 10).map((id) => keys.byFlag(f, id))));
+    }
+    return new Set((await Promise.all(calls)).flat().filter((e) => e.value).map((e) => e.value!));
+  }
+
   /** Exits whose destination is `dest` (from the destination index). */
   async exitsTo(dest: string, limit?: number): Promise<DbObject[]> {
     return this.getMany(await listIds(this.kv, keys.exitsTo(dest), limit));
@@ -227,6 +240,7 @@ export class ObjectStore {
       after.id = before.id;
       after.flags = [...new Set(after.flags.map((f) => f.toLowerCase()))];
       after.updatedAt = Date.now();
+      checkStorable(after, `#${id} after this change`);
       const op = this.kv.atomic().check(entry).set(keys.object(id), after);
       const oldKeys = new Map(indexKeys(before).map((k) => [keyString(k), k]));
       const newKeys = new Map(indexKeys(after).map((k) => [keyString(k), k]));
@@ -270,5 +284,64 @@ export class ObjectStore {
     // Assigned inside the retried closure, which control-flow analysis does not follow.
     const gone = deleted as DbObject | null;
     if (gone) this.#changed(gone, null);
+  }
+
+  /**
+   * Rebuilds an object whose stored value cannot be read back (src/storage/limits.ts says
+   * how one could have been written). Its indexes still name it, so they give back what
+   * can be known: lower-cased name, flags, location, owner and an exit's destination; its
+   * data is lost. Scans every index collection (a staff action, not a hot path). Answers
+   * null when the object reads fine; throws NotFoundError when there is no such object.
+   */
+  async repair(id: string): Promise<DbObject | null> {
+    if (await this.get(id)) return null;
+    if (!(await isUnreadable(this.kv, keys.object(id)))) {
+      throw new NotFoundError("No such object.");
+    }
+    const found = await this.#fromIndexes(id);
+    const now = Date.now();
+    const flags = found.flags.size ? [...found.flags] : ["thing"];
+    if (!OBJECT_TYPES.some((t) => flags.includes(t))) flags.unshift("thing");
+    const obj: DbObject = {
+      id,
+      name: found.playerName ?? found.name ?? `Repaired ${id}`,
+      flags,
+      location: found.location,
+      owner: found.owner,
+      data: found.destination ? { destination: found.destination } : {},
+      createdAt: now,
+      updatedAt: now,
+    };
+    const op = this.kv.atomic().set(keys.object(id), obj);
+    for (const k of indexKeys(obj)) op.set(k, id);
+    if (obj.flags.includes("player")) op.set(keys.playerByName(obj.name.toLowerCase()), id);
+    if (!(await op.commit()).ok) throw new ConflictError("The object changed; try again.");
+    this.#changed(null, obj);
+    return obj;
+  }
+
+  async #fromIndexes(id: string) {
+    const found = {
+      name: null as string | null,
+      playerName: null as string | null,
+      flags: new Set<string>(),
+      location: "",
+      owner: "",
+      destination: "",
+    };
+    const scan = async (prefix: Deno.KvKey, take: (key: Deno.KvKey) => void) => {
+      for await (const e of this.kv.list({ prefix })) {
+        if (e.key[e.key.length - 1] === id) take(e.key);
+      }
+    };
+    await scan(keys.indexCollection("name"), (k) => found.name = String(k[1]));
+    await scan(keys.indexCollection("flag"), (k) => found.flags.add(String(k[1])));
+    await scan(keys.indexCollection("loc"), (k) => found.location = String(k[1]));
+    await scan(keys.indexCollection("owner"), (k) => found.owner = String(k[1]));
+    await scan(keys.indexCollection("dest"), (k) => found.destination = String(k[1]));
+    for await (const e of this.kv.list<string>({ prefix: keys.indexCollection("player") })) {
+      if (e.value === id) found.playerName = String(e.key[1]);
+    }
+    return found;
   }
 }

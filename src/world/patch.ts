@@ -4,6 +4,7 @@ import type { Services } from "../services.ts";
 import { ValidationError } from "../errors.ts";
 import { isPlainObject } from "../config/load.ts";
 import { objectNameProblem, playerNameProblem, rename } from "./names.ts";
+import { checkShape } from "../storage/limits.ts";
 
 const TOP_KEYS = new Set(["data", "name", "description"]);
 const DATA_KEYS = new Set(["description", "avatar", "state"]);
@@ -57,6 +58,7 @@ export function applyObjectPatch(
       }
       if (k === "state") {
         if (!isPlainObject(v)) throw new ValidationError("data.state must be an object.");
+        checkShape(v, "data.state");
         if (JSON.stringify(v).length > MAX_STATE_BYTES) {
           throw new ValidationError(
             `data.state must be ${MAX_STATE_BYTES} bytes or fewer as JSON.`,

@@ -1,5 +1,5 @@
 /**
- * Staff commands on players and ownership (SPEC "In-game commands"): @set, @boot, @toad,
+ * Staff commands on players and ownership: @set, @boot, @toad,
  * @newpassword, @resettoken, @chown, @moniker. Each action writes its security-log entry.
  */
 import type { CommandSdk, CommandSpec } from "../types.ts";
@@ -14,6 +14,9 @@ import { monikerSpells, passwordProblem } from "../../world/names.ts";
 import { stripColour } from "../../text/colour.ts";
 import { CommandError } from "../errors.ts";
 import { findPlayer, quote } from "../target.ts";
+import { normalizeId } from "../../world/ids.ts";
+import { repairObject } from "../../world/repair.ts";
+import { NotFoundError } from "../../errors.ts";
 
 /** admin, wizard or superuser (all at level 9 or more). */
 const STAFF_LOCK = "admin+";
@@ -251,6 +254,40 @@ Example:
         moniker
           ? `Moniker for ${target.name} set to: ${moniker}%cn`
           : `Moniker for ${target.name} cleared.`,
+      );
+    },
+  },
+  {
+    name: "@repair",
+    lock: STAFF_LOCK,
+    category: "Admin",
+    help: `@repair <#dbref>
+
+Rebuilds an object whose stored record can no longer be read (the server log names it:
+"unreadable value at ["obj","12"]"). Such an object is skipped everywhere: it is not in
+its room, lookups do not find it, and a player in that state cannot log in. @repair
+writes a minimal readable record from what the indexes still know - its name (in lower
+case), flags, location, owner and an exit's destination - so it shows up again and
+@destroy, @toad, @name, @set and @teleport work on it. Its description and other data
+are lost. An object that reads fine is left alone. Admin, wizard or superuser.
+
+Example:
+  @repair #12`,
+    async exec(u) {
+      const arg = u.cmd.args.trim();
+      const id = arg.startsWith("#") ? normalizeId(arg) : null;
+      if (!id) throw new CommandError("Usage: @repair <#dbref>");
+      let r;
+      try {
+        r = await repairObject(u.services, id, { actor: u.me.id, ip: u.conn.ip });
+      } catch (e) {
+        if (e instanceof NotFoundError) throw new CommandError(`There is no object #${id}.`);
+        throw e;
+      }
+      if (!r.object) return u.send(`#${id} reads fine; there is nothing to repair.`);
+      u.send(
+        `Repaired: ${r.detail}. Its description and data were lost; @name, @describe, ` +
+          `@destroy or @toad it as it needs.`,
       );
     },
   },

@@ -1,5 +1,5 @@
 /**
- * Lifecycle commands (SPEC §7 and "In-game commands"): `@reboot` exits 75 so the supervisor
+ * Lifecycle commands (docs/operations.md): `@reboot` exits 75 so the supervisor
  * restarts the engine while telnet players stay connected, `@shutdown` exits 0, and
  * `@update [branch]` (alias `@upgrade`) pulls the branch and exits 75. Each is announced to
  * every player first. See docs/operations.md.

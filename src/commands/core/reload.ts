@@ -1,5 +1,5 @@
 /**
- * Hot reload (SPEC §8): `@reload` and its switches re-read configuration, text files, core
+ * Hot reload: `@reload` and its switches re-read configuration, text files, core
  * command modules and plugins inside the running engine; nobody is disconnected. The reply
  * lists every subsystem with its status, partial failures included. See docs/operations.md.
  */

@@ -1,4 +1,4 @@
-/** `@site`: the runtime site settings an admin or wizard may change (SPEC "Configuration file"). */
+/** `@site`: the runtime site settings an admin or wizard may change. */
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import { defaultConfig, SITE_KEYS } from "../../config/defaults.ts";
 import { getPath } from "../../config/load.ts";

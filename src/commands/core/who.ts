@@ -1,6 +1,6 @@
 /** `who`: who is connected, for how long, and how long idle. */
 import type { CommandSpec } from "../types.ts";
-import { isStaff } from "../../world/flags.ts";
+import { visibleOnline } from "../../hub/online.ts";
 import { padVisible } from "../../text/colour.ts";
 import { clampWidth, displayName, onFor, shortDuration } from "../format.ts";
 
@@ -15,14 +15,11 @@ Lists the connected players with how long they have been on and how long they ha
 idle.`,
     exec(u) {
       const now = Date.now();
-      const staff = isStaff(u.me.flags);
       // Everything comes from the hub's memory: who costs no database read per player.
       const rows = [];
-      for (const id of u.hub.onlinePlayers()) {
-        const p = u.hub.playerCard(id);
-        if (!p || (!staff && p.id !== u.me.id && p.flags.includes("dark"))) continue;
+      for (const p of visibleOnline(u.hub, u.me)) {
         let since = now, last = 0;
-        for (const c of u.hub.connections(id)) {
+        for (const c of u.hub.connections(p.id)) {
           since = Math.min(since, c.connectedAt);
           last = Math.max(last, c.lastInput);
         }

@@ -2,6 +2,8 @@
 import type { Context } from "hono";
 import { isPlainObject } from "../../config/load.ts";
 import { ValidationError } from "../../errors.ts";
+import { UNREADABLE_REQUEST } from "../connection_errors.ts";
+import { sanitizeJson } from "../../text/sanitize.ts";
 
 /** Default cap for JSON bodies. */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -17,6 +19,10 @@ export async function readJsonObject(
 /**
  * Parses body text as a JSON object; 400 for empty, unparsable or non-object text.
  * `invalid` replaces the message (for contracts that name one message for a bad body).
+ * Every string in it is sanitised (src/text/sanitize.ts: controls, bidi overrides, lone
+ * surrogates and noncharacters go), so no REST write stores them. Two kinds of value are left
+ * as sent: passwords, which are compared, never shown; and names, which the name rules
+ * (src/world/names.ts) refuse with a 400 rather than store changed.
  */
 export function parseJsonObject(text: string, invalid?: string): Record<string, unknown> {
   const refuse = (m: string) => new ValidationError(invalid ?? m);
@@ -28,7 +34,11 @@ export function parseJsonObject(text: string, invalid?: string): Record<string, 
     throw refuse("Request body is not valid JSON.");
   }
   if (!isPlainObject(parsed)) throw refuse("Request body must be a JSON object.");
-  return parsed;
+  return sanitizeJson(parsed, isSecretKey);
+}
+
+function isSecretKey(key: string): boolean {
+  return key === "name" || /password/i.test(key);
 }
 
 /** Reads a request body as text, stopping with a 400 as soon as it passes `limit` bytes. */
@@ -40,7 +50,14 @@ export async function readTextCapped(req: Request, limit: number): Promise<strin
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let step: ReadableStreamReadResult<Uint8Array>;
+    try {
+      step = await reader.read();
+    } catch (e) {
+      // The body stream only fails when the connection does (client gone, broken framing).
+      throw new ValidationError(UNREADABLE_REQUEST, { cause: e });
+    }
+    const { done, value } = step;
     if (done) break;
     size += value.byteLength;
     if (size > limit) {

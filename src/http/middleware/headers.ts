@@ -1,4 +1,4 @@
-/** Security headers on every response (SPEC §9). */
+/** Security headers on every response. */
 import type { MiddlewareHandler } from "hono";
 
 /** Adds nosniff, frame-deny and referrer-policy headers to every response, errors included. */

@@ -1,7 +1,9 @@
 /** Unauthenticated core routes: config, connect screen, welcome text, who is online. */
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
-import { onlineEntries } from "../../world/views.ts";
+import { onlineEntries } from "../../hub/online.ts";
+import { playerFromRequest } from "../middleware/auth.ts";
+import { pageOf, pageParams } from "../pagination.ts";
 
 /** Routes for /api/v1/config, /connect, /welcome and /players/online. */
 export function coreRoutes(): Hono<AppEnv> {
@@ -26,7 +28,13 @@ export function coreRoutes(): Hono<AppEnv> {
   r.get("/connect", (c) => c.text(c.var.services.texts.get("connect")));
   r.get("/welcome", (c) => c.text(c.var.services.texts.get("welcome")));
 
-  r.get("/players/online", async (c) => c.json(await onlineEntries(c.var.services)));
+  // In the order the players came online, cut from the hub's memory. No login needed, but a
+  // staff token sees what staff see in `who` (dark players too).
+  r.get("/players/online", async (c) => {
+    const page = pageParams(c.req.query("limit"), c.req.query("offset"));
+    const viewer = await playerFromRequest(c.var.services, c.req.raw);
+    return c.json(pageOf(await onlineEntries(c.var.services, viewer), page));
+  });
 
   return r;
 }

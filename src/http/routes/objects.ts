@@ -9,6 +9,8 @@ import { canControl, canSee, listVisible } from "../../world/access.ts";
 import { objectView } from "../../world/views.ts";
 import { applyObjectPatch } from "../../world/patch.ts";
 import { pageParams } from "../pagination.ts";
+import { isStaff } from "../../world/flags.ts";
+import { repairObject } from "../../world/repair.ts";
 
 /** Routes for /api/v1/dbos and /api/v1/dbobj/:id. */
 export function objectRoutes(): Hono<AppEnv> {
@@ -43,6 +45,20 @@ export function objectRoutes(): Hono<AppEnv> {
     const body = await readJsonObject(c);
     const updated = await applyObjectPatch(s, obj, body);
     return c.json(objectView(updated, await s.objects.contents(updated.id, 200)));
+  });
+
+  // Staff only: rebuilds an object whose stored record cannot be read back (see @repair).
+  r.post("/dbobj/:id/repair", async (c) => {
+    const s = c.var.services;
+    ensure(isStaff(me(c).flags), "Only staff may repair objects.");
+    const id = normalizeId(c.req.param("id"));
+    if (!id) throw new NotFoundError("No such object.");
+    const { object, detail } = await repairObject(s, id, { actor: me(c).id, ip: c.var.ip });
+    return c.json({
+      repaired: object !== null,
+      detail,
+      object: object ? objectView(object) : null,
+    });
   });
 
   return r;
