@@ -5,8 +5,8 @@
 import { keys } from "../storage/keys.ts";
 import type { ObjectStore } from "../world/objects.ts";
 import type { DbObject } from "../world/types.ts";
-import { passwordProblem, playerNameProblem } from "../world/names.ts";
-import { hashPassword, verifyPassword } from "./passwords.ts";
+import { playerNameProblem } from "../world/names.ts";
+import { hashPassword, needsRehash, passwordProblem, verifyPassword } from "./passwords.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { timingSafeEqualString } from "./constant_time.ts";
 
@@ -58,7 +58,10 @@ export class Accounts {
     );
   }
 
-  /** The player whose name and password match, or null. Costs the same time either way. */
+  /**
+   * The player whose name and password match, or null. Costs one bcrypt compare either way.
+   * A hash of the older scheme is replaced by a current one after a match.
+   */
   async authenticate(name: unknown, password: unknown): Promise<DbObject | null> {
     if (typeof name !== "string" || typeof password !== "string") return null;
     if (name.length > 64 || password.length > 512) return null;
@@ -68,7 +71,17 @@ export class Accounts {
       await verifyPassword(password, await this.#dummy());
       return null;
     }
-    return (await verifyPassword(password, creds.hash)) ? player : null;
+    if (!(await verifyPassword(password, creds.hash))) return null;
+    if (needsRehash(creds.hash)) await this.#upgradeHash(player.id, creds.hash, password);
+    return player;
+  }
+
+  /** Replaces an old-scheme hash, unless the password changed meanwhile. */
+  async #upgradeHash(id: string, oldHash: string, password: string): Promise<void> {
+    const hash = await hashPassword(password);
+    await this.#updateCredentials(id, (c) => {
+      if (c.hash === oldHash) c.hash = hash;
+    });
   }
 
   /** Replaces a player's password (rules apply). */
@@ -97,10 +110,13 @@ export class Accounts {
   }
 
   /**
-   * Consumes a reset token and sets the new password. Returns the player id,
-   * or null when the token is unknown, expired or used.
+   * Consumes a reset token and sets the new password. Returns the player id, or null when
+   * the token is unknown, expired or used. A password that breaks the rule throws before the
+   * token is looked at, so a refused password never uses up a token.
    */
   async consumeResetToken(token: string, newPassword: string): Promise<string | null> {
+    const pwErr = passwordProblem(newPassword);
+    if (pwErr) throw new ValidationError(pwErr);
     if (!/^[0-9a-f-]{36}$/i.test(token)) return null;
     const idx = await this.kv.get<string>(keys.resetToken(token.toLowerCase()));
     if (!idx.value) return null;

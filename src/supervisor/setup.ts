@@ -5,7 +5,8 @@
  */
 import type { ObjectStore } from "../world/objects.ts";
 import type { Accounts } from "../auth/accounts.ts";
-import { passwordProblem, playerNameProblem } from "../world/names.ts";
+import { playerNameProblem } from "../world/names.ts";
+import { passwordProblem } from "../auth/passwords.ts";
 import { EngineError } from "../errors.ts";
 
 /** How setup talks to the person running the server. */
