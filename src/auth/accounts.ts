@@ -27,6 +27,11 @@ export interface RegisterOptions {
   email?: string;
   flags?: string[];
   location: string;
+  /**
+   * No engine is running (first-run setup, the setup command): the engine announces the
+   * player to plugins at its next start (see `announcePending`).
+   */
+  announceLater?: boolean;
 }
 
 /** Account operations over the object store and the credentials keys. */
@@ -54,7 +59,10 @@ export class Accounts {
         flags: opts.flags ?? [],
         data: { home: opts.location },
       },
-      (id, op) => op.set(keys.credentials(id), creds),
+      (id, op) => {
+        op.set(keys.credentials(id), creds);
+        if (opts.announceLater) op.set(keys.announcePending(id), true);
+      },
     );
   }
 
