@@ -18,6 +18,7 @@ import { ensureStartingRoom, startingRoom } from "../world/start.ts";
 import type { Services } from "../services.ts";
 import { runFirstRunSetup, SetupCancelled, type SetupOptions, type SetupResult } from "./setup.ts";
 import { terminalIO } from "./terminal_io.ts";
+import { commandFor } from "./run_command.ts";
 import { abortableSleep, type Child, Supervisor } from "./supervisor.ts";
 
 /** Where main.ts and telnet.ts live. */
@@ -143,6 +144,7 @@ export async function main(args: string[]): Promise<number> {
     now: () => Math.round(performance.now()),
     sleep: abortableSleep,
     maxDelayMs: flags["max-delay"] ? Number(flags["max-delay"]) : undefined,
+    startCommand: commandFor("start", env),
   });
   const onSignal = (name: string) => () => {
     log(`${name} received; stopping the engine and the telnet sidecar`);
