@@ -17,6 +17,7 @@ import { PluginApps } from "./http/plugin_apps.ts";
 import { Lifecycle } from "./lifecycle.ts";
 import { ensureStartingRoom, startingRoom } from "./world/start.ts";
 import { runFirstRunSetup } from "./supervisor/setup.ts";
+import { announcePending } from "./auth/announce.ts";
 import { createApp } from "./http/app.ts";
 import { Hub } from "./hub/hub.ts";
 import { sidecarSecretFrom } from "./hub/sidecar_auth.ts";
@@ -111,13 +112,20 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   }
   // After core commands, so plugins see them (and may override them); a broken plugin is reported, never fatal.
   await plugins.loadAll();
+  // Players made while no engine ran (the supervisor's setup) get the event plugins act on.
+  await announcePending(kv, objects, (p) => hooks.worldHooks.emit("player:created", p));
   hub.start(services, (conn, line) => dispatch(services, conn, line));
-  // The supervisor prompts interactively before the engine starts; here only the
-  // environment path runs, so an engine started on its own can still be seeded.
+  // The supervisor prompts interactively before the engine starts (and says what is missing);
+  // here only the environment path runs, so an engine started on its own can still be seeded.
+  const supervised = env["URSAMU_SUPERVISED"] === "1";
   await runFirstRunSetup(
     { objects, accounts: services.accounts, startRoom: await startingRoom(services) },
     env,
-    { interactive: false, ask: () => Promise.resolve(null), print: () => {} },
+    {
+      interactive: false,
+      ask: () => Promise.resolve(null),
+      print: supervised ? () => {} : console.log,
+    },
   );
   const app = createApp(services);
   return {

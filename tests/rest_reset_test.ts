@@ -43,6 +43,37 @@ Deno.test("reset-password: every outcome row of the spec", async (t) => {
       assertEquals(await r.json(), { error: "Password must be 512 characters or fewer." });
     });
 
+    await t.step(
+      "blank and short passwords: the registration rule, token left unused",
+      async () => {
+        const cases: [string, string][] = [
+          [" ", "Password must not be blank."],
+          [" ".repeat(10), "Password must not be blank."],
+          ["1234567", "Password must be at least 8 characters."],
+        ];
+        for (const [newPassword, error] of cases) {
+          const r = await post(engine, "/api/v1/auth/reset-password", { token, newPassword });
+          assertEquals(r.status, 400, JSON.stringify(newPassword));
+          assertEquals(await r.json(), { error });
+        }
+        assertEquals(await s.accounts.authenticate("resetme", " "), null);
+        assertEquals(await s.accounts.authenticate("resetme", "1234567"), null);
+        assertEquals((await s.accounts.authenticate("resetme", "oldpassword"))?.id, player.id);
+      },
+    );
+
+    await t.step(
+      "order: a short password with an invalid token gets the password message",
+      async () => {
+        const r = await post(engine, "/api/v1/auth/reset-password", {
+          token: crypto.randomUUID(),
+          newPassword: "short",
+        });
+        assertEquals(r.status, 400);
+        assertEquals(await r.json(), { error: "Password must be at least 8 characters." });
+      },
+    );
+
     await t.step("unknown token", async () => {
       const r = await post(engine, "/api/v1/auth/reset-password", {
         token: crypto.randomUUID(),

@@ -5,8 +5,8 @@
 import { keys } from "../storage/keys.ts";
 import type { ObjectStore } from "../world/objects.ts";
 import type { DbObject } from "../world/types.ts";
-import { passwordProblem, playerNameProblem } from "../world/names.ts";
-import { hashPassword, verifyPassword } from "./passwords.ts";
+import { playerNameProblem } from "../world/names.ts";
+import { hashPassword, needsRehash, passwordProblem, verifyPassword } from "./passwords.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { timingSafeEqualString } from "./constant_time.ts";
 
@@ -27,6 +27,11 @@ export interface RegisterOptions {
   email?: string;
   flags?: string[];
   location: string;
+  /**
+   * No engine is running (first-run setup, the setup command): the engine announces the
+   * player to plugins at its next start (see `announcePending`).
+   */
+  announceLater?: boolean;
 }
 
 /** Account operations over the object store and the credentials keys. */
@@ -54,11 +59,17 @@ export class Accounts {
         flags: opts.flags ?? [],
         data: { home: opts.location },
       },
-      (id, op) => op.set(keys.credentials(id), creds),
+      (id, op) => {
+        op.set(keys.credentials(id), creds);
+        if (opts.announceLater) op.set(keys.announcePending(id), true);
+      },
     );
   }
 
-  /** The player whose name and password match, or null. Costs the same time either way. */
+  /**
+   * The player whose name and password match, or null. Costs one bcrypt compare either way.
+   * A hash of the older scheme is replaced by a current one after a match.
+   */
   async authenticate(name: unknown, password: unknown): Promise<DbObject | null> {
     if (typeof name !== "string" || typeof password !== "string") return null;
     if (name.length > 64 || password.length > 512) return null;
@@ -68,7 +79,17 @@ export class Accounts {
       await verifyPassword(password, await this.#dummy());
       return null;
     }
-    return (await verifyPassword(password, creds.hash)) ? player : null;
+    if (!(await verifyPassword(password, creds.hash))) return null;
+    if (needsRehash(creds.hash)) await this.#upgradeHash(player.id, creds.hash, password);
+    return player;
+  }
+
+  /** Replaces an old-scheme hash, unless the password changed meanwhile. */
+  async #upgradeHash(id: string, oldHash: string, password: string): Promise<void> {
+    const hash = await hashPassword(password);
+    await this.#updateCredentials(id, (c) => {
+      if (c.hash === oldHash) c.hash = hash;
+    });
   }
 
   /** Replaces a player's password (rules apply). */
@@ -97,10 +118,13 @@ export class Accounts {
   }
 
   /**
-   * Consumes a reset token and sets the new password. Returns the player id,
-   * or null when the token is unknown, expired or used.
+   * Consumes a reset token and sets the new password. Returns the player id, or null when
+   * the token is unknown, expired or used. A password that breaks the rule throws before the
+   * token is looked at, so a refused password never uses up a token.
    */
   async consumeResetToken(token: string, newPassword: string): Promise<string | null> {
+    const pwErr = passwordProblem(newPassword);
+    if (pwErr) throw new ValidationError(pwErr);
     if (!/^[0-9a-f-]{36}$/i.test(token)) return null;
     const idx = await this.kv.get<string>(keys.resetToken(token.toLowerCase()));
     if (!idx.value) return null;

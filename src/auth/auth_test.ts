@@ -1,9 +1,17 @@
 import assert from "node:assert/strict";
+import bcrypt from "bcryptjs";
+import { SignJWT } from "jose";
 import { TokenService } from "./tokens.ts";
 import { WindowCounter } from "./rate_limit.ts";
-import { hashPassword, verifyPassword } from "./passwords.ts";
+import {
+  hashPassword,
+  needsRehash,
+  passwordProblem,
+  sentence,
+  verifyPassword,
+} from "./passwords.ts";
 import { timingSafeEqualString } from "./constant_time.ts";
-import { passwordProblem, playerNameProblem } from "../world/names.ts";
+import { playerNameProblem } from "../world/names.ts";
 
 Deno.test("tokens: sign and verify round trip; other secrets and garbage fail", async () => {
   const a = new TokenService("secret-a");
@@ -16,11 +24,46 @@ Deno.test("tokens: sign and verify round trip; other secrets and garbage fail", 
   assert.equal(await a.verify("x".repeat(10_000)), null);
 });
 
-Deno.test("passwords: bcrypt cost 10, verify", async () => {
+Deno.test("tokens: a token signed without exp (same secret) is refused", async () => {
+  const secret = "secret-a";
+  const key = new TextEncoder().encode(secret);
+  const noExp = await new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject("12")
+    .setIssuedAt().sign(key);
+  assert.equal(await new TokenService(secret).verify(noExp), null);
+  const expired = await new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject("12")
+    .setIssuedAt().setExpirationTime(Math.floor(Date.now() / 1000) - 10).sign(key);
+  assert.equal(await new TokenService(secret).verify(expired), null);
+  const issued = await new TokenService(secret).sign("12");
+  const exp = JSON.parse(atob(issued.split(".")[1].replace(/-/g, "+").replace(/_/g, "/"))).exp;
+  assert.equal(typeof exp, "number", "issued tokens carry exp");
+});
+
+Deno.test("passwords: bcrypt cost 10 over a versioned pre-hash, verify", async () => {
   const h = await hashPassword("correct horse");
-  assert.match(h, /^\$2[aby]\$10\$/);
+  assert.match(h, /^v2\$\$2[aby]\$10\$/);
+  assert.equal(needsRehash(h), false);
   assert.equal(await verifyPassword("correct horse", h), true);
   assert.equal(await verifyPassword("wrong horse", h), false);
+});
+
+Deno.test("passwords: every character counts, also after bcrypt's 72 bytes", async () => {
+  const prefix = "p".repeat(72);
+  const h = await hashPassword(prefix + "-the-real-suffix");
+  assert.equal(await verifyPassword(prefix + "-the-real-suffix", h), true);
+  assert.equal(await verifyPassword(prefix, h), false);
+  assert.equal(await verifyPassword(prefix + "-another-suffix", h), false);
+  // Multi-byte characters: 24 three-byte characters fill bcrypt's 72 bytes on their own.
+  const wide = "\u20ac".repeat(24);
+  const hw = await hashPassword(wide + "a");
+  assert.equal(await verifyPassword(wide + "b", hw), false);
+  assert.equal(await verifyPassword(wide + "a", hw), true);
+});
+
+Deno.test("passwords: plain bcrypt hashes of the old scheme still verify and ask for a rehash", async () => {
+  const old = await bcrypt.hash("old password", 10);
+  assert.equal(needsRehash(old), true);
+  assert.equal(await verifyPassword("old password", old), true);
+  assert.equal(await verifyPassword("new password", old), false);
 });
 
 Deno.test("password and name rules", () => {
@@ -28,26 +71,44 @@ Deno.test("password and name rules", () => {
   assert.match(passwordProblem("1234567")!, /at least 8/);
   assert.match(passwordProblem("x".repeat(513))!, /512/);
   assert.equal(passwordProblem("x".repeat(512)), null);
+  assert.match(passwordProblem(" ")!, /blank/);
+  assert.match(passwordProblem(" ".repeat(12))!, /blank/);
+  assert.match(passwordProblem("")!, /required/);
+  assert.match(passwordProblem(undefined)!, /required/);
+  assert.equal(
+    sentence(passwordProblem("x".repeat(513))!),
+    "Password must be 512 characters or fewer.",
+  );
   assert.equal(playerNameProblem("Alice"), null);
   for (const bad of ["", "A", "1abc", "a b", "x".repeat(33), "../x", "a\u0000b", "me"]) {
     assert.notEqual(playerNameProblem(bad), null, bad);
   }
 });
 
-Deno.test("rate limit: window counting, expiry, bounded keys", () => {
+Deno.test("rate limit: reservations count up front, release gives back, expiry, bounded keys", () => {
   let now = 0;
   const c = new WindowCounter(3, 1000, 2, () => now);
-  c.hit("a");
-  c.hit("a");
-  assert.equal(c.exceeded("a"), false);
-  c.hit("a");
-  assert.equal(c.exceeded("a"), true);
+  const r1 = c.reserve("a");
+  const r2 = c.reserve("a");
+  const r3 = c.reserve("a");
+  assert.ok(r1 && r2 && r3);
+  assert.equal(c.reserve("a"), null, "the fourth attempt in flight is refused");
+  assert.equal(c.count("a"), 3);
+  r2!();
+  r2!();
+  assert.equal(c.count("a"), 2, "a release gives back one slot, once");
+  assert.ok(c.reserve("a"));
+  assert.equal(c.reserve("a"), null);
+  assert.ok(c.reserve("x"), "another key is not affected");
   now = 1001;
-  assert.equal(c.exceeded("a"), false);
-  c.hit("b");
-  c.hit("c");
-  c.hit("d");
-  assert.equal(c.count("b"), 0, "oldest key evicted beyond maxKeys");
+  assert.equal(c.count("a"), 0);
+  assert.ok(c.reserve("a"));
+  r1!(); // released after expiry: nothing to give back, nothing breaks
+  assert.equal(c.count("a"), 1);
+  c.reserve("b");
+  c.reserve("c");
+  c.reserve("d");
+  assert.equal(c.count("a"), 0, "oldest key evicted beyond maxKeys");
   assert.equal(c.count("d"), 1);
 });
 

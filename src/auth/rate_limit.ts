@@ -1,6 +1,9 @@
 /** A bounded sliding-window counter, keyed by client IP or player id. */
 
-/** Counts events per key within a time window; the key map never grows past `maxKeys`. */
+/**
+ * Counts events per key within a time window; the key map never grows past `maxKeys` and no
+ * key holds more than `limit` entries.
+ */
 export class WindowCounter {
   readonly #hits = new Map<string, number[]>();
 
@@ -17,16 +20,17 @@ export class WindowCounter {
     return list ? list.length : 0;
   }
 
-  /** True when `key` has reached the limit within the window. */
-  exceeded(key: string): boolean {
-    return this.count(key) >= this.limit;
-  }
-
-  /** Records one event for `key`. */
-  hit(key: string): void {
+  /**
+   * Takes one slot for `key` before the guarded work starts, so parallel attempts cannot all
+   * pass a check made before any of them is counted. Null when the window is full (nothing is
+   * recorded). Otherwise the slot stays taken (a failure) unless the returned function gives
+   * it back (a success); giving it back twice or after expiry does nothing.
+   */
+  reserve(key: string): (() => void) | null {
     const list = this.#prune(key) ?? [];
-    list.push(this.now());
-    if (list.length > this.limit) list.splice(0, list.length - this.limit);
+    if (list.length >= this.limit) return null;
+    const stamp = this.now();
+    list.push(stamp);
     // Re-insert so Map order is least-recently-used first.
     this.#hits.delete(key);
     this.#hits.set(key, list);
@@ -34,11 +38,16 @@ export class WindowCounter {
       const oldest = this.#hits.keys().next().value;
       if (oldest !== undefined) this.#hits.delete(oldest);
     }
-  }
-
-  /** Forgets `key` (e.g. after a successful login). */
-  reset(key: string): void {
-    this.#hits.delete(key);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const current = this.#hits.get(key);
+      const at = current ? current.indexOf(stamp) : -1;
+      if (at === -1) return;
+      current!.splice(at, 1);
+      if (!current!.length) this.#hits.delete(key);
+    };
   }
 
   #prune(key: string): number[] | undefined {

@@ -1,7 +1,10 @@
 /** JWT access tokens (HS256, signed with JWT_SECRET). */
 import { jwtVerify, SignJWT } from "jose";
 
-/** Token lifetime: a week, so telnet sessions survive engine restarts for days. */
+/**
+ * Token lifetime: a week, so telnet sessions survive engine restarts for days. Every token
+ * carries `exp`; one without it is refused, so no token lives for ever.
+ */
 export const TOKEN_TTL_SECONDS = 7 * 24 * 3600;
 
 /** Signs and verifies access tokens with one secret. */
@@ -26,7 +29,10 @@ export class TokenService {
   async verify(token: string): Promise<string | null> {
     if (typeof token !== "string" || token.length > 4096) return null;
     try {
-      const { payload } = await jwtVerify(token, this.#key, { algorithms: ["HS256"] });
+      const { payload } = await jwtVerify(token, this.#key, {
+        algorithms: ["HS256"],
+        requiredClaims: ["exp", "sub"],
+      });
       return typeof payload.sub === "string" && /^\d+$/.test(payload.sub) ? payload.sub : null;
     } catch {
       return null;

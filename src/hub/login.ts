@@ -6,6 +6,7 @@
 import { ConflictError, ValidationError } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { startingRoom } from "../world/start.ts";
+import { attemptLogin } from "../auth/login.ts";
 import type { DbObject } from "../world/types.ts";
 import type { Connection } from "./connection.ts";
 
@@ -66,22 +67,15 @@ async function connect(host: LoginHost, conn: Connection, rest: string): Promise
   const parts = nameAndPassword(rest);
   if (!parts) return error(conn, "Usage: connect <name> <password>");
   const [name, password] = parts;
-  if (s.loginFailures.exceeded(conn.ip)) {
-    s.securityLog.write("LOGIN_RATE_LIMITED", { ip: conn.ip, detail: "websocket" });
-    return error(conn, "Too many failed logins. Try again in a minute.");
-  }
-  const player = await s.accounts.authenticate(name, password);
+  const outcome = await attemptLogin(s, conn.ip, name, password, "websocket");
   if (conn.closed) return;
-  if (!player) {
-    s.loginFailures.hit(conn.ip);
-    s.securityLog.write("LOGIN_FAILED", {
-      ip: conn.ip,
-      target: name.slice(0, 64),
-      detail: "websocket",
-    });
-    return error(conn, BAD_LOGIN);
+  if (!outcome.ok) {
+    return error(
+      conn,
+      outcome.limited ? "Too many failed logins. Try again in a minute." : BAD_LOGIN,
+    );
   }
-  await host.login(conn, player, false);
+  await host.login(conn, outcome.player, false);
 }
 
 async function create(host: LoginHost, conn: Connection, rest: string): Promise<void> {

@@ -68,6 +68,11 @@ export const keys = {
   /** Password-reset token → player id (expires with the token). */
   resetToken: (token: string): Key => ["reset_token", token],
 
+  /** A player created while no engine ran, to be announced (`player:created`) at the next start. */
+  announcePending: (id: string): Key => ["announce_pending", id],
+  /** Prefix of every player waiting to be announced. */
+  announcesPending: (): Key => ["announce_pending"],
+
   /** Online players (presence) index. */
   online: (id: string): Key => ["online", id],
   /** Prefix of online players. */

@@ -17,7 +17,9 @@ import { resolveSecret } from "../auth/tokens.ts";
 import { newSidecarSecret, SIDECAR_SECRET_ENV } from "../hub/sidecar_auth.ts";
 import { ensureStartingRoom, startingRoom } from "../world/start.ts";
 import type { Services } from "../services.ts";
-import { runFirstRunSetup, SetupCancelled, terminalIO } from "./setup.ts";
+import { runFirstRunSetup, SetupCancelled, type SetupOptions, type SetupResult } from "./setup.ts";
+import { terminalIO } from "./terminal_io.ts";
+import { commandFor } from "./run_command.ts";
 import { abortableSleep, type Child, Supervisor } from "./supervisor.ts";
 
 /** Where main.ts and telnet.ts live. */
@@ -51,8 +53,15 @@ function childEnv(env: Record<string, string>): Record<string, string> {
   return out;
 }
 
-/** Creates the superuser on an empty database (interactively when a terminal is attached). */
-async function firstRunSetup(root: string, env: Record<string, string>): Promise<void> {
+/**
+ * Creates the superuser while none exists (interactively when a terminal is attached); also
+ * the `setup` command. `memory` when the database is in memory (the engine seeds it from env).
+ */
+export async function firstRunSetup(
+  root: string,
+  env: Record<string, string>,
+  opts: SetupOptions = {},
+): Promise<SetupResult | "memory"> {
   const config = await new Config({
     file: resolve(root, env["URSAMU_CONFIG"] ?? "config/config.json"),
     env,
@@ -61,7 +70,7 @@ async function firstRunSetup(root: string, env: Record<string, string>): Promise
   }).load();
   const db = config.value.server.db;
   // An in-memory database lives and dies with one engine run; the engine seeds it from env.
-  if (db === ":memory:") return;
+  if (db === ":memory:") return "memory";
   const kv = await openStore(/^https?:\/\//.test(db) ? db : resolve(root, db));
   try {
     const objects = new ObjectStore(kv);
@@ -69,10 +78,29 @@ async function firstRunSetup(root: string, env: Record<string, string>): Promise
     const accounts = new Accounts(kv, objects);
     // startingRoom reads only config and objects.
     const startRoom = await startingRoom({ config, objects } as unknown as Services);
-    await runFirstRunSetup({ objects, accounts, startRoom }, env, terminalIO());
+    // The engine is not running yet: it announces the new superuser to plugins when it starts.
+    return await runFirstRunSetup({ objects, accounts, startRoom }, env, terminalIO(), {
+      ...opts,
+      announceLater: true,
+    });
   } finally {
     kv.close();
   }
+}
+
+/**
+ * Loads every module the engine and the sidecar import (downloading them on a fresh machine),
+ * so no download progress is drawn over a setup prompt that waits for an answer.
+ */
+export async function cacheModules(files: string[]): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["cache", ...files],
+    cwd: Deno.cwd(),
+    stdin: "null",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) log("could not load every module (see above); carrying on");
 }
 
 function spawnDeno(args: string[], env: Record<string, string>): Child {
@@ -104,8 +132,10 @@ export async function main(args: string[]): Promise<number> {
     },
   }).values;
   const env = Deno.env.toObject();
+  const engine = resolve(CODE_ROOT, flags.engine);
+  const sidecar = resolve(CODE_ROOT, flags.sidecar);
   try {
-    await firstRunSetup(Deno.cwd(), env);
+    await firstRunSetup(Deno.cwd(), env, { beforePrompt: () => cacheModules([engine, sidecar]) });
   } catch (e) {
     if (e instanceof SetupCancelled) {
       log("first-run setup cancelled (Ctrl-C); nothing was started");
@@ -115,8 +145,6 @@ export async function main(args: string[]): Promise<number> {
     return 1;
   }
   const children = childEnv(env);
-  const engine = resolve(CODE_ROOT, flags.engine);
-  const sidecar = resolve(CODE_ROOT, flags.sidecar);
   const supervisor = new Supervisor({
     spawnEngine: () => spawnDeno(["run", "--unstable-kv", "-A", engine], children),
     spawnSidecar: () => spawnDeno(["run", "-A", sidecar], children),
@@ -124,6 +152,7 @@ export async function main(args: string[]): Promise<number> {
     now: () => Math.round(performance.now()),
     sleep: abortableSleep,
     maxDelayMs: flags["max-delay"] ? Number(flags["max-delay"]) : undefined,
+    startCommand: commandFor("start", env),
   });
   // A Ctrl-C reaches us twice (from the terminal and passed on by `deno task`): one stop, one line.
   let signalled = false;

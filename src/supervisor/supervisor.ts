@@ -29,6 +29,8 @@ export interface SupervisorDeps {
   stopTimeoutMs?: number;
   /** Cap on the restart delay (default and upper bound 60 s). */
   maxDelayMs?: number;
+  /** The command that starts the game, as the operator typed it (default `deno task start`). */
+  startCommand?: string;
 }
 
 /** Runs the engine and sidecar until a clean stop, a crash or a signal. */
@@ -80,7 +82,7 @@ export class Supervisor {
       } else {
         log(
           `engine crashed (exit ${code}); not restarting. Check the output above, fix the cause ` +
-            `and start again with \`deno task start\`.`,
+            `and start again with \`${this.#deps.startCommand ?? "deno task start"}\`.`,
         );
       }
       break;

@@ -136,3 +136,12 @@ Deno.test("stop() sends SIGTERM, then SIGKILL to children that ignore it", async
   assert.deepEqual(f.sidecars[0].signals, ["SIGTERM", "SIGKILL"]);
   assert.equal(f.engines.length, 1);
 });
+
+Deno.test("the crash message names the start command the operator uses", async () => {
+  const f = fakes(1_000);
+  const done = new Supervisor({ ...f.deps, startCommand: "npm start" }).run();
+  await tick();
+  f.engines[0].exit(3);
+  assert.equal(await done, 3);
+  assert.ok(f.lines.some((l) => /start again with `npm start`/.test(l)), f.lines.join("\n"));
+});

@@ -30,14 +30,6 @@ export function objectNameProblem(name: unknown): string | null {
   return null;
 }
 
-/** Why a password is unacceptable at registration, `create` or `@newpassword`, or null. */
-export function passwordProblem(password: unknown): string | null {
-  if (typeof password !== "string" || password.length === 0) return "password is required";
-  if (password.length < 8) return "password must be at least 8 characters";
-  if (password.length > 512) return "password must be 512 characters or fewer";
-  return null;
-}
-
 /** True when a colour-coded moniker spells `name` once its colour codes are removed. */
 export function monikerSpells(moniker: string, name: string): boolean {
   return stripColour(moniker).trim().toLowerCase() === name.trim().toLowerCase();

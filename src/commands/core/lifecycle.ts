@@ -56,8 +56,8 @@ export const commands: CommandSpec[] = [
     help: `@reboot    restarts the engine
 
 Everyone is told first. Telnet players stay connected and web clients reconnect by
-themselves; logged-in players keep their sessions. Under the supervisor (deno task start)
-the engine is back after a second or so. Admin, wizard or superuser.`,
+themselves; logged-in players keep their sessions. Under the supervisor (deno task start or
+npm start) the engine is back after a second or so. Admin, wizard or superuser.`,
     exec(u) {
       ensureIdle(u);
       announce(
@@ -76,8 +76,8 @@ the engine is back after a second or so. Admin, wizard or superuser.`,
     help: `@shutdown    stops the server
 
 Everyone is told first, then the engine stops and the supervisor stops with it (telnet
-players are disconnected). Someone has to start it again with deno task start.
-Admin, wizard or superuser.`,
+players are disconnected). Someone has to start it again with deno task start
+(or npm start). Admin, wizard or superuser.`,
     exec(u) {
       ensureIdle(u);
       announce(u, `%ch%cr[Shutdown]%cn ${u.me.name} is shutting down the server.`, "shutdown");

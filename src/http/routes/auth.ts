@@ -6,6 +6,8 @@ import { me, requireAuth } from "../middleware/auth.ts";
 import { RateLimitError, UnauthorizedError, ValidationError } from "../../errors.ts";
 import { startingRoom } from "../../world/start.ts";
 import { profileView } from "../../world/views.ts";
+import { attemptLogin } from "../../auth/login.ts";
+import { passwordProblem, sentence } from "../../auth/passwords.ts";
 
 /** Name from a body: `name`, or `username` as an alias. */
 function nameOf(body: Record<string, unknown>): unknown {
@@ -30,25 +32,21 @@ export function authRoutes(): Hono<AppEnv> {
 
   r.post("/auth/login", async (c) => {
     const s = c.var.services;
-    const ip = c.var.ip;
-    if (s.loginFailures.exceeded(ip)) {
-      await s.securityLog.write("LOGIN_RATE_LIMITED", { ip });
-      throw new RateLimitError("Too many failed logins. Try again in a minute.");
-    }
     const body = await readJsonObject(c);
     const name = nameOf(body);
     if (typeof name !== "string" || typeof body.password !== "string") {
       throw new ValidationError("name and password are required.");
     }
-    const player = await s.accounts.authenticate(name, body.password);
-    if (!player) {
-      s.loginFailures.hit(ip);
-      await s.securityLog.write("LOGIN_FAILED", { ip, target: name.slice(0, 64) });
-      throw new UnauthorizedError("Invalid name or password.");
-    }
-    return c.json({ token: await s.tokens.sign(player.id) });
+    const outcome = await attemptLogin(s, c.var.ip, name, body.password);
+    if (outcome.ok) return c.json({ token: await s.tokens.sign(outcome.player.id) });
+    if (outcome.limited) throw new RateLimitError("Too many failed logins. Try again in a minute.");
+    throw new UnauthorizedError("Invalid name or password.");
   });
 
+  // Checks in order, each answering 400: token and password present (the required message);
+  // the password rule (blank, too short, too long: the same rule as registration); then the
+  // token. A bad password is reported before a bad token, so a refused password never uses
+  // up a good token and the answer says nothing about tokens to someone who sent no valid one.
   r.post("/auth/reset-password", async (c) => {
     const s = c.var.services;
     const body = await readJsonObject(c);
@@ -57,9 +55,8 @@ export function authRoutes(): Hono<AppEnv> {
     if (typeof token !== "string" || !token || typeof newPassword !== "string" || !newPassword) {
       throw new ValidationError("token and newPassword are required.");
     }
-    if (newPassword.length > 512) {
-      throw new ValidationError("Password must be 512 characters or fewer.");
-    }
+    const problem = passwordProblem(newPassword);
+    if (problem) throw new ValidationError(sentence(problem));
     const id = await s.accounts.consumeResetToken(token, newPassword);
     if (!id) throw new ValidationError("Invalid or expired reset token.");
     await s.securityLog.write("PASSWORD_RESET", { actor: id, target: id, ip: c.var.ip });
