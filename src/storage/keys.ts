@@ -73,6 +73,10 @@ export const keys = {
   timerByOwner: (owner: string, id: string): Key => ["timer_by_owner", owner, id],
   /** Prefix of one owner's timers. */
   timersOf: (owner: string): Key => ["timer_by_owner", owner],
+  /** A due timer set aside because its owner has no handler for it (out of the due index). */
+  timerParked: (owner: string, id: string): Key => ["timer_parked", owner, id],
+  /** Prefix of one owner's parked timers. */
+  timersParked: (owner: string): Key => ["timer_parked", owner],
 
   /** Everything under a plugin's own key space. */
   plugin: (plugin: string, ...rest: Deno.KvKeyPart[]): Key => ["plugin", plugin, ...rest],

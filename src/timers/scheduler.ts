@@ -65,8 +65,10 @@ export type SchedulerLog = (message: string, error?: unknown) => void;
 export interface SchedulerOptions {
   clock?: Clock;
   log?: SchedulerLog;
-  /** Failed runs after which a job is dropped (default 5). */
+  /** Failed runs after which a one-shot job is dropped and a repeating one skips a turn (default 5). */
   maxAttempts?: number;
+  /** Longest a handler may take before its run counts as failed (default 30 s). */
+  handlerTimeoutMs?: number;
 }
 
 const MAX_PAYLOAD_BYTES = 32 * 1024;
@@ -83,31 +85,61 @@ export class Scheduler {
   readonly #clock: Clock;
   readonly #log: SchedulerLog;
   readonly #maxAttempts: number;
+  readonly #handlerTimeoutMs: number;
   readonly #handlers = new Map<string, TimerHandler>();
+  /** Owners whose parked jobs should be looked at again (a handler arrived, a hold ended). */
+  readonly #unpark = new Set<string>();
+  /** Owners being reloaded: their due jobs are parked whatever their policy. */
+  readonly #held = new Map<string, number>();
+  /** Ids of records that could not be read (logged once each). */
+  readonly #unreadable = new Set<string>();
   #wake: TimerHandle | null = null;
   #wakeAt = Infinity;
   #running: Promise<void> | null = null;
   #again = false;
   #started = false;
+  #stopping = false;
 
   constructor(kv: Deno.Kv, opts: SchedulerOptions = {}) {
     this.#kv = kv;
     this.#clock = opts.clock ?? systemClock();
     this.#log = opts.log ?? ((m, e) => console.error(`scheduler: ${m}`, e ?? ""));
     this.#maxAttempts = opts.maxAttempts ?? 5;
+    this.#handlerTimeoutMs = opts.handlerTimeoutMs ?? 30_000;
   }
 
   /** Runs whatever came due while the engine was down, then keeps running jobs at their times. */
   async start(): Promise<void> {
     this.#started = true;
+    this.#stopping = false;
     await this.runDue();
   }
 
-  /** Stops the loop; a run in progress finishes first. Jobs stay stored. */
+  /** Stops the loop; the job being run finishes first, the rest stay due. Jobs stay stored. */
   async stop(): Promise<void> {
     this.#started = false;
+    this.#stopping = true;
     this.#disarm();
     await this.#running;
+  }
+
+  /**
+   * Treats `owner` as absent until the returned function is called: its due jobs wait
+   * (even those declared `drop`), so a plugin's reload neither runs nor drops them.
+   */
+  hold(owner: string): () => void {
+    const o = owner.toLowerCase();
+    this.#held.set(o, (this.#held.get(o) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const n = (this.#held.get(o) ?? 1) - 1;
+      if (n > 0) return void this.#held.set(o, n);
+      this.#held.delete(o);
+      this.#unpark.add(o);
+      if (this.#started) this.#kick();
+    };
   }
 
   /**
@@ -119,6 +151,7 @@ export class Scheduler {
     if (typeof handler !== "function") throw new TypeError("timer handler must be a function");
     const key = handlerKey(owner, kind);
     this.#handlers.set(key, handler);
+    this.#unpark.add(owner.toLowerCase());
     if (this.#started) this.#kick();
     return () => {
       if (this.#handlers.get(key) === handler) this.#handlers.delete(key);
@@ -215,8 +248,9 @@ export class Scheduler {
       try {
         do {
           this.#again = false;
+          await this.#unparkWaiting();
           await this.#runPass();
-        } while (this.#again);
+        } while (this.#again && !this.#stopping);
         if (this.#started) await this.#arm();
       } catch (e) {
         this.#log("run failed; trying again in a minute", e);
@@ -235,6 +269,7 @@ export class Scheduler {
       end: [...keys.timersDue(), now + 1],
     });
     for await (const e of iter) {
+      if (this.#stopping) return;
       const id = String(e.key[e.key.length - 1]);
       const due = e.key[e.key.length - 2] as number;
       await this.#runOne(id, due, e.key);
@@ -244,41 +279,46 @@ export class Scheduler {
   async #runOne(id: string, due: number, indexKey: Deno.KvKey): Promise<void> {
     for (let attempt = 0; attempt < COMMIT_TRIES; attempt++) {
       const entry = await this.#read(id);
-      const rec = entry?.value;
-      if (!entry || !rec || rec.due !== due) {
-        // An index entry left by a record that is gone, unreadable or re-armed.
-        await this.#kv.delete(indexKey);
+      if (entry === undefined) return; // unreadable: left for repair, logged once
+      const rec = entry.value;
+      if (!rec || rec.due !== due) {
+        // An index entry left by a record that is gone or re-armed.
+        await this.#kv.atomic().check(entry).delete(indexKey).commit();
         return;
       }
-      const handler = this.#handlers.get(handlerKey(rec.owner, rec.kind));
+      const held = this.#held.has(rec.owner);
+      const handler = held ? undefined : this.#handlers.get(handlerKey(rec.owner, rec.kind));
       if (!handler) {
-        if (rec.orphan === "drop") {
-          const op = this.#kv.atomic().check(entry);
-          removeMutations(op, rec);
-          await op.commit();
-          this.#log(`dropped ${rec.owner}/${rec.kind} job ${id}: its owner is not loaded`);
-        }
+        // Out of the due index, so waiting jobs cost nothing until a handler comes.
+        const op = this.#kv.atomic().check(entry);
+        const drop = rec.orphan === "drop" && !held;
+        if (drop) removeMutations(op, rec);
+        else op.delete(indexKey).set(keys.timerParked(rec.owner, id), id);
+        if (!(await op.commit()).ok) continue;
+        if (drop) this.#log(`dropped ${rec.owner}/${rec.kind} job ${id}: its owner is not loaded`);
         return;
       }
       const op = this.#kv.atomic().check(entry);
-      const now = this.#clock.now();
       if (rec.every) {
-        const next = rec.due + rec.every * (Math.floor((now - rec.due) / rec.every) + 1);
-        rearmMutations(op, rec, { ...rec, due: next, attempts: 0 });
+        rearmMutations(op, rec, { ...rec, due: this.#nextTurn(rec), attempts: 0 });
       } else {
         removeMutations(op, rec);
       }
       const afters: (() => void | Promise<void>)[] = [];
       try {
-        await handler({
-          id,
-          kind: rec.kind,
-          payload: rec.payload,
-          due: rec.due,
-          every: rec.every,
-          atomic: op,
-          after: (fn) => void afters.push(fn),
-        });
+        await this.#timed(
+          () =>
+            handler({
+              id,
+              kind: rec.kind,
+              payload: rec.payload,
+              due: rec.due,
+              every: rec.every,
+              atomic: op,
+              after: (fn) => void afters.push(fn),
+            }),
+          `${rec.owner}/${rec.kind} job ${id}`,
+        );
       } catch (e) {
         await this.#failed(entry as Deno.KvEntry<TimerRecord>, e);
         return;
@@ -307,12 +347,64 @@ export class Scheduler {
     this.#log(`job ${id} kept losing write races; it stays due`);
   }
 
+  /** Puts parked jobs back in the due index once their owner can take them (or drop them). */
+  async #unparkWaiting(): Promise<void> {
+    const owners = [...this.#unpark].filter((o) => !this.#held.has(o));
+    for (const owner of owners) {
+      this.#unpark.delete(owner);
+      for await (const e of this.#kv.list<string>({ prefix: keys.timersParked(owner) })) {
+        const id = String(e.key[e.key.length - 1]);
+        const entry = await this.#read(id);
+        if (entry === undefined) continue;
+        const rec = entry.value;
+        const op = this.#kv.atomic().check(entry).delete(e.key);
+        if (rec) {
+          const ready = rec.orphan === "drop" || this.#handlers.has(handlerKey(owner, rec.kind));
+          if (!ready) continue;
+          op.set(keys.timerDue(rec.due, id), id);
+        }
+        // A failed check means the record changed meanwhile (cancelled); nothing to do.
+        await op.commit();
+      }
+    }
+  }
+
+  /** The first regular time of a repeating job after now. */
+  #nextTurn(rec: TimerRecord): number {
+    const every = rec.every!;
+    return rec.due + every * (Math.max(0, Math.floor((this.#clock.now() - rec.due) / every)) + 1);
+  }
+
+  /** Runs a handler with a time limit on the scheduler's clock. */
+  async #timed(fn: () => void | Promise<void>, what: string): Promise<void> {
+    let handle: TimerHandle | undefined;
+    const p = Promise.resolve().then(fn);
+    p.catch(() => {}); // a late failure after the timeout is not unhandled
+    const limit = new Promise<never>((_, reject) => {
+      handle = this.#clock.setTimeout(
+        () => reject(new Error(`${what} took longer than ${this.#handlerTimeoutMs} ms`)),
+        this.#handlerTimeoutMs,
+      );
+    });
+    try {
+      await Promise.race([p, limit]);
+    } finally {
+      if (handle !== undefined) this.#clock.clearTimeout(handle);
+    }
+  }
+
   /** A run threw: try again later with a growing delay, or drop it after too many tries. */
   async #failed(entry: Deno.KvEntry<TimerRecord>, error: unknown): Promise<void> {
     const rec = entry.value;
     const attempts = rec.attempts + 1;
     const op = this.#kv.atomic().check(entry);
-    if (attempts >= this.#maxAttempts) {
+    if (attempts >= this.#maxAttempts && rec.every) {
+      rearmMutations(op, rec, { ...rec, due: this.#nextTurn(rec), attempts: 0 });
+      this.#log(
+        `${rec.owner}/${rec.kind} job ${rec.id} failed ${attempts} times; skipped to its next turn`,
+        error,
+      );
+    } else if (attempts >= this.#maxAttempts) {
       removeMutations(op, rec);
       this.#log(`${rec.owner}/${rec.kind} job ${rec.id} failed ${attempts} times; dropped`, error);
     } else {
@@ -323,13 +415,18 @@ export class Scheduler {
     await op.commit();
   }
 
-  /** The record, null when the key is empty, undefined when it cannot be read. */
+  /**
+   * The record, null when the key is empty, undefined when it cannot be read. An unreadable
+   * record is left alone (the error may be passing, and deleting would lose the job).
+   */
   async #read(id: string): Promise<Deno.KvEntryMaybe<TimerRecord> | undefined> {
     try {
-      return await this.#kv.get<TimerRecord>(keys.timer(id));
+      const entry = await this.#kv.get<TimerRecord>(keys.timer(id));
+      this.#unreadable.delete(id);
+      return entry;
     } catch (e) {
-      this.#log(`timer ${id} cannot be read; removed`, e);
-      await this.#kv.delete(keys.timer(id));
+      if (!this.#unreadable.has(id)) this.#log(`timer ${id} cannot be read; skipped`, e);
+      this.#unreadable.add(id);
       return undefined;
     }
   }
@@ -406,6 +503,7 @@ function checkPayload(payload: unknown): void {
 function removeMutations(op: Deno.AtomicOperation, rec: TimerRecord): void {
   op.delete(keys.timer(rec.id))
     .delete(keys.timerDue(rec.due, rec.id))
+    .delete(keys.timerParked(rec.owner, rec.id))
     .delete(keys.timerByOwner(rec.owner, rec.id));
 }
 

@@ -207,3 +207,133 @@ Deno.test("scheduler: bad input is refused with a clear message", async () => {
   assert.equal(await s.list("p").then((l) => l.length), 0);
   kv.close();
 });
+
+Deno.test("scheduler: a waiting job leaves the due index until a handler of its kind comes", async () => {
+  const { kv, clock, make } = await world();
+  const s = make();
+  await s.start();
+  const id = await s.schedule("mail", "remind", clock.now() + 1000, { to: "x" });
+  await advance(clock, s, 1000);
+  assert.equal(await count(kv, keys.timersDue()), 0, "parked, so later passes do not read it");
+  assert.equal(await count(kv, keys.timersParked("mail")), 1);
+  assert.deepEqual((await s.list("mail")).map((r) => r.id), [id]);
+  // A handler of another kind of the same owner leaves it parked.
+  s.handle("mail", "other", () => {});
+  await s.runDue();
+  assert.equal(await count(kv, keys.timersParked("mail")), 1);
+  const seen: unknown[] = [];
+  s.handle("mail", "remind", (job) => void seen.push(job.payload));
+  await s.runDue();
+  assert.deepEqual(seen, [{ to: "x" }]);
+  assert.equal(await count(kv, keys.timersParked("mail")), 0);
+  assert.equal(await s.get("mail", id), null);
+  // Cancelling a parked job removes it entirely.
+  const other = await s.schedule("gone", "k", clock.now());
+  await s.runDue();
+  assert.equal(await count(kv, keys.timersParked("gone")), 1);
+  assert.equal(await s.cancel("gone", other), true);
+  assert.equal(await count(kv, keys.timersParked("gone")), 0);
+  await s.stop();
+  kv.close();
+});
+
+Deno.test("scheduler: a held owner (reloading) neither runs nor drops its jobs", async () => {
+  const { kv, clock, make } = await world();
+  const s = make();
+  let runs = 0;
+  const off = s.handle("p", "k", () => void runs++);
+  await s.start();
+  const id = await s.schedule("p", "k", clock.now() + 1000, null, { ifUnloaded: "drop" });
+  const release = s.hold("p");
+  off();
+  await advance(clock, s, 1000);
+  assert.equal(runs, 0);
+  assert.ok(await s.get("p", id), "not dropped while held");
+  s.handle("p", "k", () => void runs++);
+  await s.runDue();
+  assert.equal(runs, 0, "still held");
+  release();
+  await s.runDue();
+  assert.equal(runs, 1);
+  assert.equal(await s.get("p", id), null);
+  // A drop job held while its owner went away for good is dropped once the hold ends.
+  const later = await s.schedule("q", "k", clock.now(), null, { ifUnloaded: "drop" });
+  const r2 = s.hold("q");
+  await s.runDue();
+  assert.ok(await s.get("q", later));
+  r2();
+  await s.runDue();
+  assert.equal(await s.get("q", later), null);
+  await s.stop();
+  kv.close();
+});
+
+Deno.test("scheduler: a repeating job that keeps failing skips a turn instead of vanishing", async () => {
+  const { kv, clock, make, logs } = await world({ maxAttempts: 2 });
+  const s = make();
+  let tries = 0;
+  s.handle("p", "tick", () => {
+    tries++;
+    throw new Error("down");
+  });
+  await s.start();
+  const t0 = clock.now();
+  const id = await s.schedule("p", "tick", t0 + 60_000, null, { every: 60_000 });
+  await advance(clock, s, 60_000);
+  await advance(clock, s, 2000);
+  assert.equal(tries, 2);
+  const rec = await s.get("p", id);
+  assert.ok(rec);
+  assert.equal(rec.attempts, 0);
+  assert.ok(rec.due > clock.now() && rec.due <= clock.now() + 60_000);
+  assert.ok(logs.some((l) => l.includes("skipped to its next turn")));
+  await s.stop();
+  kv.close();
+});
+
+Deno.test("scheduler: a handler that never finishes times out and the loop goes on", async () => {
+  const { kv, clock } = await world();
+  const s = new Scheduler(kv, { clock, log: () => {}, handlerTimeoutMs: 5000 });
+  let stuck = 0, fine = 0;
+  s.handle("p", "stuck", () => {
+    stuck++;
+    return new Promise<void>(() => {});
+  });
+  s.handle("p", "fine", () => void fine++);
+  await s.start();
+  const id = await s.schedule("p", "stuck", clock.now());
+  await s.schedule("p", "fine", clock.now() + 1);
+  const run = s.runDue();
+  // The timeout runs on the scheduler's clock: move it while the run waits.
+  await new Promise((r) => setTimeout(r, 10));
+  clock.advance(5000);
+  await run;
+  await s.runDue();
+  assert.equal(stuck, 1);
+  assert.equal(fine, 1);
+  assert.equal((await s.get("p", id))?.attempts, 1);
+  await s.stop();
+  kv.close();
+});
+
+Deno.test("scheduler: stop leaves the rest of a backlog due for the next start", async () => {
+  const { kv, clock, make } = await world();
+  const s = make();
+  let runs = 0;
+  let stopping: Promise<void> | null = null;
+  s.handle("p", "k", () => {
+    runs++;
+    stopping ??= s.stop();
+  });
+  for (let i = 0; i < 5; i++) await s.schedule("p", "k", clock.now() - 1000 + i);
+  await s.start();
+  await stopping;
+  assert.equal(runs, 1);
+  assert.equal(await count(kv, keys.timersDue()), 4);
+  const again = make();
+  again.handle("p", "k", () => void runs++);
+  await again.start();
+  assert.equal(runs, 5);
+  await again.stop();
+  kv.close();
+});
