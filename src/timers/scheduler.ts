@@ -108,6 +108,11 @@ export class Scheduler {
     this.#handlerTimeoutMs = opts.handlerTimeoutMs ?? 30_000;
   }
 
+  /** The current time on the scheduler's clock (ms since the epoch). */
+  now(): number {
+    return this.#clock.now();
+  }
+
   /** Runs whatever came due while the engine was down, then keeps running jobs at their times. */
   async start(): Promise<void> {
     this.#started = true;
@@ -250,8 +255,9 @@ export class Scheduler {
           this.#again = false;
           await this.#unparkWaiting();
           await this.#runPass();
+          // A request that arrives while arming (a new job, a handler) goes round again.
+          if (this.#started && !this.#again) await this.#arm();
         } while (this.#again && !this.#stopping);
-        if (this.#started) await this.#arm();
       } catch (e) {
         this.#log("run failed; trying again in a minute", e);
         if (this.#started) this.#armAt(this.#clock.now() + 60_000);
@@ -467,7 +473,8 @@ export class Scheduler {
   /** A job due at `due` was stored: wake sooner if it is sooner. */
   #poke(due: number): void {
     if (this.#running) {
-      if (due <= this.#clock.now()) this.#again = true;
+      // The run may already have chosen its wake-up time: it must look again.
+      this.#again = true;
       return;
     }
     if (due < this.#wakeAt) this.#armAt(due);

@@ -337,3 +337,43 @@ Deno.test("scheduler: stop leaves the rest of a backlog due for the next start",
   await again.stop();
   kv.close();
 });
+
+Deno.test("scheduler: a job stored while a run picks its wake-up time is not missed", async () => {
+  const { kv, clock } = await world();
+  let during: (() => Promise<unknown>) | null = null;
+  // The real store, with a hook where the run looks for its next wake-up time.
+  const hooked = new Proxy(kv, {
+    get(target, prop) {
+      if (prop === "list") {
+        return (sel: Deno.KvListSelector, opts?: Deno.KvListOptions) => {
+          if (opts?.limit === 1 && during) {
+            const fn = during;
+            during = null;
+            return (async function* () {
+              const seen = [];
+              for await (const e of target.list(sel, opts)) seen.push(e);
+              await fn(); // after the run has read its answer, before it arms
+              yield* seen;
+            })();
+          }
+          return target.list(sel, opts);
+        };
+      }
+      const v = Reflect.get(target, prop);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  const s = new Scheduler(hooked, { clock, log: () => {} });
+  let runs = 0;
+  s.handle("p", "k", () => void runs++);
+  await s.start();
+  during = () => s.schedule("p", "k", clock.now() + 5000);
+  await s.runDue();
+  assert.equal(during, null, "the hook ran");
+  // Only the armed wake-up may run it: no explicit runDue here.
+  clock.advance(5000);
+  for (let i = 0; i < 100 && runs === 0; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.equal(runs, 1);
+  await s.stop();
+  kv.close();
+});
