@@ -27,6 +27,8 @@ export type {
   WorldEvents,
 } from "./hooks.ts";
 export type { PluginKv } from "./kv.ts";
+export type { EveryOptions, PluginTimers, TimerOptions } from "./timers.ts";
+export type { DueJob, OrphanPolicy, TimerHandler, TimerRecord } from "../timers/scheduler.ts";
 export { json, pathBelow, query, readJson, requireUser } from "./http.ts";
 export { ENGINE_VERSION } from "../version.ts";
 
