@@ -29,6 +29,8 @@ if (import.meta.main) {
       restart,
     );
   });
+  // Registered last so it runs first: no timer job runs while the rest shuts down.
+  lifecycle.onExit("timers", () => engine.timers.stop());
   const stop = () => lifecycle.exit(0, "signal");
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);

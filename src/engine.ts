@@ -26,6 +26,8 @@ import { createHooks, worldEventsFrom } from "./plugins/hooks.ts";
 import { HelpRegistry } from "./plugins/help_registry.ts";
 import { PluginManager } from "./plugins/manager.ts";
 import { ENGINE_VERSION } from "./version.ts";
+import { Scheduler } from "./timers/scheduler.ts";
+import { type Clock, systemClock } from "./timers/clock.ts";
 import type { Services } from "./services.ts";
 
 /** Options for building an engine. */
@@ -36,6 +38,8 @@ export interface EngineOptions {
   env?: Record<string, string>;
   /** Programmatic configuration values. */
   overrides?: ConfigSources["overrides"];
+  /** The timers' clock (default: the system clock); tests pass a hand-driven one. */
+  clock?: Clock;
 }
 
 /** A built engine: its services and HTTP app, and how to close it. */
@@ -44,6 +48,8 @@ export interface Engine {
   app: ReturnType<typeof createApp>;
   /** The WebSocket hub (server.ts hands it the upgraded sockets). */
   hub: Hub;
+  /** The persistent timers (started once plugins have loaded). */
+  timers: Scheduler;
   close(): Promise<void>;
 }
 
@@ -73,6 +79,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const hooks = createHooks();
   // Plugins learn of destroyed objects and toaded players from every writer of the store.
   objects.onChange(worldEventsFrom(hooks.worldHooks));
+  const timers = new Scheduler(kv, { clock: opts.clock ?? systemClock() });
   // The manager needs the finished services (for plugin contexts), so it is built just after.
   let plugins: PluginManager | null = null;
   const services: Services = {
@@ -103,6 +110,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       commands: services.commands,
       hooks,
       help: new HelpRegistry(),
+      timers,
     },
     { dir: resolve(root, cfg.server.pluginsDir), engineVersion: ENGINE_VERSION },
   );
@@ -128,11 +136,17 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     },
   );
   const app = createApp(services);
+  // Only now, with every plugin's handlers registered, do the jobs that came due while the
+  // engine was down run; not awaited, so a backlog does not hold up the start.
+  void timers.start();
   return {
     services,
     app,
     hub,
+    timers,
     async close() {
+      // First, so no job runs against a closing hub or store (its rest stays due).
+      await timers.stop();
       await hub.shutdown();
       await plugins!.closeAll();
       await services.securityLog.flush();

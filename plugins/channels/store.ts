@@ -145,7 +145,7 @@ export class ChannelStore {
    * `limit` messages), returned oldest first.
    */
   async history(lower: string, page: Page): Promise<HistoryEntry[]> {
-    const out = await this.kv.page<HistoryEntry>(chanKeys.historyOf(lower), page, true);
+    const out = await this.kv.slice<HistoryEntry>(chanKeys.historyOf(lower), page, true);
     return out.reverse();
   }
 

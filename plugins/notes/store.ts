@@ -40,7 +40,7 @@ export class NoteStore {
    * (ids only), and only that page's notes are read.
    */
   async list(author: string, page: Page): Promise<Note[]> {
-    const ids = await this.kv.page<string>(noteKeys.ofAuthor(author), page);
+    const ids = await this.kv.slice<string>(noteKeys.ofAuthor(author), page);
     const out: Note[] = [];
     for (let i = 0; i < ids.length; i += 10) {
       const batch = await this.kv.raw.getMany<Note[]>(

@@ -22,6 +22,8 @@ import type {
 import type { HelpRegistry, HelpTopicInput } from "./help_registry.ts";
 import type { PluginManifest } from "./manifest.ts";
 import { PluginKv } from "./kv.ts";
+import type { Scheduler } from "../timers/scheduler.ts";
+import { type PluginTimers, pluginTimers } from "./timers.ts";
 
 /** What the context needs of the command registry. */
 export interface CommandHost {
@@ -38,6 +40,8 @@ export interface ContextHost {
   commands: CommandHost;
   hooks: Hooks;
   help: HelpRegistry;
+  /** The engine's persistent timers. */
+  timers: Scheduler;
   /** Another plugin's exported API by name (case-insensitive). */
   api(name: string): unknown;
 }
@@ -110,6 +114,8 @@ export interface PluginContext {
   readonly hooks: PluginHooks;
   /** Key-value storage under `["plugin", <name>, ...]`. */
   readonly kv: PluginKv;
+  /** Persistent timers (they survive `@reboot` and a full stop); handlers released on unload. */
+  readonly timers: PluginTimers;
   readonly log: PluginLog;
   /** Another plugin's exported API (look it up when used: it changes on reload). */
   api<T = unknown>(name: string): T | undefined;
@@ -126,6 +132,7 @@ export class ContextImpl implements PluginContext {
   readonly manifest: PluginManifest;
   readonly services: Services;
   readonly kv: PluginKv;
+  readonly timers: PluginTimers;
   readonly log: PluginLog;
   readonly routes: PluginContext["routes"];
   readonly commands: PluginContext["commands"];
@@ -148,6 +155,12 @@ export class ContextImpl implements PluginContext {
     this.dir = dir;
     this.services = host.services;
     this.kv = new PluginKv(host.services.kv, this.#owner);
+    this.timers = pluginTimers(
+      host.timers,
+      this.#owner,
+      (off) => void this.#unsubs.push(off),
+      () => this.#check(),
+    );
     const tag = `plugin ${manifest.name}:`;
     this.log = {
       info: (...a) => console.log(tag, ...a),

@@ -401,6 +401,23 @@ export class PluginManager {
     } catch (e) {
       return this.#keepOld(r, errText(e, this.#opts.dir));
     }
+    // While the old version stops and the new one starts, the plugin's due jobs wait:
+    // none runs twice and none declared `drop` is lost in the gap.
+    const release = this.#host.timers.hold(r.key);
+    try {
+      return await this.#swap(r, module, manifest, generation);
+    } finally {
+      release();
+    }
+  }
+
+  /** Stops the running version and starts `module`; restores the old one when that fails. */
+  async #swap(
+    r: Entry,
+    module: PluginModule,
+    manifest: PluginManifest,
+    generation: number,
+  ): Promise<PluginStatus> {
     const old = r.loaded;
     const removeProblem = await this.#stop(r);
     const note = removeProblem ? ` (old ${removeProblem}; released anyway)` : "";

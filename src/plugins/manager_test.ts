@@ -8,6 +8,7 @@ import type { Services } from "../services.ts";
 import { createHooks } from "./hooks.ts";
 import { HelpRegistry } from "./help_registry.ts";
 import { PluginManager } from "./manager.ts";
+import { Scheduler } from "../timers/scheduler.ts";
 
 /** A stand-in command registry: names are unique, owners can be released. */
 class FakeCommands {
@@ -72,7 +73,8 @@ async function setup(overrides: Record<string, unknown> = {}, timeoutMs = 2000) 
   const help = new HelpRegistry();
   const services = { config, kv, pluginApps: routes } as unknown as Services;
   const logs: string[] = [];
-  const manager = new PluginManager({ services, apps: routes, commands, hooks, help }, {
+  const timers = new Scheduler(kv);
+  const manager = new PluginManager({ services, apps: routes, commands, hooks, help, timers }, {
     dir,
     engineVersion: "1.0.0",
     timeoutMs,

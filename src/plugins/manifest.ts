@@ -3,7 +3,8 @@
  * ManifestError with a message an admin can act on; nothing here throws anything else.
  */
 import { isAbsolute, join, normalize } from "node:path";
-import { parseRange, parseVersion, satisfies } from "./semver.ts";
+// @ts-types="@types/semver"
+import semver from "semver";
 
 /** The manifest file name inside a plugin folder. */
 export const MANIFEST_FILE = "ursamu.plugin.json";
@@ -58,11 +59,11 @@ export function validateManifest(raw: unknown): PluginManifest {
     );
   }
   const version = str(o, "version", true);
-  if (!parseVersion(version)) {
+  if (!semver.valid(version)) {
     throw new ManifestError(`${MANIFEST_FILE}: version '${version}' is not a semantic version`);
   }
   const ursamu = str(o, "ursamu", false).trim() || "*";
-  if (!parseRange(ursamu)) {
+  if (!semver.validRange(ursamu)) {
     throw new ManifestError(`${MANIFEST_FILE}: engine range '${ursamu}' cannot be parsed`);
   }
   const main = str(o, "main", false).trim() || "mod.ts";
@@ -105,7 +106,7 @@ export async function readManifest(dir: string): Promise<PluginManifest> {
 
 /** Null when the engine version satisfies the manifest's range, else the refusal. */
 export function engineMismatch(manifest: PluginManifest, engineVersion: string): string | null {
-  return satisfies(engineVersion, manifest.ursamu)
+  return semver.satisfies(engineVersion, manifest.ursamu)
     ? null
     : `needs engine ${manifest.ursamu}, this engine is ${engineVersion}`;
 }

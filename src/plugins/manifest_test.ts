@@ -59,6 +59,20 @@ Deno.test("manifest: engine range mismatch is explained", () => {
   assert.match(engineMismatch(m, "1.0.0")!, /needs engine >=2.0.0/);
 });
 
+Deno.test("manifest: engine ranges in the forms npm uses", () => {
+  const fits = (range: string, engine: string) =>
+    engineMismatch(validateManifest({ ...good, ursamu: range }), engine) === null;
+  assert(fits(">=1.0.0", "1.0.0"));
+  assert(fits("^1.2.3", "1.9.0") && !fits("^1.2.3", "2.0.0"));
+  assert(fits("~1.2.3", "1.2.9") && !fits("~1.2.3", "1.3.0"));
+  assert(fits("1.x", "1.5.0") && !fits("1.x", "2.0.0"));
+  assert(fits(">=1.0.0 <2.0.0 || >=3.0.0", "3.1.0") && !fits(">=1.0.0 <2.0.0", "2.0.0"));
+  assert(fits("*", "0.0.1"));
+  for (const bad of [">>1", "1.0.0 ||| 2", "x".repeat(300), "^^1"]) {
+    assert.throws(() => validateManifest({ ...good, ursamu: bad }), /engine range/, bad);
+  }
+});
+
 Deno.test("manifest: readManifest reports missing and broken files", async () => {
   const dir = await Deno.makeTempDir();
   try {

@@ -26,7 +26,11 @@ export type {
   WikiPagePayload,
   WorldEvents,
 } from "./hooks.ts";
-export type { PluginKv } from "./kv.ts";
+export type { CreateOptions, KeyParts, KvPage, PageOptions, PluginKv } from "./kv.ts";
+export { UniqueConflictError } from "./kv.ts";
+export type { Reserve } from "../storage/counters.ts";
+export type { EveryOptions, PluginTimers, TimerOptions } from "./timers.ts";
+export type { DueJob, OrphanPolicy, TimerHandler, TimerRecord } from "../timers/scheduler.ts";
 export {
   caller,
   page,

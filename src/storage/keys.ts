@@ -83,6 +83,21 @@ export const keys = {
   /** Prefix of every stored site setting. */
   siteSettings: (): Key => ["site"],
 
+  /** A persistent timer record by id (the scheduler's jobs). */
+  timer: (id: string): Key => ["timer", id],
+  /** Due-time index of timers: listing it in key order yields the soonest first. */
+  timerDue: (due: number, id: string): Key => ["timer_due", due, id],
+  /** Prefix of the due-time index. */
+  timersDue: (): Key => ["timer_due"],
+  /** Timers by owning plugin. */
+  timerByOwner: (owner: string, id: string): Key => ["timer_by_owner", owner, id],
+  /** Prefix of one owner's timers. */
+  timersOf: (owner: string): Key => ["timer_by_owner", owner],
+  /** A due timer set aside because its owner has no handler for it (out of the due index). */
+  timerParked: (owner: string, id: string): Key => ["timer_parked", owner, id],
+  /** Prefix of one owner's parked timers. */
+  timersParked: (owner: string): Key => ["timer_parked", owner],
+
   /** Everything under a plugin's own key space. */
   plugin: (plugin: string, ...rest: Deno.KvKeyPart[]): Key => ["plugin", plugin, ...rest],
 } as const;
