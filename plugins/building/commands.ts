@@ -8,7 +8,8 @@ import {
   type CommandSpec,
   type DbObject,
   exitName,
-  roomView,
+  type Outbound,
+  type PluginWorld,
 } from "../../src/plugins/mod.ts";
 import { type Builder, parseExitSpec } from "./store.ts";
 
@@ -33,7 +34,11 @@ function objectAndType(lhs: string): [string, string] {
 }
 
 /** The building commands over a Builder. */
-export function buildingCommands(b: Builder): CommandSpec[] {
+export function buildingCommands(
+  b: Builder,
+  world: PluginWorld,
+  toPlayer: (id: string, out: Outbound) => void,
+): CommandSpec[] {
   const here = (u: CommandSdk) => {
     if (!u.here) throw new CommandError("You are not in a room.");
     return u.here;
@@ -73,7 +78,7 @@ Example:
         u.send(lines.join("\n"), { type: "dig", room: { id: room.id, name: room.name } });
         if (u.cmd.switches.includes("teleport")) {
           await b.move(u.me, room);
-          const view = await roomView(u.services, u.me, room, u.conn.width);
+          const view = await world.look(u.me, room, u.conn.width);
           u.send(view.msg, view.data);
         }
       },
@@ -217,13 +222,7 @@ Examples:
         );
         const moved = await b.move(target, room);
         if (moved.flags.includes("player")) {
-          const view = await roomView(
-            u.services,
-            moved,
-            room,
-            u.hub.connections(moved.id)[0]?.width ?? 78,
-          );
-          u.hub.send(moved.id, view);
+          toPlayer(moved.id, await world.look(moved, room));
         }
         if (moved.id !== u.me.id) u.send(`Teleported ${ref(moved)} to ${room.name}.`);
       },

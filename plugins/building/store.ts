@@ -12,8 +12,8 @@ import {
   normalizeId,
   NotFoundError,
   objectNameProblem,
-  type Services,
-  startingRoom,
+  type Outbound,
+  type PluginWorld,
   ValidationError,
   validLock,
 } from "../../src/plugins/mod.ts";
@@ -75,7 +75,11 @@ export class Builder {
   /** Rooms awaiting a second `@destroy` (actor id → room id and deadline). */
   readonly #pending = new Map<string, { id: string; until: number }>();
 
-  constructor(private readonly s: Services) {}
+  constructor(
+    private readonly w: PluginWorld,
+    /** Delivers to everyone in a room but the excluded player ids. */
+    private readonly toRoom: (roomId: string, out: Outbound, exclude: string[]) => void,
+  ) {}
 
   /** Creates a room owned by the actor. */
   async room(actor: DbObject, name: unknown, description: unknown = ""): Promise<DbObject> {
@@ -84,7 +88,7 @@ export class Builder {
     if (description.length > MAX_DESCRIPTION) {
       throw new ValidationError(`description must be ${MAX_DESCRIPTION} characters or fewer.`);
     }
-    return await this.s.objects.create({
+    return await this.w.create({
       name: n,
       type: "room",
       owner: actor.id,
@@ -101,7 +105,7 @@ export class Builder {
       throw new ValidationError("Exits can only be opened in rooms.");
     }
     if (!mayBuildIn(actor, from)) throw new ForbiddenError(`You don't control ${from.name}.`);
-    const taken = (await this.s.objects.contentsOfType(from.id, "exit", 1000))
+    const taken = (await this.w.contentsOfType(from.id, "exit", 1000))
       .find((e) =>
         [e.name.toLowerCase(), ...(e.data.aliases ?? [])].some((n) =>
           [spec.name.toLowerCase(), ...spec.aliases].includes(String(n).toLowerCase())
@@ -120,7 +124,7 @@ export class Builder {
     to: DbObject | null,
   ): Promise<DbObject> {
     await this.checkExit(actor, from, spec);
-    return await this.s.objects.create({
+    return await this.w.create({
       name: spec.name,
       type: "exit",
       location: from.id,
@@ -135,7 +139,7 @@ export class Builder {
   /** Creates a thing carried by the actor, at home in the actor's room. */
   async thing(actor: DbObject, name: unknown): Promise<DbObject> {
     const n = checkName(name, "Thing");
-    return await this.s.objects.create({
+    return await this.w.create({
       name: n,
       type: "thing",
       location: actor.id,
@@ -157,12 +161,12 @@ export class Builder {
     }
     const id = normalizeId(r);
     if (id) {
-      const o = await this.s.objects.get(id);
+      const o = await this.w.get(id);
       if (!o || !o.flags.includes("room")) throw new NotFoundError(`#${id} is not a room.`);
       return o;
     }
     if (r.length > 64) throw new NotFoundError("There is no such room.");
-    const rooms = (await this.s.objects.byName(r)).filter((o) => o.flags.includes("room"));
+    const rooms = (await this.w.byName(r)).filter((o) => o.flags.includes("room"));
     if (!rooms.length) throw new NotFoundError(`There is no room called ${r}.`);
     if (rooms.length > 1) {
       throw new ValidationError(
@@ -181,7 +185,7 @@ export class Builder {
       throw new ValidationError("Rooms cannot be linked; link an exit instead.");
     }
     const key = obj.flags.includes("exit") ? "destination" : "home";
-    return await this.s.objects.update(obj.id, (o) => {
+    return await this.w.update(obj.id, (o) => {
       o.data[key] = room.id;
     });
   }
@@ -190,7 +194,7 @@ export class Builder {
   async unlink(actor: DbObject, obj: DbObject): Promise<DbObject> {
     if (!canControl(actor, obj)) throw new ForbiddenError(`You don't control ${obj.name}.`);
     if (!obj.flags.includes("exit")) throw new ValidationError("Only exits can be unlinked.");
-    return await this.s.objects.update(obj.id, (o) => {
+    return await this.w.update(obj.id, (o) => {
       delete o.data.destination;
     });
   }
@@ -203,7 +207,7 @@ export class Builder {
       throw new ValidationError(`Lock types: ${LOCK_TYPES.join(", ")}.`);
     }
     const value = expr === null ? null : checkLockExpr(expr);
-    return await this.s.objects.update(obj.id, (o) => {
+    return await this.w.update(obj.id, (o) => {
       const locks = { ...(o.data.locks ?? {}) };
       if (value === null) delete locks[t];
       else locks[t] = value;
@@ -213,8 +217,8 @@ export class Builder {
   }
 
   /**
-   * Moves a player or thing to a room, keeping the hub's room index right and
-   * telling both rooms. Returns the moved object.
+   * Moves a player or thing to a room (the hub's room index follows the stored move) and
+   * tells both rooms. Returns the moved object.
    */
   async move(obj: DbObject, dest: DbObject): Promise<DbObject> {
     if (obj.flags.includes("room") || obj.flags.includes("exit")) {
@@ -223,22 +227,20 @@ export class Builder {
     if (!dest.flags.includes("room")) throw new ValidationError(`${dest.name} is not a room.`);
     const from = obj.location;
     if (from === dest.id) throw new ValidationError(`${obj.name} is already there.`);
-    const moved = await this.s.objects.update(obj.id, (o) => {
+    const moved = await this.w.update(obj.id, (o) => {
       o.location = dest.id;
     });
-    const hub = this.s.hub;
     const name = displayName(moved);
     if (moved.flags.includes("player")) {
-      hub.moved(moved.id, from, dest.id);
       const who = { id: moved.id, name: moved.name };
       if (from) {
-        hub.sendToRoom(
+        this.toRoom(
           from,
           { msg: `${name} vanishes.`, data: { type: "leave", who, room: from } },
           [moved.id],
         );
       }
-      hub.sendToRoom(dest.id, {
+      this.toRoom(dest.id, {
         msg: `${name} appears.`,
         data: { type: "arrive", who, room: dest.id },
       }, [moved.id]);
@@ -264,12 +266,12 @@ export class Builder {
     }
     const isRoom = obj.flags.includes("room");
     if (isRoom) {
-      const start = await startingRoom(this.s);
+      const start = await this.w.startingRoom();
       if (obj.id === start || obj.id === "1") {
         throw new ValidationError("The starting room cannot be destroyed.");
       }
-      const players = await this.s.objects.contentsOfType(obj.id, "player", 1);
-      if (players.length || this.s.hub.playersIn(obj.id).length) {
+      const players = await this.w.contentsOfType(obj.id, "player", 1);
+      if (players.length) {
         throw new ValidationError(`${obj.name} has players in it; move them out first.`);
       }
       const p = this.#pending.get(actor.id);
@@ -282,30 +284,28 @@ export class Builder {
     }
     let moved = 0;
     if (!obj.flags.includes("exit")) {
-      const fallback = await startingRoom(this.s);
-      for (const o of await this.s.objects.contents(obj.id, MAX_CONTENTS)) {
+      const fallback = await this.w.startingRoom();
+      for (const o of await this.w.contents(obj.id, MAX_CONTENTS)) {
         if (o.flags.includes("exit")) {
-          await this.s.objects.delete(o.id);
+          await this.w.destroy(o.id);
           continue;
         }
         const home = normalizeId(String(o.data.home ?? ""));
-        const target =
-          home && home !== obj.id && (await this.s.objects.get(home))?.flags.includes("room")
-            ? home
-            : fallback;
-        await this.s.objects.update(o.id, (x) => {
+        const target = home && home !== obj.id && (await this.w.get(home))?.flags.includes("room")
+          ? home
+          : fallback;
+        await this.w.update(o.id, (x) => {
           x.location = target;
         });
-        if (o.flags.includes("player")) this.s.hub.moved(o.id, obj.id, target);
         moved++;
       }
     }
-    await this.s.objects.delete(obj.id);
+    await this.w.destroy(obj.id);
     let unlinked = 0;
     if (isRoom) {
       // Found through the destination index: no scan of every exit in the world.
-      for (const e of await this.s.objects.exitsTo(obj.id, MAX_CONTENTS)) {
-        await this.s.objects.update(e.id, (x) => {
+      for (const e of await this.w.exitsTo(obj.id, MAX_CONTENTS)) {
+        await this.w.update(e.id, (x) => {
           if (x.data.destination === obj.id) delete x.data.destination;
         });
         unlinked++;

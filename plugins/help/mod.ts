@@ -3,7 +3,6 @@
  * game's `help/` folder and every plugin's `help/` folder (50), and registered
  * commands' inline help (10). In game: `help`; over REST: `/api/v1/help`.
  */
-import { resolve } from "node:path";
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { HelpDb } from "./store.ts";
 import { HelpTopics } from "./topics.ts";
@@ -15,17 +14,16 @@ const plugin: PluginModule = {
   version: "1.0.0",
   description: "Help topics in game and over REST.",
   async init(ctx: PluginContext) {
-    const s = ctx.services;
     const db = new HelpDb(ctx.kv);
     await db.load();
     const topics = new HelpTopics({
       db,
       mainFolder: () => ({
-        dir: resolve(s.root, s.config.value.server.helpDir),
+        dir: ctx.engine.path(ctx.engine.config().server.helpDir),
         defaultSection: "general",
       }),
-      registry: s.plugins.help,
-      commands: () => s.commands.list(),
+      registry: ctx.engine.help,
+      commands: () => ctx.engine.commands(),
       warn: (m) => ctx.log.warn(m),
     });
     await topics.reloadFiles();

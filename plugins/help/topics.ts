@@ -3,7 +3,7 @@
  * priority wins: database 100, files 50, command help 10. Files are indexed
  * once and re-indexed on `+help/reload` or when plugins add or drop help.
  */
-import { checkLock, type HelpRegistry, type LockSubject } from "../../src/plugins/mod.ts";
+import { checkLock, type HelpSourcesView, type LockSubject } from "../../src/plugins/mod.ts";
 import type { HelpDb } from "./store.ts";
 import { type HelpFolder, readHelpFolder } from "./files.ts";
 import { toSection, toSlug } from "./slug.ts";
@@ -64,7 +64,7 @@ export interface TopicSources {
   db: HelpDb;
   /** The game's own help folder (read first, so it wins over plugin files). */
   mainFolder: () => HelpFolder;
-  registry: HelpRegistry;
+  registry: HelpSourcesView;
   commands: () => readonly CommandHelp[];
   warn: (m: string) => void;
 }

@@ -22,6 +22,8 @@ import type {
 import type { HelpRegistry, HelpTopicInput } from "./help_registry.ts";
 import type { PluginManifest } from "./manifest.ts";
 import { PluginKv } from "./kv.ts";
+import { type PluginWorld, pluginWorld } from "./world.ts";
+import { type PluginEngine, pluginEngine } from "./engine_info.ts";
 import type { Scheduler } from "../timers/scheduler.ts";
 import { type PluginTimers, pluginTimers } from "./timers.ts";
 
@@ -85,6 +87,10 @@ export interface PluginContext {
   readonly active: boolean;
   /** Engine services (config, kv, objects, hub, commands, presence, ...). */
   readonly services: Services;
+  /** Objects, rooms and exits: read, create, change, destroy; the starting room; `look`. */
+  readonly world: PluginWorld;
+  /** The running configuration and what is registered (read-only). */
+  readonly engine: PluginEngine;
   /**
    * A new Hono app serving `prefix` (`/api/v1/x` or `x`) and everything below it: routes
    * are written relative to the prefix (`app.get("/:id", ...)`), the caller is in
@@ -131,6 +137,8 @@ export class ContextImpl implements PluginContext {
   readonly dir: string;
   readonly manifest: PluginManifest;
   readonly services: Services;
+  readonly world: PluginWorld;
+  readonly engine: PluginEngine;
   readonly kv: PluginKv;
   readonly timers: PluginTimers;
   readonly log: PluginLog;
@@ -154,6 +162,8 @@ export class ContextImpl implements PluginContext {
     this.#owner = manifest.name.toLowerCase();
     this.dir = dir;
     this.services = host.services;
+    this.world = pluginWorld(host.services);
+    this.engine = pluginEngine(host.services, host.help);
     this.kv = new PluginKv(host.services.kv, this.#owner);
     this.timers = pluginTimers(
       host.timers,

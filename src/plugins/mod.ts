@@ -15,7 +15,8 @@ export type { PluginModule } from "./loader.ts";
 export type { PluginStatus } from "./manager.ts";
 export type { PluginManifest } from "./manifest.ts";
 export type { HelpDirEntry, HelpTopicEntry, HelpTopicInput } from "./help_registry.ts";
-export type { HelpRegistry } from "./help_registry.ts";
+export type { HelpSourcesView, PluginEngine } from "./engine_info.ts";
+export type { PluginWorld } from "./world.ts";
 export type {
   EventEvents,
   GameEvents,

@@ -1,0 +1,41 @@
+/**
+ * The little a plugin may read of the engine itself: the running configuration, paths in
+ * the game directory, and what is registered (help sources, commands). Read-only: a
+ * plugin that serves help or an API description needs this, nothing more.
+ */
+import { resolve } from "node:path";
+import type { Services } from "../services.ts";
+import type { EngineConfig } from "../config/defaults.ts";
+import type { HelpRegistry } from "./help_registry.ts";
+import type { CommandEntry } from "../commands/registry.ts";
+
+/** Help folders and topics that every plugin registered. */
+export type HelpSourcesView = Pick<HelpRegistry, "version" | "dirs" | "topics">;
+
+/** The engine as a plugin may read it. */
+export interface PluginEngine {
+  /** The running configuration (changes with `@reload/config` and `@site`; do not keep it). */
+  config(): Readonly<EngineConfig>;
+  /** A path from the configuration, resolved against the game directory. */
+  path(relative: string): string;
+  /** Help folders and topics registered by every plugin. */
+  readonly help: HelpSourcesView;
+  /** Every registered command (core and plugins), with its lock, category and help. */
+  commands(): readonly CommandEntry[];
+}
+
+/** The read-only engine view over the services and the help registry. */
+export function pluginEngine(s: Services, help: HelpRegistry): PluginEngine {
+  return {
+    config: () => s.config.value,
+    path: (relative) => resolve(s.root, relative),
+    help: {
+      get version() {
+        return help.version;
+      },
+      dirs: () => help.dirs(),
+      topics: () => help.topics(),
+    },
+    commands: () => s.commands.list(),
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * The world as a plugin sees it: objects to read and change through the engine's one
+ * object store (so indexes, the exit cache, the hub's room index and world events all
+ * follow), the starting room, and what `look` shows. Nothing else of the engine.
+ */
+import type { Services } from "../services.ts";
+import type { DbObject, NewObject, ObjectType } from "../world/types.ts";
+import type { Outbound } from "../hub/types.ts";
+import { startingRoom } from "../world/start.ts";
+import { roomView } from "../commands/room_view.ts";
+
+/** Objects, rooms and exits, for plugins. */
+export interface PluginWorld {
+  /** One object by id (`12`, not `#12`), or null. */
+  get(id: string): Promise<DbObject | null>;
+  /** Several objects; missing ones are left out. */
+  getMany(ids: readonly string[]): Promise<DbObject[]>;
+  /** Objects whose name is `name` (case-insensitive), at most `limit`. */
+  byName(name: string, limit?: number): Promise<DbObject[]>;
+  /** Everything located in `location`, at most `limit`. */
+  contents(location: string, limit?: number): Promise<DbObject[]>;
+  /** Objects of one type located in `location`, at most `limit`. */
+  contentsOfType(location: string, type: ObjectType, limit?: number): Promise<DbObject[]>;
+  /** Exits that lead to room `dest`, at most `limit`. */
+  exitsTo(dest: string, limit?: number): Promise<DbObject[]>;
+  /** Creates an object with the next dbref. */
+  create(input: NewObject): Promise<DbObject>;
+  /** Changes an object in one checked write (retried on a concurrent change). */
+  update(id: string, change: (obj: DbObject) => void): Promise<DbObject>;
+  /** Removes an object and its index entries. */
+  destroy(id: string): Promise<void>;
+  /** The room new players start in. */
+  startingRoom(): Promise<string>;
+  /** What `look` shows `viewer` of a room or object, wrapped to `width` columns. */
+  look(viewer: DbObject, target: DbObject, width?: number): Promise<Outbound>;
+}
+
+/** The plugin world over the engine's services. */
+export function pluginWorld(s: Services): PluginWorld {
+  const o = s.objects;
+  return {
+    get: (id) => o.get(id),
+    getMany: (ids) => o.getMany(ids),
+    byName: (name, limit) => o.byName(name, limit),
+    contents: (location, limit) => o.contents(location, limit),
+    contentsOfType: (location, type, limit) => o.contentsOfType(location, type, limit),
+    exitsTo: (dest, limit) => o.exitsTo(dest, limit),
+    create: (input) => o.create(input),
+    update: (id, change) => o.update(id, change),
+    destroy: (id) => o.delete(id),
+    startingRoom: () => startingRoom(s),
+    look: (viewer, target, width = 78) => roomView(s, viewer, target, width),
+  };
+}
