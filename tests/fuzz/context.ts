@@ -79,8 +79,15 @@ export async function authHeader(ctx: FuzzContext, kind: AuthKind): Promise<stri
     case "staff":
       return `Bearer ${account(ctx, "staff").token}`;
     case "garbage":
-      return ["Bearer", "Bearer ", "Bearer x.y.z", "Basic YTpi", "bearer " + player.token, "Bearer " +
-        "a".repeat(5000)][Math.floor(Math.random() * 6)];
+      return [
+        "Bearer",
+        "Bearer ",
+        "Bearer x.y.z",
+        "Basic YTpi",
+        "bearer " + player.token,
+        "Bearer " +
+        "a".repeat(5000),
+      ][Math.floor(Math.random() * 6)];
     case "forged-no-exp":
       return `Bearer ${await sign(player.id)}`;
     case "forged-other-sub": {

@@ -9,7 +9,7 @@
  */
 import { parseArgs } from "node:util";
 import { randomSeed } from "./rng.ts";
-import { formatReport, runFuzz, saveReport, WORKERS, type WorkerKind } from "./run.ts";
+import { formatReport, runFuzz, saveReport, type WorkerKind, WORKERS } from "./run.ts";
 
 const { values } = parseArgs({
   args: Deno.args,

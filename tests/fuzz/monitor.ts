@@ -48,6 +48,14 @@ async function telnetOk(ctx: FuzzContext): Promise<string | null> {
   }
 }
 
+/** The server's log lines that say something failed (the sidecar logs a dead listener). */
+function serverLog(ctx: FuzzContext): string {
+  const lines = ctx.srv.output().split("\n").filter((l) => /fail|error|uncaught|panic/i.test(l));
+  return lines.length
+    ? "\nserver log:\n" + lines.slice(-8).map((l) => `  ${l.slice(0, 300)}`).join("\n")
+    : "";
+}
+
 /** What the run and the monitor share: `crashed` once the process is gone during the run. */
 export interface RunState {
   crashed: boolean;
@@ -64,7 +72,8 @@ export async function monitor(ctx: FuzzContext, state: RunState): Promise<void> 
       kind: "crash",
       target: "engine",
       summary: `the server process exited with code ${s.code} during the run`,
-      repro: "output before it ended:\n" + ctx.srv.output().slice(-3000) + "\n" + rawRepro(ctx.recentRaw),
+      repro: "output before it ended:\n" + ctx.srv.output().slice(-3000) + "\n" +
+        rawRepro(ctx.recentRaw),
     });
   });
   let round = 0;
@@ -80,8 +89,10 @@ export async function monitor(ctx: FuzzContext, state: RunState): Promise<void> 
         ctx.log.add(`health ${what}`, {
           kind: "health",
           target: what,
-          summary: `a new ${what === "health" ? "/health request" : `${what} connection`} got no answer: ${problem}`,
-          repro: rawRepro(ctx.recentRaw),
+          summary: `a new ${
+            what === "health" ? "/health request" : `${what} connection`
+          } got no answer: ${problem}`,
+          repro: rawRepro(ctx.recentRaw) + serverLog(ctx),
         });
       }
     }

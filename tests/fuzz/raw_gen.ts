@@ -6,7 +6,8 @@
  * telnet connections closed with a reset.
  */
 import type { Rng } from "./rng.ts";
-import { INVALID_UTF8 } from "./values.ts";
+import { fuzzString, INVALID_UTF8 } from "./values.ts";
+import { telnetCase } from "./telnet_gen.ts";
 
 /** Which port a raw case goes to. */
 export type RawPort = "ws" | "http" | "telnet";
@@ -61,24 +62,55 @@ function badFrames(rng: Rng): { frames: Uint8Array[]; label: string } {
   const bad = () => Uint8Array.from([...enc.encode("say "), ...rng.pick(INVALID_UTF8)]);
   return rng.weighted<{ frames: Uint8Array[]; label: string }>([
     [3, () => ({ frames: [wsFrame(1, bad())], label: "text frame with invalid UTF-8" })],
-    [1, () => ({ frames: [wsFrame(1, enc.encode("look"), { mask: false })], label: "unmasked frame" })],
-    [1, () => ({ frames: [wsFrame(rng.pick([3, 4, 5, 6, 7, 11, 12, 15]), rng.bytes(4))], label: "reserved opcode" })],
-    [1, () => ({ frames: [wsFrame(1, enc.encode("look"), { rsv: rng.int(1, 7) })], label: "reserved bits" })],
+    [
+      1,
+      () => ({
+        frames: [wsFrame(1, enc.encode("look"), { mask: false })],
+        label: "unmasked frame",
+      }),
+    ],
+    [
+      1,
+      () => ({
+        frames: [wsFrame(rng.pick([3, 4, 5, 6, 7, 11, 12, 15]), rng.bytes(4))],
+        label: "reserved opcode",
+      }),
+    ],
+    [
+      1,
+      () => ({
+        frames: [wsFrame(1, enc.encode("look"), { rsv: rng.int(1, 7) })],
+        label: "reserved bits",
+      }),
+    ],
     [1, () => ({
       frames: [wsFrame(1, enc.encode("lo"), { fin: false }), wsFrame(0, enc.encode("ok"))],
       label: "fragmented text",
     })],
     [1, () => ({
-      frames: [wsFrame(1, Uint8Array.of(0x73, 0xc3), { fin: false }), wsFrame(0, Uint8Array.of(0x28))],
+      frames: [
+        wsFrame(1, Uint8Array.of(0x73, 0xc3), { fin: false }),
+        wsFrame(0, Uint8Array.of(0x28)),
+      ],
       label: "UTF-8 sequence broken across fragments",
     })],
     [1, () => ({ frames: [wsFrame(0, enc.encode("look"))], label: "continuation without start" })],
     [1, () => ({
-      frames: [wsFrame(1, enc.encode("lo"), { fin: false }), wsFrame(9, enc.encode("p")), wsFrame(1, enc.encode("x"))],
+      frames: [
+        wsFrame(1, enc.encode("lo"), { fin: false }),
+        wsFrame(9, enc.encode("p")),
+        wsFrame(1, enc.encode("x")),
+      ],
       label: "new message inside a fragmented one",
     })],
     [1, () => ({ frames: [wsFrame(9, rng.bytes(200))], label: "control frame over 125 bytes" })],
-    [1, () => ({ frames: [wsFrame(9, rng.bytes(4), { fin: false })], label: "fragmented control frame" })],
+    [
+      1,
+      () => ({
+        frames: [wsFrame(9, rng.bytes(4), { fin: false })],
+        label: "fragmented control frame",
+      }),
+    ],
     [1, () => ({ frames: [wsFrame(8, Uint8Array.of(3))], label: "close with 1-byte payload" })],
     [1, () => ({
       frames: [wsFrame(8, Uint8Array.from([0x03, 0xe8, ...rng.pick(INVALID_UTF8)]))],
@@ -89,7 +121,13 @@ function badFrames(rng: Rng): { frames: Uint8Array[]; label: string } {
       frames: [wsFrame(1, enc.encode("look"), { lieLength: rng.pick([1000, 70_000, 2 ** 40]) })],
       label: "length larger than the data",
     })],
-    [1, () => ({ frames: [Uint8Array.of(0x81, 0xff, 0x80, 0, 0, 0, 0, 0, 0, 1)], label: "64-bit length with top bit" })],
+    [
+      1,
+      () => ({
+        frames: [Uint8Array.of(0x81, 0xff, 0x80, 0, 0, 0, 0, 0, 0, 1)],
+        label: "64-bit length with top bit",
+      }),
+    ],
     [1, () => ({ frames: [wsFrame(2, rng.bytes(66_000))], label: "binary frame over 64 KiB" })],
     [1, () => ({ frames: [rng.bytes(rng.int(1, 64))], label: "random bytes after upgrade" })],
   ]);
@@ -100,12 +138,33 @@ export function rawCase(rng: Rng, wsPort: number): RawCase {
   return rng.weighted<RawCase>([
     [6, () => {
       const f = badFrames(rng);
-      const path = rng.pick(["/?client=web", "/", "/?client=plain", "/?client=telnet", "/?token=x&resume=1"]);
-      return { port: "ws", steps: [upgrade(wsPort, path), ...f.frames], reset: rng.chance(0.3), label: `ws: ${f.label}` };
+      const path = rng.pick([
+        "/?client=web",
+        "/",
+        "/?client=plain",
+        "/?client=telnet",
+        "/?token=x&resume=1",
+      ]);
+      return {
+        port: "ws",
+        steps: [upgrade(wsPort, path), ...f.frames],
+        reset: rng.chance(0.3),
+        label: `ws: ${f.label}`,
+      };
     }],
     [1, () => ({
       port: "ws",
-      steps: [upgrade(wsPort, "/", rng.pick(["Sec-WebSocket-Version: 8\r\n", "Sec-WebSocket-Extensions: permessage-deflate; server_max_window_bits=0\r\n", "X: " + "a".repeat(20_000) + "\r\n"]))],
+      steps: [
+        upgrade(
+          wsPort,
+          "/",
+          rng.pick([
+            "Sec-WebSocket-Version: 8\r\n",
+            "Sec-WebSocket-Extensions: permessage-deflate; server_max_window_bits=0\r\n",
+            "X: " + "a".repeat(20_000) + "\r\n",
+          ]),
+        ),
+      ],
       reset: rng.chance(0.5),
       label: "ws: odd upgrade",
     })],
@@ -114,7 +173,8 @@ export function rawCase(rng: Rng, wsPort: number): RawCase {
       steps: [
         enc.encode(
           "POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
-            "Transfer-Encoding: chunked\r\n\r\n" + rng.pick(["zz\r\n{}\r\n0\r\n\r\n", "5\r\n{\"a\"\r\n", "fffffffffffff\r\n"]),
+            "Transfer-Encoding: chunked\r\n\r\n" +
+            rng.pick(["zz\r\n{}\r\n0\r\n\r\n", '5\r\n{"a"\r\n', "fffffffffffff\r\n"]),
         ),
       ],
       reset: true,
@@ -124,7 +184,7 @@ export function rawCase(rng: Rng, wsPort: number): RawCase {
       port: "http",
       steps: [
         enc.encode(
-          "PATCH /api/v1/dbobj/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{\"data\":",
+          'PATCH /api/v1/dbobj/1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"data":',
         ),
       ],
       reset: true,
@@ -144,8 +204,23 @@ export function rawCase(rng: Rng, wsPort: number): RawCase {
     })],
     [2, () => {
       const port = rng.pick<RawPort>(["telnet", "telnet", "ws", "http"]);
-      return { port, steps: [], reset: true, immediate: true, label: `${port}: reset right after connect` };
+      return {
+        port,
+        steps: [],
+        reset: true,
+        immediate: true,
+        label: `${port}: reset right after connect`,
+      };
     }],
+    [3, () => ({
+      port: "telnet",
+      steps: Array.from(
+        { length: rng.int(1, 6) },
+        () => telnetCase(rng, () => fuzzString(rng).replace(/[\r\n]/g, ""), true).bytes,
+      ),
+      reset: rng.chance(0.3),
+      label: "telnet: a stream of negotiation, subnegotiation and lines",
+    })],
     [2, () => ({
       port: "telnet",
       steps: [rng.bytes(rng.int(0, 32))],

@@ -54,7 +54,10 @@ const DEFAULT_WORKERS: WorkerKind[] = ["rest", "rest", "ws", "staff", "anon", "t
 async function post(base: string, path: string, body: unknown, token?: string) {
   const res = await fetch(base + path, {
     method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify(body),
   });
   // deno-lint-ignore no-explicit-any
@@ -62,7 +65,9 @@ async function post(base: string, path: string, body: unknown, token?: string) {
 }
 
 async function getJson(base: string, path: string, token?: string) {
-  const res = await fetch(base + path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const res = await fetch(base + path, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   const text = await res.text();
   let body: unknown = null;
   try {
@@ -75,7 +80,13 @@ async function makeAccount(base: string, name: string, role: string): Promise<Ac
   const r = await post(base, "/api/v1/auth/register", { name, password: PASSWORD });
   if (r.status !== 200) throw new Error(`register ${name}: ${r.status} ${JSON.stringify(r.body)}`);
   const me = await getJson(base, "/api/v1/me", r.body.token);
-  return { id: (me.body as { id: string }).id, name, password: PASSWORD, token: r.body.token, role };
+  return {
+    id: (me.body as { id: string }).id,
+    name,
+    password: PASSWORD,
+    token: r.body.token,
+    role,
+  };
 }
 
 async function staffAccount(base: string): Promise<Account> {
@@ -92,7 +103,12 @@ async function staffAccount(base: string): Promise<Account> {
 }
 
 /** REST login and WebSocket `connect` of one account, retried while the login limit answers 429. */
-async function checkLogin(base: string, wsPort: number, a: Account, log: FailureLog): Promise<void> {
+async function checkLogin(
+  base: string,
+  wsPort: number,
+  a: Account,
+  log: FailureLog,
+): Promise<void> {
   const end = Date.now() + 75_000;
   let rest = await post(base, "/api/v1/auth/login", { name: a.name, password: a.password });
   while (rest.status === 429 && Date.now() < end) {
@@ -103,8 +119,11 @@ async function checkLogin(base: string, wsPort: number, a: Account, log: Failure
     log.add(`login rest ${a.role}`, {
       kind: "login",
       target: "after-restart",
-      summary: `${a.role} account ${a.name} (#${a.id}) cannot log in over REST: ${rest.status} ${JSON.stringify(rest.body)}`,
-      repro: `curl -X POST BASE/api/v1/auth/login -H 'content-type: application/json' --data '{"name":"${a.name}","password":"${a.password}"}'`,
+      summary: `${a.role} account ${a.name} (#${a.id}) cannot log in over REST: ${rest.status} ${
+        JSON.stringify(rest.body)
+      }`,
+      repro:
+        `curl -X POST BASE/api/v1/auth/login -H 'content-type: application/json' --data '{"name":"${a.name}","password":"${a.password}"}'`,
     });
   }
   const ws = await connectWs(wsPort, { client: "web" });
@@ -117,7 +136,9 @@ async function checkLogin(base: string, wsPort: number, a: Account, log: Failure
     log.add(`login ws ${a.role}`, {
       kind: "login",
       target: "after-restart",
-      summary: `${a.role} account ${a.name} (#${a.id}) cannot log in over WebSocket: ${(e as Error).message.split("\n")[0]}`,
+      summary: `${a.role} account ${a.name} (#${a.id}) cannot log in over WebSocket: ${
+        (e as Error).message.split("\n")[0]
+      }`,
       repro: `ws://HOST:WS/?client=web, then the line: connect ${a.name} ${a.password}`,
     });
   } finally {
@@ -132,7 +153,9 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   const log = new FailureLog();
   const catalog = await loadCatalog(ROOT);
   const hangMs = opts.hangMs ?? 15_000;
-  say(`fuzz: ${catalog.routes.length} routes, ${catalog.commands.length} commands; starting the server`);
+  say(
+    `fuzz: ${catalog.routes.length} routes, ${catalog.commands.length} commands; starting the server`,
+  );
   const srv = await startSupervised();
   const dir = srv.dir;
   const dbPath = srv.env.URSAMU_SERVER_DB;
@@ -239,7 +262,16 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
       const key = new TextEncoder().encode(again.env.JWT_SECRET);
       const staffToken = await new SignJWT({}).setProtectedHeader({ alg: "HS256" })
         .setSubject(accounts[0].id).setIssuedAt().setExpirationTime("1h").sign(key);
-      for (const path of ["/api/v1/dbos?limit=200", "/api/v1/dbobj/1", "/api/v1/players/online", "/api/v1/channels", "/api/v1/notes", "/api/v1/help"]) {
+      for (
+        const path of [
+          "/api/v1/dbos?limit=200",
+          "/api/v1/dbobj/1",
+          "/api/v1/players/online",
+          "/api/v1/channels",
+          "/api/v1/notes",
+          "/api/v1/help",
+        ]
+      ) {
         const r = await getJson(again.base, path, staffToken);
         if (r.status >= 500) {
           log.add(`after-restart ${path}`, {
@@ -273,17 +305,26 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
 export function formatReport(r: FuzzReport): string {
   const out: string[] = [];
   out.push(
-    `fuzz report: seed ${r.seed}, ${r.seconds} s, cases ${JSON.stringify(r.counts)}, ${r.entries} stored entries read back`,
+    `fuzz report: seed ${r.seed}, ${r.seconds} s, cases ${
+      JSON.stringify(r.counts)
+    }, ${r.entries} stored entries read back`,
   );
   if (!r.failures.length) out.push("no failures");
   else {
-    out.push(`${r.signatures.length} distinct failures (${r.signatures.reduce((s, [, n]) => s + n, 0)} in all):`);
+    out.push(
+      `${r.signatures.length} distinct failures (${
+        r.signatures.reduce((s, [, n]) => s + n, 0)
+      } in all):`,
+    );
     for (const [sig, n] of r.signatures) out.push(`  ${n}x ${sig}`);
-    r.failures.forEach((f, i) => {
+    const shown = 25;
+    r.failures.slice(0, shown).forEach((f, i) => {
       out.push("");
       out.push(`#${i + 1} [${f.kind}] ${f.target} at ${f.at} s: ${f.summary}`);
       out.push(`  reproduce: ${f.repro.replaceAll("\n", "\n  ")}`);
-      if (f.attachment) out.push(`  (body of ${f.attachment.length} bytes saved as failure-${i + 1}.bin)`);
+      if (f.attachment) {
+        out.push(`  (body of ${f.attachment.length} bytes saved as failure-${i + 1}.bin)`);
+      }
     });
   }
   if (r.notes.length) {

@@ -21,7 +21,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function preview(s: string | Uint8Array, max = 300): string {
   const text = typeof s === "string" ? s : `<binary ${s.length} bytes: ${hexPreview(s, 32)}>`;
-  return text.length > max ? `${JSON.stringify(text.slice(0, max))}... (${text.length} chars)` : JSON.stringify(text);
+  return text.length > max
+    ? `${JSON.stringify(text.slice(0, max))}... (${text.length} chars)`
+    : JSON.stringify(text);
 }
 
 // ---- REST -----------------------------------------------------------------------------------
@@ -34,7 +36,9 @@ function harvest(ctx: FuzzContext, path: string, text: string): void {
     return;
   }
   const add = (list: string[], x: unknown) => {
-    if (typeof x === "string" && x.length < 100 && !list.includes(x) && list.length < 300) list.push(x);
+    if (typeof x === "string" && x.length < 100 && !list.includes(x) && list.length < 300) {
+      list.push(x);
+    }
   };
   for (const item of Array.isArray(v) ? v : [v]) {
     if (!item || typeof item !== "object") continue;
@@ -63,7 +67,9 @@ async function readBack(ctx: FuzzContext, c: HttpCase, repro: string): Promise<v
     ctx.log.add(`broke-read ${c.route}`, {
       kind: "server-error",
       target: "rest",
-      summary: `${c.method} ${c.path.slice(0, 120)} was acknowledged, then GET ${path} answers ${res.status} ${
+      summary: `${c.method} ${
+        c.path.slice(0, 120)
+      } was acknowledged, then GET ${path} answers ${res.status} ${
         text.slice(0, 120)
       }: the write stored something that cannot be read back (${c.label})`,
       repro,
@@ -100,7 +106,9 @@ export async function restWorker(ctx: FuzzContext, rng: Rng, gapMs = 8): Promise
         log.add(`5xx ${c.route} ${res.status} ${text.slice(0, 60)}`, {
           kind: "server-error",
           target: "rest",
-          summary: `${c.method} ${c.path.slice(0, 120)} answered ${res.status} ${text.slice(0, 200)} (${c.label}; route ${c.route})`,
+          summary: `${c.method} ${c.path.slice(0, 120)} answered ${res.status} ${
+            text.slice(0, 200)
+          } (${c.label}; route ${c.route})`,
           repro,
           attachment: c.body && c.body.length > 2000 ? c.body : undefined,
         });
@@ -114,7 +122,9 @@ export async function restWorker(ctx: FuzzContext, rng: Rng, gapMs = 8): Promise
         log.add(`hang ${c.route}`, {
           kind: "hang",
           target: "rest",
-          summary: `${c.method} ${c.path.slice(0, 120)}: no answer within ${ctx.hangMs} ms (${c.label})`,
+          summary: `${c.method} ${
+            c.path.slice(0, 120)
+          }: no answer within ${ctx.hangMs} ms (${c.label})`,
           repro,
           attachment: c.body && c.body.length > 2000 ? c.body : undefined,
         });
@@ -200,7 +210,9 @@ export async function wsWorker(ctx: FuzzContext, rng: Rng, role: string): Promis
       ctx.log.add(`ws login ${role}`, {
         kind: "login",
         target: "ws",
-        summary: `${role} could not log in again with its token during the run: ${(e as Error).message.slice(0, 200)}`,
+        summary: `${role} could not log in again with its token during the run: ${
+          (e as Error).message.slice(0, 200)
+        }`,
         repro: wsRepro(role, recent.slice(-5)),
       });
       await sleep(2000);
@@ -266,7 +278,7 @@ export async function anonWorker(ctx: FuzzContext, rng: Rng): Promise<void> {
       await sleep(1000);
       continue;
     }
-    const c = preLoginCase(rng, ctx.targets, ctx.budget);
+    const c = preLoginCase(rng, ctx.budget);
     recent.push(c);
     if (recent.length > 5) recent.shift();
     await pace(c.lines);
@@ -334,7 +346,8 @@ export async function telnetWorker(ctx: FuzzContext, rng: Rng): Promise<void> {
   let t: TelnetClient | null = null;
   let marker = 0;
   const recent: TelnetCase[] = [];
-  const line = () => commandLine(rng, ctx.catalog.commands, ctx.targets, ctx.budget).replace(/[\r\n]/g, " ");
+  const line = () =>
+    commandLine(rng, ctx.catalog.commands, ctx.targets, ctx.budget).replace(/[\r\n]/g, " ");
   const repro = () =>
     `telnet 127.0.0.1 TELNET, log in as ${acc.role} (connect <name> <password>), then bytes in order:\n` +
     recent.map((c) => `  [${c.label}] ${hexPreview(c.bytes)}`).join("\n");
@@ -349,7 +362,9 @@ export async function telnetWorker(ctx: FuzzContext, rng: Rng): Promise<void> {
       ctx.log.add("telnet login", {
         kind: "login",
         target: "telnet",
-        summary: `the telnet player could not log in during the run: ${(e as Error).message.slice(0, 300)}`,
+        summary: `the telnet player could not log in during the run: ${
+          (e as Error).message.slice(0, 300)
+        }`,
         repro: repro(),
       });
       t = null;
@@ -374,9 +389,9 @@ export async function telnetWorker(ctx: FuzzContext, rng: Rng): Promise<void> {
       ctx.log.add(`hang telnet ${c.label}`, {
         kind: "hang",
         target: "telnet",
-        summary: `no answer within ${2 * ctx.hangMs} ms after [${c.label}] ${hexPreview(c.bytes, 48)}: ${
-          (e as Error).message.split("\n")[0]
-        }`,
+        summary: `no answer within ${2 * ctx.hangMs} ms after [${c.label}] ${
+          hexPreview(c.bytes, 48)
+        }: ${(e as Error).message.split("\n")[0]}`,
         repro: repro(),
       });
       await t.close();
@@ -455,7 +470,9 @@ export async function rawWorker(ctx: FuzzContext, rng: Rng): Promise<void> {
 /** Describes recent raw cases (for failures that show up later, like a dead listener). */
 export function rawRepro(recent: RawCase[]): string {
   return "recent raw connections (oldest first):\n" +
-    recent.map((c) => `  ${c.port} [${c.label}]${c.reset ? " closed with a reset" : ""}: ${
-      c.steps.map((s) => hexPreview(s, 40)).join(" | ")
-    }`).join("\n");
+    recent.map((c) =>
+      `  ${c.port} [${c.label}]${c.reset ? " closed with a reset" : ""}: ${
+        c.steps.map((s) => hexPreview(s, 40)).join(" | ")
+      }`
+    ).join("\n");
 }

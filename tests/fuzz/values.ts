@@ -124,7 +124,9 @@ export function fuzzString(rng: Rng): string {
  * 32 KiB of state); a character outside Latin-1 doubles its stored size.
  */
 export function bigText(rng: Rng): string {
-  return rng.pick(["x", "é", "漢", "👍"]).repeat(rng.pick([2000, 4000, 7999, 8000, 16_000, 30_000]));
+  return rng.pick(["x", "é", "漢", "👍"]).repeat(
+    rng.pick([2000, 4000, 7999, 8000, 16_000, 30_000]),
+  );
 }
 
 /** Random code points from every plane, surrogates included. */
@@ -191,8 +193,11 @@ export function jsonObject(rng: Rng, depth = 0): string {
   for (let i = 0; i < n; i++) {
     const key = rng.weighted<string>([
       [3, () => JSON.stringify(word(rng))],
-      [1, () =>
-        JSON.stringify(rng.pick(["__proto__", "constructor", "prototype", "", "$where", "id"]))],
+      [
+        1,
+        () =>
+          JSON.stringify(rng.pick(["__proto__", "constructor", "prototype", "", "$where", "id"])),
+      ],
       [1, () => jsonString(rng)],
     ]);
     parts.push(`${key}:${jsonValue(rng, depth + 1)}`);

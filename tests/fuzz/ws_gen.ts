@@ -167,7 +167,12 @@ export function wsCase(
     [1, () => {
       const n = rng.int(2, 3);
       const ls = Array.from({ length: n }, line);
-      return { kind: "text", data: ls.join(rng.pick(["\n", "\r\n", "\r"])), lines: n, label: "lines" };
+      return {
+        kind: "text",
+        data: ls.join(rng.pick(["\n", "\r\n", "\r"])),
+        lines: n,
+        label: "lines",
+      };
     }],
     [1, () => ({
       kind: "text",
@@ -201,7 +206,15 @@ export function wsCase(
       lines: 0,
       label: "client",
     })],
-    [1, () => ({ kind: "text", data: `{"type":"ping","id":${jsonValue(rng)}}`, lines: 1, label: "ping" })],
+    [
+      1,
+      () => ({
+        kind: "text",
+        data: `{"type":"ping","id":${jsonValue(rng)}}`,
+        lines: 1,
+        label: "ping",
+      }),
+    ],
     [1, () => ({
       kind: "text",
       data: `{"type":${rng.chance(0.5) ? JSON.stringify(word(rng)) : jsonValue(rng)},"msg":${
@@ -213,13 +226,21 @@ export function wsCase(
     [1, () => ({ kind: "text", data: jsonObject(rng), lines: 1, label: "object" })],
     [1, () => ({ kind: "text", data: "{" + fuzzString(rng), lines: 1, label: "bad json" })],
     [1, () => ({ kind: "text", data: deepJson(rng), lines: 1, label: "deep json" })],
-    [1, () => ({ kind: "text", data: "x".repeat(rng.pick([8192, 8193, 20_000])), lines: 1, label: "long line" })],
+    [
+      1,
+      () => ({
+        kind: "text",
+        data: "x".repeat(rng.pick([8192, 8193, 20_000])),
+        lines: 1,
+        label: "long line",
+      }),
+    ],
     [1, () => ({ kind: "binary", data: rng.bytes(rng.int(0, 300)), lines: 1, label: "binary" })],
   ]);
 }
 
 /** A frame for a connection that has not logged in (login lines within the budget). */
-export function preLoginCase(rng: Rng, t: Targets, budget: LoginBudget): WsCase {
+export function preLoginCase(rng: Rng, budget: LoginBudget): WsCase {
   return rng.weighted<WsCase>([
     [3, () => {
       const cmd = rng.pick(["create", "cr", "connect", "co", "xyzzy", "WHO", "help"]);
@@ -233,7 +254,15 @@ export function preLoginCase(rng: Rng, t: Targets, budget: LoginBudget): WsCase 
         label: "pre-login",
       };
     }],
-    [2, () => ({ kind: "text", data: oneLine(fuzzString(rng)) || "x", lines: 1, label: "pre-login text" })],
+    [
+      2,
+      () => ({
+        kind: "text",
+        data: oneLine(fuzzString(rng)) || "x",
+        lines: 1,
+        label: "pre-login text",
+      }),
+    ],
     [1, () => ({
       kind: "text",
       data: `{"type":"auth","token":${jsonValue(rng)}}`,
