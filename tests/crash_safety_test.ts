@@ -139,10 +139,19 @@ Deno.test("crash safety: every acknowledged write survives SIGKILL of the engine
         `${w.name}: stored PATCH ${n}, last acknowledged ${w.patch.lastAcked} (in flight ${w.patch.inFlight})`,
       );
       assertEquals(obj.data.description, `${w.name}-${n}`);
-      const notes = (await api(b, "GET", "/api/v1/notes", undefined, w.token)).body as {
-        text: string;
-      }[];
-      const stored = new Set(notes.map((x) => x.text));
+      // The list pages (200 at most a page): read every page.
+      const stored = new Set<string>();
+      for (let offset = 0;; offset += 200) {
+        const page = (await api(
+          b,
+          "GET",
+          `/api/v1/notes?limit=200&offset=${offset}`,
+          undefined,
+          w.token,
+        )).body as { text: string }[];
+        for (const x of page) stored.add(x.text);
+        if (page.length < 200) break;
+      }
       const lost = w.notes.appended.filter((t) => !stored.has(t));
       assertEquals(lost, [], `${w.name}: acknowledged notes lost`);
     }
