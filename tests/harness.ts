@@ -19,6 +19,17 @@ export function freePort(): number {
   return port;
 }
 
+/**
+ * The test runner's environment without what a package manager adds (`npm test` sets
+ * `npm_lifecycle_event` and friends): a server under test starts as if by `deno task`,
+ * unless a test sets those variables itself.
+ */
+export function launcherFreeEnv(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(Deno.env.toObject()).filter(([k]) => !/^(npm|pnpm|yarn)_/i.test(k)),
+  );
+}
+
 /** Options for a test server. */
 export interface StartOptions {
   /** Extra environment (e.g. `URSAMU_GAME_NAME`). */
@@ -81,7 +92,8 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
       ...(opts.args ?? []),
     ],
     cwd: ROOT,
-    env,
+    env: { ...launcherFreeEnv(), ...env },
+    clearEnv: true,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

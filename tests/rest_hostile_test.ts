@@ -66,6 +66,19 @@ Deno.test("hostile REST input never crashes the engine or changes data", async (
       await res.body?.cancel();
       assert(res.status < 500, `${path} → ${res.status}`);
     }
+    // Ids longer than any key the database holds (3 KB once encoded) name nothing: 404/400.
+    const longId = encodeURIComponent("漢".repeat(1000));
+    for (
+      const [method, path] of [
+        ["DELETE", `/api/v1/notes/${longId}`],
+        ["GET", `/api/v1/dbobj/${longId}`],
+        ["GET", `/api/v1/channels/${longId}/history`],
+        ["GET", `/api/v1/help/${longId}`],
+      ]
+    ) {
+      const r = await api(b, method, path, undefined, token);
+      assert(r.status === 404 || r.status === 400, `${method} ${path.slice(0, 30)} → ${r.status}`);
+    }
     const after = await api(b, "GET", "/api/v1/me", undefined, token);
     assertEquals(after.body.flags, ["player"]);
     assertEquals(after.body.name, "Target");

@@ -161,3 +161,18 @@ Deno.test("channels: the start-up check reads few members, or scans the player i
   assert.deepEqual([...await many(["4", "5"])], ["4"]);
   assert.deepEqual(calls, ["flagged player 2", "scan player"], "one scan serves every batch");
 });
+
+Deno.test("channels: a line is stored before anyone hears it (heard means kept after a crash)", async () => {
+  const t = await setup(["1", "2"]);
+  try {
+    const ch = await t.svc.create(player("9", ["player", "admin"]), "Public", {});
+    for (const id of ["1", "2"]) await t.svc.join(player(id), "public");
+    t.sent.length = 0;
+    // A write that fails stands for an engine that dies before the write lands.
+    t.store.append = () => Promise.reject(new Error("disk gone"));
+    await assert.rejects(() => t.svc.talk(player("1"), ch, "hi"), /disk gone/);
+    assert.deepEqual(t.sent, []);
+  } finally {
+    t.kv.close();
+  }
+});

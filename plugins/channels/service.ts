@@ -327,7 +327,8 @@ export class ChannelService {
 
   /**
    * Says, poses (`:text`) or semiposes (`;text`) on a channel. The actor must be a
-   * member and pass the lock. Delivered to online members from memory; stored in history.
+   * member and pass the lock. Stored in history first, then delivered to online members
+   * from memory.
    */
   async talk(actor: DbObject, ch: Channel, raw: string): Promise<void> {
     if (!this.isMember(ch, actor.id)) throw new ForbiddenError(`You are not on ${ch.name}.`);
@@ -353,14 +354,6 @@ export class ChannelService {
       : kind === "pose"
       ? `${sender} ${closed(text)}`
       : `${sender}${closed(text)}`;
-    this.#deliver(ch, `${closed(ch.header)} ${body}`, {
-      type: "channel",
-      channel: ch.name,
-      sender,
-      text,
-      kind,
-      header: ch.header,
-    });
     const entry: HistoryEntry = {
       sender: actor.name,
       senderId: actor.id,
@@ -370,7 +363,17 @@ export class ChannelService {
       timestamp: Date.now(),
     };
     const lower = ch.name.toLowerCase();
+    // Stored before anyone hears it: a line its speaker saw is in the history even if the
+    // engine dies right after.
     await this.d.store.append(lower, entry);
+    this.#deliver(ch, `${closed(ch.header)} ${body}`, {
+      type: "channel",
+      channel: ch.name,
+      sender,
+      text,
+      kind,
+      header: ch.header,
+    });
     const n = (this.#sinceprune.get(lower) ?? 0) + 1;
     this.#sinceprune.set(lower, n);
     if (n >= 100) {

@@ -6,7 +6,27 @@
  */
 import { checkStorable } from "./limits.ts";
 import { decodeKey, fromCursor, keyText, toCursor } from "./key_codec.ts";
-import { commonPrefix, isUnreadableError, locateUnreadable } from "./unreadable.ts";
+import {
+  commonPrefix,
+  isKeyTooLargeForRead,
+  isKeyTooLargeForWrite,
+  isUnreadableError,
+  locateUnreadable,
+} from "./unreadable.ts";
+import { ValidationError } from "../errors.ts";
+
+/** The refusal of a write whose key (an id or name a client chose) is longer than KV holds. */
+const KEY_TOO_LONG = "That name or id is too long to store (a key may take at most 2048 bytes).";
+
+/** Runs a write, turning KV's refusal of an over-long key into a clear 400. */
+async function writing<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (isKeyTooLargeForWrite(e)) throw new ValidationError(KEY_TOO_LONG);
+    throw e;
+  }
+}
 
 /** Most bad keys remembered for logging once. */
 const MAX_LOGGED = 10_000;
@@ -65,6 +85,8 @@ export class GuardedKv implements Deno.Kv {
     try {
       return await this.#raw.get<T>(key, options);
     } catch (e) {
+      // A key longer than KV can hold names nothing (a client's over-long id).
+      if (isKeyTooLargeForRead(e)) return { key, value: null, versionstamp: null };
       if (!isUnreadableError(e)) throw e;
       this.unreadable(key, e);
       return { key, value: null, versionstamp: null };
@@ -79,7 +101,7 @@ export class GuardedKv implements Deno.Kv {
     try {
       return await this.#raw.getMany<T>(keys, options);
     } catch (e) {
-      if (!isUnreadableError(e)) throw e;
+      if (!isUnreadableError(e) && !isKeyTooLargeForRead(e)) throw e;
       const each = await Promise.all(keys.map((k) => this.get(k as Deno.KvKey, options)));
       return each as { [K in keyof T]: Deno.KvEntryMaybe<T[K]> };
     }
@@ -92,12 +114,16 @@ export class GuardedKv implements Deno.Kv {
     options?: { expireIn?: number },
   ): Promise<Deno.KvCommitResult> {
     checkStorable(value);
-    return await this.#raw.set(key, value, options);
+    return await writing(() => this.#raw.set(key, value, options));
   }
 
-  /** Deletes a key (readable or not). */
-  delete(key: Deno.KvKey): Promise<void> {
-    return this.#raw.delete(key);
+  /** Deletes a key (readable or not); a key longer than KV holds cannot exist. */
+  async delete(key: Deno.KvKey): Promise<void> {
+    try {
+      await this.#raw.delete(key);
+    } catch (e) {
+      if (!isKeyTooLargeForWrite(e)) throw e;
+    }
   }
 
   /** Lists entries, skipping unreadable ones. */
@@ -207,7 +233,7 @@ class GuardedAtomic {
   }
 
   commit(): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
-    return this.#op.commit();
+    return writing(() => this.#op.commit());
   }
 }
 
@@ -280,6 +306,8 @@ class SafeListIterator<T> implements AsyncIterableIterator<Deno.KvEntry<T>> {
         if (this.#single > 0 && --this.#single === 0) this.#reopen(false);
         return r;
       } catch (e) {
+        // A prefix longer than any key KV holds has nothing under it.
+        if (isKeyTooLargeForRead(e)) return { done: true, value: undefined };
         if (!isUnreadableError(e)) throw e;
         if (this.#single < 0) {
           this.#reopen(true);

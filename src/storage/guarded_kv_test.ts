@@ -139,3 +139,24 @@ Deno.test("guarded kv: a list resumed from a cursor keeps skipping from there", 
     kv.close();
   }
 });
+
+Deno.test("guarded kv: a key longer than KV holds reads as missing and writes as a 400", async () => {
+  const { kv } = await guarded();
+  try {
+    const long = ["note", "漢".repeat(1000)];
+    await kv.set(["note", "1"], 1);
+    assert.equal((await kv.get(long)).value, null);
+    const many = await kv.getMany([["note", "1"], long]);
+    assert.deepEqual(many.map((e) => e.value), [1, null]);
+    assert.deepEqual(await keysOf(kv.list({ prefix: long })), []);
+    await kv.delete(long);
+    await assert.rejects(() => kv.set(long, 1), ValidationError);
+    await assert.rejects(
+      () => kv.atomic().check({ key: long, versionstamp: null }).set(long, 1).commit(),
+      /too long to store/,
+    );
+    assert.equal((await kv.get(["note", "1"])).value, 1);
+  } finally {
+    kv.close();
+  }
+});

@@ -14,6 +14,19 @@ export function isUnreadableError(e: unknown): boolean {
   return e instanceof Error && /deserializ/i.test(e.message);
 }
 
+/**
+ * True for KV's refusal of a key longer than it can hold ("Key too large for read"): no
+ * such key can exist, so a read of it finds nothing.
+ */
+export function isKeyTooLargeForRead(e: unknown): boolean {
+  return e instanceof TypeError && /key too large for read/i.test(e.message);
+}
+
+/** True for KV's refusal to write a key longer than it can hold. */
+export function isKeyTooLargeForWrite(e: unknown): boolean {
+  return e instanceof TypeError && /key too large for write/i.test(e.message);
+}
+
 /** Longest encoded key Deno KV writes, in bytes (a read bound may take one more). */
 const MAX_KEY_BYTES = 2048;
 
