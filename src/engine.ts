@@ -14,6 +14,7 @@ import { WindowCounter } from "./auth/rate_limit.ts";
 import { Presence } from "./world/presence.ts";
 import { Texts } from "./text/texts.ts";
 import { PluginApps } from "./http/plugin_apps.ts";
+import { PluginWeb } from "./http/plugin_web.ts";
 import { Lifecycle } from "./lifecycle.ts";
 import { ensureStartingRoom, startingRoom } from "./world/start.ts";
 import { runFirstRunSetup } from "./supervisor/setup.ts";
@@ -93,6 +94,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     texts,
     loginFailures: new WindowCounter(10, 60_000),
     pluginApps: new PluginApps(),
+    pluginWeb: new PluginWeb(),
     root,
     startedAt: Date.now(),
     lifecycle: new Lifecycle(),

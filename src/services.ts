@@ -8,6 +8,7 @@ import type { WindowCounter } from "./auth/rate_limit.ts";
 import type { Presence } from "./world/presence.ts";
 import type { Texts } from "./text/texts.ts";
 import type { PluginApps } from "./http/plugin_apps.ts";
+import type { PluginWeb } from "./http/plugin_web.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { HubApi } from "./hub/types.ts";
 import type { CommandRegistry } from "./commands/registry.ts";
@@ -28,6 +29,8 @@ export interface Services {
   loginFailures: WindowCounter;
   /** The Hono apps plugins mount and unmount at runtime. */
   pluginApps: PluginApps;
+  /** Plugins' static web folders, served at `/plugins/<name>/`. */
+  pluginWeb: PluginWeb;
   /** Directory relative paths resolve against. */
   root: string;
   /** When the engine started (ms since epoch). */

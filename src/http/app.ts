@@ -10,6 +10,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { coreRoutes } from "./routes/core.ts";
 import { objectRoutes } from "./routes/objects.ts";
 import { type RouteInfo, routesOf } from "./plugin_apps.ts";
+import { webPrefix } from "./plugin_web.ts";
 import { dispatchToPlugin } from "../plugins/http.ts";
 
 /** Builds the HTTP app over the shared services. */
@@ -27,6 +28,20 @@ export function createApp(services: Services): Hono<AppEnv> {
   });
 
   app.get("/health", (c) => c.json({ status: "ok", engine: "UrsaMU" }));
+
+  // Plugins' own pages and assets: `/plugins/<name>/` is the folder's index.html.
+  app.get("/plugins/:name", (c) => c.redirect(`${webPrefix(c.req.param("name"))}/`, 301));
+  app.get("/plugins/:name/*", async (c) => {
+    const name = c.req.param("name");
+    let rest: string;
+    try {
+      rest = decodeURIComponent(c.req.path.slice(webPrefix(name).length + 1));
+    } catch {
+      return c.json({ error: "Not Found" }, 404);
+    }
+    const res = await services.pluginWeb.serve(name, rest, c.req.method === "HEAD");
+    return res ?? c.json({ error: "Not Found" }, 404);
+  });
 
   const api = new Hono<AppEnv>();
   // The caller is resolved once here, for core routes and plugin apps alike.
@@ -50,7 +65,15 @@ export function createApp(services: Services): Hono<AppEnv> {
 
 /** Every route with its methods: the core's, then each plugin's, sorted by path. */
 function describeRoutes(app: Hono<AppEnv>, services: Services): RouteInfo[] {
-  const core = routesOf(app, "core").filter((r) => !r.path.endsWith("*"));
-  return [...core, ...services.pluginApps.routes()]
+  const core = routesOf(app, "core").filter((r) =>
+    !r.path.startsWith("/plugins/") &&
+    !r.path.endsWith("*")
+  );
+  const pages = services.pluginWeb.owners().map((owner) => ({
+    method: "GET",
+    path: `${webPrefix(owner)}/*`,
+    owner,
+  }));
+  return [...core, ...services.pluginApps.routes(), ...pages]
     .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
 }

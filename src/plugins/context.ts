@@ -5,6 +5,7 @@
  * `remove()` forgets something or throws.
  */
 import type { Services } from "../services.ts";
+import { join } from "node:path";
 import type { PluginSection } from "../config/defaults.ts";
 import type { PluginApps } from "../http/plugin_apps.ts";
 import { createPluginApp, type PluginApp, type RouteHandler } from "./http.ts";
@@ -97,6 +98,11 @@ export interface PluginContext {
    * `c.var.player`, typed errors become `{ error }`. Unmounted when the plugin unloads.
    */
   http(prefix: string): PluginApp;
+  /**
+   * Serves the plugin's static pages and assets (HTML, CSS, JS, images) from `dir`
+   * (default: its `web/` folder) at `/plugins/<name>/`; a folder answers its `index.html`.
+   */
+  web(dir?: string): void;
   /** REST routes in their plainest form. */
   readonly routes: {
     /** Registers `handler` for `prefix` and everything below it (all methods). */
@@ -233,6 +239,11 @@ export class ContextImpl implements PluginContext {
     return app;
   }
 
+  web(dir = join(this.dir, "web")): void {
+    this.#check();
+    this.#host.services.pluginWeb.add(this.#owner, dir);
+  }
+
   get config(): PluginSection {
     return this.#host.services.config.value.plugins[this.#owner] ?? {};
   }
@@ -274,6 +285,7 @@ export class ContextImpl implements PluginContext {
     for (const off of this.#unsubs.splice(0)) off();
     const steps: [string, () => unknown][] = [
       ["routes", () => this.#host.apps.removeOwner(this.#owner)],
+      ["web pages", () => this.#host.services.pluginWeb.removeOwner(this.#owner)],
       ["commands", () => this.#host.commands.removeOwner(this.#owner)],
       ["help", () => this.#host.help.removeOwner(this.#owner)],
     ];
