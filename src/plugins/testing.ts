@@ -1,0 +1,280 @@
+/**
+ * The plugin test kit: a real engine on an in-memory database with the chosen plugins
+ * loaded, its HTTP app and WebSocket hub on a free loopback port. Tests call routes as a
+ * player, run commands as a player, and read what every connected player received. Plugin
+ * tests import only this module and `src/plugins/mod.ts`.
+ */
+import { dirname, fromFileUrl, isAbsolute, join, resolve } from "node:path";
+import { createEngine, type Engine } from "../engine.ts";
+import { withHubPath } from "../hub/upgrade.ts";
+import type { Clock } from "../timers/clock.ts";
+import type { OutboundData } from "../hub/types.ts";
+import { stripColour } from "../text/colour.ts";
+
+/** The repository's `plugins/` folder (where plugin names are looked up). */
+const PLUGINS_DIR = resolve(dirname(fromFileUrl(import.meta.url)), "../../plugins");
+
+/** Password of every player the kit makes. */
+const PASSWORD = "test-kit-password";
+
+/** Commands a player may send a second (the hub drops more than 10). */
+const COMMANDS_PER_SECOND = 8;
+
+/** How long the kit waits for the engine to answer before failing the test. */
+const WAIT_MS = 10_000;
+
+/** Options of `startTestGame`. */
+export interface TestGameOptions {
+  /** Plugins to load: folder names under `plugins/`, or absolute paths of plugin folders. */
+  plugins: string[];
+  /** Configuration values, as `config/config.json` would hold them. */
+  config?: Record<string, unknown>;
+  /** A hand-driven clock for `ctx.timers` (see `ManualClock` in src/timers/clock.ts). */
+  clock?: Clock;
+}
+
+/** A player the kit made. */
+export interface TestPlayer {
+  readonly id: string;
+  readonly name: string;
+  /** A bearer token for REST calls. */
+  readonly token: string;
+}
+
+/** A response of `request`: the body is parsed JSON when the response is JSON, else text. */
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  // deno-lint-ignore no-explicit-any
+  body: any;
+}
+
+/** One message a client received. */
+export interface Heard {
+  /** The text with colour codes removed. */
+  text: string;
+  /** The structured data beside it (`{ type: ... }`). */
+  data: OutboundData;
+}
+
+/** What each connected player received while something ran, by player name. */
+export interface Received {
+  /** Messages `name` received (empty when none, or not connected). */
+  of(name: string): Heard[];
+  /** The texts `name` received, one per line. */
+  text(name: string): string;
+}
+
+/** Options of `request`. */
+export interface RequestOptions {
+  /** Call as this player (its token); anonymous without. */
+  as?: TestPlayer;
+  /** A JSON body (objects and arrays are sent as JSON; a string as it is). */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A running test game. */
+export interface TestGame {
+  /** The engine (for what the kit does not wrap: `engine.timers.runDue()`, ...). */
+  readonly engine: Engine;
+  /** Base URL of the HTTP app, such as `http://127.0.0.1:40123`. */
+  readonly base: string;
+  /** Registers a player (in room `#1` unless `room` says otherwise), with extra flags. */
+  player(name: string, opts?: { flags?: string[]; room?: string }): Promise<TestPlayer>;
+  /** Calls a route of the real HTTP app. */
+  request(method: string, path: string, opts?: RequestOptions): Promise<TestResponse>;
+  /** Connects a player as a web client (once; later calls do nothing). */
+  connect(player: TestPlayer): Promise<void>;
+  /**
+   * Runs a command as `player` (connecting it first) and returns what every connected
+   * player received until the command, and everything it sent, was done.
+   */
+  run(player: TestPlayer, line: string): Promise<Received>;
+  /** Stops the engine and removes its files. */
+  close(): Promise<void>;
+}
+
+/** Starts a real engine with `opts.plugins` loaded. */
+export async function startTestGame(opts: TestGameOptions): Promise<TestGame> {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-kit-" });
+  const pluginsDir = join(dir, "plugins");
+  await Deno.mkdir(pluginsDir);
+  for (const p of opts.plugins) {
+    const src = isAbsolute(p) ? p : join(PLUGINS_DIR, p);
+    await Deno.symlink(src, join(pluginsDir, src.split("/").filter(Boolean).pop()!));
+  }
+  const engine = await createEngine({
+    root: dir,
+    clock: opts.clock,
+    env: {},
+    overrides: deepMerge(opts.config ?? {}, {
+      server: { db: ":memory:", pluginsDir, host: "127.0.0.1" },
+      logging: { dir: join(dir, "logs") },
+    }),
+  });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    withHubPath(engine.hub, (req, info) => engine.app.fetch(req, info)),
+  );
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  const clients = new Map<string, KitClient>();
+  return {
+    engine,
+    base,
+    async player(name, o = {}) {
+      const s = engine.services;
+      const p = await s.accounts.register(name, PASSWORD, {
+        location: o.room?.replace(/^#/, "") ?? "1",
+        flags: o.flags ?? [],
+      });
+      return { id: p.id, name: p.name, token: await s.tokens.sign(p.id) };
+    },
+    async request(method, path, o = {}) {
+      const headers: Record<string, string> = { ...o.headers };
+      if (o.as) headers.authorization = `Bearer ${o.as.token}`;
+      let body: string | undefined;
+      if (o.body !== undefined) {
+        body = typeof o.body === "string" ? o.body : JSON.stringify(o.body);
+        headers["content-type"] ??= "application/json";
+      }
+      const res = await fetch(base + path, { method, headers, body });
+      const text = await res.text();
+      const json = (res.headers.get("content-type") ?? "").includes("application/json");
+      return { status: res.status, headers: res.headers, body: json ? JSON.parse(text) : text };
+    },
+    async connect(player) {
+      if (clients.has(player.name)) return;
+      clients.set(player.name, await KitClient.open(base, player));
+    },
+    async run(player, line) {
+      await this.connect(player);
+      for (const c of clients.values()) c.mark();
+      const actor = clients.get(player.name)!;
+      await actor.command(line);
+      // Everything the command sent to others is queued before any later frame of theirs.
+      await Promise.all([...clients.values()].map((c) => c === actor ? null : c.sync()));
+      const got = new Map([...clients].map(([n, c]) => [n.toLowerCase(), c.sinceMark()]));
+      const of = (name: string) => got.get(name.toLowerCase()) ?? [];
+      return { of, text: (name) => of(name).map((h) => h.text).join("\n") };
+    },
+    async close() {
+      for (const c of clients.values()) c.close();
+      await engine.hub.shutdown();
+      await server.shutdown();
+      await engine.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** A web client of the kit: every message it received, and a way to wait on the hub. */
+class KitClient {
+  readonly #ws: WebSocket;
+  readonly #heard: Heard[] = [];
+  #mark = 0;
+  #nextSync = 1;
+  readonly #waiting = new Map<number, () => void>();
+  readonly #sent: number[] = [];
+
+  private constructor(ws: WebSocket) {
+    this.#ws = ws;
+    ws.addEventListener("message", (e) => this.#receive(String(e.data)));
+  }
+
+  /** Connects with the player's token and waits until the login is done. */
+  static async open(base: string, player: TestPlayer): Promise<KitClient> {
+    const url = `${base.replace(/^http/, "ws")}/ws?client=web&token=${player.token}`;
+    const ws = new WebSocket(url);
+    await within(
+      new Promise<void>((ok, fail) => {
+        ws.addEventListener("open", () => ok(), { once: true });
+        ws.addEventListener("error", () => fail(new Error("kit: could not connect")), {
+          once: true,
+        });
+      }),
+      `connecting ${player.name}`,
+    );
+    const client = new KitClient(ws);
+    await client.sync();
+    return client;
+  }
+
+  /** Starts a new "since" window. */
+  mark(): void {
+    this.#mark = this.#heard.length;
+  }
+
+  /** Messages since the last mark. */
+  sinceMark(): Heard[] {
+    return this.#heard.slice(this.#mark);
+  }
+
+  /** Sends a command line, paced under the hub's rate limit, and waits until it has run. */
+  async command(line: string): Promise<void> {
+    const now = Date.now();
+    while (this.#sent.length && now - this.#sent[0] >= 1000) this.#sent.shift();
+    if (this.#sent.length >= COMMANDS_PER_SECOND) {
+      await new Promise((r) => setTimeout(r, 1000 - (now - this.#sent[0])));
+      this.#sent.shift();
+    }
+    this.#sent.push(Date.now());
+    this.#ws.send(JSON.stringify({ msg: line }));
+    await this.sync();
+  }
+
+  /** Resolves once the hub has run everything this client sent before. */
+  sync(): Promise<void> {
+    const id = this.#nextSync++;
+    const done = new Promise<void>((ok) => this.#waiting.set(id, ok));
+    this.#ws.send(JSON.stringify({ type: "sync", id }));
+    return within(done, "the hub to answer a sync");
+  }
+
+  close(): void {
+    this.#ws.close();
+  }
+
+  #receive(raw: string): void {
+    let frame: { msg?: string; data?: OutboundData };
+    try {
+      frame = JSON.parse(raw);
+    } catch {
+      frame = { msg: raw };
+    }
+    const data = frame.data ?? { type: "text" };
+    if (data.type === "sync" && typeof data.id === "number") {
+      this.#waiting.get(data.id)?.();
+      this.#waiting.delete(data.id);
+      return;
+    }
+    if (data.type === "pong" || data.type === "ack") return;
+    this.#heard.push({ text: stripColour(frame.msg ?? ""), data });
+  }
+}
+
+/** `p`, or a clear failure after the kit's wait. */
+function within<T>(p: Promise<T>, what: string): Promise<T> {
+  let timer = 0;
+  const timeout = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`kit: timed out waiting for ${what}`)), WAIT_MS);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** `over` laid onto `base` (objects merged, anything else replaced). */
+function deepMerge(
+  base: Record<string, unknown>,
+  over: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isObject(b) && isObject(v) ? deepMerge(b, v) : v;
+  }
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
