@@ -213,8 +213,8 @@ export class Builder {
   }
 
   /**
-   * Moves a player or thing to a room, keeping the hub's room index right and
-   * telling both rooms. Returns the moved object.
+   * Moves a player or thing to a room (the store's change event moves a player in the hub's
+   * room index) and tells both rooms. Returns the moved object.
    */
   async move(obj: DbObject, dest: DbObject): Promise<DbObject> {
     if (obj.flags.includes("room") || obj.flags.includes("exit")) {
@@ -229,7 +229,6 @@ export class Builder {
     const hub = this.s.hub;
     const name = displayName(moved);
     if (moved.flags.includes("player")) {
-      hub.moved(moved.id, from, dest.id);
       const who = { id: moved.id, name: moved.name };
       if (from) {
         hub.sendToRoom(
@@ -296,7 +295,6 @@ export class Builder {
         await this.s.objects.update(o.id, (x) => {
           x.location = target;
         });
-        if (o.flags.includes("player")) this.s.hub.moved(o.id, obj.id, target);
         moved++;
       }
     }
