@@ -11,7 +11,6 @@ import { Accounts } from "./auth/accounts.ts";
 import { resolveSecret, TokenService } from "./auth/tokens.ts";
 import { SecurityLog } from "./auth/security_log.ts";
 import { WindowCounter } from "./auth/rate_limit.ts";
-import { Presence } from "./world/presence.ts";
 import { Texts } from "./text/texts.ts";
 import { PluginApps } from "./http/plugin_apps.ts";
 import { PluginWeb } from "./http/plugin_web.ts";
@@ -21,6 +20,7 @@ import { runFirstRunSetup } from "./supervisor/setup.ts";
 import { announcePending } from "./auth/announce.ts";
 import { createApp } from "./http/app.ts";
 import { Hub } from "./hub/hub.ts";
+import { GmcpMap } from "./hub/gmcp_map.ts";
 import { sidecarSecretFrom } from "./hub/sidecar_auth.ts";
 import { CommandRegistry, dispatch, loadCoreCommands } from "./commands/mod.ts";
 import { createHooks, worldEventsFrom } from "./plugins/hooks.ts";
@@ -72,11 +72,10 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   // Cached exits are only right while this engine is the database's only writer.
   const objects = new ObjectStore(kv, { cacheExits: !/^https?:\/\//.test(cfg.server.db) });
   await ensureStartingRoom(objects);
-  const presence = new Presence(kv);
-  await presence.reset();
   const texts = new Texts(config, root);
   await texts.load();
-  const hub = new Hub({ sidecarSecret: sidecarSecretFrom(env, (m) => console.warn(m)) });
+  const gmcp = new GmcpMap();
+  const hub = new Hub({ sidecarSecret: sidecarSecretFrom(env, (m) => console.warn(m)), gmcp });
   const hooks = createHooks();
   // Plugins learn of destroyed objects and toaded players from every writer of the store.
   objects.onChange(worldEventsFrom(hooks.worldHooks));
@@ -90,7 +89,6 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     accounts: new Accounts(kv, objects),
     tokens: new TokenService(resolveSecret(env, (m) => console.warn(m))),
     securityLog: new SecurityLog(resolve(root, cfg.logging.dir, "security.log")),
-    presence,
     texts,
     loginFailures: new WindowCounter(10, 60_000),
     pluginApps: new PluginApps(),
@@ -113,6 +111,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       hooks,
       help: new HelpRegistry(),
       timers,
+      gmcp,
     },
     { dir: resolve(root, cfg.server.pluginsDir), engineVersion: ENGINE_VERSION },
   );

@@ -5,7 +5,6 @@ import type { Accounts } from "./auth/accounts.ts";
 import type { TokenService } from "./auth/tokens.ts";
 import type { SecurityLog } from "./auth/security_log.ts";
 import type { WindowCounter } from "./auth/rate_limit.ts";
-import type { Presence } from "./world/presence.ts";
 import type { Texts } from "./text/texts.ts";
 import type { PluginApps } from "./http/plugin_apps.ts";
 import type { PluginWeb } from "./http/plugin_web.ts";
@@ -23,7 +22,6 @@ export interface Services {
   accounts: Accounts;
   tokens: TokenService;
   securityLog: SecurityLog;
-  presence: Presence;
   texts: Texts;
   /** Failed logins per client IP (10 a minute). */
   loginFailures: WindowCounter;
@@ -37,7 +35,7 @@ export interface Services {
   startedAt: number;
   /** Ends the engine process with an exit code (`@reboot` 75, `@shutdown` 0) after its hooks. */
   lifecycle: Lifecycle;
-  /** Connections, presence by room and message delivery (the WebSocket hub). */
+  /** Who is online, where, and message delivery (the WebSocket hub). */
   hub: HubApi;
   /** In-game commands (core and plugins) and their matcher. */
   commands: CommandRegistry;

@@ -7,8 +7,8 @@ import {
   type CommandSdk,
   type CommandSpec,
   type DbObject,
+  type Delivery,
   exitName,
-  type Outbound,
   type PluginWorld,
 } from "../../src/plugins/mod.ts";
 import { type Builder, parseExitSpec } from "./store.ts";
@@ -37,7 +37,7 @@ function objectAndType(lhs: string): [string, string] {
 export function buildingCommands(
   b: Builder,
   world: PluginWorld,
-  toPlayer: (id: string, out: Outbound) => void,
+  deliver: Delivery,
 ): CommandSpec[] {
   const here = (u: CommandSdk) => {
     if (!u.here) throw new CommandError("You are not in a room.");
@@ -222,7 +222,7 @@ Examples:
         );
         const moved = await b.move(target, room);
         if (moved.flags.includes("player")) {
-          toPlayer(moved.id, await world.look(moved, room));
+          deliver.toPlayer(moved.id, await world.look(moved, room));
         }
         if (moved.id !== u.me.id) u.send(`Teleported ${ref(moved)} to ${room.name}.`);
       },

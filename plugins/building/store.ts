@@ -6,13 +6,13 @@
 import {
   canControl,
   type DbObject,
+  type Delivery,
   displayName,
   exitName,
   ForbiddenError,
   normalizeId,
   NotFoundError,
   objectNameProblem,
-  type Outbound,
   type PluginWorld,
   ValidationError,
   validLock,
@@ -77,8 +77,7 @@ export class Builder {
 
   constructor(
     private readonly w: PluginWorld,
-    /** Delivers to everyone in a room but the excluded player ids. */
-    private readonly toRoom: (roomId: string, out: Outbound, exclude: string[]) => void,
+    private readonly deliver: Delivery,
   ) {}
 
   /** Creates a room owned by the actor. */
@@ -217,8 +216,8 @@ export class Builder {
   }
 
   /**
-   * Moves a player or thing to a room (the hub's room index follows the stored move) and
-   * tells both rooms. Returns the moved object.
+   * Moves a player or thing to a room (the store's change event moves a player in the hub's
+   * room index) and tells both rooms. Returns the moved object.
    */
   async move(obj: DbObject, dest: DbObject): Promise<DbObject> {
     if (obj.flags.includes("room") || obj.flags.includes("exit")) {
@@ -234,13 +233,13 @@ export class Builder {
     if (moved.flags.includes("player")) {
       const who = { id: moved.id, name: moved.name };
       if (from) {
-        this.toRoom(
+        this.deliver.toRoom(
           from,
           { msg: `${name} vanishes.`, data: { type: "leave", who, room: from } },
           [moved.id],
         );
       }
-      this.toRoom(dest.id, {
+      this.deliver.toRoom(dest.id, {
         msg: `${name} appears.`,
         data: { type: "arrive", who, room: dest.id },
       }, [moved.id]);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PluginKv } from "../../src/plugins/kv.ts";
-import type { DbObject, HubApi, Outbound } from "../../src/plugins/mod.ts";
+import type { DbObject, Outbound, PlayerIds } from "../../src/plugins/mod.ts";
 import { ChannelStore } from "./store.ts";
 import { ChannelService, playerCheck } from "./service.ts";
 import { talkCommands } from "./commands.ts";
@@ -22,12 +22,15 @@ async function setup(online: string[]) {
   const kv = await Deno.openKv(":memory:");
   const store = new ChannelStore(new PluginKv(kv, "channels"));
   const sent: [string, Outbound][] = [];
-  const hub = { send: (id: string, out: Outbound) => sent.push([id, out]) } as unknown as HubApi;
   const on = new Set(online);
+  const toPlayers = (ids: PlayerIds, out: Outbound) => {
+    const list = ids instanceof Map ? [...ids.keys()] : [...ids as Iterable<string>];
+    for (const id of list) if (on.has(id)) sent.push([id, out]);
+  };
   const svc = new ChannelService({
     store,
-    hub,
-    presence: { isOnline: (id) => on.has(id), ids: () => [...on], size: on.size },
+    deliver: { toPlayers },
+    isOnline: (id) => on.has(id),
     isCommand: (w) => w === "look",
     historyLimit: () => 3,
     onChange: () => {},
@@ -108,8 +111,8 @@ Deno.test("channels: a removed player's memberships go, at once in memory and th
     await t.svc.join(player("2"), "public", "p");
     const svc = new ChannelService({
       store: t.store,
-      hub: { send: () => {} } as unknown as HubApi,
-      presence: { isOnline: () => true, ids: () => [], size: 0 },
+      deliver: { toPlayers: () => {} },
+      isOnline: () => true,
       isCommand: () => false,
       historyLimit: () => 3,
       onChange: () => changes++,

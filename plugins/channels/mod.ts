@@ -3,7 +3,7 @@
  * persisted history; REST at `/api/v1/channels`. A `Public` channel is created
  * on a new game.
  */
-import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
+import { type PluginContext, type PluginModule, stripColour } from "../../src/plugins/mod.ts";
 import { ChannelStore } from "./store.ts";
 import { ChannelService, playerCheck } from "./service.ts";
 import { channelCommands, talkCommands } from "./commands.ts";
@@ -42,8 +42,8 @@ const plugin: PluginModule = {
     };
     const svc: ChannelService = new ChannelService({
       store,
-      hub: s.hub,
-      presence: s.presence,
+      deliver: ctx.deliver,
+      isOnline: (id) => s.hub.isOnline(id),
       isCommand: (w) => !!s.commands.get(w),
       historyLimit: () => {
         const n = Number(ctx.config.historyLimit);
@@ -82,6 +82,12 @@ const plugin: PluginModule = {
         );
       }
     });
+    // Telnet clients that speak GMCP get channel lines as Comm.Channel.Text too.
+    ctx.gmcp("channel", "Comm.Channel.Text", (data, msg) => ({
+      channel: String(data.channel ?? ""),
+      talker: stripColour(String(data.sender ?? "")),
+      text: msg,
+    }));
     channelRoutes(ctx.http(PREFIX), svc);
     for (const spec of channelCommands(svc)) ctx.commands.add(spec);
     refreshTalk();

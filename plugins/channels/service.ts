@@ -6,12 +6,11 @@
 import {
   checkLock,
   type DbObject,
+  type Delivery,
   ForbiddenError,
-  type HubApi,
   isStaff,
   NotFoundError,
   type Page,
-  type Presence,
   type Services,
   stripColour,
   ValidationError,
@@ -61,8 +60,10 @@ export interface Viewer {
 /** What the service needs of the engine. */
 export interface ChannelDeps {
   store: ChannelStore;
-  hub: HubApi;
-  presence: Pick<Presence, "isOnline" | "ids" | "size">;
+  /** Delivery to players (`ctx.deliver`). */
+  deliver: Pick<Delivery, "toPlayers">;
+  /** True when a player is connected. */
+  isOnline: (id: string) => boolean;
   /** True when a word is an in-game command (such aliases would never be reached). */
   isCommand: (word: string) => boolean;
   /** Messages kept per channel. */
@@ -388,7 +389,7 @@ export class ChannelService {
   online(ch: Channel): string[] {
     const members = this.d.store.members.get(ch.name.toLowerCase());
     if (!members) return [];
-    return [...members.keys()].filter((id) => this.d.presence.isOnline(id));
+    return [...members.keys()].filter((id) => this.d.isOnline(id));
   }
 
   #system(ch: Channel, text: string): void {
@@ -402,15 +403,9 @@ export class ChannelService {
     });
   }
 
-  /** Sends to online members, walking whichever is smaller: members or online players. */
+  /** Sends to online members: one message, encoded once for all of them. */
   #deliver(ch: Channel, msg: string, data: { type: string; [k: string]: unknown }): void {
     const members = this.d.store.members.get(ch.name.toLowerCase());
-    if (!members?.size) return;
-    const out = { msg, data };
-    if (members.size > this.d.presence.size) {
-      for (const id of this.d.presence.ids()) if (members.has(id)) this.d.hub.send(id, out);
-    } else {
-      for (const id of members.keys()) if (this.d.presence.isOnline(id)) this.d.hub.send(id, out);
-    }
+    if (members?.size) this.d.deliver.toPlayers(members, { msg, data });
   }
 }

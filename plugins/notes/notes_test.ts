@@ -1,33 +1,18 @@
+/**
+ * The notes plugin through the real engine (the plugin test kit): REST with its fixed
+ * messages, paging through the author index, and the in-game commands.
+ */
 import assert from "node:assert/strict";
-import { PluginKv } from "../../src/plugins/kv.ts";
-import { createPluginApp, dispatchToPlugin } from "../../src/plugins/http.ts";
-import type { DbObject } from "../../src/plugins/mod.ts";
-import { NoteStore } from "./store.ts";
-import { notesRoutes, PREFIX } from "./routes.ts";
+import { startTestGame } from "../../src/plugins/testing.ts";
 
-async function setup() {
-  const kv = await Deno.openKv(":memory:");
-  const store = new NoteStore(new PluginKv(kv, "notes"));
-  const app = createPluginApp(PREFIX, "notes");
-  notesRoutes(app, store);
-  const player = (id: string) => ({ id, name: `P${id}`, flags: ["player"] }) as unknown as DbObject;
-  const send = async (method: string, path: string, user: string | null, body?: string) => {
-    const req = new Request("http://x" + path, { method, body });
-    const res = await dispatchToPlugin(app, req, {
-      player: user ? player(user) : null,
-      ip: "127.0.0.1",
-    });
-    return { status: res.status, body: await res.json() };
-  };
-  const call = (method: string, path: string, user: string | null, body?: unknown) =>
-    send(method, path, user, body === undefined ? undefined : JSON.stringify(body));
-  return { kv, store, call, send };
-}
-
-Deno.test("notes: create, list own, delete", async () => {
-  const t = await setup();
+Deno.test("notes: REST create, list own, delete, and the contract's refusals", async () => {
+  const game = await startTestGame({ plugins: ["notes"] });
   try {
-    const a = await t.call("POST", "/api/v1/notes", "5", { text: "  remember  " });
+    const ann = await game.player("Ann"), bob = await game.player("Bob");
+    const a = await game.request("POST", "/api/v1/notes", {
+      as: ann,
+      body: { text: "  remember " },
+    });
     assert.equal(a.status, 201);
     assert.deepEqual(Object.keys(a.body).sort(), [
       "author",
@@ -37,59 +22,94 @@ Deno.test("notes: create, list own, delete", async () => {
       "text",
     ]);
     assert.equal(a.body.text, "remember");
-    assert.equal(a.body.authorName, "P5");
-    await t.call("POST", "/api/v1/notes", "6", { text: "other" });
-    const list = await t.call("GET", "/api/v1/notes", "5");
+    assert.equal(a.body.authorName, "Ann");
+    const theirs = await game.request("POST", "/api/v1/notes", {
+      as: bob,
+      body: { text: "bob's" },
+    });
+    const list = await game.request("GET", "/api/v1/notes", { as: ann });
     assert.deepEqual(list.body.map((n: { text: string }) => n.text), ["remember"]);
-    const del = await t.call("DELETE", `/api/v1/notes/${a.body.id}`, "5");
+
+    const refused = async (
+      method: string,
+      path: string,
+      status: number,
+      error: string,
+      body?: unknown,
+    ) => {
+      const r = await game.request(method, path, { as: ann, body });
+      assert.deepEqual([r.status, r.body], [status, { error }], `${method} ${path}`);
+    };
+    const anon = await game.request("GET", "/api/v1/notes");
+    assert.deepEqual([anon.status, anon.body], [401, { error: "Unauthorized" }]);
+    await refused("POST", "/api/v1/notes", 400, "text is required", { text: "   " });
+    await refused("POST", "/api/v1/notes", 400, "text is required", { text: 7 });
+    // No body, a body that is not JSON, or not an object: still no text.
+    for (const body of [undefined, "not json", "[1]", "null"]) {
+      await refused("POST", "/api/v1/notes", 400, "text is required", body);
+    }
+    await refused("DELETE", "/api/v1/notes/999", 404, "Not found");
+    await refused("DELETE", `/api/v1/notes/${theirs.body.id}`, 403, "Forbidden");
+    await refused("GET", "/api/v1/notes/x/y", 404, "Not Found");
+    await refused("PUT", "/api/v1/notes", 404, "Not Found", {});
+    const del = await game.request("DELETE", `/api/v1/notes/${a.body.id}`, { as: ann });
     assert.deepEqual(del.body, { deleted: true });
-    assert.deepEqual((await t.call("GET", "/api/v1/notes", "5")).body, []);
+    assert.deepEqual((await game.request("GET", "/api/v1/notes", { as: ann })).body, []);
   } finally {
-    t.kv.close();
+    await game.close();
   }
 });
 
 Deno.test("notes: the list pages through the author index, oldest first", async () => {
-  const t = await setup();
+  const game = await startTestGame({ plugins: ["notes"] });
   try {
-    for (let i = 0; i < 1050; i++) await t.store.create(i % 3 === 0 ? "6" : "5", "P", `n${i}`);
-    const mine = Array.from({ length: 1050 }, (_, i) => i).filter((i) => i % 3 !== 0);
+    const ann = await game.player("Ann"), bob = await game.player("Bob");
+    const mine: string[] = [];
+    for (let i = 0; i < 260; i += 20) {
+      await Promise.all(Array.from({ length: 20 }, (_, j) => {
+        const n = i + j, who = n % 3 === 0 ? bob : ann;
+        return game.request("POST", "/api/v1/notes", { as: who, body: { text: `n${n}` } });
+      }));
+    }
+    const all = (await game.request("GET", "/api/v1/notes?limit=200", { as: ann })).body
+      .concat((await game.request("GET", "/api/v1/notes?limit=200&offset=200", { as: ann })).body)
+      .map((n: { text: string; id: string }) => n);
+    for (const n of all) mine.push(n.text);
+    assert.equal(mine.length, 173);
+    const ids = all.map((n: { id: string }) => Number(n.id));
+    assert.deepEqual(ids, [...ids].sort((x, y) => x - y), "oldest first");
     const texts = async (q: string) =>
-      (await t.call("GET", `/api/v1/notes${q}`, "5")).body.map((n: { text: string }) => n.text);
-    assert.deepEqual(await texts(""), mine.slice(0, 50).map((i) => `n${i}`));
-    assert.deepEqual(await texts("?limit=200"), mine.slice(0, 200).map((i) => `n${i}`));
-    assert.deepEqual(await texts("?limit=500"), mine.slice(0, 200).map((i) => `n${i}`));
-    assert.deepEqual(await texts("?offset=690&limit=20"), mine.slice(690).map((i) => `n${i}`));
-    assert.deepEqual(await texts("?offset=700"), []);
+      (await game.request("GET", `/api/v1/notes${q}`, { as: ann })).body.map((
+        n: { text: string },
+      ) => n.text);
+    assert.deepEqual(await texts(""), mine.slice(0, 50));
+    assert.deepEqual(await texts("?limit=500"), mine.slice(0, 200));
+    assert.deepEqual(await texts("?offset=170&limit=20"), mine.slice(170));
+    assert.deepEqual(await texts("?offset=173"), []);
     for (const q of ["?limit=0", "?limit=-1", "?limit=x", "?offset=-5"]) {
-      assert.equal((await t.call("GET", `/api/v1/notes${q}`, "5")).status, 400, q);
+      assert.equal((await game.request("GET", `/api/v1/notes${q}`, { as: ann })).status, 400, q);
     }
   } finally {
-    t.kv.close();
+    await game.close();
   }
 });
 
-Deno.test("notes: refusals carry the contract's messages", async () => {
-  const t = await setup();
+Deno.test("notes: +note, +notes and +note/del in game, private to their author", async () => {
+  const game = await startTestGame({ plugins: ["notes"] });
   try {
-    const theirs = await t.call("POST", "/api/v1/notes", "6", { text: "mine" });
-    const expect = async (
-      p: Promise<{ status: number; body: unknown }>,
-      status: number,
-      error: string,
-    ) => assert.deepEqual(await p, { status, body: { error } });
-    await expect(t.call("GET", "/api/v1/notes", null), 401, "Unauthorized");
-    await expect(t.call("POST", "/api/v1/notes", "5", { text: "   " }), 400, "text is required");
-    await expect(t.call("POST", "/api/v1/notes", "5", { text: 7 }), 400, "text is required");
-    // No body, a body that is not JSON, or not an object: still no text.
-    for (const body of [undefined, "not json", "[1]", "null"]) {
-      await expect(t.send("POST", "/api/v1/notes", "5", body), 400, "text is required");
-    }
-    await expect(t.call("DELETE", "/api/v1/notes/999", "5"), 404, "Not found");
-    await expect(t.call("DELETE", `/api/v1/notes/${theirs.body.id}`, "5"), 403, "Forbidden");
-    await expect(t.call("GET", "/api/v1/notes/x/y", "5"), 404, "Not Found");
-    await expect(t.call("PUT", "/api/v1/notes", "5", {}), 404, "Not Found");
+    const ann = await game.player("Ann"), bob = await game.player("Bob");
+    await game.connect(bob);
+    const saved = await game.run(ann, "+note buy milk");
+    assert.match(saved.text("Ann"), /^Note \d+ saved\.$/);
+    assert.equal(saved.text("Bob"), "", "nobody else hears of a note");
+    assert.match((await game.run(ann, "+notes")).text("Ann"), /Your notes:\n  \d+: buy milk/);
+    assert.equal((await game.run(bob, "+notes")).text("Bob"), "You have no notes.");
+    const id = saved.text("Ann").match(/\d+/)![0];
+    assert.equal((await game.run(bob, `+note/del ${id}`)).text("Bob"), "You have no such note.");
+    assert.equal((await game.run(ann, `+note/del ${id}`)).text("Ann"), `Note ${id} deleted.`);
+    assert.equal((await game.run(ann, "+note")).text("Ann"), "Usage: +note <text>");
+    assert.equal((await game.run(ann, "+notes x")).text("Ann"), "Usage: +notes [<page>]");
   } finally {
-    t.kv.close();
+    await game.close();
   }
 });

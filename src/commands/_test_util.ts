@@ -2,7 +2,7 @@
 import { createEngine, type Engine } from "../engine.ts";
 import type { Services } from "../services.ts";
 import type { DbObject } from "../world/types.ts";
-import type { HubApi, HubConnection, Outbound, PlayerCard } from "../hub/types.ts";
+import type { HubApi, HubConnection, Outbound, PlayerCard, PlayerIds } from "../hub/types.ts";
 import type { ObjectChange } from "../world/objects.ts";
 import { PlayerCards } from "../hub/cards.ts";
 import { dispatch } from "./dispatch.ts";
@@ -13,7 +13,6 @@ export class FakeHub implements HubApi {
   readonly inbox = new Map<string, Outbound[]>();
   readonly rooms = new Map<string, Set<string>>();
   readonly conns = new Map<string, FakeConn[]>();
-  readonly movedCalls: [string, string, string][] = [];
   readonly disconnected: [string, string][] = [];
   readonly cards = new PlayerCards();
 
@@ -59,6 +58,10 @@ export class FakeHub implements HubApi {
   send(playerId: string, out: Outbound): void {
     this.inbox.set(playerId, [...(this.inbox.get(playerId) ?? []), out]);
   }
+  sendToPlayers(playerIds: PlayerIds, out: Outbound): void {
+    const ids = playerIds instanceof Map ? playerIds.keys() : playerIds as Iterable<string>;
+    for (const id of new Set(ids)) if (this.conns.has(id)) this.send(id, out);
+  }
   sendToRoom(roomId: string, out: Outbound, exclude: readonly string[] = []): void {
     for (const id of this.rooms.get(roomId) ?? []) if (!exclude.includes(id)) this.send(id, out);
   }
@@ -68,8 +71,8 @@ export class FakeHub implements HubApi {
   connections(playerId: string): readonly HubConnection[] {
     return this.conns.get(playerId) ?? [];
   }
-  allConnections(): readonly HubConnection[] {
-    return [...this.conns.values()].flat();
+  isOnline(playerId: string): boolean {
+    return this.conns.has(playerId);
   }
   roomOf(playerId: string): string | undefined {
     for (const [room, ids] of this.rooms) if (ids.has(playerId)) return room;
@@ -88,11 +91,6 @@ export class FakeHub implements HubApi {
     if (!this.cards.refresh(player) || this.roomOf(player.id) === player.location) return;
     for (const r of this.rooms.values()) r.delete(player.id);
     this.#room(player.location).add(player.id);
-  }
-  moved(playerId: string, from: string, to: string): void {
-    this.movedCalls.push([playerId, from, to]);
-    this.rooms.get(from)?.delete(playerId);
-    if (this.conns.has(playerId)) this.#room(to).add(playerId);
   }
   disconnect(playerId: string, reason: string): void {
     this.disconnected.push([playerId, reason]);
@@ -162,7 +160,6 @@ export async function testWorld(): Promise<TestWorld> {
       });
       const conn = hub.connect(obj);
       if (opts.online === false) hub.disconnect(obj.id, "");
-      else await services.presence.add(obj.id);
       return { obj, conn };
     },
     async run(conn, line) {

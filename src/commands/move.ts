@@ -48,8 +48,8 @@ export async function goThrough(u: CommandSdk, exit: DbObject): Promise<void> {
 }
 
 /**
- * Moves the actor to `dest`: updates the store, tells the hub, announces the departure
- * and arrival, and shows the new room to the actor.
+ * Moves the actor to `dest`: updates the store (whose change event moves the actor in the
+ * hub's room index), announces the departure and arrival, and shows the new room to the actor.
  */
 export async function moveActor(u: CommandSdk, dest: DbObject, note?: string): Promise<void> {
   const from = u.me.location;
@@ -57,7 +57,6 @@ export async function moveActor(u: CommandSdk, dest: DbObject, note?: string): P
   const moved = await u.services.objects.update(u.me.id, (o) => {
     o.location = dest.id;
   });
-  u.hub.moved(u.me.id, from, dest.id);
   const name = displayName(moved);
   const who = { id: moved.id, name: moved.name };
   if (from) {

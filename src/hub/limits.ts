@@ -1,10 +1,16 @@
 /**
  * The hub's limits: the command rate per player (or per connection before
- * login), connection counts per IP, and which reported IPs are taken.
+ * login), the keepalive rate per connection, connection counts per IP, and which
+ * reported IPs are taken.
  */
 
 /** Commands allowed per window (10 a second, docs/protocol.md "Limits"). */
 export const COMMANDS_PER_WINDOW = 10;
+/**
+ * Keepalive frames (`ping`, `sync`) allowed per window and connection: apart from the command
+ * rate, so a keepalive never costs a command, and bounded, so they cannot flood replies.
+ */
+export const CONTROL_PER_WINDOW = 20;
 /** Length of the rate window in ms. */
 export const RATE_WINDOW_MS = 1000;
 

@@ -5,6 +5,7 @@
  */
 import { sanitizeLine } from "../commands/parser.ts";
 import { indentContinuations, renderText } from "../text/colour.ts";
+import type { GmcpMap } from "./gmcp_map.ts";
 import type { ClientKind, Outbound } from "./types.ts";
 
 /** Largest inbound frame accepted, in bytes; a larger one closes the connection. */
@@ -39,6 +40,8 @@ export type InboundFrame =
     lastInput: number | null;
   }
   | { kind: "ping"; id: number | string | null }
+  /** Answered once everything sent before it has run (queued behind earlier commands). */
+  | { kind: "sync"; id: number | string | null }
   | { kind: "bad"; error: string };
 
 /** The client kind named by a `client=` query value (default `plain`). */
@@ -120,7 +123,7 @@ function finite(v: unknown): number | null {
   return typeof v === "number" && Number.isFinite(v) ? v : null;
 }
 
-/** A ping's `id` or a frame's `ack`, echoed back: a finite number or a string of up to 64. */
+/** A ping's or sync's `id` or a frame's `ack`, echoed back: a finite number or a string of up to 64. */
 function pingId(v: unknown): number | string | null {
   if (typeof v === "number") return Number.isFinite(v) ? v : null;
   return shortString(v, 64);
@@ -172,6 +175,8 @@ export function parseFrame(data: string): InboundFrame {
       };
     case "ping":
       return { kind: "ping", id: pingId(f.id) };
+    case "sync":
+      return { kind: "sync", id: pingId(f.id) };
     default:
       return {
         kind: "bad",
@@ -222,16 +227,23 @@ export function markSpeech(out: Outbound): Outbound {
   return msg === out.msg ? out : { ...out, msg };
 }
 
-/** One outbound message, encoded lazily and at most once per form (for fan-out). */
+/**
+ * One outbound message, encoded lazily and at most once per form (for fan-out): ANSI text with
+ * or without colour for plain clients, JSON for `web`, and JSON with the message's GMCP form
+ * (`gmcp: [package, payload]`, when a plugin mapped its type) for the telnet sidecar.
+ */
 export class EncodedFrame {
   #plain: string | null | undefined;
   #mono: string | null | undefined;
   #json: string | undefined;
+  #telnet: string | undefined;
+  readonly #gmcp: GmcpMap | null;
   /** The message as sent (speech marked, see markSpeech). */
   readonly out: Outbound;
 
-  constructor(out: Outbound) {
+  constructor(out: Outbound, gmcp: GmcpMap | null = null) {
     this.out = markSpeech(out);
+    this.#gmcp = gmcp;
   }
 
   /**
@@ -247,7 +259,15 @@ export class EncodedFrame {
       if (this.#plain === undefined) this.#plain = encodePlain(this.out);
       return this.#plain;
     }
+    if (kind === "telnet" && this.#gmcp !== null) return this.#telnet ??= this.#telnetJson();
     this.#json ??= encodeJson(this.out);
     return this.#json;
+  }
+
+  #telnetJson(): string {
+    const data = this.out.data;
+    const gmcp = data && this.#gmcp!.has(data.type) ? this.#gmcp!.apply(data, this.out.msg) : null;
+    if (gmcp === null) return this.#json ??= encodeJson(this.out);
+    return JSON.stringify({ msg: this.out.msg, data, gmcp });
   }
 }

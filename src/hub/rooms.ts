@@ -1,6 +1,7 @@
 /**
  * Which connected player is in which room, in memory: loaded once at login and
- * kept current by `moved()`, so room fan-out never reads the database.
+ * kept current by the object store's change events (registry.ts), so room fan-out
+ * never reads the database.
  */
 
 /** Room → connected players, and player → room. */

@@ -51,18 +51,41 @@ export interface PlayerCard extends ObjectHead {
   readonly colour: ColourMode;
 }
 
+/**
+ * Player ids to deliver to: an array (or any iterable), a Set, or a Map keyed by player id
+ * (a membership map, say). Each player gets the message once; offline ones are skipped.
+ */
+export type PlayerIds = Iterable<string> | ReadonlySet<string> | ReadonlyMap<string, unknown>;
+
+/**
+ * Delivery to players, as plugins see it (`ctx.deliver`). Each message is encoded once per
+ * client kind, whatever the number of recipients.
+ */
+export interface Delivery {
+  /** To every connection of one player. */
+  toPlayer(playerId: string, out: Outbound): void;
+  /** To each listed player that is connected. */
+  toPlayers(playerIds: PlayerIds, out: Outbound): void;
+  /** To everyone connected in a room, except the listed player ids. */
+  toRoom(roomId: string, out: Outbound, exclude?: readonly string[]): void;
+  /** To every logged-in player. */
+  toAll(out: Outbound): void;
+}
+
 /** Delivery and presence operations of the hub. */
 export interface HubApi {
   /** Sends to every connection of a player. */
   send(playerId: string, out: Outbound): void;
+  /** Sends to each listed player that is connected (once each). */
+  sendToPlayers(playerIds: PlayerIds, out: Outbound): void;
   /** Sends to every connected player in a room, except the listed player ids. */
   sendToRoom(roomId: string, out: Outbound, exclude?: readonly string[]): void;
   /** Sends to every logged-in connection. */
   broadcast(out: Outbound): void;
   /** Open connections of a player. */
   connections(playerId: string): readonly HubConnection[];
-  /** Every open connection (logged in or not). */
-  allConnections(): readonly HubConnection[];
+  /** True when the player has at least one connection. */
+  isOnline(playerId: string): boolean;
   /** Ids of connected players in a room (from memory). */
   playersIn(roomId: string): readonly string[];
   /** Ids of connected players, in order of login (from memory). */
@@ -71,10 +94,11 @@ export interface HubApi {
   playerCard(playerId: string): PlayerCard | undefined;
   /** Offers a fresh read of a player to its card (ignored when offline or not newer). */
   refreshCard(player: DbObject): void;
-  /** The room a connected player is in, from memory (undefined when offline). */
+  /**
+   * The room a connected player is in, from memory (undefined when offline). Kept current by
+   * the object store's change events, whoever moves the player.
+   */
   roomOf(playerId: string): string | undefined;
-  /** Records that a connected player moved, keeping the in-memory room index right. */
-  moved(playerId: string, from: string, to: string): void;
   /** Closes every connection of a player with a message. */
   disconnect(playerId: string, reason: string): void;
 }

@@ -27,6 +27,8 @@ import { type PluginWorld, pluginWorld } from "./world.ts";
 import { type PluginEngine, pluginEngine } from "./engine_info.ts";
 import type { Scheduler } from "../timers/scheduler.ts";
 import { type PluginTimers, pluginTimers } from "./timers.ts";
+import type { Delivery } from "../hub/types.ts";
+import type { GmcpMap, GmcpMapper } from "../hub/gmcp_map.ts";
 
 /** What the context needs of the command registry. */
 export interface CommandHost {
@@ -45,6 +47,8 @@ export interface ContextHost {
   help: HelpRegistry;
   /** The engine's persistent timers. */
   timers: Scheduler;
+  /** The GMCP mappings the hub applies for telnet clients. */
+  gmcp: GmcpMap;
   /** Another plugin's exported API by name (case-insensitive). */
   api(name: string): unknown;
 }
@@ -128,6 +132,17 @@ export interface PluginContext {
   readonly kv: PluginKv;
   /** Persistent timers (they survive `@reboot` and a full stop); handlers released on unload. */
   readonly timers: PluginTimers;
+  /**
+   * Delivery to one player, a list of players, a room (with exclusions) or everyone logged in;
+   * each message is encoded once per client kind, however many receive it.
+   */
+  readonly deliver: Delivery;
+  /**
+   * Maps this plugin's messages of `data.type` `type` to GMCP package `pkg` for telnet clients
+   * that speak GMCP: `map(data, msg)` builds the payload once per message (undefined: none).
+   * Released on unload.
+   */
+  gmcp(type: string, pkg: string, map: GmcpMapper): void;
   readonly log: PluginLog;
   /** Another plugin's exported API (look it up when used: it changes on reload). */
   api<T = unknown>(name: string): T | undefined;
@@ -147,6 +162,7 @@ export class ContextImpl implements PluginContext {
   readonly engine: PluginEngine;
   readonly kv: PluginKv;
   readonly timers: PluginTimers;
+  readonly deliver: Delivery;
   readonly log: PluginLog;
   readonly routes: PluginContext["routes"];
   readonly commands: PluginContext["commands"];
@@ -177,6 +193,13 @@ export class ContextImpl implements PluginContext {
       (off) => void this.#unsubs.push(off),
       () => this.#check(),
     );
+    const hub = host.services.hub;
+    this.deliver = {
+      toPlayer: (id, out) => hub.send(id, out),
+      toPlayers: (ids, out) => hub.sendToPlayers(ids, out),
+      toRoom: (room, out, exclude) => hub.sendToRoom(room, out, exclude),
+      toAll: (out) => hub.broadcast(out),
+    };
     const tag = `plugin ${manifest.name}:`;
     this.log = {
       info: (...a) => console.log(tag, ...a),
@@ -244,6 +267,11 @@ export class ContextImpl implements PluginContext {
     this.#host.services.pluginWeb.add(this.#owner, dir);
   }
 
+  gmcp(type: string, pkg: string, map: GmcpMapper): void {
+    this.#check();
+    this.#host.gmcp.set(type, pkg, map, this.#owner);
+  }
+
   get config(): PluginSection {
     return this.#host.services.config.value.plugins[this.#owner] ?? {};
   }
@@ -288,6 +316,7 @@ export class ContextImpl implements PluginContext {
       ["web pages", () => this.#host.services.pluginWeb.removeOwner(this.#owner)],
       ["commands", () => this.#host.commands.removeOwner(this.#owner)],
       ["help", () => this.#host.help.removeOwner(this.#owner)],
+      ["gmcp", () => this.#host.gmcp.removeOwner(this.#owner)],
     ];
     for (const [what, fn] of steps) {
       try {

@@ -1,7 +1,8 @@
 /**
  * The three in-process event buses for plugins (docs/plugins.md "Event buses"): `gameHooks` (scenes),
  * `wikiHooks` and `eventHooks` (calendar), plus the engine's own `worldHooks`
- * (objects destroyed, players toaded) for plugins that hold references to them.
+ * (objects destroyed, players toaded, speech in rooms, players connecting and
+ * disconnecting) for plugins that keep logs, references or notices.
  * A handler that throws or rejects is logged and never breaks the emitter or the
  * other handlers.
  */
@@ -76,6 +77,22 @@ export interface EventEvents {
   "event:cancelled": { eventId: string; name: string };
 }
 
+/** How something was said in a room: the command that said it. */
+export type SpeechKind = "say" | "pose" | "semipose" | "emit";
+
+/** Something said in a room (`room:speech`), after the room has heard it. */
+export interface SpeechPayload {
+  actorId: string;
+  /** The actor's name (not the moniker). */
+  actorName: string;
+  roomId: string;
+  /** What the actor wrote (colour codes kept). */
+  text: string;
+  kind: SpeechKind;
+  /** The line the others in the room saw (`Alice says, "hi"`; colour codes kept). */
+  msg: string;
+}
+
 /**
  * Payloads of the world events. The engine emits them after the change is committed;
  * plugins only listen (memberships, indexes and caches that name an object let go).
@@ -87,6 +104,19 @@ export interface WorldEvents {
   "object:destroyed": { id: string; name: string; type: string; owner: string; location: string };
   /** An id is no longer a player: toaded (`destroyed` false) or its object deleted. */
   "player:removed": { id: string; name: string; destroyed: boolean };
+  /** Someone said, posed or emitted in a room (say, pose, semipose, @emit). */
+  "room:speech": SpeechPayload;
+  /**
+   * A connection logged in: `first` when the player had no other connection, `resumed` for the
+   * silent resume after an engine restart (no MOTD, no room message). A fresh login fires after
+   * the player was shown the room.
+   */
+  "player:connected": { id: string; name: string; first: boolean; resumed: boolean };
+  /**
+   * A logged-in connection closed; `stillConnected` when the player has others. Not fired for
+   * the connections an engine stop or restart closes.
+   */
+  "player:disconnected": { id: string; name: string; stillConnected: boolean };
 }
 
 /** Event names of each bus, for runtime checks (plugins may be plain JavaScript). */
@@ -119,6 +149,9 @@ export const WORLD_EVENTS: readonly (keyof WorldEvents)[] = [
   "player:created",
   "object:destroyed",
   "player:removed",
+  "room:speech",
+  "player:connected",
+  "player:disconnected",
 ];
 
 /** A handler of one event. */
@@ -209,7 +242,10 @@ export interface Hooks {
   gameHooks: EventBus<GameEvents>;
   wikiHooks: EventBus<WikiEvents>;
   eventHooks: EventBus<EventEvents>;
-  /** Engine facts about objects; fed by `worldEventsFrom` from the object store. */
+  /**
+   * Engine facts: objects (fed by `worldEventsFrom` from the object store), speech (the talk
+   * commands) and connections (the hub's sessions).
+   */
   worldHooks: EventBus<WorldEvents>;
 }
 

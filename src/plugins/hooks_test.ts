@@ -37,8 +37,11 @@ Deno.test("hooks: the buses carry exactly the documented event names", () => {
   // The engine's own bus, beside the three documented ones.
   assert.deepEqual([...WORLD_EVENTS].sort(), [
     "object:destroyed",
+    "player:connected",
     "player:created",
+    "player:disconnected",
     "player:removed",
+    "room:speech",
   ]);
 });
 

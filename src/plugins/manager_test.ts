@@ -9,6 +9,7 @@ import { createHooks } from "./hooks.ts";
 import { HelpRegistry } from "./help_registry.ts";
 import { PluginManager } from "./manager.ts";
 import { Scheduler } from "../timers/scheduler.ts";
+import { GmcpMap } from "../hub/gmcp_map.ts";
 
 /** A stand-in command registry: names are unique, owners can be released. */
 class FakeCommands {
@@ -74,12 +75,16 @@ async function setup(overrides: Record<string, unknown> = {}, timeoutMs = 2000) 
   const services = { config, kv, pluginApps: routes } as unknown as Services;
   const logs: string[] = [];
   const timers = new Scheduler(kv);
-  const manager = new PluginManager({ services, apps: routes, commands, hooks, help, timers }, {
-    dir,
-    engineVersion: "1.0.0",
-    timeoutMs,
-    log: { info: (m) => logs.push(m), error: (m) => logs.push(m) },
-  });
+  const gmcp = new GmcpMap();
+  const manager = new PluginManager(
+    { services, apps: routes, commands, hooks, help, timers, gmcp },
+    {
+      dir,
+      engineVersion: "1.0.0",
+      timeoutMs,
+      log: { info: (m) => logs.push(m), error: (m) => logs.push(m) },
+    },
+  );
   const call = async (path: string) => {
     const e = routes.match(path);
     if (!e) return null;

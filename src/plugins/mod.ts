@@ -22,6 +22,8 @@ export type {
   GameEvents,
   Handler,
   Hooks,
+  SpeechKind,
+  SpeechPayload,
   Unsubscribe,
   WikiEvents,
   WikiPagePayload,
@@ -49,10 +51,17 @@ export { ENGINE_VERSION } from "../version.ts";
 
 export type { Services } from "../services.ts";
 export type { CommandSdk, CommandSpec } from "../commands/types.ts";
-export type { HubApi, HubConnection, Outbound, OutboundData } from "../hub/types.ts";
+export type {
+  Delivery,
+  HubApi,
+  HubConnection,
+  Outbound,
+  OutboundData,
+  PlayerIds,
+} from "../hub/types.ts";
+export type { GmcpMapper } from "../hub/gmcp_map.ts";
 export type { DbObject, ObjectData } from "../world/types.ts";
 export type { PluginSection } from "../config/defaults.ts";
-export type { Presence } from "../world/presence.ts";
 
 export {
   ConflictError,

@@ -4,7 +4,8 @@
  * player, run commands as a player, and read what every connected player received. Plugin
  * tests import only this module and `src/plugins/mod.ts`.
  */
-import { dirname, fromFileUrl, isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createEngine, type Engine } from "../engine.ts";
 import { withHubPath } from "../hub/upgrade.ts";
 import type { Clock } from "../timers/clock.ts";
@@ -12,7 +13,7 @@ import type { OutboundData } from "../hub/types.ts";
 import { stripColour } from "../text/colour.ts";
 
 /** The repository's `plugins/` folder (where plugin names are looked up). */
-const PLUGINS_DIR = resolve(dirname(fromFileUrl(import.meta.url)), "../../plugins");
+const PLUGINS_DIR = fileURLToPath(new URL("../../plugins", import.meta.url));
 
 /** Password of every player the kit makes. */
 const PASSWORD = "test-kit-password";
@@ -119,6 +120,10 @@ export async function startTestGame(opts: TestGameOptions): Promise<TestGame> {
   );
   const base = `http://127.0.0.1:${server.addr.port}`;
   const clients = new Map<string, KitClient>();
+  const connect = async (player: TestPlayer) => {
+    if (clients.has(player.name)) return;
+    clients.set(player.name, await KitClient.open(base, player));
+  };
   return {
     engine,
     base,
@@ -143,12 +148,9 @@ export async function startTestGame(opts: TestGameOptions): Promise<TestGame> {
       const json = (res.headers.get("content-type") ?? "").includes("application/json");
       return { status: res.status, headers: res.headers, body: json ? JSON.parse(text) : text };
     },
-    async connect(player) {
-      if (clients.has(player.name)) return;
-      clients.set(player.name, await KitClient.open(base, player));
-    },
+    connect,
     async run(player, line) {
-      await this.connect(player);
+      await connect(player);
       for (const c of clients.values()) c.mark();
       const actor = clients.get(player.name)!;
       await actor.command(line);
@@ -255,7 +257,7 @@ class KitClient {
 
 /** `p`, or a clear failure after the kit's wait. */
 function within<T>(p: Promise<T>, what: string): Promise<T> {
-  let timer = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, fail) => {
     timer = setTimeout(() => fail(new Error(`kit: timed out waiting for ${what}`)), WAIT_MS);
   });

@@ -18,12 +18,17 @@ export const MAX_GMCP_PACKAGE = 128;
 
 const PACKAGE_RE = /^[A-Za-z0-9_][A-Za-z0-9_.\-]*$/;
 
+/** True for a usable GMCP package name: dotted words (`Comm.Channel.Text`), at most 128 characters. */
+export function isGmcpPackage(pkg: string): boolean {
+  return pkg.length <= MAX_GMCP_PACKAGE && PACKAGE_RE.test(pkg);
+}
+
 /**
  * Encodes a GMCP message; `data` undefined sends the name alone. Throws RangeError on a package
  * name that is not dotted words, and whatever `JSON.stringify` throws (both are caller bugs).
  */
 export function encodeGmcp(pkg: string, data?: unknown): Uint8Array {
-  if (pkg.length > MAX_GMCP_PACKAGE || !PACKAGE_RE.test(pkg)) {
+  if (!isGmcpPackage(pkg)) {
     throw new RangeError(`invalid GMCP package name: ${JSON.stringify(pkg.slice(0, 40))}`);
   }
   const text = data === undefined ? pkg : `${pkg} ${JSON.stringify(data)}`;
@@ -36,7 +41,7 @@ export function decodeGmcp(payload: Uint8Array): GmcpMessage | null {
   const match = /^\s*(\S+)\s*([\s\S]*)$/.exec(text);
   if (match === null) return null;
   const pkg = match[1];
-  if (pkg.length > MAX_GMCP_PACKAGE || !PACKAGE_RE.test(pkg)) return null;
+  if (!isGmcpPackage(pkg)) return null;
   const raw = match[2].trim();
   let data: unknown = undefined;
   if (raw !== "") {

@@ -11,6 +11,7 @@ import {
   wantsColour,
 } from "../text/colour_mode.ts";
 import { SIDECAR_HEADER } from "../hub/sidecar_auth.ts";
+import { isGmcpPackage } from "./gmcp.ts";
 import { HubLink } from "./hub_link.ts";
 import { HubPacer } from "./pacer.ts";
 import { type TelnetEvent, TelnetSession } from "./session.ts";
@@ -478,12 +479,14 @@ export class TelnetClient {
     if (this.#closed) return;
     let msg = text;
     let data: Record<string, unknown> = {};
+    let gmcp: unknown = undefined;
     if (text.startsWith("{")) {
       try {
         const f = JSON.parse(text);
         if (typeof f === "object" && f !== null) {
           msg = typeof f.msg === "string" ? f.msg : "";
           if (typeof f.data === "object" && f.data !== null) data = f.data;
+          gmcp = f.gmcp;
         }
       } catch { /* shown as text */ }
     }
@@ -537,7 +540,7 @@ export class TelnetClient {
       this.#decideColour();
     }
     if (type === "room") this.#gmcpRoom(data);
-    else if (type === "channel") this.#gmcpChannel(data, msg);
+    if (gmcp !== undefined) this.#gmcpForward(gmcp);
     if (msg !== "") this.#say(msg);
   }
 
@@ -570,13 +573,15 @@ export class TelnetClient {
     });
   }
 
-  #gmcpChannel(data: Record<string, unknown>, msg: string): void {
-    if (!this.#session.gmcp) return;
-    this.#session.sendGmcp("Comm.Channel.Text", {
-      channel: String(data.channel ?? ""),
-      talker: stripColour(String(data.sender ?? "")),
-      text: renderText(msg, this.#colour),
-    });
+  /**
+   * A message's GMCP form as the engine built it (`gmcp: [package, payload]`, from a plugin's
+   * mapping): sent on as is, but for colour codes in its strings, rendered like message text.
+   */
+  #gmcpForward(gmcp: unknown): void {
+    if (!this.#session.gmcp || !Array.isArray(gmcp) || typeof gmcp[0] !== "string") return;
+    const [pkg, payload] = gmcp;
+    if (!isGmcpPackage(pkg)) return;
+    this.#session.sendGmcp(pkg, renderStrings(payload, this.#colour, 0));
   }
 
   #sendClientInfo(): void {
@@ -600,6 +605,19 @@ export class TelnetClient {
       JSON.stringify({ type: "window", width, height: this.#session.height || 24 }),
     );
   }
+}
+
+/** Deepest nesting of a GMCP payload whose strings are rendered; deeper values go as they are. */
+const MAX_RENDER_DEPTH = 8;
+
+/** A GMCP payload with colour codes in its strings rendered (ANSI, or none without colour). */
+function renderStrings(v: unknown, colour: boolean, depth: number): unknown {
+  if (typeof v === "string") return renderText(v, colour);
+  if (typeof v !== "object" || v === null || depth >= MAX_RENDER_DEPTH) return v;
+  if (Array.isArray(v)) return v.map((x) => renderStrings(x, colour, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = renderStrings(x, colour, depth + 1);
+  return out;
 }
 
 /** A room id as GMCP shows it: a number when it is one, else the text ("" when missing). */

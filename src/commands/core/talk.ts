@@ -1,6 +1,8 @@
 /** Talking: say, pose, semipose, @emit, page, think. */
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { ObjectHead } from "../../world/types.ts";
+import type { OutboundData } from "../../hub/types.ts";
+import type { SpeechKind } from "../../plugins/hooks.ts";
 import { hasFlag } from "../../world/flags.ts";
 import { CommandError } from "../errors.ts";
 import { displayName, joinList } from "../format.ts";
@@ -16,6 +18,29 @@ function from(me: ObjectHead) {
 function inRoom(u: CommandSdk): string {
   if (!u.here) throw new CommandError("There is no one here to hear you.");
   return u.here.id;
+}
+
+/**
+ * Speech in a room, the one place it happens: the room hears `msg` (but `exclude`), then
+ * plugins hear of it on `room:speech` (scenes log it).
+ */
+function speak(
+  u: CommandSdk,
+  roomId: string,
+  kind: SpeechKind,
+  msg: string,
+  data: OutboundData,
+  exclude: readonly string[] = [],
+): void {
+  u.emitRoom(roomId, msg, exclude, data);
+  void u.services.hooks.worldHooks.emit("room:speech", {
+    actorId: u.me.id,
+    actorName: u.me.name,
+    roomId,
+    text: u.cmd.args,
+    kind,
+    msg,
+  });
 }
 
 /**
@@ -74,7 +99,7 @@ Example:
       const room = inRoom(u);
       const data = { type: "say", from: from(u.me), text };
       u.send(`You say, "${text}%cn"`, data);
-      u.emitRoom(room, `${displayName(u.me)} says, "${text}%cn"`, [u.me.id], data);
+      speak(u, room, "say", `${displayName(u.me)} says, "${text}%cn"`, data, [u.me.id]);
     },
   },
   {
@@ -90,7 +115,7 @@ Example:
       const text = u.cmd.args;
       if (!text.trim()) throw new CommandError("Pose what?");
       const msg = `${displayName(u.me)} ${text}`;
-      u.emitRoom(inRoom(u), msg, [], { type: "pose", from: from(u.me), text });
+      speak(u, inRoom(u), "pose", msg, { type: "pose", from: from(u.me), text });
     },
   },
   {
@@ -106,7 +131,8 @@ Example:
       const text = u.cmd.args;
       if (!text.trim()) throw new CommandError("Pose what?");
       const msg = `${displayName(u.me)}${text}`;
-      u.emitRoom(inRoom(u), msg, [], { type: "pose", from: from(u.me), text, semipose: true });
+      const data = { type: "pose", from: from(u.me), text, semipose: true };
+      speak(u, inRoom(u), "semipose", msg, data);
     },
   },
   {
@@ -121,7 +147,7 @@ Example:
     exec(u) {
       const text = u.cmd.args;
       if (!text.trim()) throw new CommandError("Emit what?");
-      u.emitRoom(inRoom(u), text, [], { type: "emit", from: from(u.me), text });
+      speak(u, inRoom(u), "emit", text, { type: "emit", from: from(u.me), text });
     },
   },
   {

@@ -1,0 +1,75 @@
+/**
+ * Fan-out: delivery to a player, a list of players, a room or everyone, from the session
+ * registry in memory. Each message is encoded once per client kind (EncodedFrame), never once
+ * per recipient, and its plugin-declared GMCP form is built at most once.
+ */
+import type { Connection } from "./connection.ts";
+import type { GmcpMap } from "./gmcp_map.ts";
+import { EncodedFrame } from "./protocol.ts";
+import type { SessionRegistry } from "./registry.ts";
+import type { Outbound, PlayerIds } from "./types.ts";
+
+function deliverAll(set: ReadonlySet<Connection>, frame: EncodedFrame): void {
+  for (const c of set) c.deliver(frame);
+}
+
+/** Delivery over the registry's connections. */
+export class Fanout {
+  constructor(
+    private readonly registry: SessionRegistry,
+    private readonly gmcp: GmcpMap | null,
+  ) {}
+
+  /** A message encoded for fan-out (GMCP mappings applied for telnet clients). */
+  frame(out: Outbound): EncodedFrame {
+    return new EncodedFrame(out, this.gmcp);
+  }
+
+  /** To every connection of a player. */
+  toPlayer(playerId: string, out: Outbound): void {
+    const set = this.registry.connectionsOf(playerId);
+    if (set) deliverAll(set, this.frame(out));
+  }
+
+  /**
+   * To each listed player that is connected, once each. A Set or Map larger than the number of
+   * players online is checked against them instead of walked (a big channel, few online).
+   */
+  toPlayers(ids: PlayerIds, out: Outbound): void {
+    const frame = this.frame(out);
+    const online = this.registry.sessions();
+    if ((ids instanceof Set || ids instanceof Map) && ids.size > online.size) {
+      for (const [pid, set] of online) if (ids.has(pid)) deliverAll(set, frame);
+      return;
+    }
+    const list: Iterable<string> = ids instanceof Map ? ids.keys() : ids as Iterable<string>;
+    const seen = ids instanceof Set || ids instanceof Map ? null : new Set<string>();
+    for (const pid of list) {
+      if (seen) {
+        if (seen.has(pid)) continue;
+        seen.add(pid);
+      }
+      const set = online.get(pid);
+      if (set) deliverAll(set, frame);
+    }
+  }
+
+  /** To every connected player in a room except `exclude`. */
+  toRoom(roomId: string, out: Outbound, exclude: readonly string[] = []): void {
+    const members = this.registry.members(roomId);
+    if (!members) return;
+    const frame = this.frame(out);
+    const online = this.registry.sessions();
+    for (const pid of members) {
+      if (exclude.length && exclude.includes(pid)) continue;
+      const set = online.get(pid);
+      if (set) deliverAll(set, frame);
+    }
+  }
+
+  /** To every logged-in connection. */
+  toAll(out: Outbound): void {
+    const frame = this.frame(out);
+    for (const set of this.registry.sessions().values()) deliverAll(set, frame);
+  }
+}

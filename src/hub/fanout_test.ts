@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { Connection, type ConnectionHooks } from "./connection.ts";
+import { Fanout } from "./fanout.ts";
+import { GmcpMap } from "./gmcp_map.ts";
+import { SessionRegistry } from "./registry.ts";
+import type { ClientKind } from "./types.ts";
+import type { DbObject } from "../world/types.ts";
+
+/** Just enough of a WebSocket for a Connection; keeps what was sent. */
+class FakeSocket extends EventTarget {
+  readyState = 1;
+  bufferedAmount = 0;
+  binaryType = "blob";
+  readonly sent: string[] = [];
+  send(text: string) {
+    this.sent.push(text);
+  }
+  close() {}
+}
+
+const hooks: ConnectionHooks = {
+  opened: () => {},
+  frame: () => {},
+  run: async () => {},
+  closed: () => {},
+};
+
+function player(id: string, location = "1"): DbObject {
+  return {
+    id,
+    name: `P${id}`,
+    flags: ["player"],
+    location,
+    owner: id,
+    data: {},
+    createdAt: 0,
+    updatedAt: 0,
+  };
+}
+
+function setup() {
+  const registry = new SessionRegistry();
+  const gmcp = new GmcpMap();
+  const fanout = new Fanout(registry, gmcp);
+  let seq = 0;
+  const join = (id: string, kind: ClientKind, location = "1") => {
+    const socket = new FakeSocket();
+    const conn = new Connection(`c${++seq}`, kind, "127.0.0.1", socket as never, hooks, 0);
+    registry.open(conn);
+    registry.attach(conn, player(id, location));
+    return socket;
+  };
+  return { registry, gmcp, fanout, join };
+}
+
+Deno.test("fan-out: a message is mapped to GMCP once, and only telnet frames carry it", () => {
+  const { gmcp, fanout, join } = setup();
+  let calls = 0;
+  gmcp.set("note", "Test.Note", (data, msg) => {
+    calls++;
+    return { text: msg, n: data.n };
+  }, "test");
+  const telnet = [join("2", "telnet"), join("3", "telnet"), join("4", "telnet")];
+  const web = join("5", "web");
+  const plain = join("6", "plain");
+  fanout.toRoom("1", { msg: "hi %chthere", data: { type: "note", n: 1 } });
+  assert.equal(calls, 1, "the mapping ran once for three telnet clients");
+  const frame = JSON.parse(telnet[0].sent[0]);
+  assert.deepEqual(frame.gmcp, ["Test.Note", { text: "hi %chthere", n: 1 }]);
+  for (const s of telnet) assert.equal(s.sent[0], telnet[0].sent[0]);
+  assert.equal(JSON.parse(web.sent[0]).gmcp, undefined);
+  assert.equal(plain.sent[0], "hi \x1b[1mthere\x1b[0m\r\n");
+
+  // Unmapped types, and a mapping that gives nothing or throws, send the plain JSON frame.
+  gmcp.set("quiet", "Test.Quiet", () => undefined, "test");
+  fanout.toPlayer("2", { msg: "x", data: { type: "quiet" } });
+  fanout.toPlayer("2", { msg: "y", data: { type: "other" } });
+  assert.deepEqual(telnet[0].sent.slice(1).map((t) => JSON.parse(t).gmcp), [undefined, undefined]);
+  gmcp.removeOwner("test");
+  fanout.toPlayer("2", { msg: "z", data: { type: "note", n: 2 } });
+  assert.equal(JSON.parse(telnet[0].sent[3]).gmcp, undefined, "released with its owner");
+});
+
+Deno.test("fan-out: a list reaches each connected player once; rooms exclude", () => {
+  const { fanout, join } = setup();
+  const a = join("2", "web");
+  const b = join("3", "web");
+  const elsewhere = join("4", "web", "9");
+  fanout.toPlayers(["3", "3", "2", "404"], { msg: "list" });
+  fanout.toPlayers(new Map([["3", 1], ["404", 2], ["405", 3], ["406", 4]]), { msg: "map" });
+  fanout.toPlayers(new Set(["4"]), { msg: "set" });
+  fanout.toRoom("1", { msg: "room" }, ["2"]);
+  fanout.toAll({ msg: "all" });
+  const msgs = (s: FakeSocket) => s.sent.map((t) => JSON.parse(t).msg);
+  assert.deepEqual(msgs(a), ["list", "all"]);
+  assert.deepEqual(msgs(b), ["list", "map", "room", "all"]);
+  assert.deepEqual(msgs(elsewhere), ["set", "all"]);
+});
+
+Deno.test("gmcp map: a type belongs to one plugin; package names are checked", () => {
+  const gmcp = new GmcpMap();
+  gmcp.set("channel", "Comm.Channel.Text", () => ({}), "channels");
+  gmcp.set("channel", "Comm.Channel.Text", () => ({ again: true }), "channels");
+  assert.throws(
+    () => gmcp.set("channel", "X.Y", () => ({}), "other"),
+    /already mapped by channels/,
+  );
+  assert.throws(() => gmcp.set("t", "bad name", () => ({}), "p"), /not a GMCP package/);
+  assert.deepEqual(gmcp.apply({ type: "channel" }, ""), ["Comm.Channel.Text", { again: true }]);
+});

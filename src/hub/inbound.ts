@@ -1,0 +1,224 @@
+/**
+ * Inbound frames and the limits on them: size and UTF-8 checks, the command rate (10 a second
+ * per player), the separate bound on keepalive frames (`ping`, `sync`), the sidecar's `client`
+ * frames, and the ordered run of each connection's queued work.
+ */
+import type { Services } from "../services.ts";
+import { CloseCode, type Connection, type Task } from "./connection.ts";
+import { CommandRateLimiter, CONTROL_PER_WINDOW, type IpCounter, looksLikeIp } from "./limits.ts";
+import { preLogin } from "./login.ts";
+import {
+  binaryText,
+  type InboundFrame,
+  MAX_FRAME_BYTES,
+  MAX_LINE,
+  parseFrame,
+  textTooLarge,
+} from "./protocol.ts";
+import { errorOut, type Sessions } from "./sessions.ts";
+
+/** Runs one command line of a logged-in connection (the command engine's `dispatch`). */
+export type Dispatcher = (conn: Connection, line: string) => Promise<void>;
+
+/** Times the sidecar reports are believed back this far (a year); older ones are ignored. */
+const REPORTED_TIME_LIMIT_MS = 365 * 24 * 60 * 60 * 1000;
+
+/** Reads frames and runs queued work for every connection of a hub. */
+export class Inbound {
+  readonly #commands = new CommandRateLimiter();
+  /** Keepalive frames: their own bound, so they neither use up commands nor flood replies. */
+  readonly #control = new CommandRateLimiter(CONTROL_PER_WINDOW);
+
+  constructor(
+    private readonly services: Services,
+    /** Connections counted per client IP (the sidecar reports its players' addresses). */
+    private readonly ips: IpCounter,
+    private readonly sessions: Sessions,
+    private readonly dispatch: Dispatcher,
+  ) {}
+
+  /** A frame arrived (string, or ArrayBuffer for a binary frame). */
+  frame(conn: Connection, data: unknown): void {
+    if (conn.closed) return;
+    if (typeof data !== "string") {
+      if (!(data instanceof ArrayBuffer) || data.byteLength > MAX_FRAME_BYTES) {
+        return this.#tooLarge(conn);
+      }
+      // A binary frame is read as UTF-8 text. Text frames never get here with bad UTF-8:
+      // the runtime drops such a socket itself (docs/protocol.md).
+      const text = binaryText(data);
+      if (text === null) return this.#notUtf8(conn);
+      return this.#handle(conn, parseFrame(text));
+    }
+    if (textTooLarge(data)) return this.#tooLarge(conn);
+    this.#handle(conn, parseFrame(data));
+  }
+
+  /** Runs one queued task of a connection: a step such as a login, or a line. */
+  async run(conn: Connection, task: Task): Promise<void> {
+    if (typeof task !== "string") return await task();
+    if (!conn.playerId) return await preLogin(this.sessions, conn, task);
+    if (task.trim().toLowerCase() === "quit") return conn.close("Goodbye!");
+    try {
+      await this.dispatch(conn, task);
+    } catch (e) {
+      console.error(`hub: command failed for #${conn.playerId}: ${(e as Error)?.stack ?? e}`);
+      conn.send(errorOut("Something went wrong running that command."));
+    }
+  }
+
+  /** A connection logged in: from now on its commands count per player. */
+  loggedIn(conn: Connection): void {
+    this.#commands.forget(`c:${conn.id}`);
+  }
+
+  /** A connection closed: its per-connection counts go. */
+  closed(conn: Connection): void {
+    this.#commands.forget(`c:${conn.id}`);
+    this.#control.forget(`c:${conn.id}`);
+  }
+
+  #notUtf8(conn: Connection): void {
+    console.warn(`hub: closing ${conn.id} (${conn.ip}): a frame that is not valid UTF-8`);
+    conn.close("Frames must be UTF-8 text.", CloseCode.invalidData);
+  }
+
+  #tooLarge(conn: Connection): void {
+    console.warn(`hub: closing ${conn.id} (${conn.ip}): frame over ${MAX_FRAME_BYTES} bytes`);
+    conn.close(`Frame too large (limit ${MAX_FRAME_BYTES} bytes).`, CloseCode.tooBig);
+  }
+
+  #handle(conn: Connection, f: InboundFrame): void {
+    switch (f.kind) {
+      case "lines": {
+        let admitted = false;
+        for (const line of f.lines) {
+          if (this.#admit(conn)) admitted = conn.enqueue(line) || admitted;
+        }
+        for (let i = 0; i < f.tooLong; i++) {
+          if (this.#admit(conn)) {
+            admitted = true;
+            conn.send(errorOut(`That line is too long (the limit is ${MAX_LINE} characters).`));
+          }
+        }
+        // Read (not yet run): what the telnet sidecar paces by. A dropped frame gets no ack.
+        if (f.ack !== undefined && admitted) {
+          conn.send({ msg: "", data: { type: "ack", id: f.ack } });
+        }
+        return;
+      }
+      case "auth":
+        if (this.#admit(conn)) {
+          conn.enqueue(() => this.sessions.tokenLogin(conn, f.token, f.resume, false));
+        }
+        return;
+      case "window":
+        if (f.width !== null) conn.width = f.width;
+        if (f.height !== null) conn.height = f.height;
+        return;
+      case "client":
+        return this.#clientFrame(conn, f);
+      case "ping":
+        // A keepalive (the hub sends no WebSocket pings): answered on read, but not activity and
+        // not a command. The pong echoes the id, so a client (the telnet sidecar's pacing) knows
+        // what has been read.
+        if (this.#allowControl(conn)) {
+          conn.send({
+            msg: "",
+            data: f.id === null ? { type: "pong" } : { type: "pong", id: f.id },
+          });
+        }
+        return;
+      case "sync":
+        // Answered once everything the connection sent before it has run: it waits in the
+        // same queue as the commands (a full queue drops it, like a command).
+        if (this.#allowControl(conn)) {
+          const data = f.id === null ? { type: "sync" } : { type: "sync", id: f.id };
+          conn.enqueue(() => Promise.resolve(conn.send({ msg: "", data })));
+        }
+        return;
+      case "bad":
+        if (this.#admit(conn)) conn.send(errorOut(f.error));
+        return;
+    }
+  }
+
+  /**
+   * The sidecar reports its telnet client's IP, terminal, and when it connected and last typed
+   * (so `who` and the idle limit see through engine restarts); trusted only from a connection
+   * that proved itself the sidecar with its secret.
+   */
+  #clientFrame(conn: Connection, f: Extract<InboundFrame, { kind: "client" }>): void {
+    if (!conn.sidecar) {
+      if (this.#admit(conn)) {
+        conn.send(errorOut("Client frames are accepted only from the telnet sidecar."));
+      }
+      return;
+    }
+    const { ip, ttype } = f;
+    if (ttype) conn.ttype = ttype;
+    const now = Date.now();
+    const past = (t: number | null) => t !== null && t <= now && t > now - REPORTED_TIME_LIMIT_MS;
+    if (past(f.connectedAt)) conn.connectedAt = Math.min(conn.connectedAt, f.connectedAt!);
+    // Until this connection has had input of its own, the sidecar knows better.
+    if (past(f.lastInput) && !conn.inputSeen) {
+      conn.lastInput = Math.max(f.lastInput!, conn.connectedAt);
+    }
+    if (!ip || !looksLikeIp(ip) || ip === conn.ip) return;
+    const ips = this.ips;
+    if (conn.ipCounted) ips.remove(conn.ip);
+    conn.ip = ip;
+    const cap = this.services.config.value.server.maxConnectionsPerIp;
+    ips.add(ip);
+    conn.ipCounted = true;
+    if (cap > 0 && ips.count(ip) > cap) {
+      conn.close("Too many connections from your address.", CloseCode.policy);
+    }
+  }
+
+  /**
+   * Counts one command against the rate limit (per player once logged in, so several
+   * connections share it; per connection before) and marks the connection active. False means
+   * drop it.
+   */
+  #admit(conn: Connection): boolean {
+    const now = Date.now();
+    const pid = conn.playerId;
+    conn.lastInput = now;
+    conn.inputSeen = true;
+    const key = pid ? `p:${pid}` : `c:${conn.id}`;
+    if (this.#commands.allow(key, now)) return true;
+    this.#report(this.#commands, key, conn, now, "commands over 10 per second dropped");
+    return false;
+  }
+
+  /** Counts one keepalive frame against the connection's own bound; false means drop it. */
+  #allowControl(conn: Connection): boolean {
+    const now = Date.now();
+    const key = `c:${conn.id}`;
+    if (this.#control.allow(key, now)) return true;
+    this.#report(
+      this.#control,
+      key,
+      conn,
+      now,
+      `ping and sync frames over ${CONTROL_PER_WINDOW} per second dropped`,
+    );
+    return false;
+  }
+
+  #report(
+    limiter: CommandRateLimiter,
+    key: string,
+    conn: Connection,
+    now: number,
+    detail: string,
+  ): void {
+    if (!limiter.shouldReport(key, now)) return;
+    this.services.securityLog.write("WS_RATE_LIMITED", {
+      actor: conn.playerId,
+      ip: conn.ip,
+      detail,
+    });
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Who is online: every open connection, each logged-in player's connections, the room each
+ * connected player is in and its card. The engine's one source of truth for presence: `who`,
+ * `GET /api/v1/players/online`, the player cap and fan-out all read it, from memory.
+ */
+import type { DbObject } from "../world/types.ts";
+import type { ObjectChange } from "../world/objects.ts";
+import { PlayerCards } from "./cards.ts";
+import type { Connection } from "./connection.ts";
+import { RoomIndex } from "./rooms.ts";
+import type { PlayerCard } from "./types.ts";
+
+/** What a logout left behind. */
+export interface Detached {
+  playerId: string;
+  /** The player's current name (the card follows renames). */
+  name: string;
+  /** True when the player has no connection left. */
+  last: boolean;
+  /** The room the player was in (when `last`; it has just been forgotten). */
+  room: string | undefined;
+}
+
+/** Open connections and the logged-in players behind them. */
+export class SessionRegistry {
+  readonly #conns = new Map<string, Connection>();
+  readonly #players = new Map<string, Set<Connection>>();
+  readonly #rooms = new RoomIndex();
+  readonly #cards = new PlayerCards();
+
+  /** Records an accepted connection. */
+  open(conn: Connection): void {
+    this.#conns.set(conn.id, conn);
+  }
+
+  /** Forgets a connection; false when it was not (or no longer) registered. */
+  close(conn: Connection): boolean {
+    if (this.#conns.get(conn.id) !== conn) return false;
+    this.#conns.delete(conn.id);
+    return true;
+  }
+
+  /**
+   * Logs a connection in as `player` (synchronous, so two logins cannot both pass a cap
+   * checked just before). True when it is the player's first connection.
+   */
+  attach(conn: Connection, player: DbObject): boolean {
+    const id = player.id;
+    conn.playerId = id;
+    conn.name = player.name;
+    let set = this.#players.get(id);
+    const first = !set;
+    if (!set) {
+      set = new Set();
+      this.#players.set(id, set);
+    }
+    set.add(conn);
+    this.#cards.offer(player);
+    if (!this.#rooms.has(id)) this.#rooms.place(id, player.location);
+    return first;
+  }
+
+  /** Takes a closed connection's player session down; null when it was not logged in. */
+  detach(conn: Connection): Detached | null {
+    const pid = conn.playerId;
+    if (!pid) return null;
+    const set = this.#players.get(pid);
+    set?.delete(conn);
+    const name = this.#cards.get(pid)?.name ?? conn.name;
+    if (set && set.size > 0) return { playerId: pid, name, last: false, room: undefined };
+    this.#players.delete(pid);
+    this.#cards.delete(pid);
+    const room = this.#rooms.roomOf(pid);
+    this.#rooms.remove(pid);
+    return { playerId: pid, name, last: true, room };
+  }
+
+  /**
+   * A committed change to a connected player (from any writer: commands, @teleport, building,
+   * REST) refreshes its card and, when it moved, its place in the room index: the one path
+   * that keeps the index right. Returns the new card, or null for anything else.
+   */
+  changed(change: ObjectChange): PlayerCard | null {
+    const card = this.#cards.apply(change);
+    const to = change.after?.location;
+    if (card && to && this.#rooms.has(card.id)) this.#rooms.place(card.id, to);
+    return card;
+  }
+
+  /**
+   * Offers a fresh read of a player to its card; a newer read also corrects the room index (it
+   * saw a change the store's events did not bring). True when the card was refreshed.
+   */
+  refresh(player: DbObject): boolean {
+    if (!this.#cards.refresh(player)) return false;
+    if (player.location && this.#rooms.has(player.id)) {
+      this.#rooms.place(player.id, player.location);
+    }
+    return true;
+  }
+
+  /** Every open connection, logged in or not. */
+  connections(): IterableIterator<Connection> {
+    return this.#conns.values();
+  }
+
+  /** Number of open connections. */
+  get connectionCount(): number {
+    return this.#conns.size;
+  }
+
+  /** The live connection set of a player (do not modify), or undefined when offline. */
+  connectionsOf(playerId: string): ReadonlySet<Connection> | undefined {
+    return this.#players.get(playerId);
+  }
+
+  /** Logged-in players and their connections, in order of login (live; do not modify). */
+  sessions(): ReadonlyMap<string, ReadonlySet<Connection>> {
+    return this.#players;
+  }
+
+  /** True when the player has at least one connection. */
+  isOnline(playerId: string): boolean {
+    return this.#players.has(playerId);
+  }
+
+  /** Number of players online. */
+  get onlineCount(): number {
+    return this.#players.size;
+  }
+
+  /** A connected player's card, or undefined. */
+  card(playerId: string): PlayerCard | undefined {
+    return this.#cards.get(playerId);
+  }
+
+  /** The room of a connected player, or undefined. */
+  roomOf(playerId: string): string | undefined {
+    return this.#rooms.roomOf(playerId);
+  }
+
+  /** The live member set of a room (do not modify), or undefined when nobody is there. */
+  members(roomId: string): ReadonlySet<string> | undefined {
+    return this.#rooms.members(roomId);
+  }
+}

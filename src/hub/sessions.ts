@@ -1,0 +1,188 @@
+/**
+ * Sessions: the connect screen, token login and resume, login (player cap, session frame,
+ * MOTD and welcome), logout, and each connection's colour. Connecting and disconnecting are
+ * announced to the room and to plugins (`player:connected`, `player:disconnected`) from here.
+ */
+import type { Services } from "../services.ts";
+import { hasFlag, isStaff } from "../world/flags.ts";
+import type { DbObject } from "../world/types.ts";
+import { wantsColour } from "../text/colour_mode.ts";
+import type { Connection } from "./connection.ts";
+import type { Fanout } from "./fanout.ts";
+import type { LoginHost } from "./login.ts";
+import type { SessionRegistry } from "./registry.ts";
+import type { Outbound } from "./types.ts";
+
+/** A structured error message. */
+export function errorOut(msg: string): Outbound {
+  return { msg, data: { type: "error" } };
+}
+
+/** What sessions need of the hub around them. */
+export interface SessionHost {
+  /** The engine's services. */
+  services(): Services;
+  /** True once the hub is stopping: nobody is told of the connections it closes. */
+  stopping(): boolean;
+  /** A connection just logged in (its pre-login limits can go). */
+  loggedIn(conn: Connection): void;
+}
+
+/** Login and logout of hub connections. */
+export class Sessions implements LoginHost {
+  constructor(
+    private readonly host: SessionHost,
+    private readonly registry: SessionRegistry,
+    private readonly fanout: Fanout,
+  ) {}
+
+  /** The engine's services. */
+  get services(): Services {
+    return this.host.services();
+  }
+
+  /** The socket opened: a login the URL asked for, or the connect screen. */
+  opened(conn: Connection): void {
+    const login = conn.pendingLogin;
+    conn.pendingLogin = null;
+    if (login) conn.enqueue(() => this.tokenLogin(conn, login.token, login.resume, true));
+    else this.#connectScreen(conn);
+  }
+
+  #connectScreen(conn: Connection): void {
+    const s = this.services;
+    const screen = s.texts.get("connect").trimEnd();
+    // server.banner (set with @site) is a notice for everyone about to log in.
+    const banner = s.config.value.server.banner.trim();
+    conn.send({ msg: banner ? `${screen}\n\n${banner}` : screen, data: { type: "connect" } });
+  }
+
+  /** Logs in with a session token (`auth` frame, or `?token=` when `atOpen`). */
+  async tokenLogin(
+    conn: Connection,
+    token: string,
+    resume: boolean,
+    atOpen: boolean,
+  ): Promise<void> {
+    const s = this.services;
+    if (conn.playerId) {
+      conn.send(errorOut("You are already logged in."));
+      return;
+    }
+    const id = await s.tokens.verify(token);
+    const player = id ? await s.objects.get(id) : null;
+    if (conn.closed) return;
+    if (!player || !hasFlag(player.flags, "player")) {
+      conn.send(errorOut("Invalid or expired token."));
+      if (atOpen) this.#connectScreen(conn);
+      return;
+    }
+    await this.login(conn, player, resume);
+  }
+
+  /** Why a new non-staff player could not log in now, or null. */
+  fullProblem(): string | null {
+    const max = this.services.config.value.game.maxPlayers;
+    if (max > 0 && this.registry.onlineCount >= max) {
+      return `The game is full (${max} players). Please try again later.`;
+    }
+    return null;
+  }
+
+  /** Logs a connection in as `player`; `resumed` is the silent resume after an engine restart. */
+  async login(conn: Connection, player: DbObject, resumed: boolean): Promise<boolean> {
+    const s = this.services;
+    if (conn.closed) return false;
+    if (conn.playerId) {
+      conn.send(errorOut("You are already logged in."));
+      return false;
+    }
+    const id = player.id;
+    if (!resumed && !isStaff(player.flags) && !this.registry.isOnline(id)) {
+      const full = this.fullProblem();
+      if (full) {
+        conn.send(errorOut(full));
+        return false;
+      }
+    }
+    // The cap check and attach are synchronous together, so two logins cannot both pass.
+    const first = this.registry.attach(conn, player);
+    const colour = this.registry.card(id)?.colour ?? "auto";
+    conn.colourMode = colour;
+    conn.colour = wantsColour(colour, true);
+    this.host.loggedIn(conn);
+    if (conn.kind !== "plain") {
+      const token = await s.tokens.sign(id);
+      if (conn.closed) return false;
+      conn.send({
+        msg: "",
+        data: { type: "session", token, player: { id, name: player.name }, resumed, colour },
+      });
+    }
+    const connected = { id, name: player.name, first, resumed };
+    if (resumed) {
+      void s.hooks.worldHooks.emit("player:connected", connected);
+      return true;
+    }
+    const room = first ? this.registry.roomOf(id) : undefined;
+    if (room) {
+      this.fanout.toRoom(room, {
+        msg: `${player.name} has connected.`,
+        data: { type: "connect", player: { id, name: player.name } },
+      }, [id]);
+    }
+    const game = s.config.value.game;
+    this.#text(conn, s.texts.get("motd"), "motd");
+    this.#text(conn, game.loginMessage, "motd");
+    this.#text(conn, s.texts.get("welcome"), "welcome");
+    this.#text(conn, game.welcomeMessage, "welcome");
+    // Plugins hear of the login after the player has seen the room (mail's notice follows it).
+    conn.enqueueNext(() => {
+      if (!conn.closed) void s.hooks.worldHooks.emit("player:connected", connected);
+      return Promise.resolve();
+    });
+    conn.enqueueNext("look");
+    return true;
+  }
+
+  #text(conn: Connection, text: string, type: string): void {
+    const msg = text.replace(/\s+$/, "");
+    if (msg) conn.send({ msg, data: { type } });
+  }
+
+  /** A closed connection's logout: the room hears of a player's last connection going. */
+  loggedOut(conn: Connection): void {
+    const gone = this.registry.detach(conn);
+    if (!gone || this.host.stopping()) return;
+    const { playerId: id, name } = gone;
+    if (gone.last && gone.room) {
+      this.fanout.toRoom(gone.room, {
+        msg: `${name} has disconnected.`,
+        data: { type: "disconnect", player: { id, name } },
+      }, [id]);
+    }
+    void this.services.hooks.worldHooks.emit("player:disconnected", {
+      id,
+      name,
+      stillConnected: !gone.last,
+    });
+  }
+
+  /**
+   * Brings each connection of a player in line with its colour setting: plain connections
+   * render by it; JSON clients (web, the telnet sidecar) are told with a `colour` frame and
+   * decide themselves (the sidecar knows the terminal). Only on a change, never per message.
+   */
+  applyColour(playerId: string): void {
+    const mode = this.registry.card(playerId)?.colour;
+    const set = this.registry.connectionsOf(playerId);
+    if (!mode || !set) return;
+    for (const c of set) {
+      if (c.colourMode === mode) continue;
+      c.colourMode = mode;
+      // A plain WebSocket client says nothing of its terminal: colour unless switched off.
+      c.colour = wantsColour(mode, true);
+      c.send({ msg: "", data: { type: "colour", mode } });
+    }
+  }
+}
