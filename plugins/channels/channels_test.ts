@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { PluginKv } from "../../src/plugins/kv.ts";
+import { memoryPluginKv } from "../../src/plugins/testing.ts";
 import type { DbObject, Outbound, PlayerIds } from "../../src/plugins/mod.ts";
 import { ChannelStore } from "./store.ts";
 import { ChannelService, playerCheck } from "./service.ts";
@@ -19,8 +19,8 @@ function player(id: string, flags: string[] = ["player"]): DbObject {
 }
 
 async function setup(online: string[]) {
-  const kv = await Deno.openKv(":memory:");
-  const store = new ChannelStore(new PluginKv(kv, "channels"));
+  const kv = await memoryPluginKv("channels");
+  const store = new ChannelStore(kv.kv);
   const sent: [string, Outbound][] = [];
   const on = new Set(online);
   const toPlayers = (ids: PlayerIds, out: Outbound) => {
@@ -92,7 +92,7 @@ Deno.test("channels: aliases default to three letters and never shadow commands"
     assert.equal(talk.accepts?.(player("2"), ["gos"]), false, "not player 2's alias");
     assert.equal(byName.pattern?.test("+gossip hello"), true);
     // State survives a reload from KV.
-    const again = new ChannelStore(new PluginKv(t.kv, "channels"));
+    const again = new ChannelStore(t.kv.kv);
     await again.load();
     assert.equal(again.aliases.get("1")?.get("gos"), "gossip");
   } finally {
@@ -125,7 +125,7 @@ Deno.test("channels: a removed player's memberships go, at once in memory and th
     assert.equal(await pending, 2);
     assert.equal(await svc.forget("1"), 0);
     assert.equal(changes, 1, "nothing to forget, nothing changed");
-    const again = new ChannelStore(new PluginKv(t.kv, "channels"));
+    const again = new ChannelStore(t.kv.kv);
     await again.load();
     assert.deepEqual([...again.aliases.keys()], ["2"]);
 

@@ -102,7 +102,7 @@ Deno.test("notes: +note, +notes and +note/del in game, private to their author",
     const saved = await game.run(ann, "+note buy milk");
     assert.match(saved.text("Ann"), /^Note \d+ saved\.$/);
     assert.equal(saved.text("Bob"), "", "nobody else hears of a note");
-    assert.match((await game.run(ann, "+notes")).text("Ann"), /Your notes:\n  \d+: buy milk/);
+    assert.match((await game.run(ann, "+notes")).text("Ann"), /Your notes:\n {2}\d+: buy milk/);
     assert.equal((await game.run(bob, "+notes")).text("Bob"), "You have no notes.");
     const id = saved.text("Ann").match(/\d+/)![0];
     assert.equal((await game.run(bob, `+note/del ${id}`)).text("Bob"), "You have no such note.");

@@ -11,6 +11,8 @@ import { withHubPath } from "../hub/upgrade.ts";
 import type { Clock } from "../timers/clock.ts";
 import type { OutboundData } from "../hub/types.ts";
 import { stripColour } from "../text/colour.ts";
+import { openStore } from "../storage/kv.ts";
+import { PluginKv } from "./kv.ts";
 
 /** The repository's `plugins/` folder (where plugin names are looked up). */
 const PLUGINS_DIR = fileURLToPath(new URL("../../plugins", import.meta.url));
@@ -279,4 +281,20 @@ function deepMerge(
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A plugin's own key space on a fresh in-memory database, guarded like the engine's (values
+ * checked before writes, unreadable entries skipped), for unit tests of a plugin's store.
+ * `space(name)` gives another plugin's space on the same database; close it when done.
+ */
+export async function memoryPluginKv(
+  name: string,
+): Promise<{ kv: PluginKv; space(name: string): PluginKv; close(): void }> {
+  const db = await openStore(":memory:");
+  return {
+    kv: new PluginKv(db, name.toLowerCase()),
+    space: (other) => new PluginKv(db, other.toLowerCase()),
+    close: () => db.close(),
+  };
 }
