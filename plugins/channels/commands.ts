@@ -9,6 +9,7 @@ import {
   type CommandSpec,
   isStaff,
   padVisible,
+  type PluginWorld,
 } from "../../src/plugins/mod.ts";
 import { type ChannelService, closed } from "./service.ts";
 import type { Channel } from "./store.ts";
@@ -21,7 +22,10 @@ function escapeRe(s: string): string {
 }
 
 /** The fixed channel commands. */
-export function channelCommands(svc: ChannelService): CommandSpec[] {
+export function channelCommands(
+  svc: ChannelService,
+  world: Pick<PluginWorld, "getMany">,
+): CommandSpec[] {
   const list = (u: CommandSdk) => {
     const chans = svc.visible(u.me);
     if (!chans.length) return u.send("There are no channels.");
@@ -84,7 +88,7 @@ export function channelCommands(svc: ChannelService): CommandSpec[] {
             throw new CommandError(`${ch.name} is masked; its members are hidden.`);
           }
           const ids = svc.online(ch);
-          const players = await u.services.objects.getMany(ids);
+          const players = await world.getMany(ids);
           const names = players.map((p) => p.name).sort();
           return u.send(
             names.length

@@ -44,7 +44,7 @@ const plugin: PluginModule = {
       store,
       deliver: ctx.deliver,
       isOnline: (id) => s.hub.isOnline(id),
-      isCommand: (w) => !!s.commands.get(w),
+      isCommand: (w) => !!ctx.engine.command(w),
       historyLimit: () => {
         const n = Number(ctx.config.historyLimit);
         return Number.isInteger(n) && n > 0 ? n : HISTORY_KEEP;
@@ -68,13 +68,13 @@ const plugin: PluginModule = {
       await store.markSeeded();
     }
     // Members who were toaded or destroyed while this plugin was not running.
-    const dropped = await svc.forgetMissing(playerCheck(s.objects, store.aliases.size));
+    const dropped = await svc.forgetMissing(playerCheck(ctx.world, store.aliases.size));
     if (dropped) ctx.log.info(`dropped the memberships of ${dropped} removed player(s)`);
     ctx.hooks.worldHooks.on("player:removed", (p) => svc.forget(p.id).then(() => {}));
     // New players join the default channels with the default alias (`pub`), as players
     // of most games expect; a channel that is gone or refuses them is skipped.
     ctx.hooks.worldHooks.on("player:created", async (p) => {
-      const player = await s.objects.get(p.id);
+      const player = await ctx.world.get(p.id);
       if (!player) return;
       for (const name of defaultChannels(ctx.config.defaultChannels)) {
         await svc.join(player, name).catch((e) =>
@@ -89,7 +89,7 @@ const plugin: PluginModule = {
       text: msg,
     }));
     channelRoutes(ctx.http(PREFIX), svc);
-    for (const spec of channelCommands(svc)) ctx.commands.add(spec);
+    for (const spec of channelCommands(svc, ctx.world)) ctx.commands.add(spec);
     refreshTalk();
     ctx.provide({ service: svc });
     return true;

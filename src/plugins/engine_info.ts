@@ -22,6 +22,8 @@ export interface PluginEngine {
   readonly help: HelpSourcesView;
   /** Every registered command (core and plugins), with its lock, category and help. */
   commands(): readonly CommandEntry[];
+  /** The command a word runs (name or alias, any case), or undefined. */
+  command(word: string): CommandEntry | undefined;
 }
 
 /** The read-only engine view over the services and the help registry. */
@@ -37,5 +39,6 @@ export function pluginEngine(s: Services, help: HelpRegistry): PluginEngine {
       topics: () => help.topics(),
     },
     commands: () => s.commands.list(),
+    command: (word) => s.commands.get(word),
   };
 }

@@ -21,6 +21,10 @@ export interface PluginWorld {
   contents(location: string, limit?: number): Promise<DbObject[]>;
   /** Objects of one type located in `location`, at most `limit`. */
   contentsOfType(location: string, type: ObjectType, limit?: number): Promise<DbObject[]>;
+  /** Ids of objects carrying `flag` (from the flag index), at most `limit`. */
+  idsWithFlag(flag: string, limit?: number): Promise<string[]>;
+  /** Which of `ids` carry `flag` (from the flag index; unreadable records count). */
+  flagged(ids: readonly string[], flag: string): Promise<Set<string>>;
   /** Exits that lead to room `dest`, at most `limit`. */
   exitsTo(dest: string, limit?: number): Promise<DbObject[]>;
   /** Creates an object with the next dbref. */
@@ -44,6 +48,8 @@ export function pluginWorld(s: Services): PluginWorld {
     byName: (name, limit) => o.byName(name, limit),
     contents: (location, limit) => o.contents(location, limit),
     contentsOfType: (location, type, limit) => o.contentsOfType(location, type, limit),
+    idsWithFlag: (flag, limit) => o.idsWithFlag(flag, limit),
+    flagged: (ids, flag) => o.flagged(ids, flag),
     exitsTo: (dest, limit) => o.exitsTo(dest, limit),
     create: (input) => o.create(input),
     update: (id, change) => o.update(id, change),
