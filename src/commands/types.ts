@@ -68,3 +68,15 @@ export interface RegisteredCommand extends CommandSpec {
   /** `core`, or the plugin name; lets reloads release everything an owner added. */
   owner: string;
 }
+
+/**
+ * The command SDK as a plugin's command sees it: everything of `CommandSdk` but the engine's
+ * services and hub (a plugin reaches the engine through its context: `ctx.world`,
+ * `ctx.deliver`, `ctx.players`).
+ */
+export type PluginCommandSdk = Omit<CommandSdk, "services" | "hub">;
+
+/** A command a plugin registers: a `CommandSpec` whose exec gets the plugin SDK. */
+export interface PluginCommandSpec extends Omit<CommandSpec, "exec"> {
+  exec(u: PluginCommandSdk): void | Promise<void>;
+}

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { PluginSection } from "../config/defaults.ts";
 import type { PluginApps } from "../http/plugin_apps.ts";
 import { createPluginApp, type PluginApp, type RouteHandler } from "./http.ts";
-import type { CommandSpec } from "../commands/types.ts";
+import type { CommandSpec, PluginCommandSpec } from "../commands/types.ts";
 import type {
   EventBus,
   EventEvents,
@@ -115,7 +115,7 @@ export interface PluginContext {
   /** In-game commands. */
   readonly commands: {
     /** Registers a command owned by this plugin. */
-    add(spec: CommandSpec): void;
+    add(spec: PluginCommandSpec): void;
     /** Removes this plugin's commands of that name (case-insensitive); true when any went. */
     remove(name: string): boolean;
   };

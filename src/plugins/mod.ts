@@ -3,14 +3,7 @@
  * use of the engine is re-exported here, so the engine can reorganise its insides
  * without breaking plugins.
  */
-export type {
-  CommandHost,
-  ContextHost,
-  PluginBus,
-  PluginContext,
-  PluginHooks,
-  PluginLog,
-} from "./context.ts";
+export type { PluginBus, PluginContext, PluginHooks, PluginLog } from "./context.ts";
 export type { PluginModule } from "./loader.ts";
 export type { PluginStatus } from "./manager.ts";
 export type { PluginManifest } from "./manifest.ts";
@@ -49,16 +42,11 @@ export {
 export { LIST_PAGE, type Page, pageOf, type PageSizes } from "../http/pagination.ts";
 export { ENGINE_VERSION } from "../version.ts";
 
-export type { Services } from "../services.ts";
-export type { CommandSdk, CommandSpec } from "../commands/types.ts";
 export type {
-  Delivery,
-  HubApi,
-  HubConnection,
-  Outbound,
-  OutboundData,
-  PlayerIds,
-} from "../hub/types.ts";
+  PluginCommandSdk as CommandSdk,
+  PluginCommandSpec as CommandSpec,
+} from "../commands/types.ts";
+export type { Delivery, HubConnection, Outbound, OutboundData, PlayerIds } from "../hub/types.ts";
 export type { GmcpMapper } from "../hub/gmcp_map.ts";
 export type { DbObject, ObjectData } from "../world/types.ts";
 export type { PluginSection } from "../config/defaults.ts";
@@ -82,7 +70,7 @@ export {
 export { atLeast, hasFlag, isStaff, levelOf } from "../world/flags.ts";
 export { dbref, normalizeId } from "../world/ids.ts";
 export { objectNameProblem } from "../world/names.ts";
-export { canControl, canSee } from "../world/access.ts";
+export { canControl } from "../world/access.ts";
 export { objectView } from "../world/views.ts";
 export { typeOf } from "../world/objects.ts";
 export {
@@ -92,8 +80,5 @@ export {
   storableProblem,
   USER_SHAPE,
 } from "../storage/limits.ts";
-export { startingRoom } from "../world/start.ts";
 export { padVisible, renderAnsi, stripColour, visibleLength, wrapText } from "../text/colour.ts";
 export { displayName, exitName, namesOf } from "../commands/format.ts";
-export { roomView } from "../commands/room_view.ts";
-export { findPlayer, findTarget } from "../commands/target.ts";
