@@ -13,8 +13,8 @@
  * Confirmations can be missing: the hub does not answer a frame it dropped (the player's other
  * connections used up the limit), and an older engine answers none. While lines wait and the
  * newest frame has gone unconfirmed for `retryMs`, a `ping` with an id asks again (even over the
- * budget: the worst an extra ping can cost is itself being dropped; the hub counts pings as
- * commands). A hub that confirms nothing at all within `giveUpMs` makes the connection fall back
+ * budget: this hub bounds pings apart from commands, so the worst an extra ping costs is itself
+ * being dropped). Pings still count in this window, since an older hub counts them as commands. A hub that confirms nothing at all within `giveUpMs` makes the connection fall back
  * to pacing by send time.
  */
 
