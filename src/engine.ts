@@ -12,6 +12,7 @@ import { resolveSecret, TokenService } from "./auth/tokens.ts";
 import { SecurityLog } from "./auth/security_log.ts";
 import { WindowCounter } from "./auth/rate_limit.ts";
 import { Presence } from "./world/presence.ts";
+import { Players } from "./world/players.ts";
 import { Texts } from "./text/texts.ts";
 import { PluginApps } from "./http/plugin_apps.ts";
 import { Lifecycle } from "./lifecycle.ts";
@@ -90,6 +91,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     tokens: new TokenService(resolveSecret(env, (m) => console.warn(m))),
     securityLog: new SecurityLog(resolve(root, cfg.logging.dir, "security.log")),
     presence,
+    players: new Players(objects, hub),
     texts,
     loginFailures: new WindowCounter(10, 60_000),
     pluginApps: new PluginApps(),

@@ -6,6 +6,7 @@ import type { TokenService } from "./auth/tokens.ts";
 import type { SecurityLog } from "./auth/security_log.ts";
 import type { WindowCounter } from "./auth/rate_limit.ts";
 import type { Presence } from "./world/presence.ts";
+import type { Players } from "./world/players.ts";
 import type { Texts } from "./text/texts.ts";
 import type { PluginApps } from "./http/plugin_apps.ts";
 import type { Lifecycle } from "./lifecycle.ts";
@@ -23,6 +24,8 @@ export interface Services {
   tokens: TokenService;
   securityLog: SecurityLog;
   presence: Presence;
+  /** Players by name, alias or dbref; who is connected; display names. */
+  players: Players;
   texts: Texts;
   /** Failed logins per client IP (10 a minute). */
   loginFailures: WindowCounter;

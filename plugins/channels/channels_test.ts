@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PluginKv } from "../../src/plugins/kv.ts";
-import type { DbObject, HubApi, Outbound } from "../../src/plugins/mod.ts";
+import { type DbObject, displayName, type HubApi, type Outbound } from "../../src/plugins/mod.ts";
 import { ChannelStore } from "./store.ts";
 import { ChannelService, playerCheck } from "./service.ts";
 import { talkCommands } from "./commands.ts";
@@ -27,7 +27,8 @@ async function setup(online: string[]) {
   const svc = new ChannelService({
     store,
     hub,
-    presence: { isOnline: (id) => on.has(id), ids: () => [...on], size: on.size },
+    presence: { ids: () => [...on], size: on.size },
+    players: { isConnected: (id) => on.has(id), displayName },
     isCommand: (w) => w === "look",
     historyLimit: () => 3,
     onChange: () => {},
@@ -109,7 +110,8 @@ Deno.test("channels: a removed player's memberships go, at once in memory and th
     const svc = new ChannelService({
       store: t.store,
       hub: { send: () => {} } as unknown as HubApi,
-      presence: { isOnline: () => true, ids: () => [], size: 0 },
+      presence: { ids: () => [], size: 0 },
+      players: { isConnected: () => true, displayName },
       isCommand: () => false,
       historyLimit: () => 3,
       onChange: () => changes++,

@@ -44,6 +44,7 @@ const plugin: PluginModule = {
       store,
       hub: s.hub,
       presence: s.presence,
+      players: ctx.players,
       isCommand: (w) => !!s.commands.get(w),
       historyLimit: () => {
         const n = Number(ctx.config.historyLimit);

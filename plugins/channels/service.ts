@@ -11,6 +11,7 @@ import {
   isStaff,
   NotFoundError,
   type Page,
+  type PlayerLookup,
   type Presence,
   type Services,
   stripColour,
@@ -62,7 +63,10 @@ export interface Viewer {
 export interface ChannelDeps {
   store: ChannelStore;
   hub: HubApi;
-  presence: Pick<Presence, "isOnline" | "ids" | "size">;
+  /** Who is online, walked when a channel has more members than there are players online. */
+  presence: Pick<Presence, "ids" | "size">;
+  /** Who is connected and the names others see. */
+  players: Pick<PlayerLookup, "isConnected" | "displayName">;
   /** True when a word is an in-game command (such aliases would never be reached). */
   isCommand: (word: string) => boolean;
   /** Messages kept per channel. */
@@ -101,12 +105,6 @@ function checkHeader(header: string, name: string): string {
 /** Adds a reset after text that uses colour codes, so colour never bleeds past it. */
 export function closed(text: string): string {
   return /%c[a-z]/i.test(text) ? `${text}%cn` : text;
-}
-
-/** The name others see: the moniker when set. */
-function shownName(p: DbObject): string {
-  const m = p.data?.moniker;
-  return typeof m === "string" && m ? m : p.name;
 }
 
 /** The channel rules. */
@@ -276,7 +274,10 @@ export class ChannelService {
     const was = this.isMember(ch, actor.id);
     await this.d.store.join(ch.name.toLowerCase(), actor.id, a);
     if (!was) {
-      this.#system(ch, `${ch.masking ? "Someone" : shownName(actor)} has joined this channel.`);
+      this.#system(
+        ch,
+        `${ch.masking ? "Someone" : this.d.players.displayName(actor)} has joined this channel.`,
+      );
     }
     this.d.onChange();
     return { ch, alias: a };
@@ -290,7 +291,10 @@ export class ChannelService {
         `You are not on a channel called ${String(ref).trim().slice(0, 40)}.`,
       );
     }
-    this.#system(ch, `${ch.masking ? "Someone" : shownName(actor)} has left this channel.`);
+    this.#system(
+      ch,
+      `${ch.masking ? "Someone" : this.d.players.displayName(actor)} has left this channel.`,
+    );
     await this.d.store.leave(ch.name.toLowerCase(), actor.id);
     this.d.onChange();
     return ch;
@@ -347,7 +351,7 @@ export class ChannelService {
     if (text.length > MAX_MESSAGE) {
       throw new ValidationError(`Messages are at most ${MAX_MESSAGE} characters.`);
     }
-    const sender = ch.masking ? "Someone" : closed(shownName(actor));
+    const sender = ch.masking ? "Someone" : closed(this.d.players.displayName(actor));
     const body = kind === "say"
       ? `${sender} says, "${closed(text)}"`
       : kind === "pose"
@@ -385,7 +389,7 @@ export class ChannelService {
   online(ch: Channel): string[] {
     const members = this.d.store.members.get(ch.name.toLowerCase());
     if (!members) return [];
-    return [...members.keys()].filter((id) => this.d.presence.isOnline(id));
+    return [...members.keys()].filter((id) => this.d.players.isConnected(id));
   }
 
   #system(ch: Channel, text: string): void {
@@ -407,7 +411,9 @@ export class ChannelService {
     if (members.size > this.d.presence.size) {
       for (const id of this.d.presence.ids()) if (members.has(id)) this.d.hub.send(id, out);
     } else {
-      for (const id of members.keys()) if (this.d.presence.isOnline(id)) this.d.hub.send(id, out);
+      for (const id of members.keys()) {
+        if (this.d.players.isConnected(id)) this.d.hub.send(id, out);
+      }
     }
   }
 }

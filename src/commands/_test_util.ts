@@ -6,6 +6,7 @@ import type { HubApi, HubConnection, Outbound, PlayerCard } from "../hub/types.t
 import type { ObjectChange } from "../world/objects.ts";
 import { PlayerCards } from "../hub/cards.ts";
 import { dispatch } from "./dispatch.ts";
+import { Players } from "../world/players.ts";
 
 /** A hub that records deliveries instead of writing to sockets. */
 export class FakeHub implements HubApi {
@@ -149,7 +150,11 @@ export async function testWorld(): Promise<TestWorld> {
   });
   const hub = new FakeHub();
   engine.services.objects.onChange((change) => hub.changed(change));
-  const services: Services = { ...engine.services, hub };
+  const services: Services = {
+    ...engine.services,
+    hub,
+    players: new Players(engine.services.objects, hub),
+  };
   return {
     engine,
     services,

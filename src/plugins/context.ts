@@ -24,6 +24,7 @@ import type { PluginManifest } from "./manifest.ts";
 import { PluginKv } from "./kv.ts";
 import type { Scheduler } from "../timers/scheduler.ts";
 import { type PluginTimers, pluginTimers } from "./timers.ts";
+import type { PlayerLookup } from "../world/players.ts";
 
 /** What the context needs of the command registry. */
 export interface CommandHost {
@@ -116,6 +117,8 @@ export interface PluginContext {
   readonly kv: PluginKv;
   /** Persistent timers (they survive `@reboot` and a full stop); handlers released on unload. */
   readonly timers: PluginTimers;
+  /** Players by name, alias or dbref, lists of names at once, who is connected, display names. */
+  readonly players: PlayerLookup;
   readonly log: PluginLog;
   /** Another plugin's exported API (look it up when used: it changes on reload). */
   api<T = unknown>(name: string): T | undefined;
@@ -133,6 +136,7 @@ export class ContextImpl implements PluginContext {
   readonly services: Services;
   readonly kv: PluginKv;
   readonly timers: PluginTimers;
+  readonly players: PlayerLookup;
   readonly log: PluginLog;
   readonly routes: PluginContext["routes"];
   readonly commands: PluginContext["commands"];
@@ -155,6 +159,7 @@ export class ContextImpl implements PluginContext {
     this.dir = dir;
     this.services = host.services;
     this.kv = new PluginKv(host.services.kv, this.#owner);
+    this.players = host.services.players;
     this.timers = pluginTimers(
       host.timers,
       this.#owner,

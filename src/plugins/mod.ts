@@ -84,6 +84,8 @@ export {
 } from "../storage/limits.ts";
 export { startingRoom } from "../world/start.ts";
 export { padVisible, renderAnsi, stripColour, visibleLength, wrapText } from "../text/colour.ts";
-export { displayName, exitName, namesOf } from "../commands/format.ts";
+export { exitName, namesOf } from "../commands/format.ts";
+export { displayName, MAX_ALIASES, MAX_NAMES, splitNames } from "../world/players.ts";
+export type { FoundPlayers, PlayerLookup } from "../world/players.ts";
 export { roomView } from "../commands/room_view.ts";
 export { findPlayer, findTarget } from "../commands/target.ts";
