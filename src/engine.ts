@@ -22,7 +22,7 @@ import { announcePending } from "./auth/announce.ts";
 import { createApp } from "./http/app.ts";
 import { Hub } from "./hub/hub.ts";
 import { sidecarSecretFrom } from "./hub/sidecar_auth.ts";
-import { CommandRegistry, dispatch, loadCoreCommands } from "./commands/mod.ts";
+import { CommandRegistry, dispatch, engineCommands, loadCoreCommands } from "./commands/mod.ts";
 import { createHooks, worldEventsFrom } from "./plugins/hooks.ts";
 import { HelpRegistry } from "./plugins/help_registry.ts";
 import { PluginManager } from "./plugins/manager.ts";
@@ -46,6 +46,10 @@ export interface EngineOptions {
 /** A built engine: its services and HTTP app, and how to close it. */
 export interface Engine {
   services: Services;
+  /** The command registry (what `services.commands` looks up and lists). */
+  commands: CommandRegistry;
+  /** The plugin manager (what `services.plugins` lists and reloads). */
+  plugins: PluginManager;
   app: ReturnType<typeof createApp>;
   /** The WebSocket hub (server.ts hands it the upgraded sockets). */
   hub: Hub;
@@ -81,6 +85,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   // Plugins learn of destroyed objects and toaded players from every writer of the store.
   objects.onChange(worldEventsFrom(hooks.worldHooks));
   const timers = new Scheduler(kv, { clock: opts.clock ?? systemClock() });
+  const commands = new CommandRegistry();
   // The manager needs the finished services (for plugin contexts), so it is built just after.
   let plugins: PluginManager | null = null;
   const services: Services = {
@@ -99,7 +104,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     startedAt: Date.now(),
     lifecycle: new Lifecycle(),
     hub,
-    commands: new CommandRegistry(),
+    commands: engineCommands(commands),
     hooks,
     get plugins(): PluginManager {
       return plugins!;
@@ -109,14 +114,14 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     {
       services,
       apps: services.pluginApps,
-      commands: services.commands,
+      commands,
       hooks,
       help: new HelpRegistry(),
       timers,
     },
     { dir: resolve(root, cfg.server.pluginsDir), engineVersion: ENGINE_VERSION },
   );
-  const core = await loadCoreCommands(services.commands);
+  const core = await loadCoreCommands(commands);
   for (const f of core.failed) {
     console.error(`commands: core module ${f.module} failed: ${f.error}`);
   }
@@ -124,7 +129,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   await plugins.loadAll();
   // Players made while no engine ran (the supervisor's setup) get the event plugins act on.
   await announcePending(kv, objects, (p) => hooks.worldHooks.emit("player:created", p));
-  hub.start(services, (conn, line) => dispatch(services, conn, line));
+  hub.start(services, (conn, line) => dispatch(services, commands, conn, line));
   // The supervisor prompts interactively before the engine starts (and says what is missing);
   // here only the environment path runs, so an engine started on its own can still be seeded.
   const supervised = env["URSAMU_SUPERVISED"] === "1";
@@ -143,6 +148,8 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   void timers.start();
   return {
     services,
+    commands,
+    plugins: plugins!,
     app,
     hub,
     timers,

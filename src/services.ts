@@ -11,8 +11,7 @@ import type { Texts } from "./text/texts.ts";
 import type { PluginApps } from "./http/plugin_apps.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { HubApi } from "./hub/types.ts";
-import type { CommandRegistry } from "./commands/registry.ts";
-import type { PluginManager } from "./plugins/manager.ts";
+import type { EngineCommands, EnginePlugins } from "./engine_admin.ts";
 import type { Hooks } from "./plugins/hooks.ts";
 
 /** Services shared by HTTP routes, the hub, commands and plugins. */
@@ -39,10 +38,10 @@ export interface Services {
   lifecycle: Lifecycle;
   /** Connections, presence by room and message delivery (the WebSocket hub). */
   hub: HubApi;
-  /** In-game commands (core and plugins) and their matcher. */
-  commands: CommandRegistry;
+  /** In-game commands (core and plugins): look up, list, reload the core ones. */
+  commands: EngineCommands;
   /** Loaded plugins: list, reload, unload (src/plugins/manager.ts). */
-  plugins: PluginManager;
+  plugins: EnginePlugins;
   /** The event buses `gameHooks`, `wikiHooks`, `eventHooks`. */
   hooks: Hooks;
 }

@@ -3,7 +3,7 @@ import { createEngine, type Engine } from "../engine.ts";
 import type { Services } from "../services.ts";
 import type { DbObject } from "../world/types.ts";
 import type { HubApi, HubConnection, Outbound, PlayerCard } from "../hub/types.ts";
-import type { ObjectChange } from "../world/objects.ts";
+import type { ObjectChange } from "../world/types.ts";
 import { PlayerCards } from "../hub/cards.ts";
 import { dispatch } from "./dispatch.ts";
 import { Players } from "../world/players.ts";
@@ -172,7 +172,7 @@ export async function testWorld(): Promise<TestWorld> {
     },
     async run(conn, line) {
       const before = hub.inbox.get(conn.playerId)?.length ?? 0;
-      await dispatch(services, conn, line);
+      await dispatch(services, engine.commands, conn, line);
       return hub.texts(conn.playerId).slice(before);
     },
     async close() {

@@ -10,7 +10,7 @@ import { EngineError } from "../errors.ts";
 import { CommandError } from "./errors.ts";
 import { buildSdk, subjectOf } from "./sdk.ts";
 import { goThrough, matchExit } from "./move.ts";
-import type { CommandEntry } from "./registry.ts";
+import type { CommandEntry, CommandRegistry } from "./registry.ts";
 
 /** Longest command line, in characters; longer lines are refused, not cut. */
 export const MAX_LINE = 8192;
@@ -24,9 +24,10 @@ export const DENIED = "Permission denied.";
 /** Reply when a command fails unexpectedly. */
 export const FAILED = "Something went wrong running that command.";
 
-/** Runs one input line for the player of `conn`. Never throws. */
+/** Runs one input line for the player of `conn`, matched against `commands`. Never throws. */
 export async function dispatch(
   services: Services,
+  commands: Pick<CommandRegistry, "match">,
   conn: HubConnection,
   line: string,
 ): Promise<void> {
@@ -70,7 +71,7 @@ export async function dispatch(
       return;
     }
 
-    const found = services.commands.match(cmd, me);
+    const found = commands.match(cmd, me);
     if (!found) return reply(HUH);
     if ("ambiguous" in found) {
       return reply(`Which command do you mean: ${found.ambiguous.slice(0, 10).join(", ")}?`);

@@ -10,12 +10,11 @@ export { CommandError } from "./errors.ts";
 export {
   CORE_MODULES,
   CORE_OWNER,
-  type CoreLoadResult,
   coreModules,
+  engineCommands,
   importCommands,
   loadCommandModules,
   loadCoreCommands,
-  type ModuleFailure,
   type ModuleSet,
 } from "./load.ts";
 export { findPlayer, findTarget, NOT_HERE } from "./target.ts";

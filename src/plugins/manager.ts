@@ -8,6 +8,7 @@ import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ContextHost, ContextImpl } from "./context.ts";
 import type { HelpRegistry } from "./help_registry.ts";
+import type { EnginePlugins, PluginStatus } from "../engine_admin.ts";
 import { engineMismatch, type PluginManifest, readManifest } from "./manifest.ts";
 import {
   discoverPlugins,
@@ -16,24 +17,6 @@ import {
   pluginFromModule,
   type PluginModule,
 } from "./loader.ts";
-
-/** One plugin's status, as `list()`, `reload()` and `@reload/plugin` report it. */
-export interface PluginStatus {
-  /** Plugin name (the folder name when the manifest could not be read). */
-  name: string;
-  /** False when the last load, reload or unload of this plugin failed. */
-  ok: boolean;
-  /** What happened, in a sentence. */
-  message: string;
-  /** True while the plugin's code is running. */
-  loaded: boolean;
-  /** False when `plugins.<name>.enabled` is false. */
-  enabled: boolean;
-  version: string;
-  description: string;
-  /** Folder name inside the plugins directory. */
-  folder: string;
-}
 
 /** Options of the manager. */
 export interface ManagerOptions {
@@ -66,7 +49,7 @@ interface Entry {
 }
 
 /** Loads, lists, reloads and unloads plugins. */
-export class PluginManager {
+export class PluginManager implements EnginePlugins {
   readonly #host: Omit<ContextHost, "api">;
   readonly #opts: Required<ManagerOptions>;
   /** By lower-cased plugin name, or by `folder:<name>` for folders without a usable manifest. */

@@ -12,7 +12,7 @@ export type {
   PluginLog,
 } from "./context.ts";
 export type { PluginModule } from "./loader.ts";
-export type { PluginStatus } from "./manager.ts";
+export type { PluginStatus } from "../engine_admin.ts";
 export type { PluginManifest } from "./manifest.ts";
 export type { HelpDirEntry, HelpTopicEntry, HelpTopicInput } from "./help_registry.ts";
 export type { HelpRegistry } from "./help_registry.ts";

@@ -8,7 +8,7 @@ import { getEntries, listIds, retryAtomic, SerialQueue } from "../storage/kv.ts"
 import { checkStorable } from "../storage/limits.ts";
 import { isUnreadable } from "../storage/guarded_kv.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
-import type { DbObject, NewObject, ObjectType } from "./types.ts";
+import type { DbObject, NewObject, ObjectChange, ObjectType } from "./types.ts";
 import { OBJECT_TYPES } from "./types.ts";
 import { ExitCache } from "./exit_cache.ts";
 
@@ -67,11 +67,8 @@ function keyString(k: Deno.KvKey): string {
   return JSON.stringify(k);
 }
 
-/** A committed change: `before` is null for a create, `after` null for a delete. */
-export interface ObjectChange {
-  before: DbObject | null;
-  after: DbObject | null;
-}
+/** Re-exported beside `onChange`, whose listeners receive it. */
+export type { ObjectChange };
 
 /** Told of every change this store commits, after the commit (it must not throw or block). */
 export type ObjectChangeListener = (change: ObjectChange) => void;
