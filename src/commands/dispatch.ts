@@ -11,12 +11,7 @@ import { CommandError } from "./errors.ts";
 import { buildSdk, subjectOf } from "./sdk.ts";
 import { goThrough, matchExit } from "./move.ts";
 import type { CommandEntry, CommandRegistry } from "./registry.ts";
-
-/** Longest command line, in characters; longer lines are refused, not cut. */
-export const MAX_LINE = 8192;
-
-/** Reply to a line that names no command. */
-export const HUH = "Huh? Type 'help' for help.";
+import { HUH, MAX_LINE, overMaxLine } from "./limits.ts";
 
 /** Reply when a command's lock refuses the actor. */
 export const DENIED = "Permission denied.";
@@ -37,7 +32,7 @@ export async function dispatch(
   let name = "?";
   try {
     const clean = tooLong(line) ? null : sanitizeLine(line, MAX_LINE + 1);
-    if (clean === null || codePoints(clean) > MAX_LINE) {
+    if (clean === null || overMaxLine(clean)) {
       reply(`That line is too long (the limit is ${MAX_LINE} characters).`);
       return;
     }
@@ -113,14 +108,4 @@ function badSwitch(command: CommandEntry, switches: readonly string[]): string |
 function tooLong(line: string): boolean {
   // Control characters are stripped by sanitizing, but a line this long is refused regardless.
   return line.length > MAX_LINE * 4;
-}
-
-function codePoints(s: string): number {
-  if (s.length <= MAX_LINE) return s.length;
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdbff) n++;
-  }
-  return n;
 }

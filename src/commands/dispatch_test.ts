@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { testWorld } from "./_test_util.ts";
-import { DENIED, FAILED, HUH } from "./dispatch.ts";
+import { DENIED, FAILED } from "./dispatch.ts";
+import { HUH } from "./limits.ts";
 import { CommandError } from "./errors.ts";
 import { NotFoundError } from "../errors.ts";
 

@@ -5,7 +5,8 @@ export {
   type CommandMatch,
   CommandRegistry,
 } from "./registry.ts";
-export { DENIED, dispatch, FAILED, HUH, MAX_LINE } from "./dispatch.ts";
+export { DENIED, dispatch, FAILED } from "./dispatch.ts";
+export { HUH, MAX_LINE, overMaxLine } from "./limits.ts";
 export { CommandError } from "./errors.ts";
 export {
   CORE_MODULES,

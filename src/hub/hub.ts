@@ -16,7 +16,6 @@ import {
   EncodedFrame,
   type InboundFrame,
   MAX_FRAME_BYTES,
-  MAX_LINE,
   parseFrame,
   textTooLarge,
 } from "./protocol.ts";
@@ -24,6 +23,7 @@ import { RoomIndex } from "./rooms.ts";
 import { checkSidecarProof, SIDECAR_HEADER } from "./sidecar_auth.ts";
 import type { HubApi, HubConnection, Outbound, OutboundData, PlayerCard } from "./types.ts";
 import { wantsColour } from "../text/colour_mode.ts";
+import { HUH, MAX_LINE } from "../commands/limits.ts";
 
 /** Runs one command line of a logged-in connection (the command engine's `dispatch`). */
 export type Dispatcher = (conn: HubConnection, line: string) => Promise<void>;
@@ -33,9 +33,6 @@ export const LOGIN_TIMEOUT_MS = 10 * 60 * 1000;
 
 /** Times the sidecar reports are believed back this far (a year); older ones are ignored. */
 const REPORTED_TIME_LIMIT_MS = 365 * 24 * 60 * 60 * 1000;
-
-/** Reply to a command nobody handles. */
-export const HUH = "Huh? Type 'help' for help.";
 
 /** Used until the command engine is wired in: every line is unknown. */
 function noCommands(conn: HubConnection): Promise<void> {

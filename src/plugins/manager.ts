@@ -8,6 +8,7 @@ import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ContextHost, ContextImpl } from "./context.ts";
 import type { HelpRegistry } from "./help_registry.ts";
+import { SerialQueue } from "../serial_queue.ts";
 import type { EnginePlugins, PluginStatus } from "../engine_admin.ts";
 import { engineMismatch, type PluginManifest, readManifest } from "./manifest.ts";
 import {
@@ -54,7 +55,8 @@ export class PluginManager implements EnginePlugins {
   readonly #opts: Required<ManagerOptions>;
   /** By lower-cased plugin name, or by `folder:<name>` for folders without a usable manifest. */
   readonly #records = new Map<string, Entry>();
-  #queue: Promise<unknown> = Promise.resolve();
+  /** Loads, reloads and unloads run one at a time. */
+  readonly #queue = new SerialQueue();
 
   constructor(host: Omit<ContextHost, "api">, opts: ManagerOptions) {
     this.#host = host;
@@ -95,7 +97,7 @@ export class PluginManager implements EnginePlugins {
 
   /** Discovers and loads every plugin (at start). */
   loadAll(): Promise<PluginStatus[]> {
-    return this.#serial(async () => {
+    return this.#queue.run(async () => {
       for (const folder of await discoverPlugins(this.#opts.dir)) {
         if (this.#recordOfFolder(folder.folder)) continue;
         await this.#loadFolder(folder);
@@ -106,7 +108,7 @@ export class PluginManager implements EnginePlugins {
 
   /** Reloads every plugin, loads new ones, unloads those whose folder went away. */
   reloadAll(): Promise<PluginStatus[]> {
-    return this.#serial(async () => {
+    return this.#queue.run(async () => {
       const folders = await discoverPlugins(this.#opts.dir);
       const present = new Set(folders.map((f) => f.folder));
       for (const r of [...this.#records.values()]) {
@@ -125,7 +127,7 @@ export class PluginManager implements EnginePlugins {
 
   /** Reloads one plugin by name (case-insensitive); a plugin not loaded yet is loaded. */
   reload(name: string): Promise<PluginStatus> {
-    return this.#serial(async () => {
+    return this.#queue.run(async () => {
       const wanted = String(name ?? "").trim().toLowerCase();
       const r = this.#find(wanted);
       if (!r) {
@@ -147,7 +149,7 @@ export class PluginManager implements EnginePlugins {
 
   /** Unloads one plugin by name (case-insensitive). */
   unload(name: string): Promise<PluginStatus> {
-    return this.#serial(async () => {
+    return this.#queue.run(async () => {
       const r = this.#find(String(name ?? "").trim().toLowerCase());
       if (!r) return this.#unknown(name);
       if (!r.loaded) return { ...r.status };
@@ -157,7 +159,7 @@ export class PluginManager implements EnginePlugins {
 
   /** Unloads everything (engine shutdown), newest first. */
   closeAll(): Promise<void> {
-    return this.#serial(async () => {
+    return this.#queue.run(async () => {
       for (const r of [...this.#records.values()].reverse()) {
         if (r.loaded) await this.#unloadRecord(r, "unloaded");
       }
@@ -165,12 +167,6 @@ export class PluginManager implements EnginePlugins {
   }
 
   // --- internals ---------------------------------------------------------------------------
-
-  #serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(fn, fn);
-    this.#queue = run.catch(() => {});
-    return run;
-  }
 
   #find(key: string): Entry | undefined {
     return this.#records.get(key) ??

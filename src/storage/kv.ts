@@ -55,15 +55,3 @@ export async function retryAtomic<T>(
   }
   throw new Error("storage: too much contention, gave up");
 }
-
-/** Runs async tasks one at a time, in order (for writes that all touch one hot key). */
-export class SerialQueue {
-  #tail: Promise<unknown> = Promise.resolve();
-
-  /** Queues `task`; resolves or rejects with its result. */
-  run<T>(task: () => Promise<T>): Promise<T> {
-    const next = this.#tail.then(task, task);
-    this.#tail = next.catch(() => {});
-    return next;
-  }
-}

@@ -4,7 +4,8 @@
  */
 import { keys } from "../storage/keys.ts";
 import { nextCount } from "../storage/counters.ts";
-import { getEntries, listIds, retryAtomic, SerialQueue } from "../storage/kv.ts";
+import { getEntries, listIds, retryAtomic } from "../storage/kv.ts";
+import { SerialQueue } from "../serial_queue.ts";
 import { checkStorable } from "../storage/limits.ts";
 import { isUnreadable } from "../storage/guarded_kv.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
