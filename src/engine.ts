@@ -11,6 +11,7 @@ import { Accounts } from "./auth/accounts.ts";
 import { resolveSecret, TokenService } from "./auth/tokens.ts";
 import { SecurityLog } from "./auth/security_log.ts";
 import { WindowCounter } from "./auth/rate_limit.ts";
+import { Players } from "./world/players.ts";
 import { Texts } from "./text/texts.ts";
 import { PluginApps } from "./http/plugin_apps.ts";
 import { PluginWeb } from "./http/plugin_web.ts";
@@ -22,7 +23,7 @@ import { createApp } from "./http/app.ts";
 import { Hub } from "./hub/hub.ts";
 import { GmcpMap } from "./hub/gmcp_map.ts";
 import { sidecarSecretFrom } from "./hub/sidecar_auth.ts";
-import { CommandRegistry, dispatch, loadCoreCommands } from "./commands/mod.ts";
+import { CommandRegistry, dispatch, engineCommands, loadCoreCommands } from "./commands/mod.ts";
 import { createHooks, worldEventsFrom } from "./plugins/hooks.ts";
 import { HelpRegistry } from "./plugins/help_registry.ts";
 import { PluginManager } from "./plugins/manager.ts";
@@ -46,6 +47,10 @@ export interface EngineOptions {
 /** A built engine: its services and HTTP app, and how to close it. */
 export interface Engine {
   services: Services;
+  /** The command registry (what `services.commands` looks up and lists). */
+  commands: CommandRegistry;
+  /** The plugin manager (what `services.plugins` lists and reloads). */
+  plugins: PluginManager;
   app: ReturnType<typeof createApp>;
   /** The WebSocket hub (server.ts hands it the upgraded sockets). */
   hub: Hub;
@@ -80,6 +85,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   // Plugins learn of destroyed objects and toaded players from every writer of the store.
   objects.onChange(worldEventsFrom(hooks.worldHooks));
   const timers = new Scheduler(kv, { clock: opts.clock ?? systemClock() });
+  const commands = new CommandRegistry();
   // The manager needs the finished services (for plugin contexts), so it is built just after.
   let plugins: PluginManager | null = null;
   const services: Services = {
@@ -89,6 +95,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     accounts: new Accounts(kv, objects),
     tokens: new TokenService(resolveSecret(env, (m) => console.warn(m))),
     securityLog: new SecurityLog(resolve(root, cfg.logging.dir, "security.log")),
+    players: new Players(objects, hub),
     texts,
     loginFailures: new WindowCounter(10, 60_000),
     pluginApps: new PluginApps(),
@@ -97,7 +104,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     startedAt: Date.now(),
     lifecycle: new Lifecycle(),
     hub,
-    commands: new CommandRegistry(),
+    commands: engineCommands(commands),
     hooks,
     get plugins(): PluginManager {
       return plugins!;
@@ -107,7 +114,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     {
       services,
       apps: services.pluginApps,
-      commands: services.commands,
+      commands,
       hooks,
       help: new HelpRegistry(),
       timers,
@@ -115,7 +122,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     },
     { dir: resolve(root, cfg.server.pluginsDir), engineVersion: ENGINE_VERSION },
   );
-  const core = await loadCoreCommands(services.commands);
+  const core = await loadCoreCommands(commands);
   for (const f of core.failed) {
     console.error(`commands: core module ${f.module} failed: ${f.error}`);
   }
@@ -123,7 +130,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   await plugins.loadAll();
   // Players made while no engine ran (the supervisor's setup) get the event plugins act on.
   await announcePending(kv, objects, (p) => hooks.worldHooks.emit("player:created", p));
-  hub.start(services, (conn, line) => dispatch(services, conn, line));
+  hub.start(services, (conn, line) => dispatch(services, commands, conn, line));
   // The supervisor prompts interactively before the engine starts (and says what is missing);
   // here only the environment path runs, so an engine started on its own can still be seeded.
   const supervised = env["URSAMU_SUPERVISED"] === "1";
@@ -142,6 +149,8 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   void timers.start();
   return {
     services,
+    commands,
+    plugins: plugins!,
     app,
     hub,
     timers,

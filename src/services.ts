@@ -5,13 +5,13 @@ import type { Accounts } from "./auth/accounts.ts";
 import type { TokenService } from "./auth/tokens.ts";
 import type { SecurityLog } from "./auth/security_log.ts";
 import type { WindowCounter } from "./auth/rate_limit.ts";
+import type { Players } from "./world/players.ts";
 import type { Texts } from "./text/texts.ts";
 import type { PluginApps } from "./http/plugin_apps.ts";
 import type { PluginWeb } from "./http/plugin_web.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { HubApi } from "./hub/types.ts";
-import type { CommandRegistry } from "./commands/registry.ts";
-import type { PluginManager } from "./plugins/manager.ts";
+import type { EngineCommands, EnginePlugins } from "./engine_admin.ts";
 import type { Hooks } from "./plugins/hooks.ts";
 
 /** Services shared by HTTP routes, the hub, commands and plugins. */
@@ -22,6 +22,8 @@ export interface Services {
   accounts: Accounts;
   tokens: TokenService;
   securityLog: SecurityLog;
+  /** Players by name, alias or dbref; who is connected; display names. */
+  players: Players;
   texts: Texts;
   /** Failed logins per client IP (10 a minute). */
   loginFailures: WindowCounter;
@@ -37,10 +39,10 @@ export interface Services {
   lifecycle: Lifecycle;
   /** Who is online, where, and message delivery (the WebSocket hub). */
   hub: HubApi;
-  /** In-game commands (core and plugins) and their matcher. */
-  commands: CommandRegistry;
+  /** In-game commands (core and plugins): look up, list, reload the core ones. */
+  commands: EngineCommands;
   /** Loaded plugins: list, reload, unload (src/plugins/manager.ts). */
-  plugins: PluginManager;
+  plugins: EnginePlugins;
   /** The event buses `gameHooks`, `wikiHooks`, `eventHooks`. */
   hooks: Hooks;
 }

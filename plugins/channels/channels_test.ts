@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { memoryPluginKv } from "../../src/plugins/testing.ts";
-import type { DbObject, Outbound, PlayerIds } from "../../src/plugins/mod.ts";
+import {
+  type DbObject,
+  displayName,
+  type Outbound,
+  type PlayerIds,
+} from "../../src/plugins/mod.ts";
 import { ChannelStore } from "./store.ts";
 import { ChannelService, playerCheck } from "./service.ts";
 import { talkCommands } from "./commands.ts";
@@ -30,7 +35,7 @@ async function setup(online: string[]) {
   const svc = new ChannelService({
     store,
     deliver: { toPlayers },
-    isOnline: (id) => on.has(id),
+    players: { isConnected: (id) => on.has(id), displayName },
     isCommand: (w) => w === "look",
     historyLimit: () => 3,
     onChange: () => {},
@@ -112,7 +117,7 @@ Deno.test("channels: a removed player's memberships go, at once in memory and th
     const svc = new ChannelService({
       store: t.store,
       deliver: { toPlayers: () => {} },
-      isOnline: () => true,
+      players: { isConnected: () => true, displayName },
       isCommand: () => false,
       historyLimit: () => 3,
       onChange: () => changes++,

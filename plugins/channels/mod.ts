@@ -25,7 +25,6 @@ const plugin: PluginModule = {
   version: "1.0.0",
   description: "Chat channels with aliases, locks, masking and history.",
   async init(ctx: PluginContext) {
-    const s = ctx.services;
     const store = new ChannelStore(ctx.kv);
     await store.load();
     let talkNames: string[] = [];
@@ -43,7 +42,7 @@ const plugin: PluginModule = {
     const svc: ChannelService = new ChannelService({
       store,
       deliver: ctx.deliver,
-      isOnline: (id) => s.hub.isOnline(id),
+      players: ctx.players,
       isCommand: (w) => !!ctx.engine.command(w),
       historyLimit: () => {
         const n = Number(ctx.config.historyLimit);

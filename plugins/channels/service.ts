@@ -11,6 +11,7 @@ import {
   isStaff,
   NotFoundError,
   type Page,
+  type PlayerLookup,
   type PluginWorld,
   stripColour,
   ValidationError,
@@ -62,8 +63,8 @@ export interface ChannelDeps {
   store: ChannelStore;
   /** Delivery to players (`ctx.deliver`). */
   deliver: Pick<Delivery, "toPlayers">;
-  /** True when a player is connected. */
-  isOnline: (id: string) => boolean;
+  /** Who is connected and the names others see. */
+  players: Pick<PlayerLookup, "isConnected" | "displayName">;
   /** True when a word is an in-game command (such aliases would never be reached). */
   isCommand: (word: string) => boolean;
   /** Messages kept per channel. */
@@ -102,12 +103,6 @@ function checkHeader(header: string, name: string): string {
 /** Adds a reset after text that uses colour codes, so colour never bleeds past it. */
 export function closed(text: string): string {
   return /%c[a-z]/i.test(text) ? `${text}%cn` : text;
-}
-
-/** The name others see: the moniker when set. */
-function shownName(p: DbObject): string {
-  const m = p.data?.moniker;
-  return typeof m === "string" && m ? m : p.name;
 }
 
 /** The channel rules. */
@@ -277,7 +272,10 @@ export class ChannelService {
     const was = this.isMember(ch, actor.id);
     await this.d.store.join(ch.name.toLowerCase(), actor.id, a);
     if (!was) {
-      this.#system(ch, `${ch.masking ? "Someone" : shownName(actor)} has joined this channel.`);
+      this.#system(
+        ch,
+        `${ch.masking ? "Someone" : this.d.players.displayName(actor)} has joined this channel.`,
+      );
     }
     this.d.onChange();
     return { ch, alias: a };
@@ -291,7 +289,10 @@ export class ChannelService {
         `You are not on a channel called ${String(ref).trim().slice(0, 40)}.`,
       );
     }
-    this.#system(ch, `${ch.masking ? "Someone" : shownName(actor)} has left this channel.`);
+    this.#system(
+      ch,
+      `${ch.masking ? "Someone" : this.d.players.displayName(actor)} has left this channel.`,
+    );
     await this.d.store.leave(ch.name.toLowerCase(), actor.id);
     this.d.onChange();
     return ch;
@@ -349,7 +350,7 @@ export class ChannelService {
     if (text.length > MAX_MESSAGE) {
       throw new ValidationError(`Messages are at most ${MAX_MESSAGE} characters.`);
     }
-    const sender = ch.masking ? "Someone" : closed(shownName(actor));
+    const sender = ch.masking ? "Someone" : closed(this.d.players.displayName(actor));
     const body = kind === "say"
       ? `${sender} says, "${closed(text)}"`
       : kind === "pose"
@@ -389,7 +390,7 @@ export class ChannelService {
   online(ch: Channel): string[] {
     const members = this.d.store.members.get(ch.name.toLowerCase());
     if (!members) return [];
-    return [...members.keys()].filter((id) => this.d.isOnline(id));
+    return [...members.keys()].filter((id) => this.d.players.isConnected(id));
   }
 
   #system(ch: Channel, text: string): void {

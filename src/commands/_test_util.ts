@@ -3,9 +3,10 @@ import { createEngine, type Engine } from "../engine.ts";
 import type { Services } from "../services.ts";
 import type { DbObject } from "../world/types.ts";
 import type { HubApi, HubConnection, Outbound, PlayerCard, PlayerIds } from "../hub/types.ts";
-import type { ObjectChange } from "../world/objects.ts";
+import type { ObjectChange } from "../world/types.ts";
 import { PlayerCards } from "../hub/cards.ts";
 import { dispatch } from "./dispatch.ts";
+import { Players } from "../world/players.ts";
 
 /** A hub that records deliveries instead of writing to sockets. */
 export class FakeHub implements HubApi {
@@ -147,7 +148,11 @@ export async function testWorld(): Promise<TestWorld> {
   });
   const hub = new FakeHub();
   engine.services.objects.onChange((change) => hub.changed(change));
-  const services: Services = { ...engine.services, hub };
+  const services: Services = {
+    ...engine.services,
+    hub,
+    players: new Players(engine.services.objects, hub),
+  };
   return {
     engine,
     services,
@@ -164,7 +169,7 @@ export async function testWorld(): Promise<TestWorld> {
     },
     async run(conn, line) {
       const before = hub.inbox.get(conn.playerId)?.length ?? 0;
-      await dispatch(services, conn, line);
+      await dispatch(services, engine.commands, conn, line);
       return hub.texts(conn.playerId).slice(before);
     },
     async close() {

@@ -10,13 +10,8 @@ import { EngineError } from "../errors.ts";
 import { CommandError } from "./errors.ts";
 import { buildSdk, subjectOf } from "./sdk.ts";
 import { goThrough, matchExit } from "./move.ts";
-import type { CommandEntry } from "./registry.ts";
-
-/** Longest command line, in characters; longer lines are refused, not cut. */
-export const MAX_LINE = 8192;
-
-/** Reply to a line that names no command. */
-export const HUH = "Huh? Type 'help' for help.";
+import type { CommandEntry, CommandRegistry } from "./registry.ts";
+import { HUH, MAX_LINE, overMaxLine } from "./limits.ts";
 
 /** Reply when a command's lock refuses the actor. */
 export const DENIED = "Permission denied.";
@@ -24,9 +19,10 @@ export const DENIED = "Permission denied.";
 /** Reply when a command fails unexpectedly. */
 export const FAILED = "Something went wrong running that command.";
 
-/** Runs one input line for the player of `conn`. Never throws. */
+/** Runs one input line for the player of `conn`, matched against `commands`. Never throws. */
 export async function dispatch(
   services: Services,
+  commands: Pick<CommandRegistry, "match">,
   conn: HubConnection,
   line: string,
 ): Promise<void> {
@@ -36,7 +32,7 @@ export async function dispatch(
   let name = "?";
   try {
     const clean = tooLong(line) ? null : sanitizeLine(line, MAX_LINE + 1);
-    if (clean === null || codePoints(clean) > MAX_LINE) {
+    if (clean === null || overMaxLine(clean)) {
       reply(`That line is too long (the limit is ${MAX_LINE} characters).`);
       return;
     }
@@ -70,7 +66,7 @@ export async function dispatch(
       return;
     }
 
-    const found = services.commands.match(cmd, me);
+    const found = commands.match(cmd, me);
     if (!found) return reply(HUH);
     if ("ambiguous" in found) {
       return reply(`Which command do you mean: ${found.ambiguous.slice(0, 10).join(", ")}?`);
@@ -112,14 +108,4 @@ function badSwitch(command: CommandEntry, switches: readonly string[]): string |
 function tooLong(line: string): boolean {
   // Control characters are stripped by sanitizing, but a line this long is refused regardless.
   return line.length > MAX_LINE * 4;
-}
-
-function codePoints(s: string): number {
-  if (s.length <= MAX_LINE) return s.length;
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdbff) n++;
-  }
-  return n;
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { testWorld } from "./_test_util.ts";
-import { DENIED, FAILED, HUH } from "./dispatch.ts";
+import { DENIED, FAILED } from "./dispatch.ts";
+import { HUH } from "./limits.ts";
 import { CommandError } from "./errors.ts";
 import { NotFoundError } from "../errors.ts";
 
@@ -9,11 +10,11 @@ Deno.test("dispatch: unknown command, lock refusal, unknown switches", async () 
   try {
     const { conn } = await w.player("Alice");
     const b = await w.player("Bob", { flags: ["builder"] });
-    w.services.commands.add(
+    w.engine.commands.add(
       { name: "+build", lock: "builder+", exec: (u) => u.send("built") },
       "t",
     );
-    w.services.commands.add({ name: "+sw", switches: ["a", "b"], exec: (u) => u.send("ok") }, "t");
+    w.engine.commands.add({ name: "+sw", switches: ["a", "b"], exec: (u) => u.send("ok") }, "t");
     assert.deepEqual(await w.run(conn, "xyzzy"), [HUH]);
     assert.deepEqual(await w.run(conn, "+build"), [DENIED]);
     assert.deepEqual(await w.run(b.conn, "+build"), ["built"]);
@@ -33,7 +34,7 @@ Deno.test("dispatch: errors map to messages; unexpected ones are logged, not sho
   console.error = (...a: unknown[]) => logged.push(a);
   try {
     const { conn } = await w.player("Alice");
-    w.services.commands.add({
+    w.engine.commands.add({
       name: "+fail",
       exec(u) {
         if (u.cmd.args === "cmd") throw new CommandError("You can't do that here.");
@@ -84,7 +85,7 @@ Deno.test("dispatch: target lookup by me, here, dbref, name, prefix, with ambigu
     await mk("Red Ball", "1");
     await mk("Red Box", "1");
     await mk("Lantern", alice.id);
-    w.services.commands.add({
+    w.engine.commands.add({
       name: "+t",
       exec: async (u) => u.send((await u.target(u.cmd.args)).name),
     }, "t");

@@ -3,12 +3,7 @@ import type { DbObject, ObjectHead } from "../world/types.ts";
 import { atLeast } from "../world/flags.ts";
 import { canControl } from "../world/access.ts";
 import { wrapText } from "../text/colour.ts";
-
-/** The name others see: the colour-coded moniker when set, else the plain name. */
-export function displayName(obj: Pick<ObjectHead, "name" | "data">): string {
-  const m = obj.data?.moniker;
-  return typeof m === "string" && m ? m : obj.name;
-}
+import { displayName } from "../world/players.ts";
 
 /** First part of a MUSH-style `Name;alias;alias` exit name. */
 export function exitName(obj: Pick<ObjectHead, "name">): string {

@@ -5,6 +5,7 @@
  */
 import type { CommandSpec } from "./types.ts";
 import { CommandRegistry } from "./registry.ts";
+import type { CoreLoadResult, EngineCommands, ModuleFailure } from "../engine_admin.ts";
 
 /** The core command family modules, in registration order. */
 export const CORE_MODULES: readonly string[] = [
@@ -25,24 +26,9 @@ export const CORE_MODULES: readonly string[] = [
 /** Owner name of the core commands in the registry. */
 export const CORE_OWNER = "core";
 
-/** A module that could not be loaded, and why. */
-export interface ModuleFailure {
-  module: string;
-  error: string;
-}
-
 /** Commands imported from the core modules, not yet registered. */
 export interface ImportedCommands {
   specs: { spec: CommandSpec; source: string }[];
-  failed: ModuleFailure[];
-}
-
-/** Outcome of a (re)load. */
-export interface CoreLoadResult {
-  /** Commands registered from freshly imported modules. */
-  loaded: number;
-  /** Commands kept from the previous load because their module failed. */
-  kept: number;
   failed: ModuleFailure[];
 }
 
@@ -116,6 +102,16 @@ export function loadCoreCommands(
   version?: string,
 ): Promise<CoreLoadResult> {
   return loadCommandModules(registry, coreModules(), version);
+}
+
+/** The registry as the rest of the engine sees it: look up, list, reload the core commands. */
+export function engineCommands(registry: CommandRegistry): EngineCommands {
+  return {
+    get: (name) => registry.get(name),
+    list: () => registry.list(),
+    // A fresh version makes the module loader read the files again instead of its cache.
+    reloadCore: () => loadCoreCommands(registry, `${Date.now()}-${crypto.randomUUID()}`),
+  };
 }
 
 function errorText(e: unknown): string {

@@ -5,17 +5,17 @@ export {
   type CommandMatch,
   CommandRegistry,
 } from "./registry.ts";
-export { DENIED, dispatch, FAILED, HUH, MAX_LINE } from "./dispatch.ts";
+export { DENIED, dispatch, FAILED } from "./dispatch.ts";
+export { HUH, MAX_LINE, overMaxLine } from "./limits.ts";
 export { CommandError } from "./errors.ts";
 export {
   CORE_MODULES,
   CORE_OWNER,
-  type CoreLoadResult,
   coreModules,
+  engineCommands,
   importCommands,
   loadCommandModules,
   loadCoreCommands,
-  type ModuleFailure,
   type ModuleSet,
 } from "./load.ts";
 export { findPlayer, findTarget, NOT_HERE } from "./target.ts";

@@ -4,7 +4,8 @@ import type { CommandSdk } from "./types.ts";
 import { normalizeId } from "../world/ids.ts";
 import { checkLock } from "../world/locks.ts";
 import { CommandError } from "./errors.ts";
-import { displayName, namesOf } from "./format.ts";
+import { namesOf } from "./format.ts";
+import { displayName } from "../world/players.ts";
 import { roomView } from "./room_view.ts";
 import { subjectOf } from "./sdk.ts";
 

@@ -5,7 +5,8 @@ import type { Outbound } from "../hub/types.ts";
 import { canControl } from "../world/access.ts";
 import { normalizeId } from "../world/ids.ts";
 import { wrapText } from "../text/colour.ts";
-import { clampWidth, displayName, exitName, labelled, nameFor } from "./format.ts";
+import { clampWidth, exitName, labelled, nameFor } from "./format.ts";
+import { displayName } from "../world/players.ts";
 
 /** Most names listed per section; a busy room shows a count for the rest. */
 const MAX_LISTED = 200;

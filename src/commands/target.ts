@@ -1,6 +1,6 @@
 /**
- * Target lookup for commands: `me`, `here`, `#dbref`, `*player`, or a name matched
- * exactly and then by unique prefix among what the actor holds and sees.
+ * Target lookup for commands: `me`, `here`, `#dbref`, `*player` (name or alias), or a name
+ * matched exactly and then by unique prefix among what the actor holds and sees.
  */
 import type { Services } from "../services.ts";
 import type { DbObject } from "../world/types.ts";
@@ -49,7 +49,8 @@ export async function findTarget(
   const exact = candidates.filter((o) => namesOf(o).includes(lower));
   if (exact.length === 1) return exact[0];
   if (exact.length > 1) throw ambiguous(exact);
-  const player = await s.objects.playerByName(r);
+  // As `*name`: a bare number here is a name that matched nothing nearby, not a dbref.
+  const player = r.length <= 64 ? await s.players.find(`*${r}`) : null;
   if (player) return player;
   const partial = candidates.filter((o) => prefixMatches(o, lower));
   if (partial.length === 1) return partial[0];
@@ -57,21 +58,15 @@ export async function findTarget(
   throw new CommandError(NOT_HERE);
 }
 
-/** Resolves a player anywhere: `me`, `#dbref`, `*name` or `name` (exact); throws CommandError. */
+/**
+ * Resolves a player anywhere: `me`, `#dbref`, `*name`, or a name or alias (exact); throws
+ * CommandError.
+ */
 export async function findPlayer(s: Services, me: DbObject, ref: string): Promise<DbObject> {
   const r = String(ref ?? "").trim();
   if (!r) throw new CommandError("Which player?");
-  if (r.toLowerCase() === "me") return me;
-  let player: DbObject | null = null;
-  if (r.startsWith("#")) {
-    const id = normalizeId(r);
-    player = id ? await s.objects.get(id) : null;
-  } else if (r.length <= 64) {
-    player = await s.objects.playerByName(r.startsWith("*") ? r.slice(1) : r);
-  }
-  if (!player || !player.flags.includes("player")) {
-    throw new CommandError(`I don't recognize a player named '${quote(r)}'.`);
-  }
+  const player = await s.players.find(r, me);
+  if (!player) throw new CommandError(`I don't recognize a player named '${quote(r)}'.`);
   return player;
 }
 

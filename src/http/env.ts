@@ -1,4 +1,4 @@
-/** Hono environments: the per-request variables handlers can read. */
+/** The Hono environment of the core app: the per-request variables its handlers read. */
 import type { DbObject } from "../world/types.ts";
 import type { Services } from "../services.ts";
 
@@ -12,18 +12,4 @@ export interface AppEnv {
     ip: string;
   };
   Bindings: { remoteAddr?: { hostname?: string } };
-}
-
-/** What the engine resolved for a request before handing it to a plugin app. */
-export interface Caller {
-  /** The caller, resolved once from the bearer token (null when none or invalid). */
-  player: DbObject | null;
-  /** Client IP address. */
-  ip: string;
-}
-
-/** Environment of a plugin's Hono app: the caller, nothing of the engine's insides. */
-export interface PluginEnv {
-  Variables: Caller;
-  Bindings: Caller;
 }

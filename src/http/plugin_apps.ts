@@ -5,7 +5,7 @@
  */
 import type { Hono } from "hono";
 import { inspectRoutes } from "hono/dev";
-import type { PluginEnv } from "./env.ts";
+import type { PluginEnv } from "./plugin_env.ts";
 
 /** One mounted app. */
 export interface MountedApp {

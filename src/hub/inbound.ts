@@ -11,10 +11,10 @@ import {
   binaryText,
   type InboundFrame,
   MAX_FRAME_BYTES,
-  MAX_LINE,
   parseFrame,
   textTooLarge,
 } from "./protocol.ts";
+import { MAX_LINE } from "../commands/limits.ts";
 import { errorOut, type Sessions } from "./sessions.ts";
 
 /** Runs one command line of a logged-in connection (the command engine's `dispatch`). */

@@ -4,15 +4,13 @@
  * Pure functions, so fan-out can encode a message once per client kind.
  */
 import { sanitizeLine } from "../commands/parser.ts";
+import { MAX_LINE, overMaxLine } from "../commands/limits.ts";
 import { indentContinuations, renderText } from "../text/colour.ts";
 import type { GmcpMap } from "./gmcp_map.ts";
 import type { ClientKind, Outbound } from "./types.ts";
 
 /** Largest inbound frame accepted, in bytes; a larger one closes the connection. */
 export const MAX_FRAME_BYTES = 64 * 1024;
-
-/** Longest command line kept after sanitizing, in characters. */
-export const MAX_LINE = 8192;
 
 /** Screen width bounds (columns) a client may set. */
 export const MIN_WIDTH = 20;
@@ -84,16 +82,6 @@ export function binaryText(data: ArrayBuffer): string | null {
   }
 }
 
-/** Number of code points of a string. */
-function codePoints(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xdc00 || c > 0xdfff) n++;
-  }
-  return n;
-}
-
 /**
  * Splits a frame's text into sanitized, non-empty command lines. Lines over
  * MAX_LINE are counted in `tooLong` and left out: running a cut-off command
@@ -104,7 +92,7 @@ export function linesOf(text: string): { kind: "lines"; lines: string[]; tooLong
   let tooLong = 0;
   for (const part of text.split(/\r\n|\r|\n/)) {
     const line = sanitizeLine(part, MAX_LINE + 1);
-    if (line.length > MAX_LINE && codePoints(line) > MAX_LINE) tooLong++;
+    if (overMaxLine(line)) tooLong++;
     else if (line.trim() !== "") lines.push(line);
   }
   return { kind: "lines", lines, tooLong };

@@ -7,11 +7,11 @@ import {
   encodePlain,
   linesOf,
   MAX_FRAME_BYTES,
-  MAX_LINE,
   parseFrame,
   textTooLarge,
   utf8Length,
 } from "./protocol.ts";
+import { MAX_LINE } from "../commands/limits.ts";
 
 Deno.test("clientKind defaults to plain", () => {
   assert.equal(clientKind(null), "plain");

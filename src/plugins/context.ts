@@ -29,6 +29,7 @@ import type { Scheduler } from "../timers/scheduler.ts";
 import { type PluginTimers, pluginTimers } from "./timers.ts";
 import type { Delivery } from "../hub/types.ts";
 import type { GmcpMap, GmcpMapper } from "../hub/gmcp_map.ts";
+import type { PlayerLookup } from "../world/players.ts";
 
 /** What the context needs of the command registry. */
 export interface CommandHost {
@@ -90,8 +91,6 @@ export interface PluginContext {
   readonly config: PluginSection;
   /** False once the plugin is unloaded (late callbacks should then do nothing). */
   readonly active: boolean;
-  /** Engine services (config, kv, objects, hub, commands, presence, ...). */
-  readonly services: Services;
   /** Objects, rooms and exits: read, create, change, destroy; the starting room; `look`. */
   readonly world: PluginWorld;
   /** The running configuration and what is registered (read-only). */
@@ -143,6 +142,8 @@ export interface PluginContext {
    * Released on unload.
    */
   gmcp(type: string, pkg: string, map: GmcpMapper): void;
+  /** Players by name, alias or dbref, lists of names at once, who is connected, display names. */
+  readonly players: PlayerLookup;
   readonly log: PluginLog;
   /** Another plugin's exported API (look it up when used: it changes on reload). */
   api<T = unknown>(name: string): T | undefined;
@@ -157,12 +158,12 @@ export class ContextImpl implements PluginContext {
   readonly name: string;
   readonly dir: string;
   readonly manifest: PluginManifest;
-  readonly services: Services;
   readonly world: PluginWorld;
   readonly engine: PluginEngine;
   readonly kv: PluginKv;
   readonly timers: PluginTimers;
   readonly deliver: Delivery;
+  readonly players: PlayerLookup;
   readonly log: PluginLog;
   readonly routes: PluginContext["routes"];
   readonly commands: PluginContext["commands"];
@@ -183,10 +184,10 @@ export class ContextImpl implements PluginContext {
     this.name = manifest.name;
     this.#owner = manifest.name.toLowerCase();
     this.dir = dir;
-    this.services = host.services;
     this.world = pluginWorld(host.services);
     this.engine = pluginEngine(host.services, host.help);
     this.kv = new PluginKv(host.services.kv, this.#owner);
+    this.players = host.services.players;
     this.timers = pluginTimers(
       host.timers,
       this.#owner,

@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import type { Services } from "../services.ts";
 import type { EngineConfig } from "../config/defaults.ts";
 import type { HelpRegistry } from "./help_registry.ts";
-import type { CommandEntry } from "../commands/registry.ts";
+import type { CommandInfo } from "../engine_admin.ts";
 
 /** Help folders and topics that every plugin registered. */
 export type HelpSourcesView = Pick<HelpRegistry, "version" | "dirs" | "topics">;
@@ -21,9 +21,9 @@ export interface PluginEngine {
   /** Help folders and topics registered by every plugin. */
   readonly help: HelpSourcesView;
   /** Every registered command (core and plugins), with its lock, category and help. */
-  commands(): readonly CommandEntry[];
+  commands(): readonly CommandInfo[];
   /** The command a word runs (name or alias, any case), or undefined. */
-  command(word: string): CommandEntry | undefined;
+  command(word: string): CommandInfo | undefined;
 }
 
 /** The read-only engine view over the services and the help registry. */

@@ -6,7 +6,7 @@
  * A handler that throws or rejects is logged and never breaks the emitter or the
  * other handlers.
  */
-import type { ObjectChange } from "../world/objects.ts";
+import type { ObjectChange } from "../world/types.ts";
 import { typeOf } from "../world/objects.ts";
 
 /** Payloads of the scene events. */

@@ -4,7 +4,7 @@
  * and maps typed errors to `{ error }` through the one error handler.
  */
 import { type Context, Hono, type MiddlewareHandler } from "hono";
-import type { Caller, PluginEnv } from "../http/env.ts";
+import type { Caller, PluginEnv } from "../http/plugin_env.ts";
 import { errorHandler, notFound } from "../http/middleware/errors.ts";
 import { parseJsonObject, readTextCapped } from "../http/middleware/body.ts";
 import { LIST_PAGE, type Page, pageFromUrl, type PageSizes } from "../http/pagination.ts";

@@ -2,6 +2,7 @@
 import { keys } from "../storage/keys.ts";
 import type { Page as ListPage } from "../http/pagination.ts";
 import { type Reserve, takeNext } from "../storage/counters.ts";
+import { getEntries } from "../storage/kv.ts";
 import { ConflictError, ValidationError } from "../errors.ts";
 
 /** Relative key parts (the plugin's prefix is added). */
@@ -46,9 +47,8 @@ export class UniqueConflictError extends ConflictError {
   }
 }
 
-/** Deno KV's limits on one atomic operation and one `getMany`. */
+/** Deno KV's limit on the checks of one atomic operation. */
 const KV_MAX_CHECKS = 100;
-const KV_MAX_READ = 10;
 /** Deletes per atomic batch and their key bytes, well inside KV's 1000 mutations / 800 KiB. */
 const DELETE_BATCH = 500;
 const DELETE_BATCH_BYTES = 400_000;
@@ -152,7 +152,7 @@ export class PluginKv {
     }
     const claimed = [parts, ...unique];
     for (let attempt = 0; attempt < 10; attempt++) {
-      const entries = await this.#getEntries(claimed.map((p) => this.key(...p)));
+      const entries = await getEntries<unknown>(this.#kv, claimed.map((p) => this.key(...p)));
       this.#throwTaken(claimed, entries);
       const op = this.#kv.atomic();
       for (const e of entries) op.check(e);
@@ -168,7 +168,7 @@ export class PluginKv {
 
   /** Values of any number of relative keys, in the same order; missing ones are null. */
   async getMany<T>(keyList: KeyParts[]): Promise<(T | null)[]> {
-    return (await this.#getEntries(keyList.map((p) => this.key(...p)))).map((e) =>
+    return (await getEntries<unknown>(this.#kv, keyList.map((p) => this.key(...p)))).map((e) =>
       (e.value ?? null) as T | null
     );
   }
@@ -239,15 +239,6 @@ export class PluginKv {
     }
     await flush();
     return count;
-  }
-
-  /** Entries of full keys, read 10 at a time (Deno KV's `getMany` limit), order kept. */
-  async #getEntries(full: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<unknown>[]> {
-    const out: Deno.KvEntryMaybe<unknown>[] = [];
-    for (let i = 0; i < full.length; i += KV_MAX_READ) {
-      out.push(...await this.#kv.getMany<unknown[]>(full.slice(i, i + KV_MAX_READ)));
-    }
-    return out;
   }
 
   #throwTaken(claimed: KeyParts[], entries: Deno.KvEntryMaybe<unknown>[]): void {

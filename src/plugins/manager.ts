@@ -8,6 +8,8 @@ import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ContextHost, ContextImpl } from "./context.ts";
 import type { HelpRegistry } from "./help_registry.ts";
+import { SerialQueue } from "../serial_queue.ts";
+import type { EnginePlugins, PluginStatus } from "../engine_admin.ts";
 import { engineMismatch, type PluginManifest, readManifest } from "./manifest.ts";
 import {
   discoverPlugins,
@@ -16,24 +18,6 @@ import {
   pluginFromModule,
   type PluginModule,
 } from "./loader.ts";
-
-/** One plugin's status, as `list()`, `reload()` and `@reload/plugin` report it. */
-export interface PluginStatus {
-  /** Plugin name (the folder name when the manifest could not be read). */
-  name: string;
-  /** False when the last load, reload or unload of this plugin failed. */
-  ok: boolean;
-  /** What happened, in a sentence. */
-  message: string;
-  /** True while the plugin's code is running. */
-  loaded: boolean;
-  /** False when `plugins.<name>.enabled` is false. */
-  enabled: boolean;
-  version: string;
-  description: string;
-  /** Folder name inside the plugins directory. */
-  folder: string;
-}
 
 /** Options of the manager. */
 export interface ManagerOptions {
@@ -66,12 +50,13 @@ interface Entry {
 }
 
 /** Loads, lists, reloads and unloads plugins. */
-export class PluginManager {
+export class PluginManager implements EnginePlugins {
   readonly #host: Omit<ContextHost, "api">;
   readonly #opts: Required<ManagerOptions>;
   /** By lower-cased plugin name, or by `folder:<name>` for folders without a usable manifest. */
   readonly #records = new Map<string, Entry>();
-  #queue: Promise<unknown> = Promise.resolve();
+  /** Loads, reloads and unloads run one at a time. */
+  readonly #queue = new SerialQueue();
 
   constructor(host: Omit<ContextHost, "api">, opts: ManagerOptions) {
     this.#host = host;
@@ -112,7 +97,7 @@ export class PluginManager {
 
   /** Discovers and loads every plugin (at start). */
   loadAll(): Promise<PluginStatus[]> {
-    return this.#serial(async () => {
+    return this.#queue.run(async () => {
       for (const folder of await discoverPlugins(this.#opts.dir)) {
         if (this.#recordOfFolder(folder.folder)) continue;
         await this.#loadFolder(folder);
@@ -123,7 +108,7 @@ export class PluginManager {
 
   /** Reloads every plugin, loads new ones, unloads those whose folder went away. */
   reloadAll(): Promise<PluginStatus[]> {
-    return this.#serial(async () => {
+    return this.#queue.run(async () => {
       const folders = await discoverPlugins(this.#opts.dir);
       const present = new Set(folders.map((f) => f.folder));
       for (const r of [...this.#records.values()]) {
@@ -142,7 +127,7 @@ export class PluginManager {
 
   /** Reloads one plugin by name (case-insensitive); a plugin not loaded yet is loaded. */
   reload(name: string): Promise<PluginStatus> {
-    return this.#serial(async () => {
+    return this.#queue.run(async () => {
       const wanted = String(name ?? "").trim().toLowerCase();
       const r = this.#find(wanted);
       if (!r) {
@@ -164,7 +149,7 @@ export class PluginManager {
 
   /** Unloads one plugin by name (case-insensitive). */
   unload(name: string): Promise<PluginStatus> {
-    return this.#serial(async () => {
+    return this.#queue.run(async () => {
       const r = this.#find(String(name ?? "").trim().toLowerCase());
       if (!r) return this.#unknown(name);
       if (!r.loaded) return { ...r.status };
@@ -174,7 +159,7 @@ export class PluginManager {
 
   /** Unloads everything (engine shutdown), newest first. */
   closeAll(): Promise<void> {
-    return this.#serial(async () => {
+    return this.#queue.run(async () => {
       for (const r of [...this.#records.values()].reverse()) {
         if (r.loaded) await this.#unloadRecord(r, "unloaded");
       }
@@ -182,12 +167,6 @@ export class PluginManager {
   }
 
   // --- internals ---------------------------------------------------------------------------
-
-  #serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(fn, fn);
-    this.#queue = run.catch(() => {});
-    return run;
-  }
 
   #find(key: string): Entry | undefined {
     return this.#records.get(key) ??

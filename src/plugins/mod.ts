@@ -5,7 +5,7 @@
  */
 export type { PluginBus, PluginContext, PluginHooks, PluginLog } from "./context.ts";
 export type { PluginModule } from "./loader.ts";
-export type { PluginStatus } from "./manager.ts";
+export type { CommandInfo, PluginStatus } from "../engine_admin.ts";
 export type { PluginManifest } from "./manifest.ts";
 export type { HelpDirEntry, HelpTopicEntry, HelpTopicInput } from "./help_registry.ts";
 export type { HelpSourcesView, PluginEngine } from "./engine_info.ts";
@@ -81,4 +81,6 @@ export {
   USER_SHAPE,
 } from "../storage/limits.ts";
 export { padVisible, renderAnsi, stripColour, visibleLength, wrapText } from "../text/colour.ts";
-export { displayName, exitName, namesOf } from "../commands/format.ts";
+export { exitName, namesOf } from "../commands/format.ts";
+export { displayName, MAX_ALIASES, MAX_NAMES, splitNames } from "../world/players.ts";
+export type { FoundPlayers, PlayerLookup } from "../world/players.ts";

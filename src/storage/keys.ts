@@ -17,6 +17,11 @@ export const keys = {
   objects: (): Key => ["obj"],
   /** Unique player name index (lower-cased) → id. */
   playerByName: (lowerName: string): Key => ["player_by_name", lowerName],
+  /**
+   * Unique player alias index (lower-cased) → id. A word is a player's name or one player's
+   * alias, never both: creates, renames and alias changes check both indexes.
+   */
+  playerByAlias: (lowerAlias: string): Key => ["player_by_alias", lowerAlias],
   /** Object name index (lower-cased, not unique) → id. */
   objectByName: (lowerName: string, id: string): Key => ["obj_by_name", lowerName, id],
   /** Prefix of objects with one lower-cased name. */
@@ -48,10 +53,12 @@ export const keys = {
   ownedBy: (owner: string): Key => ["obj_by_owner", owner],
 
   /**
-   * A whole index collection (`name`, `flag`, `loc`, `owner`, `dest`, `player`): only for
+   * A whole index collection (`name`, `flag`, `loc`, `owner`, `dest`, `player`, `alias`): only for
    * the full scan of `@repair`, which rebuilds an unreadable object from its index entries.
    */
-  indexCollection: (kind: "name" | "flag" | "loc" | "owner" | "dest" | "player"): Key => [
+  indexCollection: (
+    kind: "name" | "flag" | "loc" | "owner" | "dest" | "player" | "alias",
+  ): Key => [
     {
       name: "obj_by_name",
       flag: "obj_by_flag",
@@ -59,6 +66,7 @@ export const keys = {
       owner: "obj_by_owner",
       dest: "obj_by_dest",
       player: "player_by_name",
+      alias: "player_by_alias",
     }[kind],
   ],
 

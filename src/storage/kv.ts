@@ -13,15 +13,22 @@ export async function openStore(path: string): Promise<Deno.Kv> {
   return new GuardedKv(await Deno.openKv(path));
 }
 
-/** Lists the values under a prefix, with an optional cap. */
-export async function listValues<T>(
+/** Most keys one `kv.getMany` call takes (Deno KV's limit). */
+export const KV_MAX_READ = 10;
+
+/**
+ * Entries of any number of keys, in order (missing ones have a null value): read
+ * KV_MAX_READ at a time, the calls running together rather than one after another.
+ */
+export async function getEntries<T>(
   kv: Deno.Kv,
-  prefix: Deno.KvKey,
-  limit?: number,
-): Promise<T[]> {
-  const out: T[] = [];
-  for await (const e of kv.list<T>({ prefix }, limit ? { limit } : {})) out.push(e.value);
-  return out;
+  keyList: readonly Deno.KvKey[],
+): Promise<Deno.KvEntryMaybe<T>[]> {
+  const calls = [];
+  for (let i = 0; i < keyList.length; i += KV_MAX_READ) {
+    calls.push(kv.getMany<T[]>(keyList.slice(i, i + KV_MAX_READ)));
+  }
+  return (await Promise.all(calls)).flat();
 }
 
 /** Lists the last key part under a prefix (index keys end with the id). */
@@ -47,16 +54,4 @@ export async function retryAtomic<T>(
     await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 + i * 2)));
   }
   throw new Error("storage: too much contention, gave up");
-}
-
-/** Runs async tasks one at a time, in order (for writes that all touch one hot key). */
-export class SerialQueue {
-  #tail: Promise<unknown> = Promise.resolve();
-
-  /** Queues `task`; resolves or rejects with its result. */
-  run<T>(task: () => Promise<T>): Promise<T> {
-    const next = this.#tail.then(task, task);
-    this.#tail = next.catch(() => {});
-    return next;
-  }
 }

@@ -16,7 +16,6 @@ import { Accounts } from "../auth/accounts.ts";
 import { resolveSecret } from "../auth/tokens.ts";
 import { newSidecarSecret, SIDECAR_SECRET_ENV } from "../hub/sidecar_auth.ts";
 import { ensureStartingRoom, startingRoom } from "../world/start.ts";
-import type { Services } from "../services.ts";
 import { runFirstRunSetup, SetupCancelled, type SetupOptions, type SetupResult } from "./setup.ts";
 import { terminalIO } from "./terminal_io.ts";
 import { commandFor } from "./run_command.ts";
@@ -76,8 +75,7 @@ export async function firstRunSetup(
     const objects = new ObjectStore(kv);
     await ensureStartingRoom(objects);
     const accounts = new Accounts(kv, objects);
-    // startingRoom reads only config and objects.
-    const startRoom = await startingRoom({ config, objects } as unknown as Services);
+    const startRoom = await startingRoom({ config, objects });
     // The engine is not running yet: it announces the new superuser to plugins when it starts.
     return await runFirstRunSetup({ objects, accounts, startRoom }, env, terminalIO(), {
       ...opts,

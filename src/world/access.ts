@@ -1,7 +1,7 @@
 /** Who may see and who may change an object. */
 import type { DbObject, ObjectHead } from "./types.ts";
 import type { Services } from "../services.ts";
-import { isStaff } from "./flags.ts";
+import { hasFlag, isStaff, levelOf } from "./flags.ts";
 
 /** True for the owner or staff (admin, wizard, superuser). */
 export function canControl(
@@ -9,6 +9,19 @@ export function canControl(
   obj: Pick<ObjectHead, "id" | "owner">,
 ): boolean {
   return isStaff(actor.flags) || obj.owner === actor.id || obj.id === actor.id;
+}
+
+/**
+ * True when staff `actor` may act on player `target`: on itself, or on players below its own
+ * level; only the superuser acts on staff of equal rank (one admin cannot take over another's
+ * account). Callers check that the actor is staff.
+ */
+export function mayActOn(
+  actor: Pick<ObjectHead, "id" | "flags">,
+  target: Pick<ObjectHead, "id" | "flags">,
+): boolean {
+  return actor.id === target.id || hasFlag(actor.flags, "superuser") ||
+    levelOf(target.flags) < levelOf(actor.flags);
 }
 
 /**

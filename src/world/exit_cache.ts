@@ -3,8 +3,7 @@
  * matched against the exits of the room (MUSH order), so without this each command would
  * wait for two sequential database reads (the room's exit index, then the exits).
  */
-import type { DbObject } from "./types.ts";
-import type { ObjectChange } from "./objects.ts";
+import type { DbObject, ObjectChange } from "./types.ts";
 
 /** Freezes an object and everything inside it, so a cached value cannot be changed by a reader. */
 function deepFreeze<T>(value: T): T {

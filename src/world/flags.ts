@@ -29,11 +29,12 @@ export function isStaff(flags: readonly string[]): boolean {
   return STAFF_FLAGS.some((f) => hasFlag(flags, f));
 }
 
-/** Highest permission level among the flags (0 when none). */
+/** Highest permission level among the flags (0 when none; entries that are not names count 0). */
 export function levelOf(flags: readonly string[]): number {
   let max = 0;
   for (const f of flags) {
-    const name = f.toLowerCase();
+    // String(): lock subjects may come from stored data of any shape.
+    const name = String(f).toLowerCase();
     if (Object.hasOwn(FLAG_LEVELS_TABLE, name)) max = Math.max(max, FLAG_LEVELS_TABLE[name]);
   }
   return max;

@@ -12,6 +12,7 @@
  * and the parser never recurses more than a fixed depth.
  */
 import { FLAG_LEVELS_TABLE } from "./flag_levels.ts";
+import { levelOf } from "./flags.ts";
 import { ValidationError } from "../errors.ts";
 
 /** What a lock is evaluated against. */
@@ -21,9 +22,6 @@ export interface LockSubject {
   flags: readonly string[];
   connected: boolean;
 }
-
-/** Permission level of each flag; `builder+` means a level of at least builder's. */
-export const FLAG_LEVELS: Readonly<Record<string, number>> = FLAG_LEVELS_TABLE;
 
 /** Longest lock expression accepted, in UTF-16 units. */
 export const MAX_LOCK_LENGTH = 1000;
@@ -58,19 +56,9 @@ export class LockSyntaxError extends Error {
   }
 }
 
-/** Highest level among the flags, 0 if none is a known permission flag. */
-export function flagLevel(flags: readonly string[]): number {
-  let max = 0;
-  for (const f of flags) {
-    const level = levelOfName(String(f).toLowerCase());
-    if (level !== undefined && level > max) max = level;
-  }
-  return max;
-}
-
-// Object.hasOwn keeps names such as "constructor" or "__proto__" from reading Object.prototype.
+// `builder+` means a level of at least builder's. Object.hasOwn keeps names such as "constructor" or "__proto__" from reading Object.prototype.
 function levelOfName(name: string): number | undefined {
-  return Object.hasOwn(FLAG_LEVELS, name) ? FLAG_LEVELS[name] : undefined;
+  return Object.hasOwn(FLAG_LEVELS_TABLE, name) ? FLAG_LEVELS_TABLE[name] : undefined;
 }
 
 type TokenType = "|" | "&" | "!" | "(" | ")" | "atom" | "end";
@@ -232,7 +220,7 @@ export function evaluateLock(node: LockNode, subject: LockSubject): boolean {
   const ctx: EvalContext = {
     id: DBREF_ATOM_RE.test(id) ? canonicalDbref(id) : id,
     flags: new Set(flags.map((f) => String(f).toLowerCase())),
-    level: flagLevel(flags),
+    level: levelOf(flags),
     connected: subject.connected === true,
     tooDeep: false,
   };

@@ -2,8 +2,6 @@ import assert from "node:assert/strict";
 import {
   checkLock,
   evaluateLock,
-  FLAG_LEVELS,
-  flagLevel,
   type LockNode,
   type LockSubject,
   LockSyntaxError,
@@ -11,6 +9,8 @@ import {
   MAX_LOCK_LENGTH,
   parseLock,
 } from "./locks.ts";
+import { FLAG_LEVELS_TABLE } from "./flag_levels.ts";
+import { levelOf } from "./flags.ts";
 
 function subject(flags: string[], id = "#5", connected = true): LockSubject {
   return { id, flags, connected };
@@ -23,8 +23,8 @@ const wizard = subject(["player", "wizard"]);
 const superuser = subject(["player", "superuser"]);
 const storyteller = subject(["player", "storyteller"]);
 
-Deno.test("FLAG_LEVELS: matches the spec table", () => {
-  assert.deepEqual({ ...FLAG_LEVELS }, {
+Deno.test("FLAG_LEVELS_TABLE: matches the spec table", () => {
+  assert.deepEqual({ ...FLAG_LEVELS_TABLE }, {
     superuser: 10,
     admin: 9,
     wizard: 9,
@@ -34,16 +34,16 @@ Deno.test("FLAG_LEVELS: matches the spec table", () => {
   });
 });
 
-Deno.test("flagLevel: highest known level, 0 when none", () => {
-  assert.equal(flagLevel([]), 0);
-  assert.equal(flagLevel(["dark", "haven"]), 0);
-  assert.equal(flagLevel(["player"]), 1);
-  assert.equal(flagLevel(["player", "builder", "admin"]), 9);
-  assert.equal(flagLevel(["SUPERUSER"]), 10);
+Deno.test("levelOf: highest known level, 0 when none", () => {
+  assert.equal(levelOf([]), 0);
+  assert.equal(levelOf(["dark", "haven"]), 0);
+  assert.equal(levelOf(["player"]), 1);
+  assert.equal(levelOf(["player", "builder", "admin"]), 9);
+  assert.equal(levelOf(["SUPERUSER"]), 10);
 });
 
-Deno.test("flagLevel: prototype names are not levels", () => {
-  assert.equal(flagLevel(["constructor", "__proto__", "toString", "hasOwnProperty"]), 0);
+Deno.test("levelOf: prototype names are not levels", () => {
+  assert.equal(levelOf(["constructor", "__proto__", "toString", "hasOwnProperty"]), 0);
 });
 
 Deno.test("checkLock: empty or whitespace lock is unlocked", () => {

@@ -37,10 +37,17 @@ export function monikerSpells(moniker: string, name: string): boolean {
 
 /**
  * Renames an object in place (inside an `ObjectStore.update`). A moniker that no longer spells
- * the name is dropped, so a renamed player cannot go on showing the old name to others.
+ * the name is dropped, so a renamed player cannot go on showing the old name to others; a
+ * player renamed to one of its own aliases loses that alias (it is now the name).
  */
 export function rename(o: DbObject, name: string): void {
   o.name = name;
   const m = o.data.moniker;
   if (typeof m === "string" && !monikerSpells(m, name)) delete o.data.moniker;
+  const aliases = o.data.aliases;
+  if (o.flags.includes("player") && Array.isArray(aliases)) {
+    const rest = aliases.filter((a) => String(a).toLowerCase() !== name.toLowerCase());
+    if (rest.length) o.data.aliases = rest;
+    else delete o.data.aliases;
+  }
 }

@@ -4,11 +4,12 @@
  */
 import { keys } from "../storage/keys.ts";
 import { nextCount } from "../storage/counters.ts";
-import { listIds, retryAtomic, SerialQueue } from "../storage/kv.ts";
+import { getEntries, listIds, retryAtomic } from "../storage/kv.ts";
+import { SerialQueue } from "../serial_queue.ts";
 import { checkStorable } from "../storage/limits.ts";
 import { isUnreadable } from "../storage/guarded_kv.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
-import type { DbObject, NewObject, ObjectType } from "./types.ts";
+import type { DbObject, NewObject, ObjectChange, ObjectType } from "./types.ts";
 import { OBJECT_TYPES } from "./types.ts";
 import { ExitCache } from "./exit_cache.ts";
 
@@ -37,15 +38,38 @@ function indexKeys(o: DbObject): Deno.KvKey[] {
   return out;
 }
 
+/** Longest alias the alias index takes (player names are at most 32 characters). */
+const MAX_ALIAS_KEY = 64;
+
+/** The lower-cased name a player holds in the unique name index, or null for non-players. */
+function playerName(o: DbObject | null): string | null {
+  return o?.flags.includes("player") ? o.name.toLowerCase() : null;
+}
+
+/**
+ * The aliases a player holds in the unique alias index: `data.aliases`, trimmed, lower-cased,
+ * without repeats or its own name. Other objects' `data.aliases` are names for room matching
+ * only. The players service validates aliases; this only keeps index keys sane for any writer.
+ */
+export function playerAliases(o: DbObject | null): string[] {
+  const own = playerName(o);
+  const list = o?.data?.aliases;
+  if (own === null || !Array.isArray(list)) return [];
+  const out = new Set<string>();
+  for (const a of list) {
+    if (typeof a !== "string") continue;
+    const lower = a.trim().toLowerCase();
+    if (lower && lower !== own && lower.length <= MAX_ALIAS_KEY) out.add(lower);
+  }
+  return [...out];
+}
+
 function keyString(k: Deno.KvKey): string {
   return JSON.stringify(k);
 }
 
-/** A committed change: `before` is null for a create, `after` null for a delete. */
-export interface ObjectChange {
-  before: DbObject | null;
-  after: DbObject | null;
-}
+/** Re-exported beside `onChange`, whose listeners receive it. */
+export type { ObjectChange };
 
 /** Told of every change this store commits, after the commit (it must not throw or block). */
 export type ObjectChangeListener = (change: ObjectChange) => void;
@@ -125,12 +149,7 @@ export class ObjectStore {
       };
       checkStorable(obj, `The new ${input.type}`);
       op.check({ key: keys.object(id), versionstamp: null }).set(keys.object(id), obj);
-      if (input.type === "player") {
-        const nameKey = keys.playerByName(obj.name.toLowerCase());
-        const existing = await this.kv.get(nameKey);
-        if (existing.value !== null) throw new ConflictError("That name is already taken.");
-        op.check(existing).set(nameKey, id);
-      }
+      await this.#movePlayerNames(op, id, null, obj);
       for (const k of indexKeys(obj)) op.set(k, id);
       extra?.(id, op);
       created = obj;
@@ -158,18 +177,26 @@ export class ObjectStore {
 
   /** Several objects by id in one round of reads: one entry per id, null where missing. */
   async getEach(ids: readonly string[]): Promise<(DbObject | null)[]> {
-    // kv.getMany takes at most 10 keys a call; the calls run together, not one after another.
-    const calls = [];
-    for (let i = 0; i < ids.length; i += 10) {
-      calls.push(this.kv.getMany<DbObject[]>(ids.slice(i, i + 10).map(keys.object)));
-    }
-    return (await Promise.all(calls)).flat().map((e) => e.value);
+    return (await getEntries<DbObject>(this.kv, ids.map(keys.object))).map((e) => e.value);
   }
 
   /** A player by name, case-insensitive. */
   async playerByName(name: string): Promise<DbObject | null> {
     const e = await this.kv.get<string>(keys.playerByName(name.toLowerCase()));
     return e.value ? await this.get(e.value) : null;
+  }
+
+  /**
+   * The player id each lower-cased word names, by player name or alias (null for none), from
+   * the two unique indexes in one batched read. A name wins over an alias: the indexes keep
+   * the two apart, so both answer only while a racing write is in flight.
+   */
+  async playerIdsByWord(words: readonly string[]): Promise<(string | null)[]> {
+    const entries = await getEntries<string>(
+      this.kv,
+      words.flatMap((w) => [keys.playerByName(w), keys.playerByAlias(w)]),
+    );
+    return words.map((_, i) => entries[2 * i].value ?? entries[2 * i + 1].value);
   }
 
   /** Objects with exactly this name (case-insensitive). */
@@ -208,11 +235,8 @@ export class ObjectStore {
   /** Which of `ids` carry `flag`, from the flag index alone (true even while unreadable). */
   async flagged(ids: readonly string[], flag: string): Promise<Set<string>> {
     const f = flag.toLowerCase();
-    const calls = [];
-    for (let i = 0; i < ids.length; i += 10) {
-      calls.push(this.kv.getMany<string[]>(ids.slice(i, i + 10).map((id) => keys.byFlag(f, id))));
-    }
-    return new Set((await Promise.all(calls)).flat().filter((e) => e.value).map((e) => e.value!));
+    const entries = await getEntries<string>(this.kv, ids.map((id) => keys.byFlag(f, id)));
+    return new Set(entries.filter((e) => e.value).map((e) => e.value!));
   }
 
   /** Exits whose destination is `dest` (from the destination index). */
@@ -246,18 +270,7 @@ export class ObjectStore {
       const newKeys = new Map(indexKeys(after).map((k) => [keyString(k), k]));
       for (const [s, k] of oldKeys) if (!newKeys.has(s)) op.delete(k);
       for (const [s, k] of newKeys) if (!oldKeys.has(s)) op.set(k, id);
-      const wasPlayer = before.flags.includes("player");
-      const isPlayer = after.flags.includes("player");
-      const oldName = before.name.toLowerCase();
-      const newName = after.name.toLowerCase();
-      if (wasPlayer && (!isPlayer || oldName !== newName)) op.delete(keys.playerByName(oldName));
-      if (isPlayer && (!wasPlayer || oldName !== newName)) {
-        const taken = await this.kv.get<string>(keys.playerByName(newName));
-        if (taken.value !== null && taken.value !== id) {
-          throw new ConflictError("That name is already taken.");
-        }
-        op.check(taken).set(keys.playerByName(newName), id);
-      }
+      await this.#movePlayerNames(op, id, before, after);
       const res = await op.commit();
       if (res.ok) committed = before;
       return res.ok ? after : null;
@@ -275,7 +288,7 @@ export class ObjectStore {
       const o = entry.value;
       const op = this.kv.atomic().check(entry).delete(keys.object(id));
       for (const k of indexKeys(o)) op.delete(k);
-      if (o.flags.includes("player")) op.delete(keys.playerByName(o.name.toLowerCase()));
+      await this.#movePlayerNames(op, id, o, null);
       op.delete(keys.credentials(id));
       if (!(await op.commit()).ok) return null;
       deleted = o;
@@ -287,10 +300,54 @@ export class ObjectStore {
   }
 
   /**
+   * Moves a player's entries in the unique name and alias indexes from `before` to `after`
+   * (null for a create or a delete) inside `op`. A word claimed anew must be free in both
+   * indexes (or already this player's): one word is one player, by name or alias. The
+   * claimed entries are checked, so a racing claim fails the commit and is retried.
+   */
+  async #movePlayerNames(
+    op: Deno.AtomicOperation,
+    id: string,
+    before: DbObject | null,
+    after: DbObject | null,
+  ): Promise<void> {
+    const [oldName, newName] = [playerName(before), playerName(after)];
+    const [oldAliases, newAliases] = [playerAliases(before), playerAliases(after)];
+    if (oldName !== null && oldName !== newName) op.delete(keys.playerByName(oldName));
+    for (const a of oldAliases) if (!newAliases.includes(a)) op.delete(keys.playerByAlias(a));
+    const claims: { word: string; key: Deno.KvKey; taken: string }[] = [];
+    if (newName !== null && newName !== oldName) {
+      claims.push({
+        word: newName,
+        key: keys.playerByName(newName),
+        taken: "That name is already taken.",
+      });
+    }
+    for (const a of newAliases) {
+      if (oldAliases.includes(a)) continue;
+      claims.push({
+        word: a,
+        key: keys.playerByAlias(a),
+        taken: `The alias '${a}' is already taken.`,
+      });
+    }
+    if (!claims.length) return;
+    const words = claims.flatMap((c) => [keys.playerByName(c.word), keys.playerByAlias(c.word)]);
+    const entries = await getEntries<string>(this.kv, words);
+    for (const [i, c] of claims.entries()) {
+      for (const e of entries.slice(2 * i, 2 * i + 2)) {
+        if (e.value !== null && e.value !== id) throw new ConflictError(c.taken);
+        op.check(e);
+      }
+      op.set(c.key, id);
+    }
+  }
+
+  /**
    * Rebuilds an object whose stored value cannot be read back (src/storage/limits.ts says
    * how one could have been written). Its indexes still name it, so they give back what
-   * can be known: lower-cased name, flags, location, owner and an exit's destination; its
-   * data is lost. Scans every index collection (a staff action, not a hot path). Answers
+   * can be known: lower-cased name, flags, location, owner, an exit's destination and a
+   * player's aliases; the rest of its data is lost. Scans every index collection (a staff action, not a hot path). Answers
    * null when the object reads fine; throws NotFoundError when there is no such object.
    */
   async repair(id: string): Promise<DbObject | null> {
@@ -308,13 +365,17 @@ export class ObjectStore {
       flags,
       location: found.location,
       owner: found.owner,
-      data: found.destination ? { destination: found.destination } : {},
+      data: {
+        ...(found.destination ? { destination: found.destination } : {}),
+        ...(found.aliases.length ? { aliases: found.aliases } : {}),
+      },
       createdAt: now,
       updatedAt: now,
     };
     const op = this.kv.atomic().set(keys.object(id), obj);
     for (const k of indexKeys(obj)) op.set(k, id);
     if (obj.flags.includes("player")) op.set(keys.playerByName(obj.name.toLowerCase()), id);
+    for (const a of playerAliases(obj)) op.set(keys.playerByAlias(a), id);
     if (!(await op.commit()).ok) throw new ConflictError("The object changed; try again.");
     this.#changed(null, obj);
     return obj;
@@ -328,6 +389,7 @@ export class ObjectStore {
       location: "",
       owner: "",
       destination: "",
+      aliases: [] as string[],
     };
     const scan = async (prefix: Deno.KvKey, take: (key: Deno.KvKey) => void) => {
       for await (const e of this.kv.list({ prefix })) {
@@ -341,6 +403,9 @@ export class ObjectStore {
     await scan(keys.indexCollection("dest"), (k) => found.destination = String(k[1]));
     for await (const e of this.kv.list<string>({ prefix: keys.indexCollection("player") })) {
       if (e.value === id) found.playerName = String(e.key[1]);
+    }
+    for await (const e of this.kv.list<string>({ prefix: keys.indexCollection("alias") })) {
+      if (e.value === id) found.aliases.push(String(e.key[1]));
     }
     return found;
   }

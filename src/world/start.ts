@@ -18,7 +18,7 @@ export async function ensureStartingRoom(objects: ObjectStore): Promise<void> {
 }
 
 /** Id of the room new players start in: `game.playerStart`, else `game.startingRoom`, else #1. */
-export async function startingRoom(s: Services): Promise<string> {
+export async function startingRoom(s: Pick<Services, "config" | "objects">): Promise<string> {
   const cfg = s.config.value.game;
   for (const ref of [cfg.playerStart, cfg.startingRoom, "1"]) {
     const id = normalizeId(ref ?? "");

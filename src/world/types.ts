@@ -58,3 +58,9 @@ export interface NewObject {
   flags?: string[];
   data?: ObjectData;
 }
+
+/** A committed change to an object: `before` is null for a create, `after` null for a delete. */
+export interface ObjectChange {
+  before: DbObject | null;
+  after: DbObject | null;
+}

@@ -7,9 +7,9 @@ import type { DbObject } from "../../world/types.ts";
 import type { SecurityEvent } from "../../auth/security_log.ts";
 import type { Credentials } from "../../auth/accounts.ts";
 import { keys } from "../../storage/keys.ts";
-import { canControl } from "../../world/access.ts";
+import { canControl, mayActOn } from "../../world/access.ts";
 import { FLAG_LEVELS_TABLE } from "../../world/flag_levels.ts";
-import { flagChangeProblem, hasFlag, levelOf } from "../../world/flags.ts";
+import { flagChangeProblem, hasFlag } from "../../world/flags.ts";
 import { monikerSpells } from "../../world/names.ts";
 import { passwordProblem } from "../../auth/passwords.ts";
 import { stripColour } from "../../text/colour.ts";
@@ -27,15 +27,6 @@ const MAX_MONIKER = 200;
 
 function log(u: CommandSdk, event: SecurityEvent, target: string | null, detail?: string) {
   void u.services.securityLog.write(event, { actor: u.me.id, target, ip: u.conn.ip, detail });
-}
-
-/**
- * Staff may act on players below their own level, and on themselves; only the superuser
- * acts on staff of equal rank (one admin cannot take over another's account).
- */
-function mayActOn(me: DbObject, target: DbObject): boolean {
-  return me.id === target.id || hasFlag(me.flags, "superuser") ||
-    levelOf(target.flags) < levelOf(me.flags);
 }
 
 function outranked(target: DbObject): CommandError {

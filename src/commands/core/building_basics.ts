@@ -1,6 +1,9 @@
-/** Describing and naming what you control: @describe, @name. */
+/** Describing and naming what you control: @describe, @name, @alias. */
 import type { CommandSpec } from "../types.ts";
-import { canControl } from "../../world/access.ts";
+import { canControl, mayActOn } from "../../world/access.ts";
+import { isStaff } from "../../world/flags.ts";
+import { MAX_ALIASES } from "../../world/players.ts";
+import { findPlayer } from "../target.ts";
 import { objectNameProblem, playerNameProblem, rename } from "../../world/names.ts";
 import { CommandError } from "../errors.ts";
 
@@ -60,6 +63,46 @@ Example:
       const old = obj.name;
       await u.services.objects.update(obj.id, (o) => rename(o, name));
       u.send(`Name set: ${old} is now ${name}.`);
+    },
+  },
+  {
+    name: "@alias",
+    category: "Building",
+    help: `@alias <player>=<alias>[;<alias>...]
+@alias <player>=
+@alias <player>
+
+Gives a player other names that page, *name and other player lookups find, as MUSH players
+expect. Aliases follow the rules for player names and are unique: no player may use another's
+name or alias. Up to ${MAX_ALIASES}. An empty list clears them; without '=' the aliases are shown.
+Players set their own (@alias me=Bob); staff may set anyone's below their rank.
+
+Example:
+  @alias me=Bobby;Rob`,
+    async exec(u) {
+      if (!u.cmd.lhs.trim()) throw new CommandError("Usage: @alias <player>=<alias>[;<alias>...]");
+      const target = await findPlayer(u.services, u.me, u.cmd.lhs);
+      const players = u.services.players;
+      if (u.cmd.rhs === null) {
+        const list = players.aliasesOf(target);
+        return u.send(
+          list.length
+            ? `${target.name}'s aliases: ${list.join(", ")}.`
+            : `${target.name} has no aliases.`,
+          { type: "aliases", player: { id: target.id, name: target.name }, aliases: list },
+        );
+      }
+      if (target.id !== u.me.id && !(isStaff(u.me.flags) && mayActOn(u.me, target))) {
+        throw new CommandError("Permission denied.");
+      }
+      const wanted = u.cmd.rhs.split(";").map((a) => a.trim()).filter(Boolean);
+      const after = await players.setAliases(target.id, wanted);
+      const list = players.aliasesOf(after);
+      u.send(
+        list.length
+          ? `Aliases of ${target.name} set to: ${list.join(", ")}.`
+          : `Aliases of ${target.name} cleared.`,
+      );
     },
   },
 ];

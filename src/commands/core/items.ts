@@ -2,7 +2,8 @@
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
 import { CommandError } from "../errors.ts";
-import { clampWidth, displayName, labelled, nameFor } from "../format.ts";
+import { clampWidth, labelled, nameFor } from "../format.ts";
+import { displayName } from "../../world/players.ts";
 
 /** Most things listed by `inventory`. */
 const MAX_LISTED = 200;

@@ -6,8 +6,7 @@
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { Services } from "../../services.ts";
 import { CommandError } from "../errors.ts";
-import { loadCoreCommands } from "../load.ts";
-import type { PluginStatus } from "../../plugins/manager.ts";
+import type { PluginStatus } from "../../engine_admin.ts";
 
 /** One line of the reply. */
 interface Outcome {
@@ -57,8 +56,7 @@ async function reloadText(s: Services): Promise<Outcome> {
 
 async function reloadCommands(s: Services): Promise<Outcome> {
   try {
-    // A fresh version makes the module loader read the files again instead of its cache.
-    const r = await loadCoreCommands(s.commands, `${Date.now()}-${crypto.randomUUID()}`);
+    const r = await s.commands.reloadCore();
     if (r.failed.length === 0) {
       return { subsystem: "cmds", status: "ok", detail: `${r.loaded} core commands loaded` };
     }

@@ -5,8 +5,9 @@ import type { OutboundData } from "../../hub/types.ts";
 import type { SpeechKind } from "../../plugins/hooks.ts";
 import { hasFlag } from "../../world/flags.ts";
 import { CommandError } from "../errors.ts";
-import { displayName, joinList } from "../format.ts";
+import { joinList } from "../format.ts";
 import { quote } from "../target.ts";
+import { displayName, splitNames } from "../../world/players.ts";
 
 /** Most recipients of one page. */
 const MAX_PAGE_TARGETS = 20;
@@ -45,11 +46,11 @@ function speak(
 
 /**
  * Finds page recipients: the exact name of a connected player (from the hub's memory), else
- * of any player (so an offline one is reported as such), else a unique prefix of a connected
- * player's name.
+ * any player by name, alias or dbref (one batched read for the whole list, so an offline one
+ * is reported as such), else a unique prefix of a connected player's name.
  */
 async function recipients(u: CommandSdk, list: string): Promise<ObjectHead[]> {
-  const names = list.split(/[\s,]+/).filter(Boolean);
+  const names = splitNames(list);
   if (!names.length) throw new CommandError("Page whom? Usage: page <player>=<message>");
   if (names.length > MAX_PAGE_TARGETS) {
     throw new CommandError(`You can page at most ${MAX_PAGE_TARGETS} players at once.`);
@@ -59,11 +60,14 @@ async function recipients(u: CommandSdk, list: string): Promise<ObjectHead[]> {
     const card = u.hub.playerCard(id);
     if (card) online.push(card);
   }
+  const lowerOf = (n: string) => n.replace(/^\*/, "").toLowerCase();
+  const exact = names.map((n) => online.find((o) => o.name.toLowerCase() === lowerOf(n)) ?? null);
+  // Only the names not found in memory are read, all in one batch.
+  const { each } = await u.services.players.findMany(names.map((n, i) => exact[i] ? "" : n), u.me);
   const out: ObjectHead[] = [];
-  for (const n of names) {
-    const lower = n.replace(/^\*/, "").toLowerCase();
-    let p: ObjectHead | null = online.find((o) => o.name.toLowerCase() === lower) ?? null;
-    if (!p && n.length <= 64) p = await u.services.objects.playerByName(lower);
+  for (const [i, n] of names.entries()) {
+    const lower = lowerOf(n);
+    let p: ObjectHead | null = exact[i] ?? each[i];
     if (!p && lower && n.length <= 64) {
       const hits = online.filter((o) => o.name.toLowerCase().startsWith(lower));
       if (hits.length > 1) {

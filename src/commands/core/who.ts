@@ -2,7 +2,8 @@
 import type { CommandSpec } from "../types.ts";
 import { visibleOnline } from "../../hub/online.ts";
 import { padVisible } from "../../text/colour.ts";
-import { clampWidth, displayName, onFor, shortDuration } from "../format.ts";
+import { clampWidth, onFor, shortDuration } from "../format.ts";
+import { displayName } from "../../world/players.ts";
 
 /** The who family. */
 export const commands: CommandSpec[] = [

@@ -1,0 +1,23 @@
+/**
+ * What a command line may be, and the reply to one that names no command: shared by the hub,
+ * which splits inbound frames into lines, and the dispatcher, which runs them.
+ */
+
+/** Longest command line, in characters (code points); longer lines are refused, not cut. */
+export const MAX_LINE = 8192;
+
+/** Reply to a line that names no command. */
+export const HUH = "Huh? Type 'help' for help.";
+
+/** True when a sanitized line is longer than MAX_LINE code points. */
+export function overMaxLine(line: string): boolean {
+  // Each code point is one or two UTF-16 units, so a line this short needs no count.
+  if (line.length <= MAX_LINE) return false;
+  let n = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    // Count every unit but the second half of a surrogate pair.
+    if (c < 0xdc00 || c > 0xdfff) n++;
+  }
+  return n > MAX_LINE;
+}

@@ -1,3 +1,0 @@
-/** Configuration: defaults, layered loading and validation. */
-export * from "./defaults.ts";
-export * from "./load.ts";

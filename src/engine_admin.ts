@@ -1,0 +1,80 @@
+/**
+ * The engine-admin seam: what `@reload` and the help plugin may ask of the command registry
+ * and the plugin manager. A leaf of the import graph: `Services` names these interfaces and
+ * the registry and manager implement them, so services, commands and plugins do not import
+ * each other in a circle; only the composition root (src/engine.ts) knows the concrete classes.
+ */
+import type { HelpRegistry } from "./plugins/help_registry.ts";
+
+/** A registered command as admin and help read it (what it runs is the registry's business). */
+export interface CommandInfo {
+  name: string;
+  aliases?: string[];
+  category?: string;
+  help?: string;
+  lock?: string;
+  switches?: string[];
+  /** `core`, or the plugin that registered it. */
+  owner: string;
+}
+
+/** A command module that could not be loaded, and why. */
+export interface ModuleFailure {
+  module: string;
+  error: string;
+}
+
+/** Outcome of a (re)load of command modules. */
+export interface CoreLoadResult {
+  /** Commands registered from freshly imported modules. */
+  loaded: number;
+  /** Commands kept from the previous load because their module failed. */
+  kept: number;
+  failed: ModuleFailure[];
+}
+
+/** The in-game commands, as `@reload/cmds`, help and plugins see them. */
+export interface EngineCommands {
+  /** The command a name or alias runs (case-insensitive), or undefined. */
+  get(name: string): CommandInfo | undefined;
+  /** Every registered command, in registration order. */
+  list(): readonly CommandInfo[];
+  /** Re-reads the core command modules; a broken module keeps its previous commands. */
+  reloadCore(): Promise<CoreLoadResult>;
+}
+
+/** One plugin's status, as `list()`, `reload()` and `@reload/plugin` report it. */
+export interface PluginStatus {
+  /** Plugin name (the folder name when the manifest could not be read). */
+  name: string;
+  /** False when the last load, reload or unload of this plugin failed. */
+  ok: boolean;
+  /** What happened, in a sentence. */
+  message: string;
+  /** True while the plugin's code is running. */
+  loaded: boolean;
+  /** False when `plugins.<name>.enabled` is false. */
+  enabled: boolean;
+  version: string;
+  description: string;
+  /** Folder name inside the plugins directory. */
+  folder: string;
+}
+
+/** The loaded plugins, as `@reload` and the help plugin see them. */
+export interface EnginePlugins {
+  /** Help folders and topics that plugins registered (read by the help plugin). */
+  readonly help: HelpRegistry;
+  /** The plugins directory. */
+  readonly dir: string;
+  /** Status of every plugin found, sorted by name. */
+  list(): PluginStatus[];
+  /** True when a plugin of that name is running. */
+  isLoaded(name: string): boolean;
+  /** Reloads one plugin by name (case-insensitive); a plugin not loaded yet is loaded. */
+  reload(name: string): Promise<PluginStatus>;
+  /** Reloads every plugin, loads new ones, unloads those whose folder went away. */
+  reloadAll(): Promise<PluginStatus[]>;
+  /** Unloads one plugin by name (case-insensitive). */
+  unload(name: string): Promise<PluginStatus>;
+}

@@ -1,0 +1,155 @@
+/**
+ * The import graph of src/ and plugins/: no cycles (type-only imports and re-exports count),
+ * and plugins reach the engine only through the SDK (src/plugins/mod.ts) and the test kit
+ * (src/plugins/testing.ts). The graph is Deno's own (`deno info --json`), so every import
+ * form and path resolves exactly as the runtime resolves it.
+ */
+import { assert, assertEquals } from "./assert.ts";
+import { join, relative, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const ROOT = resolve(import.meta.dirname!, "..");
+
+/** The only engine modules a plugin may import. */
+const PLUGIN_DOORS = new Set(["src/plugins/mod.ts", "src/plugins/testing.ts"]);
+
+async function tsFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    if (e.name.startsWith(".")) continue;
+    const path = join(dir, e.name);
+    if (e.isDirectory) out.push(...await tsFiles(path));
+    else if (e.isFile && /\.(ts|tsx|mts)$/.test(e.name)) out.push(path);
+  }
+  return out;
+}
+
+interface InfoModule {
+  specifier: string;
+  dependencies?: { code?: { specifier: string }; type?: { specifier: string } }[];
+}
+
+/** File (relative to the repo) → the repo files it imports, from one `deno info` run. */
+async function importGraph(): Promise<Map<string, Set<string>>> {
+  const files = [
+    ...await tsFiles(join(ROOT, "src")),
+    ...await tsFiles(join(ROOT, "plugins")),
+  ];
+  const tmp = await Deno.makeTempDir();
+  try {
+    const entry = join(tmp, "all.ts");
+    await Deno.writeTextFile(
+      entry,
+      files.map((f) => `import ${JSON.stringify(pathToFileURL(f).href)};\n`).join(""),
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json", "--config", join(ROOT, "deno.json"), entry],
+      env: { DENO_NO_PACKAGE_JSON: "1", NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+    const info = JSON.parse(new TextDecoder().decode(out.stdout)) as { modules: InfoModule[] };
+    const graph = new Map<string, Set<string>>();
+    const local = (url: string) => {
+      if (!url.startsWith("file:")) return null;
+      const rel = relative(ROOT, fileURLToPath(url)).replaceAll("\\", "/");
+      return /^(src|plugins)\//.test(rel) ? rel : null;
+    };
+    for (const m of info.modules) {
+      const from = local(m.specifier);
+      if (!from) continue;
+      const deps = new Set<string>();
+      for (const d of m.dependencies ?? []) {
+        for (const to of [d.code?.specifier, d.type?.specifier]) {
+          const rel = to ? local(to) : null;
+          if (rel) deps.add(rel);
+        }
+      }
+      graph.set(from, deps);
+    }
+    return graph;
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+}
+
+/** Strongly connected components of more than one file (or a file importing itself). */
+function cycles(graph: Map<string, Set<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1 || graph.get(v)?.has(v)) found.push(scc.sort());
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+/** Imports of engine modules by plugin files, other than through the doors. */
+function pluginViolations(graph: Map<string, Set<string>>): string[] {
+  const out: string[] = [];
+  for (const [from, deps] of graph) {
+    if (!from.startsWith("plugins/")) continue;
+    for (const to of deps) {
+      if (to.startsWith("src/") && !PLUGIN_DOORS.has(to)) out.push(`${from} -> ${to}`);
+    }
+  }
+  return out.sort();
+}
+
+const graph = await importGraph();
+
+Deno.test("import graph: every file of src/ and plugins/ is in it", () => {
+  assert(graph.has("src/engine.ts") && graph.has("src/plugins/mod.ts"), "engine modules missing");
+  assert(graph.has("plugins/notes/mod.ts"), "plugin modules missing");
+  assert(graph.get("src/engine.ts")!.has("src/services.ts"), "type imports missing");
+});
+
+Deno.test("import graph: no cycles in src/ and plugins/", () => {
+  const found = cycles(graph);
+  assert(
+    found.length === 0,
+    `import cycles:\n${found.map((c) => `  ${c.join(" <-> ")}`).join("\n")}`,
+  );
+});
+
+Deno.test("import graph: plugins import only src/plugins/mod.ts and src/plugins/testing.ts", () => {
+  const violations = pluginViolations(graph);
+  assert(violations.length === 0, `plugins reaching past the SDK:\n  ${violations.join("\n  ")}`);
+});
+
+Deno.test("import graph: the checks catch a cycle and a plugin past the door", () => {
+  const g = new Map<string, Set<string>>([
+    ["src/a.ts", new Set(["src/b.ts"])],
+    ["src/b.ts", new Set(["src/a.ts"])],
+    ["src/c.ts", new Set(["src/c.ts"])],
+    ["plugins/x/mod.ts", new Set(["src/plugins/mod.ts", "src/plugins/kv.ts"])],
+  ]);
+  assertEquals(cycles(g), [["src/a.ts", "src/b.ts"], ["src/c.ts"]]);
+  assertEquals(pluginViolations(g), ["plugins/x/mod.ts -> src/plugins/kv.ts"]);
+});
