@@ -43,7 +43,6 @@ import { COMMAND, handler, PREFIX, REPLY } from "./routes.ts";
 export default {
   name: "greeter",
   version: "1.0.0",
-  description: "greets",
   init(ctx: PluginContext) {
     ctx.http(PREFIX).get("/", handler);
     ctx.commands.add({ name: COMMAND, help: "greets", exec(u) { u.send("greeting " + REPLY); } });

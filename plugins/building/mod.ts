@@ -10,8 +10,6 @@ import { buildingRoutes, PREFIX } from "./routes.ts";
 
 const plugin: PluginModule = {
   name: "building",
-  version: "1.0.0",
-  description: "Building commands and the REST room endpoint.",
   init(ctx: PluginContext) {
     const b = new Builder(ctx.world, ctx.deliver);
     buildingRoutes(ctx.http(PREFIX), b);

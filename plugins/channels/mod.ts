@@ -22,8 +22,6 @@ function defaultChannels(value: unknown): string[] {
 
 const plugin: PluginModule = {
   name: "channels",
-  version: "1.0.0",
-  description: "Chat channels with aliases, locks, masking and history.",
   async init(ctx: PluginContext) {
     const store = new ChannelStore(ctx.kv);
     await store.load();

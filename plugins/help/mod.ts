@@ -11,8 +11,6 @@ import { helpCommands } from "./commands.ts";
 
 const plugin: PluginModule = {
   name: "help",
-  version: "1.0.0",
-  description: "Help topics in game and over REST.",
   async init(ctx: PluginContext) {
     const db = new HelpDb(ctx.kv);
     await db.load();

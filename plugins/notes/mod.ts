@@ -9,8 +9,6 @@ import { notesCommands } from "./commands.ts";
 
 const plugin: PluginModule = {
   name: "notes",
-  version: "1.0.0",
-  description: "Private notes for players.",
   init(ctx: PluginContext) {
     const store = new NoteStore(ctx.kv);
     notesRoutes(ctx.http(PREFIX), store);

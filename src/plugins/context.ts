@@ -62,6 +62,11 @@ export interface PluginBus<E extends object> {
   off<K extends keyof E>(event: K, handler: Handler<E[K]>): void;
   /** Fires an event (never rejects). */
   emit<K extends keyof E>(event: K, payload: E[K]): Promise<void>;
+  /**
+   * The same bus with payloads typed by the plugin that owns the events (names are still
+   * checked when a handler is added): `ctx.hooks.gameHooks.typed<SceneEvents>()`.
+   */
+  typed<T extends object>(): PluginBus<T>;
 }
 
 /** The buses as a plugin sees them. */
@@ -70,7 +75,7 @@ export interface PluginHooks {
   wikiHooks: PluginBus<WikiEvents>;
   eventHooks: PluginBus<EventEvents>;
   /** The engine's world events: plugins listen, only the engine emits. */
-  worldHooks: Omit<PluginBus<WorldEvents>, "emit">;
+  worldHooks: Pick<PluginBus<WorldEvents>, "on" | "off">;
 }
 
 /** A plugin-scoped logger (prefixes the plugin name). */
@@ -334,7 +339,7 @@ export class ContextImpl implements PluginContext {
   }
 
   #track<E extends object>(bus: EventBus<E>): PluginBus<E> {
-    return {
+    const tracked: PluginBus<E> = {
       on: (event, handler) => {
         this.#check();
         const off = bus.on(event, handler);
@@ -343,7 +348,10 @@ export class ContextImpl implements PluginContext {
       },
       off: (event, handler) => bus.off(event, handler),
       emit: (event, payload) => bus.emit(event, payload),
+      // Payload types exist only at compile time; the bus underneath is the same.
+      typed: <T extends object>() => tracked as unknown as PluginBus<T>,
     };
+    return tracked;
   }
 }
 

@@ -9,73 +9,12 @@
 import type { ObjectChange } from "../world/types.ts";
 import { typeOf } from "../world/objects.ts";
 
-/** Payloads of the scene events. */
-export interface GameEvents {
-  "scene:created": {
-    sceneId: string;
-    sceneName: string;
-    roomId: string;
-    actorId: string;
-    actorName: string;
-    sceneType: string;
-  };
-  "scene:pose": {
-    sceneId: string;
-    sceneName: string;
-    roomId: string;
-    actorId: string;
-    actorName: string;
-    msg: string;
-    type: string;
-  };
-  "scene:set": {
-    sceneId: string;
-    sceneName: string;
-    roomId: string;
-    actorId: string;
-    actorName: string;
-    description: string;
-  };
-  "scene:title": {
-    sceneId: string;
-    oldName: string;
-    newName: string;
-    actorId: string;
-    actorName: string;
-  };
-  "scene:clear": {
-    sceneId: string;
-    sceneName: string;
-    actorId: string;
-    actorName: string;
-    status: string;
-  };
-}
-
-/** A wiki page as the wiki events carry it: `path`, metadata, and whatever else the page has. */
-export interface WikiPagePayload {
-  path: string;
-  meta?: { title?: string; [key: string]: unknown };
-  [key: string]: unknown;
-}
-
-/** Payloads of the wiki events. */
-export interface WikiEvents {
-  "wiki:created": WikiPagePayload & { meta: { title?: string; [key: string]: unknown } };
-  "wiki:edited": WikiPagePayload;
-  "wiki:deleted": WikiPagePayload;
-}
-
-/** Payloads of the event-calendar events. */
-export interface EventEvents {
-  "event:created": { eventId: string; name: string; startTime: number; createdBy: string };
-  "event:updated": { eventId: string; changes: Record<string, unknown> };
-  "event:deleted": { eventId: string };
-  "event:started": { eventId: string; name: string };
-  "event:ended": { eventId: string; name: string };
-  "event:rsvp": { eventId: string; playerId: string; status: string };
-  "event:cancelled": { eventId: string; name: string };
-}
+/**
+ * Payloads on the plugin buses, by event name. The engine fixes only the names (SPEC's three
+ * buses); the plugin that emits an event owns its payload type (scenes, wiki and events
+ * declare theirs beside their code) and narrows a bus with `PluginBus.typed<E>()`.
+ */
+export type Payloads<N extends string> = { [K in N]: Record<string, unknown> };
 
 /** How something was said in a room: the command that said it. */
 export type SpeechKind = "say" | "pose" | "semipose" | "emit";
@@ -119,22 +58,18 @@ export interface WorldEvents {
   "player:disconnected": { id: string; name: string; stillConnected: boolean };
 }
 
-/** Event names of each bus, for runtime checks (plugins may be plain JavaScript). */
-export const GAME_EVENTS: readonly (keyof GameEvents)[] = [
+/** The scene events on `gameHooks`. */
+export const GAME_EVENTS = [
   "scene:created",
   "scene:pose",
   "scene:set",
   "scene:title",
   "scene:clear",
-];
-/** Wiki event names. */
-export const WIKI_EVENTS: readonly (keyof WikiEvents)[] = [
-  "wiki:created",
-  "wiki:edited",
-  "wiki:deleted",
-];
-/** Calendar event names. */
-export const EVENT_EVENTS: readonly (keyof EventEvents)[] = [
+] as const;
+/** The wiki events on `wikiHooks`. */
+export const WIKI_EVENTS = ["wiki:created", "wiki:edited", "wiki:deleted"] as const;
+/** The calendar events on `eventHooks`. */
+export const EVENT_EVENTS = [
   "event:created",
   "event:updated",
   "event:deleted",
@@ -142,7 +77,14 @@ export const EVENT_EVENTS: readonly (keyof EventEvents)[] = [
   "event:ended",
   "event:rsvp",
   "event:cancelled",
-];
+] as const;
+
+/** Events of `gameHooks`, payloads typed by the emitting plugin. */
+export type GameEvents = Payloads<typeof GAME_EVENTS[number]>;
+/** Events of `wikiHooks`. */
+export type WikiEvents = Payloads<typeof WIKI_EVENTS[number]>;
+/** Events of `eventHooks`. */
+export type EventEvents = Payloads<typeof EVENT_EVENTS[number]>;
 
 /** World event names. */
 export const WORLD_EVENTS: readonly (keyof WorldEvents)[] = [

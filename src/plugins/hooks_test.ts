@@ -69,7 +69,7 @@ Deno.test("hooks: a throwing or rejecting handler is logged and the others still
     throw new Error("async boom");
   });
   hooks.gameHooks.on("scene:clear", (p) => {
-    seen.push(p.status);
+    seen.push(String(p.status));
   });
   await hooks.gameHooks.emit("scene:clear", {
     sceneId: "1",

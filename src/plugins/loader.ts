@@ -6,11 +6,15 @@
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { PluginContext } from "./context.ts";
+import type { PluginManifest } from "./manifest.ts";
 
 /** What a plugin module's default export must look like. */
 export interface PluginModule {
+  /** Must match the manifest's name (any case). */
   name: string;
+  /** Optional: the manifest is the one source; when given it must equal the manifest's. */
   version?: string;
+  /** Optional, like `version`: when given it must equal the manifest's. */
   description?: string;
   /** Registers routes, commands, help and hooks; true (or nothing) on success. */
   init(ctx: PluginContext): boolean | void | Promise<boolean | void>;
@@ -74,8 +78,12 @@ export function inside(dir: string, path: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep) && rel !== "..");
 }
 
-/** Validates a module namespace's default export. */
-export function pluginFromModule(ns: unknown, expectedName: string): PluginModule {
+/** Validates a module namespace's default export against the plugin's manifest. */
+export function pluginFromModule(
+  ns: unknown,
+  manifest: Pick<PluginManifest, "name" | "version" | "description">,
+): PluginModule {
+  const expectedName = manifest.name;
   const p = (ns as { default?: unknown })?.default;
   if (typeof p !== "object" || p === null) {
     throw new Error("the entry module has no default export object");
@@ -86,6 +94,15 @@ export function pluginFromModule(ns: unknown, expectedName: string): PluginModul
     throw new Error(
       `the default export is named '${m.name}' but the manifest says '${expectedName}'`,
     );
+  }
+  // Two places that can disagree are worse than one: a module repeating the manifest must agree.
+  for (const field of ["version", "description"] as const) {
+    if (m[field] !== undefined && m[field] !== manifest[field]) {
+      throw new Error(
+        `the default export's ${field} '${String(m[field])}' differs from the manifest's ` +
+          `'${manifest[field]}' (leave it out: the manifest is the one source)`,
+      );
+    }
   }
   if (typeof m.init !== "function") throw new Error("the default export has no init() function");
   if (m.remove !== undefined && typeof m.remove !== "function") {

@@ -262,7 +262,7 @@ export class PluginManager implements EnginePlugins {
     if (mismatch) return this.#setStatus(r, { ok: false, message: `not loaded: ${mismatch}` });
     let module: PluginModule;
     try {
-      module = pluginFromModule(await importEntry(folder.dir, manifest.main, 0), manifest.name);
+      module = pluginFromModule(await importEntry(folder.dir, manifest.main, 0), manifest);
     } catch (e) {
       return this.#setStatus(r, {
         ok: false,
@@ -376,7 +376,7 @@ export class PluginManager implements EnginePlugins {
     let module: PluginModule;
     try {
       const ns = await importEntry(r.folder.dir, manifest.main, generation, this.#opts.log.error);
-      module = pluginFromModule(ns, manifest.name);
+      module = pluginFromModule(ns, manifest);
     } catch (e) {
       return this.#keepOld(r, errText(e, this.#opts.dir));
     }

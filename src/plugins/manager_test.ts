@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Config } from "../config/load.ts";
+import { createEngine } from "../engine.ts";
 import { PluginApps } from "../http/plugin_apps.ts";
 import { dispatchToPlugin } from "./http.ts";
 import type { CommandSpec } from "../commands/types.ts";
-import type { Services } from "../services.ts";
 import { createHooks } from "./hooks.ts";
 import { HelpRegistry } from "./help_registry.ts";
 import { PluginManager } from "./manager.ts";
@@ -43,12 +42,11 @@ import { reply } from "./routes.ts";
 export default {
   name: "${name}",
   version: "1.0.0",
-  description: "test",
   async init(ctx) {
     ctx.routes.add("${name}", () => new Response(reply));
     ctx.commands.add({ name: "+${name}", exec() {} });
     ctx.help.add({ name: "${name}-topic", content: "hi" });
-    ctx.hooks.gameHooks.on("scene:clear", (p) => { globalThis.__seen?.push("${name}:" + p.status); });
+    ctx.hooks.gameHooks.typed().on("scene:clear", (p) => { globalThis.__seen?.push("${name}:" + p.status); });
     ctx.provide({ hello: () => "${name} says " + reply });
     return true;
   },
@@ -66,13 +64,19 @@ async function writePlugin(dir: string, folder: string, files: Record<string, st
 
 async function setup(overrides: Record<string, unknown> = {}, timeoutMs = 2000) {
   const dir = await Deno.makeTempDir({ prefix: "ursamu-plugins-" });
-  const kv = await Deno.openKv(":memory:");
-  const config = await new Config({ overrides, warn: () => {} }).load();
+  // A real engine's services (its own plugin folder is empty); the manager under test gets
+  // its own registries so the test sees exactly what plugins registered.
+  const engine = await createEngine({
+    root: dir,
+    env: { URSAMU_SERVER_DB: ":memory:", JWT_SECRET: "unit-test-secret" },
+    overrides: { plugins: {}, ...overrides },
+  });
+  const { services } = engine;
+  const kv = services.kv;
   const routes = new PluginApps();
   const commands = new FakeCommands();
   const hooks = createHooks(() => {});
   const help = new HelpRegistry();
-  const services = { config, kv, pluginApps: routes } as unknown as Services;
   const logs: string[] = [];
   const timers = new Scheduler(kv);
   const gmcp = new GmcpMap();
@@ -105,7 +109,7 @@ async function setup(overrides: Record<string, unknown> = {}, timeoutMs = 2000) 
     call,
     async close() {
       await manager.closeAll();
-      kv.close();
+      await engine.close();
       await Deno.remove(dir, { recursive: true });
     },
   };
@@ -155,6 +159,10 @@ Deno.test("manager: good plugins load, broken ones are reported and skipped", as
       "ursamu.plugin.json": MANIFEST("misnamed"),
       "mod.ts": `export default { name: "other", init() { return true; } };`,
     });
+    await writePlugin(t.dir, "versioned", {
+      "ursamu.plugin.json": MANIFEST("versioned"),
+      "mod.ts": `export default { name: "versioned", version: "0.9.0", init() { return true; } };`,
+    });
     await writePlugin(t.dir, "core", {
       "ursamu.plugin.json": MANIFEST("core"),
       "mod.ts": `export default { name: "core", init() { return true; } };`,
@@ -177,6 +185,7 @@ Deno.test("manager: good plugins load, broken ones are reported and skipped", as
     assert.equal(by.off.enabled, false);
     assert.equal(by.off.loaded, false);
     assert.match(by.misnamed.message, /named 'other'/);
+    assert.match(by.versioned.message, /version '0.9.0' differs from the manifest's '1.0.0'/);
     assert.match(by.core.message, /reserved/);
     assert.equal(by[".hidden"], undefined);
     for (const s of list) if (s.folder !== "good") assert.equal(s.loaded, false, s.folder);

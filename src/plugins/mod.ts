@@ -15,11 +15,11 @@ export type {
   GameEvents,
   Handler,
   Hooks,
+  Payloads,
   SpeechKind,
   SpeechPayload,
   Unsubscribe,
   WikiEvents,
-  WikiPagePayload,
   WorldEvents,
 } from "./hooks.ts";
 export type { CreateOptions, KeyParts, KvPage, PageOptions, PluginKv } from "./kv.ts";
