@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { FakeSocket } from "./_test_socket.ts";
 import {
   CloseCode,
   Connection,
@@ -7,20 +8,6 @@ import {
   MAX_PENDING,
   type Task,
 } from "./connection.ts";
-
-/** Just enough of a WebSocket for a Connection. */
-class FakeSocket extends EventTarget {
-  sent: string[] = [];
-  closedWith: [number, string] | null = null;
-  bufferedAmount = 0;
-  binaryType = "blob";
-  send(data: string) {
-    this.sent.push(data);
-  }
-  close(code: number, reason: string) {
-    this.closedWith = [code, reason];
-  }
-}
 
 function setup(run?: (conn: Connection, task: Task) => Promise<void>) {
   const socket = new FakeSocket();
@@ -32,7 +19,7 @@ function setup(run?: (conn: Connection, task: Task) => Promise<void>) {
     run: run ?? (async () => {}),
     closed: (c) => void closed.push(c),
   };
-  const conn = new Connection("c1", "web", "127.0.0.1", socket as unknown as WebSocket, hooks, 0);
+  const conn = new Connection("c1", "web", "127.0.0.1", socket.asWebSocket(), hooks, 0);
   conn.listen();
   return { socket, conn, closed, frames };
 }

@@ -1,29 +1,13 @@
 import assert from "node:assert/strict";
-import { Connection, type ConnectionHooks } from "./connection.ts";
+import { Connection } from "./connection.ts";
+import { FakeSocket, idleHooks } from "./_test_socket.ts";
 import { Fanout } from "./fanout.ts";
 import { GmcpMap } from "./gmcp_map.ts";
 import { SessionRegistry } from "./registry.ts";
 import type { ClientKind } from "./types.ts";
 import type { DbObject } from "../world/types.ts";
 
-/** Just enough of a WebSocket for a Connection; keeps what was sent. */
-class FakeSocket extends EventTarget {
-  readyState = 1;
-  bufferedAmount = 0;
-  binaryType = "blob";
-  readonly sent: string[] = [];
-  send(text: string) {
-    this.sent.push(text);
-  }
-  close() {}
-}
-
-const hooks: ConnectionHooks = {
-  opened: () => {},
-  frame: () => {},
-  run: async () => {},
-  closed: () => {},
-};
+const hooks = idleHooks();
 
 function player(id: string, location = "1"): DbObject {
   return {

@@ -1,23 +1,10 @@
 import assert from "node:assert/strict";
 import { createEngine } from "../engine.ts";
-import { Connection, type ConnectionHooks } from "./connection.ts";
+import { Connection } from "./connection.ts";
+import { FakeSocket, idleHooks } from "./_test_socket.ts";
 import { rename } from "../world/names.ts";
 
-/** Just enough of a WebSocket for a Connection. */
-class FakeSocket extends EventTarget {
-  readyState = 1;
-  bufferedAmount = 0;
-  binaryType = "blob";
-  send() {}
-  close() {}
-}
-
-const hooks: ConnectionHooks = {
-  opened: () => {},
-  frame: () => {},
-  run: async () => {},
-  closed: () => {},
-};
+const hooks = idleHooks();
 
 Deno.test("hub: player cards and the room index follow the store, and reads heal what they missed", async () => {
   const root = await Deno.makeTempDir({ prefix: "ursamu-hub-" });
