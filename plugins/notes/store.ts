@@ -41,14 +41,8 @@ export class NoteStore {
    */
   async list(author: string, page: Page): Promise<Note[]> {
     const ids = await this.kv.slice<string>(noteKeys.ofAuthor(author), page);
-    const out: Note[] = [];
-    for (let i = 0; i < ids.length; i += 10) {
-      const batch = await this.kv.raw.getMany<Note[]>(
-        ids.slice(i, i + 10).map((id) => this.kv.key(...noteKeys.note(id))),
-      );
-      for (const e of batch) if (e.value) out.push(e.value);
-    }
-    return out;
+    const notes = await this.kv.getMany<Note>(ids.map((id) => noteKeys.note(id)));
+    return notes.filter((n): n is Note => n !== null);
   }
 
   /** Deletes a note and its index entry. */
