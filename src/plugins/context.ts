@@ -198,6 +198,7 @@ export class ContextImpl implements PluginContext {
       this.#owner,
       (off) => void this.#unsubs.push(off),
       () => this.#check(),
+      (op) => this.kv.scoped(op),
     );
     const hub = host.services.hub;
     this.deliver = {
@@ -229,8 +230,9 @@ export class ContextImpl implements PluginContext {
     this.commands = {
       add: (spec) => {
         this.#check();
-        host.commands.add(spec, this.#owner);
-        this.#specs.push(spec);
+        const engineSpec = withPluginSdk(spec);
+        host.commands.add(engineSpec, this.#owner);
+        this.#specs.push(engineSpec);
       },
       remove: (name) => {
         this.#check();
@@ -353,6 +355,25 @@ export class ContextImpl implements PluginContext {
     };
     return tracked;
   }
+}
+
+/**
+ * The engine form of a plugin command: its exec gets the SDK without the engine's services
+ * and hub, at run time as in its type (a plugin reaches the engine through its context).
+ * Anything that is not a spec with an exec goes to the registry as it is, to be refused there.
+ */
+function withPluginSdk(spec: PluginCommandSpec): CommandSpec {
+  if (typeof spec !== "object" || spec === null || typeof spec.exec !== "function") {
+    return spec as unknown as CommandSpec;
+  }
+  const exec = spec.exec;
+  return {
+    ...spec,
+    exec: (u) => {
+      const { services: _services, hub: _hub, ...pluginSdk } = u;
+      return exec.call(spec, pluginSdk);
+    },
+  };
 }
 
 /** A full route prefix: `/api/v1` and at least one segment of URL-safe characters. */

@@ -1,12 +1,19 @@
 /** A plugin's own key space in Deno KV: every key starts with `["plugin", <name>]`. */
 import { keys } from "../storage/keys.ts";
 import type { Page as ListPage } from "../http/pagination.ts";
-import { type Reserve, takeNext } from "../storage/counters.ts";
+import { takeNext } from "../storage/counters.ts";
 import { getEntries } from "../storage/kv.ts";
 import { ConflictError, ValidationError } from "../errors.ts";
+import { type PluginAtomic, scopedAtomic } from "./scoped_atomic.ts";
 
 /** Relative key parts (the plugin's prefix is added). */
 export type KeyParts = Deno.KvKeyPart[];
+
+/** Adds a record's writes to the atomic operation that takes counter number `n`. */
+export type PluginReserve = (
+  n: number,
+  op: PluginAtomic,
+) => void | boolean | Promise<void | boolean>;
 
 /** Options of {@linkcode PluginKv.create}. */
 export interface CreateOptions {
@@ -14,8 +21,8 @@ export interface CreateOptions {
   unique?: KeyParts[];
   /** Plain index keys (end them with the record's id so they stay distinct). */
   index?: KeyParts[];
-  /** Adds further checks and writes to the same atomic operation. */
-  with?: (op: Deno.AtomicOperation) => void;
+  /** Adds further checks and writes (in the plugin's space) to the same atomic operation. */
+  with?: (op: PluginAtomic) => void;
 }
 
 /** Options of {@linkcode PluginKv.page}. */
@@ -64,11 +71,6 @@ export class PluginKv {
     this.#name = name;
   }
 
-  /** The shared KV handle, for atomic operations over keys built with `key()`. */
-  get raw(): Deno.Kv {
-    return this.#kv;
-  }
-
   /** The full key for relative parts: `key("note", id)` → `["plugin", name, "note", id]`. */
   key(...parts: Deno.KvKeyPart[]): Deno.KvKey {
     return keys.plugin(this.#name, ...parts);
@@ -100,6 +102,15 @@ export class PluginKv {
     return this.#kv.list<T>({ prefix: this.key(...prefix) }, opts);
   }
 
+  /** Entries from relative key `start` (included) to `end` (excluded), in key order. */
+  range<T>(
+    start: Deno.KvKeyPart[],
+    end: Deno.KvKeyPart[],
+    opts: Deno.KvListOptions = {},
+  ): Deno.KvListIterator<T> {
+    return this.#kv.list<T>({ start: this.key(...start), end: this.key(...end) }, opts);
+  }
+
   /** Values under a relative prefix, at most `limit` (default 1000) of them. */
   async values<T>(prefix: Deno.KvKeyPart[], limit = 1000, reverse = false): Promise<T[]> {
     const out: T[] = [];
@@ -125,9 +136,14 @@ export class PluginKv {
     return out;
   }
 
-  /** A new atomic operation on the shared handle. */
-  atomic(): Deno.AtomicOperation {
-    return this.#kv.atomic();
+  /** A new atomic operation over keys of this plugin's space (built with `key()`). */
+  atomic(): PluginAtomic {
+    return this.scoped(this.#kv.atomic());
+  }
+
+  /** `op` held to this plugin's space (for the timer jobs' operations). */
+  scoped(op: Deno.AtomicOperation): PluginAtomic {
+    return scopedAtomic(op, keys.plugin(this.#name));
   }
 
   /**
@@ -135,8 +151,12 @@ export class PluginKv {
    * writes to the same atomic operation, so the number and its record commit together
    * (returning false from it gives the number up and tries again).
    */
-  next(counter: string, reserve?: Reserve): Promise<number> {
-    return takeNext(this.#kv, this.key("counter", counter), reserve);
+  next(counter: string, reserve?: PluginReserve): Promise<number> {
+    return takeNext(
+      this.#kv,
+      this.key("counter", counter),
+      reserve && ((n, op) => reserve(n, this.scoped(op))),
+    );
   }
 
   /**
@@ -159,7 +179,7 @@ export class PluginKv {
       op.set(this.key(...parts), value);
       for (const u of unique) op.set(this.key(...u), parts);
       for (const i of index) op.set(this.key(...i), parts);
-      opts.with?.(op);
+      opts.with?.(this.scoped(op));
       if ((await op.commit()).ok) return;
       // Lost a race: the next look names what was taken, or tries again.
     }

@@ -22,11 +22,24 @@ export type {
   WikiEvents,
   WorldEvents,
 } from "./hooks.ts";
-export type { CreateOptions, KeyParts, KvPage, PageOptions, PluginKv } from "./kv.ts";
+export type {
+  CreateOptions,
+  KeyParts,
+  KvPage,
+  PageOptions,
+  PluginKv,
+  PluginReserve,
+} from "./kv.ts";
+export type { PluginAtomic } from "./scoped_atomic.ts";
 export { UniqueConflictError } from "./kv.ts";
-export type { Reserve } from "../storage/counters.ts";
-export type { EveryOptions, PluginTimers, TimerOptions } from "./timers.ts";
-export type { DueJob, OrphanPolicy, TimerHandler, TimerRecord } from "../timers/scheduler.ts";
+export type {
+  EveryOptions,
+  PluginDueJob as DueJob,
+  PluginTimerHandler as TimerHandler,
+  PluginTimers,
+  TimerOptions,
+} from "./timers.ts";
+export type { OrphanPolicy, TimerRecord } from "../timers/scheduler.ts";
 export {
   caller,
   page,
@@ -48,7 +61,7 @@ export type {
 } from "../commands/types.ts";
 export type { Delivery, HubConnection, Outbound, OutboundData, PlayerIds } from "../hub/types.ts";
 export type { GmcpMapper } from "../hub/gmcp_map.ts";
-export type { DbObject, ObjectData } from "../world/types.ts";
+export type { DbObject, NewObject, ObjectData, ObjectType } from "../world/types.ts";
 export type { PluginSection } from "../config/defaults.ts";
 
 export {

@@ -8,11 +8,13 @@ import { isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createEngine, type Engine } from "../engine.ts";
 import { withHubPath } from "../hub/upgrade.ts";
-import type { Clock } from "../timers/clock.ts";
+import { type Clock, ManualClock } from "../timers/clock.ts";
 import type { OutboundData } from "../hub/types.ts";
 import { stripColour } from "../text/colour.ts";
 import { openStore } from "../storage/kv.ts";
 import { PluginKv } from "./kv.ts";
+
+export { ManualClock };
 
 /** The repository's `plugins/` folder (where plugin names are looked up). */
 const PLUGINS_DIR = fileURLToPath(new URL("../../plugins", import.meta.url));
@@ -94,6 +96,11 @@ export interface TestGame {
    * player received until the command, and everything it sent, was done.
    */
   run(player: TestPlayer, line: string): Promise<Received>;
+  /**
+   * Moves the game's ManualClock (passed as `clock`) forward by `ms`, runs the timers that
+   * came due, and returns what every connected player received meanwhile.
+   */
+  advance(ms: number): Promise<Received>;
   /** Stops the engine and removes its files. */
   close(): Promise<void>;
 }
@@ -122,6 +129,11 @@ export async function startTestGame(opts: TestGameOptions): Promise<TestGame> {
   );
   const base = `http://127.0.0.1:${server.addr.port}`;
   const clients = new Map<string, KitClient>();
+  const received = (): Received => {
+    const got = new Map([...clients].map(([n, c]) => [n.toLowerCase(), c.sinceMark()]));
+    const of = (name: string) => got.get(name.toLowerCase()) ?? [];
+    return { of, text: (name) => of(name).map((h) => h.text).join("\n") };
+  };
   const connect = async (player: TestPlayer) => {
     if (clients.has(player.name)) return;
     clients.set(player.name, await KitClient.open(base, player));
@@ -158,9 +170,19 @@ export async function startTestGame(opts: TestGameOptions): Promise<TestGame> {
       await actor.command(line);
       // Everything the command sent to others is queued before any later frame of theirs.
       await Promise.all([...clients.values()].map((c) => c === actor ? null : c.sync()));
-      const got = new Map([...clients].map(([n, c]) => [n.toLowerCase(), c.sinceMark()]));
-      const of = (name: string) => got.get(name.toLowerCase()) ?? [];
-      return { of, text: (name) => of(name).map((h) => h.text).join("\n") };
+      return received();
+    },
+    async advance(ms) {
+      const clock = opts.clock;
+      if (!(clock instanceof ManualClock)) {
+        throw new Error("kit: advance() needs startTestGame({ clock: new ManualClock() })");
+      }
+      for (const c of clients.values()) c.mark();
+      clock.advance(ms);
+      await engine.timers.runDue();
+      // What the jobs delivered is queued before the answer to a later sync.
+      await Promise.all([...clients.values()].map((c) => c.sync()));
+      return received();
     },
     async close() {
       for (const c of clients.values()) c.close();

@@ -4,7 +4,20 @@
  * released with the plugin's context, so a job due while its plugin is away waits (or is
  * dropped, as declared) until a handler of its kind is back.
  */
-import type { OrphanPolicy, Scheduler, TimerHandler, TimerRecord } from "../timers/scheduler.ts";
+import type { DueJob, OrphanPolicy, Scheduler, TimerRecord } from "../timers/scheduler.ts";
+import type { PluginAtomic } from "./scoped_atomic.ts";
+
+/** A due job as a plugin's handler gets it: its atomic operation holds to the plugin's keys. */
+export interface PluginDueJob extends Omit<DueJob, "atomic"> {
+  /**
+   * The atomic operation that removes (or re-arms) this job. Add the job's writes and checks
+   * (keys from `ctx.kv.key`) to it: they commit together, so the effect happens exactly once.
+   */
+  readonly atomic: PluginAtomic;
+}
+
+/** Runs one due job of a plugin. */
+export type PluginTimerHandler = (job: PluginDueJob) => void | Promise<void>;
 
 /** Options of `ctx.timers.at`. */
 export interface TimerOptions {
@@ -31,7 +44,9 @@ export interface PluginTimers {
   /** The plugin's stored jobs, soonest first. */
   list(): Promise<TimerRecord[]>;
   /** Sets the handler of the plugin's jobs of `kind` (released on unload); returns its remover. */
-  on(kind: string, handler: TimerHandler): () => void;
+  on(kind: string, handler: PluginTimerHandler): () => void;
+  /** The scheduler's time (ms since the epoch): the test clock in tests, else the system's. */
+  now(): number;
 }
 
 /** Builds `ctx.timers` for `owner`; `track` records each remover for the context's release. */
@@ -40,6 +55,7 @@ export function pluginTimers(
   owner: string,
   track: (off: () => void) => void,
   check: () => void,
+  scope: (op: Deno.AtomicOperation) => PluginAtomic,
 ): PluginTimers {
   return {
     async at(time, kind, payload, opts = {}) {
@@ -64,9 +80,20 @@ export function pluginTimers(
     cancel: (id) => scheduler.cancel(owner, String(id)),
     get: (id) => scheduler.get(owner, String(id)),
     list: () => scheduler.list(owner),
+    now: () => scheduler.now(),
     on(kind, handler) {
       check();
-      const off = scheduler.handle(owner, kind, handler);
+      if (typeof handler !== "function") throw new TypeError("timer handler must be a function");
+      const off = scheduler.handle(owner, kind, (job) =>
+        handler({
+          id: job.id,
+          kind: job.kind,
+          payload: job.payload,
+          due: job.due,
+          every: job.every,
+          atomic: scope(job.atomic),
+          after: (fn) => job.after(fn),
+        }));
       track(off);
       return off;
     },
