@@ -56,6 +56,7 @@ export {
   EngineError,
   ForbiddenError,
   NotFoundError,
+  RateLimitError,
   UnauthorizedError,
   ValidationError,
 } from "../errors.ts";

@@ -32,6 +32,11 @@ export interface PluginTimers {
   list(): Promise<TimerRecord[]>;
   /** Sets the handler of the plugin's jobs of `kind` (released on unload); returns its remover. */
   on(kind: string, handler: TimerHandler): () => void;
+  /**
+   * The scheduler's clock (ms since the epoch): the real time in a game, the test's clock
+   * under the kit, so "is it due yet" agrees with when jobs run.
+   */
+  now(): number;
 }
 
 /** Builds `ctx.timers` for `owner`; `track` records each remover for the context's release. */
@@ -70,6 +75,7 @@ export function pluginTimers(
       track(off);
       return off;
     },
+    now: () => scheduler.now(),
   };
 }
 
