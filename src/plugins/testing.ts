@@ -14,6 +14,9 @@ import { stripColour } from "../text/colour.ts";
 import { openStore } from "../storage/kv.ts";
 import { PluginKv } from "./kv.ts";
 
+/** A hand-driven clock to pass as `clock` (tests of `ctx.timers` without waiting). */
+export { ManualClock } from "../timers/clock.ts";
+
 /** The repository's `plugins/` folder (where plugin names are looked up). */
 const PLUGINS_DIR = fileURLToPath(new URL("../../plugins", import.meta.url));
 
@@ -94,6 +97,11 @@ export interface TestGame {
    * player received until the command, and everything it sent, was done.
    */
   run(player: TestPlayer, line: string): Promise<Received>;
+  /**
+   * What every connected player received since the last `run` or `received` (deliveries that
+   * no command caused: a timer's, a hook's), once the hub has sent it; starts a new window.
+   */
+  received(): Promise<Received>;
   /** Stops the engine and removes its files. */
   close(): Promise<void>;
 }
@@ -159,6 +167,13 @@ export async function startTestGame(opts: TestGameOptions): Promise<TestGame> {
       // Everything the command sent to others is queued before any later frame of theirs.
       await Promise.all([...clients.values()].map((c) => c === actor ? null : c.sync()));
       const got = new Map([...clients].map(([n, c]) => [n.toLowerCase(), c.sinceMark()]));
+      const of = (name: string) => got.get(name.toLowerCase()) ?? [];
+      return { of, text: (name) => of(name).map((h) => h.text).join("\n") };
+    },
+    async received() {
+      await Promise.all([...clients.values()].map((c) => c.sync()));
+      const got = new Map([...clients].map(([n, c]) => [n.toLowerCase(), c.sinceMark()]));
+      for (const c of clients.values()) c.mark();
       const of = (name: string) => got.get(name.toLowerCase()) ?? [];
       return { of, text: (name) => of(name).map((h) => h.text).join("\n") };
     },
