@@ -123,6 +123,10 @@ Deno.test("events REST: create, list, view, update, delete with the spec's field
     const left = await g.engine.services.kv.list({ prefix: ["plugin", "events", "rsvp", ev.id] })
       .next();
     assert.ok(left.done, "no RSVP of a deleted event is left");
+    const index = await g.engine.services.kv.list({
+      prefix: ["plugin", "events", "rsvp_by_player", ann.id],
+    }).next();
+    assert.ok(index.done, "nor its entry in the player's index");
 
     // Exactly the spec's payload fields.
     const fired = await hooks(g);
@@ -264,6 +268,17 @@ Deno.test("events RSVP: default, replace, capacity 409, closed events 400, withd
     const un = await g.request("DELETE", `/api/v1/events/${ev.id}/rsvp`, { as: bob });
     assert.deepEqual([un.status, un.body], [200, { deleted: true }]);
     assert.equal((await rsvp(carl, { status: "attending" })).status, 200);
+
+    // A toaded attendee gives up their seat (Ann and Carl held both).
+    assert.equal((await rsvp(bob)).status, 409);
+    assert.match((await g.run(staff, "@toad Carl")).text("Wiz"), /toad/i);
+    let counts: Json = null;
+    for (let i = 0; i < 50 && counts?.attending !== 1; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      counts = (await g.request("GET", `/api/v1/events/${ev.id}`, { as: ann })).body.rsvpCounts;
+    }
+    assert.deepEqual(counts, { attending: 1, maybe: 0, declined: 0 });
+    assert.equal((await rsvp(bob)).status, 200);
 
     // Parallel attempts at the last seat: exactly one wins.
     await g.request("PATCH", `/api/v1/events/${ev.id}`, { as: staff, body: { maxAttendees: 3 } });
@@ -578,11 +593,12 @@ Deno.test("events scheduler: edits reschedule; cancelled, deleted and hand-set e
   }
 });
 
-Deno.test("events scheduler: an event whose start falls during @reboot starts once", async () => {
+Deno.test("events scheduler: an event whose start falls during @reboot starts once (and mail over telnet)", async () => {
   const dir = await Deno.makeTempDir({ prefix: "ursamu-events-" });
   const plugins = join(dir, "plugins");
   await Deno.mkdir(plugins);
   await Deno.symlink(join(ROOT, "plugins/events"), join(plugins, "events"));
+  await Deno.symlink(join(ROOT, "plugins/mail"), join(plugins, "mail"));
   const srv = await startSupervised({
     env: { URSAMU_SERVER_PLUGINSDIR: plugins },
     args: ["--max-delay", "1000"],
@@ -613,6 +629,21 @@ Deno.test("events scheduler: an event whose start falls during @reboot starts on
     await admin.send("+event/view 1");
     await admin.waitFor(/\[active\]/, 10_000);
     assert.equal(count(admin.plain, /is starting now/), 1, "the start line came once");
+
+    // Mail on a real telnet client: told at once; the resume after a restart tells nothing,
+    // a fresh login tells the unread count.
+    await admin.send("@mail me=Hello/From telnet.");
+    await admin.waitFor(/\[Mail\] You have new mail \(1\) from Admin: Hello/);
+    await admin.send("@reboot");
+    await admin.waitFor(/(Your session continues[\s\S]*){3}/, 30_000);
+    await admin.send("@mail");
+    await admin.waitFor(/1 message, 1 unread/);
+    assert.equal(count(admin.plain, /unread message/), 0, "a resumed session is no login");
+    const again = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    await again.waitFor(/\[Mail\] You have 1 unread message\. Type @mail to read it\./);
+    await again.send("@mail 1");
+    await again.waitFor(/Subject: Hello\s+From telnet\./);
+    await again.close();
     await admin.close();
   } finally {
     await srv.stop();

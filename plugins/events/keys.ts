@@ -25,6 +25,10 @@ export const eventKeys = {
   rsvp: (eventId: string, playerId: string) => ["rsvp", eventId, playerId],
   /** Prefix of an event's RSVPs. */
   rsvpsOf: (eventId: string) => ["rsvp", eventId],
+  /** A player's RSVP, indexed by player (so a removed player's RSVPs can be found). */
+  byPlayer: (playerId: string, eventId: string) => ["rsvp_by_player", playerId, eventId],
+  /** Prefix of one player's RSVPs. */
+  byPlayerOf: (playerId: string) => ["rsvp_by_player", playerId],
   /** An event's RSVP counts by status (kept with each RSVP in the same commit). */
   counts: (eventId: string) => ["counts", eventId],
   /** The timer ids scheduled for an event, and the event revision they were made for. */

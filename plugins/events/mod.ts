@@ -15,6 +15,8 @@ const plugin: PluginModule = {
     const svc = new EventService(ctx);
     eventRoutes(ctx.http(PREFIX), svc);
     for (const spec of eventCommands(svc)) ctx.commands.add(spec);
+    // A player who is gone no longer holds a seat.
+    ctx.hooks.worldHooks.on("player:removed", (p) => svc.forgetPlayer(p.id));
     await svc.start();
     return true;
   },

@@ -219,6 +219,13 @@ export class EventService {
     return rsvp;
   }
 
+  /** Drops the RSVPs of a player who was toaded or destroyed (each fires `event:rsvp` `none`). */
+  async forgetPlayer(playerId: string): Promise<void> {
+    for (const eventId of await this.store.forgetPlayer(playerId)) {
+      void this.#hooks.emit("event:rsvp", { eventId, playerId, status: "none" });
+    }
+  }
+
   /**
    * Replaces an event's timers with those its current state needs: a start while upcoming,
    * an end while upcoming or active, a reminder while upcoming and before its time. A

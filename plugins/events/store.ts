@@ -117,7 +117,7 @@ export class EventStore {
       this.indexMutations(op, ev, null);
       if ((await op.commit()).ok) {
         // The event is gone for everyone from here; its RSVPs go in batches after it.
-        await this.kv.deletePrefix(eventKeys.rsvpsOf(id));
+        await this.#deleteRsvps(id);
         return ev;
       }
     }
@@ -186,6 +186,7 @@ export class EventStore {
       const next = adjust(adjust(counts.value!, was, -1), status, 1);
       const ok = await this.kv.atomic().check(ev, old, counts)
         .set(this.kv.key(...eventKeys.rsvp(eventId, player.id)), rsvp)
+        .set(this.kv.key(...eventKeys.byPlayer(player.id, eventId)), eventId)
         .set(this.kv.key(...eventKeys.counts(eventId)), next)
         .commit();
       if (ok.ok) return { rsvp, event: ev.value };
@@ -201,11 +202,61 @@ export class EventStore {
       if (!old.value) throw new NotFoundError("You have not RSVPed to that event.");
       const ok = await this.kv.atomic().check(ev, old, counts)
         .delete(this.kv.key(...eventKeys.rsvp(eventId, playerId)))
+        .delete(this.kv.key(...eventKeys.byPlayer(playerId, eventId)))
         .set(this.kv.key(...eventKeys.counts(eventId)), adjust(counts.value!, old.value.status, -1))
         .commit();
       if (ok.ok) return { rsvp: old.value, event: ev.value };
     }
     throw new ConflictError("Too many RSVPs at once; try again.");
+  }
+
+  /**
+   * Removes every RSVP of a player who is gone (whatever the events' status), keeping the
+   * counts right; returns the ids of the events they had RSVPed to.
+   */
+  async forgetPlayer(playerId: string): Promise<string[]> {
+    const events: string[] = [];
+    for await (const e of this.kv.list<string>(eventKeys.byPlayerOf(playerId))) {
+      const eventId = e.value;
+      for (let i = 0; i < TRIES; i++) {
+        const [old, counts] = await Promise.all([
+          this.kv.getEntry<Rsvp>(eventKeys.rsvp(eventId, playerId)),
+          this.kv.getEntry<RsvpCounts>(eventKeys.counts(eventId)),
+        ]);
+        const op = this.kv.atomic().check(old, counts).delete(e.key)
+          .delete(this.kv.key(...eventKeys.rsvp(eventId, playerId)));
+        if (counts.value && old.value) {
+          op.set(
+            this.kv.key(...eventKeys.counts(eventId)),
+            adjust(counts.value, old.value.status, -1),
+          );
+        }
+        if ((await op.commit()).ok) {
+          if (old.value) events.push(eventId);
+          break;
+        }
+      }
+    }
+    return events;
+  }
+
+  /** Deletes an event's RSVPs and their player index entries, in atomic batches. */
+  async #deleteRsvps(eventId: string): Promise<void> {
+    let batch: Rsvp[] = [];
+    const flush = async () => {
+      const op = this.kv.atomic();
+      for (const r of batch) {
+        op.delete(this.kv.key(...eventKeys.rsvp(eventId, r.playerId)))
+          .delete(this.kv.key(...eventKeys.byPlayer(r.playerId, eventId)));
+      }
+      await op.commit();
+      batch = [];
+    };
+    for await (const e of this.kv.list<Rsvp>(eventKeys.rsvpsOf(eventId))) {
+      batch.push(e.value);
+      if (batch.length === 200) await flush();
+    }
+    if (batch.length) await flush();
   }
 
   /** The timers stored for an event (ids and the revision they were made for), or null. */
