@@ -38,7 +38,7 @@ Deno.test("events REST: create, list, view, update, delete with the spec's field
     const made = await g.request("POST", "/api/v1/events", {
       as: staff,
       body: {
-        title: " Harvest Ball ",
+        title: " Harvest\nBall ",
         description: "Masks.",
         startTime: start,
         location: "Great Hall",

@@ -40,10 +40,10 @@ Deno.test("mail REST: send, inbox, read, delete; each recipient owns their copy"
   try {
     const sent = await g.request("POST", "/api/v1/mail", {
       as: ann,
-      body: { to: "Bob, cy", subject: " Hello ", body: "Meet at nine." },
+      body: { to: "Bob, cy", subject: " Hel\nlo ", body: "Meet at nine." },
     });
     assert.equal(sent.status, 201);
-    assert.deepEqual([sent.body.to, sent.body.subject], [["Bob", "Cy"], "Hello"]);
+    assert.deepEqual([sent.body.to, sent.body.subject], [["Bob", "Cy"], "Hel lo"], "one line");
     const second = await g.request("POST", "/api/v1/mail", {
       as: cy,
       body: { to: ["Bob"], subject: "Later", body: "Second." },
@@ -55,12 +55,12 @@ Deno.test("mail REST: send, inbox, read, delete; each recipient owns their copy"
     const bobs = await inbox(bob);
     assert.deepEqual(bobs.map((m) => [m.from, m.subject, m.read]), [
       ["Cy", "Later", false],
-      ["Ann", "Hello", false],
+      ["Ann", "Hel lo", false],
     ], "newest first");
     for (const m of bobs) {
       assert.deepEqual(Object.keys(m).sort(), ["from", "id", "read", "receivedAt", "subject"]);
     }
-    assert.deepEqual((await inbox(bob, "?limit=1&offset=1")).map((m) => m.subject), ["Hello"]);
+    assert.deepEqual((await inbox(bob, "?limit=1&offset=1")).map((m) => m.subject), ["Hel lo"]);
     assert.equal((await g.request("GET", "/api/v1/mail?limit=-1", { as: bob })).status, 400);
     assert.deepEqual(await inbox(ann), []);
 

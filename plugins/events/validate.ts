@@ -80,10 +80,13 @@ function checkChanges(body: Record<string, unknown>): EventChanges {
   return out;
 }
 
-/** A text field: a string, trimmed, within `max` characters; `required` refuses empty. */
+/**
+ * A text field: a string, trimmed, within `max` characters; `required` refuses empty. Every
+ * field but the description is one line (line breaks become spaces), so lists stay lists.
+ */
 export function text(v: unknown, field: string, max: number, required: boolean): string {
   if (typeof v !== "string") throw new ValidationError(`${field} must be a string`);
-  const t = v.trim();
+  const t = (field === "description" ? v : oneLine(v)).trim();
   if (required && !t) throw new ValidationError(`${field} must not be empty`);
   if ([...t].length > max) {
     throw new ValidationError(`${field} must be ${max} characters or fewer`);
@@ -109,7 +112,7 @@ export function tags(v: unknown): string[] {
   }
   const out: string[] = [];
   for (const raw of list as string[]) {
-    const t = raw.trim();
+    const t = oneLine(raw).trim();
     if (!t) continue;
     if ([...t].length > MAX_TAG) {
       throw new ValidationError(`a tag must be ${MAX_TAG} characters or fewer`);
@@ -143,4 +146,9 @@ export function status(v: unknown): EventStatus {
 /** Refuses an end that is not after the start. */
 export function checkSpan(start: number, end: number | null): void {
   if (end !== null && end <= start) throw new ValidationError("endTime must be after startTime");
+}
+
+/** Line breaks and tabs as single spaces. */
+function oneLine(s: string): string {
+  return s.replace(/[\r\n\t]+/g, " ");
 }

@@ -178,7 +178,8 @@ export function message(h: MailHead, b: MailBody): MailMessage {
 /** A subject: a string, trimmed, 1 to MAX_SUBJECT characters. */
 export function checkSubject(v: unknown): string {
   if (typeof v !== "string" || !v.trim()) throw new ValidationError("subject is required");
-  const s = v.trim();
+  // One line: a subject is a row of the inbox list.
+  const s = v.replace(/[\r\n\t]+/g, " ").trim();
   if ([...s].length > MAX_SUBJECT) {
     throw new ValidationError(`subject must be ${MAX_SUBJECT} characters or fewer`);
   }
