@@ -126,7 +126,14 @@ async function list(svc: EventService, u: CommandSdk): Promise<void> {
       ...(events.length > PER_PAGE ? [`More: +event/list ${n + 1}`] : []),
       `Times are ${svc.zone}. +event/view <#> for details, +event/rsvp <#> to attend.`,
     ].join("\n"),
-    { type: "events", events: views },
+    {
+      type: "events",
+      // The list's rows, not whole events: descriptions are read one event at a time.
+      events: views.map(({ description: _d, ...rest }, i) => ({
+        ...rest,
+        mine: mine[i]?.status ?? null,
+      })),
+    },
   );
 }
 

@@ -77,7 +77,12 @@ async function list(svc: MailService, u: CommandSdk): Promise<void> {
 }
 
 async function read(svc: MailService, u: CommandSdk): Promise<void> {
-  const head = await nth(svc, u, u.cmd.args, "@mail <#>");
+  const head = await nth(
+    svc,
+    u,
+    u.cmd.args,
+    "@mail <#> to read, @mail <players>=<subject>/<body> to send",
+  );
   const m = await svc.read(u.me.id, String(head.n));
   u.send(
     [
