@@ -2,14 +2,16 @@
  * The events plugin, black-box through the plugin test kit: every REST endpoint with its
  * refusals, the in-game `+event` commands, the calendar's hooks (seen by the `calspy` fixture),
  * and the scheduler on a hand-driven clock: start, end, reminders, rescheduling, cancelled and
- * deleted events that never fire, statuses set by hand. The last test drives a supervised game
- * through a real `@reboot` while an event's start falls inside it.
+ * deleted events that never fire, statuses set by hand; in-process engines on one database file
+ * across a full stop; and a supervised game driven through a real `@reboot` while an event's start
+ * falls inside it (with mail on its telnet client).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ManualClock, startTestGame, type TestGame } from "../src/plugins/testing.ts";
 import { api, ROOT } from "./harness.ts";
 import { ADMIN, count, startSupervised, telnetLogin } from "./supervised.ts";
+import { createEngine, type Engine } from "../src/engine.ts";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -647,6 +649,86 @@ Deno.test("events scheduler: an event whose start falls during @reboot starts on
     await admin.close();
   } finally {
     await srv.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("events scheduler: what came due during a full stop moves at the next start, once", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-events-stop-" });
+  const plugins = join(dir, "plugins");
+  await Deno.mkdir(plugins);
+  await Deno.symlink(join(ROOT, "plugins/events"), join(plugins, "events"));
+  await Deno.symlink(SPY, join(plugins, "calspy"));
+  const clock = new ManualClock(Date.UTC(2030, 0, 1, 12));
+  const open = () =>
+    createEngine({
+      root: dir,
+      clock,
+      env: {
+        URSAMU_SERVER_DB: join(dir, "ursamu.db"),
+        URSAMU_SERVER_PLUGINSDIR: plugins,
+        JWT_SECRET: "events-stop-secret",
+      },
+    });
+  const call = async (
+    engine: Engine,
+    token: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ) => {
+    const res = await engine.app.request(path, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }, { remoteAddr: { hostname: "127.0.0.1" } });
+    return { status: res.status, body: await res.json() };
+  };
+  try {
+    let engine = await open();
+    const wiz = await engine.services.accounts.register("Wiz", "wizard-password", {
+      location: "1",
+      flags: ["admin"],
+    });
+    const token = await engine.services.tokens.sign(wiz.id);
+    const made = await call(engine, token, "POST", "/api/v1/events", {
+      title: "Missed",
+      startTime: clock.now() + HOUR,
+    });
+    assert.equal(made.status, 201);
+    const later = await call(engine, token, "POST", "/api/v1/events", {
+      title: "Later",
+      startTime: clock.now() + 10 * HOUR,
+    });
+    await engine.close();
+
+    // Down across the whole of "Missed" and the start of "Later".
+    clock.advance(5 * HOUR);
+    engine = await open();
+    await engine.timers.runDue();
+    const get = async (id: string) =>
+      (await call(engine, token, "GET", `/api/v1/events/${id}`)).body.status;
+    assert.equal(await get(made.body.id), "completed");
+    assert.equal(await get(later.body.id), "upcoming");
+    const seen = (await call(engine, token, "GET", "/api/v1/calspy")).body as Json[];
+    assert.deepEqual(seen.map((h) => `${h.event} ${h.payload.name}`), [
+      "event:started Missed",
+      "event:ended Missed",
+    ], "started before ended, once each");
+    await engine.close();
+
+    clock.advance(6 * HOUR);
+    engine = await open();
+    await engine.timers.runDue();
+    assert.equal(await get(made.body.id), "completed");
+    assert.equal(await get(later.body.id), "active");
+    const again = (await call(engine, token, "GET", "/api/v1/calspy")).body as Json[];
+    assert.deepEqual(again.map((h) => `${h.event} ${h.payload.name}`), ["event:started Later"]);
+    await engine.close();
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
