@@ -69,6 +69,7 @@ export {
   EngineError,
   ForbiddenError,
   NotFoundError,
+  RateLimitError,
   UnauthorizedError,
   ValidationError,
 } from "../errors.ts";

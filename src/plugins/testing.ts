@@ -14,6 +14,7 @@ import { stripColour } from "../text/colour.ts";
 import { openStore } from "../storage/kv.ts";
 import { PluginKv } from "./kv.ts";
 
+/** A hand-driven clock to pass as `clock` (tests of `ctx.timers` without waiting). */
 export { ManualClock };
 
 /** The repository's `plugins/` folder (where plugin names are looked up). */
@@ -97,6 +98,11 @@ export interface TestGame {
    */
   run(player: TestPlayer, line: string): Promise<Received>;
   /**
+   * What every connected player received since the last `run` or `received` (deliveries that
+   * no command caused: a timer's, a hook's), once the hub has sent it; starts a new window.
+   */
+  received(): Promise<Received>;
+  /**
    * Moves the game's ManualClock (passed as `clock`) forward by `ms`, runs the timers that
    * came due, and returns what every connected player received meanwhile.
    */
@@ -129,7 +135,7 @@ export async function startTestGame(opts: TestGameOptions): Promise<TestGame> {
   );
   const base = `http://127.0.0.1:${server.addr.port}`;
   const clients = new Map<string, KitClient>();
-  const received = (): Received => {
+  const sinceMarks = (): Received => {
     const got = new Map([...clients].map(([n, c]) => [n.toLowerCase(), c.sinceMark()]));
     const of = (name: string) => got.get(name.toLowerCase()) ?? [];
     return { of, text: (name) => of(name).map((h) => h.text).join("\n") };
@@ -170,7 +176,7 @@ export async function startTestGame(opts: TestGameOptions): Promise<TestGame> {
       await actor.command(line);
       // Everything the command sent to others is queued before any later frame of theirs.
       await Promise.all([...clients.values()].map((c) => c === actor ? null : c.sync()));
-      return received();
+      return sinceMarks();
     },
     async advance(ms) {
       const clock = opts.clock;
@@ -182,7 +188,13 @@ export async function startTestGame(opts: TestGameOptions): Promise<TestGame> {
       await engine.timers.runDue();
       // What the jobs delivered is queued before the answer to a later sync.
       await Promise.all([...clients.values()].map((c) => c.sync()));
-      return received();
+      return sinceMarks();
+    },
+    async received() {
+      await Promise.all([...clients.values()].map((c) => c.sync()));
+      const got = sinceMarks();
+      for (const c of clients.values()) c.mark();
+      return got;
     },
     async close() {
       for (const c of clients.values()) c.close();

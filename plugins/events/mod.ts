@@ -1,0 +1,26 @@
+/**
+ * The events plugin: a calendar with RSVPs over REST (`/api/v1/events`) and in game
+ * (`+event`). A scheduler on the platform's persistent timers moves each event to `active` at
+ * its start and `completed` at its end, reminds attending players, and fires the calendar
+ * events on `eventHooks`.
+ */
+import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
+import { EventService } from "./service.ts";
+import { eventRoutes, PREFIX } from "./routes.ts";
+import { eventCommands } from "./commands.ts";
+
+const plugin: PluginModule = {
+  name: "events",
+  async init(ctx: PluginContext) {
+    const svc = new EventService(ctx);
+    eventRoutes(ctx.http(PREFIX), svc);
+    for (const spec of eventCommands(svc)) ctx.commands.add(spec);
+    // A player who is gone no longer holds a seat.
+    ctx.hooks.worldHooks.on("player:removed", (p) => svc.forgetPlayer(p.id));
+    await svc.start();
+    return true;
+  },
+  remove() {},
+};
+
+export default plugin;

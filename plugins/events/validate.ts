@@ -1,0 +1,154 @@
+/**
+ * Checks of what staff write (REST bodies, `+event/edit` values): an allow-list of fields, each
+ * bounded, with a clear ValidationError (400) naming the problem. Nothing here writes.
+ */
+import { ValidationError } from "../../src/plugins/mod.ts";
+import { EVENT_STATUSES, type EventChanges, type EventStatus } from "./types.ts";
+
+export const MAX_TITLE = 200;
+export const MAX_DESCRIPTION = 10_000;
+export const MAX_LOCATION = 200;
+export const MAX_TAGS = 20;
+export const MAX_TAG = 32;
+export const MAX_ATTENDEES = 100_000;
+/** Latest time accepted (the end of year 9999), so every time prints as a date. */
+const MAX_TIME = Date.UTC(9999, 11, 31, 23, 59);
+
+/** The fields `POST /api/v1/events` accepts. */
+const CREATE_FIELDS = [
+  "title",
+  "description",
+  "startTime",
+  "endTime",
+  "location",
+  "tags",
+  "maxAttendees",
+] as const;
+/** The fields `PATCH /api/v1/events/:id` accepts. */
+export const EDIT_FIELDS = [...CREATE_FIELDS, "status"] as const;
+
+/** What a create needs: the changes plus the required title and start. */
+export interface NewEvent extends EventChanges {
+  title: string;
+  startTime: number;
+}
+
+/** A create body checked: title and startTime required, other fields optional. */
+export function checkCreate(body: Record<string, unknown>): NewEvent {
+  refuseUnknown(body, CREATE_FIELDS);
+  if (body.title === undefined) throw new ValidationError("title is required");
+  if (body.startTime === undefined) throw new ValidationError("startTime is required");
+  return checkChanges(body) as NewEvent;
+}
+
+/** A PATCH body checked; at least one field. */
+export function checkPatch(body: Record<string, unknown>): EventChanges {
+  refuseUnknown(body, EDIT_FIELDS);
+  const changes = checkChanges(body);
+  if (Object.keys(changes).length === 0) {
+    throw new ValidationError(`Nothing to change: give one of ${EDIT_FIELDS.join(", ")}.`);
+  }
+  return changes;
+}
+
+function refuseUnknown(body: Record<string, unknown>, allowed: readonly string[]): void {
+  const bad = Object.keys(body).find((k) => !allowed.includes(k));
+  if (bad !== undefined) {
+    throw new ValidationError(
+      `Unknown field '${bad.slice(0, 40)}'. Fields: ${allowed.join(", ")}.`,
+    );
+  }
+}
+
+/** Each given field checked and normalised. */
+function checkChanges(body: Record<string, unknown>): EventChanges {
+  const out: EventChanges = {};
+  if (body.title !== undefined) out.title = text(body.title, "title", MAX_TITLE, true);
+  if (body.description !== undefined) {
+    out.description = text(body.description, "description", MAX_DESCRIPTION, false);
+  }
+  if (body.location !== undefined) {
+    out.location = text(body.location, "location", MAX_LOCATION, false);
+  }
+  if (body.startTime !== undefined) out.startTime = time(body.startTime, "startTime");
+  if (body.endTime !== undefined) {
+    out.endTime = body.endTime === null ? null : time(body.endTime, "endTime");
+  }
+  if (body.tags !== undefined) out.tags = tags(body.tags);
+  if (body.maxAttendees !== undefined) out.maxAttendees = maxAttendees(body.maxAttendees);
+  if (body.status !== undefined) out.status = status(body.status);
+  return out;
+}
+
+/**
+ * A text field: a string, trimmed, within `max` characters; `required` refuses empty. Every
+ * field but the description is one line (line breaks become spaces), so lists stay lists.
+ */
+export function text(v: unknown, field: string, max: number, required: boolean): string {
+  if (typeof v !== "string") throw new ValidationError(`${field} must be a string`);
+  const t = (field === "description" ? v : oneLine(v)).trim();
+  if (required && !t) throw new ValidationError(`${field} must not be empty`);
+  if ([...t].length > max) {
+    throw new ValidationError(`${field} must be ${max} characters or fewer`);
+  }
+  return t;
+}
+
+/** A time in ms since the epoch (a whole number between 1970 and the end of 9999). */
+export function time(v: unknown, field: string): number {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > MAX_TIME) {
+    throw new ValidationError(
+      `${field} must be a time in milliseconds since 1970 (a whole number)`,
+    );
+  }
+  return v;
+}
+
+/** Tags: an array of strings (or a comma-separated string), trimmed, de-duplicated, bounded. */
+export function tags(v: unknown): string[] {
+  const list = typeof v === "string" ? v.split(",") : v;
+  if (!Array.isArray(list) || list.some((t) => typeof t !== "string")) {
+    throw new ValidationError("tags must be an array of strings");
+  }
+  const out: string[] = [];
+  for (const raw of list as string[]) {
+    const t = oneLine(raw).trim();
+    if (!t) continue;
+    if ([...t].length > MAX_TAG) {
+      throw new ValidationError(`a tag must be ${MAX_TAG} characters or fewer`);
+    }
+    if (!out.some((x) => x.toLowerCase() === t.toLowerCase())) out.push(t);
+  }
+  if (out.length > MAX_TAGS) throw new ValidationError(`at most ${MAX_TAGS} tags`);
+  return out;
+}
+
+/** A whole number from 0 (unlimited) to MAX_ATTENDEES. */
+export function maxAttendees(v: unknown): number {
+  const n = typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v) : v;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > MAX_ATTENDEES) {
+    throw new ValidationError(
+      `maxAttendees must be a whole number from 0 (unlimited) to ${MAX_ATTENDEES}`,
+    );
+  }
+  return n;
+}
+
+/** One of the event statuses. */
+export function status(v: unknown): EventStatus {
+  const s = typeof v === "string" ? v.trim().toLowerCase() : v;
+  if (!EVENT_STATUSES.includes(s as EventStatus)) {
+    throw new ValidationError(`status must be one of ${EVENT_STATUSES.join(", ")}`);
+  }
+  return s as EventStatus;
+}
+
+/** Refuses an end that is not after the start. */
+export function checkSpan(start: number, end: number | null): void {
+  if (end !== null && end <= start) throw new ValidationError("endTime must be after startTime");
+}
+
+/** Line breaks and tabs as single spaces. */
+function oneLine(s: string): string {
+  return s.replace(/[\r\n\t]+/g, " ");
+}

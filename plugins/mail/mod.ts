@@ -1,0 +1,39 @@
+/**
+ * The mail plugin: `@mail` in game and `/api/v1/mail` over REST, each recipient with their own
+ * copy (read state, deletion). Unread mail is announced at login, new mail at once to online
+ * recipients. Other plugins send through `ctx.api<MailApi>("mail")?.send(...)` (docs/mail.md).
+ */
+import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
+import { MailService } from "./service.ts";
+import { mailRoutes, PREFIX } from "./routes.ts";
+import { mailCommands } from "./commands.ts";
+import type { MailApi } from "./types.ts";
+
+const plugin: PluginModule = {
+  name: "mail",
+  init(ctx: PluginContext) {
+    const svc = new MailService(ctx);
+    mailRoutes(ctx.http(PREFIX), svc);
+    for (const spec of mailCommands(svc)) ctx.commands.add(spec);
+    ctx.hooks.worldHooks.on("player:connected", async (p) => {
+      // A silent resume after a restart is not a login: nothing to announce.
+      if (p.resumed) return;
+      const { unread } = await svc.store.counts(p.id);
+      if (!unread) return;
+      ctx.deliver.toPlayer(p.id, {
+        msg: `%ch[Mail]%cn You have ${unread} unread message${
+          unread === 1 ? "" : "s"
+        }. Type @mail to read ${unread === 1 ? "it" : "them"}.`,
+        data: { type: "mail-unread", unread },
+      });
+    });
+    // A player who is gone has no mailbox.
+    ctx.hooks.worldHooks.on("player:removed", (p) => svc.store.drop(p.id));
+    const api: MailApi = { send: (input) => svc.sendAs(input) };
+    ctx.provide(api);
+    return true;
+  },
+  remove() {},
+};
+
+export default plugin;

@@ -1,0 +1,221 @@
+/**
+ * Mail's rules for REST, commands and other plugins alike: checking a message against the
+ * limits, resolving recipients (all or nothing), the per-player send rate, storing one copy per
+ * recipient, and telling online recipients at once.
+ */
+import {
+  type DbObject,
+  MAX_NAMES,
+  NotFoundError,
+  type PluginContext,
+  RateLimitError,
+  splitNames,
+  ValidationError,
+} from "../../src/plugins/mod.ts";
+import { MailStore } from "./store.ts";
+import type { InboxEntry, MailBody, MailHead, MailMessage } from "./types.ts";
+
+export const MAX_SUBJECT = 200;
+export const MAX_BODY = 10_000;
+/** Default for `plugins.mail.maxRecipients`. */
+export const DEFAULT_MAX_RECIPIENTS = 50;
+/** Default for `plugins.mail.sendsPerMinute`. */
+export const DEFAULT_SENDS_PER_MINUTE = 10;
+/** Senders remembered by the rate limit before the oldest are forgotten. */
+const RATE_MAP_MAX = 10_000;
+
+/** What a send produced. */
+export interface Sent {
+  id: string;
+  to: string[];
+  subject: string;
+  sentAt: number;
+}
+
+/** The mail service. */
+export class MailService {
+  readonly store: MailStore;
+  readonly #ctx: PluginContext;
+  /** Send times per player in the last minute (bounded). */
+  readonly #sends = new Map<string, number[]>();
+
+  constructor(ctx: PluginContext) {
+    this.#ctx = ctx;
+    this.store = new MailStore(ctx.kv);
+  }
+
+  /** Most recipients of one message (`plugins.mail.maxRecipients`, default 50). */
+  get maxRecipients(): number {
+    return positive(this.#ctx.config.maxRecipients, DEFAULT_MAX_RECIPIENTS, MAX_NAMES);
+  }
+
+  /** Sends a player may make a minute (`plugins.mail.sendsPerMinute`, default 10). */
+  get sendsPerMinute(): number {
+    return positive(this.#ctx.config.sendsPerMinute, DEFAULT_SENDS_PER_MINUTE, 10_000);
+  }
+
+  /**
+   * Sends `subject`/`body` from `sender` to the players `to` names (a list, or one string of
+   * names separated by commas or spaces). Every check comes before the first write: an unknown
+   * name refuses the whole message, naming each unknown one. `limited` applies the send rate
+   * (players' own sends; a plugin's sends on a player's behalf are not counted).
+   */
+  async send(
+    sender: DbObject,
+    to: unknown,
+    subject: unknown,
+    body: unknown,
+    limited = true,
+  ): Promise<Sent> {
+    const subj = checkSubject(subject);
+    const text = checkBody(body);
+    const refs = recipients(to);
+    if (refs.length > this.maxRecipients) {
+      throw new ValidationError(`At most ${this.maxRecipients} recipients per message.`);
+    }
+    const found = await this.#ctx.players.findMany(refs, sender);
+    if (found.unknown.length) {
+      const names = found.unknown.map((n) => n.slice(0, 40));
+      throw new ValidationError(
+        `No such player${names.length > 1 ? "s" : ""}: ${names.join(", ")}. Nothing was sent.`,
+      );
+    }
+    if (limited) this.#takeSend(sender.id);
+    const n = await this.store.number();
+    const sentAt = Date.now();
+    const toNames = found.found.map((p) => p.name);
+    const copy: MailBody = { to: toNames, toIds: found.found.map((p) => p.id), body: text, sentAt };
+    for (const p of found.found) {
+      const head: MailHead = {
+        n,
+        from: sender.name,
+        fromId: sender.id,
+        subject: subj,
+        read: false,
+        receivedAt: sentAt,
+      };
+      const counts = await this.store.deliver(p.id, head, copy);
+      if (this.#ctx.players.isConnected(p.id)) {
+        this.#ctx.deliver.toPlayer(p.id, {
+          msg: `%ch[Mail]%cn You have new mail (${counts.total}) from ${sender.name}: ${subj}`,
+          data: { type: "mail", id: String(n), from: sender.name, subject: subj },
+        });
+      }
+    }
+    return { id: String(n), to: toNames, subject: subj, sentAt };
+  }
+
+  /** The API other plugins call: player ids in, nothing out. */
+  async sendAs(input: { from: string; to: string[]; subject: string; body: string }) {
+    if (!input || typeof input !== "object") throw new ValidationError("send needs a message");
+    const sender = typeof input.from === "string" ? await this.#ctx.players.find(input.from) : null;
+    if (!sender) throw new ValidationError(`No such sender: ${String(input.from).slice(0, 40)}.`);
+    if (!Array.isArray(input.to) || input.to.some((t) => typeof t !== "string")) {
+      throw new ValidationError("to must be an array of player ids");
+    }
+    const ids = input.to.map((t) => t.startsWith("#") ? t : `#${t}`);
+    await this.send(sender, ids, input.subject, input.body, false);
+  }
+
+  /** A page of the inbox, newest first. */
+  async inbox(playerId: string, page: { limit: number; offset: number }): Promise<InboxEntry[]> {
+    return (await this.store.inbox(playerId, page, true)).map(entry);
+  }
+
+  /** One of the caller's messages, marked read (404 when the caller holds no such copy). */
+  async read(playerId: string, id: string): Promise<MailMessage> {
+    const n = idNumber(id);
+    const got = n === null ? null : await this.store.get(playerId, n);
+    if (!got) throw new NotFoundError("No such message.");
+    const head = (await this.store.setRead(playerId, got.head.n, true)) ?? got.head;
+    return message(head, got.body);
+  }
+
+  /** Deletes one of the caller's copies (404 when there is none). */
+  async remove(playerId: string, id: string): Promise<void> {
+    const n = idNumber(id);
+    if (n === null || !(await this.store.delete(playerId, n))) {
+      throw new NotFoundError("No such message.");
+    }
+  }
+
+  /** Counts a send against the player's minute, or refuses it (429). */
+  #takeSend(playerId: string): void {
+    const now = Date.now();
+    const recent = (this.#sends.get(playerId) ?? []).filter((t) => now - t < 60_000);
+    if (recent.length >= this.sendsPerMinute) {
+      throw new RateLimitError(
+        `You are sending mail too fast: at most ${this.sendsPerMinute} messages a minute.`,
+      );
+    }
+    recent.push(now);
+    this.#sends.delete(playerId);
+    this.#sends.set(playerId, recent);
+    // Map order is insertion order: the first keys are the least recent senders.
+    for (const k of this.#sends.keys()) {
+      if (this.#sends.size <= RATE_MAP_MAX) break;
+      this.#sends.delete(k);
+    }
+  }
+}
+
+/** An inbox entry from a stored head. */
+export function entry(h: MailHead): InboxEntry {
+  return {
+    id: String(h.n),
+    from: h.from,
+    subject: h.subject,
+    read: h.read,
+    receivedAt: h.receivedAt,
+  };
+}
+
+/** A whole message from a stored copy. */
+export function message(h: MailHead, b: MailBody): MailMessage {
+  return { ...entry(h), to: b.to, body: b.body, sentAt: b.sentAt };
+}
+
+/** A subject: a string, trimmed, 1 to MAX_SUBJECT characters. */
+export function checkSubject(v: unknown): string {
+  if (typeof v !== "string" || !v.trim()) throw new ValidationError("subject is required");
+  // One line: a subject is a row of the inbox list.
+  const s = v.replace(/[\r\n\t]+/g, " ").trim();
+  if ([...s].length > MAX_SUBJECT) {
+    throw new ValidationError(`subject must be ${MAX_SUBJECT} characters or fewer`);
+  }
+  return s;
+}
+
+/** A body: a non-empty string of at most MAX_BODY characters. */
+export function checkBody(v: unknown): string {
+  if (typeof v !== "string" || !v.trim()) throw new ValidationError("body is required");
+  if ([...v].length > MAX_BODY) {
+    throw new ValidationError(`body must be ${MAX_BODY} characters or fewer`);
+  }
+  return v.trim();
+}
+
+/** Recipient references from a string of names or an array of them. */
+function recipients(v: unknown): string[] {
+  let list: string[];
+  if (typeof v === "string") list = splitNames(v);
+  else if (Array.isArray(v) && v.every((x) => typeof x === "string")) {
+    list = v.flatMap((x) => splitNames(x));
+  } else throw new ValidationError("to must be a player name, a list of names, or an array");
+  if (!list.length) throw new ValidationError("to is required");
+  // Over the hard bound of a lookup is refused before any lookup.
+  if (list.length > MAX_NAMES) {
+    throw new ValidationError(`At most ${MAX_NAMES} recipients per message.`);
+  }
+  return list;
+}
+
+/** A message id (`12`) as its number, or null. */
+function idNumber(id: string): number | null {
+  return /^[1-9]\d{0,14}$/.test(id) ? Number(id) : null;
+}
+
+function positive(v: unknown, fallback: number, max: number): number {
+  const n = Number(v);
+  return v !== undefined && Number.isInteger(n) && n > 0 ? Math.min(n, max) : fallback;
+}
