@@ -2,12 +2,8 @@
  * The telnet sidecar: a TCP listener whose every connection becomes one hub WebSocket session
  * (client=telnet). It holds no game logic and never opens the database. See docs/operations.md.
  */
-import {
-  type ClientContext,
-  type ClientLimits,
-  DEFAULT_LIMITS,
-  TelnetClient,
-} from "./sidecar_client.ts";
+import { type ClientLimits, DEFAULT_LIMITS } from "./client_limits.ts";
+import { type ClientContext, TelnetClient } from "./sidecar_client.ts";
 import { hubAddress, HubWatch } from "./hub_watch.ts";
 import { MsspSource } from "./sidecar_mssp.ts";
 import { encodeText } from "./text.ts";

@@ -1,0 +1,45 @@
+/** The per-connection limits of the telnet sidecar: every buffer it holds for a client is bounded. */
+
+/** Per-connection limits; every buffer the sidecar holds for a client is bounded by one of these. */
+export interface ClientLimits {
+  /** Output waiting for a client that does not read; beyond it the client is dropped. */
+  maxOutputBytes: number;
+  /** Input lines waiting to go to the hub (engine restarting, or typed faster than the rate). */
+  maxBufferedLines: number;
+  /** Input bytes waiting to go to the hub. */
+  maxBufferedBytes: number;
+  /**
+   * Lines the hub may read from this connection in any second. The hub drops a player's commands
+   * beyond 10 a second, so a paste or the replay after a restart is paced instead of being cut
+   * off; the hub acknowledges each line as it reads it (see pacer.ts), so a stalled engine cannot
+   * receive them bunched. Below 10 to leave room for the same player's other connections, which
+   * share the hub's limit.
+   */
+  hubFramesPerSecond: number;
+  /** Longest input line (UTF-8 bytes); longer lines are refused whole. */
+  maxLineBytes: number;
+  /** Longest telnet subnegotiation kept (bytes); longer ones are dropped. */
+  maxSubnegotiation: number;
+  /** Malformed telnet sequences and overlong lines tolerated before the client is closed. */
+  maxProtocolErrors: number;
+  /** How long to wait for the hub to confirm a resumed session. */
+  resumeTimeoutMs: number;
+  /**
+   * Longest wait between reconnect attempts to the hub. Short, because a refused connection
+   * costs almost nothing and every extra wait is downtime the player sees after a reboot.
+   */
+  maxRetryMs: number;
+}
+
+/** The limits the sidecar runs with unless told otherwise. */
+export const DEFAULT_LIMITS: ClientLimits = {
+  maxOutputBytes: 1024 * 1024,
+  maxBufferedLines: 50,
+  maxBufferedBytes: 8 * 1024,
+  hubFramesPerSecond: 8,
+  maxLineBytes: 8 * 1024,
+  maxSubnegotiation: 8 * 1024,
+  maxProtocolErrors: 64,
+  resumeTimeoutMs: 10_000,
+  maxRetryMs: 500,
+};

@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import { HubOutbox } from "./outbox.ts";
+
+/** An outbox on a fake link and clock; `sent` holds what went out, `fulls` counts full notices. */
+function setup(opts: { maxLines?: number; maxBytes?: number; perSecond?: number } = {}) {
+  const t = { now: 0, ready: true, open: true, refuse: false, fulls: 0, sent: [] as unknown[] };
+  const link = {
+    get open() {
+      return t.open;
+    },
+    send(text: string) {
+      if (t.refuse) return false;
+      t.sent.push(JSON.parse(text));
+      return true;
+    },
+  };
+  const outbox = new HubOutbox(link, {
+    maxLines: opts.maxLines ?? 50,
+    maxBytes: opts.maxBytes ?? 8192,
+    perSecond: opts.perSecond ?? 8,
+    ready: () => t.ready,
+    full: () => t.fulls++,
+    now: () => t.now,
+  });
+  return { t, outbox };
+}
+
+Deno.test("outbox: lines wait while not ready and go in order with acks once it is", () => {
+  const { t, outbox } = setup();
+  t.ready = false;
+  outbox.push("look");
+  outbox.push("   ");
+  outbox.push("say hi");
+  assert.equal(outbox.length, 2);
+  assert.deepEqual(t.sent, []);
+  t.ready = true;
+  outbox.pump();
+  assert.deepEqual(t.sent, [{ msg: "look", ack: 1 }, { msg: "say hi", ack: 2 }]);
+  assert.equal(outbox.length, 0);
+});
+
+Deno.test("outbox: bounded by lines and bytes, with one notice until it drains", () => {
+  const { t, outbox } = setup({ maxLines: 2, maxBytes: 10 });
+  t.ready = false;
+  outbox.push("a");
+  outbox.push("b");
+  outbox.push("c");
+  outbox.push("d");
+  assert.equal(outbox.length, 2);
+  assert.equal(t.fulls, 1);
+  t.ready = true;
+  outbox.pump();
+  t.ready = false;
+  outbox.push("12345678901");
+  assert.equal(t.fulls, 2, "drained, so the next refusal is told again");
+  outbox.reset();
+  outbox.push("12345678901");
+  assert.equal(t.fulls, 3, "a reset (hub down) tells again");
+});
+
+Deno.test("outbox: paced to the hub's rate; acks and time let the rest go", () => {
+  const { t, outbox } = setup({ perSecond: 2 });
+  for (const l of ["a", "b", "c", "d"]) outbox.push(l);
+  assert.deepEqual(t.sent.map((f) => (f as { msg: string }).msg), ["a", "b"]);
+  outbox.confirm(2);
+  assert.equal(t.sent.length, 2, "read, but still inside the hub's window");
+  t.now = 1_010;
+  outbox.pump();
+  assert.deepEqual(t.sent.map((f) => (f as { msg: string }).msg), ["a", "b", "c", "d"]);
+  outbox.stop();
+});
+
+Deno.test("outbox: a line the link could not send stays first; drop forgets everything", () => {
+  const { t, outbox } = setup();
+  t.refuse = true;
+  outbox.push("one");
+  outbox.push("two");
+  assert.equal(outbox.length, 2);
+  outbox.reset();
+  t.refuse = false;
+  outbox.pump();
+  assert.deepEqual(t.sent.map((f) => (f as { msg: string }).msg), ["one", "two"]);
+  t.open = false;
+  outbox.push("three");
+  assert.equal(outbox.length, 1, "nothing goes while the link is closed");
+  outbox.drop();
+  t.open = true;
+  outbox.pump();
+  assert.equal(outbox.length, 0);
+  assert.equal(t.sent.length, 2);
+});

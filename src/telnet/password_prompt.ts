@@ -1,0 +1,28 @@
+/**
+ * Hidden password entry for telnet logins: `connect <name>` or `create <name>` without a
+ * password makes the sidecar ask for it with echo off, then sends the whole line to the hub.
+ */
+
+/** A login command with a name and no password (`co` and `cr` are the hub's abbreviations). */
+const LOGIN_WITHOUT_PASSWORD = /^\s*(connect|co|create|cr)\s+(\S+)\s*$/i;
+
+/** The password prompt of one telnet connection. */
+export class PasswordPrompt {
+  #pending: { verb: string; name: string } | null = null;
+
+  /** When a password was asked for, the full login line `text` completes (else null). */
+  complete(text: string): string | null {
+    if (this.#pending === null) return null;
+    const { verb, name } = this.#pending;
+    this.#pending = null;
+    return `${verb} ${name} ${text}`;
+  }
+
+  /** True when `text` is a login command missing its password: the next line is the password. */
+  ask(text: string): boolean {
+    const m = LOGIN_WITHOUT_PASSWORD.exec(text);
+    if (m === null) return false;
+    this.#pending = { verb: m[1], name: m[2] };
+    return true;
+  }
+}
