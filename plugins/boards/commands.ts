@@ -115,7 +115,8 @@ export function boardCommands(svc: BoardService): CommandSpec[] {
   /** The first unread post on any readable board, in board order. */
   const firstUnread = async (u: CommandSdk): Promise<[Board, Post] | null> => {
     for (const board of await svc.visible(u.me)) {
-      for (const n of await svc.unreadNumbers(board, u.me)) {
+      // A few, not one: the first may be removed between the walk and the read.
+      for (const n of await svc.unreadNumbers(board, u.me, 5)) {
         const post = await svc.store.post(board.id, n);
         if (post) return [board, post];
       }
@@ -208,7 +209,7 @@ export function boardCommands(svc: BoardService): CommandSpec[] {
       async exec(u) {
         const rows: string[] = [];
         for (const board of await svc.visible(u.me)) {
-          const nums = (await svc.unreadNumbers(board, u.me)).slice(0, LIST_MAX);
+          const nums = await svc.unreadNumbers(board, u.me, LIST_MAX);
           const posts = await Promise.all(nums.map((n) => svc.store.post(board.id, n)));
           for (const p of posts) {
             if (!p) continue;

@@ -179,11 +179,13 @@ export class BoardService {
     }));
   }
 
-  /** The unread post numbers of one board for `p`, ascending. */
-  async unreadNumbers(board: Board, p: DbObject): Promise<number[]> {
+  /** The unread post numbers of one board for `p`, ascending, at most `limit`. */
+  async unreadNumbers(board: Board, p: DbObject, limit = 10_000): Promise<number[]> {
     const [state] = await this.d.store.readStates([board.id], p.id);
-    if (!state) return await this.d.store.numbersAfter(board.id, 0);
-    return (await this.d.store.unread(board.id, state, 0)) as number[];
+    if (!state) return await this.d.store.numbersAfter(board.id, 0, limit);
+    // Read numbers above the mark come first in the walk, so these many cover `limit` unread.
+    const nums = await this.d.store.numbersAfter(board.id, state.hw, state.above.length + limit);
+    return nums.filter((n) => !state.above.includes(n)).slice(0, limit);
   }
 
   /** Posts with their read mark for `p`. */

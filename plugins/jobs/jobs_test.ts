@@ -394,8 +394,18 @@ Deno.test("jobs: +request and +job in game, with the notices", async () => {
       "Job #1 priority set to high.",
     );
     assert.equal((await game.run(wiz, "+job/assign 1=Bob")).text("Wiz"), "Bob is not staff.");
-    assert.equal((await game.run(wiz, "+job/assign 1=me")).text("Wiz"), "No player named 'me'.");
-    assert.equal((await game.run(wiz, "+job/assign 1=Wiz")).text("Wiz"), "Job #1 assigned to Wiz.");
+    assert.equal(
+      (await game.run(wiz, "+job/assign 1=Nobody99")).text("Wiz"),
+      "No player named 'Nobody99'.",
+    );
+    const adm = await game.player("Adm", { flags: ["admin"] });
+    await game.connect(adm);
+    const assigned = await game.run(wiz, "+job/assign 1=Adm");
+    assert.equal(assigned.text("Wiz"), "Job #1 assigned to Adm.");
+    assert.equal(assigned.text("Adm"), "[Jobs] Wiz assigned job #1 to you: Broken exit");
+    assert.equal(assigned.text("Ann"), "");
+    assert.equal((await game.run(wiz, "+job/assign 1=none")).text("Wiz"), "Job #1 unassigned.");
+    assert.equal((await game.run(wiz, "+job/assign 1=me")).text("Wiz"), "Job #1 assigned to Wiz.");
     assert.equal(
       (await game.run(wiz, "+job/status 1")).text("Wiz"),
       "Usage: +job/status <#>=<new|open|pending|in-progress|resolved|closed>",

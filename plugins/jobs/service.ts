@@ -269,7 +269,7 @@ export class JobService {
       ? undefined
       : requiredText(body.resolution, "resolution", MAX_COMMENT);
     let assignee: DbObject | null | undefined = undefined;
-    if (body.assignee !== undefined) assignee = await this.assignee(body.assignee);
+    if (body.assignee !== undefined) assignee = await this.assignee(body.assignee, actor);
     const next = await this.d.store.update(job.number, (j) => {
       if (status) j.status = status;
       if (priority) j.priority = priority;
@@ -312,13 +312,13 @@ export class JobService {
     if (!(await this.d.store.delete(job))) throw new NotFoundError("Job not found");
   }
 
-  /** The staff player an assignee value names; null for "", null or `none`. */
-  async assignee(raw: unknown): Promise<DbObject | null> {
+  /** The staff player an assignee value names (`me` is `actor`); null for "", null or `none`. */
+  async assignee(raw: unknown, actor?: DbObject): Promise<DbObject | null> {
     if (raw === null) return null;
     if (typeof raw !== "string") throw new ValidationError("assignee must be a player name or id");
     const r = raw.trim();
     if (!r || r.toLowerCase() === "none" || r.toLowerCase() === "nobody") return null;
-    const p = await this.d.players.find(r);
+    const p = await this.d.players.find(r, actor);
     if (!p) throw new ValidationError(`No player named '${r.slice(0, 40)}'.`);
     if (!isStaff(p.flags)) throw new ValidationError(`${p.name} is not staff.`);
     return p;
