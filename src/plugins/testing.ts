@@ -26,6 +26,9 @@ const PASSWORD = "test-kit-password";
 /** Commands a player may send a second (the hub drops more than 10). */
 const COMMANDS_PER_SECOND = 8;
 
+/** Sync frames a client sends a second (the hub drops ping and sync frames over 20). */
+const SYNCS_PER_SECOND = 16;
+
 /** How long the kit waits for the engine to answer before failing the test. */
 const WAIT_MS = 10_000;
 
@@ -214,6 +217,7 @@ class KitClient {
   #nextSync = 1;
   readonly #waiting = new Map<number, () => void>();
   readonly #sent: number[] = [];
+  readonly #syncs: number[] = [];
 
   private constructor(ws: WebSocket) {
     this.#ws = ws;
@@ -250,23 +254,21 @@ class KitClient {
 
   /** Sends a command line, paced under the hub's rate limit, and waits until it has run. */
   async command(line: string): Promise<void> {
-    const now = Date.now();
-    while (this.#sent.length && now - this.#sent[0] >= 1000) this.#sent.shift();
-    if (this.#sent.length >= COMMANDS_PER_SECOND) {
-      await new Promise((r) => setTimeout(r, 1000 - (now - this.#sent[0])));
-      this.#sent.shift();
-    }
-    this.#sent.push(Date.now());
+    await pace(this.#sent, COMMANDS_PER_SECOND);
     this.#ws.send(JSON.stringify({ msg: line }));
     await this.sync();
   }
 
-  /** Resolves once the hub has run everything this client sent before. */
-  sync(): Promise<void> {
+  /**
+   * Resolves once the hub has run everything this client sent before. Paced too: every
+   * `run` syncs each connected client, so quick commands by others would pass the hub's bound.
+   */
+  async sync(): Promise<void> {
+    await pace(this.#syncs, SYNCS_PER_SECOND);
     const id = this.#nextSync++;
     const done = new Promise<void>((ok) => this.#waiting.set(id, ok));
     this.#ws.send(JSON.stringify({ type: "sync", id }));
-    return within(done, "the hub to answer a sync");
+    return await within(done, "the hub to answer a sync");
   }
 
   close(): void {
@@ -289,6 +291,17 @@ class KitClient {
     if (data.type === "pong" || data.type === "ack") return;
     this.#heard.push({ text: stripColour(frame.msg ?? ""), data });
   }
+}
+
+/** Waits until one more frame fits in `perSecond` over the last second; records its time. */
+async function pace(sent: number[], perSecond: number): Promise<void> {
+  const now = Date.now();
+  while (sent.length && now - sent[0] >= 1000) sent.shift();
+  if (sent.length >= perSecond) {
+    await new Promise((r) => setTimeout(r, 1000 - (now - sent[0])));
+    sent.shift();
+  }
+  sent.push(Date.now());
 }
 
 /** `p`, or a clear failure after the kit's wait. */

@@ -42,6 +42,8 @@ export interface PlayerLookup {
   findMany(refs: string | readonly string[], actor?: DbObject): Promise<FoundPlayers>;
   /** True while the player has at least one connection (from memory: no database read). */
   isConnected(playerId: string): boolean;
+  /** Ids of the players connected now, in order of login (from memory: no database read). */
+  online(): readonly string[];
   /** The name others see: the colour-coded moniker when set, else the plain name. */
   displayName(player: Pick<ObjectHead, "name" | "data">): string;
   /** A player's aliases as set with `@alias` (as typed, not lower-cased). */
@@ -51,6 +53,8 @@ export interface PlayerLookup {
 /** What the service needs of the hub: a player's open connections, from memory. */
 export interface ConnectionSource {
   connections(playerId: string): readonly unknown[];
+  /** Ids of connected players, in order of login. */
+  onlinePlayers(): readonly string[];
 }
 
 /** The name others see: the colour-coded moniker when set, else the plain name. */
@@ -108,6 +112,10 @@ export class Players implements PlayerLookup {
 
   isConnected(playerId: string): boolean {
     return this.hub.connections(playerId).length > 0;
+  }
+
+  online(): readonly string[] {
+    return this.hub.onlinePlayers();
   }
 
   displayName(player: Pick<ObjectHead, "name" | "data">): string {

@@ -21,6 +21,7 @@ async function world() {
   });
   const players = new Players(new ObjectStore(counting), {
     connections: (id) => (online.has(id) ? [{}] : []),
+    onlinePlayers: () => [...online],
   });
   const room = await objects.create({ name: "Hall", type: "room" });
   const alice = await objects.create({ name: "Alice", type: "player", location: room.id });
@@ -145,7 +146,7 @@ Deno.test("players: @repair gives back a player's aliases from the index", async
   const kv = new GuardedKv(await Deno.openKv(":memory:"));
   try {
     const objects = new ObjectStore(kv);
-    const players = new Players(objects, { connections: () => [] });
+    const players = new Players(objects, { connections: () => [], onlinePlayers: () => [] });
     const bob = await objects.create({ name: "Bob", type: "player" });
     await players.setAliases(bob.id, ["Rob"]);
     let v: Record<string, unknown> = {};
@@ -188,13 +189,14 @@ Deno.test("players: findMany resolves a list in batched reads and names the unkn
   }
 });
 
-Deno.test("players: isConnected from the hub's memory, displayName with the moniker", async () => {
+Deno.test("players: isConnected and online from the hub's memory, displayName with the moniker", async () => {
   const w = await world();
   try {
     w.online.add(w.bob.id);
     w.resetReads();
     assert.equal(w.players.isConnected(w.bob.id), true);
     assert.equal(w.players.isConnected(w.alice.id), false);
+    assert.deepEqual(w.players.online(), [w.bob.id]);
     assert.equal(w.reads(), 0);
     assert.equal(w.players.displayName(w.alice), "Alice");
     assert.equal(

@@ -1,0 +1,29 @@
+/**
+ * The boards plugin: bulletin boards with per-board post numbers, read and post locks and
+ * per-player unread state; REST at `/api/v1/boards` (also `/api/v1/bbs`) and Myrddin-style
+ * `+bb` commands in game. See docs/boards.md.
+ */
+import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
+import { BoardStore } from "./store.ts";
+import { BoardService } from "./service.ts";
+import { boardRoutes, PREFIXES } from "./routes.ts";
+import { boardCommands } from "./commands.ts";
+
+const plugin: PluginModule = {
+  name: "boards",
+  init(ctx: PluginContext) {
+    const svc = new BoardService({
+      store: new BoardStore(ctx.kv),
+      deliver: ctx.deliver,
+      players: ctx.players,
+      world: ctx.world,
+    });
+    for (const prefix of PREFIXES) boardRoutes(ctx.http(prefix), svc);
+    for (const spec of boardCommands(svc)) ctx.commands.add(spec);
+    return true;
+  },
+  // Routes, commands and help registered through ctx are released by the engine.
+  remove() {},
+};
+
+export default plugin;
