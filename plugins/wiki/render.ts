@@ -5,7 +5,7 @@
  * escaped, so a page cannot smuggle colour codes or line breaks of its own. Every pattern
  * here is linear: page text is large and written by anyone with a text editor.
  */
-import { padVisible, wrapText } from "../../src/plugins/mod.ts";
+import { padVisible, visibleLength, wrapText } from "../../src/plugins/mod.ts";
 import type { Page } from "./store.ts";
 import type { ChildStub, Listing } from "./store.ts";
 
@@ -59,7 +59,7 @@ export function renderInline(text: string, depth = 0): string {
 
 /** Wraps `text` to `width` with `first` before the first line and `rest` before the others. */
 function wrapWith(text: string, width: number, first: string, rest: string): string[] {
-  const inner = Math.max(10, width - Math.max(first.length, rest.length));
+  const inner = Math.max(10, width - Math.max(visibleLength(first), visibleLength(rest)));
   return wrapText(text, inner).split("\n").map((l, i) => (i === 0 ? first : rest) + l);
 }
 
@@ -84,7 +84,10 @@ export function renderMarkdown(body: string, width: number): string[] {
     lines.map((
       l,
       i,
-    ) => (i < lines.length - 1 && /( {2,}|\\)$/.test(l) ? l.replace(/( +|\\)$/, "\n") : l + " "))
+    ) => (i < lines.length - 1 && /( {2,}|\\)$/.test(l)
+      ? l.replace(/( +|\\)$/, "\n")
+      : l.trimEnd() + " ")
+    )
       .join("").trim();
   const flush = () => {
     if (para.length) {
@@ -171,7 +174,7 @@ export function renderMarkdown(body: string, width: number): string[] {
       continue;
     }
     if (item && /^\s/.test(raw)) {
-      (item as { text: string[] }).text.push(line.trim());
+      (item as { text: string[] }).text.push(line.trimStart());
       continue;
     }
     if (quote.length) flush();
@@ -179,7 +182,7 @@ export function renderMarkdown(body: string, width: number): string[] {
       out.push(`  %cg${esc(line.slice(4))}%cn`);
       continue;
     }
-    para.push(line.trim());
+    para.push(line.trimStart()); // trailing spaces may be a hard break
   }
   flush();
   while (out.length && out[out.length - 1] === "") out.pop();

@@ -29,10 +29,21 @@ const ASSET_CACHE = "public, max-age=3600";
 /** An SVG is a document that can run script: served assets never may. */
 const ASSET_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
-/** The wiki path of a request: the URL below the prefix, still percent-encoded. */
+/**
+ * The wiki path of a request: the URL below the prefix, still percent-encoded and with any
+ * `..` segments a raw client sent kept (so they are refused, never resolved away).
+ */
 function pathOf(c: PluginHttpContext, root = false): WikiPath {
-  const pathname = new URL(c.req.url).pathname;
-  return parseUrlPath(pathname.slice(PREFIX.length), { root });
+  const url = c.req.url;
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  let pathname = start === -1 ? "/" : url.slice(start);
+  const end = pathname.search(/[?#]/);
+  if (end !== -1) pathname = pathname.slice(0, end);
+  const rest = pathname.slice(PREFIX.length);
+  if (!pathname.startsWith(PREFIX) || (rest !== "" && !rest.startsWith("/"))) {
+    throw new ValidationError("Invalid wiki path.");
+  }
+  return parseUrlPath(rest, { root });
 }
 
 function actorOf(c: PluginHttpContext) {
