@@ -23,7 +23,7 @@ interface World {
 async function withWiki(fn: (w: World) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "ursamu-wiki-" });
   const game = await startTestGame({
-    plugins: ["wiki", LISTENER],
+    plugins: ["wiki", "help", LISTENER],
     config: { server: { wikiDir: dir } },
   });
   try {
@@ -553,6 +553,10 @@ Deno.test("wiki in game: +wiki renders pages and folders to the width, staff cre
     const found = (await game.run(ann, "+wiki/search newbie")).text("Ann");
     assert.match(found, /guide\/start\s+Getting Started/);
     assert.match((await game.run(ann, "+wiki/search zzzz")).text("Ann"), /No wiki pages match/);
+
+    // The help topic comes with the plugin.
+    const help = (await game.run(ann, "help wiki")).text("Ann");
+    assert.match(help, /@wiki\/fetch <url>=<wiki-path>/);
 
     // Staff only: create and edit.
     assert.doesNotMatch(
