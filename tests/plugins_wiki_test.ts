@@ -496,6 +496,19 @@ Deno.test("wiki search: from the index, kept current by writes and by edits on d
     const broken = await game.request("GET", "/api/v1/wiki/broken", { as: ann });
     assert.equal(broken.status, 200);
     assert.equal(broken.body.title, "broken");
+    // A body-only edit keeps a hand-written block exactly (comment, quoting, odd keys).
+    const block = "---\n# staff only\ntitle: 'Hand'\nweird key: 1\n---\n";
+    await Deno.writeTextFile(join(dir, "hand.md"), `${block}\nOld.\n`);
+    const hand = await game.request("PATCH", "/api/v1/wiki/hand", {
+      as: admin,
+      body: { body: "New." },
+    });
+    assert.deepEqual([hand.status, hand.body.title, hand.body["weird key"]], [
+      200,
+      "Hand",
+      undefined,
+    ]);
+    assert.equal(await Deno.readTextFile(join(dir, "hand.md")), `${block}\nNew.`);
   });
 });
 

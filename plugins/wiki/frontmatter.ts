@@ -23,26 +23,40 @@ export const MAX_META_ITEMS = 100;
 const FRONT_RE = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
 
 /**
- * Splits a file's text into metadata and body. A file without a front matter block, or with
+ * Splits a file's text into metadata, body and the raw front matter block (with its `---`
+ * lines; null when there is none). A file without a front matter block, or with
  * one that is not a YAML mapping, is all body with no metadata (it still reads). Keys that
  * break the key rule are left out of what is returned.
  */
-export function parsePage(text: string): { meta: Meta; body: string } {
+export function parsePage(text: string): { meta: Meta; body: string; block: string | null } {
   const m = FRONT_RE.exec(text);
-  if (!m) return { meta: {}, body: text };
+  if (!m) return { meta: {}, body: text, block: null };
   let parsed: unknown;
   try {
     parsed = YAML.parse(m[1] ?? "", { maxAliasCount: 20, prettyErrors: false });
   } catch {
-    return { meta: {}, body: text };
+    return { meta: {}, body: text, block: null };
   }
-  if (parsed === null || parsed === undefined) return { meta: {}, body: dropBlank(text, m) };
-  if (typeof parsed !== "object" || Array.isArray(parsed)) return { meta: {}, body: text };
+  const block = m[0].endsWith("\n") ? m[0] : m[0] + "\n";
+  if (parsed === null || parsed === undefined) {
+    return { meta: {}, body: dropBlank(text, m), block };
+  }
+  if (typeof parsed !== "object" || Array.isArray(parsed)) {
+    return { meta: {}, body: text, block: null };
+  }
   const meta: Meta = {};
   for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
     if (META_KEY_RE.test(k) && !RESERVED_KEYS.has(k)) meta[k] = v;
   }
-  return { meta, body: dropBlank(text, m) };
+  return { meta, body: dropBlank(text, m), block };
+}
+
+/**
+ * The file text for a new body under a front matter block kept exactly as it was written
+ * (comments, order and quoting included), or the body alone when there was none.
+ */
+export function withBlock(block: string | null, body: string): string {
+  return block === null ? body : `${block}\n${body}`;
 }
 
 /** The body after the block, without the one blank line the writer puts there. */

@@ -132,11 +132,30 @@ export function wikiRoutes(app: PluginApp, store: WikiStore): void {
       throw new ValidationError(`The file is larger than ${MAX_ASSET_BYTES} bytes.`);
     }
     if (declared === "0" || !c.req.raw.body) throw new ValidationError("The file is empty.");
-    const r = await store.putAsset(p, c.req.raw.body, actorOf(c));
+    const r = await store.putAsset(p, uploaded(c.req.raw.body), actorOf(c));
     return c.json(
       { path: p.path, type: "asset", contentType: p.contentType, size: r.size },
       r.created ? 201 : 200,
     );
+  });
+}
+
+/** The request body, with a client that goes away mid-upload turned into a clear 400. */
+function uploaded(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(ctl) {
+      let step: ReadableStreamReadResult<Uint8Array>;
+      try {
+        step = await reader.read();
+      } catch {
+        ctl.error(new ValidationError("The upload could not be read to its end."));
+        return;
+      }
+      if (step.done) ctl.close();
+      else ctl.enqueue(step.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
   });
 }
 

@@ -6,7 +6,7 @@
  */
 import { join, relative, sep } from "node:path";
 import { parsePage } from "./frontmatter.ts";
-import { MAX_DEPTH } from "./paths.ts";
+import { assetType, MAX_DEPTH } from "./paths.ts";
 import { MAX_PAGE_FILE } from "./files.ts";
 
 /** One indexed page file. */
@@ -110,8 +110,11 @@ export class SearchIndex {
           for (const p of ev.paths) {
             const rel = relative(root, p);
             if (rel.startsWith("..") || rel === "") continue;
-            if (/\.md$/i.test(rel)) this.#dirty.add(rel);
-            else this.#full = true; // a folder moved or went: read everything again
+            const name = rel.split(sep).pop() ?? "";
+            // Hidden files (the store's temporary files among them) and assets hold no pages.
+            if (name.startsWith(".") || assetType(name)) continue;
+            if (/\.md$/i.test(name)) this.#dirty.add(rel);
+            else this.#full = true; // a folder came, moved or went: read everything again
           }
         }
       } catch (e) {

@@ -11,7 +11,7 @@ import {
   type PluginBus,
   ValidationError,
 } from "../../src/plugins/mod.ts";
-import { checkMeta, formatPage, type Meta, parsePage } from "./frontmatter.ts";
+import { checkMeta, formatPage, type Meta, parsePage, withBlock } from "./frontmatter.ts";
 import { type WikiFiles } from "./files.ts";
 import type { WikiPath } from "./paths.ts";
 import type { PageStub, SearchIndex } from "./search_index.ts";
@@ -192,7 +192,11 @@ export class WikiStore {
         else meta[k] = v;
       }
       const newBody = body ?? old.body;
-      const content = formatPage(meta, newBody);
+      // A body-only edit keeps the front matter block byte for byte (hand-written comments
+      // and order included); a metadata change writes it anew.
+      const content = Object.keys(metaChanges).length === 0
+        ? withBlock(old.block, newBody)
+        : formatPage(meta, newBody);
       if (new TextEncoder().encode(content).byteLength > MAX_BODY_BYTES + 256 * 1024) {
         throw new ValidationError("The page is too large.");
       }
