@@ -774,3 +774,32 @@ Deno.test("wiki paths: hostile paths are refused everywhere and nothing outside 
     }
   });
 });
+
+Deno.test("wiki folder missing: an empty wiki until the first write makes it, then watched", async () => {
+  const base = await Deno.makeTempDir({ prefix: "ursamu-wiki-" });
+  const dir = join(base, "not", "yet");
+  const game = await startTestGame({ plugins: ["wiki"], config: { server: { wikiDir: dir } } });
+  try {
+    const admin = await game.player("Boss", { flags: ["admin"] });
+    const root = (await game.run(admin, "+wiki")).text("Boss");
+    assert.match(root, /Wiki: \/[\s\S]*\(empty\)/);
+    assert.deepEqual((await game.request("GET", "/api/v1/wiki?q=x", { as: admin })).body, []);
+    await assert.rejects(Deno.stat(dir)); // reading made no folder
+    const made = await game.request("POST", "/api/v1/wiki", {
+      as: admin,
+      body: { path: "first", title: "First", body: "hello" },
+    });
+    assert.equal(made.status, 201);
+    assert.equal((await game.request("GET", "/api/v1/wiki?q=hello", { as: admin })).body.length, 1);
+    await Deno.writeTextFile(join(dir, "second.md"), "---\ntitle: Second\n---\nwatched-word");
+    let hits: unknown[] = [];
+    for (let i = 0; i < 50 && hits.length === 0; i++) {
+      hits = (await game.request("GET", "/api/v1/wiki?q=watched-word", { as: admin })).body;
+      if (!hits.length) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual(hits, [{ path: "second", title: "Second", type: "page" }]);
+  } finally {
+    await game.close();
+    await Deno.remove(base, { recursive: true });
+  }
+});

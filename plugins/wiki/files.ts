@@ -5,7 +5,7 @@
  * temporary file in the same folder that is then renamed (or hard-linked, for a create that
  * must not overwrite) into place, so a reader never sees half a file.
  */
-import { dirname, join, sep } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { ConflictError, ValidationError } from "../../src/plugins/mod.ts";
 import { assetType, type WikiPath } from "./paths.ts";
 
@@ -46,9 +46,23 @@ export class WikiFiles {
     this.#root = root;
   }
 
-  /** The wiki directory's real path (created when missing). */
+  /**
+   * The wiki directory's real path; while it does not exist, its absolute path (lookups then
+   * find nothing). Reading never creates it: a game without a wiki gets no empty folder.
+   */
   async root(): Promise<string> {
-    const dir = this.#root();
+    const dir = resolve(this.#root());
+    try {
+      return await Deno.realPath(dir);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return dir;
+      throw e;
+    }
+  }
+
+  /** The wiki directory's real path, created when missing (before a write). */
+  async #ensureRoot(): Promise<string> {
+    const dir = resolve(this.#root());
     await Deno.mkdir(dir, { recursive: true });
     return await Deno.realPath(dir);
   }
@@ -140,7 +154,7 @@ export class WikiFiles {
    * checked to be a real folder inside the wiki.
    */
   async #parentFor(segments: readonly string[]): Promise<string> {
-    const root = await this.root();
+    const root = await this.#ensureRoot();
     let dir = root;
     for (const s of segments) {
       const next = join(dir, s);

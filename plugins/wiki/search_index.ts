@@ -72,6 +72,7 @@ export class SearchIndex {
   #full = true;
   #watcher: Deno.FsWatcher | null = null;
   #closed = false;
+  #warned = false;
 
   constructor(root: () => Promise<string>, log: (m: string) => void) {
     this.#root = root;
@@ -100,7 +101,11 @@ export class SearchIndex {
     try {
       w = Deno.watchFs(root, { recursive: true });
     } catch (e) {
-      this.#log(`cannot watch ${root} (${(e as Error).message}); searches will re-read it`);
+      // A wiki folder that does not exist yet is watched once the first write makes it.
+      if (!(e instanceof Deno.errors.NotFound) && !this.#warned) {
+        this.#warned = true;
+        this.#log(`cannot watch ${root} (${(e as Error).message}); searches will re-read it`);
+      }
       return;
     }
     this.#watcher = w;
@@ -134,6 +139,9 @@ export class SearchIndex {
       this.#builtFor = root;
       this.#full = true;
       if (!this.#closed) this.#watch(root);
+    } else if (!this.#watcher && !this.#closed) {
+      this.#watch(root);
+      if (this.#watcher) this.#full = true;
     }
     if (!this.#watcher && Date.now() - this.#builtAt > POLL_MS) this.#full = true;
     if (this.#full) {

@@ -140,6 +140,8 @@ export class WikiStore {
     if (page) return { page };
     const listing = await this.listing(p);
     if (listing) return { listing };
+    // A game whose wiki folder does not exist yet has an empty wiki, not a missing one.
+    if (p.path === "") return { listing: { path: "", type: "directory", children: [] } };
     throw new NotFoundError("Not found");
   }
 
