@@ -11,23 +11,27 @@ import type { ChildStub, Listing } from "./store.ts";
 
 /** Most lines a page shows in game; the rest is pointed to on the web. */
 export const MAX_LINES = 400;
+/** Most characters of a body rendered in game. */
+const MAX_RENDERED = 128 * 1024;
 
 /** `%` and the MUSH escapes it starts stay literal. */
 function esc(text: string): string {
   return text.replaceAll("%", "%%");
 }
 
+// Every repeat is bounded: an unclosed `[`, `(` or a long run of backticks would otherwise
+// rescan the rest of the line from every opener (quadratic in the line's length).
 const INLINE_RE = new RegExp(
   [
     String.raw`\\([\\\x60*_{}\[\]()#+\-.!|>~<])`, // 1 escaped character
-    String.raw`(\x60+)([^\x60]+)\2`, // 2,3 code span
-    String.raw`!\[([^\]]*)\]\(\s*([^)\s]*)(?:\s+"[^"]*")?\s*\)`, // 4,5 image
-    String.raw`\[([^\]]+)\]\(\s*([^)\s]*)(?:\s+"[^"]*")?\s*\)`, // 6,7 link
-    String.raw`<((?:https?|mailto):[^>\s]+)>`, // 8 autolink
-    String.raw`\*\*([^*]+)\*\*`, // 9 strong
-    String.raw`__([^_]+)__`, // 10 strong
-    String.raw`\*([^*\s](?:[^*]*[^*\s])?)\*`, // 11 emphasis
-    String.raw`(?<![\p{L}\p{N}_])_([^_\s](?:[^_]*[^_\s])?)_(?![\p{L}\p{N}_])`, // 12 emphasis
+    String.raw`(\x60{1,3})([^\x60]{1,2000})\2`, // 2,3 code span
+    String.raw`!\[([^\]]{0,300})\]\( {0,3}([^)\s]{0,1000})(?: {1,3}"[^"]{0,300}")? {0,3}\)`, // 4,5 image
+    String.raw`\[([^\]]{1,300})\]\( {0,3}([^)\s]{0,1000})(?: {1,3}"[^"]{0,300}")? {0,3}\)`, // 6,7 link
+    String.raw`<((?:https?|mailto):[^>\s]{1,1000})>`, // 8 autolink
+    String.raw`\*\*([^*]{1,2000})\*\*`, // 9 strong
+    String.raw`__([^_]{1,2000})__`, // 10 strong
+    String.raw`\*([^*\s](?:[^*]{0,2000}[^*\s])?)\*`, // 11 emphasis
+    String.raw`(?<![\p{L}\p{N}_])_([^_\s](?:[^_]{0,2000}[^_\s])?)_(?![\p{L}\p{N}_])`, // 12 emphasis
   ].join("|"),
   "gu",
 );
@@ -193,13 +197,12 @@ export function renderMarkdown(body: string, width: number): string[] {
 export function renderPage(page: Page, width: number): string {
   const rule = "%cx" + "=".repeat(width) + "%cn";
   const title = typeof page.meta.title === "string" ? page.meta.title : page.path;
-  const lines = renderMarkdown(page.body, width);
+  // 400 lines of at most 250 columns never need more than this much of a (10 MB) body.
+  const cut = page.body.length > MAX_RENDERED;
+  const lines = renderMarkdown(cut ? page.body.slice(0, MAX_RENDERED) : page.body, width);
   const shown = lines.slice(0, MAX_LINES);
-  if (lines.length > MAX_LINES) {
-    shown.push(
-      "",
-      `%cx... ${lines.length - MAX_LINES} more lines: read the whole page on the web.%cn`,
-    );
+  if (cut || lines.length > MAX_LINES) {
+    shown.push("", "%cx... the page goes on: read the whole page on the web.%cn");
   }
   const facts: string[] = [];
   const { author, date, tags } = page.meta;
