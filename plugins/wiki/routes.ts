@@ -163,13 +163,22 @@ function uploaded(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> 
 async function serveAsset(c: PluginHttpContext, store: WikiStore, p: WikiPath) {
   const found = await store.asset(p);
   if (!found) throw new NotFoundError("Not found");
-  const headers = {
+  const headers = (size: number) => ({
     "content-type": p.contentType!,
-    "content-length": String(found.size),
+    "content-length": String(size),
     "cache-control": ASSET_CACHE,
     "content-security-policy": ASSET_CSP,
-  };
-  if (c.req.method === "HEAD") return new Response(null, { headers });
+  });
+  if (c.req.method === "HEAD") return new Response(null, { headers: headers(found.size) });
+  // The length comes from the opened file: a replace after the lookup swaps the whole file
+  // (rename), so the open handle and its size always agree.
   const file = await Deno.open(found.file);
-  return new Response(file.readable, { headers });
+  let size: number;
+  try {
+    size = (await file.stat()).size;
+  } catch (e) {
+    file.close();
+    throw e;
+  }
+  return new Response(file.readable, { headers: headers(size) });
 }
