@@ -166,6 +166,15 @@ Deno.test("wiki REST: create, read, list, edit, delete, with the files on disk a
     assert.deepEqual([gone.status, gone.body], [404, { error: "Not found" }]);
     const delAgain = await game.request("DELETE", "/api/v1/wiki/setting/harbour", { as: admin });
     assert.equal(delAgain.status, 404);
+    // Every change fired its event, in order; refused ones fired none.
+    assert.deepEqual((await events(game)).map((e) => [e.event, e.payload.path, e.payload.type]), [
+      ["wiki:created", "setting/harbour", "page"],
+      ["wiki:created", "setting", "page"],
+      ["wiki:edited", "setting/harbour", "page"],
+      ["wiki:edited", "setting/harbour", "page"],
+      ["wiki:deleted", "setting/harbour", "page"],
+      ["wiki:deleted", "setting", "page"],
+    ]);
   });
 });
 
