@@ -812,3 +812,41 @@ Deno.test("wiki folder missing: an empty wiki until the first write makes it, th
     await Deno.remove(base, { recursive: true });
   }
 });
+
+Deno.test("wiki writes are atomic: readers see a whole old or new page; racing creates, one wins", async () => {
+  await withWiki(async ({ game, dir, admin, ann }) => {
+    const size = 512 * 1024;
+    const a = "a".repeat(size), b = "b".repeat(size);
+    await game.request("POST", "/api/v1/wiki", {
+      as: admin,
+      body: { path: "big", title: "Big", body: a },
+    });
+    const writes = Array.from(
+      { length: 6 },
+      (_, i) =>
+        game.request("PATCH", "/api/v1/wiki/big", { as: admin, body: { body: i % 2 ? a : b } }),
+    );
+    const reads = Array.from(
+      { length: 12 },
+      () => game.request("GET", "/api/v1/wiki/big", { as: ann }),
+    );
+    for (const r of await Promise.all(reads)) {
+      assert.equal(r.status, 200);
+      assert.ok(r.body.body === a || r.body.body === b, "a torn read");
+    }
+    for (const w of await Promise.all(writes)) assert.equal(w.status, 200);
+    const races = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        game.request("POST", "/api/v1/wiki", {
+          as: admin,
+          body: { path: "race", title: `Racer ${i}`, body: `won by ${i}` },
+        })),
+    );
+    assert.deepEqual(races.map((r) => r.status).sort(), [201, 409, 409, 409, 409]);
+    const winner = races.find((r) => r.status === 201)!;
+    const page = await game.request("GET", "/api/v1/wiki/race", { as: ann });
+    assert.equal(page.body.title, winner.body.title);
+    // No temporary file is left behind.
+    assert.deepEqual(await tree(dir), ["big.md", "race.md"]);
+  });
+});
