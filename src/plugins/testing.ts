@@ -9,6 +9,9 @@ import { fileURLToPath } from "node:url";
 import { createEngine, type Engine } from "../engine.ts";
 import { withHubPath } from "../hub/upgrade.ts";
 import type { Clock } from "../timers/clock.ts";
+
+/** A clock that moves only when told to: pass it as `clock` for timers and stamps tests fix. */
+export { ManualClock } from "../timers/clock.ts";
 import type { OutboundData } from "../hub/types.ts";
 import { stripColour } from "../text/colour.ts";
 import { openStore } from "../storage/kv.ts";

@@ -32,6 +32,11 @@ export interface PluginTimers {
   list(): Promise<TimerRecord[]>;
   /** Sets the handler of the plugin's jobs of `kind` (released on unload); returns its remover. */
   on(kind: string, handler: TimerHandler): () => void;
+  /**
+   * The engine clock's time in ms since the epoch: the clock timers run on (a hand-driven one
+   * in tests), so records a plugin stamps with it can be compared byte for byte.
+   */
+  now(): number;
 }
 
 /** Builds `ctx.timers` for `owner`; `track` records each remover for the context's release. */
@@ -64,6 +69,7 @@ export function pluginTimers(
     cancel: (id) => scheduler.cancel(owner, String(id)),
     get: (id) => scheduler.get(owner, String(id)),
     list: () => scheduler.list(owner),
+    now: () => scheduler.now(),
     on(kind, handler) {
       check();
       const off = scheduler.handle(owner, kind, handler);
