@@ -18,7 +18,7 @@ export function sceneNumber(id: string): number | null {
 }
 
 /** Every index key a scene occupies. */
-function indexKeys(s: SceneRecord): Deno.KvKey[] {
+export function indexKeys(s: SceneRecord): Deno.KvKey[] {
   const n = Number(s.id);
   const players = new Set([s.owner, ...s.participants, ...s.allowed]);
   const out: Deno.KvKey[] = [
