@@ -574,6 +574,10 @@ Deno.test("scenes: +scene commands in game, the pose order and the nudge", async
       (n) => n === 2,
       "2 poses",
     );
+    assertMatch(
+      (await g.run(eve, "+scenes")).text("Eve"),
+      new RegExp(`${id}\\s+Harbour Watch\\s+Limbo\\s+Ann, Bob\\s+\\d+s`),
+    );
     const order = (await g.run(ann, "+scene/order")).text("Ann");
     assertMatch(order, /Pose order, scene \d+:/);
     assertMatch(order, /Next up: Ann/);

@@ -61,7 +61,7 @@ export class AutoLog {
   async #record(actor: DbObject, room: string, text: string, type: PoseType, at: number) {
     const msg = [...text].slice(0, MAX_POSE).join("");
     if (!msg.trim()) return;
-    const targets = targetsOf(await this.svc.liveIn(room), actor.id);
+    const targets = targetsOf(await this.svc.activeIn(room), actor.id);
     for (const s of targets) {
       await this.svc.pose(actor, s.id, { msg, type }, { broadcast: false, at }).catch((e) =>
         this.log.warn(`speech of #${actor.id} not logged in scene ${s.id}: ${e}`)

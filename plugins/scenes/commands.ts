@@ -9,7 +9,6 @@ import {
   type CommandSpec,
   type DbObject,
   type Delivery,
-  isStaff,
   padVisible,
   type PlayerLookup,
   type PluginWorld,
@@ -274,24 +273,30 @@ export function sceneCommands(d: CommandDeps): CommandSpec[] {
       ]);
       const all = [...active, ...paused].sort((a, b) => Number(b.id) - Number(a.id));
       if (!all.length) return u.send("There are no active scenes. Start one: +scene/start <title>");
-      const rooms = new Map(
-        (await d.world.getMany([...new Set(all.map((s) => s.location))])).map((
-          r,
-        ) => [r.id, r.name]),
+      const shown = (s: SceneRecord) => mayView(s, u.me);
+      // Rooms and the first few participants of each scene, in two batched reads.
+      const people = [...new Set(all.filter(shown).flatMap((s) => s.participants.slice(0, 4)))];
+      const named = new Map(
+        (await d.world.getMany([...new Set([...all.map((s) => s.location), ...people])]))
+          .map((o) => [o.id, stripColour(o.name)]),
       );
       const now = svc.now();
       const lines = [
-        `%ch${padVisible("#", 5)}${padVisible("Title", 26)}${padVisible("Room", 18)}` +
-        `${padVisible("People", 7)}Idle%cn`,
+        `%ch${padVisible("#", 5)}${padVisible("Title", 24)}${padVisible("Room", 16)}` +
+        `${padVisible("Participants", 26)}Idle%cn`,
       ];
       for (const s of all) {
-        const shown = mayView(s, u.me) || isStaff(u.me.flags);
-        const title = shown ? stripColour(s.name) : "(private scene)";
-        const room = shown ? stripColour(rooms.get(s.location) ?? `#${s.location}`) : "-";
-        const flag = s.status === "paused" ? " (paused)" : "";
+        const open = shown(s);
+        const title = (open ? stripColour(s.name) : "(private scene)") +
+          (s.status === "paused" ? " (paused)" : "");
+        const room = open ? named.get(s.location) ?? `#${s.location}` : "-";
+        const who = open
+          ? s.participants.slice(0, 4).map((p) => named.get(p) ?? `#${p}`).join(", ") +
+            (s.participants.length > 4 ? ` +${s.participants.length - 4}` : "")
+          : String(s.participants.length);
         lines.push(
-          `${padVisible(s.id, 5)}${padVisible((title + flag).slice(0, 25), 26)}` +
-            `${padVisible(room.slice(0, 17), 18)}${padVisible(String(s.participants.length), 7)}` +
+          `${padVisible(s.id, 5)}${padVisible(title.slice(0, 23), 24)}` +
+            `${padVisible(room.slice(0, 15), 16)}${padVisible(who.slice(0, 25), 26)}` +
             idle(now - s.lastActivity),
         );
       }

@@ -406,7 +406,12 @@ export class SceneService {
       });
   }
 
-  /** Active and paused scenes of a room (for commands and logging), newest first. */
+  /** Active scenes of a room (speech logging reads only these), newest first. */
+  activeIn(room: string): Promise<SceneRecord[]> {
+    return this.d.store.inRoom(room, "active", { limit: 50, offset: 0 });
+  }
+
+  /** Active and paused scenes of a room (for commands), newest first. */
   async liveIn(room: string): Promise<SceneRecord[]> {
     const page = { limit: 50, offset: 0 };
     const [active, paused] = await Promise.all([
