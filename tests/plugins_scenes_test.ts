@@ -604,6 +604,12 @@ Deno.test("scenes: +scene commands in game, the pose order and the nudge", async
     const log = (await g.run(eve, `+scene/log ${id}`)).text("Eve");
     assertMatch(log, /page 1 of 1/);
     assertMatch(log, /\[Scene Set\] Fog rolls in\.\nBob keeps watch\./);
+    // A set may hold `=`; `<#>=` is taken only before a number.
+    assertEquals(
+      (await g.run(ann, "+scene/set Tide = high.")).text("Eve"),
+      "[Scene Set] Tide = high.",
+    );
+    assertEquals((await g.run(ann, `+scene/set ${id}=Dawn.`)).text("Bob"), "[Scene Set] Dawn.");
     assertMatch((await g.run(ann, `+scene/stop ${id}`)).text("Bob"), /stopped scene/);
     const d = (await call(ann, "GET", `/${id}`)).body;
     assertEquals([d.name, d.sceneType, d.private, d.status], [

@@ -161,8 +161,10 @@ export function sceneCommands(d: CommandDeps): CommandSpec[] {
           return u.send(`You join scene ${s.id}: ${s.name}%cn.`);
         }
         case "set": {
-          const s = await target(u, rhs === null ? "" : lhs);
-          const text = checkPoseText(rhs === null ? u.cmd.args : rhs);
+          // `<#>=<text>` only when what precedes `=` is a number: a set may hold `=` itself.
+          const numbered = rhs !== null && /^#?[0-9]+$/.test(lhs);
+          const s = await target(u, numbered ? lhs : "");
+          const text = checkPoseText(numbered ? rhs : u.cmd.args);
           if (!text.trim()) throw new CommandError("Usage: +scene/set [<#>=]<text>");
           await svc.pose(u.me, s.id, { msg: text, type: "set" }, { broadcast: true });
           return;
