@@ -6,7 +6,9 @@
  * Options: --clients N (default 1000), --samples N (round trips per phase, default 1000),
  * --poses N (paced fan-out poses, default 40), --rest-seconds N (default 3),
  * --reboot-sessions N (telnet players in the reboot benchmark of bench/reboot.ts, default 50;
- * 0 skips it), --reboots N (default 3).
+ * 0 skips it), --reboots N (default 3), --scenes N (scenes stored for the list latency of
+ * bench/scenes.ts, default 100000; 0 skips it), --scene-poses N (poses of the exported scene,
+ * default 10000), --only engine|reboot|scenes (run one part alone).
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -16,6 +18,7 @@ import { seedPlayers } from "./seed.ts";
 import { type BenchClient, openMany } from "./client.ts";
 import { restLoad } from "./rest.ts";
 import { rebootRows, runRebootBench } from "./reboot.ts";
+import { runScenesBench, sceneRows } from "./scenes.ts";
 import { round, rssKiB, sleep, summarize, type Summary, table } from "./stats.ts";
 
 const { values: opt } = parseArgs({
@@ -27,6 +30,9 @@ const { values: opt } = parseArgs({
     "rest-seconds": { type: "string", default: "3" },
     "reboot-sessions": { type: "string", default: "50" },
     reboots: { type: "string", default: "3" },
+    scenes: { type: "string", default: "100000" },
+    "scene-poses": { type: "string", default: "10000" },
+    only: { type: "string" },
   },
 });
 const CLIENTS = Math.max(50, Number(opt.clients));
@@ -36,6 +42,14 @@ const REST_SECONDS = Math.max(1, Number(opt["rest-seconds"]));
 /** Telnet players in the reboot benchmark (0 skips it). */
 const REBOOT_SESSIONS = Math.max(0, Number(opt["reboot-sessions"]));
 const REBOOTS = Math.max(1, Number(opt.reboots));
+/** Scenes stored for the scenes benchmark's list latency (0 skips it). */
+const SCENES = Math.max(0, Number(opt.scenes));
+const SCENE_POSES = Math.max(1, Number(opt["scene-poses"]));
+/** One part alone: `engine`, `reboot` or `scenes`. */
+const ONLY = opt.only;
+if (ONLY !== undefined && !["engine", "reboot", "scenes"].includes(ONLY)) {
+  throw new Error("--only takes engine, reboot or scenes");
+}
 /** Connections that take turns sending, so no player exceeds 10 commands a second. */
 const PROBES = 40;
 /** Gap between paced round trips: each probe player sends every PROBES × 5 ms = 200 ms. */
@@ -391,12 +405,20 @@ async function memoryBench(dir: string, secret: string, tokens: string[]) {
 
 async function main(): Promise<void> {
   const benchStart = performance.now();
-  const result = await engineBench();
-  if (REBOOT_SESSIONS > 0) {
+  const result: Record<string, unknown> = !ONLY || ONLY === "engine"
+    ? await engineBench()
+    : { timestamp: new Date().toISOString() };
+  if (REBOOT_SESSIONS > 0 && (!ONLY || ONLY === "reboot")) {
     log(`reboots under the supervisor with ${REBOOT_SESSIONS} telnet players (bench/reboot.ts)`);
     const reboot = await runRebootBench({ sessions: REBOOT_SESSIONS, reboots: REBOOTS, log });
     console.log("\n" + table(rebootRows(reboot)) + "\n");
     result.reboot = reboot;
+  }
+  if (SCENES > 0 && (!ONLY || ONLY === "scenes")) {
+    log(`scenes: ${SCENE_POSES}-pose export, lists with ${SCENES} scenes (bench/scenes.ts)`);
+    const scenes = await runScenesBench({ scenes: SCENES, poses: SCENE_POSES, log });
+    console.log("\n" + table(sceneRows(scenes)) + "\n");
+    result.scenes = scenes;
   }
   result.benchSeconds = round((performance.now() - benchStart) / 1000, 1);
   const outDir = join(ROOT, "bench", "results");

@@ -1,0 +1,64 @@
+/**
+ * The scenes plugin: collaborative roleplay logs over REST (`/api/v1/scenes`), in game
+ * (`+scene`, `+scenes`, `ooc`), logged automatically from speech in the room, broadcast live to
+ * the room (web clients get the pose as data, GMCP clients as `Scene.Pose`), with the five scene
+ * events on `gameHooks`.
+ */
+import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
+import { stripColour } from "../../src/plugins/mod.ts";
+import { SceneStore } from "./store.ts";
+import { POSE_DATA, SceneService } from "./service.ts";
+import { PREFIX, sceneRoutes } from "./routes.ts";
+import { sceneCommands } from "./commands.ts";
+import { AutoLog } from "./autolog.ts";
+import type { Pose, SceneEvents } from "./types.ts";
+
+const plugin: PluginModule = {
+  name: "scenes",
+  init(ctx: PluginContext) {
+    const store = new SceneStore(ctx.kv);
+    const svc = new SceneService({
+      store,
+      world: ctx.world,
+      players: ctx.players,
+      deliver: ctx.deliver,
+      hooks: ctx.hooks.gameHooks.typed<SceneEvents>(),
+      now: () => ctx.timers.now(),
+    });
+    const autolog = new AutoLog(svc, ctx.world, ctx.log);
+    ctx.hooks.worldHooks.on("room:speech", (p) => autolog.heard(p));
+    ctx.onRemove(() => autolog.idle());
+    // Telnet clients that speak GMCP get each pose posted through REST or +scene/set.
+    ctx.gmcp(POSE_DATA, "Scene.Pose", (data, msg) => {
+      const pose = data.pose as Pose;
+      return {
+        sceneId: String(data.sceneId ?? ""),
+        sceneName: stripColour(String(data.sceneName ?? "")),
+        id: pose.id,
+        charId: pose.charId,
+        charName: pose.charName,
+        type: pose.type,
+        msg: pose.msg,
+        timestamp: pose.timestamp,
+        text: msg,
+      };
+    });
+    sceneRoutes(ctx.http(PREFIX), svc);
+    for (
+      const spec of sceneCommands({
+        svc,
+        store,
+        autolog,
+        world: ctx.world,
+        players: ctx.players,
+        deliver: ctx.deliver,
+      })
+    ) ctx.commands.add(spec);
+    ctx.provide({ service: svc });
+    return true;
+  },
+  // Routes, commands, help, hooks and the GMCP mapping are released by the engine.
+  remove() {},
+};
+
+export default plugin;

@@ -1,0 +1,102 @@
+/**
+ * Unit tests of the scenes plugin's pure parts and its store: which scenes a line of speech goes
+ * to, the pose text of speech, the room's line of a pose, and the indexes following a scene's
+ * status and members in the same commit.
+ */
+import assert from "node:assert/strict";
+import { memoryPluginKv } from "../../src/plugins/testing.ts";
+import { speechText, targetsOf } from "./autolog.ts";
+import { poseLine, stamp } from "./format.ts";
+import { SceneStore } from "./store.ts";
+import type { Pose, SceneRecord } from "./types.ts";
+
+function scene(id: string, over: Partial<SceneRecord> = {}): SceneRecord {
+  return {
+    id,
+    name: `S${id}`,
+    location: "1",
+    desc: "",
+    owner: "10",
+    participants: ["10"],
+    allowed: ["10"],
+    private: false,
+    startTime: 0,
+    status: "active",
+    sceneType: "social",
+    poseCount: 0,
+    lastActivity: Number(id),
+    lastPosed: {},
+    ...over,
+  };
+}
+
+Deno.test("scenes: speech goes to the speaker's scenes, else the most recent one they may join", () => {
+  const a = scene("1", { participants: ["10", "11"], allowed: ["10"] });
+  const b = scene("2", { lastActivity: 50 });
+  const c = scene("3", { lastActivity: 40 });
+  const secret = scene("4", { private: true, lastActivity: 99, allowed: ["10", "12"] });
+  const paused = scene("5", { status: "paused", participants: ["13"], lastActivity: 100 });
+  const ids = (xs: SceneRecord[]) => xs.map((s) => s.id);
+  assert.deepEqual(ids(targetsOf([a, b, c, secret], "10")), ["1", "2", "3", "4"], "owner of all");
+  assert.deepEqual(ids(targetsOf([a, b, c, secret], "11")), ["1"], "a participant: theirs only");
+  assert.deepEqual(ids(targetsOf([a, b, c, secret], "12")), ["4"], "invited: the private one");
+  assert.deepEqual(ids(targetsOf([a, b, c, secret], "99")), ["2"], "others: most recent public");
+  assert.deepEqual(ids(targetsOf([paused, secret], "13")), [], "paused logs nothing");
+  assert.deepEqual(ids(targetsOf([secret], "99")), [], "private takes no outsider");
+  // A participant of a private scene who is no longer allowed is not logged there.
+  const dropped = scene("6", { private: true, participants: ["10", "14"], allowed: ["10"] });
+  assert.deepEqual(ids(targetsOf([dropped], "14")), []);
+});
+
+Deno.test("scenes: the pose text of speech and the room's line of a pose", () => {
+  assert.equal(speechText({ kind: "say", text: "Hi." }), 'says, "Hi."');
+  assert.equal(speechText({ kind: "pose", text: "waves." }), "waves.");
+  assert.equal(speechText({ kind: "emit", text: "Rain." }), "Rain.");
+  const p: Pose = {
+    id: "1",
+    charId: "#10",
+    charName: "Ann",
+    moniker: "%crAnn%cn",
+    msg: "waves.",
+    type: "pose",
+    timestamp: 0,
+  };
+  assert.equal(poseLine(p), "%crAnn%cn waves.%cn");
+  assert.equal(poseLine({ ...p, type: "ooc" }), "[OOC] %crAnn%cn: waves.%cn");
+  assert.equal(poseLine({ ...p, type: "set" }), "[Scene Set] waves.%cn");
+  assert.equal(stamp(Date.UTC(2026, 0, 2, 3, 4, 59)), "2026-01-02 03:04 UTC");
+});
+
+Deno.test("scenes: the store moves index entries with status, privacy and members", async () => {
+  const db = await memoryPluginKv("scenes");
+  try {
+    const store = new SceneStore(db.kv);
+    const page = { limit: 50, offset: 0 };
+    const a = await store.create((id) => scene(id));
+    const b = await store.create((id) => scene(id, { location: "2" }));
+    const ids = (xs: SceneRecord[]) => xs.map((s) => s.id);
+    assert.deepEqual(ids(await store.open(page)), [b.id, a.id]);
+    await store.update(a.id, (s) => ({ next: { ...s, status: "closed" }, result: null }));
+    assert.deepEqual(ids(await store.open(page)), [b.id]);
+    assert.deepEqual(ids(await store.withStatus("closed", page)), [a.id]);
+    assert.deepEqual(ids(await store.inRoom("1", "active", page)), []);
+    assert.deepEqual(ids(await store.inRoom("1", "closed", page)), [a.id]);
+    await store.update(b.id, (s) => ({
+      next: { ...s, private: true, allowed: [...s.allowed, "20"] },
+      result: null,
+    }));
+    assert.deepEqual(ids(await store.open(page)), []);
+    assert.deepEqual(ids(await store.ofPlayer("20", page)), [b.id]);
+    assert.deepEqual(ids(await store.ofPlayer("10", page)), [b.id, a.id]);
+    assert.deepEqual(ids(await store.all({ limit: 1, offset: 1 })), [a.id]);
+    // A refusal inside the update writes nothing.
+    await assert.rejects(store.update(b.id, () => {
+      throw new Error("no");
+    }));
+    assert.equal((await store.get(b.id))!.private, true);
+    assert.equal(await store.get("0"), null);
+    assert.equal(await store.get("x"), null);
+  } finally {
+    db.close();
+  }
+});

@@ -1,0 +1,423 @@
+/**
+ * Scene rules, one place for REST, in-game commands and automatic logging: create, change,
+ * pose (broadcast to the room, hooks fired after the commit), edit poses, join, invite,
+ * export, and the lists. Every refusal is a typed error thrown before anything is written.
+ */
+import {
+  checkLock,
+  type DbObject,
+  type Delivery,
+  ForbiddenError,
+  isStaff,
+  NotFoundError,
+  type Page,
+  type PlayerLookup,
+  type PluginBus,
+  type PluginWorld,
+  stripColour,
+  typeOf,
+  ValidationError,
+} from "../../src/plugins/mod.ts";
+import { mayEditPose, mayInvite, mayJoin, mayManage, mayPost, mayView } from "./access.ts";
+import { poseLine, sceneMarkdown } from "./format.ts";
+import type { SceneStore } from "./store.ts";
+import {
+  MAX_DESC,
+  MAX_MEMBERS,
+  MAX_NAME,
+  MAX_POSE,
+  type Pose,
+  type PoseType,
+  type SceneEvents,
+  type SceneRecord,
+  type SceneStatus,
+  type SceneType,
+  type SceneView,
+} from "./types.ts";
+
+/** The data type of a pose message to the room (web clients get it; GMCP maps it). */
+export const POSE_DATA = "scene.pose";
+/** Most rooms `/scenes/locations` reads. */
+const MAX_ROOMS = 5000;
+
+/** What the service needs of the engine. */
+export interface SceneDeps {
+  store: SceneStore;
+  world: Pick<PluginWorld, "get" | "getMany" | "idsWithFlag">;
+  players: Pick<PlayerLookup, "find" | "displayName">;
+  deliver: Pick<Delivery, "toRoom" | "toPlayer">;
+  hooks: Pick<PluginBus<SceneEvents>, "emit">;
+  /** The engine clock (ms). */
+  now(): number;
+}
+
+/** Fields of a new scene, already checked. */
+export interface NewScene {
+  name: string;
+  location: string;
+  desc?: string;
+  sceneType?: SceneType;
+  private?: boolean;
+}
+
+/** Fields a PATCH may change, already checked (`endTime` null clears it). */
+export interface SceneChanges {
+  name?: string;
+  desc?: string;
+  status?: SceneStatus;
+  sceneType?: SceneType;
+  endTime?: number | null;
+  private?: boolean;
+}
+
+/** How a pose is posted: broadcast to the room (REST, `+scene/set`) or already heard (speech). */
+export interface PoseOptions {
+  broadcast: boolean;
+  /** The time it was said (speech is stamped when heard, before the queue). */
+  at?: number;
+}
+
+/** A scene as the API shows it: dbrefs with `#`, internal fields left out. */
+export function sceneView(s: SceneRecord, poses?: Pose[]): SceneView {
+  const ref = (id: string) => `#${id}`;
+  const v: SceneView = {
+    id: s.id,
+    name: s.name,
+    location: ref(s.location),
+    desc: s.desc,
+    owner: ref(s.owner),
+    participants: s.participants.map(ref),
+    allowed: s.allowed.map(ref),
+    private: s.private,
+    ...(poses ? { poses } : {}),
+    startTime: s.startTime,
+    ...(s.endTime !== undefined ? { endTime: s.endTime } : {}),
+    status: s.status,
+    sceneType: s.sceneType,
+    poseCount: s.poseCount,
+    lastActivity: s.lastActivity,
+  };
+  return v;
+}
+
+/** A bounded title: trimmed, not empty. */
+export function checkName(v: unknown, field = "name"): string {
+  const name = typeof v === "string" ? v.trim() : "";
+  if (!name) throw new ValidationError(`${field} is required`);
+  if (name.length > MAX_NAME) {
+    throw new ValidationError(`${field} must be ${MAX_NAME} characters or fewer`);
+  }
+  return name;
+}
+
+/** A bounded description. */
+export function checkDesc(v: unknown): string {
+  if (typeof v !== "string") throw new ValidationError("desc must be a string");
+  if (v.length > MAX_DESC) {
+    throw new ValidationError(`desc must be ${MAX_DESC} characters or fewer`);
+  }
+  return v.trim();
+}
+
+/** `v` if it is one of `allowed`; else a 400 naming the allowed values. */
+export function checkEnum<T extends string>(v: unknown, allowed: readonly T[], field: string): T {
+  if (typeof v === "string" && (allowed as readonly string[]).includes(v)) return v as T;
+  throw new ValidationError(`${field} must be one of: ${allowed.join(", ")}`);
+}
+
+/** Pose text: a string of at most MAX_POSE characters (code points). */
+export function checkPoseText(v: unknown): string {
+  if (typeof v !== "string") throw new ValidationError("msg must be a string");
+  if ([...v].length > MAX_POSE) {
+    throw new ValidationError(`msg must be ${MAX_POSE} characters or fewer`);
+  }
+  return v;
+}
+
+/** The scene rules. */
+export class SceneService {
+  constructor(private readonly d: SceneDeps) {}
+
+  /** The clock the plugin stamps with. */
+  now(): number {
+    return this.d.now();
+  }
+
+  /** A room by reference (`#12` or `12`); a 400 unless it is a room. */
+  async room(ref: string): Promise<DbObject> {
+    const id = /^#?[0-9]{1,15}$/.test(ref.trim())
+      ? String(Number(ref.trim().replace("#", "")))
+      : "";
+    const obj = id ? await this.d.world.get(id) : null;
+    if (!obj || typeOf(obj) !== "room") throw new ValidationError("location must be a room dbref");
+    return obj;
+  }
+
+  /** Creates a scene in a room (rule 1); fires `scene:created`. */
+  async create(actor: DbObject, input: NewScene): Promise<SceneRecord> {
+    const room = await this.room(input.location);
+    const now = this.d.now();
+    const s = await this.d.store.create((id) => ({
+      id,
+      name: input.name,
+      location: room.id,
+      desc: input.desc ?? "",
+      owner: actor.id,
+      participants: [actor.id],
+      allowed: [actor.id],
+      private: input.private ?? false,
+      startTime: now,
+      status: "active",
+      sceneType: input.sceneType ?? "social",
+      poseCount: 0,
+      lastActivity: now,
+      lastPosed: {},
+    }));
+    void this.d.hooks.emit("scene:created", {
+      sceneId: s.id,
+      sceneName: s.name,
+      roomId: `#${s.location}`,
+      actorId: `#${actor.id}`,
+      actorName: actor.name,
+      sceneType: s.sceneType,
+    });
+    return s;
+  }
+
+  /** A scene the actor may see: 404 when there is none, 403 when it is private to others. */
+  async visible(actor: DbObject, id: string): Promise<SceneRecord> {
+    const s = await this.d.store.get(id);
+    if (!s) throw new NotFoundError("Scene not found");
+    if (!mayView(s, actor)) throw new ForbiddenError("This scene is private.");
+    return s;
+  }
+
+  /** The scene with its poses. */
+  async detail(actor: DbObject, id: string): Promise<SceneView> {
+    const s = await this.visible(actor, id);
+    return sceneView(s, await this.d.store.poses(s.id));
+  }
+
+  /** Scenes the actor may see in the list: staff see all, others those they are part of. */
+  list(actor: DbObject, page: Page): Promise<SceneRecord[]> {
+    return isStaff(actor.flags) ? this.d.store.all(page) : this.d.store.ofPlayer(actor.id, page);
+  }
+
+  /** Active public scenes anywhere, newest first. */
+  open(page: Page): Promise<SceneRecord[]> {
+    return this.d.store.open(page);
+  }
+
+  /** Changes a scene (rule 4); fires `scene:title` and `scene:clear` as the spec says. */
+  async patch(actor: DbObject, id: string, ch: SceneChanges): Promise<SceneRecord> {
+    let old: SceneRecord | null = null;
+    const r = await this.d.store.update(id, (s) => {
+      if (!mayManage(s, actor)) {
+        throw new ForbiddenError("Only the scene's owner, an admin or a wizard may change it.");
+      }
+      old = structuredClone(s);
+      if (ch.name !== undefined) s.name = ch.name;
+      if (ch.desc !== undefined) s.desc = ch.desc;
+      if (ch.sceneType !== undefined) s.sceneType = ch.sceneType;
+      if (ch.private !== undefined) s.private = ch.private;
+      if (ch.status !== undefined) s.status = ch.status;
+      if (ch.endTime === null) delete s.endTime;
+      else if (ch.endTime !== undefined) s.endTime = ch.endTime;
+      else if (ch.status === "closed" && s.endTime === undefined) s.endTime = this.d.now();
+      else if (ch.status && ch.status !== "closed" && old.status === "closed") delete s.endTime;
+      s.lastActivity = this.d.now();
+      return { next: s, result: null };
+    });
+    if (!r) throw new NotFoundError("Scene not found");
+    const before = old as SceneRecord | null;
+    const s = r.scene;
+    if (before && before.name !== s.name) {
+      void this.d.hooks.emit("scene:title", {
+        sceneId: s.id,
+        oldName: before.name,
+        newName: s.name,
+        actorId: `#${actor.id}`,
+        actorName: actor.name,
+      });
+    }
+    if (before && before.status !== "closed" && s.status === "closed") {
+      void this.d.hooks.emit("scene:clear", {
+        sceneId: s.id,
+        sceneName: s.name,
+        actorId: `#${actor.id}`,
+        actorName: actor.name,
+        status: s.status,
+      });
+    }
+    return s;
+  }
+
+  /**
+   * Posts a pose (rule 2): the poster joins `participants`; the pose is its own key, committed
+   * with the scene's count; then the room hears it (unless it already did) and the hooks fire.
+   */
+  async pose(
+    actor: DbObject,
+    id: string,
+    input: { msg?: string; type: PoseType },
+    opts: PoseOptions,
+  ): Promise<{ scene: SceneRecord; pose: Pose }> {
+    const r = await this.d.store.update(id, (s) => {
+      if (!mayPost(s, actor)) throw new ForbiddenError("This scene is private.");
+      if (s.status === "closed") throw new ValidationError("This scene is closed.");
+      let msg = input.msg ?? "";
+      if (input.type === "set" && !msg.trim()) msg = s.desc;
+      if (!msg.trim()) throw new ValidationError("msg is required");
+      if (!s.participants.includes(actor.id)) {
+        if (s.participants.length >= MAX_MEMBERS) {
+          throw new ValidationError(`A scene holds at most ${MAX_MEMBERS} participants.`);
+        }
+        s.participants.push(actor.id);
+      }
+      const at = Math.max(opts.at ?? this.d.now(), 0);
+      s.poseCount += 1;
+      const pose: Pose = {
+        id: String(s.poseCount),
+        charId: `#${actor.id}`,
+        charName: actor.name,
+        moniker: this.d.players.displayName(actor),
+        msg,
+        type: input.type,
+        timestamp: at,
+      };
+      s.lastActivity = Math.max(s.lastActivity, at);
+      s.lastPosed[actor.id] = at;
+      return { next: s, result: pose, with: this.d.store.poseWrite(s.id, pose) };
+    });
+    if (!r) throw new NotFoundError("Scene not found");
+    const { scene: s, result: pose } = r;
+    if (opts.broadcast) {
+      this.d.deliver.toRoom(s.location, {
+        msg: poseLine(pose),
+        data: { type: POSE_DATA, sceneId: s.id, sceneName: s.name, pose },
+      });
+    }
+    const base = {
+      sceneId: s.id,
+      sceneName: s.name,
+      roomId: `#${s.location}`,
+      actorId: pose.charId,
+      actorName: actor.name,
+    };
+    void this.d.hooks.emit("scene:pose", { ...base, msg: pose.msg, type: pose.type });
+    if (pose.type === "set") {
+      void this.d.hooks.emit("scene:set", { ...base, description: pose.msg });
+    }
+    return { scene: s, pose };
+  }
+
+  /** Edits a pose's text (rule 3): author or owner; type and timestamp stay. */
+  async editPose(actor: DbObject, id: string, poseId: string, msg: string): Promise<Pose> {
+    const s = await this.visible(actor, id);
+    for (let i = 0; i < 10; i++) {
+      const entry = await this.d.store.poseEntry(s.id, poseId);
+      if (!entry?.value) throw new NotFoundError("Pose not found");
+      if (!mayEditPose(s, entry.value, actor)) {
+        throw new ForbiddenError("Only the pose's author or the scene's owner may edit it.");
+      }
+      if (entry.value.type !== "set" && !msg.trim()) throw new ValidationError("msg is required");
+      const next = { ...entry.value, msg };
+      if (await this.d.store.replacePose(entry as Deno.KvEntry<Pose>, next)) return next;
+    }
+    throw new ValidationError("The pose is busy; try again.");
+  }
+
+  /** Joins a scene (private: only from the allowed list). */
+  async join(actor: DbObject, id: string): Promise<SceneRecord> {
+    const r = await this.d.store.update(id, (s) => {
+      if (!mayJoin(s, actor)) {
+        throw new ForbiddenError("This scene is private: you are not invited.");
+      }
+      if (s.status === "closed") throw new ValidationError("This scene is closed.");
+      if (s.participants.includes(actor.id)) return { next: null, result: null };
+      if (s.participants.length >= MAX_MEMBERS) {
+        throw new ValidationError(`A scene holds at most ${MAX_MEMBERS} participants.`);
+      }
+      s.participants.push(actor.id);
+      return { next: s, result: null };
+    });
+    if (!r) throw new NotFoundError("Scene not found");
+    return r.scene;
+  }
+
+  /** Adds a player (name or dbref) to `allowed`; tells the player when connected. */
+  async invite(actor: DbObject, id: string, ref: string): Promise<SceneRecord> {
+    const s0 = await this.d.store.get(id);
+    if (!s0) throw new NotFoundError("Scene not found");
+    if (!mayInvite(s0, actor)) {
+      throw new ForbiddenError("Only the owner, invited players and staff may invite.");
+    }
+    const target = ref.trim() ? await this.d.players.find(ref.trim(), actor) : null;
+    if (!target) throw new NotFoundError("No such player.");
+    const r = await this.d.store.update(id, (s) => {
+      if (s.allowed.includes(target.id)) return { next: null, result: null };
+      if (s.allowed.length >= MAX_MEMBERS) {
+        throw new ValidationError(`A scene allows at most ${MAX_MEMBERS} players.`);
+      }
+      s.allowed.push(target.id);
+      return { next: s, result: null };
+    });
+    if (!r) throw new NotFoundError("Scene not found");
+    if (target.id !== actor.id) {
+      this.d.deliver.toPlayer(target.id, {
+        msg: `${this.d.players.displayName(actor)} invites you to scene ${r.scene.id}: ` +
+          `${r.scene.name}%cn. Type +scene/join ${r.scene.id} to join.`,
+      });
+    }
+    return r.scene;
+  }
+
+  /** The Markdown log of a scene (rule 6). */
+  async markdown(actor: DbObject, id: string): Promise<string> {
+    const s = await this.visible(actor, id);
+    const [poses, people, room] = await Promise.all([
+      this.d.store.poses(s.id),
+      this.d.world.getMany(s.participants),
+      this.d.world.get(s.location),
+    ]);
+    const byId = new Map(people.map((p) => [p.id, p.name]));
+    return sceneMarkdown(s, poses, {
+      room: room?.name ?? null,
+      participants: s.participants.map((p) => byId.get(p) ?? `#${p}`),
+      exportedAt: this.d.now(),
+    });
+  }
+
+  /** Rooms the actor may enter, sorted by name; `private` when the room has an enter lock. */
+  async locations(actor: DbObject): Promise<{ id: string; name: string; type: string }[]> {
+    const ids = await this.d.world.idsWithFlag("room", MAX_ROOMS);
+    const rooms = await this.d.world.getMany(ids);
+    const subject = { id: `#${actor.id}`, flags: actor.flags, connected: true };
+    return rooms
+      .filter((r) => typeOf(r) === "room" && checkLock(r.data.locks?.enter ?? "", subject))
+      .map((r) => ({
+        id: `#${r.id}`,
+        name: r.name,
+        type: (r.data.locks?.enter ?? "").trim() ? "private" : "public",
+      }))
+      .sort((a, b) => {
+        const x = stripColour(a.name).toLowerCase(), y = stripColour(b.name).toLowerCase();
+        return x < y ? -1 : x > y ? 1 : Number(a.id.slice(1)) - Number(b.id.slice(1));
+      });
+  }
+
+  /** Active scenes of a room (speech logging reads only these), newest first. */
+  activeIn(room: string): Promise<SceneRecord[]> {
+    return this.d.store.inRoom(room, "active", { limit: 50, offset: 0 });
+  }
+
+  /** Active and paused scenes of a room (for commands), newest first. */
+  async liveIn(room: string): Promise<SceneRecord[]> {
+    const page = { limit: 50, offset: 0 };
+    const [active, paused] = await Promise.all([
+      this.d.store.inRoom(room, "active", page),
+      this.d.store.inRoom(room, "paused", page),
+    ]);
+    return [...active, ...paused];
+  }
+}

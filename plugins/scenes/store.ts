@@ -1,0 +1,166 @@
+/**
+ * Scenes in the plugin's KV space: the small scene record, its poses as their own keys, and the
+ * indexes (all, by player, by room and status, by status, open) kept in step with the record in
+ * the same atomic commit. Lists read a page of an index and then only that page's records.
+ */
+import {
+  ConflictError,
+  type Page,
+  type PluginAtomic,
+  type PluginKv,
+} from "../../src/plugins/mod.ts";
+import { sceneKeys } from "./keys.ts";
+import type { Pose, SceneRecord } from "./types.ts";
+
+/** Attempts of a checked update before giving up (only under heavy contention). */
+const ATTEMPTS = 20;
+/** Poses read per KV round trip when a scene's poses are listed. */
+const POSE_BATCH = 500;
+
+/** The number in a scene id, or null when the id cannot name a scene. */
+export function sceneNumber(id: string): number | null {
+  return /^[1-9][0-9]{0,14}$/.test(id) ? Number(id) : null;
+}
+
+/** Every index key a scene occupies. */
+export function indexKeys(s: SceneRecord): Deno.KvKey[] {
+  const n = Number(s.id);
+  const players = new Set([s.owner, ...s.participants, ...s.allowed]);
+  const out: Deno.KvKey[] = [
+    sceneKeys.all(n),
+    sceneKeys.byRoom(s.location, s.status, n),
+    sceneKeys.byStatus(s.status, n),
+    ...[...players].map((p) => sceneKeys.byPlayer(p, n)),
+  ];
+  if (s.status === "active" && !s.private) out.push(sceneKeys.open(n));
+  return out;
+}
+
+/** What an update decides: the new record (null: write nothing) and extra writes. */
+export interface Change<T> {
+  next: SceneRecord | null;
+  result: T;
+  /** Further writes committed with the record (a pose). */
+  with?: (op: PluginAtomic) => void;
+}
+
+/** Persistent scenes and poses. */
+export class SceneStore {
+  constructor(private readonly kv: PluginKv) {}
+
+  /** Creates a scene; its id is the next number of the plugin's counter. */
+  async create(make: (id: string) => SceneRecord): Promise<SceneRecord> {
+    let made: SceneRecord | null = null;
+    await this.kv.next(sceneKeys.counter, (n, op) => {
+      made = make(String(n));
+      const key = this.kv.key(...sceneKeys.scene(n));
+      op.check({ key, versionstamp: null }).set(key, made);
+      for (const k of indexKeys(made)) op.set(this.kv.key(...k), sceneKeys.scene(n));
+    });
+    return made!;
+  }
+
+  /** One scene, or null (also for ids that cannot name one). */
+  get(id: string): Promise<SceneRecord | null> {
+    const n = sceneNumber(id);
+    return n === null ? Promise.resolve(null) : this.kv.get<SceneRecord>(sceneKeys.scene(n));
+  }
+
+  /**
+   * Reads a scene, lets `decide` compute its next state, and commits the record, its index
+   * changes and any extra writes together, checked against the version read (retried when
+   * another write came between). `decide` may throw to refuse; then nothing is written.
+   */
+  async update<T>(
+    id: string,
+    decide: (s: SceneRecord) => Change<T> | Promise<Change<T>>,
+  ): Promise<{ scene: SceneRecord; result: T } | null> {
+    const n = sceneNumber(id);
+    if (n === null) return null;
+    for (let i = 0; i < ATTEMPTS; i++) {
+      const entry = await this.kv.getEntry<SceneRecord>(sceneKeys.scene(n));
+      if (!entry.value) return null;
+      const before = entry.value;
+      const change = await decide(structuredClone(before));
+      if (!change.next) return { scene: before, result: change.result };
+      const after = change.next;
+      const op = this.kv.atomic().check(entry).set(entry.key, after);
+      const old = new Set(indexKeys(before).map((k) => JSON.stringify(k)));
+      const now = new Set(indexKeys(after).map((k) => JSON.stringify(k)));
+      for (const k of old) if (!now.has(k)) op.delete(this.kv.key(...JSON.parse(k)));
+      for (const k of now) {
+        if (!old.has(k)) op.set(this.kv.key(...JSON.parse(k)), sceneKeys.scene(n));
+      }
+      change.with?.(op);
+      if ((await op.commit()).ok) return { scene: after, result: change.result };
+    }
+    throw new ConflictError("The scene is busy; try again.");
+  }
+
+  /** Writes a pose's key for a scene (the caller commits it with the scene's pose count). */
+  poseWrite(sceneId: string, pose: Pose): (op: PluginAtomic) => void {
+    const key = this.kv.key(...sceneKeys.pose(Number(sceneId), Number(pose.id)));
+    return (op) => void op.check({ key, versionstamp: null }).set(key, pose);
+  }
+
+  /** One pose with its versionstamp (for a checked edit). */
+  poseEntry(sceneId: string, poseId: string): Promise<Deno.KvEntryMaybe<Pose>> | null {
+    const n = sceneNumber(sceneId), seq = sceneNumber(poseId);
+    if (n === null || seq === null) return null;
+    return this.kv.getEntry<Pose>(sceneKeys.pose(n, seq));
+  }
+
+  /** Replaces a pose if it is unchanged since it was read; false when it changed. */
+  async replacePose(entry: Deno.KvEntry<Pose>, pose: Pose): Promise<boolean> {
+    return (await this.kv.atomic().check(entry).set(entry.key, pose).commit()).ok;
+  }
+
+  /** A scene's poses in order, read in large batches. */
+  async poses(sceneId: string): Promise<Pose[]> {
+    const out: Pose[] = [];
+    const iter = this.kv.list<Pose>(sceneKeys.poses(Number(sceneId)), { batchSize: POSE_BATCH });
+    for await (const e of iter) if (e.value && typeof e.value === "object") out.push(e.value);
+    return out;
+  }
+
+  /** One page of a scene's poses in order (`+scene/log`). */
+  posePage(sceneId: string, page: Page): Promise<Pose[]> {
+    return this.kv.slice<Pose>(sceneKeys.poses(Number(sceneId)), page);
+  }
+
+  /** The last `count` poses, oldest first. */
+  async lastPoses(sceneId: string, count: number): Promise<Pose[]> {
+    return (await this.kv.values<Pose>(sceneKeys.poses(Number(sceneId)), count, true)).reverse();
+  }
+
+  /** Scenes a player owns, takes part in or is allowed into, newest first. */
+  ofPlayer(player: string, page: Page): Promise<SceneRecord[]> {
+    return this.#pageOf(sceneKeys.ofPlayer(player), page);
+  }
+
+  /** Every scene, newest first. */
+  all(page: Page): Promise<SceneRecord[]> {
+    return this.#pageOf(sceneKeys.allPrefix(), page);
+  }
+
+  /** Active public scenes, newest first. */
+  open(page: Page): Promise<SceneRecord[]> {
+    return this.#pageOf(sceneKeys.openPrefix(), page);
+  }
+
+  /** Scenes of one status, newest first. */
+  withStatus(status: string, page: Page): Promise<SceneRecord[]> {
+    return this.#pageOf(sceneKeys.ofStatus(status), page);
+  }
+
+  /** Scenes of one status in a room, newest first. */
+  inRoom(room: string, status: string, page: Page): Promise<SceneRecord[]> {
+    return this.#pageOf(sceneKeys.ofRoom(room, status), page);
+  }
+
+  async #pageOf(prefix: Deno.KvKeyPart[], page: Page): Promise<SceneRecord[]> {
+    const pointers = await this.kv.slice<Deno.KvKeyPart[]>(prefix, page, true);
+    const got = await this.kv.getMany<SceneRecord>(pointers.filter(Array.isArray));
+    return got.filter((s): s is SceneRecord => s !== null && typeof s === "object");
+  }
+}
