@@ -6,7 +6,9 @@
  * Options: --clients N (default 1000), --samples N (round trips per phase, default 1000),
  * --poses N (paced fan-out poses, default 40), --rest-seconds N (default 3),
  * --reboot-sessions N (telnet players in the reboot benchmark of bench/reboot.ts, default 50;
- * 0 skips it), --reboots N (default 3).
+ * 0 skips it), --reboots N (default 3), --script-samples N (round trips per pair in the
+ * system-script comparison of bench/scripts.ts, default 500; 0 skips it), --scripts-only (run
+ * only that comparison).
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -16,6 +18,7 @@ import { seedPlayers } from "./seed.ts";
 import { type BenchClient, openMany } from "./client.ts";
 import { restLoad } from "./rest.ts";
 import { rebootRows, runRebootBench } from "./reboot.ts";
+import { runScriptBench, scriptRows } from "./scripts.ts";
 import { round, rssKiB, sleep, summarize, type Summary, table } from "./stats.ts";
 
 const { values: opt } = parseArgs({
@@ -27,8 +30,12 @@ const { values: opt } = parseArgs({
     "rest-seconds": { type: "string", default: "3" },
     "reboot-sessions": { type: "string", default: "50" },
     reboots: { type: "string", default: "3" },
+    "script-samples": { type: "string", default: "500" },
+    "scripts-only": { type: "boolean", default: false },
   },
 });
+/** Round trips per built-in/script pair (0 skips the comparison). */
+const SCRIPT_SAMPLES = Math.max(0, Number(opt["script-samples"]));
 const CLIENTS = Math.max(50, Number(opt.clients));
 const SAMPLES = Math.max(50, Number(opt.samples));
 const POSES = Math.max(5, Number(opt.poses));
@@ -391,8 +398,16 @@ async function memoryBench(dir: string, secret: string, tokens: string[]) {
 
 async function main(): Promise<void> {
   const benchStart = performance.now();
-  const result = await engineBench();
-  if (REBOOT_SESSIONS > 0) {
+  const result: Record<string, unknown> = opt["scripts-only"]
+    ? { timestamp: new Date().toISOString(), loadavg: Deno.loadavg() }
+    : await engineBench();
+  if (SCRIPT_SAMPLES > 0) {
+    log("system scripts against the same built-in commands (bench/scripts.ts)");
+    const scripts = await runScriptBench(SCRIPT_SAMPLES, log);
+    console.log("\n" + table(scriptRows(scripts)) + "\n");
+    result.scripts = scripts;
+  }
+  if (REBOOT_SESSIONS > 0 && !opt["scripts-only"]) {
     log(`reboots under the supervisor with ${REBOOT_SESSIONS} telnet players (bench/reboot.ts)`);
     const reboot = await runRebootBench({ sessions: REBOOT_SESSIONS, reboots: REBOOTS, log });
     console.log("\n" + table(rebootRows(reboot)) + "\n");

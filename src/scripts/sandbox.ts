@@ -40,6 +40,8 @@ interface Pending {
   onOp?: OpHandler;
   ops: Set<Promise<void>>;
   opCount: number;
+  /** The first refusal of an operation nobody waited for (`nr`); it fails the call. */
+  late?: { message: string; user: boolean };
 }
 
 /** Operations one call may make before it is refused more. */
@@ -145,6 +147,7 @@ export class Sandbox {
     const answer = new Promise<Frame>((resolve, reject) => {
       this.#pending = { id, resolve, reject, onOp, ops: new Set(), opCount: 0 };
     });
+    answer.catch(() => {}); // Awaited below; it may fail while the request is still written.
     const timer = setTimeout(
       () => this.stop("time", `stopped after ${timeoutMs} ms (the time limit)`),
       timeoutMs,
@@ -248,14 +251,22 @@ export class Sandbox {
     if (f.t === "op") return this.#op(p, f);
     if ((f.t === "loaded" || f.t === "done") && f.id === p.id) {
       // Operations the script started without awaiting still finish before the answer counts.
-      void Promise.all([...p.ops]).then(() => p.resolve(f));
+      void Promise.all([...p.ops]).then(() => {
+        if (p.late && f.t === "done" && !f.error) f.error = p.late;
+        p.resolve(f);
+      });
     }
   }
 
   #op(p: Pending, f: Frame): void {
     const opId = f.id;
     if (typeof opId !== "number") return;
-    const reply = (r: Frame) => this.#write({ t: "res", id: opId, ...r });
+    // An operation sent with `nr` expects no answer; a refusal is kept for the end of the call.
+    const reply = (r: Frame) => {
+      if (f.nr !== 1) return this.#write({ t: "res", id: opId, ...r });
+      if (!r.ok) p.late ??= { message: String(r.error), user: r.user === true };
+      return Promise.resolve();
+    };
     if (f.call !== p.id || !p.onOp || typeof f.op !== "string" || !Array.isArray(f.args)) {
       void reply({ ok: false, user: false, error: "not a valid operation" });
       return;
