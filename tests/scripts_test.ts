@@ -213,6 +213,12 @@ Deno.test("scripts: hostile scripts are refused or stopped, reported, and change
   try { Array.prototype.push = () => 0; } catch (e) { await u.send("frozen: " + e.name); }
   try { globalThis.stash = 1; } catch (e) { await u.send("sealed: " + e.name); }
 };`,
+    "+flood.ts": `export default () => { for (let i = 0; i < 1e6; i++) u.send("x"); };`.replace(
+      "() =>",
+      "(u) =>",
+    ),
+    "+spam.ts":
+      `export default async (u) => { for (let i = 0; i < 40; i++) await u.send("z".repeat(30000)); };`,
     "+ok.ts": `export default async (u) => { await u.send("still fine"); };`,
   };
   const t = await game(bad, { timeoutMs: 1000, memoryMb: 32 });
@@ -273,6 +279,19 @@ Deno.test("scripts: hostile scripts are refused or stopped, reported, and change
     assertMatch(r.staff, /memory/);
     r = await runBob("+buffers");
     assertMatch(r.bob, /\+buffers was stopped \((it used too much memory|it ran too long)\)/);
+
+    // A flood of SDK calls is stopped; a run's messages are bounded in all.
+    r = await runBob("+flood");
+    const flood = r.bob.split("\n");
+    assert(flood.length <= 2001, `${flood.length} lines`);
+    assertEquals(
+      flood.at(-1),
+      "+flood was stopped (it made too many SDK calls); staff have been told.",
+    );
+    assertMatch(r.staff, /made more than 2000 SDK calls/);
+    r = await runBob("+spam");
+    assertEquals(r.bob.split("\n").length, 34); // 33 messages of 30,000, then the refusal
+    assertMatch(r.bob, /A script may send at most 1000000 characters per run\.$/);
 
     // One script cannot leave a trap in the shared globals for the next.
     r = await runBob("+trap");

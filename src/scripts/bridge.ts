@@ -19,6 +19,8 @@ import { isPlainObject } from "../config/load.ts";
 
 /** Longest message of one u.send / u.here.broadcast. */
 export const MAX_MESSAGE = 32_000;
+/** Characters one call may send in all (u.send and u.here.broadcast together). */
+export const MAX_SENT_PER_CALL = 1_000_000;
 /** Bytes of structured data beside a message, as JSON. */
 export const MAX_DATA = 16_384;
 /** Longest description (as `@describe` and `PATCH /api/v1/dbobj/:id`). */
@@ -99,6 +101,14 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
     if (!canControl(me, obj)) throw new CommandError("Permission denied.");
     return obj;
   };
+  let sent = 0;
+  const budget = (text: string) => {
+    sent += text.length;
+    if (sent > MAX_SENT_PER_CALL) {
+      throw new CommandError(`A script may send at most ${MAX_SENT_PER_CALL} characters per run.`);
+    }
+    return text;
+  };
   const seconds = (ms: number) => Math.max(0, Math.floor(ms / 1000));
   const presence = (id: string) => {
     const now = Date.now();
@@ -111,12 +121,12 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
   };
   const ops: Record<string, (a: unknown[]) => unknown> = {
     send([msg, data]) {
-      const text = str(msg, "The message", MAX_MESSAGE);
+      const text = budget(str(msg, "The message", MAX_MESSAGE));
       const d = dataOf(data);
       services.hub.send(me.id, d ? { msg: text, data: d } : { msg: text });
     },
     broadcast([msg, exclude]) {
-      const text = str(msg, "The message", MAX_MESSAGE);
+      const text = budget(str(msg, "The message", MAX_MESSAGE));
       if (!here) throw new CommandError("You are nowhere.");
       const ex = Array.isArray(exclude)
         ? exclude.slice(0, 100).map((x) => String(x).replace(/^#/, ""))

@@ -189,6 +189,7 @@ export class ScriptManager implements EngineScripts {
         time: "it ran too long",
         memory: "it used too much memory",
         message: "it sent too large a message",
+        calls: "it made too many SDK calls",
         crash: "its process ended",
         closed: "the engine is stopping",
       };

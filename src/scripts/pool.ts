@@ -3,7 +3,13 @@
  * than `size` run), or waits in a bounded queue. A process that is stopped (time, memory,
  * message size, crash) is replaced in the background, so the next call finds one warm.
  */
-import { type OpErrorMapper, type OpHandler, Sandbox, SandboxStopped } from "./sandbox.ts";
+import {
+  type OpErrorMapper,
+  type OpHandler,
+  Sandbox,
+  SandboxStopped,
+  type StopReason,
+} from "./sandbox.ts";
 import type { Frame } from "./protocol.ts";
 
 /** Limits of the pool and of each request. */
@@ -36,7 +42,7 @@ export type Outcome =
   | { ok: true; frame: Frame }
   | {
     ok: false;
-    reason: "time" | "memory" | "message" | "crash" | "closed" | "busy";
+    reason: StopReason | "busy";
     message: string;
   };
 

@@ -8,7 +8,7 @@
 import { encodeFrame, type Frame, LineSplitter, MAX_FRAME, parseFrame } from "./protocol.ts";
 
 /** Why a process was stopped, as reported to staff. */
-export type StopReason = "time" | "memory" | "message" | "crash" | "closed";
+export type StopReason = "time" | "memory" | "message" | "calls" | "crash" | "closed";
 
 /** A request ended without an answer because the process was stopped. */
 export class SandboxStopped extends Error {
@@ -109,7 +109,8 @@ export class Sandbox {
     });
     this.ready.catch(() => {}); // Observed by request(); a process nobody asked of may just die.
     const startTimer = setTimeout(() => this.stop("crash", "did not start in time"), START_MS);
-    this.ready.then(() => clearTimeout(startTimer));
+    const started = () => clearTimeout(startTimer);
+    this.ready.then(started, started);
     void this.#readStdout();
     void this.#readStderr();
     void this.#proc.status.then(() => {
@@ -272,7 +273,8 @@ export class Sandbox {
       return;
     }
     if (++p.opCount > MAX_OPS_PER_CALL) {
-      void reply({ ok: false, user: false, error: `more than ${MAX_OPS_PER_CALL} operations` });
+      // Stopped rather than answered: a loop of unanswered sends would keep the engine parsing.
+      this.stop("calls", `made more than ${MAX_OPS_PER_CALL} SDK calls in one run (the limit)`);
       return;
     }
     const run = p.onOp(f.op, f.args).then(
