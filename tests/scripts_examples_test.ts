@@ -5,7 +5,7 @@ import { startTestGame } from "../src/plugins/testing.ts";
 const DIR = new URL("../system/scripts/", import.meta.url).pathname;
 
 Deno.test("example scripts: +roll, +finger, +who, and each passes @script/check", async () => {
-  const g = await startTestGame({ plugins: [], config: { scripts: { dir: DIR } } });
+  const g = await startTestGame({ plugins: ["help"], config: { scripts: { dir: DIR } } });
   try {
     const ada = await g.player("Ada", { flags: ["admin"] });
     const bob = await g.player("Bob");
@@ -72,6 +72,10 @@ Deno.test("example scripts: +roll, +finger, +who, and each passes @script/check"
     assert(!text.includes("Dan"));
     assertMatch(text, /3 players connected\.$/);
     assertEquals((who.of("Bob")[0].data as { type: string }).type, "who");
+
+    // Their help comes from the scripts' `help` export, through the help plugin.
+    assertMatch((await g.run(bob, "help +roll")).text("Bob"), /\+roll\/private <dice>/);
+    assertMatch((await g.run(bob, "help +finger")).text("Bob"), /\+finger\/set <field>=/);
 
     // Each example loads and type-checks against sdk.d.ts.
     for (const name of ["+roll", "+finger", "+who"]) {

@@ -4,7 +4,9 @@
  * message a line on stdin, evaluates scripts as data: URL modules, runs them with an SDK `u`
  * whose every operation is a request to the engine, and answers on stdout.
  *
- * It imports nothing and exports nothing: a module a script could import back by its file URL
+ * Its module-level state (the module cache, the call in progress) is this process's own: the
+ * process is the unit the engine creates, kills and replaces. It imports nothing and exports
+ * nothing: a module a script could import back by its file URL
  * (already loaded, so no read permission is asked) must hold nothing worth reaching. Before any
  * script is evaluated it keeps private references to stdin/stdout, removes `Deno` and the other
  * globals that reach outside (storage, workers, sockets, WebAssembly) and freezes the
