@@ -8,7 +8,9 @@
  * --reboot-sessions N (telnet players in the reboot benchmark of bench/reboot.ts, default 50;
  * 0 skips it), --reboots N (default 3), --scenes N (scenes stored for the list latency of
  * bench/scenes.ts, default 100000; 0 skips it), --scene-poses N (poses of the exported scene,
- * default 10000), --only engine|reboot|scenes (run one part alone).
+ * default 10000), --script-samples N (round trips per pair in the system-script comparison of
+ * bench/scripts.ts, default 500; 0 skips it), --only engine|reboot|scenes|scripts (run one part
+ * alone; --scripts-only is --only scripts).
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -19,6 +21,7 @@ import { type BenchClient, openMany } from "./client.ts";
 import { restLoad } from "./rest.ts";
 import { rebootRows, runRebootBench } from "./reboot.ts";
 import { runScenesBench, sceneRows } from "./scenes.ts";
+import { runScriptBench, scriptRows } from "./scripts.ts";
 import { round, rssKiB, sleep, summarize, type Summary, table } from "./stats.ts";
 
 const { values: opt } = parseArgs({
@@ -33,8 +36,12 @@ const { values: opt } = parseArgs({
     scenes: { type: "string", default: "100000" },
     "scene-poses": { type: "string", default: "10000" },
     only: { type: "string" },
+    "script-samples": { type: "string", default: "500" },
+    "scripts-only": { type: "boolean", default: false },
   },
 });
+/** Round trips per built-in/script pair (0 skips the comparison). */
+const SCRIPT_SAMPLES = Math.max(0, Number(opt["script-samples"]));
 const CLIENTS = Math.max(50, Number(opt.clients));
 const SAMPLES = Math.max(50, Number(opt.samples));
 const POSES = Math.max(5, Number(opt.poses));
@@ -46,8 +53,8 @@ const REBOOTS = Math.max(1, Number(opt.reboots));
 const SCENES = Math.max(0, Number(opt.scenes));
 const SCENE_POSES = Math.max(1, Number(opt["scene-poses"]));
 /** One part alone: `engine`, `reboot` or `scenes`. */
-const ONLY = opt.only;
-if (ONLY !== undefined && !["engine", "reboot", "scenes"].includes(ONLY)) {
+const ONLY = opt["scripts-only"] ? "scripts" : opt.only;
+if (ONLY !== undefined && !["engine", "reboot", "scenes", "scripts"].includes(ONLY)) {
   throw new Error("--only takes engine, reboot or scenes");
 }
 /** Connections that take turns sending, so no player exceeds 10 commands a second. */
@@ -407,7 +414,13 @@ async function main(): Promise<void> {
   const benchStart = performance.now();
   const result: Record<string, unknown> = !ONLY || ONLY === "engine"
     ? await engineBench()
-    : { timestamp: new Date().toISOString() };
+    : { timestamp: new Date().toISOString(), loadavg: Deno.loadavg() };
+  if (SCRIPT_SAMPLES > 0 && (!ONLY || ONLY === "scripts")) {
+    log("system scripts against the same built-in commands (bench/scripts.ts)");
+    const scripts = await runScriptBench(SCRIPT_SAMPLES, log);
+    console.log("\n" + table(scriptRows(scripts)) + "\n");
+    result.scripts = scripts;
+  }
   if (REBOOT_SESSIONS > 0 && (!ONLY || ONLY === "reboot")) {
     log(`reboots under the supervisor with ${REBOOT_SESSIONS} telnet players (bench/reboot.ts)`);
     const reboot = await runRebootBench({ sessions: REBOOT_SESSIONS, reboots: REBOOTS, log });

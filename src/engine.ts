@@ -31,6 +31,7 @@ import { ENGINE_VERSION } from "./version.ts";
 import { Scheduler } from "./timers/scheduler.ts";
 import { type Clock, systemClock } from "./timers/clock.ts";
 import type { Services } from "./services.ts";
+import { ScriptManager } from "./scripts/manager.ts";
 
 /** Options for building an engine. */
 export interface EngineOptions {
@@ -88,6 +89,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const commands = new CommandRegistry();
   // The manager needs the finished services (for plugin contexts), so it is built just after.
   let plugins: PluginManager | null = null;
+  let scripts: ScriptManager | null = null;
   const services: Services = {
     config,
     kv,
@@ -109,6 +111,9 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     get plugins(): PluginManager {
       return plugins!;
     },
+    get scripts(): ScriptManager {
+      return scripts!;
+    },
   };
   plugins = new PluginManager(
     {
@@ -128,6 +133,9 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   }
   // After core commands, so plugins see them (and may override them); a broken plugin is reported, never fatal.
   await plugins.loadAll();
+  // System scripts last: their layer wins over core and plugin commands of the same name.
+  scripts = new ScriptManager(services, commands, cfg.scripts);
+  await scripts.start();
   // Players made while no engine ran (the supervisor's setup) get the event plugins act on.
   await announcePending(kv, objects, (p) => hooks.worldHooks.emit("player:created", p));
   hub.start(services, (conn, line) => dispatch(services, commands, conn, line));
@@ -159,6 +167,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       await timers.stop();
       await hub.shutdown();
       await plugins!.closeAll();
+      await scripts!.close();
       await services.securityLog.flush();
       kv.close();
     },

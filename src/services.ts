@@ -13,6 +13,7 @@ import type { Lifecycle } from "./lifecycle.ts";
 import type { HubApi } from "./hub/types.ts";
 import type { EngineCommands, EnginePlugins } from "./engine_admin.ts";
 import type { Hooks } from "./plugins/hooks.ts";
+import type { EngineScripts } from "./scripts/types.ts";
 
 /** Services shared by HTTP routes, the hub, commands and plugins. */
 export interface Services {
@@ -45,4 +46,6 @@ export interface Services {
   plugins: EnginePlugins;
   /** The event buses `gameHooks`, `wikiHooks`, `eventHooks`. */
   hooks: Hooks;
+  /** System scripts (src/scripts/manager.ts): list, show, check. */
+  scripts: EngineScripts;
 }

@@ -10,7 +10,9 @@ import { EngineError } from "../errors.ts";
 import { CommandError } from "./errors.ts";
 import { buildSdk, subjectOf } from "./sdk.ts";
 import { goThrough, matchExit } from "./move.ts";
-import type { CommandEntry, CommandRegistry } from "./registry.ts";
+import { type CommandEntry, type CommandRegistry, layerOf } from "./registry.ts";
+import { isStaff } from "../world/flags.ts";
+import type { ParsedLine } from "./parser.ts";
 import { HUH, MAX_LINE, overMaxLine } from "./limits.ts";
 
 /** Reply when a command's lock refuses the actor. */
@@ -66,7 +68,11 @@ export async function dispatch(
       return;
     }
 
-    const found = commands.match(cmd, me);
+    const layered = layerPrefix(cmd);
+    if (layered && !isStaff(me.flags)) return reply(DENIED);
+    const found = layered
+      ? (layered.inner ? commands.match(layered.inner, me, layered.only) : null)
+      : commands.match(cmd, me);
     if (!found) return reply(HUH);
     if ("ambiguous" in found) {
       return reply(`Which command do you mean: ${found.ambiguous.slice(0, 10).join(", ")}?`);
@@ -85,6 +91,19 @@ export async function dispatch(
       reply(FAILED);
     }
   }
+}
+
+/**
+ * `@core/<command line>` and `@plugin/<command line>`: staff run the core (or plugin) command
+ * a system script or plugin replaced, so a broken replacement cannot lock an owner out.
+ */
+function layerPrefix(
+  cmd: ParsedLine,
+): { inner: ParsedLine | null; only: (e: CommandEntry) => boolean } | null {
+  const m = /^@(core|plugin)\/(.*)$/is.exec(cmd.raw.trimStart());
+  if (!m) return null;
+  const layer = m[1].toLowerCase() === "core" ? 0 : 1;
+  return { inner: parseLine(m[2]), only: (e) => layerOf(e) === layer };
 }
 
 /**

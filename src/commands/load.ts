@@ -21,6 +21,7 @@ export const CORE_MODULES: readonly string[] = [
   "site.ts",
   "lifecycle.ts",
   "reload.ts",
+  "scripts.ts",
 ];
 
 /** Owner name of the core commands in the registry. */

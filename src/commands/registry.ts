@@ -2,6 +2,10 @@
  * The command registry: who registered which command, and the matcher that turns a
  * parsed line into a command. Lookups are a map hit first, then pattern commands in
  * registration order, then unique prefixes of `@` and plain-word commands.
+ *
+ * Three layers may register the same name; the highest runs: a system script (owner
+ * SCRIPT_OWNER) over a plugin's command over a core command. `match` takes an optional
+ * filter so the layers below stay reachable (`@core/who`, see dispatch.ts).
  */
 import type { CommandSpec, RegisteredCommand } from "./types.ts";
 import type { ParsedLine } from "./parser.ts";
@@ -30,6 +34,12 @@ export interface CommandMatch {
 export interface AmbiguousMatch {
   ambiguous: string[];
 }
+
+/** Owner of the commands of system scripts (no plugin name can contain a `/`). */
+export const SCRIPT_OWNER = "system/scripts";
+
+/** Which entries a match may pick: all of them when absent. */
+export type EntryFilter = (e: CommandEntry) => boolean;
 
 const NAME_RE = /^[@+&]?[a-z0-9_][a-z0-9_.?!'-]*(?:\/[a-z0-9_-]+)?$|^[@+&]$/;
 const SWITCH_RE = /^[a-z0-9_-]+$/;
@@ -126,29 +136,35 @@ export class CommandRegistry {
    * plain-word command. Returns null when nothing matches. With `me`, a pattern
    * command's `accepts` may decline a line it matched (another player's channel alias).
    */
-  match(cmd: ParsedLine, me?: DbObject): CommandMatch | AmbiguousMatch | null {
+  match(cmd: ParsedLine, me?: DbObject, only?: EntryFilter): CommandMatch | AmbiguousMatch | null {
     const line = cmd.raw.trimStart();
     if (cmd.switches.length) {
-      const sub = pick(this.#byName.get(`${cmd.name}/${cmd.switches[0]}`));
+      const sub = pick(this.#byName.get(`${cmd.name}/${cmd.switches[0]}`), only);
       if (sub) {
         const rest = { ...cmd, switches: cmd.switches.slice(1) };
         const m = tryEntry(sub, rest, line, me);
         if (m) return m;
       }
     }
-    const exact = pick(this.#byName.get(cmd.name));
+    const exact = pick(this.#byName.get(cmd.name), only);
     if (exact) {
       const m = tryEntry(exact, cmd, line, me);
       if (m) return m;
     }
     for (const e of this.#patterns) {
+      if (only && !only(e)) continue;
       const m = tryEntry(e, cmd, line, me);
       if (m) return m;
     }
-    return this.#prefix(cmd, line, me);
+    return this.#prefix(cmd, line, me, only);
   }
 
-  #prefix(cmd: ParsedLine, line: string, me?: DbObject): CommandMatch | AmbiguousMatch | null {
+  #prefix(
+    cmd: ParsedLine,
+    line: string,
+    me?: DbObject,
+    only?: EntryFilter,
+  ): CommandMatch | AmbiguousMatch | null {
     const word = cmd.name;
     if (word.length < MIN_PREFIX || word[0] === "+" || word[0] === "&") return null;
     const sorted = this.#sortedNames();
@@ -160,7 +176,7 @@ export class CommandRegistry {
     }
     const found = new Map<CommandEntry, string>();
     for (let i = lo; i < sorted.length && sorted[i].startsWith(word); i++) {
-      const e = pick(this.#byName.get(sorted[i]));
+      const e = pick(this.#byName.get(sorted[i]), only);
       if (e && !e.matcher && !found.has(e)) found.set(e, e.name);
     }
     if (found.size === 1) {
@@ -220,13 +236,23 @@ export class CommandRegistry {
   }
 }
 
-/** Of several commands under one name, a plugin's wins over core, and a later one over earlier. */
-function pick(list: CommandEntry[] | undefined): CommandEntry | undefined {
+/** The layer of an entry: core 0, plugin 1, system script 2; the highest wins a name. */
+export function layerOf(e: Pick<CommandEntry, "owner">): number {
+  return e.owner === "core" ? 0 : e.owner === SCRIPT_OWNER ? 2 : 1;
+}
+
+/**
+ * Of several commands under one name (those `only` allows), a script's wins over a plugin's,
+ * a plugin's over core, and a later one over an earlier one of the same layer.
+ */
+function pick(list: CommandEntry[] | undefined, only?: EntryFilter): CommandEntry | undefined {
   if (!list || list.length === 0) return undefined;
-  let best = list[0];
+  let best: CommandEntry | undefined;
   for (const e of list) {
-    const rank = (x: CommandEntry) => (x.owner === "core" ? 0 : 1);
-    if (rank(e) > rank(best) || (rank(e) === rank(best) && e.seq > best.seq)) best = e;
+    if (only && !only(e)) continue;
+    if (
+      !best || layerOf(e) > layerOf(best) || (layerOf(e) === layerOf(best) && e.seq > best.seq)
+    ) best = e;
   }
   return best;
 }

@@ -44,6 +44,18 @@ export interface GameConfig {
   welcomeMessage: string;
 }
 
+/** System scripts (docs/scripts.md): where they live and the limits of their sandbox. */
+export interface ScriptsConfig {
+  /** Folder of `<command>.ts` / `.js` files, relative to the game directory. */
+  dir: string;
+  /** Time limit of one script call (and of loading a script), in ms. */
+  timeoutMs: number;
+  /** V8 heap limit of a script process, in MB. */
+  memoryMb: number;
+  /** Script processes kept warm. */
+  workers: number;
+}
+
 /** Whole configuration. Plugin sections are free-form under `plugins.<name>`. */
 export interface EngineConfig {
   server: ServerConfig;
@@ -51,6 +63,7 @@ export interface EngineConfig {
   database: { path: string; backupInterval: number; maxBackups: number };
   logging: { level: string; file: string; dir: string; maxSize: number; maxFiles: number };
   theme: { primary: string; background: string; surface: string; text: string };
+  scripts: ScriptsConfig;
   plugins: Record<string, PluginSection>;
 }
 
@@ -112,6 +125,7 @@ export function defaultConfig(): EngineConfig {
       maxFiles: 5,
     },
     theme: { primary: "#7c3aed", background: "#0f0f14", surface: "#1a1a24", text: "#e5e5ef" },
+    scripts: { dir: "system/scripts", timeoutMs: 2000, memoryMb: 64, workers: 2 },
     plugins: {},
   };
 }
@@ -130,6 +144,9 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "database.maxBackups",
   "logging.maxSize",
   "logging.maxFiles",
+  "scripts.timeoutMs",
+  "scripts.memoryMb",
+  "scripts.workers",
 ];
 
 /** Keys that `@site` may change at runtime (docs/configuration.md). */

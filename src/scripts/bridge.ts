@@ -1,0 +1,214 @@
+/**
+ * The engine side of the script SDK: each operation a script process asks for, carried out for
+ * the acting player under the rules of the built-in commands (the same target lookup, the same
+ * `canSee` / `canControl` checks, the same limits as `@describe` and `PATCH /dbobj`). Nothing a
+ * process sends is trusted: every argument is type- and size-checked here.
+ */
+import type { CommandSdk } from "../commands/types.ts";
+import type { DbObject } from "../world/types.ts";
+import { canControl, canSee } from "../world/access.ts";
+import { findPlayer, NOT_HERE } from "../commands/target.ts";
+import { CommandError } from "../commands/errors.ts";
+import { checkLock, LockSyntaxError } from "../world/locks.ts";
+import { subjectOf } from "../commands/sdk.ts";
+import { canSeeOnline, visibleOnline } from "../hub/online.ts";
+import { displayName } from "../world/players.ts";
+import { checkShape } from "../storage/limits.ts";
+import { EngineError } from "../errors.ts";
+import { isPlainObject } from "../config/load.ts";
+
+/** Longest message of one u.send / u.here.broadcast. */
+export const MAX_MESSAGE = 32_000;
+/** Characters one call may send in all (u.send and u.here.broadcast together). */
+export const MAX_SENT_PER_CALL = 1_000_000;
+/** Bytes of structured data beside a message, as JSON. */
+export const MAX_DATA = 16_384;
+/** Longest description (as `@describe` and `PATCH /api/v1/dbobj/:id`). */
+export const MAX_DESCRIPTION = 8000;
+/** Bytes of an object's `data.state`, as JSON (as `PATCH /api/v1/dbobj/:id`). */
+export const MAX_STATE_BYTES = 32 * 1024;
+/** Objects `u.contents` returns at most. */
+const MAX_CONTENTS = 200;
+const ATTR_RE = /^[a-z0-9_][a-z0-9_.-]{0,63}$/i;
+
+/** What a script sees of an object. */
+export interface ObjectView {
+  id: string;
+  dbref: string;
+  name: string;
+  /** The name with its `@moniker` colours. */
+  displayName: string;
+  flags: string[];
+  location: string;
+  owner: string;
+  description: string;
+  /** Attributes (`data.state`). */
+  state: Record<string, unknown>;
+}
+
+/** The view of an object a script may see. */
+export function viewOf(o: DbObject): ObjectView {
+  return {
+    id: o.id,
+    dbref: `#${o.id}`,
+    name: o.name,
+    displayName: displayName(o),
+    flags: [...o.flags],
+    location: o.location,
+    owner: o.owner,
+    description: typeof o.data.description === "string" ? o.data.description : "",
+    state: isPlainObject(o.data.state) ? o.data.state as Record<string, unknown> : {},
+  };
+}
+
+/** Maps an operation's failure for the script: the actor's refusals by message, others hidden. */
+export function opError(e: unknown): { message: string; user: boolean } {
+  if (e instanceof CommandError || e instanceof EngineError) {
+    return { message: e.message, user: true };
+  }
+  console.error("scripts: an SDK operation failed:", e);
+  return { message: "internal error in the engine", user: false };
+}
+
+function str(v: unknown, what: string, max: number): string {
+  if (typeof v !== "string") throw new CommandError(`${what} must be a string.`);
+  if (v.length > max) {
+    throw new CommandError(`${what} is ${v.length} characters; the limit is ${max}.`);
+  }
+  return v;
+}
+
+function dataOf(v: unknown): { type: string; [k: string]: unknown } | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isPlainObject(v)) throw new CommandError("data must be an object.");
+  if (JSON.stringify(v).length > MAX_DATA) {
+    throw new CommandError(`data must be at most ${MAX_DATA} bytes as JSON.`);
+  }
+  const type = (v as Record<string, unknown>).type;
+  return { ...(v as Record<string, unknown>), type: typeof type === "string" ? type : "script" };
+}
+
+/** The operations of one call by the actor of `u`; returns the handler the sandbox calls. */
+export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promise<unknown> {
+  const { services, me, here } = u;
+  const visible = async (ref: unknown): Promise<DbObject> => {
+    const obj = await u.target(str(ref, "A target", 200));
+    if (!canSee(services, me, obj)) throw new CommandError(NOT_HERE);
+    return obj;
+  };
+  const controlled = async (ref: unknown): Promise<DbObject> => {
+    const obj = await visible(ref);
+    if (!canControl(me, obj)) throw new CommandError("Permission denied.");
+    return obj;
+  };
+  let sent = 0;
+  const budget = (text: string) => {
+    sent += text.length;
+    if (sent > MAX_SENT_PER_CALL) {
+      throw new CommandError(`A script may send at most ${MAX_SENT_PER_CALL} characters per run.`);
+    }
+    return text;
+  };
+  const seconds = (ms: number) => Math.max(0, Math.floor(ms / 1000));
+  const presence = (id: string) => {
+    const now = Date.now();
+    let since = now, last = 0;
+    for (const c of services.hub.connections(id)) {
+      since = Math.min(since, c.connectedAt);
+      last = Math.max(last, c.lastInput);
+    }
+    return { onFor: seconds(now - since), idle: seconds(now - (last || now)) };
+  };
+  const ops: Record<string, (a: unknown[]) => unknown> = {
+    send([msg, data]) {
+      const text = budget(str(msg, "The message", MAX_MESSAGE));
+      const d = dataOf(data);
+      services.hub.send(me.id, d ? { msg: text, data: d } : { msg: text });
+    },
+    broadcast([msg, exclude]) {
+      const text = budget(str(msg, "The message", MAX_MESSAGE));
+      if (!here) throw new CommandError("You are nowhere.");
+      const ex = Array.isArray(exclude)
+        ? exclude.slice(0, 100).map((x) => String(x).replace(/^#/, ""))
+        : [];
+      services.hub.sendToRoom(here.id, { msg: text }, ex);
+    },
+    async target([ref]) {
+      return viewOf(await visible(ref));
+    },
+    async player([ref]) {
+      const p = await findPlayer(services, me, str(ref, "A player", 200));
+      const card = services.hub.playerCard(p.id);
+      const online = !!card && services.hub.isOnline(p.id) && canSeeOnline(me, card);
+      return { ...viewOf(p), online, ...(online ? presence(p.id) : {}) };
+    },
+    online() {
+      return visibleOnline(services.hub, me).map((c) => ({
+        id: c.id,
+        dbref: `#${c.id}`,
+        name: c.name,
+        displayName: displayName(c),
+        flags: [...c.flags],
+        ...presence(c.id),
+      }));
+    },
+    async contents([ref]) {
+      const obj = await visible(ref);
+      const inside = await services.objects.contents(obj.id, MAX_CONTENTS);
+      return inside.filter((o) => canSee(services, me, o)).map(viewOf);
+    },
+    passes([lock]) {
+      try {
+        return checkLock(str(lock, "A lock", 500), subjectOf(me));
+      } catch (e) {
+        if (e instanceof LockSyntaxError) throw new CommandError(`Bad lock: ${e.message}`);
+        throw e;
+      }
+    },
+    async describe([ref, text]) {
+      const obj = await controlled(ref);
+      const desc = str(text, "A description", MAX_DESCRIPTION);
+      await services.objects.update(obj.id, (o) => {
+        if (desc) o.data.description = desc;
+        else delete o.data.description;
+      });
+    },
+    async "attr.get"([ref, name]) {
+      const obj = await visible(ref);
+      const key = attrName(name);
+      const state = viewOf(obj).state;
+      return Object.hasOwn(state, key) ? state[key] : null;
+    },
+    async "attr.set"([ref, name, value]) {
+      const obj = await controlled(ref);
+      const key = attrName(name);
+      const state = { ...viewOf(obj).state };
+      if (value === null || value === undefined) delete state[key];
+      else state[key] = value;
+      checkShape(state, "data.state");
+      if (JSON.stringify(state).length > MAX_STATE_BYTES) {
+        throw new CommandError(`data.state must be ${MAX_STATE_BYTES} bytes or fewer as JSON.`);
+      }
+      await services.objects.update(obj.id, (o) => {
+        const now = isPlainObject(o.data.state) ? { ...o.data.state } : {};
+        if (value === null || value === undefined) delete now[key];
+        else now[key] = value;
+        o.data.state = now;
+      });
+    },
+  };
+  return async (op, args) => {
+    const fn = Object.hasOwn(ops, op) ? ops[op] : undefined;
+    if (!fn) throw new CommandError(`There is no SDK operation '${op.slice(0, 40)}'.`);
+    return await fn(args);
+  };
+}
+
+function attrName(v: unknown): string {
+  if (typeof v !== "string" || !ATTR_RE.test(v)) {
+    throw new CommandError(
+      "Attribute names are 1 to 64 letters, digits, _ . or -, starting with a letter, digit or _.",
+    );
+  }
+  return v;
+}

@@ -1,0 +1,478 @@
+/**
+ * System scripts: `<scripts dir>/<command>.ts` (or `.js`), each default-exporting `(u) => ...`.
+ * The manager finds them (a watcher plus a periodic look at the folder), evaluates each new
+ * version in the sandbox pool to learn its help, aliases, lock and switches, registers it in
+ * the command registry's script layer, and runs it there. Before every run it stats the file:
+ * a changed file is loaded afresh, and a version that fails to load is reported to staff while
+ * the previous good one keeps running.
+ */
+import { basename, extname, relative, resolve } from "node:path";
+import type { Services } from "../services.ts";
+import type { CommandSdk, CommandSpec } from "../commands/types.ts";
+import { CommandRegistry, SCRIPT_OWNER } from "../commands/registry.ts";
+import { CommandError } from "../commands/errors.ts";
+import { DENIED } from "../commands/dispatch.ts";
+import { subjectOf } from "../commands/sdk.ts";
+import { checkLock } from "../world/locks.ts";
+import { isStaff } from "../world/flags.ts";
+import { type Outcome, ScriptPool, type ScriptSource } from "./pool.ts";
+import { opError, scriptOps, viewOf } from "./bridge.ts";
+import { importProblem } from "./imports.ts";
+import { typeCheck } from "./check.ts";
+import type { EngineScripts, ScriptCheck, ScriptStatus } from "./types.ts";
+import type { ScriptsConfig } from "../config/defaults.ts";
+
+/** Largest script file read, in bytes. */
+export const MAX_SCRIPT_BYTES = 256 * 1024;
+/** How often the folder is looked at for new and removed scripts (the watcher is faster). */
+const RESCAN_MS = 2_000;
+/** A report of the same problem of a script reaches staff at most this often. */
+const REPORT_EVERY_MS = 30_000;
+/** Scripts handled at most (a folder of thousands of files is refused beyond this). */
+const MAX_SCRIPTS = 500;
+const NAME_RE = /^[@+&]?[a-z0-9_][a-z0-9_.?!'-]*$/;
+
+interface Version extends ScriptSource {
+  hash: string;
+  spec: CommandSpec;
+  lock: string;
+  loadedAt: number;
+}
+
+interface Script {
+  name: string;
+  file: string;
+  /** mtime and size last seen, so an unchanged file is not read again. */
+  seen: string | null;
+  good: Version | null;
+  lastError: { message: string; at: number } | null;
+  /** Hash of the source that last failed, so it is not loaded again until it changes. */
+  badHash: string | null;
+  /** The refresh in progress (callers share it). */
+  refreshing: Promise<void> | null;
+  runs: number;
+  failures: number;
+}
+
+/** The system scripts of one engine. */
+export class ScriptManager implements EngineScripts {
+  readonly dir: string;
+  readonly #services: Services;
+  readonly #registry: CommandRegistry;
+  readonly #pool: ScriptPool;
+  readonly #scripts = new Map<string, Script>();
+  readonly #reported = new Map<string, number>();
+  #watcher: Deno.FsWatcher | null = null;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #scanning: Promise<void> | null = null;
+  #closed = false;
+
+  constructor(services: Services, registry: CommandRegistry, cfg: ScriptsConfig) {
+    this.#services = services;
+    this.#registry = registry;
+    this.dir = resolve(services.root, cfg.dir);
+    this.#pool = new ScriptPool(
+      {
+        size: Math.max(1, cfg.workers),
+        timeoutMs: Math.max(10, cfg.timeoutMs),
+        heapMb: Math.max(8, cfg.memoryMb),
+        // The heap limit covers JavaScript objects; this covers array buffers and the runtime.
+        rssMb: 160 + 2 * Math.max(8, cfg.memoryMb),
+      },
+      opError,
+    );
+  }
+
+  /** Registers the scripts found now and loads them in the background; watches the folder. */
+  async start(): Promise<void> {
+    await this.#scan();
+    if (this.#scripts.size) this.#pool.warm();
+    this.#timer = setInterval(() => void this.#scan(), RESCAN_MS);
+    void this.#watch();
+  }
+
+  /** Stops watching and stops the script processes. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#timer);
+    try {
+      this.#watcher?.close();
+    } catch {
+      // Already closed.
+    }
+    await this.#scanning;
+    await Promise.all([...this.#scripts.values()].map((s) => s.refreshing));
+    await this.#pool.close();
+  }
+
+  get workers(): number {
+    return this.#pool.running;
+  }
+
+  async list(): Promise<ScriptStatus[]> {
+    await this.#scan();
+    return [...this.#scripts.values()].sort((a, b) => a.name.localeCompare(b.name)).map((s) =>
+      this.#status(s)
+    );
+  }
+
+  async show(name: string): Promise<{ status: ScriptStatus; source: string } | null> {
+    await this.#scan();
+    const s = this.#scripts.get(String(name).toLowerCase());
+    if (!s) return null;
+    let source: string;
+    try {
+      source = await readBounded(s.file);
+    } catch (e) {
+      source = `(cannot read the file: ${e instanceof Error ? e.message : e})`;
+    }
+    return { status: this.#status(s), source };
+  }
+
+  async check(name: string): Promise<ScriptCheck | null> {
+    await this.#scan();
+    const s = this.#scripts.get(String(name).toLowerCase());
+    if (!s) return null;
+    const lines: string[] = [];
+    let ok = true;
+    try {
+      const src = await readBounded(s.file);
+      const problem = importProblem(src);
+      const loaded = problem
+        ? { error: problem }
+        : await this.#load(s, src, await hashOf(src)).then(() => ({ error: null }), (e) => ({
+          error: e instanceof Error ? e.message : String(e),
+        }));
+      if (loaded.error) {
+        ok = false;
+        lines.push(`Load: FAILED: ${loaded.error}`);
+      } else lines.push("Load: ok (evaluated in the sandbox).");
+    } catch (e) {
+      ok = false;
+      lines.push(`Load: FAILED: ${e instanceof Error ? e.message : e}`);
+    }
+    const typed = await typeCheck(s.file, this.dir);
+    ok &&= typed.ok;
+    lines.push(typed.ok ? "Types: ok." : "Types: FAILED:", ...typed.lines);
+    return { ok, lines };
+  }
+
+  /** Runs script `name` for the actor of `u` (the exec of its registry entry). */
+  async run(name: string, u: CommandSdk): Promise<void> {
+    const s = this.#scripts.get(name);
+    if (!s) throw new CommandError("That script was just removed; try again.");
+    // A synchronous stat is a few microseconds; an unchanged file costs nothing more.
+    if (s.refreshing || this.#changed(s)) await this.#refresh(s, u);
+    const v = s.good;
+    if (!v) throw new CommandError(`${name} failed to load; staff have been told.`);
+    if (!checkLock(v.lock, subjectOf(u.me))) throw new CommandError(DENIED);
+    s.runs++;
+    const ctx = {
+      me: viewOf(u.me),
+      here: u.here ? viewOf(u.here) : null,
+      cmd: { ...u.cmd },
+      args: u.args,
+    };
+    const out = await this.#pool.run(v, ctx, scriptOps(u));
+    this.#afterRun(s, out, u);
+  }
+
+  #afterRun(s: Script, out: Outcome, u: CommandSdk): void {
+    const who = `${u.me.name}(#${u.me.id})`;
+    if (!out.ok) {
+      s.failures++;
+      if (out.reason === "busy") {
+        throw new CommandError("Every script worker is busy; try again in a moment.");
+      }
+      this.#fail(s, `stopped for ${who}: ${out.message}`);
+      const why: Record<string, string> = {
+        time: "it ran too long",
+        memory: "it used too much memory",
+        message: "it sent too large a message",
+        calls: "it made too many SDK calls",
+        crash: "its process ended",
+        closed: "the engine is stopping",
+      };
+      throw new CommandError(`${s.name} was stopped (${why[out.reason]}); staff have been told.`);
+    }
+    const f = out.frame;
+    if (f.error && typeof f.error === "object") {
+      const message = String(f.error.message ?? "failed").slice(0, 500);
+      if (f.error.user === true) throw new CommandError(message);
+      s.failures++;
+      this.#fail(s, `failed for ${who}: ${message}`);
+      throw new CommandError(`${s.name} failed (a script error); staff have been told.`);
+    }
+    if (typeof f.garbage === "string") {
+      this.#report(
+        s,
+        `returned ${
+          f.garbage.slice(0, 20)
+        } for ${who}; a script returns nothing (it sends with u.send). Ignored.`,
+      );
+    }
+  }
+
+  #status(s: Script): ScriptStatus {
+    const other = this.#registry.match(
+      { raw: s.name, name: s.name, switches: [], args: "", lhs: "", rhs: null },
+      undefined,
+      (e) => e.owner !== SCRIPT_OWNER,
+    );
+    const replaced = other && "command" in other && other.command.name === s.name
+      ? other.command.owner
+      : null;
+    return {
+      name: s.name,
+      file: relative(this.#services.root, s.file).startsWith("..")
+        ? s.file
+        : relative(this.#services.root, s.file),
+      loaded: s.good !== null,
+      version: s.good?.hash ?? null,
+      loadedAt: s.good?.loadedAt ?? null,
+      replaces: replaced,
+      lastError: s.lastError,
+      runs: s.runs,
+      failures: s.failures,
+    };
+  }
+
+  /** Looks at the folder: new files are registered and loaded, removed ones unregistered. */
+  #scan(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#scanning ??= this.#doScan().finally(() => this.#scanning = null);
+    return this.#scanning;
+  }
+
+  async #doScan(): Promise<void> {
+    const found = new Map<string, string>();
+    try {
+      for await (const entry of Deno.readDir(this.dir)) {
+        if (found.size >= MAX_SCRIPTS) break;
+        const file = scriptFile(entry);
+        if (!file) continue;
+        const name = file.name;
+        // `name.ts` wins over `name.js`.
+        if (!found.has(name) || file.ext === ".ts") found.set(name, resolve(this.dir, entry.name));
+      }
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) {
+        console.error(`scripts: cannot read ${this.dir}:`, e);
+      }
+    }
+    let changed = false;
+    for (const [name, s] of this.#scripts) {
+      if (found.get(name) !== s.file) {
+        this.#scripts.delete(name);
+        changed = true;
+      }
+    }
+    const fresh: Script[] = [];
+    for (const [name, file] of found) {
+      if (this.#scripts.has(name)) continue;
+      const s: Script = {
+        name,
+        file,
+        seen: null,
+        good: null,
+        lastError: null,
+        badHash: null,
+        refreshing: null,
+        runs: 0,
+        failures: 0,
+      };
+      this.#scripts.set(name, s);
+      fresh.push(s);
+      changed = true;
+    }
+    if (changed) this.#register();
+    for (const s of fresh) void this.#refresh(s);
+    // Files edited without being run are loaded too, so @script/list shows their errors.
+    for (const s of this.#scripts.values()) if (!fresh.includes(s)) void this.#refresh(s);
+  }
+
+  async #watch(): Promise<void> {
+    try {
+      this.#watcher = Deno.watchFs(this.dir, { recursive: false });
+    } catch {
+      return; // No folder yet: the periodic scan finds it when it appears.
+    }
+    let pending: ReturnType<typeof setTimeout> | undefined;
+    try {
+      for await (const _ of this.#watcher) {
+        clearTimeout(pending);
+        pending = setTimeout(() => void this.#scan(), 50);
+      }
+    } catch {
+      // The folder went away or the watcher was closed.
+    } finally {
+      clearTimeout(pending);
+    }
+  }
+
+  /** True when the file's mtime or size differs from what was last loaded (or it is gone). */
+  #changed(s: Script): boolean {
+    try {
+      const st = Deno.statSync(s.file);
+      return `${st.mtime?.getTime() ?? 0}:${st.size}` !== s.seen;
+    } catch {
+      return true;
+    }
+  }
+
+  /** Loads the file again when its mtime or size changed; shares one refresh among callers. */
+  #refresh(s: Script, actor?: CommandSdk): Promise<void> {
+    s.refreshing ??= this.#doRefresh(s, actor).finally(() => s.refreshing = null);
+    return s.refreshing;
+  }
+
+  async #doRefresh(s: Script, actor?: CommandSdk): Promise<void> {
+    let seen: string;
+    try {
+      const st = await Deno.stat(s.file);
+      seen = `${st.mtime?.getTime() ?? 0}:${st.size}`;
+    } catch {
+      this.#scripts.delete(s.name);
+      this.#register();
+      return;
+    }
+    if (seen === s.seen || this.#closed) return;
+    let src: string;
+    try {
+      src = await readBounded(s.file);
+    } catch (e) {
+      s.seen = seen;
+      return this.#loadFailed(s, null, e instanceof Error ? e.message : String(e), actor);
+    }
+    s.seen = seen;
+    const hash = await hashOf(src);
+    if (hash === s.good?.hash || hash === s.badHash) return;
+    const problem = importProblem(src);
+    if (problem) return this.#loadFailed(s, hash, problem, actor);
+    try {
+      await this.#load(s, src, hash);
+    } catch (e) {
+      return this.#loadFailed(s, hash, e instanceof Error ? e.message : String(e), actor);
+    }
+  }
+
+  /** Evaluates a version in the sandbox and, when it is good, makes it the running one. */
+  async #load(s: Script, src: string, hash: string): Promise<void> {
+    const source: ScriptSource = {
+      key: `${s.name}@${hash}`,
+      label: basename(s.file),
+      src,
+      js: s.file.endsWith(".js"),
+    };
+    const out = await this.#pool.load(source);
+    if (!out.ok) throw new Error(`loading was stopped: ${out.message}`);
+    const f = out.frame;
+    if (!f.ok) throw new Error(String(f.error ?? "it failed to load").slice(0, 500));
+    const meta = f.meta && typeof f.meta === "object" ? f.meta : {};
+    const spec: CommandSpec = {
+      name: s.name,
+      aliases: meta.aliases,
+      lock: meta.lock,
+      switches: meta.switches,
+      category: meta.category ?? "Scripts",
+      help: meta.help,
+      exec: (u) => this.run(s.name, u),
+    };
+    if (spec.lock !== undefined && typeof spec.lock !== "string") {
+      throw new TypeError("`lock` must be a string");
+    }
+    if (spec.category !== undefined && typeof spec.category !== "string") {
+      throw new TypeError("`category` must be a string");
+    }
+    // The registry's own checks (names, aliases, lock syntax, switches, help), before any change.
+    new CommandRegistry().add(spec, SCRIPT_OWNER);
+    if (this.#scripts.get(s.name) !== s) return; // Removed meanwhile.
+    s.good = { ...source, hash, spec, lock: spec.lock || "connected", loadedAt: Date.now() };
+    s.badHash = null;
+    s.lastError = null;
+    this.#register();
+  }
+
+  #loadFailed(s: Script, hash: string | null, message: string, actor?: CommandSdk): void {
+    s.badHash = hash;
+    const kept = s.good ? " The previous version keeps running." : "";
+    this.#fail(s, `failed to load: ${message}.${kept}`);
+    if (!s.good) this.#register(); // A script that never loaded leaves the name to core/plugins.
+    if (actor) {
+      actor.send(
+        s.good
+          ? `${s.name}: its new version failed to load; the previous one runs (staff have been told).`
+          : `${s.name} failed to load; staff have been told.`,
+      );
+    }
+  }
+
+  /** Puts the script layer of the registry in line with the scripts known now. */
+  #register(): void {
+    const specs = [];
+    for (const s of this.#scripts.values()) {
+      if (s.good) specs.push({ spec: s.good.spec });
+      else if (!s.badHash && !s.lastError) {
+        // Until its first load ends, a new script holds its name (the run waits for the load).
+        specs.push({ spec: { name: s.name, exec: (u: CommandSdk) => this.run(s.name, u) } });
+      }
+    }
+    try {
+      this.#registry.replaceOwner(SCRIPT_OWNER, specs);
+    } catch (e) {
+      console.error("scripts: could not register the script commands:", e);
+    }
+  }
+
+  #fail(s: Script, message: string): void {
+    s.lastError = { message: message.slice(0, 1000), at: Date.now() };
+    this.#report(s, message);
+  }
+
+  /** Tells the log and the connected staff, at most once per REPORT_EVERY_MS per problem. */
+  #report(s: Script, message: string): void {
+    const text = message.slice(0, 600);
+    console.warn(`scripts: ${s.name}: ${text}`);
+    const key = `${s.name}\u0000${text.replace(/\(#\d+\)/, "").replace(/ for \S+/, "")}`;
+    const now = Date.now();
+    if (now - (this.#reported.get(key) ?? 0) < REPORT_EVERY_MS) return;
+    if (this.#reported.size > 1000) this.#reported.clear();
+    this.#reported.set(key, now);
+    const hub = this.#services.hub;
+    const staff = hub.onlinePlayers().filter((id) => {
+      const card = hub.playerCard(id);
+      return card !== undefined && isStaff(card.flags);
+    });
+    hub.sendToPlayers(staff, {
+      msg: `%ch[script]%cn ${s.name}: ${text}`,
+      data: { type: "script-error", script: s.name, error: text },
+    });
+  }
+}
+
+/** The command name and extension of a directory entry that is a script, or null. */
+function scriptFile(entry: Deno.DirEntry): { name: string; ext: string } | null {
+  // Regular files only: a symlink could lead out of the folder (and @script/show would print it).
+  if (!entry.isFile) return null;
+  const ext = extname(entry.name).toLowerCase();
+  if (ext !== ".ts" && ext !== ".js") return null;
+  const base = basename(entry.name, extname(entry.name));
+  if (base.endsWith(".d") || base.endsWith("_test") || base.startsWith("_")) return null;
+  const name = base.toLowerCase();
+  return name.length <= 64 && NAME_RE.test(name) ? { name, ext } : null;
+}
+
+async function readBounded(file: string): Promise<string> {
+  const st = await Deno.lstat(file);
+  if (!st.isFile) throw new Error("not a regular file (symlinks are refused)");
+  if (st.size > MAX_SCRIPT_BYTES) {
+    throw new Error(`the file is ${st.size} bytes; scripts may be at most ${MAX_SCRIPT_BYTES}`);
+  }
+  return await Deno.readTextFile(file);
+}
+
+async function hashOf(src: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(src));
+  return [...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
+}

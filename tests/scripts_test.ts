@@ -1,0 +1,312 @@
+/**
+ * Black-box tests of system scripts: a real engine (the plugin kit) with a scripts folder in a
+ * temporary directory, players on real WebSocket connections.
+ */
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { startTestGame, type TestGame } from "../src/plugins/testing.ts";
+
+const HUH = "Huh? Type 'help' for help.";
+
+async function game(files: Record<string, string>, scripts: Record<string, unknown> = {}) {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-scripts-" });
+  for (const [name, src] of Object.entries(files)) await Deno.writeTextFile(`${dir}/${name}`, src);
+  const g = await startTestGame({
+    plugins: [],
+    config: { scripts: { dir, timeoutMs: 1500, ...scripts } },
+  });
+  return {
+    g,
+    dir,
+    async close() {
+      await g.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** Writes a file with a new mtime (and so a new stat) even within one clock tick. */
+async function rewrite(path: string, src: string): Promise<void> {
+  await Deno.writeTextFile(path, src);
+  const later = new Date(Date.now() + 5_000 + Math.floor(Math.random() * 1000));
+  await Deno.utime(path, later, later);
+}
+
+/** Runs `line` until `want` matches what `who` received (the folder watcher is asynchronous). */
+async function until(
+  g: TestGame,
+  who: Awaited<ReturnType<TestGame["player"]>>,
+  line: string,
+  want: RegExp,
+) {
+  let last = "";
+  for (let i = 0; i < 50; i++) {
+    last = (await g.run(who, line)).text(who.name);
+    if (want.test(last)) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`'${line}' never gave ${want}; last: ${last}`);
+}
+
+Deno.test("scripts: precedence over core, @core/ for staff only, live edits, new files, tools", async () => {
+  const t = await game({
+    "who.ts": `export default async (u) => { await u.send("scripted who for " + u.me.name); };`,
+    "+hi.ts": `/// <reference path="./sdk.d.ts" />
+export const help = "+hi <text>: says hello";
+export const aliases = ["+hello"];
+export default async function (u: ScriptSdk) { await u.send("v1 " + u.cmd.args); }`,
+    "notes.txt": "not a script",
+    "+lib_test.ts": "export default () => {}",
+  });
+  try {
+    const admin = await t.g.player("Ada", { flags: ["admin"] });
+    const bob = await t.g.player("Bob");
+
+    // A script named like a core command replaces it; staff still reach the core one.
+    assertEquals((await t.g.run(bob, "who")).text("Bob"), "scripted who for Bob");
+    assertMatch((await t.g.run(admin, "@core/who")).text("Ada"), /Player Name/);
+    assertEquals((await t.g.run(bob, "@core/who")).text("Bob"), "Permission denied.");
+    assertEquals((await t.g.run(admin, "@core/nosuch")).text("Ada"), HUH);
+    assertEquals((await t.g.run(admin, "@plugin/who")).text("Ada"), HUH);
+
+    // Aliases and help come from the script's exports.
+    assertEquals((await t.g.run(bob, "+hello there")).text("Bob"), "v1 there");
+    assertEquals(t.g.engine.services.commands.get("+hi")?.help, "+hi <text>: says hello");
+    assertEquals(t.g.engine.services.commands.get("+hi")?.owner, "system/scripts");
+    // Files that are not scripts are not commands.
+    assertEquals(t.g.engine.services.commands.get("notes"), undefined);
+    assertEquals(t.g.engine.services.commands.get("+lib_test"), undefined);
+
+    // An edit is used from the next run, without @reload.
+    await rewrite(`${t.dir}/+hi.ts`, `export default async (u) => { await u.send("v2"); };`);
+    assertEquals((await t.g.run(bob, "+hi")).text("Bob"), "v2");
+    // The edited version has no alias any more.
+    assertEquals((await t.g.run(bob, "+hello")).text("Bob"), HUH);
+
+    // A syntax error keeps the previous version, tells the actor in one line and staff in full.
+    await t.g.connect(admin);
+    await rewrite(`${t.dir}/+hi.ts`, `export default async (u) => { u.send("v3") ;;; oops(`);
+    const broken = await t.g.run(bob, "+hi");
+    assertEquals(broken.of("Bob").map((h) => h.text), [
+      "+hi: its new version failed to load; the previous one runs (staff have been told).",
+      "v2",
+    ]);
+    assertMatch(broken.text("Ada"), /\[script\] \+hi: failed to load: .*SyntaxError/);
+    assert(!broken.text("Ada").includes("data:application"), "the data: URL is not shown");
+    const list = await t.g.run(admin, "@script/list");
+    assertMatch(list.text("Ada"), /\+hi\s+loaded .*! failed to load/);
+    assertMatch(list.text("Ada"), /who\s+loaded \(replaces core's who\)/);
+    const data = list.of("Ada")[0].data as unknown as { scripts: { name: string }[] };
+    assertEquals(data.scripts.map((s) => s.name), ["+hi", "who"]);
+    assertEquals((await t.g.run(bob, "@script/list")).text("Bob"), "Permission denied.");
+
+    // @script/check reports the syntax error and the type checker's view.
+    const checked = await t.g.run(admin, "@script/check +hi");
+    assertMatch(checked.text("Ada"), /\+hi: problems found\.\n\s+Load: FAILED: .*SyntaxError/);
+    assertMatch(checked.text("Ada"), /Types: FAILED/);
+
+    // Fixed: the error clears; a type error is caught by @script/check only.
+    await rewrite(
+      `${t.dir}/+hi.ts`,
+      `/// <reference path="./sdk.d.ts" />\nexport default async (u: ScriptSdk) => { await u.send(42); };`,
+    );
+    const typed = await t.g.run(admin, "@script/check +hi");
+    assertMatch(typed.text("Ada"), /Load: ok/);
+    assertMatch(typed.text("Ada"), /Types: FAILED:[\s\S]*TS2345/);
+    const shown = await t.g.run(admin, "@script/show +hi");
+    assertMatch(shown.text("Ada"), /Script \+hi: .*\+hi\.ts\nLoaded: yes, version [0-9a-f]{16}/);
+    assertMatch(shown.text("Ada"), /Last error: none/);
+    assertMatch(shown.text("Ada"), /u\.send\(42\)/);
+    assertMatch((await t.g.run(admin, "@script/show nope")).text("Ada"), /no script named 'nope'/);
+
+    // A new file becomes a command without @reload; a removed one leaves the name to core.
+    await Deno.writeTextFile(`${t.dir}/+new.ts`, `export default (u) => { u.send("brand new"); };`);
+    await until(t.g, bob, "+new", /^brand new$/);
+    await Deno.remove(`${t.dir}/who.ts`);
+    await until(t.g, bob, "who", /Player Name/);
+
+    // A script that never loaded does not shadow the core command.
+    await Deno.writeTextFile(`${t.dir}/look.ts`, `export default = nonsense`);
+    await until(t.g, admin, "@script/list", /look\s+not loaded/);
+    assertMatch((await t.g.run(bob, "look")).text("Bob"), /Room Zero|#1|^\S/);
+    assert(!(await t.g.run(bob, "look")).text("Bob").includes("failed"));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("scripts: the SDK acts under the built-in rules", async () => {
+  const t = await game({
+    "+poke.ts": `export const switches = ["desc", "attr", "get", "room", "find"];
+export default async (u) => {
+  const [what, value] = [u.cmd.lhs, u.cmd.rhs];
+  if (u.cmd.switches[0] === "desc") { await u.describe(what, value); return u.send("described"); }
+  if (u.cmd.switches[0] === "attr") { await u.attr.set(what, "mood", value); return u.send("set"); }
+  if (u.cmd.switches[0] === "get") { return u.send(JSON.stringify(await u.attr.get(what, "mood"))); }
+  if (u.cmd.switches[0] === "room") { return u.here.broadcast(u.me.name + " pokes the room", { exclude: [u.me.dbref] }); }
+  const o = await u.target(what);
+  await u.send(o.name + " " + o.dbref + " " + o.description);
+};`,
+    "+staffy.ts": `export const lock = "admin+";
+export default async (u) => { await u.send("staff only: " + await u.passes("admin+")); };`,
+  });
+  try {
+    const admin = await t.g.player("Ada", { flags: ["admin"] });
+    const bob = await t.g.player("Bob");
+    const cat = await t.g.player("Cat");
+    await t.g.connect(cat);
+
+    assertEquals((await t.g.run(bob, "+poke/desc me=A tall fellow.")).text("Bob"), "described");
+    assertEquals(
+      (await t.g.run(bob, "+poke me")).text("Bob"),
+      "Bob #" + bob.id + " A tall fellow.",
+    );
+    // Bob may read Ada's attributes but not change her description or attributes.
+    assertEquals((await t.g.run(bob, "+poke/desc *Ada=hacked")).text("Bob"), "Permission denied.");
+    assertEquals((await t.g.run(bob, "+poke/attr *Ada=angry")).text("Bob"), "Permission denied.");
+    assertEquals((await t.g.run(admin, "+poke/attr *Bob=sleepy")).text("Ada"), "set");
+    assertEquals((await t.g.run(bob, "+poke/get me")).text("Bob"), '"sleepy"');
+    const stored = await t.g.engine.services.objects.get(bob.id);
+    assertEquals(stored?.data.state, { mood: "sleepy" });
+    const ada = await t.g.engine.services.objects.get(admin.id);
+    assertEquals([ada?.data.description, ada?.data.state], [undefined, undefined]);
+    // Bounded like @describe: too long is refused and changes nothing.
+    const long = await t.g.run(bob, `+poke/desc me=${"x".repeat(8001)}`);
+    assertMatch(long.text("Bob"), /the limit is 8000/);
+    // Target lookup answers like the built-ins.
+    assertEquals((await t.g.run(bob, "+poke nothing-here")).text("Bob"), "I don't see that here.");
+    // Room broadcast reaches the others in the room.
+    const room = await t.g.run(bob, "+poke/room");
+    assertEquals(room.text("Cat"), "Bob pokes the room");
+    assertEquals(room.text("Bob"), "");
+    // A script's lock is checked like a built-in's.
+    assertEquals((await t.g.run(bob, "+staffy")).text("Bob"), "Permission denied.");
+    assertEquals((await t.g.run(admin, "+staffy")).text("Ada"), "staff only: true");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("scripts: hostile scripts are refused or stopped, reported, and change nothing", async () => {
+  const bad: Record<string, string> = {
+    "+throws.ts": `export default () => { throw new Error("kaboom"); };`,
+    "+garbage.ts": `export default () => ({ not: "allowed" });`,
+    "+huge.ts": `export default async (u) => { await u.send("x".repeat(1024 * 1024)); };`,
+    "+rawhuge.ts":
+      `export default async (u) => { await u.send("a", { type: "x", blob: "y".repeat(1e6) }); };`,
+    "+readfile.ts":
+      `export default async (u) => { const t = await Deno.readFile("/etc/passwd"); await u.send("read " + t.length); };`,
+    "+fetch.ts":
+      `export default async (u) => { await fetch("http://example.com/"); await u.send("fetched"); };`,
+    "+env.ts": `export default async (u) => { await u.send("env " + Deno.env.get("HOME")); };`,
+    "+import.ts":
+      `import { createEngine } from "../../src/engine.ts";\nexport default (u) => u.send(typeof createEngine);`,
+    "+dynimport.ts":
+      `export default async (u) => { const m = await import("file:///etc/passwd"); await u.send("got " + m); };`,
+    "+evalimport.ts":
+      `export default async (u) => { const m = await (0, eval)("imp" + "ort('file:///etc/hostname')"); await u.send("got " + m); };`,
+    "+loop.ts": `export default () => { for (;;) {} };`,
+    "+alloc.ts":
+      `export default () => { const a = []; for (;;) a.push(new Array(1e5).fill(a.length)); };`,
+    "+buffers.ts":
+      `export default () => { const a = []; for (;;) { const b = new Uint8Array(5e7); b.fill(1); a.push(b); } };`,
+    "+trap.ts": `export default async (u) => {
+  try { Array.prototype.push = () => 0; } catch (e) { await u.send("frozen: " + e.name); }
+  try { globalThis.stash = 1; } catch (e) { await u.send("sealed: " + e.name); }
+};`,
+    "+flood.ts": `export default () => { for (let i = 0; i < 1e6; i++) u.send("x"); };`.replace(
+      "() =>",
+      "(u) =>",
+    ),
+    "+spam.ts":
+      `export default async (u) => { for (let i = 0; i < 40; i++) await u.send("z".repeat(30000)); };`,
+    "+ok.ts": `export default async (u) => { await u.send("still fine"); };`,
+  };
+  const t = await game(bad, { timeoutMs: 1000, memoryMb: 32 });
+  try {
+    const admin = await t.g.player("Ada", { flags: ["admin"] });
+    const bob = await t.g.player("Bob");
+    await t.g.connect(admin);
+    const runBob = async (line: string) => {
+      const r = await t.g.run(bob, line);
+      return { bob: r.text("Bob"), staff: r.text("Ada") };
+    };
+
+    let r = await runBob("+throws");
+    assertEquals(r.bob, "+throws failed (a script error); staff have been told.");
+    assertMatch(r.staff, /\[script\] \+throws: failed for Bob\(#\d+\): Error: kaboom/);
+
+    r = await runBob("+garbage");
+    assertEquals(r.bob, "");
+    assertMatch(r.staff, /returned object .*a script returns nothing/);
+
+    r = await runBob("+huge");
+    assertEquals(r.bob, "+huge failed (a script error); staff have been told.");
+    assertMatch(r.staff, /the message is 1048576 characters; the limit is 32000/);
+    r = await runBob("+rawhuge");
+    assertMatch(r.staff, /data must be JSON of at most 16384 bytes/);
+
+    r = await runBob("+readfile");
+    assertMatch(r.staff, /\+readfile: failed .*Deno is not defined/);
+    r = await runBob("+fetch");
+    assertMatch(r.staff, /\+fetch: failed .*fetch is not defined/);
+    r = await runBob("+env");
+    assertMatch(r.staff, /\+env: failed .*Deno is not defined/);
+    assert(!r.bob.includes("/root") && !r.bob.includes("/home"));
+
+    // Imports: refused before loading; the script never registers, so the name is unknown.
+    const list = (await t.g.run(admin, "@script/list")).text("Ada");
+    assertMatch(list, /\+import\s+not loaded .*scripts cannot import modules/);
+    assertMatch(list, /\+dynimport\s+not loaded .*import\(\)/);
+    assertEquals(r.bob.includes("createEngine"), false);
+    r = await runBob("+import");
+    assertEquals(r.bob, HUH);
+    // An import hidden from the check is refused by the sandbox's permissions.
+    r = await runBob("+evalimport");
+    assertEquals(r.bob, "+evalimport failed (a script error); staff have been told.");
+    assertMatch(r.staff, /Requires read access|NotCapable|not defined/);
+
+    // Time and memory limits stop the process; the engine and other players carry on.
+    const t0 = Date.now();
+    r = await runBob("+loop");
+    assertEquals(r.bob, "+loop was stopped (it ran too long); staff have been told.");
+    assertMatch(
+      r.staff,
+      /\+loop: stopped for Bob\(#\d+\): stopped after 1000 ms \(the time limit\)/,
+    );
+    assert(Date.now() - t0 < 5000);
+    r = await runBob("+alloc");
+    assertEquals(r.bob, "+alloc was stopped (it used too much memory); staff have been told.");
+    assertMatch(r.staff, /memory/);
+    r = await runBob("+buffers");
+    assertMatch(r.bob, /\+buffers was stopped \((it used too much memory|it ran too long)\)/);
+
+    // A flood of SDK calls is stopped; a run's messages are bounded in all.
+    r = await runBob("+flood");
+    const flood = r.bob.split("\n");
+    assert(flood.length <= 2001, `${flood.length} lines`);
+    assertEquals(
+      flood.at(-1),
+      "+flood was stopped (it made too many SDK calls); staff have been told.",
+    );
+    assertMatch(r.staff, /made more than 2000 SDK calls/);
+    r = await runBob("+spam");
+    assertEquals(r.bob.split("\n").length, 34); // 33 messages of 30,000, then the refusal
+    assertMatch(r.bob, /A script may send at most 1000000 characters per run\.$/);
+
+    // One script cannot leave a trap in the shared globals for the next.
+    r = await runBob("+trap");
+    assertEquals(r.bob, "frozen: TypeError\nsealed: TypeError");
+
+    assertEquals((await runBob("+ok")).bob, "still fine");
+    assertMatch((await t.g.run(admin, "@core/who")).text("Ada"), /Bob/);
+    const res = await t.g.request("GET", "/health");
+    assertEquals(res.status, 200);
+    // Nothing of Bob's or Ada's was changed by any of it.
+    const [ada, bobObj] = await t.g.engine.services.objects.getEach([admin.id, bob.id]);
+    assertEquals([ada?.data.state, bobObj?.data.state], [undefined, undefined]);
+    const shown = (await t.g.run(admin, "@script/show +loop")).text("Ada");
+    assertMatch(shown, /Runs: 1, failures: 1\nLast error: .*time limit/);
+  } finally {
+    await t.close();
+  }
+});
