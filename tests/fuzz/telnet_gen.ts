@@ -29,8 +29,9 @@ function cat(...parts: (number | number[] | Uint8Array | string)[]): Uint8Array 
   const out: number[] = [];
   for (const p of parts) {
     if (typeof p === "number") out.push(p);
-    else if (typeof p === "string") out.push(...enc.encode(p));
-    else out.push(...p);
+    // A loop, not push(...bytes): a generated string can be longer than the call stack allows
+    // arguments (seed 175950781 made one).
+    else for (const b of typeof p === "string" ? enc.encode(p) : p) out.push(b);
   }
   return Uint8Array.from(out);
 }
