@@ -321,6 +321,59 @@ Deno.test({
         await page.setViewportSize(DESKTOP);
       });
 
+      await t.step(
+        "screen-reader mode: a live log, no colour, no rule lines; the socket survives the portal",
+        async () => {
+          const out = page.locator("#output");
+          assertEquals(await out.getAttribute("role"), "log");
+          assertEquals(await out.getAttribute("aria-live"), "polite");
+          assertEquals(await out.getAttribute("aria-relevant"), "additions");
+          const before = sockets.length;
+          await page.click('#nav a[href="/settings"]');
+          await page.check("#set-reader");
+          await page.click('#nav a[href="/"]');
+          await page.waitForSelector("#command");
+          await command(page, "think ==========");
+          await bob.send("say %crred words%cn");
+          await waitOutput(page, /red words/);
+          assertEquals(
+            await page.locator("#output .fg-r").filter({ hasText: "red words" }).count(),
+            0,
+          );
+          const lines = await page.locator("#output .line").allTextContents();
+          assert(!lines.includes("=========="), "the rule line is dropped");
+          assertEquals(sockets.length, before, "the same socket");
+          await page.click('#nav a[href="/settings"]');
+          await page.uncheck("#set-reader");
+          await page.click('#nav a[href="/"]');
+          await page.waitForSelector("#command");
+        },
+      );
+
+      await t.step("keyboard only: skip link, then every control in order", async () => {
+        // The skip link comes first; from it, Tab walks every control of the page.
+        assertEquals(
+          await page.evaluate(() =>
+            document.querySelector("a[href], button, input, select, [tabindex]")?.className
+          ),
+          "skip",
+        );
+        await page.focus(".skip");
+        const seen = new Set<string>();
+        for (let i = 0; i < 40; i++) {
+          await page.keyboard.press("Tab");
+          seen.add(
+            await page.evaluate(() => {
+              const e = document.activeElement;
+              return e?.id || e?.textContent?.trim() || e?.tagName;
+            }),
+          );
+        }
+        for (const want of ["command", "echo", "Garden", "chan-select", "chan-text", "output"]) {
+          assert(seen.has(want), `Tab reaches ${want}: ${[...seen].join(", ")}`);
+        }
+      });
+
       await t.step("@reboot: one line, no login screen, the same session goes on", async () => {
         const admin = await telnetLogin(s.srv, ADMIN.name, ADMIN.password);
         const before = sockets.length;
@@ -559,6 +612,93 @@ Deno.test({
         }
         await ctx.close();
       });
+      assertEquals(errors, []);
+    } finally {
+      await closeStack(s);
+    }
+  },
+});
+
+const HAS_SCENES = (() => {
+  try {
+    return Deno.statSync(join(ROOT, "plugins", "scenes", "ursamu.plugin.json")).isFile;
+  } catch {
+    return false;
+  }
+})();
+
+Deno.test({
+  name: `web portal in Chromium: scenes (list, log reader, join, pose, export)${
+    SKIP_NOTE || (HAS_SCENES ? "" : " (ignored: the scenes plugin is not in this tree)")
+  }`,
+  ignore: !HAS_CHROMIUM || !HAS_SCENES,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async (t) => {
+    const s = await stack();
+    try {
+      const b = s.srv.base;
+      const aliceToken = await register(b, "Alice", "alice-password");
+      await register(b, "Bob", "bob-password");
+      const scene = await api(b, "POST", "/api/v1/scenes", {
+        name: "Storm at the docks",
+        location: "#1",
+        desc: "Rain lashes the piers.",
+      }, aliceToken);
+      assertEquals(scene.status, 201, JSON.stringify(scene.body));
+      const pose = await api(b, "POST", `/api/v1/scenes/${scene.body.id}/pose`, {
+        msg: `ties the boat down. ${XSS}`,
+      }, aliceToken);
+      assertEquals(pose.status, 201, JSON.stringify(pose.body));
+      const page = await loginPage(s, "Bob", "bob-password");
+      const errors = watchErrors(page);
+      const bob = await telnetLogin(s.srv, "Alice", "alice-password");
+
+      await t.step("the list shows the active scene; the log reads as text", async () => {
+        await page.click('#nav a[href="/scenes"]');
+        await page.waitForSelector("#page h1:has-text('Scenes')");
+        await assertAxe(page, "scenes");
+        await screenshot(page, "scenes-desktop");
+        await page.click("a:has-text('Storm at the docks')");
+        await page.waitForSelector("#page h1:has-text('Storm at the docks')");
+        assertMatch(
+          await page.textContent(".poses") ?? "",
+          /Alice ties the boat down\. <img src=x/,
+        );
+        assertEquals(await page.locator("#page img").count(), 0);
+      });
+
+      await t.step("join and pose from the page; the room hears it", async () => {
+        await page.click("button:has-text('Join this scene')");
+        await page.waitForSelector("#pose-text");
+        await page.waitForFunction(() =>
+          !document.querySelector("#page button:is(:not([hidden]))")?.textContent?.includes(
+            "Join this scene",
+          )
+        );
+        await page.fill("#pose-text", "helps with the ropes.");
+        await page.click("#page button[type=submit]:has-text('Pose')");
+        await page.waitForSelector(".poses li:has-text('Bob helps with the ropes.')");
+        await bob.waitFor(/Bob helps with the ropes\./);
+        await assertAxe(page, "a scene's log");
+        await page.setViewportSize(PHONE);
+        await assertAxe(page, "a scene's log on a phone");
+        await screenshot(page, "scene-log-phone");
+        await page.setViewportSize(DESKTOP);
+      });
+
+      await t.step("the export downloads with the token in a header", async () => {
+        const [download] = await Promise.all([
+          page.waitForEvent("download"),
+          page.click("button:has-text('Download the log')"),
+        ]);
+        assertEquals(download.suggestedFilename(), `scene-${scene.body.id}.md`);
+        const path = await download.path();
+        const text = await Deno.readTextFile(path);
+        assertMatch(text, /Storm at the docks/);
+        assertMatch(text, /helps with the ropes/);
+      });
+      await bob.close();
       assertEquals(errors, []);
     } finally {
       await closeStack(s);
