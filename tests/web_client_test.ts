@@ -619,6 +619,95 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    `web client in Chromium: register, a wrong password, reset with a staff token, log out${SKIP_NOTE}`,
+  ignore: !HAS_CHROMIUM,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async (t) => {
+    const s = await stack();
+    try {
+      const b = s.srv.base;
+      const ctx = await s.browser.newContext({ viewport: PHONE });
+      const page = await ctx.newPage();
+      const errors = watchErrors(page);
+      let token = "";
+
+      await t.step("register from the form and play", async () => {
+        await page.goto(b + "/register");
+        await page.fill("#f-name", "Carol");
+        await page.fill("#f-password", "carol-password");
+        await page.click("#page button[type=submit]");
+        await page.waitForSelector("#output .msg");
+        await waitOutput(page, /Limbo/);
+        assertEquals(new URL(page.url()).pathname, "/");
+        token = await page.evaluate(() =>
+          JSON.parse(globalThis.localStorage.getItem("ursamu.session") ?? "{}").token
+        );
+        assertMatch(token, /^eyJ/);
+        await assertAxe(page, "the play view on a phone after registering");
+      });
+
+      await t.step("log out: the login form, and the socket is closed", async () => {
+        await page.click("#account button:has-text('Log out')");
+        await page.waitForSelector("#f-password");
+        await page.waitForFunction(() => !document.querySelector("#output"));
+        const online = await api(b, "GET", "/api/v1/players/online");
+        // The hub learns of the close at once; allow it a moment.
+        for (let i = 0; i < 40 && online.body.length; i++) {
+          await new Promise((r) => setTimeout(r, 50));
+          online.body = (await api(b, "GET", "/api/v1/players/online")).body;
+        }
+        assertEquals(online.body, []);
+      });
+
+      await t.step("a wrong password is an alert on the form", async () => {
+        await page.fill("#f-name", "Carol");
+        await page.fill("#f-password", "not-her-password");
+        await page.click("#page button[type=submit]");
+        await page.waitForSelector("[role=alert]");
+        assertMatch(await page.textContent("[role=alert]") ?? "", /different password|Invalid/i);
+      });
+
+      await t.step("staff issue a reset token; the reset page sets a new password", async () => {
+        const admin = await telnetLogin(s.srv, ADMIN.name, ADMIN.password);
+        await admin.send("@resettoken Carol");
+        const m = await admin.waitFor(/single use\): ([0-9a-f-]{36})/);
+        await admin.close();
+        await page.click("a:has-text('I have a reset token')");
+        await page.waitForSelector("#f-token");
+        await assertAxe(page, "the reset page");
+        await page.fill("#f-token", m[1]);
+        await page.fill("#f-password", "carol-new-password");
+        await page.click("#page button[type=submit]");
+        await page.waitForSelector("[role=status]:has-text('Password updated successfully.')");
+        assert(!page.url().includes(m[1]), "the reset token is not in the URL");
+        const login = await api(b, "POST", "/api/v1/auth/login", {
+          name: "Carol",
+          password: "carol-new-password",
+        });
+        assertEquals(login.status, 200);
+      });
+
+      await t.step("no token reached the server's output or logs", async () => {
+        assert(!s.srv.output().includes(token), "token in the server output");
+        const logs = join(s.srv.dir, "logs");
+        const entries = await Array.fromAsync(Deno.readDir(logs)).catch(() => []);
+        for (const e of entries) {
+          if (!e.isFile) continue;
+          const text = await Deno.readTextFile(join(logs, e.name));
+          assert(!text.includes(token), `token in ${e.name}`);
+        }
+      });
+      await ctx.close();
+      assertEquals(errors.filter((e) => !/401|Failed to load resource/.test(e)), []);
+    } finally {
+      await closeStack(s);
+    }
+  },
+});
+
 const HAS_SCENES = (() => {
   try {
     return Deno.statSync(join(ROOT, "plugins", "scenes", "ursamu.plugin.json")).isFile;

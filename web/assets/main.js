@@ -118,7 +118,9 @@ async function render() {
     const title = page.querySelector("h1")?.textContent ?? section;
     document.title = `${title} · ${state.game}`;
   } catch (e) {
-    replace(page, h("h1", { tabindex: "-1" }, "Something went wrong"), notice(e.message, "error"));
+    const title = e.status === 404 ? "Not found" : "Something went wrong";
+    replace(page, h("h1", { tabindex: "-1" }, title), notice(e.message, "error"));
+    document.title = `${title} · ${state.game}`;
   }
   focusHeading(page);
 }

@@ -198,12 +198,17 @@ export class PlayClient {
       case "channel":
         this.channelLine(data);
         break;
+      case "colour":
+        if (typeof data.mode === "string") this.colourMode = data.mode;
+        break;
     }
     if (msg) this.print(msg, data.type === "error" ? "error" : "");
   }
 
   onSession(data) {
     const resumed = data.resumed === true;
+    // The player's @colour setting: "off" means text without colour here too.
+    if (typeof data.colour === "string") this.colourMode = data.colour;
     if (typeof data.token === "string") session.set(data.token, data.player);
     const reconnecting = this.wasLive;
     this.live = true;
@@ -268,12 +273,13 @@ export class PlayClient {
   /** Adds a message to the scrollback, one element per line (each announced once). */
   print(text, kind = "") {
     const reader = getSettings().reader;
+    const plain = reader || this.colourMode === "off";
     const atBottom = this.out.scrollHeight - this.out.scrollTop - this.out.clientHeight < 40;
     const block = h("div", { class: `msg ${kind}`.trim() });
     for (const runs of parseCodes(text)) {
       const line = runs.map((r) => r.text).join("");
       if (reader && isDecoration(line)) continue;
-      append(block, [h("div", { class: "line" }, line ? renderRuns(runs, reader) : "\u00a0")]);
+      append(block, [h("div", { class: "line" }, line ? renderRuns(runs, plain) : "\u00a0")]);
     }
     if (!block.childNodes.length) return;
     this.out.append(block);
