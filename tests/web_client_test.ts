@@ -596,6 +596,37 @@ Deno.test({
         await screenshot(page, "play-contrast-desktop");
       });
 
+      await t.step("staff: edit a wiki page, a folder's listing, the job queue", async () => {
+        const admin = await loginPage(s, ADMIN.name, ADMIN.password);
+        await admin.click('#nav a[href="/wiki"]');
+        await admin.waitForSelector("#np-path");
+        await admin.fill("#np-path", "setting/lighthouse");
+        await admin.fill("#np-title", "The Lighthouse");
+        await admin.fill("#np-body", "A tall tower.");
+        await admin.click("#page button:has-text('Create page')");
+        await admin.waitForSelector("#page h1:has-text('The Lighthouse')");
+        await admin.click("summary:has-text('Edit')");
+        await admin.fill("#wiki-edit", "A tall **white** tower.");
+        await admin.click("#page button:has-text('Save')");
+        await admin.waitForSelector("#page .md strong:has-text('white')");
+        const page2 = await api(b, "GET", "/api/v1/wiki/setting/lighthouse", undefined, bobToken);
+        assertEquals(page2.body.body.trim(), "A tall **white** tower.");
+        await assertAxe(admin, "a wiki page with the staff editor");
+        await admin.click("#page a:text-is('setting')");
+        await admin.waitForSelector("#page h1:has-text('setting')");
+        assertEquals(await admin.locator("#page li a").count(), 2, "the folder lists both pages");
+        await admin.click('#nav a[href="/jobs"]');
+        await admin.waitForSelector("#page h1:has-text('Job queue')");
+        await admin.click("a:has-text('Fix my description')");
+        await admin.selectOption("#job-set-status", "resolved");
+        await admin.click("button:has-text('Set status')");
+        await admin.waitForSelector("[role=status]:has-text('Saved.')");
+        await assertAxe(admin, "a job for staff");
+        await admin.context().close();
+        const jobs = await api(b, "GET", "/api/v1/jobs", undefined, adminToken);
+        assertEquals(jobs.body[0].status, "resolved");
+      });
+
       await t.step("the login, register, reset and 404 pages pass axe", async () => {
         const ctx = await s.browser.newContext({ viewport: PHONE });
         const anon = await ctx.newPage();
