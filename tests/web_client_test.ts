@@ -267,6 +267,17 @@ Deno.test({
         );
       });
 
+      await t.step("a name in the who pane opens that player's profile", async () => {
+        await bob.send("@desc me=A %chtall%cn sailor.");
+        await bob.waitFor(/Description set/);
+        await page.click(".who-pane a:text-is('Bob')");
+        await page.waitForSelector("#page h1:text-is('Bob')");
+        assertEquals(await page.textContent("#page .card"), "A tall sailor.");
+        await assertAxe(page, "another player's profile");
+        await page.click('#nav a[href="/"]');
+        await page.waitForSelector("#command");
+      });
+
       await t.step("local echo, command history and clickable links", async () => {
         await command(page, "think https://example.org/rules");
         await page.waitForSelector('#output a[href="https://example.org/rules"][rel~="noopener"]');

@@ -37,6 +37,11 @@ export class PlayClient {
     this.build();
     this.connect(false);
     this.whoTimer = setInterval(() => this.refreshWho(), 30_000);
+    this.onResize = () => {
+      clearTimeout(this.resizeTimer);
+      this.resizeTimer = setTimeout(() => this.sendWindow(), 300);
+    };
+    addEventListener("resize", this.onResize);
     this.refreshWho();
     this.refreshChannels();
   }
@@ -124,6 +129,7 @@ export class PlayClient {
 
   /** The view became visible: put the cursor on the command line. */
   shown() {
+    this.sendWindow();
     this.input.focus();
     this.out.scrollTop = this.out.scrollHeight;
   }
@@ -133,6 +139,7 @@ export class PlayClient {
     this.stopped = true;
     clearTimeout(this.retryTimer);
     clearInterval(this.whoTimer);
+    removeEventListener("resize", this.onResize);
     if (this.ws) this.ws.close(1000);
   }
 
@@ -149,10 +156,16 @@ export class PlayClient {
     ws.onopen = () => {
       // The token goes in the first frame, never in the URL (proxies and logs keep URLs).
       ws.send(JSON.stringify({ type: "auth", token, resume }));
-      ws.send(JSON.stringify({ type: "window", width: this.columns(), height: 40 }));
+      this.sendWindow();
     };
     ws.onmessage = (ev) => this.onFrame(ev.data);
     ws.onclose = (ev) => this.onClose(ws, ev);
+  }
+
+  /** Tells the engine how wide the output is, so it wraps and pads tables to fit. */
+  sendWindow() {
+    if (this.ws?.readyState !== WebSocket.OPEN || this.out.clientWidth === 0) return;
+    this.ws.send(JSON.stringify({ type: "window", width: this.columns(), height: 40 }));
   }
 
   columns() {
@@ -375,7 +388,7 @@ export class PlayClient {
             h(
               "li",
               {},
-              p.name,
+              h("a", { href: `/profile/${seg(p.id)}` }, p.name),
               p.location ? h("span", { class: "where" }, ` · ${p.location}`) : null,
             )
           ),

@@ -1,9 +1,38 @@
-// The player's profile: description and avatar, read and changed through the objects API.
+// Profiles: your own (description and avatar, changed through the objects API) and other
+// players' (read only), from the objects API.
 import { h, notice, replace } from "../dom.js";
 import { api, seg } from "../api.js";
+import { parseCodes, renderRuns } from "../colour.js";
 
-/** `/profile` (your own). */
-export async function render(_parts, { me }) {
+/** Only pictures on this game's own site show (the page's policy loads nothing else). */
+function avatarOf(obj, url) {
+  return url && url.startsWith("/") && !url.startsWith("//")
+    ? h("img", { src: url, alt: `${obj.name}'s avatar`, width: 160 })
+    : null;
+}
+
+/** `/profile` (your own) or `/profile/<id>` (anyone's). */
+export async function render(parts, { me }) {
+  const id = (parts[0] ?? "").replace(/^#/, "");
+  if (id && id !== me.id) return other(id);
+  return own(me);
+}
+
+async function other(id) {
+  const obj = await api("GET", `/dbobj/${seg(id)}`);
+  const desc = obj.data?.description ?? "";
+  return h(
+    "article",
+    {},
+    h("h1", {}, obj.name),
+    avatarOf(obj, obj.data?.avatar ?? ""),
+    desc
+      ? h("div", { class: "card" }, parseCodes(desc).map((runs) => h("p", {}, renderRuns(runs))))
+      : h("p", {}, "No description yet."),
+  );
+}
+
+async function own(me) {
   const obj = await api("GET", `/dbobj/${seg(me.id)}`);
   const desc = h("textarea", { id: "prof-desc", name: "description", maxlength: 8000 });
   desc.value = obj.data?.description ?? "";
