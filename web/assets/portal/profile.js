@@ -12,7 +12,7 @@ function avatarOf(obj, url) {
 }
 
 /** `/profile` (your own) or `/profile/<id>` (anyone's). */
-export async function render(parts, { me }) {
+export function render(parts, { me }) {
   const id = (parts[0] ?? "").replace(/^#/, "");
   if (id && id !== me.id) return other(id);
   return own(me);
