@@ -256,6 +256,9 @@ Deno.test({
         await bob.send(`say ${XSS} plain words`);
         await waitOutput(page, /Bob says, "<img src=x onerror=/);
         assertEquals(await page.locator("#output img").count(), 0);
+        await bob.send(`:poses ${XSS} in a pose`);
+        await waitOutput(page, /Bob poses <img src=x onerror=.* in a pose/);
+        assertEquals(await page.locator("#output img").count(), 0);
         await bob.send(":waves, %chboldly%cn.");
         await waitOutput(page, /Bob waves, boldly\./);
         assert(
@@ -651,6 +654,10 @@ Deno.test({
           await anon.waitForSelector("h1");
           await assertAxe(anon, name);
           await screenshot(anon, `${name}-phone`);
+          await anon.setViewportSize(DESKTOP);
+          await assertAxe(anon, `${name} on a desktop`);
+          await screenshot(anon, `${name}-desktop`);
+          await anon.setViewportSize(PHONE);
         }
         await ctx.close();
       });
