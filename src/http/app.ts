@@ -12,12 +12,20 @@ import { objectRoutes } from "./routes/objects.ts";
 import { type RouteInfo, routesOf } from "./plugin_apps.ts";
 import { webPrefix } from "./plugin_web.ts";
 import { dispatchToPlugin } from "../plugins/http.ts";
+import { wantsHtml, WebClient } from "./web_client.ts";
 
 /** Builds the HTTP app over the shared services. */
 export function createApp(services: Services): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const web = new WebClient();
+  const jsonNotFound = notFound();
   app.onError(errorHandler());
-  app.notFound(notFound());
+  // Browsers navigating to an unknown page get the client's HTML 404; the API stays JSON.
+  app.notFound((c) =>
+    !c.req.path.startsWith("/api/") && wantsHtml(c.req.raw)
+      ? web.notFound(c.req.raw)
+      : jsonNotFound(c)
+  );
   app.use("*", securityHeaders());
   app.use("*", cors(services.config));
   app.use("*", async (c, next) => {
@@ -60,6 +68,18 @@ export function createApp(services: Services): Hono<AppEnv> {
     return dispatchToPlugin(mounted.app, c.req.raw, { player: c.var.player, ip: c.var.ip });
   });
   app.route("/api/v1", api);
+
+  // The browser client and portal (web/, docs/web.md): its assets and its own paths.
+  app.get("/assets/*", async (c) => {
+    let rest: string;
+    try {
+      rest = decodeURIComponent(c.req.path.slice("/assets/".length));
+    } catch {
+      return c.notFound();
+    }
+    return await web.asset(c.req.raw, rest) ?? c.notFound();
+  });
+  app.get("*", (c) => web.isClientPath(c.req.path) ? web.shell(c.req.raw) : c.notFound());
   return app;
 }
 

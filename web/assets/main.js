@@ -1,0 +1,182 @@
+// The client's entry: settings, the account area, and a router over the client's own paths.
+// The play client lives in #play and keeps its socket while portal pages come and go in #page.
+import { h, notice, replace } from "./dom.js";
+import { api } from "./api.js";
+import { session } from "./session.js";
+import { applySettings } from "./settings.js";
+import { PlayClient } from "./play.js";
+import { authView } from "./auth.js";
+
+applySettings();
+
+/** Portal sections and the module that renders each. */
+const SECTIONS = {
+  scenes: "./portal/scenes.js",
+  wiki: "./portal/wiki.js",
+  boards: "./portal/boards.js",
+  mail: "./portal/mail.js",
+  events: "./portal/events.js",
+  jobs: "./portal/jobs.js",
+  profile: "./portal/profile.js",
+  settings: "./portal/settings.js",
+};
+const PUBLIC = new Set(["settings", "login", "register", "reset"]);
+
+const state = { play: null, game: "UrsaMU" };
+
+/** Goes to a client path without reloading the page. */
+export function navigate(path, { replace: swap = false } = {}) {
+  if (swap) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
+  render();
+}
+
+function playPane() {
+  return document.getElementById("play");
+}
+function pagePane() {
+  return document.getElementById("page");
+}
+
+function renderAccount() {
+  const el = document.getElementById("account");
+  const p = session.player();
+  if (!session.token()) {
+    replace(
+      el,
+      h("a", { href: "/login" }, "Log in"),
+      " ",
+      h("a", { href: "/register" }, "Register"),
+    );
+    return;
+  }
+  replace(
+    el,
+    h("span", { class: "who-am-i" }, p?.name ?? "Logged in"),
+    " ",
+    h("button", { type: "button", class: "link", onclick: () => session.clear() }, "Log out"),
+  );
+}
+
+function markNav(section) {
+  for (const a of document.querySelectorAll("#nav a")) {
+    const target = a.getAttribute("href").split("/")[1] || "play";
+    if (target === section) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+}
+
+async function render() {
+  const path = location.pathname;
+  const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
+  const section = parts[0] ?? "play";
+  markNav(section);
+  renderAccount();
+  const page = pagePane();
+  const play = playPane();
+  if (!session.token() && !PUBLIC.has(section)) {
+    play.hidden = true;
+    page.hidden = false;
+    const mode = path === "/register" ? "register" : "login";
+    replace(page, authView(mode, { after: path === "/login" ? "/" : path }));
+    document.title = `${mode === "register" ? "Register" : "Log in"} · ${state.game}`;
+    return;
+  }
+  if (section === "login" || section === "register" || section === "reset") {
+    play.hidden = true;
+    page.hidden = false;
+    if (section !== "reset" && session.token()) return navigate("/", { replace: true });
+    replace(page, authView(section, { after: "/" }));
+    document.title = `${section === "reset" ? "New password" : "Log in"} · ${state.game}`;
+    focusHeading(page);
+    return;
+  }
+  if (section === "play") {
+    page.hidden = true;
+    replace(page);
+    play.hidden = false;
+    if (!state.play) state.play = new PlayClient(play, { navigate });
+    state.play.shown();
+    document.title = `Play · ${state.game}`;
+    return;
+  }
+  play.hidden = true;
+  page.hidden = false;
+  const mod = SECTIONS[section];
+  if (!mod) {
+    replace(page, h("h1", { tabindex: "-1" }, "Not found"), notice("There is no page here."));
+    focusHeading(page);
+    return;
+  }
+  replace(page, h("p", { class: "loading", role: "status" }, "Loading…"));
+  try {
+    const view = await import(mod);
+    if (location.pathname !== path) return; // the player moved on meanwhile
+    const node = await view.render(parts.slice(1), { navigate, me: await me() });
+    if (location.pathname !== path) return;
+    replace(page, node);
+    const title = page.querySelector("h1")?.textContent ?? section;
+    document.title = `${title} · ${state.game}`;
+  } catch (e) {
+    const title = e.status === 404 ? "Not found" : "Something went wrong";
+    replace(page, h("h1", { tabindex: "-1" }, title), notice(e.message, "error"));
+    document.title = `${title} · ${state.game}`;
+  }
+  focusHeading(page);
+}
+
+function focusHeading(page) {
+  const h1 = page.querySelector("h1");
+  if (h1) {
+    h1.setAttribute("tabindex", "-1");
+    h1.focus({ preventScroll: false });
+  }
+}
+
+let meCache = null;
+/** The logged-in player as `/api/v1/me` tells it (flags for staff pages), cached per login. */
+async function me() {
+  if (!session.token()) return null;
+  if (meCache && meCache.token === session.token()) return meCache.me;
+  const m = await api("GET", "/me");
+  meCache = { token: session.token(), me: m };
+  return m;
+}
+
+// Same-origin links are handled here, so the play client's socket survives navigation.
+document.addEventListener("click", (ev) => {
+  const a = ev.target instanceof Element ? ev.target.closest("a[href]") : null;
+  if (!a || ev.defaultPrevented || ev.button !== 0) return;
+  if (ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey || a.target) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith("/api/")) return;
+  if (a.hasAttribute("download")) return;
+  ev.preventDefault();
+  navigate(url.pathname + url.search);
+});
+addEventListener("popstate", () => render());
+
+session.on((event) => {
+  meCache = null;
+  if (event !== "login" && state.play) {
+    state.play.stop();
+    state.play = null;
+    replace(playPane());
+  }
+  if (event === "expired") {
+    navigate("/login", { replace: true });
+    pagePane().prepend(notice("Your session has ended. Please log in again.", "error"));
+    return;
+  }
+  render();
+});
+
+fetch("/api/v1/config").then((r) => r.json()).then((c) => {
+  const name = c?.server?.name || c?.game?.name;
+  if (typeof name === "string" && name) {
+    state.game = name;
+    document.getElementById("brand").textContent = name;
+  }
+}).catch(() => {});
+
+render();
