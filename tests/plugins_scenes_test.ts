@@ -419,6 +419,33 @@ Deno.test("scenes: bad input is refused with a clear error and writes nothing", 
   }
 });
 
+Deno.test("scenes: an endTime past year 9999 is refused, so the export and +scene never fail", async () => {
+  const g = await game();
+  const call = rest(g);
+  try {
+    const ann = await g.player("Ann");
+    const s = (await call(ann, "POST", "", { name: "Late", location: "#1" })).body;
+    for (const endTime of [1e20, 8.64e15 + 1, Date.UTC(10000, 0, 1), 1.5e300]) {
+      const r = await call(ann, "PATCH", `/${s.id}`, { endTime, status: "closed" });
+      assertEquals(r.status, 400, `endTime ${endTime}`);
+      assertMatch(r.body.error, /endTime/);
+    }
+    const after = (await call(ann, "GET", `/${s.id}`)).body;
+    assertEquals(
+      [after.status, after.endTime],
+      ["active", undefined],
+      "a refused PATCH wrote nothing",
+    );
+    const ok = await call(ann, "PATCH", `/${s.id}`, { endTime: s.startTime + 60_000 });
+    assertEquals([ok.status, ok.body.endTime], [200, s.startTime + 60_000]);
+    assertEquals((await call(ann, "GET", `/${s.id}/export`)).status, 200);
+    const shown = (await g.run(ann, `+scene ${s.id}`)).text("Ann");
+    assert(!/went wrong/i.test(shown) && shown.includes("Ended:"), shown);
+  } finally {
+    await g.close();
+  }
+});
+
 Deno.test("scenes: speech in a room with an active scene is logged once, by whoever said it", async () => {
   const g = await game();
   const call = rest(g);
