@@ -446,6 +446,29 @@ Deno.test("scenes: an endTime past year 9999 is refused, so the export and +scen
   }
 });
 
+Deno.test("scenes: a title from REST loses terminal escapes, controls, bidi overrides and line breaks", async () => {
+  const g = await game();
+  const call = rest(g);
+  try {
+    const ann = await g.player("Ann");
+    // REST bodies are sanitised by the engine except their `name` keys (kept for name rules),
+    // and a scene's title is a `name`: without its own cleaning, +scenes would send the ESC
+    // sequence to every reader's terminal and the line break would forge a line of the list.
+    const evil = "Ev\u001b[2Jil\u0007\r\nFake line\u202e";
+    const made = await call(ann, "POST", "", { name: evil, location: "#1" });
+    assertEquals([made.status, made.body.name], [201, "Evil Fake line"]);
+    const patched = await call(ann, "PATCH", `/${made.body.id}`, { name: `New\u001b[31m\ttitle` });
+    assertEquals([patched.status, patched.body.name], [200, "New title"]);
+    const none = await call(ann, "POST", "", { name: "\u202e\u0007\u001b[0m", location: "#1" });
+    assertEquals([none.status, none.body.error], [400, "name is required"]);
+    const list = (await g.run(ann, "+scenes")).text("Ann");
+    const unsafe = [...list].filter((ch) => (ch < " " && ch !== "\n") || ch === "\u202e");
+    assert(list.includes("New title") && unsafe.length === 0, list);
+  } finally {
+    await g.close();
+  }
+});
+
 Deno.test("scenes: speech in a room with an active scene is logged once, by whoever said it", async () => {
   const g = await game();
   const call = rest(g);

@@ -14,6 +14,7 @@ import {
   type PlayerLookup,
   type PluginBus,
   type PluginWorld,
+  sanitizeText,
   stripColour,
   typeOf,
   ValidationError,
@@ -102,7 +103,9 @@ export function sceneView(s: SceneRecord, poses?: Pose[]): SceneView {
 
 /** A bounded title: trimmed, not empty. */
 export function checkName(v: unknown, field = "name"): string {
-  const name = typeof v === "string" ? v.trim() : "";
+  // The engine leaves a REST body's `name` keys as sent (for the player name rules), so a
+  // title is cleaned here: one line, no escapes, controls or bidi overrides.
+  const name = typeof v === "string" ? sanitizeText(v.replace(/[\r\n\t]+/g, " ")).trim() : "";
   if (!name) throw new ValidationError(`${field} is required`);
   if (name.length > MAX_NAME) {
     throw new ValidationError(`${field} must be ${MAX_NAME} characters or fewer`);
