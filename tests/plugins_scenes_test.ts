@@ -469,6 +469,21 @@ Deno.test("scenes: a title from REST loses terminal escapes, controls, bidi over
   }
 });
 
+Deno.test("scenes: 'ooc :' with nothing after the colon says nothing to the room", async () => {
+  const g = await game();
+  try {
+    const ann = await g.player("Ann"), bob = await g.player("Bob");
+    await g.connect(bob);
+    for (const line of ["ooc :", "ooc :   "]) {
+      const heard = await g.run(ann, line);
+      assertEquals(heard.text("Ann"), "Say what, out of character?");
+      assertEquals(heard.text("Bob"), "");
+    }
+  } finally {
+    await g.close();
+  }
+});
+
 Deno.test("scenes: speech in a room with an active scene is logged once, by whoever said it", async () => {
   const g = await game();
   const call = rest(g);
