@@ -619,6 +619,28 @@ Deno.test("scenes: locations are the rooms the caller may enter, by name, privat
   }
 });
 
+Deno.test("scenes: a player cannot start a scene in a room whose enter lock keeps them out", async () => {
+  const g = await game({ plugins: ["building"] });
+  const call = rest(g);
+  try {
+    const boss = await g.player("Boss", { flags: ["admin"] });
+    const ann = await g.player("Ann");
+    const vault = (await g.run(boss, "@dig Vault")).text("Boss").match(/#(\d+)/)![1];
+    await g.run(boss, `@lock #${vault}/enter=admin`);
+    // Poses of a scene are heard in its room, so a scene there would let Ann speak into a room
+    // she may not enter; GET /locations does not offer it either.
+    const refused = await call(ann, "POST", "", { name: "Heist", location: `#${vault}` });
+    assertEquals(refused.status, 403);
+    assertMatch(refused.body.error, /enter/);
+    assertEquals((await call(ann, "GET", "")).body, [], "nothing was stored");
+    const staff = await call(boss, "POST", "", { name: "Audit", location: `#${vault}` });
+    assertEquals(staff.status, 201);
+    assertEquals((await call(ann, "POST", "", { name: "Tea", location: "#1" })).status, 201);
+  } finally {
+    await g.close();
+  }
+});
+
 Deno.test("scenes: +scene commands in game, the pose order and the nudge", async () => {
   const g = await game();
   const call = rest(g);

@@ -159,6 +159,14 @@ export class SceneService {
   /** Creates a scene in a room (rule 1); fires `scene:created`. */
   async create(actor: DbObject, input: NewScene): Promise<SceneRecord> {
     const room = await this.room(input.location);
+    // A scene's poses are heard in its room: only where the actor is, or may enter (the rooms
+    // GET /locations offers), or anywhere for staff.
+    if (
+      room.id !== actor.location && !isStaff(actor.flags) &&
+      !checkLock(room.data.locks?.enter ?? "", lockSubject(actor))
+    ) {
+      throw new ForbiddenError("You may not start a scene in a room you cannot enter.");
+    }
     const now = this.d.now();
     const s = await this.d.store.create((id) => ({
       id,
@@ -395,7 +403,7 @@ export class SceneService {
   async locations(actor: DbObject): Promise<{ id: string; name: string; type: string }[]> {
     const ids = await this.d.world.idsWithFlag("room", MAX_ROOMS);
     const rooms = await this.d.world.getMany(ids);
-    const subject = { id: `#${actor.id}`, flags: actor.flags, connected: true };
+    const subject = lockSubject(actor);
     return rooms
       .filter((r) => typeOf(r) === "room" && checkLock(r.data.locks?.enter ?? "", subject))
       .map((r) => ({
@@ -423,4 +431,9 @@ export class SceneService {
     ]);
     return [...active, ...paused];
   }
+}
+
+/** The actor as an enter lock sees them (connected: they are acting). */
+function lockSubject(actor: DbObject) {
+  return { id: `#${actor.id}`, flags: actor.flags, connected: true };
 }
