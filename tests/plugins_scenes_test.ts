@@ -419,6 +419,71 @@ Deno.test("scenes: bad input is refused with a clear error and writes nothing", 
   }
 });
 
+Deno.test("scenes: an endTime past year 9999 is refused, so the export and +scene never fail", async () => {
+  const g = await game();
+  const call = rest(g);
+  try {
+    const ann = await g.player("Ann");
+    const s = (await call(ann, "POST", "", { name: "Late", location: "#1" })).body;
+    for (const endTime of [1e20, 8.64e15 + 1, Date.UTC(10000, 0, 1), 1.5e300]) {
+      const r = await call(ann, "PATCH", `/${s.id}`, { endTime, status: "closed" });
+      assertEquals(r.status, 400, `endTime ${endTime}`);
+      assertMatch(r.body.error, /endTime/);
+    }
+    const after = (await call(ann, "GET", `/${s.id}`)).body;
+    assertEquals(
+      [after.status, after.endTime],
+      ["active", undefined],
+      "a refused PATCH wrote nothing",
+    );
+    const ok = await call(ann, "PATCH", `/${s.id}`, { endTime: s.startTime + 60_000 });
+    assertEquals([ok.status, ok.body.endTime], [200, s.startTime + 60_000]);
+    assertEquals((await call(ann, "GET", `/${s.id}/export`)).status, 200);
+    const shown = (await g.run(ann, `+scene ${s.id}`)).text("Ann");
+    assert(!/went wrong/i.test(shown) && shown.includes("Ended:"), shown);
+  } finally {
+    await g.close();
+  }
+});
+
+Deno.test("scenes: a title from REST loses terminal escapes, controls, bidi overrides and line breaks", async () => {
+  const g = await game();
+  const call = rest(g);
+  try {
+    const ann = await g.player("Ann");
+    // REST bodies are sanitised by the engine except their `name` keys (kept for name rules),
+    // and a scene's title is a `name`: without its own cleaning, +scenes would send the ESC
+    // sequence to every reader's terminal and the line break would forge a line of the list.
+    const evil = "Ev\u001b[2Jil\u0007\r\nFake line\u202e";
+    const made = await call(ann, "POST", "", { name: evil, location: "#1" });
+    assertEquals([made.status, made.body.name], [201, "Evil Fake line"]);
+    const patched = await call(ann, "PATCH", `/${made.body.id}`, { name: `New\u001b[31m\ttitle` });
+    assertEquals([patched.status, patched.body.name], [200, "New title"]);
+    const none = await call(ann, "POST", "", { name: "\u202e\u0007\u001b[0m", location: "#1" });
+    assertEquals([none.status, none.body.error], [400, "name is required"]);
+    const list = (await g.run(ann, "+scenes")).text("Ann");
+    const unsafe = [...list].filter((ch) => (ch < " " && ch !== "\n") || ch === "\u202e");
+    assert(list.includes("New title") && unsafe.length === 0, list);
+  } finally {
+    await g.close();
+  }
+});
+
+Deno.test("scenes: 'ooc :' with nothing after the colon says nothing to the room", async () => {
+  const g = await game();
+  try {
+    const ann = await g.player("Ann"), bob = await g.player("Bob");
+    await g.connect(bob);
+    for (const line of ["ooc :", "ooc :   "]) {
+      const heard = await g.run(ann, line);
+      assertEquals(heard.text("Ann"), "Say what, out of character?");
+      assertEquals(heard.text("Bob"), "");
+    }
+  } finally {
+    await g.close();
+  }
+});
+
 Deno.test("scenes: speech in a room with an active scene is logged once, by whoever said it", async () => {
   const g = await game();
   const call = rest(g);
@@ -549,6 +614,28 @@ Deno.test("scenes: locations are the rooms the caller may enter, by name, privat
     const annSees = (await seen(ann)).map((r: Json) => r.id);
     assert(annSees.includes(`#${garden}`) && annSees.includes(`#${attic}`));
     assert(!annSees.includes(`#${vault}`), "the vault's enter lock keeps Ann out");
+  } finally {
+    await g.close();
+  }
+});
+
+Deno.test("scenes: a player cannot start a scene in a room whose enter lock keeps them out", async () => {
+  const g = await game({ plugins: ["building"] });
+  const call = rest(g);
+  try {
+    const boss = await g.player("Boss", { flags: ["admin"] });
+    const ann = await g.player("Ann");
+    const vault = (await g.run(boss, "@dig Vault")).text("Boss").match(/#(\d+)/)![1];
+    await g.run(boss, `@lock #${vault}/enter=admin`);
+    // Poses of a scene are heard in its room, so a scene there would let Ann speak into a room
+    // she may not enter; GET /locations does not offer it either.
+    const refused = await call(ann, "POST", "", { name: "Heist", location: `#${vault}` });
+    assertEquals(refused.status, 403);
+    assertMatch(refused.body.error, /enter/);
+    assertEquals((await call(ann, "GET", "")).body, [], "nothing was stored");
+    const staff = await call(boss, "POST", "", { name: "Audit", location: `#${vault}` });
+    assertEquals(staff.status, 201);
+    assertEquals((await call(ann, "POST", "", { name: "Tea", location: "#1" })).status, 201);
   } finally {
     await g.close();
   }

@@ -343,3 +343,31 @@ Deno.test("boards: +bb commands in game, the new-post notice, staff commands", a
     assert.ok(help.status === 200 || help.status === 404);
   });
 });
+
+Deno.test("boards: a REST subject is one line, so the new-post notice cannot forge a line", async () => {
+  const game = await startTestGame({ plugins: ["boards"] });
+  try {
+    const wiz = await game.player("Wiz", { flags: ["wizard"] });
+    const ann = await game.player("Ann"), bob = await game.player("Bob");
+    await game.request("POST", "/api/v1/boards", { as: wiz, body: { name: "News" } });
+    await game.connect(bob);
+    await game.received(); // the login's look
+    const forged = "Hello\n%ch(New BB message (1/2) posted to 'News' by Wiz: Free items)%cn";
+    const p = await game.request("POST", "/api/v1/boards/1/posts", {
+      as: ann,
+      body: { subject: forged, body: "First.\nSecond." },
+    });
+    assert.equal(p.status, 201);
+    assert.equal(p.body.subject, forged.replace("\n", " "));
+    assert.equal(p.body.body, "First.\nSecond.", "a body keeps its lines");
+    const heard = (await game.received()).text("Bob").split("\n").filter((l) => l.trim());
+    assert.equal(heard.length, 1, heard.join(" | "));
+    const edited = await game.request("PATCH", "/api/v1/boards/1/posts/1", {
+      as: ann,
+      body: { subject: "A\r\nB" },
+    });
+    assert.deepEqual([edited.status, edited.body.subject], [200, "A B"]);
+  } finally {
+    await game.close();
+  }
+});

@@ -20,6 +20,7 @@ import {
   MAX_BODY,
   MAX_DESCRIPTION,
   MAX_SUBJECT,
+  oneLine,
   optionalText,
   requiredText,
 } from "./service.ts";
@@ -139,7 +140,7 @@ export function boardRoutes(app: PluginApp, svc: BoardService): void {
     allowOnly(body, POST_FIELDS);
     const next = { ...post, editedAt: Date.now() };
     if (body.subject !== undefined) {
-      next.subject = requiredText(body.subject, "subject", MAX_SUBJECT);
+      next.subject = requiredText(oneLine(body.subject), "subject", MAX_SUBJECT);
     }
     if (body.body !== undefined) next.body = requiredText(body.body, "body", MAX_BODY);
     await svc.store.updatePost(next);

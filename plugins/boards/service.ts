@@ -81,6 +81,13 @@ export function optionalText(raw: unknown, field: string, max: number, fallback 
   return t;
 }
 
+/** A one-line field (a subject) as sent, its line breaks and tabs made single spaces. */
+export function oneLine(raw: unknown): unknown {
+  // A subject is shown inside other lines (lists, the new-post notice to every reader); a
+  // break in it would forge a line of its own.
+  return typeof raw === "string" ? raw.replace(/[\r\n\t]+/g, " ") : raw;
+}
+
 /** A required text field: non-empty after trimming, bounded. */
 export function requiredText(raw: unknown, field: string, max: number): string {
   const t = optionalText(raw, field, max);
@@ -197,7 +204,7 @@ export class BoardService {
   /** Posts on a board after the checks; tells online readers (but the author). */
   async post(board: Board, p: DbObject, subjectRaw: unknown, bodyRaw: unknown): Promise<Post> {
     if (!this.canPost(board, p)) throw new ForbiddenError("You may not post on that board.");
-    const subjectText = requiredText(subjectRaw, "subject", MAX_SUBJECT);
+    const subjectText = requiredText(oneLine(subjectRaw), "subject", MAX_SUBJECT);
     const body = requiredText(bodyRaw, "body", MAX_BODY);
     const post = await this.d.store.createPost(board, {
       subject: subjectText,

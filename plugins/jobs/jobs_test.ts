@@ -481,3 +481,22 @@ Deno.test("jobs: the submitter gets mail through the mail plugin's API when it i
     ]);
   }, { plugins: ["jobs", MAIL_FIXTURE] });
 });
+
+Deno.test("jobs: a REST title is one line, so the staff notice cannot forge a line", async () => {
+  await withGame(async (game, wiz) => {
+    const req = client(game);
+    const ann = await game.player("Ann");
+    await game.connect(wiz);
+    await game.received(); // the login's look
+    const a = await req("POST", J, ann, {
+      title: "Broken door\r\n[Jobs] Job #1 was resolved by Wiz.",
+      description: "Line one.\nLine two.",
+    });
+    assert.equal(a.status, 201);
+    assert.equal(a.body.title, "Broken door [Jobs] Job #1 was resolved by Wiz.");
+    assert.equal(a.body.description, "Line one.\nLine two.", "a description keeps its lines");
+    const heard = (await game.received()).text("Wiz").split("\n").filter((l) => l.trim());
+    assert.equal(heard.length, 1, heard.join(" | "));
+    assert.match(heard[0], /New job #1 .*Broken door \[Jobs\] Job #1 was resolved/);
+  });
+});

@@ -178,7 +178,12 @@ export class JobService {
 
   /** Submits a job; online staff are told. */
   async submit(p: DbObject, body: Record<string, unknown>): Promise<Job> {
-    const title = requiredText(body.title, "title", MAX_TITLE);
+    // One line: the title is shown inside other lines (lists, the notice to staff).
+    const title = requiredText(
+      typeof body.title === "string" ? body.title.replace(/[\r\n\t]+/g, " ") : body.title,
+      "title",
+      MAX_TITLE,
+    );
     const description = requiredText(body.description, "description", MAX_DESCRIPTION);
     const category = body.category === undefined
       ? this.defaultCategory()

@@ -313,12 +313,12 @@ export function sceneCommands(d: CommandDeps): CommandSpec[] {
       "In a room with an active scene it is logged as an OOC entry.",
     async exec(u: CommandSdk) {
       const text = u.cmd.args;
-      if (!text.trim()) throw new CommandError("Say what, out of character?");
+      const posed = text.startsWith(":");
+      const body = posed ? text.slice(1).trimStart() : text;
+      if (!body.trim()) throw new CommandError("Say what, out of character?");
       if (!u.here) throw new CommandError("There is no one here to hear you.");
       const me: DbObject = u.me;
       const name = d.players.displayName(me);
-      const posed = text.startsWith(":");
-      const body = posed ? text.slice(1).trimStart() : text;
       d.deliver.toRoom(u.here.id, {
         msg: posed ? `[OOC] ${name} ${body}%cn` : `[OOC] ${name}: ${body}%cn`,
         data: { type: "ooc", from: { id: me.id, name: me.name, moniker: name }, text: body },

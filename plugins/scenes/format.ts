@@ -11,6 +11,8 @@ export function poseLine(pose: Pose): string {
 
 /** `2026-01-01 12:30 UTC`: the same for every reader, whatever the server's zone. */
 export function stamp(ms: number): string {
+  // A record written before endTime was bounded may hold a time no Date can print.
+  if (!Number.isFinite(new Date(ms).getTime())) return "-";
   return new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
 }
 

@@ -20,7 +20,7 @@ import {
   type SceneService,
   sceneView,
 } from "./service.ts";
-import { POSE_TYPES, SCENE_TYPES, STATUSES } from "./types.ts";
+import { MAX_TIME, POSE_TYPES, SCENE_TYPES, STATUSES } from "./types.ts";
 
 /** The prefix the routes are mounted on. */
 export const PREFIX = "/api/v1/scenes";
@@ -77,9 +77,9 @@ export function sceneRoutes(app: PluginApp, svc: SceneService): void {
     if (b.endTime !== undefined) {
       if (
         b.endTime !== null && (typeof b.endTime !== "number" || !Number.isFinite(b.endTime) ||
-          b.endTime < 0)
+          b.endTime < 0 || b.endTime > MAX_TIME)
       ) {
-        throw new ValidationError("endTime must be a time in ms since the epoch");
+        throw new ValidationError("endTime must be a time in ms since the epoch (up to year 9999)");
       }
       ch.endTime = b.endTime === null ? null : Math.floor(b.endTime);
     }

@@ -14,6 +14,7 @@ import {
   type PlayerLookup,
   type PluginBus,
   type PluginWorld,
+  sanitizeText,
   stripColour,
   typeOf,
   ValidationError,
@@ -102,7 +103,9 @@ export function sceneView(s: SceneRecord, poses?: Pose[]): SceneView {
 
 /** A bounded title: trimmed, not empty. */
 export function checkName(v: unknown, field = "name"): string {
-  const name = typeof v === "string" ? v.trim() : "";
+  // The engine leaves a REST body's `name` keys as sent (for the player name rules), so a
+  // title is cleaned here: one line, no escapes, controls or bidi overrides.
+  const name = typeof v === "string" ? sanitizeText(v.replace(/[\r\n\t]+/g, " ")).trim() : "";
   if (!name) throw new ValidationError(`${field} is required`);
   if (name.length > MAX_NAME) {
     throw new ValidationError(`${field} must be ${MAX_NAME} characters or fewer`);
@@ -156,6 +159,14 @@ export class SceneService {
   /** Creates a scene in a room (rule 1); fires `scene:created`. */
   async create(actor: DbObject, input: NewScene): Promise<SceneRecord> {
     const room = await this.room(input.location);
+    // A scene's poses are heard in its room: only where the actor is, or may enter (the rooms
+    // GET /locations offers), or anywhere for staff.
+    if (
+      room.id !== actor.location && !isStaff(actor.flags) &&
+      !checkLock(room.data.locks?.enter ?? "", lockSubject(actor))
+    ) {
+      throw new ForbiddenError("You may not start a scene in a room you cannot enter.");
+    }
     const now = this.d.now();
     const s = await this.d.store.create((id) => ({
       id,
@@ -392,7 +403,7 @@ export class SceneService {
   async locations(actor: DbObject): Promise<{ id: string; name: string; type: string }[]> {
     const ids = await this.d.world.idsWithFlag("room", MAX_ROOMS);
     const rooms = await this.d.world.getMany(ids);
-    const subject = { id: `#${actor.id}`, flags: actor.flags, connected: true };
+    const subject = lockSubject(actor);
     return rooms
       .filter((r) => typeOf(r) === "room" && checkLock(r.data.locks?.enter ?? "", subject))
       .map((r) => ({
@@ -420,4 +431,9 @@ export class SceneService {
     ]);
     return [...active, ...paused];
   }
+}
+
+/** The actor as an enter lock sees them (connected: they are acting). */
+function lockSubject(actor: DbObject) {
+  return { id: `#${actor.id}`, flags: actor.flags, connected: true };
 }

@@ -17,6 +17,8 @@ export const MAX_POSE = 4000;
 export const MAX_NAME = 120;
 /** Longest scene description. */
 export const MAX_DESC = 4000;
+/** Latest `endTime` accepted (the end of year 9999), so every stamp prints as a date. */
+export const MAX_TIME = Date.UTC(9999, 11, 31, 23, 59);
 /** Most players in a scene's participants or allowed list (keeps the record small). */
 export const MAX_MEMBERS = 500;
 

@@ -95,6 +95,7 @@ export {
   USER_SHAPE,
 } from "../storage/limits.ts";
 export { padVisible, renderAnsi, stripColour, visibleLength, wrapText } from "../text/colour.ts";
+export { sanitizeText } from "../text/sanitize.ts";
 export { exitName, namesOf } from "../commands/format.ts";
 export { displayName, MAX_ALIASES, MAX_NAMES, splitNames } from "../world/players.ts";
 export type { FoundPlayers, PlayerLookup } from "../world/players.ts";
