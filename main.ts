@@ -1,20 +1,38 @@
 /**
  * Engine entry point: builds the engine and serves HTTP (and, on the same
- * port and its own, the WebSocket hub). Exit 0 is a clean stop.
+ * port and its own, the WebSocket hub). Exit 0 is a clean stop; a start that cannot succeed as
+ * configured prints one line naming the key and exits EXIT_CONFIG (78).
  */
-import { createEngine } from "./src/engine.ts";
-import { ListenError, serveEngine } from "./src/server.ts";
-import { EXIT_RESTART, exitWhenStdinCloses } from "./src/lifecycle.ts";
+import { createEngine, type Engine } from "./src/engine.ts";
+import { ListenError, type RunningServer, serveEngine } from "./src/server.ts";
+import { EXIT_CONFIG, EXIT_RESTART, exitWhenStdinCloses } from "./src/lifecycle.ts";
 import { guardProcess } from "./src/crash_guard.ts";
+import { oneLine, StartupError } from "./src/startup_error.ts";
+
+/** Builds and serves the engine; a failure is one line on stderr and an exit code, never a stack. */
+async function start(): Promise<{ engine: Engine; server: RunningServer }> {
+  let engine: Engine | null = null;
+  try {
+    engine = await createEngine();
+    return { engine, server: await serveEngine(engine) };
+  } catch (e) {
+    const known = e instanceof StartupError || e instanceof ListenError;
+    if (known) console.error(`engine: ${oneLine(e)}`);
+    else if (Deno.env.get("URSAMU_GAME_DEBUG") === "true") {
+      console.error("engine: could not start:", e);
+    } else {
+      // A bug rather than a setting: still one line; the stack is there for whoever asks.
+      console.error(
+        `engine: could not start: ${oneLine(e)} (URSAMU_GAME_DEBUG=true shows the stack trace)`,
+      );
+    }
+    await engine?.close().catch(() => {});
+    Deno.exit(known ? EXIT_CONFIG : 1);
+  }
+}
 
 if (import.meta.main) {
-  const engine = await createEngine();
-  const server = await serveEngine(engine).catch(async (e) => {
-    if (!(e instanceof ListenError)) throw e;
-    console.error(`engine: ${e.message}`);
-    await engine.close();
-    Deno.exit(1);
-  });
+  const { engine, server } = await start();
   // Hooks run last-registered first: listeners stop, then storage closes.
   const { lifecycle } = engine.services;
   lifecycle.onExit("storage", () => engine.close());

@@ -31,6 +31,7 @@ import { ENGINE_VERSION } from "./version.ts";
 import { Scheduler } from "./timers/scheduler.ts";
 import { type Clock, systemClock } from "./timers/clock.ts";
 import type { Services } from "./services.ts";
+import { readTls, type TlsPair } from "./tls/certs.ts";
 
 /** Options for building an engine. */
 export interface EngineOptions {
@@ -56,6 +57,8 @@ export interface Engine {
   hub: Hub;
   /** The persistent timers (started once plugins have loaded). */
   timers: Scheduler;
+  /** The TLS key and certificate read at start when `server.ssl.enabled`, else null. */
+  tls: TlsPair | null;
   close(): Promise<void>;
 }
 
@@ -69,6 +72,8 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     overrides: opts.overrides,
   }).load();
   const cfg = config.value;
+  // Before the database: a missing certificate should stop the start before anything is opened.
+  const tls = await readTls(cfg.server.ssl, root);
   const kv = await openStore(
     cfg.server.db === ":memory:" ? ":memory:" : resolve(root, cfg.server.db),
   );
@@ -154,6 +159,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     app,
     hub,
     timers,
+    tls,
     async close() {
       // First, so no job runs against a closing hub or store (its rest stays due).
       await timers.stop();

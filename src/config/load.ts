@@ -209,8 +209,17 @@ export class Config {
         : `cannot read ${path}: ${(e as Error).message}`;
     }
     if (strict) throw new Error(`config: ${problem}; the configuration in use is unchanged`);
-    this.#warn(`config: ${problem}; using defaults`);
+    this.#warn(
+      `config: ${problem}; using defaults. Fix the file (the command line's \`check-config\` lists every problem).`,
+    );
     return {};
+  }
+
+  /** Where to correct a value, by the layer it came from. */
+  #fixFor(layer: string, path: string): string {
+    if (layer === "environment") return `Fix or unset ${envName(path)}.`;
+    if (layer === "config file") return `Fix or remove it in ${this.#sources.file}.`;
+    return "Fix the value where the program sets it.";
   }
 
   #merge(): void {
@@ -232,7 +241,7 @@ export class Config {
         this.#warn(
           `config: invalid ${hit[0]} for '${path}' (${reason}); using default ${
             JSON.stringify(def)
-          }`,
+          }. ${this.#fixFor(hit[0], path)}`,
         );
         continue;
       }

@@ -19,7 +19,8 @@ import { ensureStartingRoom, startingRoom } from "../world/start.ts";
 import { runFirstRunSetup, SetupCancelled, type SetupOptions, type SetupResult } from "./setup.ts";
 import { terminalIO } from "./terminal_io.ts";
 import { commandFor } from "./run_command.ts";
-import { abortableSleep, type Child, Supervisor } from "./supervisor.ts";
+import { abortableSleep, type Child, EXIT_CONFIG, Supervisor } from "./supervisor.ts";
+import { oneLine, StartupError } from "../startup_error.ts";
 
 /** Where main.ts and telnet.ts live. */
 const CODE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -139,7 +140,11 @@ export async function main(args: string[]): Promise<number> {
       log("first-run setup cancelled (Ctrl-C); nothing was started");
       return 130;
     }
-    log(`first-run setup failed: ${(e as Error).message}`);
+    if (e instanceof StartupError) {
+      log(e.message);
+      return EXIT_CONFIG;
+    }
+    log(`first-run setup failed: ${oneLine(e)}`);
     return 1;
   }
   const children = childEnv(env);
