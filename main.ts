@@ -8,6 +8,24 @@ import { ListenError, type RunningServer, serveEngine } from "./src/server.ts";
 import { EXIT_CONFIG, EXIT_RESTART, exitWhenStdinCloses } from "./src/lifecycle.ts";
 import { guardProcess } from "./src/crash_guard.ts";
 import { oneLine, StartupError } from "./src/startup_error.ts";
+import { resolve } from "node:path";
+import { Config } from "./src/config/load.ts";
+import { startLogging } from "./src/logging/setup.ts";
+
+/**
+ * Routes this process's console through the logger before anything else prints. The engine reads
+ * the configuration again (and reports its problems, now through the logger).
+ */
+async function logging(): Promise<void> {
+  const env = Deno.env.toObject();
+  const config = await new Config({
+    file: resolve(Deno.cwd(), env["URSAMU_CONFIG"] ?? "config/config.json"),
+    env,
+    warn: () => {},
+  }).load();
+  // Under the supervisor it writes the file; alone, the engine does.
+  startLogging(config.value, Deno.cwd(), "engine", env, env["URSAMU_SUPERVISED"] !== "1");
+}
 
 /** Builds and serves the engine; a failure is one line on stderr and an exit code, never a stack. */
 async function start(): Promise<{ engine: Engine; server: RunningServer }> {
@@ -32,6 +50,7 @@ async function start(): Promise<{ engine: Engine; server: RunningServer }> {
 }
 
 if (import.meta.main) {
+  await logging();
   const { engine, server } = await start();
   // Hooks run last-registered first: listeners stop, then storage closes.
   const { lifecycle } = engine.services;

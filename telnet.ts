@@ -8,18 +8,24 @@ import { resolve } from "node:path";
 import { Config } from "./src/config/load.ts";
 import { SIDECAR_SECRET_ENV, sidecarSecretFrom } from "./src/hub/sidecar_auth.ts";
 import { EXIT_CONFIG } from "./src/lifecycle.ts";
+import { startLogging } from "./src/logging/setup.ts";
 import { httpBaseFor, hubUrlFor, TelnetListenError, TelnetSidecar } from "./src/telnet/sidecar.ts";
 
 if (import.meta.main) {
   const env = Deno.env.toObject();
   const supervised = env["URSAMU_SUPERVISED"] === "1";
+  const warnings: string[] = [];
   const config = await new Config({
     file: resolve(Deno.cwd(), env["URSAMU_CONFIG"] ?? "config/config.json"),
     env,
     // Under the supervisor the engine reports the configuration's problems, once.
-    warn: supervised ? () => {} : undefined,
+    warn: supervised ? () => {} : (m) => warnings.push(m),
   }).load();
   const cfg = config.value;
+  // Supervised, the supervisor writes its lines to the log file; alone, it keeps its own file
+  // (telnet.log beside it) so that it never shares one with an engine that runs alone too.
+  startLogging(cfg, Deno.cwd(), "telnet", env, !supervised, "telnet.log");
+  for (const w of warnings) console.warn(w);
   const sidecarSecret = sidecarSecretFrom(env, (m) => console.warn(`telnet: ${m}`));
   if (sidecarSecret === null && !env[SIDECAR_SECRET_ENV]) {
     console.warn(

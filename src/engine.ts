@@ -89,6 +89,13 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const hooks = createHooks();
   // Plugins learn of destroyed objects and toaded players from every writer of the store.
   objects.onChange(worldEventsFrom(hooks.worldHooks));
+  // Who came and went, for the game log (docs/logging.md); no address or secret in the line.
+  hooks.worldHooks.on("player:connected", (p) => {
+    console.log(`hub: ${p.name}(#${p.id}) ${p.resumed ? "resumed a session" : "connected"}`);
+  });
+  hooks.worldHooks.on("player:disconnected", (p) => {
+    console.log(`hub: ${p.name}(#${p.id}) disconnected`);
+  });
   const timers = new Scheduler(kv, { clock: opts.clock ?? systemClock() });
   const commands = new CommandRegistry();
   // The manager needs the finished services (for plugin contexts), so it is built just after.

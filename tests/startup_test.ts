@@ -59,7 +59,10 @@ Deno.test("start-up: a database that is not one stops the engine with one line n
   assertNoStack(out);
   const lines = out.split("\n").filter((l) => /server\.db/.test(l));
   assertEquals(lines.length, 1, out);
-  assertMatch(lines[0], /^engine: the database .*ursamu\.db cannot be opened: .*\(server\.db\); /);
+  assertMatch(
+    lines[0],
+    /^\S+Z ERROR engine: the database .*ursamu\.db cannot be opened: .*\(server\.db\); /,
+  );
   assertMatch(lines[0], /URSAMU_SERVER_DB/);
 });
 

@@ -106,7 +106,7 @@ export function defaultConfig(): EngineConfig {
     database: { path: "data/ursamu.db", backupInterval: 86400, maxBackups: 7 },
     logging: {
       level: "info",
-      file: "logs/ursamu.log",
+      file: "",
       dir: "logs",
       maxSize: 10485760,
       maxFiles: 5,
@@ -131,6 +131,11 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "logging.maxSize",
   "logging.maxFiles",
 ];
+
+/** Keys whose value must be one of a few words. */
+export const ENUM_KEYS: Readonly<Record<string, readonly string[]>> = {
+  "logging.level": ["debug", "info", "warn", "error"],
+};
 
 /** Keys that `@site` may change at runtime (docs/configuration.md). */
 export const SITE_KEYS: readonly string[] = [

@@ -3,7 +3,13 @@
  * Every leaf is validated against the type of its default; an invalid value
  * logs a warning naming the key and the default is used instead.
  */
-import { defaultConfig, type EngineConfig, NON_NEGATIVE_KEYS, PORT_KEYS } from "./defaults.ts";
+import {
+  defaultConfig,
+  type EngineConfig,
+  ENUM_KEYS,
+  NON_NEGATIVE_KEYS,
+  PORT_KEYS,
+} from "./defaults.ts";
 
 type Tree = Record<string, unknown>;
 
@@ -94,6 +100,8 @@ export function invalidReason(path: string, value: unknown, def: unknown): strin
       : "expected an array of strings";
   }
   if (typeof value !== typeof def) return `expected a ${typeof def}`;
+  const words = ENUM_KEYS[path];
+  if (words && !words.includes(value as string)) return `expected one of ${words.join(", ")}`;
   if (typeof value === "number") {
     if (!Number.isFinite(value)) return "expected a finite number";
     if (PORT_KEYS.includes(path) && (!Number.isInteger(value) || value < 1 || value > 65535)) {

@@ -21,6 +21,8 @@ import { terminalIO } from "./terminal_io.ts";
 import { commandFor } from "./run_command.ts";
 import { abortableSleep, type Child, EXIT_CONFIG, Supervisor } from "./supervisor.ts";
 import { oneLine, StartupError } from "../startup_error.ts";
+import { pipeLines, startLogging } from "../logging/setup.ts";
+import { type Logger, secretsFrom } from "../logging/logger.ts";
 
 /** Where main.ts and telnet.ts live. */
 const CODE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -45,8 +47,8 @@ function childEnv(env: Record<string, string>): Record<string, string> {
   };
   if (!env["JWT_SECRET"]) {
     out["JWT_SECRET"] = resolveSecret({}, () => {});
-    log(
-      "WARNING: JWT_SECRET is not set; generated a random secret for this supervisor. Sessions " +
+    console.warn(
+      "[supervisor] WARNING: JWT_SECRET is not set; generated a random secret for this supervisor. Sessions " +
         "survive @reboot but end when the supervisor stops. Set JWT_SECRET to keep them longer.",
     );
   }
@@ -102,7 +104,12 @@ export async function cacheModules(files: string[]): Promise<void> {
   if (!out.success) log("could not load every module (see above); carrying on");
 }
 
-function spawnDeno(args: string[], env: Record<string, string>): Child {
+function spawnDeno(
+  args: string[],
+  env: Record<string, string>,
+  logger: Logger,
+  subsystem: string,
+): Child {
   const child = new Deno.Command(Deno.execPath(), {
     args,
     cwd: Deno.cwd(),
@@ -110,12 +117,21 @@ function spawnDeno(args: string[], env: Record<string, string>): Child {
     clearEnv: true,
     // A pipe we never write to: the child sees end-of-file when the supervisor dies, however.
     stdin: "piped",
-    stdout: "inherit",
-    stderr: "inherit",
+    // Its lines come to us: the supervisor is the one writer of the log file.
+    stdout: "piped",
+    stderr: "piped",
   }).spawn();
+  const output = Promise.all([
+    pipeLines(child.stdout, logger, "info", subsystem),
+    pipeLines(child.stderr, logger, "error", subsystem),
+  ]);
   return {
     pid: child.pid,
-    exited: child.status.then((s) => s.code),
+    // Its last lines are passed on before the loop reports the exit.
+    exited: child.status.then(async (s) => {
+      await output;
+      return s.code;
+    }),
     kill: (signal) => child.kill(signal),
   };
 }
@@ -147,10 +163,19 @@ export async function main(args: string[]): Promise<number> {
     log(`first-run setup failed: ${oneLine(e)}`);
     return 1;
   }
+  const config = await new Config({
+    file: resolve(Deno.cwd(), env["URSAMU_CONFIG"] ?? "config/config.json"),
+    env,
+    warn: () => {},
+  }).load();
+  // After setup, whose prompts are not log lines.
+  const logger = startLogging(config.value, Deno.cwd(), "supervisor", env, true);
   const children = childEnv(env);
+  logger.addSecrets(secretsFrom(children));
   const supervisor = new Supervisor({
-    spawnEngine: () => spawnDeno(["run", "--unstable-kv", "-A", engine], children),
-    spawnSidecar: () => spawnDeno(["run", "-A", sidecar], children),
+    spawnEngine: () =>
+      spawnDeno(["run", "--unstable-kv", "-A", engine], children, logger, "engine"),
+    spawnSidecar: () => spawnDeno(["run", "-A", sidecar], children, logger, "telnet"),
     log,
     now: () => Math.round(performance.now()),
     sleep: abortableSleep,
