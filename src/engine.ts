@@ -32,6 +32,7 @@ import { Scheduler } from "./timers/scheduler.ts";
 import { type Clock, systemClock } from "./timers/clock.ts";
 import type { Services } from "./services.ts";
 import { readTls, type TlsPair } from "./tls/certs.ts";
+import { AutoBackups } from "./backup/auto.ts";
 
 /** Options for building an engine. */
 export interface EngineOptions {
@@ -159,6 +160,20 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   // Only now, with every plugin's handlers registered, do the jobs that came due while the
   // engine was down run; not awaited, so a backlog does not hold up the start.
   void timers.start();
+  // Automatic backups need a local database file (docs/backups.md).
+  const local = cfg.server.db !== ":memory:" && !/^https?:\/\//.test(cfg.server.db);
+  const backups = local
+    ? new AutoBackups({
+      dbPath: resolve(root, cfg.server.db),
+      wikiDir: resolve(root, cfg.server.wikiDir),
+      dir: resolve(root, cfg.database.backupDir),
+      intervalMs: cfg.database.backupInterval * 1000,
+      maxBackups: cfg.database.maxBackups,
+      engine: ENGINE_VERSION,
+      log: (line) => console.log(line),
+    })
+    : null;
+  await backups?.start();
   return {
     services,
     commands,
@@ -170,6 +185,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     async close() {
       // First, so no job runs against a closing hub or store (its rest stays due).
       await timers.stop();
+      await backups?.stop();
       await hub.shutdown();
       await plugins!.closeAll();
       await services.securityLog.flush();

@@ -1,6 +1,6 @@
 /**
  * The command line (`ursamu` from the binary, `deno task cli` from source): start, setup,
- * check-config, version, passwd and help. Each misuse is one line and exit 2. See docs/cli.md.
+ * backup, restore, check-config, version, passwd and help. Each misuse is one line and exit 2. See docs/cli.md.
  */
 import { basename } from "node:path";
 import { EXIT_CONFIG } from "../lifecycle.ts";
@@ -8,6 +8,7 @@ import { oneLine, StartupError } from "../startup_error.ts";
 import { ENGINE_VERSION } from "../version.ts";
 import { checkConfigCommand } from "./check_config.ts";
 import { passwdCommand } from "./passwd.ts";
+import { backupCommand, restoreCommand } from "./backup_commands.ts";
 import { EXIT_USAGE, helpText, UsageError } from "./usage.ts";
 
 /** How the operator runs the command line: the binary's name, or `deno task cli` from source. */
@@ -58,6 +59,21 @@ export async function cli(args: string[], env: Record<string, string>): Promise<
       case "check-config":
         positional(cmd, rest, 0, 0);
         return await checkConfigCommand(root, env);
+      case "backup": {
+        const [file] = positional(cmd, rest, 0, 1);
+        return await backupCommand(root, env, file);
+      }
+      case "restore": {
+        const force = rest.includes("--force");
+        const [file] = positional(
+          cmd,
+          rest.filter((a) => a !== "--force"),
+          1,
+          1,
+          "the backup file (restore <file> [--force])",
+        );
+        return await restoreCommand(root, env, file, force);
+      }
       case "passwd": {
         const [name] = positional(cmd, rest, 1, 1, "the player's name (passwd <player>)");
         return await passwdCommand(root, env, name);

@@ -15,6 +15,11 @@ export function helpText(prog: string): string {
 Commands:
   start                 start the game (supervisor, telnet sidecar and engine); the default
   setup                 create the superuser (only while the game has none)
+  backup [file]         write a consistent snapshot of the database and the wiki to one
+                        compressed file (default backups/ursamu-<time>.tar.gz); the game
+                        may be running
+  restore <file>        restore a backup into an empty database; --force replaces a
+                        non-empty one (the game must be stopped)
   check-config          print every configuration problem with its key; exit 1 if any
   version               print the engine's version and the database layout version
   passwd <player>       set a player's password from the shell (asked twice, or one line

@@ -48,7 +48,7 @@ export interface GameConfig {
 export interface EngineConfig {
   server: ServerConfig;
   game: GameConfig;
-  database: { path: string; backupInterval: number; maxBackups: number };
+  database: { path: string; backupDir: string; backupInterval: number; maxBackups: number };
   logging: { level: string; file: string; dir: string; maxSize: number; maxFiles: number };
   theme: { primary: string; background: string; surface: string; text: string };
   plugins: Record<string, PluginSection>;
@@ -103,7 +103,12 @@ export function defaultConfig(): EngineConfig {
       loginMessage: "",
       welcomeMessage: "",
     },
-    database: { path: "data/ursamu.db", backupInterval: 86400, maxBackups: 7 },
+    database: {
+      path: "data/ursamu.db",
+      backupDir: "backups",
+      backupInterval: 86400,
+      maxBackups: 7,
+    },
     logging: {
       level: "info",
       file: "",

@@ -270,6 +270,19 @@ export class Config {
       }
     }
     merged.plugins = plugins;
-    this.#value = merged as unknown as EngineConfig;
+    const value = merged as unknown as EngineConfig;
+    // `database.path` is the older name of the database (docs/backups.md): honoured while
+    // server.db is left at its default, so an old configuration keeps its world.
+    if (
+      value.database.path !== defaults.database.path && value.server.db === defaults.server.db
+    ) {
+      this.#warn(
+        `config: 'database.path' is the older name of 'server.db'; using ${
+          JSON.stringify(value.database.path)
+        }. Move it to server.db.`,
+      );
+      value.server.db = value.database.path;
+    }
+    this.#value = value;
   }
 }
