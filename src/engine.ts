@@ -33,6 +33,8 @@ import { type Clock, systemClock } from "./timers/clock.ts";
 import type { Services } from "./services.ts";
 import { readTls, type TlsPair } from "./tls/certs.ts";
 import { AutoBackups } from "./backup/auto.ts";
+import { prepareLayout } from "./backup/migrate.ts";
+import { LAYOUT_VERSION } from "./storage/layout.ts";
 
 /** Options for building an engine. */
 export interface EngineOptions {
@@ -78,6 +80,11 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const kv = await openStore(
     cfg.server.db === ":memory:" ? ":memory:" : resolve(root, cfg.server.db),
   );
+  // Before anything reads or writes the world: a newer database is refused, an older one migrated.
+  await prepareLayout(kv, cfg, root).catch((e) => {
+    kv.close();
+    throw e;
+  });
   // @site settings made in earlier runs sit between the file and the environment.
   await applySiteSettings(kv, config);
   // Cached exits are only right while this engine is the database's only writer.
@@ -170,6 +177,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       intervalMs: cfg.database.backupInterval * 1000,
       maxBackups: cfg.database.maxBackups,
       engine: ENGINE_VERSION,
+      layout: LAYOUT_VERSION,
       log: (line) => console.log(line),
     })
     : null;

@@ -20,6 +20,8 @@ export interface RestoreOptions {
   dbPath: string;
   wikiDir: string;
   force?: boolean;
+  /** The newest stored layout this engine reads; a backup of a newer one is refused. */
+  maxLayout?: number;
 }
 
 /** What a restore did. */
@@ -91,6 +93,15 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
         for await (const c of entry.chunks()) parts.push(c);
         manifest = JSON.parse(new TextDecoder().decode(concat(parts)));
         if (manifest?.format !== "ursamu-backup") throw new RestoreRefused("not an UrsaMU backup");
+        if (
+          opts.maxLayout !== undefined && manifest.layout !== undefined &&
+          manifest.layout > opts.maxLayout
+        ) {
+          throw new RestoreRefused(
+            `the backup's database has layout ${manifest.layout}, newer than this engine's ` +
+              `${opts.maxLayout}; restore it with the newer UrsaMU that wrote it`,
+          );
+        }
         if (manifest.version !== 1) {
           throw new RestoreRefused(
             `backup format ${manifest.version} is newer than this engine reads`,

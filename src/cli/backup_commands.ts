@@ -3,6 +3,8 @@ import { join, resolve } from "node:path";
 import { backupName, createBackup } from "../backup/backup.ts";
 import { restoreBackup, RestoreRefused } from "../backup/restore.ts";
 import { ENGINE_VERSION } from "../version.ts";
+import { LAYOUT_VERSION, storedLayout } from "../storage/layout.ts";
+import { openStore } from "../storage/kv.ts";
 import { databasePath, loadConfig } from "./game_store.ts";
 import type { Config } from "../config/load.ts";
 
@@ -30,6 +32,9 @@ export async function backupCommand(
     return 1;
   }
   const cfg = config.value;
+  // The manifest names the layout the database is in (restore refuses one newer than itself).
+  const kv = await openStore(db);
+  const layout = await storedLayout(kv).finally(() => kv.close());
   const out = file
     ? resolve(root, file)
     : join(resolve(root, cfg.database.backupDir), backupName("ursamu"));
@@ -38,6 +43,7 @@ export async function backupCommand(
     wikiDir: resolve(root, cfg.server.wikiDir),
     file: out,
     engine: ENGINE_VERSION,
+    layout: layout ?? LAYOUT_VERSION,
   });
   console.log(
     `backup: ${r.file} (${r.entries} entries, ${r.wikiFiles} wiki files, ${r.bytes} bytes)`,
@@ -87,6 +93,7 @@ export async function restoreCommand(
       dbPath: db,
       wikiDir: resolve(root, config.value.server.wikiDir),
       force,
+      maxLayout: LAYOUT_VERSION,
     });
     console.log(
       `restore: ${r.entries} entries and ${r.wikiFiles} wiki files from ${path} (taken ` +

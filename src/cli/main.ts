@@ -6,6 +6,7 @@ import { basename } from "node:path";
 import { EXIT_CONFIG } from "../lifecycle.ts";
 import { oneLine, StartupError } from "../startup_error.ts";
 import { ENGINE_VERSION } from "../version.ts";
+import { LAYOUT_VERSION } from "../storage/layout.ts";
 import { checkConfigCommand } from "./check_config.ts";
 import { passwdCommand } from "./passwd.ts";
 import { backupCommand, restoreCommand } from "./backup_commands.ts";
@@ -44,7 +45,9 @@ export async function cli(args: string[], env: Record<string, string>): Promise<
       case "version":
       case "--version":
         positional(cmd, rest, 0, 0);
-        console.log(`ursamu ${ENGINE_VERSION} (deno ${Deno.version.deno})`);
+        console.log(
+          `ursamu ${ENGINE_VERSION} (deno ${Deno.version.deno}, database layout ${LAYOUT_VERSION})`,
+        );
         return 0;
       case "start": {
         // Options of the supervisor (--max-delay, ...) pass through; it names its own misuse.

@@ -10,6 +10,7 @@ import { SecurityLog } from "../auth/security_log.ts";
 import { ObjectStore } from "../world/objects.ts";
 import { LineReader, terminalIO } from "../supervisor/terminal_io.ts";
 import { loadConfig, openGameStore } from "./game_store.ts";
+import { refuseNewer } from "../storage/layout.ts";
 
 /** The new password: asked twice on a terminal, else the first line of standard input. */
 async function readPassword(name: string): Promise<string | null> {
@@ -34,6 +35,7 @@ export async function passwdCommand(
   const config = await loadConfig(root, env);
   const kv = await openGameStore(config, root);
   try {
+    await refuseNewer(kv);
     const objects = new ObjectStore(kv);
     const ref = name.replace(/^\*/, "");
     const player = /^#\d+$/.test(ref)

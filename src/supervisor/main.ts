@@ -22,6 +22,7 @@ import { commandFor } from "./run_command.ts";
 import { abortableSleep, type Child, EXIT_CONFIG, Supervisor } from "./supervisor.ts";
 import { oneLine, StartupError } from "../startup_error.ts";
 import { pipeLines, startLogging } from "../logging/setup.ts";
+import { prepareLayout } from "../backup/migrate.ts";
 import { type Logger, secretsFrom } from "../logging/logger.ts";
 
 /** Where main.ts and telnet.ts live. */
@@ -75,6 +76,8 @@ export async function firstRunSetup(
   if (db === ":memory:") return "memory";
   const kv = await openStore(/^https?:\/\//.test(db) ? db : resolve(root, db));
   try {
+    // Before setup writes: a newer database is refused, an older one migrated (after a backup).
+    await prepareLayout(kv, config.value, root);
     const objects = new ObjectStore(kv);
     await ensureStartingRoom(objects);
     const accounts = new Accounts(kv, objects);
