@@ -11,6 +11,7 @@ import { oneLine, StartupError } from "./src/startup_error.ts";
 import { resolve } from "node:path";
 import { Config } from "./src/config/load.ts";
 import { startLogging } from "./src/logging/setup.ts";
+import { HUB_LINK_ENV } from "./src/tls/link.ts";
 
 /**
  * Routes this process's console through the logger before anything else prints. The engine reads
@@ -32,7 +33,8 @@ async function start(): Promise<{ engine: Engine; server: RunningServer }> {
   let engine: Engine | null = null;
   try {
     engine = await createEngine();
-    return { engine, server: await serveEngine(engine) };
+    const link = Number(Deno.env.get(HUB_LINK_ENV) ?? 0) || undefined;
+    return { engine, server: await serveEngine(engine, { linkPort: link }) };
   } catch (e) {
     const known = e instanceof StartupError || e instanceof ListenError;
     if (known) console.error(`engine: ${oneLine(e)}`);

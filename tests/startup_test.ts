@@ -92,9 +92,13 @@ Deno.test("start-up: a missing certificate names server.ssl.cert; the supervisor
   assertNoStack(out);
   assertMatch(
     out,
-    /engine: the certificate .*missing\.pem cannot be read: .*\(server\.ssl\.cert\); set server\.ssl\.cert .*URSAMU_SERVER_SSL_CERT/,
+    /(engine|telnet): the certificate .*missing\.pem cannot be read: .*\(server\.ssl\.cert\); set server\.ssl\.cert .*URSAMU_SERVER_SSL_CERT/,
   );
-  assertMatch(out, /engine cannot start as configured \(exit 78; its reason is above\)/);
+  // Whichever of the engine and the sidecar reads the files first stops the start.
+  assertMatch(
+    out,
+    /(engine|telnet sidecar) cannot start as configured \(exit 78; its reason is above\)/,
+  );
   assertMatch(out, /exiting with code 78/);
 });
 

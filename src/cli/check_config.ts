@@ -17,7 +17,9 @@ export async function configProblems(root: string, env: Record<string, string>):
   problems.push(...await unknownKeys(file));
   const cfg = config.value;
   const ports = new Map<number, string>();
-  for (const key of ["server.telnet", "server.ws", "server.http"]) {
+  const keys = ["server.telnet", "server.ws", "server.http"];
+  if (cfg.server.ssl.enabled) keys.push("server.telnetTls");
+  for (const key of keys) {
     const port = getPath(cfg, key) as number;
     const other = ports.get(port);
     if (other) {

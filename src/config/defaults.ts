@@ -3,6 +3,8 @@
 /** Server listeners, storage and runtime limits. */
 export interface ServerConfig {
   telnet: number;
+  /** The TLS telnet port, served while `ssl.enabled`. */
+  telnetTls: number;
   ws: number;
   http: number;
   host: string;
@@ -65,6 +67,7 @@ export function defaultConfig(): EngineConfig {
   return {
     server: {
       telnet: 4201,
+      telnetTls: 4204,
       ws: 4202,
       http: 4203,
       host: "0.0.0.0",
@@ -122,7 +125,12 @@ export function defaultConfig(): EngineConfig {
 }
 
 /** Keys that must be valid TCP ports. */
-export const PORT_KEYS: readonly string[] = ["server.telnet", "server.ws", "server.http"];
+export const PORT_KEYS: readonly string[] = [
+  "server.telnet",
+  "server.ws",
+  "server.http",
+  "server.telnetTls",
+];
 
 /** Keys that must be whole numbers of zero or more. */
 export const NON_NEGATIVE_KEYS: readonly string[] = [

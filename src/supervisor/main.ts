@@ -23,6 +23,7 @@ import { abortableSleep, type Child, EXIT_CONFIG, Supervisor } from "./superviso
 import { oneLine, StartupError } from "../startup_error.ts";
 import { pipeLines, startLogging } from "../logging/setup.ts";
 import { prepareLayout } from "../backup/migrate.ts";
+import { freeLoopbackPort, HUB_LINK_ENV } from "../tls/link.ts";
 import { type Logger, secretsFrom } from "../logging/logger.ts";
 
 /** Where main.ts and telnet.ts live. */
@@ -175,6 +176,8 @@ export async function main(args: string[]): Promise<number> {
   const logger = startLogging(config.value, Deno.cwd(), "supervisor", env, true);
   const children = childEnv(env);
   logger.addSecrets(secretsFrom(children));
+  // Under TLS the sidecar reaches the engine over a plain loopback link (src/tls/link.ts).
+  if (config.value.server.ssl.enabled) children[HUB_LINK_ENV] = String(freeLoopbackPort());
   const supervisor = new Supervisor({
     spawnEngine: () =>
       spawnDeno(["run", "--unstable-kv", "-A", engine], children, logger, "engine"),
