@@ -99,13 +99,35 @@ export async function firstRunSetup(
  */
 export async function cacheModules(files: string[]): Promise<void> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["cache", ...files],
+    args: ["cache", ...runFlags(), ...files],
     cwd: Deno.cwd(),
     stdin: "null",
     stdout: "inherit",
     stderr: "inherit",
   }).output();
   if (!out.success) log("could not load every module (see above); carrying on");
+}
+
+/**
+ * Flags every `deno` the supervisor runs gets: the project's deno.json (the game directory need
+ * not hold it) and, from the dist launcher, `URSAMU_RUN_FLAGS` (offline: the shipped packages).
+ */
+function runFlags(): string[] {
+  const extra = (Deno.env.get(RUN_FLAGS_ENV) ?? "").split(/\s+/).filter(Boolean);
+  return ["--config", resolve(CODE_ROOT, "deno.json"), ...extra];
+}
+
+/** Extra `deno run` flags for the children, set by the dist launcher (docs/binaries.md). */
+export const RUN_FLAGS_ENV = "URSAMU_RUN_FLAGS";
+
+/** The sidecar entry: the bundle a dist archive ships (telnet.js), else the source. */
+function defaultSidecar(): string {
+  try {
+    Deno.statSync(resolve(CODE_ROOT, "telnet.js"));
+    return "telnet.js";
+  } catch {
+    return "telnet.ts";
+  }
 }
 
 function spawnDeno(
@@ -146,7 +168,7 @@ export async function main(args: string[]): Promise<number> {
     args,
     options: {
       engine: { type: "string", default: "main.ts" },
-      sidecar: { type: "string", default: "telnet.ts" },
+      sidecar: { type: "string", default: defaultSidecar() },
       "max-delay": { type: "string" },
     },
   }).values;
@@ -180,8 +202,9 @@ export async function main(args: string[]): Promise<number> {
   if (config.value.server.ssl.enabled) children[HUB_LINK_ENV] = String(freeLoopbackPort());
   const supervisor = new Supervisor({
     spawnEngine: () =>
-      spawnDeno(["run", "--unstable-kv", "-A", engine], children, logger, "engine"),
-    spawnSidecar: () => spawnDeno(["run", "-A", sidecar], children, logger, "telnet"),
+      spawnDeno(["run", ...runFlags(), "--unstable-kv", "-A", engine], children, logger, "engine"),
+    spawnSidecar: () =>
+      spawnDeno(["run", ...runFlags(), "-A", sidecar], children, logger, "telnet"),
     log,
     now: () => Math.round(performance.now()),
     sleep: abortableSleep,
