@@ -51,7 +51,8 @@ async function start(): Promise<{ engine: Engine; server: RunningServer }> {
   }
 }
 
-if (import.meta.main) {
+/** Runs the engine process until it exits (also `ursamu __engine` in a compiled binary). */
+export async function runEngine(): Promise<void> {
   await logging();
   const { engine, server } = await start();
   // Hooks run last-registered first: listeners stop, then storage closes.
@@ -77,3 +78,5 @@ if (import.meta.main) {
   // From here a stray failure (say, a plugin's forgotten promise) is logged, not fatal.
   guardProcess();
 }
+
+if (import.meta.main) await runEngine();

@@ -14,7 +14,8 @@ import { HUB_LINK_ENV } from "./src/tls/link.ts";
 import { StartupError } from "./src/startup_error.ts";
 import { httpBaseFor, hubUrlFor, TelnetListenError, TelnetSidecar } from "./src/telnet/sidecar.ts";
 
-if (import.meta.main) {
+/** Runs the telnet sidecar process (also `ursamu __telnet` in a compiled binary). */
+export async function runSidecar(): Promise<void> {
   const env = Deno.env.toObject();
   const supervised = env["URSAMU_SUPERVISED"] === "1";
   const warnings: string[] = [];
@@ -92,3 +93,5 @@ if (import.meta.main) {
     })();
   }
 }
+
+if (import.meta.main) await runSidecar();

@@ -2,7 +2,8 @@
  * The command line (`ursamu` from the binary, `deno task cli` from source): start, setup,
  * backup, restore, check-config, version, passwd and help. Each misuse is one line and exit 2. See docs/cli.md.
  */
-import { basename } from "node:path";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { EXIT_CONFIG } from "../lifecycle.ts";
 import { oneLine, StartupError } from "../startup_error.ts";
 import { ENGINE_VERSION } from "../version.ts";
@@ -20,6 +21,33 @@ export function programName(env: Record<string, string> = {}): string {
   return env["npm_lifecycle_event"] === "cli" ? "npm run cli --" : "deno task cli";
 }
 
+/**
+ * In a compiled binary, text/, help/ and plugins/ come from the binary unless the game directory
+ * has its own (what the dist launcher does for the archive); children inherit the settings.
+ */
+function useEmbeddedFiles(root: string, env: Record<string, string>): void {
+  const embedded = fileURLToPath(new URL("../..", import.meta.url));
+  const has = (p: string) => {
+    try {
+      Deno.statSync(join(root, p));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const defaults: [string, string, string][] = [
+    ["URSAMU_SERVER_TEXTDIR", "text", "text"],
+    ["URSAMU_GAME_TEXT_CONNECT", "text/connect.txt", "text/connect.txt"],
+    ["URSAMU_SERVER_HELPDIR", "help", "help"],
+    ["URSAMU_SERVER_PLUGINSDIR", "plugins", "plugins"],
+  ];
+  for (const [name, local, inside] of defaults) {
+    if (env[name] || has(local)) continue;
+    env[name] = join(embedded, inside);
+    Deno.env.set(name, env[name]);
+  }
+}
+
 /** Refuses arguments a command does not take; returns the positional ones. */
 function positional(cmd: string, args: string[], min: number, max: number, what = ""): string[] {
   const flag = args.find((a) => a.startsWith("-"));
@@ -34,8 +62,16 @@ export async function cli(args: string[], env: Record<string, string>): Promise<
   const prog = programName(env);
   const [cmd = "start", ...rest] = args;
   const root = Deno.cwd();
+  if (Deno.build.standalone) useEmbeddedFiles(root, env);
   try {
     switch (cmd) {
+      // A compiled binary starts its own children through these (src/supervisor/main.ts).
+      case "__engine":
+        await (await import("../../main.ts")).runEngine();
+        return await new Promise<number>(() => {}); // the engine ends the process itself
+      case "__telnet":
+        await (await import("../../telnet.ts")).runSidecar();
+        return await new Promise<number>(() => {});
       case "help":
       case "--help":
       case "-h":

@@ -6,7 +6,7 @@
  * `main.ts` and `telnet.ts` (paths relative to the repository); `--max-delay <ms>` lowers the
  * restart delay cap below the usual 60 s.
  */
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Config } from "../config/load.ts";
@@ -98,6 +98,7 @@ export async function firstRunSetup(
  * so no download progress is drawn over a setup prompt that waits for an answer.
  */
 export async function cacheModules(files: string[]): Promise<void> {
+  if (Deno.build.standalone) return; // a compiled binary holds every module
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["cache", ...runFlags(), ...files],
     cwd: Deno.cwd(),
@@ -130,13 +131,30 @@ function defaultSidecar(): string {
   }
 }
 
+/**
+ * How a child starts: `deno run` from source or the dist archive; from a compiled binary
+ * (`deno task compile`), the binary itself (`ursamu __engine`) and the sidecar binary beside it
+ * (`ursamu-telnet`, else `ursamu __telnet`).
+ */
+function childCommand(kind: "engine" | "telnet", denoArgs: string[]): [string, string[]] {
+  if (!Deno.build.standalone) return [Deno.execPath(), denoArgs];
+  if (kind === "telnet") {
+    const sibling = join(dirname(Deno.execPath()), "ursamu-telnet");
+    try {
+      if (Deno.statSync(sibling).isFile) return [sibling, []];
+    } catch { /* not shipped: the binary runs the sidecar too */ }
+  }
+  return [Deno.execPath(), [kind === "engine" ? "__engine" : "__telnet"]];
+}
+
 function spawnDeno(
-  args: string[],
+  denoArgs: string[],
   env: Record<string, string>,
   logger: Logger,
-  subsystem: string,
+  subsystem: "engine" | "telnet",
 ): Child {
-  const child = new Deno.Command(Deno.execPath(), {
+  const [cmd, args] = childCommand(subsystem, denoArgs);
+  const child = new Deno.Command(cmd, {
     args,
     cwd: Deno.cwd(),
     env,
