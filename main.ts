@@ -1,20 +1,60 @@
 /**
  * Engine entry point: builds the engine and serves HTTP (and, on the same
- * port and its own, the WebSocket hub). Exit 0 is a clean stop.
+ * port and its own, the WebSocket hub). Exit 0 is a clean stop; a start that cannot succeed as
+ * configured prints one line naming the key and exits EXIT_CONFIG (78).
  */
-import { createEngine } from "./src/engine.ts";
-import { ListenError, serveEngine } from "./src/server.ts";
-import { EXIT_RESTART, exitWhenStdinCloses } from "./src/lifecycle.ts";
+import { createEngine, type Engine } from "./src/engine.ts";
+import { ListenError, type RunningServer, serveEngine } from "./src/server.ts";
+import { EXIT_CONFIG, EXIT_RESTART, exitWhenStdinCloses } from "./src/lifecycle.ts";
 import { guardProcess } from "./src/crash_guard.ts";
+import { oneLine, StartupError } from "./src/startup_error.ts";
+import { resolve } from "node:path";
+import { Config } from "./src/config/load.ts";
+import { startLogging } from "./src/logging/setup.ts";
+import { HUB_LINK_ENV } from "./src/tls/link.ts";
 
-if (import.meta.main) {
-  const engine = await createEngine();
-  const server = await serveEngine(engine).catch(async (e) => {
-    if (!(e instanceof ListenError)) throw e;
-    console.error(`engine: ${e.message}`);
-    await engine.close();
-    Deno.exit(1);
-  });
+/**
+ * Routes this process's console through the logger before anything else prints. The engine reads
+ * the configuration again (and reports its problems, now through the logger).
+ */
+async function logging(): Promise<void> {
+  const env = Deno.env.toObject();
+  const config = await new Config({
+    file: resolve(Deno.cwd(), env["URSAMU_CONFIG"] ?? "config/config.json"),
+    env,
+    warn: () => {},
+  }).load();
+  // Under the supervisor it writes the file; alone, the engine does.
+  startLogging(config.value, Deno.cwd(), "engine", env, env["URSAMU_SUPERVISED"] !== "1");
+}
+
+/** Builds and serves the engine; a failure is one line on stderr and an exit code, never a stack. */
+async function start(): Promise<{ engine: Engine; server: RunningServer }> {
+  let engine: Engine | null = null;
+  try {
+    engine = await createEngine();
+    const link = Number(Deno.env.get(HUB_LINK_ENV) ?? 0) || undefined;
+    return { engine, server: await serveEngine(engine, { linkPort: link }) };
+  } catch (e) {
+    const known = e instanceof StartupError || e instanceof ListenError;
+    if (known) console.error(`engine: ${oneLine(e)}`);
+    else if (Deno.env.get("URSAMU_GAME_DEBUG") === "true") {
+      console.error("engine: could not start:", e);
+    } else {
+      // A bug rather than a setting: still one line; the stack is there for whoever asks.
+      console.error(
+        `engine: could not start: ${oneLine(e)} (URSAMU_GAME_DEBUG=true shows the stack trace)`,
+      );
+    }
+    await engine?.close().catch(() => {});
+    Deno.exit(known ? EXIT_CONFIG : 1);
+  }
+}
+
+/** Runs the engine process until it exits (also `ursamu __engine` in a compiled binary). */
+export async function runEngine(): Promise<void> {
+  await logging();
+  const { engine, server } = await start();
   // Hooks run last-registered first: listeners stop, then storage closes.
   const { lifecycle } = engine.services;
   lifecycle.onExit("storage", () => engine.close());
@@ -38,3 +78,5 @@ if (import.meta.main) {
   // From here a stray failure (say, a plugin's forgotten promise) is logged, not fatal.
   guardProcess();
 }
+
+if (import.meta.main) await runEngine();

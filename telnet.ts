@@ -8,18 +8,28 @@ import { resolve } from "node:path";
 import { Config } from "./src/config/load.ts";
 import { SIDECAR_SECRET_ENV, sidecarSecretFrom } from "./src/hub/sidecar_auth.ts";
 import { EXIT_CONFIG } from "./src/lifecycle.ts";
+import { startLogging } from "./src/logging/setup.ts";
+import { readTls } from "./src/tls/certs.ts";
+import { HUB_LINK_ENV } from "./src/tls/link.ts";
+import { StartupError } from "./src/startup_error.ts";
 import { httpBaseFor, hubUrlFor, TelnetListenError, TelnetSidecar } from "./src/telnet/sidecar.ts";
 
-if (import.meta.main) {
+/** Runs the telnet sidecar process (also `ursamu __telnet` in a compiled binary). */
+export async function runSidecar(): Promise<void> {
   const env = Deno.env.toObject();
   const supervised = env["URSAMU_SUPERVISED"] === "1";
+  const warnings: string[] = [];
   const config = await new Config({
     file: resolve(Deno.cwd(), env["URSAMU_CONFIG"] ?? "config/config.json"),
     env,
     // Under the supervisor the engine reports the configuration's problems, once.
-    warn: supervised ? () => {} : undefined,
+    warn: supervised ? () => {} : (m) => warnings.push(m),
   }).load();
   const cfg = config.value;
+  // Supervised, the supervisor writes its lines to the log file; alone, it keeps its own file
+  // (telnet.log beside it) so that it never shares one with an engine that runs alone too.
+  startLogging(cfg, Deno.cwd(), "telnet", env, !supervised, "telnet.log");
+  for (const w of warnings) console.warn(w);
   const sidecarSecret = sidecarSecretFrom(env, (m) => console.warn(`telnet: ${m}`));
   if (sidecarSecret === null && !env[SIDECAR_SECRET_ENV]) {
     console.warn(
@@ -29,12 +39,17 @@ if (import.meta.main) {
         `beside \`deno task engine\`, give both the same ${SIDECAR_SECRET_ENV}.`,
     );
   }
+  const link = Number(env[HUB_LINK_ENV] ?? 0) || null;
   const sidecar = new TelnetSidecar({
     hostname: cfg.server.host,
     port: cfg.server.telnet,
-    hubUrl: env["URSAMU_HUB_URL"] || hubUrlFor(cfg.server.host, cfg.server.ws),
+    // Under TLS the supervisor gives both processes a plain loopback link (src/tls/link.ts).
+    hubUrl: env["URSAMU_HUB_URL"] ||
+      (link
+        ? `ws://127.0.0.1:${link}/ws?client=telnet`
+        : hubUrlFor(cfg.server.host, cfg.server.ws)),
     sidecarSecret,
-    httpBase: httpBaseFor(cfg.server.host, cfg.server.http),
+    httpBase: link ? `http://127.0.0.1:${link}` : httpBaseFor(cfg.server.host, cfg.server.http),
     gameName: cfg.game.name,
     maxConnections: cfg.server.maxConnections,
     maxConnectionsPerIp: cfg.server.maxConnectionsPerIp,
@@ -43,8 +58,17 @@ if (import.meta.main) {
   });
   try {
     sidecar.listen();
+    if (cfg.server.ssl.enabled) {
+      const root = Deno.cwd();
+      await sidecar.listenTls({
+        hostname: cfg.server.host,
+        port: cfg.server.telnetTls,
+        read: async () => (await readTls(cfg.server.ssl, root))!,
+        watch: [resolve(root, cfg.server.ssl.key), resolve(root, cfg.server.ssl.cert)],
+      });
+    }
   } catch (e) {
-    if (!(e instanceof TelnetListenError)) throw e;
+    if (!(e instanceof TelnetListenError) && !(e instanceof StartupError)) throw e;
     // One clear line instead of a stack trace; the code tells the supervisor not to retry.
     console.error(`telnet: ${e.message}`);
     Deno.exit(EXIT_CONFIG);
@@ -69,3 +93,5 @@ if (import.meta.main) {
     })();
   }
 }
+
+if (import.meta.main) await runSidecar();

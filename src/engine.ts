@@ -32,6 +32,10 @@ import { Scheduler } from "./timers/scheduler.ts";
 import { type Clock, systemClock } from "./timers/clock.ts";
 import type { Services } from "./services.ts";
 import { ScriptManager } from "./scripts/manager.ts";
+import { readTls, type TlsPair } from "./tls/certs.ts";
+import { AutoBackups } from "./backup/auto.ts";
+import { prepareLayout } from "./backup/migrate.ts";
+import { LAYOUT_VERSION } from "./storage/layout.ts";
 
 /** Options for building an engine. */
 export interface EngineOptions {
@@ -57,6 +61,8 @@ export interface Engine {
   hub: Hub;
   /** The persistent timers (started once plugins have loaded). */
   timers: Scheduler;
+  /** The TLS key and certificate read at start when `server.ssl.enabled`, else null. */
+  tls: TlsPair | null;
   close(): Promise<void>;
 }
 
@@ -70,9 +76,16 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     overrides: opts.overrides,
   }).load();
   const cfg = config.value;
+  // Before the database: a missing certificate should stop the start before anything is opened.
+  const tls = await readTls(cfg.server.ssl, root);
   const kv = await openStore(
     cfg.server.db === ":memory:" ? ":memory:" : resolve(root, cfg.server.db),
   );
+  // Before anything reads or writes the world: a newer database is refused, an older one migrated.
+  await prepareLayout(kv, cfg, root).catch((e) => {
+    kv.close();
+    throw e;
+  });
   // @site settings made in earlier runs sit between the file and the environment.
   await applySiteSettings(kv, config);
   // Cached exits are only right while this engine is the database's only writer.
@@ -85,6 +98,13 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const hooks = createHooks();
   // Plugins learn of destroyed objects and toaded players from every writer of the store.
   objects.onChange(worldEventsFrom(hooks.worldHooks));
+  // Who came and went, for the game log (docs/logging.md); no address or secret in the line.
+  hooks.worldHooks.on("player:connected", (p) => {
+    console.log(`hub: ${p.name}(#${p.id}) ${p.resumed ? "resumed a session" : "connected"}`);
+  });
+  hooks.worldHooks.on("player:disconnected", (p) => {
+    console.log(`hub: ${p.name}(#${p.id}) disconnected`);
+  });
   const timers = new Scheduler(kv, { clock: opts.clock ?? systemClock() });
   const commands = new CommandRegistry();
   // The manager needs the finished services (for plugin contexts), so it is built just after.
@@ -155,6 +175,21 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   // Only now, with every plugin's handlers registered, do the jobs that came due while the
   // engine was down run; not awaited, so a backlog does not hold up the start.
   void timers.start();
+  // Automatic backups need a local database file (docs/backups.md).
+  const local = cfg.server.db !== ":memory:" && !/^https?:\/\//.test(cfg.server.db);
+  const backups = local
+    ? new AutoBackups({
+      dbPath: resolve(root, cfg.server.db),
+      wikiDir: resolve(root, cfg.server.wikiDir),
+      dir: resolve(root, cfg.database.backupDir),
+      intervalMs: cfg.database.backupInterval * 1000,
+      maxBackups: cfg.database.maxBackups,
+      engine: ENGINE_VERSION,
+      layout: LAYOUT_VERSION,
+      log: (line) => console.log(line),
+    })
+    : null;
+  await backups?.start();
   return {
     services,
     commands,
@@ -162,9 +197,11 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     app,
     hub,
     timers,
+    tls,
     async close() {
       // First, so no job runs against a closing hub or store (its rest stays due).
       await timers.stop();
+      await backups?.stop();
       await hub.shutdown();
       await plugins!.closeAll();
       await scripts!.close();

@@ -12,30 +12,35 @@ export interface RunningServer {
  * Serves the HTTP app on `server.http` (host `server.host`), the WebSocket hub on
  * `server.ws` (any path) and on the HTTP port at `/ws`.
  */
-export async function serveEngine(engine: Engine): Promise<RunningServer> {
+export async function serveEngine(
+  engine: Engine,
+  opts: { linkPort?: number } = {},
+): Promise<RunningServer> {
   const cfg = engine.services.config.value.server;
-  const http = listen(
-    "server.http",
-    cfg.host,
-    cfg.http,
-    "HTTP listening",
-    withHubPath(
-      engine.hub,
-      (req, info) => engine.app.fetch(req, info),
-    ),
-  );
-  let ws: Deno.HttpServer<Deno.NetAddr>;
+  const tls = engine.tls ?? undefined;
+  const appHandler = withHubPath(engine.hub, (req, info) => engine.app.fetch(req, info));
+  const servers: Deno.HttpServer<Deno.NetAddr>[] = [];
   try {
-    ws = listen("server.ws", cfg.host, cfg.ws, "WebSocket hub", hubPortHandler(engine.hub));
+    servers.push(listen("server.http", cfg.host, cfg.http, "HTTP listening", appHandler, tls));
+    servers.push(
+      listen("server.ws", cfg.host, cfg.ws, "WebSocket hub", hubPortHandler(engine.hub), tls),
+    );
+    // With TLS on, the telnet sidecar reaches the engine over plain loopback (a public
+    // certificate does not name 127.0.0.1); the supervisor picks the port (docs/tls.md).
+    if (tls && opts.linkPort) {
+      servers.push(
+        listen("the sidecar link", "127.0.0.1", opts.linkPort, "sidecar link", appHandler),
+      );
+    }
   } catch (e) {
-    await http.shutdown();
+    await Promise.all(servers.map((s) => s.shutdown()));
     throw e;
   }
   return {
     async shutdown() {
       // Sockets first: an open upgraded connection would keep shutdown() waiting.
       await engine.hub.shutdown();
-      await Promise.all([ws.shutdown(), http.shutdown()]);
+      await Promise.all(servers.map((s) => s.shutdown()));
     },
   };
 }
@@ -52,15 +57,27 @@ function listen(
   port: number,
   label: string,
   handler: Deno.ServeHandler<Deno.NetAddr>,
+  tls?: { key: string; cert: string },
 ): Deno.HttpServer<Deno.NetAddr> {
   try {
     return Deno.serve({
       port,
       hostname,
-      onListen: ({ hostname, port }) => console.log(`engine: ${label} on ${hostname}:${port}`),
+      ...(tls ? { key: tls.key, cert: tls.cert } : {}),
+      onListen: ({ hostname, port }) =>
+        console.log(`engine: ${label} on ${hostname}:${port}${tls ? " (TLS)" : ""}`),
       onError: serveError,
     }, handler);
   } catch (e) {
+    if (tls && !(e instanceof Deno.errors.AddrInUse)) {
+      // A key and certificate that were read but do not work (no match, not parseable).
+      throw new ListenError(
+        `${hostname}:${port} (${key}) cannot serve TLS with server.ssl.key and server.ssl.cert ` +
+          `(${
+            (e as Error).message.split("\n")[0]
+          }); check that the key belongs to the certificate.`,
+      );
+    }
     const why = e instanceof Deno.errors.AddrInUse
       ? "is already in use"
       : `cannot be opened (${(e as Error).message})`;

@@ -143,7 +143,7 @@ Deno.test("start-up: a port already in use stops the engine with a message namin
       stderr: "piped",
     }).output();
     const text = new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
-    assertEquals(out.code, 1);
+    assertEquals(out.code, 78);
     assertMatch(text, /\(server\.http\) is already in use/);
     assertMatch(text, /URSAMU_SERVER_HTTP/);
     assertEquals((await api(srv.base, "GET", "/health")).status, 200);

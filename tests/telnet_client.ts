@@ -73,6 +73,17 @@ export class TelnetClient {
     return new TelnetClient(conn, opts);
   }
 
+  /** Connects over TLS, trusting only `caCerts` (a self-signed test certificate). */
+  static async connectTls(
+    port: number,
+    caCerts: string[],
+    opts: TelnetClientOptions = {},
+  ): Promise<TelnetClient> {
+    const conn = await Deno.connectTls({ hostname: "127.0.0.1", port, caCerts });
+    await conn.handshake();
+    return new TelnetClient(conn as unknown as Deno.TcpConn, opts);
+  }
+
   /** Text with ANSI escapes removed. */
   get plain(): string {
     // deno-lint-ignore no-control-regex

@@ -8,6 +8,7 @@ import { ChannelStore } from "./store.ts";
 import { ChannelService, playerCheck } from "./service.ts";
 import { channelCommands, talkCommands } from "./commands.ts";
 import { channelRoutes, PREFIX } from "./routes.ts";
+import { CHANNELS_API } from "./api.ts";
 
 /** Default for `plugins.channels.historyLimit`: messages kept per channel. */
 const HISTORY_KEEP = 1000;
@@ -86,6 +87,7 @@ const plugin: PluginModule = {
       text: msg,
     }));
     channelRoutes(ctx.http(PREFIX), svc);
+    ctx.openapi(CHANNELS_API);
     for (const spec of channelCommands(svc, ctx.world)) ctx.commands.add(spec);
     refreshTalk();
     ctx.provide({ service: svc });

@@ -3,6 +3,8 @@
 /** Server listeners, storage and runtime limits. */
 export interface ServerConfig {
   telnet: number;
+  /** The TLS telnet port, served while `ssl.enabled`. */
+  telnetTls: number;
   ws: number;
   http: number;
   host: string;
@@ -60,7 +62,7 @@ export interface ScriptsConfig {
 export interface EngineConfig {
   server: ServerConfig;
   game: GameConfig;
-  database: { path: string; backupInterval: number; maxBackups: number };
+  database: { path: string; backupDir: string; backupInterval: number; maxBackups: number };
   logging: { level: string; file: string; dir: string; maxSize: number; maxFiles: number };
   theme: { primary: string; background: string; surface: string; text: string };
   scripts: ScriptsConfig;
@@ -78,6 +80,7 @@ export function defaultConfig(): EngineConfig {
   return {
     server: {
       telnet: 4201,
+      telnetTls: 4204,
       ws: 4202,
       http: 4203,
       host: "0.0.0.0",
@@ -116,10 +119,15 @@ export function defaultConfig(): EngineConfig {
       loginMessage: "",
       welcomeMessage: "",
     },
-    database: { path: "data/ursamu.db", backupInterval: 86400, maxBackups: 7 },
+    database: {
+      path: "data/ursamu.db",
+      backupDir: "backups",
+      backupInterval: 86400,
+      maxBackups: 7,
+    },
     logging: {
       level: "info",
-      file: "logs/ursamu.log",
+      file: "",
       dir: "logs",
       maxSize: 10485760,
       maxFiles: 5,
@@ -131,7 +139,12 @@ export function defaultConfig(): EngineConfig {
 }
 
 /** Keys that must be valid TCP ports. */
-export const PORT_KEYS: readonly string[] = ["server.telnet", "server.ws", "server.http"];
+export const PORT_KEYS: readonly string[] = [
+  "server.telnet",
+  "server.ws",
+  "server.http",
+  "server.telnetTls",
+];
 
 /** Keys that must be whole numbers of zero or more. */
 export const NON_NEGATIVE_KEYS: readonly string[] = [
@@ -148,6 +161,11 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "scripts.memoryMb",
   "scripts.workers",
 ];
+
+/** Keys whose value must be one of a few words. */
+export const ENUM_KEYS: Readonly<Record<string, readonly string[]>> = {
+  "logging.level": ["debug", "info", "warn", "error"],
+};
 
 /** Keys that `@site` may change at runtime (docs/configuration.md). */
 export const SITE_KEYS: readonly string[] = [

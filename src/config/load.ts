@@ -3,7 +3,13 @@
  * Every leaf is validated against the type of its default; an invalid value
  * logs a warning naming the key and the default is used instead.
  */
-import { defaultConfig, type EngineConfig, NON_NEGATIVE_KEYS, PORT_KEYS } from "./defaults.ts";
+import {
+  defaultConfig,
+  type EngineConfig,
+  ENUM_KEYS,
+  NON_NEGATIVE_KEYS,
+  PORT_KEYS,
+} from "./defaults.ts";
 
 type Tree = Record<string, unknown>;
 
@@ -94,6 +100,8 @@ export function invalidReason(path: string, value: unknown, def: unknown): strin
       : "expected an array of strings";
   }
   if (typeof value !== typeof def) return `expected a ${typeof def}`;
+  const words = ENUM_KEYS[path];
+  if (words && !words.includes(value as string)) return `expected one of ${words.join(", ")}`;
   if (typeof value === "number") {
     if (!Number.isFinite(value)) return "expected a finite number";
     if (PORT_KEYS.includes(path) && (!Number.isInteger(value) || value < 1 || value > 65535)) {
@@ -209,8 +217,17 @@ export class Config {
         : `cannot read ${path}: ${(e as Error).message}`;
     }
     if (strict) throw new Error(`config: ${problem}; the configuration in use is unchanged`);
-    this.#warn(`config: ${problem}; using defaults`);
+    this.#warn(
+      `config: ${problem}; using defaults. Fix the file (the command line's \`check-config\` lists every problem).`,
+    );
     return {};
+  }
+
+  /** Where to correct a value, by the layer it came from. */
+  #fixFor(layer: string, path: string): string {
+    if (layer === "environment") return `Fix or unset ${envName(path)}.`;
+    if (layer === "config file") return `Fix or remove it in ${this.#sources.file}.`;
+    return "Fix the value where the program sets it.";
   }
 
   #merge(): void {
@@ -232,7 +249,7 @@ export class Config {
         this.#warn(
           `config: invalid ${hit[0]} for '${path}' (${reason}); using default ${
             JSON.stringify(def)
-          }`,
+          }. ${this.#fixFor(hit[0], path)}`,
         );
         continue;
       }
@@ -253,6 +270,19 @@ export class Config {
       }
     }
     merged.plugins = plugins;
-    this.#value = merged as unknown as EngineConfig;
+    const value = merged as unknown as EngineConfig;
+    // `database.path` is the older name of the database (docs/backups.md): honoured while
+    // server.db is left at its default, so an old configuration keeps its world.
+    if (
+      value.database.path !== defaults.database.path && value.server.db === defaults.server.db
+    ) {
+      this.#warn(
+        `config: 'database.path' is the older name of 'server.db'; using ${
+          JSON.stringify(value.database.path)
+        }. Move it to server.db.`,
+      );
+      value.server.db = value.database.path;
+    }
+    this.#value = value;
   }
 }

@@ -159,3 +159,20 @@ Deno.test("config: a reload of a broken file throws and keeps the configuration 
     assert.match(warnings[0], /game\.maxPlayers/);
   });
 });
+
+Deno.test("config: database.path is the older name of server.db, honoured while server.db is default", async () => {
+  const warnings: string[] = [];
+  const old = await new Config({
+    overrides: { "database.path": "data/old.db" },
+    env: {},
+    warn: (m) => warnings.push(m),
+  }).load();
+  assert.equal(old.value.server.db, "data/old.db");
+  assert.match(warnings.join("\n"), /'database\.path' is the older name of 'server\.db'.*Move it/);
+  const both = await new Config({
+    overrides: { "database.path": "data/old.db", "server.db": "data/new.db" },
+    env: {},
+    warn: () => {},
+  }).load();
+  assert.equal(both.value.server.db, "data/new.db");
+});

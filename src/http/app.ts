@@ -13,6 +13,9 @@ import { type RouteInfo, routesOf } from "./plugin_apps.ts";
 import { webPrefix } from "./plugin_web.ts";
 import { dispatchToPlugin } from "../plugins/http.ts";
 import { wantsHtml, WebClient } from "./web_client.ts";
+import { buildOpenApi } from "./openapi/build.ts";
+import { CORE_DOCS } from "./openapi/core_docs.ts";
+import { ENGINE_VERSION } from "../version.ts";
 
 /** Builds the HTTP app over the shared services. */
 export function createApp(services: Services): Hono<AppEnv> {
@@ -61,6 +64,21 @@ export function createApp(services: Services): Hono<AppEnv> {
   api.route("/", coreRoutes());
   api.route("/", objectRoutes());
   api.get("/routes", (c) => c.json(describeRoutes(app, services)));
+  // Built from the same list, so it describes exactly what is registered (docs/api.md).
+  api.get("/openapi.json", (c) => {
+    const cfg = services.config.value;
+    return c.json(
+      buildOpenApi(
+        describeRoutes(app, services),
+        { ...services.pluginApps.docs(), ...CORE_DOCS },
+        {
+          title: `${cfg.game.name} API`,
+          version: ENGINE_VERSION,
+          description: "UrsaMU REST API: the core's routes and those of the loaded plugins.",
+        },
+      ),
+    );
+  });
   // Plugin apps answer whatever the core routes did not.
   api.all("*", (c) => {
     const mounted = services.pluginApps.match(c.req.path);

@@ -8,6 +8,7 @@ import type { Services } from "../services.ts";
 import { join } from "node:path";
 import type { PluginSection } from "../config/defaults.ts";
 import type { PluginApps } from "../http/plugin_apps.ts";
+import type { ApiDocs } from "../http/openapi/types.ts";
 import { createPluginApp, type PluginApp, type RouteHandler } from "./http.ts";
 import type { CommandSpec, PluginCommandSpec } from "../commands/types.ts";
 import type {
@@ -106,6 +107,11 @@ export interface PluginContext {
    * `c.var.player`, typed errors become `{ error }`. Unmounted when the plugin unloads.
    */
   http(prefix: string): PluginApp;
+  /**
+   * Describes the plugin's routes for `GET /api/v1/openapi.json`, keyed `METHOD /full/path` as
+   * registered (`"GET /api/v1/notes/:id"`). Released with the routes when the plugin unloads.
+   */
+  openapi(docs: ApiDocs): void;
   /**
    * Serves the plugin's static pages and assets (HTML, CSS, JS, images) from `dir`
    * (default: its `web/` folder) at `/plugins/<name>/`; a folder answers its `index.html`.
@@ -268,6 +274,11 @@ export class ContextImpl implements PluginContext {
     const app = createPluginApp(full, this.#owner);
     this.#host.apps.add({ prefix: full, owner: this.#owner, app });
     return app;
+  }
+
+  openapi(docs: ApiDocs): void {
+    this.#check();
+    this.#host.apps.describe(this.#owner, docs);
   }
 
   web(dir = join(this.dir, "web")): void {

@@ -5,6 +5,15 @@
  */
 export type { PluginBus, PluginContext, PluginHooks, PluginLog } from "./context.ts";
 export type { PluginModule } from "./loader.ts";
+export type {
+  ApiAuth,
+  ApiDocs,
+  ApiOperation,
+  ApiParam,
+  ApiResponse,
+  JsonSchema,
+} from "../http/openapi/types.ts";
+export { PAGING as API_PAGING } from "../http/openapi/schemas.ts";
 export type { CommandInfo, PluginStatus } from "../engine_admin.ts";
 export type { PluginManifest } from "./manifest.ts";
 export type { HelpDirEntry, HelpTopicEntry, HelpTopicInput } from "./help_registry.ts";

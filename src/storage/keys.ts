@@ -108,4 +108,7 @@ export const keys = {
 
   /** Everything under a plugin's own key space. */
   plugin: (plugin: string, ...rest: Deno.KvKeyPart[]): Key => ["plugin", plugin, ...rest],
+
+  /** The stored layout's version (src/storage/layout.ts). */
+  layout: (): Key => ["meta", "layout"],
 } as const;

@@ -1,16 +1,28 @@
 /** Opens the Deno KV store and offers the few helpers every store module shares. */
 import { dirname } from "node:path";
 import { GuardedKv } from "./guarded_kv.ts";
+import { envFor, oneLine, StartupError } from "../startup_error.ts";
 
 /**
  * Opens KV at `path` (creating its directory), or in memory for `:memory:`. The handle is
  * guarded: reads skip unreadable values and writes are checked (src/storage/guarded_kv.ts).
  */
-export async function openStore(path: string): Promise<Deno.Kv> {
-  if (path !== ":memory:" && !/^https?:\/\//.test(path)) {
-    await Deno.mkdir(dirname(path), { recursive: true });
+export async function openStore(path: string, key = "server.db"): Promise<Deno.Kv> {
+  try {
+    if (path !== ":memory:" && !/^https?:\/\//.test(path)) {
+      await Deno.mkdir(dirname(path), { recursive: true });
+    }
+    return new GuardedKv(await Deno.openKv(path));
+  } catch (e) {
+    // The usual causes: a path that is a directory, a file that is not a KV database, no
+    // permission, a full disk. None is helped by a retry; the owner has to act.
+    throw new StartupError(
+      key,
+      `the database ${path} cannot be opened: ${oneLine(e)}`,
+      `point ${key} (or ${envFor(key)}) at a Deno KV file this user may read and write, ` +
+        "or restore a backup into it (docs/backups.md)",
+    );
   }
-  return new GuardedKv(await Deno.openKv(path));
 }
 
 /** Most keys one `kv.getMany` call takes (Deno KV's limit). */

@@ -6,7 +6,7 @@
  * `main.ts` and `telnet.ts` (paths relative to the repository); `--max-delay <ms>` lowers the
  * restart delay cap below the usual 60 s.
  */
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Config } from "../config/load.ts";
@@ -19,7 +19,12 @@ import { ensureStartingRoom, startingRoom } from "../world/start.ts";
 import { runFirstRunSetup, SetupCancelled, type SetupOptions, type SetupResult } from "./setup.ts";
 import { terminalIO } from "./terminal_io.ts";
 import { commandFor } from "./run_command.ts";
-import { abortableSleep, type Child, Supervisor } from "./supervisor.ts";
+import { abortableSleep, type Child, EXIT_CONFIG, Supervisor } from "./supervisor.ts";
+import { oneLine, StartupError } from "../startup_error.ts";
+import { pipeLines, startLogging } from "../logging/setup.ts";
+import { prepareLayout } from "../backup/migrate.ts";
+import { freeLoopbackPort, HUB_LINK_ENV } from "../tls/link.ts";
+import { type Logger, secretsFrom } from "../logging/logger.ts";
 
 /** Where main.ts and telnet.ts live. */
 const CODE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -44,8 +49,8 @@ function childEnv(env: Record<string, string>): Record<string, string> {
   };
   if (!env["JWT_SECRET"]) {
     out["JWT_SECRET"] = resolveSecret({}, () => {});
-    log(
-      "WARNING: JWT_SECRET is not set; generated a random secret for this supervisor. Sessions " +
+    console.warn(
+      "[supervisor] WARNING: JWT_SECRET is not set; generated a random secret for this supervisor. Sessions " +
         "survive @reboot but end when the supervisor stops. Set JWT_SECRET to keep them longer.",
     );
   }
@@ -72,6 +77,8 @@ export async function firstRunSetup(
   if (db === ":memory:") return "memory";
   const kv = await openStore(/^https?:\/\//.test(db) ? db : resolve(root, db));
   try {
+    // Before setup writes: a newer database is refused, an older one migrated (after a backup).
+    await prepareLayout(kv, config.value, root);
     const objects = new ObjectStore(kv);
     await ensureStartingRoom(objects);
     const accounts = new Accounts(kv, objects);
@@ -91,8 +98,9 @@ export async function firstRunSetup(
  * so no download progress is drawn over a setup prompt that waits for an answer.
  */
 export async function cacheModules(files: string[]): Promise<void> {
+  if (Deno.build.standalone) return; // a compiled binary holds every module
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["cache", ...files],
+    args: ["cache", ...runFlags(), ...files],
     cwd: Deno.cwd(),
     stdin: "null",
     stdout: "inherit",
@@ -101,20 +109,73 @@ export async function cacheModules(files: string[]): Promise<void> {
   if (!out.success) log("could not load every module (see above); carrying on");
 }
 
-function spawnDeno(args: string[], env: Record<string, string>): Child {
-  const child = new Deno.Command(Deno.execPath(), {
+/**
+ * Flags every `deno` the supervisor runs gets: the project's deno.json (the game directory need
+ * not hold it) and, from the dist launcher, `URSAMU_RUN_FLAGS` (offline: the shipped packages).
+ */
+function runFlags(): string[] {
+  const extra = (Deno.env.get(RUN_FLAGS_ENV) ?? "").split(/\s+/).filter(Boolean);
+  return ["--config", resolve(CODE_ROOT, "deno.json"), ...extra];
+}
+
+/** Extra `deno run` flags for the children, set by the dist launcher (docs/binaries.md). */
+export const RUN_FLAGS_ENV = "URSAMU_RUN_FLAGS";
+
+/** The sidecar entry: the bundle a dist archive ships (telnet.js), else the source. */
+function defaultSidecar(): string {
+  try {
+    Deno.statSync(resolve(CODE_ROOT, "telnet.js"));
+    return "telnet.js";
+  } catch {
+    return "telnet.ts";
+  }
+}
+
+/**
+ * How a child starts: `deno run` from source or the dist archive; from a compiled binary
+ * (`deno task compile`), the binary itself (`ursamu __engine`) and the sidecar binary beside it
+ * (`ursamu-telnet`, else `ursamu __telnet`).
+ */
+function childCommand(kind: "engine" | "telnet", denoArgs: string[]): [string, string[]] {
+  if (!Deno.build.standalone) return [Deno.execPath(), denoArgs];
+  if (kind === "telnet") {
+    const sibling = join(dirname(Deno.execPath()), "ursamu-telnet");
+    try {
+      if (Deno.statSync(sibling).isFile) return [sibling, []];
+    } catch { /* not shipped: the binary runs the sidecar too */ }
+  }
+  return [Deno.execPath(), [kind === "engine" ? "__engine" : "__telnet"]];
+}
+
+function spawnDeno(
+  denoArgs: string[],
+  env: Record<string, string>,
+  logger: Logger,
+  subsystem: "engine" | "telnet",
+): Child {
+  const [cmd, args] = childCommand(subsystem, denoArgs);
+  const child = new Deno.Command(cmd, {
     args,
     cwd: Deno.cwd(),
     env,
     clearEnv: true,
     // A pipe we never write to: the child sees end-of-file when the supervisor dies, however.
     stdin: "piped",
-    stdout: "inherit",
-    stderr: "inherit",
+    // Its lines come to us: the supervisor is the one writer of the log file.
+    stdout: "piped",
+    stderr: "piped",
   }).spawn();
+  const output = Promise.all([
+    pipeLines(child.stdout, logger, "info", subsystem),
+    pipeLines(child.stderr, logger, "error", subsystem),
+  ]);
   return {
     pid: child.pid,
-    exited: child.status.then((s) => s.code),
+    // Its last lines are passed on before the loop reports the exit.
+    exited: child.status.then(async (s) => {
+      await output;
+      return s.code;
+    }),
     kill: (signal) => child.kill(signal),
   };
 }
@@ -125,7 +186,7 @@ export async function main(args: string[]): Promise<number> {
     args,
     options: {
       engine: { type: "string", default: "main.ts" },
-      sidecar: { type: "string", default: "telnet.ts" },
+      sidecar: { type: "string", default: defaultSidecar() },
       "max-delay": { type: "string" },
     },
   }).values;
@@ -139,13 +200,29 @@ export async function main(args: string[]): Promise<number> {
       log("first-run setup cancelled (Ctrl-C); nothing was started");
       return 130;
     }
-    log(`first-run setup failed: ${(e as Error).message}`);
+    if (e instanceof StartupError) {
+      log(e.message);
+      return EXIT_CONFIG;
+    }
+    log(`first-run setup failed: ${oneLine(e)}`);
     return 1;
   }
+  const config = await new Config({
+    file: resolve(Deno.cwd(), env["URSAMU_CONFIG"] ?? "config/config.json"),
+    env,
+    warn: () => {},
+  }).load();
+  // After setup, whose prompts are not log lines.
+  const logger = startLogging(config.value, Deno.cwd(), "supervisor", env, true);
   const children = childEnv(env);
+  logger.addSecrets(secretsFrom(children));
+  // Under TLS the sidecar reaches the engine over a plain loopback link (src/tls/link.ts).
+  if (config.value.server.ssl.enabled) children[HUB_LINK_ENV] = String(freeLoopbackPort());
   const supervisor = new Supervisor({
-    spawnEngine: () => spawnDeno(["run", "--unstable-kv", "-A", engine], children),
-    spawnSidecar: () => spawnDeno(["run", "-A", sidecar], children),
+    spawnEngine: () =>
+      spawnDeno(["run", ...runFlags(), "--unstable-kv", "-A", engine], children, logger, "engine"),
+    spawnSidecar: () =>
+      spawnDeno(["run", ...runFlags(), "-A", sidecar], children, logger, "telnet"),
     log,
     now: () => Math.round(performance.now()),
     sleep: abortableSleep,

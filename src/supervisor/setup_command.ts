@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { cacheModules, firstRunSetup } from "./main.ts";
 import { SetupCancelled } from "./setup.ts";
 import { commandFor } from "./run_command.ts";
+import { oneLine } from "../startup_error.ts";
 
 /** Runs the command; returns the exit code. */
 export async function setupCommand(env: Record<string, string>): Promise<number> {
@@ -40,7 +41,7 @@ export async function setupCommand(env: Record<string, string>): Promise<number>
       console.log("setup: cancelled (Ctrl-C); nothing was created.");
       return 130;
     }
-    console.error(`setup: failed: ${(e as Error).message}`);
+    console.error(`setup: failed: ${oneLine(e)}`);
     return 1;
   }
 }

@@ -79,6 +79,12 @@ export class Supervisor {
       }
       if (code === EXIT_CLEAN) {
         log("engine stopped cleanly (exit 0); stopping the telnet sidecar and exiting");
+      } else if (code === EXIT_CONFIG) {
+        // Its one line naming the key is above; restarting cannot help until someone edits it.
+        log(
+          `engine cannot start as configured (exit ${code}; its reason is above); stopping the ` +
+            "telnet sidecar and exiting",
+        );
       } else {
         log(
           `engine crashed (exit ${code}); not restarting. Check the output above, fix the cause ` +

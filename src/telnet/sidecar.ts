@@ -7,6 +7,8 @@ import { type ClientContext, TelnetClient } from "./sidecar_client.ts";
 import { hubAddress, HubWatch } from "./hub_watch.ts";
 import { MsspSource } from "./sidecar_mssp.ts";
 import { encodeText } from "./text.ts";
+import { type TlsListenerOptions, TlsTelnetListener } from "./tls_listener.ts";
+import { StartupError } from "../startup_error.ts";
 
 /** Settings for {@linkcode TelnetSidecar}. */
 export interface SidecarOptions {
@@ -65,6 +67,7 @@ export class TelnetSidecar {
   #listener: Deno.TcpListener | null = null;
   #accepting: Promise<void> = Promise.resolve();
   #stopping = false;
+  #tls: TlsTelnetListener | null = null;
 
   constructor(opts: SidecarOptions) {
     this.#o = opts;
@@ -120,10 +123,39 @@ export class TelnetSidecar {
     return addr;
   }
 
+  /**
+   * Also serves telnet over TLS (docs/tls.md); a renewed certificate is used for new connections
+   * at once. Throws a one-line error when the port or the certificate cannot be used.
+   */
+  async listenTls(opts: Omit<TlsListenerOptions, "admit" | "log">): Promise<Deno.NetAddr> {
+    this.#tls = new TlsTelnetListener({
+      ...opts,
+      log: this.#log,
+      // The client code takes a TCP socket; TLS ones have no TCP_NODELAY switch (ignored).
+      admit: (conn) =>
+        this.#admit(
+          Object.assign(conn, { setNoDelay() {}, setKeepAlive() {} }) as unknown as Deno.TcpConn,
+        ),
+    });
+    try {
+      return await this.#tls.start();
+    } catch (e) {
+      if (e instanceof StartupError) throw e; // the key or certificate: its own one line
+      const why = e instanceof Deno.errors.AddrInUse
+        ? "is already in use"
+        : `cannot be opened (${(e as Error).message.split("\n")[0]})`;
+      throw new TelnetListenError(
+        `${opts.hostname}:${opts.port} (server.telnetTls) ${why}; choose another port with ` +
+          "server.telnetTls in config/config.json or URSAMU_SERVER_TELNETTLS.",
+      );
+    }
+  }
+
   /** Tells every player the server is stopping, closes their sockets and the listener. */
   async shutdown(): Promise<void> {
     if (this.#stopping) return;
     this.#stopping = true;
+    this.#tls?.stop();
     this.#watch.stop();
     try {
       this.#listener?.close();

@@ -1,0 +1,144 @@
+/**
+ * `deno task dist`: a self-contained archive for Linux x64 that starts a game on a machine with
+ * neither Deno nor Node (docs/binaries.md):
+ *
+ *   ursamu-<version>-linux-x64/
+ *     ursamu            the launcher (sh): `./ursamu start`, `./ursamu backup`, ...
+ *     bin/deno          the pinned Deno runtime (package.json's `deno`, from node_modules)
+ *     app/              the engine, the command line and the plugins (source), text/, help/,
+ *                       node_modules/ (the npm packages, so it runs offline), telnet.js (the
+ *                       sidecar bundled with `deno bundle`)
+ *
+ * Usage: deno run -A scripts/dist.ts [--out <dir>]; prints the archive's path.
+ */
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { ENGINE_VERSION } from "../src/version.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+/** What the app needs at run time (tests and benchmarks stay behind). */
+const APP_FILES = [
+  "src",
+  "plugins",
+  "main.ts",
+  "telnet.ts",
+  "deno.json",
+  "deno.lock",
+  "text",
+  "help",
+  "web",
+];
+
+async function run(cmd: string, args: string[], opts: Deno.CommandOptions = {}): Promise<string> {
+  const out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "piped", ...opts })
+    .output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  if (!out.success) throw new Error(`${cmd} ${args.join(" ")} failed:\n${text}`);
+  return text;
+}
+
+/** The pinned runtime: node_modules' binary, or this Deno when it is the same version. */
+async function pinnedDeno(): Promise<string> {
+  const pkg = JSON.parse(await Deno.readTextFile(join(ROOT, "package.json")));
+  const want: string = pkg.devDependencies?.deno;
+  const candidates = [
+    join(ROOT, "node_modules", "@deno", "linux-x64-glibc", "deno"),
+    join(ROOT, "node_modules", "deno", "deno"),
+    Deno.execPath(),
+  ];
+  for (const c of candidates) {
+    try {
+      const v = (await run(c, ["--version"])).match(/^deno (\S+)/)?.[1];
+      if (v === want) return c;
+    } catch { /* not there */ }
+  }
+  throw new Error(`no Deno ${want} binary found (npm ci installs it in node_modules)`);
+}
+
+async function copyTree(from: string, to: string): Promise<void> {
+  const st = await Deno.lstat(from);
+  if (st.isSymlink) return; // plugins' test fixtures and the like: not shipped
+  if (st.isDirectory) {
+    await Deno.mkdir(to, { recursive: true });
+    for await (const e of Deno.readDir(from)) {
+      if (e.name.startsWith(".") && e.name !== ".gitkeep") continue;
+      await copyTree(join(from, e.name), join(to, e.name));
+    }
+  } else if (!from.endsWith("_test.ts")) {
+    await Deno.copyFile(from, to);
+  }
+}
+
+/** Builds the archive into `outDir`; returns its path. */
+export async function buildDist(outDir: string): Promise<string> {
+  if (Deno.build.os !== "linux" || Deno.build.arch !== "x86_64") {
+    throw new Error("the dist archive is built for Linux x64, on Linux x64");
+  }
+  const name = `ursamu-${ENGINE_VERSION}-linux-x64`;
+  const stage = await Deno.makeTempDir({ prefix: "ursamu-dist-" });
+  try {
+    const top = join(stage, name);
+    const app = join(top, "app");
+    await Deno.mkdir(join(top, "bin"), { recursive: true });
+    await Deno.copyFile(await pinnedDeno(), join(top, "bin", "deno"));
+    await Deno.chmod(join(top, "bin", "deno"), 0o755);
+    for (const f of APP_FILES) await copyTree(join(ROOT, f), join(app, f));
+    const env = {
+      ...Deno.env.toObject(),
+      DENO_NO_PACKAGE_JSON: "1",
+      DENO_DIR: join(stage, "cache"),
+    };
+    const plugins = [...Deno.readDirSync(join(app, "plugins"))]
+      .filter((e) => e.isDirectory)
+      .map((e) => join("plugins", e.name, "mod.ts"))
+      .filter((f) => {
+        try {
+          return Deno.statSync(join(app, f)).isFile;
+        } catch {
+          return false;
+        }
+      });
+    // The npm packages into app/node_modules, so the game starts offline.
+    await run(Deno.execPath(), [
+      "install",
+      "--node-modules-dir=auto",
+      "--entrypoint",
+      "src/cli/main.ts",
+      "main.ts",
+      "telnet.ts",
+      ...plugins,
+    ], { cwd: app, env });
+    // The sidecar holds no plugin and shares no class with them: it ships as one bundle.
+    await run(Deno.execPath(), [
+      "bundle",
+      "--node-modules-dir=manual",
+      "-o",
+      join(app, "telnet.js"),
+      "telnet.ts",
+    ], { cwd: app, env });
+    await Deno.copyFile(join(ROOT, "scripts", "dist_launcher.sh"), join(top, "ursamu"));
+    await Deno.chmod(join(top, "ursamu"), 0o755);
+    await Deno.copyFile(join(ROOT, "README.md"), join(top, "README.md"));
+    await copyTree(join(ROOT, "docs"), join(top, "docs"));
+    await Deno.mkdir(resolve(outDir), { recursive: true });
+    const archive = join(resolve(outDir), `${name}.tar.gz`);
+    await run("tar", ["-czf", archive, "-C", stage, name]);
+    return archive;
+  } finally {
+    await Deno.remove(stage, { recursive: true });
+  }
+}
+
+if (import.meta.main) {
+  const { out } =
+    parseArgs({ args: Deno.args, options: { out: { type: "string", default: "dist" } } })
+      .values;
+  try {
+    const archive = await buildDist(resolve(ROOT, out!));
+    console.log(`dist: ${archive} (${(await Deno.stat(archive)).size} bytes)`);
+  } catch (e) {
+    console.error(`dist: ${(e as Error).message}`);
+    Deno.exit(1);
+  }
+}

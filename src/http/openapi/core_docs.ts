@@ -1,0 +1,195 @@
+/** Descriptions of the core routes (docs/api.md has the prose). Every core route has one. */
+import { CREDENTIALS, OBJECT, PAGING, TOKEN } from "./schemas.ts";
+import type { ApiDocs } from "./types.ts";
+
+/** The core's route descriptions by `METHOD /path`. */
+export const CORE_DOCS: ApiDocs = {
+  "GET /health": {
+    summary: "Liveness check",
+    responses: {
+      "200": {
+        description: "the engine answers",
+        schema: {
+          type: "object",
+          properties: { status: { const: "ok" }, engine: { const: "UrsaMU" } },
+        },
+      },
+    },
+  },
+  "POST /api/v1/auth/register": {
+    summary: "Create a player and log in",
+    body: CREDENTIALS,
+    responses: {
+      "200": { description: "the new player's token", schema: TOKEN },
+      "400": "a missing or invalid name or password",
+      "403": "registration is off (game.registerEnabled)",
+      "409": "the name is taken",
+      "429": "too many attempts",
+    },
+  },
+  "POST /api/v1/auth/login": {
+    summary: "Log in",
+    body: CREDENTIALS,
+    responses: {
+      "200": { description: "a token", schema: TOKEN },
+      "400": "name or password missing",
+      "401": "wrong name or password",
+      "429": "too many failed attempts",
+    },
+  },
+  "POST /api/v1/auth/reset-password": {
+    summary: "Set a new password with a reset token from @resettoken",
+    body: {
+      type: "object",
+      properties: {
+        token: { type: "string", format: "uuid" },
+        newPassword: { type: "string", maxLength: 512 },
+        password: { type: "string", description: "alias of newPassword" },
+      },
+      required: ["token"],
+    },
+    responses: {
+      "200": {
+        description: "changed",
+        schema: {
+          type: "object",
+          properties: { message: { const: "Password updated successfully." } },
+        },
+      },
+      "400": "an invalid, expired or used token, or a bad password",
+    },
+  },
+  "GET /api/v1/me": {
+    summary: "The caller's profile",
+    auth: "user",
+    responses: {
+      "200": {
+        description: "the profile",
+        schema: {
+          type: "object",
+          properties: {
+            id: { type: "string" },
+            dbref: { type: "string" },
+            name: { type: "string" },
+            flags: { type: "array", items: { type: "string" } },
+            data: { type: "object" },
+          },
+        },
+      },
+      "401": "no or a bad token",
+    },
+  },
+  "GET /api/v1/config": {
+    summary: "Public game settings: name, ports, theme",
+    responses: { "200": { description: "the settings", schema: { type: "object" } } },
+  },
+  "GET /api/v1/connect": {
+    summary: "The connect screen (text/connect.txt), with colour codes",
+    responses: {
+      "200": { description: "text", contentType: "text/plain", schema: { type: "string" } },
+    },
+  },
+  "GET /api/v1/welcome": {
+    summary: "The welcome text (text/welcome.txt), with colour codes",
+    responses: {
+      "200": { description: "text", contentType: "text/plain", schema: { type: "string" } },
+    },
+  },
+  "GET /api/v1/players/online": {
+    summary: "Who is online (staff also see dark players)",
+    auth: "optional",
+    query: PAGING,
+    responses: {
+      "200": { description: "online players, first come first", schema: { type: "array" } },
+    },
+  },
+  "GET /api/v1/dbos": {
+    summary: "Objects the caller may see, filtered by flags",
+    auth: "user",
+    query: {
+      flags: { description: "flag names (comma or space separated); all must be set" },
+      ...PAGING,
+    },
+    responses: {
+      "200": { description: "objects", schema: { type: "array", items: OBJECT } },
+      "401": "no or a bad token",
+    },
+  },
+  "GET /api/v1/dbobj/:id": {
+    summary: "One game object with its contents",
+    auth: "user",
+    params: { id: "object id (`12` or `#12`)" },
+    responses: {
+      "200": { description: "the object", schema: OBJECT },
+      "401": "no or a bad token",
+      "404": "no such object (or not visible)",
+    },
+  },
+  "PATCH /api/v1/dbobj/:id": {
+    summary: "Change an object's name, description or data (owner or staff)",
+    auth: "user",
+    params: { id: "object id" },
+    body: {
+      type: "object",
+      properties: {
+        name: { type: "string" },
+        description: { type: "string" },
+        data: {
+          type: "object",
+          description: "allowed keys: description, avatar, state (an object)",
+        },
+      },
+    },
+    responses: {
+      "200": { description: "the changed object", schema: OBJECT },
+      "400": "a field that may not be set, or a bad value",
+      "401": "no or a bad token",
+      "403": "not the owner or staff",
+      "404": "no such object",
+      "409": "the name is taken",
+    },
+  },
+  "POST /api/v1/dbobj/:id/repair": {
+    summary: "Rebuild an object whose stored record cannot be read (staff)",
+    auth: "staff",
+    params: { id: "object id" },
+    responses: {
+      "200": {
+        description: "what was done",
+        schema: {
+          type: "object",
+          properties: {
+            repaired: { type: "boolean" },
+            detail: { type: "string" },
+            object: { oneOf: [OBJECT, { type: "null" }] },
+          },
+        },
+      },
+      "403": "not staff",
+      "404": "no such object",
+    },
+  },
+  "GET /api/v1/routes": {
+    summary: "Every registered route with its owner (core or a plugin)",
+    responses: {
+      "200": {
+        description: "routes sorted by path",
+        schema: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              method: { type: "string" },
+              path: { type: "string" },
+              owner: { type: "string" },
+            },
+          },
+        },
+      },
+    },
+  },
+  "GET /api/v1/openapi.json": {
+    summary: "This document: every core and plugin route, built from the registered routes",
+    responses: { "200": { description: "OpenAPI 3.1", schema: { type: "object" } } },
+  },
+};

@@ -1,0 +1,61 @@
+/** JSON Schemas shared by the core's and the plugins' route descriptions. */
+import type { ApiParam, JsonSchema } from "./types.ts";
+
+/** `{ token }` from register and login. */
+export const TOKEN: JsonSchema = {
+  type: "object",
+  properties: { token: { type: "string", description: "JWT (HS256), valid for 7 days" } },
+  required: ["token"],
+};
+
+/** Name and password of the auth bodies (`username` is accepted for `name`). */
+export const CREDENTIALS: JsonSchema = {
+  type: "object",
+  properties: {
+    name: { type: "string" },
+    username: { type: "string", description: "alias of name" },
+    password: { type: "string", minLength: 1, maxLength: 512 },
+  },
+  required: ["password"],
+};
+
+/** A game object (`GET /api/v1/dbobj/:id`). */
+export const OBJECT: JsonSchema = {
+  type: "object",
+  properties: {
+    id: { type: "string" },
+    dbref: { type: "string", examples: ["#1"] },
+    name: { type: "string" },
+    location: { type: ["string", "null"] },
+    owner: { type: ["string", "null"] },
+    flags: { type: "array", items: { type: "string" } },
+    data: {
+      type: "object",
+      properties: { description: { type: "string" }, state: { type: "object" } },
+    },
+    contents: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          dbref: { type: "string" },
+          name: { type: "string" },
+          flags: { type: "array", items: { type: "string" } },
+        },
+      },
+    },
+    createdAt: { type: "number" },
+    updatedAt: { type: "number" },
+  },
+  required: ["id", "dbref", "name", "flags", "data"],
+};
+
+/** The paging query of lists: `limit` (default 50, at most 200) and `offset`. */
+export const PAGING: Record<string, ApiParam> = {
+  limit: {
+    description: "how many (default 50, at most 200)",
+    schema: { type: "integer", minimum: 1 },
+  },
+  offset: { description: "how many to skip", schema: { type: "integer", minimum: 0 } },
+};

@@ -1,0 +1,148 @@
+/**
+ * The process log: one line per event, `<ISO time> <LEVEL> <subsystem>: <message>`, on the
+ * console and (when a file is given) in a size-rotated file. Secrets are scrubbed from every line
+ * before it is written anywhere. See docs/logging.md.
+ */
+import { format } from "node:util";
+import { RotatingFile, writeAll } from "./rotating_file.ts";
+
+/** Log levels, least severe first. */
+export const LEVELS = ["debug", "info", "warn", "error"] as const;
+/** One log level. */
+export type Level = typeof LEVELS[number];
+
+/** A line already formatted by a logger (a child's line the supervisor passes on). */
+const FORMATTED = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (DEBUG|INFO|WARN|ERROR) +/;
+/** `[supervisor] ...` or `hub: ...`: the subsystem a message already names. */
+const SUBSYSTEM = /^(?:\[[\w -]{1,30}\] |[a-z][\w -]{0,30}: )/i;
+/** JSON Web Tokens (three base64url parts, the first a JSON header). */
+const JWT = /\beyJ[\w-]{5,}\.[\w-]{5,}\.[\w-]{5,}/g;
+/** An Authorization header value. */
+const BEARER = /\b(Bearer\s+)\S+/gi;
+
+/** Settings of a logger. */
+export interface LoggerOptions {
+  /** Least severe level written (default info). */
+  level?: Level;
+  /** Subsystem for messages that name none (e.g. `engine`). */
+  subsystem: string;
+  /** The log file; none writes to the console only (a supervised child: its parent writes it). */
+  file?: { path: string; maxSize: number; maxFiles: number } | null;
+  /** Values that must never appear in a line (secrets from the environment). */
+  secrets?: string[];
+  /** Where console lines go (default stdout for debug/info, stderr for warn/error). */
+  console?: (line: string, level: Level) => void;
+  /** The clock (tests). */
+  now?: () => Date;
+}
+
+/** A process's logger. */
+export class Logger {
+  readonly #level: number;
+  readonly #subsystem: string;
+  readonly #file: RotatingFile | null;
+  #secrets: string[] = [];
+  readonly #console: (line: string, level: Level) => void;
+  readonly #now: () => Date;
+
+  constructor(opts: LoggerOptions) {
+    this.#level = LEVELS.indexOf(opts.level ?? "info");
+    this.#subsystem = opts.subsystem;
+    this.#file = opts.file
+      ? new RotatingFile(opts.file.path, opts.file.maxSize, opts.file.maxFiles)
+      : null;
+    this.addSecrets(opts.secrets ?? []);
+    this.#console = opts.console ?? consoleSink;
+    this.#now = opts.now ?? (() => new Date());
+  }
+
+  /** Adds values that must never appear in a line (a secret made after the logger). */
+  addSecrets(values: string[]): void {
+    // Longest first, so a secret that contains another is replaced whole.
+    this.#secrets = [...this.#secrets, ...values.filter((s) => s.length >= 6)].sort((a, b) =>
+      b.length - a.length
+    );
+  }
+
+  /** Logs one event at `level`; `args` are formatted as console.log formats them. */
+  log(level: Level, ...args: unknown[]): void {
+    if (LEVELS.indexOf(level) < this.#level) return;
+    let text = this.scrub(format(...args));
+    if (!SUBSYSTEM.test(text)) text = `${this.#subsystem}: ${text}`;
+    this.#emit(`${this.#now().toISOString()} ${level.toUpperCase().padEnd(5)} ${text}`, level);
+  }
+
+  /**
+   * Passes on a line a child process printed: as it is when a logger formatted it (its level was
+   * filtered there), else stamped with `level` and `subsystem` (a runtime panic, say).
+   */
+  passThrough(line: string, level: Level, subsystem: string): void {
+    const m = FORMATTED.exec(line);
+    if (m) return this.#emit(this.scrub(line), m[1].toLowerCase() as Level);
+    if (line.trim() === "") return;
+    const text = SUBSYSTEM.test(line) ? line : `${subsystem}: ${line}`;
+    if (LEVELS.indexOf(level) < this.#level) return;
+    this.#emit(
+      `${this.#now().toISOString()} ${level.toUpperCase().padEnd(5)} ${this.scrub(text)}`,
+      level,
+    );
+  }
+
+  /** The text with every known secret, token and bearer credential replaced; one line. */
+  scrub(text: string): string {
+    let out = text;
+    for (const s of this.#secrets) out = out.split(s).join("[secret]");
+    return out.replace(JWT, "[token]").replace(BEARER, "$1[token]").replace(/\r?\n/g, "\\n");
+  }
+
+  /** Closes the file. */
+  close(): void {
+    this.#file?.close();
+  }
+
+  #emit(line: string, level: Level): void {
+    this.#console(line, level);
+    this.#file?.write(line + "\n");
+  }
+
+  /**
+   * Routes console.log/info/debug/warn/error of this process through the logger, so every
+   * subsystem's existing lines get the format, the filter, the scrub and the file. Returns the
+   * function that puts the console back.
+   */
+  installConsole(): () => void {
+    const saved = {
+      log: console.log,
+      info: console.info,
+      debug: console.debug,
+      warn: console.warn,
+      error: console.error,
+    };
+    console.log = (...a: unknown[]) => this.log("info", ...a);
+    console.info = (...a: unknown[]) => this.log("info", ...a);
+    console.debug = (...a: unknown[]) => this.log("debug", ...a);
+    console.warn = (...a: unknown[]) => this.log("warn", ...a);
+    console.error = (...a: unknown[]) => this.log("error", ...a);
+    return () => Object.assign(console, saved);
+  }
+}
+
+/** Writes a line to stdout or stderr by level; a closed pipe is ignored (the reader is gone). */
+function consoleSink(line: string, level: Level): void {
+  const bytes = new TextEncoder().encode(line + "\n");
+  try {
+    writeAll(level === "warn" || level === "error" ? Deno.stderr : Deno.stdout, bytes);
+  } catch { /* no reader: nothing to do */ }
+}
+
+/** The environment's secrets a logger must scrub (values of these variables, when set). */
+export const SECRET_ENV = [
+  "JWT_SECRET",
+  "URSAMU_SIDECAR_SECRET",
+  "URSAMU_SUPERUSER_PASSWORD",
+] as const;
+
+/** The secret values set in `env`. */
+export function secretsFrom(env: Record<string, string>): string[] {
+  return SECRET_ENV.map((k) => env[k]).filter((v): v is string => !!v);
+}

@@ -1,0 +1,91 @@
+import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
+import { join } from "node:path";
+import { Logger } from "./logger.ts";
+
+const at = () => new Date("2026-01-02T03:04:05.678Z");
+
+function capture(opts: Partial<ConstructorParameters<typeof Logger>[0]> = {}) {
+  const lines: string[] = [];
+  const logger = new Logger({
+    subsystem: "engine",
+    now: at,
+    console: (l) => lines.push(l),
+    ...opts,
+  });
+  return { logger, lines };
+}
+
+Deno.test("logger: one line per event with time, level and subsystem", () => {
+  const { logger, lines } = capture();
+  logger.log("info", "hub: closing c1");
+  logger.log("warn", "no prefix here");
+  logger.log("error", "[supervisor] engine crashed");
+  logger.log("info", "two\nlines", { a: 1 });
+  assertEquals(lines, [
+    "2026-01-02T03:04:05.678Z INFO  hub: closing c1",
+    "2026-01-02T03:04:05.678Z WARN  engine: no prefix here",
+    "2026-01-02T03:04:05.678Z ERROR [supervisor] engine crashed",
+    "2026-01-02T03:04:05.678Z INFO  engine: two\\nlines { a: 1 }",
+  ]);
+});
+
+Deno.test("logger: the level filters less severe events", () => {
+  const { logger, lines } = capture({ level: "warn" });
+  logger.log("debug", "d");
+  logger.log("info", "i");
+  logger.log("warn", "w");
+  logger.log("error", "e");
+  assertEquals(lines.map((l) => l.split(" ")[1]), ["WARN", "ERROR"]);
+});
+
+Deno.test("logger: secrets, JWTs and bearer credentials never reach a line", () => {
+  const { logger, lines } = capture({ secrets: ["s3cret-value-123", "short"] });
+  const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIyIn0.abcdefghijklmnop";
+  logger.log("info", `secret s3cret-value-123 token ${jwt} header Bearer abc.def`);
+  logger.passThrough(`child said s3cret-value-123`, "info", "telnet");
+  assertEquals(
+    lines[0],
+    `${at().toISOString()} INFO  engine: secret [secret] token [token] header Bearer [token]`,
+  );
+  assertMatch(lines[1], /INFO {2}telnet: child said \[secret\]$/);
+  // A value under six characters would scrub ordinary words; it is not treated as a secret.
+  logger.log("info", "a short word");
+  assertMatch(lines[2], /a short word/);
+});
+
+Deno.test("logger: passThrough keeps a formatted child line and stamps a raw one", () => {
+  const { logger, lines } = capture({ subsystem: "supervisor" });
+  logger.passThrough("2026-01-01T00:00:00.000Z WARN  hub: x", "info", "engine");
+  logger.passThrough("thread 'main' panicked", "error", "engine");
+  logger.passThrough("", "error", "engine");
+  assertEquals(lines, [
+    "2026-01-01T00:00:00.000Z WARN  hub: x",
+    `${at().toISOString()} ERROR engine: thread 'main' panicked`,
+  ]);
+});
+
+Deno.test("logger: the file rotates at maxSize and keeps maxFiles old files", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "logs", "game.log");
+    const logger = new Logger({
+      subsystem: "engine",
+      now: at,
+      console: () => {},
+      file: { path, maxSize: 200, maxFiles: 2 },
+    });
+    for (let i = 0; i < 20; i++) logger.log("info", `event number ${String(i).padStart(2, "0")}`);
+    logger.close();
+    const names = [...Deno.readDirSync(join(dir, "logs"))].map((e) => e.name).sort();
+    assertEquals(names, ["game.log", "game.log.1", "game.log.2"]);
+    for (const n of names) assert(Deno.statSync(join(dir, "logs", n)).size <= 200, n);
+    const newest = Deno.readTextFileSync(path).trim().split("\n");
+    assertMatch(newest[newest.length - 1], /event number 19$/);
+    const older = Deno.readTextFileSync(`${path}.1`).trim().split("\n");
+    // Nothing is lost between the live file and the one before it.
+    const first = Number(newest[0].slice(-2));
+    assertEquals(Number(older[older.length - 1].slice(-2)), first - 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

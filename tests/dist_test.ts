@@ -1,0 +1,87 @@
+/**
+ * The dist archive (issue 16, item 1): `scripts/dist.ts` (`deno task dist`) builds it; this test
+ * unpacks it into an empty directory, starts the game from another empty directory with PATH
+ * pointing nowhere (so neither an installed Deno nor Node can be used), logs in over telnet and
+ * WebSocket, and stops it with SIGTERM.
+ */
+import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { freePort, waitHealthy } from "./harness.ts";
+import { TelnetClient } from "./telnet_client.ts";
+import { WsClient } from "./ws_client.ts";
+import { buildDist } from "../scripts/dist.ts";
+
+Deno.test("dist: the archive starts a game with neither Deno nor Node on the PATH", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "ursamu-dist-test-" });
+  try {
+    const archive = await buildDist(join(tmp, "out"));
+    assertMatch(archive, /ursamu-\d+\.\d+\.\d+-linux-x64\.tar\.gz$/);
+    await Deno.mkdir(join(tmp, "unpacked"));
+    const untar = await new Deno.Command("tar", {
+      args: ["-xzf", archive, "-C", join(tmp, "unpacked")],
+    }).output();
+    assert(untar.success, "tar -x");
+    const [top] = [...Deno.readDirSync(join(tmp, "unpacked"))].map((e) => e.name);
+    const launcher = join(tmp, "unpacked", top, "ursamu");
+    const game = join(tmp, "game");
+    await Deno.mkdir(game);
+    const http = freePort(), ws = freePort(), telnet = freePort();
+    const child = new Deno.Command(launcher, {
+      args: ["start"],
+      cwd: game,
+      clearEnv: true,
+      env: {
+        PATH: "/nonexistent",
+        HOME: tmp,
+        URSAMU_SERVER_HOST: "127.0.0.1",
+        URSAMU_SERVER_HTTP: String(http),
+        URSAMU_SERVER_WS: String(ws),
+        URSAMU_SERVER_TELNET: String(telnet),
+        URSAMU_SUPERUSER_NAME: "Admin",
+        URSAMU_SUPERUSER_PASSWORD: "admin-password-1",
+        JWT_SECRET: "dist-test-secret",
+      },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    let out = "";
+    const dec = new TextDecoder();
+    const pump = async (s: ReadableStream<Uint8Array>) => {
+      for await (const c of s) out += dec.decode(c, { stream: true });
+    };
+    const pumps = Promise.all([pump(child.stdout), pump(child.stderr)]);
+    try {
+      await waitHealthy(`http://127.0.0.1:${http}`, () => false, () => out, 60_000);
+      // The browser client ships in the archive too.
+      const page = await fetch(`http://127.0.0.1:${http}/`, { headers: { accept: "text/html" } });
+      assertEquals(page.status, 200);
+      assertEquals((await page.text()).includes("<html"), true);
+      const t = await TelnetClient.connect(telnet);
+      try {
+        await t.waitFor(/connect <name>/, 20_000);
+        await t.send("connect Admin admin-password-1");
+        await t.waitFor(/Limbo/);
+      } finally {
+        await t.close();
+      }
+      const w = await WsClient.connect(ws);
+      try {
+        w.send("connect Admin admin-password-1");
+        await w.expect(/Limbo/);
+      } finally {
+        await w.close();
+      }
+    } finally {
+      child.kill("SIGTERM");
+      const status = await child.status;
+      await pumps;
+      assertEquals(status.code, 0, out);
+    }
+    // The game's data went to the game directory, not into the unpacked archive.
+    assert((await Deno.stat(join(game, "data", "ursamu.db"))).isFile, out);
+    assertMatch(out, /plugins: notes: loaded/);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});

@@ -1,0 +1,124 @@
+/**
+ * Logs of a full run (issue 16, item 5): the supervisor writes one file for itself, the engine and
+ * the sidecar, one line per event with time, level and subsystem, rotated by size; the security log
+ * stays its own file; and no secret (passwords, tokens, the JWT and sidecar secrets, a reset token)
+ * appears in any log or on the console after logins and password changes over every channel.
+ */
+import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { api } from "./harness.ts";
+import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
+import { TelnetClient } from "./telnet_client.ts";
+import { WsClient } from "./ws_client.ts";
+
+const LINE =
+  /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (DEBUG|INFO |WARN |ERROR) (\[[\w -]+\]|[a-z][\w -]*:) /i;
+
+/** The environment of a running process (Linux), or {} where /proc is not there. */
+async function environOf(pid: number): Promise<Record<string, string>> {
+  try {
+    const raw = await Deno.readTextFile(`/proc/${pid}/environ`);
+    return Object.fromEntries(
+      raw.split("\0").filter(Boolean).map((kv) => {
+        const i = kv.indexOf("=");
+        return [kv.slice(0, i), kv.slice(i + 1)];
+      }),
+    );
+  } catch {
+    return {};
+  }
+}
+
+Deno.test("logging: a full run logs every event as one line and never a secret", async () => {
+  const bobPassword = "bob-first-password-9";
+  const bobNew = "bob-second-password-8";
+  const bobReset = "bob-reset-password-7";
+  const wrong = "not-the-password-6";
+  const srv = await startSupervised({
+    // No JWT_SECRET: the supervisor makes one, which must stay out of the logs too.
+    env: { JWT_SECRET: "" },
+    config: { logging: { maxSize: 1200, maxFiles: 3, level: "debug" } },
+  });
+  const secrets: Record<string, string> = {
+    "superuser password": ADMIN.password,
+    "first password": bobPassword,
+    "changed password": bobNew,
+    "reset password": bobReset,
+    "wrong password": wrong,
+  };
+  try {
+    const enginePid = Number(srv.output().match(/engine started \(pid (\d+)\)/)?.[1]);
+    const childEnv = await environOf(enginePid);
+    if (childEnv["JWT_SECRET"]) secrets["generated JWT secret"] = childEnv["JWT_SECRET"];
+    if (childEnv["URSAMU_SIDECAR_SECRET"]) {
+      secrets["sidecar secret"] = childEnv["URSAMU_SIDECAR_SECRET"];
+    }
+    // REST: register, a failed and a good login, a call with the token.
+    const reg = await api(srv.base, "POST", "/api/v1/auth/register", {
+      name: "Bob",
+      password: bobPassword,
+    });
+    assertEquals(reg.status, 200);
+    secrets["access token"] = reg.body.token;
+    assertEquals(
+      (await api(srv.base, "POST", "/api/v1/auth/login", { name: "Bob", password: wrong })).status,
+      401,
+    );
+    const me = await api(srv.base, "GET", "/api/v1/me", undefined, reg.body.token);
+    assertEquals(me.status, 200);
+    // Telnet: a failed login, the superuser's login, a password change, a reset token.
+    const bad = await TelnetClient.connect(srv.telnet);
+    await bad.waitFor(/connect <name>/);
+    await bad.send(`connect Bob ${wrong}`);
+    await bad.waitFor(/Either that player does not exist|password|incorrect/i);
+    await bad.close();
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    await admin.send(`@newpassword Bob=${bobNew}`);
+    await admin.waitFor(/Bob/, 10_000, admin.mark());
+    const from = admin.mark();
+    await admin.send("@resettoken Bob");
+    const m = await admin.waitFor(/Reset token for Bob[^:]*: ([0-9a-f-]{36})/, 10_000, from);
+    secrets["reset token"] = m[1];
+    const reset = await api(srv.base, "POST", "/api/v1/auth/reset-password", {
+      token: m[1],
+      newPassword: bobReset,
+    });
+    assertEquals(reset.status, 200);
+    // WebSocket: a login by command and one by token.
+    const ws = await WsClient.connect(srv);
+    ws.send(`connect Bob ${bobReset}`);
+    await ws.expect(/Limbo/);
+    await ws.close();
+    const byToken = await WsClient.connect(srv, { token: reg.body.token });
+    await byToken.close();
+    await admin.close();
+  } finally {
+    await srv.stop({ keepDir: true });
+  }
+  try {
+    const logs = join(srv.dir, "logs");
+    const files = [...Deno.readDirSync(logs)].map((e) => e.name).sort();
+    assert(files.includes("ursamu.log") && files.includes("security.log"), files.join(", "));
+    assert(files.includes("ursamu.log.1"), `rotated at 1200 bytes: ${files.join(", ")}`);
+    assert(!files.includes("ursamu.log.4"), `at most 3 old files: ${files.join(", ")}`);
+    const texts: Record<string, string> = { console: srv.output() };
+    for (const f of files) texts[f] = await Deno.readTextFile(join(logs, f));
+    // Every line of the game log has the format; each process writes into it.
+    const game = files.filter((f) => f.startsWith("ursamu.log")).map((f) => texts[f]).join("");
+    for (const line of game.split("\n").filter(Boolean)) assertMatch(line, LINE);
+    assertMatch(game, / INFO {2}\[supervisor\] engine started/);
+    assertMatch(game, / INFO {2}engine: HTTP listening/);
+    assertMatch(game, / INFO {2}telnet: listening on/);
+    assertMatch(texts["security.log"], /LOGIN_FAILED/);
+    assert(!/LOGIN_FAILED/.test(game), "security events stay in their own file");
+    for (const [what, value] of Object.entries(secrets)) {
+      assert(value && value.length >= 8, `${what} is known to the test`);
+      for (const [file, text] of Object.entries(texts)) {
+        assert(!text.includes(value), `the ${what} appears in ${file}`);
+      }
+    }
+    assert(secrets["sidecar secret"] || Deno.build.os !== "linux", "read the children's secrets");
+  } finally {
+    await Deno.remove(srv.dir, { recursive: true });
+  }
+});
