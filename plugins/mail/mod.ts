@@ -6,6 +6,7 @@
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { MailService } from "./service.ts";
 import { mailRoutes, PREFIX } from "./routes.ts";
+import { MAIL_API } from "./api.ts";
 import { mailCommands } from "./commands.ts";
 import type { MailApi } from "./types.ts";
 
@@ -14,6 +15,7 @@ const plugin: PluginModule = {
   init(ctx: PluginContext) {
     const svc = new MailService(ctx);
     mailRoutes(ctx.http(PREFIX), svc);
+    ctx.openapi(MAIL_API);
     for (const spec of mailCommands(svc)) ctx.commands.add(spec);
     ctx.hooks.worldHooks.on("player:connected", async (p) => {
       // A silent resume after a restart is not a login: nothing to announce.
