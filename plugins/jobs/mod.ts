@@ -7,6 +7,7 @@ import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { JobStore } from "./store.ts";
 import { categoriesFrom, JobService, type MailApi } from "./service.ts";
 import { jobRoutes, PREFIX } from "./routes.ts";
+import { JOBS_API } from "./api.ts";
 import { jobCommands } from "./commands.ts";
 
 const plugin: PluginModule = {
@@ -28,6 +29,7 @@ const plugin: PluginModule = {
       },
     });
     jobRoutes(ctx.http(PREFIX), svc);
+    ctx.openapi(JOBS_API);
     for (const spec of jobCommands(svc, categoriesFrom(ctx.config.categories))) {
       ctx.commands.add(spec);
     }
