@@ -9,6 +9,7 @@ import { stripColour } from "../../src/plugins/mod.ts";
 import { SceneStore } from "./store.ts";
 import { POSE_DATA, SceneService } from "./service.ts";
 import { PREFIX, sceneRoutes } from "./routes.ts";
+import { SCENES_API } from "./api.ts";
 import { sceneCommands } from "./commands.ts";
 import { AutoLog } from "./autolog.ts";
 import type { Pose, SceneEvents } from "./types.ts";
@@ -44,6 +45,7 @@ const plugin: PluginModule = {
       };
     });
     sceneRoutes(ctx.http(PREFIX), svc);
+    ctx.openapi(SCENES_API);
     for (
       const spec of sceneCommands({
         svc,
