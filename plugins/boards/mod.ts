@@ -7,6 +7,7 @@ import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { BoardStore } from "./store.ts";
 import { BoardService } from "./service.ts";
 import { boardRoutes, PREFIXES } from "./routes.ts";
+import { boardsApi } from "./api.ts";
 import { boardCommands } from "./commands.ts";
 
 const plugin: PluginModule = {
@@ -18,7 +19,10 @@ const plugin: PluginModule = {
       players: ctx.players,
       world: ctx.world,
     });
-    for (const prefix of PREFIXES) boardRoutes(ctx.http(prefix), svc);
+    for (const prefix of PREFIXES) {
+      boardRoutes(ctx.http(prefix), svc);
+      ctx.openapi(boardsApi(prefix));
+    }
     for (const spec of boardCommands(svc)) ctx.commands.add(spec);
     return true;
   },
