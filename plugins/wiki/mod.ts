@@ -9,6 +9,7 @@ import { WikiFiles } from "./files.ts";
 import { SearchIndex } from "./search_index.ts";
 import { WikiStore } from "./store.ts";
 import { PREFIX, wikiRoutes } from "./routes.ts";
+import { WIKI_API } from "./api.ts";
 import { wikiCommands } from "./commands.ts";
 import { type NetPolicy, systemPolicy } from "./safe_fetch.ts";
 import type { WikiEventMap } from "./events.ts";
@@ -38,6 +39,7 @@ export function createWikiPlugin(opts: WikiPluginOptions = {}): PluginModule {
       const store = new WikiStore(files, index, ctx.hooks.wikiHooks.typed<WikiEventMap>());
       const policy = opts.policy ? () => opts.policy!(ctx) : () => systemPolicy();
       wikiRoutes(ctx.http(PREFIX), store);
+      ctx.openapi(WIKI_API);
       for (const spec of wikiCommands(store, policy)) ctx.commands.add(spec);
       return true;
     },
