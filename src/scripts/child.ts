@@ -40,21 +40,80 @@ const jsonParse = JSON.parse;
 let callTimers = new Set<any>();
 let currentCall: number | null = null;
 const modules = new Map<string, any>();
-const pendingOps = new Map<number, { ok(v: unknown): void; fail(e: unknown): void }>();
 let nextOp = 1;
-let queue: Promise<unknown> = Promise.resolve();
 
+/** Lines written but not yet flushed (the messages of the running call, sent with its answer). */
+let outLines: string[] = [];
+let outChars = 0;
+let flushTimer: any = null;
+/** Characters buffered before a flush regardless (the engine counts a flood as it arrives). */
+const FLUSH_CHARS = 16 * 1024;
+
+/** Bytes read from stdin and not yet split into lines. */
+let inBuf = new Uint8Array(64 * 1024);
+let inLen = 0;
 /** Errors an SDK operation refused for the actor (not found, permission denied). */
 class ScriptUserError extends Error {
   user = true;
 }
 
+/**
+ * Queues a message. The messages of a call go out in one write with its answer (or before it
+ * waits for an operation's answer, or when the script yields to its timers): each write wakes
+ * the engine, and a wakeup costs more than the bytes (measured in docs/bench.md).
+ */
 function write(msg: Msg): void {
-  // Synchronous: the engine always reads, and an async write would cost a turn of the event
-  // loop per message (measured in docs/bench.md).
-  const line = encoder.encode(jsonStringify(msg) + "\n");
+  const line = jsonStringify(msg);
+  outLines.push(line);
+  outChars += line.length;
+  if (outChars > FLUSH_CHARS) flush();
+  else if (flushTimer === null) flushTimer = realSetTimeout(flush, 0);
+}
+
+/** Writes the queued messages, synchronously (the engine always reads). */
+function flush(): void {
+  if (flushTimer !== null) {
+    realClearTimeout(flushTimer);
+    flushTimer = null;
+  }
+  if (!outLines.length) return;
+  const bytes = encoder.encode(outLines.join("\n") + "\n");
+  outLines = [];
+  outChars = 0;
   let off = 0;
-  while (off < line.length) off += stdout.writeSync(line.subarray(off));
+  while (off < bytes.length) off += stdout.writeSync(bytes.subarray(off));
+}
+
+/**
+ * The engine's next message, read synchronously: the process blocks in read(2) itself, so a
+ * message wakes its one thread directly (an async read wakes a reader thread that then wakes
+ * this one: twice the scheduling delay). Null at end of input. Lines that are not JSON objects
+ * are skipped.
+ */
+function readMessage(): Msg | null {
+  for (;;) {
+    const nl = inBuf.subarray(0, inLen).indexOf(10);
+    if (nl >= 0) {
+      const line = decoder.decode(inBuf.subarray(0, nl));
+      inBuf.copyWithin(0, nl + 1, inLen);
+      inLen -= nl + 1;
+      try {
+        const msg = jsonParse(line);
+        if (msg && typeof msg === "object") return msg;
+      } catch {
+        // Not a message; the engine never sends one, so skip it.
+      }
+      continue;
+    }
+    if (inLen === inBuf.length) {
+      const bigger = new Uint8Array(inBuf.length * 2);
+      bigger.set(inBuf);
+      inBuf = bigger;
+    }
+    const n = stdin.readSync(inBuf.subarray(inLen));
+    if (n === null) return null;
+    inLen += n;
+  }
 }
 
 /** The file name of the script being loaded or run, shown instead of its data: URL. */
@@ -75,15 +134,27 @@ function describe(e: unknown): string {
   }
 }
 
+/**
+ * An operation with an answer: sent with what is queued, and answered before the script goes
+ * on. One call runs at a time and the engine answers only the operation asked, so the next
+ * message is its answer.
+ */
 function op(call: number, name: string, args: unknown[]): Promise<any> {
   if (currentCall !== call) {
     return Promise.reject(new ScriptUserError("This script call has already ended."));
   }
   const id = nextOp++;
-  return new Promise((ok, fail) => {
-    pendingOps.set(id, { ok, fail });
-    write({ t: "op", id, call, op: name, args });
-  });
+  write({ t: "op", id, call, op: name, args });
+  flush();
+  for (;;) {
+    const msg = readMessage();
+    if (msg === null) return new Promise(() => {}); // The engine went away; so does this process.
+    if (msg.t !== "res" || msg.id !== id) continue;
+    if (msg.ok) return Promise.resolve(msg.value);
+    return Promise.reject(
+      msg.user ? new ScriptUserError(String(msg.error)) : new Error(String(msg.error)),
+    );
+  }
 }
 
 /**
@@ -201,6 +272,7 @@ async function handleLoad(msg: Msg): Promise<void> {
     modules.delete(msg.key);
     write({ t: "loaded", id: msg.id, ok: false, error: describe(e) });
   }
+  flush();
 }
 
 async function handleRun(msg: Msg): Promise<void> {
@@ -226,20 +298,7 @@ async function handleRun(msg: Msg): Promise<void> {
     callTimers.clear();
   }
   write({ t: "done", id: call, error, garbage, imported });
-}
-
-function handle(msg: Msg): void {
-  if (msg.t === "res") {
-    const p = pendingOps.get(msg.id);
-    if (!p) return;
-    pendingOps.delete(msg.id);
-    if (msg.ok) p.ok(msg.value);
-    else if (msg.user) p.fail(new ScriptUserError(String(msg.error)));
-    else p.fail(new Error(String(msg.error)));
-  } else if (msg.t === "load" || msg.t === "run") {
-    // One load or call at a time: a call's timers and operations belong to it alone.
-    queue = queue.then(() => msg.t === "load" ? handleLoad(msg) : handleRun(msg));
-  }
+  flush();
 }
 
 /** Removes what reaches outside the process and freezes the built-ins. */
@@ -343,25 +402,12 @@ async function main(): Promise<void> {
   globalThis.addEventListener("error", (e) => e.preventDefault());
   lockDown();
   write({ t: "ready" });
-  let buf = "";
-  const chunkBuf = new Uint8Array(64 * 1024);
-  for (;;) {
-    const n = await stdin.read(chunkBuf);
-    if (n === null) break;
-    buf += decoder.decode(chunkBuf.subarray(0, n), { stream: true });
-    let nl: number;
-    while ((nl = buf.indexOf("\n")) >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      if (!line) continue;
-      let msg: Msg;
-      try {
-        msg = jsonParse(line);
-      } catch {
-        continue;
-      }
-      handle(msg);
-    }
+  flush();
+  // One load or call at a time: a call's timers and operations belong to it alone. Between
+  // requests the process sleeps in read(2); nothing of an ended call runs (its timers are gone).
+  for (let msg = readMessage(); msg !== null; msg = readMessage()) {
+    if (msg.t === "load") await handleLoad(msg);
+    else if (msg.t === "run") await handleRun(msg);
   }
 }
 
