@@ -58,16 +58,24 @@ class ScriptUserError extends Error {
 }
 
 /**
- * Queues a message. The messages of a call go out in one write with its answer (or before it
- * waits for an operation's answer, or when the script yields to its timers): each write wakes
- * the engine, and a wakeup costs more than the bytes (measured in docs/bench.md).
+ * Queues a message. The messages of a call go out in one write with its answer, or before it
+ * waits: for an operation's answer, or on a timer of its own (a timer it sets flushes, and so
+ * does the end of each of its timer callbacks). Each write wakes the engine, and a wakeup costs
+ * more than the bytes; a timer armed per message to flush would cost more again (both measured
+ * in docs/bench.md).
  */
 function write(msg: Msg): void {
   const line = jsonStringify(msg);
   outLines.push(line);
   outChars += line.length;
   if (outChars > FLUSH_CHARS) flush();
-  else if (flushTimer === null) flushTimer = realSetTimeout(flush, 0);
+}
+
+/** Flushes once the microtasks of a script's timer callback have run (its async sends). */
+function flushSoon(): void {
+  // Armed even when nothing is queued yet: a callback that resolves a promise sends from the
+  // continuation, after it returns.
+  if (flushTimer === null) flushTimer = realSetTimeout(flush, 0);
 }
 
 /** Writes the queued messages, synchronously (the engine always reads). */
@@ -284,7 +292,8 @@ async function handleRun(msg: Msg): Promise<void> {
   let garbage: string | undefined;
   let imported = false;
   try {
-    const mod = await loadModule(msg);
+    // A known version is taken without an await (each await is a turn of the microtask queue).
+    const mod = modules.get(msg.key) ?? await loadModule(msg);
     imported = true;
     if (typeof mod.default !== "function") throw new TypeError("no default-exported function");
     const result = await mod.default(makeSdk(call, msg.ctx ?? {}));
@@ -304,13 +313,28 @@ async function handleRun(msg: Msg): Promise<void> {
 /** Removes what reaches outside the process and freezes the built-ins. */
 function lockDown(): void {
   const g = globalThis as any;
+  // A script that sets a timer is about to wait: what it sent so far goes out now, and what its
+  // callback sends goes out when the callback (and its microtasks) are done.
+  const afterwards = (f: any) => {
+    flush();
+    if (typeof f !== "function") return f;
+    return function (this: unknown, ...a: any[]) {
+      try {
+        return f.apply(this, a);
+      } finally {
+        flushSoon();
+      }
+    };
+  };
   const track = (id: any) => {
     if (currentCall !== null) callTimers.add(id);
     return id;
   };
   const timers = {
-    setTimeout: (f: any, ms?: number, ...a: any[]) => track(realSetTimeout(f, ms, ...a)),
-    setInterval: (f: any, ms?: number, ...a: any[]) => track(realSetInterval(f, ms, ...a)),
+    setTimeout: (f: any, ms?: number, ...a: any[]) =>
+      track(realSetTimeout(afterwards(f), ms, ...a)),
+    setInterval: (f: any, ms?: number, ...a: any[]) =>
+      track(realSetInterval(afterwards(f), ms, ...a)),
     clearTimeout: (id?: any) => realClearTimeout(id),
     clearInterval: (id?: any) => realClearInterval(id),
     console: Object.freeze(
