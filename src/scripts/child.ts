@@ -26,6 +26,11 @@ const MAX_DATA = 16_384;
 const MAX_MODULES = 256;
 
 const stdin = Deno.stdin;
+/**
+ * Kept before `Deno` is removed: the end of stdin means the engine is gone. (In the frozen realm
+ * its unload step throws, so the process ends with status 1; it ends all the same, timers and all.)
+ */
+const exit: (code: number) => never = Deno.exit;
 const stdout = Deno.stdout;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -95,10 +100,10 @@ function flush(): void {
 /**
  * The engine's next message, read synchronously: the process blocks in read(2) itself, so a
  * message wakes its one thread directly (an async read wakes a reader thread that then wakes
- * this one: twice the scheduling delay). Null at end of input. Lines that are not JSON objects
- * are skipped.
+ * this one: twice the scheduling delay). At the end of input the process exits. Lines that are
+ * not JSON objects are skipped.
  */
-function readMessage(): Msg | null {
+function readMessage(): Msg {
   for (;;) {
     const nl = inBuf.subarray(0, inLen).indexOf(10);
     if (nl >= 0) {
@@ -119,7 +124,7 @@ function readMessage(): Msg | null {
       inBuf = bigger;
     }
     const n = stdin.readSync(inBuf.subarray(inLen));
-    if (n === null) return null;
+    if (n === null) exit(0); // The engine closed stdin (or died): whatever runs here ends too.
     inLen += n;
   }
 }
@@ -156,7 +161,6 @@ function op(call: number, name: string, args: unknown[]): Promise<any> {
   flush();
   for (;;) {
     const msg = readMessage();
-    if (msg === null) return new Promise(() => {}); // The engine went away; so does this process.
     if (msg.t !== "res" || msg.id !== id) continue;
     if (msg.ok) return Promise.resolve(msg.value);
     return Promise.reject(
@@ -429,7 +433,8 @@ async function main(): Promise<void> {
   flush();
   // One load or call at a time: a call's timers and operations belong to it alone. Between
   // requests the process sleeps in read(2); nothing of an ended call runs (its timers are gone).
-  for (let msg = readMessage(); msg !== null; msg = readMessage()) {
+  for (;;) {
+    const msg = readMessage();
     if (msg.t === "load") await handleLoad(msg);
     else if (msg.t === "run") await handleRun(msg);
   }
