@@ -26,6 +26,11 @@ const MAX_DATA = 16_384;
 const MAX_MODULES = 256;
 
 const stdin = Deno.stdin;
+/**
+ * Kept before `Deno` is removed: the end of stdin means the engine is gone. (In the frozen realm
+ * its unload step throws, so the process ends with status 1; it ends all the same, timers and all.)
+ */
+const exit: (code: number) => never = Deno.exit;
 const stdout = Deno.stdout;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -40,21 +45,88 @@ const jsonParse = JSON.parse;
 let callTimers = new Set<any>();
 let currentCall: number | null = null;
 const modules = new Map<string, any>();
-const pendingOps = new Map<number, { ok(v: unknown): void; fail(e: unknown): void }>();
 let nextOp = 1;
-let queue: Promise<unknown> = Promise.resolve();
 
+/** Lines written but not yet flushed (the messages of the running call, sent with its answer). */
+let outLines: string[] = [];
+let outChars = 0;
+let flushTimer: any = null;
+/** Characters buffered before a flush regardless (the engine counts a flood as it arrives). */
+const FLUSH_CHARS = 16 * 1024;
+
+/** Bytes read from stdin and not yet split into lines. */
+let inBuf = new Uint8Array(64 * 1024);
+let inLen = 0;
 /** Errors an SDK operation refused for the actor (not found, permission denied). */
 class ScriptUserError extends Error {
   user = true;
 }
 
+/**
+ * Queues a message. The messages of a call go out in one write with its answer, or before it
+ * waits: for an operation's answer, or on a timer of its own (a timer it sets flushes, and so
+ * does the end of each of its timer callbacks). Each write wakes the engine, and a wakeup costs
+ * more than the bytes; a timer armed per message to flush would cost more again (both measured
+ * in docs/bench.md).
+ */
 function write(msg: Msg): void {
-  // Synchronous: the engine always reads, and an async write would cost a turn of the event
-  // loop per message (measured in docs/bench.md).
-  const line = encoder.encode(jsonStringify(msg) + "\n");
+  const line = jsonStringify(msg);
+  outLines.push(line);
+  outChars += line.length;
+  if (outChars > FLUSH_CHARS) flush();
+}
+
+/** Flushes once the microtasks of a script's timer callback have run (its async sends). */
+function flushSoon(): void {
+  // Armed even when nothing is queued yet: a callback that resolves a promise sends from the
+  // continuation, after it returns.
+  if (flushTimer === null) flushTimer = realSetTimeout(flush, 0);
+}
+
+/** Writes the queued messages, synchronously (the engine always reads). */
+function flush(): void {
+  if (flushTimer !== null) {
+    realClearTimeout(flushTimer);
+    flushTimer = null;
+  }
+  if (!outLines.length) return;
+  const bytes = encoder.encode(outLines.join("\n") + "\n");
+  outLines = [];
+  outChars = 0;
   let off = 0;
-  while (off < line.length) off += stdout.writeSync(line.subarray(off));
+  while (off < bytes.length) off += stdout.writeSync(bytes.subarray(off));
+}
+
+/**
+ * The engine's next message, read synchronously: the process blocks in read(2) itself, so a
+ * message wakes its one thread directly (an async read wakes a reader thread that then wakes
+ * this one: twice the scheduling delay). At the end of input the process exits. Lines that are
+ * not JSON objects are skipped.
+ */
+function readMessage(): Msg {
+  for (;;) {
+    const nl = inBuf.subarray(0, inLen).indexOf(10);
+    if (nl >= 0) {
+      const line = decoder.decode(inBuf.subarray(0, nl));
+      inBuf.copyWithin(0, nl + 1, inLen);
+      inLen -= nl + 1;
+      try {
+        const msg = jsonParse(line);
+        if (msg && typeof msg === "object") return msg;
+      } catch {
+        // Not a message; the engine never sends one, so skip it.
+      }
+      continue;
+    }
+    if (inLen === inBuf.length) {
+      const bigger = new Uint8Array(inBuf.length * 2);
+      bigger.set(inBuf);
+      inBuf = bigger;
+    }
+    const n = stdin.readSync(inBuf.subarray(inLen));
+    if (n === null) exit(0); // The engine closed stdin (or died): whatever runs here ends too.
+    inLen += n;
+  }
 }
 
 /** The file name of the script being loaded or run, shown instead of its data: URL. */
@@ -75,15 +147,26 @@ function describe(e: unknown): string {
   }
 }
 
+/**
+ * An operation with an answer: sent with what is queued, and answered before the script goes
+ * on. One call runs at a time and the engine answers only the operation asked, so the next
+ * message is its answer.
+ */
 function op(call: number, name: string, args: unknown[]): Promise<any> {
   if (currentCall !== call) {
     return Promise.reject(new ScriptUserError("This script call has already ended."));
   }
   const id = nextOp++;
-  return new Promise((ok, fail) => {
-    pendingOps.set(id, { ok, fail });
-    write({ t: "op", id, call, op: name, args });
-  });
+  write({ t: "op", id, call, op: name, args });
+  flush();
+  for (;;) {
+    const msg = readMessage();
+    if (msg.t !== "res" || msg.id !== id) continue;
+    if (msg.ok) return Promise.resolve(msg.value);
+    return Promise.reject(
+      msg.user ? new ScriptUserError(String(msg.error)) : new Error(String(msg.error)),
+    );
+  }
 }
 
 /**
@@ -201,6 +284,7 @@ async function handleLoad(msg: Msg): Promise<void> {
     modules.delete(msg.key);
     write({ t: "loaded", id: msg.id, ok: false, error: describe(e) });
   }
+  flush();
 }
 
 async function handleRun(msg: Msg): Promise<void> {
@@ -212,7 +296,8 @@ async function handleRun(msg: Msg): Promise<void> {
   let garbage: string | undefined;
   let imported = false;
   try {
-    const mod = await loadModule(msg);
+    // A known version is taken without an await (each await is a turn of the microtask queue).
+    const mod = modules.get(msg.key) ?? await loadModule(msg);
     imported = true;
     if (typeof mod.default !== "function") throw new TypeError("no default-exported function");
     const result = await mod.default(makeSdk(call, msg.ctx ?? {}));
@@ -226,32 +311,34 @@ async function handleRun(msg: Msg): Promise<void> {
     callTimers.clear();
   }
   write({ t: "done", id: call, error, garbage, imported });
-}
-
-function handle(msg: Msg): void {
-  if (msg.t === "res") {
-    const p = pendingOps.get(msg.id);
-    if (!p) return;
-    pendingOps.delete(msg.id);
-    if (msg.ok) p.ok(msg.value);
-    else if (msg.user) p.fail(new ScriptUserError(String(msg.error)));
-    else p.fail(new Error(String(msg.error)));
-  } else if (msg.t === "load" || msg.t === "run") {
-    // One load or call at a time: a call's timers and operations belong to it alone.
-    queue = queue.then(() => msg.t === "load" ? handleLoad(msg) : handleRun(msg));
-  }
+  flush();
 }
 
 /** Removes what reaches outside the process and freezes the built-ins. */
 function lockDown(): void {
   const g = globalThis as any;
+  // A script that sets a timer is about to wait: what it sent so far goes out now, and what its
+  // callback sends goes out when the callback (and its microtasks) are done.
+  const afterwards = (f: any) => {
+    flush();
+    if (typeof f !== "function") return f;
+    return function (this: unknown, ...a: any[]) {
+      try {
+        return f.apply(this, a);
+      } finally {
+        flushSoon();
+      }
+    };
+  };
   const track = (id: any) => {
     if (currentCall !== null) callTimers.add(id);
     return id;
   };
   const timers = {
-    setTimeout: (f: any, ms?: number, ...a: any[]) => track(realSetTimeout(f, ms, ...a)),
-    setInterval: (f: any, ms?: number, ...a: any[]) => track(realSetInterval(f, ms, ...a)),
+    setTimeout: (f: any, ms?: number, ...a: any[]) =>
+      track(realSetTimeout(afterwards(f), ms, ...a)),
+    setInterval: (f: any, ms?: number, ...a: any[]) =>
+      track(realSetInterval(afterwards(f), ms, ...a)),
     clearTimeout: (id?: any) => realClearTimeout(id),
     clearInterval: (id?: any) => realClearInterval(id),
     console: Object.freeze(
@@ -343,25 +430,13 @@ async function main(): Promise<void> {
   globalThis.addEventListener("error", (e) => e.preventDefault());
   lockDown();
   write({ t: "ready" });
-  let buf = "";
-  const chunkBuf = new Uint8Array(64 * 1024);
+  flush();
+  // One load or call at a time: a call's timers and operations belong to it alone. Between
+  // requests the process sleeps in read(2); nothing of an ended call runs (its timers are gone).
   for (;;) {
-    const n = await stdin.read(chunkBuf);
-    if (n === null) break;
-    buf += decoder.decode(chunkBuf.subarray(0, n), { stream: true });
-    let nl: number;
-    while ((nl = buf.indexOf("\n")) >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      if (!line) continue;
-      let msg: Msg;
-      try {
-        msg = jsonParse(line);
-      } catch {
-        continue;
-      }
-      handle(msg);
-    }
+    const msg = readMessage();
+    if (msg.t === "load") await handleLoad(msg);
+    else if (msg.t === "run") await handleRun(msg);
   }
 }
 

@@ -38,7 +38,10 @@ interface Pending {
   resolve(f: Frame): void;
   reject(e: Error): void;
   onOp?: OpHandler;
-  ops: Set<Promise<void>>;
+  /** Operations still being carried out; the answer waits for them. */
+  ops: number;
+  /** Set when the answer came while operations were still running. */
+  answered?: Frame;
   opCount: number;
   /** The first refusal of an operation nobody waited for (`nr`); it fails the call. */
   late?: { message: string; user: boolean };
@@ -142,24 +145,29 @@ export class Sandbox {
   async request(msg: Frame, timeoutMs: number, onOp?: OpHandler): Promise<Frame> {
     if (this.#stopped) throw this.#stopped;
     if (this.#pending) throw new Error("sandbox: one request at a time");
-    await this.ready;
+    if (!this.started) await this.ready;
     const id = this.#nextId++;
     this.served++;
     const answer = new Promise<Frame>((resolve, reject) => {
-      this.#pending = { id, resolve, reject, onOp, ops: new Set(), opCount: 0 };
+      this.#pending = { id, resolve, reject, onOp, ops: 0, opCount: 0 };
     });
     answer.catch(() => {}); // Awaited below; it may fail while the request is still written.
-    const timer = setTimeout(
-      () => this.stop("time", `stopped after ${timeoutMs} ms (the time limit)`),
-      timeoutMs,
-    );
-    const sampler = setInterval(() => this.#checkMemory(), RSS_SAMPLE_MS);
+    // One timer per request: it samples memory every RSS_SAMPLE_MS and fires at the time limit
+    // itself (a call answered sooner, the usual case, costs one timer, not two).
+    const deadline = performance.now() + timeoutMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const watch = () => {
+      const left = deadline - performance.now();
+      if (left <= 0.5) return this.stop("time", `stopped after ${timeoutMs} ms (the time limit)`);
+      this.#checkMemory();
+      if (!this.#stopped) timer = setTimeout(watch, Math.min(RSS_SAMPLE_MS, left));
+    };
+    timer = setTimeout(watch, Math.min(RSS_SAMPLE_MS, timeoutMs));
+    this.#write({ ...msg, id });
     try {
-      await this.#write({ ...msg, id });
       return await answer;
     } finally {
       clearTimeout(timer);
-      clearInterval(sampler);
       this.#pending = null;
     }
   }
@@ -182,12 +190,11 @@ export class Sandbox {
     await this.#proc.status;
   }
 
-  async #write(msg: Frame): Promise<void> {
-    try {
-      await this.#writer.write(encodeFrame(msg));
-    } catch {
+  /** Writes a message; a failed write means the process is gone (its exit is handled). */
+  #write(msg: Frame): void {
+    this.#writer.write(encodeFrame(msg)).catch(() => {
       this.stop("crash", "the script process went away");
-    }
+    });
   }
 
   #ended(): void {
@@ -252,24 +259,26 @@ export class Sandbox {
     if (f.t === "op") return this.#op(p, f);
     if ((f.t === "loaded" || f.t === "done") && f.id === p.id) {
       // Operations the script started without awaiting still finish before the answer counts.
-      void Promise.all([...p.ops]).then(() => {
-        if (p.late && f.t === "done" && !f.error) f.error = p.late;
-        p.resolve(f);
-      });
+      if (p.ops === 0) this.#answer(p, f);
+      else p.answered = f;
     }
+  }
+
+  #answer(p: Pending, f: Frame): void {
+    if (p.late && f.t === "done" && !f.error) f.error = p.late;
+    p.resolve(f);
   }
 
   #op(p: Pending, f: Frame): void {
     const opId = f.id;
     if (typeof opId !== "number") return;
     // An operation sent with `nr` expects no answer; a refusal is kept for the end of the call.
-    const reply = (r: Frame) => {
+    const reply = (r: Frame): void => {
       if (f.nr !== 1) return this.#write({ t: "res", id: opId, ...r });
       if (!r.ok) p.late ??= { message: String(r.error), user: r.user === true };
-      return Promise.resolve();
     };
     if (f.call !== p.id || !p.onOp || typeof f.op !== "string" || !Array.isArray(f.args)) {
-      void reply({ ok: false, user: false, error: "not a valid operation" });
+      reply({ ok: false, user: false, error: "not a valid operation" });
       return;
     }
     if (++p.opCount > MAX_OPS_PER_CALL) {
@@ -277,13 +286,16 @@ export class Sandbox {
       this.stop("calls", `made more than ${MAX_OPS_PER_CALL} SDK calls in one run (the limit)`);
       return;
     }
-    const run = p.onOp(f.op, f.args).then(
+    p.ops++;
+    const settled = () => {
+      if (--p.ops === 0 && p.answered) this.#answer(p, p.answered);
+    };
+    p.onOp(f.op, f.args).then(
       (value) => reply(value === undefined ? { ok: true } : { ok: true, value }),
       (e) => {
         const { message, user } = this.#mapError(e);
         return reply({ ok: false, error: message, user });
       },
-    );
-    p.ops.add(run);
+    ).then(settled, settled);
   }
 }
