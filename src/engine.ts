@@ -8,6 +8,7 @@ import { applySiteSettings } from "./config/site.ts";
 import { openStore } from "./storage/kv.ts";
 import { ObjectStore } from "./world/objects.ts";
 import { Accounts } from "./auth/accounts.ts";
+import { HashPool } from "./auth/hash_pool.ts";
 import { resolveSecret, TokenService } from "./auth/tokens.ts";
 import { SecurityLog } from "./auth/security_log.ts";
 import { WindowCounter } from "./auth/rate_limit.ts";
@@ -88,11 +89,13 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const commands = new CommandRegistry();
   // The manager needs the finished services (for plugin contexts), so it is built just after.
   let plugins: PluginManager | null = null;
+  // bcrypt off the event loop, so a login storm does not delay connected players.
+  const passwords = new HashPool();
   const services: Services = {
     config,
     kv,
     objects,
-    accounts: new Accounts(kv, objects),
+    accounts: new Accounts(kv, objects, passwords),
     tokens: new TokenService(resolveSecret(env, (m) => console.warn(m))),
     securityLog: new SecurityLog(resolve(root, cfg.logging.dir, "security.log")),
     players: new Players(objects, hub),
@@ -160,6 +163,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       await hub.shutdown();
       await plugins!.closeAll();
       await services.securityLog.flush();
+      passwords.close();
       kv.close();
     },
   };
