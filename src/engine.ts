@@ -75,8 +75,9 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   );
   // @site settings made in earlier runs sit between the file and the environment.
   await applySiteSettings(kv, config);
-  // Cached exits are only right while this engine is the database's only writer.
-  const objects = new ObjectStore(kv, { cacheExits: !/^https?:\/\//.test(cfg.server.db) });
+  // Cached exits and objects are only right while this engine is the database's only writer.
+  const soleWriter = !/^https?:\/\//.test(cfg.server.db);
+  const objects = new ObjectStore(kv, { cacheExits: soleWriter, cacheObjects: soleWriter });
   await ensureStartingRoom(objects);
   const texts = new Texts(config, root);
   await texts.load();
