@@ -7,6 +7,8 @@ import { type ClientContext, TelnetClient } from "./sidecar_client.ts";
 import { hubAddress, HubWatch } from "./hub_watch.ts";
 import { MsspSource } from "./sidecar_mssp.ts";
 import { encodeText } from "./text.ts";
+import { MuxClient } from "./mux_client.ts";
+import { SIDECAR_HEADER } from "../hub/sidecar_auth.ts";
 
 /** Settings for {@linkcode TelnetSidecar}. */
 export interface SidecarOptions {
@@ -62,6 +64,11 @@ export class TelnetSidecar {
   readonly #perIp = new Map<string, number>();
   readonly #log: (line: string) => void;
   readonly #watch: HubWatch;
+  /**
+   * The one link carrying every session; only with a secret (without one the sidecar is an
+   * ordinary client and each player keeps a WebSocket of its own, as any client would).
+   */
+  readonly #mux: MuxClient | null;
   #listener: Deno.TcpListener | null = null;
   #accepting: Promise<void> = Promise.resolve();
   #stopping = false;
@@ -78,7 +85,19 @@ export class TelnetSidecar {
     this.#watch = new HubWatch(hubAddress(opts.hubUrl), () => {
       for (const c of this.#clients) c.redial(REDIAL_SPREAD_MS);
     });
+    this.#mux = opts.sidecarSecret === null ? null : new MuxClient({
+      hubUrl: opts.hubUrl,
+      headers: { [SIDECAR_HEADER]: opts.sidecarSecret },
+      maxRetryMs: opts.limits?.maxRetryMs,
+      log: this.#log,
+      // The link is back: every waiting player redials now, so all resumes share one message.
+      reopened: () => {
+        for (const c of this.#clients) c.redial(0);
+      },
+    });
+    const mux = this.#mux;
     this.#ctx = {
+      ...(mux ? { dial: (url: string) => mux.dial(url) } : {}),
       hubUrl: opts.hubUrl,
       sidecarSecret: opts.sidecarSecret,
       mssp,
@@ -129,6 +148,7 @@ export class TelnetSidecar {
       this.#listener?.close();
     } catch { /* already closed */ }
     await Promise.all([...this.#clients].map((c) => c.shutdown()));
+    this.#mux?.stop();
     await this.#accepting;
   }
 
