@@ -162,8 +162,9 @@ export class MuxLink {
   #schedule(): void {
     if (this.#flushQueued) return;
     this.#flushQueued = true;
-    // After the current task: a fan-out's many sends, or a reboot's many acks, go as one message.
-    setTimeout(() => this.#flush(), 0);
+    // At the end of the current task (a microtask, not a timer: timers are clamped to 1-4 ms):
+    // a fan-out's many sends, or the acks of one message's opens, go out as one message.
+    queueMicrotask(() => this.#flush());
   }
 
   #flush(): void {

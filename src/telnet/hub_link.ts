@@ -113,6 +113,10 @@ export class HubLink {
   retrySoon(ms: number): void {
     if (this.#closed || this.#ws !== null) return;
     clearTimeout(this.#timer);
+    if (ms <= 0) {
+      this.#dial();
+      return;
+    }
     this.#timer = setTimeout(() => {
       if (!this.#closed && this.#ws === null) this.#dial();
     }, ms);

@@ -142,9 +142,8 @@ export class MuxClient {
     this.#out.push(record);
     if (this.#flushQueued) return;
     this.#flushQueued = true;
-    // After the timers due now: when the link comes back, every player's redial (each its own
-    // timer) lands in this one message.
-    setTimeout(() => this.#flush(), 0);
+    // At the end of the current task (a microtask: a timer would add 1-4 ms to every line).
+    queueMicrotask(() => this.#flush());
   }
 
   /** Drops a finished session. */
@@ -198,10 +197,13 @@ export class MuxClient {
       this.#open = true;
       this.#everOpen = true;
       this.#attempt = 0;
-      // Every session waiting for the link goes out in this one message.
-      for (const s of this.#sessions.values()) if (s.readyState === 0) this.#announce(s);
-      this.#flush();
+      // Players waiting to retry dial now (synchronously), and with every session already
+      // waiting for the link they go out in this one message: one exchange for all resumes.
       if (reopened) this.#o.reopened?.();
+      for (const s of this.#sessions.values()) {
+        if (s.readyState === 0 && !this.#announced.has(s.sid)) this.#announce(s);
+      }
+      this.#flush();
     };
     ws.onmessage = (e) => {
       if (this.#ws === ws && typeof e.data === "string") this.#receive(e.data);
