@@ -152,6 +152,14 @@ export class MuxClient {
     this.#announced.delete(sid);
   }
 
+  /** The hub was seen answering: dials the link now instead of at the end of its backoff. */
+  connectNow(): void {
+    if (this.#stopped || this.#ws !== null) return;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#connect();
+  }
+
   /** Closes the link for good (sidecar stopping). */
   stop(): void {
     this.#stopped = true;

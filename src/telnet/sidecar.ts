@@ -83,7 +83,9 @@ export class TelnetSidecar {
       startedAt: Date.now(),
     });
     this.#watch = new HubWatch(hubAddress(opts.hubUrl), () => {
-      for (const c of this.#clients) c.redial(REDIAL_SPREAD_MS);
+      // With the link, its reopening makes every player redial at once (one message).
+      if (this.#mux) this.#mux.connectNow();
+      else for (const c of this.#clients) c.redial(REDIAL_SPREAD_MS);
     });
     this.#mux = opts.sidecarSecret === null ? null : new MuxClient({
       hubUrl: opts.hubUrl,
