@@ -22,6 +22,7 @@ import { restLoad } from "./rest.ts";
 import { rebootRows, runRebootBench } from "./reboot.ts";
 import { runScenesBench, sceneRows } from "./scenes.ts";
 import { runScriptBench, scriptRows } from "./scripts.ts";
+import { loginStorm } from "./storm.ts";
 import { round, rssKiB, sleep, summarize, type Summary, table } from "./stats.ts";
 
 const { values: opt } = parseArgs({
@@ -65,6 +66,9 @@ const PACE_MS = 5;
 const BURST = 10;
 /** Connections closed and logged in again (full login) to time logins. */
 const LOGINS = 100;
+/** Password logins in the storm phase, and how many at once (the per-IP in-flight limit). */
+const STORM = 200;
+const STORM_IN_FLIGHT = 10;
 
 function log(line: string): void {
   console.log(`bench: ${line}`);
@@ -207,6 +211,20 @@ async function engineBench(): Promise<Record<string, unknown>> {
     const probes = await openMany(url, tokens.slice(0, PROBES));
     clients.push(...probes);
     const quiet = await roundTrips(probes, SAMPLES, think("q"));
+
+    log(`round trips while ${STORM} password logins run (${STORM_IN_FLIGHT} at a time)`);
+    const stormNames = players.slice(PROBES, PROBES + STORM).map((p) => p.name);
+    const stormRun = loginStorm(srv.base, stormNames, "benchpassword", STORM, STORM_IN_FLIGHT);
+    let stormDone = false;
+    void stormRun.then(() => stormDone = true);
+    const stormSamples: number[] = [];
+    for (let i = 0; !stormDone; i++) {
+      const started = performance.now();
+      stormSamples.push(await probes[i % PROBES].roundTrip(`think s${i}x`, `s${i}x`));
+      const wait = PACE_MS - (performance.now() - started);
+      if (wait > 0) await sleep(wait);
+    }
+    const storm = { ...await stormRun, roundTrip: summarize(stormSamples) };
     await sleep(1000);
     const rssBase = await rssKiB(pid);
 
@@ -287,10 +305,12 @@ async function engineBench(): Promise<Record<string, unknown>> {
       loginsPerSecond,
       roundTripMs: {
         quiet: { connections: PROBES, ...quiet },
+        duringLoginStorm: { connections: PROBES, ...storm.roundTrip },
         loaded: { connections: CLIENTS, ...loaded },
         look: { connections: CLIENTS, ...look },
         who: { connections: CLIENTS, ...who },
       },
+      loginStorm: storm,
       fanout: fan,
       rest: { health, me },
       targets: {
@@ -322,6 +342,12 @@ async function engineBench(): Promise<Record<string, unknown>> {
           `Round trip p50 / p99 (${PROBES} connected)`,
           ms(quiet),
           `p50 < 1 ms: ${ok(result.targets.roundTripP50Below1ms)}`,
+        ],
+        [`Round trip p50 / p99 during ${STORM} password logins`, ms(storm.roundTrip), "p99 < 5 ms"],
+        [
+          "Password logins (REST, 10 at a time)",
+          `${storm.perSecond} /s (${storm.ok} ok, ${storm.busy} busy, ${storm.failed} failed)`,
+          "",
         ],
         [`Round trip p50 / p99 (${CLIENTS} connected)`, ms(loaded), ""],
         [`look in a ${CLIENTS}-player room, p50 / p99`, ms(look), ""],

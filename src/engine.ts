@@ -8,6 +8,7 @@ import { applySiteSettings } from "./config/site.ts";
 import { openStore } from "./storage/kv.ts";
 import { ObjectStore } from "./world/objects.ts";
 import { Accounts } from "./auth/accounts.ts";
+import { HashPool } from "./auth/hash_pool.ts";
 import { resolveSecret, TokenService } from "./auth/tokens.ts";
 import { SecurityLog } from "./auth/security_log.ts";
 import { WindowCounter } from "./auth/rate_limit.ts";
@@ -88,8 +89,9 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   });
   // @site settings made in earlier runs sit between the file and the environment.
   await applySiteSettings(kv, config);
-  // Cached exits are only right while this engine is the database's only writer.
-  const objects = new ObjectStore(kv, { cacheExits: !/^https?:\/\//.test(cfg.server.db) });
+  // Cached exits and objects are only right while this engine is the database's only writer.
+  const soleWriter = !/^https?:\/\//.test(cfg.server.db);
+  const objects = new ObjectStore(kv, { cacheExits: soleWriter, cacheObjects: soleWriter });
   await ensureStartingRoom(objects);
   const texts = new Texts(config, root);
   await texts.load();
@@ -110,11 +112,13 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   // The manager needs the finished services (for plugin contexts), so it is built just after.
   let plugins: PluginManager | null = null;
   let scripts: ScriptManager | null = null;
+  // bcrypt off the event loop, so a login storm does not delay connected players.
+  const passwords = new HashPool();
   const services: Services = {
     config,
     kv,
     objects,
-    accounts: new Accounts(kv, objects),
+    accounts: new Accounts(kv, objects, passwords),
     tokens: new TokenService(resolveSecret(env, (m) => console.warn(m))),
     securityLog: new SecurityLog(resolve(root, cfg.logging.dir, "security.log")),
     players: new Players(objects, hub),
@@ -206,6 +210,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       await plugins!.closeAll();
       await scripts!.close();
       await services.securityLog.flush();
+      passwords.close();
       kv.close();
     },
   };

@@ -7,7 +7,8 @@ import type { ObjectStore } from "../world/objects.ts";
 import type { DbObject } from "../world/types.ts";
 import { playerNameProblem } from "../world/names.ts";
 import { hashPassword, needsRehash, passwordProblem, verifyPassword } from "./passwords.ts";
-import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
+import type { PasswordHasher } from "./hash_pool.ts";
+import { ConflictError, NotFoundError, RateLimitError, ValidationError } from "../errors.ts";
 import { timingSafeEqualString } from "./constant_time.ts";
 
 /** Stored credentials of a player. Never leaves the server. */
@@ -38,7 +39,15 @@ export interface RegisterOptions {
 export class Accounts {
   #dummyHash: Promise<string> | null = null;
 
-  constructor(private readonly kv: Deno.Kv, private readonly objects: ObjectStore) {}
+  /**
+   * `hasher` runs bcrypt: the engine passes its worker pool; tools without an engine (first-run
+   * setup) hash on their own thread.
+   */
+  constructor(
+    private readonly kv: Deno.Kv,
+    private readonly objects: ObjectStore,
+    private readonly hasher: PasswordHasher = { hash: hashPassword, verify: verifyPassword },
+  ) {}
 
   /** Creates a player with a hashed password; name and password rules apply. */
   async register(name: unknown, password: unknown, opts: RegisterOptions): Promise<DbObject> {
@@ -49,7 +58,7 @@ export class Accounts {
     if (await this.objects.playerByName(name as string)) {
       throw new ConflictError("That name is already taken.");
     }
-    const hash = await hashPassword(password as string);
+    const hash = await this.hasher.hash(password as string);
     const creds: Credentials = { hash, ...(opts.email ? { email: opts.email } : {}) };
     return await this.objects.create(
       {
@@ -76,17 +85,24 @@ export class Accounts {
     const player = await this.objects.playerByName(name);
     const creds = player ? await this.credentials(player.id) : null;
     if (!player || !creds || !player.flags.includes("player")) {
-      await verifyPassword(password, await this.#dummy());
+      await this.hasher.verify(password, await this.#dummy());
       return null;
     }
-    if (!(await verifyPassword(password, creds.hash))) return null;
+    if (!(await this.hasher.verify(password, creds.hash))) return null;
     if (needsRehash(creds.hash)) await this.#upgradeHash(player.id, creds.hash, password);
     return player;
   }
 
   /** Replaces an old-scheme hash, unless the password changed meanwhile. */
   async #upgradeHash(id: string, oldHash: string, password: string): Promise<void> {
-    const hash = await hashPassword(password);
+    let hash: string;
+    try {
+      hash = await this.hasher.hash(password);
+    } catch (e) {
+      // The password matched: a busy pool only postpones the upgrade to a later login.
+      if (e instanceof RateLimitError) return;
+      throw e;
+    }
     await this.#updateCredentials(id, (c) => {
       if (c.hash === oldHash) c.hash = hash;
     });
@@ -96,7 +112,7 @@ export class Accounts {
   async setPassword(id: string, password: unknown): Promise<void> {
     const pwErr = passwordProblem(password);
     if (pwErr) throw new ValidationError(pwErr);
-    const hash = await hashPassword(password as string);
+    const hash = await this.hasher.hash(password as string);
     await this.#updateCredentials(id, (c) => {
       c.hash = hash;
     });
@@ -135,7 +151,7 @@ export class Accounts {
       !c || !c.resetToken || !c.resetExpires || c.resetExpires < Date.now() ||
       !timingSafeEqualString(c.resetToken, token.toLowerCase())
     ) return null;
-    const hash = await hashPassword(newPassword);
+    const hash = await this.hasher.hash(newPassword);
     const next: Credentials = { hash, ...(c.email ? { email: c.email } : {}) };
     const res = await this.kv.atomic().check(entry).check(idx).set(credKey, next)
       .delete(keys.resetToken(token.toLowerCase())).commit();
@@ -165,7 +181,11 @@ export class Accounts {
   }
 
   #dummy(): Promise<string> {
-    this.#dummyHash ??= hashPassword(crypto.randomUUID());
+    // A refused first attempt (pool busy) must not stay cached as the answer for good.
+    this.#dummyHash ??= this.hasher.hash(crypto.randomUUID()).catch((e) => {
+      this.#dummyHash = null;
+      throw e;
+    });
     return this.#dummyHash;
   }
 }

@@ -37,7 +37,7 @@ export async function attemptLogin(
   try {
     player = await deps.accounts.authenticate(name, password);
   } catch (e) {
-    // A storage failure is not a wrong password.
+    // A storage failure or a full password pool is not a wrong password.
     release();
     throw e;
   }

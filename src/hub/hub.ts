@@ -15,6 +15,7 @@ import { clientKind } from "./protocol.ts";
 import { SessionRegistry } from "./registry.ts";
 import { Sessions } from "./sessions.ts";
 import { checkSidecarProof, SIDECAR_HEADER } from "./sidecar_auth.ts";
+import { MuxLink, type MuxSocket } from "./mux_link.ts";
 import type { HubApi, HubConnection, Outbound, PlayerCard, PlayerIds } from "./types.ts";
 
 /** Settings for {@linkcode Hub}. */
@@ -42,6 +43,8 @@ export class Hub implements HubApi {
   readonly #ips = new IpCounter();
   #unfollow: (() => void) | null = null;
   #seq = 0;
+  /** Open sidecar links (each carries many telnet sessions). */
+  readonly #links = new Set<MuxLink>();
   #stopping = false;
   /** Set with `#stopping`: whether the engine is coming back. */
   #restarting = false;
@@ -99,6 +102,7 @@ export class Hub implements HubApi {
     const resume = /^(1|true|yes)$/i.test(url.searchParams.get("resume") ?? "");
     // Before the upgrade, which makes the request's headers unreadable.
     const sidecar = kind === "telnet" && this.#provesSidecar(req, peerIp);
+    if (url.searchParams.get("mux") === "1") return this.#acceptLink(req, peerIp, sidecar);
     let upgraded: { socket: WebSocket; response: Response };
     try {
       // No per-socket ping timer (it costs ~3 KiB per idle connection): the hub's one idle
@@ -108,6 +112,46 @@ export class Hub implements HubApi {
       return Response.json({ error: "Expected a WebSocket upgrade." }, { status: 400 });
     }
     const { socket, response } = upgraded;
+    this.#attach(socket, kind, peerIp, sidecar, token, resume);
+    return response;
+  }
+
+  /**
+   * The sidecar's one link for all its telnet sessions (`?client=telnet&mux=1`). Its sessions
+   * are the sidecar's when the link's handshake carried the secret; without it (a sidecar
+   * started apart with a wrong secret) they are ordinary clients of the link's address, each
+   * counted and capped as if it had a socket of its own.
+   */
+  #acceptLink(req: Request, peerIp: string, sidecar: boolean): Response {
+    if (this.#stopping) {
+      return Response.json({ error: "The server is shutting down." }, { status: 503 });
+    }
+    let upgraded: { socket: WebSocket; response: Response };
+    try {
+      upgraded = Deno.upgradeWebSocket(req, { idleTimeout: 0 });
+    } catch {
+      return Response.json({ error: "Expected a WebSocket upgrade." }, { status: 400 });
+    }
+    const link = new MuxLink(upgraded.socket, (socket: MuxSocket, query) => {
+      const token = query.get("token");
+      const resume = /^(1|true|yes)$/i.test(query.get("resume") ?? "");
+      const kind = clientKind(query.get("client"));
+      this.#attach(socket as unknown as WebSocket, kind, peerIp, sidecar, token, resume);
+    }, (line) => console.warn(line));
+    this.#links.add(link);
+    upgraded.socket.addEventListener("close", () => this.#links.delete(link));
+    return upgraded.response;
+  }
+
+  /** Wires one client socket (its own WebSocket, or a session of a sidecar link) to the hub. */
+  #attach(
+    socket: WebSocket,
+    kind: ReturnType<typeof clientKind>,
+    peerIp: string,
+    sidecar: boolean,
+    token: string | null,
+    resume: boolean,
+  ): void {
     const conn = new Connection(
       `c${++this.#seq}`,
       kind,
@@ -128,7 +172,7 @@ export class Hub implements HubApi {
         };
       } else socket.onopen = () => conn.close(refusal, CloseCode.policy);
       socket.onclose = () => conn.lost();
-      return response;
+      return;
     }
     this.#registry.open(conn);
     // The telnet sidecar's connections all come from its own address; each counts under the
@@ -140,7 +184,6 @@ export class Hub implements HubApi {
     if (token) conn.pendingLogin = { token, resume };
     conn.listen();
     this.#idle.arm();
-    return response;
   }
 
   /** True when the upgrade request carries the sidecar's secret; a wrong one is logged once. */
@@ -274,6 +317,9 @@ export class Hub implements HubApi {
       c.send({ msg: reason, data: { type: "disconnect", restart } });
       c.close(undefined, CloseCode.restart);
     }
+    // The sessions' last lines and closes go out on each link, then the link closes too (an
+    // open upgraded socket would keep the listener's shutdown waiting).
+    for (const link of this.#links) link.close(CloseCode.restart, "engine stopping");
     if (!conns.length) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([

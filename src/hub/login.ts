@@ -3,7 +3,7 @@
  * `create <name> <password>` and `quit`. The rules are the REST ones: the same
  * accounts service, name and password checks, and per-IP failure limiter.
  */
-import { ConflictError, ValidationError } from "../errors.ts";
+import { ConflictError, RateLimitError, ValidationError } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { startingRoom } from "../world/start.ts";
 import { attemptLogin } from "../auth/login.ts";
@@ -67,7 +67,14 @@ async function connect(host: LoginHost, conn: Connection, rest: string): Promise
   const parts = nameAndPassword(rest);
   if (!parts) return error(conn, "Usage: connect <name> <password>");
   const [name, password] = parts;
-  const outcome = await attemptLogin(s, conn.ip, name, password, "websocket");
+  let outcome;
+  try {
+    outcome = await attemptLogin(s, conn.ip, name, password, "websocket");
+  } catch (e) {
+    // The password pool is full: answered at once, the attempt is not counted as a failure.
+    if (e instanceof RateLimitError) return conn.closed ? undefined : error(conn, e.message);
+    throw e;
+  }
   if (conn.closed) return;
   if (!outcome.ok) {
     return error(
@@ -95,7 +102,7 @@ async function create(host: LoginHost, conn: Connection, rest: string): Promise<
     if (e instanceof ValidationError) {
       return error(conn, `Cannot create that character: ${e.message}.`);
     }
-    if (e instanceof ConflictError) return error(conn, e.message);
+    if (e instanceof ConflictError || e instanceof RateLimitError) return error(conn, e.message);
     throw e;
   }
   if (conn.closed) return;

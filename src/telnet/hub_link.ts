@@ -40,6 +40,11 @@ export interface HubLinkOptions {
   random?: () => number;
   /** Headers sent with every handshake (the sidecar's secret). */
   headers?: Record<string, string>;
+  /**
+   * Opens the socket for `url` (default: a WebSocket of its own); the sidecar passes a
+   * session of its one link to the hub (mux_client.ts).
+   */
+  dial?: (url: string) => WebSocket;
 }
 
 /** A WebSocket that comes back after the engine restarts. */
@@ -50,6 +55,7 @@ export class HubLink {
   readonly #connectTimeout: number;
   readonly #random: () => number;
   readonly #headers: Record<string, string> | undefined;
+  readonly #open_: ((url: string) => WebSocket) | undefined;
   #ws: WebSocket | null = null;
   #open = false;
   #everOpen = false;
@@ -68,6 +74,7 @@ export class HubLink {
     this.#connectTimeout = opts.connectTimeoutMs ?? 5_000;
     this.#random = opts.random ?? Math.random;
     this.#headers = opts.headers;
+    this.#open_ = opts.dial;
   }
 
   /** True while the socket is open. */
@@ -106,6 +113,10 @@ export class HubLink {
   retrySoon(ms: number): void {
     if (this.#closed || this.#ws !== null) return;
     clearTimeout(this.#timer);
+    if (ms <= 0) {
+      this.#dial();
+      return;
+    }
     this.#timer = setTimeout(() => {
       if (!this.#closed && this.#ws === null) this.#dial();
     }, ms);
@@ -129,7 +140,9 @@ export class HubLink {
   #dial(): void {
     let ws: WebSocket;
     try {
-      ws = new WebSocket(this.#url(), this.#headers ? { headers: this.#headers } : undefined);
+      ws = this.#open_
+        ? this.#open_(this.#url())
+        : new WebSocket(this.#url(), this.#headers ? { headers: this.#headers } : undefined);
     } catch {
       this.#lost(null);
       return;

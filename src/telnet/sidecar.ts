@@ -9,6 +9,8 @@ import { MsspSource } from "./sidecar_mssp.ts";
 import { encodeText } from "./text.ts";
 import { type TlsListenerOptions, TlsTelnetListener } from "./tls_listener.ts";
 import { StartupError } from "../startup_error.ts";
+import { MuxClient } from "./mux_client.ts";
+import { SIDECAR_HEADER } from "../hub/sidecar_auth.ts";
 
 /** Settings for {@linkcode TelnetSidecar}. */
 export interface SidecarOptions {
@@ -64,6 +66,11 @@ export class TelnetSidecar {
   readonly #perIp = new Map<string, number>();
   readonly #log: (line: string) => void;
   readonly #watch: HubWatch;
+  /**
+   * The one link carrying every session; only with a secret (without one the sidecar is an
+   * ordinary client and each player keeps a WebSocket of its own, as any client would).
+   */
+  readonly #mux: MuxClient | null;
   #listener: Deno.TcpListener | null = null;
   #accepting: Promise<void> = Promise.resolve();
   #stopping = false;
@@ -79,9 +86,23 @@ export class TelnetSidecar {
       startedAt: Date.now(),
     });
     this.#watch = new HubWatch(hubAddress(opts.hubUrl), () => {
-      for (const c of this.#clients) c.redial(REDIAL_SPREAD_MS);
+      // With the link, its reopening makes every player redial at once (one message).
+      if (this.#mux) this.#mux.connectNow();
+      else for (const c of this.#clients) c.redial(REDIAL_SPREAD_MS);
     });
+    this.#mux = opts.sidecarSecret === null ? null : new MuxClient({
+      hubUrl: opts.hubUrl,
+      headers: { [SIDECAR_HEADER]: opts.sidecarSecret },
+      maxRetryMs: opts.limits?.maxRetryMs,
+      log: this.#log,
+      // The link is back: every waiting player redials now, so all resumes share one message.
+      reopened: () => {
+        for (const c of this.#clients) c.redial(0);
+      },
+    });
+    const mux = this.#mux;
     this.#ctx = {
+      ...(mux ? { dial: (url: string) => mux.dial(url) } : {}),
       hubUrl: opts.hubUrl,
       sidecarSecret: opts.sidecarSecret,
       mssp,
@@ -161,6 +182,7 @@ export class TelnetSidecar {
       this.#listener?.close();
     } catch { /* already closed */ }
     await Promise.all([...this.#clients].map((c) => c.shutdown()));
+    this.#mux?.stop();
     await this.#accepting;
   }
 

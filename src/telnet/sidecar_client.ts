@@ -44,6 +44,11 @@ export interface ClientContext {
   closed(client: TelnetClient): void;
   /** Called when the client starts waiting for the hub (it may be asked to `redial` early). */
   waiting(): void;
+  /**
+   * Opens the client's hub session: a session of the sidecar's one link (mux_client.ts), or,
+   * when absent, a WebSocket of its own.
+   */
+  dial?: (url: string) => WebSocket;
 }
 
 /** One telnet connection bridged to one hub session. */
@@ -106,6 +111,7 @@ export class TelnetClient {
     }, {
       maxRetryMs: ctx.limits.maxRetryMs,
       headers: ctx.sidecarSecret === null ? undefined : { [SIDECAR_HEADER]: ctx.sidecarSecret },
+      dial: ctx.dial,
     });
     this.#outbox = new HubOutbox(this.#link, {
       maxLines: ctx.limits.maxBufferedLines,

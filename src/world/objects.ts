@@ -12,6 +12,7 @@ import { ConflictError, NotFoundError } from "../errors.ts";
 import type { DbObject, NewObject, ObjectChange, ObjectType } from "./types.ts";
 import { OBJECT_TYPES } from "./types.ts";
 import { ExitCache } from "./exit_cache.ts";
+import { ObjectCache, type ObjectCacheStats } from "./object_cache.ts";
 
 const DBREF_COUNTER = "dbref";
 
@@ -81,6 +82,12 @@ export interface ObjectStoreOptions {
    * store is the database's only writer: an engine on a shared remote KV turns it off.
    */
   cacheExits?: boolean;
+  /**
+   * Keep recently read and written objects in memory (default false), so a command's actor
+   * and room need no database read. The same rule as `cacheExits`: the engine turns it on only
+   * while it is the database's only writer.
+   */
+  cacheObjects?: boolean;
 }
 
 /** Persistent store of game objects. */
@@ -89,9 +96,16 @@ export class ObjectStore {
   readonly #creates = new SerialQueue();
   readonly #listeners = new Set<ObjectChangeListener>();
   readonly #exits: ExitCache | null;
+  readonly #objects: ObjectCache | null;
 
   constructor(private readonly kv: Deno.Kv, opts: ObjectStoreOptions = {}) {
     this.#exits = opts.cacheExits === false ? null : new ExitCache();
+    this.#objects = opts.cacheObjects ? new ObjectCache() : null;
+  }
+
+  /** Size and hits of the object cache, or null when it is off. */
+  cacheStats(): ObjectCacheStats | null {
+    return this.#objects?.stats() ?? null;
   }
 
   /**
@@ -103,7 +117,17 @@ export class ObjectStore {
     return () => this.#listeners.delete(listener);
   }
 
-  #changed(before: DbObject | null, after: DbObject | null): void {
+  #changed(
+    before: DbObject | null,
+    after: DbObject | null,
+    versionstamp: string | null = null,
+  ): void {
+    const id = after?.id ?? before?.id;
+    if (this.#objects && id) {
+      // Without the commit's versionstamp the new state cannot be ordered: read it afresh.
+      if (versionstamp) this.#objects.put(id, after, versionstamp);
+      else this.#objects.drop(id);
+    }
     this.#exits?.changed({ before, after });
     for (const listener of this.#listeners) {
       try {
@@ -160,7 +184,12 @@ export class ObjectStore {
 
   /** One object by id, or null. */
   async get(id: string): Promise<DbObject | null> {
-    return (await this.kv.get<DbObject>(keys.object(id))).value;
+    const cache = this.#objects;
+    const held = cache?.get(id);
+    if (held !== undefined) return held;
+    const e = await this.kv.get<DbObject>(keys.object(id));
+    cache?.put(id, e.value, e.versionstamp);
+    return e.value;
   }
 
   /** One object by id, or NotFoundError. */
@@ -177,7 +206,21 @@ export class ObjectStore {
 
   /** Several objects by id in one round of reads: one entry per id, null where missing. */
   async getEach(ids: readonly string[]): Promise<(DbObject | null)[]> {
-    return (await getEntries<DbObject>(this.kv, ids.map(keys.object))).map((e) => e.value);
+    const cache = this.#objects;
+    if (!cache) {
+      return (await getEntries<DbObject>(this.kv, ids.map(keys.object))).map((e) => e.value);
+    }
+    const out = ids.map((id) => cache.get(id));
+    const missing = ids.filter((_, i) => out[i] === undefined);
+    if (!missing.length) return out as (DbObject | null)[];
+    const read = await getEntries<DbObject>(this.kv, missing.map(keys.object));
+    let next = 0;
+    return out.map((held, i) => {
+      if (held !== undefined) return held;
+      const e = read[next++];
+      cache.put(ids[i], e.value, e.versionstamp);
+      return e.value;
+    });
   }
 
   /** A player by name, case-insensitive. */
@@ -255,8 +298,19 @@ export class ObjectStore {
    */
   async update(id: string, change: (obj: DbObject) => void): Promise<DbObject> {
     let committed: DbObject | null = null;
+    let stamp: string | null = null;
+    // The first try checks against the version held in memory, so a move waits for the
+    // commit alone; a stale one fails the check and the retry reads the database.
+    let held = this.#objects?.entry(id);
     const result = await retryAtomic(async () => {
-      const entry = await this.kv.get<DbObject>(keys.object(id));
+      const entry: Deno.KvEntryMaybe<DbObject> = held?.obj
+        ? {
+          key: keys.object(id),
+          value: structuredClone(held.obj),
+          versionstamp: held.versionstamp,
+        }
+        : await this.kv.get<DbObject>(keys.object(id));
+      held = undefined;
       if (!entry.value) throw new NotFoundError("No such object.");
       const before = entry.value;
       const after = structuredClone(before);
@@ -272,16 +326,17 @@ export class ObjectStore {
       for (const [s, k] of newKeys) if (!oldKeys.has(s)) op.set(k, id);
       await this.#movePlayerNames(op, id, before, after);
       const res = await op.commit();
-      if (res.ok) committed = before;
+      if (res.ok) [committed, stamp] = [before, res.versionstamp];
       return res.ok ? after : null;
     });
-    this.#changed(committed, result);
+    this.#changed(committed, result, stamp);
     return result;
   }
 
   /** Deletes an object and its indexes (contents are not moved; callers decide). */
   async delete(id: string): Promise<void> {
     let deleted: DbObject | null = null;
+    let stamp: string | null = null;
     await retryAtomic(async () => {
       const entry = await this.kv.get<DbObject>(keys.object(id));
       if (!entry.value) return true;
@@ -290,13 +345,14 @@ export class ObjectStore {
       for (const k of indexKeys(o)) op.delete(k);
       await this.#movePlayerNames(op, id, o, null);
       op.delete(keys.credentials(id));
-      if (!(await op.commit()).ok) return null;
-      deleted = o;
+      const res = await op.commit();
+      if (!res.ok) return null;
+      [deleted, stamp] = [o, res.versionstamp];
       return true;
     });
     // Assigned inside the retried closure, which control-flow analysis does not follow.
     const gone = deleted as DbObject | null;
-    if (gone) this.#changed(gone, null);
+    if (gone) this.#changed(gone, null, stamp);
   }
 
   /**
@@ -351,7 +407,8 @@ export class ObjectStore {
    * null when the object reads fine; throws NotFoundError when there is no such object.
    */
   async repair(id: string): Promise<DbObject | null> {
-    if (await this.get(id)) return null;
+    // The database itself, not memory: what is unreadable there is what needs repair.
+    if ((await this.kv.get<DbObject>(keys.object(id))).value) return null;
     if (!(await isUnreadable(this.kv, keys.object(id)))) {
       throw new NotFoundError("No such object.");
     }
@@ -376,8 +433,9 @@ export class ObjectStore {
     for (const k of indexKeys(obj)) op.set(k, id);
     if (obj.flags.includes("player")) op.set(keys.playerByName(obj.name.toLowerCase()), id);
     for (const a of playerAliases(obj)) op.set(keys.playerByAlias(a), id);
-    if (!(await op.commit()).ok) throw new ConflictError("The object changed; try again.");
-    this.#changed(null, obj);
+    const res = await op.commit();
+    if (!res.ok) throw new ConflictError("The object changed; try again.");
+    this.#changed(null, obj, res.versionstamp);
     return obj;
   }
 

@@ -1,0 +1,92 @@
+import assert from "node:assert/strict";
+import bcrypt from "bcryptjs";
+import { BUSY_MESSAGE, HashPool } from "./hash_pool.ts";
+import { hashPassword, verifyPassword } from "./passwords.ts";
+import { RateLimitError } from "../errors.ts";
+
+Deno.test("hash pool: both hash formats verify in workers, and hashes match the main thread's", async () => {
+  const pool = new HashPool({ workers: 2 });
+  try {
+    const fromPool = await pool.hash("correct horse");
+    assert.match(fromPool, /^v2\$\$2[aby]\$10\$/);
+    assert.equal(await verifyPassword("correct horse", fromPool), true, "pool hash, inline check");
+    const inline = await hashPassword("battery staple");
+    assert.equal(await pool.verify("battery staple", inline), true, "inline hash, pool check");
+    assert.equal(await pool.verify("battery stapler", inline), false);
+    // The older scheme: plain bcrypt over the password itself.
+    const old = await bcrypt.hash("old password", 10);
+    assert.equal(await pool.verify("old password", old), true);
+    assert.equal(await pool.verify("new password", old), false);
+    // Garbage in the store is a mismatch or an error, never a crash of the pool.
+    await pool.verify("x", "not a hash").then((ok) => assert.equal(ok, false), () => {});
+    assert.equal(await pool.verify("correct horse", fromPool), true, "the pool still works");
+    const s = pool.stats();
+    assert.ok(s.workers >= 1 && s.workers <= 2, `workers ${s.workers}`);
+    assert.equal(s.busy, 0);
+    assert.equal(s.waiting, 0);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("hash pool: jobs run in parallel workers, never more than its size", async () => {
+  const pool = new HashPool({ workers: 2, maxWaiting: 10 });
+  try {
+    const hash = await hashPassword("password123");
+    const jobs = Array.from(
+      { length: 6 },
+      (_, i) => pool.verify(i % 2 ? "password123" : "no", hash),
+    );
+    const during = pool.stats();
+    assert.equal(during.workers, 2);
+    assert.equal(during.busy, 2);
+    assert.equal(during.waiting, 4);
+    assert.deepEqual(await Promise.all(jobs), [false, true, false, true, false, true]);
+    assert.equal(pool.stats().done >= 6, true);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("hash pool: a full waiting line is refused at once with 429 and a clear message", async () => {
+  const pool = new HashPool({ workers: 1, maxWaiting: 2 });
+  try {
+    const hash = await hashPassword("password123");
+    const order: string[] = [];
+    const jobs = Array.from({ length: 6 }, (_, i) =>
+      pool.verify("password123", hash).then(
+        (ok) => {
+          order.push(`ok${i}`);
+          return ok;
+        },
+        (e) => {
+          order.push(`refused${i}`);
+          return e;
+        },
+      ));
+    const results = await Promise.all(jobs);
+    assert.deepEqual(results.slice(0, 3), [true, true, true]);
+    for (const e of results.slice(3)) {
+      assert.ok(e instanceof RateLimitError);
+      assert.equal(e.status, 429);
+      assert.equal(e.message, BUSY_MESSAGE);
+    }
+    // The refusals came before any accepted job finished: nobody waited behind the line.
+    assert.deepEqual(order.slice(0, 3), ["refused3", "refused4", "refused5"]);
+    assert.equal(pool.stats().refused, 3);
+    // Once the line has drained, new work is taken again.
+    assert.equal(await pool.verify("password123", hash), true);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("hash pool: close rejects what is still waiting and stops the workers", async () => {
+  const pool = new HashPool({ workers: 1, maxWaiting: 4 });
+  const hash = await hashPassword("password123");
+  const jobs = [pool.verify("password123", hash), pool.verify("password123", hash)];
+  pool.close();
+  for (const j of jobs) await assert.rejects(j, /closed/);
+  await assert.rejects(pool.hash("anything"), /closed/);
+  assert.equal(pool.stats().workers, 0);
+});

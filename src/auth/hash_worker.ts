@@ -1,0 +1,22 @@
+/**
+ * One bcrypt worker of the {@linkcode HashPool}: runs the very functions of passwords.ts, so a
+ * hash made here is the hash the main thread would make, in both schemes.
+ */
+/// <reference no-default-lib="true" />
+/// <reference lib="deno.worker" />
+import { hashPassword, verifyPassword } from "./passwords.ts";
+import type { HashJob, HashReply } from "./hash_pool.ts";
+
+self.onmessage = async (e: MessageEvent<HashJob>) => {
+  const job = e.data;
+  let reply: HashReply;
+  try {
+    const value = job.op === "hash"
+      ? await hashPassword(job.password)
+      : await verifyPassword(job.password, job.hash);
+    reply = { id: job.id, ok: true, value };
+  } catch (err) {
+    reply = { id: job.id, ok: false, error: String(err) };
+  }
+  self.postMessage(reply);
+};

@@ -1,0 +1,78 @@
+/**
+ * The wire format of the one link between the telnet sidecar and the hub (docs/protocol.md,
+ * "The sidecar link"). A link message is a run of records, each
+ * `<type> <session ids> <payload length>\n<payload>`: ids are decimal, comma-separated; the
+ * length counts UTF-16 units, so the payload (a hub frame, JSON) is carried as it is, never
+ * escaped again. Shared by both ends; pure.
+ *
+ * Types: `o` open a session (payload: the query a WebSocket URL would carry, such as
+ * `client=telnet&token=...&resume=1`), `a` the hub took it, `d` data (to every listed session:
+ * a room's telnet players cross the link once), `c` close (payload `<code> <reason>`).
+ */
+
+/** One record of a link message. */
+export interface MuxRecord {
+  type: "o" | "a" | "d" | "c";
+  ids: number[];
+  payload: string;
+}
+
+/** Longest list of sessions one record may name. */
+export const MAX_RECORD_IDS = 100_000;
+
+const TYPES = new Set(["o", "a", "d", "c"]);
+const ID = /^[1-9][0-9]{0,9}$/;
+
+/** One record as text. */
+export function encodeRecord(
+  type: MuxRecord["type"],
+  ids: readonly number[],
+  payload = "",
+): string {
+  return `${type} ${ids.join(",")} ${payload.length}\n${payload}`;
+}
+
+/** Close record payload. */
+export function closePayload(code: number, reason: string): string {
+  return `${code} ${reason}`;
+}
+
+/** Reads a close record's payload. */
+export function readClose(payload: string): { code: number; reason: string } {
+  const space = payload.indexOf(" ");
+  const code = Number(space === -1 ? payload : payload.slice(0, space));
+  return {
+    code: Number.isInteger(code) && code >= 1000 && code <= 4999 ? code : 1000,
+    reason: space === -1 ? "" : payload.slice(space + 1),
+  };
+}
+
+/**
+ * The records of one link message. A record that is malformed or cut short ends the message:
+ * the records before it stand, `error` says what was wrong with the rest.
+ */
+export function decodeRecords(text: string): { records: MuxRecord[]; error: string | null } {
+  const records: MuxRecord[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const nl = text.indexOf("\n", at);
+    if (nl === -1 || nl - at > 1_200_000) return { records, error: "record header without end" };
+    const head = text.slice(at, nl).split(" ");
+    if (head.length !== 3 || !TYPES.has(head[0])) return { records, error: "bad record header" };
+    const length = Number(head[2]);
+    if (!/^[0-9]{1,9}$/.test(head[2]) || nl + 1 + length > text.length) {
+      return { records, error: "record cut short" };
+    }
+    const idText = head[1] === "" ? [] : head[1].split(",");
+    if (idText.length > MAX_RECORD_IDS || !idText.every((s) => ID.test(s))) {
+      return { records, error: "bad session id" };
+    }
+    records.push({
+      type: head[0] as MuxRecord["type"],
+      ids: idText.map(Number),
+      payload: text.slice(nl + 1, nl + 1 + length),
+    });
+    at = nl + 1 + length;
+  }
+  return { records, error: null };
+}

@@ -1,0 +1,91 @@
+/**
+ * Objects in memory, written through by the store that owns them. A plain command (think,
+ * say, pose, a move) reads its actor and room; each read from Deno KV waits for SQLite's own
+ * thread and for the event loop to wake for the answer (about 0.3 ms on an idle loop), which
+ * is most of a command's round trip. While the engine is the database's only writer, what it
+ * read or wrote last is what the database holds.
+ *
+ * Every entry carries the versionstamp of what it came from, so an answer that arrives late
+ * (a read that raced a write, or two writes whose notices run out of order) never replaces
+ * a newer one; a delete leaves a tombstone with its versionstamp for the same reason.
+ * Entries are frozen; readers get copies, since callers may change what they are given.
+ */
+import type { DbObject } from "./types.ts";
+
+interface Entry {
+  /** Null: deleted at `versionstamp`. */
+  obj: DbObject | null;
+  versionstamp: string;
+}
+
+/** Counters for tests and the benchmark. */
+export interface ObjectCacheStats {
+  size: number;
+  hits: number;
+  misses: number;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** Object id → the newest known version, bounded, least recently used dropped first. */
+export class ObjectCache {
+  readonly #entries = new Map<string, Entry>();
+  #hits = 0;
+  #misses = 0;
+
+  constructor(private readonly maxEntries = 20_000) {}
+
+  /**
+   * The known state of an object: a copy of it, null when known deleted, undefined when not
+   * held.
+   */
+  get(id: string): DbObject | null | undefined {
+    const e = this.#entries.get(id);
+    if (!e) {
+      this.#misses++;
+      return undefined;
+    }
+    this.#hits++;
+    // Most recently used last, so the oldest entry is the first to go.
+    this.#entries.delete(id);
+    this.#entries.set(id, e);
+    return e.obj ? structuredClone(e.obj) : null;
+  }
+
+  /** The versionstamp of the held version, if any (for a write's optimistic check). */
+  entry(id: string): { obj: DbObject | null; versionstamp: string } | undefined {
+    return this.#entries.get(id);
+  }
+
+  /**
+   * Records what a read or a committed write found for `id` at `versionstamp` (null object:
+   * deleted), unless a newer version is already held.
+   */
+  put(id: string, obj: DbObject | null, versionstamp: string | null): void {
+    if (!versionstamp) return;
+    const held = this.#entries.get(id);
+    if (held && held.versionstamp >= versionstamp) return;
+    this.#entries.delete(id);
+    this.#entries.set(id, { obj: obj ? deepFreeze(structuredClone(obj)) : null, versionstamp });
+    if (this.#entries.size > this.maxEntries) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest !== undefined) this.#entries.delete(oldest);
+    }
+  }
+
+  /** Forgets an object (its next read goes to the database). */
+  drop(id: string): void {
+    this.#entries.delete(id);
+  }
+
+  /** Size and hit counts. */
+  stats(): ObjectCacheStats {
+    return { size: this.#entries.size, hits: this.#hits, misses: this.#misses };
+  }
+}
