@@ -55,7 +55,7 @@ export class HubLink {
   readonly #connectTimeout: number;
   readonly #random: () => number;
   readonly #headers: Record<string, string> | undefined;
-  readonly #open_: ((url: string) => WebSocket) | undefined;
+  readonly #dialer: ((url: string) => WebSocket) | undefined;
   #ws: WebSocket | null = null;
   #open = false;
   #everOpen = false;
@@ -74,7 +74,7 @@ export class HubLink {
     this.#connectTimeout = opts.connectTimeoutMs ?? 5_000;
     this.#random = opts.random ?? Math.random;
     this.#headers = opts.headers;
-    this.#open_ = opts.dial;
+    this.#dialer = opts.dial;
   }
 
   /** True while the socket is open. */
@@ -140,8 +140,8 @@ export class HubLink {
   #dial(): void {
     let ws: WebSocket;
     try {
-      ws = this.#open_
-        ? this.#open_(this.#url())
+      ws = this.#dialer
+        ? this.#dialer(this.#url())
         : new WebSocket(this.#url(), this.#headers ? { headers: this.#headers } : undefined);
     } catch {
       this.#lost(null);

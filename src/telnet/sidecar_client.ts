@@ -27,6 +27,9 @@ import { type TelnetEvent, TelnetSession } from "./session.ts";
 import type { MsspSource } from "./sidecar_mssp.ts";
 import { SocketWriter } from "./socket_writer.ts";
 
+/** Size of each telnet socket's read buffer. */
+const READ_BUFFER_BYTES = 2048;
+
 /** What a client needs from its sidecar. */
 export interface ClientContext {
   /** WebSocket URL of the hub, with `client=telnet`. */
@@ -138,7 +141,9 @@ export class TelnetClient {
     this.#ctx.mssp.refresh();
     this.#session.start();
     this.#link.connect();
-    const buf = new Uint8Array(16 * 1024);
+    // Held by every idle player's pending read: typed lines are short, and a paste just takes
+    // more reads (16 KiB here was a third of the sidecar's memory per player).
+    const buf = new Uint8Array(READ_BUFFER_BYTES);
     try {
       for (;;) {
         const n = await this.#conn.read(buf);
