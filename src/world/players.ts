@@ -52,7 +52,8 @@ export interface PlayerLookup {
 
 /** What the service needs of the hub: a player's open connections, from memory. */
 export interface ConnectionSource {
-  connections(playerId: string): readonly unknown[];
+  /** True when the player has at least one connection. */
+  isOnline(playerId: string): boolean;
   /** Ids of connected players, in order of login. */
   onlinePlayers(): readonly string[];
 }
@@ -111,7 +112,7 @@ export class Players implements PlayerLookup {
   }
 
   isConnected(playerId: string): boolean {
-    return this.hub.connections(playerId).length > 0;
+    return this.hub.isOnline(playerId);
   }
 
   online(): readonly string[] {

@@ -20,7 +20,7 @@ async function world() {
     },
   });
   const players = new Players(new ObjectStore(counting), {
-    connections: (id) => (online.has(id) ? [{}] : []),
+    isOnline: (id) => online.has(id),
     onlinePlayers: () => [...online],
   });
   const room = await objects.create({ name: "Hall", type: "room" });
@@ -146,7 +146,7 @@ Deno.test("players: @repair gives back a player's aliases from the index", async
   const kv = new GuardedKv(await Deno.openKv(":memory:"));
   try {
     const objects = new ObjectStore(kv);
-    const players = new Players(objects, { connections: () => [], onlinePlayers: () => [] });
+    const players = new Players(objects, { isOnline: () => false, onlinePlayers: () => [] });
     const bob = await objects.create({ name: "Bob", type: "player" });
     await players.setAliases(bob.id, ["Rob"]);
     let v: Record<string, unknown> = {};
