@@ -6,6 +6,8 @@
 import { lineFrame, pingFrame } from "./hub_frames.ts";
 import { HubPacer } from "./pacer.ts";
 
+const encoder = new TextEncoder();
+
 /** Where the lines go: the player's hub link. */
 export interface OutboxLink {
   /** True while the socket is open. */
@@ -36,8 +38,8 @@ export class HubOutbox {
   readonly #o: OutboxOptions;
   readonly #pacer: HubPacer;
   readonly #now: () => number;
-  /** Lines waiting for the hub, in order. */
-  #lines: string[] = [];
+  /** Lines waiting for the hub, in order, each with its UTF-8 size. */
+  #lines: { text: string; bytes: number }[] = [];
   #bytes = 0;
   #fullNoticed = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -57,13 +59,13 @@ export class HubOutbox {
   /** Queues a line (blank ones are not sent) and sends what the pace allows. */
   push(line: string): void {
     if (line.trim() === "") return;
-    const bytes = new TextEncoder().encode(line).length;
+    const bytes = encoder.encode(line).length;
     if (this.#lines.length >= this.#o.maxLines || this.#bytes + bytes > this.#o.maxBytes) {
       if (!this.#fullNoticed) this.#o.full();
       this.#fullNoticed = true;
       return;
     }
-    this.#lines.push(line);
+    this.#lines.push({ text: line, bytes });
     this.#bytes += bytes;
     this.pump();
   }
@@ -78,9 +80,9 @@ export class HubOutbox {
       const line = this.#lines[0];
       // Not sent: the hub just went away (its pacing state is reset then); the line stays first
       // in line for after the resume.
-      if (!this.#link.send(lineFrame(line, this.#pacer.ship(now)))) return;
+      if (!this.#link.send(lineFrame(line.text, this.#pacer.ship(now)))) return;
       this.#lines.shift();
-      this.#bytes -= new TextEncoder().encode(line).length;
+      this.#bytes -= line.bytes;
     }
     const ping = this.#pacer.ping(now, this.#lines.length > 0);
     if (ping !== null) this.#link.send(pingFrame(ping));
