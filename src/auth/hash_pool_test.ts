@@ -29,6 +29,25 @@ Deno.test("hash pool: both hash formats verify in workers, and hashes match the 
   }
 });
 
+Deno.test("hash pool: a hash bcrypt cannot read is a rejected job, and the worker takes the next one", async () => {
+  const pool = new HashPool({ workers: 1 });
+  try {
+    // Sixty characters, so bcrypt parses it and throws (a shorter one is simply false).
+    await assert.rejects(
+      pool.verify("password123", "$9z$10$" + "a".repeat(53)),
+      /password worker: .*Invalid salt version/,
+    );
+    const hash = await hashPassword("password123");
+    assert.equal(await pool.verify("password123", hash), true);
+    assert.deepEqual(
+      { ...pool.stats(), done: 0 },
+      { workers: 1, busy: 0, waiting: 0, done: 0, refused: 0 },
+    );
+  } finally {
+    pool.close();
+  }
+});
+
 Deno.test("hash pool: jobs run in parallel workers, never more than its size", async () => {
   const pool = new HashPool({ workers: 2, maxWaiting: 10 });
   try {
