@@ -49,8 +49,9 @@ export async function findTarget(
   const exact = candidates.filter((o) => namesOf(o).includes(lower));
   if (exact.length === 1) return exact[0];
   if (exact.length > 1) throw ambiguous(exact);
-  // As `*name`: a bare number here is a name that matched nothing nearby, not a dbref.
-  const player = r.length <= 64 ? await s.players.find(`*${r}`) : null;
+  // As `*name`: a bare number here is a name that matched nothing nearby, not a dbref. (A
+  // reference longer than any name or alias is refused by the players service without a read.)
+  const player = await s.players.find(`*${r}`);
   if (player) return player;
   const partial = candidates.filter((o) => prefixMatches(o, lower));
   if (partial.length === 1) return partial[0];
