@@ -19,6 +19,16 @@ export const CREDENTIALS: JsonSchema = {
   required: ["password"],
 };
 
+const STRINGS: JsonSchema = { type: "array", items: { type: "string" } };
+
+/** The fields that name an object: a content entry, and the core of a profile. */
+export const BRIEF_PROPERTIES: Record<string, JsonSchema> = {
+  id: { type: "string" },
+  dbref: { type: "string" },
+  name: { type: "string" },
+  flags: STRINGS,
+};
+
 /** A game object (`GET /api/v1/dbobj/:id`). */
 export const OBJECT: JsonSchema = {
   type: "object",
@@ -28,22 +38,14 @@ export const OBJECT: JsonSchema = {
     name: { type: "string" },
     location: { type: ["string", "null"] },
     owner: { type: ["string", "null"] },
-    flags: { type: "array", items: { type: "string" } },
+    flags: STRINGS,
     data: {
       type: "object",
       properties: { description: { type: "string" }, state: { type: "object" } },
     },
     contents: {
       type: "array",
-      items: {
-        type: "object",
-        properties: {
-          id: { type: "string" },
-          dbref: { type: "string" },
-          name: { type: "string" },
-          flags: { type: "array", items: { type: "string" } },
-        },
-      },
+      items: { type: "object", properties: BRIEF_PROPERTIES },
     },
     createdAt: { type: "number" },
     updatedAt: { type: "number" },
