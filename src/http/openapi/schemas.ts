@@ -1,5 +1,6 @@
 /** JSON Schemas shared by the core's and the plugins' route descriptions. */
 import type { ApiParam, JsonSchema } from "./types.ts";
+import { LIST_PAGE } from "../pagination.ts";
 
 /** `{ token }` from register and login. */
 export const TOKEN: JsonSchema = {
@@ -53,10 +54,10 @@ export const OBJECT: JsonSchema = {
   required: ["id", "dbref", "name", "flags", "data"],
 };
 
-/** The paging query of lists: `limit` (default 50, at most 200) and `offset`. */
+/** The paging query of lists: `limit` (see {@linkcode LIST_PAGE}) and `offset`. */
 export const PAGING: Record<string, ApiParam> = {
   limit: {
-    description: "how many (default 50, at most 200)",
+    description: `how many (default ${LIST_PAGE.limit}, at most ${LIST_PAGE.max})`,
     schema: { type: "integer", minimum: 1 },
   },
   offset: { description: "how many to skip", schema: { type: "integer", minimum: 0 } },
