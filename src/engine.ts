@@ -180,7 +180,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   // engine was down run; not awaited, so a backlog does not hold up the start.
   void timers.start();
   // Automatic backups need a local database file (docs/backups.md).
-  const local = cfg.server.db !== ":memory:" && !/^https?:\/\//.test(cfg.server.db);
+  const local = soleWriter && cfg.server.db !== ":memory:";
   const backups = local
     ? new AutoBackups({
       dbPath: resolve(root, cfg.server.db),

@@ -48,10 +48,10 @@ export function createApp(services: Services): Hono<AppEnv> {
     try {
       rest = decodeURIComponent(c.req.path.slice(webPrefix(name).length + 1));
     } catch {
-      return c.json({ error: "Not Found" }, 404);
+      return jsonNotFound(c);
     }
     const res = await services.pluginWeb.serve(name, rest, c.req.method === "HEAD");
-    return res ?? c.json({ error: "Not Found" }, 404);
+    return res ?? jsonNotFound(c);
   });
 
   const api = new Hono<AppEnv>();
@@ -82,7 +82,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   // Plugin apps answer whatever the core routes did not.
   api.all("*", (c) => {
     const mounted = services.pluginApps.match(c.req.path);
-    if (!mounted) return c.json({ error: "Not Found" }, 404);
+    if (!mounted) return jsonNotFound(c);
     return dispatchToPlugin(mounted.app, c.req.raw, { player: c.var.player, ip: c.var.ip });
   });
   app.route("/api/v1", api);

@@ -7,6 +7,7 @@
  * leaves the effect in place.
  */
 import { keys } from "../storage/keys.ts";
+import { KV_MAX_READ, listIds } from "../storage/kv.ts";
 import { type Clock, systemClock, type TimerHandle } from "./clock.ts";
 
 /** What happens to a due job whose owner has no handler for it (the plugin is unloaded). */
@@ -226,14 +227,12 @@ export class Scheduler {
 
   /** `owner`'s jobs, soonest first. */
   async list(owner: string): Promise<TimerRecord[]> {
-    const ids: string[] = [];
-    for await (const e of this.#kv.list<string>({ prefix: keys.timersOf(owner.toLowerCase()) })) {
-      ids.push(e.value);
-    }
+    const ids = await listIds(this.#kv, keys.timersOf(owner.toLowerCase()));
     const out: TimerRecord[] = [];
-    for (let i = 0; i < ids.length; i += 10) {
+    // Batch by batch, so a batch holding an unreadable record costs only that batch.
+    for (let i = 0; i < ids.length; i += KV_MAX_READ) {
       const entries = await this.#kv.getMany<TimerRecord[]>(
-        ids.slice(i, i + 10).map((id) => keys.timer(id)),
+        ids.slice(i, i + KV_MAX_READ).map((id) => keys.timer(id)),
       ).catch(() => []);
       for (const e of entries) if (e.value) out.push(e.value);
     }

@@ -1,5 +1,5 @@
 /** Descriptions of the core routes (docs/api.md has the prose). Every core route has one. */
-import { CREDENTIALS, OBJECT, PAGING, TOKEN } from "./schemas.ts";
+import { BRIEF_PROPERTIES, CREDENTIALS, OBJECT, PAGING, TOKEN } from "./schemas.ts";
 import type { ApiDocs } from "./types.ts";
 
 /** The core's route descriptions by `METHOD /path`. */
@@ -67,13 +67,7 @@ export const CORE_DOCS: ApiDocs = {
         description: "the profile",
         schema: {
           type: "object",
-          properties: {
-            id: { type: "string" },
-            dbref: { type: "string" },
-            name: { type: "string" },
-            flags: { type: "array", items: { type: "string" } },
-            data: { type: "object" },
-          },
+          properties: { ...BRIEF_PROPERTIES, data: { type: "object" } },
         },
       },
       "401": "no or a bad token",

@@ -1,5 +1,6 @@
 /** JSON Schemas shared by the core's and the plugins' route descriptions. */
 import type { ApiParam, JsonSchema } from "./types.ts";
+import { LIST_PAGE } from "../pagination.ts";
 
 /** `{ token }` from register and login. */
 export const TOKEN: JsonSchema = {
@@ -19,6 +20,16 @@ export const CREDENTIALS: JsonSchema = {
   required: ["password"],
 };
 
+const STRINGS: JsonSchema = { type: "array", items: { type: "string" } };
+
+/** The fields that name an object: a content entry, and the core of a profile. */
+export const BRIEF_PROPERTIES: Record<string, JsonSchema> = {
+  id: { type: "string" },
+  dbref: { type: "string" },
+  name: { type: "string" },
+  flags: STRINGS,
+};
+
 /** A game object (`GET /api/v1/dbobj/:id`). */
 export const OBJECT: JsonSchema = {
   type: "object",
@@ -28,22 +39,14 @@ export const OBJECT: JsonSchema = {
     name: { type: "string" },
     location: { type: ["string", "null"] },
     owner: { type: ["string", "null"] },
-    flags: { type: "array", items: { type: "string" } },
+    flags: STRINGS,
     data: {
       type: "object",
       properties: { description: { type: "string" }, state: { type: "object" } },
     },
     contents: {
       type: "array",
-      items: {
-        type: "object",
-        properties: {
-          id: { type: "string" },
-          dbref: { type: "string" },
-          name: { type: "string" },
-          flags: { type: "array", items: { type: "string" } },
-        },
-      },
+      items: { type: "object", properties: BRIEF_PROPERTIES },
     },
     createdAt: { type: "number" },
     updatedAt: { type: "number" },
@@ -51,10 +54,10 @@ export const OBJECT: JsonSchema = {
   required: ["id", "dbref", "name", "flags", "data"],
 };
 
-/** The paging query of lists: `limit` (default 50, at most 200) and `offset`. */
+/** The paging query of lists: `limit` (see {@linkcode LIST_PAGE}) and `offset`. */
 export const PAGING: Record<string, ApiParam> = {
   limit: {
-    description: "how many (default 50, at most 200)",
+    description: `how many (default ${LIST_PAGE.limit}, at most ${LIST_PAGE.max})`,
     schema: { type: "integer", minimum: 1 },
   },
   offset: { description: "how many to skip", schema: { type: "integer", minimum: 0 } },
