@@ -168,10 +168,10 @@ export class BoardStore {
   }
 
   /** One page of a board's posts, oldest first, cut from the number index. */
-  async posts(boardId: string, page: Page): Promise<Post[]> {
-    const nums = await this.kv.slice<number>(K.postNums(boardId), page);
-    return (await this.kv.getMany<Post>(nums.map((n) => K.post(boardId, n))))
-      .filter((p): p is Post => p !== null);
+  posts(boardId: string, page: Page): Promise<Post[]> {
+    return this.kv.slicePage<Post>(K.postNums(boardId), page, {
+      record: (n) => K.post(boardId, n as number),
+    });
   }
 
   /** Numbers of a board's posts above `after`, ascending, at most `limit`. */
