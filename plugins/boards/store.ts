@@ -79,7 +79,8 @@ export class BoardStore {
 
   /** Creates a board with the next number; a taken slug is a ConflictError (409). */
   async createBoard(input: Omit<Board, "id">): Promise<Board> {
-    const count = (await this.kv.page(K.allOrder(), { limit: MAX_BOARDS })).items.length;
+    // The order index alone answers how many there are: no board record is read.
+    const count = (await this.kv.values(K.allOrder(), MAX_BOARDS)).length;
     if (count >= MAX_BOARDS) throw new ConflictError(`A game holds at most ${MAX_BOARDS} boards.`);
     if (await this.kv.get(K.bySlug(input.slug))) throw slugTaken(input.slug);
     let board: Board | null = null;
