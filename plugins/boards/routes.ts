@@ -6,12 +6,12 @@ import {
   caller,
   ForbiddenError,
   isStaff,
+  onlyFields,
   page,
   pageOf,
   type PluginApp,
   readJson,
   requireUser,
-  ValidationError,
 } from "../../src/plugins/mod.ts";
 import {
   type BoardService,
@@ -79,7 +79,7 @@ export function boardRoutes(app: PluginApp, svc: BoardService): void {
     const board = await svc.find(c.req.param("id"), me);
     if (!isStaff(me.flags)) throw new ForbiddenError("Only staff may change boards.");
     const body = await readJson(c);
-    allowOnly(body, BOARD_FIELDS);
+    onlyFields(body, BOARD_FIELDS);
     const next: Board = { ...board };
     if (body.name !== undefined) Object.assign(next, checkName(body.name));
     if (body.description !== undefined) {
@@ -137,7 +137,7 @@ export function boardRoutes(app: PluginApp, svc: BoardService): void {
       throw new ForbiddenError("Only the author or staff may edit a post.");
     }
     const body = await readJson(c, { limit: 64 * 1024 });
-    allowOnly(body, POST_FIELDS);
+    onlyFields(body, POST_FIELDS);
     const next = { ...post, editedAt: Date.now() };
     if (body.subject !== undefined) {
       next.subject = requiredText(oneLine(body.subject), "subject", MAX_SUBJECT);
@@ -158,16 +158,4 @@ export function boardRoutes(app: PluginApp, svc: BoardService): void {
     await svc.store.deletePost(post);
     return c.json({ deleted: true });
   });
-}
-
-/** 400 naming the first field a body may not set, and for a body that sets none. */
-function allowOnly(body: Record<string, unknown>, allowed: string[]): void {
-  const keys = Object.keys(body);
-  const bad = keys.find((k) => !allowed.includes(k));
-  if (bad) {
-    throw new ValidationError(
-      `unknown field '${bad.slice(0, 40)}'; allowed: ${allowed.join(", ")}`,
-    );
-  }
-  if (!keys.length) throw new ValidationError(`nothing to change; allowed: ${allowed.join(", ")}`);
 }

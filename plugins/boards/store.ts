@@ -79,7 +79,8 @@ export class BoardStore {
 
   /** Creates a board with the next number; a taken slug is a ConflictError (409). */
   async createBoard(input: Omit<Board, "id">): Promise<Board> {
-    const count = (await this.kv.page(K.allOrder(), { limit: MAX_BOARDS })).items.length;
+    // The order index alone answers how many there are: no board record is read.
+    const count = (await this.kv.values(K.allOrder(), MAX_BOARDS)).length;
     if (count >= MAX_BOARDS) throw new ConflictError(`A game holds at most ${MAX_BOARDS} boards.`);
     if (await this.kv.get(K.bySlug(input.slug))) throw slugTaken(input.slug);
     let board: Board | null = null;
@@ -168,10 +169,10 @@ export class BoardStore {
   }
 
   /** One page of a board's posts, oldest first, cut from the number index. */
-  async posts(boardId: string, page: Page): Promise<Post[]> {
-    const nums = await this.kv.slice<number>(K.postNums(boardId), page);
-    return (await this.kv.getMany<Post>(nums.map((n) => K.post(boardId, n))))
-      .filter((p): p is Post => p !== null);
+  posts(boardId: string, page: Page): Promise<Post[]> {
+    return this.kv.slicePage<Post>(K.postNums(boardId), page, {
+      record: (n) => K.post(boardId, n as number),
+    });
   }
 
   /** Numbers of a board's posts above `after`, ascending, at most `limit`. */

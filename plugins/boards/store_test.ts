@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { memoryPluginKv } from "../../src/plugins/testing.ts";
 import type { PluginKv } from "../../src/plugins/mod.ts";
-import { type Board, BoardStore, isRead, type ReadState } from "./store.ts";
+import { type Board, BoardStore, isRead, MAX_BOARDS, type ReadState } from "./store.ts";
 
 /** Every key of the plugin's space with its versionstamp. */
 async function snapshot(kv: PluginKv): Promise<Map<string, string>> {
@@ -98,6 +98,27 @@ Deno.test("boards store: the mark moves over deleted posts; unread counts skip t
       authorName: "A",
     });
     assert.equal(next.num, 7);
+  } finally {
+    mem.close();
+  }
+});
+
+Deno.test("boards store: a game holds at most MAX_BOARDS boards (409 past that)", async () => {
+  const mem = await memoryPluginKv("boards");
+  try {
+    const store = new BoardStore(mem.kv);
+    const input = (i: number) => ({
+      name: `B${i}`,
+      slug: `b${i}`,
+      description: "",
+      readLock: "",
+      postLock: "",
+      createdAt: 0,
+      createdBy: "1",
+    });
+    for (let i = 0; i < MAX_BOARDS; i++) await store.createBoard(input(i));
+    await assert.rejects(() => store.createBoard(input(MAX_BOARDS)), /at most 200 boards/);
+    assert.equal((await store.boards()).length, MAX_BOARDS);
   } finally {
     mem.close();
   }

@@ -126,10 +126,10 @@ export class EventStore {
   }
 
   /** One page of a listing (soonest first). */
-  async list(index: IndexName, page: Page): Promise<EventRecord[]> {
-    const ids = await this.kv.slice<string>(eventKeys.indexOf(index), page);
-    const got = await this.kv.getMany<EventRecord>(ids.map((id) => eventKeys.event(id)));
-    return got.filter((e): e is EventRecord => e !== null);
+  list(index: IndexName, page: Page): Promise<EventRecord[]> {
+    return this.kv.slicePage<EventRecord>(eventKeys.indexOf(index), page, {
+      record: (id) => eventKeys.event(id as string),
+    });
   }
 
   /** Every id in a listing, in batches (for the start-up check of the open events). */

@@ -11,6 +11,7 @@ import {
   isStaff,
   type KeyParts,
   NotFoundError,
+  onlyFields,
   type Page,
   type PlayerLookup,
   type PluginLog,
@@ -253,16 +254,7 @@ export class JobService {
   async change(job: Job, actor: DbObject, body: Record<string, unknown>): Promise<Job> {
     if (!isStaff(actor.flags)) throw new ForbiddenError("Only staff may change jobs.");
     const allowed = ["status", "priority", "category", "assignee", "resolution"];
-    const keys = Object.keys(body);
-    const bad = keys.find((k) => !allowed.includes(k));
-    if (bad) {
-      throw new ValidationError(
-        `unknown field '${bad.slice(0, 40)}'; allowed: ${allowed.join(", ")}`,
-      );
-    }
-    if (!keys.length) {
-      throw new ValidationError(`nothing to change; allowed: ${allowed.join(", ")}`);
-    }
+    onlyFields(body, allowed);
     const status = body.status === undefined ? undefined : oneOf(body.status, "status", STATUSES);
     const priority = body.priority === undefined
       ? undefined

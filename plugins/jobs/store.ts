@@ -222,9 +222,8 @@ export class JobStore {
   }
 
   /** One page of the jobs not yet done, most recent activity first. */
-  async active(page: Page): Promise<Job[]> {
-    const refs = await this.kv.slice<KeyParts>(K.activePrefix(), page, true);
-    return (await this.kv.getMany<Job>(refs)).filter((j): j is Job => j !== null);
+  active(page: Page): Promise<Job[]> {
+    return this.kv.slicePage<Job>(K.activePrefix(), page, { reverse: true });
   }
 
   /** Every count: `{ status: { new: 2, ... }, category: {...}, priority: {...} }`. */

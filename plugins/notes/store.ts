@@ -39,10 +39,10 @@ export class NoteStore {
    * One page of an author's notes, oldest first: the page is cut from the author index
    * (ids only), and only that page's notes are read.
    */
-  async list(author: string, page: Page): Promise<Note[]> {
-    const ids = await this.kv.slice<string>(noteKeys.ofAuthor(author), page);
-    const notes = await this.kv.getMany<Note>(ids.map((id) => noteKeys.note(id)));
-    return notes.filter((n): n is Note => n !== null);
+  list(author: string, page: Page): Promise<Note[]> {
+    return this.kv.slicePage<Note>(noteKeys.ofAuthor(author), page, {
+      record: (id) => noteKeys.note(id as string),
+    });
   }
 
   /** Deletes a note and its index entry. */

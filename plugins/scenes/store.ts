@@ -158,9 +158,7 @@ export class SceneStore {
     return this.#pageOf(sceneKeys.ofRoom(room, status), page);
   }
 
-  async #pageOf(prefix: Deno.KvKeyPart[], page: Page): Promise<SceneRecord[]> {
-    const pointers = await this.kv.slice<Deno.KvKeyPart[]>(prefix, page, true);
-    const got = await this.kv.getMany<SceneRecord>(pointers.filter(Array.isArray));
-    return got.filter((s): s is SceneRecord => s !== null && typeof s === "object");
+  #pageOf(prefix: Deno.KvKeyPart[], page: Page): Promise<SceneRecord[]> {
+    return this.kv.slicePage<SceneRecord>(prefix, page, { reverse: true });
   }
 }

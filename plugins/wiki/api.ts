@@ -1,7 +1,7 @@
 /** The wiki routes as `GET /api/v1/openapi.json` describes them (given to ctx.openapi). */
 import { API_PAGING, type ApiDocs } from "../../src/plugins/mod.ts";
 import { MAX_ASSET_BYTES, MAX_BODY_BYTES } from "./store.ts";
-import { MAX_TITLE } from "./commands.ts";
+import { MAX_TITLE } from "./frontmatter.ts";
 
 const ASSET_EXTENSIONS = ".jpg, .jpeg, .png, .gif, .webp, .svg or .pdf";
 const PATH =

@@ -3,6 +3,7 @@
  * `@wiki/create`, `@wiki/edit` and `@wiki/fetch` for admins and wizards.
  */
 import { CommandError, type CommandSpec, EngineError } from "../../src/plugins/mod.ts";
+import { MAX_TITLE } from "./frontmatter.ts";
 import { parseWikiPath, type WikiPath } from "./paths.ts";
 import { MAX_ASSET_BYTES, pageJson, type WikiStore } from "./store.ts";
 import { renderListing, renderPage, renderResults } from "./render.ts";
@@ -11,8 +12,6 @@ import { FetchError, type NetPolicy, safeFetch } from "./safe_fetch.ts";
 const STAFF = "admin+";
 /** Search hits shown in game. */
 const MAX_HITS = 30;
-/** Longest page title, in characters. */
-export const MAX_TITLE = 200;
 
 function widthOf(w: number): number {
   return Number.isFinite(w) && w > 0 ? Math.min(250, Math.max(20, Math.floor(w))) : 78;

@@ -19,6 +19,8 @@ export const MAX_META_KEYS = 64;
 export const MAX_META_STRING = 2000;
 /** Most items in one metadata array. */
 export const MAX_META_ITEMS = 100;
+/** Longest page title, in characters. */
+export const MAX_TITLE = 200;
 
 const FRONT_RE = /^---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/;
 
@@ -109,6 +111,9 @@ export function checkMeta(meta: Meta, opts: { allowNull?: boolean } = {}): void 
   const title = meta.title;
   if (title !== undefined && (typeof title !== "string" || title.trim() === "")) {
     throw new ValidationError("title must be a non-empty string.");
+  }
+  if (typeof title === "string" && title.length > MAX_TITLE) {
+    throw new ValidationError(`title must be at most ${MAX_TITLE} characters.`);
   }
   const tags = meta.tags;
   if (tags !== undefined && tags !== null) {

@@ -17,7 +17,6 @@ import {
 import { parseUrlPath, parseWikiPath, type WikiPath } from "./paths.ts";
 import { type Meta } from "./frontmatter.ts";
 import { MAX_ASSET_BYTES, MAX_BODY_BYTES, pageJson, type WikiStore } from "./store.ts";
-import { MAX_TITLE } from "./commands.ts";
 
 /** The prefix the routes are mounted on. */
 export const PREFIX = "/api/v1/wiki";
@@ -82,9 +81,6 @@ export function wikiRoutes(app: PluginApp, store: WikiStore): void {
     if (typeof meta.title !== "string" || !meta.title.trim()) {
       throw new ValidationError("title is required.");
     }
-    if (meta.title.length > MAX_TITLE) {
-      throw new ValidationError(`title must be at most ${MAX_TITLE} characters.`);
-    }
     const me = caller(c);
     const full: Meta = { ...meta, author: meta.author ?? me.name, date: meta.date ?? today() };
     const created = await store.create(p, full, text, actorOf(c));
@@ -98,9 +94,6 @@ export function wikiRoutes(app: PluginApp, store: WikiStore): void {
     const { path, body: text, ...meta } = body;
     if (path !== undefined && path !== p.path) {
       throw new ValidationError("path cannot be changed.");
-    }
-    if (typeof meta.title === "string" && meta.title.length > MAX_TITLE) {
-      throw new ValidationError(`title must be at most ${MAX_TITLE} characters.`);
     }
     const updated = await store.update(p, { body: text, meta }, actorOf(c));
     return c.json(pageJson(updated));

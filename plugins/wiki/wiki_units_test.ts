@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { stripColour, ValidationError } from "../../src/plugins/mod.ts";
 import { parseUrlPath, parseWikiPath } from "./paths.ts";
-import { checkMeta, formatPage, parsePage } from "./frontmatter.ts";
+import { checkMeta, formatPage, MAX_TITLE, parsePage } from "./frontmatter.ts";
 import { MAX_LINES, renderInline, renderMarkdown, renderPage } from "./render.ts";
 
 Deno.test("paths: good paths, assets, and the root", () => {
@@ -126,6 +126,13 @@ Deno.test("front matter: checkMeta refuses what the rules refuse", () => {
   for (const m of bad) assert.throws(() => checkMeta(m), ValidationError, JSON.stringify(m));
   checkMeta({ title: "T", tags: [], level: 1.5, ok: false, mixed: ["a", 1, true] });
   checkMeta({ mood: null }, { allowNull: true });
+  // The title bound holds for every writer (REST create and edit, the game), here once.
+  checkMeta({ title: "x".repeat(MAX_TITLE) });
+  assert.throws(
+    () => checkMeta({ title: "x".repeat(MAX_TITLE + 1) }, { allowNull: true }),
+    ValidationError,
+    `title must be at most ${MAX_TITLE} characters.`,
+  );
 });
 
 Deno.test("render: inline Markdown, escapes, and no colour codes from the page", () => {

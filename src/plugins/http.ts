@@ -8,7 +8,7 @@ import type { Caller, PluginEnv } from "../http/plugin_env.ts";
 import { errorHandler, notFound } from "../http/middleware/errors.ts";
 import { parseJsonObject, readTextCapped } from "../http/middleware/body.ts";
 import { LIST_PAGE, type Page, pageFromUrl, type PageSizes } from "../http/pagination.ts";
-import { ForbiddenError, UnauthorizedError } from "../errors.ts";
+import { ForbiddenError, UnauthorizedError, ValidationError } from "../errors.ts";
 import { atLeast, isStaff } from "../world/flags.ts";
 import type { DbObject } from "../world/types.ts";
 
@@ -98,6 +98,21 @@ export async function readJson(
   opts: ReadJsonOptions = {},
 ): Promise<Record<string, unknown>> {
   return parseJsonObject(await readTextCapped(c.req.raw, opts.limit ?? 64 * 1024), opts.invalid);
+}
+
+/**
+ * Refuses (400) a change body that sets a field outside `allowed`, naming the first such
+ * field, or that sets none: the check every PATCH of a plugin record starts with.
+ */
+export function onlyFields(body: Record<string, unknown>, allowed: readonly string[]): void {
+  const keys = Object.keys(body);
+  const bad = keys.find((k) => !allowed.includes(k));
+  if (bad !== undefined) {
+    throw new ValidationError(
+      `unknown field '${bad.slice(0, 40)}'; allowed: ${allowed.join(", ")}`,
+    );
+  }
+  if (!keys.length) throw new ValidationError(`nothing to change; allowed: ${allowed.join(", ")}`);
 }
 
 /**

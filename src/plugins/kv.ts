@@ -136,6 +136,23 @@ export class PluginKv {
     return out;
   }
 
+  /**
+   * One page (`?limit=&offset=`) of records listed through the index under `indexPrefix`:
+   * the page is cut from the index with `slice`, and only its records are read; `record`
+   * maps an index value to its record key (for indexes of bare ids). Index entries whose
+   * record is gone are skipped.
+   */
+  async slicePage<T>(
+    indexPrefix: KeyParts,
+    page: ListPage,
+    opts: { reverse?: boolean; record?: (value: unknown) => KeyParts } = {},
+  ): Promise<T[]> {
+    const values = await this.slice<unknown>(indexPrefix, page, opts.reverse ?? false);
+    const keys = opts.record ? values.map(opts.record) : values.filter(Array.isArray);
+    return (await this.getMany<T>(keys as KeyParts[]))
+      .filter((v): v is T => v !== null && typeof v === "object");
+  }
+
   /** A new atomic operation over keys of this plugin's space (built with `key()`). */
   atomic(): PluginAtomic {
     return this.scoped(this.#kv.atomic());

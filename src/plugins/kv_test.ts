@@ -47,6 +47,32 @@ Deno.test("plugin kv: slice walks a prefix with offset and limit, either way rou
   }
 });
 
+Deno.test("plugin kv: slicePage reads one page of records through an index, skipping gone ones", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const p = new PluginKv(kv, "t");
+    for (let i = 1; i <= 6; i++) {
+      await p.set(["rec", i], { i });
+      await p.set(["by_id", i], i);
+      await p.set(["by_key", i], ["rec", i]);
+    }
+    await p.delete(["rec", 2]); // its index entries are left behind
+    await p.set(["by_key", 7], "not a key");
+    const record = (v: unknown) => ["rec", v as number];
+    assert.deepEqual(await p.slicePage(["by_id"], { limit: 3, offset: 0 }, { record }), [
+      { i: 1 },
+      { i: 3 },
+    ]);
+    assert.deepEqual(await p.slicePage(["by_key"], { limit: 3, offset: 0 }, { reverse: true }), [
+      { i: 6 },
+      { i: 5 },
+    ]);
+    assert.deepEqual(await p.slicePage(["by_id"], { limit: 5, offset: 6 }, { record }), []);
+  } finally {
+    kv.close();
+  }
+});
+
 async function space(name = "demo") {
   const kv = await Deno.openKv(":memory:");
   return { kv, p: new PluginKv(kv, name) };

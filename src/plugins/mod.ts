@@ -51,6 +51,7 @@ export type {
 export type { OrphanPolicy, TimerRecord } from "../timers/scheduler.ts";
 export {
   caller,
+  onlyFields,
   page,
   type PluginApp,
   type PluginHttpContext,
