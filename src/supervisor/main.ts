@@ -9,7 +9,7 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { Config } from "../config/load.ts";
+import { Config, configFile } from "../config/load.ts";
 import { openStore } from "../storage/kv.ts";
 import { ObjectStore } from "../world/objects.ts";
 import { Accounts } from "../auth/accounts.ts";
@@ -67,7 +67,7 @@ export async function firstRunSetup(
   opts: SetupOptions = {},
 ): Promise<SetupResult | "memory"> {
   const config = await new Config({
-    file: resolve(root, env["URSAMU_CONFIG"] ?? "config/config.json"),
+    file: configFile(root, env),
     env,
     // The engine reads the same configuration and reports its problems; once is enough.
     warn: () => {},
@@ -208,7 +208,7 @@ export async function main(args: string[]): Promise<number> {
     return 1;
   }
   const config = await new Config({
-    file: resolve(Deno.cwd(), env["URSAMU_CONFIG"] ?? "config/config.json"),
+    file: configFile(Deno.cwd(), env),
     env,
     warn: () => {},
   }).load();
