@@ -8,8 +8,7 @@ import { ListenError, type RunningServer, serveEngine } from "./src/server.ts";
 import { EXIT_CONFIG, EXIT_RESTART, exitWhenStdinCloses } from "./src/lifecycle.ts";
 import { guardProcess } from "./src/crash_guard.ts";
 import { oneLine, StartupError } from "./src/startup_error.ts";
-import { resolve } from "node:path";
-import { Config } from "./src/config/load.ts";
+import { Config, configFile } from "./src/config/load.ts";
 import { startLogging } from "./src/logging/setup.ts";
 import { HUB_LINK_ENV } from "./src/tls/link.ts";
 
@@ -20,7 +19,7 @@ import { HUB_LINK_ENV } from "./src/tls/link.ts";
 async function logging(): Promise<void> {
   const env = Deno.env.toObject();
   const config = await new Config({
-    file: resolve(Deno.cwd(), env["URSAMU_CONFIG"] ?? "config/config.json"),
+    file: configFile(Deno.cwd(), env),
     env,
     warn: () => {},
   }).load();

@@ -5,7 +5,7 @@
  * `URSAMU_SIDECAR_SECRET` is the secret the hub knows the sidecar by (docs/operations.md).
  */
 import { resolve } from "node:path";
-import { Config } from "./src/config/load.ts";
+import { Config, configFile } from "./src/config/load.ts";
 import { SIDECAR_SECRET_ENV, sidecarSecretFrom } from "./src/hub/sidecar_auth.ts";
 import { EXIT_CONFIG } from "./src/lifecycle.ts";
 import { startLogging } from "./src/logging/setup.ts";
@@ -20,7 +20,7 @@ export async function runSidecar(): Promise<void> {
   const supervised = env["URSAMU_SUPERVISED"] === "1";
   const warnings: string[] = [];
   const config = await new Config({
-    file: resolve(Deno.cwd(), env["URSAMU_CONFIG"] ?? "config/config.json"),
+    file: configFile(Deno.cwd(), env),
     env,
     // Under the supervisor the engine reports the configuration's problems, once.
     warn: supervised ? () => {} : (m) => warnings.push(m),

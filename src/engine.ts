@@ -3,7 +3,7 @@
  * Nothing else in src/ holds state at module level; tests build isolated engines.
  */
 import { resolve } from "node:path";
-import { Config, type ConfigSources } from "./config/load.ts";
+import { Config, configFile, type ConfigSources } from "./config/load.ts";
 import { applySiteSettings } from "./config/site.ts";
 import { openStore } from "./storage/kv.ts";
 import { ObjectStore } from "./world/objects.ts";
@@ -72,7 +72,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const root = resolve(opts.root ?? Deno.cwd());
   const env = opts.env ?? Deno.env.toObject();
   const config = await new Config({
-    file: resolve(root, env["URSAMU_CONFIG"] ?? "config/config.json"),
+    file: configFile(root, env),
     env,
     overrides: opts.overrides,
   }).load();

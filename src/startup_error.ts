@@ -16,11 +16,6 @@ export class StartupError extends Error {
   }
 }
 
-/** The environment variable that overrides a key, e.g. `server.db` → `URSAMU_SERVER_DB`. */
-export function envFor(key: string): string {
-  return "URSAMU_" + key.split(".").join("_").toUpperCase();
-}
-
 /** The first line of an error's message: what a start-up failure prints instead of a stack. */
 export function oneLine(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);

@@ -8,6 +8,7 @@ import { dirname, normalize, resolve, sep } from "node:path";
 import type { BackupManifest } from "./backup.ts";
 import { countEntries } from "./snapshot.ts";
 import { readTar } from "./tar.ts";
+import { concatBytes } from "../telnet/bytes.ts";
 
 /** A restore that is refused; nothing was changed. */
 export class RestoreRefused extends Error {
@@ -91,7 +92,7 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
       if (entry.name === "manifest.json") {
         const parts: Uint8Array[] = [];
         for await (const c of entry.chunks()) parts.push(c);
-        manifest = JSON.parse(new TextDecoder().decode(concat(parts)));
+        manifest = JSON.parse(new TextDecoder().decode(concatBytes(parts)));
         if (manifest?.format !== "ursamu-backup") throw new RestoreRefused("not an UrsaMU backup");
         if (
           opts.maxLayout !== undefined && manifest.layout !== undefined &&
@@ -152,14 +153,4 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
 async function writeChunks(path: string, chunks: AsyncIterable<Uint8Array>): Promise<void> {
   const f = await Deno.open(path, { write: true, create: true, truncate: true });
   await ReadableStream.from(chunks).pipeTo(f.writable);
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((a, p) => a + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

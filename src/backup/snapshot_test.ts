@@ -66,3 +66,22 @@ Deno.test("tar: files round-trip through the stream, long names use the prefix",
   }
   assert(refused, "a path too long for ustar is refused");
 });
+
+Deno.test("tar: a header whose size is not a number is refused, not read as an empty file", async () => {
+  const h = header("kv.sqlite", 1, 0);
+  h.set(new TextEncoder().encode("zzzzzzzzzzz\0"), 124);
+  h.fill(32, 148, 156);
+  const sum = h.reduce((a, b) => a + b, 0);
+  h.set(new TextEncoder().encode(sum.toString(8).padStart(6, "0") + "\0 "), 148);
+  const archive = new Uint8Array(512 * 4);
+  archive.set(h);
+  let message = "";
+  try {
+    for await (const e of readTar(ReadableStream.from([archive]))) {
+      for await (const _ of e.chunks()) { /* read */ }
+    }
+  } catch (e) {
+    message = (e as Error).message;
+  }
+  assert(message.includes("damaged"), message);
+});

@@ -130,7 +130,11 @@ export async function* readTar(stream: ReadableStream<Uint8Array>): AsyncGenerat
     }
     const prefix = readString(h, 345, 155);
     const name = (prefix ? prefix + "/" : "") + readString(h, 0, 100);
-    const size = parseInt(readString(h, 124, 12).trim(), 8);
+    const sizeField = readString(h, 124, 12).trim();
+    if (!/^[0-7]+$/.test(sizeField)) {
+      throw new Error("the archive is damaged (a header's size is not a number)");
+    }
+    const size = parseInt(sizeField, 8);
     let consumed = false;
     const pad = (BLOCK - (size % BLOCK)) % BLOCK;
     const chunks = async function* () {

@@ -4,14 +4,14 @@
  * unknown keys (typos), ports used twice, the TLS files, a database path that is a directory.
  */
 import { resolve } from "node:path";
-import { Config, getPath, isPlainObject } from "../config/load.ts";
+import { Config, configFile, getPath, isPlainObject } from "../config/load.ts";
 import { defaultConfig } from "../config/defaults.ts";
 import { readTls } from "../tls/certs.ts";
 import { oneLine } from "../startup_error.ts";
 
 /** Every problem found, as lines; empty when the configuration is fine. */
 export async function configProblems(root: string, env: Record<string, string>): Promise<string[]> {
-  const file = resolve(root, env["URSAMU_CONFIG"] ?? "config/config.json");
+  const file = configFile(root, env);
   const problems: string[] = [];
   const config = await new Config({ file, env, warn: (m) => problems.push(m) }).load();
   problems.push(...await unknownKeys(file));
@@ -71,7 +71,7 @@ export async function checkConfigCommand(
   root: string,
   env: Record<string, string>,
 ): Promise<number> {
-  const file = resolve(root, env["URSAMU_CONFIG"] ?? "config/config.json");
+  const file = configFile(root, env);
   const problems = await configProblems(root, env);
   for (const p of problems) console.log(`check-config: ${p}`);
   if (problems.length) {

@@ -1,13 +1,13 @@
 /** The configuration and database of the game in the working directory, for shell commands. */
 import { resolve } from "node:path";
-import { Config } from "../config/load.ts";
+import { Config, configFile } from "../config/load.ts";
 import { openStore } from "../storage/kv.ts";
 import { StartupError } from "../startup_error.ts";
 
 /** Loads the game's configuration quietly (the engine and check-config report its problems). */
 export function loadConfig(root: string, env: Record<string, string>): Promise<Config> {
   return new Config({
-    file: resolve(root, env["URSAMU_CONFIG"] ?? "config/config.json"),
+    file: configFile(root, env),
     env,
     warn: () => {},
   }).load();

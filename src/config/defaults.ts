@@ -1,5 +1,7 @@
 /** The configuration tree and its defaults: every key the engine reads has a default here. */
 
+import { type Level, LEVELS } from "../logging/logger.ts";
+
 /** Server listeners, storage and runtime limits. */
 export interface ServerConfig {
   telnet: number;
@@ -63,7 +65,7 @@ export interface EngineConfig {
   server: ServerConfig;
   game: GameConfig;
   database: { path: string; backupDir: string; backupInterval: number; maxBackups: number };
-  logging: { level: string; file: string; dir: string; maxSize: number; maxFiles: number };
+  logging: { level: Level; file: string; dir: string; maxSize: number; maxFiles: number };
   theme: { primary: string; background: string; surface: string; text: string };
   scripts: ScriptsConfig;
   plugins: Record<string, PluginSection>;
@@ -164,7 +166,7 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
 
 /** Keys whose value must be one of a few words. */
 export const ENUM_KEYS: Readonly<Record<string, readonly string[]>> = {
-  "logging.level": ["debug", "info", "warn", "error"],
+  "logging.level": LEVELS,
 };
 
 /** Keys that `@site` may change at runtime (docs/configuration.md). */

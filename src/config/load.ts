@@ -3,6 +3,7 @@
  * Every leaf is validated against the type of its default; an invalid value
  * logs a warning naming the key and the default is used instead.
  */
+import { resolve } from "node:path";
 import {
   defaultConfig,
   type EngineConfig,
@@ -26,6 +27,11 @@ export interface ConfigSources {
 }
 
 const ENV_PREFIX = "URSAMU_";
+
+/** The game's configuration file under `root`: `URSAMU_CONFIG`, else config/config.json. */
+export function configFile(root: string, env: Record<string, string>): string {
+  return resolve(root, env["URSAMU_CONFIG"] ?? "config/config.json");
+}
 
 /** True for a plain JSON object (not an array, not null). */
 export function isPlainObject(v: unknown): v is Tree {

@@ -176,3 +176,15 @@ Deno.test("config: database.path is the older name of server.db, honoured while 
   }).load();
   assert.equal(both.value.server.db, "data/new.db");
 });
+
+Deno.test("config: an unknown logging.level warns and falls back to info", async () => {
+  const warnings: string[] = [];
+  const c = await new Config({
+    env: { [envName("logging.level")]: "loud" },
+    warn: (m) => warnings.push(m),
+  }).load();
+  assert.equal(c.value.logging.level, "info");
+  assert.ok(warnings.some((w) => w.includes("logging.level")), warnings.join("\n"));
+  const ok = await new Config({ env: { [envName("logging.level")]: "debug" } }).load();
+  assert.equal(ok.value.logging.level, "debug");
+});

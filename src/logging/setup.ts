@@ -1,7 +1,7 @@
 /** Builds a process's logger from the configuration (docs/logging.md). */
 import { dirname, join, resolve } from "node:path";
 import type { EngineConfig } from "../config/defaults.ts";
-import { type Level, LEVELS, Logger, secretsFrom } from "./logger.ts";
+import { type Level, Logger, secretsFrom } from "./logger.ts";
 
 /** Where the log file is: `logging.file`, or `ursamu.log` in `logging.dir` when that is empty. */
 export function logFilePath(cfg: EngineConfig, root: string): string {
@@ -25,11 +25,8 @@ export function startLogging(
   ownFile?: string,
 ): Logger {
   const main = logFilePath(cfg, root);
-  const level = (LEVELS as readonly string[]).includes(cfg.logging.level)
-    ? cfg.logging.level as Level
-    : "info";
   const logger = new Logger({
-    level,
+    level: cfg.logging.level,
     subsystem,
     file: writeFile
       ? {

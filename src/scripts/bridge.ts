@@ -13,7 +13,7 @@ import { checkLock, LockSyntaxError } from "../world/locks.ts";
 import { subjectOf } from "../commands/sdk.ts";
 import { canSeeOnline, visibleOnline } from "../hub/online.ts";
 import { displayName } from "../world/players.ts";
-import { checkShape } from "../storage/limits.ts";
+import { checkState, MAX_DESCRIPTION } from "../world/patch.ts";
 import { EngineError } from "../errors.ts";
 import { isPlainObject } from "../config/load.ts";
 
@@ -23,10 +23,6 @@ export const MAX_MESSAGE = 32_000;
 export const MAX_SENT_PER_CALL = 1_000_000;
 /** Bytes of structured data beside a message, as JSON. */
 export const MAX_DATA = 16_384;
-/** Longest description (as `@describe` and `PATCH /api/v1/dbobj/:id`). */
-export const MAX_DESCRIPTION = 8000;
-/** Bytes of an object's `data.state`, as JSON (as `PATCH /api/v1/dbobj/:id`). */
-export const MAX_STATE_BYTES = 32 * 1024;
 /** Objects `u.contents` returns at most. */
 const MAX_CONTENTS = 200;
 const ATTR_RE = /^[a-z0-9_][a-z0-9_.-]{0,63}$/i;
@@ -185,10 +181,7 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
       const state = { ...viewOf(obj).state };
       if (value === null || value === undefined) delete state[key];
       else state[key] = value;
-      checkShape(state, "data.state");
-      if (JSON.stringify(state).length > MAX_STATE_BYTES) {
-        throw new CommandError(`data.state must be ${MAX_STATE_BYTES} bytes or fewer as JSON.`);
-      }
+      checkState(state);
       await services.objects.update(obj.id, (o) => {
         const now = isPlainObject(o.data.state) ? { ...o.data.state } : {};
         if (value === null || value === undefined) delete now[key];

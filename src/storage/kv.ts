@@ -1,7 +1,8 @@
 /** Opens the Deno KV store and offers the few helpers every store module shares. */
 import { dirname } from "node:path";
 import { GuardedKv } from "./guarded_kv.ts";
-import { envFor, oneLine, StartupError } from "../startup_error.ts";
+import { oneLine, StartupError } from "../startup_error.ts";
+import { envName } from "../config/load.ts";
 
 /**
  * Opens KV at `path` (creating its directory), or in memory for `:memory:`. The handle is
@@ -19,7 +20,7 @@ export async function openStore(path: string, key = "server.db"): Promise<Deno.K
     throw new StartupError(
       key,
       `the database ${path} cannot be opened: ${oneLine(e)}`,
-      `point ${key} (or ${envFor(key)}) at a Deno KV file this user may read and write, ` +
+      `point ${key} (or ${envName(key)}) at a Deno KV file this user may read and write, ` +
         "or restore a backup into it (docs/backups.md)",
     );
   }

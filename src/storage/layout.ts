@@ -5,7 +5,8 @@
  * destroy it by writing the old way.
  */
 import { keys } from "./keys.ts";
-import { envFor, StartupError } from "../startup_error.ts";
+import { StartupError } from "../startup_error.ts";
+import { envName } from "../config/load.ts";
 
 /** The layout this engine reads and writes. Raise it with a migration below. */
 export const LAYOUT_VERSION = 1;
@@ -63,7 +64,7 @@ export async function refuseNewer(
         opts.dbName ? " " : ""
       }has layout ${stored}, newer than ` +
         `this engine's ${current}: it was used by a newer UrsaMU`,
-      `run that version or a newer one, or point server.db (${envFor("server.db")}) at a ` +
+      `run that version or a newer one, or point server.db (${envName("server.db")}) at a ` +
         "backup restored from before the upgrade",
     );
   }

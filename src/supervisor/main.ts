@@ -9,8 +9,7 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { Config } from "../config/load.ts";
-import { openStore } from "../storage/kv.ts";
+import { loadConfig, openGameStore } from "../cli/game_store.ts";
 import { ObjectStore } from "../world/objects.ts";
 import { Accounts } from "../auth/accounts.ts";
 import { resolveSecret } from "../auth/tokens.ts";
@@ -66,16 +65,12 @@ export async function firstRunSetup(
   env: Record<string, string>,
   opts: SetupOptions = {},
 ): Promise<SetupResult | "memory"> {
-  const config = await new Config({
-    file: resolve(root, env["URSAMU_CONFIG"] ?? "config/config.json"),
-    env,
-    // The engine reads the same configuration and reports its problems; once is enough.
-    warn: () => {},
-  }).load();
+  // Quietly: the engine reads the same configuration and reports its problems; once is enough.
+  const config = await loadConfig(root, env);
   const db = config.value.server.db;
   // An in-memory database lives and dies with one engine run; the engine seeds it from env.
   if (db === ":memory:") return "memory";
-  const kv = await openStore(/^https?:\/\//.test(db) ? db : resolve(root, db));
+  const kv = await openGameStore(config, root);
   try {
     // Before setup writes: a newer database is refused, an older one migrated (after a backup).
     await prepareLayout(kv, config.value, root);
@@ -207,11 +202,7 @@ export async function main(args: string[]): Promise<number> {
     log(`first-run setup failed: ${oneLine(e)}`);
     return 1;
   }
-  const config = await new Config({
-    file: resolve(Deno.cwd(), env["URSAMU_CONFIG"] ?? "config/config.json"),
-    env,
-    warn: () => {},
-  }).load();
+  const config = await loadConfig(Deno.cwd(), env);
   // After setup, whose prompts are not log lines.
   const logger = startLogging(config.value, Deno.cwd(), "supervisor", env, true);
   const children = childEnv(env);

@@ -3,7 +3,8 @@
  * file is a StartupError naming the key, so the start fails with one line instead of a stack.
  */
 import { resolve } from "node:path";
-import { envFor, oneLine, StartupError } from "../startup_error.ts";
+import { oneLine, StartupError } from "../startup_error.ts";
+import { envName } from "../config/load.ts";
 
 /** A key and certificate in PEM form, as Deno.serve and Deno.listenTls take them. */
 export interface TlsPair {
@@ -28,7 +29,7 @@ export async function readTls(ssl: SslConfig, root: string): Promise<TlsPair | n
 
 async function readPem(key: string, path: string, root: string, marker: RegExp): Promise<string> {
   const what = key.endsWith(".key") ? "private key" : "certificate";
-  const fix = `set ${key} (or ${envFor(key)}) to the PEM ${what} file, ` +
+  const fix = `set ${key} (or ${envName(key)}) to the PEM ${what} file, ` +
     "or set server.ssl.enabled to false";
   if (!path) throw new StartupError(key, `server.ssl.enabled is true but no ${what} is given`, fix);
   const full = resolve(root, path);

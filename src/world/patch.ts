@@ -8,13 +8,25 @@ import { checkShape } from "../storage/limits.ts";
 
 const TOP_KEYS = new Set(["data", "name", "description"]);
 const DATA_KEYS = new Set(["description", "avatar", "state"]);
-const MAX_DESCRIPTION = 8000;
-const MAX_STATE_BYTES = 32 * 1024;
+/** Longest description (also of a script's u.describe). */
+export const MAX_DESCRIPTION = 8000;
+/** Bytes of an object's `data.state`, as JSON (also of a script's u.attr.set). */
+export const MAX_STATE_BYTES = 32 * 1024;
 
 function checkDescription(v: unknown): string {
   if (typeof v !== "string") throw new ValidationError("description must be a string.");
   if (v.length > MAX_DESCRIPTION) {
     throw new ValidationError(`description must be ${MAX_DESCRIPTION} characters or fewer.`);
+  }
+  return v;
+}
+
+/** Checks a whole `data.state` value: a plain object of allowed shape within MAX_STATE_BYTES. */
+export function checkState(v: unknown): Record<string, unknown> {
+  if (!isPlainObject(v)) throw new ValidationError("data.state must be an object.");
+  checkShape(v, "data.state");
+  if (JSON.stringify(v).length > MAX_STATE_BYTES) {
+    throw new ValidationError(`data.state must be ${MAX_STATE_BYTES} bytes or fewer as JSON.`);
   }
   return v;
 }
@@ -56,16 +68,7 @@ export function applyObjectPatch(
         }
         data.avatar = v;
       }
-      if (k === "state") {
-        if (!isPlainObject(v)) throw new ValidationError("data.state must be an object.");
-        checkShape(v, "data.state");
-        if (JSON.stringify(v).length > MAX_STATE_BYTES) {
-          throw new ValidationError(
-            `data.state must be ${MAX_STATE_BYTES} bytes or fewer as JSON.`,
-          );
-        }
-        data.state = v;
-      }
+      if (k === "state") data.state = checkState(v);
     }
   }
   if (body.description !== undefined) data.description = checkDescription(body.description);
