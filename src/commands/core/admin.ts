@@ -107,7 +107,7 @@ Disconnects every connection of a player. Admin, wizard or superuser.`,
       const target = await findPlayer(u.services, u.me, u.cmd.args);
       if (target.id === u.me.id) throw new CommandError("You can't boot yourself.");
       if (!mayActOn(u.me, target)) throw outranked(target);
-      if (u.hub.connections(target.id).length === 0) {
+      if (!u.hub.isOnline(target.id)) {
         throw new CommandError(`${target.name} is not connected.`);
       }
       log(u, "ADMIN_BOOT", target.id);

@@ -6,9 +6,7 @@ import { MAX_ALIASES } from "../../world/players.ts";
 import { findPlayer } from "../target.ts";
 import { objectNameProblem, playerNameProblem, rename } from "../../world/names.ts";
 import { CommandError } from "../errors.ts";
-
-/** Longest description (matches the REST patch limit). */
-const MAX_DESCRIPTION = 8000;
+import { MAX_DESCRIPTION } from "../../world/patch.ts";
 
 /** The building basics family. */
 export const commands: CommandSpec[] = [

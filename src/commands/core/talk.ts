@@ -184,7 +184,7 @@ Examples:
       const text = u.cmd.rhs;
       if (!text.trim()) throw new CommandError("Page what?");
       const targets = await recipients(u, u.cmd.lhs);
-      const offline = targets.filter((p) => u.hub.connections(p.id).length === 0);
+      const offline = targets.filter((p) => !u.hub.isOnline(p.id));
       const haven = targets.filter((p) => !offline.includes(p) && hasFlag(p.flags, "haven"));
       const to = targets.filter((p) => !offline.includes(p) && !haven.includes(p));
       for (const p of offline) u.send(`${p.name} is not connected.`);
