@@ -82,11 +82,44 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const kv = await openStore(
     cfg.server.db === ":memory:" ? ":memory:" : resolve(root, cfg.server.db),
   );
-  // Before anything reads or writes the world: a newer database is refused, an older one migrated.
-  await prepareLayout(kv, cfg, root).catch((e) => {
-    kv.close();
+  // What has been opened so far, closed in reverse order by close() or by a start that fails
+  // at any later step (so no database handle, worker, timer or watcher outlives it).
+  const opened: (() => unknown)[] = [() => kv.close()];
+  const closeOpened = async (): Promise<void> => {
+    let first: unknown = null;
+    for (const close of opened.splice(0).reverse()) {
+      try {
+        await close();
+      } catch (e) {
+        first ??= e;
+      }
+    }
+    if (first) throw first;
+  };
+  try {
+    return await startOn(kv, opened, closeOpened, { root, env, config, tls, clock: opts.clock });
+  } catch (e) {
+    await closeOpened().catch((c) => console.error(`engine: closing a failed start: ${c}`));
     throw e;
-  });
+  }
+}
+
+/** The rest of the start, on an open store; everything it opens goes onto `opened`. */
+async function startOn(
+  kv: Deno.Kv,
+  opened: (() => unknown)[],
+  closeOpened: () => Promise<void>,
+  { root, env, config, tls, clock }: {
+    root: string;
+    env: Record<string, string>;
+    config: Config;
+    tls: TlsPair | null;
+    clock?: Clock;
+  },
+): Promise<Engine> {
+  const cfg = config.value;
+  // Before anything reads or writes the world: a newer database is refused, an older one migrated.
+  await prepareLayout(kv, cfg, root);
   // @site settings made in earlier runs sit between the file and the environment.
   await applySiteSettings(kv, config);
   // Cached exits and objects are only right while this engine is the database's only writer.
@@ -107,13 +140,14 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   hooks.worldHooks.on("player:disconnected", (p) => {
     console.log(`hub: ${p.name}(#${p.id}) disconnected`);
   });
-  const timers = new Scheduler(kv, { clock: opts.clock ?? systemClock() });
+  const timers = new Scheduler(kv, { clock: clock ?? systemClock() });
   const commands = new CommandRegistry();
   // The manager needs the finished services (for plugin contexts), so it is built just after.
   let plugins: PluginManager | null = null;
   let scripts: ScriptManager | null = null;
   // bcrypt off the event loop, so a login storm does not delay connected players.
   const passwords = new HashPool();
+  opened.push(() => passwords.close());
   const services: Services = {
     config,
     kv,
@@ -139,6 +173,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       return scripts!;
     },
   };
+  opened.push(() => services.securityLog.flush());
   plugins = new PluginManager(
     {
       services,
@@ -151,6 +186,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     },
     { dir: resolve(root, cfg.server.pluginsDir), engineVersion: ENGINE_VERSION },
   );
+  opened.push(() => plugins!.closeAll());
   const core = await loadCoreCommands(commands);
   for (const f of core.failed) {
     console.error(`commands: core module ${f.module} failed: ${f.error}`);
@@ -159,10 +195,12 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   await plugins.loadAll();
   // System scripts last: their layer wins over core and plugin commands of the same name.
   scripts = new ScriptManager(services, commands, cfg.scripts);
+  opened.push(() => scripts!.close());
   await scripts.start();
   // Players made while no engine ran (the supervisor's setup) get the event plugins act on.
   await announcePending(kv, objects, (p) => hooks.worldHooks.emit("player:created", p));
   hub.start(services, (conn, line) => dispatch(services, commands, conn, line));
+  opened.push(() => hub.shutdown());
   // The supervisor prompts interactively before the engine starts (and says what is missing);
   // here only the environment path runs, so an engine started on its own can still be seeded.
   const supervised = env["URSAMU_SUPERVISED"] === "1";
@@ -178,6 +216,8 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const app = createApp(services);
   // Only now, with every plugin's handlers registered, do the jobs that came due while the
   // engine was down run; not awaited, so a backlog does not hold up the start.
+  // Stopped before the hub and the store, so no job runs against them closing (its rest stays due).
+  opened.push(() => timers.stop());
   void timers.start();
   // Automatic backups need a local database file (docs/backups.md).
   const local = soleWriter && cfg.server.db !== ":memory:";
@@ -193,6 +233,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
       log: (line) => console.log(line),
     })
     : null;
+  if (backups) opened.push(() => backups.stop());
   await backups?.start();
   return {
     services,
@@ -202,16 +243,6 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     hub,
     timers,
     tls,
-    async close() {
-      // First, so no job runs against a closing hub or store (its rest stays due).
-      await timers.stop();
-      await backups?.stop();
-      await hub.shutdown();
-      await plugins!.closeAll();
-      await scripts!.close();
-      await services.securityLog.flush();
-      passwords.close();
-      kv.close();
-    },
+    close: closeOpened,
   };
 }
