@@ -8,6 +8,7 @@ import {
   type CommandSdk,
   type CommandSpec,
   ForbiddenError,
+  optionalText,
   padVisible,
   stripColour,
 } from "../../src/plugins/mod.ts";
@@ -17,7 +18,6 @@ import {
   lockField,
   MAX_BODY,
   MAX_DESCRIPTION,
-  optionalText,
   type PostView,
 } from "./service.ts";
 import type { Board, Post } from "./store.ts";

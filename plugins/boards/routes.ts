@@ -7,10 +7,12 @@ import {
   ForbiddenError,
   isStaff,
   onlyFields,
+  optionalText,
   page,
   pageOf,
   type PluginApp,
   readJson,
+  requiredText,
   requireUser,
 } from "../../src/plugins/mod.ts";
 import {
@@ -20,9 +22,6 @@ import {
   MAX_BODY,
   MAX_DESCRIPTION,
   MAX_SUBJECT,
-  oneLine,
-  optionalText,
-  requiredText,
 } from "./service.ts";
 import type { Board } from "./store.ts";
 
@@ -140,7 +139,7 @@ export function boardRoutes(app: PluginApp, svc: BoardService): void {
     onlyFields(body, POST_FIELDS);
     const next = { ...post, editedAt: Date.now() };
     if (body.subject !== undefined) {
-      next.subject = requiredText(oneLine(body.subject), "subject", MAX_SUBJECT);
+      next.subject = requiredText(body.subject, "subject", MAX_SUBJECT, { oneLine: true });
     }
     if (body.body !== undefined) next.body = requiredText(body.body, "body", MAX_BODY);
     await svc.store.updatePost(next);

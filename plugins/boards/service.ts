@@ -12,6 +12,7 @@ import {
   NotFoundError,
   type PlayerLookup,
   type PluginWorld,
+  requiredText,
   stripColour,
   ValidationError,
   validLock,
@@ -70,29 +71,6 @@ export function checkName(raw: unknown): { name: string; slug: string } {
     throw new ValidationError("name must not be only digits (board numbers use them)");
   }
   return { name, slug };
-}
-
-/** An optional text field: trimmed, bounded; `fallback` when absent. */
-export function optionalText(raw: unknown, field: string, max: number, fallback = ""): string {
-  if (raw === undefined || raw === null) return fallback;
-  if (typeof raw !== "string") throw new ValidationError(`${field} must be a string`);
-  const t = raw.trim();
-  if (t.length > max) throw new ValidationError(`${field} must be ${max} characters or fewer`);
-  return t;
-}
-
-/** A one-line field (a subject) as sent, its line breaks and tabs made single spaces. */
-export function oneLine(raw: unknown): unknown {
-  // A subject is shown inside other lines (lists, the new-post notice to every reader); a
-  // break in it would forge a line of its own.
-  return typeof raw === "string" ? raw.replace(/[\r\n\t]+/g, " ") : raw;
-}
-
-/** A required text field: non-empty after trimming, bounded. */
-export function requiredText(raw: unknown, field: string, max: number): string {
-  const t = optionalText(raw, field, max);
-  if (!t) throw new ValidationError(`${field} is required`);
-  return t;
 }
 
 /** A lock field: a string that parses as a lock ("" for none). */
@@ -204,7 +182,7 @@ export class BoardService {
   /** Posts on a board after the checks; tells online readers (but the author). */
   async post(board: Board, p: DbObject, subjectRaw: unknown, bodyRaw: unknown): Promise<Post> {
     if (!this.canPost(board, p)) throw new ForbiddenError("You may not post on that board.");
-    const subjectText = requiredText(oneLine(subjectRaw), "subject", MAX_SUBJECT);
+    const subjectText = requiredText(subjectRaw, "subject", MAX_SUBJECT, { oneLine: true });
     const body = requiredText(bodyRaw, "body", MAX_BODY);
     const post = await this.d.store.createPost(board, {
       subject: subjectText,

@@ -16,6 +16,7 @@ import {
   type PlayerLookup,
   type PluginLog,
   type PluginWorld,
+  requiredText,
   stripColour,
   ValidationError,
 } from "../../src/plugins/mod.ts";
@@ -88,16 +89,6 @@ export function oneOf<T extends string>(raw: unknown, field: string, allowed: re
     throw new ValidationError(`${field} must be one of: ${allowed.join(", ")}`);
   }
   return v as T;
-}
-
-/** A required text: a string, non-empty after trimming, bounded. */
-export function requiredText(raw: unknown, field: string, max: number): string {
-  if (raw === undefined || raw === null) throw new ValidationError(`${field} is required`);
-  if (typeof raw !== "string") throw new ValidationError(`${field} must be a string`);
-  const t = raw.trim();
-  if (!t) throw new ValidationError(`${field} is required`);
-  if (t.length > max) throw new ValidationError(`${field} must be ${max} characters or fewer`);
-  return t;
 }
 
 /** Categories from a configuration value: lower-cased words, the defaults when unusable. */
@@ -180,11 +171,7 @@ export class JobService {
   /** Submits a job; online staff are told. */
   async submit(p: DbObject, body: Record<string, unknown>): Promise<Job> {
     // One line: the title is shown inside other lines (lists, the notice to staff).
-    const title = requiredText(
-      typeof body.title === "string" ? body.title.replace(/[\r\n\t]+/g, " ") : body.title,
-      "title",
-      MAX_TITLE,
-    );
+    const title = requiredText(body.title, "title", MAX_TITLE, { oneLine: true });
     const description = requiredText(body.description, "description", MAX_DESCRIPTION);
     const category = body.category === undefined
       ? this.defaultCategory()

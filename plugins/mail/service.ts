@@ -9,6 +9,7 @@ import {
   NotFoundError,
   type PluginContext,
   RateLimitError,
+  requiredText,
   splitNames,
   ValidationError,
 } from "../../src/plugins/mod.ts";
@@ -67,8 +68,9 @@ export class MailService {
     body: unknown,
     limited = true,
   ): Promise<Sent> {
-    const subj = checkSubject(subject);
-    const text = checkBody(body);
+    // One line: a subject is a row of the inbox list.
+    const subj = requiredText(subject, "subject", MAX_SUBJECT, { oneLine: true });
+    const text = requiredText(body, "body", MAX_BODY);
     const refs = recipients(to);
     if (refs.length > this.maxRecipients) {
       throw new ValidationError(`At most ${this.maxRecipients} recipients per message.`);
@@ -173,26 +175,6 @@ export function entry(h: MailHead): InboxEntry {
 /** A whole message from a stored copy. */
 export function message(h: MailHead, b: MailBody): MailMessage {
   return { ...entry(h), to: b.to, body: b.body, sentAt: b.sentAt };
-}
-
-/** A subject: a string, trimmed, 1 to MAX_SUBJECT characters. */
-export function checkSubject(v: unknown): string {
-  if (typeof v !== "string" || !v.trim()) throw new ValidationError("subject is required");
-  // One line: a subject is a row of the inbox list.
-  const s = v.replace(/[\r\n\t]+/g, " ").trim();
-  if ([...s].length > MAX_SUBJECT) {
-    throw new ValidationError(`subject must be ${MAX_SUBJECT} characters or fewer`);
-  }
-  return s;
-}
-
-/** A body: a non-empty string of at most MAX_BODY characters. */
-export function checkBody(v: unknown): string {
-  if (typeof v !== "string" || !v.trim()) throw new ValidationError("body is required");
-  if ([...v].length > MAX_BODY) {
-    throw new ValidationError(`body must be ${MAX_BODY} characters or fewer`);
-  }
-  return v.trim();
 }
 
 /** Recipient references from a string of names or an array of them. */

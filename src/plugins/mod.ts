@@ -63,6 +63,7 @@ export {
   type RouteHandler,
 } from "./http.ts";
 export { LIST_PAGE, type Page, pageOf, type PageSizes } from "../http/pagination.ts";
+export { oneLine, optionalText, requiredText, type TextOptions } from "./fields.ts";
 export { ENGINE_VERSION } from "../version.ts";
 
 export type {
