@@ -156,7 +156,8 @@ export const SCENES_API: ApiDocs = {
     },
     responses: {
       "200": { description: "the scene, without poses", schema: SCENE },
-      "400": "a bad or too long field, or a bad enum value (the allowed ones named)",
+      "400":
+        "nothing to change, an unknown field, a bad or too long field, or a bad enum value (the allowed ones named)",
       "401": "no token",
       "403": "not the owner, an admin or a wizard",
       "404": "no such scene",

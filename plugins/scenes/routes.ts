@@ -5,6 +5,7 @@
  */
 import {
   caller,
+  onlyFields,
   page,
   type PluginApp,
   readJson,
@@ -24,6 +25,9 @@ import { MAX_TIME, POSE_TYPES, SCENE_TYPES, STATUSES } from "./types.ts";
 
 /** The prefix the routes are mounted on. */
 export const PREFIX = "/api/v1/scenes";
+
+/** The fields a scene PATCH may change. */
+const PATCH_FIELDS = ["name", "desc", "status", "sceneType", "private", "endTime"];
 
 /** Largest body accepted (a 4000-character pose in 4-byte characters, with room to spare). */
 const BODY_LIMIT = 64 * 1024;
@@ -63,6 +67,9 @@ export function sceneRoutes(app: PluginApp, svc: SceneService): void {
 
   app.patch("/:id", async (c) => {
     const b = await readJson(c, { limit: BODY_LIMIT });
+    // An unknown field (owner, poses, ...) or none at all is refused, before anything is
+    // written: an empty PATCH must not count as activity.
+    onlyFields(b, PATCH_FIELDS);
     const ch: SceneChanges = {};
     if (b.name !== undefined) ch.name = checkName(b.name);
     if (b.desc !== undefined) ch.desc = checkDesc(b.desc);
