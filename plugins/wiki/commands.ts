@@ -43,11 +43,6 @@ function fromGame(text: string): string {
   return text.replace(/%[rR]/g, "\n");
 }
 
-/** Today as `YYYY-MM-DD` (UTC). */
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
-}
-
 /** The wiki commands over a store and an outbound-fetch policy. */
 export function wikiCommands(store: WikiStore, policy: () => NetPolicy): CommandSpec[] {
   return [
@@ -109,9 +104,7 @@ export function wikiCommands(store: WikiStore, policy: () => NetPolicy): Command
           if (title.length > MAX_TITLE) {
             throw new CommandError(`A title may have at most ${MAX_TITLE} characters.`);
           }
-          await attempt(() =>
-            store.create(p, { title, author: u.me.name, date: today() }, body, actor)
-          );
+          await attempt(() => store.create(p, { title }, body, actor));
           return u.send(`Wiki page '${p.path}' created.`);
         }
         if (sw.includes("edit")) {

@@ -15,7 +15,6 @@ import {
   ValidationError,
 } from "../../src/plugins/mod.ts";
 import { parseUrlPath, parseWikiPath, type WikiPath } from "./paths.ts";
-import { type Meta } from "./frontmatter.ts";
 import { MAX_ASSET_BYTES, MAX_BODY_BYTES, pageJson, type WikiStore } from "./store.ts";
 
 /** The prefix the routes are mounted on. */
@@ -50,11 +49,6 @@ function actorOf(c: PluginHttpContext) {
   return { actorId: me.id, actorName: me.name };
 }
 
-/** Today as `YYYY-MM-DD` (UTC). */
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
-}
-
 /** Adds the wiki routes to the plugin's app. */
 export function wikiRoutes(app: PluginApp, store: WikiStore): void {
   app.get("/", requireUser(), async (c) => {
@@ -81,9 +75,7 @@ export function wikiRoutes(app: PluginApp, store: WikiStore): void {
     if (typeof meta.title !== "string" || !meta.title.trim()) {
       throw new ValidationError("title is required.");
     }
-    const me = caller(c);
-    const full: Meta = { ...meta, author: meta.author ?? me.name, date: meta.date ?? today() };
-    const created = await store.create(p, full, text, actorOf(c));
+    const created = await store.create(p, meta, text, actorOf(c));
     return c.json(pageJson(created), 201);
   });
 

@@ -145,9 +145,17 @@ export class WikiStore {
     throw new NotFoundError("Not found");
   }
 
-  /** Creates a page; 409 when one exists at `p`. Fires `wiki:created`. */
-  create(p: WikiPath, meta: Meta, body: unknown, actor: WikiActor): Promise<Page> {
+  /**
+   * Creates a page; 409 when one exists at `p`. `author` defaults to the actor's name and
+   * `date` to today (UTC, `YYYY-MM-DD`). Fires `wiki:created`.
+   */
+  create(p: WikiPath, given: Meta, body: unknown, actor: WikiActor): Promise<Page> {
     if (p.asset) throw new ValidationError("A page path may not end in an asset extension.");
+    const meta: Meta = {
+      ...given,
+      author: given.author ?? actor.actorName,
+      date: given.date ?? new Date().toISOString().slice(0, 10),
+    };
     checkMeta(meta);
     const text = checkBody(body);
     if (typeof meta.title !== "string") throw new ValidationError("title is required.");
