@@ -732,3 +732,63 @@ Deno.test("events scheduler: what came due during a full stop moves at the next 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("events scheduler: open events that lost their timers get them back at the next start", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-events-repair-" });
+  const plugins = join(dir, "plugins");
+  await Deno.mkdir(plugins);
+  await Deno.symlink(join(ROOT, "plugins/events"), join(plugins, "events"));
+  const clock = new ManualClock(Date.UTC(2030, 0, 1, 12));
+  const open = () =>
+    createEngine({
+      root: dir,
+      clock,
+      env: {
+        URSAMU_SERVER_DB: join(dir, "ursamu.db"),
+        URSAMU_SERVER_PLUGINSDIR: plugins,
+        JWT_SECRET: "events-repair-secret",
+      },
+    });
+  try {
+    let engine = await open();
+    const wiz = await engine.services.accounts.register("Wiz", "wizard-password", {
+      location: "1",
+      flags: ["admin"],
+    });
+    const token = await engine.services.tokens.sign(wiz.id);
+    // More open events than one KV read holds, so the start-up check spans several reads.
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const res = await engine.app.request("/api/v1/events", {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ title: `Event ${i}`, startTime: clock.now() + (i + 1) * HOUR }),
+      }, { remoteAddr: { hostname: "127.0.0.1" } });
+      assert.equal(res.status, 201);
+      ids.push((await res.json()).id);
+    }
+    const jobs = (await engine.timers.list("events")).map((t) => t.id);
+    assert(jobs.length >= ids.length * 2, "each event has its start and end");
+    // As if the engine had stopped between an event's commit and its timers: every third
+    // event loses its jobs and its record of them.
+    const lost = ids.filter((_, i) => i % 3 === 0);
+    for (const t of await engine.timers.list("events")) {
+      if (lost.some((id) => JSON.stringify(t).includes(`"${id}"`))) {
+        await engine.timers.cancel("events", t.id);
+      }
+    }
+    for (const id of lost) await engine.services.kv.delete(["plugin", "events", "timers", id]);
+    const fewer = (await engine.timers.list("events")).length;
+    assert(fewer < jobs.length, "the jobs of the lost events are gone");
+    await engine.close();
+
+    engine = await open();
+    assert.equal((await engine.timers.list("events")).length, jobs.length, "all timers are back");
+    for (const id of lost) {
+      assert(await engine.services.kv.get(["plugin", "events", "timers", id]).then((e) => e.value));
+    }
+    await engine.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

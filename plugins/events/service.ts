@@ -28,6 +28,8 @@ import { DEFAULT_ZONE, formatTime, validZone } from "./time.ts";
 
 /** Default for `plugins.events.reminderMinutes`. */
 export const DEFAULT_REMINDER_MINUTES = 15;
+/** Open events checked together at start-up (two keys each, read in parallel batches). */
+const START_BATCH = 50;
 
 /** An event as the API answers it: the record without bookkeeping, plus its RSVP counts. */
 export type EventView = Omit<EventRecord, "rev"> & { rsvpCounts: RsvpCounts };
@@ -84,11 +86,17 @@ export class EventService {
     this.#ctx.timers.on("remind", (job) => this.#onRemind(job));
     // Timers are made after the event's commit: an engine stopped in between left an event
     // without them. Only open events can need timers, and their listing is an index.
+    // The event and its timer record are read together, a batch of events at a time.
+    const batch: string[] = [];
+    const check = async () => {
+      for (const { event, timers } of await this.store.withTimers(batch.splice(0))) {
+        if (event && timers?.rev !== event.rev) await this.#reschedule(event.id);
+      }
+    };
     for await (const id of this.store.ids("open")) {
-      const ev = await this.store.get(id);
-      const t = await this.store.timers(id);
-      if (ev && t?.rev !== ev.rev) await this.#reschedule(ev.id);
+      if (batch.push(id) >= START_BATCH) await check();
     }
+    await check();
   }
 
   /** One page of events as `viewer` may see them (players never see cancelled ones). */

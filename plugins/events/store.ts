@@ -265,6 +265,19 @@ export class EventStore {
     return this.kv.get<StoredTimers>(eventKeys.timers(eventId));
   }
 
+  /** Each event with the timers recorded for it (null where missing), in order, read in batches. */
+  async withTimers(
+    ids: string[],
+  ): Promise<{ event: EventRecord | null; timers: StoredTimers | null }[]> {
+    const got = await this.kv.getMany<unknown>(
+      ids.flatMap((id) => [eventKeys.event(id), eventKeys.timers(id)]),
+    );
+    return ids.map((_, i) => ({
+      event: got[2 * i] as EventRecord | null,
+      timers: got[2 * i + 1] as StoredTimers | null,
+    }));
+  }
+
   /** Records the timers made for an event (null: forget them). */
   async setTimers(eventId: string, timers: StoredTimers | null): Promise<void> {
     if (timers) await this.kv.set(eventKeys.timers(eventId), timers);
