@@ -4,7 +4,8 @@
  * before it is written anywhere. See docs/logging.md.
  */
 import { format } from "node:util";
-import { RotatingFile, writeAll } from "./rotating_file.ts";
+import { RotatingFile } from "./rotating_file.ts";
+import { ConsoleWriter } from "./console_writer.ts";
 
 /** Log levels, least severe first. */
 export const LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -30,7 +31,10 @@ export interface LoggerOptions {
   file?: { path: string; maxSize: number; maxFiles: number } | null;
   /** Values that must never appear in a line (secrets from the environment). */
   secrets?: string[];
-  /** Where console lines go (default stdout for debug/info, stderr for warn/error). */
+  /**
+   * Where console lines go (default stdout for debug/info, stderr for warn/error, through a
+   * {@linkcode ConsoleWriter}: off the event loop, in order, bounded).
+   */
   console?: (line: string, level: Level) => void;
   /** The clock (tests). */
   now?: () => Date;
@@ -43,6 +47,7 @@ export class Logger {
   readonly #file: RotatingFile | null;
   #secrets: string[] = [];
   readonly #console: (line: string, level: Level) => void;
+  readonly #writer: ConsoleWriter | null;
   readonly #now: () => Date;
 
   constructor(opts: LoggerOptions) {
@@ -52,7 +57,11 @@ export class Logger {
       ? new RotatingFile(opts.file.path, opts.file.maxSize, opts.file.maxFiles)
       : null;
     this.addSecrets(opts.secrets ?? []);
-    this.#console = opts.console ?? consoleSink;
+    const writer = opts.console ? null : new ConsoleWriter();
+    this.#writer = writer;
+    this.#console = opts.console ??
+      ((line, level) =>
+        writer!.write(line, level === "warn" || level === "error" ? "stderr" : "stdout"));
     this.#now = opts.now ?? (() => new Date());
   }
 
@@ -95,8 +104,9 @@ export class Logger {
     return out.replace(JWT, "[token]").replace(BEARER, "$1[token]").replace(/\r?\n/g, "\\n");
   }
 
-  /** Closes the file. */
+  /** Writes out the console lines still queued and closes the file. */
   close(): void {
+    this.#writer?.close();
     this.#file?.close();
   }
 
@@ -125,14 +135,6 @@ export class Logger {
     console.error = (...a: unknown[]) => this.log("error", ...a);
     return () => Object.assign(console, saved);
   }
-}
-
-/** Writes a line to stdout or stderr by level; a closed pipe is ignored (the reader is gone). */
-function consoleSink(line: string, level: Level): void {
-  const bytes = new TextEncoder().encode(line + "\n");
-  try {
-    writeAll(level === "warn" || level === "error" ? Deno.stderr : Deno.stdout, bytes);
-  } catch { /* no reader: nothing to do */ }
 }
 
 /** The environment's secrets a logger must scrub (values of these variables, when set). */

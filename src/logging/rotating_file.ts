@@ -13,6 +13,7 @@ export class RotatingFile {
   #file: Deno.FsFile | null = null;
   #size = 0;
   #broken = false;
+  readonly #encoder = new TextEncoder();
 
   /** `maxSize` 0 never rotates; `maxFiles` is how many rotated files are kept beside the live one. */
   constructor(path: string, maxSize: number, maxFiles: number) {
@@ -24,7 +25,7 @@ export class RotatingFile {
   /** Appends one line (with its newline); rotates first when it would pass the size limit. */
   write(line: string): void {
     if (this.#broken) return;
-    const bytes = new TextEncoder().encode(line);
+    const bytes = this.#encoder.encode(line);
     try {
       this.#open();
       if (this.#maxSize > 0 && this.#size > 0 && this.#size + bytes.length > this.#maxSize) {
@@ -35,7 +36,7 @@ export class RotatingFile {
     } catch (e) {
       // Logging must never take the game down: say so once on stderr and carry on without it.
       this.#broken = true;
-      const text = new TextEncoder().encode(
+      const text = this.#encoder.encode(
         `log: cannot write ${this.path} (${(e as Error).message}); logging to the console only. ` +
           "Check logging.file and logging.dir.\n",
       );
