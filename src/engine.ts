@@ -5,7 +5,7 @@
 import { resolve } from "node:path";
 import { Config, configFile, type ConfigSources } from "./config/load.ts";
 import { applySiteSettings } from "./config/site.ts";
-import { openStore } from "./storage/kv.ts";
+import { isRemoteDb, openStore } from "./storage/kv.ts";
 import { ObjectStore } from "./world/objects.ts";
 import { Accounts } from "./auth/accounts.ts";
 import { HashPool } from "./auth/hash_pool.ts";
@@ -123,7 +123,7 @@ async function startOn(
   // @site settings made in earlier runs sit between the file and the environment.
   await applySiteSettings(kv, config);
   // Cached exits and objects are only right while this engine is the database's only writer.
-  const soleWriter = !/^https?:\/\//.test(cfg.server.db);
+  const soleWriter = !isRemoteDb(cfg.server.db);
   const objects = new ObjectStore(kv, { cacheExits: soleWriter, cacheObjects: soleWriter });
   await ensureStartingRoom(objects);
   const texts = new Texts(config, root);

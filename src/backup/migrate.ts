@@ -2,6 +2,7 @@
 import { join, resolve } from "node:path";
 import type { EngineConfig } from "../config/defaults.ts";
 import { ensureLayout, LAYOUT_VERSION } from "../storage/layout.ts";
+import { isRemoteDb } from "../storage/kv.ts";
 import { ENGINE_VERSION } from "../version.ts";
 import { backupName, createBackup } from "./backup.ts";
 
@@ -13,7 +14,7 @@ export function prepareLayout(
   log: (line: string) => void = (l) => console.log(l),
 ): Promise<number | null> {
   const db = cfg.server.db;
-  const local = db !== ":memory:" && !/^https?:\/\//.test(db);
+  const local = db !== ":memory:" && !isRemoteDb(db);
   const dbPath = local ? resolve(root, db) : db;
   return ensureLayout(kv, {
     dbName: dbPath,

@@ -4,14 +4,14 @@ import { backupName, createBackup } from "../backup/backup.ts";
 import { restoreBackup, RestoreRefused } from "../backup/restore.ts";
 import { ENGINE_VERSION } from "../version.ts";
 import { LAYOUT_VERSION, storedLayout } from "../storage/layout.ts";
-import { openStore } from "../storage/kv.ts";
+import { isRemoteDb, openStore } from "../storage/kv.ts";
 import { databasePath, loadConfig } from "./game_store.ts";
 import type { Config } from "../config/load.ts";
 
 /** The local database file, or a one-line reason there is none to work on. */
 function localDatabase(config: Config, root: string): string {
   const db = databasePath(config, root);
-  if (/^https?:\/\//.test(db)) {
+  if (isRemoteDb(db)) {
     throw new Error(
       "server.db is a KV Connect server; back it up on that server (this command copies a local file)",
     );

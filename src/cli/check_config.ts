@@ -8,6 +8,7 @@ import { Config, configFile, getPath, isPlainObject } from "../config/load.ts";
 import { defaultConfig } from "../config/defaults.ts";
 import { readTls } from "../tls/certs.ts";
 import { oneLine } from "../startup_error.ts";
+import { isRemoteDb } from "../storage/kv.ts";
 
 /** Every problem found, as lines; empty when the configuration is fine. */
 export async function configProblems(root: string, env: Record<string, string>): Promise<string[]> {
@@ -31,7 +32,7 @@ export async function configProblems(root: string, env: Record<string, string>):
   } catch (e) {
     problems.push(`config: ${oneLine(e)}`);
   }
-  if (cfg.server.db !== ":memory:" && !/^https?:\/\//.test(cfg.server.db)) {
+  if (cfg.server.db !== ":memory:" && !isRemoteDb(cfg.server.db)) {
     const db = resolve(root, cfg.server.db);
     const stat = await Deno.stat(db).catch(() => null);
     if (stat?.isDirectory) {

@@ -1,7 +1,7 @@
 /** The configuration and database of the game in the working directory, for shell commands. */
 import { resolve } from "node:path";
 import { Config, configFile } from "../config/load.ts";
-import { openStore } from "../storage/kv.ts";
+import { isRemoteDb, openStore } from "../storage/kv.ts";
 import { StartupError } from "../startup_error.ts";
 
 /** Loads the game's configuration quietly (the engine and check-config report its problems). */
@@ -23,7 +23,7 @@ export function databasePath(config: Config, root: string): string {
       "point server.db at the game's database file",
     );
   }
-  return /^https?:\/\//.test(db) ? db : resolve(root, db);
+  return isRemoteDb(db) ? db : resolve(root, db);
 }
 
 /** Opens the game's database. */

@@ -4,13 +4,18 @@ import { GuardedKv } from "./guarded_kv.ts";
 import { oneLine, StartupError } from "../startup_error.ts";
 import { envName } from "../config/load.ts";
 
+/** Whether `server.db` names a KV Connect server (`http(s)://...`) rather than a local file. */
+export function isRemoteDb(db: string): boolean {
+  return /^https?:\/\//.test(db);
+}
+
 /**
  * Opens KV at `path` (creating its directory), or in memory for `:memory:`. The handle is
  * guarded: reads skip unreadable values and writes are checked (src/storage/guarded_kv.ts).
  */
 export async function openStore(path: string, key = "server.db"): Promise<Deno.Kv> {
   try {
-    if (path !== ":memory:" && !/^https?:\/\//.test(path)) {
+    if (path !== ":memory:" && !isRemoteDb(path)) {
       await Deno.mkdir(dirname(path), { recursive: true });
     }
     return new GuardedKv(await Deno.openKv(path));
