@@ -6,7 +6,7 @@
  *     ursamu            the launcher (sh): `./ursamu start`, `./ursamu backup`, ...
  *     bin/deno          the pinned Deno runtime (package.json's `deno`, from node_modules)
  *     app/              the engine, the command line and the plugins (source), text/, help/,
- *                       node_modules/ (the npm packages, so it runs offline), telnet.js (the
+ *                       system/scripts/ (the example system scripts), node_modules/ (the npm packages, so it runs offline), telnet.js (the
  *                       sidecar bundled with `deno bundle`)
  *
  * Usage: deno run -A scripts/dist.ts [--out <dir>]; prints the archive's path.
@@ -28,6 +28,8 @@ const APP_FILES = [
   "text",
   "help",
   "web",
+  // The example system scripts and the scripts' SDK types (sdk.d.ts).
+  "system",
 ];
 
 async function run(cmd: string, args: string[], opts: Deno.CommandOptions = {}): Promise<string> {

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { freePort, waitHealthy } from "./harness.ts";
+import { freePort, ROOT, waitHealthy } from "./harness.ts";
 import { TelnetClient } from "./telnet_client.ts";
 import { WsClient } from "./ws_client.ts";
 import { buildDist } from "../scripts/dist.ts";
@@ -23,6 +23,11 @@ Deno.test("dist: the archive starts a game with neither Deno nor Node on the PAT
     assert(untar.success, "tar -x");
     const [top] = [...Deno.readDirSync(join(tmp, "unpacked"))].map((e) => e.name);
     const launcher = join(tmp, "unpacked", top, "ursamu");
+    // The example system scripts ship, with the SDK types they are checked against.
+    const scripts = join(tmp, "unpacked", top, "app", "system", "scripts");
+    const names = (dir: string) => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+    assertEquals(names(scripts), names(join(ROOT, "system", "scripts")));
+    assert(names(scripts).includes("+roll.ts"));
     const game = join(tmp, "game");
     await Deno.mkdir(game);
     const http = freePort(), ws = freePort(), telnet = freePort();
@@ -62,6 +67,9 @@ Deno.test("dist: the archive starts a game with neither Deno nor Node on the PAT
         await t.waitFor(/connect <name>/, 20_000);
         await t.send("connect Admin admin-password-1");
         await t.waitFor(/Limbo/);
+        // The game directory has no system/scripts: the archive's examples are the game's.
+        await t.send("+roll 2d6");
+        await t.waitFor(/\[Roll\].* 2d6: /, 60_000);
       } finally {
         await t.close();
       }
