@@ -41,7 +41,11 @@ Deno.test("paging: 1,050 notes are listed 50 at a time, up to 200, to the end", 
     assertEquals(await list("?limit=200&offset=1000"), ids.slice(1000));
     assertEquals(await list("?offset=1049"), ids.slice(1049));
     assertEquals(await list("?offset=1050"), []);
-    assertEquals(await list("?offset=99999999999999999999"), []);
+    for (const deep of ["1000001", "99999999999999999999"]) {
+      const r = await api(base, "GET", `/api/v1/notes?offset=${deep}`, undefined, token);
+      assertEquals([r.status, r.body], [400, { error: "offset must be at most 1000000." }]);
+    }
+    assertEquals(await list("?offset=1000000"), []);
     for (const bad of BAD) {
       for (const q of [`?limit=${bad}`, `?offset=${bad === "0" ? "-3" : bad}`]) {
         const r = await api(base, "GET", `/api/v1/notes${q}`, undefined, token);

@@ -19,13 +19,19 @@ export interface PageSizes {
 /** Page sizes of every list unless its documentation says otherwise. */
 export const LIST_PAGE: PageSizes = { limit: 50, max: 200 };
 
+/**
+ * The largest `offset`: a stored list reads `offset` index entries before its page, so a deeper
+ * page would make one request read an index of millions.
+ */
+export const MAX_OFFSET = 1_000_000;
+
 /** Only plain decimal digits: `1e3`, `0x10`, ` 5` and `-1` are refused rather than guessed at. */
 const WHOLE = /^[0-9]+$/;
 
 /**
  * Parses `limit` and `offset` query values. Missing or empty means the default (offset 0);
- * anything but a whole number (limit at least 1) is a 400; a limit above the maximum is
- * lowered to it.
+ * anything but a whole number (limit at least 1) is a 400, and so is an offset above
+ * {@linkcode MAX_OFFSET}; a limit above the maximum is lowered to it.
  */
 export function pageParams(
   limitRaw: string | undefined,
@@ -38,6 +44,9 @@ export function pageParams(
     throw new ValidationError("limit must be a whole number of 1 or more.");
   }
   if (offset === null) throw new ValidationError("offset must be a whole number of 0 or more.");
+  if (offset > MAX_OFFSET) {
+    throw new ValidationError(`offset must be at most ${MAX_OFFSET}.`);
+  }
   return { limit: Math.min(limit, sizes.max), offset };
 }
 
@@ -52,7 +61,7 @@ export function pageOf<T>(items: readonly T[], page: Page): T[] {
   return items.slice(page.offset, page.offset + page.limit);
 }
 
-/** A query value as a whole number, or null; huge values stay huge (they only clamp or skip). */
+/** A query value as a whole number, or null; huge values stay huge (they clamp or are refused). */
 function whole(raw: string): number | null {
   if (!WHOLE.test(raw)) return null;
   const n = Number(raw);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ValidationError } from "../errors.ts";
-import { LIST_PAGE, pageFromUrl, pageOf, pageParams } from "./pagination.ts";
+import { LIST_PAGE, MAX_OFFSET, pageFromUrl, pageOf, pageParams } from "./pagination.ts";
 
 Deno.test("pagination: defaults, clamp and refusals", () => {
   assert.deepEqual(pageParams(undefined, undefined), { limit: 50, offset: 0 });
@@ -15,6 +15,15 @@ Deno.test("pagination: defaults, clamp and refusals", () => {
   }
   for (const bad of ["-1", "x", "2.5", "1e3"]) {
     assert.throws(() => pageParams(undefined, bad), ValidationError, `offset ${bad}`);
+  }
+  // The deepest page: an offset past MAX_OFFSET is refused with a message saying so.
+  assert.deepEqual(pageParams("10", String(MAX_OFFSET)), { limit: 10, offset: MAX_OFFSET });
+  for (const deep of [String(MAX_OFFSET + 1), "99999999999999999999"]) {
+    assert.throws(
+      () => pageParams(undefined, deep),
+      (e) => e instanceof ValidationError && e.message === "offset must be at most 1000000.",
+      `offset ${deep}`,
+    );
   }
   assert.equal(LIST_PAGE.max, 200);
 });

@@ -1,6 +1,6 @@
 /** JSON Schemas shared by the core's and the plugins' route descriptions. */
 import type { ApiParam, JsonSchema } from "./types.ts";
-import { LIST_PAGE } from "../pagination.ts";
+import { LIST_PAGE, MAX_OFFSET } from "../pagination.ts";
 
 /** `{ token }` from register and login. */
 export const TOKEN: JsonSchema = {
@@ -60,5 +60,8 @@ export const PAGING: Record<string, ApiParam> = {
     description: `how many (default ${LIST_PAGE.limit}, at most ${LIST_PAGE.max})`,
     schema: { type: "integer", minimum: 1 },
   },
-  offset: { description: "how many to skip", schema: { type: "integer", minimum: 0 } },
+  offset: {
+    description: `how many to skip (at most ${MAX_OFFSET})`,
+    schema: { type: "integer", minimum: 0, maximum: MAX_OFFSET },
+  },
 };
