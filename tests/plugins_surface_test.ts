@@ -111,9 +111,15 @@ Deno.test("plugin surface: Hono sub-apps, middleware, paging, errors, HEAD, rout
         "/plugins/showcase/%E0%A4%A",
       ]
     ) {
+      // A miss answers like the engine's other 404s: JSON, or HTML to a browser navigating.
       const r = await fetch(b + path);
-      assertEquals(r.status, 404, path);
-      await r.body?.cancel();
+      assertEquals([r.status, await r.json()], [404, { error: "Not Found" }], path);
+      const page = await fetch(b + path, {
+        headers: { accept: "text/html,application/xhtml+xml" },
+      });
+      assertEquals(page.status, 404, path);
+      assertMatch(page.headers.get("content-type") ?? "", /^text\/html/, path);
+      assertMatch(await page.text(), /Not found/, path);
     }
   } finally {
     await w.stop();

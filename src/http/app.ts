@@ -40,7 +40,8 @@ export function createApp(services: Services): Hono<AppEnv> {
 
   app.get("/health", (c) => c.json({ status: "ok", engine: "UrsaMU" }));
 
-  // Plugins' own pages and assets: `/plugins/<name>/` is the folder's index.html.
+  // Plugins' own pages and assets: `/plugins/<name>/` is the folder's index.html. A miss is the
+  // app's 404 (HTML to a browser navigating, JSON otherwise), like every other page's.
   app.get("/plugins/:name", (c) => c.redirect(`${webPrefix(c.req.param("name"))}/`, 301));
   app.get("/plugins/:name/*", async (c) => {
     const name = c.req.param("name");
@@ -48,10 +49,10 @@ export function createApp(services: Services): Hono<AppEnv> {
     try {
       rest = decodeURIComponent(c.req.path.slice(webPrefix(name).length + 1));
     } catch {
-      return jsonNotFound(c);
+      return c.notFound();
     }
     const res = await services.pluginWeb.serve(name, rest, c.req.method === "HEAD");
-    return res ?? jsonNotFound(c);
+    return res ?? c.notFound();
   });
 
   const api = new Hono<AppEnv>();
