@@ -52,6 +52,10 @@ Deno.test("mail REST: send, inbox, read, delete; each recipient owns their copy"
 
     const inbox = async (who: typeof ann, q = "") =>
       (await g.request("GET", `/api/v1/mail${q}`, { as: who })).body as Json[];
+    // HEAD answers like GET (200, JSON) and leaves the message unread.
+    const head = await g.request("HEAD", `/api/v1/mail/${sent.body.id}`, { as: bob });
+    assert.deepEqual([head.status, head.body], [200, ""]);
+    assert.match(head.headers.get("content-type") ?? "", /application\/json/);
     const bobs = await inbox(bob);
     assert.deepEqual(bobs.map((m) => [m.from, m.subject, m.read]), [
       ["Cy", "Later", false],

@@ -166,6 +166,12 @@ Deno.test("boards: unread counts after reads by two players, one write per read"
     assert.deepEqual(await unread(ann), { general: 5, ads: 1 });
     assert.deepEqual(await unread(wiz), { general: 0, ads: 0 }, "the author has read them");
 
+    // HEAD answers like GET (200, JSON) and marks nothing read.
+    const head = await req("HEAD", `${B}/general/posts/1`, ann);
+    assert.deepEqual([head.status, head.body], [200, ""]);
+    assert.match(head.headers.get("content-type") ?? "", /application\/json/);
+    assert.deepEqual(await unread(ann), { general: 5, ads: 1 }, "a HEAD reads nothing");
+
     // Ann reads 1, 3 and 5; Bob reads 2.
     for (const n of [1, 3, 5]) await req("GET", `${B}/general/posts/${n}`, ann);
     await req("GET", `${B}/1/posts/2`, bob);

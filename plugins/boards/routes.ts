@@ -125,6 +125,8 @@ export function boardRoutes(app: PluginApp, svc: BoardService): void {
     const me = caller(c);
     const board = await svc.find(c.req.param("id"), me);
     const post = await svc.findPost(board, c.req.param("num"));
+    // HEAD answers like GET but changes nothing: the post stays unread.
+    if (c.req.method === "HEAD") return c.json((await svc.postViews(board, [post], me))[0]);
     return c.json(await svc.read(board, post, me));
   });
 

@@ -82,7 +82,7 @@ export const MAIL_API: ApiDocs = {
     },
   },
   "GET /api/v1/mail/:id": {
-    summary: "Read one of the caller's messages (marks it read)",
+    summary: "Read one of the caller's messages (marks it read; a HEAD does not)",
     auth: "user",
     params: { id: "the message number" },
     responses: {

@@ -20,7 +20,11 @@ export function mailRoutes(app: PluginApp, svc: MailService): void {
     return c.json(await svc.send(caller(c), b.to, b.subject, b.body), 201);
   });
 
-  app.get("/:id", async (c) => c.json(await svc.read(caller(c).id, c.req.param("id"))));
+  // HEAD answers like GET but changes nothing: the message stays unread.
+  app.get(
+    "/:id",
+    async (c) => c.json(await svc.read(caller(c).id, c.req.param("id"), c.req.method !== "HEAD")),
+  );
 
   app.delete("/:id", async (c) => {
     await svc.remove(caller(c).id, c.req.param("id"));

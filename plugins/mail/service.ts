@@ -124,12 +124,17 @@ export class MailService {
     return (await this.store.inbox(playerId, page, true)).map(entry);
   }
 
-  /** One of the caller's messages, marked read (404 when the caller holds no such copy). */
-  async read(playerId: string, id: string): Promise<MailMessage> {
+  /**
+   * One of the caller's messages, marked read unless `mark` is false (a HEAD request changes
+   * nothing); 404 when the caller holds no such copy.
+   */
+  async read(playerId: string, id: string, mark = true): Promise<MailMessage> {
     const n = idNumber(id);
     const got = n === null ? null : await this.store.get(playerId, n);
     if (!got) throw new NotFoundError("No such message.");
-    const head = (await this.store.setRead(playerId, got.head.n, true)) ?? got.head;
+    const head = mark
+      ? (await this.store.setRead(playerId, got.head.n, true)) ?? got.head
+      : got.head;
     return message(head, got.body);
   }
 

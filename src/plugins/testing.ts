@@ -168,7 +168,8 @@ export async function startTestGame(opts: TestGameOptions): Promise<TestGame> {
       }
       const res = await fetch(base + path, { method, headers, body });
       const text = await res.text();
-      const json = (res.headers.get("content-type") ?? "").includes("application/json");
+      // A HEAD answer has GET's JSON type and no body: its body is "".
+      const json = (res.headers.get("content-type") ?? "").includes("application/json") && text;
       return { status: res.status, headers: res.headers, body: json ? JSON.parse(text) : text };
     },
     connect,
