@@ -180,6 +180,43 @@ Deno.test("mail REST: every refusal is { error } and nothing is sent", async () 
   }
 });
 
+Deno.test("mail: a full mailbox refuses the whole message, in REST and in game; deleting makes room", async () => {
+  const { g, ann, bob, cy } = await game({ maxMessages: 2 });
+  try {
+    const send = (to: string, as = ann) =>
+      g.request("POST", "/api/v1/mail", { as, body: { to, subject: "s", body: "b" } });
+    assert.equal((await send("Bob")).status, 201);
+    assert.equal((await send("Bob", cy)).status, 201);
+    const full = await send("Bob");
+    assert.deepEqual([full.status, full.body], [409, {
+      error: "Bob's mailbox is full (2 messages). Nothing was sent.",
+    }]);
+    const both = await send("Cy, Bob");
+    assert.deepEqual([both.status, both.body.error], [
+      409,
+      "Bob's mailbox is full (2 messages). Nothing was sent.",
+    ]);
+    assert.deepEqual((await g.request("GET", "/api/v1/mail", { as: cy })).body, [], "not even Cy");
+    await send("Cy");
+    await send("Cy");
+    assert.equal(
+      (await send("Bob Cy")).body.error,
+      "The mailboxes of Bob, Cy are full (2 messages each). Nothing was sent.",
+    );
+    assert.equal(
+      (await g.run(ann, "@mail Bob=Again/Still there?")).text("Ann"),
+      "Bob's mailbox is full (2 messages). Nothing was sent.",
+    );
+    assert.equal((await g.request("GET", "/api/v1/mail", { as: bob })).body.length, 2);
+    // Room again once Bob deletes one.
+    const [newest] = (await g.request("GET", "/api/v1/mail", { as: bob })).body as Json[];
+    await g.request("DELETE", `/api/v1/mail/${newest.id}`, { as: bob });
+    assert.equal((await send("Bob")).status, 201);
+  } finally {
+    await g.close();
+  }
+});
+
 Deno.test("mail in game: @mail send, list, read, unread, reply, forward, delete, notices", async () => {
   const { g, ann, bob, cy } = await game();
   try {

@@ -1,6 +1,7 @@
 /** The mail routes as `GET /api/v1/openapi.json` describes them (given to ctx.openapi). */
 import { API_PAGING, type ApiDocs } from "../../src/plugins/mod.ts";
 import {
+  DEFAULT_MAX_MESSAGES,
   DEFAULT_MAX_RECIPIENTS,
   DEFAULT_SENDS_PER_MINUTE,
   MAX_BODY,
@@ -45,7 +46,7 @@ export const MAIL_API: ApiDocs = {
   "POST /api/v1/mail": {
     summary: "Send a message to one or more players",
     description:
-      `Every recipient must exist or nothing is sent (the error names the unknown ones). At most ${DEFAULT_MAX_RECIPIENTS} recipients (plugins.mail.maxRecipients) and ${DEFAULT_SENDS_PER_MINUTE} sends a minute (plugins.mail.sendsPerMinute) by default.`,
+      `Every recipient must exist and have room in their mailbox, or nothing is sent (the error names the unknown ones or the full mailboxes). At most ${DEFAULT_MAX_RECIPIENTS} recipients (plugins.mail.maxRecipients), ${DEFAULT_SENDS_PER_MINUTE} sends a minute (plugins.mail.sendsPerMinute) and ${DEFAULT_MAX_MESSAGES} messages a mailbox (plugins.mail.maxMessages) by default.`,
     auth: "user",
     body: {
       type: "object",
@@ -77,7 +78,7 @@ export const MAIL_API: ApiDocs = {
       },
       "400": "no or unknown recipients, too many, or a missing or too long subject or body",
       "401": "no token",
-      "409": "the mailbox is busy; try again",
+      "409": "a recipient's mailbox is full (each one named; nothing sent), or busy: try again",
       "429": "sending too fast",
     },
   },

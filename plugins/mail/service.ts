@@ -4,6 +4,7 @@
  * recipient, and telling online recipients at once.
  */
 import {
+  ConflictError,
   type DbObject,
   MAX_NAMES,
   NotFoundError,
@@ -20,6 +21,8 @@ export const MAX_SUBJECT = 200;
 export const MAX_BODY = 10_000;
 /** Default for `plugins.mail.maxRecipients`. */
 export const DEFAULT_MAX_RECIPIENTS = 50;
+/** Default for `plugins.mail.maxMessages`. */
+export const DEFAULT_MAX_MESSAGES = 500;
 /** Default for `plugins.mail.sendsPerMinute`. */
 export const DEFAULT_SENDS_PER_MINUTE = 10;
 /** Senders remembered by the rate limit before the oldest are forgotten. */
@@ -50,6 +53,11 @@ export class MailService {
     return positive(this.#ctx.config.maxRecipients, DEFAULT_MAX_RECIPIENTS, MAX_NAMES);
   }
 
+  /** Most messages a mailbox holds (`plugins.mail.maxMessages`, default 500). */
+  get maxMessages(): number {
+    return positive(this.#ctx.config.maxMessages, DEFAULT_MAX_MESSAGES, 100_000);
+  }
+
   /** Sends a player may make a minute (`plugins.mail.sendsPerMinute`, default 10). */
   get sendsPerMinute(): number {
     return positive(this.#ctx.config.sendsPerMinute, DEFAULT_SENDS_PER_MINUTE, 10_000);
@@ -58,7 +66,8 @@ export class MailService {
   /**
    * Sends `subject`/`body` from `sender` to the players `to` names (a list, or one string of
    * names separated by commas or spaces). Every check comes before the first write: an unknown
-   * name refuses the whole message, naming each unknown one. `limited` applies the send rate
+   * name refuses the whole message, naming each unknown one, and so does a full mailbox (409).
+   * `limited` applies the send rate
    * (players' own sends; a plugin's sends on a player's behalf are not counted).
    */
   async send(
@@ -82,11 +91,14 @@ export class MailService {
         `No such player${names.length > 1 ? "s" : ""}: ${names.join(", ")}. Nothing was sent.`,
       );
     }
+    await this.#refuseFull(found.found);
     if (limited) this.#takeSend(sender.id);
     const n = await this.store.number();
     const sentAt = Date.now();
     const toNames = found.found.map((p) => p.name);
     const copy: MailBody = { to: toNames, toIds: found.found.map((p) => p.id), body: text, sentAt };
+    const max = this.maxMessages;
+    const delivered: string[] = [];
     for (const p of found.found) {
       const head: MailHead = {
         n,
@@ -96,7 +108,10 @@ export class MailService {
         read: false,
         receivedAt: sentAt,
       };
-      const counts = await this.store.deliver(p.id, head, copy);
+      const counts = await this.store.deliver(p.id, head, copy, max);
+      // Filled by another send since the check above: this copy is not stored.
+      if (!counts) continue;
+      delivered.push(p.name);
       if (this.#ctx.players.isConnected(p.id)) {
         this.#ctx.deliver.toPlayer(p.id, {
           msg: `%ch[Mail]%cn You have new mail (${counts.total}) from ${sender.name}: ${subj}`,
@@ -104,7 +119,7 @@ export class MailService {
         });
       }
     }
-    return { id: String(n), to: toNames, subject: subj, sentAt };
+    return { id: String(n), to: delivered, subject: subj, sentAt };
   }
 
   /** The API other plugins call: player ids in, nothing out. */
@@ -144,6 +159,19 @@ export class MailService {
     if (n === null || !(await this.store.delete(playerId, n))) {
       throw new NotFoundError("No such message.");
     }
+  }
+
+  /** Refuses (409) a message to any recipient whose mailbox is full, naming each one. */
+  async #refuseFull(to: DbObject[]): Promise<void> {
+    const max = this.maxMessages;
+    const counts = await this.store.countsOf(to.map((p) => p.id));
+    const full = to.filter((_, i) => counts[i].total >= max).map((p) => p.name);
+    if (!full.length) return;
+    throw new ConflictError(
+      full.length === 1
+        ? `${full[0]}'s mailbox is full (${max} messages). Nothing was sent.`
+        : `The mailboxes of ${full.join(", ")} are full (${max} messages each). Nothing was sent.`,
+    );
   }
 
   /** Counts a send against the player's minute, or refuses it (429). */

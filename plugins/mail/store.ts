@@ -18,10 +18,19 @@ export class MailStore {
     return this.kv.next(mailKeys.counter);
   }
 
-  /** Stores one recipient's copy; returns the recipient's counts after it. */
-  async deliver(playerId: string, head: MailHead, body: MailBody): Promise<MailCounts> {
+  /**
+   * Stores one recipient's copy; returns the recipient's counts after it, or null when the
+   * mailbox already holds `max` messages (checked in the same commit, so it never holds more).
+   */
+  async deliver(
+    playerId: string,
+    head: MailHead,
+    body: MailBody,
+    max: number,
+  ): Promise<MailCounts | null> {
     for (let i = 0; i < TRIES; i++) {
       const counts = await this.#counts(playerId);
+      if (counts.value.total >= max) return null;
       const next = { total: counts.value.total + 1, unread: counts.value.unread + 1 };
       const ok = await this.kv.atomic().check(counts)
         .check({ key: this.kv.key(...mailKeys.head(playerId, head.n)), versionstamp: null })
@@ -37,6 +46,12 @@ export class MailStore {
   /** A recipient's counts. */
   async counts(playerId: string): Promise<MailCounts> {
     return (await this.#counts(playerId)).value;
+  }
+
+  /** Each recipient's counts, in order, in batched reads. */
+  async countsOf(playerIds: string[]): Promise<MailCounts[]> {
+    const got = await this.kv.getMany<MailCounts>(playerIds.map((id) => mailKeys.counts(id)));
+    return got.map((c) => c ?? { ...EMPTY });
   }
 
   /** A page of a recipient's inbox (oldest first, or newest first with `reverse`). */
