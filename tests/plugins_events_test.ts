@@ -653,13 +653,17 @@ Deno.test("events scheduler: an event whose start falls during @reboot starts on
   }
 });
 
-Deno.test("events scheduler: what came due during a full stop moves at the next start, once", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "ursamu-events-stop-" });
+/**
+ * A game directory with the events plugin (and the calspy fixture) whose in-process engines
+ * open one database file on `clock`, one after another, as across a full stop; `call` is REST
+ * with a token, `staff` registers an admin and answers their token.
+ */
+async function gameDir(prefix: string, clock: ManualClock) {
+  const dir = await Deno.makeTempDir({ prefix });
   const plugins = join(dir, "plugins");
   await Deno.mkdir(plugins);
   await Deno.symlink(join(ROOT, "plugins/events"), join(plugins, "events"));
   await Deno.symlink(SPY, join(plugins, "calspy"));
-  const clock = new ManualClock(Date.UTC(2030, 0, 1, 12));
   const open = () =>
     createEngine({
       root: dir,
@@ -667,7 +671,7 @@ Deno.test("events scheduler: what came due during a full stop moves at the next 
       env: {
         URSAMU_SERVER_DB: join(dir, "ursamu.db"),
         URSAMU_SERVER_PLUGINSDIR: plugins,
-        JWT_SECRET: "events-stop-secret",
+        JWT_SECRET: "events-engine-secret",
       },
     });
   const call = async (
@@ -687,13 +691,22 @@ Deno.test("events scheduler: what came due during a full stop moves at the next 
     }, { remoteAddr: { hostname: "127.0.0.1" } });
     return { status: res.status, body: await res.json() };
   };
-  try {
-    let engine = await open();
+  const staff = async (engine: Engine) => {
     const wiz = await engine.services.accounts.register("Wiz", "wizard-password", {
       location: "1",
       flags: ["admin"],
     });
-    const token = await engine.services.tokens.sign(wiz.id);
+    return await engine.services.tokens.sign(wiz.id);
+  };
+  return { dir, open, call, staff };
+}
+
+Deno.test("events scheduler: what came due during a full stop moves at the next start, once", async () => {
+  const clock = new ManualClock(Date.UTC(2030, 0, 1, 12));
+  const { dir, open, call, staff } = await gameDir("ursamu-events-stop-", clock);
+  try {
+    let engine = await open();
+    const token = await staff(engine);
     const made = await call(engine, token, "POST", "/api/v1/events", {
       title: "Missed",
       startTime: clock.now() + HOUR,
@@ -734,38 +747,20 @@ Deno.test("events scheduler: what came due during a full stop moves at the next 
 });
 
 Deno.test("events scheduler: open events that lost their timers get them back at the next start", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "ursamu-events-repair-" });
-  const plugins = join(dir, "plugins");
-  await Deno.mkdir(plugins);
-  await Deno.symlink(join(ROOT, "plugins/events"), join(plugins, "events"));
   const clock = new ManualClock(Date.UTC(2030, 0, 1, 12));
-  const open = () =>
-    createEngine({
-      root: dir,
-      clock,
-      env: {
-        URSAMU_SERVER_DB: join(dir, "ursamu.db"),
-        URSAMU_SERVER_PLUGINSDIR: plugins,
-        JWT_SECRET: "events-repair-secret",
-      },
-    });
+  const { dir, open, call, staff } = await gameDir("ursamu-events-repair-", clock);
   try {
     let engine = await open();
-    const wiz = await engine.services.accounts.register("Wiz", "wizard-password", {
-      location: "1",
-      flags: ["admin"],
-    });
-    const token = await engine.services.tokens.sign(wiz.id);
+    const token = await staff(engine);
     // More open events than one KV read holds, so the start-up check spans several reads.
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
-      const res = await engine.app.request("/api/v1/events", {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify({ title: `Event ${i}`, startTime: clock.now() + (i + 1) * HOUR }),
-      }, { remoteAddr: { hostname: "127.0.0.1" } });
+      const res = await call(engine, token, "POST", "/api/v1/events", {
+        title: `Event ${i}`,
+        startTime: clock.now() + (i + 1) * HOUR,
+      });
       assert.equal(res.status, 201);
-      ids.push((await res.json()).id);
+      ids.push(res.body.id);
     }
     const jobs = (await engine.timers.list("events")).map((t) => t.id);
     assert(jobs.length >= ids.length * 2, "each event has its start and end");
