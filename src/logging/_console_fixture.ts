@@ -1,7 +1,8 @@
 /**
  * A process that logs LINES numbered lines to stdout as fast as it can, then writes how long
  * that took to the file named by its first argument. Its second argument, `tight`, bounds the
- * queue at 4 KiB instead of the logger's default. console_writer_test.ts runs it.
+ * queue at 4 KiB instead of the logger's default (lines are then dropped and counted).
+ * console_writer_test.ts runs it.
  */
 import { Logger } from "./logger.ts";
 import { ConsoleWriter } from "./console_writer.ts";

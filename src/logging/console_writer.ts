@@ -1,112 +1,135 @@
 /**
- * The console side of a logger: lines for stdout and stderr, written by a worker thread in the
- * order they were logged, so a reader that is slow to read (the supervisor reading a child's
- * output, a stalled terminal) never holds up the event loop of the process that logs.
+ * The console side of a logger: lines for stdout and stderr, written in the order they were
+ * logged without holding up the event loop when the reader is slow (the supervisor reading a
+ * child's output, a paused terminal). Deno writes standard streams on its blocking-task
+ * threads, so an awaited write costs this thread nothing while the pipe is full; lines logged
+ * meanwhile wait in a queue and go out together in the next write.
  *
- * The lines not yet written are bounded (`maxBytes`, 1 MiB by default). When a line would pass
- * the bound, `write` waits, blocking, until the worker has written enough: a reader that stops
- * reading slows the process down exactly as a synchronous write would, but no line is lost and
- * none is reordered. At exit (and `close`), what is still queued is written first, waiting at
- * most `flushMs`. See docs/logging.md.
+ * The queue is bounded (`maxBytes`, 1 MiB by default, per stream). A line that would pass the
+ * bound is dropped and counted, and once the queue has drained one line says how many were
+ * dropped: a reader that stopped reading costs lines, never memory or the game's time. At exit
+ * (the `unload` event, and `close`) what is still queued is written synchronously. A worker
+ * thread would do the same job, but costs an isolate (~27 MB resident) in every process.
+ * See docs/logging.md.
  */
-import { Worker } from "node:worker_threads";
 import { writeAll } from "./rotating_file.ts";
 
 /** Sizing of a console writer. */
 export interface ConsoleWriterOptions {
-  /** Bytes logged but not yet written before `write` waits (default 1 MiB). */
+  /** Bytes logged but not yet written, per stream, before lines are dropped (default 1 MiB). */
   maxBytes?: number;
-  /** Longest wait for the queue to drain at exit or close (default 5 s). */
-  flushMs?: number;
 }
 
 /** Where a line goes. */
 export type ConsoleStream = "stdout" | "stderr";
 
-/**
- * The worker: writes each message's bytes to its stream, then takes them off the shared count
- * of bytes waiting. A write error (no reader any more) drops the bytes: there is nobody to tell.
- * Evaluated from a string, so no extra module has to be found next to this one (compiled binary).
- */
-const WORKER = `
-const { parentPort, workerData } = require("node:worker_threads");
-const waiting = new Int32Array(workerData);
-parentPort.on("message", ({ err, bytes }) => {
-  const out = err ? Deno.stderr : Deno.stdout;
-  try {
-    for (let done = 0; done < bytes.length;) done += out.writeSync(bytes.subarray(done));
-  } catch { /* no reader */ }
-  Atomics.sub(waiting, 0, bytes.length);
-  Atomics.notify(waiting, 0);
-});
-`;
+/** A stream and what waits for it. */
+interface Lane {
+  out: typeof Deno.stdout | typeof Deno.stderr;
+  queue: Uint8Array[];
+  bytes: number;
+  writing: boolean;
+  dropped: number;
+}
 
-/** Writes lines to stdout/stderr off the event loop, in order, with a bounded queue. */
+/** Writes lines to stdout/stderr in order, off the event loop, with a bounded queue. */
 export class ConsoleWriter {
   readonly #maxBytes: number;
-  readonly #flushMs: number;
   readonly #encoder = new TextEncoder();
-  /** Bytes handed to the worker and not yet written (index 0), shared with the worker. */
-  readonly #waiting = new Int32Array(new SharedArrayBuffer(4));
-  #worker: Worker | null;
+  readonly #lanes: Record<ConsoleStream, Lane>;
   readonly #onUnload = () => this.flush();
 
   constructor(opts: ConsoleWriterOptions = {}) {
     this.#maxBytes = Math.max(1, opts.maxBytes ?? 1024 * 1024);
-    this.#flushMs = opts.flushMs ?? 5000;
-    this.#worker = new Worker(WORKER, { eval: true, workerData: this.#waiting.buffer });
-    // The worker alone never keeps the process alive; what it still holds is flushed at exit.
-    this.#worker.unref();
-    // A worker that cannot run (it failed to start) leaves the writing to this thread.
-    this.#worker.on("error", () => this.#stopWorker());
+    const lane = (out: Lane["out"]): Lane => ({
+      out,
+      queue: [],
+      bytes: 0,
+      writing: false,
+      dropped: 0,
+    });
+    this.#lanes = { stdout: lane(Deno.stdout), stderr: lane(Deno.stderr) };
     globalThis.addEventListener("unload", this.#onUnload);
   }
 
-  /** Writes one line (its newline added) to `stream`. */
+  /** Queues one line (its newline added) for `stream`. */
   write(line: string, stream: ConsoleStream): void {
+    const lane = this.#lanes[stream];
     const bytes = this.#encoder.encode(line + "\n");
-    if (!this.#worker) {
-      try {
-        writeAll(stream === "stderr" ? Deno.stderr : Deno.stdout, bytes);
-      } catch { /* no reader: nothing to do */ }
+    // A line longer than the bound still goes out alone onto an empty queue.
+    if (lane.bytes > 0 && lane.bytes + bytes.length > this.#maxBytes) {
+      lane.dropped++;
       return;
     }
-    // Full: wait for the reader (a line longer than the bound goes alone onto an empty queue).
-    for (;;) {
-      const waiting = Atomics.load(this.#waiting, 0);
-      if (waiting === 0 || waiting + bytes.length <= this.#maxBytes) break;
-      Atomics.wait(this.#waiting, 0, waiting, 1000);
-    }
-    Atomics.add(this.#waiting, 0, bytes.length);
-    this.#worker.postMessage({ err: stream === "stderr", bytes }, [bytes.buffer]);
+    lane.queue.push(bytes);
+    lane.bytes += bytes.length;
+    if (!lane.writing) void this.#drain(lane);
   }
 
-  /** Bytes logged and not yet written. */
+  /** Bytes logged and not yet written, both streams. */
   get waiting(): number {
-    return Atomics.load(this.#waiting, 0);
+    return this.#lanes.stdout.bytes + this.#lanes.stderr.bytes;
   }
 
-  /** Waits (blocking) until every line is written, or `flushMs` has passed; true when drained. */
-  flush(): boolean {
-    const end = Date.now() + this.#flushMs;
-    for (;;) {
-      const waiting = Atomics.load(this.#waiting, 0);
-      if (waiting === 0) return true;
-      const left = end - Date.now();
-      if (left <= 0 || !this.#worker) return false;
-      Atomics.wait(this.#waiting, 0, waiting, Math.min(left, 1000));
+  /** Lines dropped so far because a queue was full, both streams. */
+  get dropped(): number {
+    return this.#lanes.stdout.dropped + this.#lanes.stderr.dropped;
+  }
+
+  /** Writes what is queued now, synchronously (exit). */
+  flush(): void {
+    for (const lane of Object.values(this.#lanes)) {
+      const chunk = this.#take(lane);
+      if (!chunk) continue;
+      try {
+        writeAll(lane.out, chunk);
+      } catch { /* no reader: nothing to do */ }
     }
   }
 
-  /** Writes what is queued, stops the worker; later lines are written directly. */
+  /** Writes out what is queued and stops listening for exit. */
   close(): void {
     this.flush();
-    this.#stopWorker();
+    globalThis.removeEventListener("unload", this.#onUnload);
   }
 
-  #stopWorker(): void {
-    globalThis.removeEventListener("unload", this.#onUnload);
-    void this.#worker?.terminate();
-    this.#worker = null;
+  /** One write at a time per stream, each taking everything queued so far. */
+  async #drain(lane: Lane): Promise<void> {
+    lane.writing = true;
+    try {
+      for (let chunk = this.#take(lane); chunk; chunk = this.#take(lane)) {
+        for (let done = 0; done < chunk.length;) {
+          done += await lane.out.write(chunk.subarray(done));
+        }
+      }
+    } catch {
+      // No reader any more: there is nobody to tell, and nothing queued can be written.
+      lane.queue = [];
+      lane.bytes = 0;
+    } finally {
+      lane.writing = false;
+    }
+  }
+
+  /** Everything queued on `lane` as one buffer (with the dropped-lines notice), or null. */
+  #take(lane: Lane): Uint8Array | null {
+    if (lane.dropped > 0 && lane.bytes === 0) {
+      const notice = `log: ${lane.dropped} console line(s) dropped: this process's output ` +
+        "was not read for a while (the log file has them when this process writes it).\n";
+      lane.dropped = 0;
+      return this.#encoder.encode(notice);
+    }
+    if (lane.queue.length === 0) return null;
+    const parts = lane.queue;
+    lane.queue = [];
+    lane.bytes = 0;
+    if (parts.length === 1) return parts[0];
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
   }
 }

@@ -33,7 +33,7 @@ export interface LoggerOptions {
   secrets?: string[];
   /**
    * Where console lines go (default stdout for debug/info, stderr for warn/error, through a
-   * {@linkcode ConsoleWriter}: off the event loop, in order, bounded).
+   * {@linkcode ConsoleWriter}: asynchronous, in order, bounded).
    */
   console?: (line: string, level: Level) => void;
   /** The clock (tests). */
