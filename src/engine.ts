@@ -64,6 +64,8 @@ export interface Engine {
   timers: Scheduler;
   /** The TLS key and certificate read at start when `server.ssl.enabled`, else null. */
   tls: TlsPair | null;
+  /** The bcrypt workers (started with the engine). */
+  passwords: HashPool;
   close(): Promise<void>;
 }
 
@@ -194,6 +196,15 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     })
     : null;
   await backups?.start();
+  // Every worker starts with the engine (last, so an engine that fails earlier leaves none): their
+  // memory is in the engine's baseline rather than the first login's, which waits for none.
+  await passwords.start();
+  const unlowered = passwords.threads().find((t) => !t.lowered);
+  if (unlowered) {
+    console.warn(
+      `passwords: workers keep their priority and share the CPU with play (${unlowered.error})`,
+    );
+  }
   return {
     services,
     commands,
@@ -202,6 +213,7 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     hub,
     timers,
     tls,
+    passwords,
     async close() {
       // First, so no job runs against a closing hub or store (its rest stays due).
       await timers.stop();
