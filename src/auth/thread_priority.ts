@@ -37,6 +37,7 @@ export interface ThreadPriority {
 
 /** This thread's id, policy and nice value as the kernel reports them, or null off Linux. */
 export function readThreadSched(): { tid: number; policy: number; nice: number } | null {
+  if (Deno.permissions.querySync({ name: "read", path: "/proc" }).state !== "granted") return null;
   try {
     // Sync on purpose: an async read would run on another thread and name that one.
     const tid = Number(Deno.readLinkSync("/proc/thread-self").split("/").pop());
@@ -52,9 +53,25 @@ export function readThreadSched(): { tid: number; policy: number; nice: number }
 
 /** Moves the calling thread to SCHED_IDLE, or failing that to nice 19; never throws. */
 export function lowerThreadPriority(): ThreadPriority {
-  const before = readThreadSched();
-  if (Deno.build.os !== "linux" || !before) {
-    return { tid: null, lowered: false, policy: "normal", nice: null, error: "not Linux" };
+  const before = Deno.build.os === "linux" ? readThreadSched() : null;
+  if (!before) {
+    return {
+      tid: null,
+      lowered: false,
+      policy: "normal",
+      nice: null,
+      error: "not Linux, or no /proc",
+    };
+  }
+  const unchanged = {
+    tid: before.tid,
+    lowered: false,
+    policy: "normal",
+    nice: before.nice,
+  } as const;
+  // Asked first, so an engine run without --allow-ffi never stops at a permission prompt.
+  if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") {
+    return { ...unchanged, error: "no --allow-ffi" };
   }
   let lib;
   try {
@@ -63,7 +80,7 @@ export function lowerThreadPriority(): ThreadPriority {
       setpriority: { parameters: ["i32", "u32", "i32"], result: "i32" },
     });
   } catch (e) {
-    return { tid: before.tid, lowered: false, policy: "normal", nice: before.nice, error: `${e}` };
+    return { ...unchanged, error: `${e}` };
   }
   try {
     // struct sched_param { int sched_priority; }: 0 for the non-realtime policies.
