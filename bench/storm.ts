@@ -2,7 +2,16 @@
  * Round trips during a login storm: password logins through `POST /api/v1/auth/login` (as many
  * in flight as the per-IP rule lets one address have: every bench client is 127.0.0.1) while
  * connected players keep sending `think`. Shows whether bcrypt delays connected players.
+ *
+ * Run on its own against a running server (the supervisor's telnet port, the primed game of
+ * ../shared/bench), the same storm goes through telnet: `deno run -A bench/storm.ts <port>`.
+ * `deno run -A bench/storm.ts rest <http port>` runs the REST storm alone, and
+ * `deno run -A bench/storm.ts ceiling` times bcrypt alone: one hash, and every worker busy.
  */
+
+import { HashPool } from "../src/auth/hash_pool.ts";
+import { hashPassword } from "../src/auth/passwords.ts";
+import { summarize } from "./stats.ts";
 
 /** Outcome of a storm: logins done, refused as busy, failed, and how fast. */
 export interface StormResult {
@@ -47,4 +56,240 @@ export async function loginStorm(
     seconds: Math.round(seconds * 100) / 100,
     perSecond: Math.round(r.ok / seconds),
   };
+}
+
+/**
+ * A bare telnet player for the storm: refuses every telnet option, drops IAC sequences, and
+ * resolves waits on the first line holding a marker.
+ */
+class TelnetPlayer {
+  #buf = "";
+  #waits: { needle: string; resolve(at: number): void }[] = [];
+  #reading: Promise<void>;
+
+  private constructor(readonly conn: Deno.TcpConn) {
+    conn.setNoDelay(true);
+    this.#reading = this.#read();
+  }
+
+  /** Opens a connection to a telnet port. */
+  static async open(port: number, host = "127.0.0.1"): Promise<TelnetPlayer> {
+    return new TelnetPlayer(await Deno.connect({ hostname: host, port }));
+  }
+
+  /** Sends `line` and resolves with the arrival time of the first later line holding `needle`. */
+  async ask(line: string, needle: string, timeoutMs = 30_000): Promise<number> {
+    const got = new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no "${needle}" in ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      this.#waits.push({ needle, resolve: (at) => (clearTimeout(timer), resolve(at)) });
+    });
+    await this.conn.write(new TextEncoder().encode(line + "\r\n"));
+    return await got;
+  }
+
+  /** Closes the connection. */
+  async close(): Promise<void> {
+    try {
+      this.conn.close();
+    } catch { /* already closed */ }
+    await this.#reading;
+  }
+
+  async #read(): Promise<void> {
+    const dec = new TextDecoder();
+    const buf = new Uint8Array(65536);
+    try {
+      for (;;) {
+        const n = await this.conn.read(buf);
+        if (n === null) return;
+        const at = performance.now();
+        this.#buf += dec.decode(this.#strip(buf.subarray(0, n)), { stream: true });
+        const end = this.#buf.lastIndexOf("\n");
+        if (end === -1) continue;
+        const lines = this.#buf.slice(0, end);
+        this.#buf = this.#buf.slice(end + 1);
+        this.#waits = this.#waits.filter((w) =>
+          !lines.includes(w.needle) || (w.resolve(at), false)
+        );
+      }
+    } catch { /* closed */ }
+  }
+
+  /** Drops IAC sequences from `bytes`, answering DO with WONT and WILL with DONT. */
+  #strip(bytes: Uint8Array): Uint8Array {
+    if (!bytes.includes(255)) return bytes;
+    const out: number[] = [];
+    const refuse: number[] = [];
+    for (let i = 0; i < bytes.length; i++) {
+      if (bytes[i] !== 255) {
+        out.push(bytes[i]);
+        continue;
+      }
+      const cmd = bytes[i + 1];
+      if (cmd === 255) (out.push(255), i++);
+      else if (cmd >= 251 && cmd <= 254) {
+        if (cmd === 253) refuse.push(255, 252, bytes[i + 2]);
+        if (cmd === 251) refuse.push(255, 254, bytes[i + 2]);
+        i += 2;
+      } else if (cmd === 250) {
+        const se = bytes.indexOf(240, i);
+        i = se === -1 ? bytes.length : se;
+      } else i++;
+    }
+    if (refuse.length) this.conn.write(new Uint8Array(refuse)).catch(() => {});
+    return new Uint8Array(out);
+  }
+}
+
+/** A telnet storm's outcome: logins and their rate, and the probes' round trips (ms). */
+export interface TelnetStormResult {
+  ok: number;
+  failed: number;
+  seconds: number;
+  perSecond: number;
+  roundTrips: number[];
+  quietRoundTrips: number[];
+}
+
+/** Logs a player in over telnet (`connect`, then a `think` marker); resolves when it answered. */
+async function telnetLogin(port: number, name: string, password: string): Promise<TelnetPlayer> {
+  const p = await TelnetPlayer.open(port);
+  try {
+    const mark = `in-${name}-${crypto.randomUUID().slice(0, 8)}`;
+    await p.ask(`connect ${name} ${password}\r\nthink ${mark}`, mark);
+    return p;
+  } catch (e) {
+    await p.close();
+    throw e;
+  }
+}
+
+/**
+ * Over telnet: `probes` players log in and take turns sending `think` (one every `gapMs`, so none
+ * passes 10 commands a second); `quiet` round trips are timed first, then `names` log in with
+ * `inFlight` at a time while the probes keep going. Every player is closed at the end.
+ */
+export async function telnetStorm(
+  port: number,
+  probes: string[],
+  names: string[],
+  password: string,
+  inFlight: number,
+  quiet = 300,
+  gapMs = 5,
+): Promise<TelnetStormResult> {
+  const players: TelnetPlayer[] = [];
+  const stormers: TelnetPlayer[] = [];
+  try {
+    // In turns of `inFlight`, as the per-IP rule lets one address have no more at once.
+    for (let i = 0; i < probes.length; i += inFlight) {
+      const batch = probes.slice(i, i + inFlight).map((n) => telnetLogin(port, n, password));
+      const settled = await Promise.allSettled(batch);
+      for (const r of settled) if (r.status === "fulfilled") players.push(r.value);
+      const failed = settled.find((r) => r.status === "rejected");
+      if (failed) throw failed.reason;
+    }
+    const probe = async (i: number) => {
+      const started = performance.now();
+      const rt = await players[i % players.length].ask(`think rt${i}x`, `rt${i}x`) - started;
+      const wait = gapMs - (performance.now() - started);
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      return rt;
+    };
+    const quietRoundTrips: number[] = [];
+    for (let i = 0; i < quiet + 50; i++) {
+      const rt = await probe(i);
+      if (i >= 50) quietRoundTrips.push(rt);
+    }
+    let next = 0;
+    let failed = 0;
+    const t0 = performance.now();
+    const login = async () => {
+      while (next < names.length) {
+        const name = names[next++];
+        try {
+          stormers.push(await telnetLogin(port, name, password));
+        } catch {
+          failed++;
+        }
+      }
+    };
+    let done = false;
+    const storm = Promise.all(Array.from({ length: inFlight }, login)).then(() => done = true);
+    const roundTrips: number[] = [];
+    for (let i = quiet + 50; !done; i++) roundTrips.push(await probe(i));
+    await storm;
+    const seconds = (performance.now() - t0) / 1000;
+    return {
+      ok: stormers.length,
+      failed,
+      seconds: Math.round(seconds * 100) / 100,
+      perSecond: Math.round(stormers.length / seconds * 10) / 10,
+      roundTrips,
+      quietRoundTrips,
+    };
+  } finally {
+    await Promise.all([...players, ...stormers].map((p) => p.close()));
+  }
+}
+
+/** bcrypt alone: one hash's cost (ms, one at a time) and hashes per second with every worker busy. */
+export async function bcryptCeiling(
+  jobs = 100,
+): Promise<{ workers: number; msPerHash: number; perSecond: number }> {
+  const pool = new HashPool({ maxWaiting: jobs });
+  try {
+    await pool.start();
+    const hash = await hashPassword("benchpassword");
+    await pool.verify("benchpassword", hash);
+    let t = performance.now();
+    for (let i = 0; i < 10; i++) await pool.verify("benchpassword", hash);
+    const msPerHash = (performance.now() - t) / 10;
+    t = performance.now();
+    await Promise.all(Array.from({ length: jobs }, () => pool.verify("benchpassword", hash)));
+    const perSecond = jobs / ((performance.now() - t) / 1000);
+    return {
+      workers: pool.stats().workers,
+      msPerHash: Math.round(msPerHash * 10) / 10,
+      perSecond: Math.round(perSecond * 10) / 10,
+    };
+  } finally {
+    pool.close();
+  }
+}
+
+if (import.meta.main && Deno.args[0] === "ceiling") {
+  // deno run -A bench/storm.ts ceiling [jobs]
+  const c = await bcryptCeiling(Number(Deno.args[1] ?? 100));
+  console.log(JSON.stringify({ ...c, ceiling: Math.round(c.workers * 10_000 / c.msPerHash) / 10 }));
+} else if (import.meta.main && Deno.args[0] === "rest") {
+  // deno run -A bench/storm.ts rest <http port> [password] [first] [storm] [in flight]
+  const [, port, password = "benchpw1", first = "40", storm = "200", inFlight = "10"] = Deno.args;
+  const names = Array.from({ length: Number(storm) }, (_, i) => `bench${Number(first) + i}`);
+  const base = `http://127.0.0.1:${port}`;
+  console.log(JSON.stringify(
+    await loginStorm(base, names, password, names.length, Number(inFlight)),
+  ));
+} else if (import.meta.main) {
+  // deno run -A bench/storm.ts <telnet port> [password] [probes] [storm] [in flight]: logs in
+  // bench0..bench<probes-1> as probes and the next <storm> bench players as the storm (the
+  // primed game of ../shared/bench), and prints the round trips and logins per second.
+  const [port, password = "benchpw1", probes = "40", storm = "200", inFlight = "10"] = Deno.args;
+  const range = (from: number, n: number) =>
+    Array.from({ length: n }, (_, i) => `bench${from + i}`);
+  const r = await telnetStorm(
+    Number(port),
+    range(0, Number(probes)),
+    range(Number(probes), Number(storm)),
+    password,
+    Number(inFlight),
+  );
+  console.log(JSON.stringify({
+    logins: { ok: r.ok, failed: r.failed, seconds: r.seconds, perSecond: r.perSecond },
+    quiet: summarize(r.quietRoundTrips),
+    duringStorm: summarize(r.roundTrips),
+  }));
 }

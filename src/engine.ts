@@ -64,6 +64,8 @@ export interface Engine {
   timers: Scheduler;
   /** The TLS key and certificate read at start when `server.ssl.enabled`, else null. */
   tls: TlsPair | null;
+  /** The bcrypt workers (started with the engine). */
+  passwords: HashPool;
   close(): Promise<void>;
 }
 
@@ -235,6 +237,16 @@ async function startOn(
     : null;
   if (backups) opened.push(() => backups.stop());
   await backups?.start();
+  // Every worker starts with the engine (last, so an engine that fails earlier leaves none): their
+  // memory is in the engine's baseline rather than the first login's, which waits for none.
+  await passwords.start();
+  // Off Linux the workers keep the engine's priority by design; on Linux that is a surprise.
+  const unlowered = passwords.threads().find((t) => !t.lowered);
+  if (unlowered && Deno.build.os === "linux") {
+    console.warn(
+      `passwords: workers keep their priority and share the CPU with play (${unlowered.error})`,
+    );
+  }
   return {
     services,
     commands,
@@ -243,6 +255,7 @@ async function startOn(
     hub,
     timers,
     tls,
+    passwords,
     close: closeOpened,
   };
 }

@@ -32,6 +32,21 @@ function login(
   }, { remoteAddr: { hostname: ip } });
 }
 
+Deno.test("login flood: the engine starts its password workers with itself, below play's priority", async () => {
+  const { dir, engine } = await engineInTemp();
+  try {
+    // No login yet: the workers (and their memory) are already there.
+    const stats = engine.passwords.stats();
+    assertEquals(stats.workers, Math.max(1, navigator.hardwareConcurrency));
+    assertEquals(stats.done, 0);
+    if (Deno.build.os === "linux") assertEquals(stats.lowered, stats.workers);
+  } finally {
+    await engine.close();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+  assertEquals(engine.passwords.stats().workers, 0, "closed with the engine");
+});
+
 Deno.test("login flood: more than the pool holds is refused at once with 429, the rest log in", async () => {
   const { dir, engine } = await engineInTemp();
   try {

@@ -2,13 +2,17 @@
  * Password hashing off the event loop. bcryptjs's async API still computes on the calling
  * thread (it only slices the work), so a login storm on the engine's one thread would delay
  * every player's commands. The pool runs bcrypt in workers, one job per worker at a time,
- * as many workers as the machine has cores, started on first use.
+ * as many workers as the machine has cores, started with the engine ({@linkcode HashPool.start})
+ * so their memory is part of the engine's baseline and the first login waits for no worker.
+ * Each worker lowers its own thread's priority (thread_priority.ts): logins use every core
+ * the game leaves idle, and a connected player's command preempts bcrypt at once.
  *
  * The waiting line is bounded: when it is full the job is refused at once with a
  * {@linkcode RateLimitError} (429, "try again in a few seconds") instead of waiting for
  * minutes behind a flood.
  */
 import { RateLimitError } from "../errors.ts";
+import type { ThreadPriority } from "./thread_priority.ts";
 
 /** A job sent to a worker. */
 export type HashJob =
@@ -19,6 +23,11 @@ export type HashJob =
 export type HashReply =
   | { id: number; ok: true; value: string | boolean }
   | { id: number; ok: false; error: string };
+
+/** A worker's first message: how its thread now runs. */
+export interface WorkerStarted {
+  started: ThreadPriority;
+}
 
 /** What hashes and checks passwords: the pool, or the main thread where no pool runs. */
 export interface PasswordHasher {
@@ -48,6 +57,11 @@ interface Pending {
 interface Slot {
   worker: Worker;
   job: Pending | null;
+  /** How the worker's thread runs, once it has said so. */
+  priority: ThreadPriority | null;
+  /** Settles when the worker has reported its priority, or has died. */
+  ready: Promise<void>;
+  settle(): void;
 }
 
 /** Counters for tests and the benchmark. */
@@ -57,6 +71,8 @@ export interface HashPoolStats {
   waiting: number;
   done: number;
   refused: number;
+  /** Workers whose thread runs at a lower priority than the engine's. */
+  lowered: number;
 }
 
 /** A bounded pool of bcrypt workers. */
@@ -73,6 +89,20 @@ export class HashPool implements PasswordHasher {
   constructor(opts: HashPoolOptions = {}) {
     this.#size = Math.max(1, Math.floor(opts.workers ?? navigator.hardwareConcurrency ?? 1));
     this.#maxWaiting = Math.max(0, Math.floor(opts.maxWaiting ?? this.#size * 16));
+  }
+
+  /**
+   * Starts every worker now rather than at the first login; resolves once each has lowered its
+   * priority (or died: a missing worker is started again on demand). Never rejects.
+   */
+  async start(): Promise<void> {
+    while (!this.#closed && this.#slots.length < this.#size) this.#slots.push(this.#spawn());
+    await Promise.all(this.#slots.map((s) => s.ready));
+  }
+
+  /** How each running worker's thread was scheduled, for the log and the tests. */
+  threads(): ThreadPriority[] {
+    return this.#slots.flatMap((s) => s.priority ? [s.priority] : []);
   }
 
   /** Hashes a password in a worker. */
@@ -93,6 +123,7 @@ export class HashPool implements PasswordHasher {
       waiting: this.#queue.length,
       done: this.#done,
       refused: this.#refused,
+      lowered: this.#slots.filter((s) => s.priority?.lowered).length,
     };
   }
 
@@ -103,6 +134,7 @@ export class HashPool implements PasswordHasher {
     for (const slot of this.#slots) {
       slot.worker.terminate();
       slot.job?.reject(gone);
+      slot.settle();
     }
     this.#slots.length = 0;
     for (const p of this.#queue.splice(0)) p.reject(gone);
@@ -133,8 +165,14 @@ export class HashPool implements PasswordHasher {
 
   #spawn(): Slot {
     const worker = new Worker(new URL("./hash_worker.ts", import.meta.url), { type: "module" });
-    const slot: Slot = { worker, job: null };
-    worker.onmessage = (e: MessageEvent<HashReply>) => {
+    let settle = () => {};
+    const ready = new Promise<void>((resolve) => settle = resolve);
+    const slot: Slot = { worker, job: null, priority: null, ready, settle };
+    worker.onmessage = (e: MessageEvent<HashReply | WorkerStarted>) => {
+      if ("started" in e.data) {
+        slot.priority = e.data.started;
+        return slot.settle();
+      }
       const pending = slot.job;
       if (!pending || pending.job.id !== e.data.id) return;
       slot.job = null;
@@ -153,6 +191,7 @@ export class HashPool implements PasswordHasher {
 
   #replace(slot: Slot, error: Error): void {
     slot.worker.terminate();
+    slot.settle();
     slot.job?.reject(error);
     slot.job = null;
     const at = this.#slots.indexOf(slot);

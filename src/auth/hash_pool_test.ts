@@ -3,6 +3,10 @@ import bcrypt from "bcryptjs";
 import { BUSY_MESSAGE, HashPool } from "./hash_pool.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { RateLimitError } from "../errors.ts";
+import { readThreadSched } from "./thread_priority.ts";
+
+/** SCHED_IDLE, as /proc/<pid>/task/<tid>/stat reports it. */
+const SCHED_IDLE = 5;
 
 Deno.test("hash pool: both hash formats verify in workers, and hashes match the main thread's", async () => {
   const pool = new HashPool({ workers: 2 });
@@ -41,7 +45,7 @@ Deno.test("hash pool: a hash bcrypt cannot read is a rejected job, and the worke
     assert.equal(await pool.verify("password123", hash), true);
     assert.deepEqual(
       { ...pool.stats(), done: 0 },
-      { workers: 1, busy: 0, waiting: 0, done: 0, refused: 0 },
+      { workers: 1, busy: 0, waiting: 0, done: 0, refused: 0, lowered: pool.stats().lowered },
     );
   } finally {
     pool.close();
@@ -108,4 +112,53 @@ Deno.test("hash pool: close rejects what is still waiting and stops the workers"
   for (const j of jobs) await assert.rejects(j, /closed/);
   await assert.rejects(pool.hash("anything"), /closed/);
   assert.equal(pool.stats().workers, 0);
+});
+
+Deno.test("hash pool: start runs every worker before any job, each on a thread below the caller's", async () => {
+  const pool = new HashPool({ workers: 2 });
+  try {
+    assert.equal(pool.stats().workers, 0, "nothing runs before start");
+    await pool.start();
+    assert.equal(pool.stats().workers, 2);
+    const threads = pool.threads();
+    assert.equal(threads.length, 2);
+    if (Deno.build.os !== "linux") return;
+    const main = readThreadSched()!;
+    for (const t of threads) {
+      assert.equal(t.lowered, true, `worker thread not lowered: ${t.error}`);
+      assert.notEqual(t.tid, main.tid);
+      // What the kernel says, not what the worker believes.
+      const stat = await Deno.readTextFile(`/proc/self/task/${t.tid}/stat`);
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const [nice, policy] = [Number(f[16]), Number(f[38])];
+      assert.ok(policy === SCHED_IDLE || nice > main.nice, `policy ${policy}, nice ${nice}`);
+    }
+    // Only the workers: the calling thread keeps its policy and nice value.
+    assert.deepEqual(readThreadSched(), main);
+    assert.equal(pool.stats().lowered, 2);
+    // Started again: no more workers than its size, and the started ones take jobs.
+    await pool.start();
+    assert.equal(pool.stats().workers, 2);
+    assert.equal(await pool.verify("password123", await hashPassword("password123")), true);
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("hash pool: a refusal of a full line is not held up by the busy workers", async () => {
+  const pool = new HashPool({ workers: 1, maxWaiting: 0 });
+  try {
+    await pool.start();
+    const hash = await hashPassword("password123");
+    const running = pool.verify("password123", hash);
+    let refusedFirst = false;
+    await pool.verify("password123", hash).catch((e) => {
+      assert.ok(e instanceof RateLimitError);
+      refusedFirst = pool.stats().busy === 1;
+    });
+    assert.equal(refusedFirst, true, "refused while the only worker still hashed");
+    assert.equal(await running, true);
+  } finally {
+    pool.close();
+  }
 });

@@ -1,11 +1,17 @@
 /**
  * One bcrypt worker of the {@linkcode HashPool}: runs the very functions of passwords.ts, so a
- * hash made here is the hash the main thread would make, in both schemes.
+ * hash made here is the hash the main thread would make, in both schemes. Its first act is to
+ * lower its own thread's priority (thread_priority.ts), so bcrypt only takes CPU time the
+ * engine's event loop does not want; the pool hears how that went before any job.
  */
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
 import { hashPassword, verifyPassword } from "./passwords.ts";
-import type { HashJob, HashReply } from "./hash_pool.ts";
+import { lowerThreadPriority } from "./thread_priority.ts";
+import type { HashJob, HashReply, WorkerStarted } from "./hash_pool.ts";
+
+const started: WorkerStarted = { started: lowerThreadPriority() };
+self.postMessage(started);
 
 self.onmessage = async (e: MessageEvent<HashJob>) => {
   const job = e.data;

@@ -1,0 +1,109 @@
+/**
+ * Lowers the scheduling priority of the calling thread, so a password worker gives the CPU up
+ * the moment the engine's event loop (or the telnet sidecar) wants it, and takes whatever is
+ * left over. Linux keeps the policy and nice value per thread: `sched_setscheduler(0, …)` and
+ * `setpriority(PRIO_PROCESS, 0, …)` change only the caller, not the engine's other threads.
+ *
+ * First choice is `SCHED_IDLE`: a normal thread that wakes up preempts an idle-policy one at
+ * once (the kernel does not wait for the tick or the running thread's slice). Where that is
+ * refused the thread's nice value is raised to 19 instead. An unprivileged thread may always
+ * lower its own priority, so neither needs rights beyond Deno's `--allow-ffi` (the engine runs
+ * with `-A`). Elsewhere (another OS, no FFI permission, no glibc) the thread keeps its priority
+ * and the answer says why.
+ */
+
+/** The scheduling policy of an ordinary thread. */
+const SCHED_OTHER = 0;
+/** The policy of a thread that runs only when nothing else of its group wants the CPU. */
+const SCHED_IDLE = 5;
+/** `which` of setpriority: one process, which Linux takes to mean one thread. */
+const PRIO_PROCESS = 0;
+/** The lowest priority a nice value gives. */
+const NICE_MAX = 19;
+
+/** How the calling thread now runs. */
+export interface ThreadPriority {
+  /** The kernel's id of the thread (what `/proc/<pid>/task/` lists), or null off Linux. */
+  tid: number | null;
+  /** True when the thread now runs below the engine's other threads. */
+  lowered: boolean;
+  /** `idle` (SCHED_IDLE), `nice` (nice value raised) or `normal` (unchanged). */
+  policy: "idle" | "nice" | "normal";
+  /** The thread's nice value afterwards, or null where it cannot be read. */
+  nice: number | null;
+  /** Why the priority is unchanged, when it is. */
+  error?: string;
+}
+
+/** This thread's id, policy and nice value as the kernel reports them, or null off Linux. */
+export function readThreadSched(): { tid: number; policy: number; nice: number } | null {
+  if (Deno.permissions.querySync({ name: "read", path: "/proc" }).state !== "granted") return null;
+  try {
+    // Sync on purpose: an async read would run on another thread and name that one.
+    const tid = Number(Deno.readLinkSync("/proc/thread-self").split("/").pop());
+    const stat = Deno.readTextFileSync(`/proc/self/task/${tid}/stat`);
+    // Fields after the command name (which may hold spaces): state is field 3, nice field 19,
+    // policy field 41.
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { tid, nice: Number(f[16]), policy: Number(f[38]) };
+  } catch {
+    return null;
+  }
+}
+
+/** Moves the calling thread to SCHED_IDLE, or failing that to nice 19; never throws. */
+export function lowerThreadPriority(): ThreadPriority {
+  const before = Deno.build.os === "linux" ? readThreadSched() : null;
+  if (!before) {
+    return {
+      tid: null,
+      lowered: false,
+      policy: "normal",
+      nice: null,
+      error: "not Linux, or no /proc",
+    };
+  }
+  const unchanged = {
+    tid: before.tid,
+    lowered: false,
+    policy: "normal",
+    nice: before.nice,
+  } as const;
+  // Asked first, so an engine run without --allow-ffi never stops at a permission prompt.
+  if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") {
+    return { ...unchanged, error: "no --allow-ffi" };
+  }
+  let lib;
+  try {
+    lib = Deno.dlopen("libc.so.6", {
+      sched_setscheduler: { parameters: ["i32", "i32", "buffer"], result: "i32" },
+      setpriority: { parameters: ["i32", "u32", "i32"], result: "i32" },
+    });
+  } catch (e) {
+    return { ...unchanged, error: `${e}` };
+  }
+  try {
+    // struct sched_param { int sched_priority; }: 0 for the non-realtime policies.
+    const param = new Int32Array([0]);
+    if (before.policy === SCHED_OTHER) lib.symbols.sched_setscheduler(0, SCHED_IDLE, param);
+    if (readThreadSched()?.policy !== SCHED_IDLE) {
+      lib.symbols.setpriority(PRIO_PROCESS, 0, NICE_MAX);
+    }
+  } finally {
+    lib.close();
+  }
+  const after = readThreadSched();
+  if (after?.policy === SCHED_IDLE) {
+    return { tid: after.tid, lowered: true, policy: "idle", nice: after.nice };
+  }
+  if (after && after.nice > before.nice) {
+    return { tid: after.tid, lowered: true, policy: "nice", nice: after.nice };
+  }
+  return {
+    tid: before.tid,
+    lowered: before.nice >= NICE_MAX,
+    policy: before.nice >= NICE_MAX ? "nice" : "normal",
+    nice: after?.nice ?? before.nice,
+    error: before.nice >= NICE_MAX ? undefined : "the kernel refused both SCHED_IDLE and nice",
+  };
+}
