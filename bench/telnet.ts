@@ -54,6 +54,11 @@ export interface TelnetBenchOptions {
   hold?: number;
   /** Pause before each memory reading (default 5000 ms). */
   settleMs?: number;
+  /**
+   * Pause before each `@reboot` (default 5500 ms): an engine run shorter than 5 s doubles the
+   * supervisor's restart delay (SPEC §7), so shorter gaps time a slower restart.
+   */
+  rebootGapMs?: number;
   /** Extra phases run on the same stack after the fan-out (e.g. connect/disconnect cycles). */
   phases?: TelnetPhase[];
   log?: (line: string) => void;
@@ -253,6 +258,7 @@ async function rebootRun(
   admin: LeanTelnet,
   players: LeanTelnet[],
   reboots: number,
+  gapMs: number,
   log: (l: string) => void,
 ): Promise<RebootFigures> {
   const downtimes: number[] = [];
@@ -260,8 +266,7 @@ async function rebootRun(
   let preserved = 0;
   const base = players.map((c) => c.count(RESUMED));
   for (let r = 1; r <= reboots; r++) {
-    // An engine run shorter than 5 s doubles the restart delay (SPEC §7): keep each one typical.
-    await sleep(5_500);
+    await sleep(gapMs);
     log(`telnet: @reboot ${r}/${reboots} with ${players.length} players`);
     const t0 = performance.now();
     await admin.send("@reboot");
@@ -286,13 +291,15 @@ async function rebootRun(
 
 /** Runs the telnet part and returns its figures. */
 export async function runTelnetBench(opts: TelnetBenchOptions = {}): Promise<TelnetResult> {
-  const players = Math.max(PROBES, opts.players ?? 1000);
+  const players = Math.max(1, opts.players ?? 1000);
+  const probeCount = Math.min(PROBES, players);
   const samples = Math.max(50, opts.samples ?? 1000);
   const poses = Math.max(1, opts.poses ?? 40);
   const storm = Math.max(0, opts.storm ?? 200);
   const reboots = Math.max(0, opts.reboots ?? 3);
   const hold = (opts.hold ?? 10_000) > players ? opts.hold ?? 10_000 : 0;
   const settleMs = Math.max(0, opts.settleMs ?? 5_000);
+  const gapMs = Math.max(0, opts.rebootGapMs ?? 5_500);
   const log = opts.log ?? ((l: string) => console.log(`bench: ${l}`));
 
   const dir = await Deno.makeTempDir({ prefix: "ursamu-bench-telnet-" });
@@ -328,13 +335,13 @@ export async function runTelnetBench(opts: TelnetBenchOptions = {}): Promise<Tel
     await sleep(settleMs);
     const baseline = await treeRss(pid);
 
-    log(`telnet: round trips with ${PROBES} players taking turns`);
-    const probes = await loginMany(port, names.slice(0, PROBES), TELNET_PASSWORD, LIMBO, IN_FLIGHT);
+    log(`telnet: round trips with ${probeCount} players taking turns`);
+    const probes = await loginMany(port, names.slice(0, probeCount), TELNET_PASSWORD, LIMBO);
     clients.push(...probes);
     const quiet = await roundTrips(probes, "q", samples);
 
-    log(`telnet: logging in ${players - PROBES} more players`);
-    const rest = await loginMany(port, names.slice(PROBES), TELNET_PASSWORD, LIMBO, IN_FLIGHT);
+    log(`telnet: logging in ${players - probeCount} more players`);
+    const rest = await loginMany(port, names.slice(probeCount), TELNET_PASSWORD, LIMBO);
     clients.push(...rest);
     const room = [...probes, ...rest];
     await sleep(settleMs);
@@ -393,7 +400,7 @@ export async function runTelnetBench(opts: TelnetBenchOptions = {}): Promise<Tel
 
     for (const c of room) c.watch(RESUMED);
     let reboot: RebootFigures | null = null;
-    if (reboots > 0) reboot = await rebootRun(srv, admin, room, reboots, log);
+    if (reboots > 0) reboot = await rebootRun(srv, admin, room, reboots, gapMs, log);
 
     let held: TelnetResult["hold"] = null;
     if (hold > 0) {
@@ -401,7 +408,7 @@ export async function runTelnetBench(opts: TelnetBenchOptions = {}): Promise<Tel
         `telnet: holding ${hold} players (${holdNames.length} more logins, bcrypt ${CHEAP_COST})`,
       );
       const tHold = performance.now();
-      const more = await loginMany(port, holdNames, TELNET_PASSWORD, BENCH_ROOM, IN_FLIGHT);
+      const more = await loginMany(port, holdNames, TELNET_PASSWORD, BENCH_ROOM);
       const loginSeconds = (performance.now() - tHold) / 1000;
       clients.push(...more);
       for (const c of more) c.watch(RESUMED);
@@ -411,7 +418,7 @@ export async function runTelnetBench(opts: TelnetBenchOptions = {}): Promise<Tel
       const memory = await treeRss(pid);
       log(`telnet: round trips with ${connected} players connected`);
       const rt = await roundTrips(probes, "h", samples);
-      const holdReboot = await rebootRun(srv, admin, everyone, 1, log);
+      const holdReboot = await rebootRun(srv, admin, everyone, 1, gapMs, log);
       held = {
         target: hold,
         connected,
@@ -429,7 +436,7 @@ export async function runTelnetBench(opts: TelnetBenchOptions = {}): Promise<Tel
       players,
       startupMs,
       roundTripMs: {
-        quiet: { connections: PROBES, ...quiet },
+        quiet: { connections: probeCount, ...quiet },
         loaded: { connections: players, ...loaded },
         duringLoginStorm: stormRt ? { connections: players, ...stormRt } : null,
       },
@@ -461,7 +468,11 @@ export function telnetRows(r: TelnetResult, phases: TelnetPhase[] = []): string[
   const rows: string[][] = [
     ["Telnet (supervisor + sidecar + engine)", "Value", "Target"],
     ["Start-up to /health and telnet listening", `${r.startupMs} ms`, ""],
-    [`think round trip p50 / p99 (${PROBES} taking turns)`, ms(r.roundTripMs.quiet), ""],
+    [
+      `think round trip p50 / p99 (${r.roundTripMs.quiet.connections} taking turns)`,
+      ms(r.roundTripMs.quiet),
+      "",
+    ],
     [`think round trip p50 / p99 (${r.players} connected)`, ms(r.roundTripMs.loaded), ""],
     [
       `Memory per telnet player at ${r.players} (all processes, VmRSS)`,
