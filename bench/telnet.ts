@@ -24,6 +24,8 @@ import { round, rssKiB, sleep, summarize, type Summary, table } from "./stats.ts
 const ADMIN = { name: "BenchAdmin", password: "bench-admin-password" };
 /** What every telnet player sees once per resumed session. */
 const RESUMED = "Your session continues";
+/** What a telnet player sees when the resume failed (a new login is needed). */
+const RESUME_FAILED = "could not be resumed";
 /** Players that take turns sending, so none exceeds 10 commands a second. */
 const PROBES = 40;
 /** Gap between paced round trips: each probe sends every PROBES × 5 ms = 200 ms. */
@@ -99,6 +101,8 @@ export interface RebootFigures {
   backAfterHealth: Summary;
   /** Sessions resumed without a new login, over sessions × reboots (1 = none lost). */
   preservedShare: number;
+  /** Sessions told their resume failed (they must log in again), over all the reboots. */
+  resumesFailed: number;
 }
 
 /** Everything the telnet part measured. */
@@ -265,6 +269,7 @@ async function rebootRun(
   const back: number[] = [];
   let preserved = 0;
   const base = players.map((c) => c.count(RESUMED));
+  const failedBefore = players.reduce((n, c) => n + c.count(RESUME_FAILED), 0);
   for (let r = 1; r <= reboots; r++) {
     await sleep(gapMs);
     log(`telnet: @reboot ${r}/${reboots} with ${players.length} players`);
@@ -286,6 +291,7 @@ async function rebootRun(
     downtime: summarize(downtimes),
     backAfterHealth: summarize(back),
     preservedShare: round(preserved / (players.length * reboots), 4),
+    resumesFailed: players.reduce((n, c) => n + c.count(RESUME_FAILED), 0) - failedBefore,
   };
 }
 
@@ -398,7 +404,10 @@ export async function runTelnetBench(opts: TelnetBenchOptions = {}): Promise<Tel
       await Promise.all(stormClients.map((c) => c.close()));
     }
 
-    for (const c of room) c.watch(RESUMED);
+    for (const c of room) {
+      c.watch(RESUMED);
+      c.watch(RESUME_FAILED);
+    }
     let reboot: RebootFigures | null = null;
     if (reboots > 0) reboot = await rebootRun(srv, admin, room, reboots, gapMs, log);
 
@@ -411,7 +420,10 @@ export async function runTelnetBench(opts: TelnetBenchOptions = {}): Promise<Tel
       const more = await loginMany(port, holdNames, TELNET_PASSWORD, BENCH_ROOM);
       const loginSeconds = (performance.now() - tHold) / 1000;
       clients.push(...more);
-      for (const c of more) c.watch(RESUMED);
+      for (const c of more) {
+        c.watch(RESUMED);
+        c.watch(RESUME_FAILED);
+      }
       await sleep(settleMs);
       const everyone = [...room, ...more];
       const connected = everyone.filter((c) => !c.closed).length;
@@ -512,7 +524,11 @@ export function telnetRows(r: TelnetResult, phases: TelnetPhase[] = []): string[
         `${round(r.reboot.backAfterHealth.p50, 0)} / ${round(r.reboot.backAfterHealth.max, 0)} ms`,
         `< 1 s: ${ok(r.targets.rebootBackWithin1s)}`,
       ],
-      ["Sessions preserved over the reboots", `${round(r.reboot.preservedShare * 100, 2)}%`, ""],
+      [
+        "Sessions preserved over the reboots",
+        `${round(r.reboot.preservedShare * 100, 2)}% (${r.reboot.resumesFailed} resumes failed)`,
+        "",
+      ],
     );
   }
   if (r.hold) {
@@ -542,7 +558,7 @@ export function telnetRows(r: TelnetResult, phases: TelnetPhase[] = []): string[
         `Hold: @reboot → /health, then all ${h.reboot.sessions} back`,
         `${round(h.reboot.downtime.max, 0)} ms, then ${
           round(h.reboot.backAfterHealth.max, 0)
-        } ms (${round(h.reboot.preservedShare * 100, 2)}% kept)`,
+        } ms (${round(h.reboot.preservedShare * 100, 2)}% kept, ${h.reboot.resumesFailed} failed)`,
         "",
       ],
     );

@@ -41,6 +41,7 @@ Deno.test({
     assertEquals(r.fanout.lost, 0);
     assertEquals(r.logins!.ok, 4);
     assertEquals(r.reboot!.preservedShare, 1);
+    assertEquals(r.reboot!.resumesFailed, 0);
     assertEquals(r.hold!.connected, 30);
     assertEquals(r.hold!.reboot.sessions, 30);
     assertEquals(r.hold!.reboot.preservedShare, 1);
