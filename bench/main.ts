@@ -9,8 +9,12 @@
  * 0 skips it), --reboots N (default 3), --scenes N (scenes stored for the list latency of
  * bench/scenes.ts, default 100000; 0 skips it), --scene-poses N (poses of the exported scene,
  * default 10000), --script-samples N (round trips per pair in the system-script comparison of
- * bench/scripts.ts, default 500; 0 skips it), --only engine|reboot|scenes|scripts (run one part
- * alone; --scripts-only is --only scripts).
+ * bench/scripts.ts, default 500; 0 skips it), --only engine|reboot|scenes|scripts|telnet (run one
+ * part alone; --scripts-only is --only scripts). The telnet part (bench/telnet.ts):
+ * --telnet-players N (default 1000; 0 skips the part), --telnet-samples N (default --samples),
+ * --telnet-poses N (default --poses), --telnet-storm N (bcrypt-10 logins, default 200; 0 skips),
+ * --telnet-reboots N (default 3; 0 skips), --telnet-hold N (players held at once, default 10000;
+ * 0 skips), --telnet-settle-ms N (pause before each memory reading, default 5000).
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -22,6 +26,7 @@ import { restLoad } from "./rest.ts";
 import { rebootRows, runRebootBench } from "./reboot.ts";
 import { runScenesBench, sceneRows } from "./scenes.ts";
 import { runScriptBench, scriptRows } from "./scripts.ts";
+import { runTelnetBench, type TelnetPhase, telnetRows } from "./telnet.ts";
 import { loginStorm } from "./storm.ts";
 import { round, rssKiB, sleep, summarize, type Summary, table } from "./stats.ts";
 
@@ -39,6 +44,13 @@ const { values: opt } = parseArgs({
     only: { type: "string" },
     "script-samples": { type: "string", default: "500" },
     "scripts-only": { type: "boolean", default: false },
+    "telnet-players": { type: "string", default: "1000" },
+    "telnet-samples": { type: "string" },
+    "telnet-poses": { type: "string" },
+    "telnet-storm": { type: "string", default: "200" },
+    "telnet-reboots": { type: "string", default: "3" },
+    "telnet-hold": { type: "string", default: "10000" },
+    "telnet-settle-ms": { type: "string", default: "5000" },
   },
 });
 /** Round trips per built-in/script pair (0 skips the comparison). */
@@ -53,10 +65,18 @@ const REBOOTS = Math.max(1, Number(opt.reboots));
 /** Scenes stored for the scenes benchmark's list latency (0 skips it). */
 const SCENES = Math.max(0, Number(opt.scenes));
 const SCENE_POSES = Math.max(1, Number(opt["scene-poses"]));
-/** One part alone: `engine`, `reboot` or `scenes`. */
+/** Telnet players of the telnet part (0 skips it). */
+const TELNET_PLAYERS = Math.max(0, Number(opt["telnet-players"]));
+/**
+ * Extra phases of the telnet part, run on its stack after the fan-out (bench/telnet.ts,
+ * `TelnetPhase`): the place for connect/disconnect cycles measuring memory given back.
+ */
+const TELNET_PHASES: TelnetPhase[] = [];
+/** One part alone: `engine`, `reboot`, `scenes`, `scripts` or `telnet`. */
 const ONLY = opt["scripts-only"] ? "scripts" : opt.only;
-if (ONLY !== undefined && !["engine", "reboot", "scenes", "scripts"].includes(ONLY)) {
-  throw new Error("--only takes engine, reboot or scenes");
+const PARTS = ["engine", "reboot", "scenes", "scripts", "telnet"];
+if (ONLY !== undefined && !PARTS.includes(ONLY)) {
+  throw new Error(`--only takes ${PARTS.join(", ")}`);
 }
 /** Connections that take turns sending, so no player exceeds 10 commands a second. */
 const PROBES = 40;
@@ -446,6 +466,22 @@ async function main(): Promise<void> {
     const scripts = await runScriptBench(SCRIPT_SAMPLES, log);
     console.log("\n" + table(scriptRows(scripts)) + "\n");
     result.scripts = scripts;
+  }
+  if (TELNET_PLAYERS > 0 && (!ONLY || ONLY === "telnet")) {
+    log(`telnet: ${TELNET_PLAYERS} telnet players through the supervisor (bench/telnet.ts)`);
+    const telnet = await runTelnetBench({
+      players: TELNET_PLAYERS,
+      samples: Number(opt["telnet-samples"] ?? SAMPLES),
+      poses: Number(opt["telnet-poses"] ?? POSES),
+      storm: Math.max(0, Number(opt["telnet-storm"])),
+      reboots: Math.max(0, Number(opt["telnet-reboots"])),
+      hold: Math.max(0, Number(opt["telnet-hold"])),
+      settleMs: Math.max(0, Number(opt["telnet-settle-ms"])),
+      phases: TELNET_PHASES,
+      log,
+    });
+    console.log("\n" + table(telnetRows(telnet, TELNET_PHASES)) + "\n");
+    result.telnet = telnet;
   }
   if (REBOOT_SESSIONS > 0 && (!ONLY || ONLY === "reboot")) {
     log(`reboots under the supervisor with ${REBOOT_SESSIONS} telnet players (bench/reboot.ts)`);

@@ -88,6 +88,9 @@ export class FakeHub implements HubApi {
   playerCard(playerId: string): PlayerCard | undefined {
     return this.cards.get(playerId);
   }
+  playerCardByName(name: string): PlayerCard | undefined {
+    return this.cards.byName(name);
+  }
   refreshCard(player: DbObject): void {
     if (!this.cards.refresh(player) || this.roomOf(player.id) === player.location) return;
     for (const r of this.rooms.values()) r.delete(player.id);

@@ -28,10 +28,18 @@ export function cardOf(p: DbObject): PlayerCard {
 /** Cards of the tracked (connected) players. */
 export class PlayerCards {
   readonly #cards = new Map<string, PlayerCard>();
+  /** Lower-case name to id, so `page` finds a connected player without a scan of everyone. */
+  readonly #names = new Map<string, string>();
 
   /** The card of a tracked player, or undefined. */
   get(id: string): PlayerCard | undefined {
     return this.#cards.get(id);
+  }
+
+  /** The card of the tracked player with this name (any case), or undefined. */
+  byName(name: string): PlayerCard | undefined {
+    const id = this.#names.get(name.toLowerCase());
+    return id === undefined ? undefined : this.#cards.get(id);
   }
 
   /** True when the player is tracked. */
@@ -47,7 +55,7 @@ export class PlayerCards {
   offer(p: DbObject): boolean {
     const cur = this.#cards.get(p.id);
     if (cur && cur.updatedAt >= p.updatedAt) return false;
-    this.#cards.set(p.id, cardOf(p));
+    this.#set(cardOf(p), cur);
     return true;
   }
 
@@ -67,15 +75,30 @@ export class PlayerCards {
    */
   apply(change: ObjectChange): PlayerCard | null {
     const after = change.after;
-    if (!after || !this.#cards.has(after.id)) return null;
+    const cur = after ? this.#cards.get(after.id) : undefined;
+    if (!after || !cur) return null;
     const card = cardOf(after);
-    this.#cards.set(after.id, card);
+    this.#set(card, cur);
     return card;
   }
 
   /** Stops tracking a player (its last connection closed). */
   delete(id: string): void {
+    const cur = this.#cards.get(id);
+    if (cur) this.#forgetName(cur);
     this.#cards.delete(id);
+  }
+
+  #set(card: PlayerCard, cur: PlayerCard | undefined): void {
+    if (cur && cur.name !== card.name) this.#forgetName(cur);
+    this.#cards.set(card.id, card);
+    this.#names.set(card.name.toLowerCase(), card.id);
+  }
+
+  /** Drops a card's name, unless another player took that name meanwhile (a rename race). */
+  #forgetName(card: PlayerCard): void {
+    const lower = card.name.toLowerCase();
+    if (this.#names.get(lower) === card.id) this.#names.delete(lower);
   }
 
   /** Number of tracked players. */

@@ -49,3 +49,19 @@ Deno.test("cards: reads never replace a newer card; committed changes always do"
   cards.delete("7");
   assert.equal(cards.size, 0);
 });
+
+Deno.test("cards: a connected player is found by name in any case, and renames follow", () => {
+  const cards = new PlayerCards();
+  cards.offer(player(1, "Ann"));
+  assert.equal(cards.byName("ANN")?.id, "7");
+  cards.apply({ before: player(1, "Ann"), after: player(2, "Bea") });
+  assert.equal(cards.byName("ann"), undefined, "the old name is gone");
+  assert.equal(cards.byName("bea")?.id, "7");
+  // Another player takes the old name while this card is still held: both stay findable.
+  cards.offer({ ...player(3, "Ann"), id: "8" });
+  cards.refresh(player(4, "Bea"));
+  assert.equal(cards.byName("ann")?.id, "8");
+  cards.delete("7");
+  assert.equal(cards.byName("bea"), undefined);
+  assert.equal(cards.byName("ann")?.id, "8", "deleting one card keeps another's name");
+});

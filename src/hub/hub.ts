@@ -274,6 +274,11 @@ export class Hub implements HubApi {
     return this.#registry.card(playerId);
   }
 
+  /** The card of the connected player with this name (any case), from memory. */
+  playerCardByName(name: string): PlayerCard | undefined {
+    return this.#registry.cardByName(name);
+  }
+
   /**
    * Offers a fresh read of a player to its card (ignored when offline or not newer). A newer
    * read also corrects the room index: it saw a change the store's events did not bring.

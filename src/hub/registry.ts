@@ -134,6 +134,11 @@ export class SessionRegistry {
     return this.#cards.get(playerId);
   }
 
+  /** The card of the connected player with this name (any case), or undefined. */
+  cardByName(name: string): PlayerCard | undefined {
+    return this.#cards.byName(name);
+  }
+
   /** The room of a connected player, or undefined. */
   roomOf(playerId: string): string | undefined {
     return this.#rooms.roomOf(playerId);

@@ -92,6 +92,8 @@ export interface HubApi {
   onlinePlayers(): readonly string[];
   /** A connected player's card (name, moniker, flags, owner) from memory; undefined when offline. */
   playerCard(playerId: string): PlayerCard | undefined;
+  /** The card of the connected player with this name (any case), from memory; undefined if none. */
+  playerCardByName(name: string): PlayerCard | undefined;
   /** Offers a fresh read of a player to its card (ignored when offline or not newer). */
   refreshCard(player: DbObject): void;
   /**

@@ -10,6 +10,9 @@ import { NOTICES } from "./notices.ts";
 /** Frames held while a resume waits for the hub's answer. */
 const MAX_HELD = 32;
 
+/** Longest a resume waits while the hub is still answering other sessions', in timeouts. */
+const MAX_BUSY_WAITS = 6;
+
 /** Where the session stands: hub away, resume sent and not yet answered, or taking lines. */
 export type SessionPhase = "waiting" | "resuming" | "ready";
 
@@ -33,6 +36,14 @@ export interface SessionHost {
   replay(text: string): void;
   /** The hub announced the end of this session: the close that follows is final. */
   expectEnd(): void;
+  /**
+   * When the hub last answered any session's resume (ms since epoch; shared by the sidecar's
+   * sessions), and the call that records such an answer. A reboot resumes every session in one
+   * exchange, and the hub answers them one after another: with 10,000 on a busy machine the last
+   * answer came more than 10 s after the first, so a resume only times out once the hub has
+   * answered nobody for the timeout.
+   */
+  resumeProgress?: { last(): number; answered(): void };
 }
 
 /** The hub-side state of one telnet player. */
@@ -44,6 +55,7 @@ export class HubSession {
   #player: SessionPlayer | null = null;
   #held: string[] = [];
   #resumeTimer: ReturnType<typeof setTimeout> | undefined;
+  #resumeStarted = 0;
   /** The player was told the hub is away and has not yet been told it is back. */
   #wasDown = false;
   /** What the player was told then was the hub's own line that it is stopping for good. */
@@ -91,7 +103,8 @@ export class HubSession {
       this.#phase = "resuming";
       this.#held = [];
       clearTimeout(this.#resumeTimer);
-      this.#resumeTimer = setTimeout(() => this.#resumeFailed(), this.#resumeTimeoutMs);
+      this.#resumeStarted = Date.now();
+      this.#resumeTimer = setTimeout(() => this.#resumeTimedOut(), this.#resumeTimeoutMs);
       return;
     }
     // "Back" waits for the hub's first frame: an engine still stopping accepts and refuses.
@@ -129,6 +142,7 @@ export class HubSession {
     const closing = f.type === "disconnect" && f.data.player === undefined;
     if (this.#phase === "resuming") {
       if (f.type === "session") {
+        this.#host.resumeProgress?.answered();
         this.#session(f.data);
         this.#held = [];
         if (f.data.resumed === true) this.#host.say(NOTICES.resumed);
@@ -177,6 +191,18 @@ export class HubSession {
     clearTimeout(this.#resumeTimer);
     this.#phase = "ready";
     this.#host.ready();
+  }
+
+  /** The wait ran out: fails, unless the hub is still answering other sessions' resumes. */
+  #resumeTimedOut(): void {
+    const now = Date.now();
+    const quiet = now - (this.#host.resumeProgress?.last() ?? 0);
+    const waited = now - this.#resumeStarted;
+    if (quiet < this.#resumeTimeoutMs && waited < MAX_BUSY_WAITS * this.#resumeTimeoutMs) {
+      this.#resumeTimer = setTimeout(() => this.#resumeTimedOut(), this.#resumeTimeoutMs - quiet);
+      return;
+    }
+    this.#resumeFailed();
   }
 
   #resumeFailed(): void {

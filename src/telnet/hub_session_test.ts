@@ -134,3 +134,59 @@ Deno.test("session: a stop for good shows the hub's own line instead of 'restart
   assert.deepEqual(t.log, [`say ${NOTICES.restarting}`]);
   assert.equal(t.s.toldStopping, false);
 });
+
+Deno.test("session: a resume waits past its timeout while the hub answers other resumes", async () => {
+  let last = 0;
+  const progress = { last: () => last, answered: () => last = Date.now() };
+  const log: string[] = [];
+  const s = new HubSession({
+    say: (msg) => log.push(`say ${msg}`),
+    ready: () => log.push("ready"),
+    session: () => {},
+    resumeRefused: () => log.push("refused"),
+    replay: () => {},
+    expectEnd: () => {},
+    resumeProgress: progress,
+  }, 100);
+  s.opened();
+  s.admit("{}", parseHubFrame(JSON.stringify({ data: { type: "session", token: "tok" } })));
+  s.down(true);
+  s.opened();
+  // Other sessions' resumes are answered every 15 ms for 250 ms: two and a half timeouts.
+  const busy = setInterval(progress.answered, 15);
+  await new Promise((r) => setTimeout(r, 250));
+  clearInterval(busy);
+  assert.equal(s.phase, "resuming", "still waiting while the hub is busy answering");
+  assert.ok(!log.includes("refused"));
+  // The hub answers nobody any more: the wait ends one timeout after the last answer.
+  await new Promise((r) => setTimeout(r, 250));
+  assert.equal(s.phase, "ready");
+  assert.ok(log.includes(`say ${NOTICES.resumeFailed}`));
+});
+
+Deno.test("session: a busy hub does not make a resume wait for ever", async () => {
+  let last = 0;
+  const progress = { last: () => last, answered: () => last = Date.now() };
+  const log: string[] = [];
+  const s = new HubSession({
+    say: (msg) => log.push(`say ${msg}`),
+    ready: () => {},
+    session: () => {},
+    resumeRefused: () => log.push("refused"),
+    replay: () => {},
+    expectEnd: () => {},
+    resumeProgress: progress,
+  }, 20);
+  s.opened();
+  s.admit("{}", parseHubFrame(JSON.stringify({ data: { type: "session", token: "tok" } })));
+  s.down(true);
+  s.opened();
+  const busy = setInterval(progress.answered, 5);
+  try {
+    // Six timeouts at most (120 ms), however busy the hub stays.
+    await new Promise((r) => setTimeout(r, 200));
+    assert.ok(log.includes("refused"));
+  } finally {
+    clearInterval(busy);
+  }
+});

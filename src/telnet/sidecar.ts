@@ -101,7 +101,12 @@ export class TelnetSidecar {
       },
     });
     const mux = this.#mux;
+    let lastResumeAnswer = 0;
     this.#ctx = {
+      resumeProgress: {
+        last: () => lastResumeAnswer,
+        answered: () => lastResumeAnswer = Date.now(),
+      },
       ...(mux ? { dial: (url: string) => mux.dial(url) } : {}),
       hubUrl: opts.hubUrl,
       sidecarSecret: opts.sidecarSecret,

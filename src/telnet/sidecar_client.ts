@@ -52,6 +52,8 @@ export interface ClientContext {
    * when absent, a WebSocket of its own.
    */
   dial?: (url: string) => WebSocket;
+  /** When the hub last answered any session's resume (see HubSession's `resumeProgress`). */
+  resumeProgress?: { last(): number; answered(): void };
 }
 
 /** One telnet connection bridged to one hub session. */
@@ -105,6 +107,7 @@ export class TelnetClient {
       resumeRefused: () => this.#outbox.drop(),
       replay: (text) => this.#hubFrame(text),
       expectEnd: () => this.#link.expectEnd(),
+      resumeProgress: ctx.resumeProgress,
     }, ctx.limits.resumeTimeoutMs);
     this.#link = new HubLink(() => this.#hub.url(ctx.hubUrl), {
       onOpen: () => this.#hubOpen(),

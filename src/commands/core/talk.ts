@@ -55,13 +55,10 @@ async function recipients(u: CommandSdk, list: string): Promise<ObjectHead[]> {
   if (names.length > MAX_PAGE_TARGETS) {
     throw new CommandError(`You can page at most ${MAX_PAGE_TARGETS} players at once.`);
   }
-  const online: ObjectHead[] = [];
-  for (const id of u.hub.onlinePlayers()) {
-    const card = u.hub.playerCard(id);
-    if (card) online.push(card);
-  }
   const lowerOf = (n: string) => n.replace(/^\*/, "").toLowerCase();
-  const exact = names.map((n) => online.find((o) => o.name.toLowerCase() === lowerOf(n)) ?? null);
+  // An exact name is found in the hub's index: no walk over every connected player.
+  const exact = names.map((n) => u.hub.playerCardByName(lowerOf(n)) ?? null);
+  let online: ObjectHead[] | null = null;
   // Only the names not found in memory are read, all in one batch.
   const { each } = await u.services.players.findMany(names.map((n, i) => exact[i] ? "" : n), u.me);
   const out: ObjectHead[] = [];
@@ -69,6 +66,8 @@ async function recipients(u: CommandSdk, list: string): Promise<ObjectHead[]> {
     const lower = lowerOf(n);
     let p: ObjectHead | null = exact[i] ?? each[i];
     if (!p && lower && n.length <= 64) {
+      // A prefix (an abbreviated name nobody has in full) is the one case that walks them.
+      online ??= u.hub.onlinePlayers().map((id) => u.hub.playerCard(id)).filter((c) => !!c);
       const hits = online.filter((o) => o.name.toLowerCase().startsWith(lower));
       if (hits.length > 1) {
         throw new CommandError(
