@@ -1,6 +1,7 @@
 /**
  * V8 flags the supervisor gives the engine and the telnet sidecar, through `DENO_V8_FLAGS` in
- * their environment (read by `deno run` and by a compiled binary alike). See docs/operations.md.
+ * their environment (Deno reads it at start, so it needs no change to the command line of either
+ * way a child is started). See docs/operations.md.
  */
 
 /** The environment variable Deno reads V8 flags from (comma-separated). */
