@@ -41,7 +41,15 @@ export function startLogging(
   return logger;
 }
 
-/** Passes a child's output on through `logger`, line by line; resolves when the stream ends. */
+/** Bytes read from a child's pipe at a time (one buffer, reused for every read). */
+const PIPE_READ_BYTES = 8192;
+
+/**
+ * Passes a child's output on through `logger`, line by line; resolves when the stream ends.
+ * A child's pipe is read into one reused buffer: read as a plain stream, every read allocates a
+ * fresh 64 KiB buffer, and the few hundred waiting for a collection during a login storm left the
+ * supervisor ~15 MB bigger for good (docs/bench.md).
+ */
 export async function pipeLines(
   stream: ReadableStream<Uint8Array>,
   logger: Logger,
@@ -49,12 +57,35 @@ export async function pipeLines(
   subsystem: string,
 ): Promise<void> {
   let rest = "";
+  const lines = (text: string) => {
+    const parts = (rest + text).split("\n");
+    rest = parts.pop() ?? "";
+    for (const line of parts) logger.passThrough(line.replace(/\r$/, ""), level, subsystem);
+  };
   try {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-      const parts = (rest + chunk).split("\n");
-      rest = parts.pop() ?? "";
-      for (const line of parts) logger.passThrough(line.replace(/\r$/, ""), level, subsystem);
+    const decoder = new TextDecoder();
+    const reader = byobReader(stream);
+    if (reader) {
+      let buf = new Uint8Array(PIPE_READ_BYTES);
+      for (;;) {
+        const { value, done } = await reader.read(buf);
+        if (value) lines(decoder.decode(value, { stream: true }));
+        if (done || !value) break;
+        buf = new Uint8Array(value.buffer);
+      }
+    } else {
+      for await (const chunk of stream) lines(decoder.decode(chunk, { stream: true }));
     }
+    lines(decoder.decode());
   } catch { /* the child is gone */ }
   if (rest) logger.passThrough(rest, level, subsystem);
+}
+
+/** A reader filling our own buffer, where the stream is a byte stream (a child's pipe is). */
+function byobReader(stream: ReadableStream<Uint8Array>): ReadableStreamBYOBReader | null {
+  try {
+    return stream.getReader({ mode: "byob" });
+  } catch {
+    return null; // not a byte stream
+  }
 }

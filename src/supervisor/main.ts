@@ -24,6 +24,7 @@ import { pipeLines, startLogging } from "../logging/setup.ts";
 import { prepareLayout } from "../backup/migrate.ts";
 import { freeLoopbackPort, HUB_LINK_ENV } from "../tls/link.ts";
 import { type Logger, secretsFrom } from "../logging/logger.ts";
+import { childV8Flags, V8_FLAGS_ENV } from "./v8_flags.ts";
 
 /** Where main.ts and telnet.ts live. */
 const CODE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -45,6 +46,8 @@ function childEnv(env: Record<string, string>): Record<string, string> {
     ...env,
     [SUPERVISED_ENV]: "1",
     [SIDECAR_SECRET_ENV]: newSidecarSecret(),
+    // Memory saver mode for both children (src/supervisor/v8_flags.ts).
+    [V8_FLAGS_ENV]: childV8Flags(env[V8_FLAGS_ENV]),
   };
   if (!env["JWT_SECRET"]) {
     out["JWT_SECRET"] = resolveSecret({}, () => {});
