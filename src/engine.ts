@@ -178,6 +178,17 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     },
   );
   const app = createApp(services);
+  // Every worker starts with the engine (this late, so an engine that fails earlier leaves none;
+  // before the timers, so jobs that came due while it was down do not wait for it): their
+  // memory is in the engine's baseline rather than the first login's, which waits for none.
+  await passwords.start();
+  // Off Linux the workers keep the engine's priority by design; on Linux that is a surprise.
+  const unlowered = passwords.threads().find((t) => !t.lowered);
+  if (unlowered && Deno.build.os === "linux") {
+    console.warn(
+      `passwords: workers keep their priority and share the CPU with play (${unlowered.error})`,
+    );
+  }
   // Only now, with every plugin's handlers registered, do the jobs that came due while the
   // engine was down run; not awaited, so a backlog does not hold up the start.
   void timers.start();
@@ -196,16 +207,6 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     })
     : null;
   await backups?.start();
-  // Every worker starts with the engine (last, so an engine that fails earlier leaves none): their
-  // memory is in the engine's baseline rather than the first login's, which waits for none.
-  await passwords.start();
-  // Off Linux the workers keep the engine's priority by design; on Linux that is a surprise.
-  const unlowered = passwords.threads().find((t) => !t.lowered);
-  if (unlowered && Deno.build.os === "linux") {
-    console.warn(
-      `passwords: workers keep their priority and share the CPU with play (${unlowered.error})`,
-    );
-  }
   return {
     services,
     commands,
