@@ -216,6 +216,17 @@ async function startOn(
     },
   );
   const app = createApp(services);
+  // Every worker starts with the engine (this late, so an engine that fails earlier leaves none;
+  // before the timers, so jobs that came due while it was down do not wait for it): their
+  // memory is in the engine's baseline rather than the first login's, which waits for none.
+  await passwords.start();
+  // Off Linux the workers keep the engine's priority by design; on Linux that is a surprise.
+  const unlowered = passwords.threads().find((t) => !t.lowered);
+  if (unlowered && Deno.build.os === "linux") {
+    console.warn(
+      `passwords: workers keep their priority and share the CPU with play (${unlowered.error})`,
+    );
+  }
   // Only now, with every plugin's handlers registered, do the jobs that came due while the
   // engine was down run; not awaited, so a backlog does not hold up the start.
   // Stopped before the hub and the store, so no job runs against them closing (its rest stays due).
@@ -237,16 +248,6 @@ async function startOn(
     : null;
   if (backups) opened.push(() => backups.stop());
   await backups?.start();
-  // Every worker starts with the engine (last, so an engine that fails earlier leaves none): their
-  // memory is in the engine's baseline rather than the first login's, which waits for none.
-  await passwords.start();
-  // Off Linux the workers keep the engine's priority by design; on Linux that is a surprise.
-  const unlowered = passwords.threads().find((t) => !t.lowered);
-  if (unlowered && Deno.build.os === "linux") {
-    console.warn(
-      `passwords: workers keep their priority and share the CPU with play (${unlowered.error})`,
-    );
-  }
   return {
     services,
     commands,
