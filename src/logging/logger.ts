@@ -4,8 +4,7 @@
  * before it is written anywhere. See docs/logging.md.
  */
 import { format } from "node:util";
-import { RotatingFile } from "./rotating_file.ts";
-import { ConsoleWriter } from "./console_writer.ts";
+import { RotatingFile, writeAll } from "./rotating_file.ts";
 
 /** Log levels, least severe first. */
 export const LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -33,7 +32,7 @@ export interface LoggerOptions {
   secrets?: string[];
   /**
    * Where console lines go (default stdout for debug/info, stderr for warn/error, through a
-   * {@linkcode ConsoleWriter}: asynchronous, in order, bounded).
+   * written synchronously, so a line is out before whatever follows it, an exit included).
    */
   console?: (line: string, level: Level) => void;
   /** The clock (tests). */
@@ -47,7 +46,7 @@ export class Logger {
   readonly #file: RotatingFile | null;
   #secrets: string[] = [];
   readonly #console: (line: string, level: Level) => void;
-  readonly #writer: ConsoleWriter | null;
+  readonly #encoder = new TextEncoder();
   readonly #now: () => Date;
 
   constructor(opts: LoggerOptions) {
@@ -57,11 +56,7 @@ export class Logger {
       ? new RotatingFile(opts.file.path, opts.file.maxSize, opts.file.maxFiles)
       : null;
     this.addSecrets(opts.secrets ?? []);
-    const writer = opts.console ? null : new ConsoleWriter();
-    this.#writer = writer;
-    this.#console = opts.console ??
-      ((line, level) =>
-        writer!.write(line, level === "warn" || level === "error" ? "stderr" : "stdout"));
+    this.#console = opts.console ?? ((line, level) => this.#toConsole(line, level));
     this.#now = opts.now ?? (() => new Date());
   }
 
@@ -104,10 +99,21 @@ export class Logger {
     return out.replace(JWT, "[token]").replace(BEARER, "$1[token]").replace(/\r?\n/g, "\\n");
   }
 
-  /** Writes out the console lines still queued and closes the file. */
+  /** Closes the file. */
   close(): void {
-    this.#writer?.close();
     this.#file?.close();
+  }
+
+  /**
+   * Writes a line to stdout or stderr by level, synchronously: a line logged just before an exit
+   * or a crash is out (queued writes were tried and lost such lines when the process exited
+   * first; a worker thread cost ~27 MB per process). A closed pipe is ignored (no reader).
+   */
+  #toConsole(line: string, level: Level): void {
+    const bytes = this.#encoder.encode(line + "\n");
+    try {
+      writeAll(level === "warn" || level === "error" ? Deno.stderr : Deno.stdout, bytes);
+    } catch { /* no reader: nothing to do */ }
   }
 
   #emit(line: string, level: Level): void {

@@ -89,3 +89,26 @@ Deno.test("logger: the file rotates at maxSize and keeps maxFiles old files", as
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("logger: a console line logged just before an exit reaches the reader", async () => {
+  // The process exits in the same task as it logs, with no chance to finish a queued write.
+  const code = `import { Logger } from ${
+    JSON.stringify(new URL("./logger.ts", import.meta.url).href)
+  };
+const logger = new Logger({ subsystem: "engine" });
+for (let i = 0; i < 200; i++) logger.log("info", "line " + i);
+logger.log("error", "startup: the last words");
+Deno.exit(78);`;
+  for (let run = 0; run < 3; run++) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", code],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assertEquals(out.code, 78);
+    const stdout = new TextDecoder().decode(out.stdout);
+    assertEquals(stdout.split("\n").filter((l) => / line \d+$/.test(l)).length, 200);
+    assertMatch(new TextDecoder().decode(out.stderr), /ERROR startup: the last words\n$/);
+  }
+});
