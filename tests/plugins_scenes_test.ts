@@ -548,6 +548,8 @@ Deno.test("scenes: speech in a room with an active scene is logged once, by whoe
     // Nobody heard a pose broadcast for what they had already heard.
     const again = await g.run(bob, "pose nods.");
     assertEquals(again.text("Eve"), "Bob nods.");
+    // The log is written after the room hears the pose: wait for it before pausing the scene.
+    await until(() => poses(), (p) => p.length === 6, "six poses");
 
     // Paused: nothing logged. Closed: nothing logged.
     await call(ann, "PATCH", `/${s.id}`, { status: "paused" });
