@@ -9,7 +9,8 @@
  * 0 skips it), --reboots N (default 3), --scenes N (scenes stored for the list latency of
  * bench/scenes.ts, default 100000; 0 skips it), --scene-poses N (poses of the exported scene,
  * default 10000), --script-samples N (round trips per pair in the system-script comparison of
- * bench/scripts.ts, default 500; 0 skips it), --only engine|reboot|scenes|scripts (run one part
+ * bench/scripts.ts, default 500; 0 skips it), --script-cpus LIST (run that comparison's servers
+ * pinned to these CPUs, as `taskset -c LIST`), --only engine|reboot|scenes|scripts (run one part
  * alone; --scripts-only is --only scripts).
  */
 import { parseArgs } from "node:util";
@@ -39,6 +40,7 @@ const { values: opt } = parseArgs({
     only: { type: "string" },
     "script-samples": { type: "string", default: "500" },
     "scripts-only": { type: "boolean", default: false },
+    "script-cpus": { type: "string" },
   },
 });
 /** Round trips per built-in/script pair (0 skips the comparison). */
@@ -443,7 +445,7 @@ async function main(): Promise<void> {
     : { timestamp: new Date().toISOString(), loadavg: Deno.loadavg() };
   if (SCRIPT_SAMPLES > 0 && (!ONLY || ONLY === "scripts")) {
     log("system scripts against the same built-in commands (bench/scripts.ts)");
-    const scripts = await runScriptBench(SCRIPT_SAMPLES, log);
+    const scripts = await runScriptBench(SCRIPT_SAMPLES, log, { cpus: opt["script-cpus"] });
     console.log("\n" + table(scriptRows(scripts)) + "\n");
     result.scripts = scripts;
   }

@@ -61,10 +61,11 @@ interface Probe {
 export async function runScriptBench(
   samples: number,
   log: (line: string) => void,
-  opts: { telnet?: boolean } = {},
+  opts: { telnet?: boolean; cpus?: string } = {},
 ): Promise<ScriptBenchResult> {
-  const ws = await overWebSocket(samples, log);
-  const telnet = opts.telnet === false ? null : await overTelnet(samples, log);
+  if (opts.cpus) log(`scripts: the servers run pinned to CPUs ${opts.cpus} (taskset)`);
+  const ws = await overWebSocket(samples, log, opts.cpus);
+  const telnet = opts.telnet === false ? null : await overTelnet(samples, log, opts.cpus);
   log(`scripts: the sandbox call alone, ${samples} calls`);
   const callOnly = await sandboxCalls(samples);
   const met = (c: ClientPairs) => c.think.ratio <= 1.5 && c.who.ratio <= 1.5;
@@ -86,7 +87,11 @@ async function gameDir(): Promise<{ dir: string; scripts: string }> {
   return { dir, scripts };
 }
 
-async function overWebSocket(samples: number, log: (l: string) => void): Promise<ClientPairs> {
+async function overWebSocket(
+  samples: number,
+  log: (l: string) => void,
+  cpus?: string,
+): Promise<ClientPairs> {
   const { dir, scripts } = await gameDir();
   const secret = `bench-${crypto.randomUUID()}`;
   const players = await seedPlayers(dir, PROBES, secret);
@@ -94,6 +99,7 @@ async function overWebSocket(samples: number, log: (l: string) => void): Promise
     dir,
     env: { JWT_SECRET: secret },
     config: { scripts: { dir: scripts }, game: { idleTimeout: 0 } },
+    cpus,
   });
   let clients: BenchClient[] = [];
   try {
@@ -105,7 +111,11 @@ async function overWebSocket(samples: number, log: (l: string) => void): Promise
   }
 }
 
-async function overTelnet(samples: number, log: (l: string) => void): Promise<ClientPairs> {
+async function overTelnet(
+  samples: number,
+  log: (l: string) => void,
+  cpus?: string,
+): Promise<ClientPairs> {
   const { dir, scripts } = await gameDir();
   const password = "bench-telnet-password";
   const players = await seedPlayers(dir, PROBES, `bench-${crypto.randomUUID()}`, password);
@@ -118,6 +128,7 @@ async function overTelnet(samples: number, log: (l: string) => void): Promise<Cl
       server: { maxConnections: 0, maxConnectionsPerIp: 0 },
       game: { idleTimeout: 0 },
     },
+    cpus,
   });
   const clients: Probe[] = [];
   try {
