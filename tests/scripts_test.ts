@@ -311,9 +311,9 @@ Deno.test("scripts: hostile scripts are refused or stopped, reported, and change
   }
 });
 
-Deno.test("scripts: a run that meets a fresh edit takes no effect; the edited version runs", async () => {
-  // The file is checked while a call runs (after its request is written): a run that started on
-  // the old version must change nothing, and the command's output is the new version's alone.
+Deno.test("scripts: a run right after an edit uses the new version only; the old one changes nothing", async () => {
+  // "A script's new contents are used from its next run": each edit is followed at once by a run
+  // (before the folder watcher can notice it); nothing of the old version may act or send.
   const version = (n: number, lock = "") =>
     `${lock}export default async (u) => {
   await u.attr.set("me", "v${n}", true);

@@ -2,9 +2,9 @@
  * System scripts: `<scripts dir>/<command>.ts` (or `.js`), each default-exporting `(u) => ...`.
  * The manager finds them (a watcher plus a periodic look at the folder), evaluates each new
  * version in the sandbox pool to learn its help, aliases, lock and switches, registers it in
- * the command registry's script layer, and runs it there. Every run stats the file (while the
- * call runs, see run): a changed file is loaded afresh, and a version that fails to load is
- * reported to staff while the previous good one keeps running.
+ * the command registry's script layer, and runs it there. Before every run it stats the file:
+ * a changed file is loaded afresh, and a version that fails to load is reported to staff while
+ * the previous good one keeps running.
  */
 import { basename, extname, relative, resolve } from "node:path";
 import type { Services } from "../services.ts";
@@ -16,7 +16,6 @@ import { subjectOf } from "../commands/sdk.ts";
 import { checkLock } from "../world/locks.ts";
 import { isStaff } from "../world/flags.ts";
 import { type Outcome, ScriptPool, type ScriptSource } from "./pool.ts";
-import type { OpHandler } from "./sandbox.ts";
 import { opError, scriptOps, viewOf } from "./bridge.ts";
 import { importProblem } from "./imports.ts";
 import { typeCheck } from "./check.ts";
@@ -158,59 +157,24 @@ export class ScriptManager implements EngineScripts {
     return { ok, lines };
   }
 
-  /**
-   * Runs script `name` for the actor of `u` (the exec of its registry entry). The file is
-   * stat'ed while the call runs, not before it: a cold `stat` costs 40 to 60 µs, and made once
-   * the request has been written it overlaps the script process's wakeup. Nothing of the call
-   * takes effect before that stat has found the file unchanged (every operation waits for it);
-   * if the file changed, the call's operations are refused, the new version is loaded, and the
-   * command runs again, so an edit is still used from the next run.
-   */
+  /** Runs script `name` for the actor of `u` (the exec of its registry entry). */
   async run(name: string, u: CommandSdk): Promise<void> {
     const s = this.#scripts.get(name);
     if (!s) throw new CommandError("That script was just removed; try again.");
+    // A synchronous stat is a few microseconds; an unchanged file costs nothing more.
+    if (s.refreshing || this.#changed(s)) await this.#refresh(s, u);
     const v = s.good;
-    // A lock that refuses goes the careful way: an edit may have changed it.
-    if (v && !s.refreshing && checkLock(v.lock, subjectOf(u.me))) {
-      const seen = s.seen;
-      let changed = false;
-      let sent!: () => void;
-      const checked = new Promise<void>((ok) => {
-        sent = () => {
-          changed = this.#changed(s, seen);
-          ok();
-        };
-      });
-      const ops = scriptOps(u);
-      const gated: OpHandler = (op, args) =>
-        checked.then(() => {
-          if (changed) throw new CommandError("The script was edited; it runs again.");
-          return ops(op, args);
-        });
-      s.runs++;
-      const out = await this.#pool.run(v, this.#context(u), gated, sent);
-      // An answer means the request was written, so the check has run or is about to.
-      if (out.ok) await checked;
-      if (!changed) return this.#afterRun(s, out, u);
-      s.runs--; // Refused as a whole: the edited version runs instead.
-    }
-    if (s.refreshing || this.#changed(s, s.seen)) await this.#refresh(s, u);
-    const good = s.good;
-    if (!good) throw new CommandError(`${name} failed to load; staff have been told.`);
-    if (!checkLock(good.lock, subjectOf(u.me))) throw new CommandError(DENIED);
+    if (!v) throw new CommandError(`${name} failed to load; staff have been told.`);
+    if (!checkLock(v.lock, subjectOf(u.me))) throw new CommandError(DENIED);
     s.runs++;
-    const out = await this.#pool.run(good, this.#context(u), scriptOps(u));
-    this.#afterRun(s, out, u);
-  }
-
-  /** What a script sees of its call: the actor, the room, the command and its arguments. */
-  #context(u: CommandSdk) {
-    return {
+    const ctx = {
       me: viewOf(u.me),
       here: u.here ? viewOf(u.here) : null,
       cmd: { ...u.cmd },
       args: u.args,
     };
+    const out = await this.#pool.run(v, ctx, scriptOps(u));
+    this.#afterRun(s, out, u);
   }
 
   #afterRun(s: Script, out: Outcome, u: CommandSdk): void {
@@ -346,11 +310,11 @@ export class ScriptManager implements EngineScripts {
     }
   }
 
-  /** True when the file's mtime or size differs from `seen` (what was last loaded), or it is gone. */
-  #changed(s: Script, seen: string | null): boolean {
+  /** True when the file's mtime or size differs from what was last loaded (or it is gone). */
+  #changed(s: Script): boolean {
     try {
       const st = Deno.statSync(s.file);
-      return `${st.mtime?.getTime() ?? 0}:${st.size}` !== seen;
+      return `${st.mtime?.getTime() ?? 0}:${st.size}` !== s.seen;
     } catch {
       return true;
     }

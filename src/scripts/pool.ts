@@ -90,16 +90,13 @@ export class ScriptPool {
     );
   }
 
-  /**
-   * Runs a script version for one call; `onOp` answers its SDK operations, `onSent` is called
-   * once the call has been written to a process.
-   */
-  run(source: ScriptSource, ctx: Frame, onOp: OpHandler, onSent?: () => void): Promise<Outcome> {
+  /** Runs a script version for one call; `onOp` answers its SDK operations. */
+  run(source: ScriptSource, ctx: Frame, onOp: OpHandler): Promise<Outcome> {
     return this.#withSandbox((sb) => {
       const known = sb.loaded.has(source.key);
       const msg: Frame = { t: "run", key: source.key, label: source.label, js: source.js, ctx };
       if (!known) msg.src = source.src;
-      return sb.request(msg, this.#opts.timeoutMs, onOp, onSent).then((frame) => {
+      return sb.request(msg, this.#opts.timeoutMs, onOp).then((frame) => {
         if (frame.imported === true) sb.loaded.add(source.key);
         return frame;
       });

@@ -144,16 +144,9 @@ export class Sandbox {
   /**
    * Sends a `load` or `run` request and resolves with its answer (`loaded` or `done`). Past
    * `timeoutMs`, or past the memory or message limits, the process is stopped and the
-   * promise rejects with SandboxStopped naming why. `onSent` is called once the request has
-   * been written to the process (the write is an async op: it leaves only after the current
-   * turn of the event loop), so work that need not come first can overlap the process's run.
+   * promise rejects with SandboxStopped naming why.
    */
-  async request(
-    msg: Frame,
-    timeoutMs: number,
-    onOp?: OpHandler,
-    onSent?: () => void,
-  ): Promise<Frame> {
+  async request(msg: Frame, timeoutMs: number, onOp?: OpHandler): Promise<Frame> {
     if (this.#stopped) throw this.#stopped;
     if (this.#pending) throw new Error("sandbox: one request at a time");
     if (!this.started) await this.ready;
@@ -166,7 +159,7 @@ export class Sandbox {
     const started = performance.now();
     this.#limits = { started, deadline: started + timeoutMs, timeoutMs };
     this.#watch(Math.min(RSS_SAMPLE_MS, timeoutMs));
-    this.#write({ ...msg, id }, onSent);
+    this.#write({ ...msg, id });
     try {
       return await answer;
     } finally {
@@ -225,8 +218,8 @@ export class Sandbox {
   }
 
   /** Writes a message; a failed write means the process is gone (its exit is handled). */
-  #write(msg: Frame, onSent?: () => void): void {
-    this.#writer.write(encodeFrame(msg)).then(onSent, () => {
+  #write(msg: Frame): void {
+    this.#writer.write(encodeFrame(msg)).catch(() => {
       this.stop("crash", "the script process went away");
     });
   }
