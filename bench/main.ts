@@ -9,7 +9,8 @@
  * 0 skips it), --reboots N (default 3), --scenes N (scenes stored for the list latency of
  * bench/scenes.ts, default 100000; 0 skips it), --scene-poses N (poses of the exported scene,
  * default 10000), --script-samples N (round trips per pair in the system-script comparison of
- * bench/scripts.ts, default 500; 0 skips it), --only engine|reboot|scenes|scripts|telnet (run one
+ * bench/scripts.ts, default 500; 0 skips it), --script-cpus LIST (run that comparison's servers
+ * pinned to these CPUs, as `taskset -c LIST`), --only engine|reboot|scenes|scripts|telnet (run one
  * part alone; --scripts-only is --only scripts). The telnet part (bench/telnet.ts):
  * --telnet-players N (default 1000; 0 skips the part), --telnet-samples N (default --samples),
  * --telnet-poses N (default --poses), --telnet-storm N (bcrypt-10 logins, default 200; 0 skips),
@@ -51,6 +52,7 @@ const { values: opt } = parseArgs({
     "telnet-reboots": { type: "string", default: "3" },
     "telnet-hold": { type: "string", default: "10000" },
     "telnet-settle-ms": { type: "string", default: "5000" },
+    "script-cpus": { type: "string" },
   },
 });
 /** Round trips per built-in/script pair (0 skips the comparison). */
@@ -463,7 +465,7 @@ async function main(): Promise<void> {
     : { timestamp: new Date().toISOString(), loadavg: Deno.loadavg() };
   if (SCRIPT_SAMPLES > 0 && (!ONLY || ONLY === "scripts")) {
     log("system scripts against the same built-in commands (bench/scripts.ts)");
-    const scripts = await runScriptBench(SCRIPT_SAMPLES, log);
+    const scripts = await runScriptBench(SCRIPT_SAMPLES, log, { cpus: opt["script-cpus"] });
     console.log("\n" + table(scriptRows(scripts)) + "\n");
     result.scripts = scripts;
   }

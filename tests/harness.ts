@@ -44,6 +44,8 @@ export interface StartOptions {
   args?: string[];
   /** Extra flags for `deno run` (e.g. `--inspect=...` for the benchmark's memory readings). */
   denoArgs?: string[];
+  /** CPUs to pin the process (and so its children) to, as for `taskset -c` (benchmarks). */
+  cpus?: string;
 }
 
 /** A running test server. */
@@ -82,15 +84,16 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     ...opts.env,
   };
   if (opts.config) await Deno.writeTextFile(env.URSAMU_CONFIG, JSON.stringify(opts.config));
-  const child = new Deno.Command(DENO, {
-    args: [
-      "run",
-      "--unstable-kv",
-      "-A",
-      ...(opts.denoArgs ?? []),
-      join(ROOT, opts.entry ?? "main.ts"),
-      ...(opts.args ?? []),
-    ],
+  const args = [
+    "run",
+    "--unstable-kv",
+    "-A",
+    ...(opts.denoArgs ?? []),
+    join(ROOT, opts.entry ?? "main.ts"),
+    ...(opts.args ?? []),
+  ];
+  const child = new Deno.Command(opts.cpus ? "taskset" : DENO, {
+    args: opts.cpus ? ["-c", opts.cpus, DENO, ...args] : args,
     cwd: ROOT,
     env: { ...launcherFreeEnv(), ...env },
     clearEnv: true,

@@ -310,3 +310,31 @@ Deno.test("scripts: hostile scripts are refused or stopped, reported, and change
     await t.close();
   }
 });
+
+Deno.test("scripts: a run right after an edit uses the new version only; the old one changes nothing", async () => {
+  // "A script's new contents are used from its next run": each edit is followed at once by a run
+  // (before the folder watcher can notice it); nothing of the old version may act or send.
+  const version = (n: number, lock = "") =>
+    `${lock}export default async (u) => {
+  await u.attr.set("me", "v${n}", true);
+  u.send("version ${n}");
+};`;
+  const t = await game({ "+ver.ts": version(0) });
+  try {
+    const bob = await t.g.player("Bob");
+    assertEquals((await t.g.run(bob, "+ver")).text("Bob"), "version 0");
+    for (let n = 1; n <= 4; n++) {
+      await rewrite(`${t.dir}/+ver.ts`, version(n));
+      assertEquals((await t.g.run(bob, "+ver")).text("Bob"), `version ${n}`);
+    }
+    const stored = await t.g.engine.services.objects.get(bob.id);
+    assertEquals(stored?.data.state, { v0: true, v1: true, v2: true, v3: true, v4: true });
+    // A lock added by the edit holds from that run: the old version's run changes nothing.
+    await rewrite(`${t.dir}/+ver.ts`, version(5, `export const lock = "admin+";\n`));
+    assertEquals((await t.g.run(bob, "+ver")).text("Bob"), "Permission denied.");
+    const after = await t.g.engine.services.objects.get(bob.id);
+    assertEquals(Object.keys(after?.data.state ?? {}).sort(), ["v0", "v1", "v2", "v3", "v4"]);
+  } finally {
+    await t.close();
+  }
+});
