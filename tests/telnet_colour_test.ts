@@ -105,3 +105,39 @@ Deno.test("telnet colour follows TTYPE/MTTS and the player's @colour setting", a
     await srv.stop();
   }
 });
+
+Deno.test("a pose to a room is rendered once per colour profile; each telnet player still gets its own", async () => {
+  const srv = await startSupervised();
+  const clients: TelnetClient[] = [];
+  try {
+    for (const n of ["Poser", "Lit", "Zipped", "Mono", "Gmcpy"]) await register(srv.base, n);
+    const poser = await login(srv.telnet, "Poser", { ttype: "DUMB" });
+    const lit = await login(srv.telnet, "Lit", { ttype: "XTERM" });
+    const zipped = await login(srv.telnet, "Zipped", { ttype: "XTERM", mccp: true });
+    const mono = await login(srv.telnet, "Mono", { ttype: "DUMB" });
+    const gmcpy = await login(srv.telnet, "Gmcpy", { ttype: "DUMB", gmcp: true, mccp: true });
+    clients.push(poser.t, lit.t, zipped.t, mono.t, gmcpy.t);
+    assert(zipped.t.compressed && gmcpy.t.compressed, "MCCP2 on for two of them");
+    const listeners = [lit, zipped, mono, gmcpy];
+    const from = listeners.map((l) => l.t.text.length);
+    // Twice, so the second pose is one the sidecar has already seen the like of.
+    for (const word of ["omega", "sigma"]) {
+      await poser.t.send(`pose waves %ch%cr${word}%cn plain`);
+      for (const l of listeners) await l.t.waitFor(new RegExp(`${word}.* plain`));
+    }
+    for (const [i, l] of listeners.entries()) {
+      const seen = l.t.text.slice(from[i]);
+      const coloured = l === lit || l === zipped;
+      for (const word of ["omega", "sigma"]) {
+        const want = coloured
+          ? `Poser waves ${ESC}1m${ESC}31m${word}${ESC}0m plain\r\n`
+          : `Poser waves ${word} plain\r\n`;
+        assert(seen.includes(want), `player ${i} got ${JSON.stringify(seen)}`);
+      }
+      if (!coloured) assert(!seen.includes("\x1b"), `player ${i}: no escapes`);
+    }
+  } finally {
+    for (const c of clients) await c.close();
+    await srv.stop();
+  }
+});

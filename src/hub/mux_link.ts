@@ -8,6 +8,7 @@
  * Output is gathered until the end of the current task and sent as one link message; the same
  * text to many sessions (a room's fan-out, encoded once) becomes one record listing them.
  */
+import { setImmediate } from "node:timers";
 import { closePayload, decodeRecords, encodeRecord, readClose } from "./mux_wire.ts";
 
 /** A session the link opens: its socket and the query it was opened with. */
@@ -162,9 +163,12 @@ export class MuxLink {
   #schedule(): void {
     if (this.#flushQueued) return;
     this.#flushQueued = true;
-    // At the end of the current task (a microtask, not a timer: timers are clamped to 1-4 ms):
-    // a fan-out's many sends, or the acks of one message's opens, go out as one message.
-    queueMicrotask(() => this.#flush());
+    // At the end of this turn of the event loop, once its microtasks have run (an immediate,
+    // not a timer: timers are clamped to 1-4 ms). A fan-out's many sends, the acks of one
+    // message's opens, and a typed line's ack together with the reply of a command that needed
+    // no I/O go out as one message: a microtask sent the ack alone, and the reply after it cost
+    // the sidecar a second read and wake-up per command.
+    setImmediate(() => this.#flush());
   }
 
   #flush(): void {

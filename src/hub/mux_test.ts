@@ -28,6 +28,11 @@ Deno.test("mux wire: a half-written or malformed record ends the message, earlie
       "d 99999999999 1\nz",
       "d 1 -1\nz",
       "d 1 1 1\nz",
+      "d 1,02 1\nz",
+      "d ,1 1\nz",
+      "d 1,x 1\nz",
+      "d 12345678901 1\nz",
+      "d 4294967296,1,2,3,4,5,6,7,8,9,1, 1\nz",
     ]
   ) {
     // A WebSocket message arrives whole, so a record cut short can only be its last.
@@ -36,6 +41,15 @@ Deno.test("mux wire: a half-written or malformed record ends the message, earlie
     assert.equal(records[0].payload, "hello");
     assert.ok(error, JSON.stringify(bad));
   }
+});
+
+Deno.test("mux wire: a record to a thousand sessions lists them all, in order", () => {
+  const ids = Array.from({ length: 1000 }, (_, i) => (i * 7919) % 9_999_999_999 + 1);
+  ids.push(9_999_999_999);
+  const { records, error } = decodeRecords(encodeRecord("d", ids, "x") + encodeRecord("a", []));
+  assert.equal(error, null);
+  assert.deepEqual(records[0].ids, ids);
+  assert.deepEqual(records[1], { type: "a", ids: [], payload: "" });
 });
 
 /** Just enough of a WebSocket for a link: records what the hub sends. */

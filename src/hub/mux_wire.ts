@@ -21,7 +21,37 @@ export interface MuxRecord {
 export const MAX_RECORD_IDS = 100_000;
 
 const TYPES = new Set(["o", "a", "d", "c"]);
-const ID = /^[1-9][0-9]{0,9}$/;
+
+/** Most digits in a session id. */
+const ID_DIGITS = 10;
+
+/**
+ * The session ids of `text[from, to)`: decimal, comma-separated, no leading zero, at most
+ * {@linkcode ID_DIGITS} digits and {@linkcode MAX_RECORD_IDS} of them; null when malformed. One
+ * pass over the characters: a room's fan-out names every listener, and a split, a regular
+ * expression per id and a map cost ~1.6 µs per id (1.6 ms per message to 1,000 players).
+ */
+function readIds(text: string, from: number, to: number): number[] | null {
+  const ids: number[] = [];
+  if (from === to) return ids;
+  let n = 0;
+  let digits = 0;
+  for (let i = from; i <= to; i++) {
+    const c = i === to ? 0x2c /* , */ : text.charCodeAt(i);
+    if (c === 0x2c) {
+      if (digits === 0 || ids.length === MAX_RECORD_IDS) return null;
+      ids.push(n);
+      n = 0;
+      digits = 0;
+    } else if (c >= 0x30 && c <= 0x39) {
+      if ((digits === 0 && c === 0x30) || ++digits > ID_DIGITS) return null;
+      n = n * 10 + (c - 0x30);
+    } else {
+      return null;
+    }
+  }
+  return ids;
+}
 
 /** One record as text. */
 export function encodeRecord(
@@ -63,13 +93,11 @@ export function decodeRecords(text: string): { records: MuxRecord[]; error: stri
     if (!/^[0-9]{1,9}$/.test(head[2]) || nl + 1 + length > text.length) {
       return { records, error: "record cut short" };
     }
-    const idText = head[1] === "" ? [] : head[1].split(",");
-    if (idText.length > MAX_RECORD_IDS || !idText.every((s) => ID.test(s))) {
-      return { records, error: "bad session id" };
-    }
+    const ids = readIds(text, at + head[0].length + 1, at + head[0].length + 1 + head[1].length);
+    if (ids === null) return { records, error: "bad session id" };
     records.push({
       type: head[0] as MuxRecord["type"],
-      ids: idText.map(Number),
+      ids,
       payload: text.slice(nl + 1, nl + 1 + length),
     });
     at = nl + 1 + length;

@@ -10,6 +10,7 @@ import { encodeText } from "./text.ts";
 import { type TlsListenerOptions, TlsTelnetListener } from "./tls_listener.ts";
 import { StartupError } from "../startup_error.ts";
 import { MuxClient } from "./mux_client.ts";
+import { RenderMemo } from "./render_memo.ts";
 import { SIDECAR_HEADER } from "../hub/sidecar_auth.ts";
 
 /** Settings for {@linkcode TelnetSidecar}. */
@@ -111,6 +112,7 @@ export class TelnetSidecar {
       hubUrl: opts.hubUrl,
       sidecarSecret: opts.sidecarSecret,
       mssp,
+      memo: new RenderMemo(),
       limits: { ...DEFAULT_LIMITS, ...opts.limits },
       log: this.#log,
       closed: (client) => this.#forget(client),

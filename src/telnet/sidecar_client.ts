@@ -7,7 +7,6 @@
  * (outbox.ts), the frames (hub_frames.ts), the GMCP sent on (gmcp_relay.ts) and the password
  * prompt (password_prompt.ts).
  */
-import { renderText } from "../text/colour.ts";
 import {
   type ColourMode,
   colourModeOf,
@@ -16,13 +15,14 @@ import {
 } from "../text/colour_mode.ts";
 import { SIDECAR_HEADER } from "../hub/sidecar_auth.ts";
 import type { ClientLimits } from "./client_limits.ts";
-import { charName, forwardedGmcp, helloClient, roomInfo } from "./gmcp_relay.ts";
-import { clientFrame, parseHubFrame, windowFrame } from "./hub_frames.ts";
+import { charName, helloClient, roomInfo } from "./gmcp_relay.ts";
+import { clientFrame, windowFrame } from "./hub_frames.ts";
 import { HubLink } from "./hub_link.ts";
 import { HubSession, type SessionPlayer } from "./hub_session.ts";
 import { NOTICES } from "./notices.ts";
 import { HubOutbox } from "./outbox.ts";
 import { PasswordPrompt } from "./password_prompt.ts";
+import type { RenderMemo } from "./render_memo.ts";
 import { type TelnetEvent, TelnetSession } from "./session.ts";
 import type { MsspSource } from "./sidecar_mssp.ts";
 import { SocketWriter } from "./socket_writer.ts";
@@ -41,6 +41,8 @@ export interface ClientContext {
    */
   sidecarSecret: string | null;
   mssp: MsspSource;
+  /** The sidecar's one memo: a frame sent to many players is read and rendered once. */
+  memo: RenderMemo;
   limits: ClientLimits;
   log(line: string): void;
   /** Called once when the client is gone. */
@@ -291,8 +293,7 @@ export class TelnetClient {
 
   /** Shows text with colour codes as ANSI (or without colour), ending with a line break. */
   #say(msg: string): void {
-    const text = renderText(msg, this.#colour);
-    this.#session.send(text.endsWith("\n") ? text : text + "\n");
+    this.#session.sendBytes(this.#ctx.memo.line(msg, this.#colour));
   }
 
   // ---- hub side ----
@@ -316,7 +317,7 @@ export class TelnetClient {
 
   #hubFrame(text: string): void {
     if (this.#closed) return;
-    const f = parseHubFrame(text);
+    const f = this.#ctx.memo.frame(text);
     if (f.type === "ack" || f.type === "pong") {
       this.#outbox.confirm(typeof f.data.id === "number" ? f.data.id : null);
       return;
@@ -330,8 +331,8 @@ export class TelnetClient {
       this.#session.sendGmcp("Room.Info", roomInfo(f.data));
     }
     if (f.gmcp !== undefined && this.#session.gmcp) {
-      const gmcp = forwardedGmcp(f.gmcp, this.#colour);
-      if (gmcp !== null) this.#session.sendGmcp(gmcp[0], gmcp[1]);
+      const gmcp = this.#ctx.memo.gmcp(f.gmcp, this.#colour);
+      if (gmcp !== null) this.#session.sendBytes(gmcp);
     }
     if (f.msg !== "") this.#say(f.msg);
   }

@@ -33,6 +33,51 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * A copy of a held object. Objects are plain data (what Deno KV stores: records, arrays, strings,
+ * numbers...), which a walk copies several times faster than `structuredClone`, whose serializer
+ * was a tenth of a `think`'s time in the engine. Anything else inside (a Date, a Map, a typed
+ * array, a record without the plain prototype or with a `__proto__` key) goes to
+ * `structuredClone` as a whole, so the copy is always what it would have made.
+ */
+function copyOf<T>(value: T): T {
+  const copy = plainCopy(value, 0);
+  return copy === NOT_PLAIN ? structuredClone(value) : copy as T;
+}
+
+const NOT_PLAIN = Symbol("not plain");
+
+/** Deepest nesting the walk copies; deeper values (never seen in practice) take the slow way. */
+const MAX_DEPTH = 64;
+
+function plainCopy(value: unknown, depth: number): unknown {
+  if (typeof value !== "object" || value === null) {
+    return typeof value === "function" || typeof value === "symbol" ? NOT_PLAIN : value;
+  }
+  if (depth > MAX_DEPTH) return NOT_PLAIN;
+  const proto = Object.getPrototypeOf(value);
+  if (proto === Array.prototype) {
+    const a = value as unknown[];
+    const out = new Array(a.length);
+    for (let i = 0; i < a.length; i++) {
+      if (!(i in a)) return NOT_PLAIN;
+      const v = plainCopy(a[i], depth + 1);
+      if (v === NOT_PLAIN) return NOT_PLAIN;
+      out[i] = v;
+    }
+    return out;
+  }
+  if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
+  const out: Record<string, unknown> = {};
+  for (const k in value) {
+    if (k === "__proto__") return NOT_PLAIN;
+    const v = plainCopy((value as Record<string, unknown>)[k], depth + 1);
+    if (v === NOT_PLAIN) return NOT_PLAIN;
+    out[k] = v;
+  }
+  return out;
+}
+
 /** Object id → the newest known version, bounded, least recently used dropped first. */
 export class ObjectCache {
   readonly #entries = new Map<string, Entry>();
@@ -55,7 +100,7 @@ export class ObjectCache {
     // Most recently used last, so the oldest entry is the first to go.
     this.#entries.delete(id);
     this.#entries.set(id, e);
-    return e.obj ? structuredClone(e.obj) : null;
+    return e.obj ? copyOf(e.obj) : null;
   }
 
   /** The versionstamp of the held version, if any (for a write's optimistic check). */

@@ -112,3 +112,26 @@ Deno.test("object store with the cache: a stale held version makes an update ret
     kv.close();
   }
 });
+
+Deno.test("object cache: copies are what structuredClone makes, plain data or not", () => {
+  const c = new ObjectCache();
+  const nested = { a: [1, "two", null, undefined, true, { b: [[-0, NaN]] }], n: 10n };
+  const odd: Record<string, unknown> = {
+    when: new Date(5),
+    map: new Map([["k", 1]]),
+  };
+  const proto = JSON.parse('{"__proto__": {"x": 1}}');
+  const bare = Object.assign(Object.create(null), { k: "v" });
+  for (const [i, data] of [nested, odd, proto, bare, { sparse: [1, , 3] }].entries()) {
+    const o = { ...obj(String(i), "x"), data } as DbObject;
+    c.put(o.id, o, "00000000000000000001");
+    const got = c.get(o.id)!;
+    assert.deepEqual(got, structuredClone(o), `case ${i}`);
+    assert.ok(!Object.isFrozen(got) && !Object.isFrozen(got.data), `case ${i}: a writable copy`);
+    assert.notEqual(got.data, c.get(o.id)!.data, `case ${i}: a new copy each time`);
+  }
+  assert.equal(
+    Object.getPrototypeOf((c.get("2")!.data as { x?: unknown }).x ?? {}),
+    Object.prototype,
+  );
+});
