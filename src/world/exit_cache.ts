@@ -4,15 +4,7 @@
  * wait for two sequential database reads (the room's exit index, then the exits).
  */
 import type { DbObject, ObjectChange } from "./types.ts";
-
-/** Freezes an object and everything inside it, so a cached value cannot be changed by a reader. */
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
+import { deepFreeze } from "./freeze.ts";
 
 /** Room id → its exits, bounded, dropped whenever an exit in that room changes. */
 export class ExitCache {

@@ -11,6 +11,7 @@
  * Entries are frozen; readers get copies, since callers may change what they are given.
  */
 import type { DbObject } from "./types.ts";
+import { deepFreeze } from "./freeze.ts";
 
 interface Entry {
   /** Null: deleted at `versionstamp`. */
@@ -23,14 +24,6 @@ export interface ObjectCacheStats {
   size: number;
   hits: number;
   misses: number;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }
 
 /**

@@ -43,6 +43,19 @@ Deno.test("object cache: readers get copies, so changing one changes nothing hel
   assert.deepEqual(c.get("7"), obj("7", "Lamp"));
 });
 
+Deno.test("object cache: an object holding binary data is held and copied, not refused", () => {
+  // Freezing a typed array with elements throws; a record written by a tool or a plugin with
+  // bytes in it must still be cached and read like any other.
+  const c = new ObjectCache();
+  const o = { ...obj("8", "Tape"), data: { bytes: new Uint8Array([1, 2, 3]), nested: { n: 1 } } };
+  c.put("8", o, "00000000000000000001");
+  const a = c.get("8")!;
+  assert.deepEqual(a.data.bytes, new Uint8Array([1, 2, 3]));
+  (a.data.bytes as Uint8Array)[0] = 9;
+  (a.data.nested as { n: number }).n = 2;
+  assert.deepEqual(c.get("8")!.data, { bytes: new Uint8Array([1, 2, 3]), nested: { n: 1 } });
+});
+
 Deno.test("object cache: bounded, least recently used dropped first", () => {
   const c = new ObjectCache(2);
   c.put("1", obj("1", "a"), "01");
