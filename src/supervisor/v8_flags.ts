@@ -11,8 +11,9 @@ export const V8_FLAGS_ENV = "DENO_V8_FLAGS";
  * Memory saver mode: V8 keeps the young generation small and collects garbage before growing
  * the heap, where by default a burst of traffic (a login storm, a fan-out to every player) grows
  * the young generation to 30–60 MB per process and leaves it there. With it, 1,000 telnet players
- * after their logins cost about half the resident memory (docs/bench.md), for no measurable
- * change in round trip.
+ * after their logins cost about half the resident memory (docs/bench.md). The price is the
+ * sidecar's tail on large fan-outs (p99 to 1,000 listeners ~34 ms against ~13 ms without it,
+ * docs/operations.md): the operator's `--no-memory-saver-mode` turns it off.
  */
 export const CHILD_V8_FLAGS: readonly string[] = ["--memory-saver-mode"];
 
