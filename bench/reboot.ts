@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { startServer, type TestServer, waitHealthy } from "../tests/harness.ts";
 import { TelnetClient } from "../tests/telnet_client.ts";
 import { round, sleep, summarize, type Summary, table } from "./stats.ts";
+import { healthy } from "./health.ts";
 
 /** What one reboot benchmark measured. */
 export interface RebootResult {
@@ -36,16 +37,6 @@ const RESUMED = /Your session continues/g;
 
 function resumedCount(c: TelnetClient): number {
   return (c.plain.match(RESUMED) ?? []).length;
-}
-
-async function healthy(base: string): Promise<boolean> {
-  try {
-    const r = await fetch(`${base}/health`, { signal: AbortSignal.timeout(500) });
-    await r.body?.cancel();
-    return r.ok;
-  } catch {
-    return false;
-  }
 }
 
 /** Runs the benchmark and returns its numbers. */

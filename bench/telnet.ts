@@ -19,6 +19,7 @@ import { startServer, type TestServer, waitHealthy } from "../tests/harness.ts";
 import { LeanTelnet, loginMany, telnetLogin } from "./telnet_client.ts";
 import { seedTelnetPlayers, TELNET_PASSWORD } from "./telnet_seed.ts";
 import { round, rssKiB, sleep, summarize, type Summary, table } from "./stats.ts";
+import { healthy } from "./health.ts";
 
 /** The superuser that sends `@reboot` (created by the supervisor's first-run setup). */
 const ADMIN = { name: "BenchAdmin", password: "bench-admin-password" };
@@ -181,16 +182,6 @@ export async function treeRss(pid: number): Promise<ProcessRss> {
     total += kib;
   }
   return { total, byPid };
-}
-
-async function healthy(base: string): Promise<boolean> {
-  try {
-    const r = await fetch(`${base}/health`, { signal: AbortSignal.timeout(500) });
-    await r.body?.cancel();
-    return r.ok;
-  } catch {
-    return false;
-  }
 }
 
 /** Sequential paced round trips over `clients` until `n` samples (after `warm`) or `stop()`. */
