@@ -12,6 +12,7 @@
 import { HashPool } from "../src/auth/hash_pool.ts";
 import { hashPassword } from "../src/auth/passwords.ts";
 import { summarize } from "./stats.ts";
+import { LeanTelnet } from "./telnet_client.ts";
 
 /** Outcome of a storm: logins done, refused as busy, failed, and how fast. */
 export interface StormResult {
@@ -58,92 +59,6 @@ export async function loginStorm(
   };
 }
 
-/**
- * A bare telnet player for the storm: refuses every telnet option, drops IAC sequences, and
- * resolves waits on the first line holding a marker.
- */
-class TelnetPlayer {
-  #buf = "";
-  #waits: { needle: string; resolve(at: number): void }[] = [];
-  #reading: Promise<void>;
-
-  private constructor(readonly conn: Deno.TcpConn) {
-    conn.setNoDelay(true);
-    this.#reading = this.#read();
-  }
-
-  /** Opens a connection to a telnet port. */
-  static async open(port: number, host = "127.0.0.1"): Promise<TelnetPlayer> {
-    return new TelnetPlayer(await Deno.connect({ hostname: host, port }));
-  }
-
-  /** Sends `line` and resolves with the arrival time of the first later line holding `needle`. */
-  async ask(line: string, needle: string, timeoutMs = 30_000): Promise<number> {
-    const got = new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no "${needle}" in ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      this.#waits.push({ needle, resolve: (at) => (clearTimeout(timer), resolve(at)) });
-    });
-    await this.conn.write(new TextEncoder().encode(line + "\r\n"));
-    return await got;
-  }
-
-  /** Closes the connection. */
-  async close(): Promise<void> {
-    try {
-      this.conn.close();
-    } catch { /* already closed */ }
-    await this.#reading;
-  }
-
-  async #read(): Promise<void> {
-    const dec = new TextDecoder();
-    const buf = new Uint8Array(65536);
-    try {
-      for (;;) {
-        const n = await this.conn.read(buf);
-        if (n === null) return;
-        const at = performance.now();
-        this.#buf += dec.decode(this.#strip(buf.subarray(0, n)), { stream: true });
-        const end = this.#buf.lastIndexOf("\n");
-        if (end === -1) continue;
-        const lines = this.#buf.slice(0, end);
-        this.#buf = this.#buf.slice(end + 1);
-        this.#waits = this.#waits.filter((w) =>
-          !lines.includes(w.needle) || (w.resolve(at), false)
-        );
-      }
-    } catch { /* closed */ }
-  }
-
-  /** Drops IAC sequences from `bytes`, answering DO with WONT and WILL with DONT. */
-  #strip(bytes: Uint8Array): Uint8Array {
-    if (!bytes.includes(255)) return bytes;
-    const out: number[] = [];
-    const refuse: number[] = [];
-    for (let i = 0; i < bytes.length; i++) {
-      if (bytes[i] !== 255) {
-        out.push(bytes[i]);
-        continue;
-      }
-      const cmd = bytes[i + 1];
-      if (cmd === 255) (out.push(255), i++);
-      else if (cmd >= 251 && cmd <= 254) {
-        if (cmd === 253) refuse.push(255, 252, bytes[i + 2]);
-        if (cmd === 251) refuse.push(255, 254, bytes[i + 2]);
-        i += 2;
-      } else if (cmd === 250) {
-        const se = bytes.indexOf(240, i);
-        i = se === -1 ? bytes.length : se;
-      } else i++;
-    }
-    if (refuse.length) this.conn.write(new Uint8Array(refuse)).catch(() => {});
-    return new Uint8Array(out);
-  }
-}
-
 /** A telnet storm's outcome: logins and their rate, and the probes' round trips (ms). */
 export interface TelnetStormResult {
   ok: number;
@@ -155,11 +70,11 @@ export interface TelnetStormResult {
 }
 
 /** Logs a player in over telnet (`connect`, then a `think` marker); resolves when it answered. */
-async function telnetLogin(port: number, name: string, password: string): Promise<TelnetPlayer> {
-  const p = await TelnetPlayer.open(port);
+async function telnetLogin(port: number, name: string, password: string): Promise<LeanTelnet> {
+  const p = await LeanTelnet.connect(port);
   try {
     const mark = `in-${name}-${crypto.randomUUID().slice(0, 8)}`;
-    await p.ask(`connect ${name} ${password}\r\nthink ${mark}`, mark);
+    await p.roundTrip(`connect ${name} ${password}\r\nthink ${mark}`, mark);
     return p;
   } catch (e) {
     await p.close();
@@ -181,8 +96,8 @@ export async function telnetStorm(
   quiet = 300,
   gapMs = 5,
 ): Promise<TelnetStormResult> {
-  const players: TelnetPlayer[] = [];
-  const stormers: TelnetPlayer[] = [];
+  const players: LeanTelnet[] = [];
+  const stormers: LeanTelnet[] = [];
   try {
     // In turns of `inFlight`, as the per-IP rule lets one address have no more at once.
     for (let i = 0; i < probes.length; i += inFlight) {
@@ -194,7 +109,7 @@ export async function telnetStorm(
     }
     const probe = async (i: number) => {
       const started = performance.now();
-      const rt = await players[i % players.length].ask(`think rt${i}x`, `rt${i}x`) - started;
+      const rt = await players[i % players.length].roundTrip(`think rt${i}x`, `rt${i}x`);
       const wait = gapMs - (performance.now() - started);
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       return rt;
