@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { ROOT, startServer, waitHealthy } from "../tests/harness.ts";
 import { seedPlayers } from "./seed.ts";
 import { type BenchClient, openMany } from "./client.ts";
-import { TelnetProbe } from "./telnet_probe.ts";
+import { loginMany } from "./telnet_client.ts";
 import { round, sleep, summarize, type Summary } from "./stats.ts";
 import { ScriptPool } from "../src/scripts/pool.ts";
 
@@ -135,14 +135,8 @@ async function overTelnet(
     await waitHealthy(srv.base, () => false, () => srv.output());
     await srv.waitFor(/telnet: listening on/);
     log(`scripts: logging in ${PROBES} telnet players through the supervisor's sidecar`);
-    // Ten at a time: the engine refuses an eleventh login in flight from one address.
-    for (let i = 0; i < players.length; i += 10) {
-      clients.push(
-        ...await Promise.all(
-          players.slice(i, i + 10).map((p) => TelnetProbe.login(srv.telnet, p.name, password)),
-        ),
-      );
-    }
+    // Ten in flight: the engine refuses an eleventh login in flight from one address.
+    clients.push(...await loginMany(srv.telnet, players.map((p) => p.name), password, "Limbo"));
     return await pairs(clients, samples, "telnet", "players connected.", log);
   } finally {
     await Promise.all(clients.map((c) => c.close()));
