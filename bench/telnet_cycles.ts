@@ -8,6 +8,7 @@
  *   deno run -A bench/telnet_cycles.ts --port 4201 --pid <supervisor pid> --cycles 10000
  */
 import { parseArgs } from "node:util";
+import { sleep } from "./stats.ts";
 
 /** Settings of {@linkcode runCycles}. */
 export interface CycleOptions {
@@ -97,7 +98,6 @@ export const DEFAULTS: CycleOptions = {
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The pids of `pid`'s process group (when it leads one) and of its descendants, from /proc. */
 export function processTree(pid: number): { pid: number; ppid: number; pgrp: number }[] {
