@@ -6,8 +6,9 @@
  *     ursamu            the launcher (sh): `./ursamu start`, `./ursamu backup`, ...
  *     bin/deno          the pinned Deno runtime (package.json's `deno`, from node_modules)
  *     app/              the engine, the command line and the plugins (source), text/, help/,
- *                       system/scripts/ (the example system scripts), node_modules/ (the npm packages, so it runs offline), telnet.js (the
- *                       sidecar bundled with `deno bundle`)
+ *                       system/scripts/ (the example system scripts), node_modules/ (the npm
+ *                       packages, so it runs offline), telnet.js (the sidecar bundled with
+ *                       `deno bundle`)
  *
  * Usage: deno run -A scripts/dist.ts [--out <dir>]; prints the archive's path.
  */

@@ -81,9 +81,9 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const cfg = config.value;
   // Before the database: a missing certificate should stop the start before anything is opened.
   const tls = await readTls(cfg.server.ssl, root);
-  const kv = await openStore(
-    cfg.server.db === ":memory:" ? ":memory:" : resolve(root, cfg.server.db),
-  );
+  // A KV Connect URL is opened as given; resolving it against the root made it a local path.
+  const db = cfg.server.db;
+  const kv = await openStore(db === ":memory:" || isRemoteDb(db) ? db : resolve(root, db));
   // What has been opened so far, closed in reverse order by close() or by a start that fails
   // at any later step (so no database handle, worker, timer or watcher outlives it).
   const opened: (() => unknown)[] = [() => kv.close()];

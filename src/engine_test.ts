@@ -39,3 +39,26 @@ Deno.test({
   kv.close();
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("createEngine: a KV Connect server.db is opened as a URL, not as a file under the root", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-engine-" });
+  let error: unknown = null;
+  try {
+    // No access token: opening the remote database fails at once, naming the URL.
+    const engine = await createEngine({
+      root: dir,
+      env: { URSAMU_SERVER_DB: "http://127.0.0.1:9/kv", JWT_SECRET: "engine-test-secret" },
+    });
+    await engine.close();
+  } catch (e) {
+    error = e;
+  }
+  try {
+    assert(error instanceof Error, "the start fails without a KV Connect token");
+    assert(error.message.includes("http://127.0.0.1:9/kv"), error.message);
+    // Resolving the URL against the root made a local database at <root>/http:/127.0.0.1:9/kv.
+    assertEquals([...Deno.readDirSync(dir)].map((e) => e.name), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

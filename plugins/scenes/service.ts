@@ -10,6 +10,7 @@ import {
   ForbiddenError,
   isStaff,
   NotFoundError,
+  oneLine,
   type Page,
   type PlayerLookup,
   type PluginBus,
@@ -105,7 +106,7 @@ export function sceneView(s: SceneRecord, poses?: Pose[]): SceneView {
 export function checkName(v: unknown, field = "name"): string {
   // The engine leaves a REST body's `name` keys as sent (for the player name rules), so a
   // title is cleaned here: one line, no escapes, controls or bidi overrides.
-  const name = typeof v === "string" ? sanitizeText(v.replace(/[\r\n\t]+/g, " ")).trim() : "";
+  const name = typeof v === "string" ? sanitizeText(oneLine(v)).trim() : "";
   if (!name) throw new ValidationError(`${field} is required`);
   if (name.length > MAX_NAME) {
     throw new ValidationError(`${field} must be ${MAX_NAME} characters or fewer`);
