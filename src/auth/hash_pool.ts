@@ -165,8 +165,7 @@ export class HashPool implements PasswordHasher {
 
   #spawn(): Slot {
     const worker = new Worker(new URL("./hash_worker.ts", import.meta.url), { type: "module" });
-    let settle = () => {};
-    const ready = new Promise<void>((resolve) => settle = resolve);
+    const { promise: ready, resolve: settle } = Promise.withResolvers<void>();
     const slot: Slot = { worker, job: null, priority: null, ready, settle };
     worker.onmessage = (e: MessageEvent<HashReply | WorkerStarted>) => {
       if ("started" in e.data) {

@@ -26,18 +26,18 @@ const TYPES = new Set(["o", "a", "d", "c"]);
 const ID_DIGITS = 10;
 
 /**
- * The session ids of `text[from, to)`: decimal, comma-separated, no leading zero, at most
+ * The session ids of a record header's `text`: decimal, comma-separated, no leading zero, at most
  * {@linkcode ID_DIGITS} digits and {@linkcode MAX_RECORD_IDS} of them; null when malformed. One
  * pass over the characters: a room's fan-out names every listener, and a split, a regular
  * expression per id and a map cost ~1.6 µs per id (1.6 ms per message to 1,000 players).
  */
-function readIds(text: string, from: number, to: number): number[] | null {
+function readIds(text: string): number[] | null {
   const ids: number[] = [];
-  if (from === to) return ids;
+  if (text === "") return ids;
   let n = 0;
   let digits = 0;
-  for (let i = from; i <= to; i++) {
-    const c = i === to ? 0x2c /* , */ : text.charCodeAt(i);
+  for (let i = 0; i <= text.length; i++) {
+    const c = i === text.length ? 0x2c /* , */ : text.charCodeAt(i);
     if (c === 0x2c) {
       if (digits === 0 || ids.length === MAX_RECORD_IDS) return null;
       ids.push(n);
@@ -93,7 +93,7 @@ export function decodeRecords(text: string): { records: MuxRecord[]; error: stri
     if (!/^[0-9]{1,9}$/.test(head[2]) || nl + 1 + length > text.length) {
       return { records, error: "record cut short" };
     }
-    const ids = readIds(text, at + head[0].length + 1, at + head[0].length + 1 + head[1].length);
+    const ids = readIds(head[1]);
     if (ids === null) return { records, error: "bad session id" };
     records.push({
       type: head[0] as MuxRecord["type"],

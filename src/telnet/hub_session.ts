@@ -43,7 +43,15 @@ export interface SessionHost {
    * answer came more than 10 s after the first, so a resume only times out once the hub has
    * answered nobody for the timeout.
    */
-  resumeProgress?: { last(): number; answered(): void };
+  resumeProgress?: ResumeProgress;
+}
+
+/** When the hub last answered any session's resume, shared by a sidecar's sessions. */
+export interface ResumeProgress {
+  /** The last answer's time, ms since epoch (0: none yet). */
+  last(): number;
+  /** Records an answer now. */
+  answered(): void;
 }
 
 /** The hub-side state of one telnet player. */

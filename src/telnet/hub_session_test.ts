@@ -135,7 +135,11 @@ Deno.test("session: a stop for good shows the hub's own line instead of 'restart
   assert.equal(t.s.toldStopping, false);
 });
 
-Deno.test("session: a resume waits past its timeout while the hub answers other resumes", async () => {
+/**
+ * A session that was admitted, lost its hub and is now resuming, sharing `progress` (the
+ * sidecar's resume clock) with the other sessions the test pretends the hub is answering.
+ */
+function resumingWithProgress(timeoutMs: number) {
   let last = 0;
   const progress = { last: () => last, answered: () => last = Date.now() };
   const log: string[] = [];
@@ -147,11 +151,16 @@ Deno.test("session: a resume waits past its timeout while the hub answers other 
     replay: () => {},
     expectEnd: () => {},
     resumeProgress: progress,
-  }, 100);
+  }, timeoutMs);
   s.opened();
   s.admit("{}", parseHubFrame(JSON.stringify({ data: { type: "session", token: "tok" } })));
   s.down(true);
   s.opened();
+  return { s, log, progress };
+}
+
+Deno.test("session: a resume waits past its timeout while the hub answers other resumes", async () => {
+  const { s, log, progress } = resumingWithProgress(100);
   // Other sessions' resumes are answered every 15 ms for 250 ms: two and a half timeouts.
   const busy = setInterval(progress.answered, 15);
   await new Promise((r) => setTimeout(r, 250));
@@ -165,22 +174,7 @@ Deno.test("session: a resume waits past its timeout while the hub answers other 
 });
 
 Deno.test("session: a busy hub does not make a resume wait for ever", async () => {
-  let last = 0;
-  const progress = { last: () => last, answered: () => last = Date.now() };
-  const log: string[] = [];
-  const s = new HubSession({
-    say: (msg) => log.push(`say ${msg}`),
-    ready: () => {},
-    session: () => {},
-    resumeRefused: () => log.push("refused"),
-    replay: () => {},
-    expectEnd: () => {},
-    resumeProgress: progress,
-  }, 20);
-  s.opened();
-  s.admit("{}", parseHubFrame(JSON.stringify({ data: { type: "session", token: "tok" } })));
-  s.down(true);
-  s.opened();
+  const { log, progress } = resumingWithProgress(20);
   const busy = setInterval(progress.answered, 5);
   try {
     // Six timeouts at most (120 ms), however busy the hub stays.

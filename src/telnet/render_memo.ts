@@ -14,16 +14,47 @@ import { forwardedGmcp } from "./gmcp_relay.ts";
 import { type HubFrame, parseHubFrame } from "./hub_frames.ts";
 import { encodeText } from "./text.ts";
 
+const UNSET = Symbol("unset");
+
+/** What one key was made into, per colour setting, each made on first ask; a new key drops them. */
+class ByColour<K, V> {
+  #key: K | typeof UNSET = UNSET;
+  /** Index 0 without colour, 1 with; undefined: not made yet. */
+  #made: [V | undefined, V | undefined] = [undefined, undefined];
+
+  readonly #make: (key: K, colour: boolean) => V;
+
+  constructor(make: (key: K, colour: boolean) => V) {
+    this.#make = make;
+  }
+
+  get(key: K, colour: boolean): V {
+    if (key !== this.#key) {
+      this.#key = key;
+      this.#made = [undefined, undefined];
+    }
+    const i = colour ? 1 : 0;
+    let value = this.#made[i];
+    if (value === undefined) {
+      value = this.#make(key, colour);
+      this.#made[i] = value;
+    }
+    return value;
+  }
+}
+
 /** The shared reading and rendering of the hub's frames, for one sidecar. */
 export class RenderMemo {
   #text: string | null = null;
   #frame: HubFrame | null = null;
-  #msg: string | null = null;
-  /** The last message's bytes: index 0 without colour, 1 with. */
-  #line: [Uint8Array | null, Uint8Array | null] = [null, null];
-  #gmcpOf: unknown = undefined;
-  /** The last frame's GMCP bytes: index 0 without colour, 1 with; null: not a usable one. */
-  #gmcp: [Uint8Array | null | undefined, Uint8Array | null | undefined] = [undefined, undefined];
+  #line = new ByColour((msg: string, colour) => {
+    const text = renderText(msg, colour);
+    return encodeText(text.endsWith("\n") ? text : text + "\n");
+  });
+  #gmcp = new ByColour((gmcp: unknown, colour): Uint8Array | null => {
+    const message = forwardedGmcp(gmcp, colour);
+    return message === null ? null : encodeGmcp(message[0], message[1]);
+  });
 
   /** The frame `text` read into its parts (the same object for the same text in a row). */
   frame(text: string): HubFrame {
@@ -36,18 +67,7 @@ export class RenderMemo {
 
   /** `msg` as a telnet line: colour codes rendered (or dropped), a line end, CRLF, UTF-8. */
   line(msg: string, colour: boolean): Uint8Array {
-    if (msg !== this.#msg) {
-      this.#msg = msg;
-      this.#line = [null, null];
-    }
-    const i = colour ? 1 : 0;
-    let bytes = this.#line[i];
-    if (bytes === null) {
-      const text = renderText(msg, colour);
-      bytes = encodeText(text.endsWith("\n") ? text : text + "\n");
-      this.#line[i] = bytes;
-    }
-    return bytes;
+    return this.#line.get(msg, colour);
   }
 
   /**
@@ -55,17 +75,6 @@ export class RenderMemo {
    * `colour`; null when it is not a usable one.
    */
   gmcp(gmcp: unknown, colour: boolean): Uint8Array | null {
-    if (gmcp !== this.#gmcpOf) {
-      this.#gmcpOf = gmcp;
-      this.#gmcp = [undefined, undefined];
-    }
-    const i = colour ? 1 : 0;
-    let bytes = this.#gmcp[i];
-    if (bytes === undefined) {
-      const message = forwardedGmcp(gmcp, colour);
-      bytes = message === null ? null : encodeGmcp(message[0], message[1]);
-      this.#gmcp[i] = bytes;
-    }
-    return bytes;
+    return this.#gmcp.get(gmcp, colour);
   }
 }

@@ -18,7 +18,7 @@ import type { ClientLimits } from "./client_limits.ts";
 import { charName, helloClient, roomInfo } from "./gmcp_relay.ts";
 import { clientFrame, windowFrame } from "./hub_frames.ts";
 import { HubLink } from "./hub_link.ts";
-import { HubSession, type SessionPlayer } from "./hub_session.ts";
+import { HubSession, type ResumeProgress, type SessionPlayer } from "./hub_session.ts";
 import { NOTICES } from "./notices.ts";
 import { HubOutbox } from "./outbox.ts";
 import { PasswordPrompt } from "./password_prompt.ts";
@@ -55,7 +55,7 @@ export interface ClientContext {
    */
   dial?: (url: string) => WebSocket;
   /** When the hub last answered any session's resume (see HubSession's `resumeProgress`). */
-  resumeProgress?: { last(): number; answered(): void };
+  resumeProgress?: ResumeProgress;
 }
 
 /** One telnet connection bridged to one hub session. */
