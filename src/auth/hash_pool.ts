@@ -93,7 +93,9 @@ export class HashPool implements PasswordHasher {
 
   /**
    * Starts every worker now rather than at the first login; resolves once each has lowered its
-   * priority (or died: a missing worker is started again on demand). Never rejects.
+   * priority (or died: a missing worker is started again on demand). Rejects only when a worker
+   * cannot be created at all (no permission to run one), which stops the engine's start: no
+   * login could work.
    */
   async start(): Promise<void> {
     while (!this.#closed && this.#slots.length < this.#size) this.#slots.push(this.#spawn());
