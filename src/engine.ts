@@ -189,6 +189,10 @@ async function startOn(
     { dir: resolve(root, cfg.server.pluginsDir), engineVersion: ENGINE_VERSION },
   );
   opened.push(() => plugins!.closeAll());
+  // Built before the commands load, so its processes start (when there are scripts) meanwhile.
+  scripts = new ScriptManager(services, commands, cfg.scripts);
+  opened.push(() => scripts!.close());
+  const warming = scripts.warm();
   const core = await loadCoreCommands(commands);
   for (const f of core.failed) {
     console.error(`commands: core module ${f.module} failed: ${f.error}`);
@@ -196,8 +200,7 @@ async function startOn(
   // After core commands, so plugins see them (and may override them); a broken plugin is reported, never fatal.
   await plugins.loadAll();
   // System scripts last: their layer wins over core and plugin commands of the same name.
-  scripts = new ScriptManager(services, commands, cfg.scripts);
-  opened.push(() => scripts!.close());
+  await warming;
   await scripts.start();
   // Players made while no engine ran (the supervisor's setup) get the event plugins act on.
   await announcePending(kv, objects, (p) => hooks.worldHooks.emit("player:created", p));

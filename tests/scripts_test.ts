@@ -338,3 +338,35 @@ Deno.test("scripts: a run right after an edit uses the new version only; the old
     await t.close();
   }
 });
+
+Deno.test("scripts: a run that waits for a new script's first load is held to its switches", async () => {
+  const t = await game({});
+  try {
+    const bob = await t.g.player("Bob");
+    await Deno.writeTextFile(
+      `${t.dir}/+sw.ts`,
+      `export const switches = ["loud"];
+export default async (u) => { await new Promise((r) => setTimeout(r, 0)); u.send("sw " + u.cmd.switches.join(",")); };`,
+    );
+    // From the moment the name is known (before its first load ends) the switch it lists works,
+    // and one it does not list is refused with the list, never "takes no switches".
+    let first = HUH;
+    for (let i = 0; i < 100 && first === HUH; i++) {
+      first = (await t.g.run(bob, "+sw/loud")).text("Bob");
+      if (first === HUH) await new Promise((r) => setTimeout(r, 20));
+    }
+    assertEquals(first, "sw loud");
+    await Deno.writeTextFile(
+      `${t.dir}/+sw2.ts`,
+      `export const switches = ["loud"];\nexport default (u) => u.send("sw2");`,
+    );
+    let refused = HUH;
+    for (let i = 0; i < 100 && refused === HUH; i++) {
+      refused = (await t.g.run(bob, "+sw2/quiet")).text("Bob");
+      if (refused === HUH) await new Promise((r) => setTimeout(r, 20));
+    }
+    assertEquals(refused, "Unknown switch /quiet for +sw2. Switches: /loud.");
+  } finally {
+    await t.close();
+  }
+});

@@ -110,8 +110,13 @@ function layerPrefix(
  * Why the switches are refused, or null. Commands that list switches take only those;
  * commands without a list take none, unless their pattern reads the line itself.
  */
-function badSwitch(command: CommandEntry, switches: readonly string[]): string | null {
-  if (!switches.length || (!command.switches && command.matcher)) return null;
+export function badSwitch(
+  command: Pick<CommandEntry, "name" | "switches" | "matcher" | "lateSwitches">,
+  switches: readonly string[],
+): string | null {
+  if (!switches.length || command.lateSwitches || (!command.switches && command.matcher)) {
+    return null;
+  }
   const allowed = command.switches ?? [];
   const unknown = switches.find((s) => !allowed.includes(s));
   if (unknown === undefined) return null;

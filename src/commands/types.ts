@@ -57,6 +57,11 @@ export interface CommandSpec {
   lock?: string;
   /** Switches it accepts; any other switch is refused with a clear message. */
   switches?: string[];
+  /**
+   * The command checks switches itself, once it knows them: a system script whose first load
+   * has not ended yet (its exec waits for the load, then refuses what its exports do not list).
+   */
+  lateSwitches?: boolean;
   /** Help category and inline help text (lowest-priority help source). */
   category?: string;
   help?: string;

@@ -11,7 +11,7 @@ import type { Services } from "../services.ts";
 import type { CommandSdk, CommandSpec } from "../commands/types.ts";
 import { CommandRegistry, SCRIPT_OWNER } from "../commands/registry.ts";
 import { CommandError } from "../commands/errors.ts";
-import { DENIED } from "../commands/dispatch.ts";
+import { badSwitch, DENIED } from "../commands/dispatch.ts";
 import { subjectOf } from "../commands/sdk.ts";
 import { checkLock } from "../world/locks.ts";
 import { isStaff } from "../world/flags.ts";
@@ -24,6 +24,8 @@ import type { ScriptsConfig } from "../config/defaults.ts";
 
 /** Largest script file read, in bytes. */
 export const MAX_SCRIPT_BYTES = 256 * 1024;
+/** Longest the engine's start waits for the first loads (the rest go on in the background). */
+const START_WAIT_MS = 5_000;
 /** How often the folder is looked at for new and removed scripts (the watcher is faster). */
 const RESCAN_MS = 2_000;
 /** A report of the same problem of a script reaches staff at most this often. */
@@ -83,12 +85,36 @@ export class ScriptManager implements EngineScripts {
     );
   }
 
-  /** Registers the scripts found now and loads them in the background; watches the folder. */
+  /**
+   * Starts the script processes now if the folder holds any script, so their start overlaps the
+   * rest of the engine's (core commands and plugins load meanwhile).
+   */
+  async warm(): Promise<void> {
+    try {
+      for await (const entry of Deno.readDir(this.dir)) {
+        if (scriptFile(entry)) return this.#pool.warm();
+      }
+    } catch {
+      // No folder: nothing to warm; start() finds out the same.
+    }
+  }
+
+  /**
+   * Registers the scripts found now and loads them, waiting (up to a bound) for those loads,
+   * so their aliases, switches and help are in place when players can type; watches the folder.
+   */
   async start(): Promise<void> {
     await this.#scan();
     if (this.#scripts.size) this.#pool.warm();
     this.#timer = setInterval(() => void this.#scan(), RESCAN_MS);
     void this.#watch();
+    const loads = [...this.#scripts.values()].map((s) => s.refreshing).filter(Boolean);
+    let bound: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.allSettled(loads),
+      new Promise((ok) => bound = setTimeout(ok, START_WAIT_MS)),
+    ]);
+    clearTimeout(bound);
   }
 
   /** Stops watching and stops the script processes. */
@@ -166,6 +192,12 @@ export class ScriptManager implements EngineScripts {
     const v = s.good;
     if (!v) throw new CommandError(`${name} failed to load; staff have been told.`);
     if (!checkLock(v.lock, subjectOf(u.me))) throw new CommandError(DENIED);
+    // A run that waited for the first load was matched before its switches were known.
+    const refused = badSwitch(
+      { name: s.name, switches: v.spec.switches?.map((w) => w.toLowerCase()) },
+      u.cmd.switches,
+    );
+    if (refused) throw new CommandError(refused);
     s.runs++;
     const ctx = {
       me: viewOf(u.me),
@@ -414,7 +446,9 @@ export class ScriptManager implements EngineScripts {
       if (s.good) specs.push({ spec: s.good.spec });
       else if (!s.badHash && !s.lastError) {
         // Until its first load ends, a new script holds its name (the run waits for the load).
-        specs.push({ spec: { name: s.name, exec: (u: CommandSdk) => this.run(s.name, u) } });
+        specs.push({
+          spec: { name: s.name, lateSwitches: true, exec: (u: CommandSdk) => this.run(s.name, u) },
+        });
       }
     }
     try {
