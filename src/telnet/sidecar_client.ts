@@ -28,7 +28,7 @@ import type { MsspSource } from "./sidecar_mssp.ts";
 import { SocketWriter } from "./socket_writer.ts";
 
 /** Size of each telnet socket's read buffer. */
-const READ_BUFFER_BYTES = 1024;
+const READ_BUFFER_BYTES = 512;
 
 /** What a client needs from its sidecar. */
 export interface ClientContext {
