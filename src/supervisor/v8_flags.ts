@@ -24,10 +24,11 @@ export const CHILD_V8_FLAGS_ENV: Readonly<Record<ChildKind, string>> = {
 /**
  * Ours, per child: a young generation capped at 4 MB per semi-space. Without a cap a burst of
  * traffic (a login storm, a pose to every player) grows each process's young generation to
- * 30–60 MB and keeps it. Memory saver mode, the earlier choice, kept memory as low but made the
- * sidecar compact its old generation about once a second under a fan-out (the writes in flight
- * at each scavenge are promoted), and those pauses were the tail of a pose to 1,000 players
- * (docs/bench.md, "Issue 14: per-child V8 flags"). Per child so that either can be tuned alone.
+ * 30–60 MB and keeps it. Memory saver mode, the earlier choice for both, left no less memory 10 s
+ * after 1,000 logins and made the sidecar compact its old generation about once a second under a
+ * fan-out (the writes in flight at each scavenge are promoted): those pauses were the tail of a
+ * pose to 1,000 players (docs/bench.md, "Issue 14: per-child V8 flags"). Per child so that either
+ * can be tuned alone.
  */
 export const OUR_V8_FLAGS: Readonly<Record<ChildKind, readonly string[]>> = {
   engine: ["--max-semi-space-size=4"],
