@@ -46,8 +46,6 @@ function childEnv(env: Record<string, string>): Record<string, string> {
     ...env,
     [SUPERVISED_ENV]: "1",
     [SIDECAR_SECRET_ENV]: newSidecarSecret(),
-    // Memory saver mode for both children (src/supervisor/v8_flags.ts).
-    [V8_FLAGS_ENV]: childV8Flags(env[V8_FLAGS_ENV]),
   };
   if (!env["JWT_SECRET"]) {
     out["JWT_SECRET"] = resolveSecret({}, () => {});
@@ -212,11 +210,14 @@ export async function main(args: string[]): Promise<number> {
   logger.addSecrets(secretsFrom(children));
   // Under TLS the sidecar reaches the engine over a plain loopback link (src/tls/link.ts).
   if (config.value.server.ssl.enabled) children[HUB_LINK_ENV] = String(freeLoopbackPort());
+  // Each child its own V8 flags (src/supervisor/v8_flags.ts).
+  const engineEnv = { ...children, [V8_FLAGS_ENV]: childV8Flags("engine", env) };
+  const sidecarEnv = { ...children, [V8_FLAGS_ENV]: childV8Flags("telnet", env) };
   const supervisor = new Supervisor({
     spawnEngine: () =>
-      spawnDeno(["run", ...runFlags(), "--unstable-kv", "-A", engine], children, logger, "engine"),
+      spawnDeno(["run", ...runFlags(), "--unstable-kv", "-A", engine], engineEnv, logger, "engine"),
     spawnSidecar: () =>
-      spawnDeno(["run", ...runFlags(), "-A", sidecar], children, logger, "telnet"),
+      spawnDeno(["run", ...runFlags(), "-A", sidecar], sidecarEnv, logger, "telnet"),
     log,
     now: () => Math.round(performance.now()),
     sleep: abortableSleep,

@@ -1,27 +1,53 @@
 /**
  * V8 flags the supervisor gives the engine and the telnet sidecar, through `DENO_V8_FLAGS` in
  * their environment (Deno reads it at start, so it needs no change to the command line of either
- * way a child is started). See docs/operations.md.
+ * way a child is started). Each child has its own: the two collect different garbage (the
+ * sidecar a fan-out's thousand writes at once, the engine its caches and one record per fan-out).
+ * See docs/operations.md.
  */
 
 /** The environment variable Deno reads V8 flags from (comma-separated). */
 export const V8_FLAGS_ENV = "DENO_V8_FLAGS";
 
-/**
- * Memory saver mode: V8 keeps the young generation small and collects garbage before growing
- * the heap, where by default a burst of traffic (a login storm, a fan-out to every player) grows
- * the young generation to 30–60 MB per process and leaves it there. With it, 1,000 telnet players
- * after their logins cost about half the resident memory (docs/bench.md). The price is the
- * sidecar's tail on large fan-outs (p99 to 1,000 listeners ~34 ms against ~13 ms without it,
- * docs/operations.md): the operator's `--no-memory-saver-mode` turns it off.
- */
-export const CHILD_V8_FLAGS: readonly string[] = ["--memory-saver-mode"];
+/** The two children. */
+export type ChildKind = "engine" | "telnet";
 
 /**
- * The `DENO_V8_FLAGS` value for a child: ours first, then the operator's own (V8 takes the last
- * of a repeated flag, so `DENO_V8_FLAGS=--no-memory-saver-mode` turns ours off).
+ * The operator's flags for one child only, applied after `DENO_V8_FLAGS` (which both get), so
+ * they win over it and over ours.
  */
-export function childV8Flags(inherited: string | undefined): string {
-  const theirs = (inherited ?? "").split(",").map((f) => f.trim()).filter(Boolean);
-  return [...CHILD_V8_FLAGS, ...theirs].join(",");
+export const CHILD_V8_FLAGS_ENV: Readonly<Record<ChildKind, string>> = {
+  engine: "URSAMU_ENGINE_V8_FLAGS",
+  telnet: "URSAMU_TELNET_V8_FLAGS",
+};
+
+/**
+ * Ours, per child: a young generation capped at 4 MB per semi-space. Without a cap a burst of
+ * traffic (a login storm, a pose to every player) grows each process's young generation to
+ * 30–60 MB and keeps it. Memory saver mode, the earlier choice for both, left no less memory 10 s
+ * after 1,000 logins and made the sidecar compact its old generation about once a second under a
+ * fan-out (the writes in flight at each scavenge are promoted): those pauses were the tail of a
+ * pose to 1,000 players (docs/bench.md, "Issue 14: per-child V8 flags"). Per child so that either
+ * can be tuned alone.
+ */
+export const OUR_V8_FLAGS: Readonly<Record<ChildKind, readonly string[]>> = {
+  engine: ["--max-semi-space-size=4"],
+  telnet: ["--max-semi-space-size=4"],
+};
+
+/** Splits a comma-separated flag list, dropping blanks. */
+function flagList(value: string | undefined): string[] {
+  return (value ?? "").split(",").map((f) => f.trim()).filter(Boolean);
+}
+
+/**
+ * The `DENO_V8_FLAGS` value for a child: ours, then the operator's `DENO_V8_FLAGS`, then their
+ * flags for this child alone (V8 takes the last of a repeated flag, so theirs win).
+ */
+export function childV8Flags(kind: ChildKind, env: Record<string, string | undefined>): string {
+  return [
+    ...OUR_V8_FLAGS[kind],
+    ...flagList(env[V8_FLAGS_ENV]),
+    ...flagList(env[CHILD_V8_FLAGS_ENV[kind]]),
+  ].join(",");
 }

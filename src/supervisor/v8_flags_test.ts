@@ -1,26 +1,50 @@
 import assert from "node:assert/strict";
-import { CHILD_V8_FLAGS, childV8Flags } from "./v8_flags.ts";
+import { CHILD_V8_FLAGS_ENV, childV8Flags, OUR_V8_FLAGS } from "./v8_flags.ts";
 
-Deno.test("v8 flags: children run in memory saver mode", () => {
-  assert.ok(CHILD_V8_FLAGS.includes("--memory-saver-mode"));
-  assert.equal(childV8Flags(undefined), "--memory-saver-mode");
-  assert.equal(childV8Flags(""), "--memory-saver-mode");
+Deno.test("v8 flags: both children run with a capped young generation", () => {
+  assert.deepEqual(OUR_V8_FLAGS.engine, ["--max-semi-space-size=4"]);
+  assert.deepEqual(OUR_V8_FLAGS.telnet, ["--max-semi-space-size=4"]);
+  assert.equal(childV8Flags("engine", {}), "--max-semi-space-size=4");
+  assert.equal(childV8Flags("telnet", { DENO_V8_FLAGS: "" }), "--max-semi-space-size=4");
 });
 
-Deno.test("v8 flags: the operator's DENO_V8_FLAGS come after ours, so they win", () => {
+Deno.test("v8 flags: the operator's DENO_V8_FLAGS come after ours in both children, so they win", () => {
+  const env = { DENO_V8_FLAGS: "--max-semi-space-size=16, --max-old-space-size=512" };
+  for (const kind of ["engine", "telnet"] as const) {
+    assert.equal(
+      childV8Flags(kind, env),
+      "--max-semi-space-size=4,--max-semi-space-size=16,--max-old-space-size=512",
+    );
+  }
+});
+
+Deno.test("v8 flags: a child's own variable comes last and reaches that child only", () => {
+  const env = {
+    DENO_V8_FLAGS: "--max-old-space-size=512",
+    [CHILD_V8_FLAGS_ENV.telnet]: "--max-semi-space-size=8,",
+  };
+  assert.equal(CHILD_V8_FLAGS_ENV.telnet, "URSAMU_TELNET_V8_FLAGS");
+  assert.equal(CHILD_V8_FLAGS_ENV.engine, "URSAMU_ENGINE_V8_FLAGS");
   assert.equal(
-    childV8Flags("--no-memory-saver-mode, --max-old-space-size=512"),
-    "--memory-saver-mode,--no-memory-saver-mode,--max-old-space-size=512",
+    childV8Flags("telnet", env),
+    "--max-semi-space-size=4,--max-old-space-size=512,--max-semi-space-size=8",
+  );
+  assert.equal(childV8Flags("engine", env), "--max-semi-space-size=4,--max-old-space-size=512");
+  assert.equal(
+    childV8Flags("engine", { [CHILD_V8_FLAGS_ENV.engine]: "--memory-saver-mode" }),
+    "--max-semi-space-size=4,--memory-saver-mode",
   );
 });
 
-Deno.test("v8 flags: a deno child accepts them (an unknown flag would stop it from starting)", async () => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "console.log('started')"],
-    env: { DENO_V8_FLAGS: childV8Flags(undefined) },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(new TextDecoder().decode(out.stderr), "");
-  assert.equal(new TextDecoder().decode(out.stdout).trim(), "started");
+Deno.test("v8 flags: a deno child accepts each child's (an unknown flag would stop it from starting)", async () => {
+  for (const kind of ["engine", "telnet"] as const) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "console.log('started')"],
+      env: { DENO_V8_FLAGS: childV8Flags(kind, {}) },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(new TextDecoder().decode(out.stderr), "", kind);
+    assert.equal(new TextDecoder().decode(out.stdout).trim(), "started", kind);
+  }
 });

@@ -37,7 +37,12 @@ export interface MuxClientOptions {
 export class VirtualSocket {
   readyState = 0;
   onopen: ((e: Event) => void) | null = null;
-  onmessage: ((e: MessageEvent) => void) | null = null;
+  /**
+   * Called with `{ data }` rather than a MessageEvent: a fan-out hands one frame to a thousand
+   * sessions, and a MessageEvent each was ~330 of the ~2,100 bytes of garbage the sidecar made
+   * per delivered line (HubLink reads `data` only).
+   */
+  onmessage: ((e: Pick<MessageEvent, "data">) => void) | null = null;
   onclose: ((e: CloseEvent) => void) | null = null;
   onerror: ((e: Event) => void) | null = null;
 
@@ -69,7 +74,7 @@ export class VirtualSocket {
 
   /** A frame from the hub. */
   received(data: string): void {
-    if (this.readyState === 1) this.onmessage?.(new MessageEvent("message", { data }));
+    if (this.readyState === 1) this.onmessage?.({ data });
   }
 
   /** The session is over. */

@@ -41,13 +41,50 @@ const WANTNO = 2;
 const WANTYES = 3;
 const STATES: readonly QState[] = ["no", "yes", "wantno", "wantyes"];
 
+/**
+ * One side's options, a byte each: the RFC 1143 state (bits 0-1), the queue bit (bit 2: the
+ * opposite of the pending request is wanted once it is answered), and the answers given to
+ * peer-initiated changes (bits 3-7). Even two correct Q-method ends can ping-pong forever once
+ * one end has sent an unpaired on/off burst; the cap on answers is what ends that. Every telnet
+ * player holds two of these, in one 512-byte buffer shared by both sides, rather than three
+ * arrays each (six buffers, ~5 KiB of the sidecar's memory per player).
+ */
 class SideTable {
-  readonly state = new Uint8Array(256);
-  // RFC 1143 queue bit: the opposite of the pending request is wanted once it is answered.
-  readonly opposite = new Uint8Array(256);
-  // Answers to peer-initiated changes per option. Even two correct Q-method ends can ping-pong
-  // forever once one end has sent an unpaired on/off burst; this cap is what ends that.
-  readonly answers = new Uint8Array(256);
+  readonly #cells: Uint8Array;
+  readonly #at: number;
+
+  /** The side whose bytes are `cells[at .. at + 255]`. */
+  constructor(cells: Uint8Array, at: number) {
+    this.#cells = cells;
+    this.#at = at;
+  }
+
+  state(o: number): number {
+    return this.#cells[this.#at + o] & 3;
+  }
+
+  setState(o: number, state: number): void {
+    const i = this.#at + o;
+    this.#cells[i] = (this.#cells[i] & ~3) | state;
+  }
+
+  opposite(o: number): boolean {
+    return (this.#cells[this.#at + o] & 4) !== 0;
+  }
+
+  setOpposite(o: number, wanted: boolean): void {
+    const i = this.#at + o;
+    this.#cells[i] = wanted ? this.#cells[i] | 4 : this.#cells[i] & ~4;
+  }
+
+  answers(o: number): number {
+    return this.#cells[this.#at + o] >> 3;
+  }
+
+  /** Counts one answer (callers stop at {@linkcode MAX_ANSWERS}, well below the 31 that fit). */
+  answered(o: number): void {
+    this.#cells[this.#at + o] += 8;
+  }
 }
 
 /** Answers to peer-initiated changes of one option before further ones are ignored. */
@@ -60,49 +97,52 @@ const MAX_ANSWERS = 16;
  */
 export class OptionTable {
   readonly #policy: NegotiationPolicy;
-  readonly #local = new SideTable();
-  readonly #remote = new SideTable();
+  readonly #local: SideTable;
+  readonly #remote: SideTable;
 
   /** Creates a table with every option off. */
   constructor(policy: NegotiationPolicy) {
     this.#policy = policy;
+    const cells = new Uint8Array(512);
+    this.#local = new SideTable(cells, 0);
+    this.#remote = new SideTable(cells, 256);
   }
 
   /** True when the option is on for that side (state "yes"). */
   isEnabled(side: Side, option: number): boolean {
-    return this.#table(side).state[option & 0xff] === YES;
+    return this.#table(side).state(option & 0xff) === YES;
   }
 
   /** The RFC 1143 state of one side of an option. */
   state(side: Side, option: number): QState {
-    return STATES[this.#table(side).state[option & 0xff]];
+    return STATES[this.#table(side).state(option & 0xff)];
   }
 
   /** Asks to turn an option on or off; returns the verb to send (if any) and the change. */
   request(side: Side, option: number, enable: boolean): NegotiationResult {
     const t = this.#table(side);
     const o = option & 0xff;
-    const before = t.state[o];
+    const before = t.state(o);
     const [on, off]: [Verb, Verb] = side === "local" ? ["WILL", "WONT"] : ["DO", "DONT"];
     let reply: Uint8Array | null = null;
     switch (before) {
       case NO:
         if (enable) {
-          t.state[o] = WANTYES;
+          t.setState(o, WANTYES);
           reply = negotiationBytes(on, o);
         }
         break;
       case YES:
         if (!enable) {
-          t.state[o] = WANTNO;
+          t.setState(o, WANTNO);
           reply = negotiationBytes(off, o);
         }
         break;
       case WANTNO:
-        t.opposite[o] = enable ? 1 : 0;
+        t.setOpposite(o, enable);
         break;
       case WANTYES:
-        t.opposite[o] = enable ? 0 : 1;
+        t.setOpposite(o, !enable);
         break;
     }
     return { reply, change: this.#change(side, o, before) };
@@ -114,16 +154,16 @@ export class OptionTable {
     const side: Side = verb === "DO" || verb === "DONT" ? "local" : "remote";
     const positive = verb === "DO" || verb === "WILL";
     const t = this.#table(side);
-    const before = t.state[o];
+    const before = t.state(o);
     const [on, off]: [Verb, Verb] = side === "local" ? ["WILL", "WONT"] : ["DO", "DONT"];
     let reply: Uint8Array | null = null;
     if (positive) {
       switch (before) {
         case NO:
-          if (t.answers[o] >= MAX_ANSWERS) break;
-          t.answers[o]++;
+          if (t.answers(o) >= MAX_ANSWERS) break;
+          t.answered(o);
           if (this.#policy[side].has(o)) {
-            t.state[o] = YES;
+            t.setState(o, YES);
             reply = negotiationBytes(on, o);
           } else {
             reply = negotiationBytes(off, o);
@@ -133,16 +173,16 @@ export class OptionTable {
           break;
         case WANTNO:
           // The peer answered our "off" with "on": a protocol error, accept its view and stop.
-          t.state[o] = t.opposite[o] ? YES : NO;
-          t.opposite[o] = 0;
+          t.setState(o, t.opposite(o) ? YES : NO);
+          t.setOpposite(o, false);
           break;
         case WANTYES:
-          if (t.opposite[o]) {
-            t.state[o] = WANTNO;
-            t.opposite[o] = 0;
+          if (t.opposite(o)) {
+            t.setState(o, WANTNO);
+            t.setOpposite(o, false);
             reply = negotiationBytes(off, o);
           } else {
-            t.state[o] = YES;
+            t.setState(o, YES);
           }
           break;
       }
@@ -151,24 +191,24 @@ export class OptionTable {
         case NO:
           break;
         case YES:
-          t.state[o] = NO;
-          if (t.answers[o] < MAX_ANSWERS) {
-            t.answers[o]++;
+          t.setState(o, NO);
+          if (t.answers(o) < MAX_ANSWERS) {
+            t.answered(o);
             reply = negotiationBytes(off, o);
           }
           break;
         case WANTNO:
-          if (t.opposite[o]) {
-            t.state[o] = WANTYES;
-            t.opposite[o] = 0;
+          if (t.opposite(o)) {
+            t.setState(o, WANTYES);
+            t.setOpposite(o, false);
             reply = negotiationBytes(on, o);
           } else {
-            t.state[o] = NO;
+            t.setState(o, NO);
           }
           break;
         case WANTYES:
-          t.state[o] = NO;
-          t.opposite[o] = 0;
+          t.setState(o, NO);
+          t.setOpposite(o, false);
           break;
       }
     }
@@ -181,7 +221,7 @@ export class OptionTable {
 
   #change(side: Side, option: number, before: number): OptionChange | null {
     const wasOn = before === YES;
-    const isOn = this.#table(side).state[option] === YES;
+    const isOn = this.#table(side).state(option) === YES;
     return wasOn === isOn ? null : { side, option, enabled: isOn };
   }
 }

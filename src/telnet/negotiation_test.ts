@@ -142,3 +142,28 @@ Deno.test("negotiation: a broken client's on/off burst cannot keep the server lo
     toServer = replies.flatMap((r) => (r ? [naive(r)] : [])).filter((r) => r !== null);
   }
 });
+
+Deno.test("negotiation: each option's two sides, queue bit and answer count are kept apart", () => {
+  const t = server();
+  for (let o = 0; o < 256; o++) {
+    // Local side: an offer pending, then the opposite queued behind it.
+    t.request("local", o, true);
+    t.request("local", o, false);
+    // Remote side: the peer re-asks until the cap; every answer is a refusal or an agreement.
+    let answers = 0;
+    for (let i = 0; i < 40; i++) {
+      if (t.receive("WILL", o).reply) answers++;
+      t.receive("WONT", o);
+    }
+    assert.ok(answers >= 8 && answers <= 16, `option ${o}: ${answers} answers`);
+  }
+  for (let o = 0; o < 256; o++) {
+    assert.equal(t.state("local", o), "wantyes", `option ${o}`);
+    assert.equal(t.state("remote", o), "no", `option ${o}`);
+    // The queued "off" is remembered: the peer's agreement turns it straight back off.
+    assert.deepEqual(t.receive("DO", o), { reply: bytes(IAC, WONT, o), change: null });
+    assert.equal(t.state("local", o), "wantno");
+    assert.deepEqual(t.receive("DONT", o).reply, null);
+    assert.equal(t.state("local", o), "no");
+  }
+});

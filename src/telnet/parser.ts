@@ -52,7 +52,8 @@ export class TelnetParser {
   #state: State = State.Data;
   #verb: Verb = "WILL";
   #sbOption = 0;
-  #sb = new Uint8Array(64);
+  /** An unfinished subnegotiation's payload; only while one is being read (idle players hold none). */
+  #sb: Uint8Array | null = null;
   #sbLength = 0;
 
   /** Creates a parser; see {@linkcode TelnetParserOptions}. */
@@ -134,7 +135,7 @@ export class TelnetParser {
             events.push({
               type: "subnegotiation",
               option: this.#sbOption,
-              data: this.#sb.slice(0, this.#sbLength),
+              data: this.#sb?.slice(0, this.#sbLength) ?? new Uint8Array(0),
             });
             this.#resetSb();
             this.#state = State.Data;
@@ -200,6 +201,7 @@ export class TelnetParser {
       this.#state = State.SbDiscard;
       return;
     }
+    this.#sb ??= new Uint8Array(64);
     if (this.#sbLength === this.#sb.length) {
       const grown = new Uint8Array(Math.min(this.#max, this.#sb.length * 2));
       grown.set(this.#sb);
@@ -210,7 +212,7 @@ export class TelnetParser {
 
   #resetSb(): void {
     this.#sbLength = 0;
-    // Give back a buffer grown by one large payload so idle sessions stay small.
-    if (this.#sb.length > 64) this.#sb = new Uint8Array(64);
+    // Idle sessions hold no buffer (subnegotiations are rare: at connect, on a resize).
+    this.#sb = null;
   }
 }

@@ -26,7 +26,12 @@ import { decodeGmcp, encodeGmcp } from "./gmcp.ts";
 import { LineFramer } from "./lines.ts";
 import { encodeMssp, type MsspTable } from "./mssp.ts";
 import { decodeNaws } from "./naws.ts";
-import { type OptionChange, OptionTable, type Side } from "./negotiation.ts";
+import {
+  type NegotiationPolicy,
+  type OptionChange,
+  OptionTable,
+  type Side,
+} from "./negotiation.ts";
 import { OutputPipe } from "./output.ts";
 import { TelnetParser } from "./parser.ts";
 import { encodeText } from "./text.ts";
@@ -91,6 +96,21 @@ const MAX_TTYPE_REQUESTS = 3;
 
 const MCCP2_START = subnegotiationBytes(MCCP2, new Uint8Array(0));
 
+/** Options the client may perform when it offers them. */
+const REMOTE_OPTIONS: ReadonlySet<number> = new Set([NAWS, TTYPE, CHARSET, SGA, BINARY]);
+
+/**
+ * What the server agrees to when the client asks unprompted, for each combination of MSSP (a
+ * supplier given) and MCCP2 (index `2 * mssp + mccp`): built once and shared by every connection
+ * (two sets each were ~0.4 KiB of the sidecar's memory per player). Never changed.
+ */
+const POLICIES: readonly NegotiationPolicy[] = [false, true].flatMap((mssp) =>
+  [false, true].map((mccp) => ({
+    local: new Set([SGA, CHARSET, GMCP, BINARY, ...(mssp ? [MSSP] : []), ...(mccp ? [MCCP2] : [])]),
+    remote: REMOTE_OPTIONS,
+  }))
+);
+
 /**
  * The protocol side of one telnet connection. Feed it each TCP read with `receive`; it answers
  * negotiation through the `write` sink (one write per read) and returns lines and events.
@@ -126,10 +146,7 @@ export class TelnetSession {
     this.#onError = options.onError;
     this.#parser = new TelnetParser({ maxSubnegotiation: options.maxSubnegotiation });
     this.#framer = new LineFramer({ maxLineBytes: options.maxLineBytes });
-    const local = new Set([SGA, CHARSET, GMCP, BINARY]);
-    if (this.#mssp) local.add(MSSP);
-    if (this.#compression) local.add(MCCP2);
-    this.#table = new OptionTable({ local, remote: new Set([NAWS, TTYPE, CHARSET, SGA, BINARY]) });
+    this.#table = new OptionTable(POLICIES[(this.#mssp ? 2 : 0) + (this.#compression ? 1 : 0)]);
     this.#out = new OutputPipe(options.write, {
       compressionLevel: options.compressionLevel,
       onError: options.onError,

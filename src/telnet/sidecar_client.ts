@@ -28,7 +28,7 @@ import type { MsspSource } from "./sidecar_mssp.ts";
 import { SocketWriter } from "./socket_writer.ts";
 
 /** Size of each telnet socket's read buffer. */
-const READ_BUFFER_BYTES = 2048;
+const READ_BUFFER_BYTES = 512;
 
 /** What a client needs from its sidecar. */
 export interface ClientContext {
@@ -147,7 +147,8 @@ export class TelnetClient {
     this.#session.start();
     this.#link.connect();
     // Held by every idle player's pending read: typed lines are short, and a paste just takes
-    // more reads (16 KiB here was a third of the sidecar's memory per player).
+    // more reads, which the line framer joins (16 KiB here was a third of the sidecar's memory
+    // per player).
     const buf = new Uint8Array(READ_BUFFER_BYTES);
     try {
       for (;;) {

@@ -20,17 +20,25 @@ export interface SocketWriterOptions {
  * Queues bytes and writes them in order. Whatever piled up while a write was in flight goes out
  * as one write, so a burst of replies costs one syscall and one packet where it can.
  * A client that never reads makes the queue grow until `onOverflow`; nothing is ever unbounded.
+ *
+ * A fan-out to a room writes one line to each of a thousand of these at once, so a write
+ * allocates nothing it can do without: no async function and its awaits (two callbacks bound
+ * once, per writer), no view of a chunk written whole, no fresh queue or resolver list per write.
  */
 export class SocketWriter {
   readonly #socket: WritableSocket;
   readonly #max: number;
   readonly #onOverflow: () => void;
   readonly #onError: (error: unknown) => void;
-  #queue: Uint8Array[] = [];
+  readonly #queue: Uint8Array[] = [];
   #queued = 0;
-  #writing = false;
+  /** The chunk being written, and how much of it is out; null when no write is in flight. */
+  #chunk: Uint8Array | null = null;
+  #at = 0;
   #failed = false;
-  #idle: (() => void)[] = [];
+  #idle: (() => void)[] | null = null;
+  readonly #written = (n: number): void => this.#afterWrite(n);
+  readonly #writeFailed = (error: unknown): void => this.#error(error);
 
   constructor(socket: WritableSocket, opts: SocketWriterOptions) {
     this.#socket = socket;
@@ -57,42 +65,79 @@ export class SocketWriter {
       this.#onOverflow();
       return;
     }
+    if (this.#chunk === null) {
+      // Nothing in flight (the usual case): straight out, without a trip through the queue.
+      this.#start(bytes);
+      return;
+    }
     this.#queue.push(bytes);
     this.#queued += bytes.length;
-    if (!this.#writing) this.#pump();
   }
 
   /** Resolves when everything queued so far is written (or the writer failed). */
   idle(): Promise<void> {
-    if (!this.#writing || this.#failed) return Promise.resolve();
-    return new Promise((resolve) => this.#idle.push(resolve));
+    if (this.#chunk === null || this.#failed) return Promise.resolve();
+    return new Promise((resolve) => (this.#idle ??= []).push(resolve));
   }
 
-  async #pump(): Promise<void> {
-    this.#writing = true;
-    try {
-      while (this.#queue.length > 0 && !this.#failed) {
-        const chunk = concatBytes(this.#queue);
-        this.#queue = [];
-        this.#queued = 0;
-        let at = 0;
-        while (at < chunk.length) at += await this.#socket.write(chunk.subarray(at));
-      }
-    } catch (error) {
-      if (!this.#failed) {
-        this.#fail();
-        this.#onError(error);
-      }
-    } finally {
-      this.#writing = false;
-      for (const resolve of this.#idle.splice(0)) resolve();
+  /** Starts writing what is queued, as one chunk; or, with nothing queued, goes idle. */
+  #next(): void {
+    if (this.#queue.length === 0 || this.#failed) {
+      this.#chunk = null;
+      this.#settle();
+      return;
     }
+    const chunk = concatBytes(this.#queue);
+    this.#queue.length = 0;
+    this.#queued = 0;
+    this.#start(chunk);
+  }
+
+  #start(chunk: Uint8Array): void {
+    this.#chunk = chunk;
+    this.#at = 0;
+    this.#send();
+  }
+
+  #send(): void {
+    const chunk = this.#chunk!;
+    try {
+      this.#socket.write(this.#at === 0 ? chunk : chunk.subarray(this.#at))
+        .then(this.#written, this.#writeFailed);
+    } catch (error) {
+      this.#error(error);
+    }
+  }
+
+  #afterWrite(n: number): void {
+    if (this.#failed) {
+      this.#chunk = null;
+      return;
+    }
+    this.#at += n;
+    if (this.#at < this.#chunk!.length) this.#send();
+    else this.#next();
+  }
+
+  #error(error: unknown): void {
+    this.#chunk = null;
+    if (this.#failed) return;
+    this.#fail();
+    this.#onError(error);
   }
 
   #fail(): void {
     this.#failed = true;
-    this.#queue = [];
+    this.#queue.length = 0;
     this.#queued = 0;
-    for (const resolve of this.#idle.splice(0)) resolve();
+    this.#settle();
+  }
+
+  /** Resolves the `idle()` promises waiting. */
+  #settle(): void {
+    const waiting = this.#idle;
+    if (waiting === null) return;
+    this.#idle = null;
+    for (const resolve of waiting) resolve();
   }
 }
