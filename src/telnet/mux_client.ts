@@ -15,6 +15,7 @@ import {
   type MuxRecord,
   readClose,
 } from "../hub/mux_wire.ts";
+import { noDelayTo } from "./nodelay.ts";
 import { reconnectDelay } from "./hub_link.ts";
 
 /** Close code a session sees when the link went away (the HubLink then retries and resumes). */
@@ -92,6 +93,7 @@ export class VirtualSocket {
 export class MuxClient {
   readonly #o: MuxClientOptions;
   readonly #url: string;
+  #noDelayWarned = false;
   readonly #sessions = new Map<number, VirtualSocket>();
   /** Sessions whose open went out on the current link. */
   readonly #announced = new Set<number>();
@@ -206,6 +208,8 @@ export class MuxClient {
     this.#ws = ws;
     ws.onopen = () => {
       if (this.#ws !== ws) return;
+      // Before the first frame: Deno's client leaves Nagle on (src/telnet/nodelay.ts).
+      this.#noDelay();
       const reopened = this.#everOpen;
       this.#open = true;
       this.#everOpen = true;
@@ -232,6 +236,16 @@ export class MuxClient {
       for (const s of [...this.#sessions.values()]) s.ended(LINK_LOST, "sidecar link lost");
       this.#retry();
     };
+  }
+
+  /** Turns Nagle's algorithm off on the link's socket; says once if it cannot. */
+  #noDelay(): void {
+    const port = Number(new URL(this.#url).port) || 80;
+    const r = noDelayTo(port);
+    if (r.error && !this.#noDelayWarned) {
+      this.#noDelayWarned = true;
+      this.#o.log?.(`telnet: the hub link keeps Nagle's algorithm on (${r.error})`);
+    }
   }
 
   #retry(): void {
