@@ -16,6 +16,7 @@ import { SessionRegistry } from "./registry.ts";
 import { Sessions } from "./sessions.ts";
 import { checkSidecarProof, SIDECAR_HEADER } from "./sidecar_auth.ts";
 import { MuxLink, type MuxSocket } from "./mux_link.ts";
+import { LocalLink } from "./local_link.ts";
 import type { HubApi, HubConnection, Outbound, PlayerCard, PlayerIds } from "./types.ts";
 
 /** Settings for {@linkcode Hub}. */
@@ -141,6 +142,19 @@ export class Hub implements HubApi {
     this.#links.add(link);
     upgraded.socket.addEventListener("close", () => this.#links.delete(link));
     return upgraded.response;
+  }
+
+  /**
+   * The carrier of the telnet players the engine serves itself, on sockets the sidecar handed
+   * over (src/telnet/direct_host.ts). Its sessions are trusted as the sidecar's are: the
+   * sidecar proved itself on the channel the sockets came through.
+   */
+  openLocal(): LocalLink {
+    return new LocalLink((socket, query) => {
+      const token = query.get("token");
+      const resume = /^(1|true|yes)$/i.test(query.get("resume") ?? "");
+      this.#attach(socket as unknown as WebSocket, "telnet", "127.0.0.1", true, token, resume);
+    });
   }
 
   /** Wires one client socket (its own WebSocket, or a session of a sidecar link) to the hub. */

@@ -23,6 +23,16 @@ export const MAX_LINK_MESSAGE = 16 * 1024 * 1024;
 /** Output the link may hold unsent before the sidecar counts as stalled and the link is closed. */
 export const MAX_LINK_BUFFERED = 64 * 1024 * 1024;
 
+/** What carries a {@linkcode MuxSocket}'s traffic: the sidecar link, or the engine's own telnet. */
+export interface SessionCarrier {
+  /** Queues a frame for session `sid`. */
+  queue(sid: number, text: string): void;
+  /** Queues the session's close. */
+  closing(sid: number, code: number, reason: string): void;
+  /** Drops a finished session. */
+  forget(sid: number, socket: MuxSocket): void;
+}
+
 /** One telnet session on the link, shaped like the WebSocket a Connection expects. */
 export class MuxSocket extends EventTarget {
   readyState = 0;
@@ -32,7 +42,7 @@ export class MuxSocket extends EventTarget {
   onopen: ((e: Event) => void) | null = null;
   onclose: ((e: Event) => void) | null = null;
 
-  constructor(private readonly link: MuxLink, readonly sid: number) {
+  constructor(private readonly link: SessionCarrier, readonly sid: number) {
     super();
   }
 
@@ -86,7 +96,7 @@ export interface MuxLinkStats {
 }
 
 /** The hub's end of one sidecar link. */
-export class MuxLink {
+export class MuxLink implements SessionCarrier {
   readonly #socket: WebSocket;
   readonly #open: MuxOpen;
   readonly #log: (line: string) => void;

@@ -1,0 +1,134 @@
+/**
+ * The hub's carrier for the telnet players the engine serves itself (src/telnet/direct_host.ts):
+ * what the sidecar link does across a socket, done in memory. Each session is a pair: the hub's
+ * {@linkcode MuxSocket}, which a Connection uses like a WebSocket of its own, and a
+ * {@linkcode LocalSocket}, which the player's telnet client dials and uses like one too. So
+ * logins, limits, pacing and resumes stay exactly those of the sidecar's sessions, and nothing a
+ * telnet client sends can name another session.
+ *
+ * A client's frames reach the hub at once (the hub queues its own work). The hub's frames are
+ * gathered and handed over at the end of the current task, in order: a command's replies then
+ * reach its player's socket together, and the hub is never re-entered from its own send.
+ */
+import { type MuxOpen, MuxSocket, type SessionCarrier } from "./mux_link.ts";
+
+/** One queued delivery to a client: a frame, or the session's close after its last frame. */
+type Delivery =
+  | { socket: LocalSocket; text: string }
+  | { socket: LocalSocket; code: number; reason: string };
+
+/** The client's end of one session, shaped like the WebSocket a HubLink dials. */
+export class LocalSocket {
+  readyState = 0;
+  onopen: ((e: Event) => void) | null = null;
+  /** Called with `{ data }` rather than a MessageEvent (see mux_client.ts's VirtualSocket). */
+  onmessage: ((e: Pick<MessageEvent, "data">) => void) | null = null;
+  onclose: ((e: CloseEvent) => void) | null = null;
+  onerror: ((e: Event) => void) | null = null;
+
+  constructor(private readonly hub: MuxSocket) {}
+
+  /** Sends one frame to the hub. */
+  send(text: string): void {
+    if (this.readyState !== 1) throw new Error("session is not open");
+    this.hub.received(text);
+  }
+
+  /** Ends the session (the hub sees it closed). */
+  close(code = 1000, reason = ""): void {
+    if (this.readyState >= 2) return;
+    this.readyState = 2;
+    const hub = this.hub;
+    // Not from inside the telnet client's own call: the hub's close handling may send.
+    queueMicrotask(() => hub.ended(code, reason));
+    this.ended(code, reason);
+  }
+
+  /** The hub took the session. */
+  opened(): void {
+    if (this.readyState !== 0) return;
+    this.readyState = 1;
+    this.onopen?.(new Event("open"));
+  }
+
+  /** A frame from the hub. */
+  received(data: string): void {
+    if (this.readyState === 1) this.onmessage?.({ data });
+  }
+
+  /** The session is over. */
+  ended(code: number, reason: string): void {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    this.onclose?.(new CloseEvent("close", { code, reason, wasClean: true }));
+  }
+}
+
+/** The engine's own telnet sessions, as a carrier of hub sockets. */
+export class LocalLink implements SessionCarrier {
+  readonly #open: MuxOpen;
+  readonly #clients = new Map<number, LocalSocket>();
+  #seq = 0;
+  #pending: Delivery[] = [];
+  #scheduled = false;
+
+  /** `open` attaches each new hub socket to the hub, with the query its client dialed. */
+  constructor(open: MuxOpen) {
+    this.#open = open;
+  }
+
+  /** Sessions carried. */
+  get sessions(): number {
+    return this.#clients.size;
+  }
+
+  /** A new session for `url` (its query, with a resume's token, is what the hub sees). */
+  dial(url: string): WebSocket {
+    const sid = ++this.#seq;
+    const hub = new MuxSocket(this, sid);
+    const client = new LocalSocket(hub);
+    this.#clients.set(sid, client);
+    this.#open(hub, new URL(url).searchParams);
+    // After the Connection has subscribed (as a WebSocket opens after its upgrade returns).
+    queueMicrotask(() => {
+      if (hub.readyState !== 0 || client.readyState !== 0) return;
+      hub.opened();
+      client.opened();
+    });
+    return client as unknown as WebSocket;
+  }
+
+  /** Queues a hub frame for session `sid`. */
+  queue(sid: number, text: string): void {
+    const socket = this.#clients.get(sid);
+    if (socket) this.#deliver({ socket, text });
+  }
+
+  /** Queues the session's close, after its frames. */
+  closing(sid: number, code: number, reason: string): void {
+    const socket = this.#clients.get(sid);
+    if (socket) this.#deliver({ socket, code, reason });
+  }
+
+  /** Drops a finished session. */
+  forget(sid: number): void {
+    this.#clients.delete(sid);
+  }
+
+  #deliver(d: Delivery): void {
+    this.#pending.push(d);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(() => this.#flush());
+  }
+
+  #flush(): void {
+    this.#scheduled = false;
+    const batch = this.#pending;
+    this.#pending = [];
+    for (const d of batch) {
+      if ("text" in d) d.socket.received(d.text);
+      else d.socket.ended(d.code, d.reason);
+    }
+  }
+}
