@@ -11,6 +11,9 @@ import { oneLine, StartupError } from "./src/startup_error.ts";
 import { Config, configFile } from "./src/config/load.ts";
 import { startLogging } from "./src/logging/setup.ts";
 import { HUB_LINK_ENV } from "./src/tls/link.ts";
+import { sidecarSecretFrom } from "./src/hub/sidecar_auth.ts";
+import { DirectTelnet } from "./src/telnet/direct_host.ts";
+import { handoffUnavailable } from "./src/telnet/handoff_support.ts";
 
 /**
  * Routes this process's console through the logger before anything else prints. The engine reads
@@ -50,6 +53,31 @@ async function start(): Promise<{ engine: Engine; server: RunningServer }> {
   }
 }
 
+/**
+ * Serves the telnet players whose sockets the sidecar hands over (src/telnet/direct_host.ts),
+ * when there is a sidecar secret and the platform allows it; null: the sidecar serves them.
+ */
+function serveTelnet(engine: Engine): DirectTelnet | null {
+  const env = Deno.env.toObject();
+  const secret = sidecarSecretFrom(env, () => {/* the engine warned already */});
+  if (secret === null || env["URSAMU_TELNET_HANDOFF"] === "0") return null;
+  const why = handoffUnavailable();
+  if (why !== null) {
+    console.log(`engine: telnet players are served by the sidecar (${why})`);
+    return null;
+  }
+  const cfg = engine.services.config.value;
+  const telnet = new DirectTelnet({
+    secret,
+    link: engine.hub.openLocal(),
+    gameName: cfg.game.name,
+    port: cfg.server.telnet,
+    online: () => engine.hub.onlinePlayers().length,
+  });
+  telnet.start();
+  return telnet;
+}
+
 /** Runs the engine process until it exits (also `ursamu __engine` in a compiled binary). */
 export async function runEngine(): Promise<void> {
   await logging();
@@ -58,6 +86,11 @@ export async function runEngine(): Promise<void> {
   const { lifecycle } = engine.services;
   lifecycle.onExit("storage", () => engine.close());
   lifecycle.onExit("listeners", () => server.shutdown());
+  const telnet = serveTelnet(engine);
+  // After the hub's hook (players have their notice): their sockets and states to the sidecar.
+  if (telnet) {
+    lifecycle.onExit("telnet", () => telnet.stop(lifecycle.exitCode === EXIT_RESTART));
+  }
   lifecycle.onExit("hub", () => {
     const restart = lifecycle.exitCode === EXIT_RESTART;
     return engine.hub.shutdown(

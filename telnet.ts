@@ -55,9 +55,10 @@ export async function runSidecar(): Promise<void> {
     maxConnectionsPerIp: cfg.server.maxConnectionsPerIp,
     // Nobody can connect any more: a new sidecar (the supervisor starts one) is the way back.
     listenerLost: () => Deno.exit(1),
+    handoff: env["URSAMU_TELNET_HANDOFF"] !== "0",
   });
   try {
-    sidecar.listen();
+    await sidecar.listen();
     if (cfg.server.ssl.enabled) {
       const root = Deno.cwd();
       await sidecar.listenTls({

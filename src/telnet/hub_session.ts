@@ -73,9 +73,28 @@ export class HubSession {
   /** The hub said it is stopping, not restarting (`restart: false` on its disconnect frame). */
   #hubStopping = false;
 
-  constructor(host: SessionHost, resumeTimeoutMs: number) {
+  /**
+   * With `carried` (the token and player of a session another process served), the session is
+   * resumed at the first open, and the player, told then that the server was away, is told when
+   * it is back.
+   */
+  constructor(
+    host: SessionHost,
+    resumeTimeoutMs: number,
+    carried: { token: string | null; player: SessionPlayer | null } | null = null,
+  ) {
     this.#host = host;
     this.#resumeTimeoutMs = resumeTimeoutMs;
+    if (carried) {
+      this.#token = carried.token;
+      this.#player = carried.token === null ? null : carried.player;
+      this.#wasDown = true;
+    }
+  }
+
+  /** The session token, or null before a login. */
+  get token(): string | null {
+    return this.#token;
   }
 
   /** Where the session stands. */

@@ -55,6 +55,16 @@ export class LineFramer {
     return this.#bytes;
   }
 
+  /** The unfinished line held so far (to carry it to another process; see `resume`). */
+  pending(): string {
+    return this.#truncated ? "" : this.#text();
+  }
+
+  /** Starts the unfinished line with `text` (what another process's `pending` gave). */
+  resume(text: string): void {
+    for (const ch of text) this.#take(ch.codePointAt(0) ?? 0, []);
+  }
+
   /** Adds data bytes and returns the lines they completed. */
   push(bytes: Uint8Array): FramedLine[] {
     const lines: FramedLine[] = [];
@@ -108,13 +118,17 @@ export class LineFramer {
     }
   }
 
-  #finish(): FramedLine {
+  #text(): string {
     let text = "";
     // Chunked so a long line never hits the engine's argument-count limit.
     for (let i = 0; i < this.#line.length; i += 4096) {
       text += String.fromCodePoint(...this.#line.slice(i, i + 4096));
     }
-    const line = { text, truncated: this.#truncated };
+    return text;
+  }
+
+  #finish(): FramedLine {
+    const line = { text: this.#text(), truncated: this.#truncated };
     this.#line = [];
     this.#bytes = 0;
     this.#truncated = false;

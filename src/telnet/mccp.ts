@@ -1,6 +1,12 @@
 /** MCCP2: one zlib stream per connection, flushed after every write. */
 
-import { constants, createDeflate, type Deflate } from "node:zlib";
+import {
+  constants,
+  createDeflate,
+  createDeflateRaw,
+  type Deflate,
+  type DeflateRaw,
+} from "node:zlib";
 
 /** Settings for {@linkcode Mccp2Compressor}. */
 export interface Mccp2CompressorOptions {
@@ -8,6 +14,14 @@ export interface Mccp2CompressorOptions {
   level?: number;
   /** Called once if zlib fails; the stream is dead afterwards and the connection should close. */
   onError?: (error: Error) => void;
+  /**
+   * Continue a stream another compressor began (in a process that is gone): raw deflate blocks,
+   * no zlib header. Every write of ours ended on a sync flush, a byte-aligned block boundary, so
+   * the client's inflater reads the new blocks as more of the same stream; they refer back only
+   * to what this compressor itself sent. Only the checksum that ends a stream cannot be right
+   * (it covers data this process never saw): `end()` sends zeros for it.
+   */
+  continued?: boolean;
 }
 
 /**
@@ -19,7 +33,9 @@ export interface Mccp2CompressorOptions {
  * {@linkcode Mccp2Compressor.flushed} to wait for it.
  */
 export class Mccp2Compressor {
-  readonly #deflate: Deflate;
+  readonly #deflate: Deflate | DeflateRaw;
+  readonly #continued: boolean;
+  readonly #sink: (bytes: Uint8Array) => void;
   #ended: Promise<void> | null = null;
   #failed = false;
   #last: Promise<void> = Promise.resolve();
@@ -28,7 +44,10 @@ export class Mccp2Compressor {
   constructor(sink: (bytes: Uint8Array) => void, options: Mccp2CompressorOptions = {}) {
     // The flush option makes every write one sync-flushed zlib call, so each reply comes out as
     // one chunk: one socket write, decodable on arrival.
-    this.#deflate = createDeflate({ flush: constants.Z_SYNC_FLUSH, level: options.level ?? 6 });
+    const settings = { flush: constants.Z_SYNC_FLUSH, level: options.level ?? 6 };
+    this.#continued = options.continued ?? false;
+    this.#deflate = this.#continued ? createDeflateRaw(settings) : createDeflate(settings);
+    this.#sink = sink;
     this.#deflate.on("data", (chunk: Uint8Array) => {
       if (!this.#failed) sink(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     });
@@ -57,12 +76,28 @@ export class Mccp2Compressor {
     return this.#ended ?? this.#last;
   }
 
-  /** Finishes the stream (Z_FINISH) and resolves once its last bytes reached the sink. */
+  /** True when this compressor continues another's stream (see `continued`). */
+  get continued(): boolean {
+    return this.#continued;
+  }
+
+  /**
+   * Finishes the stream (Z_FINISH) and resolves once its last bytes reached the sink. A continued
+   * stream ends with a zero checksum (a client that turns MCCP2 off after a restart may say the
+   * check failed; closing the connection needs no end at all).
+   */
   end(): Promise<void> {
     if (this.#ended !== null) return this.#ended;
     if (this.#failed) return this.#ended = Promise.resolve();
     this.#ended = new Promise((resolve) => {
-      const done = () => resolve();
+      let once = false;
+      const done = () => {
+        if (once) return;
+        once = true;
+        // The raw stream's end has no checksum; the client's inflater expects one.
+        if (this.#continued && !this.#failed) this.#sink(new Uint8Array(4));
+        resolve();
+      };
       this.#deflate.once("end", done);
       this.#deflate.once("close", done);
       this.#deflate.once("error", done);

@@ -66,3 +66,21 @@ Deno.test("mccp: writes after end are ignored; end is idempotent", async () => {
   assert.equal(out.length, before);
   assert.equal(new TextDecoder().decode(inflateSync(concatBytes(out))), "bye");
 });
+
+Deno.test("mccp: a continued stream inflates as more of the first; its end has a zero check", async () => {
+  const out: Uint8Array[] = [];
+  const first = new Mccp2Compressor((b) => out.push(b.slice()));
+  first.write(new TextEncoder().encode("one one one\n"));
+  await first.flushed();
+  // The first process is gone without ending its stream; another goes on.
+  const next = new Mccp2Compressor((b) => out.push(b.slice()), { continued: true });
+  assert.equal(next.continued, true);
+  next.write(new TextEncoder().encode("two one one\n"));
+  await next.flushed();
+  const sofar = inflateSync(concatBytes(out), { finishFlush: constants.Z_SYNC_FLUSH });
+  assert.equal(new TextDecoder().decode(sofar), "one one one\ntwo one one\n");
+  await next.end();
+  // The end is well formed but for the checksum of data this process never saw.
+  assert.deepEqual(out.at(-1), new Uint8Array(4));
+  assert.throws(() => inflateSync(concatBytes(out)), /check/i);
+});

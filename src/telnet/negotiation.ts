@@ -87,6 +87,9 @@ class SideTable {
   }
 }
 
+/** Size of a table's state: a byte per option and side. */
+export const TABLE_BYTES = 512;
+
 /** Answers to peer-initiated changes of one option before further ones are ignored. */
 const MAX_ANSWERS = 16;
 
@@ -100,12 +103,23 @@ export class OptionTable {
   readonly #local: SideTable;
   readonly #remote: SideTable;
 
-  /** Creates a table with every option off. */
-  constructor(policy: NegotiationPolicy) {
+  readonly #cells: Uint8Array;
+
+  /**
+   * Creates a table with every option off, or with the state `cells` holds (a copy of another
+   * table's {@linkcode OptionTable.cells}, carried over from another process).
+   */
+  constructor(policy: NegotiationPolicy, cells?: Uint8Array) {
     this.#policy = policy;
-    const cells = new Uint8Array(512);
-    this.#local = new SideTable(cells, 0);
-    this.#remote = new SideTable(cells, 256);
+    this.#cells = new Uint8Array(TABLE_BYTES);
+    if (cells?.length === TABLE_BYTES) this.#cells.set(cells);
+    this.#local = new SideTable(this.#cells, 0);
+    this.#remote = new SideTable(this.#cells, 256);
+  }
+
+  /** A copy of the whole state (both sides, every option), for {@linkcode OptionTable}'s constructor. */
+  cells(): Uint8Array {
+    return this.#cells.slice();
   }
 
   /** True when the option is on for that side (state "yes"). */

@@ -56,6 +56,11 @@ export class HubOutbox {
     return this.#lines.length;
   }
 
+  /** The lines waiting, in order (to carry them to another process). */
+  lines(): string[] {
+    return this.#lines.map((l) => l.text);
+  }
+
   /** Queues a line (blank ones are not sent) and sends what the pace allows. */
   push(line: string): void {
     if (line.trim() === "") return;

@@ -12,7 +12,7 @@ export interface OutputPipeOptions {
 
 type Op =
   | { kind: "data"; bytes: Uint8Array }
-  | { kind: "start"; marker: Uint8Array }
+  | { kind: "start"; marker: Uint8Array | null }
   | { kind: "stop" };
 
 /**
@@ -61,6 +61,14 @@ export class OutputPipe {
     this.#enqueue({ kind: "start", marker });
   }
 
+  /**
+   * Goes on compressing a stream that another process began (the connection was handed over
+   * while MCCP2 was on): no marker, raw deflate blocks (see Mccp2Compressor's `continued`).
+   */
+  continueCompression(): void {
+    this.#enqueue({ kind: "start", marker: null });
+  }
+
   /** Ends the zlib stream; later output is sent plain. */
   stopCompression(): void {
     this.#enqueue({ kind: "stop" });
@@ -103,10 +111,11 @@ export class OutputPipe {
         return;
       case "start":
         if (this.#compressor !== null) return;
-        this.#sink(op.marker);
+        if (op.marker) this.#sink(op.marker);
         this.#compressor = new Mccp2Compressor(this.#sink, {
           level: this.#options.compressionLevel,
           onError: this.#options.onError,
+          continued: op.marker === null,
         });
         return;
       case "stop": {

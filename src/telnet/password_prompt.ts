@@ -6,9 +6,25 @@
 /** A login command with a name and no password (`co` and `cr` are the hub's abbreviations). */
 const LOGIN_WITHOUT_PASSWORD = /^\s*(connect|co|create|cr)\s+(\S+)\s*$/i;
 
+/** A login command waiting for its password. */
+export interface PendingLogin {
+  verb: string;
+  name: string;
+}
+
 /** The password prompt of one telnet connection. */
 export class PasswordPrompt {
-  #pending: { verb: string; name: string } | null = null;
+  #pending: PendingLogin | null;
+
+  /** A prompt, waiting for the password of `pending` when given (carried from another process). */
+  constructor(pending: PendingLogin | null = null) {
+    this.#pending = pending;
+  }
+
+  /** The login waiting for its password, or null. */
+  get pending(): PendingLogin | null {
+    return this.#pending;
+  }
 
   /** When a password was asked for, the full login line `text` completes (else null). */
   complete(text: string): string | null {

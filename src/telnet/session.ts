@@ -31,6 +31,7 @@ import {
   type OptionChange,
   OptionTable,
   type Side,
+  TABLE_BYTES,
 } from "./negotiation.ts";
 import { OutputPipe } from "./output.ts";
 import { TelnetParser } from "./parser.ts";
@@ -82,6 +83,29 @@ export type TelnetEvent =
   | { type: "command"; code: number }
   /** Malformed or oversized input that was dropped. */
   | { type: "error"; reason: string };
+
+/**
+ * What a connection has agreed with its client, carried to the process that takes the socket over
+ * (src/telnet/handoff.ts): that process answers as if it had negotiated itself, sends no offers,
+ * and keeps compressing when MCCP2 is on.
+ */
+export interface TelnetSessionState {
+  /** The option table's non-zero cells, as `[index, value]` (see OptionTable.cells). */
+  options: [number, number][];
+  width: number | null;
+  height: number | null;
+  ttypes: string[];
+  ttypeRequests: number;
+  ttypeReplies: number;
+  mtts: number | null;
+  charset: string | null;
+  charsetRequested: boolean;
+  charsetPending: boolean;
+  /** Output was being compressed: the stream goes on (never a second start marker). */
+  compressing: boolean;
+  /** The unfinished input line. */
+  pending: string;
+}
 
 /** What one call to {@linkcode TelnetSession.receive} produced. */
 export interface ReceiveResult {
@@ -139,18 +163,65 @@ export class TelnetSession {
   #charsetRequested = false;
   #charsetPending = false;
 
-  /** Creates the session; nothing is sent until {@linkcode TelnetSession.start}. */
-  constructor(options: TelnetSessionOptions) {
+  /**
+   * Creates the session; nothing is sent until {@linkcode TelnetSession.start}. With `state`
+   * (another process's {@linkcode TelnetSession.snapshot}) the connection goes on where it was:
+   * already started, nothing sent.
+   */
+  constructor(options: TelnetSessionOptions, state?: TelnetSessionState) {
     this.#mssp = options.mssp;
     this.#compression = options.compression ?? true;
     this.#onError = options.onError;
     this.#parser = new TelnetParser({ maxSubnegotiation: options.maxSubnegotiation });
     this.#framer = new LineFramer({ maxLineBytes: options.maxLineBytes });
-    this.#table = new OptionTable(POLICIES[(this.#mssp ? 2 : 0) + (this.#compression ? 1 : 0)]);
+    const policy = POLICIES[(this.#mssp ? 2 : 0) + (this.#compression ? 1 : 0)];
+    let cells: Uint8Array | undefined;
+    if (state) {
+      cells = new Uint8Array(TABLE_BYTES);
+      for (const [i, v] of state.options) cells[i] = v;
+    }
+    this.#table = new OptionTable(policy, cells);
     this.#out = new OutputPipe(options.write, {
       compressionLevel: options.compressionLevel,
       onError: options.onError,
     });
+    if (state) this.#restore(state);
+  }
+
+  /** The state to carry this connection into another process (see TelnetSessionState). */
+  snapshot(): TelnetSessionState {
+    const cells = this.#table.cells();
+    const options: [number, number][] = [];
+    for (let i = 0; i < cells.length; i++) if (cells[i] !== 0) options.push([i, cells[i]]);
+    return {
+      options,
+      width: this.#width,
+      height: this.#height,
+      ttypes: [...this.#ttypes],
+      ttypeRequests: this.#ttypeRequests,
+      ttypeReplies: this.#ttypeReplies,
+      mtts: this.#mtts,
+      charset: this.#charset,
+      charsetRequested: this.#charsetRequested,
+      charsetPending: this.#charsetPending,
+      compressing: this.#out.compressing,
+      pending: this.#framer.pending(),
+    };
+  }
+
+  #restore(s: TelnetSessionState): void {
+    this.#started = true;
+    this.#width = s.width;
+    this.#height = s.height;
+    this.#ttypes = [...s.ttypes];
+    this.#ttypeRequests = s.ttypeRequests;
+    this.#ttypeReplies = s.ttypeReplies;
+    this.#mtts = s.mtts;
+    this.#charset = s.charset;
+    this.#charsetRequested = s.charsetRequested;
+    this.#charsetPending = s.charsetPending;
+    if (s.compressing) this.#out.continueCompression();
+    this.#framer.resume(s.pending);
   }
 
   /** Columns reported by NAWS, or null before any report. */

@@ -428,3 +428,57 @@ Deno.test("session: fuzz with random bytes never throws", async () => {
     take();
   }
 });
+
+Deno.test("session: a snapshot carries the negotiation to a new session, which offers nothing", () => {
+  const { session, take } = harness({ mssp: () => ({ NAME: "Ursa" }) });
+  session.start();
+  session.receive(bytes(IAC, WILL, NAWS, IAC, DO, GMCP, IAC, WILL, TTYPE, IAC, DO, SGA));
+  session.receive(concatBytes([bytes(IAC, SB, NAWS), encodeNaws(120, 40), bytes(IAC, SE)]));
+  session.receive(concatBytes([encodeTtypeIs("Mudlet"), bytes("look\r\nhalf a li")]));
+  session.hideInput();
+  take();
+  const state = JSON.parse(JSON.stringify(session.snapshot()));
+  assert.equal(state.pending, "half a li");
+
+  const next = harness({ mssp: () => ({ NAME: "Ursa" }) });
+  const restored = new TelnetSession({ write: (b) => next.writes.push(b.slice()) }, state);
+  restored.start();
+  assert.equal(next.take().length, 0, "no offers, nothing sent");
+  assert.equal(restored.width, 120);
+  assert.equal(restored.height, 40);
+  assert.deepEqual(restored.terminalTypes, ["Mudlet"]);
+  assert.equal(restored.gmcp, true);
+  assert.equal(restored.inputHidden, true);
+  assert.equal(restored.isEnabled("local", SGA), true);
+  // The unfinished line goes on where it stopped.
+  assert.deepEqual(restored.receive(bytes("ne\r\n")).lines, ["half a line"]);
+  // Known options are not negotiated again (no loops with a client that repeats itself).
+  restored.receive(bytes(IAC, DO, GMCP, IAC, WILL, NAWS));
+  assert.equal(next.take().length, 0);
+});
+
+Deno.test("session: MCCP2 carried over goes on as the same stream, which the client inflates", async () => {
+  const { session, take } = harness();
+  session.start();
+  take();
+  session.receive(bytes(IAC, DO, MCCP2));
+  session.send("before the restart\n");
+  await session.idle();
+  const stream = take().slice(1); // after the plain start marker
+  const state = session.snapshot();
+  assert.equal(state.compressing, true);
+
+  const writes: Uint8Array[] = [];
+  const next = new TelnetSession({ write: (b) => writes.push(b.slice()) }, state);
+  next.send("after the restart\n");
+  next.receive(bytes(IAC, DO, 99));
+  await next.idle();
+  // No second marker: the client would take it for data of the compressed stream.
+  const got = inflateSync(concatBytes([...stream, ...writes]), {
+    finishFlush: constants.Z_SYNC_FLUSH,
+  });
+  assert.deepEqual(
+    Uint8Array.from(got),
+    concatBytes([bytes("before the restart\r\nafter the restart\r\n"), bytes(IAC, WONT, 99)]),
+  );
+});

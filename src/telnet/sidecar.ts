@@ -1,9 +1,13 @@
 /**
- * The telnet sidecar: a TCP listener whose every connection becomes one hub WebSocket session
- * (client=telnet). It holds no game logic and never opens the database. See docs/operations.md.
+ * The telnet sidecar: a TCP listener that keeps every telnet player connected while the engine
+ * restarts. It holds no game logic and never opens the database. With a secret, on Linux, each
+ * player's socket is handed to the engine, which serves it directly (keeper.ts; docs/telnet.md,
+ * "Who holds a telnet socket"); otherwise, and for telnet over TLS, the sidecar runs each
+ * player's telnet session itself over its link to the hub. See docs/operations.md.
  */
 import { type ClientLimits, DEFAULT_LIMITS } from "./client_limits.ts";
 import { type ClientContext, TelnetClient } from "./sidecar_client.ts";
+import { ConnTransport } from "./transport.ts";
 import { hubAddress, HubWatch } from "./hub_watch.ts";
 import { MsspSource } from "./sidecar_mssp.ts";
 import { encodeText } from "./text.ts";
@@ -12,6 +16,9 @@ import { StartupError } from "../startup_error.ts";
 import { MuxClient } from "./mux_client.ts";
 import { RenderMemo } from "./render_memo.ts";
 import { SIDECAR_HEADER } from "../hub/sidecar_auth.ts";
+import net from "node:net";
+import { TelnetKeeper } from "./keeper.ts";
+import { handoffUnavailable } from "./handoff_support.ts";
 
 /** Settings for {@linkcode TelnetSidecar}. */
 export interface SidecarOptions {
@@ -37,6 +44,11 @@ export interface SidecarOptions {
    * more); `telnet.ts` exits non-zero so the supervisor starts a new sidecar.
    */
   listenerLost?: (e: Error) => void;
+  /**
+   * Hand plain telnet sockets to the engine (default: whenever there is a secret and the
+   * platform allows it; `URSAMU_TELNET_HANDOFF=0` turns it off in telnet.ts).
+   */
+  handoff?: boolean;
 }
 
 /** Builds the hub URL the sidecar dials: loopback when the engine listens on every address. */
@@ -72,7 +84,10 @@ export class TelnetSidecar {
    * ordinary client and each player keeps a WebSocket of its own, as any client would).
    */
   readonly #mux: MuxClient | null;
+  /** Holds the sockets handed to the engine; null: the sidecar serves every player itself. */
+  readonly #keeper: TelnetKeeper | null;
   #listener: Deno.TcpListener | null = null;
+  #server: net.Server | null = null;
   #accepting: Promise<void> = Promise.resolve();
   #stopping = false;
   #tls: TlsTelnetListener | null = null;
@@ -101,6 +116,20 @@ export class TelnetSidecar {
         for (const c of this.#clients) c.redial(0);
       },
     });
+    const why = opts.sidecarSecret === null
+      ? "no secret"
+      : opts.handoff === false
+      ? "turned off"
+      : handoffUnavailable();
+    this.#keeper = why !== null ? null : new TelnetKeeper({
+      secret: opts.sidecarSecret!,
+      startedAt: Date.now(),
+      log: this.#log,
+      released: (ip) => this.#uncount(ip),
+    });
+    if (why !== null && opts.sidecarSecret !== null && opts.handoff !== false) {
+      this.#log(`telnet: players' sockets stay in the sidecar (${why})`);
+    }
     const mux = this.#mux;
     let lastResumeAnswer = 0;
     this.#ctx = {
@@ -124,31 +153,76 @@ export class TelnetSidecar {
 
   /** Number of open telnet connections. */
   get connections(): number {
-    return this.#clients.size;
+    return this.#clients.size + (this.#keeper?.size ?? 0);
   }
 
   /**
    * Starts listening; returns the bound address. A taken port or a refused address throws a
    * {@linkcode TelnetListenError} that names the setting to change.
    */
-  listen(): Deno.NetAddr {
+  async listen(): Promise<Deno.NetAddr> {
+    const addr = this.#keeper ? await this.#listenHandoff(this.#keeper) : this.#listenHere();
+    this.#log(
+      `telnet: listening on ${addr.hostname}:${addr.port}, hub ${this.#o.hubUrl}` +
+        (this.#keeper ? " (sockets handed to the engine)" : ""),
+    );
+    return addr;
+  }
+
+  /** The listener when the sidecar serves its players itself. */
+  #listenHere(): Deno.NetAddr {
     let listener: Deno.TcpListener;
     try {
       listener = Deno.listen({ hostname: this.#o.hostname, port: this.#o.port });
     } catch (e) {
-      const why = e instanceof Deno.errors.AddrInUse
-        ? "is already in use"
-        : `cannot be opened (${(e as Error).message})`;
-      throw new TelnetListenError(
-        `${this.#o.hostname}:${this.#o.port} (server.telnet) ${why}; choose another port with ` +
-          "server.telnet in config/config.json or URSAMU_SERVER_TELNET.",
-      );
+      throw this.#listenError(e instanceof Deno.errors.AddrInUse, (e as Error).message);
     }
     this.#listener = listener;
-    const addr = listener.addr as Deno.NetAddr;
-    this.#log(`telnet: listening on ${addr.hostname}:${addr.port}, hub ${this.#o.hubUrl}`);
     this.#accepting = this.#accept(listener);
-    return addr;
+    return listener.addr as Deno.NetAddr;
+  }
+
+  /**
+   * The listener when sockets go to the engine: Node's, because its sockets can give their
+   * descriptor (Deno's cannot), and paused, so nothing is ever read here.
+   */
+  async #listenHandoff(keeper: TelnetKeeper): Promise<Deno.NetAddr> {
+    try {
+      keeper.listen();
+    } catch (e) {
+      throw new TelnetListenError(
+        `the telnet handoff channel cannot be opened (${(e as Error).message}): is another ` +
+          "sidecar of this game running? Stop it, or give this one its own URSAMU_SIDECAR_SECRET.",
+      );
+    }
+    const server = net.createServer({ pauseOnConnect: true, noDelay: true });
+    server.on("connection", (socket) => this.#admitSocket(keeper, socket));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen({ host: this.#o.hostname, port: this.#o.port }, () => {
+          server.off("error", reject);
+          resolve();
+        });
+      });
+    } catch (e) {
+      await keeper.shutdown();
+      const code = (e as { code?: string }).code;
+      throw this.#listenError(code === "EADDRINUSE", (e as Error).message);
+    }
+    // An accept that fails is one connection's problem (or a passing shortage of descriptors).
+    server.on("error", (e) => this.#log(`telnet: accept failed (${e.message})`));
+    this.#server = server;
+    const a = server.address() as net.AddressInfo;
+    return { transport: "tcp", hostname: a.address, port: a.port };
+  }
+
+  #listenError(inUse: boolean, message: string): TelnetListenError {
+    const why = inUse ? "is already in use" : `cannot be opened (${message})`;
+    return new TelnetListenError(
+      `${this.#o.hostname}:${this.#o.port} (server.telnet) ${why}; choose another port with ` +
+        "server.telnet in config/config.json or URSAMU_SERVER_TELNET.",
+    );
   }
 
   /**
@@ -188,6 +262,8 @@ export class TelnetSidecar {
     try {
       this.#listener?.close();
     } catch { /* already closed */ }
+    this.#server?.close();
+    await this.#keeper?.shutdown();
     await Promise.all([...this.#clients].map((c) => c.shutdown()));
     this.#mux?.stop();
     await this.#accepting;
@@ -235,31 +311,77 @@ export class TelnetSidecar {
 
   #admit(conn: Deno.TcpConn): void {
     const ip = (conn.remoteAddr as Deno.NetAddr).hostname;
-    const { maxConnections, maxConnectionsPerIp } = this.#o;
-    const perIp = this.#perIp.get(ip) ?? 0;
-    let refusal: string | null = null;
-    if (this.#stopping) refusal = "The server is shutting down.";
-    else if (maxConnections > 0 && this.#clients.size >= maxConnections) {
-      refusal = "The server is full. Please try again later.";
-    } else if (maxConnectionsPerIp > 0 && perIp >= maxConnectionsPerIp) {
-      refusal = "Too many connections from your address.";
-    }
+    const refusal = this.#refusal(ip);
     if (refusal) {
       refuse(conn, refusal);
       return;
     }
-    const client = new TelnetClient(conn, this.#ctx);
-    this.#perIp.set(ip, perIp + 1);
+    const client = new TelnetClient(
+      new ConnTransport(conn, this.#ctx.limits.maxOutputBytes),
+      this.#ctx,
+    );
+    this.#count(ip);
     this.#clients.add(client);
-    client.run().catch((e) => this.#log(`telnet: client ${ip} failed: ${(e as Error)?.stack}`));
+    client.start();
+  }
+
+  /** A plain telnet connection whose socket goes to the engine (through the keeper). */
+  #admitSocket(keeper: TelnetKeeper, socket: net.Socket): void {
+    const ip = plainAddress(socket.remoteAddress ?? "");
+    socket.on("error", () => {/* the peer went away before it was handed on */});
+    const refusal = this.#refusal(ip);
+    if (refusal) {
+      socket.end(encodeText(refusal + "\n"));
+      return;
+    }
+    let fd: number;
+    try {
+      // A duplicate of the socket's descriptor (Deno's Node layer offers it for IPC); the
+      // socket object itself is closed, which leaves the connection to the duplicate.
+      // deno-lint-ignore no-explicit-any
+      fd = (socket as any)._handle.fdForIpc();
+      if (!Number.isInteger(fd) || fd < 0) throw new Error(`no descriptor (${fd})`);
+    } catch (e) {
+      this.#log(`telnet: connection from ${ip} could not be handed on: ${(e as Error).message}`);
+      socket.destroy();
+      return;
+    }
+    socket.destroy();
+    this.#count(ip);
+    keeper.add(fd, ip);
+  }
+
+  /** Why a new connection from `ip` is refused (the caps, a stop), or null. */
+  #refusal(ip: string): string | null {
+    const { maxConnections, maxConnectionsPerIp } = this.#o;
+    if (this.#stopping) return "The server is shutting down.";
+    if (maxConnections > 0 && this.connections >= maxConnections) {
+      return "The server is full. Please try again later.";
+    }
+    if (maxConnectionsPerIp > 0 && (this.#perIp.get(ip) ?? 0) >= maxConnectionsPerIp) {
+      return "Too many connections from your address.";
+    }
+    return null;
+  }
+
+  #count(ip: string): void {
+    this.#perIp.set(ip, (this.#perIp.get(ip) ?? 0) + 1);
+  }
+
+  #uncount(ip: string): void {
+    const n = (this.#perIp.get(ip) ?? 1) - 1;
+    if (n > 0) this.#perIp.set(ip, n);
+    else this.#perIp.delete(ip);
   }
 
   #forget(client: TelnetClient): void {
-    if (!this.#clients.delete(client)) return;
-    const n = (this.#perIp.get(client.ip) ?? 1) - 1;
-    if (n > 0) this.#perIp.set(client.ip, n);
-    else this.#perIp.delete(client.ip);
+    if (this.#clients.delete(client)) this.#uncount(client.ip);
   }
+}
+
+/** An address as players know it: IPv4 without the `::ffff:` of a dual-stack listener. */
+function plainAddress(ip: string): string {
+  return ip.startsWith("::ffff:") && ip.includes(".") ? ip.slice(7) : ip;
 }
 
 /** Delay before retrying after the `failures`-th accept error in a row: 10 ms doubling to 1 s. */

@@ -1,11 +1,14 @@
 /**
- * One telnet player in the sidecar: a TCP socket and its telnet protocol state on one side, a
- * hub WebSocket session (client=telnet) on the other. Survives engine restarts: input is kept
- * (bounded) while the hub is away and the session is resumed with its token when it is back.
- * This module wires the parts and owns the socket's life; the parts are the hub link
- * (hub_link.ts), the session and its resume (hub_session.ts), the outbox of typed lines
- * (outbox.ts), the frames (hub_frames.ts), the GMCP sent on (gmcp_relay.ts) and the password
- * prompt (password_prompt.ts).
+ * One telnet player: a socket and its telnet protocol state on one side, a hub session
+ * (client=telnet) on the other. It runs in the engine, on a socket the sidecar handed over
+ * (src/telnet/direct_host.ts), or in the sidecar itself, over its link (TLS, or no descriptor
+ * passing). Survives engine restarts either way: in the sidecar input is kept (bounded) while
+ * the hub is away and the session resumed with its token when it is back; in the engine its
+ * state is handed to the sidecar with the socket (`freeze`) and a new engine resumes it.
+ * This module wires the parts and owns the socket's life; the parts are the transport
+ * (transport.ts), the hub link (hub_link.ts), the session and its resume (hub_session.ts), the
+ * outbox of typed lines (outbox.ts), the frames (hub_frames.ts), the GMCP sent on
+ * (gmcp_relay.ts) and the password prompt (password_prompt.ts).
  */
 import {
   type ColourMode,
@@ -21,14 +24,43 @@ import { HubLink } from "./hub_link.ts";
 import { HubSession, type ResumeProgress, type SessionPlayer } from "./hub_session.ts";
 import { NOTICES } from "./notices.ts";
 import { HubOutbox } from "./outbox.ts";
-import { PasswordPrompt } from "./password_prompt.ts";
+import { PasswordPrompt, type PendingLogin } from "./password_prompt.ts";
 import type { RenderMemo } from "./render_memo.ts";
-import { type TelnetEvent, TelnetSession } from "./session.ts";
-import type { MsspSource } from "./sidecar_mssp.ts";
-import { SocketWriter } from "./socket_writer.ts";
+import { type TelnetEvent, TelnetSession, type TelnetSessionState } from "./session.ts";
+import type { MsspTable } from "./mssp.ts";
+import type { TelnetTransport } from "./transport.ts";
 
-/** Size of each telnet socket's read buffer. */
-const READ_BUFFER_BYTES = 512;
+/** Where the MSSP table comes from (the sidecar asks the REST API; the engine knows itself). */
+export interface MsspSupplier {
+  /** The table, now (the telnet session asks mid-negotiation). */
+  table(): MsspTable;
+  /** A hint that a crawler may ask soon: refresh what is stale. */
+  refresh(): void;
+}
+
+/**
+ * One telnet player's whole state, carried with its socket to the process that takes it over
+ * (src/telnet/handoff.ts): that process goes on as if it had served the player all along.
+ */
+export interface ClientState {
+  ip: string;
+  /** When the telnet client connected, and last typed a line (ms since epoch). */
+  connectedAt: number;
+  lastInput: number;
+  /** The hub session's token and player (null: not logged in). */
+  token: string | null;
+  player: SessionPlayer | null;
+  colourMode: ColourMode;
+  /** Whether output gets ANSI colour (the sidecar renders its own notices by it). */
+  colour: boolean;
+  gmcpClient: string | null;
+  errors: number;
+  telnet: TelnetSessionState;
+  /** Typed lines not yet read by the hub. */
+  lines: string[];
+  /** A login waiting for its password. */
+  password: PendingLogin | null;
+}
 
 /** What a client needs from its sidecar. */
 export interface ClientContext {
@@ -40,7 +72,7 @@ export interface ClientContext {
    * them).
    */
   sidecarSecret: string | null;
-  mssp: MsspSource;
+  mssp: MsspSupplier;
   /** The sidecar's one memo: a frame sent to many players is read and rendered once. */
   memo: RenderMemo;
   limits: ClientLimits;
@@ -56,61 +88,80 @@ export interface ClientContext {
   dial?: (url: string) => WebSocket;
   /** When the hub last answered any session's resume (see HubSession's `resumeProgress`). */
   resumeProgress?: ResumeProgress;
+  /**
+   * Something the next process would need changed (login, colour, compression, typed lines);
+   * `urgent` for the session's token, which must not be lost with the process.
+   */
+  changed?: (client: TelnetClient, urgent: boolean) => void;
 }
 
 /** One telnet connection bridged to one hub session. */
 export class TelnetClient {
   readonly ip: string;
-  readonly #conn: Deno.TcpConn;
+  readonly #transport: TelnetTransport;
   readonly #ctx: ClientContext;
-  readonly #writer: SocketWriter;
   readonly #session: TelnetSession;
   readonly #link: HubLink;
   readonly #hub: HubSession;
   readonly #outbox: HubOutbox;
-  readonly #password = new PasswordPrompt();
+  readonly #password: PasswordPrompt;
+  readonly #restored: boolean;
   #closed = false;
   #finished = false;
+  /** Handed over (or being): nothing more is read, sent to the hub or closed here. */
+  #frozen = false;
   #errors = 0;
   #gmcpClient: string | null = null;
   /** When the telnet client connected, and last typed a line (ms since epoch). */
-  readonly #connectedAt = Date.now();
-  #lastInput = this.#connectedAt;
+  readonly #connectedAt: number;
+  #lastInput: number;
   /** The player's colour setting, as the hub last said (session and `colour` frames). */
   #colourMode: ColourMode = "auto";
   /** Whether output gets ANSI colour: decided when the setting or the terminal type changes. */
   #colour = true;
 
-  constructor(conn: Deno.TcpConn, ctx: ClientContext) {
-    this.#conn = conn;
+  /**
+   * A client on `transport`; with `state` (another process's {@linkcode TelnetClient.freeze})
+   * it goes on from there: no negotiation, the session resumed, the typed lines kept. `waited`:
+   * the player was told the game is starting (by the sidecar) and is told when it is there.
+   */
+  constructor(
+    transport: TelnetTransport,
+    ctx: ClientContext,
+    state?: ClientState,
+    waited = false,
+  ) {
+    this.#transport = transport;
     this.#ctx = ctx;
-    this.ip = (conn.remoteAddr as Deno.NetAddr).hostname ?? "";
-    // Replies are single writes; without this each would wait ~40 ms on delayed ACKs.
-    conn.setNoDelay(true);
-    this.#writer = new SocketWriter(conn, {
-      maxQueuedBytes: ctx.limits.maxOutputBytes,
-      onOverflow: () => {
-        ctx.log(`telnet: ${this.ip} stopped reading; dropped`);
-        this.#abort();
-      },
-      onError: () => this.#abort(),
-    });
+    this.ip = state?.ip ?? transport.ip;
+    this.#restored = state !== undefined;
+    this.#connectedAt = state?.connectedAt ?? Date.now();
+    this.#lastInput = state?.lastInput ?? this.#connectedAt;
     this.#session = new TelnetSession({
-      write: (bytes) => this.#writer.write(bytes),
+      write: (bytes) => this.#transport.write(bytes),
       mssp: () => ctx.mssp.table(),
       maxLineBytes: ctx.limits.maxLineBytes,
       maxSubnegotiation: ctx.limits.maxSubnegotiation,
       onError: () => this.#abort(),
-    });
-    this.#hub = new HubSession({
-      say: (msg) => this.#say(msg),
-      ready: () => this.#outbox.pump(),
-      session: (data, player) => this.#sessionFrame(data, player),
-      resumeRefused: () => this.#outbox.drop(),
-      replay: (text) => this.#hubFrame(text),
-      expectEnd: () => this.#link.expectEnd(),
-      resumeProgress: ctx.resumeProgress,
-    }, ctx.limits.resumeTimeoutMs);
+    }, state?.telnet);
+    this.#hub = new HubSession(
+      {
+        say: (msg) => this.#say(msg),
+        ready: () => this.#outbox.pump(),
+        session: (data, player) => this.#sessionFrame(data, player),
+        resumeRefused: () => this.#outbox.drop(),
+        replay: (text) => this.#hubFrame(text),
+        expectEnd: () => this.#link.expectEnd(),
+        resumeProgress: ctx.resumeProgress,
+      },
+      ctx.limits.resumeTimeoutMs,
+      state || waited
+        ? {
+          token: state?.token ?? null,
+          player: state?.player ?? null,
+        }
+        : null,
+    );
     this.#link = new HubLink(() => this.#hub.url(ctx.hubUrl), {
       onOpen: () => this.#hubOpen(),
       onFrame: (text) => this.#hubFrame(text),
@@ -128,6 +179,14 @@ export class TelnetClient {
       ready: () => this.#hub.phase === "ready" && !this.#closed,
       full: () => this.#say(this.#hub.phase === "ready" ? NOTICES.tooFast : NOTICES.bufferFull),
     });
+    this.#password = new PasswordPrompt(state?.password ?? null);
+    if (state) {
+      this.#colourMode = state.colourMode;
+      this.#colour = state.colour;
+      this.#gmcpClient = state.gmcpClient;
+      this.#errors = state.errors;
+      for (const line of state.lines) this.#outbox.push(line);
+    }
   }
 
   /** The hub is back: a client waiting to retry dials within `spreadMs` instead. */
@@ -141,30 +200,86 @@ export class TelnetClient {
     return this.#hub.player;
   }
 
-  /** Negotiates, connects to the hub and reads until the client goes away. */
-  async run(): Promise<void> {
+  /** Negotiates (unless restored), connects to the hub and reads until the client goes away. */
+  start(): void {
     this.#ctx.mssp.refresh();
-    this.#session.start();
+    if (!this.#restored) this.#session.start();
+    this.#transport.start({
+      // While closing, input is read and ignored so the goodbye can still be flushed.
+      data: (bytes) => {
+        if (!this.#closed) this.#input(bytes);
+      },
+      end: (why) => {
+        if (this.#frozen) return;
+        if (why === "overflow") {
+          this.#ctx.log(`telnet: ${this.ip} stopped reading; dropped`);
+          this.#abort();
+        } else if (!this.#closed) {
+          // The client left; a close already under way finishes on its own.
+          this.#abort();
+        }
+      },
+    });
     this.#link.connect();
-    // Held by every idle player's pending read: typed lines are short, and a paste just takes
-    // more reads, which the line framer joins (16 KiB here was a third of the sidecar's memory
-    // per player).
-    const buf = new Uint8Array(READ_BUFFER_BYTES);
-    try {
-      for (;;) {
-        const n = await this.#conn.read(buf);
-        if (n === null) break;
-        // While closing, input is read and ignored so the goodbye can still be flushed.
-        if (!this.#closed) this.#input(buf.subarray(0, n));
-      }
-    } catch { /* reset by peer or closed by us */ }
-    // The client left; a close already under way finishes on its own (its writes fail fast).
-    if (!this.#closed) this.#abort();
+  }
+
+  /** True once the client was handed over (see `freeze`). */
+  get frozen(): boolean {
+    return this.#frozen;
+  }
+
+  /**
+   * Stops everything but the socket, which goes to another process with the state returned:
+   * the transport stops reading first, so no typed byte is read and lost, and the promise
+   * resolves once every byte already written is on its way (bounded by `ms`).
+   */
+  async freeze(ms = 2_000): Promise<ClientState> {
+    if (!this.#frozen) {
+      this.#frozen = true;
+      this.#transport.pause?.();
+      this.#link.close();
+      this.#hub.stop();
+      this.#outbox.stop();
+      await withTimeout(
+        (async () => {
+          await this.#session.idle();
+          await this.#transport.idle();
+        })(),
+        ms,
+      );
+    }
+    return this.state();
+  }
+
+  /** After `freeze`: lets go of the socket (this process's hold only; the next one has it). */
+  release(): void {
+    if (!this.#frozen || this.#finished) return;
+    this.#finished = true;
+    if (this.#transport.release) this.#transport.release();
+    else this.#transport.close();
+  }
+
+  /** The state another process would go on from (see {@linkcode ClientState}). */
+  state(): ClientState {
+    return {
+      ip: this.ip,
+      connectedAt: this.#connectedAt,
+      lastInput: this.#lastInput,
+      token: this.#hub.token,
+      player: this.#hub.player,
+      colourMode: this.#colourMode,
+      colour: this.#colour,
+      gmcpClient: this.#gmcpClient,
+      errors: this.#errors,
+      telnet: this.#session.snapshot(),
+      lines: this.#outbox.lines(),
+      password: this.#password.pending,
+    };
   }
 
   /** Says goodbye (sidecar stopping) and closes. */
   async shutdown(): Promise<void> {
-    if (this.#closed) return;
+    if (this.#closed || this.#frozen) return;
     // After the hub's own "shutting down" line (a stop stops the sidecar too), a second one
     // would only repeat it.
     if (!this.#hub.toldStopping) this.#say(NOTICES.shutdown);
@@ -173,12 +288,12 @@ export class TelnetClient {
 
   /** Flushes what is queued (briefly), then closes the socket and the hub session. */
   async close(): Promise<void> {
-    if (this.#closed) return;
+    if (this.#closed || this.#frozen) return;
     this.#stop();
     await withTimeout(
       (async () => {
         await this.#session.close();
-        await this.#writer.idle();
+        await this.#transport.idle();
       })(),
       2_000,
     );
@@ -187,6 +302,7 @@ export class TelnetClient {
 
   /** Closes at once without flushing (socket dead or client not reading). */
   #abort(): void {
+    if (this.#frozen) return;
     if (!this.#closed) this.#stop();
     this.#finish();
   }
@@ -202,20 +318,24 @@ export class TelnetClient {
   #finish(): void {
     if (this.#finished) return;
     this.#finished = true;
-    try {
-      this.#conn.close();
-    } catch { /* already closed */ }
+    this.#transport.close();
     this.#ctx.closed(this);
   }
 
   // ---- telnet side ----
 
   #input(chunk: Uint8Array): void {
+    const compressing = this.#session.compressing;
     const { events } = this.#session.receive(chunk);
+    let negotiated = false;
     for (const ev of events) {
       if (this.#closed) return;
+      if (ev.type !== "line" && ev.type !== "command" && ev.type !== "error") negotiated = true;
       this.#event(ev);
     }
+    // Options, window size, terminal type: what a process taking the socket over must know;
+    // at once when compression switched (its notices must be in the stream as it is).
+    if (negotiated) this.#ctx.changed?.(this, this.#session.compressing !== compressing);
   }
 
   #event(ev: TelnetEvent): void {
@@ -264,6 +384,7 @@ export class TelnetClient {
 
   #line(text: string): void {
     this.#lastInput = Date.now();
+    this.#ctx.changed?.(this, false);
     const login = this.#password.complete(text);
     if (login !== null) {
       this.#session.showInput();
@@ -327,6 +448,7 @@ export class TelnetClient {
     if (f.type === "colour") {
       this.#colourMode = colourModeOf(f.data.mode);
       this.#decideColour();
+      this.#ctx.changed?.(this, false);
     }
     if (f.type === "room" && this.#session.gmcp) {
       this.#session.sendGmcp("Room.Info", roomInfo(f.data));
@@ -342,6 +464,7 @@ export class TelnetClient {
     this.#colourMode = colourModeOf(data.colour);
     this.#decideColour();
     if (player) this.#session.sendGmcp("Char.Name", charName(player.name));
+    this.#ctx.changed?.(this, true);
   }
 
   #sendClientInfo(): void {

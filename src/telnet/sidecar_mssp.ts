@@ -14,6 +14,8 @@ export interface MsspSourceOptions {
   maxAgeMs?: number;
   /** Fetch (tests may stub it). */
   fetch?: typeof fetch;
+  /** The count itself, where it is known without asking (the engine's own telnet players). */
+  count?: () => number;
 }
 
 /**
@@ -34,11 +36,12 @@ export class MsspSource {
 
   /** The last known number of players online. */
   get players(): number {
-    return this.#players;
+    return this.#o.count?.() ?? this.#players;
   }
 
   /** Refreshes the player count when it is stale; never throws. */
   refresh(): Promise<void> {
+    if (this.#o.count) return Promise.resolve();
     if (Date.now() - this.#fetchedAt < (this.#o.maxAgeMs ?? 5_000)) return Promise.resolve();
     this.#inFlight ??= this.#load().finally(() => this.#inFlight = null);
     return this.#inFlight;
@@ -48,7 +51,7 @@ export class MsspSource {
   table(): MsspTable {
     return {
       NAME: this.#o.gameName,
-      PLAYERS: String(this.#players),
+      PLAYERS: String(this.players),
       UPTIME: String(Math.floor(this.#o.startedAt / 1000)),
       CODEBASE: "UrsaMU",
       PORT: String(this.#o.port),

@@ -1,0 +1,248 @@
+/**
+ * A telnet player's socket that this process did not accept: a descriptor the sidecar handed
+ * over (src/telnet/direct_host.ts), driven as a transport. Deno has no API to adopt a descriptor,
+ * but its Node layer's stream handles can open one (`pipe_wrap`'s `Pipe.open(fd)`: a socket is a
+ * socket to read(2) and write(2), whatever its family), and they read and write it on Deno's own
+ * event loop, with no extra thread or copy. Only this module touches those handles.
+ */
+import process from "node:process";
+import { concatBytes } from "./bytes.ts";
+import type { TelnetTransport, TransportEnd, TransportHandlers } from "./transport.ts";
+
+/** The Node layer's native stream handles, as far as this module uses them. */
+interface StreamHandle {
+  open(fd: number): number;
+  readStart(): number;
+  readStop(): number;
+  writeBuffer(req: WriteRequest, data: Uint8Array): number;
+  shutdown(req: WriteRequest): number;
+  close(): void;
+  onread: ((buffer: ArrayBuffer | undefined) => void) | null;
+}
+
+/** A write or shutdown request (`WriteWrap`, `ShutdownWrap`). */
+interface WriteRequest {
+  handle: StreamHandle;
+  oncomplete: (status: number) => void;
+}
+
+/** What the Node layer's bindings give this module. */
+interface Bindings {
+  newHandle(): StreamHandle;
+  newWrite(): WriteRequest;
+  newShutdown(): WriteRequest;
+  /** After a read callback: bytes read (negative: end of stream or an error code). */
+  readBytes(): number;
+  /** After a read callback: where the data starts in its buffer. */
+  readOffset(): number;
+  /** After `writeBuffer`: whether the write is still under way (it completes later). */
+  lastWriteAsync(): boolean;
+}
+
+/** Why descriptors cannot be adopted here (the bindings are missing), or null. */
+export function adoptionUnavailable(): string | null {
+  try {
+    openBindings();
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/** Reads the bindings; throws when this runtime lacks them. */
+function openBindings(): Bindings {
+  // deno-lint-ignore no-explicit-any
+  const binding = (process as any).binding as ((name: string) => any) | undefined;
+  if (typeof binding !== "function") throw new Error("process.binding is not available");
+  const pipe = binding("pipe_wrap");
+  const stream = binding("stream_wrap");
+  const state: Int32Array | undefined = stream?.streamBaseState;
+  if (typeof pipe?.Pipe !== "function" || !state || typeof stream.WriteWrap !== "function") {
+    throw new Error("the runtime's pipe_wrap/stream_wrap bindings are not available");
+  }
+  const { Pipe, constants } = pipe;
+  const { WriteWrap, ShutdownWrap, kReadBytesOrError, kArrayBufferOffset, kLastWriteWasAsync } =
+    stream;
+  return {
+    newHandle: () => new Pipe(constants.SOCKET),
+    newWrite: () => new WriteWrap(),
+    newShutdown: () => new ShutdownWrap(),
+    readBytes: () => state[kReadBytesOrError],
+    readOffset: () => state[kArrayBufferOffset],
+    lastWriteAsync: () => state[kLastWriteWasAsync] !== 0,
+  };
+}
+
+/** Turns descriptors into transports; one per process (it holds the bindings). */
+export class Adopter {
+  readonly #b: Bindings;
+
+  /** Throws when this runtime cannot adopt descriptors (see `adoptionUnavailable`). */
+  constructor() {
+    this.#b = openBindings();
+  }
+
+  /**
+   * A transport on descriptor `fd` (a connected stream socket, non-blocking), which it now owns;
+   * `ip` is the player's address. Throws when the descriptor cannot be opened.
+   */
+  adopt(fd: number, ip: string, maxQueuedBytes: number): AdoptedTransport {
+    return new AdoptedTransport(this.#b, fd, ip, maxQueuedBytes);
+  }
+}
+
+/**
+ * One adopted socket. Writes made in one task go out as one write(2) at its end (a command's
+ * replies, a fan-out's line), so a reply is one packet; the Node layer queues whatever the
+ * socket cannot take at once, and what waits there counts toward the bound.
+ */
+export class AdoptedTransport implements TelnetTransport {
+  readonly ip: string;
+  readonly fd: number;
+  readonly #b: Bindings;
+  readonly #h: StreamHandle;
+  readonly #max: number;
+  #handlers: TransportHandlers | null = null;
+  /** Bytes written in this task, sent at its end. */
+  #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
+  #scheduled = false;
+  /** Bytes handed to the handle whose writes have not completed. */
+  #inFlight = 0;
+  #idle: (() => void)[] | null = null;
+  #failed = false;
+  #closed = false;
+  #ended = false;
+  readonly #flush = (): void => this.#write();
+  readonly #done = (status: number, n: number): void => {
+    this.#inFlight -= n;
+    if (status < 0) this.#end("closed");
+    this.#settle();
+  };
+
+  constructor(b: Bindings, fd: number, ip: string, maxQueuedBytes: number) {
+    this.#b = b;
+    this.fd = fd;
+    this.ip = ip;
+    this.#max = maxQueuedBytes;
+    this.#h = b.newHandle();
+    const err = this.#h.open(fd);
+    if (err !== 0) throw new Error(`cannot open descriptor ${fd} (error ${err})`);
+  }
+
+  /** Starts reading. */
+  start(handlers: TransportHandlers): void {
+    this.#handlers = handlers;
+    this.#h.onread = (buffer) => {
+      const n = this.#b.readBytes();
+      if (n < 0 || buffer === undefined) {
+        this.#end("closed");
+        return;
+      }
+      if (n > 0) handlers.data(new Uint8Array(buffer, this.#b.readOffset(), n));
+    };
+    if (this.#h.readStart() !== 0) queueMicrotask(() => this.#end("closed"));
+  }
+
+  /** Stops reading for good (the socket is being handed on); writes still go out. */
+  pause(): void {
+    if (!this.#closed) this.#h.readStop();
+  }
+
+  /** Queues bytes; they go out at the end of this task. */
+  write(bytes: Uint8Array): void {
+    if (this.#failed || this.#closed || bytes.length === 0) return;
+    if (this.#inFlight + this.#pendingBytes + bytes.length > this.#max) {
+      this.#failed = true;
+      this.#pending = [];
+      this.#pendingBytes = 0;
+      this.#end("overflow");
+      return;
+    }
+    this.#pending.push(bytes);
+    this.#pendingBytes += bytes.length;
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      queueMicrotask(this.#flush);
+    }
+  }
+
+  /** Resolves once everything written so far is out of this process (or failed). */
+  idle(): Promise<void> {
+    if (this.#quiet()) return Promise.resolve();
+    return new Promise((resolve) => (this.#idle ??= []).push(resolve));
+  }
+
+  /**
+   * Disconnects the player: the client is sent the end of the stream (other processes may hold
+   * the socket too, so closing our descriptor alone would not end the connection), then the
+   * descriptor is closed.
+   */
+  close(): void {
+    if (this.#closed) return;
+    this.#write();
+    const req = this.#b.newShutdown();
+    req.handle = this.#h;
+    req.oncomplete = () => this.#release();
+    this.#closed = true;
+    if (this.#h.shutdown(req) !== 0) this.#release();
+  }
+
+  /** Closes this process's descriptor only; the connection stays up for whoever else holds it. */
+  release(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#release();
+  }
+
+  #release(): void {
+    this.#h.onread = null;
+    try {
+      this.#h.close();
+    } catch { /* already closed */ }
+    this.#failed = true;
+    this.#settle();
+  }
+
+  #write(): void {
+    this.#scheduled = false;
+    if (this.#pending.length === 0 || this.#failed) return;
+    const chunk = this.#pending.length === 1 ? this.#pending[0] : concatBytes(this.#pending);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    const req = this.#b.newWrite();
+    req.handle = this.#h;
+    // Counted only once the write turns out to be under way (a write done at once completes
+    // without a callback).
+    let counted = 0;
+    req.oncomplete = (status) => this.#done(status, counted);
+    const err = this.#h.writeBuffer(req, chunk);
+    if (err !== 0) {
+      this.#end("closed");
+      return;
+    }
+    if (this.#b.lastWriteAsync()) {
+      counted = chunk.length;
+      this.#inFlight += counted;
+    }
+  }
+
+  #quiet(): boolean {
+    return this.#failed || (this.#inFlight === 0 && this.#pendingBytes === 0);
+  }
+
+  #settle(): void {
+    if (!this.#quiet() || this.#idle === null) return;
+    const waiting = this.#idle;
+    this.#idle = null;
+    for (const resolve of waiting) resolve();
+  }
+
+  #end(why: TransportEnd): void {
+    this.#failed = true;
+    this.#settle();
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#handlers?.end(why);
+  }
+}

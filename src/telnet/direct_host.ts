@@ -1,0 +1,319 @@
+/**
+ * The engine's side of the telnet handoff (docs/telnet.md, "Who holds a telnet socket"): the
+ * sidecar accepts each telnet player and hands the engine a duplicate of the socket's descriptor
+ * over a Unix channel; the engine serves the player on it directly, with the same TelnetClient
+ * the sidecar would run, its hub session carried in memory (src/hub/local_link.ts). A typed line
+ * then crosses one process, not three. The sidecar keeps its own descriptor, so the connection
+ * outlives the engine: at a restart the engine hands each player's state back (`stop`) and the
+ * next engine goes on from it; after a crash the sidecar has the state the engine last sent.
+ */
+import { createHmac } from "node:crypto";
+import { LocalLink } from "../hub/local_link.ts";
+import { Adopter } from "./adopted.ts";
+import { type ClientLimits, DEFAULT_LIMITS } from "./client_limits.ts";
+import {
+  decodeMessage,
+  encodeMessage,
+  HANDOFF_VERSION,
+  handoffName,
+  type OpenSession,
+  packMessages,
+} from "./handoff.ts";
+import { RenderMemo } from "./render_memo.ts";
+import { type ClientContext, TelnetClient } from "./sidecar_client.ts";
+import { MsspSource } from "./sidecar_mssp.ts";
+import { closeFd, currentUid, type Libc, openLibc, SeqPacketConn } from "./unix_fds.ts";
+
+/** Settings for {@linkcode DirectTelnet}. */
+export interface DirectTelnetOptions {
+  /** The secret the sidecar and the engine share (URSAMU_SIDECAR_SECRET). */
+  secret: string;
+  /** The hub's carrier for these sessions (`hub.openLocal()`). */
+  link: LocalLink;
+  /** For MSSP: the game's name, the telnet port, and how many players are online. */
+  gameName: string;
+  port: number;
+  online: () => number;
+  limits?: Partial<ClientLimits>;
+  log?: (line: string) => void;
+  /** Wait between attempts to reach the sidecar (default 250 ms). */
+  retryMs?: number;
+  /** Longest wait for state changes to reach the sidecar (default 1 s). */
+  syncMs?: number;
+}
+
+/** One player served here, with the sidecar's id for it. */
+interface Served {
+  sid: number;
+  client: TelnetClient;
+  /** The channel it came over (a sidecar that restarted knows nothing of it). */
+  channel: SeqPacketConn;
+}
+
+/** The engine's telnet players on handed-over sockets. */
+export class DirectTelnet {
+  readonly #o: DirectTelnetOptions;
+  readonly #log: (line: string) => void;
+  readonly #libc: Libc;
+  readonly #adopter: Adopter;
+  readonly #ctx: ClientContext;
+  readonly #served = new Map<TelnetClient, Served>();
+  readonly #dirty = new Set<TelnetClient>();
+  #ended: number[] = [];
+  #channel: SeqPacketConn | null = null;
+  /** Messages the sidecar could not take yet (it is busy), in order. */
+  #backlog: Uint8Array[] = [];
+  #backlogTimer: ReturnType<typeof setTimeout> | undefined;
+  #syncTimer: ReturnType<typeof setTimeout> | undefined;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  #stopping = false;
+  #startedAt = Date.now();
+
+  /** Throws when this process cannot take descriptors (see unix_fds.ts, adopted.ts). */
+  constructor(opts: DirectTelnetOptions) {
+    this.#o = opts;
+    this.#log = opts.log ?? ((line) => console.log(line));
+    this.#libc = openLibc();
+    this.#adopter = new Adopter();
+    const mssp = new MsspSource({
+      gameName: opts.gameName,
+      httpBase: "",
+      port: opts.port,
+      startedAt: this.#startedAt,
+      count: opts.online,
+    });
+    let lastResumeAnswer = 0;
+    this.#ctx = {
+      // Only its query matters: LocalLink hands it to the hub as a WebSocket URL's would be.
+      hubUrl: "ws://engine.invalid/?client=telnet",
+      // Trusted by construction (the sidecar proved itself on the channel): `client` frames go.
+      sidecarSecret: opts.secret,
+      mssp: { table: () => mssp.table(), refresh: () => {} },
+      memo: new RenderMemo(),
+      limits: { ...DEFAULT_LIMITS, ...opts.limits },
+      log: this.#log,
+      closed: (client) => this.#closed(client),
+      waiting: () => {/* only while the engine stops: `stop` takes over */},
+      dial: (url) => opts.link.dial(url),
+      resumeProgress: {
+        last: () => lastResumeAnswer,
+        answered: () => lastResumeAnswer = Date.now(),
+      },
+      changed: (client, urgent) => this.#changed(client, urgent),
+    };
+  }
+
+  /** Players served here. */
+  get players(): number {
+    return this.#served.size;
+  }
+
+  /** True while the channel to the sidecar is up. */
+  get connected(): boolean {
+    return this.#channel !== null;
+  }
+
+  /** Reaches for the sidecar, and again whenever the channel is lost, until `stop`. */
+  start(): void {
+    this.#connect();
+  }
+
+  /**
+   * The engine is going: every player's state goes to the sidecar, which holds the sockets
+   * until the next engine (a restart, or one started by hand beside a sidecar that stays up).
+   * `restart` says which the players were told; on a stop the supervisor then stops the
+   * sidecar, which disconnects them without a second goodbye. With no sidecar to take them,
+   * the players are disconnected here. Resolves once the sidecar has it all (bounded by `ms`).
+   */
+  async stop(restart: boolean, ms = 3_000): Promise<void> {
+    if (this.#stopping) return;
+    this.#stopping = true;
+    clearTimeout(this.#retryTimer);
+    clearTimeout(this.#syncTimer);
+    const channel = this.#channel;
+    const served = [...this.#served.values()];
+    if (channel !== null) {
+      const states = await Promise.all(served.map((s) => s.client.freeze(ms / 2)));
+      const items = served.flatMap((s, i) =>
+        s.channel === channel ? [JSON.stringify({ sid: s.sid, state: states[i] })] : []
+      );
+      this.#flushEnded();
+      for (const m of packMessages('{"t":"state","sessions":[', items, "]}")) this.#send(m);
+      this.#send(encodeMessage({ t: "bye", restart }));
+      await this.#drain(ms / 2);
+      // Our descriptors only: the sidecar's keep the connections up.
+      for (const s of served) s.client.release();
+    } else {
+      await Promise.all(served.map((s) => s.client.close()));
+    }
+    this.#served.clear();
+    channel?.close();
+    this.#channel = null;
+  }
+
+  #connect(): void {
+    if (this.#stopping || this.#channel !== null) return;
+    let channel: SeqPacketConn;
+    try {
+      channel = SeqPacketConn.connect(this.#libc, handoffName(this.#o.secret));
+    } catch {
+      // No sidecar listening yet (it starts beside us) or any more (it is being restarted).
+      this.#retry();
+      return;
+    }
+    this.#run(channel).catch((e) => {
+      this.#log(`telnet: handoff channel failed: ${(e as Error)?.message ?? e}`);
+    }).finally(() => {
+      channel.close();
+      if (this.#channel === channel) this.#channel = null;
+      this.#backlog = [];
+      this.#retry();
+    });
+  }
+
+  #retry(): void {
+    if (this.#stopping) return;
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = setTimeout(() => this.#connect(), this.#o.retryMs ?? 250);
+  }
+
+  /** Proves who we are, then takes the sockets the sidecar hands over until the channel ends. */
+  async #run(channel: SeqPacketConn): Promise<void> {
+    // A process of another user must not learn the proof (nor get its players).
+    if (channel.peerUid() !== currentUid(this.#libc)) {
+      throw new Error("the process at the handoff address runs as another user; not used");
+    }
+    const hello = await this.#next(channel);
+    if (hello === null) return;
+    if (hello.t !== "hello" || hello.v !== HANDOFF_VERSION) {
+      throw new Error("the sidecar speaks another version of the handoff channel");
+    }
+    const mac = createHmac("sha256", this.#o.secret).update(hello.nonce).digest("hex");
+    if (channel.send(encodeMessage({ t: "auth", v: HANDOFF_VERSION, mac })) !== "sent") return;
+    this.#channel = channel;
+    this.#startedAt = hello.startedAt;
+    this.#log("telnet: serving telnet players directly (descriptors from the sidecar)");
+    for (;;) {
+      const got = await channel.recv();
+      if (got === null) return;
+      const m = decodeMessage(got.bytes);
+      if (m?.t === "open" && m.sessions.length === got.fds.length && !this.#stopping) {
+        m.sessions.forEach((s, i) => this.#take(channel, s, got.fds[i]));
+        continue;
+      }
+      for (const fd of got.fds) closeFd(this.#libc, fd);
+      if (!this.#stopping) this.#log(`telnet: handoff channel: unexpected message; ignored`);
+    }
+  }
+
+  /** The next message of the handshake; null when the channel ended. */
+  async #next(channel: SeqPacketConn) {
+    const got = await channel.recv();
+    if (got === null) return null;
+    for (const fd of got.fds) closeFd(this.#libc, fd);
+    return decodeMessage(got.bytes);
+  }
+
+  #take(channel: SeqPacketConn, s: OpenSession, fd: number): void {
+    let client: TelnetClient;
+    try {
+      const transport = this.#adopter.adopt(fd, s.ip, this.#ctx.limits.maxOutputBytes);
+      client = new TelnetClient(transport, this.#ctx, s.state ?? undefined, s.waited);
+    } catch (e) {
+      closeFd(this.#libc, fd);
+      this.#log(`telnet: could not take over a connection from ${s.ip}: ${(e as Error).message}`);
+      this.#ended.push(s.sid);
+      this.#queueSync(true);
+      return;
+    }
+    this.#served.set(client, { sid: s.sid, client, channel });
+    client.start();
+  }
+
+  #closed(client: TelnetClient): void {
+    const s = this.#served.get(client);
+    if (!s) return;
+    this.#served.delete(client);
+    this.#dirty.delete(client);
+    if (s.channel !== this.#channel) return;
+    this.#ended.push(s.sid);
+    this.#queueSync(true);
+  }
+
+  #changed(client: TelnetClient, urgent: boolean): void {
+    if (this.#stopping || !this.#served.has(client)) return;
+    this.#dirty.add(client);
+    this.#queueSync(urgent);
+  }
+
+  /** Sends what changed: at once for a login or a departure, within `syncMs` otherwise. */
+  #queueSync(urgent: boolean): void {
+    if (urgent) {
+      clearTimeout(this.#syncTimer);
+      this.#syncTimer = setTimeout(() => this.#sync(), 0);
+    } else if (this.#syncTimer === undefined) {
+      this.#syncTimer = setTimeout(() => this.#sync(), this.#o.syncMs ?? 1_000);
+    }
+  }
+
+  #sync(): void {
+    this.#syncTimer = undefined;
+    // While stopping, `stop` sends what is left itself.
+    if (this.#stopping) return;
+    if (this.#channel === null) {
+      this.#dirty.clear();
+      this.#ended = [];
+      return;
+    }
+    const items: string[] = [];
+    for (const client of this.#dirty) {
+      const s = this.#served.get(client);
+      if (s && s.channel === this.#channel && !client.frozen) {
+        items.push(JSON.stringify({ sid: s.sid, state: client.state() }));
+      }
+    }
+    this.#dirty.clear();
+    for (const m of packMessages('{"t":"state","sessions":[', items, "]}")) this.#send(m);
+    this.#flushEnded();
+  }
+
+  #flushEnded(): void {
+    if (this.#ended.length === 0) return;
+    const sids = this.#ended;
+    this.#ended = [];
+    for (const m of packMessages('{"t":"end","sids":[', sids.map(String), "]}")) this.#send(m);
+  }
+
+  /** Sends a message, or keeps it (in order) while the sidecar is not reading. */
+  #send(bytes: Uint8Array): void {
+    if (this.#channel === null) return;
+    if (this.#backlog.length > 0) {
+      this.#backlog.push(bytes);
+      return;
+    }
+    if (this.#channel.send(bytes) === "busy") {
+      this.#backlog.push(bytes);
+      this.#backlogTimer ??= setTimeout(() => this.#retryBacklog(), 5);
+    }
+  }
+
+  #retryBacklog(): void {
+    this.#backlogTimer = undefined;
+    while (this.#backlog.length > 0 && this.#channel !== null) {
+      const r = this.#channel.send(this.#backlog[0]);
+      if (r === "busy") break;
+      this.#backlog.shift();
+    }
+    if (this.#backlog.length > 0 && this.#channel !== null) {
+      this.#backlogTimer = setTimeout(() => this.#retryBacklog(), 5);
+    } else this.#backlog = [];
+  }
+
+  /** Waits until every message is with the sidecar, or `ms` passed. */
+  async #drain(ms: number): Promise<void> {
+    const end = Date.now() + ms;
+    while (this.#backlog.length > 0 && this.#channel !== null && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+}
