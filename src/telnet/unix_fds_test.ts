@@ -19,9 +19,19 @@ const text = (s: string) => new TextEncoder().encode(s);
 const str = (b: Uint8Array) => new TextDecoder().decode(b);
 const uniqueName = () => `ursamu-test-${crypto.randomUUID()}`;
 
-/** This process's open descriptors, to prove a test leaked none. */
-function openFds(): number {
-  return [...Deno.readDirSync("/proc/self/fd")].length;
+/**
+ * How many of this process's descriptors refer to `target` ("socket:[inode]"), to prove a test
+ * left none open. Counted per socket, not over all descriptors: test files run side by side
+ * in one process (`deno test --parallel`) and open descriptors of their own meanwhile.
+ */
+function openTo(target: string): number {
+  let n = 0;
+  for (const e of Deno.readDirSync("/proc/self/fd")) {
+    try {
+      if (Deno.readLinkSync(`/proc/self/fd/${e.name}`) === target) n++;
+    } catch { /* closed while listed */ }
+  }
+  return n;
 }
 
 /** What a descriptor refers to ("socket:[inode]" for a socket). */
@@ -40,7 +50,6 @@ interface Pair {
 
 /** Runs `fn` with a connected pair, then closes everything and checks no descriptor leaked. */
 async function withPair(fn: (p: Pair) => Promise<void>): Promise<void> {
-  const before = openFds();
   const libc = openLibc();
   const name = uniqueName();
   const listener = SeqPacketListener.listen(libc, name);
@@ -48,6 +57,7 @@ async function withPair(fn: (p: Pair) => Promise<void>): Promise<void> {
   const a = SeqPacketConn.connect(libc, name);
   const b = await accepted;
   assert.ok(b !== null);
+  const ends = [fdTarget(a.fd), fdTarget(b.fd)];
   try {
     await fn({ libc, listener, a, b });
   } finally {
@@ -56,7 +66,7 @@ async function withPair(fn: (p: Pair) => Promise<void>): Promise<void> {
     listener.close();
     libc.close();
   }
-  assert.equal(openFds(), before, "every descriptor is closed again");
+  for (const t of ends) assert.equal(openTo(t), 0, "every descriptor is closed again");
 }
 
 /** Sends `count` descriptors (or `bytes` bytes) in one raw sendmsg, past `send`'s limits. */
@@ -191,14 +201,14 @@ Deno.test({
   ignore,
   fn: () =>
     withPair(async ({ libc, a, b }) => {
-      const before = openFds();
+      const before = openTo(fdTarget(a.fd));
       const fds = Array.from({ length: 240 }, () => dupFd(libc, a.fd));
       rawSend(libc, a.fd, 10, fds); // more descriptors than recv makes room for
       rawSend(libc, a.fd, MAX_MESSAGE_BYTES + 1, []); // more bytes than recv reads
       for (const fd of fds) closeFd(libc, fd);
       await assert.rejects(b.recv(), /cut short/);
       await assert.rejects(b.recv(), /cut short/);
-      assert.equal(openFds(), before, "no received descriptor is left open");
+      assert.equal(openTo(fdTarget(a.fd)), before, "no received descriptor is left open");
       assert.equal(a.send(text("still fine")), "sent");
       assert.equal(str((await b.recv())!.bytes), "still fine");
     }),
@@ -256,8 +266,8 @@ Deno.test({
     "unix_fds: accept ends with null on close; connect to nobody and listen on a used name throw",
   ignore,
   async fn() {
-    const before = openFds();
     const libc = openLibc();
+    const targets: string[] = [];
     try {
       const name = uniqueName();
       const listener = SeqPacketListener.listen(libc, name);
@@ -277,7 +287,10 @@ Deno.test({
       const queued: SeqPacketConn[] = [];
       try {
         assert.throws(() => {
-          for (let i = 0; i < 100; i++) queued.push(SeqPacketConn.connect(libc, name));
+          for (let i = 0; i < 100; i++) {
+            queued.push(SeqPacketConn.connect(libc, name));
+            targets.push(fdTarget(queued[queued.length - 1].fd));
+          }
         }, /EAGAIN/);
       } finally {
         for (const c of queued) c.close();
@@ -286,7 +299,7 @@ Deno.test({
     } finally {
       libc.close();
     }
-    assert.equal(openFds(), before);
+    for (const t of targets) assert.equal(openTo(t), 0);
   },
 });
 
