@@ -22,6 +22,12 @@ export const DEFAULT_WIDTH = 78;
 /** Runtime socket errors that only mean the client went away. */
 const VANISHED = /unexpected eof|reset|broken pipe|not connected/i;
 
+/** A socket that takes frames rather than their text (see src/hub/local_link.ts). */
+export interface FrameSink {
+  /** Delivers one frame, in order with the others. */
+  deliverFrame(frame: EncodedFrame): void;
+}
+
 /** A queued piece of inbound work: a command line, or a step such as a token login. */
 export type Task = string | (() => Promise<void>);
 
@@ -77,6 +83,7 @@ export class Connection implements HubConnection, EventListenerObject {
   /** Login requested in the URL (`?token=`, `&resume=1`), used once the socket opens. */
   pendingLogin: { token: string; resume: boolean } | null = null;
   #socketClosed = false;
+  readonly #frameSink: FrameSink | null;
   #onSocketClosed: (() => void) | null = null;
   #queue: Task[] | null = null;
   #running = false;
@@ -93,6 +100,8 @@ export class Connection implements HubConnection, EventListenerObject {
     this.ip = peerIp;
     this.connectedAt = now;
     this.lastInput = now;
+    const sink = socket as unknown as Partial<FrameSink>;
+    this.#frameSink = typeof sink.deliverFrame === "function" ? sink as FrameSink : null;
   }
 
   /** Subscribes to the socket's events. */
@@ -150,6 +159,11 @@ export class Connection implements HubConnection, EventListenerObject {
   /** Queues an already-encoded message (fan-out encodes once per kind). */
   deliver(frame: EncodedFrame): void {
     if (this.closed) return;
+    if (this.#frameSink !== null) {
+      // An in-memory socket (the engine's own telnet players) takes the frame itself.
+      this.#frameSink.deliverFrame(frame);
+      return;
+    }
     const text = frame.for(this.kind, this.colour);
     if (text === null) return;
     if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {

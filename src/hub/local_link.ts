@@ -11,11 +11,28 @@
  * reach its player's socket together, and the hub is never re-entered from its own send.
  */
 import { type MuxOpen, MuxSocket, type SessionCarrier } from "./mux_link.ts";
+import type { EncodedFrame } from "./protocol.ts";
+import type { FrameSink } from "./connection.ts";
 
 /** One queued delivery to a client: a frame, or the session's close after its last frame. */
 type Delivery =
-  | { socket: LocalSocket; text: string }
+  | { socket: LocalSocket; frame: string | EncodedFrame }
   | { socket: LocalSocket; code: number; reason: string };
+
+/**
+ * The hub's end of a local session: frames go over as they are (the telnet client reads their
+ * parts; no JSON is written or read), shared by every player of a fan-out.
+ */
+class LocalHubSocket extends MuxSocket implements FrameSink {
+  constructor(private readonly local: LocalLink, sid: number) {
+    super(local, sid);
+  }
+
+  /** Queues a frame itself for this session. */
+  deliverFrame(frame: EncodedFrame): void {
+    if (this.readyState === 1) this.local.queue(this.sid, frame);
+  }
+}
 
 /** The client's end of one session, shaped like the WebSocket a HubLink dials. */
 export class LocalSocket {
@@ -51,8 +68,8 @@ export class LocalSocket {
     this.onopen?.(new Event("open"));
   }
 
-  /** A frame from the hub. */
-  received(data: string): void {
+  /** A frame from the hub (its text, or the frame itself). */
+  received(data: string | EncodedFrame): void {
     if (this.readyState === 1) this.onmessage?.({ data });
   }
 
@@ -85,7 +102,7 @@ export class LocalLink implements SessionCarrier {
   /** A new session for `url` (its query, with a resume's token, is what the hub sees). */
   dial(url: string): WebSocket {
     const sid = ++this.#seq;
-    const hub = new MuxSocket(this, sid);
+    const hub = new LocalHubSocket(this, sid);
     const client = new LocalSocket(hub);
     this.#clients.set(sid, client);
     this.#open(hub, new URL(url).searchParams);
@@ -99,9 +116,9 @@ export class LocalLink implements SessionCarrier {
   }
 
   /** Queues a hub frame for session `sid`. */
-  queue(sid: number, text: string): void {
+  queue(sid: number, frame: string | EncodedFrame): void {
     const socket = this.#clients.get(sid);
-    if (socket) this.#deliver({ socket, text });
+    if (socket) this.#deliver({ socket, frame });
   }
 
   /** Queues the session's close, after its frames. */
@@ -127,7 +144,7 @@ export class LocalLink implements SessionCarrier {
     const batch = this.#pending;
     this.#pending = [];
     for (const d of batch) {
-      if ("text" in d) d.socket.received(d.text);
+      if ("frame" in d) d.socket.received(d.frame);
       else d.socket.ended(d.code, d.reason);
     }
   }

@@ -69,9 +69,40 @@ export class MuxSocket extends EventTarget {
     this.dispatchEvent(e);
   }
 
+  /**
+   * The listener object of "message" events (the Connection), called directly: the runtime's
+   * event dispatch and a MessageEvent per line were a fifth of a telnet command's hub side.
+   */
+  #onMessage: EventListenerObject | null = null;
+
+  /** Like EventTarget's, except that a listener object of "message" is held to be called directly. */
+  override addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | AddEventListenerOptions,
+  ): void {
+    if (type === "message" && listener && typeof listener === "object" && !options) {
+      this.#onMessage = listener;
+      return;
+    }
+    super.addEventListener(type, listener, options);
+  }
+
+  /** Like EventTarget's, for the listener held directly too. */
+  override removeEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject | null,
+    options?: boolean | EventListenerOptions,
+  ): void {
+    if (type === "message" && listener === this.#onMessage) this.#onMessage = null;
+    else super.removeEventListener(type, listener, options);
+  }
+
   /** A frame from the sidecar for this session. */
   received(data: string): void {
-    if (this.readyState === 1) this.dispatchEvent(new MessageEvent("message", { data }));
+    if (this.readyState !== 1) return;
+    if (this.#onMessage) this.#onMessage.handleEvent({ type: "message", data } as MessageEvent);
+    else this.dispatchEvent(new MessageEvent("message", { data }));
   }
 
   /** The session is over (either side, or the link went away). */

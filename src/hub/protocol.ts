@@ -225,6 +225,7 @@ export class EncodedFrame {
   #mono: string | null | undefined;
   #json: string | undefined;
   #telnet: string | undefined;
+  #parts: { msg: string; data: Record<string, unknown>; gmcp: unknown } | undefined;
   readonly #gmcp: GmcpMap | null;
   /** The message as sent (speech marked, see markSpeech). */
   readonly out: Outbound;
@@ -250,6 +251,22 @@ export class EncodedFrame {
     if (kind === "telnet" && this.#gmcp !== null) return this.#telnet ??= this.#telnetJson();
     this.#json ??= encodeJson(this.out);
     return this.#json;
+  }
+
+  /**
+   * The parts a telnet client reads (the engine's own telnet players get the frame itself, not
+   * its JSON): made once, shared by everyone it goes to, never to be changed.
+   */
+  telnetParts(): { msg: string; data: Record<string, unknown>; gmcp: unknown } {
+    if (this.#parts === undefined) {
+      const data = (this.out.data ?? {}) as Record<string, unknown>;
+      const map = this.#gmcp;
+      const gmcp = map !== null && this.out.data && map.has(this.out.data.type)
+        ? map.apply(this.out.data, this.out.msg)
+        : null;
+      this.#parts = { msg: this.out.msg, data, gmcp: gmcp ?? undefined };
+    }
+    return this.#parts;
   }
 
   #telnetJson(): string {

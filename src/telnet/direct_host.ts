@@ -38,8 +38,10 @@ export interface DirectTelnetOptions {
   log?: (line: string) => void;
   /** Wait between attempts to reach the sidecar (default 250 ms). */
   retryMs?: number;
-  /** Longest wait for state changes to reach the sidecar (default 1 s). */
+  /** Longest wait for a negotiation change to reach the sidecar (default 1 s). */
   syncMs?: number;
+  /** Longest wait for the time of a typed line to reach it (default 30 s). */
+  idleSyncMs?: number;
 }
 
 /** One player served here, with the sidecar's id for it. */
@@ -65,6 +67,7 @@ export class DirectTelnet {
   #backlog: Uint8Array[] = [];
   #backlogTimer: ReturnType<typeof setTimeout> | undefined;
   #syncTimer: ReturnType<typeof setTimeout> | undefined;
+  #syncDue = 0;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
   #stopping = false;
   #startedAt = Date.now();
@@ -99,7 +102,7 @@ export class DirectTelnet {
         last: () => lastResumeAnswer,
         answered: () => lastResumeAnswer = Date.now(),
       },
-      changed: (client, urgent) => this.#changed(client, urgent),
+      changed: (client, when) => this.#changed(client, when),
     };
   }
 
@@ -223,7 +226,7 @@ export class DirectTelnet {
       closeFd(this.#libc, fd);
       this.#log(`telnet: could not take over a connection from ${s.ip}: ${(e as Error).message}`);
       this.#ended.push(s.sid);
-      this.#queueSync(true);
+      this.#queueSync("now");
       return;
     }
     this.#served.set(client, { sid: s.sid, client, channel });
@@ -237,23 +240,30 @@ export class DirectTelnet {
     this.#dirty.delete(client);
     if (s.channel !== this.#channel) return;
     this.#ended.push(s.sid);
-    this.#queueSync(true);
+    this.#queueSync("now");
   }
 
-  #changed(client: TelnetClient, urgent: boolean): void {
+  #changed(client: TelnetClient, when: "now" | "soon" | "later"): void {
     if (this.#stopping || !this.#served.has(client)) return;
     this.#dirty.add(client);
-    this.#queueSync(urgent);
+    this.#queueSync(when);
   }
 
-  /** Sends what changed: at once for a login or a departure, within `syncMs` otherwise. */
-  #queueSync(urgent: boolean): void {
-    if (urgent) {
-      clearTimeout(this.#syncTimer);
-      this.#syncTimer = setTimeout(() => this.#sync(), 0);
-    } else if (this.#syncTimer === undefined) {
-      this.#syncTimer = setTimeout(() => this.#sync(), this.#o.syncMs ?? 1_000);
-    }
+  /**
+   * Sends what changed, all of it at once: at the end of this turn for a login or a departure,
+   * within `syncMs` for negotiation, within `idleSyncMs` when only a typed line's time changed.
+   */
+  #queueSync(when: "now" | "soon" | "later"): void {
+    const ms = when === "now"
+      ? 0
+      : when === "soon"
+      ? this.#o.syncMs ?? 1_000
+      : this.#o.idleSyncMs ?? 30_000;
+    const due = Date.now() + ms;
+    if (this.#syncTimer !== undefined && this.#syncDue <= due) return;
+    clearTimeout(this.#syncTimer);
+    this.#syncDue = due;
+    this.#syncTimer = setTimeout(() => this.#sync(), ms);
   }
 
   #sync(): void {

@@ -16,6 +16,25 @@ export interface HubFrame {
   gmcp: unknown;
 }
 
+/**
+ * A hub frame handed over in memory rather than as text (the engine's own telnet players,
+ * src/hub/local_link.ts): the hub's EncodedFrame, whose parts are made once for every player
+ * it goes to. Read-only, like everything a frame is read into.
+ */
+export interface FrameObject {
+  /** The frame's parts as a telnet client reads them. */
+  telnetParts(): { msg: string; data: Record<string, unknown>; gmcp: unknown };
+}
+
+/** A frame from the hub: its text (JSON, or plain text), or the frame itself in memory. */
+export type HubInput = string | FrameObject;
+
+/** True for a frame handed over in memory. */
+export function isFrameObject(x: unknown): x is FrameObject {
+  return typeof x === "object" && x !== null &&
+    typeof (x as FrameObject).telnetParts === "function";
+}
+
 /** Reads a hub frame: JSON `{msg, data, gmcp}`, or anything else shown as text. */
 export function parseHubFrame(text: string): HubFrame {
   let msg = text;

@@ -1,4 +1,5 @@
 /** One telnet player's WebSocket to the hub, reconnecting by itself while the engine restarts. */
+import { type HubInput, isFrameObject } from "./hub_frames.ts";
 
 /** Close codes after which the hub meant it (quit, @boot, abuse): the player is disconnected. */
 const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([1000, 1003, 1007, 1008, 1009]);
@@ -22,8 +23,8 @@ export function reconnectDelay(attempt: number, max: number, random: () => numbe
 export interface HubLinkHandlers {
   /** The socket is open; `reconnected` is false the first time. */
   onOpen(reconnected: boolean): void;
-  /** One text frame from the hub. */
-  onFrame(text: string): void;
+  /** One frame from the hub (its text, or the frame itself from an in-memory link). */
+  onFrame(frame: HubInput): void;
   /** The hub is unreachable or went away; the link keeps retrying. `wasOpen`: it had been up. */
   onDown(wasOpen: boolean): void;
   /** The hub closed the session on purpose; the link stops. */
@@ -170,7 +171,7 @@ export class HubLink {
     };
     ws.onmessage = (ev) => {
       if (this.#ws !== ws) return;
-      if (typeof ev.data === "string") this.#h.onFrame(ev.data);
+      if (typeof ev.data === "string" || isFrameObject(ev.data)) this.#h.onFrame(ev.data);
     };
     ws.onerror = () => {/* a close event always follows */};
     ws.onclose = (ev) => {

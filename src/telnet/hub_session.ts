@@ -4,7 +4,7 @@
  * screen the player skips), and what the player is told when the hub goes away, comes back or
  * ends the session. Which hub frames reach the player is decided here; how they look is not.
  */
-import type { HubFrame } from "./hub_frames.ts";
+import type { HubFrame, HubInput } from "./hub_frames.ts";
 import { NOTICES } from "./notices.ts";
 
 /** Frames held while a resume waits for the hub's answer. */
@@ -33,7 +33,7 @@ export interface SessionHost {
   /** The resume was refused: input typed for the old session must not reach a login prompt. */
   resumeRefused(): void;
   /** A frame held during a refused resume, to be handled as if it just arrived. */
-  replay(text: string): void;
+  replay(frame: HubInput): void;
   /** The hub announced the end of this session: the close that follows is final. */
   expectEnd(): void;
   /**
@@ -61,7 +61,7 @@ export class HubSession {
   #phase: SessionPhase = "waiting";
   #token: string | null = null;
   #player: SessionPlayer | null = null;
-  #held: string[] = [];
+  #held: HubInput[] = [];
   #resumeTimer: ReturnType<typeof setTimeout> | undefined;
   #resumeStarted = 0;
   /** The player was told the hub is away and has not yet been told it is back. */
@@ -165,7 +165,7 @@ export class HubSession {
    * A frame from the hub (its text, and read into its parts): true when the player should see
    * it, false when it was held, consumed or is this connection's close reason.
    */
-  admit(text: string, f: HubFrame): boolean {
+  admit(text: HubInput, f: HubFrame): boolean {
     const closing = f.type === "disconnect" && f.data.player === undefined;
     if (this.#phase === "resuming") {
       if (f.type === "session") {

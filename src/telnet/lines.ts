@@ -24,6 +24,11 @@ const NUL = 0x00;
 const BS = 0x08;
 const DEL = 0x7f;
 
+function isAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] >= 0x80) return false;
+  return true;
+}
+
 function utf8Length(cp: number): number {
   return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
 }
@@ -44,6 +49,8 @@ export class LineFramer {
   #bytes = 0;
   #truncated = false;
   #afterCr = false;
+  /** The last read ended inside a multi-byte character, which the decoder holds. */
+  #decoding = false;
 
   /** Creates a framer; see {@linkcode LineFramerOptions}. */
   constructor(options: LineFramerOptions = {}) {
@@ -68,6 +75,13 @@ export class LineFramer {
   /** Adds data bytes and returns the lines they completed. */
   push(bytes: Uint8Array): FramedLine[] {
     const lines: FramedLine[] = [];
+    // ASCII (what nearly every typed line is) needs no decoder, unless the decoder holds the
+    // first bytes of a character cut by the previous read.
+    if (!this.#decoding && isAscii(bytes)) {
+      for (let i = 0; i < bytes.length; i++) this.#take(bytes[i], lines);
+      return lines;
+    }
+    this.#decoding = bytes.length > 0 && bytes[bytes.length - 1] >= 0x80;
     const text = this.#decoder.decode(bytes, { stream: true });
     for (let i = 0; i < text.length; i++) {
       const cp = text.codePointAt(i) ?? 0;
@@ -79,6 +93,7 @@ export class LineFramer {
 
   /** Ends the input: returns the unfinished line, if any, and resets the framer. */
   flush(): FramedLine | null {
+    this.#decoding = false;
     const tail = this.#decoder.decode();
     const lines: FramedLine[] = [];
     for (const ch of tail) this.#take(ch.codePointAt(0) ?? 0, lines);

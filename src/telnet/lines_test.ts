@@ -121,3 +121,19 @@ Deno.test("lines: fuzz with random bytes never throws and stays bounded", () => 
     f.flush();
   }
 });
+
+Deno.test("lines: a character cut between reads is whole, then ASCII reads go on as before", () => {
+  const framer = new LineFramer();
+  const e = new TextEncoder().encode("é€😀");
+  assert.deepEqual(framer.push(e.subarray(0, 1)), []);
+  // The rest of the cut character, then plain ASCII: the decoder still holds the first byte.
+  assert.deepEqual(framer.push(e.subarray(1, 4)), []);
+  assert.deepEqual(framer.push(e.subarray(4)), []);
+  assert.deepEqual(framer.push(new TextEncoder().encode("ab\r\n")).map((l) => l.text), ["é€😀ab"]);
+  // A cut character followed by ASCII is an invalid sequence: one U+FFFD, the ASCII kept.
+  assert.deepEqual(framer.push(new Uint8Array([0xe2, 0x82])), []);
+  assert.deepEqual(framer.push(new TextEncoder().encode("x\n")).map((l) => l.text), ["\ufffdx"]);
+  assert.deepEqual(framer.push(new TextEncoder().encode("plain\r\n")).map((l) => l.text), [
+    "plain",
+  ]);
+});

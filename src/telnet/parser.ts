@@ -68,6 +68,10 @@ export class TelnetParser {
 
   /** Parses one chunk and returns the events it completed; never throws. */
   feed(chunk: Uint8Array): ParserEvent[] {
+    // Plain text with no command in it (most reads): the chunk itself, nothing copied.
+    if (this.#state === State.Data && chunk.indexOf(IAC) === -1) {
+      return chunk.length === 0 ? [] : [{ type: "data", bytes: chunk }];
+    }
     const events: ParserEvent[] = [];
     // Data bytes of this chunk, unescaped; never longer than the chunk itself.
     let data: Uint8Array | null = null;

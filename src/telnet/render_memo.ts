@@ -11,7 +11,7 @@
 import { renderText } from "../text/colour.ts";
 import { encodeGmcp } from "./gmcp.ts";
 import { forwardedGmcp } from "./gmcp_relay.ts";
-import { type HubFrame, parseHubFrame } from "./hub_frames.ts";
+import { type HubFrame, type HubInput, parseHubFrame } from "./hub_frames.ts";
 import { encodeText } from "./text.ts";
 
 const UNSET = Symbol("unset");
@@ -45,7 +45,7 @@ class ByColour<K, V> {
 
 /** The shared reading and rendering of the hub's frames, for one sidecar. */
 export class RenderMemo {
-  #text: string | null = null;
+  #text: HubInput | null = null;
   #frame: HubFrame | null = null;
   #line = new ByColour((msg: string, colour) => {
     const text = renderText(msg, colour);
@@ -56,11 +56,18 @@ export class RenderMemo {
     return message === null ? null : encodeGmcp(message[0], message[1]);
   });
 
-  /** The frame `text` read into its parts (the same object for the same text in a row). */
-  frame(text: string): HubFrame {
-    if (text !== this.#text || this.#frame === null) {
-      this.#frame = parseHubFrame(text);
-      this.#text = text;
+  /**
+   * The frame read into its parts (the same object for the same frame in a row): its text
+   * parsed, or a frame in memory taken apart.
+   */
+  frame(input: HubInput): HubFrame {
+    if (input !== this.#text || this.#frame === null) {
+      if (typeof input === "string") this.#frame = parseHubFrame(input);
+      else {
+        const { msg, data, gmcp } = input.telnetParts();
+        this.#frame = { msg, data, type: typeof data.type === "string" ? data.type : "", gmcp };
+      }
+      this.#text = input;
     }
     return this.#frame;
   }

@@ -19,7 +19,7 @@ import {
 import { SIDECAR_HEADER } from "../hub/sidecar_auth.ts";
 import type { ClientLimits } from "./client_limits.ts";
 import { charName, helloClient, roomInfo } from "./gmcp_relay.ts";
-import { clientFrame, windowFrame } from "./hub_frames.ts";
+import { clientFrame, type HubInput, windowFrame } from "./hub_frames.ts";
 import { HubLink } from "./hub_link.ts";
 import { HubSession, type ResumeProgress, type SessionPlayer } from "./hub_session.ts";
 import { NOTICES } from "./notices.ts";
@@ -89,10 +89,11 @@ export interface ClientContext {
   /** When the hub last answered any session's resume (see HubSession's `resumeProgress`). */
   resumeProgress?: ResumeProgress;
   /**
-   * Something the next process would need changed (login, colour, compression, typed lines);
-   * `urgent` for the session's token, which must not be lost with the process.
+   * Something the next process would need changed: `now` for what a crash must not lose (the
+   * session's token, compression switched), `soon` for negotiation and colour, `later` for the
+   * time of the last typed line (only `who`'s Idle after a crash depends on it).
    */
-  changed?: (client: TelnetClient, urgent: boolean) => void;
+  changed?: (client: TelnetClient, when: "now" | "soon" | "later") => void;
 }
 
 /** One telnet connection bridged to one hub session. */
@@ -335,7 +336,9 @@ export class TelnetClient {
     }
     // Options, window size, terminal type: what a process taking the socket over must know;
     // at once when compression switched (its notices must be in the stream as it is).
-    if (negotiated) this.#ctx.changed?.(this, this.#session.compressing !== compressing);
+    if (negotiated) {
+      this.#ctx.changed?.(this, this.#session.compressing !== compressing ? "now" : "soon");
+    }
   }
 
   #event(ev: TelnetEvent): void {
@@ -384,7 +387,7 @@ export class TelnetClient {
 
   #line(text: string): void {
     this.#lastInput = Date.now();
-    this.#ctx.changed?.(this, false);
+    this.#ctx.changed?.(this, "later");
     const login = this.#password.complete(text);
     if (login !== null) {
       this.#session.showInput();
@@ -437,7 +440,7 @@ export class TelnetClient {
     this.close();
   }
 
-  #hubFrame(text: string): void {
+  #hubFrame(text: HubInput): void {
     if (this.#closed) return;
     const f = this.#ctx.memo.frame(text);
     if (f.type === "ack" || f.type === "pong") {
@@ -448,7 +451,7 @@ export class TelnetClient {
     if (f.type === "colour") {
       this.#colourMode = colourModeOf(f.data.mode);
       this.#decideColour();
-      this.#ctx.changed?.(this, false);
+      this.#ctx.changed?.(this, "soon");
     }
     if (f.type === "room" && this.#session.gmcp) {
       this.#session.sendGmcp("Room.Info", roomInfo(f.data));
@@ -464,7 +467,7 @@ export class TelnetClient {
     this.#colourMode = colourModeOf(data.colour);
     this.#decideColour();
     if (player) this.#session.sendGmcp("Char.Name", charName(player.name));
-    this.#ctx.changed?.(this, true);
+    this.#ctx.changed?.(this, "now");
   }
 
   #sendClientInfo(): void {

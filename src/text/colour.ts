@@ -107,6 +107,13 @@ function isTerminalControl(src: string): boolean {
     (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 }
 
+/**
+ * What the renderers change: a `%` sequence, an escape, a control character, a bidi override.
+ * Text without any (most lines players type and read) renders as itself, without a scan.
+ */
+// deno-lint-ignore no-control-regex
+const NEEDS_RENDERING = /[%\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+
 function asText(text: unknown): string {
   return typeof text === "string" ? text : "";
 }
@@ -116,6 +123,7 @@ function asText(text: unknown): string {
  * Raw escapes already in the text are dropped: only escapes we generate reach a terminal.
  */
 export function renderAnsi(text: string): string {
+  if (typeof text === "string" && !NEEDS_RENDERING.test(text)) return text;
   const out: string[] = [];
   let open = false;
   scan(asText(text), (kind, src, value) => {
@@ -135,6 +143,7 @@ export function renderAnsi(text: string): string {
  * escapes dropped) but with no SGR escape at all.
  */
 export function renderPlain(text: string): string {
+  if (typeof text === "string" && !NEEDS_RENDERING.test(text)) return text;
   const out: string[] = [];
   scan(asText(text), (kind, src, value) => {
     if ((kind === "char" || kind === "nl") && !isTerminalControl(src)) out.push(value);

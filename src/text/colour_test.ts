@@ -263,3 +263,15 @@ Deno.test("indentContinuations: every line break of the text is followed by the 
   assert.equal(indentContinuations("100%%r sure", "  "), "100%%r sure");
   assert.equal(stripColour(indentContinuations("A%r%cr[fake] Wiz", "  ")), "A\n  [fake] Wiz");
 });
+
+Deno.test("colour: text with nothing to render comes back as it is, in both renderers", () => {
+  for (const t of ["", "plain words", "tab\there", "two\nlines", "naïve café 😀", "a > b & c"]) {
+    assert.equal(renderAnsi(t), t);
+    assert.equal(renderPlain(t), t);
+  }
+  // Anything the scan changes still goes through it.
+  assert.equal(renderPlain("a%rb"), "a\nb");
+  assert.equal(renderPlain("bell\x07"), "bell");
+  assert.equal(renderAnsi("x\u202ey"), "xy");
+  assert.equal(renderAnsi("%ch!"), "\x1b[1m!\x1b[0m");
+});
