@@ -16,13 +16,27 @@ import {
   encodeMessage,
   HANDOFF_VERSION,
   handoffName,
+  MAX_HANDOFF_MESSAGE,
   type OpenSession,
   packMessages,
 } from "./handoff.ts";
 import { RenderMemo } from "./render_memo.ts";
 import { type ClientContext, TelnetClient } from "./sidecar_client.ts";
 import { MsspSource } from "./sidecar_mssp.ts";
-import { closeFd, currentUid, type Libc, openLibc, SeqPacketConn } from "./unix_fds.ts";
+import {
+  closeFd,
+  currentUid,
+  type Libc,
+  MAX_FDS_PER_MESSAGE,
+  openLibc,
+  SeqPacketConn,
+} from "./unix_fds.ts";
+
+/** Most players' states sent in one turn of the event loop (about half a millisecond's work). */
+const SYNC_SLICE = 100;
+
+/** Pause between two slices, for everything else to run. */
+const SYNC_SLICE_GAP_MS = 10;
 
 /** Settings for {@linkcode DirectTelnet}. */
 export interface DirectTelnetOptions {
@@ -91,7 +105,11 @@ export class DirectTelnet {
       hubUrl: "ws://engine.invalid/?client=telnet",
       // Trusted by construction (the sidecar proved itself on the channel): `client` frames go.
       sidecarSecret: opts.secret,
-      mssp: { table: () => mssp.table(), refresh: () => {} },
+      // The sidecar's start is the game's uptime (it outlives engines).
+      mssp: {
+        table: () => ({ ...mssp.table(), UPTIME: String(Math.floor(this.#startedAt / 1000)) }),
+        refresh: () => {},
+      },
       memo: new RenderMemo(),
       limits: { ...DEFAULT_LIMITS, ...opts.limits },
       log: this.#log,
@@ -196,6 +214,7 @@ export class DirectTelnet {
     this.#channel = channel;
     this.#startedAt = hello.startedAt;
     this.#log("telnet: serving telnet players directly (descriptors from the sidecar)");
+    const kept = this.#reshare(channel);
     for (;;) {
       const got = await channel.recv();
       if (got === null) return;
@@ -205,8 +224,54 @@ export class DirectTelnet {
         continue;
       }
       for (const fd of got.fds) closeFd(this.#libc, fd);
+      if (m?.t === "kept") {
+        // Answers come in the order the players went.
+        for (const sid of m.sids) {
+          const s = kept.shift();
+          if (s && this.#served.get(s.client) === s) {
+            s.sid = sid;
+            s.channel = channel;
+          }
+        }
+        continue;
+      }
       if (!this.#stopping) this.#log(`telnet: handoff channel: unexpected message; ignored`);
     }
+  }
+
+  /**
+   * Players served here whom this sidecar does not hold (the one that handed them over is gone:
+   * it was restarted while this engine ran): each goes to it with a descriptor and its state,
+   * so a later restart of the engine keeps them too. Returns them in the order sent.
+   */
+  #reshare(channel: SeqPacketConn): Served[] {
+    const sent: Served[] = [];
+    let items: string[] = [];
+    let batch: Served[] = [];
+    let size = 0;
+    const flush = () => {
+      if (batch.length === 0) return;
+      const m = new TextEncoder().encode(`{"t":"keep","sessions":[${items.join(",")}]}`);
+      if (channel.send(m, batch.map((s) => s.client.fd)) === "sent") sent.push(...batch);
+      items = [];
+      batch = [];
+      size = 0;
+    };
+    for (const s of this.#served.values()) {
+      if (s.channel === channel || s.client.fd < 0) continue;
+      const item = JSON.stringify({ state: s.client.state() });
+      if (size + item.length + 64 > MAX_HANDOFF_MESSAGE || batch.length === MAX_FDS_PER_MESSAGE) {
+        flush();
+      }
+      items.push(item);
+      batch.push(s);
+      size += item.length + 1;
+    }
+    flush();
+    if (sent.length > 0) {
+      this.#log(`telnet: ${sent.length} players handed to the new sidecar to hold`);
+    }
+    return sent;
   }
 
   /** The next message of the handshake; null when the channel ended. */
@@ -275,16 +340,23 @@ export class DirectTelnet {
       this.#ended = [];
       return;
     }
+    this.#flushEnded();
+    // A slice at a time: after a login storm every player's first line makes them all due at
+    // once, and 10,000 states in one go held the event loop for tens of milliseconds.
     const items: string[] = [];
     for (const client of this.#dirty) {
+      if (items.length === SYNC_SLICE) break;
+      this.#dirty.delete(client);
       const s = this.#served.get(client);
       if (s && s.channel === this.#channel && !client.frozen) {
         items.push(JSON.stringify({ sid: s.sid, state: client.state() }));
       }
     }
-    this.#dirty.clear();
     for (const m of packMessages('{"t":"state","sessions":[', items, "]}")) this.#send(m);
-    this.#flushEnded();
+    if (this.#dirty.size > 0) {
+      this.#syncDue = Date.now() + SYNC_SLICE_GAP_MS;
+      this.#syncTimer = setTimeout(() => this.#sync(), SYNC_SLICE_GAP_MS);
+    }
   }
 
   #flushEnded(): void {

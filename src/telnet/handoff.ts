@@ -11,6 +11,10 @@
  * engine → sidecar  state  {sessions: [{sid, state}]}     what a new engine would resume from
  * engine → sidecar  end    {sids}                         those players are gone: close them
  * engine → sidecar  bye    {restart}                      the engine is going; states are final
+ * engine → sidecar  keep   {sessions: [{state}]} + one descriptor each
+ *                                                          players it serves that this sidecar
+ *                                                          does not hold (it was restarted)
+ * sidecar → engine  kept   {sids}                         their ids, in the same order
  * ```
  */
 import { createHash } from "node:crypto";
@@ -45,7 +49,9 @@ export type HandoffMessage =
   | { t: "open"; sessions: OpenSession[] }
   | { t: "state"; sessions: { sid: number; state: ClientState }[] }
   | { t: "end"; sids: number[] }
-  | { t: "bye"; restart: boolean };
+  | { t: "bye"; restart: boolean }
+  | { t: "keep"; sessions: { state: ClientState }[] }
+  | { t: "kept"; sids: number[] };
 
 /** Most sessions one `state` or `end` message lists. */
 export const MAX_LISTED = 10_000;
@@ -145,6 +151,20 @@ export function decodeMessage(bytes: Uint8Array): HandoffMessage | null {
         : null;
     case "bye":
       return typeof raw.restart === "boolean" ? { t: "bye", restart: raw.restart } : null;
+    case "keep": {
+      if (!Array.isArray(raw.sessions) || raw.sessions.length > MAX_LISTED) return null;
+      const sessions: { state: ClientState }[] = [];
+      for (const s of raw.sessions) {
+        const state = isObject(s) ? readClientState(s.state) : null;
+        if (state === null) return null;
+        sessions.push({ state });
+      }
+      return { t: "keep", sessions };
+    }
+    case "kept":
+      return Array.isArray(raw.sids) && raw.sids.length <= MAX_LISTED && raw.sids.every(sid)
+        ? { t: "kept", sids: raw.sids }
+        : null;
   }
   return null;
 }

@@ -46,6 +46,8 @@ export interface KeeperOptions {
   log?: (line: string) => void;
   /** Called with the address of each player let go (gone, or the sidecar stopping). */
   released?: (ip: string) => void;
+  /** Called with the address of each player an engine gave it to hold (see `keep`). */
+  counted?: (ip: string) => void;
 }
 
 /** One player's socket as the sidecar holds it. */
@@ -188,8 +190,12 @@ export class TelnetKeeper {
       for (;;) {
         const got = await conn.recv();
         if (got === null) break;
-        for (const fd of got.fds) closeFd(this.#libc, fd);
         const m = decodeMessage(got.bytes);
+        if (m?.t === "keep" && m.sessions.length === got.fds.length) {
+          this.#keep(m.sessions.map((s, i) => ({ state: s.state, fd: got.fds[i] })));
+          continue;
+        }
+        for (const fd of got.fds) closeFd(this.#libc, fd);
         if (m === null) {
           this.#log("telnet: handoff channel: unreadable message from the engine; ignored");
         } else if (m.t === "bye") bye = m.restart;
@@ -200,6 +206,29 @@ export class TelnetKeeper {
       this.#backlog = [];
       this.#engineGone(bye);
     }
+  }
+
+  /**
+   * Players an engine serves that this sidecar never held (it was restarted meanwhile): held
+   * from now on like the others, so they outlive the engine too. Their ids go back in order.
+   */
+  #keep(list: { state: ClientState; fd: number }[]): void {
+    const sids: number[] = [];
+    for (const { state, fd } of list) {
+      const held: Held = {
+        sid: ++this.#seq,
+        fd,
+        ip: state.ip,
+        state,
+        waited: false,
+        served: true,
+        toldStopping: false,
+      };
+      this.#held.set(held.sid, held);
+      this.#o.counted?.(held.ip);
+      sids.push(held.sid);
+    }
+    this.#send(encodeMessage({ t: "kept", sids }), []);
   }
 
   #proves(nonce: string, mac: string): boolean {

@@ -126,6 +126,7 @@ export class TelnetSidecar {
       startedAt: Date.now(),
       log: this.#log,
       released: (ip) => this.#uncount(ip),
+      counted: (ip) => this.#count(ip),
     });
     if (why !== null && opts.sidecarSecret !== null && opts.handoff !== false) {
       this.#log(`telnet: players' sockets stay in the sidecar (${why})`);

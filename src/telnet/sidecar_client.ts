@@ -224,6 +224,11 @@ export class TelnetClient {
     this.#link.connect();
   }
 
+  /** The socket's descriptor (to hand to another process), or -1 when there is none. */
+  get fd(): number {
+    return this.#transport.fd ?? -1;
+  }
+
   /** True once the client was handed over (see `freeze`). */
   get frozen(): boolean {
     return this.#frozen;

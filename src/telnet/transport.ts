@@ -35,6 +35,8 @@ export interface TelnetTransport {
   pause?(): void;
   /** Closes this process's hold on the socket only; the connection stays up for the next. */
   release?(): void;
+  /** The socket's descriptor, where this process has one of its own to hand on. */
+  readonly fd?: number;
 }
 
 /** A Deno TCP (or TLS) socket as a transport. */
