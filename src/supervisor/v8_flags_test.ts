@@ -1,11 +1,19 @@
 import assert from "node:assert/strict";
 import { CHILD_V8_FLAGS_ENV, childV8Flags, OUR_V8_FLAGS } from "./v8_flags.ts";
 
-Deno.test("v8 flags: both children run with a capped young generation", () => {
-  assert.deepEqual(OUR_V8_FLAGS.engine, ["--max-semi-space-size=4"]);
-  assert.deepEqual(OUR_V8_FLAGS.telnet, ["--max-semi-space-size=4"]);
-  assert.equal(childV8Flags("engine", {}), "--max-semi-space-size=4");
-  assert.equal(childV8Flags("telnet", { DENO_V8_FLAGS: "" }), "--max-semi-space-size=4");
+const OURS = "--max-semi-space-size=4,--memory-reducer-delay-ms=2000";
+
+Deno.test("v8 flags: both children run with a capped young generation and a prompt memory reducer", () => {
+  assert.deepEqual(OUR_V8_FLAGS.engine, [
+    "--max-semi-space-size=4",
+    "--memory-reducer-delay-ms=2000",
+  ]);
+  assert.deepEqual(OUR_V8_FLAGS.telnet, [
+    "--max-semi-space-size=4",
+    "--memory-reducer-delay-ms=2000",
+  ]);
+  assert.equal(childV8Flags("engine", {}), OURS);
+  assert.equal(childV8Flags("telnet", { DENO_V8_FLAGS: "" }), OURS);
 });
 
 Deno.test("v8 flags: the operator's DENO_V8_FLAGS come after ours in both children, so they win", () => {
@@ -13,7 +21,7 @@ Deno.test("v8 flags: the operator's DENO_V8_FLAGS come after ours in both childr
   for (const kind of ["engine", "telnet"] as const) {
     assert.equal(
       childV8Flags(kind, env),
-      "--max-semi-space-size=4,--max-semi-space-size=16,--max-old-space-size=512",
+      `${OURS},--max-semi-space-size=16,--max-old-space-size=512`,
     );
   }
 });
@@ -27,12 +35,12 @@ Deno.test("v8 flags: a child's own variable comes last and reaches that child on
   assert.equal(CHILD_V8_FLAGS_ENV.engine, "URSAMU_ENGINE_V8_FLAGS");
   assert.equal(
     childV8Flags("telnet", env),
-    "--max-semi-space-size=4,--max-old-space-size=512,--max-semi-space-size=8",
+    `${OURS},--max-old-space-size=512,--max-semi-space-size=8`,
   );
-  assert.equal(childV8Flags("engine", env), "--max-semi-space-size=4,--max-old-space-size=512");
+  assert.equal(childV8Flags("engine", env), `${OURS},--max-old-space-size=512`);
   assert.equal(
     childV8Flags("engine", { [CHILD_V8_FLAGS_ENV.engine]: "--memory-saver-mode" }),
-    "--max-semi-space-size=4,--memory-saver-mode",
+    `${OURS},--memory-saver-mode`,
   );
 });
 

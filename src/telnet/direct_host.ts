@@ -144,9 +144,10 @@ export class DirectTelnet {
    * until the next engine (a restart, or one started by hand beside a sidecar that stays up).
    * `restart` says which the players were told; on a stop the supervisor then stops the
    * sidecar, which disconnects them without a second goodbye. With no sidecar to take them,
-   * the players are disconnected here. Resolves once the sidecar has it all (bounded by `ms`).
+   * the players are disconnected here. Resolves once the sidecar has it all (bounded by `ms`,
+   * within the 3 s the engine gives each exit hook).
    */
-  async stop(restart: boolean, ms = 3_000): Promise<void> {
+  async stop(restart: boolean, ms = 2_500): Promise<void> {
     if (this.#stopping) return;
     this.#stopping = true;
     clearTimeout(this.#retryTimer);

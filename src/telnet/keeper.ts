@@ -55,8 +55,14 @@ interface Held {
   sid: number;
   fd: number;
   ip: string;
-  /** What the engine last said of the player (null: no engine has served it yet). */
-  state: ClientState | null;
+  /**
+   * What the engine last said of the player, as JSON (checked when it came; kept as text, a
+   * tenth of the memory of the objects it reads into), or null: no engine has served it yet.
+   */
+  state: string | null;
+  /** From that state: the player gets colour, and its output is compressed. */
+  colour: boolean;
+  compressing: boolean;
   /** The player was told the game is starting, and waits for an engine. */
   waited: boolean;
   /** An engine serves the player now. */
@@ -115,6 +121,8 @@ export class TelnetKeeper {
       fd,
       ip,
       state: null,
+      colour: true,
+      compressing: false,
       waited: false,
       served: false,
       toldStopping: false,
@@ -219,11 +227,14 @@ export class TelnetKeeper {
         sid: ++this.#seq,
         fd,
         ip: state.ip,
-        state,
+        state: null,
+        colour: true,
+        compressing: false,
         waited: false,
         served: true,
         toldStopping: false,
       };
+      remember(held, state);
       this.#held.set(held.sid, held);
       this.#o.counted?.(held.ip);
       sids.push(held.sid);
@@ -241,7 +252,7 @@ export class TelnetKeeper {
     if (m.t === "state") {
       for (const { sid, state } of m.sessions) {
         const h = this.#held.get(sid);
-        if (h) h.state = state;
+        if (h) remember(h, state);
       }
     } else if (m.t === "end") {
       for (const sid of m.sids) {
@@ -280,7 +291,8 @@ export class TelnetKeeper {
       size = 0;
     };
     for (const h of list) {
-      const item = JSON.stringify({ sid: h.sid, ip: h.ip, waited: h.waited, state: h.state });
+      const item = `{"sid":${h.sid},"ip":${JSON.stringify(h.ip)},"waited":${h.waited},` +
+        `"state":${h.state ?? "null"}}`;
       if (size + item.length + 64 > MAX_HANDOFF_MESSAGE || fds.length === MAX_FDS_PER_MESSAGE) {
         flush();
       }
@@ -325,14 +337,21 @@ export class TelnetKeeper {
    * player whose socket cannot take it now misses it.
    */
   #notice(h: Held, msg: string): void {
-    const colour = h.state?.colour ?? true;
+    const colour = h.colour;
     let bytes = encodeText(renderText(msg, colour) + "\n");
-    if (h.state?.telnet.compressing) {
+    if (h.compressing) {
       const z = deflateRawSync(bytes, { finishFlush: zlib.Z_SYNC_FLUSH });
       bytes = new Uint8Array(z.buffer, z.byteOffset, z.byteLength);
     }
     writeFd(this.#libc, h.fd, bytes);
   }
+}
+
+/** Keeps a player's state as the engine sent it (checked), with the two fields notices need. */
+function remember(h: Held, state: ClientState): void {
+  h.state = JSON.stringify(state);
+  h.colour = state.colour;
+  h.compressing = state.telnet.compressing;
 }
 
 async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | "timeout"> {
