@@ -164,6 +164,7 @@ async function startOn(
     pluginWeb: new PluginWeb(),
     root,
     startedAt: Date.now(),
+    soleWriter,
     lifecycle: new Lifecycle(),
     hub,
     commands: engineCommands(commands),

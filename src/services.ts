@@ -36,6 +36,11 @@ export interface Services {
   root: string;
   /** When the engine started (ms since epoch). */
   startedAt: number;
+  /**
+   * True while this engine is the database's only writer (a local file or `:memory:`, not a
+   * shared KV Connect server): what it read or wrote last is then what the database holds.
+   */
+  soleWriter: boolean;
   /** Ends the engine process with an exit code (`@reboot` 75, `@shutdown` 0) after its hooks. */
   lifecycle: Lifecycle;
   /** Who is online, where, and message delivery (the WebSocket hub). */

@@ -580,6 +580,31 @@ Deno.test("scenes: speech in a room with an active scene is logged once, by whoe
   }
 });
 
+Deno.test("scenes: a room that spoke without a scene logs the first line after one starts there", async () => {
+  const g = await game();
+  const call = rest(g);
+  try {
+    const ann = await g.player("Ann");
+    // No scene in #1: these lines are logged nowhere, and the room is remembered as quiet.
+    await g.run(ann, "say Nobody here yet.");
+    await g.run(ann, "say Still nobody.");
+    const s = (await call(ann, "POST", "", { name: "Late", location: "#1" })).body;
+    const said = (p: Json[], msg: string) => p.some((x) => x.msg === `says, "${msg}"`);
+    const poses = async () => (await call(ann, "GET", `/${s.id}`)).body.poses as Json[];
+    await g.run(ann, "say Now there is.");
+    await until(poses, (p) => said(p, "Now there is."), "the first line after the start");
+    // Closed, nothing is logged; reopened, the next line is.
+    await call(ann, "PATCH", `/${s.id}`, { status: "closed" });
+    await g.run(ann, "say Closed now.");
+    await call(ann, "PATCH", `/${s.id}`, { status: "active" });
+    await g.run(ann, "say Open again.");
+    const got = await until(poses, (p) => said(p, "Open again."), "the line after reopening");
+    assert(!said(got, "Closed now."), "nothing logged while closed");
+  } finally {
+    await g.close();
+  }
+});
+
 Deno.test("scenes: the Markdown export matches the expected file byte for byte; JSON is the scene", async () => {
   const clock = new ManualClock(Date.UTC(2026, 2, 14, 19, 30));
   const g = await game({ clock });

@@ -17,7 +17,8 @@ import type { Pose, SceneEvents } from "./types.ts";
 const plugin: PluginModule = {
   name: "scenes",
   init(ctx: PluginContext) {
-    const store = new SceneStore(ctx.kv);
+    // Speech in a room without a scene then reads nothing (see SceneStore.activeIn).
+    const store = new SceneStore(ctx.kv, { soleWriter: ctx.engine.soleWriter });
     const svc = new SceneService({
       store,
       world: ctx.world,

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { memoryPluginKv } from "../../src/plugins/testing.ts";
+import type { PluginKv } from "../../src/plugins/mod.ts";
 import { speechText, targetsOf } from "./autolog.ts";
 import { poseLine, stamp } from "./format.ts";
 import { SceneStore } from "./store.ts";
@@ -96,6 +97,77 @@ Deno.test("scenes: the store moves index entries with status, privacy and member
     assert.equal((await store.get(b.id))!.private, true);
     assert.equal(await store.get("0"), null);
     assert.equal(await store.get("x"), null);
+  } finally {
+    db.close();
+  }
+});
+
+/** The plugin's KV with its index reads counted, and optionally held until `release()`. */
+function counted(kv: PluginKv) {
+  const state = { reads: 0, hold: false, held: [] as (() => void)[] };
+  const wrapped = new Proxy(kv, {
+    get(target, prop) {
+      if (prop !== "slicePage") {
+        // Bound to the real store: its methods use private fields a proxy does not have.
+        const v = Reflect.get(target, prop, target);
+        return typeof v === "function" ? v.bind(target) : v;
+      }
+      return async (...args: Parameters<PluginKv["slicePage"]>) => {
+        state.reads++;
+        const result = await target.slicePage(...args);
+        if (state.hold) await new Promise<void>((r) => state.held.push(r));
+        return result;
+      };
+    },
+  });
+  return { kv: wrapped, state, release: () => state.held.splice(0).forEach((r) => r()) };
+}
+
+Deno.test("scenes: a room without an active scene is read once, until a scene is written there", async () => {
+  const db = await memoryPluginKv("scenes");
+  try {
+    const c = counted(db.kv);
+    const store = new SceneStore(c.kv, { soleWriter: true });
+    const ids = (xs: SceneRecord[]) => xs.map((s) => s.id);
+    assert.deepEqual(await store.activeIn("1"), []);
+    assert.deepEqual(await store.activeIn("1"), []);
+    assert.equal(c.state.reads, 1, "the second line in a quiet room reads nothing");
+    const a = await store.create((id) => scene(id));
+    assert.deepEqual(ids(await store.activeIn("1")), [a.id], "a new scene is seen at once");
+    await store.activeIn("1");
+    assert.equal(c.state.reads, 3, "a room with a scene is read every time");
+    await store.update(a.id, (s) => ({ next: { ...s, status: "closed" }, result: null }));
+    assert.deepEqual(await store.activeIn("1"), []);
+    await store.update(a.id, (s) => ({ next: { ...s, status: "active" }, result: null }));
+    assert.deepEqual(ids(await store.activeIn("1")), [a.id], "reopened, it is seen at once");
+    // A scene that moves is seen in its new room and gone from its old one.
+    const b = await store.create((id) => scene(id, { location: "2" }));
+    assert.deepEqual(await store.activeIn("3"), []);
+    await store.update(b.id, (s) => ({ next: { ...s, location: "3" }, result: null }));
+    assert.deepEqual(ids(await store.activeIn("3")), [b.id]);
+    assert.deepEqual(await store.activeIn("2"), []);
+    // A read that raced a scene's creation answered without it; it is not remembered.
+    c.state.hold = true;
+    const racing = store.activeIn("4");
+    await new Promise((r) => setTimeout(r, 10));
+    const d = await store.create((id) => scene(id, { location: "4" }));
+    c.release();
+    assert.deepEqual(await racing, []);
+    c.state.hold = false;
+    assert.deepEqual(ids(await store.activeIn("4")), [d.id], "the next line sees the new scene");
+  } finally {
+    db.close();
+  }
+});
+
+Deno.test("scenes: with other writers of the database, every line reads the room's scenes", async () => {
+  const db = await memoryPluginKv("scenes");
+  try {
+    const c = counted(db.kv);
+    const store = new SceneStore(c.kv);
+    await store.activeIn("1");
+    await store.activeIn("1");
+    assert.equal(c.state.reads, 2);
   } finally {
     db.close();
   }

@@ -420,7 +420,7 @@ export class SceneService {
 
   /** Active scenes of a room (speech logging reads only these), newest first. */
   activeIn(room: string): Promise<SceneRecord[]> {
-    return this.d.store.inRoom(room, "active", { limit: 50, offset: 0 });
+    return this.d.store.activeIn(room);
   }
 
   /** Active and paused scenes of a room (for commands), newest first. */

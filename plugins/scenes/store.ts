@@ -16,6 +16,8 @@ import type { Pose, SceneRecord } from "./types.ts";
 const ATTEMPTS = 20;
 /** Poses read per KV round trip when a scene's poses are listed. */
 const POSE_BATCH = 500;
+/** Rooms remembered as having no active scene (beyond this the memory starts again). */
+const MAX_QUIET_ROOMS = 50_000;
 
 /** The number in a scene id, or null when the id cannot name a scene. */
 export function sceneNumber(id: string): number | null {
@@ -46,7 +48,19 @@ export interface Change<T> {
 
 /** Persistent scenes and poses. */
 export class SceneStore {
-  constructor(private readonly kv: PluginKv) {}
+  /**
+   * Rooms read as having no active scene and written to since by no scene (null: not kept, the
+   * database has other writers). Every line said in a room asks for its active scenes; most
+   * rooms have none, and this answers them without a read.
+   */
+  readonly #quiet: Set<string> | null;
+  /** Bumped by every scene write, so a read that raced one is not remembered. */
+  #writes = 0;
+
+  /** With `soleWriter`, rooms without an active scene are remembered (see `activeIn`). */
+  constructor(private readonly kv: PluginKv, opts: { soleWriter?: boolean } = {}) {
+    this.#quiet = opts.soleWriter ? new Set() : null;
+  }
 
   /** Creates a scene; its id is the next number of the plugin's counter. */
   async create(make: (id: string) => SceneRecord): Promise<SceneRecord> {
@@ -57,6 +71,7 @@ export class SceneStore {
       op.check({ key, versionstamp: null }).set(key, made);
       for (const k of indexKeys(made)) op.set(this.kv.key(...k), sceneKeys.scene(n));
     });
+    this.#wrote(made!);
     return made!;
   }
 
@@ -92,7 +107,10 @@ export class SceneStore {
         if (!old.has(k)) op.set(this.kv.key(...JSON.parse(k)), sceneKeys.scene(n));
       }
       change.with?.(op);
-      if ((await op.commit()).ok) return { scene: after, result: change.result };
+      if ((await op.commit()).ok) {
+        this.#wrote(before, after);
+        return { scene: after, result: change.result };
+      }
     }
     throw new ConflictError("The scene is busy; try again.");
   }
@@ -153,9 +171,32 @@ export class SceneStore {
     return this.#pageOf(sceneKeys.ofStatus(status), page);
   }
 
+  /**
+   * The active scenes of a room, newest first (at most 50). With `soleWriter`, a room found
+   * without one is not read again until a scene is created in it or changes there.
+   */
+  async activeIn(room: string): Promise<SceneRecord[]> {
+    const quiet = this.#quiet;
+    if (quiet?.has(room)) return [];
+    const writes = this.#writes;
+    const found = await this.inRoom(room, "active", { limit: 50, offset: 0 });
+    // A scene written while the read ran may be missing from it: then nothing is remembered.
+    if (quiet && found.length === 0 && writes === this.#writes) {
+      if (quiet.size >= MAX_QUIET_ROOMS) quiet.clear();
+      quiet.add(room);
+    }
+    return found;
+  }
+
   /** Scenes of one status in a room, newest first. */
   inRoom(room: string, status: string, page: Page): Promise<SceneRecord[]> {
     return this.#pageOf(sceneKeys.ofRoom(room, status), page);
+  }
+
+  /** After a committed write: the rooms the scene was and is in are read again. */
+  #wrote(...versions: SceneRecord[]): void {
+    this.#writes++;
+    for (const s of versions) this.#quiet?.delete(s.location);
   }
 
   #pageOf(prefix: Deno.KvKeyPart[], page: Page): Promise<SceneRecord[]> {

@@ -24,6 +24,11 @@ export interface PluginEngine {
   commands(): readonly CommandInfo[];
   /** The command a word runs (name or alias, any case), or undefined. */
   command(word: string): CommandInfo | undefined;
+  /**
+   * True while this engine is the database's only writer (not a shared KV Connect server): a
+   * plugin may then keep in memory what it read or wrote of its own keys, as the engine does.
+   */
+  readonly soleWriter: boolean;
 }
 
 /** The read-only engine view over the services and the help registry. */
@@ -40,5 +45,6 @@ export function pluginEngine(s: Services, help: HelpRegistry): PluginEngine {
     },
     commands: () => s.commands.list(),
     command: (word) => s.commands.get(word),
+    soleWriter: s.soleWriter,
   };
 }
