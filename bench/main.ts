@@ -15,7 +15,7 @@
  * --telnet-players N (default 1000; 0 skips the part), --telnet-samples N (default --samples),
  * --telnet-poses N (default --poses), --telnet-storm N (bcrypt-10 logins, default 200; 0 skips),
  * --telnet-reboots N (default 3; 0 skips), --telnet-hold N (players held at once, default 10000;
- * 0 skips), --telnet-settle-ms N (pause before each memory reading, default 5000).
+ * 0 skips), --telnet-settle-ms N (pause before each memory reading, default 10000).
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -51,7 +51,7 @@ const { values: opt } = parseArgs({
     "telnet-storm": { type: "string", default: "200" },
     "telnet-reboots": { type: "string", default: "3" },
     "telnet-hold": { type: "string", default: "10000" },
-    "telnet-settle-ms": { type: "string", default: "5000" },
+    "telnet-settle-ms": { type: "string", default: "10000" },
     "script-cpus": { type: "string" },
   },
 });
