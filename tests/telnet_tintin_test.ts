@@ -1,13 +1,14 @@
 /**
  * End to end with a real MUD client: Debian's TinTin++ (`apt-get install -y tintin++`, binary
  * `tt++`, in /usr/games) runs headless through a scripted session: connect at the password
- * prompt, say something, quit. A web player in the same room must hear it.
+ * prompt, say something, quit. A web player in the same room must hear it. And with MCCP2 on
+ * (TinTin++ takes it), through an `@reboot` and out again without a decompression error.
  */
 import { join } from "node:path";
 import { assert, assertMatch } from "./assert.ts";
 import { register } from "./harness.ts";
 import { connectWs } from "./ws_client.ts";
-import { startSupervised } from "./supervised.ts";
+import { ADMIN, startSupervised } from "./supervised.ts";
 
 function findTintin(): string | null {
   const dirs = [...(Deno.env.get("PATH") ?? "").split(":"), "/usr/games", "/usr/local/games"];
@@ -74,6 +75,51 @@ Deno.test({
       await bob.expect(/Alice has disconnected/, 10_000);
     } finally {
       await bob.close();
+      await srv.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "TinTin++ with MCCP2 on plays through an @reboot and quits without a decompression error",
+  ignore: TT === null,
+  async fn() {
+    const srv = await startSupervised();
+    const script = join(srv.dir, "reboot.tin");
+    try {
+      await Deno.writeTextFile(
+        script,
+        [
+          "#config {verbose} {off}",
+          `#action {connect <name>} {connect ${ADMIN.name}}`,
+          `#action {Password:} {${ADMIN.password}}`,
+          "#action {Limbo} {#unaction {Limbo}; @reboot}",
+          "#action {Your session continues} {say still here}",
+          '#action {You say, "still here} {quit}',
+          // Once the connection is gone (its last bytes read), not at the goodbye line.
+          "#event {SESSION DISCONNECTED} {#end}",
+          "#delay 60 {#end}",
+          `#session t 127.0.0.1 ${srv.telnet}`,
+          "",
+        ].join("\n"),
+      );
+      const out = await new Deno.Command(TT!, {
+        args: ["-G", "-H", script],
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        env: { TERM: "xterm", COLUMNS: "100", LINES: "30" },
+      }).output();
+      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+      // deno-lint-ignore no-control-regex
+      const plain = text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+      assertMatch(plain, /Your session continues/);
+      assertMatch(plain, /You say, "still here/);
+      // TinTin++ takes MCCP2 when offered; the stream the next engine continued must not end in
+      // a checksum it cannot have ("#COMPRESSION ERROR, DISABLING MCCP2", and the goodbye lost).
+      assert(!/COMPRESSION ERROR/i.test(plain), `no decompression error: ${plain.slice(-800)}`);
+      assertMatch(plain, /Goodbye!/);
+    } finally {
       await srv.stop();
     }
   },

@@ -85,14 +85,18 @@ export class OutputPipe {
     }
   }
 
-  /** Delivers what is queued, ends compression, and drops anything written afterwards. */
+  /**
+   * Delivers what is queued, ends compression, and drops anything written afterwards. A stream
+   * continued from another process is left unended: its end could only carry a wrong checksum
+   * (clients report it as a decompression error), and the connection is closing anyway.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await this.idle();
     const compressor = this.#compressor;
     this.#compressor = null;
-    if (compressor !== null) await compressor.end();
+    if (compressor !== null && !compressor.continued) await compressor.end();
   }
 
   #enqueue(op: Op): void {
