@@ -8,7 +8,8 @@
  */
 import { createHmac } from "node:crypto";
 import { assert, assertEquals } from "./assert.ts";
-import { register, startServer, type TestServer, waitHealthy } from "./harness.ts";
+import { register, type TestServer } from "./harness.ts";
+import { apart } from "./apart.ts";
 import { TelnetClient } from "./telnet_client.ts";
 import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
 import { decodeMessage, encodeMessage, handoffName } from "../src/telnet/handoff.ts";
@@ -48,39 +49,6 @@ async function answers(c: TelnetClient, marker: string, ms = 15_000): Promise<vo
   const from = c.mark();
   await c.send(`think ${marker}`);
   await c.waitFor(new RegExp(marker), ms, from);
-}
-
-/** Engine and sidecar started apart with one secret (as `deno task engine` + `deno task telnet`). */
-async function apart(): Promise<{
-  engine: TestServer;
-  sidecar: TestServer;
-  secrets: Record<string, string>;
-  restart: () => Promise<TestServer>;
-}> {
-  const secrets = {
-    URSAMU_SIDECAR_SECRET: "handoff-secret-" + crypto.randomUUID(),
-    JWT_SECRET: "jwt-" + crypto.randomUUID(),
-  };
-  const engine = await startServer({ env: secrets });
-  const ports = { URSAMU_SERVER_HTTP: String(engine.http), URSAMU_SERVER_WS: String(engine.ws) };
-  const sidecar = await startServer({ entry: "telnet.ts", env: { ...secrets, ...ports } });
-  await sidecar.waitFor(/telnet: listening on .*sockets handed to the engine/);
-  return {
-    engine,
-    sidecar,
-    secrets,
-    // A new engine on the old ports and database ("./main.ts": the harness's own entry would
-    // wait for health on fresh ports).
-    restart: async () => {
-      const next = await startServer({
-        dir: engine.dir,
-        entry: "./main.ts",
-        env: { ...secrets, ...ports, URSAMU_SERVER_TELNET: String(engine.telnet) },
-      });
-      await waitHealthy(engine.base);
-      return next;
-    },
-  };
 }
 
 Deno.test({

@@ -9,6 +9,8 @@ import { assert, assertMatch } from "./assert.ts";
 import { register } from "./harness.ts";
 import { connectWs } from "./ws_client.ts";
 import { ADMIN, startSupervised } from "./supervised.ts";
+import { apart } from "./apart.ts";
+import { handoffUnavailable } from "../src/telnet/handoff_support.ts";
 
 function findTintin(): string | null {
   const dirs = [...(Deno.env.get("PATH") ?? "").split(":"), "/usr/games", "/usr/local/games"];
@@ -121,6 +123,69 @@ Deno.test({
       assertMatch(plain, /Goodbye!/);
     } finally {
       await srv.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "TinTin++ with MCCP2 on hears a crash in its compressed stream and plays on after it",
+  ignore: TT === null || handoffUnavailable() !== null,
+  async fn() {
+    // Apart: the test kills the engine and starts the next (the supervisor stops on a crash).
+    const { engine, sidecar, restart } = await apart();
+    let current = engine;
+    const script = join(engine.dir, "crash.tin");
+    let tt: Deno.ChildProcess | null = null;
+    try {
+      await register(engine.base, "Alice", "alice-password");
+      await Deno.writeTextFile(
+        script,
+        [
+          "#config {verbose} {off}",
+          "#action {connect <name>} {connect Alice}",
+          "#action {Password:} {alice-password}",
+          "#action {Your session continues} {say after the crash}",
+          '#action {You say, "after the crash} {quit}',
+          "#event {SESSION DISCONNECTED} {#end}",
+          "#delay 60 {#end}",
+          `#session t 127.0.0.1 ${sidecar.telnet}`,
+          "",
+        ].join("\n"),
+      );
+      tt = new Deno.Command(TT!, {
+        args: ["-G", "-H", script],
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        env: { TERM: "xterm", COLUMNS: "100", LINES: "30" },
+      }).spawn();
+      await engine.waitFor(/hub: Alice\(#\d+\) connected/, 30_000);
+      // What a crash must not lose reaches the sidecar within a second (the settled negotiation).
+      await new Promise((r) => setTimeout(r, 1_500));
+      engine.child.kill("SIGKILL");
+      await engine.status;
+      current = await restart();
+      const out = await tt.output();
+      tt = null;
+      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+      // deno-lint-ignore no-control-regex
+      const plain = text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+      // The sidecar's notice and the next engine's output, in the one compressed stream.
+      assertMatch(plain, /game server is restarting/);
+      assertMatch(plain, /Your session continues/);
+      assertMatch(plain, /You say, "after the crash/);
+      assert(!/COMPRESSION ERROR/i.test(plain), `no decompression error: ${plain.slice(-800)}`);
+      assertMatch(plain, /Goodbye!/);
+    } finally {
+      if (tt) {
+        try {
+          tt.kill("SIGKILL");
+        } catch { /* gone */ }
+        await tt.output().catch(() => {});
+      }
+      await sidecar.stop();
+      await current.stop();
+      if (current !== engine) await engine.stop().catch(() => {});
     }
   },
 });
