@@ -30,6 +30,27 @@ if (!TT) {
   );
 }
 
+/** Writes `lines` as a TinTin++ script in `dir` and starts tt++ headless on it. */
+async function startTintin(dir: string, name: string, lines: string[]): Promise<Deno.ChildProcess> {
+  const script = join(dir, name);
+  await Deno.writeTextFile(script, [...lines, ""].join("\n"));
+  return new Deno.Command(TT!, {
+    args: ["-G", "-H", script],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { TERM: "xterm", COLUMNS: "100", LINES: "30" },
+  }).spawn();
+}
+
+/** Everything tt++ printed until it ended, without terminal escapes. */
+async function plainOutput(tt: Deno.ChildProcess): Promise<string> {
+  const out = await tt.output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  // deno-lint-ignore no-control-regex
+  return text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+}
+
 Deno.test({
   name: "TinTin++ logs in through the sidecar and is heard by a web player",
   ignore: TT === null,
@@ -39,14 +60,12 @@ Deno.test({
       token: await register(srv.base, "Bob", "bob-password"),
       client: "web",
     });
-    const script = join(srv.dir, "session.tin");
     try {
       await register(srv.base, "Alice", "alice-password");
       await bob.expect((m) => m.data.type === "session");
       // Typed like a person: the name first, the password at the (echo-off) prompt.
-      await Deno.writeTextFile(
-        script,
-        [
+      const plain = await plainOutput(
+        await startTintin(srv.dir, "session.tin", [
           "#config {verbose} {off}",
           "#action {connect <name>} {connect Alice}",
           "#action {Password:} {alice-password}",
@@ -55,19 +74,8 @@ Deno.test({
           "#action {Goodbye} {#end}",
           "#delay 30 {#end}",
           `#session t 127.0.0.1 ${srv.telnet}`,
-          "",
-        ].join("\n"),
+        ]),
       );
-      const out = await new Deno.Command(TT!, {
-        args: ["-G", "-H", script],
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-        env: { TERM: "xterm", COLUMNS: "100", LINES: "30" },
-      }).output();
-      const text = new TextDecoder().decode(out.stdout);
-      // deno-lint-ignore no-control-regex
-      const plain = text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
       assertMatch(plain, /Password:/);
       assertMatch(plain, /Limbo/);
       assertMatch(plain, /You say, "hello from tintin/);
@@ -87,11 +95,9 @@ Deno.test({
   ignore: TT === null,
   async fn() {
     const srv = await startSupervised();
-    const script = join(srv.dir, "reboot.tin");
     try {
-      await Deno.writeTextFile(
-        script,
-        [
+      const plain = await plainOutput(
+        await startTintin(srv.dir, "reboot.tin", [
           "#config {verbose} {off}",
           `#action {connect <name>} {connect ${ADMIN.name}}`,
           `#action {Password:} {${ADMIN.password}}`,
@@ -102,19 +108,8 @@ Deno.test({
           "#event {SESSION DISCONNECTED} {#end}",
           "#delay 60 {#end}",
           `#session t 127.0.0.1 ${srv.telnet}`,
-          "",
-        ].join("\n"),
+        ]),
       );
-      const out = await new Deno.Command(TT!, {
-        args: ["-G", "-H", script],
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-        env: { TERM: "xterm", COLUMNS: "100", LINES: "30" },
-      }).output();
-      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-      // deno-lint-ignore no-control-regex
-      const plain = text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
       assertMatch(plain, /Your session continues/);
       assertMatch(plain, /You say, "still here/);
       // TinTin++ takes MCCP2 when offered; the stream the next engine continued must not end in
@@ -134,42 +129,28 @@ Deno.test({
     // Apart: the test kills the engine and starts the next (the supervisor stops on a crash).
     const { engine, sidecar, restart } = await apart();
     let current = engine;
-    const script = join(engine.dir, "crash.tin");
     let tt: Deno.ChildProcess | null = null;
     try {
       await register(engine.base, "Alice", "alice-password");
-      await Deno.writeTextFile(
-        script,
-        [
-          "#config {verbose} {off}",
-          "#action {connect <name>} {connect Alice}",
-          "#action {Password:} {alice-password}",
-          "#action {Your session continues} {say after the crash}",
-          '#action {You say, "after the crash} {quit}',
-          "#event {SESSION DISCONNECTED} {#end}",
-          "#delay 60 {#end}",
-          `#session t 127.0.0.1 ${sidecar.telnet}`,
-          "",
-        ].join("\n"),
-      );
-      tt = new Deno.Command(TT!, {
-        args: ["-G", "-H", script],
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-        env: { TERM: "xterm", COLUMNS: "100", LINES: "30" },
-      }).spawn();
+      tt = await startTintin(engine.dir, "crash.tin", [
+        "#config {verbose} {off}",
+        "#action {connect <name>} {connect Alice}",
+        "#action {Password:} {alice-password}",
+        "#action {Your session continues} {say after the crash}",
+        '#action {You say, "after the crash} {quit}',
+        "#event {SESSION DISCONNECTED} {#end}",
+        "#delay 60 {#end}",
+        `#session t 127.0.0.1 ${sidecar.telnet}`,
+      ]);
       await engine.waitFor(/hub: Alice\(#\d+\) connected/, 30_000);
       // What a crash must not lose reaches the sidecar within a second (the settled negotiation).
       await new Promise((r) => setTimeout(r, 1_500));
       engine.child.kill("SIGKILL");
       await engine.status;
       current = await restart();
-      const out = await tt.output();
+      const running = tt;
       tt = null;
-      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-      // deno-lint-ignore no-control-regex
-      const plain = text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+      const plain = await plainOutput(running);
       // The sidecar's notice and the next engine's output, in the one compressed stream.
       assertMatch(plain, /game server is restarting/);
       assertMatch(plain, /Your session continues/);
