@@ -193,7 +193,7 @@ Deno.test({
       for (let i = 0; i < 200 && pidOf(srv, "telnet sidecar") === first; i++) {
         await new Promise((r) => setTimeout(r, 50));
       }
-      await srv.waitFor(/players handed to the new sidecar to hold/, 20_000);
+      await srv.waitFor(/players? handed to the new sidecar to hold/, 20_000);
       await register(srv.base, "Newcomer", "handoff-password");
       const newcomer = await telnetLogin(srv, "Newcomer", "handoff-password");
       open.push(newcomer);

@@ -270,7 +270,8 @@ export class DirectTelnet {
     }
     flush();
     if (sent.length > 0) {
-      this.#log(`telnet: ${sent.length} players handed to the new sidecar to hold`);
+      const who = sent.length === 1 ? "1 player" : `${sent.length} players`;
+      this.#log(`telnet: ${who} handed to the new sidecar to hold`);
     }
     return sent;
   }
