@@ -38,6 +38,7 @@ export class Mccp2Compressor {
   readonly #sink: (bytes: Uint8Array) => void;
   #ended: Promise<void> | null = null;
   #failed = false;
+  #discarded = false;
   #last: Promise<void> = Promise.resolve();
 
   /** Starts a zlib stream whose output goes to `sink`. */
@@ -49,7 +50,9 @@ export class Mccp2Compressor {
     this.#deflate = this.#continued ? createDeflateRaw(settings) : createDeflate(settings);
     this.#sink = sink;
     this.#deflate.on("data", (chunk: Uint8Array) => {
-      if (!this.#failed) sink(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      if (!this.#failed && !this.#discarded) {
+        sink(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      }
     });
     this.#deflate.on("error", (error: Error) => {
       if (this.#failed) return;
@@ -79,6 +82,18 @@ export class Mccp2Compressor {
   /** True when this compressor continues another's stream (see `continued`). */
   get continued(): boolean {
     return this.#continued;
+  }
+
+  /**
+   * Drops the stream without ending it, for a connection that is closing, and frees zlib's
+   * state at once (about 200 KB that is otherwise never given back): nothing more reaches the
+   * sink. Call it once the output written so far is out (`flushed()`).
+   */
+  discard(): void {
+    if (this.#discarded) return;
+    this.#discarded = true;
+    this.#ended ??= Promise.resolve();
+    this.#deflate.close();
   }
 
   /**

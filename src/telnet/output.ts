@@ -87,8 +87,8 @@ export class OutputPipe {
 
   /**
    * Delivers what is queued, ends compression, and drops anything written afterwards. A stream
-   * continued from another process is left unended: its end could only carry a wrong checksum
-   * (clients report it as a decompression error), and the connection is closing anyway.
+   * continued from another process is discarded unended: its end could only carry a wrong
+   * checksum (clients report it as a decompression error), and the connection is closing anyway.
    */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -96,7 +96,9 @@ export class OutputPipe {
     await this.idle();
     const compressor = this.#compressor;
     this.#compressor = null;
-    if (compressor !== null && !compressor.continued) await compressor.end();
+    if (compressor === null) return;
+    if (compressor.continued) compressor.discard();
+    else await compressor.end();
   }
 
   #enqueue(op: Op): void {

@@ -36,3 +36,38 @@ Deno.test("output: closing leaves a continued stream unended, so no client sees 
   assert.notDeepEqual(all.subarray(-4), new Uint8Array(4));
   assert.deepEqual([...all.subarray(-4)], [0, 0, 0xff, 0xff], "ends on a sync flush");
 });
+
+Deno.test("output: a continued stream's zlib memory is given back when its connection closes", async () => {
+  // In a process of its own, so only these streams count in its resident memory.
+  const script = await Deno.makeTempFile({ suffix: ".ts" });
+  try {
+    await Deno.writeTextFile(
+      script,
+      `import { OutputPipe } from ${JSON.stringify(new URL("./output.ts", import.meta.url).href)};
+const gc = (globalThis as { gc?: () => void }).gc!;
+const settle = async () => { for (let i = 0; i < 5; i++) { gc(); await new Promise((r) => setTimeout(r, 20)); } };
+await settle();
+const before = Deno.memoryUsage().rss;
+for (let i = 0; i < 400; i++) {
+  const pipe = new OutputPipe(() => {});
+  pipe.continueCompression();
+  pipe.write(new TextEncoder().encode("a line of the game\\n".repeat(20)));
+  await pipe.close();
+}
+await settle();
+console.log(Math.round((Deno.memoryUsage().rss - before) / 1e6));
+`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--no-config", "--v8-flags=--expose-gc", script],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.ok(out.success, new TextDecoder().decode(out.stderr));
+    const grewMb = Number(new TextDecoder().decode(out.stdout).trim());
+    // Each stream's deflate state is about 200 KB: 400 kept would be some 80 MB.
+    assert.ok(grewMb < 30, `resident memory grew ${grewMb} MB over 400 closed streams`);
+  } finally {
+    await Deno.remove(script);
+  }
+});
