@@ -33,8 +33,18 @@ Deno.test("telnet: connections reset by their clients never stop the listener", 
     let sent = 0;
     for (let round = 0; round < 10; round++) sent += await resetBurst(srv.telnet, 40);
     assert(sent >= 200, `${sent} resets sent`);
-    // Everyone else still gets in, and nothing had to be restarted to make that so.
-    const alice = await telnetLogin(srv, "Alice", "alice-password");
+    // Everyone else still gets in, and nothing had to be restarted to make that so. The resets
+    // came from this address too: until the last of them is counted as gone (the engine reports
+    // each end to the sidecar), the per-address limit may still turn a login away for a moment.
+    let alice: Awaited<ReturnType<typeof telnetLogin>> | null = null;
+    for (let attempt = 0; alice === null; attempt++) {
+      try {
+        alice = await telnetLogin(srv, "Alice", "alice-password");
+      } catch (e) {
+        if (attempt >= 40 || !/Too many connections/.test(String(e))) throw e;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
     try {
       await alice.send("say still here");
       await alice.waitFor(/You say, "still here"/);
