@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { freePort, launcherFreeEnv, ROOT, waitHealthy } from "./harness.ts";
+import { freePort, freePorts, launcherFreeEnv, ROOT, waitHealthy } from "./harness.ts";
 import { TelnetClient } from "./telnet_client.ts";
 
 Deno.test("compile: without DENORT_BIN the task explains itself", async () => {
@@ -35,7 +35,7 @@ Deno.test("compile: the binary starts a game (needs DENORT_BIN)", async () => {
     const [ursamu] = await buildBinaries(join(tmp, "bin"));
     const game = join(tmp, "game");
     await Deno.mkdir(game);
-    const http = freePort(), telnet = freePort();
+    const [http, telnet] = freePorts(2);
     const child = new Deno.Command(ursamu, {
       args: ["start"],
       cwd: game,

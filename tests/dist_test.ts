@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { freePort, ROOT, waitHealthy } from "./harness.ts";
+import { freePorts, ROOT, waitHealthy } from "./harness.ts";
 import { TelnetClient } from "./telnet_client.ts";
 import { WsClient } from "./ws_client.ts";
 import { buildDist } from "../scripts/dist.ts";
@@ -30,7 +30,7 @@ Deno.test("dist: the archive starts a game with neither Deno nor Node on the PAT
     assert(names(scripts).includes("+roll.ts"));
     const game = join(tmp, "game");
     await Deno.mkdir(game);
-    const http = freePort(), ws = freePort(), telnet = freePort();
+    const [http, ws, telnet] = freePorts(3);
     const child = new Deno.Command(launcher, {
       args: ["start"],
       cwd: game,

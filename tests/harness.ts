@@ -13,10 +13,18 @@ export const DENO = Deno.execPath();
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
+  return freePorts(1)[0];
+}
+
+/**
+ * `n` different free TCP ports on 127.0.0.1: all held open until the last is found, since a port
+ * just closed can be handed out again at once (a server once got one port for HTTP and WS).
+ */
+export function freePorts(n: number): number[] {
+  const held = Array.from({ length: n }, () => Deno.listen({ hostname: "127.0.0.1", port: 0 }));
+  const ports = held.map((l) => (l.addr as Deno.NetAddr).port);
+  for (const l of held) l.close();
+  return ports;
 }
 
 /**
@@ -70,7 +78,7 @@ export interface TestServer {
 /** Starts a server and waits until /health answers (for the engine entry). */
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
   const dir = opts.dir ?? await Deno.makeTempDir({ prefix: "ursamu-test-" });
-  const http = freePort(), ws = freePort(), telnet = freePort();
+  const [http, ws, telnet] = freePorts(3);
   const env: Record<string, string> = {
     URSAMU_SERVER_HTTP: String(http),
     URSAMU_SERVER_WS: String(ws),

@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { freePort, launcherFreeEnv, ROOT, startServer, waitHealthy } from "./harness.ts";
+import { freePort, freePorts, launcherFreeEnv, ROOT, startServer, waitHealthy } from "./harness.ts";
 import { TelnetClient } from "./telnet_client.ts";
 
 const UNIT = join(ROOT, "deploy", "systemd", "ursamu.service");
@@ -110,7 +110,7 @@ Deno.test("service: the unit restarts a crash, not a clean stop or a configurati
 Deno.test("service: following the unit, a crashed game comes back and players log in again", async () => {
   const unit = await unitSettings();
   const dir = await Deno.makeTempDir({ prefix: "ursamu-svc-" });
-  const http = freePort(), telnet = freePort();
+  const [http, telnet] = freePorts(2);
   const env: Record<string, string> = {
     ...launcherFreeEnv(),
     DENO_NO_PACKAGE_JSON: "1",
