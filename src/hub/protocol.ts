@@ -270,9 +270,9 @@ export class EncodedFrame {
   }
 
   #telnetJson(): string {
-    const data = this.out.data;
-    const gmcp = data && this.#gmcp!.has(data.type) ? this.#gmcp!.apply(data, this.out.msg) : null;
-    if (gmcp === null) return this.#json ??= encodeJson(this.out);
-    return JSON.stringify({ msg: this.out.msg, data, gmcp });
+    // The GMCP form is built once, whether the frame goes out as text or as its parts.
+    const { gmcp } = this.telnetParts();
+    if (gmcp === undefined) return this.#json ??= encodeJson(this.out);
+    return JSON.stringify({ msg: this.out.msg, data: this.out.data, gmcp });
   }
 }
