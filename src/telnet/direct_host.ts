@@ -16,21 +16,14 @@ import {
   encodeMessage,
   HANDOFF_VERSION,
   handoffName,
-  MAX_HANDOFF_MESSAGE,
   type OpenSession,
   packMessages,
+  packWithFds,
 } from "./handoff.ts";
 import { RenderMemo } from "./render_memo.ts";
 import { type ClientContext, TelnetClient } from "./sidecar_client.ts";
 import { MsspSource } from "./sidecar_mssp.ts";
-import {
-  closeFd,
-  currentUid,
-  type Libc,
-  MAX_FDS_PER_MESSAGE,
-  openLibc,
-  SeqPacketConn,
-} from "./unix_fds.ts";
+import { closeFd, currentUid, type Libc, openLibc, SeqPacketConn } from "./unix_fds.ts";
 
 /** Most players' states sent in one turn of the event loop (about half a millisecond's work). */
 const SYNC_SLICE = 100;
@@ -246,29 +239,15 @@ export class DirectTelnet {
    * so a later restart of the engine keeps them too. Returns them in the order sent.
    */
   #reshare(channel: SeqPacketConn): Served[] {
-    const sent: Served[] = [];
-    let items: string[] = [];
-    let batch: Served[] = [];
-    let size = 0;
-    const flush = () => {
-      if (batch.length === 0) return;
-      const m = new TextEncoder().encode(`{"t":"keep","sessions":[${items.join(",")}]}`);
-      if (channel.send(m, batch.map((s) => s.client.fd)) === "sent") sent.push(...batch);
-      items = [];
-      batch = [];
-      size = 0;
-    };
+    const entries = [];
     for (const s of this.#served.values()) {
       if (s.channel === channel || s.client.fd < 0) continue;
-      const item = JSON.stringify({ state: s.client.state() });
-      if (size + item.length + 64 > MAX_HANDOFF_MESSAGE || batch.length === MAX_FDS_PER_MESSAGE) {
-        flush();
-      }
-      items.push(item);
-      batch.push(s);
-      size += item.length + 1;
+      entries.push({ item: JSON.stringify({ state: s.client.state() }), fd: s.client.fd, of: s });
     }
-    flush();
+    const sent: Served[] = [];
+    for (const m of packWithFds('{"t":"keep","sessions":[', entries, "]}")) {
+      if (channel.send(m.bytes, m.fds) === "sent") sent.push(...m.of);
+    }
     if (sent.length > 0) {
       const who = sent.length === 1 ? "1 player" : `${sent.length} players`;
       this.#log(`telnet: ${who} handed to the new sidecar to hold`);

@@ -23,6 +23,7 @@ import type { ClientState } from "./sidecar_client.ts";
 import type { TelnetSessionState } from "./session.ts";
 import type { PendingLogin } from "./password_prompt.ts";
 import type { SessionPlayer } from "./hub_session.ts";
+import { MAX_FDS_PER_MESSAGE } from "./unix_fds.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -97,6 +98,49 @@ export function packMessages(
     size += bytes;
   }
   if (batch.length > 0) out.push(encoder.encode(prefix + batch.join(",") + suffix));
+  return out;
+}
+
+/** One message of {@linkcode packWithFds}: its bytes, its descriptors, the entries it carries. */
+export interface FdMessage<T> {
+  bytes: Uint8Array;
+  fds: number[];
+  of: T[];
+}
+
+/**
+ * Entries that each go with one descriptor (a player's socket), as few messages as the size
+ * limit and the descriptors a message may carry allow, in order; each names the entries it
+ * carries, so a caller knows which went when a send fails.
+ */
+export function packWithFds<T>(
+  prefix: string,
+  entries: readonly { item: string; fd: number; of: T }[],
+  suffix: string,
+): FdMessage<T>[] {
+  const out: FdMessage<T>[] = [];
+  const room = MAX_HANDOFF_MESSAGE - prefix.length - suffix.length;
+  let items: string[] = [];
+  let fds: number[] = [];
+  let of: T[] = [];
+  let size = 0;
+  const flush = () => {
+    if (items.length === 0) return;
+    out.push({ bytes: encoder.encode(prefix + items.join(",") + suffix), fds, of });
+    items = [];
+    fds = [];
+    of = [];
+    size = 0;
+  };
+  for (const e of entries) {
+    const bytes = encoder.encode(e.item).length + 1;
+    if (size + bytes > room || fds.length === MAX_FDS_PER_MESSAGE) flush();
+    items.push(e.item);
+    fds.push(e.fd);
+    of.push(e.of);
+    size += bytes;
+  }
+  flush();
   return out;
 }
 

@@ -6,6 +6,7 @@ import {
   handoffName,
   MAX_HANDOFF_MESSAGE,
   packMessages,
+  packWithFds,
   readClientState,
 } from "./handoff.ts";
 import type { ClientState } from "./sidecar_client.ts";
@@ -103,4 +104,28 @@ Deno.test("handoff: the channel's name comes from the secret alone", () => {
   assert.notEqual(a, handoffName("b".repeat(40)));
   assert.ok(!a.includes("aaaa"));
   assert.ok(a.length < 100);
+});
+
+Deno.test("handoff: entries with a descriptor each are packed by size and by descriptor count", () => {
+  // 450 small entries: the descriptor limit (200 a message) splits them, in order.
+  const small = Array.from(
+    { length: 450 },
+    (_, i) => ({ item: `{"n":${i}}`, fd: 1000 + i, of: i }),
+  );
+  const byCount = packWithFds('{"t":"open","sessions":[', small, "]}");
+  assert.deepEqual(byCount.map((m) => m.fds.length), [200, 200, 50]);
+  assert.deepEqual(byCount.flatMap((m) => m.of), small.map((e) => e.of));
+  for (const m of byCount) {
+    const sessions = JSON.parse(new TextDecoder().decode(m.bytes)).sessions;
+    assert.deepEqual(sessions.map((s: { n: number }) => 1000 + s.n), m.fds, "items beside fds");
+  }
+  // Big entries: the size limit splits them first.
+  const big = Array.from(
+    { length: 5 },
+    (_, i) => ({ item: `"${"x".repeat(25_000)}"`, fd: i, of: i }),
+  );
+  const bySize = packWithFds("[", big, "]");
+  assert.deepEqual(bySize.map((m) => m.of), [[0, 1], [2, 3], [4]]);
+  for (const m of bySize) assert.ok(m.bytes.length <= MAX_HANDOFF_MESSAGE);
+  assert.deepEqual(packWithFds("[", [], "]"), []);
 });

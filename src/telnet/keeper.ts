@@ -17,7 +17,7 @@ import {
   HANDOFF_VERSION,
   type HandoffMessage,
   handoffName,
-  MAX_HANDOFF_MESSAGE,
+  packWithFds,
 } from "./handoff.ts";
 import { NOTICES } from "./notices.ts";
 import type { ClientState } from "./sidecar_client.ts";
@@ -26,7 +26,6 @@ import {
   closeFd,
   currentUid,
   type Libc,
-  MAX_FDS_PER_MESSAGE,
   openLibc,
   SeqPacketConn,
   SeqPacketListener,
@@ -279,31 +278,20 @@ export class TelnetKeeper {
 
   /** Hands players to the engine, as many per message as fit. */
   #hand(list: Held[]): void {
-    let items: string[] = [];
-    let fds: number[] = [];
-    let size = 0;
-    const flush = () => {
-      if (items.length === 0) return;
-      const bytes = new TextEncoder().encode(`{"t":"open","sessions":[${items.join(",")}]}`);
-      this.#send(bytes, fds);
-      items = [];
-      fds = [];
-      size = 0;
-    };
+    const entries = list.map((h) => ({
+      item: `{"sid":${h.sid},"ip":${JSON.stringify(h.ip)},"waited":${h.waited},` +
+        `"state":${h.state ?? "null"}}`,
+      fd: h.fd,
+      of: h,
+    }));
     for (const h of list) {
-      const item = `{"sid":${h.sid},"ip":${JSON.stringify(h.ip)},"waited":${h.waited},` +
-        `"state":${h.state ?? "null"}}`;
-      if (size + item.length + 64 > MAX_HANDOFF_MESSAGE || fds.length === MAX_FDS_PER_MESSAGE) {
-        flush();
-      }
-      items.push(item);
-      fds.push(h.fd);
-      size += item.length + 1;
       h.served = true;
       h.waited = false;
       h.toldStopping = false;
     }
-    flush();
+    for (const m of packWithFds('{"t":"open","sessions":[', entries, "]}")) {
+      this.#send(m.bytes, m.fds);
+    }
   }
 
   #send(bytes: Uint8Array, fds: number[]): void {
