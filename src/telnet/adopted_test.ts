@@ -1,0 +1,127 @@
+import assert from "node:assert/strict";
+import { Adopter, adoptionUnavailable } from "./adopted.ts";
+import { tcpPair } from "./_handoff_test_util.ts";
+import type { TransportEnd } from "./transport.ts";
+
+const unavailable = adoptionUnavailable();
+const enc = new TextEncoder();
+
+Deno.test({
+  name: "adopted: writes go out whole and in order, to many sockets in the same tasks",
+  ignore: unavailable !== null,
+  async fn() {
+    const adopter = new Adopter();
+    const pairs = await Promise.all(Array.from({ length: 20 }, () => tcpPair()));
+    const ts = pairs.map((p) => adopter.adopt(p.fd, "127.0.0.1", 1 << 20));
+    try {
+      for (const t of ts) t.start({ data: () => {}, end: () => {} });
+      // Many tasks of writes, one line per socket each, as fan-outs give them.
+      for (let k = 0; k < 50; k++) {
+        ts.forEach((t, i) => {
+          t.write(enc.encode(`a${k}-${i} `));
+          t.write(enc.encode(`b${k}\n`));
+        });
+        await Promise.resolve();
+      }
+      await Promise.all(ts.map((t) => t.idle()));
+      await Promise.all(pairs.map((p) => p.waitFor(/a49-\d+ b49\n$/)));
+      pairs.forEach((p, i) => {
+        const want = Array.from({ length: 50 }, (_, k) => `a${k}-${i} b${k}\n`).join("");
+        assert.deepEqual(p.received(), want);
+      });
+    } finally {
+      for (const t of ts) t.release();
+      await Promise.all(pairs.map((p) => p.close()));
+    }
+  },
+});
+
+Deno.test({
+  name: "adopted: a write the socket cannot take at once completes later; idle waits for it",
+  ignore: unavailable !== null,
+  async fn() {
+    const adopter = new Adopter();
+    const pair = await tcpPair();
+    const t = adopter.adopt(pair.fd, "127.0.0.1", 64 << 20);
+    const ended: TransportEnd[] = [];
+    try {
+      t.start({ data: () => {}, end: (why) => ended.push(why) });
+      // More than the kernel's buffers hold: part of it waits in the handle.
+      const big = new Uint8Array(8 << 20).fill(0x61);
+      t.write(big);
+      let idle = false;
+      const waiting = t.idle().then(() => idle = true);
+      await new Promise((r) => setTimeout(r, 50));
+      // Small writes behind the big one, each in a task of its own, keep their order.
+      for (let k = 0; k < 5; k++) {
+        t.write(enc.encode(`<${k}>`));
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      await waiting;
+      assert(idle);
+      const want = big.length + "<0><1><2><3><4>".length;
+      const end = Date.now() + 10_000;
+      while (pair.bytes().length < want && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const got = pair.bytes();
+      assert.deepEqual(got.length, want);
+      assert.deepEqual(new TextDecoder().decode(got.subarray(big.length)), "<0><1><2><3><4>");
+      assert.deepEqual(ended, []);
+    } finally {
+      t.release();
+      await pair.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "adopted: more than the bound queued ends the transport as an overflow, once",
+  ignore: unavailable !== null,
+  async fn() {
+    const adopter = new Adopter();
+    const pair = await tcpPair();
+    const t = adopter.adopt(pair.fd, "127.0.0.1", 1024);
+    const ended: TransportEnd[] = [];
+    try {
+      t.start({ data: () => {}, end: (why) => ended.push(why) });
+      t.write(enc.encode("kept\n"));
+      await pair.waitFor(/kept\n/);
+      t.write(new Uint8Array(600));
+      t.write(new Uint8Array(600));
+      t.write(enc.encode("never\n"));
+      await t.idle();
+      assert.deepEqual(ended, ["overflow"]);
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(pair.received(), "kept\n");
+    } finally {
+      t.release();
+      await pair.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "adopted: writes to a connection the player closed end the transport",
+  ignore: unavailable !== null,
+  async fn() {
+    const adopter = new Adopter();
+    const pair = await tcpPair();
+    const t = adopter.adopt(pair.fd, "127.0.0.1", 1 << 20);
+    const ended: TransportEnd[] = [];
+    try {
+      t.start({ data: () => {}, end: (why) => ended.push(why) });
+      pair.client.close();
+      // The first write may still be taken (the reset comes back with it); later ones fail.
+      const end = Date.now() + 5_000;
+      while (ended.length === 0 && Date.now() < end) {
+        t.write(enc.encode("anyone there?\n"));
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      assert.deepEqual(ended, ["closed"]);
+    } finally {
+      t.release();
+      await pair.close();
+    }
+  },
+});
