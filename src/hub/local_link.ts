@@ -14,10 +14,10 @@ import { type MuxOpen, MuxSocket, type SessionCarrier } from "./mux_link.ts";
 import type { EncodedFrame } from "./protocol.ts";
 import type { FrameSink } from "./connection.ts";
 
-/** One queued delivery to a client: a frame, or the session's close after its last frame. */
-type Delivery =
-  | { socket: LocalSocket; frame: string | EncodedFrame }
-  | { socket: LocalSocket; code: number; reason: string };
+/** A session's close, queued after its last frame. */
+class Closing {
+  constructor(readonly code: number, readonly reason: string) {}
+}
 
 /**
  * The hub's end of a local session: frames go over as they are (the telnet client reads their
@@ -68,9 +68,17 @@ export class LocalSocket {
     this.onopen?.(new Event("open"));
   }
 
+  /**
+   * The event handed to `onmessage`, filled anew for each frame: a fan-out reaches a thousand
+   * of these in one pass, and the telnet client reads `data` at once and keeps nothing.
+   */
+  readonly #event: { data: string | EncodedFrame } = { data: "" };
+
   /** A frame from the hub (its text, or the frame itself). */
   received(data: string | EncodedFrame): void {
-    if (this.readyState === 1) this.onmessage?.({ data });
+    if (this.readyState !== 1 || this.onmessage === null) return;
+    this.#event.data = data;
+    this.onmessage(this.#event);
   }
 
   /** The session is over. */
@@ -86,8 +94,11 @@ export class LocalLink implements SessionCarrier {
   readonly #open: MuxOpen;
   readonly #clients = new Map<number, LocalSocket>();
   #seq = 0;
-  #pending: Delivery[] = [];
+  /** Deliveries waiting for the end of this task, as two parallel lists (no object each). */
+  #to: LocalSocket[] = [];
+  #what: (string | EncodedFrame | Closing)[] = [];
   #scheduled = false;
+  readonly #flushNow = (): void => this.#flush();
 
   /** `open` attaches each new hub socket to the hub, with the query its client dialed. */
   constructor(open: MuxOpen) {
@@ -118,13 +129,13 @@ export class LocalLink implements SessionCarrier {
   /** Queues a hub frame for session `sid`. */
   queue(sid: number, frame: string | EncodedFrame): void {
     const socket = this.#clients.get(sid);
-    if (socket) this.#deliver({ socket, frame });
+    if (socket) this.#deliver(socket, frame);
   }
 
   /** Queues the session's close, after its frames. */
   closing(sid: number, code: number, reason: string): void {
     const socket = this.#clients.get(sid);
-    if (socket) this.#deliver({ socket, code, reason });
+    if (socket) this.#deliver(socket, new Closing(code, reason));
   }
 
   /** Drops a finished session. */
@@ -132,20 +143,24 @@ export class LocalLink implements SessionCarrier {
     this.#clients.delete(sid);
   }
 
-  #deliver(d: Delivery): void {
-    this.#pending.push(d);
+  #deliver(socket: LocalSocket, what: string | EncodedFrame | Closing): void {
+    this.#to.push(socket);
+    this.#what.push(what);
     if (this.#scheduled) return;
     this.#scheduled = true;
-    queueMicrotask(() => this.#flush());
+    queueMicrotask(this.#flushNow);
   }
 
   #flush(): void {
     this.#scheduled = false;
-    const batch = this.#pending;
-    this.#pending = [];
-    for (const d of batch) {
-      if ("frame" in d) d.socket.received(d.frame);
-      else d.socket.ended(d.code, d.reason);
+    const to = this.#to;
+    const what = this.#what;
+    this.#to = [];
+    this.#what = [];
+    for (let i = 0; i < to.length; i++) {
+      const w = what[i];
+      if (w instanceof Closing) to[i].ended(w.code, w.reason);
+      else to[i].received(w);
     }
   }
 }

@@ -53,7 +53,9 @@ export class OutputPipe {
 
   /** Writes bytes that are already telnet-encoded. */
   write(bytes: Uint8Array): void {
-    if (bytes.length > 0) this.#enqueue({ kind: "data", bytes });
+    if (bytes.length === 0 || this.#closed) return;
+    if (this.#backlog === null && this.#compressor === null) this.#sink(bytes);
+    else this.#dispatch({ kind: "data", bytes });
   }
 
   /** Writes `marker` uncompressed, then compresses everything after it. */
