@@ -24,13 +24,16 @@ class Closing {
  * parts; no JSON is written or read), shared by every player of a fan-out.
  */
 class LocalHubSocket extends MuxSocket implements FrameSink {
+  /** The client's end, set as the pair is made: a fan-out reaches it without a lookup. */
+  client: LocalSocket | null = null;
+
   constructor(private readonly local: LocalLink, sid: number) {
     super(local, sid);
   }
 
   /** Queues a frame itself for this session. */
   deliverFrame(frame: EncodedFrame): void {
-    if (this.readyState === 1) this.local.queue(this.sid, frame);
+    if (this.readyState === 1 && this.client !== null) this.local.deliverTo(this.client, frame);
   }
 }
 
@@ -115,6 +118,7 @@ export class LocalLink implements SessionCarrier {
     const sid = ++this.#seq;
     const hub = new LocalHubSocket(this, sid);
     const client = new LocalSocket(hub);
+    hub.client = client;
     this.#clients.set(sid, client);
     this.#open(hub, new URL(url).searchParams);
     // After the Connection has subscribed (as a WebSocket opens after its upgrade returns).
@@ -130,6 +134,11 @@ export class LocalLink implements SessionCarrier {
   queue(sid: number, frame: string | EncodedFrame): void {
     const socket = this.#clients.get(sid);
     if (socket) this.#deliver(socket, frame);
+  }
+
+  /** Queues a hub frame for a session's client end (its hub end holds it; see LocalHubSocket). */
+  deliverTo(socket: LocalSocket, frame: EncodedFrame): void {
+    this.#deliver(socket, frame);
   }
 
   /** Queues the session's close, after its frames. */
