@@ -14,6 +14,12 @@ import { type MuxOpen, MuxSocket, type SessionCarrier } from "./mux_link.ts";
 import type { EncodedFrame } from "./protocol.ts";
 import type { FrameSink } from "./connection.ts";
 
+/**
+ * Deliveries handed over per microtask. A frame's client writes its socket at the end of the
+ * microtask queue; slices let those writes start before a large fan-out is all handed over.
+ */
+const HANDOVER_SLICE = 32;
+
 /** A session's close, queued after its last frame. */
 class Closing {
   constructor(readonly code: number, readonly reason: string) {}
@@ -100,6 +106,8 @@ export class LocalLink implements SessionCarrier {
   /** Deliveries waiting for the end of this task, as two parallel lists (no object each). */
   #to: LocalSocket[] = [];
   #what: (string | EncodedFrame | Closing)[] = [];
+  /** Where handing over goes on (deliveries before it are done). */
+  #next = 0;
   #scheduled = false;
   readonly #flushNow = (): void => this.#flush();
 
@@ -160,16 +168,35 @@ export class LocalLink implements SessionCarrier {
     queueMicrotask(this.#flushNow);
   }
 
+  /**
+   * Hands over what is queued, a slice at a time: between slices the sockets written so far go
+   * out (their flush was queued first), so a fan-out's first players get their line while the
+   * last are still being served, instead of every write waiting for the whole room.
+   */
   #flush(): void {
-    this.#scheduled = false;
     const to = this.#to;
     const what = this.#what;
-    this.#to = [];
-    this.#what = [];
-    for (let i = 0; i < to.length; i++) {
-      const w = what[i];
-      if (w instanceof Closing) to[i].ended(w.code, w.reason);
-      else to[i].received(w);
+    const end = Math.min(to.length, this.#next + HANDOVER_SLICE);
+    let i = this.#next;
+    try {
+      for (; i < end; i++) {
+        const socket = to[i];
+        const w = what[i];
+        if (w instanceof Closing) socket.ended(w.code, w.reason);
+        else socket.received(w);
+      }
+    } finally {
+      // A client that threw loses its own frame only; the rest are still handed over.
+      if (i < end) i++;
+      if (i < to.length) {
+        this.#next = i;
+        queueMicrotask(this.#flushNow);
+      } else {
+        this.#to = [];
+        this.#what = [];
+        this.#next = 0;
+        this.#scheduled = false;
+      }
     }
   }
 }

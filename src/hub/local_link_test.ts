@@ -1,0 +1,92 @@
+import assert from "node:assert/strict";
+import { LocalLink, type LocalSocket } from "./local_link.ts";
+import type { MuxSocket } from "./mux_link.ts";
+
+/** `n` open sessions: the hub's ends, and what each client end has received. */
+async function sessions(n: number) {
+  const hubs: MuxSocket[] = [];
+  const link = new LocalLink((socket) => hubs.push(socket));
+  const clients = Array.from(
+    { length: n },
+    () => link.dial("ws://local/?") as unknown as LocalSocket,
+  );
+  const got: string[][] = clients.map(() => []);
+  clients.forEach((c, i) => c.onmessage = (e) => got[i].push(String(e.data)));
+  // Both ends open one microtask after dialing.
+  await Promise.resolve();
+  assert.equal(hubs.length, n);
+  return { link, hubs, clients, got };
+}
+
+Deno.test("local link: a session's frames arrive in order, at the end of the task", async () => {
+  const { hubs, got } = await sessions(3);
+  for (let k = 0; k < 3; k++) hubs.forEach((h, i) => h.send(`${i}:${k}`));
+  assert.deepEqual(got, [[], [], []]);
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(got, [["0:0", "0:1", "0:2"], ["1:0", "1:1", "1:2"], ["2:0", "2:1", "2:2"]]);
+});
+
+Deno.test("local link: a large fan-out is handed over in slices, with the task's other work between", async () => {
+  const { hubs, clients, got } = await sessions(200);
+  // What the first client queues when it gets its frame (as a socket's flush is) runs before
+  // the last client has been handed its frame.
+  let handedWhenFirstWrote = -1;
+  clients[0].onmessage = (e) => {
+    got[0].push(String(e.data));
+    queueMicrotask(() => handedWhenFirstWrote = got.filter((g) => g.length > 0).length);
+  };
+  for (const h of hubs) h.send("pose");
+  await new Promise((r) => setTimeout(r, 0));
+  assert.ok(got.every((g) => g.length === 1 && g[0] === "pose"));
+  assert.ok(handedWhenFirstWrote > 0 && handedWhenFirstWrote < 200, `${handedWhenFirstWrote}`);
+});
+
+Deno.test("local link: frames queued while handing over come after those before them", async () => {
+  const { hubs, clients, got } = await sessions(100);
+  // Client 5 answering its first frame makes the hub send it another, and the last client too.
+  clients[5].onmessage = (e) => {
+    got[5].push(String(e.data));
+    if (got[5].length === 1) {
+      hubs[5].send("second");
+      hubs[99].send("later");
+    }
+  };
+  for (const h of hubs) h.send("first");
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(got[5], ["first", "second"]);
+  assert.deepEqual(got[99], ["first", "later"]);
+});
+
+Deno.test("local link: a client that throws loses its own frame only", async () => {
+  const { hubs, clients, got } = await sessions(80);
+  clients[40].onmessage = () => {
+    throw new Error("broken client");
+  };
+  const errors: unknown[] = [];
+  const onError = (e: ErrorEvent) => {
+    errors.push(e.error);
+    e.preventDefault();
+  };
+  globalThis.addEventListener("error", onError);
+  try {
+    for (const h of hubs) h.send("one");
+    await new Promise((r) => setTimeout(r, 10));
+    for (const h of hubs) h.send("two");
+    await new Promise((r) => setTimeout(r, 10));
+  } finally {
+    globalThis.removeEventListener("error", onError);
+  }
+  assert.equal(errors.length, 2);
+  got.forEach((g, i) => assert.deepEqual(g, i === 40 ? [] : ["one", "two"], `client ${i}`));
+});
+
+Deno.test("local link: a session's close comes after its frames", async () => {
+  const { hubs, clients, got } = await sessions(1);
+  const closes: number[] = [];
+  clients[0].onclose = (e) => closes.push(got[0].length, e.code);
+  hubs[0].send("bye");
+  hubs[0].close(4000, "done");
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(got[0], ["bye"]);
+  assert.deepEqual(closes, [1, 4000]);
+});
