@@ -7,8 +7,10 @@
  * telnet client sends can name another session.
  *
  * A client's frames reach the hub at once (the hub queues its own work). The hub's frames are
- * gathered and handed over at the end of the current task, in order: a command's replies then
- * reach its player's socket together, and the hub is never re-entered from its own send.
+ * gathered and handed over at the end of the current task, in order and a slice at a time: a
+ * command's replies then reach its player's socket together (unless a slice ends between them),
+ * a large fan-out's first writes go out while the rest are handed over, and the hub is never
+ * re-entered from its own send.
  */
 import { type MuxOpen, MuxSocket, type SessionCarrier } from "./mux_link.ts";
 import type { EncodedFrame } from "./protocol.ts";

@@ -120,9 +120,10 @@ export class Adopter {
 }
 
 /**
- * One adopted socket. Writes made in one task go out as one write(2) at its end (a command's
- * replies, a fan-out's line), so a reply is one packet; the Node layer queues whatever the
- * socket cannot take at once, and what waits there counts toward the bound.
+ * One adopted socket. Writes queued together go out as one write(2) when the microtasks queued
+ * before their flush have run (a command's replies, a fan-out's line), so a reply is one packet;
+ * the Node layer queues whatever the socket cannot take at once, and what waits there counts
+ * toward the bound.
  */
 export class AdoptedTransport implements TelnetTransport {
   readonly ip: string;
