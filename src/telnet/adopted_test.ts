@@ -1,10 +1,27 @@
 import assert from "node:assert/strict";
-import { Adopter, adoptionUnavailable } from "./adopted.ts";
-import { tcpPair } from "./_handoff_test_util.ts";
+import { type AdoptedTransport, Adopter, adoptionUnavailable } from "./adopted.ts";
+import { type TcpPair, tcpPair } from "./_handoff_test_util.ts";
 import type { TransportEnd } from "./transport.ts";
 
 const unavailable = adoptionUnavailable();
 const enc = new TextEncoder();
+
+/** Runs `fn` with a started transport adopted from a fresh TCP connection, then cleans up. */
+async function withAdopted(
+  maxQueuedBytes: number,
+  fn: (t: AdoptedTransport, pair: TcpPair, ended: TransportEnd[]) => Promise<void>,
+): Promise<void> {
+  const pair = await tcpPair();
+  const t = new Adopter().adopt(pair.fd, "127.0.0.1", maxQueuedBytes);
+  const ended: TransportEnd[] = [];
+  try {
+    t.start({ data: () => {}, end: (why) => ended.push(why) });
+    await fn(t, pair, ended);
+  } finally {
+    t.release();
+    await pair.close();
+  }
+}
 
 Deno.test({
   name: "adopted: writes go out whole and in order, to many sockets in the same tasks",
@@ -39,13 +56,8 @@ Deno.test({
 Deno.test({
   name: "adopted: a write the socket cannot take at once completes later; idle waits for it",
   ignore: unavailable !== null,
-  async fn() {
-    const adopter = new Adopter();
-    const pair = await tcpPair();
-    const t = adopter.adopt(pair.fd, "127.0.0.1", 64 << 20);
-    const ended: TransportEnd[] = [];
-    try {
-      t.start({ data: () => {}, end: (why) => ended.push(why) });
+  fn: () =>
+    withAdopted(64 << 20, async (t, pair, ended) => {
       // More than the kernel's buffers hold: part of it waits in the handle.
       const big = new Uint8Array(8 << 20).fill(0x61);
       t.write(big);
@@ -68,23 +80,14 @@ Deno.test({
       assert.deepEqual(got.length, want);
       assert.deepEqual(new TextDecoder().decode(got.subarray(big.length)), "<0><1><2><3><4>");
       assert.deepEqual(ended, []);
-    } finally {
-      t.release();
-      await pair.close();
-    }
-  },
+    }),
 });
 
 Deno.test({
   name: "adopted: more than the bound queued ends the transport as an overflow, once",
   ignore: unavailable !== null,
-  async fn() {
-    const adopter = new Adopter();
-    const pair = await tcpPair();
-    const t = adopter.adopt(pair.fd, "127.0.0.1", 1024);
-    const ended: TransportEnd[] = [];
-    try {
-      t.start({ data: () => {}, end: (why) => ended.push(why) });
+  fn: () =>
+    withAdopted(1024, async (t, pair, ended) => {
       t.write(enc.encode("kept\n"));
       await pair.waitFor(/kept\n/);
       t.write(new Uint8Array(600));
@@ -94,23 +97,14 @@ Deno.test({
       assert.deepEqual(ended, ["overflow"]);
       await new Promise((r) => setTimeout(r, 50));
       assert.deepEqual(pair.received(), "kept\n");
-    } finally {
-      t.release();
-      await pair.close();
-    }
-  },
+    }),
 });
 
 Deno.test({
   name: "adopted: writes to a connection the player closed end the transport",
   ignore: unavailable !== null,
-  async fn() {
-    const adopter = new Adopter();
-    const pair = await tcpPair();
-    const t = adopter.adopt(pair.fd, "127.0.0.1", 1 << 20);
-    const ended: TransportEnd[] = [];
-    try {
-      t.start({ data: () => {}, end: (why) => ended.push(why) });
+  fn: () =>
+    withAdopted(1 << 20, async (t, pair, ended) => {
       pair.client.close();
       // The first write may still be taken (the reset comes back with it); later ones fail.
       const end = Date.now() + 5_000;
@@ -119,9 +113,5 @@ Deno.test({
         await new Promise((r) => setTimeout(r, 10));
       }
       assert.deepEqual(ended, ["closed"]);
-    } finally {
-      t.release();
-      await pair.close();
-    }
-  },
+    }),
 });
