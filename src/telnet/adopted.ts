@@ -76,23 +76,41 @@ function openBindings(): Bindings {
   };
 }
 
+/** What the flush queue writes out: a transport with bytes queued in this task. */
+export interface Flushable {
+  flush(): void;
+}
+
 /**
  * The transports with bytes waiting to go out at the end of the current task. A fan-out gives
  * a thousand of them a line in one task: they are written in one pass from one microtask, not
  * a microtask each.
  */
-class FlushQueue {
-  #waiting: AdoptedTransport[] = [];
+export class FlushQueue {
+  #waiting: Flushable[] = [];
   #scheduled = false;
   readonly #run = (): void => {
     this.#scheduled = false;
     const batch = this.#waiting;
     this.#waiting = [];
-    for (let i = 0; i < batch.length; i++) batch[i].flush();
+    let i = 0;
+    try {
+      for (; i < batch.length; i++) batch[i].flush();
+    } finally {
+      // One that threw (its disconnect, say) must not leave the sockets after it unwritten for
+      // good: they go in a pass of their own, ahead of any queued since.
+      if (i < batch.length - 1) {
+        this.#waiting = batch.slice(i + 1).concat(this.#waiting);
+        if (!this.#scheduled) {
+          this.#scheduled = true;
+          queueMicrotask(this.#run);
+        }
+      }
+    }
   };
 
   /** Writes `t`'s bytes at the end of this task. */
-  add(t: AdoptedTransport): void {
+  add(t: Flushable): void {
     this.#waiting.push(t);
     if (this.#scheduled) return;
     this.#scheduled = true;
@@ -271,6 +289,9 @@ export class AdoptedTransport implements TelnetTransport {
         if (status < 0) this.#end("closed");
         this.#settle();
       };
+    } else if (this.#idle !== null) {
+      // Someone waited for this write (idle() before the flush): it is out now.
+      this.#settle();
     }
   }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type AdoptedTransport, Adopter, adoptionUnavailable } from "./adopted.ts";
+import { type AdoptedTransport, Adopter, adoptionUnavailable, FlushQueue } from "./adopted.ts";
 import { type TcpPair, tcpPair } from "./_handoff_test_util.ts";
 import type { TransportEnd } from "./transport.ts";
 
@@ -114,4 +114,48 @@ Deno.test({
       }
       assert.deepEqual(ended, ["closed"]);
     }),
+});
+
+Deno.test({
+  name: "adopted: idle() asked before the flush resolves once the write is out",
+  ignore: unavailable !== null,
+  fn: () =>
+    withAdopted(1 << 20, async (t, pair) => {
+      t.write(enc.encode("soon\n"));
+      let idle = false;
+      const waiting = t.idle().then(() => idle = true);
+      await new Promise((r) => setTimeout(r, 50));
+      assert(idle);
+      await waiting;
+      await pair.waitFor(/soon\n/);
+    }),
+});
+
+Deno.test("flush queue: one that throws does not keep the others from being written", async () => {
+  const queue = new FlushQueue();
+  const flushed: string[] = [];
+  const item = (name: string, fail = false) => ({
+    flush() {
+      if (fail) throw new Error(`${name} failed`);
+      flushed.push(name);
+    },
+  });
+  const errors: unknown[] = [];
+  const onError = (e: ErrorEvent) => {
+    errors.push(e.error);
+    e.preventDefault();
+  };
+  globalThis.addEventListener("error", onError);
+  try {
+    for (const it of [item("a"), item("b", true), item("c"), item("d")]) queue.add(it);
+    await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(flushed, ["a", "c", "d"]);
+    assert.equal(errors.length, 1);
+    // And it goes on working.
+    queue.add(item("e"));
+    await Promise.resolve();
+    assert.deepEqual(flushed, ["a", "c", "d", "e"]);
+  } finally {
+    globalThis.removeEventListener("error", onError);
+  }
 });
