@@ -90,3 +90,12 @@ Deno.test("local link: a session's close comes after its frames", async () => {
   assert.deepEqual(got[0], ["bye"]);
   assert.deepEqual(closes, [1, 4000]);
 });
+
+Deno.test("local link: a finished session's hub end lets go of its client end", async () => {
+  const { hubs } = await sessions(1);
+  const hub = hubs[0] as unknown as { client: unknown };
+  assert.notEqual(hub.client, null);
+  hubs[0].close(1000, "done");
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(hub.client, null);
+});
