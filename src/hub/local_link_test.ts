@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { LocalLink, type LocalSocket } from "./local_link.ts";
 import type { MuxSocket } from "./mux_link.ts";
+import { catchingUncaught } from "../_test_uncaught.ts";
 
 /** `n` open sessions: the hub's ends, and what each client end has received. */
 async function sessions(n: number) {
@@ -62,20 +63,12 @@ Deno.test("local link: a client that throws loses its own frame only", async () 
   clients[40].onmessage = () => {
     throw new Error("broken client");
   };
-  const errors: unknown[] = [];
-  const onError = (e: ErrorEvent) => {
-    errors.push(e.error);
-    e.preventDefault();
-  };
-  globalThis.addEventListener("error", onError);
-  try {
+  const errors = await catchingUncaught(async () => {
     for (const h of hubs) h.send("one");
     await new Promise((r) => setTimeout(r, 10));
     for (const h of hubs) h.send("two");
     await new Promise((r) => setTimeout(r, 10));
-  } finally {
-    globalThis.removeEventListener("error", onError);
-  }
+  });
   assert.equal(errors.length, 2);
   got.forEach((g, i) => assert.deepEqual(g, i === 40 ? [] : ["one", "two"], `client ${i}`));
 });

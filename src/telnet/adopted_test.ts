@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { type AdoptedTransport, Adopter, adoptionUnavailable, FlushQueue } from "./adopted.ts";
 import { type TcpPair, tcpPair } from "./_handoff_test_util.ts";
+import { catchingUncaught } from "../_test_uncaught.ts";
 import type { TransportEnd } from "./transport.ts";
 
 const unavailable = adoptionUnavailable();
@@ -140,22 +141,14 @@ Deno.test("flush queue: one that throws does not keep the others from being writ
       flushed.push(name);
     },
   });
-  const errors: unknown[] = [];
-  const onError = (e: ErrorEvent) => {
-    errors.push(e.error);
-    e.preventDefault();
-  };
-  globalThis.addEventListener("error", onError);
-  try {
+  const errors = await catchingUncaught(async () => {
     for (const it of [item("a"), item("b", true), item("c"), item("d")]) queue.add(it);
     await new Promise((r) => setTimeout(r, 10));
-    assert.deepEqual(flushed, ["a", "c", "d"]);
-    assert.equal(errors.length, 1);
-    // And it goes on working.
-    queue.add(item("e"));
-    await Promise.resolve();
-    assert.deepEqual(flushed, ["a", "c", "d", "e"]);
-  } finally {
-    globalThis.removeEventListener("error", onError);
-  }
+  });
+  assert.deepEqual(flushed, ["a", "c", "d"]);
+  assert.equal(errors.length, 1);
+  // And it goes on working.
+  queue.add(item("e"));
+  await Promise.resolve();
+  assert.deepEqual(flushed, ["a", "c", "d", "e"]);
 });
