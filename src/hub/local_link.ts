@@ -158,7 +158,7 @@ export class LocalLink implements SessionCarrier {
   }
 
   /** Drops a finished session. */
-  forget(sid: number, socket?: MuxSocket): void {
+  forget(sid: number, socket: MuxSocket): void {
     this.#clients.delete(sid);
     // A hub end kept by someone must not keep the client (and its telnet session) alive.
     if (socket instanceof LocalHubSocket) socket.client = null;

@@ -39,7 +39,7 @@ interface Bindings {
   lastWriteAsync(): boolean;
 }
 
-/** A request's callback before its write turns out to be under way (see `#write`). */
+/** A request's callback before its write turns out to be under way (see `flush`). */
 function NO_COMPLETION(): void {}
 
 /** Why descriptors cannot be adopted here (the bindings are missing), or null. */
@@ -218,11 +218,6 @@ export class AdoptedTransport implements TelnetTransport {
     }
   }
 
-  /** Writes what this task queued (called by the flush queue at the end of the task). */
-  flush(): void {
-    this.#write();
-  }
-
   /** Resolves once everything written so far is out of this process (or failed). */
   idle(): Promise<void> {
     if (this.#quiet()) return Promise.resolve();
@@ -236,7 +231,7 @@ export class AdoptedTransport implements TelnetTransport {
    */
   close(): void {
     if (this.#closed) return;
-    this.#write();
+    this.flush();
     const req = this.#b.newShutdown();
     req.handle = this.#h;
     req.oncomplete = () => this.#release();
@@ -260,7 +255,8 @@ export class AdoptedTransport implements TelnetTransport {
     this.#settle();
   }
 
-  #write(): void {
+  /** Writes what this task queued (the flush queue calls it at the end of the task). */
+  flush(): void {
     this.#scheduled = false;
     const first = this.#first;
     if (first === null || this.#failed) return;
