@@ -22,6 +22,9 @@ type Op =
  * waits in a backlog until the stream's last bytes are out; otherwise plain bytes could overtake it.
  */
 export class OutputPipe {
+  /** The sink as given, called by `#send` (plain output, the bulk of it, takes no wrapper). */
+  readonly #raw: (bytes: Uint8Array) => void;
+  /** The sink guarded as `#send` is, for the compressor. */
   readonly #sink: (bytes: Uint8Array) => void;
   readonly #options: OutputPipeOptions;
   #compressor: Mccp2Compressor | null = null;
@@ -32,13 +35,8 @@ export class OutputPipe {
   /** Creates a pipe that writes to `sink` (for example a socket's write). */
   constructor(sink: (bytes: Uint8Array) => void, options: OutputPipeOptions = {}) {
     this.#options = options;
-    this.#sink = (bytes) => {
-      try {
-        sink(bytes);
-      } catch (error) {
-        options.onError?.(error);
-      }
-    };
+    this.#raw = sink;
+    this.#sink = (bytes) => this.#send(bytes);
   }
 
   /** True while output is being compressed (or will be, once queued output is out). */
@@ -54,8 +52,16 @@ export class OutputPipe {
   /** Writes bytes that are already telnet-encoded. */
   write(bytes: Uint8Array): void {
     if (bytes.length === 0 || this.#closed) return;
-    if (this.#backlog === null && this.#compressor === null) this.#sink(bytes);
+    if (this.#backlog === null && this.#compressor === null) this.#send(bytes);
     else this.#dispatch({ kind: "data", bytes });
+  }
+
+  #send(bytes: Uint8Array): void {
+    try {
+      this.#raw(bytes);
+    } catch (error) {
+      this.#options.onError?.(error);
+    }
   }
 
   /** Writes `marker` uncompressed, then compresses everything after it. */
@@ -115,11 +121,11 @@ export class OutputPipe {
     switch (op.kind) {
       case "data":
         if (this.#compressor !== null) this.#compressor.write(op.bytes);
-        else this.#sink(op.bytes);
+        else this.#send(op.bytes);
         return;
       case "start":
         if (this.#compressor !== null) return;
-        if (op.marker) this.#sink(op.marker);
+        if (op.marker) this.#send(op.marker);
         this.#compressor = new Mccp2Compressor(this.#sink, {
           level: this.#options.compressionLevel,
           onError: this.#options.onError,
