@@ -10,7 +10,10 @@
  * gathered and handed over at the end of the current task, in order and a slice at a time: a
  * command's replies then reach its player's socket together (unless a slice ends between them),
  * a large fan-out's first writes go out while the rest are handed over, and the hub is never
- * re-entered from its own send.
+ * re-entered from its own send. A client may take a frame object at once instead (`taker`:
+ * a plain line for a session with nothing else to do first, the bulk of a fan-out), when
+ * nothing of its session waits here to go before it; it must not call the hub back while
+ * doing so.
  */
 import { type MuxOpen, MuxSocket, type SessionCarrier } from "./mux_link.ts";
 import type { EncodedFrame } from "./protocol.ts";
@@ -41,8 +44,16 @@ class LocalHubSocket extends MuxSocket implements FrameSink {
 
   /** Queues a frame itself for this session. */
   deliverFrame(frame: EncodedFrame): void {
-    if (this.readyState === 1 && this.client !== null) this.local.deliverTo(this.client, frame);
+    const client = this.client;
+    if (this.readyState !== 1 || client === null) return;
+    if (!client.direct(frame)) this.local.deliverTo(client, frame);
   }
+}
+
+/** What takes a session's frames at once (see LocalSocket's `taker`). */
+export interface FrameTaker {
+  /** True when the frame was taken (shown to the player); false: deliver it the usual way. */
+  takeFrame(frame: EncodedFrame): boolean;
 }
 
 /** The client's end of one session, shaped like the WebSocket a HubLink dials. */
@@ -53,6 +64,15 @@ export class LocalSocket {
   onmessage: ((e: Pick<MessageEvent, "data">) => void) | null = null;
   onclose: ((e: CloseEvent) => void) | null = null;
   onerror: ((e: Event) => void) | null = null;
+  /**
+   * Takes frame objects from inside the hub's own call, or declines them (false) to get them
+   * the usual way, at the end of the task. Set by the telnet client's link; it must only write
+   * the player's socket, never call the hub back. An object rather than a callback: a fan-out
+   * reaches a thousand of these, and each hop is a likely cache miss.
+   */
+  taker: FrameTaker | null = null;
+  /** This session's deliveries waiting in the link: a direct frame must not overtake them. */
+  queued = 0;
 
   constructor(private readonly hub: MuxSocket) {}
 
@@ -84,6 +104,12 @@ export class LocalSocket {
    * of these in one pass, and the telnet client reads `data` at once and keeps nothing.
    */
   readonly #event: { data: string | EncodedFrame } = { data: "" };
+
+  /** A frame object handed over at once; false: it must be queued (see `ondirect`). */
+  direct(frame: EncodedFrame): boolean {
+    return this.queued === 0 && this.readyState === 1 && this.taker !== null &&
+      this.taker.takeFrame(frame);
+  }
 
   /** A frame from the hub (its text, or the frame itself). */
   received(data: string | EncodedFrame): void {
@@ -165,6 +191,7 @@ export class LocalLink implements SessionCarrier {
   }
 
   #deliver(socket: LocalSocket, what: string | EncodedFrame | Closing): void {
+    socket.queued++;
     this.#to.push(socket);
     this.#what.push(what);
     if (this.#scheduled) return;
@@ -186,6 +213,7 @@ export class LocalLink implements SessionCarrier {
       for (; i < end; i++) {
         const socket = to[i];
         const w = what[i];
+        socket.queued--;
         if (w instanceof Closing) socket.ended(w.code, w.reason);
         else socket.received(w);
       }

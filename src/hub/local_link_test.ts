@@ -2,6 +2,12 @@ import assert from "node:assert/strict";
 import { LocalLink, type LocalSocket } from "./local_link.ts";
 import type { MuxSocket } from "./mux_link.ts";
 import { catchingUncaught } from "../_test_uncaught.ts";
+import { EncodedFrame } from "./protocol.ts";
+
+/** A frame as the test reads it: its text, or a frame object's message. */
+function text(data: string | EncodedFrame): string {
+  return typeof data === "string" ? data : data.out.msg;
+}
 
 /** `n` open sessions: the hub's ends, and what each client end has received. */
 async function sessions(n: number) {
@@ -12,7 +18,7 @@ async function sessions(n: number) {
     () => link.dial("ws://local/?") as unknown as LocalSocket,
   );
   const got: string[][] = clients.map(() => []);
-  clients.forEach((c, i) => c.onmessage = (e) => got[i].push(String(e.data)));
+  clients.forEach((c, i) => c.onmessage = (e) => got[i].push(text(e.data)));
   // Both ends open one microtask after dialing.
   await Promise.resolve();
   assert.equal(hubs.length, n);
@@ -91,4 +97,29 @@ Deno.test("local link: a finished session's hub end lets go of its client end", 
   hubs[0].close(1000, "done");
   await new Promise((r) => setTimeout(r, 0));
   assert.equal(hub.client, null);
+});
+
+Deno.test("local link: a taker gets frame objects at once, unless its session has frames queued", async () => {
+  const { hubs, clients, got } = await sessions(2);
+  const taken: string[] = [];
+  // Client 0 takes every frame object; client 1 declines them.
+  clients[0].taker = { takeFrame: (f) => taken.push(f.out.msg) > 0 };
+  clients[1].taker = { takeFrame: () => false };
+  const sink = (i: number) => hubs[i] as unknown as { deliverFrame(f: EncodedFrame): void };
+  sink(0).deliverFrame(new EncodedFrame({ msg: "now" }));
+  assert.deepEqual(taken, ["now"]);
+  // Text queued for the session goes first: the frame after it waits its turn.
+  hubs[0].send("queued");
+  sink(0).deliverFrame(new EncodedFrame({ msg: "after" }));
+  sink(1).deliverFrame(new EncodedFrame({ msg: "declined" }));
+  assert.deepEqual(taken, ["now"]);
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(got[0], ["queued", "after"]);
+  assert.deepEqual(got[1], ["declined"]);
+  // Handed over, nothing queued: taken at once again; a closed session takes nothing.
+  sink(0).deliverFrame(new EncodedFrame({ msg: "again" }));
+  assert.deepEqual(taken, ["now", "again"]);
+  clients[0].close();
+  sink(0).deliverFrame(new EncodedFrame({ msg: "closed" }));
+  assert.deepEqual(taken, ["now", "again"]);
 });

@@ -1,5 +1,5 @@
 /** One telnet player's WebSocket to the hub, reconnecting by itself while the engine restarts. */
-import { type HubInput, isFrameObject } from "./hub_frames.ts";
+import { type FrameObject, type HubInput, isFrameObject } from "./hub_frames.ts";
 
 /** Close codes after which the hub meant it (quit, @boot, abuse): the player is disconnected. */
 const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([1000, 1003, 1007, 1008, 1009]);
@@ -31,6 +31,24 @@ export interface HubLinkHandlers {
   onFinal(code: number, reason: string): void;
 }
 
+/**
+ * Takes frame objects from an in-memory link at once, from inside the hub's own call: true
+ * when taken (only writing the player's socket), false to have the frame through `onFrame`.
+ */
+export interface FrameTaker {
+  takeFrame(frame: FrameObject): boolean;
+}
+
+/** A socket that can hand frames over at once (src/hub/local_link.ts's LocalSocket). */
+interface TakingSocket {
+  taker: FrameTaker | null;
+}
+
+/** True for a socket that offers frames at once. */
+function offersFrames(ws: WebSocket): ws is WebSocket & TakingSocket {
+  return "taker" in ws;
+}
+
 /** Settings for {@linkcode HubLink}. */
 export interface HubLinkOptions {
   /** Longest wait between reconnect attempts (default 500 ms). */
@@ -46,6 +64,8 @@ export interface HubLinkOptions {
    * session of its one link to the hub (mux_client.ts).
    */
   dial?: (url: string) => WebSocket;
+  /** Takes frames at once where the socket offers them (an in-memory link). */
+  taker?: FrameTaker;
 }
 
 /** A WebSocket that comes back after the engine restarts. */
@@ -57,6 +77,7 @@ export class HubLink {
   readonly #random: () => number;
   readonly #headers: Record<string, string> | undefined;
   readonly #dialer: ((url: string) => WebSocket) | undefined;
+  readonly #taker: FrameTaker | null;
   #ws: WebSocket | null = null;
   #open = false;
   #everOpen = false;
@@ -76,6 +97,7 @@ export class HubLink {
     this.#random = opts.random ?? Math.random;
     this.#headers = opts.headers;
     this.#dialer = opts.dial;
+    this.#taker = opts.taker ?? null;
   }
 
   /** True while the socket is open. */
@@ -173,6 +195,7 @@ export class HubLink {
       if (this.#ws !== ws) return;
       if (typeof ev.data === "string" || isFrameObject(ev.data)) this.#h.onFrame(ev.data);
     };
+    if (this.#taker !== null && offersFrames(ws)) ws.taker = this.#taker;
     ws.onerror = () => {/* a close event always follows */};
     ws.onclose = (ev) => {
       if (this.#ws !== ws) return;
@@ -196,6 +219,7 @@ export class HubLink {
     this.#open = false;
     if (ws) {
       ws.onopen = ws.onmessage = ws.onclose = null;
+      if (offersFrames(ws)) ws.taker = null;
     }
     if (!this.#downReported) {
       this.#downReported = true;

@@ -107,6 +107,14 @@ export class HubSession {
     return this.#player;
   }
 
+  /**
+   * True when a frame that is neither the session's nor its closing one would be shown as it
+   * is, with nothing held and nothing to tell the player before it (see `admit`).
+   */
+  get quiet(): boolean {
+    return this.#phase === "ready" && !this.#wasDown && this.#lastWords === null;
+  }
+
   /** True when the player's last word from the hub was that it stops for good (not restarts). */
   get toldStopping(): boolean {
     return this.#wasDown && this.#toldStopping;

@@ -19,8 +19,8 @@ import {
 import { SIDECAR_HEADER } from "../hub/sidecar_auth.ts";
 import type { ClientLimits } from "./client_limits.ts";
 import { charName, helloClient, roomInfo } from "./gmcp_relay.ts";
-import { clientFrame, type HubInput, windowFrame } from "./hub_frames.ts";
-import { HubLink } from "./hub_link.ts";
+import { clientFrame, type FrameObject, type HubInput, windowFrame } from "./hub_frames.ts";
+import { type FrameTaker, HubLink } from "./hub_link.ts";
 import { HubSession, type ResumeProgress, type SessionPlayer } from "./hub_session.ts";
 import { NOTICES } from "./notices.ts";
 import { HubOutbox } from "./outbox.ts";
@@ -96,8 +96,21 @@ export interface ClientContext {
   changed?: (client: TelnetClient, when: "now" | "soon" | "later") => void;
 }
 
+/**
+ * Frame types `#hubFrame` or the hub session act on beyond showing the text (`room` only while
+ * GMCP is on, with any frame's GMCP form): a frame of another type is a plain line.
+ */
+const ACTED_ON: ReadonlySet<string> = new Set([
+  "ack",
+  "pong",
+  "session",
+  "colour",
+  "disconnect",
+  "error",
+]);
+
 /** One telnet connection bridged to one hub session. */
-export class TelnetClient {
+export class TelnetClient implements FrameTaker {
   readonly ip: string;
   readonly #transport: TelnetTransport;
   readonly #ctx: ClientContext;
@@ -172,6 +185,7 @@ export class TelnetClient {
       maxRetryMs: ctx.limits.maxRetryMs,
       headers: ctx.sidecarSecret === null ? undefined : { [SIDECAR_HEADER]: ctx.sidecarSecret },
       dial: ctx.dial,
+      taker: this,
     });
     this.#outbox = new HubOutbox(this.#link, {
       maxLines: ctx.limits.maxBufferedLines,
@@ -466,6 +480,20 @@ export class TelnetClient {
       if (gmcp !== null) this.#session.sendBytes(gmcp);
     }
     if (f.msg !== "") this.#say(f.msg);
+  }
+
+  /**
+   * A frame from inside the hub's fan-out (an in-memory link; for the link only): shown at once
+   * when it is a plain line and the session has nothing to do first, as `#hubFrame` would show
+   * it, for less work per player; anything else is declined and comes through `#hubFrame`.
+   */
+  takeFrame(frame: FrameObject): boolean {
+    if (this.#closed || !this.#hub.quiet) return false;
+    const f = this.#ctx.memo.frame(frame);
+    if (f.msg === "" || ACTED_ON.has(f.type)) return false;
+    if ((f.gmcp !== undefined || f.type === "room") && this.#session.gmcp) return false;
+    this.#say(f.msg);
+    return true;
   }
 
   #sessionFrame(data: Record<string, unknown>, player: SessionPlayer | null): void {

@@ -1,0 +1,148 @@
+/**
+ * A telnet client on the engine's in-memory link takes a fan-out's plain lines from inside the
+ * hub's call (TelnetClient.takeFrame): the same bytes the usual way would write, in the same
+ * order, and only when nothing else has to happen first.
+ */
+import assert from "node:assert/strict";
+import { LocalLink } from "../hub/local_link.ts";
+import type { MuxSocket } from "../hub/mux_link.ts";
+import { EncodedFrame } from "../hub/protocol.ts";
+import type { Outbound } from "../hub/types.ts";
+import { DEFAULT_LIMITS } from "./client_limits.ts";
+import { RenderMemo } from "./render_memo.ts";
+import { type ClientState, TelnetClient } from "./sidecar_client.ts";
+import type { TransportHandlers } from "./transport.ts";
+
+const decoder = new TextDecoder();
+
+/** The hub's end of a local session, as the hub's connection uses it. */
+type HubEnd = MuxSocket & { deliverFrame(frame: EncodedFrame): void };
+
+/** `n` telnet clients on one local link, their sessions open; what each has written since. */
+async function clients(n: number, state?: ClientState) {
+  const hubs: HubEnd[] = [];
+  const link = new LocalLink((socket) => hubs.push(socket as HubEnd));
+  const memo = new RenderMemo();
+  const written: Uint8Array[][] = [];
+  const input: TransportHandlers[] = [];
+  for (let i = 0; i < n; i++) {
+    const mine: Uint8Array[] = [];
+    written.push(mine);
+    const client = new TelnetClient({
+      ip: "127.0.0.1",
+      start: (h) => input.push(h),
+      write: (b) => mine.push(b),
+      idle: () => Promise.resolve(),
+      close() {},
+    }, {
+      hubUrl: "ws://local/?client=telnet",
+      sidecarSecret: null,
+      mssp: { table: () => ({}) as never, refresh() {} },
+      memo,
+      limits: DEFAULT_LIMITS,
+      log() {},
+      closed() {},
+      waiting() {},
+      dial: (url) => link.dial(url),
+    }, state);
+    client.start();
+  }
+  await tick();
+  for (const w of written) w.length = 0;
+  const text = (i: number) => written[i].map((b) => decoder.decode(b)).join("");
+  return { hubs, written, input, text };
+}
+
+function tick(): Promise<void> {
+  return new Promise((r) => setTimeout(r, 0));
+}
+
+function frame(out: Outbound): EncodedFrame {
+  return new EncodedFrame(out);
+}
+
+Deno.test("take frame: a plain line is written from inside the hub's call, as the usual way writes it", async () => {
+  const { hubs, written, text } = await clients(2);
+  const say = { msg: 'Bob says, "%chhi%cn"', data: { type: "say" } };
+  hubs[0].deliverFrame(frame(say));
+  assert.equal(written[0].length, 1, "written before the hub's call returned");
+  // The same frame as text, the sidecar link's way, goes through the client's usual path.
+  hubs[1].send(JSON.stringify(say));
+  assert.equal(written[1].length, 0);
+  await tick();
+  assert.equal(text(0), text(1));
+  assert.ok(text(0).endsWith('Bob says, "\x1b[1mhi\x1b[0m"\r\n'), JSON.stringify(text(0)));
+});
+
+Deno.test("take frame: frames the client acts on, and frames behind queued ones, come the usual way", async () => {
+  const { hubs, written, text } = await clients(1);
+  // A colour setting is the client's to act on: declined, and it applies to what follows it.
+  hubs[0].deliverFrame(frame({ msg: "", data: { type: "colour", mode: "off" } }));
+  hubs[0].deliverFrame(frame({ msg: "%chbold%cn one", data: { type: "say" } }));
+  assert.equal(written[0].length, 0, "a frame must not overtake one queued before it");
+  await tick();
+  assert.equal(text(0), "bold one\r\n");
+  // Queued text ahead of a frame object keeps its place too.
+  hubs[0].send(JSON.stringify({ msg: "first" }));
+  hubs[0].deliverFrame(frame({ msg: "second" }));
+  await tick();
+  assert.equal(text(0), "bold one\r\nfirst\r\nsecond\r\n");
+  // Nothing queued: taken at once, still without colour.
+  hubs[0].deliverFrame(frame({ msg: "%chthird%cn" }));
+  assert.equal(text(0), "bold one\r\nfirst\r\nsecond\r\nthird\r\n");
+});
+
+Deno.test("take frame: a GMCP client gets a room's GMCP with its line, the usual way", async () => {
+  const { hubs, written, input, text } = await clients(1);
+  // The client agrees to GMCP (IAC DO GMCP).
+  input[0].data(new Uint8Array([255, 253, 201]));
+  written[0].length = 0;
+  const room = { msg: "Hall", data: { type: "room", id: "5", name: "Hall", exits: [] } };
+  hubs[0].deliverFrame(frame(room));
+  assert.equal(written[0].length, 0);
+  await tick();
+  assert.match(text(0), /Room\.Info/);
+  assert.match(text(0), /Hall\r\n$/);
+});
+
+Deno.test("take frame: while a resume is unanswered, output is held, not taken", async () => {
+  const state: ClientState = {
+    ip: "127.0.0.1",
+    connectedAt: 0,
+    lastInput: 0,
+    token: "tok-1",
+    player: { id: "7", name: "Alice" },
+    colourMode: "auto",
+    colour: false,
+    gmcpClient: null,
+    errors: 0,
+    telnet: {
+      options: [],
+      width: null,
+      height: null,
+      ttypes: [],
+      ttypeRequests: 0,
+      ttypeReplies: 0,
+      mtts: null,
+      charset: null,
+      charsetRequested: false,
+      charsetPending: false,
+      compressing: false,
+      pending: "",
+    },
+    lines: [],
+    password: null,
+  };
+  const { hubs, written, text } = await clients(1, state);
+  hubs[0].deliverFrame(frame({ msg: "the login screen" }));
+  assert.equal(written[0].length, 0);
+  hubs[0].deliverFrame(
+    frame({ msg: "", data: { type: "session", token: "tok-1", resumed: true } }),
+  );
+  await tick();
+  // The resume succeeded: what was held (the login screen) is skipped; later lines are taken.
+  assert.doesNotMatch(text(0), /login screen/);
+  written[0].length = 0;
+  hubs[0].deliverFrame(frame({ msg: "after" }));
+  assert.equal(text(0), "after\r\n");
+});
