@@ -56,14 +56,13 @@ export class Fanout {
 
   /** To every connected player in a room except `exclude`. */
   toRoom(roomId: string, out: Outbound, exclude: readonly string[] = []): void {
-    const members = this.registry.members(roomId);
-    if (!members) return;
+    const list = this.registry.roomConnections(roomId);
+    if (!list) return;
     const frame = this.frame(out);
-    const online = this.registry.sessions();
-    for (const pid of members) {
-      if (exclude.length && exclude.includes(pid)) continue;
-      const set = online.get(pid);
-      if (set) deliverAll(set, frame);
+    for (let i = 0; i < list.length; i++) {
+      const c = list[i];
+      if (exclude.length && exclude.includes(c.playerId!)) continue;
+      c.deliver(frame);
     }
   }
 

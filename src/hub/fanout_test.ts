@@ -81,6 +81,39 @@ Deno.test("fan-out: a list reaches each connected player once; rooms exclude", (
   assert.deepEqual(msgs(elsewhere), ["set", "all"]);
 });
 
+Deno.test("fan-out: a room's list of connections follows logins, moves, second connections and logouts", () => {
+  const { registry, fanout, join } = setup();
+  const a = join("2", "web");
+  const b = join("3", "web");
+  const msgs = (s: FakeSocket) => s.sent.map((t) => JSON.parse(t).msg);
+  fanout.toRoom("1", { msg: "one" });
+  // Asked once, the room's list is kept: each change below must make it anew.
+  const c = join("4", "web");
+  const b2 = join("3", "web");
+  fanout.toRoom("1", { msg: "two" });
+  const moved = player("2", "9");
+  registry.changed({ before: player("2"), after: moved });
+  fanout.toRoom("1", { msg: "three" });
+  fanout.toRoom("9", { msg: "nine" });
+  const conn = [...registry.connectionsOf("4")!][0];
+  registry.detach(conn);
+  fanout.toRoom("1", { msg: "four" });
+  assert.deepEqual(msgs(a), ["one", "two", "nine"]);
+  assert.deepEqual(msgs(b), ["one", "two", "three", "four"]);
+  assert.deepEqual(msgs(b2), ["two", "three", "four"]);
+  assert.deepEqual(msgs(c), ["two", "three"]);
+  // A change that moves nobody keeps the list; each connection still hears the room once.
+  const before = registry.roomConnections("1");
+  registry.changed({ before: player("3"), after: player("3") });
+  assert.equal(registry.roomConnections("1"), before);
+  fanout.toRoom("1", { msg: "five" });
+  fanout.toRoom("9", { msg: "none" }, ["2"]);
+  assert.deepEqual(msgs(b).slice(-2), ["four", "five"]);
+  assert.deepEqual(msgs(b2).slice(-2), ["four", "five"]);
+  assert.equal(msgs(a).at(-1), "nine");
+  assert.equal(registry.roomConnections("404"), undefined);
+});
+
 Deno.test("gmcp map: a type belongs to one plugin; package names are checked", () => {
   const gmcp = new GmcpMap();
   gmcp.set("channel", "Comm.Channel.Text", () => ({}), "channels");

@@ -27,6 +27,13 @@ export class SessionRegistry {
   readonly #players = new Map<string, Set<Connection>>();
   readonly #rooms = new RoomIndex();
   readonly #cards = new PlayerCards();
+  /**
+   * Each asked room's connections as one list, made on first ask and all dropped by any change
+   * of who is online or where (so none outlives its connection): a busy room's fan-out then
+   * walks one array instead of a set of players and a set of connections each, the part of a
+   * fan-out that grows with the room.
+   */
+  readonly #roomLists = new Map<string, readonly Connection[]>();
 
   /** Records an accepted connection. */
   open(conn: Connection): void {
@@ -57,6 +64,7 @@ export class SessionRegistry {
     set.add(conn);
     this.#cards.offer(player);
     if (!this.#rooms.has(id)) this.#rooms.place(id, player.location);
+    this.#roomLists.clear();
     return first;
   }
 
@@ -66,6 +74,7 @@ export class SessionRegistry {
     if (!pid) return null;
     const set = this.#players.get(pid);
     set?.delete(conn);
+    this.#roomLists.clear();
     const name = this.#cards.get(pid)?.name ?? conn.name;
     if (set && set.size > 0) return { playerId: pid, name, last: false, room: undefined };
     this.#players.delete(pid);
@@ -83,7 +92,9 @@ export class SessionRegistry {
   changed(change: ObjectChange): PlayerCard | null {
     const card = this.#cards.apply(change);
     const to = change.after?.location;
-    if (card && to && this.#rooms.has(card.id)) this.#rooms.place(card.id, to);
+    if (card && to && this.#rooms.has(card.id) && this.#rooms.place(card.id, to)) {
+      this.#roomLists.clear();
+    }
     return card;
   }
 
@@ -93,8 +104,11 @@ export class SessionRegistry {
    */
   refresh(player: DbObject): boolean {
     if (!this.#cards.refresh(player)) return false;
-    if (player.location && this.#rooms.has(player.id)) {
-      this.#rooms.place(player.id, player.location);
+    if (
+      player.location && this.#rooms.has(player.id) &&
+      this.#rooms.place(player.id, player.location)
+    ) {
+      this.#roomLists.clear();
     }
     return true;
   }
@@ -147,5 +161,23 @@ export class SessionRegistry {
   /** The live member set of a room (do not modify), or undefined when nobody is there. */
   members(roomId: string): ReadonlySet<string> | undefined {
     return this.#rooms.members(roomId);
+  }
+
+  /**
+   * The connections of everyone in a room, player by player in the order of `members` (do not
+   * modify; valid until the next change of presence), or undefined when nobody is there.
+   */
+  roomConnections(roomId: string): readonly Connection[] | undefined {
+    const made = this.#roomLists.get(roomId);
+    if (made !== undefined) return made;
+    const members = this.#rooms.members(roomId);
+    if (!members) return undefined;
+    const list: Connection[] = [];
+    for (const pid of members) {
+      const set = this.#players.get(pid);
+      if (set) { for (const c of set) list.push(c); }
+    }
+    this.#roomLists.set(roomId, list);
+    return list;
   }
 }

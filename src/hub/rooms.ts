@@ -9,10 +9,10 @@ export class RoomIndex {
   readonly #members = new Map<string, Set<string>>();
   readonly #roomOf = new Map<string, string>();
 
-  /** Places a player in a room (moving it if it was elsewhere). */
-  place(playerId: string, roomId: string): void {
+  /** Places a player in a room (moving it if it was elsewhere); false when it was there. */
+  place(playerId: string, roomId: string): boolean {
     const prev = this.#roomOf.get(playerId);
-    if (prev === roomId) return;
+    if (prev === roomId) return false;
     if (prev !== undefined) this.#leave(playerId, prev);
     this.#roomOf.set(playerId, roomId);
     let set = this.#members.get(roomId);
@@ -21,6 +21,7 @@ export class RoomIndex {
       this.#members.set(roomId, set);
     }
     set.add(playerId);
+    return true;
   }
 
   /** Forgets a player (it went offline). */
