@@ -82,39 +82,50 @@ export interface Flushable {
 }
 
 /**
- * The transports with bytes waiting to go out at the end of the current task. A fan-out gives
- * a thousand of them a line in one task: they are written in one pass from one microtask, not
- * a microtask each.
+ * Transports waiting at most: past this many, they are written at once, from inside the call
+ * that queued the last one. A fan-out's first players then get their line while the rest of
+ * the room is still being given it, instead of every write waiting for the whole room (and
+ * the player's own client, slower than this side, starting late).
+ */
+const FLUSH_SLICE = 32;
+
+/**
+ * The transports with bytes waiting to go out at the end of the current task, or as soon as
+ * `FLUSH_SLICE` are waiting. A fan-out gives a thousand of them a line in one task: they are
+ * written a slice at a time, not from a microtask each.
  */
 export class FlushQueue {
   #waiting: Flushable[] = [];
   #scheduled = false;
   readonly #run = (): void => {
     this.#scheduled = false;
-    const batch = this.#waiting;
-    this.#waiting = [];
-    let i = 0;
-    try {
-      for (; i < batch.length; i++) batch[i].flush();
-    } finally {
-      // One that threw (its disconnect, say) must not leave the sockets after it unwritten for
-      // good: they go in a pass of their own, ahead of any queued since.
-      if (i < batch.length - 1) {
-        this.#waiting = batch.slice(i + 1).concat(this.#waiting);
-        if (!this.#scheduled) {
-          this.#scheduled = true;
-          queueMicrotask(this.#run);
-        }
-      }
-    }
+    this.#flush();
   };
 
-  /** Writes `t`'s bytes at the end of this task. */
+  /** Writes `t`'s bytes at the end of this task, or now if a slice is waiting. */
   add(t: Flushable): void {
     this.#waiting.push(t);
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    queueMicrotask(this.#run);
+    if (this.#waiting.length >= FLUSH_SLICE) this.#flush();
+    else if (!this.#scheduled) {
+      this.#scheduled = true;
+      queueMicrotask(this.#run);
+    }
+  }
+
+  #flush(): void {
+    const batch = this.#waiting;
+    this.#waiting = [];
+    for (let i = 0; i < batch.length; i++) {
+      try {
+        batch[i].flush();
+      } catch (error) {
+        // Reported as any failure of a task is, but not to whoever queued the last write (a
+        // fan-out going on to the rest of a room), and not keeping the others unwritten.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
   }
 }
 

@@ -152,3 +152,35 @@ Deno.test("flush queue: one that throws does not keep the others from being writ
   await Promise.resolve();
   assert.deepEqual(flushed, ["a", "c", "d", "e"]);
 });
+
+Deno.test("flush queue: a slice's worth waiting is written at once, the rest at the end of the task", async () => {
+  const queue = new FlushQueue();
+  const flushed: number[] = [];
+  const item = (n: number) => ({ flush: () => flushed.push(n) });
+  for (let n = 0; n < 40; n++) {
+    queue.add(item(n));
+    // The first write goes out while the rest are still being queued.
+    if (n === 31) assert.equal(flushed.length, 32);
+  }
+  assert.equal(flushed.length, 32);
+  await Promise.resolve();
+  assert.deepEqual(flushed, Array.from({ length: 40 }, (_, n) => n));
+});
+
+Deno.test("flush queue: one that throws in a slice written at once is reported later, not to the writer", async () => {
+  const queue = new FlushQueue();
+  const flushed: number[] = [];
+  const errors = await catchingUncaught(async () => {
+    for (let n = 0; n < 32; n++) {
+      queue.add({
+        flush() {
+          if (n === 3) throw new Error("broken socket");
+          flushed.push(n);
+        },
+      });
+    }
+    assert.equal(flushed.length, 31);
+    await new Promise((r) => setTimeout(r, 10));
+  });
+  assert.equal(errors.length, 1);
+});
