@@ -105,10 +105,19 @@ export class LocalSocket {
    */
   readonly #event: { data: string | EncodedFrame } = { data: "" };
 
-  /** A frame object handed over at once; false: it must be queued (see `ondirect`). */
+  /** A frame object handed over at once; false: it must be queued (see `taker`). */
   direct(frame: EncodedFrame): boolean {
-    return this.queued === 0 && this.readyState === 1 && this.taker !== null &&
-      this.taker.takeFrame(frame);
+    if (this.queued !== 0 || this.readyState !== 1 || this.taker === null) return false;
+    try {
+      return this.taker.takeFrame(frame);
+    } catch (error) {
+      // This client loses this frame, as through the queue; the hub's loop goes on to the rest
+      // of the room, and the error is reported as any task's is.
+      queueMicrotask(() => {
+        throw error;
+      });
+      return true;
+    }
   }
 
   /** A frame from the hub (its text, or the frame itself). */

@@ -123,3 +123,26 @@ Deno.test("local link: a taker gets frame objects at once, unless its session ha
   sink(0).deliverFrame(new EncodedFrame({ msg: "closed" }));
   assert.deepEqual(taken, ["now", "again"]);
 });
+
+Deno.test("local link: a taker that throws loses that frame only; the hub's loop goes on", async () => {
+  const { hubs, clients } = await sessions(3);
+  const taken: number[] = [];
+  clients.forEach((c, i) =>
+    c.taker = {
+      takeFrame() {
+        if (i === 1) throw new Error("broken client");
+        return taken.push(i) > 0;
+      },
+    }
+  );
+  const errors = await catchingUncaught(async () => {
+    for (const h of hubs) {
+      (h as unknown as { deliverFrame(f: EncodedFrame): void }).deliverFrame(
+        new EncodedFrame({ msg: "pose" }),
+      );
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  });
+  assert.deepEqual(taken, [0, 2]);
+  assert.equal(errors.length, 1);
+});

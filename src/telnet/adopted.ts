@@ -150,9 +150,10 @@ export class Adopter {
 
 /**
  * One adopted socket. Writes queued together go out as one write(2) when the microtasks queued
- * before their flush have run (a command's replies, a fan-out's line), so a reply is one packet;
- * the Node layer queues whatever the socket cannot take at once, and what waits there counts
- * toward the bound.
+ * before their flush have run (a command's replies, a fan-out's line), so a reply is one packet,
+ * unless a slice of sockets is written first (see `FLUSH_SLICE`: in a task that gives a large
+ * room two lines, each player gets two writes); the Node layer queues whatever the socket cannot
+ * take at once, and what waits there counts toward the bound.
  */
 export class AdoptedTransport implements TelnetTransport {
   readonly ip: string;
@@ -179,6 +180,8 @@ export class AdoptedTransport implements TelnetTransport {
   #failed = false;
   #closed = false;
   #ended = false;
+  /** How it ended before `start` gave it handlers (a write flushed from its own first call). */
+  #endedEarly: TransportEnd | null = null;
 
   constructor(b: Bindings, flushes: FlushQueue, fd: number, ip: string, maxQueuedBytes: number) {
     this.#b = b;
@@ -191,9 +194,14 @@ export class AdoptedTransport implements TelnetTransport {
     if (err !== 0) throw new Error(`cannot open descriptor ${fd} (error ${err})`);
   }
 
-  /** Starts reading. */
+  /** Starts reading (or reports, after this call, that it already ended). */
   start(handlers: TransportHandlers): void {
     this.#handlers = handlers;
+    const early = this.#endedEarly;
+    if (early !== null) {
+      queueMicrotask(() => handlers.end(early));
+      return;
+    }
     this.#h.onread = (buffer) => {
       const n = this.#b.readBytes();
       if (n < 0 || buffer === undefined) {
@@ -318,6 +326,8 @@ export class AdoptedTransport implements TelnetTransport {
     this.#settle();
     if (this.#ended) return;
     this.#ended = true;
-    this.#handlers?.end(why);
+    // Writes are accepted before `start`, and a slice may flush one from inside its own call.
+    if (this.#handlers === null) this.#endedEarly = why;
+    else this.#handlers.end(why);
   }
 }

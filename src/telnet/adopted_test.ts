@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type AdoptedTransport, Adopter, adoptionUnavailable, FlushQueue } from "./adopted.ts";
+import { AdoptedTransport, Adopter, adoptionUnavailable, FlushQueue } from "./adopted.ts";
 import { type TcpPair, tcpPair } from "./_handoff_test_util.ts";
 import { catchingUncaught } from "../_test_uncaught.ts";
 import type { TransportEnd } from "./transport.ts";
@@ -183,4 +183,42 @@ Deno.test("flush queue: one that throws in a slice written at once is reported l
     await new Promise((r) => setTimeout(r, 10));
   });
   assert.equal(errors.length, 1);
+});
+
+Deno.test("adopted: a write that fails before the transport starts is reported once it starts", async () => {
+  // Fake bindings: every socket takes writes at once, but the last one's fail (peer gone).
+  const handle = (fail: boolean) => ({
+    onread: null,
+    open: () => 0,
+    readStart: () => 0,
+    readStop: () => 0,
+    writeBuffer: () => fail ? -32 : 0,
+    shutdown: () => 0,
+    close() {},
+  });
+  let failing = false;
+  const bindings = {
+    newHandle: () => handle(failing),
+    newWrite: () => ({}),
+    newShutdown: () => ({}),
+    readBytes: () => 0,
+    readOffset: () => 0,
+    lastWriteAsync: () => false,
+  } as never;
+  const queue = new FlushQueue();
+  const line = enc.encode("x\r\n");
+  for (let fd = 100; fd < 131; fd++) {
+    const t = new AdoptedTransport(bindings, queue, fd, "127.0.0.1", 1 << 20);
+    t.start({ data() {}, end() {} });
+    t.write(line);
+  }
+  failing = true;
+  const t = new AdoptedTransport(bindings, queue, 7, "127.0.0.1", 1 << 20);
+  // Its negotiation is written before it starts (as a telnet client does), and is the 32nd
+  // waiting: flushed, and failed, inside this call.
+  t.write(line);
+  const ended: string[] = [];
+  t.start({ data() {}, end: (why) => ended.push(why) });
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(ended, ["closed"]);
 });
