@@ -1,4 +1,5 @@
 /** Helpers shared by the telnet unit tests. */
+import type { ClientState } from "./sidecar_client.ts";
 
 /** A small seeded PRNG (mulberry32), so fuzz failures can be replayed. */
 export function prng(seed: number): () => number {
@@ -31,4 +32,39 @@ export function randomBytes(rand: () => number, length: number): Uint8Array {
     out[i] = rand() < 0.3 ? special[Math.floor(rand() * special.length)] : Math.floor(rand() * 256);
   }
   return out;
+}
+
+/** A logged-in player's state as another process carried it (Alice, token `tok`). */
+export function carriedState(
+  over: Partial<ClientState["telnet"]> = {},
+  colour = false,
+): ClientState {
+  return {
+    ip: "203.0.113.1",
+    connectedAt: 1,
+    lastInput: 2,
+    token: "tok",
+    player: { id: "7", name: "Alice" },
+    colourMode: colour ? "auto" : "off",
+    colour,
+    gmcpClient: null,
+    errors: 0,
+    telnet: {
+      options: [],
+      width: null,
+      height: null,
+      ttypes: [],
+      ttypeRequests: 0,
+      ttypeReplies: 0,
+      mtts: null,
+      charset: null,
+      charsetRequested: false,
+      charsetPending: false,
+      compressing: false,
+      pending: "",
+      ...over,
+    },
+    lines: [],
+    password: null,
+  };
 }

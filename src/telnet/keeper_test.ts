@@ -4,7 +4,7 @@ import { constants, inflateRawSync } from "node:zlib";
 import { tcpPair } from "./_handoff_test_util.ts";
 import { decodeMessage, encodeMessage, type HandoffMessage, handoffName } from "./handoff.ts";
 import { TelnetKeeper } from "./keeper.ts";
-import type { ClientState } from "./sidecar_client.ts";
+import { carriedState as state } from "./_test_util.ts";
 import { closeFd, fdPassingUnavailable, type Libc, openLibc, SeqPacketConn } from "./unix_fds.ts";
 
 const ignore = fdPassingUnavailable() !== null;
@@ -27,37 +27,6 @@ async function engine(libc: Libc, secret: string, proof?: string) {
     send(m: HandoffMessage) {
       assert.equal(conn.send(encodeMessage(m)), "sent");
     },
-  };
-}
-
-function state(over: Partial<ClientState["telnet"]>, colour: boolean): ClientState {
-  return {
-    ip: "203.0.113.1",
-    connectedAt: 1,
-    lastInput: 2,
-    token: "tok",
-    player: { id: "7", name: "Alice" },
-    colourMode: colour ? "auto" : "off",
-    colour,
-    gmcpClient: null,
-    errors: 0,
-    telnet: {
-      options: [],
-      width: null,
-      height: null,
-      ttypes: [],
-      ttypeRequests: 0,
-      ttypeReplies: 0,
-      mtts: null,
-      charset: null,
-      charsetRequested: false,
-      charsetPending: false,
-      compressing: false,
-      pending: "",
-      ...over,
-    },
-    lines: [],
-    password: null,
   };
 }
 

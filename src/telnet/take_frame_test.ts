@@ -11,6 +11,7 @@ import type { Outbound } from "../hub/types.ts";
 import { DEFAULT_LIMITS } from "./client_limits.ts";
 import { RenderMemo } from "./render_memo.ts";
 import { type ClientState, TelnetClient } from "./sidecar_client.ts";
+import { carriedState } from "./_test_util.ts";
 import type { TransportHandlers } from "./transport.ts";
 
 const decoder = new TextDecoder();
@@ -106,34 +107,7 @@ Deno.test("take frame: a GMCP client gets a room's GMCP with its line, the usual
 });
 
 Deno.test("take frame: while a resume is unanswered, output is held, not taken", async () => {
-  const state: ClientState = {
-    ip: "127.0.0.1",
-    connectedAt: 0,
-    lastInput: 0,
-    token: "tok-1",
-    player: { id: "7", name: "Alice" },
-    colourMode: "auto",
-    colour: false,
-    gmcpClient: null,
-    errors: 0,
-    telnet: {
-      options: [],
-      width: null,
-      height: null,
-      ttypes: [],
-      ttypeRequests: 0,
-      ttypeReplies: 0,
-      mtts: null,
-      charset: null,
-      charsetRequested: false,
-      charsetPending: false,
-      compressing: false,
-      pending: "",
-    },
-    lines: [],
-    password: null,
-  };
-  const { hubs, written, text } = await clients(1, state);
+  const { hubs, written, text } = await clients(1, carriedState());
   hubs[0].deliverFrame(frame({ msg: "the login screen" }));
   assert.equal(written[0].length, 0);
   hubs[0].deliverFrame(
