@@ -18,6 +18,7 @@
 import { type MuxOpen, MuxSocket, type SessionCarrier } from "./mux_link.ts";
 import type { EncodedFrame } from "./protocol.ts";
 import type { FrameSink } from "./connection.ts";
+import type { FrameTaker } from "../telnet/hub_link.ts";
 
 /**
  * Deliveries handed over per microtask. A frame's client writes its socket at the end of the
@@ -48,12 +49,6 @@ class LocalHubSocket extends MuxSocket implements FrameSink {
     if (this.readyState !== 1 || client === null) return;
     if (!client.direct(frame)) this.local.deliverTo(client, frame);
   }
-}
-
-/** What takes a session's frames at once (see LocalSocket's `taker`). */
-export interface FrameTaker {
-  /** True when the frame was taken (shown to the player); false: deliver it the usual way. */
-  takeFrame(frame: EncodedFrame): boolean;
 }
 
 /** The client's end of one session, shaped like the WebSocket a HubLink dials. */

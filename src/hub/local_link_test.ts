@@ -103,7 +103,7 @@ Deno.test("local link: a taker gets frame objects at once, unless its session ha
   const { hubs, clients, got } = await sessions(2);
   const taken: string[] = [];
   // Client 0 takes every frame object; client 1 declines them.
-  clients[0].taker = { takeFrame: (f) => taken.push(f.out.msg) > 0 };
+  clients[0].taker = { takeFrame: (f) => taken.push((f as EncodedFrame).out.msg) > 0 };
   clients[1].taker = { takeFrame: () => false };
   const sink = (i: number) => hubs[i] as unknown as { deliverFrame(f: EncodedFrame): void };
   sink(0).deliverFrame(new EncodedFrame({ msg: "now" }));
