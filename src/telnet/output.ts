@@ -24,8 +24,6 @@ type Op =
 export class OutputPipe {
   /** The sink as given, called by `#send` (plain output, the bulk of it, takes no wrapper). */
   readonly #raw: (bytes: Uint8Array) => void;
-  /** The sink guarded as `#send` is, for the compressor. */
-  readonly #sink: (bytes: Uint8Array) => void;
   readonly #options: OutputPipeOptions;
   #compressor: Mccp2Compressor | null = null;
   #backlog: Op[] | null = null;
@@ -36,7 +34,6 @@ export class OutputPipe {
   constructor(sink: (bytes: Uint8Array) => void, options: OutputPipeOptions = {}) {
     this.#options = options;
     this.#raw = sink;
-    this.#sink = (bytes) => this.#send(bytes);
   }
 
   /** True while output is being compressed (or will be, once queued output is out). */
@@ -126,7 +123,7 @@ export class OutputPipe {
       case "start":
         if (this.#compressor !== null) return;
         if (op.marker) this.#send(op.marker);
-        this.#compressor = new Mccp2Compressor(this.#sink, {
+        this.#compressor = new Mccp2Compressor((bytes) => this.#send(bytes), {
           level: this.#options.compressionLevel,
           onError: this.#options.onError,
           continued: op.marker === null,
