@@ -19,7 +19,7 @@ import {
 import { SIDECAR_HEADER } from "../hub/sidecar_auth.ts";
 import type { ClientLimits } from "./client_limits.ts";
 import { charName, helloClient, roomInfo } from "./gmcp_relay.ts";
-import { clientFrame, type FrameObject, type HubInput, windowFrame } from "./hub_frames.ts";
+import { clientFrame, type HubInput, windowFrame } from "./hub_frames.ts";
 import { type FrameTaker, HubLink } from "./hub_link.ts";
 import { HubSession, type ResumeProgress, type SessionPlayer } from "./hub_session.ts";
 import { NOTICES } from "./notices.ts";
@@ -98,7 +98,8 @@ export interface ClientContext {
 
 /**
  * Frame types `#hubFrame` or the hub session act on beyond showing the text (`room` only while
- * GMCP is on, with any frame's GMCP form): a frame of another type is a plain line.
+ * GMCP is on, with any frame's GMCP form): a frame of another type is a plain line, shown by
+ * `takeFrame` alone.
  */
 const ACTED_ON: ReadonlySet<string> = new Set([
   "ack",
@@ -460,7 +461,7 @@ export class TelnetClient implements FrameTaker {
   }
 
   #hubFrame(text: HubInput): void {
-    if (this.#closed) return;
+    if (this.takeFrame(text) || this.#closed) return;
     const f = this.#ctx.memo.frame(text);
     if (f.type === "ack" || f.type === "pong") {
       this.#outbox.confirm(typeof f.data.id === "number" ? f.data.id : null);
@@ -483,11 +484,12 @@ export class TelnetClient implements FrameTaker {
   }
 
   /**
-   * A frame from inside the hub's fan-out (an in-memory link; for the link only): shown at once
-   * when it is a plain line and the session has nothing to do first, as `#hubFrame` would show
-   * it, for less work per player; anything else is declined and comes through `#hubFrame`.
+   * Shows a frame that is a plain line, when the session has nothing to do first; false for
+   * anything else, which `#hubFrame` handles. The one rule for both ways a frame comes: an
+   * in-memory link offers frames here from inside the hub's fan-out, and `#hubFrame` tries it
+   * first.
    */
-  takeFrame(frame: FrameObject): boolean {
+  takeFrame(frame: HubInput): boolean {
     if (this.#closed || !this.#hub.quiet) return false;
     const f = this.#ctx.memo.frame(frame);
     if (f.msg === "" || ACTED_ON.has(f.type)) return false;
