@@ -26,6 +26,13 @@ import type { FrameTaker } from "../telnet/hub_link.ts";
  */
 const HANDOVER_SLICE = 32;
 
+/** Reports an error as any failed task's is, without stopping the caller's loop. */
+function reportLater(error: unknown): void {
+  queueMicrotask(() => {
+    throw error;
+  });
+}
+
 /** A session's close, queued after its last frame. */
 class Closing {
   constructor(readonly code: number, readonly reason: string) {}
@@ -107,10 +114,8 @@ export class LocalSocket {
       return this.taker.takeFrame(frame);
     } catch (error) {
       // This client loses this frame, as through the queue; the hub's loop goes on to the rest
-      // of the room, and the error is reported as any task's is.
-      queueMicrotask(() => {
-        throw error;
-      });
+      // of the room.
+      reportLater(error);
       return true;
     }
   }
@@ -212,27 +217,26 @@ export class LocalLink implements SessionCarrier {
     const to = this.#to;
     const what = this.#what;
     const end = Math.min(to.length, this.#next + HANDOVER_SLICE);
-    let i = this.#next;
-    try {
-      for (; i < end; i++) {
-        const socket = to[i];
-        const w = what[i];
-        socket.queued--;
+    for (let i = this.#next; i < end; i++) {
+      const socket = to[i];
+      const w = what[i];
+      socket.queued--;
+      try {
         if (w instanceof Closing) socket.ended(w.code, w.reason);
         else socket.received(w);
+      } catch (error) {
+        // A client that throws loses its own frame only; the rest are still handed over.
+        reportLater(error);
       }
-    } finally {
-      // A client that threw loses its own frame only; the rest are still handed over.
-      if (i < end) i++;
-      if (i < to.length) {
-        this.#next = i;
-        queueMicrotask(this.#flushNow);
-      } else {
-        this.#to = [];
-        this.#what = [];
-        this.#next = 0;
-        this.#scheduled = false;
-      }
+    }
+    if (end < to.length) {
+      this.#next = end;
+      queueMicrotask(this.#flushNow);
+    } else {
+      this.#to = [];
+      this.#what = [];
+      this.#next = 0;
+      this.#scheduled = false;
     }
   }
 }
