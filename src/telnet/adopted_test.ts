@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { AdoptedTransport, Adopter, adoptionUnavailable, FlushQueue } from "./adopted.ts";
+import {
+  AdoptedTransport,
+  Adopter,
+  adoptionUnavailable,
+  FlushQueue,
+  type SendNow,
+} from "./adopted.ts";
+import { openLibc, sendNow } from "./unix_fds.ts";
 import { type TcpPair, tcpPair } from "./_handoff_test_util.ts";
 import { catchingUncaught } from "../_test_uncaught.ts";
 import type { TransportEnd } from "./transport.ts";
@@ -7,13 +14,27 @@ import type { TransportEnd } from "./transport.ts";
 const unavailable = adoptionUnavailable();
 const enc = new TextEncoder();
 
+/** libc's non-blocking send, as the engine gives its adopter, counting its calls. */
+function libcSend(): { send: SendNow; calls: () => number } {
+  const libc = openLibc();
+  let calls = 0;
+  return {
+    send: (fd, bytes) => {
+      calls++;
+      return sendNow(libc, fd, bytes);
+    },
+    calls: () => calls,
+  };
+}
+
 /** Runs `fn` with a started transport adopted from a fresh TCP connection, then cleans up. */
 async function withAdopted(
   maxQueuedBytes: number,
   fn: (t: AdoptedTransport, pair: TcpPair, ended: TransportEnd[]) => Promise<void>,
+  send: SendNow | null = null,
 ): Promise<void> {
   const pair = await tcpPair();
-  const t = new Adopter().adopt(pair.fd, "127.0.0.1", maxQueuedBytes);
+  const t = new Adopter(send).adopt(pair.fd, "127.0.0.1", maxQueuedBytes);
   const ended: TransportEnd[] = [];
   try {
     t.start({ data: () => {}, end: (why) => ended.push(why) });
@@ -24,11 +45,29 @@ async function withAdopted(
   }
 }
 
-Deno.test({
-  name: "adopted: writes go out whole and in order, to many sockets in the same tasks",
-  ignore: unavailable !== null,
-  async fn() {
-    const adopter = new Adopter();
+for (const way of ["the handle", "sent straight"] as const) {
+  Deno.test({
+    name: `adopted (${way}): writes go out whole and in order, to many sockets in the same tasks`,
+    ignore: unavailable !== null,
+    fn: () => manySockets(way === "sent straight"),
+  });
+  Deno.test({
+    name: `adopted (${way}): a write the socket cannot take at once completes later; idle waits`,
+    ignore: unavailable !== null,
+    fn: () => bigWrite(way === "sent straight"),
+  });
+  Deno.test({
+    name: `adopted (${way}): writes to a connection the player closed end the transport`,
+    ignore: unavailable !== null,
+    fn: () => peerClosed(way === "sent straight"),
+  });
+}
+
+/** Fan-out-like tasks of writes to 20 sockets; with `straight`, through libc's send. */
+async function manySockets(straight: boolean): Promise<void> {
+  {
+    const libc = straight ? libcSend() : null;
+    const adopter = new Adopter(libc?.send ?? null);
     const pairs = await Promise.all(Array.from({ length: 20 }, () => tcpPair()));
     const ts = pairs.map((p) => adopter.adopt(p.fd, "127.0.0.1", 1 << 20));
     try {
@@ -47,42 +86,48 @@ Deno.test({
         const want = Array.from({ length: 50 }, (_, k) => `a${k}-${i} b${k}\n`).join("");
         assert.deepEqual(p.received(), want);
       });
+      // One send a socket a task: the two writes of a task go out together.
+      if (libc) assert.equal(libc.calls(), 20 * 50);
     } finally {
       for (const t of ts) t.release();
       await Promise.all(pairs.map((p) => p.close()));
     }
-  },
-});
+  }
+}
 
-Deno.test({
-  name: "adopted: a write the socket cannot take at once completes later; idle waits for it",
-  ignore: unavailable !== null,
-  fn: () =>
-    withAdopted(64 << 20, async (t, pair, ended) => {
-      // More than the kernel's buffers hold: part of it waits in the handle.
-      const big = new Uint8Array(8 << 20).fill(0x61);
-      t.write(big);
-      let idle = false;
-      const waiting = t.idle().then(() => idle = true);
-      await new Promise((r) => setTimeout(r, 50));
-      // Small writes behind the big one, each in a task of its own, keep their order.
-      for (let k = 0; k < 5; k++) {
-        t.write(enc.encode(`<${k}>`));
-        await new Promise((r) => setTimeout(r, 1));
-      }
-      await waiting;
-      assert(idle);
-      const want = big.length + "<0><1><2><3><4>".length;
-      const end = Date.now() + 10_000;
-      while (pair.bytes().length < want && Date.now() < end) {
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      const got = pair.bytes();
-      assert.deepEqual(got.length, want);
-      assert.deepEqual(new TextDecoder().decode(got.subarray(big.length)), "<0><1><2><3><4>");
-      assert.deepEqual(ended, []);
-    }),
-});
+/**
+ * More than the kernel takes, then small writes behind it: with `straight`, the part the socket
+ * did not take waits in the handle, and the small writes must not overtake it.
+ */
+function bigWrite(straight: boolean): Promise<void> {
+  const libc = straight ? libcSend() : null;
+  return withAdopted(64 << 20, async (t, pair, ended) => {
+    // More than the kernel's buffers hold: part of it waits in the handle.
+    const big = new Uint8Array(8 << 20).fill(0x61);
+    t.write(big);
+    let idle = false;
+    const waiting = t.idle().then(() => idle = true);
+    await new Promise((r) => setTimeout(r, 50));
+    // Small writes behind the big one, each in a task of its own, keep their order.
+    for (let k = 0; k < 5; k++) {
+      t.write(enc.encode(`<${k}>`));
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await waiting;
+    assert(idle);
+    const want = big.length + "<0><1><2><3><4>".length;
+    const end = Date.now() + 10_000;
+    while (pair.bytes().length < want && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const got = pair.bytes();
+    assert.deepEqual(got.length, want);
+    assert.deepEqual(new TextDecoder().decode(got.subarray(big.length)), "<0><1><2><3><4>");
+    assert.deepEqual(ended, []);
+    // Only the big write was offered to send; the small ones found the handle busy.
+    if (libc) assert.equal(libc.calls(), 1);
+  }, libc?.send ?? null);
+}
 
 Deno.test({
   name: "adopted: more than the bound queued ends the transport as an overflow, once",
@@ -101,20 +146,42 @@ Deno.test({
     }),
 });
 
+/** The player closes; writes go on until one fails. */
+function peerClosed(straight: boolean): Promise<void> {
+  return withAdopted(1 << 20, async (t, pair, ended) => {
+    pair.client.close();
+    // The first write may still be taken (the reset comes back with it); later ones fail.
+    const end = Date.now() + 5_000;
+    while (ended.length === 0 && Date.now() < end) {
+      t.write(enc.encode("anyone there?\n"));
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.deepEqual(ended, ["closed"]);
+  }, straight ? libcSend().send : null);
+}
+
 Deno.test({
-  name: "adopted: writes to a connection the player closed end the transport",
+  name:
+    "adopted: what a send leaves, or a send that takes nothing, goes through the handle, in order",
   ignore: unavailable !== null,
-  fn: () =>
-    withAdopted(1 << 20, async (t, pair, ended) => {
-      pair.client.close();
-      // The first write may still be taken (the reset comes back with it); later ones fail.
-      const end = Date.now() + 5_000;
-      while (ended.length === 0 && Date.now() < end) {
-        t.write(enc.encode("anyone there?\n"));
-        await new Promise((r) => setTimeout(r, 10));
+  async fn() {
+    const libc = openLibc();
+    // Takes three bytes of each write, or (every third write) none at all.
+    let n = 0;
+    const stingy: SendNow = (fd, bytes) =>
+      ++n % 3 === 0 ? -1 : sendNow(libc, fd, bytes.subarray(0, Math.min(3, bytes.length)));
+    await withAdopted(1 << 20, async (t, pair, ended) => {
+      for (let k = 0; k < 30; k++) {
+        t.write(enc.encode(`line ${k}\n`));
+        await new Promise((r) => setTimeout(r, 1));
       }
-      assert.deepEqual(ended, ["closed"]);
-    }),
+      await t.idle();
+      const want = Array.from({ length: 30 }, (_, k) => `line ${k}\n`).join("");
+      await pair.waitFor(/line 29\n$/);
+      assert.equal(pair.received(), want);
+      assert.deepEqual(ended, []);
+    }, stingy);
+  },
 });
 
 Deno.test({

@@ -23,7 +23,7 @@ import {
 import { RenderMemo } from "./render_memo.ts";
 import { type ClientContext, TelnetClient } from "./sidecar_client.ts";
 import { MsspSource } from "./sidecar_mssp.ts";
-import { closeFd, currentUid, type Libc, openLibc, SeqPacketConn } from "./unix_fds.ts";
+import { closeFd, currentUid, type Libc, openLibc, sendNow, SeqPacketConn } from "./unix_fds.ts";
 
 /** Most players' states sent in one turn of the event loop (about half a millisecond's work). */
 const SYNC_SLICE = 100;
@@ -84,7 +84,7 @@ export class DirectTelnet {
     this.#o = opts;
     this.#log = opts.log ?? ((line) => console.log(line));
     this.#libc = openLibc();
-    this.#adopter = new Adopter();
+    this.#adopter = new Adopter((fd, bytes) => sendNow(this.#libc, fd, bytes));
     const mssp = new MsspSource({
       gameName: opts.gameName,
       httpBase: "",

@@ -222,6 +222,19 @@ export function writeFd(libc: Libc, fd: number, bytes: Uint8Array): number {
   return libc.errno() === EAGAIN ? 0 : -1;
 }
 
+/**
+ * Sends what the socket takes of `bytes` now (MSG_DONTWAIT, no SIGPIPE): the bytes sent, or -1
+ * when it took none, whatever the reason (full, gone, interrupted). errno is not read: a caller
+ * that needs the reason writes the rest another way, which finds it again.
+ */
+export function sendNow(libc: Libc, fd: number, bytes: Uint8Array): number {
+  // The runtime takes a number for a 64-bit argument (its types say bigint): no BigInt made per
+  // write on the fan-out's path. adopted_test.ts sends through this, so a runtime that stopped
+  // taking it would fail there, not in a game.
+  const length = bytes.length as unknown as bigint;
+  return Number(libc.fn.send(fd, bytes, length, MSG_DONTWAIT | MSG_NOSIGNAL));
+}
+
 /** The address of a buffer's first byte, as a struct field wants it. */
 function address(buffer: ArrayBuffer): bigint {
   return BigInt(Deno.UnsafePointer.value(Deno.UnsafePointer.of(buffer)));
