@@ -54,6 +54,8 @@ export interface StartOptions {
   denoArgs?: string[];
   /** CPUs to pin the process (and so its children) to, as for `taskset -c` (benchmarks). */
   cpus?: string;
+  /** HTTP, WS and telnet ports for the first try only (the harness's own test of its retry). */
+  firstPorts?: [number, number, number];
 }
 
 /** A running test server. */
@@ -75,10 +77,38 @@ export interface TestServer {
   status: Promise<Deno.CommandStatus>;
 }
 
-/** Starts a server and waits until /health answers (for the engine entry). */
+/** A start that lost a port to another test between `freePorts` and the server's bind. */
+class PortTaken extends Error {}
+
+/**
+ * Starts a server and waits until /health answers and the process says it listens on its own
+ * HTTP port (for the engine entry). Ports are found free, then bound by the child: a test running
+ * alongside can take one in between, so a start that finds its port taken tries again with new
+ * ones (unless the test chose its ports itself).
+ */
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
-  const dir = opts.dir ?? await Deno.makeTempDir({ prefix: "ursamu-test-" });
-  const [http, ws, telnet] = freePorts(3);
+  const chosen = ["URSAMU_SERVER_HTTP", "URSAMU_SERVER_WS", "URSAMU_SERVER_TELNET"]
+    .some((k) => opts.env?.[k] !== undefined);
+  for (let attempt = 1;; attempt++) {
+    // A fresh directory for each try, unless the test gave one (a restart on its database).
+    const dir = opts.dir ?? await Deno.makeTempDir({ prefix: "ursamu-test-" });
+    try {
+      return await startOnce({
+        ...opts,
+        dir,
+        firstPorts: attempt === 1 ? opts.firstPorts : undefined,
+      });
+    } catch (e) {
+      if (!opts.dir) await Deno.remove(dir, { recursive: true }).catch(() => {});
+      if (!(e instanceof PortTaken) || attempt >= 3 || chosen) throw e;
+    }
+  }
+}
+
+/** One try of {@linkcode startServer}; on failure the process is stopped and `dir` kept. */
+async function startOnce(opts: StartOptions & { dir: string }): Promise<TestServer> {
+  const dir = opts.dir;
+  const [http, ws, telnet] = opts.firstPorts ?? freePorts(3);
   const env: Record<string, string> = {
     URSAMU_SERVER_HTTP: String(http),
     URSAMU_SERVER_WS: String(ws),
@@ -160,9 +190,11 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   if (!opts.entry || opts.entry === "main.ts") {
     try {
       await waitHealthy(server.base, () => exited, () => out);
+      // Another test's server on the same port would answer /health too.
+      await server.waitFor(new RegExp(`HTTP listening on \\S+:${http}\\b`), 10_000);
     } catch (e) {
-      await server.stop();
-      throw e;
+      await server.stop({ keepDir: true });
+      throw /is already in use/.test(out) ? new PortTaken(`${e}`) : e;
     }
   }
   return server;

@@ -1,0 +1,21 @@
+import { assert, assertNotEquals } from "./assert.ts";
+import { startServer } from "./harness.ts";
+
+Deno.test("harness: a start whose ports another server took tries again on new ones", async () => {
+  const first = await startServer();
+  let second: Awaited<ReturnType<typeof startServer>> | null = null;
+  try {
+    // As when a test running alongside bound the ports between freePorts and this child's bind.
+    second = await startServer({ firstPorts: [first.http, first.ws, first.telnet] });
+    assertNotEquals(second.http, first.http);
+    assert(second.output().includes(`HTTP listening on 127.0.0.1:${second.http}`));
+    for (const s of [first, second]) {
+      const res = await fetch(`${s.base}/health`);
+      await res.body?.cancel();
+      assert(res.ok);
+    }
+  } finally {
+    await second?.stop();
+    await first.stop();
+  }
+});
