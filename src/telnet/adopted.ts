@@ -162,9 +162,9 @@ export class Adopter {
 }
 
 /**
- * One adopted socket. Writes queued together go out as one write(2) when the microtasks queued
- * before their flush have run (a command's replies, a fan-out's line), so a reply is one packet,
- * unless a slice of sockets is written first (see `FLUSH_SLICE`: in a task that gives a large
+ * One adopted socket. Writes queued together go out as one send(2) (or one write of the handle's)
+ * when the microtasks queued before their flush have run (a command's replies, a fan-out's line),
+ * so a reply is one packet, unless a slice of sockets is written first (see `FLUSH_SLICE`: in a task that gives a large
  * room two lines, each player gets two writes); the Node layer queues whatever the socket cannot
  * take at once, and what waits there counts toward the bound.
  */

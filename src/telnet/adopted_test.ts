@@ -15,7 +15,7 @@ const unavailable = adoptionUnavailable();
 const enc = new TextEncoder();
 
 /** libc's non-blocking send, as the engine gives its adopter, counting its calls. */
-function libcSend(): { send: SendNow; calls: () => number } {
+function libcSend(): { send: SendNow; calls: () => number; close: () => void } {
   const libc = openLibc();
   let calls = 0;
   return {
@@ -24,7 +24,21 @@ function libcSend(): { send: SendNow; calls: () => number } {
       return sendNow(libc, fd, bytes);
     },
     calls: () => calls,
+    close: () => libc.close(),
   };
+}
+
+/** Runs `fn` with libc's send when `straight` (null otherwise), closing libc after. */
+async function withSend<T>(
+  straight: boolean,
+  fn: (libc: ReturnType<typeof libcSend> | null) => Promise<T>,
+): Promise<T> {
+  const libc = straight ? libcSend() : null;
+  try {
+    return await fn(libc);
+  } finally {
+    libc?.close();
+  }
 }
 
 /** Runs `fn` with a started transport adopted from a fresh TCP connection, then cleans up. */
@@ -61,12 +75,42 @@ for (const way of ["the handle", "sent straight"] as const) {
     ignore: unavailable !== null,
     fn: () => peerClosed(way === "sent straight"),
   });
+  Deno.test({
+    name: `adopted (${way}): idle() asked before the flush resolves once the write is out`,
+    ignore: unavailable !== null,
+    fn: () =>
+      withSend(way === "sent straight", (libc) =>
+        withAdopted(1 << 20, async (t, pair) => {
+          t.write(enc.encode("soon\n"));
+          let idle = false;
+          const waiting = t.idle().then(() => idle = true);
+          await new Promise((r) => setTimeout(r, 50));
+          assert(idle);
+          await waiting;
+          await pair.waitFor(/soon\n/);
+          if (libc) assert.equal(libc.calls(), 1);
+        }, libc?.send ?? null)),
+  });
+  Deno.test({
+    name: `adopted (${way}): closing sends what was written, then the end of the stream`,
+    ignore: unavailable !== null,
+    fn: () =>
+      withSend(way === "sent straight", (libc) =>
+        withAdopted(1 << 20, async (t, pair) => {
+          t.write(enc.encode("last words\n"));
+          t.close();
+          const end = Date.now() + 5_000;
+          while (!pair.ended && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+          assert(pair.ended);
+          assert.equal(pair.received(), "last words\n");
+          if (libc) assert.equal(libc.calls(), 1);
+        }, libc?.send ?? null)),
+  });
 }
 
 /** Fan-out-like tasks of writes to 20 sockets; with `straight`, through libc's send. */
-async function manySockets(straight: boolean): Promise<void> {
-  {
-    const libc = straight ? libcSend() : null;
+function manySockets(straight: boolean): Promise<void> {
+  return withSend(straight, async (libc) => {
     const adopter = new Adopter(libc?.send ?? null);
     const pairs = await Promise.all(Array.from({ length: 20 }, () => tcpPair()));
     const ts = pairs.map((p) => adopter.adopt(p.fd, "127.0.0.1", 1 << 20));
@@ -92,7 +136,7 @@ async function manySockets(straight: boolean): Promise<void> {
       for (const t of ts) t.release();
       await Promise.all(pairs.map((p) => p.close()));
     }
-  }
+  });
 }
 
 /**
@@ -100,33 +144,35 @@ async function manySockets(straight: boolean): Promise<void> {
  * did not take waits in the handle, and the small writes must not overtake it.
  */
 function bigWrite(straight: boolean): Promise<void> {
-  const libc = straight ? libcSend() : null;
-  return withAdopted(64 << 20, async (t, pair, ended) => {
-    // More than the kernel's buffers hold: part of it waits in the handle.
-    const big = new Uint8Array(8 << 20).fill(0x61);
-    t.write(big);
-    let idle = false;
-    const waiting = t.idle().then(() => idle = true);
-    await new Promise((r) => setTimeout(r, 50));
-    // Small writes behind the big one, each in a task of its own, keep their order.
-    for (let k = 0; k < 5; k++) {
-      t.write(enc.encode(`<${k}>`));
-      await new Promise((r) => setTimeout(r, 1));
-    }
-    await waiting;
-    assert(idle);
-    const want = big.length + "<0><1><2><3><4>".length;
-    const end = Date.now() + 10_000;
-    while (pair.bytes().length < want && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const got = pair.bytes();
-    assert.deepEqual(got.length, want);
-    assert.deepEqual(new TextDecoder().decode(got.subarray(big.length)), "<0><1><2><3><4>");
-    assert.deepEqual(ended, []);
-    // Only the big write was offered to send; the small ones found the handle busy.
-    if (libc) assert.equal(libc.calls(), 1);
-  }, libc?.send ?? null);
+  return withSend(straight, (libc) =>
+    withAdopted(64 << 20, async (t, pair, ended) => {
+      // More than the kernel's buffers hold: part of it waits in the handle.
+      const big = new Uint8Array(8 << 20).fill(0x61);
+      t.write(big);
+      let idle = false;
+      const waiting = t.idle().then(() => idle = true);
+      await new Promise((r) => setTimeout(r, 50));
+      // Still under way (the client reads slower than this): the small writes find it queued.
+      assert(!idle);
+      // Small writes behind the big one, each in a task of its own, keep their order.
+      for (let k = 0; k < 5; k++) {
+        t.write(enc.encode(`<${k}>`));
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      await waiting;
+      assert(idle);
+      const want = big.length + "<0><1><2><3><4>".length;
+      const end = Date.now() + 10_000;
+      while (pair.bytes().length < want && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const got = pair.bytes();
+      assert.deepEqual(got.length, want);
+      assert.deepEqual(new TextDecoder().decode(got.subarray(big.length)), "<0><1><2><3><4>");
+      assert.deepEqual(ended, []);
+      // Only the big write was offered to send; the small ones found the handle busy.
+      if (libc) assert.equal(libc.calls(), 1);
+    }, libc?.send ?? null));
 }
 
 Deno.test({
@@ -148,16 +194,17 @@ Deno.test({
 
 /** The player closes; writes go on until one fails. */
 function peerClosed(straight: boolean): Promise<void> {
-  return withAdopted(1 << 20, async (t, pair, ended) => {
-    pair.client.close();
-    // The first write may still be taken (the reset comes back with it); later ones fail.
-    const end = Date.now() + 5_000;
-    while (ended.length === 0 && Date.now() < end) {
-      t.write(enc.encode("anyone there?\n"));
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    assert.deepEqual(ended, ["closed"]);
-  }, straight ? libcSend().send : null);
+  return withSend(straight, (libc) =>
+    withAdopted(1 << 20, async (t, pair, ended) => {
+      pair.client.close();
+      // The first write may still be taken (the reset comes back with it); later ones fail.
+      const end = Date.now() + 5_000;
+      while (ended.length === 0 && Date.now() < end) {
+        t.write(enc.encode("anyone there?\n"));
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      assert.deepEqual(ended, ["closed"]);
+    }, libc?.send ?? null));
 }
 
 Deno.test({
@@ -180,23 +227,8 @@ Deno.test({
       await pair.waitFor(/line 29\n$/);
       assert.equal(pair.received(), want);
       assert.deepEqual(ended, []);
-    }, stingy);
+    }, stingy).finally(() => libc.close());
   },
-});
-
-Deno.test({
-  name: "adopted: idle() asked before the flush resolves once the write is out",
-  ignore: unavailable !== null,
-  fn: () =>
-    withAdopted(1 << 20, async (t, pair) => {
-      t.write(enc.encode("soon\n"));
-      let idle = false;
-      const waiting = t.idle().then(() => idle = true);
-      await new Promise((r) => setTimeout(r, 50));
-      assert(idle);
-      await waiting;
-      await pair.waitFor(/soon\n/);
-    }),
 });
 
 Deno.test("flush queue: one that throws does not keep the others from being written", async () => {
