@@ -1,4 +1,4 @@
-import { assert, assertNotEquals } from "./assert.ts";
+import { assert, assertMatch, assertNotEquals } from "./assert.ts";
 import { startServer } from "./harness.ts";
 
 Deno.test("harness: a start whose ports another server took tries again on new ones", async () => {
@@ -16,6 +16,22 @@ Deno.test("harness: a start whose ports another server took tries again on new o
     }
   } finally {
     await second?.stop();
+    await first.stop();
+  }
+});
+
+Deno.test("harness: a port the test chose itself is not tried again when it is taken", async () => {
+  const first = await startServer();
+  try {
+    const err = await startServer({ env: { URSAMU_SERVER_HTTP: String(first.http) } }).then(
+      (s) => s.stop().then(() => null),
+      (e: Error) => e,
+    );
+    assert(err !== null, "a start on a taken port the test chose should fail");
+    assertMatch(String(err), /is already in use/);
+    // The start's own failure, not the harness's give-up after tries on new ports.
+    assert(!String(err).startsWith("PortTaken"), String(err).slice(0, 200));
+  } finally {
     await first.stop();
   }
 });
