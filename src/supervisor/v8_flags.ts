@@ -31,12 +31,23 @@ export const CHILD_V8_FLAGS_ENV: Readonly<Record<ChildKind, string>> = {
  * (the collections that hand memory back once the process goes quiet) looks 2 s after activity
  * drops instead of 8: 10 s after 1,000 logins the engine, which now serves the telnet players,
  * held 37–40 KiB a player without it and 21–26 with it, with no change to round trips or
- * fan-out (docs/bench.md, "Issue 14: the engine holds the telnet sockets"). Per child so that
- * either can be tuned alone.
+ * fan-out (docs/bench.md, "Issue 14: the engine holds the telnet sockets"). And the reducer
+ * may start 2 s after the process does, not 30: players who all log in, or all resume after a
+ * reboot, within 30 s of the engine's start otherwise kept their logins' garbage until then
+ * (50–56 KiB a player 10 s after 1,000 quick logins, 30 with it; docs/bench.md, "Issue 14: the
+ * memory reducer from the start"). Per child so that either can be tuned alone.
  */
 export const OUR_V8_FLAGS: Readonly<Record<ChildKind, readonly string[]>> = {
-  engine: ["--max-semi-space-size=4", "--memory-reducer-delay-ms=2000"],
-  telnet: ["--max-semi-space-size=4", "--memory-reducer-delay-ms=2000"],
+  engine: [
+    "--max-semi-space-size=4",
+    "--memory-reducer-delay-ms=2000",
+    "--gc-memory-reducer-start-delay-ms=2000",
+  ],
+  telnet: [
+    "--max-semi-space-size=4",
+    "--memory-reducer-delay-ms=2000",
+    "--gc-memory-reducer-start-delay-ms=2000",
+  ],
 };
 
 /** Splits a comma-separated flag list, dropping blanks. */
