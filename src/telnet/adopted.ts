@@ -145,7 +145,7 @@ export class Adopter {
    * Throws when this runtime cannot adopt descriptors (see `adoptionUnavailable`). With `send`,
    * a write with nothing queued before it is sent by that call, and only what the socket does
    * not take goes through the Node layer's handle: in a pose to a thousand players each write
-   * then costs about 0.7 µs less (docs/bench.md, "Issue 14: writes sent straight").
+   * then costs about 0.6 µs less (docs/bench.md, "Issue 14: writes sent straight").
    */
   constructor(send: SendNow | null = null) {
     this.#b = openBindings();
@@ -164,9 +164,9 @@ export class Adopter {
 /**
  * One adopted socket. Writes queued together go out as one send(2) (or one write of the handle's)
  * when the microtasks queued before their flush have run (a command's replies, a fan-out's line),
- * so a reply is one packet, unless a slice of sockets is written first (see `FLUSH_SLICE`: in a task that gives a large
- * room two lines, each player gets two writes); the Node layer queues whatever the socket cannot
- * take at once, and what waits there counts toward the bound.
+ * so a reply is one packet, unless a slice of sockets is written first (see `FLUSH_SLICE`: in a
+ * task that gives a large room two lines, each player gets two writes); the Node layer queues
+ * whatever the socket cannot take at once, and what waits there counts toward the bound.
  */
 export class AdoptedTransport implements TelnetTransport {
   readonly ip: string;

@@ -217,7 +217,7 @@ export function shutdownFd(libc: Libc, fd: number): void {
  */
 export function writeFd(libc: Libc, fd: number, bytes: Uint8Array): number {
   if (bytes.length === 0) return 0;
-  const n = Number(libc.fn.send(fd, bytes, BigInt(bytes.length), MSG_DONTWAIT | MSG_NOSIGNAL));
+  const n = sendNow(libc, fd, bytes);
   if (n >= 0) return n;
   return libc.errno() === EAGAIN ? 0 : -1;
 }
