@@ -100,6 +100,8 @@ export async function dispatch(
 function layerPrefix(
   cmd: ParsedLine,
 ): { inner: ParsedLine | null; only: (e: CommandEntry) => boolean } | null {
+  // The command word is lower-cased with its switches: no other line needs the expression.
+  if (!cmd.name.startsWith("@core") && !cmd.name.startsWith("@plugin")) return null;
   const m = /^@(core|plugin)\/(.*)$/is.exec(cmd.raw.trimStart());
   if (!m) return null;
   const layer = m[1].toLowerCase() === "core" ? 0 : 1;

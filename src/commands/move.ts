@@ -8,6 +8,7 @@ import { namesOf } from "./format.ts";
 import { displayName } from "../world/players.ts";
 import { roomView } from "./room_view.ts";
 import { subjectOf } from "./sdk.ts";
+import { lowerCase } from "../text/lower.ts";
 
 /** Lines longer than this are never exit names, so they skip the exit lookup. */
 const MAX_EXIT_LINE = 200;
@@ -27,7 +28,7 @@ export async function matchExit(
   line: string,
 ): Promise<DbObject | null> {
   if (!roomId || !mayBeExit(line)) return null;
-  const typed = line.trim().toLowerCase();
+  const typed = lowerCase(line.trim());
   const exits = await u.services.objects.exitsIn(roomId);
   return exits.find((e) => namesOf(e).includes(typed)) ?? null;
 }

@@ -5,6 +5,7 @@
  * and never backtrack, whatever the input.
  */
 import { sanitizeText } from "../text/sanitize.ts";
+import { lowerCase } from "../text/lower.ts";
 
 /** A parsed command line. */
 export interface ParsedLine {
@@ -48,11 +49,24 @@ export function parseLine(line: string): ParsedLine | null {
       return build(raw, "&", [], body.slice(1).trimStart());
   }
 
-  const end = body.search(WHITESPACE_RE);
+  const end = firstSpace(body);
   const word = end === -1 ? body : body.slice(0, end);
   const args = end === -1 ? "" : body.slice(end).trimStart();
-  const [name, switches] = splitSwitches(word.toLowerCase());
+  const [name, switches] = splitSwitches(lowerCase(word));
   return build(raw, name, switches, args);
+}
+
+/**
+ * Where the first whitespace (as `\s` means it) is, or -1: a scan for the ASCII kinds, and the
+ * regular expression only once a character beyond ASCII comes before any of them.
+ */
+function firstSpace(s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13)) return i;
+    if (c >= 0x80) return s.search(WHITESPACE_RE);
+  }
+  return -1;
 }
 
 /** Splits `@cmd/a/b` into its name and switches; a malformed word stays whole so it fails lookup. */

@@ -26,6 +26,11 @@ const VANISHED = /unexpected eof|reset|broken pipe|not connected/i;
 export interface FrameSink {
   /** Delivers one frame, in order with the others. */
   deliverFrame(frame: EncodedFrame): void;
+  /**
+   * Tells the client its frame `id` was read, without a frame (it only paces the client's
+   * lines, so it need not wait behind output); false: send the `ack` frame instead.
+   */
+  acknowledge?(id: number): boolean;
 }
 
 /** A queued piece of inbound work: a command line, or a step such as a token login. */
@@ -176,6 +181,31 @@ export class Connection implements HubConnection, EventListenerObject {
     } catch {
       this.#shut(CloseCode.goingAway, "send failed");
     }
+  }
+
+  #rateKey = "";
+  #rateKeyOf: string | null | undefined = undefined;
+
+  /**
+   * The key its commands count under: the player's once logged in (their connections share
+   * the limit), its own before. Made once per login, not per command: a new string would be
+   * hashed afresh for every lookup.
+   */
+  rateKey(): string {
+    const pid = this.playerId;
+    if (this.#rateKeyOf !== pid) {
+      this.#rateKeyOf = pid;
+      this.#rateKey = pid ? `p:${pid}` : `c:${this.id}`;
+    }
+    return this.#rateKey;
+  }
+
+  /** Tells the client its frame `id` was read (the `ack` the telnet client paces its lines by). */
+  acknowledge(id: number | string): void {
+    if (this.closed) return;
+    const sink = this.#frameSink;
+    if (typeof id === "number" && sink?.acknowledge !== undefined && sink.acknowledge(id)) return;
+    this.send({ msg: "", data: { type: "ack", id } });
   }
 
   /** Sends `reason` if given, then closes. */

@@ -10,9 +10,11 @@ import { preLogin } from "./login.ts";
 import {
   binaryText,
   type InboundFrame,
+  linesOf,
   MAX_FRAME_BYTES,
   parseFrame,
   textTooLarge,
+  TypedLine,
 } from "./protocol.ts";
 import { MAX_LINE } from "../commands/limits.ts";
 import { errorOut, type Sessions } from "./sessions.ts";
@@ -40,6 +42,10 @@ export class Inbound {
   /** A frame arrived (string, or ArrayBuffer for a binary frame). */
   frame(conn: Connection, data: unknown): void {
     if (conn.closed) return;
+    if (data instanceof TypedLine) {
+      if (textTooLarge(data.text)) return this.#tooLarge(conn);
+      return this.#lines(conn, linesOf(data.text), data.ack ?? undefined);
+    }
     if (typeof data !== "string") {
       if (!(data instanceof ArrayBuffer) || data.byteLength > MAX_FRAME_BYTES) {
         return this.#tooLarge(conn);
@@ -90,23 +96,8 @@ export class Inbound {
 
   #handle(conn: Connection, f: InboundFrame): void {
     switch (f.kind) {
-      case "lines": {
-        let admitted = false;
-        for (const line of f.lines) {
-          if (this.#admit(conn)) admitted = conn.enqueue(line) || admitted;
-        }
-        for (let i = 0; i < f.tooLong; i++) {
-          if (this.#admit(conn)) {
-            admitted = true;
-            conn.send(errorOut(`That line is too long (the limit is ${MAX_LINE} characters).`));
-          }
-        }
-        // Read (not yet run): what the telnet sidecar paces by. A dropped frame gets no ack.
-        if (f.ack !== undefined && admitted) {
-          conn.send({ msg: "", data: { type: "ack", id: f.ack } });
-        }
-        return;
-      }
+      case "lines":
+        return this.#lines(conn, f, f.ack);
       case "auth":
         if (this.#admit(conn)) {
           conn.enqueue(() => this.sessions.tokenLogin(conn, f.token, f.resume, false));
@@ -141,6 +132,26 @@ export class Inbound {
         if (this.#admit(conn)) conn.send(errorOut(f.error));
         return;
     }
+  }
+
+  /** Queues a frame's command lines (each counted against the rate limit) and answers its ack. */
+  #lines(
+    conn: Connection,
+    f: { lines: string[]; tooLong: number },
+    ack: number | string | undefined,
+  ): void {
+    let admitted = false;
+    for (const line of f.lines) {
+      if (this.#admit(conn)) admitted = conn.enqueue(line) || admitted;
+    }
+    for (let i = 0; i < f.tooLong; i++) {
+      if (this.#admit(conn)) {
+        admitted = true;
+        conn.send(errorOut(`That line is too long (the limit is ${MAX_LINE} characters).`));
+      }
+    }
+    // Read (not yet run): what the telnet sidecar paces by. A dropped frame gets no ack.
+    if (ack !== undefined && admitted) conn.acknowledge(ack);
   }
 
   /**
@@ -183,10 +194,9 @@ export class Inbound {
    */
   #admit(conn: Connection): boolean {
     const now = Date.now();
-    const pid = conn.playerId;
     conn.lastInput = now;
     conn.inputSeen = true;
-    const key = pid ? `p:${pid}` : `c:${conn.id}`;
+    const key = conn.rateKey();
     if (this.#commands.allow(key, now)) return true;
     this.#report(this.#commands, key, conn, now, "commands over 10 per second dropped");
     return false;

@@ -16,7 +16,7 @@
  * doing so.
  */
 import { type MuxOpen, MuxSocket, type SessionCarrier } from "./mux_link.ts";
-import type { EncodedFrame } from "./protocol.ts";
+import { type EncodedFrame, TypedLine } from "./protocol.ts";
 import type { FrameSink } from "./connection.ts";
 import type { FrameTaker } from "../telnet/hub_link.ts";
 
@@ -56,6 +56,13 @@ class LocalHubSocket extends MuxSocket implements FrameSink {
     if (this.readyState !== 1 || client === null) return;
     if (!client.direct(frame)) this.local.deliverTo(client, frame);
   }
+
+  /** Hands the client its line's `ack` at once, when it takes them so (see FrameSink). */
+  acknowledge(id: number): boolean {
+    const client = this.client;
+    if (this.readyState !== 1 || client === null) return true;
+    return client.acknowledge(id);
+  }
 }
 
 /** The client's end of one session, shaped like the WebSocket a HubLink dials. */
@@ -82,6 +89,28 @@ export class LocalSocket {
   send(text: string): void {
     if (this.readyState !== 1) throw new Error("session is not open");
     this.hub.received(text);
+  }
+
+  /** Sends one typed line to the hub as it is, with its pacing id (no JSON frame). */
+  sendLine(text: string, ack: number | null): void {
+    if (this.readyState !== 1) throw new Error("session is not open");
+    this.hub.received(new TypedLine(text, ack));
+  }
+
+  /**
+   * The hub read the line sent with `id`: handed to the taker at once (dropped once this end is
+   * closed); false when it takes no acks so (the `ack` frame then goes the usual way).
+   */
+  acknowledge(id: number): boolean {
+    if (this.readyState !== 1) return true;
+    const taker = this.taker;
+    if (taker === null || taker.takeAck === undefined) return false;
+    try {
+      taker.takeAck(id);
+    } catch (error) {
+      reportLater(error);
+    }
+    return true;
   }
 
   /** Ends the session (the hub sees it closed). */

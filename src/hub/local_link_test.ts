@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { LocalLink, type LocalSocket } from "./local_link.ts";
 import type { MuxSocket } from "./mux_link.ts";
 import { catchingUncaught } from "../_test_uncaught.ts";
-import { EncodedFrame } from "./protocol.ts";
+import { EncodedFrame, TypedLine } from "./protocol.ts";
+import type { FrameSink } from "./connection.ts";
 
 /** A frame as the test reads it: its text, or a frame object's message. */
 function text(data: string | EncodedFrame): string {
@@ -145,4 +146,35 @@ Deno.test("local link: a taker that throws loses that frame only; the hub's loop
   });
   assert.deepEqual(taken, [0, 2]);
   assert.equal(errors.length, 1);
+});
+
+Deno.test("local link: a typed line reaches the hub as it is; its ack comes back without a frame", async () => {
+  const { hubs, clients, got } = await sessions(2);
+  const read: unknown[] = [];
+  hubs[0].addEventListener("message", {
+    handleEvent: (e: Event) => read.push((e as MessageEvent).data),
+  });
+  clients[0].sendLine("think hi", 7);
+  clients[0].sendLine("look", null);
+  assert.deepEqual(read, [new TypedLine("think hi", 7), new TypedLine("look", null)], "at once");
+  assert.ok(read[0] instanceof TypedLine);
+
+  const acks: number[] = [];
+  const hub0 = hubs[0] as unknown as FrameSink;
+  const hub1 = hubs[1] as unknown as FrameSink;
+  // No taker, or one without acks: the caller sends the ack frame instead.
+  assert.equal(hub0.acknowledge!(7), false);
+  clients[1].taker = { takeFrame: () => false };
+  assert.equal(hub1.acknowledge!(1), false);
+  clients[0].taker = { takeFrame: () => false, takeAck: (id) => acks.push(id) };
+  assert.equal(hub0.acknowledge!(7), true);
+  assert.deepEqual(acks, [7], "handed over from inside the call");
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(got, [[], []], "and no frame for it");
+
+  // A closed session takes no lines; an ack for it is dropped, not sent.
+  clients[0].close();
+  assert.throws(() => clients[0].sendLine("late", 8));
+  assert.equal(hub0.acknowledge!(8), true);
+  assert.deepEqual(acks, [7]);
 });

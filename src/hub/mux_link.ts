@@ -10,6 +10,7 @@
  */
 import { setImmediate } from "node:timers";
 import { closePayload, decodeRecords, encodeRecord, readClose } from "./mux_wire.ts";
+import type { TypedLine } from "./protocol.ts";
 
 /** A session the link opens: its socket and the query it was opened with. */
 export type MuxOpen = (socket: MuxSocket, query: URLSearchParams) => void;
@@ -98,8 +99,8 @@ export class MuxSocket extends EventTarget {
     else super.removeEventListener(type, listener, options);
   }
 
-  /** A frame from the sidecar for this session. */
-  received(data: string): void {
+  /** A frame for this session: from the sidecar, or a line from the engine's own telnet client. */
+  received(data: string | TypedLine): void {
     if (this.readyState !== 1) return;
     if (this.#onMessage) this.#onMessage.handleEvent({ type: "message", data } as MessageEvent);
     else this.dispatchEvent(new MessageEvent("message", { data }));

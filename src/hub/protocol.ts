@@ -6,6 +6,7 @@
 import { sanitizeLine } from "../commands/parser.ts";
 import { MAX_LINE, overMaxLine } from "../commands/limits.ts";
 import { indentContinuations, renderText } from "../text/colour.ts";
+import { utf8Length } from "../text/utf8.ts";
 import type { GmcpMap } from "./gmcp_map.ts";
 import type { ClientKind, Outbound } from "./types.ts";
 
@@ -16,6 +17,19 @@ export const MAX_FRAME_BYTES = 64 * 1024;
 export const MIN_WIDTH = 20;
 /** Upper bound of the screen width. */
 export const MAX_WIDTH = 250;
+
+/**
+ * A line one of the engine's own telnet players typed, handed to the hub in memory
+ * (src/hub/local_link.ts): no JSON is written or read for it. Only an in-memory session can
+ * carry one; a socket's frames are text or bytes.
+ */
+export class TypedLine {
+  constructor(
+    readonly text: string,
+    /** The pacer's id for it (see src/telnet/pacer.ts), answered once read; null: none. */
+    readonly ack: number | null,
+  ) {}
+}
 
 /** An inbound frame, decoded. */
 export type InboundFrame =
@@ -47,21 +61,6 @@ export function clientKind(value: string | null): ClientKind {
   return value === "web" || value === "telnet" ? value : "plain";
 }
 
-/** UTF-8 length of a string, counting only until it passes `limit`. */
-export function utf8Length(s: string, limit = Infinity): number {
-  let n = 0;
-  for (let i = 0; i < s.length && n <= limit; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
-
 /** True when a text frame is over the size cap (checked before any parsing). */
 export function textTooLarge(data: string): boolean {
   // Every UTF-16 unit is at most 3 UTF-8 bytes, so short frames need no count.
@@ -90,7 +89,9 @@ export function binaryText(data: ArrayBuffer): string | null {
 export function linesOf(text: string): { kind: "lines"; lines: string[]; tooLong: number } {
   const lines: string[] = [];
   let tooLong = 0;
-  for (const part of text.split(/\r\n|\r|\n/)) {
+  // A telnet player's line never holds a break: no regular expression and no split for it.
+  const parts = text.includes("\n") || text.includes("\r") ? text.split(/\r\n|\r|\n/) : [text];
+  for (const part of parts) {
     const line = sanitizeLine(part, MAX_LINE + 1);
     if (overMaxLine(line)) tooLong++;
     else if (line.trim() !== "") lines.push(line);

@@ -9,7 +9,6 @@ import {
   MAX_FRAME_BYTES,
   parseFrame,
   textTooLarge,
-  utf8Length,
 } from "./protocol.ts";
 import { MAX_LINE } from "../commands/limits.ts";
 
@@ -19,14 +18,6 @@ Deno.test("clientKind defaults to plain", () => {
   assert.equal(clientKind("telnet"), "telnet");
   assert.equal(clientKind("WEB"), "plain");
   assert.equal(clientKind("x"), "plain");
-});
-
-Deno.test("utf8Length counts bytes and stops past the limit", () => {
-  assert.equal(utf8Length("abc"), 3);
-  assert.equal(utf8Length("é"), 2);
-  assert.equal(utf8Length("€"), 3);
-  assert.equal(utf8Length("😀"), 4);
-  assert.ok(utf8Length("x".repeat(1000), 10) <= 12);
 });
 
 Deno.test("textTooLarge checks bytes, not characters", () => {

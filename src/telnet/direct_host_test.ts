@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { LocalLink } from "../hub/local_link.ts";
 import type { MuxSocket } from "../hub/mux_link.ts";
+import { TypedLine } from "../hub/protocol.ts";
 import { tcpPair } from "./_handoff_test_util.ts";
 import { DirectTelnet } from "./direct_host.ts";
 import { decodeMessage, encodeMessage, type HandoffMessage, handoffName } from "./handoff.ts";
@@ -21,7 +22,9 @@ function fakeHub() {
     sockets.push(socket);
     socket.addEventListener("message", {
       handleEvent(e: Event) {
-        const f = JSON.parse((e as MessageEvent).data);
+        // The engine's own telnet clients hand their lines over as they are, not as JSON.
+        const d = (e as MessageEvent).data;
+        const f = d instanceof TypedLine ? { msg: d.text, ack: d.ack } : JSON.parse(d);
         if (typeof f.msg !== "string") return;
         lines.push(f.msg);
         socket.send(JSON.stringify({ msg: "", data: { type: "ack", id: f.ack } }));

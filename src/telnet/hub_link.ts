@@ -1,5 +1,5 @@
 /** One telnet player's WebSocket to the hub, reconnecting by itself while the engine restarts. */
-import { type FrameObject, type HubInput, isFrameObject } from "./hub_frames.ts";
+import { type FrameObject, type HubInput, isFrameObject, lineFrame } from "./hub_frames.ts";
 
 /** Close codes after which the hub meant it (quit, @boot, abuse): the player is disconnected. */
 const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([1000, 1003, 1007, 1008, 1009]);
@@ -37,6 +37,18 @@ export interface HubLinkHandlers {
  */
 export interface FrameTaker {
   takeFrame(frame: FrameObject): boolean;
+  /** The hub read the line sent with `id` (its `ack`, handed over without a frame). */
+  takeAck?(id: number): void;
+}
+
+/** A socket that takes typed lines as they are, not as JSON frames (an in-memory link). */
+interface LineSocket {
+  sendLine(text: string, ack: number | null): void;
+}
+
+/** True for a socket that takes typed lines as they are. */
+function takesLines(ws: WebSocket): ws is WebSocket & LineSocket {
+  return typeof (ws as Partial<LineSocket>).sendLine === "function";
 }
 
 /** A socket that can hand frames over at once (src/hub/local_link.ts's LocalSocket). */
@@ -79,6 +91,8 @@ export class HubLink {
   readonly #dialer: ((url: string) => WebSocket) | undefined;
   readonly #taker: FrameTaker | null;
   #ws: WebSocket | null = null;
+  /** `#ws` when it takes typed lines as they are. */
+  #lineSocket: LineSocket | null = null;
   #open = false;
   #everOpen = false;
   #attempt = 0;
@@ -121,6 +135,19 @@ export class HubLink {
     }
   }
 
+  /** Sends one typed line with its pacing id; false (nothing sent) when the socket is not open. */
+  sendLine(text: string, ack: number | null): boolean {
+    const ws = this.#ws;
+    if (!this.#open || ws === null) return false;
+    try {
+      if (this.#lineSocket !== null) this.#lineSocket.sendLine(text, ack);
+      else ws.send(lineFrame(text, ack));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /**
    * The hub announced that it is ending this session (its closing `disconnect` frame for quit,
    * `@boot`, idle or a cap): the close that follows is final even if it does not arrive with a
@@ -152,6 +179,7 @@ export class HubLink {
     clearTimeout(this.#timer);
     const ws = this.#ws;
     this.#ws = null;
+    this.#lineSocket = null;
     this.#open = false;
     if (ws) {
       try {
@@ -171,6 +199,7 @@ export class HubLink {
       return;
     }
     this.#ws = ws;
+    this.#lineSocket = takesLines(ws) ? ws : null;
     this.#endAnnounced = false;
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
@@ -203,6 +232,7 @@ export class HubLink {
       if (this.#open && (ended || isFinalClose(ev.code))) {
         this.#closed = true;
         this.#ws = null;
+        this.#lineSocket = null;
         this.#open = false;
         clearTimeout(this.#timer);
         this.#h.onFinal(ev.code, ev.reason);
@@ -216,6 +246,7 @@ export class HubLink {
     if (this.#closed || (ws !== null && this.#ws !== ws)) return;
     const wasOpen = this.#open;
     this.#ws = null;
+    this.#lineSocket = null;
     this.#open = false;
     if (ws) {
       ws.onopen = ws.onmessage = ws.onclose = null;

@@ -3,10 +3,9 @@
  * is away or the player types faster than the hub reads, and sent as fast as the pacer allows
  * while the hub session is ready (see pacer.ts for why lines wait for the hub's acks).
  */
-import { lineFrame, pingFrame } from "./hub_frames.ts";
+import { pingFrame } from "./hub_frames.ts";
 import { HubPacer } from "./pacer.ts";
-
-const encoder = new TextEncoder();
+import { utf8Length } from "../text/utf8.ts";
 
 /** Where the lines go: the player's hub link. */
 export interface OutboxLink {
@@ -14,6 +13,8 @@ export interface OutboxLink {
   readonly open: boolean;
   /** Sends one frame; false when it could not go (the socket just closed). */
   send(text: string): boolean;
+  /** Sends one line with its pacing id (null: none); false when it could not go. */
+  sendLine(text: string, ack: number | null): boolean;
 }
 
 /** Settings for {@linkcode HubOutbox}. */
@@ -43,6 +44,8 @@ export class HubOutbox {
   #bytes = 0;
   #fullNoticed = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** A pump is queued for the end of this task (see `confirmLater`). */
+  #pumpQueued = false;
 
   constructor(link: OutboxLink, opts: OutboxOptions) {
     this.#link = link;
@@ -64,7 +67,7 @@ export class HubOutbox {
   /** Queues a line (blank ones are not sent) and sends what the pace allows. */
   push(line: string): void {
     if (line.trim() === "") return;
-    const bytes = encoder.encode(line).length;
+    const bytes = utf8Length(line);
     if (this.#lines.length >= this.#o.maxLines || this.#bytes + bytes > this.#o.maxBytes) {
       if (!this.#fullNoticed) this.#o.full();
       this.#fullNoticed = true;
@@ -85,7 +88,7 @@ export class HubOutbox {
       const line = this.#lines[0];
       // Not sent: the hub just went away (its pacing state is reset then); the line stays first
       // in line for after the resume.
-      if (!this.#link.send(lineFrame(line.text, this.#pacer.ship(now)))) return;
+      if (!this.#link.sendLine(line.text, this.#pacer.ship(now))) return;
       this.#lines.shift();
       this.#bytes -= line.bytes;
     }
@@ -104,6 +107,20 @@ export class HubOutbox {
   confirm(id: number | null): void {
     this.#pacer.confirm(id, this.#now());
     this.pump();
+  }
+
+  /**
+   * Like `confirm`, from inside the hub's own call (an in-memory link's ack): what it lets go
+   * is sent once that call is over, never from inside it.
+   */
+  confirmLater(id: number): void {
+    this.#pacer.confirm(id, this.#now());
+    if (this.#lines.length === 0 || this.#pumpQueued) return;
+    this.#pumpQueued = true;
+    queueMicrotask(() => {
+      this.#pumpQueued = false;
+      this.pump();
+    });
   }
 
   /** The hub went away: lines stay for the next session, pacing starts over. */

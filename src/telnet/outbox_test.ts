@@ -13,6 +13,11 @@ function setup(opts: { maxLines?: number; maxBytes?: number; perSecond?: number 
       t.sent.push(JSON.parse(text));
       return true;
     },
+    sendLine(text: string, ack: number | null) {
+      if (t.refuse) return false;
+      t.sent.push(ack === null ? { msg: text } : { msg: text, ack });
+      return true;
+    },
   };
   const outbox = new HubOutbox(link, {
     maxLines: opts.maxLines ?? 50,
@@ -67,6 +72,23 @@ Deno.test("outbox: paced to the hub's rate; acks and time let the rest go", () =
   t.now = 1_010;
   outbox.pump();
   assert.deepEqual(t.sent.map((f) => (f as { msg: string }).msg), ["a", "b", "c", "d"]);
+  outbox.stop();
+});
+
+Deno.test("outbox: an ack from inside the hub's call lets the next line go after it", async () => {
+  const { t, outbox } = setup({ perSecond: 1 });
+  outbox.push("a");
+  outbox.push("b");
+  assert.deepEqual(t.sent, [{ msg: "a", ack: 1 }]);
+  outbox.confirmLater(1);
+  outbox.confirmLater(1);
+  assert.equal(t.sent.length, 1, "nothing is sent back from inside the hub's call");
+  t.now = 1_010;
+  await Promise.resolve();
+  assert.deepEqual(t.sent, [{ msg: "a", ack: 1 }, { msg: "b", ack: 2 }], "once, in order");
+  outbox.confirmLater(2);
+  await Promise.resolve();
+  assert.equal(t.sent.length, 2);
   outbox.stop();
 });
 

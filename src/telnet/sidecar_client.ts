@@ -498,6 +498,11 @@ export class TelnetClient implements FrameTaker {
     return true;
   }
 
+  /** The hub read the line sent with `id` (handed over from inside its call; see FrameTaker). */
+  takeAck(id: number): void {
+    if (!this.#closed) this.#outbox.confirmLater(id);
+  }
+
   #sessionFrame(data: Record<string, unknown>, player: SessionPlayer | null): void {
     this.#colourMode = colourModeOf(data.colour);
     this.#decideColour();

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { LocalLink } from "../hub/local_link.ts";
 import type { MuxSocket } from "../hub/mux_link.ts";
-import { EncodedFrame } from "../hub/protocol.ts";
+import { EncodedFrame, TypedLine } from "../hub/protocol.ts";
 import type { Outbound } from "../hub/types.ts";
 import { DEFAULT_LIMITS } from "./client_limits.ts";
 import { RenderMemo } from "./render_memo.ts";
@@ -119,4 +119,31 @@ Deno.test("take frame: while a resume is unanswered, output is held, not taken",
   written[0].length = 0;
   hubs[0].deliverFrame(frame({ msg: "after" }));
   assert.equal(text(0), "after\r\n");
+});
+
+Deno.test("take frame: typed lines reach the hub as they are, paced by acks taken without a frame", async () => {
+  const { hubs, input, written } = await clients(1);
+  const hub = hubs[0] as HubEnd & { acknowledge(id: number): boolean };
+  const read: TypedLine[] = [];
+  hub.addEventListener("message", {
+    handleEvent(e: Event) {
+      const line = (e as MessageEvent).data;
+      assert.ok(line instanceof TypedLine, "an object, not a JSON frame");
+      read.push(line);
+      // As the hub answers on reading a line: from inside its own call.
+      assert.equal(hub.acknowledge(line.ack!), true);
+      assert.equal(read.length, read.filter((l) => l.ack !== null).length);
+    },
+  });
+  const pace = DEFAULT_LIMITS.hubFramesPerSecond;
+  const typed = Array.from({ length: pace + 2 }, (_, i) => `think ${i}`);
+  input[0].data(new TextEncoder().encode(typed.map((l) => l + "\r\n").join("")));
+  // As many as the pace allows go at once.
+  assert.deepEqual(read.map((l) => l.text), typed.slice(0, pace));
+  assert.deepEqual(read.map((l) => l.ack), typed.slice(0, pace).map((_, i) => i + 1));
+  // Confirmed from the hub's call, so the last two go once the second is over, not after the
+  // pacer's retry (3 s) would have asked again with a ping.
+  await new Promise((r) => setTimeout(r, 1_100));
+  assert.deepEqual(read.map((l) => l.text), typed);
+  assert.equal(written[0].length, 0, "no ack frame reached the player");
 });

@@ -12,6 +12,26 @@ Deno.test("text: UTF-8 out", () => {
   assert.deepEqual(encodeText("héllo 🎲"), bytes("héllo 🎲"));
 });
 
+Deno.test("text: plain ASCII takes a loop of its own and encodes as everything else does", () => {
+  const general = (t: string) =>
+    new TextEncoder().encode(t.replace(/\r\n|\r|\n/g, (m) => m === "\r" ? "\r\0" : "\r\n"));
+  const texts = [
+    "",
+    "\n",
+    "You think: hi",
+    "a\n\nb\n",
+    "\x1b[1;31mred\x1b[0m\n",
+    "\x00\x7f~",
+    "x".repeat(1024) + "\n",
+    "x\n".repeat(700),
+    "ascii then é\n",
+    "ascii then CR\r",
+  ];
+  for (const t of texts) {
+    assert.deepEqual(encodeText(t), general(t), JSON.stringify(t.slice(0, 20)));
+  }
+});
+
 Deno.test("bytes: IAC is doubled in data and in subnegotiations", () => {
   assert.deepEqual(escapeIac(bytes(1, IAC, 2, IAC)), bytes(1, IAC, IAC, 2, IAC, IAC));
   const plain = bytes("abc");

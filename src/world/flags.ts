@@ -1,5 +1,6 @@
 /** Permission flags, their levels and who may set them. */
 import { FLAG_LEVELS_TABLE } from "./flag_levels.ts";
+import { lowerCase } from "../text/lower.ts";
 
 /** Flags that mark staff for REST permission checks. */
 export const STAFF_FLAGS: readonly string[] = ["superuser", "admin", "wizard"];
@@ -20,13 +21,15 @@ export const PLAIN_FLAGS: readonly string[] = [
 
 /** True when the flag list contains `flag` as a whole name (case-insensitive). */
 export function hasFlag(flags: readonly string[], flag: string): boolean {
-  const f = flag.toLowerCase();
-  return flags.some((x) => x.toLowerCase() === f);
+  const f = lowerCase(flag);
+  for (const x of flags) if (lowerCase(x) === f) return true;
+  return false;
 }
 
 /** True for admin, wizard or superuser. */
 export function isStaff(flags: readonly string[]): boolean {
-  return STAFF_FLAGS.some((f) => hasFlag(flags, f));
+  for (const x of flags) if (STAFF_FLAGS.includes(lowerCase(x))) return true;
+  return false;
 }
 
 /** Highest permission level among the flags (0 when none; entries that are not names count 0). */
@@ -34,7 +37,7 @@ export function levelOf(flags: readonly string[]): number {
   let max = 0;
   for (const f of flags) {
     // String(): lock subjects may come from stored data of any shape.
-    const name = String(f).toLowerCase();
+    const name = lowerCase(typeof f === "string" ? f : String(f));
     if (Object.hasOwn(FLAG_LEVELS_TABLE, name)) max = Math.max(max, FLAG_LEVELS_TABLE[name]);
   }
   return max;
