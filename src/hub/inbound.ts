@@ -18,6 +18,7 @@ import {
 } from "./protocol.ts";
 import { MAX_LINE } from "../commands/limits.ts";
 import { errorOut, type Sessions } from "./sessions.ts";
+import { lowerCase } from "../text/lower.ts";
 
 /** Runs one command line of a logged-in connection (the command engine's `dispatch`). */
 export type Dispatcher = (conn: Connection, line: string) => Promise<void>;
@@ -64,7 +65,7 @@ export class Inbound {
   async run(conn: Connection, task: Task): Promise<void> {
     if (typeof task !== "string") return await task();
     if (!conn.playerId) return await preLogin(this.sessions, conn, task);
-    if (task.trim().toLowerCase() === "quit") return conn.close("Goodbye!");
+    if (isQuit(task)) return conn.close("Goodbye!");
     try {
       await this.dispatch(conn, task);
     } catch (e) {
@@ -231,4 +232,10 @@ export class Inbound {
       detail,
     });
   }
+}
+
+/** True for `quit` in any case, with spaces around it (checked before every line is run). */
+function isQuit(line: string): boolean {
+  const t = line.trim();
+  return t.length === 4 && lowerCase(t) === "quit";
 }

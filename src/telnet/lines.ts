@@ -17,6 +17,9 @@ export interface LineFramerOptions {
 /** Default cap on one input line. */
 export const DEFAULT_MAX_LINE_BYTES = 8192;
 
+/** Code points turned into text per call (under any engine's limit on arguments). */
+const TEXT_CHUNK = 4096;
+
 const TAB = 0x09;
 const LF = 0x0a;
 const CR = 0x0d;
@@ -134,10 +137,15 @@ export class LineFramer {
   }
 
   #text(): string {
+    const line = this.#line;
+    // One byte a code point: all ASCII, which `fromCharCode` builds without calling into the
+    // runtime (`fromCodePoint` does not).
+    const from = this.#bytes === line.length ? String.fromCharCode : String.fromCodePoint;
+    if (line.length <= TEXT_CHUNK) return from.apply(null, line);
     let text = "";
     // Chunked so a long line never hits the engine's argument-count limit.
-    for (let i = 0; i < this.#line.length; i += 4096) {
-      text += String.fromCodePoint(...this.#line.slice(i, i + 4096));
+    for (let i = 0; i < line.length; i += TEXT_CHUNK) {
+      text += from.apply(null, line.slice(i, i + TEXT_CHUNK));
     }
     return text;
   }

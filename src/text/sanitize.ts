@@ -98,6 +98,9 @@ export function sanitizeText(text: string, options: SanitizeOptions = {}): strin
       count++;
     }
   }
+  // Nothing cut (most lines; every cut moves `start`): the text itself, or its first `limit`
+  // code points.
+  if (start === 0) return i === n ? text : text.slice(0, i);
   if (start < i) out.push(text.slice(start, i));
   return out.join("");
 }
