@@ -80,8 +80,7 @@ export class HubOutbox {
 
   /** Sends queued lines while the hub is ready, as fast as the pacer allows. */
   pump(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.stop();
     if (!this.#o.ready() || !this.#link.open) return;
     const now = this.#now();
     while (this.#lines.length > 0 && this.#pacer.mayShip(now)) {
@@ -140,6 +139,8 @@ export class HubOutbox {
 
   /** Stops the pacing timer (the client is closing). */
   stop(): void {
+    // Most lines find no timer: no call into the runtime's timers for them.
+    if (this.#timer === undefined) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
   }
