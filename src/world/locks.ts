@@ -267,6 +267,8 @@ export function checkLock(src: string, subject: LockSubject): boolean {
   // No lock stored at all is the same as an empty one; any other non-string is refused.
   if (src === undefined || src === null) return true;
   if (typeof src !== "string") return false;
+  // Every command's default lock, checked on every line: no parse and no flag set for it.
+  if (src === "connected") return subject.connected === true;
   if (src.trim() === "") return true;
   let node: LockNode;
   try {
