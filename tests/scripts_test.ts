@@ -64,6 +64,7 @@ export default async function (u: ScriptSdk) { await u.send("v1 " + u.cmd.args);
     // A script named like a core command replaces it; staff still reach the core one.
     assertEquals((await t.g.run(bob, "who")).text("Bob"), "scripted who for Bob");
     assertMatch((await t.g.run(admin, "@core/who")).text("Ada"), /Player Name/);
+    assertMatch((await t.g.run(admin, "@CORE/WHO")).text("Ada"), /Player Name/);
     assertEquals((await t.g.run(bob, "@core/who")).text("Bob"), "Permission denied.");
     assertEquals((await t.g.run(admin, "@core/nosuch")).text("Ada"), HUH);
     assertEquals((await t.g.run(admin, "@plugin/who")).text("Ada"), HUH);

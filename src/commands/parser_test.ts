@@ -31,6 +31,22 @@ Deno.test("parseLine: name is lower-cased, args keep their case", () => {
   assert.equal(p?.args, "Big Sword");
 });
 
+Deno.test("parseLine: the command word ends at any whitespace \\s knows, ASCII or not", () => {
+  const cases: [string, string, string][] = [
+    ["look\tme", "look", "me"],
+    ["look\u00a0me", "look", "me"],
+    ["été\u3000vite", "été", "vite"],
+    ["é x", "é", "x"],
+    ["ÉTÉ", "été", ""],
+    ["say\u2028hi", "say", "hi"],
+  ];
+  for (const [line, name, args] of cases) {
+    const p = parseLine(line);
+    assert.equal(p?.name, name, JSON.stringify(line));
+    assert.equal(p?.args, args, JSON.stringify(line));
+  }
+});
+
 Deno.test("parseLine: leading whitespace before the command is ignored", () => {
   const p = parseLine("   look me");
   assert.equal(p?.name, "look");

@@ -92,6 +92,9 @@ export class Connection implements HubConnection, EventListenerObject {
   #onSocketClosed: (() => void) | null = null;
   #queue: Task[] | null = null;
   #running = false;
+  /** The rate key (see `rateKey`), and the player it was made for. */
+  #rateKey = "";
+  #rateKeyOf: string | null | undefined = undefined;
 
   constructor(
     readonly id: string,
@@ -182,9 +185,6 @@ export class Connection implements HubConnection, EventListenerObject {
       this.#shut(CloseCode.goingAway, "send failed");
     }
   }
-
-  #rateKey = "";
-  #rateKeyOf: string | null | undefined = undefined;
 
   /**
    * The key its commands count under: the player's once logged in (their connections share

@@ -235,7 +235,7 @@ export class Inbound {
 }
 
 /** True for `quit` in any case, with spaces around it (checked before every line is run). */
-function isQuit(line: string): boolean {
+export function isQuit(line: string): boolean {
   const t = line.trim();
   return t.length === 4 && lowerCase(t) === "quit";
 }

@@ -37,7 +37,10 @@ export interface HubLinkHandlers {
  */
 export interface FrameTaker {
   takeFrame(frame: FrameObject): boolean;
-  /** The hub read the line sent with `id` (its `ack`, handed over without a frame). */
+  /**
+   * The hub read the line sent with `id` (its `ack`, handed over without a frame). Called from
+   * inside the hub's own call, like `takeFrame`: it must not call the hub back.
+   */
   takeAck?(id: number): void;
 }
 

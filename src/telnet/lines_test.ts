@@ -137,3 +137,12 @@ Deno.test("lines: a character cut between reads is whole, then ASCII reads go on
     "plain",
   ]);
 });
+
+Deno.test("lines: long lines, ASCII or not, are built whole past the chunk of code points", () => {
+  const framer = new LineFramer({ maxLineBytes: 100_000 });
+  for (const text of ["a".repeat(9000), "é".repeat(5000) + "b", "😀".repeat(4100) + "x"]) {
+    const got = framer.push(new TextEncoder().encode(text + "\r\n"));
+    assert.equal(got.length, 1);
+    assert.equal(got[0].text, text);
+  }
+});

@@ -46,6 +46,8 @@ export class HubOutbox {
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** A pump is queued for the end of this task (see `confirmLater`). */
   #pumpQueued = false;
+  /** The clock reading of the pump under way, or null when none is. */
+  #pumpingAt: number | null = null;
 
   constructor(link: OutboxLink, opts: OutboxOptions) {
     this.#link = link;
@@ -83,13 +85,18 @@ export class HubOutbox {
     this.stop();
     if (!this.#o.ready() || !this.#link.open) return;
     const now = this.#now();
-    while (this.#lines.length > 0 && this.#pacer.mayShip(now)) {
-      const line = this.#lines[0];
-      // Not sent: the hub just went away (its pacing state is reset then); the line stays first
-      // in line for after the resume.
-      if (!this.#link.sendLine(line.text, this.#pacer.ship(now))) return;
-      this.#lines.shift();
-      this.#bytes -= line.bytes;
+    this.#pumpingAt = now;
+    try {
+      while (this.#lines.length > 0 && this.#pacer.mayShip(now)) {
+        const line = this.#lines[0];
+        // Not sent: the hub just went away (its pacing state is reset then); the line stays
+        // first in line for after the resume.
+        if (!this.#link.sendLine(line.text, this.#pacer.ship(now))) return;
+        this.#lines.shift();
+        this.#bytes -= line.bytes;
+      }
+    } finally {
+      this.#pumpingAt = null;
     }
     const ping = this.#pacer.ping(now, this.#lines.length > 0);
     if (ping !== null) this.#link.send(pingFrame(ping));
@@ -113,8 +120,11 @@ export class HubOutbox {
    * is sent once that call is over, never from inside it.
    */
   confirmLater(id: number): void {
-    this.#pacer.confirm(id, this.#now());
-    if (this.#lines.length === 0 || this.#pumpQueued) return;
+    const pumping = this.#pumpingAt;
+    // An in-memory link answers a line while it is being sent: the pump under way takes the
+    // confirmation into account itself, so nothing more is needed.
+    this.#pacer.confirm(id, pumping ?? this.#now());
+    if (pumping !== null || this.#lines.length === 0 || this.#pumpQueued) return;
     this.#pumpQueued = true;
     queueMicrotask(() => {
       this.#pumpQueued = false;

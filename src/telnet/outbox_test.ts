@@ -92,6 +92,38 @@ Deno.test("outbox: an ack from inside the hub's call lets the next line go after
   outbox.stop();
 });
 
+Deno.test("outbox: an ack given while its line is being sent needs no pump of its own", async () => {
+  const t = { now: 0, reads: 0, sent: [] as { msg: string; ack: number | null }[] };
+  const outbox: HubOutbox = new HubOutbox({
+    open: true,
+    send: () => true,
+    sendLine(text: string, ack: number | null) {
+      t.sent.push({ msg: text, ack });
+      // As the engine's in-memory link does: the hub reads the line and answers at once.
+      if (ack !== null) outbox.confirmLater(ack);
+      return true;
+    },
+  }, {
+    maxLines: 50,
+    maxBytes: 8192,
+    perSecond: 2,
+    ready: () => true,
+    full: () => {},
+    now: () => (t.reads++, t.now),
+  });
+  for (const l of ["a", "b", "c"]) outbox.push(l);
+  assert.deepEqual(t.sent.map((l) => l.msg), ["a", "b"]);
+  const reads = t.reads;
+  await Promise.resolve();
+  await Promise.resolve();
+  assert.equal(t.reads, reads, "no pump queued for the acks");
+  // The confirmations counted: once the window has passed, the third goes without a ping.
+  t.now = 1_010;
+  outbox.pump();
+  assert.deepEqual(t.sent.map((l) => l.msg), ["a", "b", "c"]);
+  outbox.stop();
+});
+
 Deno.test("outbox: a line the link could not send stays first; drop forgets everything", () => {
   const { t, outbox } = setup();
   t.refuse = true;

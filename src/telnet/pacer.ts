@@ -6,7 +6,8 @@
  * a long garbage collection) lines sent a second apart are read together and the excess is lost
  * without a word. So a line counts against the window until the hub has provably read it: each
  * line goes out as `{"msg": ..., "ack": id}` and the hub answers `ack` with that id as it reads the
- * frame, which confirms that frame and every earlier one. A confirmed frame counts from the moment
+ * frame, which confirms that frame and every earlier one (the engine's own telnet players hand the
+ * line and get the answer in memory, without frames: src/hub/local_link.ts). A confirmed frame counts from the moment
  * its confirmation arrived (no earlier than the hub read it); an unconfirmed one counts as if it
  * arrived just now, for as long as it stays unconfirmed.
  *

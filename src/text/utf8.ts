@@ -7,10 +7,14 @@ export function utf8Length(s: string, limit = Infinity): number {
     const c = s.charCodeAt(i);
     if (c < 0x80) n += 1;
     else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
+    else if (c >= 0xd800 && c <= 0xdbff && isLowSurrogate(s.charCodeAt(i + 1))) {
       n += 4;
       i++;
-    } else n += 3;
+    } else n += 3; // a lone surrogate is encoded as U+FFFD, three bytes
   }
   return n;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }
