@@ -9,8 +9,7 @@ import { checkLock } from "../world/locks.ts";
 import { EngineError } from "../errors.ts";
 import { CommandError } from "./errors.ts";
 import { buildSdk, subjectOf } from "./sdk.ts";
-import { goThrough, heldExitMatch, matchExit } from "./move.ts";
-import type { DbObject } from "../world/types.ts";
+import { goThrough, matchExit } from "./move.ts";
 import { type CommandEntry, type CommandRegistry, layerOf } from "./registry.ts";
 import { isStaff } from "../world/flags.ts";
 import type { ParsedLine } from "./parser.ts";
@@ -43,15 +42,13 @@ export async function dispatch(
     if (!cmd) return;
     name = cmd.name;
     // The actor and its room are read in one call, using the hub's in-memory idea of where
-    // the actor is; every plain word may be an exit name. All three usually come from memory
-    // (the object and exit caches), and then without a promise or a wait.
+    // the actor is; every plain word may be an exit name, and the room's exits usually come
+    // from memory (ObjectStore.exitsIn), so a command waits for one database read.
     const guess = services.hub.roomOf(playerId);
-    const ids = guess ? [playerId, guess] : [playerId];
-    const [[me, guessedRoom], guessedExit] = heldStart(services, ids, guess, cmd.raw) ??
-      await Promise.all([
-        services.objects.getEach(ids),
-        matchExit({ services }, guess, cmd.raw),
-      ]);
+    const [[me, guessedRoom], guessedExit] = await Promise.all([
+      services.objects.getEach(guess ? [playerId, guess] : [playerId]),
+      matchExit({ services }, guess, cmd.raw),
+    ]);
     if (!me || !me.flags.includes("player")) {
       reply("Your character no longer exists.");
       return;
@@ -85,12 +82,7 @@ export async function dispatch(
     if (!checkLock(command.lock ?? "connected", subjectOf(me))) return reply(DENIED);
     const bad = badSwitch(command, found.cmd.switches);
     if (bad) return reply(bad);
-    const ran = command.exec(
-      buildSdk(services, conn, { me, here, cmd: found.cmd, args: found.args }),
-    );
-    // Most commands finish at once: waiting only for those that did not saves a turn of the
-    // microtask queue on every line.
-    if (ran !== undefined) await ran;
+    await command.exec(buildSdk(services, conn, { me, here, cmd: found.cmd, args: found.args }));
   } catch (err) {
     if (err instanceof CommandError || err instanceof EngineError) {
       reply(err.message);
@@ -99,22 +91,6 @@ export async function dispatch(
       reply(FAILED);
     }
   }
-}
-
-/**
- * The actor, its room as the hub places it, and the exit the line names there, when memory holds
- * all three (most commands): no promise and no wait. Null: something must be read.
- */
-function heldStart(
-  services: Services,
-  ids: string[],
-  guess: string | null | undefined,
-  line: string,
-): [(DbObject | null)[], DbObject | null] | null {
-  const held = services.objects.heldEach(ids);
-  if (held === null) return null;
-  const exit = heldExitMatch({ services }, guess, line);
-  return exit === undefined ? null : [held, exit];
 }
 
 /**

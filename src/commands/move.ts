@@ -28,26 +28,8 @@ export async function matchExit(
   line: string,
 ): Promise<DbObject | null> {
   if (!roomId || !mayBeExit(line)) return null;
-  return exitNamed(await u.services.objects.exitsIn(roomId), line);
-}
-
-/**
- * `matchExit` from memory alone: the exit, null for none, undefined when the room's exits are
- * not held (then `matchExit` reads them).
- */
-export function heldExitMatch(
-  u: Pick<CommandSdk, "services">,
-  roomId: string | null | undefined,
-  line: string,
-): DbObject | null | undefined {
-  if (!roomId || !mayBeExit(line)) return null;
-  const exits = u.services.objects.heldExitsIn(roomId);
-  return exits === undefined ? undefined : exitNamed(exits, line);
-}
-
-/** The exit among `exits` whose name or alias is the whole line, or null. */
-function exitNamed(exits: readonly DbObject[], line: string): DbObject | null {
   const typed = lowerCase(line.trim());
+  const exits = await u.services.objects.exitsIn(roomId);
   return exits.find((e) => namesOf(e).includes(typed)) ?? null;
 }
 

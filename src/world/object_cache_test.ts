@@ -103,39 +103,6 @@ Deno.test("object store with the cache: reads come from memory after the first, 
   }
 });
 
-Deno.test("object store with the cache: what memory holds is answered without a promise", async () => {
-  const kv = await openStore(":memory:");
-  try {
-    const objects = new ObjectStore(kv, { cacheObjects: true });
-    const room = await objects.create({ name: "Hall", type: "room" });
-    const lamp = await objects.create({ name: "Lamp", type: "thing", location: room.id });
-    await objects.create({
-      name: "North;n",
-      type: "exit",
-      location: room.id,
-      data: { destination: room.id },
-    });
-    // Not all held: null, and only the read that follows counts the miss.
-    const fresh = new ObjectStore(kv, { cacheObjects: true });
-    const misses = fresh.cacheStats()!.misses;
-    assert.equal(fresh.heldEach([room.id, lamp.id]), null);
-    assert.equal(fresh.cacheStats()!.misses, misses);
-    await fresh.getEach([room.id, lamp.id]);
-    const held = fresh.heldEach([room.id, lamp.id])!;
-    assert.deepEqual(held.map((o) => o?.name), ["Hall", "Lamp"]);
-    held[1]!.name = "Scribbled";
-    assert.equal(fresh.heldEach([lamp.id])![0]?.name, "Lamp", "copies, as every read");
-    // A room's exits: unknown until read once, then from memory.
-    assert.equal(fresh.heldExitsIn(room.id), undefined);
-    await fresh.exitsIn(room.id);
-    assert.deepEqual(fresh.heldExitsIn(room.id)?.map((e) => e.name), ["North;n"]);
-    // Without the cache nothing is held.
-    assert.equal(new ObjectStore(kv).heldEach([room.id]), null);
-  } finally {
-    kv.close();
-  }
-});
-
 Deno.test("object store with the cache: a stale held version makes an update retry, not lose a write", async () => {
   const kv = await openStore(":memory:");
   try {

@@ -223,18 +223,6 @@ export class ObjectStore {
     });
   }
 
-  /**
-   * `getEach` answered from memory alone, without a promise: null when the cache is off or any
-   * of the objects is not held (then `getEach` reads it). The hot path of every command.
-   */
-  heldEach(ids: readonly string[]): (DbObject | null)[] | null {
-    const cache = this.#objects;
-    if (!cache) return null;
-    // All held first, so a miss is counted once, by the read that follows.
-    for (const id of ids) if (cache.entry(id) === undefined) return null;
-    return ids.map((id) => cache.get(id) ?? null);
-  }
-
   /** A player by name, case-insensitive. */
   async playerByName(name: string): Promise<DbObject | null> {
     const e = await this.kv.get<string>(keys.playerByName(name.toLowerCase()));
@@ -273,11 +261,6 @@ export class ObjectStore {
    * The exits of a room (at most MAX_ROOM_EXITS), from memory when recently read: every typed
    * word is matched against them. Frozen: callers must not change them.
    */
-  /** `exitsIn` answered from memory alone: undefined when the room's exits are not held. */
-  heldExitsIn(roomId: string): readonly DbObject[] | undefined {
-    return this.#exits?.get(roomId);
-  }
-
   async exitsIn(roomId: string): Promise<readonly DbObject[]> {
     const cache = this.#exits;
     const hit = cache?.get(roomId);
