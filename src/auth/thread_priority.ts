@@ -4,8 +4,10 @@
  * left over. Linux keeps the policy and nice value per thread: `sched_setscheduler(0, …)` and
  * `setpriority(PRIO_PROCESS, 0, …)` change only the caller, not the engine's other threads.
  *
- * First choice is `SCHED_IDLE`: a normal thread that wakes up preempts an idle-policy one at
- * once (the kernel does not wait for the tick or the running thread's slice). Where that is
+ * First choice is `SCHED_IDLE`: a normal thread that wakes up is meant to preempt an idle-policy
+ * one at once, though not every kernel does: on this project's 6.18 VM (HZ=250) the engine's
+ * event loop was seen waiting up to a tick (4 ms) behind a worker (docs/bench.md, "a typed
+ * line's way through the engine, shortened"). Where that is
  * refused the thread's nice value is raised to 19 instead. An unprivileged thread may always
  * lower its own priority, so neither needs rights beyond Deno's `--allow-ffi` (the engine runs
  * with `-A`). Elsewhere (another OS, no FFI permission, no glibc) the thread keeps its priority
