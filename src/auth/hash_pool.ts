@@ -27,6 +27,8 @@ export type HashReply =
 /** A worker's first message: how its thread now runs. */
 export interface WorkerStarted {
   started: ThreadPriority;
+  /** True when bcrypt gives the CPU away at every round (thread_priority.ts, yieldingClock). */
+  yields: boolean;
 }
 
 /** What hashes and checks passwords: the pool, or the main thread where no pool runs. */
@@ -58,7 +60,7 @@ interface Slot {
   worker: Worker;
   job: Pending | null;
   /** How the worker's thread runs, once it has said so. */
-  priority: ThreadPriority | null;
+  priority: (ThreadPriority & { yields: boolean }) | null;
   /** Settles when the worker has reported its priority, or has died. */
   ready: Promise<void>;
   settle(): void;
@@ -103,7 +105,7 @@ export class HashPool implements PasswordHasher {
   }
 
   /** How each running worker's thread was scheduled, for the log and the tests. */
-  threads(): ThreadPriority[] {
+  threads(): (ThreadPriority & { yields: boolean })[] {
     return this.#slots.flatMap((s) => s.priority ? [s.priority] : []);
   }
 
@@ -171,7 +173,7 @@ export class HashPool implements PasswordHasher {
     const slot: Slot = { worker, job: null, priority: null, ready, settle };
     worker.onmessage = (e: MessageEvent<HashReply | WorkerStarted>) => {
       if ("started" in e.data) {
-        slot.priority = e.data.started;
+        slot.priority = { ...e.data.started, yields: e.data.yields };
         return slot.settle();
       }
       const pending = slot.job;

@@ -126,6 +126,7 @@ Deno.test("hash pool: start runs every worker before any job, each on a thread b
     const main = readThreadSched()!;
     for (const t of threads) {
       assert.equal(t.lowered, true, `worker thread not lowered: ${t.error}`);
+      assert.equal(t.yields, true, "bcrypt gives the CPU away at every round");
       assert.notEqual(t.tid, main.tid);
       // What the kernel says, not what the worker believes.
       const stat = await Deno.readTextFile(`/proc/self/task/${t.tid}/stat`);

@@ -37,6 +37,30 @@ export interface ThreadPriority {
   error?: string;
 }
 
+/**
+ * A clock (`now` wrapped) that first gives the calling thread's CPU to whatever else waits for it
+ * (`sched_yield`), or null where that cannot be had (not Linux, no FFI permission, no libc); never
+ * throws. A password worker installs it as its `Date.now`: bcryptjs reads the clock once a round
+ * of its key schedule (about 60 µs at cost 10), so an engine thread that wakes behind a worker
+ * waits about that long. Without it, it waited for the scheduler's next tick: the kernel of this
+ * project's machines lets a running idle-policy thread go on until then (4 ms, docs/bench.md).
+ */
+export function yieldingClock(now: () => number): (() => number) | null {
+  if (Deno.build.os !== "linux") return null;
+  if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return null;
+  try {
+    // Kept open for the thread's life: it is read for every round of every hash.
+    const lib = Deno.dlopen("libc.so.6", { sched_yield: { parameters: [], result: "i32" } });
+    const giveWay = lib.symbols.sched_yield;
+    return () => {
+      giveWay();
+      return now();
+    };
+  } catch {
+    return null;
+  }
+}
+
 /** This thread's id, policy and nice value as the kernel reports them, or null off Linux. */
 export function readThreadSched(): { tid: number; policy: number; nice: number } | null {
   if (Deno.permissions.querySync({ name: "read", path: "/proc" }).state !== "granted") return null;
