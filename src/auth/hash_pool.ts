@@ -31,6 +31,9 @@ export interface WorkerStarted {
   yields: boolean;
 }
 
+/** How a worker's thread runs, as it reported when it started. */
+export type WorkerThread = ThreadPriority & Pick<WorkerStarted, "yields">;
+
 /** What hashes and checks passwords: the pool, or the main thread where no pool runs. */
 export interface PasswordHasher {
   /** Hashes a password in the current scheme. */
@@ -60,7 +63,7 @@ interface Slot {
   worker: Worker;
   job: Pending | null;
   /** How the worker's thread runs, once it has said so. */
-  priority: (ThreadPriority & { yields: boolean }) | null;
+  priority: WorkerThread | null;
   /** Settles when the worker has reported its priority, or has died. */
   ready: Promise<void>;
   settle(): void;
@@ -105,7 +108,7 @@ export class HashPool implements PasswordHasher {
   }
 
   /** How each running worker's thread was scheduled, for the log and the tests. */
-  threads(): (ThreadPriority & { yields: boolean })[] {
+  threads(): WorkerThread[] {
     return this.#slots.flatMap((s) => s.priority ? [s.priority] : []);
   }
 

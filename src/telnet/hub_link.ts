@@ -94,8 +94,6 @@ export class HubLink {
   readonly #dialer: ((url: string) => WebSocket) | undefined;
   readonly #taker: FrameTaker | null;
   #ws: WebSocket | null = null;
-  /** `#ws` when it takes typed lines as they are. */
-  #lineSocket: LineSocket | null = null;
   #open = false;
   #everOpen = false;
   #attempt = 0;
@@ -143,7 +141,7 @@ export class HubLink {
     const ws = this.#ws;
     if (!this.#open || ws === null) return false;
     try {
-      if (this.#lineSocket !== null) this.#lineSocket.sendLine(text, ack);
+      if (takesLines(ws)) ws.sendLine(text, ack);
       else ws.send(lineFrame(text, ack));
       return true;
     } catch {
@@ -182,7 +180,6 @@ export class HubLink {
     clearTimeout(this.#timer);
     const ws = this.#ws;
     this.#ws = null;
-    this.#lineSocket = null;
     this.#open = false;
     if (ws) {
       try {
@@ -202,7 +199,6 @@ export class HubLink {
       return;
     }
     this.#ws = ws;
-    this.#lineSocket = takesLines(ws) ? ws : null;
     this.#endAnnounced = false;
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
@@ -235,7 +231,6 @@ export class HubLink {
       if (this.#open && (ended || isFinalClose(ev.code))) {
         this.#closed = true;
         this.#ws = null;
-        this.#lineSocket = null;
         this.#open = false;
         clearTimeout(this.#timer);
         this.#h.onFinal(ev.code, ev.reason);
@@ -249,7 +244,6 @@ export class HubLink {
     if (this.#closed || (ws !== null && this.#ws !== ws)) return;
     const wasOpen = this.#open;
     this.#ws = null;
-    this.#lineSocket = null;
     this.#open = false;
     if (ws) {
       ws.onopen = ws.onmessage = ws.onclose = null;
