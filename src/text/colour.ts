@@ -121,6 +121,8 @@ function asText(text: unknown): string {
 /**
  * Converts colour codes to ANSI SGR escapes, closing with a reset if colour was left on.
  * Raw escapes already in the text are dropped: only escapes we generate reach a terminal.
+ * A `%cn` with no colour on is dropped too: every rendered text closes its own colour, so
+ * the reset would change nothing, and `say`'s guard (`"hi%cn"`) then costs plain speech nothing.
  */
 export function renderAnsi(text: string): string {
   if (typeof text === "string" && !NEEDS_RENDERING.test(text)) return text;
@@ -128,6 +130,7 @@ export function renderAnsi(text: string): string {
   let open = false;
   scan(asText(text), (kind, src, value) => {
     if (kind === "code") {
+      if (value === RESET && !open) return;
       out.push(value);
       open = value !== RESET;
     } else if (kind !== "raw" && !isTerminalControl(src)) {

@@ -41,8 +41,13 @@ Deno.test("renderAnsi: appends a reset when colour is left on", () => {
   assert.equal(renderAnsi("%crred%cn"), `${E}31mred${E}0m`);
 });
 
-Deno.test("renderAnsi: no reset when only a reset was used", () => {
-  assert.equal(renderAnsi("%cnplain"), `${E}0mplain`);
+Deno.test("renderAnsi: a reset with no colour on is dropped, one that closes a colour is kept", () => {
+  assert.equal(renderAnsi("%cnplain"), "plain");
+  assert.equal(renderAnsi('Bob says, "hi%cn"'), 'Bob says, "hi"');
+  assert.equal(renderAnsi("%cn%cnplain%cn"), "plain");
+  assert.equal(renderAnsi('Bob says, "%crhi%cn"'), `Bob says, "${E}31mhi${E}0m"`);
+  assert.equal(renderAnsi("%ch%cnA%cnB"), `${E}1m${E}0mAB`);
+  assert.equal(renderAnsi("%cr"), `${E}31m${E}0m`);
 });
 
 Deno.test("renderAnsi: %r %t %b %%", () => {
