@@ -14,6 +14,7 @@ import { HUB_LINK_ENV } from "./src/tls/link.ts";
 import { sidecarSecretFrom } from "./src/hub/sidecar_auth.ts";
 import { DirectTelnet } from "./src/telnet/direct_host.ts";
 import { handoffUnavailable } from "./src/telnet/handoff_support.ts";
+import { startMallocTrim } from "./src/runtime/malloc_trim.ts";
 
 /**
  * Routes this process's console through the logger before anything else prints. The engine reads
@@ -101,6 +102,11 @@ export async function runEngine(): Promise<void> {
       restart,
     );
   });
+  // What a burst (logins, a reboot's resumes, a fan-out) left in malloc's arenas goes back to
+  // the OS; per process, so here rather than in the engine (tests build many in one process).
+  const trim = startMallocTrim();
+  if (!trim.available) console.debug(`engine: freed native memory is not trimmed (${trim.why})`);
+  lifecycle.onExit("malloc trim", () => trim.stop());
   // Registered last so it runs first: no timer job runs while the rest shuts down.
   lifecycle.onExit("timers", () => engine.timers.stop());
   const stop = () => lifecycle.exit(0, "signal");

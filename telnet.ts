@@ -13,6 +13,7 @@ import { readTls } from "./src/tls/certs.ts";
 import { HUB_LINK_ENV } from "./src/tls/link.ts";
 import { StartupError } from "./src/startup_error.ts";
 import { httpBaseFor, hubUrlFor, TelnetListenError, TelnetSidecar } from "./src/telnet/sidecar.ts";
+import { startMallocTrim } from "./src/runtime/malloc_trim.ts";
 
 /** Runs the telnet sidecar process (also `ursamu __telnet` in a compiled binary). */
 export async function runSidecar(): Promise<void> {
@@ -74,10 +75,13 @@ export async function runSidecar(): Promise<void> {
     console.error(`telnet: ${e.message}`);
     Deno.exit(EXIT_CONFIG);
   }
+  // What a burst of connections left in malloc's arenas goes back to the OS.
+  const trim = startMallocTrim();
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    trim.stop();
     await sidecar.shutdown();
     Deno.exit(0);
   };

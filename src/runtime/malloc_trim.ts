@@ -1,0 +1,106 @@
+/**
+ * Gives back to the OS the memory the C allocator keeps after it is freed. Much of a Deno
+ * process's memory is not V8's heap but malloc's: array buffers' bytes (every socket read and
+ * encoded line), the runtime's ops and tokio's state. glibc keeps what is freed in its arenas for
+ * reuse and returns little of it by itself, so a burst (a thousand telnet logins, a reboot's
+ * resumes) left the engine and the sidecar about 12 KiB a player larger for good, though the
+ * objects were gone (docs/bench.md, "Issue 14: memory the allocator kept"). `malloc_trim(0)`
+ * hands every whole free page back (madvise), in every arena.
+ *
+ * It runs on the runtime's blocking pool (a nonblocking FFI call), not the event loop; it takes
+ * 0.1–1.5 ms with 1,000 players on. The next one waits at least 100 times as long as the last
+ * took, so trimming never uses more than 1 % of a thread however large the heap grows. Linux with
+ * glibc only; elsewhere (another OS, musl, no FFI permission) nothing runs and `available` says
+ * so.
+ */
+
+/** How often a trim runs at most. */
+export const TRIM_EVERY_MS = 2_000;
+
+/** A trim's share of a thread at most: the next one waits this many times its duration. */
+const PAUSE_FACTOR = 100;
+
+/** Settings for {@linkcode startMallocTrim}. */
+export interface MallocTrimOptions {
+  /** Least time between trims (default {@linkcode TRIM_EVERY_MS}). */
+  everyMs?: number;
+  /** Called after each trim with its duration and whether any memory went back. */
+  onTrim?: (ms: number, released: boolean) => void;
+}
+
+/** The running trims. */
+export interface MallocTrimmer {
+  /** False when this platform cannot trim (see `why`); nothing runs then. */
+  readonly available: boolean;
+  /** Why it is unavailable, when it is. */
+  readonly why?: string;
+  /** Trims done so far. */
+  readonly trims: number;
+  /** Stops trimming; a trim under way finishes. */
+  stop(): void;
+}
+
+const LIBC_SYMBOLS = {
+  malloc_trim: { parameters: ["usize"], result: "i32", nonblocking: true },
+} as const;
+
+/** Opens glibc's `malloc_trim`, or says why it cannot be had here. */
+function openTrim(): Deno.DynamicLibrary<typeof LIBC_SYMBOLS> | string {
+  if (Deno.build.os !== "linux") return `not Linux (${Deno.build.os})`;
+  // Asked first, so a process run without --allow-ffi never stops at a permission prompt.
+  if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return "no --allow-ffi";
+  try {
+    return Deno.dlopen("libc.so.6", LIBC_SYMBOLS);
+  } catch (e) {
+    return `no glibc malloc_trim (${(e as Error).message})`;
+  }
+}
+
+/** Starts trimming this process's malloc arenas every few seconds; never throws. */
+export function startMallocTrim(opts: MallocTrimOptions = {}): MallocTrimmer {
+  const lib = openTrim();
+  if (typeof lib === "string") {
+    return { available: false, why: lib, trims: 0, stop: () => {} };
+  }
+  const everyMs = Math.max(1, opts.everyMs ?? TRIM_EVERY_MS);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running = false;
+  let stopped = false;
+  let trims = 0;
+  const schedule = (ms: number) => {
+    const next = setTimeout(trim, ms);
+    // Never what keeps a process alive.
+    Deno.unrefTimer(next);
+    timer = next;
+  };
+  const finish = () => {
+    running = false;
+    // Closed only once no call runs on the pool.
+    if (stopped) lib.close();
+  };
+  const trim = () => {
+    timer = undefined;
+    running = true;
+    const t0 = performance.now();
+    lib.symbols.malloc_trim(0n).then((released) => {
+      const ms = performance.now() - t0;
+      trims++;
+      opts.onTrim?.(ms, released !== 0);
+      if (!stopped) schedule(Math.max(everyMs, ms * PAUSE_FACTOR));
+      finish();
+    }, () => finish());
+  };
+  schedule(everyMs);
+  return {
+    available: true,
+    get trims() {
+      return trims;
+    },
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      if (!running) lib.close();
+    },
+  };
+}

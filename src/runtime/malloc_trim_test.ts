@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { startMallocTrim } from "./malloc_trim.ts";
+
+const onLinux = Deno.build.os === "linux";
+
+/** This process's resident memory in KiB (Linux). */
+function rssKiB(): number {
+  const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(Deno.readTextFileSync("/proc/self/status"));
+  return Number(m?.[1] ?? 0);
+}
+
+/** Resolves once `n` trims are done, or fails after `ms`. */
+async function trimsDone(t: { readonly trims: number }, n: number, ms = 5_000): Promise<void> {
+  const end = performance.now() + ms;
+  while (t.trims < n) {
+    if (performance.now() > end) throw new Error(`${t.trims} of ${n} trims in ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+Deno.test("startMallocTrim: trims again and again until stopped", async () => {
+  const seen: number[] = [];
+  const t = startMallocTrim({ everyMs: 10, onTrim: (ms) => seen.push(ms) });
+  if (!onLinux) {
+    assert.equal(t.available, false);
+    assert.match(t.why ?? "", /not Linux/);
+    return;
+  }
+  assert.ok(t.available, t.why);
+  try {
+    await trimsDone(t, 3);
+    assert.ok(seen.length >= 3 && seen.every((ms) => ms >= 0), JSON.stringify(seen));
+  } finally {
+    t.stop();
+  }
+  // Stopped: a trim under way may still finish, none starts after it.
+  await new Promise((r) => setTimeout(r, 50));
+  const after = t.trims;
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(t.trims, after);
+  t.stop(); // twice is harmless
+});
+
+Deno.test({
+  name: "startMallocTrim: what malloc kept after free goes back to the OS",
+  ignore: !onLinux,
+  async fn() {
+    const libc = Deno.dlopen("libc.so.6", {
+      malloc: { parameters: ["usize"], result: "pointer" },
+      free: { parameters: ["pointer"], result: "void" },
+      memset: { parameters: ["pointer", "i32", "usize"], result: "pointer" },
+    });
+    // 1,024 blocks of 64 KiB (below glibc's mmap threshold, so they come from an arena), each
+    // written so that its pages are resident, then all freed but the last, which keeps the
+    // arena's top in use: free() alone then gives nothing back.
+    const size = 64 * 1024;
+    const blocks: Deno.PointerValue[] = [];
+    try {
+      for (let i = 0; i < 1024; i++) {
+        const p = libc.symbols.malloc(BigInt(size));
+        assert.ok(p !== null);
+        libc.symbols.memset(p, 1, BigInt(size));
+        blocks.push(p);
+      }
+      const last = blocks.pop()!;
+      for (const p of blocks) libc.symbols.free(p);
+      blocks.length = 0;
+      blocks.push(last);
+      const kept = rssKiB();
+      const t = startMallocTrim({ everyMs: 1 });
+      try {
+        await trimsDone(t, 1);
+      } finally {
+        t.stop();
+      }
+      const trimmed = rssKiB();
+      // 64 MiB were freed; most of it must have left the process.
+      assert.ok(kept - trimmed > 32 * 1024, `RSS ${kept} KiB before the trim, ${trimmed} after`);
+    } finally {
+      for (const p of blocks) libc.symbols.free(p);
+      libc.close();
+    }
+  },
+});
