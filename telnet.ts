@@ -77,6 +77,7 @@ export async function runSidecar(): Promise<void> {
   }
   // What a burst of connections left in malloc's arenas goes back to the OS.
   const trim = startMallocTrim();
+  if (!trim.available) console.debug(`telnet: freed native memory is not trimmed (${trim.why})`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

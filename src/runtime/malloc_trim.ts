@@ -7,11 +7,12 @@
  * objects were gone (docs/bench.md, "Issue 14: memory the allocator kept"). `malloc_trim(0)`
  * hands every whole free page back (madvise), in every arena.
  *
- * It runs on the runtime's blocking pool (a nonblocking FFI call), not the event loop; it takes
- * 0.1–1.5 ms with 1,000 players on. The next one waits at least 100 times as long as the last
- * took, so trimming never uses more than 1 % of a thread however large the heap grows. Linux with
- * glibc only; elsewhere (another OS, musl, no FFI permission) nothing runs and `available` says
- * so.
+ * It runs on the runtime's blocking pool (a nonblocking FFI call), not the event loop (which
+ * only waits for an arena's lock if it allocates meanwhile); it takes 0.1–1.5 ms with 1,000
+ * players on. The next one waits at least 100 times as long as the last took (as seen from the
+ * event loop, so a busy loop only makes it wait longer), so trimming uses at most 1 % of a
+ * thread however large the heap grows, and never waits more than a minute. Linux with glibc
+ * only; elsewhere (another OS, musl, no FFI permission) nothing runs and `available` says so.
  */
 
 /** How often a trim runs at most. */
@@ -20,10 +21,15 @@ export const TRIM_EVERY_MS = 2_000;
 /** A trim's share of a thread at most: the next one waits this many times its duration. */
 const PAUSE_FACTOR = 100;
 
+/** The longest wait between trims, however long the last one seemed to take. */
+export const MAX_PAUSE_MS = 60_000;
+
 /** Settings for {@linkcode startMallocTrim}. */
 export interface MallocTrimOptions {
   /** Least time between trims (default {@linkcode TRIM_EVERY_MS}). */
   everyMs?: number;
+  /** Longest time between trims (default {@linkcode MAX_PAUSE_MS}). */
+  maxPauseMs?: number;
   /** Called after each trim with its duration and whether any memory went back. */
   onTrim?: (ms: number, released: boolean) => void;
 }
@@ -42,6 +48,8 @@ export interface MallocTrimmer {
 
 const LIBC_SYMBOLS = {
   malloc_trim: { parameters: ["usize"], result: "i32", nonblocking: true },
+  // Only glibc has it: another libc's malloc_trim (a compatibility shim) may do nothing.
+  gnu_get_libc_version: { parameters: [], result: "pointer" },
 } as const;
 
 /** Opens glibc's `malloc_trim`, or says why it cannot be had here. */
@@ -56,13 +64,19 @@ function openTrim(): Deno.DynamicLibrary<typeof LIBC_SYMBOLS> | string {
   }
 }
 
+/** A setting that is a positive number, or the default. */
+function positive(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
 /** Starts trimming this process's malloc arenas every few seconds; never throws. */
 export function startMallocTrim(opts: MallocTrimOptions = {}): MallocTrimmer {
   const lib = openTrim();
   if (typeof lib === "string") {
     return { available: false, why: lib, trims: 0, stop: () => {} };
   }
-  const everyMs = Math.max(1, opts.everyMs ?? TRIM_EVERY_MS);
+  const everyMs = positive(opts.everyMs, TRIM_EVERY_MS);
+  const maxPauseMs = Math.max(everyMs, positive(opts.maxPauseMs, MAX_PAUSE_MS));
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
   let stopped = false;
@@ -82,13 +96,19 @@ export function startMallocTrim(opts: MallocTrimOptions = {}): MallocTrimmer {
     timer = undefined;
     running = true;
     const t0 = performance.now();
-    lib.symbols.malloc_trim(0n).then((released) => {
+    const done = (released: number) => {
       const ms = performance.now() - t0;
       trims++;
-      opts.onTrim?.(ms, released !== 0);
-      if (!stopped) schedule(Math.max(everyMs, ms * PAUSE_FACTOR));
-      finish();
-    }, () => finish());
+      try {
+        opts.onTrim?.(ms, released !== 0);
+      } finally {
+        if (!stopped) schedule(Math.min(maxPauseMs, Math.max(everyMs, ms * PAUSE_FACTOR)));
+        finish();
+      }
+    };
+    lib.symbols.malloc_trim(0n).then(done, () => done(0)).catch(() => {
+      // Only onTrim can throw here; trimming goes on.
+    });
   };
   schedule(everyMs);
   return {
