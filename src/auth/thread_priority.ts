@@ -14,6 +14,8 @@
  * and the answer says why.
  */
 
+import { openLibcSymbols } from "../runtime/libc.ts";
+
 /** The scheduling policy of an ordinary thread. */
 const SCHED_OTHER = 0;
 /** The policy of a thread that runs only when nothing else of its group wants the CPU. */
@@ -46,19 +48,14 @@ export interface ThreadPriority {
  * project's machines lets a running idle-policy thread go on until then (4 ms, docs/bench.md).
  */
 export function yieldingClock(now: () => number): (() => number) | null {
-  if (Deno.build.os !== "linux") return null;
-  if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return null;
-  try {
-    // Kept open for the thread's life: it is read for every round of every hash.
-    const lib = Deno.dlopen("libc.so.6", { sched_yield: { parameters: [], result: "i32" } });
-    const giveWay = lib.symbols.sched_yield;
-    return () => {
-      giveWay();
-      return now();
-    };
-  } catch {
-    return null;
-  }
+  // Kept open for the thread's life: it is read for every round of every hash.
+  const lib = openLibcSymbols({ sched_yield: { parameters: [], result: "i32" } });
+  if (typeof lib === "string") return null;
+  const giveWay = lib.symbols.sched_yield;
+  return () => {
+    giveWay();
+    return now();
+  };
 }
 
 /** This thread's id, policy and nice value as the kernel reports them, or null off Linux. */
@@ -95,19 +92,11 @@ export function lowerThreadPriority(): ThreadPriority {
     policy: "normal",
     nice: before.nice,
   } as const;
-  // Asked first, so an engine run without --allow-ffi never stops at a permission prompt.
-  if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") {
-    return { ...unchanged, error: "no --allow-ffi" };
-  }
-  let lib;
-  try {
-    lib = Deno.dlopen("libc.so.6", {
-      sched_setscheduler: { parameters: ["i32", "i32", "buffer"], result: "i32" },
-      setpriority: { parameters: ["i32", "u32", "i32"], result: "i32" },
-    });
-  } catch (e) {
-    return { ...unchanged, error: `${e}` };
-  }
+  const lib = openLibcSymbols({
+    sched_setscheduler: { parameters: ["i32", "i32", "buffer"], result: "i32" },
+    setpriority: { parameters: ["i32", "u32", "i32"], result: "i32" },
+  });
+  if (typeof lib === "string") return { ...unchanged, error: lib };
   try {
     // struct sched_param { int sched_priority; }: 0 for the non-realtime policies.
     const param = new Int32Array([0]);

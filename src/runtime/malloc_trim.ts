@@ -15,6 +15,8 @@
  * only; elsewhere (another OS, musl, no FFI permission) nothing runs and `available` says so.
  */
 
+import { openLibcSymbols } from "./libc.ts";
+
 /** How often a trim runs at most. */
 export const TRIM_EVERY_MS = 2_000;
 
@@ -52,18 +54,6 @@ const LIBC_SYMBOLS = {
   gnu_get_libc_version: { parameters: [], result: "pointer" },
 } as const;
 
-/** Opens glibc's `malloc_trim`, or says why it cannot be had here. */
-function openTrim(): Deno.DynamicLibrary<typeof LIBC_SYMBOLS> | string {
-  if (Deno.build.os !== "linux") return `not Linux (${Deno.build.os})`;
-  // Asked first, so a process run without --allow-ffi never stops at a permission prompt.
-  if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return "no --allow-ffi";
-  try {
-    return Deno.dlopen("libc.so.6", LIBC_SYMBOLS);
-  } catch (e) {
-    return `no glibc malloc_trim (${(e as Error).message})`;
-  }
-}
-
 /** A setting that is a positive number, or the default. */
 function positive(value: number | undefined, fallback: number): number {
   return value !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
@@ -71,7 +61,7 @@ function positive(value: number | undefined, fallback: number): number {
 
 /** Starts trimming this process's malloc arenas every few seconds; never throws. */
 export function startMallocTrim(opts: MallocTrimOptions = {}): MallocTrimmer {
-  const lib = openTrim();
+  const lib = openLibcSymbols(LIBC_SYMBOLS);
   if (typeof lib === "string") {
     return { available: false, why: lib, trims: 0, stop: () => {} };
   }
