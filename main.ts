@@ -15,6 +15,7 @@ import { sidecarSecretFrom } from "./src/hub/sidecar_auth.ts";
 import { DirectTelnet } from "./src/telnet/direct_host.ts";
 import { handoffUnavailable } from "./src/telnet/handoff_support.ts";
 import { startMallocTrim } from "./src/runtime/malloc_trim.ts";
+import { lowerV8Helpers } from "./src/runtime/v8_helpers.ts";
 
 /**
  * Routes this process's console through the logger before anything else prints. The engine reads
@@ -107,6 +108,11 @@ export async function runEngine(): Promise<void> {
   const trim = startMallocTrim();
   if (!trim.available) console.debug(`engine: freed native memory is not trimmed (${trim.why})`);
   lifecycle.onExit("malloc trim", () => trim.stop());
+  // Per process too: the loop first, V8's collector and compilers beside it.
+  const helpers = lowerV8Helpers();
+  if (helpers.why) {
+    console.debug(`engine: V8's helper threads keep their priority (${helpers.why})`);
+  }
   // Registered last so it runs first: no timer job runs while the rest shuts down.
   lifecycle.onExit("timers", () => engine.timers.stop());
   const stop = () => lifecycle.exit(0, "signal");

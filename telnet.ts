@@ -14,6 +14,7 @@ import { HUB_LINK_ENV } from "./src/tls/link.ts";
 import { StartupError } from "./src/startup_error.ts";
 import { httpBaseFor, hubUrlFor, TelnetListenError, TelnetSidecar } from "./src/telnet/sidecar.ts";
 import { startMallocTrim } from "./src/runtime/malloc_trim.ts";
+import { lowerV8Helpers } from "./src/runtime/v8_helpers.ts";
 
 /** Runs the telnet sidecar process (also `ursamu __telnet` in a compiled binary). */
 export async function runSidecar(): Promise<void> {
@@ -78,6 +79,10 @@ export async function runSidecar(): Promise<void> {
   // What a burst of connections left in malloc's arenas goes back to the OS.
   const trim = startMallocTrim();
   if (!trim.available) console.debug(`telnet: freed native memory is not trimmed (${trim.why})`);
+  const helpers = lowerV8Helpers();
+  if (helpers.why) {
+    console.debug(`telnet: V8's helper threads keep their priority (${helpers.why})`);
+  }
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -4,6 +4,7 @@ import { BUSY_MESSAGE, HashPool } from "./hash_pool.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { RateLimitError } from "../errors.ts";
 import { readThreadSched } from "./thread_priority.ts";
+import { readTaskSched } from "../runtime/task_stat.ts";
 
 /** SCHED_IDLE, as /proc/<pid>/task/<tid>/stat reports it. */
 const SCHED_IDLE = 5;
@@ -129,9 +130,7 @@ Deno.test("hash pool: start runs every worker before any job, each on a thread b
       assert.equal(t.yields, true, "bcrypt gives the CPU away at every round");
       assert.notEqual(t.tid, main.tid);
       // What the kernel says, not what the worker believes.
-      const stat = await Deno.readTextFile(`/proc/self/task/${t.tid}/stat`);
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const [nice, policy] = [Number(f[16]), Number(f[38])];
+      const { nice, policy } = readTaskSched(t.tid!)!;
       assert.ok(policy === SCHED_IDLE || nice > main.nice, `policy ${policy}, nice ${nice}`);
     }
     // Only the workers: the calling thread keeps its policy and nice value.

@@ -15,6 +15,7 @@
  */
 
 import { openLibcSymbols } from "../runtime/libc.ts";
+import { currentTid, readTaskSched, type TaskSched } from "../runtime/task_stat.ts";
 
 /** The scheduling policy of an ordinary thread. */
 const SCHED_OTHER = 0;
@@ -59,19 +60,9 @@ export function yieldingClock(now: () => number): (() => number) | null {
 }
 
 /** This thread's id, policy and nice value as the kernel reports them, or null off Linux. */
-export function readThreadSched(): { tid: number; policy: number; nice: number } | null {
-  if (Deno.permissions.querySync({ name: "read", path: "/proc" }).state !== "granted") return null;
-  try {
-    // Sync on purpose: an async read would run on another thread and name that one.
-    const tid = Number(Deno.readLinkSync("/proc/thread-self").split("/").pop());
-    const stat = Deno.readTextFileSync(`/proc/self/task/${tid}/stat`);
-    // Fields after the command name (which may hold spaces): state is field 3, nice field 19,
-    // policy field 41.
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { tid, nice: Number(f[16]), policy: Number(f[38]) };
-  } catch {
-    return null;
-  }
+export function readThreadSched(): TaskSched | null {
+  const tid = currentTid();
+  return tid === null ? null : readTaskSched(tid);
 }
 
 /** Moves the calling thread to SCHED_IDLE, or failing that to nice 19; never throws. */
