@@ -35,18 +35,25 @@ export const CHILD_V8_FLAGS_ENV: Readonly<Record<ChildKind, string>> = {
  * may start 2 s after the process does, not 30: players who all log in, or all resume after a
  * reboot, within 30 s of the engine's start otherwise kept their logins' garbage until then
  * (50–56 KiB a player 10 s after 1,000 quick logins, 30 with it; docs/bench.md, "Issue 14: the
- * memory reducer from the start"). Per child so that either can be tuned alone.
+ * memory reducer from the start"). And a collection of the reducer's moves at most 1 MB of
+ * objects, not 12: its final pause, which stops the event loop, took 14–20 ms after 1,000 logins
+ * (the pose it met reached every player that much later) and takes 4–9 with the cap, for about
+ * 2 KiB a player more 10 s after the logins; the ordinary collections still compact as before
+ * (docs/bench.md, "V8's helpers behind the event loop"). Per child so that either can be tuned
+ * alone.
  */
 export const OUR_V8_FLAGS: Readonly<Record<ChildKind, readonly string[]>> = {
   engine: [
     "--max-semi-space-size=4",
     "--memory-reducer-delay-ms=2000",
     "--gc-memory-reducer-start-delay-ms=2000",
+    "--compaction-max-evacuated-bytes-mb-for-reduce-memory=1",
   ],
   telnet: [
     "--max-semi-space-size=4",
     "--memory-reducer-delay-ms=2000",
     "--gc-memory-reducer-start-delay-ms=2000",
+    "--compaction-max-evacuated-bytes-mb-for-reduce-memory=1",
   ],
 };
 

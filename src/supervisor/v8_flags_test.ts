@@ -2,14 +2,16 @@ import assert from "node:assert/strict";
 import { CHILD_V8_FLAGS_ENV, childV8Flags, OUR_V8_FLAGS } from "./v8_flags.ts";
 
 const OURS =
-  "--max-semi-space-size=4,--memory-reducer-delay-ms=2000,--gc-memory-reducer-start-delay-ms=2000";
+  "--max-semi-space-size=4,--memory-reducer-delay-ms=2000,--gc-memory-reducer-start-delay-ms=2000," +
+  "--compaction-max-evacuated-bytes-mb-for-reduce-memory=1";
 
-Deno.test("v8 flags: both children run with a capped young generation and a prompt memory reducer", () => {
+Deno.test("v8 flags: both children run with a capped young generation and a prompt, short memory reducer", () => {
   for (const kind of ["engine", "telnet"] as const) {
     assert.deepEqual(OUR_V8_FLAGS[kind], [
       "--max-semi-space-size=4",
       "--memory-reducer-delay-ms=2000",
       "--gc-memory-reducer-start-delay-ms=2000",
+      "--compaction-max-evacuated-bytes-mb-for-reduce-memory=1",
     ]);
   }
   assert.equal(childV8Flags("engine", {}), OURS);
