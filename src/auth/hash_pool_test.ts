@@ -132,6 +132,8 @@ Deno.test("hash pool: start runs every worker before any job, each on a thread b
       // What the kernel says, not what the worker believes.
       const { nice, policy } = readTaskSched(t.tid!)!;
       assert.ok(policy === SCHED_IDLE || nice > main.nice, `policy ${policy}, nice ${nice}`);
+      // And what the worker believes agrees with it.
+      assert.equal(t.policy === "idle", policy === SCHED_IDLE, `${t.policy} against ${policy}`);
     }
     // Only the workers: the calling thread keeps its policy and nice value.
     assert.deepEqual(readThreadSched(), main);

@@ -11,10 +11,12 @@ const helpers = () =>
   );
 const lib = openLibcSymbols({ setpriority: { parameters: ["i32", "u32", "i32"], result: "i32" } });
 if (typeof lib === "string") throw new Error(lib);
-if (opts.mainNice !== undefined) lib.symbols.setpriority(0, 0, opts.mainNice);
-if (opts.helperNice !== undefined) {
-  for (const tid of helpers()) lib.symbols.setpriority(0, tid, opts.helperNice);
-}
+// A setting the kernel refuses (say, a nice value below the runner's, unprivileged) fails the test.
+const set = (tid: number, nice: number) => {
+  if (lib.symbols.setpriority(0, tid, nice) !== 0) throw new Error(`setpriority(${tid}, ${nice})`);
+};
+if (opts.mainNice !== undefined) set(0, opts.mainNice);
+if (opts.helperNice !== undefined) { for (const tid of helpers()) set(tid, opts.helperNice); }
 lib.close();
 const first = lowerV8Helpers(opts.offset);
 const second = lowerV8Helpers(opts.offset);

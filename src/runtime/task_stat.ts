@@ -13,30 +13,33 @@ export interface TaskSched {
   nice: number;
 }
 
-/** The fields of a `/proc/.../stat` text, from the state (field 3) on; null if it is not one. */
-function statFields(stat: string): string[] | null {
+/** A thread's scheduling state from its `/proc/.../stat` text, or null if it is not one. */
+export function parseTaskStat(tid: number, stat: string): TaskSched | null {
   // The command name (field 2) may hold spaces and parentheses: it ends at the last ")".
   const end = stat.lastIndexOf(")");
-  return end < 0 ? null : stat.slice(end + 2).split(" ");
+  if (end < 0) return null;
+  const f = stat.slice(end + 2).split(" ");
+  // f starts at field 3 of proc(5)'s stat: nice is field 19, policy field 41.
+  if (f.length < 39) return null;
+  const nice = Number(f[16]), policy = Number(f[38]);
+  return Number.isInteger(nice) && Number.isInteger(policy) ? { tid, nice, policy } : null;
 }
 
 /** One thread of this process (`/proc/self/task/<tid>/stat`), or null if it cannot be read. */
 export function readTaskSched(tid: number): TaskSched | null {
   try {
-    const f = statFields(Deno.readTextFileSync(`/proc/self/task/${tid}/stat`));
-    // Nice is field 19, policy field 41 of stat(5); f starts at field 3.
-    if (!f || f.length < 39) return null;
-    const nice = Number(f[16]), policy = Number(f[38]);
-    return Number.isInteger(nice) && Number.isInteger(policy) ? { tid, nice, policy } : null;
+    return parseTaskStat(tid, Deno.readTextFileSync(`/proc/self/task/${tid}/stat`));
   } catch {
     return null;
   }
 }
 
-/** The calling thread's id, or null off Linux or without read access to `/proc`. */
+/**
+ * The calling thread's id, or null off Linux or where `/proc` cannot be read (Deno grants
+ * `/proc/thread-self` and `/proc/self/task` to `--allow-all` only; the engine and sidecar have it).
+ */
 export function currentTid(): number | null {
   if (Deno.build.os !== "linux") return null;
-  if (Deno.permissions.querySync({ name: "read", path: "/proc" }).state !== "granted") return null;
   try {
     // Sync on purpose: an async call would run on another thread and name that one.
     const tid = Number(Deno.readLinkSync("/proc/thread-self").split("/").pop());

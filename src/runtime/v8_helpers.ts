@@ -64,7 +64,7 @@ function threadsNamed(name: string): number[] {
 export function lowerV8Helpers(offset = HELPER_NICE_OFFSET): HelperPriority {
   const loop = currentTid();
   const self = loop === null ? null : readTaskSched(loop);
-  if (!self) return { found: 0, lowered: 0, nice: null, why: "not Linux, or no /proc" };
+  if (!self) return { found: 0, lowered: 0, nice: null, why: "not Linux, or /proc unreadable" };
   const nice = Math.min(NICE_MAX, self.nice + Math.max(0, Math.trunc(offset)));
   let tids: number[];
   try {
