@@ -79,7 +79,7 @@ export async function runSidecar(): Promise<void> {
   // What a burst of connections left in malloc's arenas goes back to the OS.
   const trim = startMallocTrim();
   if (!trim.available) console.debug(`telnet: freed native memory is not trimmed (${trim.why})`);
-  // The loop that holds every player's socket first, V8's collector beside it.
+  // As in the engine: this process's event loop first, V8's collector beside it.
   const helpers = lowerV8Helpers();
   if (helpers.why) {
     console.debug(`telnet: V8's helper threads keep their priority (${helpers.why})`);

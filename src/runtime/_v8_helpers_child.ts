@@ -2,13 +2,9 @@
 // Argument: JSON { mainNice?, helperNice?, offset? }, applied in that order before the calls.
 import { openLibcSymbols } from "./libc.ts";
 import { currentTid, readTaskSched } from "./task_stat.ts";
-import { lowerV8Helpers } from "./v8_helpers.ts";
+import { lowerV8Helpers, v8HelperThreads as helpers } from "./v8_helpers.ts";
 
 const opts = JSON.parse(Deno.args[0] ?? "{}");
-const helpers = () =>
-  [...Deno.readDirSync("/proc/self/task")].map((e) => Number(e.name)).filter((tid) =>
-    Deno.readTextFileSync(`/proc/self/task/${tid}/comm`).trim() === "V8 DefaultWorke"
-  );
 const lib = openLibcSymbols({ setpriority: { parameters: ["i32", "u32", "i32"], result: "i32" } });
 if (typeof lib === "string") throw new Error(lib);
 // A setting the kernel refuses (say, a nice value below the runner's, unprivileged) fails the test.

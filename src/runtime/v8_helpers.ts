@@ -42,12 +42,12 @@ export interface HelperPriority {
   why?: string;
 }
 
-/** The threads of this process whose name is `name`. */
-function threadsNamed(name: string): number[] {
+/** The ids of this process's V8 helper threads; throws if `/proc/self/task` cannot be listed. */
+export function v8HelperThreads(): number[] {
   const tids: number[] = [];
   for (const entry of Deno.readDirSync("/proc/self/task")) {
     try {
-      if (Deno.readTextFileSync(`/proc/self/task/${entry.name}/comm`).trim() === name) {
+      if (Deno.readTextFileSync(`/proc/self/task/${entry.name}/comm`).trim() === HELPER_NAME) {
         tids.push(Number(entry.name));
       }
     } catch {
@@ -62,13 +62,13 @@ function threadsNamed(name: string): number[] {
  * event loop); never throws. Call it from the main thread once the runtime is up.
  */
 export function lowerV8Helpers(offset = HELPER_NICE_OFFSET): HelperPriority {
-  const loop = currentTid();
-  const self = loop === null ? null : readTaskSched(loop);
+  const tid = currentTid();
+  const self = tid === null ? null : readTaskSched(tid);
   if (!self) return { found: 0, lowered: 0, nice: null, why: "not Linux, or /proc unreadable" };
   const nice = Math.min(NICE_MAX, self.nice + Math.max(0, Math.trunc(offset)));
   let tids: number[];
   try {
-    tids = threadsNamed(HELPER_NAME).filter((tid) => tid !== loop);
+    tids = v8HelperThreads();
   } catch (e) {
     return { found: 0, lowered: 0, nice, why: `cannot list threads: ${e}` };
   }
