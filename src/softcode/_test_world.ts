@@ -1,0 +1,132 @@
+/**
+ * Test helpers: a softcode engine over a small world held in maps, for the evaluator's unit
+ * tests (the engine's own ports are tested through the commands, end to end).
+ */
+import { Softcode, type SoftcodeLimits, TOP_FLAGS } from "./eval.ts";
+import { builtinFunctions } from "./functions/mod.ts";
+import type { SoftAttr, SoftcodePorts } from "./ports.ts";
+import type { DbObject, ObjectType } from "../world/types.ts";
+import { stripMarkup } from "./markup.ts";
+
+/** A world of objects and attributes in maps, with delivery recorded. */
+export class TestWorld {
+  readonly objects = new Map<string, DbObject>();
+  readonly attrs = new Map<string, Map<string, SoftAttr>>();
+  readonly online = new Set<string>();
+  readonly sent: { to: string; msg: string }[] = [];
+  now = Date.UTC(2026, 0, 1, 12, 0, 0);
+  #next = 0;
+
+  /** Adds an object; returns its id. */
+  add(name: string, type: ObjectType, opts: Partial<DbObject> = {}): string {
+    const id = String(this.#next++);
+    this.objects.set(id, {
+      id,
+      name,
+      flags: [type, ...(opts.flags ?? [])],
+      location: opts.location ?? "",
+      owner: opts.owner ?? (type === "player" ? id : ""),
+      data: opts.data ?? {},
+      createdAt: this.now,
+      updatedAt: this.now,
+    });
+    return id;
+  }
+
+  /** Sets an attribute directly. */
+  set(id: string, name: string, value: string, flags: string[] = []): void {
+    let m = this.attrs.get(id);
+    if (!m) this.attrs.set(id, m = new Map());
+    const owner = this.objects.get(id)?.owner ?? id;
+    m.set(name.toUpperCase(), { name: name.toUpperCase(), value, owner, flags });
+  }
+
+  ports(): SoftcodePorts {
+    // deno-lint-ignore no-this-alias
+    const w = this;
+    const staff = (o: DbObject) =>
+      o.flags.some((f) => ["wizard", "admin", "superuser"].includes(f));
+    const controls = (a: DbObject, b: DbObject) =>
+      staff(a) || a.id === b.id || b.owner === a.id || (a.owner !== "" && a.owner === b.owner);
+    const byFlag = (flag: string) => [...w.objects.values()].filter((o) => o.flags.includes(flag));
+    return {
+      world: {
+        object: (id) => w.objects.get(id) ?? null,
+        contents: (id) => [...w.objects.values()].filter((o) => o.location === id).map((o) => o.id),
+        playerByName: (name) =>
+          [...w.objects.values()].find((o) =>
+            o.flags.includes("player") && o.name.toLowerCase() === name.toLowerCase()
+          )?.id ?? null,
+        byName: (name, limit) =>
+          [...w.objects.values()].filter((o) => o.name.toLowerCase() === name.toLowerCase())
+            .slice(0, limit).map((o) => o.id),
+        ownedBy: (owner, limit) =>
+          [...w.objects.values()].filter((o) => o.owner === owner).slice(0, limit).map((o) => o.id),
+        withFlag: (flag, limit) => byFlag(flag).slice(0, limit).map((o) => o.id),
+        children: (id, limit) =>
+          [...w.objects.values()].filter((o) => o.data.parent === id).slice(0, limit).map((o) =>
+            o.id
+          ),
+      },
+      attributes: {
+        get: (id, name) => w.attrs.get(id)?.get(name) ?? null,
+        names: (id) => [...(w.attrs.get(id)?.keys() ?? [])].sort(),
+        set: (actor, id, name, value) => {
+          const a = w.objects.get(actor), o = w.objects.get(id);
+          if (!a || !o || !controls(a, o)) return "Permission denied.";
+          if (value === "") w.attrs.get(id)?.delete(name);
+          else w.set(id, name, value);
+          return null;
+        },
+      },
+      presence: {
+        online: () => [...w.online],
+        isOnline: (id) => w.online.has(id),
+        idleSeconds: (id) => (w.online.has(id) ? 5 : -1),
+        connectedSeconds: (id) => (w.online.has(id) ? 60 : -1),
+        width: () => 78,
+      },
+      access: {
+        controls,
+        canSee: (viewer, target) =>
+          controls(viewer, target) || target.location === viewer.location ||
+          target.location === viewer.id || target.flags.includes("room") ||
+          target.flags.includes("player"),
+        isStaff: staff,
+      },
+      delivery: {
+        toObject: (id, msg) => w.sent.push({ to: id, msg }),
+        toRoom: (room, msg, exclude = []) => {
+          for (const o of w.objects.values()) {
+            if (o.location === room && !exclude.includes(o.id)) w.sent.push({ to: o.id, msg });
+          }
+        },
+      },
+      writes: {
+        createThing: (owner, name, loc) => w.add(name, "thing", { owner, location: loc }),
+        move: (id, dest) => {
+          const o = w.objects.get(id);
+          if (!o) return "No such object.";
+          o.location = dest;
+          return null;
+        },
+      },
+      now: () => w.now,
+      startedAt: w.now - 3600_000,
+      gameName: () => "TestMUSH",
+    };
+  }
+}
+
+/** A softcode engine over a fresh test world with a room (#0) and a wizard (#1) in it. */
+export function testSoftcode(limits: Partial<SoftcodeLimits> = {}) {
+  const world = new TestWorld();
+  const room = world.add("Limbo", "room");
+  const wiz = world.add("Wizard", "player", { location: room, flags: ["wizard"] });
+  const sc = new Softcode({ ports: world.ports(), functions: builtinFunctions(), limits });
+  /** Evaluates as the wizard, `think`-style; colour markers removed. */
+  const run = (text: string, executor = wiz) => stripMarkup(sc.evaluate(text, { executor }));
+  /** Evaluates as the wizard, keeping colour markers. */
+  const raw = (text: string, executor = wiz) => sc.evaluate(text, { executor });
+  return { world, sc, room, wiz, run, raw, flags: TOP_FLAGS };
+}

@@ -1,0 +1,531 @@
+/**
+ * Softcode text to a program: the pieces TinyMUX 2.12's evaluator (`mux_exec`) would walk
+ * through, decided once per text and flags and then cached, so running the same attribute
+ * again does no parsing at all.
+ *
+ * The rules, as MUX has them: runs of mundane characters are copied; spaces are compressed
+ * (leading ones dropped, a run kept as one, a trailing one dropped); `\x` is `x`; `%x` is a
+ * substitution; `[...]` is evaluated as a function call (an unknown name is an error there);
+ * `{...}` is evaluated without its function check (and its braces dropped under STRIP_CURLY);
+ * and with FCHECK, whatever precedes the first `(` is looked up as a function name: when it
+ * is one, the call's result replaces it, when not, the text stays. What a substitution or a
+ * call will give is only known when it runs; where the text before `(` holds one, the name is
+ * found at run time (`Dyn`).
+ *
+ * Nesting goes through `[`, `{` and function arguments; past `maxDepth` levels the deeper
+ * part gives nothing (MUX's stack limit), so no input can exhaust the JavaScript stack.
+ */
+import { scanTo } from "./scan.ts";
+import { EV, type FunctionDef, type FunctionTable, MAX_ARGS, MAX_FUNCTION_NAME } from "./types.ts";
+import { letterMarker, parseRgb, rgbMarker } from "./markup.ts";
+
+/** Node kinds. */
+export const K_LIT = 0;
+export const K_SUB = 1;
+export const K_EVAL = 2;
+export const K_CALL = 3;
+export const K_NOTFOUND = 4;
+export const K_DYN = 5;
+export const K_DEEP = 6;
+
+/** Literal text. */
+export interface LitNode {
+  k: 0;
+  s: string;
+}
+
+/** A `%` substitution resolved at run time. */
+export interface SubNode {
+  k: 1;
+  /** The substitution's letter, lower-cased (`0`-`9`, `q`, `#`, `!`, `@`, `n`, `s`, ...). */
+  c: string;
+  /** Upper-case the first letter of the result (`%N`, `%S`, `%Q0`). */
+  up: boolean;
+  /** The register, `%v` letter, `%i` digit or `%=<name>` text. */
+  arg: string;
+}
+
+/** A nested evaluation (`[...]`, or a brace group's content). */
+export interface EvalNode {
+  k: 2;
+  p: Program;
+}
+
+/** A function call whose name is known when parsing. */
+export interface CallNode {
+  k: 3;
+  fn: FunctionDef;
+  /** Eager functions: each argument's program. Lazy ones: each argument's raw text. */
+  args: (Program | string)[];
+}
+
+/** An unknown function inside `[...]`: MUX's error replaces everything before it. */
+export interface NotFoundNode {
+  k: 4;
+  name: string;
+}
+
+/** Text before the first `(` that holds a substitution: the name is found when it runs. */
+export interface DynNode {
+  k: 5;
+  /** What precedes `(`. */
+  prefix: Program;
+  /** The whole source text and where the `(` is. */
+  src: string;
+  open: number;
+  /** Where this evaluation's region ends. */
+  end: number;
+  flags: number;
+  depth: number;
+  /** Runs of the rest, by function name, parsed on first use. */
+  cache: Map<string, DynRest>;
+}
+
+/** What follows a dynamic name: the call (null when the name is no function) and the rest. */
+export interface DynRest {
+  call: CallNode | null;
+  /** The call's arguments were not closed: `(` and the rest are text. */
+  open: boolean;
+  rest: Program;
+}
+
+/** A part nested deeper than allowed: gives nothing. */
+export interface DeepNode {
+  k: 6;
+}
+
+/** One piece of a program. */
+export type Node = LitNode | SubNode | EvalNode | CallNode | NotFoundNode | DynNode | DeepNode;
+
+/** A parsed text: its pieces in order. */
+export interface Program {
+  nodes: Node[];
+  /** When the program is one literal, that text (the fast path). */
+  text: string | null;
+}
+
+/** Parse settings. */
+export interface CompileOptions {
+  functions: FunctionTable;
+  /** Deepest nesting of `[`, `{` and arguments parsed (deeper parts give nothing). */
+  maxDepth: number;
+  /** Allow `%q<name>` named registers (newer MUX and PennMUSH; 2.12 has only 0-9, a-z). */
+  namedRegisters: boolean;
+}
+
+const SPACE = 0x20, PERCENT = 0x25, LPAREN = 0x28, RPAREN = 0x29, COMMA = 0x2c;
+const LBRACKET = 0x5b, RBRACKET = 0x5d, BACKSLASH = 0x5c, LBRACE = 0x7b, RBRACE = 0x7d;
+
+/** Characters that end a run of mundane text (all but `(` and `[`, which depend on flags). */
+function special(c: number, fcheck: boolean, brackets: boolean, compress: boolean): boolean {
+  return c === PERCENT || c === BACKSLASH || c === LBRACE || (compress && c === SPACE) ||
+    (fcheck && c === LPAREN) || (brackets && c === LBRACKET);
+}
+
+/** Builds a program from pieces, merging adjacent literals. */
+class Builder {
+  nodes: Node[] = [];
+  lit(s: string): void {
+    if (!s) return;
+    const last = this.nodes[this.nodes.length - 1];
+    if (last && last.k === K_LIT) last.s += s;
+    else this.nodes.push({ k: K_LIT, s });
+  }
+  push(n: Node): void {
+    this.nodes.push(n);
+  }
+  /** Drops the last character output (the trailing space of a compressed run). */
+  dropLastChar(): void {
+    const last = this.nodes[this.nodes.length - 1];
+    if (last && last.k === K_LIT) {
+      last.s = last.s.slice(0, -1);
+      if (!last.s) this.nodes.pop();
+    }
+  }
+  program(): Program {
+    const only = this.nodes.length === 0
+      ? ""
+      : this.nodes.length === 1 && this.nodes[0].k === K_LIT
+      ? (this.nodes[0] as LitNode).s
+      : null;
+    return { nodes: this.nodes, text: only };
+  }
+}
+
+const EMPTY: Program = { nodes: [], text: "" };
+
+/** The letters `%x<letter>` turns into colour (MUX's ColorTable). */
+const COLOUR_LETTERS = "BCGMRWXYbcfghimnruwxy";
+
+/**
+ * Parses `src[start, end)` under `flags`. Nested scans (brackets, arguments) may look past
+ * `end` to the end of `src`, as MUX's do.
+ */
+export function compileRegion(
+  src: string,
+  start: number,
+  end: number,
+  flags: number,
+  opts: CompileOptions,
+  depth: number,
+  startAtSpace = true,
+): Program {
+  if (start >= end) return EMPTY;
+  if (depth > opts.maxDepth) return { nodes: [{ k: K_DEEP }], text: null };
+  const b = new Builder();
+  const compress = (flags & EV.NO_COMPRESS) === 0;
+  const brackets = (flags & EV.NOFCHECK) === 0;
+  const evaluate = (flags & EV.EVAL) !== 0;
+  let fcheck = (flags & EV.FCHECK) !== 0;
+  // Everything output before the first `(` is the function name candidate; it is static
+  // while only literals were output.
+  let staticName = true;
+  let atSpace = startAtSpace;
+  let i = start;
+  while (i < end) {
+    const c = src.charCodeAt(i);
+    if (!special(c, fcheck, brackets, compress)) {
+      let j = i + 1;
+      while (j < end && !special(src.charCodeAt(j), fcheck, brackets, compress)) j++;
+      b.lit(src.slice(i, j));
+      atSpace = false;
+      i = j;
+      continue;
+    }
+    if (c === SPACE) {
+      if (!atSpace) {
+        b.lit(" ");
+        atSpace = true;
+      }
+      i++;
+      continue;
+    }
+    if (c === LPAREN) {
+      // Only reached while checking for a function (fcheck).
+      atSpace = false;
+      fcheck = false;
+      if (!staticName) {
+        const prefix = b.program();
+        return {
+          nodes: [{
+            k: K_DYN,
+            prefix,
+            src,
+            open: i,
+            end,
+            flags,
+            depth,
+            cache: new Map(),
+          }],
+          text: null,
+        };
+      }
+      const name = nameOf(b.nodes, flags);
+      const fn = name.length > 0 && name.length <= MAX_FUNCTION_NAME
+        ? opts.functions.get(name)
+        : undefined;
+      if (!fn) {
+        if (flags & EV.FMAND) {
+          return { nodes: [{ k: K_NOTFOUND, name }], text: null };
+        }
+        b.lit("(");
+        i++;
+        continue;
+      }
+      const call = compileCall(src, i + 1, fn, flags, opts, depth + 1);
+      if (!call) {
+        b.lit("(");
+        i++;
+        continue;
+      }
+      b.nodes = [call.node];
+      i = call.next;
+      continue;
+    }
+    if (c === PERCENT) {
+      atSpace = false;
+      i = percent(src, i, flags, evaluate, b, opts);
+      if (b.nodes.length && b.nodes[b.nodes.length - 1].k !== K_LIT) staticName = false;
+      continue;
+    }
+    if (c === LBRACKET) {
+      const hit = scanTo(src, i + 1, RBRACKET, -1);
+      atSpace = false;
+      if (!hit) {
+        b.lit("[");
+        i++;
+        continue;
+      }
+      const inner = compileRegion(
+        src,
+        i + 1,
+        Math.min(hit.end, end),
+        (flags | EV.FCHECK | EV.FMAND) & ~EV.TOP,
+        opts,
+        depth + 1,
+      );
+      if (inner.text !== null) b.lit(inner.text);
+      else {
+        b.push({ k: K_EVAL, p: inner });
+        staticName = false;
+      }
+      i = hit.end + 1;
+      continue;
+    }
+    if (c === LBRACE) {
+      const hit = scanTo(src, i + 1, RBRACE, -1);
+      atSpace = false;
+      if (!hit) {
+        b.lit("{");
+        i++;
+        continue;
+      }
+      const strip = (flags & EV.STRIP_CURLY) !== 0;
+      if (!strip) b.lit("{");
+      let from = i + 1;
+      const to = Math.min(hit.end, end);
+      let inner: Program;
+      if (evaluate) {
+        // MUX keeps one leading space inside braces (Felan's rule).
+        if (src.charCodeAt(from) === SPACE && from < to) {
+          b.lit(" ");
+          from++;
+        }
+        inner = compileRegion(
+          src,
+          from,
+          to,
+          flags & ~(EV.STRIP_CURLY | EV.FCHECK | EV.FMAND | EV.TOP),
+          opts,
+          depth + 1,
+        );
+      } else {
+        inner = compileRegion(src, from, to, flags & ~(EV.TOP | EV.FMAND), opts, depth + 1);
+      }
+      if (inner.text !== null) b.lit(inner.text);
+      else {
+        b.push({ k: K_EVAL, p: inner });
+        staticName = false;
+      }
+      if (!strip) b.lit("}");
+      i = hit.end + 1;
+      continue;
+    }
+    // Backslash: the next character as it is.
+    atSpace = false;
+    if (i + 1 < src.length) {
+      b.lit(src[i + 1]);
+      i += 2;
+    } else {
+      i++;
+    }
+  }
+  if (compress && atSpace && b.nodes.length) b.dropLastChar();
+  return b.program();
+}
+
+/** The upper-cased function name the literal output so far spells (trailing spaces trimmed in `[...]`). */
+function nameOf(nodes: Node[], flags: number): string {
+  let s = nodes.length ? (nodes[0] as LitNode).s : "";
+  if ((flags & EV.FMAND) && (flags & EV.NO_COMPRESS) === 0) s = s.replace(/\s+$/, "");
+  return upperAscii(s);
+}
+
+/** ASCII upper case (MUX's function names are ASCII). */
+export function upperAscii(s: string): string {
+  return /[a-z]/.test(s) ? s.replace(/[a-z]+/g, (m) => m.toUpperCase()) : s;
+}
+
+/**
+ * Parses a call's arguments from just after its `(`: the call node and where the text
+ * continues, or null when the arguments are never closed.
+ */
+export function compileCall(
+  src: string,
+  pos: number,
+  fn: FunctionDef,
+  flags: number,
+  opts: CompileOptions,
+  depth: number,
+): { node: CallNode; next: number } | null {
+  const lazy = fn.lazy;
+  const feval = lazy
+    ? flags & ~(EV.EVAL | EV.TOP | EV.FMAND | EV.STRIP_CURLY)
+    : flags & ~(EV.TOP | EV.FMAND);
+  const peval = feval & EV.EVAL ? feval | EV.FCHECK : (feval & ~EV.FCHECK) | EV.NOFCHECK;
+  const want = Math.min(fn.parseArgs, MAX_ARGS);
+  const args: (Program | string)[] = [];
+  let cur = pos;
+  for (;;) {
+    const last = args.length >= want - 1;
+    const hit = scanTo(src, cur, last ? -1 : COMMA, RPAREN);
+    if (!hit) return null;
+    if (hit.which === 2 && args.length === 0 && hit.end === cur) {
+      return { node: { k: K_CALL, fn, args }, next: hit.end + 1 };
+    }
+    const p = hit.end > cur ? compileRegion(src, cur, hit.end, peval, opts, depth) : EMPTY;
+    if (lazy) args.push(p.text ?? flatten(p));
+    else args.push(p);
+    cur = hit.end + 1;
+    if (hit.which === 2) return { node: { k: K_CALL, fn, args }, next: cur };
+  }
+}
+
+/**
+ * A program parsed without evaluation holds only literals (and, past the depth limit,
+ * nothing): its text.
+ */
+function flatten(p: Program): string {
+  let s = "";
+  for (const n of p.nodes) if (n.k === K_LIT) s += n.s;
+  return s;
+}
+
+/** Handles `%` at `i`; returns where to continue. */
+function percent(
+  src: string,
+  i: number,
+  flags: number,
+  evaluate: boolean,
+  b: Builder,
+  opts: CompileOptions,
+): number {
+  if (!evaluate) {
+    // Copied as it is, with the character after it.
+    b.lit("%" + (i + 1 < src.length ? src[i + 1] : ""));
+    return i + 2;
+  }
+  if (i + 1 >= src.length) return i + 1;
+  const ch = src[i + 1];
+  const lower = ch.toLowerCase();
+  const up = ch !== lower && "ANMOPQSV".includes(ch);
+  switch (ch) {
+    case "0":
+    case "1":
+    case "2":
+    case "3":
+    case "4":
+    case "5":
+    case "6":
+    case "7":
+    case "8":
+    case "9":
+      b.push({ k: K_SUB, c: "0", up: false, arg: ch });
+      return i + 2;
+    case "q":
+    case "Q": {
+      const reg = src[i + 2] ?? "";
+      if (/^[0-9a-zA-Z]$/.test(reg)) {
+        b.push({ k: K_SUB, c: "q", up, arg: reg.toLowerCase() });
+        return i + 3;
+      }
+      if (reg === "<" && opts.namedRegisters) {
+        const close = src.indexOf(">", i + 3);
+        if (close >= 0) {
+          b.push({ k: K_SUB, c: "q", up, arg: src.slice(i + 3, close).toLowerCase() });
+          return close + 1;
+        }
+      }
+      // MUX drops `%q` and an invalid register character after it.
+      return i + 2 + (reg ? 1 : 0);
+    }
+    case "#":
+    case "!":
+    case "@":
+    case "+":
+    case "|":
+      b.push({ k: K_SUB, c: ch, up: false, arg: "" });
+      return i + 2;
+    case "n":
+    case "N":
+    case "s":
+    case "S":
+    case "o":
+    case "O":
+    case "p":
+    case "P":
+    case "a":
+    case "A":
+    case "k":
+    case "K":
+    case "m":
+    case "M":
+      b.push({ k: K_SUB, c: lower, up, arg: "" });
+      return i + 2;
+    case "l":
+    case "L":
+      if (!(flags & EV.NO_LOCATION)) b.push({ k: K_SUB, c: "l", up: false, arg: "" });
+      return i + 2;
+    case "r":
+    case "R":
+      b.lit("\r\n");
+      return i + 2;
+    case "t":
+    case "T":
+      b.lit("\t");
+      return i + 2;
+    case "b":
+    case "B":
+      b.lit(" ");
+      return i + 2;
+    case "%":
+      b.lit("%");
+      return i + 2;
+    case "v":
+    case "V": {
+      const letter = src[i + 2] ?? "";
+      if (/^[a-zA-Z]$/.test(letter)) {
+        b.push({ k: K_SUB, c: "v", up, arg: letter.toUpperCase() });
+        return i + 3;
+      }
+      return i + 2 + (letter ? 1 : 0);
+    }
+    case "i":
+    case "I": {
+      const d = src[i + 2] ?? "";
+      if (d >= "0" && d <= "9" && d.length === 1) {
+        b.push({ k: K_SUB, c: "i", up: false, arg: d });
+        return i + 3;
+      }
+      // `%i` followed by anything else gives the `i` itself.
+      b.lit(d ? ch : "");
+      return i + 2;
+    }
+    case "=": {
+      if (src[i + 2] !== "<") return i + 2;
+      const close = src.indexOf(">", i + 3);
+      if (close < 0) return i + 2;
+      b.push({ k: K_SUB, c: "=", up: false, arg: src.slice(i + 3, close) });
+      return close + 1;
+    }
+    case "x":
+    case "X":
+    case "c":
+    case "C":
+      return colour(src, i, ch === "X" || ch === "C", b);
+    default:
+      // Unknown letters (and `%\`, `%[`, `%,` ...) give the character itself.
+      b.lit(ch);
+      return i + 2;
+  }
+}
+
+/** `%x` / `%c` colour codes at `i`; returns where to continue. */
+function colour(src: string, i: number, bg: boolean, b: Builder): number {
+  const next = src[i + 2] ?? "";
+  if (next === "<") {
+    const close = src.indexOf(">", i + 3);
+    // No `>`: MUX drops the letter and goes on with `<` as text.
+    if (close < 0) return i + 2;
+    const rgb = parseRgb(src.slice(i + 3, close));
+    if (rgb) b.lit(rgbMarker(rgb[0], rgb[1], rgb[2], bg));
+    return close + 1;
+  }
+  if (next && COLOUR_LETTERS.includes(next)) {
+    b.lit(letterMarker(next));
+    return i + 3;
+  }
+  // Not a colour: the letter after `%` stays.
+  if (next) b.lit(src[i + 1]);
+  return i + 2;
+}

@@ -1,0 +1,150 @@
+/**
+ * Differential test: each expression in testdata/mux212.json was run on TinyMUX 2.12
+ * (scripts/softcode_record_mux.ts); the evaluator must give the same text with the same
+ * colours. Colour is compared per character (foreground, background, highlight, underline,
+ * flash, inverse), so the two servers may spell the escapes differently.
+ */
+import assert from "node:assert/strict";
+import { testSoftcode } from "./_test_world.ts";
+import { isMarker, nearestPalette, PALETTE } from "./markup.ts";
+
+interface Recorded {
+  setup: string[];
+  cases: [string, string][];
+}
+
+const data: Recorded = JSON.parse(
+  await Deno.readTextFile(new URL("./testdata/mux212.json", import.meta.url)),
+);
+
+/** Cases left out on purpose, each with the reason (docs/softcode.md lists the differences). */
+const DIFFERENT: Record<string, string> = {
+  "[lattr(me)]": "MUX lists its own built-in attributes (Created, Lastsite...)",
+  "[fdiv(1,3e20)] [fdiv(1e20,3)] [mul(123456789,1000000000)]":
+    "MUX's last digit of 1/3e20 comes from its own strtod",
+};
+
+interface Style {
+  fg: number;
+  bg: number;
+  hi: boolean;
+  ul: boolean;
+  fl: boolean;
+  inv: boolean;
+}
+
+const PLAIN: Style = { fg: -1, bg: -1, hi: false, ul: false, fl: false, inv: false };
+
+function key(s: Style): string {
+  return `${s.fg},${s.bg},${+s.hi}${+s.ul}${+s.fl}${+s.inv}`;
+}
+
+/** Runs of text with the style of each, from MUX's ANSI output. */
+function fromAnsi(text: string): string {
+  let st = { ...PLAIN };
+  let out = "";
+  let last = key(PLAIN);
+  // deno-lint-ignore no-control-regex
+  const parts = text.split(/(\x1b\[[0-9;]*m)/);
+  for (const p of parts) {
+    // deno-lint-ignore no-control-regex
+    const m = /^\x1b\[([0-9;]*)m$/.exec(p);
+    if (m) {
+      const codes = m[1].split(";").map(Number);
+      for (let i = 0; i < codes.length; i++) {
+        const c = codes[i];
+        if (c === 0) st = { ...PLAIN };
+        else if (c === 1) st.hi = true;
+        else if (c === 4) st.ul = true;
+        else if (c === 5) st.fl = true;
+        else if (c === 7) st.inv = true;
+        else if (c >= 30 && c <= 37) st.fg = c - 30;
+        else if (c >= 40 && c <= 47) st.bg = c - 40;
+        else if (c === 38 && codes[i + 1] === 5) st.fg = codes[i += 2];
+        else if (c === 48 && codes[i + 1] === 5) st.bg = codes[i += 2];
+      }
+      continue;
+    }
+    for (const ch of p) {
+      const k = key(st);
+      if (k !== last) out += `{${k}}`;
+      last = k;
+      out += ch;
+    }
+  }
+  return out;
+}
+
+/** The same runs from the evaluator's output (markers), RGB reduced as MUX reduces it. */
+function fromMarkup(text: string): string {
+  let st = { ...PLAIN };
+  let out = "";
+  let last = key(PLAIN);
+  for (let i = 0; i < text.length;) {
+    const c = text.charCodeAt(i);
+    if (isMarker(c)) {
+      if (c === 0xfdd0) {
+        const l = text[i + 1];
+        if (l === "n") st = { ...PLAIN };
+        else if (l === "h") st.hi = true;
+        else if (l === "u") st.ul = true;
+        else if (l === "f") st.fl = true;
+        else if (l === "i") st.inv = true;
+        i += 2;
+      } else if (c === 0xfdd1 || c === 0xfdd2) {
+        const n = text.charCodeAt(i + 1) - 0x100;
+        if (c === 0xfdd1) st.fg = n;
+        else st.bg = n;
+        i += 2;
+      } else {
+        const [r, g, b] = [1, 2, 3].map((k) => text.charCodeAt(i + k) - 0x100);
+        const n = nearestPalette(r, g, b);
+        if (c === 0xfdd3) st.fg = n;
+        else st.bg = n;
+        i += 4;
+      }
+      continue;
+    }
+    const cp = text.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    const k = key(st);
+    if (k !== last) out += `{${k}}`;
+    last = k;
+    out += ch;
+    i += ch.length;
+  }
+  return out;
+}
+
+/** The test world set up as the recording's setup commands set up MUX (`&ATTR me=value`). */
+function world() {
+  const t = testSoftcode();
+  for (const cmd of data.setup) {
+    const m = /^&(\S+) me=(.*)$/.exec(cmd);
+    if (!m) throw new Error(`setup command not understood: ${cmd}`);
+    t.world.set(t.wiz, m[1], m[2]);
+  }
+  return t;
+}
+
+Deno.test("softcode: palette is the 256 MUX colours", () => {
+  assert.equal(PALETTE.length, 256);
+});
+
+Deno.test("softcode: the evaluator answers as TinyMUX 2.12 does", () => {
+  const failures: string[] = [];
+  let compared = 0;
+  for (const [expr, expected] of data.cases) {
+    if (expr in DIFFERENT) continue;
+    const t = world();
+    const got = fromMarkup(t.raw(expr));
+    const want = fromAnsi(expected);
+    compared++;
+    if (got !== want) {
+      failures.push(`${expr}\n    mux:  ${JSON.stringify(want)}\n    ours: ${JSON.stringify(got)}`);
+    }
+  }
+  if (failures.length) {
+    throw new Error(`${failures.length} of ${compared} differ:\n${failures.join("\n")}`);
+  }
+});

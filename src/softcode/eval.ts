@@ -1,0 +1,584 @@
+/**
+ * The evaluator: runs parsed softcode against the world in memory, synchronously, within the
+ * limits of one evaluation (function invocations, nesting, output length, time) and of its
+ * actor over a window of time. A limit reached gives MUX's error text and ends that
+ * evaluation only; nothing escapes as an exception.
+ */
+import {
+  type CallNode,
+  compileCall,
+  type CompileOptions,
+  compileRegion,
+  type DynNode,
+  type DynRest,
+  K_CALL,
+  K_DEEP,
+  K_DYN,
+  K_EVAL,
+  K_LIT,
+  K_NOTFOUND,
+  K_SUB,
+  type Program,
+  type SubNode,
+  upperAscii,
+} from "./compile.ts";
+import { EV, type Frame, type FunctionTable, MAX_FUNCTION_NAME } from "./types.ts";
+import type { SoftAttr, SoftcodePorts } from "./ports.ts";
+import type { DbObject } from "../world/types.ts";
+import { codesToMarkup } from "./markup.ts";
+import { wildMatch } from "./wild.ts";
+
+/** The limits of evaluation (`softcode.*` in the configuration). */
+export interface SoftcodeLimits {
+  /** Function calls one evaluation may make (MUX's function_invocation_limit). */
+  functionInvocations: number;
+  /** Function calls nested inside each other (MUX's function_recursion_limit). */
+  recursionDepth: number;
+  /** Longest text any step produces, in characters (MUX's LBUF, 8,000). */
+  outputLength: number;
+  /** Wall-clock time one evaluation may take, in ms. */
+  evaluationMs: number;
+  /** Evaluation time one actor may use within `actorWindowMs`. */
+  actorMs: number;
+  actorWindowMs: number;
+  /** Deepest nesting of `[`, `{` and arguments parsed in one text. */
+  parseDepth: number;
+}
+
+/** Defaults: MUX's where it has one. */
+export const DEFAULT_LIMITS: SoftcodeLimits = {
+  functionInvocations: 25_000,
+  recursionDepth: 100,
+  outputLength: 8_000,
+  evaluationMs: 500,
+  actorMs: 2_000,
+  actorWindowMs: 10_000,
+  parseDepth: 1_000,
+};
+
+/** MUX's error texts for the limits. */
+export const ERR_RECURSION = "#-1 FUNCTION RECURSION LIMIT EXCEEDED";
+export const ERR_INVOCATION = "#-1 FUNCTION INVOCATION LIMIT EXCEEDED";
+export const ERR_CPU = "#-1 CPU LIMITED";
+export const ERR_PERMISSION = "#-1 PERMISSION DENIED";
+
+/** Most parsed texts kept. */
+const MAX_CACHED = 20_000;
+
+/** Most actors whose recent evaluation time is remembered. */
+const MAX_ACTORS = 10_000;
+
+/** What one evaluation asks for. */
+export interface EvalRequest {
+  /** `%!`: whose code runs (its permissions apply). */
+  executor: string;
+  /** `%#`: who caused it (default: the executor). */
+  enactor?: string;
+  /** `%@` (default: the enactor). */
+  caller?: string;
+  /** `%0`–`%9`. */
+  args?: readonly string[];
+  /** The text of the command being run (`%m`). */
+  command?: string;
+  /** Evaluation flags (default: a command argument's, MUX's `think`). */
+  flags?: number;
+}
+
+/** Flags `think` evaluates its argument with. */
+export const TOP_FLAGS = EV.EVAL | EV.FCHECK | EV.TOP;
+
+/** Options of a Softcode engine. */
+export interface SoftcodeOptions {
+  ports: SoftcodePorts;
+  functions: FunctionTable;
+  limits?: Partial<SoftcodeLimits>;
+  /** Allow `%q<name>` and named registers (default true). */
+  namedRegisters?: boolean;
+  /** Monotonic milliseconds for budgets (default performance.now). */
+  monotonic?: () => number;
+}
+
+/** The softcode engine: parsed-text cache, limits, actors' budgets. One per game engine. */
+export class Softcode {
+  readonly ports: SoftcodePorts;
+  readonly functions: FunctionTable;
+  limits: SoftcodeLimits;
+  readonly monotonic: () => number;
+  /** `%q<name>` and named registers are allowed. */
+  readonly namedRegisters: boolean;
+  readonly #cache = new Map<string, Program>();
+  #cacheGeneration: number;
+  readonly #opts: CompileOptions;
+  readonly #spent = new Map<string, { since: number; used: number }>();
+
+  constructor(opts: SoftcodeOptions) {
+    this.ports = opts.ports;
+    this.functions = opts.functions;
+    this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
+    this.monotonic = opts.monotonic ?? (() => performance.now());
+    this.#cacheGeneration = opts.functions.generation;
+    this.namedRegisters = opts.namedRegisters ?? true;
+    this.#opts = {
+      functions: opts.functions,
+      maxDepth: this.limits.parseDepth,
+      namedRegisters: this.namedRegisters,
+    };
+  }
+
+  /** Changes the limits (configuration reload). */
+  setLimits(limits: Partial<SoftcodeLimits>): void {
+    this.limits = { ...this.limits, ...limits };
+    this.#opts.maxDepth = this.limits.parseDepth;
+    this.#cache.clear();
+  }
+
+  /** The parsed form of `text` under `flags`, from the cache when it was parsed before. */
+  compile(text: string, flags: number): Program {
+    if (this.#cacheGeneration !== this.functions.generation) {
+      this.#cache.clear();
+      this.#cacheGeneration = this.functions.generation;
+    }
+    const key = flags + "\u0000" + text;
+    const hit = this.#cache.get(key);
+    if (hit) return hit;
+    const p = compileRegion(text, 0, text.length, flags, this.#opts, 0);
+    if (this.#cache.size >= MAX_CACHED) {
+      // Oldest first: a Map iterates in insertion order.
+      this.#cache.delete(this.#cache.keys().next().value!);
+    }
+    this.#cache.set(key, p);
+    return p;
+  }
+
+  /** Parse settings (for the run-time parse of a dynamic call). */
+  get compileOptions(): CompileOptions {
+    return this.#opts;
+  }
+
+  /** Number of parsed texts held (for tests and the benchmark). */
+  get cacheSize(): number {
+    return this.#cache.size;
+  }
+
+  /**
+   * Evaluates `text` for a request and returns the output (internal form: see markup.ts).
+   * Never throws: a limit or an internal fault gives an error text.
+   */
+  evaluate(text: string, req: EvalRequest): string {
+    const ev = this.begin(req);
+    try {
+      return ev.evalTop(text, req.flags ?? TOP_FLAGS);
+    } finally {
+      this.end(ev);
+    }
+  }
+
+  /** Starts an evaluation (pair with `end`), charging its time to the executor's owner. */
+  begin(req: EvalRequest): Evaluation {
+    const actor = this.#actorOf(req.executor);
+    const now = this.monotonic();
+    const spent = this.#spentBy(actor, now);
+    const left = this.limits.actorMs - spent.used;
+    const budget = Math.max(0, Math.min(this.limits.evaluationMs, left));
+    return new Evaluation(this, req, actor, now, now + budget, left <= 0);
+  }
+
+  /** Ends an evaluation: its time counts against its actor's budget. */
+  end(ev: Evaluation): void {
+    const now = this.monotonic();
+    const spent = this.#spentBy(ev.actor, now);
+    spent.used += now - ev.started;
+  }
+
+  /** Evaluation time the actor has used in the current window (ms). */
+  spentBy(actor: string): number {
+    return this.#spentBy(actor, this.monotonic()).used;
+  }
+
+  #spentBy(actor: string, now: number): { since: number; used: number } {
+    let s = this.#spent.get(actor);
+    if (!s || now - s.since >= this.limits.actorWindowMs) {
+      if (s) this.#spent.delete(actor);
+      s = { since: now, used: 0 };
+      if (this.#spent.size >= MAX_ACTORS) this.#spent.delete(this.#spent.keys().next().value!);
+      this.#spent.set(actor, s);
+    }
+    return s;
+  }
+
+  /** Whose budget an evaluation uses: the executor's owner (a player), else itself. */
+  #actorOf(executor: string): string {
+    const o = this.ports.world.object(executor);
+    return o?.owner || executor;
+  }
+}
+
+/** How often (in calls) the clock is read. */
+const CLOCK_EVERY = 16;
+
+/** One evaluation: its registers, loops, counters and the frame of each call. */
+export class Evaluation {
+  readonly sc: Softcode;
+  readonly ports: SoftcodePorts;
+  /** Whose budget this is. */
+  readonly actor: string;
+  readonly started: number;
+  readonly deadline: number;
+  /** `%q0`–`%qz` by index 0–35, and named registers (lower-case) beyond. */
+  regs: Map<string, string> = new Map();
+  /** `itext()` / `inum()` of the loops in progress, innermost last. */
+  readonly itext: string[] = [];
+  readonly inum: number[] = [];
+  /** The command line being run (`%m`). */
+  readonly command: string;
+  invocations = 0;
+  nest = 0;
+  /** Set when time ran out: every further step gives nothing. */
+  halted = false;
+  readonly request: EvalRequest;
+  /** Longest text a step may give. */
+  readonly lbuf: number;
+  #sinceClock = 0;
+
+  constructor(
+    sc: Softcode,
+    req: EvalRequest,
+    actor: string,
+    started: number,
+    deadline: number,
+    overBudget: boolean,
+  ) {
+    this.sc = sc;
+    this.ports = sc.ports;
+    this.actor = actor;
+    this.started = started;
+    this.deadline = deadline;
+    this.request = req;
+    this.command = req.command ?? "";
+    this.lbuf = Math.max(1, sc.limits.outputLength - 1);
+    this.halted = overBudget;
+  }
+
+  /** The top-level frame of the request. */
+  topFrame(): Frame {
+    const r = this.request;
+    const enactor = r.enactor ?? r.executor;
+    return { executor: r.executor, enactor, caller: r.caller ?? enactor, args: r.args ?? [] };
+  }
+
+  /** Evaluates a text at the top level, catching anything unexpected. */
+  evalTop(text: string, flags: number): string {
+    if (this.halted) return ERR_CPU;
+    try {
+      return this.eval(this.topFrame(), text, flags);
+    } catch (e) {
+      if (e instanceof RangeError) return ERR_RECURSION;
+      console.error(`softcode: evaluation failed: ${(e as Error)?.stack ?? e}`);
+      return "#-1 INTERNAL ERROR";
+    }
+  }
+
+  /** Evaluates `text` under `flags` in `frame`. */
+  eval(frame: Frame, text: string, flags: number): string {
+    if (!text) return "";
+    // Every text MUX evaluates sits in an LBUF: a longer one is cut first, which also bounds
+    // the parse (at most LBUF × nesting depth steps).
+    if (text.length > this.lbuf) text = text.slice(0, this.lbuf);
+    return this.run(frame, this.sc.compile(text, flags));
+  }
+
+  /** Runs a parsed program. */
+  run(frame: Frame, p: Program): string {
+    if (p.text !== null) return p.text;
+    if (this.halted) return "";
+    let out = "";
+    const nodes = p.nodes;
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i];
+      switch (n.k) {
+        case K_LIT:
+          out += n.s;
+          break;
+        case K_SUB:
+          out += this.sub(frame, n);
+          break;
+        case K_EVAL:
+          out += this.run(frame, n.p);
+          break;
+        case K_CALL:
+          out += this.call(frame, n);
+          break;
+        case K_NOTFOUND:
+          return this.cap(`#-1 FUNCTION (${n.name}) NOT FOUND`);
+        case K_DYN:
+          return this.dyn(frame, n);
+        case K_DEEP:
+          break;
+      }
+      if (out.length > this.lbuf) out = out.slice(0, this.lbuf);
+    }
+    return out;
+  }
+
+  /** A wildcard match (src/softcode/wild.ts), counted as a step of work. */
+  wild(pattern: string, text: string): boolean {
+    return wildMatch(pattern, text);
+  }
+
+  /** Cuts a text to the output limit. */
+  cap(s: string): string {
+    return s.length > this.lbuf ? s.slice(0, this.lbuf) : s;
+  }
+
+  /**
+   * Counts one step of work (a loop's turn, a call) and reports whether the evaluation may go
+   * on: false once the invocation limit or the time budget is reached.
+   */
+  tick(): boolean {
+    if (this.halted || this.invocations >= this.sc.limits.functionInvocations) return false;
+    if (++this.#sinceClock >= CLOCK_EVERY) {
+      this.#sinceClock = 0;
+      if (this.sc.monotonic() > this.deadline) this.halted = true;
+    }
+    return !this.halted;
+  }
+
+  /** Runs a function call: arguments first (unless lazy), then the limits, then the function. */
+  call(frame: Frame, n: CallNode): string {
+    const fn = n.fn;
+    let args: string[];
+    if (fn.lazy) {
+      args = n.args as string[];
+    } else {
+      args = new Array(n.args.length);
+      for (let i = 0; i < n.args.length; i++) args[i] = this.run(frame, n.args[i] as Program);
+    }
+    return this.invoke(frame, fn.name, args, n);
+  }
+
+  /** Applies the limits and calls a function with its arguments. */
+  invoke(frame: Frame, _name: string, args: string[], n: CallNode): string {
+    const fn = n.fn;
+    this.nest++;
+    this.invocations++;
+    try {
+      if (this.nest >= this.sc.limits.recursionDepth) return ERR_RECURSION;
+      if (this.invocations >= this.sc.limits.functionInvocations) return ERR_INVOCATION;
+      if (++this.#sinceClock >= CLOCK_EVERY) {
+        this.#sinceClock = 0;
+        if (this.sc.monotonic() > this.deadline) this.halted = true;
+      }
+      if (this.halted) return ERR_CPU;
+      if (fn.staff && !this.isStaff(frame.executor)) return ERR_PERMISSION;
+      if (args.length < fn.minArgs || args.length > fn.maxArgs) return arityError(fn);
+      return this.cap(fn.impl(this, frame, args));
+    } finally {
+      this.nest--;
+    }
+  }
+
+  /** A call whose name is only known now. */
+  dyn(frame: Frame, n: DynNode): string {
+    const prefix = this.run(frame, n.prefix);
+    let name = prefix;
+    if ((n.flags & EV.FMAND) && (n.flags & EV.NO_COMPRESS) === 0) name = name.replace(/\s+$/, "");
+    name = upperAscii(name);
+    const fn = name.length > 0 && name.length <= MAX_FUNCTION_NAME
+      ? this.sc.functions.get(name)
+      : undefined;
+    if (!fn && (n.flags & EV.FMAND)) return this.cap(`#-1 FUNCTION (${name}) NOT FOUND`);
+    const key = fn ? fn.name : "";
+    let rest: DynRest | undefined = n.cache.get(key);
+    if (!rest) {
+      rest = this.#dynRest(n, fn ? key : null);
+      if (n.cache.size < 64) n.cache.set(key, rest);
+    }
+    if (!rest.call) return this.cap(prefix + "(" + this.run(frame, rest.rest));
+    const result = this.call(frame, rest.call);
+    return this.cap(result + this.run(frame, rest.rest));
+  }
+
+  #dynRest(n: DynNode, fnName: string | null): DynRest {
+    const opts = this.sc.compileOptions;
+    const flags = n.flags & ~EV.FCHECK;
+    const fn = fnName ? this.sc.functions.get(fnName) : undefined;
+    if (fn) {
+      const c = compileCall(n.src, n.open + 1, fn, n.flags, opts, n.depth + 1);
+      if (c) {
+        return {
+          call: c.node,
+          open: false,
+          rest: compileRegion(n.src, c.next, n.end, flags, opts, n.depth, false),
+        };
+      }
+    }
+    return {
+      call: null,
+      open: true,
+      rest: compileRegion(n.src, n.open + 1, n.end, flags, opts, n.depth, false),
+    };
+  }
+
+  /** A `%` substitution's value. */
+  sub(frame: Frame, n: SubNode): string {
+    const v = this.subValue(frame, n);
+    return n.up && v ? v[0].toUpperCase() + v.slice(1) : v;
+  }
+
+  subValue(frame: Frame, n: SubNode): string {
+    switch (n.c) {
+      case "0":
+        return frame.args[n.arg.charCodeAt(0) - 48] ?? "";
+      case "q":
+        return this.regs.get(n.arg) ?? "";
+      case "#":
+        return "#" + frame.enactor;
+      case "!":
+        return "#" + frame.executor;
+      case "@":
+        return "#" + frame.caller;
+      case "+":
+        return String(frame.args.length);
+      case "n":
+        return this.nameOf(frame.enactor);
+      case "k":
+        return this.monikerOf(frame.enactor);
+      case "s":
+      case "o":
+      case "p":
+      case "a":
+        return pronoun(n.c, genderOf(this.attrValue(frame.enactor, "SEX")));
+      case "l":
+        return "#" + (this.locationOf(frame.enactor) ?? "-1");
+      case "m":
+        return this.command;
+      case "v":
+        return this.attrValue(frame.executor, "V" + n.arg);
+      case "i": {
+        const at = this.itext.length - (n.arg.charCodeAt(0) - 48) - 1;
+        return at >= 0 ? this.itext[at] : "";
+      }
+      case "=": {
+        if (/^\d/.test(n.arg)) {
+          const d = /^\d{1,3}$/.test(n.arg) ? Number(n.arg) : 100;
+          return frame.args[d] ?? "";
+        }
+        const attr = this.readableAttr(frame.executor, frame.executor, n.arg);
+        return attr?.value ?? "";
+      }
+      default:
+        return "";
+    }
+  }
+
+  // --- World helpers used by substitutions and functions. ---
+
+  /** An object by id, or null. */
+  object(id: string): DbObject | null {
+    return this.ports.world.object(id);
+  }
+
+  /** True when the object is staff. */
+  isStaff(id: string): boolean {
+    const o = this.object(id);
+    return !!o && this.ports.access.isStaff(o);
+  }
+
+  /** An object's name ("" when there is none). */
+  nameOf(id: string): string {
+    return this.object(id)?.name ?? "";
+  }
+
+  /** An object's moniker (its colour-coded name) in internal form, or its name. */
+  monikerOf(id: string): string {
+    const o = this.object(id);
+    if (!o) return "";
+    const m = o.data?.moniker;
+    return typeof m === "string" && m ? codesToMarkup(m) : o.name;
+  }
+
+  /** Where an object is (its location's id), or null. */
+  locationOf(id: string): string | null {
+    const o = this.object(id);
+    return o?.location || null;
+  }
+
+  /** An attribute on the object or the nearest parent that has it (MUX's atr_pget). */
+  attrWithParents(id: string, name: string): SoftAttr | null {
+    let cur: string | null = id;
+    for (let depth = 0; cur && depth < 10; depth++) {
+      const a = this.ports.attributes.get(cur, name);
+      if (a) return a;
+      const o = this.object(cur);
+      const parent = o?.data?.parent;
+      cur = typeof parent === "string" && parent ? parent : null;
+    }
+    return null;
+  }
+
+  /** The value of an attribute (with parents), "" when unset. */
+  attrValue(id: string, name: string): string {
+    return this.attrWithParents(id, name)?.value ?? "";
+  }
+
+  /**
+   * An attribute `viewerId` may read on `id` (with parents): visual ones to anyone, wizard and
+   * hidden ones to staff, the rest to whoever controls the object. Null otherwise.
+   */
+  readableAttr(viewerId: string, id: string, name: string): SoftAttr | null {
+    const attr = this.attrWithParents(id, upperAscii(name));
+    if (!attr) return null;
+    return this.mayRead(viewerId, id, attr) ? attr : null;
+  }
+
+  /** MUX's See_attr, with this engine's control rule. */
+  mayRead(viewerId: string, id: string, attr: SoftAttr): boolean {
+    const viewer = this.object(viewerId);
+    const obj = this.object(id);
+    if (!viewer || !obj) return false;
+    const staff = this.ports.access.isStaff(viewer);
+    if (attr.flags.includes("hidden") || attr.flags.includes("wizard")) {
+      return staff || (attr.flags.includes("wizard") && !attr.flags.includes("hidden") &&
+        this.ports.access.controls(viewer, obj));
+    }
+    if (attr.flags.includes("visual")) return true;
+    return this.ports.access.controls(viewer, obj) || attr.owner === viewerId;
+  }
+}
+
+/** MUX's arity error for a function. */
+export function arityError(fn: { name: string; minArgs: number; maxArgs: number }): string {
+  if (fn.minArgs === fn.maxArgs) {
+    return `#-1 FUNCTION (${fn.name}) EXPECTS ${fn.minArgs} ARGUMENTS`;
+  }
+  if (fn.minArgs + 1 === fn.maxArgs) {
+    return `#-1 FUNCTION (${fn.name}) EXPECTS ${fn.minArgs} OR ${fn.maxArgs} ARGUMENTS`;
+  }
+  return `#-1 FUNCTION (${fn.name}) EXPECTS BETWEEN ${fn.minArgs} AND ${fn.maxArgs} ARGUMENTS`;
+}
+
+/** MUX's genders from a SEX value: 1 it, 2 she, 3 he, 4 they. */
+export function genderOf(sex: string): number {
+  switch ((sex[0] ?? "").toLowerCase()) {
+    case "p":
+      return 4;
+    case "m":
+      return 3;
+    case "f":
+    case "w":
+      return 2;
+  }
+  return 1;
+}
+
+const PRONOUNS: Record<string, readonly string[]> = {
+  s: ["", "it", "she", "he", "they"],
+  o: ["", "it", "her", "him", "them"],
+  p: ["", "its", "her", "his", "their"],
+  a: ["", "its", "hers", "his", "theirs"],
+};
+
+/** A pronoun (`s` subjective, `o` objective, `p` possessive, `a` absolute) for a gender. */
+export function pronoun(kind: string, gender: number): string {
+  return PRONOUNS[kind]?.[gender] ?? "";
+}

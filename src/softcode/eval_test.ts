@@ -1,0 +1,150 @@
+import assert from "node:assert/strict";
+import { testSoftcode } from "./_test_world.ts";
+import { ERR_CPU, ERR_INVOCATION, ERR_RECURSION } from "./eval.ts";
+import { NORMAL, paletteMarker, stripMarkup, toWire } from "./markup.ts";
+import { EV } from "./types.ts";
+
+Deno.test("softcode: substitutions name the enactor, executor and caller", () => {
+  const t = testSoftcode();
+  t.world.set(t.wiz, "SEX", "female");
+  assert.equal(
+    t.run("%# %! %@ %n %N %l"),
+    `#${t.wiz} #${t.wiz} #${t.wiz} Wizard Wizard #${t.room}`,
+  );
+  assert.equal(t.run("%s %o %p %a %S"), "she her her hers She");
+  t.world.set(t.wiz, "SEX", "plural");
+  assert.equal(t.run("%s/%o/%p/%a"), "they/them/their/theirs");
+  t.world.set(t.wiz, "SEX", "");
+  assert.equal(t.run("%s"), "it");
+  t.world.set(t.wiz, "VA", "alpha");
+  assert.equal(t.run("[%va]-%VA"), "alpha-Alpha");
+});
+
+Deno.test("softcode: %0-%9 and %+ come from the u() arguments", () => {
+  const t = testSoftcode();
+  t.world.set(t.wiz, "SHOW", "%0|%1|%9|%+");
+  assert.equal(t.run("[u(me/SHOW,a,b)]"), "a|b||2");
+});
+
+Deno.test("softcode: named registers work as in newer MUX and PennMUSH", () => {
+  const t = testSoftcode();
+  assert.equal(t.run("[setq(total,42)]%q<total> [r(total)]"), "42 42");
+  assert.equal(t.run("[setq(bad name,1)]"), "#-1 INVALID GLOBAL REGISTER");
+});
+
+Deno.test("softcode: iter sets ##, #@, %i0 and itext() in nested loops", () => {
+  const t = testSoftcode();
+  assert.equal(t.run("[iter(a b,[iter(1 2,%i1%i0)])]"), "a1 a2 b1 b2");
+  assert.equal(t.run("[iter(x y,[itext(0)][inum(0)])]"), "x1 y2");
+});
+
+Deno.test("softcode: control functions evaluate only the branch taken", () => {
+  const t = testSoftcode();
+  assert.equal(t.run("[ifelse(1,[setq(0,yes)],[setq(0,no)])]%q0"), "yes");
+  assert.equal(t.run("[switch(b,a,[setq(1,A)],b,[setq(1,B)])]%q1"), "B");
+  assert.equal(t.run("[cand(0,[setq(2,ran)])]%q2"), "0");
+});
+
+Deno.test("softcode: colour codes become markers and reach delivery as codes", () => {
+  const t = testSoftcode();
+  const out = t.raw("%xrred%xn [ansi(h,bold)]");
+  assert.equal(stripMarkup(out), "red bold");
+  assert.ok(out.startsWith(paletteMarker(1, false)));
+  assert.equal(toWire(out), "%crred%cn %chbold%cn");
+  assert.equal(toWire(t.raw("100%% %%r")), "100%% %%r");
+  assert.equal(toWire(t.raw("a%rb")), "a\nb");
+  assert.ok(t.raw("[ansi(r,x)]").endsWith(NORMAL));
+});
+
+Deno.test("softcode: unbalanced brackets and parentheses stay as text", () => {
+  const t = testSoftcode();
+  assert.equal(t.run("[add(1,2"), "[add(1,2");
+  assert.equal(t.run("add(1,2"), "add(1,2");
+  assert.equal(t.run("]]) )"), "]]) )");
+  assert.equal(t.run("{{{"), "{{{");
+});
+
+Deno.test("softcode: a very long function name gives MUX's error, within the limits", () => {
+  const t = testSoftcode();
+  const out = t.run(`[${"x".repeat(7_000)}(1)]`);
+  assert.ok(out.startsWith("#-1 FUNCTION (XXXX"));
+  assert.ok(out.endsWith("XXX) NOT FOUND"));
+  // 10,000 characters is longer than any text MUX evaluates (an LBUF): it is cut to 7,999
+  // first, so the bracket never closes and the text stays text, as on MUX.
+  const long = t.run(`[${"x".repeat(10_000)}(1)]`);
+  assert.equal(long.length, 7_999);
+  assert.ok(long.startsWith("[xxx"));
+});
+
+Deno.test("softcode: 100,000 nested brackets parse without exhausting the stack", () => {
+  const t = testSoftcode();
+  const deep = "[".repeat(100_000) + "add(1,2)" + "]".repeat(100_000);
+  const out = t.run(deep);
+  assert.equal(typeof out, "string");
+  const parens = "add(".repeat(50_000) + "1" + ")".repeat(50_000);
+  assert.equal(typeof t.run(`[${parens}]`), "string");
+  const braces = "{".repeat(100_000) + "x" + "}".repeat(100_000);
+  assert.equal(typeof t.run(`[lit(${braces})]`), "string");
+});
+
+Deno.test("softcode: repeat(x,1000000000) is cut to the output limit", () => {
+  const t = testSoftcode();
+  assert.equal(t.run("[strlen(repeat(x,1000000000))]"), "7999");
+  assert.equal(t.run("[repeat(ab,1000000000)]"), "#-1 STRING TOO LONG");
+  assert.equal(t.run("[strlen(lnum(1,100000000))]").length > 0, true);
+  assert.ok(Number(t.run("[strlen(lnum(1,100000000))]")) <= 7999);
+});
+
+Deno.test("softcode: endless u() recursion stops with the recursion error", () => {
+  const t = testSoftcode();
+  t.world.set(t.wiz, "LOOP", "[u(me/LOOP)]");
+  assert.equal(t.run("[u(me/LOOP)]"), ERR_RECURSION);
+  t.world.set(t.wiz, "WIDE", "[u(me/WIDE)][u(me/WIDE)]");
+  const out = t.run("[u(me/WIDE)]");
+  assert.ok(out.includes(ERR_RECURSION) || out.includes(ERR_INVOCATION) || out.includes(ERR_CPU));
+});
+
+Deno.test("softcode: the invocation limit stops a runaway evaluation", () => {
+  const t = testSoftcode({ functionInvocations: 500 });
+  const out = t.run("[iter(lnum(10000),add(##,1))]");
+  assert.ok(out.includes(ERR_INVOCATION) || out.split(" ").length < 600);
+});
+
+Deno.test("softcode: the time budget stops an evaluation, and the actor's budget refuses more", () => {
+  let clock = 0;
+  const t = testSoftcode({ evaluationMs: 50, actorMs: 100, actorWindowMs: 10_000 });
+  // Each read of the clock moves it 1 ms, so a long loop runs out of time.
+  (t.sc as unknown as { monotonic: () => number }).monotonic = () => clock++;
+  const out = t.run("[iter(lnum(5000),add(##,1))]");
+  assert.ok(out.length < 5000 * 4, "stopped early");
+  // The actor has now used its budget in this window: the next evaluation is refused.
+  t.run("[iter(lnum(5000),add(##,1))]");
+  assert.equal(t.run("[add(1,1)]"), ERR_CPU);
+});
+
+Deno.test("softcode: no function throws past the evaluator", () => {
+  const t = testSoftcode();
+  const hostile = ["", "-1", "99999999999999999999", "abc", "#-1", "%", "\\", "[", "é😀", ","];
+  const names = t.sc.functions as unknown as { names(): string[] };
+  for (const name of names.names()) {
+    if (["PEMIT", "REMIT", "OEMIT", "CREATE", "SET", "TEL"].includes(name)) continue;
+    for (const a of hostile) {
+      for (const n of [0, 1, 2, 3, 5]) {
+        const args = Array.from({ length: n }, () => a).join(",");
+        const out = t.run(`[${name}(${args})]`);
+        assert.equal(typeof out, "string", `${name}(${args})`);
+        assert.ok(out.length <= 7999, `${name}(${args}) too long`);
+      }
+    }
+  }
+});
+
+Deno.test("softcode: parsed texts are cached by text and flags", () => {
+  const t = testSoftcode();
+  t.run("[add(1,2)]");
+  const size = t.sc.cacheSize;
+  t.run("[add(1,2)]");
+  assert.equal(t.sc.cacheSize, size);
+  t.sc.evaluate("[add(1,2)]", { executor: t.wiz, flags: EV.EVAL | EV.FCHECK | EV.STRIP_CURLY });
+  assert.equal(t.sc.cacheSize, size + 1);
+});

@@ -1,0 +1,455 @@
+/**
+ * Control and attribute functions: u() and friends, registers, switch/ifelse, iteration and
+ * the functions that apply an attribute to a list.
+ */
+import { define } from "./define.ts";
+import { EV, EVAL_ARG, type Frame, type FunctionDef } from "../types.ts";
+import type { Evaluation } from "../eval.ts";
+import { sepOf, splitList } from "../list.ts";
+import { bool, isReal, toInt, toReal, truthy } from "../numbers.ts";
+import { found, matchError, matchThing, parseObjAttr } from "../match.ts";
+import { upperAscii } from "../compile.ts";
+import type { SoftAttr } from "../ports.ts";
+
+const MAX = 100;
+
+/** Most items a list function walks (MUX's MAX_WORDS). */
+const MAX_ITEMS = 8000;
+
+/** Deepest nesting of iter() and its kin (MUX's MAX_ITEXT). */
+const MAX_LOOPS = 100;
+
+/** Attribute names MUX accepts: a letter or `_`, then letters, digits and `_-.'` etc. */
+export function validAttrName(name: string): boolean {
+  return /^[A-Za-z_~][A-Za-z0-9_\-.'`~!@#$%^&*+=|?:;<>]{0,63}$/.test(name) &&
+    !/[\s/()[\]{},"]/.test(name);
+}
+
+/**
+ * The attribute `ref` (`obj/attr` or `attr` on the executor) as the executor may read it:
+ * the attribute, its object's id, or an error/empty result to return instead.
+ */
+function fetchAttr(
+  ev: Evaluation,
+  frame: Frame,
+  ref: string,
+): { attr: SoftAttr; id: string } | { out: string } {
+  const p = parseObjAttr(ev, frame.executor, ref);
+  let id = p.id;
+  let name = p.attr;
+  if (id === null) {
+    // MUX falls back to the whole text as an attribute of the executor (never valid with `/`).
+    id = frame.executor;
+    name = ref;
+  }
+  if (!validAttrName(name)) return { out: "" };
+  const upper = upperAscii(name);
+  const attr = ev.attrWithParents(id, upper);
+  if (!attr) return { out: "" };
+  if (!ev.mayRead(frame.executor, id, attr)) return { out: "#-1 PERMISSION DENIED" };
+  return { attr, id };
+}
+
+/** Runs an attribute as a u-function of `id` with `args` (%0-%9). */
+export function callAttr(
+  ev: Evaluation,
+  frame: Frame,
+  id: string,
+  text: string,
+  args: readonly string[],
+): string {
+  if (!text) return "";
+  const f: Frame = { executor: id, caller: frame.executor, enactor: frame.enactor, args };
+  return ev.eval(f, text, EV.FCHECK | EV.EVAL);
+}
+
+/** u() and ulocal(). */
+function ufun(ev: Evaluation, frame: Frame, args: string[], local: boolean): string {
+  const a = fetchAttr(ev, frame, args[0]);
+  if ("out" in a) return a.out;
+  if (!local) return callAttr(ev, frame, a.id, a.attr.value, args.slice(1));
+  const saved = new Map(ev.regs);
+  try {
+    return callAttr(ev, frame, a.id, a.attr.value, args.slice(1));
+  } finally {
+    ev.regs = saved;
+  }
+}
+
+/** Replaces `##`, `#@` and `#$` in a text (MUX's replace_tokens). */
+export function replaceTokens(
+  s: string,
+  bound: string | null,
+  place: string | null,
+  sw: string | null,
+): string {
+  if (s.indexOf("#") < 0) return s;
+  let out = "";
+  let i = 0;
+  for (;;) {
+    const at = s.indexOf("#", i);
+    if (at < 0) break;
+    out += s.slice(i, at);
+    const next = s[at + 1];
+    if (next === "#" && bound !== null) {
+      out += bound;
+      i = at + 2;
+    } else if (next === "@" && place !== null) {
+      out += place;
+      i = at + 2;
+    } else if (next === "$" && sw !== null) {
+      out += sw;
+      i = at + 2;
+    } else {
+      out += "#";
+      i = at + 1;
+    }
+  }
+  return out + s.slice(i);
+}
+
+/** A delimiter given to a lazy function: evaluated when longer than one character. */
+function lazySep(ev: Evaluation, frame: Frame, raw: string | undefined, allowNull = false) {
+  if (raw === undefined) return sepOf(undefined);
+  const v = raw.length > 1 ? ev.eval(frame, raw, EV.EVAL | EV.FCHECK) : raw;
+  if (v === "\r\n") return v;
+  return sepOf(v, { allowNull });
+}
+
+/** MUX's switch/case matching: `<` and `>` compare, else a wildcard pattern. */
+function switchMatch(ev: Evaluation, pattern: string, value: string): boolean {
+  const c = pattern[0];
+  if (c === "<" || c === ">") {
+    const t = pattern.slice(1);
+    if (isReal(value) && isReal(t)) {
+      return c === "<" ? toReal(value) < toReal(t) : toReal(value) > toReal(t);
+    }
+    return c === "<" ? value < t : value > t;
+  }
+  return ev.wild(pattern, value);
+}
+
+function switchFn(ev: Evaluation, frame: Frame, args: string[], wild: boolean): string {
+  const value = ev.eval(frame, args[0], EVAL_ARG);
+  let i = 1;
+  for (; i < args.length - 1; i += 2) {
+    if (ev.halted) return "";
+    const pat = ev.eval(frame, args[i], EVAL_ARG);
+    if (wild ? switchMatch(ev, pat, value) : pat === value) {
+      return ev.eval(frame, replaceTokens(args[i + 1], null, null, value), EVAL_ARG);
+    }
+  }
+  if (i < args.length) return ev.eval(frame, replaceTokens(args[i], null, null, value), EVAL_ARG);
+  return "";
+}
+
+/** Runs `each` for each item of a list with itext/inum set, joining the results. */
+function loop(
+  ev: Evaluation,
+  items: string[],
+  osep: string,
+  each: (item: string, n: number) => string,
+): string {
+  if (ev.itext.length >= MAX_LOOPS) return "";
+  let out = "";
+  ev.itext.push("");
+  ev.inum.push(0);
+  const top = ev.itext.length - 1;
+  try {
+    const n = Math.min(items.length, MAX_ITEMS);
+    for (let i = 0; i < n; i++) {
+      if (!ev.tick()) break;
+      ev.itext[top] = items[i];
+      ev.inum[top] = i + 1;
+      const r = each(items[i], i + 1);
+      out = i ? out + osep + r : r;
+      if (out.length > ev.lbuf) return out.slice(0, ev.lbuf);
+    }
+  } finally {
+    ev.itext.pop();
+    ev.inum.pop();
+  }
+  return out;
+}
+
+/** The u-function an attribute reference names, for map/filter/fold/sortby/foreach. */
+function ufunOf(ev: Evaluation, frame: Frame, ref: string): { id: string; text: string } | string {
+  const a = fetchAttr(ev, frame, ref);
+  if ("out" in a) return a.out;
+  return { id: a.id, text: a.attr.value };
+}
+
+/** The control family. */
+export const controlFunctions: FunctionDef[] = [
+  define("u", 1, MAX, (ev, f, args) => ufun(ev, f, args, false)),
+  define("ulocal", 1, MAX, (ev, f, args) => ufun(ev, f, args, true)),
+  define("udefault", 2, MAX, (ev, f, args) => {
+    const ref = ev.eval(f, args[0], EVAL_ARG);
+    const a = fetchAttr(ev, f, ref);
+    if ("out" in a || !a.attr.value) return ev.eval(f, args[1], EVAL_ARG);
+    const rest = args.slice(2).map((x) => ev.eval(f, x, EVAL_ARG));
+    return callAttr(ev, f, a.id, a.attr.value, rest);
+  }, { lazy: true }),
+  define("v", 1, 1, (ev, f, args) => {
+    const name = args[0].trim();
+    if (!validAttrName(name)) return "";
+    if (name.length === 1 && !/[a-z_~]/i.test(name)) return "";
+    if (name.length === 1) {
+      // v(0)...: a single character is a positional argument in MUX.
+      const d = name.charCodeAt(0) - 48;
+      if (d >= 0 && d <= 9) return f.args[d] ?? "";
+    }
+    const attr = ev.readableAttr(f.executor, f.executor, name);
+    return attr?.value ?? "";
+  }),
+  define("get", 1, 1, (ev, f, args) => {
+    const r = getAttr(ev, f, args[0]);
+    return typeof r === "string" ? r : r.value;
+  }),
+  define("xget", 2, 2, (ev, f, args) => {
+    if (!args[0] || !args[1]) return "";
+    const r = getAttr(ev, f, `${args[0]}/${args[1]}`);
+    return typeof r === "string" ? r : r.value;
+  }),
+  define("get_eval", 1, 1, (ev, f, args) => {
+    const r = getAttr(ev, f, args[0]);
+    if (typeof r === "string") return r;
+    const self = { executor: r.id, caller: f.executor, enactor: f.executor, args: [] };
+    return ev.eval(self, r.value, EV.EVAL);
+  }),
+  define("default", 2, 2, (ev, f, args) => {
+    const ref = ev.eval(f, args[0], EVAL_ARG);
+    const r = getAttr(ev, f, ref);
+    if (typeof r !== "string" && r.value) return r.value;
+    return ev.eval(f, args[1], EVAL_ARG);
+  }, { lazy: true }),
+  define("edefault", 2, 2, (ev, f, args) => {
+    const ref = ev.eval(f, args[0], EVAL_ARG);
+    const r = getAttr(ev, f, ref);
+    if (typeof r !== "string" && r.value) {
+      return ev.eval({ ...f, executor: r.id, caller: f.executor }, r.value, EV.FCHECK | EV.EVAL);
+    }
+    return ev.eval(f, args[1], EVAL_ARG);
+  }, { lazy: true }),
+  define("hasattr", 2, 2, (ev, f, args) => hasAttr(ev, f, args, false)),
+  define("hasattrp", 2, 2, (ev, f, args) => hasAttr(ev, f, args, true)),
+  define("lattr", 1, 1, (ev, f, args) => {
+    const p = parseObjAttr(ev, f.executor, args[0]);
+    const ref = p.slash ? args[0].slice(0, args[0].indexOf("/")) : args[0];
+    const r = p.slash ? (p.id ?? "#-1") : matchThing(ev, f.executor, ref);
+    if (!found(r)) return matchError(r);
+    const pattern = p.slash && p.attr ? p.attr : "*";
+    const names = ev.ports.attributes.names(r);
+    const out: string[] = [];
+    let len = 0;
+    for (const n of names) {
+      if (!ev.wild(pattern, n)) continue;
+      const a = ev.ports.attributes.get(r, n);
+      if (!a || !ev.mayRead(f.executor, r, a)) continue;
+      len += n.length + 1;
+      if (len > ev.lbuf) break;
+      out.push(n);
+    }
+    return out.join(" ");
+  }),
+  define("setq", 2, 2, (ev, _f, args) => setReg(ev, args[0], args[1]) ?? ""),
+  define("setr", 2, 2, (ev, _f, args) => setReg(ev, args[0], args[1]) ?? args[1]),
+  define("r", 1, 1, (ev, _f, args) => {
+    const k = regKey(ev, args[0]);
+    return k === null ? "#-1 INVALID GLOBAL REGISTER" : ev.regs.get(k) ?? "";
+  }),
+  define("localize", 1, 1, (ev, f, args) => {
+    const saved = new Map(ev.regs);
+    try {
+      return ev.eval(f, args[0], EVAL_ARG);
+    } finally {
+      ev.regs = saved;
+    }
+  }, { lazy: true }),
+  define("switch", 2, MAX, (ev, f, args) => switchFn(ev, f, args, true), { lazy: true }),
+  define("case", 2, MAX, (ev, f, args) => switchFn(ev, f, args, false), { lazy: true }),
+  define("ifelse", 3, 3, (ev, f, args) => {
+    const c = ev.eval(f, args[0], EVAL_ARG);
+    return ev.eval(f, truthy(c) ? args[1] : args[2], EVAL_ARG);
+  }, { lazy: true }),
+  define("if", 2, 3, (ev, f, args) => {
+    const c = ev.eval(f, args[0], EVAL_ARG);
+    if (truthy(c)) return ev.eval(f, args[1], EVAL_ARG);
+    return args.length > 2 ? ev.eval(f, args[2], EVAL_ARG) : "";
+  }, { lazy: true }),
+  define("iter", 2, 4, (ev, f, args) => {
+    const sep = lazySep(ev, f, args[2]);
+    if (typeof sep !== "string") return sep.error;
+    // Unlike most list functions, iter()'s output separator defaults to a space.
+    const osep = args[3] === undefined ? " " : lazySep(ev, f, args[3], true);
+    if (typeof osep !== "string") return osep.error;
+    const list = ev.eval(f, args[0], EVAL_ARG);
+    const items = splitList(list, sep);
+    return loop(
+      ev,
+      items,
+      osep,
+      (item, n) => ev.eval(f, replaceTokens(args[1], item, String(n), null), EVAL_ARG),
+    );
+  }, { lazy: true }),
+  define("itext", 0, 1, (ev, _f, args) => {
+    const n = Math.max(0, args.length ? toInt(args[0]) : 0);
+    const at = ev.itext.length - n - 1;
+    return at >= 0 ? ev.itext[at] : "";
+  }),
+  define("inum", 0, 1, (ev, _f, args) => {
+    const n = Math.max(0, args.length ? toInt(args[0]) : 0);
+    const at = ev.inum.length - n - 1;
+    return at >= 0 ? String(ev.inum[at]) : "";
+  }),
+  define("ilev", 0, 0, (ev) => String(ev.itext.length - 1)),
+  define("map", 2, 13, (ev, f, args) => {
+    const u = ufunOf(ev, f, args[0]);
+    if (typeof u === "string") return u;
+    const sep = sepOf(args[2]);
+    if (typeof sep !== "string") return sep.error;
+    const osep = args[3] === undefined ? sep : sepOf(args[3], { allowNull: true });
+    if (typeof osep !== "string") return osep.error;
+    const extra = args.slice(4);
+    return loop(
+      ev,
+      splitList(args[1], sep),
+      osep,
+      (item, n) => callAttr(ev, f, u.id, u.text, [item, String(n), ...extra]),
+    );
+  }),
+  define("filter", 2, 13, (ev, f, args) => {
+    const u = ufunOf(ev, f, args[0]);
+    if (typeof u === "string") return u;
+    const sep = sepOf(args[2]);
+    if (typeof sep !== "string") return sep.error;
+    const osep = args[3] === undefined ? sep : sepOf(args[3], { allowNull: true });
+    if (typeof osep !== "string") return osep.error;
+    const extra = args.slice(4);
+    const kept: string[] = [];
+    loop(ev, splitList(args[1], sep), "", (item, n) => {
+      if (callAttr(ev, f, u.id, u.text, [item, String(n), ...extra]) === "1") kept.push(item);
+      return "";
+    });
+    return kept.join(osep);
+  }),
+  define("fold", 2, 4, (ev, f, args) => {
+    const u = ufunOf(ev, f, args[0]);
+    if (typeof u === "string") return u;
+    const sep = sepOf(args[3]);
+    if (typeof sep !== "string") return sep.error;
+    const items = splitList(args[1], sep);
+    let acc: string;
+    let start = 0;
+    if (args.length >= 3 && args[2] !== undefined) {
+      acc = args[2];
+    } else {
+      if (!items.length) return "";
+      acc = items[0];
+      start = 1;
+    }
+    loop(ev, items.slice(start), "", (item) => {
+      acc = callAttr(ev, f, u.id, u.text, [acc, item]);
+      return "";
+    });
+    return acc;
+  }),
+  define("foreach", 2, 4, (ev, f, args) => {
+    const u = ufunOf(ev, f, args[0]);
+    if (typeof u === "string") return u;
+    const chars = [...args[1]];
+    const start = args[2] ?? "";
+    const end = args[3] ?? "";
+    let on = start === "";
+    let out = "";
+    for (const ch of chars) {
+      if (!ev.tick()) break;
+      if (!on) {
+        if (ch === start) on = true;
+        else out += ch;
+        continue;
+      }
+      if (end !== "" && ch === end) {
+        on = start === "";
+        continue;
+      }
+      out += callAttr(ev, f, u.id, u.text, [ch]);
+      if (out.length > ev.lbuf) break;
+    }
+    return out;
+  }),
+  define("sortby", 2, 4, (ev, f, args) => {
+    const u = ufunOf(ev, f, args[0]);
+    if (typeof u === "string") return u;
+    const sep = sepOf(args[2]);
+    if (typeof sep !== "string") return sep.error;
+    const osep = args[3] === undefined ? sep : sepOf(args[3], { allowNull: true });
+    if (typeof osep !== "string") return osep.error;
+    const items = splitList(args[1], sep).slice(0, MAX_ITEMS);
+    // A merge sort: bounded comparisons, stable, and it stops comparing once limits trip.
+    const sorted = mergeSort(items, (a, b) => {
+      if (!ev.tick()) return 0;
+      return toInt(callAttr(ev, f, u.id, u.text, [a, b]));
+    });
+    return sorted.join(osep);
+  }),
+  define("s", 1, 1, (ev, f, args) => ev.eval(f, args[0], EVAL_ARG), { parse: 1 }),
+  define("objeval", 2, 2, (ev, f, args) => {
+    const who = ev.eval(f, args[0], EVAL_ARG);
+    const r = matchThing(ev, f.executor, who);
+    if (!found(r)) return matchError(r);
+    const o = ev.object(r), me = ev.object(f.executor);
+    const id = o && me && ev.ports.access.controls(me, o) ? r : f.executor;
+    return ev.eval({ ...f, executor: id, caller: f.executor }, args[1], EVAL_ARG);
+  }, { lazy: true }),
+];
+
+function mergeSort(a: string[], cmp: (x: string, y: string) => number): string[] {
+  if (a.length < 2) return a;
+  const mid = a.length >> 1;
+  const l = mergeSort(a.slice(0, mid), cmp), r = mergeSort(a.slice(mid), cmp);
+  const out: string[] = [];
+  let i = 0, j = 0;
+  while (i < l.length && j < r.length) out.push(cmp(l[i], r[j]) <= 0 ? l[i++] : r[j++]);
+  return out.concat(l.slice(i), r.slice(j));
+}
+
+/** get(): the attribute's value and object, or a string to return (an error, or ""). */
+function getAttr(ev: Evaluation, f: Frame, ref: string): { value: string; id: string } | string {
+  const at = ref.indexOf("/");
+  if (at < 0) return "#-1 NO MATCH";
+  const r = matchThing(ev, f.executor, ref.slice(0, at));
+  if (!found(r)) return "#-1 NO MATCH";
+  const name = ref.slice(at + 1).trim();
+  if (!validAttrName(name)) return "";
+  const attr = ev.attrWithParents(r, upperAscii(name));
+  if (!attr) return "";
+  if (!ev.mayRead(f.executor, r, attr)) return "#-1 PERMISSION DENIED";
+  return { value: attr.value, id: r };
+}
+
+function hasAttr(ev: Evaluation, f: Frame, args: string[], parents: boolean): string {
+  const r = matchThing(ev, f.executor, args[0]);
+  if (!found(r)) return matchError(r);
+  const name = upperAscii(args[1].trim());
+  if (!validAttrName(name)) return "0";
+  const attr = parents ? ev.attrWithParents(r, name) : ev.ports.attributes.get(r, name);
+  if (!attr || !attr.value) return "0";
+  return bool(ev.mayRead(f.executor, r, attr));
+}
+
+/** The register key for a name: `0`-`9`, `a`-`z`, or a named one; null when invalid. */
+function regKey(ev: Evaluation, name: string): string | null {
+  const n = name.toLowerCase();
+  if (/^[0-9a-z]$/.test(n)) return n;
+  if (ev.sc.namedRegisters && /^[a-z0-9_]{2,32}$/.test(n)) return n;
+  return null;
+}
+
+function setReg(ev: Evaluation, name: string, value: string): string | null {
+  const k = regKey(ev, name);
+  if (k === null) return "#-1 INVALID GLOBAL REGISTER";
+  if (value === "") ev.regs.delete(k);
+  else ev.regs.set(k, value);
+  return null;
+}

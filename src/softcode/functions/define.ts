@@ -1,0 +1,66 @@
+/** The function table and the helpers every function family uses. */
+import type { FunctionDef, FunctionImpl, FunctionTable } from "../types.ts";
+import { MAX_ARGS } from "../types.ts";
+
+/** Options of one function. */
+export interface DefineOptions {
+  /** Arguments passed unevaluated. */
+  lazy?: boolean;
+  /** Arguments split at commas (the rest joins the last); default all. */
+  parse?: number;
+  /** Staff only. */
+  staff?: boolean;
+}
+
+/** A function definition: upper-case name, argument counts, code. */
+export function define(
+  name: string,
+  minArgs: number,
+  maxArgs: number,
+  impl: FunctionImpl,
+  opts: DefineOptions = {},
+): FunctionDef {
+  return {
+    name: name.toUpperCase(),
+    minArgs,
+    maxArgs,
+    parseArgs: opts.parse ?? MAX_ARGS,
+    lazy: opts.lazy ?? false,
+    staff: opts.staff,
+    impl,
+  };
+}
+
+/** The table of functions the evaluator looks names up in. */
+export class FunctionRegistry implements FunctionTable {
+  readonly #fns = new Map<string, FunctionDef>();
+  #generation = 0;
+
+  /** Changes whenever the table changes. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  get(upperName: string): FunctionDef | undefined {
+    return this.#fns.get(upperName);
+  }
+
+  /** Adds functions (replacing any of the same name). */
+  add(...defs: FunctionDef[]): void {
+    for (const d of defs) this.#fns.set(d.name, d);
+    this.#generation++;
+  }
+
+  /** Makes `alias` call the function `target` (its errors keep the target's name, as MUX's do). */
+  alias(alias: string, target: string): void {
+    const fn = this.#fns.get(target.toUpperCase());
+    if (!fn) throw new Error(`softcode: no function ${target} to alias as ${alias}`);
+    this.#fns.set(alias.toUpperCase(), fn);
+    this.#generation++;
+  }
+
+  /** Every name the table answers to, sorted. */
+  names(): string[] {
+    return [...this.#fns.keys()].sort();
+  }
+}

@@ -1,0 +1,297 @@
+/** Arithmetic, comparison and logic, with MUX's number rules (src/softcode/numbers.ts). */
+import { define } from "./define.ts";
+import type { FunctionDef } from "../types.ts";
+import {
+  bool,
+  formatNumber,
+  formatRounded,
+  integerDigits,
+  isInteger,
+  isRational,
+  isReal,
+  nearestPretty,
+  toInt,
+  toReal,
+  truthy,
+} from "../numbers.ts";
+import { sepOf, splitList } from "../list.ts";
+import { EVAL_ARG } from "../types.ts";
+
+const MAX = 100;
+
+/** Sums with compensation, then the prettiest neighbour (MUX's AddDoubles). */
+function addDoubles(values: number[]): number {
+  const v = [...values].sort((a, b) => Math.abs(b) - Math.abs(a));
+  if (!v.length) return 0;
+  let sum = v[0];
+  let err = 0;
+  for (let i = 1; i < v.length; i++) {
+    const addend = err + v[i];
+    const addendErr = v[i] - (addend - err);
+    const sum1 = sum + addend;
+    const sum1Err = addend - (sum1 - sum);
+    const next = sum1 + (addendErr + sum1Err);
+    err = (addendErr + sum1Err) - (next - sum1);
+    sum = next;
+  }
+  return nearestPretty(sum);
+}
+
+/** True when every argument is an integer of at most 9 digits (MUX's fast path). */
+function smallInts(args: string[]): boolean {
+  for (const a of args) {
+    const d = integerDigits(a);
+    if (d < 0 || d > 9) return false;
+  }
+  return true;
+}
+
+/** A 64-bit integer from text (MUX's mux_atoi64), exact. */
+function toBig(s: string): bigint {
+  const m = /^\s*([-+]?)(\d+)/.exec(s);
+  if (!m) return 0n;
+  const v = BigInt(m[2]);
+  return BigInt.asIntN(64, m[1] === "-" ? -v : v);
+}
+
+function i64(v: bigint): string {
+  return BigInt.asIntN(64, v).toString();
+}
+
+function compare(args: string[], op: (a: number, b: number) => boolean): string {
+  if (smallInts(args.slice(0, 2))) return bool(op(toInt(args[0]), toInt(args[1])));
+  return bool(op(toReal(args[0]), toReal(args[1])));
+}
+
+function fpResult(r: number): string {
+  return formatNumber(r);
+}
+
+/** The arithmetic family. */
+export const mathFunctions: FunctionDef[] = [
+  define("add", 1, MAX, (_ev, _f, args) => {
+    if (args.length <= 9 && smallInts(args)) {
+      let sum = 0;
+      for (const a of args) sum += toInt(a);
+      return String(sum);
+    }
+    return formatNumber(addDoubles(args.map(toReal)));
+  }),
+  define("sub", 2, 2, (_ev, _f, args) => {
+    if (smallInts(args)) return String(toInt(args[0]) - toInt(args[1]));
+    return formatNumber(addDoubles([toReal(args[0]), -toReal(args[1])]));
+  }),
+  define("mul", 1, MAX, (_ev, _f, args) => {
+    let prod = 1;
+    for (const a of args) prod *= toReal(a);
+    return formatNumber(nearestPretty(prod));
+  }),
+  define("idiv", 2, 2, (_ev, _f, args) => {
+    const bot = toBig(args[1]);
+    if (bot === 0n) return "#-1 DIVIDE BY ZERO";
+    return i64(toBig(args[0]) / bot);
+  }),
+  define("floordiv", 2, 2, (_ev, _f, args) => {
+    const bot = toBig(args[1]);
+    if (bot === 0n) return "#-1 DIVIDE BY ZERO";
+    const top = toBig(args[0]);
+    let q = top / bot;
+    if ((top % bot !== 0n) && ((top < 0n) !== (bot < 0n))) q -= 1n;
+    return i64(q);
+  }),
+  define("fdiv", 2, 2, (_ev, _f, args) => {
+    const bot = toReal(args[1]);
+    const top = toReal(args[0]);
+    if (bot === 0) return top > 0 ? "+Inf" : top < 0 ? "-Inf" : "Ind";
+    return formatNumber(top / bot);
+  }),
+  define("mod", 2, 2, (_ev, _f, args) => {
+    let bot = toBig(args[1]);
+    if (bot === 0n) bot = 1n;
+    const top = toBig(args[0]);
+    let r = top % bot;
+    if (r !== 0n && (r < 0n) !== (bot < 0n)) r += bot;
+    return i64(r);
+  }),
+  define("remainder", 2, 2, (_ev, _f, args) => {
+    let bot = toBig(args[1]);
+    if (bot === 0n) bot = 1n;
+    return i64(toBig(args[0]) % bot);
+  }),
+  define("inc", 0, 1, (_ev, _f, args) => args.length ? i64(toBig(args[0]) + 1n) : "1"),
+  define("dec", 0, 1, (_ev, _f, args) => args.length ? i64(toBig(args[0]) - 1n) : "-1"),
+  define("abs", 1, 1, (_ev, _f, args) => {
+    const n = toReal(args[0]);
+    return n === 0 ? "0" : formatNumber(Math.abs(n));
+  }),
+  define("sign", 1, 1, (_ev, _f, args) => {
+    const n = toReal(args[0]);
+    return n < 0 ? "-1" : bool(n > 0);
+  }),
+  define("floor", 1, 1, (_ev, _f, args) => fpResult(Math.floor(toReal(args[0])))),
+  define("ceil", 1, 1, (_ev, _f, args) => fpResult(Math.ceil(toReal(args[0])))),
+  define("trunc", 1, 1, (_ev, _f, args) => fpResult(Math.trunc(toReal(args[0])))),
+  define("round", 2, 2, (_ev, _f, args) => {
+    const r = toReal(args[0]);
+    return formatRounded(r === 0 ? 0 : r, toInt(args[1]));
+  }),
+  define("power", 2, 2, (_ev, _f, args) => {
+    return formatNumber(Math.pow(toReal(args[0]), toReal(args[1])));
+  }),
+  define("sqrt", 1, 1, (_ev, _f, args) => {
+    const v = toReal(args[0]);
+    if (v < 0) return "Ind";
+    return v === 0 ? "0" : formatNumber(Math.sqrt(v));
+  }),
+  define("ln", 1, 1, (_ev, _f, args) => {
+    const v = toReal(args[0]);
+    if (v < 0) return "Ind";
+    if (v === 0) return "-Inf";
+    return formatNumber(Math.log(v));
+  }),
+  define("log", 1, 2, (_ev, _f, args) => {
+    const v = toReal(args[0]);
+    if (v < 0) return "Ind";
+    if (v === 0) return "-Inf";
+    if (args.length < 2) return formatNumber(Math.log10(v));
+    const base = toReal(args[1]);
+    if (base <= 0 || base === 1) return "Ind";
+    if (base === 10) return formatNumber(Math.log10(v));
+    if (base === 2) return formatNumber(Math.log2(v));
+    return formatNumber(Math.log(v) / Math.log(base));
+  }),
+  define("exp", 1, 1, (_ev, _f, args) => formatNumber(Math.exp(toReal(args[0])))),
+  define("pi", 0, 0, () => formatNumber(Math.PI)),
+  define("e", 0, 0, () => formatNumber(Math.E)),
+  define("max", 1, MAX, (_ev, _f, args) => {
+    let m = 0;
+    args.forEach((a, i) => {
+      const v = toReal(a);
+      if (i === 0 || v > m) m = v;
+    });
+    return formatNumber(m);
+  }),
+  define("min", 1, MAX, (_ev, _f, args) => {
+    let m = 0;
+    args.forEach((a, i) => {
+      const v = toReal(a);
+      if (i === 0 || v < m) m = v;
+    });
+    return formatNumber(m);
+  }),
+  define("ladd", 0, 2, (_ev, _f, args) => {
+    if (!args.length) return "0";
+    const sep = sepOf(args[1]);
+    if (typeof sep !== "string") return sep.error;
+    return formatNumber(addDoubles(splitList(args[0], sep).map(toReal)));
+  }),
+  define("lmax", 0, 2, (_ev, _f, args) => listExtreme(args, (a, b) => a > b)),
+  define("lmin", 0, 2, (_ev, _f, args) => listExtreme(args, (a, b) => a < b)),
+  define("band", 1, MAX, (_ev, _f, args) => bitwise(args, -1n, (a, b) => a & b)),
+  define("bor", 1, MAX, (_ev, _f, args) => bitwise(args, 0n, (a, b) => a | b)),
+  define("bxor", 1, MAX, (_ev, _f, args) => bitwise(args, 0n, (a, b) => a ^ b)),
+  define("bnand", 2, 2, (_ev, _f, args) => {
+    if (!isInteger(args[0]) || !isInteger(args[1])) return "#-1 ARGUMENTS MUST BE INTEGERS";
+    return BigInt.asUintN(64, toBig(args[0]) & ~toBig(args[1])).toString();
+  }),
+  define("shl", 2, 2, (_ev, _f, args) => shift(args, true)),
+  define("shr", 2, 2, (_ev, _f, args) => shift(args, false)),
+  define("eq", 2, 2, (_ev, _f, args) => {
+    if (smallInts(args)) return bool(toInt(args[0]) === toInt(args[1]));
+    return bool(args[0] === args[1] || toReal(args[0]) === toReal(args[1]));
+  }),
+  define("neq", 2, 2, (_ev, _f, args) => {
+    if (smallInts(args)) return bool(toInt(args[0]) !== toInt(args[1]));
+    return bool(args[0] !== args[1] && toReal(args[0]) !== toReal(args[1]));
+  }),
+  define("gt", 2, 2, (_ev, _f, args) => compare(args, (a, b) => a > b)),
+  define("gte", 2, 2, (_ev, _f, args) => compare(args, (a, b) => a >= b)),
+  define("lt", 2, 2, (_ev, _f, args) => compare(args, (a, b) => a < b)),
+  define("lte", 2, 2, (_ev, _f, args) => compare(args, (a, b) => a <= b)),
+  define("isnum", 1, 1, (_ev, _f, args) => bool(isReal(args[0]))),
+  define("isint", 1, 1, (_ev, _f, args) => bool(isInteger(args[0]))),
+  define("israt", 1, 1, (_ev, _f, args) => bool(isRational(args[0]))),
+  define("not", 1, 1, (_ev, _f, args) => bool(!truthy(args[0]))),
+  define("t", 0, 1, (_ev, _f, args) => bool(args.length > 0 && args[0] !== "" && truthy(args[0]))),
+  define("and", 0, MAX, (_ev, _f, args) => bool(args.every((a) => toInt(a) !== 0))),
+  define("or", 0, MAX, (_ev, _f, args) => bool(args.some((a) => toInt(a) !== 0))),
+  define("xor", 0, MAX, (_ev, _f, args) => {
+    let v = false;
+    for (const a of args) v = v !== (toInt(a) !== 0);
+    return bool(v);
+  }),
+  define("andbool", 0, MAX, (_ev, _f, args) => bool(args.every(truthy))),
+  define("orbool", 0, MAX, (_ev, _f, args) => bool(args.some(truthy))),
+  define("cand", 0, MAX, (ev, f, args) => {
+    for (const a of args) {
+      if (ev.halted) break;
+      if (toInt(ev.eval(f, a, EVAL_ARG)) === 0) return "0";
+    }
+    return "1";
+  }, { lazy: true }),
+  define("cor", 0, MAX, (ev, f, args) => {
+    for (const a of args) {
+      if (ev.halted) break;
+      if (toInt(ev.eval(f, a, EVAL_ARG)) !== 0) return "1";
+    }
+    return "0";
+  }, { lazy: true }),
+  define("candbool", 0, MAX, (ev, f, args) => {
+    for (const a of args) if (!truthy(ev.eval(f, a, EVAL_ARG))) return "0";
+    return "1";
+  }, { lazy: true }),
+  define("corbool", 0, MAX, (ev, f, args) => {
+    for (const a of args) if (truthy(ev.eval(f, a, EVAL_ARG))) return "1";
+    return "0";
+  }, { lazy: true }),
+  define("rand", 1, 2, (_ev, _f, args) => {
+    if (args.length === 1) {
+      if (!isInteger(args[0])) return "#-1 ARGUMENT MUST BE INTEGER";
+      const n = toInt(args[0]);
+      return n < 1 ? "0" : String(Math.floor(Math.random() * n));
+    }
+    if (!isInteger(args[0]) || !isInteger(args[1])) return "#-1 ARGUMENT MUST BE INTEGER";
+    const lo = toInt(args[0]), hi = toInt(args[1]);
+    if (lo > hi) return "#-1 ARGUMENT MUST BE INTEGER";
+    return String(lo + Math.floor(Math.random() * (hi - lo + 1)));
+  }),
+  define("die", 2, 3, (_ev, _f, args) => {
+    const n = toInt(args[0]), sides = toInt(args[1]);
+    if (n < 0 || n > 100) return "#-1 NUMBER OUT OF RANGE";
+    if (n === 0 || sides < 1) return "0";
+    const rolls: number[] = [];
+    for (let i = 0; i < n; i++) rolls.push(1 + Math.floor(Math.random() * sides));
+    if (args[2] !== undefined && truthy(args[2])) return rolls.join(" ");
+    return String(rolls.reduce((a, b) => a + b, 0));
+  }),
+];
+
+function listExtreme(args: string[], better: (a: number, b: number) => boolean): string {
+  if (!args.length) return "0";
+  const sep = sepOf(args[1]);
+  if (typeof sep !== "string") return sep.error;
+  let m = 0;
+  splitList(args[0], sep).forEach((w, i) => {
+    const v = toReal(w);
+    if (i === 0 || better(v, m)) m = v;
+  });
+  return formatNumber(m);
+}
+
+function bitwise(args: string[], start: bigint, op: (a: bigint, b: bigint) => bigint): string {
+  let v = start;
+  for (const a of args) {
+    if (!isInteger(a)) return "#-1 ARGUMENTS MUST BE INTEGERS";
+    v = op(v, toBig(a));
+  }
+  return BigInt.asIntN(64, v).toString();
+}
+
+function shift(args: string[], left: boolean): string {
+  if (!isInteger(args[0]) || !isInteger(args[1])) return "#-1 ARGUMENTS MUST BE INTEGERS";
+  const b = toInt(args[1]);
+  if (b < 0) return "#-1 SECOND ARGUMENT MUST BE A POSITIVE NUMBER";
+  const a = toBig(args[0]);
+  const s = BigInt(Math.min(b, 64));
+  return BigInt.asIntN(64, left ? a << s : a >> s).toString();
+}

@@ -1,0 +1,44 @@
+/** Every built-in softcode function, and MUX's default aliases (its alias.conf). */
+import { FunctionRegistry } from "./define.ts";
+import { mathFunctions } from "./math.ts";
+import { stringFunctions } from "./strings.ts";
+import { listFunctions } from "./lists.ts";
+import { controlFunctions } from "./control.ts";
+import { objectFunctions } from "./objects.ts";
+
+export { FunctionRegistry } from "./define.ts";
+
+/** The aliases TinyMUX 2.12 ships (game/alias.conf), for the functions this engine has. */
+const ALIASES: readonly [string, string][] = [
+  ["ansiname", "moniker"],
+  ["connsecs", "conn"],
+  ["div", "idiv"],
+  ["flip", "reverse"],
+  ["hasattrval", "hasattr"],
+  ["idlesecs", "idle"],
+  ["iname", "moniker"],
+  ["left", "strtrunc"],
+  ["lsearch", "search"],
+  ["modulo", "mod"],
+  ["modulus", "mod"],
+  ["nonzero", "ifelse"],
+  ["parse", "iter"],
+  ["secs2time", "convsecs"],
+  ["time2secs", "convtime"],
+  ["ufun", "u"],
+  ["who", "lwho"],
+];
+
+/** A table holding every built-in function. */
+export function builtinFunctions(): FunctionRegistry {
+  const table = new FunctionRegistry();
+  table.add(
+    ...mathFunctions,
+    ...stringFunctions,
+    ...listFunctions,
+    ...controlFunctions,
+    ...objectFunctions,
+  );
+  for (const [alias, target] of ALIASES) table.alias(alias, target);
+  return table;
+}

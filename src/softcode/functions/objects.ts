@@ -1,0 +1,652 @@
+/**
+ * Functions about objects: names, places, contents, flags, who is connected, finding and
+ * searching (from indexes, bounded), time, and the side effects MUX allows from softcode
+ * (`create`, `set`, `tel`, `pemit`, `remit`, `oemit`) under the engine's permission rules.
+ * What they reveal follows who may see it.
+ */
+import { define } from "./define.ts";
+import { EVAL_ARG, type Frame, type FunctionDef } from "../types.ts";
+import type { Evaluation } from "../eval.ts";
+import { genderOf, pronoun } from "../eval.ts";
+import { AMBIGUOUS, dbrefId, found, matchError, matchThing, NOTHING } from "../match.ts";
+import { bool, toInt } from "../numbers.ts";
+import { splitList } from "../list.ts";
+import { typeOf } from "../../world/objects.ts";
+import type { DbObject } from "../../world/types.ts";
+import { toWire } from "../markup.ts";
+import { ENGINE_VERSION } from "../../version.ts";
+import { validAttrName } from "./control.ts";
+import { upperAscii } from "../compile.ts";
+
+/** Most ids search(), lsearch() and children() return (an index answers, bounded). */
+export const MAX_SEARCH = 2000;
+
+/** What version() answers: MUX's form, whose first word packages branch on. */
+export const VERSION_TEXT = `MUX 2.12.0.10 #1 [UrsaMU ${ENGINE_VERSION}]`;
+
+function ref(id: string): string {
+  return "#" + id;
+}
+
+/** The object `name` names for the executor, or an error text. */
+function thing(ev: Evaluation, f: Frame, name: string): DbObject | string {
+  const r = matchThing(ev, f.executor, name);
+  if (!found(r)) return matchError(r);
+  return ev.object(r) ?? matchError(NOTHING);
+}
+
+/** True when the executor may see where `o` is and what it holds. */
+function sees(ev: Evaluation, f: Frame, o: DbObject): boolean {
+  const me = ev.object(f.executor);
+  if (!me) return false;
+  return me.id === o.id || o.id === f.enactor || ev.ports.access.canSee(me, o);
+}
+
+/** True when the executor controls `o`. */
+function controls(ev: Evaluation, f: Frame, o: DbObject): boolean {
+  const me = ev.object(f.executor);
+  return !!me && ev.ports.access.controls(me, o);
+}
+
+/** MUX's name for an object's type. */
+function typeName(o: DbObject): string {
+  return typeOf(o).toUpperCase();
+}
+
+/** Flags as softcode names them, from the engine's: staff ranks map to MUX's. */
+function muxFlags(ev: Evaluation, o: DbObject): Set<string> {
+  const out = new Set<string>();
+  for (const f of o.flags) out.add(f.toUpperCase());
+  if (out.has("SUPERUSER")) out.add("WIZARD");
+  if (out.has("ADMIN")) out.add("ROYALTY");
+  if (ev.ports.access.isStaff(o)) out.add("STAFF");
+  if (typeOf(o) === "player" && ev.ports.presence.isOnline(o.id)) out.add("CONNECTED");
+  return out;
+}
+
+/** MUX's one-letter flag codes (flags(), orflags(), andflags()). */
+const LETTERS: Record<string, string> = {
+  W: "WIZARD",
+  Z: "ROYALTY",
+  w: "STAFF",
+  D: "DARK",
+  H: "HAVEN",
+  O: "OPAQUE",
+  Q: "QUIET",
+  s: "SAFE",
+  S: "STICKY",
+  t: "TRANSPARENT",
+  U: "UNFINDABLE",
+  V: "VISUAL",
+  c: "CONNECTED",
+  P: "PLAYER",
+  R: "ROOM",
+  E: "EXIT",
+};
+
+function flagLetters(ev: Evaluation, o: DbObject): string {
+  const set = muxFlags(ev, o);
+  let out = { player: "P", room: "R", exit: "E", thing: "" }[typeOf(o)];
+  for (const [letter, name] of Object.entries(LETTERS)) {
+    if (name === "PLAYER" || name === "ROOM" || name === "EXIT") continue;
+    if (set.has(name)) out += letter;
+  }
+  return out;
+}
+
+function hasFlagNamed(ev: Evaluation, o: DbObject, name: string): boolean {
+  const n = name.trim().toUpperCase();
+  if (n === "PLAYER" || n === "ROOM" || n === "EXIT" || n === "THING") return typeName(o) === n;
+  return muxFlags(ev, o).has(n);
+}
+
+function letterFlag(ev: Evaluation, o: DbObject, letter: string): boolean {
+  if (letter === "P" || letter === "R" || letter === "E") {
+    return flagLetters(ev, o)[0] === letter;
+  }
+  const name = LETTERS[letter];
+  return !!name && muxFlags(ev, o).has(name);
+}
+
+/** Ids of connected players the executor may see (dark ones only to staff). */
+function visibleOnline(ev: Evaluation, f: Frame): string[] {
+  const me = ev.object(f.executor);
+  const staff = !!me && ev.ports.access.isStaff(me);
+  return ev.ports.presence.online().filter((id) => {
+    if (staff) return true;
+    const p = ev.object(id);
+    return !!p && !p.flags.includes("dark");
+  });
+}
+
+/** Formats a time as MUX's ctime: `Sun Jan 01 12:00:00 2026`. */
+export function ctimeText(ms: number, utc = false): string {
+  const d = new Date(ms);
+  const days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+  const months = [
+    "Jan",
+    "Feb",
+    "Mar",
+    "Apr",
+    "May",
+    "Jun",
+    "Jul",
+    "Aug",
+    "Sep",
+    "Oct",
+    "Nov",
+    "Dec",
+  ];
+  const get = utc
+    ? {
+      day: d.getUTCDay(),
+      mon: d.getUTCMonth(),
+      date: d.getUTCDate(),
+      h: d.getUTCHours(),
+      m: d.getUTCMinutes(),
+      s: d.getUTCSeconds(),
+      y: d.getUTCFullYear(),
+    }
+    : {
+      day: d.getDay(),
+      mon: d.getMonth(),
+      date: d.getDate(),
+      h: d.getHours(),
+      m: d.getMinutes(),
+      s: d.getSeconds(),
+      y: d.getFullYear(),
+    };
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${days[get.day]} ${months[get.mon]} ${two(get.date)} ${two(get.h)}:${two(get.m)}:${
+    two(get.s)
+  } ${get.y}`;
+}
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+/** MUX's convtime: a ctime-style text to seconds, or null. */
+export function parseCtime(s: string, utc = false): number | null {
+  const m =
+    /^\s*(?:[A-Za-z]{3}\s+)?([A-Za-z]{3})\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(\d{4})\s*$/
+      .exec(s);
+  if (!m) return null;
+  const mon = MONTHS.indexOf(m[1].toLowerCase());
+  if (mon < 0) return null;
+  const [date, h, mi, sec, y] = [m[2], m[3], m[4], m[5], m[6]].map(Number);
+  if (date < 1 || date > 31 || h > 23 || mi > 59 || sec > 60) return null;
+  const ms = utc
+    ? Date.UTC(y, mon, date, h, mi, sec)
+    : new Date(y, mon, date, h, mi, sec).getTime();
+  return Math.floor(ms / 1000);
+}
+
+/** search()/lsearch() classes MUX and PennMUSH take, answered from indexes. */
+function searchIds(
+  ev: Evaluation,
+  f: Frame,
+  owner: string | null,
+  cls: string,
+  restriction: string,
+): string[] | string {
+  const w = ev.ports.world;
+  const c = cls.toLowerCase();
+  let ids: readonly string[];
+  let filter: ((o: DbObject) => boolean) | null = null;
+  const typeFilter = (t: string) => (o: DbObject) => typeOf(o) === t;
+  switch (c) {
+    case "":
+    case "all":
+      ids = owner ? w.ownedBy(owner, MAX_SEARCH * 4) : [
+        ...w.withFlag("player", MAX_SEARCH),
+        ...w.withFlag("room", MAX_SEARCH),
+        ...w.withFlag("thing", MAX_SEARCH),
+        ...w.withFlag("exit", MAX_SEARCH),
+      ];
+      break;
+    case "type": {
+      const t = restriction.toLowerCase();
+      if (!["player", "room", "thing", "exit", "object"].includes(t)) return "#-1 INVALID TYPE";
+      const flag = t === "object" ? "thing" : t;
+      ids = w.withFlag(flag, MAX_SEARCH * 4);
+      break;
+    }
+    case "player":
+    case "players":
+    case "eplayer":
+      ids = w.withFlag("player", MAX_SEARCH * 4);
+      break;
+    case "room":
+    case "rooms":
+    case "eroom":
+      ids = w.withFlag("room", MAX_SEARCH * 4);
+      break;
+    case "exit":
+    case "exits":
+    case "eexit":
+      ids = w.withFlag("exit", MAX_SEARCH * 4);
+      break;
+    case "object":
+    case "objects":
+    case "thing":
+    case "things":
+    case "eobject":
+    case "ething":
+      ids = w.withFlag("thing", MAX_SEARCH * 4);
+      break;
+    case "flags":
+      ids = w.withFlag(restriction.toLowerCase(), MAX_SEARCH * 4);
+      break;
+    case "owner": {
+      const r = matchThing(ev, f.executor, restriction);
+      if (!found(r)) return matchError(r);
+      ids = w.ownedBy(r, MAX_SEARCH * 4);
+      break;
+    }
+    case "name":
+      ids = w.byName(restriction, MAX_SEARCH);
+      break;
+    case "parent": {
+      const r = matchThing(ev, f.executor, restriction);
+      if (!found(r)) return matchError(r);
+      ids = w.children(r, MAX_SEARCH);
+      break;
+    }
+    default:
+      return "#-1 INVALID SEARCH CLASS";
+  }
+  // Names in the player/room/exit/object classes are prefixes; the e-classes evaluate.
+  const evalClass = c.startsWith("e") && c !== "exit" && c !== "exits";
+  if (
+    !evalClass &&
+    ["player", "players", "room", "rooms", "exit", "exits", "object", "objects", "thing", "things"]
+      .includes(c) &&
+    restriction
+  ) {
+    const lower = restriction.toLowerCase();
+    filter = (o) => o.name.toLowerCase().includes(lower);
+  }
+  if (c === "type") {
+    filter = typeFilter(
+      restriction.toLowerCase() === "object" ? "thing" : restriction.toLowerCase(),
+    );
+  }
+  const me = ev.object(f.executor);
+  const out: string[] = [];
+  for (const id of ids) {
+    if (out.length >= MAX_SEARCH || !ev.tick()) break;
+    const o = ev.object(id);
+    if (!o || !me) continue;
+    if (owner && o.owner !== owner) continue;
+    if (!ev.ports.access.controls(me, o) && !ev.ports.access.canSee(me, o)) continue;
+    if (filter && !filter(o)) continue;
+    if (evalClass) {
+      const code = restriction.split("##").join(ref(id));
+      if (!ev.eval(f, code, EVAL_ARG).match(/^\s*[1-9]/)) continue;
+    }
+    out.push(ref(id));
+  }
+  return out.sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+}
+
+/** The object family. */
+export const objectFunctions: FunctionDef[] = [
+  define("name", 1, 2, (ev, f, args) => {
+    if (args.length > 1) return "#-1 PERMISSION DENIED";
+    if (args[0] === "") return "";
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o === "#-1 NOT FOUND" ? "" : o;
+    return typeOf(o) === "exit" ? o.name.split(";")[0] : o.name;
+  }),
+  define("moniker", 1, 1, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    return typeof o === "string" ? o : ev.monikerOf(o.id);
+  }),
+  define("num", 1, 1, (ev, f, args) => {
+    const r = matchThing(ev, f.executor, args[0]);
+    return found(r) ? ref(r) : r === AMBIGUOUS ? "#-2" : "#-1";
+  }),
+  define("loc", 1, 1, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    if (!sees(ev, f, o)) return "#-1";
+    return o.location ? ref(o.location) : "#-1";
+  }),
+  define("where", 1, 1, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    if (!sees(ev, f, o)) return "#-1";
+    return o.location ? ref(o.location) : "#-1";
+  }),
+  define("room", 1, 1, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    if (!sees(ev, f, o)) return "#-1 PERMISSION DENIED";
+    let cur: DbObject | null = o;
+    for (let i = 0; i < 20 && cur; i++) {
+      if (typeOf(cur) === "room") return ref(cur.id);
+      cur = cur.location ? ev.object(cur.location) : null;
+    }
+    return "#-1";
+  }),
+  define("owner", 1, 1, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    return o.owner ? ref(o.owner) : ref(o.id);
+  }),
+  define("parent", 1, 2, (ev, f, args) => {
+    if (args.length > 1) return "#-1 PERMISSION DENIED";
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    if (!controls(ev, f, o) && o.id !== f.enactor && !o.flags.includes("visual")) {
+      return "#-1 PERMISSION DENIED";
+    }
+    const p = o.data?.parent;
+    return typeof p === "string" && p ? ref(p) : "#-1";
+  }),
+  define("type", 1, 1, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    return typeof o === "string" ? "#-1 NOT FOUND" : typeName(o);
+  }),
+  define("hastype", 2, 2, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    const t = args[1].trim().toUpperCase();
+    if (!["PLAYER", "ROOM", "EXIT", "THING"].includes(t)) return "#-1 NO SUCH TYPE";
+    return bool(typeName(o) === t);
+  }),
+  define("hasflag", 2, 2, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    return bool(hasFlagNamed(ev, o, args[1]));
+  }),
+  define("haspower", 2, 2, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    // The engine's powers are its staff ranks: staff hold every power a package asks for.
+    return bool(ev.ports.access.isStaff(o));
+  }),
+  define("orflags", 2, 2, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    const letters = [...args[1]].filter((c) => c !== "!");
+    return bool(
+      args[1].includes("!") ? orNot(ev, o, args[1]) : letters.some((l) => letterFlag(ev, o, l)),
+    );
+  }),
+  define("andflags", 2, 2, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    let negate = false;
+    for (const c of args[1]) {
+      if (c === "!") {
+        negate = true;
+        continue;
+      }
+      if (letterFlag(ev, o, c) === negate) return "0";
+      negate = false;
+    }
+    return "1";
+  }),
+  define("flags", 1, 1, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    return flagLetters(ev, o);
+  }),
+  define("lcon", 1, 2, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    if (!sees(ev, f, o) && o.id !== ev.locationOf(f.executor)) return "#-1";
+    const want = (args[1] ?? "").toLowerCase();
+    const me = ev.object(f.executor);
+    const staff = !!me && ev.ports.access.isStaff(me);
+    return ev.ports.world.contents(o.id).filter((id) => {
+      const c = ev.object(id);
+      if (!c || typeOf(c) === "exit") return false;
+      if (want && !typeOf(c).startsWith(want.replace(/s$/, "").replace("object", "thing"))) {
+        return false;
+      }
+      return staff || !c.flags.includes("dark") || c.id === f.executor;
+    }).map(ref).join(" ");
+  }),
+  define("lexits", 1, 1, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    if (!sees(ev, f, o) && o.id !== ev.locationOf(f.executor)) return "#-1";
+    return ev.ports.world.contents(o.id).filter((id) => {
+      const c = ev.object(id);
+      return !!c && typeOf(c) === "exit";
+    }).map(ref).join(" ");
+  }),
+  define("lwho", 0, 1, (ev, f) => visibleOnline(ev, f).map(ref).join(" ")),
+  define("conn", 1, 1, (ev, f, args) => {
+    const id = ev.ports.world.playerByName(args[0].replace(/^\*/, "")) ?? dbrefId(args[0]);
+    if (!id || !visibleOnline(ev, f).includes(id)) return "-1";
+    return String(ev.ports.presence.connectedSeconds(id));
+  }),
+  define("idle", 1, 1, (ev, f, args) => {
+    const id = ev.ports.world.playerByName(args[0].replace(/^\*/, "")) ?? dbrefId(args[0]);
+    if (!id || !visibleOnline(ev, f).includes(id)) return "-1";
+    return String(ev.ports.presence.idleSeconds(id));
+  }),
+  define("width", 1, 1, (ev, f, args) => {
+    const id = matchThing(ev, f.executor, args[0]);
+    if (!found(id)) return "78";
+    return String(ev.ports.presence.width(id));
+  }),
+  define("pmatch", 1, 1, (ev, _f, args) => {
+    const want = args[0].trim().replace(/^\*/, "");
+    const d = dbrefId(want);
+    if (d) {
+      const o = ev.object(d);
+      return o && typeOf(o) === "player" ? ref(d) : "#-1 NO MATCH";
+    }
+    const id = ev.ports.world.playerByName(want);
+    if (id) return ref(id);
+    const hits = ev.ports.presence.online().filter((p) =>
+      ev.nameOf(p).toLowerCase().startsWith(want.toLowerCase())
+    );
+    if (hits.length === 1) return ref(hits[0]);
+    return hits.length > 1 ? "#-2" : "#-1 NO MATCH";
+  }),
+  define("locate", 3, 3, (ev, f, args) => {
+    const looker = matchThing(ev, f.executor, args[0]);
+    if (!found(looker)) return "#-1";
+    const lo = ev.object(looker);
+    if (!lo || (!controls(ev, f, lo) && looker !== f.executor)) return "#-1";
+    const r = matchThing(ev, looker, args[1]);
+    if (r === AMBIGUOUS) return "#-2";
+    if (!found(r)) return "#-1";
+    const o = ev.object(r);
+    const flags = args[2];
+    if (o && /[EPRT]/.test(flags)) {
+      const t = typeOf(o);
+      const ok = (flags.includes("E") && t === "exit") || (flags.includes("P") && t === "player") ||
+        (flags.includes("R") && t === "room") || (flags.includes("T") && t === "thing");
+      if (!ok) return "#-1";
+    }
+    return ref(r);
+  }),
+  define("controls", 2, 2, (ev, f, args) => {
+    const a = thing(ev, f, args[0]);
+    if (typeof a === "string") return "#-1 ARG1 NOT FOUND";
+    const b = thing(ev, f, args[1]);
+    if (typeof b === "string") return "#-1 ARG2 NOT FOUND";
+    return bool(ev.ports.access.controls(a, b));
+  }),
+  define("isdbref", 0, 1, (ev, _f, args) => {
+    const id = dbrefId(args[0] ?? "");
+    return bool(!!id && !!ev.object(id));
+  }),
+  define("children", 1, 1, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    if (!controls(ev, f, o)) return "#-1 PERMISSION DENIED";
+    return ev.ports.world.children(o.id, MAX_SEARCH).map(ref).join(" ");
+  }),
+  define("search", 0, 1, (ev, f, args) => {
+    // MUX: search([<player>] [<class>=<restriction>]).
+    const text = (args[0] ?? "").trim();
+    let owner: string | null = null;
+    let spec = text;
+    const eq = text.indexOf("=");
+    const head = eq < 0 ? text : text.slice(0, eq);
+    const sp = head.trim().indexOf(" ");
+    if (eq < 0 && text) {
+      const r = matchThing(ev, f.executor, text);
+      if (!found(r)) return "#-1 NOT FOUND";
+      owner = r;
+      spec = "";
+    } else if (sp > 0) {
+      const r = matchThing(ev, f.executor, head.slice(0, sp));
+      if (!found(r)) return "#-1 NOT FOUND";
+      owner = r;
+      spec = text.slice(sp + 1).trim();
+    }
+    const me = ev.object(f.executor);
+    if (!owner && me && !ev.ports.access.isStaff(me)) owner = f.executor;
+    const at = spec.indexOf("=");
+    const cls = at < 0 ? spec : spec.slice(0, at).trim();
+    const restriction = at < 0 ? "" : spec.slice(at + 1).trim();
+    const r = searchIds(ev, f, owner, cls, restriction);
+    return typeof r === "string" ? r : r.join(" ");
+  }, { parse: 1 }),
+  define("findable", 2, 2, (ev, f, args) => {
+    const a = thing(ev, f, args[0]);
+    if (typeof a === "string") return "#-1 ARG1 NOT FOUND";
+    const b = thing(ev, f, args[1]);
+    if (typeof b === "string") return "#-1 ARG2 NOT FOUND";
+    return bool(ev.ports.access.controls(a, b) || !b.flags.includes("unfindable"));
+  }),
+  define("subj", 1, 1, (ev, f, args) => pron(ev, f, args, "s")),
+  define("obj", 1, 1, (ev, f, args) => pron(ev, f, args, "o")),
+  define("poss", 1, 1, (ev, f, args) => pron(ev, f, args, "p")),
+  define("aposs", 1, 1, (ev, f, args) => pron(ev, f, args, "a")),
+  define("objmem", 1, 1, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    if (!controls(ev, f, o)) return "#-1 PERMISSION DENIED";
+    let bytes = JSON.stringify(o).length;
+    for (const n of ev.ports.attributes.names(o.id)) {
+      bytes += n.length + (ev.ports.attributes.get(o.id, n)?.value.length ?? 0);
+    }
+    return String(bytes);
+  }),
+  define("nearby", 2, 2, (ev, f, args) => {
+    const a = thing(ev, f, args[0]);
+    if (typeof a === "string") return "#-1 ARG1 NOT FOUND";
+    const b = thing(ev, f, args[1]);
+    if (typeof b === "string") return "#-1 ARG2 NOT FOUND";
+    const near = a.location === b.location || a.location === b.id || b.location === a.id;
+    return bool(near);
+  }),
+  define("zone", 1, 1, () => "#-1 ZONES DISABLED"),
+  define("mudname", 0, 0, (ev) => ev.ports.gameName()),
+  define("version", 0, 0, () => VERSION_TEXT),
+  define("starttime", 0, 0, (ev) => ctimeText(ev.ports.startedAt)),
+  define(
+    "time",
+    0,
+    2,
+    (ev, _f, args) => ctimeText(ev.ports.now(), (args[0] ?? "").toLowerCase() === "utc"),
+  ),
+  define("secs", 0, 2, (ev) => String(Math.floor(ev.ports.now() / 1000))),
+  define("convsecs", 1, 3, (_ev, _f, args) => {
+    const s = toInt(args[0]);
+    return ctimeText(s * 1000, (args[1] ?? "").toLowerCase() === "utc");
+  }),
+  define("convtime", 1, 3, (_ev, _f, args) => {
+    const v = parseCtime(args[0], (args[1] ?? "").toLowerCase() === "utc");
+    return v === null ? "-1" : String(v);
+  }),
+  define("ctime", 0, 1, (ev, f, args) => {
+    if (!args.length || args[0] === "") return ctimeText(ev.ports.now());
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    if (!controls(ev, f, o)) return "#-1 PERMISSION DENIED";
+    return ctimeText(o.createdAt);
+  }),
+  define("create", 2, 3, (ev, f, args) => {
+    const me = ev.object(f.executor);
+    if (!me) return "#-1 PERMISSION DENIED";
+    const name = args[0].trim();
+    if (!name) return "#-1 ILLEGAL NAME";
+    const kind = (args[2] ?? "t").trim().toLowerCase()[0] ?? "t";
+    if (kind !== "t") return "#-1 PERMISSION DENIED";
+    const owner = me.owner || me.id;
+    const r = ev.ports.writes.createThing(owner, name, me.id);
+    return typeof r === "string" ? ref(r) : r.error;
+  }),
+  define("set", 2, 2, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    const colon = args[1].indexOf(":");
+    if (colon <= 0) return "#-1 PERMISSION DENIED";
+    const name = args[1].slice(0, colon).trim();
+    if (!validAttrName(name)) return "#-1 BAD ATTRIBUTE NAME";
+    const err = ev.ports.attributes.set(
+      f.executor,
+      o.id,
+      upperAscii(name),
+      args[1].slice(colon + 1),
+    );
+    return err ? "#-1 PERMISSION DENIED" : "";
+  }),
+  define("tel", 2, 3, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    const d = thing(ev, f, args[1]);
+    if (typeof d === "string") return d;
+    if (!controls(ev, f, o)) return "#-1 PERMISSION DENIED";
+    if (!controls(ev, f, d) && !d.flags.includes("jump_ok")) return "#-1 PERMISSION DENIED";
+    const err = ev.ports.writes.move(o.id, d.id);
+    return err ? "#-1 PERMISSION DENIED" : "";
+  }),
+  define("pemit", 2, 2, (ev, f, args) => {
+    const msg = toWire(args[1]);
+    for (const word of splitList(args[0], " ")) {
+      const r = matchThing(ev, f.executor, word);
+      if (!found(r)) continue;
+      ev.ports.delivery.toObject(r, msg);
+    }
+    return "";
+  }),
+  define("remit", 2, 2, (ev, f, args) => {
+    const msg = toWire(args[1]);
+    const me = ev.object(f.executor);
+    for (const word of splitList(args[0], " ")) {
+      const r = matchThing(ev, f.executor, word);
+      if (!found(r)) continue;
+      const room = ev.object(r);
+      if (!room || !me) continue;
+      if (!ev.ports.access.controls(me, room) && me.location !== room.id) continue;
+      ev.ports.delivery.toRoom(room.id, msg);
+    }
+    return "";
+  }),
+  define("oemit", 2, 2, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return "";
+    if (!o.location) return "";
+    ev.ports.delivery.toRoom(o.location, toWire(args[1]), [o.id]);
+    return "";
+  }),
+];
+
+function pron(ev: Evaluation, f: Frame, args: string[], kind: string): string {
+  const o = thing(ev, f, args[0]);
+  if (typeof o === "string") return o;
+  return pronoun(kind, genderOf(ev.attrValue(o.id, "SEX")));
+}
+
+function orNot(ev: Evaluation, o: DbObject, spec: string): boolean {
+  let negate = false;
+  for (const c of spec) {
+    if (c === "!") {
+      negate = true;
+      continue;
+    }
+    if (letterFlag(ev, o, c) !== negate) return true;
+    negate = false;
+  }
+  return false;
+}

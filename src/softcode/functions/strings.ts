@@ -1,0 +1,364 @@
+/** String functions: lengths, slices, padding, case, search and replace; colour kept. */
+import { define } from "./define.ts";
+import { type FunctionDef } from "../types.ts";
+import {
+  endState,
+  hasMarkup,
+  isMarker,
+  isSimple,
+  letterMarker,
+  NORMAL,
+  parseRgb,
+  rgbMarker,
+  sliceVisible,
+  stripMarkup,
+  styled,
+  visibleLength,
+} from "../markup.ts";
+import { bool, isInteger, toInt } from "../numbers.ts";
+import { sepOf } from "../list.ts";
+
+const MAX = 100;
+
+/** Applies `fn` to the text between colour markers (markers stay as they are). */
+export function mapText(s: string, fn: (t: string) => string): string {
+  if (!hasMarkup(s)) return fn(s);
+  let out = "";
+  let i = 0;
+  while (i < s.length) {
+    const c = s.charCodeAt(i);
+    if (isMarker(c)) {
+      const len = c >= 0xfdd3 ? 4 : 2;
+      out += s.slice(i, i + len);
+      i += len;
+      continue;
+    }
+    let j = i + 1;
+    while (j < s.length && !isMarker(s.charCodeAt(j))) j++;
+    out += fn(s.slice(i, j));
+    i = j;
+  }
+  return out;
+}
+
+/** Closes a text's colour if it ends coloured (function results never bleed). */
+export function closeColour(s: string): string {
+  return hasMarkup(s) && endState(s) !== "" ? s + NORMAL : s;
+}
+
+/** `s` padded or cut to `width` visible characters, aligned, with a fill string. */
+export function justify(
+  s: string,
+  width: number,
+  align: "l" | "r" | "c",
+  fill = " ",
+  cut = true,
+): string {
+  const len = visibleLength(s);
+  if (len >= width) return cut && len > width ? sliceVisible(s, 0, width) : s;
+  const gap = width - len;
+  const f = fill === "" ? " " : fill;
+  const pad = (n: number) => {
+    if (n <= 0) return "";
+    const reps = Math.ceil(n / visibleLength(f));
+    return sliceVisible(f.repeat(reps), 0, n);
+  };
+  if (align === "l") return s + pad(gap);
+  if (align === "r") return pad(gap) + s;
+  const left = Math.floor(gap / 2);
+  return pad(left) + s + pad(gap - left);
+}
+
+/** Index in the plain text of each visible character (for colour-aware search). */
+function plainAndMap(s: string): { plain: string; at: number[]; st: ReturnType<typeof styled> } {
+  const st = styled(s);
+  const at: number[] = [];
+  let plain = "";
+  for (let i = 0; i < st.chars.length; i++) {
+    at.push(plain.length);
+    plain += st.chars[i];
+  }
+  at.push(plain.length);
+  return { plain, at, st };
+}
+
+/** The visible-character index of a UTF-16 offset of the plain text. */
+function charIndex(at: number[], offset: number): number {
+  let lo = 0, hi = at.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (at[mid] < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Replaces every `from` with `to` in `s` (colour of the rest kept). */
+function editOnce(s: string, from: string, to: string): string {
+  if (from === "^") return to + s;
+  if (from === "$") return s + to;
+  if (from === "") return s;
+  const plainFrom = stripMarkup(from);
+  if (!hasMarkup(s)) return s.split(plainFrom).join(to);
+  const { plain, at, st } = plainAndMap(s);
+  let out = "";
+  let pos = 0;
+  for (;;) {
+    const hit = plain.indexOf(plainFrom, pos);
+    if (hit < 0) break;
+    const a = charIndex(at, pos), b = charIndex(at, hit);
+    for (let i = a; i < b; i++) out += st.codes[i] + st.chars[i];
+    out += to;
+    pos = hit + plainFrom.length;
+  }
+  const a = charIndex(at, pos);
+  for (let i = a; i < st.chars.length; i++) out += st.codes[i] + st.chars[i];
+  return out + st.tail;
+}
+
+/** Visible characters of a text as an array (code points). */
+function charsOf(s: string): string[] {
+  return isSimple(s) ? s.split("") : styled(s).chars;
+}
+
+const SECURE = /[%$\\[\](){},;]/g;
+const ESCAPED = /[%\\[\]{};,()^$]/;
+
+/** The string family. */
+export const stringFunctions: FunctionDef[] = [
+  define("strlen", 0, 1, (_ev, _f, args) => String(visibleLength(args[0] ?? "")), { parse: 1 }),
+  define("mid", 3, 3, (_ev, _f, args) => {
+    let start = toInt(args[1]);
+    let n = toInt(args[2]);
+    if (n < 0) {
+      start += 1 + n;
+      n = -n;
+    }
+    if (start < 0) {
+      n += start;
+      start = 0;
+    }
+    if (n <= 0 || start >= 8000) return "";
+    return sliceVisible(args[0], start, start + n);
+  }),
+  define("right", 2, 2, (_ev, _f, args) => {
+    const n = toInt(args[1]);
+    if (n < 0) return "#-1 OUT OF RANGE";
+    const len = visibleLength(args[0]);
+    return sliceVisible(args[0], Math.max(0, len - n), len);
+  }),
+  define("strtrunc", 2, 2, (_ev, _f, args) => {
+    const n = toInt(args[1]);
+    if (n < 0) return "#-1 OUT OF RANGE";
+    return sliceVisible(args[0], 0, n);
+  }),
+  define("delete", 3, 3, (_ev, _f, args) => {
+    let start = toInt(args[1]);
+    let n = toInt(args[2]);
+    if (n < 0) {
+      start += 1 + n;
+      n = -n;
+    }
+    if (start < 0) {
+      n += start;
+      start = 0;
+    }
+    if (n <= 0 || start >= 8000) return args[0];
+    const len = visibleLength(args[0]);
+    return closeColour(sliceVisible(args[0], 0, start)) +
+      sliceVisible(args[0], Math.min(len, start + n), len);
+  }),
+  define("ljust", 2, 3, (_ev, _f, args) => justifyFn(args, "l")),
+  define("rjust", 2, 3, (_ev, _f, args) => justifyFn(args, "r")),
+  define("center", 2, 3, (_ev, _f, args) => justifyFn(args, "c")),
+  define("space", 0, 1, (_ev, _f, args) => {
+    if (!args.length || args[0] === "") return " ";
+    let n = toInt(args[0]);
+    if (n === 0 && !isInteger(args[0])) n = 1;
+    return " ".repeat(Math.max(0, Math.min(n, 7999)));
+  }),
+  define("repeat", 2, 2, (_ev, _f, args) => {
+    const times = toInt(args[1]);
+    const s = args[0];
+    if (times < 1 || s === "") return "";
+    if (times === 1) return s;
+    if (s.length === 1) return s.repeat(Math.min(times, 7999));
+    if (times > 7999 || s.length * times > 7999) return "#-1 STRING TOO LONG";
+    return s.repeat(times);
+  }),
+  define("ansi", 2, MAX, (_ev, _f, args) => {
+    let out = "";
+    for (let i = 0; i + 1 < args.length; i += 2) {
+      out += closeColour(codesOf(args[i]) + args[i + 1]);
+    }
+    return out;
+  }),
+  define("stripansi", 1, 1, (_ev, _f, args) => stripMarkup(args[0])),
+  define("capstr", 1, 1, (_ev, _f, args) => {
+    const s = args[0];
+    let done = false;
+    return mapText(s, (t) => {
+      if (done || !t) return t;
+      done = true;
+      return t[0].toUpperCase() + t.slice(1);
+    });
+  }, { parse: 1 }),
+  define("lcstr", 1, 1, (_ev, _f, args) => mapText(args[0], (t) => t.toLowerCase()), { parse: 1 }),
+  define("ucstr", 1, 1, (_ev, _f, args) => mapText(args[0], (t) => t.toUpperCase()), { parse: 1 }),
+  define("lit", 1, 1, (_ev, _f, args) => args[0], { lazy: true, parse: 1 }),
+  define("null", 1, 1, () => ""),
+  define("@@", 1, 1, () => "", { lazy: true, parse: 1 }),
+  define("secure", 1, 1, (_ev, _f, args) => mapText(args[0], (t) => t.replace(SECURE, " ")), {
+    parse: 1,
+  }),
+  define("escape", 1, 1, (_ev, _f, args) => {
+    const s = args[0];
+    if (s === "") return "";
+    let out = "";
+    let first = true;
+    mapText(s, (t) => {
+      for (const ch of t) {
+        if (first || ESCAPED.test(ch)) out += "\\";
+        first = false;
+        out += ch;
+      }
+      return t;
+    });
+    return out;
+  }, { parse: 1 }),
+  define("trim", 1, 3, (_ev, _f, args) => {
+    const style = (args[1] ?? "b")[0]?.toLowerCase() ?? "b";
+    const left = style !== "r", right = style !== "l";
+    const what = args[2] ? stripMarkup(args[2]) : " ";
+    const chars = charsOf(args[0]);
+    let a = 0, b = chars.length;
+    const wlen = charsOf(what).length || 1;
+    const matches = (i: number) => chars.slice(i, i + wlen).join("") === what;
+    if (left) { while (a + wlen <= b && matches(a)) a += wlen; }
+    if (right) { while (b - wlen >= a && matches(b - wlen)) b -= wlen; }
+    return sliceVisible(args[0], a, b);
+  }),
+  define("squish", 0, 2, (_ev, _f, args) => {
+    if (!args.length) return "";
+    const sep = sepOf(args[1]);
+    if (typeof sep !== "string") return sep.error;
+    const run = new RegExp(`(?:${escapeRe(sep)})+`, "g");
+    return mapText(args[0], (t) => t.replace(run, sep));
+  }),
+  define("edit", 3, MAX, (_ev, _f, args) => {
+    let s = args[0];
+    for (let i = 1; i + 1 < args.length; i += 2) s = editOnce(s, args[i], args[i + 1]);
+    return s;
+  }),
+  define("before", 1, 2, (_ev, _f, args) => {
+    let pat = args.length > 1 ? args[1] : " ";
+    let s = args[0];
+    if (pat === " ") s = s.replace(/^ +/, "").replace(/ +$/, "");
+    if (pat === "") pat = " ";
+    const { plain, at } = plainAndMap(s);
+    const hit = plain.indexOf(stripMarkup(pat));
+    if (hit < 0) return s;
+    return sliceVisible(s, 0, charIndex(at, hit));
+  }),
+  define("after", 1, 2, (_ev, _f, args) => {
+    let pat = args.length > 1 ? args[1] : " ";
+    let s = args[0];
+    if (pat === " ") s = s.replace(/^ +/, "").replace(/ +$/, "");
+    if (pat === "") pat = " ";
+    const p = stripMarkup(pat);
+    const { plain, at } = plainAndMap(s);
+    const hit = plain.indexOf(p);
+    if (hit < 0) return "";
+    return sliceVisible(s, charIndex(at, hit + p.length), at.length);
+  }),
+  define("pos", 2, 2, (_ev, _f, args) => {
+    const { plain, at } = plainAndMap(args[1]);
+    const hit = plain.indexOf(stripMarkup(args[0]));
+    return hit < 0 ? "#-1" : String(charIndex(at, hit) + 1);
+  }),
+  define("lpos", 2, 2, (_ev, _f, args) => {
+    const chars = charsOf(args[0]);
+    const c = stripMarkup(args[1])[0] ?? " ";
+    const out: number[] = [];
+    chars.forEach((ch, i) => {
+      if (ch === c) out.push(i);
+    });
+    return out.join(" ");
+  }),
+  define("index", 4, 4, (_ev, _f, args) => {
+    const c = args[1][0] ?? " ";
+    let start = toInt(args[2]);
+    let count = toInt(args[3]);
+    const s = args[0];
+    if (start < 1 || count < 1 || s === "") return "";
+    let from = 0;
+    while (--start > 0) {
+      const at = s.indexOf(c, from);
+      if (at < 0) return "";
+      from = at + 1;
+    }
+    while (s[from] === " ") from++;
+    if (from >= s.length) return "";
+    let p = from;
+    for (;;) {
+      const at = s.indexOf(c, p);
+      if (at < 0) return s.slice(from);
+      if (--count === 0) return s.slice(from, at).replace(/ +$/, "");
+      p = at + 1;
+    }
+  }),
+  define("strcat", 0, MAX, (_ev, _f, args) => args.join("")),
+  define("cat", 0, MAX, (_ev, _f, args) => args.join(" ")),
+  define("comp", 2, 2, (_ev, _f, args) => {
+    const [a, b] = args;
+    return a < b ? "-1" : bool(a !== b);
+  }),
+  define("chr", 1, 1, (_ev, _f, args) => {
+    if (!isInteger(args[0])) return "#-1 ARGUMENT MUST BE A NUMBER";
+    const n = toInt(args[0]);
+    if (n < 0x20 || (n >= 0x7f && n < 0xa0) || n > 0x10ffff || (n >= 0xd800 && n <= 0xdfff)) {
+      return "#-1 UNPRINTABLE CHARACTER";
+    }
+    return String.fromCodePoint(n);
+  }),
+  define("ord", 1, 1, (_ev, _f, args) => {
+    const chars = charsOf(args[0]);
+    if (chars.length !== 1) return "#-1 FUNCTION (ORD) EXPECTS ONE CHARACTER";
+    return String(chars[0].codePointAt(0));
+  }),
+  define("reverse", 1, 1, (_ev, _f, args) => charsOf(args[0]).reverse().join(""), { parse: 1 }),
+  define("strmatch", 2, 2, (ev, _f, args) => bool(ev.wild(args[1], stripMarkup(args[0])))),
+];
+
+function justifyFn(args: string[], align: "l" | "r" | "c"): string {
+  const width = Math.max(0, Math.min(toInt(args[1]), 7999));
+  return justify(args[0], width, align, args[2] || " ");
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** MUX's ansi() codes as markers: letters, `<#RRGGBB>` and `<R G B>`, `/` before a background. */
+export function codesOf(codes: string): string {
+  let out = "";
+  let bg = false;
+  for (let i = 0; i < codes.length; i++) {
+    const ch = codes[i];
+    if (ch === "/") {
+      bg = true;
+      continue;
+    }
+    if (ch === "<") {
+      const close = codes.indexOf(">", i + 1);
+      if (close < 0) break;
+      const rgb = parseRgb(codes.slice(i + 1, close));
+      if (rgb) out += rgbMarker(rgb[0], rgb[1], rgb[2], bg);
+      bg = false;
+      i = close;
+      continue;
+    }
+    out += letterMarker(ch);
+  }
+  return out;
+}

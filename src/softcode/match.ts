@@ -1,0 +1,84 @@
+/**
+ * Finding an object by what a softcode writer names it, as MUX's match_thing does: `me`,
+ * `here`, `#dbref`, `*player`, a player's name, then what the looker carries, what is in its
+ * room and the room's exits, by exact name (or alias), then by unique prefix. Reads memory only.
+ */
+import type { Evaluation } from "./eval.ts";
+
+/** No such object (MUX's NOTHING). */
+export const NOTHING = "#-1";
+/** Several objects matched (MUX's AMBIGUOUS). */
+export const AMBIGUOUS = "#-2";
+
+/** MUX's text for a failed match. */
+export function matchError(code: string): string {
+  return code === AMBIGUOUS ? "#-2 AMBIGUOUS" : "#-1 NOT FOUND";
+}
+
+/** True when a match result is an object id (not NOTHING or AMBIGUOUS). */
+export function found(r: string): boolean {
+  return r[0] !== "#";
+}
+
+/** A `#123` dbref's id, or null. */
+export function dbrefId(s: string): string | null {
+  const m = /^\s*#(\d{1,15})\s*$/.exec(s);
+  return m ? String(Number(m[1])) : null;
+}
+
+/** Names an object answers to: its name and its aliases, lower-cased. */
+function namesOf(ev: Evaluation, id: string): string[] {
+  const o = ev.object(id);
+  if (!o) return [];
+  const out = [o.name.toLowerCase()];
+  // MUX exits carry aliases after `;` in the name; here they are a list.
+  if (o.name.includes(";")) out.push(...o.name.toLowerCase().split(";").map((s) => s.trim()));
+  const aliases = o.data?.aliases;
+  if (Array.isArray(aliases)) {
+    for (const a of aliases) if (typeof a === "string") out.push(a.toLowerCase());
+  }
+  return out;
+}
+
+/** Finds `name` for `lookerId`: an object id, NOTHING or AMBIGUOUS. */
+export function matchThing(ev: Evaluation, lookerId: string, name: string): string {
+  const want = name.trim();
+  if (!want) return NOTHING;
+  const lower = want.toLowerCase();
+  if (lower === "me") return lookerId;
+  const looker = ev.object(lookerId);
+  if (lower === "here") return looker?.location || NOTHING;
+  const id = dbrefId(want);
+  if (id !== null) return ev.object(id) ? id : NOTHING;
+  if (want[0] === "*") return ev.ports.world.playerByName(want.slice(1).trim()) ?? NOTHING;
+  const candidates: string[] = [];
+  candidates.push(...ev.ports.world.contents(lookerId));
+  if (looker?.location) {
+    candidates.push(...ev.ports.world.contents(looker.location));
+  }
+  const exact = new Set<string>();
+  const partial = new Set<string>();
+  for (const c of candidates) {
+    const names = namesOf(ev, c);
+    if (names.includes(lower)) exact.add(c);
+    else if (names.some((n) => n.startsWith(lower))) partial.add(c);
+  }
+  if (exact.size === 1) return [...exact][0];
+  if (exact.size > 1) return AMBIGUOUS;
+  const player = ev.ports.world.playerByName(want);
+  if (player) return player;
+  if (partial.size === 1) return [...partial][0];
+  return partial.size > 1 ? AMBIGUOUS : NOTHING;
+}
+
+/** Splits `obj/attr` at the first `/`: the object's id (or null) and the attribute name. */
+export function parseObjAttr(
+  ev: Evaluation,
+  lookerId: string,
+  ref: string,
+): { id: string | null; attr: string; slash: boolean } {
+  const at = ref.indexOf("/");
+  if (at < 0) return { id: lookerId, attr: ref.trim(), slash: false };
+  const r = matchThing(ev, lookerId, ref.slice(0, at));
+  return { id: found(r) ? r : null, attr: ref.slice(at + 1).trim(), slash: true };
+}

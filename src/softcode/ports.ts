@@ -1,0 +1,104 @@
+/**
+ * What the evaluator needs of the engine, and nothing more: the world as it stands in memory
+ * (objects, contents, attributes), who is connected, permission rules, delivery, and the
+ * clock. All reads are synchronous: evaluation never waits. The composition root
+ * (src/engine.ts) builds these once, over the world store and the hub.
+ */
+import type { DbObject } from "../world/types.ts";
+
+/** An attribute as softcode sees it. */
+export interface SoftAttr {
+  /** Upper-case name. */
+  name: string;
+  value: string;
+  /** Owner's id. */
+  owner: string;
+  /** Lower-case attribute flags (`visual`, `hidden`, `wizard`, `no_command`, ...). */
+  flags: readonly string[];
+}
+
+/** The objects of the world, from memory. */
+export interface WorldView {
+  /** One object by id (no `#`), or null. */
+  object(id: string): DbObject | null;
+  /** Ids of everything located in `id` (exits included), in a stable order. */
+  contents(id: string): readonly string[];
+  /** Ids of the players whose name or alias is `name` (any case); at most one. */
+  playerByName(name: string): string | null;
+  /** Ids of objects with this exact name (any case), at most `limit`. */
+  byName(name: string, limit: number): readonly string[];
+  /** Ids of objects owned by `owner`, at most `limit`. */
+  ownedBy(owner: string, limit: number): readonly string[];
+  /** Ids of objects with this flag (type flags included), at most `limit`. */
+  withFlag(flag: string, limit: number): readonly string[];
+  /** Ids of objects whose parent is `id`, at most `limit`. */
+  children(id: string, limit: number): readonly string[];
+}
+
+/** Attributes of objects, from memory; writes persist behind, in order. */
+export interface AttributeView {
+  /** An object's own attribute (no parent lookup), or null. */
+  get(id: string, name: string): SoftAttr | null;
+  /** Names of an object's own attributes, upper-case, in a stable order. */
+  names(id: string): readonly string[];
+  /**
+   * Sets (a non-empty value) or clears (empty) an attribute as `actor`, under the same rules
+   * as the `&` command. Returns null on success, else the reason it was refused.
+   */
+  set(actorId: string, id: string, name: string, value: string): string | null;
+}
+
+/** Who is connected, from the hub's memory. */
+export interface PresenceView {
+  /** Connected players, in order of login. */
+  online(): readonly string[];
+  isOnline(id: string): boolean;
+  /** Seconds since the player's last command (least of its connections), or -1 offline. */
+  idleSeconds(id: string): number;
+  /** Seconds since the player connected (longest of its connections), or -1 offline. */
+  connectedSeconds(id: string): number;
+  /** The player's screen width in columns (78 when unknown). */
+  width(id: string): number;
+}
+
+/** Permission rules, the engine's own. */
+export interface AccessRules {
+  /** `actor` may change `target` (MUX's controls()). */
+  controls(actor: DbObject, target: DbObject): boolean;
+  /** `viewer` may see where `target` is and what it holds. */
+  canSee(viewer: DbObject, target: DbObject): boolean;
+  /** Staff (admin, wizard, superuser). */
+  isStaff(obj: DbObject): boolean;
+}
+
+/** Output to players, through the same delivery as every command (text in wire form). */
+export interface SoftDelivery {
+  /** To every connection of one player (others than players hear nothing yet). */
+  toObject(id: string, msg: string): void;
+  /** To everyone connected in a room, except the listed ids. */
+  toRoom(roomId: string, msg: string, exclude?: readonly string[]): void;
+}
+
+/** Changes to the world that side-effect functions make (each checked by the caller first). */
+export interface WorldWrites {
+  /** Creates a thing owned by `ownerId` in `locationId`; its id, or the reason it failed. */
+  createThing(ownerId: string, name: string, locationId: string): string | { error: string };
+  /** Moves an object; null on success or the reason it failed. */
+  move(id: string, destinationId: string): string | null;
+}
+
+/** Everything the evaluator is given. */
+export interface SoftcodePorts {
+  world: WorldView;
+  attributes: AttributeView;
+  presence: PresenceView;
+  access: AccessRules;
+  delivery: SoftDelivery;
+  writes: WorldWrites;
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** When the engine started (ms since the epoch). */
+  startedAt: number;
+  /** The game's name (`mudname()`). */
+  gameName(): string;
+}
