@@ -10,6 +10,7 @@ import { guardProcess } from "./src/crash_guard.ts";
 import { oneLine, StartupError } from "./src/startup_error.ts";
 import { Config, configFile } from "./src/config/load.ts";
 import { startLogging } from "./src/logging/setup.ts";
+import type { Logger } from "./src/logging/logger.ts";
 import { HUB_LINK_ENV } from "./src/tls/link.ts";
 import { sidecarSecretFrom } from "./src/hub/sidecar_auth.ts";
 import { DirectTelnet } from "./src/telnet/direct_host.ts";
@@ -21,7 +22,7 @@ import { lowerV8Helpers } from "./src/runtime/v8_helpers.ts";
  * Routes this process's console through the logger before anything else prints. The engine reads
  * the configuration again (and reports its problems, now through the logger).
  */
-async function logging(): Promise<void> {
+async function logging(): Promise<Logger> {
   const env = Deno.env.toObject();
   const config = await new Config({
     file: configFile(Deno.cwd(), env),
@@ -29,14 +30,14 @@ async function logging(): Promise<void> {
     warn: () => {},
   }).load();
   // Under the supervisor it writes the file; alone, the engine does.
-  startLogging(config.value, Deno.cwd(), "engine", env, env["URSAMU_SUPERVISED"] !== "1");
+  return startLogging(config.value, Deno.cwd(), "engine", env, env["URSAMU_SUPERVISED"] !== "1");
 }
 
 /** Builds and serves the engine; a failure is one line on stderr and an exit code, never a stack. */
-async function start(): Promise<{ engine: Engine; server: RunningServer }> {
+async function start(logger: Logger): Promise<{ engine: Engine; server: RunningServer }> {
   let engine: Engine | null = null;
   try {
-    engine = await createEngine();
+    engine = await createEngine({ secrets: logger });
     const link = Number(Deno.env.get(HUB_LINK_ENV) ?? 0) || undefined;
     return { engine, server: await serveEngine(engine, { linkPort: link }) };
   } catch (e) {
@@ -82,8 +83,8 @@ function serveTelnet(engine: Engine): DirectTelnet | null {
 
 /** Runs the engine process until it exits (also `ursamu __engine` in a compiled binary). */
 export async function runEngine(): Promise<void> {
-  await logging();
-  const { engine, server } = await start();
+  const logger = await logging();
+  const { engine, server } = await start(logger);
   // Hooks run last-registered first: listeners stop, then storage closes.
   const { lifecycle } = engine.services;
   lifecycle.onExit("storage", () => engine.close());

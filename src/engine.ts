@@ -37,6 +37,7 @@ import { readTls, type TlsPair } from "./tls/certs.ts";
 import { AutoBackups } from "./backup/auto.ts";
 import { prepareLayout } from "./backup/migrate.ts";
 import { LAYOUT_VERSION } from "./storage/layout.ts";
+import type { SecretSink } from "./logging/logger.ts";
 
 /** Options for building an engine. */
 export interface EngineOptions {
@@ -48,6 +49,11 @@ export interface EngineOptions {
   overrides?: ConfigSources["overrides"];
   /** The timers' clock (default: the system clock); tests pass a hand-driven one. */
   clock?: Clock;
+  /**
+   * The process's log scrubber, where plugins register their secrets (`ctx.secret`); main.ts
+   * passes its logger. Without it (an engine built by a test) registrations are kept nowhere.
+   */
+  secrets?: SecretSink;
 }
 
 /** A built engine: its services and HTTP app, and how to close it. */
@@ -99,7 +105,14 @@ export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
     if (first) throw first;
   };
   try {
-    return await startOn(kv, opened, closeOpened, { root, env, config, tls, clock: opts.clock });
+    return await startOn(kv, opened, closeOpened, {
+      root,
+      env,
+      config,
+      tls,
+      clock: opts.clock,
+      secrets: opts.secrets ?? { addSecrets() {} },
+    });
   } catch (e) {
     await closeOpened().catch((c) => console.error(`engine: closing a failed start: ${c}`));
     throw e;
@@ -111,12 +124,13 @@ async function startOn(
   kv: Deno.Kv,
   opened: (() => unknown)[],
   closeOpened: () => Promise<void>,
-  { root, env, config, tls, clock }: {
+  { root, env, config, tls, clock, secrets }: {
     root: string;
     env: Record<string, string>;
     config: Config;
     tls: TlsPair | null;
     clock?: Clock;
+    secrets: SecretSink;
   },
 ): Promise<Engine> {
   const cfg = config.value;
@@ -186,6 +200,7 @@ async function startOn(
       help: new HelpRegistry(),
       timers,
       gmcp,
+      secrets,
     },
     { dir: resolve(root, cfg.server.pluginsDir), engineVersion: ENGINE_VERSION },
   );

@@ -60,6 +60,15 @@ export interface ScriptsConfig {
   workers: number;
 }
 
+/** The game on the web. */
+export interface WebConfig {
+  /**
+   * The game's public base address (`https://game.example.org`), for links and pictures that
+   * leave the game (a Discord bridge's avatars); empty when the game has none.
+   */
+  publicUrl: string;
+}
+
 /** Whole configuration. Plugin sections are free-form under `plugins.<name>`. */
 export interface EngineConfig {
   server: ServerConfig;
@@ -68,6 +77,7 @@ export interface EngineConfig {
   logging: { level: Level; file: string; dir: string; maxSize: number; maxFiles: number };
   theme: { primary: string; background: string; surface: string; text: string };
   scripts: ScriptsConfig;
+  web: WebConfig;
   plugins: Record<string, PluginSection>;
 }
 
@@ -136,6 +146,7 @@ export function defaultConfig(): EngineConfig {
     },
     theme: { primary: "#7c3aed", background: "#0f0f14", surface: "#1a1a24", text: "#e5e5ef" },
     scripts: { dir: "system/scripts", timeoutMs: 2000, memoryMb: 64, workers: 2 },
+    web: { publicUrl: "" },
     plugins: {},
   };
 }

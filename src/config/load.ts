@@ -130,15 +130,58 @@ function expand(tree: Tree): Tree {
   return out;
 }
 
-/** Plugin sections from the environment: `URSAMU_PLUGINS_<NAME>_ENABLED`. */
-function pluginEnv(env: Record<string, string>): Tree {
+/** `HISTORY_LIMIT` → `historyLimit`: an environment key's segments as a plugin key. */
+function camelKey(segments: string[]): string {
+  return segments.map((s, i) => {
+    const w = s.toLowerCase();
+    return i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1);
+  }).join("");
+}
+
+/** A plugin name as the environment spells it: upper case, `-` as `_`. */
+function envPluginName(name: string): string {
+  return name.toUpperCase().replace(/-/g, "_");
+}
+
+/**
+ * Plugin keys from the environment: `URSAMU_PLUGINS_<NAME>_<KEY>`. `..._ENABLED` is the plugin
+ * switch (a boolean; the name may hold `_`). For other keys the name is the longest plugin
+ * section the file or the program already names (`my-plugin` is `MY_PLUGIN`), else the first
+ * segment; the rest is the key in camel case (`URSAMU_PLUGINS_DISCORD_TOKEN` is
+ * `plugins.discord.token`, `..._API_BASE` is `apiBase`). A value takes the type of what the lower
+ * layers hold for that key (number, boolean); otherwise it is the string as set.
+ */
+function pluginEnv(env: Record<string, string>, lower: Tree[]): Tree {
   const out: Tree = {};
-  const re = /^URSAMU_PLUGINS_([A-Z0-9]+(?:_[A-Z0-9]+)*)_ENABLED$/;
+  const enabledRe = /^URSAMU_PLUGINS_([A-Z0-9]+(?:_[A-Z0-9]+)*)_ENABLED$/;
+  const keyRe = /^URSAMU_PLUGINS_([A-Z0-9]+(?:_[A-Z0-9]+)+)$/;
+  const known = new Map<string, string>();
+  for (const layer of lower) {
+    if (!isPlainObject(layer)) continue;
+    for (const name of Object.keys(layer)) known.set(envPluginName(name), name.toLowerCase());
+  }
+  const byLength = [...known.keys()].sort((a, b) => b.length - a.length);
   for (const [k, v] of Object.entries(env)) {
-    const m = re.exec(k);
+    const en = enabledRe.exec(k);
+    if (en) {
+      const enabled = coerceEnv(v, true);
+      if (typeof enabled === "boolean") setPath(out, `${en[1].toLowerCase()}.enabled`, enabled);
+      continue;
+    }
+    const m = keyRe.exec(k);
     if (!m) continue;
-    const enabled = coerceEnv(v, true);
-    if (typeof enabled === "boolean") setPath(out, `${m[1].toLowerCase()}.enabled`, enabled);
+    const rest = m[1];
+    const hit = byLength.find((n) => rest.startsWith(`${n}_`));
+    const envName = hit ?? rest.split("_")[0];
+    const name = hit ? known.get(hit)! : envName.toLowerCase();
+    const key = camelKey(rest.slice(envName.length + 1).split("_"));
+    const below = lower.map((l) => {
+      const section = Object.entries(l).find(([n]) => n.toLowerCase() === name)?.[1];
+      return isPlainObject(section) ? section[key] : undefined;
+    }).find((x) => x !== undefined);
+    const value = typeof below === "number" || typeof below === "boolean" ? coerceEnv(v, below) : v;
+    const section = (out[name] ??= {}) as Tree;
+    section[key] = value;
   }
   return out;
 }
@@ -262,7 +305,8 @@ export class Config {
       setPath(merged, path, hit[1]);
     }
     const plugins: Tree = {};
-    for (const layer of [this.#file.plugins, this.#programmatic.plugins, pluginEnv(env)]) {
+    const lower = [this.#file.plugins, this.#programmatic.plugins].filter(isPlainObject);
+    for (const layer of [...lower, pluginEnv(env, lower)]) {
       if (!isPlainObject(layer)) continue;
       for (const [name, section] of Object.entries(layer)) {
         if (!isPlainObject(section)) {

@@ -188,3 +188,35 @@ Deno.test("config: an unknown logging.level warns and falls back to info", async
   const ok = await new Config({ env: { [envName("logging.level")]: "debug" } }).load();
   assert.equal(ok.value.logging.level, "debug");
 });
+
+Deno.test("config: any plugin key from the environment, typed as the lower layers hold it", async () => {
+  await withFile(
+    JSON.stringify({
+      plugins: { "my-plugin": { limit: 5 }, channels: { historyLimit: 10, on: true } },
+    }),
+    async (file) => {
+      const c = await new Config({
+        file,
+        env: {
+          URSAMU_PLUGINS_DISCORD_TOKEN: "abc.def",
+          URSAMU_PLUGINS_DISCORD_API_BASE: "http://127.0.0.1:9/api",
+          URSAMU_PLUGINS_CHANNELS_HISTORY_LIMIT: "2000",
+          URSAMU_PLUGINS_CHANNELS_ON: "no",
+          URSAMU_PLUGINS_MY_PLUGIN_LIMIT: "7",
+          URSAMU_PLUGINS_MY_PLUGIN_ENABLED: "false",
+          URSAMU_PLUGINS_: "ignored",
+          URSAMU_PLUGINS_LONE: "ignored too: no key",
+        },
+        warn: () => {},
+      }).load();
+      assert.deepEqual(c.value.plugins.discord, {
+        token: "abc.def",
+        apiBase: "http://127.0.0.1:9/api",
+      });
+      assert.deepEqual(c.value.plugins.channels, { historyLimit: 2000, on: false });
+      assert.deepEqual(c.value.plugins["my-plugin"], { limit: 7 });
+      assert.deepEqual(c.value.plugins.my_plugin, { enabled: false }, "the switch keeps its rule");
+      assert.equal(c.value.plugins.lone, undefined);
+    },
+  );
+});

@@ -60,12 +60,18 @@ export class Logger {
     this.#now = opts.now ?? (() => new Date());
   }
 
-  /** Adds values that must never appear in a line (a secret made after the logger). */
-  addSecrets(values: string[]): void {
-    // Longest first, so a secret that contains another is replaced whole.
-    this.#secrets = [...this.#secrets, ...values.filter((s) => s.length >= 6)].sort((a, b) =>
-      b.length - a.length
+  /**
+   * Adds values that must never appear in a line (a secret made after the logger, one a plugin
+   * registers). A value already known is not added twice; shorter than 6 characters is ignored
+   * (it would blank out ordinary words).
+   */
+  addSecrets(values: readonly string[]): void {
+    const fresh = values.filter((s) =>
+      typeof s === "string" && s.length >= 6 && !this.#secrets.includes(s)
     );
+    if (!fresh.length) return;
+    // Longest first, so a secret that contains another is replaced whole.
+    this.#secrets = [...this.#secrets, ...new Set(fresh)].sort((a, b) => b.length - a.length);
   }
 
   /** Logs one event at `level`; `args` are formatted as console.log formats them. */
@@ -150,7 +156,19 @@ export const SECRET_ENV = [
   "URSAMU_SUPERUSER_PASSWORD",
 ] as const;
 
+/**
+ * Plugin keys from the environment that hold a secret by their name
+ * (`URSAMU_PLUGINS_DISCORD_TOKEN`): scrubbed even from lines no plugin code wrote.
+ */
+const PLUGIN_SECRET_ENV = /^URSAMU_PLUGINS_[A-Z0-9_]+_(TOKEN|SECRET|PASSWORD)$/;
+
 /** The secret values set in `env`. */
 export function secretsFrom(env: Record<string, string>): string[] {
-  return SECRET_ENV.map((k) => env[k]).filter((v): v is string => !!v);
+  const plugin = Object.keys(env).filter((k) => PLUGIN_SECRET_ENV.test(k));
+  return [...SECRET_ENV, ...plugin].map((k) => env[k]).filter((v): v is string => !!v);
+}
+
+/** Where values that must never be logged are registered (the process's logger). */
+export interface SecretSink {
+  addSecrets(values: readonly string[]): void;
 }

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { join } from "node:path";
-import { Logger } from "./logger.ts";
+import { Logger, secretsFrom } from "./logger.ts";
 
 const at = () => new Date("2026-01-02T03:04:05.678Z");
 
@@ -51,6 +51,25 @@ Deno.test("logger: secrets, JWTs and bearer credentials never reach a line", () 
   // A value under six characters would scrub ordinary words; it is not treated as a secret.
   logger.log("info", "a short word");
   assertMatch(lines[2], /a short word/);
+});
+
+Deno.test("logger: secrets added later (a plugin's) are scrubbed, once each, longest first", () => {
+  const { logger, lines } = capture();
+  const url = "https://discord.example/api/webhooks/123/tok-abcdef";
+  logger.addSecrets(["tok-abcdef", url, "tok-abcdef", ""]);
+  logger.addSecrets(["tok-abcdef"]);
+  logger.log("error", `posting to ${url} failed; token tok-abcdef`);
+  assertEquals(lines[0].split("ERROR ")[1], "engine: posting to [secret] failed; token [secret]");
+});
+
+Deno.test("logger: plugin keys named as secrets in the environment are secrets", () => {
+  const env = {
+    JWT_SECRET: "jwt-secret-1",
+    URSAMU_PLUGINS_DISCORD_TOKEN: "bot-token-1",
+    URSAMU_PLUGINS_X_Y_SECRET: "x-secret-1",
+    URSAMU_PLUGINS_DISCORD_API_BASE: "http://127.0.0.1:1/api",
+  };
+  assertEquals(secretsFrom(env).sort(), ["bot-token-1", "jwt-secret-1", "x-secret-1"]);
 });
 
 Deno.test("logger: passThrough keeps a formatted child line and stamps a raw one", () => {

@@ -31,6 +31,7 @@ import { type PluginTimers, pluginTimers } from "./timers.ts";
 import type { Delivery } from "../hub/types.ts";
 import type { GmcpMap, GmcpMapper } from "../hub/gmcp_map.ts";
 import type { PlayerLookup } from "../world/players.ts";
+import type { SecretSink } from "../logging/logger.ts";
 
 /** What the context needs of the command registry. */
 export interface CommandHost {
@@ -53,6 +54,8 @@ export interface ContextHost {
   gmcp: GmcpMap;
   /** Another plugin's exported API by name (case-insensitive). */
   api(name: string): unknown;
+  /** The process's log scrubber (`ctx.secret`). */
+  secrets: SecretSink;
 }
 
 /** A bus as a plugin sees it: subscriptions are tracked, emits go straight through. */
@@ -156,6 +159,12 @@ export interface PluginContext {
   /** Players by name, alias or dbref, lists of names at once, who is connected, display names. */
   readonly players: PlayerLookup;
   readonly log: PluginLog;
+  /**
+   * Registers a value that must never be written in a log line (a token, a webhook address):
+   * the engine's log scrubber writes `[secret]` in its place, in every line of the process.
+   * Values shorter than 6 characters are ignored. Registrations last until the process ends.
+   */
+  secret(value: string): void;
   /** Another plugin's exported API (look it up when used: it changes on reload). */
   api<T = unknown>(name: string): T | undefined;
   /** Sets the API other plugins get from `ctx.api(<this name>)`. */
@@ -298,6 +307,11 @@ export class ContextImpl implements PluginContext {
   /** False once released: later registrations are refused. */
   get active(): boolean {
     return this.#active;
+  }
+
+  secret(value: string): void {
+    if (typeof value !== "string") throw new Error("ctx.secret needs a string");
+    this.#host.secrets.addSecrets([value]);
   }
 
   api<T = unknown>(name: string): T | undefined {

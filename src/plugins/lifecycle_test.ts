@@ -40,6 +40,7 @@ async function setup(timeoutMs = 2000) {
       timers: engine.timers,
       gmcp: new GmcpMap(),
       api: () => undefined,
+      secrets: { addSecrets() {} },
     },
     timeoutMs,
     pluginsDir: root,

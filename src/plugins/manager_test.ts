@@ -81,7 +81,7 @@ async function setup(overrides: Record<string, unknown> = {}, timeoutMs = 2000) 
   const timers = new Scheduler(kv);
   const gmcp = new GmcpMap();
   const manager = new PluginManager(
-    { services, apps: routes, commands, hooks, help, timers, gmcp },
+    { services, apps: routes, commands, hooks, help, timers, gmcp, secrets: { addSecrets() {} } },
     {
       dir,
       engineVersion: "1.0.0",
