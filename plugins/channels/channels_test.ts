@@ -184,3 +184,72 @@ Deno.test("channels: a line is stored before anyone hears it (heard means kept a
     t.kv.close();
   }
 });
+
+Deno.test("channels bridge: speakAs says literal text as name@Source; onLine hears every line", async () => {
+  const t = await setup(["1"]);
+  try {
+    const ch = await t.svc.create(player("9", ["player", "admin"]), "Public", {});
+    await t.svc.join(player("1"), "public");
+    const heard: unknown[] = [];
+    const off = t.svc.onLine((l) => heard.push(l));
+    t.sent.length = 0;
+    await t.svc.talk(player("1"), ch, ":waves %chhi%cn");
+    await t.svc.speakAs({
+      channel: "PUBLIC",
+      source: "Discord",
+      name: "Ann [ansi(r,x)] %r\x1b[31m",
+      text: "50% %r%ch[ansi(r,red)]\x1b[2J\u00ff\nline two\x07",
+    });
+    const lines = t.sent.map(([, out]) => out.msg);
+    assert.equal(lines[0], "[Public] P1 waves %chhi%cn%cn");
+    // Every % doubled (no code applies), controls and escapes gone, one line; [..] literal.
+    assert.equal(
+      lines[1],
+      `[Public] Ann ansirx r@Discord says, "50%% %%r%%ch[ansi(r,red)]\u00ff line two"`,
+    );
+    assert.deepEqual(heard, [
+      {
+        channel: "Public",
+        sender: "P1",
+        senderId: "1",
+        text: "waves %chhi%cn",
+        kind: "pose",
+        masked: false,
+        source: null,
+      },
+      {
+        channel: "Public",
+        sender: "Ann ansirx r@Discord",
+        senderId: "",
+        text: "50%% %%r%%ch[ansi(r,red)]\u00ff line two",
+        kind: "say",
+        masked: false,
+        source: "Discord",
+      },
+    ]);
+    const hist = await t.svc.history({ id: "1", flags: ["player"] }, ch, { limit: 5, offset: 0 });
+    assert.equal(hist[1].sender, "Ann ansirx r@Discord");
+    await assert.rejects(
+      t.svc.speakAs({ channel: "Nowhere", source: "Discord", name: "a", text: "b" }),
+      /no channel called Nowhere/,
+    );
+    await assert.rejects(
+      t.svc.speakAs({ channel: "Public", source: "Dis cord", name: "a", text: "b" }),
+      /bridge source/,
+    );
+    await assert.rejects(
+      t.svc.speakAs({ channel: "Public", source: "Discord", name: "a", text: " \x1b[0m\n " }),
+      /What do you want to say/,
+    );
+    // A masked channel hides the bridge speaker too.
+    await t.svc.set("Public", "masking", "yes");
+    await t.svc.speakAs({ channel: "Public", source: "Discord", name: "Ann", text: "psst" });
+    assert.equal(t.sent.at(-1)![1].msg, `[Public] Someone says, "psst"`);
+    assert.equal((heard.at(-1) as { sender: string }).sender, "Someone");
+    off();
+    await t.svc.talk(player("1"), ch, "after");
+    assert.equal(heard.length, 3, "a removed listener hears nothing");
+  } finally {
+    t.kv.close();
+  }
+});

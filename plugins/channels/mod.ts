@@ -9,6 +9,7 @@ import { ChannelService, playerCheck } from "./service.ts";
 import { channelCommands, talkCommands } from "./commands.ts";
 import { channelRoutes, PREFIX } from "./routes.ts";
 import { CHANNELS_API } from "./api.ts";
+import type { ChannelsApi } from "./bridge.ts";
 
 /** Default for `plugins.channels.historyLimit`: messages kept per channel. */
 const HISTORY_KEEP = 1000;
@@ -90,7 +91,13 @@ const plugin: PluginModule = {
     ctx.openapi(CHANNELS_API);
     for (const spec of channelCommands(svc, ctx.world)) ctx.commands.add(spec);
     refreshTalk();
-    ctx.provide({ service: svc });
+    // The narrow door other plugins get (bridges), not the service itself.
+    const api: ChannelsApi = {
+      channelName: (name) => svc.byName(String(name ?? ""))?.name ?? null,
+      speakAs: (line) => svc.speakAs(line),
+      onLine: (fn) => svc.onLine(fn),
+    };
+    ctx.provide(api);
     return true;
   },
   remove() {},

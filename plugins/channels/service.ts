@@ -18,6 +18,8 @@ import {
   validLock,
 } from "../../src/plugins/mod.ts";
 import type { Channel, ChannelStore, HistoryEntry } from "./store.ts";
+import { bridgeName, bridgeText, SOURCE_RE } from "./bridge.ts";
+import type { BridgeLine, ChannelLine, LineKind } from "./bridge.ts";
 
 /** Channel names: letters, digits, `-` and `_`, 1 to 32 of them. */
 export const CHANNEL_NAME_RE = /^[A-Za-z0-9_-]{1,32}$/;
@@ -108,6 +110,8 @@ export function closed(text: string): string {
 /** The channel rules. */
 export class ChannelService {
   #sinceprune = new Map<string, number>();
+  /** Bridges listening to every line (ChannelsApi.onLine). */
+  #listeners = new Set<(line: ChannelLine) => void>();
 
   constructor(private readonly d: ChannelDeps) {}
 
@@ -336,7 +340,7 @@ export class ChannelService {
     if (!this.isMember(ch, actor.id)) throw new ForbiddenError(`You are not on ${ch.name}.`);
     if (!this.passes(ch, actor)) throw new ForbiddenError(`You may not talk on ${ch.name}.`);
     let text = String(raw ?? "").trim();
-    let kind = "say";
+    let kind: LineKind = "say";
     if (text.startsWith(":")) {
       kind = "pose";
       text = text.slice(1).replace(/^ /, "");
@@ -350,15 +354,68 @@ export class ChannelService {
     if (text.length > MAX_MESSAGE) {
       throw new ValidationError(`Messages are at most ${MAX_MESSAGE} characters.`);
     }
-    const sender = ch.masking ? "Someone" : closed(this.d.players.displayName(actor));
-    const body = kind === "say"
-      ? `${sender} says, "${closed(text)}"`
-      : kind === "pose"
-      ? `${sender} ${closed(text)}`
-      : `${sender}${closed(text)}`;
-    const entry: HistoryEntry = {
+    await this.#say(ch, {
+      shown: closed(this.d.players.displayName(actor)),
       sender: actor.name,
       senderId: actor.id,
+      text,
+      kind,
+      source: null,
+    });
+  }
+
+  /**
+   * Says a line for a user of another system (a bridge: ChannelsApi.speakAs) as
+   * `<name>@<source>`. Its text is taken literally (see bridgeText); no membership or lock is
+   * asked of it: staff chose which channels a bridge speaks on.
+   */
+  async speakAs(line: BridgeLine): Promise<void> {
+    const ch = this.byName(String(line?.channel ?? ""));
+    if (!ch) {
+      throw new NotFoundError(`There is no channel called ${String(line?.channel).slice(0, 40)}.`);
+    }
+    const source = String(line.source ?? "");
+    if (!SOURCE_RE.test(source)) {
+      throw new ValidationError("A bridge source is 1-16 letters or digits.");
+    }
+    const kind: LineKind = line.kind === "pose" || line.kind === "semipose" ? line.kind : "say";
+    const text = bridgeText(line.text, MAX_MESSAGE);
+    if (!text) throw new ValidationError(`What do you want to say on ${ch.name}?`);
+    const who = `${bridgeName(line.name)}@${source}`;
+    await this.#say(ch, { shown: who, sender: who, senderId: "", text, kind, source });
+  }
+
+  /** Adds a listener of every line said (ChannelsApi.onLine); returns its remover. */
+  onLine(fn: (line: ChannelLine) => void): () => void {
+    if (typeof fn !== "function") throw new ValidationError("onLine needs a function");
+    this.#listeners.add(fn);
+    return () => void this.#listeners.delete(fn);
+  }
+
+  /** Stores a line, delivers it to online members, then tells the bridges. */
+  async #say(
+    ch: Channel,
+    l: {
+      shown: string;
+      sender: string;
+      senderId: string;
+      text: string;
+      kind: LineKind;
+      source: string | null;
+    },
+  ): Promise<void> {
+    const { text, kind } = l;
+    const sender = ch.masking ? "Someone" : l.shown;
+    // A bridge's text has no codes (every % is doubled): nothing to close.
+    const said = l.source ? text : closed(text);
+    const body = kind === "say"
+      ? `${sender} says, "${said}"`
+      : kind === "pose"
+      ? `${sender} ${said}`
+      : `${sender}${said}`;
+    const entry: HistoryEntry = {
+      sender: l.sender,
+      senderId: l.senderId,
       message: text,
       kind,
       masked: ch.masking,
@@ -383,6 +440,23 @@ export class ChannelService {
       this.d.store.prune(lower, this.d.historyLimit()).catch((e) =>
         console.error("channels: pruning history failed:", e)
       );
+    }
+    if (!this.#listeners.size) return;
+    const heard: ChannelLine = {
+      channel: ch.name,
+      sender: ch.masking ? "Someone" : l.sender,
+      senderId: ch.masking ? "" : l.senderId,
+      text,
+      kind,
+      masked: ch.masking,
+      source: l.source,
+    };
+    for (const fn of this.#listeners) {
+      try {
+        fn(heard);
+      } catch (e) {
+        console.error("channels: a line listener failed:", e);
+      }
     }
   }
 
