@@ -11,27 +11,131 @@
 const ESC = "\x1b";
 const RESET = `${ESC}[0m`;
 
-/** Letter after `%c` → SGR escape. Lower case is foreground, upper case background. */
-const COLOUR_CODES: Readonly<Record<string, string>> = Object.freeze(Object.fromEntries([
-  ["n", RESET],
-  ["h", `${ESC}[1m`],
-  ...["x", "r", "g", "y", "b", "m", "c", "w"].flatMap((letter, i): [string, string][] => [
-    [letter, `${ESC}[${30 + i}m`],
-    [letter.toUpperCase(), `${ESC}[${40 + i}m`],
-  ]),
-]));
+/**
+ * How many colours a client shows: none, the 16 ANSI colours, xterm's 256, or any RGB
+ * (src/text/colour_mode.ts decides for telnet; the browser shows every RGB colour).
+ */
+export type ColourDepth = 0 | 16 | 256 | 16777216;
+
+const BASIC = "xrgybmcw";
+
+/**
+ * A colour code once read: `n` normal, `h` highlight, `u` underline, `f` flash, `i` inverse,
+ * or a colour (`fg`/`bg`) that is a basic index 0–7 or an RGB value.
+ */
+export type ColourCode =
+  | { kind: "n" | "h" | "u" | "f" | "i" }
+  | { kind: "fg" | "bg"; index: number; rgb: null }
+  | { kind: "fg" | "bg"; index: -1; rgb: readonly [number, number, number] };
+
+/**
+ * Reads the MUX colour code at `i` (`%c` or `%x` with a letter, `%x<#rrggbb>`, `%X<R G B>`):
+ * the code and its length, or null. Lower-case colour letters are foreground, upper-case
+ * background; in the `<...>` forms the case of `x`/`c` decides.
+ */
+export function readColourCode(text: string, i: number): { code: ColourCode; len: number } | null {
+  const kind = text[i + 1];
+  if (kind !== "c" && kind !== "x" && kind !== "C" && kind !== "X") return null;
+  const letter = text[i + 2];
+  if (letter === undefined) return null;
+  if (letter === "<") {
+    const close = text.indexOf(">", i + 3);
+    if (close < 0 || close - i > 20) return null;
+    const rgb = parseRgbSpec(text.slice(i + 3, close));
+    if (!rgb) return null;
+    const bg = kind === "C" || kind === "X";
+    return { code: { kind: bg ? "bg" : "fg", index: -1, rgb }, len: close + 1 - i };
+  }
+  if (letter === "n" || letter === "h" || letter === "u" || letter === "f" || letter === "i") {
+    return { code: { kind: letter }, len: 3 };
+  }
+  const fg = BASIC.indexOf(letter);
+  if (fg >= 0) return { code: { kind: "fg", index: fg, rgb: null }, len: 3 };
+  const bg = BASIC.toUpperCase().indexOf(letter);
+  if (bg >= 0) return { code: { kind: "bg", index: bg, rgb: null }, len: 3 };
+  return null;
+}
+
+/** `#RRGGBB` or `R G B` (0–255 each), as MUX writes RGB colours; null otherwise. */
+function parseRgbSpec(spec: string): [number, number, number] | null {
+  if (/^#[0-9a-fA-F]{6}$/.test(spec)) {
+    const n = parseInt(spec.slice(1), 16);
+    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  }
+  const m = /^(\d{1,3}) (\d{1,3}) (\d{1,3})$/.exec(spec);
+  if (!m) return null;
+  const v = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return v.every((x) => x <= 255) ? v as [number, number, number] : null;
+}
+
+/** The xterm colour cube and grey ramp (entries 16–255), and the 16 system colours. */
+function paletteRgb(n: number): [number, number, number] {
+  if (n < 16) {
+    const v = n < 8 ? 0xbb : 0xff, lo = n < 8 ? 0 : 0x55;
+    return [n & 1 ? v : lo, n & 2 ? v : lo, n & 4 ? v : lo];
+  }
+  if (n < 232) {
+    const level = [0, 95, 135, 175, 215, 255];
+    const c = n - 16;
+    return [level[Math.floor(c / 36)], level[Math.floor(c / 6) % 6], level[c % 6]];
+  }
+  const g = 8 + 10 * (n - 232);
+  return [g, g, g];
+}
+
+/** The palette entry (of the first `size`) nearest an RGB colour, as the eye weighs it. */
+export function nearestColour(rgb: readonly number[], size: 16 | 256): number {
+  let best = 0, bestD = Infinity;
+  for (let n = 0; n < size; n++) {
+    const p = paletteRgb(n);
+    const dr = rgb[0] - p[0], dg = rgb[1] - p[1], db = rgb[2] - p[2];
+    const y = 0.299 * dr + 0.587 * dg + 0.114 * db;
+    const u = -0.169 * dr - 0.331 * dg + 0.5 * db;
+    const v = 0.5 * dr - 0.419 * dg - 0.081 * db;
+    const d = 4 * y * y + u * u + v * v;
+    if (d < bestD) {
+      bestD = d;
+      best = n;
+    }
+  }
+  return best;
+}
+
+/** The SGR escape of a code for a client of `depth` colours ("" when it shows none). */
+export function sgrOf(code: ColourCode, depth: ColourDepth): string {
+  if (depth === 0) return "";
+  switch (code.kind) {
+    case "n":
+      return RESET;
+    case "h":
+      return `${ESC}[1m`;
+    case "u":
+      return `${ESC}[4m`;
+    case "f":
+      return `${ESC}[5m`;
+    case "i":
+      return `${ESC}[7m`;
+  }
+  const base = code.kind === "fg" ? 30 : 40;
+  if (code.rgb === null) return `${ESC}[${base + code.index}m`;
+  const [r, g, b] = code.rgb;
+  if (depth === 16777216) return `${ESC}[${base + 8};2;${r};${g};${b}m`;
+  if (depth === 256) return `${ESC}[${base + 8};5;${nearestColour(code.rgb, 256)}m`;
+  const n = nearestColour(code.rgb, 16);
+  return n < 8 ? `${ESC}[${base + n}m` : `${ESC}[${base + 60 + n - 8}m`;
+}
 
 /**
  * What a piece of text is:
- * - `code`: a `%c?` colour code (zero width); value is its SGR escape
+ * - `code`: a colour code (zero width); value is its 16-colour SGR escape
  * - `raw`: a raw ANSI CSI escape already in the text (zero width)
  * - `char`: one visible character; value is what it shows as (`%b` → " ", `%%` → "%")
  * - `nl`: a line break (`%r`, `%R` or "\n"); value is "\n"
  */
 type PieceKind = "code" | "raw" | "char" | "nl";
 
-/** Receives each piece in order; returning false stops the scan. */
-type Visitor = (kind: PieceKind, src: string, value: string) => boolean | void;
+/** Receives each piece in order (`code` set for colour codes); returning false stops. */
+type Visitor = (kind: PieceKind, src: string, value: string, code?: ColourCode) => boolean | void;
 
 function scan(text: string, visit: Visitor): void {
   const n = text.length;
@@ -41,15 +145,15 @@ function scan(text: string, visit: Visitor): void {
     let kind: PieceKind = "char";
     let len = 1;
     let value: string | undefined;
+    let code: ColourCode | undefined;
     if (c === 0x25 /* % */ && i + 1 < n) {
       const d = text[i + 1];
-      if (d === "c" && i + 2 < n) {
-        const letter = text[i + 2];
-        if (Object.hasOwn(COLOUR_CODES, letter)) {
-          value = COLOUR_CODES[letter];
-          kind = "code";
-          len = 3;
-        }
+      const read = readColourCode(text, i);
+      if (read) {
+        code = read.code;
+        kind = "code";
+        len = read.len;
+        value = sgrOf(code, 16);
       } else if (d === "r" || d === "R") {
         kind = "nl";
         len = 2;
@@ -81,7 +185,7 @@ function scan(text: string, visit: Visitor): void {
       len = 2;
     }
     const src = text.slice(i, i + len);
-    if (visit(kind, src, value ?? src) === false) return;
+    if (visit(kind, src, value ?? src, code) === false) return;
     i += len;
   }
 }
@@ -119,20 +223,24 @@ function asText(text: unknown): string {
 }
 
 /**
- * Converts colour codes to ANSI SGR escapes, closing with a reset if colour was left on.
- * Raw escapes already in the text are dropped: only escapes we generate reach a terminal.
- * A `%cn` with no colour on is dropped too: every rendered text closes its own colour, so
- * the reset would change nothing, and `say`'s guard (`"hi%cn"`) then costs plain speech nothing.
+ * Converts colour codes to ANSI SGR escapes for a client of `depth` colours (default the 16
+ * ANSI colours: 256-colour and RGB codes are reduced to the nearest), closing with a reset if
+ * colour was left on. Raw escapes already in the text are dropped: only escapes we generate
+ * reach a terminal. A `%cn` with no colour on is dropped too: every rendered text closes its
+ * own colour, so the reset would change nothing, and `say`'s guard (`"hi%cn"`) then costs
+ * plain speech nothing.
  */
-export function renderAnsi(text: string): string {
+export function renderAnsi(text: string, depth: ColourDepth = 16): string {
   if (typeof text === "string" && !NEEDS_RENDERING.test(text)) return text;
+  if (depth === 0) return renderPlain(text);
   const out: string[] = [];
   let open = false;
-  scan(asText(text), (kind, src, value) => {
+  scan(asText(text), (kind, src, value, code) => {
     if (kind === "code") {
-      if (value === RESET && !open) return;
-      out.push(value);
-      open = value !== RESET;
+      const reset = code!.kind === "n";
+      if (reset && !open) return;
+      out.push(depth === 16 ? value : sgrOf(code!, depth));
+      open = !reset;
     } else if (kind !== "raw" && !isTerminalControl(src)) {
       out.push(value);
     }
@@ -154,9 +262,13 @@ export function renderPlain(text: string): string {
   return out.join("");
 }
 
-/** renderAnsi or renderPlain, as a connection's colour setting says. */
-export function renderText(text: string, colour: boolean): string {
-  return colour ? renderAnsi(text) : renderPlain(text);
+/**
+ * renderAnsi or renderPlain, as a connection's colour setting says: `true` is the 16 ANSI
+ * colours, a number the colours its client shows.
+ */
+export function renderText(text: string, colour: boolean | ColourDepth): string {
+  const depth: ColourDepth = colour === true ? 16 : colour === false ? 0 : colour;
+  return depth ? renderAnsi(text, depth) : renderPlain(text);
 }
 
 /**

@@ -280,3 +280,30 @@ Deno.test("colour: text with nothing to render comes back as it is, in both rend
   assert.equal(renderAnsi("x\u202ey"), "xy");
   assert.equal(renderAnsi("%ch!"), "\x1b[1m!\x1b[0m");
 });
+
+Deno.test("renderAnsi: MUX's %x and %X forms, underline, flash and inverse", () => {
+  assert.equal(renderAnsi("%xrred%xn"), `${E}31mred${E}0m`);
+  assert.equal(renderAnsi("%XBbg%cn"), `${E}44mbg${E}0m`);
+  assert.equal(renderAnsi("%cuu%cff%cii"), `${E}4mu${E}5mf${E}7mi${E}0m`);
+  assert.equal(renderAnsi("%xq %x"), "%xq %x");
+});
+
+Deno.test("renderAnsi: RGB colours are reduced to what the client shows", () => {
+  assert.equal(renderAnsi("%x<#ff8040>o", 16777216), `${E}38;2;255;128;64mo${E}0m`);
+  assert.equal(renderAnsi("%x<#ff8040>o", 256), `${E}38;5;209mo${E}0m`);
+  assert.equal(renderAnsi("%X<0 0 255>o", 256), `${E}48;5;21mo${E}0m`);
+  assert.equal(renderAnsi("%x<#ff5555>o", 16), `${E}91mo${E}0m`);
+  assert.equal(renderAnsi("%x<#ff0000>o", 16), `${E}31mo${E}0m`);
+  assert.equal(renderAnsi("%x<#bb0000>o"), `${E}31mo${E}0m`);
+  assert.equal(renderAnsi("%x<#ff8040>o", 0), "o");
+  assert.equal(renderText("%x<#ff8040>o", false), "o");
+  assert.equal(renderText("%x<#ff8040>o", 256), `${E}38;5;209mo${E}0m`);
+  // Not a colour: left as typed.
+  assert.equal(renderAnsi("%x<300 0 0>o %x<#12>"), "%x<300 0 0>o %x<#12>");
+});
+
+Deno.test("colour codes of every form are zero width", () => {
+  assert.equal(visibleLength("%x<#ff8040>ab%xuc%cn"), 3);
+  assert.equal(stripColour("%X<1 2 3>ab%xic"), "abc");
+  assert.equal(padVisible("%x<#ff0000>abcdef", 3), "%x<#ff0000>abc%cn");
+});

@@ -1,14 +1,54 @@
-// MUSH colour codes (%ch, %cr, %cR, %cn, %r, %t, %b, %%) to DOM nodes, the way the engine's
-// src/text/colour.ts reads them. Text is only ever placed in text nodes; URLs become links.
+// MUSH colour codes to DOM nodes, the way the engine's src/text/colour.ts reads them: %ch,
+// %cr, %cR, %cn, MUX's %x/%X forms with u (underline), f (flash), i (inverse), and RGB
+// colours (%x<#ff8040>, %X<0 0 255>), which a browser shows exactly; %r %t %b %%. Text is
+// only ever placed in text nodes; URLs become links.
 import { h } from "./dom.js";
 
 const LETTERS = "xrgybmcw";
 const URL_RE = /\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/g;
+const PLAIN = { fg: null, bg: null, hi: false, ul: false, fl: false, inv: false };
 
-/** Splits text into runs of `{ text, fg, bg, hi }`, one array per line. */
+/** `#RRGGBB` or `R G B` (0-255) as `#rrggbb`, or null. */
+function rgbOf(spec) {
+  if (/^#[0-9a-fA-F]{6}$/.test(spec)) return spec.toLowerCase();
+  const m = /^(\d{1,3}) (\d{1,3}) (\d{1,3})$/.exec(spec);
+  if (!m) return null;
+  const v = [m[1], m[2], m[3]].map(Number);
+  if (v.some((x) => x > 255)) return null;
+  return "#" + v.map((x) => x.toString(16).padStart(2, "0")).join("");
+}
+
+/** The colour code at `i` of `s`: `{ len, apply(style) }`, or null. */
+function codeAt(s, i) {
+  const kind = s[i + 1];
+  if (kind !== "c" && kind !== "x" && kind !== "C" && kind !== "X") return null;
+  const l = s[i + 2];
+  if (l === undefined) return null;
+  if (l === "<") {
+    const close = s.indexOf(">", i + 3);
+    if (close < 0 || close - i > 20) return null;
+    const rgb = rgbOf(s.slice(i + 3, close));
+    if (!rgb) return null;
+    const bg = kind === "C" || kind === "X";
+    return { len: close + 1 - i, apply: (st) => (bg ? { ...st, bg: rgb } : { ...st, fg: rgb }) };
+  }
+  if (l === "n") return { len: 3, apply: () => ({ ...PLAIN }) };
+  if (l === "h") return { len: 3, apply: (st) => ({ ...st, hi: true }) };
+  if (l === "u") return { len: 3, apply: (st) => ({ ...st, ul: true }) };
+  if (l === "f") return { len: 3, apply: (st) => ({ ...st, fl: true }) };
+  if (l === "i") return { len: 3, apply: (st) => ({ ...st, inv: true }) };
+  if (LETTERS.includes(l)) return { len: 3, apply: (st) => ({ ...st, fg: l }) };
+  if (LETTERS.toUpperCase().includes(l)) {
+    return { len: 3, apply: (st) => ({ ...st, bg: l.toLowerCase() }) };
+  }
+  return null;
+}
+
+/** Splits text into runs of `{ text, fg, bg, hi, ul, fl, inv }`, one array per line. */
 export function parseCodes(text) {
+  /** @type {{ text: string, fg: string | null, bg: string | null, hi: boolean, ul: boolean, fl: boolean, inv: boolean }[][]} */
   const lines = [[]];
-  let style = { fg: null, bg: null, hi: false };
+  let style = { ...PLAIN };
   let buf = "";
   const flush = () => {
     if (buf) lines[lines.length - 1].push({ text: buf, ...style });
@@ -19,18 +59,12 @@ export function parseCodes(text) {
     const c = s[i];
     if (c === "%" && i + 1 < s.length) {
       const d = s[i + 1];
-      if (d === "c" && i + 2 < s.length) {
-        const l = s[i + 2];
-        const idx = LETTERS.indexOf(l.toLowerCase());
-        if (l === "n" || l === "h" || idx >= 0) {
-          flush();
-          if (l === "n") style = { fg: null, bg: null, hi: false };
-          else if (l === "h") style = { ...style, hi: true };
-          else if (l === l.toLowerCase()) style = { ...style, fg: l };
-          else style = { ...style, bg: l.toLowerCase() };
-          i += 2;
-          continue;
-        }
+      const code = codeAt(s, i);
+      if (code) {
+        flush();
+        style = code.apply(style);
+        i += code.len - 1;
+        continue;
       } else if (d === "r" || d === "R") {
         flush();
         lines.push([]);
@@ -93,10 +127,21 @@ export function linkify(text) {
 export function renderRuns(runs, plain = false) {
   return runs.map((r) => {
     const parts = linkify(r.text);
-    if (plain || (!r.fg && !r.bg && !r.hi)) return parts;
-    const cls = [r.fg ? `fg-${r.fg}` : "", r.bg ? `bg-${r.bg}` : "", r.hi ? "hi" : ""]
-      .filter(Boolean).join(" ");
-    return h("span", { class: cls }, parts);
+    if (plain || (!r.fg && !r.bg && !r.hi && !r.ul && !r.fl && !r.inv)) return parts;
+    const letter = (v) => v && v[0] !== "#";
+    const cls = [
+      letter(r.fg) ? `fg-${r.fg}` : "",
+      letter(r.bg) ? `bg-${r.bg}` : "",
+      r.hi ? "hi" : "",
+      r.ul ? "ul" : "",
+      r.fl ? "fl" : "",
+      r.inv ? "inv" : "",
+    ].filter(Boolean).join(" ");
+    const span = h("span", { class: cls }, parts);
+    // RGB colours go through the style object, which the page's style policy allows.
+    if (r.fg && !letter(r.fg)) span.style.color = r.fg;
+    if (r.bg && !letter(r.bg)) span.style.background = r.bg;
+    return span;
   });
 }
 
