@@ -91,7 +91,8 @@ export const TOP_FLAGS = EV.EVAL | EV.FCHECK | EV.TOP;
 export interface SoftcodeOptions {
   ports: SoftcodePorts;
   functions: FunctionTable;
-  limits?: Partial<SoftcodeLimits>;
+  /** The limits, or where to read them at each evaluation (the configuration may change). */
+  limits?: Partial<SoftcodeLimits> | (() => Partial<SoftcodeLimits>);
   /** Allow `%q<name>` and named registers (default true). */
   namedRegisters?: boolean;
   /** Monotonic milliseconds for budgets (default performance.now). */
@@ -110,11 +111,14 @@ export class Softcode {
   #cacheGeneration: number;
   readonly #opts: CompileOptions;
   readonly #spent = new Map<string, { since: number; used: number }>();
+  readonly #readLimits: (() => Partial<SoftcodeLimits>) | null;
 
   constructor(opts: SoftcodeOptions) {
     this.ports = opts.ports;
     this.functions = opts.functions;
-    this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
+    const given = opts.limits ?? {};
+    this.#readLimits = typeof given === "function" ? given : null;
+    this.limits = { ...DEFAULT_LIMITS, ...(typeof given === "function" ? given() : given) };
     this.monotonic = opts.monotonic ?? (() => performance.now());
     this.#cacheGeneration = opts.functions.generation;
     this.namedRegisters = opts.namedRegisters ?? true;
@@ -175,6 +179,11 @@ export class Softcode {
 
   /** Starts an evaluation (pair with `end`), charging its time to the executor's owner. */
   begin(req: EvalRequest): Evaluation {
+    if (this.#readLimits) {
+      const next = { ...DEFAULT_LIMITS, ...this.#readLimits() };
+      if (next.parseDepth !== this.limits.parseDepth) this.setLimits(next);
+      else this.limits = next;
+    }
     const actor = this.#actorOf(req.executor);
     const now = this.monotonic();
     const spent = this.#spentBy(actor, now);

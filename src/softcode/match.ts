@@ -3,7 +3,7 @@
  * `here`, `#dbref`, `*player`, a player's name, then what the looker carries, what is in its
  * room and the room's exits, by exact name (or alias), then by unique prefix. Reads memory only.
  */
-import type { Evaluation } from "./eval.ts";
+import type { WorldView } from "./ports.ts";
 
 /** No such object (MUX's NOTHING). */
 export const NOTHING = "#-1";
@@ -27,8 +27,8 @@ export function dbrefId(s: string): string | null {
 }
 
 /** Names an object answers to: its name and its aliases, lower-cased. */
-function namesOf(ev: Evaluation, id: string): string[] {
-  const o = ev.object(id);
+function namesOf(world: WorldView, id: string): string[] {
+  const o = world.object(id);
   if (!o) return [];
   const out = [o.name.toLowerCase()];
   // MUX exits carry aliases after `;` in the name; here they are a list.
@@ -41,31 +41,29 @@ function namesOf(ev: Evaluation, id: string): string[] {
 }
 
 /** Finds `name` for `lookerId`: an object id, NOTHING or AMBIGUOUS. */
-export function matchThing(ev: Evaluation, lookerId: string, name: string): string {
+export function matchThing(world: WorldView, lookerId: string, name: string): string {
   const want = name.trim();
   if (!want) return NOTHING;
   const lower = want.toLowerCase();
   if (lower === "me") return lookerId;
-  const looker = ev.object(lookerId);
+  const looker = world.object(lookerId);
   if (lower === "here") return looker?.location || NOTHING;
   const id = dbrefId(want);
-  if (id !== null) return ev.object(id) ? id : NOTHING;
-  if (want[0] === "*") return ev.ports.world.playerByName(want.slice(1).trim()) ?? NOTHING;
+  if (id !== null) return world.object(id) ? id : NOTHING;
+  if (want[0] === "*") return world.playerByName(want.slice(1).trim()) ?? NOTHING;
   const candidates: string[] = [];
-  candidates.push(...ev.ports.world.contents(lookerId));
-  if (looker?.location) {
-    candidates.push(...ev.ports.world.contents(looker.location));
-  }
+  candidates.push(...world.contents(lookerId));
+  if (looker?.location) candidates.push(...world.contents(looker.location));
   const exact = new Set<string>();
   const partial = new Set<string>();
   for (const c of candidates) {
-    const names = namesOf(ev, c);
+    const names = namesOf(world, c);
     if (names.includes(lower)) exact.add(c);
     else if (names.some((n) => n.startsWith(lower))) partial.add(c);
   }
   if (exact.size === 1) return [...exact][0];
   if (exact.size > 1) return AMBIGUOUS;
-  const player = ev.ports.world.playerByName(want);
+  const player = world.playerByName(want);
   if (player) return player;
   if (partial.size === 1) return [...partial][0];
   return partial.size > 1 ? AMBIGUOUS : NOTHING;
@@ -73,12 +71,12 @@ export function matchThing(ev: Evaluation, lookerId: string, name: string): stri
 
 /** Splits `obj/attr` at the first `/`: the object's id (or null) and the attribute name. */
 export function parseObjAttr(
-  ev: Evaluation,
+  world: WorldView,
   lookerId: string,
   ref: string,
 ): { id: string | null; attr: string; slash: boolean } {
   const at = ref.indexOf("/");
   if (at < 0) return { id: lookerId, attr: ref.trim(), slash: false };
-  const r = matchThing(ev, lookerId, ref.slice(0, at));
+  const r = matchThing(world, lookerId, ref.slice(0, at));
   return { id: found(r) ? r : null, attr: ref.slice(at + 1).trim(), slash: true };
 }

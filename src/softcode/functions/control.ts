@@ -34,7 +34,7 @@ function fetchAttr(
   frame: Frame,
   ref: string,
 ): { attr: SoftAttr; id: string } | { out: string } {
-  const p = parseObjAttr(ev, frame.executor, ref);
+  const p = parseObjAttr(ev.ports.world, frame.executor, ref);
   let id = p.id;
   let name = p.attr;
   if (id === null) {
@@ -234,9 +234,9 @@ export const controlFunctions: FunctionDef[] = [
   define("hasattr", 2, 2, (ev, f, args) => hasAttr(ev, f, args, false)),
   define("hasattrp", 2, 2, (ev, f, args) => hasAttr(ev, f, args, true)),
   define("lattr", 1, 1, (ev, f, args) => {
-    const p = parseObjAttr(ev, f.executor, args[0]);
+    const p = parseObjAttr(ev.ports.world, f.executor, args[0]);
     const ref = p.slash ? args[0].slice(0, args[0].indexOf("/")) : args[0];
-    const r = p.slash ? (p.id ?? "#-1") : matchThing(ev, f.executor, ref);
+    const r = p.slash ? (p.id ?? "#-1") : matchThing(ev.ports.world, f.executor, ref);
     if (!found(r)) return matchError(r);
     const pattern = p.slash && p.attr ? p.attr : "*";
     const names = ev.ports.attributes.names(r);
@@ -396,7 +396,7 @@ export const controlFunctions: FunctionDef[] = [
   define("s", 1, 1, (ev, f, args) => ev.eval(f, args[0], EVAL_ARG), { parse: 1 }),
   define("objeval", 2, 2, (ev, f, args) => {
     const who = ev.eval(f, args[0], EVAL_ARG);
-    const r = matchThing(ev, f.executor, who);
+    const r = matchThing(ev.ports.world, f.executor, who);
     if (!found(r)) return matchError(r);
     const o = ev.object(r), me = ev.object(f.executor);
     const id = o && me && ev.ports.access.controls(me, o) ? r : f.executor;
@@ -418,7 +418,7 @@ function mergeSort(a: string[], cmp: (x: string, y: string) => number): string[]
 function getAttr(ev: Evaluation, f: Frame, ref: string): { value: string; id: string } | string {
   const at = ref.indexOf("/");
   if (at < 0) return "#-1 NO MATCH";
-  const r = matchThing(ev, f.executor, ref.slice(0, at));
+  const r = matchThing(ev.ports.world, f.executor, ref.slice(0, at));
   if (!found(r)) return "#-1 NO MATCH";
   const name = ref.slice(at + 1).trim();
   if (!validAttrName(name)) return "";
@@ -429,7 +429,7 @@ function getAttr(ev: Evaluation, f: Frame, ref: string): { value: string; id: st
 }
 
 function hasAttr(ev: Evaluation, f: Frame, args: string[], parents: boolean): string {
-  const r = matchThing(ev, f.executor, args[0]);
+  const r = matchThing(ev.ports.world, f.executor, args[0]);
   if (!found(r)) return matchError(r);
   const name = upperAscii(args[1].trim());
   if (!validAttrName(name)) return "0";

@@ -30,7 +30,7 @@ function ref(id: string): string {
 
 /** The object `name` names for the executor, or an error text. */
 function thing(ev: Evaluation, f: Frame, name: string): DbObject | string {
-  const r = matchThing(ev, f.executor, name);
+  const r = matchThing(ev.ports.world, f.executor, name);
   if (!found(r)) return matchError(r);
   return ev.object(r) ?? matchError(NOTHING);
 }
@@ -237,7 +237,7 @@ function searchIds(
       ids = w.withFlag(restriction.toLowerCase(), MAX_SEARCH * 4);
       break;
     case "owner": {
-      const r = matchThing(ev, f.executor, restriction);
+      const r = matchThing(ev.ports.world, f.executor, restriction);
       if (!found(r)) return matchError(r);
       ids = w.ownedBy(r, MAX_SEARCH * 4);
       break;
@@ -246,7 +246,7 @@ function searchIds(
       ids = w.byName(restriction, MAX_SEARCH);
       break;
     case "parent": {
-      const r = matchThing(ev, f.executor, restriction);
+      const r = matchThing(ev.ports.world, f.executor, restriction);
       if (!found(r)) return matchError(r);
       ids = w.children(r, MAX_SEARCH);
       break;
@@ -302,7 +302,7 @@ export const objectFunctions: FunctionDef[] = [
     return typeof o === "string" ? o : ev.monikerOf(o.id);
   }),
   define("num", 1, 1, (ev, f, args) => {
-    const r = matchThing(ev, f.executor, args[0]);
+    const r = matchThing(ev.ports.world, f.executor, args[0]);
     return found(r) ? ref(r) : r === AMBIGUOUS ? "#-2" : "#-1";
   }),
   define("loc", 1, 1, (ev, f, args) => {
@@ -429,7 +429,7 @@ export const objectFunctions: FunctionDef[] = [
     return String(ev.ports.presence.idleSeconds(id));
   }),
   define("width", 1, 1, (ev, f, args) => {
-    const id = matchThing(ev, f.executor, args[0]);
+    const id = matchThing(ev.ports.world, f.executor, args[0]);
     if (!found(id)) return "78";
     return String(ev.ports.presence.width(id));
   }),
@@ -449,11 +449,11 @@ export const objectFunctions: FunctionDef[] = [
     return hits.length > 1 ? "#-2" : "#-1 NO MATCH";
   }),
   define("locate", 3, 3, (ev, f, args) => {
-    const looker = matchThing(ev, f.executor, args[0]);
+    const looker = matchThing(ev.ports.world, f.executor, args[0]);
     if (!found(looker)) return "#-1";
     const lo = ev.object(looker);
     if (!lo || (!controls(ev, f, lo) && looker !== f.executor)) return "#-1";
-    const r = matchThing(ev, looker, args[1]);
+    const r = matchThing(ev.ports.world, looker, args[1]);
     if (r === AMBIGUOUS) return "#-2";
     if (!found(r)) return "#-1";
     const o = ev.object(r);
@@ -492,12 +492,12 @@ export const objectFunctions: FunctionDef[] = [
     const head = eq < 0 ? text : text.slice(0, eq);
     const sp = head.trim().indexOf(" ");
     if (eq < 0 && text) {
-      const r = matchThing(ev, f.executor, text);
+      const r = matchThing(ev.ports.world, f.executor, text);
       if (!found(r)) return "#-1 NOT FOUND";
       owner = r;
       spec = "";
     } else if (sp > 0) {
-      const r = matchThing(ev, f.executor, head.slice(0, sp));
+      const r = matchThing(ev.ports.world, f.executor, head.slice(0, sp));
       if (!found(r)) return "#-1 NOT FOUND";
       owner = r;
       spec = text.slice(sp + 1).trim();
@@ -604,7 +604,7 @@ export const objectFunctions: FunctionDef[] = [
   define("pemit", 2, 2, (ev, f, args) => {
     const msg = toWire(args[1]);
     for (const word of splitList(args[0], " ")) {
-      const r = matchThing(ev, f.executor, word);
+      const r = matchThing(ev.ports.world, f.executor, word);
       if (!found(r)) continue;
       ev.ports.delivery.toObject(r, msg);
     }
@@ -614,7 +614,7 @@ export const objectFunctions: FunctionDef[] = [
     const msg = toWire(args[1]);
     const me = ev.object(f.executor);
     for (const word of splitList(args[0], " ")) {
-      const r = matchThing(ev, f.executor, word);
+      const r = matchThing(ev.ports.world, f.executor, word);
       if (!found(r)) continue;
       const room = ev.object(r);
       if (!room || !me) continue;
