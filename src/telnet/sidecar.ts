@@ -19,6 +19,7 @@ import { SIDECAR_HEADER } from "../hub/sidecar_auth.ts";
 import net from "node:net";
 import { TelnetKeeper } from "./keeper.ts";
 import { handoffUnavailable } from "./handoff_support.ts";
+import { RefusalLog } from "../net/refusal_log.ts";
 
 /** Settings for {@linkcode TelnetSidecar}. */
 export interface SidecarOptions {
@@ -91,10 +92,12 @@ export class TelnetSidecar {
   #accepting: Promise<void> = Promise.resolve();
   #stopping = false;
   #tls: TlsTelnetListener | null = null;
+  readonly #refusals: RefusalLog;
 
   constructor(opts: SidecarOptions) {
     this.#o = opts;
     this.#log = opts.log ?? ((line) => console.log(line));
+    this.#refusals = new RefusalLog("telnet", this.#log);
     const mssp = new MsspSource({
       gameName: opts.gameName,
       httpBase: opts.httpBase,
@@ -268,6 +271,7 @@ export class TelnetSidecar {
     await Promise.all([...this.#clients].map((c) => c.shutdown()));
     this.#mux?.stop();
     await this.#accepting;
+    this.#refusals.stop();
   }
 
   /**
@@ -314,7 +318,8 @@ export class TelnetSidecar {
     const ip = (conn.remoteAddr as Deno.NetAddr).hostname;
     const refusal = this.#refusal(ip);
     if (refusal) {
-      refuse(conn, refusal);
+      this.#refusals.note(refusal.why, ip);
+      refuse(conn, refusal.message);
       return;
     }
     const client = new TelnetClient(
@@ -332,7 +337,10 @@ export class TelnetSidecar {
     socket.on("error", () => {/* the peer went away before it was handed on */});
     const refusal = this.#refusal(ip);
     if (refusal) {
-      socket.end(encodeText(refusal + "\n"));
+      this.#refusals.note(refusal.why, ip);
+      // end() alone would wait for the client's FIN, which a paused socket never reads: the
+      // descriptor would stay open for as long as the client keeps its end (issue 31).
+      socket.end(encodeText(refusal.message + "\n"), () => socket.destroy());
       return;
     }
     let fd: number;
@@ -352,15 +360,18 @@ export class TelnetSidecar {
     keeper.add(fd, ip);
   }
 
-  /** Why a new connection from `ip` is refused (the caps, a stop), or null. */
-  #refusal(ip: string): string | null {
+  /**
+   * Why a new connection from `ip` is refused (the caps, a stop): the line the client reads and
+   * the reason the log counts; null when it is welcome.
+   */
+  #refusal(ip: string): { message: string; why: string } | null {
     const { maxConnections, maxConnectionsPerIp } = this.#o;
-    if (this.#stopping) return "The server is shutting down.";
+    if (this.#stopping) return { message: "The server is shutting down.", why: "shutting down" };
     if (maxConnections > 0 && this.connections >= maxConnections) {
-      return "The server is full. Please try again later.";
+      return { message: "The server is full. Please try again later.", why: "server full" };
     }
     if (maxConnectionsPerIp > 0 && (this.#perIp.get(ip) ?? 0) >= maxConnectionsPerIp) {
-      return "Too many connections from your address.";
+      return { message: "Too many connections from your address.", why: "per-address cap" };
     }
     return null;
   }
