@@ -92,6 +92,10 @@ export class TestWorld {
           controls(viewer, target) || target.location === viewer.location ||
           target.location === viewer.id || target.flags.includes("room") ||
           target.flags.includes("player"),
+        canSeeAttr: (viewer, obj, attr) =>
+          attr.flags.includes("hidden")
+            ? staff(viewer)
+            : attr.flags.includes("visual") || controls(viewer, obj) || attr.owner === viewer.id,
         isStaff: staff,
       },
       delivery: {
@@ -100,15 +104,6 @@ export class TestWorld {
           for (const o of w.objects.values()) {
             if (o.location === room && !exclude.includes(o.id)) w.sent.push({ to: o.id, msg });
           }
-        },
-      },
-      writes: {
-        createThing: (owner, name, loc) => w.add(name, "thing", { owner, location: loc }),
-        move: (id, dest) => {
-          const o = w.objects.get(id);
-          if (!o) return "No such object.";
-          o.location = dest;
-          return null;
         },
       },
       now: () => w.now,

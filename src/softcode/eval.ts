@@ -540,18 +540,11 @@ export class Evaluation {
     return this.mayRead(viewerId, id, attr) ? attr : null;
   }
 
-  /** MUX's See_attr, with this engine's control rule. */
+  /** MUX's See_attr: the engine's one rule for reading attributes (src/world/attributes). */
   mayRead(viewerId: string, id: string, attr: SoftAttr): boolean {
     const viewer = this.object(viewerId);
     const obj = this.object(id);
-    if (!viewer || !obj) return false;
-    const staff = this.ports.access.isStaff(viewer);
-    if (attr.flags.includes("hidden") || attr.flags.includes("wizard")) {
-      return staff || (attr.flags.includes("wizard") && !attr.flags.includes("hidden") &&
-        this.ports.access.controls(viewer, obj));
-    }
-    if (attr.flags.includes("visual")) return true;
-    return this.ports.access.controls(viewer, obj) || attr.owner === viewerId;
+    return !!viewer && !!obj && this.ports.access.canSeeAttr(viewer, obj, attr);
   }
 }
 

@@ -67,6 +67,8 @@ export interface AccessRules {
   controls(actor: DbObject, target: DbObject): boolean;
   /** `viewer` may see where `target` is and what it holds. */
   canSee(viewer: DbObject, target: DbObject): boolean;
+  /** `viewer` may read attribute `attr` of `obj` (visual, hidden, wizard, owner rules). */
+  canSeeAttr(viewer: DbObject, obj: DbObject, attr: SoftAttr): boolean;
   /** Staff (admin, wizard, superuser). */
   isStaff(obj: DbObject): boolean;
 }
@@ -79,14 +81,6 @@ export interface SoftDelivery {
   toRoom(roomId: string, msg: string, exclude?: readonly string[]): void;
 }
 
-/** Changes to the world that side-effect functions make (each checked by the caller first). */
-export interface WorldWrites {
-  /** Creates a thing owned by `ownerId` in `locationId`; its id, or the reason it failed. */
-  createThing(ownerId: string, name: string, locationId: string): string | { error: string };
-  /** Moves an object; null on success or the reason it failed. */
-  move(id: string, destinationId: string): string | null;
-}
-
 /** Everything the evaluator is given. */
 export interface SoftcodePorts {
   world: WorldView;
@@ -94,7 +88,6 @@ export interface SoftcodePorts {
   presence: PresenceView;
   access: AccessRules;
   delivery: SoftDelivery;
-  writes: WorldWrites;
   /** Milliseconds since the epoch. */
   now(): number;
   /** When the engine started (ms since the epoch). */

@@ -1,7 +1,8 @@
 /**
  * Functions about objects: names, places, contents, flags, who is connected, finding and
- * searching (from indexes, bounded), time, and the side effects MUX allows from softcode
- * (`create`, `set`, `tel`, `pemit`, `remit`, `oemit`) under the engine's permission rules.
+ * searching (from indexes, bounded), time, and the side effects MUX allows from softcode that
+ * the world takes at once (`set`, `pemit`, `remit`, `oemit`) under the engine's permission rules.
+ * `create()`, `tel()` and `trigger()` change objects or queue actions: they come with the queue.
  * What they reveal follows who may see it.
  */
 import { define } from "./define.ts";
@@ -565,17 +566,6 @@ export const objectFunctions: FunctionDef[] = [
     if (!controls(ev, f, o)) return "#-1 PERMISSION DENIED";
     return ctimeText(o.createdAt);
   }),
-  define("create", 2, 3, (ev, f, args) => {
-    const me = ev.object(f.executor);
-    if (!me) return "#-1 PERMISSION DENIED";
-    const name = args[0].trim();
-    if (!name) return "#-1 ILLEGAL NAME";
-    const kind = (args[2] ?? "t").trim().toLowerCase()[0] ?? "t";
-    if (kind !== "t") return "#-1 PERMISSION DENIED";
-    const owner = me.owner || me.id;
-    const r = ev.ports.writes.createThing(owner, name, me.id);
-    return typeof r === "string" ? ref(r) : r.error;
-  }),
   define("set", 2, 2, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
@@ -589,16 +579,6 @@ export const objectFunctions: FunctionDef[] = [
       upperAscii(name),
       args[1].slice(colon + 1),
     );
-    return err ? "#-1 PERMISSION DENIED" : "";
-  }),
-  define("tel", 2, 3, (ev, f, args) => {
-    const o = thing(ev, f, args[0]);
-    if (typeof o === "string") return o;
-    const d = thing(ev, f, args[1]);
-    if (typeof d === "string") return d;
-    if (!controls(ev, f, o)) return "#-1 PERMISSION DENIED";
-    if (!controls(ev, f, d) && !d.flags.includes("jump_ok")) return "#-1 PERMISSION DENIED";
-    const err = ev.ports.writes.move(o.id, d.id);
     return err ? "#-1 PERMISSION DENIED" : "";
   }),
   define("pemit", 2, 2, (ev, f, args) => {
