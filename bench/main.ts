@@ -10,12 +10,14 @@
  * bench/scenes.ts, default 100000; 0 skips it), --scene-poses N (poses of the exported scene,
  * default 10000), --script-samples N (round trips per pair in the system-script comparison of
  * bench/scripts.ts, default 500; 0 skips it), --script-cpus LIST (run that comparison's servers
- * pinned to these CPUs, as `taskset -c LIST`), --only engine|reboot|scenes|scripts|telnet (run one
+ * pinned to these CPUs, as `taskset -c LIST`), --only engine|reboot|scenes|scripts|telnet|world (run one
  * part alone; --scripts-only is --only scripts). The telnet part (bench/telnet.ts):
  * --telnet-players N (default 1000; 0 skips the part), --telnet-samples N (default --samples),
  * --telnet-poses N (default --poses), --telnet-storm N (bcrypt-10 logins, default 200; 0 skips),
  * --telnet-reboots N (default 3; 0 skips), --telnet-hold N (players held at once, default 10000;
- * 0 skips), --telnet-settle-ms N (pause before each memory reading, default 10000).
+ * 0 skips), --telnet-settle-ms N (pause before each memory reading, default 10000). The world
+ * part (bench/world.ts): --world-objects N (default 10000; 0 skips it), --world-attributes N
+ * (per object, default 50), --world-value N (characters per value, default 100).
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -29,6 +31,7 @@ import { runScenesBench, sceneRows } from "./scenes.ts";
 import { runScriptBench, scriptRows } from "./scripts.ts";
 import { runTelnetBench, type TelnetPhase, telnetRows } from "./telnet.ts";
 import { loginStorm } from "./storm.ts";
+import { runWorldBench, worldRows } from "./world.ts";
 import { round, rssKiB, sleep, summarize, type Summary, table } from "./stats.ts";
 
 const { values: opt } = parseArgs({
@@ -53,6 +56,9 @@ const { values: opt } = parseArgs({
     "telnet-hold": { type: "string", default: "10000" },
     "telnet-settle-ms": { type: "string", default: "10000" },
     "script-cpus": { type: "string" },
+    "world-objects": { type: "string", default: "10000" },
+    "world-attributes": { type: "string", default: "50" },
+    "world-value": { type: "string", default: "100" },
   },
 });
 /** Round trips per built-in/script pair (0 skips the comparison). */
@@ -76,7 +82,9 @@ const TELNET_PLAYERS = Math.max(0, Number(opt["telnet-players"]));
 const TELNET_PHASES: TelnetPhase[] = [];
 /** One part alone: `engine`, `reboot`, `scenes`, `scripts` or `telnet`. */
 const ONLY = opt["scripts-only"] ? "scripts" : opt.only;
-const PARTS = ["engine", "reboot", "scenes", "scripts", "telnet"];
+const PARTS = ["engine", "reboot", "scenes", "scripts", "telnet", "world"];
+/** Objects of the world benchmark (bench/world.ts; 0 skips it). */
+const WORLD_OBJECTS = Math.max(0, Number(opt["world-objects"]));
 if (ONLY !== undefined && !PARTS.includes(ONLY)) {
   throw new Error(`--only takes ${PARTS.join(", ")}`);
 }
@@ -496,6 +504,16 @@ async function main(): Promise<void> {
     const scenes = await runScenesBench({ scenes: SCENES, poses: SCENE_POSES, log });
     console.log("\n" + table(sceneRows(scenes)) + "\n");
     result.scenes = scenes;
+  }
+  if (WORLD_OBJECTS > 0 && (!ONLY || ONLY === "world")) {
+    log(`world: ${WORLD_OBJECTS} objects in memory, with their attributes (bench/world.ts)`);
+    const world = await runWorldBench({
+      objects: WORLD_OBJECTS,
+      attributes: Math.max(0, Number(opt["world-attributes"])),
+      valueChars: Math.max(1, Number(opt["world-value"])),
+    }, log);
+    console.log("\n" + table(worldRows(world)) + "\n");
+    result.world = world;
   }
   result.benchSeconds = round((performance.now() - benchStart) / 1000, 1);
   const outDir = join(ROOT, "bench", "results");

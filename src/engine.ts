@@ -7,6 +7,7 @@ import { Config, configFile, type ConfigSources } from "./config/load.ts";
 import { applySiteSettings } from "./config/site.ts";
 import { isRemoteDb, openStore } from "./storage/kv.ts";
 import { ObjectStore } from "./world/objects.ts";
+import { AttributeStore } from "./world/attributes/store.ts";
 import { Accounts } from "./auth/accounts.ts";
 import { HashPool } from "./auth/hash_pool.ts";
 import { resolveSecret, TokenService } from "./auth/tokens.ts";
@@ -138,9 +139,24 @@ async function startOn(
   await prepareLayout(kv, cfg, root);
   // @site settings made in earlier runs sit between the file and the environment.
   await applySiteSettings(kv, config);
-  // Cached exits and objects are only right while this engine is the database's only writer.
+  // The world in memory is only right while this engine is the database's only writer.
   const soleWriter = !isRemoteDb(cfg.server.db);
-  const objects = new ObjectStore(kv, { cacheExits: soleWriter, cacheObjects: soleWriter });
+  const loading = performance.now();
+  const objects = new ObjectStore(kv, { live: soleWriter });
+  const held = await objects.load();
+  const attributes = new AttributeStore(kv, objects, {
+    live: soleWriter,
+    quotaBytes: cfg.softcode.attributeQuotaBytes,
+  });
+  // Closed before the store: its queued writes are committed first.
+  opened.push(() => attributes.close());
+  const attrs = await attributes.load();
+  if (soleWriter) {
+    console.log(
+      `world: ${held} objects and ${attrs.attributes} attributes read into memory in ` +
+        `${Math.round(performance.now() - loading)} ms`,
+    );
+  }
   await ensureStartingRoom(objects);
   const texts = new Texts(config, root);
   await texts.load();
@@ -168,6 +184,7 @@ async function startOn(
     config,
     kv,
     objects,
+    attributes,
     accounts: new Accounts(kv, objects, passwords),
     tokens: new TokenService(resolveSecret(env, (m) => console.warn(m))),
     securityLog: new SecurityLog(resolve(root, cfg.logging.dir, "security.log")),

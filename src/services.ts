@@ -1,6 +1,7 @@
 /** The shared services the composition root builds once and hands to every layer. */
 import type { Config } from "./config/load.ts";
 import type { ObjectStore } from "./world/objects.ts";
+import type { AttributeStore } from "./world/attributes/store.ts";
 import type { Accounts } from "./auth/accounts.ts";
 import type { TokenService } from "./auth/tokens.ts";
 import type { SecurityLog } from "./auth/security_log.ts";
@@ -20,6 +21,8 @@ export interface Services {
   config: Config;
   kv: Deno.Kv;
   objects: ObjectStore;
+  /** Attributes of objects (src/world/attributes): values, owners, flags, quota. */
+  attributes: AttributeStore;
   accounts: Accounts;
   tokens: TokenService;
   securityLog: SecurityLog;

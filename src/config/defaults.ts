@@ -69,6 +69,12 @@ export interface WebConfig {
   publicUrl: string;
 }
 
+/** Softcode (docs/softcode.md): attributes on objects and the function language. */
+export interface SoftcodeConfig {
+  /** Bytes of attributes one non-staff player may own (names and values, UTF-8); 0: no limit. */
+  attributeQuotaBytes: number;
+}
+
 /** Whole configuration. Plugin sections are free-form under `plugins.<name>`. */
 export interface EngineConfig {
   server: ServerConfig;
@@ -78,6 +84,7 @@ export interface EngineConfig {
   theme: { primary: string; background: string; surface: string; text: string };
   scripts: ScriptsConfig;
   web: WebConfig;
+  softcode: SoftcodeConfig;
   plugins: Record<string, PluginSection>;
 }
 
@@ -147,6 +154,7 @@ export function defaultConfig(): EngineConfig {
     theme: { primary: "#7c3aed", background: "#0f0f14", surface: "#1a1a24", text: "#e5e5ef" },
     scripts: { dir: "system/scripts", timeoutMs: 2000, memoryMb: 64, workers: 2 },
     web: { publicUrl: "" },
+    softcode: { attributeQuotaBytes: 2_000_000 },
     plugins: {},
   };
 }
@@ -173,6 +181,7 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "scripts.timeoutMs",
   "scripts.memoryMb",
   "scripts.workers",
+  "softcode.attributeQuotaBytes",
 ];
 
 /** Keys whose value must be one of a few words. */

@@ -70,6 +70,20 @@ export const keys = {
     }[kind],
   ],
 
+  /**
+   * An attribute of an object (src/world/attributes): its value, owner and flags. Never inside
+   * the object record; listing `attributesOf` yields an object's attributes in name order.
+   */
+  attribute: (objectId: string, name: string): Key => ["attr", objectId, name],
+  /** Prefix of every attribute of one object. */
+  attributesOf: (objectId: string): Key => ["attr", objectId],
+  /** Prefix of every attribute (read once at start while the engine holds the world). */
+  attributes: (): Key => ["attr"],
+  /** Bytes of attributes a player owns: a Deno.KvU64 every attribute write sums into. */
+  attributeBytes: (owner: string): Key => ["attr_bytes", owner],
+  /** Prefix of every owner's attribute bytes. */
+  attributeBytesAll: (): Key => ["attr_bytes"],
+
   /** Credentials of a player (password hash, e-mail, reset token); never sent to clients. */
   credentials: (id: string): Key => ["auth", id],
 

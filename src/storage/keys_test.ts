@@ -21,6 +21,9 @@ Deno.test("keys: index prefixes are prefixes of their entries", () => {
     [keys.objectsByName("box"), keys.objectByName("box", "9")],
     [keys.onlineAll(), keys.online("9")],
     [keys.exitsTo("5"), keys.exitTo("5", "9")],
+    [keys.attributesOf("5"), keys.attribute("5", "FINGER")],
+    [keys.attributes(), keys.attributesOf("5")],
+    [keys.attributeBytesAll(), keys.attributeBytes("5")],
   ];
   for (const [prefix, key] of pairs) assert.deepEqual(key.slice(0, prefix.length), prefix);
 });

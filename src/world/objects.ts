@@ -1,9 +1,11 @@
 /**
  * The object store: players, rooms, things and exits in Deno KV, with the
  * name, contents, flag, owner and exit-destination indexes kept in the same atomic commits.
+ * While the engine is the database's only writer the whole world is also held in memory
+ * (src/world/live_world.ts): reads come from there, and `world` answers synchronously.
  */
 import { keys } from "../storage/keys.ts";
-import { nextCount } from "../storage/counters.ts";
+import { nextCountCommitted } from "../storage/counters.ts";
 import { getEntries, listIds, retryAtomic } from "../storage/kv.ts";
 import { SerialQueue } from "../serial_queue.ts";
 import { checkStorable } from "../storage/limits.ts";
@@ -11,58 +13,40 @@ import { isUnreadable } from "../storage/guarded_kv.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
 import type { DbObject, NewObject, ObjectChange, ObjectType } from "./types.ts";
 import { OBJECT_TYPES } from "./types.ts";
-import { ExitCache } from "./exit_cache.ts";
-import { ObjectCache, type ObjectCacheStats } from "./object_cache.ts";
+import { membershipsOf, playerAliases, playerName, typeOf } from "./indexes.ts";
+import { LiveWorld, type WorldReader } from "./live_world.ts";
+import { copyOf } from "./copy.ts";
+import { deepFreeze } from "./freeze.ts";
+
+export { playerAliases, typeOf };
+export type { WorldReader };
 
 const DBREF_COUNTER = "dbref";
 
 /** Most exits `exitsIn` returns for one room. */
 export const MAX_ROOM_EXITS = 200;
 
-/** Type of an object, read from its flags. */
-export function typeOf(obj: DbObject): ObjectType {
-  return OBJECT_TYPES.find((t) => obj.flags.includes(t)) ?? "thing";
-}
+/** Entries one list call fetches at a time while the world is read at start. */
+const LOAD_BATCH = 1000;
 
 /** The index keys an object occupies (unique player-name index excluded). */
 function indexKeys(o: DbObject): Deno.KvKey[] {
-  const out: Deno.KvKey[] = [keys.objectByName(o.name.toLowerCase(), o.id)];
-  if (o.location) {
-    out.push(keys.contents(o.location, o.id), keys.contentsByType(o.location, typeOf(o), o.id));
-  }
-  if (o.owner) out.push(keys.byOwner(o.owner, o.id));
-  const dest = o.data?.destination;
-  if (typeof dest === "string" && dest && o.flags.includes("exit")) {
-    out.push(keys.exitTo(dest, o.id));
-  }
-  for (const f of new Set(o.flags.map((x) => x.toLowerCase()))) out.push(keys.byFlag(f, o.id));
-  return out;
-}
-
-/** Longest alias the alias index takes (player names are at most 32 characters). */
-const MAX_ALIAS_KEY = 64;
-
-/** The lower-cased name a player holds in the unique name index, or null for non-players. */
-function playerName(o: DbObject | null): string | null {
-  return o?.flags.includes("player") ? o.name.toLowerCase() : null;
-}
-
-/**
- * The aliases a player holds in the unique alias index: `data.aliases`, trimmed, lower-cased,
- * without repeats or its own name. Other objects' `data.aliases` are names for room matching
- * only. The players service validates aliases; this only keeps index keys sane for any writer.
- */
-export function playerAliases(o: DbObject | null): string[] {
-  const own = playerName(o);
-  const list = o?.data?.aliases;
-  if (own === null || !Array.isArray(list)) return [];
-  const out = new Set<string>();
-  for (const a of list) {
-    if (typeof a !== "string") continue;
-    const lower = a.trim().toLowerCase();
-    if (lower && lower !== own && lower.length <= MAX_ALIAS_KEY) out.add(lower);
-  }
-  return [...out];
+  return membershipsOf(o).map((m) => {
+    switch (m.kind) {
+      case "name":
+        return keys.objectByName(m.bucket, o.id);
+      case "loc":
+        return keys.contents(m.bucket, o.id);
+      case "locType":
+        return keys.contentsByType(m.bucket, m.type!, o.id);
+      case "owner":
+        return keys.byOwner(m.bucket, o.id);
+      case "dest":
+        return keys.exitTo(m.bucket, o.id);
+      case "flag":
+        return keys.byFlag(m.bucket, o.id);
+    }
+  });
 }
 
 function keyString(k: Deno.KvKey): string {
@@ -78,16 +62,12 @@ export type ObjectChangeListener = (change: ObjectChange) => void;
 /** Options of an object store. */
 export interface ObjectStoreOptions {
   /**
-   * Keep the exits of recently used rooms in memory (default true). Only safe while this
-   * store is the database's only writer: an engine on a shared remote KV turns it off.
+   * Hold the whole world in memory (default false): `load()` reads every object, every write
+   * is applied after its commit, reads come from memory and `world` answers synchronously.
+   * Only right while this store is the database's only writer: the engine turns it on for a
+   * local database and off for a shared KV Connect server (docs/softcode.md).
    */
-  cacheExits?: boolean;
-  /**
-   * Keep recently read and written objects in memory (default false), so a command's actor
-   * and room need no database read. The same rule as `cacheExits`: the engine turns it on only
-   * while it is the database's only writer.
-   */
-  cacheObjects?: boolean;
+  live?: boolean;
 }
 
 /** Persistent store of game objects. */
@@ -95,17 +75,33 @@ export class ObjectStore {
   // Every create takes the same dbref counter; queueing them avoids retry storms.
   readonly #creates = new SerialQueue();
   readonly #listeners = new Set<ObjectChangeListener>();
-  readonly #exits: ExitCache | null;
-  readonly #objects: ObjectCache | null;
+  readonly #live: LiveWorld | null;
 
   constructor(private readonly kv: Deno.Kv, opts: ObjectStoreOptions = {}) {
-    this.#exits = opts.cacheExits === false ? null : new ExitCache();
-    this.#objects = opts.cacheObjects ? new ObjectCache() : null;
+    this.#live = opts.live ? new LiveWorld() : null;
   }
 
-  /** Size and hits of the object cache, or null when it is off. */
-  cacheStats(): ObjectCacheStats | null {
-    return this.#objects?.stats() ?? null;
+  /**
+   * The world in memory, answering synchronously (the softcode evaluator's reads); null when
+   * the store is not live (a shared database, or a shell command's store).
+   */
+  get world(): WorldReader | null {
+    return this.#live;
+  }
+
+  /**
+   * Reads every object into memory (a live store, once at start, before anything else reads
+   * or writes). Unreadable records are skipped and logged by the guarded handle; they read as
+   * missing, as they do from the database, until `@repair` rebuilds them. Answers the count.
+   */
+  async load(): Promise<number> {
+    const live = this.#live;
+    if (!live) return 0;
+    const iter = this.kv.list<DbObject>({ prefix: keys.objects() }, { batchSize: LOAD_BATCH });
+    for await (const e of iter) {
+      if (e.value && typeof e.value === "object") live.put(e.value, e.versionstamp);
+    }
+    return live.size;
   }
 
   /**
@@ -123,12 +119,10 @@ export class ObjectStore {
     versionstamp: string | null = null,
   ): void {
     const id = after?.id ?? before?.id;
-    if (this.#objects && id) {
-      // Without the commit's versionstamp the new state cannot be ordered: read it afresh.
-      if (versionstamp) this.#objects.put(id, after, versionstamp);
-      else this.#objects.drop(id);
+    if (this.#live && id && versionstamp) {
+      if (after) this.#live.put(after, versionstamp);
+      else this.#live.remove(id, versionstamp);
     }
-    this.#exits?.changed({ before, after });
     for (const listener of this.#listeners) {
       try {
         listener({ before, after });
@@ -147,18 +141,18 @@ export class ObjectStore {
     input: NewObject,
     extra?: (id: string, op: Deno.AtomicOperation) => void,
   ): Promise<DbObject> {
-    const created = await this.#creates.run(() => this.#create(input, extra));
-    this.#changed(null, created);
+    const [created, stamp] = await this.#creates.run(() => this.#create(input, extra));
+    this.#changed(null, created, stamp);
     return created;
   }
 
   async #create(
     input: NewObject,
     extra?: (id: string, op: Deno.AtomicOperation) => void,
-  ): Promise<DbObject> {
+  ): Promise<[DbObject, string]> {
     const now = Date.now();
     let created: DbObject | null = null;
-    await nextCount(this.kv, DBREF_COUNTER, async (n, op) => {
+    const { versionstamp } = await nextCountCommitted(this.kv, DBREF_COUNTER, async (n, op) => {
       const id = String(n);
       const flags = [...new Set([input.type, ...(input.flags ?? [])].map((f) => f.toLowerCase()))];
       const obj: DbObject = {
@@ -179,16 +173,18 @@ export class ObjectStore {
       created = obj;
       return true;
     });
-    return created!;
+    return [created!, versionstamp];
   }
 
-  /** One object by id, or null. */
+  /** One object by id, or null (a copy the caller may change). */
   async get(id: string): Promise<DbObject | null> {
-    const cache = this.#objects;
-    const held = cache?.get(id);
-    if (held !== undefined) return held;
+    const live = this.#live;
+    const held = live?.object(id);
+    if (held) return copyOf(held);
+    if (live?.deleted(id)) return null;
+    // Not held: in the database alone only if a shell command wrote it while the engine ran.
     const e = await this.kv.get<DbObject>(keys.object(id));
-    cache?.put(id, e.value, e.versionstamp);
+    if (live && e.value && e.versionstamp) live.put(e.value, e.versionstamp);
     return e.value;
   }
 
@@ -206,26 +202,34 @@ export class ObjectStore {
 
   /** Several objects by id in one round of reads: one entry per id, null where missing. */
   async getEach(ids: readonly string[]): Promise<(DbObject | null)[]> {
-    const cache = this.#objects;
-    if (!cache) {
+    const live = this.#live;
+    if (!live) {
       return (await getEntries<DbObject>(this.kv, ids.map(keys.object))).map((e) => e.value);
     }
-    const out = ids.map((id) => cache.get(id));
-    const missing = ids.filter((_, i) => out[i] === undefined);
-    if (!missing.length) return out as (DbObject | null)[];
-    const read = await getEntries<DbObject>(this.kv, missing.map(keys.object));
-    let next = 0;
-    return out.map((held, i) => {
-      if (held !== undefined) return held;
-      const e = read[next++];
-      cache.put(ids[i], e.value, e.versionstamp);
-      return e.value;
+    const out = ids.map((id) => {
+      const held = live.object(id);
+      return held ? copyOf(held) : null;
     });
+    // An id held nowhere is in the database only if a shell command wrote it while the engine
+    // ran (or it does not exist): read those, and hold what is found.
+    const missing = ids.filter((id, i) => out[i] === null && !live.deleted(id));
+    if (!missing.length) return out;
+    const read = await getEntries<DbObject>(this.kv, missing.map(keys.object));
+    const found = new Map<string, DbObject>();
+    for (const e of read) {
+      if (!e.value || !e.versionstamp) continue;
+      live.put(e.value, e.versionstamp);
+      found.set(e.value.id, e.value);
+    }
+    return out.map((o, i) => o ?? found.get(ids[i]) ?? null);
   }
 
   /** A player by name, case-insensitive. */
   async playerByName(name: string): Promise<DbObject | null> {
-    const e = await this.kv.get<string>(keys.playerByName(name.toLowerCase()));
+    const lower = name.toLowerCase();
+    const id = this.#live?.playerNamed(lower);
+    if (id) return await this.get(id);
+    const e = await this.kv.get<string>(keys.playerByName(lower));
     return e.value ? await this.get(e.value) : null;
   }
 
@@ -235,6 +239,21 @@ export class ObjectStore {
    * the two apart, so both answer only while a racing write is in flight.
    */
   async playerIdsByWord(words: readonly string[]): Promise<(string | null)[]> {
+    const live = this.#live;
+    if (live) {
+      const held = words.map((w) => live.playerByWord(w));
+      // A word held by nobody is looked up in the database too: a player the setup command
+      // made while the engine ran is found (and then held), as it always was.
+      if (held.every((id) => id !== null)) return held;
+      const missing = words.filter((_, i) => held[i] === null);
+      const found = await this.#playerIdsFromDb(missing);
+      let next = 0;
+      return held.map((id) => id ?? found[next++]);
+    }
+    return await this.#playerIdsFromDb(words);
+  }
+
+  async #playerIdsFromDb(words: readonly string[]): Promise<(string | null)[]> {
     const entries = await getEntries<string>(
       this.kv,
       words.flatMap((w) => [keys.playerByName(w), keys.playerByAlias(w)]),
@@ -242,37 +261,61 @@ export class ObjectStore {
     return words.map((_, i) => entries[2 * i].value ?? entries[2 * i + 1].value);
   }
 
+  /** Ids listed under an index: from memory when live, else from the database. */
+  async #ids(
+    fromWorld: (w: WorldReader) => readonly string[],
+    prefix: Deno.KvKey,
+    limit?: number,
+  ): Promise<string[]> {
+    if (!this.#live) return await listIds(this.kv, prefix, limit);
+    const ids = fromWorld(this.#live);
+    return ids.slice(0, limit ?? ids.length);
+  }
+
   /** Objects with exactly this name (case-insensitive). */
   async byName(name: string, limit = 50): Promise<DbObject[]> {
-    return this.getMany(await listIds(this.kv, keys.objectsByName(name.toLowerCase()), limit));
+    const lower = name.toLowerCase();
+    return this.getMany(await this.#ids((w) => w.named(lower), keys.objectsByName(lower), limit));
   }
 
   /** Everything located in `location`. */
   async contents(location: string, limit?: number): Promise<DbObject[]> {
-    return this.getMany(await listIds(this.kv, keys.contentsOf(location), limit));
+    return this.getMany(
+      await this.#ids((w) => w.contents(location), keys.contentsOf(location), limit),
+    );
   }
 
   /** Objects of one type (`exit`, `thing`, `player`, `room`) located in `location`. */
   async contentsOfType(location: string, type: ObjectType, limit?: number): Promise<DbObject[]> {
-    return this.getMany(await listIds(this.kv, keys.contentsOfType(location, type), limit));
+    return this.getMany(
+      await this.#ids(
+        (w) => w.contentsOfType(location, type),
+        keys.contentsOfType(location, type),
+        limit,
+      ),
+    );
   }
 
   /**
-   * The exits of a room (at most MAX_ROOM_EXITS), from memory when recently read: every typed
-   * word is matched against them. Frozen: callers must not change them.
+   * The exits of a room (at most MAX_ROOM_EXITS): every typed word is matched against them.
+   * Frozen: callers must not change them (held records, without copies, when live).
    */
   async exitsIn(roomId: string): Promise<readonly DbObject[]> {
-    const cache = this.#exits;
-    const hit = cache?.get(roomId);
-    if (hit) return hit;
-    const epoch = cache?.epoch ?? 0;
-    const exits = await this.contentsOfType(roomId, "exit", MAX_ROOM_EXITS);
-    return cache ? cache.set(roomId, exits, epoch) : exits;
+    const live = this.#live;
+    if (!live) return deepFreeze(await this.contentsOfType(roomId, "exit", MAX_ROOM_EXITS));
+    const out: DbObject[] = [];
+    for (const id of live.contentsOfType(roomId, "exit")) {
+      const o = live.object(id);
+      if (o) out.push(o);
+      if (out.length >= MAX_ROOM_EXITS) break;
+    }
+    return out;
   }
 
   /** Ids of objects carrying `flag`. */
   idsWithFlag(flag: string, limit?: number): Promise<string[]> {
-    return listIds(this.kv, keys.withFlag(flag.toLowerCase()), limit);
+    const f = flag.toLowerCase();
+    return this.#ids((w) => w.withFlag(f), keys.withFlag(f), limit);
   }
 
   /** Which of `ids` carry `flag`, from the flag index alone (true even while unreadable). */
@@ -284,12 +327,12 @@ export class ObjectStore {
 
   /** Exits whose destination is `dest` (from the destination index). */
   async exitsTo(dest: string, limit?: number): Promise<DbObject[]> {
-    return this.getMany(await listIds(this.kv, keys.exitsTo(dest), limit));
+    return this.getMany(await this.#ids((w) => w.exitsTo(dest), keys.exitsTo(dest), limit));
   }
 
   /** Ids of objects owned by `owner`. */
   idsOwnedBy(owner: string, limit?: number): Promise<string[]> {
-    return listIds(this.kv, keys.ownedBy(owner), limit);
+    return this.#ids((w) => w.ownedBy(owner), keys.ownedBy(owner), limit);
   }
 
   /**
@@ -301,9 +344,9 @@ export class ObjectStore {
     let stamp: string | null = null;
     // The first try checks against the version held in memory, so a move waits for the
     // commit alone; a stale one fails the check and the retry reads the database.
-    let held = this.#objects?.entry(id);
+    let held = this.#live?.held(id);
     const result = await retryAtomic(async () => {
-      const entry: Deno.KvEntryMaybe<DbObject> = held?.obj
+      const entry: Deno.KvEntryMaybe<DbObject> = held
         ? {
           key: keys.object(id),
           value: structuredClone(held.obj),

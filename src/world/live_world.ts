@@ -1,0 +1,242 @@
+/**
+ * The whole world in memory, while the engine is the database's only writer. Every object record
+ * is read at start and every committed write of the object store is applied here after its
+ * commit, so what this holds is what the database holds. A MUSH database is small (TinyMUX keeps
+ * its whole structure in memory); holding it lets the softcode evaluator, which runs to its end
+ * on the event loop and cannot wait, read any object and any index synchronously, and spares
+ * every command the database round trip for its actor, room and exits.
+ *
+ * Each record carries the versionstamp of the commit it came from, so a notice that arrives late
+ * (two writes of one object whose awaits resume out of order) never replaces a newer one; a delete
+ * leaves a bounded tombstone for the same reason. Records are deep-frozen: the synchronous reads
+ * hand them out without a copy.
+ */
+import type { DbObject, ObjectType } from "./types.ts";
+import { deepFreeze } from "./freeze.ts";
+import { copyOf } from "./copy.ts";
+import { type IndexKind, membershipsOf, playerAliases, playerName } from "./indexes.ts";
+
+/**
+ * What the in-memory world answers synchronously: objects by id and the secondary indexes. Every
+ * list is ids in the database's own order (by id as text, as Deno KV lists its index keys),
+ * frozen and shared: callers must not change what they get, and get it without a copy.
+ */
+export interface WorldReader {
+  /** Number of objects held. */
+  readonly size: number;
+  /** An object by id (`12`, not `#12`), frozen, or null when there is none. */
+  object(id: string): DbObject | null;
+  /** Ids of everything located in `location` (a room's or a player's or a thing's contents). */
+  contents(location: string): readonly string[];
+  /** Ids of the objects of one type located in `location` (a room's exits: `"exit"`). */
+  contentsOfType(location: string, type: ObjectType): readonly string[];
+  /** The id of the player a word names, by name first and then by alias (case-insensitive). */
+  playerByWord(word: string): string | null;
+  /** Ids of the objects called exactly `name` (case-insensitive). */
+  named(name: string): readonly string[];
+  /** Ids of the objects `owner` owns (a player owns itself). */
+  ownedBy(owner: string): readonly string[];
+  /** Ids of the objects carrying `flag` (case-insensitive; types are flags too). */
+  withFlag(flag: string): readonly string[];
+  /** Ids of the exits that lead to `dest`. */
+  exitsTo(dest: string): readonly string[];
+  /**
+   * Ids of the objects whose parent is `parent` (`data.parent`, which `@parent` will set: the
+   * next softcode issue). Held in memory only: nothing but softcode asks, and softcode runs
+   * only while the world is held.
+   */
+  children(parent: string): readonly string[];
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** Most tombstones kept (the newest deletes); an older late notice has long been overtaken. */
+const MAX_TOMBSTONES = 10_000;
+
+/** Ids listed under buckets, each bucket's list sorted once after it changes. */
+class Buckets {
+  readonly #sets = new Map<string, Set<string>>();
+  readonly #sorted = new Map<string, readonly string[]>();
+
+  add(bucket: string, id: string): void {
+    let set = this.#sets.get(bucket);
+    if (!set) this.#sets.set(bucket, set = new Set());
+    set.add(id);
+    this.#sorted.delete(bucket);
+  }
+
+  delete(bucket: string, id: string): void {
+    const set = this.#sets.get(bucket);
+    if (!set?.delete(id)) return;
+    if (!set.size) this.#sets.delete(bucket);
+    this.#sorted.delete(bucket);
+  }
+
+  ids(bucket: string): readonly string[] {
+    const held = this.#sorted.get(bucket);
+    if (held) return held;
+    const set = this.#sets.get(bucket);
+    if (!set) return NONE;
+    // Deno KV orders keys by their bytes; ids are ASCII, so code-unit order is the same.
+    const sorted = Object.freeze([...set].sort());
+    this.#sorted.set(bucket, sorted);
+    return sorted;
+  }
+
+  has(bucket: string, id: string): boolean {
+    return this.#sets.get(bucket)?.has(id) ?? false;
+  }
+}
+
+interface Held {
+  obj: DbObject;
+  versionstamp: string;
+}
+
+/** The parent an object names (`data.parent`), or "". */
+function parentOf(o: DbObject): string {
+  const p = o.data?.parent;
+  return typeof p === "string" ? p : "";
+}
+
+/** The bucket of a membership in its index (`locType` pairs the location with the type). */
+function bucketOf(kind: IndexKind, bucket: string, type?: ObjectType): string {
+  return kind === "locType" ? `${bucket}\u0000${type}` : bucket;
+}
+
+/** The world in memory: object records by id, the secondary indexes, the player words. */
+export class LiveWorld implements WorldReader {
+  readonly #objects = new Map<string, Held>();
+  readonly #tombstones = new Map<string, string>();
+  readonly #index: Record<IndexKind, Buckets> = {
+    name: new Buckets(),
+    loc: new Buckets(),
+    locType: new Buckets(),
+    owner: new Buckets(),
+    dest: new Buckets(),
+    flag: new Buckets(),
+  };
+  readonly #children = new Buckets();
+  readonly #playerNames = new Map<string, string>();
+  readonly #playerAliases = new Map<string, string>();
+
+  get size(): number {
+    return this.#objects.size;
+  }
+
+  /** The held record and its versionstamp (for a write's optimistic check), if any. */
+  held(id: string): Readonly<Held> | undefined {
+    return this.#objects.get(id);
+  }
+
+  /** True when `id` was deleted by a write this world saw (its tombstone is still kept). */
+  deleted(id: string): boolean {
+    return this.#tombstones.has(id);
+  }
+
+  /**
+   * Records what a committed write or a read found for `obj.id` at `versionstamp`, unless a newer
+   * version (or a newer delete) is already held. Holds its own frozen copy.
+   */
+  put(obj: DbObject, versionstamp: string): void {
+    const held = this.#objects.get(obj.id);
+    if (held && held.versionstamp >= versionstamp) return;
+    const gone = this.#tombstones.get(obj.id);
+    if (gone !== undefined && gone >= versionstamp) return;
+    this.#tombstones.delete(obj.id);
+    const frozen = deepFreeze(copyOf(obj));
+    if (held) this.#unindex(held.obj);
+    this.#objects.set(obj.id, { obj: frozen, versionstamp });
+    this.#indexObject(frozen);
+  }
+
+  /** Records the committed delete of `id` at `versionstamp`, unless a newer version is held. */
+  remove(id: string, versionstamp: string): void {
+    const held = this.#objects.get(id);
+    if (held && held.versionstamp >= versionstamp) return;
+    if (held) this.#unindex(held.obj);
+    this.#objects.delete(id);
+    this.#tombstones.delete(id);
+    this.#tombstones.set(id, versionstamp);
+    if (this.#tombstones.size > MAX_TOMBSTONES) {
+      const oldest = this.#tombstones.keys().next().value;
+      if (oldest !== undefined) this.#tombstones.delete(oldest);
+    }
+  }
+
+  /** Every held object, in no particular order (for loads that follow the world's). */
+  *all(): IterableIterator<DbObject> {
+    for (const h of this.#objects.values()) yield h.obj;
+  }
+
+  #indexObject(o: DbObject): void {
+    for (const m of membershipsOf(o)) {
+      this.#index[m.kind].add(bucketOf(m.kind, m.bucket, m.type), o.id);
+    }
+    const parent = parentOf(o);
+    if (parent) this.#children.add(parent, o.id);
+    const name = playerName(o);
+    if (name !== null) this.#playerNames.set(name, o.id);
+    for (const a of playerAliases(o)) this.#playerAliases.set(a, o.id);
+  }
+
+  #unindex(o: DbObject): void {
+    for (const m of membershipsOf(o)) {
+      this.#index[m.kind].delete(bucketOf(m.kind, m.bucket, m.type), o.id);
+    }
+    const parent = parentOf(o);
+    if (parent) this.#children.delete(parent, o.id);
+    const name = playerName(o);
+    if (name !== null && this.#playerNames.get(name) === o.id) this.#playerNames.delete(name);
+    for (const a of playerAliases(o)) {
+      if (this.#playerAliases.get(a) === o.id) this.#playerAliases.delete(a);
+    }
+  }
+
+  object(id: string): DbObject | null {
+    return this.#objects.get(id)?.obj ?? null;
+  }
+
+  contents(location: string): readonly string[] {
+    return this.#index.loc.ids(location);
+  }
+
+  contentsOfType(location: string, type: ObjectType): readonly string[] {
+    return this.#index.locType.ids(bucketOf("locType", location, type));
+  }
+
+  playerByWord(word: string): string | null {
+    const w = word.toLowerCase();
+    return this.#playerNames.get(w) ?? this.#playerAliases.get(w) ?? null;
+  }
+
+  /** The id of the player called `name` (case-insensitive; aliases apart), or null. */
+  playerNamed(name: string): string | null {
+    return this.#playerNames.get(name.toLowerCase()) ?? null;
+  }
+
+  named(name: string): readonly string[] {
+    return this.#index.name.ids(name.toLowerCase());
+  }
+
+  ownedBy(owner: string): readonly string[] {
+    return this.#index.owner.ids(owner);
+  }
+
+  withFlag(flag: string): readonly string[] {
+    return this.#index.flag.ids(flag.toLowerCase());
+  }
+
+  /** True when `id` carries `flag` (case-insensitive), from the flag index. */
+  hasFlag(id: string, flag: string): boolean {
+    return this.#index.flag.has(flag.toLowerCase(), id);
+  }
+
+  exitsTo(dest: string): readonly string[] {
+    return this.#index.dest.ids(dest);
+  }
+
+  children(parent: string): readonly string[] {
+    return this.#children.ids(parent);
+  }
+}

@@ -1,0 +1,200 @@
+import assert from "node:assert/strict";
+import { LiveWorld } from "./live_world.ts";
+import { ObjectStore } from "./objects.ts";
+import { openStore } from "../storage/kv.ts";
+import { keys } from "../storage/keys.ts";
+import type { DbObject } from "./types.ts";
+
+function obj(id: string, name: string, extra: Partial<DbObject> = {}): DbObject {
+  return {
+    id,
+    name,
+    flags: ["thing"],
+    location: "1",
+    owner: "",
+    data: {},
+    createdAt: 0,
+    updatedAt: 0,
+    ...extra,
+  };
+}
+
+const V = (n: number) => String(n).padStart(20, "0");
+
+Deno.test("live world: newer versions win, late answers and tombstones are kept in order", () => {
+  const w = new LiveWorld();
+  assert.equal(w.object("5"), null);
+  w.put(obj("5", "B"), V(2));
+  w.put(obj("5", "A"), V(1));
+  assert.equal(w.object("5")?.name, "B", "an older answer arriving late is ignored");
+  w.remove("5", V(3));
+  assert.equal(w.object("5"), null, "deleted");
+  assert.ok(w.deleted("5"));
+  w.put(obj("5", "B"), V(2));
+  assert.equal(w.object("5"), null, "a read from before the delete does not bring it back");
+  assert.deepEqual(w.named("b"), [], "nor its index entries");
+});
+
+Deno.test("live world: records are frozen copies of what was put", () => {
+  const w = new LiveWorld();
+  const o = obj("7", "Lamp", { data: { bytes: new Uint8Array([1, 2]), nested: { n: 1 } } });
+  w.put(o, V(1));
+  o.name = "changed by the writer afterwards";
+  const held = w.object("7")!;
+  assert.equal(held.name, "Lamp");
+  assert.ok(Object.isFrozen(held) && Object.isFrozen(held.data) && Object.isFrozen(held.flags));
+  assert.throws(() => (held.flags as string[]).push("dark"));
+  assert.equal(held, w.object("7"), "the same record every time: no copy");
+});
+
+Deno.test("live world: every index follows puts and removes, in the database's order", () => {
+  const w = new LiveWorld();
+  w.put(obj("1", "Hall", { flags: ["room"], location: "" }), V(1));
+  w.put(
+    obj("10", "Alice", { flags: ["player", "builder"], owner: "10", data: { aliases: ["Al"] } }),
+    V(1),
+  );
+  w.put(obj("9", "Box", { owner: "10", data: { parent: "12" } }), V(1));
+  w.put(obj("11", "North", { flags: ["exit"], data: { destination: "2" }, owner: "10" }), V(1));
+  assert.deepEqual(w.contents("1"), ["10", "11", "9"], "ids as text, as KV lists them");
+  assert.deepEqual(w.contentsOfType("1", "exit"), ["11"]);
+  assert.deepEqual(w.contentsOfType("1", "player"), ["10"]);
+  assert.deepEqual(w.ownedBy("10"), ["10", "11", "9"]);
+  assert.deepEqual(w.withFlag("BUILDER"), ["10"]);
+  assert.deepEqual(w.exitsTo("2"), ["11"]);
+  assert.deepEqual(w.named("BOX"), ["9"]);
+  assert.deepEqual(w.children("12"), ["9"]);
+  assert.equal(w.playerByWord("alice"), "10");
+  assert.equal(w.playerByWord("AL"), "10");
+  assert.equal(w.playerNamed("al"), null, "an alias is not a name");
+  assert.ok(Object.isFrozen(w.contents("1")));
+  // A move, a rename, a new flag, an alias change and a chown, all in one write.
+  w.put(
+    obj("10", "Alicia", {
+      flags: ["player"],
+      owner: "10",
+      location: "2",
+      data: { aliases: ["Ali"] },
+    }),
+    V(2),
+  );
+  assert.deepEqual(w.contents("1"), ["11", "9"]);
+  assert.deepEqual(w.contents("2"), ["10"]);
+  assert.deepEqual(w.withFlag("builder"), []);
+  assert.equal(w.playerByWord("alice"), null);
+  assert.equal(w.playerByWord("al"), null);
+  assert.equal(w.playerByWord("ali"), "10");
+  assert.equal(w.playerByWord("alicia"), "10");
+  w.put(obj("9", "Box", { owner: "10" }), V(2));
+  assert.deepEqual(w.children("12"), []);
+  w.remove("11", V(3));
+  assert.deepEqual(w.exitsTo("2"), []);
+  assert.deepEqual(w.contentsOfType("1", "exit"), []);
+  assert.equal(w.size, 3);
+});
+
+Deno.test("object store, live: reads come from memory; writes show at once; callers get copies", async () => {
+  const kv = await openStore(":memory:");
+  try {
+    const objects = new ObjectStore(kv, { live: true });
+    await objects.load();
+    const lamp = await objects.create({ name: "Lamp", type: "thing", location: "1" });
+    assert.equal(objects.world!.object(lamp.id)?.name, "Lamp", "held from its create");
+    const [again] = await objects.getEach([lamp.id]);
+    // A caller that changes what it got changes nothing for the next reader.
+    again!.name = "Scribbled";
+    assert.equal((await objects.get(lamp.id))?.name, "Lamp");
+    await objects.update(lamp.id, (o) => {
+      o.name = "Brass Lamp";
+    });
+    assert.equal(objects.world!.object(lamp.id)?.name, "Brass Lamp");
+    assert.equal((await kv.get<DbObject>(keys.object(lamp.id))).value?.name, "Brass Lamp");
+    // Two updates in a row: the second checks against the held version and still commits.
+    await objects.update(lamp.id, (o) => {
+      o.data.lit = true;
+    });
+    assert.equal((await kv.get<DbObject>(keys.object(lamp.id))).value?.data.lit, true);
+    assert.deepEqual(await objects.byName("brass lamp"), [await objects.get(lamp.id)]);
+    await objects.delete(lamp.id);
+    assert.equal(await objects.get(lamp.id), null);
+    assert.equal(objects.world!.object(lamp.id), null);
+    assert.deepEqual(await objects.getEach([lamp.id]), [null]);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("object store, live: load reads the whole world; a later writer's object is found and held", async () => {
+  const kv = await openStore(":memory:");
+  try {
+    const before = new ObjectStore(kv);
+    const room = await before.create({ name: "Hall", type: "room" });
+    const alice = await before.create({ name: "Alice", type: "player", location: room.id });
+    const box = await before.create({ name: "Box", type: "thing", location: alice.id });
+    const objects = new ObjectStore(kv, { live: true });
+    assert.equal(await objects.load(), 3);
+    const w = objects.world!;
+    assert.deepEqual(w.contents(room.id), [alice.id]);
+    assert.deepEqual(w.contents(alice.id), [box.id]);
+    assert.equal(w.playerByWord("ALICE"), alice.id);
+    // A shell command (the setup) writes while the engine runs: the database is asked.
+    const bob = await before.create({ name: "Bob", type: "player", location: room.id });
+    assert.equal(w.object(bob.id), null);
+    assert.deepEqual(await objects.playerIdsByWord(["bob", "alice", "nobody"]), [
+      bob.id,
+      alice.id,
+      null,
+    ]);
+    assert.equal((await objects.getMany([bob.id]))[0]?.name, "Bob");
+    assert.equal(w.object(bob.id)?.name, "Bob", "held from then on");
+    assert.equal((await objects.playerByName("bob"))?.id, bob.id);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("object store, live: a stale held version makes an update retry, not lose a write", async () => {
+  const kv = await openStore(":memory:");
+  try {
+    const objects = new ObjectStore(kv, { live: true });
+    const other = new ObjectStore(kv);
+    const box = await objects.create({ name: "Box", type: "thing", location: "1" });
+    // Another writer (which a single-writer engine never has, but a test can make) changes it.
+    await other.update(box.id, (o) => {
+      o.data.a = 1;
+    });
+    await objects.update(box.id, (o) => {
+      o.data.b = 2;
+    });
+    const stored = (await kv.get<DbObject>(keys.object(box.id))).value!;
+    assert.equal(stored.data.a, 1, "the other write survived");
+    assert.equal(stored.data.b, 2);
+    assert.deepEqual((await objects.get(box.id))?.data, { a: 1, b: 2 });
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("objects: exitsIn follows creates, renames, moves and deletes of exits", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    for (const live of [true, false]) {
+      const objects = new ObjectStore(kv, { live });
+      const here = await objects.create({ name: `Here${live}`, type: "room" });
+      const there = await objects.create({ name: `There${live}`, type: "room" });
+      const names = async (room: string) => (await objects.exitsIn(room)).map((e) => e.name);
+      assert.deepEqual(await names(here.id), []);
+      const door = await objects.create({ name: "Door", type: "exit", location: here.id });
+      assert.deepEqual(await names(here.id), ["Door"]);
+      assert.ok(Object.isFrozen((await objects.exitsIn(here.id))[0]));
+      await objects.update(door.id, (o) => (o.name = "Gate"));
+      assert.deepEqual(await names(here.id), ["Gate"]);
+      await objects.update(door.id, (o) => (o.location = there.id));
+      assert.deepEqual([await names(here.id), await names(there.id)], [[], ["Gate"]]);
+      await objects.delete(door.id);
+      assert.deepEqual(await names(there.id), []);
+    }
+  } finally {
+    kv.close();
+  }
+});
