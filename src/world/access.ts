@@ -1,28 +1,10 @@
 /** Who may see and who may change an object. */
-import type { DbObject, ObjectHead } from "./types.ts";
+import type { DbObject } from "./types.ts";
 import type { Services } from "../services.ts";
-import { hasFlag, isStaff, levelOf } from "./flags.ts";
+import { isStaff } from "./flags.ts";
 
-/** True for the owner or staff (admin, wizard, superuser). */
-export function canControl(
-  actor: Pick<ObjectHead, "id" | "flags">,
-  obj: Pick<ObjectHead, "id" | "owner">,
-): boolean {
-  return isStaff(actor.flags) || obj.owner === actor.id || obj.id === actor.id;
-}
-
-/**
- * True when staff `actor` may act on player `target`: on itself, or on players below its own
- * level; only the superuser acts on staff of equal rank (one admin cannot take over another's
- * account). Callers check that the actor is staff.
- */
-export function mayActOn(
-  actor: Pick<ObjectHead, "id" | "flags">,
-  target: Pick<ObjectHead, "id" | "flags">,
-): boolean {
-  return actor.id === target.id || hasFlag(actor.flags, "superuser") ||
-    levelOf(target.flags) < levelOf(actor.flags);
-}
+export { canControl, mayActOn } from "./control.ts";
+import { canControl } from "./control.ts";
 
 /**
  * True when `viewer` may see `obj`: staff see everything; others see rooms,

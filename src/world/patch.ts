@@ -5,11 +5,11 @@ import { ValidationError } from "../errors.ts";
 import { isPlainObject } from "../config/load.ts";
 import { objectNameProblem, playerNameProblem, rename } from "./names.ts";
 import { checkShape } from "../storage/limits.ts";
+import { MAX_DESCRIPTION } from "./attributes/names.ts";
 
 const TOP_KEYS = new Set(["data", "name", "description"]);
 const DATA_KEYS = new Set(["description", "avatar", "state"]);
-/** Longest description (also of a script's u.describe). */
-export const MAX_DESCRIPTION = 8000;
+export { MAX_DESCRIPTION };
 /** Bytes of an object's `data.state`, as JSON (also of a script's u.attr.set). */
 export const MAX_STATE_BYTES = 32 * 1024;
 

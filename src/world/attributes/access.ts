@@ -11,7 +11,7 @@
  *   owner, on any object.
  */
 import type { ObjectHead } from "../types.ts";
-import { canControl } from "../access.ts";
+import { canControl } from "../control.ts";
 import { isStaff } from "../flags.ts";
 import { type AttrFlag, STAFF_ONLY_ATTR_FLAGS } from "./flags.ts";
 import type { Attribute, Refusal } from "./types.ts";

@@ -7,6 +7,8 @@
 export const MAX_ATTR_NAME = 64;
 /** Longest attribute value, in characters (MUX's LBUF). */
 export const MAX_ATTR_VALUE = 8000;
+/** Longest description (DESC, `@describe`, REST, a script's u.describe): an attribute's limit. */
+export const MAX_DESCRIPTION = MAX_ATTR_VALUE;
 
 /** What may start a name: a letter, or one of `_ ~ # .` (as TinyMUX 2.12 accepts). */
 const INITIAL = /^[A-Z_~#.]$/;

@@ -25,9 +25,15 @@ import { EngineError, ForbiddenError, NotFoundError, ValidationError } from "../
 import type { DbObject, ObjectChange } from "../types.ts";
 import type { ObjectStore } from "../objects.ts";
 import { isStaff } from "../flags.ts";
-import { MAX_DESCRIPTION } from "../patch.ts";
 import { type AttrFlag, canonicalFlags } from "./flags.ts";
-import { attrBytes, attrPattern, attrValueProblem, BAD_NAME, canonicalAttrName } from "./names.ts";
+import {
+  attrBytes,
+  attrPattern,
+  attrValueProblem,
+  BAD_NAME,
+  canonicalAttrName,
+  MAX_DESCRIPTION,
+} from "./names.ts";
 import {
   type AttrActor,
   attrFlagRefusal,
