@@ -63,10 +63,11 @@ Deno.test("openapi: the document describes exactly the registered routes", async
     assertEquals(described.sort(), registered, "the same routes, no more, no fewer");
     const undocumented = [...byOwner.values()].flatMap((o) => o.undocumented);
     assertEquals(undocumented, [], "every core and plugin route is described");
-    // Every shipped plugin is loaded and contributes its part (each has a REST API).
+    // Every shipped plugin with a REST API is loaded and contributes its part.
     const shipped = await shippedPlugins();
     assert(shipped.includes("notes"), `the shipped plugins are found (${shipped.join(", ")})`);
-    for (const owner of shipped) {
+    // discord has no REST routes (staff use @discord/status in game).
+    for (const owner of shipped.filter((p) => p !== "discord")) {
       assert((byOwner.get(owner)?.documented ?? 0) > 0, `the ${owner} plugin contributes its part`);
     }
     // Boards is mounted twice; both mounts are described.

@@ -27,8 +27,3 @@ export function parseWebhook(
   );
   return rest ? { id: rest[1], token: rest[2] } : null;
 }
-
-/** The forms of a webhook's address that could appear in a line (for the log scrubber). */
-export function webhookSecrets(id: string, token: string, apiBase: string): string[] {
-  return [token, `${apiBase.replace(/\/+$/, "")}/webhooks/${id}/${token}`];
-}
