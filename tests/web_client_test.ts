@@ -470,7 +470,9 @@ Deno.test({
           const r = await api(b, "POST", "/api/v1/wiki", {
             path: "setting/harbour",
             title: "The Harbour",
-            body: `## Docks\n\nShips **come** and go. ${XSS}\n\n- one\n- [rules](/wiki/rules)\n`,
+            body: `## Docks\n\nShips **come** and go. ${XSS}\n\n- one\n- [rules](/wiki/rules)\n` +
+              // Chromium reads `/\evil.example/x` as `//evil.example/x`: never a link off the site.
+              `- [away](/\\evil.example/x) [off](\\\\evil.example/y)\n`,
           }, adminToken);
           assertEquals(r.status, 201, JSON.stringify(r.body));
           await visit("/wiki", /Wiki/);
@@ -482,6 +484,10 @@ Deno.test({
           assertEquals(await page.textContent("#page .md strong"), "come");
           assertEquals(await page.locator("#page img").count(), 0);
           assertMatch(await page.textContent("#page .md") ?? "", /<img src=x onerror=/);
+          const hrefs = await page.$$eval("#page .md a", (as) => as.map((a) => a.href));
+          assert(hrefs.some((h) => h === `${b}/wiki/rules`), hrefs.join(" "));
+          for (const h of hrefs) assertEquals(new URL(h).origin, b, `a link off the site: ${h}`);
+          assertMatch(await page.textContent("#page .md") ?? "", /away off/);
           await checkPage("wiki-page");
         },
       );

@@ -2,13 +2,34 @@
 // rules, emphasis, code spans, links, images). Raw HTML in the source stays text.
 import { h } from "./dom.js";
 
-/** A URL safe to link to: http(s), mailto, or a path on this site. */
-function safeUrl(url, base) {
-  const u = url.trim();
+/**
+ * A link target as a browser reads it (the WHATWG URL standard, for http and https): leading and
+ * trailing controls and spaces dropped, tabs and line breaks dropped anywhere, and `\` taken as
+ * `/` before the query or fragment. So `/\evil.example/x` is seen as the `//evil.example/x` a
+ * browser makes of it, and the element carries the very form that was checked.
+ */
+export function browserForm(url) {
+  // deno-lint-ignore no-control-regex
+  const u = String(url ?? "").replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "")
+    .replace(/[\t\n\r]/g, "");
+  const cut = u.search(/[?#]/);
+  const head = cut === -1 ? u : u.slice(0, cut);
+  return head.replace(/\\/g, "/") + (cut === -1 ? "" : u.slice(cut));
+}
+
+/** A URL safe to link to: http(s), mailto, or a path on this site (null for anything else). */
+export function safeUrl(url, base) {
+  const u = browserForm(url);
   if (/^(https?:|mailto:)/i.test(u)) return u;
   if (/^[a-z][a-z0-9+.-]*:/i.test(u) || u.startsWith("//")) return null;
   if (u.startsWith("/") || u.startsWith("#")) return u;
   return base ? `${base}/${u}` : u;
+}
+
+/** A URL on this site only (pictures: the page's policy loads nothing from elsewhere), or null. */
+export function siteUrl(url, base) {
+  const u = safeUrl(url, base);
+  return u && !/^(https?:|mailto:)/i.test(u) ? u : null;
 }
 
 /** Inline Markdown to nodes. */
@@ -26,10 +47,8 @@ function inline(text, opts) {
       const [, label, url] = /^!?\[([^\]]*)\]\(([^)\s]+)\)$/.exec(t);
       if (img) {
         // Images only from this site (the CSP allows no others): wiki assets.
-        const src = safeUrl(url, opts.assetBase);
-        out.push(
-          src && !/^(https?:|mailto:)/i.test(src) ? h("img", { src, alt: label }) : `[${label}]`,
-        );
+        const src = siteUrl(url, opts.assetBase);
+        out.push(src ? h("img", { src, alt: label }) : `[${label}]`);
       } else {
         const href = safeUrl(url, opts.linkBase);
         const ext = href && /^https?:/i.test(href);

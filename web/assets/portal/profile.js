@@ -3,11 +3,14 @@
 import { h, notice, replace } from "../dom.js";
 import { api, seg } from "../api.js";
 import { parseCodes, renderRuns } from "../colour.js";
+import { siteUrl } from "../markdown.js";
 
 /** Only pictures on this game's own site show (the page's policy loads nothing else). */
 function avatarOf(obj, url) {
-  return url && url.startsWith("/") && !url.startsWith("//")
-    ? h("img", { src: url, alt: `${obj.name}'s avatar`, width: 160 })
+  // Read as the browser reads it: `/\elsewhere` is another site, not a path here.
+  const src = siteUrl(url);
+  return src && src.startsWith("/")
+    ? h("img", { src, alt: `${obj.name}'s avatar`, width: 160 })
     : null;
 }
 
@@ -47,12 +50,7 @@ async function own(me) {
   const picture = h("div", { class: "avatar" });
   const showAvatar = (url) => {
     // Only pictures on this game's own site show (the page's policy loads nothing else).
-    replace(
-      picture,
-      url && url.startsWith("/") && !url.startsWith("//")
-        ? h("img", { src: url, alt: `${obj.name}'s avatar`, width: 160 })
-        : null,
-    );
+    replace(picture, avatarOf(obj, url));
   };
   showAvatar(avatar.value);
   const form = h(
