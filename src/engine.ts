@@ -28,6 +28,7 @@ import { sidecarSecretFrom } from "./hub/sidecar_auth.ts";
 import { CommandRegistry, dispatch, engineCommands, loadCoreCommands } from "./commands/mod.ts";
 import { createHooks, worldEventsFrom } from "./plugins/hooks.ts";
 import { HelpRegistry } from "./plugins/help_registry.ts";
+import { PlayerRates } from "./plugins/rates.ts";
 import { PluginManager } from "./plugins/manager.ts";
 import { ENGINE_VERSION } from "./version.ts";
 import { Scheduler } from "./timers/scheduler.ts";
@@ -218,6 +219,7 @@ async function startOn(
       timers,
       gmcp,
       secrets,
+      rates: new PlayerRates(),
     },
     { dir: resolve(root, cfg.server.pluginsDir), engineVersion: ENGINE_VERSION },
   );

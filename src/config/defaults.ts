@@ -46,6 +46,11 @@ export interface GameConfig {
   guestPrefix: string;
   loginMessage: string;
   welcomeMessage: string;
+  /**
+   * REST writes that reach other players (poses, posts, mail, jobs, comments, RSVPs) a player
+   * may make a minute, all plugins together (a burst of that many, then refilled); 0: no limit.
+   */
+  restWritesPerMinute: number;
 }
 
 /** System scripts (docs/scripts.md): where they live and the limits of their sandbox. */
@@ -137,6 +142,7 @@ export function defaultConfig(): EngineConfig {
       guestPrefix: "Guest",
       loginMessage: "",
       welcomeMessage: "",
+      restWritesPerMinute: 30,
     },
     database: {
       path: "data/ursamu.db",

@@ -32,6 +32,9 @@ import type { Delivery } from "../hub/types.ts";
 import type { GmcpMap, GmcpMapper } from "../hub/gmcp_map.ts";
 import type { PlayerLookup } from "../world/players.ts";
 import type { SecretSink } from "../logging/logger.ts";
+import { type PlayerRates, type PluginRates, pluginRates } from "./rates.ts";
+import { type PluginQuota, pluginQuota, type QuotaSpec } from "./quota.ts";
+import { collapsingNotices, type NoticeOptions, type PluginNotices } from "./notices.ts";
 
 /** What the context needs of the command registry. */
 export interface CommandHost {
@@ -52,6 +55,8 @@ export interface ContextHost {
   timers: Scheduler;
   /** The GMCP mappings the hub applies for telnet clients. */
   gmcp: GmcpMap;
+  /** Per-player rate buckets, kept across plugin reloads. */
+  rates: PlayerRates;
   /** Another plugin's exported API by name (case-insensitive). */
   api(name: string): unknown;
   /** The process's log scrubber (`ctx.secret`). */
@@ -158,6 +163,21 @@ export interface PluginContext {
   gmcp(type: string, pkg: string, map: GmcpMapper): void;
   /** Players by name, alias or dbref, lists of names at once, who is connected, display names. */
   readonly players: PlayerLookup;
+  /**
+   * Per-player rates: `restWrite()` for REST routes whose writes reach other players (one
+   * budget for all plugins), `take(...)` for a budget of the plugin's own.
+   */
+  readonly rates: PluginRates;
+  /**
+   * Declares a per-player quota on what the plugin stores, set by `plugins.<name>.<setting>`:
+   * a counter kept in the same commit as the records it counts.
+   */
+  quota(spec: QuotaSpec): PluginQuota;
+  /**
+   * Notices that collapse a burst: the first of a key at once, the rest of its window in one
+   * line. Stopped when the plugin unloads.
+   */
+  notices<T>(opts: NoticeOptions<T>): PluginNotices<T>;
   readonly log: PluginLog;
   /**
    * Registers a value that must never be written in a log line (a token, a webhook address):
@@ -184,6 +204,7 @@ export class ContextImpl implements PluginContext {
   readonly timers: PluginTimers;
   readonly deliver: Delivery;
   readonly players: PlayerLookup;
+  readonly rates: PluginRates;
   readonly log: PluginLog;
   readonly routes: PluginContext["routes"];
   readonly commands: PluginContext["commands"];
@@ -208,6 +229,11 @@ export class ContextImpl implements PluginContext {
     this.engine = pluginEngine(host.services, host.help);
     this.kv = new PluginKv(host.services.kv, this.#owner);
     this.players = host.services.players;
+    this.rates = pluginRates(
+      host.rates,
+      this.#owner,
+      () => host.services.config.value.game.restWritesPerMinute,
+    );
     this.timers = pluginTimers(
       host.timers,
       this.#owner,
@@ -298,6 +324,18 @@ export class ContextImpl implements PluginContext {
   gmcp(type: string, pkg: string, map: GmcpMapper): void {
     this.#check();
     this.#host.gmcp.set(type, pkg, map, this.#owner);
+  }
+
+  quota(spec: QuotaSpec): PluginQuota {
+    this.#check();
+    return pluginQuota(spec, this.kv, () => this.config);
+  }
+
+  notices<T>(opts: NoticeOptions<T>): PluginNotices<T> {
+    this.#check();
+    const n = collapsingNotices(opts, (e) => this.log.error("a notice failed:", e));
+    this.#cleanups.push(() => n.close());
+    return n;
   }
 
   get config(): PluginSection {

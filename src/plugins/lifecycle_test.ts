@@ -1,3 +1,4 @@
+import { PlayerRates } from "./rates.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createEngine } from "../engine.ts";
@@ -39,6 +40,7 @@ async function setup(timeoutMs = 2000) {
       help,
       timers: engine.timers,
       gmcp: new GmcpMap(),
+      rates: new PlayerRates(),
       api: () => undefined,
       secrets: { addSecrets() {} },
     },

@@ -6,6 +6,7 @@ import { dispatchToPlugin } from "./http.ts";
 import type { CommandSpec } from "../commands/types.ts";
 import { createHooks } from "./hooks.ts";
 import { HelpRegistry } from "./help_registry.ts";
+import { PlayerRates } from "./rates.ts";
 import { PluginManager } from "./manager.ts";
 import { Scheduler } from "../timers/scheduler.ts";
 import { GmcpMap } from "../hub/gmcp_map.ts";
@@ -81,7 +82,17 @@ async function setup(overrides: Record<string, unknown> = {}, timeoutMs = 2000) 
   const timers = new Scheduler(kv);
   const gmcp = new GmcpMap();
   const manager = new PluginManager(
-    { services, apps: routes, commands, hooks, help, timers, gmcp, secrets: { addSecrets() {} } },
+    {
+      services,
+      apps: routes,
+      commands,
+      hooks,
+      help,
+      timers,
+      gmcp,
+      secrets: { addSecrets() {} },
+      rates: new PlayerRates(),
+    },
     {
       dir,
       engineVersion: "1.0.0",

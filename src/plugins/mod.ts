@@ -40,6 +40,9 @@ export type {
   PluginReserve,
 } from "./kv.ts";
 export type { PluginAtomic } from "./scoped_atomic.ts";
+export { type PluginRates, REST_WRITE_LIMITED } from "./rates.ts";
+export type { PluginQuota, QuotaSpec, TakeOptions } from "./quota.ts";
+export type { NoticeBatch, NoticeOptions, PluginNotices } from "./notices.ts";
 export { UniqueConflictError } from "./kv.ts";
 export type {
   EveryOptions,
