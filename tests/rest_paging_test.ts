@@ -9,7 +9,10 @@ import { startPluginWorld } from "./plugins_world.ts";
 const BAD = ["abc", "-1", "1.5", "0"];
 
 Deno.test("paging: 1,050 notes are listed 50 at a time, up to 200, to the end", async () => {
-  const w = await startPluginWorld(["Alice"]);
+  // More notes than a player keeps by default (plugins.notes.maxNotes, 1000).
+  const w = await startPluginWorld(["Alice"], {
+    config: { plugins: { notes: { maxNotes: 2000 } } },
+  });
   try {
     const base = w.srv.base;
     const token = w.tokens.Alice;

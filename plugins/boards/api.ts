@@ -2,7 +2,12 @@
  * The boards routes as `GET /api/v1/openapi.json` describes them (given to ctx.openapi), once
  * for each prefix they are mounted on (`/api/v1/boards` and, identically, `/api/v1/bbs`).
  */
-import { API_PAGING, type ApiDocs, type ApiOperation } from "../../src/plugins/mod.ts";
+import {
+  API_PAGING,
+  type ApiDocs,
+  type ApiOperation,
+  REST_WRITE_LIMITED,
+} from "../../src/plugins/mod.ts";
 import { MAX_BODY, MAX_DESCRIPTION, MAX_NAME, MAX_SUBJECT } from "./service.ts";
 import { MAX_BOARDS } from "./store.ts";
 
@@ -192,6 +197,8 @@ const ROUTES: Record<string, ApiOperation> = {
       "403": "the caller does not pass the post lock",
       "404": NO_BOARD,
       "409": "the board is gone",
+      "429":
+        `the caller posted \`plugins.boards.postsPerDay\` (25) times on this board today (staff: no limit); or ${REST_WRITE_LIMITED}`,
     },
   },
   "GET /:id/posts/:num": {

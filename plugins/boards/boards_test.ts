@@ -8,8 +8,11 @@ import { startTestGame, type TestGame, type TestPlayer } from "../../src/plugins
 
 const B = "/api/v1/boards";
 
-async function withGame(fn: (g: TestGame, staff: TestPlayer) => Promise<void>) {
-  const game = await startTestGame({ plugins: ["boards"] });
+async function withGame(
+  fn: (g: TestGame, staff: TestPlayer) => Promise<void>,
+  config?: Record<string, unknown>,
+) {
+  const game = await startTestGame({ plugins: ["boards"], config });
   try {
     await fn(game, await game.player("Wiz", { flags: ["wizard"] }));
   } finally {
@@ -376,4 +379,49 @@ Deno.test("boards: a REST subject is one line, so the new-post notice cannot for
   } finally {
     await game.close();
   }
+});
+
+Deno.test("boards: a burst of posts reaches each reader as one line, not one per post", async () => {
+  await withGame(async (game, wiz) => {
+    const ann = await game.player("Ann"), bob = await game.player("Bob");
+    await game.request("POST", B, { as: wiz, body: { name: "General" } });
+    await game.request("POST", B, { as: wiz, body: { name: "Trade" } });
+    await game.connect(bob);
+    await game.received();
+    for (let i = 1; i <= 6; i++) {
+      const r = await game.request("POST", `${B}/general/posts`, {
+        as: ann,
+        body: { subject: `Post ${i}`, body: "b" },
+      });
+      assert.equal(r.status, 201);
+    }
+    await game.request("POST", `${B}/trade/posts`, {
+      as: ann,
+      body: { subject: "Sale", body: "b" },
+    });
+    const heard = (await game.received()).of("Bob").filter((h) => h.data.type === "bbpost");
+    assert.deepEqual(heard.map((h) => h.text), [
+      "(New BB message (1/1) posted to 'General' by Ann: Post 1)",
+      "(New BB message (2/1) posted to 'Trade' by Ann: Sale)",
+    ], "the rest of the minute's posts on General wait for one line");
+  }, { game: { restWritesPerMinute: 0 } });
+});
+
+Deno.test("boards: a player posts at most plugins.boards.postsPerDay a board a day; staff are not held", async () => {
+  await withGame(async (game, wiz) => {
+    const ann = await game.player("Ann");
+    await game.request("POST", B, { as: wiz, body: { name: "General" } });
+    await game.request("POST", B, { as: wiz, body: { name: "Trade" } });
+    const post = (as: TestPlayer, board: string) =>
+      game.request("POST", `${B}/${board}/posts`, { as, body: { subject: "s", body: "b" } });
+    const made = await Promise.all([1, 2, 3, 4].map(() => post(ann, "general")));
+    assert.deepEqual(made.map((r) => r.status).sort(), [201, 201, 429, 429]);
+    assert.deepEqual(made.find((r) => r.status === 429)!.body, {
+      error: "You have posted 2 times on that board today, the most a day.",
+    });
+    assert.equal((await post(ann, "trade")).status, 201, "each board counts apart");
+    assert.match((await game.run(ann, "+bbpost general/s=b")).text("Ann"), /posted 2 times/);
+    for (let i = 0; i < 3; i++) assert.equal((await post(wiz, "general")).status, 201);
+    assert.equal((await game.request("GET", `${B}/general`, { as: ann })).body.posts, 5);
+  }, { plugins: { boards: { postsPerDay: 2 } } });
 });

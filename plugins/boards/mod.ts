@@ -5,7 +5,7 @@
  */
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { BoardStore } from "./store.ts";
-import { BoardService } from "./service.ts";
+import { BoardService, DEFAULT_POSTS_PER_DAY } from "./service.ts";
 import { boardRoutes, PREFIXES } from "./routes.ts";
 import { boardsApi } from "./api.ts";
 import { boardCommands } from "./commands.ts";
@@ -18,9 +18,17 @@ const plugin: PluginModule = {
       deliver: ctx.deliver,
       players: ctx.players,
       world: ctx.world,
+      postsPerDay: ctx.quota({
+        name: "posts",
+        setting: "postsPerDay",
+        default: DEFAULT_POSTS_PER_DAY,
+        perDay: true,
+        message: (max) => `You have posted ${max} times on that board today, the most a day.`,
+      }),
+      notices: (opts) => ctx.notices(opts),
     });
     for (const prefix of PREFIXES) {
-      boardRoutes(ctx.http(prefix), svc);
+      boardRoutes(ctx.http(prefix), svc, ctx.rates);
       ctx.openapi(boardsApi(prefix));
     }
     for (const spec of boardCommands(svc)) ctx.commands.add(spec);

@@ -11,6 +11,7 @@ import {
   page,
   pageOf,
   type PluginApp,
+  type PluginRates,
   readJson,
   requiredText,
   requireUser,
@@ -33,8 +34,8 @@ const BOARD_FIELDS = ["name", "description", "readLock", "postLock"];
 /** Fields a post PATCH may change. */
 const POST_FIELDS = ["subject", "body"];
 
-/** Adds the boards routes to one of the plugin's apps. */
-export function boardRoutes(app: PluginApp, svc: BoardService): void {
+/** Adds the boards routes to one of the plugin's apps; `rates` meters the posts others hear of. */
+export function boardRoutes(app: PluginApp, svc: BoardService, rates: PluginRates): void {
   app.use("*", requireUser());
 
   app.get("/", async (c) => {
@@ -112,7 +113,7 @@ export function boardRoutes(app: PluginApp, svc: BoardService): void {
     return c.json(await svc.postViews(board, posts, me));
   });
 
-  app.post("/:id/posts", async (c) => {
+  app.post("/:id/posts", rates.restWrite(), async (c) => {
     const me = caller(c);
     const board = await svc.find(c.req.param("id"), me);
     if (!svc.canPost(board, me)) throw new ForbiddenError("You may not post on that board.");

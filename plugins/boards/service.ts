@@ -10,7 +10,11 @@ import {
   ForbiddenError,
   isStaff,
   NotFoundError,
+  type NoticeBatch,
+  type NoticeOptions,
   type PlayerLookup,
+  type PluginNotices,
+  type PluginQuota,
   type PluginWorld,
   requiredText,
   stripColour,
@@ -27,6 +31,8 @@ export const MAX_DESCRIPTION = 500;
 export const MAX_SUBJECT = 100;
 /** Longest post body. */
 export const MAX_BODY = 8000;
+/** Default of `plugins.boards.postsPerDay`: posts one player makes on one board a day. */
+export const DEFAULT_POSTS_PER_DAY = 25;
 
 /** A board with the caller's counts, as lists show it. */
 export interface BoardView {
@@ -89,11 +95,19 @@ export interface BoardDeps {
   deliver: Delivery;
   players: PlayerLookup;
   world: Pick<PluginWorld, "getMany">;
+  /** Posts per player, board and day (staff are not held to it). */
+  postsPerDay: PluginQuota;
+  /** Collapsing notices (`ctx.notices`): one line per board a minute, however many posts. */
+  notices(opts: NoticeOptions<Post>): PluginNotices<Post>;
 }
 
 /** Board rules over a store. */
 export class BoardService {
-  constructor(private readonly d: BoardDeps) {}
+  readonly #news: PluginNotices<Post>;
+
+  constructor(private readonly d: BoardDeps) {
+    this.#news = d.notices({ deliver: (b) => this.#announce(b) });
+  }
 
   get store(): BoardStore {
     return this.d.store;
@@ -184,15 +198,14 @@ export class BoardService {
     if (!this.canPost(board, p)) throw new ForbiddenError("You may not post on that board.");
     const subjectText = requiredText(subjectRaw, "subject", MAX_SUBJECT, { oneLine: true });
     const body = requiredText(bodyRaw, "body", MAX_BODY);
-    const post = await this.d.store.createPost(board, {
-      subject: subjectText,
-      body,
-      author: p.id,
-      authorName: p.name,
-    });
+    const post = await this.d.store.createPost(
+      board,
+      { subject: subjectText, body, author: p.id, authorName: p.name },
+      (op) => this.d.postsPerDay.take(op, p.id, { scope: board.id, exempt: isStaff(p.flags) }),
+    );
     // The author has read what they wrote.
     await this.d.store.markRead(board.id, p.id, post.num);
-    await this.#announce(board, post);
+    this.#news.add(board.id, post);
     return post;
   }
 
@@ -202,25 +215,40 @@ export class BoardService {
     return { ...post, read: true };
   }
 
-  /** Tells every online player who may read the board, but the author, of a new post. */
-  async #announce(board: Board, post: Post): Promise<void> {
-    const online = this.d.players.online().filter((id) => id !== post.author);
+  /**
+   * Tells every online player who may read the board of new posts: the first of a burst alone
+   * (not to its author), then the rest of each minute in one line.
+   */
+  async #announce(batch: NoticeBatch<Post>): Promise<void> {
+    const last = batch.items[batch.items.length - 1];
+    const board = await this.d.store.board(last.board);
+    if (!board) return;
+    const authors = new Set(batch.items.map((x) => x.author));
+    // Nobody is told of only their own posts.
+    const mine = authors.size === 1 && batch.count === batch.items.length ? last.author : null;
+    const online = this.d.players.online().filter((id) => id !== mine);
     if (!online.length) return;
     const readers = (await this.d.world.getMany(online))
       .filter((o) => this.canRead(board, o)).map((o) => o.id);
     if (!readers.length) return;
+    const by = stripColour(last.authorName);
+    const msg = batch.first
+      ? `%ch(New BB message (${board.id}/${last.num}) posted to '${board.name}' by ${by}: ${last.subject})%cn`
+      : `%ch(${batch.count} more new BB message${
+        batch.count === 1 ? "" : "s"
+      } posted to '${board.name}' ` +
+        `up to ${board.id}/${last.num}, the latest by ${by}: ${last.subject})%cn`;
     this.d.deliver.toPlayers(readers, {
-      msg: `%ch(New BB message (${board.id}/${post.num}) posted to '${board.name}' by ${
-        stripColour(post.authorName)
-      }: ${post.subject})%cn`,
+      msg,
       data: {
         type: "bbpost",
         board: board.id,
         boardName: board.name,
-        num: post.num,
-        subject: post.subject,
-        author: post.author,
-        authorName: post.authorName,
+        num: last.num,
+        subject: last.subject,
+        author: last.author,
+        authorName: last.authorName,
+        count: batch.count,
       },
     });
   }

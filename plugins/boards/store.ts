@@ -2,7 +2,12 @@
  * Boards, posts and read state in the plugin's KV space. Permission checks live in the
  * service; this module only keeps the records and their indexes consistent.
  */
-import { ConflictError, type Page, type PluginKv } from "../../src/plugins/mod.ts";
+import {
+  ConflictError,
+  type Page,
+  type PluginAtomic,
+  type PluginKv,
+} from "../../src/plugins/mod.ts";
 import { boardKeys as K } from "./keys.ts";
 
 /** A board as stored. */
@@ -143,16 +148,20 @@ export class BoardStore {
 
   /**
    * Adds a post with the board's next number, in the same commit as its index entry and
-   * count, and only while the board record is unchanged (a deleted board takes no post).
+   * count, and only while the board record is unchanged (a deleted board takes no post);
+   * `reserve` adds to that commit.
    */
   async createPost(
     board: Board,
     input: Omit<Post, "board" | "num" | "createdAt" | "editedAt">,
+    reserve?: (op: PluginAtomic) => Promise<void>,
   ): Promise<Post> {
     let post: Post | null = null;
     await this.kv.next(K.postCounter(board.id), async (n, op) => {
       const current = await this.kv.getEntry<Board>(K.board(board.id));
       if (!current.value) throw new ConflictError("The board is gone.");
+      // The author's posts today on this board, in the same commit (may refuse).
+      await reserve?.(op);
       post = { board: board.id, num: n, ...input, createdAt: Date.now(), editedAt: null };
       op.check(current)
         .check({ key: this.kv.key(...K.post(board.id, n)), versionstamp: null })

@@ -1,5 +1,5 @@
 /** The events routes as `GET /api/v1/openapi.json` describes them (given to ctx.openapi). */
-import { API_PAGING, type ApiDocs } from "../../src/plugins/mod.ts";
+import { API_PAGING, type ApiDocs, REST_WRITE_LIMITED } from "../../src/plugins/mod.ts";
 import { EVENT_STATUSES, RSVP_STATUSES } from "./types.ts";
 import {
   MAX_ATTENDEES,
@@ -167,6 +167,7 @@ export const EVENTS_API: ApiDocs = {
       "401": "no token",
       "404": "no such event",
       "409": "the event is full",
+      "429": REST_WRITE_LIMITED,
     },
   },
   "DELETE /api/v1/events/:id/rsvp": {
@@ -177,6 +178,7 @@ export const EVENTS_API: ApiDocs = {
       "200": DELETED,
       "401": "no token",
       "404": "no such event, or the caller has not RSVPed",
+      "429": REST_WRITE_LIMITED,
     },
   },
 };

@@ -14,7 +14,7 @@ const plugin: PluginModule = {
   name: "events",
   async init(ctx: PluginContext) {
     const svc = new EventService(ctx);
-    eventRoutes(ctx.http(PREFIX), svc);
+    eventRoutes(ctx.http(PREFIX), svc, ctx.rates);
     ctx.openapi(EVENTS_API);
     for (const spec of eventCommands(svc)) ctx.commands.add(spec);
     // A player who is gone no longer holds a seat.

@@ -6,6 +6,7 @@ import {
   caller,
   page,
   type PluginApp,
+  type PluginRates,
   readJson,
   requireStaff,
   requireUser,
@@ -18,8 +19,8 @@ import { RSVP_STATUSES, type RsvpStatus } from "./types.ts";
 /** The prefix the routes are mounted on. */
 export const PREFIX = "/api/v1/events";
 
-/** Adds the events routes to the plugin's app. */
-export function eventRoutes(app: PluginApp, svc: EventService): void {
+/** Adds the events routes to the plugin's app; `rates` meters the RSVPs. */
+export function eventRoutes(app: PluginApp, svc: EventService, rates: PluginRates): void {
   app.use("*", requireUser());
 
   app.get("/", async (c) => c.json(await svc.list(caller(c), page(c))));
@@ -46,7 +47,7 @@ export function eventRoutes(app: PluginApp, svc: EventService): void {
     return c.json({ deleted: true });
   });
 
-  app.post("/:id/rsvp", async (c) => {
+  app.post("/:id/rsvp", rates.restWrite(), async (c) => {
     // No body at all means the default, `attending`.
     const empty = c.req.raw.body === null || c.req.header("content-length") === "0";
     const raw = empty ? {} : await readJson(c);
@@ -56,7 +57,7 @@ export function eventRoutes(app: PluginApp, svc: EventService): void {
     return c.json(await svc.rsvp(ev, me, status));
   });
 
-  app.delete("/:id/rsvp", async (c) => {
+  app.delete("/:id/rsvp", rates.restWrite(), async (c) => {
     const me = caller(c);
     const ev = await svc.forRsvp(c.req.param("id"));
     await svc.unrsvp(ev, me);

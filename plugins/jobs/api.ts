@@ -1,5 +1,5 @@
 /** The jobs routes as `GET /api/v1/openapi.json` describes them (given to ctx.openapi). */
-import { API_PAGING, type ApiDocs } from "../../src/plugins/mod.ts";
+import { API_PAGING, type ApiDocs, REST_WRITE_LIMITED } from "../../src/plugins/mod.ts";
 import { DEFAULT_CATEGORIES, MAX_COMMENT, MAX_DESCRIPTION, MAX_TITLE } from "./service.ts";
 import { MAX_COMMENTS, PRIORITIES, STATUSES } from "./store.ts";
 
@@ -83,6 +83,8 @@ export const JOBS_API: ApiDocs = {
       "201": { description: "the job", schema: JOB },
       "400": "a missing or too long title or description, or a value not allowed",
       "401": "no token",
+      "409": "the caller has `plugins.jobs.maxOpenJobs` (20) jobs open (staff: no limit)",
+      "429": REST_WRITE_LIMITED,
     },
   },
   "GET /api/v1/jobs/stats": {
@@ -182,6 +184,7 @@ export const JOBS_API: ApiDocs = {
       "403": "staffOnly from a player",
       "404": NOT_FOUND,
       "409": `the job already holds ${MAX_COMMENTS} comments`,
+      "429": REST_WRITE_LIMITED,
     },
   },
 };

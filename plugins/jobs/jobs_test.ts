@@ -6,7 +6,14 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { startTestGame, type TestGame, type TestPlayer } from "../../src/plugins/testing.ts";
+import {
+  memoryPluginKv,
+  startTestGame,
+  type TestGame,
+  type TestPlayer,
+} from "../../src/plugins/testing.ts";
+import type { KeyParts } from "../../src/plugins/mod.ts";
+import { JobStore } from "./store.ts";
 
 const J = "/api/v1/jobs";
 const MAIL_FIXTURE = fileURLToPath(
@@ -499,4 +506,112 @@ Deno.test("jobs: a REST title is one line, so the staff notice cannot forge a li
     assert.equal(heard.length, 1, heard.join(" | "));
     assert.match(heard[0], /New job #1 .*Broken door \[Jobs\] Job #1 was resolved/);
   });
+});
+
+Deno.test("jobs: every filter is an index: one that matches nothing reads no job", async () => {
+  const { kv, close } = await memoryPluginKv("jobs");
+  try {
+    const store = new JobStore(kv);
+    const base = {
+      title: "t",
+      description: "d",
+      priority: "normal" as const,
+      submitterName: "Ann",
+      assignee: null,
+      assigneeName: null,
+      resolution: null,
+    };
+    for (let i = 0; i < 120; i++) {
+      await store.create({ ...base, category: "request", status: "new", submitter: "7" });
+    }
+    const bug = await store.create({ ...base, category: "bug", status: "new", submitter: "8" });
+    let reads = 0;
+    const getMany = kv.getMany.bind(kv);
+    kv.getMany = <T>(keys: KeyParts[]) => {
+      reads += keys.length;
+      return getMany<T>(keys);
+    };
+    const page = { limit: 50, offset: 0 };
+    assert.deepEqual(await store.list({ status: "new", category: "code" }, page), []);
+    assert.deepEqual(await store.list({ submitter: "7", category: "bug" }, page), []);
+    assert.equal(reads, 0, "no job record is read for a filter that matches nothing");
+    const found = await store.list({ status: "new", category: "bug", priority: "normal" }, page);
+    assert.deepEqual(found.map((j) => j.number), [bug.number]);
+    assert.equal(reads, 1, "only the page's own records are read");
+    // A change moves the job between combinations in the same commit.
+    await store.update(bug.number, (j) => void (j.status = "open"));
+    assert.deepEqual(await store.list({ status: "new", category: "bug" }, page), []);
+    assert.equal((await store.list({ status: "open", category: "bug" }, page)).length, 1);
+    await store.delete((await store.get(bug.number))!);
+    assert.deepEqual(await store.list({ status: "open", category: "bug" }, page), []);
+  } finally {
+    close();
+  }
+});
+
+Deno.test("jobs: jobs stored before the combined index get it at start", async () => {
+  const { kv, close } = await memoryPluginKv("jobs");
+  try {
+    const store = new JobStore(kv);
+    const job = await store.create({
+      title: "t",
+      description: "d",
+      priority: "high",
+      category: "bug",
+      status: "new",
+      submitter: "7",
+      submitterName: "Ann",
+      assignee: null,
+      assigneeName: null,
+      resolution: null,
+    });
+    // As an older version left it: no combined entries, no marker.
+    await kv.deletePrefix(["by_filter"]);
+    const page = { limit: 50, offset: 0 };
+    assert.deepEqual(await store.list({ status: "new", category: "bug" }, page), []);
+    assert.equal(await store.fillComboIndex(), 1);
+    assert.equal(await store.fillComboIndex(), 0, "once only");
+    const found = await store.list({ submitter: "7", priority: "high", category: "bug" }, page);
+    assert.deepEqual(found.map((j) => j.number), [job.number]);
+  } finally {
+    close();
+  }
+});
+
+Deno.test("jobs: a player has at most plugins.jobs.maxOpenJobs open; staff hear a burst as one line", async () => {
+  await withGame(async (game, wiz) => {
+    const ann = await game.player("Ann");
+    await game.connect(wiz);
+    await game.received();
+    const file = (title: string) =>
+      game.request("POST", J, { as: ann, body: { title, description: "d" } });
+    const made = await Promise.all([1, 2, 3, 4, 5].map((i) => file(`Job ${i}`)));
+    assert.deepEqual(made.map((r) => r.status).sort(), [201, 201, 201, 409, 409]);
+    assert.deepEqual(made.find((r) => r.status === 409)!.body, {
+      error: "You have 3 open requests, the most a player may. Wait until staff resolve one.",
+    });
+    const staffHeard = (await game.received()).of("Wiz").filter((h) => h.data.type === "job");
+    assert.equal(staffHeard.length, 1, "one line for the burst, the rest wait for the minute");
+    assert.match(staffHeard[0].text, /^\[Jobs\] New job #\d+ \(request\) from Ann: Job \d$/);
+    assert.match(
+      (await game.run(ann, "+request More=please")).text("Ann"),
+      /You have 3 open requests/,
+    );
+    // A resolved job gives its place back; reopening counts it again, never refused for staff.
+    const first = made.find((r) => r.status === 201)!.body;
+    const done = await game.request("PATCH", `${J}/${first.number}`, {
+      as: wiz,
+      body: { status: "resolved" },
+    });
+    assert.equal(done.status, 200);
+    assert.equal((await file("Next")).status, 201);
+    assert.equal((await file("Too many")).status, 409);
+    const reopened = await game.request("PATCH", `${J}/${first.number}`, {
+      as: wiz,
+      body: { status: "open" },
+    });
+    assert.equal(reopened.status, 200);
+    assert.equal((await game.request("DELETE", `${J}/${first.number}`, { as: wiz })).status, 200);
+    assert.equal((await file("Too many still")).status, 409, "four open, one deleted: three");
+  }, { config: { plugins: { jobs: { maxOpenJobs: 3 } }, game: { restWritesPerMinute: 0 } } });
 });

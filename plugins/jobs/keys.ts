@@ -29,11 +29,26 @@ export const jobKeys = {
   comment: (num: number, seq: number) => ["comment", num, seq],
   /** Prefix of one job's comments. */
   comments: (num: number) => ["comment", num],
+  /**
+   * A job in the index of one combination of two or more filter values (`fields` names them
+   * in FILTER_FIELDS order, joined by `+`), so every list filter is one index walk.
+   */
+  combo: (fields: string, values: string[], num: number) => ["by_filter", fields, ...values, num],
+  /** Prefix of one combination of filter values. */
+  comboPrefix: (fields: string, values: string[]) => ["by_filter", fields, ...values],
+  /** Set once every stored job has its combined entries (filled at start for older data). */
+  comboReady: () => ["meta", "by_filter"],
   /** Counter that numbers jobs. */
   jobCounter: "job",
   /** Counter that orders comments. */
   commentCounter: "comment",
 };
+
+/** The fields a list filters on, in the order combined index keys name them. */
+export const FILTER_FIELDS = ["submitter", "status", "category", "priority", "assignee"] as const;
+
+/** A field a list filters on. */
+export type FilterField = typeof FILTER_FIELDS[number];
 
 /** Fields with an index of their own. */
 export type IndexField = "status" | "category" | "priority" | "assignee";

@@ -5,21 +5,37 @@
  */
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { JobStore } from "./store.ts";
-import { categoriesFrom, JobService, type MailApi } from "./service.ts";
+import { categoriesFrom, DEFAULT_MAX_OPEN_JOBS, JobService, type MailApi } from "./service.ts";
 import { jobRoutes, PREFIX } from "./routes.ts";
 import { JOBS_API } from "./api.ts";
 import { jobCommands } from "./commands.ts";
 
 const plugin: PluginModule = {
   name: "jobs",
-  init(ctx: PluginContext) {
+  async init(ctx: PluginContext) {
+    const store: JobStore = new JobStore(
+      ctx.kv,
+      ctx.quota({
+        name: "open-jobs",
+        setting: "maxOpenJobs",
+        default: DEFAULT_MAX_OPEN_JOBS,
+        message: (max) =>
+          `You have ${max} open requests, the most a player may. Wait until staff resolve one.`,
+        // Jobs filed before the quota: the combined index's keys, once per player.
+        seed: (submitter) => store.countOpen(submitter),
+      }),
+    );
+    // Jobs stored by an older version get their combined filter entries before any list runs.
+    const filled = await store.fillComboIndex();
+    if (filled) ctx.log.info(`filter index written for ${filled} stored jobs`);
     const svc = new JobService({
-      store: new JobStore(ctx.kv),
+      store,
       deliver: ctx.deliver,
       players: ctx.players,
       world: ctx.world,
       log: ctx.log,
       categories: () => categoriesFrom(ctx.config.categories),
+      notices: (opts) => ctx.notices(opts),
       // Looked up at each use: the mail plugin may load, unload or reload at any time.
       mail: () => {
         const api = ctx.api<Partial<MailApi>>("mail");
@@ -28,7 +44,7 @@ const plugin: PluginModule = {
           : undefined;
       },
     });
-    jobRoutes(ctx.http(PREFIX), svc);
+    jobRoutes(ctx.http(PREFIX), svc, ctx.rates);
     ctx.openapi(JOBS_API);
     for (const spec of jobCommands(svc, categoriesFrom(ctx.config.categories))) {
       ctx.commands.add(spec);

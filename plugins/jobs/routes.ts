@@ -7,6 +7,7 @@ import {
   page,
   type PluginApp,
   type PluginHttpContext,
+  type PluginRates,
   readJson,
   requireStaff,
   requireUser,
@@ -21,8 +22,8 @@ export const PREFIX = "/api/v1/jobs";
 /** Query parameters a job list understands. */
 const FILTERS = ["status", "category", "priority", "assignee", "limit", "offset"];
 
-/** Adds the jobs routes to the plugin's app. */
-export function jobRoutes(app: PluginApp, svc: JobService): void {
+/** Adds the jobs routes to the plugin's app; `rates` meters the writes staff hear of. */
+export function jobRoutes(app: PluginApp, svc: JobService, rates: PluginRates): void {
   app.use("*", requireUser());
 
   app.get("/", async (c) => {
@@ -32,7 +33,7 @@ export function jobRoutes(app: PluginApp, svc: JobService): void {
     return c.json(jobs.map((j) => viewOf(j, me)));
   });
 
-  app.post("/", async (c) => {
+  app.post("/", rates.restWrite(), async (c) => {
     const me = caller(c);
     const job = await svc.submit(me, await readJson(c));
     return c.json(viewOf(job, me), 201);
@@ -73,7 +74,7 @@ export function jobRoutes(app: PluginApp, svc: JobService): void {
     return c.json({ deleted: true });
   });
 
-  app.post("/:id/comment", async (c) => {
+  app.post("/:id/comment", rates.restWrite(), async (c) => {
     const me = caller(c);
     const job = await svc.find(c.req.param("id"), me);
     const body = await readJson(c);

@@ -9,18 +9,19 @@ import {
   type Delivery,
   ForbiddenError,
   isStaff,
-  type KeyParts,
   NotFoundError,
+  type NoticeBatch,
+  type NoticeOptions,
   onlyFields,
   type Page,
   type PlayerLookup,
   type PluginLog,
+  type PluginNotices,
   type PluginWorld,
   requiredText,
   stripColour,
   ValidationError,
 } from "../../src/plugins/mod.ts";
-import { type IndexField, jobKeys as K } from "./keys.ts";
 import {
   type Comment,
   type Job,
@@ -37,6 +38,8 @@ export const MAX_TITLE = 100;
 export const MAX_DESCRIPTION = 8000;
 /** Longest comment, staff note or resolution. */
 export const MAX_COMMENT = 4000;
+/** Default of `plugins.jobs.maxOpenJobs`: jobs a player has open (not resolved or closed). */
+export const DEFAULT_MAX_OPEN_JOBS = 20;
 /** Categories when `plugins.jobs.categories` is not set. */
 export const DEFAULT_CATEGORIES = ["request", "bug", "build", "code", "rp"];
 
@@ -80,6 +83,18 @@ export interface JobDeps {
   categories(): string[];
   /** The mail plugin's API when it is loaded and offers `send`, else undefined. */
   mail(): MailApi | undefined;
+  /** Collapsing notices (`ctx.notices`): staff hear a burst as one line a minute. */
+  notices(opts: NoticeOptions<StaffNotice>): PluginNotices<StaffNotice>;
+}
+
+/** A notice to online staff, and how a burst of its kind is told in one line. */
+export interface StaffNotice {
+  line: string;
+  data: { type: string; [k: string]: unknown };
+  /** Who is not told (whoever acted). */
+  except: string[];
+  /** The line for `count` more of this kind, this one the latest. */
+  more(count: number): string;
 }
 
 /** One of `allowed`, or a 400 naming the allowed values. */
@@ -106,7 +121,11 @@ export function categoriesFrom(value: unknown): string[] {
 
 /** Job rules over a store. */
 export class JobService {
-  constructor(private readonly d: JobDeps) {}
+  readonly #staffNews: PluginNotices<StaffNotice>;
+
+  constructor(private readonly d: JobDeps) {
+    this.#staffNews = d.notices({ deliver: (b) => this.#tellStaff(b) });
+  }
 
   get store(): JobStore {
     return this.d.store;
@@ -148,24 +167,13 @@ export class JobService {
     return { ...viewOf(job, viewer), commentList };
   }
 
-  /** One page of the jobs `viewer` may see that pass `filter`, newest first. */
-  async list(viewer: DbObject, filter: JobFilter, page: Page): Promise<Job[]> {
-    const staff = isStaff(viewer.flags);
-    let index: KeyParts = K.allPrefix();
-    if (!staff) index = ["by_sub", viewer.id];
-    else {
-      // The first filter given picks the index; the others are checked on each record.
-      const order: IndexField[] = ["status", "assignee", "category", "priority"];
-      const field = order.find((f) => filter[f] !== undefined);
-      if (field) index = K.fieldPrefix(field, filter[field]!);
-    }
-    const keep = (j: Job) =>
-      (staff || j.submitter === viewer.id) &&
-      (filter.status === undefined || j.status === filter.status) &&
-      (filter.category === undefined || j.category === filter.category) &&
-      (filter.priority === undefined || j.priority === filter.priority) &&
-      (filter.assignee === undefined || j.assignee === filter.assignee);
-    return await this.d.store.list(index, keep, page);
+  /**
+   * One page of the jobs `viewer` may see that pass `filter`, newest first: a player's own
+   * (their submitter index), staff's all; each combination of filters is an index of its own.
+   */
+  list(viewer: DbObject, filter: JobFilter, page: Page): Promise<Job[]> {
+    const submitter = isStaff(viewer.flags) ? undefined : viewer.id;
+    return this.d.store.list({ ...filter, submitter }, page);
   }
 
   /** Submits a job; online staff are told. */
@@ -190,12 +198,15 @@ export class JobService {
       assignee: null,
       assigneeName: null,
       resolution: null,
+    }, isStaff(p.flags));
+    this.#staffNews.add("created", {
+      line: `%ch[Jobs]%cn New job #${job.number} (${job.category}) from ${p.name}: ${job.title}`,
+      data: { type: "job", event: "created", number: job.number },
+      except: [p.id],
+      more: (n) =>
+        `%ch[Jobs]%cn ${n} more new job${n === 1 ? "" : "s"}, up to #${job.number}, the latest ` +
+        `from ${p.name}: ${job.title}`,
     });
-    await this.#tellStaff(
-      `%ch[Jobs]%cn New job #${job.number} (${job.category}) from ${p.name}: ${job.title}`,
-      { type: "job", event: "created", number: job.number },
-      [p.id],
-    );
     return job;
   }
 
@@ -225,11 +236,14 @@ export class JobService {
         "commented",
       );
     } else {
-      await this.#tellStaff(
-        `%ch[Jobs]%cn ${p.name} commented on job #${job.number}: ${text}`,
-        { type: "job", event: "commented", number: job.number },
-        [p.id],
-      );
+      this.#staffNews.add(`commented ${job.number}`, {
+        line: `%ch[Jobs]%cn ${p.name} commented on job #${job.number}: ${text}`,
+        data: { type: "job", event: "commented", number: job.number },
+        except: [p.id],
+        more: (n) =>
+          `%ch[Jobs]%cn ${n} more comment${n === 1 ? "" : "s"} by ${p.name} on job ` +
+          `#${job.number}, the latest: ${text}`,
+      });
     }
     return done.comment;
   }
@@ -349,7 +363,15 @@ export class JobService {
     }
   }
 
-  async #tellStaff(msg: string, data: { type: string; [k: string]: unknown }, except: string[]) {
+  /** Tells online staff: one notice, or the rest of a burst in one line. */
+  async #tellStaff(batch: NoticeBatch<StaffNotice>) {
+    const last = batch.items[batch.items.length - 1];
+    const msg = batch.first ? last.line : last.more(batch.count);
+    const data = batch.first ? last.data : { ...last.data, count: batch.count };
+    // Whoever acted in every notice of the batch is not told of it.
+    const except = last.except.filter((id) =>
+      batch.count === batch.items.length && batch.items.every((x) => x.except.includes(id))
+    );
     const online = this.d.players.online().filter((id) => !except.includes(id));
     if (!online.length) return;
     const staff = (await this.d.world.getMany(online)).filter((o) => isStaff(o.flags));

@@ -9,8 +9,15 @@ import {
   type Page,
   type PluginAtomic,
   type PluginKv,
+  type PluginQuota,
 } from "../../src/plugins/mod.ts";
-import { type CountField, type IndexField, jobKeys as K } from "./keys.ts";
+import {
+  type CountField,
+  FILTER_FIELDS,
+  type FilterField,
+  type IndexField,
+  jobKeys as K,
+} from "./keys.ts";
 
 /** Job statuses, in the order a job usually moves through them. */
 export const STATUSES = ["new", "open", "pending", "in-progress", "resolved", "closed"] as const;
@@ -79,16 +86,65 @@ function indexed(job: Job): Record<IndexField, string | null> {
 
 const COUNTED: CountField[] = ["status", "category", "priority"];
 
+/** Jobs whose combined index entries are written in one commit while filling them at start. */
+const FILL_BATCH = 25;
+
+/** The filter values of a job, in FILTER_FIELDS order (null: the job has none, no assignee). */
+function filterValues(job: Job): (string | null)[] {
+  return [job.submitter, job.status, job.category, job.priority, job.assignee];
+}
+
+/**
+ * The combined index keys of a job: one per combination of two or more of its filter values
+ * (at most 26), so a list filtered on any of them walks only the jobs that match.
+ */
+export function comboKeys(job: Job): KeyParts[] {
+  const values = filterValues(job);
+  const out: KeyParts[] = [];
+  for (let mask = 1; mask < 1 << FILTER_FIELDS.length; mask++) {
+    const picked = FILTER_FIELDS.map((_, i) => i).filter((i) => mask & (1 << i));
+    if (picked.length < 2 || picked.some((i) => values[i] === null)) continue;
+    const fields = picked.map((i) => FILTER_FIELDS[i]).join("+");
+    out.push(K.combo(fields, picked.map((i) => values[i]!), job.number));
+  }
+  return out;
+}
+
+/** The index that lists exactly the jobs with every given value, newest number last. */
+export function filterIndex(filter: Partial<Record<FilterField, string>>): KeyParts {
+  const given = FILTER_FIELDS.filter((f) => filter[f] !== undefined);
+  if (given.length === 0) return K.allPrefix();
+  if (given.length === 1) {
+    const f = given[0];
+    return f === "submitter" ? ["by_sub", filter.submitter!] : K.fieldPrefix(f, filter[f]!);
+  }
+  return K.comboPrefix(given.join("+"), given.map((f) => filter[f]!));
+}
+
+/** True for a job not yet resolved or closed (what the open-jobs quota counts). */
+export function isOpen(job: Job | null): boolean {
+  return !!job && !DONE.includes(job.status);
+}
+
 /** Persistent jobs. */
 export class JobStore {
-  constructor(private readonly kv: PluginKv) {}
+  /**
+   * `open` counts each submitter's open jobs in the same commits as the jobs (absent in unit
+   * tests of the store alone: then nothing is counted).
+   */
+  constructor(private readonly kv: PluginKv, private readonly open?: PluginQuota) {}
 
-  /** Adds a job with the next number, its indexes and counts in one commit. */
+  /**
+   * Adds a job with the next number, its indexes and counts in one commit, with its
+   * submitter's open jobs (refused at the quota unless `exempt`).
+   */
   async create(
     input: Omit<Job, "id" | "number" | "createdAt" | "updatedAt" | "comments" | "staffNotes">,
+    exempt = false,
   ): Promise<Job> {
     let job: Job | null = null;
-    await this.kv.next(K.jobCounter, (n, op) => {
+    await this.kv.next(K.jobCounter, async (n, op) => {
+      if (isOpen(input as Job)) await this.open?.take(op, input.submitter, { exempt });
       const now = Date.now();
       job = {
         id: `job-${crypto.randomUUID()}`,
@@ -132,6 +188,7 @@ export class JobStore {
       change(next);
       const op = this.kv.atomic().check(entry).set(this.kv.key(...K.job(num)), next);
       this.#indexes(op, entry.value, next);
+      await this.#countOpen(op, entry.value, next);
       if ((await op.commit()).ok) return next;
     }
     throw new ConflictError("The job is changing too often; try again.");
@@ -180,45 +237,57 @@ export class JobStore {
 
   /** Deletes a job with its indexes, counts and comments. */
   async delete(job: Job): Promise<boolean> {
-    const entry = await this.kv.getEntry<Job>(K.job(job.number));
-    if (!entry.value) return false;
-    const cur = entry.value;
-    const op = this.kv.atomic().check(entry)
-      .delete(this.kv.key(...K.job(cur.number)))
-      .delete(this.kv.key(...K.byId(cur.id)))
-      .delete(this.kv.key(...K.all(cur.number)))
-      .delete(this.kv.key(...K.bySubmitter(cur.submitter, cur.number)));
-    this.#indexes(op, cur, null);
-    if (!(await op.commit()).ok) throw new ConflictError("The job changed; try again.");
-    await this.kv.deletePrefix(K.comments(cur.number));
-    return true;
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const entry = await this.kv.getEntry<Job>(K.job(job.number));
+      if (!entry.value) return false;
+      const cur = entry.value;
+      const op = this.kv.atomic().check(entry)
+        .delete(this.kv.key(...K.job(cur.number)))
+        .delete(this.kv.key(...K.byId(cur.id)))
+        .delete(this.kv.key(...K.all(cur.number)))
+        .delete(this.kv.key(...K.bySubmitter(cur.submitter, cur.number)));
+      this.#indexes(op, cur, null);
+      await this.#countOpen(op, cur, null);
+      if (!(await op.commit()).ok) continue;
+      await this.kv.deletePrefix(K.comments(cur.number));
+      return true;
+    }
+    throw new ConflictError("The job changed; try again.");
   }
 
   /**
-   * One page of the jobs listed by an index (newest number first) that pass `keep`: the
-   * index is read in batches and only the records it names are read.
+   * One page of the jobs with every value of `filter`, newest number first: each combination
+   * of filters has an index of its own, so a filter that matches nothing reads nothing.
    */
-  async list(index: KeyParts, keep: (job: Job) => boolean, page: Page): Promise<Job[]> {
-    const out: Job[] = [];
-    let skipped = 0;
+  list(filter: Partial<Record<FilterField, string>>, page: Page): Promise<Job[]> {
+    return this.kv.slicePage<Job>(filterIndex(filter), page, { reverse: true });
+  }
+
+  /**
+   * Writes the combined index entries of every job stored before they existed (a database of
+   * an older version), once: afterwards a marker says they are there. Runs before the routes
+   * and commands are registered, so no change races it.
+   */
+  async fillComboIndex(): Promise<number> {
+    if (await this.kv.get(K.comboReady())) return 0;
+    let filled = 0;
     let batch: KeyParts[] = [];
     const flush = async () => {
+      const op = this.kv.atomic();
       for (const job of await this.kv.getMany<Job>(batch)) {
-        if (!job || !keep(job)) continue;
-        if (skipped < page.offset) skipped++;
-        else if (out.length < page.limit) out.push(job);
+        if (!job) continue;
+        for (const k of comboKeys(job)) op.set(this.kv.key(...k), K.job(job.number));
+        filled++;
       }
+      await op.commit();
       batch = [];
     };
-    for await (const e of this.kv.list<KeyParts>(index, { reverse: true, batchSize: 200 })) {
-      batch.push(e.value);
-      if (batch.length === 100) {
-        await flush();
-        if (out.length >= page.limit) break;
-      }
+    for await (const e of this.kv.list<KeyParts>(K.allPrefix(), { batchSize: 200 })) {
+      if (batch.push(e.value) >= FILL_BATCH) await flush();
     }
-    if (out.length < page.limit) await flush();
-    return out;
+    if (batch.length) await flush();
+    await this.kv.set(K.comboReady(), true);
+    return filled;
   }
 
   /** One page of the jobs not yet done, most recent activity first. */
@@ -241,6 +310,26 @@ export class JobStore {
     return out;
   }
 
+  /**
+   * Moves the submitter's open-jobs count when a job opens or is done. Staff move jobs: a
+   * reopened job is counted, never refused.
+   */
+  async #countOpen(op: PluginAtomic, before: Job | null, after: Job | null): Promise<void> {
+    const submitter = (before ?? after)!.submitter;
+    if (isOpen(before) && !isOpen(after)) await this.open?.give(op, submitter);
+    if (!isOpen(before) && isOpen(after)) await this.open?.take(op, submitter, { exempt: true });
+  }
+
+  /** How many open jobs `submitter` has: the combined index's keys, no job record read. */
+  async countOpen(submitter: string): Promise<number> {
+    let n = 0;
+    for (const status of STATUSES.filter((st) => !DONE.includes(st))) {
+      const prefix = K.comboPrefix("submitter+status", [submitter, status]);
+      for await (const _ of this.kv.list(prefix, { batchSize: 500 })) n++;
+    }
+    return n;
+  }
+
   /** Adds the index and count moves from `before` to `after` (null: none) to `op`. */
   #indexes(op: PluginAtomic, before: Job | null, after: Job | null): void {
     const b = before ? indexed(before) : null, a = after ? indexed(after) : null;
@@ -257,6 +346,12 @@ export class JobStore {
         if (now !== null) op.sum(this.kv.key(...K.count(f, now)), ONE);
       }
     }
+    const gone = new Set((before ? comboKeys(before) : []).map((k) => JSON.stringify(k)));
+    for (const k of after ? comboKeys(after) : []) {
+      // An entry that stays is not written again.
+      if (!gone.delete(JSON.stringify(k))) op.set(this.kv.key(...k), K.job(after!.number));
+    }
+    for (const k of gone) op.delete(this.kv.key(...JSON.parse(k)));
     const wasActive = before && !DONE.includes(before.status);
     const isActive = after && !DONE.includes(after.status);
     if (wasActive && !(isActive && after!.updatedAt === before!.updatedAt)) {

@@ -1,5 +1,5 @@
 /** The mail routes as `GET /api/v1/openapi.json` describes them (given to ctx.openapi). */
-import { API_PAGING, type ApiDocs } from "../../src/plugins/mod.ts";
+import { API_PAGING, type ApiDocs, REST_WRITE_LIMITED } from "../../src/plugins/mod.ts";
 import {
   DEFAULT_MAX_MESSAGES,
   DEFAULT_MAX_RECIPIENTS,
@@ -79,7 +79,7 @@ export const MAIL_API: ApiDocs = {
       "400": "no or unknown recipients, too many, or a missing or too long subject or body",
       "401": "no token",
       "409": "a recipient's mailbox is full (each one named; nothing sent), or busy: try again",
-      "429": "sending too fast",
+      "429": `sending too fast (\`plugins.mail.sendsPerMinute\`), or ${REST_WRITE_LIMITED}`,
     },
   },
   "GET /api/v1/mail/:id": {

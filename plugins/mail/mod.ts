@@ -14,7 +14,7 @@ const plugin: PluginModule = {
   name: "mail",
   init(ctx: PluginContext) {
     const svc = new MailService(ctx);
-    mailRoutes(ctx.http(PREFIX), svc);
+    mailRoutes(ctx.http(PREFIX), svc, ctx.rates);
     ctx.openapi(MAIL_API);
     for (const spec of mailCommands(svc)) ctx.commands.add(spec);
     ctx.hooks.worldHooks.on("player:connected", async (p) => {

@@ -9,7 +9,6 @@ import {
   MAX_NAMES,
   NotFoundError,
   type PluginContext,
-  RateLimitError,
   requiredText,
   splitNames,
   ValidationError,
@@ -25,8 +24,6 @@ export const DEFAULT_MAX_RECIPIENTS = 50;
 export const DEFAULT_MAX_MESSAGES = 500;
 /** Default for `plugins.mail.sendsPerMinute`. */
 export const DEFAULT_SENDS_PER_MINUTE = 10;
-/** Senders remembered by the rate limit before the oldest are forgotten. */
-const RATE_MAP_MAX = 10_000;
 
 /** What a send produced. */
 export interface Sent {
@@ -40,8 +37,6 @@ export interface Sent {
 export class MailService {
   readonly store: MailStore;
   readonly #ctx: PluginContext;
-  /** Send times per player in the last minute (bounded). */
-  readonly #sends = new Map<string, number[]>();
 
   constructor(ctx: PluginContext) {
     this.#ctx = ctx;
@@ -174,23 +169,15 @@ export class MailService {
     );
   }
 
-  /** Counts a send against the player's minute, or refuses it (429). */
+  /** Counts a send against the player's budget (the SDK's rates), or refuses it (429). */
   #takeSend(playerId: string): void {
-    const now = Date.now();
-    const recent = (this.#sends.get(playerId) ?? []).filter((t) => now - t < 60_000);
-    if (recent.length >= this.sendsPerMinute) {
-      throw new RateLimitError(
-        `You are sending mail too fast: at most ${this.sendsPerMinute} messages a minute.`,
-      );
-    }
-    recent.push(now);
-    this.#sends.delete(playerId);
-    this.#sends.set(playerId, recent);
-    // Map order is insertion order: the first keys are the least recent senders.
-    for (const k of this.#sends.keys()) {
-      if (this.#sends.size <= RATE_MAP_MAX) break;
-      this.#sends.delete(k);
-    }
+    const max = this.sendsPerMinute;
+    this.#ctx.rates.take(
+      "sends",
+      playerId,
+      max,
+      `You are sending mail too fast: at most ${max} messages a minute.`,
+    );
   }
 }
 

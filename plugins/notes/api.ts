@@ -36,6 +36,7 @@ export const NOTES_API: ApiDocs = {
       "201": { description: "the note", schema: NOTE },
       "400": "no text, or too long",
       "401": "no token",
+      "409": "the caller keeps `plugins.notes.maxNotes` (1000) notes already",
     },
   },
   "DELETE /api/v1/notes/:id": {

@@ -3,7 +3,7 @@
  * (`+note`, `+notes`). Small on purpose: copy this folder to start a plugin.
  */
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
-import { NoteStore } from "./store.ts";
+import { notesQuota, NoteStore } from "./store.ts";
 import { notesRoutes, PREFIX } from "./routes.ts";
 import { NOTES_API } from "./api.ts";
 import { notesCommands } from "./commands.ts";
@@ -11,7 +11,7 @@ import { notesCommands } from "./commands.ts";
 const plugin: PluginModule = {
   name: "notes",
   init(ctx: PluginContext) {
-    const store = new NoteStore(ctx.kv);
+    const store = new NoteStore(ctx.kv, ctx.quota(notesQuota(ctx.kv)));
     notesRoutes(ctx.http(PREFIX), store);
     ctx.openapi(NOTES_API);
     for (const spec of notesCommands(store)) ctx.commands.add(spec);

@@ -113,3 +113,40 @@ Deno.test("notes: +note, +notes and +note/del in game, private to their author",
     await game.close();
   }
 });
+
+Deno.test("notes: a player keeps at most plugins.notes.maxNotes, counted not scanned", async () => {
+  const game = await startTestGame({
+    plugins: ["notes"],
+    config: { plugins: { notes: { maxNotes: 3 } } },
+  });
+  try {
+    const ann = await game.player("Ann"), bob = await game.player("Bob");
+    const post = (as = ann, text = "x") =>
+      game.request("POST", "/api/v1/notes", { as, body: { text } });
+    const made = await Promise.all([post(), post(), post(), post(), post()]);
+    assert.deepEqual(
+      made.map((r) => r.status).sort(),
+      [201, 201, 201, 409, 409],
+      "exactly three in parallel",
+    );
+    const full = made.find((r) => r.status === 409)!;
+    assert.deepEqual(full.body, {
+      error: "You have 3 notes, the most a player may keep. Delete some first.",
+    });
+    assert.equal((await game.request("GET", "/api/v1/notes", { as: ann })).body.length, 3);
+    // Another player's notes are counted apart.
+    assert.equal((await post(bob)).status, 201);
+    const refused = await game.run(ann, "+note one more");
+    assert.match(refused.text("Ann"), /You have 3 notes, the most a player may keep/);
+    // A deleted note gives its place back.
+    const first = (await game.request("GET", "/api/v1/notes", { as: ann })).body[0];
+    assert.equal(
+      (await game.request("DELETE", `/api/v1/notes/${first.id}`, { as: ann })).status,
+      200,
+    );
+    assert.match((await game.run(ann, "+note back in")).text("Ann"), /Note \d+ saved/);
+    assert.equal((await post()).status, 409);
+  } finally {
+    await game.close();
+  }
+});

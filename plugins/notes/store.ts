@@ -1,5 +1,11 @@
-/** Notes in the plugin's KV space: create, list by author, delete. */
-import type { Page, PluginKv } from "../../src/plugins/mod.ts";
+/** Notes in the plugin's KV space: create, list by author, delete, each author's count. */
+import {
+  ConflictError,
+  type Page,
+  type PluginKv,
+  type PluginQuota,
+  type QuotaSpec,
+} from "../../src/plugins/mod.ts";
 import { noteKeys } from "./keys.ts";
 
 /** A note as stored and as the API answers it. */
@@ -14,14 +20,37 @@ export interface Note {
 /** Longest note text, in characters. */
 export const MAX_NOTE_LENGTH = 4000;
 
+/** Default of `plugins.notes.maxNotes`. */
+export const DEFAULT_MAX_NOTES = 1000;
+
+/** The notes quota: how many notes one player keeps (`plugins.notes.maxNotes`). */
+export function notesQuota(kv: PluginKv): QuotaSpec {
+  return {
+    name: "notes",
+    setting: "maxNotes",
+    default: DEFAULT_MAX_NOTES,
+    message: (max) => `You have ${max} notes, the most a player may keep. Delete some first.`,
+    // Notes written before the quota: the author's index says how many, once.
+    seed: async (author) => {
+      let n = 0;
+      for await (const _ of kv.list(noteKeys.ofAuthor(author), { batchSize: 500 })) n++;
+      return n;
+    },
+  };
+}
+
 /** Persistent notes. */
 export class NoteStore {
-  constructor(private readonly kv: PluginKv) {}
+  constructor(private readonly kv: PluginKv, private readonly quota: PluginQuota) {}
 
-  /** Creates a note; its id comes from the plugin's counter. */
+  /**
+   * Creates a note; its id comes from the plugin's counter, committed with the author's note
+   * count (refused, 409, at `plugins.notes.maxNotes`).
+   */
   async create(author: string, authorName: string, text: string): Promise<Note> {
     let note: Note | null = null;
-    await this.kv.next(noteKeys.counter, (n, op) => {
+    await this.kv.next(noteKeys.counter, async (n, op) => {
+      await this.quota.take(op, author);
       note = { id: String(n), author, authorName, text, createdAt: Date.now() };
       op.check({ key: this.kv.key(...noteKeys.note(note.id)), versionstamp: null })
         .set(this.kv.key(...noteKeys.note(note.id)), note)
@@ -45,11 +74,17 @@ export class NoteStore {
     });
   }
 
-  /** Deletes a note and its index entry. */
+  /** Deletes a note, its index entry and one from its author's count. */
   async delete(note: Note): Promise<void> {
-    await this.kv.atomic()
-      .delete(this.kv.key(...noteKeys.note(note.id)))
-      .delete(this.kv.key(...noteKeys.byAuthor(note.author, Number(note.id))))
-      .commit();
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const entry = await this.kv.getEntry<Note>(noteKeys.note(note.id));
+      if (!entry.value) return;
+      const op = this.kv.atomic().check(entry)
+        .delete(entry.key)
+        .delete(this.kv.key(...noteKeys.byAuthor(note.author, Number(note.id))));
+      await this.quota.give(op, note.author);
+      if ((await op.commit()).ok) return;
+    }
+    throw new ConflictError("Your notes are changing too fast; try again.");
   }
 }
