@@ -23,10 +23,13 @@ const EXPECTED = join(ROOT, "plugins/scenes/testdata/export.md");
 
 type Json = Record<string, unknown>;
 
-async function game(opts: { clock?: ManualClock; plugins?: string[] } = {}): Promise<TestGame> {
+async function game(
+  opts: { clock?: ManualClock; plugins?: string[]; config?: Record<string, unknown> } = {},
+): Promise<TestGame> {
   return await startTestGame({
     plugins: ["scenes", RECORDER, ...(opts.plugins ?? [])],
     clock: opts.clock,
+    config: opts.config,
   });
 }
 
@@ -813,5 +816,121 @@ Deno.test("scenes: a telnet player in the room reads a REST pose as text and as 
   } finally {
     await srv.stop();
     await Deno.remove(plugins, { recursive: true });
+  }
+});
+
+Deno.test("scenes: a long scene's detail is its newest poses with a way back; poses are capped; exports stream all", async () => {
+  const g = await game({
+    config: {
+      game: { restWritesPerMinute: 0 },
+      plugins: { scenes: { detailPoses: 5, maxPoses: 12 } },
+    },
+  });
+  const call = rest(g);
+  try {
+    const ann = await g.player("Ann");
+    const s = (await call(ann, "POST", "", { name: "Long", location: "#1" })).body;
+    // A small scene's detail holds every pose and says nothing more.
+    await call(ann, "POST", `/${s.id}/pose`, { msg: "pose 1" });
+    const small = (await call(ann, "GET", `/${s.id}`)).body;
+    assertEquals([small.poses.length, small.olderPoses], [1, undefined]);
+    for (let i = 2; i <= 12; i++) {
+      assertEquals((await call(ann, "POST", `/${s.id}/pose`, { msg: `pose ${i}` })).status, 201);
+    }
+    const full = await call(ann, "POST", `/${s.id}/pose`, { msg: "one too many" });
+    assertEquals(full.status, 409);
+    assertEquals(full.body, {
+      error: `Scene ${s.id} is full: a scene holds at most 12 poses. Start a new scene to go on.`,
+    });
+    const ids = (poses: { id: string }[]) => poses.map((p) => Number(p.id));
+    const detail = (await call(ann, "GET", `/${s.id}`)).body;
+    assertEquals(ids(detail.poses), [8, 9, 10, 11, 12], "the newest five");
+    assertEquals([detail.poseCount, detail.olderPoses], [12, 7]);
+    // Paging back from the first shown, and forward from anywhere.
+    assertEquals(ids((await call(ann, "GET", `/${s.id}/poses?before=8`)).body), [3, 4, 5, 6, 7]);
+    assertEquals(ids((await call(ann, "GET", `/${s.id}/poses?before=3`)).body), [1, 2]);
+    assertEquals(ids((await call(ann, "GET", `/${s.id}/poses?after=10`)).body), [11, 12]);
+    assertEquals(ids((await call(ann, "GET", `/${s.id}/poses?limit=2`)).body), [1, 2]);
+    assertEquals((await call(ann, "GET", `/${s.id}/poses?limit=500`)).body.length, 5, "capped");
+    for (const q of ["before=x", "before=1&after=1", "limit=0", "page=2"]) {
+      assertEquals((await call(ann, "GET", `/${s.id}/poses?${q}`)).status, 400, q);
+    }
+    assertEquals((await call(ann, "GET", "/999/poses")).status, 404);
+    // Speech in a full scene is not logged, and is no error.
+    await g.run(ann, "say still talking");
+    assertEquals((await call(ann, "GET", `/${s.id}`)).body.poseCount, 12);
+    // The exports stream every pose.
+    const md = await call(ann, "GET", `/${s.id}/export`);
+    assertEquals(md.status, 200);
+    assertEquals(md.headers.get("content-length"), null, "streamed, not built whole");
+    for (let i = 1; i <= 12; i++) assertMatch(md.body, new RegExp(`\\*\\*Ann\\*\\* pose ${i}\n`));
+    const json = await call(ann, "GET", `/${s.id}/export?format=json`);
+    assertEquals(ids(json.body.poses), Array.from({ length: 12 }, (_, i) => i + 1));
+    const { poses: _a, olderPoses: _b, ...rest } = detail;
+    const { poses: _c, ...exported } = json.body;
+    assertEquals(exported, rest);
+  } finally {
+    await g.close();
+  }
+});
+
+Deno.test("scenes: REST writes others hear have a rate of their own, shared by plugins; typed commands go on", async () => {
+  const g = await game({
+    plugins: ["boards"],
+    config: { game: { restWritesPerMinute: 3 } },
+  });
+  const call = rest(g);
+  try {
+    const ann = await g.player("Ann"), bob = await g.player("Bob");
+    const wiz = await g.player("Wiz", { flags: ["wizard"] });
+    const s = (await call(ann, "POST", "", { name: "Busy", location: "#1" })).body;
+    // A refused write reaches nobody and costs nothing.
+    assertEquals((await call(ann, "POST", `/${s.id}/pose`, { msg: "" })).status, 400);
+    for (let i = 1; i <= 2; i++) {
+      assertEquals((await call(ann, "POST", `/${s.id}/pose`, { msg: `pose ${i}` })).status, 201);
+    }
+    assertEquals(
+      (await g.request("POST", "/api/v1/boards", { as: wiz, body: { name: "News" } })).status,
+      201,
+    );
+    const post = (as: TestPlayer) =>
+      g.request("POST", "/api/v1/boards/news/posts", { as, body: { subject: "s", body: "b" } });
+    assertEquals((await post(ann)).status, 201, "the third write, on another plugin");
+    const over = await post(ann);
+    assertEquals(over.status, 429);
+    assertMatch(
+      over.body.error,
+      /^You are writing too fast: at most 3 posts, poses, messages, jobs, comments and RSVPs a minute through the web API\. Try again in \d+ seconds?\.$/,
+    );
+    assert(Number(over.headers.get("retry-after")) >= 1, "Retry-After");
+    assertEquals((await call(ann, "POST", `/${s.id}/pose`, { msg: "more" })).status, 429);
+    // Another player has a budget of their own, and Ann's typed commands still run.
+    assertEquals((await call(bob, "POST", `/${s.id}/pose`, { msg: "hello" })).status, 201);
+    await g.connect(bob);
+    const heard = await g.run(ann, "say typed lines are not REST writes");
+    assertMatch(heard.text("Bob"), /typed lines are not REST writes/);
+  } finally {
+    await g.close();
+  }
+});
+
+Deno.test("scenes: a player owns at most plugins.scenes.maxScenes scenes; staff are not held to it", async () => {
+  const g = await game({ config: { plugins: { scenes: { maxScenes: 2 } } } });
+  const call = rest(g);
+  try {
+    const ann = await g.player("Ann"), wiz = await g.player("Wiz", { flags: ["wizard"] });
+    const made = await Promise.all(
+      [1, 2, 3, 4].map((i) => call(ann, "POST", "", { name: `S${i}`, location: "#1" })),
+    );
+    assertEquals(made.map((r) => r.status).sort(), [201, 201, 409, 409]);
+    assertEquals(made.find((r) => r.status === 409)!.body, {
+      error: "You own 2 scenes, the most a player may. Staff can raise plugins.scenes.maxScenes.",
+    });
+    assertMatch((await g.run(ann, "+scene/start Another")).text("Ann"), /You own 2 scenes/);
+    for (let i = 0; i < 3; i++) {
+      assertEquals((await call(wiz, "POST", "", { name: `W${i}`, location: "#1" })).status, 201);
+    }
+  } finally {
+    await g.close();
   }
 });

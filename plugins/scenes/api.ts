@@ -1,5 +1,5 @@
 /** The scenes routes as `GET /api/v1/openapi.json` describes them (given to ctx.openapi). */
-import { API_PAGING, type ApiDocs } from "../../src/plugins/mod.ts";
+import { API_PAGING, type ApiDocs, REST_WRITE_LIMITED } from "../../src/plugins/mod.ts";
 import {
   MAX_DESC,
   MAX_MEMBERS,
@@ -49,6 +49,24 @@ const SCENE = {
 const WITH_POSES = {
   ...SCENE,
   properties: { ...SCENE.properties, poses: { type: "array", items: POSE } },
+};
+
+const DETAIL = {
+  ...SCENE,
+  properties: {
+    ...SCENE.properties,
+    poses: {
+      type: "array",
+      items: POSE,
+      description:
+        "every pose, or the newest `plugins.scenes.detailPoses` (1000) of a longer scene",
+    },
+    olderPoses: {
+      type: "integer",
+      description:
+        "only when `poses` was cut: how many poses come before the first one shown (page back with GET /scenes/:id/poses?before=<poses[0].id>)",
+    },
+  },
 };
 
 const SUCCESS = {
@@ -123,6 +141,7 @@ export const SCENES_API: ApiDocs = {
       "400": "no or too long name, no location or not a room, too long desc, a bad sceneType",
       "401": "no token",
       "403": "the room's enter lock keeps a non-staff caller out",
+      "409": "the caller owns `plugins.scenes.maxScenes` scenes (1000 by default; staff: no limit)",
     },
   },
   "GET /api/v1/scenes/:id": {
@@ -130,7 +149,29 @@ export const SCENES_API: ApiDocs = {
     auth: "user",
     params: { id: ID },
     responses: {
-      "200": { description: "the scene", schema: WITH_POSES },
+      "200": { description: "the scene", schema: DETAIL },
+      "401": "no token",
+      "403": "a private scene the caller is not allowed into",
+      "404": "no such scene",
+    },
+  },
+  "GET /api/v1/scenes/:id/poses": {
+    summary: "A page of a scene's poses, oldest first",
+    description:
+      "Pose ids are the numbers 1, 2, ... in posting order. `before=n`: the newest `limit` poses below n (page back from a cut detail with `before=<poses[0].id>`); `after=n`: the oldest `limit` above n; neither: from the first pose.",
+    auth: "user",
+    params: { id: ID },
+    query: {
+      before: { description: "poses numbered below this", schema: { type: "integer", minimum: 0 } },
+      after: { description: "poses numbered above this", schema: { type: "integer", minimum: 0 } },
+      limit: {
+        description: "most poses (default and cap: `plugins.scenes.detailPoses`, 1000)",
+        schema: { type: "integer", minimum: 1 },
+      },
+    },
+    responses: {
+      "200": { description: "poses, oldest first", schema: { type: "array", items: POSE } },
+      "400": "a value that is not a whole number, both before and after, limit 0, another query",
       "401": "no token",
       "403": "a private scene the caller is not allowed into",
       "404": "no such scene",
@@ -183,7 +224,8 @@ export const SCENES_API: ApiDocs = {
       "401": "no token",
       "403": "a private scene the caller is not allowed into",
       "404": "no such scene",
-      "409": BUSY,
+      "409": `${BUSY}; or the scene holds \`plugins.scenes.maxPoses\` poses (20000 by default)`,
+      "429": REST_WRITE_LIMITED,
     },
   },
   "PATCH /api/v1/scenes/:id/pose/:poseId": {
@@ -234,6 +276,7 @@ export const SCENES_API: ApiDocs = {
       "403": "not the owner, an invited player or staff",
       "404": "no such scene or player",
       "409": BUSY,
+      "429": REST_WRITE_LIMITED,
     },
   },
   "GET /api/v1/scenes/:id/export": {
@@ -248,7 +291,8 @@ export const SCENES_API: ApiDocs = {
     },
     responses: {
       "200": {
-        description: "the log (`Content-Disposition: attachment`); JSON: the scene with poses",
+        description:
+          "the log (`Content-Disposition: attachment`), streamed as the poses are read; JSON: the scene with every pose",
         contentType: "text/markdown",
         schema: { type: "string" },
       },

@@ -63,6 +63,8 @@ export class AutoLog {
     if (!msg.trim()) return;
     const targets = targetsOf(await this.svc.activeIn(room), actor.id);
     for (const s of targets) {
+      // A full scene logs no more (`+scene` and REST say so); speech there is not an error.
+      if (this.svc.isFull(s)) continue;
       await this.svc.pose(actor, s.id, { msg, type }, { broadcast: false, at }).catch((e) =>
         this.log.warn(`speech of #${actor.id} not logged in scene ${s.id}: ${e}`)
       );

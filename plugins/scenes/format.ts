@@ -27,14 +27,26 @@ export interface ExportNames {
 }
 
 /**
- * The Markdown log of rule 6: title, type and status, location, times, participants, a rule,
- * one entry per pose (OOC entries italic), a rule, and the export date. Colour codes are
- * stripped; blocks are separated by blank lines so every line renders as its own paragraph.
+ * The Markdown log of rule 6 in pieces, for a stream: title, type and status, location, times,
+ * participants, a rule, one entry per pose (OOC entries italic), a rule, and the export date,
+ * each block followed by a blank line so every line renders as its own paragraph. Colour codes
+ * are stripped. The poses are read as the stream is consumed: a long scene is never held whole.
  */
-export function sceneMarkdown(s: SceneRecord, poses: readonly Pose[], names: ExportNames): string {
+export async function* markdownPieces(
+  s: SceneRecord,
+  poses: AsyncIterable<Pose>,
+  names: ExportNames,
+): AsyncGenerator<string> {
+  for (const line of markdownHead(s, names)) yield line + "\n\n";
+  for await (const p of poses) yield markdownEntry(p) + "\n\n";
+  yield markdownFoot(names).join("\n\n") + "\n";
+}
+
+/** The blocks before the poses. */
+function markdownHead(s: SceneRecord, names: ExportNames): string[] {
   const plain = (t: string) => stripColour(t);
   const where = names.room === null ? `#${s.location}` : `${plain(names.room)} (#${s.location})`;
-  const lines = [
+  return [
     `# ${plain(s.name)}`,
     `**Type:** ${s.sceneType} | **Status:** ${s.status}`,
     `**Location:** ${where}`,
@@ -42,13 +54,65 @@ export function sceneMarkdown(s: SceneRecord, poses: readonly Pose[], names: Exp
     `**Ended:** ${s.endTime === undefined ? "-" : stamp(s.endTime)}`,
     `**Participants:** ${names.participants.map(plain).join(", ")}`,
     "---",
-    ...poses.map((p) =>
-      p.type === "ooc"
-        ? `_[OOC] ${plain(p.charName)}: ${plain(p.msg)}_`
-        : `**${plain(p.charName)}** ${plain(p.msg)}`
-    ),
-    "---",
-    `_Exported ${stamp(names.exportedAt)}_`,
   ];
-  return lines.join("\n\n") + "\n";
 }
+
+/** One pose's entry. */
+function markdownEntry(p: Pose): string {
+  return p.type === "ooc"
+    ? `_[OOC] ${stripColour(p.charName)}: ${stripColour(p.msg)}_`
+    : `**${stripColour(p.charName)}** ${stripColour(p.msg)}`;
+}
+
+/** The blocks after the poses. */
+function markdownFoot(names: ExportNames): string[] {
+  return ["---", `_Exported ${stamp(names.exportedAt)}_`];
+}
+
+/**
+ * The JSON export in pieces: the scene's view with `poses` filled as the stream is consumed
+ * (the same object `JSON.stringify(sceneView(s, poses))` would give).
+ */
+export async function* jsonPieces(
+  view: object,
+  poses: AsyncIterable<Pose>,
+): AsyncGenerator<string> {
+  const whole = JSON.stringify({ ...view, poses: [] });
+  const at = whole.lastIndexOf(`"poses":[]`) + `"poses":[`.length;
+  yield whole.slice(0, at);
+  let first = true;
+  for await (const p of poses) {
+    yield (first ? "" : ",") + JSON.stringify(p);
+    first = false;
+  }
+  yield whole.slice(at);
+}
+
+/** Pieces of text as a byte stream, read only as fast as the client takes it. */
+export function textStream(pieces: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  let it: AsyncIterator<string> | null = null;
+  return new ReadableStream<Uint8Array>({
+    async pull(ctrl) {
+      // Made at the first read: a HEAD answer, which reads nothing, reads no pose.
+      it ??= pieces[Symbol.asyncIterator]();
+      let chunk = "";
+      while (chunk.length < CHUNK) {
+        const r = await it.next();
+        if (r.done) {
+          if (chunk) ctrl.enqueue(enc.encode(chunk));
+          ctrl.close();
+          return;
+        }
+        chunk += r.value;
+      }
+      ctrl.enqueue(enc.encode(chunk));
+    },
+    async cancel() {
+      await it?.return?.();
+    },
+  });
+}
+
+/** Characters gathered into one chunk of a stream. */
+const CHUNK = 64 * 1024;

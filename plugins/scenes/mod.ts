@@ -7,7 +7,13 @@
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { stripColour } from "../../src/plugins/mod.ts";
 import { SceneStore } from "./store.ts";
-import { POSE_DATA, SceneService } from "./service.ts";
+import {
+  DEFAULT_DETAIL_POSES,
+  DEFAULT_MAX_POSES,
+  DEFAULT_MAX_SCENES,
+  POSE_DATA,
+  SceneService,
+} from "./service.ts";
 import { PREFIX, sceneRoutes } from "./routes.ts";
 import { SCENES_API } from "./api.ts";
 import { sceneCommands } from "./commands.ts";
@@ -25,6 +31,19 @@ const plugin: PluginModule = {
       players: ctx.players,
       deliver: ctx.deliver,
       hooks: ctx.hooks.gameHooks.typed<SceneEvents>(),
+      limits: {
+        maxPoses: () => setting(ctx.config.maxPoses, DEFAULT_MAX_POSES),
+        detailPoses: () => setting(ctx.config.detailPoses, DEFAULT_DETAIL_POSES),
+        owned: ctx.quota({
+          name: "scenes",
+          setting: "maxScenes",
+          default: DEFAULT_MAX_SCENES,
+          message: (max) =>
+            `You own ${max} scenes, the most a player may. Staff can raise plugins.scenes.maxScenes.`,
+          // Scenes started before the quota: the player's index, once.
+          seed: (owner) => store.countOwned(owner),
+        }),
+      },
       now: () => ctx.timers.now(),
     });
     const autolog = new AutoLog(svc, ctx.world, ctx.log);
@@ -45,7 +64,7 @@ const plugin: PluginModule = {
         text: msg,
       };
     });
-    sceneRoutes(ctx.http(PREFIX), svc);
+    sceneRoutes(ctx.http(PREFIX), svc, ctx.rates);
     ctx.openapi(SCENES_API);
     for (
       const spec of sceneCommands({
@@ -65,3 +84,9 @@ const plugin: PluginModule = {
 };
 
 export default plugin;
+
+/** A positive whole number from the configuration, or the default. */
+function setting(v: unknown, fallback: number): number {
+  const n = Number(v);
+  return v !== undefined && v !== null && Number.isInteger(n) && n > 0 ? n : fallback;
+}

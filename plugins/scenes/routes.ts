@@ -8,6 +8,7 @@ import {
   onlyFields,
   page,
   type PluginApp,
+  type PluginRates,
   readJson,
   requireUser,
   ValidationError,
@@ -17,10 +18,12 @@ import {
   checkEnum,
   checkName,
   checkPoseText,
+  type PoseCursor,
   type SceneChanges,
   type SceneService,
   sceneView,
 } from "./service.ts";
+import { textStream } from "./format.ts";
 import { MAX_TIME, POSE_TYPES, SCENE_TYPES, STATUSES } from "./types.ts";
 
 /** The prefix the routes are mounted on. */
@@ -32,8 +35,8 @@ const PATCH_FIELDS = ["name", "desc", "status", "sceneType", "private", "endTime
 /** Largest body accepted (a 4000-character pose in 4-byte characters, with room to spare). */
 const BODY_LIMIT = 64 * 1024;
 
-/** Adds the scene routes to the plugin's app. */
-export function sceneRoutes(app: PluginApp, svc: SceneService): void {
+/** Adds the scene routes to the plugin's app; `rates` meters the writes others hear. */
+export function sceneRoutes(app: PluginApp, svc: SceneService, rates: PluginRates): void {
   app.use("*", requireUser());
 
   app.get("/", async (c) => c.json((await svc.list(caller(c), page(c))).map((s) => sceneView(s))));
@@ -65,6 +68,26 @@ export function sceneRoutes(app: PluginApp, svc: SceneService): void {
 
   app.get("/:id", async (c) => c.json(await svc.detail(caller(c), c.req.param("id"))));
 
+  app.get("/:id/poses", async (c) => {
+    const q = new URL(c.req.url).searchParams;
+    for (const k of q.keys()) {
+      if (!["before", "after", "limit"].includes(k)) {
+        throw new ValidationError(
+          `unknown query '${k.slice(0, 40)}'; allowed: before, after, limit`,
+        );
+      }
+    }
+    const before = poseNumber(q.get("before"), "before");
+    const after = poseNumber(q.get("after"), "after");
+    if (before !== null && after !== null) {
+      throw new ValidationError("give before or after, not both");
+    }
+    const limit = poseNumber(q.get("limit"), "limit");
+    if (limit === 0) throw new ValidationError("limit must be 1 or more");
+    const at: PoseCursor = before !== null ? { before } : { after: after ?? 0 };
+    return c.json(await svc.posePage(caller(c), c.req.param("id"), at, limit ?? undefined));
+  });
+
   app.patch("/:id", async (c) => {
     const b = await readJson(c, { limit: BODY_LIMIT });
     // An unknown field (owner, poses, ...) or none at all is refused, before anything is
@@ -93,7 +116,7 @@ export function sceneRoutes(app: PluginApp, svc: SceneService): void {
     return c.json(sceneView(await svc.patch(caller(c), c.req.param("id"), ch)));
   });
 
-  app.post("/:id/pose", async (c) => {
+  app.post("/:id/pose", rates.restWrite(), async (c) => {
     const b = await readJson(c, { limit: BODY_LIMIT });
     const type = b.type === undefined ? "pose" : checkEnum(b.type, POSE_TYPES, "type");
     if (b.msg === undefined && type !== "set") throw new ValidationError("msg is required");
@@ -116,7 +139,7 @@ export function sceneRoutes(app: PluginApp, svc: SceneService): void {
     return c.json({ success: true, scene: sceneView(s) });
   });
 
-  app.post("/:id/invite", async (c) => {
+  app.post("/:id/invite", rates.restWrite(), async (c) => {
     const b = await readJson(c, { limit: BODY_LIMIT });
     const target = b.target ?? b.playerId;
     if (typeof target !== "string" || !target.trim()) {
@@ -126,18 +149,29 @@ export function sceneRoutes(app: PluginApp, svc: SceneService): void {
     return c.json({ success: true, scene: sceneView(s) });
   });
 
+  // Both forms stream: the poses are read as the client takes them, never held whole.
   app.get("/:id/export", async (c) => {
     const format = c.req.query("format") ?? "markdown";
     const id = c.req.param("id");
-    if (format === "json") {
-      const scene = await svc.detail(caller(c), id);
-      c.header("Content-Disposition", `attachment; filename="scene-${scene.id}.json"`);
-      return c.json(scene);
+    if (format !== "json" && format !== "markdown") {
+      throw new ValidationError("format must be one of: markdown, json");
     }
-    if (format !== "markdown") throw new ValidationError("format must be one of: markdown, json");
-    const md = await svc.markdown(caller(c), id);
-    c.header("Content-Type", "text/markdown; charset=utf-8");
-    c.header("Content-Disposition", `attachment; filename="scene-${id}.md"`);
-    return c.body(md);
+    const json = format === "json";
+    const pieces = json
+      ? await svc.jsonStream(caller(c), id)
+      : await svc.markdownStream(caller(c), id);
+    return c.body(textStream(pieces), 200, {
+      "Content-Type": json ? "application/json; charset=UTF-8" : "text/markdown; charset=utf-8",
+      "Content-Disposition": `attachment; filename="scene-${id.replace(/[^0-9]/g, "")}.${
+        json ? "json" : "md"
+      }"`,
+    });
   });
+}
+
+/** A whole number from a query value (null when absent); a 400 naming `field` otherwise. */
+function poseNumber(raw: string | null, field: string): number | null {
+  if (raw === null) return null;
+  if (!/^[0-9]{1,9}$/.test(raw)) throw new ValidationError(`${field} must be a whole number`);
+  return Number(raw);
 }

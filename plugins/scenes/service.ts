@@ -5,6 +5,7 @@
  */
 import {
   checkLock,
+  ConflictError,
   type DbObject,
   type Delivery,
   ForbiddenError,
@@ -14,6 +15,7 @@ import {
   type Page,
   type PlayerLookup,
   type PluginBus,
+  type PluginQuota,
   type PluginWorld,
   sanitizeText,
   stripColour,
@@ -21,7 +23,7 @@ import {
   ValidationError,
 } from "../../src/plugins/mod.ts";
 import { mayEditPose, mayInvite, mayJoin, mayManage, mayPost, mayView } from "./access.ts";
-import { poseLine, sceneMarkdown } from "./format.ts";
+import { jsonPieces, markdownPieces, poseLine } from "./format.ts";
 import type { SceneStore } from "./store.ts";
 import {
   MAX_DESC,
@@ -41,6 +43,22 @@ import {
 export const POSE_DATA = "scene.pose";
 /** Most rooms `/scenes/locations` reads. */
 const MAX_ROOMS = 5000;
+/** Default of `plugins.scenes.maxPoses`: poses one scene holds. */
+export const DEFAULT_MAX_POSES = 20_000;
+/** Default of `plugins.scenes.detailPoses`: poses a scene's detail carries. */
+export const DEFAULT_DETAIL_POSES = 1000;
+/** Default of `plugins.scenes.maxScenes`: scenes one player owns. */
+export const DEFAULT_MAX_SCENES = 1000;
+
+/** The plugin's limits, read from the live configuration at each use. */
+export interface SceneLimits {
+  /** Poses one scene holds (`plugins.scenes.maxPoses`). */
+  maxPoses(): number;
+  /** Poses the detail carries before it is cut to the newest (`plugins.scenes.detailPoses`). */
+  detailPoses(): number;
+  /** Scenes a player owns (`plugins.scenes.maxScenes`; staff are not held to it). */
+  owned: PluginQuota;
+}
 
 /** What the service needs of the engine. */
 export interface SceneDeps {
@@ -49,9 +67,13 @@ export interface SceneDeps {
   players: Pick<PlayerLookup, "find" | "displayName">;
   deliver: Pick<Delivery, "toRoom" | "toPlayer">;
   hooks: Pick<PluginBus<SceneEvents>, "emit">;
+  limits: SceneLimits;
   /** The engine clock (ms). */
   now(): number;
 }
+
+/** Where a page of poses starts: below a pose number, or above one. */
+export type PoseCursor = { before: number } | { after: number };
 
 /** Fields of a new scene, already checked. */
 export interface NewScene {
@@ -169,6 +191,7 @@ export class SceneService {
       throw new ForbiddenError("You may not start a scene in a room you cannot enter.");
     }
     const now = this.d.now();
+    const owned = this.d.limits.owned;
     const s = await this.d.store.create((id) => ({
       id,
       name: input.name,
@@ -184,7 +207,7 @@ export class SceneService {
       poseCount: 0,
       lastActivity: now,
       lastPosed: {},
-    }));
+    }), (op) => owned.take(op, actor.id, { exempt: isStaff(actor.flags) }));
     void this.d.hooks.emit("scene:created", {
       sceneId: s.id,
       sceneName: s.name,
@@ -204,10 +227,29 @@ export class SceneService {
     return s;
   }
 
-  /** The scene with its poses. */
+  /**
+   * The scene with its poses: all of them up to `plugins.scenes.detailPoses`, else the newest
+   * that many, with `olderPoses` saying how many come before (page back with `posePage`).
+   */
   async detail(actor: DbObject, id: string): Promise<SceneView> {
     const s = await this.visible(actor, id);
-    return sceneView(s, await this.d.store.poses(s.id));
+    const max = this.d.limits.detailPoses();
+    if (s.poseCount <= max) return sceneView(s, await this.d.store.poses(s.id));
+    const poses = await this.d.store.posesAround(s.id, { before: s.poseCount + 1 }, max);
+    const older = poses.length ? Number(poses[0].id) - 1 : 0;
+    return { ...sceneView(s, poses), olderPoses: older };
+  }
+
+  /** A page of a visible scene's poses, oldest first, at most `plugins.scenes.detailPoses`. */
+  async posePage(actor: DbObject, id: string, at: PoseCursor, limit?: number): Promise<Pose[]> {
+    const s = await this.visible(actor, id);
+    const max = this.d.limits.detailPoses();
+    return await this.d.store.posesAround(s.id, at, Math.min(limit ?? max, max));
+  }
+
+  /** True when a scene holds `plugins.scenes.maxPoses` poses and takes no more. */
+  isFull(s: SceneRecord): boolean {
+    return s.poseCount >= this.d.limits.maxPoses();
   }
 
   /** Scenes the actor may see in the list: staff see all, others those they are part of. */
@@ -277,6 +319,12 @@ export class SceneService {
     const r = await this.d.store.update(id, (s) => {
       if (!mayPost(s, actor)) throw new ForbiddenError("This scene is private.");
       if (s.status === "closed") throw new ValidationError("This scene is closed.");
+      const max = this.d.limits.maxPoses();
+      if (s.poseCount >= max) {
+        throw new ConflictError(
+          `Scene ${s.id} is full: a scene holds at most ${max} poses. Start a new scene to go on.`,
+        );
+      }
       let msg = input.msg ?? "";
       if (input.type === "set" && !msg.trim()) msg = s.desc;
       if (!msg.trim()) throw new ValidationError("msg is required");
@@ -384,20 +432,34 @@ export class SceneService {
     return r.scene;
   }
 
-  /** The Markdown log of a scene (rule 6). */
-  async markdown(actor: DbObject, id: string): Promise<string> {
+  /**
+   * The Markdown log of a scene (rule 6) as pieces read as they are consumed (the export
+   * streams it):
+   * the access check and the names come first, so a refusal is still a plain error.
+   */
+  async markdownStream(actor: DbObject, id: string): Promise<AsyncGenerator<string>> {
     const s = await this.visible(actor, id);
-    const [poses, people, room] = await Promise.all([
-      this.d.store.poses(s.id),
+    return markdownPieces(s, this.d.store.eachPose(s.id), await this.#names(s));
+  }
+
+  /** The JSON export (the scene with every pose) as pieces read as they are consumed. */
+  async jsonStream(actor: DbObject, id: string): Promise<AsyncGenerator<string>> {
+    const s = await this.visible(actor, id);
+    return jsonPieces(sceneView(s), this.d.store.eachPose(s.id));
+  }
+
+  /** The names an export shows: the room's and the participants'. */
+  async #names(s: SceneRecord) {
+    const [people, room] = await Promise.all([
       this.d.world.getMany(s.participants),
       this.d.world.get(s.location),
     ]);
     const byId = new Map(people.map((p) => [p.id, p.name]));
-    return sceneMarkdown(s, poses, {
+    return {
       room: room?.name ?? null,
       participants: s.participants.map((p) => byId.get(p) ?? `#${p}`),
       exportedAt: this.d.now(),
-    });
+    };
   }
 
   /** Rooms the actor may enter, sorted by name; `private` when the room has an enter lock. */

@@ -14,8 +14,8 @@ import type { Pose, SceneRecord } from "./types.ts";
 
 /** Attempts of a checked update before giving up (only under heavy contention). */
 const ATTEMPTS = 20;
-/** Poses read per KV round trip when a scene's poses are listed. */
-const POSE_BATCH = 500;
+/** Poses read per KV round trip when a scene's poses are listed or streamed. */
+const POSE_BATCH = 100;
 /** Rooms remembered as having no active scene (beyond this the memory starts again). */
 const MAX_QUIET_ROOMS = 50_000;
 
@@ -62,10 +62,17 @@ export class SceneStore {
     this.#quiet = opts.soleWriter ? new Set() : null;
   }
 
-  /** Creates a scene; its id is the next number of the plugin's counter. */
-  async create(make: (id: string) => SceneRecord): Promise<SceneRecord> {
+  /**
+   * Creates a scene; its id is the next number of the plugin's counter. `reserve` adds to the
+   * same commit (the owner's scene count), and may refuse by throwing.
+   */
+  async create(
+    make: (id: string) => SceneRecord,
+    reserve?: (op: PluginAtomic) => Promise<void>,
+  ): Promise<SceneRecord> {
     let made: SceneRecord | null = null;
-    await this.kv.next(sceneKeys.counter, (n, op) => {
+    await this.kv.next(sceneKeys.counter, async (n, op) => {
+      await reserve?.(op);
       made = make(String(n));
       const key = this.kv.key(...sceneKeys.scene(n));
       op.check({ key, versionstamp: null }).set(key, made);
@@ -133,22 +140,67 @@ export class SceneStore {
     return (await this.kv.atomic().check(entry).set(entry.key, pose).commit()).ok;
   }
 
-  /** A scene's poses in order, read in large batches. */
+  /** A scene's poses in order, read in batches (bounded by the scene's pose cap). */
   async poses(sceneId: string): Promise<Pose[]> {
     const out: Pose[] = [];
-    const iter = this.kv.list<Pose>(sceneKeys.poses(Number(sceneId)), { batchSize: POSE_BATCH });
-    for await (const e of iter) if (e.value && typeof e.value === "object") out.push(e.value);
+    for await (const p of this.eachPose(sceneId)) out.push(p);
     return out;
   }
 
-  /** One page of a scene's poses in order (`+scene/log`). */
+  /** A scene's poses in order, one batch read at a time as they are consumed (exports). */
+  async *eachPose(sceneId: string): AsyncGenerator<Pose> {
+    const iter = this.kv.list<Pose>(sceneKeys.poses(Number(sceneId)), { batchSize: POSE_BATCH });
+    for await (const e of iter) if (e.value && typeof e.value === "object") yield e.value;
+  }
+
+  /**
+   * Up to `limit` poses numbered below `before` (the newest of them), or above `after` (the
+   * oldest of them), oldest first: a range of keys, so any page costs its own poses only.
+   */
+  async posesAround(
+    sceneId: string,
+    at: { before: number } | { after: number },
+    limit: number,
+  ): Promise<Pose[]> {
+    const n = Number(sceneId);
+    const reverse = "before" in at;
+    const [from, to] = reverse ? [0, at.before] : [at.after + 1, Number.MAX_SAFE_INTEGER];
+    const out: Pose[] = [];
+    const iter = this.kv.range<Pose>(sceneKeys.pose(n, from), sceneKeys.pose(n, to), {
+      limit,
+      reverse,
+      batchSize: Math.min(limit, POSE_BATCH),
+    });
+    for await (const e of iter) if (e.value && typeof e.value === "object") out.push(e.value);
+    return reverse ? out.reverse() : out;
+  }
+
+  /**
+   * One page of a scene's poses in order (`+scene/log`): poses are numbered 1, 2, ... and never
+   * deleted, so the page is the range after `offset`, however deep it is.
+   */
   posePage(sceneId: string, page: Page): Promise<Pose[]> {
-    return this.kv.slice<Pose>(sceneKeys.poses(Number(sceneId)), page);
+    return this.posesAround(sceneId, { after: page.offset }, page.limit);
   }
 
   /** The last `count` poses, oldest first. */
   async lastPoses(sceneId: string, count: number): Promise<Pose[]> {
     return (await this.kv.values<Pose>(sceneKeys.poses(Number(sceneId)), count, true)).reverse();
+  }
+
+  /** How many scenes `player` owns: their index walked once, its records read in batches. */
+  async countOwned(player: string): Promise<number> {
+    let n = 0;
+    let batch: Deno.KvKeyPart[][] = [];
+    const flush = async () => {
+      for (const s of await this.kv.getMany<SceneRecord>(batch)) if (s?.owner === player) n++;
+      batch = [];
+    };
+    for await (const e of this.kv.list<Deno.KvKeyPart[]>(sceneKeys.ofPlayer(player))) {
+      if (batch.push(e.value) >= 100) await flush();
+    }
+    await flush();
+    return n;
   }
 
   /** Scenes a player owns, takes part in or is allowed into, newest first. */

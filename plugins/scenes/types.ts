@@ -75,6 +75,8 @@ export interface SceneView {
   sceneType: SceneType;
   poseCount: number;
   lastActivity: number;
+  /** In a detail cut to the newest poses: how many poses come before the first shown. */
+  olderPoses?: number;
 }
 
 /** The scene events on `gameHooks`, with exactly the fields of SPEC "Scene events". */

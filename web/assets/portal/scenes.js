@@ -183,11 +183,32 @@ async function one(id, me, navigate) {
     s.desc ? h("div", { class: "card body-text" }, s.desc) : null,
     h("p", { class: "row" }, exportButton, inIt || s.status !== "active" ? null : join),
     h("h2", {}, "Log"),
-    (s.poses ?? []).length
-      ? h("ol", { class: "list poses" }, s.poses.map(poseView))
-      : h("p", {}, "No poses yet."),
+    (s.poses ?? []).length ? log(id, s, status) : h("p", {}, "No poses yet."),
     s.status === "active" ? form : null,
   );
+}
+
+/**
+ * The log: the poses the detail carries (a long scene's newest), and a button that fetches the
+ * poses before them a page at a time.
+ */
+function log(id, s, status) {
+  const list = h("ol", { class: "list poses" }, s.poses.map(poseView));
+  let first = Number(s.poses[0].id);
+  const earlier = h("button", {
+    type: "button",
+    onclick: async () => {
+      try {
+        const page = await api("GET", `/scenes/${seg(id)}/poses?before=${first}`);
+        list.prepend(...page.map(poseView));
+        if (page.length) first = Number(page[0].id);
+        if (!page.length || first <= 1) earlier.remove();
+      } catch (e) {
+        replace(status, notice(e.message, "error"));
+      }
+    },
+  }, "Show earlier poses");
+  return h("div", {}, s.olderPoses > 0 ? h("p", {}, earlier) : null, list);
 }
 
 /** Fetches the export with the token in a header (never in a URL) and saves it as a file. */
