@@ -10,7 +10,9 @@
  * bench/scenes.ts, default 100000; 0 skips it), --scene-poses N (poses of the exported scene,
  * default 10000), --script-samples N (round trips per pair in the system-script comparison of
  * bench/scripts.ts, default 500; 0 skips it), --script-cpus LIST (run that comparison's servers
- * pinned to these CPUs, as `taskset -c LIST`), --only engine|reboot|scenes|scripts|telnet|world (run one
+ * pinned to these CPUs, as `taskset -c LIST`), --bloat-poses N (4,000-character poses of the
+ * bloated scene of bench/bloat.ts, default 12000; 0 skips it), --bloat-readers LIST (concurrent
+ * readers of its phases, default 6,20), --only engine|reboot|scenes|bloat|scripts|telnet|world (run one
  * part alone; --scripts-only is --only scripts). The telnet part (bench/telnet.ts):
  * --telnet-players N (default 1000; 0 skips the part), --telnet-samples N (default --samples),
  * --telnet-poses N (default --poses), --telnet-storm N (bcrypt-10 logins, default 200; 0 skips),
@@ -28,6 +30,7 @@ import { type BenchClient, openMany } from "./client.ts";
 import { restLoad } from "./rest.ts";
 import { rebootRows, runRebootBench } from "./reboot.ts";
 import { runScenesBench, sceneRows } from "./scenes.ts";
+import { bloatRows, runBloatBench } from "./bloat.ts";
 import { runScriptBench, scriptRows } from "./scripts.ts";
 import { runTelnetBench, type TelnetPhase, telnetRows } from "./telnet.ts";
 import { loginStorm } from "./storm.ts";
@@ -45,6 +48,8 @@ const { values: opt } = parseArgs({
     reboots: { type: "string", default: "3" },
     scenes: { type: "string", default: "100000" },
     "scene-poses": { type: "string", default: "10000" },
+    "bloat-poses": { type: "string", default: "12000" },
+    "bloat-readers": { type: "string", default: "6,20" },
     only: { type: "string" },
     "script-samples": { type: "string", default: "500" },
     "scripts-only": { type: "boolean", default: false },
@@ -80,9 +85,14 @@ const TELNET_PLAYERS = Math.max(0, Number(opt["telnet-players"]));
  * `TelnetPhase`): the place for connect/disconnect cycles measuring memory given back.
  */
 const TELNET_PHASES: TelnetPhase[] = [];
-/** One part alone: `engine`, `reboot`, `scenes`, `scripts` or `telnet`. */
+/** 4,000-character poses of the bloated scene read at once by several clients (0 skips it). */
+const BLOAT_POSES = Math.max(0, Number(opt["bloat-poses"]));
+/** Concurrent readers of each phase of the bloated-scene benchmark. */
+const BLOAT_READERS = String(opt["bloat-readers"]).split(",").map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
+/** One part alone: `engine`, `reboot`, `scenes`, `bloat`, `scripts`, `telnet` or `world`. */
 const ONLY = opt["scripts-only"] ? "scripts" : opt.only;
-const PARTS = ["engine", "reboot", "scenes", "scripts", "telnet", "world"];
+const PARTS = ["engine", "reboot", "scenes", "bloat", "scripts", "telnet", "world"];
 /** Objects of the world benchmark (bench/world.ts; 0 skips it). */
 const WORLD_OBJECTS = Math.max(0, Number(opt["world-objects"]));
 if (ONLY !== undefined && !PARTS.includes(ONLY)) {
@@ -514,6 +524,14 @@ async function main(): Promise<void> {
     }, log);
     console.log("\n" + table(worldRows(world)) + "\n");
     result.world = world;
+  }
+  if (BLOAT_POSES > 0 && (!ONLY || ONLY === "bloat")) {
+    log(
+      `bloat: another player's round trip while a ${BLOAT_POSES}-pose scene is read (bench/bloat.ts)`,
+    );
+    const bloat = await runBloatBench({ poses: BLOAT_POSES, readers: BLOAT_READERS, log });
+    console.log("\n" + table(bloatRows(bloat)) + "\n");
+    result.bloat = bloat;
   }
   result.benchSeconds = round((performance.now() - benchStart) / 1000, 1);
   const outDir = join(ROOT, "bench", "results");

@@ -4,7 +4,7 @@
  *   --seconds N   (FUZZ_SECONDS, default 60)  how long to fuzz
  *   --seed N      (FUZZ_SEED, default random) replays a run's cases
  *   --hang-ms N   (FUZZ_HANG_MS, default 15000) bound for one request or command
- *   --only a,b    workers: rest, ws, staff, anon, telnet, raw
+ *   --only a,b    workers: rest, ws, staff, anon, telnet, raw, flood
  *   --out DIR     also write the report and large request bodies there
  */
 import { parseArgs } from "node:util";

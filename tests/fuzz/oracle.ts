@@ -13,7 +13,8 @@ export type FailureKind =
   | "health"
   | "unreadable"
   | "login"
-  | "plugin-load";
+  | "plugin-load"
+  | "limit";
 
 /** One failure, with what reproduces it. */
 export interface Failure {

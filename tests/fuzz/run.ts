@@ -15,10 +15,11 @@ import { type Account, type FuzzContext, loginBudget } from "./context.ts";
 import { type Failure, FailureLog, walkStore } from "./oracle.ts";
 import { monitor, type RunState } from "./monitor.ts";
 import { anonWorker, rawWorker, restWorker, telnetWorker, wsWorker } from "./targets.ts";
+import { FLOOD_CONFIG, floodWorker } from "./flood.ts";
 import type { WorldPool } from "./http_gen.ts";
 
 /** The kinds of worker. */
-export const WORKERS = ["rest", "ws", "staff", "anon", "telnet", "raw"] as const;
+export const WORKERS = ["rest", "ws", "staff", "anon", "telnet", "raw", "flood"] as const;
 /** One kind of worker. */
 export type WorkerKind = typeof WORKERS[number];
 
@@ -49,7 +50,16 @@ export interface FuzzReport {
 }
 
 const PASSWORD = "fuzz-password-1";
-const DEFAULT_WORKERS: WorkerKind[] = ["rest", "rest", "ws", "staff", "anon", "telnet", "raw"];
+const DEFAULT_WORKERS: WorkerKind[] = [
+  "rest",
+  "rest",
+  "ws",
+  "staff",
+  "anon",
+  "telnet",
+  "raw",
+  "flood",
+];
 
 async function post(base: string, path: string, body: unknown, token?: string) {
   const res = await fetch(base + path, {
@@ -156,12 +166,13 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   say(
     `fuzz: ${catalog.routes.length} routes, ${catalog.commands.length} commands; starting the server`,
   );
-  const srv = await startSupervised();
+  // The limits a flood meets within seconds (docs/testing.md, the flood worker).
+  const srv = await startSupervised({ config: FLOOD_CONFIG });
   const dir = srv.dir;
   const dbPath = srv.env.URSAMU_SERVER_DB;
   const state: RunState = { crashed: false, finishing: false };
   let entries = 0;
-  const counts: Record<string, number> = { rest: 0, ws: 0, telnet: 0, raw: 0 };
+  const counts: Record<string, number> = { rest: 0, ws: 0, telnet: 0, raw: 0, flood: 0 };
   let accounts: Account[] = [];
   try {
     const staff = await staffAccount(srv.base);
@@ -170,6 +181,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
       await makeAccount(srv.base, "FzRest", "rest"),
       await makeAccount(srv.base, "FzWeb", "ws"),
       await makeAccount(srv.base, "FzTelnet", "telnet"),
+      await makeAccount(srv.base, "FzFlood", "flood"),
+      await makeAccount(srv.base, "FzWatch", "watch"),
     ];
     const victims = ["FzVictimA", "FzVictimB", "FzVictimC"];
     for (const v of victims) await makeAccount(srv.base, v, "victim");
@@ -219,6 +232,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
           return telnetWorker(ctx, r);
         case "raw":
           return rawWorker(ctx, r);
+        case "flood":
+          return floodWorker(ctx, r);
       }
     });
     const ticker = setInterval(() => {
@@ -247,7 +262,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
     }
     kv.close();
     say("fuzz: restarting on the same database");
-    const again = await startSupervised({ dir });
+    const again = await startSupervised({ dir, config: FLOOD_CONFIG });
     try {
       for (const line of again.output().split("\n")) {
         if (/plugin/i.test(line) && /fail|error|skipp|could not/i.test(line)) {
