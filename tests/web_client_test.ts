@@ -171,9 +171,9 @@ interface Stack {
   wiki: string;
 }
 
-async function stack(): Promise<Stack> {
+async function stack(config: Record<string, unknown> = {}): Promise<Stack> {
   const wiki = await Deno.makeTempDir({ prefix: "ursamu-web-wiki-" });
-  const srv = await startSupervised({ config: { server: { wikiDir: wiki } } });
+  const srv = await startSupervised({ config: { ...config, server: { wikiDir: wiki } } });
   try {
     return { srv, browser: await launch(), wiki };
   } catch (e) {
@@ -779,7 +779,8 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async (t) => {
-    const s = await stack();
+    // A detail of two poses, so the log reader's paging back is played with a short scene.
+    const s = await stack({ plugins: { scenes: { detailPoses: 2 } } });
     try {
       const b = s.srv.base;
       const aliceToken = await register(b, "Alice", "alice-password");
@@ -843,6 +844,31 @@ Deno.test({
         const text = await Deno.readTextFile(path);
         assertMatch(text, /Storm at the docks/);
         assertMatch(text, /helps with the ropes/);
+      });
+
+      await t.step("a long scene shows its newest poses and fetches earlier ones", async () => {
+        for (const msg of ["checks the knots.", "looks at the sky.", "heads inside."]) {
+          const r = await api(
+            b,
+            "POST",
+            `/api/v1/scenes/${scene.body.id}/pose`,
+            { msg },
+            aliceToken,
+          );
+          assertEquals(r.status, 201, JSON.stringify(r.body));
+        }
+        await page.reload();
+        await page.waitForSelector(".poses li:has-text('heads inside.')");
+        assertEquals(await page.locator(".poses li").count(), 2);
+        await page.click("button:has-text('Show earlier poses')");
+        await page.waitForSelector(".poses li:has-text('helps with the ropes.')");
+        assertEquals(await page.locator(".poses li").count(), 4);
+        await page.click("button:has-text('Show earlier poses')");
+        await page.waitForSelector(".poses li:has-text('ties the boat down.')");
+        assertEquals(await page.locator(".poses li").count(), 5);
+        assertEquals(await page.locator("button:has-text('Show earlier poses')").count(), 0);
+        assertMatch(await page.textContent(".poses li") ?? "", /ties the boat down/);
+        await assertAxe(page, "a long scene's log, paged back");
       });
       await bob.close();
       assertEquals(errors, []);
