@@ -205,7 +205,7 @@ export class BoardService {
     );
     // The author has read what they wrote.
     await this.d.store.markRead(board.id, p.id, post.num);
-    this.#news.add(board.id, post);
+    await this.#news.add(board.id, post);
     return post;
   }
 

@@ -199,7 +199,7 @@ export class JobService {
       assigneeName: null,
       resolution: null,
     }, isStaff(p.flags));
-    this.#staffNews.add("created", {
+    await this.#staffNews.add("created", {
       line: `%ch[Jobs]%cn New job #${job.number} (${job.category}) from ${p.name}: ${job.title}`,
       data: { type: "job", event: "created", number: job.number },
       except: [p.id],
@@ -236,7 +236,7 @@ export class JobService {
         "commented",
       );
     } else {
-      this.#staffNews.add(`commented ${job.number}`, {
+      await this.#staffNews.add(`commented ${job.number}`, {
         line: `%ch[Jobs]%cn ${p.name} commented on job #${job.number}: ${text}`,
         data: { type: "job", event: "commented", number: job.number },
         except: [p.id],

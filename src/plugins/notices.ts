@@ -29,8 +29,12 @@ export interface NoticeOptions<T> {
 
 /** A plugin's collapsing notices (`ctx.notices(...)`), closed when the plugin unloads. */
 export interface PluginNotices<T> {
-  /** Tells `item` now when no burst of `key` is open; otherwise gathers it for the window. */
-  add(key: string, item: T): void;
+  /**
+   * Tells `item` now when no burst of `key` is open (resolved once it is delivered, so the
+   * writer's own answer comes after it, as before); otherwise gathers it for the window.
+   * Never rejects: a failing delivery is logged.
+   */
+  add(key: string, item: T): Promise<void>;
   /** Drops what is gathered and stops the timers. */
   close(): void;
 }
@@ -53,9 +57,9 @@ export function collapsingNotices<T>(
   const keep = Math.max(1, opts.keep ?? 20);
   const open = new Map<string, Burst<T>>();
   let closed = false;
-  const tell = (batch: NoticeBatch<T>) => {
+  const tell = async (batch: NoticeBatch<T>): Promise<void> => {
     try {
-      Promise.resolve(opts.deliver(batch)).catch(onError);
+      await opts.deliver(batch);
     } catch (e) {
       onError(e);
     }
@@ -72,22 +76,22 @@ export function collapsingNotices<T>(
       const batch = { key, items: b.items, count: b.count, first: false };
       // The burst goes on: another window starts, so a steady flood is one line a window.
       open.set(key, { items: [], count: 0, timer: arm(key) });
-      tell(batch);
+      void tell(batch);
     }, windowMs);
     return timer;
   };
   return {
     add(key, item) {
-      if (closed) return;
+      if (closed) return Promise.resolve();
       const b = open.get(key);
       if (b) {
         b.count++;
         b.items.push(item);
         if (b.items.length > keep) b.items.shift();
-        return;
+        return Promise.resolve();
       }
       if (open.size < MAX_KEYS) open.set(key, { items: [], count: 0, timer: arm(key) });
-      tell({ key, items: [item], count: 1, first: true });
+      return tell({ key, items: [item], count: 1, first: true });
     },
     close() {
       closed = true;
