@@ -52,7 +52,7 @@ export interface Services {
   commands: EngineCommands;
   /** Loaded plugins: list, reload, unload (src/plugins/manager.ts). */
   plugins: EnginePlugins;
-  /** The event buses `gameHooks`, `wikiHooks`, `eventHooks`. */
+  /** The engine's world events and the buses plugins declare. */
   hooks: Hooks;
   /** System scripts (src/scripts/manager.ts): list, show, check. */
   scripts: EngineScripts;

@@ -47,7 +47,7 @@ export default {
     ctx.http(PREFIX).get("/", handler);
     ctx.commands.add({ name: COMMAND, help: "greets", exec(u) { u.send("greeting " + REPLY); } });
     ctx.help.add({ name: "greeter-topic", content: "Greeter " + REPLY });
-    ctx.hooks.gameHooks.on("scene:clear", () => {});
+    ctx.hooks.bus("gameHooks").on("scene:clear", () => {});
     return true;
   },
   remove() {},

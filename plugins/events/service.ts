@@ -16,6 +16,8 @@ import { changedFields, EventStore } from "./store.ts";
 import type { NewEvent } from "./validate.ts";
 import { checkSpan } from "./validate.ts";
 import {
+  CALENDAR_BUS,
+  CALENDAR_EVENTS,
   type CalendarEvents,
   endOf,
   type EventChanges,
@@ -54,7 +56,7 @@ export class EventService {
   constructor(ctx: PluginContext) {
     this.#ctx = ctx;
     this.store = new EventStore(ctx.kv);
-    this.#hooks = ctx.hooks.eventHooks.typed<CalendarEvents>();
+    this.#hooks = ctx.hooks.declare<CalendarEvents>(CALENDAR_BUS, CALENDAR_EVENTS);
   }
 
   /** The game's time zone (`plugins.events.timezone`; UTC when unset or unknown). */

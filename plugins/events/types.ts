@@ -1,4 +1,5 @@
 /** The events plugin's records and the payloads of its events on `eventHooks`. */
+import type { EventList } from "../../src/plugins/mod.ts";
 
 /** Event statuses (SPEC "Event status"). */
 export const EVENT_STATUSES = ["upcoming", "active", "completed", "cancelled"] as const;
@@ -59,6 +60,9 @@ export interface RsvpCounts {
   declined: number;
 }
 
+/** The bus the calendar's events travel on (SPEC "Events": `eventHooks`). */
+export const CALENDAR_BUS = "eventHooks";
+
 /** The payloads of the calendar events, exactly the fields SPEC names. */
 export interface CalendarEvents {
   "event:created": { eventId: string; name: string; startTime: number; createdBy: string };
@@ -70,6 +74,17 @@ export interface CalendarEvents {
   "event:rsvp": { eventId: string; playerId: string; status: RsvpStatus | "none" };
   "event:cancelled": { eventId: string; name: string };
 }
+
+/** When each calendar event fires. */
+export const CALENDAR_EVENTS: EventList<CalendarEvents> = {
+  "event:created": "an event is created",
+  "event:updated": "an event's fields change",
+  "event:deleted": "an event is deleted",
+  "event:started": "an event reaches its start time",
+  "event:ended": "an event reaches its end (start + 3 h without one)",
+  "event:rsvp": "a player answers or withdraws an RSVP",
+  "event:cancelled": "an event is cancelled",
+};
 
 /** How long an event without an end time lasts. */
 export const DEFAULT_LENGTH_MS = 3 * 60 * 60 * 1000;

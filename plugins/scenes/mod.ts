@@ -18,7 +18,7 @@ import { PREFIX, sceneRoutes } from "./routes.ts";
 import { SCENES_API } from "./api.ts";
 import { sceneCommands } from "./commands.ts";
 import { AutoLog } from "./autolog.ts";
-import type { Pose, SceneEvents } from "./types.ts";
+import { type Pose, SCENE_BUS, SCENE_EVENTS, type SceneEvents } from "./types.ts";
 
 const plugin: PluginModule = {
   name: "scenes",
@@ -30,7 +30,7 @@ const plugin: PluginModule = {
       world: ctx.world,
       players: ctx.players,
       deliver: ctx.deliver,
-      hooks: ctx.hooks.gameHooks.typed<SceneEvents>(),
+      hooks: ctx.hooks.declare<SceneEvents>(SCENE_BUS, SCENE_EVENTS),
       limits: {
         maxPoses: () => setting(ctx.config.maxPoses, DEFAULT_MAX_POSES),
         detailPoses: () => setting(ctx.config.detailPoses, DEFAULT_DETAIL_POSES),

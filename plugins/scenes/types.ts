@@ -1,4 +1,5 @@
 /** The scene and pose records, their views, and the payloads of the scene events. */
+import type { EventList } from "../../src/plugins/mod.ts";
 
 /** Scene statuses (SPEC "Scene status"). */
 export const STATUSES = ["active", "paused", "closed"] as const;
@@ -79,6 +80,9 @@ export interface SceneView {
   olderPoses?: number;
 }
 
+/** The bus the scene events travel on (SPEC "Events": `gameHooks`). */
+export const SCENE_BUS = "gameHooks";
+
 /** The scene events on `gameHooks`, with exactly the fields of SPEC "Scene events". */
 export interface SceneEvents {
   "scene:created": {
@@ -121,3 +125,12 @@ export interface SceneEvents {
     status: SceneStatus;
   };
 }
+
+/** When each scene event fires (SPEC "Scene events"). */
+export const SCENE_EVENTS: EventList<SceneEvents> = {
+  "scene:created": "a scene is created",
+  "scene:pose": "any pose is posted",
+  "scene:set": "a pose of type set is posted (with scene:pose)",
+  "scene:title": "a scene is renamed",
+  "scene:clear": "a scene is closed, finished or archived",
+};

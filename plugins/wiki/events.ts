@@ -1,9 +1,12 @@
 /**
- * Payloads of the wiki's events on `wikiHooks` (SPEC "Wiki events"). The engine fixes the
- * names; their shapes belong here. Listeners narrow the bus with
- * `ctx.hooks.wikiHooks.typed<WikiEventMap>()`.
+ * The wiki's bus, `wikiHooks` (SPEC "Wiki events"): its events and their payloads, declared by
+ * this plugin. Listeners take the types: `ctx.hooks.bus<WikiEventMap>("wikiHooks")`.
  */
+import type { EventList } from "../../src/plugins/mod.ts";
 import type { Meta } from "./frontmatter.ts";
+
+/** The bus the wiki's events travel on. */
+export const WIKI_BUS = "wikiHooks";
 
 /** What changed: a Markdown page or an asset file. */
 export type WikiItemType = "page" | "asset";
@@ -41,3 +44,10 @@ export interface WikiEventMap {
   "wiki:edited": WikiEdited;
   "wiki:deleted": WikiDeleted;
 }
+
+/** When each wiki event fires. */
+export const WIKI_EVENTS: EventList<WikiEventMap> = {
+  "wiki:created": "a page or asset is written for the first time (REST or in game)",
+  "wiki:edited": "a page's body or metadata changes, or an asset is replaced",
+  "wiki:deleted": "a page or asset is removed",
+};

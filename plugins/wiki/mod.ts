@@ -12,7 +12,7 @@ import { PREFIX, wikiRoutes } from "./routes.ts";
 import { WIKI_API } from "./api.ts";
 import { wikiCommands } from "./commands.ts";
 import { type NetPolicy, systemPolicy } from "./safe_fetch.ts";
-import type { WikiEventMap } from "./events.ts";
+import { WIKI_BUS, WIKI_EVENTS, type WikiEventMap } from "./events.ts";
 
 export type { WikiCreated, WikiDeleted, WikiEdited, WikiEventMap } from "./events.ts";
 export type { NetPolicy } from "./safe_fetch.ts";
@@ -36,7 +36,11 @@ export function createWikiPlugin(opts: WikiPluginOptions = {}): PluginModule {
       const index = new SearchIndex(() => files.root(), (m) => ctx.log.warn(m));
       ctx.onRemove(() => index.close());
       await index.refresh();
-      const store = new WikiStore(files, index, ctx.hooks.wikiHooks.typed<WikiEventMap>());
+      const store = new WikiStore(
+        files,
+        index,
+        ctx.hooks.declare<WikiEventMap>(WIKI_BUS, WIKI_EVENTS),
+      );
       const policy = opts.policy ? () => opts.policy!(ctx) : () => systemPolicy();
       wikiRoutes(ctx.http(PREFIX), store);
       ctx.openapi(WIKI_API);

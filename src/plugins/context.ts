@@ -11,16 +11,7 @@ import type { PluginApps } from "../http/plugin_apps.ts";
 import type { ApiDocs } from "../http/openapi/types.ts";
 import { createPluginApp, type PluginApp, type RouteHandler } from "./http.ts";
 import type { CommandSpec, PluginCommandSpec } from "../commands/types.ts";
-import type {
-  EventBus,
-  EventEvents,
-  GameEvents,
-  Handler,
-  Hooks,
-  Unsubscribe,
-  WikiEvents,
-  WorldEvents,
-} from "./hooks.ts";
+import type { EventBus, Handler, Hooks, Payloads, Unsubscribe, WorldEvents } from "./hooks.ts";
 import type { HelpRegistry, HelpTopicInput } from "./help_registry.ts";
 import type { PluginManifest } from "./manifest.ts";
 import { PluginKv } from "./kv.ts";
@@ -63,28 +54,43 @@ export interface ContextHost {
   secrets: SecretSink;
 }
 
-/** A bus as a plugin sees it: subscriptions are tracked, emits go straight through. */
-export interface PluginBus<E extends object> {
+/** A bus as another plugin sees it: subscriptions are tracked and released on unload. */
+export interface BusListener<E extends object> {
   /** Adds a handler (released automatically on unload); returns its remover. */
   on<K extends keyof E>(event: K, handler: Handler<E[K]>): Unsubscribe;
   /** Removes a handler. */
   off<K extends keyof E>(event: K, handler: Handler<E[K]>): void;
-  /** Fires an event (never rejects). */
-  emit<K extends keyof E>(event: K, payload: E[K]): Promise<void>;
-  /**
-   * The same bus with payloads typed by the plugin that owns the events (names are still
-   * checked when a handler is added): `ctx.hooks.gameHooks.typed<SceneEvents>()`.
-   */
-  typed<T extends object>(): PluginBus<T>;
+  /** The event names its owner declared (none before it has). */
+  readonly events: string[];
 }
+
+/** A bus as the plugin that declared it sees it: it alone emits. */
+export interface PluginBus<E extends object> extends BusListener<E> {
+  /** Fires an event (never rejects; does nothing once the plugin is unloaded). */
+  emit<K extends keyof E>(event: K, payload: E[K]): Promise<void>;
+}
+
+/**
+ * The events a bus carries, each with when it fires: every event of `E`, none more (the
+ * compiler checks both). The engine keeps the names; the sentences are for the code's reader.
+ */
+export type EventList<E extends object> = { readonly [K in keyof E & string]: string };
 
 /** The buses as a plugin sees them. */
 export interface PluginHooks {
-  gameHooks: PluginBus<GameEvents>;
-  wikiHooks: PluginBus<WikiEvents>;
-  eventHooks: PluginBus<EventEvents>;
+  /**
+   * Declares a bus this plugin owns: its name and the events it carries (`E` types their
+   * payloads). Other plugins listen with `bus(name)`; a bus another loaded plugin declared is
+   * refused. Released (not forgotten: listeners stay) when the plugin unloads.
+   */
+  declare<E extends object>(name: string, events: EventList<E>): PluginBus<E>;
+  /**
+   * A bus another plugin declares, to listen on (typed by the owner's payload types, imported
+   * with `import type`). It may be asked for before its owner loads: names are checked then.
+   */
+  bus<E extends object = Payloads>(name: string): BusListener<E>;
   /** The engine's world events: plugins listen, only the engine emits. */
-  worldHooks: Pick<PluginBus<WorldEvents>, "on" | "off">;
+  worldHooks: Pick<BusListener<WorldEvents>, "on" | "off">;
 }
 
 /** A plugin-scoped logger (prefixes the plugin name). */
@@ -296,9 +302,20 @@ export class ContextImpl implements PluginContext {
       },
     };
     this.hooks = {
-      gameHooks: this.#track(host.hooks.gameHooks),
-      wikiHooks: this.#track(host.hooks.wikiHooks),
-      eventHooks: this.#track(host.hooks.eventHooks),
+      declare: <E extends object>(name: string, events: EventList<E>) => {
+        this.#check();
+        if (typeof events !== "object" || events === null || Array.isArray(events)) {
+          throw new Error(`bus '${name}': events must be an object of event names`);
+        }
+        const bus = host.hooks.buses.declare(name, Object.keys(events), this.#owner);
+        const owned = this.#track(bus) as unknown as PluginBus<E>;
+        // An unloaded version's late callback must not speak on its successor's bus.
+        (owned as { emit: PluginBus<E>["emit"] }).emit = (event, payload) =>
+          this.#active ? bus.emit(event as string, payload as Payloads[string]) : Promise.resolve();
+        return owned;
+      },
+      bus: <E extends object>(name: string) =>
+        this.#track(host.hooks.buses.bus(name)) as unknown as BusListener<E>,
       worldHooks: (({ on, off }) => ({ on, off }))(this.#track(host.hooks.worldHooks)),
     };
   }
@@ -388,6 +405,7 @@ export class ContextImpl implements PluginContext {
       ["commands", () => this.#host.commands.removeOwner(this.#owner)],
       ["help", () => this.#host.help.removeOwner(this.#owner)],
       ["gmcp", () => this.#host.gmcp.removeOwner(this.#owner)],
+      ["buses", () => this.#host.hooks.buses.release(this.#owner)],
     ];
     for (const [what, fn] of steps) {
       try {
@@ -403,8 +421,8 @@ export class ContextImpl implements PluginContext {
     if (!this.#active) throw new Error(`plugin ${this.name} is unloaded; registration refused`);
   }
 
-  #track<E extends object>(bus: EventBus<E>): PluginBus<E> {
-    const tracked: PluginBus<E> = {
+  #track<E extends object>(bus: EventBus<E>): BusListener<E> {
+    return {
       on: (event, handler) => {
         this.#check();
         const off = bus.on(event, handler);
@@ -412,11 +430,10 @@ export class ContextImpl implements PluginContext {
         return off;
       },
       off: (event, handler) => bus.off(event, handler),
-      emit: (event, payload) => bus.emit(event, payload),
-      // Payload types exist only at compile time; the bus underneath is the same.
-      typed: <T extends object>() => tracked as unknown as PluginBus<T>,
+      get events() {
+        return bus.events.map(String);
+      },
     };
-    return tracked;
   }
 }
 

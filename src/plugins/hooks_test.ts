@@ -1,12 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  createHooks,
-  EVENT_EVENTS,
-  GAME_EVENTS,
-  WIKI_EVENTS,
-  WORLD_EVENTS,
-  worldEventsFrom,
-} from "./hooks.ts";
+import { createHooks, WORLD_EVENTS, worldEventsFrom } from "./hooks.ts";
 import { ObjectStore } from "../world/objects.ts";
 
 function quiet() {
@@ -14,27 +7,11 @@ function quiet() {
   return { logged, hooks: createHooks((m) => logged.push(m)) };
 }
 
-Deno.test("hooks: the buses carry exactly the documented event names", () => {
+/** A bus as a plugin would declare it (the names are the test's own). */
+const KETTLE = ["kettle:on", "kettle:boiled", "kettle:off"];
+
+Deno.test("hooks: the engine's world bus carries exactly the documented names, and no other bus", () => {
   const { hooks } = quiet();
-  assert.deepEqual(hooks.gameHooks.events.sort(), [
-    "scene:clear",
-    "scene:created",
-    "scene:pose",
-    "scene:set",
-    "scene:title",
-  ]);
-  assert.deepEqual(hooks.wikiHooks.events.sort(), ["wiki:created", "wiki:deleted", "wiki:edited"]);
-  assert.deepEqual(hooks.eventHooks.events.sort(), [
-    "event:cancelled",
-    "event:created",
-    "event:deleted",
-    "event:ended",
-    "event:rsvp",
-    "event:started",
-    "event:updated",
-  ]);
-  assert.equal(GAME_EVENTS.length + WIKI_EVENTS.length + EVENT_EVENTS.length, 15);
-  // The engine's own bus, beside the three documented ones.
   assert.deepEqual([...WORLD_EVENTS].sort(), [
     "object:destroyed",
     "player:connected",
@@ -43,67 +20,101 @@ Deno.test("hooks: the buses carry exactly the documented event names", () => {
     "player:removed",
     "room:speech",
   ]);
+  assert.deepEqual(hooks.buses.list(), [], "plugins declare every other bus");
 });
 
-Deno.test("hooks: handlers receive the payload and can be removed", async () => {
+Deno.test("hooks: a declared bus carries its events to handlers, which can be removed", async () => {
   const { hooks } = quiet();
+  const bus = hooks.buses.declare("kitchen", KETTLE, "tea");
   const seen: string[] = [];
-  const off = hooks.eventHooks.on("event:rsvp", (p) => {
-    seen.push(`${p.eventId}/${p.playerId}/${p.status}`);
+  const off = hooks.buses.bus("Kitchen").on("kettle:boiled", (p) => {
+    seen.push(`${p.litres}`);
   });
-  await hooks.eventHooks.emit("event:rsvp", { eventId: "1", playerId: "5", status: "maybe" });
+  await bus.emit("kettle:boiled", { litres: 1 });
   off();
-  await hooks.eventHooks.emit("event:rsvp", { eventId: "2", playerId: "5", status: "maybe" });
-  assert.deepEqual(seen, ["1/5/maybe"]);
-  assert.equal(hooks.eventHooks.count("event:rsvp"), 0);
+  await bus.emit("kettle:boiled", { litres: 2 });
+  assert.deepEqual(seen, ["1"], "the name is matched without case");
+  assert.equal(bus.count("kettle:boiled"), 0);
+  assert.deepEqual(hooks.buses.list(), [{ name: "kitchen", owner: "tea", events: KETTLE }]);
+});
+
+Deno.test("hooks: handlers added before the owner declares the bus are kept and checked then", async () => {
+  const { hooks, logged } = quiet();
+  const seen: string[] = [];
+  const early = hooks.buses.bus("kitchen");
+  assert.equal(early.declared, false);
+  early.on("kettle:on", () => void seen.push("on"));
+  early.on("kettle:exploded", () => void seen.push("never"));
+  assert.throws(() => early.on("bad name!", () => {}), /unknown event 'bad name!'/);
+  const bus = hooks.buses.declare("kitchen", KETTLE, "tea");
+  assert.equal(bus, early, "one bus");
+  assert.equal(logged.length, 1);
+  assert.match(logged[0], /kitchen.*'kettle:exploded' will never be called/);
+  await bus.emit("kettle:on", {});
+  assert.deepEqual(seen, ["on"]);
+  assert.throws(() => bus.on("kettle:exploded", () => {}), /unknown event 'kettle:exploded'/);
+  assert.throws(() => bus.emit("kettle:exploded", {}), /undeclared event 'kettle:exploded'/);
+});
+
+Deno.test("hooks: one owner per bus while it is loaded; the next version declares again", async () => {
+  const { hooks } = quiet();
+  hooks.buses.declare("kitchen", KETTLE, "tea");
+  assert.throws(() => hooks.buses.declare("KITCHEN", KETTLE, "coffee"), /declared by plugin tea/);
+  const seen: string[] = [];
+  hooks.buses.bus("kitchen").on("kettle:on", () => void seen.push("heard"));
+  assert.equal(hooks.buses.release("tea"), 1);
+  const next = hooks.buses.declare("kitchen", [...KETTLE, "kettle:descaled"], "tea");
+  await next.emit("kettle:on", {});
+  assert.deepEqual(seen, ["heard"], "listeners outlive the owner's reload");
+  assert.deepEqual(hooks.buses.list()[0].events, [...KETTLE, "kettle:descaled"]);
+});
+
+Deno.test("hooks: bad bus and event names are refused, and worldHooks is the engine's", () => {
+  const { hooks } = quiet();
+  assert.throws(() => hooks.buses.declare("worldHooks", ["x"], "p"), /engine's own bus/);
+  assert.throws(() => hooks.buses.bus("worldhooks"), /engine's own bus/);
+  assert.throws(() => hooks.buses.declare("", ["x"], "p"), /bad bus name/);
+  assert.throws(() => hooks.buses.declare("a b", ["x"], "p"), /bad bus name/);
+  assert.throws(() => hooks.buses.declare("ok", [], "p"), /declare 1 to 100/);
+  assert.throws(() => hooks.buses.declare("ok", ["a", "a"], "p"), /declared twice/);
+  assert.throws(() => hooks.buses.declare("ok", ["a b"], "p"), /bad event name 'a b'/);
+  const many = Array.from({ length: 101 }, (_, i) => `e${i}`);
+  assert.throws(() => hooks.buses.declare("ok", many, "p"), /declare 1 to 100/);
 });
 
 Deno.test("hooks: a throwing or rejecting handler is logged and the others still run", async () => {
   const { hooks, logged } = quiet();
+  const bus = hooks.buses.declare("kitchen", KETTLE, "tea");
   const seen: string[] = [];
-  hooks.gameHooks.on("scene:clear", () => {
+  bus.on("kettle:off", () => {
     throw new Error("boom");
   });
-  hooks.gameHooks.on("scene:clear", async () => {
+  bus.on("kettle:off", async () => {
     await Promise.resolve();
     throw new Error("async boom");
   });
-  hooks.gameHooks.on("scene:clear", (p) => {
-    seen.push(String(p.status));
+  bus.on("kettle:off", (p) => {
+    seen.push(String(p.why));
   });
-  await hooks.gameHooks.emit("scene:clear", {
-    sceneId: "1",
-    sceneName: "S",
-    actorId: "2",
-    actorName: "A",
-    status: "closed",
-  });
-  assert.deepEqual(seen, ["closed"]);
+  await bus.emit("kettle:off", { why: "done" });
+  assert.deepEqual(seen, ["done"]);
   assert.equal(logged.length, 2);
-  assert.match(logged[0], /gameHooks: handler of 'scene:clear' failed/);
-});
-
-Deno.test("hooks: unknown event names are refused at subscription", () => {
-  const { hooks } = quiet();
-  assert.throws(
-    // deno-lint-ignore no-explicit-any
-    () => (hooks.wikiHooks as any).on("wiki:exploded", () => {}),
-    /unknown event 'wiki:exploded'/,
-  );
+  assert.match(logged[0], /kitchen: handler of 'kettle:off' failed/);
 });
 
 Deno.test("hooks: a handler removed during emit does not disturb that emit", async () => {
   const { hooks } = quiet();
+  const bus = hooks.buses.declare("kitchen", KETTLE, "tea");
   const seen: number[] = [];
-  const offB = hooks.wikiHooks.on("wiki:deleted", () => {
+  const offB = bus.on("kettle:on", () => {
     seen.push(1);
     offB2();
   });
-  const offB2 = hooks.wikiHooks.on("wiki:deleted", () => {
+  const offB2 = bus.on("kettle:on", () => {
     seen.push(2);
   });
-  await hooks.wikiHooks.emit("wiki:deleted", { path: "a/b" });
-  await hooks.wikiHooks.emit("wiki:deleted", { path: "a/b" });
+  await bus.emit("kettle:on", {});
+  await bus.emit("kettle:on", {});
   offB();
   assert.deepEqual(seen, [1, 2, 1]);
 });

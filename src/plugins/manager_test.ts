@@ -47,7 +47,7 @@ export default {
     ctx.routes.add("${name}", () => new Response(reply));
     ctx.commands.add({ name: "+${name}", exec() {} });
     ctx.help.add({ name: "${name}-topic", content: "hi" });
-    ctx.hooks.gameHooks.typed().on("scene:clear", (p) => { globalThis.__seen?.push("${name}:" + p.status); });
+    ctx.hooks.bus("kitchen").on("kettle:off", (p) => { globalThis.__seen?.push("${name}:" + p.status); });
     ctx.provide({ hello: () => "${name} says " + reply });
     return true;
   },
@@ -207,7 +207,7 @@ Deno.test("manager: good plugins load, broken ones are reported and skipped", as
     assert.deepEqual([...t.commands.map.keys()], ["+good"]);
     assert.deepEqual(t.help.topics().map((x) => x.name), ["good-topic"]);
     assert.equal(t.help.dirs().length, 1);
-    assert.equal(t.hooks.gameHooks.count("scene:clear"), 1);
+    assert.equal(t.hooks.buses.bus("kitchen").count("kettle:off"), 1);
     assert.equal(
       (t.manager.api("GOOD") as { hello(): string }).hello(),
       "good says v1",
@@ -237,7 +237,7 @@ Deno.test("manager: reload swaps code in place and leaves nothing stale", async 
     assert.equal(t.routes.list().length, 1);
     assert.equal(t.commands.map.size, 1);
     assert.equal(t.help.topics().length, 1);
-    assert.equal(t.hooks.gameHooks.count("scene:clear"), 1);
+    assert.equal(t.hooks.buses.bus("kitchen").count("kettle:off"), 1);
 
     // The staged copy is gone.
     const left = [...Deno.readDirSync(t.dir)].map((e) => e.name);
@@ -281,8 +281,10 @@ Deno.test("manager: unload releases everything even when remove() throws", async
           ctx.routes.add("/api/v1/leaky", () => new Response("x"));
           ctx.commands.add({ name: "+leaky", exec() {} });
           ctx.help.add({ name: "leaky", content: "x" });
-          ctx.hooks.eventHooks.on("event:rsvp", () => {});
-          ctx.hooks.wikiHooks.on("wiki:created", () => {});
+          const own = ctx.hooks.declare("leaks", { "leak:found": "a leak is found" });
+          own.on("leak:found", () => {});
+          globalThis.__leakyBus = own;
+          ctx.hooks.bus("kitchen").on("kettle:on", () => {});
           ctx.hooks.worldHooks.on("player:removed", () => {});
           // World events are the engine's to emit.
           if ("emit" in ctx.hooks.worldHooks) throw new Error("plugins must not emit world events");
@@ -292,7 +294,15 @@ Deno.test("manager: unload releases everything even when remove() throws", async
         remove() { throw new Error("forgot everything"); } };`,
     });
     await t.manager.loadAll();
+    let heard = 0;
+    t.hooks.buses.bus("leaks").on("leak:found", () => void heard++);
+    const late = (globalThis as { __leakyBus?: { emit(e: string, p: object): Promise<void> } })
+      .__leakyBus!;
+    await late.emit("leak:found", {});
+    assert.equal(heard, 1);
     const s = await t.manager.unload("Leaky");
+    await late.emit("leak:found", {});
+    assert.equal(heard, 1, "an unloaded plugin's late emit reaches nobody");
     assert.equal(s.loaded, false);
     assert.match(
       s.message,
@@ -301,8 +311,9 @@ Deno.test("manager: unload releases everything even when remove() throws", async
     assert.equal(t.routes.list().length, 0);
     assert.equal(t.commands.map.size, 0);
     assert.equal(t.help.topics().length, 0);
-    assert.equal(t.hooks.eventHooks.count("event:rsvp"), 0);
-    assert.equal(t.hooks.wikiHooks.count("wiki:created"), 0);
+    assert.equal(t.hooks.buses.bus("leaks").count("leak:found"), 1, "only the test's own handler");
+    assert.equal(t.hooks.buses.bus("kitchen").count("kettle:on"), 0);
+    assert.deepEqual(t.hooks.buses.list().find((b) => b.name === "leaks")?.owner, null);
     assert.equal(t.hooks.worldHooks.count("player:removed"), 0);
     assert.equal((globalThis as { __leakyCleaned?: number }).__leakyCleaned, 1);
     // Reload of an unloaded plugin loads it again.

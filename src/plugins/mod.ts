@@ -3,7 +3,14 @@
  * use of the engine is re-exported here, so the engine can reorganise its insides
  * without breaking plugins.
  */
-export type { PluginBus, PluginContext, PluginHooks, PluginLog } from "./context.ts";
+export type {
+  BusListener,
+  EventList,
+  PluginBus,
+  PluginContext,
+  PluginHooks,
+  PluginLog,
+} from "./context.ts";
 export type { PluginModule } from "./loader.ts";
 export type {
   ApiAuth,
@@ -20,15 +27,11 @@ export type { HelpDirEntry, HelpTopicEntry, HelpTopicInput } from "./help_regist
 export type { HelpSourcesView, PluginEngine } from "./engine_info.ts";
 export type { PluginWorld } from "./world.ts";
 export type {
-  EventEvents,
-  GameEvents,
   Handler,
-  Hooks,
   Payloads,
   SpeechKind,
   SpeechPayload,
   Unsubscribe,
-  WikiEvents,
   WorldEvents,
 } from "./hooks.ts";
 export type {
