@@ -1,6 +1,6 @@
 /** Runs the command line as `deno task cli` does, for black-box tests. */
 import { join } from "node:path";
-import { launcherFreeEnv, ROOT } from "./harness.ts";
+import { cleanEnv, ROOT } from "./harness.ts";
 
 /** What a run of the command line printed and returned. */
 export interface Run {
@@ -17,7 +17,7 @@ export async function runCli(
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--unstable-kv", "-A", join(ROOT, "src/cli/main.ts"), ...args],
     cwd: opts.dir ?? ROOT,
-    env: { ...launcherFreeEnv(), NO_COLOR: "1", ...opts.env },
+    env: { ...cleanEnv(), NO_COLOR: "1", ...opts.env },
     clearEnv: true,
     stdin: opts.input === undefined ? "null" : "piped",
     stdout: "piped",

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { api, freePort, launcherFreeEnv, ROOT, startServer, waitHealthy } from "./harness.ts";
+import { api, cleanEnv, freePort, ROOT, startServer, waitHealthy } from "./harness.ts";
 import { ENGINE_VERSION } from "../src/version.ts";
 import { runCli } from "./cli_run.ts";
 
@@ -149,7 +149,7 @@ Deno.test("cli: start runs the supervised game until SIGTERM", async () => {
       args: ["run", "--unstable-kv", "-A", join(ROOT, "src/cli/main.ts"), "start"],
       cwd: dir,
       env: {
-        ...launcherFreeEnv(),
+        ...cleanEnv(),
         ...env,
         URSAMU_SERVER_HOST: "127.0.0.1",
         URSAMU_SERVER_HTTP: String(http),
@@ -182,7 +182,11 @@ Deno.test("cli: `npm run cli --` works like `deno task cli` (skipped without npm
       new Deno.Command("npm", {
         args: ["run", "--silent", "cli", "--", ...args],
         cwd: ROOT,
-        env: { PATH: `${join(ROOT, "node_modules", ".bin")}:${Deno.env.get("PATH")}` },
+        env: {
+          ...cleanEnv(),
+          PATH: `${join(ROOT, "node_modules", ".bin")}:${Deno.env.get("PATH")}`,
+        },
+        clearEnv: true,
         stdin: "null",
         stdout: "piped",
         stderr: "piped",

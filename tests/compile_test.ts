@@ -5,11 +5,11 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { freePort, freePorts, launcherFreeEnv, ROOT, waitHealthy } from "./harness.ts";
+import { cleanEnv, freePort, freePorts, ROOT, waitHealthy } from "./harness.ts";
 import { TelnetClient } from "./telnet_client.ts";
 
 Deno.test("compile: without DENORT_BIN the task explains itself", async () => {
-  const env = launcherFreeEnv();
+  const env = cleanEnv();
   delete env["DENORT_BIN"];
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", join(ROOT, "scripts", "compile.ts"), "--out", "/nonexistent/never"],

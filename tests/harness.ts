@@ -28,21 +28,54 @@ export function freePorts(n: number): number[] {
 }
 
 /**
- * The test runner's environment without what a package manager adds (`npm test` sets
- * `npm_lifecycle_event` and friends): a server under test starts as if by `deno task`,
- * unless a test sets those variables itself.
+ * The test runner's environment without the caller's game configuration (`URSAMU_*`,
+ * `JWT_SECRET`) and without what a package manager adds (`npm test` sets `npm_lifecycle_event`
+ * and friends): a process a test starts sees only what the test gives it, as if started by
+ * `deno task` on a machine with nothing exported. Every child process of a test takes its
+ * environment from here (with `clearEnv: true`).
  */
-export function launcherFreeEnv(): Record<string, string> {
+export function cleanEnv(): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(Deno.env.toObject()).filter(([k]) => !/^(npm|pnpm|yarn)_/i.test(k)),
+    Object.entries(Deno.env.toObject()).filter(([k]) => !CALLERS_ONLY.test(k)),
   );
+}
+
+/** Variables of the caller's that no test may pass on: its game's settings, its launcher's. */
+const CALLERS_ONLY = /^(URSAMU_|JWT_SECRET$|(npm|pnpm|yarn)_)/i;
+
+/**
+ * The configuration every test server starts from, under a test's own `config`: the folders a
+ * game writes to (backups, the wiki) are in the test's temporary directory, never the checkout.
+ */
+function baseConfig(dir: string): Record<string, unknown> {
+  return {
+    database: { backupDir: join(dir, "backups") },
+    server: { wikiDir: join(dir, "wiki") },
+  };
+}
+
+/** `over` merged into `base`, objects key by key (the test's values win). */
+function merged(base: Record<string, unknown>, over: Record<string, unknown>) {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isObject(b) && isObject(v) ? merged(b, v) : v;
+  }
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** Options for a test server. */
 export interface StartOptions {
   /** Extra environment (e.g. `URSAMU_GAME_NAME`). */
   env?: Record<string, string>;
-  /** Config file contents written to the temp dir and pointed at by URSAMU_CONFIG. */
+  /**
+   * Config file contents written to the temp dir and pointed at by URSAMU_CONFIG, over a base
+   * that keeps the backup and wiki folders in the temp dir.
+   */
   config?: Record<string, unknown>;
   /** Reuse an existing temp directory (e.g. to restart on the same database). */
   dir?: string;
@@ -134,7 +167,11 @@ async function startOnce(opts: StartOptions & { dir: string }): Promise<TestServ
     NO_COLOR: "1",
     ...opts.env,
   };
-  if (opts.config) await Deno.writeTextFile(env.URSAMU_CONFIG, JSON.stringify(opts.config));
+  // Always written: a test's server never reads a config/config.json of the checkout's.
+  await Deno.writeTextFile(
+    env.URSAMU_CONFIG,
+    JSON.stringify(merged(baseConfig(dir), opts.config ?? {})),
+  );
   const args = [
     "run",
     "--unstable-kv",
@@ -146,7 +183,7 @@ async function startOnce(opts: StartOptions & { dir: string }): Promise<TestServ
   const child = new Deno.Command(opts.cpus ? "taskset" : DENO, {
     args: opts.cpus ? ["-c", opts.cpus, DENO, ...args] : args,
     cwd: ROOT,
-    env: { ...launcherFreeEnv(), ...env },
+    env: { ...cleanEnv(), ...env },
     clearEnv: true,
     stdin: "null",
     stdout: "piped",

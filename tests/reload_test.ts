@@ -4,7 +4,16 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { api, DENO, freePort, register, ROOT, startServer, waitHealthy } from "./harness.ts";
+import {
+  api,
+  cleanEnv,
+  DENO,
+  freePort,
+  register,
+  ROOT,
+  startServer,
+  waitHealthy,
+} from "./harness.ts";
 import { connectWs, type WsClient } from "./ws_client.ts";
 
 const ADMIN = { name: "Admin", password: "admin-password-1" };
@@ -141,6 +150,7 @@ Deno.test("@reload/cmds: a broken command file is reported and its old commands 
     args: ["run", "--unstable-kv", "-A", join(copy, "main.ts")],
     cwd: copy,
     env: {
+      ...cleanEnv(),
       URSAMU_SERVER_HTTP: String(http),
       URSAMU_SERVER_WS: String(freePort()),
       URSAMU_SERVER_HOST: "127.0.0.1",
@@ -150,6 +160,7 @@ Deno.test("@reload/cmds: a broken command file is reported and its old commands 
       URSAMU_SUPERUSER_NAME: ADMIN.name,
       URSAMU_SUPERUSER_PASSWORD: ADMIN.password,
     },
+    clearEnv: true,
     stdin: "null",
     stdout: "null",
     stderr: "null",

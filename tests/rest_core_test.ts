@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { api, register, ROOT, startServer } from "./harness.ts";
+import { api, cleanEnv, register, ROOT, startServer } from "./harness.ts";
 
 const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
@@ -137,7 +137,8 @@ Deno.test("start-up: a port already in use stops the engine with a message namin
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["run", "--unstable-kv", "-A", "main.ts"],
       cwd: ROOT,
-      env: { ...srv.env, URSAMU_SERVER_DB: `${srv.dir}/other.db` },
+      env: { ...cleanEnv(), ...srv.env, URSAMU_SERVER_DB: `${srv.dir}/other.db` },
+      clearEnv: true,
       stdin: "null",
       stdout: "piped",
       stderr: "piped",

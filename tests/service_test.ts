@@ -8,7 +8,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { freePort, freePorts, launcherFreeEnv, ROOT, startServer, waitHealthy } from "./harness.ts";
+import { cleanEnv, freePort, freePorts, ROOT, startServer, waitHealthy } from "./harness.ts";
 import { TelnetClient } from "./telnet_client.ts";
 
 const UNIT = join(ROOT, "deploy", "systemd", "ursamu.service");
@@ -112,7 +112,7 @@ Deno.test("service: following the unit, a crashed game comes back and players lo
   const dir = await Deno.makeTempDir({ prefix: "ursamu-svc-" });
   const [http, telnet] = freePorts(2);
   const env: Record<string, string> = {
-    ...launcherFreeEnv(),
+    ...cleanEnv(),
     DENO_NO_PACKAGE_JSON: "1",
     NO_COLOR: "1",
     JWT_SECRET: "service-test-secret",

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { freePort, launcherFreeEnv, ROOT, startServer } from "./harness.ts";
+import { cleanEnv, freePort, ROOT, startServer } from "./harness.ts";
 
 /** Runs an entry to its end with a fresh game directory; returns its code and output. */
 async function runToEnd(
@@ -20,7 +20,7 @@ async function runToEnd(
       args: ["run", "--unstable-kv", "-A", join(ROOT, entry)],
       cwd: dir,
       env: {
-        ...launcherFreeEnv(),
+        ...cleanEnv(),
         URSAMU_SERVER_HOST: "127.0.0.1",
         URSAMU_SERVER_HTTP: String(freePort()),
         URSAMU_SERVER_WS: String(freePort()),

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { api, DENO, freePort, launcherFreeEnv, register, ROOT } from "./harness.ts";
+import { api, cleanEnv, DENO, freePort, register, ROOT } from "./harness.ts";
 import { ADMIN, startSupervised } from "./supervised.ts";
 import { connectWs } from "./ws_client.ts";
 
@@ -31,7 +31,7 @@ class OnTerminal {
     this.#child = new Deno.Command("script", {
       args: ["-qfec", cmd, "/dev/null"],
       cwd: ROOT,
-      env: { ...launcherFreeEnv(), ...env, NO_COLOR: "1", TERM: "dumb" },
+      env: { ...cleanEnv(), ...env, NO_COLOR: "1", TERM: "dumb" },
       clearEnv: true,
       stdin: "piped",
       stdout: "piped",

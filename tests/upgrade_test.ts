@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { api, freePort, launcherFreeEnv, register, ROOT, startServer } from "./harness.ts";
+import { api, cleanEnv, freePort, register, ROOT, startServer } from "./harness.ts";
 import { runCli } from "./cli_run.ts";
 import { keys } from "../src/storage/keys.ts";
 import { LAYOUT_VERSION } from "../src/storage/layout.ts";
@@ -95,7 +95,7 @@ Deno.test("upgrade: a database newer than the engine is refused by every process
         args: ["run", "--unstable-kv", "-A", join(ROOT, entry)],
         cwd: home,
         env: {
-          ...launcherFreeEnv(),
+          ...cleanEnv(),
           ...env,
           URSAMU_SERVER_HOST: "127.0.0.1",
           URSAMU_SERVER_HTTP: String(freePort()),
