@@ -75,6 +75,8 @@ Deno.test("cli: check-config prints every problem with its key and exits 1; a go
     const b = await runCli(["check-config"], { dir: broken.dir });
     assertEquals(b.code, 1);
     assertMatch(b.out, /config\.json is not valid JSON/);
+    // The reader is running check-config: its own message does not send them to it again.
+    assert(!/check-config` lists/.test(b.out), b.out);
     await Deno.remove(broken.dir, { recursive: true });
   } finally {
     await Deno.remove(bad.dir, { recursive: true });

@@ -14,7 +14,12 @@ import { isRemoteDb } from "../storage/kv.ts";
 export async function configProblems(root: string, env: Record<string, string>): Promise<string[]> {
   const file = configFile(root, env);
   const problems: string[] = [];
-  const config = await new Config({ file, env, warn: (m) => problems.push(m) }).load();
+  const config = await new Config({
+    file,
+    env,
+    warn: (m) => problems.push(m),
+    brokenFileAdvice: "a start would use the defaults; fix the file.",
+  }).load();
   problems.push(...await unknownKeys(file));
   const cfg = config.value;
   const ports = new Map<number, string>();

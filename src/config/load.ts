@@ -24,7 +24,16 @@ export interface ConfigSources {
   overrides?: Tree;
   /** Receives warnings; defaults to console.warn. */
   warn?: (message: string) => void;
+  /**
+   * The end of a broken file's warning: by default, that the defaults are used and that
+   * `check-config` lists every problem; `check-config` itself (what the reader ran) says less.
+   */
+  brokenFileAdvice?: string;
 }
+
+/** What a start or a reload does with a broken file, and where to see every problem at once. */
+const CHECK_CONFIG_ADVICE =
+  "using defaults. Fix the file (the command line's `check-config` lists every problem).";
 
 const ENV_PREFIX = "URSAMU_";
 
@@ -267,7 +276,7 @@ export class Config {
     }
     if (strict) throw new Error(`config: ${problem}; the configuration in use is unchanged`);
     this.#warn(
-      `config: ${problem}; using defaults. Fix the file (the command line's \`check-config\` lists every problem).`,
+      `config: ${problem}; ${this.#sources.brokenFileAdvice ?? CHECK_CONFIG_ADVICE}`,
     );
     return {};
   }
