@@ -133,6 +133,36 @@ Deno.test("wiki REST: create, read, list, edit, delete, with the files on disk a
     assert.equal(folderPage.body.title, "Setting");
     assert.equal(folderPage.body.body, "All about the world.");
 
+    // `<folder>/index` writes `<folder>/index.md`, the folder made first when it is new.
+    const named = await game.request("POST", "/api/v1/wiki", {
+      as: admin,
+      body: { path: "people/index", title: "People", body: "Who is who." },
+    });
+    assert.equal(named.status, 201, JSON.stringify(named.body));
+    assert.equal(named.body.path, "people");
+    assert.ok((await tree(dir)).includes("people/index.md"));
+    assert.equal(
+      (await game.request("GET", "/api/v1/wiki/people", { as: ann })).body.title,
+      "People",
+    );
+    assert.equal(
+      (await game.request("GET", "/api/v1/wiki/people/index", { as: ann })).body.body,
+      "Who is who.",
+    );
+    // Either way of naming a folder's page that exists is a 409; so is an index.md that a
+    // `<folder>.md` beside it would hide.
+    for (const path of ["setting/index", "people", "people/index", "setting/harbour/index"]) {
+      const dup = await game.request("POST", "/api/v1/wiki", {
+        as: admin,
+        body: { path, title: "Again", body: "x" },
+      });
+      assert.equal(dup.status, 409, path);
+    }
+    assert.ok(!(await tree(dir)).includes("setting/harbour/index.md"));
+    const delNamed = await game.request("DELETE", "/api/v1/wiki/people/index", { as: admin });
+    assert.deepEqual([delNamed.status, delNamed.body], [200, { deleted: true }]);
+    assert.ok(!(await tree(dir)).includes("people/index.md"));
+
     // PATCH: only the fields sent change; body alone keeps the front matter byte for byte.
     const patched = await game.request("PATCH", "/api/v1/wiki/setting/harbour", {
       as: admin,
@@ -170,6 +200,8 @@ Deno.test("wiki REST: create, read, list, edit, delete, with the files on disk a
     assert.deepEqual((await events(game)).map((e) => [e.event, e.payload.path, e.payload.type]), [
       ["wiki:created", "setting/harbour", "page"],
       ["wiki:created", "setting", "page"],
+      ["wiki:created", "people", "page"],
+      ["wiki:deleted", "people", "page"],
       ["wiki:edited", "setting/harbour", "page"],
       ["wiki:edited", "setting/harbour", "page"],
       ["wiki:deleted", "setting/harbour", "page"],
@@ -236,7 +268,6 @@ Deno.test("wiki REST: who may do what, and bad bodies change nothing", async () 
       [{ title: "no path" }, /Invalid wiki path/],
       [{ path: "p.png", title: "T" }, /PUT/],
       [{ path: "README", title: "T" }, /README/],
-      [{ path: "a/index", title: "T" }, /index/],
     ];
     for (const [body, error] of bad) await check("POST", "/api/v1/wiki", admin, 400, body, error);
     await check("POST", "/api/v1/wiki", admin, 400, "not json", /JSON/);

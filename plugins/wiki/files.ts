@@ -87,10 +87,13 @@ export class WikiFiles {
     return info ? { real, info } : null;
   }
 
-  /** Where the page of `p` is: `<path>.md`, else `<path>/index.md`; null when neither. */
+  /**
+   * Where the page of `p` is: `<path>.md`, else `<path>/index.md` (only the latter for a path
+   * written `<folder>/index`); null when neither.
+   */
   async locatePage(p: WikiPath): Promise<PageFile | null> {
     const root = await this.root();
-    if (p.segments.length) {
+    if (p.segments.length && !p.folderPage) {
       const f = await this.#stat(root, join(root, ...p.segments) + ".md");
       if (f?.info.isFile) return { file: f.real, kind: "page" };
     }
@@ -176,10 +179,12 @@ export class WikiFiles {
   }
 
   /**
-   * Where a new page of `p` is written: `<path>/index.md` when `<path>` is already a folder,
-   * else `<path>.md` (its folder created as needed).
+   * Where a new page of `p` is written: `<path>/index.md` when `<path>` is already a folder or
+   * was written `<folder>/index` (the folder created as needed), else `<path>.md` (its folder
+   * created as needed).
    */
   async newPageFile(p: WikiPath): Promise<string> {
+    if (p.folderPage) return join(await this.#parentFor(p.segments), "index.md");
     const dir = await this.directory(p);
     if (dir) return join(dir, "index.md");
     const parent = await this.#parentFor(p.segments.slice(0, -1));

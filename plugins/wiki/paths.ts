@@ -35,6 +35,11 @@ export interface WikiPath {
   readonly asset: boolean;
   /** The asset's content type (assets only). */
   readonly contentType?: string;
+  /**
+   * The path was written `<folder>/index`: the folder's own page, `<folder>/index.md` and no
+   * other file (`path` and `segments` name the folder).
+   */
+  readonly folderPage?: true;
 }
 
 /** Letters, digits, `_`, `-`, `.` and inner spaces; never a leading dot. */
@@ -112,7 +117,8 @@ function fromSegments(segments: string[]): WikiPath {
     if (/\.md$/i.test(last)) refuse("give a page's path without '.md'");
     if (last.toLowerCase() === "readme") refuse("README files are not wiki pages");
     if (last.toLowerCase() === "index") {
-      refuse("'index' is a folder's own page: use the folder's path");
+      const folder = segments.slice(0, -1);
+      return { segments: folder, path: folder.join("/"), asset: false, folderPage: true };
     }
   }
   return {

@@ -163,6 +163,15 @@ export class WikiStore {
       if (await this.#files.locatePage(p)) {
         throw new ConflictError("A wiki page already exists at that path.");
       }
+      // `<folder>/index.md` beside a `<folder>.md` would never be read at `<folder>`.
+      if (
+        p.folderPage && p.segments.length &&
+        await this.#files.locatePage({ ...p, folderPage: undefined })
+      ) {
+        throw new ConflictError(
+          `A wiki page already exists at '${p.path}' (${p.path}.md); edit that one instead.`,
+        );
+      }
       const file = await this.#files.newPageFile(p);
       const content = formatPage(meta, text);
       await this.#files.write(file, content, { exclusive: true });

@@ -24,6 +24,20 @@ Deno.test("paths: good paths, assets, and the root", () => {
   assert.equal(parseUrlPath("/a%20b/c.pdf").path, "a b/c.pdf");
   assert.equal(parseUrlPath("", { root: true }).path, "");
   assert.equal(parseUrlPath("/", { root: true }).path, "");
+  // `<folder>/index` is the folder's own page, and the file it names.
+  assert.deepEqual(parseWikiPath("setting/Index"), {
+    segments: ["setting"],
+    path: "setting",
+    asset: false,
+    folderPage: true,
+  });
+  assert.deepEqual(parseWikiPath("index"), {
+    segments: [],
+    path: "",
+    asset: false,
+    folderPage: true,
+  });
+  assert.equal(parseWikiPath("index/harbour").path, "index/harbour");
 });
 
 Deno.test("paths: every hostile form is a 400", () => {
@@ -44,7 +58,6 @@ Deno.test("paths: every hostile form is a 400", () => {
     "a/b.md",
     "README",
     "docs/readme",
-    "a/index",
     "trailing ",
     " leading",
     "dot.",
