@@ -11,12 +11,16 @@ import { CommandError } from "./errors.ts";
 import { buildSdk, subjectOf } from "./sdk.ts";
 import { goThrough, matchExit } from "./move.ts";
 import { type CommandEntry, type CommandRegistry, layerOf } from "./registry.ts";
-import { isStaff } from "../world/flags.ts";
+import { isGuest, isStaff } from "../world/flags.ts";
 import type { ParsedLine } from "./parser.ts";
 import { HUH, MAX_LINE, overMaxLine } from "./limits.ts";
 
 /** Reply when a command's lock refuses the actor. */
 export const DENIED = "Permission denied.";
+
+/** Reply when a guest tries what guests may not do. */
+export const GUEST_DENIED =
+  "Guests can't do that. To play, make a character: QUIT, then create <name> <password>.";
 
 /** Reply when a command fails unexpectedly. */
 export const FAILED = "Something went wrong running that command.";
@@ -82,6 +86,7 @@ export async function dispatch(
     if (!checkLock(command.lock ?? "connected", subjectOf(me))) return reply(DENIED);
     const bad = badSwitch(command, found.cmd.switches);
     if (bad) return reply(bad);
+    if (isGuest(me.flags) && !guestMay(command, found.cmd.switches)) return reply(GUEST_DENIED);
     await command.exec(buildSdk(services, conn, { me, here, cmd: found.cmd, args: found.args }));
   } catch (err) {
     if (err instanceof CommandError || err instanceof EngineError) {
@@ -128,6 +133,17 @@ export function badSwitch(
       allowed.map((s) => `/${s}`).join(", ")
     }.`
     : `${command.name} takes no switches (got /${shown}).`;
+}
+
+/** True when a guest may run `command` with these switches (its `guests` field says). */
+export function guestMay(
+  command: Pick<CommandEntry, "guests">,
+  switches: readonly string[],
+): boolean {
+  const g = command.guests;
+  if (g === true) return true;
+  if (!g) return false;
+  return switches.length ? switches.every((s) => g.includes(s)) : g.includes("");
 }
 
 /** Cheap bound before sanitizing: more UTF-16 units than any allowed line could need. */

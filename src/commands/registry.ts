@@ -83,6 +83,10 @@ function specProblem(spec: CommandSpec): string | null {
     }
   }
   if (spec.help !== undefined && typeof spec.help !== "string") return "help must be a string";
+  if (
+    spec.guests !== undefined && spec.guests !== true &&
+    !(Array.isArray(spec.guests) && spec.guests.every((s) => typeof s === "string"))
+  ) return `guests of '${spec.name}' must be true or a list of switches`;
   return null;
 }
 

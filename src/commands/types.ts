@@ -62,6 +62,12 @@ export interface CommandSpec {
    * has not ended yet (its exec waits for the load, then refuses what its exports do not list).
    */
   lateSwitches?: boolean;
+  /**
+   * What guests (`connect guest`) may run: `true` for all of it, or the switches they may use
+   * (`""` for the command without a switch). Absent: guests are refused, so a new command is
+   * closed to them until its author says otherwise (docs/guests.md).
+   */
+  guests?: true | readonly string[];
   /** Help category and inline help text (lowest-priority help source). */
   category?: string;
   help?: string;

@@ -26,6 +26,14 @@ export function hasFlag(flags: readonly string[], flag: string): boolean {
   return false;
 }
 
+/** The flag of a guest character (`connect guest`); set only when one is made, never by `@set`. */
+export const GUEST_FLAG = "guest";
+
+/** True for a guest character. */
+export function isGuest(flags: readonly string[]): boolean {
+  return hasFlag(flags, GUEST_FLAG);
+}
+
 /** True for admin, wizard or superuser. */
 export function isStaff(flags: readonly string[]): boolean {
   for (const x of flags) if (STAFF_FLAGS.includes(lowerCase(x))) return true;
