@@ -413,12 +413,25 @@ Deno.test("events in game: +event commands with dates in the game's time zone", 
     // Refusals, each a clear message and no change.
     assert.equal(
       await edit("+event/create Bad=2026-13-40/x"),
-      "'2026-13-40' is not a date: use YYYY-MM-DD or YYYY-MM-DD HH:MM (America/New_York).",
+      "'2026-13-40' is not a date: use YYYY-MM-DD, today, tomorrow or a weekday, with an " +
+        "optional HH:MM (America/New_York).",
     );
     assert.equal(
-      await edit("+event/create Bad=tomorrow/x"),
-      "'tomorrow' is not a date: use YYYY-MM-DD or YYYY-MM-DD HH:MM (America/New_York).",
+      await edit("+event/create Bad=someday/x"),
+      "'someday' is not a date: use YYYY-MM-DD, today, tomorrow or a weekday, with an " +
+        "optional HH:MM (America/New_York).",
     );
+    // A new event in the past is refused; so is one over REST.
+    assert.match(
+      await edit("+event/create Bad=2020-10-31 20:00/x"),
+      /^The start time \(Sat 2020-10-31 20:00 EDT\) is in the past; give a future date\.$/,
+    );
+    const pastRest = await g.request("POST", "/api/v1/events", {
+      as: staff,
+      body: { title: "Bad", startTime: Date.UTC(2020, 0, 1) },
+    });
+    assert.equal(pastRest.status, 400);
+    assert.match(pastRest.body.error, /in the past/);
     assert.match(await edit("+event/create Bad"), /^Usage: \+event\/create/);
     assert.match(await edit("+event/edit 1/colour=red"), /^Usage: \+event\/edit/);
     assert.match(
@@ -450,6 +463,21 @@ Deno.test("events in game: +event commands with dates in the game's time zone", 
     assert.equal(await edit("+event/delete 1"), "#1 'Autumn Ball' is deleted, with its RSVPs.");
     assert.equal((await g.run(ann, "+event")).text("Ann"), "No upcoming events.");
     assert.match((await g.run(ann, "help events")).text("Ann"), /plugins\.events\.timezone/);
+
+    // Days named from today, as the help's examples do; a time edited into the past is noted.
+    const tomorrow = await edit("+event/create Council=tomorrow 19:30/Open to all.");
+    assert.match(tomorrow, /^Event #3 'Council' created for \w{3} \d{4}-\d\d-\d\d 19:30 E[SD]T\.$/);
+    const when = (await g.request("GET", "/api/v1/events", { as: ann })).body[0].startTime;
+    assert.ok(when > Date.now() && when < Date.now() + 2 * 86_400_000, String(when));
+    assert.match(await edit("+event/create Ball=saturday 20:00/Masks."), /created for Sat /);
+    assert.equal(
+      await edit("+event/edit 3/startTime=2020-10-31 20:00"),
+      "#3 'Council': startTime set to Sat 2020-10-31 20:00 EDT. Note: that time is in the past.",
+    );
+    // The help's examples are dates that never go stale.
+    const help = (await g.run(ann, "help events")).text("Ann");
+    assert.match(help, /\+event\/create Harvest Ball=saturday 20:00\//);
+    assert.doesNotMatch(help, /\b20\d\d-\d\d-\d\d\b/);
   } finally {
     await g.close();
   }

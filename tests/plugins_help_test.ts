@@ -179,6 +179,14 @@ Deno.test("help plugin: sources, priorities, REST writes, path safety and in-gam
     assertEquals((await alice.cmd("help emit", isType("help"))).data.topic, "@emit");
     assertEquals((await alice.cmd("help chan", isType("help"))).data.topic, "channels");
     await alice.cmd("help zzzz", /No help for 'zzzz'/);
+    // Help that talks about %r shows it, rather than breaking the line there.
+    const wiki = stripColour((await alice.cmd("help wiki", isType("help"))).msg);
+    assertMatch(wiki, /Use %r for a line break in a body written in game \(%r%r starts/);
+    const help = stripColour((await alice.cmd("help help", isType("help"))).msg);
+    assertMatch(help, /\(colour codes and %r allowed\)/);
+    // TinTin++ players learn to type \; for a semicolon.
+    const clients = stripColour((await alice.cmd("help tintin", isType("help"))).msg);
+    assertMatch(clients, /@dig Garden=North\\;n,South\\;s/);
     await alice.cmd("+help/set say=Hacked", /Permission denied/);
     await alice.cmd("+help/reload", /Permission denied/);
 

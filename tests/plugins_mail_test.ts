@@ -245,6 +245,11 @@ Deno.test("mail in game: @mail send, list, read, unread, reply, forward, delete,
     const list = (await g.run(bob, "@mail")).text("Bob");
     assert.match(list, /U +1 +Ann +\d{4}-\d\d-\d\d \d\d:\d\d +Tonight/);
     assert.match(list, /1 message, 1 unread/);
+    // The header's columns line up with the rows' (the number is right-aligned).
+    const [head, row] = list.split("\n");
+    for (const [label, value] of [["#", "1"], ["From", "Ann"], ["Subject", "Tonight"]]) {
+      assert.equal(head.indexOf(label), row.indexOf(value), `${label}\n${head}\n${row}`);
+    }
     const read = (await g.run(bob, "@mail 1")).text("Bob");
     assert.match(
       read,

@@ -55,7 +55,10 @@ Creates a room you own. With exit names, also opens an exit from here to the new
 one back. Exit names may carry aliases after semicolons. /teleport takes you there.
 
 Example:
-  @dig Garden=North;n,South;s`,
+  @dig Garden=North;n,South;s
+
+In TinTin++, type \\; for each semicolon: @dig Garden=North\\;n,South\\;s
+(see 'help clients').`,
       async exec(u) {
         const usage = "@dig <room>[=<exit to>[,<exit back>]]";
         const name = need(u.cmd.lhs, usage);
@@ -93,7 +96,9 @@ Opens an exit from this room, leading to a room (#dbref, 'here' or a unique room
 a room the exit is unlinked until you @link it.
 
 Example:
-  @open Door;d=#12`,
+  @open Door;d=#12
+
+In TinTin++, type \\; for the semicolon: @open Door\\;d=#12 (see 'help clients').`,
       async exec(u) {
         const spec = parseExitSpec(need(u.cmd.lhs, "@open <exit>[=<room>]"));
         const dest = u.cmd.rhs ? await b.findRoom(u.cmd.rhs, u.here) : null;

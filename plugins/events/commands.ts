@@ -27,6 +27,7 @@ export function eventCommands(svc: EventService): CommandSpec[] {
   return [{
     name: "+event",
     aliases: ["+events"],
+    guests: ["", "list", "view"],
     switches: [...PLAYER_SWITCHES, ...STAFF_SWITCHES],
     category: "events",
     help: "+event/list, +event/view <#>, +event/rsvp <#>[=attending|maybe|decline], " +
@@ -161,7 +162,8 @@ async function viewOne(svc: EventService, u: CommandSdk): Promise<void> {
 }
 
 async function create(svc: EventService, u: CommandSdk): Promise<void> {
-  const usage = "Usage: +event/create <title>=<YYYY-MM-DD[ HH:MM]>/<description>";
+  const usage = "Usage: +event/create <title>=<date>[ <HH:MM>]/<description> " +
+    "(date: YYYY-MM-DD, today, tomorrow or a weekday)";
   const title = u.cmd.lhs;
   if (!title || u.cmd.rhs === null) throw new CommandError(usage);
   const slash = u.cmd.rhs.indexOf("/");
@@ -219,15 +221,19 @@ async function edit(svc: EventService, u: CommandSdk): Promise<void> {
     : Array.isArray(after[field])
     ? (after[field] as string[]).join(", ")
     : String(after[field] ?? "(none)");
-  u.send(`${label(after)}: ${field} set to ${shown || "(empty)"}.`);
+  // A time moved into the past is allowed (a record kept straight), but said out loud.
+  const time = field === "startTime" ? after.startTime : field === "endTime" ? after.endTime : null;
+  const past = time !== null && time < svc.now() ? " Note: that time is in the past." : "";
+  u.send(`${label(after)}: ${field} set to ${shown || "(empty)"}.${past}`);
 }
 
 /** A date in the game's zone, or a clear refusal. */
 function date(svc: EventService, text: string): number {
-  const ms = parseDate(text, svc.zone);
+  const ms = parseDate(text, svc.zone, svc.now());
   if (ms === null) {
     throw new ValidationError(
-      `'${text.slice(0, 40)}' is not a date: use YYYY-MM-DD or YYYY-MM-DD HH:MM (${svc.zone}).`,
+      `'${text.slice(0, 40)}' is not a date: use YYYY-MM-DD, today, tomorrow or a weekday, ` +
+        `with an optional HH:MM (${svc.zone}).`,
     );
   }
   return check.time(ms, "the date");

@@ -11,6 +11,7 @@ import {
   type Page,
   type PluginBus,
   type PluginContext,
+  ValidationError,
 } from "../../src/plugins/mod.ts";
 import { changedFields, EventStore } from "./store.ts";
 import type { NewEvent } from "./validate.ts";
@@ -30,6 +31,8 @@ import { DEFAULT_ZONE, formatTime, validZone } from "./time.ts";
 
 /** Default for `plugins.events.reminderMinutes`. */
 export const DEFAULT_REMINDER_MINUTES = 15;
+/** How far before now a new event may start (a time typed as "now" a moment ago). */
+const PAST_GRACE_MS = 60_000;
 /** Open events checked together at start-up (two keys each, read in parallel batches). */
 const START_BATCH = 50;
 
@@ -152,6 +155,13 @@ export class EventService {
   /** Creates an event (status `upcoming`) and schedules it. */
   async create(input: NewEvent, actor: DbObject): Promise<EventRecord> {
     checkSpan(input.startTime, input.endTime ?? null);
+    // A new event in the past is a typo (a wrong year, say): it would be completed at once and
+    // no one could come. A minute's grace for "now".
+    if (input.startTime < this.now() - PAST_GRACE_MS) {
+      throw new ValidationError(
+        `The start time (${this.when(input.startTime)}) is in the past; give a future date.`,
+      );
+    }
     const now = Date.now();
     const ev = await this.store.create((number, id) => ({
       id,

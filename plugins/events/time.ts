@@ -55,19 +55,63 @@ function offsetAt(ms: number, zone: string): number {
   return asUtc - Math.floor(ms / 1000) * 1000;
 }
 
+/** A word for a day, then an optional `HH:MM`. */
+const RELATIVE_RE = /^([a-z]+)(?:[ T](\d{1,2}):(\d{2}))?$/i;
+
+/** Weekdays in `Date.getUTCDay` order. */
+const DAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+
+/** The weekday a word names (its full name or first three letters), or -1. */
+function weekdayOf(word: string): number {
+  return DAYS.findIndex((d) => d === word || d.slice(0, 3) === word);
+}
+
 /**
- * The instant a `YYYY-MM-DD` or `YYYY-MM-DD HH:MM` date names in `zone` (midnight when no time
- * is given), or null when the text is not such a date or names no real day (`2026-13-40`).
- * A wall time skipped by a daylight-saving jump reads as the instant just after it.
+ * The instant a date names in `zone` (midnight when no time is given), or null when the text is
+ * not a date or names no real day (`2026-13-40`). A date is `YYYY-MM-DD`, or `today`, `tomorrow`
+ * or a weekday (`friday`, `fri`: the soonest such day whose time is still ahead of `now`, today
+ * included), each with an optional ` HH:MM`. A wall time skipped by a daylight-saving jump reads
+ * as the instant just after it.
  */
-export function parseDate(text: string, zone: string): number | null {
-  const m = DATE_RE.exec(String(text ?? "").trim());
-  if (!m) return null;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const hour = m[4] === undefined ? 0 : Number(m[4]);
-  const minute = m[5] === undefined ? 0 : Number(m[5]);
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59) return null;
-  if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null;
+export function parseDate(text: string, zone: string, now = Date.now()): number | null {
+  const t = String(text ?? "").trim();
+  const m = DATE_RE.exec(t);
+  if (m) {
+    const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (month < 1 || month > 12 || day < 1) return null;
+    if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null;
+    return wallToInstant(year, month, day, m[4], m[5], zone);
+  }
+  const r = RELATIVE_RE.exec(t);
+  if (!r) return null;
+  const word = r[1].toLowerCase();
+  const today = wallParts(now, zone);
+  const at = (ahead: number) => {
+    // Date.UTC rolls the day over into the next month or year.
+    const d = new Date(Date.UTC(today.year, today.month - 1, today.day + ahead));
+    return wallToInstant(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), r[2], r[3], zone);
+  };
+  if (word === "today") return at(0);
+  if (word === "tomorrow") return at(1);
+  const weekday = weekdayOf(word);
+  if (weekday === -1) return null;
+  const ahead = (weekday - weekdayOf(today.weekday.toLowerCase()) + 7) % 7;
+  const first = at(ahead);
+  return first === null || ahead > 0 || first > now ? first : at(7);
+}
+
+/** The instant of a wall date and optional `HH`/`MM` in `zone`, or null for a bad time. */
+function wallToInstant(
+  year: number,
+  month: number,
+  day: number,
+  hh: string | undefined,
+  mm: string | undefined,
+  zone: string,
+): number | null {
+  const hour = hh === undefined ? 0 : Number(hh);
+  const minute = mm === undefined ? 0 : Number(mm);
+  if (hour > 23 || minute > 59) return null;
   const wall = Date.UTC(year, month - 1, day, hour, minute);
   // Two rounds settle the offset, also across a daylight-saving change.
   let ms = wall - offsetAt(wall, zone);

@@ -57,16 +57,17 @@ async function list(svc: MailService, u: CommandSdk): Promise<void> {
   if (!total) return u.send("You have no mail.");
   const offset = Math.max(0, total - SHOWN);
   const heads = await svc.store.inbox(u.me.id, { limit: SHOWN, offset }, false);
+  // One layout for the header and the rows, so the columns cannot drift apart.
+  const line = (flag: string, n: string, from: string, received: string, subject: string) =>
+    `${flag} ${padVisible(n, 4, "right")}  ${padVisible(from, 16)} ${
+      padVisible(received, 16)
+    }  ${subject}`;
   const rows = heads.map((h, i) =>
-    `${h.read ? " " : "%chU%cn"} ${padVisible(String(offset + i + 1), 4, "right")}  ${
-      padVisible(h.from, 16)
-    } ${padVisible(date(h.receivedAt), 16)}  ${h.subject}`
+    line(h.read ? " " : "%chU%cn", String(offset + i + 1), h.from, date(h.receivedAt), h.subject)
   );
   u.send(
     [
-      `%ch   ${padVisible("#", 4, "right")}  ${padVisible("From", 16)} ${
-        padVisible("Received", 16)
-      }  Subject%cn`,
+      `%ch${line(" ", "#", "From", "Received", "Subject")}%cn`,
       ...rows,
       `${total} message${total === 1 ? "" : "s"}, ${unread} unread${
         offset ? `; showing the newest ${SHOWN}` : ""
