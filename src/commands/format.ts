@@ -21,9 +21,34 @@ export function namesOf(obj: DbObject): string[] {
   return out;
 }
 
+/**
+ * An exit's whole name as `examine` shows it, MUX's way: its name and every alias, `;`-separated
+ * (`North;n;no`), the aliases of `@alias` included.
+ */
+export function exitFullName(obj: Pick<DbObject, "name" | "data">): string {
+  const extra = Array.isArray(obj.data?.aliases)
+    ? obj.data.aliases.filter((a): a is string => typeof a === "string" && !!a.trim())
+    : [];
+  return [obj.name, ...extra].join(";");
+}
+
 /** Name with its dbref when the viewer may see dbrefs (builders and up, or the controller). */
 export function nameFor(viewer: ObjectHead, obj: ObjectHead): string {
   const base = obj.flags.includes("exit") ? exitName(obj) : displayName(obj);
+  return withRef(viewer, obj, base);
+}
+
+/**
+ * `nameFor` as `examine` shows names: an exit with all its aliases (`North;n;no(#12)`), as MUX
+ * does, so a builder sees what the exit answers to.
+ */
+export function fullNameFor(viewer: ObjectHead, obj: DbObject): string {
+  return obj.flags.includes("exit")
+    ? withRef(viewer, obj, exitFullName(obj))
+    : nameFor(viewer, obj);
+}
+
+function withRef(viewer: ObjectHead, obj: ObjectHead, base: string): string {
   return showsRefs(viewer, obj) ? `${base}%cn(#${obj.id})` : base;
 }
 

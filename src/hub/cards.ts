@@ -1,5 +1,6 @@
 /**
- * What the hub keeps of each connected player for output: name, moniker, flags and owner.
+ * What the hub keeps of each connected player for output: name, moniker, flags, owner, colour
+ * and `@doing`.
  * Loaded at login and kept current from the object store's change events, so `look`, `who`,
  * `page` and the disconnect line never read the database for each player present.
  */
@@ -22,6 +23,7 @@ export function cardOf(p: DbObject): PlayerCard {
     data: typeof moniker === "string" && moniker ? Object.freeze({ moniker }) : NO_MONIKER,
     updatedAt: p.updatedAt,
     colour: colourModeOf(p.data?.colour),
+    doing: typeof p.data?.doing === "string" ? p.data.doing : "",
   });
 }
 

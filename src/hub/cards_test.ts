@@ -25,6 +25,7 @@ Deno.test("cards: a card keeps only what output reads, frozen", () => {
     data: { moniker: "%crAnn" },
     updatedAt: 5,
     colour: "auto",
+    doing: "",
   });
   assert.ok(Object.isFrozen(card) && Object.isFrozen(card.flags));
   assert.deepEqual(cardOf(player(5, "Ann", "")).data, {});

@@ -49,6 +49,8 @@ export interface PlayerCard extends ObjectHead {
   readonly updatedAt: number;
   /** The player's colour setting (`@colour`), applied to each of its connections. */
   readonly colour: ColourMode;
+  /** What the player is doing (`@doing`), shown in `who`; empty when unset. */
+  readonly doing: string;
 }
 
 /**

@@ -100,6 +100,9 @@ export const keys = {
   /** Prefix of online players. */
   onlineAll: (): Key => ["online"],
 
+  /** The header of `who`'s doing column, set with `@doing/header` (MUX's poll). */
+  doingHeader: (): Key => ["doing_header"],
+
   /** A runtime site setting made with `@site` (config path → value). */
   siteSetting: (path: string): Key => ["site", path],
   /** Prefix of every stored site setting. */

@@ -14,6 +14,7 @@ export const commands: CommandSpec[] = [
   {
     name: "@colour",
     aliases: ["@color"],
+    guests: true,
     category: "General",
     help: `@colour [on|off|auto]   (or @color)
 

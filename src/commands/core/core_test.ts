@@ -153,3 +153,176 @@ Deno.test("core: @describe and @name need control; player names stay unique", as
     await w.close();
   }
 });
+
+Deno.test("core: whisper reaches only its listeners, in MUX's words", async () => {
+  const w = await testWorld();
+  try {
+    const attic = await w.services.objects.create({ name: "Attic", type: "room" });
+    const a = await w.player("Alice");
+    const b = await w.player("Bobby");
+    const c = await w.player("Carol");
+    const d = await w.player("Dave");
+    const far = await w.player("Faraway", { location: attic.id });
+    await w.player("Zed", { online: false });
+    assert.deepEqual(await w.run(a.conn, "whisper bob=Meet me outside."), [
+      'You whisper "Meet me outside.%cn" to Bobby.',
+    ]);
+    assert.equal(w.hub.last(b.obj.id)?.msg, 'Alice whispers "Meet me outside.%cn"');
+    assert.deepEqual(w.hub.last(b.obj.id)?.data, {
+      type: "whisper",
+      from: { id: a.obj.id, name: "Alice", moniker: "Alice" },
+      to: [{ id: b.obj.id, name: "Bobby" }],
+      text: "Meet me outside.",
+      pose: false,
+    });
+    // Nobody else in the room hears it, nor that it happened.
+    assert.deepEqual([w.hub.texts(c.obj.id), w.hub.texts(d.obj.id)], [[], []]);
+    assert.deepEqual(await w.run(a.conn, "w Bobby,Carol=:winks."), [
+      'Bobby and Carol sense "Alice winks.%cn"',
+    ]);
+    assert.equal(w.hub.last(b.obj.id)?.msg, "You sense Alice winks.%cn");
+    assert.equal(w.hub.last(c.obj.id)?.msg, "You sense Alice winks.%cn");
+    await w.run(a.conn, "whisper carol=;'s hat tilts.");
+    assert.equal(w.hub.last(c.obj.id)?.msg, "You sense Alice's hat tilts.%cn");
+    await w.run(a.conn, 'whisper carol="quoted');
+    assert.equal(w.hub.last(c.obj.id)?.msg, 'Alice whispers "quoted%cn"');
+    assert.deepEqual(w.hub.texts(d.obj.id), []);
+    assert.deepEqual(await w.run(a.conn, "whisper faraway=hi"), ["Faraway is not here."]);
+    assert.deepEqual(w.hub.texts(far.obj.id), []);
+    assert.deepEqual(await w.run(a.conn, "whisper Zed=hi"), ["Zed is not connected."]);
+    assert.deepEqual(await w.run(a.conn, "whisper Nobody=hi"), [
+      "I don't recognize a player named 'Nobody'.",
+    ]);
+    assert.deepEqual(await w.run(a.conn, "whisper alice=hi"), ["You can't whisper to yourself."]);
+    assert.deepEqual(await w.run(a.conn, "whisper bobby"), ["Usage: whisper <player>=<message>"]);
+    assert.deepEqual(await w.run(a.conn, "whisper bobby= "), ["Whisper what?"]);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("core: @doing shows in who; staff set the column's header", async () => {
+  const w = await testWorld();
+  try {
+    const a = await w.player("Alice");
+    const staff = await w.player("Wiz", { flags: ["admin"] });
+    assert.deepEqual(await w.run(a.conn, "@doing Looking for a %chscene"), [
+      "Doing set: Looking for a %chscene%cn",
+    ]);
+    const who = (await w.run(a.conn, "who"))[0];
+    assert.match(who, /^%chPlayer Name +On For +Idle {2}Doing%cn$/m);
+    assert.match(who, /^Alice +\S+ +\S+ {2}Looking for a %chscene/m);
+    assert.equal(w.hub.last(a.obj.id)?.data?.header, "Doing");
+    assert.deepEqual(await w.run(a.conn, "@doing/header Poll?"), [
+      "Only staff can set the header.",
+    ]);
+    assert.deepEqual(await w.run(staff.conn, "@doing/header What's up?"), [
+      "Poll set: What's up?%cn",
+    ]);
+    assert.deepEqual(await w.run(a.conn, "@doing/poll"), ["Poll: What's up?"]);
+    assert.match((await w.run(a.conn, "who"))[0], /Idle {2}What's up\?%cn$/m);
+    // A narrow screen drops the column rather than squeezing it.
+    const narrow = await w.run(w.hub.connect(a.obj, { width: 30 }), "who");
+    assert.doesNotMatch(narrow[0], /What's up|Looking/);
+    assert.deepEqual(await w.run(a.conn, `@doing ${"x".repeat(61)}`), [
+      "Your doing message must be 60 characters or fewer.",
+    ]);
+    assert.deepEqual(await w.run(a.conn, "@doing two%rlines"), [
+      "Your doing message must be one line.",
+    ]);
+    assert.deepEqual(await w.run(a.conn, "@doing"), ["Doing cleared."]);
+    assert.doesNotMatch((await w.run(a.conn, "who"))[0], /Looking/);
+    assert.deepEqual(await w.run(staff.conn, "@doing/header"), [
+      "Poll cleared: the header is Doing again.",
+    ]);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("core: +where hides unfindable players and hidden rooms, but not from staff", async () => {
+  const w = await testWorld();
+  try {
+    const attic = await w.services.objects.create({ name: "Attic", type: "room" });
+    const vault = await w.services.objects.create({ name: "Vault", type: "room", flags: ["dark"] });
+    const den = await w.services.objects.create({
+      name: "Den",
+      type: "room",
+      flags: ["unfindable"],
+    });
+    const a = await w.player("Alice");
+    await w.player("Bob", { location: attic.id });
+    const shy = await w.player("Shy", { location: attic.id });
+    await w.player("Vic", { location: vault.id });
+    await w.player("Dee", { location: den.id });
+    const staff = await w.player("Wiz", { flags: ["admin"], location: attic.id });
+    assert.match((await w.run(shy.conn, "@set me=unfindable"))[0], /Flag unfindable set on Shy/);
+    const seen = (await w.run(a.conn, "+where"))[0];
+    assert.match(seen, /^%chLocation +Players%cn$/m);
+    assert.match(seen, /^Attic +Bob, Wiz$/m);
+    assert.match(seen, /^Limbo +Alice$|^\S+ +Alice$/m);
+    assert.doesNotMatch(seen, /Shy|Vic|Dee|Vault|Den/);
+    assert.match(seen, /^3 players in 2 places; 3 unfindable\.$/m);
+    const all = (await w.run(staff.conn, "+where"))[0];
+    assert.match(all, /^Attic +Bob, Shy \(unfindable\), Wiz$/m);
+    assert.match(all, /^Vault \(hidden\) +Vic$/m);
+    assert.match(all, /^Den \(hidden\) +Dee$/m);
+    // A player in a hidden room still sees where they are.
+    const vic = (await w.run((await w.player("Val", { location: vault.id })).conn, "+where"))[0];
+    assert.match(vic, /^Vault \(hidden\) +Val$/m);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("core: examine shows an exit with its aliases, look with its name", async () => {
+  const w = await testWorld();
+  try {
+    const b0 = await w.player("Builder", { flags: ["builder"] });
+    const garden = await w.services.objects.create({ name: "Garden", type: "room" });
+    const hall = await w.services.objects.create({ name: "Hall", type: "room", owner: b0.obj.id });
+    await w.services.objects.update(b0.obj.id, (o) => {
+      o.location = hall.id;
+    });
+    const b = { ...b0, obj: (await w.services.objects.get(b0.obj.id))! };
+    const exit = await w.services.objects.create({
+      name: "North <N>;n;north",
+      type: "exit",
+      location: hall.id,
+      owner: b.obj.id,
+      data: { destination: garden.id, aliases: ["no"] },
+    });
+    const here = (await w.run(b.conn, "examine here"))[0];
+    assert.match(here, new RegExp(`Exits:%cn North <N>;n;north;no%cn\\(#${exit.id}\\)`));
+    const ex = (await w.run(b.conn, "examine n"))[0];
+    assert.match(ex, new RegExp(`^%chNorth <N>;n;north;no%cn\\(#${exit.id}\\)%cn`));
+    const look = (await w.run(b.conn, "look"))[0];
+    assert.match(look, new RegExp(`Exits:%cn North <N>%cn\\(#${exit.id}\\)`));
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("core: guests may look, talk and move, and nothing that changes the world", async () => {
+  const w = await testWorld();
+  try {
+    const g = await w.player("Guest1", { flags: ["guest"] });
+    const b = await w.player("Bob");
+    await w.services.objects.create({ name: "Stone", type: "thing", location: "1" });
+    const denied =
+      "Guests can't do that. To play, make a character: QUIT, then create <name> <password>.";
+    for (const line of ["get stone", "@emit Boo", "@describe me=x", "@set me=unfindable"]) {
+      assert.deepEqual(await w.run(g.conn, line), [denied], line);
+    }
+    assert.deepEqual(await w.run(g.conn, "@doing Visiting"), ["Doing set: Visiting%cn"]);
+    assert.deepEqual(await w.run(g.conn, "say Hello!"), ['You say, "Hello!%cn"']);
+    assert.equal(w.hub.last(b.obj.id)?.msg, 'Guest1 says, "Hello!%cn"');
+    assert.deepEqual(await w.run(g.conn, "whisper bob=psst"), ['You whisper "psst%cn" to Bob.']);
+    assert.match((await w.run(g.conn, "look"))[0], /Limbo/);
+    assert.match((await w.run(g.conn, "who"))[0], /Guest1 .* Visiting/);
+    // Staff commands stay what their locks make them.
+    assert.deepEqual(await w.run(g.conn, "@boot Bob"), ["Permission denied."]);
+  } finally {
+    await w.close();
+  }
+});

@@ -5,7 +5,7 @@ import { canControl, canSee } from "../../world/access.ts";
 import { typeOf } from "../../world/objects.ts";
 import { wrapText } from "../../text/colour.ts";
 import { CommandError } from "../errors.ts";
-import { clampWidth, labelled, nameFor } from "../format.ts";
+import { clampWidth, fullNameFor, labelled, nameFor } from "../format.ts";
 import { NOT_HERE } from "../target.ts";
 
 /** Longest data value shown on one line. */
@@ -32,6 +32,7 @@ export const commands: CommandSpec[] = [
   {
     name: "examine",
     aliases: ["ex"],
+    guests: true,
     category: "Information",
     help: `examine <target>   (or ex <target>)
 
@@ -48,7 +49,7 @@ Examples:
       const s = u.services;
       const owner = obj.owner ? await s.objects.get(obj.owner) : null;
       const desc = obj.data.description ?? "";
-      const lines = [`%ch${nameFor(u.me, obj)}%cn`];
+      const lines = [`%ch${fullNameFor(u.me, obj)}%cn`];
       const full = canControl(u.me, obj);
       if (!full) {
         lines.push(`Owner: ${owner ? owner.name : "nobody"}`);
@@ -86,7 +87,7 @@ Examples:
       if (contents.length) {
         lines.push(labelled("Contents", contents.map((o) => nameFor(u.me, o)), w));
       }
-      if (exits.length) lines.push(labelled("Exits", exits.map((o) => nameFor(u.me, o)), w));
+      if (exits.length) lines.push(labelled("Exits", exits.map((o) => fullNameFor(u.me, o)), w));
       lines.push(
         `Created: ${new Date(obj.createdAt).toISOString()}   Modified: ${
           new Date(obj.updatedAt).toISOString()

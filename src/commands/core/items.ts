@@ -34,6 +34,7 @@ export const commands: CommandSpec[] = [
   {
     name: "inventory",
     aliases: ["i", "inv"],
+    guests: true,
     category: "Items",
     help: `inventory   (or i)
 

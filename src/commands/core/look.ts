@@ -17,6 +17,7 @@ export const commands: CommandSpec[] = [
   {
     name: "look",
     aliases: ["l"],
+    guests: true,
     category: "Navigation",
     help: `look [<target>]
 

@@ -9,6 +9,7 @@ import { goThrough, matchExit, moveActor } from "../move.ts";
 export const commands: CommandSpec[] = [
   {
     name: "home",
+    guests: true,
     category: "Navigation",
     help: `home
 
@@ -27,6 +28,7 @@ Takes you back to your home room (where you started, unless staff set another).`
   {
     name: "go",
     aliases: ["move"],
+    guests: true,
     category: "Navigation",
     help: `go <exit>
 

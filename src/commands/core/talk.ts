@@ -1,4 +1,4 @@
-/** Talking: say, pose, semipose, @emit, page, think. */
+/** Talking: say, pose, semipose, @emit, whisper, page, think. */
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { ObjectHead } from "../../world/types.ts";
 import type { OutboundData } from "../../hub/types.ts";
@@ -84,10 +84,49 @@ async function recipients(u: CommandSdk, list: string): Promise<ObjectHead[]> {
   return out;
 }
 
+/**
+ * Finds whisper recipients: players in the actor's room, by name, alias or dbref (one batched
+ * read), else by a unique prefix of the name of a connected player in the room. Someone known
+ * but elsewhere, or not connected, is refused by name, as page does.
+ */
+async function nearby(u: CommandSdk, roomId: string, list: string): Promise<ObjectHead[]> {
+  const names = splitNames(list);
+  if (!names.length) throw new CommandError("Whisper to whom? Usage: whisper <player>=<message>");
+  if (names.length > MAX_PAGE_TARGETS) {
+    throw new CommandError(`You can whisper to at most ${MAX_PAGE_TARGETS} players at once.`);
+  }
+  const { each } = await u.services.players.findMany(names, u.me);
+  let present: ObjectHead[] | null = null;
+  const out: ObjectHead[] = [];
+  for (const [i, n] of names.entries()) {
+    let p: ObjectHead | null = each[i];
+    if (!p && n.length <= 64) {
+      present ??= u.hub.playersIn(roomId).map((id) => u.hub.playerCard(id)).filter((c) => !!c);
+      const lower = n.toLowerCase();
+      const hits = present.filter((o) => o.name.toLowerCase().startsWith(lower));
+      if (hits.length > 1) {
+        throw new CommandError(
+          `I don't know which one you mean: ${hits.slice(0, 10).map((o) => o.name).join(", ")}.`,
+        );
+      }
+      p = hits[0] ?? null;
+    }
+    if (!p || !p.flags.includes("player")) {
+      throw new CommandError(`I don't recognize a player named '${quote(n)}'.`);
+    }
+    if (p.id === u.me.id) throw new CommandError("You can't whisper to yourself.");
+    if (!u.hub.isOnline(p.id)) throw new CommandError(`${p.name} is not connected.`);
+    if (u.hub.roomOf(p.id) !== roomId) throw new CommandError(`${p.name} is not here.`);
+    if (!out.some((o) => o.id === p!.id)) out.push(p);
+  }
+  return out;
+}
+
 /** The talk family. */
 export const commands: CommandSpec[] = [
   {
     name: "say",
+    guests: true,
     category: "Communication",
     help: `say <message>   or   "<message>
 
@@ -107,6 +146,7 @@ Example:
   },
   {
     name: "pose",
+    guests: true,
     category: "Communication",
     help: `pose <action>   or   :<action>
 
@@ -123,13 +163,16 @@ Example:
   },
   {
     name: "semipose",
+    guests: true,
     category: "Communication",
     help: `semipose <text>   or   ;<text>
 
 Like pose, but with no space after your name.
 
 Example:
-  ;'s cat purrs.   (everyone sees: Alice's cat purrs.)`,
+  ;'s cat purrs.   (everyone sees: Alice's cat purrs.)
+
+In TinTin++, type \\; for the semicolon (see 'help clients').`,
     exec(u) {
       const text = u.cmd.args;
       if (!text.trim()) throw new CommandError("Pose what?");
@@ -155,20 +198,66 @@ Example:
   },
   {
     name: "think",
+    guests: true,
     category: "Communication",
     help: `think <text>
 
 Shows the text to you alone; handy for testing colour codes.
 
 Example:
-  think %chBold%cn and %crred%cn.`,
+  think %%chBold%%cn and %%crred%%cn.`,
     exec(u) {
       u.send(u.cmd.args, { type: "think", text: u.cmd.args });
     },
   },
   {
+    name: "whisper",
+    aliases: ["w"],
+    guests: true,
+    category: "Communication",
+    help: `whisper <player>[,<player>...]=<message>
+whisper <player>=:<pose>      (or ;<pose>)
+
+Says something privately to players in the same room; nobody else in the room hears it, nor
+that you whispered.
+
+Examples:
+  whisper Bob=Meet me outside.          (Bob sees: Alice whispers "Meet me outside.")
+  whisper Bob,Carol=:winks.             (they see: You sense Alice winks.)`,
+    async exec(u) {
+      if (u.cmd.rhs === null) throw new CommandError("Usage: whisper <player>=<message>");
+      const raw = u.cmd.rhs;
+      if (!raw.trim()) throw new CommandError("Whisper what?");
+      const to = await nearby(u, inRoom(u), u.cmd.lhs);
+      // `"` marks a plain whisper, as in MUX; `:` and `;` make it a pose.
+      const pose = raw.startsWith(":") || raw.startsWith(";");
+      const text = raw.startsWith('"') ? raw.slice(1) : raw;
+      const body = raw.startsWith(":") ? ` ${raw.slice(1).trimStart()}` : raw.slice(1);
+      const me = displayName(u.me);
+      const names = joinList(to.map((p) => p.name));
+      const data = {
+        type: "whisper",
+        from: from(u.me),
+        to: to.map((p) => ({ id: p.id, name: p.name })),
+        text: pose ? body.trim() : text,
+        pose,
+      };
+      u.hub.sendToPlayers(to.map((p) => p.id), {
+        msg: pose ? `You sense ${me}${body}%cn` : `${me} whispers "${text}%cn"`,
+        data,
+      });
+      u.send(
+        pose
+          ? `${names} ${to.length === 1 ? "senses" : "sense"} "${me}${body}%cn"`
+          : `You whisper "${text}%cn" to ${names}.`,
+        data,
+      );
+    },
+  },
+  {
     name: "page",
     aliases: ["p"],
+    guests: true,
     category: "Communication",
     help: `page <player>[ <player>...]=<message>
 page <player>=:<pose>
