@@ -8,7 +8,8 @@ import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
 import type { TelnetClient } from "./telnet_client.ts";
 
 Deno.test("boards and jobs over telnet: posts, notices, requests and answers", async () => {
-  const srv = await startSupervised();
+  // Without the default boards, so the board made here is number 1.
+  const srv = await startSupervised({ config: { plugins: { boards: { defaultBoards: [] } } } });
   const open: TelnetClient[] = [];
   try {
     const reg = await api(srv.base, "POST", "/api/v1/auth/register", {

@@ -6,8 +6,10 @@ import { connectWs, type WsMessage } from "./ws_client.ts";
 
 const chanMsg = (text: RegExp) => (m: WsMessage) => m.data.type === "channel" && text.test(m.msg);
 
-/** No automatic joins, so a test can count and check joins it makes itself. */
-const NO_DEFAULTS = { config: { plugins: { channels: { defaultChannels: [] } } } };
+/** Only Public, and no automatic joins, so a test can count and check joins it makes itself. */
+const NO_DEFAULTS = {
+  config: { plugins: { channels: { defaultChannels: [{ name: "Public", join: false }] } } },
+};
 
 Deno.test("channels plugin: join, talk, history, locks, hidden, masking, staff commands", async () => {
   const w = await startPluginWorld(["Alice", "Bob", "Carol"], NO_DEFAULTS);
@@ -196,7 +198,10 @@ Deno.test("channels plugin: a destroyed Public stays destroyed across restarts",
   }
   const again = await startServer({ dir: w.srv.dir });
   try {
-    assertEquals((await api(again.base, "GET", "/api/v1/channels")).body, []);
+    const names = (await api(again.base, "GET", "/api/v1/channels")).body.map((c: {
+      name: string;
+    }) => c.name);
+    assertEquals(names, ["OOC"]);
   } finally {
     await again.stop();
   }
@@ -240,17 +245,49 @@ Deno.test("channels plugin: members toaded while it was disabled are dropped whe
   }
 });
 
-Deno.test("channels plugin: new players join Public as 'pub' and can talk at once", async () => {
+Deno.test("channels plugin: a fresh game's Public, OOC and Staff; new players join, pub who", async () => {
   const w = await startPluginWorld(["Alice", "Bob"]);
   try {
     const alice = await w.login("Alice");
     const bob = await w.login("Bob");
+    const root = await w.login("Root");
     await alice.send("pub Hello, world");
     const heard = await bob.ws.expect(chanMsg(/Alice says, "Hello, world"/));
     assertEquals(heard.data.channel, "Public");
-    const pub = (await api(w.srv.base, "GET", "/api/v1/channels")).body
-      .find((c: { name: string }) => c.name === "Public");
-    assertEquals(pub.members, 3, "Root (first-run), Alice and Bob");
+    const list = async (token?: string) =>
+      (await api(w.srv.base, "GET", "/api/v1/channels", undefined, token)).body as {
+        name: string;
+        header: string;
+        members: number;
+      }[];
+    // Staff is hidden from players and locked to staff; the superuser joined it at first run.
+    // The joins follow each registration (player:created), one channel after another.
+    const end = Date.now() + 10_000;
+    while ((await list()).some((c) => c.members < 3) && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assertEquals(await list(), [
+      { name: "OOC", header: "[OOC]", members: 3 },
+      { name: "Public", header: "[Public]", members: 3 },
+    ]);
+    assertEquals((await list(w.tokens.Root)).map((c) => [c.name, c.members]), [
+      ["OOC", 3],
+      ["Public", 3],
+      ["Staff", 1],
+    ]);
+    await bob.send("o Anyone up for a scene?");
+    await alice.ws.expect(chanMsg(/^\[OOC\] Bob says, "Anyone up for a scene\?"/));
+    await root.send("sta Staff only.");
+    await root.ws.expect(chanMsg(/^\[Staff\] Root says, "Staff only\."/));
+    await alice.cmd("sta hello?", /Huh\?/);
+    await alice.cmd("+chan/join Staff", /There is no channel called Staff/);
+
+    // MUX's `pub who` and `pub last <n>`: not said on the channel.
+    const who = await alice.cmd("pub who", /online/);
+    assertEquals(who.msg, "On Public (3 online): Alice, Bob, Root");
+    assertEquals(who.data.type, "chanwho");
+    const last = await alice.cmd("pub last 1", /Recent messages on Public/);
+    assertMatch(last.msg, /\] Alice: Hello, world$/);
     await alice.cmd("+chan/leave Public", /leave Public/);
     await alice.cmd("pub Still here?", /Huh\?/);
   } finally {

@@ -4,15 +4,24 @@
  * in-game commands with the new-post notice.
  */
 import assert from "node:assert/strict";
-import { startTestGame, type TestGame, type TestPlayer } from "../../src/plugins/testing.ts";
+import {
+  memoryPluginKv,
+  startTestGame,
+  type TestGame,
+  type TestPlayer,
+} from "../../src/plugins/testing.ts";
+import { BoardStore } from "./store.ts";
+import { seedBoards } from "./defaults.ts";
 
 const B = "/api/v1/boards";
+/** A game without the default boards: these tests number the boards they make from 1. */
+const NO_DEFAULTS = { plugins: { boards: { defaultBoards: [] } } };
 
 async function withGame(
   fn: (g: TestGame, staff: TestPlayer) => Promise<void>,
   config?: Record<string, unknown>,
 ) {
-  const game = await startTestGame({ plugins: ["boards"], config });
+  const game = await startTestGame({ plugins: ["boards"], config: { ...NO_DEFAULTS, ...config } });
   try {
     await fn(game, await game.player("Wiz", { flags: ["wizard"] }));
   } finally {
@@ -354,7 +363,7 @@ Deno.test("boards: +bb commands in game, the new-post notice, staff commands", a
 });
 
 Deno.test("boards: a REST subject is one line, so the new-post notice cannot forge a line", async () => {
-  const game = await startTestGame({ plugins: ["boards"] });
+  const game = await startTestGame({ plugins: ["boards"], config: NO_DEFAULTS });
   try {
     const wiz = await game.player("Wiz", { flags: ["wizard"] });
     const ann = await game.player("Ann"), bob = await game.player("Bob");
@@ -423,5 +432,63 @@ Deno.test("boards: a player posts at most plugins.boards.postsPerDay a board a d
     assert.match((await game.run(ann, "+bbpost general/s=b")).text("Ann"), /posted 2 times/);
     for (let i = 0; i < 3; i++) assert.equal((await post(wiz, "general")).status, 201);
     assert.equal((await game.request("GET", `${B}/general`, { as: ann })).body.posts, 5);
-  }, { plugins: { boards: { postsPerDay: 2 } } });
+  }, { plugins: { boards: { postsPerDay: 2, defaultBoards: [] } } });
+});
+
+Deno.test("boards: a fresh game has Announcements (staff post) and General", async () => {
+  const game = await startTestGame({ plugins: ["boards"] });
+  try {
+    const wiz = await game.player("Wiz", { flags: ["wizard"] });
+    const ann = await game.player("Ann");
+    const list = (await game.request("GET", B, { as: ann })).body;
+    assert.deepEqual(
+      list.map((b: { id: string; name: string; description: string }) => [b.id, b.name]),
+      [["1", "Announcements"], ["2", "General"]],
+    );
+    const post = (as: TestPlayer, board: string) =>
+      game.request("POST", `${B}/${board}/posts`, { as, body: { subject: "Hi", body: "x" } });
+    assert.equal((await post(ann, "announcements")).status, 403);
+    assert.equal((await post(wiz, "announcements")).status, 201);
+    assert.equal((await post(ann, "general")).status, 201);
+    assert.match((await game.run(ann, "+bbread")).text("Ann"), /Announcements[\s\S]*General/);
+  } finally {
+    await game.close();
+  }
+});
+
+Deno.test("boards: the defaults are made once, only on a game without boards", async () => {
+  const fresh = await memoryPluginKv("boards");
+  const older = await memoryPluginKv("boards");
+  try {
+    const store = new BoardStore(fresh.kv);
+    const problems = await seedBoards(store, [
+      { name: "News", postLock: "admin+" },
+      { name: "x/y" },
+      { name: "Bad lock", readLock: "(((" },
+    ]);
+    assert.deepEqual((await store.boards()).map((b) => [b.name, b.postLock]), [["News", "admin+"]]);
+    assert.equal(problems.length, 2);
+    assert.match(problems[0], /^default board 'x\/y' not made: name must start/);
+    assert.match(problems[1], /^default board 'Bad lock' not made: readLock: Lock syntax/);
+    // Destroyed by staff, it stays destroyed: the game was seeded once.
+    await store.deleteBoard((await store.boards())[0]);
+    assert.deepEqual(await seedBoards(store, [{ name: "News" }]), []);
+    assert.deepEqual(await store.boards(), []);
+    // A game that had boards before this engine version gets none of the defaults.
+    const oldStore = new BoardStore(older.kv);
+    await oldStore.createBoard({
+      name: "Mine",
+      slug: "mine",
+      description: "",
+      readLock: "",
+      postLock: "",
+      createdAt: 0,
+      createdBy: "1",
+    });
+    await seedBoards(oldStore, [{ name: "General" }]);
+    assert.deepEqual((await oldStore.boards()).map((b) => b.name), ["Mine"]);
+  } finally {
+    fresh.close();
+    older.close();
+  }
 });

@@ -127,6 +127,7 @@ export function boardCommands(svc: BoardService): CommandSpec[] {
   return [
     {
       name: "+bbread",
+      guests: true,
       category: "boards",
       help: "+bbread lists boards; +bbread <board> lists posts; +bbread <board>/<#> reads one.",
       async exec(u) {
@@ -194,6 +195,7 @@ export function boardCommands(svc: BoardService): CommandSpec[] {
     },
     {
       name: "+bbnext",
+      guests: true,
       category: "boards",
       help: "+bbnext reads your next unread post.",
       async exec(u) {
@@ -204,6 +206,7 @@ export function boardCommands(svc: BoardService): CommandSpec[] {
     },
     {
       name: "+bbnew",
+      guests: true,
       category: "boards",
       help: "+bbnew lists your unread posts on every board.",
       async exec(u) {
@@ -226,6 +229,7 @@ export function boardCommands(svc: BoardService): CommandSpec[] {
     },
     {
       name: "+bbscan",
+      guests: true,
       category: "boards",
       help: "+bbscan shows how many unread posts each board holds for you.",
       async exec(u) {
@@ -243,6 +247,7 @@ export function boardCommands(svc: BoardService): CommandSpec[] {
     },
     {
       name: "+bbcatchup",
+      guests: true,
       category: "boards",
       help: "+bbcatchup <board>|all marks a board, or every board, read.",
       async exec(u) {

@@ -28,4 +28,6 @@ export const boardKeys = {
   read: (boardId: string, playerId: string) => ["read", boardId, playerId],
   /** Prefix of every player's read state of one board. */
   readOf: (boardId: string) => ["read", boardId],
+  /** Set once a game's boards were first looked at, so a destroyed default stays destroyed. */
+  seeded: () => ["seeded"],
 };

@@ -1,7 +1,8 @@
 /**
  * The boards plugin: bulletin boards with per-board post numbers, read and post locks and
  * per-player unread state; REST at `/api/v1/boards` (also `/api/v1/bbs`) and Myrddin-style
- * `+bb` commands in game. See docs/boards.md.
+ * `+bb` commands in game. A fresh game gets the default boards (Announcements, General unless
+ * configured otherwise; see defaults.ts). See docs/boards.md.
  */
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { BoardStore } from "./store.ts";
@@ -9,12 +10,16 @@ import { BoardService, DEFAULT_POSTS_PER_DAY } from "./service.ts";
 import { boardRoutes, PREFIXES } from "./routes.ts";
 import { boardsApi } from "./api.ts";
 import { boardCommands } from "./commands.ts";
+import { defaultBoards, seedBoards } from "./defaults.ts";
 
 const plugin: PluginModule = {
   name: "boards",
-  init(ctx: PluginContext) {
+  async init(ctx: PluginContext) {
+    const store = new BoardStore(ctx.kv);
+    const defaults = defaultBoards(ctx.config.defaultBoards, (m) => ctx.log.warn(m));
+    for (const problem of await seedBoards(store, defaults)) ctx.log.warn(problem);
     const svc = new BoardService({
-      store: new BoardStore(ctx.kv),
+      store,
       deliver: ctx.deliver,
       players: ctx.players,
       world: ctx.world,
@@ -27,6 +32,8 @@ const plugin: PluginModule = {
       }),
       notices: (opts) => ctx.notices(opts),
     });
+    // A toaded or destroyed player (a guest that left, say) leaves no read state behind.
+    ctx.hooks.worldHooks.on("player:removed", (p) => store.forgetReader(p.id));
     for (const prefix of PREFIXES) {
       boardRoutes(ctx.http(prefix), svc, ctx.rates);
       ctx.openapi(boardsApi(prefix));

@@ -71,6 +71,16 @@ export class BoardStore {
     return (await this.kv.page<Board>(K.allOrder(), { limit: MAX_BOARDS })).items;
   }
 
+  /** True when the default boards were made (or the game had boards of its own before). */
+  async seeded(): Promise<boolean> {
+    return (await this.kv.get<boolean>(K.seeded())) === true;
+  }
+
+  /** Records that the default boards are done with. */
+  async markSeeded(): Promise<void> {
+    await this.kv.set(K.seeded(), true);
+  }
+
   /** One board by id, or null. */
   board(id: string): Promise<Board | null> {
     return this.kv.get<Board>(K.board(id));
@@ -116,6 +126,16 @@ export class BoardStore {
     }
     if (!(await op.commit()).ok) throw new ConflictError("The board changed; try again.");
     return after;
+  }
+
+  /** Drops what a removed player had read of every board (the boards are at most MAX_BOARDS). */
+  async forgetReader(playerId: string): Promise<void> {
+    const boards = await this.boards();
+    for (let i = 0; i < boards.length; i += 50) {
+      const op = this.kv.atomic();
+      for (const b of boards.slice(i, i + 50)) op.delete(this.kv.key(...K.read(b.id, playerId)));
+      await op.commit();
+    }
   }
 
   /**

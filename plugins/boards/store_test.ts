@@ -103,6 +103,29 @@ Deno.test("boards store: the mark moves over deleted posts; unread counts skip t
   }
 });
 
+Deno.test("boards store: a removed reader's read state goes from every board", async () => {
+  const mem = await memoryPluginKv("boards");
+  try {
+    const store = new BoardStore(mem.kv);
+    const one = await boardWithPosts(store, 2);
+    const { id: _id, ...fields } = one;
+    const two = await store.createBoard({ ...fields, name: "Two", slug: "two" });
+    for (const b of [one, two]) {
+      await store.markRead(b.id, "7", 1);
+      await store.markRead(b.id, "8", 1);
+    }
+    await store.forgetReader("7");
+    assert.deepEqual(await store.readStates([one.id, two.id], "7"), [null, null]);
+    assert.deepEqual(
+      (await store.readStates([one.id, two.id], "8")).map((r) => r?.hw),
+      [1, 1],
+      "other readers keep theirs",
+    );
+  } finally {
+    mem.close();
+  }
+});
+
 Deno.test("boards store: a game holds at most MAX_BOARDS boards (409 past that)", async () => {
   const mem = await memoryPluginKv("boards");
   try {

@@ -36,9 +36,10 @@ async function setup(online: string[]) {
     store,
     deliver: { toPlayers },
     players: { isConnected: (id) => on.has(id), displayName },
-    isCommand: (w) => w === "look",
+    isCommand: (w) => w === "look" || w === "ooc",
     historyLimit: () => 3,
     onChange: () => {},
+    defaultAlias: (lower) => lower === "ooc" ? "o" : undefined,
   });
   return { kv, store, svc, sent };
 }
@@ -89,7 +90,7 @@ Deno.test("channels: aliases default to three letters and never shadow commands"
     await assert.rejects(t.svc.create(player("9"), "Two", { header: "[a%rb]" }), /one line/);
     await assert.rejects(t.svc.set("Gossip", "header", "x\ny"), /one line/);
     assert.equal((await t.svc.set("Gossip", "header", "[100%%r]")).header, "[100%%r]");
-    const [talk, byName] = talkCommands(t.svc);
+    const [talk, byName] = talkCommands(t.svc, { getMany: () => Promise.resolve([]) });
     assert.equal(talk.pattern?.test("gos hello"), true);
     assert.equal(talk.pattern?.test("gossip hello"), false);
     assert.equal(talk.pattern?.test("look"), false);
@@ -249,6 +250,21 @@ Deno.test("channels bridge: speakAs says literal text as name@Source; onLine hea
     off();
     await t.svc.talk(player("1"), ch, "after");
     assert.equal(heard.length, 3, "a removed listener hears nothing");
+  } finally {
+    t.kv.close();
+  }
+});
+
+Deno.test("channels: a default channel's alias, and joining again keeps the alias one has", async () => {
+  const t = await setup([]);
+  try {
+    await t.svc.create(player("9"), "OOC", {});
+    // `ooc` is a command: the configured default alias is used instead.
+    assert.equal((await t.svc.join(player("1"), "ooc")).alias, "o");
+    await assert.rejects(t.svc.join(player("2"), "OOC", "ooc"), /is a command/);
+    assert.equal((await t.svc.join(player("2"), "OOC", "chat")).alias, "chat");
+    // Joining again without an alias (the web client's Join button) is no error.
+    assert.equal((await t.svc.join(player("2"), "OOC")).alias, "chat");
   } finally {
     t.kv.close();
   }

@@ -68,6 +68,7 @@ export function channelCommands(
   return [
     {
       name: "+chan",
+      guests: true,
       aliases: ["+channel", "@channel"],
       switches: ["join", "leave", "list", "who", "history"],
       category: "channels",
@@ -83,48 +84,17 @@ export function channelCommands(
         if (!ch || (ch.hidden && !staff && !svc.isMember(ch, u.me.id))) {
           throw new CommandError(`There is no channel called ${u.cmd.lhs.slice(0, 40)}.`);
         }
-        if (sw === "who") {
-          if (ch.masking && !staff) {
-            throw new CommandError(`${ch.name} is masked; its members are hidden.`);
-          }
-          const ids = svc.online(ch);
-          const players = await world.getMany(ids);
-          const names = players.map((p) => p.name).sort();
-          return u.send(
-            names.length
-              ? `On ${ch.name} (${names.length} online): ${names.join(", ")}`
-              : `Nobody on ${ch.name} is online.`,
-            {
-              type: "chanwho",
-              channel: ch.name,
-              online: players.map((p) => ({ id: p.id, name: p.name })),
-            },
-          );
-        }
+        if (sw === "who") return await whoOn(u, svc, world, ch);
         // history
         if (ch.lock && !staff && !svc.isMember(ch, u.me.id)) {
           throw new CommandError("Only members may read this channel's history.");
         }
-        const n = u.cmd.rhs ? Number(u.cmd.rhs) : 10;
-        if (!Number.isInteger(n) || n < 1) {
-          throw new CommandError("The count must be a whole number.");
-        }
-        const entries = await svc.history(u.me, ch, { limit: Math.min(n, 100), offset: 0 });
-        if (!entries.length) return u.send(`${ch.name} has no history yet.`);
-        u.send(
-          [
-            `%chRecent messages on ${ch.name}:%cn`,
-            ...entries.map((e) =>
-              `[${
-                new Date(e.timestamp).toISOString().slice(0, 16).replace("T", " ")
-              }] ${e.sender}: ${e.message}`
-            ),
-          ].join("\n"),
-        );
+        await recall(u, svc, ch, u.cmd.rhs);
       },
     },
     {
       name: "addcom",
+      guests: true,
       category: "channels",
       help: "addcom <alias>=<channel> joins a channel under an alias.",
       async exec(u) {
@@ -134,6 +104,7 @@ export function channelCommands(
     },
     {
       name: "delcom",
+      guests: true,
       category: "channels",
       help: "delcom <alias> leaves the channel of that alias.",
       async exec(u) {
@@ -142,6 +113,7 @@ export function channelCommands(
     },
     {
       name: "comlist",
+      guests: true,
       category: "channels",
       help: "comlist lists channels and your aliases.",
       exec: list,
@@ -202,13 +174,68 @@ export function channelCommands(
   ];
 }
 
+/** `+chan/who` and `<alias> who`: the channel's members who are online. */
+async function whoOn(
+  u: CommandSdk,
+  svc: ChannelService,
+  world: Pick<PluginWorld, "getMany">,
+  ch: Channel,
+): Promise<void> {
+  if (ch.masking && !isStaff(u.me.flags)) {
+    throw new CommandError(`${ch.name} is masked; its members are hidden.`);
+  }
+  const players = await world.getMany(svc.online(ch));
+  const names = players.map((p) => p.name).sort();
+  u.send(
+    names.length
+      ? `On ${ch.name} (${names.length} online): ${names.join(", ")}`
+      : `Nobody on ${ch.name} is online.`,
+    {
+      type: "chanwho",
+      channel: ch.name,
+      online: players.map((p) => ({ id: p.id, name: p.name })),
+    },
+  );
+}
+
+/** `+chan/history` and `<alias> last [<n>]`: the channel's last lines (10 unless told). */
+async function recall(
+  u: CommandSdk,
+  svc: ChannelService,
+  ch: Channel,
+  count: string | null,
+): Promise<void> {
+  if (ch.lock && !isStaff(u.me.flags) && !svc.isMember(ch, u.me.id)) {
+    throw new CommandError("Only members may read this channel's history.");
+  }
+  const n = count?.trim() ? Number(count) : 10;
+  if (!Number.isInteger(n) || n < 1) {
+    throw new CommandError("The count must be a whole number.");
+  }
+  const entries = await svc.history(u.me, ch, { limit: Math.min(n, 100), offset: 0 });
+  if (!entries.length) return u.send(`${ch.name} has no history yet.`);
+  u.send(
+    [
+      `%chRecent messages on ${ch.name}:%cn`,
+      ...entries.map((e) =>
+        `[${
+          new Date(e.timestamp).toISOString().slice(0, 16).replace("T", " ")
+        }] ${e.sender}: ${e.message}`
+      ),
+    ].join("\n"),
+  );
+}
+
 /**
  * The talk commands, rebuilt whenever aliases or channel names change: one
  * pattern over every alias in use (`pub Hello`, `pub :waves`), which takes a line
  * only from a player who has that alias, and one over every channel name
  * (`+public Hello`). Patterns name only words in use, so other lines never reach them.
  */
-export function talkCommands(svc: ChannelService): CommandSpec[] {
+export function talkCommands(
+  svc: ChannelService,
+  world: Pick<PluginWorld, "getMany">,
+): CommandSpec[] {
   const aliases = new Set<string>();
   for (const mine of svc.store.aliases.values()) for (const a of mine.keys()) aliases.add(a);
   const names = [...svc.store.channels.values()].map((c) => c.name.toLowerCase());
@@ -216,6 +243,7 @@ export function talkCommands(svc: ChannelService): CommandSpec[] {
   if (aliases.size) {
     out.push({
       name: "+chan-talk",
+      guests: true,
       pattern: new RegExp(
         `^(${[...aliases].sort().map(escapeRe).join("|")})(?:\\s+([\\s\\S]*))?$`,
         "i",
@@ -229,13 +257,14 @@ export function talkCommands(svc: ChannelService): CommandSpec[] {
         const lower = svc.store.aliases.get(u.me.id)?.get(alias);
         const ch = lower ? svc.store.channels.get(lower) : undefined;
         if (!ch) throw new CommandError("Huh? Type 'help' for help.");
-        await say(u, svc, ch, u.args[1] ?? "");
+        await say(u, svc, world, ch, u.args[1] ?? "");
       },
     });
   }
   if (names.length) {
     out.push({
       name: "+chan-name-talk",
+      guests: true,
       pattern: new RegExp(
         `^\\+(${names.sort().map(escapeRe).join("|")})(?:\\s+([\\s\\S]*))?$`,
         "i",
@@ -246,15 +275,28 @@ export function talkCommands(svc: ChannelService): CommandSpec[] {
         if (!ch || !svc.isMember(ch, u.me.id)) {
           throw new CommandError(`You are not on a channel called ${u.args[0]}.`);
         }
-        await say(u, svc, ch, u.args[1] ?? "");
+        await say(u, svc, world, ch, u.args[1] ?? "");
       },
     });
   }
   return out;
 }
 
-async function say(u: CommandSdk, svc: ChannelService, ch: Channel, text: string) {
+/**
+ * A line on a channel: MUX's words first (`pub who` lists who is on, `pub last 5` recalls the
+ * last lines, `pub on` and `pub off`), then talk.
+ */
+async function say(
+  u: CommandSdk,
+  svc: ChannelService,
+  world: Pick<PluginWorld, "getMany">,
+  ch: Channel,
+  text: string,
+) {
   const t = text.trim().toLowerCase();
+  if (t === "who") return await whoOn(u, svc, world, ch);
+  const last = /^last(?:\s+(\S+))?$/.exec(t);
+  if (last) return await recall(u, svc, ch, last[1] ?? null);
   if (t === "on" || t === "off") {
     // `pub on` / `pub off` are common muscle memory from other servers.
     throw new CommandError(

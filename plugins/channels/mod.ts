@@ -1,7 +1,7 @@
 /**
  * The channels plugin: named chat channels with aliases, locks, masking and a
- * persisted history; REST at `/api/v1/channels`. A `Public` channel is created
- * on a new game.
+ * persisted history; REST at `/api/v1/channels`. A fresh game gets the default channels
+ * (Public, OOC, Staff unless configured otherwise; see defaults.ts).
  */
 import { type PluginContext, type PluginModule, stripColour } from "../../src/plugins/mod.ts";
 import { ChannelStore } from "./store.ts";
@@ -10,17 +10,10 @@ import { channelCommands, talkCommands } from "./commands.ts";
 import { channelRoutes, PREFIX } from "./routes.ts";
 import { CHANNELS_API } from "./api.ts";
 import type { ChannelsApi } from "./bridge.ts";
+import { defaultChannels } from "./defaults.ts";
 
 /** Default for `plugins.channels.historyLimit`: messages kept per channel. */
 const HISTORY_KEEP = 1000;
-
-/** Default for `plugins.channels.defaultChannels`: channels every new player joins. */
-const DEFAULT_CHANNELS = ["Public"];
-
-/** The configured default channels (a list of names), or the default. */
-function defaultChannels(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((x) => typeof x === "string") : DEFAULT_CHANNELS;
-}
 
 const plugin: PluginModule = {
   name: "channels",
@@ -31,7 +24,7 @@ const plugin: PluginModule = {
     let signature = "";
     const refreshTalk = () => {
       // Re-register the talk patterns only when the words they match changed.
-      const next = talkCommands(svc);
+      const next = talkCommands(svc, ctx.world);
       const sig = next.map((c) => c.pattern?.source).join("\n");
       if (sig === signature) return;
       for (const n of talkNames) ctx.commands.remove(n);
@@ -39,6 +32,7 @@ const plugin: PluginModule = {
       talkNames = next.map((c) => c.name);
       signature = sig;
     };
+    const defaults = () => defaultChannels(ctx.config.defaultChannels, (m) => ctx.log.warn(m));
     const svc: ChannelService = new ChannelService({
       store,
       deliver: ctx.deliver,
@@ -51,18 +45,13 @@ const plugin: PluginModule = {
       onChange: () => {
         if (ctx.active) refreshTalk();
       },
+      defaultAlias: (lower) => defaults().find((d) => d.name.toLowerCase() === lower)?.alias,
     });
     if (!(await store.seeded())) {
-      if (!svc.byName("Public")) {
-        await store.create({
-          name: "Public",
-          header: "[Public]",
-          hidden: false,
-          lock: "",
-          masking: false,
-          createdAt: Date.now(),
-          createdBy: "",
-        });
+      // Only a fresh game gets the default channels: a game that has channels already keeps
+      // the ones it has, and a default channel staff destroy later stays destroyed.
+      if (store.channels.size === 0) {
+        for (const p of await svc.seed(defaults())) ctx.log.warn(p);
       }
       await store.markSeeded();
     }
@@ -70,14 +59,16 @@ const plugin: PluginModule = {
     const dropped = await svc.forgetMissing(playerCheck(ctx.world, store.aliases.size));
     if (dropped) ctx.log.info(`dropped the memberships of ${dropped} removed player(s)`);
     ctx.hooks.worldHooks.on("player:removed", (p) => svc.forget(p.id).then(() => {}));
-    // New players join the default channels with the default alias (`pub`), as players
-    // of most games expect; a channel that is gone or refuses them is skipped.
+    // New players join the default channels with their aliases (`pub`, `o`), as players of
+    // most games expect; a channel that is gone or whose lock refuses them (Staff) is skipped.
     ctx.hooks.worldHooks.on("player:created", async (p) => {
       const player = await ctx.world.get(p.id);
       if (!player) return;
-      for (const name of defaultChannels(ctx.config.defaultChannels)) {
-        await svc.join(player, name).catch((e) =>
-          ctx.log.info(`${p.name} not joined to ${name}: ${(e as Error).message}`)
+      for (const d of defaults()) {
+        const ch = svc.byName(d.name);
+        if (!ch || d.join === false || !svc.passes(ch, player)) continue;
+        await svc.join(player, d.name).catch((e) =>
+          ctx.log.info(`${p.name} not joined to ${d.name}: ${(e as Error).message}`)
         );
       }
     });

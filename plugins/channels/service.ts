@@ -20,6 +20,7 @@ import {
 import type { Channel, ChannelStore, HistoryEntry } from "./store.ts";
 import { bridgeName, bridgeText, SOURCE_RE } from "./bridge.ts";
 import type { BridgeLine, ChannelLine, LineKind } from "./bridge.ts";
+import type { DefaultChannel } from "./defaults.ts";
 
 /** Channel names: letters, digits, `-` and `_`, 1 to 32 of them. */
 export const CHANNEL_NAME_RE = /^[A-Za-z0-9_-]{1,32}$/;
@@ -73,6 +74,8 @@ export interface ChannelDeps {
   historyLimit: () => number;
   /** Called after channels or aliases change. */
   onChange: () => void;
+  /** The alias a default channel gives joiners (by lower-cased name), when configured. */
+  defaultAlias?: (lowerName: string) => string | undefined;
 }
 
 /** Says whether a channel name is acceptable; throws ValidationError otherwise. */
@@ -213,6 +216,34 @@ export class ChannelService {
     return ch;
   }
 
+  /**
+   * Creates the default channels of a fresh game (nobody's, like the rest of the game's fittings);
+   * returns why each one that could not be made was left out.
+   */
+  async seed(list: readonly DefaultChannel[]): Promise<string[]> {
+    const problems: string[] = [];
+    for (const d of list) {
+      try {
+        const name = checkName(d.name);
+        if (this.byName(name)) continue;
+        await this.d.store.create({
+          name,
+          header: checkHeader(d.header ?? "", name),
+          hidden: !!d.hidden,
+          lock: validLock(d.lock ?? ""),
+          masking: false,
+          createdAt: Date.now(),
+          createdBy: "",
+        });
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e;
+        problems.push(`default channel '${String(d.name).slice(0, 40)}' not made: ${e.message}`);
+      }
+    }
+    this.d.onChange();
+    return problems;
+  }
+
   /** Destroys a channel, telling its online members. */
   async destroy(name: string): Promise<Channel> {
     const ch = this.byName(name);
@@ -250,7 +281,11 @@ export class ChannelService {
     return next;
   }
 
-  /** Joins the actor to a channel under an alias (default: first 3 letters of the name). */
+  /**
+   * Joins the actor to a channel under an alias: the one given, else the one it has there
+   * already, else the channel's configured default (`o` for OOC, whose three letters are a
+   * command), else the first three letters of the name.
+   */
   async join(
     actor: DbObject,
     name: string,
@@ -261,7 +296,8 @@ export class ChannelService {
       throw new NotFoundError(`There is no channel called ${String(name).trim().slice(0, 40)}.`);
     }
     if (!this.passes(ch, actor)) throw new ForbiddenError(`You may not join ${ch.name}.`);
-    const a = (alias?.trim() || ch.name.slice(0, 3)).toLowerCase();
+    const a = (alias?.trim() || this.aliasOf(ch, actor.id) ||
+      this.d.defaultAlias?.(ch.name.toLowerCase()) || ch.name.slice(0, 3)).toLowerCase();
     if (!ALIAS_RE.test(a)) {
       throw new ValidationError("Aliases are 1-16 lower-case letters, digits, - or _.");
     }

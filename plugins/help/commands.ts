@@ -19,6 +19,7 @@ export function helpCommands(db: HelpDb, topics: HelpTopics): CommandSpec[] {
   return [
     {
       name: "help",
+      guests: true,
       aliases: ["+help"],
       category: "general",
       help: "help lists the help topics; help <topic> shows one.",

@@ -117,6 +117,7 @@ export function sceneCommands(d: CommandDeps): CommandSpec[] {
 
   const scene: CommandSpec = {
     name: "+scene",
+    guests: [""],
     switches: [
       "start",
       "join",
@@ -265,6 +266,7 @@ export function sceneCommands(d: CommandDeps): CommandSpec[] {
 
   const scenes: CommandSpec = {
     name: "+scenes",
+    guests: true,
     category: "scenes",
     help: "+scenes lists the active and paused scenes: number, title, room, participants, idle.",
     async exec(u) {
@@ -308,6 +310,7 @@ export function sceneCommands(d: CommandDeps): CommandSpec[] {
 
   const ooc: CommandSpec = {
     name: "ooc",
+    guests: true,
     category: "scenes",
     help: "ooc <text> says something out of character to the room; ooc :<action> poses it. " +
       "In a room with an active scene it is logged as an OOC entry.",

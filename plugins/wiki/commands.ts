@@ -48,6 +48,7 @@ export function wikiCommands(store: WikiStore, policy: () => NetPolicy): Command
   return [
     {
       name: "+wiki",
+      guests: true,
       switches: ["search"],
       category: "wiki",
       help: "+wiki [<path>] reads a wiki page or folder; +wiki/search <words> finds pages.",
