@@ -9,6 +9,7 @@ import { isRemoteDb, openStore } from "./storage/kv.ts";
 import { ObjectStore } from "./world/objects.ts";
 import { AttributeStore } from "./world/attributes/store.ts";
 import { Accounts } from "./auth/accounts.ts";
+import { Guests } from "./auth/guests.ts";
 import { HashPool } from "./auth/hash_pool.ts";
 import { resolveSecret, TokenService } from "./auth/tokens.ts";
 import { SecurityLog } from "./auth/security_log.ts";
@@ -181,12 +182,19 @@ async function startOn(
   // bcrypt off the event loop, so a login storm does not delay connected players.
   const passwords = new HashPool();
   opened.push(() => passwords.close());
+  const guests = new Guests({
+    config,
+    objects,
+    hub,
+    startingRoom: () => startingRoom({ config, objects }),
+  });
   const services: Services = {
     config,
     kv,
     objects,
     attributes,
     accounts: new Accounts(kv, objects, passwords),
+    guests,
     tokens: new TokenService(resolveSecret(env, (m) => console.warn(m))),
     securityLog: new SecurityLog(resolve(root, cfg.logging.dir, "security.log")),
     players: new Players(objects, hub),
@@ -241,6 +249,13 @@ async function startOn(
   await announcePending(kv, objects, (p) => hooks.worldHooks.emit("player:created", p));
   hub.start(services, (conn, line) => dispatch(services, commands, conn, line));
   opened.push(() => hub.shutdown());
+  // A guest goes when its last connection does (not when the engine stops: a restart resumes
+  // it); the sweep removes guests whose clients never came, or never came back.
+  hooks.worldHooks.on("player:disconnected", (p) => {
+    if (!p.stillConnected) return guests.remove(p.id).then(() => {});
+  });
+  guests.start();
+  opened.push(() => guests.stop());
   // The supervisor prompts interactively before the engine starts (and says what is missing);
   // here only the environment path runs, so an engine started on its own can still be seeded.
   const supervised = env["URSAMU_SUPERVISED"] === "1";

@@ -3,6 +3,7 @@ import type { Config } from "./config/load.ts";
 import type { ObjectStore } from "./world/objects.ts";
 import type { AttributeStore } from "./world/attributes/store.ts";
 import type { Accounts } from "./auth/accounts.ts";
+import type { Guests } from "./auth/guests.ts";
 import type { TokenService } from "./auth/tokens.ts";
 import type { SecurityLog } from "./auth/security_log.ts";
 import type { WindowCounter } from "./auth/rate_limit.ts";
@@ -24,6 +25,8 @@ export interface Services {
   /** Attributes of objects (src/world/attributes): values, owners, flags, quota. */
   attributes: AttributeStore;
   accounts: Accounts;
+  /** Temporary guest characters (`connect guest`). */
+  guests: Guests;
   tokens: TokenService;
   securityLog: SecurityLog;
   /** Players by name, alias or dbref; who is connected; display names. */

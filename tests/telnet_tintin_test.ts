@@ -170,3 +170,37 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "TinTin++ comes in as a guest, and \\; sends a semicolon as help clients says",
+  ignore: TT === null,
+  async fn() {
+    const srv = await startSupervised({ config: { game: { guestEnabled: true } } });
+    const bob = await connectWs(srv, {
+      token: await register(srv.base, "Bob", "bob-password"),
+      client: "web",
+    });
+    try {
+      await bob.expect((m) => m.data.type === "session");
+      // The connect screen's own line is the trigger; no password prompt follows.
+      const plain = await plainOutput(
+        await startTintin(srv.dir, "guest.tin", [
+          "#config {verbose} {off}",
+          "#action {to look around as a guest} {connect guest}",
+          "#action {Welcome, guest!} {say North\\;n,South\\;s}",
+          '#action {You say, "North;n,South;s"} {quit}',
+          "#action {Goodbye} {#end}",
+          "#delay 30 {#end}",
+          `#session t 127.0.0.1 ${srv.telnet}`,
+        ]),
+      );
+      assertMatch(plain, /Welcome, guest!/);
+      assert(!/Password:/.test(plain), "no password prompt for a guest");
+      await bob.expect(/Guest1 says, "North;n,South;s/);
+      await bob.expect(/Guest1 has disconnected\./);
+    } finally {
+      await bob.close();
+      await srv.stop();
+    }
+  },
+});

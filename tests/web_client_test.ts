@@ -879,3 +879,50 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: `web client in Chromium: play as a guest; the guest goes when the page closes${SKIP_NOTE}`,
+  ignore: !HAS_CHROMIUM,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const srv = await startSupervised({ config: { game: { guestEnabled: true } } });
+    let browser: Browser | null = null;
+    try {
+      browser = await launch();
+      const ctx = await browser.newContext({ viewport: PHONE });
+      const page = await ctx.newPage();
+      const errors = watchErrors(page);
+      await page.goto(srv.base + "/login");
+      await page.waitForSelector("button:has-text('Play as a guest')");
+      await assertAxe(page, "the login page with the guest button");
+      await page.click("button:has-text('Play as a guest')");
+      await waitOutput(page, /Welcome, guest!/);
+      await waitOutput(page, /Limbo/);
+      assertEquals(new URL(page.url()).pathname, "/");
+      await command(page, "@describe me=A visitor.");
+      await waitOutput(page, /Guests can't do that\./);
+      await command(page, "say Hello from the web.");
+      await waitOutput(page, /You say, "Hello from the web\."/);
+      const names = async () =>
+        (await api(srv.base, "GET", "/api/v1/players/online")).body.map((p: { name: string }) =>
+          p.name
+        );
+      assertEquals(await names(), ["Guest1"]);
+      assertEquals(errors, []);
+      // Closing the page closes its socket: the guest goes, record and all.
+      await ctx.close();
+      const admin = (await api(srv.base, "POST", "/api/v1/auth/login", ADMIN)).body.token;
+      const guests = async () =>
+        (await api(srv.base, "GET", "/api/v1/dbos?flags=guest", undefined, admin)).body.length;
+      const end = Date.now() + 15_000;
+      while ((await names()).length || await guests()) {
+        if (Date.now() > end) throw new Error("the guest outlived its page");
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      await browser?.close().catch(() => {});
+      await srv.stop();
+    }
+  },
+});

@@ -44,6 +44,10 @@ export interface GameConfig {
   registerEnabled: boolean;
   guestEnabled: boolean;
   guestPrefix: string;
+  /** Most guests at once (0: no cap). */
+  maxGuests: number;
+  /** Most guests at once from one address (0: no cap). */
+  maxGuestsPerIp: number;
   loginMessage: string;
   welcomeMessage: string;
   /**
@@ -140,6 +144,8 @@ export function defaultConfig(): EngineConfig {
       registerEnabled: true,
       guestEnabled: false,
       guestPrefix: "Guest",
+      maxGuests: 10,
+      maxGuestsPerIp: 2,
       loginMessage: "",
       welcomeMessage: "",
       restWritesPerMinute: 30,
@@ -179,6 +185,8 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "server.maxConnectionsPerIp",
   "game.startingMoney",
   "game.maxPlayers",
+  "game.maxGuests",
+  "game.maxGuestsPerIp",
   "game.idleTimeout",
   "database.backupInterval",
   "database.maxBackups",

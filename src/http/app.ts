@@ -16,6 +16,15 @@ import { wantsHtml, WebClient } from "./web_client.ts";
 import { buildOpenApi } from "./openapi/build.ts";
 import { CORE_DOCS } from "./openapi/core_docs.ts";
 import { ENGINE_VERSION } from "../version.ts";
+import { isGuest } from "../world/flags.ts";
+import { ForbiddenError } from "../errors.ts";
+
+/** Methods that only read. */
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** A guest's answer to any write over REST. */
+const GUEST_WRITE =
+  "Guests can look around but not change anything; make a character to play (register).";
 
 /** Builds the HTTP app over the shared services. */
 export function createApp(services: Services): Hono<AppEnv> {
@@ -58,7 +67,16 @@ export function createApp(services: Services): Hono<AppEnv> {
   const api = new Hono<AppEnv>();
   // The caller is resolved once here, for core routes and plugin apps alike.
   api.use("*", async (c, next) => {
-    c.set("player", await playerFromRequest(services, c.req.raw));
+    const player = await playerFromRequest(services, c.req.raw);
+    c.set("player", player);
+    // Guests look but do not write, here as in game (docs/guests.md); the account routes do
+    // not act for the caller, so a guest may still make a character of its own.
+    if (
+      player && isGuest(player.flags) && !READS.has(c.req.method) &&
+      !c.req.path.startsWith("/api/v1/auth/")
+    ) {
+      throw new ForbiddenError(GUEST_WRITE);
+    }
     await next();
   });
   api.route("/", authRoutes());

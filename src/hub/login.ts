@@ -1,7 +1,7 @@
 /**
- * What a connection can do before login: `connect <name> <password>`,
+ * What a connection can do before login: `connect <name> <password>`, `connect guest`,
  * `create <name> <password>` and `quit`. The rules are the REST ones: the same
- * accounts service, name and password checks, and per-IP failure limiter.
+ * accounts and guests services, name and password checks, and per-IP failure limiter.
  */
 import { ConflictError, RateLimitError, ValidationError } from "../errors.ts";
 import type { Services } from "../services.ts";
@@ -22,6 +22,11 @@ export interface LoginHost {
 /** The short prompt sent for anything that is not a pre-login command. */
 export const PROMPT =
   "Please log in: connect <name> <password>  |  create <name> <password>  |  quit";
+
+/** The prompt, with `connect guest` when guests are open. */
+function prompt(guests: boolean): string {
+  return guests ? `${PROMPT}  |  connect guest` : PROMPT;
+}
 
 /** Reply to a failed `connect` (does not say which part was wrong). */
 export const BAD_LOGIN = "Either that player does not exist, or has a different password.";
@@ -45,7 +50,7 @@ export async function preLogin(host: LoginHost, conn: Connection, line: string):
       await create(host, conn, rest);
       return;
     default:
-      conn.send({ msg: PROMPT, data: { type: "prompt" } });
+      conn.send({ msg: prompt(host.services.guests.enabled), data: { type: "prompt" } });
   }
 }
 
@@ -64,6 +69,12 @@ function error(conn: Connection, msg: string): void {
 
 async function connect(host: LoginHost, conn: Connection, rest: string): Promise<void> {
   const s = host.services;
+  const first = rest.split(/\s+/, 1)[0];
+  if (first && s.guests.isGuestWord(first)) {
+    // `connect guest` (any password is ignored, as MUX does) while guests are open.
+    if (s.guests.enabled) return await guest(host, conn);
+    if (first.length === rest.length) return error(conn, "Guest logins are not open on this game.");
+  }
   const parts = nameAndPassword(rest);
   if (!parts) return error(conn, "Usage: connect <name> <password>");
   const [name, password] = parts;
@@ -107,4 +118,19 @@ async function create(host: LoginHost, conn: Connection, rest: string): Promise<
   }
   if (conn.closed) return;
   await host.login(conn, player, false);
+}
+
+/** `connect guest`: a new guest character, logged in at once; removed again if that fails. */
+async function guest(host: LoginHost, conn: Connection): Promise<void> {
+  const s = host.services;
+  const full = host.fullProblem();
+  if (full) return error(conn, full);
+  let player: DbObject;
+  try {
+    player = await s.guests.create(conn.ip);
+  } catch (e) {
+    if (e instanceof ValidationError || e instanceof RateLimitError) return error(conn, e.message);
+    throw e;
+  }
+  if (conn.closed || !(await host.login(conn, player, false))) await s.guests.remove(player.id);
 }

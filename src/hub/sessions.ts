@@ -4,7 +4,7 @@
  * announced to the room and to plugins (`player:connected`, `player:disconnected`) from here.
  */
 import type { Services } from "../services.ts";
-import { hasFlag, isStaff } from "../world/flags.ts";
+import { hasFlag, isGuest, isStaff } from "../world/flags.ts";
 import type { DbObject } from "../world/types.ts";
 import { wantsColour } from "../text/colour_mode.ts";
 import type { Connection } from "./connection.ts";
@@ -51,7 +51,11 @@ export class Sessions implements LoginHost {
 
   #connectScreen(conn: Connection): void {
     const s = this.services;
-    const screen = s.texts.get("connect").trimEnd();
+    let screen = s.texts.get("connect").trimEnd();
+    // A screen that does not say how to come in as a guest gets a line for it while guests are open.
+    if (s.guests.enabled && !/connect guest/i.test(screen)) {
+      screen += "\n\n  %cgconnect guest%cn   to look around as a guest";
+    }
     // server.banner (set with @site) is a notice for everyone about to log in.
     const banner = s.config.value.server.banner.trim();
     conn.send({ msg: banner ? `${screen}\n\n${banner}` : screen, data: { type: "connect" } });
@@ -134,7 +138,8 @@ export class Sessions implements LoginHost {
     const game = s.config.value.game;
     this.#text(conn, s.texts.get("motd"), "motd");
     this.#text(conn, game.loginMessage, "motd");
-    this.#text(conn, s.texts.get("welcome"), "welcome");
+    // Guests get their own welcome: what they may do, and that they do not last.
+    this.#text(conn, s.texts.get(isGuest(player.flags) ? "guest" : "welcome"), "welcome");
     this.#text(conn, game.welcomeMessage, "welcome");
     // Plugins hear of the login after the player has seen the room (mail's notice follows it).
     conn.enqueueNext(() => {

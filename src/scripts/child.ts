@@ -272,6 +272,7 @@ function metaOf(mod: any): Msg {
     lock: pick("lock"),
     switches: pick("switches"),
     category: pick("category"),
+    guests: pick("guests"),
   };
 }
 

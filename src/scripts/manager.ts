@@ -406,6 +406,7 @@ export class ScriptManager implements EngineScripts {
       aliases: meta.aliases,
       lock: meta.lock,
       switches: meta.switches,
+      guests: meta.guests,
       category: meta.category ?? "Scripts",
       help: meta.help,
       exec: (u) => this.run(s.name, u),

@@ -34,10 +34,14 @@ export class PasswordPrompt {
     return `${verb} ${name} ${text}`;
   }
 
-  /** True when `text` is a login command missing its password: the next line is the password. */
+  /**
+   * True when `text` is a login command missing its password: the next line is the password.
+   * `connect guest` needs none (the hub makes a guest of it).
+   */
   ask(text: string): boolean {
     const m = LOGIN_WITHOUT_PASSWORD.exec(text);
     if (m === null) return false;
+    if (/^co/i.test(m[1]) && m[2].toLowerCase() === "guest") return false;
     this.#pending = { verb: m[1], name: m[2] };
     return true;
   }

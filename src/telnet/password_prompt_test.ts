@@ -13,7 +13,18 @@ Deno.test("password prompt: a login without password waits for it, then sends th
 
 Deno.test("password prompt: other lines and full logins are not asked about", () => {
   const p = new PasswordPrompt();
-  for (const line of ["connect Ann pw", "connect", "look", "cr", "connectAnn", "say connect Ann"]) {
+  const lines = [
+    "connect Ann pw",
+    "connect",
+    "look",
+    "cr",
+    "connectAnn",
+    "say connect Ann",
+    // A guest has no password.
+    "connect guest",
+    "CO Guest",
+  ];
+  for (const line of lines) {
     assert.equal(p.ask(line), false, line);
   }
   assert.equal(p.complete("anything"), null);

@@ -18,6 +18,8 @@ Examples:
   +finger/set quote=`;
 export const switches = ["set"];
 export const category = "Information";
+/** Guests may use it to read (not /set). */
+export const guests = [""];
 
 const FIELD = /^[a-z][a-z0-9_-]{0,23}$/i;
 const ORDER = ["fullname", "position", "timezone", "rp", "quote"];

@@ -17,6 +17,8 @@ Examples:
 export const aliases = ["+dice"];
 export const switches = ["private"];
 export const category = "Games";
+/** Guests may use it. */
+export const guests = true;
 
 const DICE = /^(\d{1,3})?d(\d{1,4})\s*(?:([+-])\s*(\d{1,6}))?$/i;
 

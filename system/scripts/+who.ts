@@ -9,6 +9,8 @@ export const help = `+who
 Lists the connected players in a table: name, how long on, how long idle; staff are marked
 with a star. (A restyled who, written as a system script.)`;
 export const category = "Information";
+/** Guests may use it. */
+export const guests = true;
 
 const STAFF = ["superuser", "admin", "wizard"];
 

@@ -1,4 +1,5 @@
-// Log in, register, and set a new password with a reset token from staff (REST API).
+// Log in, register, play as a guest, and set a new password with a reset token from staff (REST
+// API).
 import { h, notice } from "./dom.js";
 import { api } from "./api.js";
 import { session } from "./session.js";
@@ -80,12 +81,41 @@ export function authView(mode, { after = "/" } = {}) {
     register: [h("a", { href: "/login" }, "I have a character")],
     reset: [h("a", { href: "/login" }, "Back to log in")],
   };
-  return h(
+  const page = h(
     "section",
     { class: "auth-page" },
     h("h1", { tabindex: "-1" }, titles[mode]),
     form,
     status,
     h("p", { class: "alt" }, others[mode]),
+  );
+  if (mode === "login") offerGuest(page, status, after);
+  return page;
+}
+
+/**
+ * Adds "Play as a guest" when the game has guests open: a guest character made over REST, whose
+ * token the play view then connects with, as after a login.
+ */
+async function offerGuest(page, status, after) {
+  const config = await api("GET", "/config").catch(() => null);
+  if (config?.game?.guests !== true) return;
+  const button = h("button", { type: "button", class: "guest" }, "Play as a guest");
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    status.replaceChildren();
+    try {
+      const r = await api("POST", "/auth/guest");
+      session.set(r.token, r.player);
+      history.replaceState(null, "", after);
+      dispatchEvent(new PopStateEvent("popstate"));
+    } catch (e) {
+      status.append(notice(e.message, "error"));
+    } finally {
+      button.disabled = false;
+    }
+  });
+  page.append(
+    h("p", { class: "alt guest-offer" }, "Just looking? ", button, " (gone when you leave)"),
   );
 }

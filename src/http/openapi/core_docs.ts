@@ -37,6 +37,23 @@ export const CORE_DOCS: ApiDocs = {
       "429": "too many failed attempts",
     },
   },
+  "POST /api/v1/auth/guest": {
+    summary: "Make a guest character and log in as it (game.guestEnabled)",
+    responses: {
+      "200": {
+        description: "the guest's token and name; connect within a minute or it is removed",
+        schema: {
+          type: "object",
+          properties: {
+            token: { type: "string" },
+            player: { type: "object", properties: BRIEF_PROPERTIES },
+          },
+        },
+      },
+      "400": "guest logins are not open",
+      "429": "every guest place is taken, or this address has its guests",
+    },
+  },
   "POST /api/v1/auth/reset-password": {
     summary: "Set a new password with a reset token from @resettoken",
     body: {

@@ -1,4 +1,4 @@
-/** Account routes: register, login, password reset, and the caller's profile. */
+/** Account routes: register, login, a guest's login, password reset, and the caller's profile. */
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { readJsonObject } from "../middleware/body.ts";
@@ -41,6 +41,15 @@ export function authRoutes(): Hono<AppEnv> {
     if (outcome.ok) return c.json({ token: await s.tokens.sign(outcome.player.id) });
     if (outcome.limited) throw new RateLimitError("Too many failed logins. Try again in a minute.");
     throw new UnauthorizedError("Invalid name or password.");
+  });
+
+  // A visitor's guest character, for clients that log in over REST first (the web client). It
+  // counts against the guest caps at once and must connect within a minute (src/auth/guests.ts).
+  r.post("/auth/guest", async (c) => {
+    const s = c.var.services;
+    const guest = await s.guests.create(c.var.ip);
+    const token = await s.tokens.sign(guest.id);
+    return c.json({ token, player: { id: guest.id, name: guest.name } });
   });
 
   // Checks in order, each answering 400: token and password present (the required message);

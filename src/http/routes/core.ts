@@ -12,7 +12,13 @@ export function coreRoutes(): Hono<AppEnv> {
   r.get("/config", (c) => {
     const cfg = c.var.services.config.value;
     return c.json({
-      game: { name: cfg.game.name, version: cfg.game.version, description: cfg.game.description },
+      game: {
+        name: cfg.game.name,
+        version: cfg.game.version,
+        description: cfg.game.description,
+        // Whether clients may offer `connect guest` (the web client's guest button).
+        guests: cfg.game.guestEnabled,
+      },
       server: {
         http: cfg.server.http,
         telnet: cfg.server.telnet,
