@@ -146,6 +146,8 @@ Deno.test({
       await make.type("Owner\r");
       await make.waitFor(/Password \(8-512 characters\): $/);
       await make.type("owner-pass-1\r");
+      await make.waitFor(/Password again: $/);
+      await make.type("owner-pass-1\r");
       assertEquals((await make.exit()).code, 0, make.output());
       assertMatch(make.output(), /superuser Owner \(#\d+\) created/);
       assert(!make.output().includes("owner-pass-1"), "the password is not echoed");

@@ -132,9 +132,7 @@ export async function runFirstRunSetup(
     : await askValid(io, "Username: ", false, async (v) =>
       playerNameProblem(v) ??
         ((await deps.objects.playerByName(v)) ? `${v} is already taken by another player.` : null));
-  const password = name === null
-    ? null
-    : await askValid(io, "Password (8-512 characters): ", true, passwordProblem);
+  const password = name === null ? null : await askPassword(io);
   if (email === null || name === null || password === null) {
     io.print("setup: skipped; no superuser was created.");
     io.print(noSuperuserNotice(env));
@@ -156,6 +154,22 @@ function refusal(e: EngineError, name: string): string {
   return e instanceof ConflictError
     ? `the name ${name} is already taken by another player; choose another name`
     : e.message;
+}
+
+/**
+ * Asks for the password twice, unseen, as every setup prompt for a new password does: a typo in
+ * the owner's password would lock the owner out. Five tries; null when input ends or they run out.
+ */
+async function askPassword(io: SetupIO): Promise<string | null> {
+  for (let tries = 0; tries < 5; tries++) {
+    const password = await askValid(io, "Password (8-512 characters): ", true, passwordProblem);
+    if (password === null) return null;
+    const again = await io.ask("Password again: ", true);
+    if (again === null) return null;
+    if (again.trim() === password) return password;
+    io.print("The two passwords are not the same; type them again.");
+  }
+  return null;
 }
 
 /** Asks until the answer passes `problem` (five tries); null when input ends or tries run out. */

@@ -29,13 +29,38 @@ async function world() {
 Deno.test("setup: interactive prompts create the superuser; the password is asked without echo", async () => {
   const w = await world();
   try {
-    const t = scripted(["not-an-email", "owner@example.com", "x", "Owner", "short", "longenough1"]);
+    const t = scripted([
+      "not-an-email",
+      "owner@example.com",
+      "x",
+      "Owner",
+      "short",
+      "longenough1",
+      "longenuogh1", // a typo in the second: both again
+      "longenough1",
+      "longenough1",
+    ]);
     assert.equal(await runFirstRunSetup(w, {}, t.io), "created");
     const su = await w.objects.playerByName("owner");
     assert.deepEqual(su?.flags.sort(), ["player", "superuser"]);
     assert.equal((await w.accounts.credentials(su!.id))?.email, "owner@example.com");
     assert.ok(await w.accounts.authenticate("Owner", "longenough1"));
-    assert.deepEqual(t.asked.map((a) => a.secret), [false, false, false, false, true, true]);
+    assert.deepEqual(t.asked.map((a) => a.secret), [
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    assert.deepEqual(t.asked.slice(5, 7).map((a) => a.q), [
+      "Password (8-512 characters): ",
+      "Password again: ",
+    ]);
+    assert.ok(t.printed.includes("The two passwords are not the same; type them again."));
     assert.ok(t.printed.some((m) => m.includes("e-mail")));
   } finally {
     w.kv.close();
@@ -108,7 +133,7 @@ Deno.test("setup: the interactive name prompt refuses a name another player has"
   const w = await world();
   try {
     await w.accounts.register("Someone", "password123", { location: w.startRoom });
-    const t = scripted(["owner@example.com", "Someone", "Owner", "longenough1"]);
+    const t = scripted(["owner@example.com", "Someone", "Owner", "longenough1", "longenough1"]);
     assert.equal(await runFirstRunSetup(w, {}, t.io), "created");
     assert.ok(t.printed.some((m) => /Someone is already taken/.test(m)));
     assert.ok((await w.objects.playerByName("owner"))?.flags.includes("superuser"));
