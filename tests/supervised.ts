@@ -8,8 +8,14 @@ import { TelnetClient, type TelnetClientOptions } from "./telnet_client.ts";
 /** The superuser created by first-run setup from the environment. */
 export const ADMIN = { name: "Admin", password: "admin-password-1" };
 
-/** Starts the supervisor and waits until the engine answers /health and the sidecar listens. */
-export async function startSupervised(opts: StartOptions = {}): Promise<TestServer> {
+/**
+ * Starts the supervisor and waits until the engine answers /health and the sidecar listens (up
+ * to `waitMs` for the engine: more on an empty Deno cache, which downloads first).
+ */
+export async function startSupervised(
+  opts: StartOptions = {},
+  waitMs = 20_000,
+): Promise<TestServer> {
   const srv = await startServer({
     ...opts,
     entry: "src/supervisor/main.ts",
@@ -20,7 +26,7 @@ export async function startSupervised(opts: StartOptions = {}): Promise<TestServ
     },
   });
   try {
-    await waitHealthy(srv.base, () => false, () => srv.output());
+    await waitHealthy(srv.base, () => false, () => srv.output(), waitMs);
     await srv.waitFor(/telnet: listening on/);
   } catch (e) {
     await srv.stop();

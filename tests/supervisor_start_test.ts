@@ -133,3 +133,46 @@ Deno.test("supervisor: at @shutdown telnet players see who stops it and one shut
     await srv.stop();
   }
 });
+
+Deno.test("supervisor: one line says where to play, once, also after an @reboot", async () => {
+  const srv = await startSupervised();
+  try {
+    const where = new RegExp(
+      `Ready: play with telnet 127\\.0\\.0\\.1 ${srv.telnet}, or at ` +
+        `http://127\\.0\\.0\\.1:${srv.http}/ in a browser\\.`,
+    );
+    await srv.waitFor(where);
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    try {
+      await admin.send("@reboot");
+      await admin.waitFor(/Your session continues/, 30_000);
+    } finally {
+      await admin.close();
+    }
+    assertEquals(count(srv.output(), where), 1, srv.output());
+  } finally {
+    await srv.stop();
+  }
+});
+
+Deno.test("supervisor: on an empty Deno cache the modules are fetched first, and no download is an error", async () => {
+  const cache = await Deno.makeTempDir({ prefix: "ursamu-deno-dir-" });
+  try {
+    const srv = await startSupervised({ env: { DENO_DIR: cache } }, 180_000);
+    try {
+      const out = srv.output();
+      // The packages came before the children started (the supervisor's `deno cache`); what a
+      // child still fetches (Deno looks up a plugin's package once when it is first imported)
+      // is news, not an error.
+      assert(!/(engine|telnet): Download \S+\.tgz/.test(out), out);
+      assert(!/ERROR +(engine|telnet): Download/.test(out), out);
+      assert(!/could not load every module/.test(out), out);
+      // The plugins' modules came before the children started, not while they did.
+      assertMatch(out, /plugins: channels: loaded/);
+    } finally {
+      await srv.stop();
+    }
+  } finally {
+    await Deno.remove(cache, { recursive: true }).catch(() => {});
+  }
+});

@@ -45,22 +45,27 @@ export function startLogging(
 const PIPE_READ_BYTES = 8192;
 
 /**
- * Passes a child's output on through `logger`, line by line; resolves when the stream ends.
- * A child's pipe is read into one reused buffer: read as a plain stream, every read allocates a
+ * Passes a child's output on through `logger`, line by line, at `level` (or the level it gives
+ * each line), showing each line to `tap` first; resolves when the stream ends. A child's pipe is read into one reused buffer: read as a plain stream, every read allocates a
  * fresh 64 KiB buffer, and the few hundred waiting for a collection during a login storm left the
  * supervisor ~15 MB bigger for good (docs/bench.md).
  */
 export async function pipeLines(
   stream: ReadableStream<Uint8Array>,
   logger: Logger,
-  level: Level,
+  level: Level | ((line: string) => Level),
   subsystem: string,
+  tap?: (line: string) => void,
 ): Promise<void> {
   let rest = "";
+  const pass = (line: string) => {
+    tap?.(line);
+    logger.passThrough(line, typeof level === "function" ? level(line) : level, subsystem);
+  };
   const lines = (text: string) => {
     const parts = (rest + text).split("\n");
     rest = parts.pop() ?? "";
-    for (const line of parts) logger.passThrough(line.replace(/\r$/, ""), level, subsystem);
+    for (const line of parts) pass(line.replace(/\r$/, ""));
   };
   try {
     const decoder = new TextDecoder();
@@ -78,7 +83,7 @@ export async function pipeLines(
     }
     lines(decoder.decode());
   } catch { /* the child is gone */ }
-  if (rest) logger.passThrough(rest, level, subsystem);
+  if (rest) pass(rest);
 }
 
 /** A reader filling our own buffer, where the stream is a byte stream (a child's pipe is). */

@@ -23,8 +23,11 @@ import { oneLine, StartupError } from "../startup_error.ts";
 import { pipeLines, startLogging } from "../logging/setup.ts";
 import { prepareLayout } from "../backup/migrate.ts";
 import { freeLoopbackPort, HUB_LINK_ENV } from "../tls/link.ts";
-import { type Logger, secretsFrom } from "../logging/logger.ts";
+import { type Level, type Logger, secretsFrom } from "../logging/logger.ts";
+import { discoverPlugins, entryPath } from "../plugins/loader.ts";
+import { readManifest } from "../plugins/manifest.ts";
 import { childV8Flags, V8_FLAGS_ENV } from "./v8_flags.ts";
+import { playLine, ReadyWatch } from "./where_to_play.ts";
 
 /** Where main.ts and telnet.ts live. */
 const CODE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -90,11 +93,16 @@ export async function firstRunSetup(
 }
 
 /**
- * Loads every module the engine and the sidecar import (downloading them on a fresh machine),
- * so no download progress is drawn over a setup prompt that waits for an answer.
+ * Loads every module the engine, the sidecar and the plugins import (downloading them on a fresh
+ * machine), before anything starts: no download progress is drawn over a setup prompt, and the
+ * children never fetch while they start (Deno reports each download on stderr, which the log
+ * would show as an error).
  */
 export async function cacheModules(files: string[]): Promise<void> {
   if (Deno.build.standalone) return; // a compiled binary holds every module
+  // The dist launcher runs offline from the modules it ships (`--cached-only`, which `deno
+  // cache` does not take): there is nothing to fetch.
+  if (runFlags().includes("--cached-only")) return;
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["cache", ...runFlags(), ...files],
     cwd: Deno.cwd(),
@@ -103,6 +111,20 @@ export async function cacheModules(files: string[]): Promise<void> {
     stderr: "inherit",
   }).output();
   if (!out.success) log("could not load every module (see above); carrying on");
+}
+
+/**
+ * The entry modules of the plugins in `pluginsDir` (each folder's manifest `main`); a folder
+ * without a readable manifest or entry is left to the engine, which reports it.
+ */
+export async function pluginEntries(pluginsDir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const folder of await discoverPlugins(pluginsDir)) {
+    try {
+      out.push(await entryPath(folder.dir, (await readManifest(folder.dir)).main));
+    } catch { /* the engine says why it cannot load it */ }
+  }
+  return out;
 }
 
 /**
@@ -143,11 +165,21 @@ function childCommand(kind: "engine" | "telnet", denoArgs: string[]): [string, s
   return [Deno.execPath(), [kind === "engine" ? "__engine" : "__telnet"]];
 }
 
+/**
+ * The level of a child's stderr line: an error, but for Deno's own note that it fetched a module
+ * (`Download https://...`), which is news, not a failure.
+ */
+export function stderrLevel(line: string): Level {
+  // deno-lint-ignore no-control-regex
+  return /^(?:\x1b\[[0-9;]*m)*Download(?:\x1b\[[0-9;]*m)*\s+\S+:\/\//.test(line) ? "info" : "error";
+}
+
 function spawnDeno(
   denoArgs: string[],
   env: Record<string, string>,
   logger: Logger,
   subsystem: "engine" | "telnet",
+  tap: (line: string) => void,
 ): Child {
   const [cmd, args] = childCommand(subsystem, denoArgs);
   const child = new Deno.Command(cmd, {
@@ -162,8 +194,8 @@ function spawnDeno(
     stderr: "piped",
   }).spawn();
   const output = Promise.all([
-    pipeLines(child.stdout, logger, "info", subsystem),
-    pipeLines(child.stderr, logger, "error", subsystem),
+    pipeLines(child.stdout, logger, "info", subsystem, tap),
+    pipeLines(child.stderr, logger, stderrLevel, subsystem),
   ]);
   return {
     pid: child.pid,
@@ -190,7 +222,13 @@ export async function main(args: string[]): Promise<number> {
   const engine = resolve(CODE_ROOT, flags.engine);
   const sidecar = resolve(CODE_ROOT, flags.sidecar);
   try {
-    await firstRunSetup(Deno.cwd(), env, { beforePrompt: () => cacheModules([engine, sidecar]) });
+    const { server } = (await loadConfig(Deno.cwd(), env)).value;
+    await cacheModules([
+      engine,
+      sidecar,
+      ...await pluginEntries(resolve(Deno.cwd(), server.pluginsDir)),
+    ]);
+    await firstRunSetup(Deno.cwd(), env);
   } catch (e) {
     if (e instanceof SetupCancelled) {
       log("first-run setup cancelled (Ctrl-C); nothing was started");
@@ -213,11 +251,20 @@ export async function main(args: string[]): Promise<number> {
   // Each child its own V8 flags (src/supervisor/v8_flags.ts).
   const engineEnv = { ...children, [V8_FLAGS_ENV]: childV8Flags("engine", env) };
   const sidecarEnv = { ...children, [V8_FLAGS_ENV]: childV8Flags("telnet", env) };
+  // Once per run, when both listen: where to play (the owner's first question).
+  const ready = new ReadyWatch(() => log(playLine(config.value)));
+  const tap = (line: string) => ready.line(line);
   const supervisor = new Supervisor({
     spawnEngine: () =>
-      spawnDeno(["run", ...runFlags(), "--unstable-kv", "-A", engine], engineEnv, logger, "engine"),
+      spawnDeno(
+        ["run", ...runFlags(), "--unstable-kv", "-A", engine],
+        engineEnv,
+        logger,
+        "engine",
+        tap,
+      ),
     spawnSidecar: () =>
-      spawnDeno(["run", ...runFlags(), "-A", sidecar], sidecarEnv, logger, "telnet"),
+      spawnDeno(["run", ...runFlags(), "-A", sidecar], sidecarEnv, logger, "telnet", tap),
     log,
     now: () => Math.round(performance.now()),
     sleep: abortableSleep,
