@@ -10,9 +10,12 @@
  *                       packages, so it runs offline), telnet.js (the sidecar bundled with
  *                       `deno bundle`)
  *
+ * It ships the files git tracks (their working-tree content), so nothing local to the checkout
+ * (a config, a database, an untracked plugin) ends up in it.
+ *
  * Usage: deno run -A scripts/dist.ts [--out <dir>]; prints the archive's path.
  */
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ENGINE_VERSION } from "../src/version.ts";
@@ -59,17 +62,40 @@ async function pinnedDeno(): Promise<string> {
   throw new Error(`no Deno ${want} binary found (npm ci installs it in node_modules)`);
 }
 
-async function copyTree(from: string, to: string): Promise<void> {
-  const st = await Deno.lstat(from);
-  if (st.isSymlink) return; // plugins' test fixtures and the like: not shipped
-  if (st.isDirectory) {
-    await Deno.mkdir(to, { recursive: true });
-    for await (const e of Deno.readDir(from)) {
-      if (e.name.startsWith(".") && e.name !== ".gitkeep") continue;
-      await copyTree(join(from, e.name), join(to, e.name));
-    }
-  } else if (!from.endsWith("_test.ts")) {
-    await Deno.copyFile(from, to);
+/**
+ * The files under `paths` (relative to `root`) that git tracks, relative to `root`: what the
+ * archive ships, never a local config, database, log or untracked plugin of the checkout's.
+ * Tests and symlinks (plugins' test fixtures) stay behind.
+ */
+export async function shippedFiles(root: string, paths: readonly string[]): Promise<string[]> {
+  const out = await new Deno.Command("git", {
+    args: ["-C", root, "ls-files", "-z", "--", ...paths],
+    stdout: "piped",
+    stderr: "piped",
+  }).output().catch((e) => {
+    throw new Error(`dist: git is needed to list what to ship (${(e as Error).message})`);
+  });
+  if (!out.success) {
+    throw new Error(
+      `dist: ${root} is not a git checkout; the archive ships what git tracks ` +
+        `(${new TextDecoder().decode(out.stderr).trim()})`,
+    );
+  }
+  const files: string[] = [];
+  for (const f of new TextDecoder().decode(out.stdout).split("\0")) {
+    if (!f || f.endsWith("_test.ts")) continue;
+    // Tracked but deleted in the working tree, or a symlink: not shipped.
+    const st = await Deno.lstat(join(root, f)).catch(() => null);
+    if (st?.isFile) files.push(f);
+  }
+  return files;
+}
+
+/** Copies `files` (relative paths) from `from` to `to`, making folders as needed. */
+async function copyFiles(from: string, to: string, files: readonly string[]): Promise<void> {
+  for (const f of files) {
+    await Deno.mkdir(dirname(join(to, f)), { recursive: true });
+    await Deno.copyFile(join(from, f), join(to, f));
   }
 }
 
@@ -86,7 +112,7 @@ export async function buildDist(outDir: string): Promise<string> {
     await Deno.mkdir(join(top, "bin"), { recursive: true });
     await Deno.copyFile(await pinnedDeno(), join(top, "bin", "deno"));
     await Deno.chmod(join(top, "bin", "deno"), 0o755);
-    for (const f of APP_FILES) await copyTree(join(ROOT, f), join(app, f));
+    await copyFiles(ROOT, app, await shippedFiles(ROOT, APP_FILES));
     const env = {
       ...Deno.env.toObject(),
       DENO_NO_PACKAGE_JSON: "1",
@@ -123,7 +149,7 @@ export async function buildDist(outDir: string): Promise<string> {
     await Deno.copyFile(join(ROOT, "scripts", "dist_launcher.sh"), join(top, "ursamu"));
     await Deno.chmod(join(top, "ursamu"), 0o755);
     await Deno.copyFile(join(ROOT, "README.md"), join(top, "README.md"));
-    await copyTree(join(ROOT, "docs"), join(top, "docs"));
+    await copyFiles(ROOT, top, await shippedFiles(ROOT, ["docs"]));
     await Deno.mkdir(resolve(outDir), { recursive: true });
     const archive = join(resolve(outDir), `${name}.tar.gz`);
     await run("tar", ["-czf", archive, "-C", stage, name]);

@@ -9,7 +9,7 @@ import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { freePorts, ROOT, waitHealthy } from "./harness.ts";
 import { TelnetClient } from "./telnet_client.ts";
 import { WsClient } from "./ws_client.ts";
-import { buildDist } from "../scripts/dist.ts";
+import { buildDist, shippedFiles } from "../scripts/dist.ts";
 
 Deno.test("dist: the archive starts a game with neither Deno nor Node on the PATH", async () => {
   const tmp = await Deno.makeTempDir({ prefix: "ursamu-dist-test-" });
@@ -86,10 +86,55 @@ Deno.test("dist: the archive starts a game with neither Deno nor Node on the PAT
       await pumps;
       assertEquals(status.code, 0, out);
     }
+    // The first start of an archive fetches nothing and says nothing about modules.
+    assert(!/unexpected argument|could not load every module/.test(out), out);
     // The game's data went to the game directory, not into the unpacked archive.
     assert((await Deno.stat(join(game, "data", "ursamu.db"))).isFile, out);
     assertMatch(out, /plugins: notes: loaded/);
   } finally {
     await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("dist: ships what git tracks, never a checkout's untracked files, tests or links", async () => {
+  const repo = await Deno.makeTempDir({ prefix: "ursamu-dist-files-" });
+  const git = async (...args: string[]) => {
+    const out = await new Deno.Command("git", {
+      args: ["-C", repo, "-c", "user.name=T", "-c", "user.email=t@example.org", ...args],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assert(out.success, new TextDecoder().decode(out.stderr));
+  };
+  try {
+    await git("init", "-q");
+    const write = async (f: string) => {
+      await Deno.mkdir(join(repo, f, ".."), { recursive: true });
+      await Deno.writeTextFile(join(repo, f), f);
+    };
+    for (const f of ["src/a.ts", "src/a_test.ts", "plugins/p/mod.ts", "text/motd.txt"]) {
+      await write(f);
+    }
+    await Deno.symlink(join(repo, "src", "a.ts"), join(repo, "plugins", "p", "link.ts"));
+    await git("add", "-A");
+    await git("commit", "-q", "-m", "tracked");
+    // A checkout's own things: a local plugin, a config, a database, an edit not yet committed.
+    for (const f of ["plugins/mine/mod.ts", "config/config.json", "src/scratch.ts"]) {
+      await write(f);
+    }
+    assertEquals(
+      (await shippedFiles(repo, ["src", "plugins", "text", "config"])).sort(),
+      ["plugins/p/mod.ts", "src/a.ts", "text/motd.txt"],
+    );
+    const notGit = await Deno.makeTempDir({ prefix: "ursamu-dist-nogit-" });
+    try {
+      let refused = "";
+      await shippedFiles(notGit, ["src"]).catch((e) => refused = (e as Error).message);
+      assertMatch(refused, /is not a git checkout; the archive ships what git tracks/);
+    } finally {
+      await Deno.remove(notGit, { recursive: true });
+    }
+  } finally {
+    await Deno.remove(repo, { recursive: true });
   }
 });
