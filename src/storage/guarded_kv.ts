@@ -250,6 +250,11 @@ class SafeListIterator<T> implements AsyncIterableIterator<Deno.KvEntry<T>> {
   readonly #cp: Uint8Array;
   #inner: Deno.KvListIterator<T>;
   #cursor = "";
+  /**
+   * The iterator whose cursor is the current one, not yet asked for it: KV encodes a cursor
+   * afresh on every ask, a sixth of a long list's time, and it is needed only to resume.
+   */
+  #cursorOf: Deno.KvListIterator<T> | null = null;
   #last: Deno.KvKey | null = null;
   #yielded = 0;
   /** Entries left to read one at a time; -1 in normal batches. */
@@ -277,15 +282,20 @@ class SafeListIterator<T> implements AsyncIterableIterator<Deno.KvEntry<T>> {
 
   /** The cursor after the last entry returned (or skipped). */
   get cursor(): string {
+    if (this.#cursorOf) {
+      this.#cursor = this.#cursorOf.cursor;
+      this.#cursorOf = null;
+    }
     return this.#cursor;
   }
 
   #reopen(single: boolean): void {
+    const cursor = this.cursor;
     const limit = this.#options.limit === undefined
       ? undefined
       : this.#options.limit - this.#yielded;
     const opts: Deno.KvListOptions = { ...this.#options, limit };
-    if (this.#cursor) opts.cursor = this.#cursor;
+    if (cursor) opts.cursor = cursor;
     else delete opts.cursor;
     if (single) opts.batchSize = 1;
     this.#single = single ? SINGLE_STEPS : -1;
@@ -302,7 +312,7 @@ class SafeListIterator<T> implements AsyncIterableIterator<Deno.KvEntry<T>> {
         if (r.done) return r;
         this.#yielded++;
         this.#last = r.value.key;
-        this.#cursor = this.#inner.cursor;
+        this.#cursorOf = this.#inner;
         if (this.#single > 0 && --this.#single === 0) this.#reopen(false);
         return r;
       } catch (e) {
@@ -326,6 +336,7 @@ class SafeListIterator<T> implements AsyncIterableIterator<Deno.KvEntry<T>> {
         }
         this.#report(bad.key, e);
         this.#last = bad.key;
+        this.#cursorOf = null;
         this.#cursor = toCursor(bad.bytes.subarray(this.#cp.length));
         this.#reopen(true);
       }
