@@ -16,6 +16,7 @@ export const CORE_MODULES: readonly string[] = [
   "movement.ts",
   "items.ts",
   "examine.ts",
+  "attributes.ts",
   "building_basics.ts",
   "admin.ts",
   "site.ts",

@@ -18,6 +18,7 @@ import { findPlayer, quote } from "../target.ts";
 import { normalizeId } from "../../world/ids.ts";
 import { repairObject } from "../../world/repair.ts";
 import { NotFoundError } from "../../errors.ts";
+import { setAttributeFlagForm, setAttributeForm, splitObjAttr } from "./attributes.ts";
 
 /** admin, wizard or superuser (all at level 9 or more). */
 const STAFF_LOCK = "admin+";
@@ -43,19 +44,29 @@ export const commands: CommandSpec[] = [
   {
     name: "@set",
     category: "Admin",
-    help: `@set <target>=<flag>     sets a flag
-@set <target>=!<flag>    clears it
+    help: `@set <target>=<flag>                 sets a flag
+@set <target>=!<flag>                clears it
+@set <target>=<attribute>:<value>    sets an attribute (as &<attribute>; empty clears it)
+@set <target>/<attribute>=[!]<flag>  sets or clears a flag of an attribute
 
 Permission flags: superuser cannot be set in-game; admin and wizard are set by the
 superuser; storyteller and builder by an admin. Other flags (dark, haven, ...) can be set
-by whoever controls the object.
+by whoever controls the object. Attribute flags: visual, hidden (staff), wizard (staff),
+locked, no_command, no_inherit, no_name, no_parse, regexp, case, trace, html.
 
 Examples:
   @set Bob=builder
   @set Bob=!builder
-  @set lantern=dark`,
+  @set lantern=dark
+  @set me=finger:Tall and quiet.
+  @set me/finger=visual`,
     async exec(u) {
       const rhs = needRhs(u, "@set <target>=[!]<flag>");
+      // MUX's attribute forms: <obj>/<attr>=[!]<flag>, and <obj>=<attr>:<value> (no flag
+      // name holds a colon).
+      const { obj: objRef, attr } = splitObjAttr(u.cmd.lhs);
+      if (attr !== null) return await setAttributeFlagForm(u, objRef, attr, rhs);
+      if (rhs.includes(":")) return await setAttributeForm(u, u.cmd.lhs, rhs);
       const clear = rhs.startsWith("!");
       const flag = (clear ? rhs.slice(1) : rhs).trim().toLowerCase();
       if (!FLAG_RE.test(flag)) {

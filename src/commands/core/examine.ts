@@ -7,6 +7,7 @@ import { wrapText } from "../../text/colour.ts";
 import { CommandError } from "../errors.ts";
 import { clampWidth, fullNameFor, labelled, nameFor } from "../format.ts";
 import { NOT_HERE } from "../target.ts";
+import { attributeData, attributeLines, splitObjAttr } from "./attributes.ts";
 
 /** Longest data value shown on one line. */
 const MAX_VALUE = 200;
@@ -34,19 +35,34 @@ export const commands: CommandSpec[] = [
     aliases: ["ex"],
     guests: true,
     category: "Information",
-    help: `examine <target>   (or ex <target>)
+    help: `examine <target>[/<pattern>]   (or ex)
 
-Shows an object in detail. Owners and staff see its type, flags, owner, location and
-data; others see its name, owner and description.
+Shows an object in detail. Owners and staff see its type, flags, owner, location, data
+and attributes; others see its name, owner, description and the attributes they may see
+(visual ones, and their own). With /<pattern> (wildcards * and ?), only the matching
+attributes. Each is shown as NAME [#owner flags]: value, the owner only when it is not the
+object's, the flags by letter (+ locked, $ no_command, M hidden, V visual, W wizard, ...).
 
 Examples:
   examine me
-  ex #12`,
+  ex #12
+  ex me/finger*`,
     async exec(u) {
-      const obj = await u.target(u.cmd.args.trim() || "here");
+      const { obj: named, attr: pattern } = splitObjAttr(u.cmd.args);
+      const obj = await u.target(named || "here");
       if (!canSee(u.services, u.me, obj)) throw new CommandError(NOT_HERE);
       const w = clampWidth(u.conn.width);
       const s = u.services;
+      if (pattern !== null) {
+        const { lines, shown } = await attributeLines(u, obj, w, pattern || "*");
+        return u.send(lines.length ? lines.join("\n") : "No matching attributes found.", {
+          type: "examine",
+          id: obj.id,
+          name: obj.name,
+          attributes: shown.map(attributeData),
+        });
+      }
+      const attrs = await attributeLines(u, obj, w);
       const owner = obj.owner ? await s.objects.get(obj.owner) : null;
       const desc = obj.data.description ?? "";
       const lines = [`%ch${fullNameFor(u.me, obj)}%cn`];
@@ -54,12 +70,14 @@ Examples:
       if (!full) {
         lines.push(`Owner: ${owner ? owner.name : "nobody"}`);
         lines.push(desc ? wrapText(desc, w) : "You see nothing special.");
+        lines.push(...attrs.lines);
         return u.send(lines.join("\n"), {
           type: "examine",
           id: obj.id,
           name: obj.name,
           owner: owner ? { id: owner.id, name: owner.name } : null,
           description: desc,
+          attributes: attrs.shown.map(attributeData),
         });
       }
       const location = obj.location ? await s.objects.get(obj.location) : null;
@@ -78,6 +96,7 @@ Examples:
           ),
         );
       }
+      lines.push(...attrs.lines);
       const [things, exits, players] = await Promise.all([
         s.objects.contentsOfType(obj.id, "thing", MAX_LISTED),
         s.objects.contentsOfType(obj.id, "exit", MAX_LISTED),
@@ -102,6 +121,7 @@ Examples:
         location: obj.location,
         description: desc,
         data: rest,
+        attributes: attrs.shown.map(attributeData),
         contents: contents.map((o) => ({ id: o.id, name: o.name })),
         exits: exits.map((o) => ({ id: o.id, name: o.name })),
       });

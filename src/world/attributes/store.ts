@@ -498,6 +498,41 @@ export class AttributeStore implements LiveAttributes {
     );
   }
 
+  /**
+   * Clears several attributes of one object for `actor` (`@wipe`), each under the rules; waits
+   * until stored. Answers the names cleared and those refused, with why.
+   */
+  async clearMany(
+    actor: AttrActor,
+    objectId: string,
+    names: readonly string[],
+  ): Promise<{ cleared: string[]; refused: { name: string; refusal: Refusal }[] }> {
+    const cleared: string[] = [];
+    const refused: { name: string; refusal: Refusal }[] = [];
+    const durable: Promise<void>[] = [];
+    for (const name of names) {
+      if (this.#live) {
+        // All at once: the writer commits them in a few batches.
+        const r = this.#setLive(actor, objectId, name, "");
+        if ("kind" in r) refused.push({ name, refusal: r });
+        else {
+          cleared.push(name);
+          durable.push(r.durable);
+        }
+        continue;
+      }
+      try {
+        await this.set(actor, objectId, name, "");
+        cleared.push(name);
+      } catch (e) {
+        if (!(e instanceof EngineError)) throw e;
+        refused.push({ name, refusal: { kind: "invalid", message: e.message } });
+      }
+    }
+    await Promise.all(durable);
+    return { cleared, refused };
+  }
+
   /** Sets or clears a flag of an attribute for `actor`, and waits until it is stored. */
   async setFlag(
     actor: AttrActor,
