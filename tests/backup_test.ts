@@ -58,6 +58,10 @@ Deno.test("backup: a live backup restores entry by entry, with the wiki, and the
         description: `Described ${i}.`,
       }, t);
       assertEquals(patch.status, 200, JSON.stringify(patch.body));
+      const attr = await api(srv.base, "PUT", `/api/v1/dbobj/${me.body.id}/attributes/finger`, {
+        value: `finger of ${i}`,
+      }, t);
+      assertEquals(attr.status, 200, JSON.stringify(attr.body));
       const note = await api(srv.base, "POST", "/api/v1/notes", { text: `note of ${i}` }, t);
       assertEquals(note.status, 201, JSON.stringify(note.body));
     }
@@ -79,6 +83,7 @@ Deno.test("backup: a live backup restores entry by entry, with the wiki, and the
   try {
     original = await dump(env.URSAMU_SERVER_DB);
     assert(original.length > 10, `a world to compare (${original.length} entries)`);
+    assertEquals(original.filter((e) => e.key[0] === "attr").length, 3, "attributes included");
     // Restore into an empty game directory.
     const fresh = {
       ...env,
@@ -116,6 +121,20 @@ Deno.test("backup: a live backup restores entry by entry, with the wiki, and the
       const notes = await api(game.base, "GET", "/api/v1/notes", undefined, login.body.token);
       assertEquals(notes.status, 200);
       assertMatch(JSON.stringify(notes.body), /note of 1/);
+      const me = await api(game.base, "GET", "/api/v1/me", undefined, login.body.token);
+      const finger = await api(
+        game.base,
+        "GET",
+        `/api/v1/dbobj/${me.body.id}/attributes/FINGER`,
+        undefined,
+        login.body.token,
+      );
+      assertEquals(finger.body, {
+        name: "FINGER",
+        value: "finger of 1",
+        owner: me.body.id,
+        flags: [],
+      });
     } finally {
       await game.stop({ keepDir: true });
       await Deno.remove(game.dir, { recursive: true });

@@ -1,5 +1,5 @@
 /** Descriptions of the core routes (docs/api.md has the prose). Every core route has one. */
-import { BRIEF_PROPERTIES, CREDENTIALS, OBJECT, PAGING, TOKEN } from "./schemas.ts";
+import { ATTRIBUTE, BRIEF_PROPERTIES, CREDENTIALS, OBJECT, PAGING, TOKEN } from "./schemas.ts";
 import type { ApiDocs } from "./types.ts";
 
 /** The core's route descriptions by `METHOD /path`. */
@@ -158,6 +158,64 @@ export const CORE_DOCS: ApiDocs = {
       "403": "not the owner or staff",
       "404": "no such object",
       "409": "the name is taken",
+    },
+  },
+  "GET /api/v1/dbobj/:id/attributes": {
+    summary: "The attributes of an object the caller may see, in name order (docs/softcode.md)",
+    auth: "user",
+    params: { id: "object id (`12` or `#12`)" },
+    query: {
+      pattern: { description: "a wildcard pattern of names (`*` and `?`), e.g. `FINGER.*`" },
+      ...PAGING,
+    },
+    responses: {
+      "200": { description: "attributes", schema: { type: "array", items: ATTRIBUTE } },
+      "400": "a bad page or pattern",
+      "401": "no or a bad token",
+      "404": "no such object (or not visible)",
+    },
+  },
+  "GET /api/v1/dbobj/:id/attributes/:name": {
+    summary: "One attribute (visual ones to anyone; others to whoever controls the object)",
+    auth: "user",
+    params: { id: "object id", name: "attribute name (any case; URL-encoded)" },
+    responses: {
+      "200": { description: "the attribute", schema: ATTRIBUTE },
+      "400": "not a valid attribute name",
+      "401": "no or a bad token",
+      "404": "no such object or attribute (or not visible)",
+    },
+  },
+  "PUT /api/v1/dbobj/:id/attributes/:name": {
+    summary: "Set an attribute (whoever controls the object; within the owner's quota)",
+    auth: "user",
+    params: { id: "object id", name: "attribute name (any case; URL-encoded)" },
+    body: {
+      type: "object",
+      properties: { value: { type: "string", minLength: 1, maxLength: 8000 } },
+      required: ["value"],
+    },
+    responses: {
+      "200": { description: "the attribute as set", schema: ATTRIBUTE },
+      "400": "a bad name or value, or over the owner's quota of attribute bytes",
+      "401": "no or a bad token",
+      "403": "not allowed to change it (not the controller; a wizard or locked attribute)",
+      "404": "no such object (or not visible)",
+    },
+  },
+  "DELETE /api/v1/dbobj/:id/attributes/:name": {
+    summary: "Remove an attribute",
+    auth: "user",
+    params: { id: "object id", name: "attribute name (any case; URL-encoded)" },
+    responses: {
+      "200": {
+        description: "removed",
+        schema: { type: "object", properties: { deleted: { const: true } } },
+      },
+      "400": "not a valid attribute name",
+      "401": "no or a bad token",
+      "403": "not allowed to change it",
+      "404": "no such object or attribute (or not visible)",
     },
   },
   "POST /api/v1/dbobj/:id/repair": {

@@ -54,6 +54,36 @@ export const OBJECT: JsonSchema = {
   required: ["id", "dbref", "name", "flags", "data"],
 };
 
+/** An attribute of an object (`GET /api/v1/dbobj/:id/attributes/:name`). */
+export const ATTRIBUTE: JsonSchema = {
+  type: "object",
+  properties: {
+    name: { type: "string", description: "upper-case name", examples: ["FINGER"] },
+    value: { type: "string", maxLength: 8000 },
+    owner: { type: "string", description: "id of the player who owns it" },
+    flags: {
+      type: "array",
+      items: {
+        enum: [
+          "locked",
+          "no_command",
+          "case",
+          "html",
+          "no_inherit",
+          "hidden",
+          "no_name",
+          "no_parse",
+          "regexp",
+          "trace",
+          "visual",
+          "wizard",
+        ],
+      },
+    },
+  },
+  required: ["name", "value", "owner", "flags"],
+};
+
 /** The paging query of lists: `limit` (see {@linkcode LIST_PAGE}) and `offset`. */
 export const PAGING: Record<string, ApiParam> = {
   limit: {

@@ -1,4 +1,4 @@
-/** Game object routes: list accessible objects, read one, patch one. */
+/** Game object routes: list accessible objects, read one, patch one; their attributes. */
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { ensure, me, requireAuth } from "../middleware/auth.ts";
@@ -11,6 +11,7 @@ import { applyObjectPatch } from "../../world/patch.ts";
 import { pageParams } from "../pagination.ts";
 import { isStaff } from "../../world/flags.ts";
 import { repairObject } from "../../world/repair.ts";
+import { addAttributeRoutes } from "./attributes.ts";
 
 /** Routes for /api/v1/dbos and /api/v1/dbobj/:id. */
 export function objectRoutes(): Hono<AppEnv> {
@@ -61,5 +62,6 @@ export function objectRoutes(): Hono<AppEnv> {
     });
   });
 
+  addAttributeRoutes(r);
   return r;
 }
