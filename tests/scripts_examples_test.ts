@@ -58,8 +58,13 @@ Deno.test("example scripts: +roll, +finger, +who, and each passes @script/check"
       (await g.run(bob, "+finger/set timezone=")).text("Bob"),
       "Finger field timezone cleared.",
     );
-    const state = (await g.engine.services.objects.get(bob.id))?.data.state;
-    assertEquals(state, { "finger.fullname": "Robert Smith" });
+    // Fields are visual attributes: the store softcode and REST read.
+    const fields = await g.engine.services.attributes.list(bob.id, "FINGER.*");
+    assertEquals(
+      fields.map((a) => [a.name, a.value, [...a.flags]]),
+      [["FINGER.FULLNAME", "Robert Smith", ["visual"]]],
+    );
+    assertEquals((await g.engine.services.objects.get(bob.id))?.data.state, undefined);
     assertMatch((await g.run(bob, "+finger/set bad field=x")).text("Bob"), /^Usage: \+finger\/set/);
 
     // +who: a table of who is on, staff starred.

@@ -25,7 +25,13 @@ Deno.test("upgrade: an older database is backed up, then migrated, and plays on"
   const first = await startServer({ dir: home, env });
   const db = first.env.URSAMU_SERVER_DB;
   try {
-    await register(first.base, "Old", "old-password-1");
+    const token = await register(first.base, "Old", "old-password-1");
+    // What system scripts' u.attr wrote before attributes were their own entries (layout 1).
+    const me = (await api(first.base, "GET", "/api/v1/me", undefined, token)).body;
+    const patched = await api(first.base, "PATCH", `/api/v1/dbobj/${me.id}`, {
+      data: { state: { "finger.quote": "Hi.", level: 3, "1st": "kept", "a b": "kept" } },
+    }, token);
+    assertEquals(patched.status, 200);
   } finally {
     await first.stop({ keepDir: true });
   }
@@ -38,10 +44,15 @@ Deno.test("upgrade: an older database is backed up, then migrated, and plays on"
     await withKv(db, (kv) => kv.delete(keys.layout()));
     const again = await startServer({ dir: home, env });
     try {
-      await again.waitFor(/storage: layout 1: record the layout version/);
+      await again.waitFor(/storage: layout 2: script attributes/);
       const out = again.output();
+      assertMatch(out, /storage: layout 1: record the layout version/);
+      assertMatch(out, /2 attribute\(s\) of 1 object\(s\) made from data\.state \(2 key/);
       const m = out.match(
-        /storage: migrating the database from layout 0 to 1; backup taken first: (\S+pre-layout1-\d{8}T\d{6}Z\.tar\.gz)/,
+        new RegExp(
+          `storage: migrating the database from layout 0 to ${LAYOUT_VERSION}; backup taken ` +
+            `first: (\\S+pre-layout${LAYOUT_VERSION}-\\d{8}T\\d{6}Z\\.tar\\.gz)`,
+        ),
       );
       assert(m, out);
       const login = await api(again.base, "POST", "/api/v1/auth/login", {
@@ -49,6 +60,27 @@ Deno.test("upgrade: an older database is backed up, then migrated, and plays on"
         password: "old-password-1",
       });
       assertEquals(login.status, 200);
+      // The script data is in attributes now; data.state stays the REST client's, unchanged.
+      const token = login.body.token;
+      const me = (await api(again.base, "GET", "/api/v1/me", undefined, token)).body;
+      const attrs = await api(
+        again.base,
+        "GET",
+        `/api/v1/dbobj/${me.id}/attributes`,
+        undefined,
+        token,
+      );
+      assertEquals(
+        attrs.body.map((a: { name: string; value: string }) => `${a.name}=${a.value}`),
+        ["FINGER.QUOTE=Hi.", "LEVEL=3"],
+      );
+      const obj = await api(again.base, "GET", `/api/v1/dbobj/${me.id}`, undefined, token);
+      assertEquals(obj.body.data.state, {
+        "finger.quote": "Hi.",
+        level: 3,
+        "1st": "kept",
+        "a b": "kept",
+      });
       // The backup is the database as it was before the migration.
       const r = await runCli(["restore", m[1]], {
         dir: home,

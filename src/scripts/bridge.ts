@@ -13,7 +13,10 @@ import { checkLock, LockSyntaxError } from "../world/locks.ts";
 import { subjectOf } from "../commands/sdk.ts";
 import { canSeeOnline, visibleOnline } from "../hub/online.ts";
 import { displayName } from "../world/players.ts";
-import { checkState, MAX_DESCRIPTION } from "../world/patch.ts";
+import { MAX_DESCRIPTION } from "../world/patch.ts";
+import { canSeeAttr } from "../world/attributes/access.ts";
+import { attrFlagNamed } from "../world/attributes/flags.ts";
+import { attrPattern, BAD_NAME, canonicalAttrName } from "../world/attributes/names.ts";
 import { EngineError } from "../errors.ts";
 import { isPlainObject } from "../config/load.ts";
 
@@ -25,7 +28,8 @@ export const MAX_SENT_PER_CALL = 1_000_000;
 export const MAX_DATA = 16_384;
 /** Objects `u.contents` returns at most. */
 const MAX_CONTENTS = 200;
-const ATTR_RE = /^[a-z0-9_][a-z0-9_.-]{0,63}$/i;
+/** Attributes `u.attr.list` returns at most. */
+const MAX_LISTED = 500;
 
 /** What a script sees of an object. */
 export interface ObjectView {
@@ -38,7 +42,7 @@ export interface ObjectView {
   location: string;
   owner: string;
   description: string;
-  /** Attributes (`data.state`). */
+  /** The REST client's JSON (`data.state`); attributes are `u.attr`'s. */
   state: Record<string, unknown>;
 }
 
@@ -171,23 +175,36 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
     },
     async "attr.get"([ref, name]) {
       const obj = await visible(ref);
-      const key = attrName(name);
-      const state = viewOf(obj).state;
-      return Object.hasOwn(state, key) ? state[key] : null;
+      const a = await services.attributes.get(obj.id, attrName(name));
+      return a && canSeeAttr(me, obj, a) ? a.value : null;
     },
     async "attr.set"([ref, name, value]) {
-      const obj = await controlled(ref);
-      const key = attrName(name);
-      const state = { ...viewOf(obj).state };
-      if (value === null || value === undefined) delete state[key];
-      else state[key] = value;
-      checkState(state);
-      await services.objects.update(obj.id, (o) => {
-        const now = isPlainObject(o.data.state) ? { ...o.data.state } : {};
-        if (value === null || value === undefined) delete now[key];
-        else now[key] = value;
-        o.data.state = now;
-      });
+      const obj = await visible(ref);
+      // An attribute holds text: other JSON is kept as its JSON text; null clears.
+      const text = value === null || value === undefined
+        ? ""
+        : typeof value === "string"
+        ? value
+        : JSON.stringify(value);
+      await services.attributes.set(me, obj.id, attrName(name), text);
+    },
+    async "attr.flag"([ref, name, flag, on]) {
+      const obj = await visible(ref);
+      const f = typeof flag === "string" ? attrFlagNamed(flag) : null;
+      if (!f) throw new CommandError(`There is no attribute flag '${String(flag).slice(0, 40)}'.`);
+      await services.attributes.setFlag(me, obj.id, attrName(name), f, on !== false);
+    },
+    async "attr.list"([ref, pattern]) {
+      const obj = await visible(ref);
+      const p = typeof pattern === "string" ? pattern : "*";
+      if (!attrPattern(p)) throw new CommandError("That pattern is too long.");
+      const shown = await services.attributes.visible(me, obj, p);
+      return shown.slice(0, MAX_LISTED).map((a) => ({
+        name: a.name,
+        value: a.value,
+        owner: a.owner,
+        flags: [...a.flags],
+      }));
     },
   };
   return async (op, args) => {
@@ -198,10 +215,7 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
 }
 
 function attrName(v: unknown): string {
-  if (typeof v !== "string" || !ATTR_RE.test(v)) {
-    throw new CommandError(
-      "Attribute names are 1 to 64 letters, digits, _ . or -, starting with a letter, digit or _.",
-    );
-  }
-  return v;
+  const name = canonicalAttrName(v);
+  if (!name) throw new CommandError(BAD_NAME);
+  return name;
 }

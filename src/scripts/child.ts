@@ -234,6 +234,10 @@ function makeSdk(call: number, ctx: Msg): any {
       get: (ref: unknown, name: unknown) => op(call, "attr.get", [String(ref), String(name)]),
       set: (ref: unknown, name: unknown, value: unknown) =>
         op(call, "attr.set", [String(ref), String(name), value === undefined ? null : data(value)]),
+      flag: (ref: unknown, name: unknown, flag: unknown, on?: unknown) =>
+        op(call, "attr.flag", [String(ref), String(name), String(flag), on !== false]),
+      list: (ref: unknown, pattern?: unknown) =>
+        op(call, "attr.list", [String(ref), pattern === undefined ? "*" : String(pattern)]),
     }),
   });
 }

@@ -7,9 +7,10 @@
 import { keys } from "./keys.ts";
 import { StartupError } from "../startup_error.ts";
 import { envName } from "../config/load.ts";
+import { stateToAttributes } from "../world/attributes/migrate_state.ts";
 
 /** The layout this engine reads and writes. Raise it with a migration below. */
-export const LAYOUT_VERSION = 1;
+export const LAYOUT_VERSION = 2;
 
 /** One step of the layout: what it changes, and the change. */
 export interface Migration {
@@ -27,6 +28,13 @@ export interface Migration {
  */
 export const MIGRATIONS: readonly Migration[] = [
   { to: 1, description: "record the layout version", run: () => Promise.resolve() },
+  {
+    to: 2,
+    description: "script attributes (u.attr) kept in data.state copied into attributes",
+    run: async (kv) => {
+      await stateToAttributes(kv, (line) => console.log(line));
+    },
+  },
 ];
 
 /** How a start treats the layout. */

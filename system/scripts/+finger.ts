@@ -10,7 +10,8 @@ export const help = `+finger [<player>]
 Shows a player's profile: the fields they set, the start of their description, and whether
 they are connected (and how long idle). Without a name, your own.
 +finger/set sets one of your fields (fullname, position, timezone, rp, quote, or any other
-word); an empty text removes it. Fields are stored as attributes finger.<field>.
+word); an empty text removes it. Fields are attributes FINGER.<FIELD>, visual so anyone
+may read them (&finger.quote me=... sets one too).
 
 Examples:
   +finger Alice
@@ -39,12 +40,13 @@ export default async function finger(u: ScriptSdk): Promise<void> {
     }
     const text = u.cmd.rhs.slice(0, 400);
     await u.attr.set("me", `finger.${field}`, text || null);
+    // Softcode and REST see profile fields as MUX games keep them: readable by anyone.
+    if (text) await u.attr.flag("me", `finger.${field}`, "visual");
     return u.send(text ? `Finger field ${field} set.` : `Finger field ${field} cleared.`);
   }
   const p = await u.player(u.cmd.args.trim() || "me");
-  const fields = Object.entries(p.state)
-    .filter(([k, v]) => k.startsWith("finger.") && typeof v === "string")
-    .map(([k, v]) => [k.slice(7), v as string] as const)
+  const fields = (await u.attr.list(p.dbref, "FINGER.*"))
+    .map((a) => [a.name.slice(7).toLowerCase(), a.value] as const)
     .sort(([a], [b]) =>
       (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b)
     );

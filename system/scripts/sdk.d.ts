@@ -21,8 +21,19 @@ interface ScriptObject {
   /** Id of its owner. */
   readonly owner: string;
   readonly description: string;
-  /** Attributes (the object's data.state). */
+  /** The REST client's JSON (the object's data.state); attributes are read with u.attr. */
   readonly state: Readonly<Record<string, unknown>>;
+}
+
+/** An attribute, as softcode, `examine` and REST see it (docs/softcode.md). */
+interface ScriptAttribute {
+  /** Upper-case name ("FINGER.QUOTE"). */
+  readonly name: string;
+  readonly value: string;
+  /** Id of the player who owns it. */
+  readonly owner: string;
+  /** Its flags ("visual", "locked", ...). */
+  readonly flags: readonly string[];
 }
 
 /** A player as `u.player` finds it: the object plus whether (and how long) it is connected. */
@@ -101,10 +112,21 @@ interface ScriptSdk {
   passes(lock: string): Promise<boolean>;
   /** Sets the description of an object the actor controls ("" clears it; at most 8000). */
   describe(ref: string, text: string): Promise<void>;
-  /** Attributes (`data.state`): read on objects the actor sees, write on those it controls. */
+  /**
+   * Attributes, the ones softcode and `&` set (names any case, stored upper-case): read what
+   * the actor may see, write on objects it controls, within its quota of attribute bytes.
+   */
   readonly attr: {
-    get(ref: string, name: string): Promise<unknown>;
-    /** Sets an attribute to any JSON value; null removes it. */
+    /** An attribute's value, or null (missing, or not one the actor may see). */
+    get(ref: string, name: string): Promise<string | null>;
+    /**
+     * Sets an attribute (text of up to 8,000 characters; any other JSON value is kept as its
+     * JSON text); null or "" removes it.
+     */
     set(ref: string, name: string, value: unknown): Promise<void>;
+    /** Sets (`on`, the default) or clears a flag of an attribute ("visual", "locked", ...). */
+    flag(ref: string, name: string, flag: string, on?: boolean): Promise<void>;
+    /** The attributes the actor may see, in name order, matching a `*`/`?` pattern (at most 500). */
+    list(ref: string, pattern?: string): Promise<ScriptAttribute[]>;
   };
 }
