@@ -73,6 +73,16 @@ Deno.test("attributes: telnet, WebSocket and REST share one store and one set of
       await bob.expect(/^Set\.$/);
       await bob.send("@set me/mood=wizard");
       await bob.expect(/Only staff may set or clear wizard/);
+      // Bad input over WebSocket too: a clear message, nothing stored.
+      await bob.send("&bad*name me=x");
+      await bob.expect(/not a good name for an attribute/);
+      await bob.send(`&long me=${"y".repeat(8001)}`);
+      await bob.expect(/at most 8000/);
+      await bob.send("&taken *Alice=mine");
+      await bob.expect(/^Permission denied\.$/);
+      await bob.send("examine me/*");
+      const mine = await bob.expect((m) => m.data.type === "examine");
+      assertEquals((mine.data.attributes as { name: string }[]).map((a) => a.name), ["MOOD"]);
     });
 
     await t.step("REST reads under the same rules", async () => {
