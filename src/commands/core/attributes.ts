@@ -298,7 +298,13 @@ function unbrace(s: string): string {
   return s.length >= 2 && s.startsWith("{") && s.endsWith("}") ? s.slice(1, -1) : s;
 }
 
-/** Lines of `examine` for the attributes `viewer` may see (field ones left to the record). */
+/** Characters of attribute values one `examine` shows (an object may hold megabytes). */
+const MAX_EXAMINE_CHARS = 64_000;
+
+/**
+ * Lines of `examine` for the attributes `viewer` may see (field ones left to the record), up to
+ * MAX_EXAMINE_CHARS of values; a last line says how many more a pattern would show.
+ */
 export async function attributeLines(
   u: CommandSdk,
   obj: DbObject,
@@ -306,8 +312,24 @@ export async function attributeLines(
   pattern?: string,
 ): Promise<{ lines: string[]; shown: Attribute[] }> {
   const all = await u.services.attributes.visible(u.me, obj, pattern);
-  const shown = pattern === undefined ? all.filter((a) => !FIELD_SHOWN.has(a.name)) : all;
-  return { lines: shown.map((a) => attributeLine(obj, a, width)), shown };
+  const listed = pattern === undefined ? all.filter((a) => !FIELD_SHOWN.has(a.name)) : all;
+  const shown: Attribute[] = [];
+  let chars = 0;
+  for (const a of listed) {
+    if (shown.length && chars + a.value.length > MAX_EXAMINE_CHARS) break;
+    chars += a.value.length;
+    shown.push(a);
+  }
+  const lines = shown.map((a) => attributeLine(obj, a, width));
+  const more = listed.length - shown.length;
+  if (more) {
+    lines.push(
+      `(${more} more attribute${more === 1 ? "" : "s"} not shown: examine ${
+        obj.flags.includes("player") ? "*" + obj.name : "#" + obj.id
+      }/<pattern> shows them by name, from ${listed[shown.length].name} on.)`,
+    );
+  }
+  return { lines, shown };
 }
 
 /** Kept in the record's own lines of a full `examine` (Description, and the data fields). */

@@ -140,6 +140,25 @@ Deno.test("attributes: @wipe, @cpattr, @mvattr and @edit", async () => {
   }
 });
 
+Deno.test("attributes: examine shows at most 64,000 characters of values and says what is left", async () => {
+  const w = await testWorld();
+  try {
+    const wiz = await w.player("Wiz", { flags: ["wizard"] });
+    for (let i = 0; i < 12; i++) {
+      await w.services.attributes.set(wiz.obj, wiz.obj.id, `BIG${i}`, "x".repeat(8000));
+    }
+    const out = renderPlain((await w.run(wiz.conn, "examine me"))[0]);
+    assert.equal((out.match(/^BIG\d+:/gm) ?? []).length, 8);
+    assert.match(
+      out,
+      /\(4 more attributes not shown: examine \*Wiz\/<pattern> .* from BIG6 on\.\)/,
+    );
+    assert.equal((await w.run(wiz.conn, "ex me/big1?")).length, 1);
+  } finally {
+    await w.close();
+  }
+});
+
 Deno.test("attributes: @edit's argument split respects braces", () => {
   assert.deepEqual(splitEdit("a,b"), ["a", "b"]);
   assert.deepEqual(splitEdit("{a,b},{c,d}"), ["a,b", "c,d"]);
