@@ -11,6 +11,7 @@ import { ObjectStore } from "../src/world/objects.ts";
 import { ensureStartingRoom } from "../src/world/start.ts";
 import { hashPassword } from "../src/auth/passwords.ts";
 import { TokenService } from "../src/auth/tokens.ts";
+import { TokenGenerations } from "../src/auth/generations.ts";
 
 /** A seeded player and its access token. */
 export interface SeededPlayer {
@@ -41,7 +42,7 @@ export async function seedPlayers(
       await objects.create({ name, type: "exit", location: "1", data: { destination: yard.id } });
     }
     const hash = await hashPassword(password);
-    const tokens = new TokenService(secret);
+    const tokens = new TokenService(secret, new TokenGenerations(kv));
     const out: SeededPlayer[] = [];
     for (let i = 0; i < count; i++) {
       const name = `Bench${i}`;

@@ -12,6 +12,7 @@ import { Accounts } from "./auth/accounts.ts";
 import { Guests } from "./auth/guests.ts";
 import { HashPool } from "./auth/hash_pool.ts";
 import { resolveSecret, TokenService } from "./auth/tokens.ts";
+import { TokenGenerations } from "./auth/generations.ts";
 import { SecurityLog } from "./auth/security_log.ts";
 import { WindowCounter } from "./auth/rate_limit.ts";
 import { Players } from "./world/players.ts";
@@ -188,14 +189,16 @@ async function startOn(
     hub,
     startingRoom: () => startingRoom({ config, objects }),
   });
+  // Checked on every token use, from memory while this engine is the only writer.
+  const generations = new TokenGenerations(kv, soleWriter);
   const services: Services = {
     config,
     kv,
     objects,
     attributes,
-    accounts: new Accounts(kv, objects, passwords),
+    accounts: new Accounts(kv, objects, passwords, generations),
     guests,
-    tokens: new TokenService(resolveSecret(env, (m) => console.warn(m))),
+    tokens: new TokenService(resolveSecret(env, (m) => console.warn(m)), generations),
     securityLog: new SecurityLog(resolve(root, cfg.logging.dir, "security.log")),
     players: new Players(objects, hub),
     texts,

@@ -10,6 +10,7 @@ import { hashPassword, needsRehash, passwordProblem, verifyPassword } from "./pa
 import type { PasswordHasher } from "./hash_pool.ts";
 import { ConflictError, NotFoundError, RateLimitError, ValidationError } from "../errors.ts";
 import { timingSafeEqualString } from "./constant_time.ts";
+import { TokenGenerations } from "./generations.ts";
 
 /** Stored credentials of a player. Never leaves the server. */
 export interface Credentials {
@@ -18,6 +19,12 @@ export interface Credentials {
   resetToken?: string;
   resetExpires?: number;
   resetBy?: string;
+}
+
+/** A successful login: the player, and the token generation its session belongs to. */
+export interface LoggedIn {
+  player: DbObject;
+  generation: number;
 }
 
 /** Reset tokens live one hour. */
@@ -41,12 +48,14 @@ export class Accounts {
 
   /**
    * `hasher` runs bcrypt: the engine passes its worker pool; tools without an engine (first-run
-   * setup) hash on their own thread.
+   * setup) hash on their own thread. `generations` are the token generations a password change
+   * advances: the engine passes the ones its token checks read.
    */
   constructor(
     private readonly kv: Deno.Kv,
     private readonly objects: ObjectStore,
     private readonly hasher: PasswordHasher = { hash: hashPassword, verify: verifyPassword },
+    private readonly generations: TokenGenerations = new TokenGenerations(kv),
   ) {}
 
   /** Creates a player with a hashed password; name and password rules apply. */
@@ -80,6 +89,14 @@ export class Accounts {
    * A hash of the older scheme is replaced by a current one after a match.
    */
   async authenticate(name: unknown, password: unknown): Promise<DbObject | null> {
+    return (await this.login(name, password))?.player ?? null;
+  }
+
+  /**
+   * As `authenticate`, with the player's token generation as it was before the compare: a
+   * session signed with it ends if the password changed while bcrypt ran.
+   */
+  async login(name: unknown, password: unknown): Promise<LoggedIn | null> {
     if (typeof name !== "string" || typeof password !== "string") return null;
     if (name.length > 64 || password.length > 512) return null;
     const player = await this.objects.playerByName(name);
@@ -88,9 +105,10 @@ export class Accounts {
       await this.hasher.verify(password, await this.#dummy());
       return null;
     }
+    const generation = await this.generations.current(player.id);
     if (!(await this.hasher.verify(password, creds.hash))) return null;
     if (needsRehash(creds.hash)) await this.#upgradeHash(player.id, creds.hash, password);
-    return player;
+    return { player, generation };
   }
 
   /** Replaces an old-scheme hash, unless the password changed meanwhile. */
@@ -108,14 +126,46 @@ export class Accounts {
     });
   }
 
-  /** Replaces a player's password (rules apply). */
-  async setPassword(id: string, password: unknown): Promise<void> {
+  /**
+   * Replaces a player's password (rules apply) and, in the same commit, advances the player's
+   * token generation: every session token issued before stops working. Returns the new
+   * generation (a session kept open signs its next token with it).
+   */
+  async setPassword(id: string, password: unknown): Promise<number> {
     const pwErr = passwordProblem(password);
     if (pwErr) throw new ValidationError(pwErr);
     const hash = await this.hasher.hash(password as string);
-    await this.#updateCredentials(id, (c) => {
+    const staged = await this.#updateCredentials(id, (c) => {
       c.hash = hash;
-    });
+    }, (op) => this.generations.stage(id, op));
+    staged.settle();
+    return staged.generation;
+  }
+
+  /** True when `password` is the player's own (one bcrypt compare). */
+  async checkPassword(id: string, password: unknown): Promise<boolean> {
+    if (typeof password !== "string" || password.length > 512) return false;
+    const creds = await this.credentials(id);
+    if (!creds) {
+      await this.hasher.verify(password, await this.#dummy());
+      return false;
+    }
+    return await this.hasher.verify(password, creds.hash);
+  }
+
+  /**
+   * Removes a player's login (`@toad`): the credentials and any reset token go, and the token
+   * generation advances in the same commit, so no session of the player survives.
+   */
+  async removeLogin(id: string): Promise<void> {
+    for (let i = 0; i < 20; i++) {
+      const entry = await this.kv.get<Credentials>(keys.credentials(id));
+      const op = this.kv.atomic().check(entry).delete(keys.credentials(id));
+      if (entry.value?.resetToken) op.delete(keys.resetToken(entry.value.resetToken));
+      const staged = await this.generations.stage(id, op);
+      if ((await op.commit()).ok) return staged.settle();
+    }
+    throw new Error("storage: too much contention on credentials");
   }
 
   /** Issues a one-hour reset token for a player, replacing any earlier one. */
@@ -153,9 +203,13 @@ export class Accounts {
     ) return null;
     const hash = await this.hasher.hash(newPassword);
     const next: Credentials = { hash, ...(c.email ? { email: c.email } : {}) };
-    const res = await this.kv.atomic().check(entry).check(idx).set(credKey, next)
-      .delete(keys.resetToken(token.toLowerCase())).commit();
-    return res.ok ? idx.value : null;
+    const op = this.kv.atomic().check(entry).check(idx).set(credKey, next)
+      .delete(keys.resetToken(token.toLowerCase()));
+    // The reset ends every session of the player, in the same commit as the new password.
+    const staged = await this.generations.stage(idx.value, op);
+    if (!(await op.commit()).ok) return null;
+    staged.settle();
+    return idx.value;
   }
 
   /** Stored credentials of a player, or null. */
@@ -163,19 +217,20 @@ export class Accounts {
     return (await this.kv.get<Credentials>(keys.credentials(id))).value;
   }
 
-  async #updateCredentials(
+  /** Changes a player's credentials; `extra` adds to the same commit, and its result is returned. */
+  async #updateCredentials<T = void>(
     id: string,
     change: (c: Credentials) => void,
-    extra?: (op: Deno.AtomicOperation) => void,
-  ): Promise<void> {
+    extra?: (op: Deno.AtomicOperation) => T | Promise<T>,
+  ): Promise<T> {
     for (let i = 0; i < 20; i++) {
       const entry = await this.kv.get<Credentials>(keys.credentials(id));
       if (!entry.value) throw new NotFoundError("No such player.");
       const c = { ...entry.value };
       change(c);
       const op = this.kv.atomic().check(entry).set(keys.credentials(id), c);
-      extra?.(op);
-      if ((await op.commit()).ok) return;
+      const result = await extra?.(op);
+      if ((await op.commit()).ok) return result as T;
     }
     throw new Error("storage: too much contention on credentials");
   }

@@ -3,7 +3,7 @@
  * `connect`: the per-IP failure limit is reserved before the password is compared, so however
  * many attempts arrive at once, at most `limit` wrong ones a minute reach bcrypt.
  */
-import type { Accounts } from "./accounts.ts";
+import type { Accounts, LoggedIn } from "./accounts.ts";
 import type { WindowCounter } from "./rate_limit.ts";
 import type { SecurityLog } from "./security_log.ts";
 import type { DbObject } from "../world/types.ts";
@@ -15,9 +15,12 @@ export interface LoginDeps {
   securityLog: SecurityLog;
 }
 
-/** The outcome: the player, or why not (`limited`: refused before any check). */
+/**
+ * The outcome: the player and the token generation to sign its session with, or why not
+ * (`limited`: refused before any check).
+ */
 export type LoginOutcome =
-  | { ok: true; player: DbObject }
+  | { ok: true; player: DbObject; generation: number }
   | { ok: false; limited: boolean };
 
 /** One attempt from `ip`; `via` names the interface in the security log (e.g. `websocket`). */
@@ -33,17 +36,17 @@ export async function attemptLogin(
     await deps.securityLog.write("LOGIN_RATE_LIMITED", { ip, detail: via });
     return { ok: false, limited: true };
   }
-  let player: DbObject | null;
+  let found: LoggedIn | null;
   try {
-    player = await deps.accounts.authenticate(name, password);
+    found = await deps.accounts.login(name, password);
   } catch (e) {
     // A storage failure or a full password pool is not a wrong password.
     release();
     throw e;
   }
-  if (player) {
+  if (found) {
     release();
-    return { ok: true, player };
+    return { ok: true, ...found };
   }
   await deps.securityLog.write("LOGIN_FAILED", { ip, target: name.slice(0, 64), detail: via });
   return { ok: false, limited: false };

@@ -1,5 +1,6 @@
-/** JWT access tokens (HS256, signed with JWT_SECRET). */
+/** JWT access tokens (HS256, signed with JWT_SECRET), each of one token generation. */
 import { jwtVerify, SignJWT } from "jose";
+import type { TokenGenerations } from "./generations.ts";
 
 /**
  * Token lifetime: a week, so telnet sessions survive engine restarts for days. Every token
@@ -7,8 +8,16 @@ import { jwtVerify, SignJWT } from "jose";
  */
 export const TOKEN_TTL_SECONDS = 7 * 24 * 3600;
 
+/** A verified token: its player and the generation it was issued in. */
+export interface TokenSession {
+  id: string;
+  generation: number;
+}
+
 /**
- * Signs and verifies access tokens with one secret. The secret is imported as a CryptoKey once:
+ * Signs and verifies access tokens with one secret. A token carries its player's generation
+ * (`gen`; none means 0, as tokens from before generations did) and is valid only while that is
+ * the player's current one (generations.ts). The secret is imported as a CryptoKey once:
  * given the raw bytes, jose imports a new key for every sign and verify, and each import leaves
  * ~240 bytes in the runtime for good (a login signs and verifies, so 10,000 logins kept ~4 MB).
  */
@@ -16,7 +25,7 @@ export class TokenService {
   readonly #secret: Uint8Array<ArrayBuffer>;
   #key: Promise<CryptoKey> | null = null;
 
-  constructor(secret: string) {
+  constructor(secret: string, private readonly generations: TokenGenerations) {
     this.#secret = new TextEncoder().encode(secret);
   }
 
@@ -32,9 +41,14 @@ export class TokenService {
     return this.#key;
   }
 
-  /** A signed token naming the player id as subject. */
-  async sign(playerId: string): Promise<string> {
-    return new SignJWT({})
+  /**
+   * A signed token naming the player id as subject, of `generation`: a token renewed from
+   * another passes the generation it came from, so it dies with it. Without one, the player's
+   * current generation.
+   */
+  async sign(playerId: string, generation?: number): Promise<string> {
+    const gen = generation ?? await this.generations.current(playerId);
+    return new SignJWT({ gen })
       .setProtectedHeader({ alg: "HS256" })
       .setSubject(playerId)
       .setIssuedAt()
@@ -42,18 +56,41 @@ export class TokenService {
       .sign(await this.#cryptoKey());
   }
 
-  /** The player id of a valid token, or null for anything else. */
+  /** The player id of a valid token of the player's current generation, or null. */
   async verify(token: string): Promise<string | null> {
+    return (await this.session(token))?.id ?? null;
+  }
+
+  /** The player and generation of a valid token of the player's current generation, or null. */
+  async session(token: string): Promise<TokenSession | null> {
     if (typeof token !== "string" || token.length > 4096) return null;
+    let payload;
     try {
-      const { payload } = await jwtVerify(token, await this.#cryptoKey(), {
+      ({ payload } = await jwtVerify(token, await this.#cryptoKey(), {
         algorithms: ["HS256"],
         requiredClaims: ["exp", "sub"],
-      });
-      return typeof payload.sub === "string" && /^\d+$/.test(payload.sub) ? payload.sub : null;
+      }));
     } catch {
       return null;
     }
+    const id = payload.sub;
+    if (typeof id !== "string" || !/^\d+$/.test(id)) return null;
+    const generation = payload.gen === undefined ? 0 : payload.gen;
+    if (typeof generation !== "number" || !Number.isSafeInteger(generation) || generation < 0) {
+      return null;
+    }
+    if (generation !== await this.generations.current(id)) return null;
+    return { id, generation };
+  }
+
+  /** The player's current generation (from memory once known). */
+  generation(playerId: string): Promise<number> {
+    return this.generations.current(playerId);
+  }
+
+  /** Ends every token of a player issued so far; returns the new generation. */
+  revoke(playerId: string): Promise<number> {
+    return this.generations.advance(playerId);
   }
 }
 

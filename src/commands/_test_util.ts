@@ -96,11 +96,20 @@ export class FakeHub implements HubApi {
     for (const r of this.rooms.values()) r.delete(player.id);
     this.#room(player.location).add(player.id);
   }
-  disconnect(playerId: string, reason: string): void {
+  disconnect(playerId: string, reason: string, keep?: HubConnection): void {
     this.disconnected.push([playerId, reason]);
+    const kept = (this.conns.get(playerId) ?? []).filter((c) => c === keep);
+    if (kept.length) {
+      this.conns.set(playerId, kept);
+      return;
+    }
     this.conns.delete(playerId);
     this.cards.delete(playerId);
     for (const r of this.rooms.values()) r.delete(playerId);
+  }
+  renewSession(conn: HubConnection, token: string): void {
+    if (!conn.playerId || !this.conns.get(conn.playerId)?.some((c) => c === conn)) return;
+    conn.send({ msg: "", data: { type: "session", token, player: { id: conn.playerId } } });
   }
 }
 

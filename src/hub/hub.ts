@@ -237,8 +237,13 @@ export class Hub implements HubApi {
   // ---- HubApi ----------------------------------------------------------------------------
 
   /** Logs a connection in as `player` (see sessions.ts). */
-  login(conn: Connection, player: DbObject, resumed: boolean): Promise<boolean> {
-    return this.#sessions.login(conn, player, resumed);
+  login(
+    conn: Connection,
+    player: DbObject,
+    resumed: boolean,
+    generation?: number,
+  ): Promise<boolean> {
+    return this.#sessions.login(conn, player, resumed, generation);
   }
 
   /** Sends to every connection of a player. */
@@ -306,11 +311,17 @@ export class Hub implements HubApi {
     return this.#registry.roomOf(playerId);
   }
 
-  /** Closes every connection of a player, telling it why. */
-  disconnect(playerId: string, reason: string): void {
+  /** Closes every connection of a player, telling it why, except `keep` when given. */
+  disconnect(playerId: string, reason: string, keep?: HubConnection): void {
     const set = this.#registry.connectionsOf(playerId);
     if (!set) return;
-    for (const c of [...set]) c.close(reason);
+    for (const c of [...set]) if (c !== keep) c.close(reason);
+  }
+
+  /** Gives one of a player's connections a new session token (see sessions.ts). */
+  renewSession(conn: HubConnection, token: string): void {
+    const own = conn.playerId ? this.#registry.connectionsOf(conn.playerId) : undefined;
+    for (const c of own ?? []) if (c === conn) this.#sessions.renew(c, token);
   }
 
   /**

@@ -13,8 +13,16 @@ import type { Connection } from "./connection.ts";
 /** What the pre-login commands need from the hub. */
 export interface LoginHost {
   services: Services;
-  /** Logs a connection in; false (after telling the client) when refused. */
-  login(conn: Connection, player: DbObject, resumed: boolean): Promise<boolean>;
+  /**
+   * Logs a connection in; false (after telling the client) when refused. `generation`: the
+   * token generation the login was proven in (see sessions.ts).
+   */
+  login(
+    conn: Connection,
+    player: DbObject,
+    resumed: boolean,
+    generation?: number,
+  ): Promise<boolean>;
   /** Why a new login of a non-staff player would be refused now (game full), or null. */
   fullProblem(): string | null;
 }
@@ -93,7 +101,7 @@ async function connect(host: LoginHost, conn: Connection, rest: string): Promise
       outcome.limited ? "Too many failed logins. Try again in a minute." : BAD_LOGIN,
     );
   }
-  await host.login(conn, outcome.player, false);
+  await host.login(conn, outcome.player, false, outcome.generation);
 }
 
 async function create(host: LoginHost, conn: Connection, rest: string): Promise<void> {

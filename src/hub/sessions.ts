@@ -18,6 +18,23 @@ export function errorOut(msg: string): Outbound {
   return { msg, data: { type: "error" } };
 }
 
+/** Refusal of a token that is invalid, expired or of an ended session (clients match "token"). */
+export const EXPIRED = "Invalid or expired token.";
+
+/**
+ * The `session` frame: the connection's token (JSON clients keep it to resume), its player, and
+ * the player's colour setting. Sent at login, and again with a new token when the player's own
+ * password change ended its other sessions.
+ */
+function sessionFrame(
+  token: string,
+  player: { id: string; name: string },
+  resumed: boolean,
+  colour: string,
+): Outbound {
+  return { msg: "", data: { type: "session", token, player, resumed, colour } };
+}
+
 /** What sessions need of the hub around them. */
 export interface SessionHost {
   /** The engine's services. */
@@ -73,15 +90,16 @@ export class Sessions implements LoginHost {
       conn.send(errorOut("You are already logged in."));
       return;
     }
-    const id = await s.tokens.verify(token);
-    const player = id ? await s.objects.get(id) : null;
+    const session = await s.tokens.session(token);
+    const player = session ? await s.objects.get(session.id) : null;
     if (conn.closed) return;
-    if (!player || !hasFlag(player.flags, "player")) {
-      conn.send(errorOut("Invalid or expired token."));
+    if (!session || !player || !hasFlag(player.flags, "player")) {
+      conn.send(errorOut(EXPIRED));
       if (atOpen) this.#connectScreen(conn);
       return;
     }
-    await this.login(conn, player, resume);
+    // The renewed token is of the generation this one came from: it never outlives it.
+    await this.login(conn, player, resume, session.generation);
   }
 
   /** Why a new non-staff player could not log in now, or null. */
@@ -93,15 +111,32 @@ export class Sessions implements LoginHost {
     return null;
   }
 
-  /** Logs a connection in as `player`; `resumed` is the silent resume after an engine restart. */
-  async login(conn: Connection, player: DbObject, resumed: boolean): Promise<boolean> {
+  /**
+   * Logs a connection in as `player`; `resumed` is the silent resume after an engine restart.
+   * `generation`: the token generation the login was proven in (a token's, or the one read
+   * before the password was compared); refused when the player's sessions were ended since.
+   * Without it (a character just created), the current one.
+   */
+  async login(
+    conn: Connection,
+    player: DbObject,
+    resumed: boolean,
+    generation?: number,
+  ): Promise<boolean> {
     const s = this.services;
+    const id = player.id;
+    const current = await s.tokens.generation(id);
     if (conn.closed) return false;
     if (conn.playerId) {
       conn.send(errorOut("You are already logged in."));
       return false;
     }
-    const id = player.id;
+    // From this check to the attach below nothing waits, so a revocation either comes first
+    // (and is seen here) or finds the connection attached (and closes it).
+    if (generation !== undefined && generation !== current) {
+      conn.send(errorOut(EXPIRED));
+      return false;
+    }
     if (!resumed && !isStaff(player.flags) && !this.registry.isOnline(id)) {
       const full = this.fullProblem();
       if (full) {
@@ -116,12 +151,9 @@ export class Sessions implements LoginHost {
     conn.colour = wantsColour(colour, true);
     this.host.loggedIn(conn);
     if (conn.kind !== "plain") {
-      const token = await s.tokens.sign(id);
+      const token = await s.tokens.sign(id, current);
       if (conn.closed) return false;
-      conn.send({
-        msg: "",
-        data: { type: "session", token, player: { id, name: player.name }, resumed, colour },
-      });
+      conn.send(sessionFrame(token, { id, name: player.name }, resumed, colour));
     }
     const connected = { id, name: player.name, first, resumed };
     if (resumed) {
@@ -153,6 +185,17 @@ export class Sessions implements LoginHost {
   #text(conn: Connection, text: string, type: string): void {
     const msg = text.replace(/\s+$/, "");
     if (msg) conn.send({ msg, data: { type } });
+  }
+
+  /**
+   * Gives a logged-in connection a new session token (its player's sessions were ended while
+   * this one goes on): JSON clients replace the token they resume with.
+   */
+  renew(conn: Connection, token: string): void {
+    if (conn.closed || !conn.playerId || conn.kind === "plain") return;
+    const card = this.registry.card(conn.playerId);
+    const player = { id: conn.playerId, name: card?.name ?? conn.name };
+    conn.send(sessionFrame(token, player, false, card?.colour ?? "auto"));
   }
 
   /** A closed connection's logout: the room hears of a player's last connection going. */

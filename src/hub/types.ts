@@ -103,6 +103,11 @@ export interface HubApi {
    * the object store's change events, whoever moves the player.
    */
   roomOf(playerId: string): string | undefined;
-  /** Closes every connection of a player with a message. */
-  disconnect(playerId: string, reason: string): void;
+  /** Closes every connection of a player with a message, except `keep` when given. */
+  disconnect(playerId: string, reason: string, keep?: HubConnection): void;
+  /**
+   * Gives a logged-in connection a new session token (a `session` frame): its player's other
+   * sessions were ended and this one goes on.
+   */
+  renewSession(conn: HubConnection, token: string): void;
 }

@@ -87,6 +87,12 @@ export const keys = {
   /** Credentials of a player (password hash, e-mail, reset token); never sent to clients. */
   credentials: (id: string): Key => ["auth", id],
 
+  /**
+   * A player's token generation (a number; absent means 0). Session tokens carry the generation
+   * they were issued in; advancing it revokes every earlier token (src/auth/generations.ts).
+   */
+  tokenGeneration: (id: string): Key => ["token_gen", id],
+
   /** Password-reset token → player id (expires with the token). */
   resetToken: (token: string): Key => ["reset_token", token],
 

@@ -5,8 +5,7 @@
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
 import type { SecurityEvent } from "../../auth/security_log.ts";
-import type { Credentials } from "../../auth/accounts.ts";
-import { keys } from "../../storage/keys.ts";
+import { changeOwnPassword, endSessions } from "../../auth/revoke.ts";
 import { canControl, mayActOn } from "../../world/access.ts";
 import { FLAG_LEVELS_TABLE } from "../../world/flag_levels.ts";
 import { flagChangeProblem, hasFlag } from "../../world/flags.ts";
@@ -113,7 +112,8 @@ Examples:
     category: "Admin",
     help: `@boot <player>
 
-Disconnects every connection of a player. Admin, wizard or superuser.`,
+Disconnects every connection of a player and ends its sessions: no saved token of theirs
+works any more, so they must log in again with their password. Admin, wizard or superuser.`,
     async exec(u) {
       const target = await findPlayer(u.services, u.me, u.cmd.args);
       if (target.id === u.me.id) throw new CommandError("You can't boot yourself.");
@@ -122,7 +122,8 @@ Disconnects every connection of a player. Admin, wizard or superuser.`,
         throw new CommandError(`${target.name} is not connected.`);
       }
       log(u, "ADMIN_BOOT", target.id);
-      u.hub.disconnect(target.id, `You have been booted by ${u.me.name}.`);
+      // Its tokens end too: a booted player's client cannot resume, nor mint a new token.
+      await endSessions(u.services, target.id, `You have been booted by ${u.me.name}.`);
       u.send(`You booted ${target.name}.`);
     },
   },
@@ -143,11 +144,8 @@ it was, owned by you. Never works on the superuser. Admin, wizard or superuser.`
       if (target.id === u.me.id) throw new CommandError("You can't toad yourself.");
       if (!mayActOn(u.me, target)) throw outranked(target);
       const s = u.services;
-      // Credentials first: from here on the player cannot log in again.
-      const creds = await s.kv.get<Credentials>(keys.credentials(target.id));
-      const op = s.kv.atomic().delete(keys.credentials(target.id));
-      if (creds.value?.resetToken) op.delete(keys.resetToken(creds.value.resetToken));
-      await op.commit();
+      // The login first: from here on the player cannot log in again, nor use a token.
+      await s.accounts.removeLogin(target.id);
       await s.objects.update(target.id, (o) => {
         o.flags = [
           ...o.flags.filter((f) => f !== "player" && !Object.hasOwn(FLAG_LEVELS_TABLE, f)),
@@ -166,19 +164,24 @@ it was, owned by you. Never works on the superuser. Admin, wizard or superuser.`
     category: "Admin",
     help: `@newpassword <player>=<password>
 
-Sets a player's password directly (8 to 512 characters). Admin, wizard or superuser.`,
+Sets a player's password directly (8 to 512 characters). Every session of the player ends:
+their connections close and no saved token of theirs works any more. Your own password
+(@newpassword me=<password>) ends your other sessions; this one goes on. Admin, wizard or
+superuser.`,
     async exec(u) {
       const password = needRhs(u, "@newpassword <player>=<password>");
       const target = await findPlayer(u.services, u.me, u.cmd.lhs);
       if (!mayActOn(u.me, target)) throw outranked(target);
       const problem = passwordProblem(password);
       if (problem) throw new CommandError(`That password won't do: ${problem}.`);
-      await u.services.accounts.setPassword(target.id, password);
+      if (target.id === u.me.id) {
+        await changeOwnPassword(u.services, u.conn, password, null);
+      } else {
+        await u.services.accounts.setPassword(target.id, password);
+        u.hub.disconnect(target.id, `Your password has been changed by ${u.me.name}.`);
+      }
       log(u, "ADMIN_NEWPASSWORD", target.id);
       u.send(`Password for ${target.name} changed.`);
-      if (target.id !== u.me.id) {
-        u.hub.send(target.id, { msg: `Your password has been changed by ${u.me.name}.` });
-      }
     },
   },
   {

@@ -38,7 +38,9 @@ export function authRoutes(): Hono<AppEnv> {
       throw new ValidationError("name and password are required.");
     }
     const outcome = await attemptLogin(s, c.var.ip, name, body.password);
-    if (outcome.ok) return c.json({ token: await s.tokens.sign(outcome.player.id) });
+    if (outcome.ok) {
+      return c.json({ token: await s.tokens.sign(outcome.player.id, outcome.generation) });
+    }
     if (outcome.limited) throw new RateLimitError("Too many failed logins. Try again in a minute.");
     throw new UnauthorizedError("Invalid name or password.");
   });
@@ -68,6 +70,8 @@ export function authRoutes(): Hono<AppEnv> {
     if (problem) throw new ValidationError(sentence(problem));
     const id = await s.accounts.consumeResetToken(token, newPassword);
     if (!id) throw new ValidationError("Invalid or expired reset token.");
+    // The reset advanced the player's token generation: the sessions left open close too.
+    s.hub.disconnect(id, "Your password was reset; log in again with the new one.");
     await s.securityLog.write("PASSWORD_RESET", { actor: id, target: id, ip: c.var.ip });
     return c.json({ message: "Password updated successfully." });
   });

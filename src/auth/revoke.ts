@@ -1,0 +1,95 @@
+/**
+ * Ending a player's sessions: the token generation advances (every token issued before stops
+ * working, wherever it is kept) and the player's open connections close (WebSocket, telnet
+ * through the sidecar, telnet the engine holds). A password change, a reset, `@boot` and `@toad`
+ * end them all; a player's own password change keeps the connection it was made from, with a
+ * token of the new generation, so that session's next resume (after `@reboot`) still works.
+ */
+import type { HubConnection } from "../hub/types.ts";
+import type { Accounts } from "./accounts.ts";
+import type { WindowCounter } from "./rate_limit.ts";
+import type { SecurityLog } from "./security_log.ts";
+import type { TokenService } from "./tokens.ts";
+
+/** What ending sessions needs of the hub. */
+export interface SessionControl {
+  /** Closes every connection of a player with a message, except `keep`. */
+  disconnect(playerId: string, reason: string, keep?: HubConnection): void;
+  /** Gives a logged-in connection a new session token. */
+  renewSession(conn: HubConnection, token: string): void;
+}
+
+/** What ending sessions needs. */
+export interface RevokeDeps {
+  tokens: TokenService;
+  hub: SessionControl;
+}
+
+/** Ends every session of a player; each open connection is told `reason` as it closes. */
+export async function endSessions(
+  deps: RevokeDeps,
+  playerId: string,
+  reason: string,
+): Promise<void> {
+  await deps.tokens.revoke(playerId);
+  deps.hub.disconnect(playerId, reason);
+}
+
+/** What a player's own password change needs. */
+export interface OwnPasswordDeps extends RevokeDeps {
+  accounts: Accounts;
+  loginFailures: WindowCounter;
+  securityLog: SecurityLog;
+}
+
+/** How an own password change went (a password that breaks the rules throws ValidationError). */
+export type OwnPasswordOutcome = "changed" | "wrong" | "limited";
+
+/** Told to the player's other connections as they close. */
+export const CHANGED_ELSEWHERE = "Your password was changed from another session; log in again.";
+
+/**
+ * A player changes their own password from `conn`. With `oldPassword` it must match first:
+ * a wrong one counts as a failed login of the connection's address (the slot is taken before
+ * bcrypt, as at login), so a stolen session cannot guess at the password faster than a login
+ * could. On success every other session ends and `conn` goes on with a token of the new
+ * generation. The caller words the answer and writes its security log line.
+ */
+export async function changeOwnPassword(
+  deps: OwnPasswordDeps,
+  conn: HubConnection,
+  newPassword: string,
+  oldPassword: string | null,
+): Promise<OwnPasswordOutcome> {
+  const id = conn.playerId;
+  if (!id) throw new Error("changeOwnPassword: the connection is not logged in");
+  if (oldPassword !== null) {
+    const release = deps.loginFailures.reserve(conn.ip);
+    if (!release) {
+      await deps.securityLog.write("LOGIN_RATE_LIMITED", { ip: conn.ip, detail: "password" });
+      return "limited";
+    }
+    let right: boolean;
+    try {
+      right = await deps.accounts.checkPassword(id, oldPassword);
+    } catch (e) {
+      release();
+      throw e;
+    }
+    if (!right) {
+      await deps.securityLog.write("LOGIN_FAILED", {
+        actor: id,
+        target: id,
+        ip: conn.ip,
+        detail: "password",
+      });
+      return "wrong";
+    }
+    release();
+  }
+  const generation = await deps.accounts.setPassword(id, newPassword);
+  // The change advanced the generation in its commit: only the connections are left to close.
+  deps.hub.disconnect(id, CHANGED_ELSEWHERE, conn);
+  deps.hub.renewSession(conn, await deps.tokens.sign(id, generation));
+  return "changed";
+}
