@@ -427,7 +427,7 @@ function startEngine(dir: string, secret: string, denoArgs: string[] = []): Prom
     env: { JWT_SECRET: secret },
     config: {
       server: { maxConnections: 0, maxConnectionsPerIp: 0 },
-      game: { idleTimeout: 0, maxPlayers: 0 },
+      game: { idleTimeout: 0, maxPlayers: 0, registrationsPerHour: 0 },
     },
   });
 }

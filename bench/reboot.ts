@@ -52,7 +52,7 @@ export async function runRebootBench(opts: RebootOptions = {}): Promise<RebootRe
       env: { URSAMU_SUPERUSER_NAME: ADMIN.name, URSAMU_SUPERUSER_PASSWORD: ADMIN.password },
       config: {
         server: { maxConnections: 0, maxConnectionsPerIp: 0 },
-        game: { idleTimeout: 0, maxPlayers: 0 },
+        game: { idleTimeout: 0, maxPlayers: 0, registrationsPerHour: 0 },
       },
     });
     await waitHealthy(srv.base, () => false, () => srv!.output());

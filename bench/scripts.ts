@@ -98,7 +98,7 @@ async function overWebSocket(
   const srv = await startServer({
     dir,
     env: { JWT_SECRET: secret },
-    config: { scripts: { dir: scripts }, game: { idleTimeout: 0 } },
+    config: { scripts: { dir: scripts }, game: { idleTimeout: 0, registrationsPerHour: 0 } },
     cpus,
   });
   let clients: BenchClient[] = [];
@@ -126,7 +126,7 @@ async function overTelnet(
     config: {
       scripts: { dir: scripts },
       server: { maxConnections: 0, maxConnectionsPerIp: 0 },
-      game: { idleTimeout: 0 },
+      game: { idleTimeout: 0, registrationsPerHour: 0 },
     },
     cpus,
   });

@@ -297,7 +297,7 @@ export async function runTelnetBench(opts: TelnetBenchOptions = {}): Promise<Tel
       env: { URSAMU_SUPERUSER_NAME: ADMIN.name, URSAMU_SUPERUSER_PASSWORD: ADMIN.password },
       config: {
         server: { maxConnections: 0, maxConnectionsPerIp: 0 },
-        game: { idleTimeout: 0, maxPlayers: 0 },
+        game: { idleTimeout: 0, maxPlayers: 0, registrationsPerHour: 0 },
       },
     });
     await waitHealthy(srv.base, () => false, () => srv!.output(), 60_000);

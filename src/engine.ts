@@ -13,6 +13,7 @@ import { Guests } from "./auth/guests.ts";
 import { HashPool } from "./auth/hash_pool.ts";
 import { resolveSecret, TokenService } from "./auth/tokens.ts";
 import { TokenGenerations } from "./auth/generations.ts";
+import { REGISTRATION_WINDOW_MS } from "./auth/registration.ts";
 import { SecurityLog } from "./auth/security_log.ts";
 import { WindowCounter } from "./auth/rate_limit.ts";
 import { Players } from "./world/players.ts";
@@ -203,6 +204,10 @@ async function startOn(
     players: new Players(objects, hub),
     texts,
     loginFailures: new WindowCounter(10, 60_000),
+    registrations: new WindowCounter(
+      () => config.value.game.registrationsPerHour,
+      REGISTRATION_WINDOW_MS,
+    ),
     pluginApps: new PluginApps(),
     pluginWeb: new PluginWeb(),
     root,

@@ -34,6 +34,8 @@ export interface Services {
   texts: Texts;
   /** Failed logins per client IP (10 a minute). */
   loginFailures: WindowCounter;
+  /** Characters created per client IP (`game.registrationsPerHour`; src/auth/registration.ts). */
+  registrations: WindowCounter;
   /** The Hono apps plugins mount and unmount at runtime. */
   pluginApps: PluginApps;
   /** Plugins' static web folders, served at `/plugins/<name>/`. */

@@ -165,6 +165,8 @@ async function startOnce(opts: StartOptions & { dir: string }): Promise<TestServ
     URSAMU_CONFIG: join(dir, "config.json"),
     JWT_SECRET: "test-secret-" + crypto.randomUUID(),
     NO_COLOR: "1",
+    // Tests create many characters from 127.0.0.1; a test of the limit sets it.
+    URSAMU_GAME_REGISTRATIONSPERHOUR: "0",
     ...opts.env,
   };
   // Always written: a test's server never reads a config/config.json of the checkout's.

@@ -2,13 +2,14 @@
 
 /**
  * Counts events per key within a time window; the key map never grows past `maxKeys` and no
- * key holds more than `limit` entries.
+ * key holds more than `limit` entries. `limit` may be a function, read at each reservation (a
+ * limit from the configuration, which `@reload/config` changes).
  */
 export class WindowCounter {
   readonly #hits = new Map<string, number[]>();
 
   constructor(
-    private readonly limit: number,
+    private readonly limit: number | (() => number),
     private readonly windowMs: number,
     private readonly maxKeys = 10_000,
     private readonly now: () => number = Date.now,
@@ -28,7 +29,8 @@ export class WindowCounter {
    */
   reserve(key: string): (() => void) | null {
     const list = this.#prune(key) ?? [];
-    if (list.length >= this.limit) return null;
+    const limit = typeof this.limit === "number" ? this.limit : this.limit();
+    if (list.length >= limit) return null;
     const stamp = this.now();
     list.push(stamp);
     // Re-insert so Map order is least-recently-used first.

@@ -5,6 +5,7 @@ import { dirname } from "node:path";
 export type SecurityEvent =
   | "LOGIN_FAILED"
   | "LOGIN_RATE_LIMITED"
+  | "REGISTER_RATE_LIMITED"
   | "PASSWORD_RESET"
   | "ADMIN_BOOT"
   | "ADMIN_TOAD"

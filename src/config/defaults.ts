@@ -42,6 +42,8 @@ export interface GameConfig {
   maxPlayers: number;
   idleTimeout: number;
   registerEnabled: boolean;
+  /** Characters one client address may create an hour (REST register and `create`); 0: no limit. */
+  registrationsPerHour: number;
   guestEnabled: boolean;
   guestPrefix: string;
   /** Most guests at once (0: no cap). */
@@ -142,6 +144,7 @@ export function defaultConfig(): EngineConfig {
       maxPlayers: 0,
       idleTimeout: 3600,
       registerEnabled: true,
+      registrationsPerHour: 30,
       guestEnabled: false,
       guestPrefix: "Guest",
       maxGuests: 10,
@@ -188,6 +191,7 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "game.maxGuests",
   "game.maxGuestsPerIp",
   "game.idleTimeout",
+  "game.registrationsPerHour",
   "database.backupInterval",
   "database.maxBackups",
   "logging.maxSize",

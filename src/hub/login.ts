@@ -7,6 +7,7 @@ import { ConflictError, RateLimitError, ValidationError } from "../errors.ts";
 import type { Services } from "../services.ts";
 import { startingRoom } from "../world/start.ts";
 import { attemptLogin } from "../auth/login.ts";
+import { registerFrom } from "../auth/registration.ts";
 import type { DbObject } from "../world/types.ts";
 import type { Connection } from "./connection.ts";
 
@@ -116,7 +117,7 @@ async function create(host: LoginHost, conn: Connection, rest: string): Promise<
   const [name, password] = parts;
   let player: DbObject;
   try {
-    player = await s.accounts.register(name, password, { location: await startingRoom(s) });
+    player = await registerFrom(s, conn.ip, name, password, () => startingRoom(s), "websocket");
   } catch (e) {
     if (e instanceof ValidationError) {
       return error(conn, `Cannot create that character: ${e.message}.`);

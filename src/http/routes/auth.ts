@@ -7,6 +7,7 @@ import { RateLimitError, UnauthorizedError, ValidationError } from "../../errors
 import { startingRoom } from "../../world/start.ts";
 import { profileView } from "../../world/views.ts";
 import { attemptLogin } from "../../auth/login.ts";
+import { registerFrom } from "../../auth/registration.ts";
 import { passwordProblem, sentence } from "../../auth/passwords.ts";
 
 /** Name from a body: `name`, or `username` as an alias. */
@@ -24,9 +25,14 @@ export function authRoutes(): Hono<AppEnv> {
       throw new ValidationError("Registration is closed on this game.");
     }
     const body = await readJsonObject(c);
-    const player = await s.accounts.register(nameOf(body), body.password, {
-      location: await startingRoom(s),
-    });
+    const player = await registerFrom(
+      s,
+      c.var.ip,
+      nameOf(body),
+      body.password,
+      () => startingRoom(s),
+      "rest",
+    );
     return c.json({ token: await s.tokens.sign(player.id) });
   });
 
