@@ -19,7 +19,7 @@ export function buildingRoutes(app: PluginApp, b: Builder): void {
     async (c) => {
       const body = await readJson(c);
       const room = await b.room(caller(c), body.name, body.description ?? "");
-      return c.json(objectView(room, []), 201);
+      return c.json(objectView(room, caller(c), []), 201);
     },
   );
 }

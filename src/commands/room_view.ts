@@ -2,7 +2,7 @@
 import type { Services } from "../services.ts";
 import type { DbObject, ObjectHead } from "../world/types.ts";
 import type { Outbound } from "../hub/types.ts";
-import { canControl } from "../world/access.ts";
+import { hiddenFrom, visibleContents } from "../world/access.ts";
 import { normalizeId } from "../world/ids.ts";
 import { wrapText } from "../text/colour.ts";
 import { clampWidth, exitName, labelled, nameFor } from "./format.ts";
@@ -10,11 +10,6 @@ import { displayName } from "../world/players.ts";
 
 /** Most names listed per section; a busy room shows a count for the rest. */
 const MAX_LISTED = 200;
-
-/** Hidden from the viewer: dark objects the viewer does not control. */
-function hidden(viewer: DbObject, o: ObjectHead): boolean {
-  return o.flags.includes("dark") && !canControl(viewer, o);
-}
 
 function brief(o: ObjectHead, name = o.name) {
   return { id: o.id, name };
@@ -43,9 +38,9 @@ export async function roomView(
     s.objects.contentsOfType(room.id, "thing", MAX_LISTED),
     s.objects.exitsIn(room.id),
   ]);
-  const visThings = things.filter((o) => !hidden(viewer, o));
-  const visExits = exits.filter((o) => !hidden(viewer, o));
-  const visPlayers = players.filter((o) => !hidden(viewer, o));
+  const visThings = things.filter((o) => !hiddenFrom(viewer, o));
+  const visExits = exits.filter((o) => !hiddenFrom(viewer, o));
+  const visPlayers = players.filter((o) => !hiddenFrom(viewer, o));
   const others = visPlayers.filter((p) => p.id !== viewer.id);
   const description = room.data.description ?? "";
   const lines = [`%ch${nameFor(viewer, room)}%cn`];
@@ -89,8 +84,11 @@ export async function objectLook(
   lines.push(description ? wrapText(description, w) : "You see nothing special.");
   let carried: DbObject[] = [];
   if (!obj.flags.includes("exit") && !obj.flags.includes("opaque")) {
-    carried = (await s.objects.contentsOfType(obj.id, "thing", MAX_LISTED))
-      .filter((o) => !hidden(viewer, o));
+    carried = visibleContents(
+      viewer,
+      obj,
+      await s.objects.contentsOfType(obj.id, "thing", MAX_LISTED),
+    );
     if (carried.length) lines.push(labelled("Carrying", carried.map((o) => nameFor(viewer, o)), w));
   }
   return {

@@ -1,21 +1,18 @@
 /**
- * Who may see whom among the connected players: the one rule behind the in-game `who` and
- * `GET /api/v1/players/online`, so the two lists can never disagree.
+ * Who may see whom among the connected players, for the in-game `who` and
+ * `GET /api/v1/players/online`: the world's visibility rule (src/world/access.ts), which `look`,
+ * REST contents and locations and scripts use too, so no two of them can disagree.
  */
-import { hasFlag, isStaff } from "../world/flags.ts";
+import { hiddenFrom, shownLocation, type Viewer } from "../world/access.ts";
 import type { Services } from "../services.ts";
 import type { HubApi, PlayerCard } from "./types.ts";
-
-/** Who is looking: a player (id and flags), or null for an anonymous caller. */
-export type Viewer = { readonly id: string; readonly flags: readonly string[] } | null;
 
 /**
  * True when `viewer` may see `player` among the connected. A `dark` player is hidden from
  * everyone but staff and itself; an anonymous caller sees what an ordinary player sees.
  */
 export function canSeeOnline(viewer: Viewer, player: PlayerCard): boolean {
-  if (!hasFlag(player.flags, "dark")) return true;
-  return viewer !== null && (viewer.id === player.id || isStaff(viewer.flags));
+  return !hiddenFrom(viewer, player);
 }
 
 /** The connected players `viewer` may see, in order of login, from the hub's memory. */
@@ -36,7 +33,8 @@ export async function onlineEntries(s: Services, viewer: Viewer) {
   const players = visibleOnline(s.hub, viewer).map((p) => ({
     id: p.id,
     name: p.name,
-    room: s.hub.roomOf(p.id) ?? "",
+    // An unfindable player is listed without its room, as REST objects show it.
+    room: shownLocation(viewer, { ...p, location: s.hub.roomOf(p.id) ?? "" }),
   }));
   const roomIds = [...new Set(players.map((p) => p.room).filter(Boolean))];
   const rooms = new Map((await s.objects.getMany(roomIds)).map((r) => [r.id, r.name]));

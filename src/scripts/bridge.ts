@@ -6,7 +6,7 @@
  */
 import type { CommandSdk } from "../commands/types.ts";
 import type { DbObject } from "../world/types.ts";
-import { canControl, canSee } from "../world/access.ts";
+import { canControl, canSee, shownLocation, visibleContents } from "../world/access.ts";
 import { findPlayer, NOT_HERE } from "../commands/target.ts";
 import { CommandError } from "../commands/errors.ts";
 import { checkLock, LockSyntaxError } from "../world/locks.ts";
@@ -46,15 +46,15 @@ export interface ObjectView {
   state: Record<string, unknown>;
 }
 
-/** The view of an object a script may see. */
-export function viewOf(o: DbObject): ObjectView {
+/** The view of an object a script of `viewer` may see (its location only where it is shown). */
+export function viewOf(o: DbObject, viewer: DbObject): ObjectView {
   return {
     id: o.id,
     dbref: `#${o.id}`,
     name: o.name,
     displayName: displayName(o),
     flags: [...o.flags],
-    location: o.location,
+    location: shownLocation(viewer, o),
     owner: o.owner,
     description: typeof o.data.description === "string" ? o.data.description : "",
     state: isPlainObject(o.data.state) ? o.data.state as Record<string, unknown> : {},
@@ -93,7 +93,7 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
   const { services, me, here } = u;
   const visible = async (ref: unknown): Promise<DbObject> => {
     const obj = await u.target(str(ref, "A target", 200));
-    if (!canSee(services, me, obj)) throw new CommandError(NOT_HERE);
+    if (!(await canSee(services, me, obj))) throw new CommandError(NOT_HERE);
     return obj;
   };
   const controlled = async (ref: unknown): Promise<DbObject> => {
@@ -134,13 +134,13 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
       services.hub.sendToRoom(here.id, { msg: text }, ex);
     },
     async target([ref]) {
-      return viewOf(await visible(ref));
+      return viewOf(await visible(ref), me);
     },
     async player([ref]) {
       const p = await findPlayer(services, me, str(ref, "A player", 200));
       const card = services.hub.playerCard(p.id);
       const online = !!card && services.hub.isOnline(p.id) && canSeeOnline(me, card);
-      return { ...viewOf(p), online, ...(online ? presence(p.id) : {}) };
+      return { ...viewOf(p, me), online, ...(online ? presence(p.id) : {}) };
     },
     online() {
       return visibleOnline(services.hub, me).map((c) => ({
@@ -155,7 +155,7 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
     async contents([ref]) {
       const obj = await visible(ref);
       const inside = await services.objects.contents(obj.id, MAX_CONTENTS);
-      return inside.filter((o) => canSee(services, me, o)).map(viewOf);
+      return visibleContents(me, obj, inside).map((o) => viewOf(o, me));
     },
     passes([lock]) {
       try {

@@ -200,8 +200,8 @@ export class ScriptManager implements EngineScripts {
     if (refused) throw new CommandError(refused);
     s.runs++;
     const ctx = {
-      me: viewOf(u.me),
-      here: u.here ? viewOf(u.here) : null,
+      me: viewOf(u.me, u.me),
+      here: u.here ? viewOf(u.here, u.me) : null,
       cmd: { ...u.cmd },
       args: u.args,
     };

@@ -1,6 +1,7 @@
 /** Public JSON views of objects: what clients may see, never credentials. */
 import type { DbObject } from "./types.ts";
 import { dbref } from "./ids.ts";
+import { shownLocation, type Viewer } from "./access.ts";
 
 /** The profile of `GET /api/v1/me`. */
 export function profileView(p: DbObject) {
@@ -17,13 +18,17 @@ export function profileView(p: DbObject) {
   };
 }
 
-/** The game object view of `GET /api/v1/dbobj/:id` (contents when given). */
-export function objectView(o: DbObject, contents?: DbObject[]) {
+/**
+ * The game object view of `GET /api/v1/dbobj/:id` as `viewer` may see it: the location only
+ * where the world's rule shows it (access.ts), and `contents` when given (filter them with
+ * `visibleContents` first).
+ */
+export function objectView(o: DbObject, viewer: Viewer, contents?: DbObject[]) {
   return {
     id: o.id,
     dbref: dbref(o.id),
     name: o.name,
-    location: o.location,
+    location: shownLocation(viewer, o),
     owner: o.owner,
     flags: [...o.flags],
     data: { ...o.data, description: o.data.description ?? "", state: o.data.state ?? {} },

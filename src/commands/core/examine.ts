@@ -1,7 +1,7 @@
 /** `examine`: the full record for whoever controls an object, the public part for others. */
 import type { CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
-import { canControl, canSee } from "../../world/access.ts";
+import { canControl, canSee, visibleContents } from "../../world/access.ts";
 import { typeOf } from "../../world/objects.ts";
 import { wrapText } from "../../text/colour.ts";
 import { CommandError } from "../errors.ts";
@@ -50,7 +50,7 @@ Examples:
     async exec(u) {
       const { obj: named, attr: pattern } = splitObjAttr(u.cmd.args);
       const obj = await u.target(named || "here");
-      if (!canSee(u.services, u.me, obj)) throw new CommandError(NOT_HERE);
+      if (!(await canSee(u.services, u.me, obj))) throw new CommandError(NOT_HERE);
       const w = clampWidth(u.conn.width);
       const s = u.services;
       if (pattern !== null) {
@@ -102,11 +102,15 @@ Examples:
         s.objects.contentsOfType(obj.id, "exit", MAX_LISTED),
         s.objects.contentsOfType(obj.id, "player", MAX_LISTED),
       ]);
-      const contents = [...players, ...things];
+      // Controlling the object, the viewer sees inside it; only what is hidden from it is left out.
+      const contents = visibleContents(u.me, obj, [...players, ...things]);
+      const exitsShown = visibleContents(u.me, obj, exits);
       if (contents.length) {
         lines.push(labelled("Contents", contents.map((o) => nameFor(u.me, o)), w));
       }
-      if (exits.length) lines.push(labelled("Exits", exits.map((o) => fullNameFor(u.me, o)), w));
+      if (exitsShown.length) {
+        lines.push(labelled("Exits", exitsShown.map((o) => fullNameFor(u.me, o)), w));
+      }
       lines.push(
         `Created: ${new Date(obj.createdAt).toISOString()}   Modified: ${
           new Date(obj.updatedAt).toISOString()
@@ -123,7 +127,7 @@ Examples:
         data: rest,
         attributes: attrs.shown.map(attributeData),
         contents: contents.map((o) => ({ id: o.id, name: o.name })),
-        exits: exits.map((o) => ({ id: o.id, name: o.name })),
+        exits: exitsShown.map((o) => ({ id: o.id, name: o.name })),
       });
     },
   },

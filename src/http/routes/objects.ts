@@ -5,13 +5,20 @@ import { ensure, me, requireAuth } from "../middleware/auth.ts";
 import { readJsonObject } from "../middleware/body.ts";
 import { NotFoundError, ValidationError } from "../../errors.ts";
 import { normalizeId } from "../../world/ids.ts";
-import { canControl, canSee, listVisible } from "../../world/access.ts";
+import { canControl, canSee, listVisible, visibleContents } from "../../world/access.ts";
+import type { Services } from "../../services.ts";
+import type { DbObject } from "../../world/types.ts";
 import { objectView } from "../../world/views.ts";
 import { applyObjectPatch } from "../../world/patch.ts";
 import { pageParams } from "../pagination.ts";
 import { isStaff } from "../../world/flags.ts";
 import { repairObject } from "../../world/repair.ts";
 import { addAttributeRoutes } from "./attributes.ts";
+
+/** What of an object's contents (at most 200) the caller may see listed. */
+async function contentsFor(s: Services, viewer: DbObject, obj: DbObject): Promise<DbObject[]> {
+  return visibleContents(viewer, obj, await s.objects.contents(obj.id, 200));
+}
 
 /** Routes for /api/v1/dbos and /api/v1/dbobj/:id. */
 export function objectRoutes(): Hono<AppEnv> {
@@ -26,7 +33,7 @@ export function objectRoutes(): Hono<AppEnv> {
     }
     const { limit, offset } = pageParams(c.req.query("limit"), c.req.query("offset"));
     const objs = await listVisible(c.var.services, me(c), flags, limit, offset);
-    return c.json(objs.map((o) => objectView(o)));
+    return c.json(objs.map((o) => objectView(o, me(c))));
   });
 
   r.get("/dbobj/:id", async (c) => {
@@ -34,7 +41,7 @@ export function objectRoutes(): Hono<AppEnv> {
     const id = normalizeId(c.req.param("id"));
     const obj = id ? await s.objects.get(id) : null;
     if (!obj || !(await canSee(s, me(c), obj))) throw new NotFoundError("No such object.");
-    return c.json(objectView(obj, await s.objects.contents(obj.id, 200)));
+    return c.json(objectView(obj, me(c), await contentsFor(s, me(c), obj)));
   });
 
   r.patch("/dbobj/:id", async (c) => {
@@ -45,7 +52,7 @@ export function objectRoutes(): Hono<AppEnv> {
     ensure(canControl(me(c), obj), "Only the owner or an admin may change this object.");
     const body = await readJsonObject(c);
     const updated = await applyObjectPatch(s, obj, body);
-    return c.json(objectView(updated, await s.objects.contents(updated.id, 200)));
+    return c.json(objectView(updated, me(c), await contentsFor(s, me(c), updated)));
   });
 
   // Staff only: rebuilds an object whose stored record cannot be read back (see @repair).
@@ -58,7 +65,7 @@ export function objectRoutes(): Hono<AppEnv> {
     return c.json({
       repaired: object !== null,
       detail,
-      object: object ? objectView(object) : null,
+      object: object ? objectView(object, me(c)) : null,
     });
   });
 
