@@ -14,7 +14,9 @@ export type FailureKind =
   | "unreadable"
   | "login"
   | "plugin-load"
-  | "limit";
+  | "limit"
+  /** A fixed attack of attacks.ts worked again. */
+  | "attack";
 
 /** One failure, with what reproduces it. */
 export interface Failure {

@@ -17,6 +17,7 @@ import { monitor, type RunState } from "./monitor.ts";
 import { anonWorker, rawWorker, restWorker, telnetWorker, wsWorker } from "./targets.ts";
 import { FLOOD_CONFIG, floodWorker } from "./flood.ts";
 import type { WorldPool } from "./http_gen.ts";
+import { registrationFloodAttack, tokenReuseAttack } from "./attacks.ts";
 
 /** The kinds of worker. */
 export const WORKERS = ["rest", "ws", "staff", "anon", "telnet", "raw", "flood"] as const;
@@ -50,6 +51,8 @@ export interface FuzzReport {
 }
 
 const PASSWORD = "fuzz-password-1";
+/** The server's `game.registrationsPerHour` (the default), which the registration flood tests. */
+const REGISTRATIONS_PER_HOUR = 30;
 const DEFAULT_WORKERS: WorkerKind[] = [
   "rest",
   "rest",
@@ -166,8 +169,12 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   say(
     `fuzz: ${catalog.routes.length} routes, ${catalog.commands.length} commands; starting the server`,
   );
-  // The limits a flood meets within seconds (docs/testing.md, the flood worker).
-  const srv = await startSupervised({ config: FLOOD_CONFIG });
+  // The limits a flood meets within seconds (docs/testing.md, the flood worker), and the
+  // registration limit at its default (the harness turns it off for other tests).
+  const srv = await startSupervised({
+    config: FLOOD_CONFIG,
+    env: { URSAMU_GAME_REGISTRATIONSPERHOUR: String(REGISTRATIONS_PER_HOUR) },
+  });
   const dir = srv.dir;
   const dbPath = srv.env.URSAMU_SERVER_DB;
   const state: RunState = { crashed: false, finishing: false };
@@ -215,6 +222,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
       recentRaw: [],
       stopped: () => state.crashed || Date.now() > deadline,
     };
+    say("fuzz: token reuse after revocation");
+    await tokenReuseAttack(ctx);
     say(`fuzz: seed ${opts.seed}; fuzzing for ${opts.seconds} s`);
     const kinds = opts.workers ?? DEFAULT_WORKERS;
     const runs = kinds.map((k) => {
@@ -243,6 +252,10 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
       await Promise.all([monitor(ctx, state), ...runs]);
     } finally {
       clearInterval(ticker);
+    }
+    if (!state.crashed) {
+      say("fuzz: a registration flood from one address");
+      await registrationFloodAttack(ctx, REGISTRATIONS_PER_HOUR);
     }
   } finally {
     state.finishing = true;
