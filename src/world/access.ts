@@ -76,12 +76,21 @@ export function visibleContents(
  * neither the viewer nor its room (from the object cache).
  */
 export async function canSee(s: Services, viewer: DbObject, obj: DbObject): Promise<boolean> {
+  const near = !obj.location || obj.location === viewer.location || obj.location === viewer.id;
+  const container = near ? null : await s.objects.get(obj.location);
+  return canSeeWithin(viewer, obj, container);
+}
+
+/**
+ * `canSee` for a caller that holds the world in memory (softcode): `container` is the object
+ * `obj` is in, or null when that is the viewer, the viewer's room, nothing or unknown.
+ */
+export function canSeeWithin(viewer: DbObject, obj: DbObject, container: DbObject | null): boolean {
   if (canControl(viewer, obj)) return true;
   if (hasFlag(obj.flags, "room") || hasFlag(obj.flags, "player")) return true;
   if (hiddenFrom(viewer, obj) || !obj.location) return false;
   if (obj.location === viewer.location || obj.location === viewer.id) return true;
-  const container = await s.objects.get(obj.location);
-  return container !== null && seesInside(viewer, container);
+  return container !== null && container.id === obj.location && seesInside(viewer, container);
 }
 
 /** Objects the viewer may see, filtered by flags, paged; uses indexes, never a whole-store scan for players. */
