@@ -2,7 +2,7 @@
 import type { Services } from "../services.ts";
 import type { DbObject, ObjectHead } from "../world/types.ts";
 import type { Outbound } from "../hub/types.ts";
-import { hiddenFrom, visibleContents } from "../world/access.ts";
+import { hiddenFrom, visibleContents } from "../world/visibility.ts";
 import { normalizeId } from "../world/ids.ts";
 import { wrapText } from "../text/colour.ts";
 import { clampWidth, exitName, labelled, nameFor } from "./format.ts";

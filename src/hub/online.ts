@@ -1,9 +1,9 @@
 /**
  * Who may see whom among the connected players, for the in-game `who` and
- * `GET /api/v1/players/online`: the world's visibility rule (src/world/access.ts), which `look`,
+ * `GET /api/v1/players/online`: the world's visibility rule (src/world/visibility.ts), which `look`,
  * REST contents and locations and scripts use too, so no two of them can disagree.
  */
-import { hiddenFrom, shownLocation, type Viewer } from "../world/access.ts";
+import { hiddenFrom, shownLocation, type Viewer } from "../world/visibility.ts";
 import type { Services } from "../services.ts";
 import type { HubApi, PlayerCard } from "./types.ts";
 

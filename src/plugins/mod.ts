@@ -101,7 +101,8 @@ export {
 export { atLeast, hasFlag, isStaff, levelOf } from "../world/flags.ts";
 export { dbref, normalizeId } from "../world/ids.ts";
 export { objectNameProblem } from "../world/names.ts";
-export { canControl, hiddenFrom, shownLocation, visibleContents } from "../world/access.ts";
+export { canControl } from "../world/access.ts";
+export { hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
 export { objectView } from "../world/views.ts";
 export { typeOf } from "../world/objects.ts";
 export {

@@ -6,7 +6,8 @@
  */
 import type { CommandSdk } from "../commands/types.ts";
 import type { DbObject } from "../world/types.ts";
-import { canControl, canSee, shownLocation, visibleContents } from "../world/access.ts";
+import { canControl, canSee } from "../world/access.ts";
+import { shownLocation, visibleContents } from "../world/visibility.ts";
 import { findPlayer, NOT_HERE } from "../commands/target.ts";
 import { CommandError } from "../commands/errors.ts";
 import { checkLock, LockSyntaxError } from "../world/locks.ts";

@@ -1,7 +1,7 @@
 /** Public JSON views of objects: what clients may see, never credentials. */
 import type { DbObject } from "./types.ts";
 import { dbref } from "./ids.ts";
-import { shownLocation, type Viewer } from "./access.ts";
+import { shownLocation, type Viewer } from "./visibility.ts";
 
 /** The profile of `GET /api/v1/me`. */
 export function profileView(p: DbObject) {
@@ -20,7 +20,7 @@ export function profileView(p: DbObject) {
 
 /**
  * The game object view of `GET /api/v1/dbobj/:id` as `viewer` may see it: the location only
- * where the world's rule shows it (access.ts), and `contents` when given (filter them with
+ * where the world's rule shows it (visibility.ts), and `contents` when given (filter them with
  * `visibleContents` first).
  */
 export function objectView(o: DbObject, viewer: Viewer, contents?: DbObject[]) {

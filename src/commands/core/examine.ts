@@ -1,7 +1,8 @@
 /** `examine`: the full record for whoever controls an object, the public part for others. */
 import type { CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
-import { canControl, canSee, visibleContents } from "../../world/access.ts";
+import { canControl, canSee } from "../../world/access.ts";
+import { visibleContents } from "../../world/visibility.ts";
 import { typeOf } from "../../world/objects.ts";
 import { wrapText } from "../../text/colour.ts";
 import { CommandError } from "../errors.ts";
