@@ -3,13 +3,15 @@
  * `@toad` no token the player held works (REST 401; the hub refuses it at open, in an `auth`
  * frame and as a resume), a token the hub renewed from an old one dies with it, and every open
  * connection of the player closes: WebSocket, telnet the engine holds and telnet through the
- * sidecar. A player's own change keeps the session it was typed on, which resumes after `@reboot`.
+ * sidecar. A player's own change keeps the session it was typed on, which resumes after `@reboot`;
+ * a session whose password changed while the engine could not see it is refused at its resume.
  */
 import { assert, assertEquals } from "./assert.ts";
 import { api, register, type TestServer } from "./harness.ts";
 import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
 import { connectWs, type WsClient } from "./ws_client.ts";
 import type { TelnetClient } from "./telnet_client.ts";
+import { runCli } from "./cli_run.ts";
 
 const EXPIRED = /^Invalid or expired token\.$/;
 
@@ -202,3 +204,40 @@ for (const handoff of [true, false]) {
     },
   );
 }
+
+Deno.test("revoke: a password set from the shell while the game runs ends the player's telnet session at the next restart: the sidecar's resume is refused, others resume", async () => {
+  const srv = await startSupervised({ env: { URSAMU_TELNET_HANDOFF: "0" } });
+  const open: { close(): Promise<void> }[] = [];
+  try {
+    await register(srv.base, "Sam", "password123");
+    await register(srv.base, "Pat", "password123");
+    const sam = await telnetLogin(srv, "Sam", "password123");
+    open.push(sam);
+    const pat = await telnetLogin(srv, "Pat", "password123");
+    open.push(pat);
+    const admin = await staff(srv);
+    open.push(admin);
+    const env = {
+      URSAMU_SERVER_DB: srv.env.URSAMU_SERVER_DB,
+      URSAMU_LOGGING_DIR: srv.env.URSAMU_LOGGING_DIR,
+      URSAMU_CONFIG: srv.env.URSAMU_CONFIG,
+    };
+    const p = await runCli(["passwd", "Sam"], { dir: srv.dir, env, input: "from-the-shell-1\n" });
+    assertEquals(p.code, 0, p.out + p.err);
+    // The running engine checks tokens from memory: Sam's session goes on until it restarts.
+    const before = sam.mark();
+    await sam.send("think still-here");
+    await sam.waitFor(/still-here/, 15_000, before);
+    const samFrom = sam.mark(), patFrom = pat.mark();
+    admin.send("@reboot");
+    await pat.waitFor(/Your session continues/, 60_000, patFrom);
+    await sam.waitFor(/Your session could not be resumed; please log in again\./, 60_000, samFrom);
+    await sam.waitFor(/connect <name>/, 15_000, samFrom);
+    // The same telnet connection logs in with the new password.
+    await sam.send("connect Sam from-the-shell-1");
+    await sam.waitFor(/Limbo/, 15_000, samFrom);
+  } finally {
+    for (const c of open) await c.close();
+    await srv.stop();
+  }
+});
