@@ -62,6 +62,8 @@ Deno.test("visibility: contents and locations follow one rule everywhere", async
       await move(pat, garden.id);
       assertEquals(names(await get(pat, ola.id)), []);
       assertEquals((await get(pat, locket.id)).status, 404);
+      const attrs = await g.request("GET", `/api/v1/dbobj/${locket.id}/attributes`, { as: pat });
+      assertEquals(attrs.status, 404, "nor its attributes");
       assertEquals((await get(pat, ola.id)).body.location, "1", "a player's room is no secret");
       // Staff and the owner see it wherever they are.
       assertEquals(names(await get(sue, ola.id)), ["Locket"]);
