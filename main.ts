@@ -11,44 +11,58 @@ import { oneLine, StartupError } from "./src/startup_error.ts";
 import { Config, configFile } from "./src/config/load.ts";
 import { startLogging } from "./src/logging/setup.ts";
 import type { Logger } from "./src/logging/logger.ts";
-import { HUB_LINK_ENV } from "./src/tls/link.ts";
+import { type ProcessEnv, processEnv, processEnvironment } from "./src/config/process_env.ts";
 import { sidecarSecretFrom } from "./src/hub/sidecar_auth.ts";
 import { DirectTelnet } from "./src/telnet/direct_host.ts";
 import { handoffUnavailable } from "./src/telnet/handoff_support.ts";
 import { startMallocTrim } from "./src/runtime/malloc_trim.ts";
 import { lowerV8Helpers } from "./src/runtime/v8_helpers.ts";
 
+/** What the process starts with: its environment, its plumbing, and the configuration read once. */
+interface Start {
+  env: Record<string, string>;
+  plumbing: ProcessEnv;
+  config: Config;
+}
+
 /**
  * Routes this process's console through the logger before anything else prints. The engine reads
  * the configuration again (and reports its problems, now through the logger).
  */
-async function logging(): Promise<Logger> {
-  const env = Deno.env.toObject();
+async function logging(): Promise<{ logger: Logger; start: Start }> {
+  const env = processEnvironment();
+  const plumbing = processEnv(env);
   const config = await new Config({
     file: configFile(Deno.cwd(), env),
     env,
     warn: () => {},
   }).load();
   // Under the supervisor it writes the file; alone, the engine does.
-  return startLogging(config.value, Deno.cwd(), "engine", env, env["URSAMU_SUPERVISED"] !== "1");
+  const logger = startLogging(config.value, Deno.cwd(), "engine", env, !plumbing.supervised);
+  return { logger, start: { env, plumbing, config } };
 }
 
 /** Builds and serves the engine; a failure is one line on stderr and an exit code, never a stack. */
-async function start(logger: Logger): Promise<{ engine: Engine; server: RunningServer }> {
+async function start(
+  logger: Logger,
+  { env, plumbing, config }: Start,
+): Promise<{ engine: Engine; server: RunningServer }> {
   let engine: Engine | null = null;
   try {
-    engine = await createEngine({ secrets: logger });
-    const link = Number(Deno.env.get(HUB_LINK_ENV) ?? 0) || undefined;
-    return { engine, server: await serveEngine(engine, { linkPort: link }) };
+    engine = await createEngine({ secrets: logger, env });
+    return {
+      engine,
+      server: await serveEngine(engine, { linkPort: plumbing.hubLinkPort ?? undefined }),
+    };
   } catch (e) {
     const known = e instanceof StartupError || e instanceof ListenError;
     if (known) console.error(`engine: ${oneLine(e)}`);
-    else if (Deno.env.get("URSAMU_GAME_DEBUG") === "true") {
+    else if (config.value.game.debug) {
       console.error("engine: could not start:", e);
     } else {
       // A bug rather than a setting: still one line; the stack is there for whoever asks.
       console.error(
-        `engine: could not start: ${oneLine(e)} (URSAMU_GAME_DEBUG=true shows the stack trace)`,
+        `engine: could not start: ${oneLine(e)} (game.debug true shows the stack trace)`,
       );
     }
     await engine?.close().catch(() => {});
@@ -60,10 +74,9 @@ async function start(logger: Logger): Promise<{ engine: Engine; server: RunningS
  * Serves the telnet players whose sockets the sidecar hands over (src/telnet/direct_host.ts),
  * when there is a sidecar secret and the platform allows it; null: the sidecar serves them.
  */
-function serveTelnet(engine: Engine): DirectTelnet | null {
-  const env = Deno.env.toObject();
-  const secret = sidecarSecretFrom(env, () => {/* the engine warned already */});
-  if (secret === null || env["URSAMU_TELNET_HANDOFF"] === "0") return null;
+function serveTelnet(engine: Engine, plumbing: ProcessEnv): DirectTelnet | null {
+  const secret = sidecarSecretFrom(plumbing.sidecarSecret, () => {/* the engine warned already */});
+  if (secret === null || !plumbing.telnetHandoff) return null;
   const why = handoffUnavailable();
   if (why !== null) {
     console.log(`engine: telnet players are served by the sidecar (${why})`);
@@ -83,13 +96,13 @@ function serveTelnet(engine: Engine): DirectTelnet | null {
 
 /** Runs the engine process until it exits (also `ursamu __engine` in a compiled binary). */
 export async function runEngine(): Promise<void> {
-  const logger = await logging();
-  const { engine, server } = await start(logger);
+  const { logger, start: begun } = await logging();
+  const { engine, server } = await start(logger, begun);
   // Hooks run last-registered first: listeners stop, then storage closes.
   const { lifecycle } = engine.services;
   lifecycle.onExit("storage", () => engine.close());
   lifecycle.onExit("listeners", () => server.shutdown());
-  const telnet = serveTelnet(engine);
+  const telnet = serveTelnet(engine, begun.plumbing);
   // After the hub's hook (players have their notice): their sockets and states to the sidecar.
   if (telnet) {
     lifecycle.onExit("telnet", () => telnet.stop(lifecycle.exitCode === EXIT_RESTART));
@@ -119,7 +132,7 @@ export async function runEngine(): Promise<void> {
   const stop = () => lifecycle.exit(0, "signal");
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
-  if (Deno.env.get("URSAMU_SUPERVISED") === "1") exitWhenStdinCloses(lifecycle);
+  if (begun.plumbing.supervised) exitWhenStdinCloses(lifecycle);
   // From here a stray failure (say, a plugin's forgotten promise) is logged, not fatal.
   guardProcess();
 }

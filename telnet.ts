@@ -6,11 +6,11 @@
  */
 import { resolve } from "node:path";
 import { Config, configFile } from "./src/config/load.ts";
-import { SIDECAR_SECRET_ENV, sidecarSecretFrom } from "./src/hub/sidecar_auth.ts";
+import { sidecarSecretFrom } from "./src/hub/sidecar_auth.ts";
+import { PROCESS_ENV, processEnv, processEnvironment } from "./src/config/process_env.ts";
 import { EXIT_CONFIG } from "./src/lifecycle.ts";
 import { startLogging } from "./src/logging/setup.ts";
 import { readTls } from "./src/tls/certs.ts";
-import { HUB_LINK_ENV } from "./src/tls/link.ts";
 import { StartupError } from "./src/startup_error.ts";
 import { httpBaseFor, hubUrlFor, TelnetListenError, TelnetSidecar } from "./src/telnet/sidecar.ts";
 import { startMallocTrim } from "./src/runtime/malloc_trim.ts";
@@ -18,8 +18,9 @@ import { lowerV8Helpers } from "./src/runtime/v8_helpers.ts";
 
 /** Runs the telnet sidecar process (also `ursamu __telnet` in a compiled binary). */
 export async function runSidecar(): Promise<void> {
-  const env = Deno.env.toObject();
-  const supervised = env["URSAMU_SUPERVISED"] === "1";
+  const env = processEnvironment();
+  const plumbing = processEnv(env);
+  const supervised = plumbing.supervised;
   const warnings: string[] = [];
   const config = await new Config({
     file: configFile(Deno.cwd(), env),
@@ -32,21 +33,24 @@ export async function runSidecar(): Promise<void> {
   // (telnet.log beside it) so that it never shares one with an engine that runs alone too.
   startLogging(cfg, Deno.cwd(), "telnet", env, !supervised, "telnet.log");
   for (const w of warnings) console.warn(w);
-  const sidecarSecret = sidecarSecretFrom(env, (m) => console.warn(`telnet: ${m}`));
-  if (sidecarSecret === null && !env[SIDECAR_SECRET_ENV]) {
+  const sidecarSecret = sidecarSecretFrom(
+    plumbing.sidecarSecret,
+    (m) => console.warn(`telnet: ${m}`),
+  );
+  if (sidecarSecret === null && !plumbing.sidecarSecret) {
     console.warn(
-      `telnet: WARNING: ${SIDECAR_SECRET_ENV} is not set, so the hub treats this sidecar's ` +
+      `telnet: WARNING: ${PROCESS_ENV.sidecarSecret} is not set, so the hub treats this sidecar's ` +
         "connections as ordinary clients from its address: they share that address's caps and " +
         "login limit, and players' own addresses are not reported. `deno task start` sets it; " +
-        `beside \`deno task engine\`, give both the same ${SIDECAR_SECRET_ENV}.`,
+        `beside \`deno task engine\`, give both the same ${PROCESS_ENV.sidecarSecret}.`,
     );
   }
-  const link = Number(env[HUB_LINK_ENV] ?? 0) || null;
+  const link = plumbing.hubLinkPort;
   const sidecar = new TelnetSidecar({
     hostname: cfg.server.host,
     port: cfg.server.telnet,
     // Under TLS the supervisor gives both processes a plain loopback link (src/tls/link.ts).
-    hubUrl: env["URSAMU_HUB_URL"] ||
+    hubUrl: plumbing.hubUrl ||
       (link
         ? `ws://127.0.0.1:${link}/ws?client=telnet`
         : hubUrlFor(cfg.server.host, cfg.server.ws)),
@@ -57,7 +61,7 @@ export async function runSidecar(): Promise<void> {
     maxConnectionsPerIp: cfg.server.maxConnectionsPerIp,
     // Nobody can connect any more: a new sidecar (the supervisor starts one) is the way back.
     listenerLost: () => Deno.exit(1),
-    handoff: env["URSAMU_TELNET_HANDOFF"] !== "0",
+    handoff: plumbing.telnetHandoff,
   });
   try {
     await sidecar.listen();

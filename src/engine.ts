@@ -2,6 +2,7 @@
  * The composition root: builds every service once and wires them together.
  * Nothing else in src/ holds state at module level; tests build isolated engines.
  */
+import { processEnv, processEnvironment } from "./config/process_env.ts";
 import { resolve } from "node:path";
 import { Config, configFile, type ConfigSources } from "./config/load.ts";
 import { applySiteSettings } from "./config/site.ts";
@@ -83,7 +84,7 @@ export interface Engine {
 /** Builds an engine: config, storage, world, auth and the HTTP app. */
 export async function createEngine(opts: EngineOptions = {}): Promise<Engine> {
   const root = resolve(opts.root ?? Deno.cwd());
-  const env = opts.env ?? Deno.env.toObject();
+  const env = opts.env ?? processEnvironment();
   const config = await new Config({
     file: configFile(root, env),
     env,
@@ -139,6 +140,7 @@ async function startOn(
   },
 ): Promise<Engine> {
   const cfg = config.value;
+  const plumbing = processEnv(env);
   // Before anything reads or writes the world: a newer database is refused, an older one migrated.
   await prepareLayout(kv, cfg, root);
   // @site settings made in earlier runs sit between the file and the environment.
@@ -165,7 +167,10 @@ async function startOn(
   const texts = new Texts(config, root);
   await texts.load();
   const gmcp = new GmcpMap();
-  const hub = new Hub({ sidecarSecret: sidecarSecretFrom(env, (m) => console.warn(m)), gmcp });
+  const hub = new Hub({
+    sidecarSecret: sidecarSecretFrom(plumbing.sidecarSecret, (m) => console.warn(m)),
+    gmcp,
+  });
   const hooks = createHooks();
   // Plugins learn of destroyed objects and toaded players from every writer of the store.
   objects.onChange(worldEventsFrom(hooks.worldHooks));
@@ -199,7 +204,10 @@ async function startOn(
     attributes,
     accounts: new Accounts(kv, objects, passwords, generations),
     guests,
-    tokens: new TokenService(resolveSecret(env, (m) => console.warn(m)), generations),
+    tokens: new TokenService(
+      resolveSecret(plumbing.jwtSecret, (m) => console.warn(m)),
+      generations,
+    ),
     securityLog: new SecurityLog(resolve(root, cfg.logging.dir, "security.log")),
     players: new Players(objects, hub),
     texts,
@@ -213,7 +221,7 @@ async function startOn(
     root,
     startedAt: Date.now(),
     soleWriter,
-    lifecycle: new Lifecycle(),
+    lifecycle: new Lifecycle({ updateDir: plumbing.updateDir }),
     hub,
     commands: engineCommands(commands),
     hooks,
@@ -266,7 +274,7 @@ async function startOn(
   opened.push(() => guests.stop());
   // The supervisor prompts interactively before the engine starts (and says what is missing);
   // here only the environment path runs, so an engine started on its own can still be seeded.
-  const supervised = env["URSAMU_SUPERVISED"] === "1";
+  const supervised = plumbing.supervised;
   await runFirstRunSetup(
     { objects, accounts: services.accounts, startRoom: await startingRoom(services) },
     env,

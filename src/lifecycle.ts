@@ -2,6 +2,7 @@
  * How the engine ends its own process: `@reboot` exits 75, `@shutdown` and signals exit 0.
  * Exit hooks (listeners, hub, storage) run first so nothing written is lost.
  */
+import { fileURLToPath } from "node:url";
 
 /** Exit code that asks the supervisor for a restart (`@reboot`, `@update`). */
 export const EXIT_RESTART = 75;
@@ -26,6 +27,8 @@ export interface LifecycleOptions {
   hookTimeoutMs?: number;
   /** Receives progress lines (default console.log). */
   log?: (line: string) => void;
+  /** The checkout `@update` pulls into (default: the engine's own folder). */
+  updateDir?: string;
 }
 
 /** The engine's exit path, shared through `services.lifecycle`. */
@@ -38,8 +41,11 @@ export class Lifecycle {
   #exiting: Promise<void> | null = null;
   #code: number | null = null;
   #task: string | null = null;
+  /** The checkout `@update` pulls into. */
+  readonly updateDir: string;
 
   constructor(opts: LifecycleOptions = {}) {
+    this.updateDir = opts.updateDir ?? fileURLToPath(new URL("../", import.meta.url));
     this.#exit = opts.exit ?? ((code) => Deno.exit(code));
     this.#drainMs = opts.drainMs ?? 100;
     this.#hookTimeoutMs = opts.hookTimeoutMs ?? 3_000;

@@ -143,6 +143,33 @@ Deno.test("import graph: plugins import only src/plugins/mod.ts and src/plugins/
   assert(violations.length === 0, `plugins reaching past the SDK:\n  ${violations.join("\n  ")}`);
 });
 
+/** Files of src/ (tests aside) and the entry points that read the environment themselves. */
+async function environmentReaders(): Promise<string[]> {
+  const files = [
+    ...(await tsFiles(join(ROOT, "src"))).filter((f) => !/_test\.ts$/.test(f)),
+    join(ROOT, "main.ts"),
+    join(ROOT, "telnet.ts"),
+  ];
+  const out: string[] = [];
+  for (const f of files) {
+    const rel = relative(ROOT, f).replaceAll("\\", "/");
+    if (rel.startsWith("src/config/")) continue;
+    const text = await Deno.readTextFile(f);
+    if (/\bDeno\.env\b|\benv\[\s*["'`]/.test(text)) out.push(rel);
+  }
+  return out.sort();
+}
+
+Deno.test("import graph: only src/config reads the process environment", async () => {
+  const readers = await environmentReaders();
+  assert(
+    readers.length === 0,
+    `read the environment outside src/config (use src/config/process_env.ts):\n  ${
+      readers.join("\n  ")
+    }`,
+  );
+});
+
 Deno.test("import graph: the checks catch a cycle and a plugin past the door", () => {
   const g = new Map<string, Set<string>>([
     ["src/a.ts", new Set(["src/b.ts"])],

@@ -94,13 +94,9 @@ export class TokenService {
   }
 }
 
-/** The secret from JWT_SECRET, or a random one (with a warning) when unset. */
-export function resolveSecret(
-  env: Record<string, string>,
-  warn: (m: string) => void,
-): string {
-  const s = env["JWT_SECRET"];
-  if (s && s.length > 0) return s;
+/** The secret from JWT_SECRET (`processEnv().jwtSecret`), or a random one (with a warning). */
+export function resolveSecret(s: string, warn: (m: string) => void): string {
+  if (s.length > 0) return s;
   warn(
     "WARNING: JWT_SECRET is not set; using a random secret. All sessions end when the process stops.",
   );

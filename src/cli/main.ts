@@ -2,8 +2,7 @@
  * The command line (`ursamu` from the binary, `deno task cli` from source): start, setup,
  * backup, restore, check-config, version, passwd and help. Each misuse is one line and exit 2. See docs/cli.md.
  */
-import { basename, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { basename } from "node:path";
 import { EXIT_CONFIG } from "../lifecycle.ts";
 import { oneLine, StartupError } from "../startup_error.ts";
 import { ENGINE_VERSION } from "../version.ts";
@@ -12,40 +11,15 @@ import { checkConfigCommand } from "./check_config.ts";
 import { passwdCommand } from "./passwd.ts";
 import { backupCommand, restoreCommand } from "./backup_commands.ts";
 import { EXIT_USAGE, helpText, UsageError } from "./usage.ts";
+import { useEmbeddedFiles } from "../config/embedded.ts";
+import { processEnv, processEnvironment } from "../config/process_env.ts";
 
 /** How the operator runs the command line: the binary's name, or `deno task cli` from source. */
 export function programName(env: Record<string, string> = {}): string {
   const exe = basename(Deno.execPath());
   if (!/^deno(\.exe)?$/.test(exe)) return exe.replace(/\.exe$/, "");
   // `npm run cli -- <command>` sets this for the script it runs; `deno task` does not.
-  return env["npm_lifecycle_event"] === "cli" ? "npm run cli --" : "deno task cli";
-}
-
-/**
- * In a compiled binary, text/, help/ and plugins/ come from the binary unless the game directory
- * has its own (what the dist launcher does for the archive); children inherit the settings.
- */
-function useEmbeddedFiles(root: string, env: Record<string, string>): void {
-  const embedded = fileURLToPath(new URL("../..", import.meta.url));
-  const has = (p: string) => {
-    try {
-      Deno.statSync(join(root, p));
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const defaults: [string, string, string][] = [
-    ["URSAMU_SERVER_TEXTDIR", "text", "text"],
-    ["URSAMU_GAME_TEXT_CONNECT", "text/connect.txt", "text/connect.txt"],
-    ["URSAMU_SERVER_HELPDIR", "help", "help"],
-    ["URSAMU_SERVER_PLUGINSDIR", "plugins", "plugins"],
-  ];
-  for (const [name, local, inside] of defaults) {
-    if (env[name] || has(local)) continue;
-    env[name] = join(embedded, inside);
-    Deno.env.set(name, env[name]);
-  }
+  return processEnv(env).launcher.script === "cli" ? "npm run cli --" : "deno task cli";
 }
 
 /** Refuses arguments a command does not take; returns the positional ones. */
@@ -134,4 +108,4 @@ export async function cli(args: string[], env: Record<string, string>): Promise<
   }
 }
 
-if (import.meta.main) Deno.exit(await cli(Deno.args, Deno.env.toObject()));
+if (import.meta.main) Deno.exit(await cli(Deno.args, processEnvironment()));

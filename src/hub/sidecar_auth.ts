@@ -6,9 +6,7 @@
  * place that decides; whatever carries the link calls it once per link.
  */
 import { timingSafeEqualString } from "../auth/constant_time.ts";
-
-/** Environment variable holding the secret (set by the supervisor for its two children). */
-export const SIDECAR_SECRET_ENV = "URSAMU_SIDECAR_SECRET";
+import { PROCESS_ENV } from "../config/process_env.ts";
 
 /** Handshake header the sidecar sends the secret in. */
 export const SIDECAR_HEADER = "x-ursamu-sidecar";
@@ -24,18 +22,14 @@ export function newSidecarSecret(): string {
 }
 
 /**
- * The secret from the environment, or null when unset or too short (then nobody is trusted as the
- * sidecar; `warn` is told why when it was set but too short).
+ * The secret as the environment gave it (`processEnv().sidecarSecret`), or null when unset or too
+ * short (then nobody is trusted as the sidecar; `warn` is told why when it was set but too short).
  */
-export function sidecarSecretFrom(
-  env: Record<string, string>,
-  warn: (message: string) => void,
-): string | null {
-  const secret = env[SIDECAR_SECRET_ENV] ?? "";
+export function sidecarSecretFrom(secret: string, warn: (message: string) => void): string | null {
   if (secret === "") return null;
   if (secret.length < MIN_SIDECAR_SECRET) {
     warn(
-      `WARNING: ${SIDECAR_SECRET_ENV} is shorter than ${MIN_SIDECAR_SECRET} characters and is ` +
+      `WARNING: ${PROCESS_ENV.sidecarSecret} is shorter than ${MIN_SIDECAR_SECRET} characters and is ` +
         "ignored; telnet connections get no sidecar privileges.",
     );
     return null;

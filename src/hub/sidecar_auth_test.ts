@@ -3,7 +3,6 @@ import {
   checkSidecarProof,
   MIN_SIDECAR_SECRET,
   newSidecarSecret,
-  SIDECAR_SECRET_ENV,
   sidecarSecretFrom,
 } from "./sidecar_auth.ts";
 
@@ -17,13 +16,12 @@ Deno.test("newSidecarSecret: long enough, URL-safe, new each time", () => {
 Deno.test("sidecarSecretFrom: unset or short means no secret (short ones are warned about)", () => {
   const warnings: string[] = [];
   const warn = (m: string) => warnings.push(m);
-  assert.equal(sidecarSecretFrom({}, warn), null);
-  assert.equal(sidecarSecretFrom({ [SIDECAR_SECRET_ENV]: "" }, warn), null);
+  assert.equal(sidecarSecretFrom("", warn), null);
   assert.deepEqual(warnings, []);
-  assert.equal(sidecarSecretFrom({ [SIDECAR_SECRET_ENV]: "short" }, warn), null);
+  assert.equal(sidecarSecretFrom("short", warn), null);
   assert.match(warnings[0], /shorter than 32 characters/);
   const good = "s".repeat(MIN_SIDECAR_SECRET);
-  assert.equal(sidecarSecretFrom({ [SIDECAR_SECRET_ENV]: good }, warn), good);
+  assert.equal(sidecarSecretFrom(good, warn), good);
 });
 
 Deno.test("checkSidecarProof: only the exact secret proves the sidecar", () => {

@@ -5,6 +5,7 @@
  */
 import { format } from "node:util";
 import { RotatingFile, writeAll } from "./rotating_file.ts";
+import { SECRET_VARS } from "../config/process_env.ts";
 
 /** Log levels, least severe first. */
 export const LEVELS = ["debug", "info", "warn", "error"] as const;
@@ -149,13 +150,6 @@ export class Logger {
   }
 }
 
-/** The environment's secrets a logger must scrub (values of these variables, when set). */
-export const SECRET_ENV = [
-  "JWT_SECRET",
-  "URSAMU_SIDECAR_SECRET",
-  "URSAMU_SUPERUSER_PASSWORD",
-] as const;
-
 /**
  * Plugin keys from the environment that hold a secret by their name
  * (`URSAMU_PLUGINS_DISCORD_TOKEN`): scrubbed even from lines no plugin code wrote.
@@ -165,7 +159,7 @@ const PLUGIN_SECRET_ENV = /^URSAMU_PLUGINS_[A-Z0-9_]+_(TOKEN|SECRET|PASSWORD)$/;
 /** The secret values set in `env`. */
 export function secretsFrom(env: Record<string, string>): string[] {
   const plugin = Object.keys(env).filter((k) => PLUGIN_SECRET_ENV.test(k));
-  return [...SECRET_ENV, ...plugin].map((k) => env[k]).filter((v): v is string => !!v);
+  return [...SECRET_VARS, ...plugin].map((k) => env[k]).filter((v): v is string => !!v);
 }
 
 /** Where values that must never be logged are registered (the process's logger). */

@@ -5,6 +5,7 @@
  * memory (what the heap limit does not cover: array buffers) and by message size, and kills
  * the process on any breach. Killing it never touches the engine.
  */
+import { denoCacheEnv } from "../config/process_env.ts";
 import { encodeFrame, type Frame, LineSplitter, MAX_FRAME, parseFrame } from "./protocol.ts";
 
 /** Why a process was stopped, as reported to staff. */
@@ -85,12 +86,8 @@ export class Sandbox {
     this.#opts = opts;
     this.#mapError = mapError;
     const child = opts.childUrl ?? new URL("./child.ts", import.meta.url);
-    const env: Record<string, string> = { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
     // Only where Deno keeps its cache, so the runtime module is transpiled once, not per process.
-    for (const k of ["HOME", "DENO_DIR", "XDG_CACHE_HOME", "PATH"]) {
-      const v = Deno.env.get(k);
-      if (v) env[k] = v;
-    }
+    const env = { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", ...denoCacheEnv() };
     this.#proc = new Deno.Command(Deno.execPath(), {
       args: [
         "run",

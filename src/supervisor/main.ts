@@ -13,7 +13,8 @@ import { loadConfig, openGameStore } from "../cli/game_store.ts";
 import { ObjectStore } from "../world/objects.ts";
 import { Accounts } from "../auth/accounts.ts";
 import { resolveSecret } from "../auth/tokens.ts";
-import { newSidecarSecret, SIDECAR_SECRET_ENV } from "../hub/sidecar_auth.ts";
+import { newSidecarSecret } from "../hub/sidecar_auth.ts";
+import { PROCESS_ENV, processEnv, processEnvironment } from "../config/process_env.ts";
 import { ensureStartingRoom, startingRoom } from "../world/start.ts";
 import { runFirstRunSetup, SetupCancelled, type SetupOptions, type SetupResult } from "./setup.ts";
 import { terminalIO } from "./terminal_io.ts";
@@ -22,7 +23,7 @@ import { abortableSleep, type Child, EXIT_CONFIG, Supervisor } from "./superviso
 import { oneLine, StartupError } from "../startup_error.ts";
 import { pipeLines, startLogging } from "../logging/setup.ts";
 import { prepareLayout } from "../backup/migrate.ts";
-import { freeLoopbackPort, HUB_LINK_ENV } from "../tls/link.ts";
+import { freeLoopbackPort } from "../tls/link.ts";
 import { type Level, type Logger, secretsFrom } from "../logging/logger.ts";
 import { discoverPlugins, entryPath } from "../plugins/loader.ts";
 import { readManifest } from "../plugins/manifest.ts";
@@ -31,9 +32,6 @@ import { playLine, ReadyWatch } from "./where_to_play.ts";
 
 /** Where main.ts and telnet.ts live. */
 const CODE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
-
-/** Marks a child as supervised: it exits when its standard input (a pipe from us) closes. */
-export const SUPERVISED_ENV = "URSAMU_SUPERVISED";
 
 function log(line: string): void {
   console.log(`[supervisor] ${line}`);
@@ -47,11 +45,12 @@ function log(line: string): void {
 function childEnv(env: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {
     ...env,
-    [SUPERVISED_ENV]: "1",
-    [SIDECAR_SECRET_ENV]: newSidecarSecret(),
+    // Marks a child as supervised: it exits when its standard input (a pipe from us) closes.
+    [PROCESS_ENV.supervised]: "1",
+    [PROCESS_ENV.sidecarSecret]: newSidecarSecret(),
   };
-  if (!env["JWT_SECRET"]) {
-    out["JWT_SECRET"] = resolveSecret({}, () => {});
+  if (!processEnv(env).jwtSecret) {
+    out[PROCESS_ENV.jwtSecret] = resolveSecret("", () => {});
     console.warn(
       "[supervisor] WARNING: JWT_SECRET is not set; generated a random secret for this supervisor. Sessions " +
         "survive @reboot but end when the supervisor stops. Set JWT_SECRET to keep them longer.",
@@ -132,12 +131,8 @@ export async function pluginEntries(pluginsDir: string): Promise<string[]> {
  * not hold it) and, from the dist launcher, `URSAMU_RUN_FLAGS` (offline: the shipped packages).
  */
 function runFlags(): string[] {
-  const extra = (Deno.env.get(RUN_FLAGS_ENV) ?? "").split(/\s+/).filter(Boolean);
-  return ["--config", resolve(CODE_ROOT, "deno.json"), ...extra];
+  return ["--config", resolve(CODE_ROOT, "deno.json"), ...processEnv().runFlags];
 }
-
-/** Extra `deno run` flags for the children, set by the dist launcher (docs/binaries.md). */
-export const RUN_FLAGS_ENV = "URSAMU_RUN_FLAGS";
 
 /** The sidecar entry: the bundle a dist archive ships (telnet.js), else the source. */
 function defaultSidecar(): string {
@@ -218,7 +213,7 @@ export async function main(args: string[]): Promise<number> {
       "max-delay": { type: "string" },
     },
   }).values;
-  const env = Deno.env.toObject();
+  const env = processEnvironment();
   const engine = resolve(CODE_ROOT, flags.engine);
   const sidecar = resolve(CODE_ROOT, flags.sidecar);
   try {
@@ -247,7 +242,9 @@ export async function main(args: string[]): Promise<number> {
   const children = childEnv(env);
   logger.addSecrets(secretsFrom(children));
   // Under TLS the sidecar reaches the engine over a plain loopback link (src/tls/link.ts).
-  if (config.value.server.ssl.enabled) children[HUB_LINK_ENV] = String(freeLoopbackPort());
+  if (config.value.server.ssl.enabled) {
+    children[PROCESS_ENV.hubLinkPort] = String(freeLoopbackPort());
+  }
   // Each child its own V8 flags (src/supervisor/v8_flags.ts).
   const engineEnv = { ...children, [V8_FLAGS_ENV]: childV8Flags("engine", env) };
   const sidecarEnv = { ...children, [V8_FLAGS_ENV]: childV8Flags("telnet", env) };

@@ -3,14 +3,17 @@
  * users have `npm start` and `npm run setup` (package.json), Deno users `deno task start`.
  */
 
+import { processEnv } from "../config/process_env.ts";
+
 /** Tasks that both deno.json and package.json offer. */
 export type Task = "start" | "setup" | "test" | "check" | "bench";
 
 /** The package manager that started us through package.json, or null for `deno task`. */
 function packageManager(env: Record<string, string>): string | null {
   // npm, pnpm, yarn and bun set these for every script they run; `deno task` sets neither.
-  if (!env["npm_lifecycle_event"] && !env["npm_command"]) return null;
-  const agent = (env["npm_config_user_agent"] ?? "").split("/")[0];
+  const { script, command, agent: userAgent } = processEnv(env).launcher;
+  if (!script && !command) return null;
+  const agent = userAgent.split("/")[0];
   return ["npm", "pnpm", "yarn", "bun"].includes(agent) ? agent : "npm";
 }
 

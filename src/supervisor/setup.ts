@@ -4,6 +4,7 @@
  * at every start (supervisor and engine) and as the `setup` shell command. Nobody becomes
  * superuser any other way.
  */
+import { PROCESS_ENV, processEnv } from "../config/process_env.ts";
 import type { ObjectStore } from "../world/objects.ts";
 import type { Accounts } from "../auth/accounts.ts";
 import { playerNameProblem } from "../world/names.ts";
@@ -93,19 +94,18 @@ export async function runFirstRunSetup(
     });
     io.print(`setup: superuser ${su.name} (#${su.id}) created.`);
   };
-  const envName = env["URSAMU_SUPERUSER_NAME"];
-  const envPassword = env["URSAMU_SUPERUSER_PASSWORD"];
+  const { name: envName, password: envPassword, email: envEmail } = processEnv(env).superuser;
   if (envName || envPassword) {
     const problem = !envName || !envPassword
-      ? "URSAMU_SUPERUSER_NAME and URSAMU_SUPERUSER_PASSWORD must both be set"
+      ? `${PROCESS_ENV.superuserName} and ${PROCESS_ENV.superuserPassword} must both be set`
       : playerNameProblem(envName) ?? passwordProblem(envPassword);
     if (!problem) {
       try {
-        await create(envName!, envPassword!, env["URSAMU_SUPERUSER_EMAIL"] || undefined);
+        await create(envName, envPassword, envEmail || undefined);
         return "created";
       } catch (e) {
         if (!(e instanceof EngineError)) throw e;
-        io.print(`setup: URSAMU_SUPERUSER_* refused: ${refusal(e, envName!)}`);
+        io.print(`setup: URSAMU_SUPERUSER_* refused: ${refusal(e, envName)}`);
       }
     } else {
       io.print(`setup: URSAMU_SUPERUSER_* refused: ${problem}`);

@@ -4,6 +4,7 @@
  * while the game is running; the new superuser joins the default channels at the next engine
  * start. Exit 0 when created, 1 when nothing was created, 130 on Ctrl-C.
  */
+import { processEnvironment } from "../config/process_env.ts";
 import { fileURLToPath } from "node:url";
 import { cacheModules, firstRunSetup } from "./main.ts";
 import { SetupCancelled } from "./setup.ts";
@@ -46,4 +47,4 @@ export async function setupCommand(env: Record<string, string>): Promise<number>
   }
 }
 
-if (import.meta.main) Deno.exit(await setupCommand(Deno.env.toObject()));
+if (import.meta.main) Deno.exit(await setupCommand(processEnvironment()));

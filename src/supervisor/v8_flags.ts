@@ -6,8 +6,10 @@
  * See docs/operations.md.
  */
 
+import { PROCESS_ENV } from "../config/process_env.ts";
+
 /** The environment variable Deno reads V8 flags from (comma-separated). */
-export const V8_FLAGS_ENV = "DENO_V8_FLAGS";
+export const V8_FLAGS_ENV = PROCESS_ENV.v8Flags;
 
 /** The two children. */
 export type ChildKind = "engine" | "telnet";
@@ -17,8 +19,8 @@ export type ChildKind = "engine" | "telnet";
  * they win over it and over ours.
  */
 export const CHILD_V8_FLAGS_ENV: Readonly<Record<ChildKind, string>> = {
-  engine: "URSAMU_ENGINE_V8_FLAGS",
-  telnet: "URSAMU_TELNET_V8_FLAGS",
+  engine: PROCESS_ENV.engineV8Flags,
+  telnet: PROCESS_ENV.telnetV8Flags,
 };
 
 /**

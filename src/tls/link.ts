@@ -5,9 +5,6 @@
  * serves its hub and API there in plain text (loopback only), and the sidecar dials it.
  */
 
-/** The environment variable holding the link port. */
-export const HUB_LINK_ENV = "URSAMU_HUB_LINK_PORT";
-
 /** A free port on 127.0.0.1 (the supervisor's pick for the link). */
 export function freeLoopbackPort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });

@@ -4,7 +4,6 @@
  * `@update [branch]` (alias `@upgrade`) pulls the branch and exits 75. Each is announced to
  * every player first. See docs/operations.md.
  */
-import { fileURLToPath } from "node:url";
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import { CommandError } from "../errors.ts";
 import { branchProblem, pullBranch } from "../../git_update.ts";
@@ -12,12 +11,6 @@ import { EXIT_CLEAN, EXIT_RESTART } from "../../lifecycle.ts";
 
 /** admin, wizard or superuser. */
 const STAFF_LOCK = "admin+";
-
-/** The installation directory `@update` pulls into (where main.ts lives). */
-function installDir(): string {
-  // URSAMU_UPDATE_DIR lets tests (and unusual installs) point @update at another checkout.
-  return Deno.env.get("URSAMU_UPDATE_DIR") || fileURLToPath(new URL("../../../", import.meta.url));
-}
 
 function announce(u: CommandSdk, msg: string, event: string): void {
   u.hub.broadcast({ msg, data: { type: "system", event } });
@@ -109,7 +102,7 @@ Example:
       if (busy) throw new CommandError("An update is already running.");
       try {
         let announced = false;
-        const outcome = await pullBranch(installDir(), branch, undefined, () => {
+        const outcome = await pullBranch(lc.updateDir, branch, undefined, () => {
           announced = true;
           announce(
             u,
