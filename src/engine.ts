@@ -39,6 +39,8 @@ import { Scheduler } from "./timers/scheduler.ts";
 import { type Clock, systemClock } from "./timers/clock.ts";
 import type { Services } from "./services.ts";
 import { ScriptManager } from "./scripts/manager.ts";
+import { builtinFunctions, Softcode } from "./softcode/mod.ts";
+import { enginePorts } from "./softcode/engine_ports.ts";
 import { readTls, type TlsPair } from "./tls/certs.ts";
 import { AutoBackups } from "./backup/auto.ts";
 import { prepareLayout } from "./backup/migrate.ts";
@@ -186,6 +188,7 @@ async function startOn(
   // The manager needs the finished services (for plugin contexts), so it is built just after.
   let plugins: PluginManager | null = null;
   let scripts: ScriptManager | null = null;
+  let softcode: Softcode | null = null;
   // bcrypt off the event loop, so a login storm does not delay connected players.
   const passwords = new HashPool();
   opened.push(() => passwords.close());
@@ -231,7 +234,24 @@ async function startOn(
     get scripts(): ScriptManager {
       return scripts!;
     },
+    get softcode(): Softcode {
+      return softcode!;
+    },
   };
+  // The evaluator gets narrow ports, built once here; its limits follow the configuration.
+  softcode = new Softcode({
+    ports: enginePorts({
+      world: () => objects.world,
+      attributes,
+      hub,
+      services,
+      now: () => Date.now(),
+      startedAt: services.startedAt,
+      gameName: () => config.value.game.name,
+    }),
+    functions: builtinFunctions(),
+    limits: () => config.value.softcode,
+  });
   opened.push(() => services.securityLog.flush());
   plugins = new PluginManager(
     {

@@ -2,6 +2,7 @@
 import type { Config } from "./config/load.ts";
 import type { ObjectStore } from "./world/objects.ts";
 import type { AttributeStore } from "./world/attributes/store.ts";
+import type { Softcode } from "./softcode/mod.ts";
 import type { Accounts } from "./auth/accounts.ts";
 import type { Guests } from "./auth/guests.ts";
 import type { TokenService } from "./auth/tokens.ts";
@@ -24,6 +25,8 @@ export interface Services {
   objects: ObjectStore;
   /** Attributes of objects (src/world/attributes): values, owners, flags, quota. */
   attributes: AttributeStore;
+  /** The softcode evaluator (src/softcode), over the world in memory. */
+  softcode: Softcode;
   accounts: Accounts;
   /** Temporary guest characters (`connect guest`). */
   guests: Guests;

@@ -303,5 +303,6 @@ async function say(
       t === "on" ? `You are already on ${ch.name}.` : `Use +chan/leave ${ch.name} to leave it.`,
     );
   }
-  await svc.talk(u.me, ch, text);
+  // Evaluated as softcode only where the game turns it on (softcode.evaluatePlayerText).
+  await svc.talk(u.me, ch, text.trim() ? u.playerText(text) : text);
 }

@@ -11,6 +11,7 @@ import type { CoreLoadResult, EngineCommands, ModuleFailure } from "../engine_ad
 export const CORE_MODULES: readonly string[] = [
   "look.ts",
   "talk.ts",
+  "softcode.ts",
   "who.ts",
   "colour.ts",
   "movement.ts",

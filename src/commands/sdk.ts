@@ -6,6 +6,18 @@ import type { ParsedLine } from "./parser.ts";
 import type { CommandSdk } from "./types.ts";
 import { checkLock, type LockSubject } from "../world/locks.ts";
 import { findTarget } from "./target.ts";
+import { EV, toWire } from "../softcode/mod.ts";
+
+/** How MUX evaluates a command's argument (say, pose, @emit: CS_INTERP). */
+const PLAYER_TEXT_FLAGS = EV.EVAL | EV.STRIP_CURLY | EV.FCHECK | EV.TOP;
+
+/** Player text evaluated when the game says so (`softcode.evaluatePlayerText`). */
+function playerText(services: Services, me: DbObject, command: string, text: string): string {
+  if (!services.config.value.softcode.evaluatePlayerText) return text;
+  return toWire(
+    services.softcode.evaluate(text, { executor: me.id, command, flags: PLAYER_TEXT_FLAGS }),
+  );
+}
 
 /** The lock subject of a connected actor. */
 export function subjectOf(me: DbObject): LockSubject {
@@ -40,5 +52,6 @@ export function buildSdk(services: Services, conn: HubConnection, parts: SdkPart
     },
     target: (ref: string) => findTarget(services, me, here, ref),
     passes: (lock: string) => checkLock(lock, subjectOf(me)),
+    playerText: (text: string) => playerText(services, me, parts.cmd.raw, text),
   };
 }

@@ -34,6 +34,11 @@ export interface CommandSdk {
   target(ref: string): Promise<DbObject>;
   /** True when the actor passes a lock expression. */
   passes(lock: string): boolean;
+  /**
+   * What the actor typed, ready to show: evaluated as softcode when the game has
+   * `softcode.evaluatePlayerText` on (as MUX does for say, pose, page...), else as typed.
+   */
+  playerText(text: string): string;
 }
 
 /** A registered in-game command. */

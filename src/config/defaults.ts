@@ -84,6 +84,22 @@ export interface WebConfig {
 export interface SoftcodeConfig {
   /** Bytes of attributes one non-staff player may own (names and values, UTF-8); 0: no limit. */
   attributeQuotaBytes: number;
+  /** Evaluate what players type in say, pose, page, whisper, @emit and channels (MUX does). */
+  evaluatePlayerText: boolean;
+  /** Function calls one evaluation may make (MUX's function_invocation_limit). */
+  functionInvocations: number;
+  /** Function calls nested in each other (MUX's function_recursion_limit). */
+  recursionDepth: number;
+  /** Longest text a step produces, in characters (MUX's LBUF). */
+  outputLength: number;
+  /** Wall-clock time one evaluation may take, in ms. */
+  evaluationMs: number;
+  /** Evaluation time one actor (an object's owner) may use per window, in ms. */
+  actorMs: number;
+  /** That window, in ms. */
+  actorWindowMs: number;
+  /** Deepest nesting of `[`, `{` and arguments parsed. */
+  parseDepth: number;
 }
 
 /** Whole configuration. Plugin sections are free-form under `plugins.<name>`. */
@@ -169,7 +185,17 @@ export function defaultConfig(): EngineConfig {
     theme: { primary: "#7c3aed", background: "#0f0f14", surface: "#1a1a24", text: "#e5e5ef" },
     scripts: { dir: "system/scripts", timeoutMs: 2000, memoryMb: 64, workers: 2 },
     web: { publicUrl: "" },
-    softcode: { attributeQuotaBytes: 2_000_000 },
+    softcode: {
+      attributeQuotaBytes: 2_000_000,
+      evaluatePlayerText: false,
+      functionInvocations: 25_000,
+      recursionDepth: 100,
+      outputLength: 8_000,
+      evaluationMs: 500,
+      actorMs: 2_000,
+      actorWindowMs: 10_000,
+      parseDepth: 1_000,
+    },
     plugins: {},
   };
 }
@@ -200,6 +226,13 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "scripts.memoryMb",
   "scripts.workers",
   "softcode.attributeQuotaBytes",
+  "softcode.functionInvocations",
+  "softcode.recursionDepth",
+  "softcode.outputLength",
+  "softcode.evaluationMs",
+  "softcode.actorMs",
+  "softcode.actorWindowMs",
+  "softcode.parseDepth",
 ];
 
 /** Keys whose value must be one of a few words. */

@@ -6,6 +6,7 @@ import { Softcode, type SoftcodeLimits, TOP_FLAGS } from "./eval.ts";
 import { builtinFunctions } from "./functions/mod.ts";
 import type { SoftAttr, SoftcodePorts } from "./ports.ts";
 import type { DbObject, ObjectType } from "../world/types.ts";
+import type { AttrFlag } from "../world/attributes/flags.ts";
 import { stripMarkup } from "./markup.ts";
 
 /** A world of objects and attributes in maps, with delivery recorded. */
@@ -34,7 +35,7 @@ export class TestWorld {
   }
 
   /** Sets an attribute directly. */
-  set(id: string, name: string, value: string, flags: string[] = []): void {
+  set(id: string, name: string, value: string, flags: AttrFlag[] = []): void {
     let m = this.attrs.get(id);
     if (!m) this.attrs.set(id, m = new Map());
     const owner = this.objects.get(id)?.owner ?? id;

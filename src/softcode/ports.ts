@@ -5,17 +5,10 @@
  * (src/engine.ts) builds these once, over the world store and the hub.
  */
 import type { DbObject } from "../world/types.ts";
+import type { Attribute } from "../world/attributes/types.ts";
 
-/** An attribute as softcode sees it. */
-export interface SoftAttr {
-  /** Upper-case name. */
-  name: string;
-  value: string;
-  /** Owner's id. */
-  owner: string;
-  /** Lower-case attribute flags (`visual`, `hidden`, `wizard`, `no_command`, ...). */
-  flags: readonly string[];
-}
+/** An attribute as softcode sees it: the world's own (src/world/attributes). */
+export type SoftAttr = Attribute;
 
 /** The objects of the world, from memory. */
 export interface WorldView {

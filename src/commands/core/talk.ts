@@ -1,4 +1,4 @@
-/** Talking: say, pose, semipose, @emit, whisper, page, think. */
+/** Talking: say, pose, semipose, @emit, whisper, page (think is with the softcode commands). */
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { ObjectHead } from "../../world/types.ts";
 import type { OutboundData } from "../../hub/types.ts";
@@ -38,7 +38,8 @@ function speak(
     actorId: u.me.id,
     actorName: u.me.name,
     roomId,
-    text: u.cmd.args,
+    // What was said as the room shows it (evaluated where the game evaluates player text).
+    text: typeof data.text === "string" ? data.text : u.cmd.args,
     kind,
     msg,
   });
@@ -132,12 +133,15 @@ export const commands: CommandSpec[] = [
 
 Says something to everyone in the room.
 
+Softcode ([functions], %-substitutions) in the text is evaluated only on games that turn on
+softcode.evaluatePlayerText; otherwise it shows as typed. See 'help think'.
+
 Example:
   say Hello there!
   "Hello there!`,
     exec(u) {
-      const text = u.cmd.args;
-      if (!text.trim()) throw new CommandError("Say what?");
+      if (!u.cmd.args.trim()) throw new CommandError("Say what?");
+      const text = u.playerText(u.cmd.args);
       const room = inRoom(u);
       const data = { type: "say", from: from(u.me), text };
       u.send(`You say, "${text}%cn"`, data);
@@ -152,11 +156,14 @@ Example:
 
 Shows your name followed by the action to everyone in the room.
 
+Softcode ([functions], %-substitutions) in the text is evaluated only on games that turn on
+softcode.evaluatePlayerText; otherwise it shows as typed. See 'help think'.
+
 Example:
   :waves.        (everyone sees: Alice waves.)`,
     exec(u) {
-      const text = u.cmd.args;
-      if (!text.trim()) throw new CommandError("Pose what?");
+      if (!u.cmd.args.trim()) throw new CommandError("Pose what?");
+      const text = u.playerText(u.cmd.args);
       const msg = `${displayName(u.me)} ${text}`;
       speak(u, inRoom(u), "pose", msg, { type: "pose", from: from(u.me), text });
     },
@@ -169,13 +176,16 @@ Example:
 
 Like pose, but with no space after your name.
 
+Softcode ([functions], %-substitutions) in the text is evaluated only on games that turn on
+softcode.evaluatePlayerText; otherwise it shows as typed. See 'help think'.
+
 Example:
   ;'s cat purrs.   (everyone sees: Alice's cat purrs.)
 
 In TinTin++, type \\; for the semicolon (see 'help clients').`,
     exec(u) {
-      const text = u.cmd.args;
-      if (!text.trim()) throw new CommandError("Pose what?");
+      if (!u.cmd.args.trim()) throw new CommandError("Pose what?");
+      const text = u.playerText(u.cmd.args);
       const msg = `${displayName(u.me)}${text}`;
       const data = { type: "pose", from: from(u.me), text, semipose: true };
       speak(u, inRoom(u), "semipose", msg, data);
@@ -186,28 +196,17 @@ In TinTin++, type \\; for the semicolon (see 'help clients').`,
     category: "Communication",
     help: `@emit <text>   or   \\<text>
 
-Shows the text, exactly as written, to everyone in the room.
+Shows the text, without your name, to everyone in the room.
+
+Softcode ([functions], %-substitutions) in the text is evaluated only on games that turn on
+softcode.evaluatePlayerText; otherwise it shows as typed. See 'help think'.
 
 Example:
   @emit The wind howls through the trees.`,
     exec(u) {
-      const text = u.cmd.args;
-      if (!text.trim()) throw new CommandError("Emit what?");
+      if (!u.cmd.args.trim()) throw new CommandError("Emit what?");
+      const text = u.playerText(u.cmd.args);
       speak(u, inRoom(u), "emit", text, { type: "emit", from: from(u.me), text });
-    },
-  },
-  {
-    name: "think",
-    guests: true,
-    category: "Communication",
-    help: `think <text>
-
-Shows the text to you alone; handy for testing colour codes.
-
-Example:
-  think %%chBold%%cn and %%crred%%cn.`,
-    exec(u) {
-      u.send(u.cmd.args, { type: "think", text: u.cmd.args });
     },
   },
   {
@@ -221,13 +220,16 @@ whisper <player>=:<pose>      (or ;<pose>)
 Says something privately to players in the same room; nobody else in the room hears it, nor
 that you whispered.
 
+Softcode ([functions], %-substitutions) in the text is evaluated only on games that turn on
+softcode.evaluatePlayerText; otherwise it shows as typed. See 'help think'.
+
 Examples:
   whisper Bob=Meet me outside.          (Bob sees: Alice whispers "Meet me outside.")
   whisper Bob,Carol=:winks.             (they see: You sense Alice winks.)`,
     async exec(u) {
       if (u.cmd.rhs === null) throw new CommandError("Usage: whisper <player>=<message>");
-      const raw = u.cmd.rhs;
-      if (!raw.trim()) throw new CommandError("Whisper what?");
+      if (!u.cmd.rhs.trim()) throw new CommandError("Whisper what?");
+      const raw = u.playerText(u.cmd.rhs);
       const to = await nearby(u, inRoom(u), u.cmd.lhs);
       // `"` marks a plain whisper, as in MUX; `:` and `;` make it a pose.
       const pose = raw.startsWith(":") || raw.startsWith(";");
@@ -264,13 +266,16 @@ page <player>=:<pose>
 
 Sends a private message to connected players anywhere in the game.
 
+Softcode ([functions], %-substitutions) in the text is evaluated only on games that turn on
+softcode.evaluatePlayerText; otherwise it shows as typed. See 'help think'.
+
 Examples:
   page Bob=Are you free for a scene?
   page Bob=:waves from across town.`,
     async exec(u) {
       if (u.cmd.rhs === null) throw new CommandError("Usage: page <player>=<message>");
-      const text = u.cmd.rhs;
-      if (!text.trim()) throw new CommandError("Page what?");
+      if (!u.cmd.rhs.trim()) throw new CommandError("Page what?");
+      const text = u.playerText(u.cmd.rhs);
       const targets = await recipients(u, u.cmd.lhs);
       const offline = targets.filter((p) => !u.hub.isOnline(p.id));
       const haven = targets.filter((p) => !offline.includes(p) && hasFlag(p.flags, "haven"));

@@ -1,0 +1,89 @@
+/**
+ * The evaluator's ports over the engine's own parts: the world and attributes held in memory
+ * (src/world), the hub's presence and delivery, the engine's permission rules and clock. Built
+ * once by the composition root (src/engine.ts).
+ */
+import type { WorldReader } from "../world/live_world.ts";
+import type { LiveAttributes } from "../world/attributes/store.ts";
+import { canSeeAttr } from "../world/attributes/access.ts";
+import { canControl, canSee } from "../world/access.ts";
+import { isStaff } from "../world/flags.ts";
+import type { HubApi } from "../hub/types.ts";
+import type { DbObject } from "../world/types.ts";
+import type { Services } from "../services.ts";
+import type { SoftcodePorts } from "./ports.ts";
+
+/** What the ports are built from. */
+export interface EnginePortParts {
+  /** The world in memory (null on a shared KV Connect database, where softcode sees nothing). */
+  world: () => WorldReader | null;
+  attributes: LiveAttributes;
+  hub: HubApi;
+  /** For the visibility rule (src/world/access.ts). */
+  services: Services;
+  now: () => number;
+  startedAt: number;
+  gameName: () => string;
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** The softcode ports of an engine. */
+export function enginePorts(p: EnginePortParts): SoftcodePorts {
+  const world = p.world;
+  const cap = (ids: readonly string[], limit: number) =>
+    ids.length > limit ? ids.slice(0, limit) : ids;
+  return {
+    world: {
+      object: (id) => world()?.object(id) ?? null,
+      contents: (id) => world()?.contents(id) ?? NONE,
+      playerByName: (name) => world()?.playerByWord(name.trim().toLowerCase()) ?? null,
+      byName: (name, limit) => cap(world()?.named(name) ?? NONE, limit),
+      ownedBy: (owner, limit) => cap(world()?.ownedBy(owner) ?? NONE, limit),
+      withFlag: (flag, limit) => cap(world()?.withFlag(flag) ?? NONE, limit),
+      children: (id, limit) => cap(world()?.children(id) ?? NONE, limit),
+    },
+    attributes: {
+      get: (id, name) => p.attributes.peek(id, name),
+      names: (id) => p.attributes.names(id),
+      set: (actorId, id, name, value) => {
+        const actor = world()?.object(actorId);
+        if (!actor) return "Permission denied.";
+        return p.attributes.setNow(actor, id, name, value)?.message ?? null;
+      },
+    },
+    presence: {
+      online: () => p.hub.onlinePlayers(),
+      isOnline: (id) => p.hub.isOnline(id),
+      idleSeconds: (id) => {
+        const conns = p.hub.connections(id);
+        if (!conns.length) return -1;
+        const last = Math.max(...conns.map((c) => c.lastInput));
+        return Math.max(0, Math.floor((p.now() - last) / 1000));
+      },
+      connectedSeconds: (id) => {
+        const conns = p.hub.connections(id);
+        if (!conns.length) return -1;
+        const first = Math.min(...conns.map((c) => c.connectedAt));
+        return Math.max(0, Math.floor((p.now() - first) / 1000));
+      },
+      width: (id) => {
+        const conns = p.hub.connections(id);
+        return conns.length ? conns[0].width : 78;
+      },
+    },
+    access: {
+      controls: (actor, target) => canControl(actor, target),
+      canSee: (viewer, target) => canSee(p.services, viewer as DbObject, target as DbObject),
+      canSeeAttr: (viewer, obj, attr) => canSeeAttr(viewer, obj, attr),
+      isStaff: (o) => isStaff(o.flags),
+    },
+    delivery: {
+      toObject: (id, msg) => p.hub.send(id, { msg }),
+      toRoom: (room, msg, exclude) => p.hub.sendToRoom(room, { msg }, exclude),
+    },
+    now: p.now,
+    startedAt: p.startedAt,
+    gameName: p.gameName,
+  };
+}
