@@ -27,6 +27,7 @@ import type { SoftAttr, SoftcodePorts } from "./ports.ts";
 import type { DbObject } from "../world/types.ts";
 import { codesToMarkup } from "./markup.ts";
 import { wildMatch } from "./wild.ts";
+import type { RE2JS } from "re2js";
 
 /** The limits of evaluation (`softcode.*` in the configuration). */
 export interface SoftcodeLimits {
@@ -107,6 +108,8 @@ export class Softcode {
   readonly monotonic: () => number;
   /** `%q<name>` and named registers are allowed. */
   readonly namedRegisters: boolean;
+  /** Compiled regular expressions by flags and pattern (src/softcode/functions/regexp.ts). */
+  readonly regexps = new Map<string, RE2JS>();
   readonly #cache = new Map<string, Program>();
   #cacheGeneration: number;
   readonly #opts: CompileOptions;

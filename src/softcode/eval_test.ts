@@ -148,3 +148,13 @@ Deno.test("softcode: parsed texts are cached by text and flags", () => {
   t.sc.evaluate("[add(1,2)]", { executor: t.wiz, flags: EV.EVAL | EV.FCHECK | EV.STRIP_CURLY });
   assert.equal(t.sc.cacheSize, size + 1);
 });
+
+Deno.test("softcode: a catastrophic regular expression runs in linear time", () => {
+  const t = testSoftcode();
+  const text = "a".repeat(7_000) + "b";
+  assert.equal(t.run(`[regmatch(${text},^(a+)+$)]`), "0");
+  assert.equal(t.run(`[regmatch(${text},(a|aa)*c)]`), "0");
+  assert.ok(t.run("[regmatch(abc,\\[)]").startsWith("#-1 REGEXP ERROR"));
+  assert.ok(t.run(`[regmatch(a,${"a".repeat(1_001)})]`).startsWith("#-1 REGEXP ERROR"));
+  assert.equal(t.run("[regmatch(abab,(ab)\\\\1)]").startsWith("#-1 REGEXP ERROR"), true);
+});

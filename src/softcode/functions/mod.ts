@@ -5,6 +5,7 @@ import { stringFunctions } from "./strings.ts";
 import { listFunctions } from "./lists.ts";
 import { controlFunctions } from "./control.ts";
 import { objectFunctions } from "./objects.ts";
+import { regexpFunctions } from "./regexp.ts";
 
 export { FunctionRegistry } from "./define.ts";
 
@@ -38,6 +39,7 @@ export function builtinFunctions(): FunctionRegistry {
     ...listFunctions,
     ...controlFunctions,
     ...objectFunctions,
+    ...regexpFunctions,
   );
   for (const [alias, target] of ALIASES) table.alias(alias, target);
   return table;
