@@ -47,6 +47,11 @@ Deno.test("telnet colour follows TTYPE/MTTS and the player's @colour setting", a
     });
     clients.push(mudlet.t);
     assert((await think(mudlet.t, "beta")).includes(`${ESC}31m`), "MTTS ANSI gets colour");
+    // Its MTTS says 24-bit colour: an RGB code arrives exact; a plain ANSI client gets the nearest.
+    const rgbFrom = mudlet.t.text.length;
+    await mudlet.t.send("think %x<#ff8040>rgb%xn done");
+    await mudlet.t.waitFor(/rgb done/);
+    assert(mudlet.t.text.slice(rgbFrom).includes(`${ESC}38;2;255;128;64mrgb`), "24-bit for MTTS");
     const nocol = await login(srv.telnet, "Nocol", { ttype: ["SOMECLIENT", "XTERM", "MTTS 4"] });
     clients.push(nocol.t);
     assertEquals(await think(nocol.t, "gamma"), "gamma plain");

@@ -8,7 +8,7 @@
  * text one after another, so that is all a fan-out needs, and nothing grows. Whatever it returns
  * is shared: callers must not change it.
  */
-import { renderText } from "../text/colour.ts";
+import { type ColourDepth, renderText } from "../text/colour.ts";
 import { encodeGmcp } from "./gmcp.ts";
 import { forwardedGmcp } from "./gmcp_relay.ts";
 import { type HubFrame, type HubInput, parseHubFrame } from "./hub_frames.ts";
@@ -16,24 +16,34 @@ import { encodeText } from "./text.ts";
 
 const UNSET = Symbol("unset");
 
+/** A colour setting: none, the 16 colours (`true`), or a depth for RGB codes. */
+export type ColourSetting = boolean | ColourDepth;
+
+/** Slot of a colour setting in ByColour. */
+function slotOf(colour: ColourSetting): number {
+  if (colour === false || colour === 0) return 0;
+  if (colour === true || colour === 16) return 1;
+  return colour === 256 ? 2 : 3;
+}
+
 /** What one key was made into, per colour setting, each made on first ask; a new key drops them. */
 class ByColour<K, V> {
   #key: K | typeof UNSET = UNSET;
-  /** Index 0 without colour, 1 with; undefined: not made yet. */
-  #made: [V | undefined, V | undefined] = [undefined, undefined];
+  /** By slot: no colour, 16 colours, 256, 24-bit; undefined: not made yet. */
+  #made: (V | undefined)[] = [];
 
-  readonly #make: (key: K, colour: boolean) => V;
+  readonly #make: (key: K, colour: ColourSetting) => V;
 
-  constructor(make: (key: K, colour: boolean) => V) {
+  constructor(make: (key: K, colour: ColourSetting) => V) {
     this.#make = make;
   }
 
-  get(key: K, colour: boolean): V {
+  get(key: K, colour: ColourSetting): V {
     if (key !== this.#key) {
       this.#key = key;
-      this.#made = [undefined, undefined];
+      this.#made = [];
     }
-    const i = colour ? 1 : 0;
+    const i = slotOf(colour);
     let value = this.#made[i];
     if (value === undefined) {
       value = this.#make(key, colour);
@@ -52,7 +62,7 @@ export class RenderMemo {
     return encodeText(text.endsWith("\n") ? text : text + "\n");
   });
   #gmcp = new ByColour((gmcp: unknown, colour): Uint8Array | null => {
-    const message = forwardedGmcp(gmcp, colour);
+    const message = forwardedGmcp(gmcp, slotOf(colour) > 0);
     return message === null ? null : encodeGmcp(message[0], message[1]);
   });
 
@@ -73,7 +83,7 @@ export class RenderMemo {
   }
 
   /** `msg` as a telnet line: colour codes rendered (or dropped), a line end, CRLF, UTF-8. */
-  line(msg: string, colour: boolean): Uint8Array {
+  line(msg: string, colour: ColourSetting): Uint8Array {
     return this.#line.get(msg, colour);
   }
 

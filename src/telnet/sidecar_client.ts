@@ -13,9 +13,11 @@
 import {
   type ColourMode,
   colourModeOf,
+  terminalColourDepth,
   terminalHasColour,
   wantsColour,
 } from "../text/colour_mode.ts";
+import type { ColourDepth } from "../text/colour.ts";
 import { SIDECAR_HEADER } from "../hub/sidecar_auth.ts";
 import type { ClientLimits } from "./client_limits.ts";
 import { charName, helloClient, roomInfo } from "./gmcp_relay.ts";
@@ -134,6 +136,8 @@ export class TelnetClient implements FrameTaker {
   #colourMode: ColourMode = "auto";
   /** Whether output gets ANSI colour: decided when the setting or the terminal type changes. */
   #colour = true;
+  /** The colours its terminal shows, for RGB codes (null: decide at the next line). */
+  #depth: ColourDepth | null = null;
 
   /**
    * A client on `transport`; with `state` (another process's {@linkcode TelnetClient.freeze})
@@ -199,6 +203,7 @@ export class TelnetClient implements FrameTaker {
     if (state) {
       this.#colourMode = state.colourMode;
       this.#colour = state.colour;
+      this.#depth = null;
       this.#gmcpClient = state.gmcpClient;
       this.#errors = state.errors;
       for (const line of state.lines) this.#outbox.push(line);
@@ -434,11 +439,17 @@ export class TelnetClient implements FrameTaker {
   #decideColour(): void {
     const terminal = terminalHasColour(this.#session.terminalTypes, this.#session.mtts);
     this.#colour = wantsColour(this.#colourMode, terminal);
+    this.#depth = null;
   }
 
-  /** Shows text with colour codes as ANSI (or without colour), ending with a line break. */
+  /**
+   * Shows text with colour codes as ANSI (or without colour), ending with a line break; RGB
+   * codes as the terminal shows them (256 or 24-bit when it says so).
+   */
   #say(msg: string): void {
-    this.#session.sendBytes(this.#ctx.memo.line(msg, this.#colour));
+    const s = this.#session;
+    this.#depth ??= this.#colour ? terminalColourDepth(s.terminalTypes, s.mtts) : 0;
+    s.sendBytes(this.#ctx.memo.line(msg, this.#depth));
   }
 
   // ---- hub side ----

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { colourModeOf, terminalHasColour, wantsColour } from "./colour_mode.ts";
+import {
+  colourModeOf,
+  terminalColourDepth,
+  terminalHasColour,
+  wantsColour,
+} from "./colour_mode.ts";
 
 Deno.test("colourModeOf: on and off are kept, anything else is auto", () => {
   assert.equal(colourModeOf("on"), "on");
@@ -21,4 +26,13 @@ Deno.test("wantsColour: the player's setting wins over the terminal", () => {
   assert.equal(wantsColour("auto", false), false);
   assert.equal(wantsColour("on", false), true);
   assert.equal(wantsColour("off", true), false);
+});
+
+Deno.test("colour depth for RGB codes: MTTS bits, then the terminal type", () => {
+  assert.equal(terminalColourDepth(["MUDLET", "ANSI-TRUECOLOR", "MTTS 2825"], 2825), 16777216);
+  assert.equal(terminalColourDepth(["TINTIN"], 1 | 8), 256);
+  assert.equal(terminalColourDepth(["TINTIN"], 1), 16);
+  assert.equal(terminalColourDepth(["XTERM-256COLOR"], null), 256);
+  assert.equal(terminalColourDepth(["ANSI-TRUECOLOR"], null), 16777216);
+  assert.equal(terminalColourDepth([], null), 16);
 });
