@@ -39,8 +39,8 @@ import { Scheduler } from "./timers/scheduler.ts";
 import { type Clock, systemClock } from "./timers/clock.ts";
 import type { Services } from "./services.ts";
 import { ScriptManager } from "./scripts/manager.ts";
-import { builtinFunctions, Softcode } from "./softcode/mod.ts";
-import { enginePorts } from "./softcode/engine_ports.ts";
+import type { Softcode } from "./softcode/mod.ts";
+import { engineSoftcode } from "./softcode/engine_ports.ts";
 import { readTls, type TlsPair } from "./tls/certs.ts";
 import { AutoBackups } from "./backup/auto.ts";
 import { prepareLayout } from "./backup/migrate.ts";
@@ -239,19 +239,15 @@ async function startOn(
     },
   };
   // The evaluator gets narrow ports, built once here; its limits follow the configuration.
-  softcode = new Softcode({
-    ports: enginePorts({
-      world: () => objects.world,
-      attributes,
-      hub,
-      services,
-      now: () => Date.now(),
-      startedAt: services.startedAt,
-      gameName: () => config.value.game.name,
-    }),
-    functions: builtinFunctions(),
-    limits: () => config.value.softcode,
-  });
+  softcode = engineSoftcode({
+    world: () => objects.world,
+    attributes,
+    hub,
+    services,
+    now: () => Date.now(),
+    startedAt: services.startedAt,
+    gameName: () => config.value.game.name,
+  }, () => config.value.softcode);
   opened.push(() => services.securityLog.flush());
   plugins = new PluginManager(
     {

@@ -7,6 +7,7 @@ import type { ObjectChange } from "../world/types.ts";
 import { PlayerCards } from "../hub/cards.ts";
 import { dispatch } from "./dispatch.ts";
 import { Players } from "../world/players.ts";
+import { engineSoftcode } from "../softcode/engine_ports.ts";
 
 /** A hub that records deliveries instead of writing to sockets. */
 export class FakeHub implements HubApi {
@@ -165,6 +166,17 @@ export async function testWorld(): Promise<TestWorld> {
     hub,
     players: new Players(engine.services.objects, hub),
   };
+  // Softcode delivers through the fake hub too.
+  const s = engine.services;
+  services.softcode = engineSoftcode({
+    world: () => s.objects.world,
+    attributes: s.attributes,
+    hub,
+    services,
+    now: () => Date.now(),
+    startedAt: s.startedAt,
+    gameName: () => s.config.value.game.name,
+  }, () => s.config.value.softcode);
   return {
     engine,
     services,

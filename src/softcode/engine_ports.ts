@@ -12,6 +12,8 @@ import type { HubApi } from "../hub/types.ts";
 import type { DbObject } from "../world/types.ts";
 import type { Services } from "../services.ts";
 import type { SoftcodePorts } from "./ports.ts";
+import { Softcode, type SoftcodeLimits } from "./eval.ts";
+import { builtinFunctions } from "./functions/mod.ts";
 
 /** What the ports are built from. */
 export interface EnginePortParts {
@@ -86,4 +88,12 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
     startedAt: p.startedAt,
     gameName: p.gameName,
   };
+}
+
+/** The engine's evaluator: its ports, the built-in functions, limits read from `limits`. */
+export function engineSoftcode(
+  parts: EnginePortParts,
+  limits: () => Partial<SoftcodeLimits>,
+): Softcode {
+  return new Softcode({ ports: enginePorts(parts), functions: builtinFunctions(), limits });
 }

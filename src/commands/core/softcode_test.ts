@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { testWorld } from "../_test_util.ts";
+
+Deno.test("softcode commands: think evaluates; @pemit reaches what is near or controlled", async () => {
+  const w = await testWorld();
+  try {
+    const a = await w.player("Alice");
+    const b = await w.player("Bob");
+    const room = await w.services.objects.create({ name: "Far", type: "room" });
+    const c = await w.player("Carol", { location: room.id });
+    assert.deepEqual(await w.run(a.conn, "think [add(1,2)] %n"), ["3 Alice"]);
+    assert.deepEqual(await w.run(a.conn, "think 50%% %%r"), ["50%% %%r"]);
+
+    await w.run(a.conn, "@pemit Bob=Hi [name(me)]");
+    assert.equal(w.hub.last(b.obj.id)?.msg, "Hi Alice");
+    assert.deepEqual(await w.run(a.conn, "@pemit *Carol=psst"), [
+      "You are too far away to do that.",
+    ]);
+    assert.equal(w.hub.texts(c.obj.id).includes("psst"), false);
+    assert.deepEqual(await w.run(a.conn, "@pemit Nobody=x"), ["Emit to whom?"]);
+
+    await w.run(a.conn, "@pemit/list me Bob=both [add(1,1)]");
+    assert.equal(w.hub.last(a.obj.id)?.msg, "both 2");
+    assert.equal(w.hub.last(b.obj.id)?.msg, "both 2");
+
+    await w.run(a.conn, "@npemit Bob=raw [add(1,1)]");
+    assert.equal(w.hub.last(b.obj.id)?.msg, "raw [add(1,1)]");
+    await w.run(a.conn, "@pemit/noeval Bob=also [raw]");
+    assert.equal(w.hub.last(b.obj.id)?.msg, "also [raw]");
+    // The `=` inside brackets does not split the command.
+    await w.run(a.conn, "@pemit [setq(0,Bob=x)][first(%q0,=)]=split ok");
+    assert.equal(w.hub.last(b.obj.id)?.msg, "split ok");
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("softcode commands: @remit needs the room or control; @oemit leaves its object out", async () => {
+  const w = await testWorld();
+  try {
+    const a = await w.player("Alice");
+    const b = await w.player("Bob");
+    const staff = await w.player("Wiz", { flags: ["wizard"] });
+    const far = await w.services.objects.create({ name: "Far", type: "room" });
+    const c = await w.player("Carol", { location: far.id });
+
+    await w.run(a.conn, "@remit here=Rumble.");
+    assert.equal(w.hub.last(b.obj.id)?.msg, "Rumble.");
+    assert.deepEqual(await w.run(a.conn, `@remit #${far.id}=Nope`), ["Permission denied."]);
+    await w.run(staff.conn, `@remit #${far.id}=Staff [lcstr(WAVE)].`);
+    assert.equal(w.hub.last(c.obj.id)?.msg, "Staff wave.");
+
+    w.hub.clear();
+    await w.run(a.conn, "@oemit Bob=Not for Bob.");
+    assert.equal(w.hub.texts(a.obj.id).includes("Not for Bob."), true);
+    assert.equal(w.hub.texts(b.obj.id).includes("Not for Bob."), false);
+  } finally {
+    await w.close();
+  }
+});
