@@ -25,7 +25,7 @@ import {
 import { EV, type Frame, type FunctionTable, MAX_FUNCTION_NAME } from "./types.ts";
 import type { SoftAttr, SoftcodePorts } from "./ports.ts";
 import type { DbObject } from "../world/types.ts";
-import { codesToMarkup } from "./markup.ts";
+import { codesToMarkup, endState, hasMarkup, NORMAL } from "./markup.ts";
 import { wildMatch } from "./wild.ts";
 import type { RE2JS } from "re2js";
 
@@ -383,7 +383,9 @@ export class Evaluation {
       if (this.halted) return ERR_CPU;
       if (fn.staff && !this.isStaff(frame.executor)) return ERR_PERMISSION;
       if (args.length < fn.minArgs || args.length > fn.maxArgs) return arityError(fn);
-      return this.cap(fn.impl(this, frame, args));
+      // A function's coloured result ends back at normal (MUX's mux_string export).
+      const out = fn.impl(this, frame, args);
+      return this.cap(fn.raw ? out : closeColour(out));
     } finally {
       this.nest--;
     }
@@ -549,6 +551,11 @@ export class Evaluation {
     const obj = this.object(id);
     return !!viewer && !!obj && this.ports.access.canSeeAttr(viewer, obj, attr);
   }
+}
+
+/** Closes a text's colour if it ends coloured. */
+function closeColour(s: string): string {
+  return hasMarkup(s) && endState(s) !== "" ? s + NORMAL : s;
 }
 
 /** MUX's arity error for a function. */

@@ -4,6 +4,8 @@
  * exactly, empty items included.
  */
 
+import { hasMarkup, sliceStyled, styled } from "./markup.ts";
+
 /** Longest delimiter accepted (MUX's MAX_SEP_LEN). */
 export const MAX_SEP = 50;
 
@@ -66,4 +68,39 @@ export function sepOf(arg: string | undefined, kind: SepKind = {}): string | { e
   if (kind.allowNull && arg === "@@") return "";
   if (arg.length > MAX_SEP) return { error: "#-1 SEPARATOR IS TOO LARGE" };
   return arg;
+}
+
+/**
+ * Splits a list keeping each item's colour (MUX's mux_words: extract(), last(), elements(),
+ * remove(), revwords()): an item starts in the colour in force where it starts, and ends closed.
+ */
+export function splitStyledList(s: string, sep: string): string[] {
+  if (!hasMarkup(s)) return splitList(s, sep);
+  const st = styled(s);
+  const chars = st.chars;
+  const ranges: [number, number][] = [];
+  const n = chars.length;
+  if (sep === " ") {
+    let i = 0;
+    while (i < n) {
+      while (i < n && chars[i] === " ") i++;
+      if (i >= n) break;
+      const start = i;
+      while (i < n && chars[i] !== " ") i++;
+      ranges.push([start, i]);
+    }
+  } else {
+    if (n === 0) return [];
+    const sepChars = [...sep];
+    let start = 0;
+    for (let i = 0; i <= n - sepChars.length;) {
+      if (sepChars.every((c, k) => chars[i + k] === c)) {
+        ranges.push([start, i]);
+        i += sepChars.length;
+        start = i;
+      } else i++;
+    }
+    ranges.push([start, n]);
+  }
+  return ranges.map(([a, b]) => sliceStyled(st, a, b));
 }

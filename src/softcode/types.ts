@@ -57,6 +57,11 @@ export interface FunctionDef {
   readonly lazy: boolean;
   /** Only staff may call it. */
   readonly staff?: boolean;
+  /**
+   * Its result is a piece of its input copied as it is (first(), get()...): colour is not
+   * closed after it, as in MUX. Other results end back at normal.
+   */
+  readonly raw?: boolean;
   readonly impl: FunctionImpl;
 }
 

@@ -201,16 +201,16 @@ export const controlFunctions: FunctionDef[] = [
     }
     const attr = ev.readableAttr(f.executor, f.executor, name);
     return attr?.value ?? "";
-  }),
+  }, { raw: true }),
   define("get", 1, 1, (ev, f, args) => {
     const r = getAttr(ev, f, args[0]);
     return typeof r === "string" ? r : r.value;
-  }),
+  }, { raw: true }),
   define("xget", 2, 2, (ev, f, args) => {
     if (!args[0] || !args[1]) return "";
     const r = getAttr(ev, f, `${args[0]}/${args[1]}`);
     return typeof r === "string" ? r : r.value;
-  }),
+  }, { raw: true }),
   define("get_eval", 1, 1, (ev, f, args) => {
     const r = getAttr(ev, f, args[0]);
     if (typeof r === "string") return r;
@@ -253,11 +253,11 @@ export const controlFunctions: FunctionDef[] = [
     return out.join(" ");
   }),
   define("setq", 2, 2, (ev, _f, args) => setReg(ev, args[0], args[1]) ?? ""),
-  define("setr", 2, 2, (ev, _f, args) => setReg(ev, args[0], args[1]) ?? args[1]),
+  define("setr", 2, 2, (ev, _f, args) => setReg(ev, args[0], args[1]) ?? args[1], { raw: true }),
   define("r", 1, 1, (ev, _f, args) => {
     const k = regKey(ev, args[0]);
     return k === null ? "#-1 INVALID GLOBAL REGISTER" : ev.regs.get(k) ?? "";
-  }),
+  }, { raw: true }),
   define("localize", 1, 1, (ev, f, args) => {
     const saved = new Map(ev.regs);
     try {

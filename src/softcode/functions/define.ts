@@ -10,6 +10,8 @@ export interface DefineOptions {
   parse?: number;
   /** Staff only. */
   staff?: boolean;
+  /** The result is input copied as it is: its colour is not closed (FunctionDef.raw). */
+  raw?: boolean;
 }
 
 /** A function definition: upper-case name, argument counts, code. */
@@ -27,6 +29,7 @@ export function define(
     parseArgs: opts.parse ?? MAX_ARGS,
     lazy: opts.lazy ?? false,
     staff: opts.staff,
+    raw: opts.raw,
     impl,
   };
 }

@@ -2,7 +2,7 @@
 import { define } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
-import { sepOf, splitList } from "../list.ts";
+import { sepOf, splitList, splitStyledList } from "../list.ts";
 import { bool, isInteger, isReal, toInt, toReal } from "../numbers.ts";
 import { stripMarkup } from "../markup.ts";
 
@@ -85,9 +85,9 @@ function setOp(
   return op(a, b, cmp).join(s.osep);
 }
 
-/** A word matched against a wildcard pattern. */
+/** A word matched against a wildcard pattern (colour and all, as MUX compares). */
 function wild(ev: Evaluation, pattern: string, word: string): boolean {
-  return ev.wild(pattern, stripMarkup(word));
+  return ev.wild(pattern, word);
 }
 
 /** The list family. */
@@ -103,7 +103,7 @@ export const listFunctions: FunctionDef[] = [
     const sep = sepOf(args[1]);
     if (typeof sep !== "string") return sep.error;
     return splitList(args[0], sep)[0] ?? "";
-  }),
+  }, { raw: true }),
   define("rest", 0, 2, (_ev, _f, args) => {
     if (!args.length) return "";
     const sep = sepOf(args[1]);
@@ -114,12 +114,12 @@ export const listFunctions: FunctionDef[] = [
     if (at < 0) return "";
     const rest = s.slice(at + sep.length);
     return sep === " " ? rest.replace(/^ +/, "") : rest;
-  }),
+  }, { raw: true }),
   define("last", 0, 2, (_ev, _f, args) => {
     if (!args.length) return "";
     const sep = sepOf(args[1]);
     if (typeof sep !== "string") return sep.error;
-    const w = splitList(args[0], sep);
+    const w = splitStyledList(args[0], sep);
     return w[w.length - 1] ?? "";
   }),
   define("extract", 3, 5, (_ev, _f, args) => {
@@ -127,12 +127,12 @@ export const listFunctions: FunctionDef[] = [
     if (typeof s === "string") return s;
     const first = toInt(args[1]), n = toInt(args[2]);
     if (first < 1 || n < 1) return "";
-    return splitList(args[0], s.sep).slice(first - 1, first - 1 + n).join(s.osep);
+    return splitStyledList(args[0], s.sep).slice(first - 1, first - 1 + n).join(s.osep);
   }),
   define("elements", 2, 4, (_ev, _f, args) => {
     const s = seps(args, 2, 3);
     if (typeof s === "string") return s;
-    const w = splitList(args[0], s.sep);
+    const w = splitStyledList(args[0], s.sep);
     // MUX 2.12's elements() takes positive positions only.
     return splitList(args[1], " ").map(toInt).filter((p) => p >= 1 && p <= w.length)
       .map((p) => w[p - 1]).join(s.osep);
@@ -166,7 +166,7 @@ export const listFunctions: FunctionDef[] = [
     if (s.sep === " " ? /\s/.test(args[1].trim()) : args[1].includes(s.sep)) {
       return "#-1 CAN ONLY REMOVE ONE ELEMENT";
     }
-    const w = splitList(args[0], s.sep);
+    const w = splitStyledList(args[0], s.sep);
     const i = w.indexOf(args[1]);
     if (i >= 0) w.splice(i, 1);
     return w.join(s.osep);
@@ -200,7 +200,7 @@ export const listFunctions: FunctionDef[] = [
     if (!args.length) return "";
     const s = seps(args, 1, 2);
     if (typeof s === "string") return s;
-    return splitList(args[0], s.sep).reverse().join(s.osep);
+    return splitStyledList(args[0], s.sep).reverse().join(s.osep);
   }),
   define("sort", 1, 4, (_ev, _f, args) => {
     const s = seps(args, 2, 3);

@@ -10,6 +10,7 @@ import {
   NORMAL,
   parseRgb,
   rgbMarker,
+  sliceStyled,
   sliceVisible,
   stripMarkup,
   styled,
@@ -56,6 +57,8 @@ export function justify(
 ): string {
   const len = visibleLength(s);
   if (len >= width) return cut && len > width ? sliceVisible(s, 0, width) : s;
+  // The text's colour ends before the padding, as MUX pads.
+  s = closeColour(s);
   const gap = width - len;
   const f = fill === "" ? " " : fill;
   const pad = (n: number) => {
@@ -205,7 +208,7 @@ export const stringFunctions: FunctionDef[] = [
   }, { parse: 1 }),
   define("lcstr", 1, 1, (_ev, _f, args) => mapText(args[0], (t) => t.toLowerCase()), { parse: 1 }),
   define("ucstr", 1, 1, (_ev, _f, args) => mapText(args[0], (t) => t.toUpperCase()), { parse: 1 }),
-  define("lit", 1, 1, (_ev, _f, args) => args[0], { lazy: true, parse: 1 }),
+  define("lit", 1, 1, (_ev, _f, args) => args[0], { lazy: true, parse: 1, raw: true }),
   define("null", 1, 1, () => ""),
   define("@@", 1, 1, () => "", { lazy: true, parse: 1 }),
   define("secure", 1, 1, (_ev, _f, args) => mapText(args[0], (t) => t.replace(SECURE, " ")), {
@@ -326,13 +329,23 @@ export const stringFunctions: FunctionDef[] = [
     if (chars.length !== 1) return "#-1 FUNCTION (ORD) EXPECTS ONE CHARACTER";
     return String(chars[0].codePointAt(0));
   }),
-  define("reverse", 1, 1, (_ev, _f, args) => charsOf(args[0]).reverse().join(""), { parse: 1 }),
-  define("strmatch", 2, 2, (ev, _f, args) => bool(ev.wild(args[1], stripMarkup(args[0])))),
+  define("reverse", 1, 1, (_ev, _f, args) => reverseText(args[0]), { parse: 1 }),
+  // MUX compares the text with its colour: a coloured text does not match a plain pattern.
+  define("strmatch", 2, 2, (ev, _f, args) => bool(ev.wild(args[1], args[0]))),
 ];
 
 function justifyFn(args: string[], align: "l" | "r" | "c"): string {
   const width = Math.max(0, Math.min(toInt(args[1]), 7999));
   return justify(args[0], width, align, args[2] || " ");
+}
+
+/** A text backwards, each character keeping its colour. */
+function reverseText(s: string): string {
+  if (isSimple(s)) return s.split("").reverse().join("");
+  const st = styled(s);
+  let out = "";
+  for (let i = st.chars.length - 1; i >= 0; i--) out += sliceStyled(st, i, i + 1);
+  return out;
 }
 
 function escapeRe(s: string): string {
