@@ -80,16 +80,13 @@ export function toReal(s: string): number {
   return Number.isNaN(v) ? 0 : v;
 }
 
-/** The unit in the last place of `x`. */
+/** The unit in the last place of `x` (a finite, non-zero normal number). */
 function ulp(x: number): number {
-  if (!Number.isFinite(x)) return NaN;
-  const a = Math.abs(x);
-  if (a === 0) return Number.MIN_VALUE;
-  const buf = new DataView(new ArrayBuffer(8));
-  buf.setFloat64(0, a);
-  const bits = buf.getBigUint64(0);
-  buf.setBigUint64(0, bits + 1n);
-  return buf.getFloat64(0) - a;
+  const e = Math.floor(Math.log2(Math.abs(x)));
+  // log2 may land one off at a power of two; the neighbour check corrects it.
+  let u = Math.pow(2, e - 52);
+  if (Math.abs(x) < Math.pow(2, e)) u /= 2;
+  return Math.max(u, Number.MIN_VALUE);
 }
 
 /** Significant digits of the shortest text that reads back as `x`. */
@@ -104,7 +101,8 @@ function digitCount(x: number): number {
  * digits, so a sum that misses a short decimal by rounding prints as that decimal.
  */
 export function nearestPretty(x: number): number {
-  if (!Number.isFinite(x) || x === 0) return x;
+  // Whole numbers below 2^53 are already their shortest form.
+  if (!Number.isFinite(x) || x === 0 || (Number.isInteger(x) && Math.abs(x) < 2 ** 53)) return x;
   const u = ulp(x);
   let best = x;
   let digits = digitCount(x);
