@@ -9,7 +9,6 @@ import { canSeeAttr } from "../world/attributes/access.ts";
 import { canControl, canSee } from "../world/access.ts";
 import { isStaff } from "../world/flags.ts";
 import type { HubApi } from "../hub/types.ts";
-import type { DbObject } from "../world/types.ts";
 import type { Services } from "../services.ts";
 import type { SoftcodePorts } from "./ports.ts";
 import { Softcode, type SoftcodeLimits } from "./eval.ts";
@@ -76,7 +75,7 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
     },
     access: {
       controls: (actor, target) => canControl(actor, target),
-      canSee: (viewer, target) => canSee(p.services, viewer as DbObject, target as DbObject),
+      canSee: (viewer, target) => canSee(p.services, viewer, target),
       canSeeAttr: (viewer, obj, attr) => canSeeAttr(viewer, obj, attr),
       isStaff: (o) => isStaff(o.flags),
     },

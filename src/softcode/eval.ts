@@ -27,24 +27,11 @@ import type { SoftAttr, SoftcodePorts } from "./ports.ts";
 import type { DbObject } from "../world/types.ts";
 import { codesToMarkup, endState, hasMarkup, NORMAL } from "./markup.ts";
 import { wildMatch } from "./wild.ts";
+import type { SoftcodeConfig } from "../config/defaults.ts";
 import type { RE2JS } from "re2js";
 
-/** The limits of evaluation (`softcode.*` in the configuration). */
-export interface SoftcodeLimits {
-  /** Function calls one evaluation may make (MUX's function_invocation_limit). */
-  functionInvocations: number;
-  /** Function calls nested inside each other (MUX's function_recursion_limit). */
-  recursionDepth: number;
-  /** Longest text any step produces, in characters (MUX's LBUF, 8,000). */
-  outputLength: number;
-  /** Wall-clock time one evaluation may take, in ms. */
-  evaluationMs: number;
-  /** Evaluation time one actor may use within `actorWindowMs`. */
-  actorMs: number;
-  actorWindowMs: number;
-  /** Deepest nesting of `[`, `{` and arguments parsed in one text. */
-  parseDepth: number;
-}
+/** The limits of evaluation: the `softcode.*` keys of the configuration that bound it. */
+export type SoftcodeLimits = Omit<SoftcodeConfig, "evaluatePlayerText" | "attributeQuotaBytes">;
 
 /** Defaults: MUX's where it has one. */
 export const DEFAULT_LIMITS: SoftcodeLimits = {

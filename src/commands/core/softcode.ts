@@ -38,6 +38,20 @@ function inReach(u: CommandSdk, id: string): boolean {
   return u.services.softcode.ports.access.controls(u.me, target);
 }
 
+/**
+ * The `<what>=<message>` of @remit and @oemit: the target's id (MUX's errors when it names
+ * nothing or several) and the message, both evaluated.
+ */
+function targetAndMessage(u: CommandSdk, usage: string, none: string) {
+  const { lhs, rhs } = splitEquals(u.cmd.args);
+  if (rhs === null || !lhs) throw new CommandError(`Usage: ${usage}`);
+  const sc = u.services.softcode;
+  const id = matchThing(sc.ports.world, u.me.id, evaluate(u, lhs, ARG_FLAGS));
+  if (id === AMBIGUOUS) throw new CommandError("I don't know which one you mean!");
+  if (!found(id)) throw new CommandError(none);
+  return { id, target: sc.ports.world.object(id)!, message: evaluate(u, rhs, ARG_FLAGS) };
+}
+
 /** @pemit and @npemit: `evaluateMessage` false for @npemit and /noeval. */
 function pemit(u: CommandSdk, evaluateMessage: boolean): void {
   const { lhs, rhs } = splitEquals(u.cmd.args);
@@ -143,17 +157,16 @@ evaluated as softcode.
 Example:
   @remit here=The floor shakes.`,
     exec(u) {
-      const { lhs, rhs } = splitEquals(u.cmd.args);
-      if (rhs === null || !lhs) throw new CommandError("Usage: @remit <room>=<message>");
       const sc = u.services.softcode;
-      const r = matchThing(sc.ports.world, u.me.id, evaluate(u, lhs, ARG_FLAGS));
-      if (r === AMBIGUOUS) throw new CommandError("I don't know which one you mean!");
-      if (!found(r)) throw new CommandError("Emit to whom?");
-      const room = sc.ports.world.object(r)!;
-      if (r !== u.me.location && !sc.ports.access.controls(u.me, room)) {
+      const { id, target, message } = targetAndMessage(
+        u,
+        "@remit <room>=<message>",
+        "Emit to whom?",
+      );
+      if (id !== u.me.location && !sc.ports.access.controls(u.me, target)) {
         throw new CommandError("Permission denied.");
       }
-      sc.ports.delivery.toRoom(r, toWire(evaluate(u, rhs, ARG_FLAGS)));
+      sc.ports.delivery.toRoom(id, toWire(message));
     },
   },
   {
@@ -167,16 +180,14 @@ you or yours. Both sides are evaluated as softcode.
 Example:
   @oemit Bob=Bob doesn't see this, but the room does.`,
     exec(u) {
-      const { lhs, rhs } = splitEquals(u.cmd.args);
-      if (rhs === null || !lhs) throw new CommandError("Usage: @oemit <object>=<message>");
-      const sc = u.services.softcode;
-      const r = matchThing(sc.ports.world, u.me.id, evaluate(u, lhs, ARG_FLAGS));
-      if (r === AMBIGUOUS) throw new CommandError("I don't know who you mean!");
-      if (!found(r)) throw new CommandError("Emit except to whom?");
-      if (!inReach(u, r)) throw new CommandError("You are too far away to do that.");
-      const target = sc.ports.world.object(r)!;
+      const { id, target, message } = targetAndMessage(
+        u,
+        "@oemit <object>=<message>",
+        "Emit except to whom?",
+      );
+      if (!inReach(u, id)) throw new CommandError("You are too far away to do that.");
       if (!target.location) return;
-      sc.ports.delivery.toRoom(target.location, toWire(evaluate(u, rhs, ARG_FLAGS)), [r]);
+      u.services.softcode.ports.delivery.toRoom(target.location, toWire(message), [id]);
     },
   },
 ];
