@@ -103,7 +103,10 @@ export class TestWorld {
         toObject: (id, msg) => w.sent.push({ to: id, msg }),
         toRoom: (room, msg, exclude = []) => {
           for (const o of w.objects.values()) {
-            if (o.location === room && !exclude.includes(o.id)) w.sent.push({ to: o.id, msg });
+            // As the hub: players hear it (objects that listen come with the next issue).
+            if (o.location === room && o.flags.includes("player") && !exclude.includes(o.id)) {
+              w.sent.push({ to: o.id, msg });
+            }
           }
         },
       },

@@ -295,7 +295,7 @@ export const objectFunctions: FunctionDef[] = [
     if (args.length > 1) return "#-1 PERMISSION DENIED";
     if (args[0] === "") return "";
     const o = thing(ev, f, args[0]);
-    if (typeof o === "string") return o === "#-1 NOT FOUND" ? "" : o;
+    if (typeof o === "string") return o;
     return typeOf(o) === "exit" ? o.name.split(";")[0] : o.name;
   }),
   define("moniker", 1, 1, (ev, f, args) => {

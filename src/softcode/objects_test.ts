@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { testSoftcode } from "./_test_world.ts";
+
+/** A world: a wizard (#1) and Alice in Limbo (#0) with a box; Bob far away in the Hall. */
+function world() {
+  const t = testSoftcode();
+  const alice = t.world.add("Alice", "player", { location: t.room });
+  const hall = t.world.add("Hall", "room");
+  const bob = t.world.add("Bob", "player", { location: hall, flags: ["dark"] });
+  const box = t.world.add("box", "thing", { location: t.room, owner: alice });
+  const exit = t.world.add("North;n", "exit", { location: t.room });
+  t.world.online.add(t.wiz).add(alice).add(bob);
+  return { t, alice, hall, bob, box, exit };
+}
+
+Deno.test("softcode objects: names, numbers, places and contents", () => {
+  const { t, alice, hall, bob, box, exit } = world();
+  const as = (s: string) => t.run(s, alice);
+  assert.equal(
+    as("[name(me)] [num(me)] [name(box)] [num(box)] [name(n)]"),
+    `Alice #${alice} box #${box} North`,
+  );
+  assert.equal(as("[name(nosuch)]|[num(nosuch)]|[loc(nosuch)]"), "#-1 NOT FOUND|#-1|#-1 NOT FOUND");
+  assert.equal(as("[loc(me)] [loc(box)] [room(box)]"), `#${t.room} #${t.room} #${t.room}`);
+  assert.equal(as(`[lcon(here)]|[lexits(here)]`), `#${t.wiz} #${alice} #${box}|#${exit}`);
+  assert.equal(as(`[type(box)] [type(here)] [type(n)] [hastype(me,player)]`), "THING ROOM EXIT 1");
+  // Bob is far away and dark: Alice sees neither into his room nor him in lwho().
+  assert.equal(as(`[lcon(#${hall})]`), "");
+  assert.equal(as("[lwho()]"), `#${t.wiz} #${alice}`);
+  assert.equal(t.run("[lwho()]"), `#${t.wiz} #${alice} #${bob}`);
+  assert.equal(t.run(`[loc(*Bob)]`), `#${hall}`);
+  assert.equal(as("[owner(box)] [controls(me,box)] [controls(me,here)]"), `#${alice} 1 0`);
+  assert.equal(
+    as("[hasflag(me,connected)] [hasflag(*wizard,wizard)] [hasflag(me,wizard)]"),
+    "1 1 0",
+  );
+  assert.equal(as("[pmatch(ali)] [pmatch(nobody)]"), `#${alice} #-1 NO MATCH`);
+  assert.equal(as("[first(version())] [mudname()]"), "MUX TestMUSH");
+});
+
+Deno.test("softcode objects: attributes follow who may read and change them", () => {
+  const { t, alice, box } = world();
+  const as = (s: string) => t.run(s, alice);
+  t.world.set(box, "NOTE", "mine");
+  t.world.set(t.wiz, "SECRET", "wizard only", ["hidden"]);
+  t.world.set(t.wiz, "PUBLIC", "anyone", ["visual"]);
+  t.world.set(t.wiz, "PRIVATE", "owner only");
+  assert.equal(as("[get(box/NOTE)] [hasattr(box,NOTE)]"), "mine 1");
+  assert.equal(
+    as("[get(*wizard/PUBLIC)]|[get(*wizard/PRIVATE)]|[get(*wizard/SECRET)]"),
+    "anyone|#-1 PERMISSION DENIED|#-1 PERMISSION DENIED",
+  );
+  assert.equal(as("[lattr(*wizard)]"), "PUBLIC");
+  assert.equal(t.run("[lattr(me)]"), "PRIVATE PUBLIC SECRET");
+  assert.equal(as("[set(box,NOTE:changed)][get(box/NOTE)]"), "changed");
+  assert.equal(as("[set(*wizard,PUBLIC:defaced)]"), "#-1 PERMISSION DENIED");
+  assert.equal(t.run("[get(me/PUBLIC)]"), "anyone");
+  assert.equal(as("[set(box,bad name:x)]"), "#-1 BAD ATTRIBUTE NAME");
+});
+
+Deno.test("softcode objects: pemit, remit and oemit deliver in wire form", () => {
+  const { t, alice, bob, box } = world();
+  t.run(`[pemit(*Alice,hi [ansi(r,red)] 100%%)]`);
+  assert.deepEqual(t.world.sent.pop(), { to: alice, msg: "hi %crred%cn 100%%" });
+  t.world.sent.length = 0;
+  t.run("[remit(here,rumble)]", alice);
+  assert.deepEqual(t.world.sent.map((s) => s.to).sort(), [t.wiz, alice].sort());
+  assert.ok(!t.world.sent.some((s) => s.to === box), "things hear nothing yet");
+  t.world.sent.length = 0;
+  t.run("[oemit(me,psst)]", alice);
+  assert.ok(!t.world.sent.some((s) => s.to === alice || s.to === bob));
+});
+
+Deno.test("softcode objects: search() answers from indexes, within what the executor may see", () => {
+  const { t, alice, box } = world();
+  assert.equal(t.run("[search(type=thing)]", alice), `#${box}`);
+  assert.ok(t.run("[search(type=player)]").split(" ").length >= 3);
+  assert.equal(t.run("[search(type=nonsense)]"), "#-1 INVALID TYPE");
+  assert.equal(t.run(`[search(eplayer=\\[strmatch(name(##),A*)\\])]`), `#${alice}`);
+});
