@@ -158,3 +158,11 @@ Deno.test("softcode: a catastrophic regular expression runs in linear time", () 
   assert.ok(t.run(`[regmatch(a,${"a".repeat(1_001)})]`).startsWith("#-1 REGEXP ERROR"));
   assert.equal(t.run("[regmatch(abab,(ab)\\\\1)]").startsWith("#-1 REGEXP ERROR"), true);
 });
+
+Deno.test("softcode: players cannot type a colour marker (input drops noncharacters)", async () => {
+  const { sanitizeLine } = await import("../commands/parser.ts");
+  const typed = sanitizeLine("think \uFDD1\u0101red? \uFDD0h", 8192);
+  assert.equal(typed, "think \u0101red? h");
+  const t = testSoftcode();
+  assert.equal(toWire(t.raw(typed.slice(6))), "\u0101red? h");
+});
