@@ -189,7 +189,7 @@ export function defaultConfig(): EngineConfig {
       attributeQuotaBytes: 2_000_000,
       evaluatePlayerText: false,
       functionInvocations: 25_000,
-      recursionDepth: 100,
+      recursionDepth: 500,
       outputLength: 8_000,
       evaluationMs: 500,
       actorMs: 2_000,

@@ -36,7 +36,7 @@ export type SoftcodeLimits = Omit<SoftcodeConfig, "evaluatePlayerText" | "attrib
 /** Defaults: MUX's where it has one. */
 export const DEFAULT_LIMITS: SoftcodeLimits = {
   functionInvocations: 25_000,
-  recursionDepth: 100,
+  recursionDepth: 500,
   outputLength: 8_000,
   evaluationMs: 500,
   actorMs: 2_000,

@@ -150,24 +150,31 @@ function loop(
   osep: string,
   each: (item: string, n: number) => string,
 ): string {
-  if (ev.itext.length >= MAX_LOOPS) return "";
+  // Past MUX's MAX_ITEXT levels the loop still runs, without itext()/inum() of its own.
+  const tracked = ev.itext.length < MAX_LOOPS;
   let out = "";
-  ev.itext.push("");
-  ev.inum.push(0);
+  if (tracked) {
+    ev.itext.push("");
+    ev.inum.push(0);
+  }
   const top = ev.itext.length - 1;
   try {
     const n = Math.min(items.length, MAX_ITEMS);
     for (let i = 0; i < n; i++) {
       if (!ev.tick()) break;
-      ev.itext[top] = items[i];
-      ev.inum[top] = i + 1;
+      if (tracked) {
+        ev.itext[top] = items[i];
+        ev.inum[top] = i + 1;
+      }
       const r = each(items[i], i + 1);
       out = i ? out + osep + r : r;
       if (out.length > ev.lbuf) return out.slice(0, ev.lbuf);
     }
   } finally {
-    ev.itext.pop();
-    ev.inum.pop();
+    if (tracked) {
+      ev.itext.pop();
+      ev.inum.pop();
+    }
   }
   return out;
 }
