@@ -8,6 +8,7 @@ import type { SoftAttr, SoftcodePorts } from "./ports.ts";
 import type { DbObject, ObjectType } from "../world/types.ts";
 import type { AttrFlag } from "../world/attributes/flags.ts";
 import { stripMarkup } from "./markup.ts";
+import { checkLock } from "../world/locks.ts";
 
 /** A world of objects and attributes in maps, with delivery recorded. */
 export class TestWorld {
@@ -98,6 +99,9 @@ export class TestWorld {
             ? staff(viewer)
             : attr.flags.includes("visual") || controls(viewer, obj) || attr.owner === viewer.id,
         isStaff: staff,
+        passesLock: (lock, o) =>
+          !lock ||
+          checkLock(lock, { id: `#${o.id}`, flags: o.flags, connected: w.online.has(o.id) }),
       },
       delivery: {
         toObject: (id, msg) => w.sent.push({ to: id, msg }),

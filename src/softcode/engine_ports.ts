@@ -8,6 +8,7 @@ import type { LiveAttributes } from "../world/attributes/store.ts";
 import { canSeeAttr } from "../world/attributes/access.ts";
 import { canControl, canSee } from "../world/access.ts";
 import { isStaff } from "../world/flags.ts";
+import { checkLock } from "../world/locks.ts";
 import type { HubApi } from "../hub/types.ts";
 import type { Services } from "../services.ts";
 import type { SoftcodePorts } from "./ports.ts";
@@ -78,6 +79,9 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       canSee: (viewer, target) => canSee(p.services, viewer, target),
       canSeeAttr: (viewer, obj, attr) => canSeeAttr(viewer, obj, attr),
       isStaff: (o) => isStaff(o.flags),
+      passesLock: (lock, o) =>
+        !lock.trim() ||
+        checkLock(lock, { id: `#${o.id}`, flags: o.flags, connected: p.hub.isOnline(o.id) }),
     },
     delivery: {
       toObject: (id, msg) => p.hub.send(id, { msg }),

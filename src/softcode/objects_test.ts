@@ -78,3 +78,16 @@ Deno.test("softcode objects: search() answers from indexes, within what the exec
   assert.equal(t.run("[search(type=nonsense)]"), "#-1 INVALID TYPE");
   assert.equal(t.run(`[search(eplayer=\\[strmatch(name(##),A*)\\])]`), `#${alice}`);
 });
+
+Deno.test("softcode objects: grep, elock and bittype", () => {
+  const { t, alice, box } = world();
+  t.world.set(box, "A", "the Red fox");
+  t.world.set(box, "B", "a blue fox");
+  assert.equal(t.run("[grep(box,*,fox)] [grep(box,*,Red)] [grepi(box,*,red)]", alice), "A B A A");
+  const boxObj = t.world.objects.get(box)!;
+  boxObj.data = { locks: { default: "wizard", use: "#false" } };
+  assert.equal(t.run("[elock(box,me)]", alice), "0");
+  assert.equal(t.run("[elock(box,me)]"), "1");
+  assert.equal(t.run("[elock(box/use,me)]", alice), "0");
+  assert.equal(t.run("[bittype(me)] [bittype(*Alice)]"), "5 1");
+});

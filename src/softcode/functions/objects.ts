@@ -541,6 +541,24 @@ export const objectFunctions: FunctionDef[] = [
     return bool(near);
   }),
   define("zone", 1, 1, () => "#-1 ZONES DISABLED"),
+  define("bittype", 0, 1, (ev, f, args) => {
+    const o = thing(ev, f, args[0] || "me");
+    return typeof o === "string" ? "#-1" : String(bitType(ev, o));
+  }),
+  define("elock", 2, 2, (ev, f, args) => {
+    const slash = args[0].indexOf("/");
+    const which = slash < 0 ? "default" : args[0].slice(slash + 1).trim().toLowerCase();
+    const o = thing(ev, f, slash < 0 ? args[0] : args[0].slice(0, slash));
+    if (typeof o === "string") return o;
+    const victim = thing(ev, f, args[1]);
+    if (typeof victim === "string") return victim;
+    // Only those who control the object may test its locks other than the default one.
+    if (which !== "default" && !controls(ev, f, o)) return "#-1 PERMISSION DENIED";
+    const lock = o.data?.locks?.[which] ?? "";
+    return bool(ev.ports.access.passesLock(lock, victim));
+  }),
+  define("grep", 3, 3, (ev, f, args) => grep(ev, f, args, false)),
+  define("grepi", 3, 3, (ev, f, args) => grep(ev, f, args, true)),
   define("mudname", 0, 0, (ev) => ev.ports.gameName()),
   define("version", 0, 0, () => VERSION_TEXT),
   define("starttime", 0, 0, (ev) => ctimeText(ev.ports.startedAt)),
@@ -611,6 +629,34 @@ export const objectFunctions: FunctionDef[] = [
     return "";
   }),
 ];
+
+/** MUX's (RhostMUSH's) bit types: 7 superuser, 5 wizard, 4 admin, 3 builder or storyteller, 1 others. */
+function bitType(ev: Evaluation, o: DbObject): number {
+  const owner = ev.object(o.owner || o.id) ?? o;
+  const f = owner.flags;
+  if (f.includes("superuser")) return 7;
+  if (f.includes("wizard")) return 5;
+  if (f.includes("admin")) return 4;
+  if (f.includes("builder") || f.includes("storyteller")) return 3;
+  return 1;
+}
+
+/** Names of the attributes of an object matching a pattern whose value holds a text. */
+function grep(ev: Evaluation, f: Frame, args: string[], caseless: boolean): string {
+  const o = thing(ev, f, args[0]);
+  if (typeof o === "string") return o;
+  const want = caseless ? args[2].toLowerCase() : args[2];
+  const out: string[] = [];
+  for (const name of ev.ports.attributes.names(o.id)) {
+    if (!ev.tick()) break;
+    if (!ev.wild(args[1] || "*", name)) continue;
+    const a = ev.ports.attributes.get(o.id, name);
+    if (!a || !ev.mayRead(f.executor, o.id, a)) continue;
+    const v = caseless ? a.value.toLowerCase() : a.value;
+    if (v.includes(want)) out.push(name);
+  }
+  return out.join(" ");
+}
 
 function pron(ev: Evaluation, f: Frame, args: string[], kind: string): string {
   const o = thing(ev, f, args[0]);
