@@ -166,3 +166,11 @@ Deno.test("softcode: players cannot type a colour marker (input drops noncharact
   const t = testSoftcode();
   assert.equal(toWire(t.raw(typed.slice(6))), "\u0101red? h");
 });
+
+Deno.test("softcode: align() lays out columns as PennMUSH does", () => {
+  const t = testSoftcode();
+  assert.equal(t.run("[align(5 >5,ab,cd)]"), "ab       cd");
+  assert.equal(t.run("[align(3 -5,one two,x)]"), "one   x  \r\ntwo      ");
+  assert.equal(t.run("[align(4,abcdefgh)]"), "abcd\r\nefgh");
+  assert.equal(t.run("[align(3,a,b)]").startsWith("#-1"), false);
+});

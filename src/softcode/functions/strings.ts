@@ -331,6 +331,7 @@ export const stringFunctions: FunctionDef[] = [
   }),
   define("reverse", 1, 1, (_ev, _f, args) => reverseText(args[0]), { parse: 1 }),
   // MUX compares the text with its colour: a coloured text does not match a plain pattern.
+  define("align", 2, 100, (_ev, _f, args) => align(args)),
   define("strmatch", 2, 2, (ev, _f, args) => bool(ev.wild(args[1], args[0]))),
 ];
 
@@ -346,6 +347,65 @@ function reverseText(s: string): string {
   let out = "";
   for (let i = st.chars.length - 1; i >= 0; i--) out += sliceStyled(st, i, i + 1);
   return out;
+}
+
+/** Words of a text wrapped to `width` visible characters (long words cut). */
+function wrapLines(s: string, width: number): string[] {
+  const out: string[] = [];
+  for (const para of s.split(/\r?\n/)) {
+    let line = "";
+    for (const word of para.split(" ").filter((w) => w !== "")) {
+      let w = word;
+      while (visibleLength(w) > width) {
+        if (line) {
+          out.push(line);
+          line = "";
+        }
+        out.push(sliceVisible(w, 0, width));
+        w = sliceVisible(w, width, visibleLength(w));
+      }
+      if (!line) line = w;
+      else if (visibleLength(line) + 1 + visibleLength(w) <= width) line += " " + w;
+      else {
+        out.push(line);
+        line = w;
+      }
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/**
+ * PennMUSH's align() (TinyMUX 2.12 has none): columns of the given widths side by side, each
+ * word-wrapped, `<` left (default), `>` right, `-` centred.
+ */
+function align(args: string[]): string {
+  const specs = args[0].trim().split(/\s+/).filter((w) => w !== "");
+  const n = specs.length;
+  if (!n || args.length < n + 1 || args.length > n + 4) {
+    return `#-1 FUNCTION (ALIGN) EXPECTS BETWEEN ${n + 1} AND ${n + 4} ARGUMENTS`;
+  }
+  const cols = specs.map((spec, i) => {
+    const m = /^([<>-]?)(\d+)/.exec(spec);
+    const width = m ? Math.min(Number(m[2]), 7999) : 0;
+    const how = m?.[1] === ">" ? "r" : m?.[1] === "-" ? "c" : "l";
+    return {
+      width,
+      how: how as "l" | "r" | "c",
+      lines: width ? wrapLines(args[i + 1], width) : [],
+    };
+  });
+  if (cols.some((c) => c.width < 1)) return "#-1 INVALID WIDTH";
+  const filler = args[n + 1] || " ";
+  const colsep = args[n + 2] ?? " ";
+  const rowsep = args[n + 3] ?? "\r\n";
+  const rows = Math.max(...cols.map((c) => c.lines.length));
+  const out: string[] = [];
+  for (let r = 0; r < rows; r++) {
+    out.push(cols.map((c) => justify(c.lines[r] ?? "", c.width, c.how, filler)).join(colsep));
+  }
+  return out.join(rowsep);
 }
 
 function escapeRe(s: string): string {
