@@ -1,5 +1,4 @@
 /** Shapes shared by the softcode parser, evaluator and functions. */
-import type { Evaluation } from "./eval.ts";
 
 /** Evaluation flags, as MUX names them (eval.cpp's EV_*). */
 export const EV = {
@@ -37,13 +36,10 @@ export interface Frame {
 }
 
 /**
- * A function's code. `args` are the evaluated arguments (for a lazy function, the raw text of
- * each, which it evaluates itself with `ev.eval`). Returns the function's output.
+ * A built-in (or, later, user-defined) function. `E` is the evaluation its code receives
+ * (src/softcode/eval.ts's Evaluation; left open here so the parser needs none of it).
  */
-export type FunctionImpl = (ev: Evaluation, frame: Frame, args: string[]) => string;
-
-/** A built-in (or, later, user-defined) function. */
-export interface FunctionDef {
+export interface FunctionDef<E = unknown> {
   /** Upper-case name, as errors show it. */
   readonly name: string;
   readonly minArgs: number;
@@ -62,7 +58,11 @@ export interface FunctionDef {
    * closed after it, as in MUX. Other results end back at normal.
    */
   readonly raw?: boolean;
-  readonly impl: FunctionImpl;
+  /**
+   * The function's code. `args` are the evaluated arguments (for a lazy function, the raw text
+   * of each, which it evaluates itself with `ev.eval`). Returns the function's output.
+   */
+  impl(ev: E, frame: Frame, args: string[]): string;
 }
 
 /** Function lookup by upper-case name. */

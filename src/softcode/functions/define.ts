@@ -1,6 +1,10 @@
 /** The function table and the helpers every function family uses. */
-import type { FunctionDef, FunctionImpl, FunctionTable } from "../types.ts";
+import type { Frame, FunctionDef, FunctionTable } from "../types.ts";
 import { MAX_ARGS } from "../types.ts";
+import type { Evaluation } from "../eval.ts";
+
+/** A function's code, given the evaluation it runs in (see FunctionDef.impl). */
+export type FunctionImpl = (ev: Evaluation, frame: Frame, args: string[]) => string;
 
 /** Options of one function. */
 export interface DefineOptions {
@@ -21,7 +25,7 @@ export function define(
   maxArgs: number,
   impl: FunctionImpl,
   opts: DefineOptions = {},
-): FunctionDef {
+): FunctionDef<Evaluation> {
   return {
     name: name.toUpperCase(),
     minArgs,
