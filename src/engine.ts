@@ -243,7 +243,6 @@ async function startOn(
     world: () => objects.world,
     attributes,
     hub,
-    services,
     now: () => Date.now(),
     startedAt: services.startedAt,
     gameName: () => config.value.game.name,

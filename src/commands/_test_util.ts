@@ -172,7 +172,6 @@ export async function testWorld(): Promise<TestWorld> {
     world: () => s.objects.world,
     attributes: s.attributes,
     hub,
-    services,
     now: () => Date.now(),
     startedAt: s.startedAt,
     gameName: () => s.config.value.game.name,

@@ -9,6 +9,7 @@ import type { DbObject, ObjectType } from "../world/types.ts";
 import type { AttrFlag } from "../world/attributes/flags.ts";
 import { stripMarkup } from "./markup.ts";
 import { checkLock } from "../world/locks.ts";
+import { canSeeWithin, hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
 
 /** A world of objects and attributes in maps, with delivery recorded. */
 export class TestWorld {
@@ -91,9 +92,11 @@ export class TestWorld {
       access: {
         controls,
         canSee: (viewer, target) =>
-          controls(viewer, target) || target.location === viewer.location ||
-          target.location === viewer.id || target.flags.includes("room") ||
-          target.flags.includes("player"),
+          canSeeWithin(viewer, target, w.objects.get(target.location) ?? null),
+        shownLocation: (viewer, target) => shownLocation(viewer, target),
+        visibleContents: (viewer, container, contents) =>
+          visibleContents(viewer, container, contents),
+        hiddenFrom: (viewer, target) => hiddenFrom(viewer, target),
         canSeeAttr: (viewer, obj, attr) =>
           attr.flags.includes("hidden")
             ? staff(viewer)

@@ -6,11 +6,11 @@
 import type { WorldReader } from "../world/live_world.ts";
 import type { LiveAttributes } from "../world/attributes/store.ts";
 import { canSeeAttr } from "../world/attributes/access.ts";
-import { canControl, canSee } from "../world/access.ts";
+import { canControl } from "../world/access.ts";
+import { canSeeWithin, hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
 import { isStaff } from "../world/flags.ts";
 import { checkLock } from "../world/locks.ts";
 import type { HubApi } from "../hub/types.ts";
-import type { Services } from "../services.ts";
 import type { SoftcodePorts } from "./ports.ts";
 import { Softcode, type SoftcodeLimits } from "./eval.ts";
 import { builtinFunctions } from "./functions/mod.ts";
@@ -21,8 +21,6 @@ export interface EnginePortParts {
   world: () => WorldReader | null;
   attributes: LiveAttributes;
   hub: HubApi;
-  /** For the visibility rule (src/world/access.ts). */
-  services: Services;
   now: () => number;
   startedAt: number;
   gameName: () => string;
@@ -76,7 +74,16 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
     },
     access: {
       controls: (actor, target) => canControl(actor, target),
-      canSee: (viewer, target) => canSee(p.services, viewer, target),
+      canSee: (viewer, target) =>
+        canSeeWithin(
+          viewer,
+          target,
+          target.location ? world()?.object(target.location) ?? null : null,
+        ),
+      shownLocation: (viewer, target) => shownLocation(viewer, target),
+      visibleContents: (viewer, container, contents) =>
+        visibleContents(viewer, container, contents),
+      hiddenFrom: (viewer, target) => hiddenFrom(viewer, target),
       canSeeAttr: (viewer, obj, attr) => canSeeAttr(viewer, obj, attr),
       isStaff: (o) => isStaff(o.flags),
       passesLock: (lock, o) =>

@@ -58,8 +58,14 @@ export interface PresenceView {
 export interface AccessRules {
   /** `actor` may change `target` (MUX's controls()). */
   controls(actor: DbObject, target: DbObject): boolean;
-  /** `viewer` may see where `target` is and what it holds. */
+  /** `viewer` may see `target` (the world's rule: src/world/visibility.ts). */
   canSee(viewer: DbObject, target: DbObject): boolean;
+  /** The location `viewer` may be shown of `target`: its container's id, or "" when hidden. */
+  shownLocation(viewer: DbObject, target: DbObject): string;
+  /** What of `container`'s contents `viewer` may see listed. */
+  visibleContents(viewer: DbObject, container: DbObject, contents: readonly DbObject[]): DbObject[];
+  /** `target` is hidden from `viewer` wherever objects are listed (a dark one). */
+  hiddenFrom(viewer: DbObject, target: DbObject): boolean;
   /** `viewer` may read attribute `attr` of `obj` (visual, hidden, wizard, owner rules). */
   canSeeAttr(viewer: DbObject, obj: DbObject, attr: SoftAttr): boolean;
   /** Staff (admin, wizard, superuser). */

@@ -36,11 +36,24 @@ function thing(ev: Evaluation, f: Frame, name: string): DbObject | string {
   return ev.object(r) ?? matchError(NOTHING);
 }
 
-/** True when the executor may see where `o` is and what it holds. */
-function sees(ev: Evaluation, f: Frame, o: DbObject): boolean {
+/** The location the executor may be shown of `o` (its own and the enactor's always), or "". */
+function shownLoc(ev: Evaluation, f: Frame, o: DbObject): string {
   const me = ev.object(f.executor);
-  if (!me) return false;
-  return me.id === o.id || o.id === f.enactor || ev.ports.access.canSee(me, o);
+  if (!me) return "";
+  if (me.id === o.id || o.id === f.enactor) return o.location;
+  return ev.ports.access.shownLocation(me, o);
+}
+
+/** What of `container`'s contents the executor may see listed. */
+function listed(ev: Evaluation, f: Frame, container: DbObject): DbObject[] {
+  const me = ev.object(f.executor);
+  if (!me) return [];
+  const contents: DbObject[] = [];
+  for (const id of ev.ports.world.contents(container.id)) {
+    const o = ev.object(id);
+    if (o) contents.push(o);
+  }
+  return ev.ports.access.visibleContents(me, container, contents);
 }
 
 /** True when the executor controls `o`. */
@@ -109,14 +122,13 @@ function letterFlag(ev: Evaluation, o: DbObject, letter: string): boolean {
   return !!name && muxFlags(ev, o).has(name);
 }
 
-/** Ids of connected players the executor may see (dark ones only to staff). */
+/** Ids of connected players the executor may see (a dark one only by whoever controls it). */
 function visibleOnline(ev: Evaluation, f: Frame): string[] {
   const me = ev.object(f.executor);
-  const staff = !!me && ev.ports.access.isStaff(me);
+  if (!me) return [];
   return ev.ports.presence.online().filter((id) => {
-    if (staff) return true;
     const p = ev.object(id);
-    return !!p && !p.flags.includes("dark");
+    return !!p && !ev.ports.access.hiddenFrom(me, p);
   });
 }
 
@@ -309,23 +321,24 @@ export const objectFunctions: FunctionDef[] = [
   define("loc", 1, 1, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
-    if (!sees(ev, f, o)) return "#-1";
-    return o.location ? ref(o.location) : "#-1";
+    const at = shownLoc(ev, f, o);
+    return at ? ref(at) : "#-1";
   }),
   define("where", 1, 1, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
-    if (!sees(ev, f, o)) return "#-1";
-    return o.location ? ref(o.location) : "#-1";
+    const at = shownLoc(ev, f, o);
+    return at ? ref(at) : "#-1";
   }),
   define("room", 1, 1, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
-    if (!sees(ev, f, o)) return "#-1 PERMISSION DENIED";
     let cur: DbObject | null = o;
     for (let i = 0; i < 20 && cur; i++) {
       if (typeOf(cur) === "room") return ref(cur.id);
-      cur = cur.location ? ev.object(cur.location) : null;
+      const at = shownLoc(ev, f, cur);
+      if (!at) return "#-1 PERMISSION DENIED";
+      cur = ev.object(at);
     }
     return "#-1";
   }),
@@ -396,27 +409,16 @@ export const objectFunctions: FunctionDef[] = [
   define("lcon", 1, 2, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
-    if (!sees(ev, f, o) && o.id !== ev.locationOf(f.executor)) return "#-1";
-    const want = (args[1] ?? "").toLowerCase();
-    const me = ev.object(f.executor);
-    const staff = !!me && ev.ports.access.isStaff(me);
-    return ev.ports.world.contents(o.id).filter((id) => {
-      const c = ev.object(id);
-      if (!c || typeOf(c) === "exit") return false;
-      if (want && !typeOf(c).startsWith(want.replace(/s$/, "").replace("object", "thing"))) {
-        return false;
-      }
-      return staff || !c.flags.includes("dark") || c.id === f.executor;
-    }).map(ref).join(" ");
+    const want = (args[1] ?? "").toLowerCase().replace(/s$/, "").replace("object", "thing");
+    return listed(ev, f, o).filter((c) => {
+      const t = typeOf(c);
+      return t !== "exit" && (!want || t.startsWith(want));
+    }).map((c) => ref(c.id)).join(" ");
   }),
   define("lexits", 1, 1, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
-    if (!sees(ev, f, o) && o.id !== ev.locationOf(f.executor)) return "#-1";
-    return ev.ports.world.contents(o.id).filter((id) => {
-      const c = ev.object(id);
-      return !!c && typeOf(c) === "exit";
-    }).map(ref).join(" ");
+    return listed(ev, f, o).filter((c) => typeOf(c) === "exit").map((c) => ref(c.id)).join(" ");
   }),
   define("lwho", 0, 1, (ev, f) => visibleOnline(ev, f).map(ref).join(" ")),
   define("conn", 1, 1, (ev, f, args) => {
