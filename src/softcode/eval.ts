@@ -27,22 +27,20 @@ import type { SoftAttr, SoftcodePorts } from "./ports.ts";
 import type { DbObject } from "../world/types.ts";
 import { codesToMarkup, endState, hasMarkup, NORMAL } from "./markup.ts";
 import { wildMatch } from "./wild.ts";
-import type { SoftcodeConfig } from "../config/defaults.ts";
+import { defaultConfig, type SoftcodeConfig } from "../config/defaults.ts";
 import type { RE2JS } from "re2js";
 
 /** The limits of evaluation: the `softcode.*` keys of the configuration that bound it. */
 export type SoftcodeLimits = Omit<SoftcodeConfig, "evaluatePlayerText" | "attributeQuotaBytes">;
 
-/** Defaults: MUX's where it has one. */
-export const DEFAULT_LIMITS: SoftcodeLimits = {
-  functionInvocations: 25_000,
-  recursionDepth: 500,
-  outputLength: 8_000,
-  evaluationMs: 500,
-  actorMs: 2_000,
-  actorWindowMs: 10_000,
-  parseDepth: 1_000,
-};
+/** The limits in a `softcode` configuration section. */
+function limitsOf(c: SoftcodeConfig): SoftcodeLimits {
+  const { evaluatePlayerText: _e, attributeQuotaBytes: _q, ...limits } = c;
+  return limits;
+}
+
+/** Defaults: the configuration's (MUX's where it has one). */
+export const DEFAULT_LIMITS: SoftcodeLimits = limitsOf(defaultConfig().softcode);
 
 /** MUX's error texts for the limits. */
 export const ERR_RECURSION = "#-1 FUNCTION RECURSION LIMIT EXCEEDED";
