@@ -194,7 +194,7 @@ export function defaultConfig(): EngineConfig {
       evaluationMs: 500,
       actorMs: 2_000,
       actorWindowMs: 10_000,
-      parseDepth: 1_000,
+      parseDepth: 100,
     },
     plugins: {},
   };
