@@ -39,6 +39,19 @@ export function toInt32(s: string): number {
   return v > 2147483647 ? 2147483647 : v < -2147483648 ? -2147483648 : v;
 }
 
+/** MUX's `mux_atoi64`: leading digits as a 64-bit integer, wrapping as C's does. */
+export function toI64(s: string): bigint {
+  const m = /^\s*([-+]?)(\d+)/.exec(s);
+  if (!m) return 0n;
+  const v = BigInt(m[2]);
+  return BigInt.asIntN(64, m[1] === "-" ? -v : v);
+}
+
+/** A 64-bit integer result as text, wrapped to 64 bits. */
+export function i64(v: bigint): string {
+  return BigInt.asIntN(64, v).toString();
+}
+
 /** MUX's `is_integer`: optional spaces, sign, digits, spaces, nothing else. */
 export function isInteger(s: string): boolean {
   return /^\s*[-+]?\d+\s*$/.test(s);
@@ -124,12 +137,18 @@ function shortest(x: number): { digits: string; point: number } {
   return { digits, point: Number(e.slice(at + 1)) + 1 };
 }
 
+/** 2^63: the first whole double past a 64-bit integer. */
+const TWO_63 = 9223372036854775808;
+
 /** MUX's `fval`: a number as softcode prints it. */
 export function formatNumber(x: number): string {
   if (Number.isNaN(x)) return "Ind";
   if (x === Infinity) return "+Inf";
   if (x === -Infinity) return "-Inf";
-  if (Number.isInteger(x) && Math.abs(x) <= 9223372036854775807) {
+  if (Number.isInteger(x) && Math.abs(x) <= TWO_63) {
+    // MUX converts a whole number to a C long: 2^63 itself passes its range test (the
+    // bound rounds up to 2^63 as a double) and wraps to the lowest long.
+    if (x === TWO_63) return "-9223372036854775808";
     return Math.abs(x) < 1e21 ? (x === 0 ? "0" : x.toFixed(0)) : BigInt(x).toString();
   }
   return formatReal(x);
@@ -139,39 +158,77 @@ export function formatNumber(x: number): string {
 export function formatReal(x: number): string {
   if (x === 0) return "0";
   const { digits, point } = shortest(x);
-  const sign = x < 0 ? "-" : "";
-  if (point <= -6 || point >= 18) {
-    const rest = digits.length > 1 ? "." + digits.slice(1) : "";
-    return `${sign}${digits[0]}${rest}E${point - 1}`;
-  }
-  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
-  if (digits.length <= point) return sign + digits + "0".repeat(point - digits.length);
-  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+  return layout(x < 0, digits, point, -1);
 }
 
-/** `x` rounded to `places` decimals (negative: to tens, hundreds...), as MUX's round() prints it. */
+/**
+ * Digits laid out as MUX's mux_ftoa does: an exponent when the point is far out, else plain,
+ * padded with zeros to `places` decimals when `places` is not negative (round()).
+ */
+function layout(negative: boolean, digits: string, point: number, places: number): string {
+  const sign = negative ? "-" : "";
+  const n = digits.length;
+  if (point <= -6 || point >= 18) {
+    const rest = n > 1 ? "." + digits.slice(1) : "";
+    return `${sign}${digits[0]}${rest}E${point - 1}`;
+  }
+  if (point <= 0) {
+    const pad = places - (n - point);
+    return `${sign}0.${"0".repeat(-point)}${digits}${pad > 0 ? "0".repeat(pad) : ""}`;
+  }
+  if (n <= point) {
+    const whole = sign + digits + "0".repeat(point - n);
+    return places > 0 ? whole + "." + "0".repeat(places) : whole;
+  }
+  const pad = places - (n - point);
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}${pad > 0 ? "0".repeat(pad) : ""}`;
+}
+
+/** Most and fewest decimals round() takes (MUX's mux_ftoa clamps to these). */
+const ROUND_MAX = 50;
+const ROUND_MIN = -20;
+
+/**
+ * `x` rounded to `places` decimals (negative: to tens, hundreds...), as MUX's round() prints it
+ * (dtoa's mode 5): the shortest form that reads back as `x` when it has no more decimals than
+ * asked, else `x`'s exact binary value rounded, ties to the even digit; padded with zeros to
+ * `places` decimals.
+ */
 export function formatRounded(x: number, places: number): string {
   if (!Number.isFinite(x)) return formatNumber(x);
-  const p = Math.max(-20, Math.min(50, places));
-  if (p < 0) {
-    const f = 10 ** -p;
-    return formatNumber(Math.round(x / f) * f);
-  }
-  if (Math.abs(x) >= 1e21) return formatReal(x);
-  let s = x.toFixed(Math.min(p, 100));
-  // toFixed breaks exact ties away from zero; MUX (dtoa) breaks them to even.
-  if (p < 99) {
-    const exact = Math.abs(x).toFixed(Math.min(100, p + 30));
-    const cut = exact.indexOf(".") + (p > 0 ? p + 1 : 0);
-    const next = exact[p > 0 ? cut : exact.indexOf(".") + 1];
-    if (next === "5" && /^0*$/.test(exact.slice((p > 0 ? cut : exact.indexOf(".") + 1) + 1))) {
-      const kept = exact.slice(0, p > 0 ? cut : exact.indexOf("."));
-      const last = Number(kept.replace(".", "").slice(-1));
-      if (last % 2 === 0) s = (x < 0 ? "-" : "") + kept.replace(/\.$/, "");
-    }
-  }
-  if (/^-0(\.0*)?$/.test(s)) s = s.slice(1);
-  return s;
+  const p = Math.max(ROUND_MIN, Math.min(ROUND_MAX, places));
+  const zero = p > 0 ? "0." + "0".repeat(p) : "0";
+  if (x === 0) return zero;
+  const short = shortest(x);
+  if (short.point + p >= short.digits.length) return layout(x < 0, short.digits, short.point, p);
+  // |x| × 10^p as an exact fraction num / den, then rounded to a whole number.
+  const [mant, exp] = binaryParts(Math.abs(x));
+  let num = mant, den = 1n;
+  if (exp >= 0) num <<= BigInt(exp);
+  else den <<= BigInt(-exp);
+  if (p >= 0) num *= 10n ** BigInt(p);
+  else den *= 10n ** BigInt(-p);
+  let q = num / den;
+  const twice = (num - q * den) * 2n;
+  if (twice > den || (twice === den && (q & 1n) === 1n)) q++;
+  if (q === 0n) return zero;
+  // q's digits with the decimal point p places from the right.
+  let digits = q.toString();
+  const point = digits.length - p;
+  digits = digits.replace(/0+$/, "");
+  return layout(x < 0, digits, point, p);
+}
+
+/** A finite, non-zero double as mantissa × 2^exponent, exactly. */
+function binaryParts(x: number): [bigint, number] {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const hi = view.getUint32(0), lo = view.getUint32(4);
+  const biased = (hi >>> 20) & 0x7ff;
+  let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  if (biased === 0) return [mant, -1074];
+  mant |= 1n << 52n;
+  return [mant, biased - 1075];
 }
 
 /** A boolean as MUX prints it. */

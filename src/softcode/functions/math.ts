@@ -5,16 +5,21 @@ import {
   bool,
   formatNumber,
   formatRounded,
+  i64,
   integerDigits,
   isInteger,
   isRational,
   isReal,
   nearestPretty,
+  toI64,
   toInt,
+  toInt32,
   toReal,
   truthy,
 } from "../numbers.ts";
+import { randomInt } from "./random.ts";
 import { sepOf, splitList } from "../list.ts";
+import { stripMarkup } from "../markup.ts";
 import { EVAL_ARG } from "../types.ts";
 
 const MAX = 100;
@@ -46,17 +51,7 @@ function smallInts(args: string[]): boolean {
   return true;
 }
 
-/** A 64-bit integer from text (MUX's mux_atoi64), exact. */
-function toBig(s: string): bigint {
-  const m = /^\s*([-+]?)(\d+)/.exec(s);
-  if (!m) return 0n;
-  const v = BigInt(m[2]);
-  return BigInt.asIntN(64, m[1] === "-" ? -v : v);
-}
-
-function i64(v: bigint): string {
-  return BigInt.asIntN(64, v).toString();
-}
+const toBig = toI64;
 
 function compare(args: string[], op: (a: number, b: number) => boolean): string {
   if (smallInts(args.slice(0, 2))) return bool(op(toInt(args[0]), toInt(args[1])));
@@ -120,6 +115,37 @@ export const mathFunctions: FunctionDef[] = [
   }),
   define("inc", 0, 1, (_ev, _f, args) => args.length ? i64(toBig(args[0]) + 1n) : "1"),
   define("dec", 0, 1, (_ev, _f, args) => args.length ? i64(toBig(args[0]) - 1n) : "-1"),
+  define("iadd", 0, MAX, (_ev, _f, args) => {
+    let sum = 0n;
+    for (const a of args) sum += toBig(a);
+    return i64(sum);
+  }),
+  define("isub", 2, 2, (_ev, _f, args) => i64(toBig(args[0]) - toBig(args[1]))),
+  define("imul", 1, MAX, (_ev, _f, args) => {
+    let prod = 1n;
+    for (const a of args) prod = BigInt.asIntN(64, prod * toBig(a));
+    return i64(prod);
+  }),
+  define("iabs", 1, 1, (_ev, _f, args) => {
+    const v = toBig(args[0]);
+    return i64(v < 0n ? -v : v);
+  }),
+  define("isign", 1, 1, (_ev, _f, args) => {
+    const v = toBig(args[0]);
+    return v < 0n ? "-1" : bool(v > 0n);
+  }),
+  define("fmod", 2, 2, (_ev, _f, args) => formatNumber(toReal(args[0]) % toReal(args[1]))),
+  define("bound", 2, 3, (_ev, _f, args) => {
+    // PennMUSH's and later MUX's (2.12 has none): clamp to [min, max].
+    let v = toReal(args[0]);
+    const lo = toReal(args[1]);
+    if (v < lo) v = lo;
+    if (args.length > 2) {
+      const hi = toReal(args[2]);
+      if (v > hi) v = hi;
+    }
+    return formatNumber(v);
+  }),
   define("abs", 1, 1, (_ev, _f, args) => {
     const n = toReal(args[0]);
     return n === 0 ? "0" : formatNumber(Math.abs(n));
@@ -151,13 +177,14 @@ export const mathFunctions: FunctionDef[] = [
   }),
   define("log", 1, 2, (_ev, _f, args) => {
     const v = toReal(args[0]);
-    if (v < 0) return "Ind";
-    if (v === 0) return "-Inf";
     if (args.length < 2) return formatNumber(Math.log10(v));
-    const base = toReal(args[1]);
-    if (base <= 0 || base === 1) return "Ind";
-    if (base === 10) return formatNumber(Math.log10(v));
-    if (base === 2) return formatNumber(Math.log2(v));
+    const b = args[1];
+    const d = integerDigits(b);
+    if (d >= 0 && d <= 2 && toInt(b) === 10) return formatNumber(Math.log10(v));
+    if (d >= 0 && d <= 2 && toInt(b) === 2) return formatNumber(Math.log2(v));
+    if (b === "e") return formatNumber(Math.log(v));
+    const base = toReal(b);
+    if (!(base > 1)) return "#-1 BASE OUT OF RANGE";
     return formatNumber(Math.log(v) / Math.log(base));
   }),
   define("exp", 1, 1, (_ev, _f, args) => formatNumber(Math.exp(toReal(args[0])))),
@@ -192,7 +219,7 @@ export const mathFunctions: FunctionDef[] = [
   define("bxor", 1, MAX, (_ev, _f, args) => bitwise(args, 0n, (a, b) => a ^ b)),
   define("bnand", 2, 2, (_ev, _f, args) => {
     if (!isInteger(args[0]) || !isInteger(args[1])) return "#-1 ARGUMENTS MUST BE INTEGERS";
-    return BigInt.asUintN(64, toBig(args[0]) & ~toBig(args[1])).toString();
+    return i64(toBig(args[0]) & ~toBig(args[1]));
   }),
   define("shl", 2, 2, (_ev, _f, args) => shift(args, true)),
   define("shr", 2, 2, (_ev, _f, args) => shift(args, false)),
@@ -220,6 +247,10 @@ export const mathFunctions: FunctionDef[] = [
     for (const a of args) v = v !== (toInt(a) !== 0);
     return bool(v);
   }),
+  define("land", 0, 2, (_ev, _f, args) => listBool(args, true)),
+  define("lor", 0, 2, (_ev, _f, args) => listBool(args, false)),
+  define("alphamax", 1, MAX, (_ev, _f, args) => alphaPick(args, 1)),
+  define("alphamin", 1, MAX, (_ev, _f, args) => alphaPick(args, -1)),
   define("andbool", 0, MAX, (_ev, _f, args) => bool(args.every(truthy))),
   define("orbool", 0, MAX, (_ev, _f, args) => bool(args.some(truthy))),
   define("cand", 0, MAX, (ev, f, args) => {
@@ -247,22 +278,27 @@ export const mathFunctions: FunctionDef[] = [
   define("rand", 1, 2, (_ev, _f, args) => {
     if (args.length === 1) {
       if (!isInteger(args[0])) return "#-1 ARGUMENT MUST BE INTEGER";
-      const n = toInt(args[0]);
-      return n < 1 ? "0" : String(Math.floor(Math.random() * n));
+      const n = toInt32(args[0]);
+      return n < 1 ? "0" : String(randomInt(0, n - 1));
     }
     if (!isInteger(args[0]) || !isInteger(args[1])) return "#-1 ARGUMENT MUST BE INTEGER";
-    const lo = toInt(args[0]), hi = toInt(args[1]);
-    if (lo > hi) return "#-1 ARGUMENT MUST BE INTEGER";
-    return String(lo + Math.floor(Math.random() * (hi - lo + 1)));
+    const lo = toInt32(args[0]), hi = toInt32(args[1]);
+    if (lo > hi || hi - lo > 2147483647) return "#-1 OUT OF RANGE";
+    return String(randomInt(lo, hi));
   }),
   define("die", 2, 3, (_ev, _f, args) => {
-    const n = toInt(args[0]), sides = toInt(args[1]);
-    if (n < 0 || n > 100) return "#-1 NUMBER OUT OF RANGE";
-    if (n === 0 || sides < 1) return "0";
-    const rolls: number[] = [];
-    for (let i = 0; i < n; i++) rolls.push(1 + Math.floor(Math.random() * sides));
-    if (args[2] !== undefined && truthy(args[2])) return rolls.join(" ");
-    return String(rolls.reduce((a, b) => a + b, 0));
+    const n = toInt32(args[0]), sides = toInt32(args[1]);
+    if (n === 0 || sides <= 0) return "0";
+    // MUX's bound: fewer dice than an LBUF holds characters.
+    if (n < 1 || n >= 8000) return "#-1 OUT OF RANGE";
+    if (args[2] !== undefined && toInt(args[2]) !== 0) {
+      let out = "";
+      for (let i = 0; i < n; i++) out += (i ? " " : "") + randomInt(1, sides);
+      return out;
+    }
+    let total = 0;
+    for (let i = 0; i < n; i++) total += randomInt(1, sides);
+    return String(total);
   }),
 ];
 
@@ -292,6 +328,32 @@ function shift(args: string[], left: boolean): string {
   const b = toInt(args[1]);
   if (b < 0) return "#-1 SECOND ARGUMENT MUST BE A POSITIVE NUMBER";
   const a = toBig(args[0]);
-  const s = BigInt(Math.min(b, 64));
+  // A 64-bit shift on the machines MUX runs on uses the count's low six bits.
+  const s = BigInt(b % 64);
   return BigInt.asIntN(64, left ? a << s : a >> s).toString();
+}
+
+/** land() and lor(): each item's integer value, all true (`all`) or any true. */
+function listBool(args: string[], all: boolean): string {
+  if (!args.length) return bool(all);
+  const sep = sepOf(args[1]);
+  if (typeof sep !== "string") return sep.error;
+  for (const w of splitList(args[0], sep)) {
+    if ((toInt(w) !== 0) !== all) return bool(!all);
+  }
+  return bool(all);
+}
+
+/** alphamax() and alphamin(): the argument that sorts last (1) or first (-1), by code point. */
+function alphaPick(args: string[], dir: 1 | -1): string {
+  let best = args[0];
+  let bestPlain = stripMarkup(best);
+  for (let i = 1; i < args.length; i++) {
+    const p = stripMarkup(args[i]);
+    if ((dir > 0 && p > bestPlain) || (dir < 0 && p < bestPlain)) {
+      best = args[i];
+      bestPlain = p;
+    }
+  }
+  return best;
 }

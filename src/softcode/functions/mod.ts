@@ -6,6 +6,10 @@ import { listFunctions } from "./lists.ts";
 import { controlFunctions } from "./control.ts";
 import { objectFunctions } from "./objects.ts";
 import { regexpFunctions } from "./regexp.ts";
+import { geometryFunctions } from "./geometry.ts";
+import { radixFunctions } from "./radix.ts";
+import { randomFunctions } from "./random.ts";
+import { digestFunctions } from "./digest.ts";
 
 export { FunctionRegistry } from "./define.ts";
 
@@ -40,6 +44,10 @@ export function builtinFunctions(): FunctionRegistry {
     ...controlFunctions,
     ...objectFunctions,
     ...regexpFunctions,
+    ...geometryFunctions,
+    ...radixFunctions,
+    ...randomFunctions,
+    ...digestFunctions,
   );
   for (const [alias, target] of ALIASES) table.alias(alias, target);
   return table;

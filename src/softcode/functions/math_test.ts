@@ -1,0 +1,127 @@
+/** The arithmetic, logic, trigonometry, vector, radix, random and digest families, from their help. */
+import assert from "node:assert/strict";
+import { testSoftcode } from "../_test_world.ts";
+
+Deno.test("softcode math: MUX's number printing (add, fdiv, round, power)", () => {
+  const { run } = testSoftcode();
+  assert.equal(run("[add(0.1,0.2)] [sub(0.3,0.1)] [mul(1.1,1.1)]"), "0.3 0.2 1.21");
+  assert.equal(
+    run("[add(123456789012345678,1)] [iadd(9223372036854775807,1)]"),
+    "123456789012345696 -9223372036854775808",
+  );
+  assert.equal(
+    run("[fdiv(10,4)] [fdiv(1,0)] [fdiv(0,0)] [power(100,pi())]"),
+    "2.5 +Inf Ind 1919487.5835776986",
+  );
+  assert.equal(
+    run("[round(5.123,1)] [round(9.8765,3)] [round(5.5,0)] [round(-5.5,0)] [round(520,-3)]"),
+    "5.1 9.877 6 -6 1000",
+  );
+  assert.equal(
+    run("[round(0.125,2)] [round(1.23456789,20)] [round(1e20,2)]"),
+    "0.12 1.23456789000000000000 1E20",
+  );
+  assert.equal(
+    run("[trunc(-5.8)] [fmod(6.1,2.5)] [log(8,2)] [log(10,1)]"),
+    "-5 1.0999999999999996 3 #-1 BASE OUT OF RANGE",
+  );
+});
+
+Deno.test("softcode math: integer functions wrap at 64 bits as MUX's do", () => {
+  const { run } = testSoftcode();
+  assert.equal(
+    run("[iadd(5,3,7,-4)] [isub(3,10)] [imul(3,4,5)] [iabs(-5)] [isign(-4)]"),
+    "11 -7 60 5 -1",
+  );
+  assert.equal(
+    run("[inc(9223372036854775807)] [shl(1,63)] [shl(1,64)] [bnand(-1,1)]"),
+    "-9223372036854775808 -9223372036854775808 1 -2",
+  );
+  assert.equal(
+    run("[bound(-3,0,10)] [bound(12,0,10)] [bound(12,0)] [bound(5.5,0,10)]"),
+    "0 10 12 5.5",
+  );
+});
+
+Deno.test("softcode math: logic and comparison", () => {
+  const { run } = testSoftcode();
+  assert.equal(run("[land(1 0)] [land(1|1,|)] [lor(0 0)] [lor(0|0|1,|)]"), "0 1 0 1");
+  assert.equal(
+    run("[alphamax(apple,Banana)] [alphamin(apple,Banana)] [comp(a,b)]"),
+    "apple Banana -1",
+  );
+  assert.equal(run("[t(#-1)] [t(0x)] [and(abc,1)] [cand(0,[setq(0,x)])]%q0"), "0 1 0 0");
+});
+
+Deno.test("softcode math: trigonometry and unit conversion", () => {
+  const { run } = testSoftcode();
+  assert.equal(run("[sin(90,d)] [cos(0)] [atan2(-1,-1,d)] [asin(2)]"), "1 1 -135 Ind");
+  assert.equal(
+    run("[ctu(180,d,g)] [ctu(180,d,r)] [dist2d(0,0,3,4)] [dist3d(0,0,0,1,2,2)]"),
+    "200 3.141592653589793 5 3",
+  );
+});
+
+Deno.test("softcode math: vectors", () => {
+  const { run } = testSoftcode();
+  assert.equal(
+    run("[vadd(1 2 3,4 5 6)] [vadd(0|0|0,1|2|3,|,^)] [vsub(4 5 6,1 2 3)]"),
+    "5 7 9 1^2^3 3 3 3",
+  );
+  assert.equal(run("[vmul(1 2 3,2)] [vmul(1 2 3,2 3 4)] [vdot(1 2 3,4 5 6)]"), "2 4 6 2 6 12 32");
+  assert.equal(
+    run("[vcross(1 2 3,2 3 4)] [vmag(3 4)] [vunit(2 0 0)] [vdim(1 2 3)]"),
+    "-1 2 -1 5 1 0 0 3",
+  );
+  assert.equal(run("[vadd(1 2,3 4 5)]"), "#-1 VECTORS MUST BE SAME DIMENSIONS");
+  assert.equal(run("[vunit(0 0)]"), "#-1 CANNOT MAKE UNIT VECTOR FROM ZERO-LENGTH VECTOR");
+});
+
+Deno.test("softcode math: bases", () => {
+  const { run } = testSoftcode();
+  assert.equal(
+    run("[baseconv(255,10,16)] [baseconv(-255,10,16)] [baseconv(100,10,64)]"),
+    "ff -ff Bk",
+  );
+  assert.equal(
+    run("[pack(629126998)] [pack(629126998,16)] [pack(-629126998,16)]"),
+    "bVxTM 257FB756 -257FB756",
+  );
+  assert.equal(
+    run("[unpack(bVxTM)] [unpack(1111,2)] [unpack(zz,36)]"),
+    "629126998 15 #-1 NUMBER IS NOT VALID FOR INPUT RADIX",
+  );
+  assert.equal(run("[pack(-9223372036854775808,2)]"), "-1" + "0".repeat(63));
+});
+
+Deno.test("softcode math: digests and ciphers", () => {
+  const { run } = testSoftcode();
+  assert.equal(run("[crc32(MUX)] [crc32(a,b)]"), "629126998 2659403885");
+  assert.equal(run("[sha1(abc)]"), "A9993E364706816ABA3E25717850C26C9CD0D89D");
+  assert.equal(
+    run("[digest(sha256,abc)]"),
+    "BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD",
+  );
+  assert.equal(run("[digest(nope,abc)]"), "#-1 UNSUPPORTED DIGEST TYPE");
+  assert.equal(run("[decrypt(encrypt(Hello World,key),key)]"), "Hello World");
+  assert.notEqual(run("[encrypt(Hello World,key)]"), "Hello World");
+});
+
+Deno.test("softcode math: random results stay in their range", () => {
+  const { run } = testSoftcode();
+  for (let i = 0; i < 50; i++) {
+    const r = Number(run("[rand(10)]"));
+    assert.ok(r >= 0 && r < 10);
+    const d = Number(run("[die(3,6)]"));
+    assert.ok(d >= 3 && d <= 18);
+    const s = Number(run("[successes(5,6)]"));
+    assert.ok(s >= -5 && s <= 5);
+  }
+  assert.equal(run("[words(lrand(1,6,20))] [words(die(10,6,1))]"), "20 10");
+  assert.equal(run("[ladd(distribute(100,5))] [words(distribute(10,4,|),|)]"), "100 4");
+  assert.equal(
+    run("[die(-1,6)] [rand(6,5)] [distribute(5,0)]"),
+    "#-1 OUT OF RANGE #-1 OUT OF RANGE #-1 OUT OF RANGE",
+  );
+  assert.equal(run("[strlen(lrand(1,9,100000))]"), "7999");
+});

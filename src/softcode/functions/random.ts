@@ -1,0 +1,64 @@
+/** Random numbers: lrand(), distribute(), successes() (rand() and die() are in math.ts). */
+import { define } from "./define.ts";
+import type { FunctionDef } from "../types.ts";
+import { isInteger, toInt32 } from "../numbers.ts";
+import { sepOf } from "../list.ts";
+
+/** A uniformly random integer from `lo` to `hi`, both included. */
+export function randomInt(lo: number, hi: number): number {
+  return lo + Math.floor(Math.random() * (hi - lo + 1));
+}
+
+/** Most points distribute() spreads, and most bins (MUX's limits). */
+const MAX_POINTS = 1_000_000;
+const MAX_BINS = 2000;
+
+/** Sides of a successes() die. */
+const D10 = 10;
+
+/** The random family. */
+export const randomFunctions: FunctionDef[] = [
+  define("lrand", 3, 4, (ev, _f, args) => {
+    const sep = sepOf(args[3], { allowNull: true });
+    if (typeof sep !== "string") return sep.error;
+    const n = Math.min(toInt32(args[2]), ev.lbuf);
+    if (n < 1) return "";
+    const lo = toInt32(args[0]), hi = toInt32(args[1]);
+    if (lo > hi) return "";
+    let out = String(randomInt(lo, hi));
+    for (let i = 1; i < n && out.length < ev.lbuf; i++) out += sep + randomInt(lo, hi);
+    return out;
+  }),
+  define("distribute", 2, 3, (_ev, _f, args) => {
+    const osep = sepOf(args[2], { allowNull: true });
+    if (typeof osep !== "string") return osep.error;
+    if (!isInteger(args[0])) return "#-1 ARG1 IS NOT AN INTEGER";
+    if (!isInteger(args[1])) return "#-1 ARG2 IS NOT AN INTEGER";
+    const points = toInt32(args[0]), bins = toInt32(args[1]);
+    if (points < 0 || points > MAX_POINTS || bins <= 0 || bins > MAX_BINS) {
+      return "#-1 OUT OF RANGE";
+    }
+    const counts = new Array<number>(bins).fill(0);
+    for (let i = 0; i < points; i++) counts[Math.floor(Math.random() * bins)]++;
+    return counts.join(osep);
+  }),
+  define("successes", 2, 3, (_ev, _f, args) => {
+    if (!isInteger(args[0]) || !isInteger(args[1])) return "#-1 ARGUMENTS MUST BE INTEGERS";
+    const dice = toInt32(args[0]);
+    if (dice === 0) return "0";
+    if (dice < 0) return "#-1 NUMBER OF DICE SHOULD BE > 0";
+    if (dice > 100) return "#-1 TOO MANY DICE FOR ME TO ROLL";
+    const target = toInt32(args[1]);
+    // Each die from the target up is a success, each 1 a botch (MUX's version 0; its
+    // default table smooths the odds, the rolls here are plain d10s).
+    if (target <= 0) return String(dice);
+    if (target > D10) return "0";
+    let net = 0;
+    for (let i = 0; i < dice; i++) {
+      const roll = randomInt(1, D10);
+      if (roll === 1) net--;
+      else if (roll >= target) net++;
+    }
+    return String(net);
+  }),
+];
