@@ -9,7 +9,8 @@
  * The cases file holds one expression per line (as `think` would take it); lines starting
  * with `!` are setup commands run first (`!&TEST me=...`), `#` lines are comments. It logs in
  * as the game's first wizard (`Wizard`/`potrzebie` unless --user/--password), sets ANSI and
- * COLOR256 on it so colour shows as escapes, and sends each case between markers.
+ * COLOR256 on it so colour shows as escapes and UNICODE so text is UTF-8 both ways, and sends
+ * each case between markers.
  */
 import { parseArgs } from "node:util";
 
@@ -60,7 +61,8 @@ async function send(line: string): Promise<void> {
 await send(`connect ${values.user} ${values.password}`);
 await send("think LOGGED-IN-MARK");
 await until("LOGGED-IN-MARK");
-for (const cmd of ["@set me=ANSI", "@set me=COLOR256", ...setup]) {
+// UNICODE makes the session UTF-8 both ways (the recorder negotiates no charset).
+for (const cmd of ["@set me=ANSI", "@set me=COLOR256", "@set me=UNICODE", ...setup]) {
   await send(cmd);
 }
 await send("think SETUP-DONE-MARK");

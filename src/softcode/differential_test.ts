@@ -33,6 +33,15 @@ const DIFFERENT: Record<string, string> = {
   "[round(2.675,2)]":
     "MUX's own strtod reads 2.675 one unit in the last place high (2.68, not 2.67)",
   "[add(1e-320,0)]": "MUX's strtod reads a subnormal 1e-320 as 0",
+  "[chr(-1)] [chr(1114112)] [chr(65.5)]":
+    "MUX 2.12 answers a stale character for a code point out of range; here, an error",
+  "[strmatch(héllo,h?llo)] [ucstr(ß)]":
+    "MUX 2.12's wildcards match bytes (? is not é); here, characters",
+  "[strip(héllo,é)] [wordpos(日本 語,4)]":
+    "MUX 2.12's strip() and wordpos() count bytes of non-ASCII letters; here, characters",
+  "[error()]": "error() answers the engine's own unknown-command message",
+  "[art(ansi(r,apple))]":
+    "MUX 2.12 reads the colour code as the word's first letter; here, colour is ignored",
   "[digest(md5,abc)]":
     "digest() offers md5, sha256 and the other common digests (MUX without SSL: sha1 only)",
   "[crc32(é)] [sha1(é)]":

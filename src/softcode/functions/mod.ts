@@ -10,6 +10,7 @@ import { geometryFunctions } from "./geometry.ts";
 import { radixFunctions } from "./radix.ts";
 import { randomFunctions } from "./random.ts";
 import { digestFunctions } from "./digest.ts";
+import { textFunctions } from "./text.ts";
 
 export { FunctionRegistry } from "./define.ts";
 
@@ -48,6 +49,7 @@ export function builtinFunctions(): FunctionRegistry {
     ...radixFunctions,
     ...randomFunctions,
     ...digestFunctions,
+    ...textFunctions,
   );
   for (const [alias, target] of ALIASES) table.alias(alias, target);
   return table;

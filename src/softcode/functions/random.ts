@@ -2,7 +2,7 @@
 import { define } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import { isInteger, toInt32 } from "../numbers.ts";
-import { sepOf } from "../list.ts";
+import { sepOf, splitList } from "../list.ts";
 
 /** A uniformly random integer from `lo` to `hi`, both included. */
 export function randomInt(lo: number, hi: number): number {
@@ -41,6 +41,19 @@ export const randomFunctions: FunctionDef[] = [
     const counts = new Array<number>(bins).fill(0);
     for (let i = 0; i < points; i++) counts[Math.floor(Math.random() * bins)]++;
     return counts.join(osep);
+  }),
+  define("choose", 2, 3, (_ev, _f, args) => {
+    const sep = sepOf(args[2]);
+    if (typeof sep !== "string") return sep.error;
+    const items = splitList(args[0], sep);
+    // The weights are always a space-separated list, whatever the items' delimiter.
+    const weights = splitList(args[1], " ");
+    if (items.length !== weights.length) return "#-1 LISTS MUST BE OF EQUAL SIZE";
+    let total = 0;
+    const upTo = weights.map((w) => (total += Math.max(0, toInt32(w))));
+    if (total <= 0) return "";
+    const pick = randomInt(1, total);
+    return items[upTo.findIndex((t) => pick <= t)];
   }),
   define("successes", 2, 3, (_ev, _f, args) => {
     if (!isInteger(args[0]) || !isInteger(args[1])) return "#-1 ARGUMENTS MUST BE INTEGERS";

@@ -203,11 +203,12 @@ export const stringFunctions: FunctionDef[] = [
     return mapText(s, (t) => {
       if (done || !t) return t;
       done = true;
-      return t[0].toUpperCase() + t.slice(1);
+      const first = String.fromCodePoint(t.codePointAt(0)!);
+      return upper(first) + t.slice(first.length);
     });
   }, { parse: 1 }),
-  define("lcstr", 1, 1, (_ev, _f, args) => mapText(args[0], (t) => t.toLowerCase()), { parse: 1 }),
-  define("ucstr", 1, 1, (_ev, _f, args) => mapText(args[0], (t) => t.toUpperCase()), { parse: 1 }),
+  define("lcstr", 1, 1, (_ev, _f, args) => mapText(args[0], lower), { parse: 1 }),
+  define("ucstr", 1, 1, (_ev, _f, args) => mapText(args[0], upper), { parse: 1 }),
   define("lit", 1, 1, (_ev, _f, args) => args[0], { lazy: true, parse: 1, raw: true }),
   define("null", 1, 1, () => ""),
   define("@@", 1, 1, () => "", { lazy: true, parse: 1 }),
@@ -243,8 +244,10 @@ export const stringFunctions: FunctionDef[] = [
   }),
   define("squish", 0, 2, (_ev, _f, args) => {
     if (!args.length) return "";
-    const sep = sepOf(args[1]);
-    if (typeof sep !== "string") return sep.error;
+    const given = sepOf(args[1]);
+    if (typeof given !== "string") return given.error;
+    // MUX squishes runs of the delimiter's first character.
+    const sep = [...given][0] ?? " ";
     const run = new RegExp(`(?:${escapeRe(sep)})+`, "g");
     return mapText(args[0], (t) => t.replace(run, sep));
   }),
@@ -275,8 +278,10 @@ export const stringFunctions: FunctionDef[] = [
     return sliceVisible(s, charIndex(at, hit + p.length), at.length);
   }),
   define("pos", 2, 2, (_ev, _f, args) => {
+    const want = stripMarkup(args[0]);
+    if (want === "") return "#-1";
     const { plain, at } = plainAndMap(args[1]);
-    const hit = plain.indexOf(stripMarkup(args[0]));
+    const hit = plain.indexOf(want);
     return hit < 0 ? "#-1" : String(charIndex(at, hit) + 1);
   }),
   define("lpos", 2, 2, (_ev, _f, args) => {
@@ -326,7 +331,7 @@ export const stringFunctions: FunctionDef[] = [
   }),
   define("ord", 1, 1, (_ev, _f, args) => {
     const chars = charsOf(args[0]);
-    if (chars.length !== 1) return "#-1 FUNCTION (ORD) EXPECTS ONE CHARACTER";
+    if (chars.length !== 1) return "#-1 FUNCTION EXPECTS ONE CHARACTER";
     return String(chars[0].codePointAt(0));
   }),
   define("reverse", 1, 1, (_ev, _f, args) => reverseText(args[0]), { parse: 1 }),
@@ -334,6 +339,29 @@ export const stringFunctions: FunctionDef[] = [
   define("align", 2, 100, (_ev, _f, args) => align(args)),
   define("strmatch", 2, 2, (ev, _f, args) => bool(ev.wild(args[1], args[0]))),
 ];
+
+/**
+ * Text in upper or lower case, one character for one (MUX maps each character alone:
+ * `ucstr(ß)` stays `ß`, where full Unicode casing would give `SS`).
+ */
+function recase(t: string, up: boolean): string {
+  const all = up ? t.toUpperCase() : t.toLowerCase();
+  if (all.length === t.length) return all;
+  let out = "";
+  for (const ch of t) {
+    const c = up ? ch.toUpperCase() : ch.toLowerCase();
+    out += c.length === ch.length ? c : ch;
+  }
+  return out;
+}
+
+function upper(t: string): string {
+  return recase(t, true);
+}
+
+function lower(t: string): string {
+  return recase(t, false);
+}
 
 function justifyFn(args: string[], align: "l" | "r" | "c"): string {
   const width = Math.max(0, Math.min(toInt(args[1]), 7999));

@@ -1,0 +1,93 @@
+/** The string families, from their help texts: UTF-8 and colour aware. */
+import assert from "node:assert/strict";
+import { testSoftcode } from "../_test_world.ts";
+import { stripMarkup } from "../markup.ts";
+
+Deno.test("softcode strings: lengths and slices count characters, not bytes or colour", () => {
+  const { run, raw } = testSoftcode();
+  assert.equal(run("[strlen(héllo)] [strlen(日本語)] [strlen(ansi(r,abc))]"), "5 3 3");
+  assert.equal(
+    run("[left(héllo,2)] [right(日本語,2)] [mid(héllo,1,2)] [reverse(héllo)]"),
+    "hé 本語 él olléh",
+  );
+  assert.equal(stripMarkup(raw("[mid(a[ansi(r,bcd)]e,2,2)]")), "cd");
+  assert.equal(run("[strmem(é)] [strmem(This is a test)]"), "2 14");
+});
+
+Deno.test("softcode strings: searching and cutting", () => {
+  const { run } = testSoftcode();
+  assert.equal(
+    run("[before(abc def,c)] [after(a-b-c,-)] [pos(ö,wörld)] [pos(,abc)]"),
+    "ab b-c 2 #-1",
+  );
+  assert.equal(
+    run("[lpos(a-b-c,-)] [wordpos(This is a test, 5)] [wordpos(This is a test, 20)]"),
+    "1 3 2 #-1",
+  );
+  assert.equal(run("[squish(  a   b  c  )] [squish(aXXbXXXc,XX)]"), "a b c aXbXc");
+});
+
+Deno.test("softcode strings: characters", () => {
+  const { run } = testSoftcode();
+  assert.equal(
+    run("[chr(233)] [chr(9731)] [ord(é)] [ord(ab)]"),
+    "é ☃ 233 #-1 FUNCTION EXPECTS ONE CHARACTER",
+  );
+  assert.equal(run("[ucstr(abc Déf)] [lcstr(ÉÀ)] [ucstr(ß)] [capstr(éa)]"), "ABC DÉF éà ß Éa");
+  assert.equal(run("[escape(a\\[b\\]c)] [secure(a\\[b\\]c)]"), "\\a\\[b\\]c a b c");
+});
+
+Deno.test("softcode strings: art, merge, strip, tr", () => {
+  const { run } = testSoftcode();
+  assert.equal(
+    run(
+      "[art(TinyMUX)] [art(umbrella)] [art(unicycle)] [art(ytterbium)] [art(one-sided)] [art(avocado)]",
+    ),
+    "a an a an a an",
+  );
+  assert.equal(
+    run("[merge(AB--EF,abcdef,-)] [merge(AB[space(2)]EF,abcdef,)] [merge(abc,de,x)]"),
+    "ABcdEF ABcdEF #-1 STRING LENGTHS MUST BE EQUAL",
+  );
+  assert.equal(
+    run("[strip(This is a test,is)] [strip(abcdefgABCDEFG,azGy!7$B)]"),
+    "Th  a tet bcdefgACDEF",
+  );
+  assert.equal(
+    run(
+      "[tr(hello,abcdefghijklmnopqrstuvwxyz,nopqrstuvwxyzabcdefghijklm)] [tr(uryyb, a-z, n-za-m)]",
+    ),
+    "uryyb hello",
+  );
+  assert.equal(run("[tr(This is an example, a-Z, n-za-mN-ZA-M)]"), "Guvf vf na rknzcyr");
+});
+
+Deno.test("softcode strings: accents", () => {
+  const { run } = testSoftcode();
+  assert.equal(
+    run("[accent(Aule,xxx:)] [accent(The Nina was a ship,The Ni~a was a ship)]"),
+    "Aulë The Niña was a ship",
+  );
+  assert.equal(
+    run("[accent(Khazad ai-menu!,Khaz^d ai-m^nx!)] [accent(s?,Bu)]"),
+    "Khazâd ai-mênu! ß¿",
+  );
+  assert.equal(
+    run("[stripaccents(héllo wörld)] [stripaccents(ÀÉÎÕÜ çñ Łódź)]"),
+    "hello world AEIOU cn Lodz",
+  );
+});
+
+Deno.test("softcode strings: translate, scramble and the counters", () => {
+  const { run } = testSoftcode();
+  assert.equal(
+    run("[translate(a%rb,s)] [translate(a%rb,p)] [translate(ansi(r,abc),p)]"),
+    "a b a%rb %xrabc",
+  );
+  assert.equal(run("[strlen(scramble(abcdef))] [strlen(strip(scramble(abcdef),abcdef))]"), "6 0");
+  assert.equal(run("[fdepth()] [fcount(add(1,add(2,3)))] [subeval(\\%r)]"), "1 2 \r\n");
+  assert.equal(
+    run("[choose(a b c,1 0 0)] [choose(a b c,0 0 5)] [choose(a|b,0|1,|)]"),
+    "a c #-1 LISTS MUST BE OF EQUAL SIZE",
+  );
+});
