@@ -179,8 +179,12 @@ function loop(
   return out;
 }
 
-/** The u-function an attribute reference names, for map/filter/fold/sortby/foreach. */
-function ufunOf(ev: Evaluation, frame: Frame, ref: string): { id: string; text: string } | string {
+/** The u-function an attribute reference names, for map(), filter() and the other list appliers. */
+export function ufunOf(
+  ev: Evaluation,
+  frame: Frame,
+  ref: string,
+): { id: string; text: string } | string {
   const a = fetchAttr(ev, frame, ref);
   if ("out" in a) return a.out;
   return { id: a.id, text: a.attr.value };
@@ -322,7 +326,7 @@ export const controlFunctions: FunctionDef[] = [
       ev,
       splitList(args[1], sep),
       osep,
-      (item, n) => callAttr(ev, f, u.id, u.text, [item, String(n), ...extra]),
+      (item) => callAttr(ev, f, u.id, u.text, [item, ...extra]),
     );
   }),
   define("filter", 2, 13, (ev, f, args) => {
@@ -334,8 +338,8 @@ export const controlFunctions: FunctionDef[] = [
     if (typeof osep !== "string") return osep.error;
     const extra = args.slice(4);
     const kept: string[] = [];
-    loop(ev, splitList(args[1], sep), "", (item, n) => {
-      if (callAttr(ev, f, u.id, u.text, [item, String(n), ...extra]) === "1") kept.push(item);
+    loop(ev, splitList(args[1], sep), "", (item) => {
+      if (callAttr(ev, f, u.id, u.text, [item, ...extra]) === "1") kept.push(item);
       return "";
     });
     return kept.join(osep);
@@ -345,15 +349,17 @@ export const controlFunctions: FunctionDef[] = [
     if (typeof u === "string") return u;
     const sep = sepOf(args[3]);
     if (typeof sep !== "string") return sep.error;
+    // An empty list still calls the function once, with an empty item, as MUX's does.
     const items = splitList(args[1], sep);
+    if (!items.length) items.push("");
     let acc: string;
-    let start = 0;
-    if (args.length >= 3 && args[2] !== undefined) {
-      acc = args[2];
-    } else {
-      if (!items.length) return "";
-      acc = items[0];
+    let start: number;
+    if (args.length >= 3) {
+      acc = callAttr(ev, f, u.id, u.text, [args[2], items[0]]);
       start = 1;
+    } else {
+      acc = callAttr(ev, f, u.id, u.text, [items[0], items[1] ?? ""]);
+      start = 2;
     }
     loop(ev, items.slice(start), "", (item) => {
       acc = callAttr(ev, f, u.id, u.text, [acc, item]);

@@ -11,6 +11,7 @@ import { radixFunctions } from "./radix.ts";
 import { randomFunctions } from "./random.ts";
 import { digestFunctions } from "./digest.ts";
 import { textFunctions } from "./text.ts";
+import { listApplyFunctions } from "./listapply.ts";
 
 export { FunctionRegistry } from "./define.ts";
 
@@ -50,6 +51,7 @@ export function builtinFunctions(): FunctionRegistry {
     ...randomFunctions,
     ...digestFunctions,
     ...textFunctions,
+    ...listApplyFunctions,
   );
   for (const [alias, target] of ALIASES) table.alias(alias, target);
   return table;

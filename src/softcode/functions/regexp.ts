@@ -18,7 +18,7 @@ export const MAX_PATTERN = 1000;
 const MAX_COMPILED = 500;
 
 /** A compiled pattern, or MUX's error text. */
-function compile(ev: Evaluation, pattern: string, caseless: boolean): RE2JS | string {
+export function compileRegexp(ev: Evaluation, pattern: string, caseless: boolean): RE2JS | string {
   if (pattern.length > MAX_PATTERN) return "#-1 REGEXP ERROR pattern too long";
   const cache = ev.sc.regexps;
   const key = (caseless ? "i" : "c") + pattern;
@@ -37,7 +37,7 @@ function compile(ev: Evaluation, pattern: string, caseless: boolean): RE2JS | st
 
 /** regmatch() and regmatchi(): 1 when the pattern is found, setting registers from groups. */
 function regmatch(ev: Evaluation, args: string[], caseless: boolean): string {
-  const re = compile(ev, args[1], caseless);
+  const re = compileRegexp(ev, args[1], caseless);
   if (typeof re === "string") return re;
   const m = re.matcher(stripMarkup(args[0]));
   if (!m.find()) return "0";

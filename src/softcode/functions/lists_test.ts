@@ -1,0 +1,83 @@
+/** The list families, from their help texts: delimiters, output separators, appliers. */
+import assert from "node:assert/strict";
+import { testSoftcode } from "../_test_world.ts";
+
+function world() {
+  const t = testSoftcode();
+  const set = (name: string, value: string) => t.world.set(t.wiz, name, value);
+  set("ADD", "[add(%0,%1)]");
+  set("ODD", "[mod(%0,2)]");
+  set("CAT", "%0-%1");
+  set("SUM3", "[add(%0,%1,%2)]");
+  set("BOOL", "%0");
+  set("SORT", "[sort(%0)]");
+  set("NE3", "[neq(%0,3)]");
+  set("SHOW", "<%0>");
+  return t;
+}
+
+Deno.test("softcode lists: picking and editing with delimiters", () => {
+  const { run } = world();
+  assert.equal(
+    run("[ldelete(a b c d,1 3)] [ldelete(a|b|c,2,|,-)] [replace(a b c,-1,x)]"),
+    "b d a-c a b x",
+  );
+  assert.equal(
+    run("[insert(a b c,4,x)] [insert(a|b,2,x,|,-)] [splice(a b c,x y z,b)]"),
+    "a b c x a-x-b a y c",
+  );
+  assert.equal(
+    run("[matchall(apple banana bob,b*)] [matchall(a b,x)] [revwords(a|b|c,|,-)]"),
+    "2 3 0 c-b-a",
+  );
+  assert.equal(
+    run("[lnum(1,10,,2)] [lnum(10,1,,3)] [itemize(a|b|c,|,or,;)]"),
+    "1 3 5 7 9 10 7 4 1 a; b; or c",
+  );
+  assert.equal(
+    run("[unique(a b a c b d)] [unique(a A b a,i)] [unique(1 2 2.0 3,f)] [unique(3 1 2 1 3,n,,|)]"),
+    "a b c d a b 1 2 3 3|1|2",
+  );
+  assert.equal(
+    run("[lreplace(a b c,1,X)] [linsert(red blue green,1,yellow)] [linsert(a|b|c,5,z,|)]"),
+    "a X c red yellow blue green a|b|c|z",
+  );
+});
+
+Deno.test("softcode lists: appliers", () => {
+  const { run } = world();
+  assert.equal(
+    run("[map(ADD,1 2 3,,,5)] [filter(ODD,1 2 3 4 5)] [filterbool(BOOL,1 0 abc #-1 2)]"),
+    "6 7 8 1 3 5 1 abc 2",
+  );
+  assert.equal(run("[fold(ADD,1 2 3 4)] [fold(ADD,1 2 3,10)] [fold(ADD,)]"), "10 16 0");
+  assert.equal(run("[step(SUM3,1 2 3 4 5 6,3)] [step(CAT,a|b|c|d,2,|,-)]"), "6 15 a-b-c-d");
+  assert.equal(
+    run("[mix(CAT,a b c,1 2 3)] [mix(SUM3,1 2,3 4,5 6,)] [munge(SORT,c a b,1 2 3)]"),
+    "a-1 b-2 c-3 9 12 2 3 1",
+  );
+  assert.equal(
+    run("[while(SHOW,NE3,1 2 3 4 5,0)] [while(SHOW,NE3,1|2|3|4,0,|,-)]"),
+    "<1> <2> <3> <1>-<2>-<3>",
+  );
+  assert.equal(run("[until(SHOW,BOOL,a b c d,^c$)]"), "<a> <b> <c>");
+  assert.match(run("[until(SHOW,BOOL,a b,\\()]"), /^#-1 REGEXP ERROR/);
+});
+
+Deno.test("softcode lists: step() tells the executor of a bad step size", () => {
+  const t = world();
+  assert.equal(t.run("[step(CAT,a b,0)]"), "");
+  assert.deepEqual(t.world.sent.map((s) => s.msg), ["Illegal step size."]);
+});
+
+Deno.test("softcode lists: random picks keep every item once", () => {
+  const { run } = world();
+  assert.equal(
+    run("[words(shuffle(a b c d))] [sort(shuffle(c a b))] [sort(shuffle(c|a|b,|),,|)]"),
+    "4 a b c a|b|c",
+  );
+  assert.equal(
+    run("[pickrand()] [pickrand(a)] [pickrand(a|a,|)] [words(pickrand(a b c))]"),
+    " a a 1",
+  );
+});
