@@ -125,11 +125,19 @@ export class TestWorld {
 }
 
 /** A softcode engine over a fresh test world with a room (#0) and a wizard (#1) in it. */
-export function testSoftcode(limits: Partial<SoftcodeLimits> = {}) {
+export function testSoftcode(
+  limits: Partial<SoftcodeLimits> = {},
+  monotonic?: () => number,
+) {
   const world = new TestWorld();
   const room = world.add("Limbo", "room");
   const wiz = world.add("Wizard", "player", { location: room, flags: ["wizard"] });
-  const sc = new Softcode({ ports: world.ports(), functions: builtinFunctions(), limits });
+  const sc = new Softcode({
+    ports: world.ports(),
+    functions: builtinFunctions(),
+    limits,
+    monotonic,
+  });
   /** Evaluates as the wizard, `think`-style; colour markers removed. */
   const run = (text: string, executor = wiz) => stripMarkup(sc.evaluate(text, { executor }));
   /** Evaluates as the wizard, keeping colour markers. */
