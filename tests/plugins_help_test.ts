@@ -184,12 +184,18 @@ Deno.test("help plugin: sources, priorities, REST writes, path safety and in-gam
     await alice.cmd("help zzzz", /No help for 'zzzz'/);
     // Help that talks about %r shows it, rather than breaking the line there.
     const wiki = stripColour((await alice.cmd("help wiki", isType("help"))).msg);
-    assertMatch(wiki, /Use %r for a line break in a body written in game \(%r%r starts/);
+    assertMatch(wiki, /Use %r for a line break in a body written in game\s+\(%r%r\s+starts/);
     const help = stripColour((await alice.cmd("help help", isType("help"))).msg);
-    assertMatch(help, /\(colour codes and %r allowed\)/);
+    assertMatch(help, /\(colour codes and %r\s+allowed\)/);
     // TinTin++ players learn to type \; for a semicolon.
     const clients = stripColour((await alice.cmd("help tintin", isType("help"))).msg);
     assertMatch(clients, /@dig Garden=North\\;n,South\\;s/);
+    // An 80-column client gets help wrapped to 80 columns, each paragraph reflowed (the files
+    // are written 100 wide): no line for the client to break at its margin.
+    alice.ws.sendJson({ type: "window", width: 80 });
+    const narrow = stripColour((await alice.cmd("help clients", isType("help"))).msg);
+    for (const l of narrow.split("\n")) assert(l.length <= 80, `fits 80 columns: ${l}`);
+    assertMatch(narrow, /\ntelnet, or the web client at the game's web address\.\n/);
     await alice.cmd("+help/set say=Hacked", /Permission denied/);
     await alice.cmd("+help/reload", /Permission denied/);
 
