@@ -14,6 +14,8 @@ export interface CommandInfo {
   help?: string;
   lock?: string;
   switches?: string[];
+  /** What guests may run: `true`, or the switches (`""`: none); absent, nothing (docs/guests.md). */
+  guests?: true | readonly string[];
   /** `core`, or the plugin that registered it. */
   owner: string;
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { api, ROOT } from "./harness.ts";
 import { isType, startPluginWorld } from "./plugins_world.ts";
+import { connectWs, pacedSender } from "./ws_client.ts";
 import { stripColour } from "../src/text/colour.ts";
 
 /** Every core command (docs/commands.md) must have a real help file. */
@@ -225,7 +226,7 @@ Deno.test("help plugin: sources, priorities, REST writes, path safety and in-gam
 });
 
 Deno.test("help lists only what the reader may use; topics are not shown as commands", async () => {
-  const w = await startPluginWorld(["Alice"]);
+  const w = await startPluginWorld(["Alice"], { config: { game: { guestEnabled: true } } });
   try {
     const base = w.srv.base;
     const { Root, Alice } = w.tokens;
@@ -283,6 +284,38 @@ Deno.test("help lists only what the reader may use; topics are not shown as comm
     const root = await w.login("Root");
     const staffIdx = await root.cmd("help", isType("help"));
     assertMatch(stripColour(staffIdx.msg), /@boot/);
+
+    // A guest's index lists only what guests may use, and each of those runs for a guest; the
+    // help of the rest can still be read by name.
+    const guest = await connectWs(w.srv, { client: "web" });
+    try {
+      guest.send("connect guest");
+      await guest.expect(isType("session"));
+      const send = pacedSender(guest);
+      await send("help");
+      const gIdx = await guest.expect(isType("help"));
+      const gTopics: string[] = gIdx.data.topics;
+      const gCommands = flat(gIdx.data.sections).filter((n) => !gTopics.includes(n));
+      for (const t of ["say", "who", "+bbread", "+chan", "help"]) {
+        assert(gCommands.includes(t), `${t} is listed for a guest`);
+      }
+      for (const t of ["@mail", "+bbpost", "@describe", "+request", "+note", "get"]) {
+        assert(!gCommands.includes(t), `${t} is not listed for a guest`);
+      }
+      assert(gTopics.includes("mail") && gTopics.includes("guests"), "topics stay");
+      guest.clear();
+      for (const c of gCommands) await send(c);
+      await send("think all-typed");
+      await guest.expect(/all-typed/);
+      const gRefused = guest.all.filter((m) =>
+        /^Huh\?|Permission denied|^Guests can't/.test(m.msg)
+      );
+      assertEquals(gRefused.map((m) => m.msg), [], `typed: ${gCommands.join(" ")}`);
+      await send("help @mail");
+      await guest.expect((m) => m.data.type === "help" && m.data.topic === "@mail");
+    } finally {
+      await guest.close();
+    }
   } finally {
     await w.stop();
   }

@@ -3,7 +3,12 @@
  * priority wins: database 100, files 50, command help 10. Files are indexed
  * once and re-indexed on `+help/reload` or when plugins add or drop help.
  */
-import { checkLock, type HelpSourcesView, type LockSubject } from "../../src/plugins/mod.ts";
+import {
+  checkLock,
+  type HelpSourcesView,
+  isGuest,
+  type LockSubject,
+} from "../../src/plugins/mod.ts";
 import type { HelpDb } from "./store.ts";
 import { type HelpFolder, readHelpFolder } from "./files.ts";
 import { toSection, toSlug } from "./slug.ts";
@@ -36,6 +41,8 @@ export interface CommandHelp {
   help?: string;
   /** Who may run it (default `connected`, as the dispatcher reads it). */
   lock?: string;
+  /** What guests may run of it (absent: nothing), as the dispatcher reads it. */
+  guests?: true | readonly string[];
 }
 
 /**
@@ -221,13 +228,29 @@ export class HelpTopics {
     return e && this.#visible(e, reader, this.#commandLocks()) ? e : null;
   }
 
-  /** The index `reader` sees: only commands it may run, and every other topic. */
+  /** Lower-cased names and aliases of the commands guests may run (some form of). */
+  #guestCommands(): Set<string> {
+    const open = new Set<string>();
+    for (const c of this.src.commands()) {
+      if (c.guests === true || (Array.isArray(c.guests) && c.guests.length)) {
+        for (const n of [c.name, ...(c.aliases ?? [])]) open.add(n.toLowerCase());
+      }
+    }
+    return open;
+  }
+
+  /**
+   * The index `reader` sees: only commands it may run, and every other topic. A guest's index
+   * lists only the commands guests may use; the others' help can still be read by name.
+   */
   async index(reader: HelpReader): Promise<HelpIndex> {
     const locks = this.#commandLocks();
+    const guestOnly = isGuest(reader.flags) ? this.#guestCommands() : null;
     const sections: Record<string, string[]> = {};
     const topics: string[] = [];
     for (const e of await this.all()) {
       if (!this.#visible(e, reader, locks)) continue;
+      if (guestOnly && this.#isCommand(e, locks) && !guestOnly.has(e.name)) continue;
       (sections[e.section] ??= []).push(e.name);
       if (!this.#isCommand(e, locks)) topics.push(e.name);
     }

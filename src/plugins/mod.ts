@@ -98,7 +98,7 @@ export {
   parseLock,
   validLock,
 } from "../world/locks.ts";
-export { atLeast, hasFlag, isStaff, levelOf } from "../world/flags.ts";
+export { atLeast, hasFlag, isGuest, isStaff, levelOf } from "../world/flags.ts";
 export { dbref, normalizeId } from "../world/ids.ts";
 export { objectNameProblem } from "../world/names.ts";
 export { canControl } from "../world/access.ts";
