@@ -197,3 +197,18 @@ Deno.test("hub: login flows over WebSocket", async (t) => {
     await srv.stop();
   }
 });
+
+Deno.test("hub: the prompt before login names connect guest in lines that fit 80 columns", async () => {
+  const srv = await startServer({ config: { game: { guestEnabled: true } } });
+  const c = await connectWs(srv.ws, { client: "web" });
+  try {
+    await c.expect(isType("connect"));
+    c.send("look");
+    const prompt = await c.expect(isType("prompt"));
+    assertMatch(prompt.msg, /connect guest/);
+    for (const line of prompt.msg.split("\n")) assert(line.length <= 80, `fits: ${line}`);
+  } finally {
+    await c.close();
+    await srv.stop();
+  }
+});

@@ -32,9 +32,9 @@ export interface LoginHost {
 export const PROMPT =
   "Please log in: connect <name> <password>  |  create <name> <password>  |  quit";
 
-/** The prompt, with `connect guest` when guests are open. */
+/** The prompt, with `connect guest` on a line of its own (80 columns) when guests are open. */
 function prompt(guests: boolean): string {
-  return guests ? `${PROMPT}  |  connect guest` : PROMPT;
+  return guests ? `${PROMPT}\n          or: connect guest   to look around as a guest` : PROMPT;
 }
 
 /** Reply to a failed `connect` (does not say which part was wrong). */
