@@ -26,6 +26,7 @@ import { join } from "node:path";
 // deno-lint-ignore no-explicit-any
 declare const document: any;
 declare const innerWidth: number;
+declare function getComputedStyle(e: unknown): { lineHeight: string };
 
 const XSS = `<img src=x onerror="document.title='pwned'">`;
 
@@ -269,6 +270,36 @@ Deno.test({
           document.querySelector(".who-pane")?.textContent?.includes("Bob")
         );
       });
+
+      await t.step(
+        "the width the client reports fits: the engine's rule lines stay one line",
+        async () => {
+          // Each bottom rule of help is exactly as wide as the width the client sent.
+          const rules = () =>
+            page.evaluate(() =>
+              [...document.querySelectorAll("#output .line")]
+                .filter((l) => /^-{20,}$/.test(l.textContent ?? ""))
+                .map((l) =>
+                  l.getBoundingClientRect().height / parseFloat(getComputedStyle(l).lineHeight)
+                )
+            ) as Promise<number[]>;
+          for (const size of [DESKTOP, PHONE]) {
+            await page.setViewportSize(size);
+            await page.waitForTimeout(600); // the client sends its width 300 ms after a resize
+            const before = (await rules()).length;
+            await command(page, "help");
+            const end = Date.now() + 10_000;
+            let seen = await rules();
+            while (seen.length === before && Date.now() < end) {
+              await page.waitForTimeout(50);
+              seen = await rules();
+            }
+            const last = seen[seen.length - 1];
+            assert(last !== undefined && last < 1.5, `one line at ${size.width}px: ${last} lines`);
+          }
+          await page.setViewportSize(DESKTOP);
+        },
+      );
 
       await t.step("a name in the who pane opens that player's profile", async () => {
         await bob.send("@desc me=A %chtall%cn sailor.");

@@ -168,9 +168,19 @@ export class PlayClient {
     this.ws.send(JSON.stringify({ type: "window", width: this.columns(), height: 40 }));
   }
 
+  /** How many characters of the output's font fit across it, inside its padding. */
   columns() {
-    const w = this.out.clientWidth || 640;
-    return Math.max(20, Math.min(250, Math.floor(w / 8.5)));
+    const style = getComputedStyle(this.out);
+    const inner = this.out.clientWidth - parseFloat(style.paddingLeft) -
+      parseFloat(style.paddingRight);
+    // Measured, not assumed: the font and its size follow the browser and the large-text setting.
+    const ctx = (this.measure ??= document.createElement("canvas").getContext("2d"));
+    let ch = 0;
+    if (ctx) {
+      ctx.font = `${style.fontSize} ${style.fontFamily}`;
+      ch = ctx.measureText("0".repeat(50)).width / 50;
+    }
+    return Math.max(20, Math.min(250, Math.floor((inner || 640) / (ch || 8.5))));
   }
 
   onFrame(raw) {
