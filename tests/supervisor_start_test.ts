@@ -142,6 +142,12 @@ Deno.test("supervisor: one line says where to play, once, also after an @reboot"
         `http://127\\.0\\.0\\.1:${srv.http}/ in a browser\\.`,
     );
     await srv.waitFor(where);
+    // After the lines it sums up, never before them.
+    const out = srv.output();
+    for (const line of [/engine: HTTP listening on /, /engine: WebSocket hub on /]) {
+      const at = out.search(line);
+      assert(at !== -1 && at < out.search(where), `${line} before the ready line:\n${out}`);
+    }
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
     try {
       await admin.send("@reboot");

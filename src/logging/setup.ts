@@ -46,7 +46,7 @@ const PIPE_READ_BYTES = 8192;
 
 /**
  * Passes a child's output on through `logger`, line by line, at `level` (or the level it gives
- * each line), showing each line to `tap` first; resolves when the stream ends. A child's pipe is read into one reused buffer: read as a plain stream, every read allocates a
+ * each line), showing each line to `tap` after logging it; resolves when the stream ends. A child's pipe is read into one reused buffer: read as a plain stream, every read allocates a
  * fresh 64 KiB buffer, and the few hundred waiting for a collection during a login storm left the
  * supervisor ~15 MB bigger for good (docs/bench.md).
  */
@@ -59,8 +59,8 @@ export async function pipeLines(
 ): Promise<void> {
   let rest = "";
   const pass = (line: string) => {
-    tap?.(line);
     logger.passThrough(line, typeof level === "function" ? level(line) : level, subsystem);
+    tap?.(line);
   };
   const lines = (text: string) => {
     const parts = (rest + text).split("\n");

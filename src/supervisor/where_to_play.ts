@@ -30,20 +30,25 @@ function publicHost(url: string): string | null {
   }
 }
 
-/** Watches the children's lines; calls `ready` once, when the engine and the sidecar listen. */
+/**
+ * Watches the children's lines; calls `ready` once, when the engine (HTTP and WebSocket) and the
+ * sidecar listen: after the last of those lines, so it is not followed by more start-up news.
+ */
 export class ReadyWatch {
-  #engine = false;
+  #http = false;
+  #ws = false;
   #telnet = false;
   #told = false;
 
   constructor(private readonly ready: () => void) {}
 
-  /** One line a child printed (its own text, as the child wrote it). */
+  /** One line a child printed (its own text, as the child wrote it), after it was logged. */
   line(text: string): void {
     if (this.#told) return;
-    if (/\bengine: HTTP listening on /.test(text)) this.#engine = true;
+    if (/\bengine: HTTP listening on /.test(text)) this.#http = true;
+    else if (/\bengine: WebSocket hub on /.test(text)) this.#ws = true;
     else if (/\btelnet: listening on /.test(text)) this.#telnet = true;
-    if (this.#engine && this.#telnet) {
+    if (this.#http && this.#ws && this.#telnet) {
       this.#told = true;
       this.ready();
     }

@@ -33,9 +33,9 @@ Deno.test("where to play: said once, when the engine and the sidecar both listen
   const w = new ReadyWatch(() => told++);
   w.line("2030-01-01T00:00:00.000Z INFO  telnet: listening on 0.0.0.0:4201, hub ws://...");
   assert.equal(told, 0);
-  w.line("engine: WebSocket hub on 0.0.0.0:4202");
-  assert.equal(told, 0);
   w.line("engine: HTTP listening on 0.0.0.0:4203");
+  assert.equal(told, 0);
+  w.line("engine: WebSocket hub on 0.0.0.0:4202");
   assert.equal(told, 1);
   // An @reboot's engine says it again; the owner heard it already.
   w.line("engine: HTTP listening on 0.0.0.0:4203");
