@@ -44,6 +44,9 @@ const DIFFERENT: Record<string, string> = {
     "MUX 2.12 reads the colour code as the word's first letter; here, colour is ignored",
   "[step(CAT,a b,0)] [step(CAT,a b,11)]":
     "the same here, but the test compares the result only, not the notice sent to the player",
+  "[regmatch(abc,\\()]": "the error names the fault in RE2's words, not PCRE's",
+  "[setq(10,x)]":
+    "named registers (setq(10,...) names one) are allowed, as in later MUX and PennMUSH",
   "[digest(md5,abc)]":
     "digest() offers md5, sha256 and the other common digests (MUX without SSL: sha1 only)",
   "[crc32(é)] [sha1(é)]":

@@ -452,7 +452,7 @@ function hasAttr(ev: Evaluation, f: Frame, args: string[], parents: boolean): st
 }
 
 /** The register key for a name: `0`-`9`, `a`-`z`, or a named one; null when invalid. */
-function regKey(ev: Evaluation, name: string): string | null {
+export function regKey(ev: Evaluation, name: string): string | null {
   const n = name.toLowerCase();
   if (/^[0-9a-z]$/.test(n)) return n;
   if (ev.sc.namedRegisters && /^[a-z0-9_]{2,32}$/.test(n)) return n;

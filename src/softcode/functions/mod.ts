@@ -12,6 +12,8 @@ import { randomFunctions } from "./random.ts";
 import { digestFunctions } from "./digest.ts";
 import { textFunctions } from "./text.ts";
 import { listApplyFunctions } from "./listapply.ts";
+import { jsonFunctions } from "./json.ts";
+import { registerFunctions } from "./registers.ts";
 
 export { FunctionRegistry } from "./define.ts";
 
@@ -52,6 +54,8 @@ export function builtinFunctions(): FunctionRegistry {
     ...digestFunctions,
     ...textFunctions,
     ...listApplyFunctions,
+    ...jsonFunctions,
+    ...registerFunctions,
   );
   for (const [alias, target] of ALIASES) table.alias(alias, target);
   return table;

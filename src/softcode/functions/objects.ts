@@ -645,17 +645,30 @@ function bitType(ev: Evaluation, o: DbObject): number {
 
 /** Names of the attributes of an object matching a pattern whose value holds a text. */
 function grep(ev: Evaluation, f: Frame, args: string[], caseless: boolean): string {
-  const o = thing(ev, f, args[0]);
-  if (typeof o === "string") return o;
   const want = caseless ? args[2].toLowerCase() : args[2];
+  return grepAttrs(ev, f, args[0], args[1], (v) => (caseless ? v.toLowerCase() : v).includes(want));
+}
+
+/**
+ * The names of the attributes of `ref` matching the wildcard `pattern` (all when empty) whose
+ * values pass `test`, among those the executor may read (grep(), regrep()).
+ */
+export function grepAttrs(
+  ev: Evaluation,
+  f: Frame,
+  ref: string,
+  pattern: string,
+  test: (value: string) => boolean,
+): string {
+  const o = thing(ev, f, ref);
+  if (typeof o === "string") return o;
   const out: string[] = [];
   for (const name of ev.ports.attributes.names(o.id)) {
     if (!ev.tick()) break;
-    if (!ev.wild(args[1] || "*", name)) continue;
+    if (!ev.wild(pattern || "*", name)) continue;
     const a = ev.ports.attributes.get(o.id, name);
     if (!a || !ev.mayRead(f.executor, o.id, a)) continue;
-    const v = caseless ? a.value.toLowerCase() : a.value;
-    if (v.includes(want)) out.push(name);
+    if (test(a.value)) out.push(name);
   }
   return out.join(" ");
 }

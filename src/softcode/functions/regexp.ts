@@ -8,8 +8,9 @@ import { RE2JS } from "re2js";
 import { define } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
-import { splitList } from "../list.ts";
+import { sepOf, splitList } from "../list.ts";
 import { stripMarkup } from "../markup.ts";
+import { grepAttrs } from "./objects.ts";
 
 /** Longest pattern compiled: the match costs pattern × text steps, so both are bounded. */
 export const MAX_PATTERN = 1000;
@@ -54,8 +55,84 @@ function regmatch(ev: Evaluation, args: string[], caseless: boolean): string {
   return "1";
 }
 
+/** regrab() and regraball(): the first word, or every word, the pattern is found in. */
+function regrab(ev: Evaluation, args: string[], caseless: boolean, all: boolean): string {
+  const sep = sepOf(args[2]);
+  if (typeof sep !== "string") return sep.error;
+  const osep = args[3] === undefined ? sep : sepOf(args[3], { allowNull: true });
+  if (typeof osep !== "string") return osep.error;
+  const re = compileRegexp(ev, args[1], caseless);
+  if (typeof re === "string") return re;
+  const out: string[] = [];
+  for (const w of splitList(args[0], sep)) {
+    if (!ev.tick()) break;
+    if (!re.matcher(stripMarkup(w)).find()) continue;
+    if (!all) return w;
+    out.push(w);
+  }
+  return out.join(osep);
+}
+
+/**
+ * The replacement text for one match: `$0`–`$99` are groups, `$<name>` named groups (later
+ * MUX's regedit()); a `$` before anything else stays.
+ */
+function substitute(m: ReturnType<RE2JS["matcher"]>, repl: string): string {
+  return repl.replace(/\$(\d{1,2}|<([A-Za-z_][A-Za-z0-9_]*)>)/g, (all, num: string, name) => {
+    try {
+      if (name !== undefined) return m.group(name) ?? "";
+      const n = Number(num);
+      return n <= m.groupCount() ? m.group(n) ?? "" : all;
+    } catch {
+      return all;
+    }
+  });
+}
+
+/** regedit() and its kin: each pattern in turn replaced (its first match, or all). */
+function regedit(ev: Evaluation, args: string[], caseless: boolean, all: boolean): string {
+  let text = stripMarkup(args[0]);
+  for (let i = 1; i + 1 < args.length; i += 2) {
+    const re = compileRegexp(ev, args[i], caseless);
+    if (typeof re === "string") return re;
+    const m = re.matcher(text);
+    let out = "";
+    let from = 0;
+    let at = 0;
+    while (at <= text.length && m.find(at)) {
+      if (!ev.tick()) break;
+      out += text.slice(from, m.start()) + substitute(m, args[i + 1]);
+      from = m.end();
+      if (out.length > ev.lbuf) return out.slice(0, ev.lbuf);
+      if (!all) break;
+      // After an empty match the scan moves on one character, so it always ends.
+      at = m.end() === m.start() ? m.end() + 1 : m.end();
+    }
+    text = out + text.slice(from);
+  }
+  return text;
+}
+
 /** The regular-expression family. */
 export const regexpFunctions: FunctionDef[] = [
   define("regmatch", 2, 3, (ev, _f, args) => regmatch(ev, args, false)),
   define("regmatchi", 2, 3, (ev, _f, args) => regmatch(ev, args, true)),
+  define("regrab", 2, 3, (ev, _f, args) => regrab(ev, args, false, false)),
+  define("regrabi", 2, 3, (ev, _f, args) => regrab(ev, args, true, false)),
+  define("regraball", 2, 4, (ev, _f, args) => regrab(ev, args, false, true)),
+  define("regraballi", 2, 4, (ev, _f, args) => regrab(ev, args, true, true)),
+  define("regedit", 3, 100, (ev, _f, args) => regedit(ev, args, false, false)),
+  define("regediti", 3, 100, (ev, _f, args) => regedit(ev, args, true, false)),
+  define("regeditall", 3, 100, (ev, _f, args) => regedit(ev, args, false, true)),
+  define("regeditalli", 3, 100, (ev, _f, args) => regedit(ev, args, true, true)),
+  define("regrep", 3, 3, (ev, f, args) => {
+    const re = compileRegexp(ev, args[2], false);
+    if (typeof re === "string") return re;
+    return grepAttrs(ev, f, args[0], args[1], (v) => re.matcher(stripMarkup(v)).find());
+  }),
+  define("regrepi", 3, 3, (ev, f, args) => {
+    const re = compileRegexp(ev, args[2], true);
+    if (typeof re === "string") return re;
+    return grepAttrs(ev, f, args[0], args[1], (v) => re.matcher(stripMarkup(v)).find());
+  }),
 ];
