@@ -10,6 +10,7 @@ import { bool, isReal, toInt, toReal, truthy } from "../numbers.ts";
 import { found, matchError, matchThing, parseObjAttr } from "../match.ts";
 import { upperAscii } from "../compile.ts";
 import type { SoftAttr } from "../ports.ts";
+import { toWire } from "../markup.ts";
 
 const MAX = 100;
 
@@ -302,6 +303,18 @@ export const controlFunctions: FunctionDef[] = [
       osep,
       (item, n) => ev.eval(f, replaceTokens(args[1], item, String(n), null), EVAL_ARG),
     );
+  }, { lazy: true }),
+  define("list", 2, 3, (ev, f, args) => {
+    // iter() whose results go to the enactor, one line each, instead of being returned.
+    const sep = lazySep(ev, f, args[2]);
+    if (typeof sep !== "string") return sep.error;
+    const items = splitList(ev.eval(f, args[0], EVAL_ARG), sep);
+    loop(ev, items, "", (item, n) => {
+      const line = ev.eval(f, replaceTokens(args[1], item, String(n), null), EVAL_ARG);
+      ev.ports.delivery.toObject(f.enactor, toWire(line));
+      return "";
+    });
+    return "";
   }, { lazy: true }),
   define("itext", 0, 1, (ev, _f, args) => {
     const n = Math.max(0, args.length ? toInt(args[0]) : 0);

@@ -81,3 +81,12 @@ Deno.test("softcode lists: random picks keep every item once", () => {
     " a a 1",
   );
 });
+
+Deno.test("softcode lists: list() tells the enactor each result on its own line", () => {
+  const t = world();
+  assert.equal(t.run("[list(a b c,<##:#@>)]"), "");
+  assert.deepEqual(t.world.sent.map((s) => s.msg), ["<a:1>", "<b:2>", "<c:3>"]);
+  t.world.sent.length = 0;
+  t.run("[list(x|y,[ansi(r,##)]%%,|)]");
+  assert.deepEqual(t.world.sent.map((s) => s.msg), ["%crx%cn%%", "%cry%cn%%"]);
+});
