@@ -73,6 +73,22 @@ function sortedSet(words: string[], cmp: (a: string, b: string) => number): stri
   return s.filter((w, i) => i === 0 || cmp(s[i - 1], w) !== 0);
 }
 
+/** A test of membership in `list` by a comparer: a binary search of the sorted list. */
+function memberOf(list: string[], cmp: (a: string, b: string) => number): (x: string) => boolean {
+  const sorted = [...list].sort(cmp);
+  return (x) => {
+    let lo = 0, hi = sorted.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const c = cmp(sorted[mid], x);
+      if (c === 0) return true;
+      if (c < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  };
+}
+
 function setOp(
   args: string[],
   op: (a: string[], b: string[], cmp: (x: string, y: string) => number) => string[],
@@ -219,14 +235,16 @@ export const listFunctions: FunctionDef[] = [
     2,
     5,
     (_ev, _f, args) =>
-      setOp(args, (a, b, cmp) => sortedSet(a, cmp).filter((x) => !b.some((y) => cmp(x, y) === 0))),
+      setOp(args, (a, b, cmp) => {
+        const inB = memberOf(b, cmp);
+        return sortedSet(a, cmp).filter((x) => !inB(x));
+      }),
   ),
   define(
     "setinter",
     2,
     5,
-    (_ev, _f, args) =>
-      setOp(args, (a, b, cmp) => sortedSet(a, cmp).filter((x) => b.some((y) => cmp(x, y) === 0))),
+    (_ev, _f, args) => setOp(args, (a, b, cmp) => sortedSet(a, cmp).filter(memberOf(b, cmp))),
   ),
   define("lnum", 0, 4, (ev, _f, args) => {
     if (!args.length) return "";
