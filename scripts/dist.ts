@@ -65,7 +65,7 @@ async function pinnedDeno(): Promise<string> {
 /**
  * The files under `paths` (relative to `root`) that git tracks, relative to `root`: what the
  * archive ships, never a local config, database, log or untracked plugin of the checkout's.
- * Tests and symlinks (plugins' test fixtures) stay behind.
+ * Tests, their helpers and data, and symlinks (plugins' test fixtures) stay behind.
  */
 export async function shippedFiles(root: string, paths: readonly string[]): Promise<string[]> {
   const out = await new Deno.Command("git", {
@@ -83,12 +83,19 @@ export async function shippedFiles(root: string, paths: readonly string[]): Prom
   }
   const files: string[] = [];
   for (const f of new TextDecoder().decode(out.stdout).split("\0")) {
-    if (!f || f.endsWith("_test.ts")) continue;
+    if (!f || isTestFile(f)) continue;
     // Tracked but deleted in the working tree, or a symlink: not shipped.
     const st = await Deno.lstat(join(root, f)).catch(() => null);
     if (st?.isFile) files.push(f);
   }
   return files;
+}
+
+/** A test, a test's helper (`_test_util.ts`, `_test_world.ts`, ...) or its data (`testdata/`). */
+function isTestFile(path: string): boolean {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  return base.endsWith("_test.ts") || (base.startsWith("_") && base.includes("test")) ||
+    /(?:^|\/)testdata\//.test(path);
 }
 
 /** Copies `files` (relative paths) from `from` to `to`, making folders as needed. */

@@ -96,7 +96,7 @@ Deno.test("dist: the archive starts a game with neither Deno nor Node on the PAT
   }
 });
 
-Deno.test("dist: ships what git tracks, never a checkout's untracked files, tests or links", async () => {
+Deno.test("dist: ships what git tracks, never a checkout's untracked files, tests, test data or links", async () => {
   const repo = await Deno.makeTempDir({ prefix: "ursamu-dist-files-" });
   const git = async (...args: string[]) => {
     const out = await new Deno.Command("git", {
@@ -112,7 +112,16 @@ Deno.test("dist: ships what git tracks, never a checkout's untracked files, test
       await Deno.mkdir(join(repo, f, ".."), { recursive: true });
       await Deno.writeTextFile(join(repo, f), f);
     };
-    for (const f of ["src/a.ts", "src/a_test.ts", "plugins/p/mod.ts", "text/motd.txt"]) {
+    const tracked = [
+      "src/a.ts",
+      "src/a_test.ts",
+      "src/_test_util.ts",
+      "src/b/testdata/cases.json",
+      "plugins/p/testdata/fixture/mod.ts",
+      "plugins/p/mod.ts",
+      "text/motd.txt",
+    ];
+    for (const f of tracked) {
       await write(f);
     }
     await Deno.symlink(join(repo, "src", "a.ts"), join(repo, "plugins", "p", "link.ts"));
