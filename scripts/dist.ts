@@ -106,6 +106,28 @@ async function copyFiles(from: string, to: string, files: readonly string[]): Pr
   }
 }
 
+/**
+ * Removes from the shipped deno.json the imports no shipped file names (the test suite's
+ * browser driver and accessibility checker), so `deno install` leaves their packages out of the
+ * archive and its lockfile. An import is kept when any file quotes it, alone or with a subpath.
+ */
+export async function dropUnusedImports(app: string, files: readonly string[]): Promise<string[]> {
+  const path = join(app, "deno.json");
+  const config = JSON.parse(await Deno.readTextFile(path));
+  const imports: Record<string, string> = config.imports ?? {};
+  const unused = new Set(Object.keys(imports));
+  for (const f of files) {
+    if (!/\.(?:ts|js)$/.test(f) || !unused.size) continue;
+    const text = await Deno.readTextFile(join(app, f));
+    for (const key of unused) {
+      if (text.includes(`"${key}"`) || text.includes(`"${key}/`)) unused.delete(key);
+    }
+  }
+  for (const key of unused) delete imports[key];
+  await Deno.writeTextFile(path, JSON.stringify(config, null, 2) + "\n");
+  return [...unused];
+}
+
 /** Builds the archive into `outDir`; returns its path. */
 export async function buildDist(outDir: string): Promise<string> {
   if (Deno.build.os !== "linux" || Deno.build.arch !== "x86_64") {
@@ -119,7 +141,9 @@ export async function buildDist(outDir: string): Promise<string> {
     await Deno.mkdir(join(top, "bin"), { recursive: true });
     await Deno.copyFile(await pinnedDeno(), join(top, "bin", "deno"));
     await Deno.chmod(join(top, "bin", "deno"), 0o755);
-    await copyFiles(ROOT, app, await shippedFiles(ROOT, APP_FILES));
+    const files = await shippedFiles(ROOT, APP_FILES);
+    await copyFiles(ROOT, app, files);
+    await dropUnusedImports(app, files);
     const env = {
       ...Deno.env.toObject(),
       DENO_NO_PACKAGE_JSON: "1",

@@ -28,6 +28,17 @@ Deno.test("dist: the archive starts a game with neither Deno nor Node on the PAT
     const names = (dir: string) => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
     assertEquals(names(scripts), names(join(ROOT, "system", "scripts")));
     assert(names(scripts).includes("+roll.ts"));
+    // The test suite's browser driver and accessibility checker stay behind.
+    const app = join(tmp, "unpacked", top, "app");
+    const shipped = JSON.parse(await Deno.readTextFile(join(app, "deno.json"))).imports;
+    for (const dev of ["playwright-core", "axe-core"]) {
+      assert(!(dev in shipped), `${dev} is not imported`);
+      assert(
+        !names(join(app, "node_modules", ".deno")).some((n) => n.startsWith(`${dev}@`)),
+        `${dev} is not shipped`,
+      );
+    }
+    assert("hono" in shipped && "hono/deno" in shipped, "what the game imports stays");
     const game = join(tmp, "game");
     await Deno.mkdir(game);
     const [http, ws, telnet] = freePorts(3);
