@@ -1,12 +1,12 @@
 /**
  * Helpers for the browser tests of the web client: Debian's Chromium driven by the npm
  * package playwright-core (never a downloaded browser), axe-core for accessibility, and
- * screenshots for review under tests/screenshots/.
+ * screenshots for review under the system's temporary directory (ursamu-screenshots/).
  */
 import { type Browser, chromium, type Page } from "playwright-core";
 import axe from "axe-core";
 import { join } from "node:path";
-import { ROOT } from "./harness.ts";
+import { tmpdir } from "node:os";
 
 /** Where Debian installs Chromium (`apt-get install chromium`). */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -82,9 +82,12 @@ export async function axeSerious(page: Page): Promise<AxeFinding[]> {
   });
 }
 
-/** Writes a screenshot to tests/screenshots/<name>.png for review (never compared). */
+/** Where screenshots go: outside the checkout, as everything a test writes. */
+export const SCREENSHOT_DIR = join(tmpdir(), "ursamu-screenshots");
+
+/** Writes a screenshot to SCREENSHOT_DIR/<name>.png for review (never compared). */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  const dir = join(ROOT, "tests", "screenshots");
+  const dir = SCREENSHOT_DIR;
   await Deno.mkdir(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: false });
 }

@@ -4,7 +4,7 @@
  * (playwright-core) against a real engine under the supervisor: logging in, talking with a
  * telnet player both ways, surviving @reboot without a new login, the down state, each portal
  * page's main action, hostile text shown as text, and axe-core on every page at phone and
- * desktop sizes (screenshots under tests/screenshots/).
+ * desktop sizes (screenshots under the temporary directory's ursamu-screenshots/).
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { api, register, ROOT, startServer, type TestServer } from "./harness.ts";
