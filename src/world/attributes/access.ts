@@ -7,6 +7,8 @@
  *   the attribute, and anyone at all when it is `visual` (DESC, SEX, ALIAS and MONIKER always are).
  * - Changing a value or clearing it: whoever controls the object; a `wizard` attribute only
  *   staff; a `locked` one nobody but staff until it is unlocked.
+ * - A name that starts with `_` is `wizard` and `hidden` by its name (MUX's rule): only staff
+ *   see, create, change or flag it, whatever flags it holds.
  * - Flags: as changing, and `hidden` and `wizard` only staff; `locked` also by the attribute's
  *   owner, on any object.
  */
@@ -24,6 +26,11 @@ export type AttrHolder = Pick<ObjectHead, "id" | "owner">;
 /** Names every reader may see, whatever their flags (MUX: DESC, SEX and LAST are always visual). */
 export const ALWAYS_VISUAL: ReadonlySet<string> = new Set(["DESC", "SEX", "ALIAS", "MONIKER"]);
 
+/** True for a name only staff see and set (`_NOTES`: MUX's wizard-and-hidden by name). */
+export function staffOnlyName(name: string): boolean {
+  return name.startsWith("_");
+}
+
 /** The player who owns what `actor` sets: itself for a player, else its owner (MUX's Owner()). */
 export function attrOwnerOf(actor: AttrActor & Pick<ObjectHead, "flags">): string {
   return actor.flags.includes("player") || !actor.owner ? actor.id : actor.owner;
@@ -31,7 +38,7 @@ export function attrOwnerOf(actor: AttrActor & Pick<ObjectHead, "flags">): strin
 
 /** True when `actor` may read `attr` of `obj`. */
 export function canSeeAttr(actor: AttrActor, obj: AttrHolder, attr: Attribute): boolean {
-  if (attr.flags.includes("hidden")) return isStaff(actor.flags);
+  if (attr.flags.includes("hidden") || staffOnlyName(attr.name)) return isStaff(actor.flags);
   if (attr.flags.includes("visual") || ALWAYS_VISUAL.has(attr.name)) return true;
   return canControl(actor, obj) || attr.owner === attrOwnerOf(actor);
 }
@@ -45,10 +52,13 @@ const DENIED: Refusal = { kind: "permission", message: "Permission denied." };
 export function attrWriteRefusal(
   actor: AttrActor,
   obj: AttrHolder,
+  name: string,
   existing: Attribute | null,
 ): Refusal | null {
   if (!canControl(actor, obj)) return DENIED;
-  if (!existing || isStaff(actor.flags)) return null;
+  if (isStaff(actor.flags)) return null;
+  if (staffOnlyName(name)) return DENIED;
+  if (!existing) return null;
   if (existing.flags.includes("wizard")) return DENIED;
   if (existing.flags.includes("locked")) {
     return {
@@ -71,6 +81,8 @@ export function attrFlagRefusal(
   if (STAFF_ONLY_ATTR_FLAGS.includes(flag) && !staff) {
     return { kind: "permission", message: `Only staff may set or clear ${flag} on an attribute.` };
   }
-  if (flag === "locked" && attr.owner === attrOwnerOf(actor)) return null;
-  return attrWriteRefusal(actor, obj, attr);
+  if (flag === "locked" && attr.owner === attrOwnerOf(actor) && !staffOnlyName(attr.name)) {
+    return null;
+  }
+  return attrWriteRefusal(actor, obj, attr.name, attr);
 }

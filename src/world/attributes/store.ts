@@ -899,7 +899,7 @@ function planWrite(
   value: string,
   ctx: QuotaContext,
 ): Plan | Refusal {
-  const refusal = attrWriteRefusal(actor, obj, existing);
+  const refusal = attrWriteRefusal(actor, obj, name, existing);
   if (refusal) return refusal;
   const problem = attrValueProblem(value);
   if (problem) return { kind: "invalid", message: problem };
@@ -946,7 +946,7 @@ function fieldWriteRefusal(
   name: string,
   value: string,
 ): Refusal | null {
-  const denied = attrWriteRefusal(actor, obj, null);
+  const denied = attrWriteRefusal(actor, obj, name, null);
   if (denied) return denied;
   if (typeof value !== "string") {
     return { kind: "invalid", message: "An attribute's value must be text." };

@@ -186,6 +186,33 @@ Deno.test("attributes: MUX's ownership, locked and wizard attributes, visibility
   }
 });
 
+Deno.test("attributes: a name starting with _ is staff's alone, as MUX has it", async () => {
+  for (const live of [true, false]) {
+    const f = await fixture(live);
+    try {
+      const { attrs, alice, wiz } = f;
+      // Staff notes on a player: the player controls itself, yet neither sees nor changes them.
+      await attrs.set(wiz, alice.id, "_NOTES", "staff only");
+      const notes = (await attrs.get(alice.id, "_notes"))!;
+      assert.ok(canSeeAttr(wiz, alice, notes));
+      assert.ok(!canSeeAttr(alice, alice, notes));
+      assert.ok(!canSeeAttr(alice, alice, { ...notes, owner: alice.id, flags: ["visual"] }));
+      assert.deepEqual((await attrs.visible(alice, alice)).map((a) => a.name), []);
+      await assert.rejects(attrs.set(alice, alice.id, "_NOTES", "x"), /Permission denied/);
+      await assert.rejects(attrs.set(alice, alice.id, "_NOTES", ""), /Permission denied/);
+      await assert.rejects(attrs.setFlag(alice, alice.id, "_NOTES", "visual", true));
+      await assert.rejects(attrs.setFlag(alice, alice.id, "_NOTES", "locked", true));
+      // Nor may a player make one of their own.
+      await assert.rejects(attrs.set(alice, alice.id, "_MINE", "x"), /Permission denied/);
+      assert.equal(await attrs.get(alice.id, "_MINE"), null);
+      assert.equal((await attrs.get(alice.id, "_NOTES"))?.value, "staff only");
+    } finally {
+      await f.attrs.close();
+      f.kv.close();
+    }
+  }
+});
+
 Deno.test("attributes: destroying an object removes them; a chown moves the unlocked ones", async () => {
   for (const live of [true, false]) {
     const f = await fixture(live);
