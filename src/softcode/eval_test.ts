@@ -26,6 +26,26 @@ Deno.test("softcode: %0-%9 and %+ come from the u() arguments", () => {
   assert.equal(t.run("[u(me/SHOW,a,b)]"), "a|b||2");
 });
 
+Deno.test("softcode: v() reads an argument, a substitution or an attribute, as MUX's does", () => {
+  const t = testSoftcode();
+  t.world.set(t.wiz, "SEX", "female");
+  t.world.set(t.wiz, "N", "an attribute named N");
+  t.world.set(t.wiz, "AB", "attribute AB");
+  t.world.set(t.wiz, "_A", "attribute _A");
+  // Recorded on TinyMUX 2.12: digits (as atol() reads them) are arguments, one letter (or #)
+  // is its %-substitution, two or more characters starting as a name are an attribute.
+  t.world.set(
+    t.wiz,
+    "SHOW",
+    "[v(0)]|[v(1)]|[v(01)]|[v(1abc)]|[v(+1)]|[v(-1)]|[v(10)]|[v(!)]|[v(=)]|[v(#)]|[v(n)]|[v(s)]" +
+      "|[v(ab)]|[v(_a)]|[v(nosuch)]",
+  );
+  assert.equal(
+    t.run("[u(me/SHOW,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10)]"),
+    `a0|a1|a1|a1|a1||a10|a0|a0|#${t.wiz}|Wizard|she|attribute AB|attribute _A|`,
+  );
+});
+
 Deno.test("softcode: named registers work as in newer MUX and PennMUSH", () => {
   const t = testSoftcode();
   assert.equal(t.run("[setq(total,42)]%q<total> [r(total)]"), "42 42");

@@ -204,15 +204,15 @@ export const controlFunctions: FunctionDef[] = [
   }, { lazy: true }),
   define("v", 1, 1, (ev, f, args) => {
     const name = args[0].trim();
-    if (!validAttrName(name)) return "";
-    if (name.length === 1 && !/[a-z_~]/i.test(name)) return "";
-    if (name.length === 1) {
-      // v(0)...: a single character is a positional argument in MUX.
-      const d = name.charCodeAt(0) - 48;
-      if (d >= 0 && d <= 9) return f.args[d] ?? "";
+    // MUX: a name that could start an attribute's is one (v(o) is %o when one character long);
+    // anything else is an argument number, read as atol() does (v(1st) is %1, v(!) is %0).
+    if (/^[a-z_~#.]/i.test(name)) {
+      if (name.length === 1) return ev.eval(f, "%" + name, EVAL_ARG);
+      if (!validAttrName(name)) return "";
+      return ev.readableAttr(f.executor, f.executor, name)?.value ?? "";
     }
-    const attr = ev.readableAttr(f.executor, f.executor, name);
-    return attr?.value ?? "";
+    const n = Number(/^[+-]?\d{0,9}/.exec(name)![0].replace(/^[+-]?$/, "0"));
+    return n >= 0 ? f.args[n] ?? "" : "";
   }, { raw: true }),
   define("get", 1, 1, (ev, f, args) => {
     const r = getAttr(ev, f, args[0]);
