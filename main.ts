@@ -13,8 +13,8 @@ import { startLogging } from "./src/logging/setup.ts";
 import type { Logger } from "./src/logging/logger.ts";
 import { type ProcessEnv, processEnv, processEnvironment } from "./src/config/process_env.ts";
 import { sidecarSecretFrom } from "./src/hub/sidecar_auth.ts";
-import { DirectTelnet } from "./src/telnet/direct_host.ts";
-import { handoffUnavailable } from "./src/telnet/handoff_support.ts";
+import { EngineHost } from "./src/telnet/handoff/engine_host.ts";
+import { handoffUnavailable } from "./src/telnet/handoff/support.ts";
 import { startMallocTrim } from "./src/runtime/malloc_trim.ts";
 import { lowerV8Helpers } from "./src/runtime/v8_helpers.ts";
 
@@ -71,10 +71,10 @@ async function start(
 }
 
 /**
- * Serves the telnet players whose sockets the sidecar hands over (src/telnet/direct_host.ts),
+ * Serves the telnet players whose sockets the sidecar hands over (src/telnet/handoff/engine_host.ts),
  * when there is a sidecar secret and the platform allows it; null: the sidecar serves them.
  */
-function serveTelnet(engine: Engine, plumbing: ProcessEnv): DirectTelnet | null {
+function serveTelnet(engine: Engine, plumbing: ProcessEnv): EngineHost | null {
   const secret = sidecarSecretFrom(plumbing.sidecarSecret, () => {/* the engine warned already */});
   if (secret === null || !plumbing.telnetHandoff) return null;
   const why = handoffUnavailable();
@@ -83,7 +83,7 @@ function serveTelnet(engine: Engine, plumbing: ProcessEnv): DirectTelnet | null 
     return null;
   }
   const cfg = engine.services.config.value;
-  const telnet = new DirectTelnet({
+  const telnet = new EngineHost({
     secret,
     link: engine.hub.openLocal(),
     gameName: cfg.game.name,

@@ -12,7 +12,12 @@ import { EXIT_CONFIG } from "./src/lifecycle.ts";
 import { startLogging } from "./src/logging/setup.ts";
 import { readTls } from "./src/tls/certs.ts";
 import { StartupError } from "./src/startup_error.ts";
-import { httpBaseFor, hubUrlFor, TelnetListenError, TelnetSidecar } from "./src/telnet/sidecar.ts";
+import {
+  httpBaseFor,
+  hubUrlFor,
+  TelnetListenError,
+  TelnetSidecar,
+} from "./src/telnet/sidecar/sidecar.ts";
 import { startMallocTrim } from "./src/runtime/malloc_trim.ts";
 import { lowerV8Helpers } from "./src/runtime/v8_helpers.ts";
 

@@ -3,7 +3,7 @@
  * that never reads) must not crash or stall the sidecar or other players.
  */
 import { assert } from "./assert.ts";
-import { prng } from "../src/telnet/_test_util.ts";
+import { prng } from "../src/telnet/protocol/_test_util.ts";
 import { register } from "./harness.ts";
 import { TelnetClient } from "./telnet_client.ts";
 import { startSupervised, telnetLogin } from "./supervised.ts";

@@ -12,9 +12,9 @@ import { register, type TestServer } from "./harness.ts";
 import { apart } from "./apart.ts";
 import { TelnetClient } from "./telnet_client.ts";
 import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
-import { decodeMessage, encodeMessage, handoffName } from "../src/telnet/handoff.ts";
-import { handoffUnavailable } from "../src/telnet/handoff_support.ts";
-import { openLibc, SeqPacketConn } from "../src/telnet/unix_fds.ts";
+import { decodeMessage, encodeMessage, handoffName } from "../src/telnet/handoff/messages.ts";
+import { handoffUnavailable } from "../src/telnet/handoff/support.ts";
+import { openLibc, SeqPacketConn } from "../src/telnet/handoff/unix_fds.ts";
 
 const ignore = handoffUnavailable() !== null;
 

@@ -10,7 +10,7 @@ import { register } from "./harness.ts";
 import { connectWs } from "./ws_client.ts";
 import { ADMIN, startSupervised } from "./supervised.ts";
 import { apart } from "./apart.ts";
-import { handoffUnavailable } from "../src/telnet/handoff_support.ts";
+import { handoffUnavailable } from "../src/telnet/handoff/support.ts";
 
 function findTintin(): string | null {
   const dirs = [...(Deno.env.get("PATH") ?? "").split(":"), "/usr/games", "/usr/local/games"];

@@ -8,7 +8,7 @@ import { dirname, normalize, resolve, sep } from "node:path";
 import type { BackupManifest } from "./backup.ts";
 import { countEntries } from "./snapshot.ts";
 import { readTar } from "./tar.ts";
-import { concatBytes } from "../telnet/bytes.ts";
+import { concatBytes } from "../telnet/protocol/bytes.ts";
 
 /** A restore that is refused; nothing was changed. */
 export class RestoreRefused extends Error {

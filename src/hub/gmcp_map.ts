@@ -4,7 +4,7 @@
  * telnet sidecar inside the frame (`gmcp: [package, payload]`); the sidecar forwards it, so
  * telnet code knows nothing of any plugin's messages (docs/protocol.md, "GMCP").
  */
-import { isGmcpPackage } from "../telnet/gmcp.ts";
+import { isGmcpPackage } from "../text/gmcp_package.ts";
 import type { OutboundData } from "./types.ts";
 
 /**

@@ -146,7 +146,7 @@ export class Hub implements HubApi {
 
   /**
    * The carrier of the telnet players the engine serves itself, on sockets the sidecar handed
-   * over (src/telnet/direct_host.ts). Its sessions are trusted as the sidecar's are: the
+   * over (src/telnet/handoff/engine_host.ts). Its sessions are trusted as the sidecar's are: the
    * sidecar proved itself on the channel the sockets came through.
    */
   openLocal(): LocalLink {

@@ -1,5 +1,5 @@
 /**
- * The hub's carrier for the telnet players the engine serves itself (src/telnet/direct_host.ts):
+ * The hub's carrier for the telnet players the engine serves itself (src/telnet/handoff/engine_host.ts):
  * what the sidecar link does across a socket, done in memory. Each session is a pair: the hub's
  * {@linkcode MuxSocket}, which a Connection uses like a WebSocket of its own, and a
  * {@linkcode LocalSocket}, which the player's telnet client dials and uses like one too. So
@@ -18,7 +18,7 @@
 import { type MuxOpen, MuxSocket, type SessionCarrier } from "./mux_link.ts";
 import { type EncodedFrame, TypedLine } from "./protocol.ts";
 import type { FrameSink } from "./connection.ts";
-import type { FrameTaker } from "../telnet/hub_link.ts";
+import type { FrameTaker } from "../telnet/sidecar/hub_link.ts";
 
 /**
  * Deliveries handed over per microtask. A frame's client writes its socket at the end of the

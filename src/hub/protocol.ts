@@ -26,7 +26,7 @@ export const MAX_WIDTH = 250;
 export class TypedLine {
   constructor(
     readonly text: string,
-    /** The pacer's id for it (see src/telnet/pacer.ts), answered once read; null: none. */
+    /** The pacer's id for it (see src/telnet/client/pacer.ts), answered once read; null: none. */
     readonly ack: number | null,
   ) {}
 }

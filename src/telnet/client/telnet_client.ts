@@ -1,0 +1,544 @@
+/**
+ * One telnet player: a socket and its telnet protocol state on one side, a hub session
+ * (client=telnet) on the other. It runs in the engine, on a socket the sidecar handed over
+ * (src/telnet/handoff/engine_host.ts), or in the sidecar itself, over its link (TLS, or no descriptor
+ * passing). Survives engine restarts either way: in the sidecar input is kept (bounded) while
+ * the hub is away and the session resumed with its token when it is back; in the engine its
+ * state is handed to the sidecar with the socket (`freeze`) and a new engine resumes it.
+ * This module wires the parts and owns the socket's life; the parts are the transport
+ * (transport.ts), the hub link (hub_link.ts), the session and its resume (hub_session.ts), the
+ * outbox of typed lines (outbox.ts), the frames (hub_frames.ts), the GMCP sent on
+ * (gmcp_relay.ts) and the password prompt (password_prompt.ts).
+ */
+import {
+  type ColourMode,
+  colourModeOf,
+  terminalColourDepth,
+  terminalHasColour,
+  wantsColour,
+} from "../../text/colour_mode.ts";
+import type { ColourDepth } from "../../text/colour.ts";
+import { SIDECAR_HEADER } from "../../hub/sidecar_auth.ts";
+import type { ClientLimits } from "./limits.ts";
+import { charName, helloClient, roomInfo } from "./gmcp_relay.ts";
+import { clientFrame, type HubInput, windowFrame } from "./hub_frames.ts";
+import { type FrameTaker, HubLink } from "../sidecar/hub_link.ts";
+import { HubSession, type ResumeProgress, type SessionPlayer } from "./hub_session.ts";
+import { NOTICES } from "./notices.ts";
+import { HubOutbox } from "./outbox.ts";
+import { PasswordPrompt, type PendingLogin } from "./password_prompt.ts";
+import type { RenderMemo } from "./render_memo.ts";
+import { type TelnetEvent, TelnetSession, type TelnetSessionState } from "../protocol/session.ts";
+import type { MsspTable } from "../protocol/mssp.ts";
+import type { TelnetTransport } from "./transport.ts";
+
+/** Where the MSSP table comes from (the sidecar asks the REST API; the engine knows itself). */
+export interface MsspSupplier {
+  /** The table, now (the telnet session asks mid-negotiation). */
+  table(): MsspTable;
+  /** A hint that a crawler may ask soon: refresh what is stale. */
+  refresh(): void;
+}
+
+/**
+ * One telnet player's whole state, carried with its socket to the process that takes it over
+ * (src/telnet/handoff/messages.ts): that process goes on as if it had served the player all along.
+ */
+export interface ClientState {
+  ip: string;
+  /** When the telnet client connected, and last typed a line (ms since epoch). */
+  connectedAt: number;
+  lastInput: number;
+  /** The hub session's token and player (null: not logged in). */
+  token: string | null;
+  player: SessionPlayer | null;
+  colourMode: ColourMode;
+  /** Whether output gets ANSI colour (the sidecar renders its own notices by it). */
+  colour: boolean;
+  gmcpClient: string | null;
+  errors: number;
+  telnet: TelnetSessionState;
+  /** Typed lines not yet read by the hub. */
+  lines: string[];
+  /** A login waiting for its password. */
+  password: PendingLogin | null;
+}
+
+/** What a client needs from its sidecar. */
+export interface ClientContext {
+  /** WebSocket URL of the hub, with `client=telnet`. */
+  hubUrl: string;
+  /**
+   * The secret that makes the hub trust this sidecar's `client` frames (see
+   * src/hub/sidecar_auth.ts); null: none, and no `client` frames are sent (the hub would refuse
+   * them).
+   */
+  sidecarSecret: string | null;
+  mssp: MsspSupplier;
+  /** The sidecar's one memo: a frame sent to many players is read and rendered once. */
+  memo: RenderMemo;
+  limits: ClientLimits;
+  log(line: string): void;
+  /** Called once when the client is gone. */
+  closed(client: TelnetClient): void;
+  /** Called when the client starts waiting for the hub (it may be asked to `redial` early). */
+  waiting(): void;
+  /**
+   * Opens the client's hub session: a session of the sidecar's one link (mux_client.ts), or,
+   * when absent, a WebSocket of its own.
+   */
+  dial?: (url: string) => WebSocket;
+  /** When the hub last answered any session's resume (see HubSession's `resumeProgress`). */
+  resumeProgress?: ResumeProgress;
+  /**
+   * Something the next process would need changed: `now` for what a crash must not lose (the
+   * session's token, compression switched), `soon` for negotiation and colour, `later` for the
+   * time of the last typed line (only `who`'s Idle after a crash depends on it).
+   */
+  changed?: (client: TelnetClient, when: "now" | "soon" | "later") => void;
+}
+
+/**
+ * Frame types `#hubFrame` or the hub session act on beyond showing the text (`room` only while
+ * GMCP is on, with any frame's GMCP form): a frame of another type is a plain line, shown by
+ * `takeFrame` alone.
+ */
+const ACTED_ON: ReadonlySet<string> = new Set([
+  "ack",
+  "pong",
+  "session",
+  "colour",
+  "disconnect",
+  "error",
+]);
+
+/** One telnet connection bridged to one hub session. */
+export class TelnetClient implements FrameTaker {
+  readonly ip: string;
+  readonly #transport: TelnetTransport;
+  readonly #ctx: ClientContext;
+  readonly #session: TelnetSession;
+  readonly #link: HubLink;
+  readonly #hub: HubSession;
+  readonly #outbox: HubOutbox;
+  readonly #password: PasswordPrompt;
+  readonly #restored: boolean;
+  #closed = false;
+  #finished = false;
+  /** Handed over (or being): nothing more is read, sent to the hub or closed here. */
+  #frozen = false;
+  #errors = 0;
+  #gmcpClient: string | null = null;
+  /** When the telnet client connected, and last typed a line (ms since epoch). */
+  readonly #connectedAt: number;
+  #lastInput: number;
+  /** The player's colour setting, as the hub last said (session and `colour` frames). */
+  #colourMode: ColourMode = "auto";
+  /** Whether output gets ANSI colour: decided when the setting or the terminal type changes. */
+  #colour = true;
+  /** The colours its terminal shows, for RGB codes (null: decide at the next line). */
+  #depth: ColourDepth | null = null;
+
+  /**
+   * A client on `transport`; with `state` (another process's {@linkcode TelnetClient.freeze})
+   * it goes on from there: no negotiation, the session resumed, the typed lines kept. `waited`:
+   * the player was told the game is starting (by the sidecar) and is told when it is there.
+   */
+  constructor(
+    transport: TelnetTransport,
+    ctx: ClientContext,
+    state?: ClientState,
+    waited = false,
+  ) {
+    this.#transport = transport;
+    this.#ctx = ctx;
+    this.ip = state?.ip ?? transport.ip;
+    this.#restored = state !== undefined;
+    this.#connectedAt = state?.connectedAt ?? Date.now();
+    this.#lastInput = state?.lastInput ?? this.#connectedAt;
+    this.#session = new TelnetSession({
+      write: (bytes) => this.#transport.write(bytes),
+      mssp: () => ctx.mssp.table(),
+      maxLineBytes: ctx.limits.maxLineBytes,
+      maxSubnegotiation: ctx.limits.maxSubnegotiation,
+      onError: () => this.#abort(),
+    }, state?.telnet);
+    this.#hub = new HubSession(
+      {
+        say: (msg) => this.#say(msg),
+        ready: () => this.#outbox.pump(),
+        session: (data, player) => this.#sessionFrame(data, player),
+        resumeRefused: () => this.#outbox.drop(),
+        replay: (text) => this.#hubFrame(text),
+        expectEnd: () => this.#link.expectEnd(),
+        resumeProgress: ctx.resumeProgress,
+      },
+      ctx.limits.resumeTimeoutMs,
+      state || waited
+        ? {
+          token: state?.token ?? null,
+          player: state?.player ?? null,
+        }
+        : null,
+    );
+    this.#link = new HubLink(() => this.#hub.url(ctx.hubUrl), {
+      onOpen: () => this.#hubOpen(),
+      onFrame: (text) => this.#hubFrame(text),
+      onDown: (wasOpen) => this.#hubDown(wasOpen),
+      onFinal: () => this.#hubFinal(),
+    }, {
+      maxRetryMs: ctx.limits.maxRetryMs,
+      headers: ctx.sidecarSecret === null ? undefined : { [SIDECAR_HEADER]: ctx.sidecarSecret },
+      dial: ctx.dial,
+      taker: this,
+    });
+    this.#outbox = new HubOutbox(this.#link, {
+      maxLines: ctx.limits.maxBufferedLines,
+      maxBytes: ctx.limits.maxBufferedBytes,
+      perSecond: ctx.limits.hubFramesPerSecond,
+      ready: () => this.#hub.phase === "ready" && !this.#closed,
+      full: () => this.#say(this.#hub.phase === "ready" ? NOTICES.tooFast : NOTICES.bufferFull),
+    });
+    this.#password = new PasswordPrompt(state?.password ?? null);
+    if (state) {
+      this.#colourMode = state.colourMode;
+      this.#colour = state.colour;
+      this.#depth = null;
+      this.#gmcpClient = state.gmcpClient;
+      this.#errors = state.errors;
+      for (const line of state.lines) this.#outbox.push(line);
+    }
+  }
+
+  /** The hub is back: a client waiting to retry dials within `spreadMs` instead. */
+  redial(spreadMs: number): void {
+    // Spread out, so hundreds of players do not reach the new engine in the same millisecond.
+    this.#link.retrySoon(Math.random() * spreadMs);
+  }
+
+  /** The logged-in player, or null. */
+  get player(): SessionPlayer | null {
+    return this.#hub.player;
+  }
+
+  /** Negotiates (unless restored), connects to the hub and reads until the client goes away. */
+  start(): void {
+    this.#ctx.mssp.refresh();
+    if (!this.#restored) this.#session.start();
+    this.#transport.start({
+      // While closing, input is read and ignored so the goodbye can still be flushed.
+      data: (bytes) => {
+        if (!this.#closed) this.#input(bytes);
+      },
+      end: (why) => {
+        if (this.#frozen) return;
+        if (why === "overflow") {
+          this.#ctx.log(`telnet: ${this.ip} stopped reading; dropped`);
+          this.#abort();
+        } else if (!this.#closed) {
+          // The client left; a close already under way finishes on its own.
+          this.#abort();
+        }
+      },
+    });
+    this.#link.connect();
+  }
+
+  /** The socket's descriptor (to hand to another process), or -1 when there is none. */
+  get fd(): number {
+    return this.#transport.fd ?? -1;
+  }
+
+  /** True once the client was handed over (see `freeze`). */
+  get frozen(): boolean {
+    return this.#frozen;
+  }
+
+  /**
+   * Stops everything but the socket, which goes to another process with the state returned:
+   * the transport stops reading first, so no typed byte is read and lost, and the promise
+   * resolves once every byte already written is on its way (bounded by `ms`).
+   */
+  async freeze(ms = 2_000): Promise<ClientState> {
+    if (!this.#frozen) {
+      this.#frozen = true;
+      this.#transport.pause?.();
+      this.#link.close();
+      this.#hub.stop();
+      this.#outbox.stop();
+      await withTimeout(
+        (async () => {
+          await this.#session.idle();
+          await this.#transport.idle();
+        })(),
+        ms,
+      );
+    }
+    return this.state();
+  }
+
+  /** After `freeze`: lets go of the socket (this process's hold only; the next one has it). */
+  release(): void {
+    if (!this.#frozen || this.#finished) return;
+    this.#finished = true;
+    if (this.#transport.release) this.#transport.release();
+    else this.#transport.close();
+  }
+
+  /** The state another process would go on from (see {@linkcode ClientState}). */
+  state(): ClientState {
+    return {
+      ip: this.ip,
+      connectedAt: this.#connectedAt,
+      lastInput: this.#lastInput,
+      token: this.#hub.token,
+      player: this.#hub.player,
+      colourMode: this.#colourMode,
+      colour: this.#colour,
+      gmcpClient: this.#gmcpClient,
+      errors: this.#errors,
+      telnet: this.#session.snapshot(),
+      lines: this.#outbox.lines(),
+      password: this.#password.pending,
+    };
+  }
+
+  /** Says goodbye (sidecar stopping) and closes. */
+  async shutdown(): Promise<void> {
+    if (this.#closed || this.#frozen) return;
+    // After the hub's own "shutting down" line (a stop stops the sidecar too), a second one
+    // would only repeat it.
+    if (!this.#hub.toldStopping) this.#say(NOTICES.shutdown);
+    await this.close();
+  }
+
+  /** Flushes what is queued (briefly), then closes the socket and the hub session. */
+  async close(): Promise<void> {
+    if (this.#closed || this.#frozen) return;
+    this.#stop();
+    await withTimeout(
+      (async () => {
+        await this.#session.close();
+        await this.#transport.idle();
+      })(),
+      2_000,
+    );
+    this.#finish();
+  }
+
+  /** Closes at once without flushing (socket dead or client not reading). */
+  #abort(): void {
+    if (this.#frozen) return;
+    if (!this.#closed) this.#stop();
+    this.#finish();
+  }
+
+  /** Ends the hub side and every timer; the telnet socket is closed by `#finish`. */
+  #stop(): void {
+    this.#closed = true;
+    this.#link.close();
+    this.#hub.stop();
+    this.#outbox.stop();
+  }
+
+  #finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#transport.close();
+    this.#ctx.closed(this);
+  }
+
+  // ---- telnet side ----
+
+  #input(chunk: Uint8Array): void {
+    const compressing = this.#session.compressing;
+    const { events } = this.#session.receive(chunk);
+    let negotiated = false;
+    for (const ev of events) {
+      if (this.#closed) return;
+      if (ev.type !== "line" && ev.type !== "command" && ev.type !== "error") negotiated = true;
+      this.#event(ev);
+    }
+    // Options, window size, terminal type: what a process taking the socket over must know;
+    // at once when compression switched (its notices must be in the stream as it is).
+    if (negotiated) {
+      this.#ctx.changed?.(this, this.#session.compressing !== compressing ? "now" : "soon");
+    }
+  }
+
+  #event(ev: TelnetEvent): void {
+    switch (ev.type) {
+      case "line":
+        if (ev.truncated) {
+          this.#protocolError();
+          this.#say(NOTICES.lineTooLong);
+          return;
+        }
+        this.#line(ev.text);
+        return;
+      case "naws":
+        this.#sendWindow();
+        return;
+      case "ttype":
+        if (ev.index === 0) this.#sendClientInfo();
+        this.#decideColour();
+        return;
+      case "mtts":
+        this.#decideColour();
+        return;
+      case "gmcp":
+        this.#gmcp(ev.package, ev.data);
+        return;
+      case "error":
+        this.#protocolError();
+        return;
+    }
+  }
+
+  #protocolError(): void {
+    if (++this.#errors > this.#ctx.limits.maxProtocolErrors) {
+      this.#ctx.log(`telnet: ${this.ip} sent too much malformed input; closed`);
+      this.#say(NOTICES.tooManyErrors);
+      this.close();
+    }
+  }
+
+  #gmcp(pkg: string, data: unknown): void {
+    const client = helloClient(pkg, data);
+    if (client === null) return;
+    this.#gmcpClient = client;
+    if (this.#session.clientName === null) this.#sendClientInfo();
+  }
+
+  #line(text: string): void {
+    this.#lastInput = Date.now();
+    this.#ctx.changed?.(this, "later");
+    const login = this.#password.complete(text);
+    if (login !== null) {
+      this.#session.showInput();
+      // The client did not echo the Enter either.
+      this.#session.send("\n");
+      this.#outbox.push(login);
+      return;
+    }
+    if (this.#hub.player === null && this.#password.ask(text)) {
+      this.#session.hideInput();
+      this.#session.send("Password: ");
+      return;
+    }
+    if (this.#hub.phase !== "ready" && /^\s*quit\s*$/i.test(text)) {
+      // Nothing to tell the hub while it is away.
+      this.#say("Goodbye!");
+      this.close();
+      return;
+    }
+    this.#outbox.push(text);
+  }
+
+  /** Colour for this client: the player's setting, else what its terminal says (DUMB, MTTS). */
+  #decideColour(): void {
+    const terminal = terminalHasColour(this.#session.terminalTypes, this.#session.mtts);
+    this.#colour = wantsColour(this.#colourMode, terminal);
+    this.#depth = null;
+  }
+
+  /**
+   * Shows text with colour codes as ANSI (or without colour), ending with a line break; RGB
+   * codes as the terminal shows them (256 or 24-bit when it says so).
+   */
+  #say(msg: string): void {
+    const s = this.#session;
+    this.#depth ??= this.#colour ? terminalColourDepth(s.terminalTypes, s.mtts) : 0;
+    s.sendBytes(this.#ctx.memo.line(msg, this.#depth));
+  }
+
+  // ---- hub side ----
+
+  #hubOpen(): void {
+    this.#sendClientInfo();
+    this.#sendWindow();
+    this.#hub.opened();
+  }
+
+  #hubDown(wasOpen: boolean): void {
+    this.#outbox.reset();
+    this.#hub.down(wasOpen);
+    this.#ctx.waiting();
+  }
+
+  #hubFinal(): void {
+    this.#hub.final();
+    this.close();
+  }
+
+  #hubFrame(text: HubInput): void {
+    if (this.takeFrame(text) || this.#closed) return;
+    const f = this.#ctx.memo.frame(text);
+    if (f.type === "ack" || f.type === "pong") {
+      this.#outbox.confirm(typeof f.data.id === "number" ? f.data.id : null);
+      return;
+    }
+    if (!this.#hub.admit(text, f)) return;
+    if (f.type === "colour") {
+      this.#colourMode = colourModeOf(f.data.mode);
+      this.#decideColour();
+      this.#ctx.changed?.(this, "soon");
+    }
+    if (f.type === "room" && this.#session.gmcp) {
+      this.#session.sendGmcp("Room.Info", roomInfo(f.data));
+    }
+    if (f.gmcp !== undefined && this.#session.gmcp) {
+      const gmcp = this.#ctx.memo.gmcp(f.gmcp, this.#colour);
+      if (gmcp !== null) this.#session.sendBytes(gmcp);
+    }
+    if (f.msg !== "") this.#say(f.msg);
+  }
+
+  /**
+   * Shows a frame that is a plain line, when the session has nothing to do first; false for
+   * anything else, which `#hubFrame` handles. The one rule for both ways a frame comes: an
+   * in-memory link offers frames here from inside the hub's fan-out, and `#hubFrame` tries it
+   * first.
+   */
+  takeFrame(frame: HubInput): boolean {
+    if (this.#closed || !this.#hub.quiet) return false;
+    const f = this.#ctx.memo.frame(frame);
+    if (f.msg === "" || ACTED_ON.has(f.type)) return false;
+    if ((f.gmcp !== undefined || f.type === "room") && this.#session.gmcp) return false;
+    this.#say(f.msg);
+    return true;
+  }
+
+  /** The hub read the line sent with `id` (handed over from inside its call; see FrameTaker). */
+  takeAck(id: number): void {
+    if (!this.#closed) this.#outbox.confirmLater(id);
+  }
+
+  #sessionFrame(data: Record<string, unknown>, player: SessionPlayer | null): void {
+    this.#colourMode = colourModeOf(data.colour);
+    this.#decideColour();
+    if (player) this.#session.sendGmcp("Char.Name", charName(player.name));
+    this.#ctx.changed?.(this, "now");
+  }
+
+  #sendClientInfo(): void {
+    if (this.#ctx.sidecarSecret === null) return;
+    this.#link.send(clientFrame({
+      ip: this.ip,
+      connectedAt: this.#connectedAt,
+      lastInput: this.#lastInput,
+      ttype: this.#session.clientName ?? this.#gmcpClient,
+    }));
+  }
+
+  #sendWindow(): void {
+    const width = this.#session.width;
+    if (width) this.#link.send(windowFrame(width, this.#session.height));
+  }
+}
+
+async function withTimeout(p: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([p, new Promise<void>((r) => timer = setTimeout(r, ms))]);
+  clearTimeout(timer);
+}
