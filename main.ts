@@ -71,8 +71,9 @@ async function start(
 }
 
 /**
- * Serves the telnet players whose sockets the sidecar hands over (src/telnet/handoff/engine_host.ts),
- * when there is a sidecar secret and the platform allows it; null: the sidecar serves them.
+ * Serves the telnet players whose sockets the sidecar hands over
+ * (src/telnet/handoff/engine_host.ts), their hub sessions the hub's telnet carrier's, when there
+ * is a sidecar secret and the platform allows it; null: the sidecar serves them.
  */
 function serveTelnet(engine: Engine, plumbing: ProcessEnv): EngineHost | null {
   const secret = sidecarSecretFrom(plumbing.sidecarSecret, () => {/* the engine warned already */});
@@ -83,12 +84,14 @@ function serveTelnet(engine: Engine, plumbing: ProcessEnv): EngineHost | null {
     return null;
   }
   const cfg = engine.services.config.value;
+  const carrier = engine.telnet;
+  const presence = engine.services.presence;
   const telnet = new EngineHost({
     secret,
-    link: engine.hub.openLocal(),
+    hub: (events, token) => carrier.open(events, token),
     gameName: cfg.game.name,
     port: cfg.server.telnet,
-    online: () => engine.hub.onlinePlayers().length,
+    online: () => presence.onlinePlayers().length,
   });
   telnet.start();
   return telnet;

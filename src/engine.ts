@@ -28,6 +28,11 @@ import { announcePending } from "./auth/announce.ts";
 import { createApp } from "./http/app.ts";
 import { Hub } from "./hub/hub.ts";
 import { GmcpMap } from "./hub/gmcp_map.ts";
+import { SessionRegistry } from "./hub/registry.ts";
+import { HubPresence } from "./hub/presence.ts";
+import { Delivery } from "./hub/delivery.ts";
+import { WebSocketCarrier } from "./hub/carriers/websocket.ts";
+import { TelnetCarrier } from "./hub/carriers/telnet.ts";
 import { sidecarSecretFrom } from "./hub/sidecar_auth.ts";
 import { CommandRegistry, dispatch, engineCommands, loadCoreCommands } from "./commands/mod.ts";
 import { createHooks, worldEventsFrom } from "./plugins/hooks.ts";
@@ -72,8 +77,12 @@ export interface Engine {
   /** The plugin manager (what `services.plugins` lists and reloads). */
   plugins: PluginManager;
   app: ReturnType<typeof createApp>;
-  /** The WebSocket hub (server.ts hands it the upgraded sockets). */
+  /** The hub: every client's connection, whatever carries it. */
   hub: Hub;
+  /** The WebSocket carrier (server.ts hands it the upgrade requests). */
+  websockets: WebSocketCarrier;
+  /** The carrier of the telnet players this engine serves on sockets the sidecar handed over. */
+  telnet: TelnetCarrier;
   /** The persistent timers (started once plugins have loaded). */
   timers: Scheduler;
   /** The TLS key and certificate read at start when `server.ssl.enabled`, else null. */
@@ -169,10 +178,12 @@ async function startOn(
   const texts = new Texts(config, root);
   await texts.load();
   const gmcp = new GmcpMap();
-  const hub = new Hub({
-    sidecarSecret: sidecarSecretFrom(plumbing.sidecarSecret, (m) => console.warn(m)),
-    gmcp,
-  });
+  // Who is online and where: the hub's registry, which presence answers from and delivery walks.
+  const registry = new SessionRegistry();
+  const presence = new HubPresence(registry, objects);
+  opened.push(() => presence.close());
+  // Frozen: plugins get this very object as `ctx.deliver`.
+  const deliver = Object.freeze(new Delivery(registry, gmcp));
   const hooks = createHooks();
   // Plugins learn of destroyed objects and toaded players from every writer of the store.
   objects.onChange(worldEventsFrom(hooks.worldHooks));
@@ -195,7 +206,7 @@ async function startOn(
   const guests = new Guests({
     config,
     objects,
-    hub,
+    presence,
     startingRoom: () => startingRoom({ config, objects }),
   });
   // Checked on every token use, from memory while this engine is the only writer.
@@ -212,7 +223,7 @@ async function startOn(
       generations,
     ),
     securityLog: new SecurityLog(resolve(root, cfg.logging.dir, "security.log")),
-    players: new Players(objects, hub),
+    players: new Players(objects, presence),
     texts,
     loginFailures: new WindowCounter(10, 60_000),
     registrations: new WindowCounter(
@@ -225,7 +236,8 @@ async function startOn(
     startedAt: Date.now(),
     soleWriter,
     lifecycle: new Lifecycle({ updateDir: plumbing.updateDir }),
-    hub,
+    presence,
+    deliver,
     commands: engineCommands(commands),
     hooks,
     get plugins(): PluginManager {
@@ -242,7 +254,8 @@ async function startOn(
   softcode = engineSoftcode({
     world: () => objects.world,
     attributes,
-    hub,
+    presence,
+    deliver,
     now: () => Date.now(),
     startedAt: services.startedAt,
     gameName: () => config.value.game.name,
@@ -278,7 +291,21 @@ async function startOn(
   await scripts.start();
   // Players made while no engine ran (the supervisor's setup) get the event plugins act on.
   await announcePending(kv, objects, (p) => hooks.worldHooks.emit("player:created", p));
-  hub.start(services, (conn, line) => dispatch(services, commands, conn, line));
+  const hub = new Hub({
+    config,
+    texts,
+    tokens: services.tokens,
+    objects,
+    accounts: services.accounts,
+    securityLog: services.securityLog,
+    loginFailures: services.loginFailures,
+    registrations: services.registrations,
+    guests,
+    worldHooks: hooks.worldHooks,
+    registry,
+    delivery: deliver,
+    run: (conn, line) => dispatch(services, commands, conn, line),
+  });
   opened.push(() => hub.shutdown());
   // A guest goes when its last connection does (not when the engine stops: a restart resumes
   // it); the sweep removes guests whose clients never came, or never came back.
@@ -287,6 +314,11 @@ async function startOn(
   });
   guests.start();
   opened.push(() => guests.stop());
+  const websockets = new WebSocketCarrier(
+    hub,
+    sidecarSecretFrom(plumbing.sidecarSecret, (m) => console.warn(m)),
+  );
+  const telnet = new TelnetCarrier(hub);
   // The supervisor prompts interactively before the engine starts (and says what is missing);
   // here only the environment path runs, so an engine started on its own can still be seeded.
   const supervised = plumbing.supervised;
@@ -338,6 +370,8 @@ async function startOn(
     plugins: plugins!,
     app,
     hub,
+    websockets,
+    telnet,
     timers,
     tls,
     passwords,

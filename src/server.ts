@@ -18,12 +18,19 @@ export async function serveEngine(
 ): Promise<RunningServer> {
   const cfg = engine.services.config.value.server;
   const tls = engine.tls ?? undefined;
-  const appHandler = withHubPath(engine.hub, (req, info) => engine.app.fetch(req, info));
+  const appHandler = withHubPath(engine.websockets, (req, info) => engine.app.fetch(req, info));
   const servers: Deno.HttpServer<Deno.NetAddr>[] = [];
   try {
     servers.push(listen("server.http", cfg.host, cfg.http, "HTTP listening", appHandler, tls));
     servers.push(
-      listen("server.ws", cfg.host, cfg.ws, "WebSocket hub", hubPortHandler(engine.hub), tls),
+      listen(
+        "server.ws",
+        cfg.host,
+        cfg.ws,
+        "WebSocket hub",
+        hubPortHandler(engine.websockets),
+        tls,
+      ),
     );
     // With TLS on, the telnet sidecar reaches the engine over plain loopback (a public
     // certificate does not name 127.0.0.1); the supervisor picks the port (docs/tls.md).

@@ -13,7 +13,7 @@ import type { Texts } from "./text/texts.ts";
 import type { PluginApps } from "./http/plugin_apps.ts";
 import type { PluginWeb } from "./http/plugin_web.ts";
 import type { Lifecycle } from "./lifecycle.ts";
-import type { HubApi } from "./hub/types.ts";
+import type { Delivery, Presence } from "./hub/types.ts";
 import type { EngineCommands, EnginePlugins } from "./engine_admin.ts";
 import type { Hooks } from "./plugins/hooks.ts";
 import type { EngineScripts } from "./scripts/types.ts";
@@ -54,8 +54,10 @@ export interface Services {
   soleWriter: boolean;
   /** Ends the engine process with an exit code (`@reboot` 75, `@shutdown` 0) after its hooks. */
   lifecycle: Lifecycle;
-  /** Who is online, where, and message delivery (the WebSocket hub). */
-  hub: HubApi;
+  /** Who is online and where (the hub's memory). */
+  presence: Presence;
+  /** The engine's one delivery to players (the same object plugins get as `ctx.deliver`). */
+  deliver: Delivery;
   /** In-game commands (core and plugins): look up, list, reload the core ones. */
   commands: EngineCommands;
   /** Loaded plugins: list, reload, unload (src/plugins/manager.ts). */

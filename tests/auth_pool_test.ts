@@ -8,7 +8,7 @@ import { createEngine } from "../src/engine.ts";
 import { BUSY_MESSAGE } from "../src/auth/hash_pool.ts";
 import { preLogin } from "../src/hub/login.ts";
 import { Connection } from "../src/hub/connection.ts";
-import { FakeSocket, idleHooks } from "../src/hub/_test_socket.ts";
+import { FakeSession, idleHooks } from "../src/hub/_test_session.ts";
 
 async function engineInTemp() {
   const dir = await Deno.makeTempDir({ prefix: "ursamu-pool-" });
@@ -97,11 +97,11 @@ Deno.test("login flood: `connect` in game while the pool is full says so, and th
   try {
     const s = engine.services;
     await s.accounts.register("Gamer", "password123", { location: "1" });
-    const socket = new FakeSocket();
-    const conn = new Connection("c1", "web", "127.0.0.1", socket.asWebSocket(), idleHooks(), 0);
+    const socket = new FakeSession();
+    const conn = new Connection("c1", "web", "127.0.0.1", socket, idleHooks(), 0);
     const logins: string[] = [];
     const host = {
-      services: s,
+      deps: s,
       login: (_c: Connection, p: { id: string }) => {
         logins.push(p.id);
         return Promise.resolve(true);

@@ -8,7 +8,7 @@
 import type { Config } from "../config/load.ts";
 import type { ObjectStore } from "../world/objects.ts";
 import type { DbObject } from "../world/types.ts";
-import type { HubApi } from "../hub/types.ts";
+import type { Presence } from "../hub/types.ts";
 import { GUEST_FLAG, isGuest } from "../world/flags.ts";
 import { playerNameProblem } from "../world/names.ts";
 import { normalizeId } from "../world/ids.ts";
@@ -33,7 +33,7 @@ export interface GuestDeps {
   config: Config;
   objects: ObjectStore;
   /** Who is online, and from where (the guest caps count connected guests). */
-  hub: Pick<HubApi, "isOnline" | "onlinePlayers" | "playerCard" | "connections">;
+  presence: Pick<Presence, "isOnline" | "onlinePlayers" | "playerCard" | "connections">;
   /** The room new characters start in. */
   startingRoom(): Promise<string>;
   /** Milliseconds since the epoch (tests move it). */
@@ -118,7 +118,7 @@ export class Guests {
     const guest = await o.get(id);
     // A toaded guest is a thing now, staff's to keep.
     const player = guest?.flags.includes("player");
-    if (!guest || !player || !isGuest(guest.flags) || this.#d.hub.isOnline(id)) return false;
+    if (!guest || !player || !isGuest(guest.flags) || this.#d.presence.isOnline(id)) return false;
     const fallback = guest.location || await this.#d.startingRoom();
     for (const thing of await o.contents(id, MAX_CONTENTS)) {
       const home = normalizeId(String(thing.data.home ?? ""));
@@ -136,7 +136,7 @@ export class Guests {
       });
     }
     // Online again meanwhile (a client that resumed): the guest stays.
-    if (this.#d.hub.isOnline(id)) return false;
+    if (this.#d.presence.isOnline(id)) return false;
     await o.delete(id);
     this.#pending.delete(id);
     this.#log(`guests: removed ${guest.name}(#${id})`);
@@ -151,7 +151,7 @@ export class Guests {
     const now = this.#now();
     let removed = 0;
     for (const id of await this.#d.objects.idsWithFlag(GUEST_FLAG, MAX_GUESTS_SEEN)) {
-      if (this.#d.hub.isOnline(id)) {
+      if (this.#d.presence.isOnline(id)) {
         this.#pending.delete(id);
         continue;
       }
@@ -177,15 +177,15 @@ export class Guests {
 
   /** Guests online or about to be, in all and from `ip`. */
   #count(ip: string): { total: number; fromIp: number } {
-    const hub = this.#d.hub;
+    const online = this.#d.presence;
     let total = 0, fromIp = 0;
     const seen = new Set<string>();
-    for (const id of hub.onlinePlayers()) {
-      const card = hub.playerCard(id);
+    for (const id of online.onlinePlayers()) {
+      const card = online.playerCard(id);
       if (!card || !isGuest(card.flags)) continue;
       seen.add(id);
       total++;
-      if (hub.connections(id).some((c) => c.ip === ip)) fromIp++;
+      if (online.connections(id).some((c) => c.ip === ip)) fromIp++;
     }
     const now = this.#now();
     for (const [id, p] of this.#pending) {
@@ -209,7 +209,7 @@ export class Guests {
       const name = `${prefix}${n}`;
       const holder = await this.#d.objects.playerByName(name);
       if (!holder) return name;
-      if (!isGuest(holder.flags) || this.#d.hub.isOnline(holder.id)) continue;
+      if (!isGuest(holder.flags) || this.#d.presence.isOnline(holder.id)) continue;
       const since = Math.max(this.#startedAt, this.#pending.get(holder.id)?.at ?? 0);
       if (this.#now() - since >= GUEST_GRACE_MS && await this.remove(holder.id)) return name;
     }

@@ -16,7 +16,7 @@ async function setup(config: Record<string, unknown> = {}) {
     new Guests({
       config: cfg,
       objects: w.services.objects,
-      hub: w.hub,
+      presence: w.hub,
       startingRoom: () => Promise.resolve("1"),
       now: () => now,
       log: (l) => logs.push(l),

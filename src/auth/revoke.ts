@@ -11,7 +11,7 @@ import type { WindowCounter } from "./rate_limit.ts";
 import type { SecurityLog } from "./security_log.ts";
 import type { TokenService } from "./tokens.ts";
 
-/** What ending sessions needs of the hub. */
+/** What ending sessions needs of who is online (the hub's presence). */
 export interface SessionControl {
   /** Closes every connection of a player with a message, except `keep`. */
   disconnect(playerId: string, reason: string, keep?: HubConnection): void;
@@ -22,7 +22,7 @@ export interface SessionControl {
 /** What ending sessions needs. */
 export interface RevokeDeps {
   tokens: TokenService;
-  hub: SessionControl;
+  presence: SessionControl;
 }
 
 /** Ends every session of a player; each open connection is told `reason` as it closes. */
@@ -32,7 +32,7 @@ export async function endSessions(
   reason: string,
 ): Promise<void> {
   await deps.tokens.revoke(playerId);
-  deps.hub.disconnect(playerId, reason);
+  deps.presence.disconnect(playerId, reason);
 }
 
 /** What a player's own password change needs. */
@@ -89,7 +89,7 @@ export async function changeOwnPassword(
   }
   const generation = await deps.accounts.setPassword(id, newPassword);
   // The change advanced the generation in its commit: only the connections are left to close.
-  deps.hub.disconnect(id, CHANGED_ELSEWHERE, conn);
-  deps.hub.renewSession(conn, await deps.tokens.sign(id, generation));
+  deps.presence.disconnect(id, CHANGED_ELSEWHERE, conn);
+  deps.presence.renewSession(conn, await deps.tokens.sign(id, generation));
   return "changed";
 }

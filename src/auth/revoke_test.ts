@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createEngine, type Engine } from "../engine.ts";
 import { Connection } from "../hub/connection.ts";
-import { FakeSocket, idleHooks } from "../hub/_test_socket.ts";
+import { FakeSession, idleHooks } from "../hub/_test_session.ts";
 import { CHANGED_ELSEWHERE, changeOwnPassword, endSessions } from "./revoke.ts";
 import type { DbObject } from "../world/types.ts";
 
@@ -24,7 +24,7 @@ let seq = 0;
 
 /** A web connection of the engine's hub, logged in as `player`; its socket keeps what it got. */
 async function online(engine: Engine, player: DbObject) {
-  const socket = new FakeSocket();
+  const socket = new FakeSession();
   const conn = new Connection(`t${++seq}`, "web", "127.0.0.1", socket as never, idleHooks(), 0);
   assert.ok(await engine.hub.login(conn, player, false));
   const frames = () =>
@@ -56,7 +56,7 @@ Deno.test("revoke: ending a player's sessions ends its tokens and closes its con
       "late",
       "web",
       "127.0.0.1",
-      new FakeSocket() as never,
+      new FakeSession() as never,
       idleHooks(),
       0,
     );
@@ -87,7 +87,7 @@ Deno.test("revoke: an own password change keeps its session with a token of the 
     assert.ok(there.socket.closedWith, "the other session closed");
     assert.ok(there.frames().some((f) => f.msg === CHANGED_ELSEWHERE));
     assert.equal(here.socket.closedWith, null, "this one goes on");
-    assert.equal(s.hub.isOnline(alice.id), true);
+    assert.equal(s.presence.isOnline(alice.id), true);
     const renewed = here.token()!;
     assert.notEqual(renewed, oldHere);
     assert.deepEqual(await s.tokens.session(renewed), { id: alice.id, generation: 1 });
@@ -101,7 +101,7 @@ Deno.test("revoke: an own password change keeps its session with a token of the 
       "r",
       "web",
       "127.0.0.1",
-      new FakeSocket() as never,
+      new FakeSession() as never,
       idleHooks(),
       0,
     );

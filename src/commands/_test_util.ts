@@ -2,15 +2,22 @@
 import { createEngine, type Engine } from "../engine.ts";
 import type { Services } from "../services.ts";
 import type { DbObject } from "../world/types.ts";
-import type { HubApi, HubConnection, Outbound, PlayerCard, PlayerIds } from "../hub/types.ts";
+import type {
+  Delivery,
+  HubConnection,
+  Outbound,
+  PlayerCard,
+  PlayerIds,
+  Presence,
+} from "../hub/types.ts";
 import type { ObjectChange } from "../world/types.ts";
 import { PlayerCards } from "../hub/cards.ts";
 import { dispatch } from "./dispatch.ts";
 import { Players } from "../world/players.ts";
 import { engineSoftcode } from "../softcode/engine_ports.ts";
 
-/** A hub that records deliveries instead of writing to sockets. */
-export class FakeHub implements HubApi {
+/** Presence and delivery that record messages instead of writing to sockets. */
+export class FakeHub implements Presence, Delivery {
   /** Messages by player id. */
   readonly inbox = new Map<string, Outbound[]>();
   readonly rooms = new Map<string, Set<string>>();
@@ -57,18 +64,20 @@ export class FakeHub implements HubApi {
     return r;
   }
 
-  send(playerId: string, out: Outbound): void {
+  toPlayer(playerId: string, out: Outbound): void {
     this.inbox.set(playerId, [...(this.inbox.get(playerId) ?? []), out]);
   }
-  sendToPlayers(playerIds: PlayerIds, out: Outbound): void {
+  toPlayers(playerIds: PlayerIds, out: Outbound): void {
     const ids = playerIds instanceof Map ? playerIds.keys() : playerIds as Iterable<string>;
-    for (const id of new Set(ids)) if (this.conns.has(id)) this.send(id, out);
+    for (const id of new Set(ids)) if (this.conns.has(id)) this.toPlayer(id, out);
   }
-  sendToRoom(roomId: string, out: Outbound, exclude: readonly string[] = []): void {
-    for (const id of this.rooms.get(roomId) ?? []) if (!exclude.includes(id)) this.send(id, out);
+  toRoom(roomId: string, out: Outbound, exclude: readonly string[] = []): void {
+    for (const id of this.rooms.get(roomId) ?? []) {
+      if (!exclude.includes(id)) this.toPlayer(id, out);
+    }
   }
-  broadcast(out: Outbound): void {
-    for (const id of this.conns.keys()) this.send(id, out);
+  toAll(out: Outbound): void {
+    for (const id of this.conns.keys()) this.toPlayer(id, out);
   }
   connections(playerId: string): readonly HubConnection[] {
     return this.conns.get(playerId) ?? [];
@@ -163,7 +172,8 @@ export async function testWorld(): Promise<TestWorld> {
   engine.services.objects.onChange((change) => hub.changed(change));
   const services: Services = {
     ...engine.services,
-    hub,
+    presence: hub,
+    deliver: hub,
     players: new Players(engine.services.objects, hub),
   };
   // Softcode delivers through the fake hub too.
@@ -171,7 +181,8 @@ export async function testWorld(): Promise<TestWorld> {
   services.softcode = engineSoftcode({
     world: () => s.objects.world,
     attributes: s.attributes,
-    hub,
+    presence: hub,
+    deliver: hub,
     now: () => Date.now(),
     startedAt: s.startedAt,
     gameName: () => s.config.value.game.name,

@@ -34,7 +34,8 @@ export async function dispatch(
 ): Promise<void> {
   const playerId = conn.playerId;
   if (!playerId || typeof line !== "string") return;
-  const reply = (msg: string) => services.hub.send(playerId, { msg, data: { type: "error", msg } });
+  const reply = (msg: string) =>
+    services.deliver.toPlayer(playerId, { msg, data: { type: "error", msg } });
   let name = "?";
   try {
     const clean = tooLong(line) ? null : sanitizeLine(line, MAX_LINE + 1);
@@ -48,7 +49,7 @@ export async function dispatch(
     // The actor and its room are read in one call, using the hub's in-memory idea of where
     // the actor is; every plain word may be an exit name, and the room's exits usually come
     // from memory (ObjectStore.exitsIn), so a command waits for one database read.
-    const guess = services.hub.roomOf(playerId);
+    const guess = services.presence.roomOf(playerId);
     const [[me, guessedRoom], guessedExit] = await Promise.all([
       services.objects.getEach(guess ? [playerId, guess] : [playerId]),
       matchExit({ services }, guess, cmd.raw),
@@ -59,7 +60,7 @@ export async function dispatch(
     }
     // Every command reads its actor afresh; that read also heals a card made from a read that
     // raced a change at login.
-    services.hub.refreshCard(me);
+    services.presence.refreshCard(me);
     const [here, exit] = me.location === guess
       ? [guessedRoom ?? null, guessedExit]
       : await Promise.all([

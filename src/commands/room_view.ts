@@ -27,11 +27,11 @@ export async function roomView(
   width: number,
 ): Promise<Outbound> {
   const w = clampWidth(width);
-  const playerIds = s.hub.playersIn(room.id);
+  const playerIds = s.presence.playersIn(room.id);
   // Players present come from the hub's cards: a crowded room costs no database reads.
   const players: ObjectHead[] = [];
   for (const id of playerIds.slice(0, MAX_LISTED)) {
-    const card = s.hub.playerCard(id);
+    const card = s.presence.playerCard(id);
     if (card) players.push(card);
   }
   const [things, exits] = await Promise.all([

@@ -34,7 +34,7 @@ export interface SdkParts {
 
 /** The SDK for one command run by `parts.me` from `conn`. */
 export function buildSdk(services: Services, conn: HubConnection, parts: SdkParts): CommandSdk {
-  const hub = services.hub;
+  const deliver = services.deliver;
   const { me, here } = parts;
   return {
     me,
@@ -43,12 +43,13 @@ export function buildSdk(services: Services, conn: HubConnection, parts: SdkPart
     args: parts.args,
     conn,
     services,
-    hub,
+    online: services.presence,
+    deliver,
     send(msg: string, data?: OutboundData) {
-      hub.send(me.id, data ? { msg, data } : { msg });
+      deliver.toPlayer(me.id, data ? { msg, data } : { msg });
     },
     emitRoom(roomId: string, msg: string, exclude: readonly string[] = [], data?: OutboundData) {
-      hub.sendToRoom(roomId, data ? { msg, data } : { msg }, exclude);
+      deliver.toRoom(roomId, data ? { msg, data } : { msg }, exclude);
     },
     target: (ref: string) => findTarget(services, me, here, ref),
     passes: (lock: string) => checkLock(lock, subjectOf(me)),

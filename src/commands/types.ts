@@ -3,7 +3,7 @@
  * lock, help, exec). Core commands, plugin commands and reloads all use it.
  */
 import type { DbObject } from "../world/types.ts";
-import type { HubApi, HubConnection, OutboundData } from "../hub/types.ts";
+import type { Delivery, HubConnection, OutboundData, Presence } from "../hub/types.ts";
 import type { Services } from "../services.ts";
 import type { ParsedLine } from "./parser.ts";
 
@@ -20,7 +20,10 @@ export interface CommandSdk {
   /** The connection the line came from. */
   conn: HubConnection;
   services: Services;
-  hub: HubApi;
+  /** Who is online and where, from memory. */
+  online: Presence;
+  /** The engine's one delivery (`send` and `emitRoom` are short for two of its calls). */
+  deliver: Delivery;
   /** Sends a message (colour codes allowed) to the actor's connections. */
   send(msg: string, data?: OutboundData): void;
   /** Sends a message to everyone connected in a room, except the listed ids. */
@@ -87,10 +90,10 @@ export interface RegisteredCommand extends CommandSpec {
 
 /**
  * The command SDK as a plugin's command sees it: everything of `CommandSdk` but the engine's
- * services and hub (a plugin reaches the engine through its context: `ctx.world`,
- * `ctx.deliver`, `ctx.players`).
+ * own ports (a plugin reaches the engine through its context: `ctx.world`, `ctx.deliver`,
+ * `ctx.players`).
  */
-export type PluginCommandSdk = Omit<CommandSdk, "services" | "hub">;
+export type PluginCommandSdk = Omit<CommandSdk, "services" | "online" | "deliver">;
 
 /** A command a plugin registers: a `CommandSpec` whose exec gets the plugin SDK. */
 export interface PluginCommandSpec extends Omit<CommandSpec, "exec"> {

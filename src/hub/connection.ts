@@ -1,12 +1,15 @@
 /**
- * One client socket: its identity, a bounded outbound buffer (a client that
- * stops reading is dropped) and an ordered queue of inbound work.
+ * One client of the hub, whatever carries it (src/hub/session.ts): its identity, its output
+ * through its carrier's Session (a client that stops reading is dropped) and an ordered queue of
+ * inbound work. What the carrier calls: `received` (a frame as it came), `line` (a typed line,
+ * answered with its acknowledgement), `report` (what a telnet client knows of its player) and
+ * `ended` (the transport is gone).
  *
- * Idle connections are the hub's main memory cost, so a connection is its own
- * socket event listener (no closures per socket) and allocates its queue and
- * close promise only when used.
+ * Idle connections are the hub's main memory cost, so a connection allocates its queue and close
+ * promise only when used.
  */
 import { EncodedFrame } from "./protocol.ts";
+import type { ClientReport, Session, SessionEnd } from "./session.ts";
 import type { ClientKind, HubConnection, Outbound } from "./types.ts";
 import type { ColourMode } from "../text/colour_mode.ts";
 
@@ -19,29 +22,17 @@ export const MAX_PENDING = 64;
 /** Default screen width. */
 export const DEFAULT_WIDTH = 78;
 
-/** Runtime socket errors that only mean the client went away. */
-const VANISHED = /unexpected eof|reset|broken pipe|not connected/i;
-
-/** A socket that takes frames rather than their text (see src/hub/local_link.ts). */
-export interface FrameSink {
-  /** Delivers one frame, in order with the others. */
-  deliverFrame(frame: EncodedFrame): void;
-  /**
-   * Tells the client its frame `id` was read, without a frame (it only paces the client's
-   * lines, so it need not wait behind output); false: send the `ack` frame instead.
-   */
-  acknowledge?(id: number): boolean;
-}
-
 /** A queued piece of inbound work: a command line, or a step such as a token login. */
 export type Task = string | (() => Promise<void>);
 
 /** What a connection calls back into its hub for. */
 export interface ConnectionHooks {
-  /** The socket opened. */
-  opened(conn: Connection): void;
   /** A frame arrived (string, or ArrayBuffer for a binary frame). */
   frame(conn: Connection, data: unknown): void;
+  /** A typed line arrived; true when it was read (admitted), which is its acknowledgement. */
+  line(conn: Connection, text: string): boolean;
+  /** A telnet client reported what it knows of its player. */
+  report(conn: Connection, report: ClientReport): void;
   /** Runs one queued task (in order, one at a time per connection). */
   run(conn: Connection, task: Task): Promise<void>;
   /** Called once when the connection closes, from either side. */
@@ -59,8 +50,8 @@ export const CloseCode = {
   restart: 1012,
 } as const;
 
-/** A hub connection over a WebSocket. */
-export class Connection implements HubConnection, EventListenerObject {
+/** A hub connection over its carrier's session. */
+export class Connection implements HubConnection, SessionEnd {
   /** Client IP: the socket peer, or the IP the telnet sidecar reports. */
   ip: string;
   playerId: string | null = null;
@@ -85,10 +76,7 @@ export class Connection implements HubConnection, EventListenerObject {
   ipCounted = false;
   /** True from the moment it starts closing; nothing more is sent or run. */
   closed = false;
-  /** Login requested in the URL (`?token=`, `&resume=1`), used once the socket opens. */
-  pendingLogin: { token: string; resume: boolean } | null = null;
   #socketClosed = false;
-  readonly #frameSink: FrameSink | null;
   #onSocketClosed: (() => void) | null = null;
   #queue: Task[] | null = null;
   #running = false;
@@ -101,50 +89,32 @@ export class Connection implements HubConnection, EventListenerObject {
     readonly kind: ClientKind,
     /** The socket peer's address (never changes). */
     readonly peerIp: string,
-    private readonly socket: WebSocket,
+    private readonly session: Session,
     private readonly hooks: ConnectionHooks,
     now: number,
   ) {
     this.ip = peerIp;
     this.connectedAt = now;
     this.lastInput = now;
-    const sink = socket as unknown as Partial<FrameSink>;
-    this.#frameSink = typeof sink.deliverFrame === "function" ? sink as FrameSink : null;
   }
 
-  /** Subscribes to the socket's events. */
-  listen(): void {
-    const s = this.socket;
-    s.binaryType = "arraybuffer";
-    s.addEventListener("open", this);
-    s.addEventListener("message", this);
-    s.addEventListener("close", this);
-    s.addEventListener("error", this);
+  /** A frame as the carrier got it (text, or an ArrayBuffer for a binary frame). */
+  received(data: unknown): void {
+    if (!this.closed) this.hooks.frame(this, data);
   }
 
-  /** Socket events (the connection is its own listener object). */
-  handleEvent(e: Event): void {
-    switch (e.type) {
-      case "message":
-        this.hooks.frame(this, (e as MessageEvent).data);
-        return;
-      case "open":
-        this.hooks.opened(this);
-        return;
-      case "close":
-        this.lost();
-        return;
-      case "error": {
-        // Always followed by "close". Deno reports here why it dropped the socket without
-        // a close frame: a client that just vanished (not worth a line), or a frame it
-        // refused, such as text that is not UTF-8 ("Invalid UTF-8").
-        const why = String((e as ErrorEvent).message ?? "");
-        if (!this.closed && !VANISHED.test(why)) {
-          console.warn(`hub: connection ${this.id} (${this.ip}) dropped by the runtime: ${why}`);
-        }
-        return;
-      }
-    }
+  /**
+   * A line the client typed, handed over as it is (no frame around it): true when the hub read
+   * it, the acknowledgement the telnet client's pacing waits for; false when it was dropped
+   * (the command rate, a full queue) or the connection is closed.
+   */
+  line(text: string): boolean {
+    return !this.closed && this.hooks.line(this, text);
+  }
+
+  /** What a telnet client reports of its player (see ClientReport). */
+  report(report: ClientReport): void {
+    if (!this.closed) this.hooks.report(this, report);
   }
 
   /** Resolves once the socket has closed (close handshake done or connection lost). */
@@ -167,20 +137,14 @@ export class Connection implements HubConnection, EventListenerObject {
   /** Queues an already-encoded message (fan-out encodes once per kind). */
   deliver(frame: EncodedFrame): void {
     if (this.closed) return;
-    if (this.#frameSink !== null) {
-      // An in-memory socket (the engine's own telnet players) takes the frame itself.
-      this.#frameSink.deliverFrame(frame);
-      return;
-    }
-    const text = frame.for(this.kind, this.colour);
-    if (text === null) return;
-    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+    const session = this.session;
+    if (session.buffered > MAX_BUFFERED_BYTES) {
       // The client stopped reading: buffering more would let one client exhaust memory.
       this.#shut(CloseCode.policy, "client too slow");
       return;
     }
     try {
-      this.socket.send(text);
+      session.deliver(frame, this.colour);
     } catch {
       this.#shut(CloseCode.goingAway, "send failed");
     }
@@ -198,14 +162,6 @@ export class Connection implements HubConnection, EventListenerObject {
       this.#rateKey = pid ? `p:${pid}` : `c:${this.id}`;
     }
     return this.#rateKey;
-  }
-
-  /** Tells the client its frame `id` was read (the `ack` the telnet client paces its lines by). */
-  acknowledge(id: number | string): void {
-    if (this.closed) return;
-    const sink = this.#frameSink;
-    if (typeof id === "number" && sink?.acknowledge !== undefined && sink.acknowledge(id)) return;
-    this.send({ msg: "", data: { type: "ack", id } });
   }
 
   /** Sends `reason` if given, then closes. */
@@ -237,8 +193,8 @@ export class Connection implements HubConnection, EventListenerObject {
     return this.#queue?.length ?? 0;
   }
 
-  /** Records that the socket is closed, whichever side began it. */
-  lost(): void {
+  /** The carrier's transport is gone (closed by either side, or lost). */
+  ended(): void {
     if (!this.#socketClosed) {
       this.#socketClosed = true;
       this.#onSocketClosed?.();
@@ -283,7 +239,7 @@ export class Connection implements HubConnection, EventListenerObject {
     this.closed = true;
     this.#queue = null;
     try {
-      this.socket.close(code, reason);
+      this.session.close(code, reason);
     } catch { /* already closing */ }
     // The hub forgets the connection now, not when the close handshake ends: a stalled
     // client may never answer it.

@@ -1,5 +1,6 @@
+/** Tests of a hub connection: output through its session, the ordered queue, closing. */
 import assert from "node:assert/strict";
-import { FakeSocket } from "./_test_socket.ts";
+import { FakeSession } from "./_test_session.ts";
 import {
   CloseCode,
   Connection,
@@ -10,29 +11,40 @@ import {
 } from "./connection.ts";
 
 function setup(run?: (conn: Connection, task: Task) => Promise<void>) {
-  const socket = new FakeSocket();
+  const socket = new FakeSession("web");
   const closed: Connection[] = [];
   const frames: unknown[] = [];
+  const lines: string[] = [];
   const hooks: ConnectionHooks = {
-    opened: () => {},
     frame: (_c, d) => void frames.push(d),
+    line: (_c, text) => {
+      lines.push(text);
+      return text !== "dropped";
+    },
+    report: () => {},
     run: run ?? (async () => {}),
     closed: (c) => void closed.push(c),
   };
-  const conn = new Connection("c1", "web", "127.0.0.1", socket.asWebSocket(), hooks, 0);
-  conn.listen();
-  return { socket, conn, closed, frames };
+  const conn = new Connection("c1", "web", "127.0.0.1", socket, hooks, 0);
+  return { socket, conn, closed, frames, lines };
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-Deno.test("connection encodes for its kind and forwards socket events", () => {
-  const { socket, conn, frames } = setup();
+Deno.test("connection sends through its session and hands the hub what its carrier got", () => {
+  const { socket, conn, frames, lines } = setup();
   conn.send({ msg: "hi", data: { type: "say" } });
   assert.deepEqual(socket.sent, ['{"msg":"hi","data":{"type":"say"}}']);
-  socket.dispatchEvent(new MessageEvent("message", { data: "look" }));
+  conn.received("look");
   assert.deepEqual(frames, ["look"]);
-  assert.equal(socket.binaryType, "arraybuffer");
+  // A typed line answers with its acknowledgement: read, or dropped.
+  assert.equal(conn.line("think hi"), true);
+  assert.equal(conn.line("dropped"), false);
+  assert.deepEqual(lines, ["think hi", "dropped"]);
+  conn.close();
+  assert.equal(conn.line("after"), false, "a closed connection reads nothing");
+  conn.received("after");
+  assert.deepEqual(frames, ["look"]);
 });
 
 Deno.test("tasks run in order, one at a time", async () => {
@@ -81,7 +93,7 @@ Deno.test("the queue is bounded", () => {
 
 Deno.test("a client that stops reading is dropped, not buffered", () => {
   const { socket, conn, closed } = setup();
-  socket.bufferedAmount = MAX_BUFFERED_BYTES + 1;
+  socket.buffered = MAX_BUFFERED_BYTES + 1;
   conn.send({ msg: "more" });
   assert.deepEqual(socket.sent, []);
   assert.equal(socket.closedWith?.[0], CloseCode.policy);
@@ -101,17 +113,27 @@ Deno.test("close sends the reason, then closes once; the close event resolves wa
   assert.match(socket.sent[0], /Goodbye!.*"disconnect"/);
   assert.deepEqual(socket.closedWith, [CloseCode.normal, ""]);
   assert.equal(closed.length, 1);
-  socket.dispatchEvent(new Event("close"));
+  conn.ended();
   await done;
   assert.equal(closed.length, 1);
   await conn.whenSocketClosed();
 });
 
 Deno.test("a close from the client tells the hub once", () => {
-  const { socket, conn, closed } = setup();
-  socket.dispatchEvent(new Event("error"));
-  socket.dispatchEvent(new Event("close"));
-  socket.dispatchEvent(new Event("close"));
+  const { conn, closed } = setup();
+  conn.ended();
+  conn.ended();
   assert.deepEqual(closed, [conn]);
   assert.equal(conn.closed, true);
+});
+
+Deno.test("a session whose send throws drops its connection", () => {
+  const { socket, conn, closed } = setup();
+  socket.deliver = () => {
+    throw new Error("broken pipe");
+  };
+  conn.send({ msg: "x" });
+  assert.equal(conn.closed, true);
+  assert.deepEqual(closed, [conn]);
+  assert.equal(socket.closedWith?.[0], CloseCode.goingAway);
 });

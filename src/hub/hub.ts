@@ -1,221 +1,111 @@
 /**
- * The hub: accepts WebSocket connections (caps, the sidecar's proof), wires each to the
- * session registry (who is online), inbound handling (frames and limits), sessions (login,
- * logout, MOTD), the idle sweep and fan-out, and answers the engine's HubApi from them.
+ * The hub: the clients of the game, whatever carries them (src/hub/carriers/). A carrier opens
+ * each client's session with `connect` (caps and the stop are checked there); the hub wires it
+ * to inbound handling (frames, lines and their limits), sessions (login, logout, the connect
+ * screen), the registry (who is online and where) and the idle sweep, and closes them all at a
+ * stop or restart. Delivery and presence are the registry's other two faces (delivery.ts,
+ * presence.ts), built beside the hub by the engine.
  */
-import type { Services } from "../services.ts";
 import type { DbObject } from "../world/types.ts";
 import { CloseCode, Connection, type ConnectionHooks } from "./connection.ts";
-import { Fanout } from "./fanout.ts";
-import type { GmcpMap } from "./gmcp_map.ts";
+import type { Delivery } from "./types.ts";
 import { IdleSweep } from "./idle.ts";
 import { type Dispatcher, Inbound } from "./inbound.ts";
 import { IpCounter } from "./limits.ts";
-import { clientKind } from "./protocol.ts";
-import { SessionRegistry } from "./registry.ts";
-import { Sessions } from "./sessions.ts";
-import { checkSidecarProof, SIDECAR_HEADER } from "./sidecar_auth.ts";
-import { MuxLink, type MuxSocket } from "./mux_link.ts";
-import { LocalLink } from "./local_link.ts";
-import type { HubApi, HubConnection, Outbound, PlayerCard, PlayerIds } from "./types.ts";
+import type { SessionRegistry } from "./registry.ts";
+import type { Session, SessionHub, SessionOpening } from "./session.ts";
+import { type SessionDeps, Sessions } from "./sessions.ts";
 
-/** Settings for {@linkcode Hub}. */
-export interface HubOptions {
-  /**
-   * The telnet sidecar's secret (see sidecar_auth.ts); null or absent: no connection is trusted
-   * as the sidecar.
-   */
-  sidecarSecret?: string | null;
-  /** Plugin-declared GMCP mappings, applied for telnet clients (see gmcp_map.ts). */
-  gmcp?: GmcpMap | null;
+/** What the hub needs of the engine. */
+export interface HubDeps extends SessionDeps {
+  /** Who is online and where (shared with delivery and presence). */
+  registry: SessionRegistry;
+  /** The engine's one delivery (the hub's own messages go through it too). */
+  delivery: Delivery;
+  /** Runs a logged-in connection's command line (the command engine's `dispatch`). */
+  run: Dispatcher;
 }
 
-/** The WebSocket hub (see docs/protocol.md for the wire format). */
-export class Hub implements HubApi {
-  readonly #sidecarSecret: string | null;
-  /** A wrong sidecar secret was reported (once per run: a misconfiguration, or someone probing). */
-  #wrongSecretLogged = false;
-  #services: Services | null = null;
-  readonly #registry = new SessionRegistry();
-  readonly #fanout: Fanout;
+/** The hub (see docs/protocol.md for what clients send and get). */
+export class Hub implements SessionHub {
+  readonly #deps: HubDeps;
+  readonly #registry: SessionRegistry;
   readonly #sessions: Sessions;
+  readonly #inbound: Inbound;
   readonly #idle: IdleSweep;
-  #inbound: Inbound | null = null;
   readonly #ips = new IpCounter();
-  #unfollow: (() => void) | null = null;
   #seq = 0;
-  /** Open sidecar links (each carries many telnet sessions). */
-  readonly #links = new Set<MuxLink>();
   #stopping = false;
   /** Set with `#stopping`: whether the engine is coming back. */
   #restarting = false;
+  /** What carriers asked to have closed when the hub stops (the sidecar's links). */
+  readonly #onStop = new Set<() => void>();
   readonly #hooks: ConnectionHooks = {
-    opened: (conn) => this.#sessions.opened(conn),
-    frame: (conn, data) => this.#in.frame(conn, data),
-    run: (conn, task) => this.#in.run(conn, task),
+    frame: (conn, data) => this.#inbound.frame(conn, data),
+    line: (conn, text) => this.#inbound.line(conn, text),
+    report: (conn, report) => this.#inbound.report(conn, report),
+    run: (conn, task) => this.#inbound.run(conn, task),
     closed: (conn) => this.#closed(conn),
   };
 
-  constructor(opts: HubOptions = {}) {
-    this.#sidecarSecret = opts.sidecarSecret ?? null;
-    this.#fanout = new Fanout(this.#registry, opts.gmcp ?? null);
+  constructor(deps: HubDeps) {
+    this.#deps = deps;
+    this.#registry = deps.registry;
     this.#sessions = new Sessions(
-      {
-        services: () => this.services,
-        stopping: () => this.#stopping,
-        loggedIn: (conn) => this.#in.loggedIn(conn),
-      },
-      this.#registry,
-      this.#fanout,
+      deps,
+      { stopping: () => this.#stopping, loggedIn: (conn) => this.#inbound.loggedIn(conn) },
+      deps.registry,
+      deps.delivery,
     );
-    this.#idle = new IdleSweep(this.#registry, () => this.services.config);
+    this.#inbound = new Inbound(deps, this.#ips, this.#sessions, deps.run);
+    this.#idle = new IdleSweep(deps.registry, () => deps.config);
   }
 
-  /** Wires the hub to the engine's services (they hold the hub too, hence after construction). */
-  start(services: Services, dispatch: Dispatcher): void {
-    this.#services = services;
-    this.#inbound = new Inbound(services, this.#ips, this.#sessions, dispatch);
-    this.#unfollow?.();
-    this.#unfollow = services.objects.onChange((change) => {
-      const card = this.#registry.changed(change);
-      if (card) this.#sessions.applyColour(card.id);
-    });
-  }
-
-  /** The services (throws if `start` was not called). */
-  get services(): Services {
-    if (!this.#services) throw new Error("hub: start() was not called");
-    return this.#services;
-  }
-
-  get #in(): Inbound {
-    if (!this.#inbound) throw new Error("hub: start() was not called");
-    return this.#inbound;
-  }
-
-  // ---- accepting connections ------------------------------------------------------------
-
-  /** Upgrades an HTTP request to a hub WebSocket; `peerIp` is the socket's remote address. */
-  accept(req: Request, peerIp: string): Response {
-    const url = new URL(req.url);
-    const kind = clientKind(url.searchParams.get("client"));
-    const token = url.searchParams.get("token");
-    const resume = /^(1|true|yes)$/i.test(url.searchParams.get("resume") ?? "");
-    // Before the upgrade, which makes the request's headers unreadable.
-    const sidecar = kind === "telnet" && this.#provesSidecar(req, peerIp);
-    if (url.searchParams.get("mux") === "1") return this.#acceptLink(req, peerIp, sidecar);
-    let upgraded: { socket: WebSocket; response: Response };
-    try {
-      // No per-socket ping timer (it costs ~3 KiB per idle connection): the hub's one idle
-      // sweep closes silent connections instead (docs/protocol.md, "Limits").
-      upgraded = Deno.upgradeWebSocket(req, { idleTimeout: 0 });
-    } catch {
-      return Response.json({ error: "Expected a WebSocket upgrade." }, { status: 400 });
-    }
-    const { socket, response } = upgraded;
-    this.#attach(socket, kind, peerIp, sidecar, token, resume);
-    return response;
+  /** True once the hub is stopping (a carrier refuses new links then). */
+  get stopping(): boolean {
+    return this.#stopping;
   }
 
   /**
-   * The sidecar's one link for all its telnet sessions (`?client=telnet&mux=1`). Its sessions
-   * are the sidecar's when the link's handshake carried the secret; without it (a sidecar
-   * started apart with a wrong secret) they are ordinary clients of the link's address, each
-   * counted and capped as if it had a socket of its own.
+   * Opens a client's session, once its carrier can send to it. A session over a cap, or opened
+   * while the hub stops, is told why and closed at once (the connection returned is closed).
    */
-  #acceptLink(req: Request, peerIp: string, sidecar: boolean): Response {
-    if (this.#stopping) {
-      return Response.json({ error: "The server is shutting down." }, { status: 503 });
-    }
-    let upgraded: { socket: WebSocket; response: Response };
-    try {
-      upgraded = Deno.upgradeWebSocket(req, { idleTimeout: 0 });
-    } catch {
-      return Response.json({ error: "Expected a WebSocket upgrade." }, { status: 400 });
-    }
-    const link = new MuxLink(upgraded.socket, (socket: MuxSocket, query) => {
-      const token = query.get("token");
-      const resume = /^(1|true|yes)$/i.test(query.get("resume") ?? "");
-      const kind = clientKind(query.get("client"));
-      this.#attach(socket as unknown as WebSocket, kind, peerIp, sidecar, token, resume);
-    }, (line) => console.warn(line));
-    this.#links.add(link);
-    upgraded.socket.addEventListener("close", () => this.#links.delete(link));
-    return upgraded.response;
-  }
-
-  /**
-   * The carrier of the telnet players the engine serves itself, on sockets the sidecar handed
-   * over (src/telnet/handoff/engine_host.ts). Its sessions are trusted as the sidecar's are: the
-   * sidecar proved itself on the channel the sockets came through.
-   */
-  openLocal(): LocalLink {
-    return new LocalLink((socket, query) => {
-      const token = query.get("token");
-      const resume = /^(1|true|yes)$/i.test(query.get("resume") ?? "");
-      this.#attach(socket as unknown as WebSocket, "telnet", "127.0.0.1", true, token, resume);
-    });
-  }
-
-  /** Wires one client socket (its own WebSocket, or a session of a sidecar link) to the hub. */
-  #attach(
-    socket: WebSocket,
-    kind: ReturnType<typeof clientKind>,
-    peerIp: string,
-    sidecar: boolean,
-    token: string | null,
-    resume: boolean,
-  ): void {
-    const conn = new Connection(
-      `c${++this.#seq}`,
-      kind,
-      peerIp,
-      socket,
-      this.#hooks,
-      Date.now(),
-    );
-    conn.sidecar = sidecar;
+  connect(session: Session, o: SessionOpening): Connection {
+    const conn = new Connection(`c${++this.#seq}`, o.kind, o.ip, session, this.#hooks, Date.now());
+    conn.sidecar = o.trusted;
     const refusal = this.#stopping ? "The server is shutting down." : this.#capProblem(conn);
     if (refusal) {
       // While stopping, 1012 like the connections being closed: a client that reconnects as
-      // soon as its socket closes (the telnet sidecar) must try again, not give up (1008).
+      // soon as its socket closes (a telnet client) must try again, not give up (1008).
       if (this.#stopping) {
-        socket.onopen = () => {
-          conn.send({ msg: refusal, data: { type: "disconnect", restart: this.#restarting } });
-          conn.close(undefined, CloseCode.restart);
-        };
-      } else socket.onopen = () => conn.close(refusal, CloseCode.policy);
-      socket.onclose = () => conn.lost();
-      return;
+        conn.send({ msg: refusal, data: { type: "disconnect", restart: this.#restarting } });
+        conn.close(undefined, CloseCode.restart);
+      } else conn.close(refusal, CloseCode.policy);
+      return conn;
     }
     this.#registry.open(conn);
     // The telnet sidecar's connections all come from its own address; each counts under the
-    // IP it reports for its player instead (see inbound.ts, client frames).
+    // IP it reports for its player instead (see inbound.ts, reports).
     if (!conn.sidecar) {
       this.#ips.add(conn.ip);
       conn.ipCounted = true;
     }
-    if (token) conn.pendingLogin = { token, resume };
-    conn.listen();
+    this.#sessions.opened(conn, o.token ? { token: o.token, resume: o.resume === true } : null);
     this.#idle.arm();
+    return conn;
   }
 
-  /** True when the upgrade request carries the sidecar's secret; a wrong one is logged once. */
-  #provesSidecar(req: Request, peerIp: string): boolean {
-    const proof = checkSidecarProof(req.headers.get(SIDECAR_HEADER), this.#sidecarSecret);
-    if (proof === "wrong" && !this.#wrongSecretLogged) {
-      this.#wrongSecretLogged = true;
-      console.warn(
-        `hub: a client=telnet connection from ${peerIp} presented a wrong sidecar secret; it is ` +
-          "treated as an ordinary client (a sidecar started apart from the engine needs the " +
-          "engine's URSAMU_SIDECAR_SECRET). Logged once.",
-      );
-    }
-    return proof === "sidecar";
+  /**
+   * Runs `close` when the hub stops, after every connection was told and closed (a carrier's
+   * link, which would keep the listener's own shutdown waiting); returns its remover.
+   */
+  onStop(close: () => void): () => void {
+    this.#onStop.add(close);
+    return () => this.#onStop.delete(close);
   }
 
   #capProblem(conn: Connection): string | null {
-    const cfg = this.services.config.value.server;
+    const cfg = this.#deps.config.value.server;
     if (cfg.maxConnections > 0 && this.#registry.connectionCount >= cfg.maxConnections) {
       return "The server has too many connections right now. Please try again later.";
     }
@@ -229,12 +119,10 @@ export class Hub implements HubApi {
   #closed(conn: Connection): void {
     if (!this.#registry.close(conn)) return;
     if (conn.ipCounted) this.#ips.remove(conn.ip);
-    this.#inbound?.closed(conn);
+    this.#inbound.closed(conn);
     this.#sessions.loggedOut(conn);
     if (this.#registry.connectionCount === 0) this.#idle.disarm();
   }
-
-  // ---- HubApi ----------------------------------------------------------------------------
 
   /** Logs a connection in as `player` (see sessions.ts). */
   login(
@@ -246,90 +134,12 @@ export class Hub implements HubApi {
     return this.#sessions.login(conn, player, resumed, generation);
   }
 
-  /** Sends to every connection of a player. */
-  send(playerId: string, out: Outbound): void {
-    this.#fanout.toPlayer(playerId, out);
-  }
-
-  /** Sends to each listed player that is connected, once each; encodes once per client kind. */
-  sendToPlayers(playerIds: PlayerIds, out: Outbound): void {
-    this.#fanout.toPlayers(playerIds, out);
-  }
-
-  /** Sends to every connected player in a room except `exclude`; encodes once per client kind. */
-  sendToRoom(roomId: string, out: Outbound, exclude: readonly string[] = []): void {
-    this.#fanout.toRoom(roomId, out, exclude);
-  }
-
-  /** Sends to every logged-in connection. */
-  broadcast(out: Outbound): void {
-    this.#fanout.toAll(out);
-  }
-
-  /** Open connections of a player. */
-  connections(playerId: string): readonly HubConnection[] {
-    const set = this.#registry.connectionsOf(playerId);
-    return set ? [...set] : [];
-  }
-
-  /** True when the player has at least one connection. */
-  isOnline(playerId: string): boolean {
-    return this.#registry.isOnline(playerId);
-  }
-
-  /** Ids of connected players in a room. */
-  playersIn(roomId: string): readonly string[] {
-    const members = this.#registry.members(roomId);
-    return members ? [...members] : [];
-  }
-
-  /** Ids of connected players, in order of login. */
-  onlinePlayers(): readonly string[] {
-    return [...this.#registry.sessions().keys()];
-  }
-
-  /** A connected player's card (name, moniker, flags, owner), from memory. */
-  playerCard(playerId: string): PlayerCard | undefined {
-    return this.#registry.card(playerId);
-  }
-
-  /** The card of the connected player with this name (any case), from memory. */
-  playerCardByName(name: string): PlayerCard | undefined {
-    return this.#registry.cardByName(name);
-  }
-
-  /**
-   * Offers a fresh read of a player to its card (ignored when offline or not newer). A newer
-   * read also corrects the room index: it saw a change the store's events did not bring.
-   */
-  refreshCard(player: DbObject): void {
-    if (this.#registry.refresh(player)) this.#sessions.applyColour(player.id);
-  }
-
-  /** The room a connected player is in (from memory), or undefined. */
-  roomOf(playerId: string): string | undefined {
-    return this.#registry.roomOf(playerId);
-  }
-
-  /** Closes every connection of a player, telling it why, except `keep` when given. */
-  disconnect(playerId: string, reason: string, keep?: HubConnection): void {
-    const set = this.#registry.connectionsOf(playerId);
-    if (!set) return;
-    for (const c of [...set]) if (c !== keep) c.close(reason);
-  }
-
-  /** Gives one of a player's connections a new session token (see sessions.ts). */
-  renewSession(conn: HubConnection, token: string): void {
-    const own = conn.playerId ? this.#registry.connectionsOf(conn.playerId) : undefined;
-    for (const c of own ?? []) if (c === conn) this.#sessions.renew(c, token);
-  }
-
   /**
    * Closes every connection (engine stop or restart) with close code 1012, so clients such as
    * the telnet sidecar know to reconnect; no room messages are sent, only `reason` as each
    * connection's `disconnect` frame, whose `restart` says whether the engine is coming back
-   * (the sidecar words its notice by it). Resolves when the sockets have closed, or after
-   * `waitMs`: closing the listeners first would cut them off with a different code.
+   * (a telnet client words its notice by it). Resolves when the transports have closed, or
+   * after `waitMs`: closing the listeners first would cut them off with a different code.
    */
   async shutdown(
     reason = "The server is shutting down.",
@@ -340,16 +150,13 @@ export class Hub implements HubApi {
     if (!this.#stopping) this.#restarting = restart;
     this.#stopping = true;
     this.#idle.stop();
-    this.#unfollow?.();
-    this.#unfollow = null;
     const conns = [...this.#registry.connections()];
     for (const c of conns) {
       c.send({ msg: reason, data: { type: "disconnect", restart } });
       c.close(undefined, CloseCode.restart);
     }
-    // The sessions' last lines and closes go out on each link, then the link closes too (an
-    // open upgraded socket would keep the listener's shutdown waiting).
-    for (const link of this.#links) link.close(CloseCode.restart, "engine stopping");
+    // The sessions' last lines and closes go out on each link, then the link closes too.
+    for (const close of this.#onStop) close();
     if (!conns.length) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createEngine } from "../engine.ts";
 import { Connection } from "./connection.ts";
-import { FakeSocket, idleHooks } from "./_test_socket.ts";
+import { FakeSession, idleHooks } from "./_test_session.ts";
 import { rename } from "../world/names.ts";
 
 const hooks = idleHooks();
@@ -13,7 +13,7 @@ Deno.test("hub: player cards and the room index follow the store, and reads heal
     env: { URSAMU_SERVER_DB: ":memory:", JWT_SECRET: "unit-test-secret" },
   });
   try {
-    const { objects, accounts } = engine.services;
+    const { objects, accounts, presence } = engine.services;
     const hub = engine.hub;
     const yard = await objects.create({ name: "Yard", type: "room" });
     const p = await accounts.register("Alice", "password123", { location: "1" });
@@ -24,15 +24,15 @@ Deno.test("hub: player cards and the room index follow the store, and reads heal
       rename(o, "Alicia");
       o.location = yard.id;
     });
-    const conn = new Connection("c1", "web", "127.0.0.1", new FakeSocket() as never, hooks, 0);
+    const conn = new Connection("c1", "web", "127.0.0.1", new FakeSession(), hooks, 0);
     assert.ok(await hub.login(conn, stale!, true));
-    assert.equal(hub.playerCard(p.id)?.name, "Alice");
-    assert.equal(hub.roomOf(p.id), "1");
+    assert.equal(presence.playerCard(p.id)?.name, "Alice");
+    assert.equal(presence.roomOf(p.id), "1");
 
     // The next command reads its actor afresh and heals both.
-    hub.refreshCard((await objects.get(p.id))!);
-    assert.equal(hub.playerCard(p.id)?.name, "Alicia");
-    assert.deepEqual(hub.playersIn(yard.id), [p.id]);
+    presence.refreshCard((await objects.get(p.id))!);
+    assert.equal(presence.playerCard(p.id)?.name, "Alicia");
+    assert.deepEqual(presence.playersIn(yard.id), [p.id]);
 
     // Later changes arrive by event, whoever writes them; an older read never undoes one.
     const before = (await objects.get(p.id))!;
@@ -41,12 +41,12 @@ Deno.test("hub: player cards and the room index follow the store, and reads heal
       o.flags.push("dark");
       o.location = "1";
     });
-    assert.equal(hub.playerCard(p.id)?.data.moniker, "%crAlicia");
-    assert.ok(hub.playerCard(p.id)?.flags.includes("dark"));
-    assert.equal(hub.roomOf(p.id), "1", "moved without hub.moved");
-    hub.refreshCard(before);
-    assert.equal(hub.playerCard(p.id)?.data.moniker, "%crAlicia");
-    assert.equal(hub.roomOf(p.id), "1");
+    assert.equal(presence.playerCard(p.id)?.data.moniker, "%crAlicia");
+    assert.ok(presence.playerCard(p.id)?.flags.includes("dark"));
+    assert.equal(presence.roomOf(p.id), "1", "moved without hub.moved");
+    presence.refreshCard(before);
+    assert.equal(presence.playerCard(p.id)?.data.moniker, "%crAlicia");
+    assert.equal(presence.roomOf(p.id), "1");
   } finally {
     await engine.close();
     await Deno.remove(root, { recursive: true }).catch(() => {});

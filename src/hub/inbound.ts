@@ -1,10 +1,13 @@
 /**
- * Inbound frames and the limits on them: size and UTF-8 checks, the command rate (10 a second
- * per player), the separate bound on keepalive frames (`ping`, `sync`), the sidecar's `client`
- * frames, and the ordered run of each connection's queued work.
+ * Inbound frames and typed lines, and the limits on them: size and UTF-8 checks, the command
+ * rate (10 a second per player), the separate bound on keepalive frames (`ping`, `sync`), what
+ * the telnet sidecar reports (`client` frames, or a report in memory), and the ordered run of
+ * each connection's queued work.
  */
-import type { Services } from "../services.ts";
+import type { Config } from "../config/load.ts";
+import type { SecurityLog } from "../auth/security_log.ts";
 import { CloseCode, type Connection, type Task } from "./connection.ts";
+import type { ClientReport } from "./session.ts";
 import { CommandRateLimiter, CONTROL_PER_WINDOW, type IpCounter, looksLikeIp } from "./limits.ts";
 import { preLogin } from "./login.ts";
 import {
@@ -12,9 +15,12 @@ import {
   type InboundFrame,
   linesOf,
   MAX_FRAME_BYTES,
+  MAX_HEIGHT,
+  MAX_WIDTH,
+  MIN_HEIGHT,
+  MIN_WIDTH,
   parseFrame,
   textTooLarge,
-  TypedLine,
 } from "./protocol.ts";
 import { MAX_LINE } from "../commands/limits.ts";
 import { errorOut, type Sessions } from "./sessions.ts";
@@ -33,7 +39,7 @@ export class Inbound {
   readonly #control = new CommandRateLimiter(CONTROL_PER_WINDOW);
 
   constructor(
-    private readonly services: Services,
+    private readonly deps: { config: Config; securityLog: Pick<SecurityLog, "write"> },
     /** Connections counted per client IP (the sidecar reports its players' addresses). */
     private readonly ips: IpCounter,
     private readonly sessions: Sessions,
@@ -43,10 +49,6 @@ export class Inbound {
   /** A frame arrived (string, or ArrayBuffer for a binary frame). */
   frame(conn: Connection, data: unknown): void {
     if (conn.closed) return;
-    if (data instanceof TypedLine) {
-      if (textTooLarge(data.text)) return this.#tooLarge(conn);
-      return this.#lines(conn, linesOf(data.text), data.ack ?? undefined);
-    }
     if (typeof data !== "string") {
       if (!(data instanceof ArrayBuffer) || data.byteLength > MAX_FRAME_BYTES) {
         return this.#tooLarge(conn);
@@ -59,6 +61,19 @@ export class Inbound {
     }
     if (textTooLarge(data)) return this.#tooLarge(conn);
     this.#handle(conn, parseFrame(data));
+  }
+
+  /**
+   * A line typed by a telnet client in this process, as it is: the same checks as a frame's
+   * line. True when it was read (its acknowledgement); false when dropped.
+   */
+  line(conn: Connection, text: string): boolean {
+    if (conn.closed) return false;
+    if (textTooLarge(text)) {
+      this.#tooLarge(conn);
+      return false;
+    }
+    return this.#lines(conn, linesOf(text));
   }
 
   /** Runs one queued task of a connection: a step such as a login, or a line. */
@@ -97,19 +112,26 @@ export class Inbound {
 
   #handle(conn: Connection, f: InboundFrame): void {
     switch (f.kind) {
-      case "lines":
-        return this.#lines(conn, f, f.ack);
+      case "lines": {
+        // Read (not yet run): what the telnet sidecar paces by. A dropped frame gets no ack.
+        if (this.#lines(conn, f) && f.ack !== undefined) {
+          conn.send({ msg: "", data: { type: "ack", id: f.ack } });
+        }
+        return;
+      }
       case "auth":
         if (this.#admit(conn)) {
           conn.enqueue(() => this.sessions.tokenLogin(conn, f.token, f.resume, false));
         }
         return;
       case "window":
-        if (f.width !== null) conn.width = f.width;
-        if (f.height !== null) conn.height = f.height;
-        return;
+        return this.report(conn, { width: f.width, height: f.height });
       case "client":
-        return this.#clientFrame(conn, f);
+        if (conn.sidecar) return this.report(conn, f);
+        if (this.#admit(conn)) {
+          conn.send(errorOut("Client frames are accepted only from the telnet sidecar."));
+        }
+        return;
       case "ping":
         // A keepalive (the hub sends no WebSocket pings): answered on read, but not activity and
         // not a command. The pong echoes the id, so a client (the telnet sidecar's pacing) knows
@@ -135,12 +157,8 @@ export class Inbound {
     }
   }
 
-  /** Queues a frame's command lines (each counted against the rate limit) and answers its ack. */
-  #lines(
-    conn: Connection,
-    f: { lines: string[]; tooLong: number },
-    ack: number | string | undefined,
-  ): void {
+  /** Queues a frame's command lines (each counted against the rate limit); true when any was read. */
+  #lines(conn: Connection, f: { lines: string[]; tooLong: number }): boolean {
     let admitted = false;
     for (const line of f.lines) {
       if (this.#admit(conn)) admitted = conn.enqueue(line) || admitted;
@@ -151,36 +169,34 @@ export class Inbound {
         conn.send(errorOut(`That line is too long (the limit is ${MAX_LINE} characters).`));
       }
     }
-    // Read (not yet run): what the telnet sidecar paces by. A dropped frame gets no ack.
-    if (ack !== undefined && admitted) conn.acknowledge(ack);
+    return admitted;
   }
 
   /**
-   * The sidecar reports its telnet client's IP, terminal, and when it connected and last typed
-   * (so `who` and the idle limit see through engine restarts); trusted only from a connection
-   * that proved itself the sidecar with its secret.
+   * A telnet client reports its player's IP, terminal, when it connected and last typed (so
+   * `who` and the idle limit see through engine restarts) and its window: believed only from
+   * the telnet sidecar's sessions (the window from anyone).
    */
-  #clientFrame(conn: Connection, f: Extract<InboundFrame, { kind: "client" }>): void {
-    if (!conn.sidecar) {
-      if (this.#admit(conn)) {
-        conn.send(errorOut("Client frames are accepted only from the telnet sidecar."));
-      }
-      return;
-    }
-    const { ip, ttype } = f;
-    if (ttype) conn.ttype = ttype;
+  report(conn: Connection, r: ClientReport): void {
+    if (conn.closed) return;
+    if (typeof r.width === "number") conn.width = clamp(r.width, MIN_WIDTH, MAX_WIDTH);
+    if (typeof r.height === "number") conn.height = clamp(r.height, MIN_HEIGHT, MAX_HEIGHT);
+    if (!conn.sidecar) return;
+    const { ip, ttype } = r;
+    if (typeof ttype === "string" && ttype !== "") conn.ttype = ttype.slice(0, 64);
     const now = Date.now();
-    const past = (t: number | null) => t !== null && t <= now && t > now - REPORTED_TIME_LIMIT_MS;
-    if (past(f.connectedAt)) conn.connectedAt = Math.min(conn.connectedAt, f.connectedAt!);
-    // Until this connection has had input of its own, the sidecar knows better.
-    if (past(f.lastInput) && !conn.inputSeen) {
-      conn.lastInput = Math.max(f.lastInput!, conn.connectedAt);
+    const past = (t: number | null | undefined): t is number =>
+      typeof t === "number" && t <= now && t > now - REPORTED_TIME_LIMIT_MS;
+    if (past(r.connectedAt)) conn.connectedAt = Math.min(conn.connectedAt, r.connectedAt);
+    // Until this connection has had input of its own, the telnet client knows better.
+    if (past(r.lastInput) && !conn.inputSeen) {
+      conn.lastInput = Math.max(r.lastInput, conn.connectedAt);
     }
     if (!ip || !looksLikeIp(ip) || ip === conn.ip) return;
     const ips = this.ips;
     if (conn.ipCounted) ips.remove(conn.ip);
     conn.ip = ip;
-    const cap = this.services.config.value.server.maxConnectionsPerIp;
+    const cap = this.deps.config.value.server.maxConnectionsPerIp;
     ips.add(ip);
     conn.ipCounted = true;
     if (cap > 0 && ips.count(ip) > cap) {
@@ -226,12 +242,16 @@ export class Inbound {
     detail: string,
   ): void {
     if (!limiter.shouldReport(key, now)) return;
-    this.services.securityLog.write("WS_RATE_LIMITED", {
+    this.deps.securityLog.write("WS_RATE_LIMITED", {
       actor: conn.playerId,
       ip: conn.ip,
       detail,
     });
   }
+}
+
+function clamp(v: number, min: number, max: number): number {
+  return Number.isFinite(v) ? Math.min(max, Math.max(min, Math.round(v))) : min;
 }
 
 /** True for `quit` in any case, with spaces around it (checked before every line is run). */

@@ -1,45 +1,32 @@
 /**
- * Lines the engine's own telnet players hand the hub in memory (`TypedLine`): the same limits as
- * a socket's frames, and the ack that paces them given only for a line the hub kept.
+ * Typed lines (a telnet client in the engine hands the hub its line itself) and framed lines with
+ * an `ack`: the same limits as any frame, and the acknowledgement that paces them given only for
+ * a line the hub kept; what a telnet client reports, believed only from the sidecar.
  */
 import assert from "node:assert/strict";
-import { Connection, type FrameSink } from "./connection.ts";
+import { Connection } from "./connection.ts";
 import { Inbound, isQuit } from "./inbound.ts";
-import { type EncodedFrame, MAX_FRAME_BYTES, TypedLine } from "./protocol.ts";
+import { MAX_FRAME_BYTES } from "./protocol.ts";
 import { MAX_LINE } from "../commands/limits.ts";
-import type { Services } from "../services.ts";
-import type { IpCounter } from "./limits.ts";
+import type { Config } from "../config/load.ts";
+import { IpCounter } from "./limits.ts";
 import type { Sessions } from "./sessions.ts";
+import { FakeSession } from "./_test_session.ts";
 
-/** A logged-in connection on an in-memory socket, and what reached it. */
-function setup(opts: { acks?: boolean } = {}) {
-  const got = { frames: [] as EncodedFrame[], acks: [] as number[], closed: [] as number[] };
-  const socket: FrameSink & Record<string, unknown> = {
-    readyState: 1,
-    bufferedAmount: 0,
-    addEventListener() {},
-    close(code: number) {
-      got.closed.push(code);
-    },
-    deliverFrame(frame: EncodedFrame) {
-      got.frames.push(frame);
-    },
-  };
-  if (opts.acks !== false) {
-    socket.acknowledge = (id: number) => {
-      got.acks.push(id);
-      return true;
-    };
-  }
+/** A logged-in telnet connection, and what reached it. */
+function setup(opts: { sidecar?: boolean } = {}) {
+  const session = new FakeSession("telnet");
   const lines: string[] = [];
-  const services = {
-    config: { value: { server: { maxConnectionsPerIp: 0 } } },
-    securityLog: { write() {} },
-  } as unknown as Services;
-  const inbound = new Inbound(services, {} as IpCounter, {} as Sessions, () => Promise.resolve());
-  const conn = new Connection("c1", "telnet", "127.0.0.1", socket as unknown as WebSocket, {
-    opened() {},
+  const deps = {
+    config: { value: { server: { maxConnectionsPerIp: 0 } } } as Config,
+    securityLog: { write: () => Promise.resolve() },
+  };
+  const ips = new IpCounter();
+  const inbound = new Inbound(deps, ips, {} as Sessions, () => Promise.resolve());
+  const conn = new Connection("c1", "telnet", "127.0.0.1", session, {
     frame: (c, data) => inbound.frame(c, data),
+    line: (c, text) => inbound.line(c, text),
+    report: (c, r) => inbound.report(c, r),
     run: (_c, task) => {
       if (typeof task === "string") lines.push(task);
       return Promise.resolve();
@@ -47,49 +34,69 @@ function setup(opts: { acks?: boolean } = {}) {
     closed() {},
   }, Date.now());
   conn.playerId = "7";
-  const msgs = () => got.frames.map((f) => f.out.msg);
-  return { inbound, conn, got, lines, msgs };
+  conn.sidecar = opts.sidecar ?? true;
+  const sent = () => session.sent.map((t) => JSON.parse(t));
+  return { inbound, conn, session, lines, sent, ips };
 }
 
-Deno.test("typed lines: queued and acked at once, without an ack frame", async () => {
-  const { inbound, conn, got, lines, msgs } = setup();
-  inbound.frame(conn, new TypedLine("think hi", 1));
-  inbound.frame(conn, new TypedLine("look", null));
-  assert.deepEqual(got.acks, [1], "answered as the line is read, before it runs");
+Deno.test("typed lines: read at once, the answer is the acknowledgement (no ack frame)", async () => {
+  const { conn, lines, sent } = setup();
+  assert.equal(conn.line("think hi"), true);
+  assert.equal(conn.line("look"), true);
   await new Promise((r) => setTimeout(r, 0));
   assert.deepEqual(lines, ["think hi", "look"]);
-  assert.deepEqual(msgs(), []);
+  assert.deepEqual(sent(), []);
 });
 
-Deno.test("typed lines: an ack goes as a frame where the socket takes none in memory", () => {
-  const { inbound, conn, got } = setup({ acks: false });
-  inbound.frame(conn, new TypedLine("think hi", 3));
-  assert.deepEqual(got.frames.map((f) => f.out.data), [{ type: "ack", id: 3 }]);
-  conn.acknowledge("s-1");
-  assert.deepEqual(got.frames.map((f) => f.out.data)[1], { type: "ack", id: "s-1" });
+Deno.test("framed lines: an ack frame answers a line that was read", () => {
+  const { conn, sent } = setup();
+  conn.received(JSON.stringify({ msg: "think hi", ack: 3 }));
+  conn.received(JSON.stringify({ msg: "look", ack: "s-1" }));
+  assert.deepEqual(sent().map((f) => f.data), [{ type: "ack", id: 3 }, { type: "ack", id: "s-1" }]);
 });
 
-Deno.test("typed lines: over the rate limit a line is dropped and not acked", () => {
-  const { inbound, conn, got } = setup();
-  for (let i = 1; i <= 12; i++) inbound.frame(conn, new TypedLine(`think ${i}`, i));
-  assert.deepEqual(got.acks, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+Deno.test("typed lines: over the rate limit a line is dropped and not acknowledged", () => {
+  const { conn } = setup();
+  const answers = [];
+  for (let i = 1; i <= 12; i++) answers.push(conn.line(`think ${i}`));
+  assert.deepEqual(answers, [...Array(10).fill(true), false, false]);
 });
 
-Deno.test("typed lines: a line over the length limit is refused with a message, and acked", () => {
-  const { inbound, conn, got, msgs } = setup();
-  inbound.frame(conn, new TypedLine("say " + "x".repeat(MAX_LINE), 4));
-  assert.deepEqual(got.acks, [4]);
-  assert.match(msgs()[0], /too long/);
+Deno.test("typed lines: a line over the length limit is refused with a message, and acknowledged", () => {
+  const { conn, sent } = setup();
+  assert.equal(conn.line("say " + "x".repeat(MAX_LINE)), true);
+  assert.match(sent()[0].msg, /too long/);
 });
 
 Deno.test("typed lines: one over the frame size closes the connection, as a frame would", () => {
-  const { inbound, conn, got, lines } = setup();
-  inbound.frame(conn, new TypedLine("x".repeat(MAX_FRAME_BYTES + 1), 5));
-  assert.deepEqual(got.closed, [1009]);
-  assert.deepEqual(got.acks, []);
-  inbound.frame(conn, new TypedLine("look", 6));
-  assert.deepEqual(got.acks, [], "nothing more once closed");
+  const { conn, session, lines } = setup();
+  assert.equal(conn.line("x".repeat(MAX_FRAME_BYTES + 1)), false);
+  assert.equal(session.closedWith?.[0], 1009);
+  assert.equal(conn.line("look"), false, "nothing more once closed");
   assert.deepEqual(lines, []);
+});
+
+Deno.test("reports: the sidecar's are believed (address, terminal, times, window), others' only the window", () => {
+  const now = Date.now();
+  const { conn, ips } = setup();
+  conn.report({
+    ip: "203.0.113.5",
+    ttype: "MUDLET",
+    connectedAt: now - 5000,
+    lastInput: now - 1000,
+  });
+  conn.report({ width: 999, height: 2 });
+  assert.equal(conn.ip, "203.0.113.5");
+  assert.equal(ips.count("203.0.113.5"), 1);
+  assert.equal(conn.ttype, "MUDLET");
+  assert.equal(conn.connectedAt, now - 5000);
+  assert.equal(conn.lastInput, now - 1000);
+  assert.deepEqual([conn.width, conn.height], [250, 5], "clamped");
+  const other = setup({ sidecar: false }).conn;
+  other.report({ ip: "203.0.113.6", ttype: "X", width: 100 });
+  assert.equal(other.ip, "127.0.0.1");
+  assert.equal(other.ttype, "");
+  assert.equal(other.width, 100);
 });
 
 Deno.test("quit is any case with spaces around it, and nothing else", () => {

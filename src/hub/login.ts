@@ -4,16 +4,26 @@
  * accounts and guests services, name and password checks, and per-IP failure limiter.
  */
 import { ConflictError, RateLimitError, ValidationError } from "../errors.ts";
-import type { Services } from "../services.ts";
+import type { Config } from "../config/load.ts";
+import type { ObjectStore } from "../world/objects.ts";
+import type { Guests } from "../auth/guests.ts";
 import { startingRoom } from "../world/start.ts";
-import { attemptLogin } from "../auth/login.ts";
-import { registerFrom } from "../auth/registration.ts";
+import { attemptLogin, type LoginDeps as AuthLoginDeps } from "../auth/login.ts";
+import { registerFrom, type RegistrationDeps } from "../auth/registration.ts";
 import type { DbObject } from "../world/types.ts";
 import type { Connection } from "./connection.ts";
 
+/** What `connect`, `connect guest` and `create` need of the engine. */
+export interface LoginDeps extends AuthLoginDeps, RegistrationDeps {
+  config: Config;
+  objects: Pick<ObjectStore, "get" | "idsWithFlag">;
+  /** Temporary guest characters. */
+  guests: Pick<Guests, "enabled" | "isGuestWord" | "create" | "remove">;
+}
+
 /** What the pre-login commands need from the hub. */
 export interface LoginHost {
-  services: Services;
+  readonly deps: LoginDeps;
   /**
    * Logs a connection in; false (after telling the client) when refused. `generation`: the
    * token generation the login was proven in (see sessions.ts).
@@ -59,7 +69,7 @@ export async function preLogin(host: LoginHost, conn: Connection, line: string):
       await create(host, conn, rest);
       return;
     default:
-      conn.send({ msg: prompt(host.services.guests.enabled), data: { type: "prompt" } });
+      conn.send({ msg: prompt(host.deps.guests.enabled), data: { type: "prompt" } });
   }
 }
 
@@ -77,7 +87,7 @@ function error(conn: Connection, msg: string): void {
 }
 
 async function connect(host: LoginHost, conn: Connection, rest: string): Promise<void> {
-  const s = host.services;
+  const s = host.deps;
   const first = rest.split(/\s+/, 1)[0];
   if (first && s.guests.isGuestWord(first)) {
     // `connect guest` (any password is ignored, as MUX does) while guests are open.
@@ -106,7 +116,7 @@ async function connect(host: LoginHost, conn: Connection, rest: string): Promise
 }
 
 async function create(host: LoginHost, conn: Connection, rest: string): Promise<void> {
-  const s = host.services;
+  const s = host.deps;
   const parts = nameAndPassword(rest);
   if (!parts) return error(conn, "Usage: create <name> <password>");
   if (!s.config.value.game.registerEnabled) {
@@ -131,7 +141,7 @@ async function create(host: LoginHost, conn: Connection, rest: string): Promise<
 
 /** `connect guest`: a new guest character, logged in at once; removed again if that fails. */
 async function guest(host: LoginHost, conn: Connection): Promise<void> {
-  const s = host.services;
+  const s = host.deps;
   const full = host.fullProblem();
   if (full) return error(conn, full);
   let player: DbObject;

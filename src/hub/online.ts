@@ -4,8 +4,8 @@
  * REST contents and locations and scripts use too, so no two of them can disagree.
  */
 import { hiddenFrom, shownLocation, type Viewer } from "../world/visibility.ts";
-import type { Services } from "../services.ts";
-import type { HubApi, PlayerCard } from "./types.ts";
+import type { ObjectStore } from "../world/objects.ts";
+import type { PlayerCard, Presence } from "./types.ts";
 
 /**
  * True when `viewer` may see `player` among the connected. A `dark` player is hidden from
@@ -16,10 +16,10 @@ export function canSeeOnline(viewer: Viewer, player: PlayerCard): boolean {
 }
 
 /** The connected players `viewer` may see, in order of login, from the hub's memory. */
-export function visibleOnline(hub: HubApi, viewer: Viewer): PlayerCard[] {
+export function visibleOnline(presence: Presence, viewer: Viewer): PlayerCard[] {
   const out: PlayerCard[] = [];
-  for (const id of hub.onlinePlayers()) {
-    const card = hub.playerCard(id);
+  for (const id of presence.onlinePlayers()) {
+    const card = presence.playerCard(id);
     if (card && canSeeOnline(viewer, card)) out.push(card);
   }
   return out;
@@ -29,12 +29,15 @@ export function visibleOnline(hub: HubApi, viewer: Viewer): PlayerCard[] {
  * Online player entries as `viewer` may see them: id, name, and the name of the room they are
  * in. Names and rooms come from the hub's memory; only the (few, distinct) rooms are read.
  */
-export async function onlineEntries(s: Services, viewer: Viewer) {
-  const players = visibleOnline(s.hub, viewer).map((p) => ({
+export async function onlineEntries(
+  s: { presence: Presence; objects: Pick<ObjectStore, "getMany"> },
+  viewer: Viewer,
+) {
+  const players = visibleOnline(s.presence, viewer).map((p) => ({
     id: p.id,
     name: p.name,
     // An unfindable player is listed without its room, as REST objects show it.
-    room: shownLocation(viewer, { ...p, location: s.hub.roomOf(p.id) ?? "" }),
+    room: shownLocation(viewer, { ...p, location: s.presence.roomOf(p.id) ?? "" }),
   }));
   const roomIds = [...new Set(players.map((p) => p.room).filter(Boolean))];
   const rooms = new Map((await s.objects.getMany(roomIds)).map((r) => [r.id, r.name]));

@@ -18,18 +18,10 @@ export const MIN_WIDTH = 20;
 /** Upper bound of the screen width. */
 export const MAX_WIDTH = 250;
 
-/**
- * A line one of the engine's own telnet players typed, handed to the hub in memory
- * (src/hub/local_link.ts): no JSON is written or read for it. Only an in-memory session can
- * carry one; a socket's frames are text or bytes.
- */
-export class TypedLine {
-  constructor(
-    readonly text: string,
-    /** The pacer's id for it (see src/telnet/client/pacer.ts), answered once read; null: none. */
-    readonly ack: number | null,
-  ) {}
-}
+/** Screen height bounds (rows) a client may set. */
+export const MIN_HEIGHT = 5;
+/** Upper bound of the screen height. */
+export const MAX_HEIGHT = 500;
 
 /** An inbound frame, decoded. */
 export type InboundFrame =
@@ -152,7 +144,7 @@ export function parseFrame(data: string): InboundFrame {
       return {
         kind: "window",
         width: clampInt(f.width, MIN_WIDTH, MAX_WIDTH),
-        height: clampInt(f.height, 5, 500),
+        height: clampInt(f.height, MIN_HEIGHT, MAX_HEIGHT),
       };
     case "client":
       return {
@@ -219,7 +211,7 @@ export function markSpeech(out: Outbound): Outbound {
 /**
  * One outbound message, encoded lazily and at most once per form (for fan-out): ANSI text with
  * or without colour for plain clients, JSON for `web`, and JSON with the message's GMCP form
- * (`gmcp: [package, payload]`, when a plugin mapped its type) for the telnet sidecar.
+ * (`gmcp: [package, payload]`, when a plugin mapped its type) for telnet clients.
  */
 export class EncodedFrame {
   #plain: string | null | undefined;
@@ -255,8 +247,8 @@ export class EncodedFrame {
   }
 
   /**
-   * The parts a telnet client reads (the engine's own telnet players get the frame itself, not
-   * its JSON): made once, shared by everyone it goes to, never to be changed.
+   * The parts a telnet client reads (the telnet players the engine serves get the frame itself,
+   * not its JSON): made once, shared by everyone it goes to, never to be changed.
    */
   telnetParts(): { msg: string; data: Record<string, unknown>; gmcp: unknown } {
     if (this.#parts === undefined) {

@@ -3,13 +3,17 @@
  * MOTD and welcome), logout, and each connection's colour. Connecting and disconnecting are
  * announced to the room and to plugins (`player:connected`, `player:disconnected`) from here.
  */
-import type { Services } from "../services.ts";
+import type { Config } from "../config/load.ts";
+import type { Texts } from "../text/texts.ts";
+import type { TokenService } from "../auth/tokens.ts";
+import type { ObjectStore } from "../world/objects.ts";
+import type { EventBus, WorldEvents } from "../plugins/hooks.ts";
 import { hasFlag, isGuest, isStaff } from "../world/flags.ts";
 import type { DbObject } from "../world/types.ts";
 import { wantsColour } from "../text/colour_mode.ts";
 import type { Connection } from "./connection.ts";
-import type { Fanout } from "./fanout.ts";
-import type { LoginHost } from "./login.ts";
+import type { Delivery } from "./types.ts";
+import type { LoginDeps, LoginHost } from "./login.ts";
 import type { SessionRegistry } from "./registry.ts";
 import type { Outbound } from "./types.ts";
 
@@ -26,7 +30,7 @@ export const EXPIRED = "Invalid or expired token.";
  * the player's colour setting. Sent at login, and again with a new token when the player's own
  * password change ended its other sessions.
  */
-function sessionFrame(
+export function sessionFrame(
   token: string,
   player: { id: string; name: string },
   resumed: boolean,
@@ -35,10 +39,18 @@ function sessionFrame(
   return { msg: "", data: { type: "session", token, player, resumed, colour } };
 }
 
+/** What logins and logouts need of the engine. */
+export interface SessionDeps extends LoginDeps {
+  config: Config;
+  texts: Pick<Texts, "get">;
+  tokens: Pick<TokenService, "session" | "generation" | "sign">;
+  objects: Pick<ObjectStore, "get" | "idsWithFlag">;
+  /** Where plugins hear of logins and logouts (`player:connected`, `player:disconnected`). */
+  worldHooks: Pick<EventBus<WorldEvents>, "emit">;
+}
+
 /** What sessions need of the hub around them. */
 export interface SessionHost {
-  /** The engine's services. */
-  services(): Services;
   /** True once the hub is stopping: nobody is told of the connections it closes. */
   stopping(): boolean;
   /** A connection just logged in (its pre-login limits can go). */
@@ -48,26 +60,20 @@ export interface SessionHost {
 /** Login and logout of hub connections. */
 export class Sessions implements LoginHost {
   constructor(
+    readonly deps: SessionDeps,
     private readonly host: SessionHost,
     private readonly registry: SessionRegistry,
-    private readonly fanout: Fanout,
+    private readonly delivery: Delivery,
   ) {}
 
-  /** The engine's services. */
-  get services(): Services {
-    return this.host.services();
-  }
-
-  /** The socket opened: a login the URL asked for, or the connect screen. */
-  opened(conn: Connection): void {
-    const login = conn.pendingLogin;
-    conn.pendingLogin = null;
+  /** A new connection: a login with the token it came with, or the connect screen. */
+  opened(conn: Connection, login: { token: string; resume: boolean } | null): void {
     if (login) conn.enqueue(() => this.tokenLogin(conn, login.token, login.resume, true));
     else this.#connectScreen(conn);
   }
 
   #connectScreen(conn: Connection): void {
-    const s = this.services;
+    const s = this.deps;
     let screen = s.texts.get("connect").trimEnd();
     // A screen that does not say how to come in as a guest gets a line for it while guests are open.
     if (s.guests.enabled && !/connect guest/i.test(screen)) {
@@ -85,7 +91,7 @@ export class Sessions implements LoginHost {
     resume: boolean,
     atOpen: boolean,
   ): Promise<void> {
-    const s = this.services;
+    const s = this.deps;
     if (conn.playerId) {
       conn.send(errorOut("You are already logged in."));
       return;
@@ -104,7 +110,7 @@ export class Sessions implements LoginHost {
 
   /** Why a new non-staff player could not log in now, or null. */
   fullProblem(): string | null {
-    const max = this.services.config.value.game.maxPlayers;
+    const max = this.deps.config.value.game.maxPlayers;
     if (max > 0 && this.registry.onlineCount >= max) {
       return `The game is full (${max} players). Please try again later.`;
     }
@@ -123,7 +129,7 @@ export class Sessions implements LoginHost {
     resumed: boolean,
     generation?: number,
   ): Promise<boolean> {
-    const s = this.services;
+    const s = this.deps;
     const id = player.id;
     const current = await s.tokens.generation(id);
     if (conn.closed) return false;
@@ -157,12 +163,12 @@ export class Sessions implements LoginHost {
     }
     const connected = { id, name: player.name, first, resumed };
     if (resumed) {
-      void s.hooks.worldHooks.emit("player:connected", connected);
+      void s.worldHooks.emit("player:connected", connected);
       return true;
     }
     const room = first ? this.registry.roomOf(id) : undefined;
     if (room) {
-      this.fanout.toRoom(room, {
+      this.delivery.toRoom(room, {
         msg: `${player.name} has connected.`,
         data: { type: "connect", player: { id, name: player.name } },
       }, [id]);
@@ -175,7 +181,7 @@ export class Sessions implements LoginHost {
     this.#text(conn, game.welcomeMessage, "welcome");
     // Plugins hear of the login after the player has seen the room (mail's notice follows it).
     conn.enqueueNext(() => {
-      if (!conn.closed) void s.hooks.worldHooks.emit("player:connected", connected);
+      if (!conn.closed) void s.worldHooks.emit("player:connected", connected);
       return Promise.resolve();
     });
     conn.enqueueNext("look");
@@ -187,50 +193,21 @@ export class Sessions implements LoginHost {
     if (msg) conn.send({ msg, data: { type } });
   }
 
-  /**
-   * Gives a logged-in connection a new session token (its player's sessions were ended while
-   * this one goes on): JSON clients replace the token they resume with.
-   */
-  renew(conn: Connection, token: string): void {
-    if (conn.closed || !conn.playerId || conn.kind === "plain") return;
-    const card = this.registry.card(conn.playerId);
-    const player = { id: conn.playerId, name: card?.name ?? conn.name };
-    conn.send(sessionFrame(token, player, false, card?.colour ?? "auto"));
-  }
-
   /** A closed connection's logout: the room hears of a player's last connection going. */
   loggedOut(conn: Connection): void {
     const gone = this.registry.detach(conn);
     if (!gone || this.host.stopping()) return;
     const { playerId: id, name } = gone;
     if (gone.last && gone.room) {
-      this.fanout.toRoom(gone.room, {
+      this.delivery.toRoom(gone.room, {
         msg: `${name} has disconnected.`,
         data: { type: "disconnect", player: { id, name } },
       }, [id]);
     }
-    void this.services.hooks.worldHooks.emit("player:disconnected", {
+    void this.deps.worldHooks.emit("player:disconnected", {
       id,
       name,
       stillConnected: !gone.last,
     });
-  }
-
-  /**
-   * Brings each connection of a player in line with its colour setting: plain connections
-   * render by it; JSON clients (web, the telnet sidecar) are told with a `colour` frame and
-   * decide themselves (the sidecar knows the terminal). Only on a change, never per message.
-   */
-  applyColour(playerId: string): void {
-    const mode = this.registry.card(playerId)?.colour;
-    const set = this.registry.connectionsOf(playerId);
-    if (!mode || !set) return;
-    for (const c of set) {
-      if (c.colourMode === mode) continue;
-      c.colourMode = mode;
-      // A plain WebSocket client says nothing of its terminal: colour unless switched off.
-      c.colour = wantsColour(mode, true);
-      c.send({ msg: "", data: { type: "colour", mode } });
-    }
   }
 }

@@ -6,7 +6,7 @@
 import type { DbObject, ObjectHead } from "../world/types.ts";
 import type { ColourMode } from "../text/colour_mode.ts";
 
-/** How a client wants its output: ANSI text, or JSON frames (`web`, and the telnet sidecar). */
+/** How a client wants its output: ANSI text, or JSON frames (`web`, and telnet clients). */
 export type ClientKind = "plain" | "web" | "telnet";
 
 /** Structured data beside a message; `type` says what it is (`say`, `pose`, `room`, `error`, ...). */
@@ -60,8 +60,9 @@ export interface PlayerCard extends ObjectHead {
 export type PlayerIds = Iterable<string> | ReadonlySet<string> | ReadonlyMap<string, unknown>;
 
 /**
- * Delivery to players, as plugins see it (`ctx.deliver`). Each message is encoded once per
- * client kind, whatever the number of recipients.
+ * The engine's one delivery to players (src/hub/delivery.ts): what commands, plugins
+ * (`ctx.deliver`), scripts and the hub itself send through. Each message is encoded once,
+ * whatever the number of recipients.
  */
 export interface Delivery {
   /** To every connection of one player. */
@@ -74,16 +75,11 @@ export interface Delivery {
   toAll(out: Outbound): void;
 }
 
-/** Delivery and presence operations of the hub. */
-export interface HubApi {
-  /** Sends to every connection of a player. */
-  send(playerId: string, out: Outbound): void;
-  /** Sends to each listed player that is connected (once each). */
-  sendToPlayers(playerIds: PlayerIds, out: Outbound): void;
-  /** Sends to every connected player in a room, except the listed player ids. */
-  sendToRoom(roomId: string, out: Outbound, exclude?: readonly string[]): void;
-  /** Sends to every logged-in connection. */
-  broadcast(out: Outbound): void;
+/**
+ * Who is online and where, from the hub's memory, as commands, plugins and the REST API ask it.
+ * Delivery is the other half of what they get of the hub ({@linkcode Delivery}).
+ */
+export interface Presence {
   /** Open connections of a player. */
   connections(playerId: string): readonly HubConnection[];
   /** True when the player has at least one connection. */

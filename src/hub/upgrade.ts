@@ -1,5 +1,9 @@
 /** HTTP entry points of the hub: the WebSocket port (any path) and `/ws` on the HTTP port. */
-import type { Hub } from "./hub.ts";
+
+/** What takes the upgrade requests (the WebSocket carrier, src/hub/carriers/websocket.ts). */
+export interface UpgradeTaker {
+  accept(req: Request, peerIp: string): Response;
+}
 
 /** Path on the HTTP port that upgrades to the hub. */
 export const HTTP_WS_PATH = "/ws";
@@ -10,7 +14,7 @@ export function isWebSocketUpgrade(req: Request): boolean {
 }
 
 /** Handler for the WebSocket port: every path upgrades; anything else gets 426. */
-export function hubPortHandler(hub: Hub): Deno.ServeHandler<Deno.NetAddr> {
+export function hubPortHandler(hub: UpgradeTaker): Deno.ServeHandler<Deno.NetAddr> {
   return (req, info) => {
     if (isWebSocketUpgrade(req)) return hub.accept(req, info.remoteAddr.hostname);
     return Response.json({ error: "This port speaks WebSocket only." }, {
@@ -22,7 +26,7 @@ export function hubPortHandler(hub: Hub): Deno.ServeHandler<Deno.NetAddr> {
 
 /** Wraps the HTTP handler so that `GET /ws` with an upgrade goes to the hub. */
 export function withHubPath(
-  hub: Hub,
+  hub: UpgradeTaker,
   next: Deno.ServeHandler<Deno.NetAddr>,
 ): Deno.ServeHandler<Deno.NetAddr> {
   return (req, info) => {

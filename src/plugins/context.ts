@@ -247,13 +247,8 @@ export class ContextImpl implements PluginContext {
       () => this.#check(),
       (op) => this.kv.scoped(op),
     );
-    const hub = host.services.hub;
-    this.deliver = {
-      toPlayer: (id, out) => hub.send(id, out),
-      toPlayers: (ids, out) => hub.sendToPlayers(ids, out),
-      toRoom: (room, out, exclude) => hub.sendToRoom(room, out, exclude),
-      toAll: (out) => hub.broadcast(out),
-    };
+    // The engine's one delivery itself: what a plugin sends goes the way a command's does.
+    this.deliver = host.services.deliver;
     const tag = `plugin ${manifest.name}:`;
     this.log = {
       info: (...a) => console.log(tag, ...a),
@@ -450,7 +445,7 @@ function withPluginSdk(spec: PluginCommandSpec): CommandSpec {
   return {
     ...spec,
     exec: (u) => {
-      const { services: _services, hub: _hub, ...pluginSdk } = u;
+      const { services: _services, online: _online, deliver: _deliver, ...pluginSdk } = u;
       return exec.call(spec, pluginSdk);
     },
   };

@@ -134,7 +134,7 @@ export async function startTestGame(opts: TestGameOptions): Promise<TestGame> {
   });
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    withHubPath(engine.hub, (req, info) => engine.app.fetch(req, info)),
+    withHubPath(engine.websockets, (req, info) => engine.app.fetch(req, info)),
   );
   const base = `http://127.0.0.1:${server.addr.port}`;
   const clients = new Map<string, KitClient>();

@@ -94,7 +94,7 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
   const { services, me, here } = u;
   const visible = async (ref: unknown): Promise<DbObject> => {
     const obj = await u.target(str(ref, "A target", 200));
-    if (!(await canSee(services, me, obj))) throw new CommandError(NOT_HERE);
+    if (!(await canSee(services.objects, me, obj))) throw new CommandError(NOT_HERE);
     return obj;
   };
   const controlled = async (ref: unknown): Promise<DbObject> => {
@@ -114,7 +114,7 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
   const presence = (id: string) => {
     const now = Date.now();
     let since = now, last = 0;
-    for (const c of services.hub.connections(id)) {
+    for (const c of services.presence.connections(id)) {
       since = Math.min(since, c.connectedAt);
       last = Math.max(last, c.lastInput);
     }
@@ -124,7 +124,7 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
     send([msg, data]) {
       const text = budget(str(msg, "The message", MAX_MESSAGE));
       const d = dataOf(data);
-      services.hub.send(me.id, d ? { msg: text, data: d } : { msg: text });
+      services.deliver.toPlayer(me.id, d ? { msg: text, data: d } : { msg: text });
     },
     broadcast([msg, exclude]) {
       const text = budget(str(msg, "The message", MAX_MESSAGE));
@@ -132,19 +132,19 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
       const ex = Array.isArray(exclude)
         ? exclude.slice(0, 100).map((x) => String(x).replace(/^#/, ""))
         : [];
-      services.hub.sendToRoom(here.id, { msg: text }, ex);
+      services.deliver.toRoom(here.id, { msg: text }, ex);
     },
     async target([ref]) {
       return viewOf(await visible(ref), me);
     },
     async player([ref]) {
       const p = await findPlayer(services, me, str(ref, "A player", 200));
-      const card = services.hub.playerCard(p.id);
-      const online = !!card && services.hub.isOnline(p.id) && canSeeOnline(me, card);
+      const card = services.presence.playerCard(p.id);
+      const online = !!card && services.presence.isOnline(p.id) && canSeeOnline(me, card);
       return { ...viewOf(p, me), online, ...(online ? presence(p.id) : {}) };
     },
     online() {
-      return visibleOnline(services.hub, me).map((c) => ({
+      return visibleOnline(services.presence, me).map((c) => ({
         id: c.id,
         dbref: `#${c.id}`,
         name: c.name,

@@ -473,12 +473,12 @@ export class ScriptManager implements EngineScripts {
     if (now - (this.#reported.get(key) ?? 0) < REPORT_EVERY_MS) return;
     if (this.#reported.size > 1000) this.#reported.clear();
     this.#reported.set(key, now);
-    const hub = this.#services.hub;
-    const staff = hub.onlinePlayers().filter((id) => {
-      const card = hub.playerCard(id);
+    const online = this.#services.presence;
+    const staff = online.onlinePlayers().filter((id) => {
+      const card = online.playerCard(id);
       return card !== undefined && isStaff(card.flags);
     });
-    hub.sendToPlayers(staff, {
+    this.#services.deliver.toPlayers(staff, {
       msg: `%ch[script]%cn ${s.name}: ${text}`,
       data: { type: "script-error", script: s.name, error: text },
     });

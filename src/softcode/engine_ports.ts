@@ -10,7 +10,7 @@ import { canControl } from "../world/access.ts";
 import { canSeeWithin, hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
 import { isStaff } from "../world/flags.ts";
 import { checkLock } from "../world/locks.ts";
-import type { HubApi } from "../hub/types.ts";
+import type { Delivery, Presence } from "../hub/types.ts";
 import type { SoftcodePorts } from "./ports.ts";
 import { Softcode, type SoftcodeLimits } from "./eval.ts";
 import { builtinFunctions } from "./functions/mod.ts";
@@ -20,7 +20,10 @@ export interface EnginePortParts {
   /** The world in memory (null on a shared KV Connect database, where softcode sees nothing). */
   world: () => WorldReader | null;
   attributes: LiveAttributes;
-  hub: HubApi;
+  /** Who is online (the hub's memory). */
+  presence: Pick<Presence, "onlinePlayers" | "isOnline" | "connections">;
+  /** The engine's one delivery. */
+  deliver: Pick<Delivery, "toPlayer" | "toRoom">;
   now: () => number;
   startedAt: number;
   gameName: () => string;
@@ -53,22 +56,22 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       },
     },
     presence: {
-      online: () => p.hub.onlinePlayers(),
-      isOnline: (id) => p.hub.isOnline(id),
+      online: () => p.presence.onlinePlayers(),
+      isOnline: (id) => p.presence.isOnline(id),
       idleSeconds: (id) => {
-        const conns = p.hub.connections(id);
+        const conns = p.presence.connections(id);
         if (!conns.length) return -1;
         const last = Math.max(...conns.map((c) => c.lastInput));
         return Math.max(0, Math.floor((p.now() - last) / 1000));
       },
       connectedSeconds: (id) => {
-        const conns = p.hub.connections(id);
+        const conns = p.presence.connections(id);
         if (!conns.length) return -1;
         const first = Math.min(...conns.map((c) => c.connectedAt));
         return Math.max(0, Math.floor((p.now() - first) / 1000));
       },
       width: (id) => {
-        const conns = p.hub.connections(id);
+        const conns = p.presence.connections(id);
         return conns.length ? conns[0].width : 78;
       },
     },
@@ -88,11 +91,11 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       isStaff: (o) => isStaff(o.flags),
       passesLock: (lock, o) =>
         !lock.trim() ||
-        checkLock(lock, { id: `#${o.id}`, flags: o.flags, connected: p.hub.isOnline(o.id) }),
+        checkLock(lock, { id: `#${o.id}`, flags: o.flags, connected: p.presence.isOnline(o.id) }),
     },
     delivery: {
-      toObject: (id, msg) => p.hub.send(id, { msg }),
-      toRoom: (room, msg, exclude) => p.hub.sendToRoom(room, { msg }, exclude),
+      toObject: (id, msg) => p.deliver.toPlayer(id, { msg }),
+      toRoom: (room, msg, exclude) => p.deliver.toRoom(room, { msg }, exclude),
     },
     now: p.now,
     startedAt: p.startedAt,

@@ -1,6 +1,6 @@
 /** Who may see and who may change an object. */
 import type { DbObject } from "./types.ts";
-import type { Services } from "../services.ts";
+import type { ObjectStore } from "./objects.ts";
 import { isStaff } from "./flags.ts";
 
 export { canControl, mayActOn } from "./control.ts";
@@ -13,15 +13,19 @@ import { canSeeWithin } from "./visibility.ts";
  * (their room, their hands, something not opaque there). Reads the container when it is
  * neither the viewer nor its room (from the object cache).
  */
-export async function canSee(s: Services, viewer: DbObject, obj: DbObject): Promise<boolean> {
+export async function canSee(
+  objects: Pick<ObjectStore, "get">,
+  viewer: DbObject,
+  obj: DbObject,
+): Promise<boolean> {
   const near = !obj.location || obj.location === viewer.location || obj.location === viewer.id;
-  const container = near ? null : await s.objects.get(obj.location);
+  const container = near ? null : await objects.get(obj.location);
   return canSeeWithin(viewer, obj, container);
 }
 
 /** Objects the viewer may see, filtered by flags, paged; uses indexes, never a whole-store scan for players. */
 export async function listVisible(
-  s: Services,
+  objects: Pick<ObjectStore, "idsWithFlag" | "idsOwnedBy" | "contents" | "getMany" | "get">,
   viewer: DbObject,
   flags: string[],
   limit: number,
@@ -30,29 +34,29 @@ export async function listVisible(
   const wanted = flags.map((f) => f.toLowerCase());
   let candidates: string[];
   if (wanted.length) {
-    candidates = await s.objects.idsWithFlag(wanted[0], 10_000);
+    candidates = await objects.idsWithFlag(wanted[0], 10_000);
   } else if (isStaff(viewer.flags)) {
-    candidates = (await s.objects.idsWithFlag("room", 10_000))
-      .concat(await s.objects.idsWithFlag("player", 10_000))
-      .concat(await s.objects.idsWithFlag("thing", 10_000))
-      .concat(await s.objects.idsWithFlag("exit", 10_000));
+    candidates = (await objects.idsWithFlag("room", 10_000))
+      .concat(await objects.idsWithFlag("player", 10_000))
+      .concat(await objects.idsWithFlag("thing", 10_000))
+      .concat(await objects.idsWithFlag("exit", 10_000));
     candidates.sort((a, b) => Number(a) - Number(b));
   } else {
     const here = viewer.location ? [viewer.location] : [];
     const near = [
-      ...(await s.objects.idsOwnedBy(viewer.id, 10_000)),
+      ...(await objects.idsOwnedBy(viewer.id, 10_000)),
       ...here,
-      ...(viewer.location ? await s.objects.contents(viewer.location, 1000) : []).map((o) => o.id),
-      ...(await s.objects.contents(viewer.id, 1000)).map((o) => o.id),
+      ...(viewer.location ? await objects.contents(viewer.location, 1000) : []).map((o) => o.id),
+      ...(await objects.contents(viewer.id, 1000)).map((o) => o.id),
     ];
     candidates = [...new Set([viewer.id, ...near])].sort((a, b) => Number(a) - Number(b));
   }
   const out: DbObject[] = [];
   let skipped = 0;
   for (let i = 0; i < candidates.length && out.length < limit; i += 50) {
-    for (const o of await s.objects.getMany(candidates.slice(i, i + 50))) {
+    for (const o of await objects.getMany(candidates.slice(i, i + 50))) {
       if (!wanted.every((f) => o.flags.includes(f))) continue;
-      if (!(await canSee(s, viewer, o))) continue;
+      if (!(await canSee(objects, viewer, o))) continue;
       if (skipped < offset) {
         skipped++;
         continue;

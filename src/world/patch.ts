@@ -1,6 +1,6 @@
 /** The allow-listed object update of `PATCH /api/v1/dbobj/:id`. */
 import type { DbObject } from "./types.ts";
-import type { Services } from "../services.ts";
+import type { ObjectStore } from "./objects.ts";
 import { ValidationError } from "../errors.ts";
 import { isPlainObject } from "../config/load.ts";
 import { objectNameProblem, playerNameProblem, rename } from "./names.ts";
@@ -33,7 +33,7 @@ export function checkState(v: unknown): Record<string, unknown> {
 
 /** Validates a patch body and applies it; unknown fields are refused, nothing changes on error. */
 export function applyObjectPatch(
-  s: Services,
+  objects: Pick<ObjectStore, "update">,
   obj: DbObject,
   body: Record<string, unknown>,
 ): Promise<DbObject> {
@@ -72,7 +72,7 @@ export function applyObjectPatch(
     }
   }
   if (body.description !== undefined) data.description = checkDescription(body.description);
-  return s.objects.update(obj.id, (o) => {
+  return objects.update(obj.id, (o) => {
     if (name !== undefined) rename(o, name);
     Object.assign(o.data, data);
   });

@@ -50,7 +50,7 @@ export interface PlayerLookup {
   aliasesOf(player: DbObject): string[];
 }
 
-/** What the service needs of the hub: a player's open connections, from memory. */
+/** What the service needs of the hub's presence: who is connected, from memory. */
 export interface ConnectionSource {
   /** True when the player has at least one connection. */
   isOnline(playerId: string): boolean;

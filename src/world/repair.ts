@@ -1,6 +1,7 @@
 /** Staff repair of an object whose stored value cannot be read back (`@repair`, REST). */
 import type { DbObject } from "./types.ts";
-import type { Services } from "../services.ts";
+import type { ObjectStore } from "./objects.ts";
+import type { SecurityLog } from "../auth/security_log.ts";
 import { dbref } from "./ids.ts";
 
 /** What a repair did, in words fit for staff in game and in the security log. */
@@ -16,7 +17,7 @@ export interface RepairResult {
  * throws NotFoundError when there is no such object.
  */
 export async function repairObject(
-  s: Services,
+  s: { objects: Pick<ObjectStore, "repair">; securityLog: Pick<SecurityLog, "write"> },
   id: string,
   by: { actor: string; ip: string | null },
 ): Promise<RepairResult> {

@@ -1,5 +1,5 @@
 /** The starting room: created on first start, looked up for new players. */
-import type { Services } from "../services.ts";
+import type { Config } from "../config/load.ts";
 import { normalizeId } from "./ids.ts";
 import type { ObjectStore } from "./objects.ts";
 
@@ -18,7 +18,10 @@ export async function ensureStartingRoom(objects: ObjectStore): Promise<void> {
 }
 
 /** Id of the room new players start in: `game.playerStart`, else `game.startingRoom`, else #1. */
-export async function startingRoom(s: Pick<Services, "config" | "objects">): Promise<string> {
+export async function startingRoom(s: {
+  config: Config;
+  objects: Pick<ObjectStore, "get" | "idsWithFlag">;
+}): Promise<string> {
   const cfg = s.config.value.game;
   for (const ref of [cfg.playerStart, cfg.startingRoom, "1"]) {
     const id = normalizeId(ref ?? "");

@@ -98,7 +98,7 @@ Examples:
       log(u, "ADMIN_SET_FLAG", target.id, `${clear ? "!" : ""}${flag}`);
       u.send(`Flag ${flag} ${clear ? "cleared on" : "set on"} ${target.name}.`);
       if (permission && target.id !== u.me.id) {
-        u.hub.send(target.id, {
+        u.deliver.toPlayer(target.id, {
           msg: `${u.me.name} ${clear ? "removed the" : "gave you the"} ${flag} flag${
             clear ? " from you" : ""
           }.`,
@@ -118,7 +118,7 @@ works any more, so they must log in again with their password. Admin, wizard or 
       const target = await findPlayer(u.services, u.me, u.cmd.args);
       if (target.id === u.me.id) throw new CommandError("You can't boot yourself.");
       if (!mayActOn(u.me, target)) throw outranked(target);
-      if (!u.hub.isOnline(target.id)) {
+      if (!u.online.isOnline(target.id)) {
         throw new CommandError(`${target.name} is not connected.`);
       }
       log(u, "ADMIN_BOOT", target.id);
@@ -154,7 +154,7 @@ it was, owned by you. Never works on the superuser. Admin, wizard or superuser.`
         o.owner = u.me.id;
       });
       log(u, "ADMIN_TOAD", target.id);
-      u.hub.disconnect(target.id, `You have been turned into a toad by ${u.me.name}.`);
+      u.online.disconnect(target.id, `You have been turned into a toad by ${u.me.name}.`);
       u.send(`You turned ${target.name} into a toad.`);
     },
   },
@@ -178,7 +178,7 @@ superuser.`,
         await changeOwnPassword(u.services, u.conn, password, null);
       } else {
         await u.services.accounts.setPassword(target.id, password);
-        u.hub.disconnect(target.id, `Your password has been changed by ${u.me.name}.`);
+        u.online.disconnect(target.id, `Your password has been changed by ${u.me.name}.`);
       }
       log(u, "ADMIN_NEWPASSWORD", target.id);
       u.send(`Password for ${target.name} changed.`);

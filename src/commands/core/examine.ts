@@ -51,7 +51,7 @@ Examples:
     async exec(u) {
       const { obj: named, attr: pattern } = splitObjAttr(u.cmd.args);
       const obj = await u.target(named || "here");
-      if (!(await canSee(u.services, u.me, obj))) throw new CommandError(NOT_HERE);
+      if (!(await canSee(u.services.objects, u.me, obj))) throw new CommandError(NOT_HERE);
       const w = clampWidth(u.conn.width);
       const s = u.services;
       if (pattern !== null) {

@@ -132,7 +132,7 @@ Example:
         item: { id: obj.id, name: obj.name },
       };
       u.send(`You give ${obj.name} to ${displayName(to)}.`, data);
-      u.hub.send(to.id, { msg: `${displayName(u.me)} gives you ${obj.name}.`, data });
+      u.deliver.toPlayer(to.id, { msg: `${displayName(u.me)} gives you ${obj.name}.`, data });
     },
   },
 ];

@@ -13,7 +13,7 @@ import { EXIT_CLEAN, EXIT_RESTART } from "../../lifecycle.ts";
 const STAFF_LOCK = "admin+";
 
 function announce(u: CommandSdk, msg: string, event: string): void {
-  u.hub.broadcast({ msg, data: { type: "system", event } });
+  u.deliver.toAll({ msg, data: { type: "system", event } });
 }
 
 /** Refuses when an exit or an update is already under way. */

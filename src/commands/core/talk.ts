@@ -58,7 +58,7 @@ async function recipients(u: CommandSdk, list: string): Promise<ObjectHead[]> {
   }
   const lowerOf = (n: string) => n.replace(/^\*/, "").toLowerCase();
   // An exact name is found in the hub's index: no walk over every connected player.
-  const exact = names.map((n) => u.hub.playerCardByName(lowerOf(n)) ?? null);
+  const exact = names.map((n) => u.online.playerCardByName(lowerOf(n)) ?? null);
   let online: ObjectHead[] | null = null;
   // Only the names not found in memory are read, all in one batch.
   const { each } = await u.services.players.findMany(names.map((n, i) => exact[i] ? "" : n), u.me);
@@ -68,7 +68,7 @@ async function recipients(u: CommandSdk, list: string): Promise<ObjectHead[]> {
     let p: ObjectHead | null = exact[i] ?? each[i];
     if (!p && lower && n.length <= 64) {
       // A prefix (an abbreviated name nobody has in full) is the one case that walks them.
-      online ??= u.hub.onlinePlayers().map((id) => u.hub.playerCard(id)).filter((c) => !!c);
+      online ??= u.online.onlinePlayers().map((id) => u.online.playerCard(id)).filter((c) => !!c);
       const hits = online.filter((o) => o.name.toLowerCase().startsWith(lower));
       if (hits.length > 1) {
         throw new CommandError(
@@ -102,7 +102,9 @@ async function nearby(u: CommandSdk, roomId: string, list: string): Promise<Obje
   for (const [i, n] of names.entries()) {
     let p: ObjectHead | null = each[i];
     if (!p && n.length <= 64) {
-      present ??= u.hub.playersIn(roomId).map((id) => u.hub.playerCard(id)).filter((c) => !!c);
+      present ??= u.online.playersIn(roomId).map((id) => u.online.playerCard(id)).filter((c) =>
+        !!c
+      );
       const lower = n.toLowerCase();
       const hits = present.filter((o) => o.name.toLowerCase().startsWith(lower));
       if (hits.length > 1) {
@@ -116,8 +118,8 @@ async function nearby(u: CommandSdk, roomId: string, list: string): Promise<Obje
       throw new CommandError(`I don't recognize a player named '${quote(n)}'.`);
     }
     if (p.id === u.me.id) throw new CommandError("You can't whisper to yourself.");
-    if (!u.hub.isOnline(p.id)) throw new CommandError(`${p.name} is not connected.`);
-    if (u.hub.roomOf(p.id) !== roomId) throw new CommandError(`${p.name} is not here.`);
+    if (!u.online.isOnline(p.id)) throw new CommandError(`${p.name} is not connected.`);
+    if (u.online.roomOf(p.id) !== roomId) throw new CommandError(`${p.name} is not here.`);
     if (!out.some((o) => o.id === p!.id)) out.push(p);
   }
   return out;
@@ -244,7 +246,7 @@ Examples:
         text: pose ? body.trim() : text,
         pose,
       };
-      u.hub.sendToPlayers(to.map((p) => p.id), {
+      u.deliver.toPlayers(to.map((p) => p.id), {
         msg: pose ? `You sense ${me}${body}%cn` : `${me} whispers "${text}%cn"`,
         data,
       });
@@ -277,7 +279,7 @@ Examples:
       if (!u.cmd.rhs.trim()) throw new CommandError("Page what?");
       const text = u.playerText(u.cmd.rhs);
       const targets = await recipients(u, u.cmd.lhs);
-      const offline = targets.filter((p) => !u.hub.isOnline(p.id));
+      const offline = targets.filter((p) => !u.online.isOnline(p.id));
       const haven = targets.filter((p) => !offline.includes(p) && hasFlag(p.flags, "haven"));
       const to = targets.filter((p) => !offline.includes(p) && !haven.includes(p));
       for (const p of offline) u.send(`${p.name} is not connected.`);
@@ -298,7 +300,7 @@ Examples:
         const msg = pose
           ? `From afar${others}, ${me}${body}%cn`
           : `${me} pages${others}: ${text}%cn`;
-        u.hub.send(p.id, { msg, data });
+        u.deliver.toPlayer(p.id, { msg, data });
       }
       const names = joinList(to.map((p) => p.name));
       u.send(

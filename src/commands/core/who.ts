@@ -51,9 +51,9 @@ idle, and what they are doing (@doing).`,
       const now = Date.now();
       // Everything but the header comes from the hub's memory: no database read per player.
       const rows = [];
-      for (const p of visibleOnline(u.hub, u.me)) {
+      for (const p of visibleOnline(u.online, u.me)) {
         let since = now, last = 0;
-        for (const c of u.hub.connections(p.id)) {
+        for (const c of u.online.connections(p.id)) {
           since = Math.min(since, c.connectedAt);
           last = Math.max(last, c.lastInput);
         }
@@ -133,8 +133,8 @@ Lists where the connected players are, by place. Players set unfindable (@set me
 are left out, and so is everyone in a room set dark or unfindable; staff see them all, marked.`,
     async exec(u) {
       const staff = isStaff(u.me.flags);
-      const players = visibleOnline(u.hub, u.me);
-      const roomOf = new Map(players.map((p) => [p.id, u.hub.roomOf(p.id) ?? ""]));
+      const players = visibleOnline(u.online, u.me);
+      const roomOf = new Map(players.map((p) => [p.id, u.online.roomOf(p.id) ?? ""]));
       const roomIds = [...new Set(roomOf.values())].filter(Boolean);
       // One batched read for the distinct rooms; the players come from the hub's memory.
       const rooms = new Map((await u.services.objects.getMany(roomIds)).map((r) => [r.id, r]));

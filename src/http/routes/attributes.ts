@@ -26,7 +26,7 @@ async function visibleObject(c: Context<AppEnv>): Promise<DbObject> {
   const s = c.var.services;
   const id = normalizeId(c.req.param("id") ?? "");
   const obj = id ? await s.objects.get(id) : null;
-  if (!obj || !(await canSee(s, me(c), obj))) throw new NotFoundError("No such object.");
+  if (!obj || !(await canSee(s.objects, me(c), obj))) throw new NotFoundError("No such object.");
   return obj;
 }
 

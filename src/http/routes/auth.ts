@@ -77,7 +77,7 @@ export function authRoutes(): Hono<AppEnv> {
     const id = await s.accounts.consumeResetToken(token, newPassword);
     if (!id) throw new ValidationError("Invalid or expired reset token.");
     // The reset advanced the player's token generation: the sessions left open close too.
-    s.hub.disconnect(id, "Your password was reset; log in again with the new one.");
+    s.presence.disconnect(id, "Your password was reset; log in again with the new one.");
     await s.securityLog.write("PASSWORD_RESET", { actor: id, target: id, ip: c.var.ip });
     return c.json({ message: "Password updated successfully." });
   });

@@ -7,7 +7,7 @@ import { NotFoundError, ValidationError } from "../../errors.ts";
 import { normalizeId } from "../../world/ids.ts";
 import { canControl, canSee, listVisible } from "../../world/access.ts";
 import { visibleContents } from "../../world/visibility.ts";
-import type { Services } from "../../services.ts";
+import type { ObjectStore } from "../../world/objects.ts";
 import type { DbObject } from "../../world/types.ts";
 import { objectView } from "../../world/views.ts";
 import { applyObjectPatch } from "../../world/patch.ts";
@@ -17,8 +17,12 @@ import { repairObject } from "../../world/repair.ts";
 import { addAttributeRoutes } from "./attributes.ts";
 
 /** What of an object's contents (at most 200) the caller may see listed. */
-async function contentsFor(s: Services, viewer: DbObject, obj: DbObject): Promise<DbObject[]> {
-  return visibleContents(viewer, obj, await s.objects.contents(obj.id, 200));
+async function contentsFor(
+  objects: Pick<ObjectStore, "contents">,
+  viewer: DbObject,
+  obj: DbObject,
+): Promise<DbObject[]> {
+  return visibleContents(viewer, obj, await objects.contents(obj.id, 200));
 }
 
 /** Routes for /api/v1/dbos and /api/v1/dbobj/:id. */
@@ -33,7 +37,7 @@ export function objectRoutes(): Hono<AppEnv> {
       throw new ValidationError("flags must be flag names separated by commas or spaces.");
     }
     const { limit, offset } = pageParams(c.req.query("limit"), c.req.query("offset"));
-    const objs = await listVisible(c.var.services, me(c), flags, limit, offset);
+    const objs = await listVisible(c.var.services.objects, me(c), flags, limit, offset);
     return c.json(objs.map((o) => objectView(o, me(c))));
   });
 
@@ -41,19 +45,19 @@ export function objectRoutes(): Hono<AppEnv> {
     const s = c.var.services;
     const id = normalizeId(c.req.param("id"));
     const obj = id ? await s.objects.get(id) : null;
-    if (!obj || !(await canSee(s, me(c), obj))) throw new NotFoundError("No such object.");
-    return c.json(objectView(obj, me(c), await contentsFor(s, me(c), obj)));
+    if (!obj || !(await canSee(s.objects, me(c), obj))) throw new NotFoundError("No such object.");
+    return c.json(objectView(obj, me(c), await contentsFor(s.objects, me(c), obj)));
   });
 
   r.patch("/dbobj/:id", async (c) => {
     const s = c.var.services;
     const id = normalizeId(c.req.param("id"));
     const obj = id ? await s.objects.get(id) : null;
-    if (!obj || !(await canSee(s, me(c), obj))) throw new NotFoundError("No such object.");
+    if (!obj || !(await canSee(s.objects, me(c), obj))) throw new NotFoundError("No such object.");
     ensure(canControl(me(c), obj), "Only the owner or an admin may change this object.");
     const body = await readJsonObject(c);
-    const updated = await applyObjectPatch(s, obj, body);
-    return c.json(objectView(updated, me(c), await contentsFor(s, me(c), updated)));
+    const updated = await applyObjectPatch(s.objects, obj, body);
+    return c.json(objectView(updated, me(c), await contentsFor(s.objects, me(c), updated)));
   });
 
   // Staff only: rebuilds an object whose stored record cannot be read back (see @repair).

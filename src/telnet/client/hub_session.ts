@@ -92,7 +92,10 @@ export class HubSession {
     }
   }
 
-  /** The session token, or null before a login. */
+  /**
+   * The session token, or null before a login: the next connection resumes with it (the hub
+   * logs the player in silently, and shows the connect screen only if that fails).
+   */
   get token(): string | null {
     return this.#token;
   }
@@ -118,18 +121,6 @@ export class HubSession {
   /** True when the player's last word from the hub was that it stops for good (not restarts). */
   get toldStopping(): boolean {
     return this.#wasDown && this.#toldStopping;
-  }
-
-  /**
-   * The hub URL for the next attempt. With a session it carries the token and `resume=1`: the
-   * hub logs the connection in silently at open, and shows the connect screen only if that fails.
-   */
-  url(base: string): string {
-    if (this.#token === null) return base;
-    const url = new URL(base);
-    url.searchParams.set("token", this.#token);
-    url.searchParams.set("resume", "1");
-    return url.href;
   }
 
   /** The hub socket opened: resume the session, or take lines at once when there is none. */

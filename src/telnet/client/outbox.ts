@@ -3,19 +3,12 @@
  * is away or the player types faster than the hub reads, and sent as fast as the pacer allows
  * while the hub session is ready (see pacer.ts for why lines wait for the hub's acks).
  */
-import { pingFrame } from "./hub_frames.ts";
+import type { HubPort } from "./hub_port.ts";
 import { HubPacer } from "./pacer.ts";
 import { utf8Length } from "../../text/utf8.ts";
 
-/** Where the lines go: the player's hub link. */
-export interface OutboxLink {
-  /** True while the socket is open. */
-  readonly open: boolean;
-  /** Sends one frame; false when it could not go (the socket just closed). */
-  send(text: string): boolean;
-  /** Sends one line with its pacing id (null: none); false when it could not go. */
-  sendLine(text: string, ack: number | null): boolean;
-}
+/** Where the lines go: the player's hub session. */
+export type OutboxLink = Pick<HubPort, "open" | "line" | "ping">;
 
 /** Settings for {@linkcode HubOutbox}. */
 export interface OutboxOptions {
@@ -44,10 +37,6 @@ export class HubOutbox {
   #bytes = 0;
   #fullNoticed = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  /** A pump is queued for the end of this task (see `confirmLater`). */
-  #pumpQueued = false;
-  /** The clock reading of the pump under way, or null when none is. */
-  #pumpingAt: number | null = null;
 
   constructor(link: OutboxLink, opts: OutboxOptions) {
     this.#link = link;
@@ -85,21 +74,20 @@ export class HubOutbox {
     this.stop();
     if (!this.#o.ready() || !this.#link.open) return;
     const now = this.#now();
-    this.#pumpingAt = now;
-    try {
-      while (this.#lines.length > 0 && this.#pacer.mayShip(now)) {
-        const line = this.#lines[0];
-        // Not sent: the hub just went away (its pacing state is reset then); the line stays
-        // first in line for after the resume.
-        if (!this.#link.sendLine(line.text, this.#pacer.ship(now))) return;
-        this.#lines.shift();
-        this.#bytes -= line.bytes;
-      }
-    } finally {
-      this.#pumpingAt = null;
+    while (this.#lines.length > 0 && this.#pacer.mayShip(now)) {
+      const line = this.#lines[0];
+      const id = this.#pacer.ship(now);
+      const sent = this.#link.line(line.text, id);
+      // Not sent: the hub just went away (its pacing state is reset then); the line stays
+      // first in line for after the resume.
+      if (sent === "failed") return;
+      this.#lines.shift();
+      this.#bytes -= line.bytes;
+      // In memory the hub has read it already: its acknowledgement is the answer itself.
+      if (sent === "read" && id !== null) this.#pacer.confirm(id, now);
     }
     const ping = this.#pacer.ping(now, this.#lines.length > 0);
-    if (ping !== null) this.#link.send(pingFrame(ping));
+    if (ping !== null && this.#link.ping(ping) === "read") this.#pacer.confirm(ping, now);
     if (this.#lines.length === 0) {
       this.#fullNoticed = false;
       return;
@@ -113,23 +101,6 @@ export class HubOutbox {
   confirm(id: number | null): void {
     this.#pacer.confirm(id, this.#now());
     this.pump();
-  }
-
-  /**
-   * Like `confirm`, from inside the hub's own call (an in-memory link's ack): what it lets go
-   * is sent once that call is over, never from inside it.
-   */
-  confirmLater(id: number): void {
-    const pumping = this.#pumpingAt;
-    // An in-memory link answers a line while it is being sent: the pump under way takes the
-    // confirmation into account itself, so nothing more is needed.
-    this.#pacer.confirm(id, pumping ?? this.#now());
-    if (pumping !== null || this.#lines.length === 0 || this.#pumpQueued) return;
-    this.#pumpQueued = true;
-    queueMicrotask(() => {
-      this.#pumpQueued = false;
-      this.pump();
-    });
   }
 
   /** The hub went away: lines stay for the next session, pacing starts over. */

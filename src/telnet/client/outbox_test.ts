@@ -2,22 +2,35 @@
 import assert from "node:assert/strict";
 import { HubOutbox } from "./outbox.ts";
 
-/** An outbox on a fake link and clock; `sent` holds what went out, `fulls` counts full notices. */
+/**
+ * An outbox on a fake link and clock; `sent` holds what went out, `fulls` counts full notices.
+ * The link answers as a wire does (`sent`: the ack comes later), or, with `read`, as the engine's
+ * carrier does (the hub read the line during the call).
+ */
 function setup(opts: { maxLines?: number; maxBytes?: number; perSecond?: number } = {}) {
-  const t = { now: 0, ready: true, open: true, refuse: false, fulls: 0, sent: [] as unknown[] };
+  const t = {
+    now: 0,
+    ready: true,
+    open: true,
+    refuse: false,
+    read: false,
+    fulls: 0,
+    sent: [] as unknown[],
+  };
+  const answer = () => t.refuse ? "failed" as const : t.read ? "read" as const : "sent" as const;
   const link = {
     get open() {
       return t.open;
     },
-    send(text: string) {
-      if (t.refuse) return false;
-      t.sent.push(JSON.parse(text));
-      return true;
+    line(text: string, ack: number | null) {
+      const a = answer();
+      if (a !== "failed") t.sent.push(ack === null ? { msg: text } : { msg: text, ack });
+      return a;
     },
-    sendLine(text: string, ack: number | null) {
-      if (t.refuse) return false;
-      t.sent.push(ack === null ? { msg: text } : { msg: text, ack });
-      return true;
+    ping(id: number) {
+      const a = answer();
+      if (a !== "failed") t.sent.push({ type: "ping", id });
+      return a;
     },
   };
   const outbox = new HubOutbox(link, {
@@ -76,52 +89,35 @@ Deno.test("outbox: paced to the hub's rate; acks and time let the rest go", () =
   outbox.stop();
 });
 
-Deno.test("outbox: an ack from inside the hub's call lets the next line go after it", async () => {
+Deno.test("outbox: a line the hub read during the call is acknowledged by the answer itself", () => {
+  const { t, outbox } = setup({ perSecond: 2 });
+  t.read = true;
+  for (const l of ["a", "b", "c"]) outbox.push(l);
+  assert.deepEqual(t.sent.map((f) => (f as { msg: string }).msg), ["a", "b"], "paced as ever");
+  // The acknowledgements counted: once the window has passed, the third goes, and no ping was
+  // needed to ask for them.
+  t.now = 1_010;
+  outbox.pump();
+  assert.deepEqual(t.sent.map((f) => (f as { msg: string }).msg), ["a", "b", "c"]);
+  t.now = 5_000;
+  outbox.push("d");
+  assert.deepEqual(t.sent.at(-1), { msg: "d", ack: 4 });
+  assert.equal(t.sent.some((f) => (f as { type?: string }).type === "ping"), false);
+  outbox.stop();
+});
+
+Deno.test("outbox: a line the hub dropped (no answer) is asked about with a ping, whose answer lets the rest go", () => {
   const { t, outbox } = setup({ perSecond: 1 });
   outbox.push("a");
   outbox.push("b");
   assert.deepEqual(t.sent, [{ msg: "a", ack: 1 }]);
-  outbox.confirmLater(1);
-  outbox.confirmLater(1);
-  assert.equal(t.sent.length, 1, "nothing is sent back from inside the hub's call");
-  t.now = 1_010;
-  await Promise.resolve();
-  assert.deepEqual(t.sent, [{ msg: "a", ack: 1 }, { msg: "b", ack: 2 }], "once, in order");
-  outbox.confirmLater(2);
-  await Promise.resolve();
-  assert.equal(t.sent.length, 2);
-  outbox.stop();
-});
-
-Deno.test("outbox: an ack given while its line is being sent needs no pump of its own", async () => {
-  const t = { now: 0, reads: 0, sent: [] as { msg: string; ack: number | null }[] };
-  const outbox: HubOutbox = new HubOutbox({
-    open: true,
-    send: () => true,
-    sendLine(text: string, ack: number | null) {
-      t.sent.push({ msg: text, ack });
-      // As the engine's in-memory link does: the hub reads the line and answers at once.
-      if (ack !== null) outbox.confirmLater(ack);
-      return true;
-    },
-  }, {
-    maxLines: 50,
-    maxBytes: 8192,
-    perSecond: 2,
-    ready: () => true,
-    full: () => {},
-    now: () => (t.reads++, t.now),
-  });
-  for (const l of ["a", "b", "c"]) outbox.push(l);
-  assert.deepEqual(t.sent.map((l) => l.msg), ["a", "b"]);
-  const reads = t.reads;
-  await Promise.resolve();
-  await Promise.resolve();
-  assert.equal(t.reads, reads, "no pump queued for the acks");
-  // The confirmations counted: once the window has passed, the third goes without a ping.
-  t.now = 1_010;
+  t.read = true;
+  t.now = 3_100;
   outbox.pump();
-  assert.deepEqual(t.sent.map((l) => l.msg), ["a", "b", "c"]);
+  assert.deepEqual(t.sent.at(-1), { type: "ping", id: 2 }, "the pacer asks after 3 s");
+  t.now = 4_200;
+  outbox.pump();
+  assert.deepEqual(t.sent.at(-1), { msg: "b", ack: 3 });
   outbox.stop();
 });
 

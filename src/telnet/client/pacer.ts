@@ -6,17 +6,19 @@
  * a long garbage collection) lines sent a second apart are read together and the excess is lost
  * without a word. So a line counts against the window until the hub has provably read it: each
  * line goes out as `{"msg": ..., "ack": id}` and the hub answers `ack` with that id as it reads the
- * frame, which confirms that frame and every earlier one (the engine's own telnet players hand the
- * line and get the answer in memory, without frames: src/hub/local_link.ts). A confirmed frame counts from the moment
- * its confirmation arrived (no earlier than the hub read it); an unconfirmed one counts as if it
- * arrived just now, for as long as it stays unconfirmed.
+ * frame, which confirms that frame and every earlier one (the telnet players the engine serves
+ * hand the hub the line itself, and the call's answer is the acknowledgement:
+ * src/hub/carriers/telnet.ts). A confirmed frame counts from the moment its confirmation arrived
+ * (no earlier than the hub read it); an unconfirmed one counts as if it arrived just now, for as
+ * long as it stays unconfirmed.
  *
  * Confirmations can be missing: the hub does not answer a frame it dropped (the player's other
  * connections used up the limit), and an older engine answers none. While lines wait and the
  * newest frame has gone unconfirmed for `retryMs`, a `ping` with an id asks again (even over the
  * budget: this hub bounds pings apart from commands, so the worst an extra ping costs is itself
- * being dropped). Pings still count in this window, since an older hub counts them as commands. A hub that confirms nothing at all within `giveUpMs` makes the connection fall back
- * to pacing by send time.
+ * being dropped). Pings still count in this window, since an older hub counts them as commands.
+ * A hub that confirms nothing at all within `giveUpMs` makes the connection fall back to pacing
+ * by send time.
  */
 
 /** Settings for {@linkcode HubPacer}. */

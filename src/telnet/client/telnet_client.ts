@@ -1,14 +1,15 @@
 /**
- * One telnet player: a socket and its telnet protocol state on one side, a hub session
- * (client=telnet) on the other. It runs in the engine, on a socket the sidecar handed over
- * (src/telnet/handoff/engine_host.ts), or in the sidecar itself, over its link (TLS, or no descriptor
- * passing). Survives engine restarts either way: in the sidecar input is kept (bounded) while
- * the hub is away and the session resumed with its token when it is back; in the engine its
- * state is handed to the sidecar with the socket (`freeze`) and a new engine resumes it.
- * This module wires the parts and owns the socket's life; the parts are the transport
- * (transport.ts), the hub link (hub_link.ts), the session and its resume (hub_session.ts), the
- * outbox of typed lines (outbox.ts), the frames (hub_frames.ts), the GMCP sent on
- * (gmcp_relay.ts) and the password prompt (password_prompt.ts).
+ * One telnet player, wherever its socket is held: a socket and its telnet protocol state on one
+ * side, a hub session (client=telnet) on the other. It runs in the engine, on a socket the
+ * sidecar handed over (src/telnet/handoff/engine_host.ts), its hub session the hub's own
+ * (src/hub/carriers/telnet.ts); or in the sidecar itself (TLS, or no descriptor passing), over
+ * its link (src/telnet/sidecar/hub_link.ts). Survives engine restarts either way: in the sidecar
+ * input is kept (bounded) while the hub is away and the session resumed with its token when it
+ * is back; in the engine its state is handed to the sidecar with the socket (`freeze`) and a new
+ * engine resumes it. This module wires the parts and owns the socket's life; the parts are the
+ * transport (transport.ts), the hub session's port (hub_port.ts), the session and its resume
+ * (hub_session.ts), the outbox of typed lines (outbox.ts), the frames (hub_frames.ts), the GMCP
+ * sent on (gmcp_relay.ts) and the password prompt (password_prompt.ts).
  */
 import {
   type ColourMode,
@@ -18,11 +19,10 @@ import {
   wantsColour,
 } from "../../text/colour_mode.ts";
 import type { ColourDepth } from "../../text/colour.ts";
-import { SIDECAR_HEADER } from "../../hub/sidecar_auth.ts";
 import type { ClientLimits } from "./limits.ts";
 import { charName, helloClient, roomInfo } from "./gmcp_relay.ts";
-import { clientFrame, type HubInput, windowFrame } from "./hub_frames.ts";
-import { type FrameTaker, HubLink } from "../sidecar/hub_link.ts";
+import type { FrameObject, HubInput } from "./hub_frames.ts";
+import type { HubDialer, HubEvents, HubPort } from "./hub_port.ts";
 import { HubSession, type ResumeProgress, type SessionPlayer } from "./hub_session.ts";
 import { NOTICES } from "./notices.ts";
 import { HubOutbox } from "./outbox.ts";
@@ -64,16 +64,10 @@ export interface ClientState {
   password: PendingLogin | null;
 }
 
-/** What a client needs from its sidecar. */
+/** What a client needs from the process it runs in. */
 export interface ClientContext {
-  /** WebSocket URL of the hub, with `client=telnet`. */
-  hubUrl: string;
-  /**
-   * The secret that makes the hub trust this sidecar's `client` frames (see
-   * src/hub/sidecar_auth.ts); null: none, and no `client` frames are sent (the hub would refuse
-   * them).
-   */
-  sidecarSecret: string | null;
+  /** Opens the client's hub session (the sidecar's link or a WebSocket; the engine's carrier). */
+  hub: HubDialer;
   mssp: MsspSupplier;
   /** The sidecar's one memo: a frame sent to many players is read and rendered once. */
   memo: RenderMemo;
@@ -83,11 +77,6 @@ export interface ClientContext {
   closed(client: TelnetClient): void;
   /** Called when the client starts waiting for the hub (it may be asked to `redial` early). */
   waiting(): void;
-  /**
-   * Opens the client's hub session: a session of the sidecar's one link (mux_client.ts), or,
-   * when absent, a WebSocket of its own.
-   */
-  dial?: (url: string) => WebSocket;
   /** When the hub last answered any session's resume (see HubSession's `resumeProgress`). */
   resumeProgress?: ResumeProgress;
   /**
@@ -99,7 +88,7 @@ export interface ClientContext {
 }
 
 /**
- * Frame types `#hubFrame` or the hub session act on beyond showing the text (`room` only while
+ * Frame types `hubFrame` or the hub session act on beyond showing the text (`room` only while
  * GMCP is on, with any frame's GMCP form): a frame of another type is a plain line, shown by
  * `takeFrame` alone.
  */
@@ -113,12 +102,12 @@ const ACTED_ON: ReadonlySet<string> = new Set([
 ]);
 
 /** One telnet connection bridged to one hub session. */
-export class TelnetClient implements FrameTaker {
+export class TelnetClient implements HubEvents {
   readonly ip: string;
   readonly #transport: TelnetTransport;
   readonly #ctx: ClientContext;
   readonly #session: TelnetSession;
-  readonly #link: HubLink;
+  readonly #link: HubPort;
   readonly #hub: HubSession;
   readonly #outbox: HubOutbox;
   readonly #password: PasswordPrompt;
@@ -169,7 +158,7 @@ export class TelnetClient implements FrameTaker {
         ready: () => this.#outbox.pump(),
         session: (data, player) => this.#sessionFrame(data, player),
         resumeRefused: () => this.#outbox.drop(),
-        replay: (text) => this.#hubFrame(text),
+        replay: (text) => this.hubFrame(text),
         expectEnd: () => this.#link.expectEnd(),
         resumeProgress: ctx.resumeProgress,
       },
@@ -181,17 +170,7 @@ export class TelnetClient implements FrameTaker {
         }
         : null,
     );
-    this.#link = new HubLink(() => this.#hub.url(ctx.hubUrl), {
-      onOpen: () => this.#hubOpen(),
-      onFrame: (text) => this.#hubFrame(text),
-      onDown: (wasOpen) => this.#hubDown(wasOpen),
-      onFinal: () => this.#hubFinal(),
-    }, {
-      maxRetryMs: ctx.limits.maxRetryMs,
-      headers: ctx.sidecarSecret === null ? undefined : { [SIDECAR_HEADER]: ctx.sidecarSecret },
-      dial: ctx.dial,
-      taker: this,
-    });
+    this.#link = ctx.hub(this, () => this.#hub.token);
     this.#outbox = new HubOutbox(this.#link, {
       maxLines: ctx.limits.maxBufferedLines,
       maxBytes: ctx.limits.maxBufferedBytes,
@@ -263,7 +242,7 @@ export class TelnetClient implements FrameTaker {
     if (!this.#frozen) {
       this.#frozen = true;
       this.#transport.pause?.();
-      this.#link.close();
+      this.#link.end();
       this.#hub.stop();
       this.#outbox.stop();
       await withTimeout(
@@ -336,7 +315,7 @@ export class TelnetClient implements FrameTaker {
   /** Ends the hub side and every timer; the telnet socket is closed by `#finish`. */
   #stop(): void {
     this.#closed = true;
-    this.#link.close();
+    this.#link.end();
     this.#hub.stop();
     this.#outbox.stop();
   }
@@ -452,26 +431,30 @@ export class TelnetClient implements FrameTaker {
     s.sendBytes(this.#ctx.memo.line(msg, this.#depth));
   }
 
-  // ---- hub side ----
+  // ---- hub side (HubEvents: what the client's hub session reports) ----
 
-  #hubOpen(): void {
+  /** The hub session is open: the player's report, then the resume or the connect screen. */
+  hubOpened(): void {
     this.#sendClientInfo();
     this.#sendWindow();
     this.#hub.opened();
   }
 
-  #hubDown(wasOpen: boolean): void {
+  /** The hub went away (a restart): input is kept, the player told once. */
+  hubDown(wasOpen: boolean): void {
     this.#outbox.reset();
     this.#hub.down(wasOpen);
     this.#ctx.waiting();
   }
 
-  #hubFinal(): void {
+  /** The hub ended the session for good: its last words, then the socket closes. */
+  hubEnded(): void {
     this.#hub.final();
     this.close();
   }
 
-  #hubFrame(text: HubInput): void {
+  /** A frame from the hub, after the hub's call. */
+  hubFrame(text: HubInput): void {
     if (this.takeFrame(text) || this.#closed) return;
     const f = this.#ctx.memo.frame(text);
     if (f.type === "ack" || f.type === "pong") {
@@ -496,22 +479,17 @@ export class TelnetClient implements FrameTaker {
 
   /**
    * Shows a frame that is a plain line, when the session has nothing to do first; false for
-   * anything else, which `#hubFrame` handles. The one rule for both ways a frame comes: an
-   * in-memory link offers frames here from inside the hub's fan-out, and `#hubFrame` tries it
+   * anything else, which `hubFrame` handles. The one rule for both ways a frame comes: the
+   * engine's carrier offers frames here from inside the hub's fan-out, and `hubFrame` tries it
    * first.
    */
-  takeFrame(frame: HubInput): boolean {
+  takeFrame(frame: HubInput | FrameObject): boolean {
     if (this.#closed || !this.#hub.quiet) return false;
     const f = this.#ctx.memo.frame(frame);
     if (f.msg === "" || ACTED_ON.has(f.type)) return false;
     if ((f.gmcp !== undefined || f.type === "room") && this.#session.gmcp) return false;
     this.#say(f.msg);
     return true;
-  }
-
-  /** The hub read the line sent with `id` (handed over from inside its call; see FrameTaker). */
-  takeAck(id: number): void {
-    if (!this.#closed) this.#outbox.confirmLater(id);
   }
 
   #sessionFrame(data: Record<string, unknown>, player: SessionPlayer | null): void {
@@ -522,18 +500,17 @@ export class TelnetClient implements FrameTaker {
   }
 
   #sendClientInfo(): void {
-    if (this.#ctx.sidecarSecret === null) return;
-    this.#link.send(clientFrame({
+    this.#link.report({
       ip: this.ip,
       connectedAt: this.#connectedAt,
       lastInput: this.#lastInput,
       ttype: this.#session.clientName ?? this.#gmcpClient,
-    }));
+    });
   }
 
   #sendWindow(): void {
     const width = this.#session.width;
-    if (width) this.#link.send(windowFrame(width, this.#session.height));
+    if (width) this.#link.report({ width, height: this.#session.height || 24 });
   }
 }
 

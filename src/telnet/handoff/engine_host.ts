@@ -2,13 +2,14 @@
  * The engine's side of the telnet handoff (docs/telnet.md, "Who holds a telnet socket"): the
  * sidecar accepts each telnet player and hands the engine a duplicate of the socket's descriptor
  * over a Unix channel; the engine serves the player on it directly, with the same TelnetClient
- * the sidecar would run, its hub session carried in memory (src/hub/local_link.ts). A typed line
- * then crosses one process, not three. The sidecar keeps its own descriptor, so the connection
- * outlives the engine: at a restart the engine hands each player's state back (`stop`) and the
- * next engine goes on from it; after a crash the sidecar has the state the engine last sent.
+ * the sidecar would run, its hub session the hub's own (src/hub/carriers/telnet.ts, wired in by
+ * main.ts). A typed line then crosses one process, not three. The sidecar keeps its own
+ * descriptor, so the connection outlives the engine: at a restart the engine hands each player's
+ * state back (`stop`) and the next engine goes on from it; after a crash the sidecar has the
+ * state the engine last sent.
  */
 import { createHmac } from "node:crypto";
-import { LocalLink } from "../../hub/local_link.ts";
+import type { HubDialer } from "../client/hub_port.ts";
 import { Adopter } from "./adopted.ts";
 import { type ClientLimits, DEFAULT_LIMITS } from "../client/limits.ts";
 import {
@@ -35,8 +36,8 @@ const SYNC_SLICE_GAP_MS = 10;
 export interface EngineHostOptions {
   /** The secret the sidecar and the engine share (URSAMU_SIDECAR_SECRET). */
   secret: string;
-  /** The hub's carrier for these sessions (`hub.openLocal()`). */
-  link: LocalLink;
+  /** Opens each player's hub session (the hub's telnet carrier). */
+  hub: HubDialer;
   /** For MSSP: the game's name, the telnet port, and how many players are online. */
   gameName: string;
   port: number;
@@ -94,10 +95,7 @@ export class EngineHost {
     });
     let lastResumeAnswer = 0;
     this.#ctx = {
-      // Only its query matters: LocalLink hands it to the hub as a WebSocket URL's would be.
-      hubUrl: "ws://engine.invalid/?client=telnet",
-      // Trusted by construction (the sidecar proved itself on the channel): `client` frames go.
-      sidecarSecret: opts.secret,
+      hub: opts.hub,
       // The sidecar's start is the game's uptime (it outlives engines).
       mssp: {
         table: () => ({ ...mssp.table(), UPTIME: String(Math.floor(this.#startedAt / 1000)) }),
@@ -108,7 +106,6 @@ export class EngineHost {
       log: this.#log,
       closed: (client) => this.#closed(client),
       waiting: () => {/* only while the engine stops: `stop` takes over */},
-      dial: (url) => opts.link.dial(url),
       resumeProgress: {
         last: () => lastResumeAnswer,
         answered: () => lastResumeAnswer = Date.now(),

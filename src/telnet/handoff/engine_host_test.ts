@@ -1,9 +1,7 @@
 /** Tests of the engine's side of the handoff: taking sockets, syncing state, stopping. */
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
-import { LocalLink } from "../../hub/local_link.ts";
-import type { MuxSocket } from "../../hub/mux_link.ts";
-import { TypedLine } from "../../hub/protocol.ts";
+import type { HubDialer, Sent } from "../client/hub_port.ts";
 import { tcpPair } from "./_test_util.ts";
 import { EngineHost } from "./engine_host.ts";
 import { decodeMessage, encodeMessage, type HandoffMessage, handoffName } from "./messages.ts";
@@ -13,32 +11,47 @@ import { closeFd, openLibc, type SeqPacketConn, SeqPacketListener } from "./unix
 const ignore = handoffUnavailable() !== null;
 
 /**
- * Just enough of a hub behind a LocalLink: it acknowledges every line, answers `think <x>` with
- * `<x>`, and logs a session in when asked (`login`).
+ * Just enough of a hub for the engine's telnet clients: it reads every line as it is handed over
+ * (its answer acknowledges it), answers `think <x>` with `<x>`, and logs a session in when asked
+ * (`login`); its frames come after the client's call, as the hub's carrier hands them over.
  */
 function fakeHub() {
   const lines: string[] = [];
-  const sockets: MuxSocket[] = [];
-  const link = new LocalLink((socket) => {
-    sockets.push(socket);
-    socket.addEventListener("message", {
-      handleEvent(e: Event) {
-        // The engine's own telnet clients hand their lines over as they are, not as JSON.
-        const d = (e as MessageEvent).data;
-        const f = d instanceof TypedLine ? { msg: d.text, ack: d.ack } : JSON.parse(d);
-        if (typeof f.msg !== "string") return;
-        lines.push(f.msg);
-        socket.send(JSON.stringify({ msg: "", data: { type: "ack", id: f.ack } }));
-        if (f.msg === "login") {
-          socket.send(JSON.stringify({
+  const hub: HubDialer = (events) => {
+    let open = false;
+    const later = (f: Record<string, unknown>) =>
+      queueMicrotask(() => open && events.hubFrame(JSON.stringify(f)));
+    return {
+      get open() {
+        return open;
+      },
+      connect() {
+        queueMicrotask(() => {
+          open = true;
+          events.hubOpened();
+        });
+      },
+      line(text: string): Sent {
+        if (!open) return "failed";
+        lines.push(text);
+        if (text === "login") {
+          later({
             msg: "",
             data: { type: "session", token: "tok-1", player: { id: "7", name: "Alice" } },
-          }));
-        } else socket.send(JSON.stringify({ msg: f.msg.replace(/^think /, ""), data: {} }));
+          });
+        } else later({ msg: text.replace(/^think /, ""), data: {} });
+        return "read";
       },
-    });
-  });
-  return { link, lines, sockets };
+      ping: () => (open ? "read" : "failed"),
+      report() {},
+      expectEnd() {},
+      retrySoon() {},
+      end() {
+        open = false;
+      },
+    };
+  };
+  return { hub, lines };
 }
 
 /** Waits until `ok()` or fails after `ms`. */
@@ -51,7 +64,7 @@ async function until(ok: () => boolean, what: string, ms = 5_000): Promise<void>
 }
 
 Deno.test({
-  name: "direct host: proves the secret, serves a handed socket, sends its state, hands it back",
+  name: "engine host: proves the secret, serves a handed socket, sends its state, hands it back",
   ignore,
   async fn() {
     const secret = "direct-test-secret-" + crypto.randomUUID();
@@ -61,7 +74,7 @@ Deno.test({
     const logs: string[] = [];
     const telnet = new EngineHost({
       secret,
-      link: hub.link,
+      hub: hub.hub,
       gameName: "Test",
       port: 1,
       online: () => 0,

@@ -1,6 +1,18 @@
-/** One telnet player's WebSocket to the hub, reconnecting by itself while the engine restarts. */
-import { type FrameObject, type HubInput, isFrameObject, lineFrame } from "../client/hub_frames.ts";
-
+/**
+ * One telnet player's hub session in the sidecar (the sidecar serves its players itself: TLS, or
+ * no descriptor passing): a {@linkcode Wire} for each attempt, a session of the sidecar's one link
+ * or a WebSocket of its own, and a new one while the engine restarts, resuming with the player's
+ * token. Lines go out as JSON frames with their pacing id; the hub's `ack` frames answer them.
+ */
+import type { HubEvents, HubPort, PlayerReport, Sent } from "../client/hub_port.ts";
+import {
+  clientFrame,
+  lineFrame,
+  pingFrame,
+  windowFrame,
+  type Wire,
+  type WireDialer,
+} from "./wire.ts";
 /** Close codes after which the hub meant it (quit, @boot, abuse): the player is disconnected. */
 const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([1000, 1003, 1007, 1008, 1009]);
 
@@ -19,134 +31,85 @@ export function reconnectDelay(attempt: number, max: number, random: () => numbe
   return Math.round(base * (1 + random() * 0.25));
 }
 
-/** What the link reports to its telnet client. */
-export interface HubLinkHandlers {
-  /** The socket is open; `reconnected` is false the first time. */
-  onOpen(reconnected: boolean): void;
-  /** One frame from the hub (its text, or the frame itself from an in-memory link). */
-  onFrame(frame: HubInput): void;
-  /** The hub is unreachable or went away; the link keeps retrying. `wasOpen`: it had been up. */
-  onDown(wasOpen: boolean): void;
-  /** The hub closed the session on purpose; the link stops. */
-  onFinal(code: number, reason: string): void;
-}
-
-/**
- * Takes frame objects from an in-memory link at once, from inside the hub's own call: true
- * when taken (only writing the player's socket), false to have the frame through `onFrame`.
- */
-export interface FrameTaker {
-  takeFrame(frame: FrameObject): boolean;
-  /**
-   * The hub read the line sent with `id` (its `ack`, handed over without a frame). Called from
-   * inside the hub's own call, like `takeFrame`: it must not call the hub back.
-   */
-  takeAck?(id: number): void;
-}
-
-/** A socket that takes typed lines as they are, not as JSON frames (an in-memory link). */
-interface LineSocket {
-  sendLine(text: string, ack: number | null): void;
-}
-
-/** True for a socket that takes typed lines as they are. */
-function takesLines(ws: WebSocket): ws is WebSocket & LineSocket {
-  return typeof (ws as Partial<LineSocket>).sendLine === "function";
-}
-
-/** A socket that can hand frames over at once (src/hub/local_link.ts's LocalSocket). */
-interface TakingSocket {
-  taker: FrameTaker | null;
-}
-
-/** True for a socket that offers frames at once. */
-function offersFrames(ws: WebSocket): ws is WebSocket & TakingSocket {
-  return "taker" in ws;
-}
-
 /** Settings for {@linkcode HubLink}. */
 export interface HubLinkOptions {
+  /**
+   * The sidecar has the secret that makes the hub believe its reports of a player's address,
+   * terminal and times; without it they are not sent (the hub would refuse them).
+   */
+  trusted: boolean;
+  /** The query every attempt starts from (`client=telnet`); a resume adds its token. */
+  query?: string;
   /** Longest wait between reconnect attempts (default 500 ms). */
   maxRetryMs?: number;
   /** An attempt that has not opened after this long is abandoned (default 5 s). */
   connectTimeoutMs?: number;
   /** Random source for jitter (tests pass a fixed one). */
   random?: () => number;
-  /** Headers sent with every handshake (the sidecar's secret). */
-  headers?: Record<string, string>;
-  /**
-   * Opens the socket for `url` (default: a WebSocket of its own); the sidecar passes a
-   * session of its one link to the hub (mux_client.ts).
-   */
-  dial?: (url: string) => WebSocket;
-  /** Takes frames at once where the socket offers them (an in-memory link). */
-  taker?: FrameTaker;
 }
 
-/** A WebSocket that comes back after the engine restarts. */
-export class HubLink {
-  readonly #url: () => string;
-  readonly #h: HubLinkHandlers;
+/** A hub session that comes back after the engine restarts. */
+export class HubLink implements HubPort {
+  readonly #wires: WireDialer;
+  readonly #token: () => string | null;
+  readonly #events: HubEvents;
+  readonly #trusted: boolean;
+  readonly #query: string;
   readonly #maxRetry: number;
   readonly #connectTimeout: number;
   readonly #random: () => number;
-  readonly #headers: Record<string, string> | undefined;
-  readonly #dialer: ((url: string) => WebSocket) | undefined;
-  readonly #taker: FrameTaker | null;
-  #ws: WebSocket | null = null;
+  #wire: Wire | null = null;
   #open = false;
-  #everOpen = false;
   #attempt = 0;
   #closed = false;
   #downReported = false;
-  /** The hub said this socket's session is over; its close is final unless coded 1012. */
+  /** The hub said this wire's session is over; its close is final unless coded 1012. */
   #endAnnounced = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  /** `url` is asked again before every attempt (a resumed session adds its token). */
-  constructor(url: () => string, handlers: HubLinkHandlers, opts: HubLinkOptions = {}) {
-    this.#url = url;
-    this.#h = handlers;
+  /** `token` is asked before every attempt: a resumed session sends it with `resume=1`. */
+  constructor(
+    wires: WireDialer,
+    token: () => string | null,
+    events: HubEvents,
+    opts: HubLinkOptions,
+  ) {
+    this.#wires = wires;
+    this.#token = token;
+    this.#events = events;
+    this.#trusted = opts.trusted;
+    this.#query = opts.query ?? "client=telnet";
     this.#maxRetry = opts.maxRetryMs ?? 500;
     this.#connectTimeout = opts.connectTimeoutMs ?? 5_000;
     this.#random = opts.random ?? Math.random;
-    this.#headers = opts.headers;
-    this.#dialer = opts.dial;
-    this.#taker = opts.taker ?? null;
   }
 
-  /** True while the socket is open. */
+  /** True while the session is open. */
   get open(): boolean {
     return this.#open;
   }
 
   /** Opens the first connection. */
   connect(): void {
-    if (!this.#closed && this.#ws === null) this.#dial();
+    if (!this.#closed && this.#wire === null) this.#dial();
   }
 
-  /** Sends one text frame; false (nothing sent) when the socket is not open. */
-  send(text: string): boolean {
-    if (!this.#open || this.#ws === null) return false;
-    try {
-      this.#ws.send(text);
-      return true;
-    } catch {
-      return false;
-    }
+  /** Sends a typed line with its pacing id; its `ack` comes back as a frame. */
+  line(text: string, id: number | null): Sent {
+    return this.#send(lineFrame(text, id));
   }
 
-  /** Sends one typed line with its pacing id; false (nothing sent) when the socket is not open. */
-  sendLine(text: string, ack: number | null): boolean {
-    const ws = this.#ws;
-    if (!this.#open || ws === null) return false;
-    try {
-      if (takesLines(ws)) ws.sendLine(text, ack);
-      else ws.send(lineFrame(text, ack));
-      return true;
-    } catch {
-      return false;
-    }
+  /** Sends a ping whose pong confirms everything sent before it. */
+  ping(id: number): Sent {
+    return this.#send(pingFrame(id));
+  }
+
+  /** Sends what the client knows of its player (its address and times only when trusted). */
+  report(report: PlayerReport): void {
+    const client = this.#trusted ? clientFrame(report) : null;
+    if (client !== null) this.#send(client);
+    const window = windowFrame(report);
+    if (window !== null) this.#send(window);
   }
 
   /**
@@ -162,96 +125,108 @@ export class HubLink {
 
   /** While waiting to retry, dials after `ms` instead (the hub was seen coming back). */
   retrySoon(ms: number): void {
-    if (this.#closed || this.#ws !== null) return;
+    if (this.#closed || this.#wire !== null) return;
     clearTimeout(this.#timer);
     if (ms <= 0) {
       this.#dial();
       return;
     }
     this.#timer = setTimeout(() => {
-      if (!this.#closed && this.#ws === null) this.#dial();
+      if (!this.#closed && this.#wire === null) this.#dial();
     }, ms);
   }
 
-  /** Stops for good: closes the socket (1000) and cancels any retry. */
-  close(): void {
+  /** Stops for good: closes the wire (1000) and cancels any retry. */
+  end(): void {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#timer);
-    const ws = this.#ws;
-    this.#ws = null;
+    const wire = this.#wire;
+    this.#wire = null;
     this.#open = false;
-    if (ws) {
+    if (wire) {
       try {
-        ws.close(1000, "telnet client left");
+        wire.close(1000, "telnet client left");
       } catch { /* already closing */ }
     }
   }
 
-  #dial(): void {
-    let ws: WebSocket;
+  #send(text: string): Sent {
+    const wire = this.#wire;
+    if (!this.#open || wire === null) return "failed";
     try {
-      ws = this.#dialer
-        ? this.#dialer(this.#url())
-        : new WebSocket(this.#url(), this.#headers ? { headers: this.#headers } : undefined);
+      wire.send(text);
+      return "sent";
+    } catch {
+      return "failed";
+    }
+  }
+
+  /** The query of the next attempt: with a session, its token and `resume=1`. */
+  #attemptQuery(): string {
+    const token = this.#token();
+    if (token === null) return this.#query;
+    const q = new URLSearchParams(this.#query);
+    q.set("token", token);
+    q.set("resume", "1");
+    return q.toString();
+  }
+
+  #dial(): void {
+    let wire: Wire | null = null;
+    const live = () => wire !== null && this.#wire === wire;
+    try {
+      wire = this.#wires(this.#attemptQuery(), {
+        open: () => {
+          if (!live()) return;
+          clearTimeout(this.#timer);
+          this.#open = true;
+          this.#attempt = 0;
+          this.#downReported = false;
+          this.#events.hubOpened();
+        },
+        message: (text) => {
+          if (live()) this.#events.hubFrame(text);
+        },
+        closed: (code, reason) => {
+          if (!live()) return;
+          const ended = this.#endAnnounced && code !== RESTART_CODE;
+          if (this.#open && (ended || isFinalClose(code))) {
+            this.#closed = true;
+            this.#wire = null;
+            this.#open = false;
+            clearTimeout(this.#timer);
+            this.#events.hubEnded(code, reason);
+            return;
+          }
+          this.#lost(wire);
+        },
+      });
     } catch {
       this.#lost(null);
       return;
     }
-    this.#ws = ws;
+    this.#wire = wire;
     this.#endAnnounced = false;
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
-      if (this.#ws === ws && !this.#open) {
+      if (this.#wire === wire && !this.#open) {
         try {
-          ws.close();
+          wire!.close(1000, "connect timeout");
         } catch { /* ignore */ }
-        this.#lost(ws);
+        this.#lost(wire);
       }
     }, this.#connectTimeout);
-    ws.onopen = () => {
-      if (this.#ws !== ws) return;
-      clearTimeout(this.#timer);
-      const reconnected = this.#everOpen;
-      this.#open = true;
-      this.#everOpen = true;
-      this.#attempt = 0;
-      this.#downReported = false;
-      this.#h.onOpen(reconnected);
-    };
-    ws.onmessage = (ev) => {
-      if (this.#ws !== ws) return;
-      if (typeof ev.data === "string" || isFrameObject(ev.data)) this.#h.onFrame(ev.data);
-    };
-    if (this.#taker !== null && offersFrames(ws)) ws.taker = this.#taker;
-    ws.onerror = () => {/* a close event always follows */};
-    ws.onclose = (ev) => {
-      if (this.#ws !== ws) return;
-      const ended = this.#endAnnounced && ev.code !== RESTART_CODE;
-      if (this.#open && (ended || isFinalClose(ev.code))) {
-        this.#closed = true;
-        this.#ws = null;
-        this.#open = false;
-        clearTimeout(this.#timer);
-        this.#h.onFinal(ev.code, ev.reason);
-        return;
-      }
-      this.#lost(ws);
-    };
   }
 
-  #lost(ws: WebSocket | null): void {
-    if (this.#closed || (ws !== null && this.#ws !== ws)) return;
+  #lost(wire: Wire | null): void {
+    if (this.#closed || (wire !== null && this.#wire !== wire)) return;
     const wasOpen = this.#open;
-    this.#ws = null;
+    this.#wire = null;
     this.#open = false;
-    if (ws) {
-      ws.onopen = ws.onmessage = ws.onclose = null;
-      if (offersFrames(ws)) ws.taker = null;
-    }
     if (!this.#downReported) {
       this.#downReported = true;
-      this.#h.onDown(wasOpen);
+      this.#events.hubDown(wasOpen);
     }
     clearTimeout(this.#timer);
     const delay = reconnectDelay(this.#attempt++, this.#maxRetry, this.#random);

@@ -1,6 +1,29 @@
 /** Tests of a player's reconnecting hub session in the sidecar: backoff, final closes. */
 import assert from "node:assert/strict";
 import { HubLink, isFinalClose, reconnectDelay } from "./hub_link.ts";
+import type { HubEvents } from "../client/hub_port.ts";
+import { webSocketWires, type WireDialer } from "./wire.ts";
+
+/** Events that record nothing unless given. */
+function events(on: Partial<HubEvents>): HubEvents {
+  return {
+    hubOpened: () => {},
+    hubFrame: () => {},
+    takeFrame: () => false,
+    hubDown: () => {},
+    hubEnded: () => {},
+    ...on,
+  };
+}
+
+/** A link to `ws://127.0.0.1:<port>/` that reconnects fast and without jitter. */
+function linkTo(port: number, on: Partial<HubEvents>, maxRetryMs = 50, wires?: WireDialer) {
+  return new HubLink(wires ?? webSocketWires(`ws://127.0.0.1:${port}/`), () => null, events(on), {
+    trusted: true,
+    maxRetryMs,
+    random: () => 0,
+  });
+}
 
 Deno.test("close codes: quit, boot and abuse are final; restarts and lost sockets are not", () => {
   for (const code of [1000, 1008, 1009, 4001]) assert.ok(isFinalClose(code), String(code));
@@ -29,24 +52,29 @@ Deno.test("a link to a hub that is not there keeps retrying and reports down onc
   l.close();
   let downs = 0;
   let attempts = 0;
-  const link = new HubLink(() => {
-    attempts++;
-    return `ws://127.0.0.1:${port}/`;
-  }, {
-    onOpen: () => assert.fail("nothing listens"),
-    onFrame: () => {},
-    onDown: (wasOpen) => {
-      assert.equal(wasOpen, false);
-      downs++;
+  const dial = webSocketWires(`ws://127.0.0.1:${port}/`);
+  const link = linkTo(
+    port,
+    {
+      hubOpened: () => assert.fail("nothing listens"),
+      hubDown: (wasOpen) => {
+        assert.equal(wasOpen, false);
+        downs++;
+      },
+      hubEnded: () => assert.fail("not final"),
     },
-    onFinal: () => assert.fail("not final"),
-  }, { maxRetryMs: 50, random: () => 0 });
+    50,
+    (query, ev) => {
+      attempts++;
+      return dial(query, ev);
+    },
+  );
   link.connect();
   await new Promise((r) => setTimeout(r, 400));
-  link.close();
+  link.end();
   assert.equal(downs, 1);
   assert.ok(attempts >= 3, `attempts ${attempts}`);
-  assert.equal(link.send("x"), false);
+  assert.equal(link.line("x", 1), "failed");
 });
 
 Deno.test("a link comes back when the hub does, and stops on a final close", async () => {
@@ -58,18 +86,18 @@ Deno.test("a link comes back when the hub does, and stops on a final close", asy
   let final!: () => void;
   const openedP = new Promise<void>((r) => opened = r);
   const finalP = new Promise<void>((r) => final = r);
-  const link = new HubLink(() => `ws://127.0.0.1:${port}/`, {
-    onOpen: (re) => {
-      events.push(`open ${re}`);
+  const link = linkTo(port, {
+    hubOpened: () => {
+      events.push("open");
       opened();
     },
-    onFrame: (t) => events.push(`frame ${t}`),
-    onDown: (w) => events.push(`down ${w}`),
-    onFinal: (code) => {
+    hubFrame: (t) => events.push(`frame ${t}`),
+    hubDown: (w) => events.push(`down ${w}`),
+    hubEnded: (code) => {
       events.push(`final ${code}`);
       final();
     },
-  }, { maxRetryMs: 50, random: () => 0 });
+  });
   link.connect();
   await new Promise((r) => setTimeout(r, 150));
   const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, (req) => {
@@ -84,7 +112,7 @@ Deno.test("a link comes back when the hub does, and stops on a final close", asy
   await finalP;
   assert.equal(link.open, false);
   await server.shutdown();
-  assert.deepEqual(events, ["down false", "open false", "frame hello", "final 1000"]);
+  assert.deepEqual(events, ["down false", "open", "frame hello", "final 1000"]);
 });
 
 Deno.test("retrySoon: a link waiting out a long retry dials at once when told the hub is back", async () => {
@@ -95,12 +123,7 @@ Deno.test("retrySoon: a link waiting out a long retry dials at once when told th
   let opened!: () => void;
   const downP = new Promise<void>((r) => down = r);
   const openedP = new Promise<void>((r) => opened = r);
-  const link = new HubLink(() => `ws://127.0.0.1:${port}/`, {
-    onOpen: () => opened(),
-    onFrame: () => {},
-    onDown: () => down(),
-    onFinal: () => {},
-  }, { maxRetryMs: 60_000, random: () => 0 });
+  const link = linkTo(port, { hubOpened: () => opened(), hubDown: () => down() }, 60_000);
   link.connect();
   await downP;
   // Attempts at 0, 100, 300 and 700 ms fail; left alone, the next would come at 1500 ms.
@@ -117,7 +140,7 @@ Deno.test("retrySoon: a link waiting out a long retry dials at once when told th
   assert.ok(performance.now() - asked < 500, "dialled on the hint, not at the next retry");
   link.retrySoon(0); // ignored while open
   assert.equal(link.open, true);
-  link.close();
+  link.end();
   await server.shutdown();
 });
 
@@ -159,25 +182,69 @@ Deno.test("a session the hub announced as ended is over even if its close has no
     const events: string[] = [];
     let settled!: () => void;
     const settledP = new Promise<void>((r) => settled = r);
-    const link = new HubLink(() => `ws://127.0.0.1:${server.port}/`, {
-      onOpen: () => events.push("open"),
-      onFrame: () => {
+    const link: HubLink = linkTo(server.port, {
+      hubOpened: () => events.push("open"),
+      hubFrame: () => {
         events.push("frame");
         if (announce) link.expectEnd();
       },
-      onDown: (wasOpen) => {
+      hubDown: (wasOpen) => {
         events.push(`down ${wasOpen}`);
         settled();
       },
-      onFinal: () => {
+      hubEnded: () => {
         events.push("final");
         settled();
       },
-    }, { maxRetryMs: 60_000, random: () => 0 });
+    }, 60_000);
     link.connect();
     await settledP;
-    link.close();
+    link.end();
     await server.done;
     assert.deepEqual(events, ["open", "frame", announce ? "final" : "down true"]);
+  }
+});
+
+/** A wire dialer that opens at once (after the call) and records what went over each wire. */
+function recordingWires() {
+  const dialed: { query: string; sent: string[] }[] = [];
+  const dial: WireDialer = (query, ev) => {
+    const wire = { query, sent: [] as string[] };
+    dialed.push(wire);
+    queueMicrotask(() => ev.open());
+    return { send: (text) => void wire.sent.push(text), close: () => {} };
+  };
+  return { dialed, dial };
+}
+
+Deno.test("a link sends lines and pings as frames, reports only as far as the hub believes them, and resumes with the token", async () => {
+  for (const trusted of [true, false]) {
+    const { dialed, dial } = recordingWires();
+    let token: string | null = null;
+    const link = new HubLink(dial, () => token, events({}), { trusted, query: "client=telnet" });
+    link.connect();
+    assert.equal(link.line("early", 1), "failed", "not open yet");
+    await Promise.resolve();
+    assert.equal(link.line("look", 1), "sent", "its ack comes as a frame");
+    assert.equal(link.ping(2), "sent");
+    link.report({ ip: "203.0.113.4", connectedAt: 5, lastInput: 6, ttype: "MUDLET" });
+    link.report({ width: 100, height: 40 });
+    const sent = dialed[0].sent.map((t) => JSON.parse(t));
+    assert.deepEqual(sent.slice(0, 2), [{ msg: "look", ack: 1 }, { type: "ping", id: 2 }]);
+    assert.deepEqual(
+      sent.slice(2).map((f) => f.type),
+      trusted ? ["client", "window"] : ["window"],
+      "without the secret the hub would refuse a client frame",
+    );
+    assert.equal(dialed[0].query, "client=telnet");
+    token = "tok";
+    link.end();
+    const again = new HubLink(dial, () => token, events({}), { trusted, query: "client=telnet" });
+    again.connect();
+    assert.equal(
+      new URLSearchParams(dialed[1].query).toString(),
+      "client=telnet&token=tok&resume=1",
+    );
+    again.end();
   }
 });

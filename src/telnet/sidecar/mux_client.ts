@@ -1,8 +1,8 @@
 /**
  * The sidecar's end of its one link to the hub: a single WebSocket (`?client=telnet&mux=1`,
  * the sidecar's secret in the handshake) carrying every telnet session. Each session is a
- * {@linkcode VirtualSocket}, which a HubLink dials and uses as it would a WebSocket of its own,
- * so resume, pacing and the outbox stay per session (src/hub/mux_wire.ts has the format).
+ * {@linkcode MuxSession}: the wire of one attempt of a player's HubLink, so resume, pacing and the
+ * outbox stay per player (src/hub/carriers/mux_wire.ts has the format).
  *
  * The link reconnects by itself (100 ms doubling to `maxRetryMs`). While it is down, sessions
  * that dial wait for it; when it opens, every waiting open goes out in one message, and the hub
@@ -14,9 +14,10 @@ import {
   encodeRecord,
   type MuxRecord,
   readClose,
-} from "../../hub/mux_wire.ts";
+} from "../../hub/carriers/mux_wire.ts";
 import { noDelayTo } from "./nodelay.ts";
 import { reconnectDelay } from "./hub_link.ts";
+import type { Wire, WireEvents } from "./wire.ts";
 
 /** Close code a session sees when the link went away (the HubLink then retries and resumes). */
 const LINK_LOST = 1006;
@@ -34,33 +35,32 @@ export interface MuxClientOptions {
   log?: (line: string) => void;
 }
 
-/** One telnet session on the link, shaped like the WebSocket a HubLink expects. */
-export class VirtualSocket {
-  readyState = 0;
-  onopen: ((e: Event) => void) | null = null;
-  /**
-   * Called with `{ data }` rather than a MessageEvent: a fan-out hands one frame to a thousand
-   * sessions, and a MessageEvent each was ~330 of the ~2,100 bytes of garbage the sidecar made
-   * per delivered line (HubLink reads `data` only).
-   */
-  onmessage: ((e: Pick<MessageEvent, "data">) => void) | null = null;
-  onclose: ((e: CloseEvent) => void) | null = null;
-  onerror: ((e: Event) => void) | null = null;
+/** One telnet session on the link: the wire of one attempt of a player's hub session. */
+class MuxSession implements Wire {
+  #state: "waiting" | "open" | "ended" = "waiting";
 
-  constructor(private readonly mux: MuxClient, readonly sid: number, readonly query: string) {}
+  constructor(
+    private readonly mux: MuxClient,
+    readonly sid: number,
+    readonly query: string,
+    private readonly events: WireEvents,
+  ) {}
+
+  /** True until the hub took the session (its open waits for the link). */
+  get waiting(): boolean {
+    return this.#state === "waiting";
+  }
 
   /** Sends one text frame to the hub. */
   send(text: string): void {
-    if (this.readyState !== 1) throw new Error("session is not open");
+    if (this.#state !== "open") throw new Error("session is not open");
     this.mux.send(encodeRecord("d", [this.sid], text));
   }
 
   /** Ends the session (the hub is told). */
-  close(code = 1000, reason = ""): void {
-    if (this.readyState >= 2) return;
-    const wasOpen = this.readyState === 1;
-    this.readyState = 2;
-    if (wasOpen || this.mux.announced(this.sid)) {
+  close(code: number, reason: string): void {
+    if (this.#state === "ended") return;
+    if (this.#state === "open" || this.mux.announced(this.sid)) {
       this.mux.send(encodeRecord("c", [this.sid], closePayload(code, reason.slice(0, 200))));
     }
     this.ended(code, reason);
@@ -68,24 +68,23 @@ export class VirtualSocket {
 
   /** The hub took the session. */
   opened(): void {
-    if (this.readyState !== 0) return;
-    this.readyState = 1;
-    this.onopen?.(new Event("open"));
+    if (this.#state !== "waiting") return;
+    this.#state = "open";
+    this.events.open();
   }
 
   /** A frame from the hub. */
-  received(data: string): void {
-    if (this.readyState === 1) this.onmessage?.({ data });
+  received(text: string): void {
+    if (this.#state === "open") this.events.message(text);
   }
 
-  /** The session is over. */
+  /** The session is over (either side, or the link went away). */
   ended(code: number, reason: string): void {
-    if (this.readyState === 3) return;
-    this.readyState = 3;
+    if (this.#state === "ended") return;
+    this.#state = "ended";
     this.mux.forget(this.sid);
-    queueMicrotask(() =>
-      this.onclose?.(new CloseEvent("close", { code, reason, wasClean: code !== LINK_LOST }))
-    );
+    // Never from inside the call that closed it.
+    queueMicrotask(() => this.events.closed(code, reason));
   }
 }
 
@@ -94,7 +93,7 @@ export class MuxClient {
   readonly #o: MuxClientOptions;
   readonly #url: string;
   #noDelayWarned = false;
-  readonly #sessions = new Map<number, VirtualSocket>();
+  readonly #sessions = new Map<number, MuxSession>();
   /** Sessions whose open went out on the current link. */
   readonly #announced = new Set<number>();
   #ws: WebSocket | null = null;
@@ -125,17 +124,16 @@ export class MuxClient {
   }
 
   /**
-   * A new session for `url` (the hub URL a HubLink would dial: its query, with the token of a
-   * resume, is what the hub sees). Opens when the hub takes it.
+   * A new session with `query` (what a WebSocket URL would carry: `client=telnet`, and a
+   * resume's token), the wire of one attempt of a player's HubLink. Opens when the hub takes it.
    */
-  dial(url: string): WebSocket {
+  dial(query: string, events: WireEvents): Wire {
     const sid = ++this.#seq;
-    const query = new URL(url).search.replace(/^\?/, "");
-    const socket = new VirtualSocket(this, sid, query);
-    this.#sessions.set(sid, socket);
-    if (this.#open) this.#announce(socket);
+    const session = new MuxSession(this, sid, query, events);
+    this.#sessions.set(sid, session);
+    if (this.#open) this.#announce(session);
     else this.#connect();
-    return socket as unknown as WebSocket;
+    return session;
   }
 
   /** True when the hub was told of the session on this link. */
@@ -180,9 +178,9 @@ export class MuxClient {
     } catch { /* already closed */ }
   }
 
-  #announce(socket: VirtualSocket): void {
-    this.#announced.add(socket.sid);
-    this.send(encodeRecord("o", [socket.sid], socket.query));
+  #announce(session: MuxSession): void {
+    this.#announced.add(session.sid);
+    this.send(encodeRecord("o", [session.sid], session.query));
   }
 
   #flush(): void {
@@ -218,7 +216,7 @@ export class MuxClient {
       // waiting for the link they go out in this one message: one exchange for all resumes.
       if (reopened) this.#o.reopened?.();
       for (const s of this.#sessions.values()) {
-        if (s.readyState === 0 && !this.#announced.has(s.sid)) this.#announce(s);
+        if (s.waiting && !this.#announced.has(s.sid)) this.#announce(s);
       }
       this.#flush();
     };

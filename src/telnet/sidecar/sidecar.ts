@@ -14,6 +14,8 @@ import { encodeText } from "../protocol/text.ts";
 import { type TlsListenerOptions, TlsTelnetListener } from "./tls_listener.ts";
 import { StartupError } from "../../startup_error.ts";
 import { MuxClient } from "./mux_client.ts";
+import { HubLink } from "./hub_link.ts";
+import { webSocketWires, type WireDialer } from "./wire.ts";
 import { RenderMemo } from "../client/render_memo.ts";
 import { SIDECAR_HEADER } from "../../hub/sidecar_auth.ts";
 import net from "node:net";
@@ -135,18 +137,26 @@ export class TelnetSidecar {
       this.#log(`telnet: players' sockets stay in the sidecar (${why})`);
     }
     const mux = this.#mux;
+    // Over the link with a secret; without one each player dials a WebSocket of its own.
+    const wires: WireDialer = mux
+      ? (query, events) => mux.dial(query, events)
+      : webSocketWires(opts.hubUrl);
+    const limits = { ...DEFAULT_LIMITS, ...opts.limits };
+    const linkOptions = {
+      trusted: opts.sidecarSecret !== null,
+      query: new URL(opts.hubUrl).search.replace(/^\?/, "") || "client=telnet",
+      maxRetryMs: limits.maxRetryMs,
+    };
     let lastResumeAnswer = 0;
     this.#ctx = {
       resumeProgress: {
         last: () => lastResumeAnswer,
         answered: () => lastResumeAnswer = Date.now(),
       },
-      ...(mux ? { dial: (url: string) => mux.dial(url) } : {}),
-      hubUrl: opts.hubUrl,
-      sidecarSecret: opts.sidecarSecret,
+      hub: (events, token) => new HubLink(wires, token, events, linkOptions),
       mssp,
       memo: new RenderMemo(),
-      limits: { ...DEFAULT_LIMITS, ...opts.limits },
+      limits,
       log: this.#log,
       closed: (client) => this.#forget(client),
       waiting: () => {

@@ -1,7 +1,8 @@
+/** Tests of the one delivery: to players, lists, rooms and everyone; GMCP forms made once. */
 import assert from "node:assert/strict";
 import { Connection } from "./connection.ts";
-import { FakeSocket, idleHooks } from "./_test_socket.ts";
-import { Fanout } from "./fanout.ts";
+import { FakeSession, idleHooks } from "./_test_session.ts";
+import { Delivery } from "./delivery.ts";
 import { GmcpMap } from "./gmcp_map.ts";
 import { SessionRegistry } from "./registry.ts";
 import type { ClientKind } from "./types.ts";
@@ -25,20 +26,20 @@ function player(id: string, location = "1"): DbObject {
 function setup() {
   const registry = new SessionRegistry();
   const gmcp = new GmcpMap();
-  const fanout = new Fanout(registry, gmcp);
+  const delivery = new Delivery(registry, gmcp);
   let seq = 0;
   const join = (id: string, kind: ClientKind, location = "1") => {
-    const socket = new FakeSocket();
-    const conn = new Connection(`c${++seq}`, kind, "127.0.0.1", socket as never, hooks, 0);
+    const socket = new FakeSession(kind);
+    const conn = new Connection(`c${++seq}`, kind, "127.0.0.1", socket, hooks, 0);
     registry.open(conn);
     registry.attach(conn, player(id, location));
     return socket;
   };
-  return { registry, gmcp, fanout, join };
+  return { registry, gmcp, delivery, join };
 }
 
-Deno.test("fan-out: a message is mapped to GMCP once, and only telnet frames carry it", () => {
-  const { gmcp, fanout, join } = setup();
+Deno.test("delivery: a message is mapped to GMCP once, and only telnet frames carry it", () => {
+  const { gmcp, delivery, join } = setup();
   let calls = 0;
   gmcp.set("note", "Test.Note", (data, msg) => {
     calls++;
@@ -47,7 +48,7 @@ Deno.test("fan-out: a message is mapped to GMCP once, and only telnet frames car
   const telnet = [join("2", "telnet"), join("3", "telnet"), join("4", "telnet")];
   const web = join("5", "web");
   const plain = join("6", "plain");
-  fanout.toRoom("1", { msg: "hi %chthere", data: { type: "note", n: 1 } });
+  delivery.toRoom("1", { msg: "hi %chthere", data: { type: "note", n: 1 } });
   assert.equal(calls, 1, "the mapping ran once for three telnet clients");
   const frame = JSON.parse(telnet[0].sent[0]);
   assert.deepEqual(frame.gmcp, ["Test.Note", { text: "hi %chthere", n: 1 }]);
@@ -57,47 +58,47 @@ Deno.test("fan-out: a message is mapped to GMCP once, and only telnet frames car
 
   // Unmapped types, and a mapping that gives nothing or throws, send the plain JSON frame.
   gmcp.set("quiet", "Test.Quiet", () => undefined, "test");
-  fanout.toPlayer("2", { msg: "x", data: { type: "quiet" } });
-  fanout.toPlayer("2", { msg: "y", data: { type: "other" } });
+  delivery.toPlayer("2", { msg: "x", data: { type: "quiet" } });
+  delivery.toPlayer("2", { msg: "y", data: { type: "other" } });
   assert.deepEqual(telnet[0].sent.slice(1).map((t) => JSON.parse(t).gmcp), [undefined, undefined]);
   gmcp.removeOwner("test");
-  fanout.toPlayer("2", { msg: "z", data: { type: "note", n: 2 } });
+  delivery.toPlayer("2", { msg: "z", data: { type: "note", n: 2 } });
   assert.equal(JSON.parse(telnet[0].sent[3]).gmcp, undefined, "released with its owner");
 });
 
-Deno.test("fan-out: a list reaches each connected player once; rooms exclude", () => {
-  const { fanout, join } = setup();
+Deno.test("delivery: a list reaches each connected player once; rooms exclude", () => {
+  const { delivery, join } = setup();
   const a = join("2", "web");
   const b = join("3", "web");
   const elsewhere = join("4", "web", "9");
-  fanout.toPlayers(["3", "3", "2", "404"], { msg: "list" });
-  fanout.toPlayers(new Map([["3", 1], ["404", 2], ["405", 3], ["406", 4]]), { msg: "map" });
-  fanout.toPlayers(new Set(["4"]), { msg: "set" });
-  fanout.toRoom("1", { msg: "room" }, ["2"]);
-  fanout.toAll({ msg: "all" });
-  const msgs = (s: FakeSocket) => s.sent.map((t) => JSON.parse(t).msg);
+  delivery.toPlayers(["3", "3", "2", "404"], { msg: "list" });
+  delivery.toPlayers(new Map([["3", 1], ["404", 2], ["405", 3], ["406", 4]]), { msg: "map" });
+  delivery.toPlayers(new Set(["4"]), { msg: "set" });
+  delivery.toRoom("1", { msg: "room" }, ["2"]);
+  delivery.toAll({ msg: "all" });
+  const msgs = (s: FakeSession) => s.sent.map((t) => JSON.parse(t).msg);
   assert.deepEqual(msgs(a), ["list", "all"]);
   assert.deepEqual(msgs(b), ["list", "map", "room", "all"]);
   assert.deepEqual(msgs(elsewhere), ["set", "all"]);
 });
 
-Deno.test("fan-out: a room's list of connections follows logins, moves, second connections and logouts", () => {
-  const { registry, fanout, join } = setup();
+Deno.test("delivery: a room's list of connections follows logins, moves, second connections and logouts", () => {
+  const { registry, delivery, join } = setup();
   const a = join("2", "web");
   const b = join("3", "web");
-  const msgs = (s: FakeSocket) => s.sent.map((t) => JSON.parse(t).msg);
-  fanout.toRoom("1", { msg: "one" });
+  const msgs = (s: FakeSession) => s.sent.map((t) => JSON.parse(t).msg);
+  delivery.toRoom("1", { msg: "one" });
   // Asked once, the room's list is kept: each change below must make it anew.
   const c = join("4", "web");
   const b2 = join("3", "web");
-  fanout.toRoom("1", { msg: "two" });
+  delivery.toRoom("1", { msg: "two" });
   const moved = player("2", "9");
   registry.changed({ before: player("2"), after: moved });
-  fanout.toRoom("1", { msg: "three" });
-  fanout.toRoom("9", { msg: "nine" });
+  delivery.toRoom("1", { msg: "three" });
+  delivery.toRoom("9", { msg: "nine" });
   const conn = [...registry.connectionsOf("4")!][0];
   registry.detach(conn);
-  fanout.toRoom("1", { msg: "four" });
+  delivery.toRoom("1", { msg: "four" });
   assert.deepEqual(msgs(a), ["one", "two", "nine"]);
   assert.deepEqual(msgs(b), ["one", "two", "three", "four"]);
   assert.deepEqual(msgs(b2), ["two", "three", "four"]);
@@ -106,8 +107,8 @@ Deno.test("fan-out: a room's list of connections follows logins, moves, second c
   const before = registry.roomConnections("1");
   registry.changed({ before: player("3"), after: player("3") });
   assert.equal(registry.roomConnections("1"), before);
-  fanout.toRoom("1", { msg: "five" });
-  fanout.toRoom("9", { msg: "none" }, ["2"]);
+  delivery.toRoom("1", { msg: "five" });
+  delivery.toRoom("9", { msg: "none" }, ["2"]);
   assert.deepEqual(msgs(b).slice(-2), ["four", "five"]);
   assert.deepEqual(msgs(b2).slice(-2), ["four", "five"]);
   assert.equal(msgs(a).at(-1), "nine");

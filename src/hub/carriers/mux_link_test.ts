@@ -1,6 +1,9 @@
+/** Tests of the sidecar link: its wire format, and the hub's end carrying many sessions. */
 import assert from "node:assert/strict";
 import { decodeRecords, encodeRecord } from "./mux_wire.ts";
-import { MuxLink, type MuxSocket } from "./mux_link.ts";
+import { MuxLink } from "./mux_link.ts";
+import { EncodedFrame } from "../protocol.ts";
+import type { Session, SessionEnd, SessionHub, SessionOpening } from "../session.ts";
 
 Deno.test("mux wire: records round trip; payloads carry newlines and JSON as they are", () => {
   const text = encodeRecord("o", [1], "client=telnet&token=abc") +
@@ -77,35 +80,85 @@ class FakeLinkSocket {
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
+/** One session as the hub sees it: what arrived for it, and how often it ended. */
+class Opened implements SessionEnd {
+  readonly id = "c1";
+  readonly ip = "127.0.0.1";
+  closed = false;
+  readonly got: string[] = [];
+  ends = 0;
+  constructor(readonly session: Session, readonly opening: SessionOpening) {}
+  received(data: unknown): void {
+    this.got.push(String(data));
+  }
+  line(): boolean {
+    return true;
+  }
+  report(): void {}
+  ended(): void {
+    this.ends++;
+  }
+  /** Sends a message to this session (as a telnet session reads it: JSON). */
+  send(text: string): void {
+    this.session.deliver(new EncodedFrame({ msg: text }), true);
+  }
+}
+
+/** What the hub sends a telnet session for `text`. */
+const json = (text: string) => JSON.stringify({ msg: text, data: {} });
+
 function linkWithSessions() {
   const ws = new FakeLinkSocket();
-  const sessions = new Map<number, { socket: MuxSocket; got: string[]; closed: number | null }>();
+  const opened = new Map<number, Opened>();
+  let n = 0;
+  const stops: (() => void)[] = [];
+  const hub: SessionHub = {
+    stopping: false,
+    connect(session, opening) {
+      const s = new Opened(session, opening);
+      // Sessions open in the order of their open records.
+      opened.set(++n, s);
+      return s;
+    },
+    onStop(close) {
+      stops.push(close);
+      return () => void stops.splice(stops.indexOf(close), 1);
+    },
+  };
   const logged: string[] = [];
-  const link = new MuxLink(ws as unknown as WebSocket, (socket) => {
-    const s = { socket, got: [] as string[], closed: null as number | null };
-    socket.addEventListener("message", (e) => s.got.push((e as MessageEvent).data));
-    socket.addEventListener("close", (e) => s.closed = (e as CloseEvent).code);
-    sessions.set(socket.sid, s);
-  }, (line) => logged.push(line));
-  return { ws, link, sessions, logged };
+  const link = new MuxLink(
+    ws as unknown as WebSocket,
+    hub,
+    { ip: "127.0.0.1", trusted: true },
+    (line) => logged.push(line),
+  );
+  return { ws, link, sessions: opened, logged, stops };
 }
 
 Deno.test("mux link: opens are acked in one record; a room's text crosses once with its sessions, each session's order kept", async () => {
   const { ws, sessions, link } = linkWithSessions();
-  ws.push([1, 2, 3].map((i) => encodeRecord("o", [i], "client=telnet")).join(""));
+  ws.push([1, 2, 3].map((i) => encodeRecord("o", [i], "client=telnet&token=t&resume=1")).join(""));
   await tick();
   assert.deepEqual(ws.records(), [{ type: "a", ids: [1, 2, 3], payload: "" }]);
+  assert.deepEqual(sessions.get(1)!.opening, {
+    kind: "telnet",
+    ip: "127.0.0.1",
+    trusted: true,
+    token: "t",
+    resume: true,
+  });
   ws.sent.length = 0;
-  for (const sid of [1, 2, 3]) sessions.get(sid)!.socket.send("A");
-  sessions.get(1)!.socket.send("B");
-  sessions.get(1)!.socket.send("A");
-  sessions.get(2)!.socket.send("A");
+  const a = new EncodedFrame({ msg: "A" });
+  for (const sid of [1, 2, 3]) sessions.get(sid)!.session.deliver(a, true);
+  sessions.get(1)!.send("B");
+  sessions.get(1)!.session.deliver(a, true);
+  sessions.get(2)!.session.deliver(a, true);
   await tick();
   assert.equal(ws.sent.length, 1, "one link message");
   assert.deepEqual(ws.records().map((r) => [r.ids, r.payload]), [
-    [[1, 2, 3], "A"],
-    [[1], "B"],
-    [[1, 2], "A"],
+    [[1, 2, 3], json("A")],
+    [[1], json("B")],
+    [[1, 2], json("A")],
   ]);
   assert.equal(link.stats().sessions, 3);
 });
@@ -118,7 +171,7 @@ Deno.test("mux link: an unknown session id is answered with its close and harms 
   ws.push(encodeRecord("d", [77], "hello") + encodeRecord("d", [1], "mine"));
   await tick();
   assert.deepEqual(sessions.get(1)!.got, ["mine"]);
-  assert.equal(sessions.has(77), false);
+  assert.equal(sessions.size, 1);
   assert.deepEqual(ws.records().map((r) => [r.type, r.ids, r.payload]), [
     ["c", [77], "1008 unknown session"],
   ]);
@@ -127,7 +180,8 @@ Deno.test("mux link: an unknown session id is answered with its close and harms 
   ws.push(encodeRecord("d", [1], "still mine"));
   await tick();
   assert.deepEqual(sessions.get(1)!.got, ["mine", "still mine"]);
-  assert.equal(sessions.get(1)!.closed, null);
+  assert.equal(sessions.get(1)!.ends, 0);
+  assert.equal(sessions.size, 1);
 });
 
 Deno.test("mux link: a half-written message drops only its own tail; the link and sessions go on", async () => {
@@ -148,17 +202,32 @@ Deno.test("mux link: closes cross both ways; a lost link ends every session", as
   ws.push([1, 2, 3].map((i) => encodeRecord("o", [i], "client=telnet")).join(""));
   await tick();
   ws.sent.length = 0;
-  sessions.get(1)!.socket.send("bye");
-  sessions.get(1)!.socket.close(1000, "quit");
+  sessions.get(1)!.send("bye");
+  sessions.get(1)!.session.close(1000, "quit");
   ws.push(encodeRecord("c", [2], "1000 telnet client left"));
   await tick();
-  assert.equal(sessions.get(1)!.closed, 1000);
-  assert.equal(sessions.get(2)!.closed, 1000);
+  assert.equal(sessions.get(1)!.ends, 1);
+  assert.equal(sessions.get(2)!.ends, 1);
   // Its last line before its close.
   assert.deepEqual(ws.records().map((r) => [r.type, r.ids, r.payload]), [
-    ["d", [1], "bye"],
+    ["d", [1], json("bye")],
     ["c", [1], "1000 quit"],
   ]);
   ws.onclose?.(new Event("close"));
-  assert.equal(sessions.get(3)!.closed, 1006);
+  assert.equal(sessions.get(3)!.ends, 1);
+  assert.equal(sessions.get(1)!.ends, 1, "an ended session is not ended again");
+});
+
+Deno.test("mux link: a stopping hub closes its sessions, then the link, their last records in its last message", async () => {
+  const { ws, sessions, stops } = linkWithSessions();
+  ws.push(encodeRecord("o", [1], "client=telnet"));
+  await tick();
+  ws.sent.length = 0;
+  sessions.get(1)!.send("The server is restarting.");
+  sessions.get(1)!.session.close(1012, "");
+  for (const stop of [...stops]) stop();
+  assert.deepEqual(ws.records().map((r) => [r.type, r.ids]), [["d", [1]], ["c", [1]]]);
+  assert.equal(ws.readyState, 3);
+  ws.onclose?.(new Event("close"));
+  assert.equal(stops.length, 0, "a closed link leaves the hub's stop list");
 });

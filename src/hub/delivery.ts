@@ -1,34 +1,40 @@
 /**
- * Fan-out: delivery to a player, a list of players, a room or everyone, from the session
- * registry in memory. Each message is encoded once per client kind (EncodedFrame), never once
- * per recipient, and its plugin-declared GMCP form is built at most once.
+ * The engine's one delivery: to a player, a list of players, a room or everyone logged in, from
+ * the session registry in memory. Commands (`u.send`, `u.emitRoom`), plugins (`ctx.deliver`),
+ * scripts (`u.send`, `u.here.broadcast`) and the hub's own messages all come through here. Each
+ * message is encoded once (EncodedFrame), never once per recipient, and its plugin-declared GMCP
+ * form is built at most once; each connection's carrier takes the form it needs.
  */
 import type { Connection } from "./connection.ts";
 import type { GmcpMap } from "./gmcp_map.ts";
 import { EncodedFrame } from "./protocol.ts";
 import type { SessionRegistry } from "./registry.ts";
-import type { Outbound, PlayerIds } from "./types.ts";
+import type { Delivery as DeliveryApi, Outbound, PlayerIds } from "./types.ts";
 
 function deliverAll(set: ReadonlySet<Connection>, frame: EncodedFrame): void {
   for (const c of set) c.deliver(frame);
 }
 
 /** Delivery over the registry's connections. */
-export class Fanout {
-  constructor(
-    private readonly registry: SessionRegistry,
-    private readonly gmcp: GmcpMap | null,
-  ) {}
+export class Delivery implements DeliveryApi {
+  readonly #registry: SessionRegistry;
+  readonly #gmcp: GmcpMap | null;
+
+  /** Delivers to the connections in `registry`, with plugins' GMCP forms from `gmcp`. */
+  constructor(registry: SessionRegistry, gmcp: GmcpMap | null) {
+    this.#registry = registry;
+    this.#gmcp = gmcp;
+  }
 
   /** A message encoded for fan-out (GMCP mappings applied for telnet clients). */
-  frame(out: Outbound): EncodedFrame {
-    return new EncodedFrame(out, this.gmcp);
+  #frame(out: Outbound): EncodedFrame {
+    return new EncodedFrame(out, this.#gmcp);
   }
 
   /** To every connection of a player. */
   toPlayer(playerId: string, out: Outbound): void {
-    const set = this.registry.connectionsOf(playerId);
-    if (set) deliverAll(set, this.frame(out));
+    const set = this.#registry.connectionsOf(playerId);
+    if (set) deliverAll(set, this.#frame(out));
   }
 
   /**
@@ -36,8 +42,8 @@ export class Fanout {
    * players online is checked against them instead of walked (a big channel, few online).
    */
   toPlayers(ids: PlayerIds, out: Outbound): void {
-    const frame = this.frame(out);
-    const online = this.registry.sessions();
+    const frame = this.#frame(out);
+    const online = this.#registry.sessions();
     if ((ids instanceof Set || ids instanceof Map) && ids.size > online.size) {
       for (const [pid, set] of online) if (ids.has(pid)) deliverAll(set, frame);
       return;
@@ -56,9 +62,9 @@ export class Fanout {
 
   /** To every connected player in a room except `exclude`. */
   toRoom(roomId: string, out: Outbound, exclude: readonly string[] = []): void {
-    const list = this.registry.roomConnections(roomId);
+    const list = this.#registry.roomConnections(roomId);
     if (!list) return;
-    const frame = this.frame(out);
+    const frame = this.#frame(out);
     for (let i = 0; i < list.length; i++) {
       const c = list[i];
       if (exclude.length && exclude.includes(c.playerId!)) continue;
@@ -68,7 +74,7 @@ export class Fanout {
 
   /** To every logged-in connection. */
   toAll(out: Outbound): void {
-    const frame = this.frame(out);
-    for (const set of this.registry.sessions().values()) deliverAll(set, frame);
+    const frame = this.#frame(out);
+    for (const set of this.#registry.sessions().values()) deliverAll(set, frame);
   }
 }

@@ -1,22 +1,20 @@
 /**
- * The hub's end of the sidecar link: one WebSocket from the telnet sidecar carrying every
- * telnet session, each a {@linkcode MuxSocket} that a hub Connection uses exactly like a
- * WebSocket of its own. So logins, limits, pacing and the idle sweep stay per session, and
- * nothing a telnet client sends can name another session: session ids are the sidecar's,
- * numbered per link, and identity still comes only from the hub's own session tokens.
+ * The sidecar link carrier: one WebSocket from the telnet sidecar carrying every telnet session
+ * the sidecar serves itself (docs/protocol.md, "The sidecar link"; mux_wire.ts has the format).
+ * Each session is a {@linkcode MuxSession}, a hub session of its own: logins, limits, pacing and
+ * the idle sweep stay per session, and nothing a telnet client sends can name another session
+ * (session ids are the sidecar's, numbered per link, and identity still comes only from the
+ * hub's own session tokens).
  *
- * Output is gathered until the end of the current task and sent as one link message; the same
- * text to many sessions (a room's fan-out, encoded once) becomes one record listing them.
+ * Output is gathered until the end of the current turn of the event loop and sent as one link
+ * message; the same text to many sessions (a room's fan-out, encoded once) becomes one record
+ * listing them.
  */
 import { setImmediate } from "node:timers";
-import { closePayload, decodeRecords, encodeRecord, readClose } from "./mux_wire.ts";
-import type { TypedLine } from "./protocol.ts";
-
-/** A session the link opens: its socket and the query it was opened with. */
-export type MuxOpen = (socket: MuxSocket, query: URLSearchParams) => void;
-
-/** Close code for a session the link no longer carries (link lost). */
-const LINK_LOST = 1006;
+import { closePayload, decodeRecords, encodeRecord } from "./mux_wire.ts";
+import { clientKind, type EncodedFrame } from "../protocol.ts";
+import type { Session, SessionEnd, SessionHub } from "../session.ts";
+import type { ClientKind } from "../types.ts";
 
 /** Largest link message read; a larger one closes the link (its sessions then resume). */
 export const MAX_LINK_MESSAGE = 16 * 1024 * 1024;
@@ -24,96 +22,52 @@ export const MAX_LINK_MESSAGE = 16 * 1024 * 1024;
 /** Output the link may hold unsent before the sidecar counts as stalled and the link is closed. */
 export const MAX_LINK_BUFFERED = 64 * 1024 * 1024;
 
-/** What carries a {@linkcode MuxSocket}'s traffic: the sidecar link, or the engine's own telnet. */
-export interface SessionCarrier {
-  /** Queues a frame for session `sid`. */
-  queue(sid: number, text: string): void;
-  /** Queues the session's close. */
-  closing(sid: number, code: number, reason: string): void;
-  /** Drops a finished session. */
-  forget(sid: number, socket: MuxSocket): void;
+/** Longest query an open record may carry (the rest is ignored). */
+const MAX_QUERY = 8192;
+
+/** Who the link's sessions are: the link's address, and whether it proved itself the sidecar. */
+export interface LinkPeer {
+  ip: string;
+  trusted: boolean;
 }
 
-/** One telnet session on the link, shaped like the WebSocket a Connection expects. */
-export class MuxSocket extends EventTarget {
-  readyState = 0;
+/** One telnet session on the link, as the hub sees it. */
+class MuxSession implements Session {
+  /** The hub's end, once open. */
+  end: SessionEnd | null = null;
+  #open = true;
   /** Output waits in the link, bounded there; a session never counts as stalled by itself. */
-  readonly bufferedAmount = 0;
-  binaryType = "arraybuffer";
-  onopen: ((e: Event) => void) | null = null;
-  onclose: ((e: Event) => void) | null = null;
+  readonly buffered = 0;
 
-  constructor(private readonly link: SessionCarrier, readonly sid: number) {
-    super();
+  constructor(
+    private readonly link: MuxLink,
+    readonly sid: number,
+    private readonly kind: ClientKind,
+  ) {}
+
+  /** Queues a frame for this session, in the form its kind reads. */
+  deliver(frame: EncodedFrame, colour: boolean): void {
+    if (!this.#open) return;
+    const text = frame.for(this.kind, colour);
+    if (text !== null) this.link.queue(this.sid, text);
   }
 
-  /** Sends one text frame to this session. */
-  send(text: string): void {
-    if (this.readyState !== 1) throw new Error("session is not open");
-    this.link.queue(this.sid, text);
-  }
-
-  /** Closes this session (the sidecar is told; the close event follows at once). */
-  close(code = 1000, reason = ""): void {
-    if (this.readyState >= 2) return;
-    this.readyState = 2;
+  /** The hub closes the session: the sidecar is told after its last frames. */
+  close(code: number, reason: string): void {
+    if (!this.#open) return;
+    this.#open = false;
     this.link.closing(this.sid, code, reason);
-    queueMicrotask(() => this.ended(code, reason));
+    this.link.forget(this);
+    // Not from inside the hub's call (it may be opening this very session).
+    queueMicrotask(() => this.end?.ended());
   }
 
-  /** Marks the session open and tells the Connection. */
-  opened(): void {
-    if (this.readyState !== 0) return;
-    this.readyState = 1;
-    const e = new Event("open");
-    this.onopen?.(e);
-    this.dispatchEvent(e);
-  }
-
-  /**
-   * The listener object of "message" events (the Connection), called directly: the runtime's
-   * event dispatch and a MessageEvent per line were a fifth of a telnet command's hub side.
-   */
-  #onMessage: EventListenerObject | null = null;
-
-  /** Like EventTarget's, except that a listener object of "message" is held to be called directly. */
-  override addEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject | null,
-    options?: boolean | AddEventListenerOptions,
-  ): void {
-    if (type === "message" && listener && typeof listener === "object" && !options) {
-      this.#onMessage = listener;
-      return;
-    }
-    super.addEventListener(type, listener, options);
-  }
-
-  /** Like EventTarget's, for the listener held directly too. */
-  override removeEventListener(
-    type: string,
-    listener: EventListenerOrEventListenerObject | null,
-    options?: boolean | EventListenerOptions,
-  ): void {
-    if (type === "message" && listener === this.#onMessage) this.#onMessage = null;
-    else super.removeEventListener(type, listener, options);
-  }
-
-  /** A frame for this session: from the sidecar, or a line from the engine's own telnet client. */
-  received(data: string | TypedLine): void {
-    if (this.readyState !== 1) return;
-    if (this.#onMessage) this.#onMessage.handleEvent({ type: "message", data } as MessageEvent);
-    else this.dispatchEvent(new MessageEvent("message", { data }));
-  }
-
-  /** The session is over (either side, or the link went away). */
-  ended(code: number, reason: string): void {
-    if (this.readyState === 3) return;
-    this.readyState = 3;
-    this.link.forget(this.sid, this);
-    const e = new CloseEvent("close", { code, reason, wasClean: code !== LINK_LOST });
-    this.onclose?.(e);
-    this.dispatchEvent(e);
+  /** The sidecar closed it, or the link went away. */
+  ended(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    this.link.forget(this);
+    this.end?.ended();
   }
 }
 
@@ -128,11 +82,12 @@ export interface MuxLinkStats {
 }
 
 /** The hub's end of one sidecar link. */
-export class MuxLink implements SessionCarrier {
+export class MuxLink {
   readonly #socket: WebSocket;
-  readonly #open: MuxOpen;
+  readonly #hub: SessionHub;
+  readonly #peer: LinkPeer;
   readonly #log: (line: string) => void;
-  readonly #sessions = new Map<number, MuxSocket>();
+  readonly #sessions = new Map<number, MuxSession>();
   /** The message being gathered: acks first, then data records, then closes. */
   #acks: number[] = [];
   #data: { text: string; ids: number[] }[] = [];
@@ -142,6 +97,8 @@ export class MuxLink implements SessionCarrier {
   #closes: string[] = [];
   #flushQueued = false;
   #closed = false;
+  /** Takes the link off the hub's stop list. */
+  readonly #unstop: () => void;
   #stats = {
     messagesIn: 0,
     messagesOut: 0,
@@ -150,15 +107,19 @@ export class MuxLink implements SessionCarrier {
     unknownSessions: 0,
   };
 
-  constructor(socket: WebSocket, open: MuxOpen, log: (line: string) => void) {
+  /** The hub end of the link on `socket` (an upgraded WebSocket), opening sessions with `hub`. */
+  constructor(socket: WebSocket, hub: SessionHub, peer: LinkPeer, log: (line: string) => void) {
     this.#socket = socket;
-    this.#open = open;
+    this.#hub = hub;
+    this.#peer = peer;
     this.#log = log;
     socket.onmessage = (e) => {
       if (typeof e.data === "string") this.#receive(e.data);
     };
     socket.onclose = () => this.#lost();
     socket.onerror = () => {/* a close event follows */};
+    // A stopping hub closes its sessions first, then the link (whose last message carries them).
+    this.#unstop = hub.onStop(() => this.close(1012, "engine stopping"));
   }
 
   /** Sessions and traffic. */
@@ -189,8 +150,8 @@ export class MuxLink implements SessionCarrier {
   }
 
   /** Drops a finished session. */
-  forget(sid: number, socket: MuxSocket): void {
-    if (this.#sessions.get(sid) === socket) this.#sessions.delete(sid);
+  forget(session: MuxSession): void {
+    if (this.#sessions.get(session.sid) === session) this.#sessions.delete(session.sid);
   }
 
   /** Sends what is queued, then closes the link (engine stopping: sessions were closed first). */
@@ -271,11 +232,8 @@ export class MuxLink implements SessionCarrier {
           if (sid !== undefined && r.type === "d") this.closing(sid, 1008, "unknown session");
           continue;
         }
-        if (r.type === "d") s.received(r.payload);
-        else {
-          const { code, reason } = readClose(r.payload);
-          s.ended(code, reason);
-        }
+        if (r.type === "d") s.end?.received(r.payload);
+        else s.ended();
       } else this.#stats.badRecords++;
     }
     if (error) {
@@ -290,23 +248,28 @@ export class MuxLink implements SessionCarrier {
       this.closing(sid, 1008, "session id in use");
       return;
     }
-    const socket = new MuxSocket(this, sid);
-    this.#sessions.set(sid, socket);
-    this.#open(socket, new URLSearchParams(query.slice(0, 8192)));
-    // After the Connection has subscribed (as a WebSocket opens after its upgrade returns).
-    queueMicrotask(() => {
-      if (socket.readyState !== 0) return;
-      this.#acks.push(sid);
-      this.#schedule();
-      socket.opened();
+    const q = new URLSearchParams(query.slice(0, MAX_QUERY));
+    const kind = clientKind(q.get("client"));
+    const session = new MuxSession(this, sid, kind);
+    this.#sessions.set(sid, session);
+    // The ack goes first in the message, before any frame of the session.
+    this.#acks.push(sid);
+    this.#schedule();
+    session.end = this.#hub.connect(session, {
+      kind,
+      ip: this.#peer.ip,
+      trusted: this.#peer.trusted,
+      token: q.get("token"),
+      resume: /^(1|true|yes)$/i.test(q.get("resume") ?? ""),
     });
   }
 
   #lost(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#unstop();
     this.#reset();
-    for (const s of [...this.#sessions.values()]) s.ended(LINK_LOST, "sidecar link lost");
+    for (const s of [...this.#sessions.values()]) s.ended();
     this.#sessions.clear();
   }
 }
