@@ -19,7 +19,9 @@
  * --telnet-reboots N (default 3; 0 skips), --telnet-hold N (players held at once, default 10000;
  * 0 skips), --telnet-settle-ms N (pause before each memory reading, default 10000). The world
  * part (bench/world.ts): --world-objects N (default 10000; 0 skips it), --world-attributes N
- * (per object, default 50), --world-value N (characters per value, default 100).
+ * (per object, default 50), --world-value N (characters per value, default 100). The ramp
+ * (bench/ramp.ts): --ramp N (new characters made over telnet one after another, each staying on,
+ * default 10000; 0 skips), with its login rate per thousand; --only ramp runs it alone.
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -33,6 +35,7 @@ import { runScenesBench, sceneRows } from "./scenes.ts";
 import { bloatRows, runBloatBench } from "./bloat.ts";
 import { runScriptBench, scriptRows } from "./scripts.ts";
 import { runTelnetBench, type TelnetPhase, telnetRows } from "./telnet.ts";
+import { rampRows, runRampBench } from "./ramp.ts";
 import { loginStorm } from "./storm.ts";
 import { runWorldBench, worldRows } from "./world.ts";
 import { round, rssKiB, sleep, summarize, type Summary, table } from "./stats.ts";
@@ -60,6 +63,7 @@ const { values: opt } = parseArgs({
     "telnet-reboots": { type: "string", default: "3" },
     "telnet-hold": { type: "string", default: "10000" },
     "telnet-settle-ms": { type: "string", default: "10000" },
+    ramp: { type: "string", default: "10000" },
     "script-cpus": { type: "string" },
     "world-objects": { type: "string", default: "10000" },
     "world-attributes": { type: "string", default: "50" },
@@ -92,7 +96,7 @@ const BLOAT_READERS = String(opt["bloat-readers"]).split(",").map(Number)
   .filter((n) => Number.isInteger(n) && n > 0);
 /** One part alone: `engine`, `reboot`, `scenes`, `bloat`, `scripts`, `telnet` or `world`. */
 const ONLY = opt["scripts-only"] ? "scripts" : opt.only;
-const PARTS = ["engine", "reboot", "scenes", "bloat", "scripts", "telnet", "world"];
+const PARTS = ["engine", "reboot", "scenes", "bloat", "scripts", "telnet", "world", "ramp"];
 /** Objects of the world benchmark (bench/world.ts; 0 skips it). */
 const WORLD_OBJECTS = Math.max(0, Number(opt["world-objects"]));
 if (ONLY !== undefined && !PARTS.includes(ONLY)) {
@@ -502,6 +506,13 @@ async function main(): Promise<void> {
     });
     console.log("\n" + table(telnetRows(telnet, TELNET_PHASES)) + "\n");
     result.telnet = telnet;
+  }
+  const ramp = Math.max(0, Number(opt.ramp));
+  if (ramp > 0 && (!ONLY || ONLY === "ramp")) {
+    log(`ramp: ${ramp} telnet logins one after another (bench/ramp.ts)`);
+    const r = await runRampBench({ players: ramp, log });
+    console.log("\n" + table(rampRows(r)) + "\n");
+    result.ramp = r;
   }
   if (REBOOT_SESSIONS > 0 && (!ONLY || ONLY === "reboot")) {
     log(`reboots under the supervisor with ${REBOOT_SESSIONS} telnet players (bench/reboot.ts)`);
