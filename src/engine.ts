@@ -42,9 +42,13 @@ import { PluginManager } from "./plugins/manager.ts";
 import { ENGINE_VERSION } from "./version.ts";
 import { Scheduler } from "./timers/scheduler.ts";
 import { type Clock, systemClock } from "./timers/clock.ts";
-import type { Services } from "./services.ts";
+import { pluginWorld } from "./plugins/world.ts";
+import { pluginEngine } from "./plugins/engine_info.ts";
+import type { CommandPorts } from "./commands/types.ts";
+import type { EngineCommands } from "./engine_admin.ts";
+import type { Hooks } from "./plugins/hooks.ts";
+import type { Delivery as DeliveryPort } from "./hub/types.ts";
 import { ScriptManager } from "./scripts/manager.ts";
-import type { Softcode } from "./softcode/mod.ts";
 import { engineSoftcode } from "./softcode/engine_ports.ts";
 import { readTls, type TlsPair } from "./tls/certs.ts";
 import { AutoBackups } from "./backup/auto.ts";
@@ -69,9 +73,46 @@ export interface EngineOptions {
   secrets?: SecretSink;
 }
 
-/** A built engine: its services and HTTP app, and how to close it. */
+/**
+ * What the composition root built, as main.ts and tests reach it. No layer is handed this
+ * record: each is given the few parts it uses where it is built (below).
+ */
+export interface EngineParts {
+  readonly config: Config;
+  readonly kv: Deno.Kv;
+  readonly objects: ObjectStore;
+  readonly attributes: AttributeStore;
+  readonly accounts: Accounts;
+  /** Temporary guest characters. */
+  readonly guests: Guests;
+  readonly tokens: TokenService;
+  readonly securityLog: SecurityLog;
+  readonly players: Players;
+  readonly texts: Texts;
+  /** Who is online and where (the hub's memory). */
+  readonly presence: HubPresence;
+  /** The engine's one delivery (the same object plugins get as `ctx.deliver`). */
+  readonly deliver: DeliveryPort;
+  /** Ends the engine process with an exit code (`@reboot` 75, `@shutdown` 0) after its hooks. */
+  readonly lifecycle: Lifecycle;
+  /** The event buses. */
+  readonly hooks: Hooks;
+  /** The registered commands, as admin and help read them. */
+  readonly commands: EngineCommands;
+  readonly plugins: PluginManager;
+  readonly scripts: ScriptManager;
+  /** Failed logins per client IP (10 a minute). */
+  readonly loginFailures: WindowCounter;
+  /** Characters created per client IP (`game.registrationsPerHour`). */
+  readonly registrations: WindowCounter;
+  readonly pluginApps: PluginApps;
+  readonly pluginWeb: PluginWeb;
+}
+
+/** A built engine: its parts and HTTP app, and how to close it. */
 export interface Engine {
-  services: Services;
+  /** What it was built from (for main.ts and tests; see EngineParts). */
+  services: EngineParts;
   /** The command registry (what `services.commands` looks up and lists). */
   commands: CommandRegistry;
   /** The plugin manager (what `services.plugins` lists and reloads). */
@@ -196,10 +237,6 @@ async function startOn(
   });
   const timers = new Scheduler(kv, { clock: clock ?? systemClock() });
   const commands = new CommandRegistry();
-  // The manager needs the finished services (for plugin contexts), so it is built just after.
-  let plugins: PluginManager | null = null;
-  let scripts: ScriptManager | null = null;
-  let softcode: Softcode | null = null;
   // bcrypt off the event loop, so a login storm does not delay connected players.
   const passwords = new HashPool();
   opened.push(() => passwords.close());
@@ -211,63 +248,47 @@ async function startOn(
   });
   // Checked on every token use, from memory while this engine is the only writer.
   const generations = new TokenGenerations(kv, soleWriter);
-  const services: Services = {
-    config,
-    kv,
-    objects,
-    attributes,
-    accounts: new Accounts(kv, objects, passwords, generations),
-    guests,
-    tokens: new TokenService(
-      resolveSecret(plumbing.jwtSecret, (m) => console.warn(m)),
-      generations,
-    ),
-    securityLog: new SecurityLog(resolve(root, cfg.logging.dir, "security.log")),
-    players: new Players(objects, presence),
-    texts,
-    loginFailures: new WindowCounter(10, 60_000),
-    registrations: new WindowCounter(
-      () => config.value.game.registrationsPerHour,
-      REGISTRATION_WINDOW_MS,
-    ),
-    pluginApps: new PluginApps(),
-    pluginWeb: new PluginWeb(),
-    root,
-    startedAt: Date.now(),
-    soleWriter,
-    lifecycle: new Lifecycle({ updateDir: plumbing.updateDir }),
-    presence,
-    deliver,
-    commands: engineCommands(commands),
-    hooks,
-    get plugins(): PluginManager {
-      return plugins!;
-    },
-    get scripts(): ScriptManager {
-      return scripts!;
-    },
-    get softcode(): Softcode {
-      return softcode!;
-    },
-  };
+  const accounts = new Accounts(kv, objects, passwords, generations);
+  const tokens = new TokenService(
+    resolveSecret(plumbing.jwtSecret, (m) => console.warn(m)),
+    generations,
+  );
+  const securityLog = new SecurityLog(resolve(root, cfg.logging.dir, "security.log"));
+  opened.push(() => securityLog.flush());
+  const players = new Players(objects, presence);
+  const loginFailures = new WindowCounter(10, 60_000);
+  const registrations = new WindowCounter(
+    () => config.value.game.registrationsPerHour,
+    REGISTRATION_WINDOW_MS,
+  );
+  const pluginApps = new PluginApps();
+  const pluginWeb = new PluginWeb();
+  const lifecycle = new Lifecycle({ updateDir: plumbing.updateDir });
   // The evaluator gets narrow ports, built once here; its limits follow the configuration.
-  softcode = engineSoftcode({
+  const softcode = engineSoftcode({
     world: () => objects.world,
     attributes,
     presence,
     deliver,
     now: () => Date.now(),
-    startedAt: services.startedAt,
+    startedAt: Date.now(),
     gameName: () => config.value.game.name,
   }, () => config.value.softcode);
-  opened.push(() => services.securityLog.flush());
-  plugins = new PluginManager(
+  const help = new HelpRegistry();
+  const registered = engineCommands(commands);
+  const plugins = new PluginManager(
     {
-      services,
-      apps: services.pluginApps,
+      config,
+      kv,
+      world: pluginWorld({ objects, presence, config }),
+      engine: pluginEngine({ config, root, commands: registered, soleWriter }, help),
+      players,
+      deliver,
+      web: pluginWeb,
+      apps: pluginApps,
       commands,
       hooks,
-      help: new HelpRegistry(),
+      help,
       timers,
       gmcp,
       secrets,
@@ -275,10 +296,10 @@ async function startOn(
     },
     { dir: resolve(root, cfg.server.pluginsDir), engineVersion: ENGINE_VERSION },
   );
-  opened.push(() => plugins!.closeAll());
+  opened.push(() => plugins.closeAll());
   // Built before the commands load, so its processes start (when there are scripts) meanwhile.
-  scripts = new ScriptManager(services, commands, cfg.scripts);
-  opened.push(() => scripts!.close());
+  const scripts = new ScriptManager({ root, presence, deliver }, commands, cfg.scripts);
+  opened.push(() => scripts.close());
   const warming = scripts.warm();
   const core = await loadCoreCommands(commands);
   for (const f of core.failed) {
@@ -291,20 +312,43 @@ async function startOn(
   await scripts.start();
   // Players made while no engine ran (the supervisor's setup) get the event plugins act on.
   await announcePending(kv, objects, (p) => hooks.worldHooks.emit("player:created", p));
+  // What every command gets (the SDK `u`): the everyday ports, and the staff ones apart.
+  const ports: CommandPorts = {
+    objects,
+    attributes,
+    players,
+    presence,
+    deliver,
+    events: hooks.worldHooks,
+    softcode,
+    engine: {
+      config,
+      lifecycle,
+      texts,
+      commands: registered,
+      plugins,
+      scripts,
+      accounts,
+      tokens,
+      loginFailures,
+      securityLog,
+      kv,
+    },
+  };
   const hub = new Hub({
     config,
     texts,
-    tokens: services.tokens,
+    tokens,
     objects,
-    accounts: services.accounts,
-    securityLog: services.securityLog,
-    loginFailures: services.loginFailures,
-    registrations: services.registrations,
+    accounts,
+    securityLog,
+    loginFailures,
+    registrations,
     guests,
     worldHooks: hooks.worldHooks,
     registry,
     delivery: deliver,
-    run: (conn, line) => dispatch(services, commands, conn, line),
+    run: (conn, line) => dispatch(ports, commands, conn, line),
   });
   opened.push(() => hub.shutdown());
   // A guest goes when its last connection does (not when the engine stops: a restart resumes
@@ -323,7 +367,7 @@ async function startOn(
   // here only the environment path runs, so an engine started on its own can still be seeded.
   const supervised = plumbing.supervised;
   await runFirstRunSetup(
-    { objects, accounts: services.accounts, startRoom: await startingRoom(services) },
+    { objects, accounts, startRoom: await startingRoom({ config, objects }) },
     env,
     {
       interactive: false,
@@ -331,7 +375,21 @@ async function startOn(
       print: supervised ? () => {} : console.log,
     },
   );
-  const app = createApp(services);
+  const app = createApp({
+    config,
+    texts,
+    objects,
+    attributes,
+    presence,
+    accounts,
+    guests,
+    tokens,
+    securityLog,
+    loginFailures,
+    registrations,
+    pluginApps,
+    pluginWeb,
+  });
   // Every worker starts with the engine (this late, so an engine that fails earlier leaves none;
   // before the timers, so jobs that came due while it was down do not wait for it): their
   // memory is in the engine's baseline rather than the first login's, which waits for none.
@@ -365,9 +423,31 @@ async function startOn(
   if (backups) opened.push(() => backups.stop());
   await backups?.start();
   return {
-    services,
+    services: {
+      config,
+      kv,
+      objects,
+      attributes,
+      accounts,
+      guests,
+      tokens,
+      securityLog,
+      players,
+      texts,
+      presence,
+      deliver,
+      lifecycle,
+      hooks,
+      commands: registered,
+      plugins,
+      scripts,
+      loginFailures,
+      registrations,
+      pluginApps,
+      pluginWeb,
+    },
     commands,
-    plugins: plugins!,
+    plugins,
     app,
     hub,
     websockets,

@@ -1,7 +1,7 @@
 /**
  * The engine-admin seam: what `@reload` and the help plugin may ask of the command registry
- * and the plugin manager. A leaf of the import graph: `Services` names these interfaces and
- * the registry and manager implement them, so services, commands and plugins do not import
+ * and the plugin manager. A leaf of the import graph: commands' ports name these interfaces and
+ * the registry and manager implement them, so commands and plugins do not import
  * each other in a circle; only the composition root (src/engine.ts) knows the concrete classes.
  */
 import type { HelpRegistry } from "./plugins/help_registry.ts";

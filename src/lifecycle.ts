@@ -31,7 +31,7 @@ export interface LifecycleOptions {
   updateDir?: string;
 }
 
-/** The engine's exit path, shared through `services.lifecycle`. */
+/** The engine's exit path (commands reach it as `u.engine.lifecycle`). */
 export class Lifecycle {
   readonly #hooks: { name: string; fn: ExitHook }[] = [];
   readonly #exit: (code: number) => void;

@@ -1,6 +1,7 @@
 /** Test helpers for the command engine: an in-memory engine with a recording fake hub. */
 import { createEngine, type Engine } from "../engine.ts";
-import type { Services } from "../services.ts";
+import type { EngineParts } from "../engine.ts";
+import type { CommandPorts } from "./types.ts";
 import type { DbObject } from "../world/types.ts";
 import type {
   Delivery,
@@ -145,10 +146,13 @@ export class FakeConn implements HubConnection {
   }
 }
 
-/** An in-memory engine whose services use a FakeHub. */
+/** An in-memory engine whose presence and delivery are a FakeHub. */
 export interface TestWorld {
   engine: Engine;
-  services: Services;
+  /** The engine's parts, with the fake hub's presence and delivery. */
+  services: Omit<EngineParts, "presence" | "deliver"> & { presence: FakeHub; deliver: FakeHub };
+  /** What commands run with (the SDK's ports). */
+  ports: CommandPorts;
   hub: FakeHub;
   logDir: string;
   /** Creates a player in room #1 (or `location`), optionally connected. */
@@ -170,26 +174,48 @@ export async function testWorld(): Promise<TestWorld> {
   });
   const hub = new FakeHub();
   engine.services.objects.onChange((change) => hub.changed(change));
-  const services: Services = {
+  const services = {
     ...engine.services,
     presence: hub,
     deliver: hub,
     players: new Players(engine.services.objects, hub),
   };
-  // Softcode delivers through the fake hub too.
-  const s = engine.services;
-  services.softcode = engineSoftcode({
-    world: () => s.objects.world,
+  const s = services;
+  const ports: CommandPorts = {
+    objects: s.objects,
     attributes: s.attributes,
+    players: s.players,
     presence: hub,
     deliver: hub,
-    now: () => Date.now(),
-    startedAt: s.startedAt,
-    gameName: () => s.config.value.game.name,
-  }, () => s.config.value.softcode);
+    events: s.hooks.worldHooks,
+    // Softcode delivers through the fake hub too.
+    softcode: engineSoftcode({
+      world: () => s.objects.world,
+      attributes: s.attributes,
+      presence: hub,
+      deliver: hub,
+      now: () => Date.now(),
+      startedAt: Date.now(),
+      gameName: () => s.config.value.game.name,
+    }, () => s.config.value.softcode),
+    engine: {
+      config: s.config,
+      lifecycle: s.lifecycle,
+      texts: s.texts,
+      commands: s.commands,
+      plugins: s.plugins,
+      scripts: s.scripts,
+      accounts: s.accounts,
+      tokens: s.tokens,
+      loginFailures: s.loginFailures,
+      securityLog: s.securityLog,
+      kv: s.kv,
+    },
+  };
   return {
     engine,
     services,
+    ports,
     hub,
     logDir: `${root}/logs`,
     async player(name, opts = {}) {
@@ -203,7 +229,7 @@ export async function testWorld(): Promise<TestWorld> {
     },
     async run(conn, line) {
       const before = hub.inbox.get(conn.playerId)?.length ?? 0;
-      await dispatch(services, engine.commands, conn, line);
+      await dispatch(ports, engine.commands, conn, line);
       return hub.texts(conn.playerId).slice(before);
     },
     async close() {

@@ -2,8 +2,8 @@
  * Runs one line from a logged-in connection: sanitize, parse, exits first, then the
  * command (lock, switches, exec), mapping every error to a message for the actor.
  */
-import type { Services } from "../services.ts";
 import type { HubConnection } from "../hub/types.ts";
+import type { CommandPorts } from "./types.ts";
 import { parseLine, sanitizeLine } from "./parser.ts";
 import { checkLock } from "../world/locks.ts";
 import { EngineError } from "../errors.ts";
@@ -27,7 +27,7 @@ export const FAILED = "Something went wrong running that command.";
 
 /** Runs one input line for the player of `conn`, matched against `commands`. Never throws. */
 export async function dispatch(
-  services: Services,
+  ports: CommandPorts,
   commands: Pick<CommandRegistry, "match">,
   conn: HubConnection,
   line: string,
@@ -35,7 +35,7 @@ export async function dispatch(
   const playerId = conn.playerId;
   if (!playerId || typeof line !== "string") return;
   const reply = (msg: string) =>
-    services.deliver.toPlayer(playerId, { msg, data: { type: "error", msg } });
+    ports.deliver.toPlayer(playerId, { msg, data: { type: "error", msg } });
   let name = "?";
   try {
     const clean = tooLong(line) ? null : sanitizeLine(line, MAX_LINE + 1);
@@ -49,10 +49,10 @@ export async function dispatch(
     // The actor and its room are read in one call, using the hub's in-memory idea of where
     // the actor is; every plain word may be an exit name, and the room's exits usually come
     // from memory (ObjectStore.exitsIn), so a command waits for one database read.
-    const guess = services.presence.roomOf(playerId);
+    const guess = ports.presence.roomOf(playerId);
     const [[me, guessedRoom], guessedExit] = await Promise.all([
-      services.objects.getEach(guess ? [playerId, guess] : [playerId]),
-      matchExit({ services }, guess, cmd.raw),
+      ports.objects.getEach(guess ? [playerId, guess] : [playerId]),
+      matchExit(ports, guess, cmd.raw),
     ]);
     if (!me || !me.flags.includes("player")) {
       reply("Your character no longer exists.");
@@ -60,16 +60,16 @@ export async function dispatch(
     }
     // Every command reads its actor afresh; that read also heals a card made from a read that
     // raced a change at login.
-    services.presence.refreshCard(me);
+    ports.presence.refreshCard(me);
     const [here, exit] = me.location === guess
       ? [guessedRoom ?? null, guessedExit]
       : await Promise.all([
-        me.location ? services.objects.get(me.location) : null,
-        matchExit({ services }, me.location, cmd.raw),
+        me.location ? ports.objects.get(me.location) : null,
+        matchExit(ports, me.location, cmd.raw),
       ]);
     if (exit && here) {
       name = "(exit)";
-      await goThrough(buildSdk(services, conn, { me, here, cmd, args: [] }), exit);
+      await goThrough(buildSdk(ports, conn, { me, here, cmd, args: [] }), exit);
       return;
     }
 
@@ -88,7 +88,7 @@ export async function dispatch(
     const bad = badSwitch(command, found.cmd.switches);
     if (bad) return reply(bad);
     if (isGuest(me.flags) && !guestMay(command, found.cmd.switches)) return reply(GUEST_DENIED);
-    await command.exec(buildSdk(services, conn, { me, here, cmd: found.cmd, args: found.args }));
+    await command.exec(buildSdk(ports, conn, { me, here, cmd: found.cmd, args: found.args }));
   } catch (err) {
     if (err instanceof CommandError || err instanceof EngineError) {
       reply(err.message);

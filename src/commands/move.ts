@@ -23,13 +23,13 @@ export function mayBeExit(line: string): boolean {
 
 /** The exit in room `roomId` whose name or alias is the whole line, or null. */
 export async function matchExit(
-  u: Pick<CommandSdk, "services">,
+  u: Pick<CommandSdk, "objects">,
   roomId: string | null | undefined,
   line: string,
 ): Promise<DbObject | null> {
   if (!roomId || !mayBeExit(line)) return null;
   const typed = lowerCase(line.trim());
-  const exits = await u.services.objects.exitsIn(roomId);
+  const exits = await u.objects.exitsIn(roomId);
   return exits.find((e) => namesOf(e).includes(typed)) ?? null;
 }
 
@@ -39,7 +39,7 @@ export async function goThrough(u: CommandSdk, exit: DbObject): Promise<void> {
   const locks = exit.data.locks ?? {};
   if (!checkLock(locks.basic ?? "", subject)) throw new CommandError("You can't go that way.");
   const destId = normalizeId(String(exit.data.destination ?? ""));
-  const dest = destId ? await u.services.objects.get(destId) : null;
+  const dest = destId ? await u.objects.get(destId) : null;
   if (!dest || !dest.flags.includes("room")) {
     throw new CommandError("That exit doesn't lead anywhere.");
   }
@@ -56,7 +56,7 @@ export async function goThrough(u: CommandSdk, exit: DbObject): Promise<void> {
 export async function moveActor(u: CommandSdk, dest: DbObject, note?: string): Promise<void> {
   const from = u.me.location;
   if (from === dest.id) throw new CommandError("You're already there.");
-  const moved = await u.services.objects.update(u.me.id, (o) => {
+  const moved = await u.objects.update(u.me.id, (o) => {
     o.location = dest.id;
   });
   const name = displayName(moved);
@@ -66,6 +66,6 @@ export async function moveActor(u: CommandSdk, dest: DbObject, note?: string): P
   }
   u.emitRoom(dest.id, `${name} has arrived.`, [moved.id], { type: "arrive", who, room: dest.id });
   if (note) u.send(note);
-  const view = await roomView(u.services, moved, dest, u.conn.width);
+  const view = await roomView(u, moved, dest, u.conn.width);
   u.send(view.msg, view.data);
 }

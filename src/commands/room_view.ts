@@ -1,8 +1,14 @@
 /** What `look` shows of a room or an object, as text for the width and data for web clients. */
-import type { Services } from "../services.ts";
 import type { DbObject, ObjectHead } from "../world/types.ts";
-import type { Outbound } from "../hub/types.ts";
+import type { Outbound, Presence } from "../hub/types.ts";
+import type { ObjectStore } from "../world/objects.ts";
 import { hiddenFrom, visibleContents } from "../world/visibility.ts";
+
+/** What `look` reads: who is in the room (from memory), its things and exits, objects. */
+export interface ViewDeps {
+  presence: Pick<Presence, "playersIn" | "playerCard">;
+  objects: Pick<ObjectStore, "contentsOfType" | "exitsIn" | "get" | "getMany" | "contents">;
+}
 import { normalizeId } from "../world/ids.ts";
 import { wrapText } from "../text/colour.ts";
 import { clampWidth, exitName, labelled, nameFor } from "./format.ts";
@@ -21,7 +27,7 @@ function withMore(names: string[], total: number): string[] {
 
 /** The room as the viewer sees it: name, description, players present, contents, exits. */
 export async function roomView(
-  s: Services,
+  s: ViewDeps,
   viewer: DbObject,
   room: DbObject,
   width: number,
@@ -73,7 +79,7 @@ export async function roomView(
 
 /** An object (not a room) as the viewer sees it: name, description and what it carries. */
 export async function objectLook(
-  s: Services,
+  s: ViewDeps,
   viewer: DbObject,
   obj: DbObject,
   width: number,

@@ -1,9 +1,8 @@
 /** Builds the SDK object `u` a command's exec receives. */
-import type { Services } from "../services.ts";
 import type { DbObject } from "../world/types.ts";
 import type { HubConnection, OutboundData } from "../hub/types.ts";
 import type { ParsedLine } from "./parser.ts";
-import type { CommandSdk } from "./types.ts";
+import type { CommandPorts, CommandSdk } from "./types.ts";
 import { checkLock, type LockSubject } from "../world/locks.ts";
 import { findTarget } from "./target.ts";
 import { EV, toWire } from "../softcode/mod.ts";
@@ -12,10 +11,10 @@ import { EV, toWire } from "../softcode/mod.ts";
 const PLAYER_TEXT_FLAGS = EV.EVAL | EV.STRIP_CURLY | EV.FCHECK | EV.TOP;
 
 /** Player text evaluated when the game says so (`softcode.evaluatePlayerText`). */
-function playerText(services: Services, me: DbObject, command: string, text: string): string {
-  if (!services.config.value.softcode.evaluatePlayerText) return text;
+function playerText(ports: CommandPorts, me: DbObject, command: string, text: string): string {
+  if (!ports.engine.config.value.softcode.evaluatePlayerText) return text;
   return toWire(
-    services.softcode.evaluate(text, { executor: me.id, command, flags: PLAYER_TEXT_FLAGS }),
+    ports.softcode.evaluate(text, { executor: me.id, command, flags: PLAYER_TEXT_FLAGS }),
   );
 }
 
@@ -33,8 +32,8 @@ export interface SdkParts {
 }
 
 /** The SDK for one command run by `parts.me` from `conn`. */
-export function buildSdk(services: Services, conn: HubConnection, parts: SdkParts): CommandSdk {
-  const deliver = services.deliver;
+export function buildSdk(ports: CommandPorts, conn: HubConnection, parts: SdkParts): CommandSdk {
+  const deliver = ports.deliver;
   const { me, here } = parts;
   return {
     me,
@@ -42,17 +41,22 @@ export function buildSdk(services: Services, conn: HubConnection, parts: SdkPart
     cmd: parts.cmd,
     args: parts.args,
     conn,
-    services,
-    online: services.presence,
+    objects: ports.objects,
+    attributes: ports.attributes,
+    players: ports.players,
+    presence: ports.presence,
     deliver,
+    events: ports.events,
+    softcode: ports.softcode,
+    engine: ports.engine,
     send(msg: string, data?: OutboundData) {
       deliver.toPlayer(me.id, data ? { msg, data } : { msg });
     },
     emitRoom(roomId: string, msg: string, exclude: readonly string[] = [], data?: OutboundData) {
       deliver.toRoom(roomId, data ? { msg, data } : { msg }, exclude);
     },
-    target: (ref: string) => findTarget(services, me, here, ref),
+    target: (ref: string) => findTarget(ports, me, here, ref),
     passes: (lock: string) => checkLock(lock, subjectOf(me)),
-    playerText: (text: string) => playerText(services, me, parts.cmd.raw, text),
+    playerText: (text: string) => playerText(ports, me, parts.cmd.raw, text),
   };
 }

@@ -2,7 +2,14 @@
  * Target lookup for commands: `me`, `here`, `#dbref`, `*player` (name or alias), or a name
  * matched exactly and then by unique prefix among what the actor holds and sees.
  */
-import type { Services } from "../services.ts";
+import type { ObjectStore } from "../world/objects.ts";
+import type { PlayerLookup } from "../world/players.ts";
+
+/** What finding a target reads: objects near the actor, and players anywhere. */
+export interface TargetDeps {
+  objects: Pick<ObjectStore, "get" | "contents">;
+  players: Pick<PlayerLookup, "find">;
+}
 import type { DbObject } from "../world/types.ts";
 import { normalizeId } from "../world/ids.ts";
 import { CommandError } from "./errors.ts";
@@ -24,7 +31,7 @@ export function quote(text: string): string {
 
 /** Resolves a reference to one object near the actor (or anywhere by dbref); throws CommandError. */
 export async function findTarget(
-  s: Services,
+  s: TargetDeps,
   me: DbObject,
   here: DbObject | null,
   ref: string,
@@ -63,7 +70,11 @@ export async function findTarget(
  * Resolves a player anywhere: `me`, `#dbref`, `*name`, or a name or alias (exact); throws
  * CommandError.
  */
-export async function findPlayer(s: Services, me: DbObject, ref: string): Promise<DbObject> {
+export async function findPlayer(
+  s: Pick<TargetDeps, "players">,
+  me: DbObject,
+  ref: string,
+): Promise<DbObject> {
   const r = String(ref ?? "").trim();
   if (!r) throw new CommandError("Which player?");
   const player = await s.players.find(r, me);
@@ -72,7 +83,7 @@ export async function findPlayer(s: Services, me: DbObject, ref: string): Promis
 }
 
 /** What the actor can refer to by name: itself, its room, the room's contents and its own. */
-async function nearby(s: Services, me: DbObject, here: DbObject | null): Promise<DbObject[]> {
+async function nearby(s: TargetDeps, me: DbObject, here: DbObject | null): Promise<DbObject[]> {
   const [inRoom, carried] = await Promise.all([
     here ? s.objects.contents(here.id, MAX_CANDIDATES) : Promise.resolve([]),
     s.objects.contents(me.id, MAX_CANDIDATES),

@@ -4,11 +4,70 @@
  */
 import type { DbObject } from "../world/types.ts";
 import type { Delivery, HubConnection, OutboundData, Presence } from "../hub/types.ts";
-import type { Services } from "../services.ts";
+import type { ObjectStore } from "../world/objects.ts";
+import type { AttributeStore } from "../world/attributes/store.ts";
+import type { Players } from "../world/players.ts";
+import type { EventBus, WorldEvents } from "../plugins/hooks.ts";
+import type { Config } from "../config/load.ts";
+import type { Lifecycle } from "../lifecycle.ts";
+import type { Accounts } from "../auth/accounts.ts";
+import type { SecurityLog } from "../auth/security_log.ts";
+import type { TokenService } from "../auth/tokens.ts";
+import type { WindowCounter } from "../auth/rate_limit.ts";
+import type { Texts } from "../text/texts.ts";
+import type { EngineCommands, EnginePlugins } from "../engine_admin.ts";
+import type { EngineScripts } from "../scripts/types.ts";
 import type { ParsedLine } from "./parser.ts";
+import type { Softcode } from "../softcode/mod.ts";
 
-/** The SDK object `u` a command's exec receives. */
-export interface CommandSdk {
+/**
+ * What staff commands run the engine with (`@reboot`, `@reload`, `@site`, `@script`, the admin
+ * family): nothing an everyday command needs.
+ */
+export interface EngineControl {
+  config: Config;
+  /** Ends the engine with an exit code (`@reboot` 75, `@shutdown` 0) after its hooks. */
+  lifecycle: Lifecycle;
+  /** The game's texts (connect screen, motd, welcome), for `@reload/text`. */
+  texts: Pick<Texts, "load">;
+  /** In-game commands: look up, list, reload the core ones. */
+  commands: EngineCommands;
+  /** Loaded plugins: list, reload, unload. */
+  plugins: EnginePlugins;
+  /** System scripts: list, show, check. */
+  scripts: EngineScripts;
+  accounts: Accounts;
+  /** Session tokens (ending a player's sessions: `@boot`, `@newpassword`). */
+  tokens: TokenService;
+  /** Failed logins per client address (an own password change counts its wrong guesses). */
+  loginFailures: WindowCounter;
+  securityLog: SecurityLog;
+  /** The store itself, for what has no service of its own (`@site`'s settings, credentials). */
+  kv: Deno.Kv;
+}
+
+/** What the command engine is built with: the ports the SDK `u` hands each command. */
+export interface CommandPorts {
+  /** The game's objects: read, create, change, destroy (indexes and caches follow). */
+  objects: ObjectStore;
+  /** Attributes on objects. */
+  attributes: AttributeStore;
+  /** Players by name, alias or dbref; display names; aliases. */
+  players: Players;
+  /** Who is online and where, from memory. */
+  presence: Presence;
+  /** The engine's one delivery. */
+  deliver: Delivery;
+  /** The world events commands fire (`room:speech`); plugins listen. */
+  events: Pick<EventBus<WorldEvents>, "emit">;
+  /** The softcode evaluator (think, @pemit, and player text where the game evaluates it). */
+  softcode: Softcode;
+  /** For staff commands. */
+  engine: EngineControl;
+}
+
+/** The SDK object `u` a command's exec receives: the line, the actor, and the ports. */
+export interface CommandSdk extends CommandPorts {
   /** The acting player (fresh from the store for this command). */
   me: DbObject;
   /** The room the actor is in, or null. */
@@ -19,11 +78,6 @@ export interface CommandSdk {
   args: string[];
   /** The connection the line came from. */
   conn: HubConnection;
-  services: Services;
-  /** Who is online and where, from memory. */
-  online: Presence;
-  /** The engine's one delivery (`send` and `emitRoom` are short for two of its calls). */
-  deliver: Delivery;
   /** Sends a message (colour codes allowed) to the actor's connections. */
   send(msg: string, data?: OutboundData): void;
   /** Sends a message to everyone connected in a room, except the listed ids. */
@@ -93,7 +147,23 @@ export interface RegisteredCommand extends CommandSpec {
  * own ports (a plugin reaches the engine through its context: `ctx.world`, `ctx.deliver`,
  * `ctx.players`).
  */
-export type PluginCommandSdk = Omit<CommandSdk, "services" | "online" | "deliver">;
+export type PluginCommandSdk = Omit<CommandSdk, keyof CommandPorts>;
+
+/** The plugin form of an SDK: `u` without the engine's ports. */
+export function pluginSdk(u: CommandSdk): PluginCommandSdk {
+  const {
+    objects: _objects,
+    attributes: _attributes,
+    players: _players,
+    presence: _presence,
+    deliver: _deliver,
+    events: _events,
+    softcode: _softcode,
+    engine: _engine,
+    ...rest
+  } = u;
+  return rest;
+}
 
 /** A command a plugin registers: a `CommandSpec` whose exec gets the plugin SDK. */
 export interface PluginCommandSpec extends Omit<CommandSpec, "exec"> {

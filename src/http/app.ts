@@ -1,7 +1,6 @@
 /** The Hono app: middleware, core routes, and the plugin apps mounted at runtime. */
 import { Hono } from "hono";
 import type { AppEnv } from "./env.ts";
-import type { Services } from "../services.ts";
 import { securityHeaders } from "./middleware/headers.ts";
 import { cors } from "./middleware/cors.ts";
 import { errorHandler, notFound } from "./middleware/errors.ts";
@@ -9,8 +8,18 @@ import { playerFromRequest } from "./middleware/auth.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { coreRoutes } from "./routes/core.ts";
 import { objectRoutes } from "./routes/objects.ts";
-import { type RouteInfo, routesOf } from "./plugin_apps.ts";
-import { webPrefix } from "./plugin_web.ts";
+import type { Config } from "../config/load.ts";
+import type { Texts } from "../text/texts.ts";
+import type { ObjectStore } from "../world/objects.ts";
+import type { Presence } from "../hub/types.ts";
+import type { Accounts } from "../auth/accounts.ts";
+import type { Guests } from "../auth/guests.ts";
+import type { AttributeStore } from "../world/attributes/store.ts";
+import type { TokenService } from "../auth/tokens.ts";
+import type { SecurityLog } from "../auth/security_log.ts";
+import type { WindowCounter } from "../auth/rate_limit.ts";
+import { type PluginApps, type RouteInfo, routesOf } from "./plugin_apps.ts";
+import { type PluginWeb, webPrefix } from "./plugin_web.ts";
 import { dispatchToPlugin } from "../plugins/http.ts";
 import { wantsHtml, WebClient } from "./web_client.ts";
 import { buildOpenApi } from "./openapi/build.ts";
@@ -26,8 +35,28 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 const GUEST_WRITE =
   "Guests can look around but not change anything; make a character to play (register).";
 
-/** Builds the HTTP app over the shared services. */
-export function createApp(services: Services): Hono<AppEnv> {
+/** What the HTTP app serves: the core routes' needs, and what plugins mounted. */
+export interface AppDeps {
+  config: Config;
+  texts: Pick<Texts, "get">;
+  objects: ObjectStore;
+  presence: Presence;
+  attributes: AttributeStore;
+  accounts: Accounts;
+  guests: Guests;
+  tokens: TokenService;
+  securityLog: SecurityLog;
+  loginFailures: WindowCounter;
+  /** Characters created per client address (`game.registrationsPerHour`). */
+  registrations: WindowCounter;
+  /** The Hono apps plugins mount and unmount at runtime. */
+  pluginApps: PluginApps;
+  /** Plugins' static web folders, served at `/plugins/<name>/`. */
+  pluginWeb: PluginWeb;
+}
+
+/** Builds the HTTP app. */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const web = new WebClient();
   const jsonNotFound = notFound();
@@ -39,9 +68,8 @@ export function createApp(services: Services): Hono<AppEnv> {
       : jsonNotFound(c)
   );
   app.use("*", securityHeaders());
-  app.use("*", cors(services.config));
+  app.use("*", cors(deps.config));
   app.use("*", async (c, next) => {
-    c.set("services", services);
     c.set("player", null);
     c.set("ip", c.env?.remoteAddr?.hostname ?? "unknown");
     await next();
@@ -60,14 +88,14 @@ export function createApp(services: Services): Hono<AppEnv> {
     } catch {
       return c.notFound();
     }
-    const res = await services.pluginWeb.serve(name, rest, c.req.method === "HEAD");
+    const res = await deps.pluginWeb.serve(name, rest, c.req.method === "HEAD");
     return res ?? c.notFound();
   });
 
   const api = new Hono<AppEnv>();
   // The caller is resolved once here, for core routes and plugin apps alike.
   api.use("*", async (c, next) => {
-    const player = await playerFromRequest(services, c.req.raw);
+    const player = await playerFromRequest(deps, c.req.raw);
     c.set("player", player);
     // Guests look but do not write, here as in game (docs/guests.md); the account routes do
     // not act for the caller, so a guest may still make a character of its own.
@@ -79,17 +107,17 @@ export function createApp(services: Services): Hono<AppEnv> {
     }
     await next();
   });
-  api.route("/", authRoutes());
-  api.route("/", coreRoutes());
-  api.route("/", objectRoutes());
-  api.get("/routes", (c) => c.json(describeRoutes(app, services)));
+  api.route("/", authRoutes(deps));
+  api.route("/", coreRoutes(deps));
+  api.route("/", objectRoutes(deps));
+  api.get("/routes", (c) => c.json(describeRoutes(app, deps)));
   // Built from the same list, so it describes exactly what is registered (docs/api.md).
   api.get("/openapi.json", (c) => {
-    const cfg = services.config.value;
+    const cfg = deps.config.value;
     return c.json(
       buildOpenApi(
-        describeRoutes(app, services),
-        { ...services.pluginApps.docs(), ...CORE_DOCS },
+        describeRoutes(app, deps),
+        { ...deps.pluginApps.docs(), ...CORE_DOCS },
         {
           title: `${cfg.game.name} API`,
           version: ENGINE_VERSION,
@@ -100,7 +128,7 @@ export function createApp(services: Services): Hono<AppEnv> {
   });
   // Plugin apps answer whatever the core routes did not.
   api.all("*", (c) => {
-    const mounted = services.pluginApps.match(c.req.path);
+    const mounted = deps.pluginApps.match(c.req.path);
     if (!mounted) return jsonNotFound(c);
     return dispatchToPlugin(mounted.app, c.req.raw, { player: c.var.player, ip: c.var.ip });
   });
@@ -121,16 +149,19 @@ export function createApp(services: Services): Hono<AppEnv> {
 }
 
 /** Every route with its methods: the core's, then each plugin's, sorted by path. */
-function describeRoutes(app: Hono<AppEnv>, services: Services): RouteInfo[] {
+function describeRoutes(
+  app: Hono<AppEnv>,
+  plugins: Pick<AppDeps, "pluginApps" | "pluginWeb">,
+): RouteInfo[] {
   const core = routesOf(app, "core").filter((r) =>
     !r.path.startsWith("/plugins/") &&
     !r.path.endsWith("*")
   );
-  const pages = services.pluginWeb.owners().map((owner) => ({
+  const pages = plugins.pluginWeb.owners().map((owner) => ({
     method: "GET",
     path: `${webPrefix(owner)}/*`,
     owner,
   }));
-  return [...core, ...services.pluginApps.routes(), ...pages]
+  return [...core, ...plugins.pluginApps.routes(), ...pages]
     .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
 }

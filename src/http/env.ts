@@ -1,11 +1,9 @@
 /** The Hono environment of the core app: the per-request variables its handlers read. */
 import type { DbObject } from "../world/types.ts";
-import type { Services } from "../services.ts";
 
 /** Variables of the core app, set by its middleware. */
 export interface AppEnv {
   Variables: {
-    services: Services;
     /** The caller, resolved once from the bearer token (null when none or invalid). */
     player: DbObject | null;
     /** Client IP address. */

@@ -4,19 +4,20 @@
  * manager can release it on unload or reload even when the plugin's own
  * `remove()` forgets something or throws.
  */
-import type { Services } from "../services.ts";
 import { join } from "node:path";
+import type { Config } from "../config/load.ts";
+import type { PluginWeb } from "../http/plugin_web.ts";
 import type { PluginSection } from "../config/defaults.ts";
 import type { PluginApps } from "../http/plugin_apps.ts";
 import type { ApiDocs } from "../http/openapi/types.ts";
 import { createPluginApp, type PluginApp, type RouteHandler } from "./http.ts";
-import type { CommandSpec, PluginCommandSpec } from "../commands/types.ts";
+import { type CommandSpec, type PluginCommandSpec, pluginSdk } from "../commands/types.ts";
 import type { EventBus, Handler, Hooks, Payloads, Unsubscribe, WorldEvents } from "./hooks.ts";
 import type { HelpRegistry, HelpTopicInput } from "./help_registry.ts";
 import type { PluginManifest } from "./manifest.ts";
 import { PluginKv } from "./kv.ts";
-import { type PluginWorld, pluginWorld } from "./world.ts";
-import { type PluginEngine, pluginEngine } from "./engine_info.ts";
+import type { PluginWorld } from "./world.ts";
+import type { PluginEngine } from "./engine_info.ts";
 import type { Scheduler } from "../timers/scheduler.ts";
 import { type PluginTimers, pluginTimers } from "./timers.ts";
 import type { Delivery } from "../hub/types.ts";
@@ -35,9 +36,22 @@ export interface CommandHost {
   replaceOwner(owner: string, specs: readonly { spec: CommandSpec }[]): unknown;
 }
 
-/** Engine parts a context registers into. */
+/** Engine parts a context reads and registers into. */
 export interface ContextHost {
-  services: Services;
+  /** The running configuration (each plugin reads its own section). */
+  config: Config;
+  /** The store; a plugin's keys live under `["plugin", <name>, ...]`. */
+  kv: Deno.Kv;
+  /** The world as plugins see it (`ctx.world`). */
+  world: PluginWorld;
+  /** The engine as plugins may read it (`ctx.engine`). */
+  engine: PluginEngine;
+  /** Players by name, alias or dbref (`ctx.players`). */
+  players: PlayerLookup;
+  /** The engine's one delivery (`ctx.deliver`). */
+  deliver: Delivery;
+  /** Plugins' static web folders. */
+  web: PluginWeb;
   apps: PluginApps;
   commands: CommandHost;
   hooks: Hooks;
@@ -231,14 +245,14 @@ export class ContextImpl implements PluginContext {
     this.name = manifest.name;
     this.#owner = manifest.name.toLowerCase();
     this.dir = dir;
-    this.world = pluginWorld(host.services);
-    this.engine = pluginEngine(host.services, host.help);
-    this.kv = new PluginKv(host.services.kv, this.#owner);
-    this.players = host.services.players;
+    this.world = host.world;
+    this.engine = host.engine;
+    this.kv = new PluginKv(host.kv, this.#owner);
+    this.players = host.players;
     this.rates = pluginRates(
       host.rates,
       this.#owner,
-      () => host.services.config.value.game.restWritesPerMinute,
+      () => host.config.value.game.restWritesPerMinute,
     );
     this.timers = pluginTimers(
       host.timers,
@@ -248,7 +262,7 @@ export class ContextImpl implements PluginContext {
       (op) => this.kv.scoped(op),
     );
     // The engine's one delivery itself: what a plugin sends goes the way a command's does.
-    this.deliver = host.services.deliver;
+    this.deliver = host.deliver;
     const tag = `plugin ${manifest.name}:`;
     this.log = {
       info: (...a) => console.log(tag, ...a),
@@ -330,7 +344,7 @@ export class ContextImpl implements PluginContext {
 
   web(dir = join(this.dir, "web")): void {
     this.#check();
-    this.#host.services.pluginWeb.add(this.#owner, dir);
+    this.#host.web.add(this.#owner, dir);
   }
 
   gmcp(type: string, pkg: string, map: GmcpMapper): void {
@@ -351,7 +365,7 @@ export class ContextImpl implements PluginContext {
   }
 
   get config(): PluginSection {
-    return this.#host.services.config.value.plugins[this.#owner] ?? {};
+    return this.#host.config.value.plugins[this.#owner] ?? {};
   }
 
   /** False once released: later registrations are refused. */
@@ -396,7 +410,7 @@ export class ContextImpl implements PluginContext {
     for (const off of this.#unsubs.splice(0)) off();
     const steps: [string, () => unknown][] = [
       ["routes", () => this.#host.apps.removeOwner(this.#owner)],
-      ["web pages", () => this.#host.services.pluginWeb.removeOwner(this.#owner)],
+      ["web pages", () => this.#host.web.removeOwner(this.#owner)],
       ["commands", () => this.#host.commands.removeOwner(this.#owner)],
       ["help", () => this.#host.help.removeOwner(this.#owner)],
       ["gmcp", () => this.#host.gmcp.removeOwner(this.#owner)],
@@ -433,8 +447,9 @@ export class ContextImpl implements PluginContext {
 }
 
 /**
- * The engine form of a plugin command: its exec gets the SDK without the engine's services
- * and hub, at run time as in its type (a plugin reaches the engine through its context).
+ * The engine form of a plugin command: its exec gets the SDK without the engine's ports
+ * (objects, players, presence, delivery, ...), at run time as in its type (a plugin reaches the
+ * engine through its context).
  * Anything that is not a spec with an exec goes to the registry as it is, to be refused there.
  */
 function withPluginSdk(spec: PluginCommandSpec): CommandSpec {
@@ -445,8 +460,7 @@ function withPluginSdk(spec: PluginCommandSpec): CommandSpec {
   return {
     ...spec,
     exec: (u) => {
-      const { services: _services, online: _online, deliver: _deliver, ...pluginSdk } = u;
-      return exec.call(spec, pluginSdk);
+      return exec.call(spec, pluginSdk(u));
     },
   };
 }

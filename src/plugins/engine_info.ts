@@ -4,10 +4,20 @@
  * plugin that serves help or an API description needs this, nothing more.
  */
 import { resolve } from "node:path";
-import type { Services } from "../services.ts";
 import type { EngineConfig } from "../config/defaults.ts";
+import type { Config } from "../config/load.ts";
 import type { HelpRegistry } from "./help_registry.ts";
-import type { CommandInfo } from "../engine_admin.ts";
+import type { CommandInfo, EngineCommands } from "../engine_admin.ts";
+
+/** What a plugin's view of the engine reads. */
+export interface EngineInfoDeps {
+  config: Config;
+  /** Directory relative paths resolve against. */
+  root: string;
+  commands: Pick<EngineCommands, "list" | "get">;
+  /** True while this engine is the database's only writer. */
+  soleWriter: boolean;
+}
 
 /** Help folders and topics that every plugin registered. */
 export type HelpSourcesView = Pick<HelpRegistry, "version" | "dirs" | "topics">;
@@ -31,8 +41,8 @@ export interface PluginEngine {
   readonly soleWriter: boolean;
 }
 
-/** The read-only engine view over the services and the help registry. */
-export function pluginEngine(s: Services, help: HelpRegistry): PluginEngine {
+/** The read-only engine view over the engine and the help registry. */
+export function pluginEngine(s: EngineInfoDeps, help: HelpRegistry): PluginEngine {
   return {
     config: () => s.config.value,
     path: (relative) => resolve(s.root, relative),

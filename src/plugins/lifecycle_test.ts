@@ -1,5 +1,6 @@
 import { PlayerRates } from "./rates.ts";
 import assert from "node:assert/strict";
+import { hostParts } from "./_test_host.ts";
 import { join } from "node:path";
 import { createEngine } from "../engine.ts";
 import { GmcpMap } from "../hub/gmcp_map.ts";
@@ -33,7 +34,7 @@ async function setup(timeoutMs = 2000) {
   const help = new HelpRegistry();
   const lifecycle = new PluginLifecycle({
     host: {
-      services: engine.services,
+      ...hostParts(engine, help),
       apps,
       commands: engine.commands,
       hooks: engine.services.hooks,

@@ -53,7 +53,7 @@ export class PluginManager implements EnginePlugins {
     this.#deps = {
       records: this.#records,
       lifecycle: this.#lifecycle,
-      enabled: (key) => host.services.config.value.plugins[key]?.enabled !== false,
+      enabled: (key) => host.config.value.plugins[key]?.enabled !== false,
       engineVersion: opts.engineVersion,
       pluginsDir: opts.dir,
       warn: log.error,

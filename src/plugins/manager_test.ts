@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { hostParts } from "./_test_host.ts";
 import { join } from "node:path";
 import { createEngine } from "../engine.ts";
 import { PluginApps } from "../http/plugin_apps.ts";
@@ -83,7 +84,7 @@ async function setup(overrides: Record<string, unknown> = {}, timeoutMs = 2000) 
   const gmcp = new GmcpMap();
   const manager = new PluginManager(
     {
-      services,
+      ...hostParts(engine, help),
       apps: routes,
       commands,
       hooks,

@@ -3,9 +3,10 @@
  * object store (so indexes, the exit cache, the hub's room index and world events all
  * follow), the starting room, and what `look` shows. Nothing else of the engine.
  */
-import type { Services } from "../services.ts";
 import type { DbObject, NewObject, ObjectType } from "../world/types.ts";
-import type { Outbound } from "../hub/types.ts";
+import type { Outbound, Presence } from "../hub/types.ts";
+import type { Config } from "../config/load.ts";
+import type { ObjectStore } from "../world/objects.ts";
 import { startingRoom } from "../world/start.ts";
 import { roomView } from "../commands/room_view.ts";
 
@@ -39,8 +40,10 @@ export interface PluginWorld {
   look(viewer: DbObject, target: DbObject, width?: number): Promise<Outbound>;
 }
 
-/** The plugin world over the engine's services. */
-export function pluginWorld(s: Services): PluginWorld {
+/** The plugin world over the engine's object store (and who is online, for `look`). */
+export function pluginWorld(
+  s: { objects: ObjectStore; presence: Presence; config: Config },
+): PluginWorld {
   const o = s.objects;
   return {
     get: (id) => o.get(id),

@@ -91,10 +91,10 @@ function dataOf(v: unknown): { type: string; [k: string]: unknown } | undefined 
 
 /** The operations of one call by the actor of `u`; returns the handler the sandbox calls. */
 export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promise<unknown> {
-  const { services, me, here } = u;
+  const { me, here } = u;
   const visible = async (ref: unknown): Promise<DbObject> => {
     const obj = await u.target(str(ref, "A target", 200));
-    if (!(await canSee(services.objects, me, obj))) throw new CommandError(NOT_HERE);
+    if (!(await canSee(u.objects, me, obj))) throw new CommandError(NOT_HERE);
     return obj;
   };
   const controlled = async (ref: unknown): Promise<DbObject> => {
@@ -114,7 +114,7 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
   const presence = (id: string) => {
     const now = Date.now();
     let since = now, last = 0;
-    for (const c of services.presence.connections(id)) {
+    for (const c of u.presence.connections(id)) {
       since = Math.min(since, c.connectedAt);
       last = Math.max(last, c.lastInput);
     }
@@ -124,7 +124,7 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
     send([msg, data]) {
       const text = budget(str(msg, "The message", MAX_MESSAGE));
       const d = dataOf(data);
-      services.deliver.toPlayer(me.id, d ? { msg: text, data: d } : { msg: text });
+      u.deliver.toPlayer(me.id, d ? { msg: text, data: d } : { msg: text });
     },
     broadcast([msg, exclude]) {
       const text = budget(str(msg, "The message", MAX_MESSAGE));
@@ -132,19 +132,19 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
       const ex = Array.isArray(exclude)
         ? exclude.slice(0, 100).map((x) => String(x).replace(/^#/, ""))
         : [];
-      services.deliver.toRoom(here.id, { msg: text }, ex);
+      u.deliver.toRoom(here.id, { msg: text }, ex);
     },
     async target([ref]) {
       return viewOf(await visible(ref), me);
     },
     async player([ref]) {
-      const p = await findPlayer(services, me, str(ref, "A player", 200));
-      const card = services.presence.playerCard(p.id);
-      const online = !!card && services.presence.isOnline(p.id) && canSeeOnline(me, card);
+      const p = await findPlayer(u, me, str(ref, "A player", 200));
+      const card = u.presence.playerCard(p.id);
+      const online = !!card && u.presence.isOnline(p.id) && canSeeOnline(me, card);
       return { ...viewOf(p, me), online, ...(online ? presence(p.id) : {}) };
     },
     online() {
-      return visibleOnline(services.presence, me).map((c) => ({
+      return visibleOnline(u.presence, me).map((c) => ({
         id: c.id,
         dbref: `#${c.id}`,
         name: c.name,
@@ -155,7 +155,7 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
     },
     async contents([ref]) {
       const obj = await visible(ref);
-      const inside = await services.objects.contents(obj.id, MAX_CONTENTS);
+      const inside = await u.objects.contents(obj.id, MAX_CONTENTS);
       return visibleContents(me, obj, inside).map((o) => viewOf(o, me));
     },
     passes([lock]) {
@@ -169,14 +169,14 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
     async describe([ref, text]) {
       const obj = await controlled(ref);
       const desc = str(text, "A description", MAX_DESCRIPTION);
-      await services.objects.update(obj.id, (o) => {
+      await u.objects.update(obj.id, (o) => {
         if (desc) o.data.description = desc;
         else delete o.data.description;
       });
     },
     async "attr.get"([ref, name]) {
       const obj = await visible(ref);
-      const a = await services.attributes.get(obj.id, attrName(name));
+      const a = await u.attributes.get(obj.id, attrName(name));
       return a && canSeeAttr(me, obj, a) ? a.value : null;
     },
     async "attr.set"([ref, name, value]) {
@@ -187,19 +187,19 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
         : typeof value === "string"
         ? value
         : JSON.stringify(value);
-      await services.attributes.set(me, obj.id, attrName(name), text);
+      await u.attributes.set(me, obj.id, attrName(name), text);
     },
     async "attr.flag"([ref, name, flag, on]) {
       const obj = await visible(ref);
       const f = typeof flag === "string" ? attrFlagNamed(flag) : null;
       if (!f) throw new CommandError(`There is no attribute flag '${String(flag).slice(0, 40)}'.`);
-      await services.attributes.setFlag(me, obj.id, attrName(name), f, on !== false);
+      await u.attributes.setFlag(me, obj.id, attrName(name), f, on !== false);
     },
     async "attr.list"([ref, pattern]) {
       const obj = await visible(ref);
       const p = typeof pattern === "string" ? pattern : "*";
       if (!attrPattern(p)) throw new CommandError("That pattern is too long.");
-      const shown = await services.attributes.visible(me, obj, p);
+      const shown = await u.attributes.visible(me, obj, p);
       return shown.slice(0, MAX_LISTED).map((a) => ({
         name: a.name,
         value: a.value,

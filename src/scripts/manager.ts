@@ -7,7 +7,16 @@
  * the previous good one keeps running.
  */
 import { basename, extname, relative, resolve } from "node:path";
-import type { Services } from "../services.ts";
+import type { Delivery, Presence } from "../hub/types.ts";
+
+/** What the script manager needs of the engine: where the game lives, and who to tell of trouble. */
+export interface ScriptHost {
+  /** Directory relative paths resolve against. */
+  root: string;
+  /** Connected staff hear of a broken script. */
+  presence: Pick<Presence, "onlinePlayers" | "playerCard">;
+  deliver: Pick<Delivery, "toPlayers">;
+}
 import type { CommandSdk, CommandSpec } from "../commands/types.ts";
 import { CommandRegistry, SCRIPT_OWNER } from "../commands/registry.ts";
 import { CommandError } from "../commands/errors.ts";
@@ -59,7 +68,7 @@ interface Script {
 /** The system scripts of one engine. */
 export class ScriptManager implements EngineScripts {
   readonly dir: string;
-  readonly #services: Services;
+  readonly #host: ScriptHost;
   readonly #registry: CommandRegistry;
   readonly #pool: ScriptPool;
   readonly #scripts = new Map<string, Script>();
@@ -69,10 +78,10 @@ export class ScriptManager implements EngineScripts {
   #scanning: Promise<void> | null = null;
   #closed = false;
 
-  constructor(services: Services, registry: CommandRegistry, cfg: ScriptsConfig) {
-    this.#services = services;
+  constructor(host: ScriptHost, registry: CommandRegistry, cfg: ScriptsConfig) {
+    this.#host = host;
     this.#registry = registry;
-    this.dir = resolve(services.root, cfg.dir);
+    this.dir = resolve(host.root, cfg.dir);
     this.#pool = new ScriptPool(
       {
         size: Math.max(1, cfg.workers),
@@ -256,9 +265,9 @@ export class ScriptManager implements EngineScripts {
       : null;
     return {
       name: s.name,
-      file: relative(this.#services.root, s.file).startsWith("..")
+      file: relative(this.#host.root, s.file).startsWith("..")
         ? s.file
-        : relative(this.#services.root, s.file),
+        : relative(this.#host.root, s.file),
       loaded: s.good !== null,
       version: s.good?.hash ?? null,
       loadedAt: s.good?.loadedAt ?? null,
@@ -473,12 +482,12 @@ export class ScriptManager implements EngineScripts {
     if (now - (this.#reported.get(key) ?? 0) < REPORT_EVERY_MS) return;
     if (this.#reported.size > 1000) this.#reported.clear();
     this.#reported.set(key, now);
-    const online = this.#services.presence;
+    const online = this.#host.presence;
     const staff = online.onlinePlayers().filter((id) => {
       const card = online.playerCard(id);
       return card !== undefined && isStaff(card.flags);
     });
-    this.#services.deliver.toPlayers(staff, {
+    this.#host.deliver.toPlayers(staff, {
       msg: `%ch[script]%cn ${s.name}: ${text}`,
       data: { type: "script-error", script: s.name, error: text },
     });

@@ -5,7 +5,7 @@
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
 import type { SecurityEvent } from "../../auth/security_log.ts";
-import { changeOwnPassword, endSessions } from "../../auth/revoke.ts";
+import { changeOwnPassword, endSessions, type OwnPasswordDeps } from "../../auth/revoke.ts";
 import { canControl, mayActOn } from "../../world/access.ts";
 import { FLAG_LEVELS_TABLE } from "../../world/flag_levels.ts";
 import { flagChangeProblem, hasFlag } from "../../world/flags.ts";
@@ -26,7 +26,13 @@ const FLAG_RE = /^[a-z0-9_-]{1,32}$/i;
 const MAX_MONIKER = 200;
 
 function log(u: CommandSdk, event: SecurityEvent, target: string | null, detail?: string) {
-  void u.services.securityLog.write(event, { actor: u.me.id, target, ip: u.conn.ip, detail });
+  void u.engine.securityLog.write(event, { actor: u.me.id, target, ip: u.conn.ip, detail });
+}
+
+/** What ending a player's sessions needs: the engine's accounts and tokens, and who is online. */
+function sessionControl(u: CommandSdk): OwnPasswordDeps {
+  const { accounts, loginFailures, securityLog, tokens } = u.engine;
+  return { accounts, loginFailures, securityLog, tokens, presence: u.presence };
 }
 
 function outranked(target: DbObject): CommandError {
@@ -92,7 +98,7 @@ Examples:
           `${target.name} ${clear ? "does not have" : "already has"} the ${flag} flag.`,
         );
       }
-      await u.services.objects.update(target.id, (o) => {
+      await u.objects.update(target.id, (o) => {
         o.flags = clear ? o.flags.filter((f) => f.toLowerCase() !== flag) : [...o.flags, flag];
       });
       log(u, "ADMIN_SET_FLAG", target.id, `${clear ? "!" : ""}${flag}`);
@@ -115,15 +121,15 @@ Examples:
 Disconnects every connection of a player and ends its sessions: no saved token of theirs
 works any more, so they must log in again with their password. Admin, wizard or superuser.`,
     async exec(u) {
-      const target = await findPlayer(u.services, u.me, u.cmd.args);
+      const target = await findPlayer(u, u.me, u.cmd.args);
       if (target.id === u.me.id) throw new CommandError("You can't boot yourself.");
       if (!mayActOn(u.me, target)) throw outranked(target);
-      if (!u.online.isOnline(target.id)) {
+      if (!u.presence.isOnline(target.id)) {
         throw new CommandError(`${target.name} is not connected.`);
       }
       log(u, "ADMIN_BOOT", target.id);
       // Its tokens end too: a booted player's client cannot resume, nor mint a new token.
-      await endSessions(u.services, target.id, `You have been booted by ${u.me.name}.`);
+      await endSessions(sessionControl(u), target.id, `You have been booted by ${u.me.name}.`);
       u.send(`You booted ${target.name}.`);
     },
   },
@@ -137,16 +143,15 @@ Turns a player into a plain thing: the player flag and permission flags go, the 
 is removed (the name becomes free) and every connection is closed. The toad stays where
 it was, owned by you. Never works on the superuser. Admin, wizard or superuser.`,
     async exec(u) {
-      const target = await findPlayer(u.services, u.me, u.cmd.args);
+      const target = await findPlayer(u, u.me, u.cmd.args);
       if (hasFlag(target.flags, "superuser")) {
         throw new CommandError("The superuser cannot be toaded.");
       }
       if (target.id === u.me.id) throw new CommandError("You can't toad yourself.");
       if (!mayActOn(u.me, target)) throw outranked(target);
-      const s = u.services;
       // The login first: from here on the player cannot log in again, nor use a token.
-      await s.accounts.removeLogin(target.id);
-      await s.objects.update(target.id, (o) => {
+      await u.engine.accounts.removeLogin(target.id);
+      await u.objects.update(target.id, (o) => {
         o.flags = [
           ...o.flags.filter((f) => f !== "player" && !Object.hasOwn(FLAG_LEVELS_TABLE, f)),
           "thing",
@@ -154,7 +159,7 @@ it was, owned by you. Never works on the superuser. Admin, wizard or superuser.`
         o.owner = u.me.id;
       });
       log(u, "ADMIN_TOAD", target.id);
-      u.online.disconnect(target.id, `You have been turned into a toad by ${u.me.name}.`);
+      u.presence.disconnect(target.id, `You have been turned into a toad by ${u.me.name}.`);
       u.send(`You turned ${target.name} into a toad.`);
     },
   },
@@ -170,15 +175,15 @@ their connections close and no saved token of theirs works any more. Your own pa
 superuser.`,
     async exec(u) {
       const password = needRhs(u, "@newpassword <player>=<password>");
-      const target = await findPlayer(u.services, u.me, u.cmd.lhs);
+      const target = await findPlayer(u, u.me, u.cmd.lhs);
       if (!mayActOn(u.me, target)) throw outranked(target);
       const problem = passwordProblem(password);
       if (problem) throw new CommandError(`That password won't do: ${problem}.`);
       if (target.id === u.me.id) {
-        await changeOwnPassword(u.services, u.conn, password, null);
+        await changeOwnPassword(sessionControl(u), u.conn, password, null);
       } else {
-        await u.services.accounts.setPassword(target.id, password);
-        u.online.disconnect(target.id, `Your password has been changed by ${u.me.name}.`);
+        await u.engine.accounts.setPassword(target.id, password);
+        u.presence.disconnect(target.id, `Your password has been changed by ${u.me.name}.`);
       }
       log(u, "ADMIN_NEWPASSWORD", target.id);
       u.send(`Password for ${target.name} changed.`);
@@ -194,9 +199,9 @@ Creates a one-hour, single-use password reset token for a player and shows it to
 alone. The player submits it with a new password to POST /api/v1/auth/reset-password.
 Admin, wizard or superuser.`,
     async exec(u) {
-      const target = await findPlayer(u.services, u.me, u.cmd.args);
+      const target = await findPlayer(u, u.me, u.cmd.args);
       if (!mayActOn(u.me, target)) throw outranked(target);
-      const token = await u.services.accounts.issueResetToken(target.id, u.me.id);
+      const token = await u.engine.accounts.issueResetToken(target.id, u.me.id);
       log(u, "ADMIN_RESETTOKEN", target.id);
       // The token goes to the asking connection only, never to the room or other sessions.
       u.conn.send({
@@ -220,9 +225,9 @@ Example:
       const who = needRhs(u, "@chown <object>=<player>");
       const obj = await u.target(u.cmd.lhs);
       if (obj.flags.includes("player")) throw new CommandError("Players always own themselves.");
-      const owner = await findPlayer(u.services, u.me, who);
+      const owner = await findPlayer(u, u.me, who);
       if (obj.owner === owner.id) throw new CommandError(`${owner.name} already owns that.`);
-      await u.services.objects.update(obj.id, (o) => {
+      await u.objects.update(obj.id, (o) => {
         o.owner = owner.id;
       });
       log(u, "ADMIN_CHOWN", obj.id, `#${obj.owner || "?"} -> #${owner.id}`);
@@ -242,7 +247,7 @@ Example:
   @moniker Bob=%crB%cyo%cgb%cn`,
     async exec(u) {
       const moniker = needRhs(u, "@moniker <player>=<display name>");
-      const target = await findPlayer(u.services, u.me, u.cmd.lhs);
+      const target = await findPlayer(u, u.me, u.cmd.lhs);
       if (moniker.length > MAX_MONIKER) {
         throw new CommandError(`Monikers must be ${MAX_MONIKER} characters or fewer.`);
       }
@@ -251,7 +256,7 @@ Example:
           `A moniker must spell the name '${target.name}' (colour codes aside).`,
         );
       }
-      await u.services.objects.update(target.id, (o) => {
+      await u.objects.update(target.id, (o) => {
         if (moniker) o.data.moniker = moniker;
         else delete o.data.moniker;
       });
@@ -285,7 +290,10 @@ Example:
       if (!id) throw new CommandError("Usage: @repair <#dbref>");
       let r;
       try {
-        r = await repairObject(u.services, id, { actor: u.me.id, ip: u.conn.ip });
+        r = await repairObject({ objects: u.objects, securityLog: u.engine.securityLog }, id, {
+          actor: u.me.id,
+          ip: u.conn.ip,
+        });
       } catch (e) {
         if (e instanceof NotFoundError) throw new CommandError(`There is no object #${id}.`);
         throw e;

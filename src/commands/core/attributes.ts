@@ -35,7 +35,7 @@ function attrNameOrFail(raw: string): string {
 
 /** The attribute `name` of `obj` that the actor may read, or a CommandError. */
 async function readable(u: CommandSdk, obj: DbObject, name: string): Promise<Attribute> {
-  const a = await u.services.attributes.get(obj.id, name);
+  const a = await u.attributes.get(obj.id, name);
   if (!a || !canSeeAttr(u.me, obj, a)) {
     throw new CommandError(`${obj.name} has no attribute ${name} you can see.`);
   }
@@ -47,7 +47,7 @@ export async function setAttributeForm(u: CommandSdk, objRef: string, rhs: strin
   const colon = rhs.indexOf(":");
   const name = attrNameOrFail(rhs.slice(0, colon));
   const obj = await u.target(objRef);
-  await u.services.attributes.set(u.me, obj.id, name, rhs.slice(colon + 1));
+  await u.attributes.set(u.me, obj.id, name, rhs.slice(colon + 1));
   u.send("Set.");
 }
 
@@ -68,7 +68,7 @@ export async function setAttributeFlagForm(
   }
   const name = attrNameOrFail(attrRef);
   const obj = await u.target(objRef);
-  await u.services.attributes.setFlag(u.me, obj.id, name, flag, !clear);
+  await u.attributes.setFlag(u.me, obj.id, name, flag, !clear);
   u.send(clear ? "Cleared." : "Set.");
 }
 
@@ -114,7 +114,7 @@ Examples:
       if (!objRef) throw new CommandError("Usage: &<attribute> <object>=<value>");
       const value = eq === -1 ? "" : rest.slice(eq + 1).trim();
       const obj = await u.target(objRef);
-      await u.services.attributes.set(u.me, obj.id, name, value);
+      await u.attributes.set(u.me, obj.id, name, value);
       u.send("Set.", { type: "attribute", id: obj.id, name, set: value !== "" });
     },
   },
@@ -136,9 +136,9 @@ Examples:
       if (!attrPattern(pattern)) throw new CommandError("That pattern is too long.");
       const obj = await u.target(ref);
       if (!canControl(u.me, obj)) throw new CommandError("Permission denied.");
-      const names = (await u.services.attributes.visible(u.me, obj, pattern)).map((a) => a.name);
+      const names = (await u.attributes.visible(u.me, obj, pattern)).map((a) => a.name);
       if (!names.length) return u.send("No matching attributes.");
-      const { cleared, refused } = await u.services.attributes.clearMany(u.me, obj.id, names);
+      const { cleared, refused } = await u.attributes.clearMany(u.me, obj.id, names);
       if (!refused.length) return u.send("Wiped.");
       u.send(
         `Wiped ${cleared.length} attribute${cleared.length === 1 ? "" : "s"}; left ` +
@@ -178,7 +178,7 @@ Examples:
         try {
           const obj = await u.target(dest.obj);
           const name = dest.attr ? attrNameOrFail(dest.attr) : source.name;
-          await u.services.attributes.set(u.me, obj.id, name, source.value);
+          await u.attributes.set(u.me, obj.id, name, source.value);
           lines.push(`${obj.name}/${name}: Set.`);
         } catch (e) {
           lines.push(`${quote(t)}: ${(e as Error).message}`);
@@ -213,7 +213,7 @@ Example:
       for (const name of newNames) {
         if (name === oldName) continue;
         try {
-          await u.services.attributes.set(u.me, obj.id, name, source.value);
+          await u.attributes.set(u.me, obj.id, name, source.value);
           lines.push(`${name}: Set.`);
           copied++;
         } catch (e) {
@@ -222,7 +222,7 @@ Example:
       }
       if (copied) {
         try {
-          await u.services.attributes.set(u.me, obj.id, oldName, "");
+          await u.attributes.set(u.me, obj.id, oldName, "");
           lines.push(`${oldName}: Cleared.`);
         } catch (e) {
           lines.push(`${oldName}: kept (${(e as Error).message})`);
@@ -256,7 +256,7 @@ Examples:
       if (!search) throw new CommandError("What should be replaced? (^ or $ to add text)");
       if (!attrPattern(attr)) throw new CommandError("That pattern is too long.");
       const obj = await u.target(ref);
-      const found = await u.services.attributes.visible(u.me, obj, attr);
+      const found = await u.attributes.visible(u.me, obj, attr);
       if (!found.length) return u.send("No matching attributes.");
       const lines: string[] = [];
       for (const a of found) {
@@ -266,7 +266,7 @@ Examples:
           ? a.value + replace
           : a.value.replaceAll(search, replace);
         try {
-          if (value !== a.value) await u.services.attributes.set(u.me, obj.id, a.name, value);
+          if (value !== a.value) await u.attributes.set(u.me, obj.id, a.name, value);
           lines.push(`Set - ${a.name}: ${value.replaceAll("%", "%%")}`);
         } catch (e) {
           lines.push(`${a.name}: ${(e as Error).message}`);
@@ -311,7 +311,7 @@ export async function attributeLines(
   width: number,
   pattern?: string,
 ): Promise<{ lines: string[]; shown: Attribute[] }> {
-  const all = await u.services.attributes.visible(u.me, obj, pattern);
+  const all = await u.attributes.visible(u.me, obj, pattern);
   const listed = pattern === undefined ? all.filter((a) => !FIELD_SHOWN.has(a.name)) : all;
   const shown: Attribute[] = [];
   let chars = 0;

@@ -32,7 +32,7 @@ Examples:
       if (text.length > MAX_DESCRIPTION) {
         throw new CommandError(`Descriptions must be ${MAX_DESCRIPTION} characters or fewer.`);
       }
-      await u.services.objects.update(obj.id, (o) => {
+      await u.objects.update(obj.id, (o) => {
         if (text) o.data.description = text;
         else delete o.data.description;
       });
@@ -59,7 +59,7 @@ Example:
       const problem = isPlayer ? playerNameProblem(name) : objectNameProblem(name);
       if (problem) throw new CommandError(`That name won't do: ${problem}.`);
       const old = obj.name;
-      await u.services.objects.update(obj.id, (o) => rename(o, name));
+      await u.objects.update(obj.id, (o) => rename(o, name));
       u.send(`Name set: ${old} is now ${name}.`);
     },
   },
@@ -79,8 +79,8 @@ Example:
   @alias me=Bobby;Rob`,
     async exec(u) {
       if (!u.cmd.lhs.trim()) throw new CommandError("Usage: @alias <player>=<alias>[;<alias>...]");
-      const target = await findPlayer(u.services, u.me, u.cmd.lhs);
-      const players = u.services.players;
+      const target = await findPlayer(u, u.me, u.cmd.lhs);
+      const players = u.players;
       if (u.cmd.rhs === null) {
         const list = players.aliasesOf(target);
         return u.send(

@@ -34,7 +34,7 @@ Examples:
         throw new CommandError("Usage: @colour on|off|auto");
       }
       // The hub sees the change through the store and applies it to every connection.
-      await u.services.objects.update(u.me.id, (o) => {
+      await u.objects.update(u.me.id, (o) => {
         if (arg === "auto") delete o.data.colour;
         else o.data.colour = arg;
       });

@@ -51,9 +51,8 @@ Examples:
     async exec(u) {
       const { obj: named, attr: pattern } = splitObjAttr(u.cmd.args);
       const obj = await u.target(named || "here");
-      if (!(await canSee(u.services.objects, u.me, obj))) throw new CommandError(NOT_HERE);
+      if (!(await canSee(u.objects, u.me, obj))) throw new CommandError(NOT_HERE);
       const w = clampWidth(u.conn.width);
-      const s = u.services;
       if (pattern !== null) {
         const { lines, shown } = await attributeLines(u, obj, w, pattern || "*");
         return u.send(lines.length ? lines.join("\n") : "No matching attributes found.", {
@@ -64,7 +63,7 @@ Examples:
         });
       }
       const attrs = await attributeLines(u, obj, w);
-      const owner = obj.owner ? await s.objects.get(obj.owner) : null;
+      const owner = obj.owner ? await u.objects.get(obj.owner) : null;
       const desc = obj.data.description ?? "";
       const lines = [`%ch${fullNameFor(u.me, obj)}%cn`];
       const full = canControl(u.me, obj);
@@ -81,7 +80,7 @@ Examples:
           attributes: attrs.shown.map(attributeData),
         });
       }
-      const location = obj.location ? await s.objects.get(obj.location) : null;
+      const location = obj.location ? await u.objects.get(obj.location) : null;
       lines.push(`Type: ${typeOf(obj)}   Flags: ${obj.flags.join(" ") || "none"}`);
       lines.push(
         `Owner: ${ref(u.me, owner, obj.owner)}   Location: ${ref(u.me, location, obj.location)}`,
@@ -99,9 +98,9 @@ Examples:
       }
       lines.push(...attrs.lines);
       const [things, exits, players] = await Promise.all([
-        s.objects.contentsOfType(obj.id, "thing", MAX_LISTED),
-        s.objects.contentsOfType(obj.id, "exit", MAX_LISTED),
-        s.objects.contentsOfType(obj.id, "player", MAX_LISTED),
+        u.objects.contentsOfType(obj.id, "thing", MAX_LISTED),
+        u.objects.contentsOfType(obj.id, "exit", MAX_LISTED),
+        u.objects.contentsOfType(obj.id, "player", MAX_LISTED),
       ]);
       // Controlling the object, the viewer sees inside it; only what is hidden from it is left out.
       const contents = visibleContents(u.me, obj, [...players, ...things]);

@@ -23,7 +23,7 @@ async function carried(u: CommandSdk, ref: string): Promise<DbObject> {
 
 /** Moves a thing to a new holder, checking it did not move in the meantime. */
 async function moveThing(u: CommandSdk, obj: DbObject, from: string, to: string): Promise<void> {
-  await u.services.objects.update(obj.id, (o) => {
+  await u.objects.update(obj.id, (o) => {
     if (o.location !== from) throw new CommandError("That is no longer there.");
     o.location = to;
   });
@@ -40,7 +40,7 @@ export const commands: CommandSpec[] = [
 
 Lists what you are carrying.`,
     async exec(u) {
-      const things = await u.services.objects.contentsOfType(u.me.id, "thing", MAX_LISTED);
+      const things = await u.objects.contentsOfType(u.me.id, "thing", MAX_LISTED);
       if (!things.length) {
         return u.send("You aren't carrying anything.", { type: "inventory", items: [] });
       }

@@ -18,7 +18,7 @@ function announce(u: CommandSdk, msg: string, event: string): void {
 
 /** Refuses when an exit or an update is already under way. */
 function ensureIdle(u: CommandSdk): void {
-  const lc = u.services.lifecycle;
+  const lc = u.engine.lifecycle;
   if (lc.exitCode !== null) {
     throw new CommandError(
       lc.exitCode === EXIT_RESTART
@@ -59,7 +59,7 @@ npm start) the engine is back after a second or so. Admin, wizard or superuser.`
           `you will be back in a moment.`,
         "reboot",
       );
-      void u.services.lifecycle.exit(EXIT_RESTART, `@reboot by ${who(u)}`);
+      void u.engine.lifecycle.exit(EXIT_RESTART, `@reboot by ${who(u)}`);
     },
   },
   {
@@ -74,7 +74,7 @@ players are disconnected). Someone has to start it again with deno task start
     exec(u) {
       ensureIdle(u);
       announce(u, `%ch%cr[Shutdown]%cn ${u.me.name} is shutting down the server.`, "shutdown");
-      void u.services.lifecycle.exit(EXIT_CLEAN, `@shutdown by ${who(u)}`);
+      void u.engine.lifecycle.exit(EXIT_CLEAN, `@shutdown by ${who(u)}`);
     },
   },
   {
@@ -97,7 +97,7 @@ Example:
       // A typo is the caller's business: refused before anything is announced to everyone.
       const bad = branchProblem(branch);
       if (bad) throw new CommandError(refusal(bad));
-      const lc = u.services.lifecycle;
+      const lc = u.engine.lifecycle;
       const busy = lc.begin("update");
       if (busy) throw new CommandError("An update is already running.");
       try {

@@ -16,9 +16,11 @@ export const commands: CommandSpec[] = [
 Takes you back to your home room (where you started, unless staff set another).`,
     async exec(u) {
       const homeId = normalizeId(String(u.me.data.home ?? ""));
-      let home = homeId ? await u.services.objects.get(homeId) : null;
+      let home = homeId ? await u.objects.get(homeId) : null;
       if (!home || !home.flags.includes("room")) {
-        home = await u.services.objects.get(await startingRoom(u.services));
+        home = await u.objects.get(
+          await startingRoom({ config: u.engine.config, objects: u.objects }),
+        );
       }
       if (!home) throw new CommandError("You have no home to go to.");
       if (home.id === u.me.location) throw new CommandError("You are already home.");

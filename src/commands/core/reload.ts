@@ -3,8 +3,7 @@
  * command modules and plugins inside the running engine; nobody is disconnected. The reply
  * lists every subsystem with its status, partial failures included. See docs/operations.md.
  */
-import type { CommandSdk, CommandSpec } from "../types.ts";
-import type { Services } from "../../services.ts";
+import type { CommandSdk, CommandSpec, EngineControl } from "../types.ts";
 import { CommandError } from "../errors.ts";
 import type { PluginStatus } from "../../engine_admin.ts";
 
@@ -22,7 +21,7 @@ function failure(subsystem: string, e: unknown): Outcome {
   return { subsystem, status: "failed", detail: message.split("\n")[0].slice(0, 200) };
 }
 
-async function reloadConfig(s: Services): Promise<Outcome> {
+async function reloadConfig(s: EngineControl): Promise<Outcome> {
   try {
     const warnings = await s.config.reload();
     if (warnings.length === 0) {
@@ -39,7 +38,7 @@ async function reloadConfig(s: Services): Promise<Outcome> {
   }
 }
 
-async function reloadText(s: Services): Promise<Outcome> {
+async function reloadText(s: EngineControl): Promise<Outcome> {
   try {
     const missing = await s.texts.load();
     return {
@@ -54,7 +53,7 @@ async function reloadText(s: Services): Promise<Outcome> {
   }
 }
 
-async function reloadCommands(s: Services): Promise<Outcome> {
+async function reloadCommands(s: EngineControl): Promise<Outcome> {
   try {
     const r = await s.commands.reloadCore();
     if (r.failed.length === 0) {
@@ -80,7 +79,7 @@ function pluginOutcome(subsystem: string, reports: PluginStatus[]): Outcome {
   return { subsystem, status, detail };
 }
 
-async function reloadPlugins(s: Services): Promise<Outcome> {
+async function reloadPlugins(s: EngineControl): Promise<Outcome> {
   try {
     return pluginOutcome("plugins", await s.plugins.reloadAll());
   } catch (e) {
@@ -102,7 +101,7 @@ function reply(u: CommandSdk, title: string, outcomes: Outcome[]): void {
 
 /** `@reload/plugin [<name>]`: reloads one plugin, or lists them. */
 async function onePlugin(u: CommandSdk): Promise<void> {
-  const p = u.services.plugins;
+  const p = u.engine.plugins;
   const name = u.cmd.args.trim();
   if (!name) {
     const list = p.list();
@@ -142,7 +141,7 @@ service. Admin, wizard or superuser.`,
     async exec(u) {
       const sw = u.cmd.switches;
       if (sw.length > 1) throw new CommandError("Use one switch at a time, or none for all.");
-      const s = u.services;
+      const s = u.engine;
       switch (sw[0]) {
         case undefined: {
           if (u.cmd.args.trim()) throw new CommandError("Usage: @reload[/<part>]");

@@ -47,11 +47,11 @@ reach the replaced command with @core/<command> or @plugin/<command> (for exampl
 @script/show prints a script's status and source. @script/check loads it in the sandbox and
 type-checks it against the SDK (system/scripts/sdk.d.ts).`,
     async exec(u) {
-      const list = await u.services.scripts.list();
-      const lines = [`%chSystem scripts%cn in ${u.services.scripts.dir}:`];
+      const list = await u.engine.scripts.list();
+      const lines = [`%chSystem scripts%cn in ${u.engine.scripts.dir}:`];
       if (!list.length) lines.push("  (none)");
       for (const s of list) lines.push(`  ${statusLine(s)}`);
-      lines.push(`${list.length} script(s); ${u.services.scripts.workers} worker process(es).`);
+      lines.push(`${list.length} script(s); ${u.engine.scripts.workers} worker process(es).`);
       u.send(lines.join("\n"), { type: "scripts", scripts: list });
     },
   },
@@ -62,7 +62,7 @@ type-checks it against the SDK (system/scripts/sdk.d.ts).`,
     help: "@script/show <name>\n\nShows a system script's status and source. See @script/list.",
     async exec(u) {
       const name = nameArg(u.cmd.args);
-      const found = await u.services.scripts.show(name);
+      const found = await u.engine.scripts.show(name);
       if (!found) throw new CommandError(`There is no script named '${name.slice(0, 40)}'.`);
       const s = found.status;
       const src = found.source.split("\n");
@@ -94,7 +94,7 @@ becomes the running version. See @script/list.`,
     async exec(u) {
       const name = nameArg(u.cmd.args);
       u.send(`Checking ${name}...`);
-      const result = await u.services.scripts.check(name);
+      const result = await u.engine.scripts.check(name);
       if (!result) throw new CommandError(`There is no script named '${name.slice(0, 40)}'.`);
       const head = result.ok ? `%cg${name}: ok.%cn` : `%cr${name}: problems found.%cn`;
       const body = result.lines.map((l) => `  ${l.replaceAll("%", "%%")}`);

@@ -26,7 +26,7 @@ function coerce(key: string, raw: string): unknown {
 }
 
 function log(u: CommandSdk, event: "ADMIN_SITE_SET" | "ADMIN_SITE_BLOCKED", detail: string) {
-  void u.services.securityLog.write(event, { actor: u.me.id, target: null, ip: u.conn.ip, detail });
+  void u.engine.securityLog.write(event, { actor: u.me.id, target: null, ip: u.conn.ip, detail });
 }
 
 /** The site family. */
@@ -47,7 +47,7 @@ variable for the same key still wins. Admin, wizard or superuser.
 Example:
   @site game.maxPlayers=50`,
     async exec(u) {
-      const cfg = u.services.config;
+      const cfg = u.engine.config;
       const typed = u.cmd.lhs.trim();
       if (!typed) {
         const lines = [
@@ -72,7 +72,7 @@ Example:
       if (raw.length > MAX_VALUE) {
         throw new CommandError(`Values must be ${MAX_VALUE} characters or fewer.`);
       }
-      const refused = await setSiteSetting(u.services.kv, cfg, key, coerce(key, raw));
+      const refused = await setSiteSetting(u.engine.kv, cfg, key, coerce(key, raw));
       if (refused) throw new CommandError(`Not changed: ${refused}.`);
       log(u, "ADMIN_SITE_SET", `${key}=${show(cfg.get(key))}`);
       u.send(`Site setting ${key} is now: ${show(cfg.get(key))}`);

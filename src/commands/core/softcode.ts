@@ -23,19 +23,19 @@ export function splitEquals(args: string): { lhs: string; rhs: string | null } {
 
 /** Evaluates text as the actor, for a command (`%#` and `%!` are the actor). */
 function evaluate(u: CommandSdk, text: string, flags: number): string {
-  return u.services.softcode.evaluate(text, { executor: u.me.id, command: u.cmd.raw, flags });
+  return u.softcode.evaluate(text, { executor: u.me.id, command: u.cmd.raw, flags });
 }
 
 /** True when `target` is in reach of the actor: here, carried, the room itself, or controlled. */
 function inReach(u: CommandSdk, id: string): boolean {
-  const world = u.services.softcode.ports.world;
+  const world = u.softcode.ports.world;
   const target = world.object(id);
   if (!target) return false;
   if (id === u.me.id || id === u.me.location) return true;
   if (target.location === u.me.id || (u.me.location && target.location === u.me.location)) {
     return true;
   }
-  return u.services.softcode.ports.access.controls(u.me, target);
+  return u.softcode.ports.access.controls(u.me, target);
 }
 
 /**
@@ -45,7 +45,7 @@ function inReach(u: CommandSdk, id: string): boolean {
 function targetAndMessage(u: CommandSdk, usage: string, none: string) {
   const { lhs, rhs } = splitEquals(u.cmd.args);
   if (rhs === null || !lhs) throw new CommandError(`Usage: ${usage}`);
-  const sc = u.services.softcode;
+  const sc = u.softcode;
   const id = matchThing(sc.ports.world, u.me.id, evaluate(u, lhs, ARG_FLAGS));
   if (id === AMBIGUOUS) throw new CommandError("I don't know which one you mean!");
   if (!found(id)) throw new CommandError(none);
@@ -59,7 +59,7 @@ function pemit(u: CommandSdk, evaluateMessage: boolean): void {
   const who = evaluate(u, lhs, ARG_FLAGS);
   const message = evaluateMessage ? evaluate(u, rhs, ARG_FLAGS) : rhs;
   const msg = evaluateMessage ? toWire(message) : message;
-  const sc = u.services.softcode;
+  const sc = u.softcode;
   const contents = u.cmd.switches.includes("contents");
   const names = u.cmd.switches.includes("list") ? splitList(who, " ") : [who];
   for (const name of names) {
@@ -157,7 +157,7 @@ evaluated as softcode.
 Example:
   @remit here=The floor shakes.`,
     exec(u) {
-      const sc = u.services.softcode;
+      const sc = u.softcode;
       const { id, target, message } = targetAndMessage(
         u,
         "@remit <room>=<message>",
@@ -187,7 +187,7 @@ Example:
       );
       if (!inReach(u, id)) throw new CommandError("You are too far away to do that.");
       if (!target.location) return;
-      u.services.softcode.ports.delivery.toRoom(target.location, toWire(message), [id]);
+      u.softcode.ports.delivery.toRoom(target.location, toWire(message), [id]);
     },
   },
 ];

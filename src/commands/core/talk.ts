@@ -34,7 +34,7 @@ function speak(
   exclude: readonly string[] = [],
 ): void {
   u.emitRoom(roomId, msg, exclude, data);
-  void u.services.hooks.worldHooks.emit("room:speech", {
+  void u.events.emit("room:speech", {
     actorId: u.me.id,
     actorName: u.me.name,
     roomId,
@@ -58,17 +58,19 @@ async function recipients(u: CommandSdk, list: string): Promise<ObjectHead[]> {
   }
   const lowerOf = (n: string) => n.replace(/^\*/, "").toLowerCase();
   // An exact name is found in the hub's index: no walk over every connected player.
-  const exact = names.map((n) => u.online.playerCardByName(lowerOf(n)) ?? null);
+  const exact = names.map((n) => u.presence.playerCardByName(lowerOf(n)) ?? null);
   let online: ObjectHead[] | null = null;
   // Only the names not found in memory are read, all in one batch.
-  const { each } = await u.services.players.findMany(names.map((n, i) => exact[i] ? "" : n), u.me);
+  const { each } = await u.players.findMany(names.map((n, i) => exact[i] ? "" : n), u.me);
   const out: ObjectHead[] = [];
   for (const [i, n] of names.entries()) {
     const lower = lowerOf(n);
     let p: ObjectHead | null = exact[i] ?? each[i];
     if (!p && lower && n.length <= 64) {
       // A prefix (an abbreviated name nobody has in full) is the one case that walks them.
-      online ??= u.online.onlinePlayers().map((id) => u.online.playerCard(id)).filter((c) => !!c);
+      online ??= u.presence.onlinePlayers().map((id) => u.presence.playerCard(id)).filter((c) =>
+        !!c
+      );
       const hits = online.filter((o) => o.name.toLowerCase().startsWith(lower));
       if (hits.length > 1) {
         throw new CommandError(
@@ -96,13 +98,13 @@ async function nearby(u: CommandSdk, roomId: string, list: string): Promise<Obje
   if (names.length > MAX_PAGE_TARGETS) {
     throw new CommandError(`You can whisper to at most ${MAX_PAGE_TARGETS} players at once.`);
   }
-  const { each } = await u.services.players.findMany(names, u.me);
+  const { each } = await u.players.findMany(names, u.me);
   let present: ObjectHead[] | null = null;
   const out: ObjectHead[] = [];
   for (const [i, n] of names.entries()) {
     let p: ObjectHead | null = each[i];
     if (!p && n.length <= 64) {
-      present ??= u.online.playersIn(roomId).map((id) => u.online.playerCard(id)).filter((c) =>
+      present ??= u.presence.playersIn(roomId).map((id) => u.presence.playerCard(id)).filter((c) =>
         !!c
       );
       const lower = n.toLowerCase();
@@ -118,8 +120,8 @@ async function nearby(u: CommandSdk, roomId: string, list: string): Promise<Obje
       throw new CommandError(`I don't recognize a player named '${quote(n)}'.`);
     }
     if (p.id === u.me.id) throw new CommandError("You can't whisper to yourself.");
-    if (!u.online.isOnline(p.id)) throw new CommandError(`${p.name} is not connected.`);
-    if (u.online.roomOf(p.id) !== roomId) throw new CommandError(`${p.name} is not here.`);
+    if (!u.presence.isOnline(p.id)) throw new CommandError(`${p.name} is not connected.`);
+    if (u.presence.roomOf(p.id) !== roomId) throw new CommandError(`${p.name} is not here.`);
     if (!out.some((o) => o.id === p!.id)) out.push(p);
   }
   return out;
@@ -279,7 +281,7 @@ Examples:
       if (!u.cmd.rhs.trim()) throw new CommandError("Page what?");
       const text = u.playerText(u.cmd.rhs);
       const targets = await recipients(u, u.cmd.lhs);
-      const offline = targets.filter((p) => !u.online.isOnline(p.id));
+      const offline = targets.filter((p) => !u.presence.isOnline(p.id));
       const haven = targets.filter((p) => !offline.includes(p) && hasFlag(p.flags, "haven"));
       const to = targets.filter((p) => !offline.includes(p) && !haven.includes(p));
       for (const p of offline) u.send(`${p.name} is not connected.`);

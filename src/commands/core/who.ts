@@ -28,7 +28,7 @@ function doingText(raw: string, what: string): string {
 
 /** The doing column's header: staff's `@doing/header`, else `Doing`. */
 async function doingHeader(u: CommandSdk): Promise<string> {
-  const stored = await u.services.kv.get<string>(keys.doingHeader());
+  const stored = await u.engine.kv.get<string>(keys.doingHeader());
   return typeof stored.value === "string" && stored.value ? stored.value : DOING_HEADER;
 }
 
@@ -51,9 +51,9 @@ idle, and what they are doing (@doing).`,
       const now = Date.now();
       // Everything but the header comes from the hub's memory: no database read per player.
       const rows = [];
-      for (const p of visibleOnline(u.online, u.me)) {
+      for (const p of visibleOnline(u.presence, u.me)) {
         let since = now, last = 0;
-        for (const c of u.online.connections(p.id)) {
+        for (const c of u.presence.connections(p.id)) {
           since = Math.min(since, c.connectedAt);
           last = Math.max(last, c.lastInput);
         }
@@ -111,12 +111,12 @@ Example:
       if (sw === "header") {
         if (!isStaff(u.me.flags)) throw new CommandError("Only staff can set the header.");
         const text = doingText(u.cmd.args, "header");
-        if (text) await u.services.kv.set(keys.doingHeader(), text);
-        else await u.services.kv.delete(keys.doingHeader());
+        if (text) await u.engine.kv.set(keys.doingHeader(), text);
+        else await u.engine.kv.delete(keys.doingHeader());
         return u.send(text ? `Poll set: ${text}%cn` : `Poll cleared: the header is Doing again.`);
       }
       const text = doingText(u.cmd.args, "doing message");
-      await u.services.objects.update(u.me.id, (o) => {
+      await u.objects.update(u.me.id, (o) => {
         if (text) o.data.doing = text;
         else delete o.data.doing;
       });
@@ -133,11 +133,11 @@ Lists where the connected players are, by place. Players set unfindable (@set me
 are left out, and so is everyone in a room set dark or unfindable; staff see them all, marked.`,
     async exec(u) {
       const staff = isStaff(u.me.flags);
-      const players = visibleOnline(u.online, u.me);
-      const roomOf = new Map(players.map((p) => [p.id, u.online.roomOf(p.id) ?? ""]));
+      const players = visibleOnline(u.presence, u.me);
+      const roomOf = new Map(players.map((p) => [p.id, u.presence.roomOf(p.id) ?? ""]));
       const roomIds = [...new Set(roomOf.values())].filter(Boolean);
       // One batched read for the distinct rooms; the players come from the hub's memory.
-      const rooms = new Map((await u.services.objects.getMany(roomIds)).map((r) => [r.id, r]));
+      const rooms = new Map((await u.objects.getMany(roomIds)).map((r) => [r.id, r]));
       const places = new Map<string, { name: string; hidden: boolean; who: PlayerCard[] }>();
       let unfindable = 0;
       for (const p of players) {

@@ -2,8 +2,15 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.ts";
 import { ForbiddenError, UnauthorizedError } from "../../errors.ts";
-import type { Services } from "../../services.ts";
 import type { DbObject } from "../../world/types.ts";
+import type { TokenService } from "../../auth/tokens.ts";
+import type { ObjectStore } from "../../world/objects.ts";
+
+/** What finding a request's caller needs: its token checked, its player read. */
+export interface CallerDeps {
+  tokens: Pick<TokenService, "verify">;
+  objects: Pick<ObjectStore, "get">;
+}
 
 /** Extracts the bearer token of a request, or null. */
 export function bearerToken(req: Request): string | null {
@@ -15,14 +22,14 @@ export function bearerToken(req: Request): string | null {
 
 /** The player a request's token names, or null when missing, invalid or no longer a player. */
 export async function playerFromRequest(
-  services: Services,
+  deps: CallerDeps,
   req: Request,
 ): Promise<DbObject | null> {
   const token = bearerToken(req);
   if (!token) return null;
-  const id = await services.tokens.verify(token);
+  const id = await deps.tokens.verify(token);
   if (!id) return null;
-  const player = await services.objects.get(id);
+  const player = await deps.objects.get(id);
   return player && player.flags.includes("player") ? player : null;
 }
 

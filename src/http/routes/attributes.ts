@@ -16,14 +16,21 @@ import { canSeeAttr } from "../../world/attributes/access.ts";
 import { attrPattern, BAD_NAME, canonicalAttrName } from "../../world/attributes/names.ts";
 import { pageParams } from "../pagination.ts";
 import type { Context } from "hono";
+import type { ObjectStore } from "../../world/objects.ts";
+import type { AttributeStore } from "../../world/attributes/store.ts";
+
+/** What the attribute routes use. */
+export interface AttributeRouteDeps {
+  objects: Pick<ObjectStore, "get">;
+  attributes: Pick<AttributeStore, "visible" | "get" | "set">;
+}
 
 /** The JSON view of an attribute. */
 export function attributeView(a: Attribute) {
   return { name: a.name, value: a.value, owner: a.owner, flags: [...a.flags] };
 }
 
-async function visibleObject(c: Context<AppEnv>): Promise<DbObject> {
-  const s = c.var.services;
+async function visibleObject(s: AttributeRouteDeps, c: Context<AppEnv>): Promise<DbObject> {
   const id = normalizeId(c.req.param("id") ?? "");
   const obj = id ? await s.objects.get(id) : null;
   if (!obj || !(await canSee(s.objects, me(c), obj))) throw new NotFoundError("No such object.");
@@ -39,27 +46,27 @@ function nameParam(c: Context<AppEnv>): string {
 const NO_ATTRIBUTE = "No such attribute.";
 
 /** Adds the attribute routes to the object routes (which require a token on /dbobj/*). */
-export function addAttributeRoutes(r: Hono<AppEnv>): void {
+export function addAttributeRoutes(r: Hono<AppEnv>, s: AttributeRouteDeps): void {
   r.get("/dbobj/:id/attributes", async (c) => {
-    const obj = await visibleObject(c);
+    const obj = await visibleObject(s, c);
     const pattern = c.req.query("pattern");
     if (pattern !== undefined && !attrPattern(pattern)) {
       throw new ValidationError("pattern is too long.");
     }
     const { limit, offset } = pageParams(c.req.query("limit"), c.req.query("offset"));
-    const shown = await c.var.services.attributes.visible(me(c), obj, pattern || undefined);
+    const shown = await s.attributes.visible(me(c), obj, pattern || undefined);
     return c.json(shown.slice(offset, offset + limit).map(attributeView));
   });
 
   r.get("/dbobj/:id/attributes/:name", async (c) => {
-    const obj = await visibleObject(c);
-    const a = await c.var.services.attributes.get(obj.id, nameParam(c));
+    const obj = await visibleObject(s, c);
+    const a = await s.attributes.get(obj.id, nameParam(c));
     if (!a || !canSeeAttr(me(c), obj, a)) throw new NotFoundError(NO_ATTRIBUTE);
     return c.json(attributeView(a));
   });
 
   r.put("/dbobj/:id/attributes/:name", async (c) => {
-    const obj = await visibleObject(c);
+    const obj = await visibleObject(s, c);
     const name = nameParam(c);
     const body = await readJsonObject(c);
     const extra = Object.keys(body).filter((k) => k !== "value");
@@ -73,14 +80,13 @@ export function addAttributeRoutes(r: Hono<AppEnv>): void {
         "value must be non-empty text; DELETE removes an attribute.",
       );
     }
-    const a = await c.var.services.attributes.set(me(c), obj.id, name, body.value);
+    const a = await s.attributes.set(me(c), obj.id, name, body.value);
     return c.json(attributeView(a!));
   });
 
   r.delete("/dbobj/:id/attributes/:name", async (c) => {
-    const obj = await visibleObject(c);
+    const obj = await visibleObject(s, c);
     const name = nameParam(c);
-    const s = c.var.services;
     const a = await s.attributes.get(obj.id, name);
     if (!a || !canSeeAttr(me(c), obj, a)) throw new NotFoundError(NO_ATTRIBUTE);
     await s.attributes.set(me(c), obj.id, name, "");

@@ -6,9 +6,25 @@ import { me, requireAuth } from "../middleware/auth.ts";
 import { RateLimitError, UnauthorizedError, ValidationError } from "../../errors.ts";
 import { startingRoom } from "../../world/start.ts";
 import { profileView } from "../../world/views.ts";
-import { attemptLogin } from "../../auth/login.ts";
-import { registerFrom } from "../../auth/registration.ts";
+import { attemptLogin, type LoginDeps } from "../../auth/login.ts";
+import { registerFrom, type RegistrationDeps } from "../../auth/registration.ts";
 import { passwordProblem, sentence } from "../../auth/passwords.ts";
+import type { Config } from "../../config/load.ts";
+import type { ObjectStore } from "../../world/objects.ts";
+import type { TokenService } from "../../auth/tokens.ts";
+import type { Guests } from "../../auth/guests.ts";
+import type { Presence } from "../../hub/types.ts";
+
+/** What the account routes use. */
+export interface AuthRouteDeps extends LoginDeps, RegistrationDeps {
+  config: Config;
+  objects: Pick<ObjectStore, "get" | "idsWithFlag">;
+  tokens: Pick<TokenService, "sign">;
+  /** Who is online: a reset password closes the player's sessions. */
+  presence: Pick<Presence, "disconnect">;
+  /** Temporary guest characters (`POST /auth/guest`). */
+  guests: Pick<Guests, "create">;
+}
 
 /** Name from a body: `name`, or `username` as an alias. */
 function nameOf(body: Record<string, unknown>): unknown {
@@ -16,11 +32,10 @@ function nameOf(body: Record<string, unknown>): unknown {
 }
 
 /** Routes under /api/v1/auth and /api/v1/me. */
-export function authRoutes(): Hono<AppEnv> {
+export function authRoutes(s: AuthRouteDeps): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
   r.post("/auth/register", async (c) => {
-    const s = c.var.services;
     if (!s.config.value.game.registerEnabled) {
       throw new ValidationError("Registration is closed on this game.");
     }
@@ -37,7 +52,6 @@ export function authRoutes(): Hono<AppEnv> {
   });
 
   r.post("/auth/login", async (c) => {
-    const s = c.var.services;
     const body = await readJsonObject(c);
     const name = nameOf(body);
     if (typeof name !== "string" || typeof body.password !== "string") {
@@ -54,7 +68,6 @@ export function authRoutes(): Hono<AppEnv> {
   // A visitor's guest character, for clients that log in over REST first (the web client). It
   // counts against the guest caps at once and must connect within a minute (src/auth/guests.ts).
   r.post("/auth/guest", async (c) => {
-    const s = c.var.services;
     const guest = await s.guests.create(c.var.ip);
     const token = await s.tokens.sign(guest.id);
     return c.json({ token, player: { id: guest.id, name: guest.name } });
@@ -65,7 +78,6 @@ export function authRoutes(): Hono<AppEnv> {
   // token. A bad password is reported before a bad token, so a refused password never uses
   // up a good token and the answer says nothing about tokens to someone who sent no valid one.
   r.post("/auth/reset-password", async (c) => {
-    const s = c.var.services;
     const body = await readJsonObject(c);
     const token = body.token;
     const newPassword = body.newPassword ?? body.password;

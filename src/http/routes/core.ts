@@ -2,15 +2,27 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { onlineEntries } from "../../hub/online.ts";
-import { playerFromRequest } from "../middleware/auth.ts";
+import { type CallerDeps, playerFromRequest } from "../middleware/auth.ts";
 import { pageOf, pageParams } from "../pagination.ts";
+import type { Config } from "../../config/load.ts";
+import type { Texts } from "../../text/texts.ts";
+import type { Presence } from "../../hub/types.ts";
+import type { ObjectStore } from "../../world/objects.ts";
+
+/** What the core routes read: the configuration, the texts, who is online and their rooms. */
+export interface CoreRouteDeps extends CallerDeps {
+  config: Config;
+  texts: Pick<Texts, "get">;
+  presence: Presence;
+  objects: Pick<ObjectStore, "get" | "getMany">;
+}
 
 /** Routes for /api/v1/config, /connect, /welcome and /players/online. */
-export function coreRoutes(): Hono<AppEnv> {
+export function coreRoutes(s: CoreRouteDeps): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
   r.get("/config", (c) => {
-    const cfg = c.var.services.config.value;
+    const cfg = s.config.value;
     return c.json({
       game: {
         name: cfg.game.name,
@@ -31,15 +43,15 @@ export function coreRoutes(): Hono<AppEnv> {
     });
   });
 
-  r.get("/connect", (c) => c.text(c.var.services.texts.get("connect")));
-  r.get("/welcome", (c) => c.text(c.var.services.texts.get("welcome")));
+  r.get("/connect", (c) => c.text(s.texts.get("connect")));
+  r.get("/welcome", (c) => c.text(s.texts.get("welcome")));
 
   // In the order the players came online, cut from the hub's memory. No login needed, but a
   // staff token sees what staff see in `who` (dark players too).
   r.get("/players/online", async (c) => {
     const page = pageParams(c.req.query("limit"), c.req.query("offset"));
-    const viewer = await playerFromRequest(c.var.services, c.req.raw);
-    return c.json(pageOf(await onlineEntries(c.var.services, viewer), page));
+    const viewer = await playerFromRequest(s, c.req.raw);
+    return c.json(pageOf(await onlineEntries(s, viewer), page));
   });
 
   return r;

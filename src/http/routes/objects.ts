@@ -7,7 +7,6 @@ import { NotFoundError, ValidationError } from "../../errors.ts";
 import { normalizeId } from "../../world/ids.ts";
 import { canControl, canSee, listVisible } from "../../world/access.ts";
 import { visibleContents } from "../../world/visibility.ts";
-import type { ObjectStore } from "../../world/objects.ts";
 import type { DbObject } from "../../world/types.ts";
 import { objectView } from "../../world/views.ts";
 import { applyObjectPatch } from "../../world/patch.ts";
@@ -15,6 +14,16 @@ import { pageParams } from "../pagination.ts";
 import { isStaff } from "../../world/flags.ts";
 import { repairObject } from "../../world/repair.ts";
 import { addAttributeRoutes } from "./attributes.ts";
+import type { ObjectStore } from "../../world/objects.ts";
+import type { AttributeStore } from "../../world/attributes/store.ts";
+import type { SecurityLog } from "../../auth/security_log.ts";
+
+/** What the object routes use: the store and its attributes, and the security log for repairs. */
+export interface ObjectRouteDeps {
+  objects: ObjectStore;
+  attributes: AttributeStore;
+  securityLog: Pick<SecurityLog, "write">;
+}
 
 /** What of an object's contents (at most 200) the caller may see listed. */
 async function contentsFor(
@@ -26,7 +35,7 @@ async function contentsFor(
 }
 
 /** Routes for /api/v1/dbos and /api/v1/dbobj/:id. */
-export function objectRoutes(): Hono<AppEnv> {
+export function objectRoutes(s: ObjectRouteDeps): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   r.use("/dbos", requireAuth());
   r.use("/dbobj/*", requireAuth());
@@ -37,12 +46,11 @@ export function objectRoutes(): Hono<AppEnv> {
       throw new ValidationError("flags must be flag names separated by commas or spaces.");
     }
     const { limit, offset } = pageParams(c.req.query("limit"), c.req.query("offset"));
-    const objs = await listVisible(c.var.services.objects, me(c), flags, limit, offset);
+    const objs = await listVisible(s.objects, me(c), flags, limit, offset);
     return c.json(objs.map((o) => objectView(o, me(c))));
   });
 
   r.get("/dbobj/:id", async (c) => {
-    const s = c.var.services;
     const id = normalizeId(c.req.param("id"));
     const obj = id ? await s.objects.get(id) : null;
     if (!obj || !(await canSee(s.objects, me(c), obj))) throw new NotFoundError("No such object.");
@@ -50,7 +58,6 @@ export function objectRoutes(): Hono<AppEnv> {
   });
 
   r.patch("/dbobj/:id", async (c) => {
-    const s = c.var.services;
     const id = normalizeId(c.req.param("id"));
     const obj = id ? await s.objects.get(id) : null;
     if (!obj || !(await canSee(s.objects, me(c), obj))) throw new NotFoundError("No such object.");
@@ -62,7 +69,6 @@ export function objectRoutes(): Hono<AppEnv> {
 
   // Staff only: rebuilds an object whose stored record cannot be read back (see @repair).
   r.post("/dbobj/:id/repair", async (c) => {
-    const s = c.var.services;
     ensure(isStaff(me(c).flags), "Only staff may repair objects.");
     const id = normalizeId(c.req.param("id"));
     if (!id) throw new NotFoundError("No such object.");
@@ -74,6 +80,6 @@ export function objectRoutes(): Hono<AppEnv> {
     });
   });
 
-  addAttributeRoutes(r);
+  addAttributeRoutes(r, s);
   return r;
 }
