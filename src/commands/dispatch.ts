@@ -9,7 +9,7 @@ import { checkLock } from "../world/locks.ts";
 import { EngineError } from "../errors.ts";
 import { CommandError } from "./errors.ts";
 import { buildSdk, subjectOf } from "./sdk.ts";
-import { goThrough, matchExit } from "./move.ts";
+import { goThrough, heldExit, matchExit } from "./move.ts";
 import { type CommandEntry, type CommandRegistry, layerOf } from "./registry.ts";
 import { isGuest, isStaff } from "../world/flags.ts";
 import type { ParsedLine } from "./parser.ts";
@@ -46,14 +46,19 @@ export async function dispatch(
     const cmd = parseLine(clean);
     if (!cmd) return;
     name = cmd.name;
-    // The actor and its room are read in one call, using the hub's in-memory idea of where
-    // the actor is; every plain word may be an exit name, and the room's exits usually come
-    // from memory (ObjectStore.exitsIn), so a command waits for one database read.
+    // The actor and its room, using the hub's in-memory idea of where the actor is; every plain
+    // word may be an exit name. With the world in memory they are its held records, read
+    // without waiting and without copies (frozen: a command changes an object through
+    // `u.objects.update`); otherwise read in one call, and the exits usually from memory.
     const guess = ports.presence.roomOf(playerId);
-    const [[me, guessedRoom], guessedExit] = await Promise.all([
-      ports.objects.getEach(guess ? [playerId, guess] : [playerId]),
-      matchExit(ports, guess, cmd.raw),
-    ]);
+    const world = ports.objects.world;
+    const held = world === null ? null : world.object(playerId);
+    const [[me, guessedRoom], guessedExit] = world !== null && held !== null
+      ? [[held, guess ? world.object(guess) : null], heldExit(world, guess, cmd.raw)]
+      : await Promise.all([
+        ports.objects.getEach(guess ? [playerId, guess] : [playerId]),
+        matchExit(ports, guess, cmd.raw),
+      ]);
     if (!me || !me.flags.includes("player")) {
       reply("Your character no longer exists.");
       return;

@@ -5,6 +5,8 @@ import { normalizeId } from "../world/ids.ts";
 import { checkLock } from "../world/locks.ts";
 import { CommandError } from "./errors.ts";
 import { namesOf } from "./format.ts";
+import { MAX_ROOM_EXITS } from "../world/objects.ts";
+import type { WorldReader } from "../world/live_world.ts";
 import { displayName } from "../world/players.ts";
 import { roomView } from "./room_view.ts";
 import { subjectOf } from "./sdk.ts";
@@ -31,6 +33,27 @@ export async function matchExit(
   const typed = lowerCase(line.trim());
   const exits = await u.objects.exitsIn(roomId);
   return exits.find((e) => namesOf(e).includes(typed)) ?? null;
+}
+
+/**
+ * The exit in room `roomId` whose name or alias is the whole line, or null: from the world in
+ * memory, without waiting (the exit returned is the held record, frozen).
+ */
+export function heldExit(
+  world: WorldReader,
+  roomId: string | null | undefined,
+  line: string,
+): DbObject | null {
+  if (!roomId || !mayBeExit(line)) return null;
+  const ids = world.contentsOfType(roomId, "exit");
+  if (ids.length === 0) return null;
+  const typed = lowerCase(line.trim());
+  const end = Math.min(ids.length, MAX_ROOM_EXITS);
+  for (let i = 0; i < end; i++) {
+    const exit = world.object(ids[i]);
+    if (exit !== null && namesOf(exit).includes(typed)) return exit;
+  }
+  return null;
 }
 
 /** Moves the actor through an exit, checking the exit's lock and the destination's enter lock. */

@@ -68,9 +68,12 @@ export interface CommandPorts {
 
 /** The SDK object `u` a command's exec receives: the line, the actor, and the ports. */
 export interface CommandSdk extends CommandPorts {
-  /** The acting player (fresh from the store for this command). */
+  /**
+   * The acting player (fresh from the store for this command). Read-only: while the world is in
+   * memory it is the held record itself, frozen; change it with `u.objects.update`.
+   */
   me: DbObject;
-  /** The room the actor is in, or null. */
+  /** The room the actor is in, or null (read-only, as `me`). */
   here: DbObject | null;
   /** The parsed line: name, switches, args, lhs/rhs around `=`. */
   cmd: ParsedLine;

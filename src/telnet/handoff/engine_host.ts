@@ -287,6 +287,8 @@ export class EngineHost {
   }
 
   #changed(client: TelnetClient, when: "now" | "soon" | "later"): void {
+    // Every typed line says `later`: once the client waits for a sync already due, nothing to do.
+    if (when === "later" && this.#syncTimer !== undefined && this.#dirty.has(client)) return;
     if (this.#stopping || !this.#served.has(client)) return;
     this.#dirty.add(client);
     this.#queueSync(when);

@@ -77,6 +77,8 @@ export class LineFramer {
 
   /** Adds data bytes and returns the lines they completed. */
   push(bytes: Uint8Array): FramedLine[] {
+    const whole = this.#whole(bytes);
+    if (whole !== null) return [whole];
     const lines: FramedLine[] = [];
     // ASCII (what nearly every typed line is) needs no decoder, unless the decoder holds the
     // first bytes of a character cut by the previous read.
@@ -92,6 +94,27 @@ export class LineFramer {
       this.#take(cp, lines);
     }
     return lines;
+  }
+
+  /**
+   * The one line a read holds whole, when it is printable ASCII ending at its line end (CRLF, CR
+   * NUL or LF) with nothing held before it: what a typed command nearly always is, made into text
+   * at once instead of a code point at a time. Null for anything else, which `push` frames as ever.
+   */
+  #whole(bytes: Uint8Array): FramedLine | null {
+    if (this.#line.length !== 0 || this.#truncated || this.#decoding || this.#afterCr) return null;
+    const n = bytes.length;
+    let end: number;
+    if (n >= 2 && bytes[n - 2] === CR && (bytes[n - 1] === LF || bytes[n - 1] === NUL)) end = n - 2;
+    else if (n >= 1 && bytes[n - 1] === LF) end = n - 1;
+    else return null;
+    if (end > this.#max) return null;
+    for (let i = 0; i < end; i++) {
+      const b = bytes[i];
+      if (b < 0x20 || b >= 0x7f) return null;
+    }
+    const text = end === 0 ? "" : Reflect.apply(String.fromCharCode, null, bytes.subarray(0, end));
+    return { text, truncated: false };
   }
 
   /** Ends the input: returns the unfinished line, if any, and resets the framer. */

@@ -147,3 +147,30 @@ Deno.test("lines: long lines, ASCII or not, are built whole past the chunk of co
     assert.equal(got[0].text, text);
   }
 });
+
+Deno.test("lines: a whole ASCII line in one read gives the same line as the same bytes one at a time", () => {
+  const rand = prng(34);
+  for (let n = 0; n < 300; n++) {
+    const len = Math.floor(rand() * 40);
+    let text = "";
+    for (let i = 0; i < len; i++) text += String.fromCharCode(0x20 + Math.floor(rand() * 0x5f));
+    const end = ["\r\n", "\n", "\r\0"][Math.floor(rand() * 3)];
+    const bytes = new TextEncoder().encode(text + end);
+    const whole = new LineFramer().push(bytes);
+    const split = new LineFramer();
+    const one: string[] = [];
+    for (const b of bytes) one.push(...split.push(Uint8Array.of(b)).map((l) => l.text));
+    assert.deepEqual(whole.map((l) => l.text), one, JSON.stringify(text + end));
+  }
+  // Held input before it: the read is framed as ever (here, the end of a line cut by the read).
+  const f = new LineFramer();
+  assert.deepEqual(f.push(new TextEncoder().encode("loo")), []);
+  assert.deepEqual(f.push(new TextEncoder().encode("k\r\n")).map((l) => l.text), ["look"]);
+  // A CR at a read's end waits for its LF; the LF alone ends nothing more.
+  assert.deepEqual(f.push(new TextEncoder().encode("say hi\r")).map((l) => l.text), ["say hi"]);
+  assert.deepEqual(f.push(new TextEncoder().encode("\n")).map((l) => l.text), []);
+  assert.deepEqual(f.push(new TextEncoder().encode("x\r\n")).map((l) => l.text), ["x"]);
+  // Over the cap: framed the slow way, truncated.
+  const capped = new LineFramer({ maxLineBytes: 4 }).push(new TextEncoder().encode("abcdef\r\n"));
+  assert.deepEqual(capped.map((l) => [l.text, l.truncated]), [["abcd", true]]);
+});
