@@ -23,7 +23,7 @@ function player(id: string, flags: string[] = ["player"]): DbObject {
   };
 }
 
-async function setup(online: string[]) {
+async function setup(online: string[], announceJoins?: number) {
   const kv = await memoryPluginKv("channels");
   const store = new ChannelStore(kv.kv);
   const sent: [string, Outbound][] = [];
@@ -40,6 +40,7 @@ async function setup(online: string[]) {
     historyLimit: () => 3,
     onChange: () => {},
     defaultAlias: (lower) => lower === "ooc" ? "o" : undefined,
+    ...(announceJoins === undefined ? {} : { announceJoins: () => announceJoins }),
   });
   return { kv, store, svc, sent };
 }
@@ -265,6 +266,47 @@ Deno.test("channels: a default channel's alias, and joining again keeps the alia
     assert.equal((await t.svc.join(player("2"), "OOC", "chat")).alias, "chat");
     // Joining again without an alias (the web client's Join button) is no error.
     assert.equal((await t.svc.join(player("2"), "OOC")).alias, "chat");
+  } finally {
+    t.kv.close();
+  }
+});
+
+Deno.test("channels: joins and leaves are announced only on channels up to announceJoins members", async () => {
+  const t = await setup(["1", "2", "3", "4"], 2);
+  try {
+    await t.svc.create(player("9", ["player", "admin"]), "Public", {});
+    const joined = () => t.sent.filter(([, o]) => /has (joined|left) this channel/.test(o.msg));
+    await t.svc.join(player("1"), "public");
+    await t.svc.join(player("2"), "public");
+    assert.deepEqual(joined().map(([id]) => id), ["1", "1", "2"], "up to 2 members: announced");
+    t.sent.length = 0;
+    await t.svc.join(player("3"), "public");
+    await t.svc.leave(player("2"), "public");
+    assert.deepEqual(joined(), [], "3 members: neither the join nor the leave");
+    await t.svc.leave(player("3"), "public");
+    assert.deepEqual(joined().map(([id]) => id), ["1", "3"], "back to 2: announced again");
+    // Talk still reaches everyone, whatever the size.
+    t.sent.length = 0;
+    await t.svc.join(player("4"), "public");
+    await t.svc.talk(player("1"), t.svc.byName("Public")!, "hi");
+    assert.equal(t.sent.filter(([, o]) => /says/.test(o.msg)).length, 2, "members 1 and 4");
+  } finally {
+    t.kv.close();
+  }
+});
+
+Deno.test("channels: the talk pattern is made from the aliases in use, counted as players join and leave", async () => {
+  const t = await setup(["1", "2"]);
+  try {
+    await t.svc.create(player("9", ["player", "admin"]), "Public", {});
+    await t.svc.join(player("1"), "public", "pub");
+    await t.svc.join(player("2"), "public", "pp");
+    assert.deepEqual([...t.store.aliasUse].sort(), [["pp", 1], ["pub", 1]]);
+    await t.svc.join(player("2"), "public", "pub");
+    assert.deepEqual([...t.store.aliasUse], [["pub", 2]], "a changed alias moves its count");
+    await t.svc.leave(player("1"), "public");
+    await t.svc.forget("2");
+    assert.equal(t.store.aliasUse.size, 0);
   } finally {
     t.kv.close();
   }

@@ -236,8 +236,7 @@ export function talkCommands(
   svc: ChannelService,
   world: Pick<PluginWorld, "getMany">,
 ): CommandSpec[] {
-  const aliases = new Set<string>();
-  for (const mine of svc.store.aliases.values()) for (const a of mine.keys()) aliases.add(a);
+  const aliases = svc.store.aliasUse;
   const names = [...svc.store.channels.values()].map((c) => c.name.toLowerCase());
   const out: CommandSpec[] = [];
   if (aliases.size) {
@@ -245,7 +244,7 @@ export function talkCommands(
       name: "+chan-talk",
       guests: true,
       pattern: new RegExp(
-        `^(${[...aliases].sort().map(escapeRe).join("|")})(?:\\s+([\\s\\S]*))?$`,
+        `^(${[...aliases.keys()].sort().map(escapeRe).join("|")})(?:\\s+([\\s\\S]*))?$`,
         "i",
       ),
       category: "channels",

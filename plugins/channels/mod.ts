@@ -5,7 +5,7 @@
  */
 import { type PluginContext, type PluginModule, stripColour } from "../../src/plugins/mod.ts";
 import { ChannelStore } from "./store.ts";
-import { ChannelService, playerCheck } from "./service.ts";
+import { ChannelService, DEFAULT_ANNOUNCE_JOINS, playerCheck } from "./service.ts";
 import { channelCommands, talkCommands } from "./commands.ts";
 import { channelRoutes, PREFIX } from "./routes.ts";
 import { CHANNELS_API } from "./api.ts";
@@ -44,6 +44,10 @@ const plugin: PluginModule = {
       },
       onChange: () => {
         if (ctx.active) refreshTalk();
+      },
+      announceJoins: () => {
+        const n = Number(ctx.config.announceJoins);
+        return Number.isInteger(n) && n >= 0 ? n : DEFAULT_ANNOUNCE_JOINS;
       },
       defaultAlias: (lower) => defaults().find((d) => d.name.toLowerCase() === lower)?.alias,
     });

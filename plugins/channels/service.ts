@@ -31,6 +31,9 @@ export const MAX_HEADER = 64;
 /** Longest message. */
 export const MAX_MESSAGE = 4000;
 
+/** Default of `plugins.channels.announceJoins`: the most members a join is announced to. */
+export const DEFAULT_ANNOUNCE_JOINS = 100;
+
 /** Members above which one scan of the player index beats reading each member. */
 const SCAN_ABOVE = 1000;
 
@@ -74,6 +77,13 @@ export interface ChannelDeps {
   historyLimit: () => number;
   /** Called after channels or aliases change. */
   onChange: () => void;
+  /**
+   * Joins and leaves are announced on a channel of at most this many members
+   * (`plugins.channels.announceJoins`): on a larger one each would reach everyone on it, so a
+   * storm of new players (each joining the default channels) would cost in proportion to who is
+   * online. 0: never.
+   */
+  announceJoins?: () => number;
   /** The alias a default channel gives joiners (by lower-cased name), when configured. */
   defaultAlias?: (lowerName: string) => string | undefined;
 }
@@ -311,7 +321,7 @@ export class ChannelService {
     }
     const was = this.isMember(ch, actor.id);
     await this.d.store.join(ch.name.toLowerCase(), actor.id, a);
-    if (!was) {
+    if (!was && this.#announces(ch)) {
       this.#system(
         ch,
         `${ch.masking ? "Someone" : this.d.players.displayName(actor)} has joined this channel.`,
@@ -329,10 +339,12 @@ export class ChannelService {
         `You are not on a channel called ${String(ref).trim().slice(0, 40)}.`,
       );
     }
-    this.#system(
-      ch,
-      `${ch.masking ? "Someone" : this.d.players.displayName(actor)} has left this channel.`,
-    );
+    if (this.#announces(ch)) {
+      this.#system(
+        ch,
+        `${ch.masking ? "Someone" : this.d.players.displayName(actor)} has left this channel.`,
+      );
+    }
     await this.d.store.leave(ch.name.toLowerCase(), actor.id);
     this.d.onChange();
     return ch;
@@ -501,6 +513,12 @@ export class ChannelService {
     const members = this.d.store.members.get(ch.name.toLowerCase());
     if (!members) return [];
     return [...members.keys()].filter((id) => this.d.players.isConnected(id));
+  }
+
+  /** True when a join or leave on `ch` is announced (see `announceJoins`). */
+  #announces(ch: Channel): boolean {
+    const limit = this.d.announceJoins?.() ?? DEFAULT_ANNOUNCE_JOINS;
+    return (this.d.store.members.get(ch.name.toLowerCase())?.size ?? 0) <= limit;
   }
 
   #system(ch: Channel, text: string): void {

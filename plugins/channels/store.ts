@@ -50,6 +50,11 @@ export class ChannelStore {
   readonly members = new Map<string, Map<string, Membership>>();
   /** Player id → alias → lower-cased channel name. */
   readonly aliases = new Map<string, Map<string, string>>();
+  /**
+   * Every alias in use → how many players use it: the talk commands are made from its keys, so a
+   * join looks at the aliases in use, not at every player's.
+   */
+  readonly aliasUse = new Map<string, number>();
   #seq = 0;
 
   constructor(private readonly kv: PluginKv) {}
@@ -59,6 +64,7 @@ export class ChannelStore {
     this.channels.clear();
     this.members.clear();
     this.aliases.clear();
+    this.aliasUse.clear();
     for await (const e of this.kv.list<Channel>(chanKeys.channels(), { limit: MAX_LOAD })) {
       this.channels.set(e.value.name.toLowerCase(), e.value);
       this.members.set(e.value.name.toLowerCase(), new Map());
@@ -197,7 +203,15 @@ export class ChannelStore {
     chan.set(player, m);
     let mine = this.aliases.get(player);
     if (!mine) this.aliases.set(player, mine = new Map());
+    if (!mine.has(m.alias)) this.aliasUse.set(m.alias, (this.aliasUse.get(m.alias) ?? 0) + 1);
     mine.set(m.alias, lower);
+  }
+
+  #dropAlias(mine: Map<string, string>, alias: string): void {
+    if (!mine.delete(alias)) return;
+    const n = (this.aliasUse.get(alias) ?? 1) - 1;
+    if (n > 0) this.aliasUse.set(alias, n);
+    else this.aliasUse.delete(alias);
   }
 
   #forget(lower: string, player: string): void {
@@ -205,8 +219,8 @@ export class ChannelStore {
     this.members.get(lower)?.delete(player);
     const mine = this.aliases.get(player);
     if (!mine) return;
-    if (m && mine.get(m.alias) === lower) mine.delete(m.alias);
-    for (const [a, c] of mine) if (c === lower) mine.delete(a);
+    if (m && mine.get(m.alias) === lower) this.#dropAlias(mine, m.alias);
+    for (const [a, c] of mine) if (c === lower) this.#dropAlias(mine, a);
     if (!mine.size) this.aliases.delete(player);
   }
 }
