@@ -1,7 +1,8 @@
 /**
  * The import graph of src/ and plugins/: no cycles (type-only imports and re-exports count),
- * and plugins reach the engine only through the SDK (src/plugins/mod.ts) and the test kit
- * (src/plugins/testing.ts). The graph is Deno's own (`deno info --json`), so every import
+ * plugins reach the engine only through the SDK (src/plugins/mod.ts) and the test kit
+ * (src/plugins/testing.ts), and the hub and telnet's protocol and client code import nothing of
+ * each other. The graph is Deno's own (`deno info --json`), so every import
  * form and path resolves exactly as the runtime resolves it.
  */
 import { assert, assertEquals } from "./assert.ts";
@@ -122,6 +123,24 @@ function pluginViolations(graph: Map<string, Set<string>>): string[] {
   return out.sort();
 }
 
+/**
+ * Imports across the hub and telnet: the hub imports nothing of src/telnet/, and the telnet
+ * protocol and client code nothing of src/hub/ (the sidecar process may read the link's wire
+ * format and header from the hub, so both ends of the link share one definition).
+ */
+function layerViolations(graph: Map<string, Set<string>>): string[] {
+  const out: string[] = [];
+  for (const [from, deps] of graph) {
+    for (const to of deps) {
+      const hubToTelnet = from.startsWith("src/hub/") && to.startsWith("src/telnet/");
+      const telnetToHub = /^src\/telnet\/(protocol|client)\//.test(from) &&
+        to.startsWith("src/hub/");
+      if (hubToTelnet || telnetToHub) out.push(`${from} -> ${to}`);
+    }
+  }
+  return out.sort();
+}
+
 const graph = await importGraph();
 
 Deno.test("import graph: every file of src/ and plugins/ is in it", () => {
@@ -170,13 +189,25 @@ Deno.test("import graph: only src/config reads the process environment", async (
   );
 });
 
-Deno.test("import graph: the checks catch a cycle and a plugin past the door", () => {
+Deno.test("import graph: the hub imports nothing of telnet, telnet's protocol and client nothing of the hub", () => {
+  const violations = layerViolations(graph);
+  assert(violations.length === 0, `imports across the layers:\n  ${violations.join("\n  ")}`);
+});
+
+Deno.test("import graph: the checks catch a cycle, a plugin past the door and a layer crossed", () => {
   const g = new Map<string, Set<string>>([
     ["src/a.ts", new Set(["src/b.ts"])],
     ["src/b.ts", new Set(["src/a.ts"])],
     ["src/c.ts", new Set(["src/c.ts"])],
     ["plugins/x/mod.ts", new Set(["src/plugins/mod.ts", "src/plugins/kv.ts"])],
+    ["src/hub/hub.ts", new Set(["src/telnet/protocol/lines.ts"])],
+    ["src/telnet/client/outbox.ts", new Set(["src/hub/types.ts"])],
+    ["src/telnet/sidecar/mux_client.ts", new Set(["src/hub/carriers/mux_wire.ts"])],
   ]);
   assertEquals(cycles(g), [["src/a.ts", "src/b.ts"], ["src/c.ts"]]);
   assertEquals(pluginViolations(g), ["plugins/x/mod.ts -> src/plugins/kv.ts"]);
+  assertEquals(layerViolations(g), [
+    "src/hub/hub.ts -> src/telnet/protocol/lines.ts",
+    "src/telnet/client/outbox.ts -> src/hub/types.ts",
+  ]);
 });
