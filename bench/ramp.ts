@@ -193,7 +193,7 @@ export async function runRampBench(
       entry: "src/supervisor/main.ts",
       config: {
         server: { maxConnections: 0, maxConnectionsPerIp: 0 },
-        game: { idleTimeout: 0, maxPlayers: 0, playerStart: `#${gate}` },
+        game: { idleTimeout: 0, maxPlayers: 0, registrationsPerHour: 0, playerStart: `#${gate}` },
       },
     });
     await waitHealthy(srv.base, () => false, () => srv!.output(), 60_000);
