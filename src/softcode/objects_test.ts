@@ -35,6 +35,11 @@ Deno.test("softcode objects: names, numbers, places and contents", () => {
     "1 1 0",
   );
   assert.equal(as("[pmatch(ali)] [pmatch(nobody)]"), `#${alice} #-1 NO MATCH`);
+  // TinyMUX 2.12's words for an object not found, which packages compare against.
+  assert.equal(
+    as("[controls(nosuch,me)]|[controls(me,nosuch)]|[nearby(nosuch,me)]|[findable(me,nosuch)]"),
+    "#-1 NOT FOUND (ARG1)|#-1 NOT FOUND (ARG2)|#-1 NOT FOUND (ARG1)|#-1 NOT FOUND (ARG2)",
+  );
   assert.equal(as("[first(version())] [mudname()]"), "MUX TestMUSH");
 });
 
@@ -51,6 +56,7 @@ Deno.test("softcode objects: attributes follow who may read and change them", ()
     "anyone|#-1 PERMISSION DENIED|#-1 PERMISSION DENIED",
   );
   assert.equal(as("[lattr(*wizard)]"), "PUBLIC");
+  assert.equal(as("[lattr(nosuch)]|[lattr(nosuch/*)]|[lattr(me/)]"), "#-1 NO MATCH|#-1 NO MATCH|");
   assert.equal(t.run("[lattr(me)]"), "PRIVATE PUBLIC SECRET");
   assert.equal(as("[set(box,NOTE:changed)][get(box/NOTE)]"), "changed");
   assert.equal(as("[set(*wizard,PUBLIC:defaced)]"), "#-1 PERMISSION DENIED");

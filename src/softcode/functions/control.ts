@@ -7,7 +7,7 @@ import { EV, EVAL_ARG, type Frame, type FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 import { sepOf, splitList } from "../list.ts";
 import { bool, isReal, toInt, toReal, truthy } from "../numbers.ts";
-import { found, matchError, matchThing, parseObjAttr } from "../match.ts";
+import { found, matchError, matchThing, NOTHING, parseObjAttr } from "../match.ts";
 import { upperAscii } from "../compile.ts";
 import type { SoftAttr } from "../ports.ts";
 import { toWire } from "../markup.ts";
@@ -249,8 +249,10 @@ export const controlFunctions: FunctionDef[] = [
     const p = parseObjAttr(ev.ports.world, f.executor, args[0]);
     const ref = p.slash ? args[0].slice(0, args[0].indexOf("/")) : args[0];
     const r = p.slash ? (p.id ?? "#-1") : matchThing(ev.ports.world, f.executor, ref);
-    if (!found(r)) return matchError(r);
-    const pattern = p.slash && p.attr ? p.attr : "*";
+    // MUX's lattr() says NO MATCH where others say NOT FOUND; `me/` names no attribute.
+    if (!found(r)) return r === NOTHING ? "#-1 NO MATCH" : matchError(r);
+    const pattern = p.slash ? p.attr : "*";
+    if (!pattern) return "";
     const names = ev.ports.attributes.names(r);
     const out: string[] = [];
     let len = 0;

@@ -471,9 +471,9 @@ export const objectFunctions: FunctionDef[] = [
   }),
   define("controls", 2, 2, (ev, f, args) => {
     const a = thing(ev, f, args[0]);
-    if (typeof a === "string") return "#-1 ARG1 NOT FOUND";
+    if (typeof a === "string") return "#-1 NOT FOUND (ARG1)";
     const b = thing(ev, f, args[1]);
-    if (typeof b === "string") return "#-1 ARG2 NOT FOUND";
+    if (typeof b === "string") return "#-1 NOT FOUND (ARG2)";
     return bool(ev.ports.access.controls(a, b));
   }),
   define("isdbref", 0, 1, (ev, _f, args) => {
@@ -515,9 +515,9 @@ export const objectFunctions: FunctionDef[] = [
   }, { parse: 1 }),
   define("findable", 2, 2, (ev, f, args) => {
     const a = thing(ev, f, args[0]);
-    if (typeof a === "string") return "#-1 ARG1 NOT FOUND";
+    if (typeof a === "string") return "#-1 NOT FOUND (ARG1)";
     const b = thing(ev, f, args[1]);
-    if (typeof b === "string") return "#-1 ARG2 NOT FOUND";
+    if (typeof b === "string") return "#-1 NOT FOUND (ARG2)";
     return bool(ev.ports.access.controls(a, b) || !b.flags.includes("unfindable"));
   }),
   define("subj", 1, 1, (ev, f, args) => pron(ev, f, args, "s")),
@@ -536,9 +536,9 @@ export const objectFunctions: FunctionDef[] = [
   }),
   define("nearby", 2, 2, (ev, f, args) => {
     const a = thing(ev, f, args[0]);
-    if (typeof a === "string") return "#-1 ARG1 NOT FOUND";
+    if (typeof a === "string") return "#-1 NOT FOUND (ARG1)";
     const b = thing(ev, f, args[1]);
-    if (typeof b === "string") return "#-1 ARG2 NOT FOUND";
+    if (typeof b === "string") return "#-1 NOT FOUND (ARG2)";
     const near = a.location === b.location || a.location === b.id || b.location === a.id;
     return bool(near);
   }),
