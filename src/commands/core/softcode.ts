@@ -9,7 +9,6 @@ import { EV, TOP_FLAGS } from "../../softcode/mod.ts";
 import { scanTo } from "../../softcode/scan.ts";
 import { AMBIGUOUS, found, matchThing } from "../../softcode/match.ts";
 import { toWire } from "../../softcode/markup.ts";
-import { splitList } from "../../softcode/list.ts";
 
 /** Flags a command's `=`-separated arguments are evaluated with (MUX's process_cmdent). */
 const ARG_FLAGS = EV.EVAL | EV.STRIP_CURLY | EV.FCHECK | EV.TOP;
@@ -57,11 +56,14 @@ function pemit(u: CommandSdk, evaluateMessage: boolean): void {
   const { lhs, rhs } = splitEquals(u.cmd.args);
   if (rhs === null || !lhs) throw new CommandError("Usage: @pemit <what>=<message>");
   const who = evaluate(u, lhs, ARG_FLAGS);
-  const message = evaluateMessage ? evaluate(u, rhs, ARG_FLAGS) : rhs;
-  const msg = evaluateMessage ? toWire(message) : message;
+  // Unevaluated text goes out as typed too: its %r and %xr are shown, not read by the renderer.
+  const msg = toWire(evaluateMessage ? evaluate(u, rhs, ARG_FLAGS) : rhs);
   const sc = u.softcode;
   const contents = u.cmd.switches.includes("contents");
-  const names = u.cmd.switches.includes("list") ? splitList(who, " ") : [who];
+  // MUX's list takes commas as well as spaces between names (`Bob, Carol`).
+  const names = u.cmd.switches.includes("list")
+    ? who.split(/[\s,]+/).filter((n) => n !== "")
+    : [who];
   for (const name of names) {
     const r = matchThing(sc.ports.world, u.me.id, name);
     if (r === AMBIGUOUS) {
@@ -78,7 +80,8 @@ function pemit(u: CommandSdk, evaluateMessage: boolean): void {
     }
     const target = sc.ports.world.object(r)!;
     if (contents) {
-      if (!sc.ports.access.controls(u.me, target)) {
+      // As @remit: the room the actor is in, or what it controls.
+      if (r !== u.me.location && !sc.ports.access.controls(u.me, target)) {
         u.send("Permission denied.");
         continue;
       }
@@ -120,8 +123,8 @@ must be near you (here, carried, or this room) or something you control. Both si
 evaluated as softcode (MUX's rules), unless /noeval is given for the message.
 
 Switches:
-  /list       <what> is a list of targets separated by spaces
-  /contents   everyone inside <what> (a room you control)
+  /list       <what> is a list of targets separated by spaces or commas
+  /contents   everyone inside <what> (the room you are in, or one you control)
   /noeval     the message is not evaluated
   /object     accepted for MUX compatibility (targets are objects already)
 

@@ -23,10 +23,22 @@ Deno.test("softcode commands: think evaluates; @pemit reaches what is near or co
     assert.equal(w.hub.last(a.obj.id)?.msg, "both 2");
     assert.equal(w.hub.last(b.obj.id)?.msg, "both 2");
 
-    await w.run(a.conn, "@npemit Bob=raw [add(1,1)]");
-    assert.equal(w.hub.last(b.obj.id)?.msg, "raw [add(1,1)]");
-    await w.run(a.conn, "@pemit/noeval Bob=also [raw]");
-    assert.equal(w.hub.last(b.obj.id)?.msg, "also [raw]");
+    await w.run(a.conn, "@pemit/list me, Bob=commas [add(1,1)]");
+    assert.equal(w.hub.last(a.obj.id)?.msg, "commas 2");
+    assert.equal(w.hub.last(b.obj.id)?.msg, "commas 2");
+
+    // Unevaluated text is shown as typed: the renderer reads no %r or %xr in it (wire form).
+    await w.run(a.conn, "@npemit Bob=raw [add(1,1)] %r %xr");
+    assert.equal(w.hub.last(b.obj.id)?.msg, "raw [add(1,1)] %%r %%xr");
+    await w.run(a.conn, "@pemit/noeval Bob=also [raw] %t");
+    assert.equal(w.hub.last(b.obj.id)?.msg, "also [raw] %%t");
+
+    // /contents of the room one stands in, as @remit; a room far away needs control.
+    await w.run(a.conn, "@pemit/contents here=to the room");
+    assert.equal(w.hub.last(b.obj.id)?.msg, "to the room");
+    assert.deepEqual(await w.run(a.conn, `@pemit/contents #${room.id}=far`), [
+      "You are too far away to do that.",
+    ]);
     // The `=` inside brackets does not split the command.
     await w.run(a.conn, "@pemit [setq(0,Bob=x)][first(%q0,=)]=split ok");
     assert.equal(w.hub.last(b.obj.id)?.msg, "split ok");
