@@ -15,6 +15,7 @@ export function carriedState(
     colourMode: colour ? "auto" : "off",
     colour,
     gmcpClient: null,
+    gmcpSupports: null,
     errors: 0,
     telnet: {
       options: [],

@@ -21,6 +21,7 @@ import {
 import type { ColourDepth } from "../../text/colour.ts";
 import type { ClientLimits } from "./limits.ts";
 import { charName, helloClient, roomInfo } from "./gmcp_relay.ts";
+import { applySupports, gmcpWanted, supportedModules, supportsOp } from "./gmcp_supports.ts";
 import type { FrameObject, HubInput } from "./hub_frames.ts";
 import type { HubDialer, HubEvents, HubPort } from "./hub_port.ts";
 import { HubSession, type ResumeProgress, type SessionPlayer } from "./hub_session.ts";
@@ -56,6 +57,8 @@ export interface ClientState {
   /** Whether output gets ANSI colour (the sidecar renders its own notices by it). */
   colour: boolean;
   gmcpClient: string | null;
+  /** GMCP modules the client announced (`Core.Supports`, lower-cased); null: never did. */
+  gmcpSupports: string[] | null;
   errors: number;
   telnet: TelnetSessionState;
   /** Typed lines not yet read by the hub. */
@@ -118,6 +121,8 @@ export class TelnetClient implements HubEvents {
   #frozen = false;
   #errors = 0;
   #gmcpClient: string | null = null;
+  /** What `Core.Supports` asked for (lower-cased modules); null: every package goes. */
+  #supports: Set<string> | null = null;
   /** When the telnet client connected, and last typed a line (ms since epoch). */
   readonly #connectedAt: number;
   #lastInput: number;
@@ -184,6 +189,7 @@ export class TelnetClient implements HubEvents {
       this.#colour = state.colour;
       this.#depth = null;
       this.#gmcpClient = state.gmcpClient;
+      this.#supports = state.gmcpSupports === null ? null : new Set(state.gmcpSupports);
       this.#errors = state.errors;
       for (const line of state.lines) this.#outbox.push(line);
     }
@@ -275,6 +281,7 @@ export class TelnetClient implements HubEvents {
       colourMode: this.#colourMode,
       colour: this.#colour,
       gmcpClient: this.#gmcpClient,
+      gmcpSupports: this.#supports === null ? null : [...this.#supports],
       errors: this.#errors,
       telnet: this.#session.snapshot(),
       lines: this.#outbox.lines(),
@@ -288,6 +295,7 @@ export class TelnetClient implements HubEvents {
     // After the hub's own "shutting down" line (a stop stops the sidecar too), a second one
     // would only repeat it.
     if (!this.#hub.toldStopping) this.#say(NOTICES.shutdown);
+    this.#goodbye(NOTICES.shutdown);
     await this.close();
   }
 
@@ -382,11 +390,35 @@ export class TelnetClient implements HubEvents {
     }
   }
 
+  /** A GMCP message from the client: the Core package's requests; anything else is ignored. */
   #gmcp(pkg: string, data: unknown): void {
+    const op = supportsOp(pkg);
+    if (op !== null) {
+      const modules = supportedModules(data);
+      if (modules === null) return;
+      const held = this.#supports === null ? null : [...this.#supports];
+      this.#supports = new Set(applySupports(held, op, modules));
+      this.#ctx.changed?.(this, "soon");
+      return;
+    }
+    if (pkg.toLowerCase() === "core.ping") {
+      this.#session.sendGmcp("Core.Ping");
+      return;
+    }
     const client = helloClient(pkg, data);
     if (client === null) return;
     this.#gmcpClient = client;
     if (this.#session.clientName === null) this.#sendClientInfo();
+  }
+
+  /** Sends a GMCP message when GMCP is on and the client asked for its package (or for all). */
+  #sendGmcp(pkg: string, data?: unknown): void {
+    if (gmcpWanted(this.#supports, pkg)) this.#session.sendGmcp(pkg, data);
+  }
+
+  /** `Core.Goodbye` before the connection ends for good (never at a handover). */
+  #goodbye(reason: string): void {
+    this.#session.sendGmcp("Core.Goodbye", reason);
   }
 
   #line(text: string): void {
@@ -408,6 +440,7 @@ export class TelnetClient implements HubEvents {
     if (this.#hub.phase !== "ready" && /^\s*quit\s*$/i.test(text)) {
       // Nothing to tell the hub while it is away.
       this.#say("Goodbye!");
+      this.#goodbye("Goodbye!");
       this.close();
       return;
     }
@@ -448,8 +481,9 @@ export class TelnetClient implements HubEvents {
   }
 
   /** The hub ended the session for good: its last words, then the socket closes. */
-  hubEnded(): void {
+  hubEnded(_code: number, reason: string): void {
     this.#hub.final();
+    this.#goodbye(reason || "Goodbye!");
     this.close();
   }
 
@@ -467,10 +501,8 @@ export class TelnetClient implements HubEvents {
       this.#decideColour();
       this.#ctx.changed?.(this, "soon");
     }
-    if (f.type === "room" && this.#session.gmcp) {
-      this.#session.sendGmcp("Room.Info", roomInfo(f.data));
-    }
-    if (f.gmcp !== undefined && this.#session.gmcp) {
+    if (f.type === "room" && this.#session.gmcp) this.#sendGmcp("Room.Info", roomInfo(f.data));
+    if (f.gmcp !== undefined && this.#session.gmcp && this.#wantsForwarded(f.gmcp)) {
       const gmcp = this.#ctx.memo.gmcp(f.gmcp, this.#colour);
       if (gmcp !== null) this.#session.sendBytes(gmcp);
     }
@@ -495,8 +527,14 @@ export class TelnetClient implements HubEvents {
   #sessionFrame(data: Record<string, unknown>, player: SessionPlayer | null): void {
     this.#colourMode = colourModeOf(data.colour);
     this.#decideColour();
-    if (player) this.#session.sendGmcp("Char.Name", charName(player.name));
+    if (player) this.#sendGmcp("Char.Name", charName(player.name));
     this.#ctx.changed?.(this, "now");
+  }
+
+  /** True when a frame's GMCP form (`[package, payload]`) is of a package the client wants. */
+  #wantsForwarded(gmcp: unknown): boolean {
+    return Array.isArray(gmcp) && typeof gmcp[0] === "string" &&
+      gmcpWanted(this.#supports, gmcp[0]);
   }
 
   #sendClientInfo(): void {

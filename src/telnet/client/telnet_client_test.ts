@@ -155,3 +155,59 @@ Deno.test("telnet client: typed lines go as fast as the pace allows, the hub's a
   assert.deepEqual(ports[0].lines, typed);
   assert.equal(written[0].length, 0);
 });
+
+/** A GMCP message as a client sends it: `IAC SB GMCP <text> IAC SE`. */
+function gmcpIn(text: string): Uint8Array {
+  return new Uint8Array([255, 250, 201, ...new TextEncoder().encode(text), 255, 240]);
+}
+
+Deno.test("telnet client: Core.Supports filters the GMCP sent; Core.Ping is answered; a restart keeps the list", async () => {
+  const { clients: [c], written, input, text } = await clients(1);
+  input[0].data(new Uint8Array([255, 253, 201]));
+  const room = frame("Hall", { type: "room", id: "5", name: "Hall", exits: [] });
+  const chan = {
+    telnetParts: () => ({ msg: "[Pub] hi", data: {}, gmcp: ["Comm.Channel.Text", {}] }),
+  };
+  written[0].length = 0;
+  // Never announced: every package goes (TinTin++, scripts).
+  c.hubFrame(room);
+  c.hubFrame(chan);
+  assert.match(text(0), /Room\.Info/);
+  assert.match(text(0), /Comm\.Channel\.Text/);
+  input[0].data(gmcpIn('Core.Supports.Set ["Room 1"]'));
+  written[0].length = 0;
+  c.hubFrame(room);
+  c.hubFrame(chan);
+  assert.match(text(0), /Room\.Info/);
+  assert.doesNotMatch(text(0), /Comm\.Channel/);
+  assert.match(text(0), /\[Pub\] hi/, "the line itself is shown all the same");
+  input[0].data(gmcpIn('Core.Supports.Add ["Comm.Channel 1"]'));
+  input[0].data(gmcpIn('Core.Supports.Remove ["Room 1"]'));
+  written[0].length = 0;
+  c.hubFrame(room);
+  c.hubFrame(chan);
+  assert.doesNotMatch(text(0), /Room\.Info/);
+  assert.match(text(0), /Comm\.Channel\.Text/);
+  written[0].length = 0;
+  input[0].data(gmcpIn("Core.Ping 120"));
+  assert.deepEqual(
+    written[0].flatMap((b) => [...b]),
+    [255, 250, 201, ...new TextEncoder().encode("Core.Ping"), 255, 240],
+  );
+  assert.deepEqual(c.state().gmcpSupports, ["comm.channel"]);
+  // Malformed payloads change nothing and never throw.
+  input[0].data(gmcpIn("Core.Supports.Add {not json"));
+  input[0].data(gmcpIn('Core.Supports.Add {"Room": 1}'));
+  input[0].data(gmcpIn('Core.Supports.Set "Room 1"'));
+  assert.deepEqual(c.state().gmcpSupports, ["comm.channel"]);
+  const { clients: [again] } = await clients(1, c.state());
+  assert.deepEqual(again.state().gmcpSupports, ["comm.channel"]);
+});
+
+Deno.test("telnet client: Core.Goodbye when the hub ends the session", async () => {
+  const { clients: [c], written, input, text } = await clients(1);
+  input[0].data(new Uint8Array([255, 253, 201]));
+  written[0].length = 0;
+  c.hubEnded(1000, "Goodbye!");
+  assert.match(text(0), /Core\.Goodbye "Goodbye!"/);
+});

@@ -24,6 +24,8 @@ import type { TelnetSessionState } from "../protocol/session.ts";
 import type { PendingLogin } from "../client/password_prompt.ts";
 import type { SessionPlayer } from "../client/hub_session.ts";
 import { MAX_FDS_PER_MESSAGE } from "./unix_fds.ts";
+import { MAX_SUPPORTED } from "../client/gmcp_supports.ts";
+import { MAX_GMCP_PACKAGE } from "../../text/gmcp_package.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -224,7 +226,8 @@ export function readClientState(x: unknown): ClientState | null {
     (password === null && x.password !== null) || !str(x.ip, 64) || !int(x.connectedAt) ||
     !int(x.lastInput) || !(x.token === null || str(x.token, 4096)) ||
     !COLOUR_MODES.has(x.colourMode as string) || typeof x.colour !== "boolean" ||
-    !(x.gmcpClient === null || str(x.gmcpClient, 64)) || !int(x.errors) ||
+    !(x.gmcpClient === null || str(x.gmcpClient, 64)) || !gmcpModules(x.gmcpSupports) ||
+    !int(x.errors) ||
     !Array.isArray(x.lines) || x.lines.length > 200 || !x.lines.every((l) => str(l, 8192))
   ) return null;
   return {
@@ -236,6 +239,8 @@ export function readClientState(x: unknown): ClientState | null {
     colourMode: x.colourMode as ColourMode,
     colour: x.colour,
     gmcpClient: x.gmcpClient as string | null,
+    // Absent in the state of a process from before Core.Supports: it had announced nothing.
+    gmcpSupports: (x.gmcpSupports ?? null) as string[] | null,
     errors: x.errors,
     telnet,
     lines: x.lines as string[],
@@ -244,6 +249,12 @@ export function readClientState(x: unknown): ClientState | null {
 }
 
 const COLOUR_MODES: ReadonlySet<string> = new Set(["auto", "on", "off"]);
+
+/** A client's announced GMCP modules as a state carries them: absent, null, or a short list. */
+function gmcpModules(x: unknown): boolean {
+  return x === undefined || x === null ||
+    (Array.isArray(x) && x.length <= MAX_SUPPORTED && x.every((m) => str(m, MAX_GMCP_PACKAGE)));
+}
 
 function readTelnetState(x: unknown): TelnetSessionState | null {
   if (!isObject(x)) return null;

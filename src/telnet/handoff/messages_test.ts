@@ -22,6 +22,7 @@ function state(over: Partial<ClientState> = {}): ClientState {
     colourMode: "auto",
     colour: true,
     gmcpClient: "Mudlet",
+    gmcpSupports: ["room", "comm.channel"],
     errors: 0,
     telnet: {
       options: [[201, 1], [256 + 31, 1]],
@@ -71,6 +72,12 @@ Deno.test("handoff: anything malformed is refused whole, never thrown", () => {
     { t: "state", sessions: [{ sid: 1, state: { ...state(), lines: [1] } }] },
     { t: "state", sessions: [{ sid: 1, state: { ...state(), telnet: { options: [[600, 1]] } } }] },
     { t: "state", sessions: [{ sid: 1, state: { ...state(), player: { id: 7 } } }] },
+    { t: "state", sessions: [{ sid: 1, state: { ...state(), gmcpSupports: "room" } }] },
+    { t: "state", sessions: [{ sid: 1, state: { ...state(), gmcpSupports: [7] } }] },
+    {
+      t: "state",
+      sessions: [{ sid: 1, state: { ...state(), gmcpSupports: Array(65).fill("room") } }],
+    },
     { t: "end", sids: [1, -2] },
     { t: "end", sids: [1.5] },
     { t: "bye" },
@@ -79,6 +86,9 @@ Deno.test("handoff: anything malformed is refused whole, never thrown", () => {
   assert.equal(decodeMessage(new Uint8Array([0xff, 0xfe, 0x7b])), null);
   assert.equal(decodeMessage(new TextEncoder().encode("{not json")), null);
   assert.equal(readClientState({ ...state(), telnet: { ...state().telnet, pending: 4 } }), null);
+  // A state from a process before Core.Supports: the client had announced nothing.
+  const { gmcpSupports: _, ...older } = state();
+  assert.equal(readClientState(older)?.gmcpSupports, null);
 });
 
 Deno.test("handoff: messages are packed under the size limit, every item once, in order", () => {
