@@ -14,6 +14,7 @@ import { attrPattern, BAD_NAME, canonicalAttrName } from "../../world/attributes
 import { canSeeAttr } from "../../world/attributes/access.ts";
 import { wrapText } from "../../text/colour.ts";
 import { CommandError } from "../errors.ts";
+import { EngineError } from "../../errors.ts";
 import { quote } from "../target.ts";
 
 /** Most destinations one `@cpattr` or `@mvattr` writes. */
@@ -192,8 +193,9 @@ Examples:
     category: "Softcode",
     help: `@mvattr <object>=<old>,<new>[,<copy1>...]
 
-Renames an attribute of an object you control (and copies it to each further name). When the
-old attribute may not be removed (locked, or a wizard attribute), it is copied and kept.
+Renames an attribute of an object you control (and copies it to each further name), flags
+and all. When the old attribute may not be removed (locked, or a wizard attribute), it is
+copied and kept.
 
 Example:
   @mvattr box=desc_old,desc_short`,
@@ -218,8 +220,17 @@ Example:
           copied++;
         } catch (e) {
           lines.push(`${name}: ${(e as Error).message}`);
+          continue;
+        }
+        // A move keeps the attribute's flags (MUX's does): a visual one stays readable, a
+        // no_command one stays out of $-commands. Those the actor may not set are left off.
+        for (const flag of source.flags) {
+          await u.attributes.setFlag(u.me, obj.id, name, flag, true).catch((e) => {
+            if (!(e instanceof EngineError)) throw e;
+          });
         }
       }
+      if (!lines.length) lines.push(`${oldName}: Not copied anywhere. Not cleared.`);
       if (copied) {
         try {
           await u.attributes.set(u.me, obj.id, oldName, "");

@@ -120,10 +120,21 @@ Deno.test("attributes: @wipe, @cpattr, @mvattr and @edit", async () => {
     assert.deepEqual(await w.run(a.conn, "@cpattr src=box/third"), ["Box/THIRD: Set."]);
     assert.match((await w.run(b.conn, "@cpattr Alice/src=me"))[0], /no attribute SRC you can see/);
 
+    await w.run(a.conn, "@set box/dst=visual");
+    await w.run(a.conn, "@set box/dst=no_command");
     assert.deepEqual(await w.run(a.conn, "@mvattr box=dst,moved,copy"), [
       "MOVED: Set.\nCOPY: Set.\nDST: Cleared.",
     ]);
     assert.equal(await names(box.id), "COPY MOVED SRC THIRD W");
+    // A move keeps the flags, as MUX's does (a visual attribute stays readable).
+    assert.deepEqual((await attrs.get(box.id, "MOVED"))?.flags.toSorted(), [
+      "no_command",
+      "visual",
+    ]);
+    assert.deepEqual((await attrs.get(box.id, "COPY"))?.flags.toSorted(), ["no_command", "visual"]);
+    assert.deepEqual(await w.run(a.conn, "@mvattr box=moved,moved"), [
+      "MOVED: Not copied anywhere. Not cleared.",
+    ]);
     assert.match((await w.run(a.conn, "@mvattr box=nope,x"))[0], /no attribute NOPE/);
 
     await w.run(a.conn, "&x1 box=hello world");
