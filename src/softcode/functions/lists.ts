@@ -296,14 +296,17 @@ export const listFunctions: FunctionDef[] = [
     if (w.length === 2) return `${w[0]} ${conj} ${w[1]}`;
     return w.slice(0, -1).join(osep) + `${punc} ${conj} ${w[w.length - 1]}`;
   }),
-  define("table", 1, 6, (_ev, _f, args) => {
-    const width = args[1] ? Math.max(1, toInt(args[1])) : 10;
-    const line = args[2] ? Math.max(1, toInt(args[2])) : 78;
+  define("table", 1, 6, (ev, _f, args) => {
+    // MUX: an empty width or line length is 0, out of range like a field wider than the line.
+    const width = args.length > 1 ? toInt(args[1]) : 10;
+    const line = args.length > 2 ? toInt(args[2]) : 78;
+    if (line < 1 || line > ev.lbuf || width < 1 || width > line) return "#-1 OUT OF RANGE";
     const sep = sepOf(args[3]);
     if (typeof sep !== "string") return sep.error;
     const osep = args[4] === undefined || args[4] === "" ? " " : args[4][0];
     const pad = args[5] || " ";
-    const cols = Math.max(1, Math.floor((line + 1) / (width + 1)));
+    // As many fields as the line holds, not counting their separators (TinyMUX 2.12's count).
+    const cols = Math.floor(line / width);
     const words = splitList(args[0], sep);
     const rows: string[] = [];
     for (let i = 0; i < words.length; i += cols) {

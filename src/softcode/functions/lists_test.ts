@@ -90,3 +90,19 @@ Deno.test("softcode lists: list() tells the enactor each result on its own line"
   t.run("[list(x|y,[ansi(r,##)]%%,|)]");
   assert.deepEqual(t.world.sent.map((s) => s.msg), ["%crx%cn%%", "%cry%cn%%"]);
 });
+
+Deno.test("softcode lists: table() fits as many fields as TinyMUX 2.12 does, or is out of range", () => {
+  const t = testSoftcode();
+  // Recorded on TinyMUX 2.12: fields a line holds are its length over their width.
+  assert.equal(
+    t.run("[table(a b c d e f,10,30)]"),
+    "a          b          c         \r\nd          e          f         ",
+  );
+  assert.equal(t.run("[table(a b c d e,3,10)]"), "a   b   c  \r\nd   e  ");
+  assert.equal(t.run("[table(a b c d,5,20,,-)]"), "a    -b    -c    -d    ");
+  assert.equal(t.run("[table(a b c)]"), "a          b          c         ");
+  for (const args of ["30,20", "0,20", "5,0", "-5,20", "10,8000", ",", "5,", ",12"]) {
+    assert.equal(t.run(`[table(a b c,${args})]`), "#-1 OUT OF RANGE", args);
+  }
+  assert.equal(t.run("[table(a b,10,7999)]"), "a          b         ");
+});
