@@ -332,7 +332,8 @@ export const listFunctions: FunctionDef[] = [
     words.forEach((w, i) => {
       if (i % per === 0) out += (i ? "\r\n" : "") + " ".repeat(indent);
       const cut = w.slice(0, width);
-      out += cut.padEnd(width);
+      // The last field of a full row is not padded (TinyMUX 2.12): no spaces before the break.
+      out += i % per === per - 1 ? cut : cut.padEnd(width);
     });
     return words.length ? out + "\r\n" : "";
   }),

@@ -106,3 +106,13 @@ Deno.test("softcode lists: table() fits as many fields as TinyMUX 2.12 does, or 
   }
   assert.equal(t.run("[table(a b,10,7999)]"), "a          b         ");
 });
+
+Deno.test("softcode lists: columns() pads every field but the last of a full row", () => {
+  const t = testSoftcode();
+  // Recorded on TinyMUX 2.12.
+  assert.equal(
+    t.run("[columns(a b c d e f g h,10,,5)]|"),
+    "     a         b         c         d         e         f         g\r\n     h         \r\n|",
+  );
+  assert.equal(t.run("[columns(a b c,10,,2)]|"), "  a         b         c         \r\n|");
+});
