@@ -281,7 +281,10 @@ async function startOn(
       config,
       kv,
       world: pluginWorld({ objects, presence, config }),
-      engine: pluginEngine({ config, root, commands: registered, soleWriter }, help),
+      engine: pluginEngine(
+        { config, root, commands: registered, soleWriter, functions: softcode.functions },
+        help,
+      ),
       players,
       deliver,
       web: pluginWeb,

@@ -320,3 +320,57 @@ Deno.test("help lists only what the reader may use; topics are not shown as comm
     await w.stop();
   }
 });
+
+Deno.test("help for softcode functions: help <function>, help functions, REST", async () => {
+  const w = await startPluginWorld(["Alice"]);
+  try {
+    const base = w.srv.base;
+    const alice = await w.login("Alice");
+    // `help ljust()` as MUX names it, and `help ljust` with no other topic of that name.
+    for (const typed of ["ljust()", "ljust", "LJUST()"]) {
+      const t = await alice.cmd(`help ${typed}`, isType("help"));
+      assertEquals([t.data.topic, t.data.section, t.data.source], [
+        "ljust()",
+        "functions",
+        "function",
+      ]);
+      const text = stripColour(t.msg);
+      assertMatch(text, /ljust\(<text>, <width>\[, <fill>\]\)/);
+      assertMatch(text, /> think ljust\(abc,6,\.\)\n\s+abc\.\.\./);
+      assertMatch(text, /Family: formatting/);
+    }
+    // A % in an example shows as written, not as a colour code or a line break.
+    const u = stripColour((await alice.cmd("help u()", isType("help"))).msg);
+    assertMatch(u, /> &DOUBLE me=mul\(%0,2\)/);
+    // An alias leads to its function; a command keeps its name (`help set` is @set).
+    assertEquals((await alice.cmd("help left()", isType("help"))).data.topic, "strtrunc()");
+    assertEquals((await alice.cmd("help set", isType("help"))).data.topic, "@set");
+    assertEquals((await alice.cmd("help set()", isType("help"))).data.topic, "set()");
+    // The index of functions by family, under MUX's names for it too.
+    for (const typed of ["functions", "function list"]) {
+      const idx = await alice.cmd(`help ${typed}`, isType("help"));
+      assertEquals(idx.data.topic, "functions");
+      const text = stripColour(idx.msg);
+      // Each family's line wraps to the reader's width; its functions are indented below it.
+      assertMatch(text, /Arithmetic: Numbers[^\n]*\n(?:\S[^\n]*\n)? {2}abs acos add /);
+      assertMatch(text, /Database: [^\n]*\n(?:\S[^\n]*\n)? {2}[^\n]*\bcontrols\b/);
+      // No line passes an 80-column reader's margin.
+      for (const line of text.split("\n")) assert(line.length <= 80, line);
+    }
+    // The main index shows Functions as a topic, not every function.
+    const main = await alice.cmd("help", isType("help"));
+    assert((main.data.topics as string[]).includes("functions"));
+    assert(!Object.values(main.data.sections as Record<string, string[]>).flat().includes("add()"));
+    // Over REST, the same topics.
+    const rest = await api(base, "GET", "/api/v1/help/ljust()");
+    assertEquals([rest.status, rest.body.source], [200, "function"]);
+    assertMatch(rest.body.content, /think ljust\(abc,6,\.\)/);
+    assertEquals((await api(base, "GET", "/api/v1/help/nosuchfn()")).status, 404);
+    // Staff may write a better text for a function: the database topic wins.
+    const root = await w.login("Root");
+    await root.cmd("+help/set ljust()=Our own words.", /created/);
+    assertEquals((await alice.cmd("help ljust", isType("help"))).data.source, "database");
+  } finally {
+    await w.stop();
+  }
+});

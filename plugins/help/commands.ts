@@ -12,7 +12,9 @@ export function helpCommands(db: HelpDb, topics: HelpTopics): CommandSpec[] {
   const slugOrFail = (raw: string) => {
     const s = toSlug(raw);
     if (!s) {
-      throw new CommandError("Topic names use a-z, 0-9, @, +, /, _ and - (up to 64 characters).");
+      throw new CommandError(
+        "Topic names use a-z, 0-9, @, +, /, _ and - (up to 64 characters), and () at the end for a function.",
+      );
     }
     return s;
   };

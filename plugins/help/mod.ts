@@ -23,6 +23,7 @@ const plugin: PluginModule = {
       }),
       registry: ctx.engine.help,
       commands: () => ctx.engine.commands(),
+      functions: ctx.engine.functionHelp,
       warn: (m) => ctx.log.warn(m),
     });
     await topics.reloadFiles();

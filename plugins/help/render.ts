@@ -82,17 +82,16 @@ export function hangColumns(text: string, width: number): string {
 }
 
 /**
- * One topic, framed, wrapped to the reader's width. A help file is Markdown, so its paragraphs
- * are reflowed; command help and topics written in game keep their line breaks (their lines are
- * laid out by hand, `%r` by `%r`).
+ * One topic, framed, wrapped to the reader's width. A help file (and a function's help, made as
+ * Markdown) has its paragraphs reflowed; command help and topics written in game keep their line
+ * breaks (their lines are laid out by hand, `%r` by `%r`).
  */
 export function renderTopic(entry: HelpEntry, width: number): string {
-  const text = markdownToMush(
-    entry.source === "file" ? joinSoftBreaks(entry.content) : entry.content,
-  );
+  const markdown = entry.source === "file" || entry.source === "function";
+  const text = markdownToMush(markdown ? joinSoftBreaks(entry.content) : entry.content);
   return [
     bar(`help: ${entry.name}`, width),
-    wrapText(entry.source === "file" ? hangColumns(text, width) : text, width),
+    wrapText(markdown ? hangColumns(text, width) : text, width),
     bar("", width),
   ].join("\n");
 }

@@ -4,7 +4,8 @@ import { ValidationError } from "../../src/plugins/mod.ts";
 /** Longest slug accepted. */
 export const MAX_SLUG = 64;
 
-const SLUG_RE = /^[a-z0-9@+_-][a-z0-9@+/_-]*$/;
+/** A function's topic ends in `()` (`add()`), as MUX names them. */
+const SLUG_RE = /^[a-z0-9@+_-][a-z0-9@+/_-]*(?:\(\))?$/;
 
 /** A typed topic name as a slug (trimmed, lower-cased, spaces as `-`), or null if invalid. */
 export function toSlug(raw: unknown): string | null {
@@ -21,7 +22,7 @@ export function mustSlug(raw: unknown): string {
   const s = toSlug(raw);
   if (!s) {
     throw new ValidationError(
-      `Invalid topic name: use 1-${MAX_SLUG} of a-z, 0-9, @, +, /, _ and - (no '..').`,
+      `Invalid topic name: use 1-${MAX_SLUG} of a-z, 0-9, @, +, /, _ and - (no '..'), and () at the end for a function.`,
     );
   }
   return s;

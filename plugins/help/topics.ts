@@ -1,10 +1,12 @@
 /**
- * The merged view of the three help sources. On the same slug the higher
- * priority wins: database 100, files 50, command help 10. Files are indexed
- * once and re-indexed on `+help/reload` or when plugins add or drop help.
+ * The merged view of the help sources. On the same slug the higher priority wins: database
+ * 100, files 50, command help 10, softcode functions 5. Files are indexed once and re-indexed
+ * on `+help/reload` or when plugins add or drop help. Function topics (`add()`) come from each
+ * function's own help; `help functions` lists them by family, the index does not.
  */
 import {
   checkLock,
+  type FunctionHelpView,
   type HelpSourcesView,
   isGuest,
   type LockSubject,
@@ -14,13 +16,14 @@ import { type HelpFolder, readHelpFolder } from "./files.ts";
 import { toSection, toSlug } from "./slug.ts";
 
 /** Where a topic came from. */
-export type HelpSource = "database" | "file" | "command";
+export type HelpSource = "database" | "file" | "command" | "function";
 
 /** Priority of each source. */
 export const PRIORITY: Readonly<Record<HelpSource, number>> = {
   database: 100,
   file: 50,
   command: 10,
+  function: 5,
 };
 
 /** A resolved topic. */
@@ -73,7 +76,14 @@ export interface TopicSources {
   mainFolder: () => HelpFolder;
   registry: HelpSourcesView;
   commands: () => readonly CommandHelp[];
+  /** Softcode functions' topics (`add()` and the index `functions`). */
+  functions: FunctionHelpView;
   warn: (m: string) => void;
+}
+
+/** True for a function's topic (`add()`): listed by `help functions`, not in the index. */
+export function isFunctionTopic(name: string): boolean {
+  return name.endsWith("()");
 }
 
 /** Result of an in-game search. */
@@ -85,6 +95,11 @@ export class HelpTopics {
   #fileAliases = new Map<string, string>();
   #indexedVersion = -1;
   #indexing: Promise<number> | null = null;
+  #functionsMade: {
+    version: number;
+    byName: Map<string, HelpEntry>;
+    byAlias: Map<string, string>;
+  } | null = null;
 
   constructor(private readonly src: TopicSources) {}
 
@@ -164,6 +179,27 @@ export class HelpTopics {
     return { byName, byAlias };
   }
 
+  /** Function topics by name and by alias, made again when the function table changes. */
+  #functionHelp(): { byName: Map<string, HelpEntry>; byAlias: Map<string, string> } {
+    const version = this.src.functions.version;
+    if (this.#functionsMade?.version === version) return this.#functionsMade;
+    const byName = new Map<string, HelpEntry>();
+    const byAlias = new Map<string, string>();
+    for (const t of this.src.functions.topics()) {
+      byName.set(t.name, {
+        name: t.name,
+        section: "functions",
+        content: t.content,
+        source: "function",
+        priority: PRIORITY.function,
+        aliases: [...t.aliases],
+      });
+      for (const a of t.aliases) byAlias.set(a, t.name);
+    }
+    this.#functionsMade = { version, byName, byAlias };
+    return this.#functionsMade;
+  }
+
   /** The winning entry of a slug (exact names first, then aliases), or null. */
   async get(slug: string): Promise<HelpEntry | null> {
     await this.#fresh();
@@ -174,11 +210,16 @@ export class HelpTopics {
     const commands = this.#commandHelp();
     const cmd = commands.byName.get(slug);
     if (cmd) return cmd;
+    const functions = this.#functionHelp();
+    const fn = functions.byName.get(slug);
+    if (fn) return fn;
     const viaAlias = this.#fileAliases.get(slug);
     if (viaAlias) return await this.get(viaAlias);
     const cmdAlias = commands.byAlias.get(slug);
     // A command alias leads to whichever source wins for the command's own name.
-    return cmdAlias ? await this.get(cmdAlias.name) : null;
+    if (cmdAlias) return await this.get(cmdAlias.name);
+    const fnAlias = functions.byAlias.get(slug);
+    return fnAlias ? await this.get(fnAlias) : null;
   }
 
   /** The entry a given source holds for a slug (ignoring priority), or null. */
@@ -189,6 +230,7 @@ export class HelpTopics {
       return db ? this.#fromDb(db) : null;
     }
     if (source === "file") return this.#files.get(slug) ?? null;
+    if (source === "function") return this.#functionHelp().byName.get(slug) ?? null;
     return this.#commandHelp().byName.get(slug) ?? null;
   }
 
@@ -240,8 +282,9 @@ export class HelpTopics {
   }
 
   /**
-   * The index `reader` sees: only commands it may run, and every other topic. A guest's index
-   * lists only the commands guests may use; the others' help can still be read by name.
+   * The index `reader` sees: only commands it may run, and every other topic but the
+   * functions' (`help functions` lists those). A guest's index lists only the commands guests
+   * may use; the others' help can still be read by name.
    */
   async index(reader: HelpReader): Promise<HelpIndex> {
     const locks = this.#commandLocks();
@@ -249,7 +292,7 @@ export class HelpTopics {
     const sections: Record<string, string[]> = {};
     const topics: string[] = [];
     for (const e of await this.all()) {
-      if (!this.#visible(e, reader, locks)) continue;
+      if (!this.#visible(e, reader, locks) || isFunctionTopic(e.name)) continue;
       if (guestOnly && this.#isCommand(e, locks) && !guestOnly.has(e.name)) continue;
       (sections[e.section] ??= []).push(e.name);
       if (!this.#isCommand(e, locks)) topics.push(e.name);
@@ -266,6 +309,7 @@ export class HelpTopics {
   async all(): Promise<HelpEntry[]> {
     await this.#fresh();
     const merged = new Map<string, HelpEntry>();
+    for (const [k, e] of this.#functionHelp().byName) merged.set(k, e);
     for (const [k, e] of this.#commandHelp().byName) merged.set(k, e);
     for (const [k, e] of this.#files) merged.set(k, e);
     for (const t of this.src.db.all()) merged.set(t.slug, this.#fromDb(t));
@@ -274,12 +318,12 @@ export class HelpTopics {
 
   /**
    * In-game search among what `reader` may see: the exact slug, then with an `@` or `+` in
-   * front, then a unique prefix of a topic name.
+   * front, then as a function (`help add` finds `add()`), then a unique prefix of a topic name.
    */
   async find(typed: string, reader: HelpReader): Promise<FindResult> {
     const slug = toSlug(typed);
     if (!slug) return null;
-    for (const s of [slug, `@${slug}`, `+${slug}`]) {
+    for (const s of [slug, `@${slug}`, `+${slug}`, `${slug}()`]) {
       const e = toSlug(s) ? await this.getFor(s, reader) : null;
       if (e) return { entry: e };
     }

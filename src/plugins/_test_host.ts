@@ -4,6 +4,7 @@ import type { ContextHost } from "./context.ts";
 import type { HelpRegistry } from "./help_registry.ts";
 import { pluginWorld } from "./world.ts";
 import { pluginEngine } from "./engine_info.ts";
+import { builtinFunctions } from "../softcode/functions/mod.ts";
 
 /** The engine-side parts of a ContextHost (the test brings the registries it watches). */
 export function hostParts(
@@ -16,7 +17,13 @@ export function hostParts(
     kv: s.kv,
     world: pluginWorld(s),
     engine: pluginEngine(
-      { config: s.config, root: Deno.cwd(), commands: s.commands, soleWriter: true },
+      {
+        config: s.config,
+        root: Deno.cwd(),
+        commands: s.commands,
+        soleWriter: true,
+        functions: builtinFunctions(),
+      },
       help,
     ),
     players: s.players,

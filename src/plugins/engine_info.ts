@@ -8,6 +8,8 @@ import type { EngineConfig } from "../config/defaults.ts";
 import type { Config } from "../config/load.ts";
 import type { HelpRegistry } from "./help_registry.ts";
 import type { CommandInfo, EngineCommands } from "../engine_admin.ts";
+import type { FunctionTable } from "../softcode/types.ts";
+import { type FunctionTopic, functionTopics } from "../softcode/help.ts";
 
 /** What a plugin's view of the engine reads. */
 export interface EngineInfoDeps {
@@ -17,10 +19,20 @@ export interface EngineInfoDeps {
   commands: Pick<EngineCommands, "list" | "get">;
   /** True while this engine is the database's only writer. */
   soleWriter: boolean;
+  /** The softcode functions (their help is served with the rest). */
+  functions: FunctionTable;
 }
 
 /** Help folders and topics that every plugin registered. */
 export type HelpSourcesView = Pick<HelpRegistry, "version" | "dirs" | "topics">;
+
+/** Help topics of the softcode functions (`add()`, and the index `functions`). */
+export interface FunctionHelpView {
+  /** Changes whenever a function is added or removed. */
+  readonly version: number;
+  /** The topics, made from each function's own help (src/softcode/help.ts). */
+  topics(): readonly FunctionTopic[];
+}
 
 /** The engine as a plugin may read it. */
 export interface PluginEngine {
@@ -30,6 +42,8 @@ export interface PluginEngine {
   path(relative: string): string;
   /** Help folders and topics registered by every plugin. */
   readonly help: HelpSourcesView;
+  /** Help of the softcode functions. */
+  readonly functionHelp: FunctionHelpView;
   /** Every registered command (core and plugins), with its lock, category and help. */
   commands(): readonly CommandInfo[];
   /** The command a word runs (name or alias, any case), or undefined. */
@@ -41,9 +55,26 @@ export interface PluginEngine {
   readonly soleWriter: boolean;
 }
 
+/** The functions' help topics, made again only when the function table changes. */
+function functionHelpOf(table: FunctionTable): FunctionHelpView {
+  let made: { version: number; topics: readonly FunctionTopic[] } | null = null;
+  return {
+    get version() {
+      return table.generation;
+    },
+    topics() {
+      if (made?.version !== table.generation) {
+        made = { version: table.generation, topics: functionTopics(table) };
+      }
+      return made.topics;
+    },
+  };
+}
+
 /** The read-only engine view over the engine and the help registry. */
 export function pluginEngine(s: EngineInfoDeps, help: HelpRegistry): PluginEngine {
   return {
+    functionHelp: functionHelpOf(s.functions),
     config: () => s.config.value,
     path: (relative) => resolve(s.root, relative),
     help: {

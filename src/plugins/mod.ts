@@ -24,7 +24,7 @@ export { PAGING as API_PAGING } from "../http/openapi/schemas.ts";
 export type { CommandInfo, PluginStatus } from "../engine_admin.ts";
 export type { PluginManifest } from "./manifest.ts";
 export type { HelpDirEntry, HelpTopicEntry, HelpTopicInput } from "./help_registry.ts";
-export type { HelpSourcesView, PluginEngine } from "./engine_info.ts";
+export type { FunctionHelpView, HelpSourcesView, PluginEngine } from "./engine_info.ts";
 export type { PluginWorld } from "./world.ts";
 export type {
   Handler,

@@ -36,6 +36,56 @@ export interface Frame {
 }
 
 /**
+ * The families functions are grouped in, in the order `help functions` and docs/softcode.md
+ * show them, each with its one-line description (MUX's `help function classes`).
+ */
+export const FUNCTION_FAMILIES = {
+  arithmetic: "Numbers: sums, division, rounding, powers, logarithms, trigonometry, vectors, bits.",
+  logic: "Comparison and truth: equal, greater, and, or, not.",
+  strings: "Text: lengths, pieces, case, searching and replacing; colour and UTF-8 aware.",
+  formatting: "Laying text out: padding, columns, tables, wrapping, numbers in words.",
+  lists: "Lists of words (or items between delimiters): picking, sorting, sets, iteration.",
+  registers: "The %q registers: setting, reading and scoping them.",
+  control: "Running code: user functions, conditions, loops and evaluation.",
+  attributes: "Reading the attributes of objects.",
+  database: "Objects and players: names, places, contents, flags, who is connected.",
+  time: "The clock and durations: times, dates and their formats.",
+  regexp: "Regular expressions (linear-time: no pattern can stall the game).",
+  json: "JSON texts: building, testing and querying them.",
+  random: "Random numbers and choices.",
+  crypto: "Digests, checksums and light encryption.",
+  effects: "Functions that change the world or send messages.",
+  game: "The game itself: its name, version and state.",
+} as const;
+
+/** A family of functions (a key of FUNCTION_FAMILIES). */
+export type FunctionFamily = keyof typeof FUNCTION_FAMILIES;
+
+/** A function's example, run as `think` by the examples' wizard (src/softcode/help.ts). */
+export interface FunctionExample {
+  /** Commands run first, shown before it (`&DOUBLE me=mul(%0,2)`: only `&` commands). */
+  readonly setup?: readonly string[];
+  /** What follows `think`. */
+  readonly think: string;
+  /** What it shows. */
+  readonly gives: string;
+  /** The result differs from run to run (random, the clock): `gives` is one possible result. */
+  readonly varies?: boolean;
+}
+
+/** A function's help: one source for `help <function>` in game and docs/softcode.md. */
+export interface FunctionHelp {
+  readonly family: FunctionFamily;
+  /** How it is called, MUX's way: `ljust(<string>, <width>[, <fill>])`. */
+  readonly args: string;
+  /** One line: what it gives. */
+  readonly summary: string;
+  readonly example: FunctionExample;
+  /** Further detail (a few lines), when one line is not enough. */
+  readonly more?: string;
+}
+
+/**
  * A built-in (or, later, user-defined) function. `E` is the evaluation its code receives
  * (src/softcode/eval.ts's Evaluation; left open here so the parser needs none of it).
  */
@@ -53,6 +103,8 @@ export interface FunctionDef<E = unknown> {
   readonly lazy: boolean;
   /** Only staff may call it. */
   readonly staff?: boolean;
+  /** Its help (every built-in has one; user-defined functions have none). */
+  readonly help?: FunctionHelp;
   /**
    * Its result is a piece of its input copied as it is (first(), get()...): colour is not
    * closed after it, as in MUX. Other results end back at normal.
@@ -68,6 +120,8 @@ export interface FunctionDef<E = unknown> {
 /** Function lookup by upper-case name. */
 export interface FunctionTable {
   get(upperName: string): FunctionDef | undefined;
+  /** Every name the table answers to, sorted (aliases included). */
+  names(): string[];
   /** Changes whenever a function is added or removed, so parsed code is parsed again. */
   readonly generation: number;
 }

@@ -193,16 +193,40 @@ export function ufunOf(
 
 /** The control family. */
 export const controlFunctions: FunctionDef[] = [
-  define("u", 1, MAX, (ev, f, args) => ufun(ev, f, args, false)),
-  define("ulocal", 1, MAX, (ev, f, args) => ufun(ev, f, args, true)),
-  define("udefault", 2, MAX, (ev, f, args) => {
+  define("u", 1, MAX, {
+    family: "control",
+    args: "u([<object>/]<attribute>[, <arg>...])",
+    summary: "Runs the attribute as a function, the arguments as %0 to %9, and gives its result.",
+    example: { setup: ["&DOUBLE me=mul(%0,2)"], think: "u(me/double,21)", gives: "42" },
+  }, (ev, f, args) => ufun(ev, f, args, false)),
+  define("ulocal", 1, MAX, {
+    family: "control",
+    args: "ulocal([<object>/]<attribute>[, <arg>...])",
+    summary: "u(), with the registers as they were once it is done.",
+    example: {
+      setup: ["&SETX me=setq(0,changed)"],
+      think: "[setq(0,kept)][ulocal(me/setx)]%q0",
+      gives: "kept",
+    },
+  }, (ev, f, args) => ufun(ev, f, args, true)),
+  define("udefault", 2, MAX, {
+    family: "control",
+    args: "udefault([<object>/]<attribute>, <default>[, <arg>...])",
+    summary: "u() of the attribute, or the default when the attribute is empty or missing.",
+    example: { think: "udefault(me/nosuch,none)", gives: "none" },
+  }, (ev, f, args) => {
     const ref = ev.eval(f, args[0], EVAL_ARG);
     const a = fetchAttr(ev, f, ref);
     if ("out" in a || !a.attr.value) return ev.eval(f, args[1], EVAL_ARG);
     const rest = args.slice(2).map((x) => ev.eval(f, x, EVAL_ARG));
     return callAttr(ev, f, a.id, a.attr.value, rest);
   }, { lazy: true }),
-  define("v", 1, 1, (ev, f, args) => {
+  define("v", 1, 1, {
+    family: "attributes",
+    args: "v(<attribute>)",
+    summary: "The value of one of your attributes (a digit: that argument, %0 to %9).",
+    example: { setup: ["&NOTE me=hello"], think: "v(note)", gives: "hello" },
+  }, (ev, f, args) => {
     const name = args[0].trim();
     // MUX: a name that could start an attribute's is one (v(o) is %o when one character long);
     // anything else is an argument number, read as atol() does (v(1st) is %1, v(!) is %0).
@@ -214,28 +238,53 @@ export const controlFunctions: FunctionDef[] = [
     const n = Number(/^[+-]?\d{0,9}/.exec(name)![0].replace(/^[+-]?$/, "0"));
     return n >= 0 ? f.args[n] ?? "" : "";
   }, { raw: true }),
-  define("get", 1, 1, (ev, f, args) => {
+  define("get", 1, 1, {
+    family: "attributes",
+    args: "get(<object>/<attribute>)",
+    summary: "The attribute's value as stored, not evaluated.",
+    example: { setup: ["&NOTE me=hello"], think: "get(me/note)", gives: "hello" },
+  }, (ev, f, args) => {
     const r = getAttr(ev, f, args[0]);
     return typeof r === "string" ? r : r.value;
   }, { raw: true }),
-  define("xget", 2, 2, (ev, f, args) => {
+  define("xget", 2, 2, {
+    family: "attributes",
+    args: "xget(<object>, <attribute>)",
+    summary: "get(), with the object and the attribute apart.",
+    example: { setup: ["&NOTE me=hello"], think: "xget(me,note)", gives: "hello" },
+  }, (ev, f, args) => {
     if (!args[0] || !args[1]) return "";
     const r = getAttr(ev, f, `${args[0]}/${args[1]}`);
     return typeof r === "string" ? r : r.value;
   }, { raw: true }),
-  define("get_eval", 1, 1, (ev, f, args) => {
+  define("get_eval", 1, 1, {
+    family: "attributes",
+    args: "get_eval(<object>/<attribute>)",
+    summary: "The attribute's value, evaluated.",
+    example: { setup: ["&SUM me=[add(1,2)]"], think: "get_eval(me/sum)", gives: "3" },
+  }, (ev, f, args) => {
     const r = getAttr(ev, f, args[0]);
     if (typeof r === "string") return r;
     const self = { executor: r.id, caller: f.executor, enactor: f.executor, args: [] };
     return ev.eval(self, r.value, EV.EVAL);
   }),
-  define("default", 2, 2, (ev, f, args) => {
+  define("default", 2, 2, {
+    family: "attributes",
+    args: "default(<object>/<attribute>, <default>)",
+    summary: "The attribute's value, or the default when it is empty or you may not read it.",
+    example: { think: "default(me/nosuch,none)", gives: "none" },
+  }, (ev, f, args) => {
     const ref = ev.eval(f, args[0], EVAL_ARG);
     const r = getAttr(ev, f, ref);
     if (typeof r !== "string" && r.value) return r.value;
     return ev.eval(f, args[1], EVAL_ARG);
   }, { lazy: true }),
-  define("edefault", 2, 2, (ev, f, args) => {
+  define("edefault", 2, 2, {
+    family: "attributes",
+    args: "edefault(<object>/<attribute>, <default>)",
+    summary: "The attribute evaluated, or the default when it is empty.",
+    example: { setup: ["&SUM me=add(1,2)"], think: "edefault(me/sum,none)", gives: "3" },
+  }, (ev, f, args) => {
     const ref = ev.eval(f, args[0], EVAL_ARG);
     const r = getAttr(ev, f, ref);
     if (typeof r !== "string" && r.value) {
@@ -243,9 +292,29 @@ export const controlFunctions: FunctionDef[] = [
     }
     return ev.eval(f, args[1], EVAL_ARG);
   }, { lazy: true }),
-  define("hasattr", 2, 2, (ev, f, args) => hasAttr(ev, f, args, false)),
-  define("hasattrp", 2, 2, (ev, f, args) => hasAttr(ev, f, args, true)),
-  define("lattr", 1, 1, (ev, f, args) => {
+  define("hasattr", 2, 2, {
+    family: "attributes",
+    args: "hasattr(<object>, <attribute>)",
+    summary: "1 when the object has the attribute and you may see it.",
+    example: { setup: ["&NOTE me=hello"], think: "hasattr(me,note)", gives: "1" },
+  }, (ev, f, args) => hasAttr(ev, f, args, false)),
+  define("hasattrp", 2, 2, {
+    family: "attributes",
+    args: "hasattrp(<object>, <attribute>)",
+    summary: "hasattr(), looking in the object's parents too.",
+    example: { setup: ["&NOTE me=hello"], think: "hasattrp(me,note)", gives: "1" },
+  }, (ev, f, args) => hasAttr(ev, f, args, true)),
+  define("lattr", 1, 1, {
+    family: "attributes",
+    args: "lattr(<object>[/<pattern>])",
+    summary:
+      "The names of the object's attributes you may see (those matching the wildcard pattern).",
+    example: {
+      setup: ["&NOTE me=hello", "&NICK me=Wiz"],
+      think: "lattr(me/N*)",
+      gives: "NICK NOTE",
+    },
+  }, (ev, f, args) => {
     const p = parseObjAttr(ev.ports.world, f.executor, args[0]);
     const ref = p.slash ? args[0].slice(0, args[0].indexOf("/")) : args[0];
     const r = p.slash ? (p.id ?? "#-1") : matchThing(ev.ports.world, f.executor, ref);
@@ -266,13 +335,40 @@ export const controlFunctions: FunctionDef[] = [
     }
     return out.join(" ");
   }),
-  define("setq", 2, 2, (ev, _f, args) => setReg(ev, args[0], args[1]) ?? ""),
-  define("setr", 2, 2, (ev, _f, args) => setReg(ev, args[0], args[1]) ?? args[1], { raw: true }),
-  define("r", 1, 1, (ev, _f, args) => {
+  define("setq", 2, 2, {
+    family: "registers",
+    args: "setq(<register>, <value>)",
+    summary: "Sets a register (0-9, a-z, or a name), read as %q<register> or r(); gives nothing.",
+    example: { think: "[setq(0,hi)]%q0", gives: "hi" },
+  }, (ev, _f, args) => setReg(ev, args[0], args[1]) ?? ""),
+  define(
+    "setr",
+    2,
+    2,
+    {
+      family: "registers",
+      args: "setr(<register>, <value>)",
+      summary: "setq(), giving the value too.",
+      example: { think: "setr(a,hi) %qa", gives: "hi hi" },
+    },
+    (ev, _f, args) => setReg(ev, args[0], args[1]) ?? args[1],
+    { raw: true },
+  ),
+  define("r", 1, 1, {
+    family: "registers",
+    args: "r(<register>)",
+    summary: "The register's value.",
+    example: { think: "[setq(name,Bob)][r(name)]", gives: "Bob" },
+  }, (ev, _f, args) => {
     const k = regKey(ev, args[0]);
     return k === null ? "#-1 INVALID GLOBAL REGISTER" : ev.regs.get(k) ?? "";
   }, { raw: true }),
-  define("localize", 1, 1, (ev, f, args) => {
+  define("localize", 1, 1, {
+    family: "registers",
+    args: "localize(<code>)",
+    summary: "Evaluates the code, then puts the registers back as they were.",
+    example: { think: "[setq(0,a)][localize(setq(0,b)%q0)]%q0", gives: "ba" },
+  }, (ev, f, args) => {
     const saved = new Map(ev.regs);
     try {
       return ev.eval(f, args[0], EVAL_ARG);
@@ -280,18 +376,59 @@ export const controlFunctions: FunctionDef[] = [
       ev.regs = saved;
     }
   }, { lazy: true }),
-  define("switch", 2, MAX, (ev, f, args) => switchFn(ev, f, args, true), { lazy: true }),
-  define("case", 2, MAX, (ev, f, args) => switchFn(ev, f, args, false), { lazy: true }),
-  define("ifelse", 3, 3, (ev, f, args) => {
+  define(
+    "switch",
+    2,
+    MAX,
+    {
+      family: "control",
+      args: "switch(<value>, <pattern>, <result>[, <pattern>, <result>...][, <default>])",
+      summary:
+        "The result for the first wildcard pattern the value matches (<n and >n compare); #$ in a result is the value.",
+      example: { think: "switch(apple,b*,berry,a*,fruit #$,other)", gives: "fruit apple" },
+    },
+    (ev, f, args) => switchFn(ev, f, args, true),
+    { lazy: true },
+  ),
+  define(
+    "case",
+    2,
+    MAX,
+    {
+      family: "control",
+      args: "case(<value>, <text>, <result>[, <text>, <result>...][, <default>])",
+      summary: "switch() with exact matches only.",
+      example: { think: "case(2,1,one,2,two,many)", gives: "two" },
+    },
+    (ev, f, args) => switchFn(ev, f, args, false),
+    { lazy: true },
+  ),
+  define("ifelse", 3, 3, {
+    family: "control",
+    args: "ifelse(<condition>, <if true>, <if false>)",
+    summary: "Evaluates only the branch the condition chooses.",
+    example: { think: "ifelse(gt(5,3),bigger,smaller)", gives: "bigger" },
+  }, (ev, f, args) => {
     const c = ev.eval(f, args[0], EVAL_ARG);
     return ev.eval(f, truthy(c) ? args[1] : args[2], EVAL_ARG);
   }, { lazy: true }),
-  define("if", 2, 3, (ev, f, args) => {
+  define("if", 2, 3, {
+    family: "control",
+    args: "if(<condition>, <if true>[, <if false>])",
+    summary: "ifelse() with the false branch optional.",
+    example: { think: "if(1,yes)", gives: "yes" },
+  }, (ev, f, args) => {
     const c = ev.eval(f, args[0], EVAL_ARG);
     if (truthy(c)) return ev.eval(f, args[1], EVAL_ARG);
     return args.length > 2 ? ev.eval(f, args[2], EVAL_ARG) : "";
   }, { lazy: true }),
-  define("iter", 2, 4, (ev, f, args) => {
+  define("iter", 2, 4, {
+    family: "lists",
+    args: "iter(<list>, <code>[, <delimiter>[, <output separator>]])",
+    summary:
+      "Evaluates the code for each item (## the item, #@ its position), the results joined with spaces.",
+    example: { think: "iter(a b c,##:#@)", gives: "a:1 b:2 c:3" },
+  }, (ev, f, args) => {
     const sep = lazySep(ev, f, args[2]);
     if (typeof sep !== "string") return sep.error;
     // Unlike most list functions, iter()'s output separator defaults to a space.
@@ -306,7 +443,12 @@ export const controlFunctions: FunctionDef[] = [
       (item, n) => ev.eval(f, replaceTokens(args[1], item, String(n), null), EVAL_ARG),
     );
   }, { lazy: true }),
-  define("list", 2, 3, (ev, f, args) => {
+  define("list", 2, 3, {
+    family: "lists",
+    args: "list(<list>, <expression>[, <delimiter>])",
+    summary: "iter(), its results sent to you one line each instead of given back.",
+    example: { think: "list(a b,## is #@)", gives: "" },
+  }, (ev, f, args) => {
     // iter() whose results go to the enactor, one line each, instead of being returned.
     const sep = lazySep(ev, f, args[2]);
     if (typeof sep !== "string") return sep.error;
@@ -318,18 +460,39 @@ export const controlFunctions: FunctionDef[] = [
     });
     return "";
   }, { lazy: true }),
-  define("itext", 0, 1, (ev, _f, args) => {
+  define("itext", 0, 1, {
+    family: "lists",
+    args: "itext(<level>)",
+    summary: "The item of an enclosing iter() (0 the innermost).",
+    example: { think: "iter(a b,iter(1 2,itext(1)[itext(0)]))", gives: "a1 a2 b1 b2" },
+  }, (ev, _f, args) => {
     const n = Math.max(0, args.length ? toInt(args[0]) : 0);
     const at = ev.itext.length - n - 1;
     return at >= 0 ? ev.itext[at] : "";
   }),
-  define("inum", 0, 1, (ev, _f, args) => {
+  define("inum", 0, 1, {
+    family: "lists",
+    args: "inum(<level>)",
+    summary: "The position of an enclosing iter()'s item (0 the innermost).",
+    example: { think: "iter(x y z,inum(0))", gives: "1 2 3" },
+  }, (ev, _f, args) => {
     const n = Math.max(0, args.length ? toInt(args[0]) : 0);
     const at = ev.inum.length - n - 1;
     return at >= 0 ? String(ev.inum[at]) : "";
   }),
-  define("ilev", 0, 0, (ev) => String(ev.itext.length - 1)),
-  define("map", 2, 13, (ev, f, args) => {
+  define("ilev", 0, 0, {
+    family: "lists",
+    args: "ilev()",
+    summary: "How deep the current iter() is nested (0 the outermost, -1 outside any).",
+    example: { think: "iter(a,iter(b,ilev()))", gives: "1" },
+  }, (ev) => String(ev.itext.length - 1)),
+  define("map", 2, 13, {
+    family: "lists",
+    args: "map([<object>/]<attribute>, <list>[, <delimiter>[, <output separator>]])",
+    summary:
+      "u() of the attribute for each item (%0 the item, %1 its position), the results joined.",
+    example: { setup: ["&DOUBLE me=mul(%0,2)"], think: "map(me/double,1 2 3)", gives: "2 4 6" },
+  }, (ev, f, args) => {
     const u = ufunOf(ev, f, args[0]);
     if (typeof u === "string") return u;
     const sep = sepOf(args[2]);
@@ -344,7 +507,16 @@ export const controlFunctions: FunctionDef[] = [
       (item) => callAttr(ev, f, u.id, u.text, [item, ...extra]),
     );
   }),
-  define("filter", 2, 13, (ev, f, args) => {
+  define("filter", 2, 13, {
+    family: "lists",
+    args: "filter([<object>/]<attribute>, <list>[, <delimiter>[, <output separator>]])",
+    summary: "The items for which u() of the attribute gives 1.",
+    example: {
+      setup: ["&ISODD me=mod(%0,2)"],
+      think: "filter(me/isodd,1 2 3 4 5)",
+      gives: "1 3 5",
+    },
+  }, (ev, f, args) => {
     const u = ufunOf(ev, f, args[0]);
     if (typeof u === "string") return u;
     const sep = sepOf(args[2]);
@@ -359,7 +531,13 @@ export const controlFunctions: FunctionDef[] = [
     });
     return kept.join(osep);
   }),
-  define("fold", 2, 4, (ev, f, args) => {
+  define("fold", 2, 4, {
+    family: "lists",
+    args: "fold([<object>/]<attribute>, <list>[, <base>[, <delimiter>]])",
+    summary:
+      "Folds the list with the attribute: %0 the result so far (the base, or the first item), %1 the next item.",
+    example: { setup: ["&SUM2 me=add(%0,%1)"], think: "fold(me/sum2,1 2 3 4)", gives: "10" },
+  }, (ev, f, args) => {
     const u = ufunOf(ev, f, args[0]);
     if (typeof u === "string") return u;
     const sep = sepOf(args[3]);
@@ -382,7 +560,13 @@ export const controlFunctions: FunctionDef[] = [
     });
     return acc;
   }),
-  define("foreach", 2, 4, (ev, f, args) => {
+  define("foreach", 2, 4, {
+    family: "lists",
+    args: "foreach([<object>/]<attribute>, <text>[, <start>[, <end>]])",
+    summary:
+      "u() of the attribute for each character of the text (%0), between the start and end characters when given.",
+    example: { setup: ["&ANGLE me=<%0>"], think: "foreach(me/angle,abc)", gives: "<a><b><c>" },
+  }, (ev, f, args) => {
     const u = ufunOf(ev, f, args[0]);
     if (typeof u === "string") return u;
     const chars = [...args[1]];
@@ -406,7 +590,17 @@ export const controlFunctions: FunctionDef[] = [
     }
     return out;
   }),
-  define("sortby", 2, 4, (ev, f, args) => {
+  define("sortby", 2, 4, {
+    family: "lists",
+    args: "sortby([<object>/]<attribute>, <list>[, <delimiter>[, <output separator>]])",
+    summary:
+      "The list sorted by the attribute, which compares %0 with %1 (negative, 0 or positive).",
+    example: {
+      setup: ["&BYLEN me=sub(strlen(%0),strlen(%1))"],
+      think: "sortby(me/bylen,ccc a bb)",
+      gives: "a bb ccc",
+    },
+  }, (ev, f, args) => {
     const u = ufunOf(ev, f, args[0]);
     if (typeof u === "string") return u;
     const sep = sepOf(args[2]);
@@ -421,8 +615,25 @@ export const controlFunctions: FunctionDef[] = [
     });
     return sorted.join(osep);
   }),
-  define("s", 1, 1, (ev, f, args) => ev.eval(f, args[0], EVAL_ARG), { parse: 1 }),
-  define("objeval", 2, 2, (ev, f, args) => {
+  define(
+    "s",
+    1,
+    1,
+    {
+      family: "control",
+      args: "s(<text>)",
+      summary: "Evaluates the text once more.",
+      example: { setup: ["&CODE me=[add(1,1)]"], think: "s(get(me/code))", gives: "2" },
+    },
+    (ev, f, args) => ev.eval(f, args[0], EVAL_ARG),
+    { parse: 1 },
+  ),
+  define("objeval", 2, 2, {
+    family: "control",
+    args: "objeval(<object>, <code>)",
+    summary: "Evaluates the code as the object when you control it (else as yourself).",
+    example: { think: "objeval(box,name(me))", gives: "box" },
+  }, (ev, f, args) => {
     const who = ev.eval(f, args[0], EVAL_ARG);
     const r = matchThing(ev.ports.world, f.executor, who);
     if (!found(r)) return matchError(r);

@@ -1,5 +1,5 @@
 /** The function table and the helpers every function family uses. */
-import type { Frame, FunctionDef, FunctionTable } from "../types.ts";
+import type { Frame, FunctionDef, FunctionHelp, FunctionTable } from "../types.ts";
 import { MAX_ARGS } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 
@@ -18,11 +18,15 @@ export interface DefineOptions {
   raw?: boolean;
 }
 
-/** A function definition: upper-case name, argument counts, code. */
+/**
+ * A function definition: upper-case name, argument counts, its help (the one source of
+ * `help <function>` and docs/softcode.md), code.
+ */
 export function define(
   name: string,
   minArgs: number,
   maxArgs: number,
+  help: FunctionHelp,
   impl: FunctionImpl,
   opts: DefineOptions = {},
 ): FunctionDef<Evaluation> {
@@ -34,6 +38,7 @@ export function define(
     lazy: opts.lazy ?? false,
     staff: opts.staff,
     raw: opts.raw,
+    help,
     impl,
   };
 }
@@ -69,5 +74,12 @@ export class FunctionRegistry implements FunctionTable {
   /** Every name the table answers to, sorted. */
   names(): string[] {
     return [...this.#fns.keys()].sort();
+  }
+
+  /** Removes a name (a function or an alias). */
+  remove(name: string): boolean {
+    const gone = this.#fns.delete(name.toUpperCase());
+    if (gone) this.#generation++;
+    return gone;
   }
 }

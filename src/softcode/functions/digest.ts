@@ -74,15 +74,48 @@ function crypt(text: string, key: string, encrypt: boolean): string {
 
 /** The checksum and cipher family. */
 export const digestFunctions: FunctionDef[] = [
-  define("crc32", 0, 100, (_ev, _f, args) => String(crc32(args))),
-  define("sha1", 0, 1, (_ev, _f, args) => hexDigest("sha1", args), { parse: 1 }),
-  define("digest", 1, 2, (_ev, _f, args) => {
+  define("crc32", 0, 100, {
+    family: "crypto",
+    args: "crc32(<text>[, <text>...])",
+    summary: "The CRC-32 checksum of the texts, as an unsigned number.",
+    example: { think: "crc32(hello)", gives: "907060870" },
+  }, (_ev, _f, args) => String(crc32(args))),
+  define(
+    "sha1",
+    0,
+    1,
+    {
+      family: "crypto",
+      args: "sha1(<text>)",
+      summary: "The SHA-1 digest of the text, in hexadecimal.",
+      example: { think: "sha1(abc)", gives: "A9993E364706816ABA3E25717850C26C9CD0D89D" },
+    },
+    (_ev, _f, args) => hexDigest("sha1", args),
+    { parse: 1 },
+  ),
+  define("digest", 1, 2, {
+    family: "crypto",
+    args: "digest(<algorithm>, <text>)",
+    summary: "The text's digest by the algorithm (md5, sha1, sha256, sha512...), in hexadecimal.",
+    example: { think: "digest(md5,abc)", gives: "900150983CD24FB0D6963F7D28E17F72" },
+  }, (_ev, _f, args) => {
     const algorithm = args[0].toLowerCase();
     if (!/^[a-z0-9-]+$/.test(algorithm) || !hasHash(algorithm)) {
       return "#-1 UNSUPPORTED DIGEST TYPE";
     }
     return hexDigest(algorithm, args.slice(1));
   }, { parse: 2 }),
-  define("encrypt", 2, 2, (_ev, _f, args) => crypt(args[0], args[1], true)),
-  define("decrypt", 2, 2, (_ev, _f, args) => crypt(args[0], args[1], false)),
+  define("encrypt", 2, 2, {
+    family: "crypto",
+    args: "encrypt(<text>, <password>)",
+    summary:
+      "The text enciphered with the password (decrypt() with the same password gives it back).",
+    example: { think: "decrypt(encrypt(secret,pw),pw)", gives: "secret" },
+  }, (_ev, _f, args) => crypt(args[0], args[1], true)),
+  define("decrypt", 2, 2, {
+    family: "crypto",
+    args: "decrypt(<text>, <password>)",
+    summary: "A text enciphered by encrypt() with the password, back as it was.",
+    example: { think: "decrypt(encrypt(secret,pw),pw)", gives: "secret" },
+  }, (_ev, _f, args) => crypt(args[0], args[1], false)),
 ];

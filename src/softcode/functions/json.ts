@@ -57,7 +57,13 @@ function pathSteps(path: string): string[] | null {
 
 /** The JSON family. */
 export const jsonFunctions: FunctionDef[] = [
-  define("json", 1, 100, (_ev, _f, args) => {
+  define("json", 1, 100, {
+    family: "json",
+    args: "json(<type>[, <data>...])",
+    summary:
+      "A JSON text of the type: null, boolean, string, number, array (of JSON texts) or object (keys and JSON texts).",
+    example: { think: "json(object,a,1,b,json(array,1,2))", gives: '{"a": 1, "b": [1, 2]}' },
+  }, (_ev, _f, args) => {
     const type = args[0].trim().toLowerCase();
     const data = args.slice(1);
     switch (type) {
@@ -103,8 +109,19 @@ export const jsonFunctions: FunctionDef[] = [
     }
     return "#-1 INVALID TYPE";
   }),
-  define("isjson", 1, 1, (_ev, _f, args) => (parse(args[0]) === undefined ? "0" : "1")),
-  define("json_query", 1, 100, (_ev, _f, args) => {
+  define("isjson", 1, 1, {
+    family: "json",
+    args: "isjson(<text>)",
+    summary: "1 when the text is valid JSON.",
+    example: { think: '[isjson(\\{"a":1\\})] [isjson(oops)]', gives: "1 0" },
+  }, (_ev, _f, args) => (parse(args[0]) === undefined ? "0" : "1")),
+  define("json_query", 1, 100, {
+    family: "json",
+    args: "json_query(<json>[, <action>[, <path>...]])",
+    summary:
+      "Reads a JSON text: its type, size, keys, whether a path exists, the value at a path (get, or extract with a $.a[2] path), a string unescaped.",
+    example: { think: "json_query(\\[1\\,2\\,3\\],size)", gives: "3" },
+  }, (_ev, _f, args) => {
     const v = parse(args[0]);
     if (v === undefined) return "#-1 INVALID JSON";
     const action = (args[1] ?? "type").trim().toLowerCase() || "type";

@@ -78,7 +78,13 @@ function loopUntil(
 
 /** The extra list family. */
 export const listApplyFunctions: FunctionDef[] = [
-  define("filterbool", 2, 13, (ev, f, args) => {
+  define("filterbool", 2, 13, {
+    family: "lists",
+    args:
+      "filterbool([<object>/]<attribute>, <list>[, <delimiter>[, <output separator>[, <argument>...]]])",
+    summary: "The items for which the attribute, with the item as %0, gives a true value.",
+    example: { setup: ["&BIG me=gt(%0,2)"], think: "filterbool(big,1 2 3 4)", gives: "3 4" },
+  }, (ev, f, args) => {
     const u = ufunOf(ev, f, args[0]);
     if (typeof u === "string") return u;
     const s = seps(args, 2, 3);
@@ -92,7 +98,13 @@ export const listApplyFunctions: FunctionDef[] = [
     });
     return kept.join(s.osep);
   }),
-  define("mix", 2, 12, (ev, f, args) => {
+  define("mix", 2, 12, {
+    family: "lists",
+    args: "mix([<object>/]<attribute>, <list1>, <list2>[, <list>...][, <delimiter>])",
+    summary:
+      "The attribute run on the lists side by side: the first items as %0 %1..., then the second...",
+    example: { setup: ["&CAT me=%0-%1"], think: "mix(cat,a b c,1 2 3)", gives: "a-1 b-2 c-3" },
+  }, (ev, f, args) => {
     // With more than three arguments the last is always the delimiter.
     let sep = " ";
     let lists = args.slice(1);
@@ -113,7 +125,12 @@ export const listApplyFunctions: FunctionDef[] = [
       (i) => callAttr(ev, f, u.id, u.text, split.map((l) => l[i] ?? "")),
     );
   }),
-  define("step", 3, 5, (ev, f, args) => {
+  define("step", 3, 5, {
+    family: "lists",
+    args: "step([<object>/]<attribute>, <list>, <step>[, <delimiter>[, <output separator>]])",
+    summary: "The attribute run on the list's items, step at a time, as %0 %1...",
+    example: { setup: ["&CAT me=%0-%1"], think: "step(cat,a b c d,2)", gives: "a-b c-d" },
+  }, (ev, f, args) => {
     const s = seps(args, 3, 4);
     if (typeof s === "string") return s;
     const size = toInt32(args[2]);
@@ -134,7 +151,12 @@ export const listApplyFunctions: FunctionDef[] = [
       (g) => callAttr(ev, f, f.executor, u.text, items.slice(g * size, g * size + size)),
     );
   }),
-  define("munge", 3, 4, (ev, f, args) => {
+  define("munge", 3, 4, {
+    family: "lists",
+    args: "munge([<object>/]<attribute>, <keys>, <values>[, <delimiter>])",
+    summary: "The values in the order the attribute (given the keys as %0) puts the keys in.",
+    example: { setup: ["&SORTED me=sort(%0)"], think: "munge(sorted,c a b,3 1 2)", gives: "1 2 3" },
+  }, (ev, f, args) => {
     const sep = sepOf(args[3]);
     if (typeof sep !== "string") return sep.error;
     const u = ufunOf(ev, f, args[0]);
@@ -157,19 +179,34 @@ export const listApplyFunctions: FunctionDef[] = [
     }
     return out.join(sep);
   }),
-  define("shuffle", 1, 3, (_ev, _f, args) => {
+  define("shuffle", 1, 3, {
+    family: "lists",
+    args: "shuffle(<list>[, <delimiter>[, <output separator>]])",
+    summary: "The list's items in a random order.",
+    example: { think: "shuffle(a b c d)", gives: "c a d b", varies: true },
+  }, (_ev, _f, args) => {
     const s = seps(args, 1, 2);
     if (typeof s === "string") return s;
     return shuffleInPlace(splitStyledList(args[0], s.sep)).join(s.osep);
   }),
-  define("pickrand", 0, 2, (_ev, _f, args) => {
+  define("pickrand", 0, 2, {
+    family: "random",
+    args: "pickrand(<list>[, <delimiter>])",
+    summary: "One item of the list, at random.",
+    example: { think: "pickrand(red green blue)", gives: "green", varies: true },
+  }, (_ev, _f, args) => {
     if (!args.length || args[0] === "") return "";
     const sep = sepOf(args[1]);
     if (typeof sep !== "string") return sep.error;
     const items = splitStyledList(args[0], sep);
     return items.length ? items[randomInt(0, items.length - 1)] : "";
   }),
-  define("matchall", 2, 4, (ev, _f, args) => {
+  define("matchall", 2, 4, {
+    family: "lists",
+    args: "matchall(<list>, <pattern>[, <delimiter>[, <output separator>]])",
+    summary: "The positions of every item that matches the wildcard pattern, or 0.",
+    example: { think: "matchall(apple banana bob,b*)", gives: "2 3" },
+  }, (ev, _f, args) => {
     const s = seps(args, 2, 3);
     if (typeof s === "string") return s;
     const out: string[] = [];
@@ -180,7 +217,13 @@ export const listApplyFunctions: FunctionDef[] = [
     // MUX separates the positions with a space unless an output separator is given.
     return out.join(args[3] === undefined ? " " : s.osep);
   }),
-  define("unique", 1, 4, (_ev, _f, args) => {
+  define("unique", 1, 4, {
+    family: "lists",
+    args: "unique(<list>[, <sort type>[, <delimiter>[, <output separator>]]])",
+    summary:
+      "The list with repeated items dropped (the first of each kept), compared as sort() compares.",
+    example: { think: "unique(a b a c b)", gives: "a b c" },
+  }, (_ev, _f, args) => {
     // Later MUX's: the first of each value kept, in order, compared as sort() compares.
     const s = seps(args, 2, 3);
     if (typeof s === "string") return s;
@@ -196,7 +239,12 @@ export const listApplyFunctions: FunctionDef[] = [
     }
     return out.join(s.osep);
   }),
-  define("lreplace", 3, 4, (_ev, _f, args) => {
+  define("lreplace", 3, 4, {
+    family: "lists",
+    args: "lreplace(<list>, <position>, <item>[, <delimiter>])",
+    summary: "The list with the item at the position (from 0) replaced.",
+    example: { think: "lreplace(a b c,1,x)", gives: "a x c" },
+  }, (_ev, _f, args) => {
     const sep = sepOf(args[3]);
     if (typeof sep !== "string") return sep.error;
     const items = splitList(args[0], sep);
@@ -204,7 +252,12 @@ export const listApplyFunctions: FunctionDef[] = [
     if (at >= 0 && at < items.length) items[at] = args[2];
     return items.join(sep);
   }),
-  define("linsert", 3, 4, (_ev, _f, args) => {
+  define("linsert", 3, 4, {
+    family: "lists",
+    args: "linsert(<list>, <position>, <item>[, <delimiter>])",
+    summary: "The list with the item inserted before the position (from 0).",
+    example: { think: "linsert(a b c,1,x)", gives: "a x b c" },
+  }, (_ev, _f, args) => {
     const sep = sepOf(args[3]);
     if (typeof sep !== "string") return sep.error;
     const items = splitList(args[0], sep);
@@ -212,8 +265,30 @@ export const listApplyFunctions: FunctionDef[] = [
     items.splice(at, 0, args[2]);
     return items.join(sep);
   }),
-  define("while", 4, 6, (ev, f, args) => loopUntil(ev, f, args, (r) => r === args[3])),
-  define("until", 4, 6, (ev, f, args) => {
+  define("while", 4, 6, {
+    family: "lists",
+    args:
+      "while([<object>/]<eval attribute>, [<object>/]<condition attribute>, <list>, <stop value>[, <delimiter>[, <output separator>]])",
+    summary:
+      "The eval attribute run on each item in turn, stopping after the first whose condition gives the stop value.",
+    example: {
+      setup: ["&DBL me=mul(%0,2)", "&IS3 me=eq(%0,3)"],
+      think: "while(dbl,is3,1 2 3 4 5,1)",
+      gives: "2 4 6",
+    },
+  }, (ev, f, args) => loopUntil(ev, f, args, (r) => r === args[3])),
+  define("until", 4, 6, {
+    family: "lists",
+    args:
+      "until([<object>/]<eval attribute>, [<object>/]<condition attribute>, <list>, <pattern>[, <delimiter>[, <output separator>]])",
+    summary:
+      "The eval attribute run on each item in turn, stopping after the first whose condition matches the regular expression.",
+    example: {
+      setup: ["&DBL me=mul(%0,2)"],
+      think: "until(dbl,dbl,1 2 3 4 5,^6$)",
+      gives: "2 4 6",
+    },
+  }, (ev, f, args) => {
     const re = compileRegexp(ev, args[3], false);
     if (typeof re === "string") return re;
     return loopUntil(ev, f, args, (r) => re.matcher(stripMarkup(r)).find());

@@ -108,19 +108,34 @@ function wild(ev: Evaluation, pattern: string, word: string): boolean {
 
 /** The list family. */
 export const listFunctions: FunctionDef[] = [
-  define("words", 0, 2, (_ev, _f, args) => {
+  define("words", 0, 2, {
+    family: "lists",
+    args: "words(<list>[, <delimiter>])",
+    summary: "The number of items in the list.",
+    example: { think: "words(a b c)", gives: "3" },
+  }, (_ev, _f, args) => {
     if (!args.length) return "0";
     const sep = sepOf(args[1]);
     if (typeof sep !== "string") return sep.error;
     return String(splitList(stripMarkup(args[0]), sep).length);
   }),
-  define("first", 0, 2, (_ev, _f, args) => {
+  define("first", 0, 2, {
+    family: "lists",
+    args: "first(<list>[, <delimiter>])",
+    summary: "The first item.",
+    example: { think: "first(a b c)", gives: "a" },
+  }, (_ev, _f, args) => {
     if (!args.length) return "";
     const sep = sepOf(args[1]);
     if (typeof sep !== "string") return sep.error;
     return splitList(args[0], sep)[0] ?? "";
   }, { raw: true }),
-  define("rest", 0, 2, (_ev, _f, args) => {
+  define("rest", 0, 2, {
+    family: "lists",
+    args: "rest(<list>[, <delimiter>])",
+    summary: "All but the first item.",
+    example: { think: "rest(a b c)", gives: "b c" },
+  }, (_ev, _f, args) => {
     if (!args.length) return "";
     const sep = sepOf(args[1]);
     if (typeof sep !== "string") return sep.error;
@@ -131,21 +146,36 @@ export const listFunctions: FunctionDef[] = [
     const rest = s.slice(at + sep.length);
     return sep === " " ? rest.replace(/^ +/, "") : rest;
   }, { raw: true }),
-  define("last", 0, 2, (_ev, _f, args) => {
+  define("last", 0, 2, {
+    family: "lists",
+    args: "last(<list>[, <delimiter>])",
+    summary: "The last item.",
+    example: { think: "last(a b c)", gives: "c" },
+  }, (_ev, _f, args) => {
     if (!args.length) return "";
     const sep = sepOf(args[1]);
     if (typeof sep !== "string") return sep.error;
     const w = splitStyledList(args[0], sep);
     return w[w.length - 1] ?? "";
   }),
-  define("extract", 3, 5, (_ev, _f, args) => {
+  define("extract", 3, 5, {
+    family: "lists",
+    args: "extract(<list>, <first>, <count>[, <delimiter>[, <output separator>]])",
+    summary: "count items from item first (1 is the first).",
+    example: { think: "extract(a b c d e,2,3)", gives: "b c d" },
+  }, (_ev, _f, args) => {
     const s = seps(args, 3, 4);
     if (typeof s === "string") return s;
     const first = toInt(args[1]), n = toInt(args[2]);
     if (first < 1 || n < 1) return "";
     return splitStyledList(args[0], s.sep).slice(first - 1, first - 1 + n).join(s.osep);
   }),
-  define("elements", 2, 4, (_ev, _f, args) => {
+  define("elements", 2, 4, {
+    family: "lists",
+    args: "elements(<list>, <positions>[, <delimiter>[, <output separator>]])",
+    summary: "The items at the positions (a list of numbers from 1).",
+    example: { think: "elements(a b c d e,1 3 5)", gives: "a c e" },
+  }, (_ev, _f, args) => {
     const s = seps(args, 2, 3);
     if (typeof s === "string") return s;
     const w = splitStyledList(args[0], s.sep);
@@ -153,30 +183,55 @@ export const listFunctions: FunctionDef[] = [
     return splitList(args[1], " ").map(toInt).filter((p) => p >= 1 && p <= w.length)
       .map((p) => w[p - 1]).join(s.osep);
   }),
-  define("member", 2, 3, (_ev, _f, args) => {
+  define("member", 2, 3, {
+    family: "lists",
+    args: "member(<list>, <word>[, <delimiter>])",
+    summary: "The position of the item equal to word, or 0.",
+    example: { think: "member(a b c,b)", gives: "2" },
+  }, (_ev, _f, args) => {
     const sep = sepOf(args[2]);
     if (typeof sep !== "string") return sep.error;
     const i = splitList(args[0], sep).indexOf(args[1]);
     return String(i + 1);
   }),
-  define("match", 2, 3, (ev, _f, args) => {
+  define("match", 2, 3, {
+    family: "lists",
+    args: "match(<list>, <pattern>[, <delimiter>])",
+    summary: "The position of the first item matching the wildcard pattern, or 0.",
+    example: { think: "match(apple banana cherry,b*)", gives: "2" },
+  }, (ev, _f, args) => {
     const sep = sepOf(args[2]);
     if (typeof sep !== "string") return sep.error;
     const w = splitList(args[0], sep);
     const i = w.findIndex((x) => wild(ev, args[1], x));
     return String(i + 1);
   }),
-  define("grab", 2, 3, (ev, _f, args) => {
+  define("grab", 2, 3, {
+    family: "lists",
+    args: "grab(<list>, <pattern>[, <delimiter>])",
+    summary: "The first item matching the wildcard pattern.",
+    example: { think: "grab(apple banana cherry,*an*)", gives: "banana" },
+  }, (ev, _f, args) => {
     const sep = sepOf(args[2]);
     if (typeof sep !== "string") return sep.error;
     return splitList(args[0], sep).find((x) => wild(ev, args[1], x)) ?? "";
   }),
-  define("graball", 2, 4, (ev, _f, args) => {
+  define("graball", 2, 4, {
+    family: "lists",
+    args: "graball(<list>, <pattern>[, <delimiter>[, <output separator>]])",
+    summary: "Every item matching the wildcard pattern.",
+    example: { think: "graball(apple banana cherry,*e*)", gives: "apple cherry" },
+  }, (ev, _f, args) => {
     const s = seps(args, 2, 3);
     if (typeof s === "string") return s;
     return splitList(args[0], s.sep).filter((x) => wild(ev, args[1], x)).join(s.osep);
   }),
-  define("remove", 2, 4, (_ev, _f, args) => {
+  define("remove", 2, 4, {
+    family: "lists",
+    args: "remove(<list>, <word>[, <delimiter>[, <output separator>]])",
+    summary: "The list without the first item equal to word.",
+    example: { think: "remove(a b c b,b)", gives: "a c b" },
+  }, (_ev, _f, args) => {
     const s = seps(args, 2, 3);
     if (typeof s === "string") return s;
     if (s.sep === " " ? /\s/.test(args[1].trim()) : args[1].includes(s.sep)) {
@@ -187,21 +242,36 @@ export const listFunctions: FunctionDef[] = [
     if (i >= 0) w.splice(i, 1);
     return w.join(s.osep);
   }),
-  define("ldelete", 2, 4, (_ev, _f, args) => {
+  define("ldelete", 2, 4, {
+    family: "lists",
+    args: "ldelete(<list>, <positions>[, <delimiter>[, <output separator>]])",
+    summary: "The list without the items at the positions (negative ones count from the end).",
+    example: { think: "ldelete(a b c d,2 -1)", gives: "a c" },
+  }, (_ev, _f, args) => {
     const s = seps(args, 2, 3);
     if (typeof s === "string") return s;
     const w = splitList(args[0], s.sep);
     const drop = new Set(positions(args[1], w.length));
     return w.filter((_x, i) => !drop.has(i)).join(s.osep);
   }),
-  define("replace", 3, 5, (_ev, _f, args) => {
+  define("replace", 3, 5, {
+    family: "lists",
+    args: "replace(<list>, <positions>, <word>[, <delimiter>[, <output separator>]])",
+    summary: "The list with the items at the positions replaced by word.",
+    example: { think: "replace(a b c,2,X)", gives: "a X c" },
+  }, (_ev, _f, args) => {
     const s = seps(args, 3, 4);
     if (typeof s === "string") return s;
     const w = splitList(args[0], s.sep);
     for (const i of positions(args[1], w.length)) w[i] = args[2];
     return w.join(s.osep);
   }),
-  define("insert", 3, 5, (_ev, _f, args) => {
+  define("insert", 3, 5, {
+    family: "lists",
+    args: "insert(<list>, <position>, <word>[, <delimiter>[, <output separator>]])",
+    summary: "The list with word inserted at the position.",
+    example: { think: "insert(a b c,2,X)", gives: "a X b c" },
+  }, (_ev, _f, args) => {
     const s = seps(args, 3, 4);
     if (typeof s === "string") return s;
     const w = splitList(args[0], s.sep);
@@ -212,13 +282,24 @@ export const listFunctions: FunctionDef[] = [
     }
     return w.join(s.osep);
   }),
-  define("revwords", 0, 3, (_ev, _f, args) => {
+  define("revwords", 0, 3, {
+    family: "lists",
+    args: "revwords(<list>[, <delimiter>[, <output separator>]])",
+    summary: "The items in reverse order.",
+    example: { think: "revwords(a b c)", gives: "c b a" },
+  }, (_ev, _f, args) => {
     if (!args.length) return "";
     const s = seps(args, 1, 2);
     if (typeof s === "string") return s;
     return splitStyledList(args[0], s.sep).reverse().join(s.osep);
   }),
-  define("sort", 1, 4, (_ev, _f, args) => {
+  define("sort", 1, 4, {
+    family: "lists",
+    args: "sort(<list>[, <type>[, <delimiter>[, <output separator>]]])",
+    summary:
+      "The list sorted: type a (alphabetic), i (ignoring case), n (integers), f (numbers) or d (dbrefs); guessed when not given.",
+    example: { think: "sort(10 9 100)", gives: "9 10 100" },
+  }, (_ev, _f, args) => {
     const s = seps(args, 2, 3);
     if (typeof s === "string") return s;
     const w = splitList(args[0], s.sep);
@@ -228,12 +309,24 @@ export const listFunctions: FunctionDef[] = [
     "setunion",
     2,
     5,
+    {
+      family: "lists",
+      args: "setunion(<list1>, <list2>[, <delimiter>[, <output separator>[, <type>]]])",
+      summary: "The items of either list, sorted, each once.",
+      example: { think: "setunion(c a,b a)", gives: "a b c" },
+    },
     (_ev, _f, args) => setOp(args, (a, b, cmp) => sortedSet([...a, ...b], cmp)),
   ),
   define(
     "setdiff",
     2,
     5,
+    {
+      family: "lists",
+      args: "setdiff(<list1>, <list2>[, <delimiter>[, <output separator>[, <type>]]])",
+      summary: "The items of the first list not in the second, sorted, each once.",
+      example: { think: "setdiff(a b c,b)", gives: "a c" },
+    },
     (_ev, _f, args) =>
       setOp(args, (a, b, cmp) => {
         const inB = memberOf(b, cmp);
@@ -244,9 +337,20 @@ export const listFunctions: FunctionDef[] = [
     "setinter",
     2,
     5,
+    {
+      family: "lists",
+      args: "setinter(<list1>, <list2>[, <delimiter>[, <output separator>[, <type>]]])",
+      summary: "The items in both lists, sorted, each once.",
+      example: { think: "setinter(a b c,c b d)", gives: "b c" },
+    },
     (_ev, _f, args) => setOp(args, (a, b, cmp) => sortedSet(a, cmp).filter(memberOf(b, cmp))),
   ),
-  define("lnum", 0, 4, (ev, _f, args) => {
+  define("lnum", 0, 4, {
+    family: "lists",
+    args: "lnum(<count>) or lnum(<first>, <last>[, <output separator>[, <step>]])",
+    summary: "The integers from 0 to count-1, or from first to last.",
+    example: { think: "lnum(5)", gives: "0 1 2 3 4" },
+  }, (ev, _f, args) => {
     if (!args.length) return "";
     const sep = sepOf(args[2], { allowNull: true });
     if (typeof sep !== "string") return sep.error;
@@ -274,7 +378,12 @@ export const listFunctions: FunctionDef[] = [
     }
     return out.join(sep);
   }),
-  define("itemize", 1, 4, (_ev, _f, args) => {
+  define("itemize", 1, 4, {
+    family: "lists",
+    args: "itemize(<list>[, <delimiter>[, <conjunction>[, <punctuation>]]])",
+    summary: "The items as an English list.",
+    example: { think: "itemize(a b c)", gives: "a, b, and c" },
+  }, (_ev, _f, args) => {
     const sep = sepOf(args[1]);
     if (typeof sep !== "string") return sep.error;
     const conj = args[2] ?? "and";
@@ -284,7 +393,12 @@ export const listFunctions: FunctionDef[] = [
     if (w.length === 2) return `${w[0]} ${conj} ${w[1]}`;
     return w.slice(0, -1).join(`${punc} `) + `${punc} ${conj} ${w[w.length - 1]}`;
   }),
-  define("elist", 1, 5, (_ev, _f, args) => {
+  define("elist", 1, 5, {
+    family: "lists",
+    args: "elist(<list>[, <conjunction>[, <delimiter>[, <output separator>[, <punctuation>]]]])",
+    summary: "The items as an English list (PennMUSH's form of itemize()).",
+    example: { think: "elist(a b c,or)", gives: "a, b, or c" },
+  }, (_ev, _f, args) => {
     // PennMUSH's elist(list[, conj[, delim[, osep[, punc]]]]).
     const conj = args[1] || "and";
     const sep = sepOf(args[2]);
@@ -296,48 +410,12 @@ export const listFunctions: FunctionDef[] = [
     if (w.length === 2) return `${w[0]} ${conj} ${w[1]}`;
     return w.slice(0, -1).join(osep) + `${punc} ${conj} ${w[w.length - 1]}`;
   }),
-  define("table", 1, 6, (ev, _f, args) => {
-    // MUX: an empty width or line length is 0, out of range like a field wider than the line.
-    const width = args.length > 1 ? toInt(args[1]) : 10;
-    const line = args.length > 2 ? toInt(args[2]) : 78;
-    if (line < 1 || line > ev.lbuf || width < 1 || width > line) return "#-1 OUT OF RANGE";
-    const sep = sepOf(args[3]);
-    if (typeof sep !== "string") return sep.error;
-    const osep = args[4] === undefined || args[4] === "" ? " " : args[4][0];
-    const pad = args[5] || " ";
-    // As many fields as the line holds, not counting their separators (TinyMUX 2.12's count).
-    const cols = Math.floor(line / width);
-    const words = splitList(args[0], sep);
-    const rows: string[] = [];
-    for (let i = 0; i < words.length; i += cols) {
-      const row = words.slice(i, i + cols);
-      rows.push(
-        row.map((w) => {
-          const cut = w.slice(0, width);
-          return cut + padTo(pad, width - cut.length);
-        }).join(osep),
-      );
-    }
-    return rows.join("\r\n");
-  }),
-  define("columns", 2, 4, (_ev, _f, args) => {
-    const width = toInt(args[1]);
-    if (width < 1 || width > 78) return "#-1 OUT OF RANGE";
-    const sep = sepOf(args[2]);
-    if (typeof sep !== "string") return sep.error;
-    const indent = Math.max(0, Math.min(77, toInt(args[3] ?? "0")));
-    const per = Math.max(1, Math.floor((78 - indent) / width));
-    const words = splitList(args[0], sep);
-    let out = "";
-    words.forEach((w, i) => {
-      if (i % per === 0) out += (i ? "\r\n" : "") + " ".repeat(indent);
-      const cut = w.slice(0, width);
-      // The last field of a full row is not padded (TinyMUX 2.12): no spaces before the break.
-      out += i % per === per - 1 ? cut : cut.padEnd(width);
-    });
-    return words.length ? out + "\r\n" : "";
-  }),
-  define("splice", 3, 5, (_ev, _f, args) => {
+  define("splice", 3, 5, {
+    family: "lists",
+    args: "splice(<list1>, <list2>, <word>[, <delimiter>[, <output separator>]])",
+    summary: "list1 with each item equal to word replaced by list2's item at the same position.",
+    example: { think: "splice(a b c,x y z,b)", gives: "a y c" },
+  }, (_ev, _f, args) => {
     const sep = sepOf(args[3]);
     if (typeof sep !== "string") return sep.error;
     const osep = args[4] ?? sep;
@@ -345,10 +423,10 @@ export const listFunctions: FunctionDef[] = [
     if (a.length !== b.length) return "#-1 NUMBER OF WORDS MUST BE EQUAL";
     return a.map((w, i) => (w === args[2] ? b[i] : w)).join(osep);
   }),
-  define("isword", 1, 1, (_ev, _f, args) => bool(/^[A-Za-z]+$/.test(args[0]))),
+  define("isword", 1, 1, {
+    family: "strings",
+    args: "isword(<text>)",
+    summary: "1 when the text is letters only.",
+    example: { think: "isword(hello)", gives: "1" },
+  }, (_ev, _f, args) => bool(/^[A-Za-z]+$/.test(args[0]))),
 ];
-
-function padTo(fill: string, n: number): string {
-  if (n <= 0) return "";
-  return fill.repeat(Math.ceil(n / fill.length)).slice(0, n);
-}

@@ -14,6 +14,8 @@ import { textFunctions } from "./text.ts";
 import { listApplyFunctions } from "./listapply.ts";
 import { jsonFunctions } from "./json.ts";
 import { registerFunctions } from "./registers.ts";
+import { formatFunctions } from "./format.ts";
+import { timeFunctions } from "./time.ts";
 
 export { FunctionRegistry } from "./define.ts";
 
@@ -56,6 +58,8 @@ export function builtinFunctions(): FunctionRegistry {
     ...listApplyFunctions,
     ...jsonFunctions,
     ...registerFunctions,
+    ...formatFunctions,
+    ...timeFunctions,
   );
   for (const [alias, target] of ALIASES) table.alias(alias, target);
   return table;

@@ -10,7 +10,7 @@ import { EVAL_ARG, type Frame, type FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 import { genderOf, pronoun } from "../eval.ts";
 import { AMBIGUOUS, dbrefId, found, matchError, matchThing, NOTHING } from "../match.ts";
-import { bool, toInt } from "../numbers.ts";
+import { bool } from "../numbers.ts";
 import { splitList } from "../list.ts";
 import { typeOf } from "../../world/objects.ts";
 import type { DbObject } from "../../world/types.ts";
@@ -18,6 +18,7 @@ import { toWire } from "../markup.ts";
 import { ENGINE_VERSION } from "../../version.ts";
 import { validAttrName } from "./control.ts";
 import { upperAscii } from "../compile.ts";
+import { ctimeText } from "./time.ts";
 
 /** Most ids search(), lsearch() and children() return (an index answers, bounded). */
 export const MAX_SEARCH = 2000;
@@ -132,67 +133,6 @@ function visibleOnline(ev: Evaluation, f: Frame): string[] {
   });
 }
 
-/** Formats a time as MUX's ctime: `Sun Jan 01 12:00:00 2026`. */
-export function ctimeText(ms: number, utc = false): string {
-  const d = new Date(ms);
-  const days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-  const months = [
-    "Jan",
-    "Feb",
-    "Mar",
-    "Apr",
-    "May",
-    "Jun",
-    "Jul",
-    "Aug",
-    "Sep",
-    "Oct",
-    "Nov",
-    "Dec",
-  ];
-  const get = utc
-    ? {
-      day: d.getUTCDay(),
-      mon: d.getUTCMonth(),
-      date: d.getUTCDate(),
-      h: d.getUTCHours(),
-      m: d.getUTCMinutes(),
-      s: d.getUTCSeconds(),
-      y: d.getUTCFullYear(),
-    }
-    : {
-      day: d.getDay(),
-      mon: d.getMonth(),
-      date: d.getDate(),
-      h: d.getHours(),
-      m: d.getMinutes(),
-      s: d.getSeconds(),
-      y: d.getFullYear(),
-    };
-  const two = (n: number) => String(n).padStart(2, "0");
-  return `${days[get.day]} ${months[get.mon]} ${two(get.date)} ${two(get.h)}:${two(get.m)}:${
-    two(get.s)
-  } ${get.y}`;
-}
-
-const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-
-/** MUX's convtime: a ctime-style text to seconds, or null. */
-export function parseCtime(s: string, utc = false): number | null {
-  const m =
-    /^\s*(?:[A-Za-z]{3}\s+)?([A-Za-z]{3})\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(\d{4})\s*$/
-      .exec(s);
-  if (!m) return null;
-  const mon = MONTHS.indexOf(m[1].toLowerCase());
-  if (mon < 0) return null;
-  const [date, h, mi, sec, y] = [m[2], m[3], m[4], m[5], m[6]].map(Number);
-  if (date < 1 || date > 31 || h > 23 || mi > 59 || sec > 60) return null;
-  const ms = utc
-    ? Date.UTC(y, mon, date, h, mi, sec)
-    : new Date(y, mon, date, h, mi, sec).getTime();
-  return Math.floor(ms / 1000);
-}
-
 /** search()/lsearch() classes MUX and PennMUSH take, answered from indexes. */
 function searchIds(
   ev: Evaluation,
@@ -303,34 +243,64 @@ function searchIds(
 
 /** The object family. */
 export const objectFunctions: FunctionDef[] = [
-  define("name", 1, 2, (ev, f, args) => {
+  define("name", 1, 2, {
+    family: "database",
+    args: "name(<object>)",
+    summary: "The object's name (an exit's first name).",
+    example: { think: "name(me)", gives: "Wizard" },
+  }, (ev, f, args) => {
     if (args.length > 1) return "#-1 PERMISSION DENIED";
     if (args[0] === "") return "";
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     return typeOf(o) === "exit" ? o.name.split(";")[0] : o.name;
   }),
-  define("moniker", 1, 1, (ev, f, args) => {
+  define("moniker", 1, 1, {
+    family: "database",
+    args: "moniker(<object>)",
+    summary: "The object's coloured name (@moniker), or its name.",
+    example: { think: "moniker(me)", gives: "Wizard" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     return typeof o === "string" ? o : ev.monikerOf(o.id);
   }),
-  define("num", 1, 1, (ev, f, args) => {
+  define("num", 1, 1, {
+    family: "database",
+    args: "num(<object>)",
+    summary: "The object's dbref: #-1 when nothing matches, #-2 when several do.",
+    example: { think: "num(me)", gives: "#1" },
+  }, (ev, f, args) => {
     const r = matchThing(ev.ports.world, f.executor, args[0]);
     return found(r) ? ref(r) : r === AMBIGUOUS ? "#-2" : "#-1";
   }),
-  define("loc", 1, 1, (ev, f, args) => {
+  define("loc", 1, 1, {
+    family: "database",
+    args: "loc(<object>)",
+    summary: "The object's location (#-1 when you may not know it).",
+    example: { think: "loc(me)", gives: "#0" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     const at = shownLoc(ev, f, o);
     return at ? ref(at) : "#-1";
   }),
-  define("where", 1, 1, (ev, f, args) => {
+  define("where", 1, 1, {
+    family: "database",
+    args: "where(<object>)",
+    summary: "The object's true location: an exit's source room, #-1 for a room.",
+    example: { think: "where(box)", gives: "#0" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     const at = shownLoc(ev, f, o);
     return at ? ref(at) : "#-1";
   }),
-  define("room", 1, 1, (ev, f, args) => {
+  define("room", 1, 1, {
+    family: "database",
+    args: "room(<object>)",
+    summary: "The room the object is in, however deeply it is carried.",
+    example: { think: "room(box)", gives: "#0" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     let cur: DbObject | null = o;
@@ -342,12 +312,22 @@ export const objectFunctions: FunctionDef[] = [
     }
     return "#-1";
   }),
-  define("owner", 1, 1, (ev, f, args) => {
+  define("owner", 1, 1, {
+    family: "database",
+    args: "owner(<object>)",
+    summary: "The object's owner.",
+    example: { think: "owner(box)", gives: "#1" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     return o.owner ? ref(o.owner) : ref(o.id);
   }),
-  define("parent", 1, 2, (ev, f, args) => {
+  define("parent", 1, 2, {
+    family: "database",
+    args: "parent(<object>)",
+    summary: "The object's parent, or #-1.",
+    example: { think: "parent(box)", gives: "#-1" },
+  }, (ev, f, args) => {
     if (args.length > 1) return "#-1 PERMISSION DENIED";
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
@@ -357,29 +337,55 @@ export const objectFunctions: FunctionDef[] = [
     const p = o.data?.parent;
     return typeof p === "string" && p ? ref(p) : "#-1";
   }),
-  define("type", 1, 1, (ev, f, args) => {
+  define("type", 1, 1, {
+    family: "database",
+    args: "type(<object>)",
+    summary: "PLAYER, ROOM, EXIT or THING.",
+    example: { think: "type(here)", gives: "ROOM" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     return typeof o === "string" ? "#-1 NOT FOUND" : typeName(o);
   }),
-  define("hastype", 2, 2, (ev, f, args) => {
+  define("hastype", 2, 2, {
+    family: "database",
+    args: "hastype(<object>, <type>)",
+    summary: "1 when the object is of the type.",
+    example: { think: "hastype(box,thing)", gives: "1" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     const t = args[1].trim().toUpperCase();
     if (!["PLAYER", "ROOM", "EXIT", "THING"].includes(t)) return "#-1 NO SUCH TYPE";
     return bool(typeName(o) === t);
   }),
-  define("hasflag", 2, 2, (ev, f, args) => {
+  define("hasflag", 2, 2, {
+    family: "database",
+    args: "hasflag(<object>, <flag>)",
+    summary: "1 when the object has the flag.",
+    example: { think: "hasflag(me,wizard)", gives: "1" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     return bool(hasFlagNamed(ev, o, args[1]));
   }),
-  define("haspower", 2, 2, (ev, f, args) => {
+  define("haspower", 2, 2, {
+    family: "database",
+    args: "haspower(<object>, <power>)",
+    summary: "1 when the object has the power (staff hold every power).",
+    example: { think: "haspower(*Alice,boot)", gives: "0" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     // The engine's powers are its staff ranks: staff hold every power a package asks for.
     return bool(ev.ports.access.isStaff(o));
   }),
-  define("orflags", 2, 2, (ev, f, args) => {
+  define("orflags", 2, 2, {
+    family: "database",
+    args: "orflags(<object>, <letters>)",
+    summary:
+      "1 when the object has any of the flags given by their letters (flags()); ! before a letter: lacks it.",
+    example: { think: "orflags(me,Wc)", gives: "1" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     const letters = [...args[1]].filter((c) => c !== "!");
@@ -387,7 +393,13 @@ export const objectFunctions: FunctionDef[] = [
       args[1].includes("!") ? orNot(ev, o, args[1]) : letters.some((l) => letterFlag(ev, o, l)),
     );
   }),
-  define("andflags", 2, 2, (ev, f, args) => {
+  define("andflags", 2, 2, {
+    family: "database",
+    args: "andflags(<object>, <letters>)",
+    summary:
+      "1 when the object has all of the flags given by their letters; ! before a letter: lacks it.",
+    example: { think: "andflags(me,P!D)", gives: "1" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     let negate = false;
@@ -401,12 +413,23 @@ export const objectFunctions: FunctionDef[] = [
     }
     return "1";
   }),
-  define("flags", 1, 1, (ev, f, args) => {
+  define("flags", 1, 1, {
+    family: "database",
+    args: "flags(<object>)",
+    summary:
+      "The object's flags, by their letters (P player, R room, E exit, W wizard, D dark, c connected...).",
+    example: { think: "flags(*Alice)", gives: "Pc" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     return flagLetters(ev, o);
   }),
-  define("lcon", 1, 2, (ev, f, args) => {
+  define("lcon", 1, 2, {
+    family: "database",
+    args: "lcon(<object>[, <type>])",
+    summary: "What the object contains that you may see (of the type, when given).",
+    example: { think: "lcon(here)", gives: "#1 #2 #3" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     const want = (args[1] ?? "").toLowerCase().replace(/s$/, "").replace("object", "thing");
@@ -415,28 +438,59 @@ export const objectFunctions: FunctionDef[] = [
       return t !== "exit" && (!want || t.startsWith(want));
     }).map((c) => ref(c.id)).join(" ");
   }),
-  define("lexits", 1, 1, (ev, f, args) => {
+  define("lexits", 1, 1, {
+    family: "database",
+    args: "lexits(<object>)",
+    summary: "The exits out of a room that you may see.",
+    example: { think: "lexits(here)", gives: "#4" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     return listed(ev, f, o).filter((c) => typeOf(c) === "exit").map((c) => ref(c.id)).join(" ");
   }),
-  define("lwho", 0, 1, (ev, f) => visibleOnline(ev, f).map(ref).join(" ")),
-  define("conn", 1, 1, (ev, f, args) => {
+  define("lwho", 0, 1, {
+    family: "database",
+    args: "lwho()",
+    summary: "The connected players you may see.",
+    example: { think: "lwho()", gives: "#1 #2" },
+  }, (ev, f) => visibleOnline(ev, f).map(ref).join(" ")),
+  define("conn", 1, 1, {
+    family: "database",
+    args: "conn(<player>)",
+    summary: "Seconds the player has been connected, or -1.",
+    example: { think: "conn(*Alice)", gives: "60", varies: true },
+  }, (ev, f, args) => {
     const id = ev.ports.world.playerByName(args[0].replace(/^\*/, "")) ?? dbrefId(args[0]);
     if (!id || !visibleOnline(ev, f).includes(id)) return "-1";
     return String(ev.ports.presence.connectedSeconds(id));
   }),
-  define("idle", 1, 1, (ev, f, args) => {
+  define("idle", 1, 1, {
+    family: "database",
+    args: "idle(<player>)",
+    summary: "Seconds since the player last sent a command, or -1 when not connected.",
+    example: { think: "idle(*Alice)", gives: "5", varies: true },
+  }, (ev, f, args) => {
     const id = ev.ports.world.playerByName(args[0].replace(/^\*/, "")) ?? dbrefId(args[0]);
     if (!id || !visibleOnline(ev, f).includes(id)) return "-1";
     return String(ev.ports.presence.idleSeconds(id));
   }),
-  define("width", 1, 1, (ev, f, args) => {
+  define("width", 1, 1, {
+    family: "database",
+    args: "width(<player>)",
+    summary: "The player's screen width (78 when unknown).",
+    example: { think: "width(me)", gives: "78" },
+  }, (ev, f, args) => {
     const id = matchThing(ev.ports.world, f.executor, args[0]);
     if (!found(id)) return "78";
     return String(ev.ports.presence.width(id));
   }),
-  define("pmatch", 1, 1, (ev, _f, args) => {
+  define("pmatch", 1, 1, {
+    family: "database",
+    args: "pmatch(<player>)",
+    summary:
+      "The player's dbref, by name or alias (or a connected player by the start of the name).",
+    example: { think: "pmatch(Alice)", gives: "#2" },
+  }, (ev, _f, args) => {
     const want = args[0].trim().replace(/^\*/, "");
     const d = dbrefId(want);
     if (d) {
@@ -451,7 +505,13 @@ export const objectFunctions: FunctionDef[] = [
     if (hits.length === 1) return ref(hits[0]);
     return hits.length > 1 ? "#-2" : "#-1 NO MATCH";
   }),
-  define("locate", 3, 3, (ev, f, args) => {
+  define("locate", 3, 3, {
+    family: "database",
+    args: "locate(<looker>, <name>, <where>)",
+    summary:
+      "What the name matches as the looker sees it; where's letters E, P, R, T keep only exits, players, rooms, things.",
+    example: { think: "locate(me,box,T)", gives: "#3" },
+  }, (ev, f, args) => {
     const looker = matchThing(ev.ports.world, f.executor, args[0]);
     if (!found(looker)) return "#-1";
     const lo = ev.object(looker);
@@ -469,24 +529,46 @@ export const objectFunctions: FunctionDef[] = [
     }
     return ref(r);
   }),
-  define("controls", 2, 2, (ev, f, args) => {
+  define("controls", 2, 2, {
+    family: "database",
+    args: "controls(<object>, <victim>)",
+    summary: "1 when the object may change the victim.",
+    example: { think: "controls(me,box)", gives: "1" },
+  }, (ev, f, args) => {
     const a = thing(ev, f, args[0]);
     if (typeof a === "string") return "#-1 NOT FOUND (ARG1)";
     const b = thing(ev, f, args[1]);
     if (typeof b === "string") return "#-1 NOT FOUND (ARG2)";
     return bool(ev.ports.access.controls(a, b));
   }),
-  define("isdbref", 0, 1, (ev, _f, args) => {
+  define("isdbref", 0, 1, {
+    family: "database",
+    args: "isdbref(<text>)",
+    summary: "1 when the text is the dbref of an object that exists.",
+    example: { think: "isdbref(#3)", gives: "1" },
+  }, (ev, _f, args) => {
     const id = dbrefId(args[0] ?? "");
     return bool(!!id && !!ev.object(id));
   }),
-  define("children", 1, 1, (ev, f, args) => {
+  define("children", 1, 1, {
+    family: "database",
+    args: "children(<object>)",
+    summary: "The objects whose parent it is.",
+    example: { think: "children(box)", gives: "" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     if (!controls(ev, f, o)) return "#-1 PERMISSION DENIED";
     return ev.ports.world.children(o.id, MAX_SEARCH).map(ref).join(" ");
   }),
-  define("search", 0, 1, (ev, f, args) => {
+  define("search", 0, 1, {
+    family: "database",
+    args: "search([<player>] [<class>=<restriction>])",
+    summary: "Dbrefs of the objects that match (at most 2,000).",
+    example: { think: "search(type=room)", gives: "#0" },
+    more:
+      "Classes: type (player, room, exit, thing), name, flags, owner, parent, player, room, exit, thing (a part of the name), and eplayer, eroom, eexit, ething, whose restriction is code evaluated for each object (## the dbref) that keeps it when true. Without a player, staff search everything and others their own objects.",
+  }, (ev, f, args) => {
     // MUX: search([<player>] [<class>=<restriction>]).
     const text = (args[0] ?? "").trim();
     let owner: string | null = null;
@@ -513,18 +595,48 @@ export const objectFunctions: FunctionDef[] = [
     const r = searchIds(ev, f, owner, cls, restriction);
     return typeof r === "string" ? r : r.join(" ");
   }, { parse: 1 }),
-  define("findable", 2, 2, (ev, f, args) => {
+  define("findable", 2, 2, {
+    family: "database",
+    args: "findable(<looker>, <object>)",
+    summary: "1 when the looker may find where the object is.",
+    example: { think: "findable(*Alice,me)", gives: "1" },
+  }, (ev, f, args) => {
     const a = thing(ev, f, args[0]);
     if (typeof a === "string") return "#-1 NOT FOUND (ARG1)";
     const b = thing(ev, f, args[1]);
     if (typeof b === "string") return "#-1 NOT FOUND (ARG2)";
     return bool(ev.ports.access.controls(a, b) || !b.flags.includes("unfindable"));
   }),
-  define("subj", 1, 1, (ev, f, args) => pron(ev, f, args, "s")),
-  define("obj", 1, 1, (ev, f, args) => pron(ev, f, args, "o")),
-  define("poss", 1, 1, (ev, f, args) => pron(ev, f, args, "p")),
-  define("aposs", 1, 1, (ev, f, args) => pron(ev, f, args, "a")),
-  define("objmem", 1, 1, (ev, f, args) => {
+  define("subj", 1, 1, {
+    family: "database",
+    args: "subj(<object>)",
+    summary: "The subjective pronoun by the object's SEX: he, she, they or it.",
+    example: { think: "subj(*Alice)", gives: "she" },
+  }, (ev, f, args) => pron(ev, f, args, "s")),
+  define("obj", 1, 1, {
+    family: "database",
+    args: "obj(<object>)",
+    summary: "The objective pronoun: him, her, them or it.",
+    example: { think: "obj(*Alice)", gives: "her" },
+  }, (ev, f, args) => pron(ev, f, args, "o")),
+  define("poss", 1, 1, {
+    family: "database",
+    args: "poss(<object>)",
+    summary: "The possessive pronoun: his, her, their or its.",
+    example: { think: "poss(*Alice)", gives: "her" },
+  }, (ev, f, args) => pron(ev, f, args, "p")),
+  define("aposs", 1, 1, {
+    family: "database",
+    args: "aposs(<object>)",
+    summary: "The absolute possessive pronoun: his, hers, theirs or its.",
+    example: { think: "aposs(*Alice)", gives: "hers" },
+  }, (ev, f, args) => pron(ev, f, args, "a")),
+  define("objmem", 1, 1, {
+    family: "database",
+    args: "objmem(<object>)",
+    summary: "The bytes the object takes, its attributes included.",
+    example: { think: "objmem(box)", gives: "120", varies: true },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     if (!controls(ev, f, o)) return "#-1 PERMISSION DENIED";
@@ -534,7 +646,12 @@ export const objectFunctions: FunctionDef[] = [
     }
     return String(bytes);
   }),
-  define("nearby", 2, 2, (ev, f, args) => {
+  define("nearby", 2, 2, {
+    family: "database",
+    args: "nearby(<object>, <object>)",
+    summary: "1 when one holds the other or both are in the same place.",
+    example: { think: "nearby(me,box)", gives: "1" },
+  }, (ev, f, args) => {
     const a = thing(ev, f, args[0]);
     if (typeof a === "string") return "#-1 NOT FOUND (ARG1)";
     const b = thing(ev, f, args[1]);
@@ -542,12 +659,27 @@ export const objectFunctions: FunctionDef[] = [
     const near = a.location === b.location || a.location === b.id || b.location === a.id;
     return bool(near);
   }),
-  define("zone", 1, 1, () => "#-1 ZONES DISABLED"),
-  define("bittype", 0, 1, (ev, f, args) => {
+  define("zone", 1, 1, {
+    family: "database",
+    args: "zone(<object>)",
+    summary: "The object's zone.",
+    example: { think: "zone(me)", gives: "#-1 ZONES DISABLED" },
+  }, () => "#-1 ZONES DISABLED"),
+  define("bittype", 0, 1, {
+    family: "database",
+    args: "bittype(<object>)",
+    summary: "The rank of the object's owner: 7 superuser, 5 wizard, 4 admin, 3 builder, 1 others.",
+    example: { think: "bittype(me)", gives: "5" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0] || "me");
     return typeof o === "string" ? "#-1" : String(bitType(ev, o));
   }),
-  define("elock", 2, 2, (ev, f, args) => {
+  define("elock", 2, 2, {
+    family: "database",
+    args: "elock(<object>[/<lock>], <victim>)",
+    summary: "1 when the victim passes the object's lock (default, or the one named).",
+    example: { think: "elock(box,*Alice)", gives: "1" },
+  }, (ev, f, args) => {
     const slash = args[0].indexOf("/");
     const which = slash < 0 ? "default" : args[0].slice(slash + 1).trim().toLowerCase();
     const o = thing(ev, f, slash < 0 ? args[0] : args[0].slice(0, slash));
@@ -559,34 +691,48 @@ export const objectFunctions: FunctionDef[] = [
     const lock = o.data?.locks?.[which] ?? "";
     return bool(ev.ports.access.passesLock(lock, victim));
   }),
-  define("grep", 3, 3, (ev, f, args) => grep(ev, f, args, false)),
-  define("grepi", 3, 3, (ev, f, args) => grep(ev, f, args, true)),
-  define("mudname", 0, 0, (ev) => ev.ports.gameName()),
-  define("version", 0, 0, () => VERSION_TEXT),
-  define("starttime", 0, 0, (ev) => ctimeText(ev.ports.startedAt)),
-  define(
-    "time",
-    0,
-    2,
-    (ev, _f, args) => ctimeText(ev.ports.now(), (args[0] ?? "").toLowerCase() === "utc"),
-  ),
-  define("secs", 0, 2, (ev) => String(Math.floor(ev.ports.now() / 1000))),
-  define("convsecs", 1, 3, (_ev, _f, args) => {
-    const s = toInt(args[0]);
-    return ctimeText(s * 1000, (args[1] ?? "").toLowerCase() === "utc");
-  }),
-  define("convtime", 1, 3, (_ev, _f, args) => {
-    const v = parseCtime(args[0], (args[1] ?? "").toLowerCase() === "utc");
-    return v === null ? "-1" : String(v);
-  }),
-  define("ctime", 0, 1, (ev, f, args) => {
+  define("grep", 3, 3, {
+    family: "attributes",
+    args: "grep(<object>, <attribute pattern>, <text>)",
+    summary: "The names of the object's attributes whose value holds the text.",
+    example: { setup: ["&NOTE me=hello"], think: "grep(me,*,ell)", gives: "NOTE" },
+  }, (ev, f, args) => grep(ev, f, args, false)),
+  define("grepi", 3, 3, {
+    family: "attributes",
+    args: "grepi(<object>, <attribute pattern>, <text>)",
+    summary: "grep(), in any case.",
+    example: { setup: ["&NOTE me=hello"], think: "grepi(me,*,ELL)", gives: "NOTE" },
+  }, (ev, f, args) => grep(ev, f, args, true)),
+  define("mudname", 0, 0, {
+    family: "game",
+    args: "mudname()",
+    summary: "The game's name.",
+    example: { think: "mudname()", gives: "TestMUSH" },
+  }, (ev) => ev.ports.gameName()),
+  define("version", 0, 0, {
+    family: "game",
+    args: "version()",
+    summary: "The server's version, in MUX's form (its first word is MUX, which packages test).",
+    example: { think: "version()", gives: "MUX 2.12.0.10 #1 [UrsaMU 1.0.0]", varies: true },
+  }, () => VERSION_TEXT),
+  define("ctime", 0, 1, {
+    family: "database",
+    args: "ctime(<object>)",
+    summary: "When the object was created, in time()'s form.",
+    example: { think: "ctime(box)", gives: "Thu Jan 01 12:00:00 2026", varies: true },
+  }, (ev, f, args) => {
     if (!args.length || args[0] === "") return ctimeText(ev.ports.now());
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     if (!controls(ev, f, o)) return "#-1 PERMISSION DENIED";
     return ctimeText(o.createdAt);
   }),
-  define("set", 2, 2, (ev, f, args) => {
+  define("set", 2, 2, {
+    family: "effects",
+    args: "set(<object>, <attribute>:<value>)",
+    summary: "Sets an attribute (an empty value clears it), as & does; gives nothing.",
+    example: { think: "[set(me,MOOD:happy)][get(me/mood)]", gives: "happy" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     const colon = args[1].indexOf(":");
@@ -601,7 +747,12 @@ export const objectFunctions: FunctionDef[] = [
     );
     return err ? "#-1 PERMISSION DENIED" : "";
   }),
-  define("pemit", 2, 2, (ev, f, args) => {
+  define("pemit", 2, 2, {
+    family: "effects",
+    args: "pemit(<objects>, <message>)",
+    summary: "Sends the message to each object of the list, as @pemit does; gives nothing.",
+    example: { think: "pemit(*Alice,Hello!)", gives: "" },
+  }, (ev, f, args) => {
     const msg = toWire(args[1]);
     for (const word of splitList(args[0], " ")) {
       const r = matchThing(ev.ports.world, f.executor, word);
@@ -610,7 +761,12 @@ export const objectFunctions: FunctionDef[] = [
     }
     return "";
   }),
-  define("remit", 2, 2, (ev, f, args) => {
+  define("remit", 2, 2, {
+    family: "effects",
+    args: "remit(<room>, <message>)",
+    summary: "Sends the message to everyone in the room; gives nothing.",
+    example: { think: "remit(here,A bell rings.)", gives: "" },
+  }, (ev, f, args) => {
     const msg = toWire(args[1]);
     const me = ev.object(f.executor);
     for (const word of splitList(args[0], " ")) {
@@ -623,7 +779,12 @@ export const objectFunctions: FunctionDef[] = [
     }
     return "";
   }),
-  define("oemit", 2, 2, (ev, f, args) => {
+  define("oemit", 2, 2, {
+    family: "effects",
+    args: "oemit(<object>, <message>)",
+    summary: "Sends the message to everyone in the object's room but the object; gives nothing.",
+    example: { think: "oemit(me,Wizard waves.)", gives: "" },
+  }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return "";
     if (!o.location) return "";

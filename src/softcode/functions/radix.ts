@@ -79,7 +79,12 @@ const RADIX = "#-1 RADIX MUST BE A NUMBER BETWEEN 2 and 64";
 
 /** The base-conversion family. */
 export const radixFunctions: FunctionDef[] = [
-  define("baseconv", 3, 3, (_ev, _f, args) => {
+  define("baseconv", 3, 3, {
+    family: "arithmetic",
+    args: "baseconv(<number>, <from base>, <to base>)",
+    summary: "The number converted between bases 2 to 64 (PennMUSH's symbols).",
+    example: { think: "baseconv(255,10,16)", gives: "ff" },
+  }, (_ev, _f, args) => {
     if (!isInteger(args[1]) || !isInteger(args[2])) return "#-1 ARGUMENTS MUST BE NUMBERS";
     const from = toInt32(args[1]);
     if (from < 2 || from > 64) return "#-1 INPUT RADIX MUST BE A NUMBER BETWEEN 2 and 64";
@@ -88,7 +93,12 @@ export const radixFunctions: FunctionDef[] = [
     const v = unpackNumber(args[0], from, to, true);
     return v === null ? BAD_NUMBER : packNumber(v, to, true);
   }),
-  define("pack", 1, 3, (_ev, _f, args) => {
+  define("pack", 1, 3, {
+    family: "arithmetic",
+    args: "pack(<integer>[, <radix>[, <symbols>]])",
+    summary: "The integer written in a radix up to 64 (MUX's symbols; 64 by default).",
+    example: { think: "pack(255,16)", gives: "FF" },
+  }, (_ev, _f, args) => {
     if (!isInteger(args[0]) || (args.length > 1 && !isInteger(args[1]))) {
       return "#-1 ARGUMENTS MUST BE NUMBERS";
     }
@@ -96,7 +106,12 @@ export const radixFunctions: FunctionDef[] = [
     if (radix < 2 || radix > 64) return RADIX;
     return packNumber(toI64(args[0]), radix, args.length > 2 && truthy(args[2]));
   }),
-  define("unpack", 1, 3, (_ev, _f, args) => {
+  define("unpack", 1, 3, {
+    family: "arithmetic",
+    args: "unpack(<text>[, <radix>[, <symbols>]])",
+    summary: "A number written by pack() back to an integer.",
+    example: { think: "unpack(FF,16)", gives: "255" },
+  }, (_ev, _f, args) => {
     let radix = 64;
     if (args.length > 1) {
       if (!isInteger(args[1])) return RADIX;

@@ -18,7 +18,12 @@ const D10 = 10;
 
 /** The random family. */
 export const randomFunctions: FunctionDef[] = [
-  define("lrand", 3, 4, (ev, _f, args) => {
+  define("lrand", 3, 4, {
+    family: "random",
+    args: "lrand(<low>, <high>, <count>[, <output separator>])",
+    summary: "count random integers from low to high.",
+    example: { think: "lrand(1,6,3)", gives: "4 1 6", varies: true },
+  }, (ev, _f, args) => {
     const sep = sepOf(args[3], { allowNull: true });
     if (typeof sep !== "string") return sep.error;
     const n = Math.min(toInt32(args[2]), ev.lbuf);
@@ -29,7 +34,12 @@ export const randomFunctions: FunctionDef[] = [
     for (let i = 1; i < n && out.length < ev.lbuf; i++) out += sep + randomInt(lo, hi);
     return out;
   }),
-  define("distribute", 2, 3, (ev, _f, args) => {
+  define("distribute", 2, 3, {
+    family: "random",
+    args: "distribute(<points>, <bins>[, <output separator>])",
+    summary: "The points spread at random over the bins: how many fell in each.",
+    example: { think: "distribute(10,3)", gives: "3 4 3", varies: true },
+  }, (ev, _f, args) => {
     const osep = sepOf(args[2], { allowNull: true });
     if (typeof osep !== "string") return osep.error;
     if (!isInteger(args[0])) return "#-1 ARG1 IS NOT AN INTEGER";
@@ -46,7 +56,12 @@ export const randomFunctions: FunctionDef[] = [
     }
     return counts.join(osep);
   }),
-  define("choose", 2, 3, (_ev, _f, args) => {
+  define("choose", 2, 3, {
+    family: "random",
+    args: "choose(<list>, <weights>[, <delimiter>])",
+    summary: "One item of the list at random, each as likely as its weight.",
+    example: { think: "choose(common rare,9 1)", gives: "common", varies: true },
+  }, (_ev, _f, args) => {
     const sep = sepOf(args[2]);
     if (typeof sep !== "string") return sep.error;
     const items = splitList(args[0], sep);
@@ -59,7 +74,13 @@ export const randomFunctions: FunctionDef[] = [
     const pick = randomInt(1, total);
     return items[upTo.findIndex((t) => pick <= t)];
   }),
-  define("successes", 2, 3, (_ev, _f, args) => {
+  define("successes", 2, 3, {
+    family: "random",
+    args: "successes(<dice>, <target>[, <sides>])",
+    summary:
+      "Rolls the ten-sided dice: each at or over the target is a success, each 1 takes one away.",
+    example: { think: "successes(5,7)", gives: "2", varies: true },
+  }, (_ev, _f, args) => {
     if (!isInteger(args[0]) || !isInteger(args[1])) return "#-1 ARGUMENTS MUST BE INTEGERS";
     const dice = toInt32(args[0]);
     if (dice === 0) return "0";

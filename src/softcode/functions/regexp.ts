@@ -115,22 +115,90 @@ function regedit(ev: Evaluation, args: string[], caseless: boolean, all: boolean
 
 /** The regular-expression family. */
 export const regexpFunctions: FunctionDef[] = [
-  define("regmatch", 2, 3, (ev, _f, args) => regmatch(ev, args, false)),
-  define("regmatchi", 2, 3, (ev, _f, args) => regmatch(ev, args, true)),
-  define("regrab", 2, 3, (ev, _f, args) => regrab(ev, args, false, false)),
-  define("regrabi", 2, 3, (ev, _f, args) => regrab(ev, args, true, false)),
-  define("regraball", 2, 4, (ev, _f, args) => regrab(ev, args, false, true)),
-  define("regraballi", 2, 4, (ev, _f, args) => regrab(ev, args, true, true)),
-  define("regedit", 3, 100, (ev, _f, args) => regedit(ev, args, false, false)),
-  define("regediti", 3, 100, (ev, _f, args) => regedit(ev, args, true, false)),
-  define("regeditall", 3, 100, (ev, _f, args) => regedit(ev, args, false, true)),
-  define("regeditalli", 3, 100, (ev, _f, args) => regedit(ev, args, true, true)),
-  define("regrep", 3, 3, (ev, f, args) => {
+  define("regmatch", 2, 3, {
+    family: "regexp",
+    args: "regmatch(<text>, <pattern>[, <registers>])",
+    summary:
+      "1 when the regular expression matches the text; the registers listed get the whole match and each group in turn (- skips one).",
+    example: { think: "[regmatch(cookie=42,(.+)=(.+),- 0 1)] %q0 %q1", gives: "1 cookie 42" },
+  }, (ev, _f, args) => regmatch(ev, args, false)),
+  define("regmatchi", 2, 3, {
+    family: "regexp",
+    args: "regmatchi(<text>, <pattern>[, <registers>])",
+    summary: "regmatch(), in any case.",
+    example: { think: "regmatchi(ABC,^a)", gives: "1" },
+  }, (ev, _f, args) => regmatch(ev, args, true)),
+  define("regrab", 2, 3, {
+    family: "regexp",
+    args: "regrab(<list>, <pattern>[, <delimiter>])",
+    summary: "The first item the regular expression matches.",
+    example: { think: "regrab(apple banana cherry,^b)", gives: "banana" },
+  }, (ev, _f, args) => regrab(ev, args, false, false)),
+  define("regrabi", 2, 3, {
+    family: "regexp",
+    args: "regrabi(<list>, <pattern>[, <delimiter>])",
+    summary: "regrab(), in any case.",
+    example: { think: "regrabi(APPLE BANANA,^b)", gives: "BANANA" },
+  }, (ev, _f, args) => regrab(ev, args, true, false)),
+  define("regraball", 2, 4, {
+    family: "regexp",
+    args: "regraball(<list>, <pattern>[, <delimiter>[, <output separator>]])",
+    summary: "Every item the regular expression matches.",
+    example: { think: "regraball(apple banana bob,^b)", gives: "banana bob" },
+  }, (ev, _f, args) => regrab(ev, args, false, true)),
+  define("regraballi", 2, 4, {
+    family: "regexp",
+    args: "regraballi(<list>, <pattern>[, <delimiter>[, <output separator>]])",
+    summary: "regraball(), in any case.",
+    example: { think: "regraballi(APPLE BANANA Bob,^b)", gives: "BANANA Bob" },
+  }, (ev, _f, args) => regrab(ev, args, true, true)),
+  define("regedit", 3, 100, {
+    family: "regexp",
+    args: "regedit(<text>, <pattern>, <replacement>[, <pattern>, <replacement>...])",
+    summary:
+      "The text with the first match of each pattern replaced; $0-$99 and $<name> in the replacement are its groups.",
+    example: { think: "regedit(hello world,(o),<$1>)", gives: "hell<o> world" },
+  }, (ev, _f, args) => regedit(ev, args, false, false)),
+  define("regediti", 3, 100, {
+    family: "regexp",
+    args: "regediti(<text>, <pattern>, <replacement>[, <pattern>, <replacement>...])",
+    summary: "regedit(), in any case.",
+    example: { think: "regediti(Hello,h,J)", gives: "Jello" },
+  }, (ev, _f, args) => regedit(ev, args, true, false)),
+  define("regeditall", 3, 100, {
+    family: "regexp",
+    args: "regeditall(<text>, <pattern>, <replacement>[, <pattern>, <replacement>...])",
+    summary:
+      "The text with every match of each pattern replaced; $0-$99 and $<name> are its groups.",
+    example: { think: "regeditall(hello world,o,0)", gives: "hell0 w0rld" },
+  }, (ev, _f, args) => regedit(ev, args, false, true)),
+  define("regeditalli", 3, 100, {
+    family: "regexp",
+    args: "regeditalli(<text>, <pattern>, <replacement>[, <pattern>, <replacement>...])",
+    summary: "regeditall(), in any case.",
+    example: { think: "regeditalli(Hello HELLO,l,_)", gives: "He__o HE__O" },
+  }, (ev, _f, args) => regedit(ev, args, true, true)),
+  define("regrep", 3, 3, {
+    family: "regexp",
+    args: "regrep(<object>, <attribute pattern>, <regular expression>)",
+    summary:
+      "The object's attributes (of those the wildcard pattern names) whose values the regular expression matches.",
+    example: {
+      setup: ["&NOTE me=call at 5pm", "&TODO me=buy milk"],
+      think: "regrep(me,*,\\\\d+pm)",
+      gives: "NOTE",
+    },
+  }, (ev, f, args) => {
     const re = compileRegexp(ev, args[2], false);
     if (typeof re === "string") return re;
     return grepAttrs(ev, f, args[0], args[1], (v) => re.matcher(stripMarkup(v)).find());
   }),
-  define("regrepi", 3, 3, (ev, f, args) => {
+  define("regrepi", 3, 3, {
+    family: "regexp",
+    args: "regrepi(<object>, <attribute pattern>, <regular expression>)",
+    summary: "regrep(), in any case.",
+    example: { setup: ["&NOTE me=Call at 5pm"], think: "regrepi(me,NOTE,^call)", gives: "NOTE" },
+  }, (ev, f, args) => {
     const re = compileRegexp(ev, args[2], true);
     if (typeof re === "string") return re;
     return grepAttrs(ev, f, args[0], args[1], (v) => re.matcher(stripMarkup(v)).find());

@@ -12,7 +12,12 @@ function order(a: string, b: string): number {
 
 /** The register family. */
 export const registerFunctions: FunctionDef[] = [
-  define("letq", 3, 100, (ev, f, args) => {
+  define("letq", 3, 100, {
+    family: "registers",
+    args: "letq(<register>, <value>[, <register>, <value>...], <expression>)",
+    summary: "The expression, evaluated with the registers set; they are as they were after it.",
+    example: { think: "[letq(0,inside,%q0)]-%q0-", gives: "inside--" },
+  }, (ev, f, args) => {
     if (args.length % 2 === 0) return "#-1 FUNCTION (LETQ) EXPECTS AN ODD NUMBER OF ARGUMENTS";
     // Names and values first, then the body with them set; only they are restored after.
     const pairs: [string, string][] = [];
@@ -35,11 +40,21 @@ export const registerFunctions: FunctionDef[] = [
       }
     }
   }, { lazy: true }),
-  define("listq", 0, 0, (ev) => {
+  define("listq", 0, 0, {
+    family: "registers",
+    args: "listq()",
+    summary: "The names of the registers that hold a value.",
+    example: { think: "[setq(0,a)][setq(x,b)][listq()]", gives: "0 X" },
+  }, (ev) => {
     const names = [...ev.regs.keys()].filter((k) => ev.regs.get(k) !== "");
     return names.sort(order).map((k) => k.toUpperCase()).join(" ");
   }),
-  define("unsetq", 0, 100, (ev, _f, args) => {
+  define("unsetq", 0, 100, {
+    family: "registers",
+    args: "unsetq([<registers>...])",
+    summary: "Empties the registers named (all of them with none named).",
+    example: { think: "[setq(0,a)][unsetq(0)]-%q0-", gives: "--" },
+  }, (ev, _f, args) => {
     if (!args.length || (args.length === 1 && args[0].trim() === "")) {
       ev.regs.clear();
       return "";

@@ -47,31 +47,6 @@ export function closeColour(s: string): string {
   return hasMarkup(s) && endState(s) !== "" ? s + NORMAL : s;
 }
 
-/** `s` padded or cut to `width` visible characters, aligned, with a fill string. */
-export function justify(
-  s: string,
-  width: number,
-  align: "l" | "r" | "c",
-  fill = " ",
-  cut = true,
-): string {
-  const len = visibleLength(s);
-  if (len >= width) return cut && len > width ? sliceVisible(s, 0, width) : s;
-  // The text's colour ends before the padding, as MUX pads.
-  s = closeColour(s);
-  const gap = width - len;
-  const f = fill === "" ? " " : fill;
-  const pad = (n: number) => {
-    if (n <= 0) return "";
-    const reps = Math.ceil(n / visibleLength(f));
-    return sliceVisible(f.repeat(reps), 0, n);
-  };
-  if (align === "l") return s + pad(gap);
-  if (align === "r") return pad(gap) + s;
-  const left = Math.floor(gap / 2);
-  return pad(left) + s + pad(gap - left);
-}
-
 /** Index in the plain text of each visible character (for colour-aware search). */
 function plainAndMap(s: string): { plain: string; at: number[]; st: ReturnType<typeof styled> } {
   const st = styled(s);
@@ -129,8 +104,25 @@ const ESCAPED = /[%\\[\]{};,()^$]/;
 
 /** The string family. */
 export const stringFunctions: FunctionDef[] = [
-  define("strlen", 0, 1, (_ev, _f, args) => String(visibleLength(args[0] ?? "")), { parse: 1 }),
-  define("mid", 3, 3, (_ev, _f, args) => {
+  define(
+    "strlen",
+    0,
+    1,
+    {
+      family: "strings",
+      args: "strlen(<text>)",
+      summary: "The number of characters (colour not counted).",
+      example: { think: "strlen(hello)", gives: "5" },
+    },
+    (_ev, _f, args) => String(visibleLength(args[0] ?? "")),
+    { parse: 1 },
+  ),
+  define("mid", 3, 3, {
+    family: "strings",
+    args: "mid(<text>, <first>, <length>)",
+    summary: "length characters from position first (0 is the first).",
+    example: { think: "mid(abcdef,2,3)", gives: "cde" },
+  }, (_ev, _f, args) => {
     let start = toInt(args[1]);
     let n = toInt(args[2]);
     if (n < 0) {
@@ -144,18 +136,33 @@ export const stringFunctions: FunctionDef[] = [
     if (n <= 0 || start >= 8000) return "";
     return sliceVisible(args[0], start, start + n);
   }),
-  define("right", 2, 2, (_ev, _f, args) => {
+  define("right", 2, 2, {
+    family: "strings",
+    args: "right(<text>, <length>)",
+    summary: "The last length characters.",
+    example: { think: "right(abcdef,2)", gives: "ef" },
+  }, (_ev, _f, args) => {
     const n = toInt(args[1]);
     if (n < 0) return "#-1 OUT OF RANGE";
     const len = visibleLength(args[0]);
     return sliceVisible(args[0], Math.max(0, len - n), len);
   }),
-  define("strtrunc", 2, 2, (_ev, _f, args) => {
+  define("strtrunc", 2, 2, {
+    family: "strings",
+    args: "strtrunc(<text>, <length>)",
+    summary: "The first length characters.",
+    example: { think: "strtrunc(abcdef,3)", gives: "abc" },
+  }, (_ev, _f, args) => {
     const n = toInt(args[1]);
     if (n < 0) return "#-1 OUT OF RANGE";
     return sliceVisible(args[0], 0, n);
   }),
-  define("delete", 3, 3, (_ev, _f, args) => {
+  define("delete", 3, 3, {
+    family: "strings",
+    args: "delete(<text>, <first>, <length>)",
+    summary: "The text without length characters from position first (0 is the first).",
+    example: { think: "delete(abcdef,1,2)", gives: "adef" },
+  }, (_ev, _f, args) => {
     let start = toInt(args[1]);
     let n = toInt(args[2]);
     if (n < 0) {
@@ -171,16 +178,23 @@ export const stringFunctions: FunctionDef[] = [
     return closeColour(sliceVisible(args[0], 0, start)) +
       sliceVisible(args[0], Math.min(len, start + n), len);
   }),
-  define("ljust", 2, 3, (_ev, _f, args) => justifyFn(args, "l")),
-  define("rjust", 2, 3, (_ev, _f, args) => justifyFn(args, "r")),
-  define("center", 2, 3, (_ev, _f, args) => justifyFn(args, "c")),
-  define("space", 0, 1, (_ev, _f, args) => {
+  define("space", 0, 1, {
+    family: "strings",
+    args: "space([<count>])",
+    summary: "That many spaces (one by default).",
+    example: { think: "a[space(3)]b", gives: "a   b" },
+  }, (_ev, _f, args) => {
     if (!args.length || args[0] === "") return " ";
     let n = toInt(args[0]);
     if (n === 0 && !isInteger(args[0])) n = 1;
     return " ".repeat(Math.max(0, Math.min(n, 7999)));
   }),
-  define("repeat", 2, 2, (_ev, _f, args) => {
+  define("repeat", 2, 2, {
+    family: "strings",
+    args: "repeat(<text>, <count>)",
+    summary: "The text repeated count times.",
+    example: { think: "repeat(ab,3)", gives: "ababab" },
+  }, (_ev, _f, args) => {
     const times = toInt(args[1]);
     const s = args[0];
     if (times < 1 || s === "") return "";
@@ -189,15 +203,32 @@ export const stringFunctions: FunctionDef[] = [
     if (times > 7999 || s.length * times > 7999) return "#-1 STRING TOO LONG";
     return s.repeat(times);
   }),
-  define("ansi", 2, MAX, (_ev, _f, args) => {
+  define("ansi", 2, MAX, {
+    family: "strings",
+    args: "ansi(<codes>, <text>[, <codes>, <text>...])",
+    summary: "The text in colour.",
+    example: { think: "ansi(hr,Warning)", gives: "Warning" },
+    more:
+      "Codes: x r g y b m c w (black, red, green, yellow, blue, magenta, cyan, white; upper case for the background), h highlight, u underline, f flash, i inverse, n normal, <#rrggbb> or <r g b> (a / before one for the background). The example shows Warning in bright red.",
+  }, (_ev, _f, args) => {
     let out = "";
     for (let i = 0; i + 1 < args.length; i += 2) {
       out += closeColour(codesOf(args[i]) + args[i + 1]);
     }
     return out;
   }),
-  define("stripansi", 1, 1, (_ev, _f, args) => stripMarkup(args[0])),
-  define("capstr", 1, 1, (_ev, _f, args) => {
+  define("stripansi", 1, 1, {
+    family: "strings",
+    args: "stripansi(<text>)",
+    summary: "The text without its colour.",
+    example: { think: "stripansi(ansi(r,red))", gives: "red" },
+  }, (_ev, _f, args) => stripMarkup(args[0])),
+  define("capstr", 1, 1, {
+    family: "strings",
+    args: "capstr(<text>)",
+    summary: "The text with its first letter capitalised.",
+    example: { think: "capstr(hello world)", gives: "Hello world" },
+  }, (_ev, _f, args) => {
     const s = args[0];
     let done = false;
     return mapText(s, (t) => {
@@ -207,15 +238,87 @@ export const stringFunctions: FunctionDef[] = [
       return upper(first) + t.slice(first.length);
     });
   }, { parse: 1 }),
-  define("lcstr", 1, 1, (_ev, _f, args) => mapText(args[0], lower), { parse: 1 }),
-  define("ucstr", 1, 1, (_ev, _f, args) => mapText(args[0], upper), { parse: 1 }),
-  define("lit", 1, 1, (_ev, _f, args) => args[0], { lazy: true, parse: 1, raw: true }),
-  define("null", 1, 1, () => ""),
-  define("@@", 1, 1, () => "", { lazy: true, parse: 1 }),
-  define("secure", 1, 1, (_ev, _f, args) => mapText(args[0], (t) => t.replace(SECURE, " ")), {
-    parse: 1,
-  }),
-  define("escape", 1, 1, (_ev, _f, args) => {
+  define(
+    "lcstr",
+    1,
+    1,
+    {
+      family: "strings",
+      args: "lcstr(<text>)",
+      summary: "The text in lower case.",
+      example: { think: "lcstr(HeLLo)", gives: "hello" },
+    },
+    (_ev, _f, args) => mapText(args[0], lower),
+    { parse: 1 },
+  ),
+  define(
+    "ucstr",
+    1,
+    1,
+    {
+      family: "strings",
+      args: "ucstr(<text>)",
+      summary: "The text in upper case.",
+      example: { think: "ucstr(HeLLo)", gives: "HELLO" },
+    },
+    (_ev, _f, args) => mapText(args[0], upper),
+    { parse: 1 },
+  ),
+  define(
+    "lit",
+    1,
+    1,
+    {
+      family: "control",
+      args: "lit(<text>)",
+      summary: "The text exactly as written, not evaluated.",
+      example: { think: "lit([add(1,2)])", gives: "[add(1,2)]" },
+    },
+    (_ev, _f, args) => args[0],
+    { lazy: true, parse: 1, raw: true },
+  ),
+  define("null", 1, 1, {
+    family: "control",
+    args: "null(<text>)",
+    summary: "Nothing: its argument is evaluated for its effects and the result dropped.",
+    example: { think: "[null(setq(0,x))]%q0", gives: "x" },
+  }, () => ""),
+  define(
+    "@@",
+    1,
+    1,
+    {
+      family: "control",
+      args: "@@(<text>)",
+      summary: "Nothing, and its argument is not even evaluated: a comment.",
+      example: { think: "a[@@(a comment)]b", gives: "ab" },
+    },
+    () => "",
+    { lazy: true, parse: 1 },
+  ),
+  define(
+    "secure",
+    1,
+    1,
+    {
+      family: "strings",
+      args: "secure(<text>)",
+      summary:
+        "The text with % $ \\ [ ] ( ) { } , and ; replaced by spaces, so it is safe to evaluate.",
+      example: { think: "secure(a\\[b\\]c)", gives: "a b c" },
+    },
+    (_ev, _f, args) => mapText(args[0], (t) => t.replace(SECURE, " ")),
+    {
+      parse: 1,
+    },
+  ),
+  define("escape", 1, 1, {
+    family: "strings",
+    args: "escape(<text>)",
+    summary:
+      "The text with a backslash before its first character and before each of % \\ [ ] { } ( ) , ; ^ $, so it is not evaluated.",
+    example: { think: "escape(a\\[b\\])", gives: "\\a\\[b\\]" },
+  }, (_ev, _f, args) => {
     const s = args[0];
     if (s === "") return "";
     let out = "";
@@ -230,7 +333,13 @@ export const stringFunctions: FunctionDef[] = [
     });
     return out;
   }, { parse: 1 }),
-  define("trim", 1, 3, (_ev, _f, args) => {
+  define("trim", 1, 3, {
+    family: "strings",
+    args: "trim(<text>[, <side>[, <characters>]])",
+    summary:
+      "The text without leading and trailing spaces (or characters); side is b (both, the default), l or r.",
+    example: { think: "trim(--abc--,b,-)", gives: "abc" },
+  }, (_ev, _f, args) => {
     const style = (args[1] ?? "b")[0]?.toLowerCase() ?? "b";
     const left = style !== "r", right = style !== "l";
     const what = args[2] ? stripMarkup(args[2]) : " ";
@@ -242,7 +351,12 @@ export const stringFunctions: FunctionDef[] = [
     if (right) { while (b - wlen >= a && matches(b - wlen)) b -= wlen; }
     return sliceVisible(args[0], a, b);
   }),
-  define("squish", 0, 2, (_ev, _f, args) => {
+  define("squish", 0, 2, {
+    family: "strings",
+    args: "squish(<text>[, <character>])",
+    summary: "The text with each run of spaces (or the character) made one.",
+    example: { think: "squish(a--b---c,-)", gives: "a-b-c" },
+  }, (_ev, _f, args) => {
     if (!args.length) return "";
     const given = sepOf(args[1]);
     if (typeof given !== "string") return given.error;
@@ -251,12 +365,23 @@ export const stringFunctions: FunctionDef[] = [
     const run = new RegExp(`(?:${escapeRe(sep)})+`, "g");
     return mapText(args[0], (t) => t.replace(run, sep));
   }),
-  define("edit", 3, MAX, (_ev, _f, args) => {
+  define("edit", 3, MAX, {
+    family: "strings",
+    args: "edit(<text>, <from>, <to>[, <from>, <to>...])",
+    summary: "The text with every from replaced by to; ^ adds at the start and $ at the end.",
+    example: { think: "edit(hello world,o,0)", gives: "hell0 w0rld" },
+  }, (_ev, _f, args) => {
     let s = args[0];
     for (let i = 1; i + 1 < args.length; i += 2) s = editOnce(s, args[i], args[i + 1]);
     return s;
   }),
-  define("before", 1, 2, (_ev, _f, args) => {
+  define("before", 1, 2, {
+    family: "strings",
+    args: "before(<text>[, <search>])",
+    summary:
+      "The text before the first search (a space by default); all of it when search is not there.",
+    example: { think: "before(user@example.com,@)", gives: "user" },
+  }, (_ev, _f, args) => {
     let pat = args.length > 1 ? args[1] : " ";
     let s = args[0];
     if (pat === " ") s = s.replace(/^ +/, "").replace(/ +$/, "");
@@ -266,7 +391,13 @@ export const stringFunctions: FunctionDef[] = [
     if (hit < 0) return s;
     return sliceVisible(s, 0, charIndex(at, hit));
   }),
-  define("after", 1, 2, (_ev, _f, args) => {
+  define("after", 1, 2, {
+    family: "strings",
+    args: "after(<text>[, <search>])",
+    summary:
+      "The text after the first search (a space by default); nothing when search is not there.",
+    example: { think: "after(user@example.com,@)", gives: "example.com" },
+  }, (_ev, _f, args) => {
     let pat = args.length > 1 ? args[1] : " ";
     let s = args[0];
     if (pat === " ") s = s.replace(/^ +/, "").replace(/ +$/, "");
@@ -277,14 +408,24 @@ export const stringFunctions: FunctionDef[] = [
     if (hit < 0) return "";
     return sliceVisible(s, charIndex(at, hit + p.length), at.length);
   }),
-  define("pos", 2, 2, (_ev, _f, args) => {
+  define("pos", 2, 2, {
+    family: "strings",
+    args: "pos(<search>, <text>)",
+    summary: "The position (from 1) of search in the text, or #-1.",
+    example: { think: "pos(lo,hello)", gives: "4" },
+  }, (_ev, _f, args) => {
     const want = stripMarkup(args[0]);
     if (want === "") return "#-1";
     const { plain, at } = plainAndMap(args[1]);
     const hit = plain.indexOf(want);
     return hit < 0 ? "#-1" : String(charIndex(at, hit) + 1);
   }),
-  define("lpos", 2, 2, (_ev, _f, args) => {
+  define("lpos", 2, 2, {
+    family: "strings",
+    args: "lpos(<text>, <character>)",
+    summary: "The positions (from 0) of each occurrence of the character.",
+    example: { think: "lpos(a-b-c,-)", gives: "1 3" },
+  }, (_ev, _f, args) => {
     const chars = charsOf(args[0]);
     const c = stripMarkup(args[1])[0] ?? " ";
     const out: number[] = [];
@@ -293,7 +434,12 @@ export const stringFunctions: FunctionDef[] = [
     });
     return out.join(" ");
   }),
-  define("index", 4, 4, (_ev, _f, args) => {
+  define("index", 4, 4, {
+    family: "strings",
+    args: "index(<text>, <character>, <first>, <count>)",
+    summary: "count items from item first of a text split at the character.",
+    example: { think: "index(a|b|c|d,|,2,2)", gives: "b|c" },
+  }, (_ev, _f, args) => {
     const c = args[1][0] ?? " ";
     let start = toInt(args[2]);
     let count = toInt(args[3]);
@@ -315,13 +461,27 @@ export const stringFunctions: FunctionDef[] = [
       p = at + 1;
     }
   }),
-  define("strcat", 0, MAX, (_ev, _f, args) => args.join("")),
-  define("cat", 0, MAX, (_ev, _f, args) => args.join(" ")),
-  define("comp", 2, 2, (_ev, _f, args) => {
+  define("strcat", 0, MAX, {
+    family: "strings",
+    args: "strcat(<text>[, <text>...])",
+    summary: "The texts joined together.",
+    example: { think: "strcat(foo,bar)", gives: "foobar" },
+  }, (_ev, _f, args) => args.join("")),
+  define("comp", 2, 2, {
+    family: "logic",
+    args: "comp(<text1>, <text2>)",
+    summary: "-1, 0 or 1 as the first text sorts before, the same as, or after the second.",
+    example: { think: "comp(apple,banana)", gives: "-1" },
+  }, (_ev, _f, args) => {
     const [a, b] = args;
     return a < b ? "-1" : bool(a !== b);
   }),
-  define("chr", 1, 1, (_ev, _f, args) => {
+  define("chr", 1, 1, {
+    family: "strings",
+    args: "chr(<code>)",
+    summary: "The character with that Unicode code point.",
+    example: { think: "chr(65)", gives: "A" },
+  }, (_ev, _f, args) => {
     if (!isInteger(args[0])) return "#-1 ARGUMENT MUST BE A NUMBER";
     const n = toInt(args[0]);
     if (n < 0x20 || (n >= 0x7f && n < 0xa0) || n > 0x10ffff || (n >= 0xd800 && n <= 0xdfff)) {
@@ -329,15 +489,37 @@ export const stringFunctions: FunctionDef[] = [
     }
     return String.fromCodePoint(n);
   }),
-  define("ord", 1, 1, (_ev, _f, args) => {
+  define("ord", 1, 1, {
+    family: "strings",
+    args: "ord(<character>)",
+    summary: "The Unicode code point of the character.",
+    example: { think: "ord(A)", gives: "65" },
+  }, (_ev, _f, args) => {
     const chars = charsOf(args[0]);
     if (chars.length !== 1) return "#-1 FUNCTION EXPECTS ONE CHARACTER";
     return String(chars[0].codePointAt(0));
   }),
-  define("reverse", 1, 1, (_ev, _f, args) => reverseText(args[0]), { parse: 1 }),
+  define(
+    "reverse",
+    1,
+    1,
+    {
+      family: "strings",
+      args: "reverse(<text>)",
+      summary: "The text backwards.",
+      example: { think: "reverse(hello)", gives: "olleh" },
+    },
+    (_ev, _f, args) => reverseText(args[0]),
+    { parse: 1 },
+  ),
   // MUX compares the text with its colour: a coloured text does not match a plain pattern.
-  define("align", 2, 100, (_ev, _f, args) => align(args)),
-  define("strmatch", 2, 2, (ev, _f, args) => bool(ev.wild(args[1], args[0]))),
+  define("strmatch", 2, 2, {
+    family: "strings",
+    args: "strmatch(<text>, <pattern>)",
+    summary:
+      "1 when the text matches the wildcard pattern (* any run, ? one character), in any case.",
+    example: { think: "strmatch(Hello,h*o)", gives: "1" },
+  }, (ev, _f, args) => bool(ev.wild(args[1], args[0]))),
 ];
 
 /**
@@ -363,11 +545,6 @@ function lower(t: string): string {
   return recase(t, false);
 }
 
-function justifyFn(args: string[], align: "l" | "r" | "c"): string {
-  const width = Math.max(0, Math.min(toInt(args[1]), 7999));
-  return justify(args[0], width, align, args[2] || " ");
-}
-
 /** A text backwards, each character keeping its colour. */
 function reverseText(s: string): string {
   if (isSimple(s)) return s.split("").reverse().join("");
@@ -375,65 +552,6 @@ function reverseText(s: string): string {
   let out = "";
   for (let i = st.chars.length - 1; i >= 0; i--) out += sliceStyled(st, i, i + 1);
   return out;
-}
-
-/** Words of a text wrapped to `width` visible characters (long words cut). */
-function wrapLines(s: string, width: number): string[] {
-  const out: string[] = [];
-  for (const para of s.split(/\r?\n/)) {
-    let line = "";
-    for (const word of para.split(" ").filter((w) => w !== "")) {
-      let w = word;
-      while (visibleLength(w) > width) {
-        if (line) {
-          out.push(line);
-          line = "";
-        }
-        out.push(sliceVisible(w, 0, width));
-        w = sliceVisible(w, width, visibleLength(w));
-      }
-      if (!line) line = w;
-      else if (visibleLength(line) + 1 + visibleLength(w) <= width) line += " " + w;
-      else {
-        out.push(line);
-        line = w;
-      }
-    }
-    out.push(line);
-  }
-  return out;
-}
-
-/**
- * PennMUSH's align() (TinyMUX 2.12 has none): columns of the given widths side by side, each
- * word-wrapped, `<` left (default), `>` right, `-` centred.
- */
-function align(args: string[]): string {
-  const specs = args[0].trim().split(/\s+/).filter((w) => w !== "");
-  const n = specs.length;
-  if (!n || args.length < n + 1 || args.length > n + 4) {
-    return `#-1 FUNCTION (ALIGN) EXPECTS BETWEEN ${n + 1} AND ${n + 4} ARGUMENTS`;
-  }
-  const cols = specs.map((spec, i) => {
-    const m = /^([<>-]?)(\d+)/.exec(spec);
-    const width = m ? Math.min(Number(m[2]), 7999) : 0;
-    const how = m?.[1] === ">" ? "r" : m?.[1] === "-" ? "c" : "l";
-    return {
-      width,
-      how: how as "l" | "r" | "c",
-      lines: width ? wrapLines(args[i + 1], width) : [],
-    };
-  });
-  if (cols.some((c) => c.width < 1)) return "#-1 INVALID WIDTH";
-  const filler = args[n + 1] || " ";
-  const colsep = args[n + 2] ?? " ";
-  const rowsep = args[n + 3] ?? "\r\n";
-  const rows = Math.max(...cols.map((c) => c.lines.length));
-  const out: string[] = [];
-  for (let r = 0; r < rows; r++) {
-    out.push(cols.map((c) => justify(c.lines[r] ?? "", c.width, c.how, filler)).join(colsep));
-  }
-  return out.join(rowsep);
 }
 
 function escapeRe(s: string): string {

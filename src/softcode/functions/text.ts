@@ -271,8 +271,19 @@ export function shuffleInPlace<T>(a: T[]): T[] {
 
 /** The second string family. */
 export const textFunctions: FunctionDef[] = [
-  define("art", 1, 1, (_ev, _f, args) => article(args[0])),
-  define("merge", 3, 3, (_ev, _f, args) => {
+  define("art", 1, 1, {
+    family: "strings",
+    args: "art(<word>)",
+    summary: "The article for a word: a or an, by MUX's rules.",
+    example: { think: "[art(apple)] [art(hour)] [art(unicorn)]", gives: "an an a" },
+  }, (_ev, _f, args) => article(args[0])),
+  define("merge", 3, 3, {
+    family: "strings",
+    args: "merge(<text>, <other>, <character>)",
+    summary:
+      "The text with each of its character replaced by the other text's character at that place (the two as long as each other).",
+    example: { think: "merge(AB--EF,abcdef,-)", gives: "ABcdEF" },
+  }, (_ev, _f, args) => {
     const c = chars(stripMarkup(args[2]));
     if (c.length > 1) return "#-1 TOO MANY CHARACTERS";
     const want = c[0] ?? " ";
@@ -290,7 +301,12 @@ export const textFunctions: FunctionDef[] = [
     }
     return out;
   }),
-  define("strip", 1, 2, (_ev, _f, args) => {
+  define("strip", 1, 2, {
+    family: "strings",
+    args: "strip(<text>[, <characters>])",
+    summary: "The text without colour, and without any of the characters.",
+    example: { think: "strip(This is a test,is)", gives: "Th  a tet" },
+  }, (_ev, _f, args) => {
     const plain = stripMarkup(args[0]);
     if (args.length < 2 || args[1] === "") return plain;
     const drop = new Set(chars(stripMarkup(args[1])));
@@ -298,12 +314,22 @@ export const textFunctions: FunctionDef[] = [
     for (const ch of plain) if (!drop.has(ch)) out += ch;
     return out;
   }),
-  define("strmem", 0, 1, (_ev, _f, args) => {
+  define("strmem", 0, 1, {
+    family: "strings",
+    args: "strmem(<text>)",
+    summary: "The bytes the text takes as MUX stores it (UTF-8, colour codes counted).",
+    example: { think: "strmem(héllo)", gives: "6" },
+  }, (_ev, _f, args) => {
     // Bytes as MUX stores them: UTF-8, colour as its escape codes.
     const s = args[0] ?? "";
     return String(new TextEncoder().encode(stripMarkup(s)).length + colourBytes(s));
   }, { parse: 1 }),
-  define("wordpos", 2, 3, (_ev, _f, args) => {
+  define("wordpos", 2, 3, {
+    family: "strings",
+    args: "wordpos(<text>, <position>[, <delimiter>])",
+    summary: "Which word (from 1) the character at the position is in, or #-1.",
+    example: { think: "wordpos(This is a test,6)", gives: "2" },
+  }, (_ev, _f, args) => {
     const sep = sepOf(args[2]);
     if (typeof sep !== "string") return sep.error;
     const cs = chars(stripMarkup(args[0]));
@@ -328,7 +354,13 @@ export const textFunctions: FunctionDef[] = [
     }
     return String(word);
   }),
-  define("tr", 3, 3, (_ev, _f, args) => {
+  define("tr", 3, 3, {
+    family: "strings",
+    args: "tr(<text>, <from>, <to>)",
+    summary:
+      "The text with each character of from replaced by the one at its place in to; a-z ranges allowed.",
+    example: { think: "tr(uryyb,a-z,n-za-m)", gives: "hello" },
+  }, (_ev, _f, args) => {
     if (args[0] === "") return "";
     const from = expandRanges(args[1]), to = expandRanges(args[2]);
     if (from.length !== to.length) return "#-1 STRING LENGTHS MUST BE EQUAL";
@@ -336,35 +368,90 @@ export const textFunctions: FunctionDef[] = [
     from.forEach((c, i) => map.set(c, to[i]));
     return mapChars(args[0], (ch) => map.get(ch) ?? ch);
   }),
-  define("stripaccents", 1, 1, (_ev, _f, args) => mapChars(args[0], plainLetter)),
-  define("accent", 2, 2, (_ev, _f, args) => {
+  define("stripaccents", 1, 1, {
+    family: "strings",
+    args: "stripaccents(<text>)",
+    summary: "The text with accented letters made plain.",
+    example: { think: "stripaccents(héllo wörld)", gives: "hello world" },
+  }, (_ev, _f, args) => mapChars(args[0], plainLetter)),
+  define("accent", 2, 2, {
+    family: "strings",
+    args: "accent(<text>, <marks>)",
+    summary:
+      "The text with the accent each mark stands for put on the letter at its place (' acute, ` grave, : umlaut, ^ circumflex, ~ tilde, , cedilla, o ring).",
+    example: { think: "accent(cafe,___')", gives: "café" },
+  }, (_ev, _f, args) => {
     const t = chars(stripMarkup(args[1]));
     if (chars(args[0]).length !== t.length) return "#-1 STRING LENGTHS MUST BE EQUAL";
     return mapChars(args[0], (ch, i) => accented(ch, t[i]));
   }),
-  define("translate", 2, 2, (_ev, _f, args) => {
+  define("translate", 2, 2, {
+    family: "strings",
+    args: "translate(<text>, <type>)",
+    summary:
+      "The text with its colour and special characters as codes (type p or 1: %r %t %x..., so it can be set back) or as spaces (s or 0).",
+    example: { think: "translate(a%tb,p)", gives: "a%tb" },
+  }, (_ev, _f, args) => {
     const t = args[1][0];
     return translate(args[0], t === "p" || t === "1");
   }),
-  define("scramble", 1, 1, (_ev, _f, args) => {
+  define("scramble", 1, 1, {
+    family: "strings",
+    args: "scramble(<text>)",
+    summary: "The characters of the text in a random order.",
+    example: { think: "scramble(abcdef)", gives: "fbdace", varies: true },
+  }, (_ev, _f, args) => {
     if (!hasMarkup(args[0])) return shuffleInPlace(chars(args[0])).join("");
     const st = styled(args[0]);
     const order = shuffleInPlace([...st.chars.keys()]);
     return order.map((i) => sliceStyled(st, i, i + 1)).join("");
   }),
-  define("fdepth", 0, 0, (ev) => String(ev.nest)),
-  define("fcount", 0, 1, (ev, f, args) => {
+  define("fdepth", 0, 0, {
+    family: "control",
+    args: "fdepth()",
+    summary: "How deeply nested the function calls are where it is called.",
+    example: { think: "add(fdepth(),0)", gives: "1" },
+  }, (ev) => String(ev.nest)),
+  define("fcount", 0, 1, {
+    family: "control",
+    args: "fcount([<expression>])",
+    summary:
+      "How many functions the evaluation has called so far (with an expression: how many it calls).",
+    example: { think: "fcount(add(1,add(2,3)))", gives: "2" },
+  }, (ev, f, args) => {
     if (!args.length) return String(ev.invocations);
     const before = ev.invocations;
     ev.eval(f, args[0], EVAL_ARG);
     return String(ev.invocations - before);
   }, { lazy: true }),
-  define("subeval", 1, 1, (ev, f, args) => {
+  define("subeval", 1, 1, {
+    family: "control",
+    args: "subeval(<text>)",
+    summary: "The text with its % substitutions made, but no functions called.",
+    example: { think: "subeval(lit(%#:[add(1,2)]))", gives: "#1:[add(1,2)]" },
+  }, (ev, f, args) => {
     // Substitutions and escapes only: no functions, no braces, %l gives nothing.
     return ev.eval(f, args[0], EV.EVAL | EV.NOFCHECK | EV.NO_LOCATION | EV.NO_COMPRESS);
   }),
-  define("error", 0, 1, () => HUH),
-  define("beep", 0, 0, () => "\x07", { staff: true }),
+  define("error", 0, 1, {
+    family: "control",
+    args: "error([<text>])",
+    summary: "The game's answer to a command it does not know.",
+    example: { think: "error()", gives: "Huh? Type 'help' for help." },
+  }, () => HUH),
+  define(
+    "beep",
+    0,
+    0,
+    {
+      family: "effects",
+      args: "beep()",
+      summary: "The bell character (staff only): the player's client beeps.",
+      example: { think: "strlen(beep())", gives: "1" },
+    },
+    () => "\x07",
+    { staff: true },
+  ),
 ];
 
 /** Bytes MUX spends on a text's colour: each change is a 3-byte code (its UTF-8 PUA form). */

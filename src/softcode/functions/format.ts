@@ -1,0 +1,193 @@
+/**
+ * Formatting functions: padding and aligning text (with fill), columns and tables, joining
+ * with spaces. Widths are counted in visible characters, colour kept.
+ */
+import { define } from "./define.ts";
+import type { FunctionDef } from "../types.ts";
+import { sliceVisible, visibleLength } from "../markup.ts";
+import { toInt } from "../numbers.ts";
+import { sepOf, splitList } from "../list.ts";
+import { closeColour } from "./strings.ts";
+
+const MAX = 100;
+
+/** `s` padded or cut to `width` visible characters, aligned, with a fill string. */
+export function justify(
+  s: string,
+  width: number,
+  align: "l" | "r" | "c",
+  fill = " ",
+  cut = true,
+): string {
+  const len = visibleLength(s);
+  if (len >= width) return cut && len > width ? sliceVisible(s, 0, width) : s;
+  // The text's colour ends before the padding, as MUX pads.
+  s = closeColour(s);
+  const gap = width - len;
+  const f = fill === "" ? " " : fill;
+  const pad = (n: number) => {
+    if (n <= 0) return "";
+    const reps = Math.ceil(n / visibleLength(f));
+    return sliceVisible(f.repeat(reps), 0, n);
+  };
+  if (align === "l") return s + pad(gap);
+  if (align === "r") return pad(gap) + s;
+  const left = Math.floor(gap / 2);
+  return pad(left) + s + pad(gap - left);
+}
+
+/** The formatting family. */
+export const formatFunctions: FunctionDef[] = [
+  define("ljust", 2, 3, {
+    family: "formatting",
+    args: "ljust(<text>, <width>[, <fill>])",
+    summary:
+      "The text padded on the right to the width with the fill (a space by default); cut when longer.",
+    example: { think: "ljust(abc,6,.)", gives: "abc..." },
+  }, (_ev, _f, args) => justifyFn(args, "l")),
+  define("rjust", 2, 3, {
+    family: "formatting",
+    args: "rjust(<text>, <width>[, <fill>])",
+    summary: "The text padded on the left to the width; cut when longer.",
+    example: { think: "rjust(42,5,0)", gives: "00042" },
+  }, (_ev, _f, args) => justifyFn(args, "r")),
+  define("center", 2, 3, {
+    family: "formatting",
+    args: "center(<text>, <width>[, <fill>])",
+    summary: "The text centred in the width; cut when longer.",
+    example: { think: "center(hi,6,*)", gives: "**hi**" },
+  }, (_ev, _f, args) => justifyFn(args, "c")),
+  define("cat", 0, MAX, {
+    family: "formatting",
+    args: "cat(<text>[, <text>...])",
+    summary: "The texts joined with spaces.",
+    example: { think: "cat(a,b,c)", gives: "a b c" },
+  }, (_ev, _f, args) => args.join(" ")),
+  define("align", 2, 100, {
+    family: "formatting",
+    args: "align(<widths>, <column>...[, <filler>[, <column separator>[, <row separator>]]])",
+    summary: "Columns side by side, each word-wrapped to its width: <n left, >n right, -n centred.",
+    example: { think: "align(5 >5,abc,def)", gives: "abc     def" },
+  }, (_ev, _f, args) => align(args)),
+  define("table", 1, 6, {
+    family: "formatting",
+    args:
+      "table(<list>[, <field width>[, <line width>[, <delimiter>[, <output separator>[, <fill>]]]]])",
+    summary: "The items in rows of fixed-width fields (10 wide in 78 by default).",
+    example: { think: "table(aaaaa bbbbb ccccc ddddd,5,11)", gives: "aaaaa bbbbb\nccccc ddddd" },
+  }, (ev, _f, args) => {
+    // MUX: an empty width or line length is 0, out of range like a field wider than the line.
+    const width = args.length > 1 ? toInt(args[1]) : 10;
+    const line = args.length > 2 ? toInt(args[2]) : 78;
+    if (line < 1 || line > ev.lbuf || width < 1 || width > line) return "#-1 OUT OF RANGE";
+    const sep = sepOf(args[3]);
+    if (typeof sep !== "string") return sep.error;
+    const osep = args[4] === undefined || args[4] === "" ? " " : args[4][0];
+    const pad = args[5] || " ";
+    // As many fields as the line holds, not counting their separators (TinyMUX 2.12's count).
+    const cols = Math.floor(line / width);
+    const words = splitList(args[0], sep);
+    const rows: string[] = [];
+    for (let i = 0; i < words.length; i += cols) {
+      const row = words.slice(i, i + cols);
+      rows.push(
+        row.map((w) => {
+          const cut = w.slice(0, width);
+          return cut + padTo(pad, width - cut.length);
+        }).join(osep),
+      );
+    }
+    return rows.join("\r\n");
+  }),
+  define("columns", 2, 4, {
+    family: "formatting",
+    args: "columns(<list>, <width>[, <delimiter>[, <indent>]])",
+    summary: "The items in columns of the width, as many as fit in 78 characters after the indent.",
+    example: { think: "columns(a b c,4)", gives: "a   b   c   \n" },
+  }, (_ev, _f, args) => {
+    const width = toInt(args[1]);
+    if (width < 1 || width > 78) return "#-1 OUT OF RANGE";
+    const sep = sepOf(args[2]);
+    if (typeof sep !== "string") return sep.error;
+    const indent = Math.max(0, Math.min(77, toInt(args[3] ?? "0")));
+    const per = Math.max(1, Math.floor((78 - indent) / width));
+    const words = splitList(args[0], sep);
+    let out = "";
+    words.forEach((w, i) => {
+      if (i % per === 0) out += (i ? "\r\n" : "") + " ".repeat(indent);
+      const cut = w.slice(0, width);
+      // The last field of a full row is not padded (TinyMUX 2.12): no spaces before the break.
+      out += i % per === per - 1 ? cut : cut.padEnd(width);
+    });
+    return words.length ? out + "\r\n" : "";
+  }),
+];
+
+function justifyFn(args: string[], align: "l" | "r" | "c"): string {
+  const width = Math.max(0, Math.min(toInt(args[1]), 7999));
+  return justify(args[0], width, align, args[2] || " ");
+}
+
+/** Words of a text wrapped to `width` visible characters (long words cut). */
+function wrapLines(s: string, width: number): string[] {
+  const out: string[] = [];
+  for (const para of s.split(/\r?\n/)) {
+    let line = "";
+    for (const word of para.split(" ").filter((w) => w !== "")) {
+      let w = word;
+      while (visibleLength(w) > width) {
+        if (line) {
+          out.push(line);
+          line = "";
+        }
+        out.push(sliceVisible(w, 0, width));
+        w = sliceVisible(w, width, visibleLength(w));
+      }
+      if (!line) line = w;
+      else if (visibleLength(line) + 1 + visibleLength(w) <= width) line += " " + w;
+      else {
+        out.push(line);
+        line = w;
+      }
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/**
+ * PennMUSH's align() (TinyMUX 2.12 has none): columns of the given widths side by side, each
+ * word-wrapped, `<` left (default), `>` right, `-` centred.
+ */
+function align(args: string[]): string {
+  const specs = args[0].trim().split(/\s+/).filter((w) => w !== "");
+  const n = specs.length;
+  if (!n || args.length < n + 1 || args.length > n + 4) {
+    return `#-1 FUNCTION (ALIGN) EXPECTS BETWEEN ${n + 1} AND ${n + 4} ARGUMENTS`;
+  }
+  const cols = specs.map((spec, i) => {
+    const m = /^([<>-]?)(\d+)/.exec(spec);
+    const width = m ? Math.min(Number(m[2]), 7999) : 0;
+    const how = m?.[1] === ">" ? "r" : m?.[1] === "-" ? "c" : "l";
+    return {
+      width,
+      how: how as "l" | "r" | "c",
+      lines: width ? wrapLines(args[i + 1], width) : [],
+    };
+  });
+  if (cols.some((c) => c.width < 1)) return "#-1 INVALID WIDTH";
+  const filler = args[n + 1] || " ";
+  const colsep = args[n + 2] ?? " ";
+  const rowsep = args[n + 3] ?? "\r\n";
+  const rows = Math.max(...cols.map((c) => c.lines.length));
+  const out: string[] = [];
+  for (let r = 0; r < rows; r++) {
+    out.push(cols.map((c) => justify(c.lines[r] ?? "", c.width, c.how, filler)).join(colsep));
+  }
+  return out.join(rowsep);
+}
+
+function padTo(fill: string, n: number): string {
+  if (n <= 0) return "";
+  return fill.repeat(Math.ceil(n / fill.length)).slice(0, n);
+}
