@@ -1,6 +1,6 @@
-/** The per-connection limits of the telnet sidecar: every buffer it holds for a client is bounded. */
+/** A telnet client's limits, wherever its socket is held: every buffer kept for it is bounded. */
 
-/** Per-connection limits; every buffer the sidecar holds for a client is bounded by one of these. */
+/** Per-connection limits; every buffer held for a telnet client is bounded by one of these. */
 export interface ClientLimits {
   /** Output waiting for a client that does not read; beyond it the client is dropped. */
   maxOutputBytes: number;

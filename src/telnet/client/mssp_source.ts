@@ -1,4 +1,4 @@
-/** The sidecar's MSSP table: game name, players online (cached from the REST API), uptime. */
+/** A telnet client's MSSP table: game name, players online (cached from the REST API), uptime. */
 import type { MsspTable } from "../protocol/mssp.ts";
 
 /** Settings for {@linkcode MsspSource}. */

@@ -1,6 +1,6 @@
-/** The lines the telnet sidecar itself shows its players; colour codes are rendered like hub text. */
+/** Lines the telnet layer itself shows its players (the game starting, restarting, back). */
 
-/** Notices the sidecar itself shows; colour codes are rendered like hub text. */
+/** Notices the telnet layer itself shows; colour codes are rendered like hub text. */
 export const NOTICES = {
   starting: "%ch%cy[The game server is starting. Please wait; you stay connected.]%cn",
   restarting: "%ch%cy[The game server is restarting. Please wait; you stay connected " +
