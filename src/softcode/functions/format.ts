@@ -25,15 +25,18 @@ export function justify(
   s = closeColour(s);
   const gap = width - len;
   const f = fill === "" ? " " : fill;
-  const pad = (n: number) => {
+  const flen = visibleLength(f);
+  // A fill of several characters is laid from the start of the line (TinyMUX 2.12): the
+  // character at column c is the fill's (c mod its length)-th, so ljust(abc,6,-=) is abc=-=.
+  const pad = (n: number, at: number) => {
     if (n <= 0) return "";
-    const reps = Math.ceil(n / visibleLength(f));
-    return sliceVisible(f.repeat(reps), 0, n);
+    const off = at % flen;
+    return sliceVisible(f.repeat(Math.ceil((n + off) / flen)), off, off + n);
   };
-  if (align === "l") return s + pad(gap);
-  if (align === "r") return pad(gap) + s;
+  if (align === "l") return s + pad(gap, len);
+  if (align === "r") return pad(gap, 0) + s;
   const left = Math.floor(gap / 2);
-  return pad(left) + s + pad(gap - left);
+  return pad(left, 0) + s + pad(gap - left, left + len);
 }
 
 /** The formatting family. */

@@ -91,3 +91,14 @@ Deno.test("softcode strings: translate, scramble and the counters", () => {
     "a c #-1 LISTS MUST BE OF EQUAL SIZE",
   );
 });
+
+Deno.test("softcode strings: a fill of several characters is laid from the line's start", () => {
+  const { run } = testSoftcode();
+  // Recorded on TinyMUX 2.12.
+  assert.equal(
+    run("[ljust(ab,9,123)]|[rjust(ab,9,123)]|[center(ab,9,123)]|[center(abcd,11,12345)]"),
+    "ab3123123|1231231ab|123ab3123|123abcd3451",
+  );
+  assert.equal(run("[ljust(abc,6,-=)]|[center(a,6,xy)]"), "abc=-=|xyayxy");
+  assert.equal(run("[ljust(%xrab%xn,7,xyz)]"), "abzxyzx");
+});
