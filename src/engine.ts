@@ -280,7 +280,7 @@ async function startOn(
     {
       config,
       kv,
-      world: pluginWorld({ objects, presence, config }),
+      world: pluginWorld({ objects, attributes, presence, config }),
       engine: pluginEngine(
         { config, root, commands: registered, soleWriter, functions: softcode.functions },
         help,

@@ -1,7 +1,9 @@
 /**
  * Black-box GMCP over raw telnet (docs/telnet.md, "GMCP"): Core.Supports filtering (a client
  * that asked only for Room gets no Comm packages, one that never asked gets them all), Core.Ping,
- * Core.Goodbye, and malformed or oversized GMCP ignored without harm.
+ * Core.Goodbye, and malformed or oversized GMCP ignored without harm; Room.Info with area,
+ * environment, coords and compass exits walking three rooms, Room.WrongDir; Char.Name and
+ * Char.Status at login and on change.
  */
 import { assert, assertEquals } from "./assert.ts";
 import { register } from "./harness.ts";
@@ -109,6 +111,99 @@ Deno.test("telnet GMCP: Core.Supports, Core.Ping, Core.Goodbye, bad input", asyn
         "a client that announced modules gets only those",
       );
     });
+
+    let walker = allie;
+    await t.step(
+      "Room.Info walking three rooms: num, area, environment, coords, exits",
+      async () => {
+        await admin.send("@dig Garden=North;n,South;s");
+        const garden = Number((await admin.waitFor(/Room Garden\(#(\d+)\) dug/))[1]);
+        await admin.send("n");
+        await admin.waitFor(/Garden/);
+        await admin.send("@dig Tower=Up the stairs;stairs;u,Down;d");
+        const tower = Number((await admin.waitFor(/Room Tower\(#(\d+)\) dug/))[1]);
+        await admin.send(`&AREA #${garden}=Old Town`);
+        await admin.send(`&ENVIRONMENT #${garden}=%chGarden%cn`);
+        await admin.send(`&COORDS #${garden}=3, -1`);
+        await admin.send("think set");
+        await admin.waitFor(/^set$/m);
+        walker = await gmcpLogin(srv.telnet, "Allie", "allie-password", ["Room 1", "Char 1"]);
+        open.push(walker);
+        const rooms = () =>
+          walker.gmcp.filter((g) => g.package === "Room.Info").map((g) =>
+            g.data as Record<string, unknown>
+          );
+        await walker.until(() => rooms().length > 0, "Room.Info at login");
+        assertEquals(rooms()[0], {
+          num: 1,
+          name: "Limbo",
+          area: "Unknown",
+          environment: "Unknown",
+          exits: { n: garden },
+        });
+        await walker.send("n");
+        await walker.until(() => rooms().length > 1, "Room.Info in the Garden");
+        assertEquals(rooms()[1], {
+          num: garden,
+          name: "Garden",
+          area: "Old Town",
+          environment: "Garden",
+          coords: { x: 3, y: -1, z: 0 },
+          exits: { s: 1, u: tower },
+        });
+        await walker.send("stairs");
+        await walker.until(() => rooms().length > 2, "Room.Info in the Tower");
+        assertEquals(rooms()[2], {
+          num: tower,
+          name: "Tower",
+          area: "Unknown",
+          environment: "Unknown",
+          exits: { d: garden },
+        });
+        assert(!walker.gmcp.some((g) => g.package.startsWith("Comm.")), "only Room and Char");
+      },
+    );
+
+    await t.step("Room.WrongDir when a move goes nowhere", async () => {
+      await walker.send("west");
+      await walker.until(
+        () => walker.gmcp.some((g) => g.package === "Room.WrongDir"),
+        "Room.WrongDir",
+      );
+      assertEquals(walker.gmcp.find((g) => g.package === "Room.WrongDir")!.data, "west");
+      await admin.send("u");
+      await admin.waitFor(/Tower/);
+      await admin.send("@lock Down=#1");
+      await admin.waitFor(/Locked/i);
+      await walker.send("d");
+      await walker.waitFor(/can't go that way/);
+      await walker.until(
+        () => walker.gmcp.filter((g) => g.package === "Room.WrongDir").length === 2,
+        "Room.WrongDir for a locked exit",
+      );
+      assertEquals(walker.gmcp.filter((g) => g.package === "Room.WrongDir")[1].data, "d");
+      // An unknown word that is no direction is only a Huh.
+      await walker.send("xyzzy");
+      await walker.waitFor(/Huh\?/);
+      await walker.send("think ok");
+      await walker.waitFor(/^ok$/m);
+      assertEquals(walker.gmcp.filter((g) => g.package === "Room.WrongDir").length, 2);
+    });
+
+    await t.step(
+      "Char.Name and Char.Status at login and when the moniker changes",
+      async () => {
+        const status = () => walker.gmcp.filter((g) => g.package === "Char.Status");
+        assertEquals(status()[0].data, { name: "Allie", fullname: "Allie", level: "player" });
+        assertEquals(
+          walker.gmcp.find((g) => g.package === "Char.Name")!.data,
+          { name: "Allie", fullname: "Allie" },
+        );
+        await admin.send("@moniker Allie=%crAl%cblie");
+        await walker.until(() => status().length > 1, "Char.Status after @moniker");
+        assertEquals(status()[1].data, { name: "Allie", fullname: "Allie", level: "player" });
+      },
+    );
 
     await t.step("Core.Goodbye at quit", async () => {
       await allie.send("quit");

@@ -7,13 +7,14 @@ import type { CommandPorts } from "./types.ts";
 import { parseLine, sanitizeLine } from "./parser.ts";
 import { checkLock } from "../world/locks.ts";
 import { EngineError } from "../errors.ts";
-import { CommandError } from "./errors.ts";
+import { CommandError, WrongWayError } from "./errors.ts";
 import { buildSdk, subjectOf } from "./sdk.ts";
 import { goThrough, heldExit, matchExit } from "./move.ts";
 import { type CommandEntry, type CommandRegistry, layerOf } from "./registry.ts";
 import { isGuest, isStaff } from "../world/flags.ts";
 import type { ParsedLine } from "./parser.ts";
 import { HUH, MAX_LINE, overMaxLine } from "./limits.ts";
+import { compassShort } from "../text/compass.ts";
 
 /** Reply when a command's lock refuses the actor. */
 export const DENIED = "Permission denied.";
@@ -34,8 +35,12 @@ export async function dispatch(
 ): Promise<void> {
   const playerId = conn.playerId;
   if (!playerId || typeof line !== "string") return;
-  const reply = (msg: string) =>
-    ports.deliver.toPlayer(playerId, { msg, data: { type: "error", msg } });
+  // `wrongDir`: the way a move was tried that goes nowhere (GMCP clients get Room.WrongDir).
+  const reply = (msg: string, wrongDir?: string) =>
+    ports.deliver.toPlayer(playerId, {
+      msg,
+      data: wrongDir === undefined ? { type: "error", msg } : { type: "error", msg, wrongDir },
+    });
   let name = "?";
   try {
     const clean = tooLong(line) ? null : sanitizeLine(line, MAX_LINE + 1);
@@ -74,7 +79,7 @@ export async function dispatch(
       ]);
     if (exit && here) {
       name = "(exit)";
-      await goThrough(buildSdk(ports, conn, { me, here, cmd, args: [] }), exit);
+      await goThrough(buildSdk(ports, conn, { me, here, cmd, args: [] }), exit, cmd.raw);
       return;
     }
 
@@ -83,7 +88,8 @@ export async function dispatch(
     const found = layered
       ? (layered.inner ? commands.match(layered.inner, me, layered.only) : null)
       : commands.match(cmd, me);
-    if (!found) return reply(HUH);
+    // A compass word with no exit that way is a move that failed, as well as an unknown command.
+    if (!found) return reply(HUH, compassShort(cmd.raw) === null ? undefined : cmd.raw.trim());
     if ("ambiguous" in found) {
       return reply(`Which command do you mean: ${found.ambiguous.slice(0, 10).join(", ")}?`);
     }
@@ -95,7 +101,9 @@ export async function dispatch(
     if (isGuest(me.flags) && !guestMay(command, found.cmd.switches)) return reply(GUEST_DENIED);
     await command.exec(buildSdk(ports, conn, { me, here, cmd: found.cmd, args: found.args }));
   } catch (err) {
-    if (err instanceof CommandError || err instanceof EngineError) {
+    if (err instanceof WrongWayError) {
+      reply(err.message, err.dir);
+    } else if (err instanceof CommandError || err instanceof EngineError) {
       reply(err.message);
     } else {
       console.error(`commands: '${name}' failed for #${playerId}:`, err);

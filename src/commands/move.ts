@@ -3,7 +3,7 @@ import type { DbObject } from "../world/types.ts";
 import type { CommandSdk } from "./types.ts";
 import { normalizeId } from "../world/ids.ts";
 import { checkLock } from "../world/locks.ts";
-import { CommandError } from "./errors.ts";
+import { CommandError, WrongWayError } from "./errors.ts";
 import { namesOf } from "./format.ts";
 import { MAX_ROOM_EXITS } from "../world/objects.ts";
 import type { WorldReader } from "../world/live_world.ts";
@@ -56,18 +56,24 @@ export function heldExit(
   return null;
 }
 
-/** Moves the actor through an exit, checking the exit's lock and the destination's enter lock. */
-export async function goThrough(u: CommandSdk, exit: DbObject): Promise<void> {
+/**
+ * Moves the actor through an exit, checking the exit's lock and the destination's enter lock;
+ * `typed` is what the player typed to take it (named in the refusal's WrongWayError).
+ */
+export async function goThrough(u: CommandSdk, exit: DbObject, typed: string): Promise<void> {
   const subject = subjectOf(u.me);
   const locks = exit.data.locks ?? {};
-  if (!checkLock(locks.basic ?? "", subject)) throw new CommandError("You can't go that way.");
+  const dir = typed.trim();
+  if (!checkLock(locks.basic ?? "", subject)) {
+    throw new WrongWayError("You can't go that way.", dir);
+  }
   const destId = normalizeId(String(exit.data.destination ?? ""));
   const dest = destId ? await u.objects.get(destId) : null;
   if (!dest || !dest.flags.includes("room")) {
-    throw new CommandError("That exit doesn't lead anywhere.");
+    throw new WrongWayError("That exit doesn't lead anywhere.", dir);
   }
   if (!checkLock(dest.data.locks?.enter ?? "", subject)) {
-    throw new CommandError("You can't go that way.");
+    throw new WrongWayError("You can't go that way.", dir);
   }
   await moveActor(u, dest);
 }

@@ -4,15 +4,35 @@ import type { Outbound, Presence } from "../hub/types.ts";
 import type { ObjectStore } from "../world/objects.ts";
 import { hiddenFrom, visibleContents } from "../world/visibility.ts";
 
+import type { AttributeStore } from "../world/attributes/store.ts";
+import { normalizeId } from "../world/ids.ts";
+import { stripColour, wrapText } from "../text/colour.ts";
+import { clampWidth, exitName, labelled, nameFor, namesOf } from "./format.ts";
+import { displayName } from "../world/players.ts";
+
 /** What `look` reads: who is in the room (from memory), its things and exits, objects. */
 export interface ViewDeps {
   presence: Pick<Presence, "playersIn" | "playerCard">;
   objects: Pick<ObjectStore, "contentsOfType" | "exitsIn" | "get" | "getMany" | "contents">;
+  /** A room's AREA, ENVIRONMENT and COORDS (docs/telnet.md, "Room"). */
+  attributes: Pick<AttributeStore, "get">;
 }
-import { normalizeId } from "../world/ids.ts";
-import { wrapText } from "../text/colour.ts";
-import { clampWidth, exitName, labelled, nameFor } from "./format.ts";
-import { displayName } from "../world/players.ts";
+
+/** What a room's `area` and `environment` are when no builder set them. */
+export const UNKNOWN_PLACE = "Unknown";
+
+/** Longest area or environment name sent, in characters. */
+const MAX_PLACE = 100;
+
+/** Parents followed for a room's place attributes (MUX's parent chain, as softcode's). */
+const MAX_PARENTS = 10;
+
+/** Where a room is, for maps: area, environment, and grid coordinates when set. */
+export interface RoomPlace {
+  area: string;
+  environment: string;
+  coords: { x: number; y: number; z: number } | null;
+}
 
 /** Most names listed per section; a busy room shows a count for the rest. */
 const MAX_LISTED = 200;
@@ -40,9 +60,10 @@ export async function roomView(
     const card = s.presence.playerCard(id);
     if (card) players.push(card);
   }
-  const [things, exits] = await Promise.all([
+  const [things, exits, place] = await Promise.all([
     s.objects.contentsOfType(room.id, "thing", MAX_LISTED),
     s.objects.exitsIn(room.id),
+    roomPlace(s, room),
   ]);
   const visThings = things.filter((o) => !hiddenFrom(viewer, o));
   const visExits = exits.filter((o) => !hiddenFrom(viewer, o));
@@ -66,15 +87,65 @@ export async function roomView(
       id: room.id,
       name: room.name,
       description,
-      // `to`: the room the exit leads to (null when unlinked), for maps and GMCP Room.Info.
+      ...place,
+      // `to`: the room the exit leads to (null when unlinked), for maps and GMCP Room.Info;
+      // `aliases`: its other names (`n` of `North;n`), from which mappers learn directions.
       exits: visExits.map((o) => ({
         ...brief(o, exitName(o)),
         to: normalizeId(String(o.data.destination ?? "")),
+        aliases: namesOf(o).slice(1, 10),
       })),
       players: visPlayers.map((p) => ({ ...brief(p), moniker: displayName(p) })),
       contents: visThings.map((o) => brief(o)),
     },
   };
+}
+
+/**
+ * A room's area, environment and coordinates: its AREA, ENVIRONMENT and COORDS attributes, or
+ * its parents' (a parent room sets them for a whole region, as MUX builders do), else the
+ * defaults (`Unknown`, no coordinates). COORDS is `x y z` or `x,y,z` (z may be left out).
+ */
+export async function roomPlace(s: Pick<ViewDeps, "attributes" | "objects">, room: DbObject) {
+  const [area, environment, coords] = await Promise.all(
+    ["AREA", "ENVIRONMENT", "COORDS"].map((name) => inherited(s, room, name)),
+  );
+  const place: RoomPlace = {
+    area: placeName(area),
+    environment: placeName(environment),
+    coords: parseCoords(coords),
+  };
+  return place;
+}
+
+/** An attribute's value on the room or the nearest parent that has it, or "". */
+async function inherited(
+  s: Pick<ViewDeps, "attributes" | "objects">,
+  room: DbObject,
+  name: string,
+): Promise<string> {
+  let cur: DbObject | null = room;
+  for (let depth = 0; cur !== null && depth < MAX_PARENTS; depth++) {
+    const a = await s.attributes.get(cur.id, name);
+    if (a) return a.value;
+    const parent = normalizeId(String(cur.data.parent ?? ""));
+    cur = parent && parent !== cur.id ? await s.objects.get(parent) : null;
+  }
+  return "";
+}
+
+function placeName(value: string): string {
+  const plain = stripColour(value).trim().slice(0, MAX_PLACE);
+  return plain === "" ? UNKNOWN_PLACE : plain;
+}
+
+/** `x y z` / `x,y,z` (integers; z defaults to 0), else null. */
+export function parseCoords(value: string): RoomPlace["coords"] {
+  const parts = value.trim().split(/\s*[,\s]\s*/);
+  if (parts.length < 2 || parts.length > 3 || value.length > 64) return null;
+  const n = parts.map((p) => /^-?\d{1,9}$/.test(p) ? Number(p) : NaN);
+  if (n.some((x) => Number.isNaN(x))) return null;
+  return { x: n[0], y: n[1], z: n[2] ?? 0 };
 }
 
 /** An object (not a room) as the viewer sees it: name, description and what it carries. */

@@ -9,6 +9,7 @@ import type { DbObject } from "../world/types.ts";
 import { wantsColour } from "../text/colour_mode.ts";
 import type { SessionRegistry } from "./registry.ts";
 import { sessionFrame } from "./sessions.ts";
+import { charChanged, charFrame } from "./char_frame.ts";
 import type { HubConnection, PlayerCard, Presence } from "./types.ts";
 
 /** The hub's presence, over its registry. */
@@ -21,7 +22,9 @@ export class HubPresence implements Presence {
     this.#registry = registry;
     this.#unfollow = objects.onChange((change) => {
       const card = registry.changed(change);
-      if (card) this.applyColour(card.id);
+      if (!card) return;
+      this.applyColour(card.id);
+      if (charChanged(change.before, change.after)) this.#sendChar(card);
     });
   }
 
@@ -95,6 +98,14 @@ export class HubPresence implements Presence {
       const player = { id: c.playerId, name: card?.name ?? c.name };
       c.send(sessionFrame(token, player, false, card?.colour ?? "auto"));
     }
+  }
+
+  /** Tells a player's JSON connections (web, telnet) who the player now is (a `char` frame). */
+  #sendChar(card: PlayerCard): void {
+    const set = this.#registry.connectionsOf(card.id);
+    if (!set) return;
+    const frame = charFrame(card);
+    for (const c of set) if (c.kind !== "plain") c.send(frame);
   }
 
   /**

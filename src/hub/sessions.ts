@@ -16,6 +16,7 @@ import type { Delivery } from "./types.ts";
 import type { LoginDeps, LoginHost } from "./login.ts";
 import type { SessionRegistry } from "./registry.ts";
 import type { Outbound } from "./types.ts";
+import { charFrame } from "./char_frame.ts";
 
 /** A structured error message. */
 export function errorOut(msg: string): Outbound {
@@ -160,6 +161,7 @@ export class Sessions implements LoginHost {
       const token = await s.tokens.sign(id, current);
       if (conn.closed) return false;
       conn.send(sessionFrame(token, { id, name: player.name }, resumed, colour));
+      conn.send(charFrame(this.registry.card(id) ?? player));
     }
     const connected = { id, name: player.name, first, resumed };
     if (resumed) {

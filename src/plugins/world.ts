@@ -7,6 +7,7 @@ import type { DbObject, NewObject, ObjectType } from "../world/types.ts";
 import type { Outbound, Presence } from "../hub/types.ts";
 import type { Config } from "../config/load.ts";
 import type { ObjectStore } from "../world/objects.ts";
+import type { AttributeStore } from "../world/attributes/store.ts";
 import { startingRoom } from "../world/start.ts";
 import { roomView } from "../commands/room_view.ts";
 
@@ -42,7 +43,7 @@ export interface PluginWorld {
 
 /** The plugin world over the engine's object store (and who is online, for `look`). */
 export function pluginWorld(
-  s: { objects: ObjectStore; presence: Presence; config: Config },
+  s: { objects: ObjectStore; attributes: AttributeStore; presence: Presence; config: Config },
 ): PluginWorld {
   const o = s.objects;
   return {

@@ -2,7 +2,7 @@
 import type { CommandSpec } from "../types.ts";
 import { normalizeId } from "../../world/ids.ts";
 import { startingRoom } from "../../world/start.ts";
-import { CommandError } from "../errors.ts";
+import { CommandError, WrongWayError } from "../errors.ts";
 import { goThrough, matchExit, moveActor } from "../move.ts";
 
 /** The movement family. */
@@ -43,8 +43,8 @@ Examples:
     async exec(u) {
       if (!u.cmd.args.trim()) throw new CommandError("Go where? Usage: go <exit>");
       const exit = await matchExit(u, u.here?.id, u.cmd.args);
-      if (!exit) throw new CommandError("You can't go that way.");
-      await goThrough(u, exit);
+      if (!exit) throw new WrongWayError("You can't go that way.", u.cmd.args.trim());
+      await goThrough(u, exit, u.cmd.args);
     },
   },
 ];

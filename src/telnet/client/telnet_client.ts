@@ -20,7 +20,7 @@ import {
 } from "../../text/colour_mode.ts";
 import type { ColourDepth } from "../../text/colour.ts";
 import type { ClientLimits } from "./limits.ts";
-import { charName, helloClient, roomInfo } from "./gmcp_relay.ts";
+import { charInfo, helloClient, roomInfo, wrongDir } from "./gmcp_relay.ts";
 import { applySupports, gmcpWanted, supportedModules, supportsOp } from "./gmcp_supports.ts";
 import type { FrameObject, HubInput } from "./hub_frames.ts";
 import type { HubDialer, HubEvents, HubPort } from "./hub_port.ts";
@@ -161,7 +161,7 @@ export class TelnetClient implements HubEvents {
       {
         say: (msg) => this.#say(msg),
         ready: () => this.#outbox.pump(),
-        session: (data, player) => this.#sessionFrame(data, player),
+        session: (data) => this.#sessionFrame(data),
         resumeRefused: () => this.#outbox.drop(),
         replay: (text) => this.hubFrame(text),
         expectEnd: () => this.#link.expectEnd(),
@@ -502,6 +502,17 @@ export class TelnetClient implements HubEvents {
       this.#ctx.changed?.(this, "soon");
     }
     if (f.type === "room" && this.#session.gmcp) this.#sendGmcp("Room.Info", roomInfo(f.data));
+    if (f.type === "char" && this.#session.gmcp) {
+      const char = charInfo(f.data);
+      if (char !== null) {
+        this.#sendGmcp("Char.Name", char.name);
+        this.#sendGmcp("Char.Status", char.status);
+      }
+    }
+    if (f.type === "error" && this.#session.gmcp) {
+      const dir = wrongDir(f.data);
+      if (dir !== null) this.#sendGmcp("Room.WrongDir", dir);
+    }
     if (f.gmcp !== undefined && this.#session.gmcp && this.#wantsForwarded(f.gmcp)) {
       const gmcp = this.#ctx.memo.gmcp(f.gmcp, this.#colour);
       if (gmcp !== null) this.#session.sendBytes(gmcp);
@@ -524,10 +535,9 @@ export class TelnetClient implements HubEvents {
     return true;
   }
 
-  #sessionFrame(data: Record<string, unknown>, player: SessionPlayer | null): void {
+  #sessionFrame(data: Record<string, unknown>): void {
     this.#colourMode = colourModeOf(data.colour);
     this.#decideColour();
-    if (player) this.#sendGmcp("Char.Name", charName(player.name));
     this.#ctx.changed?.(this, "now");
   }
 
