@@ -3,12 +3,14 @@
  * that asked only for Room gets no Comm packages, one that never asked gets them all), Core.Ping,
  * Core.Goodbye, and malformed or oversized GMCP ignored without harm; Room.Info with area,
  * environment, coords and compass exits walking three rooms, Room.WrongDir; Char.Name and
- * Char.Status at login and on change.
+ * Char.Status at login and on change; Comm.Channel List, Players (hidden channels, unfindable
+ * players), Start and End; External.Discord Info and Status with the bridge configured.
  */
 import { assert, assertEquals } from "./assert.ts";
 import { register } from "./harness.ts";
 import { TelnetClient } from "./telnet_client.ts";
 import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
+import { DiscordStandIn } from "./discord_standin.ts";
 
 const IAC = 255, SB = 250, SE = 240, GMCP = 201;
 
@@ -18,17 +20,31 @@ async function gmcpLogin(
   name: string,
   password: string,
   supports?: string[],
+  room = /Limbo/,
 ): Promise<TelnetClient> {
   const t = await TelnetClient.connect(port, { gmcp: true });
   await t.waitFor(/connect <name>/);
   if (supports) await t.sendGmcp("Core.Supports.Set", supports);
   await t.send(`connect ${name} ${password}`);
-  await t.waitFor(/Limbo/);
+  await t.waitFor(room);
   return t;
 }
 
 Deno.test("telnet GMCP: Core.Supports, Core.Ping, Core.Goodbye, bad input", async (t) => {
-  const srv = await startSupervised();
+  const discord = new DiscordStandIn("bot-token.abcdefghijklmnopqrstuvwxyz.0123456789");
+  const srv = await startSupervised({
+    config: {
+      game: { name: "Gmcp Test Game" },
+      plugins: {
+        discord: {
+          token: discord.token,
+          apiBase: discord.apiBase,
+          invite: "https://discord.gg/abcXYZ",
+          applicationId: "123456789012345678",
+        },
+      },
+    },
+  });
   const open: TelnetClient[] = [];
   try {
     await register(srv.base, "Roomy", "roomy-password");
@@ -205,6 +221,79 @@ Deno.test("telnet GMCP: Core.Supports, Core.Ping, Core.Goodbye, bad input", asyn
       },
     );
 
+    await t.step(
+      "Comm.Channel: List, Players, Start and End; hidden and unfindable honoured",
+      async () => {
+        // Allie announced Room and Char only: this one asks for Comm.
+        const chat = await gmcpLogin(
+          srv.telnet,
+          "Allie",
+          "allie-password",
+          ["Comm.Channel 1"],
+          /Tower/,
+        );
+        open.push(chat);
+        const last = (pkg: string) => chat.gmcp.filter((g) => g.package === pkg).at(-1)?.data;
+        await chat.until(() => last("Comm.Channel.Players") !== undefined, "Players at login");
+        const list = last("Comm.Channel.List") as { name: string; command: string }[];
+        assert(list.some((c) => c.name === "Gossip" && c.command === "gos"), JSON.stringify(list));
+        const players = last("Comm.Channel.Players") as { name: string; channels: string[] }[];
+        const shared = players.find((p) => p.name === "Roomy")?.channels ?? [];
+        assert(shared.includes("Gossip") && shared.includes("Public"), JSON.stringify(players));
+        assert(!chat.gmcp.some((g) => g.package.startsWith("Room.")), "Room was not asked for");
+
+        // A hidden channel: its members see it listed; Roomy, not on it, is never told of it.
+        await admin.send("@chancreate Secret");
+        await admin.waitFor(/Secret/);
+        await admin.send("@chanset Secret/hidden=yes");
+        await admin.send("think hidden");
+        await admin.waitFor(/^hidden$/m);
+        const starts = () => chat.gmcp.filter((g) => g.package === "Comm.Channel.Start").length;
+        await chat.send("+chan/join Secret=sec");
+        await chat.until(() => starts() === 1, "Comm.Channel.Start");
+        assertEquals(chat.gmcp.filter((g) => g.package === "Comm.Channel.Start")[0].data, "Secret");
+        await chat.until(
+          () => (last("Comm.Channel.List") as { name: string }[]).some((c) => c.name === "Secret"),
+          "the new list",
+        );
+        assert(
+          !roomy.gmcp.some((g) => JSON.stringify(g.data ?? "").includes("Secret")),
+          "nobody else hears of a hidden channel",
+        );
+
+        // An unfindable player is left out of Players.
+        await admin.send("@set Roomy=unfindable");
+        await admin.send("think set2");
+        await admin.waitFor(/^set2$/m);
+        const ends = () => chat.gmcp.filter((g) => g.package === "Comm.Channel.End").length;
+        await chat.send("+chan/leave Secret");
+        await chat.until(() => ends() === 1, "Comm.Channel.End");
+        assertEquals(chat.gmcp.filter((g) => g.package === "Comm.Channel.End")[0].data, "Secret");
+        await chat.until(
+          () => !(last("Comm.Channel.List") as { name: string }[]).some((c) => c.name === "Secret"),
+          "the list without it",
+        );
+        const after = last("Comm.Channel.Players") as { name: string }[];
+        assert(!after.some((p) => p.name === "Roomy"), JSON.stringify(after));
+      },
+    );
+
+    await t.step("External.Discord: Info with the invite, Status with the game's name", () => {
+      const info = allie.gmcp.find((g) => g.package === "External.Discord.Info");
+      assertEquals(info?.data, {
+        inviteurl: "https://discord.gg/abcXYZ",
+        applicationid: "123456789012345678",
+      });
+      const status = allie.gmcp.find((g) => g.package === "External.Discord.Status")
+        ?.data as Record<string, unknown>;
+      assertEquals(status.game, "Gmcp Test Game");
+      assert(typeof status.starttime === "number");
+      assert(
+        !roomy.gmcp.some((g) => g.package.startsWith("External.")),
+        "not to a client that asked for Room only",
+      );
+    });
+
     await t.step("Core.Goodbye at quit", async () => {
       await allie.send("quit");
       await allie.until(() => allie.closed, "closed");
@@ -215,5 +304,6 @@ Deno.test("telnet GMCP: Core.Supports, Core.Ping, Core.Goodbye, bad input", asyn
   } finally {
     for (const c of open) await c.close();
     await srv.stop();
+    await discord.close();
   }
 });

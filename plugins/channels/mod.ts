@@ -3,7 +3,7 @@
  * persisted history; REST at `/api/v1/channels`. A fresh game gets the default channels
  * (Public, OOC, Staff unless configured otherwise; see defaults.ts).
  */
-import { type PluginContext, type PluginModule, stripColour } from "../../src/plugins/mod.ts";
+import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { ChannelStore } from "./store.ts";
 import { ChannelService, DEFAULT_ANNOUNCE_JOINS, playerCheck } from "./service.ts";
 import { channelCommands, talkCommands } from "./commands.ts";
@@ -11,6 +11,7 @@ import { channelRoutes, PREFIX } from "./routes.ts";
 import { CHANNELS_API } from "./api.ts";
 import type { ChannelsApi } from "./bridge.ts";
 import { defaultChannels } from "./defaults.ts";
+import { ChannelGmcp, declareChannelGmcp } from "./gmcp.ts";
 
 /** Default for `plugins.channels.historyLimit`: messages kept per channel. */
 const HISTORY_KEEP = 1000;
@@ -32,6 +33,9 @@ const plugin: PluginModule = {
       talkNames = next.map((c) => c.name);
       signature = sig;
     };
+    // Set once the service exists (joins during start-up, before it, tell nobody).
+    let gmcp: ChannelGmcp | undefined = undefined;
+    const gmcpSend = (p: Promise<void>) => p.catch((e) => ctx.log.warn(`GMCP: ${e}`));
     const defaults = () => defaultChannels(ctx.config.defaultChannels, (m) => ctx.log.warn(m));
     const svc: ChannelService = new ChannelService({
       store,
@@ -50,7 +54,13 @@ const plugin: PluginModule = {
         return Number.isInteger(n) && n >= 0 ? n : DEFAULT_ANNOUNCE_JOINS;
       },
       defaultAlias: (lower) => defaults().find((d) => d.name.toLowerCase() === lower)?.alias,
+      membership: (id, channel, joined) => {
+        if (gmcp && ctx.active && ctx.players.isConnected(id)) {
+          gmcpSend(gmcp.changed(id, channel, joined));
+        }
+      },
     });
+    gmcp = new ChannelGmcp(svc, ctx);
     if (!(await store.seeded())) {
       // Only a fresh game gets the default channels: a game that has channels already keeps
       // the ones it has, and a default channel staff destroy later stays destroyed.
@@ -76,12 +86,12 @@ const plugin: PluginModule = {
         );
       }
     });
-    // Telnet clients that speak GMCP get channel lines as Comm.Channel.Text too.
-    ctx.gmcp("channel", "Comm.Channel.Text", (data, msg) => ({
-      channel: String(data.channel ?? ""),
-      talker: stripColour(String(data.sender ?? "")),
-      text: msg,
-    }));
+    // Telnet clients that speak GMCP get channel lines, lists and who is on them (gmcp.ts).
+    declareChannelGmcp(ctx);
+    ctx.hooks.worldHooks.on("player:connected", (p) => {
+      // A resumed session's client kept what it was sent.
+      if (!p.resumed && ctx.active && gmcp) gmcpSend(gmcp.loggedIn(p.id));
+    });
     channelRoutes(ctx.http(PREFIX), svc);
     ctx.openapi(CHANNELS_API);
     for (const spec of channelCommands(svc, ctx.world)) ctx.commands.add(spec);

@@ -86,6 +86,8 @@ export interface ChannelDeps {
   announceJoins?: () => number;
   /** The alias a default channel gives joiners (by lower-cased name), when configured. */
   defaultAlias?: (lowerName: string) => string | undefined;
+  /** A player joined (`true`) or left a channel (GMCP clients are told). */
+  membership?: (playerId: string, channel: string, joined: boolean) => void;
 }
 
 /** Says whether a channel name is acceptable; throws ValidationError otherwise. */
@@ -328,6 +330,7 @@ export class ChannelService {
       );
     }
     this.d.onChange();
+    if (!was) this.d.membership?.(actor.id, ch.name, true);
     return { ch, alias: a };
   }
 
@@ -347,6 +350,7 @@ export class ChannelService {
     }
     await this.d.store.leave(ch.name.toLowerCase(), actor.id);
     this.d.onChange();
+    this.d.membership?.(actor.id, ch.name, false);
     return ch;
   }
 

@@ -11,6 +11,7 @@ import { Bridge } from "./bridge.ts";
 import { discordCommands } from "./commands.ts";
 import { readSettings } from "./settings.ts";
 import { LinkStore } from "./store.ts";
+import { discordGmcp } from "./gmcp.ts";
 
 /** How often the plugin looks at its settings and the channels plugin, ms. */
 const WATCH_MS = 5000;
@@ -57,6 +58,7 @@ const plugin: PluginModule = {
       bridge?.listen();
     };
     sync();
+    discordGmcp(ctx, settings);
     const watch = setInterval(() => {
       if (ctx.active) sync();
     }, WATCH_MS);

@@ -21,7 +21,15 @@ export interface DiscordSettings {
   userWindowMs: number;
   /** Lines all Discord users together may send in `userWindowMs`. */
   totalLines: number;
+  /** The game's Discord invite (`https://discord.gg/...`), for GMCP clients; "" when unset. */
+  invite: string;
+  /** The Discord application id Mudlet shows the game under (digits); "" when unset. */
+  applicationId: string;
 }
+
+/** An invite address Discord gives: discord.gg/<code> or discord.com/invite/<code>. */
+const INVITE_RE =
+  /^https:\/\/(discord\.gg|(www\.)?discord(app)?\.com\/invite)\/[A-Za-z0-9-]{2,64}$/;
 
 /** A whole number within bounds, else the default. */
 function int(v: unknown, def: number, min: number, max: number): number {
@@ -42,5 +50,12 @@ export function readSettings(section: Record<string, unknown>): DiscordSettings 
     userLines: int(section.userLines, 5, 1, 1000),
     userWindowMs: int(section.userWindowMs, 10_000, 1000, 3_600_000),
     totalLines: int(section.totalLines, 60, 1, 10_000),
+    invite: typeof section.invite === "string" && INVITE_RE.test(section.invite.trim())
+      ? section.invite.trim()
+      : "",
+    applicationId: typeof section.applicationId === "string" &&
+        /^\d{5,25}$/.test(section.applicationId.trim())
+      ? section.applicationId.trim()
+      : "",
   };
 }

@@ -6,18 +6,17 @@
 import type { ObjectHead } from "../world/types.ts";
 import type { Outbound } from "./types.ts";
 import { FLAG_LEVELS_TABLE } from "../world/flag_levels.ts";
-import { GUEST_FLAG } from "../world/flags.ts";
+import { GUEST_FLAG, levelOf } from "../world/flags.ts";
 
 /** The highest privilege a player's flags give, as a word (`wizard`), or `guest`. */
-export function levelOf(flags: readonly string[]): string {
+export function levelName(flags: readonly string[]): string {
   if (flags.includes(GUEST_FLAG)) return GUEST_FLAG;
-  let best = "player";
-  let rank = FLAG_LEVELS_TABLE.player;
-  for (const f of flags) {
-    const r = FLAG_LEVELS_TABLE[f];
-    if (r !== undefined && r > rank) [best, rank] = [f, r];
-  }
-  return best;
+  const top = levelOf(flags);
+  const named = flags.find((f) =>
+    typeof f === "string" && f !== "player" && Object.hasOwn(FLAG_LEVELS_TABLE, f) &&
+    FLAG_LEVELS_TABLE[f] === top
+  );
+  return named ?? "player";
 }
 
 /** The `char` frame of a player: name, fullname (the moniker, with its colour codes), level. */
@@ -30,7 +29,7 @@ export function charFrame(p: Pick<ObjectHead, "id" | "name" | "flags" | "data">)
       id: p.id,
       name: p.name,
       fullname: typeof moniker === "string" && moniker ? moniker : p.name,
-      level: levelOf(p.flags),
+      level: levelName(p.flags),
     },
   };
 }
@@ -42,5 +41,5 @@ export function charChanged(
 ): boolean {
   if (before === null || after === null) return false;
   return before.name !== after.name || before.data?.moniker !== after.data?.moniker ||
-    levelOf(before.flags) !== levelOf(after.flags);
+    levelName(before.flags) !== levelName(after.flags);
 }

@@ -1,13 +1,13 @@
 /** The `char` frame: level from flags, fullname from the moniker, and which changes resend it. */
 import assert from "node:assert/strict";
-import { charChanged, charFrame, levelOf } from "./char_frame.ts";
+import { charChanged, charFrame, levelName } from "./char_frame.ts";
 
 Deno.test("char frame: the highest privilege flag is the level; guests are guests", () => {
-  assert.equal(levelOf(["player"]), "player");
-  assert.equal(levelOf(["player", "builder", "connected"]), "builder");
-  assert.equal(levelOf(["player", "wizard", "builder"]), "wizard");
-  assert.equal(levelOf(["player", "guest"]), "guest");
-  assert.equal(levelOf([]), "player");
+  assert.equal(levelName(["player"]), "player");
+  assert.equal(levelName(["player", "builder", "connected"]), "builder");
+  assert.equal(levelName(["player", "wizard", "builder"]), "wizard");
+  assert.equal(levelName(["player", "guest"]), "guest");
+  assert.equal(levelName([]), "player");
 });
 
 Deno.test("char frame: fullname is the moniker when set; a change of name, moniker or level resends", () => {
