@@ -50,6 +50,8 @@ import type { Hooks } from "./plugins/hooks.ts";
 import type { Delivery as DeliveryPort } from "./hub/types.ts";
 import { ScriptManager } from "./scripts/manager.ts";
 import { engineSoftcode } from "./softcode/engine_ports.ts";
+import { builtinFunctions } from "./softcode/functions/mod.ts";
+import { kvUserFunctionStore, UserFunctions } from "./softcode/user_functions.ts";
 import { readTls, type TlsPair } from "./tls/certs.ts";
 import { AutoBackups } from "./backup/auto.ts";
 import { prepareLayout } from "./backup/migrate.ts";
@@ -246,6 +248,10 @@ async function startOn(
     presence,
     startingRoom: () => startingRoom({ config, objects }),
   });
+  // One function table: the built-ins, and the game's @functions added to it as they load.
+  const functions = builtinFunctions();
+  const userFunctions = new UserFunctions(functions, kvUserFunctionStore(kv));
+  await userFunctions.load((m) => console.warn(m));
   // Checked on every token use, from memory while this engine is the only writer.
   const generations = new TokenGenerations(kv, soleWriter);
   const accounts = new Accounts(kv, objects, passwords, generations);
@@ -265,15 +271,19 @@ async function startOn(
   const pluginWeb = new PluginWeb();
   const lifecycle = new Lifecycle({ updateDir: plumbing.updateDir });
   // The evaluator gets narrow ports, built once here; its limits follow the configuration.
-  const softcode = engineSoftcode({
-    world: () => objects.world,
-    attributes,
-    presence,
-    deliver,
-    now: () => Date.now(),
-    startedAt: Date.now(),
-    gameName: () => config.value.game.name,
-  }, () => config.value.softcode);
+  const softcode = engineSoftcode(
+    {
+      world: () => objects.world,
+      attributes,
+      presence,
+      deliver,
+      now: () => Date.now(),
+      startedAt: Date.now(),
+      gameName: () => config.value.game.name,
+    },
+    () => config.value.softcode,
+    functions,
+  );
   const help = new HelpRegistry();
   const registered = engineCommands(commands);
   const plugins = new PluginManager(
@@ -336,6 +346,7 @@ async function startOn(
       loginFailures,
       securityLog,
       kv,
+      userFunctions,
     },
   };
   const hub = new Hub({

@@ -16,6 +16,8 @@ import { PlayerCards } from "../hub/cards.ts";
 import { dispatch } from "./dispatch.ts";
 import { Players } from "../world/players.ts";
 import { engineSoftcode } from "../softcode/engine_ports.ts";
+import { builtinFunctions } from "../softcode/functions/mod.ts";
+import { kvUserFunctionStore, UserFunctions } from "../softcode/user_functions.ts";
 
 /** Presence and delivery that record messages instead of writing to sockets. */
 export class FakeHub implements Presence, Delivery {
@@ -181,6 +183,7 @@ export async function testWorld(): Promise<TestWorld> {
     players: new Players(engine.services.objects, hub),
   };
   const s = services;
+  const functions = builtinFunctions();
   const ports: CommandPorts = {
     objects: s.objects,
     attributes: s.attributes,
@@ -189,15 +192,19 @@ export async function testWorld(): Promise<TestWorld> {
     deliver: hub,
     events: s.hooks.worldHooks,
     // Softcode delivers through the fake hub too.
-    softcode: engineSoftcode({
-      world: () => s.objects.world,
-      attributes: s.attributes,
-      presence: hub,
-      deliver: hub,
-      now: () => Date.now(),
-      startedAt: Date.now(),
-      gameName: () => s.config.value.game.name,
-    }, () => s.config.value.softcode),
+    softcode: engineSoftcode(
+      {
+        world: () => s.objects.world,
+        attributes: s.attributes,
+        presence: hub,
+        deliver: hub,
+        now: () => Date.now(),
+        startedAt: Date.now(),
+        gameName: () => s.config.value.game.name,
+      },
+      () => s.config.value.softcode,
+      functions,
+    ),
     engine: {
       config: s.config,
       lifecycle: s.lifecycle,
@@ -210,6 +217,7 @@ export async function testWorld(): Promise<TestWorld> {
       loginFailures: s.loginFailures,
       securityLog: s.securityLog,
       kv: s.kv,
+      userFunctions: new UserFunctions(functions, kvUserFunctionStore(s.kv)),
     },
   };
   return {

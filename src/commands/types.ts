@@ -19,6 +19,7 @@ import type { EngineCommands, EnginePlugins } from "../engine_admin.ts";
 import type { EngineScripts } from "../scripts/types.ts";
 import type { ParsedLine } from "./parser.ts";
 import type { Softcode } from "../softcode/mod.ts";
+import type { UserFunctions } from "../softcode/user_functions.ts";
 
 /**
  * What staff commands run the engine with (`@reboot`, `@reload`, `@site`, `@script`, the admin
@@ -44,6 +45,8 @@ export interface EngineControl {
   securityLog: SecurityLog;
   /** The store itself, for what has no service of its own (`@site`'s settings, credentials). */
   kv: Deno.Kv;
+  /** The game's global softcode functions (`@function`), kept in the database. */
+  userFunctions: UserFunctions;
 }
 
 /** What the command engine is built with: the ports the SDK `u` hands each command. */

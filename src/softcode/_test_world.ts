@@ -128,13 +128,14 @@ export class TestWorld {
 export function testSoftcode(
   limits: Partial<SoftcodeLimits> = {},
   monotonic?: () => number,
+  functions = builtinFunctions(),
 ) {
   const world = new TestWorld();
   const room = world.add("Limbo", "room");
   const wiz = world.add("Wizard", "player", { location: room, flags: ["wizard"] });
   const sc = new Softcode({
     ports: world.ports(),
-    functions: builtinFunctions(),
+    functions,
     limits,
     monotonic,
   });
@@ -142,5 +143,5 @@ export function testSoftcode(
   const run = (text: string, executor = wiz) => stripMarkup(sc.evaluate(text, { executor }));
   /** Evaluates as the wizard, keeping colour markers. */
   const raw = (text: string, executor = wiz) => sc.evaluate(text, { executor });
-  return { world, sc, room, wiz, run, raw, flags: TOP_FLAGS };
+  return { world, sc, room, wiz, run, raw, flags: TOP_FLAGS, functions };
 }

@@ -14,6 +14,7 @@ import type { Delivery, Presence } from "../hub/types.ts";
 import type { SoftcodePorts } from "./ports.ts";
 import { Softcode, type SoftcodeLimits } from "./eval.ts";
 import { builtinFunctions } from "./functions/mod.ts";
+import type { FunctionTable } from "./types.ts";
 
 /** What the ports are built from. */
 export interface EnginePortParts {
@@ -103,10 +104,14 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
   };
 }
 
-/** The engine's evaluator: its ports, the built-in functions, limits read from `limits`. */
+/**
+ * The engine's evaluator: its ports, a function table (the built-ins, and the game's own
+ * `@function`s added to it), limits read from `limits`.
+ */
 export function engineSoftcode(
   parts: EnginePortParts,
   limits: () => Partial<SoftcodeLimits>,
+  functions: FunctionTable = builtinFunctions(),
 ): Softcode {
-  return new Softcode({ ports: enginePorts(parts), functions: builtinFunctions(), limits });
+  return new Softcode({ ports: enginePorts(parts), functions, limits });
 }

@@ -84,6 +84,11 @@ export const keys = {
   /** Prefix of every owner's attribute bytes. */
   attributeBytesAll: (): Key => ["attr_bytes"],
 
+  /** A global user-defined softcode function (`@function`) by upper-case name. */
+  userFunction: (name: string): Key => ["softcode_function", name],
+  /** Prefix of every user-defined function. */
+  userFunctions: (): Key => ["softcode_function"],
+
   /** Credentials of a player (password hash, e-mail, reset token); never sent to clients. */
   credentials: (id: string): Key => ["auth", id],
 
