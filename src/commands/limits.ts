@@ -6,6 +6,9 @@
 /** Longest command line, in characters (code points); longer lines are refused, not cut. */
 export const MAX_LINE = 8192;
 
+/** Longest `@doing` text and `@doing/header`, in visible characters (softcode's valid() too). */
+export const MAX_DOING = 60;
+
 /** Reply to a line that names no command. */
 export const HUH = "Huh? Type 'help' for help.";
 

@@ -8,9 +8,8 @@ import { displayName } from "../../world/players.ts";
 import { hasFlag, isStaff } from "../../world/flags.ts";
 import { keys } from "../../storage/keys.ts";
 import { CommandError } from "../errors.ts";
+import { MAX_DOING } from "../limits.ts";
 
-/** Longest `@doing` text and `@doing/header`, in visible characters. */
-export const MAX_DOING = 60;
 /** The doing column's header until staff set one. */
 const DOING_HEADER = "Doing";
 /** Narrowest doing column worth showing; a narrower screen drops the column. */

@@ -60,6 +60,35 @@ export const formatFunctions: FunctionDef[] = [
     summary: "The text centred in the width; cut when longer.",
     example: { think: "center(hi,6,*)", gives: "**hi**" },
   }, (_ev, _f, args) => justifyFn(args, "c")),
+  define("wrap", 2, 8, {
+    family: "formatting",
+    args:
+      "wrap(<text>, <width>[, <justify>[, <left text>[, <right text>[, <hanging>[, <output separator>[, <first width>]]]]]])",
+    summary:
+      "The text word-wrapped to lines of the width, each padded and justified (left, right or center), with borders and a hanging indent.",
+    example: {
+      think: "wrap(the quick brown fox,10,right,|,|)",
+      gives: "| the quick|\n| brown fox|",
+    },
+  }, (_ev, _f, args) => wrap(args)),
+  define("lpad", 2, 3, {
+    family: "formatting",
+    args: "lpad(<text>, <width>[, <fill>])",
+    summary: "ljust(), but a text longer than the width is left whole.",
+    example: { think: "lpad(abc,6,.)|[lpad(abcdef,3)]", gives: "abc...|abcdef" },
+  }, (_ev, _f, args) => justifyFn(args, "l", false)),
+  define("rpad", 2, 3, {
+    family: "formatting",
+    args: "rpad(<text>, <width>[, <fill>])",
+    summary: "rjust(), but a text longer than the width is left whole.",
+    example: { think: "rpad(7,3,0)", gives: "007" },
+  }, (_ev, _f, args) => justifyFn(args, "r", false)),
+  define("cpad", 2, 3, {
+    family: "formatting",
+    args: "cpad(<text>, <width>[, <fill>])",
+    summary: "center(), but a text longer than the width is left whole.",
+    example: { think: "cpad(hi,6,*)", gives: "**hi**" },
+  }, (_ev, _f, args) => justifyFn(args, "c", false)),
   define("cat", 0, MAX, {
     family: "formatting",
     args: "cat(<text>[, <text>...])",
@@ -126,9 +155,59 @@ export const formatFunctions: FunctionDef[] = [
   }),
 ];
 
-function justifyFn(args: string[], align: "l" | "r" | "c"): string {
+/** A tab in wrap(). */
+const TAB = "        ";
+
+/** Widest wrap() line (MUX refuses wider ones). */
+const MAX_WRAP = 7999;
+
+/**
+ * MUX's wrap(): the text's words filled into lines of `width` (the first `width1`), each
+ * justified and padded to its width, between `left` and `right`, later lines after `hanging`
+ * spaces; `%r` starts a line, a word longer than a line is cut, tabs are 8 spaces.
+ */
+function wrap(args: string[]): string {
+  const width = toInt(args[1]);
+  const first = args[7] === undefined || args[7].trim() === "" ? width : toInt(args[7]);
+  if (width < 1 || width > MAX_WRAP || first < 1 || first > MAX_WRAP) return "#-1 OUT OF RANGE";
+  const how = (args[2] ?? "").trim().toLowerCase()[0] ?? "l";
+  if (how !== "l" && how !== "r" && how !== "c") return "#-1 INVALID JUSTIFICATION SPECIFIED";
+  const left = args[3] ?? "", right = args[4] ?? "";
+  const hang = " ".repeat(Math.max(0, Math.min(MAX_WRAP, toInt(args[5] ?? "0"))));
+  const osep = args[6] === undefined || args[6] === "" ? "\r\n" : args[6];
+  const text = args[0].replace(/(?:\r\n|\n)$/, "");
+  if (visibleLength(text) === 0) return "";
+  const lines: string[] = [];
+  let line = "";
+  let room = first;
+  const flush = () => {
+    const at = lines.length;
+    lines.push((at ? hang : "") + left + justify(line, room, how, " ") + right);
+    line = "";
+    room = width;
+  };
+  for (const para of text.split(/\r?\n/)) {
+    for (const word of para.split(" ")) {
+      if (visibleLength(word) === 0) continue;
+      // A tab is eight spaces that belong to its word (MUX breaks lines at spaces only).
+      let w = word.replaceAll("\t", TAB);
+      if (line && visibleLength(line) + 1 + visibleLength(w) > room) flush();
+      // A word longer than a line (it starts one) is cut at the line's end.
+      while (!line && visibleLength(w) > room) {
+        line = sliceVisible(w, 0, room);
+        w = sliceVisible(w, room, visibleLength(w));
+        flush();
+      }
+      if (visibleLength(w)) line = line ? line + " " + w : w;
+    }
+    flush();
+  }
+  return lines.join(osep);
+}
+
+function justifyFn(args: string[], align: "l" | "r" | "c", cut = true): string {
   const width = Math.max(0, Math.min(toInt(args[1]), 7999));
-  return justify(args[0], width, align, args[2] || " ");
+  return justify(args[0], width, align, args[2] || " ", cut);
 }
 
 /** Words of a text wrapped to `width` visible characters (long words cut). */

@@ -16,6 +16,9 @@ import { jsonFunctions } from "./json.ts";
 import { registerFunctions } from "./registers.ts";
 import { formatFunctions } from "./format.ts";
 import { timeFunctions } from "./time.ts";
+import { durationFunctions } from "./durations.ts";
+import { spellFunctions } from "./spell.ts";
+import { databaseFunctions } from "./database.ts";
 
 export { FunctionRegistry } from "./define.ts";
 
@@ -60,6 +63,9 @@ export function builtinFunctions(): FunctionRegistry {
     ...registerFunctions,
     ...formatFunctions,
     ...timeFunctions,
+    ...durationFunctions,
+    ...spellFunctions,
+    ...databaseFunctions,
   );
   for (const [alias, target] of ALIASES) table.alias(alias, target);
   return table;

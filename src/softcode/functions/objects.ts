@@ -31,14 +31,14 @@ function ref(id: string): string {
 }
 
 /** The object `name` names for the executor, or an error text. */
-function thing(ev: Evaluation, f: Frame, name: string): DbObject | string {
+export function thing(ev: Evaluation, f: Frame, name: string): DbObject | string {
   const r = matchThing(ev.ports.world, f.executor, name);
   if (!found(r)) return matchError(r);
   return ev.object(r) ?? matchError(NOTHING);
 }
 
 /** The location the executor may be shown of `o` (its own and the enactor's always), or "". */
-function shownLoc(ev: Evaluation, f: Frame, o: DbObject): string {
+export function shownLoc(ev: Evaluation, f: Frame, o: DbObject): string {
   const me = ev.object(f.executor);
   if (!me) return "";
   if (me.id === o.id || o.id === f.enactor) return o.location;
@@ -46,7 +46,7 @@ function shownLoc(ev: Evaluation, f: Frame, o: DbObject): string {
 }
 
 /** What of `container`'s contents the executor may see listed. */
-function listed(ev: Evaluation, f: Frame, container: DbObject): DbObject[] {
+export function listed(ev: Evaluation, f: Frame, container: DbObject): DbObject[] {
   const me = ev.object(f.executor);
   if (!me) return [];
   const contents: DbObject[] = [];
@@ -58,7 +58,7 @@ function listed(ev: Evaluation, f: Frame, container: DbObject): DbObject[] {
 }
 
 /** True when the executor controls `o`. */
-function controls(ev: Evaluation, f: Frame, o: DbObject): boolean {
+export function controls(ev: Evaluation, f: Frame, o: DbObject): boolean {
   const me = ev.object(f.executor);
   return !!me && ev.ports.access.controls(me, o);
 }
@@ -69,7 +69,7 @@ function typeName(o: DbObject): string {
 }
 
 /** Flags as softcode names them, from the engine's: staff ranks map to MUX's. */
-function muxFlags(ev: Evaluation, o: DbObject): Set<string> {
+export function muxFlags(ev: Evaluation, o: DbObject): Set<string> {
   const out = new Set<string>();
   for (const f of o.flags) out.add(f.toUpperCase());
   if (out.has("SUPERUSER")) out.add("WIZARD");

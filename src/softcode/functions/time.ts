@@ -3,24 +3,42 @@ import { define } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import { toInt } from "../numbers.ts";
 
+/** Weekdays and months, as timefmt() and ctime spell them. */
+export const DAY_NAMES = [
+  "Sunday",
+  "Monday",
+  "Tuesday",
+  "Wednesday",
+  "Thursday",
+  "Friday",
+  "Saturday",
+];
+export const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/** Most milliseconds from 1970 a date can be (either way): later times are read as this. */
+const MAX_DATE_MS = 8.64e15;
+
+/** A date for a time in ms, held within the range a date can have. */
+export function dateAt(ms: number): Date {
+  return new Date(Math.max(-MAX_DATE_MS, Math.min(MAX_DATE_MS, Number.isFinite(ms) ? ms : 0)));
+}
+
 /** Formats a time as MUX's ctime: `Sun Jan 01 12:00:00 2026`. */
 export function ctimeText(ms: number, utc = false): string {
-  const d = new Date(ms);
-  const days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-  const months = [
-    "Jan",
-    "Feb",
-    "Mar",
-    "Apr",
-    "May",
-    "Jun",
-    "Jul",
-    "Aug",
-    "Sep",
-    "Oct",
-    "Nov",
-    "Dec",
-  ];
+  const d = dateAt(ms);
   const get = utc
     ? {
       day: d.getUTCDay(),
@@ -41,12 +59,12 @@ export function ctimeText(ms: number, utc = false): string {
       y: d.getFullYear(),
     };
   const two = (n: number) => String(n).padStart(2, "0");
-  return `${days[get.day]} ${months[get.mon]} ${two(get.date)} ${two(get.h)}:${two(get.m)}:${
-    two(get.s)
-  } ${get.y}`;
+  return `${DAY_NAMES[get.day].slice(0, 3)} ${MONTH_NAMES[get.mon].slice(0, 3)} ${two(get.date)} ${
+    two(get.h)
+  }:${two(get.m)}:${two(get.s)} ${get.y}`;
 }
 
-const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const MONTHS = MONTH_NAMES.map((m) => m.slice(0, 3).toLowerCase());
 
 /** MUX's convtime: a ctime-style text to seconds, or null. */
 export function parseCtime(s: string, utc = false): number | null {

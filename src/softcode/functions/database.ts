@@ -1,0 +1,260 @@
+/**
+ * More functions about objects, as TinyMUX 2.12 has them: the first and next of a place's
+ * contents and exits (con, exit, next), who may examine what (visible), parents (lparent,
+ * lattrp), flags by name (lflags), home, rloc, fullname, valid() and doing(). What they reveal
+ * follows the same rules as objects.ts's: who may see it.
+ */
+import { define } from "./define.ts";
+import type { Frame, FunctionDef } from "../types.ts";
+import type { Evaluation } from "../eval.ts";
+import { found, matchError, matchThing, parseObjAttr } from "../match.ts";
+import { typeOf } from "../../world/objects.ts";
+import type { DbObject } from "../../world/types.ts";
+import { objectNameProblem, playerNameProblem } from "../../world/names.ts";
+import { passwordProblem } from "../../auth/passwords.ts";
+import { MAX_DOING } from "../../commands/limits.ts";
+import { visibleLength } from "../markup.ts";
+import { toInt } from "../numbers.ts";
+import { validAttrName } from "./control.ts";
+import { upperAscii } from "../compile.ts";
+import { controls, listed, muxFlags, shownLoc, thing } from "./objects.ts";
+
+/** Deepest parent chain followed (MUX's parent nesting limit). */
+const MAX_PARENTS = 10;
+/** Most levels rloc() climbs. */
+const MAX_RLOC = 20;
+/** Type flags, which lflags() leaves out as MUX does. */
+const TYPES = new Set(["PLAYER", "ROOM", "EXIT", "THING"]);
+
+function ref(id: string): string {
+  return "#" + id;
+}
+
+/** The executor may examine `o` (controls it, or it is visual). */
+function examinable(ev: Evaluation, f: Frame, o: DbObject): boolean {
+  return controls(ev, f, o) || o.flags.includes("visual");
+}
+
+function parentOf(o: DbObject): string {
+  const p = o.data?.parent;
+  return typeof p === "string" ? p : "";
+}
+
+/** What of `o`'s place the executor sees listed, of the same kind as `exits` says. */
+function sameKind(ev: Evaluation, f: Frame, place: DbObject, exits: boolean): DbObject[] {
+  return listed(ev, f, place).filter((c) => (typeOf(c) === "exit") === exits);
+}
+
+/** valid()'s rules, by category. */
+const VALID: Record<string, (s: string) => boolean> = {
+  name: (s) => objectNameProblem(s) === null,
+  thingname: (s) => objectNameProblem(s) === null,
+  roomname: (s) => objectNameProblem(s) === null,
+  exitname: (s) => objectNameProblem(s) === null,
+  playername: (s) => playerNameProblem(s) === null,
+  attrname: (s) => validAttrName(s),
+  password: (s) => passwordProblem(s) === null,
+  doing: (s) => !/[\r\n]/.test(s) && visibleLength(s) <= MAX_DOING,
+};
+
+/** The database family's second part. */
+export const databaseFunctions: FunctionDef[] = [
+  define("con", 1, 1, {
+    family: "database",
+    args: "con(<object>)",
+    summary: "The first thing the object contains that you may see, or #-1.",
+    example: { think: "con(here)", gives: "#1" },
+  }, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    const first = sameKind(ev, f, o, false)[0];
+    return first ? ref(first.id) : "#-1";
+  }),
+  define("exit", 1, 1, {
+    family: "database",
+    args: "exit(<object>)",
+    summary: "The first exit out of the object that you may see, or #-1.",
+    example: { think: "exit(here)", gives: "#4" },
+  }, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    const first = sameKind(ev, f, o, true)[0];
+    return first ? ref(first.id) : "#-1";
+  }),
+  define("next", 1, 1, {
+    family: "database",
+    args: "next(<object>)",
+    summary:
+      "The next exit after an exit in its room, or the next thing after a thing where it is; #-1 after the last.",
+    example: { think: "next(con(here))", gives: "#2" },
+  }, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    const at = shownLoc(ev, f, o);
+    const place = at ? ev.object(at) : null;
+    if (!place || typeOf(o) === "room") return "#-1";
+    const list = sameKind(ev, f, place, typeOf(o) === "exit");
+    const i = list.findIndex((c) => c.id === o.id);
+    return i >= 0 && i + 1 < list.length ? ref(list[i + 1].id) : "#-1";
+  }),
+  define("visible", 2, 2, {
+    family: "database",
+    args: "visible(<looker>, <object>[/<attribute>])",
+    summary:
+      "1 when the looker may examine the object (or read the attribute on it; a missing attribute as the object), else 0.",
+    example: { think: "visible(*Alice,box)", gives: "0" },
+  }, (ev, f, args) => {
+    const a = matchThing(ev.ports.world, f.executor, args[0]);
+    const looker = found(a) ? ev.object(a) : null;
+    if (!looker) return "#-1 NOT FOUND (ARG1)";
+    const p = parseObjAttr(ev.ports.world, f.executor, args[1]);
+    const b = p.slash ? p.id ?? "#-1" : matchThing(ev.ports.world, f.executor, args[1]);
+    const target = found(b) ? ev.object(b) : null;
+    if (!target) return "#-1 NOT FOUND (ARG2)";
+    const as: Frame = { ...f, executor: looker.id };
+    const attr = p.slash && p.attr ? ev.ports.attributes.get(target.id, upperAscii(p.attr)) : null;
+    if (attr) return ev.ports.access.canSeeAttr(looker, target, attr) ? "1" : "0";
+    return examinable(ev, as, target) ? "1" : "0";
+  }),
+  define("lparent", 1, 1, {
+    family: "database",
+    args: "lparent(<object>)",
+    summary: "The object and its parent, grandparent...: as far as you may examine them.",
+    example: { think: "lparent(box)", gives: "#3" },
+  }, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    const out = [ref(o.id)];
+    let cur: DbObject | null = o;
+    for (let i = 0; cur && i < MAX_PARENTS; i++) {
+      if (!examinable(ev, f, cur)) break;
+      const p = parentOf(cur);
+      cur = p ? ev.object(p) : null;
+      if (cur) out.push(ref(cur.id));
+    }
+    return out.join(" ");
+  }),
+  define("lattrp", 1, 1, {
+    family: "attributes",
+    args: "lattrp(<object>[/<pattern>])",
+    summary:
+      "The names of the attributes of the object and its parents that you may see (those matching the pattern).",
+    example: { setup: ["&NOTE me=hello"], think: "lattrp(me/N*)", gives: "NOTE" },
+  }, (ev, f, args) => {
+    const p = parseObjAttr(ev.ports.world, f.executor, args[0]);
+    const r = p.slash ? (p.id ?? "#-1") : matchThing(ev.ports.world, f.executor, args[0]);
+    if (!found(r)) return matchError(r);
+    const pattern = p.slash && p.attr ? p.attr : "*";
+    const seen = new Set<string>();
+    const out: string[] = [];
+    let len = 0;
+    let cur: string = r;
+    for (let depth = 0; cur && depth < MAX_PARENTS; depth++) {
+      for (const n of ev.ports.attributes.names(cur)) {
+        if (seen.has(n) || !ev.wild(pattern, n)) continue;
+        const a = ev.ports.attributes.get(cur, n);
+        if (!a || !ev.mayRead(f.executor, cur, a)) continue;
+        seen.add(n);
+        len += n.length + 1;
+        if (len > ev.lbuf) return out.join(" ");
+        out.push(n);
+      }
+      const o = ev.object(cur);
+      cur = o ? parentOf(o) : "";
+    }
+    return out.join(" ");
+  }),
+  define("lflags", 1, 1, {
+    family: "database",
+    args: "lflags(<object>[/<attribute>])",
+    summary: "The object's flags (or the attribute's) by their full names.",
+    example: { think: "lflags(*Alice)", gives: "CONNECTED" },
+  }, (ev, f, args) => {
+    const p = parseObjAttr(ev.ports.world, f.executor, args[0]);
+    if (p.slash) {
+      const id = p.id ?? "#-1";
+      const o = found(id) ? ev.object(id) : null;
+      if (!o) return matchError(id);
+      const a = p.attr ? ev.ports.attributes.get(o.id, upperAscii(p.attr)) : null;
+      if (!a) return "";
+      const me = ev.object(f.executor);
+      if (!me || !ev.ports.access.canSeeAttr(me, o, a)) return "#-1 PERMISSION DENIED";
+      return a.flags.map((x) => x.toUpperCase()).sort().join(" ");
+    }
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    return [...muxFlags(ev, o)].filter((x) => !TYPES.has(x)).sort().join(" ");
+  }),
+  define("home", 1, 1, {
+    family: "database",
+    args: "home(<object>)",
+    summary: "The home of a player or thing, the room an exit leaves from; #-1 for a room.",
+    example: { think: "home(box)", gives: "#-1" },
+  }, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    if (!examinable(ev, f, o) && o.id !== f.enactor) return "#-1 PERMISSION DENIED";
+    const t = typeOf(o);
+    if (t === "room") return "#-1";
+    if (t === "exit") return o.location ? ref(o.location) : "#-1";
+    const h = o.data?.home;
+    return typeof h === "string" && h ? ref(h) : "#-1";
+  }),
+  define("rloc", 2, 2, {
+    family: "database",
+    args: "rloc(<object>, <levels>)",
+    summary:
+      "The location's location... levels up (0 the object itself), stopping at a room; an exit's destination.",
+    example: { think: "rloc(box,2)", gives: "#0" },
+  }, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    const levels = Math.min(MAX_RLOC, toInt(args[1]));
+    let cur = o;
+    for (let i = 0; i < levels; i++) {
+      if (typeOf(cur) === "room") break;
+      const next = typeOf(cur) === "exit"
+        ? (typeof cur.data?.destination === "string" ? cur.data.destination : "")
+        : shownLoc(ev, f, cur);
+      const n = next ? ev.object(next) : null;
+      if (!n) return "#-1";
+      cur = n;
+    }
+    return ref(cur.id);
+  }),
+  define("fullname", 1, 1, {
+    family: "database",
+    args: "fullname(<object>)",
+    summary: "The object's whole name: an exit's with all its aliases.",
+    example: { think: "fullname(north)", gives: "North;n" },
+  }, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    const aliases = Array.isArray(o.data?.aliases) ? o.data.aliases : [];
+    return [o.name, ...aliases].join(";");
+  }),
+  define("valid", 2, 2, {
+    family: "database",
+    args: "valid(<category>, <text>)",
+    summary:
+      "1 when the text is allowed as a name, thingname, roomname, exitname, playername, attrname, password or doing; else 0.",
+    example: { think: "[valid(attrname,FOO)] [valid(attrname,a b)]", gives: "1 0" },
+  }, (_ev, _f, args) => {
+    const rule = VALID[args[0].trim().toLowerCase()];
+    if (!rule) return "#-1";
+    return rule(args[1]) ? "1" : "0";
+  }),
+  define("doing", 1, 1, {
+    family: "database",
+    args: "doing(<player>)",
+    summary: "What a connected player is doing (@doing), as who shows it.",
+    example: { think: "doing(*Alice)", gives: "" },
+  }, (ev, f, args) => {
+    const id = ev.ports.world.playerByName(args[0].trim().replace(/^\*/, ""));
+    const p = id ? ev.object(id) : null;
+    const me = ev.object(f.executor);
+    if (!p || !me || !ev.ports.presence.isOnline(p.id)) return "";
+    if (ev.ports.access.hiddenFrom(me, p)) return "";
+    return typeof p.data?.doing === "string" ? p.data.doing : "";
+  }),
+];

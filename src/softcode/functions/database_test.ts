@@ -1,0 +1,112 @@
+/**
+ * con(), exit(), next(), visible(), lparent(), lattrp(), lflags(), home(), rloc(), fullname(),
+ * valid() and doing() in a small world: what each answers, and what it keeps from whoever may
+ * not see it.
+ */
+import assert from "node:assert/strict";
+import { testSoftcode } from "../_test_world.ts";
+
+function world() {
+  const t = testSoftcode();
+  const alice = t.world.add("Alice", "player", { location: t.room });
+  const hall = t.world.add("Hall", "room");
+  const box = t.world.add("box", "thing", {
+    location: t.wiz,
+    owner: t.wiz,
+    data: { home: t.room },
+  });
+  const cup = t.world.add("cup", "thing", { location: t.room, owner: t.wiz });
+  const north = t.world.add("North", "exit", {
+    location: t.room,
+    owner: t.wiz,
+    data: { destination: hall, aliases: ["n", "no"] },
+  });
+  const south = t.world.add("South", "exit", {
+    location: t.room,
+    owner: t.wiz,
+    data: { destination: hall },
+  });
+  const secret = t.world.add("Secret", "exit", {
+    location: t.room,
+    owner: t.wiz,
+    flags: ["dark"],
+    data: { destination: hall },
+  });
+  const base = t.world.add("Base", "thing", { location: hall, owner: t.wiz });
+  const mid = t.world.add("Mid", "thing", { location: hall, owner: t.wiz, data: { parent: base } });
+  const leaf = t.world.add("Leaf", "thing", {
+    location: hall,
+    owner: alice,
+    data: { parent: mid },
+  });
+  t.world.online.add(t.wiz).add(alice);
+  return { ...t, alice, hall, box, cup, north, south, secret, base, mid, leaf };
+}
+
+Deno.test("con(), exit() and next() walk a place's contents and exits", () => {
+  const w = world();
+  const contents = w.run("lcon(here)").split(" ");
+  assert.equal(w.run("con(here)"), contents[0]);
+  assert.equal(w.run(`next(${contents[0]})`), contents[1]);
+  assert.equal(w.run(`next(${contents.at(-1)})`), "#-1");
+  assert.equal(w.run("con(#99)"), "#-1 NOT FOUND");
+  assert.equal(w.run("con(box)"), "#-1");
+  const exits = w.run("lexits(here)").split(" ");
+  assert.equal(w.run("exit(here)"), exits[0]);
+  assert.equal(w.run(`next(${exits[0]})`), exits[1]);
+  assert.equal(w.run("exit(box)"), "#-1");
+  // Alice does not see the dark exit listed, so next() does not lead her to it.
+  const hers = w.run("lexits(here)", w.alice).split(" ");
+  assert.ok(!hers.includes(`#${w.secret}`));
+  assert.equal(w.run(`next(${hers.at(-1)})`, w.alice), "#-1");
+  assert.equal(w.run("next(here)"), "#-1");
+});
+
+Deno.test("visible(), lparent() and lattrp() follow who may examine what", () => {
+  const w = world();
+  assert.equal(w.run(`visible(me,#${w.leaf})`), "1");
+  assert.equal(w.run(`visible(*Alice,#${w.mid})`), "0");
+  assert.equal(w.run(`visible(*Alice,#${w.leaf})`), "1");
+  assert.equal(w.run("visible(#99,me)"), "#-1 NOT FOUND (ARG1)");
+  assert.equal(w.run("visible(me,#99)"), "#-1 NOT FOUND (ARG2)");
+  assert.equal(w.run(`lparent(#${w.leaf})`), `#${w.leaf} #${w.mid} #${w.base}`);
+  // Alice may examine her leaf but not its wizard-owned parent, so the list stops there.
+  assert.equal(w.run(`lparent(#${w.leaf})`, w.alice), `#${w.leaf} #${w.mid}`);
+  w.world.set(w.base, "COLOUR", "blue");
+  w.world.set(w.mid, "SIZE", "big");
+  w.world.set(w.leaf, "SIZE", "small");
+  assert.equal(w.run(`lattrp(#${w.leaf})`), "SIZE COLOUR");
+  assert.equal(w.run(`lattrp(#${w.leaf}/C*)`), "COLOUR");
+  assert.equal(w.run("lattrp(#99)"), "#-1 NOT FOUND");
+});
+
+Deno.test("lflags(), home(), rloc(), fullname(), valid() and doing()", () => {
+  const w = world();
+  assert.equal(w.run("lflags(me)"), "CONNECTED STAFF WIZARD");
+  assert.equal(w.run(`lflags(#${w.secret})`), "DARK");
+  w.world.set(w.wiz, "NOTE", "x", ["visual"]);
+  assert.equal(w.run("lflags(me/note)"), "VISUAL");
+  assert.equal(w.run("lflags(me/nosuch)"), "");
+  assert.equal(w.run("home(box)"), `#${w.room}`);
+  assert.equal(w.run("home(here)"), "#-1");
+  assert.equal(w.run(`home(#${w.north})`), `#${w.room}`);
+  assert.equal(w.run("home(box)", w.alice), "#-1 NOT FOUND");
+  assert.equal(w.run(`home(#${w.cup})`, w.alice), "#-1 PERMISSION DENIED");
+  assert.equal(w.run("rloc(box,0)"), `#${w.box}`);
+  assert.equal(w.run("rloc(box,1)"), `#${w.wiz}`);
+  assert.equal(w.run("rloc(box,5)"), `#${w.room}`);
+  assert.equal(w.run(`rloc(#${w.north},1)`), `#${w.hall}`);
+  assert.equal(w.run(`fullname(#${w.north})`), "North;n;no");
+  assert.equal(w.run("fullname(me)"), "Wizard");
+  assert.equal(
+    w.run("[valid(name,Foo)][valid(name,)][valid(playername,Bob)][valid(playername,a b)]"),
+    "1010",
+  );
+  assert.equal(w.run("[valid(attrname,FOO)][valid(attrname,a b)][valid(nosuch,x)]"), "10#-1");
+  assert.equal(w.run("[valid(doing,hi)][valid(doing,[repeat(x,61)])]"), "10");
+  const a = w.world.objects.get(w.alice)!;
+  w.world.objects.set(w.alice, { ...a, data: { doing: "Reading" } });
+  assert.equal(w.run("doing(*Alice)"), "Reading");
+  w.world.online.delete(w.alice);
+  assert.equal(w.run("doing(*Alice)"), "");
+});
