@@ -27,6 +27,7 @@ export const K_CALL = 3;
 export const K_NOTFOUND = 4;
 export const K_DYN = 5;
 export const K_DEEP = 6;
+export const K_ITEM = 7;
 
 /** Literal text. */
 export interface LitNode {
@@ -94,8 +95,22 @@ export interface DeepNode {
   k: 6;
 }
 
+/** iter()'s item (or, with `pos`, its position) in a body parsed once (src/softcode/template.ts). */
+export interface ItemNode {
+  k: 7;
+  pos: boolean;
+}
+
 /** One piece of a program. */
-export type Node = LitNode | SubNode | EvalNode | CallNode | NotFoundNode | DynNode | DeepNode;
+export type Node =
+  | LitNode
+  | SubNode
+  | EvalNode
+  | CallNode
+  | NotFoundNode
+  | DynNode
+  | DeepNode
+  | ItemNode;
 
 /** A parsed text: its pieces in order. */
 export interface Program {

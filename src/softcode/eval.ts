@@ -15,6 +15,7 @@ import {
   K_DEEP,
   K_DYN,
   K_EVAL,
+  K_ITEM,
   K_LIT,
   K_NOTFOUND,
   K_SUB,
@@ -27,6 +28,7 @@ import type { SoftAttr, SoftcodePorts } from "./ports.ts";
 import type { DbObject } from "../world/types.ts";
 import { codesToMarkup, endState, hasMarkup, NORMAL } from "./markup.ts";
 import { wildMatch } from "./wild.ts";
+import { compileTemplate, type Template } from "./template.ts";
 import { defaultConfig, type SoftcodeConfig } from "../config/defaults.ts";
 import type { RE2JS } from "re2js";
 
@@ -50,6 +52,8 @@ export const ERR_PERMISSION = "#-1 PERMISSION DENIED";
 
 /** Most parsed texts kept. */
 const MAX_CACHED = 20_000;
+/** Most iter() bodies kept parsed as templates. */
+const MAX_TEMPLATES = 2_000;
 
 /** Most actors whose recent evaluation time is remembered. */
 const MAX_ACTORS = 10_000;
@@ -96,6 +100,9 @@ export class Softcode {
   /** Compiled regular expressions by flags and pattern (src/softcode/functions/regexp.ts). */
   readonly regexps = new Map<string, RE2JS>();
   readonly #cache = new Map<string, Program>();
+  /** Texts (with their flags) parsed once and not kept yet. */
+  readonly #seen = new Set<string>();
+  readonly #templates = new Map<string, Template | null>();
   #cacheGeneration: number;
   readonly #opts: CompileOptions;
   readonly #spent = new Map<string, { since: number; used: number }>();
@@ -126,20 +133,50 @@ export class Softcode {
 
   /** The parsed form of `text` under `flags`, from the cache when it was parsed before. */
   compile(text: string, flags: number): Program {
-    if (this.#cacheGeneration !== this.functions.generation) {
-      this.#cache.clear();
-      this.#cacheGeneration = this.functions.generation;
-    }
+    this.#fresh();
     const key = flags + "\u0000" + text;
     const hit = this.#cache.get(key);
     if (hit) return hit;
     const p = compileRegion(text, 0, text.length, flags, this.#opts, 0);
+    // A text is kept parsed from its second time on: a typed line or an iter() item's text is
+    // parsed once and dropped, rather than held (and pushing an attribute's program out).
+    if (!this.#seen.delete(key)) {
+      if (this.#seen.size >= MAX_CACHED) this.#seen.delete(this.#seen.keys().next().value!);
+      this.#seen.add(key);
+      return p;
+    }
     if (this.#cache.size >= MAX_CACHED) {
       // Oldest first: a Map iterates in insertion order.
       this.#cache.delete(this.#cache.keys().next().value!);
     }
     this.#cache.set(key, p);
     return p;
+  }
+
+  /**
+   * iter()'s body parsed once for all items (src/softcode/template.ts), from the cache; null
+   * when its items must be parsed one by one.
+   */
+  template(body: string, flags: number): Template | null {
+    this.#fresh();
+    const key = "T" + flags + "\u0000" + body;
+    const hit = this.#templates.get(key);
+    if (hit !== undefined) return hit;
+    const t = compileTemplate(body, flags, this.#opts);
+    if (this.#templates.size >= MAX_TEMPLATES) {
+      this.#templates.delete(this.#templates.keys().next().value!);
+    }
+    this.#templates.set(key, t);
+    return t;
+  }
+
+  /** Forgets what was parsed when a function was added or removed since. */
+  #fresh(): void {
+    if (this.#cacheGeneration === this.functions.generation) return;
+    this.#cache.clear();
+    this.#seen.clear();
+    this.#templates.clear();
+    this.#cacheGeneration = this.functions.generation;
   }
 
   /** Parse settings (for the run-time parse of a dynamic call). */
@@ -230,6 +267,9 @@ export class Evaluation {
   readonly command: string;
   invocations = 0;
   nest = 0;
+  /** The item and position an iter() body parsed once reads (src/softcode/template.ts). */
+  loopItem = "";
+  loopPos = "";
   /** Set when time ran out: every further step gives nothing. */
   halted = false;
   readonly request: EvalRequest;
@@ -284,6 +324,19 @@ export class Evaluation {
     return this.run(frame, this.sc.compile(text, flags));
   }
 
+  /** Runs an iter() body parsed once for one item (src/softcode/template.ts). */
+  runItem(frame: Frame, t: Template, item: string, pos: string): string {
+    const outerItem = this.loopItem, outerPos = this.loopPos;
+    this.loopItem = item;
+    this.loopPos = pos;
+    try {
+      return this.run(frame, t.program);
+    } finally {
+      this.loopItem = outerItem;
+      this.loopPos = outerPos;
+    }
+  }
+
   /** Runs a parsed program. */
   run(frame: Frame, p: Program): string {
     if (p.text !== null) return p.text;
@@ -310,6 +363,9 @@ export class Evaluation {
         case K_DYN:
           return this.dyn(frame, n);
         case K_DEEP:
+          break;
+        case K_ITEM:
+          out += n.pos ? this.loopPos : this.loopItem;
           break;
       }
       if (out.length > this.lbuf) out = out.slice(0, this.lbuf);

@@ -11,6 +11,7 @@ import { found, matchError, matchThing, NOTHING, parseObjAttr } from "../match.t
 import { upperAscii } from "../compile.ts";
 import type { SoftAttr } from "../ports.ts";
 import { toWire } from "../markup.ts";
+import { inertItem } from "../template.ts";
 
 const MAX = 100;
 
@@ -107,6 +108,19 @@ export function replaceTokens(
     }
   }
   return out + s.slice(i);
+}
+
+/**
+ * iter()'s body for one item: MUX's textual `##`/`#@` replacement, or the same body parsed once
+ * when that gives the same (src/softcode/template.ts).
+ */
+function iterBody(ev: Evaluation, f: Frame, body: string, item: string, n: number): string {
+  const t = inertItem(item) ? ev.sc.template(body, EVAL_ARG) : null;
+  // The text MUX would build must fit the output limit, or MUX would cut it before parsing.
+  if (t && body.length + t.tokens * item.length <= ev.lbuf) {
+    return ev.runItem(f, t, item, String(n));
+  }
+  return ev.eval(f, replaceTokens(body, item, String(n), null), EVAL_ARG);
 }
 
 /** A delimiter given to a lazy function: evaluated when longer than one character. */
@@ -436,12 +450,7 @@ export const controlFunctions: FunctionDef[] = [
     if (typeof osep !== "string") return osep.error;
     const list = ev.eval(f, args[0], EVAL_ARG);
     const items = splitList(list, sep);
-    return loop(
-      ev,
-      items,
-      osep,
-      (item, n) => ev.eval(f, replaceTokens(args[1], item, String(n), null), EVAL_ARG),
-    );
+    return loop(ev, items, osep, (item, n) => iterBody(ev, f, args[1], item, n));
   }, { lazy: true }),
   define("list", 2, 3, {
     family: "lists",
@@ -454,7 +463,7 @@ export const controlFunctions: FunctionDef[] = [
     if (typeof sep !== "string") return sep.error;
     const items = splitList(ev.eval(f, args[0], EVAL_ARG), sep);
     loop(ev, items, "", (item, n) => {
-      const line = ev.eval(f, replaceTokens(args[1], item, String(n), null), EVAL_ARG);
+      const line = iterBody(ev, f, args[1], item, n);
       ev.ports.delivery.toObject(f.enactor, toWire(line));
       return "";
     });

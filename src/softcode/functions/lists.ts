@@ -67,6 +67,35 @@ function comparer(kind: SortKind): (a: string, b: string) => number {
   }
 }
 
+/** Words by a number each, read once (stable). */
+function byNumber(words: string[], key: (w: string) => number): string[] {
+  const keyed = words.map((w) => ({ w, k: key(w) }));
+  keyed.sort((a, b) => a.k - b.k);
+  return keyed.map((x) => x.w);
+}
+
+/**
+ * Words sorted as comparer(kind) sorts them, each key read once rather than at each comparison
+ * (a 1,000-word numeric sort read 20,000 numbers); the sort is stable either way.
+ */
+function sortWords(words: string[], kind: SortKind): string[] {
+  switch (kind) {
+    case "n":
+      return byNumber(words, toInt);
+    case "f":
+      return byNumber(words, toReal);
+    case "d":
+      return byNumber(words, (w) => toInt(w.replace(/^#/, "")));
+    case "i": {
+      const keyed = words.map((w) => ({ w, k: w.toLowerCase() }));
+      keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+      return keyed.map((x) => x.w);
+    }
+    default:
+      return words.sort(comparer(kind));
+  }
+}
+
 /** Sorted, duplicates (by the comparer) removed. */
 function sortedSet(words: string[], cmp: (a: string, b: string) => number): string[] {
   const s = [...words].sort(cmp);
@@ -303,7 +332,7 @@ export const listFunctions: FunctionDef[] = [
     const s = seps(args, 2, 3);
     if (typeof s === "string") return s;
     const w = splitList(args[0], s.sep);
-    return w.sort(comparer(sortKind(args[1] || undefined, w, "?"))).join(s.osep);
+    return sortWords(w, sortKind(args[1] || undefined, w, "?")).join(s.osep);
   }),
   define(
     "setunion",
