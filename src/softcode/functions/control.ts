@@ -282,6 +282,23 @@ export const controlFunctions: FunctionDef[] = [
     const self = { executor: r.id, caller: f.executor, enactor: f.executor, args: [] };
     return ev.eval(self, r.value, EV.EVAL);
   }),
+  define("eval", 1, 2, {
+    family: "attributes",
+    args: "eval(<object>, <attribute>) or eval(<text>)",
+    summary:
+      "get_eval() with the object and attribute apart; with one argument, the text evaluated once more.",
+    example: {
+      setup: ["&SUM me=[add(1,2)]"],
+      think: "[eval(me,sum)] [eval(\\[add(2,2)\\])]",
+      gives: "3 4",
+    },
+  }, (ev, f, args) => {
+    if (args.length === 1) return ev.eval(f, args[0], EVAL_ARG);
+    const r = getAttr(ev, f, `${args[0]}/${args[1]}`);
+    if (typeof r === "string") return r;
+    const self = { executor: r.id, caller: f.executor, enactor: f.executor, args: [] };
+    return ev.eval(self, r.value, EV.EVAL);
+  }),
   define("default", 2, 2, {
     family: "attributes",
     args: "default(<object>/<attribute>, <default>)",

@@ -13,7 +13,8 @@ import type { DbObject } from "../../world/types.ts";
 import { objectNameProblem, playerNameProblem } from "../../world/names.ts";
 import { passwordProblem } from "../../auth/passwords.ts";
 import { MAX_DOING } from "../../commands/limits.ts";
-import { visibleLength } from "../markup.ts";
+import { toWire, visibleLength } from "../markup.ts";
+import { ctimeText } from "./time.ts";
 import { toInt } from "../numbers.ts";
 import { validAttrName } from "./control.ts";
 import { upperAscii } from "../compile.ts";
@@ -243,6 +244,54 @@ export const databaseFunctions: FunctionDef[] = [
     const rule = VALID[args[0].trim().toLowerCase()];
     if (!rule) return "#-1";
     return rule(args[1]) ? "1" : "0";
+  }),
+  define("attrcnt", 1, 1, {
+    family: "attributes",
+    args: "attrcnt(<object>[/<pattern>])",
+    summary: "How many attributes of the object you may see (those matching the pattern).",
+    example: { setup: ["&NOTE me=hello", "&NICK me=Wiz"], think: "attrcnt(me/N*)", gives: "2" },
+  }, (ev, f, args) => {
+    const p = parseObjAttr(ev.ports.world, f.executor, args[0]);
+    const r = p.slash ? (p.id ?? "#-1") : matchThing(ev.ports.world, f.executor, args[0]);
+    if (!found(r)) return "#-1 NO MATCH";
+    const pattern = p.slash && p.attr ? p.attr : "*";
+    let n = 0;
+    for (const name of ev.ports.attributes.names(r)) {
+      if (!ev.wild(pattern, name)) continue;
+      const a = ev.ports.attributes.get(r, name);
+      if (a && ev.mayRead(f.executor, r, a)) n++;
+    }
+    return String(n);
+  }),
+  define("mtime", 1, 1, {
+    family: "database",
+    args: "mtime(<object>)",
+    summary:
+      "When the object was last changed, as MUX writes it (time()'s form, with microseconds).",
+    example: { think: "mtime(me)", gives: "Thu Jan 01 12:00:00.000000 2026", varies: true },
+  }, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    if (!examinable(ev, f, o)) return "#-1 PERMISSION DENIED";
+    const ms = o.updatedAt ?? o.createdAt ?? 0;
+    const [head, year] = [ctimeText(ms).slice(0, -5), ctimeText(ms).slice(-4)];
+    return `${head}.${String(ms % 1000).padStart(3, "0")}000 ${year}`;
+  }),
+  define("restarttime", 0, 0, {
+    family: "time",
+    args: "restarttime()",
+    summary: "When the game last started or restarted, in time()'s form.",
+    example: { think: "restarttime()", gives: "Thu Jan 01 11:00:00 2026", varies: true },
+  }, (ev) => ctimeText(ev.ports.startedAt)),
+  define("emit", 1, 1, {
+    family: "effects",
+    args: "emit(<message>)",
+    summary: "Sends the message to everyone in your location (as @emit); gives nothing.",
+    example: { think: "emit(A bell rings.)", gives: "" },
+  }, (ev, f, args) => {
+    const me = ev.object(f.executor);
+    if (me?.location) ev.ports.delivery.toRoom(me.location, toWire(args[0]));
+    return "";
   }),
   define("doing", 1, 1, {
     family: "database",

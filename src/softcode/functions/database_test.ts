@@ -110,3 +110,22 @@ Deno.test("lflags(), home(), rloc(), fullname(), valid() and doing()", () => {
   w.world.online.delete(w.alice);
   assert.equal(w.run("doing(*Alice)"), "");
 });
+
+Deno.test("attrcnt(), eval(), mtime(), restarttime() and emit()", () => {
+  const w = world();
+  w.world.set(w.wiz, "NOTE", "hello");
+  w.world.set(w.wiz, "NICK", "[add(1,2)]");
+  assert.equal(w.run("attrcnt(me/N*)"), "2");
+  assert.equal(w.run("attrcnt(#99)"), "#-1 NO MATCH");
+  // Alice may not read the wizard's attributes, so she counts none.
+  assert.equal(w.run(`attrcnt(#${w.wiz})`, w.alice), "0");
+  assert.equal(w.run("eval(me,nick)"), "3");
+  assert.equal(w.run("eval(me,nosuch)"), "");
+  assert.equal(w.run("eval(me/nick)"), "me/nick");
+  assert.equal(w.run("eval(\\[add(2,2)\\])"), "4");
+  assert.match(w.run("mtime(me)"), /^\w{3} \w{3} \d\d \d\d:\d\d:\d\d\.\d{6} \d{4}$/);
+  assert.equal(w.run(`mtime(#${w.wiz})`, w.alice), "#-1 PERMISSION DENIED");
+  assert.match(w.run("restarttime()"), /^\w{3} \w{3} \d\d \d\d:\d\d:\d\d \d{4}$/);
+  assert.equal(w.run("emit(A bell rings.)"), "");
+  assert.ok(w.world.sent.some((s) => s.msg === "A bell rings."), JSON.stringify(w.world.sent));
+});
