@@ -1,0 +1,309 @@
+/**
+ * The WebAssembly JavaScript engine scripts run in: QuickJS from the quickjs-emscripten project
+ * (its release-sync variant: the QuickJS C engine compiled to WebAssembly, no asyncify), driven
+ * through the variant's own low-level bindings. The WebAssembly module is compiled once per
+ * engine and each sandbox instantiates it with a `WebAssembly.Memory` of its own whose
+ * `maximum` is the sandbox's memory cap: QuickJS's own memory limit does not hold in the
+ * prebuilt build, a capped memory does (allocation past it fails inside QuickJS as "out of
+ * memory", and the host grows by at most the cap).
+ *
+ * quickjs-emscripten-core's object API (handles with lifetimes and scopes) costs more than the
+ * rest of a script call together (profiled: its scopes, generators and typed arrays were a third
+ * of a call's time, and most of its garbage), so the sandbox uses the variant's functions
+ * directly: values are QuickJS `JSValue` pointers, freed here when done.
+ */
+import type {
+  EmscriptenModuleCallbacks,
+  JSContextPointer,
+  JSRuntimePointer,
+  JSValueConstPointer,
+  JSValuePointer,
+  QuickJSEmscriptenModule,
+  QuickJSFFI,
+  QuickJSSyncVariant,
+} from "quickjs-emscripten-core";
+import * as releaseSync from "@jitl/quickjs-wasmfile-release-sync";
+
+/** WebAssembly pages are 64 KiB. */
+const PAGE = 65536;
+/** The release-sync build declares an initial memory of 16 MiB (256 pages); it may not be less. */
+export const MIN_MEMORY_MB = 16;
+/** QuickJS's eval flags (quickjs.h): global code, module code. */
+const EVAL_GLOBAL = 0, EVAL_MODULE = 1;
+/** QuickJS promise states (and what it answers for a value that is not a promise). */
+export const NOT_A_PROMISE = -1, PROMISE_PENDING = 0, PROMISE_FULFILLED = 1;
+
+/** A QuickJS value: a pointer to a `JSValue` in the instance's memory (0: none). */
+export type Value = JSValuePointer;
+
+/** What the engine answers for a sandbox's host function and its interrupt check. */
+export interface InstanceHost {
+  /** The host function was called with `args` (borrowed: valid during the call only). */
+  call(args: JSValueConstPointer[]): Value | 0;
+  /** True to stop the code running now. */
+  interrupt(): boolean;
+}
+
+/** Where the variant's WebAssembly file is (inside its npm package, wherever npm put it). */
+export function wasmFile(): URL {
+  return new URL(import.meta.resolve("@jitl/quickjs-wasmfile-release-sync/wasm"));
+}
+
+/** True for a loaded sync variant (the shape the variant module exports). */
+function isSyncVariant(v: unknown): v is QuickJSSyncVariant {
+  return typeof v === "object" && v !== null && Reflect.get(v, "type") === "sync" &&
+    typeof Reflect.get(v, "importFFI") === "function" &&
+    typeof Reflect.get(v, "importModuleLoader") === "function";
+}
+
+/**
+ * The release-sync variant from its module: its default export (Deno types the package through
+ * its CommonJS declarations, where the default is the module itself, so it is checked here).
+ */
+function syncVariant(): QuickJSSyncVariant {
+  for (const v of [Reflect.get(releaseSync, "default"), releaseSync]) {
+    if (isSyncVariant(v)) return v;
+  }
+  throw new Error("scripts: the QuickJS release-sync variant did not load");
+}
+
+type Loader = (opts: Record<string, unknown>) => Promise<QuickJSEmscriptenModule>;
+type FfiClass = new (module: QuickJSEmscriptenModule) => QuickJSFFI;
+
+/** One compiled QuickJS, from which every sandbox's instance is made. */
+export class QuickJs {
+  readonly #module: WebAssembly.Module;
+  readonly #loader: Loader;
+  readonly #Ffi: FfiClass;
+
+  private constructor(module: WebAssembly.Module, loader: Loader, Ffi: FfiClass) {
+    this.#module = module;
+    this.#loader = loader;
+    this.#Ffi = Ffi;
+  }
+
+  /** Reads and compiles the WebAssembly file (a few milliseconds, once). */
+  static async load(file: URL = wasmFile()): Promise<QuickJs> {
+    const variant = syncVariant();
+    const [module, imported, Ffi] = await Promise.all([
+      Deno.readFile(file).then((bytes) => WebAssembly.compile(bytes)),
+      variant.importModuleLoader(),
+      variant.importFFI(),
+    ]);
+    const loader = typeof imported === "function" ? imported : imported.default;
+    const load = typeof loader === "function" ? loader : loader.default;
+    return new QuickJs(module, (opts) => load(opts), Ffi);
+  }
+
+  /**
+   * A fresh QuickJS instance with its own memory of at most `memoryMb` MiB (at least the
+   * build's 16), one runtime and one context: nothing in it is shared with any other instance.
+   */
+  async instance(memoryMb: number): Promise<Instance> {
+    const pages = Math.max(MIN_MEMORY_MB, Math.floor(memoryMb)) * (1024 * 1024 / PAGE);
+    const memory = new WebAssembly.Memory({ initial: MIN_MEMORY_MB * 16, maximum: pages });
+    const wasmModule = this.#module;
+    const em = await this.#loader({
+      wasmMemory: memory,
+      instantiateWasm(
+        imports: WebAssembly.Imports,
+        done: (i: WebAssembly.Instance, m: WebAssembly.Module) => void,
+      ) {
+        const instance = new WebAssembly.Instance(wasmModule, imports);
+        done(instance, wasmModule);
+        return instance.exports;
+      },
+    });
+    return new Instance(em, new this.#Ffi(em), memory);
+  }
+}
+
+/** One QuickJS instance: its memory, one runtime, one context, and the calls the sandbox makes. */
+export class Instance {
+  readonly memory: WebAssembly.Memory;
+  readonly #em: QuickJSEmscriptenModule;
+  readonly #ffi: QuickJSFFI;
+  readonly rt: JSRuntimePointer;
+  readonly ctx: JSContextPointer;
+  readonly undefined: JSValueConstPointer;
+  /** A word of memory for pointers QuickJS hands back (the context of a failed job). */
+  readonly #out: number;
+  #host: InstanceHost | null = null;
+
+  constructor(em: QuickJSEmscriptenModule, ffi: QuickJSFFI, memory: WebAssembly.Memory) {
+    this.#em = em;
+    this.#ffi = ffi;
+    this.memory = memory;
+    const callbacks: EmscriptenModuleCallbacks = {
+      callFunction: (_a, _ctx, _this, argc, argv) => {
+        const args: JSValueConstPointer[] = [];
+        for (let i = 0; i < argc; i++) args.push(ffi.QTS_ArgvGetJSValueConstPointer(argv, i));
+        return (this.#host?.call(args) || 0) as JSValuePointer;
+      },
+      shouldInterrupt: () => (this.#host?.interrupt() ? 1 : 0),
+      // No module loader: an import finds nothing.
+      loadModuleSource: () => 0 as never,
+      normalizeModule: () => 0 as never,
+      freeHostRef: () => {},
+    };
+    em.callbacks = callbacks;
+    this.rt = ffi.QTS_NewRuntime();
+    this.ctx = ffi.QTS_NewContext(this.rt, 0 as never);
+    this.undefined = ffi.QTS_GetUndefined();
+    this.#out = em._malloc(4);
+  }
+
+  /** Routes the host function and the interrupt check to `host`. */
+  serve(host: InstanceHost): void {
+    this.#host = host;
+    this.#ffi.QTS_RuntimeEnableInterruptHandler(this.rt);
+  }
+
+  /** Caps the stack QuickJS may use (its "stack overflow" comes first). */
+  setMaxStack(bytes: number): void {
+    this.#ffi.QTS_RuntimeSetMaxStackSize(this.rt, bytes);
+  }
+
+  /** A function value that calls the host when called. */
+  hostFunction(name: string): Value {
+    return this.#ffi.QTS_NewFunction(this.ctx, name, 4, false, 1 as never);
+  }
+
+  /** Evaluates global code or a module; `{ value }` or `{ error }` (each to be freed). */
+  eval(code: string, file: string, module: boolean): { value?: Value; error?: Value } {
+    const em = this.#em;
+    const size = em.lengthBytesUTF8(code) + 1;
+    const p = em._malloc(size);
+    try {
+      em.stringToUTF8(code, p as never, size);
+      const r = this.#ffi.QTS_Eval(
+        this.ctx,
+        p as never,
+        size - 1,
+        file,
+        0 as never,
+        (module ? EVAL_MODULE : EVAL_GLOBAL) as never,
+      );
+      return this.#result(r);
+    } finally {
+      em._free(p);
+    }
+  }
+
+  /** Calls `fn` with `args`; `{ value }` or `{ error }` (each to be freed). */
+  call(fn: Value, args: Value[]): { value?: Value; error?: Value } {
+    const em = this.#em;
+    const argv = args.length ? em._malloc(4 * args.length) : 0;
+    try {
+      if (argv) new Uint32Array(this.memory.buffer, argv, args.length).set(args);
+      return this.#result(
+        this.#ffi.QTS_Call(this.ctx, fn, this.undefined, args.length, argv as never),
+      );
+    } finally {
+      if (argv) em._free(argv);
+    }
+  }
+
+  #result(r: JSValuePointer): { value?: Value; error?: Value } {
+    const error = this.#ffi.QTS_ResolveException(this.ctx, r);
+    if (!error) return { value: r };
+    this.#ffi.QTS_FreeValuePointer(this.ctx, r);
+    return { error };
+  }
+
+  /** Runs the pending jobs (promise reactions); the error of one that threw, or 0. */
+  runJobs(): Value | 0 {
+    const ffi = this.#ffi;
+    while (ffi.QTS_IsJobPending(this.rt)) {
+      const r = ffi.QTS_ExecutePendingJob(this.rt, -1, this.#out as never);
+      const ctx = new Uint32Array(this.memory.buffer, this.#out, 1)[0];
+      if (!ctx) {
+        ffi.QTS_FreeValuePointerRuntime(this.rt, r);
+        return 0;
+      }
+      const error = ffi.QTS_ResolveException(this.ctx, r);
+      if (error) {
+        ffi.QTS_FreeValuePointer(this.ctx, r);
+        return error;
+      }
+      ffi.QTS_FreeValuePointer(this.ctx, r);
+    }
+    return 0;
+  }
+
+  /** A property of an object. */
+  getProp(obj: Value, name: string): Value {
+    const key = this.string(name);
+    try {
+      return this.#ffi.QTS_GetProp(this.ctx, obj, key);
+    } finally {
+      this.free(key);
+    }
+  }
+
+  /** A new string value. */
+  string(s: string): Value {
+    const em = this.#em;
+    const size = em.lengthBytesUTF8(s) + 1;
+    const p = em._malloc(size);
+    try {
+      em.stringToUTF8(s, p as never, size);
+      return this.#ffi.QTS_NewString(this.ctx, p as never);
+    } finally {
+      em._free(p);
+    }
+  }
+
+  /** A new number value. */
+  number(n: number): Value {
+    return this.#ffi.QTS_NewFloat64(this.ctx, n);
+  }
+
+  /** A value as text (its `String()` for a non-string). */
+  text(v: Value | JSValueConstPointer): string {
+    const p = this.#ffi.QTS_GetString(this.ctx, v);
+    try {
+      return this.#em.UTF8ToString(p as never);
+    } finally {
+      this.#ffi.QTS_FreeCString(this.ctx, p);
+    }
+  }
+
+  /** A value as a number. */
+  num(v: Value | JSValueConstPointer): number {
+    return this.#ffi.QTS_GetFloat64(this.ctx, v);
+  }
+
+  /** `typeof` of a value. */
+  typeOf(v: Value | JSValueConstPointer): string {
+    const p = this.#ffi.QTS_Typeof(this.ctx, v);
+    try {
+      return this.#em.UTF8ToString(p as never);
+    } finally {
+      this.#ffi.QTS_FreeVoidPointer(this.ctx, p as never);
+    }
+  }
+
+  /** A promise's state, and its result when settled (to be freed). */
+  promise(v: Value): { state: number; result?: Value } {
+    const state: number = this.#ffi.QTS_PromiseState(this.ctx, v);
+    return state === PROMISE_PENDING || state === NOT_A_PROMISE
+      ? { state }
+      : { state, result: this.#ffi.QTS_PromiseResult(this.ctx, v) };
+  }
+
+  /** Frees a value this side owns. */
+  free(v: Value): void {
+    this.#ffi.QTS_FreeValuePointer(this.ctx, v);
+  }
+
+  /** A value as JSON text, for the engine's own diagnostics. */
+  dump(v: Value): string {
+    const p = this.#ffi.QTS_Dump(this.ctx, v);
+    try {
+      return this.#em.UTF8ToString(p as never);
+    } finally {
+      this.#ffi.QTS_FreeCString(this.ctx, p);
+    }
+  }
+}
