@@ -1,325 +1,662 @@
 /**
- * One script process: spawned with no --allow-* flag, --no-remote, --no-npm, no config, an
- * empty environment and a V8 heap limit, running src/scripts/child.ts. It answers one request
- * at a time (a load or a call); the engine bounds each by time, by the process's resident
- * memory (what the heap limit does not cover: array buffers) and by message size, and kills
- * the process on any breach. Killing it never touches the engine.
+ * One script's sandbox: a QuickJS instance of its own (its own WebAssembly memory, capped),
+ * holding one version of one script, in the engine's process. Calls run one at a time, the
+ * others wait in a bounded queue. A call runs in slices (its start, each awaited operation's
+ * answer, each timer): the CPU time of all its slices is held to `timeoutMs` by QuickJS's
+ * interrupt handler, and the call as a whole, awaits included, to `wallMs`. A call that passes
+ * a limit, runs out of memory or makes too many SDK calls is stopped and the instance thrown
+ * away (the next call gets a fresh one); nothing of it can run later, and nothing it did can
+ * reach another script, whose sandbox is another instance.
+ *
+ * The sandbox reaches the engine through one host function (src/scripts/prelude.ts) whose
+ * arguments and answers are strings and numbers; objects cross as JSON, length-checked here
+ * before they are read.
  */
-import { denoCacheEnv } from "../config/process_env.ts";
-import { encodeFrame, type Frame, LineSplitter, MAX_FRAME, parseFrame } from "./protocol.ts";
+import type { JSValueConstPointer } from "quickjs-emscripten-core";
+import {
+  type Instance,
+  NOT_A_PROMISE,
+  PROMISE_FULFILLED,
+  type QuickJs,
+  type Value,
+} from "./quickjs.ts";
+import { MAX_ARGS, MAX_DATA, MAX_MESSAGE, PRELUDE, PRELUDE_FILE } from "./prelude.ts";
 
-/** Why a process was stopped, as reported to staff. */
-export type StopReason = "time" | "memory" | "message" | "calls" | "crash" | "closed";
+/** Why a call was stopped. */
+export type StopReason = "time" | "memory" | "calls" | "busy" | "crash" | "closed";
 
-/** A request ended without an answer because the process was stopped. */
-export class SandboxStopped extends Error {
-  constructor(readonly reason: StopReason, message: string) {
-    super(message);
-  }
+/** The limits of one sandbox. */
+export interface VmLimits {
+  /** CPU time of one call (and of a load), in ms. */
+  timeoutMs: number;
+  /** Wall-clock time of one call, awaits included, in ms. */
+  wallMs: number;
+  /** The instance's memory cap, in MiB. */
+  memoryMb: number;
+  /** Calls that may wait while one runs. */
+  maxQueue: number;
 }
 
-/** Limits and where the runtime lives. */
-export interface SandboxOptions {
-  /** V8 old-space limit of the process, in MB. */
-  heapMb: number;
-  /** Resident-memory ceiling of the process, in MB (checked while a request runs). */
-  rssMb: number;
-  /** The child runtime module (default: ./child.ts beside this file). */
-  childUrl?: URL;
-}
+/** Carries out an SDK operation for the call's actor: a value, or a promise of one; throws refusals. */
+export type OpHandler = (name: string, args: unknown[]) => unknown;
 
-/** Handles an SDK operation of the running call; its value or throw is sent back. */
-export type OpHandler = (op: string, args: unknown[]) => Promise<unknown>;
-
-/** Answers an operation error: `user` errors reach the script as refusals, others as failures. */
+/** How an operation's failure reads to the script: a refusal for the actor, or a failure. */
 export type OpErrorMapper = (e: unknown) => { message: string; user: boolean };
 
-interface Pending {
+/** What a script's exports say about its command (read from the sandbox as plain JSON). */
+export type ScriptMeta = Record<string, unknown>;
+
+/** How a call ended. */
+export type Outcome =
+  | {
+    ok: true;
+    /** CPU time its slices took, in ms. */
+    cpuMs: number;
+    /** A throw (`user`: an SDK refusal it did not catch, shown to the actor as it is). */
+    error?: { message: string; user: boolean };
+    /** What it returned instead of nothing (`object`, `number`, ...). */
+    garbage?: string;
+  }
+  | { ok: false; cpuMs: number; reason: StopReason; message: string };
+
+/** A load that failed: the one-line reason. */
+export class LoadError extends Error {}
+
+/** SDK operations one call may make. */
+export const MAX_OPS_PER_CALL = 2_000;
+/** Timers one call may have at once. */
+const MAX_TIMERS = 100;
+/** The shortest interval a timer repeats at, in ms. */
+const MIN_INTERVAL_MS = 4;
+/**
+ * Time a version's top-level code may take to load: the most a call may be given. It runs once
+ * per version, off the players' path, and the first load also meets code not yet compiled.
+ */
+const LOAD_MS = 250;
+/** Stack QuickJS may use before "stack overflow" (well inside the engine's own stack). */
+const MAX_STACK = 256 * 1024;
+
+interface Call {
   id: number;
-  resolve(f: Frame): void;
-  reject(e: Error): void;
-  onOp?: OpHandler;
-  /** Operations still being carried out; the answer waits for them. */
-  ops: number;
-  /** Set when the answer came while operations were still running. */
-  answered?: Frame;
+  ops: OpHandler;
+  mapError: OpErrorMapper;
+  cpuMs: number;
   opCount: number;
-  /** The first refusal of an operation nobody waited for (`nr`); it fails the call. */
-  late?: { message: string; user: boolean };
+  timers: Map<number, { handle: ReturnType<typeof setTimeout>; ms: number; repeat: boolean }>;
+  wall: ReturnType<typeof setTimeout> | undefined;
+  /** Set by the sandbox's `done`. */
+  result: Outcome | null;
+  finish(o: Outcome): void;
 }
 
-/** Operations one call may make before it is refused more. */
-const MAX_OPS_PER_CALL = 2_000;
-/** How often resident memory is sampled while a request runs. */
-const RSS_SAMPLE_MS = 50;
-/** How long a fresh process may take to say it is ready. */
-const START_MS = 15_000;
+/** A sandbox with one script version loaded. */
+export class ScriptVm {
+  readonly #limits: VmLimits;
+  readonly #memory: WebAssembly.Memory;
+  #q: Instance | null;
+  #api: Record<"meta" | "run" | "settle" | "fire" | "end" | "describe", Value> | null = null;
+  #deadline = Infinity;
+  #stop: { reason: StopReason; message: string } | null = null;
+  #current: Call | null = null;
+  #queue: (() => void)[] = [];
+  #nextCall = 1;
+  #nextToken = 1;
+  #nextTimer = 1;
+  #dead = false;
+  #outOfMemory = false;
+  /** Calls served, for @script/show. */
+  calls = 0;
 
-/** A running script process. */
-export class Sandbox {
-  readonly #proc: Deno.ChildProcess;
-  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
-  readonly #opts: SandboxOptions;
-  readonly #mapError: OpErrorMapper;
-  #pending: Pending | null = null;
-  /** When the running request started, its deadline and time limit (null when idle). */
-  #limits: { started: number; deadline: number; timeoutMs: number } | null = null;
-  #watchdog: ReturnType<typeof setTimeout> | undefined;
-  #watchAt = 0;
-  #nextId = 1;
-  #stopped: SandboxStopped | null = null;
-  #stderr = "";
-  #ready!: () => void;
-  #notReady!: (e: Error) => void;
-  /** Resolves once the runtime has locked itself down and is ready for requests. */
-  readonly ready: Promise<void>;
-  /** Script versions this process has evaluated (keys `name@hash`). */
-  readonly loaded = new Set<string>();
-  /** True once the runtime said it was ready. */
-  started = false;
-  /** Requests served, so a pool can recycle a process that has evaluated many versions. */
-  served = 0;
-  /** Called once when the process ends, for whatever reason. */
-  onExit: (s: Sandbox) => void = () => {};
-
-  constructor(opts: SandboxOptions, mapError: OpErrorMapper) {
-    this.#opts = opts;
-    this.#mapError = mapError;
-    const child = opts.childUrl ?? new URL("./child.ts", import.meta.url);
-    // Only where Deno keeps its cache, so the runtime module is transpiled once, not per process.
-    const env = { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", ...denoCacheEnv() };
-    this.#proc = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-prompt",
-        "--no-config",
-        "--no-lock",
-        "--no-npm",
-        "--no-remote",
-        "--no-check",
-        `--v8-flags=--max-old-space-size=${Math.max(8, Math.floor(opts.heapMb))}`,
-        child.href,
-      ],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-      clearEnv: true,
-      env,
-    }).spawn();
-    this.#writer = this.#proc.stdin.getWriter();
-    this.ready = new Promise<void>((ok, fail) => {
-      this.#ready = ok;
-      this.#notReady = fail;
-    });
-    this.ready.catch(() => {}); // Observed by request(); a process nobody asked of may just die.
-    const startTimer = setTimeout(() => this.stop("crash", "did not start in time"), START_MS);
-    const started = () => clearTimeout(startTimer);
-    this.ready.then(started, started);
-    void this.#readStdout();
-    void this.#readStderr();
-    void this.#proc.status.then(() => {
-      clearTimeout(startTimer);
-      this.#ended();
+  private constructor(limits: VmLimits, q: Instance) {
+    this.#limits = limits;
+    this.#memory = q.memory;
+    this.#q = q;
+    // QuickJS grows its memory through this; a refused growth (past the cap) is how running out
+    // of memory shows, whatever QuickJS then throws (an error, or null when it could make none).
+    const memory = q.memory;
+    const grow = memory.grow.bind(memory);
+    Object.defineProperty(memory, "grow", {
+      value: (pages: number) => {
+        try {
+          return grow(pages);
+        } catch (e) {
+          this.#outOfMemory = true;
+          throw e;
+        }
+      },
     });
   }
 
-  /** The process id (for memory sampling and logs). */
-  get pid(): number {
-    return this.#proc.pid;
+  /** A fresh sandbox with the prelude run (the realm locked down); no script loaded yet. */
+  static async create(qjs: QuickJs, limits: VmLimits): Promise<ScriptVm> {
+    const q = await qjs.instance(limits.memoryMb);
+    q.setMaxStack(MAX_STACK);
+    const vm = new ScriptVm(limits, q);
+    q.serve({
+      call: (args) => vm.#host(args),
+      interrupt: () => vm.#stop !== null || performance.now() > vm.#deadline,
+    });
+    vm.#boot(q);
+    return vm;
   }
 
-  /** True once the process was stopped or ended. */
-  get stopped(): boolean {
-    return this.#stopped !== null;
+  /** True once the instance was thrown away (stopped, crashed, closed). */
+  get dead(): boolean {
+    return this.#dead;
   }
 
-  /** True while a request is running. */
+  /** Bytes of WebAssembly memory the instance holds now. */
+  get memoryBytes(): number {
+    return this.#dead ? 0 : this.#memory.buffer.byteLength;
+  }
+
+  /** True while a call runs or waits. */
   get busy(): boolean {
-    return this.#pending !== null;
+    return this.#current !== null || this.#queue.length > 0;
   }
 
-  /**
-   * Sends a `load` or `run` request and resolves with its answer (`loaded` or `done`). Past
-   * `timeoutMs`, or past the memory or message limits, the process is stopped and the
-   * promise rejects with SandboxStopped naming why.
-   */
-  async request(msg: Frame, timeoutMs: number, onOp?: OpHandler): Promise<Frame> {
-    if (this.#stopped) throw this.#stopped;
-    if (this.#pending) throw new Error("sandbox: one request at a time");
-    if (!this.started) await this.ready;
-    const id = this.#nextId++;
-    this.served++;
-    const answer = new Promise<Frame>((resolve, reject) => {
-      this.#pending = { id, resolve, reject, onOp, ops: 0, opCount: 0 };
-    });
-    answer.catch(() => {}); // Awaited below; it may fail while the request is still written.
-    const started = performance.now();
-    this.#limits = { started, deadline: started + timeoutMs, timeoutMs };
-    this.#watch(Math.min(RSS_SAMPLE_MS, timeoutMs));
-    this.#write({ ...msg, id });
+  #boot(q: Instance): void {
+    this.#deadline = performance.now() + 5_000;
     try {
-      return await answer;
+      const make = this.#unwrap(q, q.eval(PRELUDE, PRELUDE_FILE, false));
+      const host = q.hostFunction("host");
+      const api = this.#unwrap(q, q.call(make, [host]));
+      q.free(make);
+      q.free(host);
+      this.#api = {
+        meta: q.getProp(api, "meta"),
+        run: q.getProp(api, "run"),
+        settle: q.getProp(api, "settle"),
+        fire: q.getProp(api, "fire"),
+        end: q.getProp(api, "end"),
+        describe: q.getProp(api, "describe"),
+      };
+      q.free(api);
     } finally {
-      this.#pending = null;
-      this.#limits = null;
+      this.#deadline = Infinity;
     }
+  }
+
+  #unwrap(q: Instance, r: { value?: Value; error?: Value }): Value {
+    if (r.error) {
+      const text = q.dump(r.error);
+      q.free(r.error);
+      throw new Error(`the script sandbox would not start: ${text.slice(0, 300)}`);
+    }
+    return r.value!;
   }
 
   /**
-   * Makes sure the watchdog fires within `ms`. It is not cleared when a request ends: arming
-   * and clearing a timer costs 40 to 50 µs a call (cold, on the shared machine), so one timer
-   * serves every request that starts before it fires, and it is re-armed only while one runs.
+   * Evaluates a version's JavaScript as a module (under the time limit) and reads its exports;
+   * throws LoadError with one clean line when it does not load.
    */
-  #watch(ms: number): void {
-    const at = performance.now() + ms;
-    if (this.#watchdog !== undefined && this.#watchAt <= at) return;
-    clearTimeout(this.#watchdog);
-    this.#watchAt = at;
-    this.#watchdog = setTimeout(() => this.#tick(), ms);
-  }
-
-  /** The watchdog: the time limit, and resident memory every RSS_SAMPLE_MS of a request. */
-  #tick(): void {
-    this.#watchdog = undefined;
-    const l = this.#limits;
-    if (!l || this.#stopped) return; // Idle: armed again by the next request.
-    const now = performance.now();
-    if (l.deadline - now <= 0.5) {
-      return this.stop("time", `stopped after ${l.timeoutMs} ms (the time limit)`);
-    }
-    // A request that started just before this tick is sampled once it has run RSS_SAMPLE_MS.
-    if (now - l.started >= RSS_SAMPLE_MS - 1) this.#checkMemory();
-    if (this.#stopped) return;
-    const sinceSample = (now - l.started) % RSS_SAMPLE_MS;
-    this.#watch(Math.min(RSS_SAMPLE_MS - sinceSample, l.deadline - now));
-  }
-
-  /** Stops the process (SIGKILL) and fails the running request with `reason`. */
-  stop(reason: StopReason, message: string): void {
-    if (this.#stopped) return;
-    this.#stopped = new SandboxStopped(reason, message);
-    clearTimeout(this.#watchdog);
-    this.#watchdog = undefined;
-    this.#notReady(this.#stopped);
-    this.#pending?.reject(this.#stopped);
+  load(js: string, label: string): ScriptMeta {
+    const q = this.#live();
+    const api = this.#api!;
+    const start = performance.now();
+    const limit = Math.max(this.#limits.timeoutMs, LOAD_MS);
+    this.#deadline = start + limit;
+    let failure: string | null = null;
     try {
-      this.#proc.kill("SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  }
-
-  /** Waits until the process has ended (after stop). */
-  async closed(): Promise<void> {
-    await this.#proc.status;
-  }
-
-  /** Writes a message; a failed write means the process is gone (its exit is handled). */
-  #write(msg: Frame): void {
-    this.#writer.write(encodeFrame(msg)).catch(() => {
-      this.stop("crash", "the script process went away");
-    });
-  }
-
-  #ended(): void {
-    if (!this.#stopped) {
-      const oom = /heap limit|out of memory/i.test(this.#stderr);
-      this.stop(
-        oom ? "memory" : "crash",
-        oom ? "ran out of memory (the heap limit)" : "the script process ended unexpectedly",
-      );
-    }
-    this.#writer.close().catch(() => {});
-    this.onExit(this);
-  }
-
-  #checkMemory(): void {
-    let status: string;
-    try {
-      status = Deno.readTextFileSync(`/proc/${this.#proc.pid}/status`);
-    } catch {
-      return; // Not Linux, or already gone: the heap limit still applies.
-    }
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    if (kb > this.#opts.rssMb * 1024) {
-      this.stop("memory", `used more than ${this.#opts.rssMb} MB of memory (the memory limit)`);
-    }
-  }
-
-  async #readStdout(): Promise<void> {
-    const lines = new LineSplitter(MAX_FRAME);
-    try {
-      for await (const chunk of this.#proc.stdout) {
-        for (const line of lines.push(chunk)) this.#receive(line);
+      const ev = q.eval(js, label, true);
+      let ns = ev.value;
+      if (ev.error) failure = this.#describe(q, ev.error);
+      else if (ns && q.promise(ns).state !== NOT_A_PROMISE) {
+        // Top-level await: the evaluation is a promise. It may finish in its own jobs (and then
+        // holds the exports), but a load waits for nothing.
+        const jobError = q.runJobs();
+        if (jobError) q.free(jobError);
+        const { state, result } = q.promise(ns);
+        q.free(ns);
+        ns = undefined;
+        if (state === PROMISE_FULFILLED && result && q.typeOf(result) === "object") ns = result;
+        else if (state !== PROMISE_FULFILLED && result) failure = this.#describe(q, result);
+        else {
+          if (result) q.free(result);
+          failure = "its top-level code waits for something; a script may not";
+        }
+      }
+      if (ns && !failure) {
+        const r = q.call(api.meta, [ns]);
+        q.free(ns);
+        if (r.error) failure = this.#describe(q, r.error);
+        else {
+          const meta = JSON.parse(q.text(r.value!));
+          q.free(r.value!);
+          return meta;
+        }
       }
     } catch (e) {
-      if (e instanceof RangeError) {
-        this.stop("message", `sent ${e.message} (the limit is ${MAX_FRAME} bytes)`);
-      }
+      failure = this.#hostFailure(e);
+    } finally {
+      this.#deadline = Infinity;
     }
+    if (this.#stop || performance.now() - start > limit) {
+      this.kill();
+      throw new LoadError(`loading was stopped after ${limit} ms (the time limit)`);
+    }
+    if (this.#nearCap() || /out of memory/.test(failure ?? "")) {
+      this.kill();
+      throw new LoadError(
+        `loading was stopped: it used more than ${this.#limits.memoryMb} MB (the memory limit)`,
+      );
+    }
+    throw new LoadError(scriptError(failure ?? "it failed to load"));
   }
 
-  async #readStderr(): Promise<void> {
-    const decoder = new TextDecoder();
+  /** The one-line description of a thrown value in the sandbox (the value is freed). */
+  #describe(q: Instance, error: Value): string {
+    const was = this.#deadline;
+    // Describing runs the value's getters: bounded like the script.
+    this.#deadline = Math.min(was, performance.now() + 50);
     try {
-      for await (const chunk of this.#proc.stderr) {
-        // Only the tail matters (why it died); a flood of output cannot grow this.
-        this.#stderr = (this.#stderr + decoder.decode(chunk, { stream: true })).slice(-4096);
+      const r = q.call(this.#api!.describe, [error]);
+      if (r.error) {
+        q.free(r.error);
+        return "threw an unprintable value";
       }
+      const text = q.text(r.value!);
+      q.free(r.value!);
+      return text;
+    } finally {
+      q.free(error);
+      this.#deadline = was;
+    }
+  }
+
+  /**
+   * Runs the loaded script's command for one call: `ops` carries out its SDK operations. Waits
+   * in the queue while another call runs (a full queue is refused at once).
+   */
+  async run(cmd: unknown, ops: OpHandler, mapError: OpErrorMapper): Promise<Outcome> {
+    if (this.#dead) return { ok: false, cpuMs: 0, reason: "closed", message: "restarted" };
+    if (this.#current) {
+      if (this.#queue.length >= this.#limits.maxQueue) {
+        return {
+          ok: false,
+          cpuMs: 0,
+          reason: "busy",
+          message: `${this.#queue.length} calls are waiting`,
+        };
+      }
+      await new Promise<void>((ok) => this.#queue.push(ok));
+      if (this.#dead) return { ok: false, cpuMs: 0, reason: "closed", message: "restarted" };
+    }
+    this.calls++;
+    this.#outOfMemory = false;
+    return await new Promise<Outcome>((finish) => {
+      const call: Call = {
+        id: this.#nextCall++,
+        ops,
+        mapError,
+        cpuMs: 0,
+        opCount: 0,
+        timers: new Map(),
+        wall: undefined,
+        result: null,
+        finish,
+      };
+      this.#current = call;
+      this.#slice(call, (q) => {
+        const id = q.number(call.id);
+        const line = q.string(JSON.stringify(cmd));
+        try {
+          return q.call(this.#api!.run, [id, line]);
+        } finally {
+          q.free(id);
+          q.free(line);
+        }
+      });
+    });
+  }
+
+  /**
+   * Runs one slice of `call` in the sandbox (its start, an answer, a timer) and then its
+   * pending jobs, under what is left of its CPU time; then ends, stops or leaves it waiting.
+   */
+  #slice(call: Call, enter: (q: Instance) => { value?: Value; error?: Value }): void {
+    const q = this.#q!;
+    const start = performance.now();
+    this.#deadline = start + (this.#limits.timeoutMs - call.cpuMs);
+    let failure: string | null = null;
+    try {
+      const r = enter(q);
+      if (r.error) failure = this.#describe(q, r.error);
+      else q.free(r.value!);
+      if (failure === null) {
+        const jobError = q.runJobs();
+        if (jobError) failure = this.#describe(q, jobError);
+      }
+    } catch (e) {
+      failure = this.#hostFailure(e);
+    } finally {
+      call.cpuMs += performance.now() - start;
+      this.#deadline = Infinity;
+    }
+    if (this.#current !== call) return; // Stopped from inside (a call flood).
+    const stop = this.#stop;
+    if (stop) return this.#stopCall(call, stop.reason, stop.message);
+    if (call.cpuMs > this.#limits.timeoutMs) {
+      return this.#stopCall(
+        call,
+        "time",
+        `stopped after ${this.#limits.timeoutMs} ms (the time limit)`,
+      );
+    }
+    const done = call.result;
+    if (failure !== null || (done && (!done.ok || done.error))) {
+      // Out of memory may surface as any throw (even of null, when QuickJS could not allocate
+      // the error): a call that ends in a throw with its memory used up ran out of it.
+      const memory = this.#nearCap() || /out of memory/.test(failure ?? "") ||
+        (done && !done.ok && done.reason === "memory");
+      if (memory) {
+        return this.#stopCall(
+          call,
+          "memory",
+          `used more than ${this.#limits.memoryMb} MB of memory (the memory limit)`,
+        );
+      }
+      if (failure !== null) return this.#stopCall(call, "crash", failure);
+    }
+    if (done) return this.#end(call, { ...done, cpuMs: call.cpuMs });
+    // Waiting on an answer or a timer: the wall-clock limit now applies.
+    call.wall ??= setTimeout(() => {
+      if (this.#current !== call) return;
+      this.#quiet((q) => q.call(this.#api!.end, []));
+      this.#stopCall(
+        call,
+        "time",
+        `stopped after ${this.#limits.wallMs} ms waiting (the wall-clock limit)`,
+        false,
+      );
+    }, Math.max(0, this.#limits.wallMs - call.cpuMs));
+  }
+
+  /** Calls into the sandbox for housekeeping, ignoring what it answers. */
+  #quiet(fn: (q: Instance) => { value?: Value; error?: Value }): void {
+    const q = this.#q;
+    if (!q) return;
+    this.#deadline = performance.now() + 50;
+    try {
+      const r = fn(q);
+      const v = r.value ?? r.error;
+      if (v) q.free(v);
     } catch {
-      // The process went away.
+      // A broken instance: it is thrown away by whoever noticed.
+    } finally {
+      this.#deadline = Infinity;
     }
   }
 
-  #receive(line: string): void {
-    const f = parseFrame(line);
-    if (!f) return;
-    if (f.t === "ready") {
-      this.started = true;
-      return this.#ready();
+  /** What a throw of the host side while the sandbox ran means (its stack, an abort). */
+  #hostFailure(e: unknown): string {
+    this.#dead = true; // Whatever state QuickJS was left in is not trusted again.
+    if (e instanceof RangeError) return "InternalError: stack overflow (it recursed too deep)";
+    return `the sandbox failed: ${e instanceof Error ? e.message : String(e)}`.slice(0, 300);
+  }
+
+  /** True once the memory could not grow (or is all but full) since the call or load began. */
+  #nearCap(): boolean {
+    return this.#outOfMemory ||
+      this.#memory.buffer.byteLength >= this.#limits.memoryMb * 1024 * 1024 * 0.97;
+  }
+
+  #stopCall(call: Call, reason: StopReason, message: string, kill = true): void {
+    this.#stop = null;
+    if (kill) this.kill();
+    this.#end(call, { ok: false, cpuMs: call.cpuMs, reason, message });
+  }
+
+  #end(call: Call, outcome: Outcome): void {
+    clearTimeout(call.wall);
+    for (const t of call.timers.values()) clearTimeout(t.handle);
+    call.timers.clear();
+    if (this.#current === call) this.#current = null;
+    call.finish(outcome);
+    const next = this.#queue.shift();
+    if (next) next();
+  }
+
+  /** Throws the instance away: calls waiting are answered `closed`, nothing of it runs again. */
+  kill(): void {
+    if (this.#dead && !this.#q) return;
+    this.#dead = true;
+    this.#stop = { reason: "closed", message: "stopped" };
+    // Not freed: a QuickJS stopped mid-way may hold values; the whole instance is garbage.
+    this.#q = null;
+    this.#api = null;
+    const waiting = this.#queue.splice(0);
+    for (const w of waiting) w();
+  }
+
+  #live(): Instance {
+    if (this.#dead || !this.#q) throw new LoadError("the sandbox was stopped");
+    return this.#q;
+  }
+
+  // ---- The host function: what the sandbox asks of the engine ------------------------------
+
+  #host(args: JSValueConstPointer[]): Value | 0 {
+    const q = this.#q!;
+    const [kind, callH, a, b] = args;
+    const k = q.text(kind);
+    if (k === "r") return this.#random(q, q.num(a));
+    const call = this.#current;
+    if (!call || q.num(callH) !== call.id) {
+      return q.string("eThis script call has already ended.");
     }
-    const p = this.#pending;
-    if (!p) return;
-    if (f.t === "op") return this.#op(p, f);
-    if ((f.t === "loaded" || f.t === "done") && f.id === p.id) {
-      // Operations the script started without awaiting still finish before the answer counts.
-      if (p.ops === 0) this.#answer(p, f);
-      else p.answered = f;
+    if (k === "d") {
+      const message = this.#text(q, a, 1000);
+      const detail = this.#text(q, b, 40);
+      if (detail === "u") call.result = { ok: true, cpuMs: 0, error: { message, user: true } };
+      else if (detail === "e") {
+        call.result = /^InternalError: out of memory/.test(message)
+          ? { ok: false, cpuMs: 0, reason: "memory", message }
+          : { ok: true, cpuMs: 0, error: { message, user: false } };
+      } else {
+        call.result = detail.startsWith("g")
+          ? { ok: true, cpuMs: 0, garbage: detail.slice(1) }
+          : { ok: true, cpuMs: 0 };
+      }
+      return 0;
+    }
+    if (++call.opCount > MAX_OPS_PER_CALL) {
+      // Stopped rather than answered: a loop of calls would keep the engine busy.
+      this.#stop ??= {
+        reason: "calls",
+        message: `made more than ${MAX_OPS_PER_CALL} SDK calls in one run (the limit)`,
+      };
+      return q.string("xtoo many SDK calls");
+    }
+    try {
+      switch (k) {
+        case "s": {
+          const msg = this.#text(q, a, MAX_MESSAGE);
+          const data = this.#text(q, b, MAX_DATA);
+          return this.#answer(
+            q,
+            call,
+            call.ops("send", [msg, data ? JSON.parse(data) : undefined]),
+          );
+        }
+        case "b":
+          return this.#answer(
+            q,
+            call,
+            call.ops("broadcast", [
+              this.#text(q, a, MAX_MESSAGE),
+              JSON.parse(this.#text(q, b, MAX_ARGS)),
+            ]),
+          );
+        case "o": {
+          const name = this.#text(q, a, 40);
+          const args = JSON.parse(this.#text(q, b, MAX_ARGS));
+          return this.#answer(q, call, call.ops(name, Array.isArray(args) ? args : []));
+        }
+        case "t":
+          return this.#setTimer(q, call, q.num(a), q.num(b) === 1);
+        case "c":
+          this.#clearTimer(call, q.num(a));
+          return 0;
+      }
+      return q.string("xnot an SDK call");
+    } catch (e) {
+      return q.string(this.#failureTag(call, e));
     }
   }
 
-  #answer(p: Pending, f: Frame): void {
-    if (p.late && f.t === "done" && !f.error) f.error = p.late;
-    p.resolve(f);
+  /**
+   * A string argument, refused when longer than `max`. The prelude bounds every string before it
+   * crosses (the script never reaches the host function itself), so what is copied here is at
+   * most that; this is the engine's own check of it.
+   */
+  #text(q: Instance, v: JSValueConstPointer, max: number): string {
+    const s = q.text(v);
+    if (s.length > max) throw new RangeError(`more than ${max} characters`);
+    return s;
   }
 
-  #op(p: Pending, f: Frame): void {
-    const opId = f.id;
-    if (typeof opId !== "number") return;
-    // An operation sent with `nr` expects no answer; a refusal is kept for the end of the call.
-    const reply = (r: Frame): void => {
-      if (f.nr !== 1) return this.#write({ t: "res", id: opId, ...r });
-      if (!r.ok) p.late ??= { message: String(r.error), user: r.user === true };
-    };
-    if (f.call !== p.id || !p.onOp || typeof f.op !== "string" || !Array.isArray(f.args)) {
-      reply({ ok: false, user: false, error: "not a valid operation" });
-      return;
-    }
-    if (++p.opCount > MAX_OPS_PER_CALL) {
-      // Stopped rather than answered: a loop of unanswered sends would keep the engine parsing.
-      this.stop("calls", `made more than ${MAX_OPS_PER_CALL} SDK calls in one run (the limit)`);
-      return;
-    }
-    p.ops++;
-    const settled = () => {
-      if (--p.ops === 0 && p.answered) this.#answer(p, p.answered);
-    };
-    p.onOp(f.op, f.args).then(
-      (value) => reply(value === undefined ? { ok: true } : { ok: true, value }),
-      (e) => {
-        const { message, user } = this.#mapError(e);
-        return reply({ ok: false, error: message, user });
-      },
-    ).then(settled, settled);
+  #failureTag(call: Call, e: unknown): string {
+    const { message, user } = call.mapError(e);
+    return `${user ? "e" : "x"}${message}`;
   }
+
+  /** An operation's answer for the sandbox: now, or a token settled when its promise is. */
+  #answer(q: Instance, call: Call, value: unknown): Value | 0 {
+    if (value instanceof Promise) {
+      const token = this.#nextToken++;
+      value.then(
+        (v) => this.#settle(call, token, v === undefined ? "vnull" : `v${JSON.stringify(v)}`),
+        (e) => this.#settle(call, token, this.#failureTag(call, e)),
+      );
+      return q.string(`p${token}`);
+    }
+    return value === undefined ? 0 : q.string(`v${JSON.stringify(value)}`);
+  }
+
+  #settle(call: Call, token: number, tagged: string): void {
+    if (this.#current !== call || this.#dead) return; // The call ended meanwhile.
+    this.#slice(call, (q) => {
+      const t = q.number(token);
+      const v = q.string(tagged);
+      try {
+        return q.call(this.#api!.settle, [t, v]);
+      } finally {
+        q.free(t);
+        q.free(v);
+      }
+    });
+  }
+
+  #setTimer(q: Instance, call: Call, ms: number, repeat: boolean): Value {
+    if (call.timers.size >= MAX_TIMERS) {
+      return q.string(`xa command may have at most ${MAX_TIMERS} timers at once`);
+    }
+    const id = this.#nextTimer++;
+    const delay = Math.min(
+      this.#limits.wallMs,
+      Math.max(repeat ? MIN_INTERVAL_MS : 0, Number.isFinite(ms) ? ms : 0),
+    );
+    const arm = () =>
+      setTimeout(() => {
+        const t = call.timers.get(id);
+        if (!t || this.#current !== call || this.#dead) return;
+        if (t.repeat) t.handle = arm();
+        else call.timers.delete(id);
+        this.#slice(call, (q) => {
+          const h = q.number(id);
+          try {
+            return q.call(this.#api!.fire, [h]);
+          } finally {
+            q.free(h);
+          }
+        });
+      }, delay);
+    call.timers.set(id, { handle: arm(), ms: delay, repeat });
+    return q.number(id);
+  }
+
+  #clearTimer(call: Call, id: number): void {
+    const t = call.timers.get(id);
+    if (!t) return;
+    clearTimeout(t.handle);
+    call.timers.delete(id);
+  }
+
+  /** `n` random bytes as a string of characters 1 to 256 (a C string holds no 0). */
+  #random(q: Instance, n: number): Value {
+    const bytes = new Uint8Array(Math.max(0, Math.min(65536, Math.floor(n) || 0)));
+    crypto.getRandomValues(bytes);
+    const codes = new Uint16Array(bytes.length);
+    for (let i = 0; i < bytes.length; i++) codes[i] = bytes[i] + 1;
+    let s = "";
+    for (let i = 0; i < codes.length; i += 8192) {
+      s += String.fromCharCode(...codes.subarray(i, i + 8192));
+    }
+    return q.string(s);
+  }
+}
+
+/**
+ * Code that touches most of QuickJS (parsing, modules, closures, classes, promises, JSON,
+ * regular expressions, strings, arrays, maps, typed arrays, errors) so its functions are
+ * compiled before any script runs.
+ */
+const WARM_UP = `export const help = "x"; export const list = ["a"];
+export default async function (u) {
+  class A { #p = 1; get p() { return this.#p; } static s() { return new A().p; } }
+  const o = { a: 1, b: "two", c: [1, 2, 3], d: { e: null, f: true } };
+  const j = JSON.parse(JSON.stringify(o));
+  const m = new Map([["k", 1]]), st = new Set([1, 2]);
+  const t = new Uint32Array(8); t.fill(3);
+  const r = /^(\\d+)d(\\d+)$/i.exec("2d6");
+  const s = ["a", "bb", "ccc"].map((x) => x.padEnd(5).toUpperCase()).join("|").split("|")
+    .filter(Boolean).sort().reduce((a, b) => a + b.trim(), "").replace(/c+/g, "c");
+  const g = (function* () { yield 1; yield 2; })();
+  let e; try { null.x; } catch (err) { e = String(err) + err.stack; }
+  const p = Promise.all([1, Promise.resolve(2)]).then((v) => v.length);
+  (async () => { await p; for await (const x of [1]) void x; })();
+  const out = [A.s(), j, [...m], [...st], t[0], r, s, [...g], e, Object.keys(o), Object.freeze({}),
+    new Date(0).toISOString(), Math.floor(1.5), (12.5).toFixed(1), String(1e21), "x".repeat(3),
+    [3, 1, 2].includes(2), Array.from({ length: 3 }, (_, i) => i), new Error("x").message];
+  crypto.getRandomValues(new Uint8Array(4));
+  await new Promise((ok) => setTimeout(ok, 0));
+  await u.send(u.cmd.args + u.me.name + JSON.stringify(out).length, { type: "warm", n: await u.target("me") });
+  await u.attr.get("me", "x");
+  try { await u.target("nobody"); } catch (err) { void err; }
+  throw new Error("warm");
+}`;
+
+/**
+ * Runs a sandbox through a script that touches most of QuickJS and the SDK, outside any
+ * script's limits: V8 compiles WebAssembly functions lazily, on their first call, and the first
+ * load or call would otherwise pay tens of milliseconds of compiling inside its time limit.
+ * The compiled code belongs to the module, so every sandbox made after it shares it.
+ */
+export async function warmUp(qjs: QuickJs): Promise<void> {
+  const vm = await ScriptVm.create(qjs, {
+    timeoutMs: 10_000,
+    wallMs: 10_000,
+    memoryMb: 16,
+    maxQueue: 1,
+  });
+  try {
+    vm.load(WARM_UP, "warm-up.js");
+    const ops: OpHandler = (name, args) =>
+      name === "target"
+        ? (args[0] === "me" ? Promise.resolve({ name: "warm" }) : Promise.reject(new Error("no")))
+        : name === "me"
+        ? { name: "warm" }
+        : undefined;
+    for (let i = 0; i < 2; i++) {
+      await vm.run({ args: "x" }, ops, () => ({ message: "no", user: true }));
+    }
+  } finally {
+    vm.kill();
+  }
+}
+
+/** A QuickJS error line as the owner reads it: one line, no doubled error names. */
+export function scriptError(text: string): string {
+  return text.replace(/^(\w*Error): (?=\w*Error: )/, "").replace(/\s+/g, " ").trim().slice(0, 500);
 }

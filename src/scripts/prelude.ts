@@ -1,0 +1,416 @@
+/**
+ * The JavaScript a script's sandbox runs before the script: it keeps private references to the
+ * built-ins it needs, gives the realm the few globals scripts may use (timers bound to the
+ * running call, `crypto.getRandomValues`, a silent `console`), removes `eval` and the function
+ * constructors, freezes every reachable intrinsic (the iterator and generator prototypes
+ * included) and the global object, and returns the functions the engine calls: `meta` (read a
+ * loaded module's exports), `run` (start a call), `settle` (an awaited operation's answer),
+ * `fire` (a timer) and `end` (forget a call).
+ *
+ * It talks to the engine through one host function, called with primitives only and answering
+ * with primitives only: objects cross as JSON text made and read here, so no getter, proxy or
+ * prototype of the script's ever runs in the engine, and nothing of the engine's is reachable
+ * from the sandbox. Every string is bounded here before it crosses (a message, data, the
+ * arguments of an operation, an error's description), so no huge string is copied out. Host calls: `host(kind, call, a, b)`, where kind is
+ *   "s" send (a: text, b: data JSON or undefined)      "b" broadcast (a: text, b: exclude JSON)
+ *   "o" operation (a: name, b: arguments JSON)          "d" done (a: error text, b: detail)
+ *   "t" set a timer (a: delay ms, b: 1 for an interval) "c" clear a timer (a: its id)
+ *   "r" random bytes (a: how many)
+ * Operation answers are tagged text: "v<json>" a value, "p<n>" pending (settled later by the
+ * engine calling `settle(n, <tagged answer>)`), "e<message>" a refusal for the actor,
+ * "x<message>" a failure.
+ */
+
+/** Longest message of one u.send or u.here.broadcast (the engine checks it again). */
+export const MAX_MESSAGE = 32_000;
+/** Bytes of structured data beside a message, as JSON (the engine checks it again). */
+export const MAX_DATA = 16_384;
+
+/** Longest arguments of one SDK operation, as JSON (the engine checks it again). */
+export const MAX_ARGS = 65_536;
+
+/** The file name the prelude runs under (its frames are left out of error locations). */
+export const PRELUDE_FILE = "ursamu:sdk";
+
+/** The prelude's source: a function expression of the host function. */
+export const PRELUDE = `(function (host) {
+"use strict";
+const G = globalThis;
+const O = Object, freeze = O.freeze, defineProperty = O.defineProperty;
+const getProto = O.getPrototypeOf, getOwnDesc = O.getOwnPropertyDescriptor;
+const ownKeys = Reflect.ownKeys, apply = Reflect.apply;
+const parse = JSON.parse, stringify = JSON.stringify;
+const P = Promise, resolve = (v) => P.resolve(v), reject = (e) => P.reject(e);
+const S = String, isArray = Array.isArray, MapC = Map, WeakSetC = WeakSet;
+const TypeErrorC = TypeError, RangeErrorC = RangeError, ErrorC = Error;
+const U8 = Uint8Array, abSlice = ArrayBuffer.prototype.slice;
+const MAX_MESSAGE = ${MAX_MESSAGE}, MAX_DATA = ${MAX_DATA}, MAX_ARGS = ${MAX_ARGS};
+
+// ---- Errors the engine answers: a refusal reaches the actor as its message. ----------------
+const refusals = new WeakSetC();
+function refused(message) {
+  const e = new ErrorC(message);
+  refusals.add(e);
+  return e;
+}
+function answer(r) {
+  if (r === undefined) return resolve(undefined);
+  const tag = r[0], rest = r.slice(1);
+  if (tag === "v") return resolve(parse(rest));
+  if (tag === "p") {
+    const token = +rest;
+    return new P((ok, fail) => { pending.set(token, { ok, fail }); });
+  }
+  if (tag === "e") return reject(refused(rest));
+  return reject(new ErrorC(rest));
+}
+
+/** One line describing a thrown value (its name, message and where), at most 500 characters. */
+function describe(e) {
+  let text;
+  try {
+    if (e !== null && typeof e === "object") {
+      // QuickJS says "'x' is not defined"; script authors know it as "x is not defined".
+      const message = S(e.message ?? "").replace(/^'([^']*)' is not defined$/, "$1 is not defined");
+      text = S(e.name ?? "Error") + ": " + message;
+      // The first frame in the script itself (not in this prelude), as "file:line".
+      const stack = S(e.stack ?? "");
+      const frames = /at (?:[^\\n(]*\\()?([^()\\s]+?):(\\d+)(?::\\d+)?/g;
+      for (let m = frames.exec(stack); m; m = frames.exec(stack)) {
+        if (m[1] !== "${PRELUDE_FILE}") { text += " (" + m[1] + ":" + m[2] + ")"; break; }
+      }
+    } else {
+      text = "threw " + (typeof e === "string" ? e : typeof e);
+    }
+  } catch (_) {
+    text = "threw an unprintable value";
+  }
+  return S(text).replace(/\\s*[\\r\\n]+\\s*/g, " ").slice(0, 500);
+}
+
+/**
+ * Throws when v is clearly larger than max as JSON (its strings and keys alone), before it
+ * is turned into JSON: a huge value is refused at once instead of after a long stringify.
+ */
+function bounded(v, max, what) {
+  let left = max;
+  const todo = [v];
+  for (let n = 0; todo.length && n < 10000; n++) {
+    const x = todo.pop();
+    if (typeof x === "string") left -= x.length + 2;
+    else if (x !== null && typeof x === "object") {
+      for (const k of O.keys(x)) {
+        left -= k.length + 4;
+        todo.push(x[k]);
+      }
+    } else left -= 5;
+    if (left < 0) throw new RangeErrorC(what);
+  }
+}
+
+// ---- The running call -----------------------------------------------------------------------
+let call = 0;
+const pending = new MapC();
+const timers = new MapC();
+let main = null;
+
+function text(v, what) {
+  const s = typeof v === "string" ? v : S(v);
+  if (s.length > MAX_MESSAGE) {
+    throw new RangeErrorC(what + ": the message is " + s.length + " characters; the limit is " + MAX_MESSAGE + ".");
+  }
+  return s;
+}
+function json(v) {
+  bounded(v, MAX_DATA, "data must be JSON of at most " + MAX_DATA + " bytes.");
+  const s = stringify(v);
+  if (s === undefined || s.length > MAX_DATA) {
+    throw new RangeErrorC("data must be JSON of at most " + MAX_DATA + " bytes.");
+  }
+  return s;
+}
+function deepFreeze(v) {
+  if (v !== null && typeof v === "object" && !O.isFrozen(v)) {
+    freeze(v);
+    for (const k of O.keys(v)) deepFreeze(v[k]);
+  }
+  return v;
+}
+
+// The SDK is one frozen object for the sandbox's life: it always acts for the call that runs
+// now (its actor, its line), and between calls every operation is refused.
+let cmd = null, me, here;
+function live() {
+  if (!call) throw refused("This script call has already ended.");
+}
+function op(name, args) {
+  if (!call) return reject(refused("This script call has already ended."));
+  try {
+    const tooLong = "the arguments of u." + name + " are too long";
+    bounded(args, MAX_ARGS, tooLong);
+    const a = stringify(args);
+    if (a.length > MAX_ARGS) throw new RangeErrorC(tooLong);
+    return answer(host("o", call, name, a));
+  } catch (e) {
+    return reject(e);
+  }
+}
+function now(name) {
+  live();
+  const r = host("o", call, name, "[]");
+  if (r[0] !== "v") throw new ErrorC(r.slice(1));
+  return parse(r.slice(1));
+}
+function broadcast(msg, opts) {
+  try {
+    live();
+    const ex = opts && isArray(opts.exclude) ? stringify(opts.exclude.slice(0, 100).map(S)) : "[]";
+    return answer(host("b", call, text(msg, "u.here.broadcast"), ex));
+  } catch (e) {
+    return reject(e);
+  }
+}
+const NO_ARGS = freeze([]);
+const u = freeze({
+  get me() {
+    if (me === undefined) me = deepFreeze(now("me"));
+    return me;
+  },
+  get here() {
+    if (here === undefined) {
+      const view = now("here");
+      if (view) view.broadcast = broadcast;
+      here = deepFreeze(view);
+    }
+    return here;
+  },
+  get cmd() {
+    return cmd;
+  },
+  args: NO_ARGS,
+  send(msg, data) {
+    try {
+      live();
+      return answer(host("s", call, text(msg, "u.send"), data === undefined || data === null ? "" : json(data)));
+    } catch (e) {
+      return reject(e);
+    }
+  },
+  target: (ref) => op("target", [S(ref)]),
+  player: (ref) => op("player", [S(ref)]),
+  online: () => op("online", []),
+  contents: (ref) => op("contents", [S(ref)]),
+  passes: (lock) => op("passes", [S(lock)]),
+  describe: (ref, desc) => {
+    try {
+      return op("describe", [S(ref), text(desc, "u.describe")]);
+    } catch (e) {
+      return reject(e);
+    }
+  },
+  attr: freeze({
+    get: (ref, name) => op("attr.get", [S(ref), S(name)]),
+    set: (ref, name, value) => op("attr.set", [S(ref), S(name), value === undefined ? null : value]),
+    flag: (ref, name, flag, on) => op("attr.flag", [S(ref), S(name), S(flag), on !== false]),
+    list: (ref, pattern) => op("attr.list", [S(ref), pattern === undefined ? "*" : S(pattern)]),
+  }),
+});
+
+/** Forgets the call that ran: its answers still to come and its timers. */
+function forget() {
+  call = 0;
+  cmd = null;
+  me = undefined;
+  here = undefined;
+  if (pending.size) pending.clear();
+  if (timers.size) timers.clear();
+}
+
+function finish(id, ok, value) {
+  if (call !== id) return;
+  forget();
+  if (ok) {
+    host("d", id, "", value === undefined ? "" : "g" + (value === null ? "null" : typeof value));
+  } else if (refusals.has(value)) {
+    host("d", id, S(value.message), "u");
+  } else {
+    host("d", id, describe(value), "e");
+  }
+}
+
+// ---- Globals scripts may use ------------------------------------------------------------------
+function timer(fn, ms, args, repeat) {
+  if (typeof fn !== "function") throw new TypeErrorC("a timer needs a function");
+  if (!call) throw new TypeErrorC("timers can be set only while a command runs");
+  const id = host("t", call, +ms || 0, repeat ? 1 : 0);
+  if (typeof id !== "number") throw new ErrorC(S(id).slice(1));
+  timers.set(id, { fn, args, repeat });
+  return id;
+}
+function clear(id) {
+  if (call && timers.delete(id)) host("c", call, id);
+}
+const silent = () => {};
+const globals = {
+  setTimeout: (fn, ms, ...args) => timer(fn, ms, args, false),
+  setInterval: (fn, ms, ...args) => timer(fn, ms, args, true),
+  clearTimeout: clear,
+  clearInterval: clear,
+  queueMicrotask: (fn) => { resolve().then(fn); },
+  console: { log: silent, info: silent, warn: silent, error: silent, debug: silent, trace: silent, dir: silent, table: silent },
+  crypto: {
+    getRandomValues(view) {
+      if (!ArrayBuffer.isView(view) || view instanceof Float32Array || view instanceof Float64Array || view instanceof DataView) {
+        throw new TypeErrorC("getRandomValues takes an integer typed array");
+      }
+      if (view.byteLength > 65536) throw new RangeErrorC("getRandomValues takes at most 65536 bytes");
+      const bytes = host("r", call, view.byteLength, 0);
+      const out = new U8(view.buffer, view.byteOffset, view.byteLength);
+      for (let i = 0; i < out.length; i++) out[i] = bytes.charCodeAt(i) - 1;
+      return view;
+    },
+    randomUUID() {
+      const r = host("r", call, 16, 0), b = new U8(16);
+      for (let i = 0; i < 16; i++) b[i] = r.charCodeAt(i) - 1;
+      b[6] = (b[6] & 0x0f) | 0x40;
+      b[8] = (b[8] & 0x3f) | 0x80;
+      let h = "";
+      for (let i = 0; i < 16; i++) h += (b[i] < 16 ? "0" : "") + b[i].toString(16);
+      return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
+    },
+  },
+};
+
+// ---- Lock-down --------------------------------------------------------------------------------
+// No code from text: eval goes, and every function constructor throws (their prototypes stay,
+// so instanceof keeps working).
+delete G.eval;
+const noCode = function () { throw new TypeErrorC("scripts cannot make functions from text"); };
+for (const proto of [
+  getProto(function () {}),
+  getProto(async function () {}),
+  getProto(function* () {}),
+  getProto(async function* () {}),
+]) {
+  const tamed = function () { return noCode(); };
+  defineProperty(tamed, "prototype", { value: proto });
+  defineProperty(proto, "constructor", { value: tamed, writable: false, configurable: false });
+  if (proto === Function.prototype) defineProperty(G, "Function", { value: tamed, writable: false, configurable: false });
+}
+delete G.FinalizationRegistry;
+for (const [k, v] of O.entries(globals)) defineProperty(G, k, { value: v, writable: false, configurable: false });
+
+// Assigning a method or a name to an object whose prototype's property is frozen would throw
+// ("the override mistake"); these become accessors that define the property on the object.
+function tameOverride(proto, key) {
+  const d = getOwnDesc(proto, key);
+  if (!d || !("value" in d)) return;
+  const value = d.value;
+  defineProperty(proto, key, {
+    get() { return value; },
+    set(v) {
+      if (this === proto) throw new TypeErrorC("Cannot assign to read only property '" + S(key) + "'");
+      defineProperty(this, key, { value: v, writable: true, enumerable: true, configurable: true });
+    },
+    enumerable: d.enumerable,
+    configurable: false,
+  });
+}
+for (const k of ["constructor", "toString", "valueOf", "toLocaleString", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable"]) {
+  tameOverride(O.prototype, k);
+}
+for (const E of [ErrorC, TypeErrorC, RangeErrorC, SyntaxError, ReferenceError, EvalError, URIError, G.AggregateError, G.InternalError]) {
+  if (typeof E !== "function") continue;
+  for (const k of ["name", "message", "constructor", "toString"]) tameOverride(E.prototype, k);
+}
+tameOverride(Function.prototype, "toString");
+tameOverride(Array.prototype, "toString");
+
+// Every intrinsic reachable from the global object and from syntax (iterators, generators,
+// async functions, typed arrays) is frozen, with its prototype and accessors.
+const seen = new WeakSetC();
+function harden(v) {
+  if (v === null || (typeof v !== "object" && typeof v !== "function") || seen.has(v)) return;
+  seen.add(v);
+  freeze(v);
+  for (const k of ownKeys(v)) {
+    const d = getOwnDesc(v, k);
+    if (!d) continue;
+    if ("value" in d) harden(d.value);
+    else { harden(d.get); harden(d.set); }
+  }
+  harden(getProto(v));
+}
+const hidden = [
+  G,
+  getProto([][Symbol.iterator]()),
+  getProto(getProto([][Symbol.iterator]())),
+  getProto(new MapC().entries()),
+  getProto(new Set().values()),
+  getProto(""[Symbol.iterator]()),
+  getProto("a".matchAll(/a/g)),
+  getProto(function* () {}),
+  getProto(function* () {}).prototype,
+  getProto(async function* () {}),
+  getProto(async function* () {}).prototype,
+  getProto(getProto(async function* () {}).prototype),
+  getProto(async function () {}),
+  getProto(U8),
+  getProto(U8.prototype),
+];
+for (const v of hidden) harden(v);
+for (const v of [describe, answer]) harden(v);
+
+return freeze({
+  /** Reads a loaded module's exports; keeps its default export as the command. */
+  meta(ns) {
+    if (typeof ns.default !== "function") throw new TypeErrorC("the script must default-export a function (u) => void");
+    main = ns.default;
+    const pick = (k) => {
+      const v = ns[k];
+      return v === undefined ? undefined : parse(stringify(v) ?? "null");
+    };
+    return stringify({
+      help: pick("help"), aliases: pick("aliases"), lock: pick("lock"), switches: pick("switches"),
+      category: pick("category"), guests: pick("guests"),
+    });
+  },
+  /** Starts call \`id\` with the parsed command line (JSON); ends by host("d", ...). */
+  run(id, cmdJson) {
+    forget();
+    call = id;
+    let result;
+    try {
+      cmd = deepFreeze(parse(cmdJson));
+      result = main(u);
+    } catch (e) {
+      return finish(id, false, e);
+    }
+    if (result !== null && typeof result === "object" && typeof result.then === "function") {
+      resolve(result).then((v) => finish(id, true, v), (e) => finish(id, false, e));
+    } else {
+      finish(id, true, result);
+    }
+  },
+  /** The answer of an awaited operation. */
+  settle(token, tagged) {
+    const p = pending.get(token);
+    if (!p) return;
+    pending.delete(token);
+    answer(tagged).then(p.ok, p.fail);
+  },
+  /** A timer of the running call came due. */
+  fire(id) {
+    const t = timers.get(id);
+    if (!t) return;
+    if (!t.repeat) timers.delete(id);
+    // A callback that throws fails its call, as a throw in the command itself would.
+    try { apply(t.fn, undefined, t.args); } catch (e) { finish(call, false, e); }
+  },
+  describe,
+  /** Forgets the running call (stopped by the engine). */
+  end() {
+    forget();
+  },
+});
+})`;

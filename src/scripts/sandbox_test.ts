@@ -1,0 +1,288 @@
+/**
+ * The sandbox of one script (src/scripts/sandbox.ts): loads, calls, limits, and the ways a script
+ * might reach past it, against the real QuickJS instance.
+ */
+import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
+import { QuickJs } from "./quickjs.ts";
+import {
+  LoadError,
+  type OpHandler,
+  type Outcome,
+  ScriptVm,
+  type VmLimits,
+  warmUp,
+} from "./sandbox.ts";
+import { Transpiler } from "./transpile.ts";
+
+const LIMITS: VmLimits = { timeoutMs: 100, wallMs: 2_000, memoryMb: 32, maxQueue: 4 };
+const CMD = { raw: "+t hi", name: "+t", switches: [], args: "hi", lhs: "hi", rhs: null };
+const qjs = await QuickJs.load();
+await warmUp(qjs);
+const tsc = new Transpiler();
+
+async function vmOf(src: string, limits: Partial<VmLimits> = {}): Promise<ScriptVm> {
+  const vm = await ScriptVm.create(qjs, { ...LIMITS, ...limits });
+  vm.load(tsc.javascript(crypto.randomUUID(), src, "+t.ts", false), "+t.ts");
+  return vm;
+}
+
+/** Ops that record sends and answer a few reads (some later, as a database read would). */
+function recorder() {
+  const sent: string[] = [];
+  const ops: OpHandler = (name, args) => {
+    if (name === "send") {
+      sent.push(String(args[0]));
+      return undefined;
+    }
+    if (name === "me") return { id: "3", dbref: "#3", name: "Bob", flags: ["player"] };
+    if (name === "here") return null;
+    if (name === "target") {
+      if (args[0] === "nobody") throw new RefusedError("I don't see that here.");
+      return new Promise((ok) => setTimeout(() => ok({ name: `the ${args[0]}` }), 5));
+    }
+    if (name === "online") return [{ name: "Bob" }];
+    throw new RefusedError(`no op ${name}`);
+  };
+  return { sent, ops };
+}
+
+class RefusedError extends Error {}
+const mapError = (e: unknown) => ({
+  message: e instanceof Error ? e.message : String(e),
+  user: e instanceof RefusedError,
+});
+
+async function call(vm: ScriptVm, ops?: OpHandler): Promise<Outcome & { sent: string[] }> {
+  const r = recorder();
+  const out = await vm.run(CMD, ops ?? r.ops, mapError);
+  return { ...out, sent: r.sent };
+}
+
+Deno.test("vm: a script runs, reads the SDK, sends, awaits answers and timers", async () => {
+  const vm = await vmOf(`/// <reference path="./sdk.d.ts" />
+export const help = "+t: a test";
+export const aliases = ["+tt"];
+export default async function (u: ScriptSdk): Promise<void> {
+  await u.send("hello " + u.me.name + " " + u.cmd.args);
+  const t = await u.target("box");
+  await new Promise((r) => setTimeout(r, 10));
+  u.send(t.name + " " + (await u.online()).length);
+}`);
+  const out = await call(vm);
+  assert(out.ok && !out.error, JSON.stringify(out));
+  assertEquals(out.sent, ["hello Bob hi", "the box 1"]);
+  assert(out.cpuMs >= 0 && out.cpuMs < 100);
+  // The same instance serves the next call.
+  assertEquals((await call(vm)).sent.length, 2);
+});
+
+Deno.test("vm: exports are read as plain data; a bad module is one clean line", async () => {
+  const vm = await ScriptVm.create(qjs, LIMITS);
+  const meta = vm.load(
+    `export const help = "x"; export const switches = ["a"]; export const lock = "admin+";
+export default () => {};`,
+    "+m.js",
+  );
+  assertEquals(meta, { help: "x", switches: ["a"], lock: "admin+" });
+  const bad = async (src: string, want: RegExp) => {
+    const fresh = await ScriptVm.create(qjs, LIMITS);
+    try {
+      fresh.load(src, "+bad.js");
+      throw new Error("loaded");
+    } catch (e) {
+      assert(e instanceof LoadError, String(e));
+      assertMatch(e.message, want);
+      assert(!e.message.includes("\n"), e.message);
+    }
+  };
+  await bad(`export default (u) => { u.send("x") ;;; oops(`, /^SyntaxError: .*\(\+bad\.js:1/);
+  await bad(`export const help = 1;`, /^TypeError: the script must default-export a function/);
+  await bad(
+    `throw new Error("at load");\nexport default () => {};`,
+    /^Error: at load \(\+bad\.js:1\)/,
+  );
+  await bad(`import x from "./other.js";\nexport default () => x;`, /could not load module/);
+  await bad(`for (;;) {}\nexport default () => {};`, /stopped after 250 ms \(the time limit\)/);
+  // TypeScript errors are syntax errors too, with the file's line.
+  try {
+    tsc.javascript("h1", `export default (u: number) => { let x: = 1; }`, "+ts.ts", false);
+    throw new Error("transpiled");
+  } catch (e) {
+    assertMatch(String((e as Error).message), /^SyntaxError: .*\(\+ts\.ts:1:\d+\)$/);
+  }
+});
+
+Deno.test("vm: refusals, throws and garbage", async () => {
+  let out = await call(await vmOf(`export default async (u) => { await u.target("nobody"); };`));
+  assert(out.ok);
+  assertEquals(out.error, { message: "I don't see that here.", user: true });
+  out = await call(await vmOf(`export default () => { throw new Error("kaboom"); };`));
+  assert(out.ok);
+  assertEquals(out.error, { message: "Error: kaboom (+t.ts:1)", user: false });
+  // A forged refusal is a plain error: the brand cannot be made by a script.
+  out = await call(
+    await vmOf(
+      `export default () => { const e = new Error("I don't see that here."); e.user = true; throw e; };`,
+    ),
+  );
+  assert(out.ok && out.error?.user === false, JSON.stringify(out));
+  out = await call(await vmOf(`export default () => ({ no: 1 });`));
+  assert(out.ok && out.garbage === "object", JSON.stringify(out));
+  // Describing a throw runs its getters as the script's own time.
+  out = await call(
+    await vmOf(`export default () => { throw { name: "X", get message() { for (;;) {} } }; };`),
+  );
+  assert(!out.ok && out.reason === "time", JSON.stringify(out));
+});
+
+Deno.test("vm: limits stop a call and leave the engine alone", async () => {
+  const loop = await vmOf(`export default () => { for (;;) {} };`);
+  const t0 = performance.now();
+  let out = await call(loop);
+  assert(!out.ok && out.reason === "time", JSON.stringify(out));
+  assertMatch(out.message, /stopped after 100 ms \(the time limit\)/);
+  assert(performance.now() - t0 < 1000);
+  assert(loop.dead);
+  // A catch cannot swallow the stop.
+  out = await call(
+    await vmOf(`export default () => { for (;;) { try { for (;;) {} } catch {} } };`),
+  );
+  assert(!out.ok && out.reason === "time", JSON.stringify(out));
+  // Time across awaits: each slice counts, and waiting forever meets the wall clock.
+  out = await call(
+    await vmOf(`export default async () => { await new Promise(() => {}); };`, { wallMs: 200 }),
+  );
+  assert(!out.ok && out.reason === "time", JSON.stringify(out));
+  assertMatch(out.message, /wall-clock/);
+  for (
+    const bomb of [
+      `const a = []; for (let n = 1024; ; n *= 2) a.push("x".repeat(n));`,
+      `const a = []; for (;;) a.push(new Array(1e5).fill(1));`,
+      `const a = []; for (;;) a.push(new Uint8Array(1 << 20));`,
+      `const a = []; for (let i = 0; ; i++) a.push({ i, s: "y" + i });`,
+      `new Uint8Array(1 << 30);`,
+      `"x".repeat(1 << 29);`,
+    ]
+  ) {
+    out = await call(await vmOf(`export default () => { ${bomb} };`, { timeoutMs: 2000 }));
+    assert(!out.ok && out.reason === "memory", `${bomb}: ${JSON.stringify(out)}`);
+  }
+  out = await call(await vmOf(`const f = (n) => f(n + 1) + 1; export default () => { f(0); };`));
+  assert(out.ok && /stack overflow/i.test(out.error?.message ?? ""), JSON.stringify(out));
+  out = await call(
+    await vmOf(`export default (u) => { for (let i = 0; i < 1e6; i++) u.send("x"); };`),
+  );
+  assert(!out.ok && out.reason === "calls", JSON.stringify(out));
+  assertEquals(out.sent.length, 2000);
+});
+
+Deno.test("vm: calls wait in a bounded queue, one at a time", async () => {
+  const vm = await vmOf(`let n = 0;
+export default async (u) => { const mine = ++n; await new Promise((r) => setTimeout(r, 20)); u.send("done " + mine + " of " + n); };`);
+  const outs = await Promise.all([1, 2, 3, 4, 5, 6].map(() => call(vm)));
+  assertEquals(outs.filter((o) => !o.ok && o.reason === "busy").length, 1);
+  assertEquals(
+    outs.filter((o) => o.ok).map((o) => o.sent[0]),
+    ["done 1 of 1", "done 2 of 2", "done 3 of 3", "done 4 of 4", "done 5 of 5"],
+  );
+});
+
+Deno.test("vm: a timer never outlives its call", async () => {
+  const vm = await vmOf(`let leaked = null;
+export default async (u) => {
+  if (u.cmd.args === "set") { setTimeout(() => u.send("late"), 30); setInterval(() => u.send("tick"), 5); return; }
+  await new Promise((r) => setTimeout(r, 80));
+  u.send("second");
+};`);
+  const sent: string[] = [];
+  const ops: OpHandler = (name, args) => {
+    if (name === "send") sent.push(String(args[0]));
+  };
+  await vm.run({ ...CMD, args: "set" }, ops, mapError);
+  await vm.run({ ...CMD, args: "wait" }, ops, mapError);
+  assertEquals(sent, ["second"]);
+});
+
+Deno.test("vm: built-ins are frozen; no eval, no function constructors, no modules, nothing of the host", async () => {
+  const vm = await vmOf(`export default async (u) => {
+  const out = [];
+  const tryIt = (what, f) => { try { out.push(what + ": " + f()); } catch (e) { out.push(what + ": " + e.name + " " + e.message); } };
+  tryIt("push", () => { Array.prototype.push = () => 0; return "patched"; });
+  tryIt("global", () => { globalThis.stash = 1; return "set"; });
+  tryIt("iter", () => { Object.getPrototypeOf([][Symbol.iterator]()).next = () => 0; return "patched"; });
+  tryIt("gen", () => { Object.getPrototypeOf(function* () {}).prototype.next = () => 0; return "patched"; });
+  tryIt("eval", () => eval("1 + 1"));
+  tryIt("indirect", () => (0, globalThis.eval)("1"));
+  tryIt("Function", () => new Function("return 1")());
+  tryIt("ctor", () => (() => {}).constructor("return 1")());
+  tryIt("async ctor", () => (async () => {}).constructor("return 1"));
+  tryIt("gen ctor", () => (function* () {}).constructor("yield 1"));
+  tryIt("send proto", () => Object.getPrototypeOf(u.send) === Function.prototype);
+  tryIt("u frozen", () => { u.send = null; return "replaced"; });
+  tryIt("own name", () => { const e = new Error("x"); e.name = "Mine"; return e.name; });
+  tryIt("globals", () => ["Deno", "fetch", "process", "require", "WebAssembly", "std", "os", "FinalizationRegistry"].filter((g) => g in globalThis).join(",") || "none");
+  try { await import("node:timers"); out.push("import: loaded"); } catch (e) { out.push("import: " + e.message); }
+  await u.send(out.join("\\n"));
+};`);
+  const out = await call(vm);
+  assert(out.ok && !out.error, JSON.stringify(out));
+  const lines = out.sent[0].split("\n");
+  assertMatch(lines[0], /^push: TypeError/);
+  assertMatch(lines[1], /^global: TypeError/);
+  assertMatch(lines[2], /^iter: TypeError/);
+  assertMatch(lines[3], /^gen: TypeError/);
+  assertMatch(lines[4], /^eval: ReferenceError/);
+  assertMatch(lines[5], /^indirect: TypeError/);
+  assertMatch(lines[6], /^Function: TypeError scripts cannot make functions from text/);
+  assertMatch(lines[7], /^ctor: TypeError scripts cannot make functions from text/);
+  assertMatch(lines[8], /^async ctor: TypeError/);
+  assertMatch(lines[9], /^gen ctor: TypeError/);
+  assertEquals(lines[10], "send proto: true");
+  assertMatch(lines[11], /^u frozen: TypeError/);
+  assertEquals(lines[12], "own name: Mine");
+  assertEquals(lines[13], "globals: none");
+  assertMatch(lines[14], /^import: could not load module/);
+});
+
+Deno.test("vm: what crosses to the host is checked there: huge strings, hostile data", async () => {
+  let out = await call(
+    await vmOf(`export default async (u) => { await u.send("x".repeat(1024 * 1024)); };`),
+  );
+  assert(out.ok && out.error, JSON.stringify(out));
+  assertMatch(out.error!.message, /the message is 1048576 characters; the limit is 32000/);
+  out = await call(
+    await vmOf(`export default async (u) => { await u.send("a", { blob: "y".repeat(1e6) }); };`),
+  );
+  assertMatch(out.ok ? out.error!.message : "", /data must be JSON of at most 16384 bytes/);
+  out = await call(await vmOf(`export default async (u) => { await u.target("z".repeat(1e6)); };`));
+  assertMatch(out.ok ? out.error!.message : "", /arguments of u\.target are too long/);
+  out = await call(
+    await vmOf(`export default async (u) => {
+  const p = new Proxy({}, { get() { throw new Error("trap"); }, ownKeys() { for (;;) {} } });
+  await u.send("a", p);
+};`),
+  );
+  assert(!out.ok && out.reason === "time" || out.ok && out.error, JSON.stringify(out));
+  out = await call(
+    await vmOf(`export default async (u) => {
+  await u.send({ toString() { return "from toString"; } });
+  await u.send("b", { get type() { throw new Error("getter"); } });
+};`),
+  );
+  assert(out.ok && out.error, JSON.stringify(out));
+  assertEquals(out.sent, ["from toString"]);
+  assertMatch(out.error!.message, /Error: getter/);
+  // u always acts for the call that runs now: one kept from an earlier call is this call's.
+  const vm = await vmOf(`let saved = null;
+export default async (u) => { if (saved) await saved.send((saved === u) + " " + saved.cmd.args); saved = u; };`);
+  await call(vm);
+  assertEquals((await call(vm)).sent, ["true hi"]);
+  // Random bytes for dice.
+  out = await call(
+    await vmOf(`export default async (u) => {
+  const b = new Uint32Array(4); crypto.getRandomValues(b);
+  await u.send(String(b.some((x) => x !== 0)) + " " + crypto.randomUUID().length);
+};`),
+  );
+  assertEquals(out.sent, ["true 36"]);
+});
