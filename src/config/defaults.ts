@@ -63,12 +63,18 @@ export interface GameConfig {
 export interface ScriptsConfig {
   /** Folder of `<command>.ts` / `.js` files, relative to the game directory. */
   dir: string;
-  /** Time limit of one script call (and of loading a script), in ms. */
+  /** CPU time of one script call (and of loading a script), in ms; at most 250. */
   timeoutMs: number;
-  /** V8 heap limit of a script process, in MB. */
+  /** Wall-clock time of one call, its awaits included, in ms; at most 60000. */
+  wallMs: number;
+  /** Memory cap of each script's sandbox, in MB (at least 16). */
   memoryMb: number;
-  /** Script processes kept warm. */
-  workers: number;
+  /** Script CPU time one player may use per `budgetWindowMs`, in ms. */
+  actorBudgetMs: number;
+  /** Script CPU time all players together may use per `budgetWindowMs`, in ms. */
+  gameBudgetMs: number;
+  /** The window of the two budgets, in ms. */
+  budgetWindowMs: number;
 }
 
 /** The game on the web. */
@@ -183,7 +189,15 @@ export function defaultConfig(): EngineConfig {
       maxFiles: 5,
     },
     theme: { primary: "#7c3aed", background: "#0f0f14", surface: "#1a1a24", text: "#e5e5ef" },
-    scripts: { dir: "system/scripts", timeoutMs: 2000, memoryMb: 64, workers: 2 },
+    scripts: {
+      dir: "system/scripts",
+      timeoutMs: 50,
+      wallMs: 10_000,
+      memoryMb: 32,
+      actorBudgetMs: 200,
+      gameBudgetMs: 2_000,
+      budgetWindowMs: 10_000,
+    },
     web: { publicUrl: "" },
     softcode: {
       attributeQuotaBytes: 2_000_000,
@@ -223,8 +237,11 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "logging.maxSize",
   "logging.maxFiles",
   "scripts.timeoutMs",
+  "scripts.wallMs",
   "scripts.memoryMb",
-  "scripts.workers",
+  "scripts.actorBudgetMs",
+  "scripts.gameBudgetMs",
+  "scripts.budgetWindowMs",
   "softcode.attributeQuotaBytes",
   "softcode.functionInvocations",
   "softcode.recursionDepth",
@@ -234,6 +251,21 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "softcode.actorWindowMs",
   "softcode.parseDepth",
 ];
+
+/**
+ * Keys with a hard maximum: a larger value is lowered to it, with a warning (script calls run
+ * on the engine's event loop, so their time limits stay short: docs/scripts.md).
+ */
+export const MAX_VALUES: Readonly<Record<string, number>> = {
+  "scripts.timeoutMs": 250,
+  "scripts.wallMs": 60_000,
+};
+
+/** Keys no longer read: a value set for one is reported with why, and ignored. */
+export const RETIRED_KEYS: Readonly<Record<string, string>> = {
+  "scripts.workers":
+    "scripts run in the engine's process now, one sandbox per script (docs/scripts.md)",
+};
 
 /** Keys whose value must be one of a few words. */
 export const ENUM_KEYS: Readonly<Record<string, readonly string[]>> = {

@@ -8,8 +8,10 @@ import {
   defaultConfig,
   type EngineConfig,
   ENUM_KEYS,
+  MAX_VALUES,
   NON_NEGATIVE_KEYS,
   PORT_KEYS,
+  RETIRED_KEYS,
 } from "./defaults.ts";
 
 type Tree = Record<string, unknown>;
@@ -311,7 +313,33 @@ export class Config {
         );
         continue;
       }
+      const max = MAX_VALUES[path];
+      if (max !== undefined && (hit[1] as number) > max) {
+        this.#warn(
+          `config: ${hit[0]} for '${path}' is ${
+            hit[1]
+          }; the most it may be is ${max}, so ${max} is used. ${this.#fixFor(hit[0], path)}`,
+        );
+        setPath(merged, path, max);
+        continue;
+      }
       setPath(merged, path, hit[1]);
+    }
+    for (const [path, why] of Object.entries(RETIRED_KEYS)) {
+      const layer = env[envName(path)] !== undefined
+        ? "environment"
+        : getPath(this.#programmatic, path) !== undefined
+        ? "programmatic value"
+        : getPath(this.#file, path) !== undefined
+        ? "config file"
+        : null;
+      if (layer) {
+        this.#warn(
+          `config: '${path}' is no longer used (${why}); it is ignored. ${
+            this.#fixFor(layer, path)
+          }`,
+        );
+      }
     }
     const plugins: Tree = {};
     const lower = [this.#file.plugins, this.#programmatic.plugins].filter(isPlainObject);

@@ -220,3 +220,32 @@ Deno.test("config: any plugin key from the environment, typed as the lower layer
     },
   );
 });
+
+Deno.test("config: script time limits have a hard maximum; scripts.workers is retired by name", async () => {
+  await withFile(
+    JSON.stringify({ scripts: { timeoutMs: 1000, workers: 4, memoryMb: 48 } }),
+    async (file) => {
+      const warnings: string[] = [];
+      const c = await new Config({
+        file,
+        env: { URSAMU_SCRIPTS_WALLMS: "90000" },
+        warn: (m) => warnings.push(m),
+      }).load();
+      assert.equal(c.value.scripts.timeoutMs, 250);
+      assert.equal(c.value.scripts.wallMs, 60_000);
+      assert.equal(c.value.scripts.memoryMb, 48);
+      assert.equal("workers" in c.value.scripts, false);
+      assert.equal(warnings.length, 3, warnings.join("\n"));
+      assert.match(warnings.join("\n"), /'scripts\.timeoutMs' is 1000; the most it may be is 250/);
+      assert.match(warnings.join("\n"), /URSAMU_SCRIPTS_WALLMS/);
+      assert.match(
+        warnings.join("\n"),
+        /'scripts\.workers' is no longer used \(scripts run in the engine's process/,
+      );
+    },
+  );
+  const quiet: string[] = [];
+  const d = await new Config({ env: {}, warn: (m) => quiet.push(m) }).load();
+  assert.deepEqual(quiet, []);
+  assert.equal(d.value.scripts.timeoutMs, 50);
+});

@@ -1,12 +1,15 @@
 /**
- * The engine side of the script SDK: each operation a script process asks for, carried out for
+ * The engine side of the script SDK: each operation a script's sandbox asks for, carried out for
  * the acting player under the rules of the built-in commands (the same target lookup, the same
  * `canSee` / `canControl` checks, the same limits as `@describe` and `PATCH /dbobj`). Nothing a
- * process sends is trusted: every argument is type- and size-checked here.
+ * sandbox sends is trusted: every argument is type- and size-checked here. An operation answers
+ * at once when the engine holds what it needs in memory (the actor, its room, the world and its
+ * attributes while the engine is the database's only writer), and with a promise only where a
+ * read has to wait; the sandbox goes on without leaving the event loop's turn in the first case.
  */
 import type { CommandSdk } from "../commands/types.ts";
 import type { DbObject } from "../world/types.ts";
-import { canControl, canSee } from "../world/access.ts";
+import { canControl, canSeeSoon } from "../world/access.ts";
 import { shownLocation, visibleContents } from "../world/visibility.ts";
 import { findPlayer, NOT_HERE } from "../commands/target.ts";
 import { CommandError } from "../commands/errors.ts";
@@ -16,6 +19,7 @@ import { canSeeOnline, visibleOnline } from "../hub/online.ts";
 import { displayName } from "../world/players.ts";
 import { MAX_DESCRIPTION } from "../world/patch.ts";
 import { canSeeAttr } from "../world/attributes/access.ts";
+import { throwRefusal } from "../world/attributes/store.ts";
 import { attrFlagNamed } from "../world/attributes/flags.ts";
 import { attrPattern, BAD_NAME, canonicalAttrName } from "../world/attributes/names.ts";
 import { EngineError } from "../errors.ts";
@@ -89,19 +93,32 @@ function dataOf(v: unknown): { type: string; [k: string]: unknown } | undefined 
   return { ...(v as Record<string, unknown>), type: typeof type === "string" ? type : "script" };
 }
 
+/** `f` of a value now, or of a promised value when it comes. */
+function then<T, R>(v: T | Promise<T>, f: (v: T) => R | Promise<R>): R | Promise<R> {
+  return v instanceof Promise ? v.then(f) : f(v);
+}
+
 /** The operations of one call by the actor of `u`; returns the handler the sandbox calls. */
-export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promise<unknown> {
+export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => unknown {
   const { me, here } = u;
-  const visible = async (ref: unknown): Promise<DbObject> => {
-    const obj = await u.target(str(ref, "A target", 200));
-    if (!(await canSee(u.objects, me, obj))) throw new CommandError(NOT_HERE);
-    return obj;
+  const attributes = u.attributes;
+  const checked = (obj: DbObject): DbObject | Promise<DbObject> =>
+    then(canSeeSoon(u.objects, me, obj), (ok) => {
+      if (!ok) throw new CommandError(NOT_HERE);
+      return obj;
+    });
+  // `me` and `here` (the common case) are known now; other references are looked up.
+  const visible = (ref: unknown): DbObject | Promise<DbObject> => {
+    const r = str(ref, "A target", 200).trim().toLowerCase();
+    if (r === "me") return checked(me);
+    if (r === "here" && here) return checked(here);
+    return u.target(String(ref)).then(checked);
   };
-  const controlled = async (ref: unknown): Promise<DbObject> => {
-    const obj = await visible(ref);
-    if (!canControl(me, obj)) throw new CommandError("Permission denied.");
-    return obj;
-  };
+  const controlled = (ref: unknown): DbObject | Promise<DbObject> =>
+    then(visible(ref), (obj) => {
+      if (!canControl(me, obj)) throw new CommandError("Permission denied.");
+      return obj;
+    });
   let sent = 0;
   const budget = (text: string) => {
     sent += text.length;
@@ -121,6 +138,12 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
     return { onFor: seconds(now - since), idle: seconds(now - (last || now)) };
   };
   const ops: Record<string, (a: unknown[]) => unknown> = {
+    me() {
+      return viewOf(me, me);
+    },
+    here() {
+      return here ? viewOf(here, me) : null;
+    },
     send([msg, data]) {
       const text = budget(str(msg, "The message", MAX_MESSAGE));
       const d = dataOf(data);
@@ -134,8 +157,8 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
         : [];
       u.deliver.toRoom(here.id, { msg: text }, ex);
     },
-    async target([ref]) {
-      return viewOf(await visible(ref), me);
+    target([ref]) {
+      return then(visible(ref), (o) => viewOf(o, me));
     },
     async player([ref]) {
       const p = await findPlayer(u, me, str(ref, "A player", 200));
@@ -166,52 +189,73 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => Promi
         throw e;
       }
     },
-    async describe([ref, text]) {
-      const obj = await controlled(ref);
-      const desc = str(text, "A description", MAX_DESCRIPTION);
-      await u.objects.update(obj.id, (o) => {
-        if (desc) o.data.description = desc;
-        else delete o.data.description;
+    describe([ref, text]) {
+      return then(controlled(ref), async (obj) => {
+        const desc = str(text, "A description", MAX_DESCRIPTION);
+        await u.objects.update(obj.id, (o) => {
+          if (desc) o.data.description = desc;
+          else delete o.data.description;
+        });
       });
     },
-    async "attr.get"([ref, name]) {
-      const obj = await visible(ref);
-      const a = await u.attributes.get(obj.id, attrName(name));
-      return a && canSeeAttr(me, obj, a) ? a.value : null;
+    "attr.get"([ref, name]) {
+      const attr = attrName(name);
+      return then(
+        visible(ref),
+        (obj) =>
+          then(
+            attributes.live ? attributes.peek(obj.id, attr) : attributes.get(obj.id, attr),
+            (a) => a && canSeeAttr(me, obj, a) ? a.value : null,
+          ),
+      );
     },
-    async "attr.set"([ref, name, value]) {
-      const obj = await visible(ref);
+    "attr.set"([ref, name, value]) {
+      const attr = attrName(name);
       // An attribute holds text: other JSON is kept as its JSON text; null clears.
       const text = value === null || value === undefined
         ? ""
         : typeof value === "string"
         ? value
         : JSON.stringify(value);
-      await u.attributes.set(me, obj.id, attrName(name), text);
+      return then(visible(ref), (obj) => {
+        if (!attributes.live) return attributes.set(me, obj.id, attr, text).then(() => {});
+        // In memory now (stored behind, in order), so the script reads its write back at once.
+        const refused = attributes.setNow(me, obj.id, attr, text);
+        if (refused) throwRefusal(refused);
+      });
     },
-    async "attr.flag"([ref, name, flag, on]) {
-      const obj = await visible(ref);
+    "attr.flag"([ref, name, flag, on]) {
+      const attr = attrName(name);
       const f = typeof flag === "string" ? attrFlagNamed(flag) : null;
       if (!f) throw new CommandError(`There is no attribute flag '${String(flag).slice(0, 40)}'.`);
-      await u.attributes.setFlag(me, obj.id, attrName(name), f, on !== false);
+      return then(visible(ref), (obj) => {
+        if (!attributes.live) {
+          return attributes.setFlag(me, obj.id, attr, f, on !== false).then(() => {});
+        }
+        const refused = attributes.setFlagNow(me, obj.id, attr, f, on !== false);
+        if (refused) throwRefusal(refused);
+      });
     },
-    async "attr.list"([ref, pattern]) {
-      const obj = await visible(ref);
+    "attr.list"([ref, pattern]) {
       const p = typeof pattern === "string" ? pattern : "*";
       if (!attrPattern(p)) throw new CommandError("That pattern is too long.");
-      const shown = await u.attributes.visible(me, obj, p);
-      return shown.slice(0, MAX_LISTED).map((a) => ({
-        name: a.name,
-        value: a.value,
-        owner: a.owner,
-        flags: [...a.flags],
-      }));
+      return then(
+        visible(ref),
+        (obj) =>
+          then(attributes.visible(me, obj, p), (shown) =>
+            shown.slice(0, MAX_LISTED).map((a) => ({
+              name: a.name,
+              value: a.value,
+              owner: a.owner,
+              flags: [...a.flags],
+            }))),
+      );
     },
   };
-  return async (op, args) => {
+  return (op, args) => {
     const fn = Object.hasOwn(ops, op) ? ops[op] : undefined;
     if (!fn) throw new CommandError(`There is no SDK operation '${op.slice(0, 40)}'.`);
-    return await fn(args);
+    return fn(args);
   };
 }
 

@@ -1,10 +1,12 @@
 /**
  * System scripts: `<scripts dir>/<command>.ts` (or `.js`), each default-exporting `(u) => ...`.
- * The manager finds them (a watcher plus a periodic look at the folder), evaluates each new
- * version in the sandbox pool to learn its help, aliases, lock and switches, registers it in
- * the command registry's script layer, and runs it there. Before every run it stats the file:
- * a changed file is loaded afresh, and a version that fails to load is reported to staff while
- * the previous good one keeps running.
+ * The manager finds them (a watcher plus a periodic look at the folder), transpiles each new
+ * version (sucrase, once per source hash) and evaluates it in a sandbox of its own (a QuickJS
+ * WebAssembly instance in the engine's process: src/scripts/sandbox.ts) to learn its help, aliases,
+ * lock and switches, registers it in the command registry's script layer, and runs it there.
+ * Before every run it stats the file: a changed file is loaded afresh, and a version that fails
+ * to load is reported to staff while the previous good one keeps running. Each call is held to
+ * the sandbox's limits and to the actor's and the game's budget of script time.
  */
 import { basename, extname, relative, resolve } from "node:path";
 import type { Delivery, Presence } from "../hub/types.ts";
@@ -24,10 +26,13 @@ import { badSwitch, DENIED } from "../commands/dispatch.ts";
 import { subjectOf } from "../commands/sdk.ts";
 import { checkLock } from "../world/locks.ts";
 import { isStaff } from "../world/flags.ts";
-import { type Outcome, ScriptPool, type ScriptSource } from "./pool.ts";
-import { opError, scriptOps, viewOf } from "./bridge.ts";
+import { opError, scriptOps } from "./bridge.ts";
 import { importProblem } from "./imports.ts";
 import { typeCheck } from "./check.ts";
+import { QuickJs } from "./quickjs.ts";
+import { Transpiler } from "./transpile.ts";
+import { LoadError, type Outcome, ScriptVm, type VmLimits, warmUp } from "./sandbox.ts";
+import { ScriptBudget } from "./budget.ts";
 import type { EngineScripts, ScriptCheck, ScriptStatus } from "./types.ts";
 import type { ScriptsConfig } from "../config/defaults.ts";
 
@@ -43,11 +48,19 @@ const REPORT_EVERY_MS = 30_000;
 const MAX_SCRIPTS = 500;
 const NAME_RE = /^[@+&]?[a-z0-9_][a-z0-9_.?!'-]*$/;
 
-interface Version extends ScriptSource {
+/** Calls of one script that may wait while another of its calls runs. */
+const MAX_QUEUE = 50;
+
+interface Version {
   hash: string;
+  /** Its JavaScript (transpiled once) and file name. */
+  js: string;
+  label: string;
   spec: CommandSpec;
   lock: string;
   loadedAt: number;
+  /** Its sandbox; a stopped one is replaced on the next run (the version evaluated afresh). */
+  vm: ScriptVm;
 }
 
 interface Script {
@@ -70,7 +83,10 @@ export class ScriptManager implements EngineScripts {
   readonly dir: string;
   readonly #host: ScriptHost;
   readonly #registry: CommandRegistry;
-  readonly #pool: ScriptPool;
+  readonly #limits: VmLimits;
+  readonly #budget: ScriptBudget;
+  readonly #transpiler = new Transpiler();
+  #quickjs: Promise<QuickJs> | null = null;
   readonly #scripts = new Map<string, Script>();
   readonly #reported = new Map<string, number>();
   #watcher: Deno.FsWatcher | null = null;
@@ -82,26 +98,36 @@ export class ScriptManager implements EngineScripts {
     this.#host = host;
     this.#registry = registry;
     this.dir = resolve(host.root, cfg.dir);
-    this.#pool = new ScriptPool(
-      {
-        size: Math.max(1, cfg.workers),
-        timeoutMs: Math.max(10, cfg.timeoutMs),
-        heapMb: Math.max(8, cfg.memoryMb),
-        // The heap limit covers JavaScript objects; this covers array buffers and the runtime.
-        rssMb: 160 + 2 * Math.max(8, cfg.memoryMb),
-      },
-      opError,
-    );
+    this.#limits = {
+      timeoutMs: Math.max(1, cfg.timeoutMs),
+      wallMs: Math.max(cfg.timeoutMs, cfg.wallMs),
+      memoryMb: cfg.memoryMb,
+      maxQueue: MAX_QUEUE,
+    };
+    this.#budget = new ScriptBudget({
+      actorMs: Math.max(1, cfg.actorBudgetMs),
+      gameMs: Math.max(1, cfg.gameBudgetMs),
+      windowMs: Math.max(1000, cfg.budgetWindowMs),
+    });
+  }
+
+  /** The compiled QuickJS (compiled and warmed up once, on first need). */
+  #engine(): Promise<QuickJs> {
+    this.#quickjs ??= QuickJs.load().then(async (qjs) => {
+      await warmUp(qjs);
+      return qjs;
+    });
+    return this.#quickjs;
   }
 
   /**
-   * Starts the script processes now if the folder holds any script, so their start overlaps the
-   * rest of the engine's (core commands and plugins load meanwhile).
+   * Compiles QuickJS now if the folder holds any script, so that overlaps the rest of the
+   * engine's start (core commands and plugins load meanwhile).
    */
   async warm(): Promise<void> {
     try {
       for await (const entry of Deno.readDir(this.dir)) {
-        if (scriptFile(entry)) return this.#pool.warm();
+        if (scriptFile(entry)) return void await this.#engine();
       }
     } catch {
       // No folder: nothing to warm; start() finds out the same.
@@ -114,7 +140,6 @@ export class ScriptManager implements EngineScripts {
    */
   async start(): Promise<void> {
     await this.#scan();
-    if (this.#scripts.size) this.#pool.warm();
     this.#timer = setInterval(() => void this.#scan(), RESCAN_MS);
     void this.#watch();
     const loads = [...this.#scripts.values()].map((s) => s.refreshing).filter(Boolean);
@@ -126,7 +151,7 @@ export class ScriptManager implements EngineScripts {
     clearTimeout(bound);
   }
 
-  /** Stops watching and stops the script processes. */
+  /** Stops watching and throws the sandboxes away. */
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#timer);
@@ -137,11 +162,17 @@ export class ScriptManager implements EngineScripts {
     }
     await this.#scanning;
     await Promise.all([...this.#scripts.values()].map((s) => s.refreshing));
-    await this.#pool.close();
+    for (const s of this.#scripts.values()) s.good?.vm.kill();
   }
 
-  get workers(): number {
-    return this.#pool.running;
+  get sandboxes(): { count: number; bytes: number } {
+    let count = 0, bytes = 0;
+    for (const s of this.#scripts.values()) {
+      if (!s.good || s.good.vm.dead) continue;
+      count++;
+      bytes += s.good.vm.memoryBytes;
+    }
+    return { count, bytes };
   }
 
   async list(): Promise<ScriptStatus[]> {
@@ -207,62 +238,87 @@ export class ScriptManager implements EngineScripts {
       u.cmd.switches,
     );
     if (refused) throw new CommandError(refused);
+    const over = this.#budget.admit(u.me.id);
+    if (over) {
+      const secs = Math.max(1, Math.ceil(over.waitMs / 1000));
+      throw new CommandError(
+        over.who === "actor"
+          ? `You have used your share of script time; try again in ${secs} second${
+            secs === 1 ? "" : "s"
+          }.`
+          : "The game's scripts are busy; try again in a moment.",
+      );
+    }
     s.runs++;
-    const ctx = {
-      me: viewOf(u.me, u.me),
-      here: u.here ? viewOf(u.here, u.me) : null,
-      cmd: { ...u.cmd },
-      args: u.args,
-    };
-    const out = await this.#pool.run(v, ctx, scriptOps(u));
+    const cmd = { ...u.cmd };
+    const ops = scriptOps(u);
+    let out = await (v.vm.dead ? await this.#revive(s, v) : v.vm).run(cmd, ops, opError);
+    // Stopped while this call waited in its queue: once more, in a fresh sandbox.
+    if (!out.ok && out.reason === "closed" && !this.#closed) {
+      out = await (await this.#revive(s, v)).run(cmd, ops, opError);
+    }
+    this.#budget.charge(u.me.id, out.cpuMs);
     this.#afterRun(s, out, u);
+  }
+
+  /** The version's sandbox made again (after a stop): a fresh instance, the same JavaScript. */
+  async #revive(s: Script, v: Version): Promise<ScriptVm> {
+    if (!v.vm.dead) return v.vm;
+    const vm = await ScriptVm.create(await this.#engine(), this.#limits);
+    try {
+      vm.load(v.js, v.label);
+    } catch (e) {
+      vm.kill();
+      throw new CommandError(`${s.name} could not be restarted: ${(e as Error).message}`);
+    }
+    if (v.vm.dead) v.vm = vm;
+    else vm.kill(); // Another run revived it first.
+    return v.vm;
   }
 
   #afterRun(s: Script, out: Outcome, u: CommandSdk): void {
     const who = `${u.me.name}(#${u.me.id})`;
     if (!out.ok) {
-      s.failures++;
       if (out.reason === "busy") {
-        throw new CommandError("Every script worker is busy; try again in a moment.");
+        throw new CommandError(`${s.name} is busy (${out.message}); try again in a moment.`);
       }
+      s.failures++;
       this.#fail(s, `stopped for ${who}: ${out.message}`);
       const why: Record<string, string> = {
         time: "it ran too long",
         memory: "it used too much memory",
-        message: "it sent too large a message",
         calls: "it made too many SDK calls",
-        crash: "its process ended",
+        crash: "its sandbox failed",
         closed: "the engine is stopping",
       };
       throw new CommandError(`${s.name} was stopped (${why[out.reason]}); staff have been told.`);
     }
-    const f = out.frame;
-    if (f.error && typeof f.error === "object") {
-      const message = String(f.error.message ?? "failed").slice(0, 500);
-      if (f.error.user === true) throw new CommandError(message);
+    if (out.error) {
+      if (out.error.user) throw new CommandError(out.error.message);
       s.failures++;
-      this.#fail(s, `failed for ${who}: ${message}`);
+      this.#fail(s, `failed for ${who}: ${out.error.message}`);
       throw new CommandError(`${s.name} failed (a script error); staff have been told.`);
     }
-    if (typeof f.garbage === "string") {
+    if (out.garbage) {
       this.#report(
         s,
-        `returned ${
-          f.garbage.slice(0, 20)
-        } for ${who}; a script returns nothing (it sends with u.send). Ignored.`,
+        `returned ${out.garbage} for ${who}; a script returns nothing (it sends with u.send). Ignored.`,
       );
     }
   }
 
-  #status(s: Script): ScriptStatus {
+  /** The owner (`core` or a plugin's name) of the command named `name` below the scripts. */
+  #replaced(name: string): string | null {
     const other = this.#registry.match(
-      { raw: s.name, name: s.name, switches: [], args: "", lhs: "", rhs: null },
+      { raw: name, name, switches: [], args: "", lhs: "", rhs: null },
       undefined,
       (e) => e.owner !== SCRIPT_OWNER,
     );
-    const replaced = other && "command" in other && other.command.name === s.name
-      ? other.command.owner
-      : null;
+    return other && "command" in other && other.command.name === name ? other.command.owner : null;
+  }
+
+  #status(s: Script): ScriptStatus {
+    const replaced = this.#replaced(s.name);
     return {
       name: s.name,
       file: relative(this.#host.root, s.file).startsWith("..")
@@ -397,42 +453,61 @@ export class ScriptManager implements EngineScripts {
     }
   }
 
-  /** Evaluates a version in the sandbox and, when it is good, makes it the running one. */
+  /** Evaluates a version in a sandbox of its own and, when it is good, makes it the running one. */
   async #load(s: Script, src: string, hash: string): Promise<void> {
-    const source: ScriptSource = {
-      key: `${s.name}@${hash}`,
-      label: basename(s.file),
-      src,
-      js: s.file.endsWith(".js"),
-    };
-    const out = await this.#pool.load(source);
-    if (!out.ok) throw new Error(`loading was stopped: ${out.message}`);
-    const f = out.frame;
-    if (!f.ok) throw new Error(String(f.error ?? "it failed to load").slice(0, 500));
-    const meta = f.meta && typeof f.meta === "object" ? f.meta : {};
-    const spec: CommandSpec = {
-      name: s.name,
-      aliases: meta.aliases,
-      lock: meta.lock,
-      switches: meta.switches,
-      guests: meta.guests,
-      category: meta.category ?? "Scripts",
-      help: meta.help,
-      exec: (u) => this.run(s.name, u),
-    };
-    if (spec.lock !== undefined && typeof spec.lock !== "string") {
-      throw new TypeError("`lock` must be a string");
+    const label = basename(s.file);
+    const js = this.#transpiler.javascript(hash, src, label, s.file.endsWith(".js"));
+    const vm = await ScriptVm.create(await this.#engine(), this.#limits);
+    let meta: Record<string, unknown>;
+    try {
+      meta = vm.load(js, label);
+    } catch (e) {
+      vm.kill();
+      throw e instanceof LoadError ? e : new Error(`the sandbox failed: ${(e as Error).message}`);
     }
-    if (spec.category !== undefined && typeof spec.category !== "string") {
-      throw new TypeError("`category` must be a string");
+    try {
+      const spec: CommandSpec = {
+        name: s.name,
+        aliases: meta.aliases as string[] | undefined,
+        lock: meta.lock as string | undefined,
+        switches: meta.switches as string[] | undefined,
+        guests: meta.guests as true | string[] | undefined,
+        category: (meta.category as string | undefined) ?? "Scripts",
+        help: meta.help as string | undefined,
+        exec: (u) => this.run(s.name, u),
+      };
+      if (spec.lock !== undefined && typeof spec.lock !== "string") {
+        throw new TypeError("`lock` must be a string");
+      }
+      if (spec.category !== undefined && typeof spec.category !== "string") {
+        throw new TypeError("`category` must be a string");
+      }
+      // The registry's own checks (names, aliases, lock syntax, switches, help), before any change.
+      new CommandRegistry().add(spec, SCRIPT_OWNER);
+      if (this.#scripts.get(s.name) !== s || this.#closed) return vm.kill(); // Removed meanwhile.
+      const first = s.good === null;
+      s.good?.vm.kill();
+      s.good = { hash, js, label, spec, lock: spec.lock || "connected", loadedAt: Date.now(), vm };
+      s.badHash = null;
+      s.lastError = null;
+      this.#register();
+      if (first) this.#tellShadow(s);
+    } catch (e) {
+      vm.kill();
+      throw e;
     }
-    // The registry's own checks (names, aliases, lock syntax, switches, help), before any change.
-    new CommandRegistry().add(spec, SCRIPT_OWNER);
-    if (this.#scripts.get(s.name) !== s) return; // Removed meanwhile.
-    s.good = { ...source, hash, spec, lock: spec.lock || "connected", loadedAt: Date.now() };
-    s.badHash = null;
-    s.lastError = null;
-    this.#register();
+  }
+
+  /** Tells staff when a script's first good version takes the name of a core or plugin command. */
+  #tellShadow(s: Script): void {
+    const replaced = this.#replaced(s.name);
+    if (!replaced) return;
+    const escape = replaced === "core" ? "@core/" : "@plugin/";
+    this.#report(
+      s,
+      `now replaces ${replaced === "core" ? "core" : `plugin ${replaced}`}'s ${s.name} ` +
+        `(staff reach that one with ${escape}${s.name}).`,
+    );
   }
 
   #loadFailed(s: Script, hash: string | null, message: string, actor?: CommandSdk): void {

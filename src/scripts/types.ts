@@ -36,8 +36,8 @@ export interface EngineScripts {
   list(): Promise<ScriptStatus[]>;
   /** One script's status and current source, or null when there is no such script. */
   show(name: string): Promise<{ status: ScriptStatus; source: string } | null>;
-  /** Loads the file in the sandbox and type-checks it; null when there is no such script. */
+  /** Loads the file in a sandbox and type-checks it; null when there is no such script. */
   check(name: string): Promise<ScriptCheck | null>;
-  /** Script processes running now. */
-  readonly workers: number;
+  /** Sandboxes alive now (one per loaded script) and the WebAssembly memory they hold. */
+  readonly sandboxes: { count: number; bytes: number };
 }

@@ -18,9 +18,22 @@ export async function canSee(
   viewer: DbObject,
   obj: DbObject,
 ): Promise<boolean> {
+  return await canSeeSoon(objects, viewer, obj);
+}
+
+/**
+ * `canSee`, answered at once when no container has to be read (the object is the viewer's,
+ * in the viewer's room, or a room), else a promise: for callers that must not wait needlessly
+ * (a script's sandbox goes on in the same turn of the event loop).
+ */
+export function canSeeSoon(
+  objects: Pick<ObjectStore, "get">,
+  viewer: DbObject,
+  obj: DbObject,
+): boolean | Promise<boolean> {
   const near = !obj.location || obj.location === viewer.location || obj.location === viewer.id;
-  const container = near ? null : await objects.get(obj.location);
-  return canSeeWithin(viewer, obj, container);
+  if (near) return canSeeWithin(viewer, obj, null);
+  return objects.get(obj.location).then((container) => canSeeWithin(viewer, obj, container));
 }
 
 /** Objects the viewer may see, filtered by flags, paged; uses indexes, never a whole-store scan for players. */

@@ -38,8 +38,8 @@ export const commands: CommandSpec[] = [
 @plugin/<command line>
 
 System scripts are commands written as files in the game's system/scripts folder (one
-<command>.ts or .js each). They run sandboxed and are used from their next run after a
-change, without @reload. A script named like a core or plugin command replaces it; staff
+<command>.ts or .js each). Each runs in a sandbox of its own and is used from its next run
+after a change, without @reload. A script named like a core or plugin command replaces it; staff
 reach the replaced command with @core/<command> or @plugin/<command> (for example
 @core/who). See docs/scripts.md.
 
@@ -51,7 +51,12 @@ type-checks it against the SDK (system/scripts/sdk.d.ts).`,
       const lines = [`%chSystem scripts%cn in ${u.engine.scripts.dir}:`];
       if (!list.length) lines.push("  (none)");
       for (const s of list) lines.push(`  ${statusLine(s)}`);
-      lines.push(`${list.length} script(s); ${u.engine.scripts.workers} worker process(es).`);
+      const boxes = u.engine.scripts.sandboxes;
+      lines.push(
+        `${list.length} script(s); ${boxes.count} sandbox(es) holding ${
+          (boxes.bytes / 1048576).toFixed(0)
+        } MB of WebAssembly memory.`,
+      );
       u.send(lines.join("\n"), { type: "scripts", scripts: list });
     },
   },
