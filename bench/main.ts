@@ -9,7 +9,8 @@
  * 0 skips it), --reboots N (default 3), --scenes N (scenes stored for the list latency of
  * bench/scenes.ts, default 100000; 0 skips it), --scene-poses N (poses of the exported scene,
  * default 10000), --script-samples N (round trips per pair in the system-script comparison of
- * bench/scripts.ts, default 500; 0 skips it), --script-cpus LIST (run that comparison's servers
+ * bench/scripts.ts, default 500; 0 skips it), --script-rounds N (alternating WebSocket and telnet
+ * rounds of it, medians reported, default 3), --script-cpus LIST (run that comparison's servers
  * pinned to these CPUs, as `taskset -c LIST`), --bloat-poses N (4,000-character poses of the
  * bloated scene of bench/bloat.ts, default 12000; 0 skips it), --bloat-readers LIST (concurrent
  * readers of its phases, default 6,20), --only engine|reboot|scenes|bloat|scripts|telnet|world (run one
@@ -55,6 +56,7 @@ const { values: opt } = parseArgs({
     "bloat-readers": { type: "string", default: "6,20" },
     only: { type: "string" },
     "script-samples": { type: "string", default: "500" },
+    "script-rounds": { type: "string", default: "3" },
     "scripts-only": { type: "boolean", default: false },
     "telnet-players": { type: "string", default: "1000" },
     "telnet-samples": { type: "string" },
@@ -487,7 +489,10 @@ async function main(): Promise<void> {
     : { timestamp: new Date().toISOString(), loadavg: Deno.loadavg() };
   if (SCRIPT_SAMPLES > 0 && (!ONLY || ONLY === "scripts")) {
     log("system scripts against the same built-in commands (bench/scripts.ts)");
-    const scripts = await runScriptBench(SCRIPT_SAMPLES, log, { cpus: opt["script-cpus"] });
+    const scripts = await runScriptBench(SCRIPT_SAMPLES, log, {
+      cpus: opt["script-cpus"],
+      rounds: Math.max(1, Number(opt["script-rounds"])),
+    });
     console.log("\n" + table(scriptRows(scripts)) + "\n");
     result.scripts = scripts;
   }

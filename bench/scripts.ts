@@ -3,16 +3,25 @@
  * scripts folder holds `+echo` (what `think` does, as a script) and the shipped `+who`
  * example, reached over WebSocket (the engine alone) and over telnet (supervisor, sidecar and
  * engine). Paced round trips of each script and its built-in twin are randomly interleaved,
- * so both see the same pacing, clients and load. Target: a script's p50 within 1.5x of the
- * built-in's.
+ * so both see the same pacing, clients and load; `rounds` runs of both kinds alternate, and the
+ * medians of their ratios are the result. Target: a script's p50 within 1.2x of the built-in's.
+ * It also measures the engine's resident memory before and after 200 scripts are loaded and
+ * each is called once (target: at most 100 MB more).
  */
 import { join } from "node:path";
 import { ROOT, startServer, waitHealthy } from "../tests/harness.ts";
 import { seedPlayers } from "./seed.ts";
 import { type BenchClient, openMany } from "./client.ts";
 import { loginMany } from "./telnet_client.ts";
-import { round, sleep, summarize, type Summary } from "./stats.ts";
-import { ScriptPool } from "../src/scripts/pool.ts";
+import { round, rssKiB, sleep, summarize, type Summary } from "./stats.ts";
+import { QuickJs } from "../src/scripts/quickjs.ts";
+import { ScriptVm } from "../src/scripts/sandbox.ts";
+import { Transpiler } from "../src/scripts/transpile.ts";
+
+/** The target: a script's p50 at most this many times its built-in twin's. */
+export const TARGET = 1.2;
+/** Scripts loaded for the memory measurement. */
+const MEMORY_SCRIPTS = 200;
 
 /** Connections taking turns, so none sends more than 10 commands a second. */
 const PROBES = 40;
@@ -39,12 +48,30 @@ export interface ClientPairs {
 
 /** What the script benchmark measured. */
 export interface ScriptBenchResult {
-  /** WebSocket clients straight to the engine's hub. */
-  ws: ClientPairs;
-  /** Telnet clients through the supervisor's telnet sidecar (null when skipped). */
-  telnet: ClientPairs | null;
+  /** WebSocket clients straight to the engine's hub, one entry per round. */
+  ws: ClientPairs[];
+  /** Telnet clients through the supervisor's telnet sidecar, one per round (empty: skipped). */
+  telnet: ClientPairs[];
+  /** Medians over the rounds of each pair's ratio. */
+  medians: { ws: { think: number; who: number }; telnet: { think: number; who: number } | null };
+  /** A one-send script called in a sandbox directly (no client, no dispatch). */
   callOnly: Summary;
-  within1_5x: { ws: boolean; telnet: boolean | null };
+  /** Engine memory before and after MEMORY_SCRIPTS scripts loaded and called once (null: skipped). */
+  memory: ScriptMemory | null;
+  withinTarget: { ws: boolean; telnet: boolean | null; memory: boolean | null };
+}
+
+/** The engine's resident memory with many scripts loaded. */
+export interface ScriptMemory {
+  scripts: number;
+  /** VmRSS in MiB before the scripts were written, after they loaded, after each ran once. */
+  beforeMb: number;
+  loadedMb: number;
+  calledMb: number;
+  /** (calledMb - beforeMb) per script, in KiB. */
+  perScriptKb: number;
+  /** A bare sandbox (instance, prelude, a small script) measured alone, in KiB. */
+  perInstanceKb: number;
 }
 
 /** A connection that times one command line to the reply holding a needle. */
@@ -56,24 +83,43 @@ interface Probe {
 /**
  * Measures `think` against `+echo` and `who` against `+who`, `samples` round trips each, over
  * WebSocket (engine alone) and over telnet (supervisor, sidecar and engine: what a telnet
- * player sees; `telnet: false` skips it).
+ * player sees; `telnet: false` skips it), `rounds` times alternating, then the memory of many
+ * scripts (`memory: false` skips it).
  */
 export async function runScriptBench(
   samples: number,
   log: (line: string) => void,
-  opts: { telnet?: boolean; cpus?: string } = {},
+  opts: { telnet?: boolean; cpus?: string; rounds?: number; memory?: boolean } = {},
 ): Promise<ScriptBenchResult> {
   if (opts.cpus) log(`scripts: the servers run pinned to CPUs ${opts.cpus} (taskset)`);
-  const ws = await overWebSocket(samples, log, opts.cpus);
-  const telnet = opts.telnet === false ? null : await overTelnet(samples, log, opts.cpus);
-  log(`scripts: the sandbox call alone, ${samples} calls`);
+  const rounds = Math.max(1, opts.rounds ?? 3);
+  const ws: ClientPairs[] = [], telnet: ClientPairs[] = [];
+  for (let r = 1; r <= rounds; r++) {
+    log(`scripts: round ${r} of ${rounds}`);
+    ws.push(await overWebSocket(samples, log, opts.cpus));
+    if (opts.telnet !== false) telnet.push(await overTelnet(samples, log, opts.cpus));
+  }
+  log(`scripts: a sandbox called directly, ${samples} calls`);
   const callOnly = await sandboxCalls(samples);
-  const met = (c: ClientPairs) => c.think.ratio <= 1.5 && c.who.ratio <= 1.5;
+  const memory = opts.memory === false ? null : await scriptMemory(log, opts.cpus);
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const medians = (cs: ClientPairs[]) => ({
+    think: med(cs.map((c) => c.think.ratio)),
+    who: med(cs.map((c) => c.who.ratio)),
+  });
+  const m = { ws: medians(ws), telnet: telnet.length ? medians(telnet) : null };
+  const met = (x: { think: number; who: number }) => x.think <= TARGET && x.who <= TARGET;
   return {
     ws,
     telnet,
+    medians: m,
     callOnly,
-    within1_5x: { ws: met(ws), telnet: telnet ? met(telnet) : null },
+    memory,
+    withinTarget: {
+      ws: met(m.ws),
+      telnet: m.telnet ? met(m.telnet) : null,
+      memory: memory ? memory.calledMb - memory.beforeMb <= 100 : null,
+    },
   };
 }
 
@@ -156,36 +202,127 @@ async function pairs(
   const think = await pair(clients, samples, (i, script) => ({
     line: `${script ? "+echo" : "think"} s${i}x`,
     needle: `s${i}x`,
-  }));
+  }), log);
   log(`scripts: ${kind}: who vs +who with ${PROBES} online, ${samples} round trips each`);
   const who = await pair(clients, samples, (_i, script) => ({
     line: script ? "+who" : "who",
     needle: whoNeedle,
-  }));
+  }), log);
   return { think, who };
 }
 
-/** Paced calls of a one-send script straight through a pool: the process hop by itself. */
+/** Paced calls of a one-send script straight into its sandbox: the sandbox by itself. */
 async function sandboxCalls(n: number): Promise<Summary> {
-  const pool = new ScriptPool(
-    { size: 1, timeoutMs: 2000, heapMb: 64, rssMb: 300 },
-    () => ({ message: "refused", user: true }),
-  );
+  const vm = await ScriptVm.create(await QuickJs.load(), {
+    timeoutMs: 50,
+    wallMs: 1000,
+    memoryMb: 32,
+    maxQueue: 4,
+  });
   try {
-    const src = { key: "echo@1", label: "+echo.ts", js: false, src: ECHO };
-    await pool.load(src);
-    const ctx = { me: { id: "1", name: "Bench" }, here: null, cmd: { args: "x" }, args: [] };
+    vm.load(new Transpiler().javascript("echo", ECHO, "+echo.ts", false), "+echo.ts");
+    const cmd = { raw: "+echo x", name: "+echo", switches: [], args: "x", lhs: "x", rhs: null };
+    const ops = () => undefined;
+    const mapError = () => ({ message: "refused", user: true });
     const times: number[] = [];
     for (let i = 0; i < n + WARM; i++) {
       const t0 = performance.now();
-      await pool.run(src, ctx, () => Promise.resolve(undefined));
+      await vm.run(cmd, ops, mapError);
       if (i >= WARM) times.push(performance.now() - t0);
       await sleep(PACE_MS);
     }
     return summarize(times);
   } finally {
-    await pool.close();
+    vm.kill();
   }
+}
+
+/**
+ * The engine's resident memory with an empty scripts folder, then after MEMORY_SCRIPTS scripts
+ * are written (the watcher loads them all) and after each is called once by one player; and a
+ * bare sandbox's cost, from instances made in this process.
+ */
+async function scriptMemory(log: (l: string) => void, cpus?: string): Promise<ScriptMemory> {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-bench-scriptmem-" });
+  const scripts = join(dir, "scripts");
+  await Deno.mkdir(scripts);
+  const secret = `bench-${crypto.randomUUID()}`;
+  const [player] = await seedPlayers(dir, 1, secret);
+  const srv = await startServer({
+    dir,
+    env: { JWT_SECRET: secret },
+    config: { scripts: { dir: scripts, actorBudgetMs: 100_000 }, game: { idleTimeout: 0 } },
+    cpus,
+  });
+  let clients: BenchClient[] = [];
+  try {
+    clients = await openMany(`ws://127.0.0.1:${srv.ws}/`, [player.token]);
+    const c = clients[0];
+    await c.roundTrip("think warm", "warm");
+    const rss = async () => ((await rssKiB(srv.child.pid)) ?? 0) / 1024;
+    await sleep(2000);
+    const beforeMb = await rss();
+    log(`scripts: memory: writing ${MEMORY_SCRIPTS} scripts`);
+    for (let i = 0; i < MEMORY_SCRIPTS; i++) {
+      // Each a little different, as real scripts are: a help text, a table, a few helpers.
+      await Deno.writeTextFile(
+        join(scripts, `+m${i}.ts`),
+        `export const help = "+m${i}: script ${i} of the memory benchmark";
+const names = ["alpha", "beta", "gamma", "delta"];
+function pad(s: string, w: number) { return s.length >= w ? s : s + " ".repeat(w - s.length); }
+export default async (u: ScriptSdk) => {
+  const lines = names.map((n, i) => pad(n, 10) + " " + (i * ${i}));
+  await u.send("m${i} " + u.cmd.args + "\n" + lines.join("\n"));
+};
+`,
+      );
+    }
+    // Each called once (a script the watcher has not registered yet answers "Huh?": again).
+    for (let i = 0; i < MEMORY_SCRIPTS; i++) {
+      for (let tries = 0;; tries++) {
+        const answered = await Promise.race([
+          c.roundTrip(`+m${i} ok${i}x`, `ok${i}x`).then(() => true),
+          sleep(1000).then(() => false),
+        ]);
+        if (answered) break;
+        if (tries > 30) throw new Error(`+m${i} never answered`);
+      }
+    }
+    await sleep(2000);
+    const calledMb = await rss();
+    const perInstanceKb = await instanceCost();
+    return {
+      scripts: MEMORY_SCRIPTS,
+      beforeMb: round(beforeMb, 1),
+      loadedMb: round(calledMb, 1),
+      calledMb: round(calledMb, 1),
+      perScriptKb: round((calledMb - beforeMb) * 1024 / MEMORY_SCRIPTS, 0),
+      perInstanceKb,
+    };
+  } finally {
+    await Promise.all(clients.map((c) => c.close()));
+    await srv.stop();
+  }
+}
+
+/** Resident KiB per sandbox (instance, prelude and a one-line script), 50 made in this process. */
+async function instanceCost(): Promise<number> {
+  const qjs = await QuickJs.load();
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const limits = { timeoutMs: 50, wallMs: 1000, memoryMb: 32, maxQueue: 4 };
+  const js = new Transpiler().javascript("one", ECHO, "+echo.ts", false);
+  const keep: ScriptVm[] = [await ScriptVm.create(qjs, limits)];
+  gc?.();
+  const before = Deno.memoryUsage().rss;
+  for (let i = 0; i < 50; i++) {
+    const vm = await ScriptVm.create(qjs, limits);
+    vm.load(js, "+echo.ts");
+    keep.push(vm);
+  }
+  gc?.();
+  const per = (Deno.memoryUsage().rss - before) / 50 / 1024;
+  for (const vm of keep) vm.kill();
+  return round(per, 0);
 }
 
 /**
@@ -197,6 +334,7 @@ async function pair(
   clients: Probe[],
   n: number,
   probe: (i: number, script: boolean) => { line: string; needle: string },
+  log: (l: string) => void,
 ): Promise<ScriptPair> {
   const order: boolean[] = [];
   for (let i = 0; i < WARM; i++) order.push(false, true);
@@ -218,28 +356,39 @@ async function pair(
     if (wait > 0) await sleep(wait);
   }
   const builtin = summarize(times[0]), script = summarize(times[1]);
-  return { builtin, script, ratio: round(script.p50 / builtin.p50, 2) };
+  const ratio = round(script.p50 / builtin.p50, 2);
+  log(`scripts: p50 ${builtin.p50} vs ${script.p50} ms: ${ratio}x`);
+  return { builtin, script, ratio };
 }
 
 /** The comparison as table rows. */
 export function scriptRows(r: ScriptBenchResult): string[][] {
   const ms = (s: Summary) => `${s.p50} / ${s.p99} ms`;
-  const row = (what: string, p: ScriptPair) => [
-    what,
-    `${ms(p.builtin)} vs ${ms(p.script)}`,
-    `${p.ratio}x (target <= 1.5x: ${p.ratio <= 1.5 ? "met" : "MISSED"})`,
-  ];
+  const verdict = (x: number) => `${x}x (target <= ${TARGET}x: ${x <= TARGET ? "met" : "MISSED"})`;
   const rows = [
-    ["Built-in vs system script, p50 / p99", "Built-in vs script", "Script / built-in (p50)"],
-    row("WebSocket: think vs +echo (one u.send)", r.ws.think),
-    row(`WebSocket: who vs +who (u.online, u.send; ${PROBES} online)`, r.ws.who),
+    ["Built-in vs system script", "Built-in vs script p50 / p99, by round", "Median ratio (p50)"],
   ];
-  if (r.telnet) {
-    rows.push(
-      row("telnet (sidecar): think vs +echo", r.telnet.think),
-      row(`telnet (sidecar): who vs +who (${PROBES} online)`, r.telnet.who),
-    );
+  const pairRows = (kind: string, cs: ClientPairs[], m: { think: number; who: number }) => {
+    const each = (p: (c: ClientPairs) => ScriptPair) =>
+      cs.map((c) => `${ms(p(c).builtin)} vs ${ms(p(c).script)} (${p(c).ratio}x)`).join("; ");
+    rows.push([`${kind}: think vs +echo (one u.send)`, each((c) => c.think), verdict(m.think)]);
+    rows.push([
+      `${kind}: who vs +who (u.online, u.send; ${PROBES} online)`,
+      each((c) => c.who),
+      verdict(m.who),
+    ]);
+  };
+  pairRows("WebSocket", r.ws, r.medians.ws);
+  if (r.medians.telnet) pairRows("telnet (sidecar)", r.telnet, r.medians.telnet);
+  rows.push(["A sandbox called directly (+echo)", ms(r.callOnly), ""]);
+  if (r.memory) {
+    const m = r.memory;
+    const grew = round(m.calledMb - m.beforeMb, 1);
+    rows.push([
+      `Engine memory, ${m.scripts} scripts loaded and called once`,
+      `${m.beforeMb} -> ${m.calledMb} MiB (${m.perScriptKb} KiB a script; a bare sandbox ${m.perInstanceKb} KiB)`,
+      `+${grew} MiB (target <= 100: ${grew <= 100 ? "met" : "MISSED"})`,
+    ]);
   }
-  rows.push(["Sandbox call alone (engine <-> script process)", ms(r.callOnly), ""]);
   return rows;
 }

@@ -95,3 +95,21 @@ Deno.test("example scripts: +roll, +finger, +who, and each passes @script/check"
     await g.close();
   }
 });
+
+Deno.test("the plugin test kit loads the game's system scripts only when asked", async () => {
+  const plain = await startTestGame({ plugins: [] });
+  try {
+    const bob = await plain.player("Bob");
+    assertEquals((await plain.run(bob, "+roll 1d6")).text("Bob"), "Huh? Type 'help' for help.");
+  } finally {
+    await plain.close();
+  }
+  const g = await startTestGame({ plugins: [], scripts: true });
+  try {
+    const bob = await g.player("Bob");
+    assertMatch((await g.run(bob, "+roll/private 1d6")).text("Bob"), /^\[Roll\] You roll 1d6: \d$/);
+    assertEquals(g.engine.services.commands.get("+who")?.owner, "system/scripts");
+  } finally {
+    await g.close();
+  }
+});

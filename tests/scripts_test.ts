@@ -12,7 +12,10 @@ async function game(files: Record<string, string>, scripts: Record<string, unkno
   for (const [name, src] of Object.entries(files)) await Deno.writeTextFile(`${dir}/${name}`, src);
   const g = await startTestGame({
     plugins: [],
-    config: { scripts: { dir, timeoutMs: 1500, ...scripts } },
+    // Budgets wide enough for a test's run of limit-breaking calls (they have a test of their own).
+    config: {
+      scripts: { dir, timeoutMs: 250, actorBudgetMs: 60_000, gameBudgetMs: 60_000, ...scripts },
+    },
   });
   return {
     g,
@@ -224,7 +227,7 @@ Deno.test("scripts: hostile scripts are refused or stopped, reported, and change
       `export default async (u) => { for (let i = 0; i < 40; i++) await u.send("z".repeat(30000)); };`,
     "+ok.ts": `export default async (u) => { await u.send("still fine"); };`,
   };
-  const t = await game(bad, { timeoutMs: 1000, memoryMb: 32 });
+  const t = await game(bad, { timeoutMs: 250, memoryMb: 32 });
   try {
     const admin = await t.g.player("Ada", { flags: ["admin"] });
     const bob = await t.g.player("Bob");
@@ -274,7 +277,7 @@ Deno.test("scripts: hostile scripts are refused or stopped, reported, and change
     assertEquals(r.bob, "+loop was stopped (it ran too long); staff have been told.");
     assertMatch(
       r.staff,
-      /\+loop: stopped for Bob\(#\d+\): stopped after 1000 ms \(the time limit\)/,
+      /\+loop: stopped for Bob\(#\d+\): stopped after 250 ms \(the time limit\)/,
     );
     assert(Date.now() - t0 < 5000);
     r = await runBob("+alloc");
@@ -369,6 +372,219 @@ export default async (u) => { await new Promise((r) => setTimeout(r, 0)); u.send
       if (refused === HUH) await new Promise((r) => setTimeout(r, 20));
     }
     assertEquals(refused, "Unknown switch /quiet for +sw2. Switches: /loud.");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("scripts: one script cannot change another's results, build an import, or leave timers behind", async () => {
+  const t = await game({
+    // The outside probe's holes in the process pool: a patched shared built-in changed another
+    // script's results, `eval` built an import the text check missed, and a timer of one call
+    // fired inside another script's later call.
+    "+patch.ts": `export default async (u) => {
+  const tried = [];
+  const protos = [
+    Object.getPrototypeOf([][Symbol.iterator]()),
+    Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())),
+    Object.getPrototypeOf(function* () {}).prototype,
+    Object.getPrototypeOf(new Map().entries()),
+    Array.prototype, Object.prototype, String.prototype, Promise.prototype, JSON,
+  ];
+  const same = (a, b) => a && b && a.value === b.value && a.get === b.get && a.set === b.set;
+  for (const p of protos) {
+    for (const k of Reflect.ownKeys(p)) {
+      const before = Object.getOwnPropertyDescriptor(p, k);
+      try { p[k] = () => "patched"; } catch { /* frozen */ }
+      try { Object.defineProperty(p, k, { value: 1 }); } catch { /* frozen */ }
+      if (!same(before, Object.getOwnPropertyDescriptor(p, k))) tried.push(String(k));
+    }
+  }
+  await u.send("patched " + tried.length);
+};`,
+    "+iterate.ts": `export default async (u) => {
+  const out = [...[1, 2, 3]].map((x) => x * 2);
+  const m = [...new Map([["a", 1]]).entries()];
+  await u.send(out.join(",") + " " + JSON.stringify(m) + " " + [1, 2].toString());
+};`,
+    "+evalimp.ts": `export default async (u) => {
+  const tries = [
+    () => (0, eval)("imp" + "ort('node:timers')"),
+    () => Function("return imp" + "ort('node:timers')")(),
+    () => (async () => {}).constructor("return await imp" + "ort('node:timers')")(),
+    () => Reflect.construct(Object.getPrototypeOf(function* () {}).constructor, ["yield 1"]),
+  ];
+  const out = [];
+  for (const f of tries) {
+    try { const r = await f(); out.push("ran " + typeof r); } catch (e) { out.push(e.name + ": " + e.message); }
+  }
+  await u.send(out.join("\\n"));
+};`,
+    "+later.ts": `export default async (u) => {
+  setTimeout(() => u.send("late from +later"), 100);
+  setInterval(() => u.send("tick from +later"), 20);
+  await u.send("later set its timers");
+};`,
+    "+waits.ts": `export default async (u) => {
+  await new Promise((r) => setTimeout(r, 300));
+  await u.send("waited");
+};`,
+  });
+  try {
+    const bob = await t.g.player("Bob");
+    assertEquals((await t.g.run(bob, "+patch")).text("Bob"), "patched 0");
+    assertEquals((await t.g.run(bob, "+iterate")).text("Bob"), '2,4,6 [["a",1]] 1,2');
+    const imp = (await t.g.run(bob, "+evalimp")).text("Bob").split("\n");
+    assertMatch(imp[0], /^ReferenceError: .*eval.* is not defined/);
+    for (const line of imp.slice(1)) {
+      assertMatch(line, /^TypeError: scripts cannot make functions from text$/);
+    }
+    assertEquals((await t.g.run(bob, "+later")).text("Bob"), "later set its timers");
+    // The other script's wait spans +later's timers: none of them fires, there or anywhere.
+    assertEquals((await t.g.run(bob, "+waits")).text("Bob"), "waited");
+    await new Promise((r) => setTimeout(r, 150));
+    // Since +waits began: its own line alone.
+    assertEquals((await t.g.received()).text("Bob"), "waited");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("scripts: a memory kill is blamed on the script that ran out, never on a neighbour", async () => {
+  const t = await game({
+    "+bomb.ts":
+      `export default () => { const a = []; for (let n = 1024; ; n *= 2) a.push("x".repeat(n)); };`,
+    "+slow.ts": `export default async (u) => {
+  const big = new Array(50000).fill("held");
+  await new Promise((r) => setTimeout(r, 200));
+  await u.send("slow done " + big.length);
+};`,
+  }, { memoryMb: 24 });
+  try {
+    const admin = await t.g.player("Ada", { flags: ["admin"] });
+    const bob = await t.g.player("Bob");
+    const cat = await t.g.player("Cat");
+    await t.g.connect(admin);
+    await t.g.connect(cat);
+    const slow = t.g.run(cat, "+slow");
+    const bomb = await t.g.run(bob, "+bomb");
+    assertEquals(
+      bomb.text("Bob"),
+      "+bomb was stopped (it used too much memory); staff have been told.",
+    );
+    assertMatch(
+      bomb.text("Ada"),
+      /\[script\] \+bomb: stopped for Bob\(#\d+\): used more than 24 MB/,
+    );
+    assert(!bomb.text("Ada").includes("+slow"), bomb.text("Ada"));
+    assertEquals((await slow).text("Cat"), "slow done 50000");
+    // The stopped script runs again in a fresh sandbox.
+    const list = (await t.g.run(admin, "@script/list")).text("Ada");
+    assertMatch(list, /\+slow\s+loaded/);
+    assertMatch(list, /\+bomb\s+loaded .*! stopped for Bob/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("scripts: attacks on the WebAssembly sandbox reach nothing of the engine", async () => {
+  const t = await game({
+    "+reach.ts": `export default async (u) => {
+  const out = [];
+  const probe = (what, f) => { try { out.push(what + ": " + String(f())); } catch (e) { out.push(what + ": " + e.name); } };
+  probe("send ctor", () => u.send.constructor("return globalThis.Deno")());
+  probe("proto ctor", () => Object.getPrototypeOf(u).constructor.constructor("return 1")());
+  probe("attr ctor", () => u.attr.get.constructor.prototype.constructor("return 1")());
+  probe("u keys", () => Reflect.ownKeys(u).map(String).sort().join("|"));
+  probe("u frozen", () => Object.isFrozen(u) && Object.isFrozen(u.cmd) && Object.isFrozen(u.me));
+  probe("host", () => typeof globalThis.host + " " + typeof globalThis.__host);
+  probe("wasm", () => typeof WebAssembly);
+  await u.send(out.join("\\n"));
+};`,
+    "+getters.ts": `export default async (u) => {
+  const which = u.cmd.args;
+  if (which === "throw") await u.send("x", { get type() { throw new Error("from a getter"); } });
+  if (which === "loop") await u.send("x", { get type() { for (;;) {} } });
+  if (which === "proxy") await u.send(new Proxy({}, { get() { for (;;) {} } }));
+  if (which === "huge") await u.target("y".repeat(5e6));
+  if (which === "hugedata") await u.attr.set("me", "big", "z".repeat(5e6));
+  if (which === "deep") { let o = {}; for (let i = 0; i < 1e5; i++) o = { o }; await u.send("x", { type: "t", o }); }
+};`,
+    "+ok.ts": `export default async (u) => { await u.send("still fine"); };`,
+  });
+  try {
+    const admin = await t.g.player("Ada", { flags: ["admin"] });
+    const bob = await t.g.player("Bob");
+    await t.g.connect(admin);
+    const reach = (await t.g.run(bob, "+reach")).text("Bob").split("\n");
+    assertEquals(reach.slice(0, 3), [
+      "send ctor: TypeError",
+      "proto ctor: TypeError",
+      "attr ctor: TypeError",
+    ]);
+    assertEquals(
+      reach[3],
+      "u keys: args|attr|cmd|contents|describe|here|me|online|passes|player|send|target",
+    );
+    assertEquals(reach.slice(4), [
+      "u frozen: true",
+      "host: undefined undefined",
+      "wasm: undefined",
+    ]);
+
+    const run = async (arg: string) => {
+      const r = await t.g.run(bob, `+getters ${arg}`);
+      return { bob: r.text("Bob"), staff: r.text("Ada") };
+    };
+    let r = await run("throw");
+    assertEquals(r.bob, "+getters failed (a script error); staff have been told.");
+    assertMatch(r.staff, /Error: from a getter/);
+    r = await run("loop");
+    assertEquals(r.bob, "+getters was stopped (it ran too long); staff have been told.");
+    r = await run("proxy");
+    assertEquals(r.bob, "+getters was stopped (it ran too long); staff have been told.");
+    r = await run("huge");
+    assertMatch(r.staff, /arguments of u\.target are too long/);
+    r = await run("hugedata");
+    assertMatch(r.staff, /arguments of u\.attr\.set are too long/);
+    r = await run("deep");
+    assertMatch(r.bob, /^\+getters (failed|was stopped)/);
+    assertEquals((await t.g.run(bob, "+ok")).text("Bob"), "still fine");
+    assertEquals((await t.g.request("GET", "/health")).status, 200);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("scripts: a player's script time is budgeted, and so is the game's", async () => {
+  const t = await game({
+    "+busy.ts":
+      `export default async (u) => { const end = Date.now() + 30; while (Date.now() < end) {} await u.send("worked"); };`,
+  }, { actorBudgetMs: 100, gameBudgetMs: 150, budgetWindowMs: 10_000 });
+  try {
+    const bob = await t.g.player("Bob");
+    const cat = await t.g.player("Cat");
+    const dan = await t.g.player("Dan");
+    const runs: string[] = [];
+    for (let i = 0; i < 6; i++) runs.push((await t.g.run(bob, "+busy")).text("Bob"));
+    // Bob spends his 100 ms in a few calls; the next are refused, and say when to try again.
+    assert(runs.filter((r) => r === "worked").length >= 3, runs.join(" / "));
+    assertMatch(
+      runs.at(-1)!,
+      /^You have used your share of script time; try again in \d+ seconds?\.$/,
+    );
+    // Cat has time of her own, until the game's total is spent too.
+    assertEquals((await t.g.run(cat, "+busy")).text("Cat"), "worked");
+    let last = "";
+    for (let i = 0; i < 4 && last !== "The game's scripts are busy; try again in a moment."; i++) {
+      last = (await t.g.run(cat, "+busy")).text("Cat");
+    }
+    assertEquals(
+      (await t.g.run(dan, "+busy")).text("Dan"),
+      "The game's scripts are busy; try again in a moment.",
+    );
+    // Built-in commands are never held back by it.
+    assertMatch((await t.g.run(dan, "think still here")).text("Dan"), /still here/);
   } finally {
     await t.close();
   }

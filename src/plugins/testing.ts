@@ -20,6 +20,9 @@ export { ManualClock };
 /** The repository's `plugins/` folder (where plugin names are looked up). */
 const PLUGINS_DIR = fileURLToPath(new URL("../../plugins", import.meta.url));
 
+/** The system scripts the game ships (`system/scripts/`), loaded with `scripts: true`. */
+const SHIPPED_SCRIPTS = fileURLToPath(new URL("../../system/scripts", import.meta.url));
+
 /** Password of every player the kit makes. */
 const PASSWORD = "test-kit-password";
 
@@ -40,6 +43,12 @@ export interface TestGameOptions {
   config?: Record<string, unknown>;
   /** A hand-driven clock for `ctx.timers` (see `ManualClock` in src/timers/clock.ts). */
   clock?: Clock;
+  /**
+   * System scripts to load, so a test sees what the game will run (a script replaces a
+   * plugin's command of the same name): `true` for the ones the game ships (`system/scripts/`),
+   * or the path of a scripts folder. None without (`scripts.dir` of `config` also works).
+   */
+  scripts?: boolean | string;
 }
 
 /** A player the kit made. */
@@ -123,14 +132,18 @@ export async function startTestGame(opts: TestGameOptions): Promise<TestGame> {
     const src = isAbsolute(p) ? p : join(PLUGINS_DIR, p);
     await Deno.symlink(src, join(pluginsDir, src.split("/").filter(Boolean).pop()!));
   }
+  const scripts = opts.scripts === true ? SHIPPED_SCRIPTS : opts.scripts || null;
   const engine = await createEngine({
     root: dir,
     clock: opts.clock,
     env: {},
-    overrides: deepMerge(opts.config ?? {}, {
-      server: { db: ":memory:", pluginsDir, host: "127.0.0.1" },
-      logging: { dir: join(dir, "logs") },
-    }),
+    overrides: deepMerge(
+      deepMerge(scripts ? { scripts: { dir: scripts } } : {}, opts.config ?? {}),
+      {
+        server: { db: ":memory:", pluginsDir, host: "127.0.0.1" },
+        logging: { dir: join(dir, "logs") },
+      },
+    ),
   });
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
