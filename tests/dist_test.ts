@@ -39,6 +39,16 @@ Deno.test("dist: the archive starts a game with neither Deno nor Node on the PAT
       );
     }
     assert("hono" in shipped && "re2js" in shipped, "what the game imports stays");
+    // Scripts run in QuickJS: its WebAssembly file ships inside the archive's npm packages.
+    const wasm = join(
+      app,
+      "node_modules",
+      "@jitl",
+      "quickjs-wasmfile-release-sync",
+      "dist",
+      "emscripten-module.wasm",
+    );
+    assert((await Deno.stat(wasm)).size > 100_000, wasm);
     const game = join(tmp, "game");
     await Deno.mkdir(game);
     const [http, ws, telnet] = freePorts(3);

@@ -176,6 +176,24 @@ Deno.test("vm: limits stop a call and leave the engine alone", async () => {
   assertEquals(out.sent.length, 2000);
 });
 
+Deno.test("vm: a memory bomb grows the host by at most the cap", async () => {
+  // Uncapped, this bomb takes QuickJS to WebAssembly's 4 GB (its own memory limit does not hold
+  // in the prebuilt build); capped, the host's resident memory grows by the cap and some slack.
+  const before = Deno.memoryUsage().rss;
+  const out = await call(
+    await vmOf(
+      `export default () => { const a = []; for (let n = 1024; ; n *= 2) { const s = "x".repeat(n); a.push(s + s); } };`,
+      { timeoutMs: 5000 },
+    ),
+  );
+  assert(!out.ok && out.reason === "memory", JSON.stringify(out));
+  const grown = (Deno.memoryUsage().rss - before) / 1048576;
+  assert(grown < LIMITS.memoryMb + 96, `the host grew by ${grown.toFixed(0)} MB`);
+  // The engine goes on: a fresh sandbox works.
+  const again = await call(await vmOf(`export default (u) => { u.send("fine"); };`));
+  assertEquals(again.sent, ["fine"]);
+});
+
 Deno.test("vm: calls wait in a bounded queue, one at a time", async () => {
   const vm = await vmOf(`let n = 0;
 export default async (u) => { const mine = ++n; await new Promise((r) => setTimeout(r, 20)); u.send("done " + mine + " of " + n); };`);
