@@ -565,9 +565,13 @@ Deno.test("scripts: a player's script time is budgeted, and so is the game's", a
     const bob = await t.g.player("Bob");
     const cat = await t.g.player("Cat");
     const dan = await t.g.player("Dan");
+    // Each run is charged the time it ran (CPU time where the machine was busy elsewhere, so
+    // how many fit depends on the machine): Bob spends his 100 ms in a few calls, then the next
+    // is refused and says when to try again.
     const runs: string[] = [];
-    for (let i = 0; i < 6; i++) runs.push((await t.g.run(bob, "+busy")).text("Bob"));
-    // Bob spends his 100 ms in a few calls; the next are refused, and say when to try again.
+    do runs.push((await t.g.run(bob, "+busy")).text("Bob")); while (
+      runs.at(-1) === "worked" && runs.length < 40
+    );
     assert(runs.filter((r) => r === "worked").length >= 3, runs.join(" / "));
     assertMatch(
       runs.at(-1)!,
@@ -576,7 +580,7 @@ Deno.test("scripts: a player's script time is budgeted, and so is the game's", a
     // Cat has time of her own, until the game's total is spent too.
     assertEquals((await t.g.run(cat, "+busy")).text("Cat"), "worked");
     let last = "";
-    for (let i = 0; i < 4 && last !== "The game's scripts are busy; try again in a moment."; i++) {
+    for (let i = 0; i < 40 && last !== "The game's scripts are busy; try again in a moment."; i++) {
       last = (await t.g.run(cat, "+busy")).text("Cat");
     }
     assertEquals(
