@@ -310,7 +310,7 @@ async function startOn(
     { dir: resolve(root, cfg.server.pluginsDir), engineVersion: ENGINE_VERSION },
   );
   opened.push(() => plugins.closeAll());
-  // Built before the commands load, so its processes start (when there are scripts) meanwhile.
+  // Built before the commands load, so QuickJS compiles (when there are scripts) meanwhile.
   const scripts = new ScriptManager({ root, presence, deliver }, commands, cfg.scripts);
   opened.push(() => scripts.close());
   const warming = scripts.warm();
