@@ -291,7 +291,7 @@ export const listApplyFunctions: FunctionDef[] = [
   }, (ev, f, args) => {
     const re = compileRegexp(ev, args[3], false);
     if (typeof re === "string") return re;
-    return loopUntil(ev, f, args, (r) => re.matcher(stripMarkup(r)).find());
+    return loopUntil(ev, f, args, (r) => re.test(stripMarkup(r)));
   }),
 ];
 

@@ -66,7 +66,7 @@ function regrab(ev: Evaluation, args: string[], caseless: boolean, all: boolean)
   const out: string[] = [];
   for (const w of splitList(args[0], sep)) {
     if (!ev.tick()) break;
-    if (!re.matcher(stripMarkup(w)).find()) continue;
+    if (!re.test(stripMarkup(w))) continue;
     if (!all) return w;
     out.push(w);
   }
@@ -191,7 +191,7 @@ export const regexpFunctions: FunctionDef[] = [
   }, (ev, f, args) => {
     const re = compileRegexp(ev, args[2], false);
     if (typeof re === "string") return re;
-    return grepAttrs(ev, f, args[0], args[1], (v) => re.matcher(stripMarkup(v)).find());
+    return grepAttrs(ev, f, args[0], args[1], (v) => re.test(stripMarkup(v)));
   }),
   define("regrepi", 3, 3, {
     family: "regexp",
@@ -201,6 +201,6 @@ export const regexpFunctions: FunctionDef[] = [
   }, (ev, f, args) => {
     const re = compileRegexp(ev, args[2], true);
     if (typeof re === "string") return re;
-    return grepAttrs(ev, f, args[0], args[1], (v) => re.matcher(stripMarkup(v)).find());
+    return grepAttrs(ev, f, args[0], args[1], (v) => re.test(stripMarkup(v)));
   }),
 ];
