@@ -13,7 +13,7 @@
  * rounds of it, medians reported, default 3), --script-cpus LIST (run that comparison's servers
  * pinned to these CPUs, as `taskset -c LIST`), --bloat-poses N (4,000-character poses of the
  * bloated scene of bench/bloat.ts, default 12000; 0 skips it), --bloat-readers LIST (concurrent
- * readers of its phases, default 6,20), --only engine|reboot|scenes|bloat|scripts|telnet|world (run one
+ * readers of its phases, default 6,20), --only engine|reboot|scenes|bloat|scripts|telnet|world|softcode (run one
  * part alone; --scripts-only is --only scripts). The telnet part (bench/telnet.ts):
  * --telnet-players N (default 1000; 0 skips the part), --telnet-samples N (default --samples),
  * --telnet-poses N (default --poses), --telnet-storm N (bcrypt-10 logins, default 200; 0 skips),
@@ -22,7 +22,12 @@
  * part (bench/world.ts): --world-objects N (default 10000; 0 skips it), --world-attributes N
  * (per object, default 50), --world-value N (characters per value, default 100). The ramp
  * (bench/ramp.ts): --ramp N (new characters made over telnet one after another, each staying on,
- * default 10000; 0 skips), with its login rate per thousand; --only ramp runs it alone.
+ * default 10000; 0 skips), with its login rate per thousand; --only ramp runs it alone. The
+ * softcode part (bench/softcode.ts): --softcode-iters N (round trips per expression and run,
+ * default 1000; 0 skips it), --softcode-runs N (default 3), --softcode-mux (TinyMUX 2.12 side by
+ * side, through ../shared/bench/tinymux.sh), --softcode-driver DIR (where telnet_bench.ts and
+ * tinymux.sh are, default ../shared/bench), --softcode-cpus LIST and --softcode-driver-cpus LIST
+ * (taskset, default 0 and 1).
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -39,6 +44,7 @@ import { runTelnetBench, type TelnetPhase, telnetRows } from "./telnet.ts";
 import { rampRows, runRampBench } from "./ramp.ts";
 import { loginStorm } from "./storm.ts";
 import { runWorldBench, worldRows } from "./world.ts";
+import { runSoftcodeBench, SHARED_BENCH, softcodeRows } from "./softcode.ts";
 import { round, rssKiB, sleep, summarize, type Summary, table } from "./stats.ts";
 
 const { values: opt } = parseArgs({
@@ -70,6 +76,12 @@ const { values: opt } = parseArgs({
     "world-objects": { type: "string", default: "10000" },
     "world-attributes": { type: "string", default: "50" },
     "world-value": { type: "string", default: "100" },
+    "softcode-iters": { type: "string", default: "1000" },
+    "softcode-runs": { type: "string", default: "3" },
+    "softcode-mux": { type: "boolean", default: false },
+    "softcode-driver": { type: "string" },
+    "softcode-cpus": { type: "string", default: "0" },
+    "softcode-driver-cpus": { type: "string", default: "1" },
   },
 });
 /** Round trips per built-in/script pair (0 skips the comparison). */
@@ -98,7 +110,19 @@ const BLOAT_READERS = String(opt["bloat-readers"]).split(",").map(Number)
   .filter((n) => Number.isInteger(n) && n > 0);
 /** One part alone: `engine`, `reboot`, `scenes`, `bloat`, `scripts`, `telnet` or `world`. */
 const ONLY = opt["scripts-only"] ? "scripts" : opt.only;
-const PARTS = ["engine", "reboot", "scenes", "bloat", "scripts", "telnet", "world", "ramp"];
+const PARTS = [
+  "engine",
+  "reboot",
+  "scenes",
+  "bloat",
+  "scripts",
+  "telnet",
+  "world",
+  "ramp",
+  "softcode",
+];
+/** Round trips per expression and run of the softcode benchmark (bench/softcode.ts; 0 skips it). */
+const SOFTCODE_ITERS = Math.max(0, Number(opt["softcode-iters"]));
 /** Objects of the world benchmark (bench/world.ts; 0 skips it). */
 const WORLD_OBJECTS = Math.max(0, Number(opt["world-objects"]));
 if (ONLY !== undefined && !PARTS.includes(ONLY)) {
@@ -540,6 +564,24 @@ async function main(): Promise<void> {
     }, log);
     console.log("\n" + table(worldRows(world)) + "\n");
     result.world = world;
+  }
+  if (SOFTCODE_ITERS > 0 && (!ONLY || ONLY === "softcode")) {
+    const shared = opt["softcode-driver"] ?? SHARED_BENCH;
+    log(
+      `softcode: expressions' server CPU${
+        opt["softcode-mux"] ? " side by side with TinyMUX 2.12" : ""
+      } (bench/softcode.ts)`,
+    );
+    const softcode = await runSoftcodeBench({
+      iters: SOFTCODE_ITERS,
+      runs: Math.max(1, Number(opt["softcode-runs"])),
+      driver: join(shared, "telnet_bench.ts"),
+      tinymux: opt["softcode-mux"] ? join(shared, "tinymux.sh") : null,
+      serverCpus: opt["softcode-cpus"],
+      driverCpus: opt["softcode-driver-cpus"],
+    }, log);
+    console.log("\n" + table(softcodeRows(softcode)) + "\n");
+    result.softcode = softcode;
   }
   if (BLOAT_POSES > 0 && (!ONLY || ONLY === "bloat")) {
     log(

@@ -1,0 +1,395 @@
+/**
+ * Softcode against TinyMUX 2.12 (docs/bench.md, issue 36): the shared telnet driver
+ * (`../shared/bench/telnet_bench.ts`) times `think {text}[null(<expression>)]` round trips with
+ * the server's CPU read from /proc (`--pid`), and the figure per expression is
+ *
+ *   (server CPU with the expression − server CPU of a plain `think {text}`) ÷ iterations,
+ *
+ * on each server, the engine (supervisor, sidecar and engine) and TinyMUX 2.12 side by side:
+ * both pinned to one CPU, the driver to another, each expression run on one then the other,
+ * `runs` times, medians reported. The expressions read their data from a VISUAL object both
+ * servers are given the same way (a 1,000-word list, 1,000 numbers, a 4,000-character text, a
+ * u() chain 20 deep); before timing, each expression's result is compared between the servers.
+ * TinyMUX 2.12 has no regedit(), so the regular-expression case is regraball() over the text.
+ */
+import { join } from "node:path";
+import { ROOT, startServer, type TestServer, waitHealthy } from "../tests/harness.ts";
+import { LeanTelnet } from "./telnet_client.ts";
+
+/** One expression timed. */
+export interface SoftcodeExpr {
+  name: string;
+  /** The expression, with `LIB` standing for the library object's dbref. */
+  expr: string;
+}
+
+/** The issue's six: arithmetic, iter(), string building, u() 20 deep, sort, a regular expression. */
+export const SOFTCODE_EXPRS: readonly SoftcodeExpr[] = [
+  {
+    name: "arithmetic chain",
+    expr: "add(mul(3,sub(100,div(999,7))),fdiv(power(2,10),3),mod(12345,97),abs(sub(5,50)),round(" +
+      "fdiv(22,7),4),max(1,2,3),min(4,5,6),trunc(fdiv(1000,3)),inc(dec(7)),mul(1.5,2.5,3.5))",
+  },
+  { name: "iter() over 1,000 words", expr: "iter(get(LIB/WORDS),strlen(##))" },
+  {
+    name: "string building (ljust, columns)",
+    expr: "iter(extract(get(LIB/WORDS),1,100),ljust(##,12,.)[rjust(#@,4)])" +
+      "[columns(extract(get(LIB/WORDS),1,200),12)]",
+  },
+  { name: "u() chain 20 deep", expr: "u(LIB/U0,1)" },
+  { name: "sort of 1,000 items", expr: "sort(get(LIB/NUMS))" },
+  // TinyMUX 2.12 has no regedit(): regraball() runs a pattern over the same 4,000 characters.
+  {
+    name: "regular expression over 4,000 characters",
+    expr: "regraball(get(LIB/TEXT),^(ka|lo|mi).*(an|el|o)$)",
+  },
+];
+
+/** Words, numbers and text made the same way each time (a small linear congruential stream). */
+function library(): { words: string; nums: string; text: string } {
+  let seed = 12345;
+  // 32-bit arithmetic, the high bits taken (the low bits of such a stream repeat quickly).
+  const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 8;
+  const syl = ["ka", "lo", "mi", "ne", "ru", "ta", "so", "vi", "de", "po", "an", "el"];
+  const word = () => {
+    let w = "";
+    for (let i = 0, n = 1 + (next() % 4); i < n; i++) w += syl[next() % syl.length];
+    return w;
+  };
+  const words = Array.from({ length: 1000 }, word).join(" ");
+  const nums = Array.from({ length: 1000 }, () => String(next() % 100000)).join(" ");
+  let text = "";
+  while (text.length < 4000) text += word() + (next() % 9 ? " " : ". ");
+  return { words, nums, text: text.slice(0, 4000).trim() };
+}
+
+/** A logged-in setup connection that runs commands and reads answers between markers. */
+class Shell {
+  #n = 0;
+  private constructor(readonly t: LeanTelnet) {}
+
+  /** Creates (or connects) the player `name` and waits for the login. */
+  static async login(port: number, name: string, password: string): Promise<Shell> {
+    const t = await LeanTelnet.connect(port);
+    await t.until("connect", 30_000);
+    const sh = new Shell(t);
+    await t.send(`create ${name} ${password}`);
+    // A name taken already is connected to instead.
+    const ok = await sh.mark(5_000).catch(() => null);
+    if (ok === null) {
+      await t.send(`connect ${name} ${password}`);
+      await sh.mark(30_000);
+    }
+    return sh;
+  }
+
+  /** Waits until the server has run everything sent so far. */
+  async mark(ms = 30_000): Promise<void> {
+    const m = `sync-${++this.#n}-${crypto.randomUUID().slice(0, 8)}`;
+    await this.t.roundTrip(`think ${m}`, m, ms);
+  }
+
+  /** Runs a command and waits for it. */
+  async run(line: string): Promise<void> {
+    await this.t.send(line);
+    await this.mark();
+  }
+
+  /** What `think <expr>` shows (one line, markers around it). */
+  async think(expr: string): Promise<string> {
+    const id = `${++this.#n}-${crypto.randomUUID().slice(0, 8)}`;
+    let text = "";
+    const prev = this.t.sink;
+    this.t.sink = (chunk) => {
+      text += chunk;
+    };
+    try {
+      await this.t.roundTrip(`think <<${id}[${expr}]>>${id}`, `>>${id}`);
+    } finally {
+      this.t.sink = prev;
+    }
+    const a = text.indexOf(`<<${id}`);
+    const b = text.indexOf(`>>${id}`);
+    return a >= 0 && b > a ? text.slice(a + id.length + 2, b) : text;
+  }
+
+  close(): Promise<void> {
+    return this.t.close();
+  }
+}
+
+/** Builds the library object on a server; its dbref (`#12`). */
+async function setUp(port: number, log: (l: string) => void): Promise<string> {
+  const sh = await Shell.login(port, "SoftLibOwner", "benchpw1");
+  try {
+    await sh.run("@create SoftLib");
+    await sh.run("@set SoftLib=VISUAL");
+    const lib = (await sh.think("num(SoftLib)")).trim();
+    if (!/^#\d+$/.test(lib)) throw new Error(`the library object was not made: ${lib}`);
+    const { words, nums, text } = library();
+    await sh.run(`&WORDS ${lib}=${words}`);
+    await sh.run(`&NUMS ${lib}=${nums}`);
+    await sh.run(`&TEXT ${lib}=${text}`);
+    for (let i = 0; i < 19; i++) await sh.run(`&U${i} ${lib}=[u(${lib}/U${i + 1},%0)]`);
+    await sh.run(`&U19 ${lib}=[add(%0,1)]`);
+    // Readable by the driver's players: the object VISUAL (MUX's rule) and each attribute
+    // visual (the engine's; it reads attributes by their own flag).
+    for (const a of ["WORDS", "NUMS", "TEXT", ...Array.from({ length: 20 }, (_, i) => `U${i}`)]) {
+      await sh.run(`@set ${lib}/${a}=visual`);
+    }
+    log(`softcode: library ${lib} set up on port ${port}`);
+    return lib;
+  } finally {
+    await sh.close();
+  }
+}
+
+/** Each expression's sha1 and length, as a player other than the owner sees it. */
+async function fingerprints(port: number, lib: string): Promise<string[]> {
+  const sh = await Shell.login(port, "SoftLibReader", "benchpw1");
+  try {
+    const out: string[] = [];
+    for (const e of SOFTCODE_EXPRS) {
+      const x = e.expr.replaceAll("LIB", lib);
+      out.push(await sh.think(`strlen(${x}) [sha1(${x})] [left(${x},40)]`));
+    }
+    return out;
+  } finally {
+    await sh.close();
+  }
+}
+
+/** One driver run: the server CPU (seconds) of `iters` paced round trips of `echo`. */
+async function driverCpu(
+  o: SoftcodeBenchOptions,
+  port: number,
+  pid: number,
+  echo: string,
+): Promise<number> {
+  const json = await Deno.makeTempFile({ prefix: "ursamu-bench-softcode-", suffix: ".json" });
+  try {
+    const args = [
+      "run",
+      "-A",
+      o.driver,
+      "--port",
+      String(port),
+      "--pid",
+      String(pid),
+      "--scenario",
+      "rtt",
+      "--conns",
+      "0",
+      "--iters",
+      String(o.iters),
+      "--warmup",
+      "50",
+      "--rtt-speakers",
+      "40",
+      "--rtt-gap-ms",
+      "5",
+      "--concurrency",
+      "10",
+      "--prefix",
+      "sbench",
+      "--timeout",
+      "900",
+      "--echo-cmd",
+      echo,
+      "--json",
+      json,
+    ];
+    const cmd = o.driverCpus
+      ? new Deno.Command("taskset", { args: ["-c", o.driverCpus, Deno.execPath(), ...args] })
+      : new Deno.Command(Deno.execPath(), { args });
+    const r = await cmd.output();
+    if (!r.success) throw new Error(`driver failed: ${new TextDecoder().decode(r.stderr)}`);
+    const data = JSON.parse(await Deno.readTextFile(json));
+    const pass = data.results?.[0]?.passes?.[0] ?? data.runs?.[0]?.results?.[0]?.passes?.[0];
+    if (!pass || pass.error || typeof pass.cpu?.server_cpu_s !== "number") {
+      throw new Error(`driver pass failed: ${JSON.stringify(pass ?? data).slice(0, 400)}`);
+    }
+    return pass.cpu.server_cpu_s;
+  } finally {
+    await Deno.remove(json).catch(() => {});
+  }
+}
+
+/** Options of the softcode benchmark. */
+export interface SoftcodeBenchOptions {
+  /** Round trips per expression and server in each run. */
+  iters: number;
+  /** Runs (alternating the servers); medians are reported. */
+  runs: number;
+  /** The shared driver's path. */
+  driver: string;
+  /** TinyMUX 2.12's control script (`../shared/bench/tinymux.sh`), or null to time the engine alone. */
+  tinymux: string | null;
+  /** CPUs the servers run on (taskset list), and the driver's. */
+  serverCpus: string;
+  driverCpus: string;
+}
+
+/** One server's figures: µs of server CPU an expression costs beyond a plain think. */
+export interface SoftcodeServerRow {
+  /** Median µs per round trip, per expression. */
+  us: Record<string, number>;
+  /** Every run's µs, per expression. */
+  samples: Record<string, number[]>;
+  /** Median server CPU of the plain think, µs per round trip. */
+  baseUs: number;
+}
+
+/** What the softcode benchmark measured. */
+export interface SoftcodeBenchResult {
+  iters: number;
+  runs: number;
+  engine: SoftcodeServerRow;
+  tinymux: SoftcodeServerRow | null;
+  /** engine ÷ TinyMUX per expression (below 1: the engine is faster). */
+  ratio: Record<string, number> | null;
+  /** The results the servers gave, compared before timing. */
+  sameResults: boolean | null;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** A server under test. */
+interface Target {
+  name: string;
+  port: number;
+  pid: number;
+  lib: string;
+  stop(): Promise<void>;
+}
+
+async function startEngine(o: SoftcodeBenchOptions, log: (l: string) => void): Promise<Target> {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-bench-softcode-" });
+  const srv: TestServer = await startServer({
+    dir,
+    entry: "src/supervisor/main.ts",
+    config: {
+      server: { maxConnections: 0, maxConnectionsPerIp: 0 },
+      game: { idleTimeout: 0, registrationsPerHour: 0 },
+    },
+    cpus: o.serverCpus,
+  });
+  await waitHealthy(srv.base, () => false, () => srv.output());
+  await srv.waitFor(/telnet: listening on/);
+  const lib = await setUp(srv.telnet, log);
+  return { name: "engine", port: srv.telnet, pid: srv.child.pid, lib, stop: () => srv.stop() };
+}
+
+async function startTinyMux(o: SoftcodeBenchOptions, log: (l: string) => void): Promise<Target> {
+  const script = o.tinymux!;
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-bench-tinymux-" });
+  const env = { TINYMUX_BENCH_DIR: dir, TINYMUX_CPUS: o.serverCpus };
+  // The .deb is fetched once into the default directory; copy its unpacked form when present.
+  await new Deno.Command("cp", { args: ["-r", "/tmp/tinymux-bench/pkg", dir] }).output();
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const r = await new Deno.Command("bash", { args: [script, "start", String(port)], env }).output();
+  if (!r.success) throw new Error(`tinymux.sh: ${new TextDecoder().decode(r.stderr)}`);
+  const pid = Number(new TextDecoder().decode(r.stdout).trim());
+  const stop = async () => {
+    await new Deno.Command("bash", { args: [script, "stop"], env }).output();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  };
+  try {
+    const lib = await setUp(port, log);
+    return { name: "TinyMUX 2.12", port, pid, lib, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+/** Runs the softcode benchmark (see the module comment). */
+export async function runSoftcodeBench(
+  o: SoftcodeBenchOptions,
+  log: (l: string) => void,
+): Promise<SoftcodeBenchResult> {
+  const targets: Target[] = [await startEngine(o, log)];
+  try {
+    if (o.tinymux) targets.push(await startTinyMux(o, log));
+    let sameResults: boolean | null = null;
+    const prints = await Promise.all(targets.map((t) => fingerprints(t.port, t.lib)));
+    prints[0].forEach((p, i) => log(`softcode: ${SOFTCODE_EXPRS[i].name}: ${p}`));
+    if (prints.length > 1) {
+      sameResults = prints[0].every((p, i) => p === prints[1][i]);
+      prints[1].forEach((p, i) => {
+        if (p !== prints[0][i]) log(`softcode: TinyMUX differs on ${SOFTCODE_EXPRS[i].name}: ${p}`);
+      });
+    }
+    const cpu = targets.map(() => new Map<string, number[]>());
+    const cases = [{ name: "plain think", expr: "" }, ...SOFTCODE_EXPRS];
+    for (let run = 1; run <= o.runs; run++) {
+      for (const c of cases) {
+        // Alternate which server goes first, so drift in the machine's load falls on both.
+        const order = run % 2 ? targets : [...targets].reverse();
+        for (const t of order) {
+          const echo = c.expr
+            ? `think {text}[null(${c.expr.replaceAll("LIB", t.lib)})]`
+            : "think {text}";
+          const s = await driverCpu(o, t.port, t.pid, echo);
+          const m = cpu[targets.indexOf(t)];
+          m.set(c.name, [...(m.get(c.name) ?? []), s]);
+          log(
+            `softcode: run ${run}: ${t.name}: ${c.name}: ${
+              (s * 1e6 / o.iters).toFixed(1)
+            } µs a round trip`,
+          );
+        }
+      }
+    }
+    const rows = cpu.map((m): SoftcodeServerRow => {
+      const base = m.get("plain think")!;
+      const us: Record<string, number> = {};
+      const samples: Record<string, number[]> = {};
+      for (const e of SOFTCODE_EXPRS) {
+        // Each run's expression less the same run's plain think.
+        samples[e.name] = m.get(e.name)!.map((s, i) =>
+          Math.round((s - base[i]) * 1e6 / o.iters * 10) / 10
+        );
+        us[e.name] = median(samples[e.name]);
+      }
+      return { us, samples, baseUs: Math.round(median(base) * 1e6 / o.iters * 10) / 10 };
+    });
+    const ratio = rows.length > 1
+      ? Object.fromEntries(
+        SOFTCODE_EXPRS.map((
+          e,
+        ) => [e.name, Math.round(rows[0].us[e.name] / rows[1].us[e.name] * 100) / 100]),
+      )
+      : null;
+    return {
+      iters: o.iters,
+      runs: o.runs,
+      engine: rows[0],
+      tinymux: rows[1] ?? null,
+      ratio,
+      sameResults,
+    };
+  } finally {
+    for (const t of targets) await t.stop().catch(() => {});
+  }
+}
+
+/** Table rows for the report. */
+export function softcodeRows(r: SoftcodeBenchResult): string[][] {
+  const head = ["expression", "engine", "TinyMUX 2.12", "engine ÷ TinyMUX"];
+  return [
+    head,
+    ...SOFTCODE_EXPRS.map((e) => [
+      e.name,
+      `${r.engine.us[e.name]} µs`,
+      r.tinymux ? `${r.tinymux.us[e.name]} µs` : "-",
+      r.ratio ? String(r.ratio[e.name]) : "-",
+    ]),
+  ];
+}
+
+/** Where the shared driver and TinyMUX's script are by default. */
+export const SHARED_BENCH = join(ROOT, "..", "shared", "bench");
