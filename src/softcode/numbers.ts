@@ -78,8 +78,12 @@ export function isReal(s: string): boolean {
   return (m[2] ?? "") !== "" || (m[3] ?? "") !== "";
 }
 
+/** A plain decimal (`12`, `-3.25`): its value is Number()'s, with no text to build. */
+const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
 /** MUX's `mux_atof`: the value of a whole numeric text, else 0. */
 export function toReal(s: string): number {
+  if (PLAIN_DECIMAL.test(s)) return Number(s);
   const m = REAL.exec(s);
   if (!m) return 0;
   if (m[5]) {
