@@ -22,6 +22,8 @@ import net from "node:net";
 import { TelnetKeeper } from "../handoff/keeper.ts";
 import { handoffUnavailable } from "../handoff/support.ts";
 import { RefusalLog } from "../../net/refusal_log.ts";
+import { acceptLoop } from "../../net/accept.ts";
+import { plainAddress } from "../../net/client_address.ts";
 
 /** Settings for {@linkcode TelnetSidecar}. */
 export interface SidecarOptions {
@@ -192,7 +194,13 @@ export class TelnetSidecar {
       throw this.#listenError(e instanceof Deno.errors.AddrInUse, (e as Error).message);
     }
     this.#listener = listener;
-    this.#accepting = this.#accept(listener);
+    this.#accepting = acceptLoop(listener, {
+      label: "telnet",
+      admit: (conn) => this.#admit(conn),
+      stopping: () => this.#stopping,
+      lost: (e) => this.#o.listenerLost?.(e),
+      log: this.#log,
+    });
     return listener.addr as Deno.NetAddr;
   }
 
@@ -284,46 +292,6 @@ export class TelnetSidecar {
     this.#refusals.stop();
   }
 
-  /**
-   * Accepts until the listener is closed. A failed accept is one connection's problem (reset
-   * before we took it) or a passing shortage (out of file descriptors): it is retried, never
-   * the end of the loop. Only a listener that is gone ends it, and then `listenerLost` decides.
-   */
-  async #accept(listener: Deno.TcpListener): Promise<void> {
-    let failures = 0;
-    while (!this.#stopping) {
-      let conn: Deno.TcpConn;
-      try {
-        conn = await listener.accept();
-      } catch (e) {
-        if (this.#stopping) return;
-        if (e instanceof Deno.errors.BadResource || e instanceof Deno.errors.Interrupted) {
-          this.#log(`telnet: the listener is gone: ${(e as Error).message}`);
-          this.#o.listenerLost?.(e as Error);
-          return;
-        }
-        // The client hung up between the handshake and accept(): nothing to wait for.
-        if (isConnectionGone(e)) continue;
-        const wait = acceptRetryDelay(failures++);
-        this.#log(`telnet: accept failed (${(e as Error).message}); retrying in ${wait} ms`);
-        await new Promise((r) => setTimeout(r, wait));
-        continue;
-      }
-      failures = 0;
-      try {
-        this.#admit(conn);
-      } catch (e) {
-        // A socket that died between accept() and its setup (remote address, TCP_NODELAY).
-        if (!isConnectionGone(e)) {
-          this.#log(`telnet: connection setup failed: ${(e as Error).message}`);
-        }
-        try {
-          conn.close();
-        } catch { /* already closed */ }
-      }
-    }
-  }
-
   #admit(conn: Deno.TcpConn): void {
     const ip = (conn.remoteAddr as Deno.NetAddr).hostname;
     const refusal = this.#refusal(ip);
@@ -399,22 +367,6 @@ export class TelnetSidecar {
   #forget(client: TelnetClient): void {
     if (this.#clients.delete(client)) this.#uncount(client.ip);
   }
-}
-
-/** An address as players know it: IPv4 without the `::ffff:` of a dual-stack listener. */
-function plainAddress(ip: string): string {
-  return ip.startsWith("::ffff:") && ip.includes(".") ? ip.slice(7) : ip;
-}
-
-/** Delay before retrying after the `failures`-th accept error in a row: 10 ms doubling to 1 s. */
-export function acceptRetryDelay(failures: number): number {
-  return Math.min(1_000, 10 * 2 ** Math.min(failures, 7));
-}
-
-/** True for errors that mean the peer is already gone (reset, aborted, not connected). */
-function isConnectionGone(e: unknown): boolean {
-  return e instanceof Deno.errors.NotConnected || e instanceof Deno.errors.ConnectionReset ||
-    e instanceof Deno.errors.ConnectionAborted || e instanceof Deno.errors.BrokenPipe;
 }
 
 /** Writes a one-line refusal and closes, without waiting on a client that may not read. */
