@@ -21,6 +21,14 @@ export interface ServerConfig {
   corsOrigins: string[];
   maxConnections: number;
   maxConnectionsPerIp: number;
+  /** Seconds a new HTTP/WebSocket connection has for its first request head (0: no bound). */
+  headerTimeout: number;
+  /** Seconds an HTTP connection may wait idle for its next request (0: no bound). */
+  keepAliveTimeout: number;
+  /** Seconds a hub connection has to log in from when it opened (0: no bound). */
+  loginTimeout: number;
+  /** Reverse proxies (addresses, CIDR ranges) whose `X-Forwarded-For` names the client. */
+  trustedProxies: string[];
   textDir: string;
   helpDir: string;
   wikiDir: string;
@@ -147,6 +155,10 @@ export function defaultConfig(): EngineConfig {
       corsOrigins: [],
       maxConnections: 1000,
       maxConnectionsPerIp: 50,
+      headerTimeout: 10,
+      keepAliveTimeout: 15,
+      loginTimeout: 600,
+      trustedProxies: [],
       textDir: "text",
       helpDir: "help",
       wikiDir: "wiki",
@@ -226,6 +238,9 @@ export const PORT_KEYS: readonly string[] = [
 export const NON_NEGATIVE_KEYS: readonly string[] = [
   "server.maxConnections",
   "server.maxConnectionsPerIp",
+  "server.headerTimeout",
+  "server.keepAliveTimeout",
+  "server.loginTimeout",
   "game.startingMoney",
   "game.maxPlayers",
   "game.maxGuests",

@@ -70,6 +70,8 @@ export class Connection implements HubConnection, SessionEnd {
   inputSeen = false;
   /** When the client connected (the sidecar may report an earlier time after a restart). */
   connectedAt: number;
+  /** When this hub connection opened (this engine's clock; the login bound counts from it). */
+  readonly openedAt: number;
   /** True when the connection proved itself the telnet sidecar (its `client` frames count). */
   sidecar = false;
   /** True once the IP is counted toward the per-IP cap. */
@@ -95,6 +97,7 @@ export class Connection implements HubConnection, SessionEnd {
   ) {
     this.ip = peerIp;
     this.connectedAt = now;
+    this.openedAt = now;
     this.lastInput = now;
   }
 

@@ -1,14 +1,13 @@
 /**
  * The idle sweep: one timer for all connections (sockets have no ping timer of their own)
- * closes connections that never logged in and players idle past `game.idleTimeout`.
+ * closes connections that have not logged in within `server.loginTimeout` of opening (whatever
+ * they send meanwhile: pings and stray lines do not keep one open) and players idle past
+ * `game.idleTimeout`.
  */
 import type { Config } from "../config/load.ts";
 import { isStaff } from "../world/flags.ts";
 import { idleSweepMs } from "./limits.ts";
 import type { SessionRegistry } from "./registry.ts";
-
-/** Connections that have not logged in are closed after this long without input. */
-export const LOGIN_TIMEOUT_MS = 10 * 60 * 1000;
 
 /** The hub's one idle timer. */
 export class IdleSweep {
@@ -23,7 +22,9 @@ export class IdleSweep {
   /** Runs the sweep while there are connections (call after each accept; a no-op when armed). */
   arm(): void {
     if (this.#timer !== null || this.#stopped || this.registry.connectionCount === 0) return;
-    const ms = idleSweepMs(this.config().value.game.idleTimeout);
+    const { game, server } = this.config().value;
+    const bounds = [game.idleTimeout, server.loginTimeout].filter((s) => s > 0);
+    const ms = idleSweepMs(bounds.length ? Math.min(...bounds) : 0);
     this.#timer = setTimeout(() => {
       this.#timer = null;
       try {
@@ -49,12 +50,16 @@ export class IdleSweep {
 
   #sweep(): void {
     const now = Date.now();
-    const loginCutoff = now - LOGIN_TIMEOUT_MS;
-    for (const c of this.registry.connections()) {
-      // Sockets have no ping timer, so silent pre-login connections (half-open ones included)
-      // end here.
-      if (!c.playerId && c.lastInput < loginCutoff) {
-        c.close("Connection timed out (no login within 10 minutes).");
+    const login = this.config().value.server.loginTimeout;
+    if (login > 0) {
+      const loginCutoff = now - login * 1000;
+      for (const c of this.registry.connections()) {
+        // Sockets have no ping timer, so silent pre-login connections (half-open ones included)
+        // end here, and so do ones that only keep themselves busy. Counted from this engine's
+        // opening, not the sidecar's report: a session resuming after a reboot is not late.
+        if (!c.playerId && !c.closed && c.openedAt < loginCutoff) {
+          c.close(`Connection timed out (no login within ${formatSeconds(login)}).`);
+        }
       }
     }
     const limit = this.config().value.game.idleTimeout;
