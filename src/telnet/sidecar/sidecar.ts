@@ -24,6 +24,7 @@ import { handoffUnavailable } from "../handoff/support.ts";
 import { RefusalLog } from "../../net/refusal_log.ts";
 import { acceptLoop } from "../../net/accept.ts";
 import { plainAddress } from "../../net/client_address.ts";
+import { NodeListenerWatch } from "../../net/node_listener_watch.ts";
 
 /** Settings for {@linkcode TelnetSidecar}. */
 export interface SidecarOptions {
@@ -93,6 +94,7 @@ export class TelnetSidecar {
   readonly #keeper: TelnetKeeper | null;
   #listener: Deno.TcpListener | null = null;
   #server: net.Server | null = null;
+  #acceptWatch: NodeListenerWatch | null = null;
   #accepting: Promise<void> = Promise.resolve();
   #stopping = false;
   #tls: TlsTelnetListener | null = null;
@@ -235,6 +237,8 @@ export class TelnetSidecar {
     // An accept that fails is one connection's problem (or a passing shortage of descriptors).
     server.on("error", (e) => this.#log(`telnet: accept failed (${e.message})`));
     this.#server = server;
+    // Node's listener stops accepting for good once out of descriptors: watched and reopened.
+    this.#acceptWatch = new NodeListenerWatch(server, { label: "telnet", log: this.#log });
     const a = server.address() as net.AddressInfo;
     return { transport: "tcp", hostname: a.address, port: a.port };
   }
@@ -284,6 +288,7 @@ export class TelnetSidecar {
     try {
       this.#listener?.close();
     } catch { /* already closed */ }
+    this.#acceptWatch?.stop();
     this.#server?.close();
     await this.#keeper?.shutdown();
     await Promise.all([...this.#clients].map((c) => c.shutdown()));
@@ -311,6 +316,7 @@ export class TelnetSidecar {
 
   /** A plain telnet connection whose socket goes to the engine (through the keeper). */
   #admitSocket(keeper: TelnetKeeper, socket: net.Socket): void {
+    if (this.#acceptWatch?.isOwnDial(socket)) return;
     const ip = plainAddress(socket.remoteAddress ?? "");
     socket.on("error", () => {/* the peer went away before it was handed on */});
     const refusal = this.#refusal(ip);
