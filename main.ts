@@ -50,10 +50,14 @@ async function start(
   let engine: Engine | null = null;
   try {
     engine = await createEngine({ secrets: logger, env });
-    return {
-      engine,
-      server: await serveEngine(engine, { linkPort: plumbing.hubLinkPort ?? undefined }),
-    };
+    const lifecycle = engine.services.lifecycle;
+    const server = await serveEngine(engine, {
+      linkPort: plumbing.hubLinkPort ?? undefined,
+      // Nobody can connect on that port any more: a fresh engine opens it again (the
+      // supervisor restarts on this code; telnet players stay with the sidecar).
+      listenerLost: (key) => void lifecycle.exit(EXIT_RESTART, `the ${key} listener is gone`),
+    });
+    return { engine, server };
   } catch (e) {
     const known = e instanceof StartupError || e instanceof ListenError;
     if (known) console.error(`engine: ${oneLine(e)}`);

@@ -2,53 +2,98 @@
 import type { Engine } from "./engine.ts";
 import { hubPortHandler, withHubPath } from "./hub/upgrade.ts";
 import { isConnectionError, UNREADABLE_REQUEST } from "./http/connection_errors.ts";
+import { TrustedProxies } from "./net/client_address.ts";
+import { HttpConnections, type HttpLimits } from "./net/http_connections.ts";
+import { HttpListener, type ServeHandler } from "./net/http_listener.ts";
+import { connectionServer, type ServeHttp } from "./net/serve_http.ts";
 
 /** Running listeners. */
 export interface RunningServer {
   shutdown(): Promise<void>;
 }
 
+/** Settings of {@linkcode serveEngine}. */
+export interface ServeOptions {
+  /** Plain loopback port for the telnet sidecar while the public ports speak TLS. */
+  linkPort?: number;
+  /**
+   * A listener is gone for good while the engine runs (nobody can connect on it any more): the
+   * engine exits with the restart code and the supervisor starts it again (main.ts).
+   */
+  listenerLost?: (key: string, e: Error) => void;
+}
+
 /**
  * Serves the HTTP app on `server.http` (host `server.host`), the WebSocket hub on
  * `server.ws` (any path) and on the HTTP port at `/ws`.
  */
-export async function serveEngine(
-  engine: Engine,
-  opts: { linkPort?: number } = {},
-): Promise<RunningServer> {
-  const cfg = engine.services.config.value.server;
+export async function serveEngine(engine: Engine, opts: ServeOptions = {}): Promise<RunningServer> {
+  const config = engine.services.config;
+  const cfg = config.value.server;
   const tls = engine.tls ?? undefined;
-  const appHandler = withHubPath(engine.websockets, (req, info) => engine.app.fetch(req, info));
-  const servers: Deno.HttpServer<Deno.NetAddr>[] = [];
-  try {
-    servers.push(listen("server.http", cfg.host, cfg.http, "HTTP listening", appHandler, tls));
-    servers.push(
-      listen(
-        "server.ws",
-        cfg.host,
-        cfg.ws,
-        "WebSocket hub",
-        hubPortHandler(engine.websockets),
-        tls,
-      ),
+  const serveHttp = connectionServer();
+  if (typeof serveHttp === "string") throw new Error(serveHttp);
+  const trusted = trustedProxiesOf(() => config.value.server.trustedProxies);
+  const connections = new HttpConnections(() => {
+    const s = config.value.server;
+    return {
+      headerTimeout: s.headerTimeout,
+      keepAliveTimeout: s.keepAliveTimeout,
+      maxConnectionsPerIp: s.maxConnectionsPerIp,
+      trusted: trusted(),
+    } satisfies HttpLimits;
+  }, (line) => console.warn(line));
+  const invalid = trusted().invalid;
+  if (invalid.length) {
+    console.warn(
+      `engine: server.trustedProxies: ignored ${invalid.map((e) => JSON.stringify(e)).join(", ")}` +
+        " (expected addresses or CIDR ranges)",
     );
+  }
+  const appHandler = withHubPath(engine.websockets, (req, info) => engine.app.fetch(req, info));
+  const common = { connections, trusted, serveHttp, opts };
+  const hub = hubPortHandler(engine.websockets);
+  const listeners: HttpListener[] = [];
+  try {
+    listeners.push(
+      listen(common, "server.http", cfg.host, cfg.http, "HTTP listening", appHandler, tls),
+    );
+    listeners.push(listen(common, "server.ws", cfg.host, cfg.ws, "WebSocket hub", hub, tls));
     // With TLS on, the telnet sidecar reaches the engine over plain loopback (a public
     // certificate does not name 127.0.0.1); the supervisor picks the port (docs/tls.md).
     if (tls && opts.linkPort) {
-      servers.push(
-        listen("the sidecar link", "127.0.0.1", opts.linkPort, "sidecar link", appHandler),
+      listeners.push(
+        listen(common, "the sidecar link", "127.0.0.1", opts.linkPort, "sidecar link", appHandler),
       );
     }
   } catch (e) {
-    await Promise.all(servers.map((s) => s.shutdown()));
+    connections.stop();
+    await Promise.all(listeners.map((l) => l.shutdown()));
     throw e;
   }
   return {
     async shutdown() {
-      // Sockets first: an open upgraded connection would keep shutdown() waiting.
+      // Sockets first: the hub's connections get their notice and close code.
       await engine.hub.shutdown();
-      await Promise.all(servers.map((s) => s.shutdown()));
+      connections.closeIdle();
+      await Promise.all(listeners.map((l) => l.shutdown()));
+      connections.closeAll();
+      connections.stop();
     },
+  };
+}
+
+/** The trusted proxies, parsed again only when the configured list changes. */
+function trustedProxiesOf(list: () => readonly string[]): () => TrustedProxies {
+  let seen: readonly string[] | null = null;
+  let parsed = new TrustedProxies([]);
+  return () => {
+    const now = list();
+    if (now !== seen) {
+      seen = now;
+      parsed = new TrustedProxies(now);
+    }
+    return parsed;
   };
 }
 
@@ -59,22 +104,34 @@ export class ListenError extends Error {
 
 /** Starts one listener; a taken port or a refused address becomes a ListenError naming the key. */
 function listen(
+  common: {
+    connections: HttpConnections;
+    trusted: () => TrustedProxies;
+    serveHttp: ServeHttp;
+    opts: ServeOptions;
+  },
   key: string,
   hostname: string,
   port: number,
   label: string,
-  handler: Deno.ServeHandler<Deno.NetAddr>,
+  handler: ServeHandler,
   tls?: { key: string; cert: string },
-): Deno.HttpServer<Deno.NetAddr> {
+): HttpListener {
+  let listener: HttpListener;
   try {
-    return Deno.serve({
-      port,
+    listener = new HttpListener({
       hostname,
-      ...(tls ? { key: tls.key, cert: tls.cert } : {}),
-      onListen: ({ hostname, port }) =>
-        console.log(`engine: ${label} on ${hostname}:${port}${tls ? " (TLS)" : ""}`),
+      port,
+      tls,
+      label: `engine: ${key}`,
+      handler,
       onError: serveError,
-    }, handler);
+      connections: common.connections,
+      trusted: common.trusted,
+      serveHttp: common.serveHttp,
+      log: (line) => console.warn(line),
+      lost: (e) => common.opts.listenerLost?.(key, e),
+    });
   } catch (e) {
     if (tls && !(e instanceof Deno.errors.AddrInUse)) {
       // A key and certificate that were read but do not work (no match, not parseable).
@@ -93,12 +150,15 @@ function listen(
         `config/config.json or URSAMU_${key.replace(".", "_").toUpperCase()}.`,
     );
   }
+  const { hostname: host, port: bound } = listener.addr;
+  console.log(`engine: ${label} on ${host}:${bound}${tls ? " (TLS)" : ""}`);
+  return listener;
 }
 
 /**
  * What a listener answers when its handler throws (the app maps its own errors, so this is
  * the hub's upgrade path or a bug): a failed connection quietly, anything else logged once,
- * and never Deno's default of a stack trace and a plain-text 500.
+ * and never a stack trace or a plain-text 500.
  */
 function serveError(e: unknown): Response {
   const connection = isConnectionError(e);

@@ -71,7 +71,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("*", cors(deps.config));
   app.use("*", async (c, next) => {
     c.set("player", null);
-    c.set("ip", c.env?.remoteAddr?.hostname ?? "unknown");
+    // The client's address: the peer, or what a trusted proxy forwarded (src/net).
+    c.set("ip", c.env?.ip ?? c.env?.remoteAddr?.hostname ?? "unknown");
     await next();
   });
 

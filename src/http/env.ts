@@ -9,5 +9,6 @@ export interface AppEnv {
     /** Client IP address. */
     ip: string;
   };
-  Bindings: { remoteAddr?: { hostname?: string } };
+  /** Who sent the request (src/net/http_listener.ts `ClientInfo`); absent in direct calls. */
+  Bindings: { remoteAddr?: { hostname?: string }; ip?: string };
 }

@@ -1,4 +1,5 @@
 /** HTTP entry points of the hub: the WebSocket port (any path) and `/ws` on the HTTP port. */
+import type { ServeHandler } from "../net/http_listener.ts";
 
 /** What takes the upgrade requests (the WebSocket carrier, src/hub/carriers/websocket.ts). */
 export interface UpgradeTaker {
@@ -14,9 +15,9 @@ export function isWebSocketUpgrade(req: Request): boolean {
 }
 
 /** Handler for the WebSocket port: every path upgrades; anything else gets 426. */
-export function hubPortHandler(hub: UpgradeTaker): Deno.ServeHandler<Deno.NetAddr> {
+export function hubPortHandler(hub: UpgradeTaker): ServeHandler {
   return (req, info) => {
-    if (isWebSocketUpgrade(req)) return hub.accept(req, info.remoteAddr.hostname);
+    if (isWebSocketUpgrade(req)) return hub.accept(req, info.ip);
     return Response.json({ error: "This port speaks WebSocket only." }, {
       status: 426,
       headers: { upgrade: "websocket", "x-content-type-options": "nosniff" },
@@ -25,13 +26,10 @@ export function hubPortHandler(hub: UpgradeTaker): Deno.ServeHandler<Deno.NetAdd
 }
 
 /** Wraps the HTTP handler so that `GET /ws` with an upgrade goes to the hub. */
-export function withHubPath(
-  hub: UpgradeTaker,
-  next: Deno.ServeHandler<Deno.NetAddr>,
-): Deno.ServeHandler<Deno.NetAddr> {
+export function withHubPath(hub: UpgradeTaker, next: ServeHandler): ServeHandler {
   return (req, info) => {
     if (isWebSocketUpgrade(req) && new URL(req.url).pathname === HTTP_WS_PATH) {
-      return hub.accept(req, info.remoteAddr.hostname);
+      return hub.accept(req, info.ip);
     }
     return next(req, info);
   };

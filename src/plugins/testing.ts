@@ -145,9 +145,11 @@ export async function startTestGame(opts: TestGameOptions): Promise<TestGame> {
       },
     ),
   });
+  const handler = withHubPath(engine.websockets, (req, info) => engine.app.fetch(req, info));
+  // The kit's server is Deno's own: each request's client is its socket's peer.
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    withHubPath(engine.websockets, (req, info) => engine.app.fetch(req, info)),
+    (req, info) => handler(req, { remoteAddr: info.remoteAddr, ip: info.remoteAddr.hostname }),
   );
   const base = `http://127.0.0.1:${server.addr.port}`;
   const clients = new Map<string, KitClient>();

@@ -1,0 +1,175 @@
+/**
+ * The engine's open HTTP connections, on every listener together (the HTTP port, the WebSocket
+ * port, the sidecar link): how many each address holds (`server.maxConnectionsPerIp`, checked at
+ * accept), and one sweep that closes a connection which has sent no complete request head
+ * within `server.headerTimeout` of opening (silent, half a header, a TLS handshake never
+ * finished) or waited idle for its next request longer than `server.keepAliveTimeout`. A
+ * connection upgraded to a WebSocket leaves here: the hub counts it and closes it when idle.
+ */
+import { RefusalLog } from "./refusal_log.ts";
+import type { TrustedProxies } from "./client_address.ts";
+
+/** The limits, read at each use so `@reload/config` applies to the next check. */
+export interface HttpLimits {
+  /** Seconds for a new connection's first request head (0: no bound). */
+  headerTimeout: number;
+  /** Seconds an idle connection waits for its next request (0: no bound). */
+  keepAliveTimeout: number;
+  /** Connections per client address (0: no cap). */
+  maxConnectionsPerIp: number;
+  /** Proxies exempt from the cap (their clients are counted by what they forward). */
+  trusted: TrustedProxies;
+}
+
+/** One open HTTP connection. */
+export interface TrackedConnection {
+  /** The socket's peer address. */
+  readonly peer: string;
+  /** Requests seen (0: still waiting for the first head). */
+  requests: number;
+  /** Requests being answered. */
+  inFlight: number;
+  /** Since when the connection waits (opened, or its last response went out). */
+  since: number;
+  /** Counted toward its address's cap. */
+  counted: boolean;
+  /** Closes it (set by whoever serves it). */
+  close: () => void;
+  /** It left this set (closed, or handed to the hub). */
+  gone: boolean;
+}
+
+/** The engine's open HTTP connections (see the module's comment). */
+export class HttpConnections {
+  readonly #open = new Set<TrackedConnection>();
+  readonly #perAddress = new Map<string, number>();
+  readonly #limits: () => HttpLimits;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #stopped = false;
+  /** Refused connections, logged without a line per connection. */
+  readonly refusals: RefusalLog;
+
+  /** `limits` is read at each check; `log` takes the refusal lines. */
+  constructor(limits: () => HttpLimits, log: (line: string) => void) {
+    this.#limits = limits;
+    this.refusals = new RefusalLog("engine", log);
+  }
+
+  /** Open HTTP connections (upgraded ones not included). */
+  get size(): number {
+    return this.#open.size;
+  }
+
+  /** Connections `peer` holds toward the cap. */
+  countOf(peer: string): number {
+    return this.#perAddress.get(peer) ?? 0;
+  }
+
+  /**
+   * Starts tracking a connection just accepted from `peer`; null when its address already holds
+   * its share (the refusal is logged; nothing was counted).
+   */
+  open(peer: string): TrackedConnection | null {
+    const limits = this.#limits();
+    const counted = !limits.trusted.has(peer);
+    if (counted) {
+      const n = this.#perAddress.get(peer) ?? 0;
+      if (limits.maxConnectionsPerIp > 0 && n >= limits.maxConnectionsPerIp) {
+        this.refusals.note("per-address cap", peer);
+        return null;
+      }
+      this.#perAddress.set(peer, n + 1);
+    }
+    const t: TrackedConnection = {
+      peer,
+      requests: 0,
+      inFlight: 0,
+      since: Date.now(),
+      counted,
+      close: () => {},
+      gone: false,
+    };
+    this.#open.add(t);
+    this.#arm();
+    return t;
+  }
+
+  /** A request head arrived on `t`. */
+  busy(t: TrackedConnection): void {
+    t.requests++;
+    t.inFlight++;
+  }
+
+  /** A response on `t` went out (or failed): it waits for its next request from now. */
+  idle(t: TrackedConnection): void {
+    if (t.inFlight > 0) t.inFlight--;
+    t.since = Date.now();
+  }
+
+  /** `t` became a WebSocket: the hub has it now (its count, its idle rules). */
+  handOver(t: TrackedConnection): void {
+    this.#forget(t);
+  }
+
+  /** `t` ended. */
+  closed(t: TrackedConnection): void {
+    this.#forget(t);
+  }
+
+  /** Closes every connection not answering a request (the listeners are stopping). */
+  closeIdle(): void {
+    for (const t of this.#open) if (t.inFlight === 0) t.close();
+  }
+
+  /** Closes every connection left. */
+  closeAll(): void {
+    for (const t of this.#open) t.close();
+  }
+
+  /** Stops the sweep for good (the engine is stopping) and logs pending refusals. */
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.refusals.stop();
+  }
+
+  #forget(t: TrackedConnection): void {
+    if (t.gone) return;
+    t.gone = true;
+    this.#open.delete(t);
+    if (t.counted) {
+      const n = (this.#perAddress.get(t.peer) ?? 1) - 1;
+      if (n > 0) this.#perAddress.set(t.peer, n);
+      else this.#perAddress.delete(t.peer);
+    }
+  }
+
+  /** Runs the sweep while there are connections (a no-op when armed or stopped). */
+  #arm(): void {
+    if (this.#timer !== undefined || this.#stopped || this.#open.size === 0) return;
+    const { headerTimeout, keepAliveTimeout } = this.#limits();
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#sweep();
+      this.#arm();
+    }, sweepMs(headerTimeout, keepAliveTimeout));
+  }
+
+  #sweep(): void {
+    const { headerTimeout, keepAliveTimeout } = this.#limits();
+    const now = Date.now();
+    for (const t of this.#open) {
+      if (t.inFlight > 0) continue;
+      const limit = t.requests === 0 ? headerTimeout : keepAliveTimeout;
+      if (limit > 0 && now - t.since >= limit * 1000) t.close();
+    }
+  }
+}
+
+/** Interval of the sweep: a quarter of the shorter bound, from 250 ms to 1 s. */
+export function sweepMs(headerTimeout: number, keepAliveTimeout: number): number {
+  const bounds = [headerTimeout, keepAliveTimeout].filter((s) => s > 0);
+  if (bounds.length === 0) return 1_000;
+  return Math.min(1_000, Math.max(250, Math.floor(Math.min(...bounds) * 1000 / 4)));
+}
