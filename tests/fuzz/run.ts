@@ -18,6 +18,7 @@ import { anonWorker, rawWorker, restWorker, telnetWorker, wsWorker } from "./tar
 import { FLOOD_CONFIG, floodWorker } from "./flood.ts";
 import type { WorldPool } from "./http_gen.ts";
 import { registrationFloodAttack, tokenReuseAttack } from "./attacks.ts";
+import { listenerAttack } from "./listeners.ts";
 
 /** The kinds of worker. */
 export const WORKERS = ["rest", "ws", "staff", "anon", "telnet", "raw", "flood"] as const;
@@ -256,6 +257,10 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
     if (!state.crashed) {
       say("fuzz: a registration flood from one address");
       await registrationFloodAttack(ctx, REGISTRATIONS_PER_HOUR);
+    }
+    if (!state.crashed) {
+      say("fuzz: the listeners flooded (refused connections, descriptor exhaustion)");
+      await listenerAttack(ctx);
     }
   } finally {
     state.finishing = true;
