@@ -45,6 +45,15 @@ function connect(port: number): Promise<Deno.TcpConn> {
   return Deno.connect({ hostname: "127.0.0.1", port });
 }
 
+/** Closes every connection in `conns` (the server may have closed some) and empties it. */
+function release(conns: Deno.Conn[]): void {
+  for (const c of conns.splice(0)) {
+    try {
+      c.close();
+    } catch { /* closed already */ }
+  }
+}
+
 /** Sends `GET path` on a fresh connection and returns the status line (or the error). */
 async function statusLine(port: number, path = "/health"): Promise<string> {
   const conn = await connect(port);
@@ -102,11 +111,7 @@ Deno.test("http listeners: silent, half-head and idle keep-alive connections are
     // The engine serves on: nothing above was its end.
     assertEquals(await statusLine(srv.http), "HTTP/1.1 200 OK");
   } finally {
-    for (const c of open) {
-      try {
-        c.close();
-      } catch { /* closed by the server */ }
-    }
+    release(open);
     await srv.stop();
   }
 });
@@ -148,7 +153,7 @@ Deno.test("http listeners: maxConnectionsPerIp caps HTTP on both ports together"
     await new Promise((r) => setTimeout(r, 300));
     assertMatch(await statusLine(srv.http), /^HTTP\/1\.1 429|closed|reset|Broken pipe/i);
     assertMatch(srv.output(), /engine: refused a connection from 127\.0\.0\.1 \(per-address cap\)/);
-    for (const c of held.splice(0)) c.close();
+    release(held);
     let line = "";
     for (let i = 0; i < 50 && line !== "HTTP/1.1 200 OK"; i++) {
       line = await statusLine(srv.http);
@@ -156,7 +161,7 @@ Deno.test("http listeners: maxConnectionsPerIp caps HTTP on both ports together"
     }
     assertEquals(line, "HTTP/1.1 200 OK", "the slots come back when the connections go");
   } finally {
-    for (const c of held) c.close();
+    release(held);
     await srv.stop();
   }
 });
@@ -178,7 +183,7 @@ Deno.test("http listeners: the sidecar's link takes no slot; telnet players log 
       await t.close();
     }
   } finally {
-    for (const c of held) c.close();
+    release(held);
     await srv.stop();
   }
 });
@@ -274,11 +279,7 @@ Deno.test({
         })(),
       ]);
       assert(freed >= 200, `the engine closed ${freed} of the silent connections`);
-      for (const c of held.splice(0)) {
-        try {
-          c.close();
-        } catch { /* closed by the server */ }
-      }
+      release(held);
       let line = "";
       for (let i = 0; i < 300 && line !== "HTTP/1.1 200 OK"; i++) {
         line = await statusLine(srv.http);
@@ -296,11 +297,7 @@ Deno.test({
       const lines = srv.output().split("\n").filter((l) => /accept failed/.test(l));
       assert(lines.length <= 4, `accept failures logged without a flood:\n${lines.join("\n")}`);
     } finally {
-      for (const c of held) {
-        try {
-          c.close();
-        } catch { /* closed by the server */ }
-      }
+      release(held);
       await srv.stop();
     }
   },
@@ -334,11 +331,7 @@ Deno.test({
       }
       held = await flood([srv.telnet], 300);
       await new Promise((r) => setTimeout(r, 2_000));
-      for (const c of held.splice(0)) {
-        try {
-          c.close();
-        } catch { /* closed by the server */ }
-      }
+      release(held);
       // A new player gets the connect screen (the listener reopened itself if it had to).
       let welcomed = false;
       for (let i = 0; i < 30 && !welcomed; i++) {
@@ -362,11 +355,7 @@ Deno.test({
       }
       assert(welcomed, `telnet answers again; sidecar log:\n${srv.output().slice(-2000)}`);
     } finally {
-      for (const c of held) {
-        try {
-          c.close();
-        } catch { /* closed by the server */ }
-      }
+      release(held);
       await srv.stop();
     }
   },

@@ -74,7 +74,8 @@ Deno.test("web client: shell on the client's paths, assets with ETags, HTML 404 
       assertCsp(r.headers, "/assets/main.js");
       const etag = r.headers.get("etag");
       assertMatch(etag ?? "", /^"[0-9a-f]{32}"$/);
-      assertEquals(r.headers.get("cache-control"), "no-cache");
+      // no-transform: the engine answers uncompressed (docs/operations.md, "Connections").
+      assertEquals(r.headers.get("cache-control"), "no-cache, no-transform");
       const again = await get(b, "/assets/main.js", { "if-none-match": etag! });
       assertEquals(again.status, 304);
       assertEquals(again.body, "");

@@ -1,7 +1,9 @@
 /**
  * The engine's open HTTP connections, on every listener together (the HTTP port, the WebSocket
  * port, the sidecar link): how many each address holds (`server.maxConnectionsPerIp`, checked at
- * accept), and one sweep that closes a connection which has sent no complete request head
+ * accept; an address at its cap gives up an idle keep-alive connection of its own for a new one,
+ * since a client reopens those by itself, and is refused only when all of its connections are
+ * busy or still waiting for their first request head), and one sweep that closes a connection which has sent no complete request head
  * within `server.headerTimeout` of opening (silent, half a header, a TLS handshake never
  * finished) or waited idle for its next request longer than `server.keepAliveTimeout`. A
  * connection upgraded to a WebSocket leaves here: the hub counts it and closes it when idle.
@@ -42,7 +44,8 @@ export interface TrackedConnection {
 /** The engine's open HTTP connections (see the module's comment). */
 export class HttpConnections {
   readonly #open = new Set<TrackedConnection>();
-  readonly #perAddress = new Map<string, number>();
+  /** The counted connections of each address. */
+  readonly #perAddress = new Map<string, Set<TrackedConnection>>();
   readonly #limits: () => HttpLimits;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
@@ -62,7 +65,7 @@ export class HttpConnections {
 
   /** Connections `peer` holds toward the cap. */
   countOf(peer: string): number {
-    return this.#perAddress.get(peer) ?? 0;
+    return this.#perAddress.get(peer)?.size ?? 0;
   }
 
   /**
@@ -72,13 +75,18 @@ export class HttpConnections {
   open(peer: string): TrackedConnection | null {
     const limits = this.#limits();
     const counted = !limits.trusted.has(peer);
-    if (counted) {
-      const n = this.#perAddress.get(peer) ?? 0;
-      if (limits.maxConnectionsPerIp > 0 && n >= limits.maxConnectionsPerIp) {
+    let mine = this.#perAddress.get(peer);
+    if (
+      counted && limits.maxConnectionsPerIp > 0 && (mine?.size ?? 0) >= limits.maxConnectionsPerIp
+    ) {
+      const idle = mine && idleOf(mine);
+      if (!idle) {
         this.refusals.note("per-address cap", peer);
         return null;
       }
-      this.#perAddress.set(peer, n + 1);
+      idle.close();
+      this.#forget(idle);
+      mine = this.#perAddress.get(peer);
     }
     const t: TrackedConnection = {
       peer,
@@ -89,6 +97,10 @@ export class HttpConnections {
       close: () => {},
       gone: false,
     };
+    if (counted) {
+      if (!mine) this.#perAddress.set(peer, mine = new Set());
+      mine.add(t);
+    }
     this.#open.add(t);
     this.#arm();
     return t;
@@ -138,11 +150,8 @@ export class HttpConnections {
     if (t.gone) return;
     t.gone = true;
     this.#open.delete(t);
-    if (t.counted) {
-      const n = (this.#perAddress.get(t.peer) ?? 1) - 1;
-      if (n > 0) this.#perAddress.set(t.peer, n);
-      else this.#perAddress.delete(t.peer);
-    }
+    const mine = t.counted ? this.#perAddress.get(t.peer) : undefined;
+    if (mine?.delete(t) && mine.size === 0) this.#perAddress.delete(t.peer);
   }
 
   /** Runs the sweep while there are connections (a no-op when armed or stopped). */
@@ -165,6 +174,12 @@ export class HttpConnections {
       if (limit > 0 && now - t.since >= limit * 1000) t.close();
     }
   }
+}
+
+/** A connection of `set` that answered a request and waits idle for the next, if any. */
+function idleOf(set: Set<TrackedConnection>): TrackedConnection | undefined {
+  for (const t of set) if (t.inFlight === 0 && t.requests > 0) return t;
+  return undefined;
 }
 
 /** Interval of the sweep: a quarter of the shorter bound, from 250 ms to 1 s. */

@@ -33,6 +33,26 @@ Deno.test("http connections: the per-address cap counts at accept; trusted proxi
   conns.stop();
 });
 
+Deno.test("http connections: an address at its cap gives up an idle keep-alive connection, never a busy one", () => {
+  const { conns } = setup();
+  const closed: string[] = [];
+  const waiting = conns.open("192.0.2.1")!;
+  waiting.close = () => closed.push("waiting");
+  const kept = conns.open("192.0.2.1")!;
+  kept.close = () => closed.push("kept");
+  conns.busy(kept);
+  conns.idle(kept);
+  assert(conns.open("192.0.2.1"), "the newcomer takes the idle one's place");
+  assertEquals(closed, ["kept"]);
+  assertEquals(conns.countOf("192.0.2.1"), 2);
+  // Now one waits for its first head and one is new: nothing idle to give up.
+  assertEquals(conns.open("192.0.2.1"), null);
+  assertEquals(closed, ["kept"]);
+  conns.closed(kept);
+  assertEquals(conns.countOf("192.0.2.1"), 2, "closing an evicted one counts nothing twice");
+  conns.stop();
+});
+
 Deno.test("http connections: no head in time, or idle too long, is closed; a busy one is not", async () => {
   const { conns } = setup();
   const closed: string[] = [];
