@@ -4,7 +4,8 @@
  * and offers no option to change it. On the link, where the sidecar sends a player's line while
  * the previous frame is still unacknowledged (a busy moment: logins, many players typing), the
  * kernel then holds the line until the hub's delayed ACK, 40 ms on Linux: the p99 of a login
- * storm (docs/bench.md). The hub's end (accepted by `Deno.serve`) already has it on.
+ * storm (docs/bench.md). The hub's end (accepted by the engine's listener, src/net) already has
+ * it on.
  *
  * There is no handle to the socket, so this finds it: the process's descriptors that are TCP
  * sockets connected to the hub's port (`/proc/self/fd` and `/proc/self/net/tcp{,6}`), and sets
