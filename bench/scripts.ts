@@ -242,7 +242,7 @@ async function sandboxCalls(n: number): Promise<Summary> {
  * are written (the watcher loads them all) and after each is called once by one player; and a
  * bare sandbox's cost, from instances made in this process.
  */
-async function scriptMemory(log: (l: string) => void, cpus?: string): Promise<ScriptMemory> {
+export async function scriptMemory(log: (l: string) => void, cpus?: string): Promise<ScriptMemory> {
   const dir = await Deno.makeTempDir({ prefix: "ursamu-bench-scriptmem-" });
   const scripts = join(dir, "scripts");
   await Deno.mkdir(scripts);
@@ -272,7 +272,7 @@ const names = ["alpha", "beta", "gamma", "delta"];
 function pad(s: string, w: number) { return s.length >= w ? s : s + " ".repeat(w - s.length); }
 export default async (u: ScriptSdk) => {
   const lines = names.map((n, i) => pad(n, 10) + " " + (i * ${i}));
-  await u.send("m${i} " + u.cmd.args + "\n" + lines.join("\n"));
+  await u.send("m${i} " + u.cmd.args + "\\n" + lines.join("\\n"));
 };
 `,
       );
@@ -285,7 +285,7 @@ export default async (u: ScriptSdk) => {
           sleep(1000).then(() => false),
         ]);
         if (answered) break;
-        if (tries > 30) throw new Error(`+m${i} never answered`);
+        if (tries > 30) throw new Error(`+m${i} never answered: ${srv.output().slice(-3000)}`);
       }
     }
     await sleep(2000);
