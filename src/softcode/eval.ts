@@ -50,8 +50,13 @@ export const ERR_INVOCATION = "#-1 FUNCTION INVOCATION LIMIT EXCEEDED";
 export const ERR_CPU = "#-1 CPU LIMITED";
 export const ERR_PERMISSION = "#-1 PERMISSION DENIED";
 
-/** Most parsed texts kept. */
-const MAX_CACHED = 20_000;
+/**
+ * Most texts in each generation of the parsed-text cache and of the texts seen once: when the
+ * young one is full it becomes the old one (the previous old one goes), so nothing walks the
+ * entries to drop the oldest. A Map's or Set's first key after many deletes is found past every
+ * deleted slot, which cost each new text about 12 µs once 20,000 were held (docs/bench.md).
+ */
+const MAX_CACHED = 10_000;
 /** Most iter() bodies kept parsed as templates. */
 const MAX_TEMPLATES = 2_000;
 
@@ -99,14 +104,19 @@ export class Softcode {
   readonly namedRegisters: boolean;
   /** Compiled regular expressions by flags and pattern (src/softcode/functions/regexp.ts). */
   readonly regexps = new Map<string, RE2JS>();
-  readonly #cache = new Map<string, Program>();
-  /** Texts (with their flags) parsed once and not kept yet. */
-  readonly #seen = new Set<string>();
+  #cache = new Map<string, Program>();
+  /** The cache's previous generation: a text found here moves back to `#cache`. */
+  #older = new Map<string, Program>();
+  /** Texts (with their flags) parsed once and not kept yet, in two generations. */
+  #seen = new Set<string>();
+  #seenOlder = new Set<string>();
   readonly #templates = new Map<string, Template | null>();
   #cacheGeneration: number;
   readonly #opts: CompileOptions;
   readonly #spent = new Map<string, { since: number; used: number }>();
   readonly #readLimits: (() => Partial<SoftcodeLimits>) | null;
+  /** What `#readLimits` gave last (see `begin`). */
+  #limitsRead: Partial<SoftcodeLimits> | null = null;
 
   constructor(opts: SoftcodeOptions) {
     this.ports = opts.ports;
@@ -129,6 +139,7 @@ export class Softcode {
     this.limits = { ...this.limits, ...limits };
     this.#opts.maxDepth = this.limits.parseDepth;
     this.#cache.clear();
+    this.#older.clear();
   }
 
   /** The parsed form of `text` under `flags`, from the cache when it was parsed before. */
@@ -137,17 +148,24 @@ export class Softcode {
     const key = flags + "\u0000" + text;
     const hit = this.#cache.get(key);
     if (hit) return hit;
-    const p = compileRegion(text, 0, text.length, flags, this.#opts, 0);
+    const older = this.#older.get(key);
+    if (older !== undefined) this.#older.delete(key);
+    const p = older ?? compileRegion(text, 0, text.length, flags, this.#opts, 0);
+    // A text that is one literal is parsed again faster than it is remembered.
+    if (p.text !== null) return p;
     // A text is kept parsed from its second time on: a typed line or an iter() item's text is
     // parsed once and dropped, rather than held (and pushing an attribute's program out).
-    if (!this.#seen.delete(key)) {
-      if (this.#seen.size >= MAX_CACHED) this.#seen.delete(this.#seen.keys().next().value!);
+    if (older === undefined && !this.#seen.delete(key) && !this.#seenOlder.delete(key)) {
+      if (this.#seen.size >= MAX_CACHED) {
+        this.#seenOlder = this.#seen;
+        this.#seen = new Set();
+      }
       this.#seen.add(key);
       return p;
     }
     if (this.#cache.size >= MAX_CACHED) {
-      // Oldest first: a Map iterates in insertion order.
-      this.#cache.delete(this.#cache.keys().next().value!);
+      this.#older = this.#cache;
+      this.#cache = new Map();
     }
     this.#cache.set(key, p);
     return p;
@@ -174,7 +192,9 @@ export class Softcode {
   #fresh(): void {
     if (this.#cacheGeneration === this.functions.generation) return;
     this.#cache.clear();
+    this.#older.clear();
     this.#seen.clear();
+    this.#seenOlder.clear();
     this.#templates.clear();
     this.#cacheGeneration = this.functions.generation;
   }
@@ -186,7 +206,7 @@ export class Softcode {
 
   /** Number of parsed texts held (for tests and the benchmark). */
   get cacheSize(): number {
-    return this.#cache.size;
+    return this.#cache.size + this.#older.size;
   }
 
   /**
@@ -205,9 +225,15 @@ export class Softcode {
   /** Starts an evaluation (pair with `end`), charging its time to the executor's owner. */
   begin(req: EvalRequest): Evaluation {
     if (this.#readLimits) {
-      const next = { ...DEFAULT_LIMITS, ...this.#readLimits() };
-      if (next.parseDepth !== this.limits.parseDepth) this.setLimits(next);
-      else this.limits = next;
+      // The configuration's section is replaced, never changed, when the configuration is:
+      // the same section as last time gives the same limits, without copying them again.
+      const read = this.#readLimits();
+      if (read !== this.#limitsRead) {
+        this.#limitsRead = read;
+        const next = { ...DEFAULT_LIMITS, ...read };
+        if (next.parseDepth !== this.limits.parseDepth) this.setLimits(next);
+        else this.limits = next;
+      }
     }
     const actor = this.#actorOf(req.executor);
     const now = this.monotonic();

@@ -174,6 +174,32 @@ Deno.test("softcode: parsed texts are cached by text and flags, from their secon
   assert.equal(t.sc.cacheSize, size + 2);
 });
 
+Deno.test("softcode: a text that is one literal is parsed again rather than kept", () => {
+  const t = testSoftcode();
+  const size = t.sc.cacheSize;
+  for (let i = 0; i < 100; i++) {
+    assert.equal(t.run(`plain words ${i}`), `plain words ${i}`);
+    assert.equal(t.run(`plain words ${i}`), `plain words ${i}`);
+  }
+  assert.equal(t.sc.cacheSize, size);
+});
+
+Deno.test("softcode: the parsed-text cache is bounded, and a text in use stays in it", () => {
+  const t = testSoftcode();
+  t.run("[add(1,2)]");
+  // Twice each: a text is kept from its second time.
+  for (let i = 0; i < 25_000; i++) {
+    t.run(`[add(${i},1)]`);
+    t.run(`[add(${i},1)]`);
+  }
+  // Two generations of at most 10,000 each; the oldest went without any walk over them.
+  assert.ok(t.sc.cacheSize <= 20_000, `${t.sc.cacheSize} held`);
+  const held = t.sc.cacheSize;
+  t.run("[add(24999,1)]");
+  assert.equal(t.sc.cacheSize, held);
+  assert.equal(t.run("[add(1,2)]"), "3");
+});
+
 Deno.test("softcode: a catastrophic regular expression runs in linear time", () => {
   const t = testSoftcode();
   const text = "a".repeat(7_000) + "b";
