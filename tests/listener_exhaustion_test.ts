@@ -71,6 +71,16 @@ async function statusLine(port: number, path = "/health"): Promise<string> {
   }
 }
 
+/** Asks `/health` every 100 ms, `tries` times at most, until it answers 200; the last line. */
+async function healthyAgain(port: number, tries: number): Promise<string> {
+  let line = "";
+  for (let i = 0; i < tries && line !== "HTTP/1.1 200 OK"; i++) {
+    line = await statusLine(port);
+    if (line !== "HTTP/1.1 200 OK") await new Promise((r) => setTimeout(r, 100));
+  }
+  return line;
+}
+
 /** Logs in over a WebSocket and runs `think`: the hub answers. */
 async function plays(target: { ws: number } | number, token: string, path = "/"): Promise<void> {
   const c = await connectWs(target, { client: "web", token, path });
@@ -154,12 +164,11 @@ Deno.test("http listeners: maxConnectionsPerIp caps HTTP on both ports together"
     assertMatch(await statusLine(srv.http), /^HTTP\/1\.1 429|closed|reset|Broken pipe/i);
     assertMatch(srv.output(), /engine: refused a connection from 127\.0\.0\.1 \(per-address cap\)/);
     release(held);
-    let line = "";
-    for (let i = 0; i < 50 && line !== "HTTP/1.1 200 OK"; i++) {
-      line = await statusLine(srv.http);
-      if (line !== "HTTP/1.1 200 OK") await new Promise((r) => setTimeout(r, 100));
-    }
-    assertEquals(line, "HTTP/1.1 200 OK", "the slots come back when the connections go");
+    assertEquals(
+      await healthyAgain(srv.http, 50),
+      "HTTP/1.1 200 OK",
+      "the slots come back when the connections go",
+    );
   } finally {
     release(held);
     await srv.stop();
@@ -280,12 +289,7 @@ Deno.test({
       ]);
       assert(freed >= 200, `the engine closed ${freed} of the silent connections`);
       release(held);
-      let line = "";
-      for (let i = 0; i < 300 && line !== "HTTP/1.1 200 OK"; i++) {
-        line = await statusLine(srv.http);
-        if (line !== "HTTP/1.1 200 OK") await new Promise((r) => setTimeout(r, 100));
-      }
-      assertEquals(line, "HTTP/1.1 200 OK", "/health answers again");
+      assertEquals(await healthyAgain(srv.http, 300), "HTTP/1.1 200 OK", "/health answers again");
       const me = await fetch(`${srv.base}/api/v1/me`, {
         headers: { authorization: `Bearer ${token}` },
       });

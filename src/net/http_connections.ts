@@ -3,10 +3,11 @@
  * port, the sidecar link): how many each address holds (`server.maxConnectionsPerIp`, checked at
  * accept; an address at its cap gives up an idle keep-alive connection of its own for a new one,
  * since a client reopens those by itself, and is refused only when all of its connections are
- * busy or still waiting for their first request head), and one sweep that closes a connection which has sent no complete request head
- * within `server.headerTimeout` of opening (silent, half a header, a TLS handshake never
- * finished) or waited idle for its next request longer than `server.keepAliveTimeout`. A
- * connection upgraded to a WebSocket leaves here: the hub counts it and closes it when idle.
+ * busy or still waiting for their first request head), and one sweep that closes a connection
+ * which has sent no complete request head within `server.headerTimeout` of opening (silent, half
+ * a header, a TLS handshake never finished) or waited idle for its next request longer than
+ * `server.keepAliveTimeout`. A connection upgraded to a WebSocket leaves here: the hub counts it
+ * and closes it when idle.
  */
 import { RefusalLog } from "./refusal_log.ts";
 import type { TrustedProxies } from "./client_address.ts";

@@ -5,8 +5,8 @@
  * still true, and the port takes connections into its backlog that nobody ever accepts. So the
  * watch dials the listener every few seconds; two dials in a row that connect but are not
  * accepted within a second mean the accept loop stalled, and the server is closed and listens
- * again on the same address (what waited in the old backlog is reset; new connections are served). A dial that
- * cannot even be made for want of descriptors is retried at the next turn.
+ * again on the same address (what waited in the old backlog is reset; new connections are
+ * served). A dial that cannot even be made for want of descriptors is retried at the next turn.
  */
 import net from "node:net";
 

@@ -1,12 +1,13 @@
 /**
  * A fixed attack on the listeners themselves (issue 31), run after the random phase, while
- * nothing else talks to the server (tests/fuzz/attacks.ts has the others). On every listener (HTTP, WebSocket, telnet):
- * a refused-connection flood (silent connections past `server.maxConnectionsPerIp`, then
- * hundreds more that are refused), and descriptor exhaustion (the process's open-file limit
- * lowered with prlimit to a little above what it holds, then filled with silent connections
- * under the cap). After each, the engine's and the sidecar's descriptors must come back near
- * where they were, and a new /health request, WebSocket (both ports) and telnet connection
- * must be answered. Linux only (/proc, prlimit); elsewhere it notes that it did not run.
+ * nothing else talks to the server (tests/fuzz/attacks.ts has the others). On every listener
+ * (HTTP, WebSocket, telnet): a refused-connection flood (silent connections past
+ * `server.maxConnectionsPerIp`, then hundreds more that are refused), and descriptor exhaustion
+ * (the process's open-file limit lowered with prlimit to a little above what it holds, then
+ * filled with silent connections under the cap). After each, the engine's and the sidecar's
+ * descriptors must come back near where they were, and a new /health request, WebSocket (both
+ * ports) and telnet connection must be answered. Linux only (/proc, prlimit); elsewhere it notes
+ * that it did not run.
  */
 import { connectWs } from "../ws_client.ts";
 import { TelnetClient } from "../telnet_client.ts";
