@@ -52,6 +52,7 @@ import { ScriptManager } from "./scripts/manager.ts";
 import { engineSoftcode } from "./softcode/engine_ports.ts";
 import { builtinFunctions } from "./softcode/functions/mod.ts";
 import { kvUserFunctionStore, UserFunctions } from "./softcode/user_functions.ts";
+import { roomView } from "./commands/room_view.ts";
 import { readTls, type TlsPair } from "./tls/certs.ts";
 import { AutoBackups } from "./backup/auto.ts";
 import { prepareLayout } from "./backup/migrate.ts";
@@ -204,6 +205,8 @@ async function startOn(
   const loading = performance.now();
   const objects = new ObjectStore(kv, { live: soleWriter });
   const held = await objects.load();
+  // Closed last: writes made in memory (softcode's create() and tel()) are committed first.
+  opened.push(() => objects.flush());
   const attributes = new AttributeStore(kv, objects, {
     live: soleWriter,
     quotaBytes: cfg.softcode.attributeQuotaBytes,
@@ -277,6 +280,15 @@ async function startOn(
       attributes,
       presence,
       deliver,
+      objects,
+      objectQuota: () => config.value.game.objectQuota,
+      look: (viewer, room) =>
+        roomView(
+          { presence, objects, attributes },
+          viewer,
+          room,
+          presence.connections(viewer.id)[0]?.width ?? 78,
+        ),
       now: () => Date.now(),
       startedAt: Date.now(),
       gameName: () => config.value.game.name,

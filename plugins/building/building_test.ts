@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { ValidationError } from "../../src/plugins/mod.ts";
-import { checkLockExpr, parseExitSpec } from "./store.ts";
+import { parseExitSpec, ValidationError } from "../../src/plugins/mod.ts";
+import { checkLockExpr } from "./store.ts";
 
 Deno.test("building: exit specs split names and aliases", () => {
   assert.deepEqual(parseExitSpec("North;n"), { name: "North", aliases: ["n"] });

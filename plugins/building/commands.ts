@@ -3,18 +3,18 @@
  * `@destroy`, `@create`, `@lock`/`@unlock`; and `@teleport` for staff.
  */
 import {
+  BUILDER_LOCK,
   CommandError,
   type CommandSdk,
   type CommandSpec,
   type DbObject,
   type Delivery,
   exitName,
+  parseExitSpec,
   type PluginWorld,
+  TELEPORT_LOCK,
 } from "../../src/plugins/mod.ts";
-import { type Builder, parseExitSpec } from "./store.ts";
-
-const BUILDER = "builder+";
-const STAFF = "admin+";
+import type { Builder } from "./store.ts";
 
 function ref(o: DbObject): string {
   return `${o.flags.includes("exit") ? exitName(o) : o.name}(#${o.id})`;
@@ -46,7 +46,7 @@ export function buildingCommands(
   return [
     {
       name: "@dig",
-      lock: BUILDER,
+      lock: BUILDER_LOCK,
       switches: ["teleport"],
       category: "building",
       help: `@dig <room>[=<exit to>[,<exit back>]]
@@ -88,7 +88,7 @@ In TinTin++, type \\; for each semicolon: @dig Garden=North\\;n,South\\;s
     },
     {
       name: "@open",
-      lock: BUILDER,
+      lock: BUILDER_LOCK,
       category: "building",
       help: `@open <exit>[=<room>]
 
@@ -108,7 +108,7 @@ In TinTin++, type \\; for the semicolon: @open Door\\;d=#12 (see 'help clients')
     },
     {
       name: "@link",
-      lock: BUILDER,
+      lock: BUILDER_LOCK,
       category: "building",
       help: `@link <exit>=<room>      sets where an exit leads
 @link <thing or player>=<room>   sets its home`,
@@ -125,7 +125,7 @@ In TinTin++, type \\; for the semicolon: @open Door\\;d=#12 (see 'help clients')
     },
     {
       name: "@unlink",
-      lock: BUILDER,
+      lock: BUILDER_LOCK,
       category: "building",
       help: "@unlink <exit> makes an exit lead nowhere.",
       async exec(u) {
@@ -136,7 +136,7 @@ In TinTin++, type \\; for the semicolon: @open Door\\;d=#12 (see 'help clients')
     },
     {
       name: "@create",
-      lock: BUILDER,
+      lock: BUILDER_LOCK,
       category: "building",
       help: "@create <thing> makes a thing you own and carry.",
       async exec(u) {
@@ -150,7 +150,7 @@ In TinTin++, type \\; for the semicolon: @open Door\\;d=#12 (see 'help clients')
     {
       name: "@destroy",
       aliases: ["@nuke", "@recycle"],
-      lock: BUILDER,
+      lock: BUILDER_LOCK,
       switches: ["confirm"],
       category: "building",
       help: `@destroy[/confirm] <object>
@@ -178,7 +178,7 @@ home.`,
     },
     {
       name: "@lock",
-      lock: BUILDER,
+      lock: BUILDER_LOCK,
       category: "building",
       help: `@lock <object>[/<type>]=<lock expression>
 
@@ -199,7 +199,7 @@ Examples:
     },
     {
       name: "@unlock",
-      lock: BUILDER,
+      lock: BUILDER_LOCK,
       category: "building",
       help: "@unlock <object>[/<type>] removes a lock (default type: basic).",
       async exec(u) {
@@ -212,7 +212,7 @@ Examples:
     {
       name: "@teleport",
       aliases: ["@tel"],
-      lock: STAFF,
+      lock: TELEPORT_LOCK,
       category: "building",
       help: `@teleport <room>             takes you to a room
 @teleport <target>=<room>    sends a player or thing there (staff)`,

@@ -4,70 +4,34 @@
  * errors carry messages fit for both players and REST clients.
  */
 import {
+  announceTeleport,
   canControl,
+  checkExit,
+  checkTeleport,
   type DbObject,
   type Delivery,
-  displayName,
-  exitName,
+  exitRecord,
+  type ExitSpec,
   ForbiddenError,
   normalizeId,
   NotFoundError,
-  objectNameProblem,
   type PluginWorld,
+  roomRecord,
+  thingRecord,
   ValidationError,
   validLock,
 } from "../../src/plugins/mod.ts";
 
-/** Longest description accepted. */
-export const MAX_DESCRIPTION = 8000;
-/** Most aliases on one exit. */
-const MAX_ALIASES = 10;
 /** Most objects moved out of a destroyed room or thing. */
 const MAX_CONTENTS = 5000;
 /** Lock types `@lock` accepts. */
 export const LOCK_TYPES = ["basic", "enter", "use", "page", "teleport"];
-
-/** A parsed `Name;alias;alias` exit spec. */
-export interface ExitSpec {
-  name: string;
-  aliases: string[];
-}
-
-/** Parses `North;n` into a name and aliases; throws ValidationError. */
-export function parseExitSpec(raw: string): ExitSpec {
-  const parts = String(raw ?? "").split(";").map((s) => s.trim());
-  const [name, ...rest] = parts;
-  const problem = objectNameProblem(name);
-  if (problem) throw new ValidationError(`Exit ${problem}.`);
-  const aliases = [...new Set(rest.filter(Boolean).map((a) => a.toLowerCase()))];
-  if (aliases.length > MAX_ALIASES) {
-    throw new ValidationError(`An exit has at most ${MAX_ALIASES} aliases.`);
-  }
-  for (const a of aliases) {
-    if (a.length > 32 || /[=#]/.test(a) || objectNameProblem(a)) {
-      throw new ValidationError(`'${a.slice(0, 40)}' is not a usable exit alias.`);
-    }
-  }
-  return { name, aliases };
-}
-
-/** Checks a room or thing name; throws ValidationError. */
-export function checkName(name: unknown, what: string): string {
-  const problem = objectNameProblem(name);
-  if (problem) throw new ValidationError(`${what} ${problem}.`);
-  return (name as string).trim();
-}
 
 /** Parses and checks a lock expression; throws ValidationError naming the problem. */
 export function checkLockExpr(expr: string): string {
   const l = validLock(expr);
   if (!l) throw new ValidationError("A lock needs an expression, e.g. builder+ or #12|admin.");
   return l;
-}
-
-/** True when the actor may add exits to a room: it controls it, or the room has no owner. */
-export function mayBuildIn(actor: DbObject, room: DbObject): boolean {
-  return canControl(actor, room) || !room.owner;
 }
 
 /** Building operations over the object store. */
@@ -80,39 +44,21 @@ export class Builder {
     private readonly deliver: Delivery,
   ) {}
 
-  /** Creates a room owned by the actor. */
+  /** Creates a room owned by the actor (within its object quota). */
   async room(actor: DbObject, name: unknown, description: unknown = ""): Promise<DbObject> {
-    const n = checkName(name, "Room");
-    if (typeof description !== "string") throw new ValidationError("description must be a string.");
-    if (description.length > MAX_DESCRIPTION) {
-      throw new ValidationError(`description must be ${MAX_DESCRIPTION} characters or fewer.`);
-    }
-    return await this.w.create({
-      name: n,
-      type: "room",
-      owner: actor.id,
-      data: description ? { description } : {},
-    });
+    const record = roomRecord(actor, name, description);
+    await this.w.checkQuota(actor);
+    return await this.w.create(record);
   }
 
   /**
    * Throws the reason an exit cannot be opened in `from` (not a room, not the actor's to
-   * build in, a name or alias already used there); `@dig` asks before it makes its room.
+   * build in, a name or alias already used there, the actor's object quota reached); `@dig`
+   * asks before it makes its room.
    */
   async checkExit(actor: DbObject, from: DbObject, spec: ExitSpec): Promise<void> {
-    if (!from.flags.includes("room")) {
-      throw new ValidationError("Exits can only be opened in rooms.");
-    }
-    if (!mayBuildIn(actor, from)) throw new ForbiddenError(`You don't control ${from.name}.`);
-    const taken = (await this.w.contentsOfType(from.id, "exit", 1000))
-      .find((e) =>
-        [e.name.toLowerCase(), ...(e.data.aliases ?? [])].some((n) =>
-          [spec.name.toLowerCase(), ...spec.aliases].includes(String(n).toLowerCase())
-        )
-      );
-    if (taken) {
-      throw new ValidationError(`${from.name} already has an exit called ${exitName(taken)}.`);
-    }
+    checkExit(actor, from, spec, await this.w.contentsOfType(from.id, "exit", 1000));
+    await this.w.checkQuota(actor);
   }
 
   /** Creates an exit in `from` (leading to `to`, or unlinked). */
@@ -123,28 +69,14 @@ export class Builder {
     to: DbObject | null,
   ): Promise<DbObject> {
     await this.checkExit(actor, from, spec);
-    return await this.w.create({
-      name: spec.name,
-      type: "exit",
-      location: from.id,
-      owner: actor.id,
-      data: {
-        ...(to ? { destination: to.id } : {}),
-        ...(spec.aliases.length ? { aliases: spec.aliases } : {}),
-      },
-    });
+    return await this.w.create(exitRecord(actor, from, spec, to));
   }
 
   /** Creates a thing carried by the actor, at home in the actor's room. */
   async thing(actor: DbObject, name: unknown): Promise<DbObject> {
-    const n = checkName(name, "Thing");
-    return await this.w.create({
-      name: n,
-      type: "thing",
-      location: actor.id,
-      owner: actor.id,
-      data: actor.location ? { home: actor.location } : {},
-    });
+    const record = thingRecord(actor, name);
+    await this.w.checkQuota(actor);
+    return await this.w.create(record);
   }
 
   /**
@@ -220,30 +152,12 @@ export class Builder {
    * room index) and tells both rooms. Returns the moved object.
    */
   async move(obj: DbObject, dest: DbObject): Promise<DbObject> {
-    if (obj.flags.includes("room") || obj.flags.includes("exit")) {
-      throw new ValidationError("Only players and things can be teleported.");
-    }
-    if (!dest.flags.includes("room")) throw new ValidationError(`${dest.name} is not a room.`);
+    checkTeleport(obj, dest);
     const from = obj.location;
-    if (from === dest.id) throw new ValidationError(`${obj.name} is already there.`);
     const moved = await this.w.update(obj.id, (o) => {
       o.location = dest.id;
     });
-    const name = displayName(moved);
-    if (moved.flags.includes("player")) {
-      const who = { id: moved.id, name: moved.name };
-      if (from) {
-        this.deliver.toRoom(
-          from,
-          { msg: `${name} vanishes.`, data: { type: "leave", who, room: from } },
-          [moved.id],
-        );
-      }
-      this.deliver.toRoom(dest.id, {
-        msg: `${name} appears.`,
-        data: { type: "arrive", who, room: dest.id },
-      }, [moved.id]);
-    }
+    announceTeleport(this.deliver, moved, from);
     return moved;
   }
 

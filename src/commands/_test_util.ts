@@ -18,6 +18,7 @@ import { Players } from "../world/players.ts";
 import { engineSoftcode } from "../softcode/engine_ports.ts";
 import { builtinFunctions } from "../softcode/functions/mod.ts";
 import { kvUserFunctionStore, UserFunctions } from "../softcode/user_functions.ts";
+import { roomView } from "./room_view.ts";
 
 /** Presence and delivery that record messages instead of writing to sockets. */
 export class FakeHub implements Presence, Delivery {
@@ -198,6 +199,15 @@ export async function testWorld(): Promise<TestWorld> {
         attributes: s.attributes,
         presence: hub,
         deliver: hub,
+        objects: s.objects,
+        objectQuota: () => s.config.value.game.objectQuota,
+        look: (viewer, room) =>
+          roomView(
+            { presence: hub, objects: s.objects, attributes: s.attributes },
+            viewer,
+            room,
+            78,
+          ),
         now: () => Date.now(),
         startedAt: Date.now(),
         gameName: () => s.config.value.game.name,

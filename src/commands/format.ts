@@ -5,11 +5,9 @@ import { canControl } from "../world/access.ts";
 import { wrapText } from "../text/colour.ts";
 import { displayName } from "../world/players.ts";
 
-/** First part of a MUSH-style `Name;alias;alias` exit name. */
-export function exitName(obj: Pick<ObjectHead, "name">): string {
-  const i = obj.name.indexOf(";");
-  return i === -1 ? obj.name : obj.name.slice(0, i);
-}
+import { exitName } from "../world/names.ts";
+
+export { exitName };
 
 /** Every name an object answers to, lower-cased: its name, `;` aliases and `data.aliases`. */
 export function namesOf(obj: DbObject): string[] {

@@ -65,6 +65,11 @@ export interface GameConfig {
    * may make a minute, all plugins together (a burst of that many, then refilled); 0: no limit.
    */
   restWritesPerMinute: number;
+  /**
+   * Objects one non-staff player may own (rooms, things and exits made by `@dig`, `@open`,
+   * `@create` and softcode's `create()`); 0: no limit.
+   */
+  objectQuota: number;
 }
 
 /** System scripts (docs/scripts.md): where they live and the limits of their sandbox. */
@@ -186,6 +191,7 @@ export function defaultConfig(): EngineConfig {
       loginMessage: "",
       welcomeMessage: "",
       restWritesPerMinute: 30,
+      objectQuota: 1000,
     },
     database: {
       path: "data/ursamu.db",
@@ -247,6 +253,7 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "game.maxGuestsPerIp",
   "game.idleTimeout",
   "game.registrationsPerHour",
+  "game.objectQuota",
   "database.backupInterval",
   "database.maxBackups",
   "logging.maxSize",

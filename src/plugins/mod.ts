@@ -102,6 +102,20 @@ export { atLeast, hasFlag, isGuest, isStaff, levelOf } from "../world/flags.ts";
 export { dbref, normalizeId } from "../world/ids.ts";
 export { objectNameProblem } from "../world/names.ts";
 export { canControl } from "../world/access.ts";
+export {
+  announceTeleport,
+  BUILDER_LOCK,
+  checkExit,
+  checkName,
+  checkTeleport,
+  exitRecord,
+  type ExitSpec,
+  mayBuildIn,
+  parseExitSpec,
+  roomRecord,
+  TELEPORT_LOCK,
+  thingRecord,
+} from "../world/building.ts";
 export { hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
 export { objectView } from "../world/views.ts";
 export { typeOf } from "../world/objects.ts";

@@ -9,6 +9,7 @@ import type { Config } from "../config/load.ts";
 import type { ObjectStore } from "../world/objects.ts";
 import type { AttributeStore } from "../world/attributes/store.ts";
 import { startingRoom } from "../world/start.ts";
+import { checkQuota } from "../world/building.ts";
 import { roomView } from "../commands/room_view.ts";
 
 /** Objects, rooms and exits, for plugins. */
@@ -29,6 +30,11 @@ export interface PluginWorld {
   flagged(ids: readonly string[], flag: string): Promise<Set<string>>;
   /** Exits that lead to room `dest`, at most `limit`. */
   exitsTo(dest: string, limit?: number): Promise<DbObject[]>;
+  /**
+   * Throws (ForbiddenError, with MUX's message) when `actor` may make no more objects: it owns
+   * `game.objectQuota` of them already (staff have no quota).
+   */
+  checkQuota(actor: DbObject): Promise<void>;
   /** Creates an object with the next dbref. */
   create(input: NewObject): Promise<DbObject>;
   /** Changes an object in one checked write (retried on a concurrent change). */
@@ -55,6 +61,10 @@ export function pluginWorld(
     idsWithFlag: (flag, limit) => o.idsWithFlag(flag, limit),
     flagged: (ids, flag) => o.flagged(ids, flag),
     exitsTo: (dest, limit) => o.exitsTo(dest, limit),
+    checkQuota: async (actor) => {
+      const quota = s.config.value.game.objectQuota;
+      checkQuota(actor, await o.countOwnedBy(actor.owner || actor.id, quota + 1), quota);
+    },
     create: (input) => o.create(input),
     update: (id, change) => o.update(id, change),
     destroy: (id) => o.delete(id),

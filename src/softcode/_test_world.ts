@@ -10,6 +10,14 @@ import type { AttrFlag } from "../world/attributes/flags.ts";
 import { stripMarkup } from "./markup.ts";
 import { checkLock } from "../world/locks.ts";
 import { canSeeWithin, hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
+import {
+  BUILDER_LOCK,
+  builtRecord,
+  checkQuota,
+  checkTeleport,
+  TELEPORT_LOCK,
+} from "../world/building.ts";
+import { EngineError } from "../errors.ts";
 
 /** A world of objects and attributes in maps, with delivery recorded. */
 export class TestWorld {
@@ -17,6 +25,8 @@ export class TestWorld {
   readonly attrs = new Map<string, Map<string, SoftAttr>>();
   readonly online = new Set<string>();
   readonly sent: { to: string; msg: string }[] = [];
+  /** Objects a non-staff player may own (`game.objectQuota`; 0: no limit). */
+  objectQuota = 0;
   now = Date.UTC(2026, 0, 1, 12, 0, 0);
   #next = 0;
 
@@ -52,7 +62,50 @@ export class TestWorld {
     const controls = (a: DbObject, b: DbObject) =>
       staff(a) || a.id === b.id || b.owner === a.id || (a.owner !== "" && a.owner === b.owner);
     const byFlag = (flag: string) => [...w.objects.values()].filter((o) => o.flags.includes(flag));
+    const passes = (lock: string, o: DbObject) =>
+      checkLock(lock, { id: `#${o.id}`, flags: o.flags, connected: w.online.has(o.id) });
+    // The building rules are the engine's own (src/world/building.ts); the writes are the map's.
+    const ruled = <T>(rule: () => T): T | { refused: string } => {
+      try {
+        return rule();
+      } catch (e) {
+        if (e instanceof EngineError) return { refused: e.message };
+        throw e;
+      }
+    };
+    const denied = { refused: "Permission denied.", permission: true };
     return {
+      changes: {
+        create: (actorId, name, type) => {
+          const actor = w.objects.get(actorId);
+          if (!actor || !passes(BUILDER_LOCK, actor)) return denied;
+          return ruled(() => {
+            const here = w.objects.get(actor.location) ?? null;
+            const rec = builtRecord(
+              actor,
+              name,
+              type,
+              here,
+              () =>
+                [...w.objects.values()].filter((o) =>
+                  o.location === actor.location && o.flags.includes("exit")
+                ),
+            );
+            const owned = [...w.objects.values()].filter((o) => o.owner === actor.id).length;
+            checkQuota(actor, owned, w.objectQuota);
+            return w.add(rec.name, rec.type, rec);
+          });
+        },
+        teleport: (actorId, id, destId) => {
+          const actor = w.objects.get(actorId), obj = w.objects.get(id);
+          const dest = w.objects.get(destId);
+          if (!actor || !obj || !dest || !passes(TELEPORT_LOCK, actor)) return denied;
+          const r = ruled(() => checkTeleport(obj, dest));
+          if (r) return r;
+          w.objects.set(id, { ...obj, location: dest.id });
+          return null;
+        },
+      },
       world: {
         object: (id) => w.objects.get(id) ?? null,
         contents: (id) => [...w.objects.values()].filter((o) => o.location === id).map((o) => o.id),

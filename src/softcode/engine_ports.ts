@@ -4,14 +4,25 @@
  * once by the composition root (src/engine.ts).
  */
 import type { WorldReader } from "../world/live_world.ts";
+import type { ObjectStore } from "../world/objects.ts";
+import type { DbObject } from "../world/types.ts";
+import {
+  announceTeleport,
+  BUILDER_LOCK,
+  builtRecord,
+  checkQuota,
+  checkTeleport,
+  TELEPORT_LOCK,
+} from "../world/building.ts";
+import { EngineError } from "../errors.ts";
 import type { LiveAttributes } from "../world/attributes/store.ts";
 import { canSeeAttr } from "../world/attributes/access.ts";
 import { canControl } from "../world/access.ts";
 import { canSeeWithin, hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
 import { isStaff } from "../world/flags.ts";
 import { checkLock } from "../world/locks.ts";
-import type { Delivery, Presence } from "../hub/types.ts";
-import type { SoftcodePorts } from "./ports.ts";
+import type { Delivery, Outbound, Presence } from "../hub/types.ts";
+import type { Refused, SoftcodePorts, WorldChanges } from "./ports.ts";
 import { Softcode, type SoftcodeLimits } from "./eval.ts";
 import { builtinFunctions } from "./functions/mod.ts";
 import type { FunctionTable } from "./types.ts";
@@ -25,6 +36,12 @@ export interface EnginePortParts {
   presence: Pick<Presence, "onlinePlayers" | "isOnline" | "connections">;
   /** The engine's one delivery. */
   deliver: Pick<Delivery, "toPlayer" | "toRoom">;
+  /** The object store, for the changes softcode makes in memory (`createNow`, `updateNow`). */
+  objects: Pick<ObjectStore, "createNow" | "updateNow">;
+  /** Objects one non-staff player may own (`game.objectQuota`; 0: no limit). */
+  objectQuota: () => number;
+  /** What `look` shows `viewer` of a room (a teleported player is shown its new room). */
+  look: (viewer: DbObject, room: DbObject) => Promise<Outbound>;
   now: () => number;
   startedAt: number;
   gameName: () => string;
@@ -32,12 +49,77 @@ export interface EnginePortParts {
 
 const NONE: readonly string[] = Object.freeze([]);
 
+/** True when `o` passes a lock expression (the dispatcher's check of a command's lock). */
+function passes(p: EnginePortParts, lock: string, o: DbObject): boolean {
+  return !lock.trim() ||
+    checkLock(lock, { id: `#${o.id}`, flags: o.flags, connected: p.presence.isOnline(o.id) });
+}
+
+const DENIED: Refused = Object.freeze({ refused: "Permission denied.", permission: true });
+
+/** A building rule's refusal as softcode reports it; anything else is the engine's fault. */
+function refusal(e: unknown): Refused {
+  if (!(e instanceof EngineError)) throw e;
+  return { refused: e.message };
+}
+
+/** create() and tel() over the store's writes in memory, under the building commands' rules. */
+function worldChanges(p: EnginePortParts): WorldChanges {
+  return {
+    create(actorId, name, type) {
+      const w = p.world();
+      const actor = w?.object(actorId);
+      if (!w || !actor || !passes(p, BUILDER_LOCK, actor)) return DENIED;
+      try {
+        const here = w.object(actor.location);
+        const made = builtRecord(
+          actor,
+          name,
+          type,
+          here,
+          () => w.contentsOfType(actor.location, "exit").map((id) => w.object(id)!).filter(Boolean),
+        );
+        checkQuota(actor, w.ownedCount(actor.owner || actor.id), p.objectQuota());
+        return p.objects.createNow(made).id;
+      } catch (e) {
+        return refusal(e);
+      }
+    },
+    teleport(actorId, id, destId, quiet) {
+      const w = p.world();
+      const actor = w?.object(actorId);
+      const obj = w?.object(id);
+      const dest = w?.object(destId);
+      if (!w || !actor || !obj || !dest || !passes(p, TELEPORT_LOCK, actor)) return DENIED;
+      let moved: DbObject;
+      try {
+        checkTeleport(obj, dest);
+        moved = p.objects.updateNow(id, (o) => {
+          o.location = dest.id;
+        });
+      } catch (e) {
+        return refusal(e);
+      }
+      if (!quiet) {
+        announceTeleport(p.deliver, moved, obj.location);
+      }
+      if (moved.flags.includes("player")) {
+        p.look(moved, dest).then((out) => p.deliver.toPlayer(moved.id, out)).catch((e) =>
+          console.error(`softcode: tel() could not show #${moved.id} its room: ${e}`)
+        );
+      }
+      return null;
+    },
+  };
+}
+
 /** The softcode ports of an engine. */
 export function enginePorts(p: EnginePortParts): SoftcodePorts {
   const world = p.world;
   const cap = (ids: readonly string[], limit: number) =>
     ids.length > limit ? ids.slice(0, limit) : ids;
   return {
+    changes: worldChanges(p),
     world: {
       object: (id) => world()?.object(id) ?? null,
       contents: (id) => world()?.contents(id) ?? NONE,
@@ -90,9 +172,7 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       hiddenFrom: (viewer, target) => hiddenFrom(viewer, target),
       canSeeAttr: (viewer, obj, attr) => canSeeAttr(viewer, obj, attr),
       isStaff: (o) => isStaff(o.flags),
-      passesLock: (lock, o) =>
-        !lock.trim() ||
-        checkLock(lock, { id: `#${o.id}`, flags: o.flags, connected: p.presence.isOnline(o.id) }),
+      passesLock: (lock, o) => passes(p, lock, o),
     },
     delivery: {
       toObject: (id, msg) => p.deliver.toPlayer(id, { msg }),

@@ -82,9 +82,38 @@ export interface SoftDelivery {
   toRoom(roomId: string, msg: string, exclude?: readonly string[]): void;
 }
 
+/** The types of object `create()` makes. */
+export type BuiltType = "thing" | "room" | "exit";
+
+/** A change of the world refused: why, in words for the actor (MUX tells it the reason). */
+export interface Refused {
+  refused: string;
+  /** The actor may not do it at all (not a builder, or not staff for a teleport). */
+  permission?: boolean;
+}
+
+/**
+ * Changes to the world's objects, under the rules of the building commands (`@create`, `@dig`,
+ * `@open`, `@teleport`: src/world/building.ts). Made in memory at once, so the rest of the
+ * evaluation sees them, and persisted behind, in order.
+ */
+export interface WorldChanges {
+  /**
+   * Makes an object named `name` for `actorId`: a thing it carries, a room, or an exit in its
+   * room (unlinked). Answers the new id, or why not.
+   */
+  create(actorId: string, name: string, type: BuiltType): string | Refused;
+  /**
+   * Moves `id` to room `destId` as `@teleport` does, telling the rooms and showing a moved
+   * player its new room (`quiet`: the rooms are not told). Null when done, or why not.
+   */
+  teleport(actorId: string, id: string, destId: string, quiet: boolean): Refused | null;
+}
+
 /** Everything the evaluator is given. */
 export interface SoftcodePorts {
   world: WorldView;
+  changes: WorldChanges;
   attributes: AttributeView;
   presence: PresenceView;
   access: AccessRules;

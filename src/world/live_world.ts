@@ -10,6 +10,11 @@
  * (two writes of one object whose awaits resume out of order) never replaces a newer one; a delete
  * leaves a bounded tombstone for the same reason. Records are deep-frozen: the synchronous reads
  * hand them out without a copy.
+ *
+ * A write made in memory before its commit (softcode's create() and tel(), which cannot wait:
+ * `ObjectStore.createNow`, `updateNow`) is shown over the committed record until every such write
+ * of the object has settled: reads and indexes answer what is shown, while `held` keeps answering
+ * the committed record and its versionstamp, which the store's checked writes build on.
  */
 import type { DbObject, ObjectType } from "./types.ts";
 import { deepFreeze } from "./freeze.ts";
@@ -36,6 +41,8 @@ export interface WorldReader {
   named(name: string): readonly string[];
   /** Ids of the objects `owner` owns (a player owns itself). */
   ownedBy(owner: string): readonly string[];
+  /** How many objects `owner` owns (a player owns itself), without listing them. */
+  ownedCount(owner: string): number;
   /** Ids of the objects carrying `flag` (case-insensitive; types are flags too). */
   withFlag(flag: string): readonly string[];
   /** Ids of the exits that lead to `dest`. */
@@ -86,11 +93,28 @@ class Buckets {
   has(bucket: string, id: string): boolean {
     return this.#sets.get(bucket)?.has(id) ?? false;
   }
+
+  count(bucket: string): number {
+    return this.#sets.get(bucket)?.size ?? 0;
+  }
 }
 
 interface Held {
   obj: DbObject;
   versionstamp: string;
+}
+
+/** A record shown before its commit, and how many of its writes are still to settle. */
+interface Shown {
+  obj: DbObject;
+  writes: number;
+}
+
+/** What settling the last write shown of an object changed in what readers see. */
+export interface Settled {
+  before: DbObject;
+  /** The committed record now shown, or null when none was committed (a failed create). */
+  after: DbObject | null;
 }
 
 /** The parent an object names (`data.parent`), or "". */
@@ -108,6 +132,7 @@ function bucketOf(kind: IndexKind, bucket: string, type?: ObjectType): string {
 export class LiveWorld implements WorldReader {
   readonly #objects = new Map<string, Held>();
   readonly #tombstones = new Map<string, string>();
+  readonly #shown = new Map<string, Shown>();
   readonly #index: Record<IndexKind, Buckets> = {
     name: new Buckets(),
     loc: new Buckets(),
@@ -124,9 +149,44 @@ export class LiveWorld implements WorldReader {
     return this.#objects.size;
   }
 
-  /** The held record and its versionstamp (for a write's optimistic check), if any. */
+  /** The committed record and its versionstamp (for a write's optimistic check), if any. */
   held(id: string): Readonly<Held> | undefined {
     return this.#objects.get(id);
+  }
+
+  /** True while a write of `id` made in memory has not settled. */
+  pending(id: string): boolean {
+    return this.#shown.has(id);
+  }
+
+  /**
+   * Shows `obj` at once, over the committed record, until `settle` is called once for this
+   * call (the write's commit succeeded or failed). Holds its own frozen copy.
+   */
+  show(obj: DbObject): DbObject {
+    const frozen = deepFreeze(copyOf(obj));
+    const before = this.object(obj.id);
+    if (before) this.#unindex(before);
+    const writes = (this.#shown.get(obj.id)?.writes ?? 0) + 1;
+    this.#shown.set(obj.id, { obj: frozen, writes });
+    this.#indexObject(frozen);
+    return frozen;
+  }
+
+  /**
+   * One write shown by `show` has settled. After the last, the committed record (as `put`
+   * left it: the write's own result on success, the earlier one on failure) is shown again;
+   * answers that change, or null while writes remain.
+   */
+  settle(id: string): Settled | null {
+    const shown = this.#shown.get(id);
+    if (!shown) return null;
+    if (--shown.writes > 0) return null;
+    this.#shown.delete(id);
+    this.#unindex(shown.obj);
+    const committed = this.#objects.get(id)?.obj ?? null;
+    if (committed) this.#indexObject(committed);
+    return { before: shown.obj, after: committed };
   }
 
   /** True when `id` was deleted by a write this world saw (its tombstone is still kept). */
@@ -145,16 +205,18 @@ export class LiveWorld implements WorldReader {
     if (gone !== undefined && gone >= versionstamp) return;
     this.#tombstones.delete(obj.id);
     const frozen = deepFreeze(copyOf(obj));
-    if (held) this.#unindex(held.obj);
+    // While a write is shown, the indexes follow what is shown: `settle` moves them.
+    const shown = this.#shown.has(obj.id);
+    if (held && !shown) this.#unindex(held.obj);
     this.#objects.set(obj.id, { obj: frozen, versionstamp });
-    this.#indexObject(frozen);
+    if (!shown) this.#indexObject(frozen);
   }
 
   /** Records the committed delete of `id` at `versionstamp`, unless a newer version is held. */
   remove(id: string, versionstamp: string): void {
     const held = this.#objects.get(id);
     if (held && held.versionstamp >= versionstamp) return;
-    if (held) this.#unindex(held.obj);
+    if (held && !this.#shown.has(id)) this.#unindex(held.obj);
     this.#objects.delete(id);
     this.#tombstones.delete(id);
     this.#tombstones.set(id, versionstamp);
@@ -164,9 +226,10 @@ export class LiveWorld implements WorldReader {
     }
   }
 
-  /** Every held object, in no particular order (for loads that follow the world's). */
+  /** Every object shown, in no particular order (for loads that follow the world's). */
   *all(): IterableIterator<DbObject> {
-    for (const h of this.#objects.values()) yield h.obj;
+    for (const h of this.#objects.values()) if (!this.#shown.has(h.obj.id)) yield h.obj;
+    for (const s of this.#shown.values()) yield s.obj;
   }
 
   #indexObject(o: DbObject): void {
@@ -194,7 +257,7 @@ export class LiveWorld implements WorldReader {
   }
 
   object(id: string): DbObject | null {
-    return this.#objects.get(id)?.obj ?? null;
+    return this.#shown.get(id)?.obj ?? this.#objects.get(id)?.obj ?? null;
   }
 
   contents(location: string): readonly string[] {
@@ -221,6 +284,10 @@ export class LiveWorld implements WorldReader {
 
   ownedBy(owner: string): readonly string[] {
     return this.#index.owner.ids(owner);
+  }
+
+  ownedCount(owner: string): number {
+    return this.#index.owner.count(owner);
   }
 
   withFlag(flag: string): readonly string[] {

@@ -198,3 +198,99 @@ Deno.test("objects: exitsIn follows creates, renames, moves and deletes of exits
     kv.close();
   }
 });
+
+Deno.test("live world: a write shown before its commit answers reads and indexes until it settles", () => {
+  const w = new LiveWorld();
+  w.put(obj("5", "Box", { location: "1", owner: "9" }), V(1));
+  w.show(obj("5", "Box", { location: "2", owner: "9" }));
+  w.show(obj("5", "Box", { location: "3", owner: "9" }));
+  assert.equal(w.object("5")?.location, "3", "the newest write shown");
+  assert.deepEqual([w.contents("1"), w.contents("3")], [[], ["5"]]);
+  assert.equal(w.held("5")?.obj.location, "1", "checked writes build on the committed record");
+  w.put(obj("5", "Box", { location: "2", owner: "9" }), V(2));
+  assert.equal(w.object("5")?.location, "3", "a commit does not hide a later write shown");
+  assert.equal(w.settle("5"), null, "one write left");
+  w.put(obj("5", "Box", { location: "3", owner: "9" }), V(3));
+  assert.equal(w.settle("5")?.after?.location, "3");
+  assert.ok(!w.pending("5"));
+  assert.deepEqual([w.contents("3"), w.ownedCount("9")], [["5"], 1]);
+  // A create shown whose commit failed leaves nothing behind.
+  w.show(obj("6", "Ghost", { owner: "9" }));
+  assert.equal(w.ownedCount("9"), 2);
+  const gone = w.settle("6");
+  assert.deepEqual([gone?.before.name, gone?.after], ["Ghost", null]);
+  assert.equal(w.object("6"), null);
+  assert.deepEqual([w.ownedCount("9"), w.named("ghost")], [1, []]);
+});
+
+Deno.test("object store, live: createNow and updateNow show at once and commit behind, in order", async () => {
+  const kv = await openStore(":memory:");
+  try {
+    const objects = new ObjectStore(kv, { live: true });
+    await objects.load();
+    const told: string[] = [];
+    objects.onChange(({ before, after }) =>
+      told.push(`${before?.location ?? "-"}>${after?.location ?? "-"}`)
+    );
+    const room = await objects.create({ name: "Hall", type: "room" });
+    const box = objects.createNow({ name: "Box", type: "thing", location: "9" });
+    assert.equal(box.id, String(Number(room.id) + 1), "the next dbref, at once");
+    assert.equal(objects.world!.object(box.id)?.name, "Box");
+    const moved = objects.updateNow(box.id, (o) => {
+      o.location = room.id;
+    });
+    assert.equal(moved.location, room.id);
+    assert.deepEqual(objects.world!.contents(room.id), [box.id], "indexes follow at once");
+    // An async writer waits for the writes made in memory and builds on them.
+    const named = await objects.update(box.id, (o) => {
+      o.name = "Crate";
+    });
+    assert.deepEqual([named.name, named.location], ["Crate", room.id]);
+    const later = await objects.create({ name: "Lamp", type: "thing" });
+    assert.equal(later.id, String(Number(box.id) + 1));
+    await objects.flush();
+    const stored = (await kv.get<DbObject>(keys.object(box.id))).value;
+    assert.deepEqual([stored?.name, stored?.location], ["Crate", room.id]);
+    assert.equal((await kv.get<number>(keys.counter("dbref"))).value, Number(later.id));
+    assert.deepEqual(told.slice(0, 3), ["->", "->9", `9>${room.id}`], "listeners told at once");
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("object store, live: a write made in memory whose commit fails is reported and undone", async () => {
+  const kv = await openStore(":memory:");
+  try {
+    const reports: string[] = [];
+    const objects = new ObjectStore(kv, { live: true, report: (l) => reports.push(l) });
+    await objects.load();
+    const told: string[] = [];
+    objects.onChange(({ before, after }) =>
+      told.push(`${before?.name ?? "-"}>${after?.name ?? "-"}`)
+    );
+    // Another writer took dbrefs behind the engine's back: the create cannot keep its number.
+    await kv.set(keys.counter("dbref"), 50);
+    const ghost = objects.createNow({ name: "Ghost", type: "thing" });
+    assert.equal(objects.world!.object(ghost.id)?.name, "Ghost");
+    await objects.flush();
+    assert.equal(objects.world!.object(ghost.id), null, "gone from memory");
+    assert.equal((await kv.get(keys.object(ghost.id))).value, null);
+    assert.deepEqual(told, ["->Ghost", "Ghost>-"], "listeners let go of it");
+    assert.match(reports[0], /saving a change of #1 made in memory failed/);
+    assert.equal((await objects.create({ name: "Next", type: "thing" })).id, "51");
+    // A change that cannot be committed (here: it throws when applied again) is set back.
+    const box = await objects.create({ name: "Box", type: "thing", location: "1" });
+    let applied = 0;
+    objects.updateNow(box.id, (o) => {
+      if (applied++) throw new Error("refused at commit");
+      o.location = "2";
+    });
+    assert.equal(objects.world!.object(box.id)?.location, "2");
+    await objects.flush();
+    assert.equal(objects.world!.object(box.id)?.location, "1", "memory shows what KV holds");
+    assert.equal((await objects.get(box.id))?.location, "1");
+    assert.equal(reports.length, 2);
+  } finally {
+    kv.close();
+  }
+});

@@ -30,6 +30,12 @@ export function objectNameProblem(name: unknown): string | null {
   return null;
 }
 
+/** First part of a MUSH-style `Name;alias;alias` exit name. */
+export function exitName(obj: Pick<DbObject, "name">): string {
+  const i = obj.name.indexOf(";");
+  return i === -1 ? obj.name : obj.name.slice(0, i);
+}
+
 /** True when a colour-coded moniker spells `name` once its colour codes are removed. */
 export function monikerSpells(moniker: string, name: string): boolean {
   return stripColour(moniker).trim().toLowerCase() === name.trim().toLowerCase();

@@ -3,9 +3,16 @@
  * name, contents, flag, owner and exit-destination indexes kept in the same atomic commits.
  * While the engine is the database's only writer the whole world is also held in memory
  * (src/world/live_world.ts): reads come from there, and `world` answers synchronously.
+ *
+ * Then a write may also be made in memory first (`createNow`, `updateNow`: softcode's create()
+ * and tel(), whose evaluation cannot wait): it is shown at once, listeners are told at once, and
+ * its commit follows behind, in order with every other create. A commit that fails is reported,
+ * and memory shows the committed record again (a failed create's object is gone), so memory and
+ * the database never stay apart. Dbrefs are then handed out from memory, so an object made in
+ * memory has its number at once and no create can take it.
  */
 import { keys } from "../storage/keys.ts";
-import { nextCountCommitted } from "../storage/counters.ts";
+import { currentCount, nextCountCommitted } from "../storage/counters.ts";
 import { getEntries, listIds, retryAtomic } from "../storage/kv.ts";
 import { SerialQueue } from "../serial_queue.ts";
 import { checkStorable } from "../storage/limits.ts";
@@ -53,6 +60,31 @@ function keyString(k: Deno.KvKey): string {
   return JSON.stringify(k);
 }
 
+/** A new object's record under `id` (its type is its first flag). */
+function newRecord(input: NewObject, id: string, now: number): DbObject {
+  return {
+    id,
+    name: input.name,
+    flags: [...new Set([input.type, ...(input.flags ?? [])].map((f) => f.toLowerCase()))],
+    location: input.location ?? "",
+    owner: input.owner ?? (input.type === "player" ? id : ""),
+    data: structuredClone(input.data ?? {}),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** `change` applied to a copy of `before`; the id kept, flags lower-cased, checked storable. */
+function changed(before: DbObject, change: (obj: DbObject) => void): DbObject {
+  const after = structuredClone(before) as DbObject;
+  change(after);
+  after.id = before.id;
+  after.flags = [...new Set(after.flags.map((f) => f.toLowerCase()))];
+  after.updatedAt = Date.now();
+  checkStorable(after, `#${before.id} after this change`);
+  return after;
+}
+
 /** Re-exported beside `onChange`, whose listeners receive it. */
 export type { ObjectChange };
 
@@ -68,7 +100,12 @@ export interface ObjectStoreOptions {
    * local database and off for a shared KV Connect server (docs/softcode.md).
    */
   live?: boolean;
+  /** Where a failed write made in memory is reported (console.error by default). */
+  report?: (line: string) => void;
 }
+
+/** Attempts a create makes before giving up on taking a dbref (another writer took them). */
+const CREATE_ATTEMPTS = 5;
 
 /** Persistent store of game objects. */
 export class ObjectStore {
@@ -76,9 +113,15 @@ export class ObjectStore {
   readonly #creates = new SerialQueue();
   readonly #listeners = new Set<ObjectChangeListener>();
   readonly #live: LiveWorld | null;
+  readonly #report: (line: string) => void;
+  // Live: the highest dbref handed out (`load` starts it at the stored counter).
+  #lastId = 0;
+  // Live: the last write made in memory of each object whose commit has not settled.
+  readonly #behind = new Map<string, Promise<void>>();
 
   constructor(private readonly kv: Deno.Kv, opts: ObjectStoreOptions = {}) {
     this.#live = opts.live ? new LiveWorld() : null;
+    this.#report = opts.report ?? ((line) => console.error(line));
   }
 
   /**
@@ -98,9 +141,13 @@ export class ObjectStore {
     const live = this.#live;
     if (!live) return 0;
     const iter = this.kv.list<DbObject>({ prefix: keys.objects() }, { batchSize: LOAD_BATCH });
+    let highest = await currentCount(this.kv, DBREF_COUNTER);
     for await (const e of iter) {
-      if (e.value && typeof e.value === "object") live.put(e.value, e.versionstamp);
+      if (!e.value || typeof e.value !== "object") continue;
+      live.put(e.value, e.versionstamp);
+      highest = Math.max(highest, Number(e.key[1]) || 0);
     }
+    this.#lastId = Math.max(this.#lastId, highest);
     return live.size;
   }
 
@@ -119,10 +166,16 @@ export class ObjectStore {
     versionstamp: string | null = null,
   ): void {
     const id = after?.id ?? before?.id;
-    if (this.#live && id && versionstamp) {
-      if (after) this.#live.put(after, versionstamp);
-      else this.#live.remove(id, versionstamp);
+    const live = this.#live;
+    if (live && id && versionstamp) {
+      if (after) live.put(after, versionstamp);
+      else live.remove(id, versionstamp);
     }
+    // While a write made in memory is shown, listeners (the hub's room index) follow it.
+    this.#notify(before, live && id && live.pending(id) ? live.object(id) : after);
+  }
+
+  #notify(before: DbObject | null, after: DbObject | null): void {
     for (const listener of this.#listeners) {
       try {
         listener({ before, after });
@@ -141,9 +194,129 @@ export class ObjectStore {
     input: NewObject,
     extra?: (id: string, op: Deno.AtomicOperation) => void,
   ): Promise<DbObject> {
+    if (this.#live) {
+      for (let i = 0; i < CREATE_ATTEMPTS; i++) {
+        const obj = this.#newObject(input);
+        const stamp = await this.#creates.run(() => this.#commitNew(obj, extra));
+        if (stamp === null) continue; // another writer took the number: take the next
+        this.#changed(null, obj, stamp);
+        return obj;
+      }
+      throw new ConflictError("No new dbref could be taken; try again.");
+    }
     const [created, stamp] = await this.#creates.run(() => this.#create(input, extra));
     this.#changed(null, created, stamp);
     return created;
+  }
+
+  /**
+   * Creates a room, thing or exit in memory at once (live only): the object is shown, indexed
+   * and told to listeners now, and committed behind, in order (see the module comment).
+   * Throws ValidationError when the record cannot be stored.
+   */
+  createNow(input: NewObject): DbObject {
+    const live = this.#mustBeLive();
+    if (input.type === "player") throw new Error("objects: a player is made with create()");
+    const obj = this.#newObject(input);
+    const shown = live.show(obj);
+    this.#notify(null, shown);
+    this.#writeBehind(obj.id, async () => {
+      const stamp = await this.#commitNew(obj);
+      if (stamp === null) throw new ConflictError(`#${obj.id} was taken by another writer`);
+      live.put(obj, stamp);
+    });
+    return shown;
+  }
+
+  /**
+   * Changes an object in memory at once (live only), as `update` does; `change` is applied
+   * again to the committed record when the write commits behind. Answers the record shown.
+   */
+  updateNow(id: string, change: (obj: DbObject) => void): DbObject {
+    const live = this.#mustBeLive();
+    const before = live.object(id);
+    if (!before) throw new NotFoundError("No such object.");
+    const shown = live.show(changed(before, change));
+    this.#notify(before, shown);
+    this.#writeBehind(id, async () => {
+      const r = await this.#commitUpdate(id, change);
+      live.put(r.after, r.stamp);
+    });
+    return shown;
+  }
+
+  #mustBeLive(): LiveWorld {
+    if (!this.#live) {
+      throw new Error("objects: writes in memory need the world held (the database's only writer)");
+    }
+    return this.#live;
+  }
+
+  /**
+   * Queues the commit of a write shown in memory behind every create and earlier write; when it
+   * settles, memory shows the committed record again (and listeners are told if that differs).
+   */
+  #writeBehind(id: string, commit: () => Promise<void>): void {
+    const live = this.#live!;
+    const done = this.#creates.run(commit).then(
+      () => {},
+      (e) =>
+        this.#report(
+          `objects: saving a change of #${id} made in memory failed (${
+            e instanceof Error ? e.message : String(e)
+          }); memory shows what the database holds`,
+        ),
+    ).then(() => {
+      const settled = live.settle(id);
+      if (this.#behind.get(id) === done) this.#behind.delete(id);
+      if (settled) this.#notify(settled.before, settled.after);
+    });
+    this.#behind.set(id, done);
+  }
+
+  /** Waits until every write made in memory is committed or has failed (before the KV closes). */
+  async flush(): Promise<void> {
+    while (this.#behind.size) await Promise.all(this.#behind.values());
+  }
+
+  /** Waits until no write of `id` made in memory is still to be committed. */
+  async #settled(id: string): Promise<void> {
+    for (let p = this.#behind.get(id); p; p = this.#behind.get(id)) await p;
+  }
+
+  /** A new object record under the next dbref held in memory (live). */
+  #newObject(input: NewObject): DbObject {
+    const obj = newRecord(input, String(this.#lastId + 1), Date.now());
+    checkStorable(obj, `The new ${input.type}`);
+    this.#lastId++;
+    return obj;
+  }
+
+  /**
+   * Commits a new object under its dbref (live): the stored counter moves up to it in the same
+   * commit. Answers the versionstamp, or null when another writer took the number already.
+   */
+  async #commitNew(
+    obj: DbObject,
+    extra?: (id: string, op: Deno.AtomicOperation) => void,
+  ): Promise<string | null> {
+    const n = Number(obj.id);
+    return await retryAtomic(async () => {
+      const counter = await this.kv.get<number>(keys.counter(DBREF_COUNTER));
+      if ((counter.value ?? 0) >= n) {
+        this.#lastId = Math.max(this.#lastId, counter.value ?? 0);
+        return { stamp: null };
+      }
+      const op = this.kv.atomic().check(counter)
+        .check({ key: keys.object(obj.id), versionstamp: null })
+        .set(keys.counter(DBREF_COUNTER), n)
+        .set(keys.object(obj.id), obj);
+      await this.#movePlayerNames(op, obj.id, null, obj);
+      for (const k of indexKeys(obj)) op.set(k, obj.id);
+      extra?.(obj.id, op);
+      const res = await op.commit();
+      return res.ok ? { stamp: res.versionstamp as string | null } : null;
+    }).then((r) => r.stamp);
   }
 
   async #create(
@@ -154,17 +327,7 @@ export class ObjectStore {
     let created: DbObject | null = null;
     const { versionstamp } = await nextCountCommitted(this.kv, DBREF_COUNTER, async (n, op) => {
       const id = String(n);
-      const flags = [...new Set([input.type, ...(input.flags ?? [])].map((f) => f.toLowerCase()))];
-      const obj: DbObject = {
-        id,
-        name: input.name,
-        flags,
-        location: input.location ?? "",
-        owner: input.owner ?? (input.type === "player" ? id : ""),
-        data: structuredClone(input.data ?? {}),
-        createdAt: now,
-        updatedAt: now,
-      };
+      const obj = newRecord(input, id, now);
       checkStorable(obj, `The new ${input.type}`);
       op.check({ key: keys.object(id), versionstamp: null }).set(keys.object(id), obj);
       await this.#movePlayerNames(op, id, null, obj);
@@ -330,6 +493,12 @@ export class ObjectStore {
     return this.getMany(await this.#ids((w) => w.exitsTo(dest), keys.exitsTo(dest), limit));
   }
 
+  /** How many objects `owner` owns (a player owns itself), counting at most `atMost`. */
+  async countOwnedBy(owner: string, atMost: number): Promise<number> {
+    if (this.#live) return Math.min(this.#live.ownedCount(owner), atMost);
+    return (await listIds(this.kv, keys.ownedBy(owner), atMost)).length;
+  }
+
   /** Ids of objects owned by `owner`. */
   idsOwnedBy(owner: string, limit?: number): Promise<string[]> {
     return this.#ids((w) => w.ownedBy(owner), keys.ownedBy(owner), limit);
@@ -340,6 +509,17 @@ export class ObjectStore {
    * indexes moved, retrying on concurrent writes. `change` may throw to abort.
    */
   async update(id: string, change: (obj: DbObject) => void): Promise<DbObject> {
+    if (this.#behind.size) await this.#settled(id);
+    const r = await this.#commitUpdate(id, change);
+    this.#changed(r.before, r.after, r.stamp);
+    return r.after;
+  }
+
+  /** Commits `change` to an object (retried on a concurrent write); tells no listener. */
+  async #commitUpdate(
+    id: string,
+    change: (obj: DbObject) => void,
+  ): Promise<{ before: DbObject; after: DbObject; stamp: string }> {
     let committed: DbObject | null = null;
     let stamp: string | null = null;
     // The first try checks against the version held in memory, so a move waits for the
@@ -356,12 +536,7 @@ export class ObjectStore {
       held = undefined;
       if (!entry.value) throw new NotFoundError("No such object.");
       const before = entry.value;
-      const after = structuredClone(before);
-      change(after);
-      after.id = before.id;
-      after.flags = [...new Set(after.flags.map((f) => f.toLowerCase()))];
-      after.updatedAt = Date.now();
-      checkStorable(after, `#${id} after this change`);
+      const after = changed(before, change);
       const op = this.kv.atomic().check(entry).set(keys.object(id), after);
       const oldKeys = new Map(indexKeys(before).map((k) => [keyString(k), k]));
       const newKeys = new Map(indexKeys(after).map((k) => [keyString(k), k]));
@@ -372,12 +547,13 @@ export class ObjectStore {
       if (res.ok) [committed, stamp] = [before, res.versionstamp];
       return res.ok ? after : null;
     });
-    this.#changed(committed, result, stamp);
-    return result;
+    // Assigned inside the retried closure, which control-flow analysis does not follow.
+    return { before: committed!, after: result, stamp: stamp! };
   }
 
   /** Deletes an object and its indexes (contents are not moved; callers decide). */
   async delete(id: string): Promise<void> {
+    if (this.#behind.size) await this.#settled(id);
     let deleted: DbObject | null = null;
     let stamp: string | null = null;
     await retryAtomic(async () => {

@@ -19,6 +19,7 @@ import { timeFunctions } from "./time.ts";
 import { durationFunctions } from "./durations.ts";
 import { spellFunctions } from "./spell.ts";
 import { databaseFunctions } from "./database.ts";
+import { buildingFunctions } from "./building.ts";
 
 export { FunctionRegistry } from "./define.ts";
 
@@ -66,6 +67,7 @@ export function builtinFunctions(): FunctionRegistry {
     ...durationFunctions,
     ...spellFunctions,
     ...databaseFunctions,
+    ...buildingFunctions,
   );
   for (const [alias, target] of ALIASES) table.alias(alias, target);
   return table;

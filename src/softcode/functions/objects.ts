@@ -1,8 +1,8 @@
 /**
  * Functions about objects: names, places, contents, flags, who is connected, finding and
  * searching (from indexes, bounded), time, and the side effects MUX allows from softcode that
- * the world takes at once (`set`, `pemit`, `remit`, `oemit`) under the engine's permission rules.
- * `create()`, `tel()` and `trigger()` change objects or queue actions: they come with the queue.
+ * the world takes at once (`set`, `pemit`, `remit`, `oemit`) under the engine's permission rules
+ * (`create()` and `tel()` are in building.ts; `trigger()` comes with the command queue).
  * What they reveal follows who may see it.
  */
 import { define } from "./define.ts";

@@ -1,0 +1,109 @@
+import assert from "node:assert/strict";
+import { testSoftcode } from "./_test_world.ts";
+
+/** A world: a wizard (#1) in Limbo (#0); Alice, a builder, and Bob, a player, there too. */
+function world() {
+  const t = testSoftcode();
+  const alice = t.world.add("Alice", "player", { location: t.room, flags: ["builder"] });
+  const bob = t.world.add("Bob", "player", { location: t.room });
+  const hall = t.world.add("Hall", "room", { owner: bob });
+  const box = t.world.add("box", "thing", { location: bob, owner: bob });
+  const told = (to: string) => t.world.sent.filter((m) => m.to === to).map((m) => m.msg);
+  return { t, alice, bob, hall, box, told };
+}
+
+Deno.test("softcode create(): a thing, room or exit at once, as MUX 2.12 makes them", () => {
+  const { t, alice } = world();
+  const as = (s: string) => t.run(s, alice);
+  const id = as("[setq(0,create(widget,10))]%q0").slice(1);
+  assert.equal(
+    as(`[name(#${id})] [type(#${id})] [loc(#${id})] [owner(#${id})] [member(lcon(me),#${id})]`),
+    `widget THING #${alice} #${alice} 1`,
+    "the rest of the evaluation sees it",
+  );
+  assert.equal(t.world.objects.get(id)?.data.home, t.room);
+  const room = as("[create(Garden,1,r)]").slice(1);
+  assert.equal(as(`[type(#${room})] [owner(#${room})] [loc(#${room})]`), `ROOM #${alice} #-1`);
+  const exit = as("[create(North;n,0,E)]").slice(1);
+  assert.equal(as(`[type(#${exit})] [name(#${exit})] [lexits(here)]`), `EXIT North #${exit}`);
+  // Any other type letter (or none) makes a thing, as MUX does.
+  assert.equal(
+    as("[type(create(a,505,t))] [type(create(b,10,))] [type(create(c,10,q))]"),
+    "THING THING THING",
+  );
+});
+
+Deno.test("softcode create(): MUX's errors, and a refusal told to the executor changes nothing", () => {
+  const { t, alice, bob, told } = world();
+  const as = (s: string, who = alice) => t.run(s, who);
+  const count = () => t.world.objects.size;
+  const before = count();
+  assert.equal(as("[create(widget)]"), "#-1 FUNCTION (CREATE) EXPECTS 2 OR 3 ARGUMENTS");
+  assert.equal(
+    as("[create(a,9)] [create(a,506)] [create(a,9.9)] [create(a,abc)]"),
+    Array(4).fill("#-1 OUT OF RANGE").join(" "),
+  );
+  assert.equal(as("[create(a,10,room)]"), "#-1 SEPARATOR MUST BE ONE CHARACTER");
+  assert.equal(as("[create(,10)] [create(%b,10)]"), "#-1 ILLEGAL NAME #-1");
+  assert.match(told(alice).at(-1)!, /Thing name is required/);
+  assert.equal(as("[create(a=b,10)]"), "#-1");
+  assert.match(told(alice).at(-1)!, /must not contain '='/);
+  // An exit name already taken here; a room another player owns is not Alice's to build in.
+  as("[create(Out;o,0,e)]");
+  assert.equal(as("[create(Way;o,0,e)]"), "#-1");
+  assert.match(told(alice).at(-1)!, /already has an exit called Out/);
+  t.world.objects.set(t.room, { ...t.world.objects.get(t.room)!, owner: bob });
+  assert.equal(as("[create(Door,0,e)]"), "#-1");
+  assert.match(told(alice).at(-1)!, /You don't control Limbo/);
+  // Only builders build, as @create, @dig and @open.
+  const made = count();
+  assert.equal(as("[create(mine,10)]", bob), "#-1 PERMISSION DENIED");
+  assert.deepEqual(told(bob), ["Permission denied."]);
+  assert.equal(count(), made);
+  assert.equal(made, before + 1, "only the one exit was made");
+});
+
+Deno.test("softcode create(): the object quota bounds a builder; staff have none", () => {
+  const { t, alice, told } = world();
+  t.world.objectQuota = 3;
+  const out = t.run("[iter(lnum(10),create(thing##,10))]", alice);
+  assert.equal(out.split(" ").filter((r) => r.startsWith("#") && r !== "#-1").length, 3);
+  assert.equal(out.split(" ").filter((r) => r === "#-1").length, 7);
+  assert.match(
+    told(alice).at(-1)!,
+    /^Sorry, your building contract has run out: you own 3 objects/,
+  );
+  assert.equal([...t.world.objects.values()].filter((o) => o.owner === alice).length, 4);
+  assert.match(t.run("[create(staffthing,10)]"), /^#\d+$/);
+});
+
+Deno.test("softcode tel(): staff move players and things as @teleport; others are refused", () => {
+  const { t, alice, bob, hall, box, told } = world();
+  assert.equal(t.run(`[tel(*Alice,#${hall})][loc(*Alice)]`), `#${hall}`, "seen at once");
+  assert.equal(t.run(`[tel(#${box},#${hall})][loc(#${box})]`), `#${hall}`);
+  // A list, with /list; the quiet switch is taken.
+  const cup = t.world.add("cup", "thing", { location: t.wiz });
+  const pen = t.world.add("pen", "thing", { location: t.wiz });
+  assert.equal(
+    t.run(`[tel(cup pen,#${hall},lq)][loc(#${cup})] [loc(#${pen})]`),
+    `#${hall} #${hall}`,
+  );
+  // MUX's messages, and nothing moves.
+  t.run(`[tel(nosuch,#${hall})][tel(me,nosuch)][tel(me,*Bob)][tel(#${hall},here)]`);
+  assert.deepEqual(told(t.wiz), [
+    "I don't see that here.",
+    "No match.",
+    "Bob is not a room.",
+    "Only players and things can be teleported.",
+  ]);
+  assert.equal(t.run(`[tel(*Alice,#${hall})]`), "");
+  assert.match(told(t.wiz).at(-1)!, /Alice is already there/);
+  // A player (even a builder, even of its own things) may not teleport: @teleport is staff's.
+  const own = t.world.add("own", "thing", { location: bob, owner: bob });
+  assert.equal(t.run(`[tel(#${own},#${hall})][tel(me,#${hall})]`, bob), "");
+  assert.deepEqual(told(bob), ["Permission denied.", "Permission denied."]);
+  assert.equal(t.world.objects.get(own)?.location, bob);
+  assert.equal(t.run(`[tel(#${box},#${t.room})]`, alice), "");
+  assert.equal(t.world.objects.get(box)?.location, hall);
+  assert.equal(t.run("[tel(me)]"), "#-1 FUNCTION (TEL) EXPECTS 2 OR 3 ARGUMENTS");
+});

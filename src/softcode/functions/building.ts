@@ -1,0 +1,88 @@
+/**
+ * The side effects that build: `create()` and `tel()`, as MUX 2.12 has them, under the rules of
+ * the engine's building commands (`@create`, `@dig`, `@open`, `@teleport`: builders build, within
+ * their object quota; staff teleport). The world changes in memory at once, so the rest of the
+ * evaluation sees the new object or the new place; the database follows behind. A refusal is
+ * told to the executor, as MUX tells it, and changes nothing. `trigger()` needs the command
+ * queue (the next softcode issue).
+ */
+import { define } from "./define.ts";
+import type { Evaluation } from "../eval.ts";
+import type { Frame, FunctionDef } from "../types.ts";
+import type { BuiltType, Refused } from "../ports.ts";
+import { found, matchThing } from "../match.ts";
+import { toInt } from "../numbers.ts";
+import { splitList } from "../list.ts";
+
+/** The least and most a thing may cost (MUX's createmin and createmax defaults). */
+const MIN_COST = 10;
+const MAX_COST = 505;
+
+/** Tells the executor why, as MUX does beside the function's result. */
+function tell(ev: Evaluation, f: Frame, why: string): void {
+  ev.ports.delivery.toObject(f.executor, why);
+}
+
+/** MUX's one-letter types: `r`oom, `e`xit, anything else a thing. */
+function builtType(letter: string): BuiltType {
+  const t = letter.toLowerCase();
+  return t === "r" ? "room" : t === "e" ? "exit" : "thing";
+}
+
+/** What a refused change answers: the reason told, MUX's error value returned. */
+function refused(ev: Evaluation, f: Frame, r: Refused, value: string): string {
+  tell(ev, f, r.refused);
+  return r.permission ? "#-1 PERMISSION DENIED" : value;
+}
+
+/** The building functions. */
+export const buildingFunctions: FunctionDef<Evaluation>[] = [
+  define("create", 2, 3, {
+    family: "effects",
+    args: "create(<name>, <cost>[, <type>])",
+    summary: "Makes a thing you carry (type r: a room; e: an exit here) and gives its dbref.",
+    example: { think: "[setq(0,create(Widget,10))][name(%q0)] [type(%q0)]", gives: "Widget THING" },
+    more: "Builders only, within the object quota, as @create, @dig and @open. A thing's cost " +
+      "is 10 to 505 (nothing is charged). A refusal gives #-1 and tells you why.",
+  }, (ev, f, args) => {
+    const letter = args[2] ?? "";
+    if (letter.length > 1) return "#-1 SEPARATOR MUST BE ONE CHARACTER";
+    // MUX answers an empty name so; a blank one is refused by the name rules, with the reason.
+    const name = args[0];
+    if (!name) return "#-1 ILLEGAL NAME";
+    const type = builtType(letter);
+    // Rooms and exits have fixed costs in MUX; the engine has no money, so the cost is checked
+    // as MUX checks it, and not charged.
+    const cost = toInt(args[1]);
+    if (type === "thing" && (cost < MIN_COST || cost > MAX_COST)) return "#-1 OUT OF RANGE";
+    const made = ev.ports.changes.create(f.executor, name, type);
+    return typeof made === "string" ? "#" + made : refused(ev, f, made, "#-1");
+  }),
+  define("tel", 2, 3, {
+    family: "effects",
+    args: "tel(<object>, <room>[, <switches>])",
+    summary: "Moves a player or thing to a room, as @teleport does (staff); gives nothing.",
+    example: { think: "[tel(box,create(Hall,10,r))][name(loc(box))]", gives: "Hall" },
+    more: "Switches: q, quietly (the rooms are not told); l, the object is a list. " +
+      "A refusal tells you why and moves nothing.",
+  }, (ev, f, args) => {
+    const switches = (args[2] ?? "").toLowerCase();
+    const quiet = switches.includes("q");
+    const names = switches.includes("l") ? splitList(args[0], " ") : [args[0]];
+    const dest = matchThing(ev.ports.world, f.executor, args[1]);
+    for (const name of names) {
+      const id = matchThing(ev.ports.world, f.executor, name);
+      if (!found(id)) {
+        tell(ev, f, "I don't see that here.");
+        continue;
+      }
+      if (!found(dest)) {
+        tell(ev, f, "No match.");
+        break;
+      }
+      const r = ev.ports.changes.teleport(f.executor, id, dest, quiet);
+      if (r) tell(ev, f, r.refused);
+    }
+    return "";
+  }),
+];

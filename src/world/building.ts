@@ -1,0 +1,193 @@
+/**
+ * The rules of building, in one place for the building commands (plugins/building: `@create`,
+ * `@dig`, `@open`, `@teleport`) and softcode's `create()` and `tel()`: who may build and
+ * teleport, names, exits, the object quota, the records made, and what rooms are told of a
+ * teleport. Callers read the world and write the records their own way (the commands wait on
+ * the store; softcode changes memory at once).
+ */
+import { ForbiddenError, ValidationError } from "../errors.ts";
+import { canControl } from "./access.ts";
+import { displayName } from "./players.ts";
+import { isStaff } from "./flags.ts";
+import { exitName, objectNameProblem } from "./names.ts";
+import type { DbObject, NewObject } from "./types.ts";
+import type { Delivery } from "../hub/types.ts";
+
+/** Who may build (`@dig`, `@open`, `@create`, `create()`): a lock expression. */
+export const BUILDER_LOCK = "builder+";
+/** Who may teleport (`@teleport`, `tel()`): a lock expression. */
+export const TELEPORT_LOCK = "admin+";
+
+/** Longest room description accepted. */
+export const MAX_DESCRIPTION = 8000;
+/** Most aliases on one exit. */
+const MAX_ALIASES = 10;
+
+/** A parsed `Name;alias;alias` exit spec. */
+export interface ExitSpec {
+  name: string;
+  aliases: string[];
+}
+
+/** Parses `North;n` into a name and aliases; throws ValidationError. */
+export function parseExitSpec(raw: string): ExitSpec {
+  const parts = String(raw ?? "").split(";").map((s) => s.trim());
+  const [name, ...rest] = parts;
+  const problem = objectNameProblem(name);
+  if (problem) throw new ValidationError(`Exit ${problem}.`);
+  const aliases = [...new Set(rest.filter(Boolean).map((a) => a.toLowerCase()))];
+  if (aliases.length > MAX_ALIASES) {
+    throw new ValidationError(`An exit has at most ${MAX_ALIASES} aliases.`);
+  }
+  for (const a of aliases) {
+    if (a.length > 32 || /[=#]/.test(a) || objectNameProblem(a)) {
+      throw new ValidationError(`'${a.slice(0, 40)}' is not a usable exit alias.`);
+    }
+  }
+  return { name, aliases };
+}
+
+/** Checks a room or thing name; throws ValidationError. */
+export function checkName(name: unknown, what: string): string {
+  const problem = objectNameProblem(name);
+  if (problem) throw new ValidationError(`${what} ${problem}.`);
+  return (name as string).trim();
+}
+
+/** True when the actor may add exits to a room: it controls it, or the room has no owner. */
+export function mayBuildIn(actor: DbObject, room: DbObject): boolean {
+  return canControl(actor, room) || !room.owner;
+}
+
+/**
+ * Throws why an exit cannot be opened in `from` (not a room, not the actor's to build in, a
+ * name or alias already used by one of `exitsThere`, the exits already in `from`).
+ */
+export function checkExit(
+  actor: DbObject,
+  from: DbObject,
+  spec: ExitSpec,
+  exitsThere: readonly DbObject[],
+): void {
+  if (!from.flags.includes("room")) {
+    throw new ValidationError("Exits can only be opened in rooms.");
+  }
+  if (!mayBuildIn(actor, from)) throw new ForbiddenError(`You don't control ${from.name}.`);
+  const wanted = [spec.name.toLowerCase(), ...spec.aliases];
+  const taken = exitsThere.find((e) =>
+    [e.name.toLowerCase(), ...(e.data.aliases ?? [])].some((n) =>
+      wanted.includes(String(n).toLowerCase())
+    )
+  );
+  if (taken) {
+    throw new ValidationError(`${from.name} already has an exit called ${exitName(taken)}.`);
+  }
+}
+
+/**
+ * Throws when `actor` may make no more objects: the owner index counts `owned` for it, and the quota
+ * (`game.objectQuota`; 0: none) is reached. Staff have none, as MUX's wizards.
+ */
+export function checkQuota(actor: DbObject, owned: number, quota: number): void {
+  // The owner index lists a player among its own objects.
+  const mine = owned - (actor.owner === actor.id ? 1 : 0);
+  if (quota > 0 && mine >= quota && !isStaff(actor.flags)) {
+    throw new ForbiddenError(
+      `Sorry, your building contract has run out: you own ${mine} objects, the most you may.`,
+    );
+  }
+}
+
+/** The record of a room owned by the actor. */
+export function roomRecord(actor: DbObject, name: unknown, description: unknown = ""): NewObject {
+  const n = checkName(name, "Room");
+  if (typeof description !== "string") throw new ValidationError("description must be a string.");
+  if (description.length > MAX_DESCRIPTION) {
+    throw new ValidationError(`description must be ${MAX_DESCRIPTION} characters or fewer.`);
+  }
+  return { name: n, type: "room", owner: actor.id, data: description ? { description } : {} };
+}
+
+/** The record of a thing carried by the actor, at home in the actor's room. */
+export function thingRecord(actor: DbObject, name: unknown): NewObject {
+  return {
+    name: checkName(name, "Thing"),
+    type: "thing",
+    location: actor.id,
+    owner: actor.id,
+    data: actor.location ? { home: actor.location } : {},
+  };
+}
+
+/** The record of an exit in `from` (checked with `checkExit`), leading to `to` or unlinked. */
+export function exitRecord(
+  actor: DbObject,
+  from: DbObject,
+  spec: ExitSpec,
+  to: DbObject | null,
+): NewObject {
+  return {
+    name: spec.name,
+    type: "exit",
+    location: from.id,
+    owner: actor.id,
+    data: {
+      ...(to ? { destination: to.id } : {}),
+      ...(spec.aliases.length ? { aliases: spec.aliases } : {}),
+    },
+  };
+}
+
+/**
+ * The record of a new `type` of object for the actor (softcode's `create()`): a thing it carries,
+ * a room, or an unlinked exit in `here` (its room), checked against `exitsThere()`, the exits
+ * already there. Throws the rule's refusal.
+ */
+export function builtRecord(
+  actor: DbObject,
+  name: string,
+  type: "thing" | "room" | "exit",
+  here: DbObject | null,
+  exitsThere: () => readonly DbObject[],
+): NewObject {
+  if (type === "room") return roomRecord(actor, name);
+  if (type === "thing") return thingRecord(actor, name);
+  if (!here) throw new ValidationError("You are not in a room.");
+  const spec = parseExitSpec(name);
+  checkExit(actor, here, spec, exitsThere());
+  return exitRecord(actor, here, spec, null);
+}
+
+/** Throws why `obj` cannot be teleported to `dest` (the actor passed TELEPORT_LOCK). */
+export function checkTeleport(obj: DbObject, dest: DbObject): void {
+  if (obj.flags.includes("room") || obj.flags.includes("exit")) {
+    throw new ValidationError("Only players and things can be teleported.");
+  }
+  if (!dest.flags.includes("room")) throw new ValidationError(`${dest.name} is not a room.`);
+  if (obj.location === dest.id) throw new ValidationError(`${obj.name} is already there.`);
+}
+
+/**
+ * Tells the rooms a teleported player left (`from`) and reached that it vanished and appeared
+ * (a thing goes unannounced); the player itself is shown its new room by the caller.
+ */
+export function announceTeleport(
+  deliver: Pick<Delivery, "toRoom">,
+  moved: DbObject,
+  from: string,
+): void {
+  if (!moved.flags.includes("player")) return;
+  const name = displayName(moved);
+  const who = { id: moved.id, name: moved.name };
+  if (from) {
+    deliver.toRoom(
+      from,
+      { msg: `${name} vanishes.`, data: { type: "leave", who, room: from } },
+      [moved.id],
+    );
+  }
+  deliver.toRoom(moved.location, {
+    msg: `${name} appears.`,
+    data: { type: "arrive", who, room: moved.location },
+  }, [moved.id]);
+}

@@ -1,0 +1,75 @@
+/**
+ * Softcode's create() and tel() end to end, over telnet and WebSocket on the whole stack: a
+ * builder's create() makes an object `examine` shows at once; the quota and the building rules
+ * refuse with MUX's answers and change nothing; a staff tel() moves a player, whom the rooms see
+ * leave and arrive, and a player's tel() of another's object is refused.
+ */
+import { assertEquals, assertMatch } from "./assert.ts";
+import { register } from "./harness.ts";
+import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
+import { connectWs } from "./ws_client.ts";
+
+Deno.test("softcode create() and tel() over telnet and WebSocket", async () => {
+  const srv = await startSupervised({ env: { URSAMU_GAME_OBJECTQUOTA: "2" } });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    await register(srv.base, "Alice");
+    const bobToken = await register(srv.base, "Bob");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const alice = await telnetLogin(srv, "Alice", "password123");
+    closers.push(() => alice.close());
+    const bob = await connectWs(srv.ws, { token: bobToken, client: "web" });
+    closers.push(() => bob.close());
+    await bob.expect(/Limbo/);
+
+    /** Runs a line over telnet and answers the first match after it. */
+    const run = async (who: typeof alice, line: string, want: RegExp) => {
+      const from = who.mark();
+      await who.send(line);
+      return await who.waitFor(want, 10_000, from);
+    };
+
+    await run(admin, "@set Alice=builder", /Flag builder set on Alice/);
+    const limbo = (await run(alice, "think [loc(me)]here", /#(\d+)here/))[1];
+    // A builder's create() answers the new dbref; the rest of the line and examine see it.
+    const widget =
+      (await run(alice, "think [create(widget,10)] [loc(lcon(me))]", /#(\d+) #\d+/))[1];
+    const ex = await run(alice, `examine #${widget}`, /Owner: Alice[^\n]*Location: Alice/);
+    assertMatch(ex.input!, new RegExp(`widget\\(#${widget}`));
+    const garden = (await run(alice, "think [create(Garden,10,r)]", /#(\d+)/))[1];
+    await run(alice, `think [type(#${garden})] [owner(#${garden})]`, /ROOM #\d+/);
+
+    // Over the quota (2): MUX's message and #-1, and nothing made.
+    await run(alice, "think [create(third,10)]", /building contract has run out[\s\S]*#-1/);
+    await run(alice, "think [words(lcon(me))] things", /^1 things/m);
+    // Not staff: tel() of herself or of another player's object is refused; nothing moves.
+    const lamp = (await run(admin, "think [create(lamp,10)]", /#(\d+)/))[1];
+    await run(admin, "drop lamp", /You drop lamp/);
+    await run(alice, `think [tel(lamp,#${garden})]tried`, /Permission denied\.[\s\S]*tried/);
+    await run(
+      alice,
+      `think [tel(me,#${garden})][loc(me)]`,
+      new RegExp(`Permission denied\\.[\\s\\S]*#${limbo}\\b`),
+    );
+    await run(admin, `think [loc(#${lamp})]here`, new RegExp(`#${limbo}here`));
+
+    // Staff tel(): Bob is moved and shown the Garden; Limbo sees him vanish.
+    await run(admin, `think [tel(*Bob,#${garden})][loc(*Bob)]`, new RegExp(`#${garden}`));
+    await bob.expect(/Garden/);
+    await alice.waitFor(/Bob vanishes\./);
+    // The admin moves itself: Bob, in the Garden, sees it arrive; the admin sees the room.
+    await run(admin, `think [tel(me,#${garden})][loc(me)]`, new RegExp(`#${garden}`));
+    await admin.waitFor(/Garden/);
+    const arrived = await bob.expect(/Admin appears\./);
+    assertEquals(arrived.data?.type, "arrive");
+    await alice.waitFor(/Admin vanishes\./);
+    // The hub's room index followed: what Bob says reaches the admin in the Garden.
+    bob.send("say Welcome!");
+    await admin.waitFor(/Bob says, "Welcome!"/);
+    await run(admin, "think [tel(me,here)]done", /already there[\s\S]*done/);
+  } finally {
+    for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+  }
+});
