@@ -76,7 +76,7 @@ function newRecord(input: NewObject, id: string, now: number): DbObject {
 
 /** `change` applied to a copy of `before`; the id kept, flags lower-cased, checked storable. */
 function changed(before: DbObject, change: (obj: DbObject) => void): DbObject {
-  const after = structuredClone(before) as DbObject;
+  const after = structuredClone(before);
   change(after);
   after.id = before.id;
   after.flags = [...new Set(after.flags.map((f) => f.toLowerCase()))];
@@ -254,7 +254,7 @@ export class ObjectStore {
 
   /**
    * Queues the commit of a write shown in memory behind every create and earlier write; when it
-   * settles, memory shows the committed record again (and listeners are told if that differs).
+   * settles, memory shows the committed record again and listeners are told what is shown.
    */
   #writeBehind(id: string, commit: () => Promise<void>): void {
     const live = this.#live!;
