@@ -62,7 +62,7 @@ export const buildingFunctions: FunctionDef<Evaluation>[] = [
     family: "effects",
     args: "tel(<object>, <room>[, <switches>])",
     summary: "Moves a player or thing to a room, as @teleport does (staff); gives nothing.",
-    example: { think: "[tel(box,create(Hall,10,r))][name(loc(box))]", gives: "Hall" },
+    example: { think: "[tel(me,create(Hall,10,r))][name(here)]", gives: "Hall" },
     more: "Switches: q, quietly (the rooms are not told); l, the object is a list. " +
       "A refusal tells you why and moves nothing.",
   }, (ev, f, args) => {
