@@ -6,8 +6,9 @@
  * form and path resolves exactly as the runtime resolves it.
  */
 import { assert, assertEquals } from "./assert.ts";
-import { join, relative, resolve } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { startTestGame } from "../src/plugins/testing.ts";
 
 const ROOT = resolve(import.meta.dirname!, "..");
 
@@ -194,6 +195,115 @@ Deno.test("import graph: the hub imports nothing of telnet, telnet's protocol an
   assert(violations.length === 0, `imports across the layers:\n  ${violations.join("\n  ")}`);
 });
 
+/** What names a plugin's feature: the words that must appear in no core file. */
+interface Marks {
+  plugin: string;
+  /** Regular expressions, each with what it stands for. */
+  marks: { what: string; re: RegExp }[];
+}
+
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * Each shipped plugin's marks, from a running engine with all of them loaded: its folder, its
+ * route prefixes (also as the web client's API paths), its portal sections' paths and files, its
+ * buses and their events.
+ */
+async function pluginMarks(): Promise<Marks[]> {
+  const names: string[] = [];
+  for await (const e of Deno.readDir(join(ROOT, "plugins"))) {
+    if (e.isDirectory && !/^[._]/.test(e.name)) names.push(e.name);
+  }
+  const game = await startTestGame({ plugins: names.sort() });
+  try {
+    const routes = (await game.request("GET", "/api/v1/routes")).body as {
+      path: string;
+      owner: string;
+    }[];
+    const portal = (await game.request("GET", "/api/v1/portal")).body as {
+      sections: { path: string; owner: string; module: string; styles: string | null }[];
+      panes: { owner: string; module: string; styles: string | null }[];
+    };
+    const buses = game.engine.plugins.buses();
+    return names.map((plugin) => {
+      const marks: Marks["marks"] = [{
+        what: "its folder",
+        re: new RegExp(`plugins/${esc(plugin)}\\b`),
+      }];
+      const prefixes = new Set(
+        routes.filter((r) => r.owner === plugin && r.path.startsWith("/api/v1/"))
+          .map((r) => r.path.split("/").slice(0, 4).join("/")),
+      );
+      for (const p of prefixes) {
+        const rel = p.slice("/api/v1".length);
+        marks.push({ what: `its routes ${p}`, re: new RegExp(`${esc(p)}(?![\\w-])`) });
+        // The web client's API calls name the path below /api/v1, as a string's start.
+        marks.push({ what: `its routes ${p}`, re: new RegExp(`["'\`]${esc(rel)}(?=[/?"'\`$])`) });
+      }
+      for (const s of portal.sections.filter((x) => x.owner === plugin)) {
+        marks.push({
+          what: `its page /${s.path}`,
+          re: new RegExp(`["'\`]/${esc(s.path)}(?=[/?"'\`$])`),
+        });
+      }
+      for (const x of [...portal.sections, ...portal.panes].filter((x) => x.owner === plugin)) {
+        for (const file of [x.module, x.styles].filter((f): f is string => !!f)) {
+          marks.push({
+            what: `its page file ${file}`,
+            re: new RegExp(`\\b${esc(basename(file))}\\b`),
+          });
+        }
+      }
+      for (const b of buses.filter((x) => x.owner === plugin)) {
+        marks.push({ what: `its bus ${b.name}`, re: new RegExp(`\\b${esc(b.name)}\\b`) });
+        for (const e of b.events) marks.push({ what: `its event ${e}`, re: new RegExp(esc(e)) });
+      }
+      return { plugin, marks };
+    });
+  } finally {
+    await game.close();
+  }
+}
+
+/** The core's files a plugin's marks may not appear in: src/ and web/, but the portal library. */
+async function coreFiles(): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string) => {
+    for await (const e of Deno.readDir(dir)) {
+      const p = join(dir, e.name);
+      if (e.isDirectory) await walk(p);
+      else if (/\.(ts|js|html|css)$/.test(e.name)) out.push(p);
+    }
+  };
+  await walk(join(ROOT, "src"));
+  await walk(join(ROOT, "web"));
+  return out.filter((f) => relative(ROOT, f) !== join("web", "assets", "portal.js")).sort();
+}
+
+/** Each core file that names a plugin's feature, with what it names. */
+function featureLeaks(marks: Marks[], files: { name: string; text: string }[]): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    for (const { plugin, marks: ms } of marks) {
+      const hit = ms.find((m) => m.re.test(f.text));
+      if (hit) out.push(`${f.name} names plugin ${plugin}'s ${hit.what.replace(/^its /, "")}`);
+    }
+  }
+  return out;
+}
+
+Deno.test("import graph: no plugin's name, route, event or page appears in src/ or web/", async () => {
+  const marks = await pluginMarks();
+  assert(marks.some((m) => m.marks.some((x) => x.what.startsWith("its event "))), "events found");
+  assert(marks.some((m) => m.marks.some((x) => x.what.startsWith("its page /"))), "pages found");
+  const files = await Promise.all((await coreFiles()).map(async (f) => ({
+    name: relative(ROOT, f),
+    text: await Deno.readTextFile(f),
+  })));
+  const leaks = featureLeaks(marks, files);
+  assert(leaks.length === 0, `the core names plugins' features:\n  ${leaks.join("\n  ")}`);
+});
+
 Deno.test("import graph: the checks catch a cycle, a plugin past the door and a layer crossed", () => {
   const g = new Map<string, Set<string>>([
     ["src/a.ts", new Set(["src/b.ts"])],
@@ -210,4 +320,22 @@ Deno.test("import graph: the checks catch a cycle, a plugin past the door and a 
     "src/hub/hub.ts -> src/telnet/protocol/lines.ts",
     "src/telnet/client/outbox.ts -> src/hub/types.ts",
   ]);
+  const kettle: Marks = {
+    plugin: "kettle",
+    marks: [
+      { what: "its event kettle:boiled", re: /kettle:boiled/ },
+      { what: "its page /kettle", re: /["'`]\/kettle(?=[/?"'`$])/ },
+    ],
+  };
+  assertEquals(
+    featureLeaks([kettle], [
+      { name: "web/a.js", text: `navigate("/kettle/2")` },
+      { name: "src/b.ts", text: `bus.on("kettle:boiled", f)` },
+      { name: "src/c.ts", text: `"/kettles" and a kettle:off` },
+    ]),
+    [
+      "web/a.js names plugin kettle's page /kettle",
+      "src/b.ts names plugin kettle's event kettle:boiled",
+    ],
+  );
 });

@@ -132,7 +132,54 @@ Deno.test("web client: shell on the client's paths, assets with ETags, HTML 404 
   }
 });
 
-Deno.test("web client files: no HTML injection, no inline code, nothing from other sites", async () => {
+Deno.test("web client: the plugins' portal sections and panes, their menu order and deep links", async () => {
+  const srv = await startServer({ config: { plugins: { jobs: { enabled: false } } } });
+  try {
+    const b = srv.base;
+    const portal = await api(b, "GET", "/api/v1/portal");
+    assertEquals(portal.status, 200);
+    const sections = portal.body.sections as {
+      path: string;
+      label: string;
+      owner: string;
+      module: string;
+      settings: Record<string, unknown>;
+    }[];
+    // Menu order, each from its own plugin; jobs is disabled, so it has no section.
+    assertEquals(sections.map((s) => s.path), ["scenes", "wiki", "boards", "mail", "events"]);
+    for (const s of sections) {
+      assertEquals(s.owner, s.path);
+      assertEquals(s.module, `/plugins/${s.owner}/${s.owner}.js`);
+      const mod = await fetch(b + s.module);
+      assertEquals(mod.status, 200, s.module);
+      assertMatch(mod.headers.get("content-type") ?? "", /^text\/javascript/);
+      assertEquals(mod.headers.get("cache-control"), "no-cache, no-transform");
+      const etag = mod.headers.get("etag")!;
+      assertMatch(await mod.text(), /from "\/assets\/portal\.js"/, "pages import the library");
+      const again = await fetch(b + s.module, { headers: { "if-none-match": etag } });
+      assertEquals(again.status, 304);
+      await again.body?.cancel();
+    }
+    assertEquals(sections[2].settings, { maxSubject: 100, maxBody: 8000 });
+    assertEquals(portal.body.panes.map((p: { module: string }) => p.module), [
+      "/plugins/channels/pane.js",
+    ]);
+    // A section's deep links serve the shell while its plugin is loaded, and only then.
+    const shell = await fetch(b + "/boards/general/1", { headers: { accept: "text/html" } });
+    assertEquals(shell.status, 200);
+    assertMatch(await shell.text(), /src="\/assets\/main.js"/);
+    const gone = await fetch(b + "/jobs/1", { headers: { accept: "text/html" } });
+    assertEquals(gone.status, 404);
+    await gone.body?.cancel();
+    const lib = await fetch(b + "/assets/portal.js");
+    assertEquals(lib.status, 200);
+    assertMatch(await lib.text(), /export function formCard/);
+  } finally {
+    await srv.stop();
+  }
+});
+
+Deno.test("web client files (web/ and plugins' web/): no HTML injection, no inline code, nothing from other sites", async () => {
   const files: string[] = [];
   const walk = async (dir: string) => {
     for await (const e of Deno.readDir(dir)) {
@@ -142,7 +189,12 @@ Deno.test("web client files: no HTML injection, no inline code, nothing from oth
     }
   };
   await walk(join(ROOT, "web"));
-  assert(files.length >= 10, "the client's files are there");
+  // Every plugin's portal pages are the client's too.
+  for await (const e of Deno.readDir(join(ROOT, "plugins"))) {
+    const dir = join(ROOT, "plugins", e.name, "web");
+    if (e.isDirectory && (await Deno.stat(dir).catch(() => null))?.isDirectory) await walk(dir);
+  }
+  assert(files.length >= 20, "the client's files are there");
   for (const f of files) {
     const text = await Deno.readTextFile(f);
     const name = f.slice(ROOT.length);
@@ -541,6 +593,13 @@ Deno.test({
         assert(
           await page.locator("li.unread a", { hasText: "Welcome <img" }).count() === 1,
           "unread post, subject as text",
+        );
+        // The limit the form shows is the plugin's own (GET /api/v1/portal), not a copy.
+        const portal = (await api(b, "GET", "/api/v1/portal")).body;
+        const section = portal.sections.find((x: { path: string }) => x.path === "boards");
+        assertEquals(
+          await page.getAttribute("#post-subject", "maxlength"),
+          String(section.settings.maxSubject),
         );
         await page.fill("#post-subject", "Hello board");
         await page.fill("#post-body", "My first post.");

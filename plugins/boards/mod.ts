@@ -6,7 +6,7 @@
  */
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { BoardStore } from "./store.ts";
-import { BoardService, DEFAULT_POSTS_PER_DAY } from "./service.ts";
+import { BoardService, DEFAULT_POSTS_PER_DAY, MAX_BODY, MAX_SUBJECT } from "./service.ts";
 import { boardRoutes, PREFIXES } from "./routes.ts";
 import { boardsApi } from "./api.ts";
 import { boardCommands } from "./commands.ts";
@@ -39,6 +39,13 @@ const plugin: PluginModule = {
       ctx.openapi(boardsApi(prefix));
     }
     for (const spec of boardCommands(svc)) ctx.commands.add(spec);
+    ctx.portal.section({
+      path: "boards",
+      label: "Boards",
+      order: 30,
+      module: "boards.js",
+      settings: { maxSubject: MAX_SUBJECT, maxBody: MAX_BODY },
+    });
     return true;
   },
   // Routes, commands and help registered through ctx are released by the engine.

@@ -5,7 +5,7 @@
  */
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { ChannelStore } from "./store.ts";
-import { ChannelService, DEFAULT_ANNOUNCE_JOINS, playerCheck } from "./service.ts";
+import { ChannelService, DEFAULT_ANNOUNCE_JOINS, MAX_MESSAGE, playerCheck } from "./service.ts";
 import { channelCommands, talkCommands } from "./commands.ts";
 import { channelRoutes, PREFIX } from "./routes.ts";
 import { CHANNELS_API } from "./api.ts";
@@ -103,6 +103,13 @@ const plugin: PluginModule = {
       onLine: (fn) => svc.onLine(fn),
     };
     ctx.provide(api);
+    // The play view's channels pane: pick one, read, join, talk.
+    ctx.portal.pane({
+      module: "pane.js",
+      styles: "pane.css",
+      order: 30,
+      settings: { maxMessage: MAX_MESSAGE },
+    });
     return true;
   },
   remove() {},

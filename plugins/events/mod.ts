@@ -20,6 +20,7 @@ const plugin: PluginModule = {
     // A player who is gone no longer holds a seat.
     ctx.hooks.worldHooks.on("player:removed", (p) => svc.forgetPlayer(p.id));
     await svc.start();
+    ctx.portal.section({ path: "events", label: "Events", order: 50, module: "events.js" });
     return true;
   },
   remove() {},

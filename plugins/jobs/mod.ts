@@ -5,7 +5,16 @@
  */
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { JobStore } from "./store.ts";
-import { categoriesFrom, DEFAULT_MAX_OPEN_JOBS, JobService, type MailApi } from "./service.ts";
+import {
+  categoriesFrom,
+  DEFAULT_MAX_OPEN_JOBS,
+  JobService,
+  type MailApi,
+  MAX_COMMENT,
+  MAX_DESCRIPTION,
+  MAX_TITLE,
+} from "./service.ts";
+import { STATUSES } from "./store.ts";
 import { jobRoutes, PREFIX } from "./routes.ts";
 import { JOBS_API } from "./api.ts";
 import { jobCommands } from "./commands.ts";
@@ -49,6 +58,18 @@ const plugin: PluginModule = {
     for (const spec of jobCommands(svc, categoriesFrom(ctx.config.categories))) {
       ctx.commands.add(spec);
     }
+    ctx.portal.section({
+      path: "jobs",
+      label: "Jobs",
+      order: 60,
+      module: "jobs.js",
+      settings: {
+        maxTitle: MAX_TITLE,
+        maxDescription: MAX_DESCRIPTION,
+        maxComment: MAX_COMMENT,
+        statuses: STATUSES,
+      },
+    });
     return true;
   },
   // Routes, commands and help registered through ctx are released by the engine.

@@ -4,7 +4,7 @@
  * recipients. Other plugins send through `ctx.api<MailApi>("mail")?.send(...)` (docs/mail.md).
  */
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
-import { MailService } from "./service.ts";
+import { MailService, MAX_BODY, MAX_SUBJECT } from "./service.ts";
 import { mailRoutes, PREFIX } from "./routes.ts";
 import { MAIL_API } from "./api.ts";
 import { mailCommands } from "./commands.ts";
@@ -33,6 +33,13 @@ const plugin: PluginModule = {
     ctx.hooks.worldHooks.on("player:removed", (p) => svc.store.drop(p.id));
     const api: MailApi = { send: (input) => svc.sendAs(input) };
     ctx.provide(api);
+    ctx.portal.section({
+      path: "mail",
+      label: "Mail",
+      order: 40,
+      module: "mail.js",
+      settings: { maxSubject: MAX_SUBJECT, maxBody: MAX_BODY },
+    });
     return true;
   },
   remove() {},

@@ -18,7 +18,15 @@ import { PREFIX, sceneRoutes } from "./routes.ts";
 import { SCENES_API } from "./api.ts";
 import { sceneCommands } from "./commands.ts";
 import { AutoLog } from "./autolog.ts";
-import { type Pose, SCENE_BUS, SCENE_EVENTS, type SceneEvents } from "./types.ts";
+import {
+  MAX_DESC,
+  MAX_NAME,
+  MAX_POSE,
+  type Pose,
+  SCENE_BUS,
+  SCENE_EVENTS,
+  type SceneEvents,
+} from "./types.ts";
 
 const plugin: PluginModule = {
   name: "scenes",
@@ -77,6 +85,13 @@ const plugin: PluginModule = {
       })
     ) ctx.commands.add(spec);
     ctx.provide({ service: svc });
+    ctx.portal.section({
+      path: "scenes",
+      label: "Scenes",
+      order: 10,
+      module: "scenes.js",
+      settings: { maxName: MAX_NAME, maxDesc: MAX_DESC, maxPose: MAX_POSE },
+    });
     return true;
   },
   // Routes, commands, help, hooks and the GMCP mapping are released by the engine.

@@ -8,7 +8,9 @@ import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { WikiFiles } from "./files.ts";
 import { SearchIndex } from "./search_index.ts";
 import { WikiStore } from "./store.ts";
-import { PREFIX, wikiRoutes } from "./routes.ts";
+import { MAX_QUERY, PREFIX, wikiRoutes } from "./routes.ts";
+import { MAX_PATH_LENGTH } from "./paths.ts";
+import { MAX_TITLE } from "./frontmatter.ts";
 import { WIKI_API } from "./api.ts";
 import { wikiCommands } from "./commands.ts";
 import { type NetPolicy, systemPolicy } from "./safe_fetch.ts";
@@ -45,6 +47,13 @@ export function createWikiPlugin(opts: WikiPluginOptions = {}): PluginModule {
       wikiRoutes(ctx.http(PREFIX), store);
       ctx.openapi(WIKI_API);
       for (const spec of wikiCommands(store, policy)) ctx.commands.add(spec);
+      ctx.portal.section({
+        path: "wiki",
+        label: "Wiki",
+        order: 20,
+        module: "wiki.js",
+        settings: { maxQuery: MAX_QUERY, maxPath: MAX_PATH_LENGTH, maxTitle: MAX_TITLE },
+      });
       return true;
     },
     // Routes, commands, help and the watcher (onRemove) are released by the engine.

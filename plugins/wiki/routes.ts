@@ -22,6 +22,9 @@ export const PREFIX = "/api/v1/wiki";
 
 /** A JSON body: a page body up to the spec's 10 MB plus its metadata and JSON escapes. */
 const JSON_LIMIT = MAX_BODY_BYTES + 256 * 1024;
+
+/** Longest search query. */
+export const MAX_QUERY = 200;
 /** How long browsers and proxies may keep an asset (SPEC "Asset cache"). */
 const ASSET_CACHE = "public, max-age=3600";
 /** An SVG is a document that can run script: served assets never may. */
@@ -53,7 +56,9 @@ function actorOf(c: PluginHttpContext) {
 export function wikiRoutes(app: PluginApp, store: WikiStore): void {
   app.get("/", requireUser(), async (c) => {
     const q = c.req.query("q") ?? "";
-    if (q.length > 200) throw new ValidationError("q must be at most 200 characters.");
+    if (q.length > MAX_QUERY) {
+      throw new ValidationError(`q must be at most ${MAX_QUERY} characters.`);
+    }
     const { limit, offset } = page(c);
     const hits = await store.search(q);
     return c.json(hits.slice(offset, offset + limit));

@@ -58,7 +58,7 @@ export interface AppDeps {
 /** Builds the HTTP app. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const web = new WebClient();
+  const web = new WebClient(undefined, (first) => deps.pluginWeb.portal.has(first));
   const jsonNotFound = notFound();
   app.onError(errorHandler());
   // Browsers navigating to an unknown page get the client's HTML 404; the API stays JSON.
@@ -89,7 +89,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     } catch {
       return c.notFound();
     }
-    const res = await deps.pluginWeb.serve(name, rest, c.req.method === "HEAD");
+    const res = await deps.pluginWeb.serve(c.req.raw, name, rest);
     return res ?? c.notFound();
   });
 
@@ -112,6 +112,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", coreRoutes(deps));
   api.route("/", objectRoutes(deps));
   api.get("/routes", (c) => c.json(describeRoutes(app, deps)));
+  // The plugins' portal sections and play panes: the web client builds its menu from it.
+  api.get("/portal", (c) => c.json(deps.pluginWeb.portal.view()));
   // Built from the same list, so it describes exactly what is registered (docs/api.md).
   api.get("/openapi.json", (c) => {
     const cfg = deps.config.value;

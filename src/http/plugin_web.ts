@@ -1,9 +1,11 @@
 /**
  * Static web pages and assets of plugins (a feature's portal pages live in its folder),
- * served at `/plugins/<name>/...`. Files are read from the plugin's chosen folder only:
- * paths are resolved and checked to stay inside it, and symlinks that lead out are refused.
+ * served at `/plugins/<name>/...`, and the portal sections and panes they declare. Files are
+ * read from the plugin's chosen folder only: paths are resolved and checked to stay inside it,
+ * and symlinks that lead out are refused.
  */
 import { extname, join, resolve, sep } from "node:path";
+import { Portal } from "./portal.ts";
 
 /** Content types of the files a plugin may serve; anything else is not served. */
 const TYPES: Readonly<Record<string, string>> = {
@@ -32,9 +34,11 @@ export function webPrefix(owner: string): string {
   return `/plugins/${owner}`;
 }
 
-/** Plugin web folders by owner (lower-cased plugin name). */
+/** Plugin web folders by owner (lower-cased plugin name), and what they add to the portal. */
 export class PluginWeb {
   readonly #roots = new Map<string, string>();
+  /** The portal sections and panes plugins declared (released with their folders). */
+  readonly portal = new Portal(webPrefix);
 
   /** Serves `dir` for `owner`; a second folder for the same owner is refused. */
   add(owner: string, dir: string): void {
@@ -42,9 +46,28 @@ export class PluginWeb {
     this.#roots.set(owner, resolve(dir));
   }
 
-  /** Stops serving an owner's folder; true when it served one. */
+  /** Stops serving an owner's folder, and drops its portal parts; true when it served one. */
   removeOwner(owner: string): boolean {
+    this.portal.removeOwner(owner);
     return this.#roots.delete(owner);
+  }
+
+  /** True when `owner` serves a folder. */
+  serves(owner: string): boolean {
+    return this.#roots.has(owner);
+  }
+
+  /** True when `rel` is a file inside the folder `owner` serves (symlinks resolved). */
+  hasFile(owner: string, rel: string): boolean {
+    const root = this.#roots.get(owner);
+    if (!root) return false;
+    try {
+      const real = Deno.realPathSync(join(root, rel));
+      const realRoot = Deno.realPathSync(root);
+      return real.startsWith(realRoot + sep) && Deno.statSync(real).isFile;
+    } catch {
+      return false;
+    }
   }
 
   /** Owners that serve pages. */
@@ -56,7 +79,7 @@ export class PluginWeb {
    * The response for `rest` (the decoded path below `/plugins/<owner>/`), or null when
    * nothing is there. A directory answers its `index.html`.
    */
-  async serve(owner: string, rest: string, head: boolean): Promise<Response | null> {
+  async serve(req: Request, owner: string, rest: string): Promise<Response | null> {
     const root = this.#roots.get(owner.toLowerCase());
     if (!root) return null;
     if (rest.split("/").some((s) => s === ".." || s.includes("\\") || s.includes("\0"))) {
@@ -70,12 +93,19 @@ export class PluginWeb {
     const type = TYPES[extname(target).toLowerCase()];
     const stat = await Deno.stat(target).catch(() => null);
     if (!type || !stat?.isFile || stat.size > MAX_FILE_BYTES) return null;
-    const headers = {
+    // Revalidated every time, as the client's own assets are: a reloaded plugin's pages are seen
+    // at once, and an unchanged file is a 304 (its size and time are its version).
+    const etag = `W/"${stat.size.toString(36)}-${(stat.mtime?.getTime() ?? 0).toString(36)}"`;
+    const headers: Record<string, string> = {
       "content-type": type,
-      "content-length": String(stat.size),
-      "cache-control": "public, max-age=300",
+      "cache-control": "no-cache",
+      "etag": etag,
     };
-    if (head) return new Response(null, { headers });
+    if (req.headers.get("if-none-match") === etag) {
+      return new Response(null, { status: 304, headers });
+    }
+    headers["content-length"] = String(stat.size);
+    if (req.method === "HEAD") return new Response(null, { headers });
     return new Response(await Deno.readFile(target), { headers });
   }
 }

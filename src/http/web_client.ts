@@ -5,6 +5,7 @@
  */
 import { extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CORE_CLIENT_PATHS } from "./portal.ts";
 
 /** Where the client's files live (repository root `web/`). */
 export const WEB_ROOT = fileURLToPath(new URL("../../web/", import.meta.url));
@@ -26,22 +27,6 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-/** First path segments that belong to the client (deep links serve its shell). */
-export const CLIENT_SECTIONS: readonly string[] = [
-  "play",
-  "login",
-  "register",
-  "reset",
-  "settings",
-  "scenes",
-  "wiki",
-  "boards",
-  "mail",
-  "events",
-  "jobs",
-  "profile",
-];
-
 const TYPES: Readonly<Record<string, string>> = {
   ".html": "text/html; charset=utf-8",
   ".css": "text/css; charset=utf-8",
@@ -62,16 +47,22 @@ interface Cached {
 export class WebClient {
   readonly #root: string;
   readonly #cache = new Map<string, Cached>();
+  readonly #section: (first: string) => boolean;
 
-  constructor(root: string = WEB_ROOT) {
+  /**
+   * `section(first)` says whether a path's first segment is a plugin's portal section (its deep
+   * links serve the shell too).
+   */
+  constructor(root: string = WEB_ROOT, section: (first: string) => boolean = () => false) {
     this.#root = resolve(root);
+    this.#section = section;
   }
 
-  /** True when `path` (a URL path) is one of the client's own pages. */
+  /** True when `path` (a URL path) is one of the client's own pages or a portal section's. */
   isClientPath(path: string): boolean {
     if (path === "/") return true;
     const first = path.split("/")[1] ?? "";
-    return CLIENT_SECTIONS.includes(first);
+    return CORE_CLIENT_PATHS.includes(first) || this.#section(first);
   }
 
   /** The shell page for a client path. */

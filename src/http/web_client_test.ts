@@ -18,11 +18,12 @@ async function fixture(): Promise<string> {
 Deno.test("WebClient: client paths, assets with stable ETags, nothing outside the folder", async () => {
   const dir = await fixture();
   try {
-    const web = new WebClient(join(dir, "web"));
-    for (const p of ["/", "/play", "/wiki", "/wiki/a/b", "/boards/2/7", "/scenes/12"]) {
+    // A plugin's portal section, as the registry answers for "/kettle".
+    const web = new WebClient(join(dir, "web"), (first) => first === "kettle");
+    for (const p of ["/", "/play", "/settings", "/profile/12", "/kettle", "/kettle/a/b"]) {
       assert(web.isClientPath(p), p);
     }
-    for (const p of ["/nope", "/api/v1/me", "/wikis", "/assets/a.js", "/health"]) {
+    for (const p of ["/nope", "/api/v1/me", "/kettles", "/assets/a.js", "/health", "/wiki"]) {
       assert(!web.isClientPath(p), p);
     }
     const req = new Request("http://x/assets/a.js");

@@ -10,6 +10,7 @@ import type { PluginWeb } from "../http/plugin_web.ts";
 import type { PluginSection } from "../config/defaults.ts";
 import type { PluginApps } from "../http/plugin_apps.ts";
 import type { ApiDocs } from "../http/openapi/types.ts";
+import type { PortalPane, PortalSection } from "../http/portal.ts";
 import { createPluginApp, type PluginApp, type RouteHandler } from "./http.ts";
 import { type CommandSpec, type PluginCommandSpec, pluginSdk } from "../commands/types.ts";
 import type { EventBus, Handler, Hooks, Payloads, Unsubscribe, WorldEvents } from "./hooks.ts";
@@ -145,6 +146,17 @@ export interface PluginContext {
    * (default: its `web/` folder) at `/plugins/<name>/`; a folder answers its `index.html`.
    */
   web(dir?: string): void;
+  /**
+   * The plugin's parts of the web portal, shipped in its web folder (served as by `web()`,
+   * which this calls when the plugin has not): a section (pages under `/<path>` and a menu
+   * entry) and panes beside the play client's output. Released when the plugin unloads.
+   */
+  readonly portal: {
+    /** A section: its path, menu label and order, the module that renders it, its settings. */
+    section(spec: PortalSection): void;
+    /** A pane of the play view: the module that builds it, its order and settings. */
+    pane(spec: PortalPane): void;
+  };
   /** REST routes in their plainest form. */
   readonly routes: {
     /** Registers `handler` for `prefix` and everything below it (all methods). */
@@ -230,6 +242,7 @@ export class ContextImpl implements PluginContext {
   readonly commands: PluginContext["commands"];
   readonly help: PluginContext["help"];
   readonly hooks: PluginHooks;
+  readonly portal: PluginContext["portal"];
   /** What `provide()` set. */
   provided: unknown = undefined;
   #active = true;
@@ -308,6 +321,22 @@ export class ContextImpl implements PluginContext {
       addDir: (d, section) => {
         this.#check();
         host.help.addDir({ dir: d, owner: this.#owner, section });
+      },
+    };
+    const web = () => {
+      this.#check();
+      const pages = host.web;
+      if (!pages.serves(this.#owner)) this.web();
+      return { pages, has: (file: string) => pages.hasFile(this.#owner, file) };
+    };
+    this.portal = {
+      section: (spec) => {
+        const { pages, has } = web();
+        pages.portal.section(this.#owner, spec, has);
+      },
+      pane: (spec) => {
+        const { pages, has } = web();
+        pages.portal.pane(this.#owner, spec, has);
       },
     };
     this.hooks = {

@@ -7,6 +7,7 @@
  * (lifecycle.ts), and finding and importing folders (loader.ts).
  */
 import type { ContextHost } from "./context.ts";
+import type { BusInfo } from "./hooks.ts";
 import type { HelpRegistry } from "./help_registry.ts";
 import { SerialQueue } from "../serial_queue.ts";
 import type { EnginePlugins, PluginStatus } from "../engine_admin.ts";
@@ -74,6 +75,11 @@ export class PluginManager implements EnginePlugins {
   /** Status of every plugin found, sorted by name. */
   list(): PluginStatus[] {
     return this.#records.list();
+  }
+
+  /** The event buses plugins declared (or listen on), with their owners and events. */
+  buses(): BusInfo[] {
+    return this.#host.hooks.buses.list();
   }
 
   /** The API a loaded plugin exports (`provide()` or the module's `api`), by name. */

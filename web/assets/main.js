@@ -1,28 +1,48 @@
-// The client's entry: settings, the account area, and a router over the client's own paths.
-// The play client lives in #play and keeps its socket while portal pages come and go in #page.
+// The client's entry: settings, the account area, and a router over the client's own paths
+// and the plugins' portal sections (GET /api/v1/portal: each section's menu entry, module and
+// settings). The play client lives in #play and keeps its socket while portal pages come and go
+// in #page.
 import { h, notice, replace } from "./dom.js";
 import { api } from "./api.js";
 import { session } from "./session.js";
 import { applySettings } from "./settings.js";
-import { PlayClient } from "./play.js";
+import { addStyles, PlayClient } from "./play.js";
 import { authView } from "./auth.js";
 
 applySettings();
 
-/** Portal sections and the module that renders each. */
-const SECTIONS = {
-  scenes: "./portal/scenes.js",
-  wiki: "./portal/wiki.js",
-  boards: "./portal/boards.js",
-  mail: "./portal/mail.js",
-  events: "./portal/events.js",
-  jobs: "./portal/jobs.js",
-  profile: "./portal/profile.js",
-  settings: "./portal/settings.js",
+/** The core's own pages and the module that renders each. */
+const CORE_SECTIONS = {
+  profile: { module: "./pages/profile.js", settings: {} },
+  settings: { module: "./pages/settings.js", settings: {} },
 };
 const PUBLIC = new Set(["settings", "login", "register", "reset"]);
 
 const state = { play: null, game: "UrsaMU" };
+
+/**
+ * What the plugins add: `{ sections: { <path>: section }, panes: [...] }`, asked for once per
+ * page load (the menu is built from it). Without an answer the core's pages still work.
+ */
+const portal = fetch("/api/v1/portal", { headers: { accept: "application/json" } })
+  .then((r) => r.ok ? r.json() : { sections: [], panes: [] })
+  .catch(() => ({ sections: [], panes: [] }))
+  .then((p) => {
+    const list = Array.isArray(p?.sections) ? p.sections : [];
+    const core = document.getElementById("nav-core");
+    for (const s of list) {
+      core.before(h("li", {}, h("a", { href: `/${s.path}` }, s.label)));
+    }
+    markNav(currentSection());
+    return {
+      sections: Object.fromEntries(list.map((s) => [s.path, s])),
+      panes: Array.isArray(p?.panes) ? p.panes : [],
+    };
+  });
+
+function currentSection() {
+  return location.pathname.split("/").filter(Boolean).map(decodeURIComponent)[0] ?? "play";
+}
 
 /** Goes to a client path without reloading the page. */
 export function navigate(path, { replace: swap = false } = {}) {
@@ -95,24 +115,32 @@ async function render() {
     page.hidden = true;
     replace(page);
     play.hidden = false;
-    if (!state.play) state.play = new PlayClient(play, { navigate });
+    const { panes } = await portal;
+    if (location.pathname !== path || !session.token()) return; // moved on, or logged out
+    if (!state.play) state.play = new PlayClient(play, { navigate, panes });
     state.play.shown();
     document.title = `Play · ${state.game}`;
     return;
   }
   play.hidden = true;
   page.hidden = false;
-  const mod = SECTIONS[section];
-  if (!mod) {
+  const found = CORE_SECTIONS[section] ?? (await portal).sections[section];
+  if (location.pathname !== path) return; // the player moved on meanwhile
+  if (!found) {
     replace(page, h("h1", { tabindex: "-1" }, "Not found"), notice("There is no page here."));
     focusHeading(page);
     return;
   }
   replace(page, h("p", { class: "loading", role: "status" }, "Loading…"));
   try {
-    const view = await import(mod);
+    if (found.styles) addStyles(found.styles);
+    const view = await import(found.module);
     if (location.pathname !== path) return; // the player moved on meanwhile
-    const node = await view.render(parts.slice(1), { navigate, me: await me() });
+    const node = await view.render(parts.slice(1), {
+      navigate,
+      me: await me(),
+      section: { path: section, label: found.label ?? section, settings: found.settings ?? {} },
+    });
     if (location.pathname !== path) return;
     replace(page, node);
     const title = page.querySelector("h1")?.textContent ?? section;

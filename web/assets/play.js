@@ -1,7 +1,8 @@
 // The play client: one WebSocket to the hub (client=web), authenticated by its first frame,
 // a scrollback that renders the structured frames' colour codes as text, a command line with
-// history and local echo, a silent resume after @reboot, and panes for the room, who is
-// online and channels.
+// history and local echo, a silent resume after @reboot, panes for the room and who is online,
+// and the panes plugins ship (GET /api/v1/portal: each module's `pane({ send, settings })`
+// answers `{ node, data(data, msg)? , stop()? }`; every frame's data reaches each pane).
 import { append, h, replace } from "./dom.js";
 import { isDecoration, parseCodes, plainText, renderRuns } from "./colour.js";
 import { api, seg } from "./api.js";
@@ -19,7 +20,7 @@ const RETRY_DOWN_MS = 5000;
 
 /** The play view. */
 export class PlayClient {
-  constructor(root, { navigate }) {
+  constructor(root, { navigate, panes = [] }) {
     this.root = root;
     this.navigate = navigate;
     this.ws = null;
@@ -33,8 +34,9 @@ export class PlayClient {
     this.retryTimer = 0;
     this.whoTimer = 0;
     this.wasLive = false;
-    this.channel = null;
+    this.panes = [];
     this.build();
+    this.loadPanes(panes);
     this.connect(false);
     this.whoTimer = setInterval(() => this.refreshWho(), 30_000);
     this.onResize = () => {
@@ -43,7 +45,6 @@ export class PlayClient {
     };
     addEventListener("resize", this.onResize);
     this.refreshWho();
-    this.refreshChannels();
   }
 
   build() {
@@ -99,10 +100,14 @@ export class PlayClient {
     });
     this.roomPane = h("section", { class: "pane room-pane", "aria-labelledby": "room-h" });
     this.whoPane = h("section", { class: "pane who-pane", "aria-labelledby": "who-h" });
-    this.chanPane = h("section", { class: "pane chan-pane", "aria-labelledby": "chan-h" });
     this.renderRoom(null);
     replace(this.whoPane, h("h2", { id: "who-h" }, "Who is online"), h("p", {}, "…"));
-    replace(this.chanPane, h("h2", { id: "chan-h" }, "Channels"), h("p", {}, "…"));
+    this.side = h(
+      "aside",
+      { class: "side", "aria-label": "Game panes" },
+      this.roomPane,
+      this.whoPane,
+    );
     replace(
       this.root,
       h("h1", { class: "visually-hidden" }, "Play"),
@@ -116,13 +121,7 @@ export class PlayClient {
           this.out,
           form,
         ),
-        h(
-          "aside",
-          { class: "side", "aria-label": "Game panes" },
-          this.roomPane,
-          this.whoPane,
-          this.chanPane,
-        ),
+        this.side,
       ),
     );
   }
@@ -134,8 +133,30 @@ export class PlayClient {
     this.out.scrollTop = this.out.scrollHeight;
   }
 
+  /**
+   * The plugins' panes, in their order: each module is loaded and placed where its slot is, so
+   * a slow one does not reorder the others; one that fails is left out and logged.
+   */
+  loadPanes(list) {
+    for (const p of list) {
+      const slot = h("div", { class: "pane-slot" });
+      this.side.append(slot);
+      if (p.styles) addStyles(p.styles);
+      import(p.module).then((mod) => {
+        if (this.stopped) return;
+        const pane = mod.pane({ send: (line) => this.send(line), settings: p.settings ?? {} });
+        slot.replaceWith(pane.node);
+        this.panes.push(pane);
+      }).catch((e) => {
+        slot.remove();
+        console.error(`pane ${p.module} failed:`, e);
+      });
+    }
+  }
+
   /** Logs out: closes the socket for good. */
   stop() {
+    for (const p of this.panes) p.stop?.();
     this.stopped = true;
     clearTimeout(this.retryTimer);
     clearInterval(this.whoTimer);
@@ -218,12 +239,16 @@ export class PlayClient {
       case "leave":
         if (data.player || data.who) this.refreshWho();
         break;
-      case "channel":
-        this.channelLine(data);
-        break;
       case "colour":
         if (typeof data.mode === "string") this.colourMode = data.mode;
         break;
+    }
+    for (const pane of this.panes) {
+      try {
+        pane.data?.(data, msg);
+      } catch (e) {
+        console.error("a pane failed on a frame:", e);
+      }
     }
     if (msg) this.print(msg, data.type === "error" ? "error" : "");
   }
@@ -406,105 +431,16 @@ export class PlayClient {
       );
     } catch { /* the socket's status says when the server is away */ }
   }
+}
 
-  async refreshChannels() {
-    let list = [];
-    try {
-      list = await api("GET", "/channels?limit=200");
-    } catch (e) {
-      replace(
-        this.chanPane,
-        h("h2", { id: "chan-h" }, "Channels"),
-        h("p", {}, e.status === 404 ? "No channels here." : e.message),
-      );
-      return;
-    }
-    const select = h(
-      "select",
-      { id: "chan-select" },
-      list.map((c) => h("option", { value: c.name }, c.name)),
-    );
-    this.chanLog = h("div", {
-      class: "chan-log",
-      role: "log",
-      "aria-label": "Channel history",
-      tabindex: "0",
-    });
-    const text = h("input", {
-      id: "chan-text",
-      name: "text",
-      maxlength: 4000,
-      autocomplete: "off",
-    });
-    const talk = h(
-      "form",
-      { class: "chan-talk" },
-      h("label", { for: "chan-text" }, "Say on channel"),
-      text,
-      h("button", { type: "submit" }, "Send"),
-    );
-    talk.addEventListener("submit", (ev) => {
-      ev.preventDefault();
-      if (!this.channel || !text.value.trim()) return;
-      this.send(`+${this.channel} ${text.value}`);
-      text.value = "";
-    });
-    const join = h("button", {
-      type: "button",
-      onclick: () => this.channel && this.send(`+chan/join ${this.channel}`),
-    }, "Join");
-    select.addEventListener("change", () => this.openChannel(select.value));
-    replace(
-      this.chanPane,
-      h("h2", { id: "chan-h" }, "Channels"),
-      list.length
-        ? [
-          h("p", { class: "field" }, h("label", { for: "chan-select" }, "Channel"), select, join),
-          this.chanLog,
-          talk,
-        ]
-        : h("p", {}, "No channels yet."),
-    );
-    if (list.length) this.openChannel(list[0].name);
+/** Adds a style sheet of the site to the page once (the policy allows only the site's own). */
+export function addStyles(href) {
+  if (
+    [...document.querySelectorAll("link[rel=stylesheet]")].some((l) =>
+      l.getAttribute("href") === href
+    )
+  ) {
+    return;
   }
-
-  async openChannel(name) {
-    this.channel = name;
-    replace(this.chanLog, h("p", {}, "…"));
-    try {
-      const lines = await api("GET", `/channels/${seg(name)}/history?limit=50`);
-      replace(this.chanLog, lines.map((l) => this.chanEntry(l.sender, l.message)));
-      if (!lines.length) replace(this.chanLog, h("p", {}, "Nothing said yet."));
-    } catch (e) {
-      replace(
-        this.chanLog,
-        h(
-          "p",
-          {},
-          e.status === 403 || e.status === 404 ? "Join the channel to read it." : e.message,
-        ),
-      );
-    }
-    this.chanLog.scrollTop = this.chanLog.scrollHeight;
-  }
-
-  chanEntry(sender, message) {
-    const who = plainText(String(sender ?? ""));
-    return h(
-      "p",
-      { class: "chan-line" },
-      who ? h("b", {}, `${who}: `) : null,
-      renderRuns(parseCodes(String(message ?? "")).flat(), getSettings().reader),
-    );
-  }
-
-  channelLine(data) {
-    if (
-      !this.chanLog || String(data.channel).toLowerCase() !== String(this.channel).toLowerCase()
-    ) return;
-    this.chanLog.querySelector("p:only-child:not(.chan-line)")?.remove();
-    const text = data.kind === "pose" ? `${data.sender} ${data.text}` : data.text;
-    this.chanLog.append(this.chanEntry(data.kind === "pose" ? "" : data.sender, text));
-    this.chanLog.scrollTop = this.chanLog.scrollHeight;
-  }
+  document.head.append(h("link", { rel: "stylesheet", href }));
 }

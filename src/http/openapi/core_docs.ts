@@ -257,6 +257,35 @@ export const CORE_DOCS: ApiDocs = {
       },
     },
   },
+  "GET /api/v1/portal": {
+    summary: "The plugins' portal sections and play panes, in menu order (the web client's menu)",
+    responses: {
+      "200": {
+        description: "sections and panes",
+        schema: {
+          type: "object",
+          properties: {
+            sections: {
+              type: "array",
+              items: {
+                type: "object",
+                properties: {
+                  path: { type: "string" },
+                  label: { type: "string" },
+                  owner: { type: "string" },
+                  order: { type: "number" },
+                  module: { type: "string", description: "the module's address on this site" },
+                  styles: { type: ["string", "null"] },
+                  settings: { type: "object" },
+                },
+              },
+            },
+            panes: { type: "array", items: { type: "object" } },
+          },
+        },
+      },
+    },
+  },
   "GET /api/v1/openapi.json": {
     summary: "This document: every core and plugin route, built from the registered routes",
     responses: { "200": { description: "OpenAPI 3.1", schema: { type: "object" } } },

@@ -1,16 +1,14 @@
-// Jobs: a player's own requests (staff: the whole queue), filing one, and a job's comments.
-import { h, notice, replace, when } from "../dom.js";
-import { api, seg } from "../api.js";
-import { isStaff } from "../session.js";
-
-const STATUSES = ["new", "open", "pending", "in-progress", "resolved", "closed"];
+// The jobs plugin's portal section: a player's own requests (staff: the whole queue), filing
+// one, and a job's comments (statuses and limits from the plugin: `section.settings`).
+import { api, formCard, h, isStaff, replace, seg, when } from "/assets/portal.js";
 
 /** `/jobs`, `/jobs/<number>`. */
-export function render(parts, { navigate, me }) {
-  return parts.length ? one(parts[0], me, navigate) : list(me, navigate);
+export function render(parts, { navigate, me, section }) {
+  const s = section.settings;
+  return parts.length ? one(parts[0], me, navigate, s) : list(me, navigate, s);
 }
 
-async function list(me, navigate) {
+async function list(me, navigate, { statuses: STATUSES, maxTitle, maxDescription }) {
   const staff = isStaff(me);
   const status = new URLSearchParams(location.search).get("status") ?? "";
   const jobs = await api(
@@ -27,35 +25,24 @@ async function list(me, navigate) {
     "change",
     () => navigate(filter.value ? `/jobs?status=${filter.value}` : "/jobs"),
   );
-  const out = h("div");
-  const form = h(
-    "form",
-    { class: "card" },
-    h("h2", {}, "New request"),
-    h(
-      "p",
-      { class: "field" },
-      h("label", { for: "job-title" }, "Title"),
-      h("input", { id: "job-title", name: "title", required: true, maxlength: 100 }),
-    ),
-    h(
-      "p",
-      { class: "field" },
-      h("label", { for: "job-desc" }, "What do you need?"),
-      h("textarea", { id: "job-desc", name: "description", required: true, maxlength: 8000 }),
-    ),
-    h("button", { type: "submit" }, "Submit request"),
-    out,
-  );
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const d = Object.fromEntries(new FormData(form));
-    try {
+  const form = formCard({
+    title: "New request",
+    fields: [
+      { id: "job-title", name: "title", label: "Title", required: true, maxlength: maxTitle },
+      {
+        id: "job-desc",
+        name: "description",
+        label: "What do you need?",
+        textarea: true,
+        required: true,
+        maxlength: maxDescription,
+      },
+    ],
+    submit: "Submit request",
+    onSubmit: async (d) => {
       const j = await api("POST", "/jobs", { title: d.title, description: d.description });
       navigate(`/jobs/${j.number}`);
-    } catch (e) {
-      replace(out, notice(e.message, "error"));
-    }
+    },
   });
   return h(
     "section",
@@ -86,26 +73,23 @@ async function list(me, navigate) {
   );
 }
 
-async function one(id, me, navigate) {
+async function one(id, me, navigate, { statuses: STATUSES, maxComment }) {
   const j = await api("GET", `/jobs/${seg(id)}`);
   const staff = isStaff(me);
-  const out = h("div");
-  const text = h("textarea", { id: "job-comment", name: "text", required: true, maxlength: 4000 });
-  const form = h(
-    "form",
-    { class: "card" },
-    h("p", { class: "field" }, h("label", { for: "job-comment" }, "Add a comment"), text),
-    h("button", { type: "submit" }, "Comment"),
-    out,
-  );
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    try {
-      await api("POST", `/jobs/${seg(id)}/comment`, { text: text.value });
+  const form = formCard({
+    fields: [{
+      id: "job-comment",
+      name: "text",
+      label: "Add a comment",
+      textarea: true,
+      required: true,
+      maxlength: maxComment,
+    }],
+    submit: "Comment",
+    onSubmit: async (d) => {
+      await api("POST", `/jobs/${seg(id)}/comment`, { text: d.text });
       navigate(location.pathname, { replace: true });
-    } catch (e) {
-      replace(out, notice(e.message, "error"));
-    }
+    },
   });
   let staffForm = null;
   if (staff) {

@@ -1,12 +1,12 @@
-// Events: the calendar list (soonest first) with RSVP, and one event with who is coming.
-import { h, notice, replace, when } from "../dom.js";
-import { api, seg } from "../api.js";
+// The events plugin's portal section: the calendar list (soonest first) with RSVP, and one
+// event with who is coming.
+import { api, h, notice, replace, seg, when } from "/assets/portal.js";
 
 const CHOICES = [["attending", "Attend"], ["maybe", "Maybe"], ["declined", "Decline"]];
 
 /** `/events`, `/events/<id>`. */
 export function render(parts, { me }) {
-  return parts.length ? one(parts[0], me) : list(me);
+  return parts.length ? one(parts[0], me) : list();
 }
 
 function rsvpButtons(ev, mine, onDone) {
@@ -45,7 +45,7 @@ function counts(ev) {
   return `${c.attending ?? 0} attending, ${c.maybe ?? 0} maybe`;
 }
 
-async function list(me) {
+async function list() {
   const events = await api("GET", "/events?limit=200");
   return h(
     "section",
@@ -72,7 +72,6 @@ async function list(me) {
         ),
       )
       : h("p", {}, "No events are planned."),
-    me ? null : null,
   );
 }
 

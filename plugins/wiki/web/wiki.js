@@ -1,14 +1,12 @@
-// The wiki: every page or a search, a page rendered from Markdown, folders, editing for staff.
-import { h, notice, replace, when } from "../dom.js";
-import { api } from "../api.js";
-import { markdown } from "../markdown.js";
-import { isStaff } from "../session.js";
+// The wiki plugin's portal section: every page or a search, a page rendered from Markdown,
+// folders, editing for staff (limits from the plugin: `section.settings`).
+import { api, formCard, h, isStaff, markdown, notice, replace, when } from "/assets/portal.js";
 
 const wikiApi = (path) => `/wiki/${path.split("/").map(encodeURIComponent).join("/")}`;
 
 /** `/wiki` (list and search), `/wiki/<path>` (a page or folder). */
-export async function render(parts, { navigate, me }) {
-  if (!parts.length) return index(navigate, me);
+export async function render(parts, { navigate, me, section }) {
+  if (!parts.length) return index(navigate, me, section.settings);
   const path = parts.join("/");
   const page = await api("GET", wikiApi(path));
   if (page.type === "directory") return folder(page);
@@ -30,9 +28,9 @@ function stubList(items) {
   );
 }
 
-async function index(navigate, me) {
+async function index(navigate, me, { maxQuery, maxPath, maxTitle }) {
   const results = h("div", { "aria-live": "polite" });
-  const q = h("input", { id: "wiki-q", type: "search", name: "q", maxlength: 200 });
+  const q = h("input", { id: "wiki-q", type: "search", name: "q", maxlength: maxQuery });
   const form = h(
     "form",
     { role: "search", class: "row" },
@@ -66,48 +64,30 @@ async function index(navigate, me) {
     h("h1", {}, "Wiki"),
     form,
     results,
-    isStaff(me) ? newPageForm(navigate) : null,
+    isStaff(me) ? newPageForm(navigate, maxPath, maxTitle) : null,
   );
 }
 
-function newPageForm(navigate) {
-  const status = h("div");
-  const form = h(
-    "form",
-    { class: "card" },
-    h("h2", {}, "New page"),
-    h(
-      "p",
-      { class: "field" },
-      h("label", { for: "np-path" }, "Path (folder/name)"),
-      h("input", { id: "np-path", name: "path", required: true }),
-    ),
-    h(
-      "p",
-      { class: "field" },
-      h("label", { for: "np-title" }, "Title"),
-      h("input", { id: "np-title", name: "title", required: true }),
-    ),
-    h(
-      "p",
-      { class: "field" },
-      h("label", { for: "np-body" }, "Text (Markdown)"),
-      h("textarea", { id: "np-body", name: "body" }),
-    ),
-    h("button", { type: "submit" }, "Create page"),
-    status,
-  );
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const d = Object.fromEntries(new FormData(form));
-    try {
+function newPageForm(navigate, maxPath, maxTitle) {
+  return formCard({
+    title: "New page",
+    fields: [
+      {
+        id: "np-path",
+        name: "path",
+        label: "Path (folder/name)",
+        required: true,
+        maxlength: maxPath,
+      },
+      { id: "np-title", name: "title", label: "Title", required: true, maxlength: maxTitle },
+      { id: "np-body", name: "body", label: "Text (Markdown)", textarea: true },
+    ],
+    submit: "Create page",
+    onSubmit: async (d) => {
       const p = await api("POST", "/wiki", { path: d.path.trim(), title: d.title, body: d.body });
       navigate(`/wiki/${p.path}`);
-    } catch (e) {
-      replace(status, notice(e.message, "error"));
-    }
+    },
   });
-  return form;
 }
 
 function folder(dir) {
@@ -146,31 +126,25 @@ function pageView(page, me, navigate) {
     ),
     body,
   );
-  if (isStaff(me)) section.append(editor(page, body, navigate));
+  if (isStaff(me)) section.append(editor(page, navigate));
   return section;
 }
 
-function editor(page, _body, navigate) {
-  const status = h("div");
-  const text = h("textarea", { id: "wiki-edit", name: "body" });
-  text.value = page.body ?? "";
-  const form = h(
-    "form",
-    { class: "card" },
-    h("p", { class: "field" }, h("label", { for: "wiki-edit" }, "Edit this page (Markdown)"), text),
-    h("button", { type: "submit" }, "Save"),
-    status,
-  );
-  const details = h("details", {}, h("summary", {}, "Edit"), form);
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    try {
-      const p = await api("PATCH", wikiApi(page.path), { body: text.value });
+function editor(page, navigate) {
+  const form = formCard({
+    fields: [{
+      id: "wiki-edit",
+      name: "body",
+      label: "Edit this page (Markdown)",
+      textarea: true,
+      value: page.body ?? "",
+    }],
+    submit: "Save",
+    onSubmit: async (d, { status }) => {
+      const p = await api("PATCH", wikiApi(page.path), { body: d.body });
       replace(status, notice(`Saved ${when(Date.now())}.`));
       navigate(`/wiki/${p.path}`, { replace: true });
-    } catch (e) {
-      replace(status, notice(e.message, "error"));
-    }
+    },
   });
-  return details;
+  return h("details", {}, h("summary", {}, "Edit"), form);
 }

@@ -1,6 +1,6 @@
 // Display settings, kept in this browser.
-import { h } from "../dom.js";
-import { getSettings, setSetting } from "../settings.js";
+import { getSettings, h } from "../portal.js";
+import { setSetting } from "../settings.js";
 
 const OPTIONS = [
   ["contrast", "High contrast", "White on black with bright links and focus."],

@@ -1,26 +1,24 @@
-// Scenes: open and recent scenes, starting one, and a scene's log with joining, posing from the
-// page and an export download.
-import { h, notice, replace, when } from "../dom.js";
-import { api, ApiError, seg } from "../api.js";
-import { parseCodes, renderRuns } from "../colour.js";
-import { session } from "../session.js";
-import { getSettings } from "../settings.js";
+// The scenes plugin's portal section: open and recent scenes, starting one, and a scene's log
+// with joining, posing from the page and an export download (limits from the plugin).
+import {
+  api,
+  field,
+  formCard,
+  getSettings,
+  h,
+  notice,
+  parseCodes,
+  renderRuns,
+  replace,
+  seg,
+  session,
+  when,
+} from "/assets/portal.js";
 
 /** `/scenes`, `/scenes/<id>`. */
-export async function render(parts, { navigate, me }) {
-  try {
-    return parts.length ? await one(parts[0], me, navigate) : await list(navigate);
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404 && !parts.length) {
-      return h(
-        "section",
-        {},
-        h("h1", {}, "Scenes"),
-        h("p", {}, "Scenes are not enabled on this game."),
-      );
-    }
-    throw e;
-  }
+export function render(parts, { navigate, me, section }) {
+  const limits = section.settings;
+  return parts.length ? one(parts[0], me, navigate, limits) : list(navigate, limits);
 }
 
 function sceneItem(s) {
@@ -38,58 +36,46 @@ function sceneItem(s) {
   );
 }
 
-async function list(navigate) {
+async function list(navigate, { maxName, maxDesc }) {
   const [open, mine, places] = await Promise.all([
     api("GET", "/scenes/open?limit=50"),
     api("GET", "/scenes?limit=50"),
     api("GET", "/scenes/locations").catch(() => []),
   ]);
-  const status = h("div");
   const where = h(
     "select",
     { id: "scene-where", name: "location", required: true },
     places.map((p) => h("option", { value: p.id }, `${p.name} (${p.id})`)),
   );
-  const form = h(
-    "form",
-    { class: "card" },
-    h("h2", {}, "Start a scene"),
-    h(
-      "p",
-      { class: "field" },
-      h("label", { for: "scene-name" }, "Title"),
-      h("input", { id: "scene-name", name: "name", required: true, maxlength: 120 }),
-    ),
-    h("p", { class: "field" }, h("label", { for: "scene-where" }, "Where"), where),
-    h(
-      "p",
-      { class: "field" },
-      h("label", { for: "scene-desc" }, "Scene set (optional)"),
-      h("textarea", { id: "scene-desc", name: "desc", maxlength: 4000 }),
-    ),
-    h(
-      "p",
-      { class: "row" },
-      h("input", { type: "checkbox", id: "scene-private", name: "private" }),
-      h("label", { for: "scene-private" }, "Private"),
-    ),
-    h("button", { type: "submit" }, "Start scene"),
-    status,
-  );
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const d = new FormData(form);
-    try {
+  const form = formCard({
+    title: "Start a scene",
+    fields: [
+      { id: "scene-name", name: "name", label: "Title", required: true, maxlength: maxName },
+      field("Where", where),
+      {
+        id: "scene-desc",
+        name: "desc",
+        label: "Scene set (optional)",
+        textarea: true,
+        maxlength: maxDesc,
+      },
+      h(
+        "p",
+        { class: "row" },
+        h("input", { type: "checkbox", id: "scene-private", name: "private" }),
+        h("label", { for: "scene-private" }, "Private"),
+      ),
+    ],
+    submit: "Start scene",
+    onSubmit: async (d) => {
       const s = await api("POST", "/scenes", {
-        name: d.get("name"),
-        location: d.get("location"),
-        desc: d.get("desc") || undefined,
-        private: d.get("private") === "on",
+        name: d.name,
+        location: d.location,
+        desc: d.desc || undefined,
+        private: d.private === "on",
       });
       navigate(`/scenes/${seg(s.id)}`);
-    } catch (e) {
-      replace(status, notice(e.message, "error"));
-    }
+    },
   });
   const recent = mine.filter((s) => !open.some((o) => o.id === s.id));
   return h(
@@ -121,12 +107,10 @@ function poseView(p) {
   );
 }
 
-async function one(id, me, navigate) {
+async function one(id, me, navigate, { maxPose }) {
   const s = await api("GET", `/scenes/${seg(id)}`);
   const myRef = me ? `#${me.id}` : "";
   const inIt = s.participants?.includes(myRef) || s.owner === myRef;
-  const status = h("div");
-  const text = h("textarea", { id: "pose-text", name: "msg", maxlength: 4000 });
   const kind = h(
     "select",
     { id: "pose-type", name: "type" },
@@ -134,24 +118,20 @@ async function one(id, me, navigate) {
       h("option", { value: v }, l)
     ),
   );
-  const form = h(
-    "form",
-    { class: "card" },
-    h("h2", {}, "Pose"),
-    h("p", { class: "field" }, h("label", { for: "pose-type" }, "Kind"), kind),
-    h("p", { class: "field" }, h("label", { for: "pose-text" }, "Text"), text),
-    h("button", { type: "submit" }, "Pose"),
-    status,
-  );
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    try {
-      await api("POST", `/scenes/${seg(id)}/pose`, { msg: text.value, type: kind.value });
+  const form = formCard({
+    title: "Pose",
+    fields: [
+      field("Kind", kind),
+      { id: "pose-text", name: "msg", label: "Text", textarea: true, maxlength: maxPose },
+    ],
+    submit: "Pose",
+    onSubmit: async (d) => {
+      await api("POST", `/scenes/${seg(id)}/pose`, { msg: d.msg, type: d.type });
       navigate(location.pathname, { replace: true });
-    } catch (e) {
-      replace(status, notice(e.message, "error"));
-    }
+    },
   });
+  // Join, the export and the log page back report here (the form has its own).
+  const status = h("div");
   const join = h("button", {
     type: "button",
     onclick: async () => {
@@ -182,6 +162,7 @@ async function one(id, me, navigate) {
     ),
     s.desc ? h("div", { class: "card body-text" }, s.desc) : null,
     h("p", { class: "row" }, exportButton, inIt || s.status !== "active" ? null : join),
+    status,
     h("h2", {}, "Log"),
     (s.poses ?? []).length ? log(id, s, status) : h("p", {}, "No poses yet."),
     s.status === "active" ? form : null,

@@ -1,12 +1,11 @@
-// Bulletin boards: the boards with unread counts, a board's posts with unread markers, a post,
-// and posting.
-import { h, notice, replace, when } from "../dom.js";
-import { api, seg } from "../api.js";
+// The boards plugin's portal section: the boards with unread counts, a board's posts with
+// unread markers, a post, and posting (limits from the plugin: `section.settings`).
+import { api, formCard, h, seg, when } from "/assets/portal.js";
 
 /** `/boards`, `/boards/<id>`, `/boards/<id>/<num>`. */
-export function render(parts, { navigate }) {
+export function render(parts, { navigate, section }) {
   if (!parts.length) return boardList();
-  if (parts.length === 1) return board(parts[0], navigate);
+  if (parts.length === 1) return board(parts[0], navigate, section.settings);
   return post(parts[0], parts[1]);
 }
 
@@ -37,40 +36,35 @@ async function boardList() {
   );
 }
 
-async function board(id, navigate) {
+async function board(id, navigate, limits) {
   const [b, posts] = await Promise.all([
     api("GET", `/boards/${seg(id)}`),
     api("GET", `/boards/${seg(id)}/posts?limit=200`),
   ]);
-  const status = h("div");
-  const form = h(
-    "form",
-    { class: "card" },
-    h("h2", {}, "New post"),
-    h(
-      "p",
-      { class: "field" },
-      h("label", { for: "post-subject" }, "Subject"),
-      h("input", { id: "post-subject", name: "subject", required: true, maxlength: 100 }),
-    ),
-    h(
-      "p",
-      { class: "field" },
-      h("label", { for: "post-body" }, "Message"),
-      h("textarea", { id: "post-body", name: "body", required: true, maxlength: 8000 }),
-    ),
-    h("button", { type: "submit" }, "Post"),
-    status,
-  );
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const d = Object.fromEntries(new FormData(form));
-    try {
+  const form = formCard({
+    title: "New post",
+    fields: [
+      {
+        id: "post-subject",
+        name: "subject",
+        label: "Subject",
+        required: true,
+        maxlength: limits.maxSubject,
+      },
+      {
+        id: "post-body",
+        name: "body",
+        label: "Message",
+        textarea: true,
+        required: true,
+        maxlength: limits.maxBody,
+      },
+    ],
+    submit: "Post",
+    onSubmit: async (d) => {
       const p = await api("POST", `/boards/${seg(id)}/posts`, { subject: d.subject, body: d.body });
       navigate(`/boards/${seg(id)}/${p.num}`);
-    } catch (e) {
-      replace(status, notice(e.message, "error"));
-    }
+    },
   });
   const markAll = h("button", {
     type: "button",

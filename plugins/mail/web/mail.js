@@ -1,11 +1,13 @@
-// Mail: the inbox, reading a message, and composing with player-name completion.
-import { h, notice, replace, when } from "../dom.js";
-import { api, seg } from "../api.js";
+// The mail plugin's portal section: the inbox, reading a message, and composing with
+// player-name completion (limits from the plugin: `section.settings`).
+import { api, formCard, h, seg, when } from "/assets/portal.js";
 
 /** `/mail`, `/mail/compose`, `/mail/<id>`. */
-export function render(parts, { navigate }) {
+export function render(parts, { navigate, section }) {
   if (!parts.length) return inbox();
-  if (parts[0] === "compose") return compose(navigate, new URLSearchParams(location.search));
+  if (parts[0] === "compose") {
+    return compose(new URLSearchParams(location.search), section.settings);
+  }
   return message(parts[0], navigate);
 }
 
@@ -58,7 +60,7 @@ async function message(id, navigate) {
   );
 }
 
-async function compose(_navigate, query) {
+async function compose(query, { maxSubject, maxBody }) {
   // Names to complete from: every player the caller may see.
   const players = await api("GET", "/dbos?flags=player&limit=200").catch(() => []);
   const list = h(
@@ -66,54 +68,42 @@ async function compose(_navigate, query) {
     { id: "player-names" },
     players.map((p) => h("option", { value: p.name })),
   );
-  const status = h("div");
-  const to = h("input", {
-    id: "mail-to",
-    name: "to",
-    required: true,
-    list: "player-names",
-    autocomplete: "off",
-    "aria-describedby": "mail-to-hint",
-  });
-  to.value = query.get("to") ?? "";
-  const subject = h("input", {
-    id: "mail-subject",
-    name: "subject",
-    required: true,
-    maxlength: 200,
-  });
-  subject.value = query.get("subject") ?? "";
-  const form = h(
-    "form",
-    {},
-    h(
-      "p",
-      { class: "field" },
-      h("label", { for: "mail-to" }, "To"),
-      to,
-      h("span", { id: "mail-to-hint", class: "muted" }, "Player names, separated by commas."),
-    ),
-    list,
-    h("p", { class: "field" }, h("label", { for: "mail-subject" }, "Subject"), subject),
-    h(
-      "p",
-      { class: "field" },
-      h("label", { for: "mail-body" }, "Message"),
-      h("textarea", { id: "mail-body", name: "body", required: true, maxlength: 10000 }),
-    ),
-    h("button", { type: "submit" }, "Send"),
-    status,
-  );
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const d = Object.fromEntries(new FormData(form));
-    try {
+  const form = formCard({
+    card: false,
+    fields: [
+      {
+        id: "mail-to",
+        name: "to",
+        label: "To",
+        required: true,
+        value: query.get("to") ?? "",
+        hint: "Player names, separated by commas.",
+        attrs: { list: "player-names", autocomplete: "off" },
+      },
+      list,
+      {
+        id: "mail-subject",
+        name: "subject",
+        label: "Subject",
+        required: true,
+        maxlength: maxSubject,
+        value: query.get("subject") ?? "",
+      },
+      {
+        id: "mail-body",
+        name: "body",
+        label: "Message",
+        textarea: true,
+        required: true,
+        maxlength: maxBody,
+      },
+    ],
+    submit: "Send",
+    onSubmit: async (d, { form }) => {
       await api("POST", "/mail", { to: d.to, subject: d.subject, body: d.body });
       form.reset();
-      replace(status, notice("Sent."));
-    } catch (e) {
-      replace(status, notice(e.message, "error"));
-    }
+      return "Sent.";
+    },
   });
   return h(
     "section",

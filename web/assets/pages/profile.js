@@ -1,9 +1,6 @@
 // Profiles: your own (description and avatar, changed through the objects API) and other
 // players' (read only), from the objects API.
-import { h, notice, replace } from "../dom.js";
-import { api, seg } from "../api.js";
-import { parseCodes, renderRuns } from "../colour.js";
-import { siteUrl } from "../markdown.js";
+import { api, formCard, h, parseCodes, renderRuns, replace, seg, siteUrl } from "../portal.js";
 
 /** Only pictures on this game's own site show (the page's policy loads nothing else). */
 function avatarOf(obj, url) {
@@ -37,51 +34,40 @@ async function other(id) {
 
 async function own(me) {
   const obj = await api("GET", `/dbobj/${seg(me.id)}`);
-  const desc = h("textarea", { id: "prof-desc", name: "description", maxlength: 8000 });
-  desc.value = obj.data?.description ?? "";
-  const avatar = h("input", {
-    id: "prof-avatar",
-    name: "avatar",
-    maxlength: 512,
-    "aria-describedby": "prof-avatar-hint",
-  });
-  avatar.value = obj.data?.avatar ?? "";
-  const out = h("div");
   const picture = h("div", { class: "avatar" });
   const showAvatar = (url) => {
     // Only pictures on this game's own site show (the page's policy loads nothing else).
     replace(picture, avatarOf(obj, url));
   };
-  showAvatar(avatar.value);
-  const form = h(
-    "form",
-    { class: "card" },
-    h("p", { class: "field" }, h("label", { for: "prof-desc" }, "Description"), desc),
-    h(
-      "p",
-      { class: "field" },
-      h("label", { for: "prof-avatar" }, "Avatar (a picture on this site, e.g. a wiki image)"),
-      avatar,
-      h(
-        "span",
-        { id: "prof-avatar-hint", class: "muted" },
-        "For example /api/v1/wiki/portraits/me.png",
-      ),
-    ),
-    h("button", { type: "submit" }, "Save profile"),
-    out,
-  );
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    try {
+  showAvatar(obj.data?.avatar ?? "");
+  const form = formCard({
+    fields: [
+      {
+        id: "prof-desc",
+        name: "description",
+        label: "Description",
+        textarea: true,
+        maxlength: 8000,
+        value: obj.data?.description ?? "",
+      },
+      {
+        id: "prof-avatar",
+        name: "avatar",
+        label: "Avatar (a picture on this site)",
+        maxlength: 512,
+        value: obj.data?.avatar ?? "",
+        hint: "Its address on this site, starting with /.",
+      },
+    ],
+    submit: "Save profile",
+    onSubmit: async (d) => {
+      const avatar = d.avatar.trim();
       await api("PATCH", `/dbobj/${seg(me.id)}`, {
-        data: { description: desc.value, avatar: avatar.value.trim() },
+        data: { description: d.description, avatar },
       });
-      showAvatar(avatar.value.trim());
-      replace(out, notice("Profile saved."));
-    } catch (e) {
-      replace(out, notice(e.message, "error"));
-    }
+      showAvatar(avatar);
+      return "Profile saved.";
+    },
   });
   return h("section", {}, h("h1", {}, obj.name), picture, form);
 }
