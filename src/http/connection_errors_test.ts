@@ -12,7 +12,7 @@ Deno.test("connection errors: Deno's connection failures, also when wrapped", ()
       new Deno.errors.ConnectionReset("reset"),
       new Deno.errors.BrokenPipe("pipe"),
       new Deno.errors.UnexpectedEof("eof"),
-      new Error("plugin notes: POST /api/v1/notes failed", { cause: body }),
+      new Error("plugin kettle: POST /api/v1/kettle failed", { cause: body }),
     ]
   ) {
     assert.equal(isConnectionError(e), true, String(e));

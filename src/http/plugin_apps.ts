@@ -10,7 +10,7 @@ import type { ApiDocs } from "./openapi/types.ts";
 
 /** One mounted app. */
 export interface MountedApp {
-  /** Path prefix such as `/api/v1/notes`; serves itself and everything below it. */
+  /** Path prefix such as `/api/v1/kettle`; serves itself and everything below it. */
   prefix: string;
   /** Who mounted it (lower-cased plugin name), so all it added goes at once. */
   owner: string;

@@ -9,7 +9,7 @@ export type PortalSettings = Record<string, unknown> | (() => Record<string, unk
 
 /** A portal section a plugin declares (`ctx.portal.section`). */
 export interface PortalSection {
-  /** The first segment of the section's addresses: `boards` serves `/boards`, `/boards/2/7`. */
+  /** The first segment of the section's addresses: `kettles` serves `/kettles`, `/kettles/2/7`. */
   path: string;
   /** The menu entry's text. */
   label: string;

@@ -25,7 +25,7 @@ Deno.test("portal: sections and panes in order, with their modules' addresses an
     { path: "pots", label: "Pots", module: "kettles.js", order: 30 },
     here("kettles.js"),
   );
-  p.pane("tea", { module: "pane.js", order: 5 }, here("pane.js"));
+  p.pane("tea", { module: "stove.js", order: 5 }, here("stove.js"));
   limit = 7;
   const v = p.view();
   assert.deepEqual(v.sections.map((s) => [s.path, s.label, s.order]), [
@@ -40,7 +40,7 @@ Deno.test("portal: sections and panes in order, with their modules' addresses an
   assert.deepEqual(v.panes, [{
     owner: "tea",
     order: 5,
-    module: "/plugins/tea/pane.js",
+    module: "/plugins/tea/stove.js",
     styles: null,
     settings: {},
   }]);

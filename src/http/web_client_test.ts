@@ -23,7 +23,7 @@ Deno.test("WebClient: client paths, assets with stable ETags, nothing outside th
     for (const p of ["/", "/play", "/settings", "/profile/12", "/kettle", "/kettle/a/b"]) {
       assert(web.isClientPath(p), p);
     }
-    for (const p of ["/nope", "/api/v1/me", "/kettles", "/assets/a.js", "/health", "/wiki"]) {
+    for (const p of ["/nope", "/api/v1/me", "/kettles", "/assets/a.js", "/health", "/stoves"]) {
       assert(!web.isClientPath(p), p);
     }
     const req = new Request("http://x/assets/a.js");

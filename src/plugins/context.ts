@@ -138,7 +138,7 @@ export interface PluginContext {
   http(prefix: string): PluginApp;
   /**
    * Describes the plugin's routes for `GET /api/v1/openapi.json`, keyed `METHOD /full/path` as
-   * registered (`"GET /api/v1/notes/:id"`). Released with the routes when the plugin unloads.
+   * registered (`"GET /api/v1/kettle/:id"`). Released with the routes when the plugin unloads.
    */
   openapi(docs: ApiDocs): void;
   /**
@@ -498,7 +498,7 @@ function withPluginSdk(spec: PluginCommandSpec): CommandSpec {
 const PREFIX_RE = /^\/api\/v1(?:\/[A-Za-z0-9._~-]+)+$/;
 
 /**
- * `notes`, `/notes` and `/api/v1/notes` all mean `/api/v1/notes`. Refused: `/api/v1`
+ * `kettle`, `/kettle` and `/api/v1/kettle` all mean `/api/v1/kettle`. Refused: `/api/v1`
  * itself (it would answer every unknown path), other API roots, `.`/`..` segments and
  * characters a URL path would have to escape.
  */

@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { fullPrefix } from "./context.ts";
 
 Deno.test("context: route prefixes are normalised under /api/v1", () => {
-  for (const p of ["notes", "/notes", "/api/v1/notes", "notes/", " /api/v1/notes/ "]) {
-    assert.equal(fullPrefix(p), "/api/v1/notes", p);
+  for (const p of ["kettle", "/kettle", "/api/v1/kettle", "kettle/", " /api/v1/kettle/ "]) {
+    assert.equal(fullPrefix(p), "/api/v1/kettle", p);
   }
-  assert.equal(fullPrefix("building/v2.x"), "/api/v1/building/v2.x");
+  assert.equal(fullPrefix("kettle/v2.x"), "/api/v1/kettle/v2.x");
 });
 
 Deno.test("context: prefixes that would shadow the API or need escaping are refused", () => {

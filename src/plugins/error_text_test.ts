@@ -6,19 +6,19 @@ const DIR = "/srv/game/plugins";
 Deno.test("errText: first line, plus where a module error points, relative to the plugins", () => {
   const e = new Error(
     "\x1b[31mThe module's source code could not be parsed\x1b[0m: Expected ';'\n" +
-      "    at file:///srv/game/plugins/notes/mod.ts:3:5",
+      "    at file:///srv/game/plugins/kettle/mod.ts:3:5",
   );
   assert.equal(
     errText(e, DIR),
-    "The module's source code could not be parsed: Expected ';' (at notes/mod.ts:3:5)",
+    "The module's source code could not be parsed: Expected ';' (at kettle/mod.ts:3:5)",
   );
 });
 
 Deno.test("errText: a reload's staging folder is named as the real one; outside paths stay", () => {
-  const staged = "file:///srv/game/plugins/.notes.reload-4242-3-0a1b2c3d/store.ts:10:2";
+  const staged = "file:///srv/game/plugins/.kettle.reload-4242-3-0a1b2c3d/store.ts:10:2";
   assert.equal(
     errText(new Error(`Module not found ${staged}`), DIR),
-    "Module not found notes/store.ts:10:2",
+    "Module not found kettle/store.ts:10:2",
   );
   assert.equal(
     errText(new Error("boom at file:///usr/lib/x.ts:1:1"), DIR),

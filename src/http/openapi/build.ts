@@ -14,7 +14,7 @@ export interface OpenApiInfo {
   description?: string;
 }
 
-/** `/api/v1/help/:topic{.+}` → `/api/v1/help/{topic}`; a trailing `*` → `{path}`. */
+/** `/api/v1/x/:topic{.+}` → `/api/v1/x/{topic}`; a trailing `*` → `{path}`. */
 export function openApiPath(path: string): string {
   return path
     .replace(/:([A-Za-z_][A-Za-z0-9_]*)(\{[^}]*\})?/g, "{$1}")

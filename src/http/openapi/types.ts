@@ -1,7 +1,7 @@
 /**
  * How a route is described for `GET /api/v1/openapi.json`: a compact form the engine turns into
  * OpenAPI 3.1 (src/http/openapi/build.ts). Core routes are described in core_docs.ts; a plugin
- * describes its own with `ctx.openapi({...})`, keyed like `GET /api/v1/notes/:id` (the method and
+ * describes its own with `ctx.openapi({...})`, keyed like `GET /api/v1/kettle/:id` (the method and
  * the full path as registered).
  */
 
