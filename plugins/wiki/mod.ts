@@ -26,6 +26,11 @@ export interface WikiPluginOptions {
    * resolver and the public-address filter). Tests give their own.
    */
   policy?: (ctx: PluginContext) => NetPolicy;
+  /**
+   * The folder of the wiki's portal pages (default: `web/` of the plugin's folder). A plugin
+   * built on this one from another folder (a test's) points at the wiki's own.
+   */
+  webDir?: string;
 }
 
 /** The wiki plugin, with its outbound-fetch policy chosen by the caller. */
@@ -47,6 +52,7 @@ export function createWikiPlugin(opts: WikiPluginOptions = {}): PluginModule {
       wikiRoutes(ctx.http(PREFIX), store);
       ctx.openapi(WIKI_API);
       for (const spec of wikiCommands(store, policy)) ctx.commands.add(spec);
+      ctx.web(opts.webDir);
       ctx.portal.section({
         path: "wiki",
         label: "Wiki",
