@@ -8,7 +8,6 @@ import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { BoardStore } from "./store.ts";
 import { BoardService, DEFAULT_POSTS_PER_DAY, MAX_BODY, MAX_SUBJECT } from "./service.ts";
 import { boardRoutes, PREFIXES } from "./routes.ts";
-import { boardsApi } from "./api.ts";
 import { boardCommands } from "./commands.ts";
 import { defaultBoards, seedBoards } from "./defaults.ts";
 
@@ -36,7 +35,6 @@ const plugin: PluginModule = {
     ctx.hooks.worldHooks.on("player:removed", (p) => store.forgetReader(p.id));
     for (const prefix of PREFIXES) {
       boardRoutes(ctx.http(prefix), svc, ctx.rates);
-      ctx.openapi(boardsApi(prefix));
     }
     for (const spec of boardCommands(svc)) ctx.commands.add(spec);
     ctx.portal.section({

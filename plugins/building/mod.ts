@@ -7,14 +7,12 @@ import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { Builder } from "./store.ts";
 import { buildingCommands } from "./commands.ts";
 import { buildingRoutes, PREFIX } from "./routes.ts";
-import { BUILDING_API } from "./api.ts";
 
 const plugin: PluginModule = {
   name: "building",
   init(ctx: PluginContext) {
     const b = new Builder(ctx.world, ctx.deliver);
     buildingRoutes(ctx.http(PREFIX), b);
-    ctx.openapi(BUILDING_API);
     for (const spec of buildingCommands(b, ctx.world, ctx.deliver)) ctx.commands.add(spec);
     return true;
   },

@@ -8,7 +8,6 @@ import { ChannelStore } from "./store.ts";
 import { ChannelService, DEFAULT_ANNOUNCE_JOINS, MAX_MESSAGE, playerCheck } from "./service.ts";
 import { channelCommands, talkCommands } from "./commands.ts";
 import { channelRoutes, PREFIX } from "./routes.ts";
-import { CHANNELS_API } from "./api.ts";
 import type { ChannelsApi } from "./bridge.ts";
 import { defaultChannels } from "./defaults.ts";
 import { ChannelGmcp, declareChannelGmcp } from "./gmcp.ts";
@@ -93,7 +92,6 @@ const plugin: PluginModule = {
       if (!p.resumed && ctx.active && gmcp) gmcpSend(gmcp.loggedIn(p.id));
     });
     channelRoutes(ctx.http(PREFIX), svc);
-    ctx.openapi(CHANNELS_API);
     for (const spec of channelCommands(svc, ctx.world)) ctx.commands.add(spec);
     refreshTalk();
     // The narrow door other plugins get (bridges), not the service itself.

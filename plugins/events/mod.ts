@@ -7,7 +7,6 @@
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { EventService } from "./service.ts";
 import { eventRoutes, PREFIX } from "./routes.ts";
-import { EVENTS_API } from "./api.ts";
 import { eventCommands } from "./commands.ts";
 
 const plugin: PluginModule = {
@@ -15,7 +14,6 @@ const plugin: PluginModule = {
   async init(ctx: PluginContext) {
     const svc = new EventService(ctx);
     eventRoutes(ctx.http(PREFIX), svc, ctx.rates);
-    ctx.openapi(EVENTS_API);
     for (const spec of eventCommands(svc)) ctx.commands.add(spec);
     // A player who is gone no longer holds a seat.
     ctx.hooks.worldHooks.on("player:removed", (p) => svc.forgetPlayer(p.id));

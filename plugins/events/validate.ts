@@ -2,13 +2,7 @@
  * Checks of what staff write (REST bodies, `+event/edit` values): an allow-list of fields, each
  * bounded, with a clear ValidationError (400) naming the problem. Nothing here writes.
  */
-import {
-  oneLine,
-  onlyFields,
-  optionalText,
-  requiredText,
-  ValidationError,
-} from "../../src/plugins/mod.ts";
+import { oneLine, optionalText, requiredText, s, ValidationError } from "../../src/plugins/mod.ts";
 import { EVENT_STATUSES, type EventChanges, type EventStatus } from "./types.ts";
 
 export const MAX_TITLE = 200;
@@ -18,10 +12,55 @@ export const MAX_TAGS = 20;
 export const MAX_TAG = 32;
 export const MAX_ATTENDEES = 100_000;
 /** Latest time accepted (the end of year 9999), so every time prints as a date. */
-const MAX_TIME = Date.UTC(9999, 11, 31, 23, 59);
+export const MAX_TIME = Date.UTC(9999, 11, 31, 23, 59);
 
-/** The fields `POST /api/v1/events` accepts. */
-const CREATE_FIELDS = [
+/** What a create needs: the changes plus the required title and start. */
+export interface NewEvent extends EventChanges {
+  title: string;
+  startTime: number;
+}
+
+const TIME_JSON = {
+  type: "integer",
+  minimum: 0,
+  maximum: MAX_TIME,
+  description: "ms since 1970",
+};
+
+/** The fields of an event a body may set, each checked as the commands check it. */
+const FIELDS = {
+  title: s.custom(
+    { type: "string", minLength: 1, maxLength: MAX_TITLE },
+    (v) => text(v, "title", MAX_TITLE, true),
+  ),
+  description: s.optional(s.custom(
+    { type: "string", maxLength: MAX_DESCRIPTION },
+    (v) => text(v, "description", MAX_DESCRIPTION, false),
+  )),
+  location: s.optional(s.custom(
+    { type: "string", maxLength: MAX_LOCATION },
+    (v) => text(v, "location", MAX_LOCATION, false),
+  )),
+  startTime: s.custom(TIME_JSON, (v) => time(v, "startTime")),
+  endTime: s.optional(s.custom(
+    { oneOf: [TIME_JSON, { type: "null" }], description: "after startTime; null: 3 hours" },
+    (v) => v === null ? null : time(v, "endTime"),
+  )),
+  tags: s.optional(s.custom({
+    description: "an array, or one string separated by commas",
+    oneOf: [
+      { type: "array", items: { type: "string", maxLength: MAX_TAG }, maxItems: MAX_TAGS },
+      { type: "string" },
+    ],
+  }, tags)),
+  maxAttendees: s.optional(s.custom(
+    { type: "integer", minimum: 0, maximum: MAX_ATTENDEES, description: "0: unlimited" },
+    maxAttendees,
+  )),
+};
+
+/** The fields as the refusals list them. */
+const LISTED = [
   "title",
   "description",
   "startTime",
@@ -30,48 +69,24 @@ const CREATE_FIELDS = [
   "tags",
   "maxAttendees",
 ] as const;
-/** The fields `PATCH /api/v1/events/:id` accepts. */
-export const EDIT_FIELDS = [...CREATE_FIELDS, "status"] as const;
 
-/** What a create needs: the changes plus the required title and start. */
-export interface NewEvent extends EventChanges {
-  title: string;
-  startTime: number;
-}
+/** `POST /api/v1/events`: title and startTime required, no field outside the list. */
+export const NEW_EVENT = s.object(FIELDS, {
+  present: ["title", "startTime"],
+  only: true,
+  listed: LISTED,
+});
 
-/** A create body checked: title and startTime required, other fields optional. */
-export function checkCreate(body: Record<string, unknown>): NewEvent {
-  if (body.title === undefined) throw new ValidationError("title is required");
-  if (body.startTime === undefined) throw new ValidationError("startTime is required");
-  onlyFields(body, CREATE_FIELDS);
-  return checkChanges(body) as NewEvent;
-}
+/** `PATCH /api/v1/events/:id` and `+event/edit`: at least one field, each checked. */
+export const EVENT_CHANGES = s.object({
+  ...FIELDS,
+  title: s.optional(FIELDS.title),
+  startTime: s.optional(FIELDS.startTime),
+  status: s.optional(s.custom({ enum: [...EVENT_STATUSES] }, status)),
+}, { only: true, listed: [...LISTED, "status"] });
 
-/** A PATCH body checked; at least one field. */
-export function checkPatch(body: Record<string, unknown>): EventChanges {
-  onlyFields(body, EDIT_FIELDS);
-  return checkChanges(body);
-}
-
-/** Each given field checked and normalised. */
-function checkChanges(body: Record<string, unknown>): EventChanges {
-  const out: EventChanges = {};
-  if (body.title !== undefined) out.title = text(body.title, "title", MAX_TITLE, true);
-  if (body.description !== undefined) {
-    out.description = text(body.description, "description", MAX_DESCRIPTION, false);
-  }
-  if (body.location !== undefined) {
-    out.location = text(body.location, "location", MAX_LOCATION, false);
-  }
-  if (body.startTime !== undefined) out.startTime = time(body.startTime, "startTime");
-  if (body.endTime !== undefined) {
-    out.endTime = body.endTime === null ? null : time(body.endTime, "endTime");
-  }
-  if (body.tags !== undefined) out.tags = tags(body.tags);
-  if (body.maxAttendees !== undefined) out.maxAttendees = maxAttendees(body.maxAttendees);
-  if (body.status !== undefined) out.status = status(body.status);
-  return out;
-}
+/** The fields `PATCH /api/v1/events/:id` (and `+event/edit`) accepts. */
+export const EDIT_FIELDS = [...LISTED, "status"] as const;
 
 /**
  * A text field: a string, trimmed, within `max` characters; `required` refuses empty. Every

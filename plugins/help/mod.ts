@@ -7,7 +7,6 @@ import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { HelpDb } from "./store.ts";
 import { HelpTopics } from "./topics.ts";
 import { helpRoutes, PREFIX } from "./routes.ts";
-import { HELP_API } from "./api.ts";
 import { helpCommands } from "./commands.ts";
 
 const plugin: PluginModule = {
@@ -28,7 +27,6 @@ const plugin: PluginModule = {
     });
     await topics.reloadFiles();
     helpRoutes(ctx.http(PREFIX), db, topics);
-    ctx.openapi(HELP_API);
     for (const spec of helpCommands(db, topics)) ctx.commands.add(spec);
     ctx.provide({ topics });
     return true;

@@ -5,11 +5,12 @@
  */
 import {
   caller,
+  describe,
   NotFoundError,
   type PluginApp,
   type PluginHttpContext,
-  readJson,
   requireStaff,
+  s,
   stripColour,
   ValidationError,
 } from "../../src/plugins/mod.ts";
@@ -43,41 +44,124 @@ function readerOf(c: PluginHttpContext): HelpReader {
   return { id: `#${me.id}`, flags: me.flags, connected: true };
 }
 
+/** A topic's text as written (not trimmed): not blank, at most MAX_CONTENT UTF-16 units. */
+function checkContent(v: unknown): string {
+  if (typeof v !== "string" || !v.trim()) throw new ValidationError("content is required");
+  if (v.length > MAX_CONTENT) {
+    throw new ValidationError(`content must be ${MAX_CONTENT} characters or fewer`);
+  }
+  return v;
+}
+
+/** A section name; "" means the section the topic had. */
+function checkSection(v: unknown): string {
+  if (v === "") return "";
+  const section = toSection(v);
+  if (!section) {
+    throw new ValidationError(
+      "section must be 1-32 letters, digits, spaces, _ or -, starting with a letter or digit",
+    );
+  }
+  return section;
+}
+
+const TOPIC = { topic: "the topic's slug (may contain /)" };
+
+const INDEX = describe({
+  summary: "The help index by section",
+  auth: "optional",
+  responses: {
+    "200": {
+      description: "sections",
+      schema: { type: "object", properties: { sections: { type: "object" } } },
+    },
+  },
+});
+
+const READ = describe({
+  summary: "One help topic (colour codes stripped; ?format=md for the raw Markdown)",
+  auth: "optional",
+  params: TOPIC,
+  query: {
+    params: {
+      // Any other value is the JSON form, as it always was.
+      format: {
+        schema: s.custom({ enum: ["md"] }, String),
+        description: "`md` for the raw Markdown",
+      },
+    },
+  },
+  responses: {
+    "200": { description: "the topic", schema: { type: "object" } },
+    "400": "not a topic name",
+    "404": "no such topic",
+  },
+});
+
+const WRITE = describe({
+  summary: "Create or replace a topic in the database (staff)",
+  auth: "staff",
+  params: TOPIC,
+  body: {
+    schema: s.object({
+      content: s.custom({ type: "string", minLength: 1, maxLength: MAX_CONTENT }, checkContent),
+      section: s.optional(s.custom({
+        type: "string",
+        description: "default: the section the topic had, else general",
+      }, checkSection)),
+    }),
+    // Room for every character written as a six-byte `\uXXXX` escape.
+    limit: MAX_CONTENT * 6 + 1024,
+  },
+  responses: {
+    "200": "replaced",
+    "201": "created",
+    "400": "no content, too long, or a bad section or topic name",
+    "401": "no token",
+    "403": "not staff",
+  },
+});
+
+const DELETE = describe({
+  summary: "Delete a database topic; a file topic of the same slug shows again (staff)",
+  auth: "staff",
+  params: TOPIC,
+  responses: {
+    "200": {
+      description: "deleted",
+      schema: {
+        type: "object",
+        properties: { deleted: { const: true }, restored: { type: ["string", "null"] } },
+      },
+    },
+    "401": "no token",
+    "403": "not staff",
+    "404": "no database topic of that slug",
+  },
+});
+
 /** Adds the help routes to the plugin's app. */
 export function helpRoutes(app: PluginApp, db: HelpDb, topics: HelpTopics): void {
-  app.get("/", async (c) => c.json({ sections: (await topics.index(readerOf(c))).sections }));
+  app.get(
+    "/",
+    INDEX,
+    async (c) => c.json({ sections: (await topics.index(readerOf(c))).sections }),
+  );
 
-  app.get("/:topic{.+}", async (c) => {
+  app.get("/:topic{.+}", READ, async (c) => {
     const entry = await topics.getFor(slugOf(c), readerOf(c));
     if (!entry) throw new NotFoundError("Not found");
-    if (c.req.query("format") === "md") {
+    if (READ.query(c).format === "md") {
       return c.body(entry.content, 200, { "content-type": "text/markdown; charset=utf-8" });
     }
     return c.json(topicView(entry));
   });
 
-  app.post("/:topic{.+}", requireStaff(), async (c) => {
+  app.post("/:topic{.+}", WRITE, requireStaff(), async (c) => {
     const slug = slugOf(c);
-    // Room for every character written as a six-byte `\uXXXX` escape.
-    const body = await readJson(c, { limit: MAX_CONTENT * 6 + 1024 });
-    if (typeof body.content !== "string" || !body.content.trim()) {
-      throw new ValidationError("content is required");
-    }
-    if (body.content.length > MAX_CONTENT) {
-      throw new ValidationError(`content must be ${MAX_CONTENT} characters or fewer`);
-    }
-    let section = toSection("general")!;
-    if (body.section !== undefined && body.section !== "") {
-      const s = toSection(body.section);
-      if (!s) {
-        throw new ValidationError(
-          "section must be 1-32 letters, digits, spaces, _ or -, starting with a letter or digit",
-        );
-      }
-      section = s;
-    } else {
-      section = (await topics.get(slug))?.section ?? section;
-    }
+    const body = await WRITE.body(c);
+    const section = body.section ||
+      ((await topics.get(slug))?.section ?? toSection("general")!);
     const created = await db.set({
       slug,
       section,
@@ -88,7 +172,7 @@ export function helpRoutes(app: PluginApp, db: HelpDb, topics: HelpTopics): void
     return c.json(topicView((await topics.get(slug))!), created ? 201 : 200);
   });
 
-  app.delete("/:topic{.+}", requireStaff(), async (c) => {
+  app.delete("/:topic{.+}", DELETE, requireStaff(), async (c) => {
     const slug = slugOf(c);
     if (!(await db.delete(slug))) throw new NotFoundError("Not found");
     const now = await topics.get(slug);

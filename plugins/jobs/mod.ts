@@ -16,7 +16,6 @@ import {
 } from "./service.ts";
 import { STATUSES } from "./store.ts";
 import { jobRoutes, PREFIX } from "./routes.ts";
-import { JOBS_API } from "./api.ts";
 import { jobCommands } from "./commands.ts";
 
 const plugin: PluginModule = {
@@ -54,7 +53,6 @@ const plugin: PluginModule = {
       },
     });
     jobRoutes(ctx.http(PREFIX), svc, ctx.rates);
-    ctx.openapi(JOBS_API);
     for (const spec of jobCommands(svc, categoriesFrom(ctx.config.categories))) {
       ctx.commands.add(spec);
     }

@@ -6,7 +6,6 @@
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { MailService, MAX_BODY, MAX_SUBJECT } from "./service.ts";
 import { mailRoutes, PREFIX } from "./routes.ts";
-import { MAIL_API } from "./api.ts";
 import { mailCommands } from "./commands.ts";
 import type { MailApi } from "./types.ts";
 
@@ -15,7 +14,6 @@ const plugin: PluginModule = {
   init(ctx: PluginContext) {
     const svc = new MailService(ctx);
     mailRoutes(ctx.http(PREFIX), svc, ctx.rates);
-    ctx.openapi(MAIL_API);
     for (const spec of mailCommands(svc)) ctx.commands.add(spec);
     ctx.hooks.worldHooks.on("player:connected", async (p) => {
       // A silent resume after a restart is not a login: nothing to announce.

@@ -198,7 +198,7 @@ export function message(h: MailHead, b: MailBody): MailMessage {
 }
 
 /** Recipient references from a string of names or an array of them. */
-function recipients(v: unknown): string[] {
+export function recipients(v: unknown): string[] {
   let list: string[];
   if (typeof v === "string") list = splitNames(v);
   else if (Array.isArray(v) && v.every((x) => typeof x === "string")) {

@@ -5,7 +5,6 @@
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { notesQuota, NoteStore } from "./store.ts";
 import { notesRoutes, PREFIX } from "./routes.ts";
-import { NOTES_API } from "./api.ts";
 import { notesCommands } from "./commands.ts";
 
 const plugin: PluginModule = {
@@ -13,7 +12,6 @@ const plugin: PluginModule = {
   init(ctx: PluginContext) {
     const store = new NoteStore(ctx.kv, ctx.quota(notesQuota(ctx.kv)));
     notesRoutes(ctx.http(PREFIX), store);
-    ctx.openapi(NOTES_API);
     for (const spec of notesCommands(store)) ctx.commands.add(spec);
     return true;
   },

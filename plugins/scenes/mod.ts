@@ -15,7 +15,6 @@ import {
   SceneService,
 } from "./service.ts";
 import { PREFIX, sceneRoutes } from "./routes.ts";
-import { SCENES_API } from "./api.ts";
 import { sceneCommands } from "./commands.ts";
 import { AutoLog } from "./autolog.ts";
 import {
@@ -73,7 +72,6 @@ const plugin: PluginModule = {
       };
     });
     sceneRoutes(ctx.http(PREFIX), svc, ctx.rates);
-    ctx.openapi(SCENES_API);
     for (
       const spec of sceneCommands({
         svc,

@@ -11,7 +11,6 @@ import { WikiStore } from "./store.ts";
 import { MAX_QUERY, PREFIX, wikiRoutes } from "./routes.ts";
 import { MAX_PATH_LENGTH } from "./paths.ts";
 import { MAX_TITLE } from "./frontmatter.ts";
-import { WIKI_API } from "./api.ts";
 import { wikiCommands } from "./commands.ts";
 import { type NetPolicy, systemPolicy } from "./safe_fetch.ts";
 import { WIKI_BUS, WIKI_EVENTS, type WikiEventMap } from "./events.ts";
@@ -50,7 +49,6 @@ export function createWikiPlugin(opts: WikiPluginOptions = {}): PluginModule {
       );
       const policy = opts.policy ? () => opts.policy!(ctx) : () => systemPolicy();
       wikiRoutes(ctx.http(PREFIX), store);
-      ctx.openapi(WIKI_API);
       for (const spec of wikiCommands(store, policy)) ctx.commands.add(spec);
       ctx.web(opts.webDir);
       ctx.portal.section({

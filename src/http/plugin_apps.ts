@@ -7,6 +7,7 @@ import type { Hono } from "hono";
 import { inspectRoutes } from "hono/dev";
 import type { PluginEnv } from "./plugin_env.ts";
 import type { ApiDocs } from "./openapi/types.ts";
+import { docsOfRoutes } from "./openapi/described.ts";
 
 /** One mounted app. */
 export interface MountedApp {
@@ -28,17 +29,10 @@ export interface RouteInfo {
 /** Prefix-mounted plugin apps, matched longest prefix first on a `/` boundary. */
 export class PluginApps {
   #entries: MountedApp[] = [];
-  /** Route descriptions by owner (ctx.openapi), released with the owner's routes. */
-  #docs = new Map<string, ApiDocs>();
 
-  /** Adds route descriptions for `owner` (later keys replace earlier ones). */
-  describe(owner: string, docs: ApiDocs): void {
-    this.#docs.set(owner, { ...this.#docs.get(owner), ...docs });
-  }
-
-  /** Every plugin's route descriptions. */
+  /** The descriptions the mounted apps' routes carry (`describe()` beside each route). */
   docs(): ApiDocs {
-    return Object.assign({}, ...this.#docs.values());
+    return Object.assign({}, ...this.#entries.map((e) => docsOfRoutes(e.app.routes)));
   }
 
   /** Mounts an app; a prefix another owner holds is refused. */
@@ -56,7 +50,6 @@ export class PluginApps {
   /** Unmounts every app of an owner; returns how many went. */
   removeOwner(owner: string): number {
     const before = this.#entries.length;
-    this.#docs.delete(owner);
     this.#entries = this.#entries.filter((e) => e.owner !== owner);
     return before - this.#entries.length;
   }

@@ -9,7 +9,6 @@ import type { Config } from "../config/load.ts";
 import type { PluginWeb } from "../http/plugin_web.ts";
 import type { PluginSection } from "../config/defaults.ts";
 import type { PluginApps } from "../http/plugin_apps.ts";
-import type { ApiDocs } from "../http/openapi/types.ts";
 import type { PortalPane, PortalSection } from "../http/portal.ts";
 import { createPluginApp, type PluginApp, type RouteHandler } from "./http.ts";
 import { type CommandSpec, type PluginCommandSpec, pluginSdk } from "../commands/types.ts";
@@ -136,11 +135,6 @@ export interface PluginContext {
    * `c.var.player`, typed errors become `{ error }`. Unmounted when the plugin unloads.
    */
   http(prefix: string): PluginApp;
-  /**
-   * Describes the plugin's routes for `GET /api/v1/openapi.json`, keyed `METHOD /full/path` as
-   * registered (`"GET /api/v1/kettle/:id"`). Released with the routes when the plugin unloads.
-   */
-  openapi(docs: ApiDocs): void;
   /**
    * Serves the plugin's static pages and assets (HTML, CSS, JS, images) from `dir`
    * (default: its `web/` folder) at `/plugins/<name>/`; a folder answers its `index.html`.
@@ -364,11 +358,6 @@ export class ContextImpl implements PluginContext {
     const app = createPluginApp(full, this.#owner);
     this.#host.apps.add({ prefix: full, owner: this.#owner, app });
     return app;
-  }
-
-  openapi(docs: ApiDocs): void {
-    this.#check();
-    this.#host.apps.describe(this.#owner, docs);
   }
 
   web(dir = join(this.dir, "web")): void {

@@ -12,15 +12,17 @@ export type {
   PluginLog,
 } from "./context.ts";
 export type { PluginModule } from "./loader.ts";
-export type {
-  ApiAuth,
-  ApiDocs,
-  ApiOperation,
-  ApiParam,
-  ApiResponse,
-  JsonSchema,
-} from "../http/openapi/types.ts";
-export { PAGING as API_PAGING } from "../http/openapi/schemas.ts";
+export type { ApiAuth, ApiResponse } from "../http/openapi/types.ts";
+export * as s from "./schema.ts";
+export type { JsonSchema, ObjectOf, Parsed, Schema, Shape } from "./schema.ts";
+export {
+  type BodySpec,
+  describe,
+  type DescribedRoute,
+  type QueryParam,
+  type QuerySpec,
+  type RouteSpec,
+} from "./route_doc.ts";
 export type { CommandInfo, PluginStatus } from "../engine_admin.ts";
 export type { PluginManifest } from "./manifest.ts";
 export type { HelpDirEntry, HelpTopicEntry, HelpTopicInput } from "./help_registry.ts";
@@ -106,11 +108,13 @@ export { canControl } from "../world/access.ts";
 export {
   announceTeleport,
   BUILDER_LOCK,
+  checkDescription,
   checkExit,
   checkName,
   checkTeleport,
   exitRecord,
   type ExitSpec,
+  MAX_DESCRIPTION,
   mayBuildIn,
   parseExitSpec,
   roomRecord,

@@ -98,14 +98,20 @@ export function checkQuota(actor: DbObject, owned: number, quota: number): void 
   }
 }
 
-/** The record of a room owned by the actor. */
-export function roomRecord(actor: DbObject, name: unknown, description: unknown = ""): NewObject {
-  const n = checkName(name, "Room");
+/** A room's description: a string of at most MAX_DESCRIPTION characters; throws ValidationError. */
+export function checkDescription(description: unknown): string {
   if (typeof description !== "string") throw new ValidationError("description must be a string.");
   if (description.length > MAX_DESCRIPTION) {
     throw new ValidationError(`description must be ${MAX_DESCRIPTION} characters or fewer.`);
   }
-  return { name: n, type: "room", owner: actor.id, data: description ? { description } : {} };
+  return description;
+}
+
+/** The record of a room owned by the actor. */
+export function roomRecord(actor: DbObject, name: unknown, description: unknown = ""): NewObject {
+  const n = checkName(name, "Room");
+  const desc = checkDescription(description);
+  return { name: n, type: "room", owner: actor.id, data: desc ? { description: desc } : {} };
 }
 
 /** The record of a thing carried by the actor, at home in the actor's room. */

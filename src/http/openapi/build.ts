@@ -82,6 +82,12 @@ function operation(route: RouteInfo, doc: ApiOperation | undefined): Record<stri
         required: true,
         content: { "application/json": { schema: doc.body } },
       };
+    } else if (doc.rawBody) {
+      op.requestBody = {
+        required: true,
+        description: doc.rawBody.description,
+        content: { [doc.rawBody.contentType]: { schema: { type: "string", format: "binary" } } },
+      };
     }
     op.responses = Object.fromEntries(
       Object.entries(doc.responses).map(([status, r]) => [status, response(r, status)]),

@@ -1,8 +1,8 @@
 /**
  * How a route is described for `GET /api/v1/openapi.json`: a compact form the engine turns into
- * OpenAPI 3.1 (src/http/openapi/build.ts). Core routes are described in core_docs.ts; a plugin
- * describes its own with `ctx.openapi({...})`, keyed like `GET /api/v1/kettle/:id` (the method and
- * the full path as registered).
+ * OpenAPI 3.1 (src/http/openapi/build.ts). Core routes are described in core_docs.ts, keyed like
+ * `GET /api/v1/me` (the method and the full path as registered); a plugin's routes carry their
+ * own, declared with `describe()` beside each route (src/plugins/route_doc.ts).
  */
 
 /** A JSON Schema (draft 2020-12, as OpenAPI 3.1 uses it). */
@@ -37,6 +37,8 @@ export interface ApiOperation {
   query?: Record<string, ApiParam>;
   /** The JSON request body's schema. */
   body?: JsonSchema;
+  /** A request body that is not JSON (an upload): what it is and its type. */
+  rawBody?: { description: string; contentType: string };
   /** By status code (`"200"`, `"404"`). */
   responses: Record<string, ApiResponse>;
 }
