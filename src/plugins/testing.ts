@@ -13,6 +13,7 @@ import type { OutboundData } from "../hub/types.ts";
 import { stripColour } from "../text/colour.ts";
 import { openStore } from "../storage/kv.ts";
 import { PluginKv } from "./kv.ts";
+import type { CommandInfo } from "../engine_admin.ts";
 
 /** A hand-driven clock to pass as `clock` (tests of `ctx.timers` without waiting). */
 export { ManualClock };
@@ -119,6 +120,11 @@ export interface TestGame {
    * came due, and returns what every connected player received meanwhile.
    */
   advance(ms: number): Promise<Received>;
+  /**
+   * What a typed word runs (a name or alias, any case), with its `owner`: `core`, a plugin's
+   * name, or `system/scripts`; undefined when nothing does.
+   */
+  command(word: string): CommandInfo | undefined;
   /** Stops the engine and removes its files. */
   close(): Promise<void>;
 }
@@ -215,6 +221,7 @@ export async function startTestGame(opts: TestGameOptions): Promise<TestGame> {
       for (const c of clients.values()) c.mark();
       return got;
     },
+    command: (word) => engine.services.commands.get(word),
     async close() {
       for (const c of clients.values()) c.close();
       await engine.hub.shutdown();
