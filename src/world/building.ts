@@ -1,5 +1,5 @@
 /**
- * The rules of building, in one place for the building commands (plugins/building: `@create`,
+ * The rules of building, in one place for the building commands (a plugin's `@create`,
  * `@dig`, `@open`, `@teleport`) and softcode's `create()` and `tel()`: who may build and
  * teleport, names, exits, the object quota, the records made, and what rooms are told of a
  * teleport. Callers read the world and write the records their own way (the commands wait on
