@@ -1,4 +1,5 @@
 /** Tests of the sidecar link: its wire format, and the hub's end carrying many sessions. */
+import { setImmediate } from "node:timers";
 import assert from "node:assert/strict";
 import { decodeRecords, encodeRecord } from "./mux_wire.ts";
 import { MuxLink } from "./mux_link.ts";
@@ -78,7 +79,13 @@ class FakeLinkSocket {
   }
 }
 
-const tick = () => new Promise((r) => setTimeout(r, 5));
+/**
+ * Lets the link flush: a timer, then an immediate. The link flushes in an immediate; on a busy
+ * machine a loop turn can run a due timer before the immediates queued ahead of it, so the
+ * immediate queued last runs after the link's.
+ */
+const tick = () =>
+  new Promise((r) => setTimeout(r, 5)).then(() => new Promise((r) => setImmediate(r)));
 
 /** One session as the hub sees it: what arrived for it, and how often it ended. */
 class Opened implements SessionEnd {
