@@ -17,6 +17,11 @@ export const PLAIN_FLAGS: readonly string[] = [
   "unfindable",
   "ic",
   "ooc",
+  // Softcode switches (docs/softcode.md): halt stops an object's $-commands and listening,
+  // no_command its $-commands, monitor makes its ^-patterns hear its room.
+  "halt",
+  "monitor",
+  "no_command",
 ];
 
 /** True when the flag list contains `flag` as a whole name (case-insensitive). */
