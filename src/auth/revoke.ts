@@ -63,10 +63,44 @@ export async function changeOwnPassword(
 ): Promise<OwnPasswordOutcome> {
   const id = conn.playerId;
   if (!id) throw new Error("changeOwnPassword: the connection is not logged in");
+  const done = await changePassword(
+    deps,
+    { id, ip: conn.ip, keep: conn },
+    newPassword,
+    oldPassword,
+  );
+  if (typeof done !== "number") return done;
+  deps.presence.renewSession(conn, await deps.tokens.sign(id, done));
+  return "changed";
+}
+
+/** Who changes their password: the player, the address asking, the connection that goes on. */
+export interface PasswordChanger {
+  id: string;
+  ip: string;
+  /** The connection it was typed on (kept open); none for a change over REST. */
+  keep?: HubConnection;
+}
+
+/**
+ * The change itself, for the game and REST alike: the old password checked as above, the new
+ * one set (its commit advances the token generation), and every connection of the player but
+ * `keep` closed. Answers the new generation (the caller signs the session that goes on), or
+ * why nothing changed.
+ */
+export async function changePassword(
+  deps: Pick<OwnPasswordDeps, "accounts" | "loginFailures" | "securityLog"> & {
+    presence: Pick<SessionControl, "disconnect">;
+  },
+  who: PasswordChanger,
+  newPassword: string,
+  oldPassword: string | null,
+): Promise<number | "wrong" | "limited"> {
+  const { id, ip } = who;
   if (oldPassword !== null) {
-    const release = deps.loginFailures.reserve(conn.ip);
+    const release = deps.loginFailures.reserve(ip);
     if (!release) {
-      await deps.securityLog.write("LOGIN_RATE_LIMITED", { ip: conn.ip, detail: "password" });
+      await deps.securityLog.write("LOGIN_RATE_LIMITED", { ip, detail: "password" });
       return "limited";
     }
     let right: boolean;
@@ -80,7 +114,7 @@ export async function changeOwnPassword(
       await deps.securityLog.write("LOGIN_FAILED", {
         actor: id,
         target: id,
-        ip: conn.ip,
+        ip,
         detail: "password",
       });
       return "wrong";
@@ -89,7 +123,6 @@ export async function changeOwnPassword(
   }
   const generation = await deps.accounts.setPassword(id, newPassword);
   // The change advanced the generation in its commit: only the connections are left to close.
-  deps.presence.disconnect(id, CHANGED_ELSEWHERE, conn);
-  deps.presence.renewSession(conn, await deps.tokens.sign(id, generation));
-  return "changed";
+  deps.presence.disconnect(id, CHANGED_ELSEWHERE, who.keep);
+  return generation;
 }

@@ -7,6 +7,7 @@ export type SecurityEvent =
   | "LOGIN_RATE_LIMITED"
   | "REGISTER_RATE_LIMITED"
   | "PASSWORD_RESET"
+  | "PASSWORD_CHANGED"
   | "ADMIN_BOOT"
   | "ADMIN_TOAD"
   | "ADMIN_NEWPASSWORD"

@@ -21,6 +21,7 @@ export const CORE_MODULES: readonly string[] = [
   "attributes.ts",
   "building_basics.ts",
   "admin.ts",
+  "password.ts",
   "site.ts",
   "lifecycle.ts",
   "reload.ts",

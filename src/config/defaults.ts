@@ -97,6 +97,36 @@ export interface WebConfig {
    * leave the game (a Discord bridge's avatars); empty when the game has none.
    */
   publicUrl: string;
+  /**
+   * The front page's banner: a picture on the game's own site (a path such as
+   * `/api/v1/wiki/banner.png`; the page's policy loads no other); empty for none.
+   * `server.banner` is the connect screen's text, not this.
+   */
+  banner: string;
+  /**
+   * The fields of a character page the owner defines (`Full Name`, `Age`, `Played By`), in
+   * order; each is kept as an attribute (`FULL_NAME`: web/profile_fields.ts), so `+finger` and
+   * softcode's `get()` read what the page shows.
+   */
+  profileFields: string[];
+  /** What visitors (no login) may read under `/api/v1/public/` and see in the portal. */
+  public: PublicWeb;
+}
+
+/** Each part of the portal visitors may read (`web.public.<part>`), switched by the owner. */
+export interface PublicWeb {
+  /** The front page's data: the game's name, description, banner and how to connect. */
+  front: boolean;
+  /** Who is online (dark and unfindable players never show). */
+  online: boolean;
+  /** Character pages and the gallery. */
+  characters: boolean;
+  /** Wiki pages (the wiki plugin). */
+  wiki: boolean;
+  /** Scenes their owners shared (the scenes plugin). */
+  scenes: boolean;
+  /** Upcoming events (the events plugin; cancelled ones never). */
+  events: boolean;
 }
 
 /** Softcode (docs/softcode.md): attributes on objects and the function language. */
@@ -216,7 +246,19 @@ export function defaultConfig(): EngineConfig {
       gameBudgetMs: 2_000,
       budgetWindowMs: 10_000,
     },
-    web: { publicUrl: "" },
+    web: {
+      publicUrl: "",
+      banner: "",
+      profileFields: [],
+      public: {
+        front: true,
+        online: true,
+        characters: false,
+        wiki: true,
+        scenes: true,
+        events: true,
+      },
+    },
     softcode: {
       attributeQuotaBytes: 2_000_000,
       evaluatePlayerText: false,
@@ -288,6 +330,38 @@ export const RETIRED_KEYS: Readonly<Record<string, string>> = {
   "scripts.workers":
     "scripts run in the engine's process now, one sandbox per script (docs/scripts.md)",
 };
+
+/** Most fields `web.profileFields` may name. */
+export const MAX_PROFILE_FIELDS = 12;
+/** A profile field's label: a letter first, then letters, digits, spaces, `-` and `'`. */
+const PROFILE_FIELD_RE = /^[A-Za-z][A-Za-z0-9 '-]{0,31}$/;
+
+/**
+ * Keys with a rule of their own beyond their type; each answers why a value breaks it, or null.
+ * The banner must be a path on the game's own site: the page's policy loads no other picture.
+ */
+export const VALUE_RULES: Readonly<Record<string, (v: unknown) => string | null>> = {
+  "web.banner": (v) =>
+    v === "" || (typeof v === "string" && v.length <= 512 && /^\/(?![/\\])[^\s\\]*$/.test(v))
+      ? null
+      : "expected a path on this site such as /api/v1/wiki/banner.png, or empty",
+  "web.profileFields": (v) => {
+    const list = v as string[];
+    if (list.length > MAX_PROFILE_FIELDS) return `expected at most ${MAX_PROFILE_FIELDS} fields`;
+    const bad = list.find((f) => !PROFILE_FIELD_RE.test(f));
+    if (bad !== undefined) {
+      return `'${bad}' is not a field name (a letter, then letters, digits, spaces, - or '; 32 at most)`;
+    }
+    const attrs = list.map(profileFieldAttr);
+    if (new Set(attrs).size !== attrs.length) return "two fields name the same attribute";
+    return null;
+  },
+};
+
+/** The attribute a profile field is kept in: `Played By` is `PLAYED_BY`. */
+export function profileFieldAttr(label: string): string {
+  return label.trim().toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+}
 
 /** Keys whose value must be one of a few words. */
 export const ENUM_KEYS: Readonly<Record<string, readonly string[]>> = {

@@ -12,6 +12,7 @@ import {
   NON_NEGATIVE_KEYS,
   PORT_KEYS,
   RETIRED_KEYS,
+  VALUE_RULES,
 } from "./defaults.ts";
 
 type Tree = Record<string, unknown>;
@@ -113,7 +114,7 @@ function coerceEnv(raw: string, def: unknown): unknown {
 export function invalidReason(path: string, value: unknown, def: unknown): string | null {
   if (Array.isArray(def)) {
     return Array.isArray(value) && value.every((x) => typeof x === "string")
-      ? null
+      ? VALUE_RULES[path]?.(value) ?? null
       : "expected an array of strings";
   }
   if (typeof value !== typeof def) return `expected a ${typeof def}`;
@@ -128,7 +129,7 @@ export function invalidReason(path: string, value: unknown, def: unknown): strin
       return "expected a whole number of 0 or more";
     }
   }
-  return null;
+  return VALUE_RULES[path]?.(value) ?? null;
 }
 
 /** Expands dotted keys of an overrides object into a nested tree. */

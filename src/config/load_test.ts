@@ -249,3 +249,30 @@ Deno.test("config: script time limits have a hard maximum; scripts.workers is re
   assert.deepEqual(quiet, []);
   assert.equal(d.value.scripts.timeoutMs, 50);
 });
+
+Deno.test("config: web.banner, web.profileFields and web.public.* are checked", async () => {
+  const warnings: string[] = [];
+  const file = JSON.stringify({
+    web: {
+      banner: "https://elsewhere.example/b.png",
+      profileFields: ["Full Name", "Age", "Played By"],
+      public: { characters: true, wiki: "yes" },
+    },
+  });
+  await withFile(file, async (path) => {
+    const c = await new Config({ file: path, env: {}, warn: (m) => warnings.push(m) }).load();
+    assert.equal(c.value.web.banner, "", "another site's picture is refused");
+    assert.deepEqual(c.value.web.profileFields, ["Full Name", "Age", "Played By"]);
+    assert.equal(c.value.web.public.characters, true);
+    assert.equal(c.value.web.public.wiki, true, "a non-boolean keeps the default");
+    assert.equal(c.value.web.public.front, true);
+    assert.ok(warnings.some((w) => w.includes("'web.banner'")));
+    assert.ok(warnings.some((w) => w.includes("'web.public.wiki'")));
+  });
+  const c = await new Config({ env: {}, warn: () => {} }).load();
+  assert.equal(c.set("web.banner", "//evil.example/x.png") !== null, true);
+  assert.equal(c.set("web.banner", "/api/v1/wiki/banner.png"), null);
+  assert.match(c.set("web.profileFields", ["Full Name", "full-name"]) ?? "", /same attribute/);
+  assert.match(c.set("web.profileFields", ["<b>"]) ?? "", /not a field name/);
+  assert.equal(c.set("web.profileFields", ["Position"]), null);
+});

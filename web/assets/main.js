@@ -186,6 +186,13 @@ addEventListener("popstate", () => render());
 
 session.on((event) => {
   meCache = null;
+  if (event === "renewed") {
+    // A password change closed the socket; Play opens a new one with the new token.
+    state.play?.stop();
+    state.play = null;
+    replace(playPane());
+    return;
+  }
   if (event !== "login" && state.play) {
     state.play.stop();
     state.play = null;

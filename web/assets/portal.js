@@ -8,7 +8,7 @@ export { append, h, notice, replace, when } from "./dom.js";
 export { api, ApiError, seg } from "./api.js";
 export { isDecoration, parseCodes, plainText, renderRuns } from "./colour.js";
 export { markdown, siteUrl } from "./markdown.js";
-export { isStaff, session } from "./session.js";
+export { isGuest, isStaff, session } from "./session.js";
 export { getSettings } from "./settings.js";
 
 /**

@@ -25,6 +25,16 @@ export const session = {
     localStorage.setItem(KEY, JSON.stringify({ token, player: player ?? before?.player ?? null }));
     if (!before) listeners.forEach((f) => f("login"));
   },
+  /**
+   * The same player's new token after a password change: the old one no longer works, and the
+   * play client's socket (closed by the change) starts again with this one.
+   */
+  renew(token) {
+    const before = read();
+    if (!before) return;
+    localStorage.setItem(KEY, JSON.stringify({ ...before, token }));
+    listeners.forEach((f) => f("renewed"));
+  },
   /** Logs out. */
   clear() {
     const had = read();
@@ -37,7 +47,7 @@ export const session = {
     localStorage.removeItem(KEY);
     if (had) listeners.forEach((f) => f("expired"));
   },
-  /** Calls `f(event)` on login, logout and expiry. */
+  /** Calls `f(event)` on login, logout, expiry and a renewed token. */
   on(f) {
     listeners.add(f);
   },
@@ -57,4 +67,10 @@ export function playerFromToken(token) {
 export function isStaff(me) {
   const f = Array.isArray(me?.flags) ? me.flags : String(me?.flags ?? "").split(/\s+/);
   return ["admin", "wizard", "superuser"].some((x) => f.includes(x));
+}
+
+/** True for a guest character (`connect guest`), by `/api/v1/me`'s flags. */
+export function isGuest(me) {
+  const f = Array.isArray(me?.flags) ? me.flags : String(me?.flags ?? "").split(/\s+/);
+  return f.includes("guest");
 }

@@ -76,6 +76,28 @@ export const CORE_DOCS: ApiDocs = {
       "400": "an invalid, expired or used token, or a bad password",
     },
   },
+  "POST /api/v1/auth/password": {
+    summary: "Change one's own password; other sessions end, the caller gets a fresh token",
+    auth: "user",
+    body: {
+      type: "object",
+      properties: {
+        oldPassword: { type: "string", maxLength: 512 },
+        newPassword: { type: "string", minLength: 8, maxLength: 512 },
+      },
+      required: ["oldPassword", "newPassword"],
+    },
+    responses: {
+      "200": {
+        description: "changed: the token the caller goes on with",
+        schema: { type: "object", properties: { token: { type: "string" } } },
+      },
+      "400": "a missing field or a password that breaks the rules",
+      "401": "no or a bad token",
+      "403": "a wrong current password (it counts as a failed login), or a guest",
+      "429": "too many failed logins from this address",
+    },
+  },
   "GET /api/v1/me": {
     summary: "The caller's profile",
     auth: "user",

@@ -3,7 +3,14 @@ import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { readJsonObject } from "../middleware/body.ts";
 import { me, requireAuth } from "../middleware/auth.ts";
-import { RateLimitError, UnauthorizedError, ValidationError } from "../../errors.ts";
+import {
+  ForbiddenError,
+  RateLimitError,
+  UnauthorizedError,
+  ValidationError,
+} from "../../errors.ts";
+import { changePassword } from "../../auth/revoke.ts";
+import { isGuest } from "../../world/flags.ts";
 import { startingRoom } from "../../world/start.ts";
 import { profileView } from "../../world/views.ts";
 import { attemptLogin, type LoginDeps } from "../../auth/login.ts";
@@ -92,6 +99,32 @@ export function authRoutes(s: AuthRouteDeps): Hono<AppEnv> {
     s.presence.disconnect(id, "Your password was reset; log in again with the new one.");
     await s.securityLog.write("PASSWORD_RESET", { actor: id, target: id, ip: c.var.ip });
     return c.json({ message: "Password updated successfully." });
+  });
+
+  // A player's own password change (the settings page): the current password first (a wrong
+  // one counts as a failed login of the address), then every session of the player ends, its
+  // sockets included, and the caller goes on with the token this answers (src/auth/revoke.ts).
+  r.post("/auth/password", requireAuth(), async (c) => {
+    const player = me(c);
+    if (isGuest(player.flags)) throw new ForbiddenError("Guests have no password to change.");
+    const body = await readJsonObject(c);
+    const { oldPassword, newPassword } = body;
+    if (typeof oldPassword !== "string" || !oldPassword || typeof newPassword !== "string") {
+      throw new ValidationError("oldPassword and newPassword are required.");
+    }
+    const problem = passwordProblem(newPassword);
+    if (problem) throw new ValidationError(sentence(problem));
+    const done = await changePassword(s, { id: player.id, ip: c.var.ip }, newPassword, oldPassword);
+    if (done === "limited") {
+      throw new RateLimitError("Too many wrong passwords. Try again in a minute.");
+    }
+    if (done === "wrong") throw new ForbiddenError("That is not your current password.");
+    await s.securityLog.write("PASSWORD_CHANGED", {
+      actor: player.id,
+      target: player.id,
+      ip: c.var.ip,
+    });
+    return c.json({ token: await s.tokens.sign(player.id, done) });
   });
 
   r.get("/me", requireAuth(), (c) => c.json(profileView(me(c))));
