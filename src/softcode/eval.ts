@@ -31,6 +31,7 @@ import { wildMatch } from "./wild.ts";
 import { compileTemplate, type Template } from "./template.ts";
 import { defaultConfig, type SoftcodeConfig } from "../config/defaults.ts";
 import type { RE2JS } from "re2js";
+import { inheritedAttr, type InheritSource } from "../world/attributes/inherit.ts";
 
 /** The limits of evaluation: the `softcode.*` keys of the configuration that bound it. */
 export type SoftcodeLimits = Omit<SoftcodeConfig, "evaluatePlayerText" | "attributeQuotaBytes">;
@@ -104,6 +105,8 @@ export class Softcode {
   readonly namedRegisters: boolean;
   /** Compiled regular expressions by flags and pattern (src/softcode/functions/regexp.ts). */
   readonly regexps = new Map<string, RE2JS>();
+  /** Objects and their own attributes, for lookups through the `@parent` chain. */
+  readonly inherit: InheritSource;
   #cache = new Map<string, Program>();
   /** The cache's previous generation: a text found here moves back to `#cache`. */
   #older = new Map<string, Program>();
@@ -120,6 +123,11 @@ export class Softcode {
 
   constructor(opts: SoftcodeOptions) {
     this.ports = opts.ports;
+    const ports = opts.ports;
+    this.inherit = {
+      object: (id) => ports.world.object(id),
+      ownAttr: (id, name) => ports.attributes.get(id, name),
+    };
     this.functions = opts.functions;
     const given = opts.limits ?? {};
     this.#readLimits = typeof given === "function" ? given : null;
@@ -584,17 +592,12 @@ export class Evaluation {
     return o?.location || null;
   }
 
-  /** An attribute on the object or the nearest parent that has it (MUX's atr_pget). */
+  /**
+   * An attribute on the object or the nearest parent that passes it down (MUX's atr_pget: the
+   * world's one rule, src/world/attributes/inherit.ts).
+   */
   attrWithParents(id: string, name: string): SoftAttr | null {
-    let cur: string | null = id;
-    for (let depth = 0; cur && depth < 10; depth++) {
-      const a = this.ports.attributes.get(cur, name);
-      if (a) return a;
-      const o = this.object(cur);
-      const parent = o?.data?.parent;
-      cur = typeof parent === "string" && parent ? parent : null;
-    }
-    return null;
+    return inheritedAttr(this.sc.inherit, id, name)?.attr ?? null;
   }
 
   /** The value of an attribute (with parents), "" when unset. */

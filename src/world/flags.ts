@@ -22,6 +22,8 @@ export const PLAIN_FLAGS: readonly string[] = [
   "halt",
   "monitor",
   "no_command",
+  "visual",
+  "parent_ok",
 ];
 
 /** True when the flag list contains `flag` as a whole name (case-insensitive). */

@@ -18,6 +18,7 @@
  */
 import type { DbObject, ObjectType } from "./types.ts";
 import { deepFreeze } from "./freeze.ts";
+import { parentOf } from "./parents.ts";
 import { copyOf } from "./copy.ts";
 import { type IndexKind, membershipsOf, playerAliases, playerName } from "./indexes.ts";
 
@@ -48,9 +49,8 @@ export interface WorldReader {
   /** Ids of the exits that lead to `dest`. */
   exitsTo(dest: string): readonly string[];
   /**
-   * Ids of the objects whose parent is `parent` (`data.parent`, which `@parent` will set: the
-   * next softcode issue). Held in memory only: nothing but softcode asks, and softcode runs
-   * only while the world is held.
+   * Ids of the objects whose parent is `parent` (`data.parent`, which `@parent` sets). Held in
+   * memory only: nothing but softcode and `@parent` ask, and both run while the world is held.
    */
   children(parent: string): readonly string[];
 }
@@ -115,12 +115,6 @@ export interface Settled {
   before: DbObject;
   /** The committed record now shown, or null when none was committed (a failed create). */
   after: DbObject | null;
-}
-
-/** The parent an object names (`data.parent`), or "". */
-function parentOf(o: DbObject): string {
-  const p = o.data?.parent;
-  return typeof p === "string" ? p : "";
 }
 
 /** The bucket of a membership in its index (`locType` pairs the location with the type). */

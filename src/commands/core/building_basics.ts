@@ -1,4 +1,4 @@
-/** Describing and naming what you control: @describe, @name, @alias. */
+/** Describing, naming and parenting what you control: @describe, @name, @alias, @parent. */
 import type { CommandSpec } from "../types.ts";
 import { canControl, mayActOn } from "../../world/access.ts";
 import { isStaff } from "../../world/flags.ts";
@@ -7,6 +7,7 @@ import { findPlayer } from "../target.ts";
 import { objectNameProblem, playerNameProblem, rename } from "../../world/names.ts";
 import { CommandError } from "../errors.ts";
 import { MAX_DESCRIPTION } from "../../world/patch.ts";
+import { MAX_PARENT_DEPTH, parentOf, parentProblem, readChain } from "../../world/parents.ts";
 
 /** The building basics family. */
 export const commands: CommandSpec[] = [
@@ -101,6 +102,49 @@ Example:
           ? `Aliases of ${target.name} set to: ${list.join(", ")}.`
           : `Aliases of ${target.name} cleared.`,
       );
+    },
+  },
+  {
+    name: "@parent",
+    category: "Building",
+    help: `@parent <object>=<parent>
+@parent <object>=
+@parent <object>
+
+Makes <parent> the parent of <object>: the object then has every attribute of its parent that
+it does not have itself (and the parent's parent's, up to ${MAX_PARENT_DEPTH} levels), for get(),
+u(), $-commands and the rest, as in TinyMUX. An attribute flagged no_inherit stays with its
+holder. Without a parent, or with an empty one, the parent is cleared.
+
+You must control the object, and either control the parent or the parent must have the
+parent_ok flag. A parent may not be the object itself or one of its own children.
+
+Example:
+  @parent Red Sword=Sword Parent`,
+    async exec(u) {
+      const lhs = u.cmd.rhs === null ? u.cmd.args : u.cmd.lhs;
+      if (!lhs.trim()) throw new CommandError("Usage: @parent <object>=<parent>");
+      const obj = await u.target(lhs);
+      if (!canControl(u.me, obj)) throw new CommandError("Permission denied.");
+      const rhs = (u.cmd.rhs ?? "").trim();
+      if (!rhs) {
+        if (!parentOf(obj)) return u.send(`${obj.name} has no parent.`);
+        await u.objects.update(obj.id, (o) => {
+          delete o.data.parent;
+        });
+        return u.send("Parent cleared.");
+      }
+      const parent = await u.target(rhs);
+      if (!canControl(u.me, parent) && !parent.flags.includes("parent_ok")) {
+        throw new CommandError("Permission denied.");
+      }
+      const world = u.objects.world ?? await readChain((id) => u.objects.get(id), parent.id);
+      const problem = parentProblem(world, obj.id, parent.id);
+      if (problem) throw new CommandError(problem);
+      await u.objects.update(obj.id, (o) => {
+        o.data.parent = parent.id;
+      });
+      u.send("Parent set.");
     },
   },
 ];

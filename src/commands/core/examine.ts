@@ -85,7 +85,11 @@ Examples:
       lines.push(
         `Owner: ${ref(u.me, owner, obj.owner)}   Location: ${ref(u.me, location, obj.location)}`,
       );
-      const { description: _d, ...rest } = obj.data;
+      const { description: _d, parent: parentId, ...rest } = obj.data;
+      if (typeof parentId === "string" && parentId) {
+        const parent = await u.objects.get(parentId);
+        lines.push(`Parent: ${ref(u.me, parent, parentId)}`);
+      }
       lines.push(desc ? `Description:\n${wrapText(desc, w)}` : "Description: (none)");
       for (const [k, v] of Object.entries(rest).sort(([a], [b]) => a.localeCompare(b))) {
         if (v === undefined) continue;
@@ -125,6 +129,7 @@ Examples:
         location: obj.location,
         description: desc,
         data: rest,
+        parent: typeof parentId === "string" && parentId ? parentId : null,
         attributes: attrs.shown.map(attributeData),
         contents: contents.map((o) => ({ id: o.id, name: o.name })),
         exits: exitsShown.map((o) => ({ id: o.id, name: o.name })),

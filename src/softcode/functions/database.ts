@@ -18,10 +18,10 @@ import { ctimeText } from "./time.ts";
 import { toInt } from "../numbers.ts";
 import { validAttrName } from "./control.ts";
 import { upperAscii } from "../compile.ts";
+import { parentChain } from "../../world/parents.ts";
+import { inheritable } from "../../world/attributes/inherit.ts";
 import { controls, listed, muxFlags, shownLoc, thing } from "./objects.ts";
 
-/** Deepest parent chain followed (MUX's parent nesting limit). */
-const MAX_PARENTS = 10;
 /** Most levels rloc() climbs. */
 const MAX_RLOC = 20;
 /** Type flags, which lflags() leaves out as MUX does. */
@@ -34,11 +34,6 @@ function ref(id: string): string {
 /** The executor may examine `o` (controls it, or it is visual). */
 function examinable(ev: Evaluation, f: Frame, o: DbObject): boolean {
   return controls(ev, f, o) || o.flags.includes("visual");
-}
-
-function parentOf(o: DbObject): string {
-  const p = o.data?.parent;
-  return typeof p === "string" ? p : "";
 }
 
 /** What of `o`'s place the executor sees listed, of the same kind as `exits` says. */
@@ -125,15 +120,11 @@ export const databaseFunctions: FunctionDef[] = [
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
-    const out = [ref(o.id)];
-    let cur: DbObject | null = o;
-    for (let i = 0; cur && i < MAX_PARENTS; i++) {
-      if (!examinable(ev, f, cur)) break;
-      const p = parentOf(cur);
-      cur = p ? ev.object(p) : null;
-      if (cur) out.push(ref(cur.id));
-    }
-    return out.join(" ");
+    // Each parent is listed only while the one below it may be examined.
+    const chain = parentChain(ev.ports.world, o.id);
+    let shown = 1;
+    while (shown < chain.length && examinable(ev, f, ev.object(chain[shown - 1])!)) shown++;
+    return chain.slice(0, shown).map(ref).join(" ");
   }),
   define("lattrp", 1, 1, {
     family: "attributes",
@@ -149,19 +140,17 @@ export const databaseFunctions: FunctionDef[] = [
     const seen = new Set<string>();
     const out: string[] = [];
     let len = 0;
-    let cur: string = r;
-    for (let depth = 0; cur && depth < MAX_PARENTS; depth++) {
+    for (const [depth, cur] of parentChain(ev.ports.world, r).entries()) {
       for (const n of ev.ports.attributes.names(cur)) {
         if (seen.has(n) || !ev.wild(pattern, n)) continue;
         const a = ev.ports.attributes.get(cur, n);
-        if (!a || !ev.mayRead(f.executor, cur, a)) continue;
+        // An ancestor's no_inherit attribute is not the child's (MUX's atr_pget).
+        if (!a || (depth > 0 && !inheritable(a)) || !ev.mayRead(f.executor, cur, a)) continue;
         seen.add(n);
         len += n.length + 1;
         if (len > ev.lbuf) return out.join(" ");
         out.push(n);
       }
-      const o = ev.object(cur);
-      cur = o ? parentOf(o) : "";
     }
     return out.join(" ");
   }),

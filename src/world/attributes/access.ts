@@ -4,7 +4,8 @@
  * changes attributes").
  *
  * - Seeing: a `hidden` attribute only staff; otherwise whoever controls the object, whoever owns
- *   the attribute, and anyone at all when it is `visual` (DESC, SEX, ALIAS and MONIKER always are).
+ *   the attribute, and anyone at all when it is `visual` (DESC, SEX, ALIAS and MONIKER always are)
+ *   or the object is (the `visual` flag: MUX's Examinable).
  * - Changing a value or clearing it: whoever controls the object; a `wizard` attribute only
  *   staff; a `locked` one nobody but staff until it is unlocked.
  * - A name that starts with `_` is `wizard` and `hidden` by its name (MUX's rule): only staff
@@ -21,7 +22,7 @@ import type { Attribute, Refusal } from "./types.ts";
 /** What the rules read of whoever acts (a player, or later an object running code). */
 export type AttrActor = Pick<ObjectHead, "id" | "flags" | "owner">;
 /** What the rules read of the object holding the attribute. */
-export type AttrHolder = Pick<ObjectHead, "id" | "owner">;
+export type AttrHolder = Pick<ObjectHead, "id" | "owner" | "flags">;
 
 /** Names every reader may see, whatever their flags (MUX: DESC, SEX and LAST are always visual). */
 export const ALWAYS_VISUAL: ReadonlySet<string> = new Set(["DESC", "SEX", "ALIAS", "MONIKER"]);
@@ -40,6 +41,7 @@ export function attrOwnerOf(actor: AttrActor & Pick<ObjectHead, "flags">): strin
 export function canSeeAttr(actor: AttrActor, obj: AttrHolder, attr: Attribute): boolean {
   if (attr.flags.includes("hidden") || staffOnlyName(attr.name)) return isStaff(actor.flags);
   if (attr.flags.includes("visual") || ALWAYS_VISUAL.has(attr.name)) return true;
+  if (obj.flags.includes("visual")) return true;
   return canControl(actor, obj) || attr.owner === attrOwnerOf(actor);
 }
 
