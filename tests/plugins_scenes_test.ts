@@ -433,7 +433,7 @@ Deno.test("scenes: a PATCH with an unknown field or none is 400 and changes noth
     clock.advance(60_000);
     for (
       const [body, error] of [
-        [{}, "nothing to change; allowed: name, desc, status, sceneType, private, endTime"],
+        [{}, "nothing to change; allowed: name, desc, status, sceneType, private, endTime, shared"],
         [{ owner: `#${bob.id}` }, "unknown field 'owner'; allowed: "],
         [{ name: "Mine", poses: [] }, "unknown field 'poses'; allowed: "],
       ] as const

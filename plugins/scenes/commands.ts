@@ -1,6 +1,6 @@
 /**
  * In-game scene commands in the style AresMUSH players know: `+scenes`, `+scene <#>`,
- * `+scene/start`, `/join`, `/set`, `/title`, `/type`, `/privacy`, `/invite`, `/pause`, `/resume`,
+ * `+scene/start`, `/join`, `/set`, `/title`, `/type`, `/privacy`, `/share`, `/unshare`, `/invite`, `/pause`, `/resume`,
  * `/stop`, `/log`, the pose order (`/order`) and its nudge (`/nudge`), and the OOC form `ooc`.
  */
 import {
@@ -125,6 +125,8 @@ export function sceneCommands(d: CommandDeps): CommandSpec[] {
       "title",
       "type",
       "privacy",
+      "share",
+      "unshare",
       "invite",
       "pause",
       "resume",
@@ -134,7 +136,8 @@ export function sceneCommands(d: CommandDeps): CommandSpec[] {
       "nudge",
     ],
     category: "scenes",
-    help: "+scene <#> shows a scene; +scene/start, /join, /set, /title, /type, /privacy, " +
+    help:
+      "+scene <#> shows a scene; +scene/start, /join, /set, /title, /type, /privacy, /share, /unshare, " +
       "/invite, /pause, /resume, /stop, /log, /order, /nudge. See: help scenes",
     async exec(u) {
       const sw = u.cmd.switches[0];
@@ -190,6 +193,15 @@ export function sceneCommands(d: CommandDeps): CommandSpec[] {
           }
           const s = await manage(u, lhs, { private: v === "private" });
           return u.send(`Scene ${s.id} is now ${s.private ? "private" : "public"}.`);
+        }
+        case "share":
+        case "unshare": {
+          const s = await manage(u, u.cmd.args, { shared: sw === "share" });
+          return u.send(
+            s.shared
+              ? `Scene ${s.id} is shared: visitors to the game's website may read it.`
+              : `Scene ${s.id} is no longer shared with visitors.`,
+          );
         }
         case "invite": {
           if (rhs === null || !rhs) throw new CommandError("Usage: +scene/invite <#>=<player>");

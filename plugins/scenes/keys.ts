@@ -25,6 +25,12 @@ export const sceneKeys = {
   /** Active public scenes (`/scenes/open`). */
   open: (n: number) => ["open", n],
   openPrefix: () => ["open"],
+  /** Scenes visitors may read: shared and public (`/api/v1/public/scenes`). */
+  shared: (n: number) => ["shared", n],
+  sharedPrefix: () => ["shared"],
+  /** Those of them a player took part in (the character page's scenes). */
+  sharedWith: (player: string, n: number) => ["shared_with", player, n],
+  ofSharedWith: (player: string) => ["shared_with", player],
   /** Counter that numbers scenes. */
   counter: "scene",
 };

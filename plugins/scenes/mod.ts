@@ -15,6 +15,7 @@ import {
   SceneService,
 } from "./service.ts";
 import { PREFIX, sceneRoutes } from "./routes.ts";
+import { PUBLIC_PREFIX, publicSceneRoutes } from "./public.ts";
 import { sceneCommands } from "./commands.ts";
 import { AutoLog } from "./autolog.ts";
 import {
@@ -72,6 +73,12 @@ const plugin: PluginModule = {
       };
     });
     sceneRoutes(ctx.http(PREFIX), svc, ctx.rates);
+    publicSceneRoutes(ctx.http(PUBLIC_PREFIX), {
+      store,
+      world: ctx.world,
+      open: () => ctx.engine.config().web.public.scenes,
+      detailPoses: () => setting(ctx.config.detailPoses, DEFAULT_DETAIL_POSES),
+    });
     for (
       const spec of sceneCommands({
         svc,

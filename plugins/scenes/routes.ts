@@ -67,6 +67,7 @@ const SCENE = {
     participants: DBREFS,
     allowed: DBREFS,
     private: { type: "boolean" },
+    shared: { type: "boolean", description: "shared with visitors by its owner" },
     startTime: { type: "number" },
     endTime: { type: "number", description: "when ended" },
     status: { enum: [...STATUSES] },
@@ -257,13 +258,14 @@ const CHANGE = describe({
         }
         return Math.floor(v);
       })),
+      shared: s.optional(s.about(s.bool(), "share with visitors (not a private scene)")),
     }, { only: true }),
     limit: BODY_LIMIT,
   },
   responses: {
     "200": { description: "the scene, without poses", schema: SCENE },
     "400":
-      "nothing to change, an unknown field, a bad or too long field, or a bad enum value (the allowed ones named)",
+      "nothing to change, an unknown field, a bad or too long field, a bad enum value (the allowed ones named), or sharing a private scene",
     "401": "no token",
     "403": "not the owner, an admin or a wizard",
     "404": "no such scene",

@@ -92,6 +92,8 @@ export interface SceneChanges {
   sceneType?: SceneType;
   endTime?: number | null;
   private?: boolean;
+  /** Shares the scene with visitors (or stops sharing it). */
+  shared?: boolean;
 }
 
 /** How a pose is posted: broadcast to the room (REST, `+scene/set`) or already heard (speech). */
@@ -113,6 +115,7 @@ export function sceneView(s: SceneRecord, poses?: Pose[]): SceneView {
     participants: s.participants.map(ref),
     allowed: s.allowed.map(ref),
     private: s.private,
+    shared: s.shared === true,
     ...(poses ? { poses } : {}),
     startTime: s.startTime,
     ...(s.endTime !== undefined ? { endTime: s.endTime } : {}),
@@ -274,6 +277,15 @@ export class SceneService {
       if (ch.desc !== undefined) s.desc = ch.desc;
       if (ch.sceneType !== undefined) s.sceneType = ch.sceneType;
       if (ch.private !== undefined) s.private = ch.private;
+      if (ch.shared === true && s.private) {
+        // Those in a private scene posed for each other: it is never shown to visitors.
+        throw new ValidationError(
+          "A private scene can't be shared. Make it public first (+scene/privacy).",
+        );
+      }
+      if (ch.shared !== undefined) s.shared = ch.shared;
+      // A shared scene made private stops being shared: making it public again shares nothing.
+      else if (ch.private === true) s.shared = false;
       if (ch.status !== undefined) s.status = ch.status;
       if (ch.endTime === null) delete s.endTime;
       else if (ch.endTime !== undefined) s.endTime = ch.endTime;

@@ -35,7 +35,16 @@ export function indexKeys(s: SceneRecord): Deno.KvKey[] {
     ...[...players].map((p) => sceneKeys.byPlayer(p, n)),
   ];
   if (s.status === "active" && !s.private) out.push(sceneKeys.open(n));
+  if (isPublic(s)) {
+    out.push(sceneKeys.shared(n));
+    for (const p of new Set([s.owner, ...s.participants])) out.push(sceneKeys.sharedWith(p, n));
+  }
   return out;
+}
+
+/** True when visitors may read a scene: its owner shared it and it is not private. */
+export function isPublic(s: SceneRecord): boolean {
+  return s.shared === true && !s.private;
 }
 
 /** What an update decides: the new record (null: write nothing) and extra writes. */
@@ -216,6 +225,16 @@ export class SceneStore {
   /** Active public scenes, newest first. */
   open(page: Page): Promise<SceneRecord[]> {
     return this.#pageOf(sceneKeys.openPrefix(), page);
+  }
+
+  /** Scenes visitors may read (shared and public), newest first. */
+  shared(page: Page): Promise<SceneRecord[]> {
+    return this.#pageOf(sceneKeys.sharedPrefix(), page);
+  }
+
+  /** Scenes visitors may read that a player owns or took part in, newest first. */
+  sharedWith(player: string, page: Page): Promise<SceneRecord[]> {
+    return this.#pageOf(sceneKeys.ofSharedWith(player), page);
   }
 
   /** Scenes of one status, newest first. */

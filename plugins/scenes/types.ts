@@ -46,6 +46,11 @@ export interface SceneRecord {
   lastActivity: number;
   /** Each participant's last pose time, for the pose order. */
   lastPosed: Record<string, number>;
+  /**
+   * Shared by its owner (`+scene/share`): visitors may read it while it is also public
+   * (`web.public.scenes`). Absent on scenes from before sharing: not shared.
+   */
+  shared?: boolean;
 }
 
 /** A pose (SPEC "Pose"); `charId` is a dbref. */
@@ -69,6 +74,8 @@ export interface SceneView {
   participants: string[];
   allowed: string[];
   private: boolean;
+  /** Shared with visitors by its owner (shown to them only while public too). */
+  shared: boolean;
   poses?: Pose[];
   startTime: number;
   endTime?: number;

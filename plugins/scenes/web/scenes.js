@@ -6,6 +6,7 @@ import {
   formCard,
   getSettings,
   h,
+  isStaff,
   notice,
   parseCodes,
   renderRuns,
@@ -143,6 +144,22 @@ async function one(id, me, navigate, { maxPose }) {
       }
     },
   }, "Join this scene");
+  // The owner (or staff) shares a public scene's log with visitors, or takes it back.
+  const mayShare = me && (s.owner === myRef || isStaff(me)) && !s.private;
+  const share = mayShare
+    ? h("button", {
+      type: "button",
+      "aria-pressed": String(s.shared === true),
+      onclick: async () => {
+        try {
+          await api("PATCH", `/scenes/${seg(id)}`, { shared: !s.shared });
+          navigate(location.pathname, { replace: true });
+        } catch (e) {
+          replace(status, notice(e.message, "error"));
+        }
+      },
+    }, s.shared ? "Stop sharing with visitors" : "Share with visitors")
+    : null;
   const exportButton = h(
     "button",
     { type: "button", onclick: () => download(id, status) },
@@ -156,12 +173,12 @@ async function one(id, me, navigate, { maxPose }) {
       "p",
       { class: "muted" },
       h("a", { href: "/scenes" }, "All scenes"),
-      ` · ${s.status} · ${s.sceneType}${s.private ? " · private" : ""} · started ${
-        when(s.startTime)
-      }`,
+      ` · ${s.status} · ${s.sceneType}${s.private ? " · private" : ""}${
+        s.shared ? " · shared with visitors" : ""
+      } · started ${when(s.startTime)}`,
     ),
     s.desc ? h("div", { class: "card body-text" }, s.desc) : null,
-    h("p", { class: "row" }, exportButton, inIt || s.status !== "active" ? null : join),
+    h("p", { class: "row" }, exportButton, share, inIt || s.status !== "active" ? null : join),
     status,
     h("h2", {}, "Log"),
     (s.poses ?? []).length ? log(id, s, status) : h("p", {}, "No poses yet."),
