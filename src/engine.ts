@@ -34,7 +34,14 @@ import { Delivery } from "./hub/delivery.ts";
 import { WebSocketCarrier } from "./hub/carriers/websocket.ts";
 import { TelnetCarrier } from "./hub/carriers/telnet.ts";
 import { sidecarSecretFrom } from "./hub/sidecar_auth.ts";
-import { CommandRegistry, dispatch, engineCommands, loadCoreCommands } from "./commands/mod.ts";
+import {
+  CommandRegistry,
+  dispatch,
+  engineCommands,
+  loadCoreCommands,
+  runLine,
+} from "./commands/mod.ts";
+import { CommandQueue } from "./queue/queue.ts";
 import { createHooks, worldEventsFrom } from "./plugins/hooks.ts";
 import { HelpRegistry } from "./plugins/help_registry.ts";
 import { PlayerRates } from "./plugins/rates.ts";
@@ -240,8 +247,21 @@ async function startOn(
   hooks.worldHooks.on("player:disconnected", (p) => {
     console.log(`hub: ${p.name}(#${p.id}) disconnected`);
   });
-  const timers = new Scheduler(kv, { clock: clock ?? systemClock() });
+  const timeSource = clock ?? systemClock();
+  const timers = new Scheduler(kv, { clock: timeSource });
   const commands = new CommandRegistry();
+  // The command queue runs lines through the dispatcher with the ports built below (it runs
+  // nothing before the engine has started).
+  const queue = new CommandQueue({
+    run: (actor, line, frame) => runLine(ports, commands, { actor, frame }, line),
+    object: (id) => objects.world?.object(id) ?? null,
+    notify: (id, msg) => deliver.toPlayer(id, { msg }),
+    timers,
+    clock: timeSource,
+    limits: () => config.value.queue,
+    log: (m) => console.error(m),
+  });
+  opened.push(() => queue.close());
   // bcrypt off the event loop, so a login storm does not delay connected players.
   const passwords = new HashPool();
   opened.push(() => passwords.close());
@@ -292,6 +312,7 @@ async function startOn(
       now: () => Date.now(),
       startedAt: Date.now(),
       gameName: () => config.value.game.name,
+      queue,
     },
     () => config.value.softcode,
     functions,
@@ -346,6 +367,7 @@ async function startOn(
     deliver,
     events: hooks.worldHooks,
     softcode,
+    queue,
     engine: {
       config,
       lifecycle,
@@ -431,6 +453,8 @@ async function startOn(
   // engine was down run; not awaited, so a backlog does not hold up the start.
   // Stopped before the hub and the store, so no job runs against them closing (its rest stays due).
   opened.push(() => timers.stop());
+  // The queue takes over the waits stored by earlier runs before the timers run them.
+  await queue.start();
   void timers.start();
   // Automatic backups need a local database file (docs/backups.md).
   const local = soleWriter && cfg.server.db !== ":memory:";

@@ -81,7 +81,7 @@ In TinTin++, type \\; for each semicolon: @dig Garden=North\\;n,South\\;s
         u.send(lines.join("\n"), { type: "dig", room: { id: room.id, name: room.name } });
         if (u.cmd.switches.includes("teleport")) {
           await b.move(u.me, room);
-          const view = await world.look(u.me, room, u.conn.width);
+          const view = await world.look(u.me, room, u.width);
           u.send(view.msg, view.data);
         }
       },

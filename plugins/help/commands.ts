@@ -26,7 +26,7 @@ export function helpCommands(db: HelpDb, topics: HelpTopics): CommandSpec[] {
       category: "general",
       help: "help lists the help topics; help <topic> shows one.",
       async exec(u) {
-        const width = u.conn.width || 78;
+        const width = u.width;
         const typed = u.cmd.args.trim();
         const reader: HelpReader = { id: `#${u.me.id}`, flags: u.me.flags, connected: true };
         if (!typed) {

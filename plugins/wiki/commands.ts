@@ -53,7 +53,7 @@ export function wikiCommands(store: WikiStore, policy: () => NetPolicy): Command
       category: "wiki",
       help: "+wiki [<path>] reads a wiki page or folder; +wiki/search <words> finds pages.",
       async exec(u) {
-        const width = widthOf(u.conn.width);
+        const width = widthOf(u.width);
         if (u.cmd.switches.includes("search")) {
           const q = u.cmd.args.trim();
           if (!q) throw new CommandError("Usage: +wiki/search <words>");

@@ -19,6 +19,9 @@ import { engineSoftcode } from "../softcode/engine_ports.ts";
 import { builtinFunctions } from "../softcode/functions/mod.ts";
 import { kvUserFunctionStore, UserFunctions } from "../softcode/user_functions.ts";
 import { roomView } from "./room_view.ts";
+import { CommandQueue } from "../queue/queue.ts";
+import { runLine } from "./dispatch.ts";
+import { systemClock } from "../timers/clock.ts";
 
 /** Presence and delivery that record messages instead of writing to sockets. */
 export class FakeHub implements Presence, Delivery {
@@ -156,6 +159,10 @@ export interface TestWorld {
   services: Omit<EngineParts, "presence" | "deliver"> & { presence: FakeHub; deliver: FakeHub };
   /** What commands run with (the SDK's ports). */
   ports: CommandPorts;
+  /** The command queue the ports hold (started; its waits use the engine's timers). */
+  queue: CommandQueue;
+  /** Waits until the queue has run everything ready (timed and semaphore waits may remain). */
+  settle(): Promise<void>;
   hub: FakeHub;
   logDir: string;
   /** Creates a player in room #1 (or `location`), optionally connected. */
@@ -185,6 +192,15 @@ export async function testWorld(): Promise<TestWorld> {
   };
   const s = services;
   const functions = builtinFunctions();
+  const queue = new CommandQueue({
+    run: (actor, line, frame) => runLine(ports, engine.commands, { actor, frame }, line),
+    object: (id) => s.objects.world?.object(id) ?? null,
+    notify: (id, msg) => hub.toPlayer(id, { msg }),
+    timers: engine.timers,
+    clock: systemClock(),
+    limits: () => s.config.value.queue,
+  });
+  await queue.start();
   const ports: CommandPorts = {
     objects: s.objects,
     attributes: s.attributes,
@@ -211,10 +227,12 @@ export async function testWorld(): Promise<TestWorld> {
         now: () => Date.now(),
         startedAt: Date.now(),
         gameName: () => s.config.value.game.name,
+        queue,
       },
       () => s.config.value.softcode,
       functions,
     ),
+    queue,
     engine: {
       config: s.config,
       lifecycle: s.lifecycle,
@@ -234,6 +252,15 @@ export async function testWorld(): Promise<TestWorld> {
     engine,
     services,
     ports,
+    queue,
+    async settle() {
+      // An entry may queue another: wait until a pass finds nothing more to run.
+      for (let i = 0; i < 1000; i++) {
+        await queue.idle();
+        await new Promise((r) => setTimeout(r, 0));
+        if (queue.counts().ready === 0 && queue.counts().running === 0) return;
+      }
+    },
     hub,
     logDir: `${root}/logs`,
     async player(name, opts = {}) {
@@ -251,6 +278,7 @@ export async function testWorld(): Promise<TestWorld> {
       return hub.texts(conn.playerId).slice(before);
     },
     async close() {
+      queue.close();
       await engine.close();
       await Deno.remove(root, { recursive: true }).catch(() => {});
     },

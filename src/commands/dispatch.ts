@@ -1,6 +1,7 @@
 /**
- * Runs one line from a logged-in connection: sanitize, parse, exits first, then the
- * command (lock, switches, exec), mapping every error to a message for the actor.
+ * Runs one line from a logged-in connection, or for an object the queue runs: sanitize, parse,
+ * exits first, then the command (lock, switches, exec), mapping every error to a message for
+ * the actor.
  */
 import type { HubConnection } from "../hub/types.ts";
 import type { CommandPorts } from "./types.ts";
@@ -8,7 +9,8 @@ import { parseLine, sanitizeLine } from "./parser.ts";
 import { checkLock } from "../world/locks.ts";
 import { EngineError } from "../errors.ts";
 import { CommandError, WrongWayError } from "./errors.ts";
-import { buildSdk, subjectOf } from "./sdk.ts";
+import { buildSdk, subjectOf, tell } from "./sdk.ts";
+import { type QueueFrame, typedFrame } from "../queue/types.ts";
 import { goThrough, heldExit, matchExit } from "./move.ts";
 import { type CommandEntry, type CommandRegistry, layerOf } from "./registry.ts";
 import { isGuest, isStaff } from "../world/flags.ts";
@@ -35,12 +37,40 @@ export async function dispatch(
 ): Promise<void> {
   const playerId = conn.playerId;
   if (!playerId || typeof line !== "string") return;
+  await runLine(ports, commands, { actor: playerId, conn, frame: typedFrame(playerId) }, line);
+}
+
+/** Who runs a line: a connected player (with its connection), or an object the queue runs. */
+export interface LineRun {
+  /** The actor's id. */
+  actor: string;
+  /** The connection a player typed the line on; absent for the queue and `@force`. */
+  conn?: HubConnection;
+  /** Enactor, arguments and registers (src/queue/types.ts). */
+  frame: QueueFrame;
+}
+
+/**
+ * Runs one line as `run.actor`: a player typing on a connection, or any object run by the queue
+ * (no connection: its replies go where MUX sends an object's, see `tell`). Never throws.
+ */
+export async function runLine(
+  ports: CommandPorts,
+  commands: Pick<CommandRegistry, "match">,
+  run: LineRun,
+  line: string,
+): Promise<void> {
+  const playerId = run.actor;
+  const conn = run.conn ?? null;
   // `wrongDir`: the way a move was tried that goes nowhere (GMCP clients get Room.WrongDir).
-  const reply = (msg: string, wrongDir?: string) =>
-    ports.deliver.toPlayer(playerId, {
+  const reply = (msg: string, wrongDir?: string) => {
+    const out = {
       msg,
       data: wrongDir === undefined ? { type: "error", msg } : { type: "error", msg, wrongDir },
-    });
+    };
+    if (conn) ports.deliver.toPlayer(playerId, out);
+    else tell(ports, playerId, out);
+  };
   let name = "?";
   try {
     const clean = tooLong(line) ? null : sanitizeLine(line, MAX_LINE + 1);
@@ -55,31 +85,33 @@ export async function dispatch(
     // word may be an exit name. With the world in memory they are its held records, read
     // without waiting and without copies (frozen: a command changes an object through
     // `u.objects.update`); otherwise read in one call, and the exits usually from memory.
-    const guess = ports.presence.roomOf(playerId);
     const world = ports.objects.world;
     const held = world === null ? null : world.object(playerId);
+    const guess = conn ? ports.presence.roomOf(playerId) : held?.location;
     const [[me, guessedRoom], guessedExit] = world !== null && held !== null
       ? [[held, guess ? world.object(guess) : null], heldExit(world, guess, cmd.raw)]
       : await Promise.all([
         ports.objects.getEach(guess ? [playerId, guess] : [playerId]),
         matchExit(ports, guess, cmd.raw),
       ]);
-    if (!me || !me.flags.includes("player")) {
-      reply("Your character no longer exists.");
+    // A connection belongs to a player; the queue runs any object that still exists.
+    if (!me || (conn && !me.flags.includes("player"))) {
+      if (conn) reply("Your character no longer exists.");
       return;
     }
     // Every command reads its actor afresh; that read also heals a card made from a read that
     // raced a change at login.
-    ports.presence.refreshCard(me);
+    if (conn) ports.presence.refreshCard(me);
     const [here, exit] = me.location === guess
       ? [guessedRoom ?? null, guessedExit]
       : await Promise.all([
         me.location ? ports.objects.get(me.location) : null,
         matchExit(ports, me.location, cmd.raw),
       ]);
+    const frame = run.frame;
     if (exit && here) {
       name = "(exit)";
-      await goThrough(buildSdk(ports, conn, { me, here, cmd, args: [] }), exit, cmd.raw);
+      await goThrough(buildSdk(ports, conn, { me, here, cmd, args: [], frame }), exit, cmd.raw);
       return;
     }
 
@@ -99,7 +131,9 @@ export async function dispatch(
     const bad = badSwitch(command, found.cmd.switches);
     if (bad) return reply(bad);
     if (isGuest(me.flags) && !guestMay(command, found.cmd.switches)) return reply(GUEST_DENIED);
-    await command.exec(buildSdk(ports, conn, { me, here, cmd: found.cmd, args: found.args }));
+    await command.exec(
+      buildSdk(ports, conn, { me, here, cmd: found.cmd, args: found.args, frame }),
+    );
   } catch (err) {
     if (err instanceof WrongWayError) {
       reply(err.message, err.dir);

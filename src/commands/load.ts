@@ -12,6 +12,7 @@ export const CORE_MODULES: readonly string[] = [
   "look.ts",
   "talk.ts",
   "softcode.ts",
+  "queue.ts",
   "functions.ts",
   "who.ts",
   "colour.ts",

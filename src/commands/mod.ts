@@ -5,7 +5,7 @@ export {
   type CommandMatch,
   CommandRegistry,
 } from "./registry.ts";
-export { DENIED, dispatch, FAILED } from "./dispatch.ts";
+export { DENIED, dispatch, FAILED, type LineRun, runLine } from "./dispatch.ts";
 export { HUH, MAX_LINE, overMaxLine } from "./limits.ts";
 export { CommandError } from "./errors.ts";
 export {
@@ -19,6 +19,6 @@ export {
   type ModuleSet,
 } from "./load.ts";
 export { findPlayer, findTarget, NOT_HERE } from "./target.ts";
-export { buildSdk, subjectOf } from "./sdk.ts";
+export { buildSdk, needConnection, subjectOf, tell } from "./sdk.ts";
 export type { CommandSdk, CommandSpec, RegisteredCommand } from "./types.ts";
 export { type ParsedLine, parseLine, sanitizeLine } from "./parser.ts";

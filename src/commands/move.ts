@@ -95,6 +95,6 @@ export async function moveActor(u: CommandSdk, dest: DbObject, note?: string): P
   }
   u.emitRoom(dest.id, `${name} has arrived.`, [moved.id], { type: "arrive", who, room: dest.id });
   if (note) u.send(note);
-  const view = await roomView(u, moved, dest, u.conn.width);
+  const view = await roomView(u, moved, dest, u.width);
   u.send(view.msg, view.data);
 }

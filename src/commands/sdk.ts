@@ -1,26 +1,33 @@
 /** Builds the SDK object `u` a command's exec receives. */
 import type { DbObject } from "../world/types.ts";
-import type { HubConnection, OutboundData } from "../hub/types.ts";
+import type { HubConnection, Outbound, OutboundData } from "../hub/types.ts";
 import type { ParsedLine } from "./parser.ts";
 import type { CommandPorts, CommandSdk } from "./types.ts";
 import { checkLock, type LockSubject } from "../world/locks.ts";
 import { findTarget } from "./target.ts";
-import { EV, toWire } from "../softcode/mod.ts";
+import { EV, TOP_FLAGS, toWire } from "../softcode/mod.ts";
+import type { QueueFrame } from "../queue/types.ts";
+import { CommandError } from "./errors.ts";
 
 /** How MUX evaluates a command's argument (say, pose, @emit: CS_INTERP). */
 const PLAYER_TEXT_FLAGS = EV.EVAL | EV.STRIP_CURLY | EV.FCHECK | EV.TOP;
 
-/** Player text evaluated when the game says so (`softcode.evaluatePlayerText`). */
-function playerText(ports: CommandPorts, me: DbObject, command: string, text: string): string {
-  if (!ports.engine.config.value.softcode.evaluatePlayerText) return text;
-  return toWire(
-    ports.softcode.evaluate(text, { executor: me.id, command, flags: PLAYER_TEXT_FLAGS }),
-  );
-}
-
-/** The lock subject of a connected actor. */
+/** The lock subject of an actor running a command (a player, or an object the queue runs). */
 export function subjectOf(me: DbObject): LockSubject {
   return { id: `#${me.id}`, flags: me.flags, connected: true };
+}
+
+/**
+ * Tells `id` something as MUX's notify does: a player hears it on every connection; a puppet's
+ * owner hears it with the puppet's name in front; any other object hears nothing (its listens
+ * are matched where room speech is).
+ */
+export function tell(ports: Pick<CommandPorts, "objects" | "deliver">, id: string, out: Outbound) {
+  const o = ports.objects.world?.object(id);
+  if (!o || o.flags.includes("player")) return ports.deliver.toPlayer(id, out);
+  if (o.flags.includes("puppet") && o.owner && o.owner !== id) {
+    ports.deliver.toPlayer(o.owner, { ...out, msg: `${o.name}> ${out.msg}` });
+  }
 }
 
 /** What one command invocation sees. */
@@ -29,18 +36,46 @@ export interface SdkParts {
   here: DbObject | null;
   cmd: ParsedLine;
   args: string[];
+  /** The line's enactor, arguments and registers (a typed line: the actor's own). */
+  frame: QueueFrame;
 }
 
-/** The SDK for one command run by `parts.me` from `conn`. */
-export function buildSdk(ports: CommandPorts, conn: HubConnection, parts: SdkParts): CommandSdk {
+/** The connection a command needs (a password, a token shown once), or a clear refusal. */
+export function needConnection(u: Pick<CommandSdk, "conn" | "cmd">): HubConnection {
+  if (!u.conn) {
+    throw new CommandError(`${u.cmd.name} must be typed by a connected player, not queued.`);
+  }
+  return u.conn;
+}
+
+/** The SDK for one command run by `parts.me`, from `conn` when a player typed it. */
+export function buildSdk(
+  ports: CommandPorts,
+  conn: HubConnection | null,
+  parts: SdkParts,
+): CommandSdk {
   const deliver = ports.deliver;
-  const { me, here } = parts;
+  const { me, here, frame } = parts;
+  const evaluate = (text: string, flags: number = TOP_FLAGS) =>
+    ports.softcode.evaluate(text, {
+      executor: me.id,
+      enactor: frame.enactor,
+      caller: frame.caller,
+      args: frame.args,
+      regs: frame.regs,
+      chain: frame.chain,
+      command: parts.cmd.raw,
+      flags,
+    });
   return {
     me,
     here,
     cmd: parts.cmd,
     args: parts.args,
-    conn,
+    ...(conn ? { conn } : {}),
+    frame,
+    width: conn?.width ?? ports.presence.connections(me.id)[0]?.width ?? 78,
+    evaluate,
     objects: ports.objects,
     attributes: ports.attributes,
     players: ports.players,
@@ -48,15 +83,19 @@ export function buildSdk(ports: CommandPorts, conn: HubConnection, parts: SdkPar
     deliver,
     events: ports.events,
     softcode: ports.softcode,
+    queue: ports.queue,
     engine: ports.engine,
     send(msg: string, data?: OutboundData) {
-      deliver.toPlayer(me.id, data ? { msg, data } : { msg });
+      tell(ports, me.id, data ? { msg, data } : { msg });
     },
     emitRoom(roomId: string, msg: string, exclude: readonly string[] = [], data?: OutboundData) {
       deliver.toRoom(roomId, data ? { msg, data } : { msg }, exclude);
     },
     target: (ref: string) => findTarget(ports, me, here, ref),
     passes: (lock: string) => checkLock(lock, subjectOf(me)),
-    playerText: (text: string) => playerText(ports, me, parts.cmd.raw, text),
+    playerText: (text: string) =>
+      ports.engine.config.value.softcode.evaluatePlayerText
+        ? toWire(evaluate(text, PLAYER_TEXT_FLAGS))
+        : text,
   };
 }

@@ -20,6 +20,8 @@ import type { EngineScripts } from "../scripts/types.ts";
 import type { ParsedLine } from "./parser.ts";
 import type { Softcode } from "../softcode/mod.ts";
 import type { UserFunctions } from "../softcode/user_functions.ts";
+import type { QueueFrame } from "../queue/types.ts";
+import type { CommandQueue } from "../queue/queue.ts";
 
 /**
  * What staff commands run the engine with (`@reboot`, `@reload`, `@site`, `@script`, the admin
@@ -65,6 +67,8 @@ export interface CommandPorts {
   events: Pick<EventBus<WorldEvents>, "emit">;
   /** The softcode evaluator (think, @pemit, and player text where the game evaluates it). */
   softcode: Softcode;
+  /** The command queue: action lists run later as objects (`@trigger`, `@wait`, `@force`). */
+  queue: CommandQueue;
   /** For staff commands. */
   engine: EngineControl;
 }
@@ -82,9 +86,27 @@ export interface CommandSdk extends CommandPorts {
   cmd: ParsedLine;
   /** Capture groups of the command's `pattern` (empty when it has none). */
   args: string[];
-  /** The connection the line came from. */
-  conn: HubConnection;
-  /** Sends a message (colour codes allowed) to the actor's connections. */
+  /**
+   * The connection the line came from; absent when an object, the queue or `@force` runs the
+   * command (docs/softcode.md, "Commands without a connection").
+   */
+  conn?: HubConnection;
+  /**
+   * Who caused the line (`%#`), who ran it (`%@`), its `%0`-`%9` and `%q` registers: the
+   * actor itself and fresh registers for a typed line; the queue entry's for a queued one.
+   */
+  frame: QueueFrame;
+  /** The screen width output is laid out for: the connection's, else the actor's first, else 78. */
+  width: number;
+  /**
+   * Evaluates `text` as the actor runs it, with the line's enactor, arguments and registers
+   * (`flags` default: a command argument's, MUX's `think`).
+   */
+  evaluate(text: string, flags?: number): string;
+  /**
+   * Sends a message (colour codes allowed) to the actor: a player's connections; a puppet's
+   * owner (prefixed with its name); nobody for any other object, as in MUX.
+   */
   send(msg: string, data?: OutboundData): void;
   /** Sends a message to everyone connected in a room, except the listed ids. */
   emitRoom(roomId: string, msg: string, exclude?: readonly string[], data?: OutboundData): void;
@@ -165,6 +187,7 @@ export function pluginSdk(u: CommandSdk): PluginCommandSdk {
     deliver: _deliver,
     events: _events,
     softcode: _softcode,
+    queue: _queue,
     engine: _engine,
     ...rest
   } = u;

@@ -151,6 +151,19 @@ export interface SoftcodeConfig {
   parseDepth: number;
 }
 
+/** The command queue (docs/softcode.md, "The queue"): how much one owner's objects may queue. */
+export interface QueueConfig {
+  /** Entries one player's objects may have waiting at once (MUX's player_queue_limit). */
+  playerLimit: number;
+  /** The same for staff and their objects (MUX's wizard_queue_limit). */
+  staffLimit: number;
+  /**
+   * Entries one chain (what one typed line, timer or event set off) may run without a pause
+   * of a second or more; past it the chain is a runaway and its owner's queue is halted.
+   */
+  chainLimit: number;
+}
+
 /** Whole configuration. Plugin sections are free-form under `plugins.<name>`. */
 export interface EngineConfig {
   server: ServerConfig;
@@ -161,6 +174,7 @@ export interface EngineConfig {
   scripts: ScriptsConfig;
   web: WebConfig;
   softcode: SoftcodeConfig;
+  queue: QueueConfig;
   plugins: Record<string, PluginSection>;
 }
 
@@ -270,6 +284,7 @@ export function defaultConfig(): EngineConfig {
       actorWindowMs: 10_000,
       parseDepth: 100,
     },
+    queue: { playerLimit: 100, staffLimit: 1000, chainLimit: 2000 },
     plugins: {},
   };
 }
@@ -314,6 +329,9 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "softcode.actorMs",
   "softcode.actorWindowMs",
   "softcode.parseDepth",
+  "queue.playerLimit",
+  "queue.staffLimit",
+  "queue.chainLimit",
 ];
 
 /**

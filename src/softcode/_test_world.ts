@@ -18,6 +18,7 @@ import {
   TELEPORT_LOCK,
 } from "../world/building.ts";
 import { EngineError } from "../errors.ts";
+import type { QueueRequest } from "../queue/types.ts";
 
 /** A world of objects and attributes in maps, with delivery recorded. */
 export class TestWorld {
@@ -25,6 +26,8 @@ export class TestWorld {
   readonly attrs = new Map<string, Map<string, SoftAttr>>();
   readonly online = new Set<string>();
   readonly sent: { to: string; msg: string }[] = [];
+  /** What was queued (trigger()), in order. */
+  readonly queued: QueueRequest[] = [];
   /** Objects a non-staff player may own (`game.objectQuota`; 0: no limit). */
   objectQuota = 0;
   now = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -173,6 +176,12 @@ export class TestWorld {
       now: () => w.now,
       startedAt: w.now - 3600_000,
       gameName: () => "TestMUSH",
+      queue: {
+        enqueue: (req) => {
+          w.queued.push(req);
+          return { pid: w.queued.length };
+        },
+      },
     };
   }
 }

@@ -26,6 +26,7 @@ import type { Refused, SoftcodePorts, WorldChanges } from "./ports.ts";
 import { Softcode, type SoftcodeLimits } from "./eval.ts";
 import { builtinFunctions } from "./functions/mod.ts";
 import type { FunctionTable } from "./types.ts";
+import type { ActionQueue } from "../queue/types.ts";
 
 /** What the ports are built from. */
 export interface EnginePortParts {
@@ -45,6 +46,8 @@ export interface EnginePortParts {
   now: () => number;
   startedAt: number;
   gameName: () => string;
+  /** The command queue (`trigger()`). */
+  queue: ActionQueue;
 }
 
 const NONE: readonly string[] = Object.freeze([]);
@@ -181,6 +184,7 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
     now: p.now,
     startedAt: p.startedAt,
     gameName: p.gameName,
+    queue: p.queue,
   };
 }
 

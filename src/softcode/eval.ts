@@ -32,6 +32,7 @@ import { compileTemplate, type Template } from "./template.ts";
 import { defaultConfig, type SoftcodeConfig } from "../config/defaults.ts";
 import type { RE2JS } from "re2js";
 import { inheritedAttr, type InheritSource } from "../world/attributes/inherit.ts";
+import type { QueueChain } from "../queue/types.ts";
 
 /** The limits of evaluation: the `softcode.*` keys of the configuration that bound it. */
 export type SoftcodeLimits = Omit<SoftcodeConfig, "evaluatePlayerText" | "attributeQuotaBytes">;
@@ -78,6 +79,13 @@ export interface EvalRequest {
   command?: string;
   /** Evaluation flags (default: a command argument's, MUX's `think`). */
   flags?: number;
+  /**
+   * `%q` registers to start from and to leave the evaluation's in: the commands of one queue
+   * entry share them, as in MUX. Absent: fresh registers, dropped after.
+   */
+  regs?: Map<string, string>;
+  /** The queue chain of the line evaluating (`trigger()` joins it: src/queue/types.ts). */
+  chain?: QueueChain | null;
 }
 
 /** Flags `think` evaluates its argument with. */
@@ -223,10 +231,18 @@ export class Softcode {
    */
   evaluate(text: string, req: EvalRequest): string {
     const ev = this.begin(req);
+    const shared = req.regs;
+    if (shared?.size) ev.regs = new Map(shared);
     try {
       return ev.evalTop(text, req.flags ?? TOP_FLAGS);
     } finally {
       this.end(ev);
+      // Functions that restore registers (localize(), ulocal()) put a copy in place of the
+      // map, so the result is copied back rather than shared.
+      if (shared && (shared.size || ev.regs.size)) {
+        shared.clear();
+        for (const [k, v] of ev.regs) shared.set(k, v);
+      }
     }
   }
 

@@ -6,6 +6,7 @@
  */
 import type { DbObject } from "../world/types.ts";
 import type { Attribute } from "../world/attributes/types.ts";
+import type { ActionQueue } from "../queue/types.ts";
 
 /** An attribute as softcode sees it: the world's own (src/world/attributes). */
 export type SoftAttr = Attribute;
@@ -124,4 +125,6 @@ export interface SoftcodePorts {
   startedAt: number;
   /** The game's name (`mudname()`). */
   gameName(): string;
+  /** The command queue: `trigger()` queues an attribute's action list through it. */
+  queue: ActionQueue;
 }

@@ -3,6 +3,7 @@
  * literally), letters compared without case (ASCII). Matched by the two-pointer method, which
  * needs at most |pattern| × |text| steps whatever the pattern: no pattern can stall the engine.
  */
+import { isReal, toReal } from "./numbers.ts";
 
 const STAR = -1;
 const ANY = -2;
@@ -51,4 +52,20 @@ export function wildMatch(pattern: string, text: string): boolean {
   }
   while (pi < p.length && p[pi] === STAR) pi++;
   return pi === p.length;
+}
+
+/**
+ * MUX's switch matching (`switch()`, `@switch`, `@select`): a pattern starting with `<` or `>`
+ * compares (as numbers when both sides are), any other is a wildcard pattern.
+ */
+export function switchMatch(pattern: string, value: string): boolean {
+  const c = pattern[0];
+  if (c === "<" || c === ">") {
+    const t = pattern.slice(1);
+    if (isReal(value) && isReal(t)) {
+      return c === "<" ? toReal(value) < toReal(t) : toReal(value) > toReal(t);
+    }
+    return c === "<" ? value < t : value > t;
+  }
+  return wildMatch(pattern, value);
 }

@@ -22,3 +22,21 @@ export function mayActOn(
   return actor.id === target.id || hasFlag(actor.flags, "superuser") ||
     levelOf(target.flags) < levelOf(actor.flags);
 }
+
+/**
+ * MUX's Controls() for an object acting on another (`@trigger`, `@force`, the queue): staff
+ * control as `canControl` says; otherwise objects of one owner control each other, except that
+ * only an `inherit` object (or the player itself) controls the player or an `inherit` object.
+ */
+export function objectControls(
+  actor: Pick<ObjectHead, "id" | "flags" | "owner">,
+  target: Pick<ObjectHead, "id" | "flags" | "owner">,
+): boolean {
+  if (actor.id === target.id || canControl(actor, target)) return true;
+  const ownerOf = (o: Pick<ObjectHead, "id" | "flags" | "owner">) =>
+    o.flags.includes("player") || !o.owner ? o.id : o.owner;
+  if (ownerOf(actor) !== ownerOf(target) || isStaff(target.flags)) return false;
+  const inherits = (o: Pick<ObjectHead, "flags">) =>
+    o.flags.includes("player") || hasFlag(o.flags, "inherit");
+  return inherits(actor) || !inherits(target);
+}

@@ -14,6 +14,7 @@ import { passwordProblem } from "../../auth/passwords.ts";
 import { stripColour } from "../../text/colour.ts";
 import { CommandError } from "../errors.ts";
 import { findPlayer, quote } from "../target.ts";
+import { needConnection } from "../sdk.ts";
 import { normalizeId } from "../../world/ids.ts";
 import { repairObject } from "../../world/repair.ts";
 import { NotFoundError } from "../../errors.ts";
@@ -26,7 +27,12 @@ const FLAG_RE = /^[a-z0-9_-]{1,32}$/i;
 const MAX_MONIKER = 200;
 
 function log(u: CommandSdk, event: SecurityEvent, target: string | null, detail?: string) {
-  void u.engine.securityLog.write(event, { actor: u.me.id, target, ip: u.conn.ip, detail });
+  void u.engine.securityLog.write(event, {
+    actor: u.me.id,
+    target,
+    ip: u.conn?.ip ?? null,
+    detail,
+  });
 }
 
 /** What ending a player's sessions needs: the engine's accounts and tokens, and who is online. */
@@ -180,7 +186,7 @@ superuser.`,
       const problem = passwordProblem(password);
       if (problem) throw new CommandError(`That password won't do: ${problem}.`);
       if (target.id === u.me.id) {
-        await changeOwnPassword(sessionControl(u), u.conn, password, null);
+        await changeOwnPassword(sessionControl(u), needConnection(u), password, null);
       } else {
         await u.engine.accounts.setPassword(target.id, password);
         u.presence.disconnect(target.id, `Your password has been changed by ${u.me.name}.`);
@@ -204,7 +210,7 @@ Admin, wizard or superuser.`,
       const token = await u.engine.accounts.issueResetToken(target.id, u.me.id);
       log(u, "ADMIN_RESETTOKEN", target.id);
       // The token goes to the asking connection only, never to the room or other sessions.
-      u.conn.send({
+      needConnection(u).send({
         msg: `Reset token for ${target.name} (valid for one hour, single use): ${token}`,
         data: { type: "resettoken", player: { id: target.id, name: target.name }, token },
       });
@@ -292,7 +298,7 @@ Example:
       try {
         r = await repairObject({ objects: u.objects, securityLog: u.engine.securityLog }, id, {
           actor: u.me.id,
-          ip: u.conn.ip,
+          ip: u.conn?.ip ?? null,
         });
       } catch (e) {
         if (e instanceof NotFoundError) throw new CommandError(`There is no object #${id}.`);

@@ -52,7 +52,7 @@ Examples:
       const { obj: named, attr: pattern } = splitObjAttr(u.cmd.args);
       const obj = await u.target(named || "here");
       if (!(await canSee(u.objects, u.me, obj))) throw new CommandError(NOT_HERE);
-      const w = clampWidth(u.conn.width);
+      const w = clampWidth(u.width);
       if (pattern !== null) {
         const { lines, shown } = await attributeLines(u, obj, w, pattern || "*");
         return u.send(lines.length ? lines.join("\n") : "No matching attributes found.", {

@@ -45,7 +45,7 @@ Lists what you are carrying.`,
         return u.send("You aren't carrying anything.", { type: "inventory", items: [] });
       }
       u.send(
-        labelled("You are carrying", things.map((o) => nameFor(u.me, o)), clampWidth(u.conn.width)),
+        labelled("You are carrying", things.map((o) => nameFor(u.me, o)), clampWidth(u.width)),
         {
           type: "inventory",
           items: things.map((o) => ({ id: o.id, name: o.name })),

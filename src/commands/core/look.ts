@@ -32,14 +32,14 @@ Examples:
       const ref = u.cmd.args.trim().replace(/^at\s+/i, "");
       if (!ref) {
         if (!u.here) throw new CommandError("You are nowhere. Type 'home' to go home.");
-        const view = await roomView(u, u.me, u.here, u.conn.width);
+        const view = await roomView(u, u.me, u.here, u.width);
         return u.send(view.msg, view.data);
       }
       const obj = await u.target(ref);
       if (!within(u.me, u.here, obj) && !canControl(u.me, obj)) throw new CommandError(NOT_HERE);
       const view = obj.flags.includes("room")
-        ? await roomView(u, u.me, obj, u.conn.width)
-        : await objectLook(u, u.me, obj, u.conn.width);
+        ? await roomView(u, u.me, obj, u.width)
+        : await objectLook(u, u.me, obj, u.width);
       u.send(view.msg, view.data);
     },
   },

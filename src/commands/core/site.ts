@@ -26,7 +26,12 @@ function coerce(key: string, raw: string): unknown {
 }
 
 function log(u: CommandSdk, event: "ADMIN_SITE_SET" | "ADMIN_SITE_BLOCKED", detail: string) {
-  void u.engine.securityLog.write(event, { actor: u.me.id, target: null, ip: u.conn.ip, detail });
+  void u.engine.securityLog.write(event, {
+    actor: u.me.id,
+    target: null,
+    ip: u.conn?.ip ?? null,
+    detail,
+  });
 }
 
 /** The site family. */

@@ -20,9 +20,9 @@ export function splitEquals(args: string): { lhs: string; rhs: string | null } {
   return { lhs: args.slice(0, hit.end).trim(), rhs: args.slice(hit.end + 1).trim() };
 }
 
-/** Evaluates text as the actor, for a command (`%#` and `%!` are the actor). */
+/** Evaluates text as the actor, for a command (with the line's `%#`, `%0`-`%9`, `%q`). */
 function evaluate(u: CommandSdk, text: string, flags: number): string {
-  return u.softcode.evaluate(text, { executor: u.me.id, command: u.cmd.raw, flags });
+  return u.evaluate(text, flags);
 }
 
 /** True when `target` is in reach of the actor: here, carried, the room itself, or controlled. */

@@ -58,7 +58,7 @@ idle, and what they are doing (@doing).`,
         }
         rows.push({ p, on: now - since, idle: now - (last || now) });
       }
-      const w = clampWidth(u.conn.width);
+      const w = clampWidth(u.width);
       const nameW = Math.max(10, Math.min(24, w - 18));
       const doingW = w - nameW - 18 - 2;
       const doing = doingW >= MIN_DOING_WIDTH;
@@ -155,7 +155,7 @@ are left out, and so is everyone in a room set dark or unfindable; staff see the
         place.who.push(p);
         places.set(key, place);
       }
-      const w = clampWidth(u.conn.width);
+      const w = clampWidth(u.width);
       const placeW = Math.max(12, Math.min(30, Math.floor(w / 3)));
       const namesW = Math.max(10, w - placeW - 1);
       const out = [`%ch${padVisible("Location", placeW)} Players%cn`];

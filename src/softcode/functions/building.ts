@@ -3,8 +3,8 @@
  * the engine's building commands (`@create`, `@dig`, `@open`, `@teleport`: builders build, within
  * their object quota; staff teleport). The world changes in memory at once, so the rest of the
  * evaluation sees the new object or the new place; the database follows behind. A refusal is
- * told to the executor, as MUX tells it, and changes nothing. `trigger()` needs the command
- * queue (the next softcode issue).
+ * told to the executor, as MUX tells it, and changes nothing. `trigger()` queues an action list
+ * through the command queue, as `@trigger` does.
  */
 import { define } from "./define.ts";
 import type { Evaluation } from "../eval.ts";
@@ -13,6 +13,8 @@ import type { BuiltType, Refused } from "../ports.ts";
 import { found, matchThing } from "../match.ts";
 import { toInt } from "../numbers.ts";
 import { splitList } from "../list.ts";
+import { upperAscii } from "../compile.ts";
+import { objectControls } from "../../world/control.ts";
 
 /** The least and most a thing may cost (MUX's createmin and createmax defaults). */
 const MIN_COST = 10;
@@ -37,6 +39,36 @@ function refused(ev: Evaluation, f: Frame, r: Refused, value: string): string {
 
 /** The building functions. */
 export const buildingFunctions: FunctionDef<Evaluation>[] = [
+  define("trigger", 1, 11, {
+    family: "effects",
+    args: "trigger(<object>/<attribute>[, <arg0>[, <arg1>...]])",
+    summary: "Queues an attribute's action list as its object, as @trigger does; gives nothing.",
+    example: { think: "[set(me,GO:@emit Hi %0)][trigger(me/go,there)]", gives: "" },
+    more: "You become the enactor (%#) and the arguments %0 to %9. You must control the " +
+      "object; a refusal gives #-1 PERMISSION DENIED, an unset attribute #-1 NO MATCH.",
+  }, (ev, f, args) => {
+    const ref = args[0];
+    const at = ref.indexOf("/");
+    if (at < 1) return "#-1 NO MATCH";
+    const id = matchThing(ev.ports.world, f.executor, ref.slice(0, at));
+    const obj = found(id) ? ev.object(id) : null;
+    const me = ev.object(f.executor);
+    if (!obj || !me) return "#-1 NO MATCH";
+    if (!objectControls(me, obj)) return "#-1 PERMISSION DENIED";
+    const attr = ev.attrWithParents(obj.id, upperAscii(ref.slice(at + 1).trim()));
+    if (!attr) return "#-1 NO MATCH";
+    const r = ev.ports.queue.enqueue({
+      executor: obj.id,
+      enactor: f.executor,
+      caller: f.executor,
+      action: attr.value,
+      args: args.slice(1),
+      regs: ev.regs,
+      chain: ev.request.chain ?? null,
+    });
+    if ("refused" in r && r.told !== me.id) tell(ev, f, r.refused);
+    return "";
+  }),
   define("create", 2, 3, {
     family: "effects",
     args: "create(<name>, <cost>[, <type>])",

@@ -6,12 +6,13 @@ import { define } from "./define.ts";
 import { EV, EVAL_ARG, type Frame, type FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 import { sepOf, splitList } from "../list.ts";
-import { bool, isReal, toInt, toReal, truthy } from "../numbers.ts";
+import { bool, toInt, truthy } from "../numbers.ts";
 import { found, matchError, matchThing, NOTHING, parseObjAttr } from "../match.ts";
 import { upperAscii } from "../compile.ts";
 import type { SoftAttr } from "../ports.ts";
 import { toWire } from "../markup.ts";
 import { inertItem } from "../template.ts";
+import { switchMatch } from "../wild.ts";
 
 const MAX = 100;
 
@@ -131,26 +132,13 @@ function lazySep(ev: Evaluation, frame: Frame, raw: string | undefined, allowNul
   return sepOf(v, { allowNull });
 }
 
-/** MUX's switch/case matching: `<` and `>` compare, else a wildcard pattern. */
-function switchMatch(ev: Evaluation, pattern: string, value: string): boolean {
-  const c = pattern[0];
-  if (c === "<" || c === ">") {
-    const t = pattern.slice(1);
-    if (isReal(value) && isReal(t)) {
-      return c === "<" ? toReal(value) < toReal(t) : toReal(value) > toReal(t);
-    }
-    return c === "<" ? value < t : value > t;
-  }
-  return ev.wild(pattern, value);
-}
-
 function switchFn(ev: Evaluation, frame: Frame, args: string[], wild: boolean): string {
   const value = ev.eval(frame, args[0], EVAL_ARG);
   let i = 1;
   for (; i < args.length - 1; i += 2) {
     if (ev.halted) return "";
     const pat = ev.eval(frame, args[i], EVAL_ARG);
-    if (wild ? switchMatch(ev, pat, value) : pat === value) {
+    if (wild ? switchMatch(pat, value) : pat === value) {
       return ev.eval(frame, replaceTokens(args[i + 1], null, null, value), EVAL_ARG);
     }
   }

@@ -1,0 +1,226 @@
+import assert from "node:assert/strict";
+import { testWorld } from "../_test_util.ts";
+
+/** A world with Alice (connected) carrying a box she owns. */
+async function withBox() {
+  const w = await testWorld();
+  const a = await w.player("Alice");
+  const box = await w.services.objects.create({
+    name: "Box",
+    type: "thing",
+    location: a.obj.id,
+    owner: a.obj.id,
+  });
+  return { w, a, box };
+}
+
+Deno.test("queue: @trigger runs an attribute as its object, with %#, %0 and shared registers", async () => {
+  const { w, a, box } = await withBox();
+  try {
+    await w.run(a.conn, "&greet box=@pemit %#=Hi %0 from %!;think [setq(0,kept)];@pemit %#=q0=%q0");
+    assert.deepEqual(await w.run(a.conn, "@trigger box/greet=Bob"), ["Triggered."]);
+    await w.settle();
+    const got = w.hub.texts(a.obj.id);
+    assert.ok(got.includes(`Hi Bob from #${box.id}`), got.join("|"));
+    assert.ok(got.includes("q0=kept"), got.join("|"));
+    assert.deepEqual(await w.run(a.conn, "@trigger box/nothing"), ["No match."]);
+    assert.deepEqual(await w.run(a.conn, "@tr/quiet box/greet=Q"), []);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("queue: @force runs a command as the object; the queue keeps MUX's order", async () => {
+  const { w, a, box } = await withBox();
+  try {
+    // @switch queues 'think 3rd'; think 1st runs; @assert 0 stops 'think 2nd' (MUX's example).
+    await w.run(
+      a.conn,
+      "@force box={@switch 1=1,@pemit %#=3rd;@pemit %#=1st;@assert 0;@pemit %#=2nd}",
+    );
+    await w.settle();
+    const got = w.hub.texts(a.obj.id).filter((t) => /^\d(st|nd|rd)$/.test(t));
+    assert.deepEqual(got, ["1st", "3rd"]);
+    // The object's own output goes nowhere (it is no puppet): nothing reaches Alice.
+    const before = w.hub.texts(a.obj.id).length;
+    await w.run(a.conn, "@force box=think private");
+    await w.settle();
+    assert.equal(w.hub.texts(a.obj.id).length, before);
+    assert.equal(box.flags.includes("puppet"), false);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("queue: @switch, @select, @if and @dolist queue their action lists", async () => {
+  const { w, a } = await withBox();
+  try {
+    await w.run(a.conn, "@switch 5=>3,think big #$,<9,think small #$,think none");
+    await w.run(a.conn, "@select 5=>3,think first,<9,think second");
+    await w.run(a.conn, "@if 0=think yes,think no");
+    await w.run(a.conn, "@dolist a b c=think #@:##");
+    await w.run(a.conn, "@dolist/delimit , x,y=think ##");
+    await w.settle();
+    const got = w.hub.texts(a.obj.id);
+    assert.deepEqual(got.slice(-9), [
+      "big 5",
+      "small 5",
+      "first",
+      "no",
+      "1:a",
+      "2:b",
+      "3:c",
+      "x",
+      "y",
+    ]);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("queue: semaphores wait for @notify; @drain discards; over-notified waits run at once", async () => {
+  const { w, a } = await withBox();
+  try {
+    await w.run(a.conn, "@wait me=think one");
+    await w.run(a.conn, "@wait me=think two");
+    await w.settle();
+    assert.equal(w.hub.texts(a.obj.id).includes("one"), false);
+    assert.deepEqual(await w.run(a.conn, "@notify me"), ["Notified."]);
+    await w.settle();
+    assert.ok(w.hub.texts(a.obj.id).includes("one"));
+    assert.equal(w.hub.texts(a.obj.id).includes("two"), false);
+    assert.deepEqual(await w.run(a.conn, "@drain me"), ["Drained."]);
+    await w.run(a.conn, "@notify/quiet me=2");
+    await w.run(a.conn, "@wait me=think three");
+    await w.settle();
+    const got = w.hub.texts(a.obj.id);
+    assert.equal(got.includes("two"), false);
+    assert.ok(got.includes("three"));
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("queue: @ps lists an owner's entries; @halt removes them", async () => {
+  const { w, a } = await withBox();
+  try {
+    const bob = await w.player("Bob");
+    await w.run(a.conn, "@wait me=think later");
+    await w.run(a.conn, "@wait box=think box waits");
+    await w.run(bob.conn, "@wait me=think bob's");
+    const ps = (await w.run(a.conn, "@ps")).join("\n");
+    assert.match(ps, /Semaphore Queue:/);
+    assert.match(ps, /Alice\(#\d+\):think later/);
+    assert.match(ps, /\[#\d+\]Alice\(#\d+\):think box waits/);
+    assert.doesNotMatch(ps, /bob's/);
+    assert.match(ps, /Semaphore Queue\.\.\.\[2\/3\]/);
+    assert.deepEqual(await w.run(bob.conn, "@ps/all"), ["Permission denied."]);
+    assert.deepEqual(await w.run(a.conn, "@halt"), ["2 queue entries removed."]);
+    assert.match((await w.run(bob.conn, "@ps")).join("\n"), /think bob's/);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("queue faults: a self-triggering loop is stopped and reported", async () => {
+  const { w, a, box } = await withBox();
+  try {
+    w.services.config.value.queue.chainLimit = 50;
+    await w.run(a.conn, "&loop box=@trigger me/loop");
+    await w.run(a.conn, "@trigger box/loop");
+    await w.settle();
+    const report = w.hub.texts(a.obj.id).find((t) => t.startsWith("Run away objects"));
+    assert.ok(report, w.hub.texts(a.obj.id).join("|"));
+    assert.match(report, new RegExp(`Box\\(#${box.id}\\) ran 50 queue entries`));
+    assert.equal(w.queue.list().length, 0);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("queue faults: two objects triggering each other, and @wait 0 in a loop, are stopped", async () => {
+  const { w, a } = await withBox();
+  try {
+    w.services.config.value.queue.chainLimit = 40;
+    await w.services.objects.create({
+      name: "Ping",
+      type: "thing",
+      location: a.obj.id,
+      owner: a.obj.id,
+    });
+    await w.run(a.conn, "&go box=@trigger ping/go");
+    await w.run(a.conn, "&go ping=@trigger box/go");
+    await w.run(a.conn, "@trigger box/go");
+    await w.settle();
+    const reports = () => w.hub.texts(a.obj.id).filter((t) => t.startsWith("Run away"));
+    assert.equal(reports().length, 1);
+    await w.run(a.conn, "&tick box=@wait 0=@trigger me/tick");
+    await w.run(a.conn, "@trigger box/tick");
+    // The in-memory waits run on the clock's next turns: wait until the loop was stopped.
+    for (let i = 0; i < 200 && reports().length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      await w.settle();
+    }
+    assert.equal(reports().length, 2);
+    assert.equal(w.queue.list().length, 0);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("queue faults: @dolist past the quota is refused whole; @force needs control", async () => {
+  const { w, a, box } = await withBox();
+  try {
+    const bob = await w.player("Bob");
+    const got = await w.run(a.conn, "@dolist [lnum(100000)]=think ##");
+    assert.match(
+      got[0],
+      /^@dolist: \d+ items would pass your queue limit \(100 entries, 100 free\)/,
+    );
+    await w.settle();
+    assert.equal(w.queue.list().length, 0);
+    assert.deepEqual(await w.run(bob.conn, `@force #${box.id}=think hi`), ["Permission denied."]);
+    assert.deepEqual(await w.run(bob.conn, "@force Alice=think hi"), ["Permission denied."]);
+    assert.deepEqual(await w.run(a.conn, "@force Bob=think hi"), ["Permission denied."]);
+    // Alice's box is not inherit: it may not force her.
+    await w.run(a.conn, "&f box=@force Alice=think forced");
+    await w.run(a.conn, "@trigger box/f");
+    await w.settle();
+    assert.equal(w.hub.texts(a.obj.id).includes("forced"), false);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("queue faults: @halt stops a runaway owner at once, the running entry included", async () => {
+  const { w, a } = await withBox();
+  try {
+    await w.run(a.conn, "&spin box=@dolist 1 2 3=@trigger me/spin");
+    await w.run(a.conn, "@trigger box/spin");
+    // Let it fan out a little, then halt: nothing of Alice's is left or runs after.
+    await new Promise((r) => setTimeout(r, 0));
+    await w.run(a.conn, "@halt");
+    await w.settle();
+    assert.equal(w.queue.list((e) => e.owner === a.obj.id).length, 0);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("queue: trigger() queues like @trigger, and a trigger() loop is stopped too", async () => {
+  const { w, a } = await withBox();
+  try {
+    w.services.config.value.queue.chainLimit = 30;
+    await w.run(a.conn, "&greet box=@pemit %#=Hello %0");
+    assert.deepEqual(await w.run(a.conn, "think [trigger(box/greet,Zed)]done"), ["done"]);
+    await w.settle();
+    assert.ok(w.hub.texts(a.obj.id).includes("Hello Zed"));
+    assert.deepEqual(await w.run(a.conn, "think trigger(box/none)"), ["#-1 NO MATCH"]);
+    await w.run(a.conn, "&loop box=think trigger(me/loop)");
+    await w.run(a.conn, "think trigger(box/loop)");
+    await w.settle();
+    assert.ok(w.hub.texts(a.obj.id).some((t) => t.startsWith("Run away objects")));
+  } finally {
+    await w.close();
+  }
+});

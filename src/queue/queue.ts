@@ -1,0 +1,590 @@
+/**
+ * The command queue, with TinyMUX 2.12's semantics (docs/softcode.md, "The queue"): action lists
+ * queued by objects run in order, each as its executor, a turn after they were queued; timed
+ * waits run when due, semaphore waits when notified. Each owner may have so many entries waiting
+ * (its quota); a chain of entries that keeps queuing more without a pause of a second is a
+ * runaway, and its owner's queue is halted with a report. Waits of a second or more live in the
+ * engine's persistent timers, so they survive `@reboot` and a full stop and run once.
+ */
+import type { DbObject } from "../world/types.ts";
+import type { Clock, TimerHandle } from "../timers/clock.ts";
+import type { DueJob, Scheduler } from "../timers/scheduler.ts";
+import type {
+  ActionQueue,
+  QueueChain,
+  QueueFrame,
+  QueueOutcome,
+  QueueRequest,
+  SemaphoreRef,
+} from "./types.ts";
+import { splitActions } from "./actions.ts";
+import { isStaff } from "../world/flags.ts";
+import type { QueueConfig } from "../config/defaults.ts";
+
+/** The queue's limits: the configuration's `queue` section. */
+export type QueueLimits = QueueConfig;
+
+/** The timer owner and kind of persistent waits. */
+export const TIMER_OWNER = "@queue";
+export const TIMER_KIND = "wait";
+
+/** Waits this long or longer are kept in the persistent timers. */
+export const PERSIST_MS = 1000;
+
+/** Longest the queue runs entries before it lets the event loop serve players. */
+const SLICE_MS = 20;
+
+/** Deepest nesting of action lists run inline (`@trigger/now` inside `@force/now`...). */
+export const MAX_INLINE_DEPTH = 20;
+
+/** Most `%0`-`%9` an entry keeps. */
+const MAX_ARGS = 10;
+
+/** What the queue needs of the engine. */
+export interface QueueDeps {
+  /** Runs one command line as `executor` (the dispatcher's `runLine`); never throws. */
+  run(executor: string, line: string, frame: QueueFrame): Promise<void>;
+  /** An object by id, from memory. */
+  object(id: string): DbObject | null;
+  /** Tells a player something (reports to an owner). */
+  notify(playerId: string, msg: string): void;
+  /** The persistent timers. */
+  timers: Pick<Scheduler, "schedule" | "cancel" | "list" | "handle">;
+  /** The clock of short waits and due times. */
+  clock: Clock;
+  limits(): QueueLimits;
+  log?(message: string): void;
+}
+
+/** Where a waiting entry is. */
+type Where = "ready" | "timed" | "semaphore" | "running";
+
+/** A queue entry. */
+interface Entry {
+  readonly pid: number;
+  readonly executor: string;
+  readonly enactor: string;
+  readonly caller: string;
+  readonly action: string;
+  readonly args: readonly string[];
+  readonly regs: ReadonlyMap<string, string>;
+  /** Whose quota it counts against (the executor's owner, or the executor for a player). */
+  readonly owner: string;
+  readonly chain: QueueChain;
+  where: Where;
+  /** When a timed entry (or a semaphore's timeout) is due, ms since the epoch; 0 for none. */
+  due: number;
+  semaphore: SemaphoreRef | null;
+  /** The in-memory timer of a short wait. */
+  handle: TimerHandle | null;
+  /** The persistent timer's id of a long one (null until stored). */
+  timerId: string | null;
+  /** Halted while it was running or being stored. */
+  halted: boolean;
+}
+
+/** The stored form of a persistent wait. */
+interface StoredWait {
+  pid: number;
+  executor: string;
+  enactor: string;
+  caller: string;
+  action: string;
+  args: string[];
+  regs: [string, string][];
+  owner: string;
+}
+
+/** A line of `@ps`. */
+export interface QueueListing {
+  pid: number;
+  executor: string;
+  enactor: string;
+  owner: string;
+  action: string;
+  args: readonly string[];
+  where: Where;
+  /** Seconds until it runs (timed entries and semaphore timeouts), else null. */
+  waitSeconds: number | null;
+  semaphore: SemaphoreRef | null;
+}
+
+/** The limit of entries waiting for an owner. */
+function quotaOf(limits: QueueLimits, owner: DbObject | null): number {
+  return owner && isStaff(owner.flags) ? limits.staffLimit : limits.playerLimit;
+}
+
+/** The engine's command queue. */
+export class CommandQueue implements ActionQueue {
+  readonly #deps: QueueDeps;
+  #ready: Entry[] = [];
+  #head = 0;
+  /** Every entry not yet run, by pid. */
+  readonly #entries = new Map<number, Entry>();
+  /** Entries waiting per owner (the quota's count). */
+  readonly #perOwner = new Map<string, number>();
+  /** Semaphore counts (MUX's SEMAPHORE attribute), by `object/ATTR`. */
+  readonly #semaphores = new Map<string, number>();
+  #nextPid = 1;
+  #scheduled = false;
+  #running: Entry | null = null;
+  #draining = false;
+  #idle: (() => void)[] = [];
+  #release: (() => void) | null = null;
+  #closed = false;
+
+  constructor(deps: QueueDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Takes over the persistent waits: counts those stored by earlier runs against their owners
+   * and runs each when due (the scheduler runs the ones that came due while the engine was down).
+   */
+  async start(): Promise<void> {
+    for (const rec of await this.#deps.timers.list(TIMER_OWNER)) {
+      const w = storedWait(rec.payload);
+      if (!w || this.#entries.has(w.pid)) continue;
+      const e = this.#entryOf(w, { spent: 0 });
+      e.where = "timed";
+      e.due = rec.due;
+      e.timerId = rec.id;
+      this.#add(e);
+      this.#nextPid = Math.max(this.#nextPid, w.pid + 1);
+    }
+    this.#release = this.#deps.timers.handle(TIMER_OWNER, TIMER_KIND, (job) => this.#due(job));
+  }
+
+  /** Stops running entries; waiting ones are dropped from memory (persistent ones stay stored). */
+  close(): void {
+    this.#closed = true;
+    this.#release?.();
+    for (const e of this.#entries.values()) {
+      if (e.handle !== null) this.#deps.clock.clearTimeout(e.handle);
+    }
+  }
+
+  /** {@inheritDoc ActionQueue.enqueue} */
+  enqueue(req: QueueRequest): QueueOutcome {
+    const executor = this.#deps.object(req.executor);
+    if (!executor) return { refused: "That object no longer exists." };
+    if (executor.flags.includes("halt")) return { refused: `${executor.name} is halted.` };
+    const ownerId = ownerOf(executor);
+    const limits = this.#deps.limits();
+    const quota = quotaOf(limits, this.#deps.object(ownerId));
+    const waiting = this.#perOwner.get(ownerId) ?? 0;
+    if (waiting + 1 > quota) {
+      const halted = this.#haltWhere((e) => e.owner === ownerId);
+      const msg = `Run away objects: too many commands queued (your limit is ${quota}). ` +
+        `Halted ${halted} entr${halted === 1 ? "y" : "ies"}.`;
+      this.#deps.notify(ownerId, msg);
+      return { refused: msg, told: ownerId };
+    }
+    const delay = Number.isFinite(req.delay) && req.delay! > 0 ? req.delay! * 1000 : 0;
+    const long = delay >= PERSIST_MS;
+    const e = this.#entryOf({
+      pid: this.#nextPid++,
+      executor: executor.id,
+      enactor: req.enactor,
+      caller: req.caller ?? req.enactor,
+      action: req.action,
+      args: (req.args ?? []).slice(0, MAX_ARGS).map(String),
+      regs: [...(req.regs ?? [])],
+      owner: ownerId,
+      // A pause of a second or more ends a chain: a clock that re-arms itself is no runaway.
+    }, long || !req.chain ? { spent: 0 } : req.chain);
+    if (req.semaphore) {
+      const key = semKey(req.semaphore);
+      const count = (this.#semaphores.get(key) ?? 0) + 1;
+      this.#semaphores.set(key, count);
+      if (count > 0) {
+        // Waits for a notify; the timeout, if any, stays in memory with the semaphore.
+        e.where = "semaphore";
+        e.semaphore = req.semaphore;
+        this.#add(e);
+        if (delay > 0) {
+          e.due = this.#deps.clock.now() + delay;
+          e.handle = this.#deps.clock.setTimeout(() => this.#semaphoreTimeout(e), delay);
+        }
+        return { pid: e.pid };
+      }
+      // Notified in advance: it runs at once.
+    } else if (long) {
+      const stored = this.#store(e, delay);
+      if (stored) return stored;
+      return { pid: e.pid };
+    } else if (delay > 0) {
+      e.where = "timed";
+      e.due = this.#deps.clock.now() + delay;
+      this.#add(e);
+      e.handle = this.#deps.clock.setTimeout(() => {
+        e.handle = null;
+        this.#makeReady(e);
+      }, delay);
+      return { pid: e.pid };
+    }
+    this.#add(e);
+    this.#makeReady(e);
+    return { pid: e.pid };
+  }
+
+  /**
+   * Notifies a semaphore (`@notify`): releases the first `count` entries waiting on it, or all
+   * of them (`all`, which also resets its count); `drain` discards them instead. Answers how
+   * many entries were released or discarded.
+   */
+  notify(sem: SemaphoreRef, how: { count?: number; all?: boolean; drain?: boolean }): number {
+    const key = semKey(sem);
+    const waiting = [...this.#entries.values()]
+      .filter((e) => e.where === "semaphore" && e.semaphore && semKey(e.semaphore) === key)
+      .sort((a, b) => a.pid - b.pid);
+    const every = how.all || how.drain;
+    const count = Math.max(1, Math.floor(how.count ?? 1));
+    const chosen = every ? waiting : waiting.slice(0, count);
+    for (const e of chosen) {
+      if (e.handle !== null) this.#deps.clock.clearTimeout(e.handle);
+      e.handle = null;
+      e.semaphore = null;
+      if (how.drain) this.#remove(e);
+      else this.#makeReady(e);
+    }
+    if (every) this.#semaphores.delete(key);
+    else {
+      const left = (this.#semaphores.get(key) ?? 0) - count;
+      if (left === 0) this.#semaphores.delete(key);
+      else this.#semaphores.set(key, left);
+    }
+    return chosen.length;
+  }
+
+  /**
+   * Runs an action list now, inside the line running it (`/now`, `/inline`), as `executor`
+   * with `frame` (its registers shared, as in MUX). False when nested too deep to run.
+   */
+  async runInline(executor: string, action: string, frame: QueueFrame): Promise<boolean> {
+    if (frame.depth >= MAX_INLINE_DEPTH) return false;
+    for (const line of splitActions(action)) {
+      if (frame.broken || this.#closed) break;
+      await this.#deps.run(executor, line, frame);
+    }
+    return true;
+  }
+
+  /** A semaphore's count (MUX's SEMAPHORE attribute): waiters, or negative when notified ahead. */
+  semaphoreCount(sem: SemaphoreRef): number {
+    return this.#semaphores.get(semKey(sem)) ?? 0;
+  }
+
+  /**
+   * Halts entries (`@halt`): those run by `object`, or by anything `owner` owns, or every
+   * entry when neither is given. The entry running now stops after its current command.
+   * Answers how many were removed.
+   */
+  halt(target: { owner?: string; object?: string }): number {
+    return this.#haltWhere((e) =>
+      (target.owner === undefined || e.owner === target.owner) &&
+      (target.object === undefined || e.executor === target.object)
+    );
+  }
+
+  /** Removes one entry by pid (`@halt/pid`), if `may` allows; true when it was waiting. */
+  haltPid(pid: number, may: (e: QueueListing) => boolean): boolean {
+    const e = this.#entries.get(pid);
+    if (!e || !may(this.#listing(e))) return false;
+    this.#haltEntry(e);
+    return true;
+  }
+
+  /** The entries waiting (and the one running), in pid order, for `@ps`. */
+  list(filter: (e: QueueListing) => boolean = () => true): QueueListing[] {
+    const out: QueueListing[] = [];
+    if (this.#running && !this.#running.halted) {
+      const l = this.#listing(this.#running);
+      if (filter(l)) out.push(l);
+    }
+    for (const e of this.#entries.values()) {
+      const l = this.#listing(e);
+      if (filter(l)) out.push(l);
+    }
+    return out.sort((a, b) => a.pid - b.pid);
+  }
+
+  /** Entries waiting per place, for `@ps/summary`. */
+  counts(): Record<Where, number> {
+    const c: Record<Where, number> = { ready: 0, timed: 0, semaphore: 0, running: 0 };
+    for (const e of this.#entries.values()) c[e.where]++;
+    if (this.#running) c.running++;
+    return c;
+  }
+
+  /** Entries `owner`'s objects have waiting (the quota's count). */
+  waitingFor(owner: string): number {
+    return this.#perOwner.get(owner) ?? 0;
+  }
+
+  /** The quota of `owner` (entries its objects may have waiting). */
+  quotaFor(owner: string): number {
+    return quotaOf(this.#deps.limits(), this.#deps.object(owner));
+  }
+
+  /** Resolves once nothing is ready to run (waits may remain): for tests and shutdown. */
+  idle(): Promise<void> {
+    if (!this.#busy()) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  #busy(): boolean {
+    return this.#draining || this.#scheduled || this.#head < this.#ready.length;
+  }
+
+  #listing(e: Entry): QueueListing {
+    const now = this.#deps.clock.now();
+    return {
+      pid: e.pid,
+      executor: e.executor,
+      enactor: e.enactor,
+      owner: e.owner,
+      action: e.action,
+      args: e.args,
+      where: e === this.#running ? "running" : e.where,
+      waitSeconds: e.due > 0 ? Math.max(0, Math.ceil((e.due - now) / 1000)) : null,
+      semaphore: e.semaphore,
+    };
+  }
+
+  #entryOf(w: StoredWait, chain: QueueChain): Entry {
+    return {
+      pid: w.pid,
+      executor: w.executor,
+      enactor: w.enactor,
+      caller: w.caller,
+      action: w.action,
+      args: w.args,
+      regs: new Map(w.regs),
+      owner: w.owner,
+      chain,
+      where: "ready",
+      due: 0,
+      semaphore: null,
+      handle: null,
+      timerId: null,
+      halted: false,
+    };
+  }
+
+  /** Counts a new entry against its owner. */
+  #add(e: Entry): void {
+    this.#entries.set(e.pid, e);
+    this.#perOwner.set(e.owner, (this.#perOwner.get(e.owner) ?? 0) + 1);
+  }
+
+  /** Forgets an entry (run, halted or drained): its quota is given back. */
+  #remove(e: Entry): void {
+    if (!this.#entries.delete(e.pid)) return;
+    const n = (this.#perOwner.get(e.owner) ?? 1) - 1;
+    if (n > 0) this.#perOwner.set(e.owner, n);
+    else this.#perOwner.delete(e.owner);
+  }
+
+  /** Stores a long wait in the persistent timers; a refusal when it cannot be kept. */
+  #store(e: Entry, delay: number): QueueOutcome | null {
+    const payload: StoredWait = {
+      pid: e.pid,
+      executor: e.executor,
+      enactor: e.enactor,
+      caller: e.caller,
+      action: e.action,
+      args: [...e.args],
+      regs: [...e.regs],
+      owner: e.owner,
+    };
+    // The scheduler's own cap, checked here so the refusal is said at once.
+    if (new TextEncoder().encode(JSON.stringify(payload)).length > 30 * 1024) {
+      return { refused: "That @wait is too large to keep (its command, arguments and registers)." };
+    }
+    e.where = "timed";
+    e.due = this.#deps.clock.now() + delay;
+    this.#add(e);
+    this.#deps.timers.schedule(TIMER_OWNER, TIMER_KIND, e.due, payload).then((id) => {
+      e.timerId = id;
+      // Halted while being stored: the stored copy goes too.
+      if (e.halted) void this.#deps.timers.cancel(TIMER_OWNER, id);
+    }).catch((err) => {
+      this.#remove(e);
+      this.#deps.notify(e.owner, `Your @wait could not be kept: ${err?.message ?? err}`);
+    });
+    return null;
+  }
+
+  /** A persistent wait came due: it runs (once: its record is removed in the same commit). */
+  #due(job: DueJob): void {
+    const w = storedWait(job.payload);
+    if (!w) return;
+    job.after(() => {
+      if (this.#closed) return;
+      const known = this.#entries.get(w.pid);
+      // Halted in this run while its removal raced the timer: it does not run.
+      if (known?.halted) return;
+      // A new chain: a pause of a second or more ends a runaway's.
+      const e = known ?? this.#entryOf(w, { spent: 0 });
+      if (!known) this.#add(e);
+      e.timerId = null;
+      this.#makeReady(e);
+    });
+  }
+
+  #semaphoreTimeout(e: Entry): void {
+    e.handle = null;
+    if (!e.semaphore || !this.#entries.has(e.pid)) return;
+    const key = semKey(e.semaphore);
+    const left = (this.#semaphores.get(key) ?? 1) - 1;
+    if (left === 0) this.#semaphores.delete(key);
+    else this.#semaphores.set(key, left);
+    e.semaphore = null;
+    this.#makeReady(e);
+  }
+
+  #makeReady(e: Entry): void {
+    if (this.#closed || e.halted) return;
+    e.where = "ready";
+    e.due = 0;
+    this.#ready.push(e);
+    this.#kick();
+  }
+
+  #kick(): void {
+    if (this.#scheduled || this.#draining) return;
+    this.#scheduled = true;
+    // A macrotask, not a microtask: players' input and output go between queue turns.
+    setTimeout(() => void this.#drain(), 0);
+  }
+
+  async #drain(): Promise<void> {
+    this.#scheduled = false;
+    if (this.#draining) return;
+    this.#draining = true;
+    const started = performance.now();
+    try {
+      while (this.#head < this.#ready.length && !this.#closed) {
+        const e = this.#ready[this.#head++];
+        if (this.#head > 1024 && this.#head * 2 > this.#ready.length) {
+          this.#ready = this.#ready.slice(this.#head);
+          this.#head = 0;
+        }
+        if (e.halted || !this.#entries.has(e.pid)) continue;
+        await this.#run(e);
+        if (performance.now() - started > SLICE_MS) break;
+      }
+    } finally {
+      this.#draining = false;
+      if (this.#head >= this.#ready.length) {
+        this.#ready = [];
+        this.#head = 0;
+      } else if (!this.#closed) {
+        this.#kick();
+      }
+      if (!this.#busy()) { for (const done of this.#idle.splice(0)) done(); }
+    }
+  }
+
+  /** Runs one entry: its action list, command by command, as its executor. */
+  async #run(e: Entry): Promise<void> {
+    this.#remove(e);
+    const executor = this.#deps.object(e.executor);
+    if (!executor || executor.flags.includes("halt")) return;
+    const limits = this.#deps.limits();
+    if (++e.chain.spent > limits.chainLimit) {
+      const n = this.#haltWhere((x) => x.owner === e.owner);
+      if (!e.chain.stopped) {
+        e.chain.stopped = true;
+        this.#deps.notify(
+          e.owner,
+          `Run away objects: ${executor.name}(#${executor.id}) ran ${limits.chainLimit} queue ` +
+            `entries in a chain without a pause of a second. Halted ${n + 1} ` +
+            `entr${n === 0 ? "y" : "ies"} (queue.chainLimit).`,
+        );
+      }
+      return;
+    }
+    const frame: QueueFrame = {
+      enactor: e.enactor,
+      caller: e.caller,
+      args: e.args,
+      regs: new Map(e.regs),
+      chain: e.chain,
+      broken: false,
+      depth: 0,
+    };
+    this.#running = e;
+    e.where = "running";
+    try {
+      for (const line of splitActions(e.action)) {
+        if (frame.broken || e.halted || this.#closed) break;
+        await this.#deps.run(e.executor, line, frame);
+      }
+    } catch (err) {
+      this.#deps.log?.(`queue: entry ${e.pid} of #${e.executor} failed: ${err}`);
+    } finally {
+      this.#running = null;
+    }
+  }
+
+  #haltWhere(match: (e: Entry) => boolean): number {
+    let n = 0;
+    for (const e of [...this.#entries.values()]) {
+      if (!match(e)) continue;
+      this.#haltEntry(e);
+      n++;
+    }
+    const r = this.#running;
+    if (r && !r.halted && match(r)) r.halted = true;
+    return n;
+  }
+
+  #haltEntry(e: Entry): void {
+    e.halted = true;
+    if (e.handle !== null) this.#deps.clock.clearTimeout(e.handle);
+    e.handle = null;
+    if (e.semaphore) {
+      const key = semKey(e.semaphore);
+      const left = (this.#semaphores.get(key) ?? 1) - 1;
+      if (left === 0) this.#semaphores.delete(key);
+      else this.#semaphores.set(key, left);
+    }
+    if (e.timerId) void this.#deps.timers.cancel(TIMER_OWNER, e.timerId);
+    this.#remove(e);
+  }
+}
+
+/** Whose quota an object's entries count against: its owner, or itself for a player. */
+export function ownerOf(o: DbObject): string {
+  return o.flags.includes("player") || !o.owner ? o.id : o.owner;
+}
+
+function semKey(s: SemaphoreRef): string {
+  return `${s.object}/${s.attr.toUpperCase()}`;
+}
+
+/** A stored wait read back, or null when it is not one. */
+function storedWait(p: unknown): StoredWait | null {
+  if (!p || typeof p !== "object") return null;
+  const w = p as Partial<StoredWait>;
+  if (
+    typeof w.pid !== "number" || typeof w.executor !== "string" ||
+    typeof w.enactor !== "string" || typeof w.caller !== "string" ||
+    typeof w.action !== "string" || typeof w.owner !== "string" ||
+    !Array.isArray(w.args) || !Array.isArray(w.regs)
+  ) return null;
+  return {
+    pid: w.pid,
+    executor: w.executor,
+    enactor: w.enactor,
+    caller: w.caller,
+    action: w.action,
+    args: w.args.map(String),
+    regs: w.regs.filter((r) => Array.isArray(r) && r.length === 2).map((
+      [k, v],
+    ) => [String(k), String(v)]),
+    owner: w.owner,
+  };
+}
