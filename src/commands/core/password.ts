@@ -3,6 +3,7 @@ import type { CommandSpec } from "../types.ts";
 import { changeOwnPassword } from "../../auth/revoke.ts";
 import { passwordProblem } from "../../auth/passwords.ts";
 import { CommandError } from "../errors.ts";
+import { needConnection } from "../sdk.ts";
 
 /** The password family. */
 export const commands: CommandSpec[] = [
@@ -15,6 +16,7 @@ Changes your password (8 to 512 characters). Your other sessions end (their conn
 close and their saved logins stop working); this one goes on. A wrong old password counts
 as a failed login: after too many, wait a minute.`,
     async exec(u) {
+      const conn = needConnection(u);
       const { lhs, rhs } = u.cmd;
       if (rhs === null || !lhs || !rhs) {
         throw new CommandError("Usage: @password <old password>=<new password>");
@@ -24,7 +26,7 @@ as a failed login: after too many, wait a minute.`,
       const { accounts, loginFailures, securityLog, tokens } = u.engine;
       const outcome = await changeOwnPassword(
         { accounts, loginFailures, securityLog, tokens, presence: u.presence },
-        u.conn,
+        conn,
         rhs,
         lhs,
       );
@@ -35,7 +37,7 @@ as a failed login: after too many, wait a minute.`,
       void securityLog.write("PASSWORD_CHANGED", {
         actor: u.me.id,
         target: u.me.id,
-        ip: u.conn.ip,
+        ip: conn.ip,
       });
       u.send("Password changed. Your other sessions have ended.");
     },

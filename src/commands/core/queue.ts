@@ -19,6 +19,7 @@ import { isStaff } from "../../world/flags.ts";
 import { ownerOf, type QueueListing } from "../../queue/queue.ts";
 import type { QueueRequest, SemaphoreRef } from "../../queue/types.ts";
 import { splitEquals } from "./softcode.ts";
+import { inheritedAttr } from "../../world/attributes/inherit.ts";
 import { tell } from "../sdk.ts";
 
 /** Flags a command's evaluated arguments use (MUX's process_cmdent). */
@@ -80,15 +81,7 @@ function maySemaphore(u: CommandSdk, obj: DbObject): boolean {
 
 /** An attribute's value with parents (MUX's atr_pget), or null. */
 function actionOf(u: CommandSdk, id: string, name: string): string | null {
-  const ports = u.softcode.ports;
-  let cur: string | null = id;
-  for (let depth = 0; cur && depth < 10; depth++) {
-    const a = ports.attributes.get(cur, name);
-    if (a) return a.value;
-    const parent: unknown = ports.world.object(cur)?.data?.parent;
-    cur = typeof parent === "string" && parent ? parent : null;
-  }
-  return null;
+  return inheritedAttr(u.softcode.inherit, id, name)?.attr.value ?? null;
 }
 
 /** Queues an action list from this line (its chain, arguments and registers by default). */
