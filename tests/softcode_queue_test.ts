@@ -33,7 +33,11 @@ Deno.test("queue over telnet and WebSocket: objects act, waits and semaphores, l
     await run(admin, "drop Box", /You drop Box\./);
 
     await t.step("@trigger runs an attribute as the object; its room hears it", async () => {
-      await run(admin, "&greet box=@pemit %#=Hi %0 from %!.;@remit here=Box chimes for %0.", /Set\./);
+      await run(
+        admin,
+        "&greet box=@pemit %#=Hi %0 from %!.;@remit here=Box chimes for %0.",
+        /Set\./,
+      );
       await run(admin, "@trigger box/greet=Admin", new RegExp(`Hi Admin from #${box}\\.`));
       const heard = await bob.expect(/Box chimes for Admin\./);
       assertEquals(heard.msg, "Box chimes for Admin.");
@@ -41,20 +45,27 @@ Deno.test("queue over telnet and WebSocket: objects act, waits and semaphores, l
 
     await t.step("@force makes the object act, with no connection behind it", async () => {
       // Evaluated by the forcer first (as MUX does), so the object's own name() is escaped.
-      await run(admin, "@force box=@remit here=Forced \\[name(me)\\] by %n.", /Forced Box by Admin\./);
+      await run(
+        admin,
+        "@force box=@remit here=Forced \\[name(me)\\] by %n.",
+        /Forced Box by Admin\./,
+      );
       await bob.expect(/Forced Box by Admin\./);
       bob.send(`@force #${box}=@remit here=Bob's try`);
       await bob.expect(/Permission denied\./);
     });
 
-    await t.step("the queue keeps MUX's order: @switch, @dolist and @wait 0 run after", async () => {
-      const out = await run(
-        admin,
-        "@force me={@switch 1=1,think 3rd;think 1st;@dolist a b=think ##;@wait 0=think last}",
-        /last/,
-      );
-      assert(/1st[\s\S]*3rd[\s\S]*a[\s\S]*b[\s\S]*last/.test(out), JSON.stringify(out));
-    });
+    await t.step(
+      "the queue keeps MUX's order: @switch, @dolist and @wait 0 run after",
+      async () => {
+        const out = await run(
+          admin,
+          "@force me={@switch 1=1,think 3rd;think 1st;@dolist a b=think ##;@wait 0=think last}",
+          /last/,
+        );
+        assert(/1st[\s\S]*3rd[\s\S]*a[\s\S]*b[\s\S]*last/.test(out), JSON.stringify(out));
+      },
+    );
 
     await t.step("semaphores over WebSocket: @wait, @ps, @notify", async () => {
       bob.send("@wait me=think released");
