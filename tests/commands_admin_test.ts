@@ -132,7 +132,7 @@ Deno.test("commands: admin commands, their permission rules and security log", a
       assertEquals((await logged("ADMIN_MONIKER", (l) => l.target === id.Pat))?.actor, id.Wiz);
     });
 
-    await t.step("@site: only the nine site keys; others refused and logged", async () => {
+    await t.step("@site: only the site keys; others refused and logged", async () => {
       await pat.cmd("@site", DENIED);
       const list = await wiz.cmd("@site", isType("site"));
       assertMatch(list.msg, /game\.welcomeMessage/);
@@ -164,6 +164,24 @@ Deno.test("commands: admin commands, their permission rules and security log", a
         await guest.close();
       }
     });
+
+    await t.step(
+      "@admin: MUX's queue limits as installers send them; others explained",
+      async () => {
+        await pat.cmd("@admin player_queue_limit=5", DENIED);
+        await ada.cmd(
+          "@admin player_queue_limit=250",
+          /^Site setting queue\.playerLimit is now: 250$/,
+        );
+        await ada.cmd("@admin PLAYER_QUEUE_LIMIT", /^player_queue_limit = 250$/);
+        await ada.cmd("@site queue.playerLimit", /^queue\.playerLimit = 250$/);
+        await ada.cmd("@admin player_queue_limit=lots", /needs a number/);
+        await ada.cmd(
+          "@admin money_name_plural=Coins",
+          /'money_name_plural' is a MUX parameter this game does not have; nothing changed/,
+        );
+      },
+    );
 
     await t.step("@toad: staff only, never the superuser; the toad cannot log in", async () => {
       const toady = await w.login("Toady");

@@ -51,6 +51,9 @@ Deno.test("queue over telnet and WebSocket: objects act, waits and semaphores, l
         /Forced Box by Admin\./,
       );
       await bob.expect(/Forced Box by Admin\./);
+      // A command of the object's own, with no connection: the room hears the object say it.
+      await run(admin, "@force box=say Hello from inside.", /Box says, "Hello from inside\."/);
+      await bob.expect(/Box says, "Hello from inside\./);
       bob.send(`@force #${box}=@remit here=Bob's try`);
       await bob.expect(/Permission denied\./);
     });
@@ -83,6 +86,14 @@ Deno.test("queue over telnet and WebSocket: objects act, waits and semaphores, l
       assert(/\[\d+\]\[\d+\]Admin\(#\d+\):think never/.test(ps), ps);
       await run(admin, "@halt", /1 queue entry removed\./);
       await run(admin, "@ps/summary", /Wait Queue\.\.\.\[0\/0\]/);
+    });
+
+    await t.step("each queue command has its help", async () => {
+      for (const c of ["@trigger", "@wait", "@notify", "@dolist", "@ps", "@halt", "@break"]) {
+        await run(admin, `help ${c}`, new RegExp(`${c}\\[?/?`));
+      }
+      bob.send("help @switch");
+      await bob.expect(/<string>=<pattern1>,<action1>/);
     });
 
     await t.step("a self-triggering loop is stopped and reported; play goes on", async () => {

@@ -397,4 +397,7 @@ export const SITE_KEYS: readonly string[] = [
   "game.description",
   "game.loginMessage",
   "game.welcomeMessage",
+  "queue.playerLimit",
+  "queue.staffLimit",
+  "queue.chainLimit",
 ];

@@ -46,7 +46,13 @@ Deno.test("queue: @force runs a command as the object; the queue keeps MUX's ord
     await w.run(a.conn, "@force box=think private");
     await w.settle();
     assert.equal(w.hub.texts(a.obj.id).length, before);
-    assert.equal(box.flags.includes("puppet"), false);
+    // A puppet's output reaches its owner, with its name in front.
+    await w.services.objects.update(box.id, (o) => {
+      o.flags = [...o.flags, "puppet"];
+    });
+    await w.run(a.conn, "@force box=think through the puppet");
+    await w.settle();
+    assert.equal(w.hub.last(a.obj.id)?.msg, "Box> through the puppet");
   } finally {
     await w.close();
   }

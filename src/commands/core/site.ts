@@ -6,6 +6,15 @@ import { setSiteSetting } from "../../config/site.ts";
 import { CommandError } from "../errors.ts";
 import { quote } from "../target.ts";
 
+/**
+ * MUX's `@admin` parameters this game has, and the site keys they set. Softcode installers send
+ * `@admin player_queue_limit=...`; anything else is explained and changes nothing.
+ */
+const ADMIN_PARAMS: Readonly<Record<string, string>> = {
+  player_queue_limit: "queue.playerLimit",
+  wizard_queue_limit: "queue.staffLimit",
+};
+
 /** Longest value accepted or echoed. */
 const MAX_VALUE = 2000;
 
@@ -73,14 +82,55 @@ Example:
         );
       }
       if (u.cmd.rhs === null) return u.send(`${key} = ${show(cfg.get(key))}`);
-      const raw = u.cmd.rhs;
-      if (raw.length > MAX_VALUE) {
-        throw new CommandError(`Values must be ${MAX_VALUE} characters or fewer.`);
+      await setSite(u, key, u.cmd.rhs);
+    },
+  },
+  {
+    name: "@admin",
+    lock: "admin+",
+    category: "Admin",
+    help: `@admin                     lists the MUX parameters this game takes
+@admin <parameter>=<value>  sets one, now and for later starts (as @site does)
+
+TinyMUX's @admin changes its configuration parameters; softcode installers send some. This
+game takes: ${
+      Object.entries(ADMIN_PARAMS).map(([p, k]) => `${p} (${k})`).join(", ")
+    }. Any other parameter is answered with why it does not apply, and changes nothing: the
+game's own settings are changed with @site. Admin, wizard or superuser.
+
+Example:
+  @admin player_queue_limit=200`,
+    async exec(u) {
+      const param = u.cmd.lhs.trim().toLowerCase();
+      const cfg = u.engine.config;
+      if (!param) {
+        return u.send(
+          Object.entries(ADMIN_PARAMS).map(([p, k]) => `${p} = ${show(cfg.get(k))} (${k})`)
+            .join("\n"),
+        );
       }
-      const refused = await setSiteSetting(u.engine.kv, cfg, key, coerce(key, raw));
-      if (refused) throw new CommandError(`Not changed: ${refused}.`);
-      log(u, "ADMIN_SITE_SET", `${key}=${show(cfg.get(key))}`);
-      u.send(`Site setting ${key} is now: ${show(cfg.get(key))}`);
+      const key = ADMIN_PARAMS[param];
+      if (!key) {
+        return u.send(
+          `@admin: '${quote(param.slice(0, 64))}' is a MUX parameter this game does not have; ` +
+            `nothing changed. @admin takes ${Object.keys(ADMIN_PARAMS).join(", ")}; the ` +
+            "game's own settings are changed with @site.",
+        );
+      }
+      if (u.cmd.rhs === null) return u.send(`${param} = ${show(cfg.get(key))}`);
+      await setSite(u, key, u.cmd.rhs);
     },
   },
 ];
+
+/** Changes one site setting, stored for later starts, and says so. */
+async function setSite(u: CommandSdk, key: string, raw: string): Promise<void> {
+  if (raw.length > MAX_VALUE) {
+    throw new CommandError(`Values must be ${MAX_VALUE} characters or fewer.`);
+  }
+  const cfg = u.engine.config;
+  const refused = await setSiteSetting(u.engine.kv, cfg, key, coerce(key, raw));
+  if (refused) throw new CommandError(`Not changed: ${refused}.`);
+  log(u, "ADMIN_SITE_SET", `${key}=${show(cfg.get(key))}`);
+  u.send(`Site setting ${key} is now: ${show(cfg.get(key))}`);
+}
