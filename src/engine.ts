@@ -261,7 +261,6 @@ async function startOn(
     limits: () => config.value.queue,
     log: (m) => console.error(m),
   });
-  opened.push(() => queue.close());
   // bcrypt off the event loop, so a login storm does not delay connected players.
   const passwords = new HashPool();
   opened.push(() => passwords.close());
@@ -453,6 +452,8 @@ async function startOn(
   // engine was down run; not awaited, so a backlog does not hold up the start.
   // Stopped before the hub and the store, so no job runs against them closing (its rest stays due).
   opened.push(() => timers.stop());
+  // Closed before the timers, the hub and the store: the command it is running ends first.
+  opened.push(() => queue.close());
   // The queue takes over the waits stored by earlier runs before the timers run them.
   await queue.start();
   void timers.start();

@@ -278,7 +278,7 @@ export async function testWorld(): Promise<TestWorld> {
       return hub.texts(conn.playerId).slice(before);
     },
     async close() {
-      queue.close();
+      await queue.close();
       await engine.close();
       await Deno.remove(root, { recursive: true }).catch(() => {});
     },

@@ -155,13 +155,17 @@ export class CommandQueue implements ActionQueue {
     this.#release = this.#deps.timers.handle(TIMER_OWNER, TIMER_KIND, (job) => this.#due(job));
   }
 
-  /** Stops running entries; waiting ones are dropped from memory (persistent ones stay stored). */
-  close(): void {
+  /**
+   * Stops running entries: the command running now ends first, the rest are dropped from memory
+   * (persistent waits stay stored for the next start).
+   */
+  async close(): Promise<void> {
     this.#closed = true;
     this.#release?.();
     for (const e of this.#entries.values()) {
       if (e.handle !== null) this.#deps.clock.clearTimeout(e.handle);
     }
+    await this.idle();
   }
 
   /** {@inheritDoc ActionQueue.enqueue} */
@@ -192,7 +196,7 @@ export class CommandQueue implements ActionQueue {
       regs: [...(req.regs ?? [])],
       owner: ownerId,
       // A pause of a second or more ends a chain: a clock that re-arms itself is no runaway.
-    }, long || !req.chain ? { spent: 0 } : req.chain);
+    }, long ? { spent: 0 } : this.#chainFor(req.chain));
     if (req.semaphore) {
       const key = semKey(req.semaphore);
       const count = (this.#semaphores.get(key) ?? 0) + 1;
@@ -226,6 +230,17 @@ export class CommandQueue implements ActionQueue {
     this.#add(e);
     this.#makeReady(e);
     return { pid: e.pid };
+  }
+
+  /**
+   * The chain a new entry joins: the one given; when none is said (undefined), that of the entry
+   * running now, since whatever queues during an entry was most likely set off by it (a
+   * `$-command` its line matched, a listen its output woke); null or nothing running: a new one.
+   */
+  #chainFor(given: QueueChain | null | undefined): QueueChain {
+    if (given) return given;
+    if (given === undefined && this.#running) return this.#running.chain;
+    return { spent: 0 };
   }
 
   /**
@@ -334,6 +349,7 @@ export class CommandQueue implements ActionQueue {
   }
 
   #busy(): boolean {
+    if (this.#closed) return this.#draining;
     return this.#draining || this.#scheduled || this.#head < this.#ready.length;
   }
 

@@ -67,7 +67,9 @@ export interface QueueRequest {
   regs?: ReadonlyMap<string, string>;
   /**
    * The chain of the line that queues it (`u.frame.chain`), which the entry joins: a runaway
-   * loop is counted along it. Absent: an event the engine fires, which starts a new chain.
+   * loop is counted along it. Pass it whenever a command or evaluation queues. Null: a new
+   * chain (a typed line's). Absent: the chain of the entry running now, if any (so a
+   * `$-command` or listen woken by a queued line is counted with it), else a new one.
    */
   chain?: QueueChain | null;
   /** Seconds to wait first; 0 or absent: the next turn. One second or more survives restarts. */

@@ -230,3 +230,41 @@ Deno.test("queue: trigger() queues like @trigger, and a trigger() loop is stoppe
     await w.close();
   }
 });
+
+Deno.test("queue faults: past the quota the owner's queue is halted and told once", async () => {
+  const { w, a } = await withBox();
+  try {
+    w.services.config.value.queue.playerLimit = 5;
+    for (let i = 0; i < 5; i++) assert.deepEqual(await w.run(a.conn, `@wait me=think ${i}`), []);
+    assert.deepEqual(await w.run(a.conn, "@wait me=think 5"), [
+      "Run away objects: too many commands queued (your limit is 5). Halted 5 entries.",
+    ]);
+    assert.equal(w.queue.waitingFor(a.obj.id), 0);
+    // The quota is free again at once.
+    assert.deepEqual(await w.run(a.conn, "@wait me=think again"), []);
+    assert.equal(w.queue.waitingFor(a.obj.id), 1);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("queue: what queues while an entry runs, without saying its chain, joins that chain", async () => {
+  const { w, a, box } = await withBox();
+  try {
+    w.services.config.value.queue.chainLimit = 20;
+    // A stand-in for an event-fired action (a $-command, a listen): it queues with no chain.
+    let fired = 0;
+    w.services.hooks.worldHooks.on("room:speech", () => {
+      if (fired++ < 100) {
+        w.queue.enqueue({ executor: box.id, enactor: a.obj.id, action: "@emit again" });
+      }
+    });
+    await w.run(a.conn, "drop box");
+    await w.run(a.conn, `@force #${box.id}=@emit start`);
+    await w.settle();
+    assert.ok(w.hub.texts(a.obj.id).some((t) => t.startsWith("Run away objects")));
+    assert.ok(fired < 100, `stopped after ${fired}`);
+  } finally {
+    await w.close();
+  }
+});
