@@ -10,7 +10,6 @@ import { CommandError } from "../errors.ts";
 import { EV } from "../../softcode/mod.ts";
 import { scanTo } from "../../softcode/scan.ts";
 import { AMBIGUOUS, found, matchThing } from "../../softcode/match.ts";
-import { splitList } from "../../softcode/list.ts";
 import { isReal, toReal, truthy } from "../../softcode/numbers.ts";
 import { switchMatch } from "../../softcode/wild.ts";
 import { upperAscii } from "../../softcode/compile.ts";
@@ -26,6 +25,7 @@ import { tell } from "../sdk.ts";
 const ARG_FLAGS = EV.EVAL | EV.STRIP_CURLY | EV.FCHECK | EV.TOP;
 
 const COMMA = 0x2c;
+const SPACE = 0x20;
 const DENIED = "Permission denied.";
 const SEMAPHORE = "SEMAPHORE";
 /** Longest command text `@ps` shows of an entry. */
@@ -62,6 +62,25 @@ export function splitArgv(text: string): string[] {
     if (!hit) return out;
     pos = hit.end + 1;
   }
+}
+
+/**
+ * The items of @dolist's list as MUX splits them: at each `delim` outside braces and brackets,
+ * runs of it skipped, each item's braces around it removed.
+ */
+export function dolistItems(list: string, delim: string): string[] {
+  const code = delim.charCodeAt(0);
+  const out: string[] = [];
+  let pos = 0;
+  while (pos < list.length) {
+    while (list[pos] === delim) pos++;
+    if (pos >= list.length) break;
+    const hit = scanTo(list, pos, code, -1);
+    const end = hit ? hit.end : list.length;
+    out.push(stripAround(list.slice(pos, end)));
+    pos = end + 1;
+  }
+  return out;
 }
 
 /** An object named in a command, as the actor sees it, or a clear error. */
@@ -514,10 +533,16 @@ Examples:
       let list = u.evaluate(lhs, ARG_FLAGS);
       let delim = " ";
       if (u.cmd.switches.includes("delimit")) {
-        delim = list[0] ?? " ";
-        list = list.slice(1).replace(/^ /, "");
+        const hit = scanTo(list, 0, SPACE, -1);
+        const given = stripAround(list.slice(0, hit ? hit.end : list.length));
+        if (given.length > 1) throw new CommandError("The delimiter must be a single character!");
+        delim = given || " ";
+        list = hit ? list.slice(hit.end + 1) : "";
       }
-      const items = splitList(list, delim);
+      const items = dolistItems(list, delim);
+      if (!items.length) {
+        throw new CommandError("That's terrific, but what should I do with the list?");
+      }
       const action = stripAround(rhs);
       const now = wantsNow(u);
       const owner = ownerOf(u.me);

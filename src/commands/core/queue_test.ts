@@ -65,7 +65,13 @@ Deno.test("queue: @switch, @select, @if and @dolist queue their action lists", a
     await w.run(a.conn, "@select 5=>3,think first,<9,think second");
     await w.run(a.conn, "@if 0=think yes,think no");
     await w.run(a.conn, "@dolist a b c=think #@:##");
-    await w.run(a.conn, "@dolist/delimit , x,y=think ##");
+    await w.run(a.conn, "@dolist/delimit , {x,,y}=think ##");
+    assert.deepEqual(await w.run(a.conn, "@dolist/delimit ab x=think ##"), [
+      "The delimiter must be a single character!",
+    ]);
+    assert.deepEqual(await w.run(a.conn, "@dolist [space(3)]=think ##"), [
+      "That's terrific, but what should I do with the list?",
+    ]);
     await w.settle();
     const got = w.hub.texts(a.obj.id);
     assert.deepEqual(got.slice(-9), [
