@@ -138,7 +138,13 @@ async function runNow(
     broken: false,
     depth: u.frame.depth + 1,
   });
-  if (!ran) u.send("Action lists run inline are nested too deeply.");
+  // Told to the owner: the object nested deepest is seldom one that hears.
+  if (!ran) tell(u, ownerOf(u.me), { msg: "Action lists run inline are nested too deeply." });
+}
+
+/** MUX's `quiet` flag: the object is not told "Triggered.", "Notified." and the like. */
+function quiet(o: DbObject): boolean {
+  return o.flags.includes("quiet");
 }
 
 /** `/now` is for staff, as MUX's wizard-only switch. */
@@ -234,7 +240,7 @@ Examples:
           enqueue(u, { action: `@notify/quiet #${obj.id}` });
         }
       }
-      if (!u.cmd.switches.includes("quiet")) u.send("Triggered.");
+      if (!u.cmd.switches.includes("quiet") && !quiet(u.me)) u.send("Triggered.");
     },
   },
   {
@@ -260,8 +266,8 @@ Examples:
       const obj = matchObject(u, u.evaluate(lhs, ARG_FLAGS));
       if (!objectControls(u.me, obj)) throw new CommandError(DENIED);
       const action = u.evaluate(rhs, ARG_FLAGS);
-      if (wantsNow(u)) return runNow(u, obj.id, action, { enactor: u.me.id, caller: u.me.id });
-      enqueue(u, { executor: obj.id, enactor: u.me.id, caller: u.me.id, action });
+      if (wantsNow(u)) return runNow(u, obj.id, action, { enactor: u.me.id });
+      enqueue(u, { executor: obj.id, enactor: u.me.id, action });
     },
   },
   {
@@ -334,7 +340,7 @@ Example:
       const count = countText ? Math.floor(toReal(countText)) : 1;
       if (!(count > 0)) return;
       u.queue.notify(sem, { count, all: u.cmd.switches.includes("all") });
-      if (!u.cmd.switches.includes("quiet") && !obj.flags.includes("quiet")) u.send("Notified.");
+      if (!u.cmd.switches.includes("quiet") && !quiet(obj) && !quiet(u.me)) u.send("Notified.");
     },
   },
   {
@@ -352,7 +358,7 @@ Example:
       if (!ref) throw new CommandError("Usage: @drain <object>[/<attribute>]");
       const { sem } = semaphoreOf(u, ref);
       u.queue.notify(sem, { drain: true });
-      u.send("Drained.");
+      if (!quiet(u.me)) u.send("Drained.");
     },
   },
   {
@@ -378,8 +384,10 @@ Example:
     exec(u) {
       const arg = u.evaluate(u.cmd.args, ARG_FLAGS).trim();
       const staff = isStaff(u.me.flags);
-      const report = (n: number) =>
+      const report = (n: number) => {
+        if (quiet(u.me)) return;
         tell(u, ownerOf(u.me), { msg: `${n} queue entr${n === 1 ? "y" : "ies"} removed.` });
+      };
       if (u.cmd.switches.includes("pid")) {
         const pid = Number(arg);
         if (!Number.isInteger(pid) || pid <= 0) throw new CommandError("Usage: @halt/pid <pid>");

@@ -274,3 +274,33 @@ Deno.test("queue: what queues while an entry runs, without saying its chain, joi
     await w.close();
   }
 });
+
+Deno.test("queue: /now runs inline for staff; @break/inline replaces the rest; nesting is bounded", async () => {
+  const { w, a } = await withBox();
+  try {
+    const wiz = await w.player("Wiz", { flags: ["wizard"] });
+    await w.run(a.conn, "&x box=think x");
+    assert.deepEqual(await w.run(a.conn, "@trigger/now box/x"), [
+      "@trigger/now is for staff. Permission denied.",
+    ]);
+    const box = await w.services.objects.create({
+      name: "Clock",
+      type: "thing",
+      location: wiz.obj.id,
+      owner: wiz.obj.id,
+    });
+    await w.run(wiz.conn, `&tick #${box.id}=@pemit %#=tick %0`);
+    await w.run(wiz.conn, `@force me={@trigger/now/quiet #${box.id}/tick=1;think after}`);
+    await w.run(wiz.conn, "@force me={think a;@break/inline 1=think b;think c}");
+    await w.run(wiz.conn, "@force me={@assert 1;think kept;@assert 0=think instead;think lost}");
+    await w.run(wiz.conn, "&deep me=@trigger/now/quiet me/deep");
+    await w.run(wiz.conn, "@trigger/now/quiet me/deep");
+    await w.settle();
+    const got = w.hub.texts(wiz.obj.id);
+    const order = got.filter((t) => /^(tick 1|after|a|b|c|kept|instead|lost)$/.test(t));
+    assert.deepEqual(order, ["tick 1", "after", "a", "b", "kept", "instead"]);
+    assert.ok(got.includes("Action lists run inline are nested too deeply."), got.join("|"));
+  } finally {
+    await w.close();
+  }
+});
