@@ -199,9 +199,7 @@ export class CommandQueue implements ActionQueue {
     }, long ? { spent: 0 } : this.#chainFor(req.chain));
     if (req.semaphore) {
       const key = semKey(req.semaphore);
-      const count = (this.#semaphores.get(key) ?? 0) + 1;
-      this.#semaphores.set(key, count);
-      if (count > 0) {
+      if (this.#countSemaphore(key, 1) > 0) {
         // Waits for a notify; the timeout, if any, stays in memory with the semaphore.
         e.where = "semaphore";
         e.semaphore = req.semaphore;
@@ -264,11 +262,7 @@ export class CommandQueue implements ActionQueue {
       else this.#makeReady(e);
     }
     if (every) this.#semaphores.delete(key);
-    else {
-      const left = (this.#semaphores.get(key) ?? 0) - count;
-      if (left === 0) this.#semaphores.delete(key);
-      else this.#semaphores.set(key, left);
-    }
+    else this.#countSemaphore(key, -count);
     return chosen.length;
   }
 
@@ -452,12 +446,17 @@ export class CommandQueue implements ActionQueue {
   #semaphoreTimeout(e: Entry): void {
     e.handle = null;
     if (!e.semaphore || !this.#entries.has(e.pid)) return;
-    const key = semKey(e.semaphore);
-    const left = (this.#semaphores.get(key) ?? 1) - 1;
-    if (left === 0) this.#semaphores.delete(key);
-    else this.#semaphores.set(key, left);
+    this.#countSemaphore(semKey(e.semaphore), -1);
     e.semaphore = null;
     this.#makeReady(e);
+  }
+
+  /** Changes a semaphore's count (a zero count is not kept); answers the new count. */
+  #countSemaphore(key: string, delta: number): number {
+    const n = (this.#semaphores.get(key) ?? 0) + delta;
+    if (n === 0) this.#semaphores.delete(key);
+    else this.#semaphores.set(key, n);
+    return n;
   }
 
   #makeReady(e: Entry): void {
@@ -561,12 +560,7 @@ export class CommandQueue implements ActionQueue {
     e.halted = true;
     if (e.handle !== null) this.#deps.clock.clearTimeout(e.handle);
     e.handle = null;
-    if (e.semaphore) {
-      const key = semKey(e.semaphore);
-      const left = (this.#semaphores.get(key) ?? 1) - 1;
-      if (left === 0) this.#semaphores.delete(key);
-      else this.#semaphores.set(key, left);
-    }
+    if (e.semaphore) this.#countSemaphore(semKey(e.semaphore), -1);
     if (e.timerId) void this.#deps.timers.cancel(TIMER_OWNER, e.timerId);
     this.#remove(e);
   }
