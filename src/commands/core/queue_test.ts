@@ -207,12 +207,22 @@ Deno.test("queue faults: @dolist past the quota is refused whole; @force needs c
 Deno.test("queue faults: @halt stops a runaway owner at once, the running entry included", async () => {
   const { w, a } = await withBox();
   try {
-    await w.run(a.conn, "&spin box=@dolist 1 2 3=@trigger me/spin");
-    await w.run(a.conn, "@trigger box/spin");
-    // Let it fan out a little, then halt: nothing of Alice's is left or runs after.
-    await new Promise((r) => setTimeout(r, 0));
-    await w.run(a.conn, "@halt");
+    // A loop the chain limit would not stop for a long while: @halt has to.
+    w.services.config.value.queue.chainLimit = 1_000_000;
+    await w.run(a.conn, "&spin box=@pemit [owner(me)]=spin;@trigger me/spin");
+    await w.run(a.conn, "@trigger/quiet box/spin");
+    const spins = () => w.hub.texts(a.obj.id).filter((t) => t === "spin").length;
+    for (let i = 0; i < 500 && spins() < 20; i++) await new Promise((r) => setTimeout(r, 1));
+    assert.ok(spins() >= 20, "the loop runs");
+    // Typed between two turns of the queue, as a player's line is.
+    const halted = await w.run(a.conn, "@halt");
+    // The next turn waiting, or none if the line came while a turn was running (it stops).
+    assert.match(halted.join("|"), /^(1 queue entry|0 queue entries) removed\.$/);
+    const after = spins();
     await w.settle();
+    await new Promise((r) => setTimeout(r, 20));
+    await w.settle();
+    assert.ok(spins() <= after + 1, `${spins() - after} more after @halt`);
     assert.equal(w.queue.list((e) => e.owner === a.obj.id).length, 0);
   } finally {
     await w.close();
