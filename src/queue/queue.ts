@@ -125,6 +125,8 @@ export class CommandQueue implements ActionQueue {
   readonly #perOwner = new Map<string, number>();
   /** Semaphore counts (MUX's SEMAPHORE attribute), by `object/ATTR`. */
   readonly #semaphores = new Map<string, number>();
+  /** Persistent waits halted whose stored records are being removed: they must not run. */
+  readonly #cancelling = new Set<number>();
   #nextPid = 1;
   #scheduled = false;
   #running: Entry | null = null;
@@ -170,6 +172,7 @@ export class CommandQueue implements ActionQueue {
 
   /** {@inheritDoc ActionQueue.enqueue} */
   enqueue(req: QueueRequest): QueueOutcome {
+    if (this.#closed) return { refused: "The game is stopping; nothing more is queued." };
     const executor = this.#deps.object(req.executor);
     if (!executor) return { refused: "That object no longer exists." };
     if (executor.flags.includes("halt")) return { refused: `${executor.name} is halted.` };
@@ -418,7 +421,7 @@ export class CommandQueue implements ActionQueue {
     this.#deps.timers.schedule(TIMER_OWNER, TIMER_KIND, e.due, payload).then((id) => {
       e.timerId = id;
       // Halted while being stored: the stored copy goes too.
-      if (e.halted) void this.#deps.timers.cancel(TIMER_OWNER, id);
+      if (e.halted) this.#cancel(e.pid, id);
     }).catch((err) => {
       this.#remove(e);
       this.#deps.notify(e.owner, `Your @wait could not be kept: ${err?.message ?? err}`);
@@ -426,15 +429,22 @@ export class CommandQueue implements ActionQueue {
     return null;
   }
 
+  /** Removes a halted wait's stored record; until it is gone, the wait must not run. */
+  #cancel(pid: number, timerId: string): void {
+    this.#cancelling.add(pid);
+    this.#deps.timers.cancel(TIMER_OWNER, timerId).catch((err) =>
+      this.#deps.log?.(`queue: could not remove halted wait ${pid}: ${err}`)
+    ).finally(() => this.#cancelling.delete(pid));
+  }
+
   /** A persistent wait came due: it runs (once: its record is removed in the same commit). */
   #due(job: DueJob): void {
     const w = storedWait(job.payload);
     if (!w) return;
     job.after(() => {
-      if (this.#closed) return;
+      // Halted while its removal raced the timer: it does not run.
+      if (this.#closed || this.#cancelling.has(w.pid)) return;
       const known = this.#entries.get(w.pid);
-      // Halted in this run while its removal raced the timer: it does not run.
-      if (known?.halted) return;
       // A new chain: a pause of a second or more ends a runaway's.
       const e = known ?? this.#entryOf(w, { spent: 0 });
       if (!known) this.#add(e);
@@ -561,7 +571,7 @@ export class CommandQueue implements ActionQueue {
     if (e.handle !== null) this.#deps.clock.clearTimeout(e.handle);
     e.handle = null;
     if (e.semaphore) this.#countSemaphore(semKey(e.semaphore), -1);
-    if (e.timerId) void this.#deps.timers.cancel(TIMER_OWNER, e.timerId);
+    if (e.timerId) this.#cancel(e.pid, e.timerId);
     this.#remove(e);
   }
 }
