@@ -57,6 +57,8 @@ import type { Hooks } from "./plugins/hooks.ts";
 import type { Delivery as DeliveryPort } from "./hub/types.ts";
 import { ScriptManager } from "./scripts/manager.ts";
 import { engineSoftcode } from "./softcode/engine_ports.ts";
+import { stripMarkup } from "./softcode/markup.ts";
+import { EngineLockWorld } from "./world/lock_world.ts";
 import { builtinFunctions } from "./softcode/functions/mod.ts";
 import { kvUserFunctionStore, UserFunctions } from "./softcode/user_functions.ts";
 import { roomView } from "./commands/room_view.ts";
@@ -92,6 +94,8 @@ export interface EngineParts {
   readonly kv: Deno.Kv;
   readonly objects: ObjectStore;
   readonly attributes: AttributeStore;
+  /** What every lock check reads of the world (src/world/lock_world.ts). */
+  readonly locks: EngineLockWorld;
   readonly accounts: Accounts;
   /** Temporary guest characters. */
   readonly guests: Guests;
@@ -292,10 +296,19 @@ async function startOn(
   const pluginApps = new PluginApps();
   const pluginWeb = new PluginWeb();
   const lifecycle = new Lifecycle({ updateDir: plumbing.updateDir });
+  // Every lock check reads the world through this; evaluation keys run through the evaluator
+  // below (called only after both exist).
+  const locks = new EngineLockWorld({
+    world: () => objects.world,
+    peek: (id, name) => attributes.peek(id, name),
+    evaluate: (code, executor, enactor) =>
+      stripMarkup(softcode.evaluate(code, { executor, enactor })),
+  });
   // The evaluator gets narrow ports, built once here; its limits follow the configuration.
   const softcode = engineSoftcode(
     {
       world: () => objects.world,
+      locks,
       attributes,
       presence,
       deliver,
@@ -322,7 +335,7 @@ async function startOn(
     {
       config,
       kv,
-      world: pluginWorld({ objects, attributes, presence, config }),
+      world: pluginWorld({ objects, attributes, presence, config, locks }),
       engine: pluginEngine(
         { config, root, commands: registered, soleWriter, functions: softcode.functions },
         help,
@@ -361,6 +374,7 @@ async function startOn(
   const ports: CommandPorts = {
     objects,
     attributes,
+    locks,
     players,
     presence,
     deliver,
@@ -479,6 +493,7 @@ async function startOn(
       kv,
       objects,
       attributes,
+      locks,
       accounts,
       guests,
       tokens,

@@ -45,11 +45,11 @@ Deno.test("building plugin: REST rooms, dig/open/link/lock/destroy/teleport and 
 
     // Players without the builder flag cannot build in game.
     const carol = await w.login("Carol");
-    for (
-      const line of ["@dig Nope", "@open Nope", "@create Nope", "@lock me=#false", "@destroy me"]
-    ) {
+    for (const line of ["@dig Nope", "@open Nope", "@create Nope", "@destroy me"]) {
       await carol.cmd(line, /Permission denied/);
     }
+    // Locking is not building: as in MUX, anyone locks what they control (a page lock).
+    await carol.cmd("@lock/page me=#false", /Locked Carol\(#\d+\) \(page\): #false/);
 
     // @dig with exits both ways, then walk them.
     const alice = await w.login("Alice");

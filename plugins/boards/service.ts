@@ -4,7 +4,6 @@
  * and telling online readers of a new post.
  */
 import {
-  checkLock,
   type DbObject,
   type Delivery,
   ForbiddenError,
@@ -94,7 +93,7 @@ export interface BoardDeps {
   store: BoardStore;
   deliver: Delivery;
   players: PlayerLookup;
-  world: Pick<PluginWorld, "getMany">;
+  world: Pick<PluginWorld, "getMany" | "passes">;
   /** Posts per player, board and day (staff are not held to it). */
   postsPerDay: PluginQuota;
   /** Collapsing notices (`ctx.notices`): one line per board a minute, however many posts. */
@@ -115,13 +114,14 @@ export class BoardService {
 
   /** True when `p` may read `board` (staff always may). */
   canRead(board: Board, p: DbObject): boolean {
-    return isStaff(p.flags) || checkLock(board.readLock, subject(p));
+    return isStaff(p.flags) || this.d.world.passes(board.readLock, subject(p));
   }
 
   /** True when `p` may post on `board`: reads it and passes the post lock (staff always may). */
   canPost(board: Board, p: DbObject): boolean {
     return isStaff(p.flags) ||
-      (checkLock(board.readLock, subject(p)) && checkLock(board.postLock, subject(p)));
+      (this.d.world.passes(board.readLock, subject(p)) &&
+        this.d.world.passes(board.postLock, subject(p)));
   }
 
   /** True when `p` may change or remove `post`: its author or staff. */

@@ -1,6 +1,7 @@
 /**
  * Building commands (builder or higher): `@dig`, `@open`, `@link`, `@unlink`,
- * `@destroy`, `@create`, `@lock`/`@unlock`; and `@teleport` for staff.
+ * `@destroy`, `@create`; `@lock`/`@unlock` (anyone, on what they control); and `@teleport` for
+ * staff.
  */
 import {
   BUILDER_LOCK,
@@ -10,8 +11,11 @@ import {
   type DbObject,
   type Delivery,
   exitName,
+  LOCK_TYPE_NAMES,
+  lockTypeNamed,
   parseExitSpec,
   type PluginWorld,
+  settableLock,
   TELEPORT_LOCK,
 } from "../../src/plugins/mod.ts";
 import type { Builder } from "./store.ts";
@@ -27,8 +31,16 @@ function need(value: string | null | undefined, usage: string): string {
   return value.trim();
 }
 
-/** Splits `<object>/<type>` of `@lock`; the type is the part after the last slash. */
-function objectAndType(lhs: string): [string, string] {
+/** Every name a lock type goes by, as `@lock/<switch>` takes them. */
+const LOCK_SWITCHES = Object.values(LOCK_TYPE_NAMES).flat();
+
+/**
+ * The object and lock type of `@lock`/`@unlock`: MUX's switch (`@lock/use obj`), or the part
+ * after the last slash when it names a lock type (`@lock obj/use`, the engine's older form).
+ */
+function objectAndType(u: CommandSdk, lhs: string): [string, string] {
+  const sw = u.cmd.switches[0];
+  if (sw) return [lhs.trim(), lockTypeNamed(sw) ?? sw];
   const m = /^(.*?)\/([a-z]+)$/i.exec(lhs.trim());
   return m ? [m[1].trim(), m[2].toLowerCase()] : [lhs.trim(), "basic"];
 }
@@ -178,35 +190,60 @@ home.`,
     },
     {
       name: "@lock",
-      lock: BUILDER_LOCK,
+      // As in MUX, anyone may lock what they control (a player's page lock, say).
+      lock: "connected",
+      switches: LOCK_SWITCHES,
       category: "building",
-      help: `@lock <object>[/<type>]=<lock expression>
+      help: `@lock[/<type>] <object>=<key>
+@lock <object>/<type>=<key>
 
-Types: basic (default; who may pass an exit or pick up a thing), enter (who may enter a room; a
-room with an enter lock is private in scene locations), use, page, teleport.
-Expressions: flags (builder), levels (builder+), #dbrefs, connected, with & | ! and ( ).
+Locks an object: only those who pass the key may use it that way. The types, as in TinyMUX
+(each also takes MUX's name, e.g. /uselock, /tportlock):
+  basic (default)  who may go through an exit or pick up a thing
+  enter            who may enter a room (a room with one is private in scene locations)
+  use              who may use the object's $-commands
+  page             who may page a player        give     who may give the object away
+  receive          what a player may be given   drop     who may drop the object
+  parent           who may @parent to an object with parent_ok
+  teleport, telout, leave, link, speech, open, mail, getfrom, visible, user
+
+Keys (see 'help locks'):
+  <object>          is or carries it: me, here, *player, a name, #dbref
+  =<object>         is it               +<object>   carries it
+  $<object>         has its owner       @<object>[/<type>]   passes its lock
+  <attr>:<pattern>  the attribute matches (wildcards; =attr: only the actor, +attr: what it carries)
+  <attr>/<value>    the object's attribute, evaluated with you as %#, gives the value
+  builder, dark...  has the flag;  builder+  at least a builder;  connected
+Combine with & (and), | (or), ! (not) and ( ). Names become dbrefs when the lock is set.
 
 Examples:
   @lock north=builder+
-  @lock here/enter=#12|admin`,
+  @lock/use bbpocket=me
+  @lock here/enter=#12|admin
+  @lock vault=+Gold Key & !$*Mallory`,
       async exec(u) {
-        const [objRef, type] = objectAndType(need(u.cmd.lhs, "@lock <object>[/<type>]=<lock>"));
-        if (u.cmd.rhs === null) throw new CommandError("Usage: @lock <object>[/<type>]=<lock>");
+        const usage = "@lock[/<type>] <object>=<key>";
+        if (u.cmd.rhs === null) throw new CommandError(`Usage: ${usage}`);
+        const [objRef, type] = objectAndType(u, need(u.cmd.lhs, usage));
         const obj = await u.target(objRef);
-        const done = await b.lock(u.me, obj, type, u.cmd.rhs);
-        u.send(`Locked ${ref(done)} (${type}): ${done.data.locks?.[type]}`);
+        const key = await settableLock(u, need(u.cmd.rhs, usage));
+        const done = await b.lock(u.me, obj, type, key);
+        const t = lockTypeNamed(type) ?? type;
+        u.send(`Locked ${ref(done)} (${t}): ${done.data.locks?.[t]}`);
       },
     },
     {
       name: "@unlock",
-      lock: BUILDER_LOCK,
+      lock: "connected",
+      switches: LOCK_SWITCHES,
       category: "building",
-      help: "@unlock <object>[/<type>] removes a lock (default type: basic).",
+      help:
+        "@unlock[/<type>] <object> removes a lock (default type: basic); @unlock <object>/<type> too.",
       async exec(u) {
-        const [objRef, type] = objectAndType(need(u.cmd.args, "@unlock <object>[/<type>]"));
+        const [objRef, type] = objectAndType(u, need(u.cmd.args, "@unlock[/<type>] <object>"));
         const obj = await u.target(objRef);
         const done = await b.lock(u.me, obj, type, null);
-        u.send(`Unlocked ${ref(done)} (${type}).`);
+        u.send(`Unlocked ${ref(done)} (${lockTypeNamed(type) ?? type}).`);
       },
     },
     {

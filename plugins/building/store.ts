@@ -13,6 +13,8 @@ import {
   exitRecord,
   type ExitSpec,
   ForbiddenError,
+  LOCK_TYPE_NAMES,
+  lockTypeNamed,
   normalizeId,
   NotFoundError,
   type PluginWorld,
@@ -24,9 +26,6 @@ import {
 
 /** Most objects moved out of a destroyed room or thing. */
 const MAX_CONTENTS = 5000;
-/** Lock types `@lock` accepts. */
-export const LOCK_TYPES = ["basic", "enter", "use", "page", "teleport"];
-
 /** Parses and checks a lock expression; throws ValidationError naming the problem. */
 export function checkLockExpr(expr: string): string {
   const l = validLock(expr);
@@ -133,10 +132,8 @@ export class Builder {
   /** Sets or clears a lock of a type on an object the actor controls. */
   async lock(actor: DbObject, obj: DbObject, type: string, expr: string | null): Promise<DbObject> {
     if (!canControl(actor, obj)) throw new ForbiddenError(`You don't control ${obj.name}.`);
-    const t = (type || "basic").toLowerCase();
-    if (!LOCK_TYPES.includes(t)) {
-      throw new ValidationError(`Lock types: ${LOCK_TYPES.join(", ")}.`);
-    }
+    const t = lockTypeNamed(type || "basic");
+    if (!t) throw new ValidationError(`Lock types: ${Object.keys(LOCK_TYPE_NAMES).join(", ")}.`);
     const value = expr === null ? null : checkLockExpr(expr);
     return await this.w.update(obj.id, (o) => {
       const locks = { ...(o.data.locks ?? {}) };

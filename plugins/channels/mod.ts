@@ -38,6 +38,7 @@ const plugin: PluginModule = {
     const defaults = () => defaultChannels(ctx.config.defaultChannels, (m) => ctx.log.warn(m));
     const svc: ChannelService = new ChannelService({
       store,
+      passes: (lock, subject) => ctx.world.passes(lock, subject),
       deliver: ctx.deliver,
       players: ctx.players,
       isCommand: (w) => !!ctx.engine.command(w),

@@ -9,6 +9,7 @@ import {
   type Delivery,
   ForbiddenError,
   isStaff,
+  type LockSubject,
   NotFoundError,
   type Page,
   type PlayerLookup,
@@ -67,6 +68,8 @@ export interface Viewer {
 /** What the service needs of the engine. */
 export interface ChannelDeps {
   store: ChannelStore;
+  /** The engine's lock check (`ctx.world.passes`); without it, keys that read the world fail. */
+  passes?: (lock: string, subject: LockSubject) => boolean;
   /** Delivery to players (`ctx.deliver`). */
   deliver: Pick<Delivery, "toPlayers">;
   /** Who is connected and the names others see. */
@@ -164,7 +167,8 @@ export class ChannelService {
 
   /** True when the viewer passes the channel's lock (everyone passes an empty lock). */
   passes(ch: Channel, v: Viewer, connected = true): boolean {
-    return !ch.lock || checkLock(ch.lock, { id: `#${v.id}`, flags: v.flags, connected });
+    const subject = { id: `#${v.id}`, flags: v.flags, connected };
+    return !ch.lock || (this.d.passes ?? checkLock)(ch.lock, subject);
   }
 
   /** Channels a viewer may see listed: hidden ones only for members and staff. */

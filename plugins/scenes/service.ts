@@ -4,12 +4,12 @@
  * export, and the lists. Every refusal is a typed error thrown before anything is written.
  */
 import {
-  checkLock,
   ConflictError,
   type DbObject,
   type Delivery,
   ForbiddenError,
   isStaff,
+  lockOf,
   NotFoundError,
   oneLine,
   type Page,
@@ -63,7 +63,7 @@ export interface SceneLimits {
 /** What the service needs of the engine. */
 export interface SceneDeps {
   store: SceneStore;
-  world: Pick<PluginWorld, "get" | "getMany" | "idsWithFlag">;
+  world: Pick<PluginWorld, "get" | "getMany" | "idsWithFlag" | "passes">;
   players: Pick<PlayerLookup, "find" | "displayName">;
   deliver: Pick<Delivery, "toRoom" | "toPlayer">;
   hooks: Pick<PluginBus<SceneEvents>, "emit">;
@@ -189,7 +189,7 @@ export class SceneService {
     // GET /locations offers), or anywhere for staff.
     if (
       room.id !== actor.location && !isStaff(actor.flags) &&
-      !checkLock(room.data.locks?.enter ?? "", lockSubject(actor))
+      !this.d.world.passes(lockOf(room, "enter"), lockSubject(actor), room.id)
     ) {
       throw new ForbiddenError("You may not start a scene in a room you cannot enter.");
     }
@@ -480,7 +480,7 @@ export class SceneService {
     const rooms = await this.d.world.getMany(ids);
     const subject = lockSubject(actor);
     return rooms
-      .filter((r) => typeOf(r) === "room" && checkLock(r.data.locks?.enter ?? "", subject))
+      .filter((r) => typeOf(r) === "room" && this.d.world.passes(lockOf(r, "enter"), subject, r.id))
       .map((r) => ({
         id: `#${r.id}`,
         name: r.name,

@@ -15,6 +15,8 @@ import type { ObjectChange } from "../world/types.ts";
 import { PlayerCards } from "../hub/cards.ts";
 import { dispatch } from "./dispatch.ts";
 import { Players } from "../world/players.ts";
+import { stripMarkup } from "../softcode/markup.ts";
+import { EngineLockWorld } from "../world/lock_world.ts";
 import { engineSoftcode } from "../softcode/engine_ports.ts";
 import { builtinFunctions } from "../softcode/functions/mod.ts";
 import { kvUserFunctionStore, UserFunctions } from "../softcode/user_functions.ts";
@@ -201,37 +203,46 @@ export async function testWorld(): Promise<TestWorld> {
     limits: () => s.config.value.queue,
   });
   await queue.start();
+  const locks = new EngineLockWorld({
+    world: () => s.objects.world,
+    peek: (id, name) => s.attributes.peek(id, name),
+    evaluate: (code, executor, enactor) =>
+      stripMarkup(softcode.evaluate(code, { executor, enactor })),
+  });
+  // Softcode delivers through the fake hub too.
+  const softcode = engineSoftcode(
+    {
+      world: () => s.objects.world,
+      locks,
+      attributes: s.attributes,
+      presence: hub,
+      deliver: hub,
+      objects: s.objects,
+      objectQuota: () => s.config.value.game.objectQuota,
+      look: (viewer, room) =>
+        roomView(
+          { presence: hub, objects: s.objects, attributes: s.attributes },
+          viewer,
+          room,
+          78,
+        ),
+      now: () => Date.now(),
+      startedAt: Date.now(),
+      gameName: () => s.config.value.game.name,
+      queue,
+    },
+    () => s.config.value.softcode,
+    functions,
+  );
   const ports: CommandPorts = {
     objects: s.objects,
     attributes: s.attributes,
+    locks,
     players: s.players,
     presence: hub,
     deliver: hub,
     events: s.hooks.worldHooks,
-    // Softcode delivers through the fake hub too.
-    softcode: engineSoftcode(
-      {
-        world: () => s.objects.world,
-        attributes: s.attributes,
-        presence: hub,
-        deliver: hub,
-        objects: s.objects,
-        objectQuota: () => s.config.value.game.objectQuota,
-        look: (viewer, room) =>
-          roomView(
-            { presence: hub, objects: s.objects, attributes: s.attributes },
-            viewer,
-            room,
-            78,
-          ),
-        now: () => Date.now(),
-        startedAt: Date.now(),
-        gameName: () => s.config.value.game.name,
-        queue,
-      },
-      () => s.config.value.softcode,
-      functions,
-    ),
+    softcode,
     queue,
     engine: {
       config: s.config,

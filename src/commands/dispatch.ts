@@ -127,7 +127,8 @@ export async function runLine(
     }
     const command = found.command;
     name = command.name;
-    if (!checkLock(command.lock ?? "connected", subjectOf(me))) return reply(DENIED);
+    const lock = command.lock ?? "connected";
+    if (!checkLock(lock, subjectOf(me), { world: ports.locks })) return reply(DENIED);
     const bad = badSwitch(command, found.cmd.switches);
     if (bad) return reply(bad);
     if (isGuest(me.flags) && !guestMay(command, found.cmd.switches)) return reply(GUEST_DENIED);

@@ -2,7 +2,7 @@
 import type { DbObject } from "../world/types.ts";
 import type { CommandSdk } from "./types.ts";
 import { normalizeId } from "../world/ids.ts";
-import { checkLock } from "../world/locks.ts";
+import { objectLockVerdict } from "../world/locks.ts";
 import { CommandError, WrongWayError } from "./errors.ts";
 import { namesOf } from "./format.ts";
 import { MAX_ROOM_EXITS } from "../world/objects.ts";
@@ -62,19 +62,16 @@ export function heldExit(
  */
 export async function goThrough(u: CommandSdk, exit: DbObject, typed: string): Promise<void> {
   const subject = subjectOf(u.me);
-  const locks = exit.data.locks ?? {};
   const dir = typed.trim();
-  if (!checkLock(locks.basic ?? "", subject)) {
-    throw new WrongWayError("You can't go that way.", dir);
-  }
+  const through = objectLockVerdict(u.locks, exit, "basic", subject);
+  if (!through.pass) throw new WrongWayError(through.problem ?? "You can't go that way.", dir);
   const destId = normalizeId(String(exit.data.destination ?? ""));
   const dest = destId ? await u.objects.get(destId) : null;
   if (!dest || !dest.flags.includes("room")) {
     throw new WrongWayError("That exit doesn't lead anywhere.", dir);
   }
-  if (!checkLock(dest.data.locks?.enter ?? "", subject)) {
-    throw new WrongWayError("You can't go that way.", dir);
-  }
+  const enter = objectLockVerdict(u.locks, dest, "enter", subject);
+  if (!enter.pass) throw new WrongWayError(enter.problem ?? "You can't go that way.", dir);
   await moveActor(u, dest);
 }
 

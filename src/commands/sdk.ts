@@ -78,6 +78,7 @@ export function buildSdk(
     evaluate,
     objects: ports.objects,
     attributes: ports.attributes,
+    locks: ports.locks,
     players: ports.players,
     presence: ports.presence,
     deliver,
@@ -92,7 +93,8 @@ export function buildSdk(
       deliver.toRoom(roomId, data ? { msg, data } : { msg }, exclude);
     },
     target: (ref: string) => findTarget(ports, me, here, ref),
-    passes: (lock: string) => checkLock(lock, subjectOf(me)),
+    passes: (lock: string, on?: string) =>
+      checkLock(lock, subjectOf(me), { world: ports.locks, on }),
     playerText: (text: string) =>
       ports.engine.config.value.softcode.evaluatePlayerText
         ? toWire(evaluate(text, PLAYER_TEXT_FLAGS))

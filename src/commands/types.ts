@@ -6,6 +6,7 @@ import type { DbObject } from "../world/types.ts";
 import type { Delivery, HubConnection, OutboundData, Presence } from "../hub/types.ts";
 import type { ObjectStore } from "../world/objects.ts";
 import type { AttributeStore } from "../world/attributes/store.ts";
+import type { LockWorld } from "../world/locks.ts";
 import type { Players } from "../world/players.ts";
 import type { EventBus, WorldEvents } from "../plugins/hooks.ts";
 import type { Config } from "../config/load.ts";
@@ -57,6 +58,8 @@ export interface CommandPorts {
   objects: ObjectStore;
   /** Attributes on objects. */
   attributes: AttributeStore;
+  /** What lock checks read of the world (src/world/locks.ts: `checkLock(lock, s, { world })`). */
+  locks: LockWorld;
   /** Players by name, alias or dbref; display names; aliases. */
   players: Players;
   /** Who is online and where, from memory. */
@@ -117,8 +120,11 @@ export interface CommandSdk extends CommandPorts {
    * or more than one thing matches.
    */
   target(ref: string): Promise<DbObject>;
-  /** True when the actor passes a lock expression. */
-  passes(lock: string): boolean;
+  /**
+   * True when the actor passes a lock expression (the engine's one lock language), checked as
+   * the lock of object `on` when given (evaluation keys read its attributes).
+   */
+  passes(lock: string, on?: string): boolean;
   /**
    * What the actor typed, ready to show: evaluated as softcode when the game has
    * `softcode.evaluatePlayerText` on (as MUX does for say, pose, page...), else as typed.
@@ -182,6 +188,7 @@ export function pluginSdk(u: CommandSdk): PluginCommandSdk {
   const {
     objects: _objects,
     attributes: _attributes,
+    locks: _locks,
     players: _players,
     presence: _presence,
     deliver: _deliver,

@@ -96,11 +96,15 @@ export {
 export { CommandError } from "../commands/errors.ts";
 export {
   checkLock,
+  LOCK_TYPE_NAMES,
+  lockOf,
   type LockSubject,
   LockSyntaxError,
+  lockTypeNamed,
   parseLock,
   validLock,
 } from "../world/locks.ts";
+export { settableLock } from "../commands/lock_names.ts";
 export { atLeast, hasFlag, isGuest, isStaff, levelOf } from "../world/flags.ts";
 export { dbref, normalizeId } from "../world/ids.ts";
 export { objectNameProblem } from "../world/names.ts";

@@ -11,6 +11,7 @@ import type { AttributeStore } from "../world/attributes/store.ts";
 import { startingRoom } from "../world/start.ts";
 import { checkQuota } from "../world/building.ts";
 import { roomView } from "../commands/room_view.ts";
+import { checkLock, type LockSubject, type LockWorld } from "../world/locks.ts";
 
 /** Objects, rooms and exits, for plugins. */
 export interface PluginWorld {
@@ -45,11 +46,23 @@ export interface PluginWorld {
   startingRoom(): Promise<string>;
   /** What `look` shows `viewer` of a room or object, wrapped to `width` columns. */
   look(viewer: DbObject, target: DbObject, width?: number): Promise<Outbound>;
+  /**
+   * True when `subject` passes a lock expression in the engine's one lock language (carrying,
+   * owners, attributes and evaluation keys read the world), as the lock of object `on` when
+   * given. An empty lock passes; a broken one does not.
+   */
+  passes(lock: string, subject: LockSubject, on?: string): boolean;
 }
 
 /** The plugin world over the engine's object store (and who is online, for `look`). */
 export function pluginWorld(
-  s: { objects: ObjectStore; attributes: AttributeStore; presence: Presence; config: Config },
+  s: {
+    objects: ObjectStore;
+    attributes: AttributeStore;
+    presence: Presence;
+    config: Config;
+    locks: LockWorld;
+  },
 ): PluginWorld {
   const o = s.objects;
   return {
@@ -70,5 +83,6 @@ export function pluginWorld(
     destroy: (id) => o.delete(id),
     startingRoom: () => startingRoom(s),
     look: (viewer, target, width = 78) => roomView(s, viewer, target, width),
+    passes: (lock, subject, on) => checkLock(lock, subject, { world: s.locks, on }),
   };
 }

@@ -20,7 +20,7 @@ import { canSeeAttr } from "../world/attributes/access.ts";
 import { canControl } from "../world/access.ts";
 import { canSeeWithin, hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
 import { isStaff } from "../world/flags.ts";
-import { checkLock } from "../world/locks.ts";
+import { checkLock, type LockWorld } from "../world/locks.ts";
 import type { Delivery, Outbound, Presence } from "../hub/types.ts";
 import type { Refused, SoftcodePorts, WorldChanges } from "./ports.ts";
 import { Softcode, type SoftcodeLimits } from "./eval.ts";
@@ -32,6 +32,8 @@ import type { ActionQueue } from "../queue/types.ts";
 export interface EnginePortParts {
   /** The world in memory (null on a shared KV Connect database, where softcode sees nothing). */
   world: () => WorldReader | null;
+  /** What lock checks read of the world (the engine's one, src/world/lock_world.ts). */
+  locks: LockWorld;
   attributes: LiveAttributes;
   /** Who is online (the hub's memory). */
   presence: Pick<Presence, "onlinePlayers" | "isOnline" | "connections">;
@@ -52,10 +54,13 @@ export interface EnginePortParts {
 
 const NONE: readonly string[] = Object.freeze([]);
 
-/** True when `o` passes a lock expression (the dispatcher's check of a command's lock). */
-function passes(p: EnginePortParts, lock: string, o: DbObject): boolean {
+/** True when `o` passes a lock expression (as the lock of object `on`, when given). */
+function passes(p: EnginePortParts, lock: string, o: DbObject, on?: string): boolean {
   return !lock.trim() ||
-    checkLock(lock, { id: `#${o.id}`, flags: o.flags, connected: p.presence.isOnline(o.id) });
+    checkLock(lock, { id: `#${o.id}`, flags: o.flags, connected: p.presence.isOnline(o.id) }, {
+      world: p.locks,
+      on,
+    });
 }
 
 const DENIED: Refused = Object.freeze({ refused: "Permission denied.", permission: true });
@@ -175,7 +180,7 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       hiddenFrom: (viewer, target) => hiddenFrom(viewer, target),
       canSeeAttr: (viewer, obj, attr) => canSeeAttr(viewer, obj, attr),
       isStaff: (o) => isStaff(o.flags),
-      passesLock: (lock, o) => passes(p, lock, o),
+      passesLock: (lock, o, on) => passes(p, lock, o, on),
     },
     delivery: {
       toObject: (id, msg) => p.deliver.toPlayer(id, { msg }),

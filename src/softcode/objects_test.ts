@@ -91,7 +91,7 @@ Deno.test("softcode objects: grep, elock and bittype", () => {
   t.world.set(box, "B", "a blue fox");
   assert.equal(t.run("[grep(box,*,fox)] [grep(box,*,Red)] [grepi(box,*,red)]", alice), "A B A A");
   const boxObj = t.world.objects.get(box)!;
-  boxObj.data = { locks: { default: "wizard", use: "#false" } };
+  boxObj.data = { locks: { basic: "wizard", use: "#false" } };
   assert.equal(t.run("[elock(box,me)]", alice), "0");
   assert.equal(t.run("[elock(box,me)]"), "1");
   assert.equal(t.run("[elock(box/use,me)]", alice), "0");

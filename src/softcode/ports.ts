@@ -71,8 +71,11 @@ export interface AccessRules {
   canSeeAttr(viewer: DbObject, obj: DbObject, attr: SoftAttr): boolean;
   /** Staff (admin, wizard, superuser). */
   isStaff(obj: DbObject): boolean;
-  /** `subject` passes a lock expression (the engine's lock language; "" passes everyone). */
-  passesLock(lock: string, subject: DbObject): boolean;
+  /**
+   * `subject` passes a lock expression (the engine's lock language; "" passes everyone), as the
+   * lock of object `on` when given (evaluation keys read its attributes).
+   */
+  passesLock(lock: string, subject: DbObject, on?: string): boolean;
 }
 
 /** Output to players, through the same delivery as every command (text in wire form). */

@@ -84,3 +84,16 @@ export function flagChangeProblem(actorFlags: readonly string[], flag: string): 
   if (PLAIN_FLAGS.includes(f)) return null;
   return `Unknown flag '${flag}'.`;
 }
+
+/** Type flags every object carries one of. */
+const TYPE_FLAGS: readonly string[] = ["player", "room", "thing", "exit"];
+
+/**
+ * True for a flag the engine knows (a permission flag, a plain flag, a type, `guest`): in a lock
+ * being set, such a bare word is a flag test; any other word names an object (docs/locks.md).
+ */
+export function isKnownFlag(word: string): boolean {
+  const f = lowerCase(word);
+  return Object.hasOwn(FLAG_LEVELS_TABLE, f) || PLAIN_FLAGS.includes(f) ||
+    TYPE_FLAGS.includes(f) || f === GUEST_FLAG;
+}

@@ -7,6 +7,7 @@ import { findPlayer } from "../target.ts";
 import { objectNameProblem, playerNameProblem, rename } from "../../world/names.ts";
 import { CommandError } from "../errors.ts";
 import { MAX_DESCRIPTION } from "../../world/patch.ts";
+import { lockOf } from "../../world/locks.ts";
 import { MAX_PARENT_DEPTH, parentOf, parentProblem, readChain } from "../../world/parents.ts";
 
 /** The building basics family. */
@@ -117,7 +118,7 @@ u(), $-commands and the rest, as in TinyMUX. An attribute flagged no_inherit sta
 holder. Without a parent, or with an empty one, the parent is cleared.
 
 You must control the object, and either control the parent or the parent must have the
-parent_ok flag. A parent may not be the object itself or one of its own children.
+parent_ok flag (and you must pass its parent lock: @lock/parent). A parent may not be the object itself or one of its own children.
 
 Example:
   @parent Red Sword=Sword Parent`,
@@ -135,7 +136,10 @@ Example:
         return u.send("Parent cleared.");
       }
       const parent = await u.target(rhs);
-      if (!canControl(u.me, parent) && !parent.flags.includes("parent_ok")) {
+      // MUX: another's object takes children when it is parent_ok and its parent lock passes.
+      const open = parent.flags.includes("parent_ok") &&
+        u.passes(lockOf(parent, "parent"), parent.id);
+      if (!canControl(u.me, parent) && !open) {
         throw new CommandError("Permission denied.");
       }
       const world = u.objects.world ?? await readChain((id) => u.objects.get(id), parent.id);

@@ -72,7 +72,7 @@ Deno.test("core: look, inventory, get, drop, give", async () => {
       name: "Anvil",
       type: "thing",
       location: "1",
-      data: { locks: { get: "#0" } },
+      data: { locks: { basic: "#0" } },
     });
     const look = (await w.run(a.conn, "look")).join("\n");
     assert.match(look, /Limbo/);

@@ -1,4 +1,5 @@
 /** Carrying things: inventory, get, drop, give. */
+import { checkLock, lockOf } from "../../world/locks.ts";
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
 import { CommandError } from "../errors.ts";
@@ -70,8 +71,9 @@ Example:
       if (obj.location === u.me.id) throw new CommandError("You already have that.");
       if (!u.here || obj.location !== u.here.id) throw new CommandError("I don't see that here.");
       if (!isThing(obj)) throw new CommandError("You can't pick that up.");
-      const lock = obj.data.locks?.get ?? obj.data.locks?.basic ?? "";
-      if (!u.passes(lock)) throw new CommandError("You can't pick that up.");
+      if (!u.passes(lockOf(obj, "basic"), obj.id)) {
+        throw new CommandError("You can't pick that up.");
+      }
       await moveThing(u, obj, u.here.id, u.me.id);
       const who = { id: u.me.id, name: u.me.name };
       const item = { id: obj.id, name: obj.name };
@@ -95,6 +97,7 @@ Example:
     async exec(u) {
       const obj = await carried(u, u.cmd.args);
       if (!u.here) throw new CommandError("There is nowhere to drop it.");
+      if (!u.passes(lockOf(obj, "drop"), obj.id)) throw new CommandError("You can't drop that.");
       await moveThing(u, obj, u.me.id, u.here.id);
       const who = { id: u.me.id, name: u.me.name };
       const item = { id: obj.id, name: obj.name };
@@ -124,6 +127,15 @@ Example:
       if (to.id === u.me.id) throw new CommandError("You can't give things to yourself.");
       if (to.location !== u.me.location) throw new CommandError("I don't see that player here.");
       const obj = await carried(u, u.cmd.rhs);
+      // MUX: the thing's give lock says who may give it, the receiver's receive lock
+      // which things it takes (the thing is what must pass).
+      if (!u.passes(lockOf(obj, "give"), obj.id)) {
+        throw new CommandError("You can't give that away.");
+      }
+      const thing = { id: `#${obj.id}`, flags: obj.flags, connected: false };
+      if (!checkLock(lockOf(to, "receive"), thing, { world: u.locks, on: to.id })) {
+        throw new CommandError(`${displayName(to)} won't take that.`);
+      }
       await moveThing(u, obj, u.me.id, to.id);
       const data = {
         type: "give",

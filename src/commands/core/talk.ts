@@ -1,4 +1,5 @@
 /** Talking: say, pose, semipose, @emit, whisper, page (think is with the softcode commands). */
+import { lockOf } from "../../world/locks.ts";
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { ObjectHead } from "../../world/types.ts";
 import type { OutboundData } from "../../hub/types.ts";
@@ -282,7 +283,16 @@ Examples:
       const text = u.playerText(u.cmd.rhs);
       const targets = await recipients(u, u.cmd.lhs);
       const offline = targets.filter((p) => !u.presence.isOnline(p.id));
-      const haven = targets.filter((p) => !offline.includes(p) && hasFlag(p.flags, "haven"));
+      // MUX: a haven player, or one whose page lock the pager fails, takes no pages. (The
+      // recipients may be the hub's cards, which hold no locks: the record is read for them.)
+      const haven: typeof targets = [];
+      for (const p of targets) {
+        if (offline.includes(p)) continue;
+        const lock = hasFlag(p.flags, "haven")
+          ? null
+          : lockOf(await u.objects.get(p.id) ?? p, "page");
+        if (lock === null || !u.passes(lock, p.id)) haven.push(p);
+      }
       const to = targets.filter((p) => !offline.includes(p) && !haven.includes(p));
       for (const p of offline) u.send(`${p.name} is not connected.`);
       for (const p of haven) u.send(`${p.name} is not accepting pages.`);

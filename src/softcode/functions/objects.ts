@@ -19,6 +19,7 @@ import { ENGINE_VERSION } from "../../version.ts";
 import { validAttrName } from "./control.ts";
 import { upperAscii } from "../compile.ts";
 import { ctimeText } from "./time.ts";
+import { lockOf, lockTypeNamed } from "../../world/locks.ts";
 
 /** Most ids search(), lsearch() and children() return (an index answers, bounded). */
 export const MAX_SEARCH = 2000;
@@ -681,15 +682,15 @@ export const objectFunctions: FunctionDef[] = [
     example: { think: "elock(box,*Alice)", gives: "1" },
   }, (ev, f, args) => {
     const slash = args[0].indexOf("/");
-    const which = slash < 0 ? "default" : args[0].slice(slash + 1).trim().toLowerCase();
+    const which = slash < 0 ? "basic" : lockTypeNamed(args[0].slice(slash + 1));
+    if (!which) return "#-1 NO SUCH LOCK";
     const o = thing(ev, f, slash < 0 ? args[0] : args[0].slice(0, slash));
     if (typeof o === "string") return o;
     const victim = thing(ev, f, args[1]);
     if (typeof victim === "string") return victim;
     // Only those who control the object may test its locks other than the default one.
-    if (which !== "default" && !controls(ev, f, o)) return "#-1 PERMISSION DENIED";
-    const lock = o.data?.locks?.[which] ?? "";
-    return bool(ev.ports.access.passesLock(lock, victim));
+    if (which !== "basic" && !controls(ev, f, o)) return "#-1 PERMISSION DENIED";
+    return bool(ev.ports.access.passesLock(lockOf(o, which), victim, o.id));
   }),
   define("grep", 3, 3, {
     family: "attributes",

@@ -1,0 +1,49 @@
+/**
+ * A lock as a player types it, made ready to store: the names in it (`me`, `here`, `*player`,
+ * a thing or exit nearby, a player's name) become dbrefs, as MUX does when a lock is set, so the
+ * stored lock keeps naming the same objects wherever they go. A bare word that is a flag the
+ * engine knows stays a flag test (docs/locks.md).
+ */
+import type { DbObject } from "../world/types.ts";
+import { LockSyntaxError, parseLock, validLock } from "../world/locks.ts";
+import { isKnownFlag } from "../world/flags.ts";
+import { ValidationError } from "../errors.ts";
+import { CommandError } from "./errors.ts";
+
+/** Most distinct names one lock may hold (each is one lookup). */
+const MAX_LOCK_NAMES = 20;
+
+/**
+ * The stored form of `expr` set by the actor whose `target` resolves names: names turned into
+ * dbrefs. Throws ValidationError for bad syntax or too many names, CommandError for a name that
+ * matches nothing (or several things).
+ */
+export async function settableLock(
+  u: { target(ref: string): Promise<DbObject> },
+  expr: string,
+): Promise<string> {
+  const names = new Set<string>();
+  try {
+    // First pass: collect the names (each answers a placeholder), checking the syntax.
+    parseLock(String(expr ?? "").trim() || "#true", (word) => {
+      names.add(word);
+      return "0";
+    }, isKnownFlag);
+  } catch (e) {
+    if (e instanceof LockSyntaxError) throw new ValidationError(e.message);
+    throw e;
+  }
+  if (names.size > MAX_LOCK_NAMES) {
+    throw new ValidationError(`A lock may name at most ${MAX_LOCK_NAMES} objects.`);
+  }
+  const ids = new Map<string, string>();
+  for (const name of names) {
+    try {
+      ids.set(name, (await u.target(name)).id);
+    } catch (e) {
+      if (e instanceof CommandError) throw new CommandError(`${e.message} (${name})`);
+      throw e;
+    }
+  }
+  return validLock(expr, (word) => ids.get(word) ?? null, isKnownFlag);
+}

@@ -1,0 +1,118 @@
+/**
+ * The one lock language end to end (issue 38, item 7): MUX's keys set with `@lock` (names become
+ * dbrefs), checked by exits, `get`, `page` and `elock()`; locks stored before keep their meaning;
+ * endless `@` indirection stops with a clear message; over telnet and WebSocket.
+ */
+import { assertEquals } from "./assert.ts";
+import { api, register } from "./harness.ts";
+import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
+import type { TelnetClient } from "./telnet_client.ts";
+import { connectWs } from "./ws_client.ts";
+
+/** Sends a line over telnet and waits for a reply matching `re` after it. */
+async function run(t: TelnetClient, line: string, re: RegExp): Promise<RegExpMatchArray> {
+  const from = t.mark();
+  await t.send(line);
+  return await t.waitFor(re, 10_000, from);
+}
+
+Deno.test("locks: MUX keys, old locks, lock types and broken locks", async (t) => {
+  const srv = await startSupervised();
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const aliceToken = await register(srv.base, "Alice");
+    const bobToken = await register(srv.base, "Bob");
+    const aliceId = (await api(srv.base, "GET", "/api/v1/me", undefined, aliceToken)).body.id;
+    const bobId = (await api(srv.base, "GET", "/api/v1/me", undefined, bobToken)).body.id;
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    await run(admin, "@set *Alice=builder", /builder set/);
+    const alice = await telnetLogin(srv, "Alice", "password123");
+    closers.push(() => alice.close());
+    const bob = await connectWs(srv.ws, { token: bobToken, client: "web" });
+    closers.push(() => bob.close());
+    await bob.expect(/Limbo/);
+    /** Bob sends a line over WebSocket and waits for a message matching `re`. */
+    const bobDoes = async (line: string, re: RegExp) => {
+      await bob.send(line);
+      return (await bob.expect(re)).msg;
+    };
+
+    await run(alice, "@dig Vault=Vault Door;vd,Out;o", /opened back/);
+    const key = (await run(alice, "@create Gold Key", /Created Gold Key\(#(\d+)\)/))[1];
+
+    await t.step("@lock bbpocket=me means the object, as the BBS installer means it", async () => {
+      const pocket = (await run(alice, "@create bbpocket", /Created bbpocket\(#(\d+)\)/))[1];
+      await run(alice, "@lock bbpocket=me", new RegExp(`\\(basic\\): #${aliceId}\\r?$`, "m"));
+      await run(alice, "@lock/use bbpocket=me", new RegExp(`\\(use\\): #${aliceId}`));
+      await run(alice, `think [elock(#${pocket},me)][elock(#${pocket},*Bob)]`, /^10\r?$/m);
+    });
+
+    await t.step("a carry key names the key wherever it goes", async () => {
+      await run(alice, "@lock vd=+Gold Key", new RegExp(`\\(basic\\): \\+#${key}`));
+      await run(alice, "vd", /Vault/);
+      await run(alice, "o", /Limbo/);
+      await run(alice, "drop Gold Key", /You drop Gold Key/);
+      await run(alice, "vd", /You can't go that way\./);
+      await bobDoes("get Gold Key", /You pick up Gold Key/);
+      await bobDoes("vd", /Vault/);
+      await bobDoes("o", /Limbo/);
+    });
+
+    await t.step("old locks keep their meaning: flags and levels", async () => {
+      await run(alice, "@lock vd=builder+", /\(basic\): builder\+/);
+      await run(alice, "vd", /Vault/);
+      await run(alice, "o", /Limbo/);
+      await bobDoes("vd", /You can't go that way\./);
+      await run(alice, "@lock vd=dark|#1", /\(basic\): dark\|#1/);
+      await bobDoes("vd", /You can't go that way\./);
+    });
+
+    await t.step("attribute and evaluation keys", async () => {
+      await run(alice, "&sex me=Female", /Set\./);
+      await run(alice, "@lock vd=sex:f*", /\(basic\): SEX:f\*/);
+      await run(alice, "vd", /Vault/);
+      await run(alice, "o", /Limbo/);
+      await bobDoes("vd", /You can't go that way\./);
+      await run(alice, "&CHECK vd=[name(%#)]", /Set\./);
+      await run(alice, "@lock vd=check/bob", /\(basic\): CHECK\/bob/);
+      await run(alice, "vd", /You can't go that way\./);
+      await bobDoes("vd", /Vault/);
+      await bobDoes("o", /Limbo/);
+      await run(alice, "@lock vd=$me", new RegExp(`\\(basic\\): \\$#${aliceId}`));
+      await bobDoes("vd", /You can't go that way\./);
+    });
+
+    await t.step("a lock that refers to itself through @ stops with a clear message", async () => {
+      await run(alice, "@create Loop A", /Created Loop A/);
+      await run(alice, "@create Loop B", /Created Loop B/);
+      await run(alice, "@lock Loop A=@Loop B", /Locked Loop A/);
+      await run(alice, "@lock Loop B=@Loop A", /Locked Loop B/);
+      await run(alice, "@lock vd=@Loop A", /Locked Vault Door/);
+      await run(alice, "vd", /Sorry, broken lock: it refers to other locks \(@\)/);
+      // Nothing else is disturbed.
+      await run(alice, "think ok", /^ok\r?$/m);
+    });
+
+    await t.step("bad keys are refused and the lock stays", async () => {
+      await run(alice, "@lock vd=Nobody Here", /I don't see|not here|can't find/i);
+      await run(alice, "@lock vd=(#1", /Lock syntax error/);
+      await run(alice, "@lock/sideways vd=me", /Unknown switch|not a switch|switch/i);
+      await run(alice, "vd", /Sorry, broken lock/);
+    });
+
+    await t.step("a page lock, set by a player who is no builder, over WebSocket", async () => {
+      assertEquals(
+        await bobDoes("@lock/page me=!*Alice", /Locked Bob/),
+        `Locked Bob(#${bobId}) (page): !#${aliceId}`,
+      );
+      await run(alice, "page Bob=hi", /Bob is not accepting pages\./);
+      await bobDoes("@unlock/page me", /Unlocked Bob/);
+      await run(alice, "page Bob=hi again", /You paged Bob/);
+      await bob.expect(/hi again/);
+    });
+  } finally {
+    for (const c of closers.reverse()) await c().catch(() => {});
+    await srv.stop();
+  }
+});
