@@ -24,7 +24,20 @@ export const PLAIN_FLAGS: readonly string[] = [
   "no_command",
   "visual",
   "parent_ok",
+  // MUX's: inherit lets an object act with its owner's powers (who may set it: below); puppet
+  // makes a thing relay what it hears to its owner.
+  "inherit",
+  "puppet",
 ];
+
+/** Other names MUX gives flags (`@set obj=halted`), by the engine's name. */
+const FLAG_ALIASES: Readonly<Record<string, string>> = Object.freeze({ halted: "halt" });
+
+/** The engine's name for a flag word (lower case; MUX's other names mapped). */
+export function canonicalFlag(word: string): string {
+  const f = lowerCase(word.trim());
+  return Object.hasOwn(FLAG_ALIASES, f) ? FLAG_ALIASES[f] : f;
+}
 
 /** True when the flag list contains `flag` as a whole name (case-insensitive). */
 export function hasFlag(flags: readonly string[], flag: string): boolean {
@@ -65,12 +78,26 @@ export function atLeast(flags: readonly string[], flag: string): boolean {
 }
 
 /**
- * Why `actorFlags` may not set or clear `flag`, or null when allowed.
- * superuser is never settable; admin and wizard only by a superuser;
- * storyteller and builder by an admin (or higher); plain flags by builder+.
+ * Why `actorFlags` may not set or clear `flag` (on an object of `targetFlags`, when known), or
+ * null when allowed. superuser is never settable; admin and wizard only by a superuser;
+ * storyteller and builder by an admin (or higher). Plain flags by whoever controls the object
+ * (the caller checks control), with MUX's exceptions: `inherit` only by a player or an object
+ * that inherits itself (MUX's Inherits()), `monitor` on a player only by staff (Can_Monitor).
  */
-export function flagChangeProblem(actorFlags: readonly string[], flag: string): string | null {
-  const f = flag.toLowerCase();
+export function flagChangeProblem(
+  actorFlags: readonly string[],
+  flag: string,
+  targetFlags: readonly string[] = [],
+): string | null {
+  const f = canonicalFlag(flag);
+  if (f === "inherit" && !isStaff(actorFlags)) {
+    if (!hasFlag(actorFlags, "player") && !hasFlag(actorFlags, "inherit")) {
+      return "Only a player, or an object that has inherit itself, may set inherit.";
+    }
+  }
+  if (f === "monitor" && hasFlag(targetFlags, "player") && !isStaff(actorFlags)) {
+    return "Only staff may set monitor on a player.";
+  }
   if (f === "superuser") return "The superuser flag cannot be set or cleared in-game.";
   if (f === "player" || f === "room" || f === "thing" || f === "exit") {
     return `The ${f} flag is the object's type and cannot be changed.`;

@@ -8,7 +8,7 @@ import type { SecurityEvent } from "../../auth/security_log.ts";
 import { changeOwnPassword, endSessions, type OwnPasswordDeps } from "../../auth/revoke.ts";
 import { canControl, mayActOn } from "../../world/access.ts";
 import { FLAG_LEVELS_TABLE } from "../../world/flag_levels.ts";
-import { flagChangeProblem, hasFlag } from "../../world/flags.ts";
+import { canonicalFlag, flagChangeProblem, hasFlag } from "../../world/flags.ts";
 import { monikerSpells } from "../../world/names.ts";
 import { passwordProblem } from "../../auth/passwords.ts";
 import { stripColour } from "../../text/colour.ts";
@@ -61,8 +61,10 @@ export const commands: CommandSpec[] = [
 @set <target>/<attribute>=[!]<flag>  sets or clears a flag of an attribute
 
 Permission flags: superuser cannot be set in-game; admin and wizard are set by the
-superuser; storyteller and builder by an admin. Other flags (dark, haven, ...) can be set
-by whoever controls the object. Attribute flags: visual, hidden (staff), wizard (staff),
+superuser; storyteller and builder by an admin. Other flags can be set by whoever controls
+the object: dark, haven, opaque, quiet, safe, sticky, transparent, unfindable, ic, ooc, halt
+(or halted), monitor (on a player: staff), no_command, visual, parent_ok, inherit (only a
+player, or an object that has inherit), puppet. Attribute flags: visual, hidden (staff), wizard (staff),
 locked, no_command, no_inherit, no_name, no_parse, regexp, case, trace, html.
 
 Examples:
@@ -79,13 +81,13 @@ Examples:
       if (attr !== null) return await setAttributeFlagForm(u, objRef, attr, rhs);
       if (rhs.includes(":")) return await setAttributeForm(u, u.cmd.lhs, rhs);
       const clear = rhs.startsWith("!");
-      const flag = (clear ? rhs.slice(1) : rhs).trim().toLowerCase();
+      const flag = canonicalFlag(clear ? rhs.slice(1) : rhs);
       if (!FLAG_RE.test(flag)) {
         throw new CommandError(`'${quote(rhs)}' is not a flag. Usage: @set <target>=[!]<flag>`);
       }
       const target = await u.target(u.cmd.lhs);
       const permission = Object.hasOwn(FLAG_LEVELS_TABLE, flag);
-      const problem = flagChangeProblem(u.me.flags, flag);
+      const problem = flagChangeProblem(u.me.flags, flag, target.flags);
       if (problem) {
         if (permission) log(u, "ADMIN_SET_FLAG", target.id, `refused ${clear ? "!" : ""}${flag}`);
         throw new CommandError(problem);
