@@ -150,9 +150,21 @@ In TinTin++, type \\; for the semicolon: @open Door\\;d=#12 (see 'help clients')
       name: "@create",
       lock: BUILDER_LOCK,
       category: "building",
-      help: "@create <thing> makes a thing you own and carry.",
+      help: `@create <name>[=<cost>]
+
+Makes a thing you own and carry. As in TinyMUX, what follows = is the cost in coins; this game
+keeps no coins, so a cost is accepted (a whole number) and has no effect.
+
+Example:
+  @create Sword Parent=10`,
       async exec(u) {
-        const thing = await b.thing(u.me, need(u.cmd.args, "@create <name>"));
+        const usage = "@create <name>[=<cost>]";
+        const cost = u.cmd.rhs?.trim() ?? "";
+        if (cost && !/^\d{1,9}$/.test(cost)) {
+          throw new CommandError(`The cost must be a whole number of coins. Usage: ${usage}`);
+        }
+        const name = need(u.cmd.rhs === null ? u.cmd.args : u.cmd.lhs, usage);
+        const thing = await b.thing(u.me, name);
         u.send(`Created ${ref(thing)}.`, {
           type: "create",
           thing: { id: thing.id, name: thing.name },
