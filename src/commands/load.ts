@@ -21,6 +21,7 @@ export const CORE_MODULES: readonly string[] = [
   "examine.ts",
   "attributes.ts",
   "building_basics.ts",
+  "clone.ts",
   "admin.ts",
   "password.ts",
   "site.ts",

@@ -78,6 +78,9 @@ export class Connection implements HubConnection, SessionEnd {
   ipCounted = false;
   /** True from the moment it starts closing; nothing more is sent or run. */
   closed = false;
+  /** MUX's OUTPUTPREFIX and OUTPUTSUFFIX: lines sent before and after each command's output. */
+  outputPrefix = "";
+  outputSuffix = "";
   #socketClosed = false;
   #onSocketClosed: (() => void) | null = null;
   #queue: Task[] | null = null;

@@ -79,14 +79,23 @@ export class Inbound {
   /** Runs one queued task of a connection: a step such as a login, or a line. */
   async run(conn: Connection, task: Task): Promise<void> {
     if (typeof task !== "string") return await task();
+    const affix = outputAffix(task);
+    if (affix) {
+      // MUX: set before or after login, for this connection alone; an empty text clears it.
+      if (affix.which === "prefix") conn.outputPrefix = affix.text;
+      else conn.outputSuffix = affix.text;
+      return;
+    }
     if (!conn.playerId) return await preLogin(this.sessions, conn, task);
     if (isQuit(task)) return conn.close("Goodbye!");
+    if (conn.outputPrefix) conn.send({ msg: conn.outputPrefix });
     try {
       await this.dispatch(conn, task);
     } catch (e) {
       console.error(`hub: command failed for #${conn.playerId}: ${(e as Error)?.stack ?? e}`);
       conn.send(errorOut("Something went wrong running that command."));
     }
+    if (conn.outputSuffix) conn.send({ msg: conn.outputSuffix });
   }
 
   /** A connection logged in: from now on its commands count per player. */
@@ -252,6 +261,22 @@ export class Inbound {
 
 function clamp(v: number, min: number, max: number): number {
   return Number.isFinite(v) ? Math.min(max, Math.max(min, Math.round(v))) : min;
+}
+
+/** Longest OUTPUTPREFIX or OUTPUTSUFFIX text kept. */
+export const MAX_OUTPUT_AFFIX = 256;
+
+/**
+ * `OUTPUTPREFIX <text>` or `OUTPUTSUFFIX <text>` (any case; MUX's commands for clients and
+ * scripts that bracket each command's output), or null for any other line.
+ */
+export function outputAffix(line: string): { which: "prefix" | "suffix"; text: string } | null {
+  const m = /^\s*output(prefix|suffix)(?:\s+(.*))?$/i.exec(line);
+  if (!m) return null;
+  return {
+    which: m[1].toLowerCase() as "prefix" | "suffix",
+    text: (m[2] ?? "").trim().slice(0, MAX_OUTPUT_AFFIX),
+  };
 }
 
 /** True for `quit` in any case, with spaces around it (checked before every line is run). */
