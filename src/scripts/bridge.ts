@@ -183,7 +183,7 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => unkno
     },
     passes([lock]) {
       try {
-        return checkLock(str(lock, "A lock", 500), subjectOf(me));
+        return checkLock(str(lock, "A lock", 500), subjectOf(me), { world: u.locks });
       } catch (e) {
         if (e instanceof LockSyntaxError) throw new CommandError(`Bad lock: ${e.message}`);
         throw e;
