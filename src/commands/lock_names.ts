@@ -2,7 +2,7 @@
  * A lock as a player types it, made ready to store: the names in it (`me`, `here`, `*player`,
  * a thing or exit nearby, a player's name) become dbrefs, as MUX does when a lock is set, so the
  * stored lock keeps naming the same objects wherever they go. A bare word that is a flag the
- * engine knows stays a flag test (docs/locks.md).
+ * engine knows stays a flag test (docs/commands.md, "Locks").
  */
 import type { DbObject } from "../world/types.ts";
 import { LockSyntaxError, parseLock, validLock } from "../world/locks.ts";

@@ -117,7 +117,7 @@ const TYPE_FLAGS: readonly string[] = ["player", "room", "thing", "exit"];
 
 /**
  * True for a flag the engine knows (a permission flag, a plain flag, a type, `guest`): in a lock
- * being set, such a bare word is a flag test; any other word names an object (docs/locks.md).
+ * being set, such a bare word is a flag test; any other word names an object (docs/commands.md, "Locks").
  */
 export function isKnownFlag(word: string): boolean {
   const f = lowerCase(word);

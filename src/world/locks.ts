@@ -1,7 +1,7 @@
 /**
  * Lock expressions: the one lock language of the engine (exits, rooms, things, channels, boards,
- * commands, `$-commands`), TinyMUX's keys plus the engine's flag and level terms. docs/locks.md
- * is the reference.
+ * commands, `$-commands`), TinyMUX's keys plus the engine's flag and level terms. docs/commands.md
+ * ("Locks") is the reference.
  *
  * Grammar (MUX's: a key runs to the next `&`, `|` or `)`, and is trimmed):
  *   expr   := and ('|' and)*
@@ -40,7 +40,7 @@ export interface LockSubject {
 /**
  * What keys beyond flags and dbrefs read of the world: carrying, owners, attributes (through
  * the parent chain), who may read them, and the softcode evaluator for evaluation locks. The
- * engine builds one (src/softcode/lock_world.ts); a check without one fails those keys closed.
+ * engine builds one (src/world/lock_world.ts); a check without one fails those keys closed.
  */
 export interface LockWorld {
   /** An object by id (no `#`), or null. */
