@@ -86,7 +86,9 @@ Deno.test("@parent: inheritance, no_inherit, loops, parent_ok and visual objects
       await bob.send(`think [get(#${parent}/DAMAGE)]`);
       await bob.expect(/^5$/);
       await bob.send(`examine #${parent}`);
-      await bob.expect((m) => /DAMAGE/.test(m.msg) && /SPEC/.test(m.msg));
+      await bob.expect((m) =>
+        /DAMAGE/.test(m.msg) && /SPEC/.test(m.msg) && /Type: thing/i.test(m.msg)
+      );
     });
 
     await t.step("@parent with an empty parent clears it", async () => {

@@ -66,7 +66,8 @@ Examples:
       const owner = obj.owner ? await u.objects.get(obj.owner) : null;
       const desc = obj.data.description ?? "";
       const lines = [`%ch${fullNameFor(u.me, obj)}%cn`];
-      const full = canControl(u.me, obj);
+      // MUX's Examinable: a visual object shows everything to everyone, as its owner sees it.
+      const full = canControl(u.me, obj) || obj.flags.includes("visual");
       if (!full) {
         lines.push(`Owner: ${owner ? owner.name : "nobody"}`);
         lines.push(desc ? wrapText(desc, w) : "You see nothing special.");
