@@ -235,7 +235,16 @@ Examples:
   @lock vault=+Gold Key & !$*Mallory`,
       async exec(u) {
         const usage = "@lock[/<type>] <object>=<key>";
-        if (u.cmd.rhs === null) throw new CommandError(`Usage: ${usage}`);
+        if (u.cmd.rhs === null) {
+          // MUX's `@lock <object>/<attribute>` locks an attribute: here that is @set's flag.
+          const m = /^(.+)\/([^/]+)$/.exec(u.cmd.args.trim());
+          if (m && !lockTypeNamed(m[2])) {
+            throw new CommandError(
+              `To lock an attribute, type: @set ${m[1].trim()}/${m[2].trim()}=locked`,
+            );
+          }
+          throw new CommandError(`Usage: ${usage}`);
+        }
         const [objRef, type] = objectAndType(u, need(u.cmd.lhs, usage));
         const obj = await u.target(objRef);
         const key = await settableLock(u, need(u.cmd.rhs, usage));
