@@ -2,6 +2,7 @@
  * The composition root: builds every service once and wires them together.
  * Nothing else in src/ holds state at module level; tests build isolated engines.
  */
+import { AvatarFiles } from "./http/avatars.ts";
 import { processEnv, processEnvironment } from "./config/process_env.ts";
 import { resolve } from "node:path";
 import { Config, configFile, type ConfigSources } from "./config/load.ts";
@@ -450,6 +451,7 @@ async function startOn(
     registrations,
     pluginApps,
     pluginWeb,
+    avatars: new AvatarFiles(() => resolve(root, config.value.web.avatarDir)),
   });
   // Every worker starts with the engine (this late, so an engine that fails earlier leaves none;
   // before the timers, so jobs that came due while it was down do not wait for it): their

@@ -232,7 +232,10 @@ async function pluginMarks(): Promise<Marks[]> {
       }];
       const prefixes = new Set(
         routes.filter((r) => r.owner === plugin && r.path.startsWith("/api/v1/"))
-          .map((r) => r.path.split("/").slice(0, 4).join("/")),
+          // `/api/v1/public/` is shared: each plugin's part of it is one level further down.
+          .map((r) =>
+            r.path.split("/").slice(0, r.path.startsWith("/api/v1/public/") ? 5 : 4).join("/")
+          ),
       );
       for (const p of prefixes) {
         const rel = p.slice("/api/v1".length);

@@ -7,6 +7,7 @@
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { EventService } from "./service.ts";
 import { eventRoutes, PREFIX } from "./routes.ts";
+import { PUBLIC_PREFIX, publicEventRoutes } from "./public.ts";
 import { eventCommands } from "./commands.ts";
 
 const plugin: PluginModule = {
@@ -14,6 +15,7 @@ const plugin: PluginModule = {
   async init(ctx: PluginContext) {
     const svc = new EventService(ctx);
     eventRoutes(ctx.http(PREFIX), svc, ctx.rates);
+    publicEventRoutes(ctx.http(PUBLIC_PREFIX), svc, () => ctx.engine.config().web.public.events);
     for (const spec of eventCommands(svc)) ctx.commands.add(spec);
     // A player who is gone no longer holds a seat.
     ctx.hooks.worldHooks.on("player:removed", (p) => svc.forgetPlayer(p.id));

@@ -9,6 +9,7 @@ import { WikiFiles } from "./files.ts";
 import { SearchIndex } from "./search_index.ts";
 import { WikiStore } from "./store.ts";
 import { MAX_QUERY, PREFIX, wikiRoutes } from "./routes.ts";
+import { PUBLIC_PREFIX, publicWikiRoutes } from "./public.ts";
 import { MAX_PATH_LENGTH } from "./paths.ts";
 import { MAX_TITLE } from "./frontmatter.ts";
 import { wikiCommands } from "./commands.ts";
@@ -49,6 +50,11 @@ export function createWikiPlugin(opts: WikiPluginOptions = {}): PluginModule {
       );
       const policy = opts.policy ? () => opts.policy!(ctx) : () => systemPolicy();
       wikiRoutes(ctx.http(PREFIX), store);
+      publicWikiRoutes(
+        ctx.http(PUBLIC_PREFIX),
+        store,
+        () => ctx.engine.config().web.public.wiki,
+      );
       for (const spec of wikiCommands(store, policy)) ctx.commands.add(spec);
       ctx.web(opts.webDir);
       ctx.portal.section({

@@ -27,7 +27,7 @@ const JSON_LIMIT = MAX_BODY_BYTES + 256 * 1024;
 /** Longest search query. */
 export const MAX_QUERY = 200;
 const ASSET_EXTENSIONS = ".jpg, .jpeg, .png, .gif, .webp, .svg or .pdf";
-const PATH =
+export const PATH =
   `a folder-style wiki path without .md (\`setting/harbour\`); a last segment ending in ${ASSET_EXTENSIONS} names an asset`;
 
 /** Metadata keys are letters, digits, `_` and `-`; values strings, numbers, booleans or arrays. */
@@ -40,7 +40,7 @@ const META_VALUE = {
   ],
 };
 
-const PAGE = {
+export const PAGE = {
   type: "object",
   description: "the page's front matter merged with its path and body",
   properties: {
@@ -63,7 +63,7 @@ const STUB = {
   },
 };
 
-const LISTING = {
+export const LISTING = {
   type: "object",
   properties: {
     path: { type: "string" },
@@ -72,7 +72,7 @@ const LISTING = {
   },
 };
 
-const BAD_PATH = "a hostile path (`..`, empty segments, a hidden name, ...)";
+export const BAD_PATH = "a hostile path (`..`, empty segments, a hidden name, ...)";
 
 /** What a page body holds besides its metadata: the path (on create) and the text. */
 interface PageBody {
@@ -261,14 +261,14 @@ const ASSET_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
  * The wiki path of a request: the URL below the prefix, still percent-encoded and with any
  * `..` segments a raw client sent kept (so they are refused, never resolved away).
  */
-function pathOf(c: PluginHttpContext, root = false): WikiPath {
+export function pathOf(c: PluginHttpContext, root = false, prefix = PREFIX): WikiPath {
   const url = c.req.url;
   const start = url.indexOf("/", url.indexOf("//") + 2);
   let pathname = start === -1 ? "/" : url.slice(start);
   const end = pathname.search(/[?#]/);
   if (end !== -1) pathname = pathname.slice(0, end);
-  const rest = pathname.slice(PREFIX.length);
-  if (!pathname.startsWith(PREFIX) || (rest !== "" && !rest.startsWith("/"))) {
+  const rest = pathname.slice(prefix.length);
+  if (!pathname.startsWith(prefix) || (rest !== "" && !rest.startsWith("/"))) {
     throw new ValidationError("Invalid wiki path.");
   }
   return parseUrlPath(rest, { root });

@@ -18,6 +18,8 @@ interface Entry {
   titleLc: string;
   tagsLc: string;
   bodyLc: string;
+  /** The front matter's `date` (`YYYY-MM-DD`; empty when none), for the newest pages. */
+  date: string;
 }
 
 /** A search hit: a page stub. */
@@ -57,6 +59,7 @@ function entryOf(path: string, text: string): Entry {
     titleLc: title.toLowerCase(),
     tagsLc: tags.join("\n").toLowerCase(),
     bodyLc: body.toLowerCase(),
+    date: typeof meta.date === "string" ? meta.date : "",
   };
 }
 
@@ -211,6 +214,17 @@ export class SearchIndex {
   /** The indexed title of a page file (`rel`: relative to the root). */
   titleOf(rel: string): string | undefined {
     return this.#entries.get(rel)?.title;
+  }
+
+  /** The `limit` pages of the latest `date`, newest first (then by path). */
+  async newest(limit: number): Promise<(PageStub & { date: string })[]> {
+    await this.refresh();
+    const byPath = new Map<string, Entry>();
+    for (const e of this.#entries.values()) byPath.set(e.path, e);
+    return [...byPath.values()]
+      .sort((a, b) => b.date.localeCompare(a.date) || a.path.localeCompare(b.path))
+      .slice(0, limit)
+      .map((e) => ({ path: e.path, title: e.title, type: "page" as const, date: e.date }));
   }
 
   /**

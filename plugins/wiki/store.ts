@@ -100,6 +100,11 @@ export class WikiStore {
     return this.#index.search(query);
   }
 
+  /** The `limit` pages of the latest `date`, newest first. */
+  newest(limit: number): Promise<(PageStub & { date: string })[]> {
+    return this.#index.newest(limit);
+  }
+
   /** The file and size of the asset `p`, or null. */
   asset(p: WikiPath): Promise<{ file: string; size: number } | null> {
     return this.#files.asset(p);

@@ -99,7 +99,7 @@ export interface WebConfig {
   publicUrl: string;
   /**
    * The front page's banner: a picture on the game's own site (a path such as
-   * `/api/v1/wiki/banner.png`; the page's policy loads no other); empty for none.
+   * `/banner.png`; the page's policy loads no other); empty for none.
    * `server.banner` is the connect screen's text, not this.
    */
   banner: string;
@@ -111,6 +111,8 @@ export interface WebConfig {
   profileFields: string[];
   /** What visitors (no login) may read under `/api/v1/public/` and see in the portal. */
   public: PublicWeb;
+  /** Where uploaded avatars are kept, relative to the game directory (src/http/avatars.ts). */
+  avatarDir: string;
 }
 
 /** Each part of the portal visitors may read (`web.public.<part>`), switched by the owner. */
@@ -272,6 +274,7 @@ export function defaultConfig(): EngineConfig {
         scenes: true,
         events: true,
       },
+      avatarDir: "avatars",
     },
     softcode: {
       attributeQuotaBytes: 2_000_000,
@@ -362,7 +365,7 @@ export const VALUE_RULES: Readonly<Record<string, (v: unknown) => string | null>
   "web.banner": (v) =>
     v === "" || (typeof v === "string" && v.length <= 512 && /^\/(?![/\\])[^\s\\]*$/.test(v))
       ? null
-      : "expected a path on this site such as /api/v1/wiki/banner.png, or empty",
+      : "expected a path on this site such as /banner.png, or empty",
   "web.profileFields": (v) => {
     const list = v as string[];
     if (list.length > MAX_PROFILE_FIELDS) return `expected at most ${MAX_PROFILE_FIELDS} fields`;

@@ -8,6 +8,9 @@ import { playerFromRequest } from "./middleware/auth.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { coreRoutes } from "./routes/core.ts";
 import { objectRoutes } from "./routes/objects.ts";
+import { publicRoutes } from "./routes/public.ts";
+import { avatarRoutes } from "./routes/avatars.ts";
+import type { AvatarFiles } from "./avatars.ts";
 import type { Config } from "../config/load.ts";
 import type { Texts } from "../text/texts.ts";
 import type { ObjectStore } from "../world/objects.ts";
@@ -53,6 +56,8 @@ export interface AppDeps {
   pluginApps: PluginApps;
   /** Plugins' static web folders, served at `/plugins/<name>/`. */
   pluginWeb: PluginWeb;
+  /** Avatars players uploaded (`web.avatarDir`). */
+  avatars: AvatarFiles;
 }
 
 /** Builds the HTTP app. */
@@ -111,6 +116,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", authRoutes(deps));
   api.route("/", coreRoutes(deps));
   api.route("/", objectRoutes(deps));
+  api.route("/", publicRoutes(deps));
+  api.route("/", avatarRoutes(deps));
   api.get("/routes", (c) => c.json(describeRoutes(app, deps)));
   // The plugins' portal sections and play panes: the web client builds its menu from it.
   api.get("/portal", (c) => c.json(deps.pluginWeb.portal.view()));

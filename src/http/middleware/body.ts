@@ -43,9 +43,14 @@ function isSecretKey(key: string): boolean {
 
 /** Reads a request body as text, stopping with a 400 as soon as it passes `limit` bytes. */
 export async function readTextCapped(req: Request, limit: number): Promise<string> {
+  return new TextDecoder().decode(await readBytesCapped(req, limit));
+}
+
+/** Reads a request body's bytes, stopping with a 400 as soon as it passes `limit` bytes. */
+export async function readBytesCapped(req: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > limit) throw new ValidationError(`Request body is larger than ${limit} bytes.`);
-  if (!req.body) return "";
+  if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -72,5 +77,5 @@ export async function readTextCapped(req: Request, limit: number): Promise<strin
     all.set(ch, off);
     off += ch.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return all;
 }

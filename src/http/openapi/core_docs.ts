@@ -2,6 +2,40 @@
 import { ATTRIBUTE, BRIEF_PROPERTIES, CREDENTIALS, OBJECT, PAGING, TOKEN } from "./schemas.ts";
 import type { ApiDocs } from "./types.ts";
 
+const PUBLIC_PARTS = {
+  type: "object",
+  description: "web.public.*: what visitors may read",
+  properties: Object.fromEntries(
+    ["front", "online", "characters", "wiki", "scenes", "events"].map((
+      k,
+    ) => [k, { type: "boolean" }]),
+  ),
+};
+
+const CHARACTER = {
+  type: "object",
+  properties: {
+    id: { type: "string" },
+    dbref: { type: "string" },
+    name: { type: "string" },
+    moniker: { type: "string" },
+    avatar: { type: "string", description: "a path on this site, or empty" },
+    online: { type: "boolean" },
+    fields: {
+      type: "array",
+      description: "web.profileFields, each read from its attribute",
+      items: {
+        type: "object",
+        properties: {
+          label: { type: "string" },
+          attr: { type: "string", examples: ["FULL_NAME"] },
+          value: { type: "string" },
+        },
+      },
+    },
+  },
+};
+
 /** The core's route descriptions by `METHOD /path`. */
 export const CORE_DOCS: ApiDocs = {
   "GET /health": {
@@ -96,6 +130,128 @@ export const CORE_DOCS: ApiDocs = {
       "401": "no or a bad token",
       "403": "a wrong current password (it counts as a failed login), or a guest",
       "429": "too many failed logins from this address",
+    },
+  },
+  "GET /api/v1/public/game": {
+    summary: "The front page's data: the game, its banner, how to connect, what visitors see",
+    responses: {
+      "200": {
+        description: "the game",
+        schema: {
+          type: "object",
+          properties: {
+            name: { type: "string" },
+            description: { type: "string" },
+            banner: { type: "string", description: "a path on this site, or empty" },
+            connect: {
+              type: "object",
+              properties: {
+                host: { type: "string" },
+                telnet: { type: "integer" },
+                telnetTls: { type: "integer", description: "while TLS is on" },
+                web: { type: "string", description: "the web client's path" },
+              },
+            },
+            registration: { type: "boolean" },
+            guests: { type: "boolean" },
+            online: {
+              type: ["integer", "null"],
+              description: "null while web.public.online is off",
+            },
+            public: PUBLIC_PARTS,
+          },
+        },
+      },
+      "403": "web.public.front is off",
+    },
+  },
+  "GET /api/v1/public/online": {
+    summary:
+      "Who is online, as visitors see it (no dark players; unfindable ones without their room)",
+    query: PAGING,
+    responses: {
+      "200": {
+        description: "online players, first come first",
+        schema: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              id: { type: "string" },
+              name: { type: "string" },
+              location: { type: "string", description: "the room's name; empty when hidden" },
+              doing: { type: "string" },
+            },
+          },
+        },
+      },
+      "400": "a bad limit or offset",
+      "403": "web.public.online is off",
+    },
+  },
+  "GET /api/v1/public/characters": {
+    summary: "The character gallery by name (no guests, no dark players)",
+    query: {
+      q: { description: "only names holding this (any case; 64 characters at most)" },
+      ...PAGING,
+    },
+    responses: {
+      "200": { description: "characters", schema: { type: "array", items: CHARACTER } },
+      "400": "a bad limit, offset or q",
+      "403": "web.public.characters is off",
+    },
+  },
+  "GET /api/v1/public/characters/:id": {
+    summary: "A character's page: description, avatar and profile fields",
+    params: { id: "player id (`12` or `#12`)" },
+    responses: {
+      "200": {
+        description: "the character",
+        schema: {
+          ...CHARACTER,
+          properties: { ...CHARACTER.properties, description: { type: "string" } },
+        },
+      },
+      "403": "web.public.characters is off",
+      "404": "no such character (or a guest, or dark)",
+    },
+  },
+  "PUT /api/v1/me/avatar": {
+    summary: "Upload one's avatar: PNG, JPEG, WebP or GIF (told by content), 2 MB at most",
+    auth: "user",
+    rawBody: { description: "the picture's bytes", contentType: "image/*" },
+    responses: {
+      "200": {
+        description: "stored and set as the avatar",
+        schema: { type: "object", properties: { avatar: { type: "string" } } },
+      },
+      "400": "not a PNG, JPEG, WebP or GIF picture (SVG included), or larger than 2 MB",
+      "401": "no or a bad token",
+      "403": "a guest",
+    },
+  },
+  "DELETE /api/v1/me/avatar": {
+    summary: "Remove one's avatar",
+    auth: "user",
+    responses: {
+      "200": {
+        description: "removed",
+        schema: { type: "object", properties: { deleted: { const: true } } },
+      },
+      "401": "no or a bad token",
+      "403": "a guest",
+    },
+  },
+  "GET /api/v1/avatars/:file": {
+    summary: "An uploaded avatar (cached for a year: a new picture has a new name)",
+    params: { file: "the file name in the avatar's address" },
+    responses: {
+      "200": {
+        description: "the picture",
+        contentType: "image/*",
+        schema: { type: "string", format: "binary" },
+      },
+      "404": "no such avatar",
     },
   },
   "GET /api/v1/me": {

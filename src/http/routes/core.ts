@@ -4,6 +4,7 @@ import type { AppEnv } from "../env.ts";
 import { onlineEntries } from "../../hub/online.ts";
 import { type CallerDeps, playerFromRequest } from "../middleware/auth.ts";
 import { pageOf, pageParams } from "../pagination.ts";
+import { profileFields } from "./public.ts";
 import type { Config } from "../../config/load.ts";
 import type { Texts } from "../../text/texts.ts";
 import type { Presence } from "../../hub/types.ts";
@@ -40,6 +41,13 @@ export function coreRoutes(s: CoreRouteDeps): Hono<AppEnv> {
         description: cfg.server.description,
       },
       theme: cfg.theme,
+      // What the portal's pages need: the banner, the fields of a character page (each an
+      // attribute) and what visitors may read (docs/web.md, "Visitors").
+      web: {
+        banner: cfg.web.banner,
+        profileFields: profileFields(s.config),
+        public: { ...cfg.web.public },
+      },
     });
   });
 

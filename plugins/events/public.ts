@@ -1,0 +1,90 @@
+/**
+ * What visitors read of the calendar, under `/api/v1/public/events` while `web.public.events`
+ * is on (docs/events.md, "Visitors"): upcoming and running events, soonest first, and one
+ * event. Cancelled events never show; nor does who answered (an RSVP list names players, dark
+ * ones too): only the counts.
+ */
+import { describe, ForbiddenError, NotFoundError, type PluginApp } from "../../src/plugins/mod.ts";
+import type { EventService, EventView } from "./service.ts";
+
+/** The prefix the visitors' routes are mounted on. */
+export const PUBLIC_PREFIX = "/api/v1/public/events";
+
+/** An event as visitors see it. */
+export type PublicEvent = Omit<EventView, "createdBy">;
+
+const OFF = "`web.public.events` is off: visitors may not read the calendar";
+const EVENT = {
+  type: "object",
+  properties: {
+    id: { type: "string" },
+    number: { type: "integer" },
+    title: { type: "string" },
+    description: { type: "string" },
+    startTime: { type: "number" },
+    endTime: { type: ["number", "null"] },
+    location: { type: "string" },
+    tags: { type: "array", items: { type: "string" } },
+    maxAttendees: { type: "integer" },
+    status: { enum: ["upcoming", "active", "completed"] },
+    createdByName: { type: "string" },
+    rsvpCounts: {
+      type: "object",
+      properties: {
+        attending: { type: "integer" },
+        maybe: { type: "integer" },
+        declined: { type: "integer" },
+      },
+    },
+  },
+};
+
+const LIST = describe({
+  summary: "Upcoming and running events, soonest first",
+  auth: "none",
+  query: { paging: true, only: true },
+  responses: {
+    "200": {
+      description: "events with their RSVP counts",
+      schema: { type: "array", items: EVENT },
+    },
+    "400": "a bad limit or offset, or another query",
+    "403": OFF,
+  },
+});
+
+const ONE = describe({
+  summary: "One event (not a cancelled one), without who answered",
+  auth: "none",
+  params: { id: "the event's id" },
+  responses: {
+    "200": { description: "the event", schema: EVENT },
+    "403": OFF,
+    "404": "no such event, or a cancelled one",
+  },
+});
+
+/** Adds the visitors' event routes; `open()` reads `web.public.events` at each request. */
+export function publicEventRoutes(app: PluginApp, svc: EventService, open: () => boolean): void {
+  app.use("*", async (_c, next) => {
+    if (!open()) throw new ForbiddenError("This game does not show its events to visitors.");
+    await next();
+  });
+
+  app.get("/", LIST, async (c) => {
+    const list = await svc.store.list("open", LIST.query(c).page);
+    return c.json((await svc.views(list)).map(publicEvent));
+  });
+
+  app.get("/:id", ONE, async (c) => {
+    const ev = await svc.store.get(c.req.param("id"));
+    if (!ev || ev.status === "cancelled") throw new NotFoundError("No such event.");
+    const [view] = await svc.views([ev]);
+    return c.json(publicEvent(view));
+  });
+}
+
+function publicEvent(v: EventView): PublicEvent {
+  const { createdBy: _by, ...rest } = v;
+  return rest;
+}
