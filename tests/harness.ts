@@ -45,12 +45,13 @@ const CALLERS_ONLY = /^(URSAMU_|JWT_SECRET$|(npm|pnpm|yarn)_)/i;
 
 /**
  * The configuration every test server starts from, under a test's own `config`: the folders a
- * game writes to (backups, the wiki) are in the test's temporary directory, never the checkout.
+ * game writes to (backups, the wiki, avatars) are in the test's temporary directory, never the checkout.
  */
 function baseConfig(dir: string): Record<string, unknown> {
   return {
     database: { backupDir: join(dir, "backups") },
     server: { wikiDir: join(dir, "wiki") },
+    web: { avatarDir: join(dir, "avatars") },
   };
 }
 

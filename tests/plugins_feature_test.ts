@@ -96,6 +96,7 @@ Deno.test("feature plugin: described routes check what the document says; the bu
       settings: { maxText: MAX_TEXT, moods: ["glad", "wistful", "rowdy"] },
       path: "guestbook",
       label: "Guestbook",
+      visitors: false,
     }]);
     const deep = await fetch(`${g.base}/guestbook`, { headers: { accept: "text/html" } });
     assertEquals(deep.status, 200);
@@ -140,7 +141,7 @@ Deno.test({
       await page.waitForSelector("#page h1:text-is('Guestbook')");
       assertEquals(
         await page.$$eval("#nav a", (as) => as.map((a) => a.textContent)),
-        ["Play", "Guestbook", "Profile", "Settings"],
+        ["Play", "Guestbook", "Characters", "Profile", "Settings"],
       );
       assertEquals(await page.getAttribute("#gb-text", "maxlength"), String(MAX_TEXT));
       assertEquals(await page.title(), "Guestbook · UrsaMU");

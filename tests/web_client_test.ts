@@ -246,7 +246,7 @@ async function closeStack(s: Stack) {
 async function loginPage(s: Stack, name: string, password: string, size = DESKTOP): Promise<Page> {
   const ctx = await s.browser.newContext({ viewport: size });
   const page = await ctx.newPage();
-  await page.goto(s.srv.base + "/");
+  await page.goto(s.srv.base + "/login");
   await page.waitForSelector("#f-name");
   await page.focus("#f-name");
   await page.keyboard.type(name);
@@ -359,7 +359,7 @@ Deno.test({
         await bob.waitFor(/Description set/);
         await page.click(".who-pane a:text-is('Bob')");
         await page.waitForSelector("#page h1:text-is('Bob')");
-        assertEquals(await page.textContent("#page .card"), "A tall sailor.");
+        assertEquals(await page.textContent("#page .card .body-text"), "A tall sailor.");
         await assertAxe(page, "another player's profile");
         await page.click('#nav a[href="/"]');
         await page.waitForSelector("#command");
@@ -677,8 +677,8 @@ Deno.test({
       await t.step("profile: description saved through the API", async () => {
         await visit("/profile", /Alice/);
         await page.fill("#prof-desc", "A sailor with salt in her hair.");
-        await page.click("button:has-text('Save profile')");
-        await page.waitForSelector(".notice:has-text('Profile saved.')");
+        await page.click("button:has-text('Save your page')");
+        await page.waitForSelector(".notice:has-text('Your page is saved.')");
         const me = await api(
           b,
           "GET",
@@ -797,18 +797,24 @@ Deno.test({
         await assertAxe(page, "the play view on a phone after registering");
       });
 
-      await t.step("log out: the login form, and the socket is closed", async () => {
-        await page.click("#account button:has-text('Log out')");
-        await page.waitForSelector("#f-password");
-        await page.waitForFunction(() => !document.querySelector("#output"));
-        const online = await api(b, "GET", "/api/v1/players/online");
-        // The hub learns of the close at once; allow it a moment.
-        for (let i = 0; i < 40 && online.body.length; i++) {
-          await new Promise((r) => setTimeout(r, 50));
-          online.body = (await api(b, "GET", "/api/v1/players/online")).body;
-        }
-        assertEquals(online.body, []);
-      });
+      await t.step(
+        "log out: the front page, the login form, and the socket is closed",
+        async () => {
+          await page.click("#account button:has-text('Log out')");
+          // A visitor's `/` is the game's front page, with the way back in.
+          await page.waitForSelector("#page h2:has-text('How to play')");
+          await page.click("#account a[href='/login']");
+          await page.waitForSelector("#f-password");
+          await page.waitForFunction(() => !document.querySelector("#output"));
+          const online = await api(b, "GET", "/api/v1/players/online");
+          // The hub learns of the close at once; allow it a moment.
+          for (let i = 0; i < 40 && online.body.length; i++) {
+            await new Promise((r) => setTimeout(r, 50));
+            online.body = (await api(b, "GET", "/api/v1/players/online")).body;
+          }
+          assertEquals(online.body, []);
+        },
+      );
 
       await t.step("a wrong password is an alert on the form", async () => {
         await page.fill("#f-name", "Carol");

@@ -20,7 +20,20 @@ const plugin: PluginModule = {
     // A player who is gone no longer holds a seat.
     ctx.hooks.worldHooks.on("player:removed", (p) => svc.forgetPlayer(p.id));
     await svc.start();
-    ctx.portal.section({ path: "events", label: "Events", order: 50, module: "events.js" });
+    ctx.portal.section({
+      path: "events",
+      label: "Events",
+      order: 50,
+      module: "events.js",
+      visitors: () => ctx.engine.config().web.public.events,
+    });
+    // The next events on the front page.
+    ctx.portal.card({
+      place: "front",
+      module: "event_cards.js",
+      order: 20,
+      visitors: () => ctx.engine.config().web.public.events,
+    });
     return true;
   },
   remove() {},

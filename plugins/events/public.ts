@@ -66,8 +66,11 @@ const ONE = describe({
 
 /** Adds the visitors' event routes; `open()` reads `web.public.events` at each request. */
 export function publicEventRoutes(app: PluginApp, svc: EventService, open: () => boolean): void {
-  app.use("*", async (_c, next) => {
-    if (!open()) throw new ForbiddenError("This game does not show its events to visitors.");
+  // A logged-in caller reads what any player may; the switch is the visitors'.
+  app.use("*", async (c, next) => {
+    if (!c.var.player && !open()) {
+      throw new ForbiddenError("This game does not show its events to visitors.");
+    }
     await next();
   });
 

@@ -96,7 +96,17 @@ const plugin: PluginModule = {
       order: 10,
       module: "scenes.js",
       settings: { maxName: MAX_NAME, maxDesc: MAX_DESC, maxPose: MAX_POSE },
+      visitors: () => ctx.engine.config().web.public.scenes,
     });
+    // Active and shared scenes on the front page; a character's shared scenes on its page.
+    for (const place of ["front", "character"] as const) {
+      ctx.portal.card({
+        place,
+        module: "scene_cards.js",
+        order: 10,
+        visitors: () => ctx.engine.config().web.public.scenes,
+      });
+    }
     return true;
   },
   // Routes, commands, help, hooks and the GMCP mapping are released by the engine.

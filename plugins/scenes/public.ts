@@ -148,8 +148,11 @@ export interface PublicSceneDeps {
 
 /** Adds the visitors' scene routes to their app. */
 export function publicSceneRoutes(app: PluginApp, d: PublicSceneDeps): void {
-  app.use("*", async (_c, next) => {
-    if (!d.open()) throw new ForbiddenError("This game does not show scenes to visitors.");
+  // A logged-in caller reads what any player may; the switch is the visitors'.
+  app.use("*", async (c, next) => {
+    if (!c.var.player && !d.open()) {
+      throw new ForbiddenError("This game does not show scenes to visitors.");
+    }
     await next();
   });
 

@@ -63,6 +63,14 @@ export function createWikiPlugin(opts: WikiPluginOptions = {}): PluginModule {
         order: 20,
         module: "wiki.js",
         settings: { maxQuery: MAX_QUERY, maxPath: MAX_PATH_LENGTH, maxTitle: MAX_TITLE },
+        visitors: () => ctx.engine.config().web.public.wiki,
+      });
+      // The newest pages on the front page.
+      ctx.portal.card({
+        place: "front",
+        module: "wiki_cards.js",
+        order: 30,
+        visitors: () => ctx.engine.config().web.public.wiki,
       });
       return true;
     },

@@ -95,8 +95,11 @@ const READ = describe({
 
 /** Adds the visitors' wiki routes; `open()` reads `web.public.wiki` at each request. */
 export function publicWikiRoutes(app: PluginApp, store: WikiStore, open: () => boolean): void {
-  app.use("*", async (_c, next) => {
-    if (!open()) throw new ForbiddenError("This game does not show its wiki to visitors.");
+  // A logged-in caller reads what any player may; the switch is the visitors'.
+  app.use("*", async (c, next) => {
+    if (!c.var.player && !open()) {
+      throw new ForbiddenError("This game does not show its wiki to visitors.");
+    }
     await next();
   });
 

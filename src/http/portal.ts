@@ -21,6 +21,32 @@ export interface PortalSection {
   styles?: string;
   /** JSON the pages get as `ctx.section.settings`: the plugin's limits, never a copy of them. */
   settings?: PortalSettings;
+  /**
+   * Whether visitors (no login) may open the section, read at each request (a `web.public.*`
+   * switch): its module then renders with `me` null, from `/api/v1/public/` routes. Absent:
+   * players only.
+   */
+  visitors?: () => boolean;
+}
+
+/** Where a card shows: the front page, or each character's page. */
+export type CardPlace = "front" | "character";
+
+/**
+ * A card a plugin adds to a core page (`ctx.portal.card`): the front page's active scenes or
+ * upcoming events, a character's shared scenes. Its module exports `card(ctx)` answering a node
+ * (or null for nothing to show); `ctx` is `{ me, settings, navigate }`, and on a character's
+ * page `character` (`{ id, name }`).
+ */
+export interface PortalCard {
+  place: CardPlace;
+  module: string;
+  /** Place among the page's cards, lowest first. */
+  order?: number;
+  styles?: string;
+  settings?: PortalSettings;
+  /** Whether visitors see it, read at each request (a `web.public.*` switch). Absent: no. */
+  visitors?: () => boolean;
 }
 
 /** A pane beside the play client's output (`ctx.portal.pane`). */
@@ -44,8 +70,9 @@ export interface PortalEntry {
 
 /** What `GET /api/v1/portal` answers. */
 export interface PortalView {
-  sections: (PortalEntry & { path: string; label: string })[];
+  sections: (PortalEntry & { path: string; label: string; visitors: boolean })[];
   panes: PortalEntry[];
+  cards: (PortalEntry & { place: CardPlace; visitors: boolean })[];
 }
 
 /** Client paths the core serves itself; no section may take them (nor the server's own roots). */
@@ -56,6 +83,8 @@ export const CORE_CLIENT_PATHS: readonly string[] = [
   "reset",
   "settings",
   "profile",
+  "home",
+  "characters",
 ];
 const RESERVED = new Set([...CORE_CLIENT_PATHS, "api", "assets", "plugins", "ws", "health"]);
 
@@ -71,12 +100,14 @@ interface Stored {
   module: string;
   styles: string | null;
   settings: PortalSettings;
+  visitors: (() => boolean) | null;
 }
 
 /** Sections and panes by owner (lower-cased plugin name), released with the owner. */
 export class Portal {
   #sections: (Stored & { path: string; label: string })[] = [];
   #panes: Stored[] = [];
+  #cards: (Stored & { place: CardPlace })[] = [];
   readonly #prefix: (owner: string) => string;
 
   /** `prefix(owner)` is where an owner's web folder is served (`/plugins/<owner>`). */
@@ -114,12 +145,26 @@ export class Portal {
     this.#panes = [...this.#panes, stored(owner, spec, exists)];
   }
 
-  /** Drops an owner's sections and panes; how many went. */
+  /** Adds a card of a core page for `owner`. */
+  card(owner: string, spec: PortalCard, exists: (file: string) => boolean): void {
+    if (typeof spec !== "object" || spec === null) throw new Error("portal card: no spec");
+    if (spec.place !== "front" && spec.place !== "character") {
+      throw new Error(`portal card: place must be front or character, not '${String(spec.place)}'`);
+    }
+    if (this.#cards.filter((c) => c.owner === owner).length >= MAX_PORTAL_PARTS) {
+      throw new Error(`portal card: at most ${MAX_PORTAL_PARTS} a plugin`);
+    }
+    this.#cards = [...this.#cards, { ...stored(owner, spec, exists), place: spec.place }];
+  }
+
+  /** Drops an owner's sections, panes and cards; how many went. */
   removeOwner(owner: string): number {
-    const before = this.#sections.length + this.#panes.length;
+    const count = () => this.#sections.length + this.#panes.length + this.#cards.length;
+    const before = count();
     this.#sections = this.#sections.filter((s) => s.owner !== owner);
     this.#panes = this.#panes.filter((p) => p.owner !== owner);
-    return before - this.#sections.length - this.#panes.length;
+    this.#cards = this.#cards.filter((c) => c.owner !== owner);
+    return before - count();
   }
 
   /** True when `first` (a path's first segment) is a section's. */
@@ -138,22 +183,45 @@ export class Portal {
     });
     const byOrder = (a: { order: number; key: string }, b: { order: number; key: string }) =>
       a.order - b.order || a.key.localeCompare(b.key);
+    const visitors = (s: Stored) => {
+      try {
+        return s.visitors?.() === true;
+      } catch (e) {
+        log(`plugin ${s.owner}: portal visitors check failed`, e);
+        return false;
+      }
+    };
     return {
       sections: this.#sections
-        .map((s) => ({ ...entry(s), path: s.path, label: s.label, key: s.path }))
+        .map((s) => ({
+          ...entry(s),
+          path: s.path,
+          label: s.label,
+          visitors: visitors(s),
+          key: s.path,
+        }))
         .sort(byOrder)
         .map(({ key: _key, ...s }) => s),
       panes: this.#panes
         .map((p) => ({ ...entry(p), key: `${p.owner}/${p.module}` }))
         .sort(byOrder)
         .map(({ key: _key, ...p }) => p),
+      cards: this.#cards
+        .map((c) => ({
+          ...entry(c),
+          place: c.place,
+          visitors: visitors(c),
+          key: `${c.owner}/${c.module}`,
+        }))
+        .sort(byOrder)
+        .map(({ key: _key, ...c }) => c),
     };
   }
 }
 
 function stored(
   owner: string,
-  spec: PortalSection | PortalPane,
+  spec: PortalSection | PortalPane | PortalCard,
   exists: (file: string) => boolean,
 ): Stored {
   const file = (v: unknown, what: string, ext: RegExp): string => {
@@ -171,12 +239,17 @@ function stored(
   if (typeof settings !== "function" && (typeof settings !== "object" || settings === null)) {
     throw new Error("portal: settings must be an object or a function answering one");
   }
+  const visitors = "visitors" in spec ? spec.visitors : undefined;
+  if (visitors !== undefined && typeof visitors !== "function") {
+    throw new Error("portal: visitors must be a function answering true or false");
+  }
   return {
     owner,
     order,
     module: file(spec.module, "module", /\.m?js$/),
     styles: spec.styles === undefined ? null : file(spec.styles, "styles", /\.css$/),
     settings,
+    visitors: visitors ?? null,
   };
 }
 

@@ -9,7 +9,7 @@ import type { Config } from "../config/load.ts";
 import type { PluginWeb } from "../http/plugin_web.ts";
 import type { PluginSection } from "../config/defaults.ts";
 import type { PluginApps } from "../http/plugin_apps.ts";
-import type { PortalPane, PortalSection } from "../http/portal.ts";
+import type { PortalCard, PortalPane, PortalSection } from "../http/portal.ts";
 import { createPluginApp, type PluginApp, type RouteHandler } from "./http.ts";
 import { type CommandSpec, type PluginCommandSpec, pluginSdk } from "../commands/types.ts";
 import type { EventBus, Handler, Hooks, Payloads, Unsubscribe, WorldEvents } from "./hooks.ts";
@@ -150,6 +150,8 @@ export interface PluginContext {
     section(spec: PortalSection): void;
     /** A pane of the play view: the module that builds it, its order and settings. */
     pane(spec: PortalPane): void;
+    /** A card on a core page (the front page, a character's page). */
+    card(spec: PortalCard): void;
   };
   /** REST routes in their plainest form. */
   readonly routes: {
@@ -331,6 +333,10 @@ export class ContextImpl implements PluginContext {
       pane: (spec) => {
         const { pages, has } = web();
         pages.portal.pane(this.#owner, spec, has);
+      },
+      card: (spec) => {
+        const { pages, has } = web();
+        pages.portal.card(this.#owner, spec, has);
       },
     };
     this.hooks = {

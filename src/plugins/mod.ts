@@ -82,7 +82,13 @@ export type { Delivery, HubConnection, Outbound, OutboundData, PlayerIds } from 
 export type { GmcpMapper } from "../hub/gmcp_map.ts";
 export type { DbObject, NewObject, ObjectData, ObjectType } from "../world/types.ts";
 export type { PluginSection } from "../config/defaults.ts";
-export type { PortalPane, PortalSection, PortalSettings } from "../http/portal.ts";
+export type {
+  CardPlace,
+  PortalCard,
+  PortalPane,
+  PortalSection,
+  PortalSettings,
+} from "../http/portal.ts";
 
 export {
   ConflictError,

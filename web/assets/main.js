@@ -11,14 +11,34 @@ import { authView } from "./auth.js";
 
 applySettings();
 
+const SHOWCASE = "/assets/pages/showcase.css";
+
 /** The core's own pages and the module that renders each. */
 const CORE_SECTIONS = {
-  profile: { module: "./pages/profile.js", settings: {} },
+  home: { module: "./pages/home.js", settings: {}, styles: SHOWCASE, label: "Home" },
+  characters: {
+    module: "./pages/characters.js",
+    settings: {},
+    styles: SHOWCASE,
+    label: "Characters",
+  },
+  profile: { module: "./pages/profile.js", settings: {}, styles: SHOWCASE },
   settings: { module: "./pages/settings.js", settings: {} },
 };
 const PUBLIC = new Set(["settings", "login", "register", "reset"]);
+/**
+ * The core's pages a visitor may open: each reads `/api/v1/public/` and says so itself when the
+ * owner keeps that part for players (`web.public.*`).
+ */
+const VISITOR_PAGES = new Set(["home", "characters"]);
 
-const state = { play: null, game: "UrsaMU" };
+const state = { play: null, game: "UrsaMU", title: "" };
+
+/** The tab's title: the page's, then the game's name (kept when the name arrives later). */
+function setTitle(title) {
+  state.title = title;
+  document.title = title ? `${title} · ${state.game}` : state.game;
+}
 
 /**
  * What the plugins add: `{ sections: { <path>: section }, panes: [...] }`, asked for once per
@@ -37,11 +57,13 @@ const portal = fetch("/api/v1/portal", { headers: { accept: "application/json" }
     return {
       sections: Object.fromEntries(list.map((s) => [s.path, s])),
       panes: Array.isArray(p?.panes) ? p.panes : [],
+      cards: Array.isArray(p?.cards) ? p.cards : [],
     };
   });
 
 function currentSection() {
-  return location.pathname.split("/").filter(Boolean).map(decodeURIComponent)[0] ?? "play";
+  return location.pathname.split("/").filter(Boolean).map(decodeURIComponent)[0] ??
+    (session.token() ? "play" : "home");
 }
 
 /** Goes to a client path without reloading the page. */
@@ -89,17 +111,18 @@ function markNav(section) {
 async function render() {
   const path = location.pathname;
   const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
-  const section = parts[0] ?? "play";
+  // A visitor's `/` is the front page; a player's is the game.
+  const section = parts[0] ?? (session.token() ? "play" : "home");
   markNav(section);
   renderAccount();
   const page = pagePane();
   const play = playPane();
-  if (!session.token() && !PUBLIC.has(section)) {
+  if (!session.token() && !PUBLIC.has(section) && !(await visitorMay(section, parts))) {
     play.hidden = true;
     page.hidden = false;
     const mode = path === "/register" ? "register" : "login";
     replace(page, authView(mode, { after: path === "/login" ? "/" : path }));
-    document.title = `${mode === "register" ? "Register" : "Log in"} · ${state.game}`;
+    setTitle(mode === "register" ? "Register" : "Log in");
     return;
   }
   if (section === "login" || section === "register" || section === "reset") {
@@ -107,7 +130,7 @@ async function render() {
     page.hidden = false;
     if (section !== "reset" && session.token()) return navigate("/", { replace: true });
     replace(page, authView(section, { after: "/" }));
-    document.title = `${section === "reset" ? "New password" : "Log in"} · ${state.game}`;
+    setTitle(section === "reset" ? "New password" : "Log in");
     focusHeading(page);
     return;
   }
@@ -119,7 +142,7 @@ async function render() {
     if (location.pathname !== path || !session.token()) return; // moved on, or logged out
     if (!state.play) state.play = new PlayClient(play, { navigate, panes });
     state.play.shown();
-    document.title = `Play · ${state.game}`;
+    setTitle("Play");
     return;
   }
   play.hidden = true;
@@ -136,21 +159,32 @@ async function render() {
     if (found.styles) addStyles(found.styles);
     const view = await import(found.module);
     if (location.pathname !== path) return; // the player moved on meanwhile
+    const who = await me();
+    const { cards } = await portal;
     const node = await view.render(parts.slice(1), {
       navigate,
-      me: await me(),
+      me: who,
       section: { path: section, label: found.label ?? section, settings: found.settings ?? {} },
+      // Plugins' cards for the core's pages (the front page, a character's page).
+      cards: cards.filter((c) => who || c.visitors),
     });
     if (location.pathname !== path) return;
     replace(page, node);
     const title = page.querySelector("h1")?.textContent ?? section;
-    document.title = `${title} · ${state.game}`;
+    setTitle(title === state.game ? "" : title);
   } catch (e) {
     const title = e.status === 404 ? "Not found" : "Something went wrong";
     replace(page, h("h1", { tabindex: "-1" }, title), notice(e.message, "error"));
-    document.title = `${title} · ${state.game}`;
+    setTitle(title);
   }
   focusHeading(page);
+}
+
+/** True when a visitor may open `section`: the core's showcase pages, or a plugin's it opens. */
+async function visitorMay(section, parts) {
+  if (VISITOR_PAGES.has(section)) return true;
+  if (section === "profile") return parts.length > 1;
+  return (await portal).sections[section]?.visitors === true;
 }
 
 function focusHeading(page) {
@@ -207,10 +241,13 @@ session.on((event) => {
 });
 
 fetch("/api/v1/config").then((r) => r.json()).then((c) => {
-  const name = c?.server?.name || c?.game?.name;
+  // `server.name` (settable with @site) once changed from the engine's default, else the game's.
+  const server = c?.server?.name;
+  const name = server && server !== "UrsaMU" ? server : c?.game?.name || server;
   if (typeof name === "string" && name) {
     state.game = name;
     document.getElementById("brand").textContent = name;
+    setTitle(state.title);
   }
 }).catch(() => {});
 

@@ -1,12 +1,13 @@
 // The events plugin's portal section: the calendar list (soonest first) with RSVP, and one
-// event with who is coming.
+// event with who is coming. A visitor (`me` null) reads /api/v1/public/events: no RSVP, and
+// the counts instead of who answered.
 import { api, h, notice, replace, seg, when } from "/assets/portal.js";
 
 const CHOICES = [["attending", "Attend"], ["maybe", "Maybe"], ["declined", "Decline"]];
 
 /** `/events`, `/events/<id>`. */
 export function render(parts, { me }) {
-  return parts.length ? one(parts[0], me) : list();
+  return parts.length ? one(parts[0], me) : list(me);
 }
 
 function rsvpButtons(ev, mine, onDone) {
@@ -45,8 +46,8 @@ function counts(ev) {
   return `${c.attending ?? 0} attending, ${c.maybe ?? 0} maybe`;
 }
 
-async function list() {
-  const events = await api("GET", "/events?limit=200");
+async function list(me) {
+  const events = await api("GET", `${me ? "" : "/public"}/events?limit=200`);
   return h(
     "section",
     {},
@@ -67,7 +68,9 @@ async function list() {
                 counts(ev)
               }`,
             ),
-            ev.status === "upcoming" || ev.status === "active" ? rsvpButtons(ev, null) : null,
+            me && (ev.status === "upcoming" || ev.status === "active")
+              ? rsvpButtons(ev, null)
+              : null,
           )
         ),
       )
@@ -76,7 +79,7 @@ async function list() {
 }
 
 async function one(id, me) {
-  const ev = await api("GET", `/events/${seg(id)}`);
+  const ev = await api("GET", `${me ? "" : "/public"}/events/${seg(id)}`);
   const mine = (ev.rsvps ?? []).find((r) => r.playerId === me?.id)?.status ?? null;
   return h(
     "article",
@@ -91,9 +94,11 @@ async function one(id, me) {
       } · ${ev.status}`,
     ),
     ev.description ? h("div", { class: "body-text card" }, ev.description) : null,
-    ev.status === "upcoming" || ev.status === "active" ? rsvpButtons(ev, mine) : null,
+    me && (ev.status === "upcoming" || ev.status === "active") ? rsvpButtons(ev, mine) : null,
     h("h2", {}, "Who is coming"),
-    (ev.rsvps ?? []).length
+    !me
+      ? h("p", {}, `${counts(ev)}. `, h("a", { href: "/login" }, "Log in"), " to answer.")
+      : (ev.rsvps ?? []).length
       ? h("ul", { class: "list" }, ev.rsvps.map((r) => h("li", {}, `${r.name}: ${r.status}`)))
       : h("p", {}, "Nobody yet."),
   );

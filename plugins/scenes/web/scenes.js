@@ -18,6 +18,8 @@ import {
 
 /** `/scenes`, `/scenes/<id>`. */
 export function render(parts, { navigate, me, section }) {
+  // Visitors read the shared scenes only (/api/v1/public/scenes).
+  if (!me) return import("./scene_public.js").then((m) => m.render(parts));
   const limits = section.settings;
   return parts.length ? one(parts[0], me, navigate, limits) : list(navigate, limits);
 }

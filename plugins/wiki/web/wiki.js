@@ -1,5 +1,6 @@
 // The wiki plugin's portal section: every page or a search, a page rendered from Markdown,
-// folders, editing for staff (limits from the plugin: `section.settings`).
+// folders, editing for staff (limits from the plugin: `section.settings`). A visitor (`me`
+// null) reads the same through /api/v1/public/wiki.
 import { api, formCard, h, isStaff, markdown, notice, replace, when } from "/assets/portal.js";
 
 const wikiApi = (path) => `/wiki/${path.split("/").map(encodeURIComponent).join("/")}`;
@@ -8,7 +9,7 @@ const wikiApi = (path) => `/wiki/${path.split("/").map(encodeURIComponent).join(
 export async function render(parts, { navigate, me, section }) {
   if (!parts.length) return index(navigate, me, section.settings);
   const path = parts.join("/");
-  const page = await api("GET", wikiApi(path));
+  const page = await api("GET", `${me ? "" : "/public"}${wikiApi(path)}`);
   if (page.type === "directory") return folder(page);
   return pageView(page, me, navigate);
 }
@@ -42,7 +43,7 @@ async function index(navigate, me, { maxQuery, maxPath, maxTitle }) {
     try {
       const items = await api(
         "GET",
-        `/wiki?limit=200${query ? `&q=${encodeURIComponent(query)}` : ""}`,
+        `${me ? "" : "/public"}/wiki?limit=200${query ? `&q=${encodeURIComponent(query)}` : ""}`,
       );
       replace(
         results,

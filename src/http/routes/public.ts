@@ -6,7 +6,7 @@
  * guests have no page, and hidden attributes stay hidden. Plugins add their own parts under the
  * same prefix (scenes, wiki, events).
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { onlineEntries } from "../../hub/online.ts";
 import { pageOf, pageParams } from "../pagination.ts";
@@ -59,14 +59,15 @@ function gameHost(publicUrl: string, requestUrl: string): string {
 /** Routes under /api/v1/public (the core's parts). */
 export function publicRoutes(s: PublicRouteDeps): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
-  const open = (part: keyof PublicWeb, what: string) => {
-    if (!s.config.value.web.public[part]) {
+  // A logged-in caller reads what any player may; the switches are the visitors'.
+  const open = (c: Context<AppEnv>, part: keyof PublicWeb, what: string) => {
+    if (!c.var.player && !s.config.value.web.public[part]) {
       throw new ForbiddenError(`This game does not show ${what} to visitors.`);
     }
   };
 
   r.get("/public/game", (c) => {
-    open("front", "its front page");
+    open(c, "front", "its front page");
     const cfg = s.config.value;
     return c.json({
       name: cfg.server.name && cfg.server.name !== "UrsaMU" ? cfg.server.name : cfg.game.name,
@@ -87,7 +88,7 @@ export function publicRoutes(s: PublicRouteDeps): Hono<AppEnv> {
   });
 
   r.get("/public/online", async (c) => {
-    open("online", "who is online");
+    open(c, "online", "who is online");
     const page = pageParams(c.req.query("limit"), c.req.query("offset"));
     const list = await onlineEntries(s, null);
     return c.json(
@@ -99,7 +100,7 @@ export function publicRoutes(s: PublicRouteDeps): Hono<AppEnv> {
   });
 
   r.get("/public/characters", async (c) => {
-    open("characters", "its characters");
+    open(c, "characters", "its characters");
     const page = pageParams(c.req.query("limit"), c.req.query("offset"));
     const q = (c.req.query("q") ?? "").trim().toLowerCase();
     if (q.length > MAX_QUERY) {
@@ -110,7 +111,7 @@ export function publicRoutes(s: PublicRouteDeps): Hono<AppEnv> {
   });
 
   r.get("/public/characters/:id", async (c) => {
-    open("characters", "its characters");
+    open(c, "characters", "its characters");
     const id = normalizeId(c.req.param("id"));
     const p = id ? await s.objects.get(id) : null;
     if (!p || !shown(p)) throw new NotFoundError("No such character.");
