@@ -90,7 +90,14 @@ export function buildSdk(
       tell(ports, me.id, data ? { msg, data } : { msg });
     },
     emitRoom(roomId: string, msg: string, exclude: readonly string[] = [], data?: OutboundData) {
-      deliver.toRoom(roomId, data ? { msg, data } : { msg }, exclude);
+      const out = data ? { msg, data } : { msg };
+      deliver.toRoom(roomId, out, exclude);
+      // An object a player carries speaks inside the player, who hears it (MUX's notify of a
+      // location reaches the location itself).
+      const inside = me.location === roomId ? ports.objects.world?.object(roomId) : null;
+      if (inside?.flags.includes("player") && !exclude.includes(roomId)) {
+        deliver.toPlayer(roomId, out);
+      }
     },
     target: (ref: string) => findTarget(ports, me, here, ref),
     passes: (lock: string, on?: string) =>

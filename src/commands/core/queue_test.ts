@@ -46,6 +46,10 @@ Deno.test("queue: @force runs a command as the object; the queue keeps MUX's ord
     await w.run(a.conn, "@force box=think private");
     await w.settle();
     assert.equal(w.hub.texts(a.obj.id).length, before);
+    // What a carried object says, the player carrying it hears.
+    await w.run(a.conn, "@force box=say Hello from your pocket.");
+    await w.settle();
+    assert.equal(w.hub.last(a.obj.id)?.msg, 'Box says, "Hello from your pocket.%cn"');
     // A puppet's output reaches its owner, with its name in front.
     await w.services.objects.update(box.id, (o) => {
       o.flags = [...o.flags, "puppet"];
