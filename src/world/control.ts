@@ -25,14 +25,17 @@ export function mayActOn(
 
 /**
  * MUX's Controls() for an object acting on another (`@trigger`, `@force`, the queue): staff
- * control as `canControl` says; otherwise objects of one owner control each other, except that
- * only an `inherit` object (or the player itself) controls the player or an `inherit` object.
+ * control what `canControl` says, but staff (a staff player or object) only below their own
+ * rank (`mayActOn`: an admin cannot make the superuser act); otherwise objects of one owner
+ * control each other, except that only an `inherit` object (or the player itself) controls the
+ * player or an `inherit` object.
  */
 export function objectControls(
   actor: Pick<ObjectHead, "id" | "flags" | "owner">,
   target: Pick<ObjectHead, "id" | "flags" | "owner">,
 ): boolean {
-  if (actor.id === target.id || canControl(actor, target)) return true;
+  if (actor.id === target.id) return true;
+  if (isStaff(actor.flags)) return !isStaff(target.flags) || mayActOn(actor, target);
   const ownerOf = (o: Pick<ObjectHead, "id" | "flags" | "owner">) =>
     o.flags.includes("player") || !o.owner ? o.id : o.owner;
   if (ownerOf(actor) !== ownerOf(target) || isStaff(target.flags)) return false;

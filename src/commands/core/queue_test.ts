@@ -198,6 +198,14 @@ Deno.test("queue faults: @dolist past the quota is refused whole; @force needs c
     assert.deepEqual(await w.run(bob.conn, `@force #${box.id}=think hi`), ["Permission denied."]);
     assert.deepEqual(await w.run(bob.conn, "@force Alice=think hi"), ["Permission denied."]);
     assert.deepEqual(await w.run(a.conn, "@force Bob=think hi"), ["Permission denied."]);
+    // Staff make players act only below their own rank.
+    const wiz = await w.player("Wiz", { flags: ["wizard"] });
+    const wiz2 = await w.player("Wiz2", { flags: ["wizard"] });
+    assert.deepEqual(await w.run(wiz.conn, "@force *Wiz2=think hi"), ["Permission denied."]);
+    assert.deepEqual(await w.run(wiz.conn, "@force *Bob=think forced by staff"), []);
+    await w.settle();
+    assert.equal(w.hub.last(bob.obj.id)?.msg, "forced by staff");
+    assert.equal(w.hub.texts(wiz2.obj.id).includes("hi"), false);
     // Alice's box is not inherit: it may not force her.
     await w.run(a.conn, "&f box=@force Alice=think forced");
     await w.run(a.conn, "@trigger box/f");
