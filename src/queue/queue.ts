@@ -37,6 +37,9 @@ const SLICE_MS = 20;
 /** Deepest nesting of action lists run inline (`@trigger/now` inside `@force/now`...). */
 export const MAX_INLINE_DEPTH = 20;
 
+/** Longest a stop waits for the command running to end. */
+const CLOSE_WAIT_MS = 5000;
+
 /** Most `%0`-`%9` an entry keeps. */
 const MAX_ARGS = 10;
 
@@ -167,7 +170,13 @@ export class CommandQueue implements ActionQueue {
     for (const e of this.#entries.values()) {
       if (e.handle !== null) this.#deps.clock.clearTimeout(e.handle);
     }
-    await this.idle();
+    // A command that waits on the network does not hold the stop up for long.
+    let timer: TimerHandle | null = null;
+    await Promise.race([
+      this.idle(),
+      new Promise<void>((r) => timer = this.#deps.clock.setTimeout(r, CLOSE_WAIT_MS)),
+    ]);
+    if (timer !== null) this.#deps.clock.clearTimeout(timer);
   }
 
   /** {@inheritDoc ActionQueue.enqueue} */
