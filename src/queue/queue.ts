@@ -9,13 +9,14 @@
 import type { DbObject } from "../world/types.ts";
 import type { Clock, TimerHandle } from "../timers/clock.ts";
 import type { DueJob, Scheduler } from "../timers/scheduler.ts";
-import type {
-  ActionQueue,
-  QueueChain,
-  QueueFrame,
-  QueueOutcome,
-  QueueRequest,
-  SemaphoreRef,
+import {
+  type ActionQueue,
+  INLINE_BUDGET,
+  type QueueChain,
+  type QueueFrame,
+  type QueueOutcome,
+  type QueueRequest,
+  type SemaphoreRef,
 } from "./types.ts";
 import { splitActions } from "./actions.ts";
 import { isStaff } from "../world/flags.ts";
@@ -280,15 +281,21 @@ export class CommandQueue implements ActionQueue {
 
   /**
    * Runs an action list now, inside the line running it (`/now`, `/inline`), as `executor`
-   * with `frame` (its registers shared, as in MUX). False when nested too deep to run.
+   * with `frame` (its registers shared, as in MUX). Null when it ran, else why it stopped: nested
+   * too deep, or past the line's budget of commands run inline.
    */
-  async runInline(executor: string, action: string, frame: QueueFrame): Promise<boolean> {
-    if (frame.depth >= MAX_INLINE_DEPTH) return false;
+  async runInline(executor: string, action: string, frame: QueueFrame): Promise<string | null> {
+    if (frame.depth > MAX_INLINE_DEPTH) {
+      return `Action lists run inline are nested too deeply (the limit is ${MAX_INLINE_DEPTH}).`;
+    }
     for (const line of splitActions(action)) {
       if (frame.broken || this.#closed) break;
+      if (--frame.inline.left < 0) {
+        return `Too many commands run inline for one line (the limit is ${INLINE_BUDGET}).`;
+      }
       await this.#deps.run(executor, line, frame);
     }
-    return true;
+    return null;
   }
 
   /** A semaphore's count (MUX's SEMAPHORE attribute): waiters, or negative when notified ahead. */
@@ -548,6 +555,7 @@ export class CommandQueue implements ActionQueue {
       chain: e.chain,
       broken: false,
       depth: 0,
+      inline: { left: INLINE_BUDGET },
     };
     this.#running = e;
     e.where = "running";

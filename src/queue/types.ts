@@ -30,7 +30,12 @@ export interface QueueFrame {
   broken: boolean;
   /** Action lists run inline (`/now`, `/inline`) around this line: bounded. */
   readonly depth: number;
+  /** Commands the line (with what it runs inline) may still run inline: shared, bounded. */
+  readonly inline: { left: number; told?: boolean };
 }
+
+/** Most commands one line or entry may run inline (`/now`, `/inline`), however nested. */
+export const INLINE_BUDGET = 2000;
 
 /** A frame for a line typed by `actor` (or run for it with no queue behind it). */
 export function typedFrame(actor: string): QueueFrame {
@@ -42,6 +47,7 @@ export function typedFrame(actor: string): QueueFrame {
     chain: null,
     broken: false,
     depth: 0,
+    inline: { left: INLINE_BUDGET },
   };
 }
 

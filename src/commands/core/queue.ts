@@ -121,15 +121,16 @@ function enqueue(u: CommandSdk, req: Partial<QueueRequest> & { action: string })
 
 /**
  * Runs an action list now (`/now`, `/inline`) as `executor` with the line's registers, or says
- * why not. A `@break` inside stops it without stopping the line around it.
+ * why not. A `@break` inside stops it without stopping the line around it; answers whether it
+ * broke (so `@dolist/now` stops its turns, as MUX's does).
  */
 async function runNow(
   u: CommandSdk,
   executor: string,
   action: string,
   frame: Partial<Pick<CommandSdk["frame"], "enactor" | "caller" | "args">> = {},
-): Promise<void> {
-  const ran = await u.queue.runInline(executor, action, {
+): Promise<boolean> {
+  const inner = {
     enactor: frame.enactor ?? u.frame.enactor,
     caller: frame.caller ?? u.frame.caller,
     args: frame.args ?? u.frame.args,
@@ -137,9 +138,17 @@ async function runNow(
     chain: u.frame.chain,
     broken: false,
     depth: u.frame.depth + 1,
-  });
-  // Told to the owner: the object nested deepest is seldom one that hears.
-  if (!ran) tell(u, ownerOf(u.me), { msg: "Action lists run inline are nested too deeply." });
+    inline: u.frame.inline,
+  };
+  const stopped = await u.queue.runInline(executor, action, inner);
+  if (stopped === null) return inner.broken;
+  // The line around it stops too; told to the owner (the object deepest in seldom hears).
+  u.frame.broken = true;
+  if (!u.frame.inline.told) {
+    u.frame.inline.told = true;
+    tell(u, ownerOf(u.me), { msg: stopped });
+  }
+  return true;
 }
 
 /** MUX's `quiet` flag: the object is not told "Triggered.", "Notified." and the like. */
@@ -260,14 +269,14 @@ Switches:
 Examples:
   @force box=say Hello!
   @force box={@emit One;@emit Two}`,
-    exec(u) {
+    async exec(u) {
       const { lhs, rhs } = splitEquals(u.cmd.args);
       if (rhs === null || !lhs) throw new CommandError("Usage: @force <object>=<command>");
       const obj = matchObject(u, u.evaluate(lhs, ARG_FLAGS));
       if (!objectControls(u.me, obj)) throw new CommandError(DENIED);
       const action = u.evaluate(rhs, ARG_FLAGS);
-      if (wantsNow(u)) return runNow(u, obj.id, action, { enactor: u.me.id });
-      enqueue(u, { executor: obj.id, enactor: u.me.id, action });
+      if (wantsNow(u)) await runNow(u, obj.id, action, { enactor: u.me.id });
+      else enqueue(u, { executor: obj.id, enactor: u.me.id, action });
     },
   },
   {
@@ -563,8 +572,9 @@ Examples:
       }
       for (let i = 0; i < items.length; i++) {
         const one = action.replaceAll("##", items[i]).replaceAll("#@", String(i + 1));
-        if (now) await runNow(u, u.me.id, one);
-        else if (enqueue(u, { action: one }) === null) return;
+        if (now) {
+          if (await runNow(u, u.me.id, one)) break;
+        } else if (enqueue(u, { action: one }) === null) return;
       }
       if (u.cmd.switches.includes("notify") && !now) {
         enqueue(u, { action: `@notify/quiet #${u.me.id}` });
@@ -645,8 +655,9 @@ async function switchCommand(u: CommandSdk, firstOnly: boolean): Promise<void> {
   }
   for (const raw of chosen) {
     const action = stripAround(raw).replaceAll("#$", value);
-    if (now) await runNow(u, u.me.id, action);
-    else if (enqueue(u, { action }) === null) return;
+    if (now) {
+      if (await runNow(u, u.me.id, action) && u.frame.broken) return;
+    } else if (enqueue(u, { action }) === null) return;
   }
   if (u.cmd.switches.includes("notify") && !now) {
     enqueue(u, { action: `@notify/quiet #${u.me.id}` });

@@ -314,14 +314,30 @@ Deno.test("queue: /now runs inline for staff; @break/inline replaces the rest; n
     await w.run(wiz.conn, `&tick #${box.id}=@pemit %#=tick %0`);
     await w.run(wiz.conn, `@force me={@trigger/now/quiet #${box.id}/tick=1;think after}`);
     await w.run(wiz.conn, "@force me={think a;@break/inline 1=think b;think c}");
+    await w.run(wiz.conn, "@force me={@dolist/now 1 2 3={think d##;@break eq(##,2);think e##}}");
     await w.run(wiz.conn, "@force me={@assert 1;think kept;@assert 0=think instead;think lost}");
     await w.run(wiz.conn, "&deep me=@trigger/now/quiet me/deep");
     await w.run(wiz.conn, "@trigger/now/quiet me/deep");
     await w.settle();
     const got = w.hub.texts(wiz.obj.id);
-    const order = got.filter((t) => /^(tick 1|after|a|b|c|kept|instead|lost)$/.test(t));
-    assert.deepEqual(order, ["tick 1", "after", "a", "b", "kept", "instead"]);
-    assert.ok(got.includes("Action lists run inline are nested too deeply."), got.join("|"));
+    const order = got.filter((t) => /^(tick 1|after|a|b|c|d\d|e\d|kept|instead|lost)$/.test(t));
+    // @dolist/now: @break in the second turn ends the turns, not the line.
+    assert.deepEqual(order, ["tick 1", "after", "a", "b", "d1", "e1", "d2", "kept", "instead"]);
+    assert.equal(
+      got.filter((t) => t.startsWith("Action lists run inline are nested too deeply")).length,
+      1,
+      got.join("|"),
+    );
+    // However it is spread, a line runs at most so many commands inline.
+    await w.run(wiz.conn, "&wide me=@dolist/now [lnum(100)]=@dolist/now [lnum(100)]=think ##");
+    await w.run(wiz.conn, "@trigger/now/quiet me/wide");
+    await w.settle();
+    assert.ok(
+      w.hub.texts(wiz.obj.id).includes(
+        "Too many commands run inline for one line (the limit is 2000).",
+      ),
+    );
+    assert.ok(w.hub.texts(wiz.obj.id).filter((t) => /^\d+$/.test(t)).length <= 2000);
   } finally {
     await w.close();
   }
