@@ -298,11 +298,6 @@ export class CommandQueue implements ActionQueue {
     return null;
   }
 
-  /** A semaphore's count (MUX's SEMAPHORE attribute): waiters, or negative when notified ahead. */
-  semaphoreCount(sem: SemaphoreRef): number {
-    return this.#semaphores.get(semKey(sem)) ?? 0;
-  }
-
   /**
    * Halts entries (`@halt`): those run by `object`, or by anything `owner` owns, or every
    * entry when neither is given. The entry running now stops after its current command.

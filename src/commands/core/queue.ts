@@ -28,6 +28,8 @@ const COMMA = 0x2c;
 const SPACE = 0x20;
 const DENIED = "Permission denied.";
 const SEMAPHORE = "SEMAPHORE";
+/** Most entries `@ps` lists in each part (the totals count them all). */
+const PS_MAX = 200;
 /** Longest command text `@ps` shows of an entry. */
 const PS_WIDTH = 60;
 
@@ -477,7 +479,8 @@ Example:
         totals.push(`${title}...[${shownHere.length}/${all.filter(of).length}]`);
         if (sw.includes("summary")) continue;
         lines.push(`${title}:`);
-        for (const e of shownHere) lines.push(psLine(u, e, sw.includes("long")));
+        for (const e of shownHere.slice(0, PS_MAX)) lines.push(psLine(u, e, sw.includes("long")));
+        if (shownHere.length > PS_MAX) lines.push(`...and ${shownHere.length - PS_MAX} more.`);
       }
       lines.push(`Totals: ${totals.join("  ")}`);
       if (!arg && !sw.includes("all")) {
