@@ -248,6 +248,20 @@ Deno.test("public API: visitors read what the owner opened, and nothing private"
       },
     );
 
+    await t.step("+profile shows in game what the character page shows", async () => {
+      players.Una.ws.send("+profile Ann");
+      const ann = await players.Una.ws.expect(/Full Name:/, 15_000);
+      assert(/Full Name: +Ann Smith/.test(ann.msg), ann.msg);
+      assert(/Played By: +Someone Famous/.test(ann.msg), ann.msg);
+      players.Una.ws.send("+profile Zed");
+      const zed = await players.Una.ws.expect(/^%chZed%cn/, 15_000);
+      assert(!zed.msg.includes("Secret Name"), "a hidden field stays hidden in game too");
+      players.Zed.ws.send("+profile");
+      const own = await players.Zed.ws.expect(/^%chZed%cn/, 15_000);
+      assert(/Played By: +\(empty: &PLAYED_BY me=\.\.\.\)/.test(own.msg), own.msg);
+      await say(players.Una.ws, "+profile Nobody", /I don't recognize a player named 'Nobody'/);
+    });
+
     await t.step("the spec's endpoints keep their authentication", async () => {
       for (
         const p of [

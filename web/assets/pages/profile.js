@@ -162,7 +162,7 @@ async function edit(me) {
         picture,
         h(
           "div",
-          {},
+          { class: "avatar-controls" },
           h("p", { class: "field" }, h("label", { for: "avatar-file" }, "A new picture"), file),
           h("p", { id: "avatar-hint", class: "muted" }, "PNG, JPEG, WebP or GIF, at most 2 MB."),
           h(
