@@ -60,9 +60,10 @@ import { ScriptManager } from "./scripts/manager.ts";
 import { engineSoftcode } from "./softcode/engine_ports.ts";
 import { stripMarkup } from "./softcode/markup.ts";
 import { EngineLockWorld } from "./world/lock_world.ts";
+import type { Softcode } from "./softcode/mod.ts";
 import { builtinFunctions } from "./softcode/functions/mod.ts";
 import { kvUserFunctionStore, UserFunctions } from "./softcode/user_functions.ts";
-import { roomView } from "./commands/room_view.ts";
+import { lookIn } from "./commands/looking.ts";
 import { readTls, type TlsPair } from "./tls/certs.ts";
 import { AutoBackups } from "./backup/auto.ts";
 import { prepareLayout } from "./backup/migrate.ts";
@@ -97,6 +98,8 @@ export interface EngineParts {
   readonly attributes: AttributeStore;
   /** What every lock check reads of the world (src/world/lock_world.ts). */
   readonly locks: EngineLockWorld;
+  /** The softcode evaluator (looking evaluates descriptions with it). */
+  readonly softcode: Softcode;
   readonly accounts: Accounts;
   /** Temporary guest characters. */
   readonly guests: Guests;
@@ -315,9 +318,10 @@ async function startOn(
       deliver,
       objects,
       objectQuota: () => config.value.game.objectQuota,
+      // A teleported player looks at its new room as one who walked in does (MUX's look_in).
       look: (viewer, room) =>
-        roomView(
-          { presence, objects, attributes },
+        lookIn(
+          { softcode, presence, objects, attributes, deliver, locks },
           viewer,
           room,
           presence.connections(viewer.id)[0]?.width ?? 78,
@@ -336,7 +340,7 @@ async function startOn(
     {
       config,
       kv,
-      world: pluginWorld({ objects, attributes, presence, config, locks }),
+      world: pluginWorld({ objects, attributes, presence, config, locks, softcode, deliver }),
       engine: pluginEngine(
         { config, root, commands: registered, soleWriter, functions: softcode.functions },
         help,
@@ -496,6 +500,7 @@ async function startOn(
       objects,
       attributes,
       locks,
+      softcode,
       accounts,
       guests,
       tokens,

@@ -20,6 +20,7 @@ export const CORE_MODULES: readonly string[] = [
   "items.ts",
   "examine.ts",
   "attributes.ts",
+  "action_attributes.ts",
   "building_basics.ts",
   "clone.ts",
   "admin.ts",

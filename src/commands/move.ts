@@ -8,9 +8,13 @@ import { namesOf } from "./format.ts";
 import { MAX_ROOM_EXITS } from "../world/objects.ts";
 import type { WorldReader } from "../world/live_world.ts";
 import { displayName } from "../world/players.ts";
-import { roomView } from "./room_view.ts";
+import { lookIn } from "./looking.ts";
+import { didIt, messageOf, tellOthers } from "./did_it.ts";
 import { subjectOf } from "./sdk.ts";
 import { lowerCase } from "../text/lower.ts";
+
+/** What a refused move says when its exit has no `@fail`. */
+const CANT_GO = "You can't go that way.";
 
 /** Lines longer than this are never exit names, so they skip the exit lookup. */
 const MAX_EXIT_LINE = 200;
@@ -58,30 +62,60 @@ export function heldExit(
 
 /**
  * Moves the actor through an exit, checking the exit's lock and the destination's enter lock;
- * `typed` is what the player typed to take it (named in the refusal's WrongWayError).
+ * `typed` is what the player typed to take it (named in the refusal's WrongWayError). The exit's
+ * `@fail` family answers a refusal by its lock, its `@succ` family the way out and its `@drop`
+ * family the way in (MUX's move_exit).
  */
 export async function goThrough(u: CommandSdk, exit: DbObject, typed: string): Promise<void> {
   const subject = subjectOf(u.me);
   const dir = typed.trim();
   const through = objectLockVerdict(u.locks, exit, "basic", subject);
-  if (!through.pass) throw new WrongWayError(through.problem ?? "You can't go that way.", dir);
+  if (!through.pass) {
+    // A broken lock says what is wrong; otherwise the exit's @fail family answers.
+    const msg = through.problem ?? messageOf(u, u.me, exit, "FAIL", CANT_GO);
+    tellOthers(u, u.me, exit, u.me.location, "OFAIL");
+    // A @fail that evaluates to nothing says nothing, as in MUX.
+    if (msg) throw new WrongWayError(msg, dir);
+    return;
+  }
   const destId = normalizeId(String(exit.data.destination ?? ""));
   const dest = destId ? await u.objects.get(destId) : null;
   if (!dest || !dest.flags.includes("room")) {
     throw new WrongWayError("That exit doesn't lead anywhere.", dir);
   }
   const enter = objectLockVerdict(u.locks, dest, "enter", subject);
-  if (!enter.pass) throw new WrongWayError(enter.problem ?? "You can't go that way.", dir);
-  await moveActor(u, dest);
+  if (!enter.pass) throw new WrongWayError(enter.problem ?? CANT_GO, dir);
+  didIt(u, u.me, exit, u.me.location, { what: "SUCC", owhat: "OSUCC" });
+  await moveActor(u, dest, { exit });
+}
+
+/** What a move says to the actor. */
+export interface MoveNotes {
+  /** Told to the actor before the new room is shown (`home`'s "no place like home"). */
+  note?: string;
+  /** The exit taken: its `@drop` family follows the arrival. */
+  exit?: DbObject;
 }
 
 /**
  * Moves the actor to `dest`: updates the store (whose change event moves the actor in the
  * hub's room index), announces the departure and arrival, and shows the new room to the actor.
+ * On the way, in MUX's order (move.cpp): the place left's `@leave` family and the destination's
+ * `@oxenter` there; then the new room is looked at, the exit's `@drop` family, the actor's own
+ * `@move` family, the destination's `@enter` family and the place left's `@oxleave`.
  */
-export async function moveActor(u: CommandSdk, dest: DbObject, note?: string): Promise<void> {
+export async function moveActor(
+  u: CommandSdk,
+  dest: DbObject,
+  notes: MoveNotes = {},
+): Promise<void> {
   const from = u.me.location;
   if (from === dest.id) throw new CommandError("You're already there.");
+  const src = u.here && u.here.id === from ? u.here : null;
+  if (src) {
+    didIt(u, u.me, src, from, { what: "LEAVE", owhat: "OLEAVE" });
+    tellOthers(u, u.me, dest, from, "OXENTER");
+  }
   const moved = await u.objects.update(u.me.id, (o) => {
     o.location = dest.id;
   });
@@ -90,8 +124,14 @@ export async function moveActor(u: CommandSdk, dest: DbObject, note?: string): P
   if (from) {
     u.emitRoom(from, `${name} has left.`, [moved.id], { type: "leave", who, room: from });
   }
-  u.emitRoom(dest.id, `${name} has arrived.`, [moved.id], { type: "arrive", who, room: dest.id });
-  if (note) u.send(note);
-  const view = await roomView(u, moved, dest, u.width);
+  if (notes.note) u.send(notes.note);
+  const view = await lookIn(u, moved, dest, u.width);
   u.send(view.msg, view.data);
+  if (notes.exit) {
+    didIt(u, moved, notes.exit, dest.id, { what: "DROP", owhat: "ODROP" });
+  }
+  didIt(u, moved, moved, dest.id, { what: "MOVE", owhat: "OMOVE" });
+  didIt(u, moved, dest, dest.id, { what: "ENTER", owhat: "OENTER" });
+  if (src) tellOthers(u, moved, src, dest.id, "OXLEAVE");
+  u.emitRoom(dest.id, `${name} has arrived.`, [moved.id], { type: "arrive", who, room: dest.id });
 }

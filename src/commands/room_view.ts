@@ -34,6 +34,15 @@ export interface RoomPlace {
   coords: { x: number; y: number; z: number } | null;
 }
 
+/**
+ * What the viewer is shown of an object's text, made by looking (src/commands/looking.ts): its
+ * description as evaluated, and the room's `@succ` or `@fail` message after it.
+ */
+export interface Shown {
+  description: string;
+  message?: string | null;
+}
+
 /** Most names listed per section; a busy room shows a count for the rest. */
 const MAX_LISTED = 200;
 
@@ -51,6 +60,7 @@ export async function roomView(
   viewer: DbObject,
   room: DbObject,
   width: number,
+  shown?: Shown,
 ): Promise<Outbound> {
   const w = clampWidth(width);
   const playerIds = s.presence.playersIn(room.id);
@@ -69,9 +79,10 @@ export async function roomView(
   const visExits = exits.filter((o) => !hiddenFrom(viewer, o));
   const visPlayers = players.filter((o) => !hiddenFrom(viewer, o));
   const others = visPlayers.filter((p) => p.id !== viewer.id);
-  const description = room.data.description ?? "";
+  const description = shown ? shown.description : room.data.description ?? "";
   const lines = [`%ch${nameFor(viewer, room)}%cn`];
   if (description) lines.push(wrapText(description, w));
+  if (shown?.message) lines.push(wrapText(shown.message, w));
   if (others.length) {
     const total = others.length + Math.max(0, playerIds.length - MAX_LISTED);
     lines.push(labelled("Players", withMore(others.map((p) => nameFor(viewer, p)), total), w));
@@ -154,9 +165,10 @@ export async function objectLook(
   viewer: DbObject,
   obj: DbObject,
   width: number,
+  shown?: Shown,
 ): Promise<Outbound> {
   const w = clampWidth(width);
-  const description = obj.data.description ?? "";
+  const description = shown ? shown.description : obj.data.description ?? "";
   const lines = [`%ch${nameFor(viewer, obj)}%cn`];
   lines.push(description ? wrapText(description, w) : "You see nothing special.");
   let carried: DbObject[] = [];

@@ -4,14 +4,12 @@
  * follow), the starting room, and what `look` shows. Nothing else of the engine.
  */
 import type { DbObject, NewObject, ObjectType } from "../world/types.ts";
-import type { Outbound, Presence } from "../hub/types.ts";
+import type { Outbound } from "../hub/types.ts";
 import type { Config } from "../config/load.ts";
-import type { ObjectStore } from "../world/objects.ts";
-import type { AttributeStore } from "../world/attributes/store.ts";
 import { startingRoom } from "../world/start.ts";
 import { checkQuota } from "../world/building.ts";
-import { roomView } from "../commands/room_view.ts";
-import { checkLock, type LockSubject, type LockWorld } from "../world/locks.ts";
+import { lookAt, lookIn, type LookPorts } from "../commands/looking.ts";
+import { checkLock, type LockSubject } from "../world/locks.ts";
 
 /** Objects, rooms and exits, for plugins. */
 export interface PluginWorld {
@@ -44,7 +42,10 @@ export interface PluginWorld {
   destroy(id: string): Promise<void>;
   /** The room new players start in. */
   startingRoom(): Promise<string>;
-  /** What `look` shows `viewer` of a room or object, wrapped to `width` columns. */
+  /**
+   * What `look` shows `viewer` of a room or object, wrapped to `width` columns: the viewer looks
+   * (descriptions are evaluated and the object's `@odesc`, `@osucc`... reach the others there).
+   */
   look(viewer: DbObject, target: DbObject, width?: number): Promise<Outbound>;
   /**
    * True when `subject` passes a lock expression in the engine's one lock language (carrying,
@@ -54,16 +55,8 @@ export interface PluginWorld {
   passes(lock: string, subject: LockSubject, on?: string): boolean;
 }
 
-/** The plugin world over the engine's object store (and who is online, for `look`). */
-export function pluginWorld(
-  s: {
-    objects: ObjectStore;
-    attributes: AttributeStore;
-    presence: Presence;
-    config: Config;
-    locks: LockWorld;
-  },
-): PluginWorld {
+/** The plugin world over the engine's object store (and what looking uses, for `look`). */
+export function pluginWorld(s: LookPorts & { config: Config }): PluginWorld {
   const o = s.objects;
   return {
     get: (id) => o.get(id),
@@ -82,7 +75,10 @@ export function pluginWorld(
     update: (id, change) => o.update(id, change),
     destroy: (id) => o.delete(id),
     startingRoom: () => startingRoom(s),
-    look: (viewer, target, width = 78) => roomView(s, viewer, target, width),
+    look: (viewer, target, width = 78) =>
+      target.flags.includes("room") || target.id === viewer.location
+        ? lookIn(s, viewer, target, width)
+        : lookAt(s, viewer, target, width),
     passes: (lock, subject, on) => checkLock(lock, subject, { world: s.locks, on }),
   };
 }

@@ -5,6 +5,7 @@ import type { DbObject } from "../../world/types.ts";
 import { CommandError } from "../errors.ts";
 import { clampWidth, labelled, nameFor } from "../format.ts";
 import { displayName } from "../../world/players.ts";
+import { didIt, messageOf, tellOthers } from "../did_it.ts";
 
 /** Most things listed by `inventory`. */
 const MAX_LISTED = 200;
@@ -20,6 +21,11 @@ async function carried(u: CommandSdk, ref: string): Promise<DbObject> {
   const obj = await u.target(ref);
   if (obj.location !== u.me.id) throw new CommandError("You don't have that.");
   return obj;
+}
+
+/** The id and name of an object, for web clients. */
+function brief(o: DbObject) {
+  return { id: o.id, name: o.name };
 }
 
 /** Moves a thing to a new holder, checking it did not move in the meantime. */
@@ -72,16 +78,21 @@ Example:
       if (!u.here || obj.location !== u.here.id) throw new CommandError("I don't see that here.");
       if (!isThing(obj)) throw new CommandError("You can't pick that up.");
       if (!u.passes(lockOf(obj, "basic"), obj.id)) {
-        throw new CommandError("You can't pick that up.");
+        // The thing's @fail family (MUX's do_get); a @fail that gives nothing says nothing.
+        const msg = messageOf(u, u.me, obj, "FAIL", "You can't pick that up.");
+        tellOthers(u, u.me, obj, u.here.id, "OFAIL");
+        if (msg) throw new CommandError(msg);
+        return;
       }
       await moveThing(u, obj, u.here.id, u.me.id);
-      const who = { id: u.me.id, name: u.me.name };
-      const item = { id: obj.id, name: obj.name };
-      u.send(`You pick up ${obj.name}.`, { type: "get", who, item });
-      u.emitRoom(u.here.id, `${displayName(u.me)} picks up ${obj.name}.`, [u.me.id], {
-        type: "get",
-        who,
-        item,
+      const data = { type: "get", who: { id: u.me.id, name: u.me.name }, item: brief(obj) };
+      didIt(u, u.me, obj, u.here.id, {
+        what: "SUCC",
+        def: `You pick up ${obj.name}.`,
+        owhat: "OSUCC",
+        odef: `picks up ${obj.name}.`,
+        data,
+        odata: data,
       });
     },
   },
@@ -99,13 +110,14 @@ Example:
       if (!u.here) throw new CommandError("There is nowhere to drop it.");
       if (!u.passes(lockOf(obj, "drop"), obj.id)) throw new CommandError("You can't drop that.");
       await moveThing(u, obj, u.me.id, u.here.id);
-      const who = { id: u.me.id, name: u.me.name };
-      const item = { id: obj.id, name: obj.name };
-      u.send(`You drop ${obj.name}.`, { type: "drop", who, item });
-      u.emitRoom(u.here.id, `${displayName(u.me)} drops ${obj.name}.`, [u.me.id], {
-        type: "drop",
-        who,
-        item,
+      const data = { type: "drop", who: { id: u.me.id, name: u.me.name }, item: brief(obj) };
+      didIt(u, u.me, obj, u.here.id, {
+        what: "DROP",
+        def: `You drop ${obj.name}.`,
+        owhat: "ODROP",
+        odef: `drops ${obj.name}.`,
+        data,
+        odata: data,
       });
     },
   },

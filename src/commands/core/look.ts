@@ -4,7 +4,7 @@ import type { DbObject } from "../../world/types.ts";
 import { canControl } from "../../world/access.ts";
 import { CommandError } from "../errors.ts";
 import { NOT_HERE } from "../target.ts";
-import { objectLook, roomView } from "../room_view.ts";
+import { lookAt, lookIn } from "../looking.ts";
 
 /** True when the object is where the viewer could look at it without controlling it. */
 function within(me: DbObject, here: DbObject | null, o: DbObject): boolean {
@@ -32,14 +32,14 @@ Examples:
       const ref = u.cmd.args.trim().replace(/^at\s+/i, "");
       if (!ref) {
         if (!u.here) throw new CommandError("You are nowhere. Type 'home' to go home.");
-        const view = await roomView(u, u.me, u.here, u.width);
+        const view = await lookIn(u, u.me, u.here, u.width);
         return u.send(view.msg, view.data);
       }
       const obj = await u.target(ref);
       if (!within(u.me, u.here, obj) && !canControl(u.me, obj)) throw new CommandError(NOT_HERE);
-      const view = obj.flags.includes("room")
-        ? await roomView(u, u.me, obj, u.width)
-        : await objectLook(u, u.me, obj, u.width);
+      const view = obj.flags.includes("room") || obj.id === u.me.location
+        ? await lookIn(u, u.me, obj, u.width)
+        : await lookAt(u, u.me, obj, u.width);
       u.send(view.msg, view.data);
     },
   },

@@ -24,7 +24,7 @@ Takes you back to your home room (where you started, unless staff set another).`
       }
       if (!home) throw new CommandError("You have no home to go to.");
       if (home.id === u.me.location) throw new CommandError("You are already home.");
-      await moveActor(u, home, "There's no place like home...");
+      await moveActor(u, home, { note: "There's no place like home..." });
     },
   },
   {

@@ -1,0 +1,106 @@
+/**
+ * MUX's commands that set the attributes the engine fires (`@succ <object>=<text>` is
+ * `&SUCC <object>=<text>`): the messages and actions of looking, moving, getting and dropping,
+ * connecting, and starting up. Where and how each runs: src/commands/did_it.ts and
+ * docs/softcode.md, "Actions the engine fires".
+ */
+import type { CommandSpec } from "../types.ts";
+import { CommandError } from "../errors.ts";
+
+/**
+ * Each attribute's command (`@succ` sets SUCC) and when the engine uses the attribute. The names
+ * are written out so the fuzzer's catalog (tests/fuzz/catalog.ts) finds them.
+ */
+const ACTION_ATTRIBUTES: readonly { name: string; about: string }[] = [
+  {
+    name: "@succ",
+    about: "Shown to whoever passes its lock: picks it up, goes through it, looks at the room.",
+  },
+  {
+    name: "@osucc",
+    about: "Shown to the others there, after the name, when someone passes its lock.",
+  },
+  { name: "@asucc", about: "Run by the object when someone passes its lock." },
+  { name: "@fail", about: "Shown to whoever fails its lock (get, an exit, looking at the room)." },
+  {
+    name: "@ofail",
+    about: "Shown to the others there, after the name, when someone fails its lock.",
+  },
+  { name: "@afail", about: "Run by the object when someone fails its lock." },
+  { name: "@drop", about: "Shown to whoever drops it, or arrives through it (an exit)." },
+  {
+    name: "@odrop",
+    about: "Shown to the others, after the name, when it is dropped or an exit brings someone.",
+  },
+  {
+    name: "@adrop",
+    about: "Run by the object when it is dropped or someone arrives through it (an exit).",
+  },
+  { name: "@enter", about: "Shown to whoever arrives in it (a room, or a thing)." },
+  { name: "@oenter", about: "Shown to the others inside, after the name, when someone arrives." },
+  { name: "@aenter", about: "Run by the place when someone arrives in it." },
+  { name: "@oxenter", about: "Shown in the place someone leaves to come here, after the name." },
+  { name: "@leave", about: "Shown to whoever leaves it (a room, or a thing)." },
+  { name: "@oleave", about: "Shown to the others inside, after the name, when someone leaves." },
+  { name: "@aleave", about: "Run by the place when someone leaves it." },
+  {
+    name: "@oxleave",
+    about: "Shown in the place someone arrives in after leaving here, after the name.",
+  },
+  { name: "@move", about: "Shown to the object itself (a player) whenever it moves." },
+  {
+    name: "@omove",
+    about: "Shown to the others where it arrives, after its name, whenever it moves.",
+  },
+  { name: "@amove", about: "Run by the object itself whenever it moves." },
+  { name: "@odesc", about: "Shown to the others there, after the name, when someone looks at it." },
+  { name: "@adesc", about: "Run by the object when someone looks at it." },
+  {
+    name: "@idesc",
+    about: "The description shown to who is inside it (a thing), instead of its DESC.",
+  },
+  {
+    name: "@aconnect",
+    about: "Run when the player connects (on a master-room object: when anyone does).",
+  },
+  {
+    name: "@adisconnect",
+    about: "Run when the player's last connection goes (master room: anyone's).",
+  },
+  { name: "@startup", about: "Run by the object when the game starts cold (not after @reboot)." },
+];
+
+/** The `@<attr> <object>=<value>` command `name` setting attribute `<ATTR>`. */
+function attributeCommand(name: string, about: string): CommandSpec {
+  const attr = name.slice(1).toUpperCase();
+  const usage = `${name} <object>=<text>`;
+  return {
+    name,
+    category: "Softcode",
+    help: `${usage}
+
+${about}
+Sets the attribute ${attr} (the same as &${attr} <object>=<text>); without text it is cleared.
+Messages are evaluated as the object with %# the one acting. See 'help actions'.`,
+    async exec(u) {
+      const args = u.cmd.args;
+      const eq = args.indexOf("=");
+      const ref = (eq === -1 ? args : args.slice(0, eq)).trim();
+      if (!ref) throw new CommandError(`Usage: ${usage}`);
+      const value = eq === -1 ? "" : args.slice(eq + 1).trim();
+      const obj = await u.target(ref);
+      await u.attributes.set(u.me, obj.id, attr, value);
+      u.send(value === "" ? "Cleared." : "Set.", {
+        type: "attribute",
+        id: obj.id,
+        name: attr,
+        set: value !== "",
+      });
+    },
+  };
+}
+
+/** The commands. */
+export const commands: CommandSpec[] = ACTION_ATTRIBUTES.map((a) =>
+  attributeCommand(a.name, a.about)
+);

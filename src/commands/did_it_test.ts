@@ -1,0 +1,167 @@
+import assert from "node:assert/strict";
+import { testWorld } from "./_test_util.ts";
+
+Deno.test("actions: look evaluates descriptions and tells the others @odesc and @osucc", async () => {
+  const w = await testWorld();
+  try {
+    const s = w.services;
+    const a = await w.player("Alice", { flags: ["player", "builder"] });
+    const b = await w.player("Bob");
+    await s.objects.create({
+      name: "Box",
+      type: "thing",
+      location: "1",
+      owner: a.obj.id,
+    });
+    await w.run(a.conn, `@desc box=Made by [name(owner(me))] for %n.`);
+    await w.run(a.conn, "@odesc box=looks at [name(me)].");
+    w.hub.clear();
+    assert.match((await w.run(a.conn, "look box")).join("\n"), /Made by Alice for Alice\./);
+    assert.equal(w.hub.last(b.obj.id)?.msg, "Alice looks at Box.");
+    assert.match((await w.run(b.conn, "look box")).join("\n"), /Made by Alice for Bob\./);
+    assert.equal(w.hub.last(a.obj.id)?.msg, "Bob looks at Box.");
+    // no_name leaves the name out; an @odesc that gives nothing says nothing.
+    await w.run(a.conn, "@set box/odesc=no_name");
+    await w.run(b.conn, "look box");
+    assert.equal(w.hub.last(a.obj.id)?.msg, "looks at Box.");
+    await w.run(a.conn, "@odesc box=[null(x)]");
+    w.hub.clear();
+    await w.run(b.conn, "look box");
+    assert.deepEqual(w.hub.texts(a.obj.id), []);
+
+    // The room: its description evaluated, @succ shown after it by the room's lock, else @fail.
+    await s.objects.update("1", (o) => {
+      o.owner = a.obj.id;
+    });
+    await w.run(a.conn, "@desc here=A [lcstr(DARK)] place.");
+    await w.run(a.conn, "@succ here=You feel welcome, %n.");
+    await w.run(a.conn, "@osucc here=settles in.");
+    await w.run(a.conn, "@fail here=You feel watched.");
+    const look = (await w.run(b.conn, "look")).join("\n");
+    assert.match(look, /A dark place\.\nYou feel welcome, Bob\./);
+    assert.equal(w.hub.last(b.obj.id)?.data?.description, "A dark place.");
+    assert.equal(w.hub.last(a.obj.id)?.msg, "Bob settles in.");
+    await s.objects.update("1", (o) => {
+      o.data.locks = { basic: `#${a.obj.id}` };
+    });
+    assert.match((await w.run(b.conn, "look")).join("\n"), /You feel watched\./);
+    assert.deepEqual(await w.run(a.conn, "@fail here"), ["Cleared."]);
+    assert.doesNotMatch((await w.run(b.conn, "look")).join("\n"), /watched/);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("actions: exits' @succ, @fail and @drop families, rooms' @leave and @enter", async () => {
+  const w = await testWorld();
+  try {
+    const s = w.services;
+    const a = await w.player("Alice", { flags: ["player", "builder"] });
+    const garden = await s.objects.create({ name: "Garden", type: "room", owner: a.obj.id });
+    const bob = await w.player("Bob", { location: garden.id });
+    const carol = await w.player("Carol");
+    const exit = await s.objects.create({
+      name: "North;n",
+      type: "exit",
+      location: "1",
+      owner: a.obj.id,
+      data: { destination: garden.id },
+    });
+    await s.objects.update("1", (o) => {
+      o.owner = a.obj.id;
+    });
+    const set = async (line: string) => assert.deepEqual(await w.run(a.conn, line), ["Set."]);
+    await set("@succ north=You walk north, [name(%#)].");
+    await set("@osucc north=heads north.");
+    await set("@drop north=You arrive through [name(me)].");
+    await set("@odrop north=comes in from the south.");
+    await set("@leave here=You leave Limbo.");
+    await set("@oleave here=slips out.");
+    await set(`@oxenter #${garden.id}=is off to the garden.`);
+    await set(`@enter #${garden.id}=Welcome to the garden.`);
+    await set(`@oenter #${garden.id}=steps onto the lawn.`);
+    await set("@oxleave here=left Limbo for here.");
+    await set("@move me=You moved.");
+    await set("@omove me=moved in.");
+    w.hub.clear();
+    const got = await w.run(a.conn, "n");
+    assert.equal(got[0], "You walk north, Alice.");
+    assert.equal(got[1], "You leave Limbo.");
+    assert.match(got[2], /^%chGarden/);
+    assert.deepEqual(got.slice(3), [
+      "You arrive through North.",
+      "You moved.",
+      "Welcome to the garden.",
+    ]);
+    assert.deepEqual(w.hub.texts(carol.obj.id), [
+      "Alice heads north.",
+      "Alice slips out.",
+      "Alice is off to the garden.",
+      "Alice has left.",
+    ]);
+    assert.deepEqual(w.hub.texts(bob.obj.id), [
+      "Alice comes in from the south.",
+      "Alice moved in.",
+      "Alice steps onto the lawn.",
+      "Alice left Limbo for here.",
+      "Alice has arrived.",
+    ]);
+
+    // A locked exit: its @fail to the actor, @ofail to the others; nobody moves.
+    await s.objects.update(exit.id, (o) => {
+      o.data.locks = { basic: "#0" };
+    });
+    await w.run(carol.conn, "home");
+    w.hub.clear();
+    await set(`@fail #${exit.id}=The hedge is too thick, %n.`);
+    await set(`@ofail #${exit.id}=bumps into the hedge.`);
+    assert.deepEqual(await w.run(carol.conn, "n"), ["The hedge is too thick, Carol."]);
+    assert.equal(w.hub.last(carol.obj.id)?.data?.wrongDir, "n");
+    assert.equal((await s.objects.get(carol.obj.id))?.location, "1");
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("actions: get and drop take the thing's @succ, @fail and @drop families", async () => {
+  const w = await testWorld();
+  try {
+    const s = w.services;
+    const a = await w.player("Alice", { flags: ["player", "builder"] });
+    const b = await w.player("Bob");
+    const gem = await s.objects.create({
+      name: "Gem",
+      type: "thing",
+      location: "1",
+      owner: a.obj.id,
+    });
+    const set = async (line: string) => assert.deepEqual(await w.run(a.conn, line), ["Set."]);
+    await set("@succ gem=It glitters in your hand, %n.");
+    await set("@osucc gem=pockets [name(me)].");
+    await set("@drop gem=It clatters down.");
+    await set("@odrop gem=lets [name(me)] fall.");
+    await set("@fail gem=Too heavy for [name(%#)].");
+    await set("@ofail gem=strains at the gem.");
+    assert.deepEqual(await w.run(b.conn, "get gem"), ["It glitters in your hand, Bob."]);
+    assert.equal(w.hub.last(a.obj.id)?.msg, "Bob pockets Gem.");
+    assert.equal(w.hub.last(a.obj.id)?.data?.type, "get");
+    assert.deepEqual(await w.run(b.conn, "drop gem"), ["It clatters down."]);
+    assert.equal(w.hub.last(a.obj.id)?.msg, "Bob lets Gem fall.");
+    await s.objects.update(gem.id, (o) => {
+      o.data.locks = { get: `#${a.obj.id}` };
+    });
+    assert.deepEqual(await w.run(b.conn, "get gem"), ["Too heavy for Bob."]);
+    assert.equal(w.hub.last(a.obj.id)?.msg, "Bob strains at the gem.");
+    assert.equal((await s.objects.get(gem.id))?.location, "1");
+    // Without the attributes, the engine's own words.
+    await w.run(a.conn, "@succ gem");
+    await w.run(a.conn, "@osucc gem");
+    assert.deepEqual(await w.run(a.conn, "get gem"), ["You pick up Gem."]);
+    assert.equal(w.hub.last(b.obj.id)?.msg, "Alice picks up Gem.");
+    // Someone else's object: the attribute commands answer as & does.
+    assert.deepEqual(await w.run(b.conn, `@succ #${gem.id}=mine`), ["Permission denied."]);
+    assert.deepEqual(await w.run(b.conn, "@succ"), ["Usage: @succ <object>=<text>"]);
+  } finally {
+    await w.close();
+  }
+});
