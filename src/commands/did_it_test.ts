@@ -148,7 +148,7 @@ Deno.test("actions: get and drop take the thing's @succ, @fail and @drop familie
     assert.deepEqual(await w.run(b.conn, "drop gem"), ["It clatters down."]);
     assert.equal(w.hub.last(a.obj.id)?.msg, "Bob lets Gem fall.");
     await s.objects.update(gem.id, (o) => {
-      o.data.locks = { get: `#${a.obj.id}` };
+      o.data.locks = { basic: `#${a.obj.id}` };
     });
     assert.deepEqual(await w.run(b.conn, "get gem"), ["Too heavy for Bob."]);
     assert.equal(w.hub.last(a.obj.id)?.msg, "Bob strains at the gem.");
