@@ -21,7 +21,7 @@ import { EVENT_STATUSES, RSVP_STATUSES, type RsvpStatus } from "./types.ts";
 /** The prefix the routes are mounted on. */
 export const PREFIX = "/api/v1/events";
 
-const EVENT = {
+export const EVENT = {
   type: "object",
   properties: {
     id: { type: "string" },

@@ -11,7 +11,7 @@ import {
   ValidationError,
 } from "../../src/plugins/mod.ts";
 import { pageJson, type WikiStore } from "./store.ts";
-import { BAD_PATH, LISTING, MAX_QUERY, PAGE, PATH, pathOf } from "./routes.ts";
+import { BAD_PATH, LISTING, MAX_QUERY, PAGE, PATH, pathOf, SEARCH_WORDS } from "./routes.ts";
 
 /** The prefix the visitors' routes are mounted on. */
 export const PUBLIC_PREFIX = "/api/v1/public/wiki";
@@ -27,22 +27,7 @@ const STUB = {
 const SEARCH = describe({
   summary: "Search the wiki's pages as a visitor (every word must match; title matches first)",
   auth: "none",
-  query: {
-    params: {
-      q: {
-        schema: s.custom({ type: "string", maxLength: MAX_QUERY }, (v) => {
-          const q = String(v);
-          if (q.length > MAX_QUERY) {
-            throw new ValidationError(`q must be at most ${MAX_QUERY} characters.`);
-          }
-          return q;
-        }),
-        description: "words; none: every page",
-      },
-    },
-    paging: true,
-    only: true,
-  },
+  query: { params: { q: SEARCH_WORDS }, paging: true, only: true },
   responses: {
     "200": { description: "page stubs", schema: { type: "array", items: STUB } },
     "400": `q over ${MAX_QUERY} characters, a bad limit or offset, or another query`,

@@ -87,24 +87,22 @@ function pageBody(v: unknown): PageBody {
   return { path, text, meta };
 }
 
+/** A search's words: at most MAX_QUERY characters (players' and visitors' search alike). */
+export const SEARCH_WORDS = {
+  schema: s.custom({ type: "string", maxLength: MAX_QUERY }, (v) => {
+    const q = String(v);
+    if (q.length > MAX_QUERY) {
+      throw new ValidationError(`q must be at most ${MAX_QUERY} characters.`);
+    }
+    return q;
+  }),
+  description: "words; none: every page",
+};
+
 const SEARCH = describe({
   summary: "Search the wiki's pages (every word must match; title matches first)",
   auth: "user",
-  query: {
-    params: {
-      q: {
-        schema: s.custom({ type: "string", maxLength: MAX_QUERY }, (v) => {
-          const q = String(v);
-          if (q.length > MAX_QUERY) {
-            throw new ValidationError(`q must be at most ${MAX_QUERY} characters.`);
-          }
-          return q;
-        }),
-        description: "words; none: every page",
-      },
-    },
-    paging: true,
-  },
+  query: { params: { q: SEARCH_WORDS }, paging: true },
   responses: {
     "200": {
       description: "page stubs",
