@@ -183,9 +183,23 @@ Deno.test("public API: visitors read what the owner opened, and nothing private"
           404,
         );
       }
+      // Ten stored pictures an hour (the refused ones did not count).
+      const statuses: number[] = [];
+      for (let i = 0; i < 9; i++) {
+        statuses.push((await raw(srv, "PUT", "/api/v1/me/avatar", i % 2 ? PNG : GIF, ann)).status);
+      }
+      assertEquals(statuses, [200, 200, 200, 200, 200, 200, 200, 200, 429]);
+      const limited = await raw(srv, "PUT", "/api/v1/me/avatar", PNG, ann);
+      assertEquals([limited.status, limited.body.error], [
+        429,
+        "You changed your picture 10 times this hour; try again later.",
+      ]);
       const del = await raw(srv, "DELETE", "/api/v1/me/avatar", undefined, ann);
       assertEquals([del.status, del.body.deleted], [200, true]);
-      assertEquals((await raw(srv, "GET", String(second.body.avatar))).status, 404);
+      assertEquals(
+        (await api(b, "GET", `/api/v1/public/characters/${players.Ann.id}`)).body.avatar,
+        "",
+      );
       assertEquals((await get(`/characters/${players.Ann.id}`)).body.avatar, "");
     });
 

@@ -228,6 +228,7 @@ export const CORE_DOCS: ApiDocs = {
       "400": "not a PNG, JPEG, WebP or GIF picture (SVG included), or larger than 2 MB",
       "401": "no or a bad token",
       "403": "a guest",
+      "429": "10 pictures stored this hour already",
     },
   },
   "DELETE /api/v1/me/avatar": {

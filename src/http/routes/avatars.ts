@@ -7,7 +7,8 @@ import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import { me, requireAuth } from "../middleware/auth.ts";
 import { readBytesCapped } from "../middleware/body.ts";
-import { NotFoundError, ValidationError } from "../../errors.ts";
+import { NotFoundError, RateLimitError, ValidationError } from "../../errors.ts";
+import { WindowCounter } from "../../auth/rate_limit.ts";
 import { AVATAR_PATH, type AvatarFiles, imageExtension, MAX_AVATAR_BYTES } from "../avatars.ts";
 import type { ObjectStore } from "../../world/objects.ts";
 
@@ -17,20 +18,37 @@ export interface AvatarRouteDeps {
   objects: Pick<ObjectStore, "update">;
 }
 
+/** Pictures one player may store an hour (each is hashed and written to disk). */
+export const AVATARS_PER_HOUR = 10;
+
 /** Routes for /api/v1/me/avatar and /api/v1/avatars/:file. */
 export function avatarRoutes(s: AvatarRouteDeps): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
+  const uploads = new WindowCounter(AVATARS_PER_HOUR, 3_600_000);
 
   r.put("/me/avatar", requireAuth(), async (c) => {
     const player = me(c);
-    const bytes = await readBytesCapped(c.req.raw, MAX_AVATAR_BYTES).catch((e) => {
-      throw e instanceof ValidationError && /larger than/.test(e.message)
-        ? new ValidationError("An avatar may be at most 2 MB.")
-        : e;
-    });
-    const ext = imageExtension(bytes);
-    if (!ext) {
-      throw new ValidationError("An avatar must be a PNG, JPEG, WebP or GIF picture.");
+    // The slot is taken before the body is read; a refused picture gives it back.
+    const release = uploads.reserve(player.id);
+    if (!release) {
+      throw new RateLimitError(
+        `You changed your picture ${AVATARS_PER_HOUR} times this hour; try again later.`,
+      );
+    }
+    let bytes: Uint8Array, ext: string | null;
+    try {
+      bytes = await readBytesCapped(c.req.raw, MAX_AVATAR_BYTES).catch((e) => {
+        throw e instanceof ValidationError && /larger than/.test(e.message)
+          ? new ValidationError("An avatar may be at most 2 MB.")
+          : e;
+      });
+      ext = imageExtension(bytes);
+      if (!ext) {
+        throw new ValidationError("An avatar must be a PNG, JPEG, WebP or GIF picture.");
+      }
+    } catch (e) {
+      release();
+      throw e;
     }
     const name = await s.avatars.save(player.id, bytes, ext);
     const avatar = AVATAR_PATH + name;
