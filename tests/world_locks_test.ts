@@ -108,6 +108,14 @@ Deno.test("locks: MUX keys, old locks, lock types and broken locks", async (t) =
         `Locked Bob(#${bobId}) (page): !#${aliceId}`,
       );
       await run(alice, "page Bob=hi", /Bob is not accepting pages\./);
+      await bobDoes("@lock/mail me=!*Alice", /Locked Bob/);
+      await run(
+        alice,
+        "@mail Bob=Hello/Are you there?",
+        /Bob is not accepting mail from you\. Nothing was sent\./,
+      );
+      await bobDoes("@unlock/mail me", /Unlocked Bob/);
+      await run(alice, "@mail Bob=Hello/Are you there?", /sent|Sent/);
       await bobDoes("@unlock/page me", /Unlocked Bob/);
       await run(alice, "page Bob=hi again", /You paged Bob/);
       await bob.expect(/hi again/);

@@ -6,6 +6,8 @@
 import {
   ConflictError,
   type DbObject,
+  ForbiddenError,
+  lockOf,
   MAX_NAMES,
   NotFoundError,
   type PluginContext,
@@ -84,6 +86,18 @@ export class MailService {
       const names = found.unknown.map((n) => n.slice(0, 40));
       throw new ValidationError(
         `No such player${names.length > 1 ? "s" : ""}: ${names.join(", ")}. Nothing was sent.`,
+      );
+    }
+    // MUX's mail lock: a player may refuse mail from some senders (`@lock/mail me=!*Name`).
+    const from = { id: `#${sender.id}`, flags: sender.flags, connected: true };
+    const refusing = found.found.filter((p) =>
+      !this.#ctx.world.passes(lockOf(p, "mail"), from, p.id)
+    );
+    if (refusing.length) {
+      throw new ForbiddenError(
+        `${refusing.map((p) => p.name).join(", ")} ${
+          refusing.length > 1 ? "are" : "is"
+        } not accepting mail from you. Nothing was sent.`,
       );
     }
     await this.#refuseFull(found.found);
