@@ -24,13 +24,20 @@ async function list() {
       h(
         "span",
         { class: "muted" },
-        ` · ${s.location.name} · ${people(s)} · ${s.poseCount} poses · ${when(s.lastActivity)}`,
+        ` · ${s.location.name} · ${people(s)} · ${s.poseCount} pose${
+          s.poseCount === 1 ? "" : "s"
+        } · ${when(s.lastActivity)}`,
       ),
     );
   return h(
     "section",
     {},
     h("h1", {}, "Scenes"),
+    h(
+      "p",
+      { class: "muted" },
+      "The logs of roleplay its players chose to share. Scenes running now show by name until then.",
+    ),
     h("h2", {}, "Happening now"),
     active.length
       ? h("ul", { class: "list" }, active.map((s) => item(s, false)))
