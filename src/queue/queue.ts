@@ -190,6 +190,7 @@ export class CommandQueue implements ActionQueue {
     const limits = this.#deps.limits();
     const quota = quotaOf(limits, this.#deps.object(ownerId));
     const waiting = this.#perOwner.get(ownerId) ?? 0;
+    if (quota <= 0) return { refused: "Your objects may not queue commands here (a limit of 0)." };
     if (waiting + 1 > quota) {
       const halted = this.#haltWhere((e) => e.owner === ownerId);
       const msg = `Run away objects: too many commands queued (your limit is ${quota}). ` +
