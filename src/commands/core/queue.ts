@@ -7,7 +7,7 @@
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
 import { CommandError } from "../errors.ts";
-import { EV } from "../../softcode/mod.ts";
+import { EV, toWire } from "../../softcode/mod.ts";
 import { scanTo } from "../../softcode/scan.ts";
 import { AMBIGUOUS, found, matchThing } from "../../softcode/match.ts";
 import { isReal, toReal, truthy } from "../../softcode/numbers.ts";
@@ -196,10 +196,11 @@ function psLine(u: CommandSdk, e: QueueListing, long: boolean): string {
   const sem = e.semaphore
     ? `[#${e.semaphore.object}${e.semaphore.attr === SEMAPHORE ? "" : "/" + e.semaphore.attr}]`
     : "";
-  const action = e.action.length > PS_WIDTH ? e.action.slice(0, PS_WIDTH) + "..." : e.action;
-  let line = `[${e.pid}]${sem}${wait}${shown(u, e.executor)}:${action}`;
+  // Shown as queued: a % in the command is not read as colour.
+  const cut = e.action.length > PS_WIDTH ? e.action.slice(0, PS_WIDTH) + "..." : e.action;
+  let line = `[${e.pid}]${sem}${wait}${shown(u, e.executor)}:${toWire(cut)}`;
   if (long) {
-    const args = e.args.map((a, i) => `%${i}='${a}'`).join(" ");
+    const args = e.args.map((a, i) => `%%${i}='${toWire(a)}'`).join(" ");
     line += `\n    Enactor: ${shown(u, e.enactor)}${args ? `  Arguments: ${args}` : ""}`;
   }
   return line;

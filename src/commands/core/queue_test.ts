@@ -121,12 +121,12 @@ Deno.test("queue: @ps lists an owner's entries; @halt removes them", async () =>
   const { w, a } = await withBox();
   try {
     const bob = await w.player("Bob");
-    await w.run(a.conn, "@wait me=think later");
+    await w.run(a.conn, "@wait me=think later %chbold");
     await w.run(a.conn, "@wait box=think box waits");
     await w.run(bob.conn, "@wait me=think bob's");
     const ps = (await w.run(a.conn, "@ps")).join("\n");
     assert.match(ps, /Semaphore Queue:/);
-    assert.match(ps, /Alice\(#\d+\):think later/);
+    assert.match(ps, /Alice\(#\d+\):think later %%chbold/);
     assert.match(ps, /\[#\d+\]Alice\(#\d+\):think box waits/);
     assert.doesNotMatch(ps, /bob's/);
     assert.match(ps, /Semaphore Queue\.\.\.\[2\/3\]/);
