@@ -25,8 +25,9 @@ import type { QueueConfig } from "../config/defaults.ts";
 /** The queue's limits: the configuration's `queue` section. */
 export type QueueLimits = QueueConfig;
 
-/** The timer owner and kind of persistent waits. */
+/** The persistent timers' owner of the queue's waits (no plugin name starts with `@`). */
 export const TIMER_OWNER = "@queue";
+/** The kind of a persistent wait. */
 export const TIMER_KIND = "wait";
 
 /** Waits this long or longer are kept in the persistent timers. */
