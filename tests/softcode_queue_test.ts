@@ -108,6 +108,34 @@ Deno.test("queue over telnet and WebSocket: objects act, waits and semaphores, l
       await bob.expect(/still here/);
       await run(admin, "@ps/summary", /Queue\.\.\.\[0\/0\]/);
     });
+
+    await t.step(
+      "over WebSocket: @wait 0 in a loop is stopped; @dolist past the limit refused",
+      async () => {
+        bob.send("&tick me=@wait 0=@trigger me/tick");
+        await bob.expect(/^Set\.$/);
+        bob.send("@trigger/quiet me/tick");
+        await bob.expect(/Run away objects: Bob\(#\d+\) ran 200 queue entries in a chain/, 20_000);
+        bob.send("@dolist [lnum(100000)]=think ##");
+        await bob.expect(
+          /^@dolist: \d+ items would pass your queue limit \(100 entries, 100 free\)/,
+        );
+        bob.send("@ps");
+        await bob.expect(/Your limit: 0 of 100\./);
+      },
+    );
+
+    await t.step("two objects triggering each other are stopped and reported", async () => {
+      const echo = /#(\d+)/.exec(await run(admin, "@create Echo", /Created Echo\(#\d+\)/))![1];
+      await run(admin, `&ping box=@trigger #${echo}/pong`, /Set\./);
+      await run(admin, `&pong #${echo}=@trigger #${box}/ping`, /Set\./);
+      await run(
+        admin,
+        "@trigger/quiet box/ping",
+        /Run away objects: (Box|Echo)\(#\d+\) ran 200 queue entries in a chain/,
+        20_000,
+      );
+    });
   } finally {
     for (const c of closers.reverse()) await c().catch(() => {});
     await srv.stop();
