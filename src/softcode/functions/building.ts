@@ -64,7 +64,8 @@ export const buildingFunctions: FunctionDef<Evaluation>[] = [
       action: attr.value,
       args: args.slice(1),
       regs: ev.regs,
-      chain: ev.request.chain ?? null,
+      // Absent (an evaluation no command made): the entry running now, if any.
+      chain: ev.request.chain,
     });
     if ("refused" in r && r.told !== me.id) tell(ev, f, r.refused);
     return "";
