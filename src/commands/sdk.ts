@@ -8,6 +8,7 @@ import { findTarget } from "./target.ts";
 import { EV, TOP_FLAGS, toWire } from "../softcode/mod.ts";
 import type { QueueFrame } from "../queue/types.ts";
 import { CommandError } from "./errors.ts";
+import { hearerOf } from "../world/hearing.ts";
 
 /** How MUX evaluates a command's argument (say, pose, @emit: CS_INTERP). */
 const PLAYER_TEXT_FLAGS = EV.EVAL | EV.STRIP_CURLY | EV.FCHECK | EV.TOP;
@@ -18,16 +19,14 @@ export function subjectOf(me: DbObject): LockSubject {
 }
 
 /**
- * Tells `id` something as MUX's notify does: a player hears it on every connection; a puppet's
- * owner hears it with the puppet's name in front; any other object hears nothing (its listens
- * are matched where room speech is).
+ * Tells `id` something as MUX's notify does (`hearerOf`): a player on every connection, a
+ * puppet's owner with its name in front, nobody for other objects.
  */
 export function tell(ports: Pick<CommandPorts, "objects" | "deliver">, id: string, out: Outbound) {
   const o = ports.objects.world?.object(id);
-  if (!o || o.flags.includes("player")) return ports.deliver.toPlayer(id, out);
-  if (o.flags.includes("puppet") && o.owner && o.owner !== id) {
-    ports.deliver.toPlayer(o.owner, { ...out, msg: `${o.name}> ${out.msg}` });
-  }
+  if (!o) return ports.deliver.toPlayer(id, out);
+  const h = hearerOf(o);
+  if (h) ports.deliver.toPlayer(h.player, h.prefix ? { ...out, msg: h.prefix + out.msg } : out);
 }
 
 /** What one command invocation sees. */

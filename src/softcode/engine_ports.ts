@@ -21,6 +21,7 @@ import { canControl } from "../world/access.ts";
 import { canSeeWithin, hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
 import { isStaff } from "../world/flags.ts";
 import { checkLock, type LockWorld } from "../world/locks.ts";
+import { hearerOf } from "../world/hearing.ts";
 import type { Delivery, Outbound, Presence } from "../hub/types.ts";
 import type { Refused, SoftcodePorts, WorldChanges } from "./ports.ts";
 import { Softcode, type SoftcodeLimits } from "./eval.ts";
@@ -183,7 +184,11 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       passesLock: (lock, o, on) => passes(p, lock, o, on),
     },
     delivery: {
-      toObject: (id, msg) => p.deliver.toPlayer(id, { msg }),
+      toObject: (id, msg) => {
+        const o = world()?.object(id);
+        const h = o ? hearerOf(o) : { player: id, prefix: "" };
+        if (h) p.deliver.toPlayer(h.player, { msg: h.prefix + msg });
+      },
       toRoom: (room, msg, exclude) => p.deliver.toRoom(room, { msg }, exclude),
     },
     now: p.now,

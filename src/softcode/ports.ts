@@ -80,7 +80,7 @@ export interface AccessRules {
 
 /** Output to players, through the same delivery as every command (text in wire form). */
 export interface SoftDelivery {
-  /** To every connection of one player (others than players hear nothing yet). */
+  /** To what an object hears (a player; a puppet's owner; other objects hear nothing). */
   toObject(id: string, msg: string): void;
   /** To everyone connected in a room, except the listed ids. */
   toRoom(roomId: string, msg: string, exclude?: readonly string[]): void;

@@ -57,6 +57,8 @@ Deno.test("queue: @force runs a command as the object; the queue keeps MUX's ord
     await w.run(a.conn, "@force box=think through the puppet");
     await w.settle();
     assert.equal(w.hub.last(a.obj.id)?.msg, "Box> through the puppet");
+    await w.run(a.conn, "@pemit box=pemitted to the puppet");
+    assert.equal(w.hub.last(a.obj.id)?.msg, "Box> pemitted to the puppet");
   } finally {
     await w.close();
   }
