@@ -64,6 +64,7 @@ import type { Softcode } from "./softcode/mod.ts";
 import { builtinFunctions } from "./softcode/functions/mod.ts";
 import { kvUserFunctionStore, UserFunctions } from "./softcode/user_functions.ts";
 import { lookIn } from "./commands/looking.ts";
+import { fireConnection, runStartups } from "./commands/world_actions.ts";
 import { readTls, type TlsPair } from "./tls/certs.ts";
 import { AutoBackups } from "./backup/auto.ts";
 import { prepareLayout } from "./backup/migrate.ts";
@@ -318,10 +319,11 @@ async function startOn(
       deliver,
       objects,
       objectQuota: () => config.value.game.objectQuota,
-      // A teleported player looks at its new room as one who walked in does (MUX's look_in).
+      // A teleported player looks at its new room as one who walked in does (MUX's look_in),
+      // its messages said but no action queued: an evaluation has no line to count a loop along.
       look: (viewer, room) =>
         lookIn(
-          { softcode, presence, objects, attributes, deliver, locks },
+          { softcode, presence, objects, attributes, deliver, locks, queue: null },
           viewer,
           room,
           presence.connections(viewer.id)[0]?.width ?? 78,
@@ -424,6 +426,16 @@ async function startOn(
   });
   guests.start();
   opened.push(() => guests.stop());
+  // What the engine fires outside commands: @aconnect, @adisconnect and @startup.
+  const fired = { queue, softcode, attributes, world: () => objects.world };
+  // MUX runs @aconnect for every connection and @adisconnect when the last one goes; a session
+  // resumed after a restart is neither.
+  hooks.worldHooks.on("player:connected", (p) => {
+    if (!p.resumed) fireConnection(fired, p.id, "ACONNECT");
+  });
+  hooks.worldHooks.on("player:disconnected", (p) => {
+    if (!p.stillConnected) fireConnection(fired, p.id, "ADISCONNECT");
+  });
   const websockets = new WebSocketCarrier(
     hub,
     sidecarSecretFrom(plumbing.sidecarSecret, (m) => console.warn(m)),
@@ -476,6 +488,10 @@ async function startOn(
   opened.push(() => queue.close());
   // The queue takes over the waits stored by earlier runs before the timers run them.
   await queue.start();
+  // Each @startup, once the queue holds the stored waits (its object's are dropped first, since
+  // the @startup arms them again) and before the timers run them (docs/softcode.md).
+  const started = await runStartups(fired);
+  if (started) console.log(`softcode: @startup queued for ${started} objects`);
   void timers.start();
   // Automatic backups need a local database file (docs/backups.md).
   const local = soleWriter && cfg.server.db !== ":memory:";

@@ -1,12 +1,15 @@
 /**
  * Actions the engine fires, end to end on the whole stack: a builder on telnet sets an exit's,
- * a room's and a thing's message attributes with MUX's commands; a player on WebSocket walks,
- * looks, gets and drops, and each side sees the messages evaluated with `%#` the one acting
+ * a room's and a thing's message and action attributes with MUX's commands; a player on
+ * WebSocket walks, looks, gets and drops, and each side sees the messages evaluated with `%#`
+ * the one acting and the actions run as the object; `@aconnect` and `@adisconnect` follow the
+ * player's connections; `@startup` runs at every start, once, across `@reboot` and a full stop
  * (docs/softcode.md, "Actions the engine fires").
  */
 import { assert, assertEquals } from "./assert.ts";
 import { register } from "./harness.ts";
-import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
+import { ADMIN, count, startSupervised, telnetLogin } from "./supervised.ts";
+import { TelnetClient } from "./telnet_client.ts";
 import { connectWs, pacedSender } from "./ws_client.ts";
 
 Deno.test("actions: message attributes over telnet and WebSocket", async (t) => {
@@ -93,6 +96,108 @@ Deno.test("actions: message attributes over telnet and WebSocket", async (t) => 
     });
   } finally {
     for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+  }
+});
+
+/** Runs a line over telnet and waits for the text that answers it. */
+async function runOn(t: TelnetClient, line: string, want: RegExp): Promise<string> {
+  const from = t.mark();
+  await t.send(line);
+  return (await t.waitFor(want, 15_000, from))[0];
+}
+
+Deno.test("actions: @a-actions, @aconnect and @adisconnect over telnet and WebSocket", async () => {
+  const srv = await startSupervised();
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const bobToken = await register(srv.base, "Bob");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const run = (line: string, want: RegExp) => runOn(admin, line, want);
+    const garden = (await run("@dig Garden=North;n,South;s", /Room Garden\(#(\d+)\) dug/))
+      .match(/#(\d+)/)![1];
+    await run("@create Gem", /Created Gem/);
+    await run("drop gem", /You drop Gem\./);
+    await run(`@aenter #${garden}=@remit me=The garden greets [name(%#)].`, /Set\./);
+    await run("@adesc gem=@pemit %#=The gem winks at [name(%#)].", /Set\./);
+    await run("@asucc north=think [set(me,LAST:[name(%#)])]", /Set\./);
+
+    const bob = await connectWs(srv.ws, { token: bobToken, client: "web" });
+    closers.push(() => bob.close());
+    await bob.expect((m) => m.data.type === "room");
+    const send = pacedSender(bob);
+    await send("look gem");
+    await bob.expect(/^The gem winks at Bob\.$/);
+    await send("n");
+    await bob.expect(/^The garden greets Bob\.$/);
+    await run("think [get(north/LAST)]", /^Bob/m);
+
+    // @aconnect runs for every connection; @adisconnect when the last one goes.
+    await send("@aconnect me=@pemit me=Welcome back, [name(%#)].");
+    await bob.expect(/^Set\.$/);
+    await send("@adisconnect me=think [set(me,GONE:[add(get(me/GONE),1)])]");
+    await bob.expect(/^Set\.$/);
+    // (Bob is in the garden now: telnetLogin would wait for Limbo.)
+    const tel = await TelnetClient.connect(srv.telnet);
+    closers.push(() => tel.close());
+    await tel.waitFor(/connect <name>/);
+    await tel.send("connect Bob password123");
+    await tel.waitFor(/Welcome back, Bob\./);
+    await bob.expect(/^Welcome back, Bob\.$/);
+    await tel.close();
+    await run("think gone=[get(*bob/GONE)]", /gone=$/m);
+    await bob.close();
+    let gone = "";
+    for (let i = 0; i < 50 && gone !== "1"; i++) {
+      if (i) await new Promise((r) => setTimeout(r, 100));
+      gone = /gone=(\d*)/.exec(await run("think gone=[get(*bob/GONE)]", /gone=\d*/))![1];
+    }
+    assertEquals(gone, "1");
+  } finally {
+    for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+  }
+});
+
+Deno.test("actions: @startup runs at every start, once, across @reboot and a full stop", async () => {
+  let srv = await startSupervised({ args: ["--max-delay", "1000"] });
+  const dir = srv.dir;
+  try {
+    let admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    const run = (line: string, want: RegExp) => runOn(admin, line, want);
+    await run("@create Clock", /Created Clock/);
+    // A clock that arms a long wait at startup: kept waits would make it run twice after a start.
+    await run(
+      "@startup clock=think [set(me,STARTS:[add(get(me/STARTS),1)])];@wait 3600=think tick",
+      /Set\./,
+    );
+    /** Waits for Clock to have started `n` times, with exactly one wait queued. */
+    const started = async (n: string) => {
+      let got = "";
+      for (let i = 0; i < 100 && got !== n; i++) {
+        if (i) await new Promise((r) => setTimeout(r, 200));
+        got = /starts=(\d*)/.exec(await run("think starts=[get(clock/STARTS)]", /starts=\d*/))![1];
+      }
+      assertEquals(got, n);
+      await run("@ps clock", /Wait Queue\.\.\.\[1\//);
+    };
+    await run("@trigger clock/startup", /^/);
+    await started("1");
+    await admin.send("@reboot");
+    await admin.waitFor(/Your session continues/, 30_000);
+    await started("2");
+    await admin.send("@reboot");
+    await admin.waitFor(/Your session continues[\s\S]*Your session continues/, 30_000);
+    assertEquals(count(admin.text, /Your session continues/), 2);
+    await started("3");
+    await admin.close();
+    await srv.stop({ keepDir: true });
+    srv = await startSupervised({ dir, args: ["--max-delay", "1000"] });
+    admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    await started("4");
+    await admin.close();
+  } finally {
     await srv.stop();
   }
 });

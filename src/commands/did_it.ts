@@ -1,17 +1,28 @@
 /**
  * What an object's attributes make of an act done to it (MUX's `did_it`): a message to the actor
- * (`@succ`) and one to the others where the actor stands (`@osucc`, after the actor's name),
- * each evaluated as the object with the actor as enactor (`%#`). Looking, moving, getting and dropping all go through here (docs/softcode.md, "Actions
- * the engine fires").
+ * (`@succ`), one to the others where the actor stands (`@osucc`, after the actor's name), each
+ * evaluated as the object with the actor as enactor (`%#`), and an action list the object runs
+ * through the queue (`@asucc`). Looking, moving, getting and dropping all go through here
+ * (docs/softcode.md, "Actions the engine fires").
  */
 import type { DbObject } from "../world/types.ts";
 import type { OutboundData } from "../hub/types.ts";
 import type { CommandPorts } from "./types.ts";
+import type { ActionQueue, QueueFrame } from "../queue/types.ts";
+import { inheritedAttr } from "../world/attributes/inherit.ts";
 import { displayName } from "../world/players.ts";
 import { TOP_FLAGS, toWire } from "../softcode/mod.ts";
 
-/** What `didIt` needs: the evaluator, the attributes in memory, delivery. */
-export type DidItPorts = Pick<CommandPorts, "softcode" | "attributes" | "deliver">;
+/**
+ * What `didIt` needs: the evaluator, the attributes in memory, delivery, and the queue the
+ * actions run through (null where an act runs none: a look shown by `tel()` or a plugin, which
+ * has no line to count a runaway loop along). `frame` is the line's (`u.frame`), whose chain the
+ * actions join, so an action that repeats the act is stopped as a runaway.
+ */
+export interface DidItPorts extends Pick<CommandPorts, "softcode" | "attributes" | "deliver"> {
+  queue: Pick<ActionQueue, "enqueue"> | null;
+  frame?: Pick<QueueFrame, "chain">;
+}
 
 /** The attributes of one act, MUX's triple, and what is said when they are unset. */
 export interface Verb {
@@ -23,6 +34,8 @@ export interface Verb {
   owhat?: string;
   /** Shown to the others when `owhat` is unset, after the actor's name. */
   odef?: string | null;
+  /** Run by the object through the queue, the actor as enactor (`ASUCC`). */
+  awhat?: string;
   /** `%0`-`%9` of the evaluations and the action. */
   args?: readonly string[];
   /** Data for web clients beside the actor's message and the others'. */
@@ -31,12 +44,16 @@ export interface Verb {
 }
 
 /**
- * The attribute `name` of `id` whose value softcode runs, or null (none, or no world in memory:
- * a shared KV Connect database, where nothing is evaluated).
+ * The attribute `name` of `id` or its nearest parent (MUX's atr_pget), when it holds something,
+ * else null (also with no world in memory: a shared KV Connect database evaluates nothing).
  */
-export function actionAttr(p: Pick<DidItPorts, "attributes">, id: string, name: string) {
+export function actionAttr(
+  p: Pick<DidItPorts, "attributes" | "softcode">,
+  id: string,
+  name: string,
+) {
   if (!p.attributes.live) return null;
-  const a = p.attributes.peek(id, name);
+  const a = inheritedAttr(p.softcode.inherit, id, name)?.attr ?? null;
   return a && a.value !== "" ? a : null;
 }
 
@@ -104,9 +121,31 @@ export function tellOthers(
   p.deliver.toRoom(where, opts.data ? { msg, data: opts.data } : { msg }, [actor.id, thing.id]);
 }
 
+/** Queues `thing`'s action attribute `awhat` (when it has one) as `thing`, `actor` its enactor. */
+export function runAction(
+  p: DidItPorts,
+  actor: DbObject,
+  thing: DbObject,
+  awhat: string | undefined,
+  args: readonly string[] = [],
+): void {
+  if (!awhat || !p.queue) return;
+  const a = actionAttr(p, thing.id, awhat);
+  if (!a) return;
+  // A refusal (the owner's quota, a halted object) is told to the owner by the queue.
+  p.queue.enqueue({
+    executor: thing.id,
+    enactor: actor.id,
+    caller: actor.id,
+    action: a.value,
+    args,
+    chain: p.frame?.chain ?? null,
+  });
+}
+
 /**
  * MUX's `did_it`: the actor is told `verb.what` (or `def`), the others where the actor stands
- * (`where`) `verb.owhat` (or `odef`).
+ * (`where`) `verb.owhat` (or `odef`), and the thing runs `verb.awhat`.
  */
 export function didIt(
   p: DidItPorts,
@@ -123,4 +162,5 @@ export function didIt(
     args: verb.args,
     data: verb.odata,
   });
+  runAction(p, actor, thing, verb.awhat, verb.args);
 }

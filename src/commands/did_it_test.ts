@@ -165,3 +165,99 @@ Deno.test("actions: get and drop take the thing's @succ, @fail and @drop familie
     await w.close();
   }
 });
+
+Deno.test("actions: @asucc, @afail, @adrop, @adesc, @aenter, @aleave and @amove run as the object", async () => {
+  const w = await testWorld();
+  try {
+    const s = w.services;
+    const a = await w.player("Alice", { flags: ["player", "builder"] });
+    const b = await w.player("Bob");
+    const garden = await s.objects.create({ name: "Garden", type: "room", owner: a.obj.id });
+    const exit = await s.objects.create({
+      name: "North;n",
+      type: "exit",
+      location: "1",
+      owner: a.obj.id,
+      data: { destination: garden.id },
+    });
+    const gem = await s.objects.create({
+      name: "Gem",
+      type: "thing",
+      location: "1",
+      owner: a.obj.id,
+    });
+    await s.objects.update("1", (o) => {
+      o.owner = a.obj.id;
+    });
+    const set = async (line: string) => assert.deepEqual(await w.run(a.conn, line), ["Set."]);
+    // Each action tells the one acting who ran it: %! the object, %# the actor.
+    const says = (what: string) => `@pemit %#=${what} by [name(%!)] for [name(%#)]`;
+    await set(`@aenter #${garden.id}=${says("aenter")}`);
+    await set(`@adesc #${gem.id}=${says("adesc")}`);
+    await set(`@asucc #${gem.id}=${says("asucc")}`);
+    await set(`@afail #${gem.id}=${says("afail")}`);
+    await set(`@amove me=${says("amove")}`);
+    await w.run(b.conn, "look gem");
+    await w.settle();
+    assert.equal(w.hub.last(b.obj.id)?.msg, "adesc by Gem for Bob");
+    await w.run(b.conn, "get gem");
+    await w.settle();
+    assert.equal(w.hub.last(b.obj.id)?.msg, "asucc by Gem for Bob");
+    await s.objects.update(gem.id, (o) => {
+      o.data.locks = { basic: `#${a.obj.id}` };
+    });
+    await w.run(b.conn, "drop gem");
+    await w.run(b.conn, "get gem");
+    await w.settle();
+    assert.equal(w.hub.last(b.obj.id)?.msg, "afail by Gem for Bob");
+    // After a move, the exit and the room left are far from the mover: they keep their own record.
+    const notes = (what: string) => `think [set(me,RAN_${what}:[name(%!)] for [name(%#)])]`;
+    await set(`@asucc #${exit.id}=${notes("ASUCC")}`);
+    await set(`@adrop #${exit.id}=${notes("ADROP")}`);
+    await set(`@aleave here=${notes("ALEAVE")}`);
+    await w.run(a.conn, "n");
+    await w.settle();
+    const ran = (id: string, name: string) => s.attributes.peek(id, name)?.value;
+    assert.equal(ran(exit.id, "RAN_ASUCC"), "North for Alice");
+    assert.equal(ran(exit.id, "RAN_ADROP"), "North for Alice");
+    assert.equal(ran("1", "RAN_ALEAVE"), "Limbo for Alice");
+    const got = w.hub.texts(a.obj.id).filter((m) => / by /.test(m)).slice(-2);
+    assert.deepEqual(got, ["amove by Alice for Alice", "aenter by Garden for Alice"]);
+  } finally {
+    await w.close();
+  }
+});
+
+Deno.test("actions: an action that repeats its act is stopped as a runaway", async () => {
+  const w = await testWorld();
+  try {
+    const s = w.services;
+    const a = await w.player("Alice", { flags: ["player", "builder"] });
+    const garden = await s.objects.create({ name: "Garden", type: "room", owner: a.obj.id });
+    await s.objects.create({
+      name: "North;n",
+      type: "exit",
+      location: "1",
+      owner: a.obj.id,
+      data: { destination: garden.id },
+    });
+    await s.objects.create({
+      name: "South;s",
+      type: "exit",
+      location: garden.id,
+      owner: a.obj.id,
+      data: { destination: "1" },
+    });
+    s.config.value.queue.chainLimit = 30;
+    // Alice walks back and forth for ever: every move queues the next.
+    await w.run(a.conn, "@amove me=@switch [loc(me)]=#1,north,south");
+    await w.run(a.conn, "n");
+    await w.settle();
+    const texts = w.hub.texts(a.obj.id);
+    assert.ok(texts.some((m) => /Run away objects/.test(m)), texts.slice(-3).join("\n"));
+    const moves = texts.filter((m) => /^%ch(Garden|Limbo)/.test(m)).length;
+    assert.ok(moves > 10 && moves <= 32, `moved ${moves} times`);
+  } finally {
+    await w.close();
+  }
+});

@@ -1,15 +1,16 @@
 /**
  * What looking does, as MUX's `look_in` and `look_simple` have it: the view (room_view.ts) with
  * the description evaluated as the object (`%#` the viewer), the inside description `@idesc`
- * for who is inside a thing, a room's `@succ` or `@fail` by its lock; and for the others where
- * the viewer stands the `@odesc` and `@osucc`/`@ofail`.
+ * for who is inside a thing, a room's `@succ` or `@fail` by its lock; for the others where the
+ * viewer stands the `@odesc` and `@osucc`/`@ofail`; and the object's `@adesc` and
+ * `@asucc`/`@afail` actions.
  */
 import type { DbObject } from "../world/types.ts";
 import type { Outbound } from "../hub/types.ts";
 import type { CommandPorts } from "./types.ts";
 import { passesObjectLock } from "../world/locks.ts";
 import { objectLook, roomView } from "./room_view.ts";
-import { actionAttr, type DidItPorts, messageOf, tellOthers } from "./did_it.ts";
+import { actionAttr, didIt, type DidItPorts, messageOf, runAction, tellOthers } from "./did_it.ts";
 import { subjectOf } from "./sdk.ts";
 
 /** What looking needs: the view's ports and the actions'. */
@@ -26,8 +27,8 @@ function described(p: LookPorts, viewer: DbObject, thing: DbObject, what: string
 
 /**
  * The view of `loc` (a room, or the thing the viewer is in) for `viewer`, with its messages; the
- * others where the viewer stands are told `@odesc` and `@osucc`/`@ofail`. The caller sends the
- * view.
+ * others where the viewer stands are told `@odesc` and `@osucc`/`@ofail`, and the actions
+ * queued. The caller sends the view.
  */
 export async function lookIn(
   p: LookPorts,
@@ -41,24 +42,29 @@ export async function lookIn(
   const descAttr = inside ? "IDESC" : "DESC";
   const description = described(p, viewer, loc, descAttr);
   let message: string | null = null;
-  let others: string | null = null;
+  let verb: { o: string; a: string } | null = null;
   if (isRoom) {
     const ok = passesObjectLock(p.locks, loc, "basic", subjectOf(viewer));
     message = messageOf(p, viewer, loc, ok ? "SUCC" : "FAIL");
-    others = ok ? "OSUCC" : "OFAIL";
+    verb = ok ? { o: "OSUCC", a: "ASUCC" } : { o: "OFAIL", a: "AFAIL" };
   }
   const view = await roomView(p, viewer, loc, width, { description, message });
   // MUX tells the others only when there is a description to look at.
   if (inside || actionAttr(p, loc.id, "DESC") !== null) {
     tellOthers(p, viewer, loc, viewer.location, "ODESC");
+    runAction(p, viewer, loc, "ADESC");
   }
-  if (others) tellOthers(p, viewer, loc, viewer.location, others);
+  if (verb) {
+    tellOthers(p, viewer, loc, viewer.location, verb.o);
+    runAction(p, viewer, loc, verb.a);
+  }
   return view;
 }
 
 /**
  * The view of `obj` (a thing, player or exit) for `viewer`: its description evaluated; the
- * others where the viewer stands are told its `@odesc`. The caller sends the view.
+ * others where the viewer stands are told its `@odesc`, and its `@adesc` is queued. The caller
+ * sends the view.
  */
 export async function lookAt(
   p: LookPorts,
@@ -68,6 +74,6 @@ export async function lookAt(
 ): Promise<Outbound> {
   const description = described(p, viewer, obj, "DESC");
   const view = await objectLook(p, viewer, obj, width, { description });
-  tellOthers(p, viewer, obj, viewer.location, "ODESC");
+  didIt(p, viewer, obj, viewer.location, { owhat: "ODESC", awhat: "ADESC" });
   return view;
 }

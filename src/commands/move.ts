@@ -9,7 +9,7 @@ import { MAX_ROOM_EXITS } from "../world/objects.ts";
 import type { WorldReader } from "../world/live_world.ts";
 import { displayName } from "../world/players.ts";
 import { lookIn } from "./looking.ts";
-import { didIt, messageOf, tellOthers } from "./did_it.ts";
+import { didIt, messageOf, runAction, tellOthers } from "./did_it.ts";
 import { subjectOf } from "./sdk.ts";
 import { lowerCase } from "../text/lower.ts";
 
@@ -74,6 +74,7 @@ export async function goThrough(u: CommandSdk, exit: DbObject, typed: string): P
     // A broken lock says what is wrong; otherwise the exit's @fail family answers.
     const msg = through.problem ?? messageOf(u, u.me, exit, "FAIL", CANT_GO);
     tellOthers(u, u.me, exit, u.me.location, "OFAIL");
+    runAction(u, u.me, exit, "AFAIL");
     // A @fail that evaluates to nothing says nothing, as in MUX.
     if (msg) throw new WrongWayError(msg, dir);
     return;
@@ -85,7 +86,7 @@ export async function goThrough(u: CommandSdk, exit: DbObject, typed: string): P
   }
   const enter = objectLockVerdict(u.locks, dest, "enter", subject);
   if (!enter.pass) throw new WrongWayError(enter.problem ?? CANT_GO, dir);
-  didIt(u, u.me, exit, u.me.location, { what: "SUCC", owhat: "OSUCC" });
+  didIt(u, u.me, exit, u.me.location, { what: "SUCC", owhat: "OSUCC", awhat: "ASUCC" });
   await moveActor(u, dest, { exit });
 }
 
@@ -113,7 +114,7 @@ export async function moveActor(
   if (from === dest.id) throw new CommandError("You're already there.");
   const src = u.here && u.here.id === from ? u.here : null;
   if (src) {
-    didIt(u, u.me, src, from, { what: "LEAVE", owhat: "OLEAVE" });
+    didIt(u, u.me, src, from, { what: "LEAVE", owhat: "OLEAVE", awhat: "ALEAVE" });
     tellOthers(u, u.me, dest, from, "OXENTER");
   }
   const moved = await u.objects.update(u.me.id, (o) => {
@@ -128,10 +129,10 @@ export async function moveActor(
   const view = await lookIn(u, moved, dest, u.width);
   u.send(view.msg, view.data);
   if (notes.exit) {
-    didIt(u, moved, notes.exit, dest.id, { what: "DROP", owhat: "ODROP" });
+    didIt(u, moved, notes.exit, dest.id, { what: "DROP", owhat: "ODROP", awhat: "ADROP" });
   }
-  didIt(u, moved, moved, dest.id, { what: "MOVE", owhat: "OMOVE" });
-  didIt(u, moved, dest, dest.id, { what: "ENTER", owhat: "OENTER" });
+  didIt(u, moved, moved, dest.id, { what: "MOVE", owhat: "OMOVE", awhat: "AMOVE" });
+  didIt(u, moved, dest, dest.id, { what: "ENTER", owhat: "OENTER", awhat: "AENTER" });
   if (src) tellOthers(u, moved, src, dest.id, "OXLEAVE");
   u.emitRoom(dest.id, `${name} has arrived.`, [moved.id], { type: "arrive", who, room: dest.id });
 }

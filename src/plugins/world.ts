@@ -44,7 +44,8 @@ export interface PluginWorld {
   startingRoom(): Promise<string>;
   /**
    * What `look` shows `viewer` of a room or object, wrapped to `width` columns: the viewer looks
-   * (descriptions are evaluated and the object's `@odesc`, `@osucc`... reach the others there).
+   * (descriptions are evaluated and the object's `@odesc`, `@osucc`... reach the others there;
+   * no `@adesc` or `@asucc` action is queued).
    */
   look(viewer: DbObject, target: DbObject, width?: number): Promise<Outbound>;
   /**
@@ -56,7 +57,12 @@ export interface PluginWorld {
 }
 
 /** The plugin world over the engine's object store (and what looking uses, for `look`). */
-export function pluginWorld(s: LookPorts & { config: Config }): PluginWorld {
+export function pluginWorld(
+  s: Omit<LookPorts, "queue" | "frame"> & { config: Config },
+): PluginWorld {
+  // A plugin's look says the object's messages but queues no action: the plugin's line has no
+  // chain here to count a loop along.
+  const looking: LookPorts = { ...s, queue: null };
   const o = s.objects;
   return {
     get: (id) => o.get(id),
@@ -77,8 +83,8 @@ export function pluginWorld(s: LookPorts & { config: Config }): PluginWorld {
     startingRoom: () => startingRoom(s),
     look: (viewer, target, width = 78) =>
       target.flags.includes("room") || target.id === viewer.location
-        ? lookIn(s, viewer, target, width)
-        : lookAt(s, viewer, target, width),
+        ? lookIn(looking, viewer, target, width)
+        : lookAt(looking, viewer, target, width),
     passes: (lock, subject, on) => checkLock(lock, subject, { world: s.locks, on }),
   };
 }

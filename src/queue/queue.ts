@@ -312,6 +312,21 @@ export class CommandQueue implements ActionQueue {
     );
   }
 
+  /**
+   * Halts every entry `object` runs and resolves once the stored ones are gone from the
+   * persistent timers, so none of them can come due after (`@startup`'s rule: an object that
+   * starts afresh keeps no wait of an earlier run; src/commands/world_actions.ts).
+   */
+  async dropWaits(object: string): Promise<number> {
+    const stored: string[] = [];
+    for (const e of this.#entries.values()) {
+      if (e.executor === object && e.timerId) stored.push(e.timerId);
+    }
+    const n = this.halt({ object });
+    await Promise.all(stored.map((id) => this.#deps.timers.cancel(TIMER_OWNER, id)));
+    return n;
+  }
+
   /** Removes one entry by pid (`@halt/pid`), if `may` allows; true when it was waiting. */
   haltPid(pid: number, may: (e: QueueListing) => boolean): boolean {
     const e = this.#entries.get(pid);

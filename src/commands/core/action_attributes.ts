@@ -8,25 +8,41 @@ import type { CommandSpec } from "../types.ts";
 import { CommandError } from "../errors.ts";
 
 /**
- * Each attribute's command (`@succ` sets SUCC) and when the engine uses the attribute. The names
- * are written out so the fuzzer's catalog (tests/fuzz/catalog.ts) finds them.
+ * Each attribute's command (`@succ` sets SUCC; MUX's full names, `@success`, as aliases) and when
+ * the engine uses the attribute. The names are written out so the fuzzer's catalog
+ * (tests/fuzz/catalog.ts) finds them.
  */
-const ACTION_ATTRIBUTES: readonly { name: string; about: string }[] = [
+const ACTION_ATTRIBUTES: readonly { name: string; aliases?: string[]; about: string }[] = [
   {
     name: "@succ",
+    aliases: ["@success"],
     about: "Shown to whoever passes its lock: picks it up, goes through it, looks at the room.",
   },
   {
     name: "@osucc",
+    aliases: ["@osuccess"],
     about: "Shown to the others there, after the name, when someone passes its lock.",
   },
-  { name: "@asucc", about: "Run by the object when someone passes its lock." },
-  { name: "@fail", about: "Shown to whoever fails its lock (get, an exit, looking at the room)." },
+  {
+    name: "@asucc",
+    aliases: ["@asuccess"],
+    about: "Run by the object when someone passes its lock.",
+  },
+  {
+    name: "@fail",
+    aliases: ["@failure"],
+    about: "Shown to whoever fails its lock (get, an exit, looking at the room).",
+  },
   {
     name: "@ofail",
+    aliases: ["@ofailure"],
     about: "Shown to the others there, after the name, when someone fails its lock.",
   },
-  { name: "@afail", about: "Run by the object when someone fails its lock." },
+  {
+    name: "@afail",
+    aliases: ["@afailure"],
+    about: "Run by the object when someone fails its lock.",
+  },
   { name: "@drop", about: "Shown to whoever drops it, or arrives through it (an exit)." },
   {
     name: "@odrop",
@@ -53,10 +69,15 @@ const ACTION_ATTRIBUTES: readonly { name: string; about: string }[] = [
     about: "Shown to the others where it arrives, after its name, whenever it moves.",
   },
   { name: "@amove", about: "Run by the object itself whenever it moves." },
-  { name: "@odesc", about: "Shown to the others there, after the name, when someone looks at it." },
-  { name: "@adesc", about: "Run by the object when someone looks at it." },
+  {
+    name: "@odesc",
+    aliases: ["@odescribe"],
+    about: "Shown to the others there, after the name, when someone looks at it.",
+  },
+  { name: "@adesc", aliases: ["@adescribe"], about: "Run by the object when someone looks at it." },
   {
     name: "@idesc",
+    aliases: ["@idescribe"],
     about: "The description shown to who is inside it (a thing), instead of its DESC.",
   },
   {
@@ -67,15 +88,20 @@ const ACTION_ATTRIBUTES: readonly { name: string; about: string }[] = [
     name: "@adisconnect",
     about: "Run when the player's last connection goes (master room: anyone's).",
   },
-  { name: "@startup", about: "Run by the object when the game starts cold (not after @reboot)." },
+  {
+    name: "@startup",
+    about:
+      "Run by the object whenever the game starts; its waits of earlier runs are dropped first.",
+  },
 ];
 
 /** The `@<attr> <object>=<value>` command `name` setting attribute `<ATTR>`. */
-function attributeCommand(name: string, about: string): CommandSpec {
+function attributeCommand(name: string, aliases: string[], about: string): CommandSpec {
   const attr = name.slice(1).toUpperCase();
   const usage = `${name} <object>=<text>`;
   return {
     name,
+    aliases,
     category: "Softcode",
     help: `${usage}
 
@@ -102,5 +128,5 @@ Messages are evaluated as the object with %# the one acting. See 'help actions'.
 
 /** The commands. */
 export const commands: CommandSpec[] = ACTION_ATTRIBUTES.map((a) =>
-  attributeCommand(a.name, a.about)
+  attributeCommand(a.name, a.aliases ?? [], a.about)
 );

@@ -5,7 +5,7 @@ import type { DbObject } from "../../world/types.ts";
 import { CommandError } from "../errors.ts";
 import { clampWidth, labelled, nameFor } from "../format.ts";
 import { displayName } from "../../world/players.ts";
-import { didIt, messageOf, tellOthers } from "../did_it.ts";
+import { didIt, messageOf, runAction, tellOthers } from "../did_it.ts";
 
 /** Most things listed by `inventory`. */
 const MAX_LISTED = 200;
@@ -81,6 +81,7 @@ Example:
         // The thing's @fail family (MUX's do_get); a @fail that gives nothing says nothing.
         const msg = messageOf(u, u.me, obj, "FAIL", "You can't pick that up.");
         tellOthers(u, u.me, obj, u.here.id, "OFAIL");
+        runAction(u, u.me, obj, "AFAIL");
         if (msg) throw new CommandError(msg);
         return;
       }
@@ -91,6 +92,7 @@ Example:
         def: `You pick up ${obj.name}.`,
         owhat: "OSUCC",
         odef: `picks up ${obj.name}.`,
+        awhat: "ASUCC",
         data,
         odata: data,
       });
@@ -116,6 +118,7 @@ Example:
         def: `You drop ${obj.name}.`,
         owhat: "ODROP",
         odef: `drops ${obj.name}.`,
+        awhat: "ADROP",
         data,
         odata: data,
       });

@@ -1,0 +1,70 @@
+/**
+ * The actions the engine fires outside any command (docs/softcode.md, "Actions the engine
+ * fires"): a player's `@aconnect` and `@adisconnect`, and every object's `@startup` when the
+ * engine starts. Each is queued as its object through the one queue.
+ */
+import type { ActionQueue } from "../queue/types.ts";
+import type { WorldReader } from "../world/live_world.ts";
+import type { ObjectType } from "../world/types.ts";
+import { actionAttr, type DidItPorts } from "./did_it.ts";
+
+/** What firing needs: the queue, the attributes in memory, the world. */
+export interface FiredPorts extends Pick<DidItPorts, "attributes" | "softcode"> {
+  queue: Pick<ActionQueue, "enqueue">;
+  world(): WorldReader | null;
+}
+
+/** Queues `obj`'s attribute `name` (its own or a parent's) as `obj`, caused by `enactor`. */
+function fire(p: FiredPorts, obj: string, name: string, enactor: string): boolean {
+  const a = actionAttr(p, obj, name);
+  if (!a) return false;
+  // A new chain: an outside event, as a typed line is.
+  p.queue.enqueue({ executor: obj, enactor, caller: enactor, action: a.value });
+  return true;
+}
+
+/**
+ * A player connected (`ACONNECT`: every connection, as MUX has it) or its last connection went
+ * (`ADISCONNECT`): the player's own attribute runs, with the player as enactor.
+ */
+export function fireConnection(
+  p: FiredPorts,
+  player: string,
+  name: "ACONNECT" | "ADISCONNECT",
+): void {
+  if (!p.world()?.object(player)) return;
+  fire(p, player, name, player);
+}
+
+/** Every object type, so a walk over them is the whole world. */
+const TYPES: readonly ObjectType[] = ["room", "thing", "player", "exit"];
+
+/**
+ * `@startup`, run when the engine starts (cold or after `@reboot`): each object with a STARTUP
+ * attribute of its own (MUX reads no parent's) first loses the waits it kept from earlier runs,
+ * which its `@startup` arms again (MUX keeps no queue across a restart, so a self-arming loop
+ * there starts once; here waits survive a restart, and would run beside the new one), then its
+ * STARTUP is queued with its owner as enactor. Called after the queue has taken over the stored
+ * waits and before the timers run them. Answers how many objects started.
+ */
+export async function runStartups(
+  p: Omit<FiredPorts, "queue"> & {
+    queue: Pick<ActionQueue, "enqueue"> & { dropWaits(object: string): Promise<number> };
+  },
+): Promise<number> {
+  const world = p.world();
+  if (!world || !p.attributes.live) return 0;
+  // One walk over the world in memory at start (as MUX's), never on a player's time.
+  const starting: { id: string; owner: string }[] = [];
+  for (const type of TYPES) {
+    for (const id of world.withFlag(type)) {
+      const own = p.attributes.peek(id, "STARTUP");
+      if (!own || own.value === "") continue;
+      const o = world.object(id);
+      if (o) starting.push({ id, owner: o.owner || id });
+    }
+  }
+  for (const s of starting) await p.queue.dropWaits(s.id);
+  for (const s of starting) fire(p, s.id, "STARTUP", s.owner);
+  return starting.length;
+}
