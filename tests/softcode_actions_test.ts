@@ -86,6 +86,24 @@ Deno.test("actions: message attributes over telnet and WebSocket", async (t) => 
       await admin.waitFor(/Bob lets the gem fall\./);
     });
 
+    await t.step("enter and leave a thing set enter_ok, with its @idesc", async () => {
+      await run("@create Wagon", /Created Wagon/);
+      await run("drop wagon", /You drop Wagon\./);
+      await bobSend("enter wagon");
+      await bob.expect(/^Permission denied\.$/);
+      await run("@set wagon=enter_ok", /enter_ok/);
+      await run("@idesc wagon=Straw underfoot, [name(%#)].", /Set\./);
+      await run("@oxenter wagon=climbs into the wagon.", /Set\./);
+      await bobSend("enter wagon");
+      const inside = await bob.expect((m) => m.data.type === "room");
+      assertEquals(inside.data.name, "Wagon");
+      assertEquals(inside.data.description, "Straw underfoot, Bob.");
+      await admin.waitFor(/Bob climbs into the wagon\./);
+      await bobSend("leave");
+      const out = await bob.expect((m) => m.data.type === "room");
+      assertEquals(out.data.name, "Limbo");
+    });
+
     await t.step("the attribute commands set what & sets", async () => {
       await run("think [get(gem/osucc)]", /pockets the \[name\(me\)\]\./);
       await run("@osucc gem", /Cleared\./);

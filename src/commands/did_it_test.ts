@@ -261,3 +261,55 @@ Deno.test("actions: an action that repeats its act is stopped as a runaway", asy
     await w.close();
   }
 });
+
+Deno.test("actions: enter and leave a thing, with @idesc, @efail and @lfail", async () => {
+  const w = await testWorld();
+  try {
+    const s = w.services;
+    const a = await w.player("Alice", { flags: ["player", "builder"] });
+    const b = await w.player("Bob");
+    const wagon = await s.objects.create({
+      name: "Wagon",
+      type: "thing",
+      location: "1",
+      owner: a.obj.id,
+      data: { description: "A red wagon." },
+    });
+    const set = async (line: string) => assert.deepEqual(await w.run(a.conn, line), ["Set."]);
+    assert.deepEqual(await w.run(b.conn, "enter wagon"), ["Permission denied."]);
+    await set("@efail wagon=The wagon is full, %n.");
+    await set("@oefail wagon=tries to climb into the wagon.");
+    assert.deepEqual(await w.run(b.conn, "enter wagon"), ["The wagon is full, Bob."]);
+    assert.equal(w.hub.last(a.obj.id)?.msg, "Bob tries to climb into the wagon.");
+    await w.run(a.conn, "@set wagon=enter_ok");
+    await set("@idesc wagon=Straw, and a view of [name(loc(me))].");
+    await set("@enter wagon=You climb in.");
+    await set("@oxenter wagon=climbs into the wagon.");
+    await set("@oxleave wagon=climbs down from the wagon.");
+    const inside = await w.run(b.conn, "enter wagon");
+    assert.match(inside[0], /^%chWagon/);
+    assert.match(inside[0], /Straw, and a view of Limbo\./);
+    assert.equal(inside[1], "You climb in.");
+    assert.equal((await s.objects.get(b.obj.id))?.location, wagon.id);
+    assert.ok(w.hub.texts(a.obj.id).includes("Bob climbs into the wagon."));
+    assert.match((await w.run(b.conn, "look")).join("\n"), /Straw/);
+    assert.match((await w.run(a.conn, "look wagon")).join("\n"), /A red wagon\./);
+    // The leave lock holds Bob in; its @lfail says so.
+    await s.objects.update(wagon.id, (o) => {
+      o.data.locks = { leave: `#${a.obj.id}` };
+    });
+    await set("@lfail wagon=The door is stuck.");
+    assert.deepEqual(await w.run(b.conn, "leave"), ["The door is stuck."]);
+    await s.objects.update(wagon.id, (o) => {
+      o.data.locks = {};
+    });
+    const out = await w.run(b.conn, "leave");
+    assert.match(out[0], /^%chLimbo/);
+    assert.equal((await s.objects.get(b.obj.id))?.location, "1");
+    assert.ok(w.hub.texts(a.obj.id).includes("Bob climbs down from the wagon."));
+    assert.deepEqual(await w.run(b.conn, "leave"), ["You can't leave."]);
+    assert.deepEqual(await w.run(b.conn, "enter me"), ["You can't enter that."]);
+  } finally {
+    await w.close();
+  }
+});

@@ -24,6 +24,8 @@ export const PLAIN_FLAGS: readonly string[] = [
   "no_command",
   "visual",
   "parent_ok",
+  // MUX's: anyone may `enter` a thing set enter_ok (not only its owner).
+  "enter_ok",
   // MUX's: inherit lets an object act with its owner's powers (who may set it: below); puppet
   // makes a thing relay what it hears to its owner.
   "inherit",

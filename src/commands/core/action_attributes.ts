@@ -80,6 +80,18 @@ const ACTION_ATTRIBUTES: readonly { name: string; aliases?: string[]; about: str
     aliases: ["@idescribe"],
     about: "The description shown to who is inside it (a thing), instead of its DESC.",
   },
+  { name: "@efail", about: "Shown to whoever may not enter it (a thing: enter_ok or its lock)." },
+  {
+    name: "@oefail",
+    about: "Shown to the others there, after the name, when someone may not enter.",
+  },
+  { name: "@aefail", about: "Run by the thing when someone may not enter it." },
+  { name: "@lfail", about: "Shown to whoever may not leave it (a thing, by its leave lock)." },
+  {
+    name: "@olfail",
+    about: "Shown to the others inside, after the name, when someone may not leave.",
+  },
+  { name: "@alfail", about: "Run by the thing when someone may not leave it." },
   {
     name: "@aconnect",
     about: "Run when the player connects (on a master-room object: when anyone does).",

@@ -1,9 +1,23 @@
-/** Moving about: `home` and `go <exit>` (typing an exit's name is handled before commands). */
+/**
+ * Moving about: `home`, `go <exit>` (typing an exit's name is handled before commands), and
+ * `enter`/`leave` for things one may go inside (MUX's do_enter, do_leave).
+ */
 import type { CommandSpec } from "../types.ts";
 import { normalizeId } from "../../world/ids.ts";
 import { startingRoom } from "../../world/start.ts";
+import { hasFlag } from "../../world/flags.ts";
+import { canControl } from "../../world/access.ts";
+import { passesObjectLock } from "../../world/locks.ts";
 import { CommandError, WrongWayError } from "../errors.ts";
 import { goThrough, matchExit, moveActor } from "../move.ts";
+import { messageOf, runAction, tellOthers } from "../did_it.ts";
+import { subjectOf } from "../sdk.ts";
+
+/** MUX's refusal of a thing one may not enter at all. */
+const DENIED = "Permission denied.";
+
+/** What `leave` says when there is no way out. */
+const CANT_LEAVE = "You can't leave.";
 
 /** The movement family. */
 export const commands: CommandSpec[] = [
@@ -45,6 +59,58 @@ Examples:
       const exit = await matchExit(u, u.here?.id, u.cmd.args);
       if (!exit) throw new WrongWayError("You can't go that way.", u.cmd.args.trim());
       await goThrough(u, exit, u.cmd.args);
+    },
+  },
+  {
+    name: "enter",
+    guests: true,
+    category: "Navigation",
+    help: `enter <thing>
+
+Goes inside a thing here: one set enter_ok, or one you own (and its enter lock lets you in).
+Inside, 'look' shows its inside description (@idesc) and 'leave' takes you back out.
+
+Example:
+  enter wagon`,
+    async exec(u) {
+      const ref = u.cmd.args.trim();
+      if (!ref) throw new CommandError("Enter what?");
+      const thing = await u.target(ref);
+      if (!u.here || thing.location !== u.here.id || !thing.flags.includes("thing")) {
+        throw new CommandError("You can't enter that.");
+      }
+      const open = hasFlag(thing.flags, "enter_ok") || canControl(u.me, thing);
+      if (open && passesObjectLock(u.locks, thing, "enter", subjectOf(u.me))) {
+        return await moveActor(u, thing);
+      }
+      // The thing's @efail family answers (MUX's do_enter_internal).
+      const msg = messageOf(u, u.me, thing, "EFAIL", open ? "You can't enter that." : DENIED);
+      tellOthers(u, u.me, thing, u.here.id, "OEFAIL");
+      runAction(u, u.me, thing, "AEFAIL");
+      if (msg) throw new CommandError(msg);
+    },
+  },
+  {
+    name: "leave",
+    guests: true,
+    category: "Navigation",
+    help: `leave
+
+Comes out of the thing you are inside, to where the thing is (if its leave lock lets you).`,
+    async exec(u) {
+      const loc = u.here;
+      const out = loc && !loc.flags.includes("room") && loc.location
+        ? await u.objects.get(loc.location)
+        : null;
+      if (!loc || !out) throw new CommandError(CANT_LEAVE);
+      if (passesObjectLock(u.locks, loc, "leave", subjectOf(u.me))) {
+        return await moveActor(u, out);
+      }
+      // The thing's @lfail family answers (MUX's do_leave).
+      const msg = messageOf(u, u.me, loc, "LFAIL", CANT_LEAVE);
+      tellOthers(u, u.me, loc, loc.id, "OLFAIL");
+      runAction(u, u.me, loc, "ALFAIL");
+      if (msg) throw new CommandError(msg);
     },
   },
 ];
