@@ -57,6 +57,26 @@ export function actionAttr(
   return a && a.value !== "" ? a : null;
 }
 
+/**
+ * `text` evaluated as `thing` with `actor` as enactor, in the evaluator's own form (what another
+ * evaluation takes as an argument: a `@descformat`'s `%0`).
+ */
+export function evaluated(
+  p: Pick<DidItPorts, "softcode">,
+  thing: string,
+  actor: string,
+  text: string,
+  args: readonly string[] = [],
+): string {
+  return p.softcode.evaluate(text, {
+    executor: thing,
+    enactor: actor,
+    caller: actor,
+    args,
+    flags: TOP_FLAGS,
+  });
+}
+
 /** `text` evaluated as `thing` with `actor` as enactor, ready to deliver. */
 export function evaluateAs(
   p: Pick<DidItPorts, "softcode">,
@@ -65,15 +85,7 @@ export function evaluateAs(
   text: string,
   args: readonly string[] = [],
 ): string {
-  return toWire(
-    p.softcode.evaluate(text, {
-      executor: thing,
-      enactor: actor,
-      caller: actor,
-      args,
-      flags: TOP_FLAGS,
-    }),
-  );
+  return toWire(evaluated(p, thing, actor, text, args));
 }
 
 /**

@@ -313,3 +313,45 @@ Deno.test("actions: enter and leave a thing, with @idesc, @efail and @lfail", as
     await w.close();
   }
 });
+
+Deno.test("actions: @nameformat, @descformat, @conformat and @exitformat shape what look shows", async () => {
+  const w = await testWorld();
+  try {
+    const s = w.services;
+    const a = await w.player("Alice", { flags: ["player", "builder"] });
+    const b = await w.player("Bob");
+    const garden = await s.objects.create({ name: "Garden", type: "room", owner: a.obj.id });
+    await s.objects.create({
+      name: "North;n",
+      type: "exit",
+      location: "1",
+      owner: a.obj.id,
+      data: { destination: garden.id },
+    });
+    await s.objects.create({ name: "Gem", type: "thing", location: "1", owner: a.obj.id });
+    await s.objects.update("1", (o) => {
+      o.owner = a.obj.id;
+    });
+    const set = async (line: string) => assert.deepEqual(await w.run(a.conn, line), ["Set."]);
+    await w.run(a.conn, "@desc here=A plain room.");
+    await set("@nameformat here=== [ucstr(name(me))] ==");
+    await set("@descformat here=%1: %0 (for [name(%#)])");
+    await set("@conformat here=%1 [iter(%0,name(##),,\\,)]");
+    await set("@exitformat here=Ways: [iter(%0,name(##),,\\,)]");
+    const look = (await w.run(b.conn, "look")).join("\n");
+    assert.equal(
+      look,
+      "== LIMBO ==\nDESC: A plain room. (for Bob)\nContents: Alice,Gem\nWays: North",
+    );
+    // The web client's data keeps the lists and gets the formatted description.
+    const data = w.hub.last(b.obj.id)?.data as Record<string, unknown>;
+    assert.equal(data.description, "DESC: A plain room. (for Bob)");
+    assert.deepEqual((data.contents as { name: string }[]).map((c) => c.name), ["Gem"]);
+    // A thing looked at takes its own @descformat.
+    await set("@descformat gem=It is [lcstr(%0)]!");
+    await w.run(a.conn, "@desc gem=SHINY");
+    assert.match((await w.run(b.conn, "look gem")).join("\n"), /It is shiny!/);
+  } finally {
+    await w.close();
+  }
+});

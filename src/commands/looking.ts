@@ -1,7 +1,8 @@
 /**
  * What looking does, as MUX's `look_in` and `look_simple` have it: the view (room_view.ts) with
  * the description evaluated as the object (`%#` the viewer), the inside description `@idesc`
- * for who is inside a thing, a room's `@succ` or `@fail` by its lock; for the others where the
+ * for who is inside a thing (and `@descformat`, `@nameformat`, `@conformat`, `@exitformat`
+ * where set), a room's `@succ` or `@fail` by its lock; for the others where the
  * viewer stands the `@odesc` and `@osucc`/`@ofail`; and the object's `@adesc` and
  * `@asucc`/`@afail` actions.
  */
@@ -10,7 +11,16 @@ import type { Outbound } from "../hub/types.ts";
 import type { CommandPorts } from "./types.ts";
 import { passesObjectLock } from "../world/locks.ts";
 import { objectLook, roomView } from "./room_view.ts";
-import { actionAttr, didIt, type DidItPorts, messageOf, runAction, tellOthers } from "./did_it.ts";
+import {
+  actionAttr,
+  didIt,
+  type DidItPorts,
+  evaluateAs,
+  evaluated,
+  messageOf,
+  runAction,
+  tellOthers,
+} from "./did_it.ts";
 import { subjectOf } from "./sdk.ts";
 
 /** What looking needs: the view's ports and the actions'. */
@@ -18,11 +28,22 @@ export type LookPorts = DidItPorts & Pick<CommandPorts, "presence" | "objects" |
 
 /**
  * The description `viewer` sees of `thing`: its attribute `what` (DESC or IDESC) evaluated, ""
- * when unset; as stored when nothing is evaluated (no world in memory).
+ * when unset, or what its `@descformat` makes of that (`%0` the text, `%1` the attribute's name);
+ * as stored when nothing is evaluated (no world in memory).
  */
 function described(p: LookPorts, viewer: DbObject, thing: DbObject, what: string): string {
   if (!p.attributes.live) return thing.data.description ?? "";
-  return messageOf(p, viewer, thing, what, "") ?? "";
+  const a = actionAttr(p, thing.id, what);
+  const format = actionAttr(p, thing.id, "DESCFORMAT");
+  if (!format) return a ? evaluateAs(p, thing.id, viewer.id, a.value) : "";
+  const text = a ? evaluated(p, thing.id, viewer.id, a.value) : "";
+  return evaluateAs(p, thing.id, viewer.id, format.value, [text, what]);
+}
+
+/** `loc`'s attribute `name` as a format for `viewer` (a function of its arguments), or null. */
+function formatOf(p: LookPorts, viewer: DbObject, loc: DbObject, name: string) {
+  const a = actionAttr(p, loc.id, name);
+  return a ? (args: string[]) => evaluateAs(p, loc.id, viewer.id, a.value, args) : null;
 }
 
 /**
@@ -48,7 +69,17 @@ export async function lookIn(
     message = messageOf(p, viewer, loc, ok ? "SUCC" : "FAIL");
     verb = ok ? { o: "OSUCC", a: "ASUCC" } : { o: "OFAIL", a: "AFAIL" };
   }
-  const view = await roomView(p, viewer, loc, width, { description, message });
+  // MUX's formats: the name line, the contents (%0 their ids, %1 "Contents:") and the exits.
+  const name = formatOf(p, viewer, loc, "NAMEFORMAT");
+  const contents = formatOf(p, viewer, loc, "CONFORMAT");
+  const exits = formatOf(p, viewer, loc, "EXITFORMAT");
+  const view = await roomView(p, viewer, loc, width, {
+    description,
+    message,
+    name: name && name([]),
+    contents: contents && ((ids) => contents([ids.join(" "), "Contents:"])),
+    exits: exits && ((ids) => exits([ids.join(" ")])),
+  });
   // MUX tells the others only when there is a description to look at.
   if (inside || actionAttr(p, loc.id, "DESC") !== null) {
     tellOthers(p, viewer, loc, viewer.location, "ODESC");

@@ -41,6 +41,15 @@ export interface RoomPlace {
 export interface Shown {
   description: string;
   message?: string | null;
+  /** The name line as the room's `@nameformat` makes it, instead of the name. */
+  name?: string | null;
+  /**
+   * The players and things listed, as the room's `@conformat` makes them of their ids (`#12`),
+   * instead of the Players and Contents lines.
+   */
+  contents?: ((ids: string[]) => string) | null;
+  /** The exits listed, as the room's `@exitformat` makes them of their ids. */
+  exits?: ((ids: string[]) => string) | null;
 }
 
 /** Most names listed per section; a busy room shows a count for the rest. */
@@ -80,19 +89,28 @@ export async function roomView(
   const visPlayers = players.filter((o) => !hiddenFrom(viewer, o));
   const others = visPlayers.filter((p) => p.id !== viewer.id);
   const description = shown ? shown.description : room.data.description ?? "";
-  const lines = [`%ch${nameFor(viewer, room)}%cn`];
+  const lines = [shown?.name ?? `%ch${nameFor(viewer, room)}%cn`];
   if (description) lines.push(wrapText(description, w));
   if (shown?.message) lines.push(wrapText(shown.message, w));
-  if (others.length) {
-    const total = others.length + Math.max(0, playerIds.length - MAX_LISTED);
-    lines.push(labelled("Players", withMore(others.map((p) => nameFor(viewer, p)), total), w));
+  const ids = (list: readonly ObjectHead[]) => list.map((o) => `#${o.id}`);
+  if (shown?.contents) {
+    lines.push(shown.contents([...ids(others), ...ids(visThings)]));
+  } else {
+    if (others.length) {
+      const total = others.length + Math.max(0, playerIds.length - MAX_LISTED);
+      lines.push(labelled("Players", withMore(others.map((p) => nameFor(viewer, p)), total), w));
+    }
+    if (visThings.length) {
+      lines.push(labelled("Contents", visThings.map((o) => nameFor(viewer, o)), w));
+    }
   }
-  if (visThings.length) {
-    lines.push(labelled("Contents", visThings.map((o) => nameFor(viewer, o)), w));
+  // MUX asks @exitformat only where there are exits.
+  if (shown?.exits && exits.length) lines.push(shown.exits(ids(visExits)));
+  else if (visExits.length) {
+    lines.push(labelled("Exits", visExits.map((o) => nameFor(viewer, o)), w));
   }
-  if (visExits.length) lines.push(labelled("Exits", visExits.map((o) => nameFor(viewer, o)), w));
   return {
-    msg: lines.join("\n"),
+    msg: lines.filter((l) => l !== "").join("\n"),
     data: {
       type: "room",
       id: room.id,

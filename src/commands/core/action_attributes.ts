@@ -1,7 +1,7 @@
 /**
  * MUX's commands that set the attributes the engine fires (`@succ <object>=<text>` is
- * `&SUCC <object>=<text>`): the messages and actions of looking, moving, getting and dropping,
- * connecting, and starting up. Where and how each runs: src/commands/did_it.ts and
+ * `&SUCC <object>=<text>`): the messages, formats and actions of looking, moving, getting and
+ * dropping, entering and leaving, connecting, and starting up. Where and how each runs: src/commands/did_it.ts and
  * docs/softcode.md, "Actions the engine fires".
  */
 import type { CommandSpec } from "../types.ts";
@@ -92,6 +92,19 @@ const ACTION_ATTRIBUTES: readonly { name: string; aliases?: string[]; about: str
     about: "Shown to the others inside, after the name, when someone may not leave.",
   },
   { name: "@alfail", about: "Run by the thing when someone may not leave it." },
+  {
+    name: "@descformat",
+    about: "Shows the description instead: %0 the description, %1 DESC or IDESC.",
+  },
+  {
+    name: "@nameformat",
+    about: "Shows the room's name line instead, to whoever looks at the room.",
+  },
+  {
+    name: "@conformat",
+    about: "Shows the room's contents instead: %0 the ids of those seen there.",
+  },
+  { name: "@exitformat", about: "Shows the room's exits instead: %0 the ids of the exits seen." },
   {
     name: "@aconnect",
     about: "Run when the player connects (on a master-room object: when anyone does).",
