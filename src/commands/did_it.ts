@@ -12,6 +12,7 @@ import type { ActionQueue, QueueFrame } from "../queue/types.ts";
 import { inheritedAttr } from "../world/attributes/inherit.ts";
 import { displayName } from "../world/players.ts";
 import { TOP_FLAGS, toWire } from "../softcode/mod.ts";
+import { tell } from "./sdk.ts";
 
 /**
  * What `didIt` needs: the evaluator, the attributes in memory, delivery, and the queue the
@@ -19,7 +20,8 @@ import { TOP_FLAGS, toWire } from "../softcode/mod.ts";
  * has no line to count a runaway loop along). `frame` is the line's (`u.frame`), whose chain the
  * actions join, so an action that repeats the act is stopped as a runaway.
  */
-export interface DidItPorts extends Pick<CommandPorts, "softcode" | "attributes" | "deliver"> {
+export interface DidItPorts
+  extends Pick<CommandPorts, "softcode" | "attributes" | "deliver" | "objects"> {
   queue: Pick<ActionQueue, "enqueue"> | null;
   frame?: Pick<QueueFrame, "chain">;
 }
@@ -167,9 +169,8 @@ export function didIt(
   verb: Verb,
 ): void {
   const msg = messageOf(p, actor, thing, verb.what, verb.def ?? null, verb.args);
-  if (msg !== null && msg !== "") {
-    p.deliver.toPlayer(actor.id, verb.data ? { msg, data: verb.data } : { msg });
-  }
+  // The actor hears it as MUX's notify has it (a puppet's owner hears its puppet's).
+  if (msg !== null && msg !== "") tell(p, actor.id, verb.data ? { msg, data: verb.data } : { msg });
   tellOthers(p, actor, thing, where, verb.owhat, verb.odef ?? null, {
     args: verb.args,
     data: verb.odata,

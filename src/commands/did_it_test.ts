@@ -1,6 +1,27 @@
 import assert from "node:assert/strict";
 import { testWorld } from "./_test_util.ts";
 
+/** A test world where Alice, a builder, owns Limbo, a Garden and an exit North from Limbo to it. */
+async function aliceBuilds() {
+  const w = await testWorld();
+  const s = w.services;
+  const a = await w.player("Alice", { flags: ["player", "builder"] });
+  const garden = await s.objects.create({ name: "Garden", type: "room", owner: a.obj.id });
+  const exit = await s.objects.create({
+    name: "North;n",
+    type: "exit",
+    location: "1",
+    owner: a.obj.id,
+    data: { destination: garden.id },
+  });
+  await s.objects.update("1", (o) => {
+    o.owner = a.obj.id;
+  });
+  /** Alice runs a line that answers "Set.". */
+  const set = async (line: string) => assert.deepEqual(await w.run(a.conn, line), ["Set."]);
+  return { w, s, a, garden, exit, set };
+}
+
 Deno.test("actions: look evaluates descriptions and tells the others @odesc and @osucc", async () => {
   const w = await testWorld();
   try {
@@ -53,24 +74,10 @@ Deno.test("actions: look evaluates descriptions and tells the others @odesc and 
 });
 
 Deno.test("actions: exits' @succ, @fail and @drop families, rooms' @leave and @enter", async () => {
-  const w = await testWorld();
+  const { w, s, a, garden, exit, set } = await aliceBuilds();
   try {
-    const s = w.services;
-    const a = await w.player("Alice", { flags: ["player", "builder"] });
-    const garden = await s.objects.create({ name: "Garden", type: "room", owner: a.obj.id });
     const bob = await w.player("Bob", { location: garden.id });
     const carol = await w.player("Carol");
-    const exit = await s.objects.create({
-      name: "North;n",
-      type: "exit",
-      location: "1",
-      owner: a.obj.id,
-      data: { destination: garden.id },
-    });
-    await s.objects.update("1", (o) => {
-      o.owner = a.obj.id;
-    });
-    const set = async (line: string) => assert.deepEqual(await w.run(a.conn, line), ["Set."]);
     await set("@succ north=You walk north, [name(%#)].");
     await set("@osucc north=heads north.");
     await set("@drop north=You arrive through [name(me)].");
@@ -167,29 +174,15 @@ Deno.test("actions: get and drop take the thing's @succ, @fail and @drop familie
 });
 
 Deno.test("actions: @asucc, @afail, @adrop, @adesc, @aenter, @aleave and @amove run as the object", async () => {
-  const w = await testWorld();
+  const { w, s, a, garden, exit, set } = await aliceBuilds();
   try {
-    const s = w.services;
-    const a = await w.player("Alice", { flags: ["player", "builder"] });
     const b = await w.player("Bob");
-    const garden = await s.objects.create({ name: "Garden", type: "room", owner: a.obj.id });
-    const exit = await s.objects.create({
-      name: "North;n",
-      type: "exit",
-      location: "1",
-      owner: a.obj.id,
-      data: { destination: garden.id },
-    });
     const gem = await s.objects.create({
       name: "Gem",
       type: "thing",
       location: "1",
       owner: a.obj.id,
     });
-    await s.objects.update("1", (o) => {
-      o.owner = a.obj.id;
-    });
-    const set = async (line: string) => assert.deepEqual(await w.run(a.conn, line), ["Set."]);
     // Each action tells the one acting who ran it: %! the object, %# the actor.
     const says = (what: string) => `@pemit %#=${what} by [name(%!)] for [name(%#)]`;
     await set(`@aenter #${garden.id}=${says("aenter")}`);
@@ -229,18 +222,8 @@ Deno.test("actions: @asucc, @afail, @adrop, @adesc, @aenter, @aleave and @amove 
 });
 
 Deno.test("actions: an action that repeats its act is stopped as a runaway", async () => {
-  const w = await testWorld();
+  const { w, s, a, garden } = await aliceBuilds();
   try {
-    const s = w.services;
-    const a = await w.player("Alice", { flags: ["player", "builder"] });
-    const garden = await s.objects.create({ name: "Garden", type: "room", owner: a.obj.id });
-    await s.objects.create({
-      name: "North;n",
-      type: "exit",
-      location: "1",
-      owner: a.obj.id,
-      data: { destination: garden.id },
-    });
     await s.objects.create({
       name: "South;s",
       type: "exit",
@@ -315,24 +298,10 @@ Deno.test("actions: enter and leave a thing, with @idesc, @efail and @lfail", as
 });
 
 Deno.test("actions: @nameformat, @descformat, @conformat and @exitformat shape what look shows", async () => {
-  const w = await testWorld();
+  const { w, s, a, set } = await aliceBuilds();
   try {
-    const s = w.services;
-    const a = await w.player("Alice", { flags: ["player", "builder"] });
     const b = await w.player("Bob");
-    const garden = await s.objects.create({ name: "Garden", type: "room", owner: a.obj.id });
-    await s.objects.create({
-      name: "North;n",
-      type: "exit",
-      location: "1",
-      owner: a.obj.id,
-      data: { destination: garden.id },
-    });
     await s.objects.create({ name: "Gem", type: "thing", location: "1", owner: a.obj.id });
-    await s.objects.update("1", (o) => {
-      o.owner = a.obj.id;
-    });
-    const set = async (line: string) => assert.deepEqual(await w.run(a.conn, line), ["Set."]);
     await w.run(a.conn, "@desc here=A plain room.");
     await set("@nameformat here=== [ucstr(name(me))] ==");
     await set("@descformat here=%1: %0 (for [name(%#)])");
