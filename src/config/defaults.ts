@@ -88,6 +88,11 @@ export interface ScriptsConfig {
   gameBudgetMs: number;
   /** The window of the two budgets, in ms. */
   budgetWindowMs: number;
+  /**
+   * Scripts turned off by name (`+who`, `+finger`): their files stay (a game update keeps
+   * shipping them), their commands and help are gone, so a softcode package can own the name.
+   */
+  disabled: string[];
 }
 
 /** The game on the web. */
@@ -151,6 +156,11 @@ export interface SoftcodeConfig {
   actorWindowMs: number;
   /** Deepest nesting of `[`, `{` and arguments parsed. */
   parseDepth: number;
+  /**
+   * The master room (`#2`, or `2`): the `$-commands` of what is in it work everywhere (MUX's
+   * master_room). Empty: none.
+   */
+  masterRoom: string;
 }
 
 /** The command queue (docs/softcode.md, "The queue"): how much one owner's objects may queue. */
@@ -261,6 +271,7 @@ export function defaultConfig(): EngineConfig {
       actorBudgetMs: 200,
       gameBudgetMs: 2_000,
       budgetWindowMs: 10_000,
+      disabled: [],
     },
     web: {
       publicUrl: "",
@@ -286,6 +297,7 @@ export function defaultConfig(): EngineConfig {
       actorMs: 2_000,
       actorWindowMs: 10_000,
       parseDepth: 100,
+      masterRoom: "",
     },
     queue: { playerLimit: 100, staffLimit: 1000, chainLimit: 2000 },
     plugins: {},
@@ -362,6 +374,10 @@ const PROFILE_FIELD_RE = /^[A-Za-z][A-Za-z0-9 '-]{0,31}$/;
  * The banner must be a path on the game's own site: the page's policy loads no other picture.
  */
 export const VALUE_RULES: Readonly<Record<string, (v: unknown) => string | null>> = {
+  "softcode.masterRoom": (v) =>
+    /^\s*(#?\d{1,15})?\s*$/.test(v as string)
+      ? null
+      : "expected a dbref such as #2, or empty for none",
   "web.banner": (v) =>
     v === "" || (typeof v === "string" && v.length <= 512 && /^\/(?![/\\])[^\s\\]*$/.test(v))
       ? null

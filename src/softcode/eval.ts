@@ -35,11 +35,14 @@ import { inheritedAttr, type InheritSource } from "../world/attributes/inherit.t
 import type { QueueChain } from "../queue/types.ts";
 
 /** The limits of evaluation: the `softcode.*` keys of the configuration that bound it. */
-export type SoftcodeLimits = Omit<SoftcodeConfig, "evaluatePlayerText" | "attributeQuotaBytes">;
+export type SoftcodeLimits = Omit<
+  SoftcodeConfig,
+  "evaluatePlayerText" | "attributeQuotaBytes" | "masterRoom"
+>;
 
 /** The limits in a `softcode` configuration section. */
 function limitsOf(c: SoftcodeConfig): SoftcodeLimits {
-  const { evaluatePlayerText: _e, attributeQuotaBytes: _q, ...limits } = c;
+  const { evaluatePlayerText: _e, attributeQuotaBytes: _q, masterRoom: _m, ...limits } = c;
   return limits;
 }
 

@@ -20,8 +20,16 @@ const MAX_COMPILED = 500;
 
 /** A compiled pattern, or MUX's error text. */
 export function compileRegexp(ev: Evaluation, pattern: string, caseless: boolean): RE2JS | string {
+  return compileRegexpIn(ev.sc.regexps, pattern, caseless);
+}
+
+/** A compiled pattern from `cache` (the softcode engine's), or MUX's error text. */
+export function compileRegexpIn(
+  cache: Map<string, RE2JS>,
+  pattern: string,
+  caseless: boolean,
+): RE2JS | string {
   if (pattern.length > MAX_PATTERN) return "#-1 REGEXP ERROR pattern too long";
-  const cache = ev.sc.regexps;
   const key = (caseless ? "i" : "c") + pattern;
   const hit = cache.get(key);
   if (hit) return hit;

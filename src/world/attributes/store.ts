@@ -154,6 +154,8 @@ export class AttributeStore implements LiveAttributes {
   readonly #queuedKeys = new Map<string, number>();
   #writing = false;
   #idle: Promise<void> = Promise.resolve();
+  /** Told of every change of an attribute held in memory (the softcode program index). */
+  readonly #watchers = new Set<(objectId: string, name: string) => void>();
 
   constructor(kv: Deno.Kv, objects: ObjectStore, opts: AttributeStoreOptions) {
     this.#kv = kv;
@@ -261,6 +263,26 @@ export class AttributeStore implements LiveAttributes {
   async close(): Promise<void> {
     this.#unsubscribe();
     await this.flush();
+  }
+
+  /**
+   * Calls `fn` after each change of an attribute held in memory (set, cleared, flagged, set back
+   * after a failed commit, removed with its object), with the object and the attribute's name.
+   * Synchronous and cheap: `fn` must not write attributes. Answers the unsubscribe.
+   */
+  watch(fn: (objectId: string, name: string) => void): () => void {
+    this.#watchers.add(fn);
+    return () => this.#watchers.delete(fn);
+  }
+
+  #changed(objectId: string, name: string): void {
+    for (const fn of this.#watchers) {
+      try {
+        fn(objectId, name);
+      } catch (e) {
+        this.#report(`attributes: a watcher failed: ${errorText(e)}`);
+      }
+    }
   }
 
   // ---- Synchronous reads (live) --------------------------------------------------------------
@@ -637,6 +659,7 @@ export class AttributeStore implements LiveAttributes {
     if (!held) this.#attrs.set(objectId, held = new Map());
     if (!held.has(a.name)) this.#sorted.delete(objectId);
     held.set(a.name, a);
+    if (this.#watchers.size) this.#changed(objectId, a.name);
   }
 
   #unhold(objectId: string, name: string): void {
@@ -644,6 +667,7 @@ export class AttributeStore implements LiveAttributes {
     if (!held?.delete(name)) return;
     this.#sorted.delete(objectId);
     if (!held.size) this.#attrs.delete(objectId);
+    if (this.#watchers.size) this.#changed(objectId, name);
   }
 
   #count(owner: string, delta: number): void {

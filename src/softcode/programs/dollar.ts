@@ -1,0 +1,160 @@
+/**
+ * Which `$-commands` a typed line runs, in TinyMUX's order (docs/commands.md): the actor's own,
+ * those of the things in its room, the room's, those of what it carries; each object with its
+ * parents' (a child's attribute of the same name hides the parent's, a `no_inherit` one is not
+ * inherited), every match on every object running, in that order. Only when none matched there,
+ * the master room's contents and then the room itself (without parents, as MUX). An object set
+ * `halt` or `no_command`, or whose `use` lock the actor fails, offers none; an attribute set
+ * `no_command` runs nothing.
+ */
+import type { RE2JS } from "re2js";
+import type { DbObject } from "../../world/types.ts";
+import type { WorldReader } from "../../world/live_world.ts";
+import type { LiveAttributes } from "../../world/attributes/store.ts";
+import { hasFlag } from "../../world/flags.ts";
+import { checkLock } from "../../world/locks.ts";
+import { parentChain } from "../../world/parents.ts";
+import type { ProgramIndex } from "./index.ts";
+import { matchProgram, type ProgramEntry } from "./entries.ts";
+
+/** One matched `$-command`: run `entry.action` as `executor` with `args` as `%0`–`%9`. */
+export interface ProgramMatch {
+  entry: ProgramEntry;
+  /** The object the command was found on (a parent's runs as its child, as MUX). */
+  executor: string;
+  args: string[];
+}
+
+/** What matching reads. */
+export interface MatchSources {
+  world: WorldReader;
+  attributes: Pick<LiveAttributes, "peek">;
+  index: ProgramIndex;
+  /** The softcode engine's compiled regular expressions. */
+  regexps: Map<string, RE2JS>;
+}
+
+/** The line to match: as typed, and as evaluated (MUX matches that unless `no_parse`). */
+export interface LineForms {
+  raw: string;
+  evaluated: string;
+}
+
+/** True when `obj` offers no `$-commands` at all (halted, or set no_command). */
+function silenced(obj: DbObject): boolean {
+  return hasFlag(obj.flags, "halt") || hasFlag(obj.flags, "no_command");
+}
+
+/** True when `actor` passes `obj`'s use lock (none: everyone). */
+export function mayUse(obj: DbObject, actor: DbObject): boolean {
+  const lock = obj.data?.locks?.use;
+  return typeof lock !== "string" || !lock.trim() ||
+    checkLock(lock, { id: `#${actor.id}`, flags: actor.flags, connected: true });
+}
+
+/**
+ * The `$-commands` of `thing` (with its parents when `parents`) that `line` matches, appended
+ * to `out`; answers whether any matched.
+ */
+function matchOn(
+  src: MatchSources,
+  thing: DbObject,
+  actor: DbObject,
+  line: LineForms,
+  parents: boolean,
+  out: ProgramMatch[],
+): boolean {
+  if (silenced(thing)) return false;
+  let found = false;
+  const chain = parents ? objectsOf(src.world, parentChain(src.world, thing.id)) : [thing];
+  for (const [level, obj] of chain.entries()) {
+    // MUX stops at the first level whose use lock the actor fails.
+    if (!mayUse(obj, actor)) break;
+    for (const e of candidates(line, (lower) => src.index.commands(obj.id, lower))) {
+      if (e.off || (level > 0 && hidden(src, chain, level, e))) continue;
+      const args = matchProgram(e, e.raw ? line.raw : line.evaluated, src.regexps);
+      if (args) {
+        out.push({ entry: e, executor: thing.id, args });
+        found = true;
+      }
+    }
+  }
+  return found;
+}
+
+/** The entries an index offers for either form of the line, in its order, each once. */
+function candidates(
+  line: LineForms,
+  lookup: (lower: string) => readonly ProgramEntry[],
+): readonly ProgramEntry[] {
+  const raw = line.raw.toLowerCase();
+  const first = lookup(raw);
+  if (line.evaluated === line.raw) return first;
+  const evaluated = line.evaluated.toLowerCase();
+  if (evaluated === raw) return first;
+  const second = lookup(evaluated);
+  if (!first.length) return second;
+  if (!second.length) return first;
+  return [...new Set([...first, ...second])];
+}
+
+function objectsOf(world: WorldReader, ids: readonly string[]): DbObject[] {
+  const out: DbObject[] = [];
+  for (const id of ids) {
+    const o = world.object(id);
+    if (o) out.push(o);
+  }
+  return out;
+}
+
+/** A parent's program its child does not see: not inherited, or hidden by a nearer attribute. */
+function hidden(src: MatchSources, chain: DbObject[], level: number, e: ProgramEntry): boolean {
+  if (e.private) return true;
+  for (let i = 0; i < level; i++) if (src.attributes.peek(chain[i].id, e.attr)) return true;
+  return false;
+}
+
+/** The `$-commands` `line` runs for `actor` in `room` (see the module comment), in order. */
+export function matchCommands(
+  src: MatchSources,
+  actor: DbObject,
+  room: DbObject | null,
+  line: LineForms,
+): ProgramMatch[] {
+  const out: ProgramMatch[] = [];
+  if (!src.index.active) return out;
+  const { world } = src;
+  matchOn(src, actor, actor, line, true, out);
+  if (room) {
+    for (const id of world.contents(room.id)) {
+      if (id === actor.id) continue;
+      const o = world.object(id);
+      if (o && !hasFlag(o.flags, "exit")) matchOn(src, o, actor, line, true, out);
+    }
+    matchOn(src, room, actor, line, true, out);
+  }
+  for (const id of world.contents(actor.id)) {
+    const o = world.object(id);
+    if (o && !hasFlag(o.flags, "exit")) matchOn(src, o, actor, line, true, out);
+  }
+  if (out.length) return out;
+  matchMaster(src, actor, line, out);
+  return out;
+}
+
+/** The master room's `$-commands` (contents, then the room), from the index over all of them. */
+function matchMaster(src: MatchSources, actor: DbObject, line: LineForms, out: ProgramMatch[]) {
+  const allowed = new Map<string, boolean>();
+  for (const e of candidates(line, (lower) => src.index.masterCommands(lower))) {
+    if (e.off || e.objectId === actor.id) continue;
+    let ok = allowed.get(e.objectId);
+    if (ok === undefined) {
+      const o = src.world.object(e.objectId);
+      ok = !!o && !silenced(o) && mayUse(o, actor);
+      allowed.set(e.objectId, ok);
+    }
+    if (!ok) continue;
+    const args = matchProgram(e, e.raw ? line.raw : line.evaluated, src.regexps);
+    if (args) out.push({ entry: e, executor: e.objectId, args });
+  }
+}

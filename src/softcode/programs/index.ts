@@ -1,0 +1,207 @@
+/**
+ * The index of program attributes (`$-commands`, `^-listens`: ./entries.ts), so matching a line
+ * never scans attributes. Per object, its programs by attribute, read once when first asked and
+ * kept up to date by the attribute store's watch (every write, clear, flag change, failed-commit
+ * repair and destroy passes through it); a restart builds it again, lazily, from what the store
+ * loaded. `$-commands` are grouped by their literal prefix (`+who` of `+who *`), so a line is
+ * tried only against the patterns it could match: a handful of map lookups however many
+ * patterns there are. The master room's contents have one such index over all of them, rebuilt
+ * when one of their programs changes or something enters or leaves the room.
+ */
+import type { WorldReader } from "../../world/live_world.ts";
+import type { LiveAttributes } from "../../world/attributes/store.ts";
+import { type ProgramEntry, programOf } from "./entries.ts";
+
+/** Longest prefix keyed (a longer literal prefix is keyed by its start). */
+const MAX_KEY = 12;
+
+const NONE: readonly ProgramEntry[] = Object.freeze([]);
+
+/** `$-commands` grouped by literal prefix; `candidates` keeps their order. */
+class PrefixIndex {
+  readonly #byKey = new Map<string, ProgramEntry[]>();
+  readonly #always: ProgramEntry[] = [];
+  readonly #order = new Map<ProgramEntry, number>();
+  readonly size: number;
+
+  constructor(entries: readonly ProgramEntry[]) {
+    this.size = entries.length;
+    for (const [i, e] of entries.entries()) {
+      this.#order.set(e, i);
+      if (!e.prefix) {
+        this.#always.push(e);
+        continue;
+      }
+      const key = e.prefix.slice(0, MAX_KEY);
+      const list = this.#byKey.get(key);
+      if (list) list.push(e);
+      else this.#byKey.set(key, [e]);
+    }
+  }
+
+  /** The entries whose literal prefix `lower` (the line, lower-cased) starts with, in order. */
+  candidates(lower: string): readonly ProgramEntry[] {
+    if (!this.size) return NONE;
+    let out: ProgramEntry[] | null = this.#always.length ? [...this.#always] : null;
+    let parts = out ? 1 : 0;
+    const n = Math.min(MAX_KEY, lower.length);
+    for (let i = 1; i <= n; i++) {
+      const list = this.#byKey.get(lower.slice(0, i));
+      if (!list) continue;
+      for (const e of list) {
+        // A prefix longer than the key must still be the line's.
+        if (e.prefix.length > MAX_KEY && !lower.startsWith(e.prefix)) continue;
+        (out ??= []).push(e);
+      }
+      parts++;
+    }
+    if (!out) return NONE;
+    if (parts > 1) out.sort((a, b) => this.#order.get(a)! - this.#order.get(b)!);
+    return out;
+  }
+}
+
+/** One object's programs. */
+interface Held {
+  /** By attribute name, in name order when built (later additions at the end). */
+  byAttr: Map<string, ProgramEntry>;
+  dollar: PrefixIndex | null;
+  caret: readonly ProgramEntry[] | null;
+}
+
+/** What the index reads. */
+export interface ProgramSources {
+  /** The world in memory (null: not held; then nothing is indexed). */
+  world(): WorldReader | null;
+  attributes: Pick<LiveAttributes, "names" | "peek"> & {
+    readonly live: boolean;
+    watch(fn: (objectId: string, name: string) => void): () => void;
+  };
+  /** The master room's id (`softcode.masterRoom`), or "" for none. */
+  masterRoom(): string;
+}
+
+/** The program index; see the module comment. */
+export class ProgramIndex {
+  readonly #src: ProgramSources;
+  readonly #held = new Map<string, Held>();
+  readonly #unwatch: () => void;
+  // The master room's index and what it was built from.
+  #global: PrefixIndex | null = null;
+  #globalRoom = "";
+  #globalContents: readonly string[] | null = null;
+
+  constructor(src: ProgramSources) {
+    this.#src = src;
+    this.#unwatch = src.attributes.watch((id, name) => this.#attrChanged(id, name));
+  }
+
+  /** Stops following the attribute store. */
+  close(): void {
+    this.#unwatch();
+  }
+
+  /** True while the world is in memory (otherwise no object has programs). */
+  get active(): boolean {
+    return this.#src.attributes.live && this.#src.world() !== null;
+  }
+
+  /** Every program of `kind` on `objectId` itself (no parents), in attribute-name order. */
+  own(objectId: string, kind: "$" | "^"): readonly ProgramEntry[] {
+    const h = this.#get(objectId);
+    if (!h) return NONE;
+    if (kind === "^") return h.caret ??= this.#ofKind(h, "^");
+    return this.#ofKind(h, "$");
+  }
+
+  /** The `$-commands` on `objectId` itself that a line (lower-cased) could match, in order. */
+  commands(objectId: string, lower: string): readonly ProgramEntry[] {
+    const h = this.#get(objectId);
+    if (!h || !h.byAttr.size) return NONE;
+    h.dollar ??= new PrefixIndex(this.#ofKind(h, "$"));
+    return h.dollar.candidates(lower);
+  }
+
+  /** The program of attribute `name` on `objectId`, if it holds one. */
+  entry(objectId: string, name: string): ProgramEntry | undefined {
+    return this.#get(objectId)?.byAttr.get(name);
+  }
+
+  /**
+   * The `$-commands` of the master room's contents (then of the room itself, as MUX checks
+   * them) that a line (lower-cased) could match, in order.
+   */
+  masterCommands(lower: string): readonly ProgramEntry[] {
+    const world = this.#src.world();
+    const room = this.#src.masterRoom();
+    if (!world || !room || !world.object(room)) return NONE;
+    const contents = world.contents(room);
+    if (!this.#global || this.#globalRoom !== room || this.#globalContents !== contents) {
+      const all: ProgramEntry[] = [];
+      for (const id of [...contents, room]) all.push(...this.#ofKind(this.#get(id), "$"));
+      this.#global = new PrefixIndex(all);
+      this.#globalRoom = room;
+      this.#globalContents = contents;
+    }
+    return this.#global.candidates(lower);
+  }
+
+  #ofKind(h: Held | null, kind: "$" | "^"): ProgramEntry[] {
+    const out: ProgramEntry[] = [];
+    if (h) { for (const e of h.byAttr.values()) if (e.kind === kind) out.push(e); }
+    return out;
+  }
+
+  #get(objectId: string): Held | null {
+    const held = this.#held.get(objectId);
+    if (held) return held;
+    const world = this.#src.world();
+    if (!world || !this.#src.attributes.live || !world.object(objectId)) return null;
+    const byAttr = new Map<string, ProgramEntry>();
+    const attrs = this.#src.attributes;
+    for (const name of attrs.names(objectId)) {
+      const a = attrs.peek(objectId, name);
+      const e = a && programOf(objectId, a);
+      if (e) byAttr.set(name, e);
+    }
+    const h: Held = { byAttr, dollar: null, caret: null };
+    this.#held.set(objectId, h);
+    return h;
+  }
+
+  #attrChanged(objectId: string, name: string): void {
+    const h = this.#held.get(objectId);
+    if (!h) return;
+    const world = this.#src.world();
+    if (!world?.object(objectId)) {
+      // Destroyed: its attributes go one by one; the object's entry goes with the first.
+      this.#held.delete(objectId);
+      this.#global = null;
+      return;
+    }
+    const a = this.#src.attributes.peek(objectId, name);
+    const next = a ? programOf(objectId, a) : null;
+    const before = h.byAttr.get(name);
+    if (!before && !next) return;
+    if (next) {
+      if (before) {
+        // Keep its place: the order programs run in stays the attribute order.
+        const rebuilt = new Map<string, ProgramEntry>();
+        for (const [k, v] of h.byAttr) rebuilt.set(k, k === name ? next : v);
+        h.byAttr = rebuilt;
+      } else this.#insertSorted(h, name, next);
+    } else h.byAttr.delete(name);
+    h.dollar = null;
+    h.caret = null;
+    const room = this.#globalRoom;
+    if (room && (objectId === room || world.object(objectId)?.location === room)) {
+      this.#global = null;
+    }
+  }
+
+  #insertSorted(h: Held, name: string, e: ProgramEntry): void {
+    const all = [...h.byAttr.entries(), [name, e] as [string, ProgramEntry]];
+    all.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    h.byAttr = new Map(all);
+  }
+}

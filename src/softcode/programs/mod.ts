@@ -1,0 +1,142 @@
+/**
+ * Softcode programs in the world: `$-commands` a typed line may run, and what objects hear in
+ * their room (`^-listens` on `monitor` objects, `@listen` with `@ahear`, `@amhear`, `@aahear`).
+ * Matching is synchronous and reads the world in memory through the program index. What
+ * matched is answered as jobs for the command queue, never run here, so a self-triggering
+ * program is stopped by the queue's quota (docs/softcode.md, "$-commands and listening").
+ */
+import type { RE2JS } from "re2js";
+import type { DbObject } from "../../world/types.ts";
+import type { LiveAttributes } from "../../world/attributes/store.ts";
+import { hasFlag } from "../../world/flags.ts";
+import { stripColour } from "../../text/colour.ts";
+import { ProgramIndex, type ProgramSources } from "./index.ts";
+import { type LineForms, matchCommands, mayUse, type ProgramMatch } from "./dollar.ts";
+import { matchProgram } from "./entries.ts";
+import { wildCapture } from "../wild_capture.ts";
+
+export { ProgramIndex } from "./index.ts";
+export type { ProgramMatch } from "./dollar.ts";
+export type { ProgramEntry } from "./entries.ts";
+
+/** One action for the queue: `action` run as `executor`, caused by `enactor`, with `%0`–`%9`. */
+export interface ProgramJob {
+  executor: string;
+  enactor: string;
+  caller: string;
+  action: string;
+  args: string[];
+}
+
+/** What the programs read. */
+export interface ProgramPorts extends ProgramSources {
+  attributes: ProgramSources["attributes"] & Pick<LiveAttributes, "peek">;
+  /** The softcode engine's compiled regular expressions. */
+  regexps: Map<string, RE2JS>;
+}
+
+/** The master room's id from `softcode.masterRoom` (`#2` or `2`), or "" for none. */
+export function masterRoomId(setting: string): string {
+  const m = /^\s*#?(\d{1,15})\s*$/.exec(String(setting ?? ""));
+  return m ? String(Number(m[1])) : "";
+}
+
+/** The text attributes `@listen` fires, by whether the hearer heard itself. */
+const HEAR_OTHER = ["AHEAR", "AAHEAR"] as const;
+const HEAR_SELF = ["AMHEAR", "AAHEAR"] as const;
+
+/** `$-commands` and listening; see the module comment. */
+export class Programs {
+  readonly index: ProgramIndex;
+  readonly #ports: ProgramPorts;
+
+  constructor(ports: ProgramPorts) {
+    this.#ports = ports;
+    this.index = new ProgramIndex(ports);
+  }
+
+  /** Stops following the attribute store. */
+  close(): void {
+    this.index.close();
+  }
+
+  /** The `$-commands` `line` matches for `actor` in `room`, in the order they run. */
+  match(actor: DbObject, room: DbObject | null, line: LineForms): ProgramMatch[] {
+    const world = this.#ports.world();
+    if (!world) return [];
+    return matchCommands(
+      {
+        world,
+        attributes: this.#ports.attributes,
+        index: this.index,
+        regexps: this.#ports.regexps,
+      },
+      actor,
+      room,
+      line,
+    );
+  }
+
+  /** The queue jobs of what `match` found: each action as its object, `actor` the enactor. */
+  jobs(actor: DbObject, found: readonly ProgramMatch[]): ProgramJob[] {
+    return found.map((m) => ({
+      executor: m.executor,
+      enactor: actor.id,
+      caller: actor.id,
+      action: m.entry.action,
+      args: m.args,
+    }));
+  }
+
+  /**
+   * What `roomId` and the objects in it hear of `msg`, said or shown by `from` (colour codes
+   * allowed; the hearers match it without them). Objects in `exclude` hear nothing. Players
+   * do not listen (MUX's player_listen is off); a halted object hears nothing; `^-listens`
+   * need the `monitor` flag and never hear the object's own output; `@listen` fires `@ahear`
+   * (someone else) or `@amhear` (itself), then `@aahear`. The use lock guards both. Answers
+   * the actions to queue, in order.
+   */
+  heard(roomId: string, from: string, msg: string, exclude: readonly string[] = []): ProgramJob[] {
+    const out: ProgramJob[] = [];
+    const world = this.#ports.world();
+    if (!world || !this.index.active) return out;
+    const room = world.object(roomId);
+    const sender = world.object(from);
+    if (!room || !sender) return out;
+    let plain: string | null = null;
+    const text = () => (plain ??= stripColour(msg));
+    for (const id of [roomId, ...world.contents(roomId)]) {
+      if (exclude.includes(id)) continue;
+      const o = id === roomId ? room : world.object(id);
+      if (!o || hasFlag(o.flags, "player") || hasFlag(o.flags, "exit")) continue;
+      if (hasFlag(o.flags, "halt")) continue;
+      this.#hear(o, sender, text, out);
+    }
+    return out;
+  }
+
+  #hear(o: DbObject, sender: DbObject, text: () => string, out: ProgramJob[]): void {
+    const monitor = hasFlag(o.flags, "monitor");
+    const listen = this.#ports.attributes.peek(o.id, "LISTEN");
+    if (!monitor && !listen) return;
+    const heard = listen ? wildCapture(listen.value, text()) : null;
+    if (!heard && !(monitor && sender.id !== o.id)) return;
+    if (!mayUse(o, sender)) return;
+    if (heard) {
+      for (const name of sender.id === o.id ? HEAR_SELF : HEAR_OTHER) {
+        const a = this.#ports.attributes.peek(o.id, name);
+        if (a) out.push(job(o.id, sender.id, a.value, heard));
+      }
+    }
+    if (!monitor || sender.id === o.id) return;
+    for (const e of this.index.own(o.id, "^")) {
+      if (e.off) continue;
+      const args = matchProgram(e, text(), this.#ports.regexps);
+      if (args) out.push(job(o.id, sender.id, e.action, args));
+    }
+  }
+}
+
+function job(executor: string, enactor: string, action: string, args: string[]): ProgramJob {
+  return { executor, enactor, caller: enactor, action, args };
+}

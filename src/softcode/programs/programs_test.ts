@@ -1,0 +1,279 @@
+/** $-commands and listening over the real object and attribute stores (in memory). */
+import assert from "node:assert/strict";
+import { ObjectStore } from "../../world/objects.ts";
+import { AttributeStore } from "../../world/attributes/store.ts";
+import { openStore } from "../../storage/kv.ts";
+import type { DbObject } from "../../world/types.ts";
+import { type ProgramJob, Programs } from "./mod.ts";
+
+interface Fixture {
+  kv: Deno.Kv;
+  objects: ObjectStore;
+  attrs: AttributeStore;
+  programs: Programs;
+  jobs: ProgramJob[];
+  master: { id: string };
+  wiz: DbObject;
+  alice: DbObject;
+  room: DbObject;
+  close(): Promise<void>;
+}
+
+async function fixture(): Promise<Fixture> {
+  const kv = await openStore(":memory:");
+  const objects = new ObjectStore(kv, { live: true });
+  await objects.load();
+  const attrs = new AttributeStore(kv, objects, { live: true, quotaBytes: 0 });
+  await attrs.load();
+  const room = await objects.create({ name: "Hall", type: "room" });
+  const masterRoom = await objects.create({ name: "Master Room", type: "room" });
+  const wiz = await objects.create({
+    name: "Wiz",
+    type: "player",
+    location: room.id,
+    flags: ["wizard"],
+  });
+  const alice = await objects.create({ name: "Alice", type: "player", location: room.id });
+  const master = { id: masterRoom.id };
+  const jobs: ProgramJob[] = [];
+  const programs = new Programs({
+    world: () => objects.world,
+    attributes: attrs,
+    masterRoom: () => master.id,
+    regexps: new Map(),
+  });
+  return {
+    kv,
+    objects,
+    attrs,
+    programs,
+    jobs,
+    master,
+    wiz,
+    alice,
+    room,
+    async close() {
+      programs.close();
+      await attrs.close();
+      kv.close();
+    },
+  };
+}
+
+/** Matches a typed line as dispatch does; answers how many matched (their jobs in `f.jobs`). */
+function command(f: Fixture, actor: DbObject, line: { raw: string; evaluated: string }): number {
+  const found = f.programs.match(actor, f.room, line);
+  f.jobs.push(...f.programs.jobs(actor, found));
+  return found.length;
+}
+
+function hear(f: Fixture, from: string, msg: string, exclude: string[] = []): void {
+  f.jobs.push(...f.programs.heard(f.room.id, from, msg, exclude));
+}
+
+function typed(line: string) {
+  return { raw: line, evaluated: line };
+}
+
+async function thing(f: Fixture, name: string, location: string, flags: string[] = []) {
+  return await f.objects.create({ name, type: "thing", location, owner: f.wiz.id, flags });
+}
+
+function ran(f: Fixture): string[] {
+  const out = f.jobs.map((j) => `#${j.executor}:${j.action}(${j.args.join("|")})`);
+  f.jobs.length = 0;
+  return out;
+}
+
+Deno.test("$-commands: wildcards fill %0-%9; every match on every local object runs, in MUX's order", async () => {
+  const f = await fixture();
+  try {
+    const box = await thing(f, "Box", f.room.id);
+    const bag = await thing(f, "Bag", f.alice.id);
+    f.attrs.setNow(f.wiz, box.id, "CMD_GREET", "$greet * from *:@pemit %#=hi %0/%1");
+    f.attrs.setNow(f.wiz, box.id, "CMD_ANY", "$greet *:@pemit %#=any %0");
+    f.attrs.setNow(f.wiz, bag.id, "CMD", "$greet *:@pemit %#=bag");
+    f.attrs.setNow(f.wiz, f.room.id, "CMD", "$greet *:@pemit %#=room");
+    assert.equal(command(f, f.alice, typed("GREET alice from bob")), 4);
+    assert.deepEqual(ran(f), [
+      `#${box.id}:@pemit %#=any %0(alice from bob)`,
+      `#${box.id}:@pemit %#=hi %0/%1(alice|bob)`,
+      `#${f.room.id}:@pemit %#=room(alice from bob)`,
+      `#${bag.id}:@pemit %#=bag(alice from bob)`,
+    ]);
+    assert.equal(f.jobs.length, 0);
+    // Not a $-command here: nothing runs.
+    assert.equal(command(f, f.alice, typed("say greet x")), 0);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("$-commands: the master room answers only when nothing local matched", async () => {
+  const f = await fixture();
+  try {
+    const global = await thing(f, "Globals", f.master.id);
+    f.attrs.setNow(f.wiz, global.id, "PING", "$+ping:@pemit %#=pong");
+    f.attrs.setNow(f.wiz, global.id, "WHO", "$+who:@pemit %#=global who");
+    // A thousand other global commands, none of which a plain line can match.
+    for (let i = 0; i < 1000; i++) {
+      f.attrs.setNow(f.wiz, global.id, `CMD${i}`, `$+cmd${i} *:@pemit %#=${i}`);
+    }
+    assert.equal(command(f, f.alice, typed("+ping")), 1);
+    assert.deepEqual(ran(f), [`#${global.id}:@pemit %#=pong()`]);
+    assert.equal(command(f, f.alice, typed("+cmd512 x")), 1);
+    assert.deepEqual(ran(f), [`#${global.id}:@pemit %#=512(x)`]);
+    const local = await thing(f, "Local", f.room.id);
+    f.attrs.setNow(f.wiz, local.id, "WHO", "$+who:@pemit %#=local who");
+    command(f, f.alice, typed("+who"));
+    assert.deepEqual(ran(f), [`#${local.id}:@pemit %#=local who()`]);
+    // Leaving the master room takes its commands along; coming back brings them.
+    await f.objects.update(global.id, (o) => (o.location = f.room.id));
+    f.attrs.setNow(f.wiz, local.id, "WHO", "");
+    command(f, f.alice, typed("+ping"));
+    assert.deepEqual(ran(f), [`#${global.id}:@pemit %#=pong()`]); // now local
+    const other = await f.objects.create({ name: "Elsewhere", type: "room" });
+    await f.objects.update(global.id, (o) => (o.location = other.id));
+    assert.equal(command(f, f.alice, typed("+ping")), 0);
+    await f.objects.update(global.id, (o) => (o.location = f.master.id));
+    assert.equal(command(f, f.alice, typed("+ping")), 1);
+    ran(f);
+    // Another master room (the configuration changed).
+    f.master.id = other.id;
+    assert.equal(command(f, f.alice, typed("+ping")), 0);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("$-commands: the index follows writes, clears, flags (no_command, regexp) and object flags", async () => {
+  const f = await fixture();
+  try {
+    const box = await thing(f, "Box", f.room.id);
+    assert.equal(command(f, f.alice, typed("+roll 3")), 0);
+    f.attrs.setNow(f.wiz, box.id, "ROLL", "$+roll *:@pemit %#=rolled %0");
+    assert.equal(command(f, f.alice, typed("+roll 3")), 1);
+    f.attrs.setNow(f.wiz, box.id, "ROLL", "$+throw *:@pemit %#=thrown %0");
+    assert.equal(command(f, f.alice, typed("+roll 3")), 0);
+    assert.equal(command(f, f.alice, typed("+throw 3")), 1);
+    f.attrs.setFlagNow(f.wiz, box.id, "ROLL", "no_command", true);
+    assert.equal(command(f, f.alice, typed("+throw 3")), 0);
+    f.attrs.setFlagNow(f.wiz, box.id, "ROLL", "no_command", false);
+    assert.equal(command(f, f.alice, typed("+throw 3")), 1);
+    await f.objects.update(box.id, (o) => o.flags.push("halt"));
+    assert.equal(command(f, f.alice, typed("+throw 3")), 0);
+    await f.objects.update(box.id, (o) => (o.flags = o.flags.filter((x) => x !== "halt")));
+    await f.objects.update(box.id, (o) => o.flags.push("no_command"));
+    assert.equal(command(f, f.alice, typed("+throw 3")), 0);
+    await f.objects.update(box.id, (o) => (o.flags = ["thing"]));
+    ran(f);
+    // A regular expression: %0 the whole match, %1... its groups; case-sensitive unless `case`.
+    f.attrs.setNow(f.wiz, box.id, "RE", "$^\\+dice (\\d+)d(\\d+)$:@pemit %#=%1 %2");
+    f.attrs.setFlagNow(f.wiz, box.id, "RE", "regexp", true);
+    assert.equal(command(f, f.alice, typed("+dice 3d6")), 1);
+    assert.deepEqual(ran(f), [`#${box.id}:@pemit %#=%1 %2(+dice 3d6|3|6)`]);
+    assert.equal(command(f, f.alice, typed("+DICE 3d6")), 0);
+    f.attrs.setFlagNow(f.wiz, box.id, "RE", "case", true);
+    assert.equal(command(f, f.alice, typed("+DICE 3d6")), 1);
+    ran(f);
+    // An invalid expression never matches (and never throws).
+    f.attrs.setNow(f.wiz, box.id, "RE", "$(((:think x");
+    assert.equal(command(f, f.alice, typed("(((")), 0);
+    // The use lock: an actor who fails it gets none of the object's commands.
+    await f.objects.update(box.id, (o) => (o.data.locks = { use: "wizard" }));
+    assert.equal(command(f, f.alice, typed("+throw 1")), 0);
+    assert.equal(command(f, f.wiz, typed("+throw 1")), 1);
+    // Destroyed: gone from the index.
+    await f.objects.delete(box.id);
+    assert.equal(command(f, f.wiz, typed("+throw 1")), 0);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("$-commands: parents' commands count; a child's attribute of the name hides one; no_inherit", async () => {
+  const f = await fixture();
+  try {
+    const parent = await thing(f, "Parent", f.wiz.id);
+    const child = await thing(f, "Child", f.room.id);
+    await f.objects.update(child.id, (o) => (o.data.parent = parent.id));
+    f.attrs.setNow(f.wiz, parent.id, "HELLO", "$hello:@pemit %#=parent hello");
+    f.attrs.setNow(f.wiz, parent.id, "BYE", "$bye:@pemit %#=parent bye");
+    f.attrs.setNow(f.wiz, parent.id, "SECRET", "$secret:@pemit %#=secret");
+    f.attrs.setFlagNow(f.wiz, parent.id, "SECRET", "no_inherit", true);
+    f.attrs.setNow(f.wiz, child.id, "BYE", "just data");
+    assert.equal(command(f, f.alice, typed("hello")), 1);
+    // Runs as the child, as MUX.
+    assert.deepEqual(ran(f), [`#${child.id}:@pemit %#=parent hello()`]);
+    assert.equal(command(f, f.alice, typed("bye")), 0);
+    assert.equal(command(f, f.alice, typed("secret")), 0);
+    // A loop of parents ends.
+    await f.objects.update(parent.id, (o) => (o.data.parent = child.id));
+    assert.equal(command(f, f.alice, typed("hello")), 1);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("$-commands: matched against the evaluated line, or as typed with no_parse", async () => {
+  const f = await fixture();
+  try {
+    const box = await thing(f, "Box", f.room.id);
+    f.attrs.setNow(f.wiz, box.id, "SUM", "$+sum 3:@pemit %#=three");
+    f.attrs.setNow(f.wiz, box.id, "RAW", "$+raw \\[*\\]:@pemit %#=raw %0");
+    f.attrs.setFlagNow(f.wiz, box.id, "RAW", "no_parse", true);
+    const line = { raw: "+sum [add(1,2)]", evaluated: "+sum 3" };
+    assert.equal(command(f, f.alice, line), 1);
+    assert.equal(
+      command(f, f.alice, { raw: "+raw [x]", evaluated: "+raw " }),
+      1,
+    );
+    assert.deepEqual(ran(f), [`#${box.id}:@pemit %#=three()`, `#${box.id}:@pemit %#=raw %0(x)`]);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("listening: ^-patterns on monitor objects, never their own output; @listen and @a*hear", async () => {
+  const f = await fixture();
+  try {
+    const parrot = await thing(f, "Parrot", f.room.id, ["monitor"]);
+    f.attrs.setNow(f.wiz, parrot.id, "HEAR", '^* says, "*":@emit Squawk! %1');
+    hear(f, f.alice.id, 'Alice says, "%chhello%cn"');
+    assert.deepEqual(ran(f), [`#${parrot.id}:@emit Squawk! %1(Alice|hello)`]);
+    // Its own output: not heard by its ^-patterns.
+    hear(f, parrot.id, 'Parrot says, "hi"');
+    assert.deepEqual(ran(f), []);
+    // Without monitor, ^-patterns hear nothing; halted, nothing at all.
+    await f.objects.update(parrot.id, (o) => (o.flags = ["thing"]));
+    hear(f, f.alice.id, 'Alice says, "x"');
+    assert.deepEqual(ran(f), []);
+    // @listen: @ahear for others, @amhear for itself, @aahear for both.
+    f.attrs.setNow(f.wiz, parrot.id, "LISTEN", "* waves*");
+    f.attrs.setNow(f.wiz, parrot.id, "AHEAR", "@emit other %0");
+    f.attrs.setNow(f.wiz, parrot.id, "AMHEAR", "@emit self %0");
+    f.attrs.setNow(f.wiz, parrot.id, "AAHEAR", "@emit any %0");
+    hear(f, f.alice.id, "Alice waves.");
+    assert.deepEqual(ran(f), [
+      `#${parrot.id}:@emit other %0(Alice|.)`,
+      `#${parrot.id}:@emit any %0(Alice|.)`,
+    ]);
+    hear(f, parrot.id, "Parrot waves.");
+    assert.deepEqual(ran(f), [
+      `#${parrot.id}:@emit self %0(Parrot|.)`,
+      `#${parrot.id}:@emit any %0(Parrot|.)`,
+    ]);
+    hear(f, f.alice.id, "Alice waves.", [parrot.id]);
+    assert.deepEqual(ran(f), []);
+    await f.objects.update(parrot.id, (o) => o.flags.push("halt"));
+    hear(f, f.alice.id, "Alice waves.");
+    assert.deepEqual(ran(f), []);
+    // A monitor room hears what is said in it.
+    await f.objects.update(f.room.id, (o) => o.flags.push("monitor"));
+    f.attrs.setNow(f.wiz, f.room.id, "ECHO", "^*:@pemit %#=echo");
+    hear(f, f.alice.id, "Alice waves.");
+    assert.deepEqual(ran(f), [`#${f.room.id}:@pemit %#=echo(Alice waves.)`]);
+  } finally {
+    await f.close();
+  }
+});
