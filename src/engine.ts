@@ -61,6 +61,7 @@ import { engineSoftcode } from "./softcode/engine_ports.ts";
 import { stripMarkup } from "./softcode/markup.ts";
 import { EngineLockWorld } from "./world/lock_world.ts";
 import type { Softcode } from "./softcode/mod.ts";
+import { masterRoomId, Programs } from "./softcode/programs/mod.ts";
 import { builtinFunctions } from "./softcode/functions/mod.ts";
 import { kvUserFunctionStore, UserFunctions } from "./softcode/user_functions.ts";
 import { lookIn } from "./commands/looking.ts";
@@ -336,6 +337,22 @@ async function startOn(
     () => config.value.softcode,
     functions,
   );
+  // `$-commands` and listening, indexed as attributes change (docs/softcode.md).
+  const programs = new Programs({
+    world: () => objects.world,
+    attributes,
+    masterRoom: () => masterRoomId(config.value.softcode.masterRoom),
+    regexps: softcode.regexps,
+  });
+  opened.push(() => programs.close());
+  // What is shown in a room by someone is heard by its listening objects; their actions queue
+  // in the chain of the entry that spoke, if one did.
+  deliver.hearRooms((room, from, msg, exclude) => {
+    const jobs = programs.heard(room, from, msg, exclude);
+    if (!jobs.length) return;
+    const chain = queue.runningChain(from);
+    for (const job of jobs) queue.enqueue({ ...job, chain });
+  });
   const help = new HelpRegistry();
   const registered = engineCommands(commands);
   const plugins = new PluginManager(
@@ -363,7 +380,11 @@ async function startOn(
   );
   opened.push(() => plugins.closeAll());
   // Built before the commands load, so QuickJS compiles (when there are scripts) meanwhile.
-  const scripts = new ScriptManager({ root, presence, deliver }, commands, cfg.scripts);
+  const scripts = new ScriptManager(
+    { root, presence, deliver, disabled: () => config.value.scripts.disabled },
+    commands,
+    cfg.scripts,
+  );
   opened.push(() => scripts.close());
   const warming = scripts.warm();
   const core = await loadCoreCommands(commands);
@@ -388,6 +409,7 @@ async function startOn(
     events: hooks.worldHooks,
     softcode,
     queue,
+    programs,
     engine: {
       config,
       lifecycle,

@@ -5,6 +5,8 @@
  * each other in a circle; only the composition root (src/engine.ts) knows the concrete classes.
  */
 import type { HelpRegistry } from "./plugins/help_registry.ts";
+import type { ParsedLine } from "./commands/parser.ts";
+import type { DbObject } from "./world/types.ts";
 
 /** A registered command as admin and help read it (what it runs is the registry's business). */
 export interface CommandInfo {
@@ -41,6 +43,13 @@ export interface EngineCommands {
   get(name: string): CommandInfo | undefined;
   /** Every registered command, in registration order. */
   list(): readonly CommandInfo[];
+  /** What each layer of the registry answers for a parsed line (`@commands`). */
+  layers(cmd: ParsedLine, me: DbObject): {
+    script: CommandInfo | null;
+    builtin: CommandInfo | null;
+    named: readonly CommandInfo[];
+    prefix: CommandInfo | { ambiguous: string[] } | null;
+  };
   /** Re-reads the core command modules; a broken module keeps its previous commands. */
   reloadCore(): Promise<CoreLoadResult>;
 }

@@ -18,6 +18,7 @@ import { Players } from "../world/players.ts";
 import { stripMarkup } from "../softcode/markup.ts";
 import { EngineLockWorld } from "../world/lock_world.ts";
 import { engineSoftcode } from "../softcode/engine_ports.ts";
+import { masterRoomId, Programs } from "../softcode/programs/mod.ts";
 import { builtinFunctions } from "../softcode/functions/mod.ts";
 import { kvUserFunctionStore, UserFunctions } from "../softcode/user_functions.ts";
 import { roomView } from "./room_view.ts";
@@ -244,6 +245,12 @@ export async function testWorld(): Promise<TestWorld> {
     events: s.hooks.worldHooks,
     softcode,
     queue,
+    programs: new Programs({
+      world: () => s.objects.world,
+      attributes: s.attributes,
+      masterRoom: () => masterRoomId(s.config.value.softcode.masterRoom),
+      regexps: new Map(),
+    }),
     engine: {
       config: s.config,
       lifecycle: s.lifecycle,

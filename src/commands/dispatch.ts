@@ -12,11 +12,19 @@ import { CommandError, WrongWayError } from "./errors.ts";
 import { buildSdk, subjectOf, tell } from "./sdk.ts";
 import { type QueueFrame, typedFrame } from "../queue/types.ts";
 import { goThrough, heldExit, matchExit } from "./move.ts";
-import { type CommandEntry, type CommandRegistry, layerOf } from "./registry.ts";
+import {
+  type AmbiguousMatch,
+  type CommandEntry,
+  type CommandMatch,
+  type CommandRegistry,
+  layerOf,
+} from "./registry.ts";
 import { isGuest, isStaff } from "../world/flags.ts";
 import type { ParsedLine } from "./parser.ts";
 import { HUH, MAX_LINE, overMaxLine } from "./limits.ts";
 import { compassShort } from "../text/compass.ts";
+import type { DbObject } from "../world/types.ts";
+import { EV, stripMarkup } from "../softcode/mod.ts";
 
 /** Reply when a command's lock refuses the actor. */
 export const DENIED = "Permission denied.";
@@ -31,7 +39,7 @@ export const FAILED = "Something went wrong running that command.";
 /** Runs one input line for the player of `conn`, matched against `commands`. Never throws. */
 export async function dispatch(
   ports: CommandPorts,
-  commands: Pick<CommandRegistry, "match">,
+  commands: Pick<CommandRegistry, "match" | "matchExact" | "matchPrefix">,
   conn: HubConnection,
   line: string,
 ): Promise<void> {
@@ -56,7 +64,7 @@ export interface LineRun {
  */
 export async function runLine(
   ports: CommandPorts,
-  commands: Pick<CommandRegistry, "match">,
+  commands: Pick<CommandRegistry, "match" | "matchExact" | "matchPrefix">,
   run: LineRun,
   line: string,
 ): Promise<void> {
@@ -109,17 +117,23 @@ export async function runLine(
         matchExit(ports, me.location, cmd.raw),
       ]);
     const frame = run.frame;
-    if (exit && here) {
+    const layered = layerPrefix(cmd);
+    if (layered && !isStaff(me.flags)) return reply(DENIED);
+    // The order of docs/commands.md: a system script's command, an exit, a built-in (core or
+    // plugin), the `$-commands` around the actor, and last a unique prefix of a built-in.
+    let found: CommandMatch | AmbiguousMatch | null = layered
+      ? (layered.inner ? commands.match(layered.inner, me, layered.only) : null)
+      : commands.matchExact(cmd, me, isScript);
+    if (!found && exit && here) {
       name = "(exit)";
       await goThrough(buildSdk(ports, conn, { me, here, cmd, args: [], frame }), exit, cmd.raw);
       return;
     }
-
-    const layered = layerPrefix(cmd);
-    if (layered && !isStaff(me.flags)) return reply(DENIED);
-    const found = layered
-      ? (layered.inner ? commands.match(layered.inner, me, layered.only) : null)
-      : commands.match(cmd, me);
+    if (!found && !layered) {
+      found = commands.matchExact(cmd, me);
+      if (!found && runPrograms(ports, me, here, clean, frame)) return;
+      found ??= commands.matchPrefix(cmd, me);
+    }
     // A compass word with no exit that way is a move that failed, as well as an unknown command.
     if (!found) return reply(HUH, compassShort(cmd.raw) === null ? undefined : cmd.raw.trim());
     if ("ambiguous" in found) {
@@ -145,6 +159,49 @@ export async function runLine(
       reply(FAILED);
     }
   }
+}
+
+/** A system script's command (the first layer a line is matched against). */
+const isScript = (e: CommandEntry) => layerOf(e) === 2;
+
+/** Evaluation flags MUX reads a line with before it matches `$-commands`. */
+const LINE_FLAGS = EV.EVAL | EV.FCHECK | EV.STRIP_CURLY | EV.TOP;
+
+/** Characters without which a line evaluates to itself. */
+const SPECIAL = /[[%\\{(]/;
+
+/**
+ * Queues the `$-commands` a line matches around `me` (each as its object, `me` the enactor,
+ * joining the chain of the entry that ran the line); answers whether any matched. The line is
+ * matched as `me` evaluates it, as MUX does (as typed by attributes set `no_parse`).
+ */
+function runPrograms(
+  ports: CommandPorts,
+  me: DbObject,
+  here: DbObject | null,
+  line: string,
+  frame: QueueFrame,
+): boolean {
+  const raw = line.trim();
+  const evaluated = SPECIAL.test(raw)
+    ? stripMarkup(
+      ports.softcode.evaluate(raw, {
+        executor: me.id,
+        enactor: frame.enactor,
+        caller: frame.caller,
+        args: frame.args,
+        regs: frame.regs,
+        chain: frame.chain,
+        command: raw,
+        flags: LINE_FLAGS,
+      }),
+    )
+    : raw;
+  const found = ports.programs.match(me, here, { raw, evaluated });
+  for (const job of ports.programs.jobs(me, found)) {
+    ports.queue.enqueue({ ...job, chain: frame.chain });
+  }
+  return found.length > 0;
 }
 
 /**

@@ -30,6 +30,7 @@ export const CORE_MODULES: readonly string[] = [
   "lifecycle.ts",
   "reload.ts",
   "scripts.ts",
+  "which.ts",
 ];
 
 /** Owner name of the core commands in the registry. */
@@ -118,6 +119,7 @@ export function engineCommands(registry: CommandRegistry): EngineCommands {
   return {
     get: (name) => registry.get(name),
     list: () => registry.list(),
+    layers: (cmd, me) => registry.layers(cmd, me),
     // A fresh version makes the module loader read the files again instead of its cache.
     reloadCore: () => loadCoreCommands(registry, `${Date.now()}-${crypto.randomUUID()}`),
   };

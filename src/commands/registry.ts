@@ -35,6 +35,15 @@ export interface AmbiguousMatch {
   ambiguous: string[];
 }
 
+/** What each layer of the registry answers for one line (`CommandRegistry.layers`). */
+export interface CommandLayers {
+  script: CommandEntry | null;
+  builtin: CommandEntry | null;
+  /** Every command registered under the typed word (or `word/switch`), of any layer. */
+  named: CommandEntry[];
+  prefix: CommandEntry | AmbiguousMatch | null;
+}
+
 /** Owner of the commands of system scripts (no plugin name can contain a `/`). */
 export const SCRIPT_OWNER = "system/scripts";
 
@@ -124,6 +133,27 @@ export class CommandRegistry {
     return fresh.length;
   }
 
+  /**
+   * What each layer of the registry answers for a line (`@commands`): the system script's
+   * command, the built-in (core or plugin) one, every command registered under the typed word
+   * (the ones not picked are shadowed), and the unique-prefix match.
+   */
+  layers(cmd: ParsedLine, me?: DbObject): CommandLayers {
+    const script = this.matchExact(cmd, me, (e) => layerOf(e) === 2)?.command ?? null;
+    const builtin = this.matchExact(cmd, me, (e) => layerOf(e) < 2)?.command ?? null;
+    const named = [
+      ...(cmd.switches.length ? this.#byName.get(`${cmd.name}/${cmd.switches[0]}`) ?? [] : []),
+      ...(this.#byName.get(cmd.name) ?? []),
+    ];
+    const prefix = this.matchPrefix(cmd, me);
+    return {
+      script,
+      builtin,
+      named: [...new Set(named)],
+      prefix: prefix && "command" in prefix ? prefix.command : prefix,
+    };
+  }
+
   /** Every registered command, in registration order. */
   list(): readonly CommandEntry[] {
     return this.#entries;
@@ -141,6 +171,15 @@ export class CommandRegistry {
    * command's `accepts` may decline a line it matched (another player's channel alias).
    */
   match(cmd: ParsedLine, me?: DbObject, only?: EntryFilter): CommandMatch | AmbiguousMatch | null {
+    return this.matchExact(cmd, me, only) ?? this.matchPrefix(cmd, me, only);
+  }
+
+  /**
+   * The first half of `match`: a command registered under the typed word (a `name/switch`
+   * registration first), then a pattern command. Dispatch tries `$-commands` after it and the
+   * unique prefix (`matchPrefix`) last (docs/commands.md, "Which command runs").
+   */
+  matchExact(cmd: ParsedLine, me?: DbObject, only?: EntryFilter): CommandMatch | null {
     const line = cmd.raw.trimStart();
     if (cmd.switches.length) {
       const sub = pick(this.#byName.get(`${cmd.name}/${cmd.switches[0]}`), only);
@@ -160,15 +199,19 @@ export class CommandRegistry {
       const m = tryEntry(e, cmd, line, me);
       if (m) return m;
     }
-    return this.#prefix(cmd, line, me, only);
+    return null;
   }
 
-  #prefix(
+  /**
+   * The last half of `match`: the one `@` or plain-word command whose name starts with the
+   * typed word (three characters at least), or the ambiguous names.
+   */
+  matchPrefix(
     cmd: ParsedLine,
-    line: string,
     me?: DbObject,
     only?: EntryFilter,
   ): CommandMatch | AmbiguousMatch | null {
+    const line = cmd.raw.trimStart();
     const word = cmd.name;
     if (word.length < MIN_PREFIX || word[0] === "+" || word[0] === "&") return null;
     const sorted = this.#sortedNames();

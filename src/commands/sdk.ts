@@ -84,13 +84,15 @@ export function buildSdk(
     events: ports.events,
     softcode: ports.softcode,
     queue: ports.queue,
+    programs: ports.programs,
     engine: ports.engine,
     send(msg: string, data?: OutboundData) {
       tell(ports, me.id, data ? { msg, data } : { msg });
     },
     emitRoom(roomId: string, msg: string, exclude: readonly string[] = [], data?: OutboundData) {
       const out = data ? { msg, data } : { msg };
-      deliver.toRoom(roomId, out, exclude);
+      // The actor said or showed it: the room's listening objects hear it too.
+      deliver.toRoom(roomId, out, exclude, me.id);
       // An object a player carries speaks inside the player, who hears it (MUX's notify of a
       // location reaches the location itself).
       const inside = me.location === roomId ? ports.objects.world?.object(roomId) : null;

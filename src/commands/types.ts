@@ -23,6 +23,7 @@ import type { Softcode } from "../softcode/mod.ts";
 import type { UserFunctions } from "../softcode/user_functions.ts";
 import type { QueueFrame } from "../queue/types.ts";
 import type { CommandQueue } from "../queue/queue.ts";
+import type { Programs } from "../softcode/programs/mod.ts";
 
 /**
  * What staff commands run the engine with (`@reboot`, `@reload`, `@site`, `@script`, the admin
@@ -72,6 +73,8 @@ export interface CommandPorts {
   softcode: Softcode;
   /** The command queue: action lists run later as objects (`@trigger`, `@wait`, `@force`). */
   queue: CommandQueue;
+  /** `$-commands` a line may run, and what objects hear (src/softcode/programs). */
+  programs: Pick<Programs, "match" | "jobs">;
   /** For staff commands. */
   engine: EngineControl;
 }
@@ -195,6 +198,7 @@ export function pluginSdk(u: CommandSdk): PluginCommandSdk {
     events: _events,
     softcode: _softcode,
     queue: _queue,
+    programs: _programs,
     engine: _engine,
     ...rest
   } = u;

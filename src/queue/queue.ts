@@ -335,6 +335,16 @@ export class CommandQueue implements ActionQueue {
     return true;
   }
 
+  /**
+   * The chain of the entry running now when `executor` runs it, else null: what an object's
+   * output causes (a `^-listen` hearing it) joins the chain, so two objects answering each other
+   * are a runaway like any other.
+   */
+  runningChain(executor: string): QueueChain | null {
+    const r = this.#running;
+    return r && r.executor === executor && !r.halted ? r.chain : null;
+  }
+
   /** The entries waiting (and the one running), in pid order, for `@ps`. */
   list(filter: (e: QueueListing) => boolean = () => true): QueueListing[] {
     const out: QueueListing[] = [];

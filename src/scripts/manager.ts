@@ -18,6 +18,11 @@ export interface ScriptHost {
   /** Connected staff hear of a broken script. */
   presence: Pick<Presence, "onlinePlayers" | "playerCard">;
   deliver: Pick<Delivery, "toPlayers">;
+  /**
+   * Names of scripts turned off (`scripts.disabled`, read at each look at the folder): their
+   * files are left alone, and no command, alias or help of theirs is registered.
+   */
+  disabled?: () => readonly string[];
 }
 import type { CommandSdk, CommandSpec } from "../commands/types.ts";
 import { CommandRegistry, SCRIPT_OWNER } from "../commands/registry.ts";
@@ -93,6 +98,8 @@ export class ScriptManager implements EngineScripts {
   #timer: ReturnType<typeof setInterval> | undefined;
   #scanning: Promise<void> | null = null;
   #closed = false;
+  /** Script files found and turned off, by name (for `@script/list`). */
+  #off = new Map<string, string>();
 
   constructor(host: ScriptHost, registry: CommandRegistry, cfg: ScriptsConfig) {
     this.#host = host;
@@ -177,9 +184,22 @@ export class ScriptManager implements EngineScripts {
 
   async list(): Promise<ScriptStatus[]> {
     await this.#scan();
-    return [...this.#scripts.values()].sort((a, b) => a.name.localeCompare(b.name)).map((s) =>
-      this.#status(s)
-    );
+    const out = [...this.#scripts.values()].map((s) => this.#status(s));
+    for (const [name, file] of this.#off) {
+      out.push({
+        name,
+        file: relative(this.#host.root, file),
+        loaded: false,
+        disabled: true,
+        version: null,
+        loadedAt: null,
+        replaces: null,
+        lastError: null,
+        runs: 0,
+        failures: 0,
+      });
+    }
+    return out.sort((a, b) => a.name.localeCompare(b.name));
   }
 
   async show(name: string): Promise<{ status: ScriptStatus; source: string } | null> {
@@ -356,6 +376,13 @@ export class ScriptManager implements EngineScripts {
       if (!(e instanceof Deno.errors.NotFound)) {
         console.error(`scripts: cannot read ${this.dir}:`, e);
       }
+    }
+    const off = new Set((this.#host.disabled?.() ?? []).map((n) => String(n).toLowerCase()));
+    this.#off = new Map();
+    for (const [name, file] of found) {
+      if (!off.has(name)) continue;
+      found.delete(name);
+      this.#off.set(name, file);
     }
     let changed = false;
     for (const [name, s] of this.#scripts) {

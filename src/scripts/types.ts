@@ -8,6 +8,8 @@ export interface ScriptStatus {
   file: string;
   /** True while a good version is registered and runs. */
   loaded: boolean;
+  /** Turned off by `scripts.disabled`: the file is there, the command is not. */
+  disabled?: boolean;
   /** Short hash of the running version's source, or null. */
   version: string | null;
   /** When the running version was loaded (ms since epoch), or null. */

@@ -189,7 +189,7 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
         const h = o ? hearerOf(o) : { player: id, prefix: "" };
         if (h) p.deliver.toPlayer(h.player, { msg: h.prefix + msg });
       },
-      toRoom: (room, msg, exclude) => p.deliver.toRoom(room, { msg }, exclude),
+      toRoom: (room, msg, exclude, from) => p.deliver.toRoom(room, { msg }, exclude, from),
     },
     now: p.now,
     startedAt: p.startedAt,

@@ -83,7 +83,8 @@ export interface SoftDelivery {
   /** To what an object hears (a player; a puppet's owner; other objects hear nothing). */
   toObject(id: string, msg: string): void;
   /** To everyone connected in a room, except the listed ids. */
-  toRoom(roomId: string, msg: string, exclude?: readonly string[]): void;
+  /** With `from` (the executor that showed it), the room's listening objects hear it too. */
+  toRoom(roomId: string, msg: string, exclude?: readonly string[], from?: string): void;
 }
 
 /** The types of object `create()` makes. */

@@ -12,6 +12,7 @@ function when(ms: number | null): string {
 }
 
 function statusLine(s: ScriptStatus): string {
+  if (s.disabled) return `${s.name.padEnd(16)} %choff%cn (scripts.disabled) ${s.file}`;
   const state = s.loaded ? "%cgloaded%cn" : "%crnot loaded%cn";
   const over = s.replaces ? ` (replaces ${s.replaces}'s ${s.name})` : "";
   const err = s.lastError ? ` %cy! ${s.lastError.message.split("\n")[0].slice(0, 100)}%cn` : "";

@@ -85,7 +85,7 @@ function pemit(u: CommandSdk, evaluateMessage: boolean): void {
         u.send("Permission denied.");
         continue;
       }
-      sc.ports.delivery.toRoom(r, msg);
+      sc.ports.delivery.toRoom(r, msg, [], u.me.id);
     } else {
       sc.ports.delivery.toObject(r, msg);
     }
@@ -169,7 +169,7 @@ Example:
       if (id !== u.me.location && !sc.ports.access.controls(u.me, target)) {
         throw new CommandError("Permission denied.");
       }
-      sc.ports.delivery.toRoom(id, toWire(message));
+      sc.ports.delivery.toRoom(id, toWire(message), [], u.me.id);
     },
   },
   {
@@ -190,7 +190,7 @@ Example:
       );
       if (!inReach(u, id)) throw new CommandError("You are too far away to do that.");
       if (!target.location) return;
-      u.softcode.ports.delivery.toRoom(target.location, toWire(message), [id]);
+      u.softcode.ports.delivery.toRoom(target.location, toWire(message), [id], u.me.id);
     },
   },
 ];

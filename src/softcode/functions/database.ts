@@ -279,7 +279,7 @@ export const databaseFunctions: FunctionDef[] = [
     example: { think: "emit(A bell rings.)", gives: "" },
   }, (ev, f, args) => {
     const me = ev.object(f.executor);
-    if (me?.location) ev.ports.delivery.toRoom(me.location, toWire(args[0]));
+    if (me?.location) ev.ports.delivery.toRoom(me.location, toWire(args[0]), [], me.id);
     return "";
   }),
   define("doing", 1, 1, {

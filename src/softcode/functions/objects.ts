@@ -776,7 +776,7 @@ export const objectFunctions: FunctionDef[] = [
       const room = ev.object(r);
       if (!room || !me) continue;
       if (!ev.ports.access.controls(me, room) && me.location !== room.id) continue;
-      ev.ports.delivery.toRoom(room.id, msg);
+      ev.ports.delivery.toRoom(room.id, msg, [], me.id);
     }
     return "";
   }),
@@ -789,7 +789,7 @@ export const objectFunctions: FunctionDef[] = [
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return "";
     if (!o.location) return "";
-    ev.ports.delivery.toRoom(o.location, toWire(args[1]), [o.id]);
+    ev.ports.delivery.toRoom(o.location, toWire(args[1]), [o.id], f.executor);
     return "";
   }),
 ];
