@@ -15,10 +15,22 @@ function deliverAll(set: ReadonlySet<Connection>, frame: EncodedFrame): void {
   for (const c of set) c.deliver(frame);
 }
 
+/**
+ * What is heard in a room besides its players: the room's and its objects' listening
+ * (`^-listens`, `@listen`: src/softcode/programs), told of each message shown there by someone.
+ */
+export type RoomHearing = (
+  roomId: string,
+  from: string,
+  msg: string,
+  exclude: readonly string[],
+) => void;
+
 /** Delivery over the registry's connections. */
 export class Delivery implements DeliveryApi {
   readonly #registry: SessionRegistry;
   readonly #gmcp: GmcpMap | null;
+  #hearing: RoomHearing | null = null;
 
   /** Delivers to the connections in `registry`, with plugins' GMCP forms from `gmcp`. */
   constructor(registry: SessionRegistry, gmcp: GmcpMap | null) {
@@ -60,16 +72,26 @@ export class Delivery implements DeliveryApi {
     }
   }
 
-  /** To every connected player in a room except `exclude`. */
-  toRoom(roomId: string, out: Outbound, exclude: readonly string[] = []): void {
+  /** Sets who hears what is shown in a room by someone (once, by the composition root). */
+  hearRooms(hearing: RoomHearing): void {
+    this.#hearing = hearing;
+  }
+
+  /**
+   * To every connected player in a room except `exclude`; with `from` (who said or showed it),
+   * the room's listening objects hear it too.
+   */
+  toRoom(roomId: string, out: Outbound, exclude: readonly string[] = [], from?: string): void {
     const list = this.#registry.roomConnections(roomId);
-    if (!list) return;
-    const frame = this.#frame(out);
-    for (let i = 0; i < list.length; i++) {
-      const c = list[i];
-      if (exclude.length && exclude.includes(c.playerId!)) continue;
-      c.deliver(frame);
+    if (list) {
+      const frame = this.#frame(out);
+      for (let i = 0; i < list.length; i++) {
+        const c = list[i];
+        if (exclude.length && exclude.includes(c.playerId!)) continue;
+        c.deliver(frame);
+      }
     }
+    if (from !== undefined && this.#hearing) this.#hearing(roomId, from, out.msg, exclude);
   }
 
   /** To every logged-in connection. */

@@ -69,8 +69,11 @@ export interface Delivery {
   toPlayer(playerId: string, out: Outbound): void;
   /** To each listed player that is connected. */
   toPlayers(playerIds: PlayerIds, out: Outbound): void;
-  /** To everyone connected in a room, except the listed player ids. */
-  toRoom(roomId: string, out: Outbound, exclude?: readonly string[]): void;
+  /**
+   * To everyone connected in a room, except the listed player ids; with `from` (who said or
+   * showed it), the room's listening objects hear it too (docs/softcode.md, listening).
+   */
+  toRoom(roomId: string, out: Outbound, exclude?: readonly string[], from?: string): void;
   /** To every logged-in player. */
   toAll(out: Outbound): void;
 }

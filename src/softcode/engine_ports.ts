@@ -18,6 +18,7 @@ import { EngineError } from "../errors.ts";
 import type { LiveAttributes } from "../world/attributes/store.ts";
 import { canSeeAttr } from "../world/attributes/access.ts";
 import { canControl } from "../world/access.ts";
+import { actingAs } from "../world/control.ts";
 import { canSeeWithin, hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
 import { isStaff } from "../world/flags.ts";
 import { checkLock, type LockWorld } from "../world/locks.ts";
@@ -168,7 +169,10 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       },
     },
     access: {
-      controls: (actor, target) => canControl(actor, target),
+      controls: (actor, target) => {
+        const w = world();
+        return canControl(w ? actingAs(w, actor) : actor, target);
+      },
       canSee: (viewer, target) =>
         canSeeWithin(
           viewer,

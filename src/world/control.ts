@@ -43,3 +43,18 @@ export function objectControls(
     o.flags.includes("player") || hasFlag(o.flags, "inherit");
   return inherits(actor) || !inherits(target);
 }
+
+/**
+ * Whose powers `actor` acts with (MUX's Inherits): an object set `inherit` acts with its owner's
+ * (a staff member's master-room object may `@pemit` a player anywhere, as on MUX); anything else
+ * with its own.
+ */
+export function actingAs<T extends Pick<ObjectHead, "id" | "flags" | "owner">>(
+  world: { object(id: string): T | null },
+  actor: T,
+): T {
+  if (hasFlag(actor.flags, "player") || !hasFlag(actor.flags, "inherit") || !actor.owner) {
+    return actor;
+  }
+  return world.object(actor.owner) ?? actor;
+}
