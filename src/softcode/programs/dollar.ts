@@ -13,7 +13,7 @@ import type { WorldReader } from "../../world/live_world.ts";
 import type { LiveAttributes } from "../../world/attributes/store.ts";
 import { hasFlag } from "../../world/flags.ts";
 import { checkLock } from "../../world/locks.ts";
-import { parentChain } from "../../world/parents.ts";
+import { parentChain, parentOf } from "../../world/parents.ts";
 import type { ProgramIndex } from "./index.ts";
 import { matchProgram, type ProgramEntry } from "./entries.ts";
 
@@ -64,6 +64,8 @@ function matchOn(
   parents: boolean,
   out: ProgramMatch[],
 ): boolean {
+  // Most objects near a player hold no program and have no parent: passed over at once.
+  if (!src.index.holds(thing.id) && (!parents || !parentOf(thing))) return false;
   if (silenced(thing)) return false;
   let found = false;
   const chain = parents ? objectsOf(src.world, parentChain(src.world, thing.id)) : [thing];

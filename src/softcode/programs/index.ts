@@ -75,6 +75,8 @@ export interface ProgramSources {
   world(): WorldReader | null;
   attributes: Pick<LiveAttributes, "names" | "peek"> & {
     readonly live: boolean;
+    /** Ids of the objects holding stored attributes. */
+    holders(): Iterable<string>;
     watch(fn: (objectId: string, name: string) => void): () => void;
   };
   /** The master room's id (`softcode.masterRoom`), or "" for none. */
@@ -87,6 +89,11 @@ export class ProgramIndex {
   readonly #held = new Map<string, Held>();
   readonly #unwatch: () => void;
   // The master room's index and what it was built from.
+  /**
+   * Ids of the objects holding any program attribute, made by one pass over the store when first
+   * asked, then kept: most objects near a player hold none and are passed over at once.
+   */
+  #holders: Set<string> | null = null;
   #global: PrefixIndex | null = null;
   #globalRoom = "";
   #globalContents: readonly string[] | null = null;
@@ -104,6 +111,25 @@ export class ProgramIndex {
   /** True while the world is in memory (otherwise no object has programs). */
   get active(): boolean {
     return this.#src.attributes.live && this.#src.world() !== null;
+  }
+
+  /** True when `objectId` itself holds a `$-command` or `^-listen` (any flags). */
+  holds(objectId: string): boolean {
+    if (!this.#holders) {
+      this.#holders = new Set();
+      if (!this.active) return false;
+      const attrs = this.#src.attributes;
+      for (const id of attrs.holders()) {
+        for (const name of attrs.names(id)) {
+          const v = attrs.peek(id, name)?.value;
+          if (v && (v[0] === "$" || v[0] === "^") && v.includes(":")) {
+            this.#holders.add(id);
+            break;
+          }
+        }
+      }
+    }
+    return this.#holders.has(objectId);
   }
 
   /** Every program of `kind` on `objectId` itself (no parents), in attribute-name order. */
@@ -155,6 +181,7 @@ export class ProgramIndex {
   #get(objectId: string): Held | null {
     const held = this.#held.get(objectId);
     if (held) return held;
+    if (this.#holders && !this.#holders.has(objectId)) return null;
     const world = this.#src.world();
     if (!world || !this.#src.attributes.live || !world.object(objectId)) return null;
     const byAttr = new Map<string, ProgramEntry>();
@@ -170,6 +197,11 @@ export class ProgramIndex {
   }
 
   #attrChanged(objectId: string, name: string): void {
+    const v = this.#holders ? this.#src.attributes.peek(objectId, name)?.value : undefined;
+    if (v && (v[0] === "$" || v[0] === "^") && !this.#holders!.has(objectId)) {
+      this.#holders!.add(objectId);
+      this.#global = null;
+    }
     const h = this.#held.get(objectId);
     if (!h) return;
     const world = this.#src.world();

@@ -105,14 +105,24 @@ export class Programs {
     if (!room || !sender) return out;
     let plain: string | null = null;
     const text = () => (plain ??= stripColour(msg));
-    for (const id of [roomId, ...world.contents(roomId)]) {
-      if (exclude.includes(id)) continue;
-      const o = id === roomId ? room : world.object(id);
-      if (!o || hasFlag(o.flags, "player") || hasFlag(o.flags, "exit")) continue;
-      if (hasFlag(o.flags, "halt")) continue;
-      this.#hear(o, sender, text, out);
+    // Things and the room listen; players (MUX's player_listen off) and exits do not.
+    this.#hearIn(room, sender, text, exclude, out);
+    for (const id of world.contentsOfType(roomId, "thing")) {
+      const o = world.object(id);
+      if (o) this.#hearIn(o, sender, text, exclude, out);
     }
     return out;
+  }
+
+  #hearIn(
+    o: DbObject,
+    sender: DbObject,
+    text: () => string,
+    exclude: readonly string[],
+    out: ProgramJob[],
+  ): void {
+    if (exclude.includes(o.id) || hasFlag(o.flags, "halt")) return;
+    this.#hear(o, sender, text, out);
   }
 
   #hear(o: DbObject, sender: DbObject, text: () => string, out: ProgramJob[]): void {

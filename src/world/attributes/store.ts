@@ -308,6 +308,12 @@ export class AttributeStore implements LiveAttributes {
     return (upper !== name ? held?.get(upper) : undefined) ?? null;
   }
 
+  /** Ids of the objects that hold stored attributes (live), in no particular order. */
+  holders(): IterableIterator<string> {
+    this.#mustBeLive();
+    return this.#attrs.keys();
+  }
+
   names(objectId: string): readonly string[] {
     this.#mustBeLive();
     const stored = this.#sortedNames(objectId);
