@@ -343,6 +343,7 @@ async function startOn(
     attributes,
     masterRoom: () => masterRoomId(config.value.softcode.masterRoom),
     regexps: softcode.regexps,
+    locks,
   });
   opened.push(() => programs.close());
   // What is shown in a room by someone is heard by its listening objects; their actions queue

@@ -250,6 +250,7 @@ export async function testWorld(): Promise<TestWorld> {
       attributes: s.attributes,
       masterRoom: () => masterRoomId(s.config.value.softcode.masterRoom),
       regexps: new Map(),
+      locks,
     }),
     engine: {
       config: s.config,

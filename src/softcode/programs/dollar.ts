@@ -12,7 +12,7 @@ import type { DbObject } from "../../world/types.ts";
 import type { WorldReader } from "../../world/live_world.ts";
 import type { LiveAttributes } from "../../world/attributes/store.ts";
 import { hasFlag } from "../../world/flags.ts";
-import { checkLock } from "../../world/locks.ts";
+import { type LockWorld, passesObjectLock } from "../../world/locks.ts";
 import { parentChain, parentOf } from "../../world/parents.ts";
 import type { ProgramIndex } from "./index.ts";
 import { matchProgram, type ProgramEntry } from "./entries.ts";
@@ -32,6 +32,8 @@ export interface MatchSources {
   index: ProgramIndex;
   /** The softcode engine's compiled regular expressions. */
   regexps: Map<string, RE2JS>;
+  /** What use locks read (the engine's lock world). */
+  locks: LockWorld | null;
 }
 
 /** The line to match: as typed, and as evaluated (MUX matches that unless `no_parse`). */
@@ -45,11 +47,14 @@ function silenced(obj: DbObject): boolean {
   return hasFlag(obj.flags, "halt") || hasFlag(obj.flags, "no_command");
 }
 
-/** True when `actor` passes `obj`'s use lock (none: everyone). */
-export function mayUse(obj: DbObject, actor: DbObject): boolean {
-  const lock = obj.data?.locks?.use;
-  return typeof lock !== "string" || !lock.trim() ||
-    checkLock(lock, { id: `#${actor.id}`, flags: actor.flags, connected: true });
+/** True when `actor` passes `obj`'s use lock (none: everyone), read in the lock world. */
+export function mayUse(locks: LockWorld | null, obj: DbObject, actor: DbObject): boolean {
+  return !obj.data?.locks?.use ||
+    passesObjectLock(locks, obj, "use", {
+      id: `#${actor.id}`,
+      flags: actor.flags,
+      connected: true,
+    });
 }
 
 /**
@@ -71,7 +76,7 @@ function matchOn(
   const chain = parents ? objectsOf(src.world, parentChain(src.world, thing.id)) : [thing];
   for (const [level, obj] of chain.entries()) {
     // MUX stops at the first level whose use lock the actor fails.
-    if (!mayUse(obj, actor)) break;
+    if (!mayUse(src.locks, obj, actor)) break;
     for (const e of candidates(line, (lower) => src.index.commands(obj.id, lower))) {
       if (e.off || (level > 0 && hidden(src, chain, level, e))) continue;
       const args = matchProgram(e, e.raw ? line.raw : line.evaluated, src.regexps);
@@ -152,7 +157,7 @@ function matchMaster(src: MatchSources, actor: DbObject, line: LineForms, out: P
     let ok = allowed.get(e.objectId);
     if (ok === undefined) {
       const o = src.world.object(e.objectId);
-      ok = !!o && !silenced(o) && mayUse(o, actor);
+      ok = !!o && !silenced(o) && mayUse(src.locks, o, actor);
       allowed.set(e.objectId, ok);
     }
     if (!ok) continue;

@@ -10,6 +10,7 @@ import type { DbObject } from "../../world/types.ts";
 import type { LiveAttributes } from "../../world/attributes/store.ts";
 import { hasFlag } from "../../world/flags.ts";
 import { stripColour } from "../../text/colour.ts";
+import type { LockWorld } from "../../world/locks.ts";
 import { ProgramIndex, type ProgramSources } from "./index.ts";
 import { type LineForms, matchCommands, mayUse, type ProgramMatch } from "./dollar.ts";
 import { matchProgram } from "./entries.ts";
@@ -33,6 +34,8 @@ export interface ProgramPorts extends ProgramSources {
   attributes: ProgramSources["attributes"] & Pick<LiveAttributes, "peek">;
   /** The softcode engine's compiled regular expressions. */
   regexps: Map<string, RE2JS>;
+  /** What use locks read (the engine's lock world). */
+  locks: LockWorld | null;
 }
 
 /** The master room's id from `softcode.masterRoom` (`#2` or `2`), or "" for none. */
@@ -70,6 +73,7 @@ export class Programs {
         attributes: this.#ports.attributes,
         index: this.index,
         regexps: this.#ports.regexps,
+        locks: this.#ports.locks,
       },
       actor,
       room,
@@ -131,7 +135,7 @@ export class Programs {
     if (!monitor && !listen) return;
     const heard = listen ? wildCapture(listen.value, text()) : null;
     if (!heard && !(monitor && sender.id !== o.id)) return;
-    if (!mayUse(o, sender)) return;
+    if (!mayUse(this.#ports.locks, o, sender)) return;
     if (heard) {
       for (const name of sender.id === o.id ? HEAR_SELF : HEAR_OTHER) {
         const a = this.#ports.attributes.peek(o.id, name);

@@ -41,6 +41,7 @@ async function fixture(): Promise<Fixture> {
     attributes: attrs,
     masterRoom: () => master.id,
     regexps: new Map(),
+    locks: null,
   });
   return {
     kv,
