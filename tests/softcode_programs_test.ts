@@ -115,9 +115,9 @@ Deno.test("$-commands and listening over telnet and WebSocket", async (t) => {
 
     await t.step("@listen with @ahear and @aahear", async () => {
       await run("@create Bell", /Bell/);
-      await run("&listen Bell=* rings *", /Set/);
-      await run("&ahear Bell=@remit here=The bell answers %0 (%1).", /Set/);
-      await run("&aahear Bell=@pemit %#=heard", /Set/);
+      await run("@listen Bell=* rings *", /Set/);
+      await run("@ahear Bell=@remit here=The bell answers %0 (%1).", /Set/);
+      await run("@aahear Bell=@pemit %#=heard", /Set/);
       await run("drop Bell", /You drop/);
       await bobSees("pose rings the bell", /^The bell answers Bob \(the bell\)\.$/);
       await ws.expect(/^heard$/);

@@ -12,7 +12,12 @@ import { CommandError } from "../errors.ts";
  * the engine uses the attribute. The names are written out so the fuzzer's catalog
  * (tests/fuzz/catalog.ts) finds them.
  */
-const ACTION_ATTRIBUTES: readonly { name: string; aliases?: string[]; about: string }[] = [
+const ACTION_ATTRIBUTES: readonly {
+  name: string;
+  aliases?: string[];
+  about: string;
+  see?: string;
+}[] = [
   {
     name: "@succ",
     aliases: ["@success"],
@@ -118,10 +123,36 @@ const ACTION_ATTRIBUTES: readonly { name: string; aliases?: string[]; about: str
     about:
       "Run by the object whenever the game starts; its waits of earlier runs are dropped first.",
   },
+  // Listening (src/softcode/programs): what the object hears in its room.
+  {
+    name: "@listen",
+    about: "A wildcard pattern: a message heard in its room that matches runs @ahear and the rest.",
+    see: "listening",
+  },
+  {
+    name: "@ahear",
+    about: "Run by the object when its @listen matches what someone else said.",
+    see: "listening",
+  },
+  {
+    name: "@amhear",
+    about: "Run by the object when its @listen matches what it said itself.",
+    see: "listening",
+  },
+  {
+    name: "@aahear",
+    about: "Run by the object when its @listen matches anything it heard.",
+    see: "listening",
+  },
 ];
 
 /** The `@<attr> <object>=<value>` command `name` setting attribute `<ATTR>`. */
-function attributeCommand(name: string, aliases: string[], about: string): CommandSpec {
+function attributeCommand(
+  name: string,
+  aliases: string[],
+  about: string,
+  see = "actions",
+): CommandSpec {
   const attr = name.slice(1).toUpperCase();
   const usage = `${name} <object>=<text>`;
   return {
@@ -132,7 +163,7 @@ function attributeCommand(name: string, aliases: string[], about: string): Comma
 
 ${about}
 Sets the attribute ${attr} (the same as &${attr} <object>=<text>); without text it is cleared.
-Messages are evaluated as the object with %# the one acting. See 'help actions'.`,
+Messages are evaluated as the object with %# the one acting. See 'help ${see}'.`,
     async exec(u) {
       const args = u.cmd.args;
       const eq = args.indexOf("=");
@@ -153,5 +184,5 @@ Messages are evaluated as the object with %# the one acting. See 'help actions'.
 
 /** The commands. */
 export const commands: CommandSpec[] = ACTION_ATTRIBUTES.map((a) =>
-  attributeCommand(a.name, a.aliases ?? [], a.about)
+  attributeCommand(a.name, a.aliases ?? [], a.about, a.see)
 );
