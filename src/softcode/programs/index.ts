@@ -132,12 +132,10 @@ export class ProgramIndex {
     return this.#holders.has(objectId);
   }
 
-  /** Every program of `kind` on `objectId` itself (no parents), in attribute-name order. */
-  own(objectId: string, kind: "$" | "^"): readonly ProgramEntry[] {
+  /** The `^-listens` on `objectId` itself (no parents), in attribute-name order. */
+  listens(objectId: string): readonly ProgramEntry[] {
     const h = this.#get(objectId);
-    if (!h) return NONE;
-    if (kind === "^") return h.caret ??= this.#ofKind(h, "^");
-    return this.#ofKind(h, "$");
+    return h ? h.caret ??= this.#ofKind(h, "^") : NONE;
   }
 
   /** The `$-commands` on `objectId` itself that a line (lower-cased) could match, in order. */
@@ -146,11 +144,6 @@ export class ProgramIndex {
     if (!h || !h.byAttr.size) return NONE;
     h.dollar ??= new PrefixIndex(this.#ofKind(h, "$"));
     return h.dollar.candidates(lower);
-  }
-
-  /** The program of attribute `name` on `objectId`, if it holds one. */
-  entry(objectId: string, name: string): ProgramEntry | undefined {
-    return this.#get(objectId)?.byAttr.get(name);
   }
 
   /**

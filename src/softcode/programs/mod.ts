@@ -143,7 +143,7 @@ export class Programs {
       }
     }
     if (!monitor || sender.id === o.id) return;
-    for (const e of this.index.own(o.id, "^")) {
+    for (const e of this.index.listens(o.id)) {
       if (e.off) continue;
       const args = matchProgram(e, text(), this.#ports.regexps);
       if (args) out.push(job(o.id, sender.id, e.action, args));
