@@ -3,7 +3,8 @@
  * "$-commands and listening"): the master room's commands work everywhere unless a local one
  * matched; built-ins come first and a unique prefix last; no_command, halt and regexp; the line
  * is matched as evaluated; a $-command that runs itself and two objects answering each other are
- * stopped by the queue; a ^-listen never hears its own output; @listen and @ahear.
+ * stopped by the queue; a ^-listen never hears its own output; @listen and @ahear; all of it
+ * again after @reboot.
  */
 import { assert } from "./assert.ts";
 import { join } from "node:path";
@@ -121,6 +122,13 @@ Deno.test("$-commands and listening over telnet and WebSocket", async (t) => {
       await run("drop Bell", /You drop/);
       await bobSees("pose rings the bell", /^The bell answers Bob \(the bell\)\.$/);
       await ws.expect(/^heard$/);
+    });
+
+    await t.step("after @reboot the index is built again from the stored attributes", async () => {
+      await admin.send("@reboot");
+      await admin.waitFor(/Your session continues/, 30_000);
+      await run("+ping after", /pong after/);
+      await run("+throw 3d8", /dice 3 of 8/);
     });
   } finally {
     for (const c of closers) await c();
