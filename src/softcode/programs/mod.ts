@@ -56,6 +56,8 @@ export class Programs {
   constructor(ports: ProgramPorts) {
     this.#ports = ports;
     this.index = new ProgramIndex(ports);
+    // Learn who holds programs now, at start, rather than in the first line that needs it.
+    this.index.holds("");
   }
 
   /** Stops following the attribute store. */
