@@ -123,6 +123,9 @@ Deno.test("$-commands: the master room answers only when nothing local matched",
     assert.equal(command(f, f.alice, typed("+ping")), 1);
     assert.deepEqual(ran(f), [`#${global.id}:@pemit %#=pong()`]);
     assert.equal(command(f, f.alice, typed("+cmd512 x")), 1);
+    // The index offers a line only the patterns with its literal prefix: one of the thousand.
+    assert.equal(f.programs.index.masterCommands("+cmd512 x").length, 1);
+    assert.equal(f.programs.index.masterCommands("say hello").length, 0);
     assert.deepEqual(ran(f), [`#${global.id}:@pemit %#=512(x)`]);
     const local = await thing(f, "Local", f.room.id);
     f.attrs.setNow(f.wiz, local.id, "WHO", "$+who:@pemit %#=local who");
