@@ -1,0 +1,156 @@
+/**
+ * The queue itself, on real persistent timers (an in-memory store) and a hand-driven clock: a
+ * long wait taken over by the next run counts against its owner and runs once; semaphore
+ * timeouts; what a run is given. The commands are tested end to end (src/commands/core,
+ * tests/softcode_queue_test.ts).
+ */
+import assert from "node:assert/strict";
+import { CommandQueue, type QueueDeps } from "./queue.ts";
+import type { QueueFrame } from "./types.ts";
+import { Scheduler } from "../timers/scheduler.ts";
+import { ManualClock } from "../timers/clock.ts";
+import type { DbObject } from "../world/types.ts";
+
+const LIMITS = { playerLimit: 10, staffLimit: 100, chainLimit: 50 };
+
+function obj(id: string, flags: string[], owner = id): DbObject {
+  return { id, name: `O${id}`, flags, owner, location: "1", data: {}, createdAt: 0, updatedAt: 0 };
+}
+
+/** A world of a player #2 and its thing #3; what each run was given, in order. */
+function parts(kv: Deno.Kv, clock: ManualClock) {
+  const objects = new Map([["2", obj("2", ["player"])], ["3", obj("3", ["thing"], "2")]]);
+  const ran: { executor: string; line: string; frame: QueueFrame }[] = [];
+  const told: string[] = [];
+  const timers = new Scheduler(kv, { clock });
+  const deps: QueueDeps = {
+    run: (executor, line, frame) => {
+      ran.push({ executor, line, frame });
+      return Promise.resolve();
+    },
+    object: (id) => objects.get(id) ?? null,
+    notify: (_id, msg) => void told.push(msg),
+    timers,
+    clock,
+    limits: () => LIMITS,
+  };
+  return { deps, ran, told, timers };
+}
+
+/** Lets the queue run what is ready (it runs in macrotasks). */
+async function turn(q: CommandQueue): Promise<void> {
+  for (let i = 0; i < 5; i++) {
+    await new Promise((r) => setTimeout(r, 0));
+    await q.idle();
+  }
+}
+
+Deno.test("queue: a long wait is taken over by the next run, counted, and runs once", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const clock = new ManualClock();
+  try {
+    const one = parts(kv, clock);
+    const q1 = new CommandQueue(one.deps);
+    await q1.start();
+    await one.timers.start();
+    const r = q1.enqueue({
+      executor: "3",
+      enactor: "2",
+      action: "think a;think %0",
+      args: ["x"],
+      regs: new Map([["0", "kept"]]),
+      delay: 5,
+    });
+    assert.ok("pid" in r);
+    // Stored behind: wait for the write before the "stop".
+    for (let i = 0; i < 50 && (await one.timers.list("@queue")).length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await q1.close();
+    await one.timers.stop();
+
+    const two = parts(kv, clock);
+    const q2 = new CommandQueue(two.deps);
+    await q2.start();
+    assert.equal(q2.waitingFor("2"), 1, "counted against its owner after the restart");
+    assert.deepEqual(q2.list().map((e) => [e.pid, e.where, e.waitSeconds]), [
+      [r.pid, "timed", 5],
+    ]);
+    clock.advance(5000);
+    await two.timers.start();
+    await turn(q2);
+    assert.deepEqual(two.ran.map((x) => [x.executor, x.line]), [["3", "think a"], [
+      "3",
+      "think %0",
+    ]]);
+    assert.deepEqual(two.ran[0].frame.args, ["x"]);
+    assert.equal(two.ran[0].frame.regs.get("0"), "kept");
+    assert.equal(q2.waitingFor("2"), 0);
+    await q2.close();
+    await two.timers.stop();
+
+    const three = parts(kv, clock);
+    const q3 = new CommandQueue(three.deps);
+    await q3.start();
+    await three.timers.start();
+    await turn(q3);
+    assert.equal(three.ran.length, 0, "not again");
+    await q3.close();
+    await three.timers.stop();
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("queue: a semaphore's timeout runs the wait; a notify after it finds none", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const clock = new ManualClock();
+  try {
+    const p = parts(kv, clock);
+    const q = new CommandQueue(p.deps);
+    await q.start();
+    const sem = { object: "3", attr: "SEMAPHORE" };
+    q.enqueue({ executor: "2", enactor: "2", action: "think timed out", semaphore: sem, delay: 3 });
+    q.enqueue({ executor: "2", enactor: "2", action: "think waits", semaphore: sem });
+    assert.deepEqual(q.list().map((e) => [e.where, e.waitSeconds]), [
+      ["semaphore", 3],
+      ["semaphore", null],
+    ]);
+    clock.advance(3000);
+    await turn(q);
+    assert.deepEqual(p.ran.map((x) => x.line), ["think timed out"]);
+    assert.equal(q.notify(sem, { count: 1 }), 1);
+    await turn(q);
+    assert.deepEqual(p.ran.map((x) => x.line), ["think timed out", "think waits"]);
+    // Notified ahead: the next wait runs at once.
+    assert.equal(q.notify(sem, { count: 1 }), 0);
+    q.enqueue({ executor: "2", enactor: "2", action: "think at once", semaphore: sem });
+    await turn(q);
+    assert.equal(p.ran.at(-1)?.line, "think at once");
+    assert.equal(clock.pending, 0, "no timer left armed");
+    await q.close();
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("queue: a halted object neither queues nor runs; a closed queue takes nothing", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const clock = new ManualClock();
+  try {
+    const p = parts(kv, clock);
+    const q = new CommandQueue(p.deps);
+    await q.start();
+    const halted = { ...obj("3", ["thing", "halt"], "2") };
+    p.deps.object = (id) => id === "3" ? halted : obj(id, ["player"]);
+    assert.deepEqual(q.enqueue({ executor: "3", enactor: "2", action: "think no" }), {
+      refused: "O3 is halted.",
+    });
+    await q.close();
+    assert.ok("refused" in q.enqueue({ executor: "2", enactor: "2", action: "think no" }));
+    await turn(q);
+    assert.equal(p.ran.length, 0);
+  } finally {
+    kv.close();
+  }
+});
