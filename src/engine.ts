@@ -450,7 +450,13 @@ async function startOn(
   guests.start();
   opened.push(() => guests.stop());
   // What the engine fires outside commands: @aconnect, @adisconnect and @startup.
-  const fired = { queue, softcode, attributes, world: () => objects.world };
+  const fired = {
+    queue,
+    softcode,
+    attributes,
+    world: () => objects.world,
+    masterRoom: () => masterRoomId(config.value.softcode.masterRoom),
+  };
   // MUX runs @aconnect for every connection and @adisconnect when the last one goes; a session
   // resumed after a restart is neither.
   hooks.worldHooks.on("player:connected", (p) => {

@@ -6,6 +6,7 @@
  * player's connections; `@startup` runs at every start, once, across `@reboot` and a full stop
  * (docs/softcode.md, "Actions the engine fires").
  */
+import { join } from "node:path";
 import { assert, assertEquals } from "./assert.ts";
 import { register } from "./harness.ts";
 import { ADMIN, count, startSupervised, telnetLogin } from "./supervised.ts";
@@ -151,6 +152,20 @@ Deno.test("actions: @a-actions, @aconnect and @adisconnect over telnet and WebSo
     await bob.expect(/^The garden greets Bob\.$/);
     await run("think [get(north/LAST)]", /^Bob/m);
 
+    // The master room's contents run theirs for every player (a staff member's global object
+    // inherits its owner's powers to reach anyone, as on MUX).
+    const master = /#(\d+)/.exec(await run("@dig Master Room", /Master Room\(#\d+\)/))![1];
+    const file = join(srv.dir, "config.json");
+    const config = JSON.parse(await Deno.readTextFile(file));
+    config.softcode = { ...config.softcode, masterRoom: `#${master}` };
+    await Deno.writeTextFile(file, JSON.stringify(config));
+    await run("@reload/config", /config/);
+    const greeter = /#(\d+)/.exec(await run("@create Greeter", /Created Greeter\(#\d+\)/))![1];
+    await run("@aconnect greeter=@pemit %#=The game greets [name(%#)].", /Set\./);
+    await run("@adisconnect greeter=think [set(me,LEFT:[name(%#)])]", /Set\./);
+    await run("@set greeter=inherit", /./);
+    await run(`@teleport greeter=#${master}`, /Teleported/);
+
     // @aconnect runs for every connection; @adisconnect when the last one goes.
     await send("@aconnect me=@pemit me=Welcome back, [name(%#)].");
     await bob.expect(/^Set\.$/);
@@ -162,6 +177,7 @@ Deno.test("actions: @a-actions, @aconnect and @adisconnect over telnet and WebSo
     await tel.waitFor(/connect <name>/);
     await tel.send("connect Bob password123");
     await tel.waitFor(/Welcome back, Bob\./);
+    await tel.waitFor(/The game greets Bob\./);
     await bob.expect(/^Welcome back, Bob\.$/);
     await tel.close();
     await run("think gone=[get(*bob/GONE)]", /gone=$/m);
@@ -172,6 +188,7 @@ Deno.test("actions: @a-actions, @aconnect and @adisconnect over telnet and WebSo
       gone = /gone=(\d*)/.exec(await run("think gone=[get(*bob/GONE)]", /gone=\d*/))![1];
     }
     assertEquals(gone, "1");
+    await run(`think left=[get(#${greeter}/LEFT)]`, /left=Bob/);
   } finally {
     for (const c of closers) await c().catch(() => {});
     await srv.stop();

@@ -1,7 +1,8 @@
 /**
  * The actions the engine fires outside any command (docs/softcode.md, "Actions the engine
- * fires"): a player's `@aconnect` and `@adisconnect`, and every object's `@startup` when the
- * engine starts. Each is queued as its object through the one queue.
+ * fires"): a player's `@aconnect` and `@adisconnect` (and the master room's and its contents'),
+ * and every object's `@startup` when the engine starts. Each is queued as its object through the
+ * one queue.
  */
 import type { ActionQueue } from "../queue/types.ts";
 import type { WorldReader } from "../world/live_world.ts";
@@ -12,6 +13,8 @@ import { actionAttr, type DidItPorts } from "./did_it.ts";
 export interface FiredPorts extends Pick<DidItPorts, "attributes" | "softcode"> {
   queue: Pick<ActionQueue, "enqueue">;
   world(): WorldReader | null;
+  /** The master room's id (`softcode.masterRoom`), or "" for none. */
+  masterRoom(): string;
 }
 
 /** Queues `obj`'s attribute `name` (its own or a parent's) as `obj`, caused by `enactor`. */
@@ -25,15 +28,24 @@ function fire(p: FiredPorts, obj: string, name: string, enactor: string): boolea
 
 /**
  * A player connected (`ACONNECT`: every connection, as MUX has it) or its last connection went
- * (`ADISCONNECT`): the player's own attribute runs, with the player as enactor.
+ * (`ADISCONNECT`): in MUX's order, the player's own attribute, the master room's, then each of
+ * the master room's contents' (its players and things), all with the player as enactor.
  */
 export function fireConnection(
   p: FiredPorts,
   player: string,
   name: "ACONNECT" | "ADISCONNECT",
 ): void {
-  if (!p.world()?.object(player)) return;
+  const world = p.world();
+  if (!world?.object(player)) return;
   fire(p, player, name, player);
+  const room = p.masterRoom();
+  if (!room || !world.object(room)) return;
+  fire(p, room, name, player);
+  for (const id of world.contents(room)) {
+    const o = world.object(id);
+    if (o && id !== player && !o.flags.includes("exit")) fire(p, id, name, player);
+  }
 }
 
 /** Every object type, so a walk over them is the whole world. */
