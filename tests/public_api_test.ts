@@ -76,11 +76,11 @@ Deno.test("public API: visitors read what the owner opened, and nothing private"
     }
     await say(admin, "@set Dee=dark", /Set|set/);
     await say(admin, "@set Una=unfindable", /Set|set/);
-    await say(players.Ann.ws, "&FULL_NAME me=Ann Smith", /^Set\.$/);
-    await say(players.Ann.ws, "&PLAYED_BY me=Someone Famous", /^Set\.$/);
-    await say(players.Zed.ws, "&FULL_NAME me=Secret Name", /^Set\.$/);
-    await say(admin, "@set Zed/FULL_NAME=hidden", /Set|set/);
-    await say(players.Dee.ws, "&FULL_NAME me=Dee Dark", /^Set\.$/);
+    await say(players.Ann.ws, "&FINGER.FULLNAME me=Ann Smith", /^Set\.$/);
+    await say(players.Ann.ws, "&FINGER.PLAYEDBY me=Someone Famous", /^Set\.$/);
+    await say(players.Zed.ws, "&FINGER.FULLNAME me=Secret Name", /^Set\.$/);
+    await say(admin, "@set Zed/FINGER.FULLNAME=hidden", /Set|set/);
+    await say(players.Dee.ws, "&FINGER.FULLNAME me=Dee Dark", /^Set\.$/);
     const guest = await api(b, "POST", "/api/v1/auth/guest");
     assertEquals(guest.status, 200);
 
@@ -102,8 +102,8 @@ Deno.test("public API: visitors read what the owner opened, and nothing private"
       assertEquals(r.body.online, 4, "Admin, Ann, Una and Zed; the dark one is not counted");
       const cfg = await api(b, "GET", "/api/v1/config");
       assertEquals(cfg.body.web.profileFields, [
-        { label: "Full Name", attr: "FULL_NAME" },
-        { label: "Played By", attr: "PLAYED_BY" },
+        { label: "Full Name", attr: "FINGER.FULLNAME" },
+        { label: "Played By", attr: "FINGER.PLAYEDBY" },
       ]);
     });
 
@@ -126,8 +126,8 @@ Deno.test("public API: visitors read what the owner opened, and nothing private"
       assertEquals(names, ["Admin", "Ann", "Una", "Zed"], "no dark player, no guest");
       const ann = r.body.find((p: { name: string }) => p.name === "Ann");
       assertEquals(ann.fields, [
-        { label: "Full Name", attr: "FULL_NAME", value: "Ann Smith" },
-        { label: "Played By", attr: "PLAYED_BY", value: "Someone Famous" },
+        { label: "Full Name", attr: "FINGER.FULLNAME", value: "Ann Smith" },
+        { label: "Played By", attr: "FINGER.PLAYEDBY", value: "Someone Famous" },
       ]);
       assertEquals(ann.online, true);
       const zed = await get(`/characters/${players.Zed.id}`);
@@ -262,19 +262,53 @@ Deno.test("public API: visitors read what the owner opened, and nothing private"
       },
     );
 
-    await t.step("+profile shows in game what the character page shows", async () => {
-      players.Una.ws.send("+profile Ann");
-      const ann = await players.Una.ws.expect(/Full Name:/, 15_000);
-      assert(/Full Name: +Ann Smith/.test(ann.msg), ann.msg);
-      assert(/Played By: +Someone Famous/.test(ann.msg), ann.msg);
-      players.Una.ws.send("+profile Zed");
-      const zed = await players.Una.ws.expect(/^%chZed%cn/, 15_000);
-      assert(!zed.msg.includes("Secret Name"), "a hidden field stays hidden in game too");
-      players.Zed.ws.send("+profile");
-      const own = await players.Zed.ws.expect(/^%chZed%cn/, 15_000);
-      assert(/Played By: +\(empty: &PLAYED_BY me=\.\.\.\)/.test(own.msg), own.msg);
-      await say(players.Una.ws, "+profile Nobody", /I don't recognize a player named 'Nobody'/);
-    });
+    await t.step(
+      "PATCH /me/profile: the page's fields are +finger's, visual to softcode",
+      async () => {
+        const una = players.Una.token;
+        const p = (body: unknown, token: string | undefined = una) =>
+          api(b, "PATCH", "/api/v1/me/profile", body, token);
+        assertEquals(
+          (await api(b, "PATCH", "/api/v1/me/profile", { description: "x" })).status,
+          401,
+        );
+        for (
+          const [body, error] of [
+            [{}, /Nothing to change/],
+            [{ name: "Evil" }, /Unknown field\(s\): name/],
+            [{ fields: { "FINGER.AGE": "9" } }, /not a profile field/],
+            [{ fields: { "FINGER.FULLNAME": 5 } }, /one line of at most 400/],
+            [{ fields: { "FINGER.FULLNAME": "a\nb" } }, /one line/],
+            [{ fields: { "FINGER.FULLNAME": "x".repeat(401) } }, /at most 400/],
+            [{ fields: [] }, /fields must be an object/],
+            [{ description: 7 }, /description must be a string/],
+            [{ description: "ok", fields: { "FINGER.NOPE": "x" } }, /not a profile field/],
+          ] as const
+        ) {
+          const r = await p(body);
+          assertEquals(r.status, 400, JSON.stringify(body));
+          assert(error.test(r.body.error), `${JSON.stringify(body)}: ${r.body.error}`);
+        }
+        const before = await get(`/characters/${players.Una.id}`);
+        assertEquals(before.body.description, "", "the refusals changed nothing");
+        const ok = await p({
+          description: "Una of the Grotto.",
+          fields: { "finger.fullname": "Una Moss", "FINGER.PLAYEDBY": "" },
+        });
+        assertEquals([ok.status, ok.body], [200, { saved: true }]);
+        const after = await get(`/characters/${players.Una.id}`);
+        assertEquals(after.body.description, "Una of the Grotto.");
+        assertEquals(after.body.fields[0].value, "Una Moss");
+        // Anyone's softcode reads it (visual), and the shipped +finger shows it.
+        players.Ann.ws.send("think [get(*Una/FINGER.FULLNAME)]");
+        await players.Ann.ws.expect(/^Una Moss$/, 15_000);
+        players.Ann.ws.send("+finger Una");
+        const f = await players.Ann.ws.expect(/Fullname/, 15_000);
+        assert(f.msg.includes("Una Moss"), f.msg);
+        const guestPatch = await p({ description: "hi" }, guest.body.token as string);
+        assertEquals(guestPatch.status, 403);
+      },
+    );
 
     await t.step("the spec's endpoints keep their authentication", async () => {
       for (

@@ -130,11 +130,11 @@ Deno.test({
       await run(admin, "@dig Hidden Grotto", /Hidden Grotto/);
       await run(admin, "@tel Una=Hidden Grotto", /.+/);
       const fields: [string, string, string][] = [
-        ["Ann", "FULL_NAME", "Annabel Quill"],
-        ["Ann", "AGE", "27"],
-        ["Ann", "POSITION", "Harbourmaster's clerk"],
-        ["Ann", "PLAYED_BY", "Someone Famous"],
-        ["Bob", "POSITION", "Lamplighter"],
+        ["Ann", "FINGER.FULLNAME", "Annabel Quill"],
+        ["Ann", "FINGER.AGE", "27"],
+        ["Ann", "FINGER.POSITION", "Harbourmaster's clerk"],
+        ["Ann", "FINGER.PLAYEDBY", "Someone Famous"],
+        ["Bob", "FINGER.POSITION", "Lamplighter"],
       ];
       for (const [who, attr, value] of fields) {
         await run(conns[who], `&${attr} me=${value}`, /^Set\.$/);
@@ -414,10 +414,10 @@ Deno.test({
         assertEquals(await page.title(), "Harbour Lights");
         await checkPage(page, "front-player");
         await page.click("#nav a[href='/profile']");
-        await page.waitForSelector("#pf-full_name");
-        await page.fill("#pf-full_name", "Robert Wick");
-        await page.fill("#pf-age", "41");
-        await page.fill("#pf-position", "");
+        await page.waitForSelector("#pf-finger-fullname");
+        await page.fill("#pf-finger-fullname", "Robert Wick");
+        await page.fill("#pf-finger-age", "41");
+        await page.fill("#pf-finger-position", "");
         await page.fill("#prof-desc", "Soot on his coat and a ladder on his shoulder.");
         await page.click("button:has-text('Save your page')");
         await page.waitForSelector("[role=status]:has-text('Your page is saved.')");
@@ -447,7 +447,7 @@ Deno.test({
         ]);
         assertEquals(bob.description, "Soot on his coat and a ladder on his shoulder.");
         // The same values in game, as softcode reads them.
-        conns.Bob.send("think [get(me/FULL_NAME)] is [get(me/AGE)]");
+        conns.Bob.send("think [get(me/FINGER.FULLNAME)] is [get(me/FINGER.AGE)]");
         await conns.Bob.expect(/^Robert Wick is 41$/, 15_000);
         await page.click("text=See your page as others see it");
         await page.waitForSelector("#page >> text=Robert Wick");
@@ -512,7 +512,7 @@ Deno.test({
         await page.click("#nav a[href='/']");
         await page.waitForSelector("#output .msg");
         await page.click("#nav a[href='/profile']");
-        await page.waitForSelector("#pf-full_name");
+        await page.waitForSelector("#pf-finger-fullname");
         const login = await api(b, "POST", "/api/v1/auth/login", {
           name: "Ann",
           password: "brand-new-pass",

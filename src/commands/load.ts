@@ -25,7 +25,6 @@ export const CORE_MODULES: readonly string[] = [
   "clone.ts",
   "admin.ts",
   "password.ts",
-  "profile.ts",
   "site.ts",
   "lifecycle.ts",
   "reload.ts",

@@ -110,8 +110,9 @@ export interface WebConfig {
   banner: string;
   /**
    * The fields of a character page the owner defines (`Full Name`, `Age`, `Played By`), in
-   * order; each is kept as an attribute (`FULL_NAME`: web/profile_fields.ts), so `+finger` and
-   * softcode's `get()` read what the page shows.
+   * order; each is kept as the attribute the shipped `+finger` keeps its fields in
+   * (`FINGER.FULLNAME`: `profileFieldAttr`), so `+finger` and softcode's `get()` read what the
+   * page shows.
    */
   profileFields: string[];
   /** What visitors (no login) may read under `/api/v1/public/` and see in the portal. */
@@ -364,6 +365,9 @@ export const RETIRED_KEYS: Readonly<Record<string, string>> = {
     "scripts run in the engine's process now, one sandbox per script (docs/scripts.md)",
 };
 
+/** Where the shipped `+finger` keeps a field (system/scripts/+finger.ts): `FINGER.<FIELD>`. */
+const FINGER_PREFIX = "FINGER.";
+
 /** Most fields `web.profileFields` may name. */
 export const MAX_PROFILE_FIELDS = 12;
 /** A profile field's label: a letter first, then letters, digits, spaces, `-` and `'`. */
@@ -391,13 +395,20 @@ export const VALUE_RULES: Readonly<Record<string, (v: unknown) => string | null>
     }
     const attrs = list.map(profileFieldAttr);
     if (new Set(attrs).size !== attrs.length) return "two fields name the same attribute";
+    // +finger's field words are 24 characters at most (system/scripts/+finger.ts).
+    const long = list.find((f) => profileFieldAttr(f).length > FINGER_PREFIX.length + 24);
+    if (long !== undefined) return `'${long}' has more than 24 letters and digits`;
     return null;
   },
 };
 
-/** The attribute a profile field is kept in: `Played By` is `PLAYED_BY`. */
+/**
+ * The attribute a profile field is kept in: the shipped `+finger`'s (`FINGER.<FIELD>`), the
+ * label's letters and digits as one word, so `Full Name` is `FINGER.FULLNAME` and `Played By`
+ * `FINGER.PLAYEDBY`.
+ */
 export function profileFieldAttr(label: string): string {
-  return label.trim().toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+  return FINGER_PREFIX + label.toUpperCase().replace(/[^A-Z0-9]+/g, "");
 }
 
 /** Keys whose value must be one of a few words. */

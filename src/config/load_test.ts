@@ -273,6 +273,7 @@ Deno.test("config: web.banner, web.profileFields and web.public.* are checked", 
   assert.equal(c.set("web.banner", "//evil.example/x.png") !== null, true);
   assert.equal(c.set("web.banner", "/banner.png"), null);
   assert.match(c.set("web.profileFields", ["Full Name", "full-name"]) ?? "", /same attribute/);
+  assert.match(c.set("web.profileFields", ["A".repeat(25)]) ?? "", /more than 24/);
   assert.match(c.set("web.profileFields", ["<b>"]) ?? "", /not a field name/);
   assert.equal(c.set("web.profileFields", ["Position"]), null);
 });

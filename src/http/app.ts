@@ -10,6 +10,7 @@ import { coreRoutes } from "./routes/core.ts";
 import { objectRoutes } from "./routes/objects.ts";
 import { publicRoutes } from "./routes/public.ts";
 import { avatarRoutes } from "./routes/avatars.ts";
+import { profileRoutes } from "./routes/profile.ts";
 import type { AvatarFiles } from "./avatars.ts";
 import type { Config } from "../config/load.ts";
 import type { Texts } from "../text/texts.ts";
@@ -118,6 +119,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", objectRoutes(deps));
   api.route("/", publicRoutes(deps));
   api.route("/", avatarRoutes(deps));
+  api.route("/", profileRoutes(deps));
   api.get("/routes", (c) => c.json(describeRoutes(app, deps)));
   // The plugins' portal sections and play panes: the web client builds its menu from it.
   api.get("/portal", (c) => c.json(deps.pluginWeb.portal.view()));

@@ -28,7 +28,7 @@ const CHARACTER = {
         type: "object",
         properties: {
           label: { type: "string" },
-          attr: { type: "string", examples: ["FULL_NAME"] },
+          attr: { type: "string", examples: ["FINGER.FULLNAME"] },
           value: { type: "string" },
         },
       },
@@ -229,6 +229,31 @@ export const CORE_DOCS: ApiDocs = {
       "401": "no or a bad token",
       "403": "a guest",
       "429": "10 pictures stored this hour already",
+    },
+  },
+  "PATCH /api/v1/me/profile": {
+    summary: "Change one's character page: the description and the profile fields",
+    auth: "user",
+    body: {
+      type: "object",
+      properties: {
+        description: { type: "string", maxLength: 8000 },
+        fields: {
+          type: "object",
+          description:
+            "attribute (FINGER.FULLNAME) to text, one line of at most 400 characters; empty clears",
+          additionalProperties: { type: "string", maxLength: 400 },
+        },
+      },
+    },
+    responses: {
+      "200": {
+        description: "saved",
+        schema: { type: "object", properties: { saved: { const: true } } },
+      },
+      "400": "nothing to change, an unknown key, not a field of web.profileFields, a bad value",
+      "401": "no or a bad token",
+      "403": "a guest",
     },
   },
   "DELETE /api/v1/me/avatar": {

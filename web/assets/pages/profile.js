@@ -116,12 +116,13 @@ async function edit(me) {
     title: "Your page",
     fields: [
       ...fields.map((f) => ({
-        id: `pf-${f.attr.toLowerCase()}`,
+        id: `pf-${f.attr.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`,
         name: `field:${f.attr}`,
         label: f.label,
-        maxlength: 200,
+        maxlength: 400,
         value: f.value,
-        hint: `Also in game: &${f.attr} me=...`,
+        // The shipped +finger keeps the same field (FINGER.<FIELD>).
+        hint: `+finger shows it; in game: +finger/set ${f.attr.slice(7).toLowerCase()}=...`,
       })),
       {
         id: "prof-desc",
@@ -134,15 +135,12 @@ async function edit(me) {
     ],
     submit: "Save your page",
     onSubmit: async (d) => {
-      await api("PATCH", `/dbobj/${seg(me.id)}`, { data: { description: d.description } });
-      for (const f of fields) {
-        const value = String(d[`field:${f.attr}`] ?? "").trim();
-        if (value === f.value) continue;
-        const path = `/dbobj/${seg(me.id)}/attributes/${seg(f.attr)}`;
-        if (value) await api("PUT", path, { value });
-        else await api("DELETE", path);
-        f.value = value;
-      }
+      const changed = Object.fromEntries(
+        fields.map((f) => [f.attr, String(d[`field:${f.attr}`] ?? "").trim()])
+          .filter(([attr, value]) => value !== fields.find((f) => f.attr === attr).value),
+      );
+      await api("PATCH", "/me/profile", { description: d.description, fields: changed });
+      for (const f of fields) f.value = String(d[`field:${f.attr}`] ?? "").trim();
       return "Your page is saved.";
     },
   });
