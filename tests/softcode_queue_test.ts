@@ -92,6 +92,7 @@ Deno.test("queue over telnet and WebSocket: objects act, waits and semaphores, l
       for (const c of ["@trigger", "@wait", "@notify", "@dolist", "@ps", "@halt", "@break"]) {
         await run(admin, `help ${c}`, new RegExp(`${c}\\[?/?`));
       }
+      await run(admin, "help semaphores", /Limits[\s\S]*100 entries waiting/);
       bob.send("help @switch");
       await bob.expect(/<string>=<pattern1>,<action1>/);
     });
