@@ -279,9 +279,10 @@ Examples:
         const target = hasTarget
           ? await u.target(need(u.cmd.lhs, "@teleport <target>=<room>"))
           : u.me;
-        const room = await b.findRoom(
+        const room = await b.findDestination(
           need(hasTarget ? u.cmd.rhs : u.cmd.args, "@teleport [<target>=]<room>"),
           u.here,
+          (ref) => u.target(ref),
         );
         const moved = await b.move(target, room);
         if (moved.flags.includes("player")) {

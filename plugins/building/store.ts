@@ -15,6 +15,7 @@ import {
   ForbiddenError,
   LOCK_TYPE_NAMES,
   lockTypeNamed,
+  MAX_CONTAINMENT,
   normalizeId,
   NotFoundError,
   type PluginWorld,
@@ -108,6 +109,31 @@ export class Builder {
     return rooms[0];
   }
 
+  /**
+   * Resolves where `@teleport` sends something: a room as findRoom does, or (as in MUX) a thing
+   * by #dbref (checkTeleport says what may be entered); `near` finds one by name around the actor when no room has that name.
+   */
+  async findDestination(
+    ref: string,
+    here: DbObject | null,
+    near: (ref: string) => Promise<DbObject>,
+  ): Promise<DbObject> {
+    const id = normalizeId(String(ref ?? "").trim());
+    if (id) {
+      const o = await this.w.get(id);
+      if (!o) throw new NotFoundError(`There is no #${id}.`);
+      return o;
+    }
+    try {
+      return await this.findRoom(ref, here);
+    } catch (e) {
+      if (!(e instanceof NotFoundError)) throw e;
+      return await near(ref).catch(() => {
+        throw e;
+      });
+    }
+  }
+
   /** Links an exit to a room, or sets the home of a player or thing. */
   async link(actor: DbObject, obj: DbObject, room: DbObject): Promise<DbObject> {
     if (!canControl(actor, obj)) throw new ForbiddenError(`You don't control ${obj.name}.`);
@@ -149,7 +175,14 @@ export class Builder {
    * room index) and tells both rooms. Returns the moved object.
    */
   async move(obj: DbObject, dest: DbObject): Promise<DbObject> {
-    checkTeleport(obj, dest);
+    // Where dest's containers are, read up front: the check itself reads no store.
+    const where = new Map<string, string>();
+    let at: DbObject | null = dest;
+    for (let i = 0; at && at.location && i <= MAX_CONTAINMENT; i++) {
+      where.set(at.id, at.location);
+      at = at.flags.includes("room") ? null : await this.w.get(at.location);
+    }
+    checkTeleport(obj, dest, (id) => where.get(id));
     const from = obj.location;
     const moved = await this.w.update(obj.id, (o) => {
       o.location = dest.id;

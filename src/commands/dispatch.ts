@@ -18,7 +18,9 @@ import {
   type CommandMatch,
   type CommandRegistry,
   layerOf,
+  SCRIPT_OWNER,
 } from "./registry.ts";
+import { argEvaluation, evaluatedLine } from "./arguments.ts";
 import { isGuest, isStaff } from "../world/flags.ts";
 import type { ParsedLine } from "./parser.ts";
 import { HUH, MAX_LINE, overMaxLine } from "./limits.ts";
@@ -146,9 +148,12 @@ export async function runLine(
     const bad = badSwitch(command, found.cmd.switches);
     if (bad) return reply(bad);
     if (isGuest(me.flags) && !guestMay(command, found.cmd.switches)) return reply(GUEST_DENIED);
-    await command.exec(
-      buildSdk(ports, conn, { me, here, cmd: found.cmd, args: found.args, frame }),
-    );
+    const u = buildSdk(ports, conn, { me, here, cmd: found.cmd, args: found.args, frame });
+    // MUX evaluates a built-in command's arguments before it runs (src/commands/arguments.ts);
+    // an owner's script reads its own.
+    const how = command.owner === SCRIPT_OWNER ? null : argEvaluation(command.name);
+    if (how) u.cmd = evaluatedLine(u.cmd, how, conn === null, u.evaluate);
+    await command.exec(u);
   } catch (err) {
     if (err instanceof WrongWayError) {
       reply(err.message, err.dir);

@@ -50,7 +50,7 @@ export const SCRIPT_OWNER = "system/scripts";
 /** Which entries a match may pick: all of them when absent. */
 export type EntryFilter = (e: CommandEntry) => boolean;
 
-const NAME_RE = /^[@+&]?[a-z0-9_][a-z0-9_.?!'-]*(?:\/[a-z0-9_-]+)?$|^[@+&]$/;
+const NAME_RE = /^[@+&]?[a-z0-9_][a-z0-9_.?!'-]*(?:\/[a-z0-9_-]+)?$|^[@+&]$|^@@$/;
 const SWITCH_RE = /^[a-z0-9_-]+$/;
 const MAX_NAME = 64;
 /** Typed words shorter than this never prefix-match (`ex` could be anything). */

@@ -124,6 +124,7 @@ export {
   checkTeleport,
   exitRecord,
   type ExitSpec,
+  MAX_CONTAINMENT,
   MAX_DESCRIPTION,
   mayBuildIn,
   parseExitSpec,

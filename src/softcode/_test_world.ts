@@ -103,7 +103,9 @@ export class TestWorld {
           const actor = w.objects.get(actorId), obj = w.objects.get(id);
           const dest = w.objects.get(destId);
           if (!actor || !obj || !dest || !passes(TELEPORT_LOCK, actor)) return denied;
-          const r = ruled(() => checkTeleport(obj, dest));
+          const r = ruled(() =>
+            checkTeleport(obj, dest, (id) => w.objects.get(id)?.location || undefined)
+          );
           if (r) return r;
           w.objects.set(id, { ...obj, location: dest.id });
           return null;

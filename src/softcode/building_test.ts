@@ -93,7 +93,7 @@ Deno.test("softcode tel(): staff move players and things as @teleport; others ar
   assert.deepEqual(told(t.wiz), [
     "I don't see that here.",
     "No match.",
-    "Bob is not a room.",
+    "Bob is not a room or a thing.",
     "Only players and things can be teleported.",
   ]);
   assert.equal(t.run(`[tel(*Alice,#${hall})]`), "");

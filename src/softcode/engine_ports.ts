@@ -103,7 +103,7 @@ function worldChanges(p: EnginePortParts): WorldChanges {
       if (!w || !actor || !obj || !dest || !passes(p, TELEPORT_LOCK, actor)) return DENIED;
       let moved: DbObject;
       try {
-        checkTeleport(obj, dest);
+        checkTeleport(obj, dest, (id) => w.object(id)?.location || undefined);
         moved = p.objects.updateNow(id, (o) => {
           o.location = dest.id;
         });

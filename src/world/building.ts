@@ -164,13 +164,34 @@ export function builtRecord(
   return exitRecord(actor, here, spec, null);
 }
 
-/** Throws why `obj` cannot be teleported to `dest` (the actor passed TELEPORT_LOCK). */
-export function checkTeleport(obj: DbObject, dest: DbObject): void {
+/** Most containers a teleport looks through to refuse putting an object inside itself. */
+export const MAX_CONTAINMENT = 50;
+
+/**
+ * Throws why `obj` cannot be teleported to `dest` (the actor passed TELEPORT_LOCK): a room, or
+ * (as in MUX, where installers keep their objects inside a global one) a thing that is not
+ * `obj` and not inside it. `locationOf` reads where an object is, to follow `dest`'s
+ * containers up to MAX_CONTAINMENT.
+ */
+export function checkTeleport(
+  obj: DbObject,
+  dest: DbObject,
+  locationOf: (id: string) => string | undefined,
+): void {
   if (obj.flags.includes("room") || obj.flags.includes("exit")) {
     throw new ValidationError("Only players and things can be teleported.");
   }
-  if (!dest.flags.includes("room")) throw new ValidationError(`${dest.name} is not a room.`);
+  if (!dest.flags.includes("room") && !dest.flags.includes("thing")) {
+    throw new ValidationError(`${dest.name} is not a room or a thing.`);
+  }
   if (obj.location === dest.id) throw new ValidationError(`${obj.name} is already there.`);
+  if (dest.flags.includes("room")) return;
+  let at: string | undefined = dest.id;
+  for (let i = 0; at && i <= MAX_CONTAINMENT; i++) {
+    if (at === obj.id) throw new ValidationError(`${obj.name} cannot go inside itself.`);
+    at = locationOf(at);
+  }
+  if (at) throw new ValidationError(`${dest.name} is inside too many things.`);
 }
 
 /**

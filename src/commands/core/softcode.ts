@@ -95,6 +95,16 @@ function pemit(u: CommandSdk, evaluateMessage: boolean): void {
 /** The softcode commands. */
 export const commands: CommandSpec[] = [
   {
+    name: "@@",
+    guests: true,
+    category: "Softcode",
+    help: `@@ <text>
+
+Does nothing: a comment, as in MUX. Installers and action lists use it for notes
+(\`@@ Creating the objects.\`); its text is not evaluated and nothing is shown.`,
+    exec() {},
+  },
+  {
     name: "think",
     guests: true,
     category: "Softcode",

@@ -1,0 +1,52 @@
+/**
+ * What softcode installers type, end to end over telnet on the whole stack: `@@` comments say
+ * nothing; a built-in command's arguments are evaluated as MUX does (the part before `=` always,
+ * the rest of an interpreted command such as `@lock` and `@name` always, the rest of `&` and
+ * `@set` only when queued); `@tel` puts an object inside a thing, and never inside itself.
+ */
+import { assert } from "./assert.ts";
+import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
+
+Deno.test("installer commands: @@, MUX's argument evaluation, @tel into a thing", async () => {
+  const srv = await startSupervised();
+  const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+  try {
+    /** Runs a line and answers the first match after it. */
+    const run = async (line: string, want: RegExp) => {
+      const from = admin.mark();
+      await admin.send(line);
+      return await admin.waitFor(want, 10_000, from);
+    };
+
+    // A comment: nothing at all comes back (the think after it answers first).
+    const from = admin.mark();
+    await admin.send("@@ Creating [add(1,2)] objects.");
+    await run("think after", /after/);
+    assert(!/Huh\?|3 objects/.test(admin.text.slice(from)), admin.text.slice(from));
+
+    const box = (await run("@create Box=10", /Created Box\(#(\d+)\)/))[1];
+    const gem = (await run("@create Gem", /Created Gem\(#(\d+)\)/))[1];
+    // Typed &: the object is evaluated, the value kept as typed.
+    await run("&REF me=[num(Box)]", /Set\./);
+    await run("think [get(me/REF)]", /\[num\(Box\)\]/);
+    await run("&BOX [num(Box)]=[add(1,2)]", /Set\./);
+    await run("think [get(#" + box + "/BOX)]", /\[add\(1,2\)\]/);
+    // Queued: both sides evaluated, as MUX runs an action list.
+    await run("@force me=&REF me=[num(Box)]", /Set\./);
+    await run("think ref=[get(me/REF)]", new RegExp(`ref=#${box}\\b`));
+    // Interpreted commands evaluate both sides even when typed.
+    await run("@lock [v(REF)]=me", new RegExp(`Locked Box\\(#${box}\\)`));
+    await run("@name [v(REF)]=Box [add(1,1)]", /Box 2/);
+    await run("@set [v(REF)]=SAFE", /Flag safe set on Box 2/);
+
+    // @tel into a thing (an installer keeps its database inside its global object).
+    await run(`@tel #${gem}=[v(REF)]`, /Teleported Gem/);
+    await run(`think [loc(#${gem})] [lcon(#${box})]`, new RegExp(`#${box} #${gem}`));
+    await run(`@tel #${box}=#${gem}`, /cannot go inside itself/);
+    await run(`think [loc(#${box})]`, /#\d+/);
+    await run(`@tel #${box}=#${box}`, /cannot go inside itself/);
+  } finally {
+    await admin.close();
+    await srv.stop();
+  }
+});
