@@ -2,9 +2,12 @@
  * What softcode installers type, end to end over telnet on the whole stack: `@@` comments say
  * nothing; a built-in command's arguments are evaluated as MUX does (the part before `=` always,
  * the rest of an interpreted command such as `@lock` and `@name` always, the rest of `&` and
- * `@set` only when queued); `@tel` puts an object inside a thing, and never inside itself.
+ * `@set` only when queued); `@tel` puts an object inside a thing, and never inside itself; a
+ * wizard's object set `inherit` acts with the wizard's rank (sets a player's attributes, creates
+ * objects), one that is not does not.
  */
 import { assert } from "./assert.ts";
+import { register } from "./harness.ts";
 import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
 
 Deno.test("installer commands: @@, MUX's argument evaluation, @tel into a thing", async () => {
@@ -45,6 +48,21 @@ Deno.test("installer commands: @@, MUX's argument evaluation, @tel into a thing"
     await run(`@tel #${box}=#${gem}`, /cannot go inside itself/);
     await run(`think [loc(#${box})]`, /#\d+/);
     await run(`@tel #${box}=#${box}`, /cannot go inside itself/);
+
+    // Rank: a wizard's inherit object sets a player's attribute (a BBS's &bb_read %#) and
+    // creates things; the same object without inherit may not.
+    await register(srv.base, "Pat");
+    await run("@create Global", /Created Global/);
+    await run("&FN Global=[set(*Pat,SEEN:%0)]", /Set\./);
+    await admin.send("@force/now Global=&BB_READ *Pat=1 2");
+    await run("think [get(*Pat/BB_READ)]|", /^\|/m);
+    await run("think [u(Global/FN,x)]", /#-1 PERMISSION DENIED/);
+    await run("@set Global=inherit", /Flag inherit set/);
+    await admin.send("@force/now Global=&BB_READ *Pat=1 2");
+    await run("think [get(*Pat/BB_READ)]|", /^1 2\|/m);
+    await run("think [u(Global/FN,y)][get(*Pat/SEEN)]|", /^y\|/m);
+    await admin.send("@force/now Global=@create Made");
+    await run("think [words(lcon(Global))] made", /^1 made/m);
   } finally {
     await admin.close();
     await srv.stop();

@@ -269,6 +269,12 @@ export function talkCommands(
         "i",
       ),
       category: "channels",
+      // Only a member's line: anyone else's `+staff` goes on to the softcode `$-commands` (a
+      // game's SGP +staff), as MUX's per-player channel aliases leave other lines alone.
+      accepts: (me, [name]) => {
+        const ch = svc.byName(name);
+        return !!ch && svc.isMember(ch, me.id);
+      },
       async exec(u) {
         const ch = svc.byName(u.args[0]);
         if (!ch || !svc.isMember(ch, u.me.id)) {

@@ -21,6 +21,7 @@ import {
   SCRIPT_OWNER,
 } from "./registry.ts";
 import { argEvaluation, evaluatedLine } from "./arguments.ts";
+import { withInheritedRank } from "../world/inherited_rank.ts";
 import { isGuest, isStaff } from "../world/flags.ts";
 import type { ParsedLine } from "./parser.ts";
 import { HUH, MAX_LINE, overMaxLine } from "./limits.ts";
@@ -144,11 +145,19 @@ export async function runLine(
     const command = found.command;
     name = command.name;
     const lock = command.lock ?? "connected";
-    if (!checkLock(lock, subjectOf(me), { world: ports.locks })) return reply(DENIED);
+    // A queued line of an inherit object runs with its staff owner's rank (MUX's Inherits).
+    const actor = conn ? me : withInheritedRank(world, me);
+    if (!checkLock(lock, subjectOf(actor), { world: ports.locks })) return reply(DENIED);
     const bad = badSwitch(command, found.cmd.switches);
     if (bad) return reply(bad);
     if (isGuest(me.flags) && !guestMay(command, found.cmd.switches)) return reply(GUEST_DENIED);
-    const u = buildSdk(ports, conn, { me, here, cmd: found.cmd, args: found.args, frame });
+    const u = buildSdk(ports, conn, {
+      me: actor,
+      here,
+      cmd: found.cmd,
+      args: found.args,
+      frame,
+    });
     // MUX evaluates a built-in command's arguments before it runs (src/commands/arguments.ts);
     // an owner's script reads its own.
     const how = command.owner === SCRIPT_OWNER ? null : argEvaluation(command.name);

@@ -29,6 +29,7 @@ import { Softcode, type SoftcodeLimits } from "./eval.ts";
 import { builtinFunctions } from "./functions/mod.ts";
 import type { FunctionTable } from "./types.ts";
 import type { ActionQueue } from "../queue/types.ts";
+import { withInheritedRank } from "../world/inherited_rank.ts";
 
 /** What the ports are built from. */
 export interface EnginePortParts {
@@ -78,7 +79,9 @@ function worldChanges(p: EnginePortParts): WorldChanges {
   return {
     create(actorId, name, type) {
       const w = p.world();
-      const actor = w?.object(actorId);
+      const held = w?.object(actorId);
+      // An inherit object of a staff member builds with its owner's rank, as in MUX.
+      const actor = held && withInheritedRank(w, held);
       if (!w || !actor || !passes(p, BUILDER_LOCK, actor)) return DENIED;
       try {
         const here = w.object(actor.location);
@@ -97,7 +100,9 @@ function worldChanges(p: EnginePortParts): WorldChanges {
     },
     teleport(actorId, id, destId, quiet) {
       const w = p.world();
-      const actor = w?.object(actorId);
+      const held = w?.object(actorId);
+      // An inherit object of a staff member builds with its owner's rank, as in MUX.
+      const actor = held && withInheritedRank(w, held);
       const obj = w?.object(id);
       const dest = w?.object(destId);
       if (!w || !actor || !obj || !dest || !passes(p, TELEPORT_LOCK, actor)) return DENIED;
@@ -143,9 +148,11 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       get: (id, name) => p.attributes.peek(id, name),
       names: (id) => p.attributes.names(id),
       set: (actorId, id, name, value) => {
-        const actor = world()?.object(actorId);
-        if (!actor) return "Permission denied.";
-        return p.attributes.setNow(actor, id, name, value)?.message ?? null;
+        const w = world();
+        const held = w?.object(actorId);
+        if (!w || !held) return "Permission denied.";
+        // An inherit object of a staff member sets with its owner's rank, as in MUX.
+        return p.attributes.setNow(withInheritedRank(w, held), id, name, value)?.message ?? null;
       },
     },
     presence: {
