@@ -159,6 +159,59 @@ Deno.test("events REST: create, list, view, update, delete with the spec's field
   }
 });
 
+Deno.test("events REST: from and to keep one span of start times (a calendar's month)", async () => {
+  const { g, staff, ann } = await game();
+  try {
+    const day = 24 * HOUR;
+    const base = Date.UTC(2030, 0, 1);
+    const made: Json[] = [];
+    for (const [i, title] of [[0, "New year"], [14, "Mid"], [31, "February"], [45, "Later"]]) {
+      const r = await g.request("POST", "/api/v1/events", {
+        as: staff,
+        body: { title, startTime: base + (i as number) * day },
+      });
+      assert.equal(r.status, 201);
+      made.push(r.body);
+    }
+    // A cancelled one in the span: hidden from players, shown to staff.
+    await g.request("PATCH", `/api/v1/events/${made[1].id}`, {
+      as: staff,
+      body: { status: "cancelled" },
+    });
+    const titles = async (q: string, as = ann) => {
+      const r = await g.request("GET", `/api/v1/events${q}`, { as });
+      assert.equal(r.status, 200, `${q}: ${JSON.stringify(r.body)}`);
+      return (r.body as Json[]).map((e) => e.title);
+    };
+    const jan = `?from=${base}&to=${base + 31 * day}`;
+    assert.deepEqual(await titles(jan), ["New year"]);
+    assert.deepEqual(await titles(jan, staff), ["New year", "Mid"]);
+    // from included, to excluded.
+    assert.deepEqual(await titles(`?from=${base + 31 * day}&to=${base + 45 * day}`), ["February"]);
+    assert.deepEqual(await titles(`?from=${base + 31 * day}`), ["February", "Later"]);
+    assert.deepEqual(await titles(`?to=${base + 31 * day}`), ["New year"]);
+    assert.deepEqual(await titles(`?from=${base}&limit=1&offset=1`), ["February"]);
+    assert.deepEqual(await titles(`?from=${base + 400 * day}`), []);
+    for (
+      const q of [
+        "?from=soon",
+        "?from=-5",
+        "?to=1e3",
+        `?from=${base}&to=${base}`,
+        `?from=${base + day}&to=${base}`,
+        "?from=99999999999999999",
+        "?when=1",
+      ]
+    ) {
+      const r = await g.request("GET", `/api/v1/events${q}`, { as: ann });
+      assert.equal(r.status, 400, q);
+      assert.equal(typeof r.body.error, "string", q);
+    }
+  } finally {
+    await g.close();
+  }
+});
+
 Deno.test("events REST: refusals are { error } with the right status and write nothing", async () => {
   const { g, staff, ann } = await game();
   try {

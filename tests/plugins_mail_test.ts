@@ -35,6 +35,51 @@ async function hears(g: TestGame, name: string, re: RegExp): Promise<string> {
   assert.fail(`${name} never heard ${re}; heard: ${text}`);
 }
 
+Deno.test("mail REST: /unread counts the caller's messages and unread ones, exactly", async () => {
+  const { g, ann, bob, cy } = await game();
+  try {
+    const unread = async (who: typeof ann) => {
+      const r = await g.request("GET", "/api/v1/mail/unread", { as: who });
+      assert.equal(r.status, 200);
+      return r.body;
+    };
+    assert.deepEqual(await unread(bob), { total: 0, unread: 0 });
+    const first = await g.request("POST", "/api/v1/mail", {
+      as: ann,
+      body: { to: "Bob, Cy", subject: "One", body: "First." },
+    });
+    await g.request("POST", "/api/v1/mail", {
+      as: cy,
+      body: { to: "Bob", subject: "Two", body: "Second." },
+    });
+    assert.deepEqual(await unread(bob), { total: 2, unread: 2 });
+    assert.deepEqual(await unread(ann), { total: 0, unread: 0 }, "a sender's count is untouched");
+    // A HEAD read leaves it unread; a GET reads it; a delete of a read one keeps unread.
+    await g.request("HEAD", `/api/v1/mail/${first.body.id}`, { as: bob });
+    assert.deepEqual(await unread(bob), { total: 2, unread: 2 });
+    await g.request("GET", `/api/v1/mail/${first.body.id}`, { as: bob });
+    assert.deepEqual(await unread(bob), { total: 2, unread: 1 });
+    await g.request("DELETE", `/api/v1/mail/${first.body.id}`, { as: bob });
+    assert.deepEqual(await unread(bob), { total: 1, unread: 1 });
+    assert.deepEqual(await unread(cy), { total: 1, unread: 1 }, "Cy's copy is her own");
+    // No token, a bad token, and a write to it: refused, nothing changed.
+    const none = await g.request("GET", "/api/v1/mail/unread");
+    assert.deepEqual([none.status, typeof none.body.error], [401, "string"]);
+    const bad = await g.request("GET", "/api/v1/mail/unread", {
+      headers: { authorization: "Bearer nope" },
+    });
+    assert.equal(bad.status, 401);
+    for (const method of ["POST", "DELETE", "PATCH"]) {
+      const r = await g.request(method, "/api/v1/mail/unread", { as: bob, body: {} });
+      assert.ok(r.status >= 400 && r.status < 500, `${method} /unread: ${r.status}`);
+      assert.equal(typeof r.body.error, "string");
+    }
+    assert.deepEqual(await unread(bob), { total: 1, unread: 1 });
+  } finally {
+    await g.close();
+  }
+});
+
 Deno.test("mail REST: send, inbox, read, delete; each recipient owns their copy", async () => {
   const { g, ann, bob, cy } = await game();
   try {

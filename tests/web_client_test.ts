@@ -161,6 +161,17 @@ Deno.test("web client: the plugins' portal sections and panes, their menu order 
       await again.body?.cancel();
     }
     assertEquals(sections[2].settings, { maxSubject: 100, maxBody: 8000 });
+    // The menu's unread badges: each section names its plugin's own count route, or none.
+    assertEquals(
+      sections.map((s) => [s.path, (s as { unread?: string | null }).unread]),
+      [
+        ["scenes", null],
+        ["wiki", null],
+        ["boards", "/api/v1/boards/unread"],
+        ["mail", "/api/v1/mail/unread"],
+        ["events", null],
+      ],
+    );
     assertEquals(portal.body.panes.map((p: { module: string }) => p.module), [
       "/plugins/channels/pane.js",
     ]);
@@ -732,8 +743,8 @@ Deno.test({
         await admin.waitForSelector("#page h1:has-text('Job queue')");
         await admin.click("a:has-text('Fix my description')");
         await admin.selectOption("#job-set-status", "resolved");
-        await admin.click("button:has-text('Set status')");
-        await admin.waitForSelector("[role=status]:has-text('Saved.')");
+        await admin.click("button:has-text('Save changes')");
+        await admin.waitForSelector(".facts dd:text-is('resolved')");
         await assertAxe(admin, "a job for staff");
         await admin.context().close();
         const jobs = await api(b, "GET", "/api/v1/jobs", undefined, adminToken);

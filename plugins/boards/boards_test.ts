@@ -204,6 +204,7 @@ Deno.test("boards: unread counts after reads by two players, one write per read"
 
     const summary = await req("GET", `${B}/unread`, bob);
     assert.deepEqual(summary.body, {
+      unread: 5,
       total: 5,
       boards: [
         { id: "1", name: "General", slug: "general", unread: 4 },
@@ -234,7 +235,11 @@ Deno.test("boards: read locks hide a board (404), post locks refuse posting (403
     assert.deepEqual(await slugs(ann), ["announcements"]);
     assert.deepEqual(await slugs(bld), ["builders", "announcements"]);
     assert.deepEqual(await slugs(wiz), ["builders", "announcements"]);
-    assert.deepEqual((await req("GET", `${B}/unread`, ann)).body, { total: 0, boards: [] });
+    assert.deepEqual((await req("GET", `${B}/unread`, ann)).body, {
+      unread: 0,
+      total: 0,
+      boards: [],
+    });
     for (
       const [m, p] of [
         ["GET", `${B}/builders`],

@@ -43,6 +43,7 @@ const plugin: PluginModule = {
       order: 30,
       module: "boards.js",
       settings: { maxSubject: MAX_SUBJECT, maxBody: MAX_BODY },
+      unread: `${PREFIXES[0]}/unread`,
     });
     return true;
   },

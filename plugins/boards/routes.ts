@@ -125,7 +125,11 @@ const UNREAD = describe({
       schema: {
         type: "object",
         properties: {
-          total: { type: "integer" },
+          unread: {
+            type: "integer",
+            description: "unread posts on every board (the menu's badge)",
+          },
+          total: { type: "integer", description: "the same number (its older name)" },
           boards: {
             type: "array",
             items: {
@@ -301,7 +305,8 @@ export function boardRoutes(app: PluginApp, svc: BoardService, rates: PluginRate
     const views = await svc.views(await svc.visible(me), me);
     const boards = views.filter((v) => v.unread > 0)
       .map(({ id, name, slug, unread }) => ({ id, name, slug, unread }));
-    return c.json({ total: boards.reduce((n, b) => n + b.unread, 0), boards });
+    const unread = boards.reduce((n, b) => n + b.unread, 0);
+    return c.json({ unread, total: unread, boards });
   });
 
   app.get("/:id", ONE, async (c) => {

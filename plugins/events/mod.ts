@@ -4,6 +4,8 @@
  * its start and `completed` at its end, reminds attending players, and fires the calendar
  * events on `eventHooks`.
  */
+import { MAX_ATTENDEES, MAX_DESCRIPTION, MAX_LOCATION, MAX_TITLE } from "./validate.ts";
+import { EVENT_STATUSES } from "./types.ts";
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { EventService } from "./service.ts";
 import { eventRoutes, PREFIX } from "./routes.ts";
@@ -25,6 +27,13 @@ const plugin: PluginModule = {
       label: "Events",
       order: 50,
       module: "events.js",
+      settings: {
+        maxTitle: MAX_TITLE,
+        maxDescription: MAX_DESCRIPTION,
+        maxLocation: MAX_LOCATION,
+        maxAttendees: MAX_ATTENDEES,
+        statuses: EVENT_STATUSES,
+      },
       visitors: () => ctx.engine.config().web.public.events,
     });
     // The next events on the front page.

@@ -26,6 +26,7 @@ import {
   type Rsvp,
   type RsvpCounts,
   type RsvpStatus,
+  type TimeSpan,
 } from "./types.ts";
 import { DEFAULT_ZONE, formatTime, validZone } from "./time.ts";
 
@@ -105,8 +106,9 @@ export class EventService {
   }
 
   /** One page of events as `viewer` may see them (players never see cancelled ones). */
-  async list(viewer: DbObject, page: Page): Promise<EventView[]> {
-    return await this.views(await this.store.list(isStaff(viewer.flags) ? "all" : "visible", page));
+  async list(viewer: DbObject, page: Page, span: TimeSpan = {}): Promise<EventView[]> {
+    const index = isStaff(viewer.flags) ? "all" : "visible";
+    return await this.views(await this.store.list(index, page, span));
   }
 
   /** Records with their counts. */

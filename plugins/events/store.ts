@@ -19,6 +19,7 @@ import type {
   Rsvp,
   RsvpCounts,
   RsvpStatus,
+  TimeSpan,
 } from "./types.ts";
 
 /** Attempts before a write that keeps losing races gives up with a 409. */
@@ -126,10 +127,23 @@ export class EventStore {
   }
 
   /** One page of a listing (soonest first). */
-  list(index: IndexName, page: Page): Promise<EventRecord[]> {
-    return this.kv.slicePage<EventRecord>(eventKeys.indexOf(index), page, {
-      record: (id) => eventKeys.event(id as string),
-    });
+  async list(index: IndexName, page: Page, span: TimeSpan = {}): Promise<EventRecord[]> {
+    if (span.from === undefined && span.to === undefined) {
+      return this.kv.slicePage<EventRecord>(eventKeys.indexOf(index), page, {
+        record: (id) => eventKeys.event(id as string),
+      });
+    }
+    // The index is ordered by start time, so a span is one range of it; the page is counted
+    // inside the span (limit at most 200 and the offset skipped: both bounded by the paging).
+    const prefix = eventKeys.indexOf(index);
+    const start = span.from === undefined ? prefix : [...prefix, span.from];
+    const end = span.to === undefined ? [...prefix, Number.MAX_VALUE] : [...prefix, span.to];
+    const ids: string[] = [];
+    const it = this.kv.range<string>(start, end, { limit: page.offset + page.limit });
+    let i = 0;
+    for await (const e of it) if (i++ >= page.offset) ids.push(e.value);
+    return (await this.kv.getMany<EventRecord>(ids.map((id) => eventKeys.event(id))))
+      .filter((v): v is EventRecord => v !== null && typeof v === "object");
   }
 
   /** Every id in a listing, in batches (for the start-up check of the open events). */

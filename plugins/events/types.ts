@@ -60,6 +60,12 @@ export interface RsvpCounts {
   declined: number;
 }
 
+/** Events starting in a span: `from` included, `to` excluded (ms since 1970; either open). */
+export interface TimeSpan {
+  from?: number;
+  to?: number;
+}
+
 /** The bus the calendar's events travel on (SPEC "Events": `eventHooks`). */
 export const CALENDAR_BUS = "eventHooks";
 

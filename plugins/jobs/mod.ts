@@ -14,7 +14,7 @@ import {
   MAX_DESCRIPTION,
   MAX_TITLE,
 } from "./service.ts";
-import { STATUSES } from "./store.ts";
+import { PRIORITIES, STATUSES } from "./store.ts";
 import { jobRoutes, PREFIX } from "./routes.ts";
 import { jobCommands } from "./commands.ts";
 
@@ -61,12 +61,15 @@ const plugin: PluginModule = {
       label: "Jobs",
       order: 60,
       module: "jobs.js",
-      settings: {
+      // A function: categories are the live configuration's.
+      settings: () => ({
         maxTitle: MAX_TITLE,
         maxDescription: MAX_DESCRIPTION,
         maxComment: MAX_COMMENT,
         statuses: STATUSES,
-      },
+        priorities: PRIORITIES,
+        categories: svc.categories(),
+      }),
     });
     return true;
   },

@@ -37,6 +37,7 @@ const plugin: PluginModule = {
       order: 40,
       module: "mail.js",
       settings: { maxSubject: MAX_SUBJECT, maxBody: MAX_BODY },
+      unread: `${PREFIX}/unread`,
     });
     return true;
   },

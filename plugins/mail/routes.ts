@@ -103,6 +103,23 @@ const SEND = describe({
   },
 });
 
+const UNREAD = describe({
+  summary: "How many messages the caller holds, and how many of them are unread",
+  description: "For a menu's unread badge: one read, no listing (the counts are kept exact).",
+  auth: "user",
+  responses: {
+    "200": {
+      description: "the caller's counts",
+      schema: {
+        type: "object",
+        properties: { total: { type: "integer" }, unread: { type: "integer" } },
+        required: ["total", "unread"],
+      },
+    },
+    "401": "no token",
+  },
+});
+
 const READ = describe({
   summary: "Read one of the caller's messages (marks it read; a HEAD does not)",
   auth: "user",
@@ -137,6 +154,12 @@ export function mailRoutes(app: PluginApp, svc: MailService, rates: PluginRates)
   app.post("/", SEND, rates.restWrite(), async (c) => {
     const { to, subject, body } = await SEND.body(c);
     return c.json(await svc.send(caller(c), to, subject, body), 201);
+  });
+
+  // Before "/:id", which would take "unread" for a message number.
+  app.get("/unread", UNREAD, async (c) => {
+    const { total, unread } = await svc.counts(caller(c).id);
+    return c.json({ total, unread });
   });
 
   // HEAD answers like GET but changes nothing: the message stays unread.

@@ -16,7 +16,7 @@ import {
   ValidationError,
 } from "../../src/plugins/mod.ts";
 import { MailStore } from "./store.ts";
-import type { InboxEntry, MailBody, MailHead, MailMessage } from "./types.ts";
+import type { InboxEntry, MailBody, MailCounts, MailHead, MailMessage } from "./types.ts";
 
 export const MAX_SUBJECT = 200;
 export const MAX_BODY = 10_000;
@@ -146,6 +146,11 @@ export class MailService {
   /** A page of the inbox, newest first. */
   async inbox(playerId: string, page: { limit: number; offset: number }): Promise<InboxEntry[]> {
     return (await this.store.inbox(playerId, page, true)).map(entry);
+  }
+
+  /** The caller's mailbox counts (kept in the same commit as every change, so exact). */
+  counts(playerId: string): Promise<MailCounts> {
+    return this.store.counts(playerId);
   }
 
   /**

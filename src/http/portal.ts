@@ -27,6 +27,11 @@ export interface PortalSection {
    * players only.
    */
   visitors?: () => boolean;
+  /**
+   * The plugin's own route (under `/api/v1/`, asked with the player's token) answering
+   * `{ unread }`: the menu shows the number beside the label while it is above 0.
+   */
+  unread?: string;
 }
 
 /** Where a card shows: the front page, or each character's page. */
@@ -70,7 +75,12 @@ export interface PortalEntry {
 
 /** What `GET /api/v1/portal` answers. */
 export interface PortalView {
-  sections: (PortalEntry & { path: string; label: string; visitors: boolean })[];
+  sections: (PortalEntry & {
+    path: string;
+    label: string;
+    visitors: boolean;
+    unread: string | null;
+  })[];
   panes: PortalEntry[];
   cards: (PortalEntry & { place: CardPlace; visitors: boolean })[];
 }
@@ -91,6 +101,8 @@ const RESERVED = new Set([...CORE_CLIENT_PATHS, "api", "assets", "plugins", "ws"
 /** Most sections, and panes, one plugin declares. */
 export const MAX_PORTAL_PARTS = 8;
 const PATH_RE = /^[a-z][a-z0-9-]{0,31}$/;
+/** A route of the site's own API, without a query: the menu asks it with the player's token. */
+const UNREAD_RE = /^\/api\/v1(?:\/[A-Za-z0-9._~-]+)+$/;
 const FILE_RE = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 const DEFAULT_ORDER = 100;
 
@@ -105,7 +117,7 @@ interface Stored {
 
 /** Sections and panes by owner (lower-cased plugin name), released with the owner. */
 export class Portal {
-  #sections: (Stored & { path: string; label: string })[] = [];
+  #sections: (Stored & { path: string; label: string; unread: string | null })[] = [];
   #panes: Stored[] = [];
   #cards: (Stored & { place: CardPlace })[] = [];
   readonly #prefix: (owner: string) => string;
@@ -133,7 +145,13 @@ export class Portal {
     if (this.#sections.filter((s) => s.owner === owner).length >= MAX_PORTAL_PARTS) {
       throw new Error(`portal section: at most ${MAX_PORTAL_PARTS} a plugin`);
     }
-    this.#sections = [...this.#sections, { ...stored(owner, spec, exists), path, label }];
+    const unread = spec.unread ?? null;
+    if (unread !== null && (typeof unread !== "string" || !UNREAD_RE.test(unread))) {
+      throw new Error(
+        `portal section: unread must be a route under /api/v1/ ('${String(unread)}')`,
+      );
+    }
+    this.#sections = [...this.#sections, { ...stored(owner, spec, exists), path, label, unread }];
   }
 
   /** Adds a play pane for `owner`. */
@@ -198,6 +216,7 @@ export class Portal {
           path: s.path,
           label: s.label,
           visitors: visitors(s),
+          unread: s.unread,
           key: s.path,
         }))
         .sort(byOrder)

@@ -33,6 +33,8 @@ const PUBLIC = new Set(["settings", "login", "register", "reset"]);
 const VISITOR_PAGES = new Set(["home", "characters"]);
 
 const state = { play: null, game: "UrsaMU", title: "" };
+/** How often the menu's unread numbers are asked again while a page stays open. */
+const COUNTS_EVERY_MS = 60_000;
 
 /** The tab's title: the page's, then the game's name (kept when the name arrives later). */
 function setTitle(title) {
@@ -51,9 +53,11 @@ const portal = fetch("/api/v1/portal", { headers: { accept: "application/json" }
     const list = Array.isArray(p?.sections) ? p.sections : [];
     const core = document.getElementById("nav-core");
     for (const s of list) {
-      core.before(h("li", {}, h("a", { href: `/${s.path}` }, s.label)));
+      const unread = typeof s.unread === "string" ? s.unread : null;
+      core.before(h("li", {}, h("a", { href: `/${s.path}`, "data-unread": unread }, s.label)));
     }
     markNav(currentSection());
+    refreshCounts();
     return {
       sections: Object.fromEntries(list.map((s) => [s.path, s])),
       panes: Array.isArray(p?.panes) ? p.panes : [],
@@ -72,6 +76,38 @@ export function navigate(path, { replace: swap = false } = {}) {
   else history.pushState(null, "", path);
   render();
 }
+
+/**
+ * The menu's unread numbers: each section that names a count route (`unread` in
+ * GET /api/v1/portal) gets its `unread` beside its label. Asked after each portal page is
+ * shown, every minute, and when a page or the game says something was read or arrived (the
+ * `ursamu:unread` event).
+ */
+async function refreshCounts() {
+  if (!session.token()) return;
+  for (const a of document.querySelectorAll("#nav a[data-unread]")) {
+    let n = 0;
+    try {
+      const r = await api("GET", a.dataset.unread.replace(/^\/api\/v1/, ""));
+      n = Number.isInteger(r?.unread) && r.unread > 0 ? r.unread : 0;
+    } catch {
+      continue; // the plugin went away or the server is down: the old number stays
+    }
+    a.querySelector(".count")?.remove();
+    if (n > 0) {
+      a.append(
+        h(
+          "span",
+          { class: "count" },
+          h("span", { class: "badge" }, String(n)),
+          h("span", { class: "visually-hidden" }, " unread"),
+        ),
+      );
+    }
+  }
+}
+document.addEventListener("ursamu:unread", () => refreshCounts());
+setInterval(() => refreshCounts(), COUNTS_EVERY_MS);
 
 function playPane() {
   return document.getElementById("play");
@@ -172,6 +208,8 @@ async function render() {
     replace(page, node);
     const title = page.querySelector("h1")?.textContent ?? section;
     setTitle(title === state.game ? "" : title);
+    // A page may have read something (a message, a board): the menu's numbers follow.
+    refreshCounts();
   } catch (e) {
     const title = e.status === 404 ? "Not found" : "Something went wrong";
     replace(page, h("h1", { tabindex: "-1" }, title), notice(e.message, "error"));
@@ -226,6 +264,9 @@ session.on((event) => {
     state.play = null;
     replace(playPane());
     return;
+  }
+  if (event === "logout" || event === "expired") {
+    document.querySelectorAll("#nav .count").forEach((c) => c.remove());
   }
   if (event !== "login" && state.play) {
     state.play.stop();

@@ -242,6 +242,12 @@ export class PlayClient {
       case "colour":
         if (typeof data.mode === "string") this.colourMode = data.mode;
         break;
+      case "mail":
+      case "mail-unread":
+      case "bbpost":
+        // The menu's unread numbers follow what arrives in the game.
+        document.dispatchEvent(new Event("ursamu:unread"));
+        break;
     }
     for (const pane of this.panes) {
       try {

@@ -12,6 +12,19 @@ export { isGuest, isStaff, session } from "./session.js";
 export { getSettings } from "./settings.js";
 
 /**
+ * A page in two columns at desktop width: `main` (the reading) and `side` (its forms, filters
+ * and facts), stacked with `side` after `main` on a phone. `side` may be null (one column).
+ */
+export function columns(main, side) {
+  return h(
+    "div",
+    { class: side ? "columns" : null },
+    h("div", { class: "col-main" }, main),
+    side ? h("div", { class: "col-side" }, side) : null,
+  );
+}
+
+/**
  * A labelled control: `<p class="field"><label for=id>label</label>control hint</p>`. `control`
  * is a node (its `id` names the label's target) or a spec: `{ id, name, label?, textarea?,
  * required?, maxlength?, value?, type?, hint?, attrs? }`.

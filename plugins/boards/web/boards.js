@@ -1,6 +1,6 @@
 // The boards plugin's portal section: the boards with unread counts, a board's posts with
 // unread markers, a post, and posting (limits from the plugin: `section.settings`).
-import { api, formCard, h, seg, when } from "/assets/portal.js";
+import { api, columns, formCard, h, seg, when } from "/assets/portal.js";
 
 /** `/boards`, `/boards/<id>`, `/boards/<id>/<num>`. */
 export function render(parts, { navigate, section }) {
@@ -79,23 +79,25 @@ async function board(id, navigate, limits) {
     h("h1", {}, b.name),
     h("p", { class: "row" }, h("a", { href: "/boards" }, "All boards"), b.unread ? markAll : null),
     b.description ? h("p", { class: "muted" }, b.description) : null,
-    posts.length
-      ? h(
-        "ul",
-        { class: "list" },
-        posts.map((p) =>
-          h(
-            "li",
-            { class: p.read ? "" : "unread" },
-            p.read ? null : h("span", { class: "badge" }, "new"),
-            p.read ? "" : " ",
-            h("a", { href: `/boards/${seg(id)}/${p.num}` }, `${p.num}. ${p.subject}`),
-            h("span", { class: "muted" }, ` · ${p.authorName} · ${when(p.createdAt)}`),
-          )
-        ),
-      )
-      : h("p", {}, "No posts yet."),
-    form,
+    columns(
+      posts.length
+        ? h(
+          "ul",
+          { class: "list" },
+          posts.map((p) =>
+            h(
+              "li",
+              { class: p.read ? "" : "unread" },
+              p.read ? null : h("span", { class: "badge" }, "new"),
+              p.read ? "" : " ",
+              h("a", { href: `/boards/${seg(id)}/${p.num}` }, `${p.num}. ${p.subject}`),
+              h("span", { class: "muted" }, ` · ${p.authorName} · ${when(p.createdAt)}`),
+            )
+          ),
+        )
+        : h("p", {}, "No posts yet."),
+      form,
+    ),
   );
 }
 

@@ -1,6 +1,6 @@
 // The jobs plugin's portal section: a player's own requests (staff: the whole queue), filing
 // one, and a job's comments (statuses and limits from the plugin: `section.settings`).
-import { api, formCard, h, isStaff, replace, seg, when } from "/assets/portal.js";
+import { api, columns, field, formCard, h, isStaff, seg, when } from "/assets/portal.js";
 
 /** `/jobs`, `/jobs/<number>`. */
 export function render(parts, { navigate, me, section }) {
@@ -49,107 +49,170 @@ async function list(me, navigate, { statuses: STATUSES, maxTitle, maxDescription
     {},
     h("h1", {}, staff ? "Job queue" : "My requests"),
     h("p", { class: "field" }, h("label", { for: "job-status" }, "Status"), filter),
-    jobs.length
-      ? h(
-        "ul",
-        { class: "list" },
-        jobs.map((j) =>
-          h(
-            "li",
-            {},
-            h("a", { href: `/jobs/${j.number}` }, `#${j.number} ${j.title}`),
-            h(
-              "span",
-              { class: "muted" },
-              ` · ${j.status} · ${j.category} · ${j.priority}${
-                staff ? ` · ${j.submitterName}` : ""
-              } · ${when(j.updatedAt)}`,
-            ),
-          )
-        ),
-      )
-      : h("p", {}, "No jobs."),
-    form,
+    columns(jobsList(jobs, staff), form),
   );
 }
 
-async function one(id, me, navigate, { statuses: STATUSES, maxComment }) {
+function jobsList(jobs, staff) {
+  return jobs.length
+    ? h(
+      "ul",
+      { class: "list" },
+      jobs.map((j) =>
+        h(
+          "li",
+          {},
+          h("a", { href: `/jobs/${j.number}` }, `#${j.number} ${j.title}`),
+          h(
+            "span",
+            { class: "muted" },
+            ` · ${j.status} · ${j.category} · ${j.priority}${
+              staff ? ` · ${j.submitterName}` : ""
+            } · ${when(j.updatedAt)}`,
+          ),
+        )
+      ),
+    )
+    : h("p", {}, "No jobs.");
+}
+
+async function one(id, me, navigate, s) {
   const j = await api("GET", `/jobs/${seg(id)}`);
   const staff = isStaff(me);
+  const reload = () => navigate(location.pathname, { replace: true });
   const form = formCard({
-    fields: [{
-      id: "job-comment",
-      name: "text",
-      label: "Add a comment",
-      textarea: true,
-      required: true,
-      maxlength: maxComment,
-    }],
+    title: staff ? "Add a comment or staff note" : "Add a comment",
+    fields: [
+      {
+        id: "job-comment",
+        name: "text",
+        label: "Comment",
+        textarea: true,
+        required: true,
+        maxlength: s.maxComment,
+      },
+      staff
+        ? h(
+          "p",
+          { class: "field check" },
+          h("input", { id: "job-staff-only", name: "staffOnly", type: "checkbox" }),
+          h("label", { for: "job-staff-only" }, "Staff note (only staff see it)"),
+        )
+        : null,
+    ].filter(Boolean),
     submit: "Comment",
     onSubmit: async (d) => {
-      await api("POST", `/jobs/${seg(id)}/comment`, { text: d.text });
-      navigate(location.pathname, { replace: true });
+      const body = { text: d.text };
+      if (staff) body.staffOnly = d.staffOnly === "on";
+      await api("POST", `/jobs/${seg(id)}/comment`, body);
+      reload();
     },
   });
-  let staffForm = null;
-  if (staff) {
-    const sel = h(
-      "select",
-      { id: "job-set-status" },
-      STATUSES.map((s) => h("option", { value: s, selected: s === j.status }, s)),
-    );
-    const msg = h("span", { role: "status" });
-    staffForm = h(
-      "p",
-      { class: "row" },
-      h("label", { for: "job-set-status" }, "Status"),
-      sel,
-      h("button", {
-        type: "button",
-        onclick: async () => {
-          try {
-            await api("PATCH", `/jobs/${seg(id)}`, { status: sel.value });
-            replace(msg, "Saved.");
-          } catch (e) {
-            replace(msg, e.message);
-          }
-        },
-      }, "Set status"),
-      msg,
-    );
-  }
-  return h(
-    "article",
-    {},
-    h("h1", {}, `#${j.number} ${j.title}`),
-    h(
-      "p",
-      { class: "muted" },
-      h("a", { href: "/jobs" }, "All jobs"),
-      ` · ${j.status} · ${j.category} · ${j.priority} · from ${j.submitterName}${
-        j.assigneeName ? ` · with ${j.assigneeName}` : ""
-      }`,
-    ),
-    staffForm,
+  const comments = j.commentList ?? [];
+  const main = [
     h("div", { class: "body-text card" }, j.description),
     j.resolution ? h("p", {}, h("strong", {}, "Resolution: "), j.resolution) : null,
     h("h2", {}, "Comments"),
-    (j.commentList ?? []).length
+    comments.length
       ? h(
         "ul",
         { class: "list" },
-        j.commentList.map((c) =>
+        comments.map((c) =>
           h(
             "li",
-            {},
+            { class: c.staffOnly ? "staff-note" : null },
             h("strong", {}, c.authorName),
-            c.staffOnly ? " (staff only)" : "",
-            ` · ${when(c.createdAt)}`,
+            c.staffOnly ? [" ", h("span", { class: "badge" }, "staff note")] : "",
+            h("span", { class: "muted" }, ` · ${when(c.createdAt)}`),
             h("div", { class: "body-text" }, c.text),
           )
         ),
       )
       : h("p", {}, "No comments yet."),
     form,
+  ];
+  const facts = h(
+    "dl",
+    { class: "facts" },
+    [
+      ["Status", j.status],
+      ["Priority", j.priority],
+      ["Category", j.category],
+      ["From", j.submitterName],
+      ["Assigned to", j.assigneeName ?? "nobody"],
+      ["Opened", when(j.createdAt)],
+      ["Changed", when(j.updatedAt)],
+    ].map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]),
   );
+  return h(
+    "article",
+    {},
+    h("h1", {}, `#${j.number} ${j.title}`),
+    h("p", {}, h("a", { href: "/jobs" }, "All jobs")),
+    columns(main, [facts, staff ? await staffTools(j, id, s, reload) : null]),
+  );
+}
+
+/**
+ * Staff's changes to a job in one form: status, priority, category, who has it, and the
+ * resolution (PATCH /api/v1/jobs/:id sends only what changed; the plugin checks who may).
+ */
+async function staffTools(j, id, s, reload) {
+  // Whom a job can go to: staff players (the route refuses anyone else with a clear error).
+  const players = await api("GET", "/dbos?flags=player&limit=200").catch(() => []);
+  const names = players.filter((p) => isStaff(p)).map((p) => p.name);
+  const select = (name, label, values, current) =>
+    field(
+      label,
+      h(
+        "select",
+        { id: `job-set-${name}`, name },
+        values.map((v) => h("option", { value: v, selected: v === current }, v)),
+      ),
+    );
+  const categories = s.categories?.includes(j.category)
+    ? s.categories
+    : [j.category, ...(s.categories ?? [])];
+  return formCard({
+    title: "Staff",
+    fields: [
+      select("status", "Status", s.statuses, j.status),
+      select("priority", "Priority", s.priorities ?? [j.priority], j.priority),
+      select("category", "Category", categories, j.category),
+      {
+        id: "job-set-assignee",
+        name: "assignee",
+        label: "Assigned to",
+        value: j.assigneeName ?? "",
+        hint: "A staff player's name; empty: nobody.",
+        attrs: { list: "job-staff", autocomplete: "off" },
+      },
+      h("datalist", { id: "job-staff" }, names.map((n) => h("option", { value: n }))),
+      {
+        id: "job-set-resolution",
+        name: "resolution",
+        label: "Resolution",
+        textarea: true,
+        maxlength: s.maxComment,
+        value: j.resolution ?? "",
+      },
+    ],
+    submit: "Save changes",
+    onSubmit: async (d) => {
+      const was = {
+        status: j.status,
+        priority: j.priority,
+        category: j.category,
+        assignee: j.assigneeName ?? "",
+        resolution: j.resolution ?? "",
+      };
+      const changes = {};
+      for (const k of Object.keys(was)) {
+        if ((d[k] ?? "").trim() !== was[k]) changes[k] = d[k].trim();
+      }
+      if (!Object.keys(changes).length) return "Nothing changed.";
+      await api("PATCH", `/jobs/${seg(id)}`, changes);
+      reload();
+    },
+  });
 }

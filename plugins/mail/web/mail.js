@@ -1,6 +1,6 @@
 // The mail plugin's portal section: the inbox, reading a message, and composing with
 // player-name completion (limits from the plugin: `section.settings`).
-import { api, formCard, h, seg, when } from "/assets/portal.js";
+import { api, columns, formCard, h, seg, when } from "/assets/portal.js";
 
 /** `/mail`, `/mail/compose`, `/mail/<id>`. */
 export function render(parts, { navigate, section }) {
@@ -13,31 +13,49 @@ export function render(parts, { navigate, section }) {
 
 async function inbox() {
   const mail = await api("GET", "/mail?limit=200");
+  const unread = mail.filter((m) => !m.read).length;
   return h(
     "section",
     {},
     h("h1", {}, "Mail"),
-    h("p", {}, h("a", { href: "/mail/compose" }, "Write a message")),
-    mail.length
-      ? h(
-        "ul",
-        { class: "list" },
-        mail.map((m) =>
-          h(
-            "li",
-            { class: m.read ? "" : "unread" },
-            m.read ? null : [h("span", { class: "badge" }, "new"), " "],
-            h("a", { href: `/mail/${seg(m.id)}` }, m.subject),
-            h("span", { class: "muted" }, ` · from ${m.from} · ${when(m.receivedAt)}`),
-          )
-        ),
-      )
-      : h("p", {}, "Your inbox is empty."),
+    columns(
+      inboxList(mail),
+      h(
+        "div",
+        { class: "card" },
+        h("p", {}, `${mail.length} message${mail.length === 1 ? "" : "s"}, ${unread} unread.`),
+        h("p", {}, h("a", { href: "/mail/compose" }, "Write a message")),
+      ),
+    ),
   );
+}
+
+/** The inbox as a list, the message being read (if any) marked as the current one. */
+function inboxList(mail, current = null) {
+  return mail.length
+    ? h(
+      "ul",
+      { class: "list" },
+      mail.map((m) =>
+        h(
+          "li",
+          { class: m.read ? "" : "unread" },
+          m.read ? null : [h("span", { class: "badge" }, "new"), " "],
+          h("a", {
+            href: `/mail/${seg(m.id)}`,
+            "aria-current": m.id === current ? "page" : null,
+          }, m.subject),
+          h("span", { class: "muted" }, ` · from ${m.from} · ${when(m.receivedAt)}`),
+        )
+      ),
+    )
+    : h("p", {}, "Your inbox is empty.");
 }
 
 async function message(id, navigate) {
   const m = await api("GET", `/mail/${seg(id)}`);
+  // Beside the message at desktop width: the inbox, read after the message marked it read.
+  const mail = await api("GET", "/mail?limit=200").catch(() => []);
   const del = h("button", {
     type: "button",
     onclick: async () => {
@@ -50,13 +68,20 @@ async function message(id, navigate) {
       encodeURIComponent(m.subject.startsWith("Re:") ? m.subject : `Re: ${m.subject}`)
     }`,
   }, "Reply");
-  return h(
-    "article",
-    {},
-    h("h1", {}, m.subject),
-    h("p", { class: "muted" }, `From ${m.from} to ${(m.to ?? []).join(", ")} · ${when(m.sentAt)}`),
-    h("div", { class: "body-text card" }, m.body),
-    h("p", { class: "row" }, h("a", { href: "/mail" }, "Inbox"), reply, del),
+  return columns(
+    h(
+      "article",
+      {},
+      h("h1", {}, m.subject),
+      h(
+        "p",
+        { class: "muted" },
+        `From ${m.from} to ${(m.to ?? []).join(", ")} · ${when(m.sentAt)}`,
+      ),
+      h("div", { class: "body-text card" }, m.body),
+      h("p", { class: "row" }, h("a", { href: "/mail" }, "Inbox"), reply, del),
+    ),
+    h("nav", { "aria-label": "Inbox" }, h("h2", {}, "Inbox"), inboxList(mail, m.id)),
   );
 }
 
