@@ -102,7 +102,7 @@ const RESERVED = new Set([...CORE_CLIENT_PATHS, "api", "assets", "plugins", "ws"
 export const MAX_PORTAL_PARTS = 8;
 const PATH_RE = /^[a-z][a-z0-9-]{0,31}$/;
 /** A route of the site's own API, without a query: the menu asks it with the player's token. */
-const UNREAD_RE = /^\/api\/v1(?:\/[A-Za-z0-9._~-]+)+$/;
+const UNREAD_RE = /^\/api\/v1(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9._~-]+)+$/;
 const FILE_RE = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 const DEFAULT_ORDER = 100;
 
