@@ -40,8 +40,7 @@ async function as(
   assertEquals(r.status, 200, JSON.stringify(r.body));
   const ctx = await browser.newContext({ viewport: size });
   await ctx.addInitScript(
-    ([token, player]) =>
-      localStorage.setItem("ursamu.session", JSON.stringify({ token, player })),
+    ([token, player]) => localStorage.setItem("ursamu.session", JSON.stringify({ token, player })),
     [r.body.token, r.body.player ?? null],
   );
   return await ctx.newPage();
@@ -254,7 +253,10 @@ Deno.test({
         await staff.selectOption("#ev-edit-status", "cancelled");
         await staff.click("button:has-text('Save changes')");
         await staff.waitForSelector("p.muted:has-text('cancelled')");
-        assertEquals((await api(b, "GET", `/api/v1/events/${ev.id}`, undefined, alice)).status, 404);
+        assertEquals(
+          (await api(b, "GET", `/api/v1/events/${ev.id}`, undefined, alice)).status,
+          404,
+        );
       });
 
       await t.step("a player sees no staff forms on the calendar or an event", async () => {
@@ -266,50 +268,53 @@ Deno.test({
         await player.context().close();
       });
 
-      await t.step("jobs: staff assign, set priority and status, and write a staff note", async () => {
-        const job = await api(b, "POST", "/api/v1/jobs", {
-          title: "My exit is broken",
-          description: "The north exit leads nowhere.",
-        }, alice);
-        assertEquals(job.status, 201);
-        await staff.goto(b + `/jobs/${job.body.number}`);
-        await heading(staff, /My exit is broken/);
-        await staff.selectOption("#job-set-status", "open");
-        await staff.selectOption("#job-set-priority", "high");
-        await staff.fill("#job-set-assignee", ADMIN.name);
-        await staff.click("button:has-text('Save changes')");
-        await staff.waitForSelector(".facts dd:text-is('high')");
-        const j = (await api(b, "GET", `/api/v1/jobs/${job.body.number}`, undefined, admin)).body;
-        assertEquals([j.status, j.priority, j.assigneeName], ["open", "high", ADMIN.name]);
-        // A player who is not staff cannot hold a job: the plugin's message, nothing changed.
-        await staff.fill("#job-set-assignee", "Alice");
-        await staff.click("button:has-text('Save changes')");
-        await staff.waitForSelector("[role=alert]");
-        assertEquals(
-          (await api(b, "GET", `/api/v1/jobs/${job.body.number}`, undefined, admin)).body
-            .assigneeName,
-          ADMIN.name,
-        );
-        await staff.reload();
-        await heading(staff, /My exit is broken/);
-        await staff.fill("#job-comment", "Builder to check the exit's link.");
-        await staff.check("#job-staff-only");
-        await staff.click("button:has-text('Comment')");
-        await staff.waitForSelector("li.staff-note:has-text('Builder to check')");
-        await staff.fill("#job-comment", "We are looking at it.");
-        await staff.click("button:has-text('Comment')");
-        await staff.waitForSelector("li:has-text('We are looking at it.')");
-        await checkPage(staff, "job-staff");
-        // The submitter sees the public comment only, and no staff form.
-        const player = await as(browser, b, "Alice", "alice-password");
-        await player.goto(b + `/jobs/${job.body.number}`);
-        await heading(player, /My exit is broken/);
-        await player.waitForSelector("li:has-text('We are looking at it.')");
-        assertEquals(await player.locator("text=Builder to check").count(), 0);
-        assertEquals(await player.locator("#job-set-status, #job-staff-only").count(), 0);
-        await checkPage(player, "job-player");
-        await player.context().close();
-      });
+      await t.step(
+        "jobs: staff assign, set priority and status, and write a staff note",
+        async () => {
+          const job = await api(b, "POST", "/api/v1/jobs", {
+            title: "My exit is broken",
+            description: "The north exit leads nowhere.",
+          }, alice);
+          assertEquals(job.status, 201);
+          await staff.goto(b + `/jobs/${job.body.number}`);
+          await heading(staff, /My exit is broken/);
+          await staff.selectOption("#job-set-status", "open");
+          await staff.selectOption("#job-set-priority", "high");
+          await staff.fill("#job-set-assignee", ADMIN.name);
+          await staff.click("button:has-text('Save changes')");
+          await staff.waitForSelector(".facts dd:text-is('high')");
+          const j = (await api(b, "GET", `/api/v1/jobs/${job.body.number}`, undefined, admin)).body;
+          assertEquals([j.status, j.priority, j.assigneeName], ["open", "high", ADMIN.name]);
+          // A player who is not staff cannot hold a job: the plugin's message, nothing changed.
+          await staff.fill("#job-set-assignee", "Alice");
+          await staff.click("button:has-text('Save changes')");
+          await staff.waitForSelector("[role=alert]");
+          assertEquals(
+            (await api(b, "GET", `/api/v1/jobs/${job.body.number}`, undefined, admin)).body
+              .assigneeName,
+            ADMIN.name,
+          );
+          await staff.reload();
+          await heading(staff, /My exit is broken/);
+          await staff.fill("#job-comment", "Builder to check the exit's link.");
+          await staff.check("#job-staff-only");
+          await staff.click("button:has-text('Comment')");
+          await staff.waitForSelector("li.staff-note:has-text('Builder to check')");
+          await staff.fill("#job-comment", "We are looking at it.");
+          await staff.click("button:has-text('Comment')");
+          await staff.waitForSelector("li:has-text('We are looking at it.')");
+          await checkPage(staff, "job-staff");
+          // The submitter sees the public comment only, and no staff form.
+          const player = await as(browser, b, "Alice", "alice-password");
+          await player.goto(b + `/jobs/${job.body.number}`);
+          await heading(player, /My exit is broken/);
+          await player.waitForSelector("li:has-text('We are looking at it.')");
+          assertEquals(await player.locator("text=Builder to check").count(), 0);
+          assertEquals(await player.locator("#job-set-status, #job-staff-only").count(), 0);
+          await checkPage(player, "job-player");
+          await player.context().close();
+        },
+      );
       assertEquals(errors.filter((e) => !/Failed to load resource/.test(e)), []);
     } finally {
       await browser.close().catch(() => {});
