@@ -20,10 +20,11 @@ Deno.test("channels plugin: join, talk, history, locks, hidden, masking, staff c
         name: string;
         header: string;
         members: number;
+        joined: boolean;
       }[];
 
-    // A new game has Public; the list needs no token.
-    assertEquals(await list(), [{ name: "Public", header: "[Public]", members: 0 }]);
+    // A new game has Public; the list needs no token (and then nobody is on it).
+    assertEquals(await list(), [{ name: "Public", header: "[Public]", members: 0, joined: false }]);
 
     const alice = await w.login("Alice");
     const bob = await w.login("Bob");
@@ -68,8 +69,16 @@ Deno.test("channels plugin: join, talk, history, locks, hidden, masking, staff c
       "'s cat purrs.",
       "Hi Alice",
     ]);
-    assertEquals(Object.keys(h.body[0]).sort(), ["message", "sender", "timestamp"]);
+    assertEquals(Object.keys(h.body[0]).sort(), ["kind", "message", "sender", "timestamp"]);
     assertEquals(h.body[0].sender, "Alice");
+    // How each was said, so a client shows a pose as a pose.
+    assertEquals(h.body.map((e: { kind: string }) => e.kind), ["say", "pose", "semipose", "say"]);
+    // Each caller sees whether they are on it (Carol reads an open channel without joining).
+    assertEquals(
+      (await list(w.tokens.Alice)).find((c) => c.name === "Public")?.joined,
+      true,
+    );
+    assertEquals((await list(w.tokens.Carol)).find((c) => c.name === "Public")?.joined, false);
     assert(typeof h.body[0].timestamp === "number");
     const last = await hist("public", w.tokens.Alice, "?limit=1");
     assertEquals(last.body.map((e: { message: string }) => e.message), ["Hi Alice"]);
@@ -161,6 +170,11 @@ Deno.test("channels plugin: join, talk, history, locks, hidden, masking, staff c
     );
     const inGame = await alice.cmd("+chan/history pub=2", /Recent messages on Public/);
     assertMatch(inGame.msg, /Guess who/);
+    // Poses read as poses in the history, says as `Name: text`.
+    const all = await alice.cmd("+chan/history pub=20", /Recent messages on Public/);
+    assertMatch(all.msg, /\] Alice: Hello there\n/);
+    assertMatch(all.msg, /\] Alice waves\.\n/);
+    assertMatch(all.msg, /\] Alice's cat purrs\.\n/);
 
     // Leaving.
     await carol.cmd("delcom pp", /You leave Public/);
@@ -259,6 +273,7 @@ Deno.test("channels plugin: a fresh game's Public, OOC and Staff; new players jo
         name: string;
         header: string;
         members: number;
+        joined: boolean;
       }[];
     // Staff is hidden from players and locked to staff; the superuser joined it at first run.
     // The joins follow each registration (player:created), one channel after another.
@@ -267,8 +282,8 @@ Deno.test("channels plugin: a fresh game's Public, OOC and Staff; new players jo
       await new Promise((r) => setTimeout(r, 50));
     }
     assertEquals(await list(), [
-      { name: "OOC", header: "[OOC]", members: 3 },
-      { name: "Public", header: "[Public]", members: 3 },
+      { name: "OOC", header: "[OOC]", members: 3, joined: false },
+      { name: "Public", header: "[Public]", members: 3, joined: false },
     ]);
     assertEquals((await list(w.tokens.Root)).map((c) => [c.name, c.members]), [
       ["OOC", 3],

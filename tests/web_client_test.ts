@@ -969,15 +969,17 @@ Deno.test({
         }
         await page.reload();
         await page.waitForSelector(".poses li:has-text('heads inside.')");
-        assertEquals(await page.locator(".poses li").count(), 2);
+        assertEquals(await page.locator(".poses li.pose").count(), 2);
         await page.click("button:has-text('Show earlier poses')");
         await page.waitForSelector(".poses li:has-text('helps with the ropes.')");
-        assertEquals(await page.locator(".poses li").count(), 4);
+        assertEquals(await page.locator(".poses li.pose").count(), 4);
         await page.click("button:has-text('Show earlier poses')");
         await page.waitForSelector(".poses li:has-text('ties the boat down.')");
-        assertEquals(await page.locator(".poses li").count(), 5);
+        assertEquals(await page.locator(".poses li.pose").count(), 5);
+        // A compact log: the poses of one sitting under one time, not a time under each.
+        assertEquals(await page.locator(".poses li.pose-time").count(), 1);
         assertEquals(await page.locator("button:has-text('Show earlier poses')").count(), 0);
-        assertMatch(await page.textContent(".poses li") ?? "", /ties the boat down/);
+        assertMatch(await page.textContent(".poses li.pose") ?? "", /ties the boat down/);
         await assertAxe(page, "a long scene's log, paged back");
       });
       await bob.close();

@@ -198,6 +198,13 @@ async function whoOn(
   );
 }
 
+/** A history line as it was heard: `Ann: hi`, a pose `Ann waves`, a semipose `Ann's ...`. */
+function spoken(sender: string, message: string, kind: string): string {
+  if (kind === "pose") return `${sender} ${message}`;
+  if (kind === "semipose") return `${sender}${message}`;
+  return `${sender}: ${message}`;
+}
+
 /** `+chan/history` and `<alias> last [<n>]`: the channel's last lines (10 unless told). */
 async function recall(
   u: CommandSdk,
@@ -218,9 +225,9 @@ async function recall(
     [
       `%chRecent messages on ${ch.name}:%cn`,
       ...entries.map((e) =>
-        `[${
-          new Date(e.timestamp).toISOString().slice(0, 16).replace("T", " ")
-        }] ${e.sender}: ${e.message}`
+        `[${new Date(e.timestamp).toISOString().slice(0, 16).replace("T", " ")}] ${
+          spoken(e.sender, e.message, e.kind)
+        }`
       ),
     ].join("\n"),
   );

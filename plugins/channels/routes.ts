@@ -35,6 +35,7 @@ const LIST = describe({
             name: { type: "string" },
             header: { type: "string" },
             members: { type: "integer" },
+            joined: { type: "boolean", description: "the caller is on it (false without a token)" },
           },
         },
       },
@@ -59,6 +60,10 @@ const HISTORY = describe({
           properties: {
             sender: { type: "string" },
             message: { type: "string" },
+            kind: {
+              enum: ["say", "pose", "semipose"],
+              description: "how it was said: `Ann: hi`, `Ann waves`, `Ann's ship sails`",
+            },
             timestamp: { type: "number" },
           },
         },
@@ -81,6 +86,7 @@ export function channelRoutes(app: PluginApp, svc: ChannelService): void {
         name: ch.name,
         header: ch.header,
         members: svc.memberCount(ch),
+        joined: v ? svc.isMember(ch, v.id) : false,
       })),
     );
   });

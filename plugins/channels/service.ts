@@ -204,6 +204,7 @@ export class ChannelService {
     return entries.map((e) => ({
       sender: e.masked && !staff ? "Someone" : e.sender,
       message: e.message,
+      kind: e.kind,
       timestamp: e.timestamp,
     }));
   }

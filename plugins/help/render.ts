@@ -126,8 +126,12 @@ export function renderIndex(index: HelpIndex, width: number): string {
     out.push(`%ch${section.toUpperCase()}%cn`);
     columns(commands);
   }
-  out.push("Type %chhelp <topic>%cn to read one. Capitalised entries are topics to read;");
-  out.push("the others are commands you can use.");
+  // Wrapped at the reader's width, as everything else here is laid out to it.
+  out.push(wrapText(
+    "Type %chhelp <topic>%cn to read one. Capitalised entries are topics to read; " +
+      "the others are commands you can use.",
+    width,
+  ));
   out.push(bar("", width));
   return out.join("\n");
 }

@@ -81,6 +81,8 @@ export class Connection implements HubConnection, SessionEnd {
   /** MUX's OUTPUTPREFIX and OUTPUTSUFFIX: lines sent before and after each command's output. */
   outputPrefix = "";
   outputSuffix = "";
+  /** True when the client closed it because its page went away (see `ended`). */
+  leaving = false;
   #socketClosed = false;
   #onSocketClosed: (() => void) | null = null;
   #queue: Task[] | null = null;
@@ -200,7 +202,8 @@ export class Connection implements HubConnection, SessionEnd {
   }
 
   /** The carrier's transport is gone (closed by either side, or lost). */
-  ended(): void {
+  ended(leaving = false): void {
+    if (!this.closed) this.leaving = leaving;
     if (!this.#socketClosed) {
       this.#socketClosed = true;
       this.#onSocketClosed?.();

@@ -150,6 +150,7 @@ export class Hub implements SessionHub {
     if (!this.#stopping) this.#restarting = restart;
     this.#stopping = true;
     this.#idle.stop();
+    this.#sessions.stop();
     const conns = [...this.#registry.connections()];
     for (const c of conns) {
       c.send({ msg: reason, data: { type: "disconnect", restart } });

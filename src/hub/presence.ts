@@ -12,10 +12,20 @@ import { sessionFrame } from "./sessions.ts";
 import { charChanged, charFrame } from "./char_frame.ts";
 import type { HubConnection, PlayerCard, Presence } from "./types.ts";
 
+/**
+ * At most one `online` notice to web clients in this long: many players moving at once cost each
+ * browser one new reading of who is online, not one per step.
+ */
+export const WHO_NOTICE_MS = 2000;
+
+/** The `online` notice: who is online, or where they are, changed (web clients ask again). */
+const WHO_NOTICE = { msg: "", data: { type: "online" } } as const;
+
 /** The hub's presence, over its registry. */
 export class HubPresence implements Presence {
   readonly #registry: SessionRegistry;
   #unfollow: (() => void) | null;
+  #whoTimer: ReturnType<typeof setTimeout> | undefined = undefined;
 
   /** Follows `objects`' changes until `close`. */
   constructor(registry: SessionRegistry, objects: Pick<ObjectStore, "onChange">) {
@@ -23,6 +33,12 @@ export class HubPresence implements Presence {
     this.#unfollow = objects.onChange((change) => {
       const card = registry.changed(change);
       if (!card) return;
+      // Where a connected player is, or whether others may see it, is the who pane's to show.
+      const before = change.before, after = change.after;
+      if (
+        before?.location !== after?.location || before?.name !== after?.name ||
+        before?.flags.join(" ") !== after?.flags.join(" ")
+      ) this.#whoChanged();
       this.applyColour(card.id);
       if (charChanged(change.before, change.after)) this.#sendChar(card);
     });
@@ -32,6 +48,19 @@ export class HubPresence implements Presence {
   close(): void {
     this.#unfollow?.();
     this.#unfollow = null;
+    clearTimeout(this.#whoTimer);
+    this.#whoTimer = undefined;
+  }
+
+  /** Tells the web clients, once per WHO_NOTICE_MS at most, that who is where changed. */
+  #whoChanged(): void {
+    if (this.#whoTimer !== undefined || !this.#unfollow) return;
+    this.#whoTimer = setTimeout(() => {
+      this.#whoTimer = undefined;
+      for (const set of this.#registry.sessions().values()) {
+        for (const c of set) if (c.kind === "web") c.send(WHO_NOTICE);
+      }
+    }, WHO_NOTICE_MS);
   }
 
   /** Open connections of a player. */

@@ -77,8 +77,12 @@ export interface SessionEnd {
   line(text: string): boolean;
   /** What a telnet client reports of its player. */
   report(report: ClientReport): void;
-  /** The carrier's transport is gone (closed by either side, or lost). */
-  ended(): void;
+  /**
+   * The carrier's transport is gone (closed by either side, or lost). `leaving`: the client said
+   * its page is going away (a browser's WebSocket close 1001 on a reload, a new address or a
+   * closed tab), so it may well be back in a moment.
+   */
+  ended(leaving?: boolean): void;
 }
 
 /** What carriers open sessions with: the hub. */

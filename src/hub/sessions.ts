@@ -58,8 +58,17 @@ export interface SessionHost {
   loggedIn(conn: Connection): void;
 }
 
+/**
+ * How long a player whose last page went away (a reload, a new tab's address) may take to come
+ * back before the room hears they disconnected: a reload is no departure.
+ */
+export const LEAVING_GRACE_MS = 5000;
+
 /** Login and logout of hub connections. */
 export class Sessions implements LoginHost {
+  /** Departures not yet announced, by player id: their pages went away a moment ago. */
+  readonly #leaving = new Map<string, ReturnType<typeof setTimeout>>();
+
   constructor(
     readonly deps: SessionDeps,
     private readonly host: SessionHost,
@@ -163,6 +172,14 @@ export class Sessions implements LoginHost {
       conn.send(sessionFrame(token, { id, name: player.name }, resumed, colour));
       conn.send(charFrame(this.registry.card(id) ?? player));
     }
+    // Back within the grace after a page went away: nobody heard them go, so nobody hears them
+    // come back; the session goes on (the motd still comes to a login that is not a resume).
+    const returning = this.#cancelLeaving(id);
+    if (returning && !resumed) {
+      this.#welcome(conn, player);
+      conn.enqueueNext("look");
+    }
+    if (returning) return true;
     const connected = { id, name: player.name, first, resumed };
     if (resumed) {
       void s.worldHooks.emit("player:connected", connected);
@@ -175,12 +192,7 @@ export class Sessions implements LoginHost {
         data: { type: "connect", player: { id, name: player.name } },
       }, [id]);
     }
-    const game = s.config.value.game;
-    this.#text(conn, s.texts.get("motd"), "motd");
-    this.#text(conn, game.loginMessage, "motd");
-    // Guests get their own welcome: what they may do, and that they do not last.
-    this.#text(conn, s.texts.get(isGuest(player.flags) ? "guest" : "welcome"), "welcome");
-    this.#text(conn, game.welcomeMessage, "welcome");
+    this.#welcome(conn, player);
     // Plugins hear of the login after the player has seen the room (mail's notice follows it).
     conn.enqueueNext(() => {
       if (!conn.closed) void s.worldHooks.emit("player:connected", connected);
@@ -188,6 +200,32 @@ export class Sessions implements LoginHost {
     });
     conn.enqueueNext("look");
     return true;
+  }
+
+  /** The texts of a login: the message of the day and the welcome. */
+  #welcome(conn: Connection, player: DbObject): void {
+    const s = this.deps;
+    const game = s.config.value.game;
+    this.#text(conn, s.texts.get("motd"), "motd");
+    this.#text(conn, game.loginMessage, "motd");
+    // Guests get their own welcome: what they may do, and that they do not last.
+    this.#text(conn, s.texts.get(isGuest(player.flags) ? "guest" : "welcome"), "welcome");
+    this.#text(conn, game.welcomeMessage, "welcome");
+  }
+
+  /** True when `id` was leaving (its announcement is now cancelled). */
+  #cancelLeaving(id: string): boolean {
+    const timer = this.#leaving.get(id);
+    if (timer === undefined) return false;
+    clearTimeout(timer);
+    this.#leaving.delete(id);
+    return true;
+  }
+
+  /** Drops departures not yet announced (the hub stops: nothing is announced then). */
+  stop(): void {
+    for (const timer of this.#leaving.values()) clearTimeout(timer);
+    this.#leaving.clear();
   }
 
   #text(conn: Connection, text: string, type: string): void {
@@ -200,16 +238,28 @@ export class Sessions implements LoginHost {
     const gone = this.registry.detach(conn);
     if (!gone || this.host.stopping()) return;
     const { playerId: id, name } = gone;
-    if (gone.last && gone.room) {
-      this.delivery.toRoom(gone.room, {
-        msg: `${name} has disconnected.`,
-        data: { type: "disconnect", player: { id, name } },
-      }, [id]);
-    }
-    void this.deps.worldHooks.emit("player:disconnected", {
+    const announce = () => {
+      if (gone.last && gone.room) {
+        this.delivery.toRoom(gone.room, {
+          msg: `${name} has disconnected.`,
+          data: { type: "disconnect", player: { id, name } },
+        }, [id]);
+      }
+      void this.deps.worldHooks.emit("player:disconnected", {
+        id,
+        name,
+        stillConnected: !gone.last,
+      });
+    };
+    // A page that went away is announced only if it does not come back within the grace.
+    if (!gone.last || !conn.leaving) return announce();
+    this.#cancelLeaving(id);
+    this.#leaving.set(
       id,
-      name,
-      stillConnected: !gone.last,
-    });
+      setTimeout(() => {
+        this.#leaving.delete(id);
+        if (!this.host.stopping() && !this.registry.isOnline(id)) announce();
+      }, LEAVING_GRACE_MS),
+    );
   }
 }

@@ -1,6 +1,8 @@
 // The play client: one WebSocket to the hub (client=web), authenticated by its first frame,
 // a scrollback that renders the structured frames' colour codes as text, a command line with
-// history and local echo, a silent resume after @reboot, panes for the room and who is online,
+// history and local echo, a silent resume after @reboot and after a reload or in a second tab,
+// search of the scrollback, times beside lines, an alert when one's name is said, panes for the
+// room and who is online,
 // and the panes plugins ship (GET /api/v1/portal: each module's `pane({ send, settings })`
 // answers `{ node, data(data, msg)? , stop()? }`; every frame's data reaches each pane).
 import { append, h, replace } from "./dom.js";
@@ -17,6 +19,44 @@ const BACKOFF_MS = [250, 500, 1000, 2000];
 /** After this long without the server, the client says it is down (and keeps retrying). */
 const DOWN_AFTER_MS = 8000;
 const RETRY_DOWN_MS = 5000;
+/**
+ * A tab that plays says so every few seconds: in its own sessionStorage (a reload of it comes
+ * back silently) and in localStorage (another tab of the same browser joins silently too).
+ */
+const LIVE_KEY = "ursamu.live";
+const BEAT_MS = 5000;
+const LIVE_FOR_MS = 15_000;
+
+/** True when this tab, or another of this browser, was playing a moment ago. */
+function wasPlaying() {
+  const fresh = (v) => Date.now() - Number(v ?? 0) < LIVE_FOR_MS;
+  try {
+    return fresh(sessionStorage.getItem(LIVE_KEY)) || fresh(localStorage.getItem(LIVE_KEY));
+  } catch {
+    return false;
+  }
+}
+
+function markPlaying(on) {
+  try {
+    if (on) {
+      sessionStorage.setItem(LIVE_KEY, String(Date.now()));
+      localStorage.setItem(LIVE_KEY, String(Date.now()));
+    } else {
+      sessionStorage.removeItem(LIVE_KEY);
+      localStorage.removeItem(LIVE_KEY);
+    }
+  } catch { /* storage refused: the next page load logs in as usual */ }
+}
+
+/** What others say, pose, page and emit: where one's name is a call (not in `who` or `look`). */
+const TALK = new Set(["say", "pose", "whisper", "page", "channel", "emit", "ooc"]);
+
+/** `text` as a pattern matching the whole word, in any case (never a pattern of its own). */
+function wordPattern(text) {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(^|[^\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "iu");
+}
 
 /** The play view. */
 export class PlayClient {
@@ -35,15 +75,29 @@ export class PlayClient {
     this.whoTimer = 0;
     this.wasLive = false;
     this.panes = [];
+    this.sentColumns = 0;
+    this.unseen = 0;
+    this.baseTitle = "";
     this.build();
     this.loadPanes(panes);
-    this.connect(false);
+    // A reload, or another tab: the session goes on without a new login (no motd, and the room
+    // hears nothing); the page asks for a look of its own to show where the player is.
+    this.freshResume = wasPlaying();
+    this.connect(this.freshResume);
     this.whoTimer = setInterval(() => this.refreshWho(), 30_000);
     this.onResize = () => {
       clearTimeout(this.resizeTimer);
-      this.resizeTimer = setTimeout(() => this.sendWindow(), 300);
+      this.resizeTimer = setTimeout(() => this.sendWindow(false), 300);
     };
     addEventListener("resize", this.onResize);
+    // The output's width changes with the panes and the text size too, not only the window's.
+    this.resizer = typeof ResizeObserver === "function" ? new ResizeObserver(this.onResize) : null;
+    this.resizer?.observe(this.out);
+    this.onVisible = () => {
+      if (!document.hidden) this.clearUnseen();
+    };
+    document.addEventListener("visibilitychange", this.onVisible);
+    addEventListener("focus", this.onVisible);
     this.refreshWho();
   }
 
@@ -98,6 +152,8 @@ export class PlayClient {
       ev.preventDefault();
       this.submit(this.input.value);
     });
+    // Measures the output's font: as wide as the output's characters, never shown.
+    this.probe = h("span", { class: "output-probe", "aria-hidden": "true" }, "0".repeat(100));
     this.roomPane = h("section", { class: "pane room-pane", "aria-labelledby": "room-h" });
     this.whoPane = h("section", { class: "pane who-pane", "aria-labelledby": "who-h" });
     this.renderRoom(null);
@@ -118,12 +174,83 @@ export class PlayClient {
           "div",
           { class: "main-col" },
           h("div", { class: "conn" }, this.status, this.retryButton),
+          this.toolbar(s),
           this.out,
+          this.probe,
           form,
         ),
         this.side,
       ),
     );
+  }
+
+  /**
+   * Above the output: search of the scrollback (lines that do not match are hidden while it
+   * holds text; Escape clears it), times beside lines, and alerts when one's name is said.
+   */
+  toolbar(s) {
+    this.search = h("input", {
+      id: "out-search",
+      type: "search",
+      autocomplete: "off",
+      spellcheck: "false",
+      maxlength: 200,
+    });
+    this.searchStatus = h("span", { id: "out-search-status", class: "muted", role: "status" });
+    this.search.addEventListener("input", () => this.applySearch());
+    this.search.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Escape") return;
+      this.search.value = "";
+      this.applySearch();
+      this.input.focus();
+    });
+    const times = h("input", { id: "out-times", type: "checkbox", checked: s.times });
+    times.addEventListener("change", () => setSetting("times", times.checked));
+    const mentions = h("input", { id: "out-mentions", type: "checkbox", checked: s.mentions });
+    mentions.addEventListener("change", async () => {
+      setSetting("mentions", mentions.checked);
+      // The browser asks the player once; without its leave the line is still marked and the
+      // tab's title counts what was missed.
+      if (mentions.checked && globalThis.Notification?.permission === "default") {
+        try {
+          await Notification.requestPermission();
+        } catch { /* an old browser: the marks and the title still tell */ }
+      }
+    });
+    return h(
+      "div",
+      { class: "out-tools", role: "group", "aria-label": "Output" },
+      h(
+        "span",
+        { class: "out-search" },
+        h("label", { for: "out-search" }, "Find"),
+        this.search,
+        this.searchStatus,
+      ),
+      h("span", { class: "check" }, times, h("label", { for: "out-times" }, "Times")),
+      h(
+        "span",
+        { class: "check" },
+        mentions,
+        h("label", { for: "out-mentions" }, "Alert on my name"),
+      ),
+    );
+  }
+
+  /** Shows only the lines holding the search's text (as typed, any case). */
+  applySearch() {
+    const q = this.search.value.trim().toLowerCase();
+    let shown = 0;
+    for (const block of this.out.children) {
+      const hit = !q || block.textContent.toLowerCase().includes(q);
+      block.classList.toggle("search-miss", !hit);
+      if (hit) shown++;
+    }
+    this.out.classList.toggle("searching", q !== "");
+    this.searchStatus.textContent = q
+      ? `${shown} ${shown === 1 ? "message" : "messages"} with “${this.search.value.trim()}”`
+      : "";
+    if (!q) this.out.scrollTop = this.out.scrollHeight;
   }
 
   /** The view became visible: put the cursor on the command line. */
@@ -160,7 +287,12 @@ export class PlayClient {
     this.stopped = true;
     clearTimeout(this.retryTimer);
     clearInterval(this.whoTimer);
+    clearInterval(this.beat);
+    markPlaying(false);
     removeEventListener("resize", this.onResize);
+    removeEventListener("focus", this.onVisible);
+    document.removeEventListener("visibilitychange", this.onVisible);
+    this.resizer?.disconnect();
     if (this.ws) this.ws.close(1000);
   }
 
@@ -183,24 +315,28 @@ export class PlayClient {
     ws.onclose = (ev) => this.onClose(ws, ev);
   }
 
-  /** Tells the engine how wide the output is, so it wraps and pads tables to fit. */
-  sendWindow() {
+  /**
+   * Tells the engine how wide the output is, so it wraps and pads tables to fit; again whenever
+   * that number changes (a resize, the panes, the text size), and after each (re)connect.
+   */
+  sendWindow(force = true) {
     if (this.ws?.readyState !== WebSocket.OPEN || this.out.clientWidth === 0) return;
-    this.ws.send(JSON.stringify({ type: "window", width: this.columns(), height: 40 }));
+    const width = this.columns();
+    if (!force && width === this.sentColumns) return;
+    this.sentColumns = width;
+    this.ws.send(JSON.stringify({ type: "window", width, height: 40 }));
   }
 
-  /** How many characters of the output's font fit across it, inside its padding. */
+  /**
+   * How many characters fit across the output, inside its padding and the scrollbar's room
+   * (kept whether or not it scrolls): measured on a run of the output's own characters as the
+   * browser lays them out, so the engine's lines are exactly as wide as the browser's.
+   */
   columns() {
     const style = getComputedStyle(this.out);
     const inner = this.out.clientWidth - parseFloat(style.paddingLeft) -
       parseFloat(style.paddingRight);
-    // Measured, not assumed: the font and its size follow the browser and the large-text setting.
-    const ctx = (this.measure ??= document.createElement("canvas").getContext("2d"));
-    let ch = 0;
-    if (ctx) {
-      ctx.font = `${style.fontSize} ${style.fontFamily}`;
-      ch = ctx.measureText("0".repeat(50)).width / 50;
-    }
+    const ch = this.probe.getBoundingClientRect().width / 100;
     return Math.max(20, Math.min(250, Math.floor((inner || 640) / (ch || 8.5))));
   }
 
@@ -239,6 +375,10 @@ export class PlayClient {
       case "leave":
         if (data.player || data.who) this.refreshWho();
         break;
+      case "online":
+        // Someone moved, or came into or out of sight: the engine says so at most every 2 s.
+        this.refreshWho();
+        break;
       case "colour":
         if (typeof data.mode === "string") this.colourMode = data.mode;
         break;
@@ -256,7 +396,7 @@ export class PlayClient {
         console.error("a pane failed on a frame:", e);
       }
     }
-    if (msg) this.print(msg, data.type === "error" ? "error" : "");
+    if (msg) this.print(msg, data.type === "error" ? "error" : "", TALK.has(data.type));
   }
 
   onSession(data) {
@@ -271,6 +411,15 @@ export class PlayClient {
     this.lostAt = 0;
     this.setStatus(`Connected as ${data.player?.name ?? "you"}.`, false);
     if (resumed && reconnecting) this.print("[Reconnected. Your session continues.]", "system");
+    this.me = data.player?.name ? wordPattern(String(data.player.name)) : null;
+    if (resumed && !reconnecting && this.freshResume) {
+      // The page is new but the session is not: show where the player is, quietly.
+      this.ws?.send(JSON.stringify({ msg: "look" }));
+    }
+    this.freshResume = false;
+    markPlaying(true);
+    clearInterval(this.beat);
+    this.beat = setInterval(() => this.live && markPlaying(true), BEAT_MS);
     this.refreshWho();
   }
 
@@ -287,6 +436,8 @@ export class PlayClient {
     const wasLive = this.live;
     this.live = false;
     if (FINAL_CODES.has(ev.code) && wasLive) {
+      clearInterval(this.beat);
+      markPlaying(false);
       this.setStatus("Disconnected.", true, "Reconnect");
       this.print("[Disconnected. Use Reconnect to play again.]", "system");
       this.finalClose = true;
@@ -324,21 +475,70 @@ export class PlayClient {
 
   // --- output -------------------------------------------------------------------------------
 
-  /** Adds a message to the scrollback, one element per line (each announced once). */
-  print(text, kind = "") {
+  /**
+   * Adds a message to the scrollback, one element per line (each announced once), with the
+   * time it came (shown while Times is on). A rule (`----`) never wraps: it is cut at the
+   * output's edge. Talk (`talk`) that names the player is marked, and alerts them if enabled.
+   */
+  print(text, kind = "", talk = false) {
     const reader = getSettings().reader;
     const plain = reader || this.colourMode === "off";
     const atBottom = this.out.scrollHeight - this.out.scrollTop - this.out.clientHeight < 40;
-    const block = h("div", { class: `msg ${kind}`.trim() });
+    const now = new Date();
+    const block = h("div", {
+      class: `msg ${kind}`.trim(),
+      "data-time": now.toLocaleTimeString(undefined, { timeStyle: "short" }),
+    });
+    let said = "";
     for (const runs of parseCodes(text)) {
       const line = runs.map((r) => r.text).join("");
-      if (reader && isDecoration(line)) continue;
-      append(block, [h("div", { class: "line" }, line ? renderRuns(runs, plain) : "\u00a0")]);
+      const rule = isDecoration(line);
+      if (reader && rule) continue;
+      said += line + "\n";
+      append(block, [
+        h("div", { class: rule ? "line rule" : "line" }, line ? renderRuns(runs, plain) : "\u00a0"),
+      ]);
     }
     if (!block.childNodes.length) return;
+    if (talk && this.me?.test(said)) this.mention(block);
+    const q = this.search?.value.trim().toLowerCase();
+    if (q && !block.textContent.toLowerCase().includes(q)) block.classList.add("search-miss");
     this.out.append(block);
     while (this.out.childElementCount > MAX_LINES) this.out.firstElementChild.remove();
-    if (atBottom) this.out.scrollTop = this.out.scrollHeight;
+    if (atBottom && !q) this.out.scrollTop = this.out.scrollHeight;
+  }
+
+  /**
+   * A message that names the player: marked in the output; while the page is not looked at,
+   * counted in the tab's title and, with Alert on my name and the browser's leave, a
+   * notification (as Evennia's webclient does).
+   */
+  mention(block) {
+    block.classList.add("mention");
+    if (!getSettings().mentions) return;
+    if (!document.hidden && document.hasFocus()) return;
+    if (!this.unseen) this.baseTitle = document.title;
+    this.unseen++;
+    document.title = `(${this.unseen}) ${this.baseTitle}`;
+    if (globalThis.Notification?.permission === "granted") {
+      try {
+        const n = new Notification(this.baseTitle || "UrsaMU", {
+          body: block.textContent.slice(0, 200),
+          tag: "ursamu-mention",
+        });
+        n.onclick = () => {
+          focus();
+          n.close();
+        };
+      } catch { /* some browsers allow notifications only from a service worker */ }
+    }
+  }
+
+  /** The player looks at the page again: the title stops counting. */
+  clearUnseen() {
+    if (!this.unseen) return;
+    this.unseen = 0;
+    if (document.title.startsWith("(")) document.title = this.baseTitle;
   }
 
   // --- input --------------------------------------------------------------------------------

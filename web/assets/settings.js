@@ -1,8 +1,16 @@
 // Display settings kept per browser (localStorage): high contrast, large font, screen-reader
-// mode and local echo. They apply as classes on <html> so CSS does the rest.
+// mode, local echo, and the play view's times beside lines and alerts on one's name. The
+// display ones apply as classes on <html> so CSS does the rest.
 
 const KEY = "ursamu.settings";
-const DEFAULTS = { contrast: false, large: false, reader: false, echo: true };
+const DEFAULTS = {
+  contrast: false,
+  large: false,
+  reader: false,
+  echo: true,
+  times: false,
+  mentions: false,
+};
 
 /** The current settings. */
 export function getSettings() {
@@ -28,4 +36,5 @@ export function applySettings(s = getSettings()) {
   root.classList.toggle("contrast", s.contrast);
   root.classList.toggle("large", s.large);
   root.classList.toggle("reader", s.reader);
+  root.classList.toggle("times", s.times);
 }

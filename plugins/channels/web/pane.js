@@ -16,26 +16,41 @@ export function pane({ send, settings }) {
   const node = h("section", { class: "pane chan-pane", "aria-labelledby": "chan-h" });
   let channel = null;
   let log = null;
+  /** Lower-cased names of the channels the player is on. */
+  const joined = new Set();
+  let toggle = null;
   replace(node, h("h2", { id: "chan-h" }, "Channels"), h("p", {}, "…"));
 
-  const entry = (sender, message) => {
+  /** A line as it was said: `Ann: hi`; a pose `Ann waves`; a semipose `Ann's ...`. */
+  const entry = (sender, message, kind = "say") => {
     const who = plainText(String(sender ?? ""));
+    const text = renderRuns(parseCodes(String(message ?? "")).flat(), getSettings().reader);
+    const posed = kind === "pose" || kind === "semipose";
     return h(
       "p",
-      { class: "chan-line" },
-      who ? h("b", {}, `${who}: `) : null,
-      renderRuns(parseCodes(String(message ?? "")).flat(), getSettings().reader),
+      { class: `chan-line ${kind}` },
+      who ? h("b", {}, posed ? `${who}${kind === "pose" ? " " : ""}` : `${who}: `) : null,
+      text,
     );
+  };
+
+  /** Join or Leave, for the channel shown. */
+  const showToggle = () => {
+    if (!toggle || !channel) return;
+    toggle.textContent = joined.has(channel.toLowerCase()) ? "Leave" : "Join";
   };
 
   const open = async (name) => {
     channel = name;
+    showToggle();
     replace(log, h("p", {}, "…"));
     try {
       const lines = await api("GET", `/channels/${seg(name)}/history?limit=50`);
-      replace(log, lines.map((l) => entry(l.sender, l.message)));
+      if (channel !== name) return; // another channel was picked meanwhile
+      replace(log, lines.map((l) => entry(l.sender, l.message, l.kind)));
       if (!lines.length) replace(log, h("p", {}, "Nothing said yet."));
     } catch (e) {
+      if (channel !== name) return;
       replace(
         log,
         h(
@@ -56,6 +71,7 @@ export function pane({ send, settings }) {
       replace(node, h("h2", { id: "chan-h" }, "Channels"), h("p", {}, e.message));
       return;
     }
+    for (const c of list) if (c.joined) joined.add(c.name.toLowerCase());
     const select = h(
       "select",
       { id: "chan-select" },
@@ -86,9 +102,14 @@ export function pane({ send, settings }) {
       send(`+${channel} ${text.value}`);
       text.value = "";
     });
-    const join = h("button", {
+    // The game says when it took the join or leave (channel.start / channel.end frames).
+    toggle = h("button", {
       type: "button",
-      onclick: () => channel && send(`+chan/join ${channel}`),
+      id: "chan-toggle",
+      onclick: () => {
+        if (!channel) return;
+        send(`+chan/${joined.has(channel.toLowerCase()) ? "leave" : "join"} ${channel}`);
+      },
     }, "Join");
     select.addEventListener("change", () => open(select.value));
     replace(
@@ -96,7 +117,13 @@ export function pane({ send, settings }) {
       h("h2", { id: "chan-h" }, "Channels"),
       list.length
         ? [
-          h("p", { class: "field" }, h("label", { for: "chan-select" }, "Channel"), select, join),
+          h(
+            "p",
+            { class: "field" },
+            h("label", { for: "chan-select" }, "Channel"),
+            select,
+            toggle,
+          ),
           log,
           talk,
         ]
@@ -110,11 +137,21 @@ export function pane({ send, settings }) {
     node,
     /** Every frame's data: the pane shows the lines of the channel it has open. */
     data(data) {
+      if (data.type === "channel.start" || data.type === "channel.end") {
+        const name = String(data.channel ?? "").toLowerCase();
+        if (data.type === "channel.start") joined.add(name);
+        else joined.delete(name);
+        showToggle();
+        // Now a member: a locked channel's history can be read.
+        if (channel && name === channel.toLowerCase() && data.type === "channel.start") {
+          open(channel);
+        }
+        return;
+      }
       if (data.type !== "channel" || !log) return;
       if (String(data.channel).toLowerCase() !== String(channel).toLowerCase()) return;
       log.querySelector("p:only-child:not(.chan-line)")?.remove();
-      const text = data.kind === "pose" ? `${data.sender} ${data.text}` : data.text;
-      log.append(entry(data.kind === "pose" ? "" : data.sender, text));
+      log.append(entry(data.sender, data.text, data.kind));
       log.scrollTop = log.scrollHeight;
     },
   };

@@ -2,6 +2,7 @@
 // with joining, posing from the page and an export download (limits from the plugin).
 import {
   api,
+  columns,
   field,
   formCard,
   getSettings,
@@ -95,6 +96,7 @@ async function list(navigate, { maxName, maxDesc }) {
   );
 }
 
+/** A pose's lines, as the game shows them (no time: the log gives one per group). */
 function poseView(p) {
   const reader = getSettings().reader;
   const text = p.type === "ooc"
@@ -104,10 +106,35 @@ function poseView(p) {
     : `${p.moniker || p.charName} ${p.msg}`;
   return h(
     "li",
-    { class: `pose pose-${p.type}` },
+    { class: `pose pose-${p.type}`, title: when(p.timestamp) },
     parseCodes(text).map((runs) => h("p", {}, renderRuns(runs, reader))),
-    h("p", { class: "muted" }, when(p.timestamp)),
   );
+}
+
+/** Poses this far apart start a new group, under its own time. */
+const GROUP_GAP_MS = 15 * 60_000;
+
+/**
+ * The log's items: each group of poses (none more than GROUP_GAP_MS after the one before)
+ * under one time, as a log reads, rather than a time under every pose.
+ */
+function logItems(poses) {
+  const items = [];
+  let last = null;
+  for (const p of poses) {
+    if (last === null || p.timestamp - last > GROUP_GAP_MS) {
+      items.push(
+        h(
+          "li",
+          { class: "pose-time" },
+          h("time", { datetime: new Date(p.timestamp).toISOString() }, when(p.timestamp)),
+        ),
+      );
+    }
+    last = p.timestamp;
+    items.push(poseView(p));
+  }
+  return items;
 }
 
 async function one(id, me, navigate, { maxPose }) {
@@ -179,12 +206,18 @@ async function one(id, me, navigate, { maxPose }) {
         s.shared ? " · shared with visitors" : ""
       } · started ${when(s.startTime)}`,
     ),
-    s.desc ? h("div", { class: "card body-text" }, s.desc) : null,
-    h("p", { class: "row" }, exportButton, share, inIt || s.status !== "active" ? null : join),
-    status,
-    h("h2", {}, "Log"),
-    (s.poses ?? []).length ? log(id, s, status) : h("p", {}, "No poses yet."),
-    s.status === "active" ? form : null,
+    columns(
+      [
+        s.desc ? h("div", { class: "card body-text" }, s.desc) : null,
+        h("h2", {}, "Log"),
+        (s.poses ?? []).length ? log(id, s, status) : h("p", {}, "No poses yet."),
+      ],
+      [
+        h("p", { class: "row" }, exportButton, share, inIt || s.status !== "active" ? null : join),
+        status,
+        s.status === "active" ? form : null,
+      ],
+    ),
   );
 }
 
@@ -193,14 +226,16 @@ async function one(id, me, navigate, { maxPose }) {
  * poses before them a page at a time.
  */
 function log(id, s, status) {
-  const list = h("ol", { class: "list poses" }, s.poses.map(poseView));
+  let poses = s.poses;
+  const list = h("ol", { class: "poses" }, logItems(poses));
   let first = Number(s.poses[0].id);
   const earlier = h("button", {
     type: "button",
     onclick: async () => {
       try {
         const page = await api("GET", `/scenes/${seg(id)}/poses?before=${first}`);
-        list.prepend(...page.map(poseView));
+        poses = [...page, ...poses];
+        replace(list, logItems(poses));
         if (page.length) first = Number(page[0].id);
         if (!page.length || first <= 1) earlier.remove();
       } catch (e) {

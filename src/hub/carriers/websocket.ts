@@ -11,6 +11,9 @@ import { checkSidecarProof, SIDECAR_HEADER } from "../sidecar_auth.ts";
 import type { ClientKind } from "../types.ts";
 import { MuxLink } from "./mux_link.ts";
 
+/** The close code a browser sends when the page that held the socket goes away. */
+const GOING_AWAY = 1001;
+
 /** Runtime socket errors that only mean the client went away. */
 const VANISHED = /unexpected eof|reset|broken pipe|not connected/i;
 
@@ -150,7 +153,8 @@ class WebSocketSession implements Session, EventListenerObject {
         if (this.#ended) return;
         this.#ended = true;
         this.#opening = null;
-        this.#end?.ended();
+        // 1001 "going away": a browser closes so when its page unloads (a reload, say).
+        this.#end?.ended((e as CloseEvent).code === GOING_AWAY);
         return;
       case "error": {
         // Always followed by "close". Deno reports here why it dropped the socket without a
