@@ -97,6 +97,7 @@ Deno.test("feature plugin: described routes check what the document says; the bu
       path: "guestbook",
       label: "Guestbook",
       visitors: false,
+      unread: null,
     }]);
     const deep = await fetch(`${g.base}/guestbook`, { headers: { accept: "text/html" } });
     assertEquals(deep.status, 200);

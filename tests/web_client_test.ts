@@ -396,9 +396,14 @@ Deno.test({
       });
 
       await t.step("channels pane: join, talk, history; hostile text stays text", async () => {
-        // The pane opens the first channel, OOC: its alias is `o`, since `ooc` is a command.
-        await page.click(".chan-pane button:has-text('Join')");
+        // The pane opens the first channel, OOC, which a new player is on: it offers Leave.
+        await page.waitForSelector("#chan-toggle:text-is('Leave')");
+        await page.click("#chan-toggle");
+        await waitOutput(page, /You leave OOC/);
+        // Its alias is `o`, since `ooc` is a command.
+        await page.click("#chan-toggle:text-is('Join')");
         await waitOutput(page, /You join OOC with the alias 'o'/);
+        await page.waitForSelector("#chan-toggle:text-is('Leave')");
         await page.fill("#chan-text", `${XSS} on the channel`);
         await page.press("#chan-text", "Enter");
         await page.waitForSelector(".chan-log .chan-line:has-text('on the channel')");
