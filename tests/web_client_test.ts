@@ -943,6 +943,7 @@ Deno.test({
         await page.waitForSelector(".poses li:has-text('Bob helps with the ropes.')");
         await bob.waitFor(/Bob helps with the ropes\./);
         await assertAxe(page, "a scene's log");
+        await screenshot(page, "scene-log-desktop");
         await page.setViewportSize(PHONE);
         await assertAxe(page, "a scene's log on a phone");
         await screenshot(page, "scene-log-phone");

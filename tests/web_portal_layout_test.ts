@@ -41,7 +41,7 @@ async function as(
   const ctx = await browser.newContext({ viewport: size });
   await ctx.addInitScript(
     ([token, player]) => localStorage.setItem("ursamu.session", JSON.stringify({ token, player })),
-    [r.body.token, r.body.player ?? null],
+    [r.body.token, { id: String(r.body.id ?? ""), name }],
   );
   return await ctx.newPage();
 }

@@ -1,7 +1,17 @@
 // The wiki plugin's portal section: every page or a search, a page rendered from Markdown,
 // folders, editing for staff (limits from the plugin: `section.settings`). A visitor (`me`
 // null) reads the same through /api/v1/public/wiki.
-import { api, formCard, h, isStaff, markdown, notice, replace, when } from "/assets/portal.js";
+import {
+  api,
+  columns,
+  formCard,
+  h,
+  isStaff,
+  markdown,
+  notice,
+  replace,
+  when,
+} from "/assets/portal.js";
 
 const wikiApi = (path) => `/wiki/${path.split("/").map(encodeURIComponent).join("/")}`;
 
@@ -11,10 +21,10 @@ export async function render(parts, { navigate, me, section }) {
   const path = parts.join("/");
   const page = await api("GET", `${me ? "" : "/public"}${wikiApi(path)}`);
   if (page.type === "directory") return folder(page);
-  return pageView(page, me, navigate);
+  return await pageView(page, me, navigate);
 }
 
-function stubList(items) {
+function stubList(items, current = null) {
   return h(
     "ul",
     { class: "list" },
@@ -22,7 +32,11 @@ function stubList(items) {
       h(
         "li",
         {},
-        h("a", { href: `/wiki/${p.path}` }, p.title || p.path),
+        h(
+          "a",
+          { href: `/wiki/${p.path}`, "aria-current": p.path === current ? "page" : null },
+          p.title || p.path,
+        ),
         p.type && p.type !== "page" ? h("span", { class: "muted" }, ` (${p.type})`) : null,
       )
     ),
@@ -63,9 +77,10 @@ async function index(navigate, me, { maxQuery, maxPath, maxTitle }) {
     "section",
     {},
     h("h1", {}, "Wiki"),
-    form,
-    results,
-    isStaff(me) ? newPageForm(navigate, maxPath, maxTitle) : null,
+    columns(
+      [form, results],
+      isStaff(me) ? newPageForm(navigate, maxPath, maxTitle) : null,
+    ),
   );
 }
 
@@ -101,7 +116,7 @@ function folder(dir) {
   );
 }
 
-function pageView(page, me, navigate) {
+async function pageView(page, me, navigate) {
   const dir = page.path.includes("/") ? page.path.slice(0, page.path.lastIndexOf("/")) : "";
   const body = h(
     "div",
@@ -114,7 +129,13 @@ function pageView(page, me, navigate) {
   const meta = [page.author ? `by ${page.author}` : "", page.date ? String(page.date) : ""].filter(
     Boolean,
   ).join(" · ");
-  const section = h(
+  // Beside the page at desktop width: the other pages of its folder (a failed listing leaves
+  // the page alone).
+  const from = me ? "" : "/public";
+  const siblings = await api("GET", from + (dir ? wikiApi(dir) : "/wiki?limit=200"))
+    .then((r) => (Array.isArray(r) ? r : r?.children ?? []))
+    .catch(() => []);
+  return h(
     "section",
     {},
     h("h1", {}, page.title || page.path),
@@ -125,10 +146,18 @@ function pageView(page, me, navigate) {
       dir ? [" / ", h("a", { href: `/wiki/${dir}` }, dir)] : null,
       meta ? ` · ${meta}` : "",
     ),
-    body,
+    columns(
+      [body, isStaff(me) ? editor(page, navigate) : null],
+      siblings.length > 1
+        ? h(
+          "nav",
+          { "aria-label": dir ? `Pages in ${dir}` : "Pages" },
+          h("h2", {}, dir ? `In ${dir}` : "Pages"),
+          stubList(siblings, page.path),
+        )
+        : null,
+    ),
   );
-  if (isStaff(me)) section.append(editor(page, navigate));
-  return section;
 }
 
 function editor(page, navigate) {
