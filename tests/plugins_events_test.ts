@@ -192,6 +192,17 @@ Deno.test("events REST: from and to keep one span of start times (a calendar's m
     assert.deepEqual(await titles(`?to=${base + 31 * day}`), ["New year"]);
     assert.deepEqual(await titles(`?from=${base}&limit=1&offset=1`), ["February"]);
     assert.deepEqual(await titles(`?from=${base + 400 * day}`), []);
+    // Visitors read the same span of the open events (web.public.events is on by default).
+    const visitor = await g.request("GET", `/api/v1/public/events${jan}`);
+    assert.equal(visitor.status, 200, JSON.stringify(visitor.body));
+    assert.deepEqual((visitor.body as Json[]).map((e) => e.title), ["New year"]);
+    const later = await g.request("GET", `/api/v1/public/events?from=${base + 31 * day}`);
+    assert.deepEqual((later.body as Json[]).map((e) => e.title), ["February", "Later"]);
+    for (const q of ["?from=soon", `?from=${base}&to=${base}`, "?when=1"]) {
+      const r = await g.request("GET", `/api/v1/public/events${q}`);
+      assert.equal(r.status, 400, `public ${q}`);
+      assert.equal(typeof r.body.error, "string", q);
+    }
     for (
       const q of [
         "?from=soon",

@@ -7,6 +7,7 @@
 import { describe, ForbiddenError, NotFoundError, type PluginApp } from "../../src/plugins/mod.ts";
 import type { EventService, EventView } from "./service.ts";
 import { EVENT } from "./routes.ts";
+import { SPAN_PARAMS, spanOf } from "./validate.ts";
 
 /** The prefix the visitors' routes are mounted on. */
 export const PUBLIC_PREFIX = "/api/v1/public/events";
@@ -23,14 +24,15 @@ const EVENT_SHOWN = {
 
 const LIST = describe({
   summary: "Upcoming and running events, soonest first",
+  description: "`from` and `to` keep the ones that start in that span, as the players' list does.",
   auth: "none",
-  query: { paging: true, only: true },
+  query: { params: SPAN_PARAMS, paging: true, only: true },
   responses: {
     "200": {
       description: "events with their RSVP counts",
       schema: { type: "array", items: EVENT_SHOWN },
     },
-    "400": "a bad limit or offset, or another query",
+    "400": "a bad limit or offset, a bad time, to not after from, or another query",
     "403": OFF,
   },
 });
@@ -57,7 +59,8 @@ export function publicEventRoutes(app: PluginApp, svc: EventService, open: () =>
   });
 
   app.get("/", LIST, async (c) => {
-    const list = await svc.store.list("open", LIST.query(c).page);
+    const q = LIST.query(c);
+    const list = await svc.store.list("open", q.page, spanOf(q));
     return c.json((await svc.views(list)).map(publicEvent));
   });
 

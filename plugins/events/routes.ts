@@ -15,7 +15,7 @@ import {
   ValidationError,
 } from "../../src/plugins/mod.ts";
 import type { EventService } from "./service.ts";
-import { EVENT_CHANGES, NEW_EVENT, type NewEvent, time } from "./validate.ts";
+import { EVENT_CHANGES, NEW_EVENT, type NewEvent, SPAN_PARAMS, spanOf } from "./validate.ts";
 import { EVENT_STATUSES, RSVP_STATUSES, type RsvpStatus } from "./types.ts";
 
 /** The prefix the routes are mounted on. */
@@ -71,27 +71,12 @@ const DELETED = {
 
 const ID = { id: "the event's id" };
 
-/** A query time: ms since 1970, as the bodies take it (`from`, `to`). */
-const QUERY_TIME = (name: string) =>
-  s.custom({ ...TIME_QUERY_JSON }, (v) => {
-    const n = typeof v === "string" && /^\d{1,16}$/.test(v) ? Number(v) : NaN;
-    return time(n, name);
-  });
-const TIME_QUERY_JSON = { type: "string", pattern: "^[0-9]+$", description: "ms since 1970" };
-
 const LIST = describe({
   summary: "Events, soonest first (players do not see cancelled ones)",
   description:
     "`from` and `to` keep the events that start in that span (from included, to excluded): a calendar's month is one request, whatever came before it.",
   auth: "user",
-  query: {
-    params: {
-      from: { schema: QUERY_TIME("from"), description: "only events starting at or after" },
-      to: { schema: QUERY_TIME("to"), description: "only events starting before" },
-    },
-    paging: true,
-    only: true,
-  },
+  query: { params: SPAN_PARAMS, paging: true, only: true },
   responses: {
     "200": {
       description: "events with their RSVP counts",
@@ -189,10 +174,7 @@ export function eventRoutes(app: PluginApp, svc: EventService, rates: PluginRate
 
   app.get("/", LIST, async (c) => {
     const q = LIST.query(c);
-    if (q.from !== undefined && q.to !== undefined && q.to <= q.from) {
-      throw new ValidationError("to must be after from");
-    }
-    return c.json(await svc.list(caller(c), q.page, { from: q.from, to: q.to }));
+    return c.json(await svc.list(caller(c), q.page, spanOf(q)));
   });
 
   app.get("/:id", ONE, async (c) => {

@@ -3,7 +3,7 @@
  * bounded, with a clear ValidationError (400) naming the problem. Nothing here writes.
  */
 import { oneLine, optionalText, requiredText, s, ValidationError } from "../../src/plugins/mod.ts";
-import { EVENT_STATUSES, type EventChanges, type EventStatus } from "./types.ts";
+import { EVENT_STATUSES, type EventChanges, type EventStatus, type TimeSpan } from "./types.ts";
 
 export const MAX_TITLE = 200;
 export const MAX_DESCRIPTION = 10_000;
@@ -105,6 +105,27 @@ export function time(v: unknown, field: string): number {
     );
   }
   return v;
+}
+
+/** A query time: ms since 1970 in digits, checked as the bodies' times are. */
+const queryTime = (name: string) =>
+  s.custom({ type: "string", pattern: "^[0-9]+$", description: "ms since 1970" }, (v) => {
+    const n = typeof v === "string" && /^\d{1,16}$/.test(v) ? Number(v) : NaN;
+    return time(n, name);
+  });
+
+/** The `from` and `to` of an events listing (a calendar asks one month at a time). */
+export const SPAN_PARAMS = {
+  from: { schema: queryTime("from"), description: "only events starting at or after" },
+  to: { schema: queryTime("to"), description: "only events starting before" },
+};
+
+/** The span a listing's query asked for; a `to` not after `from` is a 400. */
+export function spanOf(q: { from?: number; to?: number }): TimeSpan {
+  if (q.from !== undefined && q.to !== undefined && q.to <= q.from) {
+    throw new ValidationError("to must be after from");
+  }
+  return { from: q.from, to: q.to };
 }
 
 /** Tags: an array of strings (or a comma-separated string), trimmed, de-duplicated, bounded. */
