@@ -27,6 +27,7 @@ const plugin: PluginModule = {
       label: "Events",
       order: 50,
       module: "events.js",
+      styles: "events.css",
       settings: {
         maxTitle: MAX_TITLE,
         maxDescription: MAX_DESCRIPTION,

@@ -61,6 +61,7 @@ const plugin: PluginModule = {
       label: "Jobs",
       order: 60,
       module: "jobs.js",
+      styles: "jobs.css",
       // A function: categories are the live configuration's.
       settings: () => ({
         maxTitle: MAX_TITLE,

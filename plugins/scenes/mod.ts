@@ -95,6 +95,7 @@ const plugin: PluginModule = {
       label: "Scenes",
       order: 10,
       module: "scenes.js",
+      styles: "scenes.css",
       settings: { maxName: MAX_NAME, maxDesc: MAX_DESC, maxPose: MAX_POSE },
       visitors: () => ctx.engine.config().web.public.scenes,
     });

@@ -70,7 +70,7 @@ Deno.test("portal: bad or clashing declarations are refused with a reason", () =
     [{ path: "x", label: "L", module: "a.js", styles: "a.js" }, /bad styles/],
     [{ path: "x", label: "L", module: "a.js", order: NaN }, /order/],
     [{ path: "x", label: "L", module: "a.js", settings: "no" }, /settings/],
-    [{ path: "x", label: "L", module: "a.js", unread: "/mail/unread" }, /unread/],
+    [{ path: "x", label: "L", module: "a.js", unread: "/kettles/unread" }, /unread/],
     [{ path: "x", label: "L", module: "a.js", unread: "https://x.example/api/v1/u" }, /unread/],
     [{ path: "x", label: "L", module: "a.js", unread: "/api/v1/../auth" }, /unread/],
     [{ path: "x", label: "L", module: "a.js", unread: "/api/v1/u?x=1" }, /unread/],
