@@ -20,12 +20,14 @@ const BACKOFF_MS = [250, 500, 1000, 2000];
 const DOWN_AFTER_MS = 8000;
 const RETRY_DOWN_MS = 5000;
 /**
- * A tab that plays says so every few seconds: in its own sessionStorage (a reload of it comes
- * back silently) and in localStorage (another tab of the same browser joins silently too).
+ * A tab that plays says so every 2 s and as its page goes away: in its own sessionStorage (a
+ * reload of it comes back silently) and in localStorage (another tab of the same browser joins
+ * silently too). A mark counts for as long as the engine waits before telling the room that a
+ * player's last page went away (5 s), so a page never resumes a session the room saw end.
  */
 const LIVE_KEY = "ursamu.live";
-const BEAT_MS = 5000;
-const LIVE_FOR_MS = 15_000;
+const BEAT_MS = 2000;
+const LIVE_FOR_MS = 5000;
 
 /** True when this tab, or another of this browser, was playing a moment ago. */
 function wasPlaying() {
@@ -98,6 +100,8 @@ export class PlayClient {
     };
     document.addEventListener("visibilitychange", this.onVisible);
     addEventListener("focus", this.onVisible);
+    this.onLeave = () => this.live && markPlaying(true);
+    addEventListener("pagehide", this.onLeave);
     this.refreshWho();
   }
 
@@ -291,6 +295,7 @@ export class PlayClient {
     markPlaying(false);
     removeEventListener("resize", this.onResize);
     removeEventListener("focus", this.onVisible);
+    removeEventListener("pagehide", this.onLeave);
     document.removeEventListener("visibilitychange", this.onVisible);
     this.resizer?.disconnect();
     if (this.ws) this.ws.close(1000);
