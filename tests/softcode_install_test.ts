@@ -1,5 +1,6 @@
 /**
- * What softcode installers type, end to end over telnet on the whole stack: `@@` comments say
+ * What softcode installers type, end to end over telnet on the whole stack: a paste is kept
+ * whole and fed to the hub at its rate; `@@` comments say
  * nothing; a built-in command's arguments are evaluated as MUX does (the part before `=` always,
  * the rest of an interpreted command such as `@lock` and `@name` always, the rest of `&` and
  * `@set` only when queued); `@tel` puts an object inside a thing, and never inside itself; a
@@ -20,6 +21,14 @@ Deno.test("installer commands: @@, MUX's argument evaluation, @tel into a thing"
       await admin.send(line);
       return await admin.waitFor(want, 10_000, from);
     };
+
+    // A paste of 120 lines in one write (over the hub's 10 a second): every line runs, in order.
+    const pasted = admin.mark();
+    const paste = Array.from({ length: 120 }, (_, i) => `think pasted-${i}-end`).join("\r\n");
+    await admin.write(new TextEncoder().encode(paste + "\r\n"));
+    await admin.waitFor(/pasted-119-end/, 60_000, pasted);
+    const seen = [...admin.plain.slice(pasted).matchAll(/pasted-(\d+)-end/g)].map((m) => +m[1]);
+    assert(seen.join() === Array.from({ length: 120 }, (_, i) => i).join(), seen.join());
 
     // A comment: nothing at all comes back (the think after it answers first).
     const from = admin.mark();

@@ -34,8 +34,10 @@ export interface ClientLimits {
 /** The limits the sidecar runs with unless told otherwise. */
 export const DEFAULT_LIMITS: ClientLimits = {
   maxOutputBytes: 1024 * 1024,
-  maxBufferedLines: 50,
-  maxBufferedBytes: 8 * 1024,
+  // A softcode installer pasted whole (Anomaly Jobs 6.5: 540 lines, 136 KiB) is kept and fed to
+  // the hub at its rate, not cut off after the first screenful (docs/softcode.md, "Packages").
+  maxBufferedLines: 1000,
+  maxBufferedBytes: 256 * 1024,
   hubFramesPerSecond: 8,
   maxLineBytes: 8 * 1024,
   maxSubnegotiation: 8 * 1024,
