@@ -111,7 +111,8 @@ export class Builder {
 
   /**
    * Resolves where `@teleport` sends something: a room as findRoom does, or (as in MUX) a thing
-   * by #dbref (checkTeleport says what may be entered); `near` finds one by name around the actor when no room has that name.
+   * by #dbref (checkTeleport says what may be entered); `near` finds one by name around the
+   * actor when no room has that name.
    */
   async findDestination(
     ref: string,

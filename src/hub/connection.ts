@@ -12,6 +12,7 @@ import { EncodedFrame } from "./protocol.ts";
 import type { ClientReport, Session, SessionEnd } from "./session.ts";
 import type { ClientKind, HubConnection, Outbound } from "./types.ts";
 import type { ColourMode } from "../text/colour_mode.ts";
+import { setImmediate } from "node:timers";
 
 /** Bytes the socket may hold unsent before the client counts as stalled and is dropped. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -231,6 +232,10 @@ export class Connection implements HubConnection, SessionEnd {
         } catch (e) {
           console.error(`hub: connection ${this.id}: ${(e as Error)?.stack ?? e}`);
         }
+        // Lines that came together (a paste) yield between them, so the command queue (run on
+        // an immediate) takes its turn after each, as MUX runs its queue between commands: an
+        // installer's next line sees what its @switch just set.
+        if (this.#queue?.length) await new Promise((r) => setImmediate(r));
       }
     } finally {
       this.#running = false;
