@@ -30,6 +30,12 @@ Deno.test("installer commands: @@, MUX's argument evaluation, @tel into a thing"
     const seen = [...admin.plain.slice(pasted).matchAll(/pasted-(\d+)-end/g)].map((m) => +m[1]);
     assert(seen.join() === Array.from({ length: 120 }, (_, i) => i).join(), seen.join());
 
+    // Lines pasted together: each runs after the queue's turn for the one before, so a line
+    // sees what the @switch just before it set (as an installer's next line reads it).
+    const turn = admin.mark();
+    await admin.write(new TextEncoder().encode("@switch 1=1,{&QQ me=set}\r\nthink q=[v(QQ)]|\r\n"));
+    await admin.waitFor(/q=set\|/, 10_000, turn);
+
     // A comment: nothing at all comes back (the think after it answers first).
     const from = admin.mark();
     await admin.send("@@ Creating [add(1,2)] objects.");
@@ -70,6 +76,10 @@ Deno.test("installer commands: @@, MUX's argument evaluation, @tel into a thing"
     await admin.send("@force/now Global=&BB_READ *Pat=1 2");
     await run("think [get(*Pat/BB_READ)]|", /^1 2\|/m);
     await run("think [u(Global/FN,y)][get(*Pat/SEEN)]|", /^y\|/m);
+    // ...and reads what only staff read (a BBS's hidden &bb_read on the player).
+    await run("@set *Pat/BB_READ=hidden", /./);
+    await run("&FN2 Global=[get(*Pat/BB_READ)]", /Set\./);
+    await run("think [u(Global/FN2)]|", /^1 2\|/m);
     await admin.send("@force/now Global=@create Made");
     await run("think [words(lcon(Global))] made", /^1 made/m);
   } finally {

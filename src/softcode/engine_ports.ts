@@ -190,8 +190,9 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       visibleContents: (viewer, container, contents) =>
         visibleContents(viewer, container, contents),
       hiddenFrom: (viewer, target) => hiddenFrom(viewer, target),
-      canSeeAttr: (viewer, obj, attr) => canSeeAttr(viewer, obj, attr),
-      isStaff: (o) => isStaff(o.flags),
+      // An inherit object of a staff member reads and counts as staff, as MUX's Wizard() has it.
+      canSeeAttr: (viewer, obj, attr) => canSeeAttr(withInheritedRank(world(), viewer), obj, attr),
+      isStaff: (o) => isStaff(withInheritedRank(world(), o).flags),
       passesLock: (lock, o, on) => passes(p, lock, o, on),
     },
     delivery: {
