@@ -76,10 +76,14 @@ Deno.test({
       await run(p, "+bbpost 3/Multi", /You start your posting/);
       await run(p, "+bbwrite line one", /Text added/);
       await run(p, "+bbpost", /as message #2/);
-      await run(p, "+bbscan", /Announcements \(#3\): 1 unread/);
+      await run(p, "+bbscan", /no unread postings/);
+      await run(w, "+bbpost 3/Later=More words.", /as message #3/);
+      await run(p, "+bbscan", /Announcements \(#3\): 1 unread \(3\)/);
 
       // Jobs: a request, claimed, commented and completed (posted to the Job Tracker board).
+      const asked = w.mark();
       await p.send("+request Broken lamp=The lamp is broken.");
+      await w.waitFor(/Job 2 has been created by Pat/, 20_000, asked);
       await run(w, "+jobs", /2 REQ\s+Broken lamp/);
       await run(w, "+job/assign 2=Admin", /You have claimed Job 2/);
       await run(w, "+job/add 2=Looking into it.", /Comments to Job 2 added/);
