@@ -240,9 +240,9 @@ async function startOn(
   await ensureStartingRoom(objects);
   const texts = new Texts(config, root);
   await texts.load();
-  const gmcp = new GmcpMap();
   // Who is online and where: the hub's registry, which presence answers from and delivery walks.
   const registry = new SessionRegistry();
+  const gmcp = new GmcpMap(registry);
   const presence = new HubPresence(registry, objects);
   opened.push(() => presence.close());
   // Frozen: plugins get this very object as `ctx.deliver`.
@@ -440,6 +440,7 @@ async function startOn(
     registry,
     delivery: deliver,
     run: (conn, line) => dispatch(ports, commands, conn, line),
+    gmcpIn: (from, pkg, data) => gmcp.receive({ player: from.player }, pkg, data),
   });
   opened.push(() => hub.shutdown());
   // A guest goes when its last connection does (not when the engine stops: a restart resumes

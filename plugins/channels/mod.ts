@@ -10,7 +10,7 @@ import { channelCommands, talkCommands } from "./commands.ts";
 import { channelRoutes, PREFIX } from "./routes.ts";
 import type { ChannelsApi } from "./bridge.ts";
 import { defaultChannels } from "./defaults.ts";
-import { ChannelGmcp, declareChannelGmcp } from "./gmcp.ts";
+import { ChannelGmcp, declareChannelGmcp, handleChannelGmcp } from "./gmcp.ts";
 
 /** Default for `plugins.channels.historyLimit`: messages kept per channel. */
 const HISTORY_KEEP = 1000;
@@ -55,12 +55,14 @@ const plugin: PluginModule = {
       },
       defaultAlias: (lower) => defaults().find((d) => d.name.toLowerCase() === lower)?.alias,
       membership: (id, channel, joined) => {
-        if (gmcp && ctx.active && ctx.players.isConnected(id)) {
-          gmcpSend(gmcp.changed(id, channel, joined));
-        }
+        if (!gmcp || !ctx.active) return;
+        if (ctx.players.isConnected(id)) gmcpSend(gmcp.changed(id, channel, joined));
+        gmcpSend(gmcp.othersChanged(id, channel));
       },
     });
     gmcp = new ChannelGmcp(svc, ctx);
+    const channelGmcp = gmcp;
+    ctx.onRemove(() => channelGmcp.close());
     if (!(await store.seeded())) {
       // Only a fresh game gets the default channels: a game that has channels already keeps
       // the ones it has, and a default channel staff destroy later stays destroyed.
@@ -88,9 +90,15 @@ const plugin: PluginModule = {
     });
     // Telnet clients that speak GMCP get channel lines, lists and who is on them (gmcp.ts).
     declareChannelGmcp(ctx);
+    handleChannelGmcp(ctx, channelGmcp);
     ctx.hooks.worldHooks.on("player:connected", (p) => {
-      // A resumed session's client kept what it was sent.
-      if (!p.resumed && ctx.active && gmcp) gmcpSend(gmcp.loggedIn(p.id));
+      // A resumed session's client kept what it was sent, and nobody else saw it go.
+      if (p.resumed || !ctx.active) return;
+      gmcpSend(channelGmcp.loggedIn(p.id));
+      if (p.first) gmcpSend(channelGmcp.othersChanged(p.id, null));
+    });
+    ctx.hooks.worldHooks.on("player:disconnected", (p) => {
+      if (!p.stillConnected && ctx.active) gmcpSend(channelGmcp.othersChanged(p.id, null));
     });
     channelRoutes(ctx.http(PREFIX), svc);
     for (const spec of channelCommands(svc, ctx.world)) ctx.commands.add(spec);

@@ -115,6 +115,10 @@ export async function roomView(
       type: "room",
       id: room.id,
       name: room.name,
+      // The viewer stands here (a move, a login, `look`), not looking from afar (`look #12`,
+      // `look` at a room as its controller): telnet clients send GMCP Room.Info only for this,
+      // as a mapper takes every Room.Info for the player's position.
+      here: room.id === viewer.location,
       description,
       ...place,
       // `to`: the room the exit leads to (null when unlinked), for maps and GMCP Room.Info;

@@ -30,6 +30,7 @@ export function idleHooks(): ConnectionHooks {
     frame: () => {},
     line: () => true,
     report: () => {},
+    gmcp: () => {},
     run: async () => {},
     closed: () => {},
   };

@@ -8,6 +8,7 @@
  * Idle connections are the hub's main memory cost, so a connection allocates its queue and close
  * promise only when used.
  */
+import { gmcpWanted } from "../text/gmcp_package.ts";
 import { EncodedFrame } from "./protocol.ts";
 import type { ClientReport, Session, SessionEnd } from "./session.ts";
 import type { ClientKind, HubConnection, Outbound } from "./types.ts";
@@ -34,6 +35,8 @@ export interface ConnectionHooks {
   line(conn: Connection, text: string): boolean;
   /** A telnet client reported what it knows of its player. */
   report(conn: Connection, report: ClientReport): void;
+  /** A telnet client passed on a GMCP message its player's client sent. */
+  gmcp(conn: Connection, pkg: string, data: unknown): void;
   /** Runs one queued task (in order, one at a time per connection). */
   run(conn: Connection, task: Task): Promise<void>;
   /** Called once when the connection closes, from either side. */
@@ -69,6 +72,8 @@ export class Connection implements HubConnection, SessionEnd {
   lastInput: number;
   /** True once a frame counted as activity (so `lastInput` is our own, not the opening time). */
   inputSeen = false;
+  /** GMCP as the telnet client reported it: null while off (or not a telnet client). */
+  gmcpState: { supports: ReadonlySet<string> | null } | null = null;
   /** When the client connected (the sidecar may report an earlier time after a restart). */
   connectedAt: number;
   /** When this hub connection opened (this engine's clock; the login bound counts from it). */
@@ -124,6 +129,20 @@ export class Connection implements HubConnection, SessionEnd {
   /** What a telnet client reports of its player (see ClientReport). */
   report(report: ClientReport): void {
     if (!this.closed) this.hooks.report(this, report);
+  }
+
+  /** A GMCP message the client sent (a plugin's package). */
+  gmcp(pkg: string, data: unknown): void {
+    if (!this.closed) this.hooks.gmcp(this, pkg, data);
+  }
+
+  /**
+   * True when this connection's client speaks GMCP and wants `pkg` (it announced the package or
+   * a parent with `Core.Supports`, or never announced a list): plugins ask before building one.
+   */
+  gmcpWants(pkg: string): boolean {
+    const g = this.gmcpState;
+    return g !== null && gmcpWanted(g.supports, pkg);
   }
 
   /** Resolves once the socket has closed (close handshake done or connection lost). */

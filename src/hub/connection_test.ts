@@ -22,6 +22,7 @@ function setup(run?: (conn: Connection, task: Task) => Promise<void>) {
       return text !== "dropped";
     },
     report: () => {},
+    gmcp: () => {},
     run: run ?? (async () => {}),
     closed: (c) => void closed.push(c),
   };

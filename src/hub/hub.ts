@@ -10,7 +10,7 @@ import type { DbObject } from "../world/types.ts";
 import { CloseCode, Connection, type ConnectionHooks } from "./connection.ts";
 import type { Delivery } from "./types.ts";
 import { IdleSweep } from "./idle.ts";
-import { type Dispatcher, Inbound } from "./inbound.ts";
+import { type Dispatcher, type GmcpReceiver, Inbound } from "./inbound.ts";
 import { IpCounter } from "./limits.ts";
 import type { SessionRegistry } from "./registry.ts";
 import type { Session, SessionHub, SessionOpening } from "./session.ts";
@@ -24,6 +24,8 @@ export interface HubDeps extends SessionDeps {
   delivery: Delivery;
   /** Runs a logged-in connection's command line (the command engine's `dispatch`). */
   run: Dispatcher;
+  /** Hands a logged-in player's inbound GMCP message to the plugin that handles its package. */
+  gmcpIn: GmcpReceiver;
 }
 
 /** The hub (see docs/protocol.md for what clients send and get). */
@@ -44,6 +46,7 @@ export class Hub implements SessionHub {
     frame: (conn, data) => this.#inbound.frame(conn, data),
     line: (conn, text) => this.#inbound.line(conn, text),
     report: (conn, report) => this.#inbound.report(conn, report),
+    gmcp: (conn, pkg, data) => this.#inbound.gmcp(conn, pkg, data),
     run: (conn, task) => this.#inbound.run(conn, task),
     closed: (conn) => this.#closed(conn),
   };
@@ -57,7 +60,7 @@ export class Hub implements SessionHub {
       deps.registry,
       deps.delivery,
     );
-    this.#inbound = new Inbound(deps, this.#ips, this.#sessions, deps.run);
+    this.#inbound = new Inbound(deps, this.#ips, this.#sessions, deps.run, deps.gmcpIn);
     this.#idle = new IdleSweep(deps.registry, () => deps.config);
   }
 

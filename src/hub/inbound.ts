@@ -29,6 +29,13 @@ import { lowerCase } from "../text/lower.ts";
 /** Runs one command line of a logged-in connection (the command engine's `dispatch`). */
 export type Dispatcher = (conn: Connection, line: string) => Promise<void>;
 
+/** Hands a logged-in player's GMCP message to whoever handles its package (the engine's GmcpMap). */
+export type GmcpReceiver = (
+  from: { conn: Connection; player: string },
+  pkg: string,
+  data: unknown,
+) => void;
+
 /** Times the sidecar reports are believed back this far (a year); older ones are ignored. */
 const REPORTED_TIME_LIMIT_MS = 365 * 24 * 60 * 60 * 1000;
 
@@ -44,6 +51,7 @@ export class Inbound {
     private readonly ips: IpCounter,
     private readonly sessions: Sessions,
     private readonly dispatch: Dispatcher,
+    private readonly gmcpIn: GmcpReceiver,
   ) {}
 
   /** A frame arrived (string, or ArrayBuffer for a binary frame). */
@@ -160,10 +168,25 @@ export class Inbound {
           conn.enqueue(() => Promise.resolve(conn.send({ msg: "", data })));
         }
         return;
+      case "gmcp":
+        return this.gmcp(conn, f.package, f.data);
+      case "gmcp-supports":
+        return this.report(conn, { gmcp: f.state });
       case "bad":
         if (this.#admit(conn)) conn.send(errorOut(f.error));
         return;
     }
+  }
+
+  /**
+   * A GMCP message a telnet client sent: for a logged-in player, handed on under the command
+   * rate (a request costs the game work, like a command); before login, or over the rate, dropped.
+   */
+  gmcp(conn: Connection, pkg: string, data: unknown): void {
+    const player = conn.playerId;
+    if (conn.closed || player === null || conn.kind !== "telnet") return;
+    if (!this.#commands.allow(conn.rateKey(), Date.now())) return;
+    this.gmcpIn({ conn, player }, pkg, data);
   }
 
   /** Queues a frame's command lines (each counted against the rate limit); true when any was read. */
@@ -188,6 +211,10 @@ export class Inbound {
    */
   report(conn: Connection, r: ClientReport): void {
     if (conn.closed) return;
+    if (r.gmcp !== undefined && conn.kind === "telnet") {
+      const s = r.gmcp?.supports;
+      conn.gmcpState = r.gmcp === null ? null : { supports: s ? new Set(s.slice(0, 64)) : null };
+    }
     if (typeof r.width === "number") conn.width = clamp(r.width, MIN_WIDTH, MAX_WIDTH);
     if (typeof r.height === "number") conn.height = clamp(r.height, MIN_HEIGHT, MAX_HEIGHT);
     if (!conn.sidecar) return;

@@ -17,16 +17,24 @@ import { FakeSession } from "./_test_session.ts";
 function setup(opts: { sidecar?: boolean } = {}) {
   const session = new FakeSession("telnet");
   const lines: string[] = [];
+  const gmcp: [string, string, unknown][] = [];
   const deps = {
     config: { value: { server: { maxConnectionsPerIp: 0 } } } as Config,
     securityLog: { write: () => Promise.resolve() },
   };
   const ips = new IpCounter();
-  const inbound = new Inbound(deps, ips, {} as Sessions, () => Promise.resolve());
+  const inbound = new Inbound(
+    deps,
+    ips,
+    {} as Sessions,
+    () => Promise.resolve(),
+    (from, pkg, data) => gmcp.push([from.player, pkg, data]),
+  );
   const conn = new Connection("c1", "telnet", "127.0.0.1", session, {
     frame: (c, data) => inbound.frame(c, data),
     line: (c, text) => inbound.line(c, text),
     report: (c, r) => inbound.report(c, r),
+    gmcp: (c, pkg, data) => inbound.gmcp(c, pkg, data),
     run: (_c, task) => {
       if (typeof task === "string") lines.push(task);
       return Promise.resolve();
@@ -36,7 +44,7 @@ function setup(opts: { sidecar?: boolean } = {}) {
   conn.playerId = "7";
   conn.sidecar = opts.sidecar ?? true;
   const sent = () => session.sent.map((t) => JSON.parse(t));
-  return { inbound, conn, session, lines, sent, ips };
+  return { inbound, conn, session, lines, sent, ips, gmcp };
 }
 
 Deno.test("typed lines: read at once, the answer is the acknowledgement (no ack frame)", async () => {
@@ -102,4 +110,36 @@ Deno.test("reports: the sidecar's are believed (address, terminal, times, window
 Deno.test("quit is any case with spaces around it, and nothing else", () => {
   for (const q of ["quit", "QUIT", " Quit\t", "qUiT  "]) assert.equal(isQuit(q), true, q);
   for (const q of ["quit!", "quitter", "q uit", "", "QUİT"]) assert.equal(isQuit(q), false, q);
+});
+
+Deno.test("gmcp frames: a logged-in player's message reaches the receiver; bad ones do not", () => {
+  const { conn, gmcp, sent } = setup();
+  conn.received(JSON.stringify({ type: "gmcp", package: "Comm.Channel.Players", data: "" }));
+  conn.gmcp("Comm.Channel.List", null);
+  conn.received(JSON.stringify({ type: "gmcp", package: "bad name!", data: 1 }));
+  assert.deepEqual(gmcp, [["7", "Comm.Channel.Players", ""], ["7", "Comm.Channel.List", null]]);
+  assert.equal(sent().length, 1, "a frame without a package name is answered with an error");
+  conn.playerId = null;
+  conn.gmcp("Comm.Channel.Players", null);
+  assert.equal(gmcp.length, 2, "nothing before login");
+});
+
+Deno.test("gmcp frames: a flood is cut at the command rate", () => {
+  const { conn, gmcp } = setup();
+  for (let i = 0; i < 50; i++) conn.gmcp("Comm.Channel.Players", null);
+  assert.ok(gmcp.length > 0 && gmcp.length <= 20, `${gmcp.length} passed`);
+});
+
+Deno.test("gmcp-supports frames: what the client wants is known to the hub", () => {
+  const { conn } = setup();
+  assert.equal(conn.gmcpWants("Comm.Channel.Players"), false, "GMCP not on yet");
+  conn.received(JSON.stringify({ type: "gmcp-supports", supports: null }));
+  assert.equal(conn.gmcpWants("Comm.Channel.Players"), true, "never announced: everything");
+  conn.received(JSON.stringify({ type: "gmcp-supports", supports: ["room", 5, "x y"] }));
+  assert.equal(conn.gmcpWants("Room.Info"), true);
+  assert.equal(conn.gmcpWants("Comm.Channel.Players"), false, "asked only for Room");
+  conn.received(JSON.stringify({ type: "gmcp-supports", supports: ["comm.channel"] }));
+  assert.equal(conn.gmcpWants("Comm.Channel.Players"), true);
+  conn.received(JSON.stringify({ type: "gmcp-supports", off: true }));
+  assert.equal(conn.gmcpWants("Comm.Channel.Players"), false, "GMCP turned off");
 });

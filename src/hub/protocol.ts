@@ -7,6 +7,7 @@ import { sanitizeLine } from "../commands/parser.ts";
 import { MAX_LINE, overMaxLine } from "../commands/limits.ts";
 import { indentContinuations, renderText } from "../text/colour.ts";
 import { utf8Length } from "../text/utf8.ts";
+import { isGmcpPackage } from "../text/gmcp_package.ts";
 import type { GmcpMap } from "./gmcp_map.ts";
 import type { ClientKind, Outbound } from "./types.ts";
 
@@ -44,6 +45,10 @@ export type InboundFrame =
     lastInput: number | null;
   }
   | { kind: "ping"; id: number | string | null }
+  /** A GMCP message a telnet client sent (a plugin's package), passed on by the sidecar. */
+  | { kind: "gmcp"; package: string; data: unknown }
+  /** GMCP is on for this client with the packages it announced (null: every one), or off. */
+  | { kind: "gmcp-supports"; state: { supports: string[] | null } | null }
   /** Answered once everything sent before it has run (queued behind earlier commands). */
   | { kind: "sync"; id: number | string | null }
   | { kind: "bad"; error: string };
@@ -110,6 +115,17 @@ function pingId(v: unknown): number | string | null {
   return shortString(v, 64);
 }
 
+/** A client's announced GMCP packages (lower-cased names, at most 64), or null for "all". */
+function supportsList(v: unknown): string[] | null {
+  if (!Array.isArray(v)) return null;
+  return v.slice(0, MAX_GMCP_SUPPORTS)
+    .filter((m): m is string => typeof m === "string" && isGmcpPackage(m))
+    .map((m) => m.toLowerCase());
+}
+
+/** Most GMCP packages a client's announced list keeps (as the telnet client keeps them). */
+const MAX_GMCP_SUPPORTS = 64;
+
 /**
  * Decodes a text frame (already size-checked). A frame whose first non-blank
  * character is `{` is a JSON frame; anything else is command text.
@@ -158,6 +174,16 @@ export function parseFrame(data: string): InboundFrame {
       return { kind: "ping", id: pingId(f.id) };
     case "sync":
       return { kind: "sync", id: pingId(f.id) };
+    case "gmcp":
+      if (typeof f.package !== "string" || !isGmcpPackage(f.package)) {
+        return { kind: "bad", error: 'A gmcp frame needs a "package" name.' };
+      }
+      return { kind: "gmcp", package: f.package, data: f.data ?? null };
+    case "gmcp-supports":
+      return {
+        kind: "gmcp-supports",
+        state: f.off === true ? null : { supports: supportsList(f.supports) },
+      };
     default:
       return {
         kind: "bad",

@@ -45,6 +45,8 @@ export interface ClientReport {
   lastInput?: number | null;
   width?: number | null;
   height?: number | null;
+  /** GMCP is on (null: off), with the packages the client announced (null: it gets all). */
+  gmcp?: { supports: string[] | null } | null;
 }
 
 /** How a carrier opens a session. */
@@ -77,6 +79,8 @@ export interface SessionEnd {
   line(text: string): boolean;
   /** What a telnet client reports of its player. */
   report(report: ClientReport): void;
+  /** A GMCP message the client sent (a plugin's package; Core's are answered by the client). */
+  gmcp(pkg: string, data: unknown): void;
   /**
    * The carrier's transport is gone (closed by either side, or lost). `leaving`: the client said
    * its page is going away (a browser's WebSocket close 1001 on a reload, a new address or a

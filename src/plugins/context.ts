@@ -21,7 +21,7 @@ import type { PluginEngine } from "./engine_info.ts";
 import type { Scheduler } from "../timers/scheduler.ts";
 import { type PluginTimers, pluginTimers } from "./timers.ts";
 import type { Delivery } from "../hub/types.ts";
-import type { GmcpMap, GmcpMapper } from "../hub/gmcp_map.ts";
+import type { GmcpHandler, GmcpMap, GmcpMapper } from "../hub/gmcp_map.ts";
 import type { PlayerLookup } from "../world/players.ts";
 import type { SecretSink } from "../logging/logger.ts";
 import { type PlayerRates, type PluginRates, pluginRates } from "./rates.ts";
@@ -189,6 +189,14 @@ export interface PluginContext {
    * Released on unload.
    */
   gmcp(type: string, pkg: string, map: GmcpMapper): void;
+  /**
+   * Answers GMCP package `pkg` when a logged-in player's telnet client sends it (IRE requests
+   * such as `Comm.Channel.Players`). Packages nobody handles are ignored; a throwing handler is
+   * logged. Released on unload.
+   */
+  gmcpHandle(pkg: string, handle: GmcpHandler): void;
+  /** True when one of the player's telnet clients speaks GMCP and wants `pkg` (`Core.Supports`). */
+  gmcpWants(playerId: string, pkg: string): boolean;
   /** Players by name, alias or dbref, lists of names at once, who is connected, display names. */
   readonly players: PlayerLookup;
   /**
@@ -374,6 +382,15 @@ export class ContextImpl implements PluginContext {
   gmcp(type: string, pkg: string, map: GmcpMapper): void {
     this.#check();
     this.#host.gmcp.set(type, pkg, map, this.#owner);
+  }
+
+  gmcpHandle(pkg: string, handle: GmcpHandler): void {
+    this.#check();
+    this.#host.gmcp.handle(pkg, handle, this.#owner);
+  }
+
+  gmcpWants(playerId: string, pkg: string): boolean {
+    return this.#host.gmcp.wants(playerId, pkg);
   }
 
   quota(spec: QuotaSpec): PluginQuota {

@@ -79,7 +79,7 @@ export type {
   PluginCommandSpec as CommandSpec,
 } from "../commands/types.ts";
 export type { Delivery, HubConnection, Outbound, OutboundData, PlayerIds } from "../hub/types.ts";
-export type { GmcpMapper } from "../hub/gmcp_map.ts";
+export type { GmcpHandler, GmcpMapper } from "../hub/gmcp_map.ts";
 export type { DbObject, NewObject, ObjectData, ObjectType } from "../world/types.ts";
 export type { PluginSection } from "../config/defaults.ts";
 export type {

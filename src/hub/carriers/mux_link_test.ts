@@ -102,6 +102,7 @@ class Opened implements SessionEnd {
     return true;
   }
   report(): void {}
+  gmcp(): void {}
   ended(): void {
     this.ends++;
   }

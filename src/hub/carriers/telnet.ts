@@ -122,6 +122,11 @@ export class HeldSession implements Session {
     if (this.#state === OPEN) this.#end?.report(report);
   }
 
+  /** A GMCP message from the client, for the plugin that handles its package. */
+  gmcp(pkg: string, data: unknown): void {
+    if (this.#state === OPEN) this.#end?.gmcp(pkg, data);
+  }
+
   /** Nothing to expect: closes in memory carry their codes as they are. */
   expectEnd(): void {}
 

@@ -24,6 +24,7 @@ class FakeEnd implements SessionEnd {
   report(report: ClientReport): void {
     this.reports.push(report);
   }
+  gmcp(): void {}
   ended(): void {
     this.ends++;
   }

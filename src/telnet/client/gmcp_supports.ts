@@ -61,20 +61,3 @@ export function applySupports(
   }
   return [...held];
 }
-
-/**
- * True when a client that announced `supported` (lower-cased modules; null: never announced)
- * gets `pkg`: `Core.*` always; otherwise when the package or one of its parents was announced
- * (`Comm.Channel` covers `Comm.Channel.Text`).
- */
-export function gmcpWanted(supported: ReadonlySet<string> | null, pkg: string): boolean {
-  if (supported === null) return true;
-  const lower = pkg.toLowerCase();
-  if (lower.startsWith("core.")) return true;
-  let end = lower.length;
-  while (end > 0) {
-    if (supported.has(lower.slice(0, end))) return true;
-    end = lower.lastIndexOf(".", end - 1);
-  }
-  return false;
-}

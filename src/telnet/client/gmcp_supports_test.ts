@@ -1,12 +1,7 @@
 /** Core.Supports: module lists read bounded, set/add/remove, and which packages a client gets. */
 import assert from "node:assert/strict";
-import {
-  applySupports,
-  gmcpWanted,
-  MAX_SUPPORTED,
-  supportedModules,
-  supportsOp,
-} from "./gmcp_supports.ts";
+import { applySupports, MAX_SUPPORTED, supportedModules, supportsOp } from "./gmcp_supports.ts";
+import { gmcpWanted } from "../../text/gmcp_package.ts";
 
 Deno.test("gmcp supports: the operation of each Core.Supports package, any case", () => {
   assert.equal(supportsOp("Core.Supports.Set"), "set");

@@ -20,6 +20,11 @@ export interface PlayerReport {
   lastInput?: number | null;
   width?: number | null;
   height?: number | null;
+  /**
+   * GMCP is on (null: off): the packages the client announced (`Core.Supports`, lower-cased), or null when
+   * it never announced any (it gets every package). Sent whenever it changes and on every open.
+   */
+  gmcp?: { supports: string[] | null } | null;
 }
 
 /** One telnet client's hub session. */
@@ -34,6 +39,8 @@ export interface HubPort {
   ping(id: number): Sent;
   /** Tells the hub what the client knows of its player (address, terminal, times, window). */
   report(report: PlayerReport): void;
+  /** Passes on a GMCP message the client sent that is not the Core package's (a plugin's). */
+  gmcp(pkg: string, data: unknown): void;
   /**
    * The hub announced the end of this session (its closing `disconnect` frame): the close that
    * follows is final even if it arrives without a final code.

@@ -21,7 +21,8 @@ import {
 import type { ColourDepth } from "../../text/colour.ts";
 import type { ClientLimits } from "./limits.ts";
 import { charInfo, helloClient, roomInfo, wrongDir } from "./gmcp_relay.ts";
-import { applySupports, gmcpWanted, supportedModules, supportsOp } from "./gmcp_supports.ts";
+import { applySupports, supportedModules, supportsOp } from "./gmcp_supports.ts";
+import { gmcpWanted } from "../../text/gmcp_package.ts";
 import type { FrameObject, HubInput } from "./hub_frames.ts";
 import type { HubDialer, HubEvents, HubPort } from "./hub_port.ts";
 import { HubSession, type ResumeProgress, type SessionPlayer } from "./hub_session.ts";
@@ -121,6 +122,8 @@ export class TelnetClient implements HubEvents {
   #frozen = false;
   #errors = 0;
   #gmcpClient: string | null = null;
+  /** GMCP was on when last reported to the hub. */
+  #gmcpReported = false;
   /** What `Core.Supports` asked for (lower-cased modules); null: every package goes. */
   #supports: Set<string> | null = null;
   /** When the telnet client connected, and last typed a line (ms since epoch). */
@@ -349,6 +352,7 @@ export class TelnetClient implements HubEvents {
     // Options, window size, terminal type: what a process taking the socket over must know;
     // at once when compression switched (its notices must be in the stream as it is).
     if (negotiated) {
+      if (this.#session.gmcp !== this.#gmcpReported) this.#sendGmcpState();
       this.#ctx.changed?.(this, this.#session.compressing !== compressing ? "now" : "soon");
     }
   }
@@ -399,10 +403,18 @@ export class TelnetClient implements HubEvents {
       const held = this.#supports === null ? null : [...this.#supports];
       this.#supports = new Set(applySupports(held, op, modules));
       this.#ctx.changed?.(this, "soon");
+      if (this.#session.gmcp) this.#sendGmcpState();
       return;
     }
-    if (pkg.toLowerCase() === "core.ping") {
+    const lower = pkg.toLowerCase();
+    if (lower === "core.ping") {
       this.#session.sendGmcp("Core.Ping");
+      return;
+    }
+    // Any other package is a plugin's (a request such as Comm.Channel.Players): the hub hands
+    // it to the plugin that answers it, once the player is logged in.
+    if (!lower.startsWith("core.")) {
+      if (this.#hub.player !== null) this.#link.gmcp(pkg, data);
       return;
     }
     const client = helloClient(pkg, data);
@@ -470,6 +482,8 @@ export class TelnetClient implements HubEvents {
   hubOpened(): void {
     this.#sendClientInfo();
     this.#sendWindow();
+    this.#gmcpReported = false;
+    if (this.#session.gmcp) this.#sendGmcpState();
     this.#hub.opened();
   }
 
@@ -501,7 +515,9 @@ export class TelnetClient implements HubEvents {
       this.#decideColour();
       this.#ctx.changed?.(this, "soon");
     }
-    if (f.type === "room" && this.#session.gmcp) this.#sendGmcp("Room.Info", roomInfo(f.data));
+    if (f.type === "room" && f.data.here !== false && this.#session.gmcp) {
+      this.#sendGmcp("Room.Info", roomInfo(f.data));
+    }
     if (f.type === "char" && this.#session.gmcp) {
       const char = charInfo(f.data);
       if (char !== null) {
@@ -554,6 +570,14 @@ export class TelnetClient implements HubEvents {
       lastInput: this.#lastInput,
       ttype: this.#session.clientName ?? this.#gmcpClient,
     });
+  }
+
+  /** Tells the hub that GMCP is on and which packages the client wants (plugins ask it). */
+  #sendGmcpState(): void {
+    const on = this.#session.gmcp;
+    this.#gmcpReported = on;
+    const supports = this.#supports === null ? null : [...this.#supports];
+    this.#link.report({ gmcp: on ? { supports } : null });
   }
 
   #sendWindow(): void {

@@ -37,6 +37,7 @@ class MemoryPort implements HubPort {
   report(report: PlayerReport): void {
     this.reports.push(report);
   }
+  gmcp(): void {}
   expectEnd(): void {}
   retrySoon(): void {}
   end(): void {

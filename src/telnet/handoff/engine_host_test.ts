@@ -44,6 +44,7 @@ function fakeHub() {
       },
       ping: () => (open ? "read" : "failed"),
       report() {},
+      gmcp() {},
       expectEnd() {},
       retrySoon() {},
       end() {

@@ -7,8 +7,10 @@
 import type { HubEvents, HubPort, PlayerReport, Sent } from "../client/hub_port.ts";
 import {
   clientFrame,
+  gmcpFrame,
   lineFrame,
   pingFrame,
+  supportsFrame,
   windowFrame,
   type Wire,
   type WireDialer,
@@ -110,6 +112,15 @@ export class HubLink implements HubPort {
     if (client !== null) this.#send(client);
     const window = windowFrame(report);
     if (window !== null) this.#send(window);
+    // The player's own choice of packages: believed from anyone, it concerns only them.
+    const supports = supportsFrame(report);
+    if (supports !== null) this.#send(supports);
+  }
+
+  /** Passes on a GMCP message from the client (a plugin's package). */
+  gmcp(pkg: string, data: unknown): void {
+    const frame = gmcpFrame(pkg, data);
+    if (frame !== null) this.#send(frame);
   }
 
   /**

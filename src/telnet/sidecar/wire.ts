@@ -71,6 +71,25 @@ export function clientFrame(r: PlayerReport): string | null {
   return JSON.stringify(frame);
 }
 
+/** The `gmcp-supports` frame of a report (GMCP on with these packages, or off), or null without. */
+export function supportsFrame(r: PlayerReport): string | null {
+  if (r.gmcp === undefined) return null;
+  if (r.gmcp === null) return JSON.stringify({ type: "gmcp-supports", off: true });
+  return JSON.stringify({ type: "gmcp-supports", supports: r.gmcp.supports });
+}
+
+/**
+ * The `gmcp` frame of a message the client sent (`{type, package, data}`), or null when it
+ * would be over the hub's frame cap (a subnegotiation is capped at 8 KiB already).
+ */
+export function gmcpFrame(pkg: string, data: unknown): string | null {
+  const text = JSON.stringify({ type: "gmcp", package: pkg, data: data ?? null });
+  return text.length > MAX_GMCP_FRAME ? null : text;
+}
+
+/** Largest `gmcp` frame passed on, in UTF-16 units (well under the hub's 64 KiB frame cap). */
+const MAX_GMCP_FRAME = 16 * 1024;
+
 /** The `window` frame (NAWS) of a report, or null when it has no width; no height is sent as 24. */
 export function windowFrame(r: PlayerReport): string | null {
   if (!r.width) return null;
