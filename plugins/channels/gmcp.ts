@@ -3,8 +3,8 @@
  * `Comm.Channel.List` and `Comm.Channel.Players` at login, on the client's request and when the
  * player joins or leaves a channel, `Comm.Channel.Start`/`End` on that join or leave; and the
  * other members' `Players` again when someone joins, leaves, connects or disconnects. Each goes
- * to the player as a message with no text (web clients get its data too) that the engine maps
- * to its package.
+ * to the player as a message with no text that the engine maps to its package; List and Players
+ * are built only when a client of the player wants them (`ctx.gmcpWants`).
  */
 import {
   canControl,
