@@ -1,0 +1,329 @@
+/**
+ * SGP's `+who` on the engine against TinyMUX 2.12 running the same installed code (docs/bench.md,
+ * issue 38 item 10). Both servers are started fresh and pinned to one CPU; a wizard pastes the
+ * SGP installer (read from a local file, never from the repository: it carries no licence) over
+ * telnet; 30 players connect; the players take turns typing `+who` then `think <marker>`, and the
+ * figure is the server's CPU (every thread of the server's process and its descendants, from
+ * /proc, as the shared driver's `--pid` reads it) over those rounds less the same number of rounds
+ * of `think <marker>` alone, per `+who`. The servers alternate, `--runs` times.
+ *
+ *   deno run -A bench/sgp_who.ts --sgp tests/fixtures/softcode-packages/SGP-Installer.txt \
+ *     --iters 500 --runs 5 --server-cpus 0 [--tinymux ../shared/bench/tinymux.sh]
+ *
+ * run under `taskset -c 1` (the driver on the other core), from the project root.
+ */
+import { parseArgs } from "node:util";
+import { join } from "node:path";
+import type { TestServer } from "../tests/harness.ts";
+import { ADMIN, startSupervised } from "../tests/supervised.ts";
+import { SHARED_BENCH } from "./softcode.ts";
+import { LeanTelnet } from "./telnet_client.ts";
+
+/** CPU nanoseconds of `root`, its process group and every descendant, summed over threads. */
+function treeCpuNs(root: number): number {
+  const parent = new Map<number, number>();
+  const group = new Map<number, number>();
+  for (const e of Deno.readDirSync("/proc")) {
+    const pid = Number(e.name);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const s = Deno.readTextFileSync(`/proc/${pid}/stat`);
+      const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+      if (f[0] === "Z" || f[0] === "X") continue;
+      parent.set(pid, Number(f[1]));
+      group.set(pid, Number(f[2]));
+    } catch { /* gone */ }
+  }
+  const inTree = (pid: number) => {
+    for (let p = pid, hops = 0; p > 1 && hops < 64; p = parent.get(p) ?? 0, hops++) {
+      if (p === root) return true;
+    }
+    return group.get(pid) === root;
+  };
+  let sum = 0;
+  for (const pid of parent.keys()) {
+    if (!inTree(pid)) continue;
+    try {
+      for (const t of Deno.readDirSync(`/proc/${pid}/task`)) {
+        try {
+          sum += Number(
+            Deno.readTextFileSync(`/proc/${pid}/task/${t.name}/schedstat`).split(" ")[0],
+          );
+        } catch { /* thread gone */ }
+      }
+    } catch { /* process gone */ }
+  }
+  return sum;
+}
+
+/** A logged-in connection that collects what it is sent and waits for phrases in it. */
+class Player {
+  text = "";
+  #n = 0;
+  private constructor(readonly t: LeanTelnet) {
+    t.sink = (chunk) => {
+      this.text += chunk;
+    };
+  }
+
+  /** Connects and logs in as `name`, creating the character when `create` is set. */
+  static async login(port: number, name: string, pw: string, create: boolean): Promise<Player> {
+    const t = await LeanTelnet.connect(port);
+    const p = new Player(t);
+    await p.waitFor(() => /connect/i.test(p.text), 30_000);
+    await t.send(`${create ? "create" : "connect"} ${name} ${pw}`);
+    await p.sync(60_000);
+    return p;
+  }
+
+  /** Resolves once `done()` holds, checking after each chunk. */
+  async waitFor(done: () => boolean, ms: number): Promise<void> {
+    const end = Date.now() + ms;
+    while (!done()) {
+      if (Date.now() > end) throw new Error(`timed out; last output: ${this.text.slice(-400)}`);
+      if (this.t.closed) throw new Error(`connection closed: ${this.text.slice(-400)}`);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  }
+
+  /** Sends `think <marker>` and waits for the marker: everything before it has run. */
+  async sync(ms = 30_000): Promise<void> {
+    const m = `sync-${++this.#n}-${crypto.randomUUID().slice(0, 8)}`;
+    const from = this.text.length;
+    await this.t.send(`think ${m}`);
+    await this.waitFor(() => this.text.indexOf(m, Math.max(0, from - m.length)) >= 0, ms);
+  }
+
+  /** Runs a line and waits for it (and anything it queued at once) to finish. */
+  async run(line: string, ms = 30_000): Promise<string> {
+    const from = this.text.length;
+    await this.t.send(line);
+    await this.sync(ms);
+    return this.text.slice(from);
+  }
+
+  close(): Promise<void> {
+    return this.t.close();
+  }
+}
+
+/** A server under test. */
+interface Target {
+  name: string;
+  port: number;
+  pid: number;
+  wizard: Player;
+  players: Player[];
+  /** One `+who` listing as a player saw it. */
+  sample: string;
+  stop(): Promise<void>;
+}
+
+/** Pastes the installer as a wizard in the master room would, and returns the error lines. */
+async function install(w: Player, master: string, home: string, sgp: string): Promise<string[]> {
+  await w.run(`@tel me=${master}`);
+  const lines = sgp.replace(/\r/g, "").split("\n").filter((l) => l.trim() !== "");
+  const from = w.text.length;
+  await w.t.send(lines.join("\r\n"));
+  await w.sync(300_000);
+  // Let the installer's own @waits finish.
+  await new Promise((r) => setTimeout(r, 4000));
+  const out = w.text.slice(from);
+  await w.run(`@tel me=${home}`);
+  return out.split(/\r?\n/).filter((l) =>
+    !l.startsWith("Set - ") && /Huh\?|Permission denied|I don't see|#-1 |not a valid/i.test(l)
+  );
+}
+
+/** Connects `n` players named sgpN, creating them. */
+async function connectPlayers(port: number, n: number): Promise<Player[]> {
+  const out: Player[] = [];
+  for (let i = 0; i < n; i += 10) {
+    out.push(
+      ...await Promise.all(
+        Array.from(
+          { length: Math.min(10, n - i) },
+          (_, k) => Player.login(port, `sgp${i + k}`, "benchpw1", true),
+        ),
+      ),
+    );
+  }
+  return out;
+}
+
+/** Reads `+who` once and checks it is a listing of at least `min` players. */
+async function sampleWho(p: Player, min: number): Promise<string> {
+  const from = p.text.length;
+  await p.t.send("+who");
+  await p.waitFor(
+    () => /There are \d+ players connected[^\n]*\n[^\n]*\n/.test(p.text.slice(from)),
+    30_000,
+  );
+  const out = p.text.slice(from);
+  const n = Number(/There are (\d+) players connected/.exec(out)![1]);
+  const rows = out.split(/\r?\n/).filter((l) => /^sgp\d+\.*\s/i.test(l)).length;
+  if (n < min || rows < min - 1) throw new Error(`+who lists ${n} players (${rows} rows):\n${out}`);
+  return out;
+}
+
+async function startEngine(o: Opts, sgp: string, log: (l: string) => void): Promise<Target> {
+  const srv: TestServer = await startSupervised({
+    config: {
+      server: { maxConnections: 0, maxConnectionsPerIp: 0 },
+      game: { idleTimeout: 0, registrationsPerHour: 0 },
+      scripts: { disabled: ["+who", "+finger"] },
+      // The bench types +who far faster than players do: every listing is evaluated as the
+      // owner of SGP's objects, whose 2 s per 10 s of softcode would otherwise run out.
+      softcode: { masterRoom: "#3", actorMs: 10_000, actorWindowMs: 10_000 },
+    },
+    cpus: o.serverCpus,
+  });
+  try {
+    const w = await Player.login(srv.telnet, ADMIN.name, ADMIN.password, false);
+    const dug = await w.run("@dig Master Room");
+    if (!/Master Room\(#3\)/.test(dug)) throw new Error(`the master room is not #3: ${dug}`);
+    const errors = await install(w, "#3", "#1", sgp);
+    errors.forEach((e) => log(`sgp: engine install: ${e}`));
+    const players = await connectPlayers(srv.telnet, o.players);
+    return {
+      name: "engine",
+      port: srv.telnet,
+      pid: srv.child.pid,
+      wizard: w,
+      players,
+      sample: await sampleWho(players[0], o.players),
+      stop: async () => {
+        for (const p of [w, ...players]) await p.close();
+        await srv.stop();
+      },
+    };
+  } catch (e) {
+    await srv.stop();
+    throw e;
+  }
+}
+
+async function startTinyMux(o: Opts, sgp: string, log: (l: string) => void): Promise<Target> {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-bench-tinymux-" });
+  const env = { TINYMUX_BENCH_DIR: dir, TINYMUX_CPUS: o.serverCpus };
+  // The .deb is fetched once into the default directory; copy its unpacked form when present.
+  await new Deno.Command("cp", { args: ["-r", "/tmp/tinymux-bench/pkg", dir] }).output();
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const r = await new Deno.Command("bash", { args: [o.tinymux, "start", String(port)], env })
+    .output();
+  if (!r.success) throw new Error(`tinymux.sh: ${new TextDecoder().decode(r.stderr)}`);
+  const pid = Number(new TextDecoder().decode(r.stdout).trim());
+  const players: Player[] = [];
+  let w: Player | null = null;
+  const stop = async () => {
+    for (const p of [...(w ? [w] : []), ...players]) await p.close();
+    await new Deno.Command("bash", { args: [o.tinymux, "stop"], env }).output();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  };
+  try {
+    w = await Player.login(port, "wizard", "potrzebie", false);
+    // The installer's advice for MUX: a queue that takes the whole paste.
+    await w.run("@admin player_queue_limit=1000");
+    const errors = await install(w, "#2", "#0", sgp);
+    errors.forEach((e) => log(`sgp: TinyMUX install: ${e}`));
+    players.push(...await connectPlayers(port, o.players));
+    const sample = await sampleWho(players[0], o.players);
+    return { name: "TinyMUX 2.12", port, pid, wizard: w, players, sample, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+/**
+ * Server CPU (ns) of `iters` rounds, the players taking turns: each round is `line` (if any)
+ * then `think <marker>`, and ends when the marker and (for `+who`) the listing's end are in.
+ */
+async function rounds(t: Target, iters: number, who: boolean, gapMs: number): Promise<number> {
+  const last = new Map<Player, number>();
+  const c0 = treeCpuNs(t.pid);
+  for (let i = 0; i < iters; i++) {
+    const p = t.players[i % t.players.length];
+    // Typed commands have a budget of 10 a second a player: keep each player well under it.
+    const wait = (last.get(p) ?? 0) + gapMs - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    last.set(p, performance.now());
+    const m = `mk${i}-${crypto.randomUUID().slice(0, 6)}`;
+    // Each round reads only its own answer; dropping the rest keeps memory flat.
+    p.text = "";
+    await p.t.send(who ? `+who\r\nthink ${m}` : `think ${m}`);
+    await p.waitFor(() => {
+      const s = p.text;
+      return s.includes(m) && (!who || /players connected[^\n]*\n[^\n]*\n/.test(s));
+    }, 30_000);
+  }
+  return treeCpuNs(t.pid) - c0;
+}
+
+interface Opts {
+  sgp: string;
+  iters: number;
+  runs: number;
+  players: number;
+  gapMs: number;
+  serverCpus: string;
+  tinymux: string;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** Runs the benchmark and prints each run and the medians. */
+async function main(): Promise<void> {
+  const { values: a } = parseArgs({
+    args: Deno.args,
+    options: Object.fromEntries(
+      ["sgp", "iters", "runs", "players", "gap-ms", "server-cpus", "tinymux"].map((k) => [
+        k,
+        { type: "string" as const },
+      ]),
+    ),
+  });
+  const o: Opts = {
+    sgp: a.sgp ?? "tests/fixtures/softcode-packages/SGP-Installer.txt",
+    iters: Number(a.iters ?? 500),
+    runs: Number(a.runs ?? 3),
+    players: Number(a.players ?? 30),
+    gapMs: Number(a["gap-ms"] ?? 300),
+    serverCpus: a["server-cpus"] ?? "0",
+    tinymux: a.tinymux ?? join(SHARED_BENCH, "tinymux.sh"),
+  };
+  const sgp = await Deno.readTextFile(o.sgp);
+  const log = (l: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${l}`);
+  const targets = [await startEngine(o, sgp, log)];
+  try {
+    targets.push(await startTinyMux(o, sgp, log));
+    for (const t of targets) log(`sgp: ${t.name} +who as sgp0 sees it:\n${t.sample}`);
+    const perWho = targets.map(() => [] as number[]);
+    for (let run = 1; run <= o.runs; run++) {
+      const order = run % 2 ? targets : [...targets].reverse();
+      for (const t of order) {
+        const base = await rounds(t, o.iters, false, o.gapMs);
+        const who = await rounds(t, o.iters, true, o.gapMs);
+        const us = (who - base) / o.iters / 1000;
+        perWho[targets.indexOf(t)].push(us);
+        log(
+          `sgp: run ${run}: ${t.name}: think ${(base / o.iters / 1000).toFixed(1)} µs, ` +
+            `+who+think ${(who / o.iters / 1000).toFixed(1)} µs, +who ${us.toFixed(1)} µs`,
+        );
+      }
+    }
+    const [e, m] = perWho.map(median);
+    log(
+      `sgp: median +who: engine ${e.toFixed(1)} µs, TinyMUX ${m.toFixed(1)} µs, ratio ${
+        (e / m).toFixed(2)
+      }; per run ${perWho[0].map((x, i) => (x / perWho[1][i]).toFixed(2)).join(", ")}`,
+    );
+  } finally {
+    for (const t of targets) await t.stop().catch(() => {});
+  }
+}
+
+if (import.meta.main) await main();
