@@ -35,13 +35,7 @@ import { Delivery } from "./hub/delivery.ts";
 import { WebSocketCarrier } from "./hub/carriers/websocket.ts";
 import { TelnetCarrier } from "./hub/carriers/telnet.ts";
 import { sidecarSecretFrom } from "./hub/sidecar_auth.ts";
-import {
-  CommandRegistry,
-  dispatch,
-  engineCommands,
-  loadCoreCommands,
-  runLine,
-} from "./commands/mod.ts";
+import { CommandRegistry, dispatch, engineCommands, runLine } from "./commands/mod.ts";
 import { CommandQueue } from "./queue/queue.ts";
 import { createHooks, worldEventsFrom } from "./plugins/hooks.ts";
 import { HelpRegistry } from "./plugins/help_registry.ts";
@@ -355,7 +349,7 @@ async function startOn(
     for (const job of jobs) queue.enqueue({ ...job, chain });
   });
   const help = new HelpRegistry();
-  const registered = engineCommands(commands);
+  const registered = engineCommands(commands, () => config.value.commands.disabled);
   const plugins = new PluginManager(
     {
       config,
@@ -388,9 +382,13 @@ async function startOn(
   );
   opened.push(() => scripts.close());
   const warming = scripts.warm();
-  const core = await loadCoreCommands(commands);
+  const core = await registered.loadCore();
   for (const f of core.failed) {
     console.error(`commands: core module ${f.module} failed: ${f.error}`);
+  }
+  for (const p of core.turnedOff?.problems ?? []) console.warn(p);
+  if (core.turnedOff?.names.length) {
+    console.log(`commands: turned off (commands.disabled): ${core.turnedOff.names.join(", ")}`);
   }
   // After core commands, so plugins see them (and may override them); a broken plugin is reported, never fatal.
   await plugins.loadAll();

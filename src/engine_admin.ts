@@ -35,6 +35,8 @@ export interface CoreLoadResult {
   /** Commands kept from the previous load because their module failed. */
   kept: number;
   failed: ModuleFailure[];
+  /** What `commands.disabled` turned off, and the names it could not (core loads only). */
+  turnedOff?: { names: string[]; problems: string[] };
 }
 
 /** The in-game commands, as `@reload/cmds`, help and plugins see them. */
@@ -52,6 +54,13 @@ export interface EngineCommands {
   };
   /** Re-reads the core command modules; a broken module keeps its previous commands. */
   reloadCore(): Promise<CoreLoadResult>;
+  /**
+   * Applies `commands.disabled` again without importing (`@reload/config`): the core commands
+   * it names leave the registry, the others come back.
+   */
+  applyDisabled(): { names: string[]; problems: string[] };
+  /** Names and aliases (lower case) of the core commands turned off. */
+  turnedOff(): readonly string[];
 }
 
 /** One plugin's status, as `list()`, `reload()` and `@reload/plugin` report it. */

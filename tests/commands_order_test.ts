@@ -87,3 +87,62 @@ Deno.test("command order: scripts, exits, built-ins; what is turned off leaves n
     await Deno.remove(scripts, { recursive: true });
   }
 });
+
+Deno.test("command order: commands.disabled turns a core command off for a softcode one, and @reload/config brings it back", async () => {
+  const srv = await startSupervised({
+    config: { commands: { disabled: ["+where", "quit", "+nosuch"] } },
+  });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    // Said once at load: what stays on, and what is no core command.
+    await srv.waitFor(/commands\.disabled: 'quit' stays on; the game cannot run without it/);
+    await srv.waitFor(/commands\.disabled: '\+nosuch' is no core command/);
+    const bobToken = await register(srv.base, "Bob");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const bob = await connectWs(srv.ws, { token: bobToken, client: "web" });
+    closers.push(() => bob.close());
+    await bob.expect(/Limbo/);
+    const run = async (line: string, want: RegExp) => {
+      const from = admin.mark();
+      await admin.send(line);
+      await admin.waitFor(want, 10_000, from);
+      // deno-lint-ignore no-control-regex
+      return admin.text.slice(from).replace(/\x1b\[[0-9;]*m/g, "");
+    };
+    // A softcode +where of the owner's, in the room.
+    await run("@create Where Box", /Created/);
+    await run("&CMD Where Box=$+where:@pemit %#=Softcode knows where.", /Set\./);
+    await run("drop Where Box", /drop/i);
+
+    bob.send("+where");
+    await bob.expect(/Softcode knows where\./);
+    bob.send("help +where");
+    await bob.expect(/No help for '\+where'/);
+    // The file's alias `where` is gone with it: the function where() answers instead.
+    bob.send("help where");
+    await bob.expect(/help: where\(\)/);
+    const which = await run("@commands +where", /turned off/);
+    assert(/3\. built-in\s+-/.test(which), which);
+    assert(/4\. \$-commands\s+Where Box\(#\d+\)\/CMD\s+<- runs/.test(which), which);
+    assert(/The core command \+where is turned off \(commands\.disabled\)/.test(which), which);
+    // `quit` was not turned off: it still ends a session (the hub answers it first anyway).
+
+    // The list emptied and re-read: the core +where answers first again, with its help.
+    const file = join(srv.dir, "config.json");
+    const cfg = JSON.parse(await Deno.readTextFile(file));
+    cfg.commands = { disabled: ["who"] };
+    await Deno.writeTextFile(file, JSON.stringify(cfg));
+    const reload = await run("@reload/config", /config\s+\S+/);
+    assert(/core commands off: who/.test(reload), reload);
+    bob.send("+where");
+    await bob.expect(/players? in \d+ places?\./);
+    bob.send("help +where");
+    await bob.expect(/connected players are, grouped by place/);
+    bob.send("who");
+    await bob.expect(/Huh\?/);
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});

@@ -22,6 +22,7 @@ const plugin: PluginModule = {
       }),
       registry: ctx.engine.help,
       commands: () => ctx.engine.commands(),
+      turnedOff: () => ctx.engine.turnedOff(),
       functions: ctx.engine.functionHelp,
       warn: (m) => ctx.log.warn(m),
     });

@@ -76,6 +76,8 @@ export interface TopicSources {
   mainFolder: () => HelpFolder;
   registry: HelpSourcesView;
   commands: () => readonly CommandHelp[];
+  /** Core commands turned off (`commands.disabled`): help files named after them are hidden. */
+  turnedOff?: () => readonly string[];
   /** Softcode functions' topics (`add()` and the index `functions`). */
   functions: FunctionHelpView;
   warn: (m: string) => void;
@@ -200,12 +202,32 @@ export class HelpTopics {
     return this.#functionsMade;
   }
 
+  /**
+   * Names of core commands turned off that no other layer registers again: a help file of such
+   * a name is left out, so a softcode package's command of that name shows no stale help.
+   */
+  #offNames(): ReadonlySet<string> {
+    const off = this.src.turnedOff?.() ?? [];
+    if (!off.length) return new Set();
+    const registered = new Set<string>();
+    for (const c of this.src.commands()) {
+      for (const n of [c.name, ...(c.aliases ?? [])]) registered.add(n.toLowerCase());
+    }
+    return new Set(off.filter((n) => !registered.has(n)));
+  }
+
+  /** A help file's topic unless it names a turned-off core command. */
+  #file(slug: string, off: ReadonlySet<string>): HelpEntry | undefined {
+    return off.has(slug) ? undefined : this.#files.get(slug);
+  }
+
   /** The winning entry of a slug (exact names first, then aliases), or null. */
   async get(slug: string): Promise<HelpEntry | null> {
     await this.#fresh();
     const db = this.src.db.get(slug);
     if (db) return this.#fromDb(db);
-    const file = this.#files.get(slug);
+    const off = this.#offNames();
+    const file = this.#file(slug, off);
     if (file) return file;
     const commands = this.#commandHelp();
     const cmd = commands.byName.get(slug);
@@ -213,8 +235,8 @@ export class HelpTopics {
     const functions = this.#functionHelp();
     const fn = functions.byName.get(slug);
     if (fn) return fn;
-    const viaAlias = this.#fileAliases.get(slug);
-    if (viaAlias) return await this.get(viaAlias);
+    const viaAlias = off.has(slug) ? undefined : this.#fileAliases.get(slug);
+    if (viaAlias && !off.has(viaAlias)) return await this.get(viaAlias);
     const cmdAlias = commands.byAlias.get(slug);
     // A command alias leads to whichever source wins for the command's own name.
     if (cmdAlias) return await this.get(cmdAlias.name);
@@ -229,7 +251,7 @@ export class HelpTopics {
       const db = this.src.db.get(slug);
       return db ? this.#fromDb(db) : null;
     }
-    if (source === "file") return this.#files.get(slug) ?? null;
+    if (source === "file") return this.#file(slug, this.#offNames()) ?? null;
     if (source === "function") return this.#functionHelp().byName.get(slug) ?? null;
     return this.#commandHelp().byName.get(slug) ?? null;
   }
@@ -311,7 +333,8 @@ export class HelpTopics {
     const merged = new Map<string, HelpEntry>();
     for (const [k, e] of this.#functionHelp().byName) merged.set(k, e);
     for (const [k, e] of this.#commandHelp().byName) merged.set(k, e);
-    for (const [k, e] of this.#files) merged.set(k, e);
+    const off = this.#offNames();
+    for (const [k, e] of this.#files) if (!off.has(k)) merged.set(k, e);
     for (const t of this.src.db.all()) merged.set(t.slug, this.#fromDb(t));
     return [...merged.values()].sort((a, b) => a.name.localeCompare(b.name));
   }

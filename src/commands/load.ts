@@ -113,14 +113,139 @@ export function loadCoreCommands(
   return loadCommandModules(registry, coreModules(), version);
 }
 
-/** The registry as the rest of the engine sees it: look up, list, reload the core commands. */
-export function engineCommands(registry: CommandRegistry): EngineCommands {
+/**
+ * Names `commands.disabled` may not turn off, and why: without them nobody could log in, leave,
+ * or turn a command back on. The hub answers the first ones before any command is looked up.
+ */
+const ESSENTIAL: ReadonlyMap<string, string> = new Map([
+  ["connect", "players log in with it"],
+  ["co", "players log in with it"],
+  ["create", "players make characters with it"],
+  ["cr", "players make characters with it"],
+  ["quit", "players leave with it"],
+  ["outputprefix", "clients bracket output with it"],
+  ["outputsuffix", "clients bracket output with it"],
+  ["@reload", "staff turn commands back on with it"],
+]);
+
+/** What `commands.disabled` did to the core commands. */
+export interface TurnedOff {
+  /** Names and aliases (lower case) of the core commands turned off. */
+  names: string[];
+  /** One sentence per name that could not be turned off (essential, or no core command). */
+  problems: string[];
+}
+
+/** A core spec as imported, with the module it came from. */
+type CoreSpec = ImportedCommands["specs"][number];
+
+/** The command word a registration answers to (`+job/assign` → `+job`). */
+function baseName(name: string): string {
+  const slash = name.indexOf("/", 1);
+  return (slash === -1 ? name : name.slice(0, slash)).toLowerCase();
+}
+
+/**
+ * Leaves out the specs `disabled` names (by name or alias, any case): the whole command goes,
+ * its aliases and `name/switch` registrations with it. Essential names stay, with a problem.
+ */
+export function turnOff(
+  specs: readonly CoreSpec[],
+  disabled: readonly string[],
+): { specs: CoreSpec[]; off: TurnedOff } {
+  const asked = new Set<string>();
+  const problems: string[] = [];
+  for (const raw of disabled) {
+    const name = String(raw).trim().toLowerCase();
+    if (!name) continue;
+    const why = ESSENTIAL.get(name);
+    if (why) {
+      problems.push(
+        `commands.disabled: '${name}' stays on; the game cannot run without it (${why}).`,
+      );
+    } else asked.add(name);
+  }
+  const kept: CoreSpec[] = [];
+  const names = new Set<string>();
+  const matched = new Set<string>();
+  for (const s of specs) {
+    const words = [s.spec.name, ...(s.spec.aliases ?? [])].map(baseName);
+    const hit = words.filter((w) => asked.has(w));
+    if (!hit.length) {
+      kept.push(s);
+      continue;
+    }
+    for (const w of hit) matched.add(w);
+    const essential = words.find((w) => ESSENTIAL.has(w));
+    if (essential) {
+      problems.push(
+        `commands.disabled: '${
+          hit[0]
+        }' stays on; it is '${essential}', which the game cannot run without (${
+          ESSENTIAL.get(essential)
+        }).`,
+      );
+      kept.push(s);
+      continue;
+    }
+    for (const w of words) names.add(w);
+  }
+  for (const name of asked) {
+    if (!matched.has(name)) {
+      problems.push(
+        `commands.disabled: '${name}' is no core command; nothing was turned off for it.`,
+      );
+    }
+  }
+  return { specs: kept, off: { names: [...names].sort(), problems } };
+}
+
+/** The registry as the rest of the engine sees it, with `commands.disabled` applied to core. */
+export interface CoreCommands extends EngineCommands {
+  /** Imports the core modules (fresh with a `version`) and registers them, turned-off ones left out. */
+  loadCore(version?: string): Promise<CoreLoadResult>;
+}
+
+/**
+ * The registry as the rest of the engine sees it: look up, list, (re)load the core commands,
+ * and apply `disabled()` (read at each load and at `applyDisabled`, so `@reload/config` is
+ * enough). The core specs last imported are kept here, so turning a command back on needs no
+ * import.
+ */
+export function engineCommands(
+  registry: CommandRegistry,
+  disabled: () => readonly string[] = () => [],
+): CoreCommands {
+  let core: CoreSpec[] = [];
+  let off: TurnedOff = { names: [], problems: [] };
+  const apply = (): TurnedOff => {
+    const t = turnOff(core, disabled());
+    registry.replaceOwner(CORE_OWNER, t.specs);
+    off = t.off;
+    return off;
+  };
+  const loadCore = async (version?: string): Promise<CoreLoadResult> => {
+    const imported = await importCommands(coreModules(), version);
+    const broken = new Set(imported.failed.map((f) => f.module));
+    const keep = core.filter((s) => broken.has(s.source));
+    core = [...imported.specs, ...keep];
+    const turned = apply();
+    return {
+      loaded: imported.specs.length,
+      kept: keep.length,
+      failed: imported.failed,
+      turnedOff: turned,
+    };
+  };
   return {
     get: (name) => registry.get(name),
     list: () => registry.list(),
     layers: (cmd, me) => registry.layers(cmd, me),
+    loadCore,
     // A fresh version makes the module loader read the files again instead of its cache.
-    reloadCore: () => loadCoreCommands(registry, `${Date.now()}-${crypto.randomUUID()}`),
+    reloadCore: () => loadCore(`${Date.now()}-${crypto.randomUUID()}`),
+    applyDisabled: apply,
+    turnedOff: () => off.names,
   };
 }
 

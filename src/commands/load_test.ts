@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import { CommandRegistry } from "./registry.ts";
-import { CORE_MODULES, loadCommandModules, loadCoreCommands } from "./load.ts";
+import {
+  CORE_MODULES,
+  engineCommands,
+  loadCommandModules,
+  loadCoreCommands,
+  turnOff,
+} from "./load.ts";
 import type { CommandSdk } from "./types.ts";
 
 function said(registry: CommandRegistry, name: string): string {
@@ -57,4 +63,48 @@ Deno.test("load: a broken module is reported and keeps its previous commands", a
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("load: commands.disabled turns a core command off whole, and back on without an import", async () => {
+  const r = new CommandRegistry();
+  let disabled: string[] = ["+WHERE", "w", "quit", "@reload", "+nosuch"];
+  const core = engineCommands(r, () => disabled);
+  const first = await core.loadCore();
+  assert.deepEqual(first.failed, []);
+  assert.equal(r.get("+where"), undefined);
+  // `w` is whisper's alias: the whole command goes, its name with it.
+  assert.equal(r.get("whisper"), undefined);
+  assert.deepEqual(core.turnedOff(), ["+where", "w", "whisper"]);
+  assert.equal(r.get("@reload")?.owner, "core", "@reload stays on");
+  const problems = first.turnedOff!.problems.join("\n");
+  assert.match(problems, /'quit' stays on; the game cannot run without it \(players leave/);
+  assert.match(problems, /'@reload' stays on; the game cannot run without it/);
+  assert.match(problems, /'\+nosuch' is no core command; nothing was turned off/);
+  assert.equal(r.get("say")?.owner, "core");
+
+  disabled = ["who"];
+  const again = core.applyDisabled();
+  assert.deepEqual(again.names, ["who"]);
+  assert.deepEqual(again.problems, []);
+  assert.equal(r.get("+where")?.owner, "core", "back on at once");
+  assert.equal(r.get("w")?.name, "whisper");
+  assert.equal(r.get("who"), undefined);
+  // A reload of the files keeps applying the list.
+  const reloaded = await core.reloadCore();
+  assert.equal(reloaded.loaded, first.loaded);
+  assert.equal(r.get("who"), undefined);
+});
+
+Deno.test("load: turnOff takes a command's name/switch registrations with it", () => {
+  const spec = (name: string, aliases: string[] = []) => ({
+    spec: { name, aliases, exec() {} },
+    source: "x.ts",
+  });
+  const { specs, off } = turnOff(
+    [spec("+job"), spec("+job/assign"), spec("+jobs"), spec("@reload", ["@rl"])],
+    ["+JOB", "@rl"],
+  );
+  assert.deepEqual(specs.map((s) => s.spec.name), ["+jobs", "@reload"]);
+  assert.deepEqual(off.names, ["+job"]);
+  assert.match(off.problems[0], /'@rl' stays on; it is '@reload'/);
 });

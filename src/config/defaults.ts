@@ -164,6 +164,16 @@ export interface SoftcodeConfig {
   masterRoom: string;
 }
 
+/** The core commands (docs/commands.md, "Turning a layer off"). */
+export interface CommandsConfig {
+  /**
+   * Core commands turned off by name or alias (`+where`, `who`): the command, its aliases and
+   * its help are gone, so a softcode package can own the name. Names the game cannot run
+   * without (`quit`, `connect`, `@reload`) stay on, with a warning.
+   */
+  disabled: string[];
+}
+
 /** The command queue (docs/softcode.md, "The queue"): how much one owner's objects may queue. */
 export interface QueueConfig {
   /** Entries one player's objects may have waiting at once (MUX's player_queue_limit). */
@@ -185,6 +195,7 @@ export interface EngineConfig {
   logging: { level: Level; file: string; dir: string; maxSize: number; maxFiles: number };
   theme: { primary: string; background: string; surface: string; text: string };
   scripts: ScriptsConfig;
+  commands: CommandsConfig;
   web: WebConfig;
   softcode: SoftcodeConfig;
   queue: QueueConfig;
@@ -274,6 +285,7 @@ export function defaultConfig(): EngineConfig {
       budgetWindowMs: 10_000,
       disabled: [],
     },
+    commands: { disabled: [] },
     web: {
       publicUrl: "",
       banner: "",

@@ -16,7 +16,7 @@ export interface EngineInfoDeps {
   config: Config;
   /** Directory relative paths resolve against. */
   root: string;
-  commands: Pick<EngineCommands, "list" | "get">;
+  commands: Pick<EngineCommands, "list" | "get" | "turnedOff">;
   /** True while this engine is the database's only writer. */
   soleWriter: boolean;
   /** The softcode functions (their help is served with the rest). */
@@ -48,6 +48,11 @@ export interface PluginEngine {
   commands(): readonly CommandInfo[];
   /** The command a word runs (name or alias, any case), or undefined. */
   command(word: string): CommandInfo | undefined;
+  /**
+   * Names and aliases (lower case) of the core commands `commands.disabled` turned off: their
+   * help files are hidden too, unless another layer registers the name again.
+   */
+  turnedOff(): readonly string[];
   /**
    * True while this engine is the database's only writer (not a shared KV Connect server): a
    * plugin may then keep in memory what it read or wrote of its own keys, as the engine does.
@@ -86,6 +91,7 @@ export function pluginEngine(s: EngineInfoDeps, help: HelpRegistry): PluginEngin
     },
     commands: () => s.commands.list(),
     command: (word) => s.commands.get(word),
+    turnedOff: () => s.commands.turnedOff(),
     soleWriter: s.soleWriter,
   };
 }

@@ -21,17 +21,34 @@ function failure(subsystem: string, e: unknown): Outcome {
   return { subsystem, status: "failed", detail: message.split("\n")[0].slice(0, 200) };
 }
 
+/** What `commands.disabled` turned off, in words for a reply's detail ("" when nothing). */
+function turnedOffText(t: { names: string[]; problems: string[] } | undefined): string {
+  if (!t) return "";
+  const parts = t.names.length ? [`core commands off: ${t.names.join(", ")}`] : [];
+  return [...parts, ...t.problems].join("; ");
+}
+
 async function reloadConfig(s: EngineControl): Promise<Outcome> {
   try {
     const warnings = await s.config.reload();
-    if (warnings.length === 0) {
-      return { subsystem: "config", status: "ok", detail: "configuration re-read" };
+    // The core commands follow commands.disabled at once: no import needed.
+    const off = s.commands.applyDisabled();
+    const extra = turnedOffText(off);
+    if (warnings.length === 0 && off.problems.length === 0) {
+      return {
+        subsystem: "config",
+        status: "ok",
+        detail: ["configuration re-read", extra].filter(Boolean).join("; "),
+      };
     }
     const keys = warnings.map((w) => /'([^']+)'/.exec(w)?.[1] ?? w);
+    const ignored = keys.length
+      ? `; invalid values ignored (defaults used): ${keys.join(", ")}`
+      : "";
     return {
       subsystem: "config",
       status: "partial",
-      detail: `re-read; invalid values ignored (defaults used): ${keys.join(", ")}`.slice(0, 300),
+      detail: `re-read${ignored}${extra ? `; ${extra}` : ""}`.slice(0, 600),
     };
   } catch (e) {
     return failure("config", e);
@@ -56,8 +73,13 @@ async function reloadText(s: EngineControl): Promise<Outcome> {
 async function reloadCommands(s: EngineControl): Promise<Outcome> {
   try {
     const r = await s.commands.reloadCore();
+    const off = turnedOffText(r.turnedOff);
     if (r.failed.length === 0) {
-      return { subsystem: "cmds", status: "ok", detail: `${r.loaded} core commands loaded` };
+      return {
+        subsystem: "cmds",
+        status: "ok",
+        detail: `${r.loaded} core commands loaded${off ? `; ${off}` : ""}`,
+      };
     }
     const broken = r.failed.map((f) => `${f.module}: ${f.error}`).join("; ");
     return {

@@ -38,7 +38,8 @@ Says which command a line runs, and what else answers to it, in the order the ga
 (see 'help commands'): a system script, an exit here, a built-in command (core or a plugin's),
 the $-commands around you (then the master room's), and last a unique prefix of a built-in.
 Use it before installing a softcode package that owns a name (+who, +finger, +bbread, +job):
-turn off what still answers first (plugins.<name>.enabled false, scripts.disabled).
+turn off what still answers first (plugins.<name>.enabled false, scripts.disabled,
+commands.disabled for a core command such as +where).
 
 Example: @commands +who`,
     async exec(u) {
@@ -88,6 +89,8 @@ Example: @commands +who`,
         out.push(`  ${r.layer.padEnd(18)} ${plain(r.what)}${r.runs ? "  %cg<- runs%cn" : ""}`);
       }
       if (!decided) out.push("  Nothing answers: the line gets Huh?");
+      const off = u.engine.commands.turnedOff().includes(cmd.name.toLowerCase());
+      if (off) out.push(`  The core command ${plain(cmd.name)} is turned off (commands.disabled).`);
       if (shadowed.length) {
         out.push(
           `  Also registered under the name, shadowed: ${
@@ -100,6 +103,7 @@ Example: @commands +who`,
         line: cmd.raw.trim(),
         layers: rows.map((r) => ({ layer: r.layer.slice(3), what: r.what, runs: r.runs })),
         shadowed: shadowed.map((c) => ({ name: c.name, owner: c.owner })),
+        turnedOff: off,
       });
     },
   },
