@@ -161,13 +161,15 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       idleSeconds: (id) => {
         const conns = p.presence.connections(id);
         if (!conns.length) return -1;
-        const last = Math.max(...conns.map((c) => c.lastInput));
+        let last = -Infinity;
+        for (const c of conns) if (c.lastInput > last) last = c.lastInput;
         return Math.max(0, Math.floor((p.now() - last) / 1000));
       },
       connectedSeconds: (id) => {
         const conns = p.presence.connections(id);
         if (!conns.length) return -1;
-        const first = Math.min(...conns.map((c) => c.connectedAt));
+        let first = Infinity;
+        for (const c of conns) if (c.connectedAt < first) first = c.connectedAt;
         return Math.max(0, Math.floor((p.now() - first) / 1000));
       },
       width: (id) => {

@@ -4,6 +4,7 @@
  * room and the room's exits, by exact name (or alias), then by unique prefix. Reads memory only.
  */
 import type { WorldView } from "./ports.ts";
+import type { DbObject } from "../world/types.ts";
 
 /** No such object (MUX's NOTHING). */
 export const NOTHING = "#-1";
@@ -20,8 +21,25 @@ export function found(r: string): boolean {
   return r[0] !== "#";
 }
 
+/**
+ * The id of a plain `#123` (no spaces, no leading zero), or null: the form lists and `%#` give,
+ * read without a regular expression or a number round trip.
+ */
+function plainDbref(s: string): string | null {
+  const n = s.length;
+  if (n < 2 || n > 16 || s.charCodeAt(0) !== 35) return null;
+  if (s.charCodeAt(1) === 48 && n > 2) return null;
+  for (let i = 1; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return null;
+  }
+  return s.slice(1);
+}
+
 /** A `#123` dbref's id, or null. */
 export function dbrefId(s: string): string | null {
+  const plain = plainDbref(s);
+  if (plain !== null) return plain;
   const m = /^\s*#(\d{1,15})\s*$/.exec(s);
   return m ? String(Number(m[1])) : null;
 }
@@ -40,8 +58,25 @@ function namesOf(world: WorldView, id: string): string[] {
   return out;
 }
 
+/**
+ * The object `name` names for `lookerId`, or NOTHING or AMBIGUOUS: matchThing's answer with the
+ * object itself, read once (a plain `#123` is found without the rest of the match).
+ */
+export function matchObject(
+  world: WorldView,
+  lookerId: string,
+  name: string,
+): DbObject | typeof NOTHING | typeof AMBIGUOUS {
+  const plain = plainDbref(name);
+  if (plain !== null) return world.object(plain) ?? NOTHING;
+  const r = matchThing(world, lookerId, name);
+  return found(r) ? world.object(r) ?? NOTHING : r as typeof NOTHING | typeof AMBIGUOUS;
+}
+
 /** Finds `name` for `lookerId`: an object id, NOTHING or AMBIGUOUS. */
 export function matchThing(world: WorldView, lookerId: string, name: string): string {
+  const plain = plainDbref(name);
+  if (plain !== null) return world.object(plain) ? plain : NOTHING;
   const want = name.trim();
   if (!want) return NOTHING;
   const lower = want.toLowerCase();

@@ -97,3 +97,47 @@ Deno.test("softcode objects: grep, elock and bittype", () => {
   assert.equal(t.run("[elock(box/use,me)]", alice), "0");
   assert.equal(t.run("[bittype(me)] [bittype(*Alice)]"), "5 1");
 });
+
+Deno.test("softcode objects: flags, conn() and idle() read one object at a time as MUX's do", () => {
+  const { t, alice, bob, box } = world();
+  const su = t.world.add("Root", "player", { location: t.room, flags: ["superuser"] });
+  const admin = t.world.add("Ada", "player", { location: t.room, flags: ["admin"] });
+  const as = (s: string) => t.run(s, alice);
+  // Staff ranks read as MUX's flags; case and spaces around the name do not matter.
+  assert.equal(
+    as(`[hasflag(#${su},wizard)] [hasflag(#${admin},Royalty)] [hasflag(#${admin}, staff )]`),
+    "1 1 1",
+  );
+  assert.equal(
+    as(`[hasflag(#${admin},wizard)] [hasflag(#${su},royalty)] [hasflag(me,STAFF)]`),
+    "0 0 0",
+  );
+  assert.equal(
+    as(`[hasflag(#${su},connected)] [hasflag(box,connected)] [hasflag(box,thing)]`),
+    "0 0 1",
+  );
+  assert.equal(as(`[hasflag(here,room)] [hasflag(here,player)] [hasflag(me,nosuchflag)]`), "1 0 0");
+  // Letters: types by their letter, ! for lacking.
+  assert.equal(
+    as(`[andflags(me,Pc)] [andflags(me,P!D)] [andflags(box,P)] [orflags(box,!P)]`),
+    "1 1 0 1",
+  );
+  assert.equal(
+    as(`[orflags(here,R)] [orflags(#${bob},D)] [andflags(#${su},W!Z)] [orflags(#${admin},W)]`),
+    "1 1 1 0",
+  );
+  assert.equal(as(`[flags(#${su})] [flags(box)]`), "PWw ");
+  // conn() and idle() of a dark player: -1 to whoever may not see it, by name or dbref.
+  assert.equal(as(`[conn(*Bob)] [idle(#${bob})] [conn(Bob)]`), "-1 -1 -1");
+  assert.equal(t.run(`[conn(*Bob)] [idle(#${bob})] [conn(Bob)] [idle(#0${bob})]`), "60 5 60 5");
+  assert.equal(
+    as(`[conn(me)] [conn(#${alice})] [idle(Alice)] [conn(#${su})] [conn(nosuch)]`),
+    "-1 60 5 -1 -1",
+  );
+  assert.equal(as(`[conn(#${box})] [idle(#-1)]`), "-1 -1");
+  // A dbref with spaces or a leading zero names the same object.
+  assert.equal(
+    as(`[name(#0${alice})] [name( #${alice} )] [num(#${alice})] [name(#99999)]`),
+    `Alice Alice #${alice} #-1 NOT FOUND`,
+  );
+});

@@ -6,16 +6,22 @@
  * stays itself (its name, location, `%!`).
  */
 import type { DbObject } from "./types.ts";
-import { hasFlag, isStaff, STAFF_FLAGS } from "./flags.ts";
+import { isStaff, STAFF_FLAGS } from "./flags.ts";
+import { lowerCase } from "../text/lower.ts";
 
 /** `me` as a command sees it: with its staff owner's rank flags when it is set `inherit`. */
 export function withInheritedRank(
   world: { object(id: string): DbObject | null } | null,
   me: DbObject,
 ): DbObject {
-  if (hasFlag(me.flags, "player") || !hasFlag(me.flags, "inherit") || !me.owner || !world) {
-    return me;
+  // One pass over the flags: this runs on every attribute read and staff check softcode makes.
+  let inherit = false;
+  for (const f of me.flags) {
+    const l = lowerCase(f);
+    if (l === "player") return me;
+    if (l === "inherit") inherit = true;
   }
+  if (!inherit || !me.owner || !world) return me;
   const owner = world.object(me.owner);
   if (!owner || !isStaff(owner.flags)) return me;
   const rank = owner.flags.filter((f) => STAFF_FLAGS.includes(f.toLowerCase()));

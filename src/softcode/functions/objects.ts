@@ -9,10 +9,11 @@ import { define } from "./define.ts";
 import { EVAL_ARG, type Frame, type FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 import { genderOf, pronoun } from "../eval.ts";
-import { AMBIGUOUS, dbrefId, found, matchError, matchThing, NOTHING } from "../match.ts";
+import { AMBIGUOUS, dbrefId, found, matchError, matchObject, matchThing } from "../match.ts";
 import { bool } from "../numbers.ts";
 import { splitList } from "../list.ts";
 import { typeOf } from "../../world/objects.ts";
+import { hasFlag } from "../../world/flags.ts";
 import type { DbObject } from "../../world/types.ts";
 import { toWire } from "../markup.ts";
 import { ENGINE_VERSION } from "../../version.ts";
@@ -33,9 +34,8 @@ function ref(id: string): string {
 
 /** The object `name` names for the executor, or an error text. */
 export function thing(ev: Evaluation, f: Frame, name: string): DbObject | string {
-  const r = matchThing(ev.ports.world, f.executor, name);
-  if (!found(r)) return matchError(r);
-  return ev.object(r) ?? matchError(NOTHING);
+  const o = matchObject(ev.ports.world, f.executor, name);
+  return typeof o === "string" ? matchError(o) : o;
 }
 
 /** The location the executor may be shown of `o` (its own and the enactor's always), or "". */
@@ -100,9 +100,17 @@ const LETTERS: Record<string, string> = {
   E: "EXIT",
 };
 
+/** The letter flags() gives an object's type first. */
+const TYPE_LETTER: Readonly<Record<string, string>> = {
+  player: "P",
+  room: "R",
+  exit: "E",
+  thing: "",
+};
+
 function flagLetters(ev: Evaluation, o: DbObject): string {
   const set = muxFlags(ev, o);
-  let out = { player: "P", room: "R", exit: "E", thing: "" }[typeOf(o)];
+  let out = TYPE_LETTER[typeOf(o)];
   for (const [letter, name] of Object.entries(LETTERS)) {
     if (name === "PLAYER" || name === "ROOM" || name === "EXIT") continue;
     if (set.has(name)) out += letter;
@@ -110,18 +118,38 @@ function flagLetters(ev: Evaluation, o: DbObject): string {
   return out;
 }
 
+/**
+ * True when `o` has the flag MUX calls `upper` (upper case): muxFlags(o).has(upper), without
+ * building the set (hasflag() and the letter tests run several times a row in a listing).
+ */
+function hasMuxFlag(ev: Evaluation, o: DbObject, upper: string): boolean {
+  switch (upper) {
+    case "WIZARD":
+      if (hasFlag(o.flags, "superuser")) return true;
+      break;
+    case "ROYALTY":
+      if (hasFlag(o.flags, "admin")) return true;
+      break;
+    case "STAFF":
+      if (ev.ports.access.isStaff(o)) return true;
+      break;
+    case "CONNECTED":
+      if (typeOf(o) === "player" && ev.ports.presence.isOnline(o.id)) return true;
+      break;
+  }
+  return hasFlag(o.flags, upper);
+}
+
 function hasFlagNamed(ev: Evaluation, o: DbObject, name: string): boolean {
   const n = name.trim().toUpperCase();
   if (n === "PLAYER" || n === "ROOM" || n === "EXIT" || n === "THING") return typeName(o) === n;
-  return muxFlags(ev, o).has(n);
+  return hasMuxFlag(ev, o, n);
 }
 
 function letterFlag(ev: Evaluation, o: DbObject, letter: string): boolean {
-  if (letter === "P" || letter === "R" || letter === "E") {
-    return flagLetters(ev, o)[0] === letter;
-  }
+  if (letter === "P" || letter === "R" || letter === "E") return TYPE_LETTER[typeOf(o)] === letter;
   const name = LETTERS[letter];
-  return !!name && muxFlags(ev, o).has(name);
+  return !!name && hasMuxFlag(ev, o, name);
 }
 
 /** Ids of connected players the executor may see (a dark one only by whoever controls it). */
@@ -132,6 +160,18 @@ function visibleOnline(ev: Evaluation, f: Frame): string[] {
     const p = ev.object(id);
     return !!p && !ev.ports.access.hiddenFrom(me, p);
   });
+}
+
+/**
+ * The connected player conn() and idle() name, when the executor may see it (one of
+ * visibleOnline()'s, asked of that player alone), or null.
+ */
+function visibleOnlinePlayer(ev: Evaluation, f: Frame, name: string): string | null {
+  const id = dbrefId(name) ?? ev.ports.world.playerByName(name.replace(/^\*/, ""));
+  if (!id || !ev.ports.presence.isOnline(id)) return null;
+  const me = ev.object(f.executor);
+  const p = ev.object(id);
+  return me && p && !ev.ports.access.hiddenFrom(me, p) ? id : null;
 }
 
 /** search()/lsearch() classes MUX and PennMUSH take, answered from indexes. */
@@ -461,9 +501,8 @@ export const objectFunctions: FunctionDef[] = [
     summary: "Seconds the player has been connected, or -1.",
     example: { think: "conn(*Alice)", gives: "60", varies: true },
   }, (ev, f, args) => {
-    const id = ev.ports.world.playerByName(args[0].replace(/^\*/, "")) ?? dbrefId(args[0]);
-    if (!id || !visibleOnline(ev, f).includes(id)) return "-1";
-    return String(ev.ports.presence.connectedSeconds(id));
+    const id = visibleOnlinePlayer(ev, f, args[0]);
+    return id ? String(ev.ports.presence.connectedSeconds(id)) : "-1";
   }),
   define("idle", 1, 1, {
     family: "database",
@@ -471,9 +510,8 @@ export const objectFunctions: FunctionDef[] = [
     summary: "Seconds since the player last sent a command, or -1 when not connected.",
     example: { think: "idle(*Alice)", gives: "5", varies: true },
   }, (ev, f, args) => {
-    const id = ev.ports.world.playerByName(args[0].replace(/^\*/, "")) ?? dbrefId(args[0]);
-    if (!id || !visibleOnline(ev, f).includes(id)) return "-1";
-    return String(ev.ports.presence.idleSeconds(id));
+    const id = visibleOnlinePlayer(ev, f, args[0]);
+    return id ? String(ev.ports.presence.idleSeconds(id)) : "-1";
   }),
   define("width", 1, 1, {
     family: "database",

@@ -27,12 +27,18 @@ export function inheritable(attr: Attribute): boolean {
 
 /** The attribute `name` of `id` or its nearest ancestor that passes it down, or null. */
 export function inheritedAttr(src: InheritSource, id: string, name: string): Inherited | null {
-  const seen: string[] = [];
-  let cur: string = id;
-  for (let depth = 0; cur && depth <= MAX_PARENT_DEPTH && !seen.includes(cur); depth++) {
+  // The object's own attribute needs no walk (most reads: u() of the object's own code).
+  const own = src.ownAttr(id, name);
+  if (own) return { attr: own, holder: id };
+  const first = src.object(id);
+  const parent = first ? parentOf(first) : "";
+  if (!parent) return null;
+  const seen: string[] = [id];
+  let cur: string = parent;
+  for (let depth = 1; cur && depth <= MAX_PARENT_DEPTH && !seen.includes(cur); depth++) {
     seen.push(cur);
     const a = src.ownAttr(cur, name);
-    if (a && (depth === 0 || inheritable(a))) return { attr: a, holder: cur };
+    if (a && inheritable(a)) return { attr: a, holder: cur };
     const o = src.object(cur);
     cur = o ? parentOf(o) : "";
   }

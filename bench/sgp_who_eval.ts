@@ -1,0 +1,156 @@
+/**
+ * SGP's `+who` listing evaluated in process (docs/bench.md, issue 38 item 10): the SGP installer
+ * (read from a local file; it is not in the repository) is run line by line by a wizard in an
+ * in-memory engine's master room, 30 players connect, and the listing's body (`CMD-PLUS-WHO`'s
+ * `@pemit` text, copied to `&WHOTEST` on the Main Globals) is evaluated as a player's
+ * `u(<Main Globals>/WHOTEST)` again and again. Prints CPU µs per evaluation (median of rounds).
+ *
+ *   DENO_NO_PACKAGE_JSON=1 deno run -A --unstable-kv bench/sgp_who_eval.ts \
+ *     [--sgp tests/fixtures/softcode-packages/SGP-Installer.txt] [--iters 300] [--rounds 7]
+ *     [--players 30] [--print]
+ *
+ * `--profile <file.cpuprofile>` profiles the timed rounds (V8's sampling profiler, through
+ * node:inspector) and prints the functions with the most self time.
+ */
+import { parseArgs } from "node:util";
+import { testWorld } from "../src/commands/_test_util.ts";
+import { Session } from "node:inspector";
+import { stripMarkup } from "../src/softcode/markup.ts";
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+/** Starts V8's sampling profiler in this process; the function returned stops it. */
+async function startProfile(): Promise<() => Promise<{ nodes: ProfileNode[]; samples: number[] }>> {
+  const s = new Session();
+  s.connect();
+  const post = (m: string, p?: Record<string, unknown>) =>
+    new Promise<Record<string, unknown>>((res, rej) =>
+      s.post(m, p ?? {}, (e, r) => e ? rej(e) : res(r as Record<string, unknown>))
+    );
+  await post("Profiler.enable");
+  await post("Profiler.setSamplingInterval", { interval: 100 });
+  await post("Profiler.start");
+  return async () => (await post("Profiler.stop")).profile as never;
+}
+
+/** The functions with the most self time in a profile, one line each. */
+function topSelf(p: { nodes: ProfileNode[]; samples: number[] }, n = 45): string {
+  const byId = new Map(p.nodes.map((x) => [x.id, x]));
+  const self = new Map<string, number>();
+  for (const id of p.samples) {
+    const f = byId.get(id)!.callFrame;
+    const k = `${f.functionName || "(anon)"} ${f.url.replace(/^.*\/(src|bench)\//, "$1/")}:${
+      f.lineNumber + 1
+    }`;
+    self.set(k, (self.get(k) ?? 0) + 1);
+  }
+  const total = p.samples.length;
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, n)
+    .map(([k, c]) => `${(100 * c / total).toFixed(1).padStart(5)}%  ${k}`).join("\n");
+}
+
+/** CPU time of this process in µs (user + system). */
+function cpuUs(): number {
+  const s = Deno.readTextFileSync("/proc/self/stat");
+  const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+  // utime and stime are fields 14 and 15 (1-based), in clock ticks; too coarse for one call,
+  // fine for a round of hundreds.
+  return (Number(f[11]) + Number(f[12])) * 10_000;
+}
+
+/** A world with SGP installed and `players` players online; returns what evaluates the listing. */
+export async function sgpWorld(sgpPath: string, players: number) {
+  const w = await testWorld();
+  w.services.config.value.softcode.actorMs = 1_000_000;
+  w.services.config.value.softcode.actorWindowMs = 1_000;
+  w.services.config.value.queue.playerLimit = 100_000;
+  const wiz = await w.player("Wizard", { flags: ["wizard"] });
+  await w.run(wiz.conn, "@dig Master Room");
+  const master = w.services.objects.world!.named("Master Room")[0];
+  w.services.config.value.softcode.masterRoom = `#${master}`;
+  await w.run(wiz.conn, `@tel me=#${master}`);
+  const lines = (await Deno.readTextFile(sgpPath)).replace(/\r/g, "").split("\n")
+    .filter((l) => l.trim() !== "");
+  const errors: string[] = [];
+  for (const raw of lines) {
+    // The building commands are a plugin, which this in-memory engine does not load: `@create`
+    // becomes softcode's create(), which builds under the same rules; `@lock` is left out (SGP's
+    // use locks do not touch +who).
+    if (/^@lock/i.test(raw)) continue;
+    const made = /^@create (.*)$/i.exec(raw);
+    const line = made ? `think [create(${made[1]},10)]` : raw;
+    const out = await w.run(wiz.conn, line);
+    await w.settle();
+    for (const o of out) {
+      if (/Huh\?|Permission denied|I don't see|#-1 |not a valid/i.test(o)) {
+        errors.push(`${line.slice(0, 60)} -> ${o}`);
+      }
+    }
+  }
+  await new Promise((r) => setTimeout(r, 1500));
+  await w.settle();
+  await w.run(wiz.conn, "@tel me=#1");
+  const conns = [];
+  for (let i = 0; i < players; i++) conns.push(await w.player(`sgp${i}`));
+  const mainId = w.services.objects.world!.named("SGP - Main Globals")[0];
+  const attrs = w.services.attributes;
+  const body = attrs.peek(mainId, "CMD-PLUS-WHO")?.value ?? "";
+  const bad = attrs.setNow(wiz.obj, mainId, "WHOTEST", body.slice(body.indexOf("=") + 1));
+  if (bad) throw new Error(`WHOTEST: ${bad.message}`);
+  await w.run(wiz.conn, `@set #${mainId}=VISUAL`);
+  const p = conns[0].obj;
+  const code = `[u(#${mainId}/WHOTEST)]`;
+  const softcode = w.ports.softcode;
+  return {
+    w,
+    errors,
+    /** One evaluation of the listing as player sgp0 sees it (uniquely spaced, as typed lines are). */
+    evaluate(i = 0): string {
+      return softcode.evaluate(code + " ".repeat(i % 2), { executor: p.id, enactor: p.id });
+    },
+  };
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      sgp: { type: "string", default: "tests/fixtures/softcode-packages/SGP-Installer.txt" },
+      iters: { type: "string", default: "300" },
+      rounds: { type: "string", default: "7" },
+      players: { type: "string", default: "30" },
+      print: { type: "boolean", default: false },
+      profile: { type: "string" },
+    },
+  });
+  const s = await sgpWorld(values.sgp!, Number(values.players));
+  if (s.errors.length) console.error(`install errors:\n${s.errors.join("\n")}`);
+  const sample = stripMarkup(s.evaluate());
+  if (values.print) console.log(sample);
+  const rows = sample.split("\n").length;
+  console.error(`listing: ${sample.length} chars, ${rows} lines`);
+  for (let i = 0; i < 200; i++) s.evaluate(i);
+  const iters = Number(values.iters);
+  const per: number[] = [];
+  const stop = values.profile ? await startProfile() : null;
+  for (let r = 0; r < Number(values.rounds); r++) {
+    const c0 = cpuUs();
+    for (let i = 0; i < iters; i++) s.evaluate(i);
+    per.push((cpuUs() - c0) / iters);
+  }
+  if (stop) {
+    const prof = await stop();
+    await Deno.writeTextFile(values.profile!, JSON.stringify(prof));
+    console.log(topSelf(prof));
+  }
+  per.sort((a, b) => a - b);
+  console.log(
+    `+who listing: median ${per[per.length >> 1].toFixed(0)} µs CPU per evaluation ` +
+      `(rounds: ${per.map((x) => x.toFixed(0)).join(" ")})`,
+  );
+  await s.w.close();
+}
