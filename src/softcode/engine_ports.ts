@@ -193,8 +193,13 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
         visibleContents(viewer, container, contents),
       hiddenFrom: (viewer, target) => hiddenFrom(viewer, target),
       // An inherit object of a staff member reads and counts as staff, as MUX's Wizard() has it.
-      canSeeAttr: (viewer, obj, attr) => canSeeAttr(withInheritedRank(world(), viewer), obj, attr),
-      isStaff: (o) => isStaff(withInheritedRank(world(), o).flags),
+      // Rank only ever adds to what may be read, so most reads pass without that view built.
+      canSeeAttr: (viewer, obj, attr) => {
+        if (canSeeAttr(viewer, obj, attr)) return true;
+        const ranked = withInheritedRank(world(), viewer);
+        return ranked !== viewer && canSeeAttr(ranked, obj, attr);
+      },
+      isStaff: (o) => isStaff(o.flags) || isStaff(withInheritedRank(world(), o).flags),
       passesLock: (lock, o, on) => passes(p, lock, o, on),
     },
     delivery: {

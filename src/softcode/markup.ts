@@ -126,11 +126,11 @@ function pairAt(s: string, i: number): boolean {
   return d >= 0xdc00 && d <= 0xdfff;
 }
 
-const HAS_SURROGATE = /[\uD800-\uDFFF]/;
+const NOT_SIMPLE = /[\uD800-\uDFFF\uFDD0-\uFDD4]/;
 
 /** True when `s` is plain: no marker and no astral character, so units are characters. */
 export function isSimple(s: string): boolean {
-  return !HAS_MARKUP.test(s) && !HAS_SURROGATE.test(s);
+  return !NOT_SIMPLE.test(s);
 }
 
 /** Visible characters (code points, markers excluded). */

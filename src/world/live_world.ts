@@ -251,7 +251,12 @@ export class LiveWorld implements WorldReader {
   }
 
   object(id: string): DbObject | null {
-    return this.#shown.get(id)?.obj ?? this.#objects.get(id)?.obj ?? null;
+    // Writes not yet committed are few and brief: most lookups skip that map.
+    if (this.#shown.size !== 0) {
+      const shown = this.#shown.get(id);
+      if (shown) return shown.obj;
+    }
+    return this.#objects.get(id)?.obj ?? null;
   }
 
   contents(location: string): readonly string[] {

@@ -24,8 +24,19 @@ const MAX_LOOPS = 100;
 
 /** Attribute names MUX accepts: a letter or `_`, then letters, digits and `_-.'` etc. */
 export function validAttrName(name: string): boolean {
-  return /^[A-Za-z_~][A-Za-z0-9_\-.'`~!@#$%^&*+=|?:;<>]{0,63}$/.test(name) &&
-    !/[\s/()[\]{},"]/.test(name);
+  // The characters allowed leave out spaces, `/`, brackets, braces, `,` and `"`.
+  return ATTR_NAME.test(name);
+}
+
+const ATTR_NAME = /^[A-Za-z_~][A-Za-z0-9_\-.'`~!@#$%^&*+=|?:;<>]{0,63}$/;
+
+/** A valid attribute name (ASCII: validAttrName) in upper case, itself when it already is. */
+export function upperName(name: string): string {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c >= 97 && c <= 122) return name.toUpperCase();
+  }
+  return name;
 }
 
 /**
@@ -46,8 +57,7 @@ function fetchAttr(
     name = ref;
   }
   if (!validAttrName(name)) return { out: "" };
-  const upper = upperAscii(name);
-  const attr = ev.attrWithParents(id, upper);
+  const attr = ev.attrWithParents(id, upperName(name));
   if (!attr) return { out: "" };
   if (!ev.mayRead(frame.executor, id, attr)) return { out: "#-1 PERMISSION DENIED" };
   return { attr, id };
@@ -86,7 +96,18 @@ export function replaceTokens(
   place: string | null,
   sw: string | null,
 ): string {
-  if (s.indexOf("#") < 0) return s;
+  // Most texts hold no token to replace (a `#12` is not one): given back as they are, the
+  // same string, so the parse cache finds it without building it again.
+  let first = s.indexOf("#");
+  while (first >= 0) {
+    const next = s[first + 1];
+    if (
+      (next === "#" && bound !== null) || (next === "@" && place !== null) ||
+      (next === "$" && sw !== null)
+    ) break;
+    first = s.indexOf("#", first + 1);
+  }
+  if (first < 0) return s;
   let out = "";
   let i = 0;
   for (;;) {
@@ -675,7 +696,7 @@ function getAttr(ev: Evaluation, f: Frame, ref: string): { value: string; id: st
   if (!found(r)) return "#-1 NO MATCH";
   const name = ref.slice(at + 1).trim();
   if (!validAttrName(name)) return "";
-  const attr = ev.attrWithParents(r, upperAscii(name));
+  const attr = ev.attrWithParents(r, upperName(name));
   if (!attr) return "";
   if (!ev.mayRead(f.executor, r, attr)) return "#-1 PERMISSION DENIED";
   return { value: attr.value, id: r };

@@ -4,7 +4,7 @@
  */
 import { define } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
-import { sliceVisible, visibleLength } from "../markup.ts";
+import { isSimple, sliceVisible, visibleLength } from "../markup.ts";
 import { toInt } from "../numbers.ts";
 import { sepOf, splitList } from "../list.ts";
 import { closeColour } from "./strings.ts";
@@ -19,6 +19,16 @@ export function justify(
   fill = " ",
   cut = true,
 ): string {
+  if (fill.length === 1 && isSimple(s) && isSimple(fill)) {
+    // Plain text and a one-character fill (most calls): padding is repetition.
+    const n = s.length;
+    if (n >= width) return cut && n > width ? s.slice(0, width) : s;
+    const gap = width - n;
+    if (align === "l") return s + fill.repeat(gap);
+    if (align === "r") return fill.repeat(gap) + s;
+    const left = gap >> 1;
+    return fill.repeat(left) + s + fill.repeat(gap - left);
+  }
   const len = visibleLength(s);
   if (len >= width) return cut && len > width ? sliceVisible(s, 0, width) : s;
   // The text's colour ends before the padding, as MUX pads.

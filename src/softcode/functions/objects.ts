@@ -429,10 +429,7 @@ export const objectFunctions: FunctionDef[] = [
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
-    const letters = [...args[1]].filter((c) => c !== "!");
-    return bool(
-      args[1].includes("!") ? orNot(ev, o, args[1]) : letters.some((l) => letterFlag(ev, o, l)),
-    );
+    return bool(orNot(ev, o, args[1]));
   }),
   define("andflags", 2, 2, {
     family: "database",

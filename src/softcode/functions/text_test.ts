@@ -102,3 +102,32 @@ Deno.test("softcode strings: a fill of several characters is laid from the line'
   assert.equal(run("[ljust(abc,6,-=)]|[center(a,6,xy)]"), "abc=-=|xyayxy");
   assert.equal(run("[ljust(%xrab%xn,7,xyz)]"), "abzxyzx");
 });
+
+Deno.test("softcode strings: plain padding with one fill character, cut and colour", () => {
+  const { run, raw } = testSoftcode();
+  assert.equal(
+    run("[ljust(ab,5,.)]|[rjust(ab,5,0)]|[center(ab,7,*)]|[center(ab,6)]|[ljust(abcdef,3)]"),
+    "ab...|000ab|**ab***|  ab  |abc",
+  );
+  assert.equal(
+    run("[lpad(abcdef,3)]|[rjust(abc,3)]|[ljust(abc,0)]|[center(,3,-)]"),
+    "abcdef|abc||---",
+  );
+  // Colour in the text or the fill takes the colour-aware way; it ends before the padding.
+  assert.equal(run("[ljust(%xrab,4,.)]|[rjust(ab,4,%xg.)]"), "ab..|..ab");
+  assert.equal(raw("[ljust(%xrab,4,.)]"), raw("[ansi(r,ab)]..").replace("..", "") + "..");
+  // Characters beyond the basic plane count once.
+  assert.equal(
+    run("[ljust(\u{1F600}a,4,.)]|[rjust(a,3,\u{1F600})]"),
+    "\u{1F600}a..|\u{1F600}\u{1F600}a",
+  );
+});
+
+Deno.test("softcode control: switch() gives its branch as written unless #$ is in it", () => {
+  const { run, wiz } = testSoftcode();
+  assert.equal(
+    run(`[switch(a,a,#${wiz} ## #@ #$)]|[switch(x,y,no,#$ #1)]`),
+    `#${wiz} ## #@ a|x #1`,
+  );
+  assert.equal(run("[iter(p q,switch(##,p,#$-##-#@,#$))]"), "p-p-1 q");
+});
