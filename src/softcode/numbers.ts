@@ -54,11 +54,18 @@ export function i64(v: bigint): string {
 
 /** MUX's `is_integer`: optional spaces, sign, digits, spaces, nothing else. */
 export function isInteger(s: string): boolean {
-  return /^\s*[-+]?\d+\s*$/.test(s);
+  return integerDigits(s) >= 0;
 }
 
 /** Digits in an integer text (for MUX's fast integer paths), or -1 when not an integer. */
 export function integerDigits(s: string): number {
+  // The usual form (digits, perhaps a sign) read without a regular expression.
+  const n = s.length;
+  const c0 = s.charCodeAt(0);
+  const from = c0 === 0x2d || c0 === 0x2b ? 1 : 0;
+  let i = from;
+  while (i < n && isDigit(s.charCodeAt(i))) i++;
+  if (i === n && i > from) return n - from;
   const m = /^\s*[-+]?(\d+)\s*$/.exec(s);
   return m ? m[1].length : -1;
 }
@@ -120,9 +127,12 @@ function digitCount(x: number): number {
 export function nearestPretty(x: number): number {
   // Whole numbers below 2^53 are already their shortest form.
   if (!Number.isFinite(x) || x === 0 || (Number.isInteger(x) && Math.abs(x) < 2 ** 53)) return x;
+  let digits = digitCount(x);
+  // Decimals of 15 significant digits lie further apart than two ulps (10^15 < 2^53), so a
+  // neighbour of a number that needs no more than 15 cannot need fewer.
+  if (digits <= 15) return x;
   const u = ulp(x);
   let best = x;
-  let digits = digitCount(x);
   for (const y of [x - u, x + u]) {
     const d = digitCount(y);
     if (d < digits) {
@@ -245,7 +255,10 @@ export function bool(b: boolean): string {
  * number is true unless zero (Inf and NaN are false); blank text is false, other text true.
  */
 export function truthy(s: string): boolean {
-  if (s.charCodeAt(0) === 0x23) return s.charCodeAt(1) !== 0x2d;
+  const c = s.charCodeAt(0);
+  if (c === 0x23) return s.charCodeAt(1) !== 0x2d;
+  // One character (most often 0 or 1): a digit is true unless 0, a space false, the rest true.
+  if (s.length === 1 && c < 0x80) return isDigit(c) ? c !== 0x30 : !isSpace(c);
   const m = REAL.exec(s);
   if (m && (m[5] || m[2] || m[3])) {
     if (m[5]) return false;

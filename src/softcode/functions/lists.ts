@@ -69,9 +69,21 @@ function comparer(kind: SortKind): (a: string, b: string) => number {
 
 /** Words by a number each, read once (stable). */
 function byNumber(words: string[], key: (w: string) => number): string[] {
-  const keyed = words.map((w) => ({ w, k: key(w) }));
-  keyed.sort((a, b) => a.k - b.k);
-  return keyed.map((x) => x.w);
+  // Positions sorted by their keys, ties by position: no object per word.
+  const n = words.length;
+  const keys = new Float64Array(n);
+  const at: number[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    keys[i] = key(words[i]);
+    at[i] = i;
+  }
+  at.sort((a, b) => {
+    const d = keys[a] - keys[b];
+    return d < 0 ? -1 : d > 0 ? 1 : a - b;
+  });
+  const out: string[] = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = words[at[i]];
+  return out;
 }
 
 /**

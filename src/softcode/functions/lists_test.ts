@@ -116,3 +116,17 @@ Deno.test("softcode lists: columns() pads every field but the last of a full row
   );
   assert.equal(t.run("[columns(a b c,10,,2)]|"), "  a         b         c         \r\n|");
 });
+
+Deno.test("softcode lists: sort() by numbers keeps equal keys in their order", () => {
+  const { run } = world();
+  assert.equal(run("[sort(3 01 1 2 03)]|[sort(3 01 1 2 03,n)]"), "01 1 2 3 03|01 1 2 3 03");
+  assert.equal(
+    run("[sort(1.5 1 -2 +1 1.50)]|[sort(2.0 10 9.5,f,,-)]"),
+    "-2 1 +1 1.5 1.50|2.0-9.5-10",
+  );
+  assert.equal(
+    run("[sort(#10 #2 #-1 #2)]|[sort(10 9 100)]|[sort(b 10 a)]"),
+    "#-1 #2 #2 #10|9 10 100|10 a b",
+  );
+  assert.equal(run("[sort( 7  -3 )]|[sort(,n)]|[sort(x|3|1,n,|)]"), "-3 7||x|1|3");
+});

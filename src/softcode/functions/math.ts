@@ -44,17 +44,20 @@ function addDoubles(values: number[]): number {
 
 /** True when every argument is an integer of at most 9 digits (MUX's fast path). */
 function smallInts(args: string[]): boolean {
-  for (const a of args) {
-    const d = integerDigits(a);
-    if (d < 0 || d > 9) return false;
-  }
+  for (const a of args) if (!smallInt(a)) return false;
   return true;
 }
 
 const toBig = toI64;
 
+/** True when the text is an integer of at most 9 digits (MUX's fast path). */
+function smallInt(a: string): boolean {
+  const d = integerDigits(a);
+  return d >= 0 && d <= 9;
+}
+
 function compare(args: string[], op: (a: number, b: number) => boolean): string {
-  if (smallInts(args.slice(0, 2))) return bool(op(toInt(args[0]), toInt(args[1])));
+  if (smallInt(args[0]) && smallInt(args[1])) return bool(op(toInt(args[0]), toInt(args[1])));
   return bool(op(toReal(args[0]), toReal(args[1])));
 }
 

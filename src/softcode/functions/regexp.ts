@@ -9,7 +9,7 @@ import { define } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 import { sepOf, splitList } from "../list.ts";
-import { stripMarkup } from "../markup.ts";
+import { hasMarkup, stripMarkup } from "../markup.ts";
 import { grepAttrs } from "./objects.ts";
 
 /** Longest pattern compiled: the match costs pattern × text steps, so both are bounded. */
@@ -72,9 +72,11 @@ function regrab(ev: Evaluation, args: string[], caseless: boolean, all: boolean)
   const re = compileRegexp(ev, args[1], caseless);
   if (typeof re === "string") return re;
   const out: string[] = [];
+  // A list without colour (most) needs no item stripped of it.
+  const coloured = hasMarkup(args[0]);
   for (const w of splitList(args[0], sep)) {
     if (!ev.tick()) break;
-    if (!re.test(stripMarkup(w))) continue;
+    if (!re.test(coloured ? stripMarkup(w) : w)) continue;
     if (!all) return w;
     out.push(w);
   }
