@@ -212,7 +212,7 @@ export class CommandQueue implements ActionQueue {
       regs: [...(req.regs ?? [])],
       owner: ownerId,
       // A pause of a second or more ends a chain: a clock that re-arms itself is no runaway.
-    }, long ? { spent: 0 } : this.#chainFor(req.chain));
+    }, long ? { spent: 0 } : this.#chainFor(req.chain, req.enactor));
     if (req.semaphore) {
       const key = semKey(req.semaphore);
       if (this.#countSemaphore(key, 1) > 0) {
@@ -249,12 +249,15 @@ export class CommandQueue implements ActionQueue {
   /**
    * The chain a new entry joins: the one given; when none is said (undefined), that of the entry
    * running now, since whatever queues during an entry was most likely set off by it (a
-   * `$-command` its line matched, a listen its output woke); null or nothing running: a new one.
+   * `$-command` its line matched, a listen its output woke); null or nothing running: a new one,
+   * paid for by its enactor when that is a player.
    */
-  #chainFor(given: QueueChain | null | undefined): QueueChain {
+  #chainFor(given: QueueChain | null | undefined, enactor: string): QueueChain {
     if (given) return given;
     if (given === undefined && this.#running) return this.#running.chain;
-    return { spent: 0 };
+    // A new chain is paid for by the player who began it (the one typing, or connecting).
+    const by = this.#deps.object(enactor);
+    return by?.flags.includes("player") ? { spent: 0, payer: by.id } : { spent: 0 };
   }
 
   /**

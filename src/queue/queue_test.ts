@@ -154,3 +154,29 @@ Deno.test("queue: a halted object neither queues nor runs; a closed queue takes 
     kv.close();
   }
 });
+
+Deno.test("queue: a chain begun by a player is paid by that player; a long wait's by the owner", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const clock = new ManualClock();
+  try {
+    const p = parts(kv, clock);
+    const q = new CommandQueue(p.deps);
+    await q.start();
+    // The player #2 types a line that queues its thing's action: #2 pays for the chain.
+    q.enqueue({ executor: "3", enactor: "2", action: "think a", chain: null });
+    // A thing's own event (the enactor no player) starts an unpaid chain: the owner pays.
+    q.enqueue({ executor: "3", enactor: "3", action: "think b", chain: null });
+    await turn(q);
+    assert.deepEqual(p.ran.map((r) => r.frame.chain?.payer), ["2", undefined]);
+    // What an entry queues joins its chain, payer and all.
+    const chain = p.ran[0].frame.chain!;
+    q.enqueue({ executor: "3", enactor: "3", action: "think c", chain });
+    q.enqueue({ executor: "3", enactor: "2", action: "think d", chain, delay: 0.5 });
+    clock.advance(600);
+    await turn(q);
+    assert.deepEqual(p.ran.slice(2).map((r) => r.frame.chain?.payer), ["2", "2"]);
+    await q.close();
+  } finally {
+    kv.close();
+  }
+});

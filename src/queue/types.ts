@@ -12,6 +12,12 @@ export interface QueueChain {
   spent: number;
   /** Stopped as a runaway (reported once). */
   stopped?: boolean;
+  /**
+   * The player whose typed line or event (a connection) began the chain: softcode's evaluation
+   * time (`softcode.actorMs`) is charged to them. Absent (a timed wait, `@startup`): to each
+   * executor's owner.
+   */
+  readonly payer?: string;
 }
 
 /** What a command line runs with: MUX's `%#`, `%@`, `%0`-`%9` and `%q` registers. */

@@ -127,7 +127,7 @@ export class Softcode {
   readonly #templates = new Map<string, Template | null>();
   #cacheGeneration: number;
   readonly #opts: CompileOptions;
-  readonly #spent = new Map<string, { since: number; used: number }>();
+  readonly #spent = new Map<string, { since: number; used: number; told?: boolean }>();
   readonly #readLimits: (() => Partial<SoftcodeLimits>) | null;
   /** What `#readLimits` gave last (see `begin`). */
   #limitsRead: Partial<SoftcodeLimits> | null = null;
@@ -249,7 +249,10 @@ export class Softcode {
     }
   }
 
-  /** Starts an evaluation (pair with `end`), charging its time to the executor's owner. */
+  /**
+   * Starts an evaluation (pair with `end`), charging its time to its chain's payer, else to the
+   * executor's owner.
+   */
   begin(req: EvalRequest): Evaluation {
     if (this.#readLimits) {
       // The configuration's section is replaced, never changed, when the configuration is:
@@ -262,10 +265,23 @@ export class Softcode {
         else this.limits = next;
       }
     }
-    const actor = this.#actorOf(req.executor);
+    // The player whose line or event began the chain pays (docs/softcode.md, "Limits"), so one
+    // player's use of a global cannot spend its owner's time for everyone; else the owner.
+    const actor = req.chain?.payer ?? this.#actorOf(req.executor);
     const now = this.monotonic();
     const spent = this.#spentBy(actor, now);
     const left = this.limits.actorMs - spent.used;
+    if (left <= 0 && !spent.told) {
+      // Said once a window, to the one whose evaluations are refused from now on.
+      spent.told = true;
+      const again = Math.max(1, Math.ceil((spent.since + this.limits.actorWindowMs - now) / 1000));
+      this.ports.delivery.toObject(
+        actor,
+        `Your softcode has used its time for now (${this.limits.actorMs} ms of evaluation every ${
+          Math.round(this.limits.actorWindowMs / 1000)
+        } s); it runs again in ${again} s.`,
+      );
+    }
     const budget = Math.max(0, Math.min(this.limits.evaluationMs, left));
     return new Evaluation(this, req, actor, now, now + budget, left <= 0);
   }
@@ -282,7 +298,7 @@ export class Softcode {
     return this.#spentBy(actor, this.monotonic()).used;
   }
 
-  #spentBy(actor: string, now: number): { since: number; used: number } {
+  #spentBy(actor: string, now: number): { since: number; used: number; told?: boolean } {
     let s = this.#spent.get(actor);
     if (!s || now - s.since >= this.limits.actorWindowMs) {
       if (s) this.#spent.delete(actor);

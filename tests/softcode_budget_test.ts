@@ -1,0 +1,85 @@
+/**
+ * The time budget's owner (docs/softcode.md, "Limits"), on the whole stack over telnet and
+ * WebSocket: evaluation time is charged to the player whose line began the chain, so a player who
+ * spends a global's time is stopped and told while another player's use of the same global still
+ * works; a self-triggering loop is still stopped as a runaway.
+ */
+import { assert } from "./assert.ts";
+import { register } from "./harness.ts";
+import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
+import { connectWs } from "./ws_client.ts";
+import type { TelnetClient } from "./telnet_client.ts";
+
+async function run(t: TelnetClient, line: string, want: RegExp, ms = 10_000): Promise<string> {
+  const from = t.mark();
+  await t.send(line);
+  await t.waitFor(want, ms, from);
+  return t.plain.slice(from);
+}
+
+Deno.test("time budget: the player who began the chain pays, not the global's owner", async () => {
+  const srv = await startSupervised({
+    config: {
+      // A budget a test spends in two commands, over a window that does not refill meanwhile.
+      softcode: {
+        actorMs: 300,
+        actorWindowMs: 600_000,
+        evaluationMs: 200,
+        functionInvocations: 100_000_000,
+      },
+      queue: { chainLimit: 200 },
+    },
+  });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const bobToken = await register(srv.base, "Bob");
+    const carolToken = await register(srv.base, "Carol");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const bob = await connectWs(srv.ws, { token: bobToken, client: "web" });
+    closers.push(() => bob.close());
+    const carol = await connectWs(srv.ws, { token: carolToken, client: "web" });
+    closers.push(() => carol.close());
+    await bob.expect(/Limbo/);
+    await carol.expect(/Limbo/);
+    // A global of the wizard's, in the room: `+burn <n>` spends about n² function calls.
+    await run(admin, "@create Burner", /Created Burner/);
+    await run(
+      admin,
+      "&CMD burner=$+burn *:@pemit %#=[null(iter(lnum(%0),null(iter(lnum(%0),add(1,1)))))]burnt %0",
+      /Set\./,
+    );
+    await run(admin, "drop Burner", /You drop Burner\./);
+    carol.send("+burn 2");
+    await carol.expect(/^burnt 2$/);
+
+    // Bob spends his budget: each +burn is cut at evaluationMs; then he is refused and told.
+    let told = false;
+    for (let i = 0; i < 8 && !told; i++) {
+      bob.send("+burn 3000");
+      const m = await bob.expect(/burnt 3000|CPU LIMITED|used its time/);
+      if (/used its time/.test(m.msg)) told = true;
+    }
+    assert(told, "Bob was told his softcode used its time");
+    // Stopped: his own evaluations are refused (a +burn's `%#` no longer names him either).
+    bob.send("think [add(1,1)]");
+    await bob.expect(/^#-1 CPU LIMITED$/);
+    // Carol's use of the same global still works, and so does its owner's own softcode.
+    carol.send("+burn 1");
+    await carol.expect(/^burnt 1$/);
+    await run(admin, "think [add(20,22)]", /^42$/m);
+
+    // A self-triggering loop is still stopped and reported to its owner.
+    await run(admin, "@create Loop", /Created Loop/);
+    await run(admin, "&LOOP loop=@trigger me/loop", /Set\./);
+    await run(
+      admin,
+      "@trigger loop/loop",
+      /Run away objects: Loop\(#\d+\) ran 200 queue entries in a chain/,
+      20_000,
+    );
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});
