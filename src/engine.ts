@@ -36,7 +36,7 @@ import { WebSocketCarrier } from "./hub/carriers/websocket.ts";
 import { TelnetCarrier } from "./hub/carriers/telnet.ts";
 import { sidecarSecretFrom } from "./hub/sidecar_auth.ts";
 import { CommandRegistry, dispatch, engineCommands, runLine } from "./commands/mod.ts";
-import { CommandQueue } from "./queue/queue.ts";
+import { CommandQueue, haltSetter } from "./queue/queue.ts";
 import { createHooks, worldEventsFrom } from "./plugins/hooks.ts";
 import { HelpRegistry } from "./plugins/help_registry.ts";
 import { PlayerRates } from "./plugins/rates.ts";
@@ -260,6 +260,7 @@ async function startOn(
     run: (actor, line, frame) => runLine(ports, commands, { actor, frame }, line),
     object: (id) => objects.world?.object(id) ?? null,
     notify: (id, msg) => deliver.toPlayer(id, { msg }),
+    setHalt: haltSetter(objects),
     timers,
     clock: timeSource,
     limits: () => config.value.queue,

@@ -89,7 +89,7 @@ export async function runLine(
       reply(`That line is too long (the limit is ${MAX_LINE} characters).`);
       return;
     }
-    const cmd = parseLine(clean);
+    const cmd = parseLine(forceShortcut(clean) ?? clean);
     if (!cmd) return;
     name = cmd.name;
     // The actor and its room, using the hub's in-memory idea of where the actor is; every plain
@@ -173,6 +173,15 @@ export async function runLine(
       reply(FAILED);
     }
   }
+}
+
+/**
+ * MUX's `#<dbref> <command>`, short for `@force #<dbref>=<command>` (checked before any command
+ * is matched, as MUX does): the line as `@force` reads it, or null for any other line.
+ */
+export function forceShortcut(line: string): string | null {
+  const m = /^\s*#(\d{1,15})\s+(\S[\s\S]*)$/.exec(line);
+  return m ? `@force #${m[1]}=${m[2]}` : null;
 }
 
 /** A system script's command (the first layer a line is matched against). */

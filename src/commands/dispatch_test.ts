@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { testWorld } from "./_test_util.ts";
-import { DENIED, FAILED } from "./dispatch.ts";
+import { DENIED, FAILED, forceShortcut } from "./dispatch.ts";
 import { HUH } from "./limits.ts";
 import { CommandError } from "./errors.ts";
 import { NotFoundError } from "../errors.ts";
@@ -152,4 +152,13 @@ Deno.test("dispatch: typing an exit name moves through it with messages", async 
   } finally {
     await w.close();
   }
+});
+
+Deno.test("dispatch: #<dbref> <command> is @force's shortcut; other lines are not", () => {
+  assert.equal(forceShortcut("#12 say Hello=there"), "@force #12=say Hello=there");
+  assert.equal(forceShortcut("  #7   @emit {a;b}"), "@force #7=@emit {a;b}");
+  assert.equal(forceShortcut("#12"), null);
+  assert.equal(forceShortcut("#12say"), null);
+  assert.equal(forceShortcut("#me say"), null);
+  assert.equal(forceShortcut("say #12 hi"), null);
 });

@@ -54,6 +54,8 @@ export interface QueueDeps {
   object(id: string): DbObject | null;
   /** Tells a player something (reports to an owner). */
   notify(playerId: string, msg: string): void;
+  /** Sets the `halt` flag on an object (MUX halts the object that queued past its quota). */
+  setHalt?(id: string): void;
   /** The persistent timers. */
   timers: Pick<Scheduler, "schedule" | "cancel" | "list" | "handle">;
   /** The clock of short waits and due times. */
@@ -113,6 +115,16 @@ export interface QueueListing {
   /** Seconds until it runs (timed entries and semaphore timeouts), else null. */
   waitSeconds: number | null;
   semaphore: SemaphoreRef | null;
+}
+
+/** `QueueDeps.setHalt` over the object store: the flag added once; a failed write is logged. */
+export function haltSetter(
+  objects: { update(id: string, change: (o: DbObject) => void): Promise<unknown> },
+): (id: string) => void {
+  return (id) =>
+    void objects.update(id, (o) => {
+      if (!o.flags.includes("halt")) o.flags = [...o.flags, "halt"];
+    }).catch((e) => console.error(`queue: could not set #${id} halt: ${e}`));
 }
 
 /** The limit of entries waiting for an owner. */
@@ -195,8 +207,12 @@ export class CommandQueue implements ActionQueue {
     if (quota <= 0) return { refused: "Your objects may not queue commands here (a limit of 0)." };
     if (waiting + 1 > quota) {
       const halted = this.#haltWhere((e) => e.owner === ownerId);
+      // As MUX's setup_que: the owner's queue is halted and the object that queued is set halt,
+      // so it stays quiet until someone clears it.
+      this.#deps.setHalt?.(executor.id);
       const msg = `Run away objects: too many commands queued (your limit is ${quota}). ` +
-        `Halted ${halted} entr${halted === 1 ? "y" : "ies"}.`;
+        `Halted ${halted} entr${halted === 1 ? "y" : "ies"}; ${executor.name}(#${executor.id}) ` +
+        `is set halt.`;
       this.#deps.notify(ownerId, msg);
       return { refused: msg, told: ownerId };
     }

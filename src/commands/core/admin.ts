@@ -100,11 +100,10 @@ Examples:
       } else if (!canControl(u.me, target)) {
         throw new CommandError("Permission denied.");
       }
-      const has = hasFlag(target.flags, flag);
-      if (has === !clear) {
-        return u.send(
-          `${target.name} ${clear ? "does not have" : "already has"} the ${flag} flag.`,
-        );
+      // MUX answers a flag already as asked like any other change (`Cleared.`): installers
+      // clear HALT and NO_COMMAND on objects they just made, and expect no complaint.
+      if (hasFlag(target.flags, flag) === !clear) {
+        return u.send(`Flag ${flag} ${clear ? "cleared on" : "set on"} ${target.name}.`);
       }
       await u.objects.update(target.id, (o) => {
         o.flags = clear ? o.flags.filter((f) => f.toLowerCase() !== flag) : [...o.flags, flag];

@@ -34,6 +34,12 @@ Deno.test("admin: @set follows the flag table", async () => {
     ]);
     const q = await w.player("Quinn");
     assert.deepEqual(await w.run(q.conn, "@set me=haven"), ["Flag haven set on Quinn."]);
+    // A flag already as asked answers as a change does (MUX's `Set.`/`Cleared.`), nothing written.
+    assert.deepEqual(await w.run(q.conn, "@set me=haven"), ["Flag haven set on Quinn."]);
+    assert.deepEqual(await w.run(q.conn, "@set me=!halt"), ["Flag halt cleared on Quinn."]);
+    assert.deepEqual(await w.run(q.conn, "@set me=!no_command"), [
+      "Flag no_command cleared on Quinn.",
+    ]);
     assert.deepEqual(await w.run(q.conn, "@set Ada=haven"), ["Permission denied."]);
     assert.deepEqual(await w.run(q.conn, "@set me=bogus"), ["Unknown flag 'bogus'."]);
     const lines = await logLines(w);

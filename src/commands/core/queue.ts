@@ -264,13 +264,15 @@ Examples:
 Makes <object> run <command> as if it had typed it, with you as the enactor (%#). The
 command is evaluated by you first, then queued for <object>. You must control <object>:
 your own objects, but a player (even your own character) only from an object with the
-inherit flag, or by staff.
+inherit flag, or by staff. A line #<dbref> <command> is short for @force #<dbref>=<command>
+(MUX's), so #12 say Hello! makes #12 say it.
 
 Switches:
   /now   run it at once, inside this command (staff)
 
 Examples:
   @force box=say Hello!
+  #12 say Hello!
   @force box={@emit One;@emit Two}`,
     async exec(u) {
       const { lhs, rhs } = splitEquals(u.cmd.args);

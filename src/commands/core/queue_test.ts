@@ -267,9 +267,15 @@ Deno.test("queue faults: past the quota the owner's queue is halted and told onc
     w.services.config.value.queue.playerLimit = 5;
     for (let i = 0; i < 5; i++) assert.deepEqual(await w.run(a.conn, `@wait me=think ${i}`), []);
     assert.deepEqual(await w.run(a.conn, "@wait me=think 5"), [
-      "Run away objects: too many commands queued (your limit is 5). Halted 5 entries.",
+      `Run away objects: too many commands queued (your limit is 5). Halted 5 entries; ` +
+      `${a.obj.name}(#${a.obj.id}) is set halt.`,
     ]);
     assert.equal(w.queue.waitingFor(a.obj.id), 0);
+    // As MUX: the object that queued is set halt, and queues nothing until it is cleared.
+    await w.settle();
+    assert.ok(w.services.objects.world!.object(a.obj.id)!.flags.includes("halt"));
+    assert.match((await w.run(a.conn, "@wait me=think again")).join(), /is halted/);
+    await w.run(a.conn, "@set me=!halt");
     // The quota is free again at once.
     assert.deepEqual(await w.run(a.conn, "@wait me=think again"), []);
     assert.equal(w.queue.waitingFor(a.obj.id), 1);

@@ -1,0 +1,69 @@
+/**
+ * MUX's forms that installers and builders rely on, on the whole stack over telnet and
+ * WebSocket: `@set <obj>=!<flag>` on a flag not set, `#<dbref> <command>` as `@force`, an object
+ * queuing past its owner's quota set `halt` (docs/softcode.md, "The queue").
+ */
+import { assert } from "./assert.ts";
+import { register } from "./harness.ts";
+import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
+import { connectWs } from "./ws_client.ts";
+import type { TelnetClient } from "./telnet_client.ts";
+
+async function run(t: TelnetClient, line: string, want: RegExp, ms = 10_000): Promise<string> {
+  const from = t.mark();
+  await t.send(line);
+  await t.waitFor(want, ms, from);
+  return t.plain.slice(from);
+}
+
+Deno.test("MUX forms: @set !flag unset, #dbref force, halt past the quota", async (t) => {
+  const srv = await startSupervised({ config: { queue: { playerLimit: 5, staffLimit: 5 } } });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const bobToken = await register(srv.base, "Bob");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const bob = await connectWs(srv.ws, { token: bobToken, client: "web" });
+    closers.push(() => bob.close());
+    await bob.expect(/Limbo/);
+    const made = await run(admin, "@create Box", /Created Box\(#(\d+)\)/);
+    const box = /#(\d+)/.exec(made)![1];
+    await run(admin, "drop Box", /You drop Box\./);
+
+    await t.step("@set !flag on a flag not set answers as a clear", async () => {
+      await run(admin, "@set box=!halt", /Flag halt cleared on Box\./);
+      await run(admin, "@set box=!no_command", /Flag no_command cleared on Box\./);
+      await run(admin, "@set box=quiet", /Flag quiet set on Box\./);
+      await run(admin, "@set box=quiet", /Flag quiet set on Box\./);
+    });
+
+    await t.step("#<dbref> <command> forces the object", async () => {
+      await run(admin, `#${box} @emit Forced by number.`, /Forced by number\./);
+      await bob.expect(/Forced by number\./);
+      // The same control as @force: Bob controls no box of the wizard's.
+      bob.send(`#${box} @emit Bob's try`);
+      await bob.expect(/Permission denied\./);
+    });
+
+    await t.step(
+      "queuing past the quota halts the owner's queue and sets the object halt",
+      async () => {
+        const waits = [1, 2, 3, 4, 5, 6].map((i) => `@wait me=think ${i}`).join(";");
+        await run(admin, `&spam box=${waits}`, /Set\./);
+        const out = await run(
+          admin,
+          "@trigger box/spam",
+          /Run away objects: too many commands queued \(your limit is 5\)\. Halted \d+ entr(y|ies); Box\(#\d+\) is set halt\./,
+        );
+        assert(out.length > 0);
+        await run(admin, "examine box", /Flags:[^\n]*\bhalt\b/i);
+        await run(admin, "@trigger box/spam", /Box is halted\./);
+        await run(admin, "@set box=!halt", /Flag halt cleared on Box\./);
+        await run(admin, `#${box} @emit Running again.`, /Running again\./);
+      },
+    );
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});
