@@ -1,7 +1,8 @@
 /**
  * MUX's forms that installers and builders rely on, on the whole stack over telnet and
- * WebSocket: `@set <obj>=!<flag>` on a flag not set, `#<dbref> <command>` as `@force`, an object
- * queuing past its owner's quota set `halt` (docs/softcode.md, "The queue").
+ * WebSocket: `@set <obj>=!<flag>` on a flag not set, `#<dbref> <command>` as `@force`, `@ahear` read
+ * through the parent chain, an object queuing past its owner's quota set `halt`
+ * (docs/softcode.md).
  */
 import { assert } from "./assert.ts";
 import { register } from "./harness.ts";
@@ -16,7 +17,7 @@ async function run(t: TelnetClient, line: string, want: RegExp, ms = 10_000): Pr
   return t.plain.slice(from);
 }
 
-Deno.test("MUX forms: @set !flag unset, #dbref force, halt past the quota", async (t) => {
+Deno.test("MUX forms: @set !flag unset, #dbref force, @ahear of a parent, halt past the quota", async (t) => {
   const srv = await startSupervised({ config: { queue: { playerLimit: 5, staffLimit: 5 } } });
   const closers: (() => Promise<void>)[] = [];
   try {
@@ -43,6 +44,17 @@ Deno.test("MUX forms: @set !flag unset, #dbref force, halt past the quota", asyn
       // The same control as @force: Bob controls no box of the wizard's.
       bob.send(`#${box} @emit Bob's try`);
       await bob.expect(/Permission denied\./);
+    });
+
+    await t.step("@ahear is read through the parent chain", async () => {
+      await run(admin, "@create Parrot Kind", /Created Parrot Kind/);
+      await run(admin, "@create Parrot", /Created Parrot/);
+      await run(admin, "drop Parrot", /You drop Parrot\./);
+      await run(admin, "@parent Parrot=Parrot Kind", /Parent/i);
+      await run(admin, "@listen Parrot=* waves*", /Set\./);
+      await run(admin, "@ahear Parrot Kind=@remit here=[name(me)] mimics %0.", /Set\./);
+      bob.send(":waves.");
+      await bob.expect(/^Parrot mimics Bob\.$/);
     });
 
     await t.step(

@@ -15,6 +15,8 @@ import { ProgramIndex, type ProgramSources } from "./index.ts";
 import { type LineForms, matchCommands, mayUse, type ProgramMatch } from "./dollar.ts";
 import { matchProgram } from "./entries.ts";
 import { wildCapture } from "../wild_capture.ts";
+import { inheritedAttr, type InheritSource } from "../../world/attributes/inherit.ts";
+import type { WorldReader } from "../../world/live_world.ts";
 
 export { ProgramIndex } from "./index.ts";
 export type { ProgramMatch } from "./dollar.ts";
@@ -48,14 +50,44 @@ export function masterRoomId(setting: string): string {
 const HEAR_OTHER = ["AHEAR", "AAHEAR"] as const;
 const HEAR_SELF = ["AMHEAR", "AAHEAR"] as const;
 
+/** Most rooms whose listening things are remembered (past it, the memory starts again). */
+const MAX_LISTEN_ROOMS = 10_000;
+
+/** The things of a room that may hear, and what that was worked out from. */
+interface RoomListeners {
+  /** The room's things as the world listed them (a new list whenever one of them changes). */
+  things: readonly string[];
+  /** `#listenGeneration` then: a LISTEN attribute set or cleared anywhere makes a new one. */
+  generation: number;
+  ids: readonly string[];
+}
+
 /** `$-commands` and listening; see the module comment. */
 export class Programs {
   readonly index: ProgramIndex;
   readonly #ports: ProgramPorts;
+  /** Attribute lookup through the `@parent` chain (`@ahear` and its kin, as MUX's did_it). */
+  readonly #inherit: InheritSource;
+  /**
+   * Per room, the things in it that may hear (`monitor`, or a LISTEN of their own), so what is
+   * said is offered to them alone rather than to every thing there. Worked out again when the
+   * room's things change (the world gives a new list when one moves, or its flags change) or a
+   * LISTEN attribute does.
+   */
+  readonly #listeners = new Map<string, RoomListeners>();
+  #listenGeneration = 0;
+  readonly #unwatch: () => void;
 
   constructor(ports: ProgramPorts) {
     this.#ports = ports;
     this.index = new ProgramIndex(ports);
+    this.#inherit = {
+      object: (id) => ports.world()?.object(id) ?? null,
+      ownAttr: (id, name) => ports.attributes.peek(id, name),
+    };
+    this.#unwatch = ports.attributes.watch((_id, name) => {
+      if (name === "LISTEN") this.#listenGeneration++;
+    });
     // Learn who holds programs now, at start, rather than in the first line that needs it.
     this.index.holds("");
   }
@@ -63,6 +95,7 @@ export class Programs {
   /** Stops following the attribute store. */
   close(): void {
     this.index.close();
+    this.#unwatch();
   }
 
   /** The `$-commands` `line` matches for `actor` in `room`, in the order they run. */
@@ -113,11 +146,27 @@ export class Programs {
     const text = () => (plain ??= stripColour(msg));
     // Things and the room listen; players (MUX's player_listen off) and exits do not.
     this.#hearIn(room, sender, text, exclude, out);
-    for (const id of world.contentsOfType(roomId, "thing")) {
+    for (const id of this.#listenersIn(world, roomId)) {
       const o = world.object(id);
       if (o) this.#hearIn(o, sender, text, exclude, out);
     }
     return out;
+  }
+
+  /** The things in `roomId` that may hear, in the room's order (see `#listeners`). */
+  #listenersIn(world: WorldReader, roomId: string): readonly string[] {
+    const things = world.contentsOfType(roomId, "thing");
+    const held = this.#listeners.get(roomId);
+    if (held && held.things === things && held.generation === this.#listenGeneration) {
+      return held.ids;
+    }
+    const ids = things.filter((id) => {
+      const o = world.object(id);
+      return !!o && (hasFlag(o.flags, "monitor") || !!this.#ports.attributes.peek(id, "LISTEN"));
+    });
+    if (this.#listeners.size >= MAX_LISTEN_ROOMS) this.#listeners.clear();
+    this.#listeners.set(roomId, { things, generation: this.#listenGeneration, ids });
+    return ids;
   }
 
   #hearIn(
@@ -139,9 +188,10 @@ export class Programs {
     if (!heard && !(monitor && sender.id !== o.id)) return;
     if (!mayUse(this.#ports.locks, o, sender)) return;
     if (heard) {
+      // Read through the parent chain, as MUX's did_it reads every action attribute.
       for (const name of sender.id === o.id ? HEAR_SELF : HEAR_OTHER) {
-        const a = this.#ports.attributes.peek(o.id, name);
-        if (a) out.push(job(o.id, sender.id, a.value, heard));
+        const a = inheritedAttr(this.#inherit, o.id, name)?.attr;
+        if (a && a.value !== "") out.push(job(o.id, sender.id, a.value, heard));
       }
     }
     if (!monitor || sender.id === o.id) return;

@@ -281,3 +281,68 @@ Deno.test("listening: ^-patterns on monitor objects, never their own output; @li
     await f.close();
   }
 });
+
+Deno.test("listening: @ahear and its kin are read through the parent chain", async () => {
+  const f = await fixture();
+  try {
+    const parent = await thing(f, "Parrot Parent", f.master.id);
+    const parrot = await thing(f, "Parrot", f.room.id);
+    await f.objects.update(parrot.id, (o) => (o.data.parent = parent.id));
+    f.attrs.setNow(f.wiz, parrot.id, "LISTEN", "* waves*");
+    f.attrs.setNow(f.wiz, parent.id, "AHEAR", "@emit parent heard %0");
+    f.attrs.setNow(f.wiz, parent.id, "AAHEAR", "@emit parent any");
+    f.attrs.setNow(f.wiz, parent.id, "AMHEAR", "@emit hidden");
+    f.attrs.setFlagNow(f.wiz, parent.id, "AMHEAR", "no_inherit", true);
+    hear(f, f.alice.id, "Alice waves.");
+    assert.deepEqual(ran(f), [
+      `#${parrot.id}:@emit parent heard %0(Alice|.)`,
+      `#${parrot.id}:@emit parent any(Alice|.)`,
+    ]);
+    // no_inherit keeps the parent's AMHEAR from the child; the child's own wins.
+    hear(f, parrot.id, "Parrot waves.");
+    assert.deepEqual(ran(f), [`#${parrot.id}:@emit parent any(Parrot|.)`]);
+    f.attrs.setNow(f.wiz, parrot.id, "AHEAR", "@emit own %0");
+    hear(f, f.alice.id, "Alice waves.");
+    assert.deepEqual(ran(f), [
+      `#${parrot.id}:@emit own %0(Alice|.)`,
+      `#${parrot.id}:@emit parent any(Alice|.)`,
+    ]);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("listening: the room's hearers are kept per room, and follow moves, flags and LISTEN", async () => {
+  const f = await fixture();
+  try {
+    // Many things that cannot hear, one that can.
+    for (let i = 0; i < 20; i++) await thing(f, `Rock ${i}`, f.room.id);
+    const parrot = await thing(f, "Parrot", f.room.id, ["monitor"]);
+    f.attrs.setNow(f.wiz, parrot.id, "HEAR", "^*:@emit heard");
+    hear(f, f.alice.id, "hello");
+    assert.deepEqual(ran(f), [`#${parrot.id}:@emit heard(hello)`]);
+    // A new hearer in the room (a LISTEN of its own), heard at once.
+    const owl = await thing(f, "Owl", f.room.id);
+    hear(f, f.alice.id, "hello");
+    assert.equal(ran(f).length, 1);
+    f.attrs.setNow(f.wiz, owl.id, "LISTEN", "*");
+    f.attrs.setNow(f.wiz, owl.id, "AHEAR", "@emit hoot");
+    hear(f, f.alice.id, "hello");
+    assert.deepEqual(
+      ran(f).sort(),
+      [`#${owl.id}:@emit hoot(hello)`, `#${parrot.id}:@emit heard(hello)`].sort(),
+    );
+    // Moved out: no longer heard here. Monitor cleared: its ^-patterns stop.
+    await f.objects.update(owl.id, (o) => (o.location = f.master.id));
+    await f.objects.update(parrot.id, (o) => (o.flags = ["thing"]));
+    hear(f, f.alice.id, "hello");
+    assert.deepEqual(ran(f), []);
+    // LISTEN cleared on a thing that comes back: it hears nothing.
+    await f.objects.update(owl.id, (o) => (o.location = f.room.id));
+    f.attrs.setNow(f.wiz, owl.id, "LISTEN", "");
+    hear(f, f.alice.id, "hello");
+    assert.deepEqual(ran(f), []);
+  } finally {
+    await f.close();
+  }
+});
