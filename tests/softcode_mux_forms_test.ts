@@ -57,6 +57,18 @@ Deno.test("MUX forms: @set !flag unset, #dbref force, @ahear of a parent, halt p
       await bob.expect(/^Parrot mimics Bob\.$/);
     });
 
+    await t.step("an object set()s another of its owner's (MUX's Controls)", async () => {
+      const tmade = await run(admin, "@create Target", /Created Target\(#(\d+)\)/);
+      const target = /#(\d+)/.exec(tmade)![1];
+      await run(admin, "@create Setter", /Created Setter/);
+      await run(admin, `&DO Setter=@pemit %#=[set(#${target},NOTE:from the setter)]done`, /Set\./);
+      await run(admin, "@trigger Setter/do", /^done$/m);
+      await run(admin, `think [get(#${target}/note)]`, /^from the setter$/m);
+      // Not its owner, the player: that needs inherit.
+      await run(admin, `&DO2 Setter=@pemit %#=[set(me,X:1)][set(*${ADMIN.name},NOTE:no)]`, /Set\./);
+      await run(admin, "@trigger Setter/do2", /#-1 PERMISSION DENIED/);
+    });
+
     await t.step(
       "queuing past the quota halts the owner's queue and sets the object halt",
       async () => {

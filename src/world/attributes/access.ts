@@ -6,15 +6,15 @@
  * - Seeing: a `hidden` attribute only staff; otherwise whoever controls the object, whoever owns
  *   the attribute, and anyone at all when it is `visual` (DESC, SEX, ALIAS and MONIKER always are)
  *   or the object is (the `visual` flag: MUX's Examinable).
- * - Changing a value or clearing it: whoever controls the object; a `wizard` attribute only
- *   staff; a `locked` one nobody but staff until it is unlocked.
+ * - Changing a value or clearing it: whoever controls the object (an object acting: MUX's
+ *   Controls(), `objectControls`); a `wizard` attribute only staff; a `locked` one nobody but staff until it is unlocked.
  * - A name that starts with `_` is `wizard` and `hidden` by its name (MUX's rule): only staff
  *   see, create, change or flag it, whatever flags it holds.
  * - Flags: as changing, and `hidden` and `wizard` only staff; `locked` also by the attribute's
  *   owner, on any object.
  */
 import type { ObjectHead } from "../types.ts";
-import { canControl } from "../control.ts";
+import { canControl, objectControls } from "../control.ts";
 import { isStaff } from "../flags.ts";
 import { type AttrFlag, STAFF_ONLY_ATTR_FLAGS } from "./flags.ts";
 import type { Attribute, Refusal } from "./types.ts";
@@ -57,7 +57,9 @@ export function attrWriteRefusal(
   name: string,
   existing: Attribute | null,
 ): Refusal | null {
-  if (!canControl(actor, obj)) return DENIED;
+  // An object acts under MUX's Controls(): one of a player's objects sets another of theirs
+  // (not the player, nor an inherit object, unless it is inherit itself).
+  if (!canControl(actor, obj) && !objectControls(actor, obj)) return DENIED;
   if (isStaff(actor.flags)) return null;
   if (staffOnlyName(name)) return DENIED;
   if (!existing) return null;
