@@ -36,7 +36,7 @@ import { WebSocketCarrier } from "./hub/carriers/websocket.ts";
 import { TelnetCarrier } from "./hub/carriers/telnet.ts";
 import { sidecarSecretFrom } from "./hub/sidecar_auth.ts";
 import { CommandRegistry, dispatch, engineCommands, runLine } from "./commands/mod.ts";
-import { CommandQueue, haltSetter } from "./queue/queue.ts";
+import { attributeCounts, CommandQueue, haltSetter } from "./queue/queue.ts";
 import { createHooks, worldEventsFrom } from "./plugins/hooks.ts";
 import { HelpRegistry } from "./plugins/help_registry.ts";
 import { PlayerRates } from "./plugins/rates.ts";
@@ -261,6 +261,8 @@ async function startOn(
     object: (id) => objects.world?.object(id) ?? null,
     notify: (id, msg) => deliver.toPlayer(id, { msg }),
     setHalt: haltSetter(objects),
+    // Kept in the semaphore's attribute, as MUX does: a count survives a restart.
+    counts: attributeCounts({ object: (id) => objects.world?.object(id) ?? null, attributes }),
     timers,
     clock: timeSource,
     limits: () => config.value.queue,

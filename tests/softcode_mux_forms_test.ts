@@ -91,3 +91,31 @@ Deno.test("MUX forms: @set !flag unset, #dbref force, @ahear of a parent, halt p
     await srv.stop();
   }
 });
+
+Deno.test("MUX forms: a semaphore's count lives in its attribute and survives @reboot", async () => {
+  const srv = await startSupervised({ args: ["--max-delay", "1000"] });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    await run(admin, "@create Gate", /Created Gate/);
+    // Two waiters count 2; a notify releases one and counts 1.
+    await admin.send("@wait Gate=think first through");
+    await admin.send("@wait Gate=think second through");
+    await run(admin, "think [get(Gate/semaphore)]", /^2$/m);
+    await run(admin, "@notify Gate", /first through/);
+    await run(admin, "think [get(Gate/semaphore)]", /^1$/m);
+    await run(admin, "@notify Gate", /second through/);
+    // Notified in advance: the count goes below zero, and stays through a restart.
+    await admin.send("@notify Gate");
+    await run(admin, "think [get(Gate/semaphore)]", /^-1$/m);
+    await admin.send("@reboot");
+    await admin.waitFor(/Your session continues/, 30_000);
+    await run(admin, "think [get(Gate/semaphore)]", /^-1$/m);
+    await run(admin, "@wait Gate=think runs at once after the restart", /runs at once after/);
+    await run(admin, "think [strlen(get(Gate/semaphore))]", /^0$/m);
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});

@@ -22,7 +22,7 @@ import { masterRoomId, Programs } from "../softcode/programs/mod.ts";
 import { builtinFunctions } from "../softcode/functions/mod.ts";
 import { kvUserFunctionStore, UserFunctions } from "../softcode/user_functions.ts";
 import { roomView } from "./room_view.ts";
-import { CommandQueue, haltSetter } from "../queue/queue.ts";
+import { attributeCounts, CommandQueue, haltSetter } from "../queue/queue.ts";
 import { runLine } from "./dispatch.ts";
 import { systemClock } from "../timers/clock.ts";
 
@@ -200,6 +200,10 @@ export async function testWorld(): Promise<TestWorld> {
     object: (id) => s.objects.world?.object(id) ?? null,
     notify: (id, msg) => hub.toPlayer(id, { msg }),
     setHalt: haltSetter(s.objects),
+    counts: attributeCounts({
+      object: (id) => s.objects.world?.object(id) ?? null,
+      attributes: s.attributes,
+    }),
     timers: engine.timers,
     clock: systemClock(),
     limits: () => s.config.value.queue,

@@ -56,12 +56,53 @@ export interface QueueDeps {
   notify(playerId: string, msg: string): void;
   /** Sets the `halt` flag on an object (MUX halts the object that queued past its quota). */
   setHalt?(id: string): void;
+  /**
+   * Where semaphore counts live: the semaphore's attribute, as in MUX, so a count survives a
+   * restart. Absent: in memory (tests).
+   */
+  counts?: SemaphoreCounts;
   /** The persistent timers. */
   timers: Pick<Scheduler, "schedule" | "cancel" | "list" | "handle">;
   /** The clock of short waits and due times. */
   clock: Clock;
   limits(): QueueLimits;
   log?(message: string): void;
+}
+
+/** A semaphore's count (MUX keeps it in the semaphore's attribute: `SEMAPHORE` by default). */
+export interface SemaphoreCounts {
+  get(sem: SemaphoreRef): number;
+  /** Writes the count; 0 clears the attribute. */
+  set(sem: SemaphoreRef, n: number): void;
+}
+
+/**
+ * Semaphore counts in the semaphore's attribute (MUX's add_to): read from memory, written as
+ * the object itself (it controls itself), cleared at 0. A refused write (a `wizard` or `locked`
+ * attribute) is logged; the count then stays as it was.
+ */
+export function attributeCounts(p: {
+  object(id: string): DbObject | null;
+  attributes: {
+    /** False on a shared database (KV Connect): nothing is held, the counts stay in memory. */
+    readonly live: boolean;
+    peek(id: string, name: string): { value: string } | null;
+    setNow(actor: DbObject, id: string, name: string, value: string): { message: string } | null;
+  };
+}): SemaphoreCounts {
+  if (!p.attributes.live) return memoryCounts();
+  return {
+    get: (sem) => {
+      const n = parseInt(p.attributes.peek(sem.object, sem.attr.toUpperCase())?.value ?? "", 10);
+      return Number.isFinite(n) ? n : 0;
+    },
+    set: (sem, n) => {
+      const o = p.object(sem.object);
+      if (!o) return;
+      const refused = p.attributes.setNow(o, o.id, sem.attr.toUpperCase(), n ? String(n) : "");
+      if (refused) console.error(`queue: semaphore #${o.id}/${sem.attr}: ${refused.message}`);
+    },
+  };
 }
 
 /** Where a waiting entry is. */
@@ -117,14 +158,27 @@ export interface QueueListing {
   semaphore: SemaphoreRef | null;
 }
 
-/** `QueueDeps.setHalt` over the object store: the flag added once; a failed write is logged. */
-export function haltSetter(
-  objects: { update(id: string, change: (o: DbObject) => void): Promise<unknown> },
-): (id: string) => void {
-  return (id) =>
-    void objects.update(id, (o) => {
-      if (!o.flags.includes("halt")) o.flags = [...o.flags, "halt"];
-    }).catch((e) => console.error(`queue: could not set #${id} halt: ${e}`));
+/**
+ * `QueueDeps.setHalt` over the object store: the flag added once, at once in memory when the
+ * world is held (so the object's next entry is already refused), else by a write; a failed
+ * write is logged.
+ */
+export function haltSetter(objects: {
+  readonly world: unknown;
+  update(id: string, change: (o: DbObject) => void): Promise<unknown>;
+  updateNow(id: string, change: (o: DbObject) => void): unknown;
+}): (id: string) => void {
+  const halt = (o: DbObject) => {
+    if (!o.flags.includes("halt")) o.flags = [...o.flags, "halt"];
+  };
+  return (id) => {
+    try {
+      if (objects.world) objects.updateNow(id, halt);
+      else void objects.update(id, halt).catch((e) => console.error(`queue: #${id} halt: ${e}`));
+    } catch (e) {
+      console.error(`queue: could not set #${id} halt: ${e}`);
+    }
+  };
 }
 
 /** The limit of entries waiting for an owner. */
@@ -141,8 +195,8 @@ export class CommandQueue implements ActionQueue {
   readonly #entries = new Map<number, Entry>();
   /** Entries waiting per owner (the quota's count). */
   readonly #perOwner = new Map<string, number>();
-  /** Semaphore counts (MUX's SEMAPHORE attribute), by `object/ATTR`. */
-  readonly #semaphores = new Map<string, number>();
+  /** Semaphore counts: in the semaphore's attribute (MUX's), or in memory without a store. */
+  readonly #counts: SemaphoreCounts;
   /** Persistent waits halted whose stored records are being removed: they must not run. */
   readonly #cancelling = new Set<number>();
   #nextPid = 1;
@@ -155,6 +209,7 @@ export class CommandQueue implements ActionQueue {
 
   constructor(deps: QueueDeps) {
     this.#deps = deps;
+    this.#counts = deps.counts ?? memoryCounts();
   }
 
   /**
@@ -230,8 +285,7 @@ export class CommandQueue implements ActionQueue {
       // A pause of a second or more ends a chain: a clock that re-arms itself is no runaway.
     }, long ? { spent: 0 } : this.#chainFor(req.chain, req.enactor));
     if (req.semaphore) {
-      const key = semKey(req.semaphore);
-      if (this.#countSemaphore(key, 1) > 0) {
+      if (this.#countSemaphore(req.semaphore, 1) > 0) {
         // Waits for a notify; the timeout, if any, stays in memory with the semaphore.
         e.where = "semaphore";
         e.semaphore = req.semaphore;
@@ -296,8 +350,8 @@ export class CommandQueue implements ActionQueue {
       if (how.drain) this.#remove(e);
       else this.#makeReady(e);
     }
-    if (every) this.#semaphores.delete(key);
-    else this.#countSemaphore(key, -count);
+    if (every) this.#counts.set(sem, 0);
+    else this.#countSemaphore(sem, -count);
     return chosen.length;
   }
 
@@ -514,16 +568,15 @@ export class CommandQueue implements ActionQueue {
   #semaphoreTimeout(e: Entry): void {
     e.handle = null;
     if (!e.semaphore || !this.#entries.has(e.pid)) return;
-    this.#countSemaphore(semKey(e.semaphore), -1);
+    this.#countSemaphore(e.semaphore, -1);
     e.semaphore = null;
     this.#makeReady(e);
   }
 
   /** Changes a semaphore's count (a zero count is not kept); answers the new count. */
-  #countSemaphore(key: string, delta: number): number {
-    const n = (this.#semaphores.get(key) ?? 0) + delta;
-    if (n === 0) this.#semaphores.delete(key);
-    else this.#semaphores.set(key, n);
+  #countSemaphore(sem: SemaphoreRef, delta: number): number {
+    const n = this.#counts.get(sem) + delta;
+    this.#counts.set(sem, n);
     return n;
   }
 
@@ -631,7 +684,7 @@ export class CommandQueue implements ActionQueue {
     e.halted = true;
     if (e.handle !== null) this.#deps.clock.clearTimeout(e.handle);
     e.handle = null;
-    if (e.semaphore) this.#countSemaphore(semKey(e.semaphore), -1);
+    if (e.semaphore) this.#countSemaphore(e.semaphore, -1);
     if (e.timerId) this.#cancel(e.pid, e.timerId);
     this.#remove(e);
   }
@@ -644,6 +697,15 @@ export function ownerOf(o: DbObject): string {
 
 function semKey(s: SemaphoreRef): string {
   return `${s.object}/${s.attr.toUpperCase()}`;
+}
+
+/** Semaphore counts kept in memory (a queue with no attribute store: unit tests). */
+function memoryCounts(): SemaphoreCounts {
+  const counts = new Map<string, number>();
+  return {
+    get: (sem) => counts.get(semKey(sem)) ?? 0,
+    set: (sem, n) => n ? counts.set(semKey(sem), n) : counts.delete(semKey(sem)),
+  };
 }
 
 /** A stored wait read back, or null when it is not one. */
