@@ -138,7 +138,7 @@ function special(c: number, fcheck: boolean, brackets: boolean, compress: boolea
 }
 
 /** Builds a program from pieces, merging adjacent literals. */
-class Builder {
+export class Builder {
   nodes: Node[] = [];
   lit(s: string): void {
     if (!s) return;
@@ -167,7 +167,8 @@ class Builder {
   }
 }
 
-const EMPTY: Program = { nodes: [], text: "" };
+/** The program of an empty region. */
+export const EMPTY: Program = { nodes: [], text: "" };
 
 /** The letters `%x<letter>` turns into colour (MUX's ColorTable). */
 const COLOUR_LETTERS = "BCGMRWXYbcfghimnruwxy";
@@ -340,15 +341,32 @@ export function compileRegion(
 }
 
 /** The upper-cased function name the literal output so far spells (trailing spaces trimmed in `[...]`). */
-function nameOf(nodes: Node[], flags: number): string {
-  let s = nodes.length ? (nodes[0] as LitNode).s : "";
-  if ((flags & EV.FMAND) && (flags & EV.NO_COMPRESS) === 0) s = s.replace(/\s+$/, "");
-  return upperAscii(s);
+export function nameOf(nodes: Node[], flags: number): string {
+  const s = nodes.length ? (nodes[0] as LitNode).s : "";
+  let end = s.length;
+  if ((flags & EV.FMAND) && (flags & EV.NO_COMPRESS) === 0) {
+    while (end > 0 && isSpace(s.charCodeAt(end - 1))) end--;
+    // Other blanks at the end take the general rule (`\s` knows more of them).
+    if (end > 0 && s.charCodeAt(end - 1) > 0x7f) return upperAscii(s.replace(/\s+$/, ""));
+  }
+  return upperAscii(end === s.length ? s : s.slice(0, end));
+}
+
+/** ASCII white space (`\s`'s share of it). */
+function isSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d);
 }
 
 /** ASCII upper case (MUX's function names are ASCII). */
 export function upperAscii(s: string): string {
-  return /[a-z]/.test(s) ? s.replace(/[a-z]+/g, (m) => m.toUpperCase()) : s;
+  let lower = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // Other letters keep their case (toUpperCase would change é and ß).
+    if (c > 0x7f) return s.replace(/[a-z]+/g, (m) => m.toUpperCase());
+    if (c >= 0x61 && c <= 0x7a) lower = true;
+  }
+  return lower ? s.toUpperCase() : s;
 }
 
 /**
@@ -390,14 +408,14 @@ export function compileCall(
  * A program parsed without evaluation holds only literals (and, past the depth limit,
  * nothing): its text.
  */
-function flatten(p: Program): string {
+export function flatten(p: Program): string {
   let s = "";
   for (const n of p.nodes) if (n.k === K_LIT) s += n.s;
   return s;
 }
 
 /** Handles `%` at `i`; returns where to continue. */
-function percent(
+export function percent(
   src: string,
   i: number,
   flags: number,

@@ -23,6 +23,7 @@ import {
   type SubNode,
   upperAscii,
 } from "./compile.ts";
+import { isPlain, parseText } from "./parse.ts";
 import { EV, type Frame, type FunctionTable, MAX_FUNCTION_NAME } from "./types.ts";
 import type { SoftAttr, SoftcodePorts } from "./ports.ts";
 import type { DbObject } from "../world/types.ts";
@@ -62,6 +63,25 @@ export const ERR_PERMISSION = "#-1 PERMISSION DENIED";
  * deleted slot, which cost each new text about 12 µs once 20,000 were held (docs/bench.md).
  */
 const MAX_CACHED = 10_000;
+/** A parsed text in the cache: its program under one flag set, then the next flag set's. */
+interface Cached {
+  readonly flags: number;
+  readonly p: Program;
+  readonly next: Cached | undefined;
+}
+
+/**
+ * A hash of a text and flags for the texts seen once (a collision only keeps a text parsed a
+ * time early): every character of a short text, about 256 spread over a long one.
+ */
+function textHash(text: string, flags: number): number {
+  const n = text.length;
+  let h = Math.imul(flags ^ n, 0x9e3779b1);
+  const step = n > 256 ? (n >> 8) + 1 : 1;
+  for (let i = 0; i < n; i += step) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h;
+}
+
 /** Most iter() bodies kept parsed as templates. */
 const MAX_TEMPLATES = 2_000;
 
@@ -118,12 +138,12 @@ export class Softcode {
   readonly regexps = new Map<string, RE2JS>();
   /** Objects and their own attributes, for lookups through the `@parent` chain. */
   readonly inherit: InheritSource;
-  #cache = new Map<string, Program>();
-  /** The cache's previous generation: a text found here moves back to `#cache`. */
-  #older = new Map<string, Program>();
-  /** Texts (with their flags) parsed once and not kept yet, in two generations. */
-  #seen = new Set<string>();
-  #seenOlder = new Set<string>();
+  #cache = new Map<string, Cached>();
+  /** The cache's previous generation: a text found here is copied back to `#cache`. */
+  #older = new Map<string, Cached>();
+  /** Hashes of texts (with their flags) parsed once and not kept yet, in two generations. */
+  #seen = new Set<number>();
+  #seenOlder = new Set<number>();
   readonly #templates = new Map<string, Template | null>();
   #cacheGeneration: number;
   readonly #opts: CompileOptions;
@@ -163,31 +183,49 @@ export class Softcode {
 
   /** The parsed form of `text` under `flags`, from the cache when it was parsed before. */
   compile(text: string, flags: number): Program {
-    this.#fresh();
-    const key = flags + "\u0000" + text;
-    const hit = this.#cache.get(key);
-    if (hit) return hit;
-    const older = this.#older.get(key);
-    if (older !== undefined) this.#older.delete(key);
-    const p = older ?? compileRegion(text, 0, text.length, flags, this.#opts, 0);
+    if (this.#cacheGeneration !== this.functions.generation) this.#fresh();
+    // Keyed by the text itself (an attribute's value is the same string each time, whose hash
+    // V8 keeps), with a short chain for the rare text parsed under several flag sets.
+    let e = this.#cache.get(text);
+    while (e !== undefined && e.flags !== flags) e = e.next;
+    if (e !== undefined) return e.p;
+    const chain = this.#older.get(text);
+    if (chain !== undefined) {
+      // Found in the previous generation: the text's programs move back to the current one.
+      this.#older.delete(text);
+      let found: Program | null = null;
+      for (let c: Cached | undefined = chain; c !== undefined; c = c.next) {
+        this.#keep(text, c.flags, c.p);
+        if (c.flags === flags) found = c.p;
+      }
+      if (found) return found;
+    }
+    const p = parseText(text, flags, this.#opts);
     // A text that is one literal is parsed again faster than it is remembered.
     if (p.text !== null) return p;
     // A text is kept parsed from its second time on: a typed line or an iter() item's text is
-    // parsed once and dropped, rather than held (and pushing an attribute's program out).
-    if (older === undefined && !this.#seen.delete(key) && !this.#seenOlder.delete(key)) {
+    // parsed once and dropped, rather than held (and pushing an attribute's program out). Texts
+    // seen once are remembered by a hash, not held.
+    const h = textHash(text, flags);
+    if (!this.#seen.delete(h) && !this.#seenOlder.delete(h)) {
       if (this.#seen.size >= MAX_CACHED) {
         this.#seenOlder = this.#seen;
         this.#seen = new Set();
       }
-      this.#seen.add(key);
+      this.#seen.add(h);
       return p;
     }
+    this.#keep(text, flags, p);
+    return p;
+  }
+
+  /** Keeps a text's program in the current generation (a full one becomes the previous one). */
+  #keep(text: string, flags: number, p: Program): void {
     if (this.#cache.size >= MAX_CACHED) {
       this.#older = this.#cache;
       this.#cache = new Map();
     }
-    this.#cache.set(key, p);
-    return p;
+    this.#cache.set(text, { flags, p, next: this.#cache.get(text) });
   }
 
   /**
@@ -225,7 +263,11 @@ export class Softcode {
 
   /** Number of parsed texts held (for tests and the benchmark). */
   get cacheSize(): number {
-    return this.#cache.size + this.#older.size;
+    let n = 0;
+    for (const m of [this.#cache, this.#older]) {
+      for (const head of m.values()) for (let c: Cached | undefined = head; c; c = c.next) n++;
+    }
+    return n;
   }
 
   /**
@@ -316,6 +358,9 @@ export class Softcode {
   }
 }
 
+/** Longest text `eval` checks for being plain before looking it up. */
+const PLAIN_CHECK = 64;
+
 /** How often (in calls) the clock is read. */
 const CLOCK_EVERY = 16;
 
@@ -390,6 +435,8 @@ export class Evaluation {
     // Every text MUX evaluates sits in an LBUF: a longer one is cut first, which also bounds
     // the parse (at most LBUF × nesting depth steps).
     if (text.length > this.lbuf) text = text.slice(0, this.lbuf);
+    // A text with nothing to evaluate (a lazy argument's `1`, a switch case) is itself.
+    if (text.length <= PLAIN_CHECK && isPlain(text, flags)) return text;
     return this.run(frame, this.sc.compile(text, flags));
   }
 

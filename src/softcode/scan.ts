@@ -18,7 +18,7 @@ export interface ScanHit {
 }
 
 /** Index just past a `{...}` group whose `{` is at `i - 1` (or the end of `s` if unclosed). */
-function skipBraces(s: string, i: number): number {
+export function skipBraces(s: string, i: number): number {
   const n = s.length;
   let level = 1;
   while (i < n) {

@@ -12,9 +12,9 @@
  *
  * Anything else takes MUX's way, text by text. src/softcode/template_test.ts compares the two.
  */
+import { parseText } from "./parse.ts";
 import {
   type CompileOptions,
-  compileRegion,
   K_CALL,
   K_DEEP,
   K_DYN,
@@ -61,7 +61,7 @@ export function compileTemplate(
   // A stand-in in a word before `(` could be a function's name; after `%` or `\` it is read.
   if (/[\uFDE0\uFDE1][^\[\](){},;%\\]*\(/.test(text)) return null;
   if (/[%\\][^\s]{0,2}[\uFDE0\uFDE1]/.test(text)) return null;
-  const program = bind(compileRegion(text, 0, text.length, flags, opts, 0));
+  const program = bind(parseText(text, flags, opts));
   return program && { program, tokens };
 }
 
