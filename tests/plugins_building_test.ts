@@ -76,7 +76,7 @@ Deno.test("building plugin: REST rooms, dig/open/link/lock/destroy/teleport and 
     assertEquals((await alice.cmd("d", isType("room"))).data.id, workshop);
     await alice.cmd(`@lock here/enter=#${w.ids.Alice}`, /\(enter\)/);
     assertEquals((await obj(workshop)).data.locks, { enter: `#${w.ids.Alice}` });
-    await alice.cmd(`@teleport #1`, /Permission denied/);
+    await alice.cmd(`@teleport #1`, /You can.t teleport there!/);
     await alice.send("home");
     await alice.ws.expect((m) => m.data.type === "room" && m.data.id === "1");
     await alice.cmd("@open Hatch=Nowhere Land", /no room called Nowhere Land/);

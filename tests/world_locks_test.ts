@@ -97,7 +97,7 @@ Deno.test("locks: MUX keys, old locks, lock types and broken locks", async (t) =
     await t.step("bad keys are refused and the lock stays", async () => {
       await run(alice, "@lock vd=Nobody Here", /I don't see|not here|can't find/i);
       await run(alice, "@lock vd=(#1", /Lock syntax error/);
-      await run(alice, "@lock vd/CHECK", /To lock an attribute, type: @set vd\/CHECK=locked/);
+      await run(alice, "@lock vd/NOSUCH", /Attribute not present on object/);
       await run(alice, "@lock/sideways vd=me", /Unknown switch|not a switch|switch/i);
       await run(alice, "vd", /Sorry, broken lock/);
     });

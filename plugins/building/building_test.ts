@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { parseExitSpec, ValidationError } from "../../src/plugins/mod.ts";
-import { checkLockExpr } from "./store.ts";
 
 Deno.test("building: exit specs split names and aliases", () => {
   assert.deepEqual(parseExitSpec("North;n"), { name: "North", aliases: ["n"] });
@@ -17,10 +16,4 @@ Deno.test("building: exit specs split names and aliases", () => {
   ) {
     assert.throws(() => parseExitSpec(bad), ValidationError, bad);
   }
-});
-
-Deno.test("building: lock expressions are checked before they are stored", () => {
-  assert.equal(checkLockExpr(" builder+ | #12 "), "builder+ | #12");
-  assert.throws(() => checkLockExpr(""), /needs an expression/);
-  assert.throws(() => checkLockExpr("(("), /Lock syntax error/);
 });

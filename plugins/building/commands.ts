@@ -1,7 +1,7 @@
 /**
  * Building commands (builder or higher): `@dig`, `@open`, `@link`, `@unlink`,
- * `@destroy`, `@create`; `@lock`/`@unlock` (anyone, on what they control); and `@teleport` for
- * staff.
+ * `@destroy`, `@create`; and `@teleport` (anyone, under MUX's rules). `@lock` and `@unlock` are
+ * core commands (src/commands/core/locks.ts).
  */
 import {
   BUILDER_LOCK,
@@ -11,12 +11,9 @@ import {
   type DbObject,
   type Delivery,
   exitName,
-  LOCK_TYPE_NAMES,
-  lockTypeNamed,
   parseExitSpec,
   type PluginWorld,
-  settableLock,
-  TELEPORT_LOCK,
+  teleportRefusal,
 } from "../../src/plugins/mod.ts";
 import type { Builder } from "./store.ts";
 
@@ -31,18 +28,14 @@ function need(value: string | null | undefined, usage: string): string {
   return value.trim();
 }
 
-/** Every name a lock type goes by, as `@lock/<switch>` takes them. */
-const LOCK_SWITCHES = Object.values(LOCK_TYPE_NAMES).flat();
-
 /**
- * The object and lock type of `@lock`/`@unlock`: MUX's switch (`@lock/use obj`), or the part
- * after the last slash when it names a lock type (`@lock obj/use`, the engine's older form).
+ * What opening an exit toward `dest` says: where it leads, or that `dest`'s link lock left it
+ * unlinked (MUX's words).
  */
-function objectAndType(u: CommandSdk, lhs: string): [string, string] {
-  const sw = u.cmd.switches[0];
-  if (sw) return [lhs.trim(), lockTypeNamed(sw) ?? sw];
-  const m = /^(.*?)\/([a-z]+)$/i.exec(lhs.trim());
-  return m ? [m[1].trim(), m[2].toLowerCase()] : [lhs.trim(), "basic"];
+function opened(exit: DbObject, dest: DbObject, back: string): string {
+  return exit.data.destination
+    ? `Exit ${ref(exit)} opened${back} to ${dest.name}.`
+    : `Exit ${ref(exit)} opened (unlinked). You can't link to there.`;
 }
 
 /** The building commands over a Builder. */
@@ -82,14 +75,8 @@ In TinTin++, type \\; for each semicolon: @dig Garden=North\\;n,South\\;s
         if (to) await b.checkExit(u.me, from!, to);
         const room = await b.room(u.me, name);
         const lines = [`Room ${ref(room)} dug.`];
-        if (to) {
-          lines.push(`Exit ${ref(await b.exit(u.me, from!, to, room))} opened to ${room.name}.`);
-        }
-        if (back) {
-          lines.push(
-            `Exit ${ref(await b.exit(u.me, room, back, from!))} opened back to ${from!.name}.`,
-          );
-        }
+        if (to) lines.push(opened(await b.exit(u.me, from!, to, room), room, ""));
+        if (back) lines.push(opened(await b.exit(u.me, room, back, from!), from!, " back"));
         u.send(lines.join("\n"), { type: "dig", room: { id: room.id, name: room.name } });
         if (u.cmd.switches.includes("teleport")) {
           await b.move(u.me, room);
@@ -115,7 +102,7 @@ In TinTin++, type \\; for the semicolon: @open Door\\;d=#12 (see 'help clients')
         const spec = parseExitSpec(need(u.cmd.lhs, "@open <exit>[=<room>]"));
         const dest = u.cmd.rhs ? await b.findRoom(u.cmd.rhs, u.here) : null;
         const exit = await b.exit(u.me, here(u), spec, dest);
-        u.send(`Exit ${ref(exit)} opened${dest ? ` to ${dest.name}` : " (unlinked)"}.`);
+        u.send(dest ? opened(exit, dest, "") : `Exit ${ref(exit)} opened (unlinked).`);
       },
     },
     {
@@ -201,94 +188,67 @@ home.`,
       },
     },
     {
-      name: "@lock",
-      // As in MUX, anyone may lock what they control (a player's page lock, say).
-      lock: "connected",
-      switches: LOCK_SWITCHES,
-      category: "building",
-      help: `@lock[/<type>] <object>=<key>
-@lock <object>/<type>=<key>
-
-Locks an object: only those who pass the key may use it that way. The types, as in TinyMUX
-(each also takes MUX's name, e.g. /uselock, /tportlock):
-  basic (default)  who may go through an exit or pick up a thing
-  enter            who may enter a room (a room with one is private in scene locations)
-  use              who may use the object's $-commands
-  page             who may page a player        give     who may give the object away
-  receive          what a player may be given   drop     who may drop the object
-  parent           who may @parent to an object with parent_ok
-  teleport, telout, leave, link, speech, open, mail, getfrom, visible, user
-
-Keys (see 'help locks'):
-  <object>          is or carries it: me, here, *player, a name, #dbref
-  =<object>         is it               +<object>   carries it
-  $<object>         has its owner       @<object>[/<type>]   passes its lock
-  <attr>:<pattern>  the attribute matches (wildcards; =attr: only the actor, +attr: what it carries)
-  <attr>/<value>    the object's attribute, evaluated with you as %#, gives the value
-  builder, dark...  has the flag;  builder+  at least a builder;  connected
-Combine with & (and), | (or), ! (not) and ( ). Names become dbrefs when the lock is set.
-
-Examples:
-  @lock north=builder+
-  @lock/use bbpocket=me
-  @lock here/enter=#12|admin
-  @lock vault=+Gold Key & !$*Mallory`,
-      async exec(u) {
-        const usage = "@lock[/<type>] <object>=<key>";
-        if (u.cmd.rhs === null) {
-          // MUX's `@lock <object>/<attribute>` locks an attribute: here that is @set's flag.
-          const m = /^(.+)\/([^/]+)$/.exec(u.cmd.args.trim());
-          if (m && !lockTypeNamed(m[2])) {
-            throw new CommandError(
-              `To lock an attribute, type: @set ${m[1].trim()}/${m[2].trim()}=locked`,
-            );
-          }
-          throw new CommandError(`Usage: ${usage}`);
-        }
-        const [objRef, type] = objectAndType(u, need(u.cmd.lhs, usage));
-        const obj = await u.target(objRef);
-        const key = await settableLock(u, need(u.cmd.rhs, usage));
-        const done = await b.lock(u.me, obj, type, key);
-        const t = lockTypeNamed(type) ?? type;
-        u.send(`Locked ${ref(done)} (${t}): ${done.data.locks?.[t]}`);
-      },
-    },
-    {
-      name: "@unlock",
-      lock: "connected",
-      switches: LOCK_SWITCHES,
-      category: "building",
-      help:
-        "@unlock[/<type>] <object> removes a lock (default type: basic); @unlock <object>/<type> too.",
-      async exec(u) {
-        const [objRef, type] = objectAndType(u, need(u.cmd.args, "@unlock[/<type>] <object>"));
-        const obj = await u.target(objRef);
-        const done = await b.lock(u.me, obj, type, null);
-        u.send(`Unlocked ${ref(done)} (${lockTypeNamed(type) ?? type}).`);
-      },
-    },
-    {
       name: "@teleport",
       aliases: ["@tel"],
-      lock: TELEPORT_LOCK,
+      // MUX's rules decide (teleportRefusal): anyone may teleport what they control.
+      lock: "connected",
       category: "building",
-      help: `@teleport <room>             takes you to a room
-@teleport <target>=<room>    sends a player or thing there (staff)`,
+      help: `@teleport <place>              takes you there
+@teleport <target>=<place>     sends a player or thing there
+
+As in TinyMUX: you may teleport yourself, what you control, and what is in a place you control
+(staff: anything), to a room or thing you control or one set jump_ok whose teleport lock
+(@lock/teleport) the one teleported passes (staff: anywhere). Whoever is refused is told the
+place's @tfail (else "You can't teleport there!"), the others there its @otfail, and the place
+runs its @atfail. Leaving is checked too: the place teleported out of, and each container
+around it up to the room, must let the one teleported pass its telout lock (@lock/telout), else
+@tofail, @otofail and @atofail of the place left.`,
       async exec(u) {
         const hasTarget = u.cmd.rhs !== null;
         const target = hasTarget
-          ? await u.target(need(u.cmd.lhs, "@teleport <target>=<room>"))
+          ? await u.target(need(u.cmd.lhs, "@teleport <target>=<place>"))
           : u.me;
         const room = await b.findDestination(
-          need(hasTarget ? u.cmd.rhs : u.cmd.args, "@teleport [<target>=]<room>"),
+          need(hasTarget ? u.cmd.rhs : u.cmd.args, "@teleport [<target>=]<place>"),
           u.here,
           (ref) => u.target(ref),
         );
+        const place = target.location ? await world.get(target.location) : null;
+        const self = target.id === u.me.id;
+        const refused = teleportRefusal(
+          u.me,
+          target,
+          place,
+          room,
+          () => b.passesLock(target, room, "teleport"),
+        );
+        if (refused === "victim") throw new CommandError("Permission denied.");
+        if (refused === "destination") {
+          if (!self) u.send("Permission denied.");
+          u.didIt(target, room, target.location, {
+            what: "TFAIL",
+            def: "You can't teleport there!",
+            owhat: "OTFAIL",
+            awhat: "ATFAIL",
+          });
+          return;
+        }
+        const stuck = await b.teloutRefusal(target);
+        if (stuck) {
+          if (!self) u.send("You can't teleport that out!");
+          u.didIt(target, stuck, target.location, {
+            what: "TOFAIL",
+            def: self ? "You can't teleport out!" : "You can't be teleported out!",
+            owhat: "OTOFAIL",
+            awhat: "ATOFAIL",
+          });
+          return;
+        }
         const moved = await b.move(target, room);
         if (moved.flags.includes("player")) {
           deliver.toPlayer(moved.id, await world.look(moved, room));
         }
-        if (moved.id !== u.me.id) u.send(`Teleported ${ref(moved)} to ${room.name}.`);
+        if (!self) u.send(`Teleported ${ref(moved)} to ${room.name}.`);
       },
     },
   ];

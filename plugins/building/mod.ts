@@ -1,6 +1,6 @@
 /**
  * The building plugin: rooms, exits and things in game (`@dig`, `@open`, `@link`,
- * `@unlink`, `@destroy`, `@create`, `@lock`, `@unlock`, `@teleport`) and
+ * `@unlink`, `@destroy`, `@create`, `@teleport`) and
  * `POST /api/v1/building/room` for builders.
  */
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";

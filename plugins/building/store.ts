@@ -13,27 +13,19 @@ import {
   exitRecord,
   type ExitSpec,
   ForbiddenError,
-  LOCK_TYPE_NAMES,
-  lockTypeNamed,
+  lockOf,
   MAX_CONTAINMENT,
+  mayLinkTo,
   normalizeId,
   NotFoundError,
   type PluginWorld,
   roomRecord,
   thingRecord,
   ValidationError,
-  validLock,
 } from "../../src/plugins/mod.ts";
 
 /** Most objects moved out of a destroyed room or thing. */
 const MAX_CONTENTS = 5000;
-/** Parses and checks a lock expression; throws ValidationError naming the problem. */
-export function checkLockExpr(expr: string): string {
-  const l = validLock(expr);
-  if (!l) throw new ValidationError("A lock needs an expression, e.g. builder+ or #12|admin.");
-  return l;
-}
-
 /** Building operations over the object store. */
 export class Builder {
   /** Rooms awaiting a second `@destroy` (actor id → room id and deadline). */
@@ -57,11 +49,27 @@ export class Builder {
    * asks before it makes its room.
    */
   async checkExit(actor: DbObject, from: DbObject, spec: ExitSpec): Promise<void> {
-    checkExit(actor, from, spec, await this.w.contentsOfType(from.id, "exit", 1000));
+    const there = await this.w.contentsOfType(from.id, "exit", 1000);
+    checkExit(actor, from, spec, there, (room) => this.passesLock(actor, room, "open"));
     await this.w.checkQuota(actor);
   }
 
-  /** Creates an exit in `from` (leading to `to`, or unlinked). */
+  /** True when the actor passes `obj`'s lock of `type` (an unlocked object passes). */
+  passesLock(actor: DbObject, obj: DbObject, type: string): boolean {
+    const subject = { id: `#${actor.id}`, flags: actor.flags, connected: true };
+    return this.w.passes(lockOf(obj, type), subject, obj.id);
+  }
+
+  /** True when the actor may link an exit or a home to `dest` (its link lock: mayLinkTo). */
+  mayLinkTo(actor: DbObject, dest: DbObject): boolean {
+    return mayLinkTo(actor, dest, (room) => this.passesLock(actor, room, "link"));
+  }
+
+  /**
+   * Creates an exit in `from` leading to `to`, or unlinked: without a `to`, or (as MUX's
+   * open_exit, which opens the exit and then refuses the link) when `to`'s link lock keeps the
+   * actor out.
+   */
   async exit(
     actor: DbObject,
     from: DbObject,
@@ -69,7 +77,8 @@ export class Builder {
     to: DbObject | null,
   ): Promise<DbObject> {
     await this.checkExit(actor, from, spec);
-    return await this.w.create(exitRecord(actor, from, spec, to));
+    const dest = to && this.mayLinkTo(actor, to) ? to : null;
+    return await this.w.create(exitRecord(actor, from, spec, dest));
   }
 
   /** Creates a thing carried by the actor, at home in the actor's room. */
@@ -141,6 +150,8 @@ export class Builder {
     if (obj.flags.includes("room")) {
       throw new ValidationError("Rooms cannot be linked; link an exit instead.");
     }
+    // MUX's link_exit and @link of a home: the destination's link lock (MUX's message).
+    if (!this.mayLinkTo(actor, room)) throw new ForbiddenError("Permission denied.");
     const key = obj.flags.includes("exit") ? "destination" : "home";
     return await this.w.update(obj.id, (o) => {
       o.data[key] = room.id;
@@ -156,19 +167,20 @@ export class Builder {
     });
   }
 
-  /** Sets or clears a lock of a type on an object the actor controls. */
-  async lock(actor: DbObject, obj: DbObject, type: string, expr: string | null): Promise<DbObject> {
-    if (!canControl(actor, obj)) throw new ForbiddenError(`You don't control ${obj.name}.`);
-    const t = lockTypeNamed(type || "basic");
-    if (!t) throw new ValidationError(`Lock types: ${Object.keys(LOCK_TYPE_NAMES).join(", ")}.`);
-    const value = expr === null ? null : checkLockExpr(expr);
-    return await this.w.update(obj.id, (o) => {
-      const locks = { ...(o.data.locks ?? {}) };
-      if (value === null) delete locks[t];
-      else locks[t] = value;
-      if (Object.keys(locks).length) o.data.locks = locks;
-      else delete o.data.locks;
-    });
+  /**
+   * The place `obj` may not teleport out of: its container, when that or a container around it
+   * (up to the room) has a telout lock `obj` fails (MUX's move_via_teleport names the nearest
+   * place, whichever lock it failed); null when it may go.
+   */
+  async teloutRefusal(obj: DbObject): Promise<DbObject | null> {
+    const src = obj.location ? await this.w.get(obj.location) : null;
+    let at = src;
+    for (let i = 0; at && i <= MAX_CONTAINMENT; i++) {
+      if (!this.passesLock(obj, at, "telout")) return src;
+      if (at.flags.includes("room") || !at.location) break;
+      at = await this.w.get(at.location);
+    }
+    return null;
   }
 
   /**

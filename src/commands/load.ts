@@ -22,6 +22,7 @@ export const CORE_MODULES: readonly string[] = [
   "attributes.ts",
   "action_attributes.ts",
   "building_basics.ts",
+  "locks.ts",
   "clone.ts",
   "admin.ts",
   "password.ts",

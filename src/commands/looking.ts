@@ -6,7 +6,8 @@
  * viewer stands the `@odesc` and `@osucc`/`@ofail`; and the object's `@adesc` and
  * `@asucc`/`@afail` actions.
  */
-import type { DbObject } from "../world/types.ts";
+import type { DbObject, ObjectHead } from "../world/types.ts";
+import { canControl } from "../world/access.ts";
 import type { Outbound } from "../hub/types.ts";
 import type { CommandPorts } from "./types.ts";
 import { passesObjectLock } from "../world/locks.ts";
@@ -47,6 +48,19 @@ function formatOf(p: LookPorts, viewer: DbObject, loc: DbObject, name: string) {
 }
 
 /**
+ * Whether `viewer` is shown an object in a list (MUX's can_see): what it controls always,
+ * anything else when it passes the object's visible lock.
+ */
+function visibleTo(p: LookPorts, viewer: DbObject): (o: ObjectHead) => boolean {
+  const subject = subjectOf(viewer);
+  return (o) => {
+    if (canControl(viewer, o)) return true;
+    const held = p.locks.object(o.id);
+    return !held || passesObjectLock(p.locks, held, "visible", subject);
+  };
+}
+
+/**
  * The view of `loc` (a room, or the thing the viewer is in) for `viewer`, with its messages; the
  * others where the viewer stands are told `@odesc` and `@osucc`/`@ofail`, and the actions
  * queued. The caller sends the view.
@@ -75,6 +89,7 @@ export async function lookIn(
   const exits = formatOf(p, viewer, loc, "EXITFORMAT");
   const view = await roomView(p, viewer, loc, width, {
     description,
+    visible: visibleTo(p, viewer),
     message,
     name: name && name([]),
     contents: contents && ((ids) => contents([ids.join(" "), "Contents:"])),
@@ -104,7 +119,10 @@ export async function lookAt(
   width: number,
 ): Promise<Outbound> {
   const description = described(p, viewer, obj, "DESC");
-  const view = await objectLook(p, viewer, obj, width, { description });
+  const view = await objectLook(p, viewer, obj, width, {
+    description,
+    visible: visibleTo(p, viewer),
+  });
   didIt(p, viewer, obj, viewer.location, { owhat: "ODESC", awhat: "ADESC" });
   return view;
 }

@@ -50,6 +50,8 @@ export interface Shown {
   contents?: ((ids: string[]) => string) | null;
   /** The exits listed, as the room's `@exitformat` makes them of their ids. */
   exits?: ((ids: string[]) => string) | null;
+  /** Whether the viewer may be shown an object that is not dark (MUX's VisibleLock). */
+  visible?: (o: ObjectHead) => boolean;
 }
 
 /** Most names listed per section; a busy room shows a count for the rest. */
@@ -84,9 +86,10 @@ export async function roomView(
     s.objects.exitsIn(room.id),
     roomPlace(s, room),
   ]);
-  const visThings = things.filter((o) => !hiddenFrom(viewer, o));
-  const visExits = exits.filter((o) => !hiddenFrom(viewer, o));
-  const visPlayers = players.filter((o) => !hiddenFrom(viewer, o));
+  const seen = (o: ObjectHead) => !hiddenFrom(viewer, o) && (shown?.visible?.(o) ?? true);
+  const visThings = things.filter(seen);
+  const visExits = exits.filter(seen);
+  const visPlayers = players.filter(seen);
   const others = visPlayers.filter((p) => p.id !== viewer.id);
   const description = shown ? shown.description : room.data.description ?? "";
   const lines = [shown?.name ?? `%ch${nameFor(viewer, room)}%cn`];
@@ -199,7 +202,7 @@ export async function objectLook(
       viewer,
       obj,
       await s.objects.contentsOfType(obj.id, "thing", MAX_LISTED),
-    );
+    ).filter((o) => shown?.visible?.(o) ?? true);
     if (carried.length) lines.push(labelled("Carrying", carried.map((o) => nameFor(viewer, o)), w));
   }
   return {

@@ -9,6 +9,7 @@ import { EV, TOP_FLAGS, toWire } from "../softcode/mod.ts";
 import type { QueueFrame } from "../queue/types.ts";
 import { CommandError } from "./errors.ts";
 import { hearerOf } from "../world/hearing.ts";
+import { didIt, type Verb } from "./did_it.ts";
 
 /** How MUX evaluates a command's argument (say, pose, @emit: CS_INTERP). */
 const PLAYER_TEXT_FLAGS = EV.EVAL | EV.STRIP_CURLY | EV.FCHECK | EV.TOP;
@@ -66,7 +67,7 @@ export function buildSdk(
       command: parts.cmd.raw,
       flags,
     });
-  return {
+  const u: CommandSdk = {
     me,
     here,
     cmd: parts.cmd,
@@ -107,5 +108,8 @@ export function buildSdk(
       ports.engine.config.value.softcode.evaluatePlayerText
         ? toWire(evaluate(text, PLAYER_TEXT_FLAGS))
         : text,
+    didIt: (actor: DbObject, thing: DbObject, where: string | null, verb: Verb) =>
+      didIt(u, actor, thing, where, verb),
   };
+  return u;
 }

@@ -22,6 +22,7 @@ import type { ParsedLine } from "./parser.ts";
 import type { Softcode } from "../softcode/mod.ts";
 import type { UserFunctions } from "../softcode/user_functions.ts";
 import type { QueueFrame } from "../queue/types.ts";
+import type { Verb } from "./did_it.ts";
 import type { CommandQueue } from "../queue/queue.ts";
 import type { Programs } from "../softcode/programs/mod.ts";
 
@@ -133,6 +134,11 @@ export interface CommandSdk extends CommandPorts {
    * `softcode.evaluatePlayerText` on (as MUX does for say, pose, page...), else as typed.
    */
   playerText(text: string): string;
+  /**
+   * MUX's did_it for an act of `actor` on `thing` (src/commands/did_it.ts): `actor` is told the
+   * `verb`'s message, the others in `where` its other message, and `thing` runs its action.
+   */
+  didIt(actor: DbObject, thing: DbObject, where: string | null, verb: Verb): void;
 }
 
 /** A registered in-game command. */

@@ -127,11 +127,15 @@ export {
   MAX_CONTAINMENT,
   MAX_DESCRIPTION,
   mayBuildIn,
+  mayLinkTo,
   parseExitSpec,
   roomRecord,
   TELEPORT_LOCK,
+  type TeleportRefusal,
+  teleportRefusal,
   thingRecord,
 } from "../world/building.ts";
+export type { Verb } from "../commands/did_it.ts";
 export { hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
 export { objectView } from "../world/views.ts";
 export { typeOf } from "../world/objects.ts";

@@ -93,6 +93,7 @@ export class TestWorld {
                 [...w.objects.values()].filter((o) =>
                   o.location === actor.location && o.flags.includes("exit")
                 ),
+              (room) => passes(room.data.locks?.open ?? "", actor),
             );
             const owned = [...w.objects.values()].filter((o) => o.owner === actor.id).length;
             checkQuota(actor, owned, w.objectQuota);

@@ -21,7 +21,7 @@ import { canControl } from "../world/access.ts";
 import { actingAs } from "../world/control.ts";
 import { canSeeWithin, hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
 import { isStaff } from "../world/flags.ts";
-import { checkLock, type LockWorld } from "../world/locks.ts";
+import { checkLock, lockOf, type LockWorld } from "../world/locks.ts";
 import { hearerOf } from "../world/hearing.ts";
 import type { Delivery, Outbound, Presence } from "../hub/types.ts";
 import type { Refused, SoftcodePorts, WorldChanges } from "./ports.ts";
@@ -91,6 +91,7 @@ function worldChanges(p: EnginePortParts): WorldChanges {
           type,
           here,
           () => w.contentsOfType(actor.location, "exit").map((id) => w.object(id)!).filter(Boolean),
+          (room) => passes(p, lockOf(room, "open"), actor, room.id),
         );
         checkQuota(actor, w.ownedCount(actor.owner || actor.id), p.objectQuota());
         return p.objects.createNow(made).id;

@@ -8,14 +8,17 @@
 import { ForbiddenError, ValidationError } from "../errors.ts";
 import { canControl } from "./access.ts";
 import { displayName } from "./players.ts";
-import { isStaff } from "./flags.ts";
+import { hasFlag, isStaff } from "./flags.ts";
 import { exitName, objectNameProblem } from "./names.ts";
 import type { DbObject, NewObject } from "./types.ts";
 import type { Delivery } from "../hub/types.ts";
 
 /** Who may build (`@dig`, `@open`, `@create`, `create()`): a lock expression. */
 export const BUILDER_LOCK = "builder+";
-/** Who may teleport (`@teleport`, `tel()`): a lock expression. */
+/**
+ * Who may teleport with softcode's `tel()`: a lock expression. `@teleport` follows MUX's rules
+ * for everyone (teleportRefusal).
+ */
 export const TELEPORT_LOCK = "admin+";
 
 /** Longest room description accepted. */
@@ -54,25 +57,50 @@ export function checkName(name: unknown, what: string): string {
   return (name as string).trim();
 }
 
-/** True when the actor may add exits to a room: it controls it, or the room has no owner. */
-export function mayBuildIn(actor: DbObject, room: DbObject): boolean {
-  return canControl(actor, room) || !room.owner;
+/**
+ * True when the actor may add exits to a room (MUX's open_exit): it controls it, or the room is
+ * `open_ok` or has no owner and `passesOpenLock(room)` says the actor passes its open lock.
+ */
+export function mayBuildIn(
+  actor: DbObject,
+  room: DbObject,
+  passesOpenLock: (room: DbObject) => boolean,
+): boolean {
+  if (canControl(actor, room)) return true;
+  return (!room.owner || hasFlag(room.flags, "open_ok")) && passesOpenLock(room);
+}
+
+/**
+ * True when the actor may link something to `dest` (an exit's destination, a home): staff
+ * anywhere (MUX's Link_Anywhere), anyone else when `passesLinkLock(dest)` says it passes the
+ * room's link lock. Any room may be linked to, as if MUX's `link_ok` were set on every room.
+ */
+export function mayLinkTo(
+  actor: DbObject,
+  dest: DbObject,
+  passesLinkLock: (dest: DbObject) => boolean,
+): boolean {
+  return isStaff(actor.flags) || passesLinkLock(dest);
 }
 
 /**
  * Throws why an exit cannot be opened in `from` (not a room, not the actor's to build in, a
- * name or alias already used by one of `exitsThere`, the exits already in `from`).
+ * name or alias already used by one of `exitsThere`, the exits already in `from`);
+ * `passesOpenLock` checks the actor against a room's open lock (mayBuildIn).
  */
 export function checkExit(
   actor: DbObject,
   from: DbObject,
   spec: ExitSpec,
   exitsThere: readonly DbObject[],
+  passesOpenLock: (room: DbObject) => boolean,
 ): void {
   if (!from.flags.includes("room")) {
     throw new ValidationError("Exits can only be opened in rooms.");
   }
-  if (!mayBuildIn(actor, from)) throw new ForbiddenError(`You don't control ${from.name}.`);
+  if (!mayBuildIn(actor, from, passesOpenLock)) {
+    throw new ForbiddenError(`You don't control ${from.name}.`);
+  }
   const wanted = [spec.name.toLowerCase(), ...spec.aliases];
   const taken = exitsThere.find((e) =>
     [e.name.toLowerCase(), ...(e.data.aliases ?? [])].some((n) =>
@@ -155,12 +183,13 @@ export function builtRecord(
   type: "thing" | "room" | "exit",
   here: DbObject | null,
   exitsThere: () => readonly DbObject[],
+  passesOpenLock: (room: DbObject) => boolean,
 ): NewObject {
   if (type === "room") return roomRecord(actor, name);
   if (type === "thing") return thingRecord(actor, name);
   if (!here) throw new ValidationError("You are not in a room.");
   const spec = parseExitSpec(name);
-  checkExit(actor, here, spec, exitsThere());
+  checkExit(actor, here, spec, exitsThere(), passesOpenLock);
   return exitRecord(actor, here, spec, null);
 }
 
@@ -192,6 +221,29 @@ export function checkTeleport(
     at = locationOf(at);
   }
   if (at) throw new ValidationError(`${dest.name} is inside too many things.`);
+}
+
+/** Why MUX's `@teleport` refuses: the actor may not move the object, or not send it there. */
+export type TeleportRefusal = "victim" | "destination";
+
+/**
+ * MUX's do_teleport rules for `actor` sending `obj` (now in `place`) to `dest`: staff anything
+ * anywhere; anyone else moves what it controls or what is in a place it controls ("victim"
+ * otherwise), to a place it controls, or to one set `jump_ok` whose teleport lock `obj` passes
+ * (`passesTeleportLock`; "destination" otherwise). Null when allowed. The telout locks of the
+ * places `obj` leaves are the caller's to check.
+ */
+export function teleportRefusal(
+  actor: DbObject,
+  obj: DbObject,
+  place: DbObject | null,
+  dest: DbObject,
+  passesTeleportLock: () => boolean,
+): TeleportRefusal | null {
+  if (isStaff(actor.flags)) return null;
+  if (!canControl(actor, obj) && !(place && canControl(actor, place))) return "victim";
+  if (canControl(actor, dest)) return null;
+  return hasFlag(dest.flags, "jump_ok") && passesTeleportLock() ? null : "destination";
 }
 
 /**

@@ -30,6 +30,12 @@ export const PLAIN_FLAGS: readonly string[] = [
   // makes a thing relay what it hears to its owner.
   "inherit",
   "puppet",
+  // MUX's, for the locks they open (docs/commands.md, "Lock types"): a room set auditorium
+  // checks its speech lock, jump_ok lets those who pass its teleport lock teleport in, open_ok
+  // lets those who pass its open lock open exits in it.
+  "auditorium",
+  "jump_ok",
+  "open_ok",
 ];
 
 /** Other names MUX gives flags (`@set obj=halted`), by the engine's name. */

@@ -98,6 +98,21 @@ const ACTION_ATTRIBUTES: readonly {
   },
   { name: "@alfail", about: "Run by the thing when someone may not leave it." },
   {
+    name: "@tfail",
+    about: "Shown to whoever may not teleport into it (not jump_ok, or its teleport lock).",
+  },
+  {
+    name: "@otfail",
+    about: "Shown to the others there, after the name, when someone may not teleport in.",
+  },
+  { name: "@atfail", about: "Run by the place when someone may not teleport into it." },
+  { name: "@tofail", about: "Shown to whoever may not teleport out of it (its telout lock)." },
+  {
+    name: "@otofail",
+    about: "Shown to the others there, after the name, when someone may not teleport out.",
+  },
+  { name: "@atofail", about: "Run by the place when someone may not teleport out of it." },
+  {
     name: "@descformat",
     about: "Shows the description instead: %0 the description, %1 DESC or IDESC.",
   },

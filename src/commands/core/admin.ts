@@ -64,7 +64,8 @@ Permission flags: superuser cannot be set in-game; admin and wizard are set by t
 superuser; storyteller and builder by an admin. Other flags can be set by whoever controls
 the object: dark, haven, opaque, quiet, safe, sticky, transparent, unfindable, ic, ooc, halt
 (or halted), monitor (on a player: staff), no_command, visual, parent_ok, inherit (only a
-player, or an object that has inherit), puppet, enter_ok. Attribute flags: visual, hidden (staff), wizard (staff),
+player, or an object that has inherit), puppet, enter_ok, auditorium, jump_ok, open_ok (see
+'help @lock'). Attribute flags: visual, hidden (staff), wizard (staff),
 locked, no_command, no_inherit, no_name, no_parse, regexp, case, trace, html.
 
 Examples:

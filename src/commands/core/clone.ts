@@ -16,6 +16,7 @@ import {
 } from "../../world/building.ts";
 import { FLAG_LEVELS_TABLE } from "../../world/flag_levels.ts";
 import { GUEST_FLAG } from "../../world/flags.ts";
+import { lockOf } from "../../world/locks.ts";
 import { OBJECT_TYPES } from "../../world/types.ts";
 import { parentOf } from "../../world/parents.ts";
 import { FIELD_ATTRIBUTES } from "../../world/attributes/fields.ts";
@@ -96,7 +97,8 @@ async function clone(u: CommandSdk): Promise<void> {
   const record = cloneRecord(u, obj, name, sw.includes("inventory"), sw.includes("inherit"));
   if (record.type === "exit") {
     const spec = parseExitSpec(record.name);
-    checkExit(u.me, u.here!, spec, await u.objects.contentsOfType(u.here!.id, "exit", 1000));
+    const there = await u.objects.contentsOfType(u.here!.id, "exit", 1000);
+    checkExit(u.me, u.here!, spec, there, (room) => u.passes(lockOf(room, "open"), room.id));
     record.name = spec.name;
     if (spec.aliases.length) record.data = { ...record.data, aliases: spec.aliases };
   }

@@ -6,6 +6,9 @@ import { CommandError } from "../errors.ts";
 import { clampWidth, labelled, nameFor } from "../format.ts";
 import { displayName } from "../../world/players.ts";
 import { didIt, messageOf, runAction, tellOthers } from "../did_it.ts";
+import { tell } from "../sdk.ts";
+import { canControl } from "../../world/access.ts";
+import { hasFlag } from "../../world/flags.ts";
 
 /** Most things listed by `inventory`. */
 const MAX_LISTED = 200;
@@ -34,6 +37,37 @@ async function moveThing(u: CommandSdk, obj: DbObject, from: string, to: string)
     if (o.location !== from) throw new CommandError("That is no longer there.");
     o.location = to;
   });
+}
+
+/**
+ * What `get <ref>` takes: the thing named, or (MUX's possessive, `chest's coin`) a thing inside
+ * a container in the room or the actor's hands, which must be `enter_ok` or the actor's and,
+ * unless the actor's, neither dark nor opaque; `from` is that container.
+ */
+async function toGet(
+  u: CommandSdk,
+  ref: string,
+): Promise<{ obj: DbObject; from: DbObject | null }> {
+  let miss: CommandError;
+  try {
+    return { obj: await u.target(ref), from: null };
+  } catch (e) {
+    if (!(e instanceof CommandError)) throw e;
+    miss = e;
+  }
+  const m = /^(.+?)'s?\s+(.+)$/i.exec(ref);
+  if (!m) throw miss;
+  const from = await u.target(m[1].trim()).catch(() => null);
+  if (!from || (from.location !== u.here?.id && from.location !== u.me.id)) throw miss;
+  const mine = canControl(u.me, from);
+  if (!mine && (hasFlag(from.flags, "dark") || hasFlag(from.flags, "opaque"))) throw miss;
+  if (!mine && !hasFlag(from.flags, "enter_ok")) throw new CommandError("Permission denied.");
+  const name = m[2].trim().toLowerCase();
+  const inside = await u.objects.contentsOfType(from.id, "thing", MAX_LISTED);
+  const obj = inside.find((o) => o.name.toLowerCase() === name) ??
+    inside.find((o) => o.name.toLowerCase().startsWith(name));
+  if (!obj) throw new CommandError(`I don't see that in ${from.name}.`);
+  return { obj, from };
 }
 
 /** The items family. */
@@ -65,27 +99,39 @@ Lists what you are carrying.`,
     aliases: ["take"],
     category: "Items",
     help: `get <thing>   (or take <thing>)
+get <container>'s <thing>
 
-Picks up a thing in the room.
+Picks up a thing in the room, or takes one out of a container here or in your hands (one set
+enter_ok, or yours). A place's getfrom lock (@lock/getfrom) says who may take things from it.
 
 Example:
-  get lantern`,
+  get lantern
+  get chest's coin`,
     async exec(u) {
       const ref = u.cmd.args.trim();
       if (!ref) throw new CommandError("Get what?");
-      const obj = await u.target(ref);
+      const { obj, from } = await toGet(u, ref);
       if (obj.location === u.me.id) throw new CommandError("You already have that.");
-      if (!u.here || obj.location !== u.here.id) throw new CommandError("I don't see that here.");
+      if (!u.here || (!from && obj.location !== u.here.id)) {
+        throw new CommandError("I don't see that here.");
+      }
       if (!isThing(obj)) throw new CommandError("You can't pick that up.");
+      const holder = from ?? u.here;
+      // MUX's do_get: the place the thing is taken from must let the actor take from it.
+      if (!u.passes(lockOf(holder, "getfrom"), holder.id)) {
+        throw new CommandError("Permission denied.");
+      }
       if (!u.passes(lockOf(obj, "basic"), obj.id)) {
         // The thing's @fail family (MUX's do_get); a @fail that gives nothing says nothing.
-        const msg = messageOf(u, u.me, obj, "FAIL", "You can't pick that up.");
+        const def = from ? "You can't take that from there." : "You can't pick that up.";
+        const msg = messageOf(u, u.me, obj, "FAIL", def);
         tellOthers(u, u.me, obj, u.here.id, "OFAIL");
         runAction(u, u.me, obj, "AFAIL");
         if (msg) throw new CommandError(msg);
         return;
       }
-      await moveThing(u, obj, u.here.id, u.me.id);
+      await moveThing(u, obj, holder.id, u.me.id);
+      if (from) tell(u, from.id, { msg: `${obj.name} was taken from you.` });
       const data = { type: "get", who: { id: u.me.id, name: u.me.name }, item: brief(obj) };
       didIt(u, u.me, obj, u.here.id, {
         what: "SUCC",

@@ -23,6 +23,19 @@ function inRoom(u: CommandSdk): string {
 }
 
 /**
+ * The place `say`, `pose` and `@emit` speak in, when the actor may speak there: in a place set
+ * `auditorium`, only who passes its speech lock (MUX's sp_ok).
+ */
+function speakingIn(u: CommandSdk): string {
+  const id = inRoom(u);
+  const here = u.here!;
+  if (hasFlag(here.flags, "auditorium") && !u.passes(lockOf(here, "speech"), id)) {
+    throw new CommandError("Sorry, you may not speak in this place.");
+  }
+  return id;
+}
+
+/**
  * Speech in a room, the one place it happens: the room hears `msg` (but `exclude`), then
  * plugins hear of it on `room:speech` (scenes log it).
  */
@@ -146,8 +159,8 @@ Example:
   "Hello there!`,
     exec(u) {
       if (!u.cmd.args.trim()) throw new CommandError("Say what?");
+      const room = speakingIn(u);
       const text = u.playerText(u.cmd.args);
-      const room = inRoom(u);
       const data = { type: "say", from: from(u.me), text };
       u.send(`You say, "${text}%cn"`, data);
       speak(u, room, "say", `${displayName(u.me)} says, "${text}%cn"`, data, [u.me.id]);
@@ -168,9 +181,10 @@ Example:
   :waves.        (everyone sees: Alice waves.)`,
     exec(u) {
       if (!u.cmd.args.trim()) throw new CommandError("Pose what?");
+      const room = speakingIn(u);
       const text = u.playerText(u.cmd.args);
       const msg = `${displayName(u.me)} ${text}`;
-      speak(u, inRoom(u), "pose", msg, { type: "pose", from: from(u.me), text });
+      speak(u, room, "pose", msg, { type: "pose", from: from(u.me), text });
     },
   },
   {
@@ -190,10 +204,11 @@ Example:
 In TinTin++, type \\; for the semicolon (see 'help clients').`,
     exec(u) {
       if (!u.cmd.args.trim()) throw new CommandError("Pose what?");
+      const room = speakingIn(u);
       const text = u.playerText(u.cmd.args);
       const msg = `${displayName(u.me)}${text}`;
       const data = { type: "pose", from: from(u.me), text, semipose: true };
-      speak(u, inRoom(u), "semipose", msg, data);
+      speak(u, room, "semipose", msg, data);
     },
   },
   {
@@ -210,8 +225,9 @@ Example:
   @emit The wind howls through the trees.`,
     exec(u) {
       if (!u.cmd.args.trim()) throw new CommandError("Emit what?");
+      const room = speakingIn(u);
       const text = u.playerText(u.cmd.args);
-      speak(u, inRoom(u), "emit", text, { type: "emit", from: from(u.me), text });
+      speak(u, room, "emit", text, { type: "emit", from: from(u.me), text });
     },
   },
   {

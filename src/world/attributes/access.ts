@@ -68,7 +68,7 @@ export function attrWriteRefusal(
     return {
       kind: "permission",
       message:
-        `${existing.name} is locked; its owner unlocks it with @set <object>/${existing.name}=!locked.`,
+        `${existing.name} is locked; its owner unlocks it with @unlock <object>/${existing.name}.`,
     };
   }
   return null;
