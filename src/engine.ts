@@ -357,7 +357,16 @@ async function startOn(
     {
       config,
       kv,
-      world: pluginWorld({ objects, attributes, presence, config, locks, softcode, deliver }),
+      world: pluginWorld({
+        objects,
+        attributes,
+        presence,
+        config,
+        locks,
+        softcode,
+        deliver,
+        players,
+      }),
       engine: pluginEngine(
         { config, root, commands: registered, soleWriter, functions: softcode.functions },
         help,

@@ -5,7 +5,7 @@
  * link to a room and a home, teleport into a jump_ok place and telout out of one, with MUX's
  * messages and @-fail attributes; and MUX's attribute locks (`@lock <object>/<attribute>`).
  */
-import { assert } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { api, register } from "./harness.ts";
 import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
 import type { TelnetClient } from "./telnet_client.ts";
@@ -196,6 +196,91 @@ Deno.test("lock types: each checked where MUX checks it", async (t) => {
       await bobDoes(`&GIFT me=from Bob`, /Set\./);
       await run(alice, `@lock *Bob/gift`, /Permission denied/);
       await bobDoes("@lock me/gift", /Attribute locked\./);
+    });
+  } finally {
+    for (const c of closers.reverse()) await c().catch(() => {});
+    await srv.stop();
+  }
+});
+
+Deno.test("lock keys by name through REST and plugin commands, as @lock takes them", async (t) => {
+  const srv = await startSupervised();
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const b = srv.base;
+    const aliceToken = await register(b, "Alice");
+    const aliceId = (await api(b, "GET", "/api/v1/me", undefined, aliceToken)).body.id;
+    const adminToken = (await api(b, "POST", "/api/v1/auth/login", ADMIN)).body.token as string;
+    const adminId = (await api(b, "GET", "/api/v1/me", undefined, adminToken)).body.id;
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const badge = (await run(admin, "@create Badge", /Created Badge\(#(\d+)\)/))[1];
+
+    await t.step("REST: a board's locks take names as the caller sees them", async () => {
+      const made = await api(b, "POST", "/api/v1/boards", {
+        name: "Secret",
+        readLock: "me | *Alice",
+        postLock: "+Badge",
+      }, adminToken);
+      assertEquals(made.status, 201, JSON.stringify(made.body));
+      assertEquals(made.body.readLock, `#${adminId}|#${aliceId}`);
+      assertEquals(made.body.postLock, `+#${badge}`);
+      const changed = await api(
+        b,
+        "PATCH",
+        `/api/v1/boards/${made.body.id}`,
+        { readLock: "=*Alice | admin+" },
+        adminToken,
+      );
+      assertEquals(changed.status, 200, JSON.stringify(changed.body));
+      assertEquals(changed.body.readLock, `=#${aliceId}|admin+`);
+      // Alice passes the read lock by name.
+      const read = await api(b, "GET", `/api/v1/boards/${made.body.id}`, undefined, aliceToken);
+      assertEquals(read.status, 200);
+    });
+
+    await t.step("REST: bad keys are a 400 naming the field, and nothing changes", async () => {
+      const none = await api(b, "POST", "/api/v1/boards", {
+        name: "Nowhere",
+        readLock: "Nobody Here",
+      }, adminToken);
+      assertEquals(none.status, 400);
+      assertMatch(none.body.error, /readLock: I don't see that here\. \(Nobody Here\)/);
+      const bad = await api(
+        b,
+        "POST",
+        "/api/v1/boards",
+        { name: "Broken", postLock: "((" },
+        adminToken,
+      );
+      assertEquals(bad.status, 400);
+      assertMatch(bad.body.error, /postLock: Lock syntax error/);
+      const notText = await api(
+        b,
+        "POST",
+        "/api/v1/boards",
+        { name: "Odd", readLock: 12 },
+        adminToken,
+      );
+      assertEquals(notText.status, 400);
+      const list = await api(b, "GET", "/api/v1/boards", undefined, adminToken);
+      const names = (list.body.items ?? list.body).map((x: { name: string }) => x.name);
+      assert(!names.includes("Nowhere") && !names.includes("Broken") && !names.includes("Odd"));
+    });
+
+    await t.step("plugin commands: +bblock and @chanset take names too", async () => {
+      await run(
+        admin,
+        "+bblock/post Secret=*Alice|me",
+        new RegExp(`set to #${aliceId}\\|#${adminId}`),
+      );
+      await run(admin, "@chanset Public/lock=!*Alice", new RegExp(`lock is now '!#${aliceId}'`));
+      await run(
+        admin,
+        "@chanset Public/lock=Nobody Here",
+        /I don't see that here\. \(Nobody Here\)/,
+      );
+      await run(admin, "@chanset Public/lock=", /lock is now none/);
     });
   } finally {
     for (const c of closers.reverse()) await c().catch(() => {});

@@ -15,7 +15,6 @@ import {
 import {
   type BoardService,
   checkName,
-  lockField,
   MAX_BODY,
   MAX_DESCRIPTION,
   type PostView,
@@ -315,7 +314,11 @@ export function boardCommands(svc: BoardService): CommandSpec[] {
           );
         }
         const which = u.cmd.switches[0] === "post" ? "postLock" : "readLock";
-        const lock = lockField(u.cmd.rhs, which === "postLock" ? "post lock" : "read lock");
+        const lock = await svc.lockAs(
+          u.me,
+          u.cmd.rhs,
+          which === "postLock" ? "post lock" : "read lock",
+        );
         await svc.store.updateBoard(board, { ...board, [which]: lock });
         u.send(
           `${board.name}: ${which === "postLock" ? "post" : "read"} lock ${

@@ -7,6 +7,7 @@ import {
   describe,
   ForbiddenError,
   isStaff,
+  MAX_LOCK_LENGTH,
   pageOf,
   type PluginApp,
   type PluginRates,
@@ -17,7 +18,6 @@ import {
 import {
   type BoardService,
   checkName,
-  lockField,
   MAX_BODY,
   MAX_DESCRIPTION,
   MAX_NAME,
@@ -66,9 +66,15 @@ const NAME = s.custom({
   description: "its slug may be neither all digits nor `unread`",
 }, checkName);
 const DESCRIPTION = s.text(MAX_DESCRIPTION, { empty: true });
-const LOCK = s.custom(
-  { type: "string", description: "a lock expression; empty: everyone" },
-  lockField,
+// Checked by `svc.lockAs` once the caller is known to be staff: names resolve as the caller sees them.
+const LOCK = s.later(
+  s.custom({
+    type: "string",
+    maxLength: MAX_LOCK_LENGTH,
+    description:
+      "a lock as @lock takes it (me, here, *player, a name where the caller stands, #dbref, flags, " +
+      "builder+, attr:value, =, +, $, @...); names are stored as dbrefs; empty: everyone",
+  }, String),
 );
 // One line: a subject is a row of the board's list.
 const SUBJECT = s.text(MAX_SUBJECT, { oneLine: true });
@@ -292,8 +298,8 @@ export function boardRoutes(app: PluginApp, svc: BoardService, rates: PluginRate
       name,
       slug,
       description: body.description,
-      readLock: body.readLock ?? "",
-      postLock: body.postLock ?? "",
+      readLock: await svc.lockAs(me, body.readLock ?? "", "readLock"),
+      postLock: await svc.lockAs(me, body.postLock ?? "", "postLock"),
       createdAt: Date.now(),
       createdBy: me.id,
     });
@@ -323,8 +329,12 @@ export function boardRoutes(app: PluginApp, svc: BoardService, rates: PluginRate
     const next: Board = { ...board };
     if (body.name !== undefined) Object.assign(next, body.name);
     if (body.description !== undefined) next.description = body.description;
-    if (body.readLock !== undefined) next.readLock = body.readLock;
-    if (body.postLock !== undefined) next.postLock = body.postLock;
+    if (body.readLock !== undefined) {
+      next.readLock = await svc.lockAs(me, body.readLock, "readLock");
+    }
+    if (body.postLock !== undefined) {
+      next.postLock = await svc.lockAs(me, body.postLock, "postLock");
+    }
     await svc.store.updateBoard(board, next);
     return c.json((await svc.views([next], me))[0]);
   });

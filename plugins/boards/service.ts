@@ -78,7 +78,10 @@ export function checkName(raw: unknown): { name: string; slug: string } {
   return { name, slug };
 }
 
-/** A lock field: a string that parses as a lock ("" for none). */
+/**
+ * A lock field of the game's configuration: a string that parses as a lock ("" for none); names
+ * no object by name (no one sets it to see from: boards set in game or REST take names, lockAs).
+ */
 export function lockField(raw: unknown, field: string): string {
   if (typeof raw !== "string") throw new ValidationError(`${field} must be a string`);
   try {
@@ -93,7 +96,7 @@ export interface BoardDeps {
   store: BoardStore;
   deliver: Delivery;
   players: PlayerLookup;
-  world: Pick<PluginWorld, "getMany" | "passes">;
+  world: Pick<PluginWorld, "getMany" | "passes" | "settableLock">;
   /** Posts per player, board and day (staff are not held to it). */
   postsPerDay: PluginQuota;
   /** Collapsing notices (`ctx.notices`): one line per board a minute, however many posts. */
@@ -110,6 +113,19 @@ export class BoardService {
 
   get store(): BoardStore {
     return this.d.store;
+  }
+
+  /**
+   * A lock `actor` sets on a board (`field` names it in a refusal): `@lock`'s keys, names as the
+   * actor sees them turned into dbrefs (PluginWorld.settableLock); "" for none.
+   */
+  async lockAs(actor: DbObject, raw: unknown, field: string): Promise<string> {
+    try {
+      return await this.d.world.settableLock(actor, raw as string);
+    } catch (e) {
+      if (e instanceof ValidationError) throw new ValidationError(`${field}: ${e.message}`);
+      throw e;
+    }
   }
 
   /** True when `p` may read `board` (staff always may). */

@@ -161,7 +161,7 @@ export function channelCommands(
         if (!m || u.cmd.rhs === null) {
           throw new CommandError("Usage: @chanset <name>/header|lock|hidden|masking=<value>");
         }
-        const ch = await svc.set(m[1], m[2], u.cmd.rhs);
+        const ch = await svc.set(m[1], m[2], u.cmd.rhs, u.me);
         const prop = m[2].toLowerCase() === "mask" ? "masking" : m[2].toLowerCase();
         const shown = prop === "header"
           ? `'${ch.header}%cn'`

@@ -39,6 +39,7 @@ const plugin: PluginModule = {
     const svc: ChannelService = new ChannelService({
       store,
       passes: (lock, subject) => ctx.world.passes(lock, subject),
+      settableLock: (actor, expr) => ctx.world.settableLock(actor, expr),
       deliver: ctx.deliver,
       players: ctx.players,
       isCommand: (w) => !!ctx.engine.command(w),

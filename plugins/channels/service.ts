@@ -70,6 +70,11 @@ export interface ChannelDeps {
   store: ChannelStore;
   /** The engine's lock check (`ctx.world.passes`); without it, keys that read the world fail. */
   passes?: (lock: string, subject: LockSubject) => boolean;
+  /**
+   * A lock as a player sets it, names resolved as the setter sees them (`ctx.world.settableLock`);
+   * without it, locks set name objects by dbref only.
+   */
+  settableLock?: (actor: DbObject, expr: string) => Promise<string>;
   /** Delivery to players (`ctx.deliver`). */
   deliver: Pick<Delivery, "toPlayers">;
   /** Who is connected and the names others see. */
@@ -221,7 +226,7 @@ export class ChannelService {
       name: n,
       header: checkHeader(opts.header ?? "", n),
       hidden: !!opts.hidden,
-      lock: validLock(opts.lock ?? ""),
+      lock: await this.#lockAs(actor, opts.lock ?? ""),
       masking: false,
       createdAt: Date.now(),
       createdBy: actor.id,
@@ -272,8 +277,18 @@ export class ChannelService {
     return ch;
   }
 
-  /** Changes one setting: header, lock, hidden or masking. */
-  async set(name: string, prop: string, value: string): Promise<Channel> {
+  /** A channel lock set by `actor` (null: no one in particular), ready to store. */
+  async #lockAs(actor: DbObject | null, expr: string): Promise<string> {
+    return actor && this.d.settableLock ? await this.d.settableLock(actor, expr) : validLock(expr);
+  }
+
+  /** Changes one setting: header, lock (set as `actor` sees names), hidden or masking. */
+  async set(
+    name: string,
+    prop: string,
+    value: string,
+    actor: DbObject | null = null,
+  ): Promise<Channel> {
     const ch = this.byName(name);
     if (!ch) throw new NotFoundError(`There is no channel called ${String(name).slice(0, 40)}.`);
     const next = { ...ch };
@@ -282,7 +297,7 @@ export class ChannelService {
         next.header = checkHeader(value, ch.name);
         break;
       case "lock":
-        next.lock = validLock(value);
+        next.lock = await this.#lockAs(actor, value);
         break;
       case "hidden":
         next.hidden = parseBool(value);

@@ -15,13 +15,15 @@ const MAX_LOCK_NAMES = 20;
 
 /**
  * The stored form of `expr` set by the actor whose `target` resolves names: names turned into
- * dbrefs. Throws ValidationError for bad syntax or too many names, CommandError for a name that
- * matches nothing (or several things).
+ * dbrefs ("" for an empty lock). The one parser of locks being set, in game (`@lock`) and through
+ * REST and plugins (`PluginWorld.settableLock`). Throws ValidationError for bad syntax, too many
+ * names, or a name that matches nothing (or several things).
  */
 export async function settableLock(
   u: { target(ref: string): Promise<DbObject> },
   expr: string,
 ): Promise<string> {
+  if (typeof expr !== "string") throw new ValidationError("A lock must be a string.");
   const names = new Set<string>();
   try {
     // First pass: collect the names (each answers a placeholder), checking the syntax.
@@ -41,7 +43,7 @@ export async function settableLock(
     try {
       ids.set(name, (await u.target(name)).id);
     } catch (e) {
-      if (e instanceof CommandError) throw new CommandError(`${e.message} (${name})`);
+      if (e instanceof CommandError) throw new ValidationError(`${e.message} (${name})`);
       throw e;
     }
   }

@@ -107,6 +107,7 @@ export {
   type LockSubject,
   LockSyntaxError,
   lockTypeNamed,
+  MAX_LOCK_LENGTH,
   parseLock,
   validLock,
 } from "../world/locks.ts";

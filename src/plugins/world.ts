@@ -10,6 +10,8 @@ import { startingRoom } from "../world/start.ts";
 import { checkQuota } from "../world/building.ts";
 import { lookAt, lookIn, type LookPorts } from "../commands/looking.ts";
 import { checkLock, type LockSubject } from "../world/locks.ts";
+import { settableLock } from "../commands/lock_names.ts";
+import { findTarget, type TargetDeps } from "../commands/target.ts";
 
 /** Objects, rooms and exits, for plugins. */
 export interface PluginWorld {
@@ -54,11 +56,18 @@ export interface PluginWorld {
    * given. An empty lock passes; a broken one does not.
    */
   passes(lock: string, subject: LockSubject, on?: string): boolean;
+  /**
+   * A lock as `actor` types it, ready to store: the in-game `@lock`'s parser, names (`me`,
+   * `here`, `*player`, what the actor carries or sees where it stands) turned into dbrefs, so a
+   * REST body or a plugin command takes the same keys as `@lock`. "" for an empty lock; throws
+   * ValidationError (400, or the message in game) for a bad key or a name that matches nothing.
+   */
+  settableLock(actor: DbObject, expr: string): Promise<string>;
 }
 
 /** The plugin world over the engine's object store (and what looking uses, for `look`). */
 export function pluginWorld(
-  s: Omit<LookPorts, "queue" | "frame"> & { config: Config },
+  s: Omit<LookPorts, "queue" | "frame"> & { config: Config; players: TargetDeps["players"] },
 ): PluginWorld {
   // A plugin's look says the object's messages but queues no action: the plugin's line has no
   // chain here to count a loop along.
@@ -86,5 +95,9 @@ export function pluginWorld(
         ? lookIn(looking, viewer, target, width)
         : lookAt(looking, viewer, target, width),
     passes: (lock, subject, on) => checkLock(lock, subject, { world: s.locks, on }),
+    settableLock: async (actor, expr) => {
+      const here = actor.location ? await o.get(actor.location) : null;
+      return await settableLock({ target: (ref) => findTarget(s, actor, here, ref) }, expr);
+    },
   };
 }
