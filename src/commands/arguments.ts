@@ -27,6 +27,7 @@ const EVALUATES: ReadonlyMap<string, ArgEvaluation> = new Map([
   ...[
     "@boot",
     "@chown",
+    "@chzone",
     "@clone",
     "@cpattr",
     "@create",

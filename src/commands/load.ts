@@ -23,6 +23,7 @@ export const CORE_MODULES: readonly string[] = [
   "action_attributes.ts",
   "building_basics.ts",
   "locks.ts",
+  "zones.ts",
   "clone.ts",
   "admin.ts",
   "password.ts",

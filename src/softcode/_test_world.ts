@@ -129,6 +129,10 @@ export class TestWorld {
           [...w.objects.values()].filter((o) => o.data.parent === id).slice(0, limit).map((o) =>
             o.id
           ),
+        zoned: (id, limit) =>
+          [...w.objects.values()].filter((o) => o.data.zone === id).slice(0, limit).map((o) =>
+            o.id
+          ),
       },
       attributes: {
         get: (id, name) => w.attrs.get(id)?.get(name) ?? null,

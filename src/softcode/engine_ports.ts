@@ -144,6 +144,7 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       ownedBy: (owner, limit) => cap(world()?.ownedBy(owner) ?? NONE, limit),
       withFlag: (flag, limit) => cap(world()?.withFlag(flag) ?? NONE, limit),
       children: (id, limit) => cap(world()?.children(id) ?? NONE, limit),
+      zoned: (id, limit) => cap(world()?.zoned(id) ?? NONE, limit),
     },
     attributes: {
       get: (id, name) => p.attributes.peek(id, name),

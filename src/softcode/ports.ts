@@ -27,6 +27,8 @@ export interface WorldView {
   withFlag(flag: string, limit: number): readonly string[];
   /** Ids of objects whose parent is `id`, at most `limit`. */
   children(id: string, limit: number): readonly string[];
+  /** Ids of objects in the zone of `id` (`@chzone`), at most `limit`. */
+  zoned(id: string, limit: number): readonly string[];
 }
 
 /** Attributes of objects, from memory; writes persist behind, in order. */

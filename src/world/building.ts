@@ -10,6 +10,7 @@ import { canControl } from "./access.ts";
 import { displayName } from "./players.ts";
 import { hasFlag, isStaff } from "./flags.ts";
 import { exitName, objectNameProblem } from "./names.ts";
+import { zoneOf } from "./zones.ts";
 import type { DbObject, NewObject } from "./types.ts";
 import type { Delivery } from "../hub/types.ts";
 
@@ -135,11 +136,22 @@ export function checkDescription(description: unknown): string {
   return description;
 }
 
+/** What a new object of `actor` starts with of its zone: the actor's (MUX). */
+function zoned(actor: DbObject): { zone?: string } {
+  const zone = zoneOf(actor);
+  return zone ? { zone } : {};
+}
+
 /** The record of a room owned by the actor. */
 export function roomRecord(actor: DbObject, name: unknown, description: unknown = ""): NewObject {
   const n = checkName(name, "Room");
   const desc = checkDescription(description);
-  return { name: n, type: "room", owner: actor.id, data: desc ? { description: desc } : {} };
+  return {
+    name: n,
+    type: "room",
+    owner: actor.id,
+    data: { ...zoned(actor), ...(desc ? { description: desc } : {}) },
+  };
 }
 
 /** The record of a thing carried by the actor, at home in the actor's room. */
@@ -149,7 +161,7 @@ export function thingRecord(actor: DbObject, name: unknown): NewObject {
     type: "thing",
     location: actor.id,
     owner: actor.id,
-    data: actor.location ? { home: actor.location } : {},
+    data: { ...zoned(actor), ...(actor.location ? { home: actor.location } : {}) },
   };
 }
 
@@ -166,6 +178,7 @@ export function exitRecord(
     location: from.id,
     owner: actor.id,
     data: {
+      ...zoned(actor),
       ...(to ? { destination: to.id } : {}),
       ...(spec.aliases.length ? { aliases: spec.aliases } : {}),
     },

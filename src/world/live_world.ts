@@ -19,6 +19,7 @@
 import type { DbObject, ObjectType } from "./types.ts";
 import { deepFreeze } from "./freeze.ts";
 import { parentOf } from "./parents.ts";
+import { zoneOf } from "./zones.ts";
 import { copyOf } from "./copy.ts";
 import { type IndexKind, membershipsOf, playerAliases, playerName } from "./indexes.ts";
 
@@ -53,6 +54,8 @@ export interface WorldReader {
    * memory only: nothing but softcode and `@parent` ask, and both run while the world is held.
    */
   children(parent: string): readonly string[];
+  /** Ids of the objects in the zone of `zone` (`data.zone`, which `@chzone` sets). */
+  zoned(zone: string): readonly string[];
 }
 
 const NONE: readonly string[] = Object.freeze([]);
@@ -136,6 +139,7 @@ export class LiveWorld implements WorldReader {
     flag: new Buckets(),
   };
   readonly #children = new Buckets();
+  readonly #zoned = new Buckets();
   readonly #playerNames = new Map<string, string>();
   readonly #playerAliases = new Map<string, string>();
 
@@ -232,6 +236,8 @@ export class LiveWorld implements WorldReader {
     }
     const parent = parentOf(o);
     if (parent) this.#children.add(parent, o.id);
+    const zone = zoneOf(o);
+    if (zone) this.#zoned.add(zone, o.id);
     const name = playerName(o);
     if (name !== null) this.#playerNames.set(name, o.id);
     for (const a of playerAliases(o)) this.#playerAliases.set(a, o.id);
@@ -243,6 +249,8 @@ export class LiveWorld implements WorldReader {
     }
     const parent = parentOf(o);
     if (parent) this.#children.delete(parent, o.id);
+    const zone = zoneOf(o);
+    if (zone) this.#zoned.delete(zone, o.id);
     const name = playerName(o);
     if (name !== null && this.#playerNames.get(name) === o.id) this.#playerNames.delete(name);
     for (const a of playerAliases(o)) {
@@ -304,5 +312,9 @@ export class LiveWorld implements WorldReader {
 
   children(parent: string): readonly string[] {
     return this.#children.ids(parent);
+  }
+
+  zoned(zone: string): readonly string[] {
+    return this.#zoned.ids(zone);
   }
 }

@@ -5,6 +5,7 @@
  * (`create()` and `tel()` are in building.ts; `trigger()` comes with the command queue).
  * What they reveal follows who may see it.
  */
+import { zoneOf } from "../../world/zones.ts";
 import { define } from "./define.ts";
 import { EVAL_ARG, type Frame, type FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
@@ -65,6 +66,16 @@ export function controls(ev: Evaluation, f: Frame, o: DbObject): boolean {
 }
 
 /** MUX's name for an object's type. */
+/** MUX's scan_zone: the objects of `type` in the zone of `zmo`, for its controller (or staff). */
+function zoneMembers(ev: Evaluation, f: Frame, zmo: string, type: string): string {
+  const o = thing(ev, f, zmo);
+  if (typeof o === "string") return o;
+  if (!controls(ev, f, o)) return "#-1 PERMISSION DENIED";
+  return ev.ports.world.zoned(o.id, MAX_SEARCH)
+    .filter((id) => ev.ports.world.object(id)?.flags.includes(type))
+    .map(ref).join(" ");
+}
+
 function typeName(o: DbObject): string {
   return typeOf(o).toUpperCase();
 }
@@ -698,9 +709,28 @@ export const objectFunctions: FunctionDef[] = [
   define("zone", 1, 1, {
     family: "database",
     args: "zone(<object>)",
-    summary: "The object's zone.",
-    example: { think: "zone(me)", gives: "#-1 ZONES DISABLED" },
-  }, () => "#-1 ZONES DISABLED"),
+    summary: "The object's zone master object (@chzone), or #-1.",
+    example: { think: "zone(me)", gives: "#-1" },
+  }, (ev, f, args) => {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    // MUX shows it to whoever may examine the object.
+    if (!controls(ev, f, o) && !o.flags.includes("visual")) return "#-1";
+    const z = zoneOf(o);
+    return z ? ref(z) : "#-1";
+  }),
+  define("inzone", 1, 1, {
+    family: "database",
+    args: "inzone(<object>)",
+    summary: "The rooms in the zone of a zone master object (its controller or staff).",
+    example: { think: "inzone(box)", gives: "" },
+  }, (ev, f, args) => zoneMembers(ev, f, args[0], "room")),
+  define("zwho", 1, 1, {
+    family: "database",
+    args: "zwho(<object>)",
+    summary: "The players in the zone of a zone master object (its controller or staff).",
+    example: { think: "zwho(box)", gives: "" },
+  }, (ev, f, args) => zoneMembers(ev, f, args[0], "player")),
   define("bittype", 0, 1, {
     family: "database",
     args: "bittype(<object>)",

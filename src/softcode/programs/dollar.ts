@@ -3,9 +3,10 @@
  * those of the things in its room, the room's, those of what it carries; each object with its
  * parents' (a child's attribute of the same name hides the parent's, a `no_inherit` one is not
  * inherited), every match on every object running, in that order. Only when none matched there,
- * the master room's contents and then the room itself (without parents, as MUX). An object set
- * `halt` or `no_command`, or whose `use` lock the actor fails, offers none; an attribute set
- * `no_command` runs nothing.
+ * the zone master object of the room, then the actor's (src/world/zones.ts); only when none
+ * matched there, the master room's contents and then the room itself (without parents, as MUX).
+ * An object set `halt` or `no_command`, or whose `use` lock the actor fails, offers none; an
+ * attribute set `no_command` runs nothing.
  */
 import type { RE2JS } from "re2js";
 import type { DbObject } from "../../world/types.ts";
@@ -14,6 +15,7 @@ import type { LiveAttributes } from "../../world/attributes/store.ts";
 import { hasFlag } from "../../world/flags.ts";
 import { type LockWorld, passesObjectLock } from "../../world/locks.ts";
 import { parentChain, parentOf } from "../../world/parents.ts";
+import { zoneOf } from "../../world/zones.ts";
 import type { ProgramIndex } from "./index.ts";
 import { matchProgram, type ProgramEntry } from "./entries.ts";
 
@@ -145,8 +147,36 @@ export function matchCommands(
     if (o && !hasFlag(o.flags, "exit")) matchOn(src, o, actor, line, true, out);
   }
   if (out.length) return out;
+  // MUX's zones: the zone of the actor's room, then the actor's own zone, before the master room.
+  const zones = [room ? zoneOf(room) : "", zoneOf(actor)];
+  if (zones[1] === zones[0]) zones.pop();
+  for (const zone of zones) {
+    if (zone && matchZone(src, zone, actor, line, out)) return out;
+  }
   matchMaster(src, actor, line, out);
   return out;
+}
+
+/**
+ * The `$-commands` of zone master object `zone` that `line` matches: its own (with its parents),
+ * or when it is a room ("parent room"), those of what is in it.
+ */
+function matchZone(
+  src: MatchSources,
+  zone: string,
+  actor: DbObject,
+  line: LineForms,
+  out: ProgramMatch[],
+): boolean {
+  const zmo = src.world.object(zone);
+  if (!zmo) return false;
+  if (!hasFlag(zmo.flags, "room")) return matchOn(src, zmo, actor, line, true, out);
+  let found = false;
+  for (const id of src.world.contents(zmo.id)) {
+    const o = id === actor.id ? null : src.world.object(id);
+    if (o && !hasFlag(o.flags, "exit") && matchOn(src, o, actor, line, true, out)) found = true;
+  }
+  return found;
 }
 
 /** The master room's `$-commands` (contents, then the room), from the index over all of them. */

@@ -1,0 +1,87 @@
+/**
+ * MUX's zones over telnet (docs/softcode.md, "Zones"): `@chzone` and its rules, a zone master
+ * object's `$-commands` reaching who stands in its rooms or belongs to it (before the master
+ * room's), a room as zone master, what a zoned player builds starting in its zone, and
+ * `zone()`, `inzone()`, `zwho()`.
+ */
+import { register } from "./harness.ts";
+import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
+import type { TelnetClient } from "./telnet_client.ts";
+
+/** Sends a line over telnet and waits for a reply matching `re` after it. */
+async function run(t: TelnetClient, line: string, re: RegExp): Promise<RegExpMatchArray> {
+  const from = t.mark();
+  await t.send(line);
+  return await t.waitFor(re, 10_000, from);
+}
+
+Deno.test("zones: @chzone, zone $-commands, zone(), inzone(), zwho()", async (t) => {
+  const srv = await startSupervised();
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    await register(srv.base, "Alice");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    await run(admin, "@set *Alice=builder", /builder set/);
+    const alice = await telnetLogin(srv, "Alice", "password123");
+    closers.push(() => alice.close());
+    const aliceId = (await run(alice, "think %#", /^#(\d+)\r?$/m))[1];
+
+    const harbour = (await run(admin, "@dig/teleport Harbour", /Room Harbour\(#(\d+)\)/))[1];
+    const zmo = (await run(admin, "@create Harbour Zone", /Created Harbour Zone\(#(\d+)\)/))[1];
+    await run(admin, "&CMD_TIDE Harbour Zone=$+tide:@pemit %#=The tide is high.", /Set\./);
+    // It @pemits whoever types +tide wherever that is: an inherit object of staff, as a
+    // game's global objects are.
+    await run(admin, "@set Harbour Zone=inherit", /Flag inherit set/);
+
+    await t.step("a room's zone master offers its $-commands there only", async () => {
+      await run(admin, "@chzone here=Harbour Zone", /Zone changed\./);
+      await run(admin, "think zone(here)", new RegExp(`^#${zmo}\\r?$`, "m"));
+      await run(admin, `@tel Alice=#${harbour}`, /Teleported Alice/);
+      await run(alice, "+tide", /The tide is high\./);
+      await run(admin, "@tel Alice=#1", /Teleported Alice/);
+      await run(alice, "+tide", /Huh\?/);
+      await run(admin, "think inzone(Harbour Zone)", new RegExp(`^#${harbour}\\r?$`, "m"));
+    });
+
+    await t.step("who may @chzone what, with MUX's words", async () => {
+      await run(alice, `@chzone me=#${zmo}`, /You cannot move that object to that zone\./);
+      await run(alice, `@chzone #${harbour}=none`, /You don't have the power to shift reality\./);
+      await run(alice, "@chzone me=Nowhere", /I don't see that here/);
+      const dock = (await run(admin, "@dig Dock", /Room Dock\(#(\d+)\)/))[1];
+      await run(admin, `@chzone Harbour Zone=#${dock}`, /Only rooms may be zoned to other rooms\./);
+    });
+
+    await t.step("a player's own zone: its $-commands anywhere, what it builds", async () => {
+      const mine = (await run(alice, "@create Alice Zone", /Created Alice Zone\(#(\d+)\)/))[1];
+      await run(alice, "&CMD_MINE Alice Zone=$+mine:@pemit %#=Mine, all mine.", /Set\./);
+      await run(alice, "@chzone me=Alice Zone", /Zone changed\./);
+      await run(alice, "think zone(me)", new RegExp(`^#${mine}\\r?$`, "m"));
+      await run(alice, "think zwho(Alice Zone)", new RegExp(`^#${aliceId}\\r?$`, "m"));
+      await run(admin, `@tel Alice=#${harbour}`, /Teleported Alice/);
+      // The room's zone answers first, then the player's.
+      await run(alice, "+tide", /The tide is high\./);
+      await run(alice, "+mine", /Mine, all mine\./);
+      await run(alice, "@create Widget", /Created Widget/);
+      await run(alice, "think zone(Widget)", new RegExp(`^#${mine}\\r?$`, "m"));
+      await run(alice, "@chzone Widget=none", /Zone changed\./);
+      await run(alice, "think zone(Widget)", /^#-1\r?$/m);
+      await run(alice, `think inzone(#${zmo})`, /#-1 PERMISSION DENIED/);
+    });
+
+    await t.step("a room as zone master (MUX's parent room): what is in it answers", async () => {
+      const hall = (await run(admin, "@dig Zone Hall", /Room Zone Hall\(#(\d+)\)/))[1];
+      const lane = (await run(admin, "@dig Lane", /Room Lane\(#(\d+)\)/))[1];
+      await run(admin, "@create Bell", /Created Bell/);
+      await run(admin, "&CMD_BELL Bell=$+bell:@pemit %#=Ding.", /Set\./);
+      await run(admin, "@set Bell=inherit", /Flag inherit set/);
+      await run(admin, `@tel Bell=#${hall}`, /Teleported Bell/);
+      await run(admin, `@chzone #${lane}=#${hall}`, /Zone changed\./);
+      await run(admin, `@tel Alice=#${lane}`, /Teleported Alice/);
+      await run(alice, "+bell", /Ding\./);
+    });
+  } finally {
+    for (const c of closers.reverse()) await c().catch(() => {});
+    await srv.stop();
+  }
+});
