@@ -7,12 +7,14 @@
  */
 import type { DbObject } from "../world/types.ts";
 import type { OutboundData } from "../hub/types.ts";
-import type { CommandPorts } from "./types.ts";
+import type { CommandPorts, Verb } from "./types.ts";
 import type { ActionQueue, QueueFrame } from "../queue/types.ts";
 import { inheritedAttr } from "../world/attributes/inherit.ts";
 import { displayName } from "../world/players.ts";
 import { TOP_FLAGS, toWire } from "../softcode/mod.ts";
-import { tell } from "./sdk.ts";
+import { tell } from "./tell.ts";
+
+export type { Verb };
 
 /**
  * What `didIt` needs: the evaluator, the attributes in memory, delivery, and the queue the
@@ -24,25 +26,6 @@ export interface DidItPorts
   extends Pick<CommandPorts, "softcode" | "attributes" | "deliver" | "objects"> {
   queue: Pick<ActionQueue, "enqueue"> | null;
   frame?: Pick<QueueFrame, "chain">;
-}
-
-/** The attributes of one act, MUX's triple, and what is said when they are unset. */
-export interface Verb {
-  /** Shown to the actor (`SUCC`). */
-  what?: string;
-  /** Shown to the actor when `what` is unset (null or absent: nothing). */
-  def?: string | null;
-  /** Shown to the others where the actor is (`OSUCC`), after the actor's name. */
-  owhat?: string;
-  /** Shown to the others when `owhat` is unset, after the actor's name. */
-  odef?: string | null;
-  /** Run by the object through the queue, the actor as enactor (`ASUCC`). */
-  awhat?: string;
-  /** `%0`-`%9` of the evaluations and the action. */
-  args?: readonly string[];
-  /** Data for web clients beside the actor's message and the others'. */
-  data?: OutboundData;
-  odata?: OutboundData;
 }
 
 /**

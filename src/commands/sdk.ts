@@ -1,15 +1,17 @@
 /** Builds the SDK object `u` a command's exec receives. */
 import type { DbObject } from "../world/types.ts";
-import type { HubConnection, Outbound, OutboundData } from "../hub/types.ts";
+import type { HubConnection, OutboundData } from "../hub/types.ts";
 import type { ParsedLine } from "./parser.ts";
-import type { CommandPorts, CommandSdk } from "./types.ts";
+import type { CommandPorts, CommandSdk, Verb } from "./types.ts";
 import { checkLock, type LockSubject } from "../world/locks.ts";
 import { findTarget } from "./target.ts";
 import { EV, TOP_FLAGS, toWire } from "../softcode/mod.ts";
 import type { QueueFrame } from "../queue/types.ts";
 import { CommandError } from "./errors.ts";
-import { hearerOf } from "../world/hearing.ts";
-import { didIt, type Verb } from "./did_it.ts";
+import { didIt } from "./did_it.ts";
+import { tell } from "./tell.ts";
+
+export { tell };
 
 /** How MUX evaluates a command's argument (say, pose, @emit: CS_INTERP). */
 const PLAYER_TEXT_FLAGS = EV.EVAL | EV.STRIP_CURLY | EV.FCHECK | EV.TOP;
@@ -17,17 +19,6 @@ const PLAYER_TEXT_FLAGS = EV.EVAL | EV.STRIP_CURLY | EV.FCHECK | EV.TOP;
 /** The lock subject of an actor running a command (a player, or an object the queue runs). */
 export function subjectOf(me: DbObject): LockSubject {
   return { id: `#${me.id}`, flags: me.flags, connected: true };
-}
-
-/**
- * Tells `id` something as MUX's notify does (`hearerOf`): a player on every connection, a
- * puppet's owner with its name in front, nobody for other objects.
- */
-export function tell(ports: Pick<CommandPorts, "objects" | "deliver">, id: string, out: Outbound) {
-  const o = ports.objects.world?.object(id);
-  if (!o) return ports.deliver.toPlayer(id, out);
-  const h = hearerOf(o);
-  if (h) ports.deliver.toPlayer(h.player, h.prefix ? { ...out, msg: h.prefix + out.msg } : out);
 }
 
 /** What one command invocation sees. */

@@ -22,7 +22,6 @@ import type { ParsedLine } from "./parser.ts";
 import type { Softcode } from "../softcode/mod.ts";
 import type { UserFunctions } from "../softcode/user_functions.ts";
 import type { QueueFrame } from "../queue/types.ts";
-import type { Verb } from "./did_it.ts";
 import type { CommandQueue } from "../queue/queue.ts";
 import type { Programs } from "../softcode/programs/mod.ts";
 
@@ -78,6 +77,25 @@ export interface CommandPorts {
   programs: Pick<Programs, "match" | "jobs">;
   /** For staff commands. */
   engine: EngineControl;
+}
+
+/** The attributes of one act, MUX's triple, and what is said when they are unset. */
+export interface Verb {
+  /** Shown to the actor (`SUCC`). */
+  what?: string;
+  /** Shown to the actor when `what` is unset (null or absent: nothing). */
+  def?: string | null;
+  /** Shown to the others where the actor is (`OSUCC`), after the actor's name. */
+  owhat?: string;
+  /** Shown to the others when `owhat` is unset, after the actor's name. */
+  odef?: string | null;
+  /** Run by the object through the queue, the actor as enactor (`ASUCC`). */
+  awhat?: string;
+  /** `%0`-`%9` of the evaluations and the action. */
+  args?: readonly string[];
+  /** Data for web clients beside the actor's message and the others'. */
+  data?: OutboundData;
+  odata?: OutboundData;
 }
 
 /** The SDK object `u` a command's exec receives: the line, the actor, and the ports. */
