@@ -135,6 +135,27 @@ async function install(w: Player, master: string, home: string, sgp: string): Pr
   );
 }
 
+/**
+ * Defines SGP's global functions (isstaff(), ostaff()... which +who calls) the way its
+ * @startup does on MUX, when the paste left them undefined: the engine's `@function` takes
+ * `after(##,FN_)` as the name as written, where MUX evaluates it (docs/bench.md).
+ */
+async function defineSgpFunctions(w: Player, master: string, home: string): Promise<string> {
+  const probe = async () => (await w.run("think [isstaff(me)]")).split(/\r?\n/)[0].trim();
+  const before = await probe();
+  if (!before.startsWith("#-1 FUNCTION")) return `already defined (isstaff(me) is ${before})`;
+  await w.run(`@tel me=${master}`);
+  const gf = /#\d+/.exec(await w.run("think [num(SGP - Global Functions)]"))?.[0];
+  if (!gf) throw new Error("no SGP - Global Functions in the master room");
+  const attrs = (await w.run(`think [lattr(${gf}/FN*)]`)).split(/\r?\n/)[0].trim().split(/\s+/);
+  for (const a of attrs) {
+    const m = /^FNP?_(.+)$/.exec(a);
+    if (m) await w.run(`@function ${m[1]}=${gf}/${a}`);
+  }
+  await w.run(`@tel me=${home}`);
+  return `defined by the bench (isstaff(me) is ${await probe()})`;
+}
+
 /** Connects `n` players named sgpN, creating them. */
 async function connectPlayers(port: number, n: number): Promise<Player[]> {
   const out: Player[] = [];
@@ -184,6 +205,7 @@ async function startEngine(o: Opts, sgp: string, log: (l: string) => void): Prom
     if (!/Master Room\(#3\)/.test(dug)) throw new Error(`the master room is not #3: ${dug}`);
     const errors = await install(w, "#3", "#1", sgp);
     errors.forEach((e) => log(`sgp: engine install: ${e}`));
+    log(`sgp: engine: SGP's functions ${await defineSgpFunctions(w, "#3", "#1")}`);
     const players = await connectPlayers(srv.telnet, o.players);
     return {
       name: "engine",
@@ -226,6 +248,7 @@ async function startTinyMux(o: Opts, sgp: string, log: (l: string) => void): Pro
     await w.run("@admin player_queue_limit=1000");
     const errors = await install(w, "#2", "#0", sgp);
     errors.forEach((e) => log(`sgp: TinyMUX install: ${e}`));
+    log(`sgp: TinyMUX: SGP's functions ${await defineSgpFunctions(w, "#2", "#0")}`);
     players.push(...await connectPlayers(port, o.players));
     const sample = await sampleWho(players[0], o.players);
     return { name: "TinyMUX 2.12", port, pid, wizard: w, players, sample, stop };
