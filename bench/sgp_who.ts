@@ -137,15 +137,19 @@ async function install(w: Player, master: string, home: string, sgp: string): Pr
 
 /**
  * Defines SGP's global functions (isstaff(), ostaff()... which +who calls) the way its
- * @startup does on MUX, when the paste left them undefined: the engine's `@function` takes
- * `after(##,FN_)` as the name as written, where MUX evaluates it (docs/bench.md).
+ * @startup means to, when the paste left them undefined (on both servers it does: the engine's
+ * `@function` takes `after(##,FN_)` as a name as written, and TinyMUX's @startup trigger defines
+ * nothing either; docs/bench.md), so both servers run the listing with them.
  */
 async function defineSgpFunctions(w: Player, master: string, home: string): Promise<string> {
   const probe = async () => (await w.run("think [isstaff(me)]")).split(/\r?\n/)[0].trim();
   const before = await probe();
   if (!before.startsWith("#-1 FUNCTION")) return `already defined (isstaff(me) is ${before})`;
   await w.run(`@tel me=${master}`);
-  const gf = /#\d+/.exec(await w.run("think [num(SGP - Global Functions)]"))?.[0];
+  // By what it holds: TinyMUX's starter database has SGP objects of the same names.
+  const gf = /#\d+/.exec(
+    await w.run("think [first(iter(lcon(here),switch(hasattr(##,FN_ISSTAFF),1,##)))]"),
+  )?.[0];
   if (!gf) throw new Error("no SGP - Global Functions in the master room");
   const attrs = (await w.run(`think [lattr(${gf}/FN*)]`)).split(/\r?\n/)[0].trim().split(/\s+/);
   for (const a of attrs) {
