@@ -168,6 +168,17 @@ export function formatNumber(x: number): string {
   return formatReal(x);
 }
 
+/**
+ * `formatNumber(nearestPretty(x))`, reading x's shortest digits once: a number of 15 digits or
+ * fewer is printed from them (nearestPretty would give it back as it is).
+ */
+export function formatPretty(x: number): string {
+  if (!Number.isFinite(x) || x === 0 || Number.isInteger(x)) return formatNumber(nearestPretty(x));
+  const s = shortest(x);
+  if (s.digits.length <= 15) return layout(x < 0, s.digits, s.point, -1);
+  return formatNumber(nearestPretty(x));
+}
+
 /** MUX's `mux_ftoa(x, false, 0)`: shortest digits, an exponent below 1e-5 or from 1e17. */
 export function formatReal(x: number): string {
   if (x === 0) return "0";

@@ -1,6 +1,13 @@
 /** toReal()'s fast path for plain decimals reads what its full reader reads. */
 import assert from "node:assert/strict";
-import { integerDigits, nearestPretty, toReal, truthy } from "./numbers.ts";
+import {
+  formatNumber,
+  formatPretty,
+  integerDigits,
+  nearestPretty,
+  toReal,
+  truthy,
+} from "./numbers.ts";
 
 Deno.test("toReal: plain decimals read as the full reader reads them", () => {
   const plain = [
@@ -63,7 +70,15 @@ Deno.test("nearestPretty: a number of at most 15 digits is its own shortest neig
       Number((a / b).toPrecision(1 + (i % 15))),
     );
   }
-  for (const x of xs) assert.equal(nearestPretty(x), prettyByNeighbours(x), `x = ${x}`);
+  for (const x of xs) {
+    assert.equal(nearestPretty(x), prettyByNeighbours(x), `x = ${x}`);
+    assert.equal(formatPretty(x), formatNumber(prettyByNeighbours(x)), `x = ${x}`);
+  }
+  for (
+    const x of [0, -0, NaN, Infinity, -Infinity, 2 ** 60, -(2 ** 63), 1e21, 2.9999999999999996]
+  ) {
+    assert.equal(formatPretty(x), formatNumber(prettyByNeighbours(x)), `x = ${x}`);
+  }
 });
 
 Deno.test("truthy and integerDigits: the quick forms answer as the full readers", () => {

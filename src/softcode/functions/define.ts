@@ -83,3 +83,15 @@ export class FunctionRegistry implements FunctionTable {
     return gone;
   }
 }
+
+/**
+ * The definitions whose names `plain` accepts, marked as giving results that never hold colour
+ * (numbers, truth values, dbrefs, flag letters): there is no colour to close after them, so the
+ * evaluator skips looking for it (FunctionDef.raw).
+ */
+export function plainResults(
+  defs: FunctionDef<Evaluation>[],
+  plain: (name: string) => boolean,
+): FunctionDef<Evaluation>[] {
+  return defs.map((d) => d.raw || !plain(d.name) ? d : { ...d, raw: true });
+}

@@ -1,5 +1,5 @@
 /** List functions: words, picking, searching, sorting, sets. */
-import { define } from "./define.ts";
+import { define, plainResults } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 import { sepOf, splitList, splitStyledList } from "../list.ts";
@@ -148,7 +148,7 @@ function wild(ev: Evaluation, pattern: string, word: string): boolean {
 }
 
 /** The list family. */
-export const listFunctions: FunctionDef[] = [
+export const listFunctions: FunctionDef[] = plainResults([
   define("words", 0, 2, {
     family: "lists",
     args: "words(<list>[, <delimiter>])",
@@ -470,4 +470,4 @@ export const listFunctions: FunctionDef[] = [
     summary: "1 when the text is letters only.",
     example: { think: "isword(hello)", gives: "1" },
   }, (_ev, _f, args) => bool(/^[A-Za-z]+$/.test(args[0]))),
-];
+], (name) => name === "WORDS" || name === "MEMBER" || name === "MATCH");

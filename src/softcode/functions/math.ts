@@ -1,16 +1,16 @@
 /** Arithmetic, comparison and logic, with MUX's number rules (src/softcode/numbers.ts). */
-import { define } from "./define.ts";
+import { define, plainResults } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import {
   bool,
   formatNumber,
+  formatPretty,
   formatRounded,
   i64,
   integerDigits,
   isInteger,
   isRational,
   isReal,
-  nearestPretty,
   toI64,
   toInt,
   toInt32,
@@ -24,7 +24,7 @@ import { EVAL_ARG } from "../types.ts";
 
 const MAX = 100;
 
-/** Sums with compensation, then the prettiest neighbour (MUX's AddDoubles). */
+/** Sums with compensation (MUX's AddDoubles; formatPretty then takes the prettiest neighbour). */
 function addDoubles(values: number[]): number {
   const v = [...values].sort((a, b) => Math.abs(b) - Math.abs(a));
   if (!v.length) return 0;
@@ -39,7 +39,7 @@ function addDoubles(values: number[]): number {
     err = (addendErr + sum1Err) - (next - sum1);
     sum = next;
   }
-  return nearestPretty(sum);
+  return sum;
 }
 
 /** True when every argument is an integer of at most 9 digits (MUX's fast path). */
@@ -66,7 +66,7 @@ function fpResult(r: number): string {
 }
 
 /** The arithmetic family. */
-export const mathFunctions: FunctionDef[] = [
+export const mathFunctions: FunctionDef[] = plainResults([
   define("add", 1, MAX, {
     family: "arithmetic",
     args: "add(<number>, <number>[, <number>...])",
@@ -78,7 +78,7 @@ export const mathFunctions: FunctionDef[] = [
       for (const a of args) sum += toInt(a);
       return String(sum);
     }
-    return formatNumber(addDoubles(args.map(toReal)));
+    return formatPretty(addDoubles(args.map(toReal)));
   }),
   define("sub", 2, 2, {
     family: "arithmetic",
@@ -87,7 +87,7 @@ export const mathFunctions: FunctionDef[] = [
     example: { think: "sub(10,2.5)", gives: "7.5" },
   }, (_ev, _f, args) => {
     if (smallInts(args)) return String(toInt(args[0]) - toInt(args[1]));
-    return formatNumber(addDoubles([toReal(args[0]), -toReal(args[1])]));
+    return formatPretty(addDoubles([toReal(args[0]), -toReal(args[1])]));
   }),
   define("mul", 1, MAX, {
     family: "arithmetic",
@@ -97,7 +97,7 @@ export const mathFunctions: FunctionDef[] = [
   }, (_ev, _f, args) => {
     let prod = 1;
     for (const a of args) prod *= toReal(a);
-    return formatNumber(nearestPretty(prod));
+    return formatPretty(prod);
   }),
   define("idiv", 2, 2, {
     family: "arithmetic",
@@ -378,7 +378,7 @@ export const mathFunctions: FunctionDef[] = [
     if (!args.length) return "0";
     const sep = sepOf(args[1]);
     if (typeof sep !== "string") return sep.error;
-    return formatNumber(addDoubles(splitList(args[0], sep).map(toReal)));
+    return formatPretty(addDoubles(splitList(args[0], sep).map(toReal)));
   }),
   define("lmax", 0, 2, {
     family: "logic",
@@ -638,7 +638,8 @@ export const mathFunctions: FunctionDef[] = [
     for (let i = 0; i < n; i++) total += randomInt(1, sides);
     return String(total);
   }),
-];
+  // Numbers and truth values, but for the two that give back one of their arguments.
+], (name) => name !== "ALPHAMAX" && name !== "ALPHAMIN");
 
 function listExtreme(args: string[], better: (a: number, b: number) => boolean): string {
   if (!args.length) return "0";

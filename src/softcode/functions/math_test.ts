@@ -1,6 +1,7 @@
 /** The arithmetic, logic, trigonometry, vector, radix, random and digest families, from their help. */
 import assert from "node:assert/strict";
 import { testSoftcode } from "../_test_world.ts";
+import { NORMAL } from "../markup.ts";
 
 Deno.test("softcode math: MUX's number printing (add, fdiv, round, power)", () => {
   const { run } = testSoftcode();
@@ -124,4 +125,12 @@ Deno.test("softcode math: random results stay in their range", () => {
     "#-1 OUT OF RANGE #-1 OUT OF RANGE #-1 OUT OF RANGE",
   );
   assert.equal(run("[strlen(lrand(1,9,100000))]"), "7999");
+});
+
+Deno.test("softcode math: a number's result holds no colour; alphamax() still closes the colour it gives back", () => {
+  const { raw } = testSoftcode();
+  assert.equal(raw("[add(1,2)][lte(1,2)][words(a b)][hasflag(me,wizard)][num(me)]"), "3121#1");
+  const picked = raw("[alphamax(%xrb,a)]");
+  assert.equal(picked, raw("[ansi(r,b)]"));
+  assert.ok(picked.endsWith(NORMAL));
 });

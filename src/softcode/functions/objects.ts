@@ -6,7 +6,7 @@
  * What they reveal follows who may see it.
  */
 import { zoneOf } from "../../world/zones.ts";
-import { define } from "./define.ts";
+import { define, plainResults } from "./define.ts";
 import { EVAL_ARG, type Frame, type FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 import { genderOf, pronoun } from "../eval.ts";
@@ -293,8 +293,39 @@ function searchIds(
   return out.sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
 }
 
+/** The object functions whose results are dbrefs, numbers, truth values or flag letters. */
+const PLAIN: ReadonlySet<string> = new Set([
+  "NUM",
+  "LOC",
+  "WHERE",
+  "ROOM",
+  "OWNER",
+  "PARENT",
+  "TYPE",
+  "HASTYPE",
+  "HASFLAG",
+  "HASPOWER",
+  "ORFLAGS",
+  "ANDFLAGS",
+  "FLAGS",
+  "LCON",
+  "LEXITS",
+  "LWHO",
+  "CONN",
+  "IDLE",
+  "WIDTH",
+  "PMATCH",
+  "LOCATE",
+  "CONTROLS",
+  "ISDBREF",
+  "FINDABLE",
+  "NEARBY",
+  "BITTYPE",
+  "ELOCK",
+]);
+
 /** The object family. */
-export const objectFunctions: FunctionDef[] = [
+export const objectFunctions: FunctionDef[] = plainResults([
   define("name", 1, 2, {
     family: "database",
     args: "name(<object>)",
@@ -857,7 +888,7 @@ export const objectFunctions: FunctionDef[] = [
     ev.ports.delivery.toRoom(o.location, toWire(args[1]), [o.id], f.executor);
     return "";
   }),
-];
+], (name) => PLAIN.has(name));
 
 /** MUX's (RhostMUSH's) bit types: 7 superuser, 5 wizard, 4 admin, 3 builder or storyteller, 1 others. */
 function bitType(ev: Evaluation, o: DbObject): number {
