@@ -57,7 +57,7 @@ function treeCpuNs(root: number): number {
 }
 
 /** A logged-in connection that collects what it is sent and waits for phrases in it. */
-class Player {
+export class Player {
   text = "";
   #n = 0;
   private constructor(readonly t: LeanTelnet) {
@@ -120,7 +120,12 @@ interface Target {
 }
 
 /** Pastes the installer as a wizard in the master room would, and returns the error lines. */
-async function install(w: Player, master: string, home: string, sgp: string): Promise<string[]> {
+export async function install(
+  w: Player,
+  master: string,
+  home: string,
+  sgp: string,
+): Promise<string[]> {
   await w.run(`@tel me=${master}`);
   const lines = sgp.replace(/\r/g, "").split("\n").filter((l) => l.trim() !== "");
   const from = w.text.length;
@@ -141,7 +146,7 @@ async function install(w: Player, master: string, home: string, sgp: string): Pr
  * `@function` takes `after(##,FN_)` as a name as written, and TinyMUX's @startup trigger defines
  * nothing either; docs/bench.md), so both servers run the listing with them.
  */
-async function defineSgpFunctions(w: Player, master: string, home: string): Promise<string> {
+export async function defineSgpFunctions(w: Player, master: string, home: string): Promise<string> {
   const probe = async () => (await w.run("think [isstaff(me)]")).split(/\r?\n/)[0].trim();
   const before = await probe();
   if (!before.startsWith("#-1 FUNCTION")) return `already defined (isstaff(me) is ${before})`;
@@ -161,7 +166,7 @@ async function defineSgpFunctions(w: Player, master: string, home: string): Prom
 }
 
 /** Connects `n` players named sgpN, creating them. */
-async function connectPlayers(port: number, n: number): Promise<Player[]> {
+export async function connectPlayers(port: number, n: number): Promise<Player[]> {
   const out: Player[] = [];
   for (let i = 0; i < n; i += 10) {
     out.push(
@@ -177,7 +182,7 @@ async function connectPlayers(port: number, n: number): Promise<Player[]> {
 }
 
 /** Reads `+who` once and checks it is a listing of at least `min` players. */
-async function sampleWho(p: Player, min: number): Promise<string> {
+export async function sampleWho(p: Player, min: number): Promise<string> {
   const from = p.text.length;
   await p.t.send("+who");
   await p.waitFor(

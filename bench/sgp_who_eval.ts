@@ -16,15 +16,10 @@ import { parseArgs } from "node:util";
 import { testWorld } from "../src/commands/_test_util.ts";
 import { Session } from "node:inspector";
 import { stripMarkup } from "../src/softcode/markup.ts";
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
+import { type Profile, summary } from "./cpu_profile.ts";
 
 /** Starts V8's sampling profiler in this process; the function returned stops it. */
-async function startProfile(): Promise<() => Promise<{ nodes: ProfileNode[]; samples: number[] }>> {
+async function startProfile(): Promise<() => Promise<Profile>> {
   const s = new Session();
   s.connect();
   const post = (m: string, p?: Record<string, unknown>) =>
@@ -35,37 +30,6 @@ async function startProfile(): Promise<() => Promise<{ nodes: ProfileNode[]; sam
   await post("Profiler.setSamplingInterval", { interval: 100 });
   await post("Profiler.start");
   return async () => (await post("Profiler.stop")).profile as never;
-}
-
-/** The functions with the most self time in a profile, and with the most total time. */
-function topSelf(p: { nodes: ProfileNode[]; samples: number[] }, n = 45): string {
-  const byId = new Map(p.nodes.map((x) => [x.id, x]));
-  const parent = new Map<number, number>();
-  for (const x of p.nodes) for (const c of x.children ?? []) parent.set(c, x.id);
-  const key = (id: number) => {
-    const f = byId.get(id)!.callFrame;
-    return `${f.functionName || "(anon)"} ${f.url.replace(/^.*\/(src|bench)\//, "$1/")}:${
-      f.lineNumber + 1
-    }`;
-  };
-  const self = new Map<string, number>();
-  const total = new Map<string, number>();
-  for (const id of p.samples) {
-    const k = key(id);
-    self.set(k, (self.get(k) ?? 0) + 1);
-    const seen = new Set<string>();
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const kk = key(at);
-      if (seen.has(kk)) continue;
-      seen.add(kk);
-      total.set(kk, (total.get(kk) ?? 0) + 1);
-    }
-  }
-  const all = p.samples.length;
-  const show = (m: Map<string, number>) =>
-    [...m].sort((a, b) => b[1] - a[1]).slice(0, n)
-      .map(([k, c]) => `${(100 * c / all).toFixed(1).padStart(5)}%  ${k}`).join("\n");
-  return `self:\n${show(self)}\ntotal:\n${show(total)}`;
 }
 
 /** CPU time of this process in µs (user + system). */
@@ -170,7 +134,7 @@ if (import.meta.main) {
   if (stop) {
     const prof = await stop();
     await Deno.writeTextFile(values.profile!, JSON.stringify(prof));
-    console.log(topSelf(prof));
+    console.log(summary(prof, 45));
   }
   per.sort((a, b) => a - b);
   console.log(
