@@ -118,8 +118,8 @@ class Shell {
   }
 }
 
-/** Builds the library object on a server; its dbref (`#12`). */
-async function setUp(port: number, log: (l: string) => void): Promise<string> {
+/** Builds the library object on a server; its dbref (`#12`) (bench/softcode_profile.ts too). */
+export async function setUp(port: number, log: (l: string) => void): Promise<string> {
   const sh = await Shell.login(port, "SoftLibOwner", "benchpw1");
   try {
     await sh.run("@create SoftLib");

@@ -17,6 +17,7 @@ import { testSoftcode, type TestWorld } from "../src/softcode/_test_world.ts";
 import { SOFTCODE_EXPRS } from "./softcode.ts";
 import { TOP_FLAGS } from "../src/softcode/eval.ts";
 import { EV } from "../src/softcode/types.ts";
+import { type CpuProfile, topSelf } from "./inspector.ts";
 
 /** Words, numbers and text as bench/softcode.ts makes them. */
 function library(): { words: string; nums: string; text: string } {
@@ -84,7 +85,6 @@ const { values } = parseArgs({
     },
     runs: { type: "string", default: "3" },
     profile: { type: "boolean", default: false },
-    lines: { type: "string", default: "" },
   },
 });
 const iters = Number(values.iters);
@@ -154,12 +154,6 @@ if (sgp) {
   });
 }
 
-/** A profile node with its line ticks. */
-interface ProfNode {
-  callFrame: { functionName: string };
-  positionTicks?: { line: number; ticks: number }[];
-}
-
 /** The V8 profiler of this process (--profile): the top functions by self time per case. */
 class Profiler {
   readonly #s = new Session();
@@ -170,45 +164,11 @@ class Profiler {
     return new Promise((res, rej) => this.#s.post(method, {}, (e, r) => e ? rej(e) : res(r)));
   }
   async report(): Promise<string> {
-    const { profile } = await this.post("Profiler.stop") as {
-      profile: {
-        nodes: {
-          id: number;
-          callFrame: { functionName: string; url: string; lineNumber: number };
-        }[];
-        samples: number[];
-      };
-    };
-    // Line by line, for the functions named in --lines.
-    const lines = new Map<string, number>();
-    for (const n of profile.nodes as unknown as ProfNode[]) {
-      if (!linesOf.includes(n.callFrame.functionName)) continue;
-      for (const t of n.positionTicks ?? []) {
-        const k = `${n.callFrame.functionName}:${t.line}`;
-        lines.set(k, (lines.get(k) ?? 0) + t.ticks);
-      }
-    }
-    if (lines.size) {
-      console.log(
-        [...lines].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([k, v]) => `    ${k} ${v}`).join(
-          "\n",
-        ),
-      );
-    }
-    const byId = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
-    const self = new Map<string, number>();
-    for (const id of profile.samples) {
-      const f = byId.get(id)!;
-      const key = `${f.functionName || "(anon)"} ${f.url.split("/").pop()}:${f.lineNumber + 1}`;
-      self.set(key, (self.get(key) ?? 0) + 1);
-    }
-    const total = profile.samples.length;
-    return [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)
-      .map(([k, v]) => `  ${(100 * v / total).toFixed(1).padStart(5)}%  ${k}`).join("\n");
+    const { profile } = await this.post("Profiler.stop") as { profile: CpuProfile };
+    return topSelf(profile);
   }
 }
 const profiler = values.profile ? new Profiler() : null;
-const linesOf = values.lines!.split(",");
 
 const wanted = values.only?.toLowerCase();
 for (const c of cases) {

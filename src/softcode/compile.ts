@@ -126,6 +126,11 @@ export interface CompileOptions {
   maxDepth: number;
   /** Allow `%q<name>` named registers (newer MUX and PennMUSH; 2.12 has only 0-9, a-z). */
   namedRegisters: boolean;
+  /**
+   * The function names indexed for the one-pass parse (src/softcode/parse.ts keeps it here, and
+   * makes it again when the table's generation changes).
+   */
+  names?: { readonly generation: number };
 }
 
 const SPACE = 0x20, PERCENT = 0x25, LPAREN = 0x28, RPAREN = 0x29, COMMA = 0x2c;

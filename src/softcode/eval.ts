@@ -70,6 +70,13 @@ interface Cached {
   readonly next: Cached | undefined;
 }
 
+/** An iter() body's template (null: its items are parsed one by one) under one flag set. */
+interface CachedTemplate {
+  readonly flags: number;
+  readonly t: Template | null;
+  readonly next: CachedTemplate | undefined;
+}
+
 /**
  * A hash of a text and flags for the texts seen once (a collision only keeps a text parsed a
  * time early): every character of a short text, about 256 spread over a long one.
@@ -144,7 +151,7 @@ export class Softcode {
   /** Hashes of texts (with their flags) parsed once and not kept yet, in two generations. */
   #seen = new Set<number>();
   #seenOlder = new Set<number>();
-  readonly #templates = new Map<string, Template | null>();
+  readonly #templates = new Map<string, CachedTemplate>();
   #cacheGeneration: number;
   readonly #opts: CompileOptions;
   readonly #spent = new Map<string, { since: number; used: number; told?: boolean }>();
@@ -233,15 +240,15 @@ export class Softcode {
    * when its items must be parsed one by one.
    */
   template(body: string, flags: number): Template | null {
-    this.#fresh();
-    const key = "T" + flags + "\u0000" + body;
-    const hit = this.#templates.get(key);
-    if (hit !== undefined) return hit;
+    if (this.#cacheGeneration !== this.functions.generation) this.#fresh();
+    // Keyed by the body itself: iter() asks once per item with the same string.
+    let e = this.#templates.get(body);
+    while (e !== undefined && e.flags !== flags) e = e.next;
+    if (e !== undefined) return e.t;
     const t = compileTemplate(body, flags, this.#opts);
-    if (this.#templates.size >= MAX_TEMPLATES) {
-      this.#templates.delete(this.#templates.keys().next().value!);
-    }
-    this.#templates.set(key, t);
+    // Full: they are all made again as they are used (cheaper than finding the oldest).
+    if (this.#templates.size >= MAX_TEMPLATES) this.#templates.clear();
+    this.#templates.set(body, { flags, t, next: this.#templates.get(body) });
     return t;
   }
 
@@ -390,6 +397,9 @@ export class Evaluation {
   /** Longest text a step may give. */
   readonly lbuf: number;
   #sinceClock = 0;
+  /** The limits this evaluation runs under (read once). */
+  readonly #maxNest: number;
+  readonly #maxInvocations: number;
 
   constructor(
     sc: Softcode,
@@ -407,6 +417,8 @@ export class Evaluation {
     this.request = req;
     this.command = req.command ?? "";
     this.lbuf = Math.max(1, sc.limits.outputLength - 1);
+    this.#maxNest = sc.limits.recursionDepth;
+    this.#maxInvocations = sc.limits.functionInvocations;
     this.halted = overBudget;
   }
 
@@ -531,8 +543,8 @@ export class Evaluation {
     this.nest++;
     this.invocations++;
     try {
-      if (this.nest >= this.sc.limits.recursionDepth) return ERR_RECURSION;
-      if (this.invocations >= this.sc.limits.functionInvocations) return ERR_INVOCATION;
+      if (this.nest >= this.#maxNest) return ERR_RECURSION;
+      if (this.invocations >= this.#maxInvocations) return ERR_INVOCATION;
       if (++this.#sinceClock >= CLOCK_EVERY) {
         this.#sinceClock = 0;
         if (this.sc.monotonic() > this.deadline) this.halted = true;
@@ -590,6 +602,20 @@ export class Evaluation {
     };
   }
 
+  /**
+   * `#<id>` for `%#`, `%!` and `%@`, the last one made kept: a listing reads `%#` in every row,
+   * and a string made once is also read as a dbref faster than a new one.
+   */
+  #dbref(id: string): string {
+    if (id !== this.#refId) {
+      this.#refId = id;
+      this.#ref = "#" + id;
+    }
+    return this.#ref;
+  }
+  #refId = "";
+  #ref = "#";
+
   /** A `%` substitution's value. */
   sub(frame: Frame, n: SubNode): string {
     const v = this.subValue(frame, n);
@@ -603,11 +629,11 @@ export class Evaluation {
       case "q":
         return this.regs.get(n.arg) ?? "";
       case "#":
-        return "#" + frame.enactor;
+        return this.#dbref(frame.enactor);
       case "!":
-        return "#" + frame.executor;
+        return this.#dbref(frame.executor);
       case "@":
-        return "#" + frame.caller;
+        return this.#dbref(frame.caller);
       case "+":
         return String(frame.args.length);
       case "n":
@@ -707,7 +733,19 @@ export class Evaluation {
 
 /** Closes a text's colour if it ends coloured. */
 function closeColour(s: string): string {
-  return hasMarkup(s) && endState(s) !== "" ? s + NORMAL : s;
+  // Most results are short: a loop is cheaper there than a regular expression's call.
+  if (s.length <= 32) {
+    let marked = false;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0xfdd0 && c <= 0xfdd4) {
+        marked = true;
+        break;
+      }
+    }
+    if (!marked) return s;
+  } else if (!hasMarkup(s)) return s;
+  return endState(s) !== "" ? s + NORMAL : s;
 }
 
 /** MUX's arity error for a function. */

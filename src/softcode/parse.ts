@@ -15,7 +15,7 @@
  * thirty levels open), the text is parsed by compile.ts instead, with MUX's overlapping
  * regions. src/softcode/parse_test.ts compares the two on generated texts.
  */
-import { EV, type FunctionDef, MAX_ARGS, MAX_FUNCTION_NAME } from "./types.ts";
+import { EV, type FunctionDef, type FunctionTable, MAX_ARGS, MAX_FUNCTION_NAME } from "./types.ts";
 import {
   Builder,
   type CallNode,
@@ -57,6 +57,71 @@ const SCANNED = /[%\\\[\](){},]/;
 /** Thrown where the text is not regular: compile.ts parses it. */
 const IRREGULAR = new Error("irregular softcode text");
 
+/**
+ * The function table by name, looked up straight from the text: no name string is cut, upper-
+ * cased and hashed for each call parsed.
+ */
+class NameIndex {
+  /** By the hash of the upper-case name: each name (aliases too) with its function. */
+  readonly #buckets = new Map<number, { name: string; fn: FunctionDef }[]>();
+  constructor(readonly generation: number, table: FunctionTable) {
+    for (const name of table.names()) {
+      const fn = table.get(name);
+      if (!fn) continue;
+      let h = 0;
+      for (let k = 0; k < name.length; k++) h = step(h, name.charCodeAt(k));
+      const b = this.#buckets.get(h);
+      if (b) b.push({ name, fn });
+      else this.#buckets.set(h, [{ name, fn }]);
+    }
+  }
+
+  /**
+   * The function `src[from, to)` names (ASCII letters upper-cased, as nameOf does), undefined
+   * when none; null when the text holds other characters (the general rule decides).
+   */
+  find(src: string, from: number, to: number): FunctionDef | undefined | null {
+    if (to - from > MAX_FUNCTION_NAME || to === from) return undefined;
+    let h = 0;
+    for (let k = from; k < to; k++) {
+      const c = src.charCodeAt(k);
+      if (c > 0x7e) return null;
+      h = step(h, c >= 0x61 && c <= 0x7a ? c - 0x20 : c);
+    }
+    const b = this.#buckets.get(h);
+    if (!b) return undefined;
+    next: for (const e of b) {
+      const name = e.name;
+      if (name.length !== to - from) continue;
+      for (let k = 0; k < name.length; k++) {
+        const c = src.charCodeAt(from + k);
+        if ((c >= 0x61 && c <= 0x7a ? c - 0x20 : c) !== name.charCodeAt(k)) continue next;
+      }
+      return e.fn;
+    }
+    return undefined;
+  }
+}
+
+/** ASCII white space (what `\s` matches below 0x80). */
+function isBlank(c: number): boolean {
+  return c === SPACE || (c >= 0x09 && c <= 0x0d);
+}
+
+/** One step of the names' hash. */
+function step(h: number, c: number): number {
+  return Math.imul(h ^ c, 0x01000193);
+}
+
+/** The names' index of a parse's options, made again when the function table changed. */
+function namesOf(opts: CompileOptions): NameIndex {
+  const have = opts.names;
+  if (have instanceof NameIndex && have.generation === opts.functions.generation) return have;
+  const made = new NameIndex(opts.functions.generation, opts.functions);
+  opts.names = made;
+  return made;
+}
+
 /** The state of one text's parse. */
 class Parser {
   readonly n: number;
@@ -70,8 +135,10 @@ class Parser {
   open = 0;
   /** Brace groups being parsed. */
   braces = 0;
+  readonly names: NameIndex;
   constructor(readonly src: string, readonly opts: CompileOptions) {
     this.n = src.length;
+    this.names = namesOf(opts);
   }
 
   /** A literal `(` or `[` of a region: its closer is awaited. */
@@ -305,9 +372,9 @@ function region(
           continue;
         }
         fcheck = false;
-        if (i > run) b.lit(src.slice(run, i));
-        run = i;
         if (!staticName) {
+          if (i > run) b.lit(src.slice(run, i));
+          run = i;
           const prefix = b.program();
           skipRest(ps, i, term, watched, base);
           return {
@@ -324,14 +391,29 @@ function region(
             text: null,
           };
         }
-        const name = nameOf(b.nodes, flags);
-        const fn = name.length > 0 && name.length <= MAX_FUNCTION_NAME
-          ? ps.opts.functions.get(name)
-          : undefined;
+        // The name is the text output before `(`: when that is one run of the source, it is
+        // looked up straight from there.
+        let fn: FunctionDef | undefined | null = null;
+        if (b.nodes.length === 0) {
+          let to = i;
+          if ((flags & EV.FMAND) && compress) {
+            while (to > run && isBlank(src.charCodeAt(to - 1))) to--;
+          }
+          fn = ps.names.find(src, run, to);
+        }
+        if (fn === null) {
+          if (i > run) b.lit(src.slice(run, i));
+          run = i;
+          const name = nameOf(b.nodes, flags);
+          fn = name.length > 0 && name.length <= MAX_FUNCTION_NAME
+            ? ps.opts.functions.get(name)
+            : undefined;
+        }
         if (!fn) {
           if (flags & EV.FMAND) {
+            if (i > run) b.lit(src.slice(run, i));
             skipRest(ps, i, term, watched, base);
-            return { nodes: [{ k: K_NOTFOUND, name }], text: null };
+            return { nodes: [{ k: K_NOTFOUND, name: nameOf(b.nodes, flags) }], text: null };
           }
           // The `(` is text (the run goes on with it).
           if (term !== T_TOP) ps.push(RPAREN);
