@@ -4,7 +4,14 @@
  * of the packages when their installers are present locally (never committed).
  */
 import assert from "node:assert/strict";
-import { type CompileOptions, compileRegion, type Program } from "./compile.ts";
+import {
+  type CompileOptions,
+  compileRegion,
+  K_LIT,
+  nameOf,
+  type Program,
+  upperAscii,
+} from "./compile.ts";
 import { isPlain, onePass, parseText } from "./parse.ts";
 import { builtinFunctions } from "./functions/mod.ts";
 import { EV, EVAL_ARG } from "./types.ts";
@@ -228,6 +235,23 @@ Deno.test("parse: the packages' softcode gives compile.ts's program (when presen
         // Real code is regular: none of it takes compile.ts's way.
         assert.ok(same(value, fl) && same(action, fl), `not in one pass: ${value}`);
       }
+    }
+  }
+});
+
+Deno.test("parse: function names are upper-cased and trimmed as the regular expressions did", () => {
+  const oldUpper = (s: string) =>
+    /[a-z]/.test(s) ? s.replace(/[a-z]+/g, (m) => m.toUpperCase()) : s;
+  const chars = ["a", "Z", "q", " ", "\t", "\u00a0", "\u3000", "é", "ß", "1", "_", "\n", "\u2028"];
+  const rnd = stream(11);
+  for (let n = 0; n < 5_000; n++) {
+    let s = "";
+    for (let k = Math.floor(rnd() * 8); k > 0; k--) s += chars[Math.floor(rnd() * chars.length)];
+    assert.equal(upperAscii(s), oldUpper(s), JSON.stringify(s));
+    for (const flags of [EV.FMAND, EV.FMAND | EV.NO_COMPRESS, 0]) {
+      const trim = (flags & EV.FMAND) && !(flags & EV.NO_COMPRESS) ? s.replace(/\s+$/, "") : s;
+      const nodes = s ? [{ k: K_LIT, s } as const] : [];
+      assert.equal(nameOf(nodes, flags), oldUpper(trim), JSON.stringify(s));
     }
   }
 });
