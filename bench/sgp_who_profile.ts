@@ -9,8 +9,7 @@
  *     [--sgp tests/fixtures/softcode-packages/SGP-Installer.txt] [--rounds 500] [--top 40]
  */
 import { parseArgs } from "node:util";
-import { freePort, startServer } from "../tests/harness.ts";
-import { ADMIN } from "../tests/supervised.ts";
+import { ADMIN, startSupervised } from "../tests/supervised.ts";
 import { connectPlayers, defineSgpFunctions, install, Player, sampleWho } from "./sgp_who.ts";
 import { type Profile, summary } from "./cpu_profile.ts";
 
@@ -46,10 +45,10 @@ const { values } = parseArgs({
     top: { type: "string", default: "40" },
   },
 });
-const inspect = freePort();
-const srv = await startServer({
-  denoArgs: [`--inspect=127.0.0.1:${inspect}`],
-  env: { URSAMU_SUPERUSER_NAME: ADMIN.name, URSAMU_SUPERUSER_PASSWORD: ADMIN.password },
+// The supervisor passes URSAMU_RUN_FLAGS to the engine and the sidecar alike: each inspector
+// takes a port of its own, and the engine's is the one whose target runs main.ts.
+const srv = await startSupervised({
+  env: { URSAMU_RUN_FLAGS: "--inspect=127.0.0.1:0" },
   config: {
     server: { maxConnections: 0, maxConnectionsPerIp: 0 },
     game: { idleTimeout: 0, registrationsPerHour: 0 },
@@ -57,9 +56,18 @@ const srv = await startServer({
     softcode: { masterRoom: "#3", actorMs: 10_000, actorWindowMs: 10_000 },
   },
 });
+
+/** The engine's inspector port, from the debugger addresses the children printed. */
+async function enginePort(): Promise<number> {
+  for (const m of srv.output().matchAll(/ws:\/\/127\.0\.0\.1:(\d+)\//g)) {
+    const port = Number(m[1]);
+    const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+    if (String(list[0]?.url ?? "").endsWith("main.ts")) return port;
+  }
+  throw new Error(`no engine inspector in:\n${srv.output().slice(-2000)}`);
+}
 const players: Player[] = [];
 try {
-  await srv.waitFor(/telnet/i, 30_000).catch(() => {});
   const w = await Player.login(srv.telnet, ADMIN.name, ADMIN.password, false);
   players.push(w);
   await w.run("@dig Master Room");
@@ -82,7 +90,7 @@ try {
   };
   const n = Number(values.rounds);
   for (let i = 0; i < n; i++) await round(i);
-  const call = await devtools(inspect);
+  const call = await devtools(await enginePort());
   await call("Profiler.enable");
   await call("Profiler.setSamplingInterval", { interval: 200 });
   await call("Profiler.start");
