@@ -201,7 +201,10 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
         const ranked = withInheritedRank(world(), viewer);
         return ranked !== viewer && canSeeAttr(ranked, obj, attr);
       },
-      isStaff: (o) => isStaff(o.flags) || isStaff(withInheritedRank(world(), o).flags),
+      isStaff: (o) => {
+        const ranked = withInheritedRank(world(), o);
+        return isStaff(ranked.flags);
+      },
       passesLock: (lock, o, on) => passes(p, lock, o, on),
     },
     delivery: {

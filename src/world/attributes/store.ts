@@ -300,7 +300,8 @@ export class AttributeStore implements LiveAttributes {
     const held = this.#attrs.get(objectId);
     const found = held?.get(name);
     if (found) return found;
-    const upper = name.toUpperCase();
+    // Callers mostly give the canonical upper-case name already.
+    const upper = hasLowerCase(name) ? name.toUpperCase() : name;
     if (FIELD_ATTRIBUTES.has(upper)) {
       const o = this.#objects.world!.object(objectId);
       return o ? this.#fields.read(o, upper) : null;
@@ -995,4 +996,13 @@ function fieldWriteRefusal(
       ? "Set ALIAS with @alias."
       : `Set ${name} with @${name.toLowerCase()}.`,
   };
+}
+
+/** True when `s` holds a character `toUpperCase` would change (ASCII a-z, or anything beyond ASCII). */
+function hasLowerCase(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || c >= 0x80) return true;
+  }
+  return false;
 }
