@@ -44,6 +44,16 @@ Deno.test("@function: global user functions over telnet and WebSocket, kept acro
       await as("think [setq(0,kept)][px()]%q0 [nopx()]%q0", /^xkept xchanged$/);
       await as("think double(5)", /^10$/);
 
+      // Both sides are evaluated (MUX's CS_INTERP), so installers name functions by code:
+      // SGP defines its FN_ attributes with `@dolist lattr(obj/FN_*)=@function after(##,FN_)=...`.
+      await run("&FN_TRIPLE me=mul(%0,3)", /Set\./);
+      await run(
+        "@dolist lattr(me/FN_*)=@function after(##,FN_)=[num(me)]/##",
+        /Function TRIPLE defined\./,
+      );
+      await as("think [triple(5)]", /^15$/);
+      await run("@function/delete triple", /Function TRIPLE deleted\./);
+
       // MUX's refusals.
       await run("@function add=me/double", /Function already defined in builtin function table\./);
       await run("@function double=me/nosuch", /No such attribute\./);

@@ -33,6 +33,7 @@ const EVALUATES: ReadonlyMap<string, ArgEvaluation> = new Map([
     "@create",
     "@destroy",
     "@dig",
+    "@function",
     "@halt",
     "@link",
     "@lock",
