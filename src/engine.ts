@@ -382,6 +382,7 @@ async function startOn(
       gmcp,
       secrets,
       rates: new PlayerRates(),
+      functions,
     },
     { dir: resolve(root, cfg.server.pluginsDir), engineVersion: ENGINE_VERSION },
   );

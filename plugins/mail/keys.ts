@@ -13,6 +13,10 @@ export const mailKeys = {
   body: (playerId: string, n: number) => ["body", playerId, n],
   /** Prefix of a recipient's bodies. */
   bodies: (playerId: string) => ["body", playerId],
+  /** Prefix of every recipient's inbox entries (the mirror's one read at load). */
+  allHeads: ["head"],
+  /** Prefix of every recipient's bodies. */
+  allBodies: ["body"],
   /** A recipient's counts (total and unread), kept in the same commit as each change. */
   counts: (playerId: string) => ["counts", playerId],
   /** Counter that numbers messages (one number per send, shared by its copies). */

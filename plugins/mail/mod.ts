@@ -8,11 +8,17 @@ import { MailService, MAX_BODY, MAX_SUBJECT } from "./service.ts";
 import { mailRoutes, PREFIX } from "./routes.ts";
 import { mailCommands } from "./commands.ts";
 import type { MailApi } from "./types.ts";
+import { MailMirror } from "./mirror.ts";
+import { mailFunction } from "./function.ts";
 
 const plugin: PluginModule = {
   name: "mail",
-  init(ctx: PluginContext) {
-    const svc = new MailService(ctx);
+  async init(ctx: PluginContext) {
+    // Every mailbox in memory for softcode's mail(), while no other engine writes the store.
+    const mirror = ctx.engine.soleWriter ? new MailMirror() : null;
+    await mirror?.load(ctx.kv);
+    const svc = new MailService(ctx, mirror);
+    ctx.functions.add(mailFunction(mirror));
     mailRoutes(ctx.http(PREFIX), svc, ctx.rates);
     for (const spec of mailCommands(svc)) ctx.commands.add(spec);
     ctx.hooks.worldHooks.on("player:connected", async (p) => {

@@ -16,6 +16,7 @@ import {
   ValidationError,
 } from "../../src/plugins/mod.ts";
 import { MailStore } from "./store.ts";
+import type { MailMirror } from "./mirror.ts";
 import type { InboxEntry, MailBody, MailCounts, MailHead, MailMessage } from "./types.ts";
 
 export const MAX_SUBJECT = 200;
@@ -40,9 +41,10 @@ export class MailService {
   readonly store: MailStore;
   readonly #ctx: PluginContext;
 
-  constructor(ctx: PluginContext) {
+  /** `mirror`: the mailboxes in memory for `mail()`, kept by the store (null: none kept). */
+  constructor(ctx: PluginContext, mirror: MailMirror | null = null) {
     this.#ctx = ctx;
-    this.store = new MailStore(ctx.kv);
+    this.store = new MailStore(ctx.kv, mirror);
   }
 
   /** Most recipients of one message (`plugins.mail.maxRecipients`, default 50). */

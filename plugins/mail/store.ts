@@ -5,13 +5,15 @@
 import { ConflictError, type Page, type PluginKv } from "../../src/plugins/mod.ts";
 import { mailKeys } from "./keys.ts";
 import type { MailBody, MailCounts, MailHead } from "./types.ts";
+import type { MailMirror } from "./mirror.ts";
 
 const TRIES = 10;
 const EMPTY: MailCounts = { total: 0, unread: 0 };
 
 /** Persistent mailboxes. */
 export class MailStore {
-  constructor(private readonly kv: PluginKv) {}
+  /** `mirror`: the mailboxes in memory (`mail()`), told of every commit. */
+  constructor(private readonly kv: PluginKv, private readonly mirror: MailMirror | null = null) {}
 
   /** A new message number. */
   number(): Promise<number> {
@@ -38,7 +40,10 @@ export class MailStore {
         .set(this.kv.key(...mailKeys.body(playerId, head.n)), body)
         .set(this.kv.key(...mailKeys.counts(playerId)), next)
         .commit();
-      if (ok.ok) return next;
+      if (ok.ok) {
+        this.mirror?.put(playerId, { n: head.n, read: head.read, body: body.body });
+        return next;
+      }
     }
     throw new ConflictError("The mailbox is busy; try again.");
   }
@@ -83,7 +88,10 @@ export class MailStore {
         .set(this.kv.key(...mailKeys.head(playerId, n)), after)
         .set(this.kv.key(...mailKeys.counts(playerId)), { ...counts.value, unread })
         .commit();
-      if (ok.ok) return after;
+      if (ok.ok) {
+        this.mirror?.setRead(playerId, n, read);
+        return after;
+      }
     }
     throw new ConflictError("The mailbox is busy; try again.");
   }
@@ -105,13 +113,17 @@ export class MailStore {
         .delete(this.kv.key(...mailKeys.body(playerId, n)))
         .set(this.kv.key(...mailKeys.counts(playerId)), next)
         .commit();
-      if (ok.ok) return head.value;
+      if (ok.ok) {
+        this.mirror?.delete(playerId, n);
+        return head.value;
+      }
     }
     throw new ConflictError("The mailbox is busy; try again.");
   }
 
   /** Removes a whole mailbox (its player is gone). */
   async drop(playerId: string): Promise<void> {
+    this.mirror?.drop(playerId);
     await this.kv.deletePrefix(mailKeys.inbox(playerId));
     await this.kv.deletePrefix(mailKeys.bodies(playerId));
     await this.kv.delete(mailKeys.counts(playerId));

@@ -27,6 +27,7 @@ import type { SecretSink } from "../logging/logger.ts";
 import { type PlayerRates, type PluginRates, pluginRates } from "./rates.ts";
 import { type PluginQuota, pluginQuota, type QuotaSpec } from "./quota.ts";
 import { collapsingNotices, type NoticeOptions, type PluginNotices } from "./notices.ts";
+import { type FunctionHost, pluginFunction, type PluginFunctionSpec } from "./functions.ts";
 
 /** What the context needs of the command registry. */
 export interface CommandHost {
@@ -58,6 +59,8 @@ export interface ContextHost {
   help: HelpRegistry;
   /** The engine's persistent timers. */
   timers: Scheduler;
+  /** The evaluator's function table (`ctx.functions`); absent: plugins add no functions. */
+  functions?: FunctionHost;
   /** The GMCP mappings the hub applies for telnet clients. */
   gmcp: GmcpMap;
   /** Per-player rate buckets, kept across plugin reloads. */
@@ -165,6 +168,14 @@ export interface PluginContext {
     /** Removes this plugin's commands of that name (case-insensitive); true when any went. */
     remove(name: string): boolean;
   };
+  /**
+   * Softcode functions over the plugin's data (`mail()`): each runs synchronously inside an
+   * evaluation, so it reads what the plugin holds in memory. Removed when the plugin unloads.
+   */
+  readonly functions: {
+    /** Adds a function; a name the table already has (a built-in's, another's) is refused. */
+    add(spec: PluginFunctionSpec): void;
+  };
   /** Help topics (the plugin's `help/` folder is picked up without asking). */
   readonly help: {
     /** Adds one topic. */
@@ -245,6 +256,7 @@ export class ContextImpl implements PluginContext {
   readonly routes: PluginContext["routes"];
   readonly commands: PluginContext["commands"];
   readonly help: PluginContext["help"];
+  readonly functions: PluginContext["functions"];
   readonly hooks: PluginHooks;
   readonly portal: PluginContext["portal"];
   /** What `provide()` set. */
@@ -315,6 +327,22 @@ export class ContextImpl implements PluginContext {
         host.commands.replaceOwner(this.#owner, keep.map((spec) => ({ spec })));
         this.#specs = keep;
         return true;
+      },
+    };
+    this.functions = {
+      add: (spec) => {
+        this.#check();
+        const table = host.functions;
+        if (!table) throw new Error("softcode functions cannot be added here");
+        const def = pluginFunction(spec, this.#owner);
+        if (table.get(def.name)) {
+          throw new Error(`a softcode function ${def.name.toLowerCase()}() exists already`);
+        }
+        table.add(def);
+        // Only its own: a later definition of the name (an @function) is left alone.
+        this.#cleanups.push(() => {
+          if (table.get(def.name) === def) table.remove(def.name);
+        });
       },
     };
     this.help = {

@@ -27,6 +27,7 @@ export type { CommandInfo, PluginStatus } from "../engine_admin.ts";
 export type { PluginManifest } from "./manifest.ts";
 export type { HelpDirEntry, HelpTopicEntry, HelpTopicInput } from "./help_registry.ts";
 export type { FunctionHelpView, HelpSourcesView, PluginEngine } from "./engine_info.ts";
+export type { PluginCall, PluginFunctionSpec } from "./functions.ts";
 export type { PluginWorld } from "./world.ts";
 export type {
   Handler,
