@@ -46,6 +46,13 @@ Deno.test("MUX forms: @set !flag unset, #dbref force, @ahear of a parent, halt p
       await bob.expect(/Permission denied\./);
     });
 
+    await t.step("@function evaluates its name and target, as MUX's CS_INTERP", async () => {
+      await run(admin, "&FNAME me=triple", /Set\./);
+      await run(admin, "&TRIPLE me=[mul(%0,3)]", /Set\./);
+      await run(admin, "@function [v(fname)]=me/triple", /Function TRIPLE defined\./);
+      await run(admin, "think triple(14)", /^42$/m);
+    });
+
     await t.step("@ahear is read through the parent chain", async () => {
       await run(admin, "@create Parrot Kind", /Created Parrot Kind/);
       await run(admin, "@create Parrot", /Created Parrot/);
