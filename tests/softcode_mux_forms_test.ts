@@ -99,7 +99,7 @@ Deno.test("MUX forms: @set !flag unset, #dbref force, @ahear of a parent, halt p
   }
 });
 
-Deno.test("MUX forms: a semaphore's count lives in its attribute and survives @reboot", async () => {
+Deno.test("MUX forms: a semaphore's count and the connection's OUTPUTPREFIX survive @reboot", async () => {
   const srv = await startSupervised({ args: ["--max-delay", "1000"] });
   const closers: (() => Promise<void>)[] = [];
   try {
@@ -116,8 +116,15 @@ Deno.test("MUX forms: a semaphore's count lives in its attribute and survives @r
     // Notified in advance: the count goes below zero, and stays through a restart.
     await admin.send("@notify Gate");
     await run(admin, "think [get(Gate/semaphore)]", /^-1$/m);
+    // The connection's OUTPUTPREFIX and OUTPUTSUFFIX are kept across the restart too (MUX's).
+    await admin.send("OUTPUTPREFIX <<start>>");
+    await admin.send("OUTPUTSUFFIX <<end>>");
+    await run(admin, "think before", /<<start>>\r?\nbefore\r?\n<<end>>/);
     await admin.send("@reboot");
     await admin.waitFor(/Your session continues/, 30_000);
+    await run(admin, "think after", /<<start>>\r?\nafter\r?\n<<end>>/);
+    await admin.send("OUTPUTPREFIX");
+    await admin.send("OUTPUTSUFFIX");
     await run(admin, "think [get(Gate/semaphore)]", /^-1$/m);
     await run(admin, "@wait Gate=think runs at once after the restart", /runs at once after/);
     await run(admin, "think [strlen(get(Gate/semaphore))]", /^0$/m);

@@ -25,6 +25,7 @@ import {
 import { MAX_LINE } from "../commands/limits.ts";
 import { errorOut, type Sessions } from "./sessions.ts";
 import { lowerCase } from "../text/lower.ts";
+import { outputAffix } from "../text/output_affix.ts";
 
 /** Runs one command line of a logged-in connection (the command engine's `dispatch`). */
 export type Dispatcher = (conn: Connection, line: string) => Promise<void>;
@@ -288,22 +289,6 @@ export class Inbound {
 
 function clamp(v: number, min: number, max: number): number {
   return Number.isFinite(v) ? Math.min(max, Math.max(min, Math.round(v))) : min;
-}
-
-/** Longest OUTPUTPREFIX or OUTPUTSUFFIX text kept. */
-export const MAX_OUTPUT_AFFIX = 256;
-
-/**
- * `OUTPUTPREFIX <text>` or `OUTPUTSUFFIX <text>` (any case; MUX's commands for clients and
- * scripts that bracket each command's output), or null for any other line.
- */
-export function outputAffix(line: string): { which: "prefix" | "suffix"; text: string } | null {
-  const m = /^\s*output(prefix|suffix)(?:\s+(.*))?$/i.exec(line);
-  if (!m) return null;
-  return {
-    which: m[1].toLowerCase() as "prefix" | "suffix",
-    text: (m[2] ?? "").trim().slice(0, MAX_OUTPUT_AFFIX),
-  };
 }
 
 /** True for `quit` in any case, with spaces around it (checked before every line is run). */

@@ -69,6 +69,21 @@ export class HubOutbox {
     this.pump();
   }
 
+  /**
+   * Puts lines before every waiting one (the client's settings a new hub session must hear first:
+   * OUTPUTPREFIX and OUTPUTSUFFIX after a restart). Outside the limits: a few short lines.
+   */
+  first(lines: readonly string[]): void {
+    const fresh = lines.filter((l) => l.trim() !== "").map((text) => ({
+      text,
+      bytes: utf8Length(text),
+    }));
+    if (!fresh.length) return;
+    this.#lines = [...fresh, ...this.#lines];
+    for (const l of fresh) this.#bytes += l.bytes;
+    this.pump();
+  }
+
   /** Sends queued lines while the hub is ready, as fast as the pacer allows. */
   pump(): void {
     this.stop();

@@ -140,3 +140,18 @@ Deno.test("outbox: a line the link could not send stays first; drop forgets ever
   assert.equal(outbox.length, 0);
   assert.equal(t.sent.length, 2);
 });
+
+Deno.test("outbox: lines put first go before every waiting line", () => {
+  const { t, outbox } = setup();
+  t.ready = false;
+  outbox.push("look");
+  outbox.first(["OUTPUTPREFIX <<", "", "OUTPUTSUFFIX >>"]);
+  assert.equal(outbox.length, 3);
+  t.ready = true;
+  outbox.pump();
+  assert.deepEqual(t.sent.map((s) => (s as { msg: string }).msg), [
+    "OUTPUTPREFIX <<",
+    "OUTPUTSUFFIX >>",
+    "look",
+  ]);
+});

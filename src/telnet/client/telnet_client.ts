@@ -33,6 +33,7 @@ import type { RenderMemo } from "./render_memo.ts";
 import { type TelnetEvent, TelnetSession, type TelnetSessionState } from "../protocol/session.ts";
 import type { MsspTable } from "../protocol/mssp.ts";
 import type { TelnetTransport } from "./transport.ts";
+import { outputAffix } from "../../text/output_affix.ts";
 
 /** Where the MSSP table comes from (the sidecar asks the REST API; the engine knows itself). */
 export interface MsspSupplier {
@@ -66,6 +67,8 @@ export interface ClientState {
   lines: string[];
   /** A login waiting for its password. */
   password: PendingLogin | null;
+  /** The OUTPUTPREFIX and OUTPUTSUFFIX the player set, said again to each new hub session. */
+  affixes?: { prefix: string; suffix: string };
 }
 
 /** What a client needs from the process it runs in. */
@@ -121,6 +124,8 @@ export class TelnetClient implements HubEvents {
   /** Handed over (or being): nothing more is read, sent to the hub or closed here. */
   #frozen = false;
   #errors = 0;
+  /** The OUTPUTPREFIX and OUTPUTSUFFIX last typed (empty: none). */
+  #affixes = { prefix: "", suffix: "" };
   #gmcpClient: string | null = null;
   /** GMCP was on when last reported to the hub. */
   #gmcpReported = false;
@@ -195,6 +200,7 @@ export class TelnetClient implements HubEvents {
       this.#supports = state.gmcpSupports === null ? null : new Set(state.gmcpSupports);
       this.#errors = state.errors;
       for (const line of state.lines) this.#outbox.push(line);
+      if (state.affixes) this.#affixes = { ...state.affixes };
     }
   }
 
@@ -289,6 +295,7 @@ export class TelnetClient implements HubEvents {
       telnet: this.#session.snapshot(),
       lines: this.#outbox.lines(),
       password: this.#password.pending,
+      affixes: { ...this.#affixes },
     };
   }
 
@@ -435,6 +442,9 @@ export class TelnetClient implements HubEvents {
 
   #line(text: string): void {
     this.#lastInput = Date.now();
+    // MUX keeps a connection's OUTPUTPREFIX/OUTPUTSUFFIX across @restart: so does this client.
+    const affix = outputAffix(text);
+    if (affix) this.#affixes[affix.which] = affix.text;
     this.#ctx.changed?.(this, "later");
     const login = this.#password.complete(text);
     if (login !== null) {
@@ -485,6 +495,12 @@ export class TelnetClient implements HubEvents {
     this.#gmcpReported = false;
     if (this.#session.gmcp) this.#sendGmcpState();
     this.#hub.opened();
+    // A new hub session (after a restart) knows nothing of them: they go before any typed line.
+    const { prefix, suffix } = this.#affixes;
+    this.#outbox.first([
+      ...(prefix ? [`OUTPUTPREFIX ${prefix}`] : []),
+      ...(suffix ? [`OUTPUTSUFFIX ${suffix}`] : []),
+    ]);
   }
 
   /** The hub went away (a restart): input is kept, the player told once. */

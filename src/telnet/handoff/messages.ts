@@ -26,6 +26,7 @@ import type { SessionPlayer } from "../client/hub_session.ts";
 import { MAX_FDS_PER_MESSAGE } from "./unix_fds.ts";
 import { MAX_SUPPORTED } from "../client/gmcp_supports.ts";
 import { MAX_GMCP_PACKAGE } from "../../text/gmcp_package.ts";
+import { MAX_OUTPUT_AFFIX } from "../../text/output_affix.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -245,7 +246,15 @@ export function readClientState(x: unknown): ClientState | null {
     telnet,
     lines: x.lines as string[],
     password,
+    // Absent in the state of a process from before it kept them: none set.
+    affixes: readAffixes(x.affixes),
   };
+}
+
+/** OUTPUTPREFIX and OUTPUTSUFFIX as a state carries them (bad or absent: none). */
+function readAffixes(x: unknown): { prefix: string; suffix: string } {
+  const ok = (v: unknown) => typeof v === "string" && v.length <= MAX_OUTPUT_AFFIX ? v : "";
+  return isObject(x) ? { prefix: ok(x.prefix), suffix: ok(x.suffix) } : { prefix: "", suffix: "" };
 }
 
 const COLOUR_MODES: ReadonlySet<string> = new Set(["auto", "on", "off"]);

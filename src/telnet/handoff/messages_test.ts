@@ -40,6 +40,7 @@ function state(over: Partial<ClientState> = {}): ClientState {
     },
     lines: ["say one", "say two"],
     password: null,
+    affixes: { prefix: "", suffix: "" },
     ...over,
   };
 }
@@ -87,8 +88,21 @@ Deno.test("handoff: anything malformed is refused whole, never thrown", () => {
   assert.equal(decodeMessage(new TextEncoder().encode("{not json")), null);
   assert.equal(readClientState({ ...state(), telnet: { ...state().telnet, pending: 4 } }), null);
   // A state from a process before Core.Supports: the client had announced nothing.
-  const { gmcpSupports: _, ...older } = state();
+  const { gmcpSupports: _, affixes: __, ...older } = state();
   assert.equal(readClientState(older)?.gmcpSupports, null);
+  // OUTPUTPREFIX/SUFFIX: carried when sound, none when absent or bad.
+  assert.deepEqual(
+    readClientState({ ...state(), affixes: { prefix: "<<", suffix: ">>" } })?.affixes,
+    {
+      prefix: "<<",
+      suffix: ">>",
+    },
+  );
+  assert.deepEqual(readClientState(older)?.affixes, { prefix: "", suffix: "" });
+  assert.deepEqual(
+    readClientState({ ...state(), affixes: { prefix: "x".repeat(300), suffix: 5 } })?.affixes,
+    { prefix: "", suffix: "" },
+  );
 });
 
 Deno.test("handoff: messages are packed under the size limit, every item once, in order", () => {
