@@ -28,6 +28,8 @@ Deno.test({
       config: {
         plugins: { boards: { enabled: false }, jobs: { enabled: false } },
         scripts: { disabled: ["+who", "+finger"] },
+        // The engine's own +where would answer before SGP's.
+        commands: { disabled: ["+where"] },
         softcode: { masterRoom: "#3" },
       },
     });
@@ -92,7 +94,10 @@ Deno.test({
 
       // SGP.
       await run(p, "+who", /There are 2 players connected/);
-      await run(p, "+finger Admin", /Admin\(#2\)/);
+      await run(p, "+where", /There are 2 findable players connected/);
+      // SGP's @startup defines IsStaff() with @function after(##,FN_)=me/##: a player is no
+      // staff, so the header shows no dbref; mail() fills the Mail line.
+      await run(p, "+finger Admin", /---<@ {2}Admin {2}@>---[\s\S]*Mail: {2}0 unread \/ 0 total\./);
       await run(w, "+staff/add Admin", /added Admin to the \+staff listing/);
       await run(p, "+staff", /Admin\s+ON-DUTY/);
       await run(p, "+info", /Your Info/);
