@@ -7,18 +7,23 @@
  * loaded module's exports), `run` (start a call), `settle` (an awaited operation's answer),
  * `fire` (a timer) and `end` (forget a call).
  *
- * It talks to the engine through one host function, called with primitives only and answering
- * with primitives only: objects cross as JSON text made and read here, so no getter, proxy or
- * prototype of the script's ever runs in the engine, and nothing of the engine's is reachable
- * from the sandbox. Every string is bounded here before it crosses (a message, data, the
- * arguments of an operation, an error's description), so no huge string is copied out. Host calls: `host(kind, call, a, b)`, where kind is
- *   "s" send (a: text, b: data JSON or undefined)      "b" broadcast (a: text, b: exclude JSON)
- *   "o" operation (a: name, b: arguments JSON)          "d" done (a: error text, b: detail)
- *   "t" set a timer (a: delay ms, b: 1 for an interval) "c" clear a timer (a: its id)
- *   "r" random bytes (a: how many)
- * Operation answers are tagged text: "v<json>" a value, "p<n>" pending (settled later by the
- * engine calling `settle(n, <tagged answer>)`), "e<message>" a refusal for the actor,
- * "x<message>" a failure.
+ * It talks to the engine through one host function, called with primitives only: objects the
+ * script hands over cross as JSON text made here, so no getter, proxy or prototype of the
+ * script's ever runs in the engine, and nothing of the engine's is reachable from the sandbox.
+ * Every string is bounded here before it crosses (a message, data, the arguments of an
+ * operation, an error's description), so no huge string is copied out. Host calls:
+ * `host(kind, call, a, b)`, where kind is a number (a string would be one more copy a call):
+ *   1 send (a: text, b: data JSON or "")              2 broadcast (a: text, b: exclude JSON)
+ *   3 operation (a: name, b: arguments JSON)           4 set a timer (a: delay ms, b: 1 repeats)
+ *   5 clear a timer (a: its id)                        6 random bytes (a: how many)
+ * An operation's answer is a one-element array holding its value (built by the engine from
+ * QuickJS values, fresh for this call), or tagged text: "v<json>" a value as JSON, "p<n>"
+ * pending (settled later by the engine calling `settle(n, <answer>)`), "e<message>" a refusal
+ * for the actor, "x<message>" a failure.
+ *
+ * A call ends without a crossing of its own: `run` returns the command's promise (or how it
+ * ended, when it returned or threw at once), and the engine reads the promise's state after
+ * each slice; `outcome` describes a rejection (or a value returned) only when there is one.
  */
 
 /** Longest message of one u.send or u.here.broadcast (the engine checks it again). */
@@ -36,7 +41,7 @@ export const PRELUDE_FILE = "ursamu:sdk";
 export const PRELUDE = `(function (host) {
 "use strict";
 const G = globalThis;
-const O = Object, freeze = O.freeze, defineProperty = O.defineProperty;
+const O = Object, freeze = O.freeze, keys = O.keys, defineProperty = O.defineProperty;
 const getProto = O.getPrototypeOf, getOwnDesc = O.getOwnPropertyDescriptor;
 const ownKeys = Reflect.ownKeys, apply = Reflect.apply;
 const parse = JSON.parse, stringify = JSON.stringify;
@@ -55,6 +60,7 @@ function refused(message) {
 }
 function answer(r) {
   if (r === undefined) return resolve(undefined);
+  if (typeof r === "object") return resolve(r[0]);
   const tag = r[0], rest = r.slice(1);
   if (tag === "v") return resolve(parse(rest));
   if (tag === "p") {
@@ -93,16 +99,22 @@ function describe(e) {
  * is turned into JSON: a huge value is refused at once instead of after a long stringify.
  */
 function bounded(v, max, what) {
-  let left = max;
+  // Index loops and a stack kept by hand: QuickJS interprets this, and for...of and push/pop
+  // cost twice as much (it runs on every u.send with data).
+  let left = max, top = 1, n = 0;
   const todo = [v];
-  for (let n = 0; todo.length && n < 10000; n++) {
-    const x = todo.pop();
-    if (typeof x === "string") left -= x.length + 2;
-    else if (x !== null && typeof x === "object") {
-      for (const k of O.keys(x)) {
+  while (top > 0) {
+    const x = todo[--top];
+    const t = typeof x;
+    if (t === "string") left -= x.length + 2;
+    else if (t === "object" && x !== null) {
+      const ks = keys(x), m = ks.length;
+      for (let i = 0; i < m; i++) {
+        const k = ks[i];
         left -= k.length + 4;
-        todo.push(x[k]);
+        todo[top++] = x[k];
       }
+      if (++n >= 10000) break;
     } else left -= 5;
     if (left < 0) throw new RangeErrorC(what);
   }
@@ -146,18 +158,20 @@ function live() {
 function op(name, args) {
   if (!call) return reject(refused("This script call has already ended."));
   try {
+    if (args === NO_ARGS) return answer(host(3, call, name, "[]"));
     const tooLong = "the arguments of u." + name + " are too long";
     bounded(args, MAX_ARGS, tooLong);
     const a = stringify(args);
     if (a.length > MAX_ARGS) throw new RangeErrorC(tooLong);
-    return answer(host("o", call, name, a));
+    return answer(host(3, call, name, a));
   } catch (e) {
     return reject(e);
   }
 }
 function now(name) {
   live();
-  const r = host("o", call, name, "[]");
+  const r = host(3, call, name, "[]");
+  if (typeof r === "object") return r[0];
   if (r[0] !== "v") throw new ErrorC(r.slice(1));
   return parse(r.slice(1));
 }
@@ -165,7 +179,7 @@ function broadcast(msg, opts) {
   try {
     live();
     const ex = opts && isArray(opts.exclude) ? stringify(opts.exclude.slice(0, 100).map(S)) : "[]";
-    return answer(host("b", call, text(msg, "u.here.broadcast"), ex));
+    return answer(host(2, call, text(msg, "u.here.broadcast"), ex));
   } catch (e) {
     return reject(e);
   }
@@ -191,14 +205,14 @@ const u = freeze({
   send(msg, data) {
     try {
       live();
-      return answer(host("s", call, text(msg, "u.send"), data === undefined || data === null ? "" : json(data)));
+      return answer(host(1, call, text(msg, "u.send"), data === undefined || data === null ? "" : json(data)));
     } catch (e) {
       return reject(e);
     }
   },
   target: (ref) => op("target", [S(ref)]),
   player: (ref) => op("player", [S(ref)]),
-  online: () => op("online", []),
+  online: () => op("online", NO_ARGS),
   contents: (ref) => op("contents", [S(ref)]),
   passes: (lock) => op("passes", [S(lock)]),
   describe: (ref, desc) => {
@@ -226,29 +240,27 @@ function forget() {
   if (timers.size) timers.clear();
 }
 
-function finish(id, ok, value) {
-  if (call !== id) return;
-  forget();
-  if (ok) {
-    host("d", id, "", value === undefined ? "" : "g" + (value === null ? "null" : typeof value));
-  } else if (refusals.has(value)) {
-    host("d", id, S(value.message), "u");
-  } else {
-    host("d", id, describe(value), "e");
-  }
+/**
+ * How a call ended, as tagged text: "" returned nothing, "g<type>" returned something else,
+ * "u<message>" an SDK refusal it did not catch, "e<description>" any other throw.
+ */
+function outcome(ok, value) {
+  if (ok) return value === undefined ? "" : "g" + (value === null ? "null" : typeof value);
+  if (refusals.has(value)) return "u" + S(value.message);
+  return "e" + describe(value);
 }
 
 // ---- Globals scripts may use ------------------------------------------------------------------
 function timer(fn, ms, args, repeat) {
   if (typeof fn !== "function") throw new TypeErrorC("a timer needs a function");
   if (!call) throw new TypeErrorC("timers can be set only while a command runs");
-  const id = host("t", call, +ms || 0, repeat ? 1 : 0);
+  const id = host(4, call, +ms || 0, repeat ? 1 : 0);
   if (typeof id !== "number") throw new ErrorC(S(id).slice(1));
   timers.set(id, { fn, args, repeat });
   return id;
 }
 function clear(id) {
-  if (call && timers.delete(id)) host("c", call, id);
+  if (call && timers.delete(id)) host(5, call, id);
 }
 const silent = () => {};
 const globals = {
@@ -264,13 +276,13 @@ const globals = {
         throw new TypeErrorC("getRandomValues takes an integer typed array");
       }
       if (view.byteLength > 65536) throw new RangeErrorC("getRandomValues takes at most 65536 bytes");
-      const bytes = host("r", call, view.byteLength, 0);
+      const bytes = host(6, call, view.byteLength, 0);
       const out = new U8(view.buffer, view.byteOffset, view.byteLength);
       for (let i = 0; i < out.length; i++) out[i] = bytes.charCodeAt(i) - 1;
       return view;
     },
     randomUUID() {
-      const r = host("r", call, 16, 0), b = new U8(16);
+      const r = host(6, call, 16, 0), b = new U8(16);
       for (let i = 0; i < 16; i++) b[i] = r.charCodeAt(i) - 1;
       b[6] = (b[6] & 0x0f) | 0x40;
       b[8] = (b[8] & 0x3f) | 0x80;
@@ -359,7 +371,7 @@ const hidden = [
   getProto(U8.prototype),
 ];
 for (const v of hidden) harden(v);
-for (const v of [describe, answer]) harden(v);
+for (const v of [describe, answer, outcome]) harden(v);
 
 return freeze({
   /** Reads a loaded module's exports; keeps its default export as the command. */
@@ -375,23 +387,33 @@ return freeze({
       category: pick("category"), guests: pick("guests"),
     });
   },
-  /** Starts call \`id\` with the parsed command line (JSON); ends by host("d", ...). */
-  run(id, cmdJson) {
+  /**
+   * Starts a call: \`line\` is \`[id, command line]\` as JSON (the line's strings, null and
+   * one array of strings, made by the engine). Returns the command's promise, whose state the engine reads,
+   * or how it ended when it did not return one (see outcome).
+   */
+  run(line) {
     forget();
-    call = id;
     let result;
     try {
-      cmd = deepFreeze(parse(cmdJson));
+      const both = parse(line), c = both[1];
+      call = both[0];
+      freeze(c.switches);
+      cmd = freeze(c);
       result = main(u);
     } catch (e) {
-      return finish(id, false, e);
+      return outcome(false, e);
     }
     if (result !== null && typeof result === "object" && typeof result.then === "function") {
-      resolve(result).then((v) => finish(id, true, v), (e) => finish(id, false, e));
-    } else {
-      finish(id, true, result);
+      try {
+        return resolve(result);
+      } catch (e) {
+        return outcome(false, e);
+      }
     }
+    return outcome(true, result);
   },
+  outcome,
   /** The answer of an awaited operation. */
   settle(token, tagged) {
     const p = pending.get(token);
@@ -405,7 +427,8 @@ return freeze({
     if (!t) return;
     if (!t.repeat) timers.delete(id);
     // A callback that throws fails its call, as a throw in the command itself would.
-    try { apply(t.fn, undefined, t.args); } catch (e) { finish(call, false, e); }
+    try { apply(t.fn, undefined, t.args); } catch (e) { return outcome(false, e); }
+    return "";
   },
   describe,
   /** Forgets the running call (stopped by the engine). */

@@ -33,6 +33,12 @@ const EVAL_GLOBAL = 0, EVAL_MODULE = 1;
 /** QuickJS promise states (and what it answers for a value that is not a promise). */
 export const NOT_A_PROMISE = -1, PROMISE_PENDING = 0, PROMISE_FULFILLED = 1;
 
+/** Bytes of the per-instance buffer strings are copied in through. */
+const SCRATCH = 4096;
+/** Property keys an instance keeps as values. */
+const MAX_KEYS = 512;
+const UTF8 = new TextEncoder();
+
 /** A QuickJS value: a pointer to a `JSValue` in the instance's memory (0: none). */
 export type Value = JSValuePointer;
 
@@ -129,6 +135,11 @@ export class Instance {
   /** A word of memory for pointers QuickJS hands back (the context of a failed job). */
   readonly #out: number;
   #host: InstanceHost | null = null;
+  /** Property keys kept (see #key), and keys made past the limit, freed in batches. */
+  readonly #keys = new Map<string | number, Value>();
+  readonly #spare: Value[] = [];
+  /** A buffer for short strings on their way in (no allocation each). */
+  readonly #scratch: number;
 
   constructor(em: QuickJSEmscriptenModule, ffi: QuickJSFFI, memory: WebAssembly.Memory) {
     this.#em = em;
@@ -151,6 +162,7 @@ export class Instance {
     this.ctx = ffi.QTS_NewContext(this.rt, 0 as never);
     this.undefined = ffi.QTS_GetUndefined();
     this.#out = em._malloc(4);
+    this.#scratch = em._malloc(SCRATCH);
   }
 
   /** Routes the host function and the interrupt check to `host`. */
@@ -244,6 +256,13 @@ export class Instance {
   /** A new string value. */
   string(s: string): Value {
     const em = this.#em;
+    if (s.length * 3 < SCRATCH) {
+      // At most 3 bytes of UTF-8 per UTF-16 unit: it fits. HEAPU8 is the memory's current view.
+      const heap = em.HEAPU8, at = this.#scratch;
+      const { written } = UTF8.encodeInto(s, heap.subarray(at, at + SCRATCH - 1));
+      heap[at + written] = 0;
+      return this.#ffi.QTS_NewString(this.ctx, at as never);
+    }
     const size = em.lengthBytesUTF8(s) + 1;
     const p = em._malloc(size);
     try {
@@ -252,6 +271,86 @@ export class Instance {
     } finally {
       em._free(p);
     }
+  }
+
+  /**
+   * A new QuickJS value holding `v`, built through QuickJS's own functions (no JSON text, which
+   * QuickJS parses several times slower than V8): strings, finite numbers, booleans, null,
+   * arrays and plain objects, as JSON.parse would make them. 0 for anything else (a key that
+   * names a property of Object.prototype, such as `__proto__`, a class instance, a function):
+   * the caller sends that value as JSON instead.
+   */
+  value(v: unknown): Value | 0 {
+    const ffi = this.#ffi, ctx = this.ctx;
+    switch (typeof v) {
+      case "string":
+        return this.string(v);
+      case "number":
+        return Number.isFinite(v) ? ffi.QTS_NewFloat64(ctx, v) : this.#constant(ffi.QTS_GetNull());
+      case "boolean":
+        return this.#constant(v ? ffi.QTS_GetTrue() : ffi.QTS_GetFalse());
+      case "object":
+        break;
+      default:
+        return 0;
+    }
+    if (v === null) return this.#constant(ffi.QTS_GetNull());
+    if (Array.isArray(v)) {
+      const a = ffi.QTS_NewArray(ctx);
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i] === undefined ? this.#constant(ffi.QTS_GetNull()) : this.value(v[i]);
+        if (!x) {
+          this.free(a);
+          return 0;
+        }
+        ffi.QTS_SetProp(ctx, a, this.#key(i), x);
+        this.free(x);
+      }
+      return a;
+    }
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return 0;
+    const o = ffi.QTS_NewObject(ctx);
+    const rec = v as Record<string, unknown>;
+    for (const key of Object.keys(rec)) {
+      // Setting one of these would reach Object.prototype's own accessors (`__proto__`).
+      if (key in Object.prototype) {
+        this.free(o);
+        return 0;
+      }
+      if (rec[key] === undefined) continue;
+      const x = this.value(rec[key]);
+      if (!x) {
+        this.free(o);
+        return 0;
+      }
+      ffi.QTS_SetProp(ctx, o, this.#key(key), x);
+      this.free(x);
+    }
+    return o;
+  }
+
+  /** A copy of one of QuickJS's constants (null, true, false), to be freed as any value. */
+  #constant(p: JSValueConstPointer): Value {
+    return this.#ffi.QTS_DupValuePointer(this.ctx, p);
+  }
+
+  /**
+   * A property key as a QuickJS value, kept for the instance's life (object keys repeat from
+   * one answer to the next: `name`, `id`, ...); at most MAX_KEYS are kept, others made each time
+   * and left to the instance (a key is a few bytes, and only engine-made answers are built).
+   */
+  #key(name: string | number): Value {
+    let k = this.#keys.get(name);
+    if (k === undefined) {
+      k = typeof name === "number" ? this.number(name) : this.string(name);
+      if (this.#keys.size < MAX_KEYS) this.#keys.set(name, k);
+      else this.#spare.push(k);
+      if (this.#spare.length > 64) {
+        for (const x of this.#spare.splice(0)) this.free(x);
+      }
+    }
+    return k;
   }
 
   /** A new number value. */
@@ -282,6 +381,16 @@ export class Instance {
     } finally {
       this.#ffi.QTS_FreeVoidPointer(this.ctx, p as never);
     }
+  }
+
+  /** True when a value is `undefined` (no allocation, unlike typeOf). */
+  isUndefined(v: Value | JSValueConstPointer): boolean {
+    return this.#ffi.QTS_IsEqual(this.ctx, v, this.undefined, 0 as never) === 1;
+  }
+
+  /** A promise's state (NOT_A_PROMISE for any other value), without reading its result. */
+  promiseState(v: Value): number {
+    return this.#ffi.QTS_PromiseState(this.ctx, v);
   }
 
   /** A promise's state, and its result when settled (to be freed). */

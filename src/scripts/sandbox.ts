@@ -9,8 +9,10 @@
  * reach another script, whose sandbox is another instance.
  *
  * The sandbox reaches the engine through one host function (src/scripts/prelude.ts) whose
- * arguments and answers are strings and numbers; objects cross as JSON, length-checked here
- * before they are read.
+ * arguments are strings and numbers; what a script hands over crosses as JSON, length-checked
+ * here before it is read. The engine's answers are built as QuickJS values (JSON only for what
+ * that cannot hold). A call's end needs no crossing: the engine reads the state of the
+ * command's promise after each slice.
  */
 import type { JSValueConstPointer } from "quickjs-emscripten-core";
 import process from "node:process";
@@ -18,6 +20,7 @@ import {
   type Instance,
   NOT_A_PROMISE,
   PROMISE_FULFILLED,
+  PROMISE_PENDING,
   type QuickJs,
   type Value,
 } from "./quickjs.ts";
@@ -63,6 +66,30 @@ export type Outcome =
 /** A load that failed: the one-line reason. */
 export class LoadError extends Error {}
 
+/** A throw in the sandbox while the engine read how a call ended (its description). */
+class ScriptThrow extends Error {}
+
+/** The host function's kinds of call (src/scripts/prelude.ts). */
+const HOST_SEND = 1, HOST_BROADCAST = 2, HOST_OP = 3, HOST_TIMER = 4, HOST_CLEAR = 5;
+const HOST_RANDOM = 6;
+
+/** How a call ended, from the prelude's tag (see `outcome` in src/scripts/prelude.ts). */
+function ended(tag: string): Outcome {
+  const rest = tag.slice(1);
+  switch (tag[0]) {
+    case "g":
+      return { ok: true, cpuMs: 0, garbage: rest.slice(0, 40) };
+    case "u":
+      return { ok: true, cpuMs: 0, error: { message: rest.slice(0, 1000), user: true } };
+    default: {
+      const message = rest.slice(0, 1000);
+      return /^InternalError: out of memory/.test(message)
+        ? { ok: false, cpuMs: 0, reason: "memory", message }
+        : { ok: true, cpuMs: 0, error: { message, user: false } };
+    }
+  }
+}
+
 /** SDK operations one call may make. */
 export const MAX_OPS_PER_CALL = 2_000;
 /** Timers one call may have at once. */
@@ -83,23 +110,31 @@ function processCpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 
+/** Wall time a slice runs before the CPU clock is read (see SliceClock). */
+const MARK_MS = 1;
+
 /**
  * The time the engine's thread spends in a sandbox, as closely as can be told from outside it:
  * the lesser of the wall clock (which also counts time the machine gave other processes) and the
  * process's CPU time (which also counts the engine's other threads). Each is at least the thread's
  * own time, so a script is never stopped before its limit, and a busy machine does not stop a
- * script that was only waiting for a CPU. The CPU clock (a system call) is read only once the
- * wall clock is past the limit, and at the start of each slice.
+ * script that was only waiting for a CPU. The CPU clock is a system call of about 12 µs when a
+ * call comes cold, as much as a short script's whole run, so a slice's first MARK_MS are counted
+ * by the wall clock alone: the CPU clock is read the first time the interrupt check finds the
+ * slice past that mark, and the rest is the lesser of the two from there. A short slice (nearly
+ * every call) never reads it; a long one counts at most MARK_MS of waiting as its own.
  */
 class SliceClock {
   #wall = 0;
+  /** Wall ms into the slice when the CPU clock was read (-1: not yet), and what it read. */
+  #mark = -1;
   #cpu = 0;
   #limit = Infinity;
 
   /** Starts timing a slice that may take `limitMs`. */
   start(limitMs: number): void {
     this.#wall = performance.now();
-    this.#cpu = processCpuMs();
+    this.#mark = -1;
     this.#limit = limitMs;
   }
 
@@ -110,14 +145,19 @@ class SliceClock {
     return ms;
   }
 
-  /** True once the running slice took more than its limit. */
+  /** True once the running slice took more than its limit (the interrupt check asks often). */
   get over(): boolean {
     const wall = performance.now() - this.#wall;
+    if (this.#mark < 0 && wall >= MARK_MS) {
+      this.#mark = wall;
+      this.#cpu = processCpuMs();
+    }
     return wall > this.#limit && this.#elapsed(wall) > this.#limit;
   }
 
   #elapsed(wall: number): number {
-    return wall < 1 ? wall : Math.min(wall, processCpuMs() - this.#cpu);
+    if (this.#mark < 0) return wall;
+    return this.#mark + Math.min(wall - this.#mark, processCpuMs() - this.#cpu);
   }
 }
 
@@ -129,7 +169,9 @@ interface Call {
   opCount: number;
   timers: Map<number, { handle: ReturnType<typeof setTimeout>; ms: number; repeat: boolean }>;
   wall: ReturnType<typeof setTimeout> | undefined;
-  /** Set by the sandbox's `done`. */
+  /** The command's promise (0: none, or it settled), read after each slice. */
+  main: Value | 0;
+  /** How it ended, once it did. */
   result: Outcome | null;
   finish(o: Outcome): void;
 }
@@ -139,7 +181,9 @@ export class ScriptVm {
   readonly #limits: VmLimits;
   readonly #memory: WebAssembly.Memory;
   #q: Instance | null;
-  #api: Record<"meta" | "run" | "settle" | "fire" | "end" | "describe", Value> | null = null;
+  #api:
+    | Record<"meta" | "run" | "outcome" | "settle" | "fire" | "end" | "describe", Value>
+    | null = null;
   /** Times the running slice (a load, a call's slice) against its limit. */
   readonly #clock = new SliceClock();
   /** A wall-clock bound for the engine's own calls into the sandbox (describing an error, ...). */
@@ -214,6 +258,7 @@ export class ScriptVm {
       this.#api = {
         meta: q.getProp(api, "meta"),
         run: q.getProp(api, "run"),
+        outcome: q.getProp(api, "outcome"),
         settle: q.getProp(api, "settle"),
         fire: q.getProp(api, "fire"),
         end: q.getProp(api, "end"),
@@ -341,20 +386,20 @@ export class ScriptVm {
         opCount: 0,
         timers: new Map(),
         wall: undefined,
+        main: 0,
         result: null,
         finish,
       };
       this.#current = call;
       this.#slice(call, (q) => {
-        const id = q.number(call.id);
-        const line = q.string(JSON.stringify(cmd));
+        // One string (the call's id and its line): each value made is a crossing into QuickJS.
+        const line = q.string(JSON.stringify([call.id, cmd]));
         try {
-          return q.call(this.#api!.run, [id, line]);
+          return q.call(this.#api!.run, [line]);
         } finally {
-          q.free(id);
           q.free(line);
         }
-      });
+      }, "run");
     });
   }
 
@@ -362,20 +407,26 @@ export class ScriptVm {
    * Runs one slice of `call` in the sandbox (its start, an answer, a timer) and then its
    * pending jobs, under what is left of its CPU time; then ends, stops or leaves it waiting.
    */
-  #slice(call: Call, enter: (q: Instance) => { value?: Value; error?: Value }): void {
+  #slice(
+    call: Call,
+    enter: (q: Instance) => { value?: Value; error?: Value },
+    kind: "run" | "fire" | "settle",
+  ): void {
     const q = this.#q!;
     this.#clock.start(this.#limits.timeoutMs - call.cpuMs);
     let failure: string | null = null;
     try {
       const r = enter(q);
       if (r.error) failure = this.#describe(q, r.error);
-      else q.free(r.value!);
+      else this.#entered(q, call, r.value!, kind);
       if (failure === null) {
         const jobError = q.runJobs();
         if (jobError) failure = this.#describe(q, jobError);
       }
+      // Inside the slice's time: describing a rejection runs the script's getters.
+      if (failure === null && !call.result && call.main) this.#settled(q, call);
     } catch (e) {
-      failure = this.#hostFailure(e);
+      failure = e instanceof ScriptThrow ? e.message : this.#hostFailure(e);
     } finally {
       call.cpuMs += this.#clock.stop();
     }
@@ -453,8 +504,59 @@ export class ScriptVm {
     this.#end(call, { ok: false, cpuMs: call.cpuMs, reason, message });
   }
 
+  /**
+   * What a slice's entry answered: `run` a promise to watch or how the call ended, `fire` how
+   * it ended when its callback threw ("" otherwise), `settle` nothing.
+   */
+  #entered(q: Instance, call: Call, v: Value, kind: "run" | "fire" | "settle"): void {
+    if (kind === "run" && q.promiseState(v) !== NOT_A_PROMISE) {
+      call.main = v;
+      return;
+    }
+    if (kind !== "settle") {
+      const tag = this.#tag(q, v);
+      if (kind === "run" || tag !== "") {
+        call.result = tag === "" ? { ok: true, cpuMs: 0 } : ended(tag);
+      }
+    }
+    q.free(v);
+  }
+
+  /** Reads the command's promise: when it settled, how the call ended. */
+  #settled(q: Instance, call: Call): void {
+    const main = call.main as Value;
+    const { state, result } = q.promise(main);
+    if (state === PROMISE_PENDING) return;
+    q.free(main);
+    call.main = 0;
+    if (state === PROMISE_FULFILLED && (!result || q.isUndefined(result))) {
+      if (result) q.free(result);
+      call.result = { ok: true, cpuMs: 0 };
+      return;
+    }
+    const ok = q.number(state === PROMISE_FULFILLED ? 1 : 0);
+    const value = result ?? q.number(0);
+    try {
+      const r = q.call(this.#api!.outcome, [ok, value]);
+      if (r.error) throw new ScriptThrow(this.#describe(q, r.error));
+      const tag = this.#tag(q, r.value!);
+      q.free(r.value!);
+      call.result = tag === "" ? { ok: true, cpuMs: 0 } : ended(tag);
+    } finally {
+      q.free(ok);
+      q.free(value);
+    }
+  }
+
+  /** A tag the prelude answered (bounded: it describes in at most 500 characters). */
+  #tag(q: Instance, v: Value): string {
+    return q.text(v).slice(0, 1100);
+  }
+
   #end(call: Call, outcome: Outcome): void {
     clearTimeout(call.wall);
+    if (call.main && this.#q) this.#q.free(call.main);
+    call.main = 0;
     for (const t of call.timers.values()) clearTimeout(t.handle);
     call.timers.clear();
     if (this.#current === call) this.#current = null;
@@ -485,26 +587,11 @@ export class ScriptVm {
   #host(args: JSValueConstPointer[]): Value | 0 {
     const q = this.#q!;
     const [kind, callH, a, b] = args;
-    const k = q.text(kind);
-    if (k === "r") return this.#random(q, q.num(a));
+    const k = q.num(kind);
+    if (k === HOST_RANDOM) return this.#random(q, q.num(a));
     const call = this.#current;
-    if (!call || q.num(callH) !== call.id) {
+    if (!call || call.result || q.num(callH) !== call.id) {
       return q.string("eThis script call has already ended.");
-    }
-    if (k === "d") {
-      const message = this.#text(q, a, 1000);
-      const detail = this.#text(q, b, 40);
-      if (detail === "u") call.result = { ok: true, cpuMs: 0, error: { message, user: true } };
-      else if (detail === "e") {
-        call.result = /^InternalError: out of memory/.test(message)
-          ? { ok: false, cpuMs: 0, reason: "memory", message }
-          : { ok: true, cpuMs: 0, error: { message, user: false } };
-      } else {
-        call.result = detail.startsWith("g")
-          ? { ok: true, cpuMs: 0, garbage: detail.slice(1) }
-          : { ok: true, cpuMs: 0 };
-      }
-      return 0;
     }
     if (++call.opCount > MAX_OPS_PER_CALL) {
       // Stopped rather than answered: a loop of calls would keep the engine busy.
@@ -516,7 +603,7 @@ export class ScriptVm {
     }
     try {
       switch (k) {
-        case "s": {
+        case HOST_SEND: {
           const msg = this.#text(q, a, MAX_MESSAGE);
           const data = this.#text(q, b, MAX_DATA);
           return this.#answer(
@@ -525,7 +612,7 @@ export class ScriptVm {
             call.ops("send", [msg, data ? JSON.parse(data) : undefined]),
           );
         }
-        case "b":
+        case HOST_BROADCAST:
           return this.#answer(
             q,
             call,
@@ -534,14 +621,14 @@ export class ScriptVm {
               JSON.parse(this.#text(q, b, MAX_ARGS)),
             ]),
           );
-        case "o": {
+        case HOST_OP: {
           const name = this.#text(q, a, 40);
           const args = JSON.parse(this.#text(q, b, MAX_ARGS));
           return this.#answer(q, call, call.ops(name, Array.isArray(args) ? args : []));
         }
-        case "t":
+        case HOST_TIMER:
           return this.#setTimer(q, call, q.num(a), q.num(b) === 1);
-        case "c":
+        case HOST_CLEAR:
           this.#clearTimer(call, q.num(a));
           return 0;
       }
@@ -572,26 +659,35 @@ export class ScriptVm {
     if (value instanceof Promise) {
       const token = this.#nextToken++;
       value.then(
-        (v) => this.#settle(call, token, v === undefined ? "vnull" : `v${JSON.stringify(v)}`),
-        (e) => this.#settle(call, token, this.#failureTag(call, e)),
+        (v) => this.#settle(call, token, (q) => this.#wrap(q, v ?? null)),
+        (e) => this.#settle(call, token, (q) => q.string(this.#failureTag(call, e))),
       );
       return q.string(`p${token}`);
     }
-    return value === undefined ? 0 : q.string(`v${JSON.stringify(value)}`);
+    return value === undefined ? 0 : this.#wrap(q, value);
   }
 
-  #settle(call: Call, token: number, tagged: string): void {
+  /**
+   * A value for the sandbox: a one-element array holding it, built as QuickJS values, or its
+   * JSON tagged "v" when it holds what QuickJS values built here cannot (see Instance.value).
+   */
+  #wrap(q: Instance, value: unknown): Value {
+    const v = q.value([value]);
+    return v || q.string(`v${JSON.stringify(value)}`);
+  }
+
+  #settle(call: Call, token: number, answer: (q: Instance) => Value): void {
     if (this.#current !== call || this.#dead) return; // The call ended meanwhile.
     this.#slice(call, (q) => {
       const t = q.number(token);
-      const v = q.string(tagged);
+      const v = answer(q);
       try {
         return q.call(this.#api!.settle, [t, v]);
       } finally {
         q.free(t);
         q.free(v);
       }
-    });
+    }, "settle");
   }
 
   #setTimer(q: Instance, call: Call, ms: number, repeat: boolean): Value {
@@ -616,7 +712,7 @@ export class ScriptVm {
           } finally {
             q.free(h);
           }
-        });
+        }, "fire");
       }, delay);
     call.timers.set(id, { handle: arm(), ms: delay, repeat });
     return q.number(id);
