@@ -55,6 +55,12 @@ const NAME_RE = /^[@+&]?[a-z0-9_][a-z0-9_.?!'-]*$/;
 
 /** Calls of one script that may wait while another of its calls runs. */
 const MAX_QUEUE = 50;
+/**
+ * Loads that run at once. A folder of new scripts otherwise loads all together: each holds its
+ * file, transpile and half-made sandbox at the same moment, and the engine's heap grows to hold
+ * them all (resident memory that stays); a few at a time, each one's garbage goes before the next.
+ */
+const MAX_LOADS = 4;
 
 interface Version {
   hash: string;
@@ -96,8 +102,13 @@ export class ScriptManager implements EngineScripts {
   readonly #reported = new Map<string, number>();
   #watcher: Deno.FsWatcher | null = null;
   #timer: ReturnType<typeof setInterval> | undefined;
+  /** A registration waiting for the end of the current burst of loads (see #registerSoon). */
+  #registering: ReturnType<typeof setTimeout> | undefined;
   #scanning: Promise<void> | null = null;
   #closed = false;
+  /** Loads running, and those waiting for one to end (see MAX_LOADS). */
+  #loads = 0;
+  readonly #loadQueue: (() => void)[] = [];
   /** Script files found and turned off, by name (for `@script/list`). */
   #off = new Map<string, string>();
 
@@ -156,12 +167,14 @@ export class ScriptManager implements EngineScripts {
       new Promise((ok) => bound = setTimeout(ok, START_WAIT_MS)),
     ]);
     clearTimeout(bound);
+    this.#registerPending();
   }
 
   /** Stops watching and throws the sandboxes away. */
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#timer);
+    clearTimeout(this.#registering);
     try {
       this.#watcher?.close();
     } catch {
@@ -226,7 +239,10 @@ export class ScriptManager implements EngineScripts {
       const problem = importProblem(src);
       const loaded = problem
         ? { error: problem }
-        : await this.#load(s, src, await hashOf(src)).then(() => ({ error: null }), (e) => ({
+        : await this.#load(s, src, await hashOf(src)).then(() => {
+          this.#registerPending();
+          return { error: null };
+        }, (e) => ({
           error: e instanceof Error ? e.message : String(e),
         }));
       if (loaded.error) {
@@ -248,7 +264,11 @@ export class ScriptManager implements EngineScripts {
     const s = this.#scripts.get(name);
     if (!s) throw new CommandError("That script was just removed; try again.");
     // A synchronous stat is a few microseconds; an unchanged file costs nothing more.
-    if (s.refreshing || this.#changed(s)) await this.#refresh(s, u);
+    if (s.refreshing || this.#changed(s)) {
+      await this.#refresh(s, u);
+      // The lines after this one see the version this run found (its aliases, its switches).
+      this.#registerPending();
+    }
     const v = s.good;
     if (!v) throw new CommandError(`${name} failed to load; staff have been told.`);
     if (!checkLock(v.lock, subjectOf(u.me))) throw new CommandError(DENIED);
@@ -482,6 +502,19 @@ export class ScriptManager implements EngineScripts {
 
   /** Evaluates a version in a sandbox of its own and, when it is good, makes it the running one. */
   async #load(s: Script, src: string, hash: string): Promise<void> {
+    if (this.#loads < MAX_LOADS) this.#loads++;
+    else await new Promise<void>((ok) => this.#loadQueue.push(ok));
+    try {
+      await this.#loadNow(s, src, hash);
+    } finally {
+      // The slot goes to the next waiting load, or is given back.
+      const next = this.#loadQueue.shift();
+      if (next) next();
+      else this.#loads--;
+    }
+  }
+
+  async #loadNow(s: Script, src: string, hash: string): Promise<void> {
     const label = basename(s.file);
     const js = this.#transpiler.javascript(hash, src, label, s.file.endsWith(".js"));
     const vm = await ScriptVm.create(await this.#engine(), this.#limits);
@@ -517,7 +550,7 @@ export class ScriptManager implements EngineScripts {
       s.good = { hash, js, label, spec, lock: spec.lock || "connected", loadedAt: Date.now(), vm };
       s.badHash = null;
       s.lastError = null;
-      this.#register();
+      this.#registerSoon();
       if (first) this.#tellShadow(s);
     } catch (e) {
       vm.kill();
@@ -551,8 +584,28 @@ export class ScriptManager implements EngineScripts {
     }
   }
 
+  /**
+   * Registers once the loads finishing now are done: a folder of 200 new scripts loads in a
+   * burst, and rebuilding the registry (every core, plugin and script command) after each load
+   * was 200 rebuilds of it. Until then a new script's placeholder holds its name, and a changed
+   * one's previous registration runs the new version (a run reads the version it finds).
+   */
+  #registerSoon(): void {
+    this.#registering ??= setTimeout(() => {
+      this.#registering = undefined;
+      if (!this.#closed) this.#register();
+    }, 0);
+  }
+
+  /** Registers now when a registration waits. */
+  #registerPending(): void {
+    if (this.#registering !== undefined) this.#register();
+  }
+
   /** Puts the script layer of the registry in line with the scripts known now. */
   #register(): void {
+    clearTimeout(this.#registering);
+    this.#registering = undefined;
     const specs = [];
     for (const s of this.#scripts.values()) {
       if (s.good) specs.push({ spec: s.good.spec });

@@ -339,11 +339,14 @@ tameOverride(Function.prototype, "toString");
 tameOverride(Array.prototype, "toString");
 
 // Every intrinsic reachable from the global object and from syntax (iterators, generators,
-// async functions, typed arrays) is frozen, with its prototype and accessors.
-const seen = new WeakSetC();
+// async functions, typed arrays) is frozen, with its prototype and accessors. Being frozen is
+// the walk's own mark of an object done (a WeakSet of the thousand-odd intrinsics held 65 KiB of
+// the instance's memory, for good: WebAssembly memory never shrinks). Nothing reachable here
+// was frozen before the walk but %ThrowTypeError% (frozen by the language), whose prototype,
+// Function.prototype, the walk reaches by other ways.
+const isFrozen = O.isFrozen;
 function harden(v) {
-  if (v === null || (typeof v !== "object" && typeof v !== "function") || seen.has(v)) return;
-  seen.add(v);
+  if (v === null || (typeof v !== "object" && typeof v !== "function") || isFrozen(v)) return;
   freeze(v);
   for (const k of ownKeys(v)) {
     const d = getOwnDesc(v, k);
