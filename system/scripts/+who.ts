@@ -28,15 +28,14 @@ function pad(text: string, width: number): string {
 export default async function who(u: ScriptSdk): Promise<void> {
   const players = await u.online();
   const rule = "%cc+" + "-".repeat(26) + "+" + "-".repeat(11) + "+" + "-".repeat(8) + "+%cn";
-  const row = (a: string, b: string, c: string) =>
-    `%cc|%cn ${pad(a, 24)} %cc|%cn ${pad(b, 9)} %cc|%cn ${pad(c, 6)} %cc|%cn`;
-  const lines = [rule, row("Player", "On For", "Idle"), rule];
+  // The last cell comes padded: its colour codes take no room on the screen.
+  const row = (a: string, b: string, idle: string) =>
+    `%cc|%cn ${pad(a, 24)} %cc|%cn ${pad(b, 9)} %cc|%cn ${idle} %cc|%cn`;
+  const lines = [rule, row("Player", "On For", pad("Idle", 6)), rule];
   for (const p of players) {
     const star = p.flags.some((f) => STAFF.includes(f)) ? "*" : " ";
-    const idle = p.idle >= 600 ? `%cx${pad(dur(p.idle), 6)}%cn` : pad(dur(p.idle), 6);
-    lines.push(
-      row(`${star}${p.name}`, dur(p.onFor), "").replace(/ {6} %cc\|%cn$/, `${idle} %cc|%cn`),
-    );
+    const idle = pad(dur(p.idle), 6);
+    lines.push(row(`${star}${p.name}`, dur(p.onFor), p.idle >= 600 ? `%cx${idle}%cn` : idle));
   }
   lines.push(rule, `${players.length} player${players.length === 1 ? "" : "s"} connected.`);
   await u.send(lines.join("\n"), {
