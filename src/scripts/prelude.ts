@@ -392,8 +392,8 @@ return freeze({
   },
   /**
    * Starts a call: \`line\` is \`[id, command line]\` as JSON (the line's strings, null and
-   * one array of strings, made by the engine). Returns the command's promise, whose state the engine reads,
-   * or how it ended when it did not return one (see outcome).
+   * one array of strings, made by the engine). Returns the command's promise, whose state the
+   * engine reads, or how it ended when it did not return one (see outcome).
    */
   run(line) {
     forget();

@@ -35,8 +35,8 @@ export const NOT_A_PROMISE = -1, PROMISE_PENDING = 0, PROMISE_FULFILLED = 1;
 
 /** Bytes of the per-instance buffer strings are copied in through. */
 const SCRATCH = 4096;
-/** Property keys an instance keeps as values. */
-const MAX_KEYS = 512;
+/** Property keys an instance keeps as values, and the longest it keeps. */
+const MAX_KEYS = 512, MAX_KEY_LENGTH = 64;
 const UTF8 = new TextEncoder();
 
 /** A QuickJS value: a pointer to a `JSValue` in the instance's memory (0: none). */
@@ -337,17 +337,19 @@ export class Instance {
 
   /**
    * A property key as a QuickJS value, kept for the instance's life (object keys repeat from
-   * one answer to the next: `name`, `id`, ...); at most MAX_KEYS are kept, others made each time
-   * and left to the instance (a key is a few bytes, and only engine-made answers are built).
+   * one answer to the next: `name`, `id`, ...): at most MAX_KEYS of them, each short. Other
+   * keys (an object's `state` may hold any) are freed in batches once the properties they
+   * named were set (a key is used only while its property is set).
    */
   #key(name: string | number): Value {
     let k = this.#keys.get(name);
     if (k === undefined) {
       k = typeof name === "number" ? this.number(name) : this.string(name);
-      if (this.#keys.size < MAX_KEYS) this.#keys.set(name, k);
-      else this.#spare.push(k);
-      if (this.#spare.length > 64) {
-        for (const x of this.#spare.splice(0)) this.free(x);
+      if (this.#keys.size < MAX_KEYS && String(name).length <= MAX_KEY_LENGTH) {
+        this.#keys.set(name, k);
+      } else {
+        if (this.#spare.length >= 64) { for (const x of this.#spare.splice(0)) this.free(x); }
+        this.#spare.push(k);
       }
     }
     return k;
