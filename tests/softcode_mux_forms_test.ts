@@ -1,8 +1,8 @@
 /**
  * MUX's forms that installers and builders rely on, on the whole stack over telnet and
  * WebSocket: `@set <obj>=!<flag>` on a flag not set, `#<dbref> <command>` as `@force`, `@ahear` read
- * through the parent chain, an object queuing past its owner's quota set `halt`
- * (docs/softcode.md).
+ * through the parent chain, an object queuing past its owner's quota set `halt`, an object's
+ * queued `say`/`@emit` evaluated (docs/softcode.md).
  */
 import { assert } from "./assert.ts";
 import { register } from "./harness.ts";
@@ -45,6 +45,19 @@ Deno.test("MUX forms: @set !flag unset, #dbref force, @ahear of a parent, halt p
       bob.send(`#${box} @emit Bob's try`);
       await bob.expect(/Permission denied\./);
     });
+
+    await t.step(
+      "an object's queued say and @emit are evaluated; a player's typed say is not",
+      async () => {
+        await run(admin, "&CMD.SUM box=$+sum *:@emit Sum [add(%0,1)].;say [mul(%0,2)]", /Set\./);
+        bob.send("+sum 20");
+        await bob.expect(/^Sum 21\.$/);
+        await bob.expect(/^Box says, "40(%cn)?"$/);
+        bob.send("say [add(1,1)]");
+        await bob.expect(/^You say, "\[add\(1,1\)\](%cn)?"$/);
+        await run(admin, "&CMD.SUM box", /Cleared\.|Set\./);
+      },
+    );
 
     await t.step("@function evaluates its name and target, as MUX's CS_INTERP", async () => {
       await run(admin, "&FNAME me=triple", /Set\./);

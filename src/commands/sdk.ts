@@ -95,8 +95,10 @@ export function buildSdk(
     target: (ref: string) => findTarget(ports, me, here, ref),
     passes: (lock: string, on?: string) =>
       checkLock(lock, subjectOf(me), { world: ports.locks, on }),
+    // An object's queued or forced line is code, evaluated as MUX always does (packages
+    // `@emit [...]`); a player's typed text only when the game asks for it.
     playerText: (text: string) =>
-      ports.engine.config.value.softcode.evaluatePlayerText
+      conn === null || ports.engine.config.value.softcode.evaluatePlayerText
         ? toWire(evaluate(text, PLAYER_TEXT_FLAGS))
         : text,
     didIt: (actor: DbObject, thing: DbObject, where: string | null, verb: Verb) =>

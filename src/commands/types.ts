@@ -148,8 +148,9 @@ export interface CommandSdk extends CommandPorts {
    */
   passes(lock: string, on?: string): boolean;
   /**
-   * What the actor typed, ready to show: evaluated as softcode when the game has
-   * `softcode.evaluatePlayerText` on (as MUX does for say, pose, page...), else as typed.
+   * What the actor typed, ready to show: evaluated as softcode when no player typed it (the
+   * queue, `@force`) or the game has `softcode.evaluatePlayerText` on (as MUX does for say,
+   * pose, page...), else as typed.
    */
   playerText(text: string): string;
   /**

@@ -151,8 +151,9 @@ export const commands: CommandSpec[] = [
 
 Says something to everyone in the room.
 
-Softcode ([functions], %-substitutions) in the text is evaluated only on games that turn on
-softcode.evaluatePlayerText; otherwise it shows as typed. See 'help think'.
+Softcode ([functions], %-substitutions) in the text you type is evaluated only on games that
+turn on softcode.evaluatePlayerText; otherwise it shows as typed. An object's queued or forced
+line is always evaluated, as on MUX. See 'help think'.
 
 Example:
   say Hello there!
@@ -174,8 +175,9 @@ Example:
 
 Shows your name followed by the action to everyone in the room.
 
-Softcode ([functions], %-substitutions) in the text is evaluated only on games that turn on
-softcode.evaluatePlayerText; otherwise it shows as typed. See 'help think'.
+Softcode ([functions], %-substitutions) in the text you type is evaluated only on games that
+turn on softcode.evaluatePlayerText; otherwise it shows as typed. An object's queued or forced
+line is always evaluated, as on MUX. See 'help think'.
 
 Example:
   :waves.        (everyone sees: Alice waves.)`,
@@ -195,8 +197,9 @@ Example:
 
 Like pose, but with no space after your name.
 
-Softcode ([functions], %-substitutions) in the text is evaluated only on games that turn on
-softcode.evaluatePlayerText; otherwise it shows as typed. See 'help think'.
+Softcode ([functions], %-substitutions) in the text you type is evaluated only on games that
+turn on softcode.evaluatePlayerText; otherwise it shows as typed. An object's queued or forced
+line is always evaluated, as on MUX. See 'help think'.
 
 Example:
   ;'s cat purrs.   (everyone sees: Alice's cat purrs.)
@@ -218,8 +221,9 @@ In TinTin++, type \\; for the semicolon (see 'help clients').`,
 
 Shows the text, without your name, to everyone in the room.
 
-Softcode ([functions], %-substitutions) in the text is evaluated only on games that turn on
-softcode.evaluatePlayerText; otherwise it shows as typed. See 'help think'.
+Softcode ([functions], %-substitutions) in the text you type is evaluated only on games that
+turn on softcode.evaluatePlayerText; otherwise it shows as typed. An object's queued or forced
+line is always evaluated, as on MUX. See 'help think'.
 
 Example:
   @emit The wind howls through the trees.`,
@@ -241,8 +245,9 @@ whisper <player>=:<pose>      (or ;<pose>)
 Says something privately to players in the same room; nobody else in the room hears it, nor
 that you whispered.
 
-Softcode ([functions], %-substitutions) in the text is evaluated only on games that turn on
-softcode.evaluatePlayerText; otherwise it shows as typed. See 'help think'.
+Softcode ([functions], %-substitutions) in the text you type is evaluated only on games that
+turn on softcode.evaluatePlayerText; otherwise it shows as typed. An object's queued or forced
+line is always evaluated, as on MUX. See 'help think'.
 
 Examples:
   whisper Bob=Meet me outside.          (Bob sees: Alice whispers "Meet me outside.")
@@ -287,8 +292,9 @@ page <player>=:<pose>
 
 Sends a private message to connected players anywhere in the game.
 
-Softcode ([functions], %-substitutions) in the text is evaluated only on games that turn on
-softcode.evaluatePlayerText; otherwise it shows as typed. See 'help think'.
+Softcode ([functions], %-substitutions) in the text you type is evaluated only on games that
+turn on softcode.evaluatePlayerText; otherwise it shows as typed. An object's queued or forced
+line is always evaluated, as on MUX. See 'help think'.
 
 Examples:
   page Bob=Are you free for a scene?
