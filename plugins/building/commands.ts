@@ -10,23 +10,13 @@ import {
   type CommandSpec,
   type DbObject,
   type Delivery,
-  exitName,
+  nameWithRef,
   parseExitSpec,
   type PluginWorld,
+  required,
   teleportRefusal,
 } from "../../src/plugins/mod.ts";
 import type { Builder } from "./store.ts";
-
-function ref(o: DbObject): string {
-  return `${o.flags.includes("exit") ? exitName(o) : o.name}(#${o.id})`;
-}
-
-function need(value: string | null | undefined, usage: string): string {
-  if (value === null || value === undefined || !value.trim()) {
-    throw new CommandError(`Usage: ${usage}`);
-  }
-  return value.trim();
-}
 
 /**
  * What opening an exit toward `dest` says: where it leads, or that `dest`'s link lock left it
@@ -34,8 +24,8 @@ function need(value: string | null | undefined, usage: string): string {
  */
 function opened(exit: DbObject, dest: DbObject, back: string): string {
   return exit.data.destination
-    ? `Exit ${ref(exit)} opened${back} to ${dest.name}.`
-    : `Exit ${ref(exit)} opened (unlinked). You can't link to there.`;
+    ? `Exit ${nameWithRef(exit)} opened${back} to ${dest.name}.`
+    : `Exit ${nameWithRef(exit)} opened (unlinked). You can't link to there.`;
 }
 
 /** The building commands over a Builder. */
@@ -66,7 +56,7 @@ In TinTin++, type \\; for each semicolon: @dig Garden=North\\;n,South\\;s
 (see 'help clients').`,
       async exec(u) {
         const usage = "@dig <room>[=<exit to>[,<exit back>]]";
-        const name = need(u.cmd.lhs, usage);
+        const name = required(u.cmd.lhs, usage);
         const [toRaw, backRaw] = (u.cmd.rhs ?? "").split(",").map((s) => s.trim());
         const to = toRaw ? parseExitSpec(toRaw) : null;
         const back = backRaw ? parseExitSpec(backRaw) : null;
@@ -74,7 +64,7 @@ In TinTin++, type \\; for each semicolon: @dig Garden=North\\;n,South\\;s
         // Refusals come before the room exists, so a failed @dig leaves nothing behind.
         if (to) await b.checkExit(u.me, from!, to);
         const room = await b.room(u.me, name);
-        const lines = [`Room ${ref(room)} dug.`];
+        const lines = [`Room ${nameWithRef(room)} dug.`];
         if (to) lines.push(opened(await b.exit(u.me, from!, to, room), room, ""));
         if (back) lines.push(opened(await b.exit(u.me, room, back, from!), from!, " back"));
         u.send(lines.join("\n"), { type: "dig", room: { id: room.id, name: room.name } });
@@ -99,10 +89,10 @@ Example:
 
 In TinTin++, type \\; for the semicolon: @open Door\\;d=#12 (see 'help clients').`,
       async exec(u) {
-        const spec = parseExitSpec(need(u.cmd.lhs, "@open <exit>[=<room>]"));
+        const spec = parseExitSpec(required(u.cmd.lhs, "@open <exit>[=<room>]"));
         const dest = u.cmd.rhs ? await b.findRoom(u.cmd.rhs, u.here) : null;
         const exit = await b.exit(u.me, here(u), spec, dest);
-        u.send(dest ? opened(exit, dest, "") : `Exit ${ref(exit)} opened (unlinked).`);
+        u.send(dest ? opened(exit, dest, "") : `Exit ${nameWithRef(exit)} opened (unlinked).`);
       },
     },
     {
@@ -112,13 +102,13 @@ In TinTin++, type \\; for the semicolon: @open Door\\;d=#12 (see 'help clients')
       help: `@link <exit>=<room>      sets where an exit leads
 @link <thing or player>=<room>   sets its home`,
       async exec(u) {
-        const target = await u.target(need(u.cmd.lhs, "@link <object>=<room>"));
-        const room = await b.findRoom(need(u.cmd.rhs, "@link <object>=<room>"), u.here);
+        const target = await u.target(required(u.cmd.lhs, "@link <object>=<room>"));
+        const room = await b.findRoom(required(u.cmd.rhs, "@link <object>=<room>"), u.here);
         const linked = await b.link(u.me, target, room);
         u.send(
           linked.flags.includes("exit")
-            ? `${ref(linked)} now leads to ${room.name}.`
-            : `Home of ${ref(linked)} set to ${room.name}.`,
+            ? `${nameWithRef(linked)} now leads to ${room.name}.`
+            : `Home of ${nameWithRef(linked)} set to ${room.name}.`,
         );
       },
     },
@@ -128,9 +118,9 @@ In TinTin++, type \\; for the semicolon: @open Door\\;d=#12 (see 'help clients')
       category: "building",
       help: "@unlink <exit> makes an exit lead nowhere.",
       async exec(u) {
-        const target = await u.target(need(u.cmd.args, "@unlink <exit>"));
+        const target = await u.target(required(u.cmd.args, "@unlink <exit>"));
         const done = await b.unlink(u.me, target);
-        u.send(`${ref(done)} unlinked.`);
+        u.send(`${nameWithRef(done)} unlinked.`);
       },
     },
     {
@@ -150,9 +140,9 @@ Example:
         if (cost && !/^\d{1,9}$/.test(cost)) {
           throw new CommandError(`The cost must be a whole number of coins. Usage: ${usage}`);
         }
-        const name = need(u.cmd.rhs === null ? u.cmd.args : u.cmd.lhs, usage);
+        const name = required(u.cmd.rhs === null ? u.cmd.args : u.cmd.lhs, usage);
         const thing = await b.thing(u.me, name);
-        u.send(`Created ${ref(thing)}.`, {
+        u.send(`Created ${nameWithRef(thing)}.`, {
           type: "create",
           thing: { id: thing.id, name: thing.name },
         });
@@ -171,18 +161,19 @@ with players in it. A room needs /confirm (or the same @destroy again within a m
 exits go with it, exits elsewhere that led to it are unlinked, and the things in it are sent
 home.`,
       async exec(u) {
-        const target = await u.target(need(u.cmd.args, "@destroy <object>"));
+        const target = await u.target(required(u.cmd.args, "@destroy <object>"));
         const r = await b.destroy(u.me, target, u.cmd.switches.includes("confirm"));
         if (!r) {
           return u.send(
             `Destroying ${
-              ref(target)
+              nameWithRef(target)
             } cannot be undone. Type @destroy/confirm ${u.cmd.args.trim()} ` +
               "(or repeat the command within a minute) to go ahead.",
           );
         }
         u.send(
-          `Destroyed ${ref(target)}.` + (r.moved ? ` ${r.moved} object(s) sent home.` : "") +
+          `Destroyed ${nameWithRef(target)}.` +
+            (r.moved ? ` ${r.moved} object(s) sent home.` : "") +
             (r.unlinked ? ` ${r.unlinked} exit(s) that led here unlinked.` : ""),
         );
       },
@@ -206,10 +197,10 @@ around it up to the room, must let the one teleported pass its telout lock (@loc
       async exec(u) {
         const hasTarget = u.cmd.rhs !== null;
         const target = hasTarget
-          ? await u.target(need(u.cmd.lhs, "@teleport <target>=<place>"))
+          ? await u.target(required(u.cmd.lhs, "@teleport <target>=<place>"))
           : u.me;
         const room = await b.findDestination(
-          need(hasTarget ? u.cmd.rhs : u.cmd.args, "@teleport [<target>=]<place>"),
+          required(hasTarget ? u.cmd.rhs : u.cmd.args, "@teleport [<target>=]<place>"),
           u.here,
           (ref) => u.target(ref),
         );
@@ -248,7 +239,7 @@ around it up to the room, must let the one teleported pass its telout lock (@loc
         if (moved.flags.includes("player")) {
           deliver.toPlayer(moved.id, await world.look(moved, room));
         }
-        if (!self) u.send(`Teleported ${ref(moved)} to ${room.name}.`);
+        if (!self) u.send(`Teleported ${nameWithRef(moved)} to ${room.name}.`);
       },
     },
   ];

@@ -5,6 +5,14 @@ export class CommandError extends Error {
   override name = "CommandError";
 }
 
+/** `value` trimmed, or a `Usage: <usage>` refusal when it is missing or blank. */
+export function required(value: string | null | undefined, usage: string): string {
+  if (value === null || value === undefined || !value.trim()) {
+    throw new CommandError(`Usage: ${usage}`);
+  }
+  return value.trim();
+}
+
 /**
  * A move that went nowhere: no exit that way, or one whose lock refuses. `dir` is what the
  * player typed, for clients that track moves (GMCP `Room.WrongDir`).

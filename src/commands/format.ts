@@ -9,6 +9,11 @@ import { exitName } from "../world/names.ts";
 
 export { exitName };
 
+/** An object's name and dbref as builders' replies give it (`North(#12)`, an exit by its first name). */
+export function nameWithRef(o: Pick<DbObject, "id" | "name" | "flags">): string {
+  return `${o.flags.includes("exit") ? exitName(o) : o.name}(#${o.id})`;
+}
+
 /** Every name an object answers to, lower-cased: its name, `;` aliases and `data.aliases`. */
 export function namesOf(obj: DbObject): string[] {
   const out = obj.name.split(";").map((s) => s.trim().toLowerCase()).filter(Boolean);

@@ -100,7 +100,7 @@ export {
   UnauthorizedError,
   ValidationError,
 } from "../errors.ts";
-export { CommandError } from "../commands/errors.ts";
+export { CommandError, required } from "../commands/errors.ts";
 export {
   checkLock,
   LOCK_TYPE_NAMES,
@@ -150,6 +150,6 @@ export {
 } from "../storage/limits.ts";
 export { padVisible, renderAnsi, stripColour, visibleLength, wrapText } from "../text/colour.ts";
 export { sanitizeText } from "../text/sanitize.ts";
-export { exitName, namesOf } from "../commands/format.ts";
+export { exitName, namesOf, nameWithRef } from "../commands/format.ts";
 export { displayName, MAX_ALIASES, MAX_NAMES, splitNames } from "../world/players.ts";
 export type { FoundPlayers, PlayerLookup } from "../world/players.ts";

@@ -8,8 +8,8 @@ import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
 import { LOCK_TYPE_NAMES, lockTypeNamed } from "../../world/locks.ts";
 import { canControl } from "../../world/access.ts";
-import { exitName } from "../../world/names.ts";
-import { CommandError } from "../errors.ts";
+import { CommandError, required } from "../errors.ts";
+import { nameWithRef } from "../format.ts";
 import { settableLock } from "../lock_names.ts";
 import { canonicalAttrName } from "../../world/attributes/names.ts";
 
@@ -18,17 +18,6 @@ const LOCK_SWITCHES = Object.values(LOCK_TYPE_NAMES).flat();
 
 /** The lock types, for a refusal that lists them. */
 const TYPES = Object.keys(LOCK_TYPE_NAMES).join(", ");
-
-function ref(o: DbObject): string {
-  return `${o.flags.includes("exit") ? exitName(o) : o.name}(#${o.id})`;
-}
-
-function need(value: string | null | undefined, usage: string): string {
-  if (value === null || value === undefined || !value.trim()) {
-    throw new CommandError(`Usage: ${usage}`);
-  }
-  return value.trim();
-}
 
 /** What `@lock`/`@unlock`'s left side names: an object's lock of a type, or an attribute. */
 type LockTarget = { obj: string; type: string } | { obj: string; attr: string };
@@ -129,17 +118,17 @@ Examples:
   @lock me/finger`,
     async exec(u) {
       const usage = "@lock[/<type>] <object>=<key>, or @lock <object>/<attribute>";
-      const lhs = need(u.cmd.rhs === null ? u.cmd.args : u.cmd.lhs, usage);
+      const lhs = required(u.cmd.rhs === null ? u.cmd.args : u.cmd.lhs, usage);
       const target = lockTarget(u, lhs);
       // MUX locks the attribute whatever follows `=`.
       if ("attr" in target) return await lockAttribute(u, target.obj, target.attr, true);
       if (u.cmd.rhs === null) throw new CommandError(`Usage: ${usage}`);
       if (!lockTypeNamed(target.type)) throw new CommandError(`Lock types: ${TYPES}.`);
       const obj = await u.target(target.obj);
-      const key = await settableLock(u, need(u.cmd.rhs, usage));
+      const key = await settableLock(u, required(u.cmd.rhs, usage));
       const t = lockTypeNamed(target.type)!;
       const done = await setLock(u, obj, t, key);
-      u.send(`Locked ${ref(done)} (${t}): ${done.data.locks?.[t]}`);
+      u.send(`Locked ${nameWithRef(done)} (${t}): ${done.data.locks?.[t]}`);
     },
   },
   {
@@ -151,11 +140,11 @@ Examples:
 @unlock <object>/<type>        the same
 @unlock <object>/<attribute>   unlocks an attribute locked with @lock <object>/<attribute>`,
     async exec(u) {
-      const target = lockTarget(u, need(u.cmd.args, "@unlock[/<type>] <object>"));
+      const target = lockTarget(u, required(u.cmd.args, "@unlock[/<type>] <object>"));
       if ("attr" in target) return await lockAttribute(u, target.obj, target.attr, false);
       const obj = await u.target(target.obj);
       const done = await setLock(u, obj, target.type, null);
-      u.send(`Unlocked ${ref(done)} (${lockTypeNamed(target.type) ?? target.type}).`);
+      u.send(`Unlocked ${nameWithRef(done)} (${lockTypeNamed(target.type) ?? target.type}).`);
     },
   },
 ];
