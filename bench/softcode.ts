@@ -46,7 +46,7 @@ export const SOFTCODE_EXPRS: readonly SoftcodeExpr[] = [
 ];
 
 /** Words, numbers and text made the same way each time (a small linear congruential stream). */
-function library(): { words: string; nums: string; text: string } {
+export function library(): { words: string; nums: string; text: string } {
   let seed = 12345;
   // 32-bit arithmetic, the high bits taken (the low bits of such a stream repeat quickly).
   const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 8;

@@ -14,27 +14,10 @@ import process from "node:process";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { Session } from "node:inspector";
 import { testSoftcode, type TestWorld } from "../src/softcode/_test_world.ts";
-import { SOFTCODE_EXPRS } from "./softcode.ts";
+import { library, SOFTCODE_EXPRS } from "./softcode.ts";
 import { TOP_FLAGS } from "../src/softcode/eval.ts";
 import { EV } from "../src/softcode/types.ts";
 import { type CpuProfile, topSelf } from "./inspector.ts";
-
-/** Words, numbers and text as bench/softcode.ts makes them. */
-function library(): { words: string; nums: string; text: string } {
-  let seed = 12345;
-  const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 8;
-  const syl = ["ka", "lo", "mi", "ne", "ru", "ta", "so", "vi", "de", "po", "an", "el"];
-  const word = () => {
-    let w = "";
-    for (let i = 0, n = 1 + (next() % 4); i < n; i++) w += syl[next() % syl.length];
-    return w;
-  };
-  const words = Array.from({ length: 1000 }, word).join(" ");
-  const nums = Array.from({ length: 1000 }, () => String(next() % 100000)).join(" ");
-  let text = "";
-  while (text.length < 4000) text += word() + (next() % 9 ? " " : ". ");
-  return { words, nums, text: text.slice(0, 4000).trim() };
-}
 
 /** Objects the SGP installer makes, by the name its `&` lines use. */
 const SGP_OBJECTS = [
