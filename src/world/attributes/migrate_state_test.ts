@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { stateToAttributes } from "./migrate_state.ts";
+import { ATTR_ENTRY_BYTES } from "./names.ts";
 import { ObjectStore } from "../objects.ts";
 import { openStore } from "../../storage/kv.ts";
 import { keys } from "../../storage/keys.ts";
@@ -47,7 +48,7 @@ Deno.test("layout 2: data.state keys become attributes, once, never over one tha
     assert.deepEqual(await get(box.id, "NOTE"), { value: "n", owner: alice.id });
     assert.deepEqual(await get(box.id, "KEPT"), { value: "set since", owner: alice.id });
     const bytes = (await kv.get<Deno.KvU64>(keys.attributeBytes(alice.id))).value!.value;
-    assert.equal(bytes, BigInt(12 + 3 + 5 + 1 + 4 + 9 + 4 + 5 + 4 + 1));
+    assert.equal(bytes, BigInt(5 * ATTR_ENTRY_BYTES + 12 + 3 + 5 + 1 + 4 + 9 + 4 + 5 + 4 + 1));
     assert.match(lines[0], /5 attribute\(s\) of 2 object\(s\) made from data\.state \(6 key/);
     // data.state is left as it was.
     assert.equal((await objects.get(alice.id))?.data.state?.level, 3);

@@ -42,9 +42,16 @@ export function attrValueProblem(value: unknown): string | null {
   return null;
 }
 
-/** Bytes an attribute counts against its owner's quota: its name and value in UTF-8. */
+/**
+ * What each attribute counts against the quota beyond its text: its entry costs the engine a
+ * record and a key in the database and more than this in memory, so a quota counted in text alone
+ * let one player hold 250,000 one-byte attributes under the default 2,000,000 bytes.
+ */
+export const ATTR_ENTRY_BYTES = 100;
+
+/** Bytes an attribute counts against its owner's quota: its name and value in UTF-8, and its entry. */
 export function attrBytes(name: string, value: string): number {
-  return utf8Length(name) + utf8Length(value);
+  return ATTR_ENTRY_BYTES + utf8Length(name) + utf8Length(value);
 }
 
 /** The UTF-8 length of a string, without encoding it (lone surrogates count 3, as TextEncoder). */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  ATTR_ENTRY_BYTES,
   attrBytes,
   attrPattern,
   attrValueProblem,
@@ -46,7 +47,7 @@ Deno.test("attribute names: TinyMUX 2.12's rules, upper-cased, up to 64 characte
   }
 });
 
-Deno.test("attribute values: text up to 8,000 characters; bytes are UTF-8 of name and value", () => {
+Deno.test("attribute values: text up to 8,000 characters; bytes are UTF-8 of name and value, and the entry", () => {
   assert.equal(attrValueProblem("x".repeat(MAX_ATTR_VALUE)), null);
   assert.match(
     attrValueProblem("x".repeat(MAX_ATTR_VALUE + 1))!,
@@ -56,7 +57,7 @@ Deno.test("attribute values: text up to 8,000 characters; bytes are UTF-8 of nam
   for (const s of ["", "abc", "é", "日本", "😀", "\ud800x", "x\udc00"]) {
     assert.equal(utf8Length(s), new TextEncoder().encode(s).length, JSON.stringify(s));
   }
-  assert.equal(attrBytes("DESC", "é"), 6);
+  assert.equal(attrBytes("DESC", "é"), ATTR_ENTRY_BYTES + 6);
 });
 
 Deno.test("attribute patterns: * and ?, case-insensitive, never slow", () => {

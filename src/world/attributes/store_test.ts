@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { AttributeStore } from "./store.ts";
+import { ATTR_ENTRY_BYTES as E } from "./names.ts";
 import { canSeeAttr } from "./access.ts";
 import { ObjectStore } from "../objects.ts";
 import { openStore } from "../../storage/kv.ts";
@@ -75,7 +76,7 @@ Deno.test("attributes, live: set at once in memory, persisted behind in order, c
     await attrs.flush();
     assert.deepEqual(await stored(kv, box.id, "COUNT"), { value: "19", owner: alice.id });
     assert.equal(await stored(kv, box.id, "GONE"), null);
-    assert.equal(await counter(kv, alice.id), "FINGER".length + 5 + "COUNT".length + 2);
+    assert.equal(await counter(kv, alice.id), 2 * E + "FINGER".length + 5 + "COUNT".length + 2);
     assert.equal(await attrs.bytesOf(alice.id), await counter(kv, alice.id));
     // A second engine start reads what the first wrote.
     const again = new AttributeStore(kv, f.objects, { live: true, quotaBytes: 0 });
@@ -91,7 +92,7 @@ Deno.test("attributes, live: set at once in memory, persisted behind in order, c
 
 Deno.test("attributes: bad names, long values, others' objects and quota change nothing", async () => {
   for (const live of [true, false]) {
-    const f = await fixture(live, 100);
+    const f = await fixture(live, E + 100);
     try {
       const { attrs, alice, bob, wiz, box, kv } = f;
       const bad = { kind: "invalid" };
@@ -107,7 +108,10 @@ Deno.test("attributes: bad names, long values, others' objects and quota change 
         });
         const over = attrs.setNow(alice, box.id, "BIG", "x".repeat(120))!;
         assert.equal(over.kind, "quota");
-        assert.match(over.message, /Alice's attributes at 123 bytes, over the quota of 100 bytes/);
+        assert.match(
+          over.message,
+          new RegExp(`Alice's attributes at ${E + 123} bytes, over the quota of ${E + 100} bytes`),
+        );
         assert.deepEqual(attrs.names(box.id), []);
       }
       await assert.rejects(attrs.set(alice, box.id, "A B", "x"), ValidationError);
@@ -122,8 +126,8 @@ Deno.test("attributes: bad names, long values, others' objects and quota change 
       await attrs.flush();
       assert.equal(await stored(kv, box.id, "B"), null);
       assert.equal(await stored(kv, box.id, "OK"), null);
-      assert.equal(await counter(kv, alice.id), 51);
-      assert.equal(await counter(kv, wiz.id), 505);
+      assert.equal(await counter(kv, alice.id), E + 51);
+      assert.equal(await counter(kv, wiz.id), E + 505);
       assert.deepEqual((await attrs.list(box.id)).map((a) => a.name), ["A", "STAFF"]);
     } finally {
       await f.attrs.close();
@@ -227,8 +231,8 @@ Deno.test("attributes: destroying an object removes them; a chown moves the unlo
       await waitFor(async () => (await attrs.get(box.id, "A"))?.owner === bob.id);
       assert.equal((await attrs.get(box.id, "L"))?.owner, alice.id, "locked stays");
       assert.equal((await attrs.get(box.id, "W"))?.owner, bob.id, "every unlocked one moves");
-      await waitFor(async () => (await counter(kv, bob.id)) === 4);
-      assert.equal(await counter(kv, alice.id), 2);
+      await waitFor(async () => (await counter(kv, bob.id)) === 2 * E + 4);
+      assert.equal(await counter(kv, alice.id), E + 2);
       assert.equal(await counter(kv, wiz.id), 0);
       await objects.delete(box.id);
       await attrs.flush();
@@ -270,7 +274,7 @@ Deno.test("attributes: an object with 1,000 attributes of 8,000 characters; one 
       assert.equal((await attrs.list(box.id)).length, 1000);
       assert.equal(
         await counter(kv, alice.id),
-        1000 * 8000 + [...Array(1000).keys()].reduce((n, i) => n + `A${i}`.length, 0),
+        1000 * (E + 8000) + [...Array(1000).keys()].reduce((n, i) => n + `A${i}`.length, 0),
       );
       const reread = new AttributeStore(kv, f.objects, { live, quotaBytes: 0 });
       await reread.load();
@@ -314,7 +318,7 @@ Deno.test("attributes, live: a commit that fails is reported and memory takes ba
     assert.equal(attrs.peek(box.id, "KEEP")?.value, "old", "back to what the database holds");
     assert.equal(attrs.peek(box.id, "FRESH"), null);
     assert.equal(attrs.peek(box.id, "OTHER"), null);
-    assert.equal(await attrs.bytesOf(alice.id), "KEEP".length + 3);
+    assert.equal(await attrs.bytesOf(alice.id), E + "KEEP".length + 3);
     assert.ok(f.reports.some((r) => /failed \(disk full\)/.test(r)), f.reports.join("\n"));
   } finally {
     failing = false;
@@ -380,7 +384,7 @@ Deno.test("attributes, live: load removes those of objects that are gone and set
     assert.deepEqual(await attrs.load(), { attributes: 1, removed: 1 });
     assert.equal((await kv.get(keys.attribute("999", "ORPHAN"))).value, null);
     assert.ok((await kv.get(keys.attribute(box.id, "ODD"))).value, "an odd entry is left alone");
-    assert.equal(await counter(kv, "7"), 5);
+    assert.equal(await counter(kv, "7"), E + 5);
     assert.equal((await kv.get(keys.attributeBytes("8"))).value, null);
     assert.equal(reports.length, 2, reports.join("\n"));
     await attrs.close();
