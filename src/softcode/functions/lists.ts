@@ -5,6 +5,7 @@ import type { Evaluation } from "../eval.ts";
 import { sepOf, splitList, splitStyledList } from "../list.ts";
 import { bool, isInteger, isReal, toInt, toReal } from "../numbers.ts";
 import { stripMarkup } from "../markup.ts";
+import { sortIntegers } from "./int_sort.ts";
 
 /** Input and output separators from argument positions (output defaults to input). */
 function seps(
@@ -343,6 +344,12 @@ export const listFunctions: FunctionDef[] = plainResults([
   }, (_ev, _f, args) => {
     const s = seps(args, 2, 3);
     if (typeof s === "string") return s;
+    const k = (args[1] ?? "").trim().toLowerCase()[0];
+    if (k !== "a" && k !== "i" && k !== "d") {
+      // A list of plain integers is guessed as one and sorts the same by toInt() and toReal().
+      const quick = sortIntegers(args[0], s.sep, s.osep);
+      if (quick !== null) return quick;
+    }
     const w = splitList(args[0], s.sep);
     return sortWords(w, sortKind(args[1] || undefined, w, "?")).join(s.osep);
   }),

@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { sortIntegers } from "./int_sort.ts";
+import { splitList } from "../list.ts";
+import { toInt } from "../numbers.ts";
+import { testSoftcode } from "../_test_world.ts";
+
+/** What the general path gives: the split words, sorted stably by toInt(). */
+function reference(list: string, sep: string, osep: string): string {
+  return splitList(list, sep)
+    .map((w, i) => ({ w, i, k: toInt(w) }))
+    .sort((a, b) => a.k - b.k || a.i - b.i)
+    .map((x) => x.w)
+    .join(osep);
+}
+
+/** A small deterministic stream. */
+function stream(seed: number): () => number {
+  return () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+}
+
+Deno.test("sortIntegers gives the general path's order on generated lists", () => {
+  const rnd = stream(7);
+  const spans = [10, 1000, 2 ** 20, 2 ** 30, 2 ** 40, 1e15 - 1];
+  for (let t = 0; t < 3000; t++) {
+    const span = spans[t % spans.length];
+    const n = 1 + Math.floor(rnd() * (t % 7 === 0 ? 3000 : 40));
+    const sep = t % 5 === 0 ? "|" : " ";
+    const words: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const v = Math.floor(rnd() * span) - (t % 3 === 0 ? Math.floor(span / 2) : 0);
+      const r = rnd();
+      // Signs, leading zeros and equal keys written differently, whose order must hold.
+      words.push(
+        r < 0.05 && v >= 0 ? "+" + v : r < 0.1 && v >= 0 ? "00" + v : r < 0.12 ? "-0" : String(v),
+      );
+    }
+    let list = words.join(sep === " " && t % 4 === 0 ? "   " : sep);
+    if (sep === " " && t % 6 === 0) list = "  " + list + " ";
+    const osep = t % 9 === 0 ? "–" : t % 2 ? "," : sep;
+    assert.equal(sortIntegers(list, sep, osep), reference(list, sep, osep), list);
+  }
+});
+
+Deno.test("sortIntegers leaves anything but plain integers to the general path", () => {
+  for (const list of ["", "   ", "1 2 x", "1 2.5", "1 #2", "1 - 2", "1\t2", "1234567890123456 1"]) {
+    assert.equal(sortIntegers(list, " ", " "), null, list);
+  }
+  assert.equal(sortIntegers("1||2", "|", "|"), null);
+  assert.equal(sortIntegers("1|2|", "|", "|"), null);
+  assert.equal(sortIntegers("1 2", "ab", " "), null);
+});
+
+Deno.test("sort() of integers through the quick path, as MUX sorts them", () => {
+  const { sc, wiz } = testSoftcode();
+  const run = (x: string) => sc.evaluate(x, { executor: wiz });
+  assert.equal(run("[sort(10 9 100 -5 +3)]"), "-5 +3 9 10 100");
+  assert.equal(run("[sort(3|1|2,f,|,@@)]"), "123");
+  assert.equal(run("[sort(3 1 2,n,,%b-%b)]"), "1 - 2 - 3");
+  assert.equal(run("[sort(3 1 2,a)]|[sort(10 9,x)]"), "1 2 3|9 10");
+});
