@@ -41,10 +41,29 @@ export function toInt32(s: string): number {
 
 /** MUX's `mux_atoi64`: leading digits as a 64-bit integer, wrapping as C's does. */
 export function toI64(s: string): bigint {
-  const m = /^\s*([-+]?)(\d+)/.exec(s);
+  const quick = toSafeInt(s);
+  if (!Number.isNaN(quick)) return BigInt(quick);
+  const m = /^[ \t-\r]*([-+]?)(\d+)/.exec(s);
   if (!m) return 0n;
   const v = BigInt(m[2]);
   return BigInt.asIntN(64, m[1] === "-" ? -v : v);
+}
+
+/**
+ * `toInt(s)` when it is exact (within ±(2^53 − 1), where every step of its reading was exact
+ * too), else NaN: integer functions work on it as a number instead of a bigint.
+ */
+export function toSafeInt(s: string): number {
+  const v = toInt(s);
+  return v <= Number.MAX_SAFE_INTEGER && v >= -Number.MAX_SAFE_INTEGER ? v : NaN;
+}
+
+/** Most an operand of the integer functions' number path may be: 32-bit quotients are exact. */
+export const INT31 = 2147483647;
+
+/** `a` and `b` both within ±INT31 (NaN is not). */
+export function bothInt31(a: number, b: number): boolean {
+  return a <= INT31 && a >= -INT31 && b <= INT31 && b >= -INT31;
 }
 
 /** A 64-bit integer result as text, wrapped to 64 bits. */
@@ -115,9 +134,7 @@ function ulp(x: number): number {
 
 /** Significant digits of the shortest text that reads back as `x`. */
 function digitCount(x: number): number {
-  const e = Math.abs(x).toExponential();
-  const mant = e.slice(0, e.indexOf("e")).replace(".", "");
-  return mant.length;
+  return significantDigits(String(x));
 }
 
 /**
@@ -163,9 +180,37 @@ export function formatNumber(x: number): string {
     // MUX converts a whole number to a C long: 2^63 itself passes its range test (the
     // bound rounds up to 2^63 as a double) and wraps to the lowest long.
     if (x === TWO_63) return "-9223372036854775808";
-    return Math.abs(x) < 1e21 ? (x === 0 ? "0" : x.toFixed(0)) : BigInt(x).toString();
+    // Up to 2^53 a whole number's own text is its exact digits (and -0's is "0"); beyond,
+    // toFixed() gives them exactly up to 1e21.
+    const a = Math.abs(x);
+    if (a <= Number.MAX_SAFE_INTEGER) return String(x);
+    return a < 1e21 ? x.toFixed(0) : BigInt(x).toString();
   }
   return formatReal(x);
+}
+
+/**
+ * Where JavaScript's text for a number and MUX's agree: both give the shortest digits that read
+ * back the same, without an exponent from 1e-6 (MUX: a decimal point at most 5 places out)
+ * to 1e17 (JavaScript's own bounds are 1e-7 and 1e21).
+ */
+function plainRange(x: number): boolean {
+  const a = x < 0 ? -x : x;
+  return a >= 1e-6 && a < 1e17;
+}
+
+/** Significant digits in a number's JavaScript text (from its first to its last non-zero). */
+function significantDigits(text: string): number {
+  let count = 0, zeros = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x65) break; // e
+    if (c >= 0x31 && c <= 0x39) {
+      count += zeros + 1;
+      zeros = 0;
+    } else if (c === 0x30 && count > 0) zeros++;
+  }
+  return count;
 }
 
 /**
@@ -174,6 +219,11 @@ export function formatNumber(x: number): string {
  */
 export function formatPretty(x: number): string {
   if (!Number.isFinite(x) || x === 0 || Number.isInteger(x)) return formatNumber(nearestPretty(x));
+  if (plainRange(x)) {
+    const text = String(x);
+    if (significantDigits(text) <= 15) return text;
+    return formatNumber(nearestPretty(x));
+  }
   const s = shortest(x);
   if (s.digits.length <= 15) return layout(x < 0, s.digits, s.point, -1);
   return formatNumber(nearestPretty(x));
@@ -182,6 +232,7 @@ export function formatPretty(x: number): string {
 /** MUX's `mux_ftoa(x, false, 0)`: shortest digits, an exponent below 1e-5 or from 1e17. */
 export function formatReal(x: number): string {
   if (x === 0) return "0";
+  if (plainRange(x)) return String(x);
   const { digits, point } = shortest(x);
   return layout(x < 0, digits, point, -1);
 }
@@ -220,9 +271,40 @@ const ROUND_MIN = -20;
  * `places` decimals.
  */
 export function formatRounded(x: number, places: number): string {
+  return roundedQuick(x, places) ?? roundedExact(x, places);
+}
+
+/** `places` within the range MUX's mux_ftoa takes. */
+function clampPlaces(places: number): number {
+  return Math.max(ROUND_MIN, Math.min(ROUND_MAX, places));
+}
+
+/** round()'s zero: no sign, padded to the places asked. */
+function roundedZero(p: number): string {
+  return p > 0 ? "0." + "0".repeat(p) : "0";
+}
+
+/**
+ * formatRounded() by JavaScript's toFixed(), which rounds x's exact value too, ties away from
+ * zero: where no tie can be (x has more binary places than p + 1 decimals could end in a 5) and
+ * the answer has at most 15 digits (so x's shortest digits, padded, are the nearest when they
+ * are short enough), it is MUX's text. Null elsewhere.
+ */
+export function roundedQuick(x: number, places: number): string | null {
+  const p = clampPlaces(places);
+  const a = x < 0 ? -x : x;
+  if (p < 0 || !(a >= 1e-5 && a < 10 ** (15 - p)) || Number.isInteger(a * 2 ** (p + 1))) {
+    return null;
+  }
+  const fixed = x.toFixed(p);
+  return significantDigits(fixed) === 0 ? roundedZero(p) : fixed;
+}
+
+/** formatRounded() from x's shortest digits, else its exact binary value rounded. */
+export function roundedExact(x: number, places: number): string {
   if (!Number.isFinite(x)) return formatNumber(x);
-  const p = Math.max(ROUND_MIN, Math.min(ROUND_MAX, places));
-  const zero = p > 0 ? "0." + "0".repeat(p) : "0";
+  const p = clampPlaces(places);
+  const zero = roundedZero(p);
   if (x === 0) return zero;
   const short = shortest(x);
   if (short.point + p >= short.digits.length) return layout(x < 0, short.digits, short.point, p);

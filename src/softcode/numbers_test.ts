@@ -3,9 +3,14 @@ import assert from "node:assert/strict";
 import {
   formatNumber,
   formatPretty,
+  formatReal,
   integerDigits,
   nearestPretty,
+  roundedExact,
+  roundedQuick,
+  toI64,
   toReal,
+  toSafeInt,
   truthy,
 } from "./numbers.ts";
 
@@ -100,4 +105,73 @@ Deno.test("truthy and integerDigits: the quick forms answer as the full readers"
   ) {
     assert.equal(integerDigits(s), digits(s), JSON.stringify(s));
   }
+});
+
+/** A fixed stream of doubles of every size: quotients, decimals, products, tiny and huge. */
+function doubles(count: number): number[] {
+  let seed = 4242;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const xs: number[] = [0.1 + 0.2, 22 / 7, 1e-6, 9.999999e-7, 1e17, 99999999999999980, 5e-324];
+  for (let i = 0; i < count; i++) {
+    const a = Math.floor(next() * 1e6) - 5e5, b = Math.floor(next() * 1000) + 1;
+    const k = Math.floor(next() * 50) - 25;
+    xs.push(a / b, (a / b) * 10 ** k, Number((a / b).toPrecision(1 + (i % 17))) * 10 ** (k >> 2));
+    xs.push(a / 2 ** (i % 12), Math.round(a * next()) * 2 ** (k + 10));
+  }
+  return xs;
+}
+
+/** formatReal as it was: toExponential's digits laid out as MUX's mux_ftoa does. */
+function realByExponential(x: number): string {
+  if (x === 0) return "0";
+  const e = Math.abs(x).toExponential();
+  const at = e.indexOf("e");
+  const digits = e.slice(0, at).replace(".", ""), point = Number(e.slice(at + 1)) + 1;
+  const sign = x < 0 ? "-" : "";
+  if (point <= -6 || point >= 18) {
+    return `${sign}${digits[0]}${digits.length > 1 ? "." + digits.slice(1) : ""}E${point - 1}`;
+  }
+  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+  if (digits.length <= point) return sign + digits + "0".repeat(point - digits.length);
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+Deno.test("formatReal and formatNumber: JavaScript's own text where it is MUX's", () => {
+  for (const x of doubles(20_000)) {
+    if (!Number.isInteger(x)) assert.equal(formatReal(x), realByExponential(x), `x = ${x}`);
+    else if (Math.abs(x) < 2 ** 63) {
+      const exact = Math.abs(x) < 1e21 ? x.toFixed(0) : BigInt(x).toString();
+      assert.equal(formatNumber(x), exact === "-0" ? "0" : exact, `x = ${x}`);
+    }
+  }
+});
+
+Deno.test("round(): the toFixed() path gives what the exact rounding gives", () => {
+  let quick = 0;
+  const xs = [0.125, 2.5, -2.5, 0.5, 1.005, 22 / 7, 0.1, -0.00001, 1e-5, 123.456, ...doubles(6000)];
+  for (const x of xs) {
+    for (const p of [-3, -1, 0, 1, 2, 3, 4, 6, 9, 12, 15, 20]) {
+      const q = roundedQuick(x, p);
+      if (q === null) continue;
+      quick++;
+      assert.equal(q, roundedExact(x, p), `round(${x}, ${p})`);
+    }
+  }
+  // Most of them took the quick path (the test would prove nothing otherwise).
+  assert.ok(quick > xs.length * 3, `${quick}`);
+  assert.equal(roundedQuick(0.125, 2), null);
+  assert.equal(roundedExact(0.125, 2), "0.12");
+});
+
+Deno.test("toI64 and toSafeInt: the number path reads what the bigint reader reads", () => {
+  const texts = ["0", "-0", "12abc", " 7", "\t-8", "+5", "-", "", "x1", "9007199254740991"];
+  texts.push("9007199254740993", "-99999999999999999999", "18446744073709551617", "007");
+  for (const s of texts) {
+    const m = /^[ \t-\r]*([-+]?)(\d+)/.exec(s);
+    const full = m ? BigInt.asIntN(64, (m[1] === "-" ? -1n : 1n) * BigInt(m[2])) : 0n;
+    assert.equal(toI64(s), full, JSON.stringify(s));
+    const safe = toSafeInt(s);
+    if (!Number.isNaN(safe)) assert.equal(BigInt(safe), full, JSON.stringify(s));
+  }
+  assert.ok(Number.isNaN(toSafeInt("9007199254740993")));
 });

@@ -3,6 +3,7 @@ import { define, plainResults } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import {
   bool,
+  bothInt31,
   formatNumber,
   formatPretty,
   formatRounded,
@@ -15,6 +16,7 @@ import {
   toInt,
   toInt32,
   toReal,
+  toSafeInt,
   truthy,
 } from "../numbers.ts";
 import { randomInt } from "./random.ts";
@@ -26,7 +28,8 @@ const MAX = 100;
 
 /** Sums with compensation (MUX's AddDoubles; formatPretty then takes the prettiest neighbour). */
 function addDoubles(values: number[]): number {
-  const v = [...values].sort((a, b) => Math.abs(b) - Math.abs(a));
+  // The callers' own arrays: sorted in place.
+  const v = values.sort((a, b) => Math.abs(b) - Math.abs(a));
   if (!v.length) return 0;
   let sum = v[0];
   let err = 0;
@@ -59,6 +62,14 @@ function smallInt(a: string): boolean {
 function compare(args: string[], op: (a: number, b: number) => boolean): string {
   if (smallInt(args[0]) && smallInt(args[1])) return bool(op(toInt(args[0]), toInt(args[1])));
   return bool(op(toReal(args[0]), toReal(args[1])));
+}
+
+/** An integer plus `by` (inc(), dec()), wrapped to 64 bits as MUX's are. */
+function step(text: string, by: number): string {
+  const v = toSafeInt(text);
+  const r = v + by;
+  if (r <= Number.MAX_SAFE_INTEGER && r >= -Number.MAX_SAFE_INTEGER) return String(r);
+  return i64(toBig(text) + BigInt(by));
 }
 
 function fpResult(r: number): string {
@@ -105,6 +116,8 @@ export const mathFunctions: FunctionDef[] = plainResults([
     summary: "Integer division, rounded toward zero.",
     example: { think: "idiv(-7,2)", gives: "-3" },
   }, (_ev, _f, args) => {
+    const a = toSafeInt(args[0]), b = toSafeInt(args[1]);
+    if (bothInt31(a, b)) return b === 0 ? "#-1 DIVIDE BY ZERO" : String(Math.trunc(a / b));
     const bot = toBig(args[1]);
     if (bot === 0n) return "#-1 DIVIDE BY ZERO";
     return i64(toBig(args[0]) / bot);
@@ -115,6 +128,8 @@ export const mathFunctions: FunctionDef[] = plainResults([
     summary: "Integer division, rounded down.",
     example: { think: "floordiv(-7,2)", gives: "-4" },
   }, (_ev, _f, args) => {
+    const a = toSafeInt(args[0]), b = toSafeInt(args[1]);
+    if (bothInt31(a, b)) return b === 0 ? "#-1 DIVIDE BY ZERO" : String(Math.floor(a / b));
     const bot = toBig(args[1]);
     if (bot === 0n) return "#-1 DIVIDE BY ZERO";
     const top = toBig(args[0]);
@@ -139,6 +154,12 @@ export const mathFunctions: FunctionDef[] = plainResults([
     summary: "The remainder of floordiv(): it takes the divisor's sign.",
     example: { think: "mod(-7,2)", gives: "1" },
   }, (_ev, _f, args) => {
+    const a = toSafeInt(args[0]), b = toSafeInt(args[1]);
+    if (bothInt31(a, b)) {
+      const d = b === 0 ? 1 : b;
+      const r = a % d;
+      return String(r !== 0 && (r < 0) !== (d < 0) ? r + d : r);
+    }
     let bot = toBig(args[1]);
     if (bot === 0n) bot = 1n;
     const top = toBig(args[0]);
@@ -152,6 +173,8 @@ export const mathFunctions: FunctionDef[] = plainResults([
     summary: "The remainder of idiv(): it takes the dividend's sign.",
     example: { think: "remainder(-7,2)", gives: "-1" },
   }, (_ev, _f, args) => {
+    const a = toSafeInt(args[0]), b = toSafeInt(args[1]);
+    if (bothInt31(a, b)) return String(a % (b === 0 ? 1 : b));
     let bot = toBig(args[1]);
     if (bot === 0n) bot = 1n;
     return i64(toBig(args[0]) % bot);
@@ -161,13 +184,13 @@ export const mathFunctions: FunctionDef[] = plainResults([
     args: "inc([<integer>])",
     summary: "The number plus one.",
     example: { think: "inc(41)", gives: "42" },
-  }, (_ev, _f, args) => args.length ? i64(toBig(args[0]) + 1n) : "1"),
+  }, (_ev, _f, args) => args.length ? step(args[0], 1) : "1"),
   define("dec", 0, 1, {
     family: "arithmetic",
     args: "dec([<integer>])",
     summary: "The number minus one.",
     example: { think: "dec(43)", gives: "42" },
-  }, (_ev, _f, args) => args.length ? i64(toBig(args[0]) - 1n) : "-1"),
+  }, (_ev, _f, args) => args.length ? step(args[0], -1) : "-1"),
   define("iadd", 0, MAX, {
     family: "arithmetic",
     args: "iadd([<integer>...])",
@@ -349,11 +372,11 @@ export const mathFunctions: FunctionDef[] = plainResults([
     summary: "The greatest of the numbers.",
     example: { think: "max(3,-1,7.5)", gives: "7.5" },
   }, (_ev, _f, args) => {
-    let m = 0;
-    args.forEach((a, i) => {
-      const v = toReal(a);
-      if (i === 0 || v > m) m = v;
-    });
+    let m = toReal(args[0]);
+    for (let i = 1; i < args.length; i++) {
+      const v = toReal(args[i]);
+      if (v > m) m = v;
+    }
     return formatNumber(m);
   }),
   define("min", 1, MAX, {
@@ -362,11 +385,11 @@ export const mathFunctions: FunctionDef[] = plainResults([
     summary: "The least of the numbers.",
     example: { think: "min(3,-1,7.5)", gives: "-1" },
   }, (_ev, _f, args) => {
-    let m = 0;
-    args.forEach((a, i) => {
-      const v = toReal(a);
-      if (i === 0 || v < m) m = v;
-    });
+    let m = toReal(args[0]);
+    for (let i = 1; i < args.length; i++) {
+      const v = toReal(args[i]);
+      if (v < m) m = v;
+    }
     return formatNumber(m);
   }),
   define("ladd", 0, 2, {

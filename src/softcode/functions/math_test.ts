@@ -134,3 +134,35 @@ Deno.test("softcode math: a number's result holds no colour; alphamax() still cl
   assert.equal(picked, raw("[ansi(r,b)]"));
   assert.ok(picked.endsWith(NORMAL));
 });
+
+Deno.test("softcode math: the integer functions' number path answers as their 64-bit one", () => {
+  const { run } = testSoftcode();
+  const wrap = (v: bigint) => BigInt.asIntN(64, v).toString();
+  const expect = (a: bigint, b: bigint): string => {
+    const d = b === 0n ? 1n : b;
+    let m = a % d;
+    if (m !== 0n && (m < 0n) !== (d < 0n)) m += d;
+    let f = b === 0n ? 0n : a / b;
+    if (b !== 0n && a % b !== 0n && (a < 0n) !== (b < 0n)) f -= 1n;
+    const div = b === 0n ? "#-1 DIVIDE BY ZERO" : wrap(a / b);
+    const floor = b === 0n ? "#-1 DIVIDE BY ZERO" : wrap(f);
+    return [div, floor, wrap(m), wrap(a % d), wrap(a + 1n), wrap(a - 1n)].join(" ");
+  };
+  let seed = 99;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+  const values = [0n, 1n, -1n, 7n, -7n, 2147483647n, -2147483647n, 2147483648n, -2147483648n];
+  values.push(9007199254740991n, -9007199254740991n, 9007199254740992n, 9223372036854775807n);
+  for (let i = 0; i < 60; i++) values.push(BigInt(next() - 1073741824), BigInt(next() % 100));
+  for (let i = 0; i < values.length; i++) {
+    const a = values[i], b = values[(i * 7 + 3) % values.length];
+    assert.equal(
+      run(
+        `[div(${a},${b})] [floordiv(${a},${b})] [mod(${a},${b})] [remainder(${a},${b})] ` +
+          `[inc(${a})] [dec(${a})]`,
+      ),
+      expect(a, b),
+      `${a}, ${b}`,
+    );
+  }
+  assert.equal(run("[mod(-4,2)] [remainder(-4,2)] [div(-1,2)] [inc(-1)] [dec(-0)]"), "0 0 0 0 -1");
+});
