@@ -7,15 +7,19 @@
  * loaded module's exports), `run` (start a call), `settle` (an awaited operation's answer),
  * `fire` (a timer) and `end` (forget a call).
  *
- * It talks to the engine through one host function, called with primitives only: objects the
- * script hands over cross as JSON text made here, so no getter, proxy or prototype of the
- * script's ever runs in the engine, and nothing of the engine's is reachable from the sandbox.
+ * It talks to the engine through one host function, called with primitives (and the data of a
+ * send, which the engine serialises inside QuickJS): objects the script hands over cross as
+ * JSON text made here or as QuickJS's binary serialisation, so no getter, proxy or prototype of
+ * the script's ever runs in the engine, and nothing of the engine's is reachable from the sandbox.
  * Every string is bounded here before it crosses (a message, data, the arguments of an
  * operation, an error's description), so no huge string is copied out. Host calls:
  * `host(kind, call, a, b)`, where kind is a number (a string would be one more copy a call):
  *   1 send (a: text, b: data JSON or "")              2 broadcast (a: text, b: exclude JSON)
  *   3 operation (a: name, b: arguments JSON)           4 set a timer (a: delay ms, b: 1 repeats)
  *   5 clear a timer (a: its id)                        6 random bytes (a: how many)
+ *   7 send (a: text, b: the data value itself, read by the engine with QuickJS's own binary
+ *     serialisation, which refuses accessors and proxies without running them; "j" answers
+ *     that it could not, and the data goes as JSON made here)
  * An operation's answer is a one-element array holding its value (built by the engine from
  * QuickJS values, fresh for this call), or tagged text: "v<json>" a value as JSON, "p<n>"
  * pending (settled later by the engine calling `settle(n, <answer>)`), "e<message>" a refusal
@@ -108,6 +112,8 @@ function bounded(v, max, what) {
     const t = typeof x;
     if (t === "string") left -= x.length + 2;
     else if (t === "object" && x !== null) {
+      // An array's length counts even where it has holes: JSON writes each as null.
+      if (isArray(x)) left -= x.length;
       const ks = keys(x), m = ks.length;
       for (let i = 0; i < m; i++) {
         const k = ks[i];
@@ -117,6 +123,36 @@ function bounded(v, max, what) {
       if (++n >= 10000) break;
     } else left -= 5;
     if (left < 0) throw new RangeErrorC(what);
+  }
+}
+
+/**
+ * True when every array in v holds at most MAX_DATA elements in all, so that QuickJS's writer
+ * (which loops over an array's length, holes included, without an interrupt check) stays short:
+ * \`a.length = 1e9\` costs nothing to make and seconds to write. Only containers are visited
+ * (at most 10,000): the engine's reader checks the rest.
+ */
+function shortArrays(v) {
+  let left = MAX_DATA, top = 0, seen = 0, x = v;
+  const todo = [];
+  for (;;) {
+    if (isArray(x)) {
+      const n = x.length;
+      left -= n;
+      if (left < 0) return false;
+      for (let i = 0; i < n; i++) {
+        const y = x[i];
+        if (typeof y === "object" && y !== null) todo[top++] = y;
+      }
+    } else {
+      for (const k in x) {
+        const y = x[k];
+        if (typeof y === "object" && y !== null) todo[top++] = y;
+      }
+    }
+    if (top === 0) return true;
+    if (++seen > 10000) return false;
+    x = todo[--top];
   }
 }
 
@@ -205,7 +241,12 @@ const u = freeze({
   send(msg, data) {
     try {
       live();
-      return answer(host(1, call, text(msg, "u.send"), data === undefined || data === null ? "" : json(data)));
+      const m = text(msg, "u.send");
+      if (data === undefined || data === null) return answer(host(1, call, m, ""));
+      // The engine reads the value itself in QuickJS's binary format; "j": it could not (a
+      // getter in an array, a Date, a shared object, ...), and it goes as JSON made here.
+      const r = typeof data === "object" && shortArrays(data) ? host(7, call, m, data) : "j";
+      return answer(r === "j" ? host(1, call, m, json(data)) : r);
     } catch (e) {
       return reject(e);
     }

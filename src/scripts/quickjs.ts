@@ -23,6 +23,7 @@ import type {
   QuickJSSyncVariant,
 } from "quickjs-emscripten-core";
 import * as releaseSync from "@jitl/quickjs-wasmfile-release-sync";
+import { BjsonWriter } from "./bjson.ts";
 
 /** WebAssembly pages are 64 KiB. */
 const PAGE = 65536;
@@ -35,8 +36,6 @@ export const NOT_A_PROMISE = -1, PROMISE_PENDING = 0, PROMISE_FULFILLED = 1;
 
 /** Bytes of the per-instance buffer strings are copied in through. */
 const SCRATCH = 4096;
-/** Property keys an instance keeps as values, and the longest it keeps. */
-const MAX_KEYS = 512, MAX_KEY_LENGTH = 64;
 const UTF8 = new TextEncoder();
 
 /** A QuickJS value: a pointer to a `JSValue` in the instance's memory (0: none). */
@@ -81,11 +80,18 @@ export class QuickJs {
   readonly #module: WebAssembly.Module;
   readonly #loader: Loader;
   readonly #Ffi: FfiClass;
+  /** The engine's writer of QuickJS's binary format, once checked against this build. */
+  #writer: BjsonWriter | null = null;
 
   private constructor(module: WebAssembly.Module, loader: Loader, Ffi: FfiClass) {
     this.#module = module;
     this.#loader = loader;
     this.#Ffi = Ffi;
+  }
+
+  /** True when values cross in QuickJS's binary format (the build writes what the engine does). */
+  get binary(): boolean {
+    return this.#writer !== null;
   }
 
   /** Reads and compiles the WebAssembly file (a few milliseconds, once). */
@@ -98,7 +104,34 @@ export class QuickJs {
     ]);
     const loader = typeof imported === "function" ? imported : imported.default;
     const load = typeof loader === "function" ? loader : loader.default;
-    return new QuickJs(module, (opts) => load(opts), Ffi);
+    const qjs = new QuickJs(module, (opts) => load(opts), Ffi);
+    await qjs.#checkFormat();
+    return qjs;
+  }
+
+  /**
+   * Turns the binary crossing on when this build's `JS_WriteObject` writes, byte for byte, what
+   * the engine's writer does for a sample of every kind of value it writes, and reads it back.
+   */
+  async #checkFormat(): Promise<void> {
+    const sample = {
+      s: "text",
+      l: "é\u00ff",
+      w: "€\ud800",
+      n: [0, -1, 2147483647, -2147483648, 2147483648, 1.5, -0.25, 1e300],
+      b: [true, false, null],
+      o: { 7: "index", s: "again", __proto__x: {}, e: [] },
+    };
+    const writer = new BjsonWriter();
+    const mine = writer.write(sample)!;
+    const q = await this.instance(MIN_MEMORY_MB);
+    const theirs = q.eval(`JSON.parse(${JSON.stringify(JSON.stringify(sample))})`, "check", false);
+    if (!theirs.value) return;
+    const bytes = q.encode(theirs.value, 1 << 16).bytes;
+    const back = q.decode(mine);
+    const same = !!bytes && bytes.length === mine.length && bytes.every((b, i) => b === mine[i]) &&
+      !!back.value && q.dump(back.value) === q.dump(theirs.value);
+    if (same) this.#writer = writer;
   }
 
   /**
@@ -120,7 +153,7 @@ export class QuickJs {
         return instance.exports;
       },
     });
-    return new Instance(em, new this.#Ffi(em), memory);
+    return new Instance(em, new this.#Ffi(em), memory, this.#writer);
   }
 }
 
@@ -135,14 +168,19 @@ export class Instance {
   /** A word of memory for pointers QuickJS hands back (the context of a failed job). */
   readonly #out: number;
   #host: InstanceHost | null = null;
-  /** Property keys kept (see #key), and keys made past the limit, freed in batches. */
-  readonly #keys = new Map<string | number, Value>();
-  readonly #spare: Value[] = [];
+  /** Writes values in QuickJS's binary format (null: this build's format is another). */
+  readonly #writer: BjsonWriter | null;
   /** A buffer for short strings on their way in (no allocation each). */
   readonly #scratch: number;
 
-  constructor(em: QuickJSEmscriptenModule, ffi: QuickJSFFI, memory: WebAssembly.Memory) {
+  constructor(
+    em: QuickJSEmscriptenModule,
+    ffi: QuickJSFFI,
+    memory: WebAssembly.Memory,
+    writer: BjsonWriter | null,
+  ) {
     this.#em = em;
+    this.#writer = writer;
     this.#ffi = ffi;
     this.memory = memory;
     const callbacks: EmscriptenModuleCallbacks = {
@@ -163,6 +201,11 @@ export class Instance {
     this.undefined = ffi.QTS_GetUndefined();
     this.#out = em._malloc(4);
     this.#scratch = em._malloc(SCRATCH);
+  }
+
+  /** True when values cross in QuickJS's binary format (see QuickJs.binary). */
+  get binary(): boolean {
+    return this.#writer !== null;
   }
 
   /** Routes the host function and the interrupt check to `host`. */
@@ -274,85 +317,22 @@ export class Instance {
   }
 
   /**
-   * A new QuickJS value holding `v`, built through QuickJS's own functions (no JSON text, which
-   * QuickJS parses several times slower than V8): strings, finite numbers, booleans, null,
-   * arrays and plain objects, as JSON.parse would make them. 0 for anything else (a key that
-   * names a property of Object.prototype, such as `__proto__`, a class instance, a function):
-   * the caller sends that value as JSON instead.
+   * A new QuickJS value holding `v` as JSON.parse would make it (strings, finite numbers,
+   * booleans, null, arrays and plain objects; `__proto__` an own property like any key), read
+   * by QuickJS from the engine's binary serialisation of it (src/scripts/bjson.ts): one call
+   * into WebAssembly for the whole value. 0 for anything else (a class instance, a function,
+   * undefined), or when this build's format is not the one the engine writes: the caller then
+   * sends it as JSON.
    */
   value(v: unknown): Value | 0 {
-    const ffi = this.#ffi, ctx = this.ctx;
-    switch (typeof v) {
-      case "string":
-        return this.string(v);
-      case "number":
-        return Number.isFinite(v) ? ffi.QTS_NewFloat64(ctx, v) : this.#constant(ffi.QTS_GetNull());
-      case "boolean":
-        return this.#constant(v ? ffi.QTS_GetTrue() : ffi.QTS_GetFalse());
-      case "object":
-        break;
-      default:
-        return 0;
+    const bytes = this.#writer?.write(v);
+    if (!bytes) return 0;
+    const r = this.decode(bytes);
+    if (r.error) {
+      this.free(r.error); // Out of memory: the JSON way meets the same, as the script's error.
+      return 0;
     }
-    if (v === null) return this.#constant(ffi.QTS_GetNull());
-    if (Array.isArray(v)) {
-      const a = ffi.QTS_NewArray(ctx);
-      for (let i = 0; i < v.length; i++) {
-        const x = v[i] === undefined ? this.#constant(ffi.QTS_GetNull()) : this.value(v[i]);
-        if (!x) {
-          this.free(a);
-          return 0;
-        }
-        ffi.QTS_SetProp(ctx, a, this.#key(i), x);
-        this.free(x);
-      }
-      return a;
-    }
-    const proto = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== null) return 0;
-    const o = ffi.QTS_NewObject(ctx);
-    const rec = v as Record<string, unknown>;
-    for (const key of Object.keys(rec)) {
-      // Setting one of these would reach Object.prototype's own accessors (`__proto__`).
-      if (key in Object.prototype) {
-        this.free(o);
-        return 0;
-      }
-      if (rec[key] === undefined) continue;
-      const x = this.value(rec[key]);
-      if (!x) {
-        this.free(o);
-        return 0;
-      }
-      ffi.QTS_SetProp(ctx, o, this.#key(key), x);
-      this.free(x);
-    }
-    return o;
-  }
-
-  /** A copy of one of QuickJS's constants (null, true, false), to be freed as any value. */
-  #constant(p: JSValueConstPointer): Value {
-    return this.#ffi.QTS_DupValuePointer(this.ctx, p);
-  }
-
-  /**
-   * A property key as a QuickJS value, kept for the instance's life (object keys repeat from
-   * one answer to the next: `name`, `id`, ...): at most MAX_KEYS of them, each short. Other
-   * keys (an object's `state` may hold any) are freed in batches once the properties they
-   * named were set (a key is used only while its property is set).
-   */
-  #key(name: string | number): Value {
-    let k = this.#keys.get(name);
-    if (k === undefined) {
-      k = typeof name === "number" ? this.number(name) : this.string(name);
-      if (this.#keys.size < MAX_KEYS && String(name).length <= MAX_KEY_LENGTH) {
-        this.#keys.set(name, k);
-      } else {
-        if (this.#spare.length >= 64) { for (const x of this.#spare.splice(0)) this.free(x); }
-        this.#spare.push(k);
-      }
-    }
-    return k;
+    return r.value!;
   }
 
   /** A new number value. */
@@ -406,6 +386,46 @@ export class Instance {
   /** Frees a value this side owns. */
   free(v: Value): void {
     this.#ffi.QTS_FreeValuePointer(this.ctx, v);
+  }
+
+  /**
+   * QuickJS's binary serialisation of a value (`JS_WriteObject`, which takes own enumerable data
+   * properties and refuses accessors and proxies without running them): its bytes copied out,
+   * `{ error }` (to be freed) when QuickJS refused it, or `{}` when longer than `max` bytes.
+   */
+  encode(v: Value | JSValueConstPointer, max: number): { bytes?: Uint8Array; error?: Value } {
+    const ffi = this.#ffi;
+    const r = ffi.QTS_bjson_encode(this.ctx, v);
+    const error = ffi.QTS_ResolveException(this.ctx, r);
+    if (error) {
+      ffi.QTS_FreeValuePointer(this.ctx, r);
+      return { error };
+    }
+    try {
+      const len = ffi.QTS_GetArrayBufferLength(this.ctx, r);
+      if (len > max) return {};
+      const p = ffi.QTS_GetArrayBuffer(this.ctx, r) as unknown as number;
+      return { bytes: new Uint8Array(this.memory.buffer, p, len).slice() };
+    } finally {
+      ffi.QTS_FreeValuePointer(this.ctx, r);
+    }
+  }
+
+  /** A value read from QuickJS's binary serialisation (`JS_ReadObject`, no bytecode). */
+  decode(bytes: Uint8Array): { value?: Value; error?: Value } {
+    const em = this.#em, ffi = this.#ffi;
+    const p = em._malloc(bytes.length || 1);
+    try {
+      em.HEAPU8.set(bytes, p);
+      const ab = ffi.QTS_NewArrayBuffer(this.ctx, p as never, bytes.length);
+      try {
+        return this.#result(ffi.QTS_bjson_decode(this.ctx, ab));
+      } finally {
+        ffi.QTS_FreeValuePointer(this.ctx, ab);
+      }
+    } finally {
+      em._free(p);
+    }
   }
 
   /** A value as JSON text, for the engine's own diagnostics. */

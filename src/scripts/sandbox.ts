@@ -9,9 +9,10 @@
  * reach another script, whose sandbox is another instance.
  *
  * The sandbox reaches the engine through one host function (src/scripts/prelude.ts) whose
- * arguments are strings and numbers; what a script hands over crosses as JSON, length-checked
- * here before it is read. The engine's answers are built as QuickJS values (JSON only for what
- * that cannot hold). A call's end needs no crossing: the engine reads the state of the
+ * arguments are strings and numbers, and a send's data, which the engine has QuickJS serialise
+ * in its binary format (src/scripts/bjson.ts) and reads with its own bounded reader; anything
+ * else a script hands over crosses as JSON, length-checked here before it is read. The engine's
+ * answers cross the same binary way, read by QuickJS (JSON only for what that cannot hold). A call's end needs no crossing: the engine reads the state of the
  * command's promise after each slice.
  */
 import type { JSValueConstPointer } from "quickjs-emscripten-core";
@@ -25,6 +26,7 @@ import {
   type Value,
 } from "./quickjs.ts";
 import { MAX_ARGS, MAX_DATA, MAX_MESSAGE, PRELUDE, PRELUDE_FILE } from "./prelude.ts";
+import { readBjson } from "./bjson.ts";
 
 /** Why a call was stopped. */
 export type StopReason = "time" | "memory" | "calls" | "busy" | "crash" | "closed";
@@ -71,7 +73,9 @@ class ScriptThrow extends Error {}
 
 /** The host function's kinds of call (src/scripts/prelude.ts). */
 const HOST_SEND = 1, HOST_BROADCAST = 2, HOST_OP = 3, HOST_TIMER = 4, HOST_CLEAR = 5;
-const HOST_RANDOM = 6;
+const HOST_RANDOM = 6, HOST_SEND_VALUE = 7;
+/** Bytes of a send's data in QuickJS's binary format the engine reads (its JSON is checked after). */
+const MAX_DATA_BYTES = 4 * MAX_DATA;
 
 /** How a call ended, from the prelude's tag (see `outcome` in src/scripts/prelude.ts). */
 function ended(tag: string): Outcome {
@@ -196,6 +200,8 @@ export class ScriptVm {
   #nextTimer = 1;
   #dead = false;
   #outOfMemory = false;
+  /** True while the engine reads a send's data inside QuickJS. */
+  #reading = false;
   /** Calls served, for @script/show. */
   calls = 0;
 
@@ -589,6 +595,9 @@ export class ScriptVm {
     const [kind, callH, a, b] = args;
     const k = q.num(kind);
     if (k === HOST_RANDOM) return this.#random(q, q.num(a));
+    // Code that runs while the engine reads a send's data (an array element's getter) may not
+    // call it: the engine is in the middle of a call already.
+    if (this.#reading) return q.string("xThe engine is reading this script's data.");
     const call = this.#current;
     if (!call || call.result || q.num(callH) !== call.id) {
       return q.string("eThis script call has already ended.");
@@ -611,6 +620,15 @@ export class ScriptVm {
             call,
             call.ops("send", [msg, data ? JSON.parse(data) : undefined]),
           );
+        }
+        case HOST_SEND_VALUE: {
+          const msg = this.#text(q, a, MAX_MESSAGE);
+          const data = this.#data(q, b);
+          if (data === undefined) {
+            call.opCount--; // Asked again with JSON: one operation.
+            return q.string("j");
+          }
+          return this.#answer(q, call, call.ops("send", [msg, data]));
         }
         case HOST_BROADCAST:
           return this.#answer(
@@ -636,6 +654,28 @@ export class ScriptVm {
     } catch (e) {
       return q.string(this.#failureTag(call, e));
     }
+  }
+
+  /**
+   * A send's data read in QuickJS's binary format: undefined when it holds what the engine's
+   * reader does not take (then it comes as JSON made in the sandbox). This build's writer takes
+   * own enumerable data properties and array elements (a hole as undefined, the prototype not
+   * asked) and refuses accessors and proxies without running them, so no script code runs
+   * meanwhile; should a later QuickJS read an element through a getter, that code could still
+   * not call the engine (#reading). The prelude checked the arrays' lengths first: the writer
+   * loops over holes without an interrupt check.
+   */
+  #data(q: Instance, v: JSValueConstPointer): unknown {
+    if (!q.binary) return undefined;
+    this.#reading = true;
+    let r: { bytes?: Uint8Array; error?: Value };
+    try {
+      r = q.encode(v, MAX_DATA_BYTES);
+    } finally {
+      this.#reading = false;
+    }
+    if (r.error) q.free(r.error);
+    return r.bytes ? readBjson(r.bytes) : undefined;
   }
 
   /**

@@ -304,3 +304,142 @@ export default async (u) => { if (saved) await saved.send((saved === u) + " " + 
   );
   assertEquals(out.sent, ["true 36"]);
 });
+
+/** Runs `body` as a command with ops that keep each send's data; answers `online` with `online`. */
+async function dataOf(body: string, online: unknown = []): Promise<
+  Outcome & { data: unknown[] }
+> {
+  const data: unknown[] = [];
+  const ops: OpHandler = (name, args) => {
+    if (name === "send") {
+      data.push(args[1]);
+      return undefined;
+    }
+    if (name === "online") return online;
+    throw new RefusedError(`no op ${name}`);
+  };
+  const out = await vm2(body).then((vm) => vm.run(CMD, ops, mapError));
+  return { ...out, data };
+}
+const vm2 = (body: string) => vmOf(`export default async (u) => {\n${body}\n};`);
+
+Deno.test("vm: a send's data reaches the engine as JSON would give it", async () => {
+  assert(qjs.binary, "the engine's binary format is this build's");
+  // Plain data, every kind of string and number, keys that are indexes and `__proto__`.
+  let out = await dataOf(`await u.send("a", { type: "t", s: "é\\u00ff€\\ud800x", n: [0, -1, 2 ** 31,
+    1.5, -0, NaN, Infinity], b: [true, false, null, undefined], o: { 7: 1, x: undefined },
+    p: JSON.parse('{"__proto__": {"polluted": 1}}') });`);
+  assert(out.ok && !out.error, JSON.stringify(out));
+  const d = out.data[0] as Record<string, unknown>;
+  assertEquals(
+    JSON.stringify(d),
+    JSON.stringify({
+      type: "t",
+      s: "é\u00ff€\ud800x",
+      n: [0, -1, 2 ** 31, 1.5, 0, null, null],
+      b: [true, false, null, null],
+      o: { 7: 1 },
+      p: JSON.parse('{"__proto__": {"polluted": 1}}'),
+    }),
+  );
+  const p = d.p as Record<string, unknown>;
+  assertEquals(Object.getPrototypeOf(p), Object.prototype);
+  assert(Object.hasOwn(p, "__proto__") && !("polluted" in {}));
+  // What the binary format does not hold goes as JSON, with JSON's meaning: a shared object
+  // twice, a Date as its text, toJSON, a Map as {}, functions and symbols left out.
+  out = await dataOf(`const o = { a: 1 };
+await u.send("a", { type: "t", l: [o, o], d: new Date(0), j: { toJSON() { return "J"; } },
+  m: new Map([[1, 2]]), f() {}, [Symbol()]: 1, c: new (class { constructor() { this.x = 1; } })() });`);
+  assert(out.ok && !out.error, JSON.stringify(out));
+  assertEquals(out.data[0], {
+    type: "t",
+    l: [{ a: 1 }, { a: 1 }],
+    d: "1970-01-01T00:00:00.000Z",
+    j: "J",
+    m: {},
+    c: { x: 1 },
+  });
+  // A cycle and a BigInt are refused as JSON refuses them; deep nesting past the reader's bound
+  // is still taken (as JSON).
+  out = await dataOf(`const o = { type: "t" }; o.o = o; await u.send("a", o);`);
+  assertMatch(out.ok ? out.error?.message ?? "" : "", /data must be JSON of at most 16384 bytes/);
+  out = await dataOf(`await u.send("a", { type: "t", n: 1n });`);
+  assertMatch(out.ok ? out.error?.message ?? "" : "", /TypeError/);
+  out = await dataOf(`let v = 1; for (let i = 0; i < 150; i++) v = [v];
+await u.send("a", { type: "t", v });`);
+  assert(out.ok && !out.error, JSON.stringify(out));
+  assertEquals(
+    JSON.stringify(out.data[0]).length,
+    JSON.stringify({ type: "t", v: 1 }).length + 300,
+  );
+});
+
+Deno.test("vm: a send's data cannot run code in the engine or call it while it is read", async () => {
+  // A getter on an object's property is refused by QuickJS's writer without running; JSON made
+  // in the sandbox then runs it there (its size bound, then JSON.stringify), never the engine.
+  let out = await dataOf(`let runs = 0;
+await u.send("a", { type: "t", get g() { runs++; return runs; } });
+await u.send("b", { type: "t", runs });`);
+  assert(out.ok && !out.error, JSON.stringify(out));
+  const [first, second] = out.data as { g: number; runs: number }[];
+  assertEquals(first.g, second.runs);
+  // So is a getter on an array element: it runs in the sandbox only, where JSON is made.
+  out = await dataOf(`const a = [1];
+let runs = 0;
+Object.defineProperty(a, 0, { get() { runs++; return 2; } });
+await u.send("a", { type: "t", a });
+await u.send("b", { type: "t", runs });`);
+  assert(out.ok && !out.error, JSON.stringify(out));
+  assertEquals(out.data[0], { type: "t", a: [2] });
+  // An array whose length is huge but costs no memory (QuickJS's writer would loop over its
+  // holes for seconds, and so would JSON.stringify) is refused at once by its length.
+  for (const make of ["const a = []; a.length = 1e9;", "const a = [1]; a[2 ** 31] = 1;"]) {
+    out = await dataOf(`${make} await u.send("a", { type: "t", nested: [{ a }] });`);
+    assert(out.ok, JSON.stringify(out));
+    assertMatch(out.error?.message ?? "", /data must be JSON of at most 16384 bytes/);
+  }
+  // One that never returns is stopped at the time limit like any loop; one that throws fails the
+  // send with its error.
+  out = await dataOf(`const a = []; Object.defineProperty(a, 0, { get() { for (;;) {} } });
+await u.send("a", { type: "t", a });`);
+  assert(!out.ok && out.reason === "time", JSON.stringify(out));
+  out = await dataOf(
+    `const a = []; Object.defineProperty(a, 0, { get() { throw new Error("elt"); } });
+await u.send("a", { type: "t", a });`,
+  );
+  assertMatch(out.ok ? out.error?.message ?? "" : "", /Error: elt/);
+  // A proxy is refused by the writer without running a trap; JSON then runs its traps in the
+  // sandbox (the earlier test: a looping trap is stopped for time).
+  out = await dataOf(`let traps = 0;
+await u.send("a", new Proxy({ type: "t" }, { ownKeys(t) { traps++; return Reflect.ownKeys(t); } }));
+await u.send("b", { type: "t", traps });`);
+  assert(out.ok && !out.error, JSON.stringify(out));
+  const [sent, counted] = out.data as Record<string, unknown>[];
+  assertEquals(sent, { type: "t" });
+  assert(Number(counted.traps) >= 1);
+});
+
+Deno.test("vm: the engine's answers arrive as JSON.parse would make them", async () => {
+  const online = [
+    { id: "1", name: "é\u00ff€\ud800", flags: ["a"], n: 2 ** 31, f: -0.5, s: { 12: "x" } },
+    JSON.parse('{"__proto__": {"polluted": 1}, "id": "2"}'),
+  ];
+  const out = await dataOf(
+    `const l = await u.online();
+await u.send("a", { type: "t", l, own: Object.hasOwn(l[1], "__proto__"), polluted: ({}).polluted ?? null,
+  proto: Object.getPrototypeOf(l[1]) === Object.prototype, keys: Object.keys(l[0].s) });`,
+    online,
+  );
+  assert(out.ok && !out.error, JSON.stringify(out));
+  assertEquals(
+    JSON.stringify(out.data[0]),
+    JSON.stringify({
+      type: "t",
+      l: online,
+      own: true,
+      polluted: null,
+      proto: true,
+      keys: ["12"],
+    }),
+  );
+});
