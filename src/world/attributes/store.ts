@@ -123,8 +123,8 @@ interface Pending {
   deltas: [string, number][];
   objectId: string;
   name: string;
-  resolve(): void;
-  reject(e: unknown): void;
+  /** Everyone waiting for this write, and for the older ones of the attribute it replaced. */
+  waiters: { resolve(): void; reject(e: unknown): void }[];
 }
 
 /** What a planned write does: the attribute after it (null: gone) and the bytes it moves. */
@@ -152,6 +152,8 @@ export class AttributeStore implements LiveAttributes {
   // The background writer.
   readonly #queue: Pending[] = [];
   readonly #queuedKeys = new Map<string, number>();
+  // The queued write of each attribute (by keyText) that no commit has taken yet.
+  readonly #unsent = new Map<string, Pending>();
   #writing = false;
   #idle: Promise<void> = Promise.resolve();
   /** Told of every change of an attribute held in memory (the softcode program index). */
@@ -698,17 +700,32 @@ export class AttributeStore implements LiveAttributes {
     deltas: [string, number][],
   ): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const key = keys.attribute(objectId, name);
-      this.#queue.push({
-        key,
-        value: next ? toStored(next) : null,
+      const k = keyText(objectId, name);
+      const value = next ? toStored(next) : null;
+      const unsent = this.#unsent.get(k);
+      if (unsent) {
+        // Written again before its last value was sent (a softcode loop's set() can do this
+        // thousands of times an evaluation): only the newest value is worth sending, in the
+        // older write's place, with both byte counts.
+        unsent.value = value;
+        for (const [owner, d] of deltas) {
+          const same = unsent.deltas.find((x) => x[0] === owner);
+          if (same) same[1] += d;
+          else unsent.deltas.push([owner, d]);
+        }
+        unsent.waiters.push({ resolve, reject });
+        return;
+      }
+      const w: Pending = {
+        key: keys.attribute(objectId, name),
+        value,
         deltas,
         objectId,
         name,
-        resolve,
-        reject,
-      });
-      const k = keyText(objectId, name);
+        waiters: [{ resolve, reject }],
+      };
+      this.#queue.push(w);
+      this.#unsent.set(k, w);
       this.#queuedKeys.set(k, (this.#queuedKeys.get(k) ?? 0) + 1);
       if (!this.#writing) {
         this.#writing = true;
@@ -735,6 +752,7 @@ export class AttributeStore implements LiveAttributes {
       let chars = 0;
       while (this.#queue.length && batch.length < MAX_BATCH_WRITES && chars < MAX_BATCH_CHARS) {
         const w = this.#queue.shift()!;
+        this.#unsent.delete(keyText(w.objectId, w.name));
         chars += w.value?.value.length ?? 0;
         batch.push(w);
       }
@@ -760,14 +778,14 @@ export class AttributeStore implements LiveAttributes {
         else this.#queuedKeys.delete(k);
       }
       if (failure === null) {
-        for (const w of batch) w.resolve();
+        for (const w of batch) for (const p of w.waiters) p.resolve();
         return;
       }
       this.#report(
         `attributes: saving ${batch.length} attribute write(s) failed (${errorText(failure)}); ` +
           "memory is set back to what the database holds",
       );
-      for (const w of batch) w.reject(failure);
+      for (const w of batch) for (const p of w.waiters) p.reject(failure);
       await this.#reconcile(batch);
     }
   }
