@@ -218,9 +218,12 @@ async function startOn(
   const held = await objects.load();
   // Closed last: writes made in memory (softcode's create() and tel()) are committed first.
   opened.push(() => objects.flush());
+  // Control (src/world/control.ts) reads the lock world, which reads these attributes.
+  let controlWorld: EngineLockWorld | null = null;
   const attributes = new AttributeStore(kv, objects, {
     live: soleWriter,
     quotaBytes: cfg.softcode.attributeQuotaBytes,
+    controlWorld: () => controlWorld,
   });
   // Closed before the store: its queued writes are committed first.
   opened.push(() => attributes.close());
@@ -307,6 +310,7 @@ async function startOn(
     evaluate: (code, executor, enactor) =>
       stripMarkup(softcode.evaluate(code, { executor, enactor })),
   });
+  controlWorld = locks;
   // The evaluator gets narrow ports, built once here; its limits follow the configuration.
   const softcode = engineSoftcode(
     {
@@ -499,6 +503,7 @@ async function startOn(
     texts,
     objects,
     attributes,
+    locks,
     presence,
     accounts,
     guests,

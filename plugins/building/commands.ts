@@ -212,6 +212,7 @@ around it up to the room, must let the one teleported pass its telout lock (@loc
           place,
           room,
           () => b.passesLock(target, room, "teleport"),
+          world.locks,
         );
         if (refused === "victim") throw new CommandError("Permission denied.");
         if (refused === "destination") {

@@ -47,7 +47,7 @@ export function buildingRoutes(app: PluginApp, b: Builder): void {
     async (c) => {
       const { name, description } = await DIG.body(c);
       const room = await b.room(caller(c), name, description ?? "");
-      return c.json(objectView(room, caller(c), []), 201);
+      return c.json(objectView(room, caller(c), b.locks, []), 201);
     },
   );
 }

@@ -5,9 +5,10 @@
  */
 import {
   announceTeleport,
-  canControl,
   checkExit,
   checkTeleport,
+  controls,
+  type ControlWorld,
   type DbObject,
   type Delivery,
   exitRecord,
@@ -50,8 +51,20 @@ export class Builder {
    */
   async checkExit(actor: DbObject, from: DbObject, spec: ExitSpec): Promise<void> {
     const there = await this.w.contentsOfType(from.id, "exit", 1000);
-    checkExit(actor, from, spec, there, (room) => this.passesLock(actor, room, "open"));
+    checkExit(
+      actor,
+      from,
+      spec,
+      there,
+      (room) => this.passesLock(actor, room, "open"),
+      this.w.locks,
+    );
     await this.w.checkQuota(actor);
+  }
+
+  /** What control reads of the world (the engine's lock world). */
+  get locks(): ControlWorld {
+    return this.w.locks;
   }
 
   /** True when the actor passes `obj`'s lock of `type` (an unlocked object passes). */
@@ -146,7 +159,9 @@ export class Builder {
 
   /** Links an exit to a room, or sets the home of a player or thing. */
   async link(actor: DbObject, obj: DbObject, room: DbObject): Promise<DbObject> {
-    if (!canControl(actor, obj)) throw new ForbiddenError(`You don't control ${obj.name}.`);
+    if (!controls(actor, obj, this.w.locks)) {
+      throw new ForbiddenError(`You don't control ${obj.name}.`);
+    }
     if (obj.flags.includes("room")) {
       throw new ValidationError("Rooms cannot be linked; link an exit instead.");
     }
@@ -160,7 +175,9 @@ export class Builder {
 
   /** Unlinks an exit (it then leads nowhere). */
   async unlink(actor: DbObject, obj: DbObject): Promise<DbObject> {
-    if (!canControl(actor, obj)) throw new ForbiddenError(`You don't control ${obj.name}.`);
+    if (!controls(actor, obj, this.w.locks)) {
+      throw new ForbiddenError(`You don't control ${obj.name}.`);
+    }
     if (!obj.flags.includes("exit")) throw new ValidationError("Only exits can be unlinked.");
     return await this.w.update(obj.id, (o) => {
       delete o.data.destination;
@@ -216,7 +233,9 @@ export class Builder {
     obj: DbObject,
     confirmed: boolean,
   ): Promise<{ moved: number; unlinked: number } | null> {
-    if (!canControl(actor, obj)) throw new ForbiddenError(`You don't control ${obj.name}.`);
+    if (!controls(actor, obj, this.w.locks)) {
+      throw new ForbiddenError(`You don't control ${obj.name}.`);
+    }
     if (obj.flags.includes("player")) {
       throw new ValidationError("Players cannot be destroyed (staff can @toad them).");
     }

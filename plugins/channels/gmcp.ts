@@ -7,7 +7,7 @@
  * are built only when a client of the player wants them (`ctx.gmcpWants`).
  */
 import {
-  canControl,
+  controls,
   type DbObject,
   hasFlag,
   type PluginContext,
@@ -117,7 +117,7 @@ export class ChannelGmcp {
     }
     const found = await this.ctx.world.getMany([...shared.keys()]);
     return found
-      .filter((p) => !hasFlag(p.flags, "unfindable") || canControl(viewer, p))
+      .filter((p) => !hasFlag(p.flags, "unfindable") || controls(viewer, p, this.ctx.world.locks))
       .map((p) => ({ name: p.name, channels: shared.get(p.id)! }))
       .sort((a, b) => a.name.localeCompare(b.name));
   }

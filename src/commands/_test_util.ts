@@ -227,7 +227,7 @@ export async function testWorld(): Promise<TestWorld> {
       objectQuota: () => s.config.value.game.objectQuota,
       look: (viewer, room) =>
         roomView(
-          { presence: hub, objects: s.objects, attributes: s.attributes },
+          { presence: hub, objects: s.objects, attributes: s.attributes, locks },
           viewer,
           room,
           78,

@@ -1,7 +1,7 @@
 /** Shared text helpers for command output: display names, lists, durations. */
 import type { DbObject, ObjectHead } from "../world/types.ts";
 import { atLeast } from "../world/flags.ts";
-import { canControl } from "../world/access.ts";
+import { controls } from "../world/access.ts";
 import { wrapText } from "../text/colour.ts";
 import { displayName } from "../world/players.ts";
 
@@ -55,9 +55,13 @@ function withRef(viewer: ObjectHead, obj: ObjectHead, base: string): string {
   return showsRefs(viewer, obj) ? `${base}%cn(#${obj.id})` : base;
 }
 
-/** True when the viewer sees the dbref of `obj`. */
+/**
+ * True when the viewer sees the dbref of `obj`: a builder, or whoever controls it. Names are
+ * made without the world at hand, so control through a zone (which evaluates a lock) adds no
+ * dbref here (docs/softcode.md, "Zones").
+ */
 export function showsRefs(viewer: ObjectHead, obj: ObjectHead): boolean {
-  return atLeast(viewer.flags, "builder") || canControl(viewer, obj);
+  return atLeast(viewer.flags, "builder") || controls(viewer, obj, null);
 }
 
 /** `A, B and C` (or `A` / `A and B`). */

@@ -7,7 +7,7 @@
  * `@asucc`/`@afail` actions.
  */
 import type { DbObject, ObjectHead } from "../world/types.ts";
-import { canControl } from "../world/access.ts";
+import { controls } from "../world/access.ts";
 import type { Outbound } from "../hub/types.ts";
 import type { CommandPorts } from "./types.ts";
 import { passesObjectLock } from "../world/locks.ts";
@@ -54,7 +54,7 @@ function formatOf(p: LookPorts, viewer: DbObject, loc: DbObject, name: string) {
 function visibleTo(p: LookPorts, viewer: DbObject): (o: ObjectHead) => boolean {
   const subject = subjectOf(viewer);
   return (o) => {
-    if (canControl(viewer, o)) return true;
+    if (controls(viewer, o, p.locks)) return true;
     const held = p.locks.object(o.id);
     return !held || passesObjectLock(p.locks, held, "visible", subject);
   };

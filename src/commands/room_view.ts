@@ -3,6 +3,7 @@ import type { DbObject, ObjectHead } from "../world/types.ts";
 import type { Outbound, Presence } from "../hub/types.ts";
 import type { ObjectStore } from "../world/objects.ts";
 import { hiddenFrom, visibleContents } from "../world/visibility.ts";
+import type { ControlWorld } from "../world/control.ts";
 
 import type { AttributeStore } from "../world/attributes/store.ts";
 import { normalizeId } from "../world/ids.ts";
@@ -16,6 +17,8 @@ export interface ViewDeps {
   objects: Pick<ObjectStore, "contentsOfType" | "exitsIn" | "get" | "getMany" | "contents">;
   /** A room's AREA, ENVIRONMENT and COORDS (docs/telnet.md, "Room"). */
   attributes: Pick<AttributeStore, "get">;
+  /** What control reads (the engine's lock world): who sees what is dark. */
+  locks: ControlWorld | null;
 }
 
 /** What a room's `area` and `environment` are when no builder set them. */
@@ -86,7 +89,7 @@ export async function roomView(
     s.objects.exitsIn(room.id),
     roomPlace(s, room),
   ]);
-  const seen = (o: ObjectHead) => !hiddenFrom(viewer, o) && (shown?.visible?.(o) ?? true);
+  const seen = (o: ObjectHead) => !hiddenFrom(viewer, o, s.locks) && (shown?.visible?.(o) ?? true);
   const visThings = things.filter(seen);
   const visExits = exits.filter(seen);
   const visPlayers = players.filter(seen);
@@ -202,6 +205,7 @@ export async function objectLook(
       viewer,
       obj,
       await s.objects.contentsOfType(obj.id, "thing", MAX_LISTED),
+      s.locks,
     ).filter((o) => shown?.visible?.(o) ?? true);
     if (carried.length) lines.push(labelled("Carrying", carried.map((o) => nameFor(viewer, o)), w));
   }

@@ -30,6 +30,7 @@ import { buildOpenApi } from "./openapi/build.ts";
 import { CORE_DOCS } from "./openapi/core_docs.ts";
 import { ENGINE_VERSION } from "../version.ts";
 import { isGuest } from "../world/flags.ts";
+import type { ControlWorld } from "../world/control.ts";
 import { ForbiddenError } from "../errors.ts";
 
 /** Methods that only read. */
@@ -46,6 +47,8 @@ export interface AppDeps {
   objects: ObjectStore;
   presence: Presence;
   attributes: AttributeStore;
+  /** What control reads (the engine's lock world; null on a shared database). */
+  locks: ControlWorld | null;
   accounts: Accounts;
   guests: Guests;
   tokens: TokenService;

@@ -12,7 +12,8 @@ import type { PlayerCard, Presence } from "./types.ts";
  * everyone but staff and itself; an anonymous caller sees what an ordinary player sees.
  */
 export function canSeeOnline(viewer: Viewer, player: PlayerCard): boolean {
-  return !hiddenFrom(viewer, player);
+  // No world: a player is never controlled through a zone, and a viewer here is a player.
+  return !hiddenFrom(viewer, player, null);
 }
 
 /** The connected players `viewer` may see, in order of login, from the hub's memory. */
@@ -37,7 +38,7 @@ export async function onlineEntries(
     id: p.id,
     name: p.name,
     // An unfindable player is listed without its room, as REST objects show it.
-    room: shownLocation(viewer, { ...p, location: s.presence.roomOf(p.id) ?? "" }),
+    room: shownLocation(viewer, { ...p, location: s.presence.roomOf(p.id) ?? "" }, null),
   }));
   const roomIds = [...new Set(players.map((p) => p.room).filter(Boolean))];
   const rooms = new Map((await s.objects.getMany(roomIds)).map((r) => [r.id, r.name]));

@@ -116,7 +116,7 @@ export { settableLock } from "../commands/lock_names.ts";
 export { atLeast, hasFlag, isGuest, isStaff, levelOf } from "../world/flags.ts";
 export { dbref, normalizeId } from "../world/ids.ts";
 export { objectNameProblem } from "../world/names.ts";
-export { canControl } from "../world/access.ts";
+export { controls, type ControlWorld } from "../world/control.ts";
 export {
   announceTeleport,
   BUILDER_LOCK,

@@ -10,6 +10,7 @@ import { startingRoom } from "../world/start.ts";
 import { checkQuota } from "../world/building.ts";
 import { lookAt, lookIn, type LookPorts } from "../commands/looking.ts";
 import { checkLock, type LockSubject } from "../world/locks.ts";
+import type { ControlWorld } from "../world/control.ts";
 import { settableLock } from "../commands/lock_names.ts";
 import { findTarget, type TargetDeps } from "../commands/target.ts";
 
@@ -63,6 +64,11 @@ export interface PluginWorld {
    * ValidationError (400, or the message in game) for a bad key or a name that matches nothing.
    */
   settableLock(actor: DbObject, expr: string): Promise<string>;
+  /**
+   * What control reads of the world (the engine's lock world): pass it to `controls(actor,
+   * target, world.locks)`, the engine's one control check, and to the visibility rules.
+   */
+  readonly locks: ControlWorld;
 }
 
 /** The plugin world over the engine's object store (and what looking uses, for `look`). */
@@ -95,6 +101,7 @@ export function pluginWorld(
         ? lookIn(looking, viewer, target, width)
         : lookAt(looking, viewer, target, width),
     passes: (lock, subject, on) => checkLock(lock, subject, { world: s.locks, on }),
+    locks: s.locks,
     settableLock: async (actor, expr) => {
       const here = actor.location ? await o.get(actor.location) : null;
       return await settableLock({ target: (ref) => findTarget(s, actor, here, ref) }, expr);

@@ -1,7 +1,7 @@
 /**
  * The engine side of the script SDK: each operation a script's sandbox asks for, carried out for
  * the acting player under the rules of the built-in commands (the same target lookup, the same
- * `canSee` / `canControl` checks, the same limits as `@describe` and `PATCH /dbobj`). Nothing a
+ * `canSee` / `controls` checks, the same limits as `@describe` and `PATCH /dbobj`). Nothing a
  * sandbox sends is trusted: every argument is type- and size-checked here. An operation answers
  * at once when the engine holds what it needs in memory (the actor, its room, the world and its
  * attributes while the engine is the database's only writer), and with a promise only where a
@@ -9,7 +9,8 @@
  */
 import type { CommandSdk } from "../commands/types.ts";
 import type { DbObject } from "../world/types.ts";
-import { canControl, canSeeSoon } from "../world/access.ts";
+import { canSeeSoon, controls } from "../world/access.ts";
+import type { ControlWorld } from "../world/control.ts";
 import { shownLocation, visibleContents } from "../world/visibility.ts";
 import { findPlayer, NOT_HERE } from "../commands/target.ts";
 import { CommandError } from "../commands/errors.ts";
@@ -52,14 +53,14 @@ export interface ObjectView {
 }
 
 /** The view of an object a script of `viewer` may see (its location only where it is shown). */
-export function viewOf(o: DbObject, viewer: DbObject): ObjectView {
+export function viewOf(o: DbObject, viewer: DbObject, world: ControlWorld | null): ObjectView {
   return {
     id: o.id,
     dbref: `#${o.id}`,
     name: o.name,
     displayName: displayName(o),
     flags: [...o.flags],
-    location: shownLocation(viewer, o),
+    location: shownLocation(viewer, o, world),
     owner: o.owner,
     description: typeof o.data.description === "string" ? o.data.description : "",
     state: isPlainObject(o.data.state) ? o.data.state as Record<string, unknown> : {},
@@ -103,7 +104,7 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => unkno
   const { me, here } = u;
   const attributes = u.attributes;
   const checked = (obj: DbObject): DbObject | Promise<DbObject> =>
-    then(canSeeSoon(u.objects, me, obj), (ok) => {
+    then(canSeeSoon(u.objects, me, obj, u.locks), (ok) => {
       if (!ok) throw new CommandError(NOT_HERE);
       return obj;
     });
@@ -116,7 +117,7 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => unkno
   };
   const controlled = (ref: unknown): DbObject | Promise<DbObject> =>
     then(visible(ref), (obj) => {
-      if (!canControl(me, obj)) throw new CommandError("Permission denied.");
+      if (!controls(me, obj, u.locks)) throw new CommandError("Permission denied.");
       return obj;
     });
   let sent = 0;
@@ -139,10 +140,10 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => unkno
   };
   const ops: Record<string, (a: unknown[]) => unknown> = {
     me() {
-      return viewOf(me, me);
+      return viewOf(me, me, u.locks);
     },
     here() {
-      return here ? viewOf(here, me) : null;
+      return here ? viewOf(here, me, u.locks) : null;
     },
     send([msg, data]) {
       const text = budget(str(msg, "The message", MAX_MESSAGE));
@@ -158,13 +159,13 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => unkno
       u.deliver.toRoom(here.id, { msg: text }, ex);
     },
     target([ref]) {
-      return then(visible(ref), (o) => viewOf(o, me));
+      return then(visible(ref), (o) => viewOf(o, me, u.locks));
     },
     async player([ref]) {
       const p = await findPlayer(u, me, str(ref, "A player", 200));
       const card = u.presence.playerCard(p.id);
       const online = !!card && u.presence.isOnline(p.id) && canSeeOnline(me, card);
-      return { ...viewOf(p, me), online, ...(online ? presence(p.id) : {}) };
+      return { ...viewOf(p, me, u.locks), online, ...(online ? presence(p.id) : {}) };
     },
     online() {
       return visibleOnline(u.presence, me).map((c) => ({
@@ -179,7 +180,7 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => unkno
     async contents([ref]) {
       const obj = await visible(ref);
       const inside = await u.objects.contents(obj.id, MAX_CONTENTS);
-      return visibleContents(me, obj, inside).map((o) => viewOf(o, me));
+      return visibleContents(me, obj, inside, u.locks).map((o) => viewOf(o, me, u.locks));
     },
     passes([lock]) {
       try {
@@ -205,7 +206,7 @@ export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => unkno
         (obj) =>
           then(
             attributes.live ? attributes.peek(obj.id, attr) : attributes.get(obj.id, attr),
-            (a) => a && canSeeAttr(me, obj, a) ? a.value : null,
+            (a) => a && canSeeAttr(me, obj, a, u.locks) ? a.value : null,
           ),
       );
     },

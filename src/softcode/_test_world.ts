@@ -94,6 +94,7 @@ export class TestWorld {
                   o.location === actor.location && o.flags.includes("exit")
                 ),
               (room) => passes(room.data.locks?.open ?? "", actor),
+              null,
             );
             const owned = [...w.objects.values()].filter((o) => o.owner === actor.id).length;
             checkQuota(actor, owned, w.objectQuota);
@@ -154,12 +155,13 @@ export class TestWorld {
       },
       access: {
         controls,
+        examines: (viewer, target) => staff(viewer) || controls(viewer, target),
         canSee: (viewer, target) =>
-          canSeeWithin(viewer, target, w.objects.get(target.location) ?? null),
-        shownLocation: (viewer, target) => shownLocation(viewer, target),
+          canSeeWithin(viewer, target, w.objects.get(target.location) ?? null, null),
+        shownLocation: (viewer, target) => shownLocation(viewer, target, null),
         visibleContents: (viewer, container, contents) =>
-          visibleContents(viewer, container, contents),
-        hiddenFrom: (viewer, target) => hiddenFrom(viewer, target),
+          visibleContents(viewer, container, contents, null),
+        hiddenFrom: (viewer, target) => hiddenFrom(viewer, target, null),
         canSeeAttr: (viewer, obj, attr) =>
           attr.flags.includes("hidden")
             ? staff(viewer)

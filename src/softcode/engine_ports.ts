@@ -17,8 +17,7 @@ import {
 import { EngineError } from "../errors.ts";
 import type { LiveAttributes } from "../world/attributes/store.ts";
 import { canSeeAttr } from "../world/attributes/access.ts";
-import { canControl } from "../world/access.ts";
-import { actingAs } from "../world/control.ts";
+import { controls, examines } from "../world/control.ts";
 import { canSeeWithin, hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
 import { isStaff } from "../world/flags.ts";
 import { checkLock, lockOf, type LockWorld } from "../world/locks.ts";
@@ -92,6 +91,7 @@ function worldChanges(p: EnginePortParts): WorldChanges {
           here,
           () => w.contentsOfType(actor.location, "exit").map((id) => w.object(id)!).filter(Boolean),
           (room) => passes(p, lockOf(room, "open"), actor, room.id),
+          p.locks,
         );
         checkQuota(actor, w.ownedCount(actor.owner || actor.id), p.objectQuota());
         return p.objects.createNow(made).id;
@@ -180,26 +180,25 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       },
     },
     access: {
-      controls: (actor, target) => {
-        const w = world();
-        return canControl(w ? actingAs(w, actor) : actor, target);
-      },
+      controls: (actor, target) => controls(actor, target, p.locks),
+      examines: (viewer, target) => examines(viewer, target, p.locks),
       canSee: (viewer, target) =>
         canSeeWithin(
           viewer,
           target,
           target.location ? world()?.object(target.location) ?? null : null,
+          p.locks,
         ),
-      shownLocation: (viewer, target) => shownLocation(viewer, target),
+      shownLocation: (viewer, target) => shownLocation(viewer, target, p.locks),
       visibleContents: (viewer, container, contents) =>
-        visibleContents(viewer, container, contents),
-      hiddenFrom: (viewer, target) => hiddenFrom(viewer, target),
+        visibleContents(viewer, container, contents, p.locks),
+      hiddenFrom: (viewer, target) => hiddenFrom(viewer, target, p.locks),
       // An inherit object of a staff member reads and counts as staff, as MUX's Wizard() has it.
       // Rank only ever adds to what may be read, so most reads pass without that view built.
       canSeeAttr: (viewer, obj, attr) => {
-        if (canSeeAttr(viewer, obj, attr)) return true;
+        if (canSeeAttr(viewer, obj, attr, p.locks)) return true;
         const ranked = withInheritedRank(world(), viewer);
-        return ranked !== viewer && canSeeAttr(ranked, obj, attr);
+        return ranked !== viewer && canSeeAttr(ranked, obj, attr, p.locks);
       },
       isStaff: (o) => {
         const ranked = withInheritedRank(world(), o);

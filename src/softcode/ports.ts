@@ -61,6 +61,8 @@ export interface PresenceView {
 export interface AccessRules {
   /** `actor` may change `target` (MUX's controls()). */
   controls(actor: DbObject, target: DbObject): boolean;
+  /** `viewer` sees `target` as its controller does: staff, or it controls it (MUX's Examinable). */
+  examines(viewer: DbObject, target: DbObject): boolean;
   /** `viewer` may see `target` (the world's rule: src/world/visibility.ts). */
   canSee(viewer: DbObject, target: DbObject): boolean;
   /** The location `viewer` may be shown of `target`: its container's id, or "" when hidden. */

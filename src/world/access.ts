@@ -3,7 +3,8 @@ import type { DbObject } from "./types.ts";
 import type { ObjectStore } from "./objects.ts";
 import { isStaff } from "./flags.ts";
 
-export { canControl, mayActOn } from "./control.ts";
+export { controls, mayActOn } from "./control.ts";
+import type { ControlWorld } from "./control.ts";
 import { canSeeWithin } from "./visibility.ts";
 
 /**
@@ -17,8 +18,9 @@ export async function canSee(
   objects: Pick<ObjectStore, "get">,
   viewer: DbObject,
   obj: DbObject,
+  world: ControlWorld | null,
 ): Promise<boolean> {
-  return await canSeeSoon(objects, viewer, obj);
+  return await canSeeSoon(objects, viewer, obj, world);
 }
 
 /**
@@ -30,10 +32,11 @@ export function canSeeSoon(
   objects: Pick<ObjectStore, "get">,
   viewer: DbObject,
   obj: DbObject,
+  world: ControlWorld | null,
 ): boolean | Promise<boolean> {
   const near = !obj.location || obj.location === viewer.location || obj.location === viewer.id;
-  if (near) return canSeeWithin(viewer, obj, null);
-  return objects.get(obj.location).then((container) => canSeeWithin(viewer, obj, container));
+  if (near) return canSeeWithin(viewer, obj, null, world);
+  return objects.get(obj.location).then((container) => canSeeWithin(viewer, obj, container, world));
 }
 
 /** Objects the viewer may see, filtered by flags, paged; uses indexes, never a whole-store scan for players. */
@@ -43,6 +46,7 @@ export async function listVisible(
   flags: string[],
   limit: number,
   offset: number,
+  world: ControlWorld | null,
 ): Promise<DbObject[]> {
   const wanted = flags.map((f) => f.toLowerCase());
   let candidates: string[];
@@ -69,7 +73,7 @@ export async function listVisible(
   for (let i = 0; i < candidates.length && out.length < limit; i += 50) {
     for (const o of await objects.getMany(candidates.slice(i, i + 50))) {
       if (!wanted.every((f) => o.flags.includes(f))) continue;
-      if (!(await canSee(objects, viewer, o))) continue;
+      if (!(await canSee(objects, viewer, o, world))) continue;
       if (skipped < offset) {
         skipped++;
         continue;

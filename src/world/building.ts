@@ -6,7 +6,7 @@
  * the store; softcode changes memory at once).
  */
 import { ForbiddenError, ValidationError } from "../errors.ts";
-import { canControl } from "./access.ts";
+import { controls, type ControlWorld } from "./control.ts";
 import { displayName } from "./players.ts";
 import { hasFlag, isStaff } from "./flags.ts";
 import { exitName, objectNameProblem } from "./names.ts";
@@ -66,8 +66,9 @@ export function mayBuildIn(
   actor: DbObject,
   room: DbObject,
   passesOpenLock: (room: DbObject) => boolean,
+  world: ControlWorld | null,
 ): boolean {
-  if (canControl(actor, room)) return true;
+  if (controls(actor, room, world)) return true;
   return (!room.owner || hasFlag(room.flags, "open_ok")) && passesOpenLock(room);
 }
 
@@ -95,11 +96,12 @@ export function checkExit(
   spec: ExitSpec,
   exitsThere: readonly DbObject[],
   passesOpenLock: (room: DbObject) => boolean,
+  world: ControlWorld | null,
 ): void {
   if (!from.flags.includes("room")) {
     throw new ValidationError("Exits can only be opened in rooms.");
   }
-  if (!mayBuildIn(actor, from, passesOpenLock)) {
+  if (!mayBuildIn(actor, from, passesOpenLock, world)) {
     throw new ForbiddenError(`You don't control ${from.name}.`);
   }
   const wanted = [spec.name.toLowerCase(), ...spec.aliases];
@@ -197,12 +199,13 @@ export function builtRecord(
   here: DbObject | null,
   exitsThere: () => readonly DbObject[],
   passesOpenLock: (room: DbObject) => boolean,
+  world: ControlWorld | null,
 ): NewObject {
   if (type === "room") return roomRecord(actor, name);
   if (type === "thing") return thingRecord(actor, name);
   if (!here) throw new ValidationError("You are not in a room.");
   const spec = parseExitSpec(name);
-  checkExit(actor, here, spec, exitsThere(), passesOpenLock);
+  checkExit(actor, here, spec, exitsThere(), passesOpenLock, world);
   return exitRecord(actor, here, spec, null);
 }
 
@@ -252,10 +255,11 @@ export function teleportRefusal(
   place: DbObject | null,
   dest: DbObject,
   passesTeleportLock: () => boolean,
+  world: ControlWorld | null,
 ): TeleportRefusal | null {
   if (isStaff(actor.flags)) return null;
-  if (!canControl(actor, obj) && !(place && canControl(actor, place))) return "victim";
-  if (canControl(actor, dest)) return null;
+  if (!controls(actor, obj, world) && !(place && controls(actor, place, world))) return "victim";
+  if (controls(actor, dest, world)) return null;
   return hasFlag(dest.flags, "jump_ok") && passesTeleportLock() ? null : "destination";
 }
 

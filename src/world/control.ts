@@ -1,14 +1,7 @@
 /** Who controls an object, and whom staff may act on: the engine's control rules. */
 import type { ObjectHead } from "./types.ts";
 import { hasFlag, isStaff, levelOf } from "./flags.ts";
-
-/** True for the owner or staff (admin, wizard, superuser). */
-export function canControl(
-  actor: Pick<ObjectHead, "id" | "flags">,
-  obj: Pick<ObjectHead, "id" | "owner">,
-): boolean {
-  return isStaff(actor.flags) || obj.owner === actor.id || obj.id === actor.id;
-}
+import type { LockWorld } from "./locks.ts";
 
 /**
  * True when staff `actor` may act on player `target`: on itself, or on players below its own
@@ -24,24 +17,57 @@ export function mayActOn(
 }
 
 /**
- * MUX's Controls() for an object acting on another (`@trigger`, `@force`, the queue): staff
- * control what `canControl` says, but staff (a staff player or object) only below their own
- * rank (`mayActOn`: an admin cannot make the superuser act); otherwise objects of one owner
- * control each other, except that only an `inherit` object (or the player itself) controls the
- * player or an `inherit` object.
+ * What control reads of the world: objects by id (an inherit object's owner) and locks. The
+ * engine's one lock world (src/world/lock_world.ts) is it.
  */
-export function objectControls(
-  actor: Pick<ObjectHead, "id" | "flags" | "owner">,
-  target: Pick<ObjectHead, "id" | "flags" | "owner">,
+export type ControlWorld = LockWorld;
+
+/** What control reads of an object. */
+export type Controlled = Pick<ObjectHead, "id" | "flags" | "owner">;
+
+/**
+ * The engine's one control check, MUX's Controls(): `actor` (a player, or an object acting)
+ * may change `target`. An object acts with its owner's powers when it is `inherit`
+ * (`actingAs`); staff control everything but staff of their own rank or above (`mayActOn`:
+ * an admin cannot take over another admin or the superuser); otherwise objects of one owner
+ * control each other, except that only an `inherit` object (or the player itself) controls the
+ * player or an `inherit` object. `world` is the world in memory (null on a shared database,
+ * where an inherit object acts with its own powers only).
+ */
+export function controls(
+  actor: Controlled,
+  target: Controlled,
+  world: ControlWorld | null,
 ): boolean {
   if (actor.id === target.id) return true;
-  if (isStaff(actor.flags)) return !isStaff(target.flags) || mayActOn(actor, target);
-  const ownerOf = (o: Pick<ObjectHead, "id" | "flags" | "owner">) =>
-    o.flags.includes("player") || !o.owner ? o.id : o.owner;
+  const powers = world ? actingAs(world, actor) : actor;
+  if (isStaff(powers.flags)) return !isStaff(target.flags) || mayActOn(powers, target);
   if (ownerOf(actor) !== ownerOf(target) || isStaff(target.flags)) return false;
-  const inherits = (o: Pick<ObjectHead, "flags">) =>
-    o.flags.includes("player") || hasFlag(o.flags, "inherit");
   return inherits(actor) || !inherits(target);
+}
+
+/**
+ * True when `viewer` sees `target` as its controller does (MUX's See_All or Controls(), the
+ * core of Examinable()): staff see everything (an admin sees a dark admin, whom it does not
+ * control), others what they control. The rule of what is hidden, `examine` and attributes.
+ */
+export function examines(
+  viewer: Controlled,
+  target: Controlled,
+  world: ControlWorld | null,
+): boolean {
+  return isStaff((world ? actingAs(world, viewer) : viewer).flags) ||
+    controls(viewer, target, world);
+}
+
+/** The player who owns `o` (a player owns itself; MUX's Owner()). */
+function ownerOf(o: Controlled): string {
+  return hasFlag(o.flags, "player") || !o.owner ? o.id : o.owner;
+}
+
+/** MUX's Inherits(): a player, or an object set `inherit`. */
+function inherits(o: Pick<ObjectHead, "flags">): boolean {
+  return hasFlag(o.flags, "player") || hasFlag(o.flags, "inherit");
 }
 
 /**
@@ -49,7 +75,7 @@ export function objectControls(
  * (a staff member's master-room object may `@pemit` a player anywhere, as on MUX); anything else
  * with its own.
  */
-export function actingAs<T extends Pick<ObjectHead, "id" | "flags" | "owner">>(
+export function actingAs<T extends Controlled>(
   world: { object(id: string): T | null },
   actor: T,
 ): T {

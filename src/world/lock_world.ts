@@ -58,7 +58,7 @@ export class EngineLockWorld implements LockWorld {
   }
 
   canSeeAttr(viewer: DbObject | null, obj: DbObject, attr: Attribute): boolean {
-    return canSeeAttr(viewer ?? NOBODY, obj, attr);
+    return canSeeAttr(viewer ?? NOBODY, obj, attr, this);
   }
 
   evaluate(code: string, executor: string, enactor: string): string | null {

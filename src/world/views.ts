@@ -2,6 +2,7 @@
 import type { DbObject } from "./types.ts";
 import { dbref } from "./ids.ts";
 import { shownLocation, type Viewer } from "./visibility.ts";
+import type { ControlWorld } from "./control.ts";
 
 /** The profile of `GET /api/v1/me`. */
 export function profileView(p: DbObject) {
@@ -23,12 +24,17 @@ export function profileView(p: DbObject) {
  * where the world's rule shows it (visibility.ts), and `contents` when given (filter them with
  * `visibleContents` first).
  */
-export function objectView(o: DbObject, viewer: Viewer, contents?: DbObject[]) {
+export function objectView(
+  o: DbObject,
+  viewer: Viewer,
+  world: ControlWorld | null,
+  contents?: DbObject[],
+) {
   return {
     id: o.id,
     dbref: dbref(o.id),
     name: o.name,
-    location: shownLocation(viewer, o),
+    location: shownLocation(viewer, o, world),
     owner: o.owner,
     flags: [...o.flags],
     data: { ...o.data, description: o.data.description ?? "", state: o.data.state ?? {} },

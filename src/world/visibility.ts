@@ -6,23 +6,24 @@
  */
 import type { DbObject, ObjectHead } from "./types.ts";
 import { hasFlag } from "./flags.ts";
-import { canControl } from "./control.ts";
+import { type ControlWorld, examines } from "./control.ts";
 
 /** Who is looking: an object (a player), or null for an anonymous caller. */
-export type Viewer = Pick<ObjectHead, "id" | "flags"> | null;
+export type Viewer = Pick<ObjectHead, "id" | "flags" | "owner"> | null;
 
 /**
  * True when `obj` is hidden from `viewer` wherever objects are listed or located: a `dark`
- * player, thing or exit is seen only by whoever controls it (itself, its owner, staff). The one
+ * player, thing or exit is seen only by whoever controls it (itself, its owner) and staff. The one
  * rule behind `who`, `GET /api/v1/players/online`, `look`, `examine`, REST contents and
  * locations, and scripts' SDK; softcode's `lcon()`, `loc()` and the like are to use it too.
  */
 export function hiddenFrom(
   viewer: Viewer,
   obj: Pick<ObjectHead, "id" | "owner" | "flags">,
+  world: ControlWorld | null,
 ): boolean {
   if (!hasFlag(obj.flags, "dark") || hasFlag(obj.flags, "room")) return false;
-  return viewer === null || !canControl(viewer, obj);
+  return viewer === null || !examines(viewer, obj, world);
 }
 
 /**
@@ -33,9 +34,12 @@ export function hiddenFrom(
 export function shownLocation(
   viewer: Viewer,
   obj: Pick<ObjectHead, "id" | "owner" | "flags"> & { location: string },
+  world: ControlWorld | null,
 ): string {
-  if (hiddenFrom(viewer, obj)) return "";
-  if (hasFlag(obj.flags, "unfindable") && (viewer === null || !canControl(viewer, obj))) return "";
+  if (hiddenFrom(viewer, obj, world)) return "";
+  if (hasFlag(obj.flags, "unfindable") && (viewer === null || !examines(viewer, obj, world))) {
+    return "";
+  }
   return obj.location;
 }
 
@@ -44,9 +48,13 @@ export function shownLocation(
  * the viewer controls it, or it is the viewer's room, or it is something not `opaque` in the
  * viewer's room or hands.
  */
-export function seesInside(viewer: DbObject, container: DbObject): boolean {
-  if (hiddenFrom(viewer, container)) return false;
-  if (canControl(viewer, container) || container.id === viewer.location) return true;
+export function seesInside(
+  viewer: DbObject,
+  container: DbObject,
+  world: ControlWorld | null,
+): boolean {
+  if (hiddenFrom(viewer, container, world)) return false;
+  if (examines(viewer, container, world) || container.id === viewer.location) return true;
   if (hasFlag(container.flags, "opaque")) return false;
   return container.location === viewer.id ||
     (viewer.location !== "" && container.location === viewer.location);
@@ -61,12 +69,13 @@ export function visibleContents(
   viewer: DbObject,
   container: DbObject,
   contents: readonly DbObject[],
+  world: ControlWorld | null,
 ): DbObject[] {
-  const inside = seesInside(viewer, container);
+  const inside = seesInside(viewer, container, world);
   return contents.filter((o) => {
-    if (hiddenFrom(viewer, o)) return false;
-    if (inside || canControl(viewer, o) || hasFlag(o.flags, "room")) return true;
-    return hasFlag(o.flags, "player") && shownLocation(viewer, o) !== "";
+    if (hiddenFrom(viewer, o, world)) return false;
+    if (inside || examines(viewer, o, world) || hasFlag(o.flags, "room")) return true;
+    return hasFlag(o.flags, "player") && shownLocation(viewer, o, world) !== "";
   });
 }
 
@@ -74,10 +83,16 @@ export function visibleContents(
  * `canSee` for a caller that holds the world in memory (softcode): `container` is the object
  * `obj` is in, or null when that is the viewer, the viewer's room, nothing or unknown.
  */
-export function canSeeWithin(viewer: DbObject, obj: DbObject, container: DbObject | null): boolean {
-  if (canControl(viewer, obj)) return true;
+export function canSeeWithin(
+  viewer: DbObject,
+  obj: DbObject,
+  container: DbObject | null,
+  world: ControlWorld | null,
+): boolean {
+  if (examines(viewer, obj, world)) return true;
   if (hasFlag(obj.flags, "room") || hasFlag(obj.flags, "player")) return true;
-  if (hiddenFrom(viewer, obj) || !obj.location) return false;
+  if (hiddenFrom(viewer, obj, world) || !obj.location) return false;
   if (obj.location === viewer.location || obj.location === viewer.id) return true;
-  return container !== null && container.id === obj.location && seesInside(viewer, container);
+  return container !== null && container.id === obj.location &&
+    seesInside(viewer, container, world);
 }

@@ -4,7 +4,7 @@
  * or belongs to it, and whoever passes the ZMO's enter lock controls the zone's objects.
  */
 import type { DbObject } from "./types.ts";
-import { canControl } from "./control.ts";
+import { controls, type ControlWorld } from "./control.ts";
 import { hasFlag, isStaff } from "./flags.ts";
 
 /** The id of `o`'s zone master object, or "" when it has none. */
@@ -22,12 +22,13 @@ export function chzoneRefusal(
   actor: DbObject,
   thing: DbObject,
   zone: DbObject | null,
+  world: ControlWorld | null,
 ): string | null {
   if (zone && !hasFlag(zone.flags, "thing") && !hasFlag(zone.flags, "room")) {
     return "Invalid zone object type.";
   }
-  if (!canControl(actor, thing)) return "You don't have the power to shift reality.";
-  if (zone && !isStaff(actor.flags) && !canControl(actor, zone)) {
+  if (!controls(actor, thing, world)) return "You don't have the power to shift reality.";
+  if (zone && !isStaff(actor.flags) && !controls(actor, zone, world)) {
     return "You cannot move that object to that zone.";
   }
   if (zone && hasFlag(zone.flags, "room") && !hasFlag(thing.flags, "room")) {

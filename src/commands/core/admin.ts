@@ -6,7 +6,7 @@ import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
 import type { SecurityEvent } from "../../auth/security_log.ts";
 import { changeOwnPassword, endSessions, type OwnPasswordDeps } from "../../auth/revoke.ts";
-import { canControl, mayActOn } from "../../world/access.ts";
+import { controls, mayActOn } from "../../world/access.ts";
 import { FLAG_LEVELS_TABLE } from "../../world/flag_levels.ts";
 import { canonicalFlag, flagChangeProblem, hasFlag } from "../../world/flags.ts";
 import { monikerSpells } from "../../world/names.ts";
@@ -98,7 +98,7 @@ Examples:
           throw new CommandError(`Only players can have the ${flag} flag.`);
         }
         if (!mayActOn(u.me, target)) throw outranked(target);
-      } else if (!canControl(u.me, target)) {
+      } else if (!controls(u.me, target, u.locks)) {
         throw new CommandError("Permission denied.");
       }
       // MUX answers a flag already as asked like any other change (`Cleared.`): installers

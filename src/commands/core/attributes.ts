@@ -8,7 +8,7 @@
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
 import type { Attribute } from "../../world/attributes/types.ts";
-import { canControl } from "../../world/access.ts";
+import { controls } from "../../world/access.ts";
 import { ATTR_FLAGS, attrFlagLetters, attrFlagNamed } from "../../world/attributes/flags.ts";
 import { attrPattern, BAD_NAME, canonicalAttrName } from "../../world/attributes/names.ts";
 import { canSeeAttr } from "../../world/attributes/access.ts";
@@ -37,7 +37,7 @@ function attrNameOrFail(raw: string): string {
 /** The attribute `name` of `obj` that the actor may read, or a CommandError. */
 async function readable(u: CommandSdk, obj: DbObject, name: string): Promise<Attribute> {
   const a = await u.attributes.get(obj.id, name);
-  if (!a || !canSeeAttr(u.me, obj, a)) {
+  if (!a || !canSeeAttr(u.me, obj, a, u.locks)) {
     throw new CommandError(`${obj.name} has no attribute ${name} you can see.`);
   }
   return a;
@@ -136,7 +136,7 @@ Examples:
       const pattern = attr ?? "*";
       if (!attrPattern(pattern)) throw new CommandError("That pattern is too long.");
       const obj = await u.target(ref);
-      if (!canControl(u.me, obj)) throw new CommandError("Permission denied.");
+      if (!controls(u.me, obj, u.locks)) throw new CommandError("Permission denied.");
       const names = (await u.attributes.visible(u.me, obj, pattern)).map((a) => a.name);
       if (!names.length) return u.send("No matching attributes.");
       const { cleared, refused } = await u.attributes.clearMany(u.me, obj.id, names);

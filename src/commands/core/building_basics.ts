@@ -1,6 +1,6 @@
 /** Describing, naming and parenting what you control: @describe, @name, @alias, @parent. */
 import type { CommandSpec } from "../types.ts";
-import { canControl, mayActOn } from "../../world/access.ts";
+import { controls, mayActOn } from "../../world/access.ts";
 import { isStaff } from "../../world/flags.ts";
 import { MAX_ALIASES } from "../../world/players.ts";
 import { findPlayer } from "../target.ts";
@@ -29,7 +29,7 @@ Examples:
         throw new CommandError("Usage: @describe <target>=<description>");
       }
       const obj = await u.target(u.cmd.lhs);
-      if (!canControl(u.me, obj)) throw new CommandError("Permission denied.");
+      if (!controls(u.me, obj, u.locks)) throw new CommandError("Permission denied.");
       const text = u.cmd.rhs;
       if (text.length > MAX_DESCRIPTION) {
         throw new CommandError(`Descriptions must be ${MAX_DESCRIPTION} characters or fewer.`);
@@ -55,7 +55,7 @@ Example:
         throw new CommandError("Usage: @name <target>=<new name>");
       }
       const obj = await u.target(u.cmd.lhs);
-      if (!canControl(u.me, obj)) throw new CommandError("Permission denied.");
+      if (!controls(u.me, obj, u.locks)) throw new CommandError("Permission denied.");
       const name = u.cmd.rhs;
       const isPlayer = obj.flags.includes("player");
       const problem = isPlayer ? playerNameProblem(name) : objectNameProblem(name);
@@ -126,7 +126,7 @@ Example:
       const lhs = u.cmd.rhs === null ? u.cmd.args : u.cmd.lhs;
       if (!lhs.trim()) throw new CommandError("Usage: @parent <object>=<parent>");
       const obj = await u.target(lhs);
-      if (!canControl(u.me, obj)) throw new CommandError("Permission denied.");
+      if (!controls(u.me, obj, u.locks)) throw new CommandError("Permission denied.");
       const rhs = (u.cmd.rhs ?? "").trim();
       if (!rhs) {
         if (!parentOf(obj)) return u.send(`${obj.name} has no parent.`);
@@ -139,7 +139,7 @@ Example:
       // MUX: another's object takes children when it is parent_ok and its parent lock passes.
       const open = parent.flags.includes("parent_ok") &&
         u.passes(lockOf(parent, "parent"), parent.id);
-      if (!canControl(u.me, parent) && !open) {
+      if (!controls(u.me, parent, u.locks) && !open) {
         throw new CommandError("Permission denied.");
       }
       const world = u.objects.world ?? await readChain((id) => u.objects.get(id), parent.id);

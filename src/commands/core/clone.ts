@@ -6,7 +6,8 @@
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { DbObject, NewObject } from "../../world/types.ts";
 import type { Attribute } from "../../world/attributes/types.ts";
-import { canControl } from "../../world/access.ts";
+import { controls } from "../../world/access.ts";
+import { examines } from "../../world/control.ts";
 import {
   BUILDER_LOCK,
   checkExit,
@@ -41,7 +42,7 @@ function stripped(flag: string, keepInherit: boolean): boolean {
 
 /** The actor may copy or decompile `obj`: controls it, or it is visual (MUX's Examinable). */
 function examinable(u: CommandSdk, obj: DbObject): boolean {
-  return canControl(u.me, obj) || obj.flags.includes("visual");
+  return examines(u.me, obj, u.locks) || obj.flags.includes("visual");
 }
 
 /** The attributes of `obj` the actor may read, other than the ones kept in object fields. */
@@ -70,7 +71,7 @@ function cloneRecord(
   if (type === "room") return { name, type, owner: u.me.id, flags, data };
   if (type === "exit") {
     if (!u.here) throw new CommandError("You are not in a room.");
-    if (!canControl(u.me, u.here)) {
+    if (!controls(u.me, u.here, u.locks)) {
       throw new CommandError("You can only clone exits into a room you control.");
     }
     const to = typeof destination === "string" && destination ? { destination } : {};
@@ -98,7 +99,14 @@ async function clone(u: CommandSdk): Promise<void> {
   if (record.type === "exit") {
     const spec = parseExitSpec(record.name);
     const there = await u.objects.contentsOfType(u.here!.id, "exit", 1000);
-    checkExit(u.me, u.here!, spec, there, (room) => u.passes(lockOf(room, "open"), room.id));
+    checkExit(
+      u.me,
+      u.here!,
+      spec,
+      there,
+      (room) => u.passes(lockOf(room, "open"), room.id),
+      u.locks,
+    );
     record.name = spec.name;
     if (spec.aliases.length) record.data = { ...record.data, aliases: spec.aliases };
   }
@@ -126,7 +134,7 @@ async function clone(u: CommandSdk): Promise<void> {
   }
   // MUX: a copy of another's object is halted, so its code does not run until its new owner
   // has looked at it.
-  if (!canControl(u.me, obj) && !made.flags.includes("halt")) {
+  if (!controls(u.me, obj, u.locks) && !made.flags.includes("halt")) {
     await u.objects.update(made.id, (o) => {
       o.flags = [...o.flags, "halt"];
     });

@@ -1,7 +1,8 @@
 /** `examine`: the full record for whoever controls an object, the public part for others. */
 import type { CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
-import { canControl, canSee } from "../../world/access.ts";
+import { canSee } from "../../world/access.ts";
+import { examines } from "../../world/control.ts";
 import { visibleContents } from "../../world/visibility.ts";
 import { typeOf } from "../../world/objects.ts";
 import { wrapText } from "../../text/colour.ts";
@@ -51,7 +52,7 @@ Examples:
     async exec(u) {
       const { obj: named, attr: pattern } = splitObjAttr(u.cmd.args);
       const obj = await u.target(named || "here");
-      if (!(await canSee(u.objects, u.me, obj))) throw new CommandError(NOT_HERE);
+      if (!(await canSee(u.objects, u.me, obj, u.locks))) throw new CommandError(NOT_HERE);
       const w = clampWidth(u.width);
       if (pattern !== null) {
         const { lines, shown } = await attributeLines(u, obj, w, pattern || "*");
@@ -67,7 +68,7 @@ Examples:
       const desc = obj.data.description ?? "";
       const lines = [`%ch${fullNameFor(u.me, obj)}%cn`];
       // MUX's Examinable: a visual object shows everything to everyone, as its owner sees it.
-      const full = canControl(u.me, obj) || obj.flags.includes("visual");
+      const full = examines(u.me, obj, u.locks) || obj.flags.includes("visual");
       if (!full) {
         lines.push(`Owner: ${owner ? owner.name : "nobody"}`);
         lines.push(desc ? wrapText(desc, w) : "You see nothing special.");
@@ -108,8 +109,8 @@ Examples:
         u.objects.contentsOfType(obj.id, "player", MAX_LISTED),
       ]);
       // Controlling the object, the viewer sees inside it; only what is hidden from it is left out.
-      const contents = visibleContents(u.me, obj, [...players, ...things]);
-      const exitsShown = visibleContents(u.me, obj, exits);
+      const contents = visibleContents(u.me, obj, [...players, ...things], u.locks);
+      const exitsShown = visibleContents(u.me, obj, exits, u.locks);
       if (contents.length) {
         lines.push(labelled("Contents", contents.map((o) => nameFor(u.me, o)), w));
       }

@@ -7,7 +7,7 @@ import { clampWidth, labelled, nameFor } from "../format.ts";
 import { displayName } from "../../world/players.ts";
 import { didIt, messageOf, runAction, tellOthers } from "../did_it.ts";
 import { tell } from "../sdk.ts";
-import { canControl } from "../../world/access.ts";
+import { controls } from "../../world/access.ts";
 import { hasFlag } from "../../world/flags.ts";
 
 /** Most things listed by `inventory`. */
@@ -59,7 +59,7 @@ async function toGet(
   if (!m) throw miss;
   const from = await u.target(m[1].trim()).catch(() => null);
   if (!from || (from.location !== u.here?.id && from.location !== u.me.id)) throw miss;
-  const mine = canControl(u.me, from);
+  const mine = controls(u.me, from, u.locks);
   if (!mine && (hasFlag(from.flags, "dark") || hasFlag(from.flags, "opaque"))) throw miss;
   if (!mine && !hasFlag(from.flags, "enter_ok")) throw new CommandError("Permission denied.");
   const name = m[2].trim().toLowerCase();

@@ -7,7 +7,7 @@
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
 import { LOCK_TYPE_NAMES, lockTypeNamed } from "../../world/locks.ts";
-import { canControl } from "../../world/access.ts";
+import { controls } from "../../world/access.ts";
 import { CommandError, required } from "../errors.ts";
 import { nameWithRef } from "../format.ts";
 import { settableLock } from "../lock_names.ts";
@@ -55,7 +55,7 @@ async function lockAttribute(u: CommandSdk, objRef: string, raw: string, on: boo
 
 /** Stores (or, with null, removes) the lock of `type` on `obj`, which the actor must control. */
 async function setLock(u: CommandSdk, obj: DbObject, type: string, key: string | null) {
-  if (!canControl(u.me, obj)) throw new CommandError(`You don't control ${obj.name}.`);
+  if (!controls(u.me, obj, u.locks)) throw new CommandError(`You don't control ${obj.name}.`);
   const t = lockTypeNamed(type);
   if (!t) throw new CommandError(`Lock types: ${TYPES}.`);
   return await u.objects.update(obj.id, (o) => {

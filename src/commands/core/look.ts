@@ -1,7 +1,7 @@
 /** `look`: the room, or one object nearby. */
 import type { CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
-import { canControl } from "../../world/access.ts";
+import { controls } from "../../world/access.ts";
 import { CommandError } from "../errors.ts";
 import { NOT_HERE } from "../target.ts";
 import { lookAt, lookIn } from "../looking.ts";
@@ -36,7 +36,9 @@ Examples:
         return u.send(view.msg, view.data);
       }
       const obj = await u.target(ref);
-      if (!within(u.me, u.here, obj) && !canControl(u.me, obj)) throw new CommandError(NOT_HERE);
+      if (!within(u.me, u.here, obj) && !controls(u.me, obj, u.locks)) {
+        throw new CommandError(NOT_HERE);
+      }
       const view = obj.flags.includes("room") || obj.id === u.me.location
         ? await lookIn(u, u.me, obj, u.width)
         : await lookAt(u, u.me, obj, u.width);

@@ -6,7 +6,7 @@ import type { CommandSpec } from "../types.ts";
 import { normalizeId } from "../../world/ids.ts";
 import { startingRoom } from "../../world/start.ts";
 import { hasFlag } from "../../world/flags.ts";
-import { canControl } from "../../world/access.ts";
+import { controls } from "../../world/access.ts";
 import { passesObjectLock } from "../../world/locks.ts";
 import { CommandError, WrongWayError } from "../errors.ts";
 import { goThrough, matchExit, moveActor } from "../move.ts";
@@ -79,7 +79,7 @@ Example:
       if (!u.here || thing.location !== u.here.id || !thing.flags.includes("thing")) {
         throw new CommandError("You can't enter that.");
       }
-      const open = hasFlag(thing.flags, "enter_ok") || canControl(u.me, thing);
+      const open = hasFlag(thing.flags, "enter_ok") || controls(u.me, thing, u.locks);
       if (open && passesObjectLock(u.locks, thing, "enter", subjectOf(u.me))) {
         return await moveActor(u, thing);
       }

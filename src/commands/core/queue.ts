@@ -13,7 +13,7 @@ import { AMBIGUOUS, found, matchThing } from "../../softcode/match.ts";
 import { isReal, toReal, truthy } from "../../softcode/numbers.ts";
 import { switchMatch } from "../../softcode/wild.ts";
 import { upperAscii } from "../../softcode/compile.ts";
-import { objectControls } from "../../world/control.ts";
+import { controls } from "../../world/control.ts";
 import { isStaff } from "../../world/flags.ts";
 import { ownerOf, type QueueListing } from "../../queue/queue.ts";
 import type { QueueRequest, SemaphoreRef } from "../../queue/types.ts";
@@ -97,7 +97,7 @@ function matchObject(u: CommandSdk, name: string): DbObject {
 
 /** True when the actor may use `obj`'s semaphores: it controls it, or `obj` is link_ok. */
 function maySemaphore(u: CommandSdk, obj: DbObject): boolean {
-  return objectControls(u.me, obj) || obj.flags.includes("link_ok");
+  return controls(u.me, obj, u.locks) || obj.flags.includes("link_ok");
 }
 
 /** An attribute's value with parents (MUX's atr_pget), or null. */
@@ -233,7 +233,7 @@ Examples:
       const at = ref.indexOf("/");
       if (at < 1) throw new CommandError("Usage: @trigger <object>/<attribute>[=<args>]");
       const obj = matchObject(u, ref.slice(0, at));
-      if (!objectControls(u.me, obj)) throw new CommandError(DENIED);
+      if (!controls(u.me, obj, u.locks)) throw new CommandError(DENIED);
       const action = actionOf(u, obj.id, upperAscii(ref.slice(at + 1).trim()));
       if (action === null) throw new CommandError("No match.");
       const args = rhs === null ? [] : splitArgv(rhs).map((a) => u.evaluate(a, ARG_FLAGS));
@@ -278,7 +278,7 @@ Examples:
       const { lhs, rhs } = splitEquals(u.cmd.args);
       if (rhs === null || !lhs) throw new CommandError("Usage: @force <object>=<command>");
       const obj = matchObject(u, u.evaluate(lhs, ARG_FLAGS));
-      if (!objectControls(u.me, obj)) throw new CommandError(DENIED);
+      if (!controls(u.me, obj, u.locks)) throw new CommandError(DENIED);
       const action = u.evaluate(rhs, ARG_FLAGS);
       if (wantsNow(u)) await runNow(u, obj.id, action, { enactor: u.me.id });
       else enqueue(u, { executor: obj.id, enactor: u.me.id, action });
@@ -408,7 +408,7 @@ Example:
         const world = u.softcode.ports.world;
         const ok = u.queue.haltPid(pid, (e) => {
           const o = world.object(e.executor);
-          return staff || (!!o && objectControls(u.me, o)) || e.owner === ownerOf(u.me);
+          return staff || (!!o && controls(u.me, o, u.locks)) || e.owner === ownerOf(u.me);
         });
         if (!ok) throw new CommandError("No such queue entry of yours.");
         return report(1);
@@ -425,7 +425,7 @@ Example:
         );
       }
       const obj = matchObject(u, arg);
-      if (!staff && !objectControls(u.me, obj)) throw new CommandError(DENIED);
+      if (!staff && !controls(u.me, obj, u.locks)) throw new CommandError(DENIED);
       report(
         u.queue.halt(obj.flags.includes("player") ? { owner: obj.id } : { object: obj.id }),
       );
@@ -458,7 +458,7 @@ Example:
       let want: (e: QueueListing) => boolean;
       if (arg) {
         const obj = matchObject(u, arg);
-        if (!staff && !objectControls(u.me, obj)) throw new CommandError(DENIED);
+        if (!staff && !controls(u.me, obj, u.locks)) throw new CommandError(DENIED);
         want = obj.flags.includes("player")
           ? (e) => e.owner === obj.id
           : (e) => e.executor === obj.id;

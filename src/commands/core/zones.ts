@@ -30,7 +30,7 @@ Example:
       const thing = await u.target(lhs);
       const rhs = u.cmd.rhs.trim();
       const zone = !rhs || rhs.toLowerCase() === "none" ? null : await u.target(rhs);
-      const problem = chzoneRefusal(u.me, thing, zone);
+      const problem = chzoneRefusal(u.me, thing, zone, u.locks);
       if (problem) throw new CommandError(problem);
       if (zone && zone.id === thing.id) throw new CommandError("An object cannot be its own zone.");
       const player = thing.flags.includes("player");

@@ -18,10 +18,13 @@ import { pageParams } from "../pagination.ts";
 import type { Context } from "hono";
 import type { ObjectStore } from "../../world/objects.ts";
 import type { AttributeStore } from "../../world/attributes/store.ts";
+import type { ControlWorld } from "../../world/control.ts";
 
 /** What the attribute routes use. */
 export interface AttributeRouteDeps {
   objects: Pick<ObjectStore, "get">;
+  /** What control reads (the engine's lock world; null on a shared database). */
+  locks: ControlWorld | null;
   attributes: Pick<AttributeStore, "visible" | "get" | "set">;
 }
 
@@ -33,7 +36,9 @@ export function attributeView(a: Attribute) {
 async function visibleObject(s: AttributeRouteDeps, c: Context<AppEnv>): Promise<DbObject> {
   const id = normalizeId(c.req.param("id") ?? "");
   const obj = id ? await s.objects.get(id) : null;
-  if (!obj || !(await canSee(s.objects, me(c), obj))) throw new NotFoundError("No such object.");
+  if (!obj || !(await canSee(s.objects, me(c), obj, s.locks))) {
+    throw new NotFoundError("No such object.");
+  }
   return obj;
 }
 
@@ -61,7 +66,7 @@ export function addAttributeRoutes(r: Hono<AppEnv>, s: AttributeRouteDeps): void
   r.get("/dbobj/:id/attributes/:name", async (c) => {
     const obj = await visibleObject(s, c);
     const a = await s.attributes.get(obj.id, nameParam(c));
-    if (!a || !canSeeAttr(me(c), obj, a)) throw new NotFoundError(NO_ATTRIBUTE);
+    if (!a || !canSeeAttr(me(c), obj, a, s.locks)) throw new NotFoundError(NO_ATTRIBUTE);
     return c.json(attributeView(a));
   });
 
@@ -88,7 +93,7 @@ export function addAttributeRoutes(r: Hono<AppEnv>, s: AttributeRouteDeps): void
     const obj = await visibleObject(s, c);
     const name = nameParam(c);
     const a = await s.attributes.get(obj.id, name);
-    if (!a || !canSeeAttr(me(c), obj, a)) throw new NotFoundError(NO_ATTRIBUTE);
+    if (!a || !canSeeAttr(me(c), obj, a, s.locks)) throw new NotFoundError(NO_ATTRIBUTE);
     await s.attributes.set(me(c), obj.id, name, "");
     return c.json({ deleted: true });
   });

@@ -5,7 +5,8 @@ import { ensure, me, requireAuth } from "../middleware/auth.ts";
 import { readJsonObject } from "../middleware/body.ts";
 import { NotFoundError, ValidationError } from "../../errors.ts";
 import { normalizeId } from "../../world/ids.ts";
-import { canControl, canSee, listVisible } from "../../world/access.ts";
+import { canSee, controls, listVisible } from "../../world/access.ts";
+import type { ControlWorld } from "../../world/control.ts";
 import { visibleContents } from "../../world/visibility.ts";
 import type { DbObject } from "../../world/types.ts";
 import { objectView } from "../../world/views.ts";
@@ -22,16 +23,18 @@ import type { SecurityLog } from "../../auth/security_log.ts";
 export interface ObjectRouteDeps {
   objects: ObjectStore;
   attributes: AttributeStore;
+  /** What control reads (the engine's lock world; null on a shared database). */
+  locks: ControlWorld | null;
   securityLog: Pick<SecurityLog, "write">;
 }
 
 /** What of an object's contents (at most 200) the caller may see listed. */
 async function contentsFor(
-  objects: Pick<ObjectStore, "contents">,
+  s: Pick<ObjectRouteDeps, "objects" | "locks">,
   viewer: DbObject,
   obj: DbObject,
 ): Promise<DbObject[]> {
-  return visibleContents(viewer, obj, await objects.contents(obj.id, 200));
+  return visibleContents(viewer, obj, await s.objects.contents(obj.id, 200), s.locks);
 }
 
 /** Routes for /api/v1/dbos and /api/v1/dbobj/:id. */
@@ -46,25 +49,29 @@ export function objectRoutes(s: ObjectRouteDeps): Hono<AppEnv> {
       throw new ValidationError("flags must be flag names separated by commas or spaces.");
     }
     const { limit, offset } = pageParams(c.req.query("limit"), c.req.query("offset"));
-    const objs = await listVisible(s.objects, me(c), flags, limit, offset);
-    return c.json(objs.map((o) => objectView(o, me(c))));
+    const objs = await listVisible(s.objects, me(c), flags, limit, offset, s.locks);
+    return c.json(objs.map((o) => objectView(o, me(c), s.locks)));
   });
 
   r.get("/dbobj/:id", async (c) => {
     const id = normalizeId(c.req.param("id"));
     const obj = id ? await s.objects.get(id) : null;
-    if (!obj || !(await canSee(s.objects, me(c), obj))) throw new NotFoundError("No such object.");
-    return c.json(objectView(obj, me(c), await contentsFor(s.objects, me(c), obj)));
+    if (!obj || !(await canSee(s.objects, me(c), obj, s.locks))) {
+      throw new NotFoundError("No such object.");
+    }
+    return c.json(objectView(obj, me(c), s.locks, await contentsFor(s, me(c), obj)));
   });
 
   r.patch("/dbobj/:id", async (c) => {
     const id = normalizeId(c.req.param("id"));
     const obj = id ? await s.objects.get(id) : null;
-    if (!obj || !(await canSee(s.objects, me(c), obj))) throw new NotFoundError("No such object.");
-    ensure(canControl(me(c), obj), "Only the owner or an admin may change this object.");
+    if (!obj || !(await canSee(s.objects, me(c), obj, s.locks))) {
+      throw new NotFoundError("No such object.");
+    }
+    ensure(controls(me(c), obj, s.locks), "Only the owner or an admin may change this object.");
     const body = await readJsonObject(c);
     const updated = await applyObjectPatch(s.objects, obj, body);
-    return c.json(objectView(updated, me(c), await contentsFor(s.objects, me(c), updated)));
+    return c.json(objectView(updated, me(c), s.locks, await contentsFor(s, me(c), updated)));
   });
 
   // Staff only: rebuilds an object whose stored record cannot be read back (see @repair).
@@ -76,7 +83,7 @@ export function objectRoutes(s: ObjectRouteDeps): Hono<AppEnv> {
     return c.json({
       repaired: object !== null,
       detail,
-      object: object ? objectView(object, me(c)) : null,
+      object: object ? objectView(object, me(c), s.locks) : null,
     });
   });
 

@@ -14,7 +14,6 @@ import { found, matchThing } from "../match.ts";
 import { toInt } from "../numbers.ts";
 import { splitList } from "../list.ts";
 import { upperAscii } from "../compile.ts";
-import { objectControls } from "../../world/control.ts";
 
 /** The least and most a thing may cost (MUX's createmin and createmax defaults). */
 const MIN_COST = 10;
@@ -54,7 +53,7 @@ export const buildingFunctions: FunctionDef<Evaluation>[] = [
     const obj = found(id) ? ev.object(id) : null;
     const me = ev.object(f.executor);
     if (!obj || !me) return "#-1 NO MATCH";
-    if (!objectControls(me, obj)) return "#-1 PERMISSION DENIED";
+    if (!ev.ports.access.controls(me, obj)) return "#-1 PERMISSION DENIED";
     const attr = ev.attrWithParents(obj.id, upperAscii(ref.slice(at + 1).trim()));
     if (!attr) return "#-1 NO MATCH";
     const r = ev.ports.queue.enqueue({

@@ -20,7 +20,7 @@ import { validAttrName } from "./control.ts";
 import { upperAscii } from "../compile.ts";
 import { parentChain } from "../../world/parents.ts";
 import { inheritable } from "../../world/attributes/inherit.ts";
-import { controls, listed, muxFlags, shownLoc, thing } from "./objects.ts";
+import { examinable, listed, muxFlags, shownLoc, thing } from "./objects.ts";
 
 /** Most levels rloc() climbs. */
 const MAX_RLOC = 20;
@@ -29,11 +29,6 @@ const TYPES = new Set(["PLAYER", "ROOM", "EXIT", "THING"]);
 
 function ref(id: string): string {
   return "#" + id;
-}
-
-/** The executor may examine `o` (controls it, or it is visual). */
-function examinable(ev: Evaluation, f: Frame, o: DbObject): boolean {
-  return controls(ev, f, o) || o.flags.includes("visual");
 }
 
 /** What of `o`'s place the executor sees listed, of the same kind as `exits` says. */

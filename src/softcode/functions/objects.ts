@@ -59,6 +59,13 @@ export function listed(ev: Evaluation, f: Frame, container: DbObject): DbObject[
   return ev.ports.access.visibleContents(me, container, contents);
 }
 
+/** The executor may examine `o` (staff, controls it, or it is visual: MUX's Examinable). */
+export function examinable(ev: Evaluation, f: Frame, o: DbObject): boolean {
+  if (o.flags.includes("visual")) return true;
+  const me = ev.object(f.executor);
+  return !!me && ev.ports.access.examines(me, o);
+}
+
 /** True when the executor controls `o`. */
 export function controls(ev: Evaluation, f: Frame, o: DbObject): boolean {
   const me = ev.object(f.executor);
@@ -746,7 +753,7 @@ export const objectFunctions: FunctionDef[] = plainResults([
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     // MUX shows it to whoever may examine the object.
-    if (!controls(ev, f, o) && !o.flags.includes("visual")) return "#-1";
+    if (!examinable(ev, f, o)) return "#-1";
     const z = zoneOf(o);
     return z ? ref(z) : "#-1";
   }),

@@ -6,15 +6,15 @@
  * - Seeing: a `hidden` attribute only staff; otherwise whoever controls the object, whoever owns
  *   the attribute, and anyone at all when it is `visual` (DESC, SEX, ALIAS and MONIKER always are)
  *   or the object is (the `visual` flag: MUX's Examinable).
- * - Changing a value or clearing it: whoever controls the object (an object acting: MUX's
- *   Controls(), `objectControls`); a `wizard` attribute only staff; a `locked` one nobody but staff until it is unlocked.
+ * - Changing a value or clearing it: whoever controls the object (MUX's Controls(), `controls`);
+ *   a `wizard` attribute only staff; a `locked` one nobody but staff until it is unlocked.
  * - A name that starts with `_` is `wizard` and `hidden` by its name (MUX's rule): only staff
  *   see, create, change or flag it, whatever flags it holds.
  * - Flags: as changing, and `hidden` and `wizard` only staff; `locked` also by the attribute's
  *   owner, on any object.
  */
 import type { ObjectHead } from "../types.ts";
-import { canControl, objectControls } from "../control.ts";
+import { controls, type ControlWorld, examines } from "../control.ts";
 import { isStaff } from "../flags.ts";
 import { type AttrFlag, STAFF_ONLY_ATTR_FLAGS } from "./flags.ts";
 import type { Attribute, Refusal } from "./types.ts";
@@ -38,11 +38,16 @@ export function attrOwnerOf(actor: AttrActor & Pick<ObjectHead, "flags">): strin
 }
 
 /** True when `actor` may read `attr` of `obj`. */
-export function canSeeAttr(actor: AttrActor, obj: AttrHolder, attr: Attribute): boolean {
+export function canSeeAttr(
+  actor: AttrActor,
+  obj: AttrHolder,
+  attr: Attribute,
+  world: ControlWorld | null,
+): boolean {
   if (attr.flags.includes("hidden") || staffOnlyName(attr.name)) return isStaff(actor.flags);
   if (attr.flags.includes("visual") || ALWAYS_VISUAL.has(attr.name)) return true;
   if (obj.flags.includes("visual")) return true;
-  return canControl(actor, obj) || attr.owner === attrOwnerOf(actor);
+  return attr.owner === attrOwnerOf(actor) || examines(actor, obj, world);
 }
 
 const DENIED: Refusal = { kind: "permission", message: "Permission denied." };
@@ -56,10 +61,9 @@ export function attrWriteRefusal(
   obj: AttrHolder,
   name: string,
   existing: Attribute | null,
+  world: ControlWorld | null,
 ): Refusal | null {
-  // An object acts under MUX's Controls(): one of a player's objects sets another of theirs
-  // (not the player, nor an inherit object, unless it is inherit itself).
-  if (!canControl(actor, obj) && !objectControls(actor, obj)) return DENIED;
+  if (!controls(actor, obj, world)) return DENIED;
   if (isStaff(actor.flags)) return null;
   if (staffOnlyName(name)) return DENIED;
   if (!existing) return null;
@@ -80,6 +84,7 @@ export function attrFlagRefusal(
   obj: AttrHolder,
   attr: Attribute,
   flag: AttrFlag,
+  world: ControlWorld | null,
 ): Refusal | null {
   const staff = isStaff(actor.flags);
   if (STAFF_ONLY_ATTR_FLAGS.includes(flag) && !staff) {
@@ -88,5 +93,5 @@ export function attrFlagRefusal(
   if (flag === "locked" && attr.owner === attrOwnerOf(actor) && !staffOnlyName(attr.name)) {
     return null;
   }
-  return attrWriteRefusal(actor, obj, attr.name, attr);
+  return attrWriteRefusal(actor, obj, attr.name, attr, world);
 }

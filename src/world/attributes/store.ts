@@ -24,6 +24,7 @@ import { isUnreadable } from "../../storage/guarded_kv.ts";
 import { EngineError, ForbiddenError, NotFoundError, ValidationError } from "../../errors.ts";
 import type { DbObject, ObjectChange } from "../types.ts";
 import type { ObjectStore } from "../objects.ts";
+import type { ControlWorld } from "../control.ts";
 import { isStaff } from "../flags.ts";
 import { type AttrFlag, canonicalFlags } from "./flags.ts";
 import {
@@ -52,6 +53,11 @@ export interface AttributeStoreOptions {
   quotaBytes: number;
   /** Where a failed background write is reported (console.error by default). */
   report?: (line: string) => void;
+  /**
+   * The world control is decided in (src/world/control.ts): the engine's lock world, built after
+   * this store (it reads attributes), so asked at each check; absent or null: none.
+   */
+  controlWorld?: () => ControlWorld | null;
 }
 
 /**
@@ -158,6 +164,7 @@ export class AttributeStore implements LiveAttributes {
   #idle: Promise<void> = Promise.resolve();
   /** Told of every change of an attribute held in memory (the softcode program index). */
   readonly #watchers = new Set<(objectId: string, name: string) => void>();
+  readonly #control: () => ControlWorld | null;
 
   constructor(kv: Deno.Kv, objects: ObjectStore, opts: AttributeStoreOptions) {
     this.#kv = kv;
@@ -166,6 +173,7 @@ export class AttributeStore implements LiveAttributes {
     if (opts.live && !objects.world) throw new Error("a live attribute store needs a live world");
     this.#quota = opts.quotaBytes > 0 ? opts.quotaBytes : Infinity;
     this.#report = opts.report ?? ((line) => console.error(line));
+    this.#control = opts.controlWorld ?? (() => null);
     // Destroyed objects lose their attributes; a chowned one's unlocked attributes follow it.
     this.#unsubscribe = objects.onChange((c) => this.#objectChanged(c));
   }
@@ -383,7 +391,7 @@ export class AttributeStore implements LiveAttributes {
       bytes: this.#bytes.get(owner) ?? 0,
       quota: this.#quotaFor(this.#objects.world!.object(owner)),
       ownerName: this.#ownerName(owner),
-    });
+    }, this.#control());
     if ("kind" in plan) return plan;
     return { attr: plan.next, durable: this.#commitLive(objectId, name, existing, plan) };
   }
@@ -402,7 +410,7 @@ export class AttributeStore implements LiveAttributes {
     if (!name) return { kind: "invalid", message: BAD_NAME };
     if (FIELD_ATTRIBUTES.has(name)) return FIXED_FLAGS(name);
     const existing = this.#attrs.get(objectId)?.get(name) ?? null;
-    const plan = planFlag(actor, obj, existing, name, flag, on);
+    const plan = planFlag(actor, obj, existing, name, flag, on, this.#control());
     if ("kind" in plan) return plan;
     return { attr: plan.next, durable: this.#commitLive(objectId, name, existing, plan) };
   }
@@ -428,7 +436,7 @@ export class AttributeStore implements LiveAttributes {
     name: string,
     value: string,
   ): Refusal | { attr: Attribute | null; durable: Promise<void> } {
-    const refusal = fieldWriteRefusal(actor, obj, name, value);
+    const refusal = fieldWriteRefusal(actor, obj, name, value, this.#control());
     if (refusal) return refusal;
     const durable = this.#writeField(obj.id, name, value).catch((e) => {
       this.#report(`attributes: writing ${name} of #${obj.id} failed: ${errorText(e)}`);
@@ -494,7 +502,8 @@ export class AttributeStore implements LiveAttributes {
    * given (the listing of `examine`, the REST list and a script's reads).
    */
   async visible(actor: AttrActor, obj: DbObject, pattern?: string): Promise<Attribute[]> {
-    return (await this.list(obj.id, pattern)).filter((a) => canSeeAttr(actor, obj, a));
+    const world = this.#control();
+    return (await this.list(obj.id, pattern)).filter((a) => canSeeAttr(actor, obj, a, world));
   }
 
   /**
@@ -516,7 +525,7 @@ export class AttributeStore implements LiveAttributes {
     }
     const { obj, name: canonical } = await this.#target(objectId, name);
     if (FIELD_ATTRIBUTES.has(canonical)) {
-      const refusal = fieldWriteRefusal(actor, obj, canonical, value);
+      const refusal = fieldWriteRefusal(actor, obj, canonical, value, this.#control());
       if (refusal) throwRefusal(refusal);
       await this.#writeField(obj.id, canonical, value);
       return fieldAttribute(obj, canonical, value);
@@ -525,7 +534,7 @@ export class AttributeStore implements LiveAttributes {
       actor,
       obj,
       canonical,
-      (existing, ctx) => planWrite(actor, obj, existing, canonical, value, ctx),
+      (existing, ctx) => planWrite(actor, obj, existing, canonical, value, ctx, this.#control()),
     );
   }
 
@@ -584,7 +593,7 @@ export class AttributeStore implements LiveAttributes {
       actor,
       obj,
       canonical,
-      (existing) => planFlag(actor, obj, existing, canonical, flag, on),
+      (existing) => planFlag(actor, obj, existing, canonical, flag, on, this.#control()),
     );
   }
 
@@ -947,8 +956,9 @@ function planWrite(
   name: string,
   value: string,
   ctx: QuotaContext,
+  world: ControlWorld | null,
 ): Plan | Refusal {
-  const refusal = attrWriteRefusal(actor, obj, name, existing);
+  const refusal = attrWriteRefusal(actor, obj, name, existing, world);
   if (refusal) return refusal;
   const problem = attrValueProblem(value);
   if (problem) return { kind: "invalid", message: problem };
@@ -978,9 +988,10 @@ function planFlag(
   name: string,
   flag: AttrFlag,
   on: boolean,
+  world: ControlWorld | null,
 ): Plan | Refusal {
   if (!existing) return { kind: "not_found", message: `No attribute ${name} on that.` };
-  const refusal = attrFlagRefusal(actor, obj, existing, flag);
+  const refusal = attrFlagRefusal(actor, obj, existing, flag, world);
   if (refusal) return refusal;
   const flags = on
     ? canonicalFlags([...existing.flags, flag])
@@ -994,8 +1005,9 @@ function fieldWriteRefusal(
   obj: DbObject,
   name: string,
   value: string,
+  world: ControlWorld | null,
 ): Refusal | null {
-  const denied = attrWriteRefusal(actor, obj, name, null);
+  const denied = attrWriteRefusal(actor, obj, name, null, world);
   if (denied) return denied;
   if (typeof value !== "string") {
     return { kind: "invalid", message: "An attribute's value must be text." };

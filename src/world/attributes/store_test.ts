@@ -233,7 +233,7 @@ Deno.test("attributes: MUX's ownership, locked and wizard attributes, visibility
       assert.deepEqual((await attrs.visible(wiz, box, "s*")).map((a) => a.name), ["SECRET"]);
       // An attribute Bob owns on Alice's object is his to see.
       const bobs = { name: "X", value: "v", owner: bob.id, flags: [] };
-      assert.ok(canSeeAttr(bob, box, bobs));
+      assert.ok(canSeeAttr(bob, box, bobs, null));
     } finally {
       await f.attrs.close();
       f.kv.close();
@@ -249,9 +249,9 @@ Deno.test("attributes: a name starting with _ is staff's alone, as MUX has it", 
       // Staff notes on a player: the player controls itself, yet neither sees nor changes them.
       await attrs.set(wiz, alice.id, "_NOTES", "staff only");
       const notes = (await attrs.get(alice.id, "_notes"))!;
-      assert.ok(canSeeAttr(wiz, alice, notes));
-      assert.ok(!canSeeAttr(alice, alice, notes));
-      assert.ok(!canSeeAttr(alice, alice, { ...notes, owner: alice.id, flags: ["visual"] }));
+      assert.ok(canSeeAttr(wiz, alice, notes, null));
+      assert.ok(!canSeeAttr(alice, alice, notes, null));
+      assert.ok(!canSeeAttr(alice, alice, { ...notes, owner: alice.id, flags: ["visual"] }, null));
       assert.deepEqual((await attrs.visible(alice, alice)).map((a) => a.name), []);
       await assert.rejects(attrs.set(alice, alice.id, "_NOTES", "x"), /Permission denied/);
       await assert.rejects(attrs.set(alice, alice.id, "_NOTES", ""), /Permission denied/);
