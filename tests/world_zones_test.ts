@@ -85,3 +85,80 @@ Deno.test("zones: @chzone, zone $-commands, zone(), inzone(), zwho()", async (t)
     await srv.stop();
   }
 });
+
+Deno.test("zones: whoever passes a zone master's enter lock controls its zone", async (t) => {
+  const srv = await startSupervised();
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    await register(srv.base, "Alice");
+    await register(srv.base, "Bob");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const alice = await telnetLogin(srv, "Alice", "password123");
+    closers.push(() => alice.close());
+    const bob = await telnetLogin(srv, "Bob", "password123");
+    closers.push(() => bob.close());
+    const aliceId = (await run(alice, "think %#", /^#(\d+)\r?$/m))[1];
+    const zmo = (await run(admin, "@create Workshop Zone", /Created Workshop Zone\(#(\d+)\)/))[1];
+    const lathe = (await run(admin, "@create Lathe", /Created Lathe\(#(\d+)\)/))[1];
+    const shed = (await run(admin, "@dig Shed", /Room Shed\(#(\d+)\)/))[1];
+    await run(admin, `@chzone #${lathe}=#${zmo}`, /Zone changed\./);
+    await run(admin, `@chzone #${shed}=#${zmo}`, /Zone changed\./);
+
+    await t.step("a zone master without an enter lock gives no control", async () => {
+      await run(alice, `think controls(me,#${lathe})`, /^0\r?$/m);
+      await run(alice, `@describe #${lathe}=Mine now.`, /Permission denied\./);
+    });
+
+    await t.step("the enter lock's key controls the zone's things and rooms", async () => {
+      await run(admin, `@lock/enter #${zmo}=#${aliceId}`, /Locked/);
+      await run(alice, `think controls(me,#${lathe})`, /^1\r?$/m);
+      await run(alice, `@describe #${lathe}=A fine lathe.`, /Description set on Lathe\./);
+      await run(alice, `&NOTE #${lathe}=oiled`, /Set\./);
+      await run(alice, `think get(#${lathe}/NOTE)`, /^oiled\r?$/m);
+      await run(alice, `@describe #${shed}=A zoned shed.`, /Description set on Shed\./);
+      await run(alice, `examine #${lathe}`, /NOTE.*oiled/);
+      await run(alice, `think zone(#${lathe})`, new RegExp(`^#${zmo}\\r?$`, "m"));
+      // Whoever fails the lock gains nothing; the zone master itself is not in its zone.
+      await run(bob, `think controls(me,#${lathe})`, /^0\r?$/m);
+      await run(bob, `@describe #${lathe}=Bob's.`, /Permission denied\./);
+      await run(alice, `think controls(me,#${zmo})`, /^0\r?$/m);
+    });
+
+    await t.step("never a player, an inherit object or staff", async () => {
+      await run(admin, "@chzone *Bob=Workshop Zone", /Zone changed\./);
+      await run(alice, "think controls(me,*Bob)", /^0\r?$/m);
+      await run(alice, "@describe *Bob=Puppet.", /Permission denied\./);
+      await run(admin, `@set #${lathe}=inherit`, /Flag inherit set/);
+      await run(alice, `think controls(me,#${lathe})`, /^0\r?$/m);
+      await run(admin, `@set #${lathe}=!inherit`, /Flag inherit cleared/);
+      await run(alice, `think controls(me,#${lathe})`, /^1\r?$/m);
+    });
+
+    await t.step("through a chain of zone masters, bounded, a cycle too", async () => {
+      const inner = (await run(admin, "@create Inner Zone", /Created Inner Zone\(#(\d+)\)/))[1];
+      const vice = (await run(admin, "@create Vice", /Created Vice\(#(\d+)\)/))[1];
+      await run(admin, `@chzone #${vice}=#${inner}`, /Zone changed\./);
+      // Inner Zone has no enter lock: its own zone master's is asked.
+      await run(alice, `think controls(me,#${vice})`, /^0\r?$/m);
+      await run(admin, `@chzone #${inner}=#${zmo}`, /Zone changed\./);
+      await run(alice, `think controls(me,#${vice})`, /^1\r?$/m);
+      // Two zone masters zoned to each other, neither locked to Alice: refused, at once.
+      const a = (await run(admin, "@create Loop A", /Created Loop A\(#(\d+)\)/))[1];
+      const b = (await run(admin, "@create Loop B", /Created Loop B\(#(\d+)\)/))[1];
+      await run(admin, `@chzone #${a}=#${b}`, /Zone changed\./);
+      await run(admin, `@chzone #${b}=#${a}`, /Zone changed\./);
+      await run(admin, `@lock/enter #${a}=#1`, /Locked/);
+      await run(admin, `@lock/enter #${b}=#1`, /Locked/);
+      await run(alice, `think controls(me,#${a})`, /^0\r?$/m);
+      // A lock that changes takes effect at once: nothing is cached.
+      await run(admin, `@lock/enter #${b}=#${aliceId}`, /Locked/);
+      await run(alice, `think controls(me,#${a})`, /^1\r?$/m);
+      await run(admin, `@unlock/enter #${zmo}`, /Unlocked/);
+      await run(alice, `think controls(me,#${lathe})`, /^0\r?$/m);
+    });
+  } finally {
+    for (const c of closers.reverse()) await c().catch(() => {});
+    await srv.stop();
+  }
+});

@@ -2,6 +2,7 @@
 import type { ObjectHead } from "./types.ts";
 import { hasFlag, isStaff, levelOf } from "./flags.ts";
 import type { LockWorld } from "./locks.ts";
+import { zoneControls } from "./zones.ts";
 
 /**
  * True when staff `actor` may act on player `target`: on itself, or on players below its own
@@ -31,8 +32,10 @@ export type Controlled = Pick<ObjectHead, "id" | "flags" | "owner">;
  * (`actingAs`); staff control everything but staff of their own rank or above (`mayActOn`:
  * an admin cannot take over another admin or the superuser); otherwise objects of one owner
  * control each other, except that only an `inherit` object (or the player itself) controls the
- * player or an `inherit` object. `world` is the world in memory (null on a shared database,
- * where an inherit object acts with its own powers only).
+ * player or an `inherit` object; and whoever passes the enter lock of a zone master controls the
+ * objects of its zone (`zoneControls`: not players, staff or `inherit` objects). `world` is the
+ * engine's lock world (null where none is at hand: an inherit object then acts with its own
+ * powers only, and no zone gives control).
  */
 export function controls(
   actor: Controlled,
@@ -42,8 +45,12 @@ export function controls(
   if (actor.id === target.id) return true;
   const powers = world ? actingAs(world, actor) : actor;
   if (isStaff(powers.flags)) return !isStaff(target.flags) || mayActOn(powers, target);
-  if (ownerOf(actor) !== ownerOf(target) || isStaff(target.flags)) return false;
-  return inherits(actor) || !inherits(target);
+  if (
+    ownerOf(actor) === ownerOf(target) && !isStaff(target.flags) &&
+    (inherits(actor) || !inherits(target))
+  ) return true;
+  // Last, as MUX checks it: the only step that evaluates a lock.
+  return world !== null && zoneControls(actor, target, world);
 }
 
 /**
