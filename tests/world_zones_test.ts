@@ -157,6 +157,39 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
       await run(admin, `@unlock/enter #${zmo}`, /Unlocked/);
       await run(alice, `think controls(me,#${lathe})`, /^0\r?$/m);
     });
+
+    await t.step("zfun() and the zone lists, with MUX's arguments and permissions", async () => {
+      const guild = (await run(admin, "@create Guild", /Created Guild\(#(\d+)\)/))[1];
+      await run(admin, "&GREET Guild=Hello %0, from [name(me)] to [name(%@)].", /Set\./);
+      await run(admin, "@chzone *Alice=Guild", /Zone changed\./);
+      // The zone master's attribute is its owner's to read until it is visual (MUX's See_attr).
+      await run(alice, "think zfun(greet,Alice)", /^#-1 PERMISSION DENIED\r?$/m);
+      await run(admin, "@set Guild/GREET=visual", /Set\./);
+      await run(alice, "think zfun(greet,Alice)", /^Hello Alice, from Guild to Alice\.\r?$/m);
+      await run(admin, "@chzone *Bob=none", /Zone changed\./);
+      await run(bob, "think zfun(greet,Bob)", /^#-1 INVALID ZONE\r?$/m);
+      await run(bob, "think zfun(*Alice/greet,Bob)", /^Hello Bob, from Guild to Bob\.\r?$/m);
+      await run(alice, "think zfun(greet)", /^#-1 FUNCTION \(ZFUN\) EXPECTS BETWEEN 2 AND 11/m);
+      await run(alice, "think [zfun(nosuch,x)]!", /^!\r?$/m);
+
+      const hall = (await run(admin, "@dig Guildhall", /Room Guildhall\(#(\d+)\)/))[1];
+      const anvil = (await run(admin, "@create Anvil", /Created Anvil\(#(\d+)\)/))[1];
+      const door = (await run(admin, "@open Guild Door=#1", /Exit Guild Door\(#(\d+)\)/))[1];
+      for (const id of [hall, anvil, door]) {
+        await run(admin, `@chzone #${id}=Guild`, /Zone changed\./);
+      }
+      const all = [aliceId, hall, anvil, door].sort((a, b) => Number(a) - Number(b));
+      const line = (ids: string[]) => new RegExp(`^${ids.map((i) => `#${i}`).join(" ")}\\r?$`, "m");
+      await run(admin, "think zchildren(Guild)", line(all));
+      await run(admin, "think zrooms(Guild)", line([hall]));
+      await run(admin, "think zthings(Guild)", line([anvil]));
+      await run(admin, "think zexits(Guild)", line([door]));
+      await run(admin, "think zwho(Guild)", line([aliceId]));
+      // Only the zone master's controller (or staff) may list its zone.
+      await run(alice, `think zchildren(#${guild})`, /^#-1 PERMISSION DENIED\r?$/m);
+      await run(alice, `think zexits(#${guild})`, /^#-1 PERMISSION DENIED\r?$/m);
+      await run(alice, "think zthings(#99999)", /^#-1/m);
+    });
   } finally {
     for (const c of closers.reverse()) await c().catch(() => {});
     await srv.stop();

@@ -13,6 +13,7 @@ import type { SoftAttr } from "../ports.ts";
 import { toWire } from "../markup.ts";
 import { inertItem } from "../template.ts";
 import { switchMatch } from "../wild.ts";
+import { zoneOf } from "../../world/zones.ts";
 
 const MAX = 100;
 
@@ -222,6 +223,32 @@ export const controlFunctions: FunctionDef[] = [
     summary: "Runs the attribute as a function, the arguments as %0 to %9, and gives its result.",
     example: { setup: ["&DOUBLE me=mul(%0,2)"], think: "u(me/double,21)", gives: "42" },
   }, (ev, f, args) => ufun(ev, f, args, false)),
+  define("zfun", 2, 11, {
+    family: "control",
+    args: "zfun([<object>/]<attribute>, <arg0>[, <arg1>...])",
+    summary: "u() of an attribute on your zone master object (or on the zone master of the " +
+      "object named), run as the zone master.",
+    example: { think: "zfun(greet,Alice)", gives: "#-1 INVALID ZONE" },
+    more: "The zone master (@chzone, zone()) runs the attribute, its parents' too, with you as " +
+      "the caller and the arguments as %0 to %9. #-1 INVALID ZONE when there is no zone " +
+      "master, #-1 NO SUCH USER FUNCTION for a name that cannot be an attribute's, and " +
+      "#-1 PERMISSION DENIED for an attribute you may not read. At least one argument " +
+      "besides the attribute, as in TinyMUX.",
+  }, (ev, f, args) => {
+    // MUX: `obj/attr` names the object whose zone is meant only when the object matches;
+    // otherwise the whole text is an attribute name of the executor's zone master.
+    const p = parseObjAttr(ev.ports.world, f.executor, args[0]);
+    const holder = ev.object(p.id ?? f.executor);
+    const name = p.id === null ? args[0].trim() : p.attr;
+    const zone = holder ? zoneOf(holder) : "";
+    const zmo = zone ? ev.object(zone) : null;
+    if (!zmo) return "#-1 INVALID ZONE";
+    if (!validAttrName(name)) return "#-1 NO SUCH USER FUNCTION";
+    const attr = ev.attrWithParents(zmo.id, upperName(name));
+    if (!attr) return "";
+    if (!ev.mayRead(f.executor, zmo.id, attr)) return "#-1 PERMISSION DENIED";
+    return callAttr(ev, f, zmo.id, attr.value, args.slice(1));
+  }),
   define("ulocal", 1, MAX, {
     family: "control",
     args: "ulocal([<object>/]<attribute>[, <arg>...])",

@@ -74,12 +74,17 @@ export function controls(ev: Evaluation, f: Frame, o: DbObject): boolean {
 
 /** MUX's name for an object's type. */
 /** MUX's scan_zone: the objects of `type` in the zone of `zmo`, for its controller (or staff). */
-function zoneMembers(ev: Evaluation, f: Frame, zmo: string, type: string): string {
+/**
+ * The members of `zmo`'s zone of one type (null: all), in dbref order, for the ZMO's controller or
+ * staff (MUX's scan_zone), from the zone index.
+ */
+function zoneMembers(ev: Evaluation, f: Frame, zmo: string, type: string | null): string {
   const o = thing(ev, f, zmo);
   if (typeof o === "string") return o;
   if (!controls(ev, f, o)) return "#-1 PERMISSION DENIED";
   return ev.ports.world.zoned(o.id, MAX_SEARCH)
-    .filter((id) => ev.ports.world.object(id)?.flags.includes(type))
+    .filter((id) => type === null || ev.ports.world.object(id)?.flags.includes(type))
+    .sort((a, b) => Number(a) - Number(b))
     .map(ref).join(" ");
 }
 
@@ -769,6 +774,32 @@ export const objectFunctions: FunctionDef[] = plainResults([
     summary: "The players in the zone of a zone master object (its controller or staff).",
     example: { think: "zwho(box)", gives: "" },
   }, (ev, f, args) => zoneMembers(ev, f, args[0], "player")),
+  define("zrooms", 1, 1, {
+    family: "database",
+    args: "zrooms(<object>)",
+    summary:
+      "The rooms in the zone of a zone master object, as inzone() (its controller or staff).",
+    example: { think: "zrooms(box)", gives: "" },
+  }, (ev, f, args) => zoneMembers(ev, f, args[0], "room")),
+  define("zthings", 1, 1, {
+    family: "database",
+    args: "zthings(<object>)",
+    summary: "The things in the zone of a zone master object (its controller or staff).",
+    example: { think: "zthings(box)", gives: "" },
+  }, (ev, f, args) => zoneMembers(ev, f, args[0], "thing")),
+  define("zexits", 1, 1, {
+    family: "database",
+    args: "zexits(<object>)",
+    summary: "The exits in the zone of a zone master object (its controller or staff).",
+    example: { think: "zexits(box)", gives: "" },
+  }, (ev, f, args) => zoneMembers(ev, f, args[0], "exit")),
+  define("zchildren", 1, 1, {
+    family: "database",
+    args: "zchildren(<object>)",
+    summary: "Everything in the zone of a zone master object: rooms, things, exits and players " +
+      "(its controller or staff).",
+    example: { think: "zchildren(box)", gives: "" },
+  }, (ev, f, args) => zoneMembers(ev, f, args[0], null)),
   define("bittype", 0, 1, {
     family: "database",
     args: "bittype(<object>)",
