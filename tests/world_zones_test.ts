@@ -5,8 +5,10 @@
  * `zone()`, `inzone()`, `zwho()`.
  */
 import { register } from "./harness.ts";
+import { assertEquals } from "./assert.ts";
 import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
-import type { TelnetClient } from "./telnet_client.ts";
+import { TelnetClient } from "./telnet_client.ts";
+import { connectWs } from "./ws_client.ts";
 
 /** Sends a line over telnet and waits for a reply matching `re` after it. */
 async function run(t: TelnetClient, line: string, re: RegExp): Promise<RegExpMatchArray> {
@@ -91,7 +93,7 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
   const closers: (() => Promise<void>)[] = [];
   try {
     await register(srv.base, "Alice");
-    await register(srv.base, "Bob");
+    const bobToken = await register(srv.base, "Bob");
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
     closers.push(() => admin.close());
     const alice = await telnetLogin(srv, "Alice", "password123");
@@ -189,6 +191,61 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
       await run(alice, `think zchildren(#${guild})`, /^#-1 PERMISSION DENIED\r?$/m);
       await run(alice, `think zexits(#${guild})`, /^#-1 PERMISSION DENIED\r?$/m);
       await run(alice, "think zthings(#99999)", /^#-1/m);
+    });
+
+    await t.step("a zone master's @aconnect and @adisconnect, after the player's own", async () => {
+      /** Waits until `expr`, thought by the admin, gives `want`. */
+      const until = async (expr: string, want: string) => {
+        let got = "";
+        for (let i = 0; i < 50 && got !== want; i++) {
+          if (i) await new Promise((r) => setTimeout(r, 100));
+          got = (await run(admin, `think got=${expr}`, /^got=(.*?)\r?$/m))[1];
+        }
+        assertEquals(got, want);
+      };
+      // A thing as zone master: its own attributes run.
+      await run(admin, "@create Port Zone", /Created Port Zone/);
+      await run(admin, "@aconnect Port Zone=@pemit %#=The port knows [name(%#)].", /Set\./);
+      await run(admin, "@adisconnect Port Zone=think [set(me,LEFT:[name(%#)])]", /Set\./);
+      // It @pemits whoever connects wherever that is: a staff member's inherit object.
+      await run(admin, "@set Port Zone=inherit", /Flag inherit set/);
+      const harbour = (await run(admin, "@dig Harbour", /Room Harbour\(#(\d+)\)/))[1];
+      await run(admin, `@chzone #${harbour}=Port Zone`, /Zone changed\./);
+      // A room as zone master (MUX's parent room): what is in it runs theirs.
+      const hall = (await run(admin, "@dig Port Hall", /Room Port Hall\(#(\d+)\)/))[1];
+      const quay = (await run(admin, "@dig Quay", /Room Quay\(#(\d+)\)/))[1];
+      await run(admin, `@chzone #${quay}=#${hall}`, /Zone changed\./);
+      const bell = (await run(admin, "@create Bell", /Created Bell\(#(\d+)\)/))[1];
+      await run(admin, "@aconnect Bell=think [set(me,SEEN:[name(%#)])]", /Set\./);
+      await run(admin, "@adisconnect Bell=think [set(me,LEFT:[name(%#)])]", /Set\./);
+      await run(admin, `@tel Bell=#${hall}`, /Teleported Bell/);
+
+      await run(bob, "@aconnect me=@pemit me=Welcome home.", /Set\./);
+      await run(admin, `@tel *Bob=#${harbour}`, /Teleported Bob/);
+      await bob.close();
+      await until("[get(Port Zone/LEFT)]", "Bob");
+      // Over WebSocket, and a second connection over telnet: the player's own first, then the
+      // zone master's, each time.
+      const ws = await connectWs(srv.ws, { token: bobToken, client: "web" });
+      closers.push(() => ws.close());
+      await ws.expect(/^Welcome home\.$/);
+      await ws.expect(/^The port knows Bob\.$/);
+      const tel = await TelnetClient.connect(srv.telnet);
+      closers.push(() => tel.close());
+      await tel.waitFor(/connect <name>/);
+      await tel.send("connect Bob password123");
+      await tel.waitFor(/Welcome home\.[\s\S]*The port knows Bob\./);
+      // A room's zone master: nothing of the Port Zone's, the Bell's when the last one goes.
+      await run(admin, "&LEFT Port Zone=", /Cleared|Set/);
+      await run(admin, `@tel *Bob=#${quay}`, /Teleported Bob/);
+      await tel.close();
+      await ws.close();
+      await until(`[get(#${bell}/LEFT)]`, "Bob");
+      await run(admin, "think got=[get(Port Zone/LEFT)]", /^got=\r?$/m);
+      const again = await connectWs(srv.ws, { token: bobToken, client: "web" });
+      closers.push(() => again.close());
+      await again.expect(/^Welcome home\.$/);
+      await until(`[get(#${bell}/SEEN)]`, "Bob");
     });
   } finally {
     for (const c of closers.reverse()) await c().catch(() => {});

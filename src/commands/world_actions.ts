@@ -1,6 +1,7 @@
 /**
  * The actions the engine fires outside any command (docs/softcode.md, "Actions the engine
- * fires"): a player's `@aconnect` and `@adisconnect` (and the master room's and its contents'),
+ * fires"): a player's `@aconnect` and `@adisconnect` (and the master room's and its contents', and
+ * the zone master's of the player's room),
  * and every object's `@startup` when the engine starts. Each is queued as its object through the
  * one queue.
  */
@@ -8,6 +9,7 @@ import type { ActionQueue } from "../queue/types.ts";
 import type { WorldReader } from "../world/live_world.ts";
 import type { ObjectType } from "../world/types.ts";
 import { actionAttr, type DidItPorts } from "./did_it.ts";
+import { zoneOf } from "../world/zones.ts";
 
 /** What firing needs: the queue, the attributes in memory, the world. */
 export interface FiredPorts extends Pick<DidItPorts, "attributes" | "softcode"> {
@@ -26,10 +28,26 @@ function fire(p: FiredPorts, obj: string, name: string, enactor: string): boolea
   return true;
 }
 
+/** Fires `name` of each player and thing in `place` but `player`, with `player` as enactor. */
+function fireContents(
+  p: FiredPorts,
+  world: WorldReader,
+  place: string,
+  name: string,
+  player: string,
+): void {
+  for (const id of world.contents(place)) {
+    const o = world.object(id);
+    if (o && id !== player && !o.flags.includes("exit")) fire(p, id, name, player);
+  }
+}
+
 /**
  * A player connected (`ACONNECT`: every connection, as MUX has it) or its last connection went
  * (`ADISCONNECT`): in MUX's order, the player's own attribute, the master room's, then each of
- * the master room's contents' (its players and things), all with the player as enactor.
+ * the master room's contents' (its players and things), then the zone's of the room the player
+ * is in: its zone master's when that is a thing, or each of its contents' when it is a room
+ * (MUX's parent room); all with the player as enactor.
  */
 export function fireConnection(
   p: FiredPorts,
@@ -37,15 +55,18 @@ export function fireConnection(
   name: "ACONNECT" | "ADISCONNECT",
 ): void {
   const world = p.world();
-  if (!world?.object(player)) return;
+  const me = world?.object(player);
+  if (!world || !me) return;
   fire(p, player, name, player);
   const room = p.masterRoom();
-  if (!room || !world.object(room)) return;
-  fire(p, room, name, player);
-  for (const id of world.contents(room)) {
-    const o = world.object(id);
-    if (o && id !== player && !o.flags.includes("exit")) fire(p, id, name, player);
+  if (room && world.object(room)) {
+    fire(p, room, name, player);
+    fireContents(p, world, room, name, player);
   }
+  const here = me.location ? world.object(me.location) : null;
+  const zmo = here && zoneOf(here) ? world.object(zoneOf(here)) : null;
+  if (zmo?.flags.includes("thing")) fire(p, zmo.id, name, player);
+  else if (zmo?.flags.includes("room")) fireContents(p, world, zmo.id, name, player);
 }
 
 /** Every object type, so a walk over them is the whole world. */

@@ -127,11 +127,13 @@ const ACTION_ATTRIBUTES: readonly {
   { name: "@exitformat", about: "Shows the room's exits instead: %0 the ids of the exits seen." },
   {
     name: "@aconnect",
-    about: "Run when the player connects (on a master-room object: when anyone does).",
+    about: "Run when the player connects (on a master-room object: when anyone does; on a " +
+      "zone master: when anyone does in a room of its zone).",
   },
   {
     name: "@adisconnect",
-    about: "Run when the player's last connection goes (master room: anyone's).",
+    about: "Run when the player's last connection goes (master room: anyone's; zone master: " +
+      "anyone's in a room of its zone).",
   },
   {
     name: "@startup",
