@@ -252,3 +252,33 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
     await srv.stop();
   }
 });
+
+Deno.test("zones: a zone lock that asks for control of its own zone ends", async () => {
+  const srv = await startSupervised();
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    await register(srv.base, "Alice");
+    await register(srv.base, "Bob");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const alice = await telnetLogin(srv, "Alice", "password123");
+    closers.push(() => alice.close());
+    const bob = await telnetLogin(srv, "Bob", "password123");
+    closers.push(() => bob.close());
+    await run(admin, "@set *Bob=builder", /builder set/);
+    // Bob's zone master's lock evaluates CHECK, which asks for control of a thing in the zone,
+    // which evaluates the lock again, twenty times a level: ended by the lock nesting limit and
+    // the softcode budgets (the lock's owner pays), the engine answering throughout.
+    const trap = (await run(bob, "@create Trap Zone", /Created Trap Zone\(#(\d+)\)/))[1];
+    const bait = (await run(bob, "@create Bait", /Created Bait\(#(\d+)\)/))[1];
+    await run(bob, `@chzone #${bait}=#${trap}`, /Zone changed\./);
+    await run(bob, `&CHECK #${trap}=[iter(lnum(20),controls(%#,#${bait}))]`, /Set\./);
+    await run(bob, `@lock/enter #${trap}=CHECK/1`, /Locked/);
+    await run(alice, `think c=[controls(me,#${bait})]`, /^c=0\r?$/m);
+    await run(alice, "think [add(1,1)] still here", /^2 still here\r?$/m);
+    await run(admin, "think [add(2,2)] here too", /^4 here too\r?$/m);
+  } finally {
+    for (const c of closers.reverse()) await c().catch(() => {});
+    await srv.stop();
+  }
+});
