@@ -78,14 +78,16 @@ interface CachedTemplate {
 }
 
 /**
- * A hash of a text and flags for the texts seen once (a collision only keeps a text parsed a
- * time early): every character of a short text, about 256 spread over a long one.
+ * A hash of a text and flags for the texts seen once (a collision keeps a text parsed a time
+ * early). Every character counts: typed lines differ in a few characters anywhere (a counter
+ * in a marker), and a sample of every other character of a line over 256 missed such a
+ * difference half the time, keeping those lines as if seen twice. Texts are cut to the output
+ * limit before they get here, and the parse that follows reads every character anyway.
  */
 function textHash(text: string, flags: number): number {
   const n = text.length;
   let h = Math.imul(flags ^ n, 0x9e3779b1);
-  const step = n > 256 ? (n >> 8) + 1 : 1;
-  for (let i = 0; i < n; i += step) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h;
 }
 

@@ -174,6 +174,15 @@ Deno.test("softcode: parsed texts are cached by text and flags, from their secon
   assert.equal(t.sc.cacheSize, size + 2);
 });
 
+Deno.test("softcode: long typed lines that differ in one character are each seen once", () => {
+  const t = testSoftcode();
+  const size = t.sc.cacheSize;
+  const body = "[add(1,2)]".repeat(40);
+  // A counter in a marker, as typed lines carry: every position of the digits is tried.
+  for (let i = 0; i < 200; i++) assert.equal(t.run(`m${i}x${body}`).length, 40 + `m${i}x`.length);
+  assert.equal(t.sc.cacheSize, size);
+});
+
 Deno.test("softcode: a text that is one literal is parsed again rather than kept", () => {
   const t = testSoftcode();
   const size = t.sc.cacheSize;
