@@ -62,17 +62,26 @@ const IRREGULAR = new Error("irregular softcode text");
  * cased and hashed for each call parsed.
  */
 class NameIndex {
-  /** By the hash of the upper-case name: each name (aliases too) with its function. */
-  readonly #buckets = new Map<number, { name: string; fn: FunctionDef }[]>();
+  /**
+   * By the low bits of the upper-case name's hash: each name (aliases too) with its function.
+   * An array, not a Map: most hashes are beyond a small integer, which a Map would box.
+   */
+  readonly #buckets: ({ name: string; fn: FunctionDef }[] | undefined)[];
+  readonly #mask: number;
   constructor(readonly generation: number, table: FunctionTable) {
-    for (const name of table.names()) {
+    const names = table.names();
+    let size = 64;
+    while (size < names.length * 4) size *= 2;
+    this.#mask = size - 1;
+    this.#buckets = new Array(size).fill(undefined);
+    for (const name of names) {
       const fn = table.get(name);
       if (!fn) continue;
       let h = 0;
       for (let k = 0; k < name.length; k++) h = step(h, name.charCodeAt(k));
-      const b = this.#buckets.get(h);
+      const b = this.#buckets[h & this.#mask];
       if (b) b.push({ name, fn });
-      else this.#buckets.set(h, [{ name, fn }]);
+      else this.#buckets[h & this.#mask] = [{ name, fn }];
     }
   }
 
@@ -88,7 +97,7 @@ class NameIndex {
       if (c > 0x7e) return null;
       h = step(h, c >= 0x61 && c <= 0x7a ? c - 0x20 : c);
     }
-    const b = this.#buckets.get(h);
+    const b = this.#buckets[h & this.#mask];
     if (!b) return undefined;
     next: for (const e of b) {
       const name = e.name;
@@ -460,15 +469,36 @@ function call(
     return node;
   }
   ps.pos = pos;
+  const shallow = depth <= ps.opts.maxDepth;
   for (;;) {
     const term = args.length >= want - 1 ? T_LAST : T_ARG;
-    const p = region(ps, peval, depth, term, watched, true);
+    const p = (shallow && plainArg(ps, term)) || region(ps, peval, depth, term, watched, true);
     if (lazy) args.push(p.text ?? flatten(p));
     else args.push(p);
     const end = ps.pos;
     ps.pos = end + 1;
     if (ps.src.charCodeAt(end) === RPAREN) return node;
   }
+}
+
+/**
+ * An argument that is one run of plain characters up to its delimiter (`12`, `#3`, `name`):
+ * the program region() would give, without its builder; null for anything else.
+ */
+function plainArg(ps: Parser, term: number): Program | null {
+  const src = ps.src, n = ps.n, start = ps.pos;
+  let i = start;
+  while (i < n) {
+    const c = src.charCodeAt(i);
+    if (c < 128 && STOP[c] !== 0) break;
+    i++;
+  }
+  if (i === start || i === n) return null;
+  const c = src.charCodeAt(i);
+  if (c !== RPAREN && (c !== COMMA || term !== T_ARG)) return null;
+  ps.pos = i;
+  const s = src.slice(start, i);
+  return { nodes: [{ k: K_LIT, s }], text: s };
 }
 
 /**
