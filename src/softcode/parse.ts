@@ -472,7 +472,8 @@ function call(
   const shallow = depth <= ps.opts.maxDepth;
   for (;;) {
     const term = args.length >= want - 1 ? T_LAST : T_ARG;
-    const p = (shallow && plainArg(ps, term)) || region(ps, peval, depth, term, watched, true);
+    const p = (shallow && simpleArg(ps, peval, depth, term)) ||
+      region(ps, peval, depth, term, watched, true);
     if (lazy) args.push(p.text ?? flatten(p));
     else args.push(p);
     const end = ps.pos;
@@ -482,10 +483,11 @@ function call(
 }
 
 /**
- * An argument that is one run of plain characters up to its delimiter (`12`, `#3`, `name`):
- * the program region() would give, without its builder; null for anything else.
+ * An argument that is one run of plain characters up to its delimiter (`12`, `#3`, `name`), or
+ * one such name's call (`add(1,2)`): the program region() would give, without its builder;
+ * null for anything else (region() parses it, from the same place).
  */
-function plainArg(ps: Parser, term: number): Program | null {
+function simpleArg(ps: Parser, flags: number, depth: number, term: number): Program | null {
   const src = ps.src, n = ps.n, start = ps.pos;
   let i = start;
   while (i < n) {
@@ -495,10 +497,22 @@ function plainArg(ps: Parser, term: number): Program | null {
   }
   if (i === start || i === n) return null;
   const c = src.charCodeAt(i);
-  if (c !== RPAREN && (c !== COMMA || term !== T_ARG)) return null;
-  ps.pos = i;
-  const s = src.slice(start, i);
-  return { nodes: [{ k: K_LIT, s }], text: s };
+  if (c === RPAREN || (c === COMMA && term === T_ARG)) {
+    ps.pos = i;
+    const s = src.slice(start, i);
+    return { nodes: [{ k: K_LIT, s }], text: s };
+  }
+  if (c !== LPAREN || (flags & EV.FCHECK) === 0) return null;
+  const fn = ps.names.find(src, start, i);
+  if (!fn) return null;
+  if (ps.stack.length + ++ps.open > MAX_OPEN) throw IRREGULAR;
+  const node = call(ps, i + 1, fn, flags, depth + 1, true);
+  ps.open--;
+  const d = ps.pos < n ? src.charCodeAt(ps.pos) : -1;
+  if (d === RPAREN || (d === COMMA && term === T_ARG)) return { nodes: [node], text: null };
+  // More follows the call: the whole argument is parsed again the usual way.
+  ps.pos = start;
+  return null;
 }
 
 /**
