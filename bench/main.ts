@@ -27,7 +27,8 @@
  * default 1000; 0 skips it), --softcode-runs N (default 3), --softcode-mux (TinyMUX 2.12 side by
  * side, through ../shared/bench/tinymux.sh), --softcode-driver DIR (where telnet_bench.ts and
  * tinymux.sh are, default ../shared/bench), --softcode-cpus LIST and --softcode-driver-cpus LIST
- * (taskset, default 0 and 1).
+ * (taskset, default 0 and 1), --softcode-only WORDS (only the expressions whose names hold one of
+ * the comma-separated words, e.g. `arith,sort`).
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -82,6 +83,7 @@ const { values: opt } = parseArgs({
     "softcode-driver": { type: "string" },
     "softcode-cpus": { type: "string", default: "0" },
     "softcode-driver-cpus": { type: "string", default: "1" },
+    "softcode-only": { type: "string", default: "" },
   },
 });
 /** Round trips per built-in/script pair (0 skips the comparison). */
@@ -579,6 +581,7 @@ async function main(): Promise<void> {
       tinymux: opt["softcode-mux"] ? join(shared, "tinymux.sh") : null,
       serverCpus: opt["softcode-cpus"],
       driverCpus: opt["softcode-driver-cpus"],
+      only: opt["softcode-only"].toLowerCase().split(",").filter(Boolean),
     }, log);
     console.log("\n" + table(softcodeRows(softcode)) + "\n");
     result.softcode = softcode;

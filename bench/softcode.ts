@@ -228,6 +228,8 @@ export interface SoftcodeBenchOptions {
   /** CPUs the servers run on (taskset list), and the driver's. */
   serverCpus: string;
   driverCpus: string;
+  /** Only the expressions whose names contain one of these (lower-case); all when empty. */
+  only?: string[];
 }
 
 /** One server's figures: µs of server CPU an expression costs beyond a plain think. */
@@ -324,7 +326,10 @@ export async function runSoftcodeBench(
       });
     }
     const cpu = targets.map(() => new Map<string, number[]>());
-    const cases = [{ name: "plain think", expr: "" }, ...SOFTCODE_EXPRS];
+    const exprs = SOFTCODE_EXPRS.filter((e) =>
+      !o.only?.length || o.only.some((w) => e.name.toLowerCase().includes(w))
+    );
+    const cases = [{ name: "plain think", expr: "" }, ...exprs];
     for (let run = 1; run <= o.runs; run++) {
       for (const c of cases) {
         // Alternate which server goes first, so drift in the machine's load falls on both.
@@ -348,7 +353,7 @@ export async function runSoftcodeBench(
       const base = m.get("plain think")!;
       const us: Record<string, number> = {};
       const samples: Record<string, number[]> = {};
-      for (const e of SOFTCODE_EXPRS) {
+      for (const e of exprs) {
         // Each run's expression less the same run's plain think.
         samples[e.name] = m.get(e.name)!.map((s, i) =>
           Math.round((s - base[i]) * 1e6 / o.iters * 10) / 10
@@ -359,7 +364,7 @@ export async function runSoftcodeBench(
     });
     const ratio = rows.length > 1
       ? Object.fromEntries(
-        SOFTCODE_EXPRS.map((
+        exprs.map((
           e,
         ) => [e.name, Math.round(rows[0].us[e.name] / rows[1].us[e.name] * 100) / 100]),
       )
@@ -382,7 +387,7 @@ export function softcodeRows(r: SoftcodeBenchResult): string[][] {
   const head = ["expression", "engine", "TinyMUX 2.12", "engine ÷ TinyMUX"];
   return [
     head,
-    ...SOFTCODE_EXPRS.map((e) => [
+    ...SOFTCODE_EXPRS.filter((e) => e.name in r.engine.us).map((e) => [
       e.name,
       `${r.engine.us[e.name]} µs`,
       r.tinymux ? `${r.tinymux.us[e.name]} µs` : "-",
