@@ -17,6 +17,7 @@ import { round, rssKiB, sleep, summarize, type Summary } from "./stats.ts";
 import { QuickJs } from "../src/scripts/quickjs.ts";
 import { ScriptVm } from "../src/scripts/sandbox.ts";
 import { Transpiler } from "../src/scripts/transpile.ts";
+import { childV8Flags, V8_FLAGS_ENV } from "../src/supervisor/v8_flags.ts";
 
 /** The target: a script's p50 at most this many times its built-in twin's. */
 export const TARGET = 1.2;
@@ -240,7 +241,10 @@ async function sandboxCalls(n: number): Promise<Summary> {
 /**
  * The engine's resident memory with an empty scripts folder, then after MEMORY_SCRIPTS scripts
  * are written (the watcher loads them all) and after each is called once by one player; and a
- * bare sandbox's cost, from instances made in this process.
+ * bare sandbox's cost, from instances made in this process. The engine runs with the V8 flags
+ * the supervisor gives it (`deno task start`), as a game does: among them the memory reducer
+ * 2 s after activity drops instead of 8, which decides how much of the loads' garbage is still
+ * held when the memory is read.
  */
 export async function scriptMemory(log: (l: string) => void, cpus?: string): Promise<ScriptMemory> {
   const dir = await Deno.makeTempDir({ prefix: "ursamu-bench-scriptmem-" });
@@ -250,7 +254,7 @@ export async function scriptMemory(log: (l: string) => void, cpus?: string): Pro
   const [player] = await seedPlayers(dir, 1, secret);
   const srv = await startServer({
     dir,
-    env: { JWT_SECRET: secret },
+    env: { JWT_SECRET: secret, [V8_FLAGS_ENV]: childV8Flags("engine", {}) },
     config: { scripts: { dir: scripts, actorBudgetMs: 100_000 }, game: { idleTimeout: 0 } },
     cpus,
   });
