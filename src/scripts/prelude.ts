@@ -104,7 +104,8 @@ function describe(e) {
  */
 function bounded(v, max, what) {
   // Index loops and a stack kept by hand: QuickJS interprets this, and for...of and push/pop
-  // cost twice as much (it runs on every u.send with data).
+  // cost twice as much. Each count is at most what JSON writes for it, so nothing that fits in
+  // max as JSON is refused (array indexes are not written, an element takes a character at least).
   let left = max, top = 1, n = 0;
   const todo = [v];
   while (top > 0) {
@@ -112,27 +113,40 @@ function bounded(v, max, what) {
     const t = typeof x;
     if (t === "string") left -= x.length + 2;
     else if (t === "object" && x !== null) {
-      // An array's length counts even where it has holes: JSON writes each as null.
-      if (isArray(x)) left -= x.length;
-      const ks = keys(x), m = ks.length;
-      for (let i = 0; i < m; i++) {
-        const k = ks[i];
-        left -= k.length + 4;
-        todo[top++] = x[k];
+      if (isArray(x)) {
+        // Holes count too (JSON writes each as null): a length costs nothing to make.
+        const m = x.length;
+        left -= m + 1;
+        if (left < 0) throw new RangeErrorC(what);
+        for (let i = 0; i < m; i++) {
+          const y = x[i];
+          if (typeof y === "string" || (typeof y === "object" && y !== null)) todo[top++] = y;
+        }
+      } else {
+        const ks = keys(x), m = ks.length;
+        left -= 2;
+        for (let i = 0; i < m; i++) {
+          const k = ks[i], y = x[k];
+          // JSON leaves out what it cannot write, key and all.
+          if (y === undefined || typeof y === "function" || typeof y === "symbol") continue;
+          left -= k.length + 3;
+          todo[top++] = y;
+        }
       }
       if (++n >= 10000) break;
-    } else left -= 5;
+    }
     if (left < 0) throw new RangeErrorC(what);
   }
 }
 
 /**
- * True when every array in v holds at most MAX_DATA elements in all, so that QuickJS's writer
- * (which loops over an array's length, holes included, without an interrupt check) stays short:
- * \`a.length = 1e9\` costs nothing to make and seconds to write. Only containers are visited
- * (at most 10,000): the engine's reader checks the rest.
+ * True when v is small enough for the engine to have QuickJS write it: its arrays' lengths, its
+ * keys and its strings at most MAX_DATA in all. QuickJS's writer loops over an array's length,
+ * holes included, without an interrupt check (\`a.length = 1e9\` costs nothing to make and
+ * seconds to write), and what it writes takes the sandbox's memory, which never shrinks. Only
+ * containers are kept to visit (at most 10,000); the engine's reader checks the rest.
  */
-function shortArrays(v) {
+function fits(v) {
   let left = MAX_DATA, top = 0, seen = 0, x = v;
   const todo = [];
   for (;;) {
@@ -142,14 +156,20 @@ function shortArrays(v) {
       if (left < 0) return false;
       for (let i = 0; i < n; i++) {
         const y = x[i];
-        if (typeof y === "object" && y !== null) todo[top++] = y;
+        if (typeof y === "string") left -= y.length;
+        else if (typeof y === "object" && y !== null) todo[top++] = y;
       }
     } else {
       for (const k in x) {
         const y = x[k];
-        if (typeof y === "object" && y !== null) todo[top++] = y;
+        if (y === undefined || typeof y === "function" || typeof y === "symbol") continue;
+        left -= k.length + 1;
+        if (typeof y === "string") left -= y.length;
+        else if (typeof y === "object" && y !== null) todo[top++] = y;
+        if (left < 0) return false;
       }
     }
+    if (left < 0) return false;
     if (top === 0) return true;
     if (++seen > 10000) return false;
     x = todo[--top];
@@ -244,8 +264,8 @@ const u = freeze({
       const m = text(msg, "u.send");
       if (data === undefined || data === null) return answer(host(1, call, m, ""));
       // The engine reads the value itself in QuickJS's binary format; "j": it could not (a
-      // getter in an array, a Date, a shared object, ...), and it goes as JSON made here.
-      const r = typeof data === "object" && shortArrays(data) ? host(7, call, m, data) : "j";
+      // getter, a Date, a shared object, ...), or it is too big to try: it goes as JSON made here.
+      const r = typeof data === "object" && fits(data) ? host(7, call, m, data) : "j";
       return answer(r === "j" ? host(1, call, m, json(data)) : r);
     } catch (e) {
       return reject(e);

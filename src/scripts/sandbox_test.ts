@@ -359,6 +359,13 @@ await u.send("a", { type: "t", l: [o, o], d: new Date(0), j: { toJSON() { return
     m: {},
     c: { x: 1 },
   });
+  // Data near the limit is taken whichever way it goes (the JSON way's size bound counted an
+  // array's indexes, which JSON does not write, and refused 3,000 digits).
+  out = await dataOf(`const n = Array.from({ length: 3000 }, (_, i) => i % 10);
+await u.send("a", { type: "t", n, no: undefined, f() {} });
+await u.send("b", { type: "t", n, d: new Date(0) });`);
+  assert(out.ok && !out.error, JSON.stringify(out));
+  assertEquals(out.data.map((d) => JSON.stringify(d).length), [6018, 6049]);
   // A cycle and a BigInt are refused as JSON refuses them; deep nesting past the reader's bound
   // is still taken (as JSON).
   out = await dataOf(`const o = { type: "t" }; o.o = o; await u.send("a", o);`);
@@ -393,7 +400,17 @@ await u.send("b", { type: "t", runs });`);
   assertEquals(out.data[0], { type: "t", a: [2] });
   // An array whose length is huge but costs no memory (QuickJS's writer would loop over its
   // holes for seconds, and so would JSON.stringify) is refused at once by its length.
-  for (const make of ["const a = []; a.length = 1e9;", "const a = [1]; a[2 ** 31] = 1;"]) {
+  for (
+    const make of [
+      "const a = []; a.length = 1e9;",
+      "const a = [1]; a[2 ** 31] = 1;",
+      // Big strings and keys: refused before anything is written, so the sandbox's memory does
+      // not grow for them (nor is the refusal taken for running out of memory).
+      'const a = ["x".repeat(12e6)];',
+      'const a = { ["k".repeat(12e6)]: 1 };',
+      "const a = {}; for (let i = 0; i < 20000; i++) a[i] = i;",
+    ]
+  ) {
     out = await dataOf(`${make} await u.send("a", { type: "t", nested: [{ a }] });`);
     assert(out.ok, JSON.stringify(out));
     assertMatch(out.error?.message ?? "", /data must be JSON of at most 16384 bytes/);
