@@ -12,8 +12,9 @@
  * arguments are strings and numbers, and a send's data, which the engine has QuickJS serialise
  * in its binary format (src/scripts/bjson.ts) and reads with its own bounded reader; anything
  * else a script hands over crosses as JSON, length-checked here before it is read. The engine's
- * answers cross the same binary way, read by QuickJS (JSON only for what that cannot hold). A call's end needs no crossing: the engine reads the state of the
- * command's promise after each slice.
+ * answers cross the same binary way, read by QuickJS (JSON only for what that cannot hold). A
+ * call's end needs no crossing: the engine reads the state of the command's promise after each
+ * slice.
  */
 import type { JSValueConstPointer } from "quickjs-emscripten-core";
 import process from "node:process";
@@ -595,8 +596,8 @@ export class ScriptVm {
     const [kind, callH, a, b] = args;
     const k = q.num(kind);
     if (k === HOST_RANDOM) return this.#random(q, q.num(a));
-    // Code that runs while the engine reads a send's data (an array element's getter) may not
-    // call it: the engine is in the middle of a call already.
+    // Script code run while QuickJS writes a send's data (none in this build: see #data) may not
+    // call the engine, which is in the middle of a call already.
     if (this.#reading) return q.string("xThe engine is reading this script's data.");
     const call = this.#current;
     if (!call || call.result || q.num(callH) !== call.id) {
@@ -662,8 +663,9 @@ export class ScriptVm {
    * own enumerable data properties and array elements (a hole as undefined, the prototype not
    * asked) and refuses accessors and proxies without running them, so no script code runs
    * meanwhile; should a later QuickJS read an element through a getter, that code could still
-   * not call the engine (#reading). The prelude checked the arrays' lengths first: the writer
-   * loops over holes without an interrupt check.
+   * not call the engine (#reading). The prelude checked the data's size first (its `fits`): the
+   * writer loops over an array's holes without an interrupt check, so this kind of call relies on
+   * the prelude, the only holder of the host function.
    */
   #data(q: Instance, v: JSValueConstPointer): unknown {
     if (!q.binary) return undefined;
