@@ -7,6 +7,7 @@
  *
  *   DENO_NO_PACKAGE_JSON=1 deno run -A bench/sgp_who_profile.ts \
  *     [--sgp tests/fixtures/softcode-packages/SGP-Installer.txt] [--rounds 500] [--top 40]
+ *     [--out <file.cpuprofile>]
  */
 import { parseArgs } from "node:util";
 import { ADMIN, startSupervised } from "../tests/supervised.ts";
@@ -14,9 +15,10 @@ import { connectPlayers, defineSgpFunctions, install, Player, sampleWho } from "
 import { type Profile, summary } from "./cpu_profile.ts";
 
 /** A minimal Chrome DevTools protocol client: one request at a time. */
-async function devtools(
-  port: number,
-): Promise<(method: string, params?: object) => Promise<Record<string, unknown>>> {
+async function devtools(port: number): Promise<{
+  call: (method: string, params?: object) => Promise<Record<string, unknown>>;
+  close: () => void;
+}> {
   const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
   const ws = new WebSocket(list[0].webSocketDebuggerUrl);
   await new Promise((ok, fail) => {
@@ -30,12 +32,16 @@ async function devtools(
     pending.get(m.id)?.(m.result);
     pending.delete(m.id);
   };
-  return (method, params = {}) =>
-    new Promise((ok) => {
-      const id = ++seq;
-      pending.set(id, ok);
-      ws.send(JSON.stringify({ id, method, params }));
-    });
+  return {
+    call: (method, params = {}) =>
+      new Promise((ok) => {
+        const id = ++seq;
+        pending.set(id, ok);
+        ws.send(JSON.stringify({ id, method, params }));
+      }),
+    // An open socket would keep this process alive after the run.
+    close: () => ws.close(),
+  };
 }
 
 const { values } = parseArgs({
@@ -43,6 +49,7 @@ const { values } = parseArgs({
     sgp: { type: "string", default: "tests/fixtures/softcode-packages/SGP-Installer.txt" },
     rounds: { type: "string", default: "500" },
     top: { type: "string", default: "40" },
+    out: { type: "string" },
   },
 });
 // The supervisor passes URSAMU_RUN_FLAGS to the engine and the sidecar alike: each inspector
@@ -90,12 +97,14 @@ try {
   };
   const n = Number(values.rounds);
   for (let i = 0; i < n; i++) await round(i);
-  const call = await devtools(await enginePort());
+  const { call, close } = await devtools(await enginePort());
   await call("Profiler.enable");
   await call("Profiler.setSamplingInterval", { interval: 200 });
   await call("Profiler.start");
   for (let i = 0; i < n; i++) await round(i);
   const { profile } = await call("Profiler.stop");
+  close();
+  if (values.out) await Deno.writeTextFile(values.out, JSON.stringify(profile));
   console.log(summary(profile as Profile, Number(values.top)));
 } finally {
   for (const p of players) await p.close().catch(() => {});
