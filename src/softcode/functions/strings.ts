@@ -487,6 +487,11 @@ export const stringFunctions: FunctionDef[] = [
     if (n < 0x20 || (n >= 0x7f && n < 0xa0) || n > 0x10ffff || (n >= 0xd800 && n <= 0xdfff)) {
       return "#-1 UNPRINTABLE CHARACTER";
     }
+    // Unicode's noncharacters print nothing; U+FDD0-U+FDEF are the engine's own markers
+    // (colour, iter()'s stand-ins: src/softcode/markup.ts, template.ts), which no text may forge.
+    if ((n >= 0xfdd0 && n <= 0xfdef) || (n & 0xfffe) === 0xfffe) {
+      return "#-1 UNPRINTABLE CHARACTER";
+    }
     return String.fromCodePoint(n);
   }),
   define("ord", 1, 1, {

@@ -33,6 +33,14 @@ Deno.test("softcode strings: characters", () => {
     run("[chr(233)] [chr(9731)] [ord(é)] [ord(ab)]"),
     "é ☃ 233 #-1 FUNCTION EXPECTS ONE CHARACTER",
   );
+  // Noncharacters print nothing, and U+FDD0-U+FDEF are the engine's markers (colour, iter()'s
+  // stand-ins): a made one would be read as one.
+  assert.equal(
+    run("[chr(64976)] [chr(64992)] [chr(65007)] [chr(65535)] [chr(65008)]"),
+    "#-1 UNPRINTABLE CHARACTER #-1 UNPRINTABLE CHARACTER #-1 UNPRINTABLE CHARACTER " +
+      "#-1 UNPRINTABLE CHARACTER \ufdf0",
+  );
+  assert.equal(run("iter(a b,switch(##,a,[s(chr(64992))],##))"), "#-1 UNPRINTABLE CHARACTER b");
   assert.equal(run("[ucstr(abc Déf)] [lcstr(ÉÀ)] [ucstr(ß)] [capstr(éa)]"), "ABC DÉF éà ß Éa");
   assert.equal(run("[escape(a\\[b\\]c)] [secure(a\\[b\\]c)]"), "\\a\\[b\\]c a b c");
 });
