@@ -29,7 +29,13 @@ import type { SoftAttr, SoftcodePorts } from "./ports.ts";
 import type { DbObject } from "../world/types.ts";
 import { codesToMarkup, endState, hasMarkup, NORMAL } from "./markup.ts";
 import { wildMatch } from "./wild.ts";
-import { compileTemplate, type Template } from "./template.ts";
+import {
+  bindStandIns,
+  compileTemplate,
+  fillStandIns,
+  hasStandIn,
+  type Template,
+} from "./template.ts";
 import { defaultConfig, type SoftcodeConfig } from "../config/defaults.ts";
 import type { RE2JS } from "re2js";
 import { inheritedAttr, type InheritSource } from "../world/attributes/inherit.ts";
@@ -154,6 +160,8 @@ export class Softcode {
   #seen = new Set<number>();
   #seenOlder = new Set<number>();
   readonly #templates = new Map<string, CachedTemplate>();
+  /** Parts of templates that lazy functions evaluate, parsed with their stand-ins. */
+  readonly #bound = new Map<string, CachedTemplate>();
   #cacheGeneration: number;
   readonly #opts: CompileOptions;
   readonly #spent = new Map<string, { since: number; used: number; told?: boolean }>();
@@ -254,6 +262,22 @@ export class Softcode {
     return t;
   }
 
+  /**
+   * A part of a template that holds its stand-ins (a `switch()` branch in an iter() body),
+   * parsed once with them as item nodes (src/softcode/template.ts); null when its items must be
+   * put in its text.
+   */
+  bound(text: string, flags: number): Template | null {
+    if (this.#cacheGeneration !== this.functions.generation) this.#fresh();
+    let e = this.#bound.get(text);
+    while (e !== undefined && e.flags !== flags) e = e.next;
+    if (e !== undefined) return e.t;
+    const t = bindStandIns(text, flags, this.#opts);
+    if (this.#bound.size >= MAX_TEMPLATES) this.#bound.clear();
+    this.#bound.set(text, { flags, t, next: this.#bound.get(text) });
+    return t;
+  }
+
   /** Forgets what was parsed when a function was added or removed since. */
   #fresh(): void {
     if (this.#cacheGeneration === this.functions.generation) return;
@@ -262,6 +286,7 @@ export class Softcode {
     this.#seen.clear();
     this.#seenOlder.clear();
     this.#templates.clear();
+    this.#bound.clear();
     this.#cacheGeneration = this.functions.generation;
   }
 
@@ -393,6 +418,8 @@ export class Evaluation {
   /** The item and position an iter() body parsed once reads (src/softcode/template.ts). */
   loopItem = "";
   loopPos = "";
+  /** Templates running (runItem): only then may a text hold stand-ins. */
+  #inTemplate = 0;
   /** Set when time ran out: every further step gives nothing. */
   halted = false;
   readonly request: EvalRequest;
@@ -448,10 +475,23 @@ export class Evaluation {
     if (!text) return "";
     // Every text MUX evaluates sits in an LBUF: a longer one is cut first, which also bounds
     // the parse (at most LBUF × nesting depth steps).
+    // A lazy function's argument in a template's body (switch()'s in iter()'s) holds the
+    // template's stand-ins for its item: its own parse with them, or MUX's text with the item.
+    if (this.#inTemplate > 0 && hasStandIn(text)) return this.#evalBound(frame, text, flags);
     if (text.length > this.lbuf) text = text.slice(0, this.lbuf);
     // A text with nothing to evaluate (a lazy argument's `1`, a switch case) is itself.
     if (text.length <= PLAIN_CHECK && isPlain(text, flags)) return text;
     return this.run(frame, this.sc.compile(text, flags));
+  }
+
+  #evalBound(frame: Frame, text: string, flags: number): string {
+    const t = this.sc.bound(text, flags);
+    const item = this.loopItem, pos = this.loopPos;
+    // MUX's text must fit the output limit, or MUX would cut it before parsing.
+    if (t && text.length + t.tokens * Math.max(item.length, pos.length) <= this.lbuf) {
+      return this.run(frame, t.program);
+    }
+    return this.eval(frame, fillStandIns(text, item, pos), flags);
   }
 
   /** Runs an iter() body parsed once for one item (src/softcode/template.ts). */
@@ -459,11 +499,13 @@ export class Evaluation {
     const outerItem = this.loopItem, outerPos = this.loopPos;
     this.loopItem = item;
     this.loopPos = pos;
+    this.#inTemplate++;
     try {
       return this.run(frame, t.program);
     } finally {
       this.loopItem = outerItem;
       this.loopPos = outerPos;
+      this.#inTemplate--;
     }
   }
 

@@ -6,9 +6,15 @@
  * its position (Evaluation.loopItem and loopPos):
  *
  * - the stand-ins may only land in plain text: not in a function's name (a word before `(`),
- *   not after `%` or `\`, not in a lazy function's raw arguments, not in a substitution;
+ *   not after `%` or `\`, not in a substitution, not in a colour code;
+ * - in a lazy function's raw arguments only for the functions that use each of them as code
+ *   they evaluate at once (`switch()`, `ifelse()`...: EVALUATES_ARGS); that evaluation meets
+ *   the stand-ins in its text and parses it the same way (Evaluation.eval, Softcode.bound),
+ *   or, where its text breaks a rule here, puts the item in the text as MUX does;
  * - the item must be inert: no character the parser reads (brackets, braces, parentheses,
- *   commas, `%`, `\`, `;`, spaces, colour), so inserting it as text parses as it would in place.
+ *   commas, `%`, `\`, `;`, spaces, colour), so inserting it as text parses as it would in place,
+ *   and nothing a later token replacement reads (`##`, `#@`, a `#` at its end: a nested iter()
+ *   or switch()'s `#$` would see those in MUX's text).
  *
  * Anything else takes MUX's way, text by text. src/softcode/template_test.ts compares the two.
  */
@@ -31,13 +37,31 @@ import {
 const ITEM = "\uFDE0";
 const POS = "\uFDE1";
 
-/** Characters an item may not hold to be run from a template. */
-const LIVE = /[\s\[\](){},;%\\$^\uFDD0-\uFDEF]/;
+/** Characters an item may not hold to be run from a template, and tokens it may not make. */
+const LIVE = /[\s\[\](){},;%\\$^\uFDD0-\uFDEF]|#[#@]|#$/;
 
 /** True when an item inserted as text parses as plain text wherever the template allows it. */
 export function inertItem(item: string): boolean {
   return item !== "" && !LIVE.test(item);
 }
+
+/**
+ * Lazy functions that use each raw argument only as code they evaluate at once, in the same
+ * evaluation (Evaluation.eval, after at most switch()'s `#$` replacement): the stand-ins may stay
+ * in their arguments. Others (iter()'s one-character delimiter, lit(), u()'s attribute name...)
+ * read the text itself.
+ */
+const EVALUATES_ARGS = new Set([
+  "SWITCH",
+  "CASE",
+  "IFELSE",
+  "IF",
+  "CAND",
+  "COR",
+  "CANDBOOL",
+  "CORBOOL",
+  "LOCALIZE",
+]);
 
 /** A body parsed once, with how many tokens it replaced (for the output limit's check). */
 export interface Template {
@@ -51,18 +75,42 @@ export function compileTemplate(
   flags: number,
   opts: CompileOptions,
 ): Template | null {
-  if (body.includes(ITEM) || body.includes(POS)) return null;
+  if (hasStandIn(body)) return null;
+  const text = body.replace(/#[#@]/g, (t) => t === "##" ? ITEM : POS);
+  return text === body ? null : bindStandIns(text, flags, opts);
+}
+
+/**
+ * A text that holds stand-ins (a template's, or a part of one a lazy function evaluates) parsed
+ * once with them as item nodes; null when one of them could be read as more than text.
+ */
+export function bindStandIns(text: string, flags: number, opts: CompileOptions): Template | null {
   let tokens = 0;
-  const text = body.replace(/#[#@]/g, (t) => {
-    tokens++;
-    return t === "##" ? ITEM : POS;
-  });
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0xfde0 || c === 0xfde1) tokens++;
+  }
   if (!tokens) return null;
-  // A stand-in in a word before `(` could be a function's name; after `%` or `\` it is read.
+  // A stand-in in a word before `(` could be a function's name; after `%` or `\` it is read,
+  // and in a colour code's `<...>` too.
   if (/[\uFDE0\uFDE1][^\[\](){},;%\\]*\(/.test(text)) return null;
   if (/[%\\][^\s]{0,2}[\uFDE0\uFDE1]/.test(text)) return null;
+  if (/%[xXcC]<[^>]*[\uFDE0\uFDE1]/.test(text)) return null;
   const program = bind(parseText(text, flags, opts));
   return program && { program, tokens };
+}
+
+/** The text with its stand-ins replaced by the item and its position (MUX's text). */
+export function fillStandIns(text: string, item: string, pos: string): string {
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0xfde0 && c !== 0xfde1) continue;
+    out += text.slice(from, i) + (c === 0xfde0 ? item : pos);
+    from = i + 1;
+  }
+  return out + text.slice(from);
 }
 
 /** The program with its stand-ins as item nodes; null when one is anywhere but in plain text. */
@@ -87,8 +135,9 @@ function bind(p: Program): Program | null {
         const args: (Program | string)[] = [];
         for (const a of n.args) {
           if (typeof a === "string") {
-            // A lazy function's raw argument: MUX would have put the item in its text.
-            if (hasStandIn(a)) return null;
+            // A lazy function's raw argument: MUX would have put the item in its text; only a
+            // function that evaluates it as it is may be given the stand-ins (see above).
+            if (hasStandIn(a) && !EVALUATES_ARGS.has(n.fn.name)) return null;
             args.push(a);
           } else {
             const b = bind(a);
@@ -120,7 +169,8 @@ function bind(p: Program): Program | null {
   return { nodes, text: null };
 }
 
-function hasStandIn(s: string): boolean {
+/** True when a text holds a stand-in. */
+export function hasStandIn(s: string): boolean {
   return s.includes(ITEM) || s.includes(POS);
 }
 

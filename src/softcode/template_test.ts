@@ -38,6 +38,23 @@ const BODIES = [
   "edit(##,a,b)",
   "switch(##,a*,A,B)",
   "mul(##,2)",
+  "switch(1,1,[name(##)]-#@,no)",
+  "switch(##,#1,one #$,other ##)",
+  "switch(x,x,###$)",
+  "switch(x,x,#$##)",
+  "switch(##,#$,iter(a b,## %b #@))",
+  "ifelse(##,[u(me/FN,##)],#@)",
+  "if(strlen(##),{[ucstr(##)]},none)",
+  "switch(1,1,[switch(##,a*,x#$y,z)])",
+  "cand(##,#@)",
+  "cor(0,##)",
+  "switch(1,1,lit(##))",
+  "switch(1,1,##(1))",
+  "switch(%%,%%,#$##)",
+  "switch(1,1,%x<##>)",
+  "localize(setq(0,##)%q0)",
+  "switch(and(hasflag(##,dark),not(0)),1,,%r[ljust(##,6,.)] [switch(1,##,yes)])",
+  "[switch(##,a,{[iter(x y,[switch(1,1,##)])]},b)]",
 ];
 const ITEMS = [
   "a",
@@ -54,6 +71,10 @@ const ITEMS = [
   "#@",
   "##",
   "0",
+  "5#",
+  "a##b",
+  "a#@b",
+  "a#b",
 ];
 
 Deno.test("iter(): a body parsed once gives what the text-by-text way gives", () => {
@@ -85,13 +106,16 @@ Deno.test("iter(): bodies whose tokens could be read take the text way", () => {
       "%q##",
       "\\##",
       "lit(##)",
-      "switch(##,a,b)",
+      "iter(a b,##)",
+      "switch(##,a,%q##)",
       "no tokens",
     ]
   ) {
     assert.equal(t.sc.template(body, EVAL_ARG), null, body);
   }
-  for (const item of ["", "a b", "a,b", "[x]", "f(x)", "%r", "a\\b", "{a}", "a;b"]) {
+  for (
+    const item of ["", "a b", "a,b", "[x]", "f(x)", "%r", "a\\b", "{a}", "a;b", "5#", "a##b", "#@"]
+  ) {
     assert.equal(inertItem(item), false, item);
   }
   // Through iter() itself, both ways.
@@ -101,4 +125,23 @@ Deno.test("iter(): bodies whose tokens could be read take the text way", () => {
   // The outer iter() puts its item in the inner one's text first, as MUX does.
   assert.equal(t.run("iter(x y,iter(1 2,##-#@))"), "x-1 x-1 y-2 y-2");
   assert.equal(t.run("iter(x y,[iter(1 2,itext(1)[itext(0)])])"), "x1 x2 y1 y2");
+});
+
+Deno.test("iter(): a switch() in a body parsed once reads the item where MUX's text has it", () => {
+  const t = testSoftcode();
+  t.world.set(t.wiz, "FN", "<%0>");
+  t.world.set(t.wiz, "INNER", "iter(p q,##)");
+  // The branch is run from the body's parse, the item read in place.
+  assert.ok(t.sc.template("switch(1,1,[ucstr(##)]-#@)", EVAL_ARG));
+  assert.equal(t.run("iter(a b,switch(1,1,[ucstr(##)]-#@))"), "A-1 B-2");
+  assert.equal(t.run("iter(a b,switch(##,a,[u(me/FN,##)],no #$))"), "<a> no b");
+  // A nested iter() sees the outer item in its text; a u()'s own iter() its own items.
+  assert.equal(t.run("iter(x y,switch(1,1,iter(1 2,##-#@)))"), "x-1 x-1 y-2 y-2");
+  assert.equal(t.run("iter(x y,switch(1,1,##:[u(me/INNER)]:##))"), "x:p q:x y:p q:y");
+  // #$ after the item joins nothing with it; a `%` put before the item by #$ reads it, as in
+  // MUX's text (the item's first letter is a substitution there).
+  assert.equal(t.run("iter(a b,switch(z,z,##%b#$))"), "a z b z");
+  assert.equal(t.run("iter(n,switch(%%,%%,#$##))"), t.run("switch(%%,%%,#$n)"));
+  // An item that ends in `#` would make a `#$` of MUX's text: that one goes the text way.
+  assert.equal(t.run("iter(5#,switch(z,z,##$))"), "5z");
 });

@@ -139,11 +139,12 @@ export function replaceTokens(
  */
 function iterBody(ev: Evaluation, f: Frame, body: string, item: string, n: number): string {
   const t = inertItem(item) ? ev.sc.template(body, EVAL_ARG) : null;
+  const pos = String(n);
   // The text MUX would build must fit the output limit, or MUX would cut it before parsing.
-  if (t && body.length + t.tokens * item.length <= ev.lbuf) {
-    return ev.runItem(f, t, item, String(n));
+  if (t && body.length + t.tokens * Math.max(item.length, pos.length) <= ev.lbuf) {
+    return ev.runItem(f, t, item, pos);
   }
-  return ev.eval(f, replaceTokens(body, item, String(n), null), EVAL_ARG);
+  return ev.eval(f, replaceTokens(body, item, pos, null), EVAL_ARG);
 }
 
 /** A delimiter given to a lazy function: evaluated when longer than one character. */
