@@ -104,12 +104,33 @@ export function isReal(s: string): boolean {
   return (m[2] ?? "") !== "" || (m[3] ?? "") !== "";
 }
 
-/** A plain decimal (`12`, `-3.25`): its value is Number()'s, with no text to build. */
-const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
+/** Digits read as a whole number by toReal()'s loop: below 10^15 each step is exact. */
+const EXACT_DIGITS = 15;
 
 /** MUX's `mux_atof`: the value of a whole numeric text, else 0. */
 export function toReal(s: string): number {
-  if (PLAIN_DECIMAL.test(s)) return Number(s);
+  // A plain decimal (`12`, `-3.25`), the form numbers are printed in, read without a regular
+  // expression: a short integer's value is summed here, a fraction's is Number()'s.
+  const n = s.length;
+  const neg = s.charCodeAt(0) === 0x2d;
+  let i = neg ? 1 : 0;
+  const from = i;
+  let v = 0;
+  while (i < n) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) break;
+    v = v * 10 + d;
+    i++;
+  }
+  if (i > from) {
+    if (i === n && i - from <= EXACT_DIGITS) return neg ? -v : v;
+    if (i === n) return Number(s);
+    if (s.charCodeAt(i) === 0x2e && i + 1 < n) {
+      let j = i + 1;
+      while (j < n && isDigit(s.charCodeAt(j))) j++;
+      if (j === n) return Number(s);
+    }
+  }
   const m = REAL.exec(s);
   if (!m) return 0;
   if (m[5]) {
@@ -119,8 +140,8 @@ export function toReal(s: string): number {
   }
   if (!m[2] && !m[3]) return 0;
   const text = `${m[1]}${m[2] || "0"}.${m[3] || "0"}${m[4] ? "e" + m[4] : ""}`;
-  const v = Number(text);
-  return Number.isNaN(v) ? 0 : v;
+  const r = Number(text);
+  return Number.isNaN(r) ? 0 : r;
 }
 
 /** The unit in the last place of `x` (a finite, non-zero normal number). */

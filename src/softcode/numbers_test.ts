@@ -32,6 +32,18 @@ Deno.test("toReal: plain decimals read as the full reader reads them", () => {
     // The same text in a form only the full reader takes (a space before it).
     assert.ok(Object.is(toReal(s), toReal(" " + s)), s);
   }
+  // Generated: integers of 1 to 20 digits (the loop sums up to 15), fractions, signs, odd ends.
+  let seed = 7;
+  const digit = () => String((seed = (seed * 1103515245 + 12345) % 2147483648) % 10);
+  for (let i = 0; i < 3000; i++) {
+    let s = i % 3 === 0 ? "-" : "";
+    for (let k = 0; k <= i % 20; k++) s += digit();
+    if (i % 4 === 1) s += ".";
+    if (i % 4 >= 1) { for (let k = 0; k < i % 7; k++) s += digit(); }
+    if (i % 11 === 0) s += "x";
+    const full = i % 11 === 0 ? 0 : toReal(" " + s);
+    assert.ok(Object.is(toReal(s), full), s);
+  }
   assert.equal(toReal("1e3"), 1000);
   assert.equal(toReal(" 2 "), 2);
   assert.equal(toReal("abc"), 0);
