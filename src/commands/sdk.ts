@@ -57,6 +57,8 @@ export function buildSdk(
       chain: frame.chain,
       command: parts.cmd.raw,
       flags,
+      // A line a player typed is seen once; the queue's lines come from attributes.
+      typed: conn !== null,
     });
   const u: CommandSdk = {
     me,

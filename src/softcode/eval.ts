@@ -124,6 +124,11 @@ export interface EvalRequest {
   regs?: Map<string, string>;
   /** The queue chain of the line evaluating (`trigger()` joins it: src/queue/types.ts). */
   chain?: QueueChain | null;
+  /**
+   * The text is (part of) a line a player typed: seen once, so parsed without looking it up in
+   * the parsed-text cache or remembering it there (what it calls on is cached as usual).
+   */
+  typed?: boolean;
 }
 
 /** Flags `think` evaluates its argument with. */
@@ -276,6 +281,12 @@ export class Softcode {
     if (this.#bound.size >= MAX_TEMPLATES) this.#bound.clear();
     this.#bound.set(text, { flags, t, next: this.#bound.get(text) });
     return t;
+  }
+
+  /** The parsed form of a text seen once (a typed line): parsed, neither looked up nor kept. */
+  parseOnce(text: string, flags: number): Program {
+    if (this.#cacheGeneration !== this.functions.generation) this.#fresh();
+    return parseText(text, flags, this.#opts);
   }
 
   /** Forgets what was parsed when a function was added or removed since. */
@@ -462,7 +473,10 @@ export class Evaluation {
   evalTop(text: string, flags: number): string {
     if (this.halted) return ERR_CPU;
     try {
-      return this.eval(this.topFrame(), text, flags);
+      if (!this.request.typed) return this.eval(this.topFrame(), text, flags);
+      const t = text.length > this.lbuf ? text.slice(0, this.lbuf) : text;
+      if (!t || (t.length <= PLAIN_CHECK && isPlain(t, flags))) return t;
+      return this.run(this.topFrame(), this.sc.parseOnce(t, flags));
     } catch (e) {
       if (e instanceof RangeError) return ERR_RECURSION;
       console.error(`softcode: evaluation failed: ${(e as Error)?.stack ?? e}`);

@@ -183,6 +183,20 @@ Deno.test("softcode: long typed lines that differ in one character are each seen
   assert.equal(t.sc.cacheSize, size);
 });
 
+Deno.test("softcode: a typed line is parsed without the cache, with the same result", () => {
+  const t = testSoftcode();
+  const size = t.sc.cacheSize;
+  const line = "[add(1,2)] [iter(a b,[ucstr(##)])] [switch(x,x,yes,no)] %#";
+  const want = t.run(line);
+  for (let i = 0; i < 3; i++) {
+    assert.equal(t.sc.evaluate(line, { executor: t.wiz, typed: true }), want);
+  }
+  // Seen four times, but kept only when evaluated untyped again.
+  assert.equal(t.sc.cacheSize, size);
+  t.run(line);
+  assert.equal(t.sc.cacheSize, size + 1);
+});
+
 Deno.test("softcode: a text that is one literal is parsed again rather than kept", () => {
   const t = testSoftcode();
   const size = t.sc.cacheSize;
