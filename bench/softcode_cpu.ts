@@ -90,6 +90,8 @@ interface Case {
   executor: string;
   enactor: string;
   flags: number;
+  /** A line a player typed (EvalRequest.typed), as the expressions' lines are. */
+  typed: boolean;
 }
 
 const cases: Case[] = SOFTCODE_EXPRS.map((e) => ({
@@ -98,6 +100,7 @@ const cases: Case[] = SOFTCODE_EXPRS.map((e) => ({
   executor: reader,
   enactor: reader,
   flags: TOP_FLAGS,
+  typed: true,
 }));
 
 let sgp: { obj: string; body: string } | null = null;
@@ -134,6 +137,7 @@ if (sgp) {
     executor: sgp.obj,
     enactor: players[0],
     flags: EV.EVAL | EV.FCHECK | EV.STRIP_CURLY,
+    typed: false,
   });
 }
 
@@ -156,7 +160,7 @@ const profiler = values.profile ? new Profiler() : null;
 const wanted = values.only?.toLowerCase();
 for (const c of cases) {
   if (wanted && !c.name.toLowerCase().includes(wanted)) continue;
-  const req = { executor: c.executor, enactor: c.enactor, flags: c.flags };
+  const req = { executor: c.executor, enactor: c.enactor, flags: c.flags, typed: c.typed };
   const first = sc.evaluate(c.text(0), req);
   const per: number[] = [];
   let n = 1;
