@@ -99,8 +99,8 @@ class NameIndex {
     }
     const b = this.#buckets[h & this.#mask];
     if (!b) return undefined;
-    next: for (const e of b) {
-      const name = e.name;
+    next: for (let j = 0; j < b.length; j++) {
+      const e = b[j], name = e.name;
       if (name.length !== to - from) continue;
       for (let k = 0; k < name.length; k++) {
         const c = src.charCodeAt(from + k);

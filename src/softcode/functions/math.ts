@@ -28,8 +28,17 @@ const MAX = 100;
 
 /** Sums with compensation (MUX's AddDoubles; formatPretty then takes the prettiest neighbour). */
 function addDoubles(values: number[]): number {
-  // The callers' own arrays: sorted in place.
-  const v = values.sort((a, b) => Math.abs(b) - Math.abs(a));
+  // The callers' own arrays, sorted in place by falling magnitude (stably; a few values, the
+  // usual case, by insertion, without a comparison function's calls).
+  const v = values.length > 16 ? values.sort((a, b) => Math.abs(b) - Math.abs(a)) : values;
+  if (v.length <= 16) {
+    for (let i = 1; i < v.length; i++) {
+      const x = v[i], mag = Math.abs(x);
+      let j = i - 1;
+      for (; j >= 0 && Math.abs(v[j]) < mag; j--) v[j + 1] = v[j];
+      v[j + 1] = x;
+    }
+  }
   if (!v.length) return 0;
   let sum = v[0];
   let err = 0;

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { testSoftcode } from "../_test_world.ts";
 import { NORMAL } from "../markup.ts";
+import { formatNumber, formatPretty } from "../numbers.ts";
 
 Deno.test("softcode math: MUX's number printing (add, fdiv, round, power)", () => {
   const { run } = testSoftcode();
@@ -165,4 +166,36 @@ Deno.test("softcode math: the integer functions' number path answers as their 64
     );
   }
   assert.equal(run("[mod(-4,2)] [remainder(-4,2)] [div(-1,2)] [inc(-1)] [dec(-0)]"), "0 0 0 0 -1");
+});
+
+Deno.test("softcode math: add() sums by falling magnitude, whatever the sort", () => {
+  const { run } = testSoftcode();
+  /** MUX's AddDoubles with a comparison sort, as before the insertion sort. */
+  const reference = (values: number[]): number => {
+    const v = [...values].sort((a, b) => Math.abs(b) - Math.abs(a));
+    let sum = v[0], err = 0;
+    for (let i = 1; i < v.length; i++) {
+      const addend = err + v[i];
+      const addendErr = v[i] - (addend - err);
+      const sum1 = sum + addend;
+      const sum1Err = addend - (sum1 - sum);
+      const next = sum1 + (addendErr + sum1Err);
+      err = (addendErr + sum1Err) - (next - sum1);
+      sum = next;
+    }
+    return sum;
+  };
+  let seed = 5;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let t = 0; t < 400; t++) {
+    const values = Array.from({ length: 2 + (t % 19) }, (_, i) => {
+      const x = (next() - 0.5) * 10 ** Math.floor(next() * 12 - 4);
+      // Equal magnitudes of both signs, whose order the sort must keep.
+      return i % 5 === 4 ? -Number(x.toPrecision(3)) : Number(x.toPrecision(1 + (t % 16)));
+    });
+    if (t % 3 === 0) values.push(-values[0]);
+    const text = values.map((v) => formatNumber(v)).join(",");
+    const read = text.split(",").map(Number);
+    assert.equal(run(`[add(${text})]`), formatPretty(reference(read)), text);
+  }
 });
