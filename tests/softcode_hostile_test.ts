@@ -8,8 +8,9 @@ import { register } from "./harness.ts";
 import { startSupervised } from "./supervised.ts";
 import { connectWs, type WsClient } from "./ws_client.ts";
 
-/** Sends a line and returns the text of the first message matching `re`. */
+/** Sends a line (paced under the hub's ten lines a second) and returns the first reply matching `re`. */
 async function ask(ws: WsClient, line: string, re: RegExp, ms = 15_000): Promise<string> {
+  await new Promise((r) => setTimeout(r, 110));
   ws.send(line);
   return (await ws.expect(re, ms)).msg;
 }
@@ -40,6 +41,71 @@ Deno.test("hostile softcode: tiny attributes count against the quota, so their n
     // Clearing frees the room again.
     await ask(mallory, "@wipe me/A1*", /Wiped/);
     assertEquals(await ask(mallory, "&ONEMORE me=x", /quota|Set\./), "Set.");
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});
+
+Deno.test("hostile softcode: the use locks of everything that hears one say share one evaluation's time", async () => {
+  // Before: a builder's things, each listening with a use lock that burns its whole evaluation
+  // time, made every `say` in the room run one full evaluation per thing back to back, with
+  // nothing else run meanwhile: ten of them froze the game for two seconds a say.
+  const srv = await startSupervised({
+    config: {
+      softcode: {
+        evaluationMs: 300,
+        actorMs: 600_000,
+        actorWindowMs: 600_000,
+        functionInvocations: 100_000_000,
+      },
+    },
+  });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const bobToken = await register(srv.base, "Bob");
+    const aliceToken = await register(srv.base, "Alice");
+    const admin = await connectWs(srv, {
+      token: (await (await fetch(`${srv.base}/api/v1/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "Admin", password: "admin-password-1" }),
+      })).json()).token,
+      client: "web",
+    });
+    closers.push(() => admin.close());
+    await admin.expect((m) => m.data.type === "session");
+    await ask(admin, "@set Bob=builder", /Flag builder set on Bob\./);
+    const bob = await connectWs(srv, { token: bobToken, client: "web" });
+    closers.push(() => bob.close());
+    await bob.expect((m) => m.data.type === "session");
+    const alice = await connectWs(srv, { token: aliceToken, client: "web" });
+    closers.push(() => alice.close());
+    await alice.expect((m) => m.data.type === "session");
+
+    for (const n of [1, 2, 3]) {
+      await ask(bob, `@create Ear${n}`, /Created Ear/);
+      await ask(bob, `@set Ear${n}=monitor`, /Flag monitor set/);
+      await ask(bob, `&HEAR Ear${n}=^*:think heard`, /^Set\.$/);
+      // Marks that it began, then burns until its time is up (the lock then fails).
+      await ask(
+        bob,
+        `&BURN Ear${n}=[set(me,BEGAN:yes)][iter(lnum(1,1000),iter(lnum(1,1000),null(sort(shuffle(lnum(1,300))))))]1`,
+        /^Set\.$/,
+      );
+      await ask(bob, `@lock/use Ear${n}=BURN/1`, /Locked/);
+      await ask(bob, `drop Ear${n}`, /You drop/);
+    }
+    alice.send("say hello");
+    await alice.expect(/You say, "hello/, 30_000);
+    const began = await ask(
+      bob,
+      "think began [get(Ear1/BEGAN)] [get(Ear2/BEGAN)] [get(Ear3/BEGAN)]",
+      /^began /,
+    );
+    assertEquals(began.split("yes").length - 1, 1, began);
+    // The game goes on: Alice is answered.
+    assertEquals(await ask(alice, "think [add(1,2)]", /^3$/), "3");
   } finally {
     for (const c of closers) await c();
     await srv.stop();
