@@ -111,3 +111,33 @@ Deno.test("hostile softcode: the use locks of everything that hears one say shar
     await srv.stop();
   }
 });
+
+Deno.test("hostile softcode: commands run inline by one line share one evaluation's time", async () => {
+  // Before: each command of `@break/inline` (open to every player) had a time of its own, and
+  // the line ran them all before the event loop turned: one line held everyone for actorMs.
+  const srv = await startSupervised({
+    config: {
+      softcode: {
+        evaluationMs: 300,
+        actorMs: 600_000,
+        actorWindowMs: 600_000,
+        functionInvocations: 100_000_000,
+      },
+    },
+  });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const eve = await connectWs(srv, { token: await register(srv.base, "Eve"), client: "web" });
+    closers.push(() => eve.close());
+    await eve.expect((m) => m.data.type === "session");
+    const burn = "[iter(lnum(1,1000),iter(lnum(1,1000),null(sort(shuffle(lnum(1,300))))))]";
+    const run = [1, 2, 3].map((n) => `think [set(me,BEGAN${n}:yes)]${burn}`).join(";");
+    await ask(eve, `@break/inline 1=${run}`, /CPU LIMITED/, 30_000);
+    const began = await ask(eve, "think began [lattr(me/BEGAN*)]", /^began/);
+    assertEquals(began, "began BEGAN1", began);
+    assertEquals(await ask(eve, "think [add(1,2)]", /^3$/), "3");
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});
