@@ -173,6 +173,9 @@ export class Softcode {
   readonly #readLimits: (() => Partial<SoftcodeLimits>) | null;
   /** What `#readLimits` gave last (see `begin`). */
   #limitsRead: Partial<SoftcodeLimits> | null = null;
+  /** When each payer's evaluations must end until the event loop turns (see `#turnEnds`). */
+  readonly #turn = new Map<string, number>();
+  readonly #endTurn = () => this.#turn.clear();
 
   constructor(opts: SoftcodeOptions) {
     this.ports = opts.ports;
@@ -370,7 +373,33 @@ export class Softcode {
       );
     }
     const budget = Math.max(0, Math.min(this.limits.evaluationMs, left));
-    return new Evaluation(this, req, actor, now, now + budget, left <= 0);
+    const turnEnds = this.#turnEnds(actor, now);
+    return new Evaluation(
+      this,
+      req,
+      actor,
+      now,
+      Math.min(now + budget, turnEnds),
+      left <= 0 || turnEnds <= now,
+    );
+  }
+
+  /**
+   * When the payer's evaluations must end until the event loop turns: they share one
+   * evaluation's time, as MUX's limits hold for one command. Nothing else runs between them (the
+   * use locks of everything that hears one say, the commands one line runs inline, awaited but
+   * never waiting on I/O), so each with a time of its own held every other player for their
+   * sum, up to the payer's whole actorMs. Another payer's evaluations in the same turn have
+   * their own. An immediate runs once the event loop has turned.
+   */
+  #turnEnds(actor: string, now: number): number {
+    let ends = this.#turn.get(actor);
+    if (ends === undefined) {
+      if (this.#turn.size === 0) setImmediate(this.#endTurn);
+      ends = now + this.limits.evaluationMs;
+      this.#turn.set(actor, ends);
+    }
+    return ends;
   }
 
   /** Ends an evaluation: its time counts against its actor's budget. */
