@@ -86,6 +86,9 @@ Deno.test("queue over telnet and WebSocket: objects act, waits and semaphores, l
       assert(/\[\d+\]\[\d+\]Admin\(#\d+\):think never/.test(ps), ps);
       await run(admin, "@halt", /1 queue entry removed\./);
       await run(admin, "@ps/summary", /Wait Queue\.\.\.\[0\/0\]/);
+      // A wait past any real date is refused with the limit (it was a timer's internal error).
+      await run(admin, "@wait 1e308=think never", /A wait may be at most 315360000 seconds/);
+      await run(admin, "@ps/summary", /Wait Queue\.\.\.\[0\/0\]/);
     });
 
     await t.step("each queue command has its help", async () => {

@@ -45,6 +45,8 @@ const CLOSE_WAIT_MS = 5000;
 
 /** Most `%0`-`%9` an entry keeps. */
 const MAX_ARGS = 10;
+/** The longest wait, in seconds (ten years): past it a due time stops being a real date. */
+export const MAX_WAIT_S = 10 * 365 * 24 * 3600;
 
 /** What the queue needs of the engine. */
 export interface QueueDeps {
@@ -270,6 +272,9 @@ export class CommandQueue implements ActionQueue {
         `is set halt.`;
       this.#deps.notify(ownerId, msg);
       return { refused: msg, told: ownerId };
+    }
+    if (req.delay !== undefined && req.delay > MAX_WAIT_S) {
+      return { refused: `A wait may be at most ${MAX_WAIT_S} seconds (ten years).` };
     }
     const delay = Number.isFinite(req.delay) && req.delay! > 0 ? req.delay! * 1000 : 0;
     const long = delay >= PERSIST_MS;
@@ -568,6 +573,13 @@ export class CommandQueue implements ActionQueue {
   #semaphoreTimeout(e: Entry): void {
     e.handle = null;
     if (!e.semaphore || !this.#entries.has(e.pid)) return;
+    // A timer cannot wait past about 24.8 days (the clock fires such a one at its limit): a
+    // longer timeout is armed again for what is left.
+    const left = e.due - this.#deps.clock.now();
+    if (left > 0) {
+      e.handle = this.#deps.clock.setTimeout(() => this.#semaphoreTimeout(e), left);
+      return;
+    }
     this.#countSemaphore(e.semaphore, -1);
     e.semaphore = null;
     this.#makeReady(e);

@@ -5,7 +5,7 @@
  * tests/softcode_queue_test.ts).
  */
 import assert from "node:assert/strict";
-import { CommandQueue, type QueueDeps } from "./queue.ts";
+import { CommandQueue, MAX_WAIT_S, type QueueDeps } from "./queue.ts";
 import type { QueueFrame } from "./types.ts";
 import { Scheduler } from "../timers/scheduler.ts";
 import { ManualClock } from "../timers/clock.ts";
@@ -128,6 +128,40 @@ Deno.test("queue: a semaphore's timeout runs the wait; a notify after it finds n
     await turn(q);
     assert.equal(p.ran.at(-1)?.line, "think at once");
     assert.equal(clock.pending, 0, "no timer left armed");
+    await q.close();
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("queue: a semaphore's timeout past a timer's limit waits it out; a wait past ten years is refused", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const clock = new ManualClock();
+  try {
+    const p = parts(kv, clock);
+    const q = new CommandQueue(p.deps);
+    await q.start();
+    const sem = { object: "3", attr: "SEMAPHORE" };
+    const day = 24 * 3600;
+    q.enqueue({
+      executor: "2",
+      enactor: "2",
+      action: "think late",
+      semaphore: sem,
+      delay: 30 * day,
+    });
+    clock.advance(29 * day * 1000);
+    await turn(q);
+    assert.equal(p.ran.length, 0, "a timer's limit is about 24.8 days; the timeout is 30");
+    clock.advance(day * 1000);
+    await turn(q);
+    assert.deepEqual(p.ran.map((x) => x.line), ["think late"]);
+    for (const delay of [MAX_WAIT_S + 1, 1e308, Infinity]) {
+      assert.deepEqual(q.enqueue({ executor: "2", enactor: "2", action: "think x", delay }), {
+        refused: `A wait may be at most ${MAX_WAIT_S} seconds (ten years).`,
+      });
+    }
+    assert.equal(q.list().length, 0);
     await q.close();
   } finally {
     kv.close();
