@@ -14,6 +14,8 @@ import type {
 import type { ObjectChange } from "../world/types.ts";
 import { PlayerCards } from "../hub/cards.ts";
 import { dispatch } from "./dispatch.ts";
+import { linesOf } from "../hub/protocol.ts";
+import { TOO_LONG_LINE } from "./limits.ts";
 import { Players } from "../world/players.ts";
 import { stripMarkup } from "../softcode/markup.ts";
 import { EngineLockWorld } from "../world/lock_world.ts";
@@ -298,7 +300,12 @@ export async function testWorld(): Promise<TestWorld> {
     },
     async run(conn, line) {
       const before = hub.inbox.get(conn.playerId)?.length ?? 0;
-      await dispatch(ports, engine.commands, conn, line);
+      // As the hub admits a typed line: cleaned, within the limit, blank lines dropped.
+      const typed = linesOf(line);
+      if (typed.tooLong > 0) {
+        ports.deliver.toPlayer(conn.playerId, { msg: TOO_LONG_LINE, data: { type: "error" } });
+      }
+      for (const l of typed.lines) await dispatch(ports, engine.commands, conn, l);
       return hub.texts(conn.playerId).slice(before);
     },
     async close() {

@@ -24,7 +24,7 @@ import { argEvaluation, evaluatedLine } from "./arguments.ts";
 import { withInheritedRank } from "../world/inherited_rank.ts";
 import { isGuest, isStaff } from "../world/flags.ts";
 import type { ParsedLine } from "./parser.ts";
-import { HUH, MAX_LINE, overMaxLine } from "./limits.ts";
+import { HUH, MAX_LINE, overMaxLine, TOO_LONG_LINE } from "./limits.ts";
 import { compassShort } from "../text/compass.ts";
 import type { DbObject } from "../world/types.ts";
 import { EV, stripMarkup } from "../softcode/mod.ts";
@@ -39,16 +39,20 @@ export const GUEST_DENIED =
 /** Reply when a command fails unexpectedly. */
 export const FAILED = "Something went wrong running that command.";
 
-/** Runs one input line for the player of `conn`, matched against `commands`. Never throws. */
-export async function dispatch(
+/**
+ * Runs one input line for the player of `conn`, matched against `commands`. The line is as the
+ * hub admitted it (src/hub/protocol.ts, `linesOf`: cleaned, within MAX_LINE). Never throws;
+ * returns a promise only when the command goes on after the call (most finish in it).
+ */
+export function dispatch(
   ports: CommandPorts,
-  commands: Pick<CommandRegistry, "match" | "matchExact" | "matchPrefix">,
+  commands: Matchers,
   conn: HubConnection,
   line: string,
-): Promise<void> {
+): void | Promise<void> {
   const playerId = conn.playerId;
   if (!playerId || typeof line !== "string") return;
-  await runLine(ports, commands, { actor: playerId, conn, frame: typedFrame(playerId) }, line);
+  return runLine(ports, commands, { actor: playerId, conn, frame: typedFrame(playerId) }, line);
 }
 
 /** Who runs a line: a connected player (with its connection), or an object the queue runs. */
@@ -61,76 +65,108 @@ export interface LineRun {
   frame: QueueFrame;
 }
 
+/** What a command line matched against: the registry's matchers. */
+type Matchers = Pick<CommandRegistry, "match" | "matchScript" | "matchExact" | "matchPrefix">;
+
 /**
- * Runs one line as `run.actor`: a player typing on a connection, or any object run by the queue
- * (no connection: its replies go where MUX sends an object's, see `tell`). Never throws.
+ * Runs one line as `run.actor`: a player typing on a connection (the line as the hub admitted
+ * it), or any object run by the queue (no connection: the line is cleaned and bounded here, and
+ * its replies go where MUX sends an object's, see `tell`). Never throws; returns a promise only
+ * when the command goes on after the call.
  */
-export async function runLine(
+export function runLine(
   ports: CommandPorts,
-  commands: Pick<CommandRegistry, "match" | "matchExact" | "matchPrefix">,
+  commands: Matchers,
   run: LineRun,
   line: string,
-): Promise<void> {
-  const playerId = run.actor;
-  const conn = run.conn ?? null;
-  // `wrongDir`: the way a move was tried that goes nowhere (GMCP clients get Room.WrongDir).
-  const reply = (msg: string, wrongDir?: string) => {
-    const out = {
-      msg,
-      data: wrongDir === undefined ? { type: "error", msg } : { type: "error", msg, wrongDir },
-    };
-    if (conn) ports.deliver.toPlayer(playerId, out);
-    else tell(ports, playerId, out);
-  };
+): void | Promise<void> {
   let name = "?";
   try {
-    const clean = tooLong(line) ? null : sanitizeLine(line, MAX_LINE + 1);
-    if (clean === null || overMaxLine(clean)) {
-      reply(`That line is too long (the limit is ${MAX_LINE} characters).`);
-      return;
-    }
+    const clean = run.conn ? line : queuedLine(line);
+    if (clean === null) return reply(ports, run, TOO_LONG_LINE);
     const cmd = parseLine(forceShortcut(clean) ?? clean);
     if (!cmd) return;
     name = cmd.name;
-    // The actor and its room, using the hub's in-memory idea of where the actor is; every plain
-    // word may be an exit name. With the world in memory they are its held records, read
+    // With the world in memory, the actor, its room and the exits are its held records, read
     // without waiting and without copies (frozen: a command changes an object through
-    // `u.objects.update`); otherwise read in one call, and the exits usually from memory.
+    // `u.objects.update`); otherwise they are read (see `readActor`).
     const world = ports.objects.world;
-    const held = world === null ? null : world.object(playerId);
-    const guess = conn ? ports.presence.roomOf(playerId) : held?.location;
-    const [[me, guessedRoom], guessedExit] = world !== null && held !== null
-      ? [[held, guess ? world.object(guess) : null], heldExit(world, guess, cmd.raw)]
-      : await Promise.all([
-        ports.objects.getEach(guess ? [playerId, guess] : [playerId]),
-        matchExit(ports, guess, cmd.raw),
-      ]);
+    const me = world === null ? null : world.object(run.actor);
+    if (world === null || me === null) {
+      return readActor(ports, run, cmd).then(
+        (found) => runMatched(ports, commands, run, clean, cmd, found),
+        (err) => failed(ports, run, name, err),
+      );
+    }
+    const here = me.location ? world.object(me.location) : null;
+    const exit = heldExit(world, me.location, cmd.raw);
+    return runMatched(ports, commands, run, clean, cmd, { me, here, exit });
+  } catch (err) {
+    failed(ports, run, name, err);
+  }
+}
+
+/** The actor of a line, its room, and the exit the line names there. */
+interface Actor {
+  me: DbObject | null;
+  here: DbObject | null;
+  exit: DbObject | null;
+}
+
+/**
+ * The actor, its room and exit read from the store (no world in memory): in one call, from the
+ * hub's idea of where a connected actor is, and read again when the actor turns out elsewhere.
+ */
+async function readActor(ports: CommandPorts, run: LineRun, cmd: ParsedLine): Promise<Actor> {
+  const playerId = run.actor;
+  const guess = run.conn ? ports.presence.roomOf(playerId) : undefined;
+  const [[me, guessedRoom], guessedExit] = await Promise.all([
+    ports.objects.getEach(guess ? [playerId, guess] : [playerId]),
+    matchExit(ports, guess, cmd.raw),
+  ]);
+  if (!me || me.location === guess) return { me, here: guessedRoom ?? null, exit: guessedExit };
+  const [here, exit] = await Promise.all([
+    me.location ? ports.objects.get(me.location) : null,
+    matchExit(ports, me.location, cmd.raw),
+  ]);
+  return { me, here, exit };
+}
+
+/**
+ * Runs a parsed line once its actor is known: exits first, then the command (lock, switches,
+ * exec). Never throws; a promise only while the command goes on.
+ */
+function runMatched(
+  ports: CommandPorts,
+  commands: Matchers,
+  run: LineRun,
+  clean: string,
+  cmd: ParsedLine,
+  { me, here, exit }: Actor,
+): void | Promise<void> {
+  const conn = run.conn ?? null;
+  let name = cmd.name;
+  try {
     // A connection belongs to a player; the queue runs any object that still exists.
     if (!me || (conn && !me.flags.includes("player"))) {
-      if (conn) reply("Your character no longer exists.");
+      if (conn) reply(ports, run, "Your character no longer exists.");
       return;
     }
     // Every command reads its actor afresh; that read also heals a card made from a read that
     // raced a change at login.
     if (conn) ports.presence.refreshCard(me);
-    const [here, exit] = me.location === guess
-      ? [guessedRoom ?? null, guessedExit]
-      : await Promise.all([
-        me.location ? ports.objects.get(me.location) : null,
-        matchExit(ports, me.location, cmd.raw),
-      ]);
     const frame = run.frame;
     const layered = layerPrefix(cmd);
-    if (layered && !isStaff(me.flags)) return reply(DENIED);
+    if (layered && !isStaff(me.flags)) return reply(ports, run, DENIED);
     // The order of docs/commands.md: a system script's command, an exit, a built-in (core or
     // plugin), the `$-commands` around the actor, and last a unique prefix of a built-in.
     let found: CommandMatch | AmbiguousMatch | null = layered
       ? (layered.inner ? commands.match(layered.inner, me, layered.only) : null)
-      : commands.matchExact(cmd, me, isScript);
+      : commands.matchScript(cmd, me);
     if (!found && exit && here) {
       name = "(exit)";
-      await goThrough(buildSdk(ports, conn, { me, here, cmd, args: [], frame }), exit, cmd.raw);
-      return;
+      const u = buildSdk(ports, conn, { me, here, cmd, args: [], frame });
+      return settled(ports, run, name, goThrough(u, exit, cmd.raw));
     }
     if (!found && !layered) {
       found = commands.matchExact(cmd, me);
@@ -138,19 +174,27 @@ export async function runLine(
       found ??= commands.matchPrefix(cmd, me);
     }
     // A compass word with no exit that way is a move that failed, as well as an unknown command.
-    if (!found) return reply(HUH, compassShort(cmd.raw) === null ? undefined : cmd.raw.trim());
+    if (!found) {
+      return reply(ports, run, HUH, compassShort(cmd.raw) === null ? undefined : cmd.raw.trim());
+    }
     if ("ambiguous" in found) {
-      return reply(`Which command do you mean: ${found.ambiguous.slice(0, 10).join(", ")}?`);
+      const names = found.ambiguous.slice(0, 10).join(", ");
+      return reply(ports, run, `Which command do you mean: ${names}?`);
     }
     const command = found.command;
     name = command.name;
     const lock = command.lock ?? "connected";
     // A queued line of an inherit object runs with its staff owner's rank (MUX's Inherits).
-    const actor = conn ? me : withInheritedRank(world, me);
-    if (!checkLock(lock, subjectOf(actor), { world: ports.locks })) return reply(DENIED);
+    const actor = conn ? me : withInheritedRank(ports.objects.world, me);
+    // Most commands' lock is `connected`, which every actor running a line passes.
+    if (lock !== "connected" && !checkLock(lock, subjectOf(actor), { world: ports.locks })) {
+      return reply(ports, run, DENIED);
+    }
     const bad = badSwitch(command, found.cmd.switches);
-    if (bad) return reply(bad);
-    if (isGuest(me.flags) && !guestMay(command, found.cmd.switches)) return reply(GUEST_DENIED);
+    if (bad) return reply(ports, run, bad);
+    if (isGuest(me.flags) && !guestMay(command, found.cmd.switches)) {
+      return reply(ports, run, GUEST_DENIED);
+    }
     const u = buildSdk(ports, conn, {
       me: actor,
       here,
@@ -162,17 +206,54 @@ export async function runLine(
     // an owner's script reads its own.
     const how = command.owner === SCRIPT_OWNER ? null : argEvaluation(command.name);
     if (how) u.cmd = evaluatedLine(u.cmd, how, conn === null, u.evaluate);
-    await command.exec(u);
+    return settled(ports, run, name, command.exec(u));
   } catch (err) {
-    if (err instanceof WrongWayError) {
-      reply(err.message, err.dir);
-    } else if (err instanceof CommandError || err instanceof EngineError) {
-      reply(err.message);
-    } else {
-      console.error(`commands: '${name}' failed for #${playerId}:`, err);
-      reply(FAILED);
-    }
+    failed(ports, run, name, err);
   }
+}
+
+/** A command's result: nothing when it finished in the call, else its promise, never rejected. */
+function settled(
+  ports: CommandPorts,
+  run: LineRun,
+  name: string,
+  result: void | Promise<void>,
+): void | Promise<void> {
+  if (result === undefined) return;
+  return Promise.resolve(result).then(undefined, (err) => failed(ports, run, name, err));
+}
+
+/**
+ * Tells the actor what went wrong: a command's own error as it is, anything unexpected as
+ * FAILED (logged with the command's name). `wrongDir` below: the way a move was tried that goes
+ * nowhere (GMCP clients get Room.WrongDir).
+ */
+function failed(ports: CommandPorts, run: LineRun, name: string, err: unknown): void {
+  if (err instanceof WrongWayError) {
+    reply(ports, run, err.message, err.dir);
+  } else if (err instanceof CommandError || err instanceof EngineError) {
+    reply(ports, run, err.message);
+  } else {
+    console.error(`commands: '${name}' failed for #${run.actor}:`, err);
+    reply(ports, run, FAILED);
+  }
+}
+
+/** An error reply to the actor: on its connections when it typed the line, else as MUX tells. */
+function reply(ports: CommandPorts, run: LineRun, msg: string, wrongDir?: string): void {
+  const out = {
+    msg,
+    data: wrongDir === undefined ? { type: "error", msg } : { type: "error", msg, wrongDir },
+  };
+  if (run.conn) ports.deliver.toPlayer(run.actor, out);
+  else tell(ports, run.actor, out);
+}
+
+/** A queued line cleaned as the hub cleans a typed one, or null when it is too long. */
+function queuedLine(line: string): string | null {
+  if (tooLong(line)) return null;
+  const clean = sanitizeLine(line, MAX_LINE + 1);
+  return overMaxLine(clean) ? null : clean;
 }
 
 /**
@@ -180,12 +261,11 @@ export async function runLine(
  * is matched, as MUX does): the line as `@force` reads it, or null for any other line.
  */
 export function forceShortcut(line: string): string | null {
+  // Asked of every line: only one whose first word starts with `#` needs the expression.
+  if (line.trimStart()[0] !== "#") return null;
   const m = /^\s*#(\d{1,15})\s+(\S[\s\S]*)$/.exec(line);
   return m ? `@force #${m[1]}=${m[2]}` : null;
 }
-
-/** A system script's command (the first layer a line is matched against). */
-const isScript = (e: CommandEntry) => layerOf(e) === 2;
 
 /** Evaluation flags MUX reads a line with before it matches `$-commands`. */
 const LINE_FLAGS = EV.EVAL | EV.FCHECK | EV.STRIP_CURLY | EV.TOP;

@@ -12,6 +12,9 @@ export const MAX_DOING = 60;
 /** Reply to a line that names no command. */
 export const HUH = "Huh? Type 'help' for help.";
 
+/** Reply to a command line longer than MAX_LINE (the hub's for a typed line, the queue's). */
+export const TOO_LONG_LINE = `That line is too long (the limit is ${MAX_LINE} characters).`;
+
 /** True when a sanitized line is longer than MAX_LINE code points. */
 export function overMaxLine(line: string): boolean {
   // Each code point is one or two UTF-16 units, so a line this short needs no count.

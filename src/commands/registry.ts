@@ -108,6 +108,8 @@ export class CommandRegistry {
   /** Sorted names/aliases of prefix-matchable commands, rebuilt lazily after changes. */
   #sorted: string[] | null = null;
   #seq = 0;
+  /** Commands of system scripts registered (most games have none: no line looks for one). */
+  #scripts = 0;
 
   /** Validates and registers a command; throws a TypeError naming the problem. */
   add(spec: CommandSpec, owner: string, source?: string): CommandEntry {
@@ -139,7 +141,7 @@ export class CommandRegistry {
    * (the ones not picked are shadowed), and the unique-prefix match.
    */
   layers(cmd: ParsedLine, me?: DbObject): CommandLayers {
-    const script = this.matchExact(cmd, me, (e) => layerOf(e) === 2)?.command ?? null;
+    const script = this.matchExact(cmd, me, isScript)?.command ?? null;
     const builtin = this.matchExact(cmd, me, (e) => layerOf(e) < 2)?.command ?? null;
     const named = [
       ...(cmd.switches.length ? this.#byName.get(`${cmd.name}/${cmd.switches[0]}`) ?? [] : []),
@@ -200,6 +202,14 @@ export class CommandRegistry {
       if (m) return m;
     }
     return null;
+  }
+
+  /**
+   * A system script's command for the line (by name, `name/switch` or pattern), or null: the
+   * first layer a typed line is matched against, ahead of exits (docs/commands.md).
+   */
+  matchScript(cmd: ParsedLine, me?: DbObject): CommandMatch | null {
+    return this.#scripts === 0 ? null : this.matchExact(cmd, me, isScript);
   }
 
   /**
@@ -266,6 +276,7 @@ export class CommandRegistry {
 
   #insert(e: CommandEntry): void {
     this.#entries.push(e);
+    if (isScript(e)) this.#scripts++;
     for (const n of new Set([e.name, ...(e.aliases ?? [])])) {
       const list = this.#byName.get(n);
       if (list) list.push(e);
@@ -279,6 +290,7 @@ export class CommandRegistry {
     this.#byName = new Map();
     this.#entries = [];
     this.#patterns = [];
+    this.#scripts = 0;
     for (const e of entries.sort((a, b) => a.seq - b.seq)) this.#insert(e);
   }
 }
@@ -286,6 +298,11 @@ export class CommandRegistry {
 /** The layer of an entry: core 0, plugin 1, system script 2; the highest wins a name. */
 export function layerOf(e: Pick<CommandEntry, "owner">): number {
   return e.owner === "core" ? 0 : e.owner === SCRIPT_OWNER ? 2 : 1;
+}
+
+/** A system script's command (the first layer a typed line is matched against). */
+function isScript(e: CommandEntry): boolean {
+  return layerOf(e) === 2;
 }
 
 /**

@@ -65,7 +65,8 @@ export function buildSdk(
     here,
     cmd: parts.cmd,
     args: parts.args,
-    ...(conn ? { conn } : {}),
+    // Absent for a queued line (no spread of an object for it: that copies at run time).
+    conn: conn ?? undefined,
     frame,
     width: conn?.width ?? ports.presence.connections(me.id)[0]?.width ?? 78,
     evaluate,

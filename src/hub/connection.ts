@@ -37,8 +37,11 @@ export interface ConnectionHooks {
   report(conn: Connection, report: ClientReport): void;
   /** A telnet client passed on a GMCP message its player's client sent. */
   gmcp(conn: Connection, pkg: string, data: unknown): void;
-  /** Runs one queued task (in order, one at a time per connection). */
-  run(conn: Connection, task: Task): Promise<void>;
+  /**
+   * Runs one queued task (in order, one at a time per connection); a promise only when the
+   * task goes on after the call.
+   */
+  run(conn: Connection, task: Task): void | Promise<void>;
   /** Called once when the connection closes, from either side. */
   closed(conn: Connection): void;
 }
@@ -247,7 +250,9 @@ export class Connection implements HubConnection, SessionEnd {
       let task: Task | undefined;
       while (!this.closed && (task = this.#queue?.shift()) !== undefined) {
         try {
-          await this.hooks.run(this, task);
+          // Most commands finish in the call: nothing to wait for.
+          const running = this.hooks.run(this, task);
+          if (running !== undefined) await running;
         } catch (e) {
           console.error(`hub: connection ${this.id}: ${(e as Error)?.stack ?? e}`);
         }

@@ -22,13 +22,16 @@ import {
   parseFrame,
   textTooLarge,
 } from "./protocol.ts";
-import { MAX_LINE } from "../commands/limits.ts";
+import { TOO_LONG_LINE } from "../commands/limits.ts";
 import { errorOut, type Sessions } from "./sessions.ts";
 import { lowerCase } from "../text/lower.ts";
 import { outputAffix } from "../text/output_affix.ts";
 
-/** Runs one command line of a logged-in connection (the command engine's `dispatch`). */
-export type Dispatcher = (conn: Connection, line: string) => Promise<void>;
+/**
+ * Runs one command line of a logged-in connection (the command engine's `dispatch`); a promise
+ * only when the command goes on after the call.
+ */
+export type Dispatcher = (conn: Connection, line: string) => void | Promise<void>;
 
 /** Hands a logged-in player's GMCP message to whoever handles its package (the engine's GmcpMap). */
 export type GmcpReceiver = (
@@ -85,9 +88,12 @@ export class Inbound {
     return this.#lines(conn, linesOf(text));
   }
 
-  /** Runs one queued task of a connection: a step such as a login, or a line. */
-  async run(conn: Connection, task: Task): Promise<void> {
-    if (typeof task !== "string") return await task();
+  /**
+   * Runs one queued task of a connection: a step such as a login, or a line. A promise only
+   * when the work goes on after the call (a typed command usually finishes in it).
+   */
+  run(conn: Connection, task: Task): void | Promise<void> {
+    if (typeof task !== "string") return task();
     const affix = outputAffix(task);
     if (affix) {
       // MUX: set before or after login, for this connection alone; an empty text clears it.
@@ -95,16 +101,20 @@ export class Inbound {
       else conn.outputSuffix = affix.text;
       return;
     }
-    if (!conn.playerId) return await preLogin(this.sessions, conn, task);
+    if (!conn.playerId) return preLogin(this.sessions, conn, task);
     if (isQuit(task)) return conn.close("Goodbye!");
     if (conn.outputPrefix) conn.send({ msg: conn.outputPrefix });
+    let ran: void | Promise<void> = undefined;
     try {
-      await this.dispatch(conn, task);
+      ran = this.dispatch(conn, task);
     } catch (e) {
-      console.error(`hub: command failed for #${conn.playerId}: ${(e as Error)?.stack ?? e}`);
-      conn.send(errorOut("Something went wrong running that command."));
+      commandFailed(conn, e);
     }
-    if (conn.outputSuffix) conn.send({ msg: conn.outputSuffix });
+    if (ran === undefined) return outputSuffix(conn);
+    return ran.then(() => outputSuffix(conn), (e) => {
+      commandFailed(conn, e);
+      outputSuffix(conn);
+    });
   }
 
   /** A connection logged in: from now on its commands count per player. */
@@ -199,7 +209,7 @@ export class Inbound {
     for (let i = 0; i < f.tooLong; i++) {
       if (this.#admit(conn)) {
         admitted = true;
-        conn.send(errorOut(`That line is too long (the limit is ${MAX_LINE} characters).`));
+        conn.send(errorOut(TOO_LONG_LINE));
       }
     }
     return admitted;
@@ -285,6 +295,17 @@ export class Inbound {
       detail,
     });
   }
+}
+
+/** A dispatch that threw (it never should): logged, and the player told. */
+function commandFailed(conn: Connection, e: unknown): void {
+  console.error(`hub: command failed for #${conn.playerId}: ${(e as Error)?.stack ?? e}`);
+  conn.send(errorOut("Something went wrong running that command."));
+}
+
+/** MUX's OUTPUTSUFFIX after a command's output, when the connection set one. */
+function outputSuffix(conn: Connection): void {
+  if (conn.outputSuffix) conn.send({ msg: conn.outputSuffix });
 }
 
 function clamp(v: number, min: number, max: number): number {

@@ -15,8 +15,12 @@ export const CONTROL_PER_WINDOW = 20;
 export const RATE_WINDOW_MS = 1000;
 
 interface RateEntry {
-  /** Times of the last accepted commands, oldest first (at most `limit`). */
+  /**
+   * Times of the last `limit` accepted commands, a ring: `next` is the oldest (and where the
+   * next one goes). Unused slots hold -Infinity, which every window has left.
+   */
   times: number[];
+  next: number;
   /** When a drop was last reported (-Infinity = never). */
   reported: number;
 }
@@ -38,17 +42,17 @@ export class CommandRateLimiter {
   allow(key: string, now: number): boolean {
     let e = this.#entries.get(key);
     if (!e) {
-      e = { times: [], reported: -Infinity };
+      e = { times: new Array(this.limit).fill(-Infinity), next: 0, reported: -Infinity };
       this.#entries.set(key, e);
       if (this.#entries.size > this.maxKeys) {
         const oldest = this.#entries.keys().next().value;
         if (oldest !== undefined) this.#entries.delete(oldest);
       }
     }
-    const cutoff = now - this.windowMs;
-    while (e.times.length && e.times[0] <= cutoff) e.times.shift();
-    if (e.times.length >= this.limit) return false;
-    e.times.push(now);
+    // Room when the oldest of the last `limit` commands has left the window: it is replaced.
+    if (e.times[e.next] > now - this.windowMs) return false;
+    e.times[e.next] = now;
+    e.next = e.next + 1 === this.limit ? 0 : e.next + 1;
     return true;
   }
 

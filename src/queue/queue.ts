@@ -51,7 +51,7 @@ export const MAX_WAIT_S = 10 * 365 * 24 * 3600;
 /** What the queue needs of the engine. */
 export interface QueueDeps {
   /** Runs one command line as `executor` (the dispatcher's `runLine`); never throws. */
-  run(executor: string, line: string, frame: QueueFrame): Promise<void>;
+  run(executor: string, line: string, frame: QueueFrame): void | Promise<void>;
   /** An object by id, from memory. */
   object(id: string): DbObject | null;
   /** Tells a player something (reports to an owner). */

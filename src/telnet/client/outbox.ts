@@ -58,6 +58,14 @@ export class HubOutbox {
   /** Queues a line (blank ones are not sent) and sends what the pace allows. */
   push(line: string): void {
     if (line.trim() === "") return;
+    // Nothing waiting (a player's usual line): straight to the hub when the pace allows.
+    if (this.#lines.length === 0 && this.#o.ready() && this.#link.open) {
+      const now = this.#now();
+      if (this.#pacer.mayShip(now) && this.#ship(line, now)) {
+        this.#fullNoticed = false;
+        return;
+      }
+    }
     const bytes = utf8Length(line);
     if (this.#lines.length >= this.#o.maxLines || this.#bytes + bytes > this.#o.maxBytes) {
       if (!this.#fullNoticed) this.#o.full();
@@ -91,15 +99,11 @@ export class HubOutbox {
     const now = this.#now();
     while (this.#lines.length > 0 && this.#pacer.mayShip(now)) {
       const line = this.#lines[0];
-      const id = this.#pacer.ship(now);
-      const sent = this.#link.line(line.text, id);
       // Not sent: the hub just went away (its pacing state is reset then); the line stays
       // first in line for after the resume.
-      if (sent === "failed") return;
+      if (!this.#ship(line.text, now)) return;
       this.#lines.shift();
       this.#bytes -= line.bytes;
-      // In memory the hub has read it already: its acknowledgement is the answer itself.
-      if (sent === "read" && id !== null) this.#pacer.confirm(id, now);
     }
     const ping = this.#pacer.ping(now, this.#lines.length > 0);
     if (ping !== null && this.#link.ping(ping) === "read") this.#pacer.confirm(ping, now);
@@ -110,6 +114,16 @@ export class HubOutbox {
     // Otherwise a confirmation, or the time the pacer names, lets more go.
     const wait = this.#pacer.wait(now);
     if (wait !== null) this.#timer = setTimeout(() => this.pump(), wait);
+  }
+
+  /** Sends one line the pace allows; false when the hub session was not open to take it. */
+  #ship(text: string, now: number): boolean {
+    const id = this.#pacer.ship(now);
+    const sent = this.#link.line(text, id);
+    if (sent === "failed") return false;
+    // In memory the hub has read it already: its acknowledgement is the answer itself.
+    if (sent === "read" && id !== null) this.#pacer.confirm(id, now);
+    return true;
   }
 
   /** The hub read frame `id` (its `ack` or `pong`; null: a pong without one); sends more. */

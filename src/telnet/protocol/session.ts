@@ -301,7 +301,9 @@ export class TelnetSession {
   receive(chunk: Uint8Array): ReceiveResult {
     const lines: string[] = [];
     const events: TelnetEvent[] = [];
-    this.#batched(() => {
+    // Collects the replies into one write (as `#batched` does, without a function per read).
+    this.#batch = [];
+    try {
       for (const ev of this.#parser.feed(chunk)) {
         switch (ev.type) {
           case "data":
@@ -328,7 +330,10 @@ export class TelnetSession {
             break;
         }
       }
-    });
+    } finally {
+      this.#flushBatch();
+      this.#batch = null;
+    }
     return { lines, events };
   }
 
