@@ -103,18 +103,18 @@ export function argEvaluation(name: string): ArgEvaluation | null {
 }
 
 /**
- * The line as the command sees it after MUX's evaluation: `evaluate` reads softcode as the actor
+ * The line as the command sees it after MUX's evaluation: `by.evaluate` reads softcode as the actor
  * does; `queued` when no player typed the line (then the right side is evaluated too).
  */
 export function evaluatedLine(
   cmd: ParsedLine,
   how: ArgEvaluation,
   queued: boolean,
-  evaluate: (text: string, flags: number) => string,
+  by: { evaluate(text: string, flags: number): string },
 ): ParsedLine {
   const { lhs, rhs } = splitEquals(cmd.args);
-  const left = evaluate(lhs, ARG_FLAGS).trim();
+  const left = by.evaluate(lhs, ARG_FLAGS).trim();
   if (rhs === null) return { ...cmd, args: left, lhs: left, rhs: null };
-  const right = how === "all" || queued ? evaluate(rhs, ARG_FLAGS).trim() : rhs;
+  const right = how === "all" || queued ? by.evaluate(rhs, ARG_FLAGS).trim() : rhs;
   return { ...cmd, args: `${left}=${right}`, lhs: left, rhs: right };
 }

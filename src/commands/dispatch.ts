@@ -205,7 +205,7 @@ function runMatched(
     // MUX evaluates a built-in command's arguments before it runs (src/commands/arguments.ts);
     // an owner's script reads its own.
     const how = command.owner === SCRIPT_OWNER ? null : argEvaluation(command.name);
-    if (how) u.cmd = evaluatedLine(u.cmd, how, conn === null, u.evaluate);
+    if (how) u.cmd = evaluatedLine(u.cmd, how, conn === null, u);
     return settled(ports, run, name, command.exec(u));
   } catch (err) {
     failed(ports, run, name, err);

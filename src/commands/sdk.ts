@@ -45,67 +45,113 @@ export function buildSdk(
   conn: HubConnection | null,
   parts: SdkParts,
 ): CommandSdk {
-  const deliver = ports.deliver;
-  const { me, here, frame } = parts;
-  const evaluate = (text: string, flags: number = TOP_FLAGS) =>
-    ports.softcode.evaluate(text, {
-      executor: me.id,
+  return new Sdk(ports, conn, parts);
+}
+
+/**
+ * One command's `u`: the line and its actor as fields beside the ports, the operations as
+ * methods (made once for every command, not as closures per command).
+ */
+class Sdk implements CommandSdk {
+  me: DbObject;
+  here: DbObject | null;
+  cmd: ParsedLine;
+  args: string[];
+  /** Absent (undefined) for a line no player typed. */
+  conn: HubConnection | undefined;
+  frame: QueueFrame;
+  width: number;
+  objects: CommandPorts["objects"];
+  attributes: CommandPorts["attributes"];
+  locks: CommandPorts["locks"];
+  players: CommandPorts["players"];
+  presence: CommandPorts["presence"];
+  deliver: CommandPorts["deliver"];
+  events: CommandPorts["events"];
+  softcode: CommandPorts["softcode"];
+  queue: CommandPorts["queue"];
+  programs: CommandPorts["programs"];
+  engine: CommandPorts["engine"];
+  /** The line as typed or queued, whatever `cmd` becomes once its arguments are evaluated. */
+  readonly #raw: string;
+
+  constructor(ports: CommandPorts, conn: HubConnection | null, parts: SdkParts) {
+    this.me = parts.me;
+    this.here = parts.here;
+    this.cmd = parts.cmd;
+    this.args = parts.args;
+    this.conn = conn ?? undefined;
+    this.frame = parts.frame;
+    this.width = conn?.width ?? ports.presence.connections(parts.me.id)[0]?.width ?? 78;
+    this.objects = ports.objects;
+    this.attributes = ports.attributes;
+    this.locks = ports.locks;
+    this.players = ports.players;
+    this.presence = ports.presence;
+    this.deliver = ports.deliver;
+    this.events = ports.events;
+    this.softcode = ports.softcode;
+    this.queue = ports.queue;
+    this.programs = ports.programs;
+    this.engine = ports.engine;
+    this.#raw = parts.cmd.raw;
+  }
+
+  evaluate(text: string, flags: number = TOP_FLAGS): string {
+    const frame = this.frame;
+    return this.softcode.evaluate(text, {
+      executor: this.me.id,
       enactor: frame.enactor,
       caller: frame.caller,
       args: frame.args,
       regs: frame.regs,
       chain: frame.chain,
-      command: parts.cmd.raw,
+      command: this.#raw,
       flags,
       // A line a player typed is seen once; the queue's lines come from attributes.
-      typed: conn !== null,
+      typed: this.conn !== undefined,
     });
-  const u: CommandSdk = {
-    me,
-    here,
-    cmd: parts.cmd,
-    args: parts.args,
-    // Absent for a queued line (no spread of an object for it: that copies at run time).
-    conn: conn ?? undefined,
-    frame,
-    width: conn?.width ?? ports.presence.connections(me.id)[0]?.width ?? 78,
-    evaluate,
-    objects: ports.objects,
-    attributes: ports.attributes,
-    locks: ports.locks,
-    players: ports.players,
-    presence: ports.presence,
-    deliver,
-    events: ports.events,
-    softcode: ports.softcode,
-    queue: ports.queue,
-    programs: ports.programs,
-    engine: ports.engine,
-    send(msg: string, data?: OutboundData) {
-      tell(ports, me.id, data ? { msg, data } : { msg });
-    },
-    emitRoom(roomId: string, msg: string, exclude: readonly string[] = [], data?: OutboundData) {
-      const out = data ? { msg, data } : { msg };
-      // The actor said or showed it: the room's listening objects hear it too.
-      deliver.toRoom(roomId, out, exclude, me.id);
-      // An object a player carries speaks inside the player, who hears it (MUX's notify of a
-      // location reaches the location itself).
-      const inside = me.location === roomId ? ports.objects.world?.object(roomId) : null;
-      if (inside?.flags.includes("player") && !exclude.includes(roomId)) {
-        deliver.toPlayer(roomId, out);
-      }
-    },
-    target: (ref: string) => findTarget(ports, me, here, ref),
-    passes: (lock: string, on?: string) =>
-      checkLock(lock, subjectOf(me), { world: ports.locks, on }),
+  }
+
+  send(msg: string, data?: OutboundData): void {
+    tell(this, this.me.id, data ? { msg, data } : { msg });
+  }
+
+  emitRoom(
+    roomId: string,
+    msg: string,
+    exclude: readonly string[] = [],
+    data?: OutboundData,
+  ): void {
+    const out = data ? { msg, data } : { msg };
+    const me = this.me;
+    // The actor said or showed it: the room's listening objects hear it too.
+    this.deliver.toRoom(roomId, out, exclude, me.id);
+    // An object a player carries speaks inside the player, who hears it (MUX's notify of a
+    // location reaches the location itself).
+    const inside = me.location === roomId ? this.objects.world?.object(roomId) : null;
+    if (inside?.flags.includes("player") && !exclude.includes(roomId)) {
+      this.deliver.toPlayer(roomId, out);
+    }
+  }
+
+  target(ref: string): Promise<DbObject> {
+    return findTarget(this, this.me, this.here, ref);
+  }
+
+  passes(lock: string, on?: string): boolean {
+    return checkLock(lock, subjectOf(this.me), { world: this.locks, on });
+  }
+
+  playerText(text: string): string {
     // An object's queued or forced line is code, evaluated as MUX always does (packages
     // `@emit [...]`); a player's typed text only when the game asks for it.
-    playerText: (text: string) =>
-      conn === null || ports.engine.config.value.softcode.evaluatePlayerText
-        ? toWire(evaluate(text, PLAYER_TEXT_FLAGS))
-        : text,
-    didIt: (actor: DbObject, thing: DbObject, where: string | null, verb: Verb) =>
-      didIt(u, actor, thing, where, verb),
-  };
-  return u;
+    return this.conn === undefined || this.engine.config.value.softcode.evaluatePlayerText
+      ? toWire(this.evaluate(text, PLAYER_TEXT_FLAGS))
+      : text;
+  }
+
+  didIt(actor: DbObject, thing: DbObject, where: string | null, verb: Verb): void {
+    didIt(this, actor, thing, where, verb);
+  }
 }

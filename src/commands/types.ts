@@ -211,23 +211,27 @@ export interface RegisteredCommand extends CommandSpec {
  */
 export type PluginCommandSdk = Omit<CommandSdk, keyof CommandPorts>;
 
-/** The plugin form of an SDK: `u` without the engine's ports. */
+/**
+ * The plugin form of an SDK: `u` without the engine's ports (its operations call the command's
+ * own `u`).
+ */
 export function pluginSdk(u: CommandSdk): PluginCommandSdk {
-  const {
-    objects: _objects,
-    attributes: _attributes,
-    locks: _locks,
-    players: _players,
-    presence: _presence,
-    deliver: _deliver,
-    events: _events,
-    softcode: _softcode,
-    queue: _queue,
-    programs: _programs,
-    engine: _engine,
-    ...rest
-  } = u;
-  return rest;
+  return {
+    me: u.me,
+    here: u.here,
+    cmd: u.cmd,
+    args: u.args,
+    conn: u.conn,
+    frame: u.frame,
+    width: u.width,
+    evaluate: (text, flags) => u.evaluate(text, flags),
+    send: (msg, data) => u.send(msg, data),
+    emitRoom: (roomId, msg, exclude, data) => u.emitRoom(roomId, msg, exclude, data),
+    target: (ref) => u.target(ref),
+    passes: (lock, on) => u.passes(lock, on),
+    playerText: (text) => u.playerText(text),
+    didIt: (actor, thing, where, verb) => u.didIt(actor, thing, where, verb),
+  };
 }
 
 /** A command a plugin registers: a `CommandSpec` whose exec gets the plugin SDK. */

@@ -235,6 +235,17 @@ export function markSpeech(out: Outbound): Outbound {
 }
 
 /**
+ * A frame's parts as a telnet client in this process reads them: the text, the data, its type
+ * ("" when none) and the GMCP form (src/telnet/client/hub_frames.ts, HubFrame).
+ */
+export interface TelnetParts {
+  readonly msg: string;
+  readonly data: Record<string, unknown>;
+  readonly type: string;
+  readonly gmcp: unknown;
+}
+
+/**
  * One outbound message, encoded lazily and at most once per form (for fan-out): ANSI text with
  * or without colour for plain clients, JSON for `web`, and JSON with the message's GMCP form
  * (`gmcp: [package, payload]`, when a plugin mapped its type) for telnet clients.
@@ -244,7 +255,7 @@ export class EncodedFrame {
   #mono: string | null | undefined;
   #json: string | undefined;
   #telnet: string | undefined;
-  #parts: { msg: string; data: Record<string, unknown>; gmcp: unknown } | undefined;
+  #parts: TelnetParts | undefined;
   readonly #gmcp: GmcpMap | null;
   /** The message as sent (speech marked, see markSpeech). */
   readonly out: Outbound;
@@ -276,14 +287,15 @@ export class EncodedFrame {
    * The parts a telnet client reads (the telnet players the engine serves get the frame itself,
    * not its JSON): made once, shared by everyone it goes to, never to be changed.
    */
-  telnetParts(): { msg: string; data: Record<string, unknown>; gmcp: unknown } {
+  telnetParts(): TelnetParts {
     if (this.#parts === undefined) {
       const data = (this.out.data ?? {}) as Record<string, unknown>;
       const map = this.#gmcp;
       const gmcp = map !== null && this.out.data && map.has(this.out.data.type)
         ? map.apply(this.out.data, this.out.msg)
         : null;
-      this.#parts = { msg: this.out.msg, data, gmcp: gmcp ?? undefined };
+      const type = typeof data.type === "string" ? data.type : "";
+      this.#parts = { msg: this.out.msg, data, type, gmcp: gmcp ?? undefined };
     }
     return this.#parts;
   }

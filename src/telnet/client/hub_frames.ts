@@ -22,8 +22,8 @@ export interface HubFrame {
  * player it goes to. Read-only, like everything a frame is read into.
  */
 export interface FrameObject {
-  /** The frame's parts as a telnet client reads them. */
-  telnetParts(): { msg: string; data: Record<string, unknown>; gmcp: unknown };
+  /** The frame's parts as a telnet client reads them, made once for all its recipients. */
+  telnetParts(): HubFrame;
 }
 
 /** A frame from the hub: its text (JSON, or plain text), or the frame itself in memory. */

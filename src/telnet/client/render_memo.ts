@@ -72,11 +72,7 @@ export class RenderMemo {
    */
   frame(input: HubInput): HubFrame {
     if (input !== this.#text || this.#frame === null) {
-      if (typeof input === "string") this.#frame = parseHubFrame(input);
-      else {
-        const { msg, data, gmcp } = input.telnetParts();
-        this.#frame = { msg, data, type: typeof data.type === "string" ? data.type : "", gmcp };
-      }
+      this.#frame = typeof input === "string" ? parseHubFrame(input) : input.telnetParts();
       this.#text = input;
     }
     return this.#frame;

@@ -47,7 +47,12 @@ class MemoryPort implements HubPort {
 
 /** A frame in memory, as the hub's EncodedFrame offers its parts. */
 function frame(msg: string, data: Record<string, unknown> = {}): FrameObject {
-  const parts = { msg, data, gmcp: undefined };
+  const parts = {
+    msg,
+    data,
+    type: typeof data.type === "string" ? data.type : "",
+    gmcp: undefined,
+  };
   return { telnetParts: () => parts };
 }
 
@@ -167,7 +172,7 @@ Deno.test("telnet client: Core.Supports filters the GMCP sent; Core.Ping is answ
   input[0].data(new Uint8Array([255, 253, 201]));
   const room = frame("Hall", { type: "room", id: "5", name: "Hall", exits: [] });
   const chan = {
-    telnetParts: () => ({ msg: "[Pub] hi", data: {}, gmcp: ["Comm.Channel.Text", {}] }),
+    telnetParts: () => ({ msg: "[Pub] hi", data: {}, type: "", gmcp: ["Comm.Channel.Text", {}] }),
   };
   written[0].length = 0;
   // Never announced: every package goes (TinTin++, scripts).
