@@ -516,17 +516,18 @@ export class Evaluation {
   /** Evaluates `text` under `flags` in `frame`. */
   eval(frame: Frame, text: string, flags: number): string {
     if (!text) return "";
-    // Every text MUX evaluates sits in an LBUF: a longer one is cut first, which also bounds
-    // the parse (at most LBUF × nesting depth steps).
     // A lazy function's argument in a template's body (switch()'s in iter()'s) holds the
     // template's stand-ins for its item: its own parse with them, or MUX's text with the item.
     if (this.#inTemplate > 0 && hasStandIn(text)) return this.#evalBound(frame, text, flags);
+    // Every text MUX evaluates sits in an LBUF: a longer one is cut first, which also bounds
+    // the parse (at most LBUF × nesting depth steps).
     if (text.length > this.lbuf) text = text.slice(0, this.lbuf);
     // A text with nothing to evaluate (a lazy argument's `1`, a switch case) is itself.
     if (text.length <= PLAIN_CHECK && isPlain(text, flags)) return text;
     return this.run(frame, this.sc.compile(text, flags));
   }
 
+  /** Evaluates a text that holds the running template's stand-ins (see `eval`). */
   #evalBound(frame: Frame, text: string, flags: number): string {
     const t = this.sc.bound(text, flags);
     const item = this.loopItem, pos = this.loopPos;
