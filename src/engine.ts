@@ -504,6 +504,7 @@ async function startOn(
     objects,
     attributes,
     locks,
+    softcode,
     presence,
     accounts,
     guests,

@@ -80,6 +80,20 @@ export function runLine(
   run: LineRun,
   line: string,
 ): void | Promise<void> {
+  // The softcode a line reaches, however (a lock's evaluation key, a description, a format),
+  // is paid for by the player who typed it or whose line began its chain (docs/softcode.md,
+  // "Whose time"); a line run inline (`/now`) is its enclosing line's.
+  const chain = run.frame.chain;
+  const payer = chain ? chain.payer ?? null : run.conn ? run.actor : ports.softcode.payer;
+  return ports.softcode.onBehalfOf(payer, () => runOneLine(ports, commands, run, line));
+}
+
+function runOneLine(
+  ports: CommandPorts,
+  commands: Matchers,
+  run: LineRun,
+  line: string,
+): void | Promise<void> {
   let name = "?";
   try {
     const clean = run.conn ? line : queuedLine(line);

@@ -31,6 +31,7 @@ import { CORE_DOCS } from "./openapi/core_docs.ts";
 import { ENGINE_VERSION } from "../version.ts";
 import { isGuest } from "../world/flags.ts";
 import type { ControlWorld } from "../world/control.ts";
+import type { Softcode } from "../softcode/mod.ts";
 import { ForbiddenError } from "../errors.ts";
 
 /** Methods that only read. */
@@ -49,6 +50,8 @@ export interface AppDeps {
   attributes: AttributeStore;
   /** What control reads (the engine's lock world; null on a shared database). */
   locks: ControlWorld | null;
+  /** Whose softcode time a request's lock and control checks spend (its caller's). */
+  softcode: Pick<Softcode, "onBehalfOf">;
   accounts: Accounts;
   guests: Guests;
   tokens: TokenService;
@@ -115,7 +118,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ) {
       throw new ForbiddenError(GUEST_WRITE);
     }
-    await next();
+    // A lock or a zone's lock a request's checks evaluate is paid for by the player asking, as
+    // in game (docs/softcode.md, "Whose time"); with no caller, by the objects' owners.
+    await deps.softcode.onBehalfOf(player?.id ?? null, next);
   });
   api.route("/", authRoutes(deps));
   api.route("/", coreRoutes(deps));

@@ -40,6 +40,7 @@ import { defaultConfig, type SoftcodeConfig } from "../config/defaults.ts";
 import type { RE2JS } from "re2js";
 import { inheritedAttr, type InheritSource } from "../world/attributes/inherit.ts";
 import type { QueueChain } from "../queue/types.ts";
+import { AsyncLocalStorage } from "node:async_hooks";
 
 /** The limits of evaluation: the `softcode.*` keys of the configuration that bound it. */
 export type SoftcodeLimits = Omit<
@@ -176,6 +177,10 @@ export class Softcode {
   /** When each payer's evaluations must end until the event loop turns (see `#turnEnds`). */
   readonly #turn = new Map<string, number>();
   readonly #endTurn = () => this.#turn.clear();
+  /** The player whose command the engine is running, through that command's awaits. */
+  readonly #behalf = new AsyncLocalStorage<{ readonly payer: string | null }>();
+  /** The innermost evaluation running now (evaluations are synchronous: they nest). */
+  #active: Evaluation | null = null;
 
   constructor(opts: SoftcodeOptions) {
     this.ports = opts.ports;
@@ -340,8 +345,24 @@ export class Softcode {
   }
 
   /**
+   * Runs `work` (a command, with everything it awaits) on behalf of `payer`: the evaluations it
+   * begins however they are reached (a lock's evaluation key, a description, a format, a
+   * control check through a zone) are charged to `payer` (docs/softcode.md, "Whose time");
+   * null: to each executor's owner.
+   */
+  onBehalfOf<T>(payer: string | null, work: () => T): T {
+    return this.#behalf.run({ payer }, work);
+  }
+
+  /** The player on whose behalf the engine works now (see `onBehalfOf`), or null. */
+  get payer(): string | null {
+    return this.#behalf.getStore()?.payer ?? null;
+  }
+
+  /**
    * Starts an evaluation (pair with `end`), charging its time to its chain's payer, else to the
-   * executor's owner.
+   * player whose command runs, else to the executor's owner. An evaluation begun inside another
+   * (a lock an `elock()` checks) is part of it: same payer, deadline and counts.
    */
   begin(req: EvalRequest): Evaluation {
     if (this.#readLimits) {
@@ -355,10 +376,19 @@ export class Softcode {
         else this.limits = next;
       }
     }
+    const now = this.monotonic();
+    const outer = this.#active;
+    if (outer !== null) {
+      // Its time is counted in the outer one's, which it cannot outlast.
+      const over = outer.halted || now > outer.deadline;
+      const ev = new Evaluation(this, req, outer.actor, now, outer.deadline, over, outer);
+      this.#active = ev;
+      return ev;
+    }
     // The player whose line or event began the chain pays (docs/softcode.md, "Limits"), so one
     // player's use of a global cannot spend its owner's time for everyone; else the owner.
-    const actor = req.chain?.payer ?? this.#actorOf(req.executor);
-    const now = this.monotonic();
+    const actor = req.chain?.payer ?? this.#behalf.getStore()?.payer ??
+      this.#actorOf(req.executor);
     const spent = this.#spentBy(actor, now);
     const left = this.limits.actorMs - spent.used;
     if (left <= 0 && !spent.told) {
@@ -374,14 +404,17 @@ export class Softcode {
     }
     const budget = Math.max(0, Math.min(this.limits.evaluationMs, left));
     const turnEnds = this.#turnEnds(actor, now);
-    return new Evaluation(
+    const ev = new Evaluation(
       this,
       req,
       actor,
       now,
       Math.min(now + budget, turnEnds),
       left <= 0 || turnEnds <= now,
+      null,
     );
+    this.#active = ev;
+    return ev;
   }
 
   /**
@@ -402,8 +435,14 @@ export class Softcode {
     return ends;
   }
 
-  /** Ends an evaluation: its time counts against its actor's budget. */
+  /** Ends an evaluation: its time counts against its actor's budget (once, at the outermost). */
   end(ev: Evaluation): void {
+    this.#active = ev.outer;
+    if (ev.outer !== null) {
+      ev.outer.invocations = ev.invocations;
+      if (ev.halted) ev.outer.halted = true;
+      return;
+    }
     const now = this.monotonic();
     const spent = this.#spentBy(ev.actor, now);
     spent.used += now - ev.started;
@@ -463,6 +502,8 @@ export class Evaluation {
   /** Set when time ran out: every further step gives nothing. */
   halted = false;
   readonly request: EvalRequest;
+  /** The evaluation this one runs inside, or null. */
+  readonly outer: Evaluation | null;
   /** Longest text a step may give. */
   readonly lbuf: number;
   #sinceClock = 0;
@@ -477,6 +518,7 @@ export class Evaluation {
     started: number,
     deadline: number,
     overBudget: boolean,
+    outer: Evaluation | null,
   ) {
     this.sc = sc;
     this.ports = sc.ports;
@@ -484,6 +526,12 @@ export class Evaluation {
     this.started = started;
     this.deadline = deadline;
     this.request = req;
+    this.outer = outer;
+    if (outer !== null) {
+      // One budget of calls and of nesting for the whole, however its parts are reached.
+      this.invocations = outer.invocations;
+      this.nest = outer.nest;
+    }
     this.command = req.command ?? "";
     this.lbuf = Math.max(1, sc.limits.outputLength - 1);
     this.#maxNest = sc.limits.recursionDepth;

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { testSoftcode } from "./_test_world.ts";
 import { ERR_CPU } from "./eval.ts";
+import { stripMarkup } from "./markup.ts";
+import { checkLock, type LockWorld } from "../world/locks.ts";
 
 // The time budget's owner (docs/softcode.md, "Limits"): the chain's payer, else the owner.
 Deno.test("softcode: a chain's payer is charged, not the global's owner, and told once", async () => {
@@ -54,4 +56,99 @@ Deno.test("softcode: a payer's evaluations before the event loop turns share one
   assert.equal(t.sc.evaluate("[add(1,1)]", { executor: bob }), "2");
   await new Promise((r) => setImmediate(r));
   assert.equal(t.sc.evaluate("[add(1,1)]", { executor: t.wiz }), "2", "a new turn, a new time");
+});
+
+/** The test world's lock checks with evaluation keys run by `t.sc`, as the engine's lock world. */
+function evaluatingLocks(t: ReturnType<typeof testSoftcode>): void {
+  const w = t.world;
+  const world: LockWorld = {
+    object: (id) => w.objects.get(id) ?? null,
+    contents: () => [],
+    attr: (id, name) => w.attrs.get(id)?.get(name) ?? null,
+    canSeeAttr: () => true,
+    evaluate: (code, executor, enactor) => stripMarkup(t.sc.evaluate(code, { executor, enactor })),
+  };
+  t.sc.ports.access.passesLock = (lock, o, on) =>
+    checkLock(lock, { id: `#${o.id}`, flags: o.flags, connected: true }, { world, on });
+}
+
+// A lock's evaluation key, a description, a format: evaluated as their object, with no chain,
+// during a player's command (docs/softcode.md, "Whose time").
+Deno.test("softcode: evaluations during a player's command are charged to that player, across its awaits", async () => {
+  let clock = 0;
+  const t = testSoftcode(
+    { evaluationMs: 50, actorMs: 10_000, actorWindowMs: 60_000 },
+    () => clock++,
+  );
+  const bob = t.world.add("Bob", "player", { location: t.room });
+  const carol = t.world.add("Carol", "player", { location: t.room });
+  const gate = t.world.add("Gate", "exit", { location: t.room, owner: t.wiz });
+  const burn = "[null(iter(lnum(300),add(##,1)))]";
+  const probe = async (who: string, turns: number) => {
+    for (let i = 0; i < turns; i++) {
+      t.sc.evaluate(burn, { executor: gate, enactor: who });
+      // Another player's command runs meanwhile.
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    return t.sc.payer;
+  };
+  const [a, b] = await Promise.all([
+    t.sc.onBehalfOf(bob, () => probe(bob, 3)),
+    t.sc.onBehalfOf(carol, () => probe(carol, 3)),
+  ]);
+  assert.deepEqual([a, b], [bob, carol]);
+  assert.ok(t.sc.spentBy(bob) > 0 && t.sc.spentBy(carol) > 0);
+  assert.equal(t.sc.spentBy(t.wiz), 0, "the gate's owner paid nothing");
+  // A chain's own payer comes first; outside any command the owner pays, as before.
+  await t.sc.onBehalfOf(bob, () => {
+    t.sc.evaluate(burn, { executor: gate, chain: { spent: 0, payer: carol } });
+    return Promise.resolve();
+  });
+  assert.equal(t.sc.payer, null);
+  t.sc.evaluate(burn, { executor: gate });
+  assert.ok(t.sc.spentBy(t.wiz) > 0);
+  // No player (a timed wait's line): the owner pays even inside.
+  const before = t.sc.spentBy(t.wiz);
+  await t.sc.onBehalfOf(null, () => Promise.resolve(t.sc.evaluate(burn, { executor: gate })));
+  assert.ok(t.sc.spentBy(t.wiz) > before);
+});
+
+Deno.test("softcode: an evaluation inside another (elock() of an evaluated lock) shares its payer, deadline and counts", () => {
+  let clock = 0;
+  const t = testSoftcode(
+    { evaluationMs: 50, actorMs: 10_000, actorWindowMs: 60_000 },
+    () => clock++,
+  );
+  evaluatingLocks(t);
+  const bob = t.world.add("Bob", "player", { location: t.room });
+  const gate = t.world.add("Gate", "thing", {
+    location: t.room,
+    owner: t.wiz,
+    data: { locks: { basic: "BURN/1" } },
+  });
+  t.world.set(gate, "BURN", "[null(iter(lnum(100000),add(##,1)))]1");
+  // About half the deadline spent, then a lock whose key would run far past it.
+  const start = clock;
+  const out = t.sc.evaluate("[null(iter(lnum(400),add(##,1)))][elock(#" + gate + ",me)]", {
+    executor: bob,
+    chain: { spent: 0, payer: bob },
+  });
+  const took = clock - start;
+  assert.ok(took <= 55, `the whole ended at the outer deadline (took ${took})`);
+  assert.equal(out, "0", "the key's time ran out with the outer's: the lock fails");
+  assert.equal(t.sc.spentBy(t.wiz), 0, "the lock's owner paid nothing");
+  assert.ok(t.sc.spentBy(bob) >= 50 && t.sc.spentBy(bob) <= 55, "charged once, not twice");
+
+  // One count of function calls for the whole: the key's calls count against the outer's.
+  const u = testSoftcode({ functionInvocations: 500 });
+  evaluatingLocks(u);
+  const ugate = u.world.add("Gate", "thing", {
+    location: u.room,
+    owner: u.wiz,
+    data: { locks: { basic: "COUNT/1" } },
+  });
+  u.world.set(ugate, "COUNT", "[null(iter(lnum(300),add(1,1)))]1");
+  assert.equal(u.run(`[elock(#${ugate},me)]`), "1");
+  const both = u.run(`[elock(#${ugate},me)] [iter(lnum(300),add(1,1))]`);
+  assert.match(both, /^1 (2 )+#-1 FUNCTION INVOCATION LIMIT EXCEEDED/);
 });
