@@ -83,3 +83,93 @@ Deno.test("time budget: the player who began the chain pays, not the global's ow
     await srv.stop();
   }
 });
+
+Deno.test("time budget: a lock, a description or a zone's lock checked for a player's command is charged to that player", async () => {
+  const srv = await startSupervised({
+    config: {
+      softcode: {
+        actorMs: 300,
+        actorWindowMs: 600_000,
+        evaluationMs: 200,
+        functionInvocations: 100_000_000,
+      },
+    },
+  });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const token = (name: string) => register(srv.base, name);
+    const [bobT, carolT, daveT, erinT, finnT] = await Promise.all(
+      ["Bob", "Carol", "Dave", "Erin", "Finn"].map(token),
+    );
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const ws = async (t: string) => {
+      const c = await connectWs(srv.ws, { token: t, client: "web" });
+      closers.push(() => c.close());
+      await c.expect(/Limbo/);
+      return c;
+    };
+    const [bob, carol, dave, erin, finn] = [
+      await ws(bobT),
+      await ws(carolT),
+      await ws(daveT),
+      await ws(erinT),
+      await ws(finnT),
+    ];
+    // The wizard's world: a gate with an evaluated lock, a statue with an evaluated description
+    // and a zone master whose enter lock evaluates; each heavy for Bob, Dave and Erin alone.
+    const burn = "null(iter(lnum(3000),null(iter(lnum(3000),add(1,1)))))";
+    const heavy = `[switch(name(%#),Bob,${burn},Dave,${burn},Erin,${burn},Finn,${burn})]`;
+    const dbref = async (line: string, re: RegExp) => re.exec(await run(admin, line, re))![1];
+    await run(admin, "@dig Vault=Gate;gate,Out;out", /Exit Gate\(#\d+\) opened to Vault/);
+    await run(admin, "@lock gate=PASS/1", /Locked Gate/);
+    await run(admin, `&PASS gate=${heavy}1`, /Set\./);
+    await run(admin, "@create Statue", /Created Statue/);
+    await run(admin, `@desc statue=${heavy}A marble statue.`, /Description set/);
+    await run(admin, "drop statue", /You drop Statue\./);
+    const zmo = await dbref("@create Estate", /Created Estate\(#(\d+)\)/);
+    const relic = await dbref("@create Relic", /Created Relic\(#(\d+)\)/);
+    await run(admin, `@chzone #${relic}=#${zmo}`, /Zone changed\./);
+    await run(admin, `@lock/enter #${zmo}=PASS/1`, /Locked/);
+    await run(admin, `&PASS #${zmo}=${heavy}0`, /Set\./);
+    await run(admin, "drop relic", /You drop Relic\./);
+
+    // Each probes until told the time is spent: the prober's own, not the wizard's.
+    const probe = async (who: typeof bob, line: string, answer: RegExp) => {
+      for (let i = 0; i < 8; i++) {
+        who.send(line);
+        await who.expect(answer);
+        if (await who.sees(/used its time/, 0)) return;
+      }
+      throw new Error(`never told its time was spent probing '${line}'`);
+    };
+    await probe(bob, "gate", /can't go that way/);
+    await probe(dave, "look statue", /Statue%cn\n/);
+    await probe(erin, `@desc #${relic}=Mine.`, /Permission denied|I don.t see that here/);
+    // Over REST, the player a token names pays for the control check's zone lock.
+    for (let i = 0; i < 8 && !(await finn.sees(/used its time/, 0)); i++) {
+      const res = await fetch(`${srv.base}/api/v1/dbobj/${relic}`, {
+        method: "PATCH",
+        headers: { authorization: `Bearer ${finnT}`, "content-type": "application/json" },
+        body: JSON.stringify({ description: "Mine." }),
+      });
+      assert(res.status === 403, `Finn may not change the relic (${res.status})`);
+      await res.body?.cancel();
+    }
+    await finn.expect(/used its time/, 2000);
+    for (const spent of [bob, dave, erin, finn]) {
+      spent.send("think [add(1,1)]");
+      await spent.expect(/^#-1 CPU LIMITED$/);
+    }
+    // The wizard's gate, statue and softcode still work for everyone else.
+    await run(admin, "think [add(20,22)]", /^42$/m);
+    await run(admin, "look statue", /^A marble statue\./m);
+    carol.send("look statue");
+    await carol.expect(/\nA marble statue\.$/);
+    carol.send("gate");
+    await carol.expect(/Vault/);
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});
