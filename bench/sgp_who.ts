@@ -204,7 +204,7 @@ async function startEngine(o: Opts, sgp: string, log: (l: string) => void): Prom
       scripts: { disabled: ["+who", "+finger"] },
       // The bench types +who far faster than players do: each listing is charged to the player
       // typing it (docs/softcode.md, "Whose time"); lifted so no pace of the bench meets it.
-      softcode: { masterRoom: "#3", actorMs: 10_000, actorWindowMs: 10_000 },
+      softcode: { masterRoom: "#3", actorMs: 10_000, actorWindowMs: 10_000, gameMs: 1e9 },
     },
     cpus: o.serverCpus,
   });

@@ -41,6 +41,7 @@ function cpuUs(): number {
 export async function sgpWorld(sgpPath: string, players: number) {
   const w = await testWorld();
   w.services.config.value.softcode.actorMs = 1_000_000;
+  w.services.config.value.softcode.gameMs = 1e9;
   w.services.config.value.softcode.actorWindowMs = 1_000;
   w.services.config.value.queue.playerLimit = 100_000;
   const wiz = await w.player("Wizard", { flags: ["wizard"] });

@@ -60,7 +60,7 @@ const srv = await startSupervised({
     server: { maxConnections: 0, maxConnectionsPerIp: 0 },
     game: { idleTimeout: 0, registrationsPerHour: 0 },
     scripts: { disabled: ["+who", "+finger"] },
-    softcode: { masterRoom: "#3", actorMs: 10_000, actorWindowMs: 10_000 },
+    softcode: { masterRoom: "#3", actorMs: 10_000, actorWindowMs: 10_000, gameMs: 1e9 },
   },
 });
 

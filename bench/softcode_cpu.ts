@@ -73,7 +73,11 @@ const { values } = parseArgs({
 const iters = Number(values.iters);
 const runs = Number(values.runs);
 
-const { world, sc, wiz, room, functions } = testSoftcode({ actorMs: 1e9, evaluationMs: 1e9 });
+const { world, sc, wiz, room, functions } = testSoftcode({
+  actorMs: 1e9,
+  gameMs: 1e9,
+  evaluationMs: 1e9,
+});
 const lib = world.add("SoftLib", "thing", { owner: wiz, flags: ["visual"] });
 const data = library();
 world.set(lib, "WORDS", data.words, ["visual"]);

@@ -173,3 +173,67 @@ Deno.test("time budget: a lock, a description or a zone's lock checked for a pla
     await srv.stop();
   }
 });
+
+Deno.test("time budget: accounts that together pass the game's time are held to a share; a light player runs on", async () => {
+  const srv = await startSupervised({
+    config: {
+      // Each player's own time is far off; the game's is passed within a few +burns.
+      softcode: {
+        actorMs: 5_000,
+        gameMs: 500,
+        actorWindowMs: 600_000,
+        evaluationMs: 200,
+        functionInvocations: 100_000_000,
+      },
+    },
+  });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const tokens = await Promise.all(["Bob", "Dan", "Carol"].map((n) => register(srv.base, n)));
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const [bob, dan, carol] = await Promise.all(
+      tokens.map((token) => connectWs(srv.ws, { token, client: "web" })),
+    );
+    for (const c of [bob, dan, carol]) {
+      closers.push(() => c.close());
+      await c.expect(/Limbo/);
+    }
+    await run(admin, "@create Burner", /Created Burner/);
+    await run(
+      admin,
+      "&CMD burner=$+burn *:@pemit %#=[null(iter(lnum(%0),null(iter(lnum(%0),add(1,1)))))]burnt %0",
+      /Set\./,
+    );
+    await run(admin, "drop Burner", /You drop Burner\./);
+    carol.send("+burn 2");
+    await carol.expect(/^burnt 2$/);
+
+    // Bob and Dan burn by turns, each far within his own time, until the game's is passed and
+    // one of them is told (a refused +burn says nothing more: its `%#` names no one).
+    let busy = false;
+    for (let i = 0; i < 10 && !busy; i++) {
+      for (const p of [bob, dan]) {
+        p.send("+burn 3000");
+        const m = await p.expect(/burnt 3000|softcode is busy/);
+        if (/softcode is busy.*its share/.test(m.msg)) {
+          busy = true;
+          break;
+        }
+      }
+    }
+    assert(busy, "a heavy player was told the game's softcode is busy and his share is used");
+    for (const p of [bob, dan]) {
+      p.send("think [add(1,1)]");
+      await p.expect(/^#-1 CPU LIMITED$/);
+    }
+    // Carol has spent little: she is under any share, and the global still answers her.
+    carol.send("+burn 1");
+    await carol.expect(/^burnt 1$/);
+    carol.send("think [add(20,22)]");
+    await carol.expect(/^42$/);
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});

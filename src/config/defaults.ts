@@ -155,6 +155,11 @@ export interface SoftcodeConfig {
   actorMs: number;
   /** That window, in ms. */
   actorWindowMs: number;
+  /**
+   * Evaluation time all players together may use per window before the heaviest are held to a
+   * fair share of it (docs/softcode.md, "Whose time"), in ms.
+   */
+  gameMs: number;
   /** Deepest nesting of `[`, `{` and arguments parsed. */
   parseDepth: number;
   /**
@@ -309,6 +314,7 @@ export function defaultConfig(): EngineConfig {
       evaluationMs: 500,
       actorMs: 2_000,
       actorWindowMs: 10_000,
+      gameMs: 5_000,
       parseDepth: 100,
       masterRoom: "",
     },
@@ -356,6 +362,7 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "softcode.evaluationMs",
   "softcode.actorMs",
   "softcode.actorWindowMs",
+  "softcode.gameMs",
   "softcode.parseDepth",
   "queue.playerLimit",
   "queue.staffLimit",

@@ -171,6 +171,8 @@ export class Softcode {
   #cacheGeneration: number;
   readonly #opts: CompileOptions;
   readonly #spent = new Map<string, { since: number; used: number; told?: boolean }>();
+  /** The game's evaluation time in its window, and who spent it (see `#allowance`). */
+  #game = { since: -Infinity, used: 0, payers: new Set<string>() };
   readonly #readLimits: (() => Partial<SoftcodeLimits>) | null;
   /** What `#readLimits` gave last (see `begin`). */
   #limitsRead: Partial<SoftcodeLimits> | null = null;
@@ -390,16 +392,20 @@ export class Softcode {
     const actor = req.chain?.payer ?? this.#behalf.getStore()?.payer ??
       this.#actorOf(req.executor);
     const spent = this.#spentBy(actor, now);
-    const left = this.limits.actorMs - spent.used;
+    const allowed = this.#allowance(now);
+    const left = allowed - spent.used;
     if (left <= 0 && !spent.told) {
       // Said once a window, to the one whose evaluations are refused from now on.
       spent.told = true;
       const again = Math.max(1, Math.ceil((spent.since + this.limits.actorWindowMs - now) / 1000));
+      const secs = Math.round(this.limits.actorWindowMs / 1000);
       this.ports.delivery.toObject(
         actor,
-        `Your softcode has used its time for now (${this.limits.actorMs} ms of evaluation every ${
-          Math.round(this.limits.actorWindowMs / 1000)
-        } s); it runs again in ${again} s.`,
+        allowed < this.limits.actorMs
+          ? `The game's softcode is busy, and yours has used its share for now (${
+            Math.floor(allowed)
+          } ms of evaluation every ${secs} s); it runs again in ${again} s.`
+          : `Your softcode has used its time for now (${this.limits.actorMs} ms of evaluation every ${secs} s); it runs again in ${again} s.`,
       );
     }
     const budget = Math.max(0, Math.min(this.limits.evaluationMs, left));
@@ -446,6 +452,28 @@ export class Softcode {
     const now = this.monotonic();
     const spent = this.#spentBy(ev.actor, now);
     spent.used += now - ev.started;
+    const game = this.#gameWindow(now);
+    game.used += now - ev.started;
+    if (game.payers.size < MAX_ACTORS) game.payers.add(ev.actor);
+  }
+
+  /**
+   * What one payer may use in its window: `actorMs`, or once the game as a whole has used
+   * `gameMs` in its window, a fair share of that among everyone who spent some. Several
+   * accounts each within its own time could otherwise hold the engine between them; a fair
+   * share refuses the heavy ones and leaves the light ones (a `+who`) running.
+   */
+  #allowance(now: number): number {
+    const game = this.#gameWindow(now);
+    if (game.used < this.limits.gameMs) return this.limits.actorMs;
+    return Math.min(this.limits.actorMs, this.limits.gameMs / Math.max(1, game.payers.size));
+  }
+
+  #gameWindow(now: number): { since: number; used: number; payers: Set<string> } {
+    if (now - this.#game.since >= this.limits.actorWindowMs) {
+      this.#game = { since: now, used: 0, payers: new Set() };
+    }
+    return this.#game;
   }
 
   /** Evaluation time the actor has used in the current window (ms). */

@@ -152,3 +152,34 @@ Deno.test("softcode: an evaluation inside another (elock() of an evaluated lock)
   const both = u.run(`[elock(#${ugate},me)] [iter(lnum(300),add(1,1))]`);
   assert.match(both, /^1 (2 )+#-1 FUNCTION INVOCATION LIMIT EXCEEDED/);
 });
+
+Deno.test("softcode: past the game's time, the heavy payers are held to a fair share and the light run on", async () => {
+  const turn = () => new Promise((r) => setImmediate(r));
+  let clock = 0;
+  const t = testSoftcode(
+    { evaluationMs: 50, actorMs: 100, gameMs: 120, actorWindowMs: 10_000 },
+    () => clock++,
+  );
+  const heavy = ["A", "B", "C"].map((n) => t.world.add(n, "player", { location: t.room }));
+  const light = t.world.add("Light", "player", { location: t.room });
+  const burn = "[iter(lnum(5000),add(##,1))]";
+  const as = (p: string) => ({ executor: p, enactor: p, chain: { spent: 0, payer: p } });
+  // Each heavy payer stays within its own 100 ms; together they pass the game's 120.
+  for (const p of heavy) {
+    t.sc.evaluate(burn, as(p));
+    await turn();
+  }
+  assert.ok(heavy.every((p) => t.sc.spentBy(p) >= 50 && t.sc.spentBy(p) < 100));
+  t.sc.evaluate("[add(1,1)]", as(light));
+  await turn();
+  // Four payers spent: a share is 30 ms. The heavy are refused and told why; the light run on.
+  for (const p of heavy) assert.equal(t.sc.evaluate("[add(1,1)]", as(p)), ERR_CPU);
+  assert.equal(t.sc.evaluate("[add(1,1)]", as(light)), "2");
+  assert.ok(
+    t.world.sent.some((s) => s.to === heavy[0] && /game's softcode is busy.*share/.test(s.msg)),
+  );
+  // A new window: everyone has their own time again.
+  clock += 10_000;
+  await turn();
+  assert.equal(t.sc.evaluate("[add(1,1)]", as(heavy[0])), "2");
+});
