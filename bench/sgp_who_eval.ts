@@ -42,6 +42,8 @@ export async function sgpWorld(sgpPath: string, players: number) {
   const w = await testWorld();
   w.services.config.value.softcode.actorMs = 1_000_000;
   w.services.config.value.softcode.gameMs = 1e9;
+  // Rounds of listings run without the event loop turning, which counts as one command's time.
+  w.services.config.value.softcode.evaluationMs = 1e9;
   w.services.config.value.softcode.actorWindowMs = 1_000;
   w.services.config.value.queue.playerLimit = 100_000;
   const wiz = await w.player("Wizard", { flags: ["wizard"] });
