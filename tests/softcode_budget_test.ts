@@ -17,6 +17,17 @@ async function run(t: TelnetClient, line: string, want: RegExp, ms = 10_000): Pr
   return t.plain.slice(from);
 }
 
+/** A global of the wizard's, dropped in the room: `+burn <n>` spends about n² function calls. */
+async function dropBurner(admin: TelnetClient): Promise<void> {
+  await run(admin, "@create Burner", /Created Burner/);
+  await run(
+    admin,
+    "&CMD burner=$+burn *:@pemit %#=[null(iter(lnum(%0),null(iter(lnum(%0),add(1,1)))))]burnt %0",
+    /Set\./,
+  );
+  await run(admin, "drop Burner", /You drop Burner\./);
+}
+
 Deno.test("time budget: the player who began the chain pays, not the global's owner", async () => {
   const srv = await startSupervised({
     config: {
@@ -43,13 +54,7 @@ Deno.test("time budget: the player who began the chain pays, not the global's ow
     await bob.expect(/Limbo/);
     await carol.expect(/Limbo/);
     // A global of the wizard's, in the room: `+burn <n>` spends about n² function calls.
-    await run(admin, "@create Burner", /Created Burner/);
-    await run(
-      admin,
-      "&CMD burner=$+burn *:@pemit %#=[null(iter(lnum(%0),null(iter(lnum(%0),add(1,1)))))]burnt %0",
-      /Set\./,
-    );
-    await run(admin, "drop Burner", /You drop Burner\./);
+    await dropBurner(admin);
     carol.send("+burn 2");
     await carol.expect(/^burnt 2$/);
 
@@ -199,13 +204,7 @@ Deno.test("time budget: accounts that together pass the game's time are held to 
       closers.push(() => c.close());
       await c.expect(/Limbo/);
     }
-    await run(admin, "@create Burner", /Created Burner/);
-    await run(
-      admin,
-      "&CMD burner=$+burn *:@pemit %#=[null(iter(lnum(%0),null(iter(lnum(%0),add(1,1)))))]burnt %0",
-      /Set\./,
-    );
-    await run(admin, "drop Burner", /You drop Burner\./);
+    await dropBurner(admin);
     carol.send("+burn 2");
     await carol.expect(/^burnt 2$/);
 

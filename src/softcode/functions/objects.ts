@@ -72,8 +72,16 @@ export function controls(ev: Evaluation, f: Frame, o: DbObject): boolean {
   return !!me && ev.ports.access.controls(me, o);
 }
 
-/** MUX's name for an object's type. */
-/** MUX's scan_zone: the objects of `type` in the zone of `zmo`, for its controller (or staff). */
+/** The zone lists: each function, the type it lists (null: every type), and what it gives. */
+const ZONE_LISTS: readonly [string, string | null, string][] = [
+  ["inzone", "room", "The rooms"],
+  ["zwho", "player", "The players"],
+  ["zrooms", "room", "The rooms (as inzone())"],
+  ["zthings", "thing", "The things"],
+  ["zexits", "exit", "The exits"],
+  ["zchildren", null, "Everything (rooms, things, exits and players)"],
+];
+
 /**
  * The members of `zmo`'s zone of one type (null: all), in dbref order, for the ZMO's controller or
  * staff (MUX's scan_zone), from the zone index.
@@ -88,6 +96,7 @@ function zoneMembers(ev: Evaluation, f: Frame, zmo: string, type: string | null)
     .map(ref).join(" ");
 }
 
+/** MUX's name for an object's type. */
 function typeName(o: DbObject): string {
   return typeOf(o).toUpperCase();
 }
@@ -762,44 +771,14 @@ export const objectFunctions: FunctionDef[] = plainResults([
     const z = zoneOf(o);
     return z ? ref(z) : "#-1";
   }),
-  define("inzone", 1, 1, {
-    family: "database",
-    args: "inzone(<object>)",
-    summary: "The rooms in the zone of a zone master object (its controller or staff).",
-    example: { think: "inzone(box)", gives: "" },
-  }, (ev, f, args) => zoneMembers(ev, f, args[0], "room")),
-  define("zwho", 1, 1, {
-    family: "database",
-    args: "zwho(<object>)",
-    summary: "The players in the zone of a zone master object (its controller or staff).",
-    example: { think: "zwho(box)", gives: "" },
-  }, (ev, f, args) => zoneMembers(ev, f, args[0], "player")),
-  define("zrooms", 1, 1, {
-    family: "database",
-    args: "zrooms(<object>)",
-    summary:
-      "The rooms in the zone of a zone master object, as inzone() (its controller or staff).",
-    example: { think: "zrooms(box)", gives: "" },
-  }, (ev, f, args) => zoneMembers(ev, f, args[0], "room")),
-  define("zthings", 1, 1, {
-    family: "database",
-    args: "zthings(<object>)",
-    summary: "The things in the zone of a zone master object (its controller or staff).",
-    example: { think: "zthings(box)", gives: "" },
-  }, (ev, f, args) => zoneMembers(ev, f, args[0], "thing")),
-  define("zexits", 1, 1, {
-    family: "database",
-    args: "zexits(<object>)",
-    summary: "The exits in the zone of a zone master object (its controller or staff).",
-    example: { think: "zexits(box)", gives: "" },
-  }, (ev, f, args) => zoneMembers(ev, f, args[0], "exit")),
-  define("zchildren", 1, 1, {
-    family: "database",
-    args: "zchildren(<object>)",
-    summary: "Everything in the zone of a zone master object: rooms, things, exits and players " +
-      "(its controller or staff).",
-    example: { think: "zchildren(box)", gives: "" },
-  }, (ev, f, args) => zoneMembers(ev, f, args[0], null)),
+  ...ZONE_LISTS.map(([name, type, what]) =>
+    define(name, 1, 1, {
+      family: "database",
+      args: `${name}(<object>)`,
+      summary: `${what} in the zone of a zone master object (its controller or staff).`,
+      example: { think: `${name}(box)`, gives: "" },
+    }, (ev, f, args) => zoneMembers(ev, f, args[0], type))
+  ),
   define("bittype", 0, 1, {
     family: "database",
     args: "bittype(<object>)",
