@@ -47,20 +47,22 @@ Deno.test("hostile softcode: tiny attributes count against the quota, so their n
   }
 });
 
+/**
+ * Limits under which only the evaluation time is reached: 300 ms an evaluation, far more for each
+ * player over a window that does not refill, calls without end.
+ */
+const ONE_TIME_EACH = {
+  evaluationMs: 300,
+  actorMs: 600_000,
+  actorWindowMs: 600_000,
+  functionInvocations: 100_000_000,
+};
+
 Deno.test("hostile softcode: the use locks of everything that hears one say share one evaluation's time", async () => {
   // Before: a builder's things, each listening with a use lock that burns its whole evaluation
   // time, made every `say` in the room run one full evaluation per thing back to back, with
   // nothing else run meanwhile: ten of them froze the game for two seconds a say.
-  const srv = await startSupervised({
-    config: {
-      softcode: {
-        evaluationMs: 300,
-        actorMs: 600_000,
-        actorWindowMs: 600_000,
-        functionInvocations: 100_000_000,
-      },
-    },
-  });
+  const srv = await startSupervised({ config: { softcode: ONE_TIME_EACH } });
   const closers: (() => Promise<void>)[] = [];
   try {
     const bobToken = await register(srv.base, "Bob");
@@ -115,16 +117,7 @@ Deno.test("hostile softcode: the use locks of everything that hears one say shar
 Deno.test("hostile softcode: commands run inline by one line share one evaluation's time", async () => {
   // Before: each command of `@break/inline` (open to every player) had a time of its own, and
   // the line ran them all before the event loop turned: one line held everyone for actorMs.
-  const srv = await startSupervised({
-    config: {
-      softcode: {
-        evaluationMs: 300,
-        actorMs: 600_000,
-        actorWindowMs: 600_000,
-        functionInvocations: 100_000_000,
-      },
-    },
-  });
+  const srv = await startSupervised({ config: { softcode: ONE_TIME_EACH } });
   const closers: (() => Promise<void>)[] = [];
   try {
     const eve = await connectWs(srv, { token: await register(srv.base, "Eve"), client: "web" });
