@@ -135,6 +135,10 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
       await run(alice, `think controls(me,#${lathe})`, /^0\r?$/m);
       await run(admin, `@set #${lathe}=!inherit`, /Flag inherit cleared/);
       await run(alice, `think controls(me,#${lathe})`, /^1\r?$/m);
+      // Nor may the zone's controller set inherit: the wizard's lathe would then run what Alice
+      // writes on it with the wizard's powers.
+      await run(alice, `@set #${lathe}=inherit`, /Only the owner may set or clear inherit\./);
+      await run(alice, `think hasflag(#${lathe},inherit)`, /^0\r?$/m);
     });
 
     await t.step("through a chain of zone masters, bounded, a cycle too", async () => {

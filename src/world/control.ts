@@ -68,7 +68,7 @@ export function examines(
 }
 
 /** The player who owns `o` (a player owns itself; MUX's Owner()). */
-function ownerOf(o: Controlled): string {
+export function ownerOf(o: Controlled): string {
   return hasFlag(o.flags, "player") || !o.owner ? o.id : o.owner;
 }
 

@@ -25,8 +25,9 @@ export const ZONE_CONTROL_DEPTH = 20;
  * failing that, the zone master's own zone master's, and so on, each at most once and at most
  * ZONE_CONTROL_DEPTH of them. Players are never controlled this way (MUX's rule); nor, here,
  * staff or `inherit` objects, which act with a staff member's or their owner's powers (MUX strips
- * `inherit` at @chzone, but it may be set again). Reads only the world in memory; a lock's own
- * cost is bounded by the lock limits and the softcode budgets of its evaluation keys.
+ * `inherit` at @chzone, but it may be set again: here only the owner or staff may set it, @set).
+ * Reads only the world in memory; a lock's own cost is bounded by the lock limits and the
+ * softcode budgets of its evaluation keys.
  */
 export function zoneControls(
   actor: Pick<ObjectHead, "id" | "flags">,

@@ -7,8 +7,9 @@ import type { DbObject } from "../../world/types.ts";
 import type { SecurityEvent } from "../../auth/security_log.ts";
 import { changeOwnPassword, endSessions, type OwnPasswordDeps } from "../../auth/revoke.ts";
 import { controls, mayActOn } from "../../world/access.ts";
+import { ownerOf } from "../../world/control.ts";
 import { FLAG_LEVELS_TABLE } from "../../world/flag_levels.ts";
-import { canonicalFlag, flagChangeProblem, hasFlag } from "../../world/flags.ts";
+import { canonicalFlag, flagChangeProblem, hasFlag, isStaff } from "../../world/flags.ts";
 import { monikerSpells } from "../../world/names.ts";
 import { passwordProblem } from "../../auth/passwords.ts";
 import { stripColour } from "../../text/colour.ts";
@@ -100,6 +101,10 @@ Examples:
         if (!mayActOn(u.me, target)) throw outranked(target);
       } else if (!controls(u.me, target, u.locks)) {
         throw new CommandError("Permission denied.");
+      } else if (flag === "inherit" && !isStaff(u.me.flags) && ownerOf(u.me) !== ownerOf(target)) {
+        // Control through a zone is not ownership: inherit would lend the owner's powers to
+        // code the zone's controller writes (docs/softcode.md, "Zones").
+        throw new CommandError("Only the owner may set or clear inherit.");
       }
       // MUX answers a flag already as asked like any other change (`Cleared.`): installers
       // clear HALT and NO_COMMAND on objects they just made, and expect no complaint.
