@@ -37,6 +37,7 @@ import {
   type Template,
 } from "./template.ts";
 import { defaultConfig, type SoftcodeConfig } from "../config/defaults.ts";
+import { setImmediate } from "node:timers";
 import type { RE2JS } from "re2js";
 import { inheritedAttr, type InheritSource } from "../world/attributes/inherit.ts";
 import type { QueueChain } from "../queue/types.ts";
@@ -176,7 +177,7 @@ export class Softcode {
   readonly #readLimits: (() => Partial<SoftcodeLimits>) | null;
   /** What `#readLimits` gave last (see `begin`). */
   #limitsRead: Partial<SoftcodeLimits> | null = null;
-  /** When each payer's evaluations must end until the event loop turns (see `#turnEnds`). */
+  /** The evaluation time each payer has used since the event loop last turned (`#turnLeft`). */
   readonly #turn = new Map<string, number>();
   readonly #endTurn = () => this.#turn.clear();
   /** The player whose command the engine is running, through that command's awaits. */
@@ -408,15 +409,15 @@ export class Softcode {
           : `Your softcode has used its time for now (${this.limits.actorMs} ms of evaluation every ${secs} s); it runs again in ${again} s.`,
       );
     }
-    const budget = Math.max(0, Math.min(this.limits.evaluationMs, left));
-    const turnEnds = this.#turnEnds(actor, now);
+    const turnLeft = this.#turnLeft(actor);
+    const budget = Math.max(0, Math.min(this.limits.evaluationMs, left, turnLeft));
     const ev = new Evaluation(
       this,
       req,
       actor,
       now,
-      Math.min(now + budget, turnEnds),
-      left <= 0 || turnEnds <= now,
+      now + budget,
+      left <= 0 || turnLeft <= 0,
       null,
     );
     this.#active = ev;
@@ -424,21 +425,19 @@ export class Softcode {
   }
 
   /**
-   * When the payer's evaluations must end until the event loop turns: they share one
-   * evaluation's time, as MUX's limits hold for one command. Nothing else runs between them (the
-   * use locks of everything that hears one say, the commands one line runs inline, awaited but
-   * never waiting on I/O), so each with a time of its own held every other player for their
-   * sum, up to the payer's whole actorMs. Another payer's evaluations in the same turn have
-   * their own. An immediate runs once the event loop has turned.
+   * What is left of the evaluation time the payer's evaluations share until the event loop
+   * turns, as MUX's limits hold for one command. Nothing else runs between them (the use locks of
+   * everything that hears one say, the commands one line runs inline, awaited but never waiting
+   * on I/O), so each with a time of its own held every other player for their sum, up to the
+   * payer's whole actorMs. Counted as time used, not as a deadline: other players' work between
+   * them in the same turn is not theirs. An immediate runs once the event loop has turned.
    */
-  #turnEnds(actor: string, now: number): number {
-    let ends = this.#turn.get(actor);
-    if (ends === undefined) {
-      if (this.#turn.size === 0) setImmediate(this.#endTurn);
-      ends = now + this.limits.evaluationMs;
-      this.#turn.set(actor, ends);
-    }
-    return ends;
+  #turnLeft(actor: string): number {
+    const used = this.#turn.get(actor);
+    if (used !== undefined) return this.limits.evaluationMs - used;
+    if (this.#turn.size === 0) setImmediate(this.#endTurn);
+    this.#turn.set(actor, 0);
+    return this.limits.evaluationMs;
   }
 
   /** Ends an evaluation: its time counts against its actor's budget (once, at the outermost). */
@@ -450,16 +449,23 @@ export class Softcode {
       return;
     }
     const now = this.monotonic();
+    const took = now - ev.started;
     const spent = this.#spentBy(ev.actor, now);
-    spent.used += now - ev.started;
+    spent.used += took;
+    const turn = this.#turn.get(ev.actor);
+    if (turn !== undefined) this.#turn.set(ev.actor, turn + took);
     const game = this.#gameWindow(now);
-    game.used += now - ev.started;
-    if (game.payers.size < MAX_ACTORS) game.payers.add(ev.actor);
+    game.used += took;
+    // Only a payer who spent a part worth counting divides the game's share: a crowd of light
+    // players typing `think` must not shrink everyone's share to nothing.
+    if (spent.used >= this.limits.gameMs / 100 && game.payers.size < MAX_ACTORS) {
+      game.payers.add(ev.actor);
+    }
   }
 
   /**
    * What one payer may use in its window: `actorMs`, or once the game as a whole has used
-   * `gameMs` in its window, a fair share of that among everyone who spent some. Several
+   * `gameMs` in its window, a fair share of that among everyone who spent a part of it. Several
    * accounts each within its own time could otherwise hold the engine between them; a fair
    * share refuses the heavy ones and leaves the light ones (a `+who`) running.
    */

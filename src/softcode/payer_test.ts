@@ -183,3 +183,16 @@ Deno.test("softcode: past the game's time, the heavy payers are held to a fair s
   await turn();
   assert.equal(t.sc.evaluate("[add(1,1)]", as(heavy[0])), "2");
 });
+
+Deno.test("softcode: a turn's shared time counts what the payer used, not what others did meanwhile", () => {
+  let clock = 0;
+  const t = testSoftcode(
+    { evaluationMs: 50, actorMs: 10_000, gameMs: 1e9, actorWindowMs: 10_000 },
+    () => clock++,
+  );
+  const bob = t.world.add("Bob", "player", { location: t.room });
+  assert.equal(t.sc.evaluate("[add(1,1)]", { executor: bob }), "2");
+  // The wizard burns a whole evaluation's time in the same turn, between Bob's two.
+  assert.ok(t.sc.evaluate("[iter(lnum(5000),add(##,1))]", { executor: t.wiz }).endsWith(ERR_CPU));
+  assert.equal(t.sc.evaluate("[add(1,1)]", { executor: bob }), "2", "Bob used next to nothing");
+});
