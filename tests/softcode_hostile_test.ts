@@ -134,3 +134,131 @@ Deno.test("hostile softcode: commands run inline by one line share one evaluatio
     await srv.stop();
   }
 });
+
+/** A WebSocket session of a newly registered player (or of the superuser, by its password). */
+async function session(
+  srv: { base: string; ws: number },
+  name: string,
+  closers: (() => Promise<void>)[],
+): Promise<WsClient> {
+  const token = name === "Admin"
+    ? (await (await fetch(`${srv.base}/api/v1/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Admin", password: "admin-password-1" }),
+    })).json()).token
+    : await register(srv.base, name);
+  const ws = await connectWs(srv, { token, client: "web" });
+  closers.push(() => ws.close());
+  await ws.expect((m) => m.data.type === "session");
+  return ws;
+}
+
+/** Bob, a builder, with a listening Parrot in Limbo and a clock waiting an hour. */
+async function bobWithParrotAndClock(
+  srv: { base: string; ws: number },
+  closers: (() => Promise<void>)[],
+): Promise<WsClient> {
+  const admin = await session(srv, "Admin", closers);
+  const bob = await session(srv, "Bob", closers);
+  await ask(admin, "@set *Bob=builder", /Flag builder set on Bob\./);
+  await ask(bob, "@create Parrot", /Created Parrot/);
+  await ask(bob, "@set Parrot=monitor", /Flag monitor set/);
+  await ask(bob, "&HEAR Parrot=^*spam*:@pemit *Bob=heard %0", /^Set\.$/);
+  await ask(bob, "drop Parrot", /You drop Parrot/);
+  await ask(bob, "@create Clock", /Created Clock/);
+  await ask(bob, "&TICK Clock=@pemit *Bob=tick", /^Set\.$/);
+  await ask(bob, "@wait 3600=@trigger Clock/TICK", /./).catch(() => {});
+  assertMatch(await ask(bob, "@ps", /Clock\/TICK|@trigger Clock/), /TICK/);
+  return bob;
+}
+
+/** Bob's queue and objects are as he left them: nothing halted, his clock still waiting. */
+async function assertBobUntouched(bob: WsClient): Promise<void> {
+  const told = bob.buffer.filter((m) => /Run away|halt/i.test(m.msg)).map((m) => m.msg);
+  assertEquals(told, [], "Bob was told his queue was halted");
+  assertEquals(
+    await ask(bob, "think flags [hasflag(Parrot,halt)][hasflag(Clock,halt)]", /^flags /),
+    "flags 00",
+  );
+  assertMatch(await ask(bob, "@ps", /Clock\/TICK|@trigger Clock|[Nn]o .*queue|entries/), /TICK/);
+}
+
+Deno.test("hostile softcode: another player's emits cannot fill an owner's queue until it is halted", async () => {
+  // Before: Mallory's one `think` emitted 150 lines in Limbo; Bob's listening Parrot queued an
+  // entry for each, past Bob's quota of 100, so the engine halted Bob's whole queue (his clock's
+  // hour-long wait too) and set Parrot halt. One player could silence any other's objects, or a
+  // wizard's globals, by talking near them.
+  const srv = await startSupervised();
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const bob = await bobWithParrotAndClock(srv, closers);
+    const mallory = await session(srv, "Mallory", closers);
+    await ask(mallory, "think [null(iter(lnum(150),emit(spam ##)))]done", /^done$/);
+    await mallory.expect(/spam 149/);
+    await assertBobUntouched(bob);
+    // The Parrot still hears.
+    bob.clear();
+    await ask(mallory, "think [emit(spam again)]ok", /^ok$/);
+    await bob.expect(/^heard/);
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});
+
+Deno.test("hostile softcode: a runaway chain another player began halts that chain, not an owner's queue", async () => {
+  // Before: Mallory's looping thing emitted near Bob's Parrot; the Parrot's entries joined her
+  // chain, and when the chain passed queue.chainLimit on one of them, Bob's whole queue was
+  // halted (his clock with it) instead of Mallory's runaway.
+  const srv = await startSupervised({ config: { queue: { chainLimit: 24 } } });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const bob = await bobWithParrotAndClock(srv, closers);
+    const admin = await session(srv, "Admin", closers);
+    const mallory = await session(srv, "Mallory", closers);
+    await ask(admin, "@set *Mallory=builder", /Flag builder set on Mallory\./);
+    await ask(mallory, "@create Looper", /Created Looper/);
+    await ask(mallory, "drop Looper", /You drop Looper/);
+    // Each turn: nine lines the Parrot hears, then itself again (run order X P1..P9 X P...: the
+    // 25th entry is one of the Parrot's).
+    const nine = Array.from({ length: 9 }, (_, i) => `@emit spam ${i}`).join(";");
+    await ask(mallory, `&LOOP Looper=${nine};@trigger me/LOOP`, /^Set\.$/);
+    await ask(mallory, "@trigger Looper/LOOP", /./).catch(() => {});
+    await mallory.expect(/Run away/, 15_000);
+    await assertBobUntouched(bob);
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});
+
+Deno.test("hostile softcode: what a player's wait of a second wakes is paid by that player", async () => {
+  // Before: a wait of a second or more began a chain without a payer, so the objects its output
+  // woke were each paid by their own owner: Mallory's `@wait 1=@emit boom` spent Bob's time on
+  // Bob's listening Ear until Bob's own typing was refused.
+  const srv = await startSupervised({
+    config: { softcode: { evaluationMs: 300, actorMs: 600, actorWindowMs: 600_000 } },
+  });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const admin = await session(srv, "Admin", closers);
+    const bob = await session(srv, "Bob", closers);
+    await ask(admin, "@set *Bob=builder", /Flag builder set on Bob\./);
+    const mallory = await session(srv, "Mallory", closers);
+    const burn = "[iter(lnum(1,1000),iter(lnum(1,1000),null(sort(shuffle(lnum(1,300))))))]";
+    await ask(bob, "@create Ear", /Created Ear/);
+    await ask(bob, "@set Ear=monitor", /Flag monitor set/);
+    await ask(bob, `&HEAR Ear=^*boom*:think ${burn}`, /^Set\.$/);
+    await ask(bob, "drop Ear", /You drop Ear/);
+    await ask(mallory, "@wait 1=@emit boom1;@emit boom2;@emit boom3", /./).catch(() => {});
+    await mallory.expect(/Your softcode has used its time/, 15_000).catch((e) => {
+      throw new Error(`${e}\nBob: ${bob.buffer.map((m) => m.msg).join(" | ")}`);
+    });
+    assertEquals(await ask(bob, "think [add(1,2)]", /^3$|CPU/), "3");
+    assertEquals(bob.buffer.filter((m) => /softcode has used/.test(m.msg)).length, 0);
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});
