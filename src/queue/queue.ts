@@ -222,7 +222,7 @@ export class CommandQueue implements ActionQueue {
     for (const rec of await this.#deps.timers.list(TIMER_OWNER)) {
       const w = storedWait(rec.payload);
       if (!w || this.#entries.has(w.pid)) continue;
-      const e = this.#entryOf(w, { spent: 0 });
+      const e = this.#entryOf(w, this.#ownersChain(w.owner));
       e.where = "timed";
       e.due = rec.due;
       e.timerId = rec.id;
@@ -262,6 +262,21 @@ export class CommandQueue implements ActionQueue {
     const quota = quotaOf(limits, this.#deps.object(ownerId));
     const waiting = this.#perOwner.get(ownerId) ?? 0;
     if (quota <= 0) return { refused: "Your objects may not queue commands here (a limit of 0)." };
+    const delay = Number.isFinite(req.delay) && req.delay! > 0 ? req.delay! * 1000 : 0;
+    const long = delay >= PERSIST_MS;
+    // A pause of a second or more ends a chain: a clock that re-arms itself is no runaway.
+    const chain = long ? this.#ownersChain(ownerId) : this.#chainFor(req.chain, req.enactor);
+    if (waiting + 1 > quota && chain.payer !== undefined && chain.payer !== ownerId) {
+      // Another player's line set this off (a listen its emits woke, a global's $-command it
+      // typed): only this entry is refused. Halting the owner's queue and object, as for a
+      // runaway of the owner's own, would let any player silence another's objects, or a
+      // wizard's globals, by flooding them.
+      const owner = this.#deps.object(ownerId);
+      return {
+        refused: `${owner?.name ?? "Its owner"}'s objects have ${waiting} commands queued (the ` +
+          `limit is ${quota}); ${executor.name}(#${executor.id}) queued nothing.`,
+      };
+    }
     if (waiting + 1 > quota) {
       const halted = this.#haltWhere((e) => e.owner === ownerId);
       // As MUX's setup_que: the owner's queue is halted and the object that queued is set halt,
@@ -276,8 +291,6 @@ export class CommandQueue implements ActionQueue {
     if (req.delay !== undefined && req.delay > MAX_WAIT_S) {
       return { refused: `A wait may be at most ${MAX_WAIT_S} seconds (ten years).` };
     }
-    const delay = Number.isFinite(req.delay) && req.delay! > 0 ? req.delay! * 1000 : 0;
-    const long = delay >= PERSIST_MS;
     const e = this.#entryOf({
       pid: this.#nextPid++,
       executor: executor.id,
@@ -287,8 +300,7 @@ export class CommandQueue implements ActionQueue {
       args: (req.args ?? []).slice(0, MAX_ARGS).map(String),
       regs: [...(req.regs ?? [])],
       owner: ownerId,
-      // A pause of a second or more ends a chain: a clock that re-arms itself is no runaway.
-    }, long ? { spent: 0 } : this.#chainFor(req.chain, req.enactor));
+    }, chain);
     if (req.semaphore) {
       if (this.#countSemaphore(req.semaphore, 1) > 0) {
         // Waits for a notify; the timeout, if any, stays in memory with the semaphore.
@@ -333,6 +345,17 @@ export class CommandQueue implements ActionQueue {
     // A new chain is paid for by the player who began it (the one typing, or connecting).
     const by = this.#deps.object(enactor);
     return by?.flags.includes("player") ? { spent: 0, payer: by.id } : { spent: 0 };
+  }
+
+  /**
+   * The new chain a wait of a second or more begins: paid for by the owner of the object that
+   * waits, when a player, so that what its output wakes (another owner's listening objects, and
+   * their locks) is charged to whoever armed the wait, not to each woken object's owner.
+   */
+  #ownersChain(ownerId: string): QueueChain {
+    return this.#deps.object(ownerId)?.flags.includes("player")
+      ? { spent: 0, payer: ownerId }
+      : { spent: 0 };
   }
 
   /**
@@ -563,7 +586,7 @@ export class CommandQueue implements ActionQueue {
       if (this.#closed || this.#cancelling.has(w.pid)) return;
       const known = this.#entries.get(w.pid);
       // A new chain: a pause of a second or more ends a runaway's.
-      const e = known ?? this.#entryOf(w, { spent: 0 });
+      const e = known ?? this.#entryOf(w, this.#ownersChain(w.owner));
       if (!known) this.#add(e);
       e.timerId = null;
       this.#makeReady(e);
@@ -644,6 +667,22 @@ export class CommandQueue implements ActionQueue {
     if (!executor || executor.flags.includes("halt")) return;
     const limits = this.#deps.limits();
     if (++e.chain.spent > limits.chainLimit) {
+      const payer = e.chain.payer;
+      if (payer !== undefined && payer !== e.owner) {
+        // Another player's line began the chain: its entries are the runaway, whoever's
+        // objects run them; the owner's other entries (a clock's wait) are not its to halt.
+        const n = this.#haltWhere((x) => x.chain === e.chain);
+        if (!e.chain.stopped) {
+          e.chain.stopped = true;
+          this.#deps.notify(
+            payer,
+            `Run away objects: what your line set off ran ${limits.chainLimit} queue entries ` +
+              `without a pause of a second (the last ${executor.name}(#${executor.id})'s). ` +
+              `Halted ${n + 1} entr${n === 0 ? "y" : "ies"} (queue.chainLimit).`,
+          );
+        }
+        return;
+      }
       const n = this.#haltWhere((x) => x.owner === e.owner);
       if (!e.chain.stopped) {
         e.chain.stopped = true;

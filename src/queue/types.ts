@@ -13,9 +13,10 @@ export interface QueueChain {
   /** Stopped as a runaway (reported once). */
   stopped?: boolean;
   /**
-   * The player whose typed line or event (a connection) began the chain: softcode's evaluation
-   * time (`softcode.actorMs`) is charged to them. Absent (a timed wait, `@startup`): to each
-   * executor's owner.
+   * The player whose typed line or event (a connection) began the chain, or the owner of the
+   * object whose wait of a second or more began it: softcode's evaluation time
+   * (`softcode.actorMs`) is charged to them. Absent (no player behind it): to each executor's
+   * owner.
    */
   readonly payer?: string;
 }
