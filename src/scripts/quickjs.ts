@@ -36,6 +36,14 @@ export const NOT_A_PROMISE = -1, PROMISE_PENDING = 0, PROMISE_FULFILLED = 1;
 
 /** Bytes of the per-instance buffer strings are copied in through. */
 const SCRATCH = 4096;
+/** Arguments of a call into QuickJS that fit the per-instance buffer for them. */
+const MAX_ARGV = 8;
+/**
+ * Characters of a string copied in or out by hand when they are all ASCII: TextEncoder and
+ * TextDecoder are calls into Deno's runtime, whose cost (several µs when a call comes cold)
+ * was a tenth of a short script call's; a loop over a few dozen bytes costs next to nothing.
+ */
+const SHORT_TEXT = 256;
 const UTF8 = new TextEncoder();
 
 /** A QuickJS value: a pointer to a `JSValue` in the instance's memory (0: none). */
@@ -157,6 +165,18 @@ export class QuickJs {
   }
 }
 
+/**
+ * Bytes between two arguments of a host function call (a JSValue's size in this build), when
+ * the build's own function says the i-th is at `argv + i * size`; 0 when it does not (then it
+ * is asked for each). It computes an address and reads nothing, so any numbers will do.
+ */
+function argStride(ffi: QuickJSFFI): number {
+  const at = (argv: number, i: number) =>
+    ffi.QTS_ArgvGetJSValueConstPointer(argv as never, i) as unknown as number;
+  const size = at(0, 1);
+  return size > 0 && at(4096, 0) === 4096 && at(4096, 5) === 4096 + 5 * size ? size : 0;
+}
+
 /** One QuickJS instance: its memory, one runtime, one context, and the calls the sandbox makes. */
 export class Instance {
   readonly memory: WebAssembly.Memory;
@@ -172,6 +192,10 @@ export class Instance {
   readonly #writer: BjsonWriter | null;
   /** A buffer for short strings on their way in (no allocation each). */
   readonly #scratch: number;
+  /** A buffer for the argument pointers of a call into QuickJS (copied by QuickJS on entry). */
+  readonly #argv: number;
+  /** A 32-bit view of the memory (made again when the memory grows). */
+  #heap32: Uint32Array;
 
   constructor(
     em: QuickJSEmscriptenModule,
@@ -183,10 +207,18 @@ export class Instance {
     this.#writer = writer;
     this.#ffi = ffi;
     this.memory = memory;
+    // The host function's arguments are an array of JSValues: their addresses are computed
+    // here (one call into WebAssembly each, before, for what is an addition).
+    const stride = argStride(ffi);
     const callbacks: EmscriptenModuleCallbacks = {
       callFunction: (_a, _ctx, _this, argc, argv) => {
         const args: JSValueConstPointer[] = [];
-        for (let i = 0; i < argc; i++) args.push(ffi.QTS_ArgvGetJSValueConstPointer(argv, i));
+        const at = argv as unknown as number;
+        for (let i = 0; i < argc; i++) {
+          args.push(
+            stride ? (at + i * stride) as never : ffi.QTS_ArgvGetJSValueConstPointer(argv, i),
+          );
+        }
         return (this.#host?.call(args) || 0) as JSValuePointer;
       },
       shouldInterrupt: () => (this.#host?.interrupt() ? 1 : 0),
@@ -201,6 +233,15 @@ export class Instance {
     this.undefined = ffi.QTS_GetUndefined();
     this.#out = em._malloc(4);
     this.#scratch = em._malloc(SCRATCH);
+    this.#argv = em._malloc(4 * MAX_ARGV);
+    this.#heap32 = new Uint32Array(em.HEAPU8.buffer);
+  }
+
+  /** The memory as 32-bit words (the view of its current buffer). */
+  #words(): Uint32Array {
+    const buffer = this.#em.HEAPU8.buffer;
+    if (this.#heap32.buffer !== buffer) this.#heap32 = new Uint32Array(buffer);
+    return this.#heap32;
   }
 
   /** True when values cross in QuickJS's binary format (see QuickJs.binary). */
@@ -247,16 +288,13 @@ export class Instance {
 
   /** Calls `fn` with `args`; `{ value }` or `{ error }` (each to be freed). */
   call(fn: Value, args: Value[]): { value?: Value; error?: Value } {
-    const em = this.#em;
-    const argv = args.length ? em._malloc(4 * args.length) : 0;
-    try {
-      if (argv) new Uint32Array(this.memory.buffer, argv, args.length).set(args);
-      return this.#result(
-        this.#ffi.QTS_Call(this.ctx, fn, this.undefined, args.length, argv as never),
-      );
-    } finally {
-      if (argv) em._free(argv);
-    }
+    if (args.length > MAX_ARGV) throw new RangeError(`at most ${MAX_ARGV} arguments`);
+    // One buffer serves every call, nested ones too: QuickJS copies the values on entry.
+    const argv = this.#argv, words = this.#words();
+    for (let i = 0; i < args.length; i++) words[(argv >> 2) + i] = args[i] as unknown as number;
+    return this.#result(
+      this.#ffi.QTS_Call(this.ctx, fn, this.undefined, args.length, argv as never),
+    );
   }
 
   #result(r: JSValuePointer): { value?: Value; error?: Value } {
@@ -271,7 +309,7 @@ export class Instance {
     const ffi = this.#ffi;
     while (ffi.QTS_IsJobPending(this.rt)) {
       const r = ffi.QTS_ExecutePendingJob(this.rt, -1, this.#out as never);
-      const ctx = new Uint32Array(this.memory.buffer, this.#out, 1)[0];
+      const ctx = this.#words()[this.#out >> 2];
       if (!ctx) {
         ffi.QTS_FreeValuePointerRuntime(this.rt, r);
         return 0;
@@ -299,6 +337,19 @@ export class Instance {
   /** A new string value. */
   string(s: string): Value {
     const em = this.#em;
+    if (s.length <= SHORT_TEXT) {
+      const heap = em.HEAPU8, at = this.#scratch;
+      let i = 0;
+      for (; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c > 0x7f || c === 0) break;
+        heap[at + i] = c;
+      }
+      if (i === s.length) {
+        heap[at + i] = 0;
+        return this.#ffi.QTS_NewString(this.ctx, at as never);
+      }
+    }
     if (s.length * 3 < SCRATCH) {
       // At most 3 bytes of UTF-8 per UTF-16 unit: it fits. HEAPU8 is the memory's current view.
       const heap = em.HEAPU8, at = this.#scratch;
@@ -344,10 +395,22 @@ export class Instance {
   text(v: Value | JSValueConstPointer): string {
     const p = this.#ffi.QTS_GetString(this.ctx, v);
     try {
-      return this.#em.UTF8ToString(p as never);
+      return this.#cString(p as unknown as number);
     } finally {
       this.#ffi.QTS_FreeCString(this.ctx, p);
     }
+  }
+
+  /** The C string at `p` (UTF-8, ended by a 0). */
+  #cString(p: number): string {
+    const heap = this.#em.HEAPU8;
+    const end = Math.min(heap.length, p + SHORT_TEXT);
+    let at = p;
+    while (at < end && heap[at] !== 0 && heap[at] < 0x80) at++;
+    if (at < end && heap[at] === 0) {
+      return at === p ? "" : String.fromCharCode.apply(null, heap.subarray(p, at) as never);
+    }
+    return this.#em.UTF8ToString(p as never);
   }
 
   /** A value as a number. */
@@ -359,7 +422,7 @@ export class Instance {
   typeOf(v: Value | JSValueConstPointer): string {
     const p = this.#ffi.QTS_Typeof(this.ctx, v);
     try {
-      return this.#em.UTF8ToString(p as never);
+      return this.#cString(p as unknown as number);
     } finally {
       this.#ffi.QTS_FreeVoidPointer(this.ctx, p as never);
     }
@@ -405,7 +468,7 @@ export class Instance {
       const len = ffi.QTS_GetArrayBufferLength(this.ctx, r);
       if (len > max) return {};
       const p = ffi.QTS_GetArrayBuffer(this.ctx, r) as unknown as number;
-      return { bytes: new Uint8Array(this.memory.buffer, p, len).slice() };
+      return { bytes: this.#em.HEAPU8.slice(p, p + len) };
     } finally {
       ffi.QTS_FreeValuePointer(this.ctx, r);
     }

@@ -459,3 +459,29 @@ await u.send("a", { type: "t", l, own: Object.hasOwn(l[1], "__proto__"), pollute
     }),
   );
 });
+
+Deno.test("vm: text crosses whole both ways, short or long, ASCII or not", async () => {
+  const vm = await vmOf(`export default (u) => u.send(u.cmd.args + "|" + u.cmd.args.length);`);
+  const cases = [
+    "",
+    "hi",
+    "x".repeat(255),
+    "y".repeat(256),
+    "z".repeat(257),
+    "w".repeat(5000),
+    "é",
+    "a".repeat(255) + "é",
+    "€ and \ud83d\ude00 and \ud800",
+    "q".repeat(300) + "€",
+    '"quoted" \\ back\nslash\ttab',
+  ];
+  for (const args of cases) {
+    const sent: string[] = [];
+    const out = await vm.run({ ...CMD, args }, (name, a) => {
+      if (name === "send") sent.push(String(a[0]));
+    }, mapError);
+    assert(out.ok && !out.error, JSON.stringify(out));
+    // A lone surrogate is not UTF-8: its three bytes come back as U+FFFD each, as they always have.
+    assertEquals(sent, [`${args.replace("\ud800", "\ufffd".repeat(3))}|${args.length}`]);
+  }
+});
