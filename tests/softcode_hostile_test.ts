@@ -262,3 +262,31 @@ Deno.test("hostile softcode: what a player's wait of a second wakes is paid by t
     await srv.stop();
   }
 });
+
+Deno.test("hostile softcode: a regular expression that compiles to a huge program is refused", async () => {
+  // Before: RE2 runs in time linear in text × program, and this 32-character pattern compiles to
+  // 15,000 instructions: one regmatch() on an 8,000-character text held every player 2.3 s, in
+  // one call that the evaluation's time limit could not interrupt.
+  const srv = await startSupervised();
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const mallory = await session(srv, "Mallory", closers);
+    const big = "(?:a|aa|aaa|aaaa|aaaaa|b){1000}d";
+    assertMatch(
+      await ask(mallory, `think [regmatch(repeat(a,7999)c,${big})]`, /REGEXP|^[01]$/),
+      /^#-1 REGEXP ERROR pattern too complex \(over 200 instructions\)$/,
+    );
+    // A `$-command` with such a pattern never matches; the line goes on to Huh?.
+    await ask(mallory, `&CMD me=$${big}:think matched`, /^Set\.$/);
+    await ask(mallory, "@set me/CMD=regexp", /set|Set/);
+    assertMatch(await ask(mallory, "[repeat(a,1000)]d", /Huh|matched/), /Huh/);
+    // The usual patterns work as before.
+    assertEquals(
+      await ask(mallory, "think [regmatch(cookie=42,(.+)=(.+),- 0 1)] %q0 %q1", /cookie/),
+      "1 cookie 42",
+    );
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});
