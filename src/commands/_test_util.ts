@@ -256,7 +256,7 @@ export async function testWorld(): Promise<TestWorld> {
       world: () => s.objects.world,
       attributes: s.attributes,
       masterRoom: () => masterRoomId(s.config.value.softcode.masterRoom),
-      regexps: new Map(),
+      regexps: softcode.regexps,
       locks,
     }),
     engine: {

@@ -163,6 +163,11 @@ export interface SoftcodeConfig {
   /** Deepest nesting of `[`, `{` and arguments parsed. */
   parseDepth: number;
   /**
+   * Most instructions a regular expression may compile to: matching costs program × text steps
+   * in one call no time budget can interrupt (docs/softcode.md, "Limits").
+   */
+  regexpSize: number;
+  /**
    * The master room (`#2`, or `2`): the `$-commands` of what is in it work everywhere (MUX's
    * master_room). Empty: none.
    */
@@ -316,6 +321,7 @@ export function defaultConfig(): EngineConfig {
       actorWindowMs: 10_000,
       gameMs: 5_000,
       parseDepth: 100,
+      regexpSize: 200,
       masterRoom: "",
     },
     queue: { playerLimit: 100, staffLimit: 1000, chainLimit: 2000 },
@@ -364,6 +370,7 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "softcode.actorWindowMs",
   "softcode.gameMs",
   "softcode.parseDepth",
+  "softcode.regexpSize",
   "queue.playerLimit",
   "queue.staffLimit",
   "queue.chainLimit",

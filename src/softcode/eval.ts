@@ -38,7 +38,7 @@ import {
 } from "./template.ts";
 import { defaultConfig, type SoftcodeConfig } from "../config/defaults.ts";
 import { setImmediate } from "node:timers";
-import type { RE2JS } from "re2js";
+import { RegexpCache } from "./regexp_cache.ts";
 import { inheritedAttr, type InheritSource } from "../world/attributes/inherit.ts";
 import type { QueueChain } from "../queue/types.ts";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -157,7 +157,7 @@ export class Softcode {
   /** `%q<name>` and named registers are allowed. */
   readonly namedRegisters: boolean;
   /** Compiled regular expressions by flags and pattern (src/softcode/functions/regexp.ts). */
-  readonly regexps = new Map<string, RE2JS>();
+  readonly regexps = new RegexpCache(() => this.limits.regexpSize);
   /** Objects and their own attributes, for lookups through the `@parent` chain. */
   readonly inherit: InheritSource;
   #cache = new Map<string, Cached>();
@@ -691,6 +691,17 @@ export class Evaluation {
       this.#sinceClock = 0;
       if (this.sc.monotonic() > this.deadline) this.halted = true;
     }
+    return !this.halted;
+  }
+
+  /**
+   * tick() for a step that may take milliseconds (a regular expression matched against a long
+   * text, an attribute's value searched): the clock is read at once, not every CLOCK_EVERY
+   * steps, so a loop of them cannot run sixteen past the deadline.
+   */
+  tickNow(): boolean {
+    if (!this.tick()) return false;
+    if (this.sc.monotonic() > this.deadline) this.halted = true;
     return !this.halted;
   }
 

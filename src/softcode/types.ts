@@ -50,7 +50,8 @@ export const FUNCTION_FAMILIES = {
   attributes: "Reading the attributes of objects.",
   database: "Objects and players: names, places, contents, flags, who is connected.",
   time: "The clock and durations: times, dates and their formats.",
-  regexp: "Regular expressions (linear-time: no pattern can stall the game).",
+  regexp:
+    "Regular expressions (linear time, programs of at most `softcode.regexpSize` instructions: no pattern can stall the game).",
   json: "JSON texts: building, testing and querying them.",
   random: "Random numbers and choices.",
   crypto: "Digests, checksums and light encryption.",

@@ -939,7 +939,7 @@ export function grepAttrs(
   if (typeof o === "string") return o;
   const out: string[] = [];
   for (const name of ev.ports.attributes.names(o.id)) {
-    if (!ev.tick()) break;
+    if (!ev.tickNow()) break;
     if (!ev.wild(pattern || "*", name)) continue;
     const a = ev.ports.attributes.get(o.id, name);
     if (!a || !ev.mayRead(f.executor, o.id, a)) continue;

@@ -1,47 +1,24 @@
 /**
- * Regular expressions for softcode, run by RE2JS: a linear-time engine (no backtracking), so
- * no pattern can stall the engine however it is written (`(a+)+$` on a long text is fast).
+ * Regular expressions for softcode, run by RE2JS (src/softcode/regexp_cache.ts: linear time,
+ * programs of bounded size, so no pattern can stall the engine).
  * PCRE's backreferences and lookaround, which MUX allows, are not available: such a pattern
  * answers `#-1 REGEXP ERROR ...`, as any invalid pattern does.
  */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 import { define } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
-import type { Evaluation } from "../eval.ts";
+import { ERR_CPU, type Evaluation } from "../eval.ts";
 import { sepOf, splitList } from "../list.ts";
 import { hasMarkup, stripMarkup } from "../markup.ts";
 import { grepAttrs } from "./objects.ts";
 
-/** Longest pattern compiled: the match costs pattern × text steps, so both are bounded. */
-export const MAX_PATTERN = 1000;
-
-/** Compiled patterns kept (by flags and text). */
-const MAX_COMPILED = 500;
-
-/** A compiled pattern, or MUX's error text. */
+/**
+ * A compiled pattern from the evaluation's engine, or MUX's error text (`#-1 CPU LIMITED` once
+ * the evaluation's time is up: each match may take milliseconds, so the clock is read first).
+ */
 export function compileRegexp(ev: Evaluation, pattern: string, caseless: boolean): RE2JS | string {
-  return compileRegexpIn(ev.sc.regexps, pattern, caseless);
-}
-
-/** A compiled pattern from `cache` (the softcode engine's), or MUX's error text. */
-export function compileRegexpIn(
-  cache: Map<string, RE2JS>,
-  pattern: string,
-  caseless: boolean,
-): RE2JS | string {
-  if (pattern.length > MAX_PATTERN) return "#-1 REGEXP ERROR pattern too long";
-  const key = (caseless ? "i" : "c") + pattern;
-  const hit = cache.get(key);
-  if (hit) return hit;
-  try {
-    const re = RE2JS.compile(pattern, caseless ? RE2JS.CASE_INSENSITIVE : 0);
-    if (cache.size >= MAX_COMPILED) cache.delete(cache.keys().next().value!);
-    cache.set(key, re);
-    return re;
-  } catch (e) {
-    const msg = String((e as Error)?.message ?? e).replace(/^error parsing regexp: /, "");
-    return `#-1 REGEXP ERROR ${msg}`;
-  }
+  if (!ev.tickNow()) return ERR_CPU;
+  return ev.sc.regexps.compile(pattern, caseless);
 }
 
 /** regmatch() and regmatchi(): 1 when the pattern is found, setting registers from groups. */
@@ -75,7 +52,7 @@ function regrab(ev: Evaluation, args: string[], caseless: boolean, all: boolean)
   // A list without colour (most) needs no item stripped of it.
   const coloured = hasMarkup(args[0]);
   for (const w of splitList(args[0], sep)) {
-    if (!ev.tick()) break;
+    if (!ev.tickNow()) break;
     if (!re.test(coloured ? stripMarkup(w) : w)) continue;
     if (!all) return w;
     out.push(w);
@@ -109,8 +86,7 @@ function regedit(ev: Evaluation, args: string[], caseless: boolean, all: boolean
     let out = "";
     let from = 0;
     let at = 0;
-    while (at <= text.length && m.find(at)) {
-      if (!ev.tick()) break;
+    while (at <= text.length && ev.tickNow() && m.find(at)) {
       out += text.slice(from, m.start()) + substitute(m, args[i + 1]);
       from = m.end();
       if (out.length > ev.lbuf) return out.slice(0, ev.lbuf);

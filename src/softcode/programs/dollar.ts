@@ -8,7 +8,7 @@
  * An object set `halt` or `no_command`, or whose `use` lock the actor fails, offers none; an
  * attribute set `no_command` runs nothing.
  */
-import type { RE2JS } from "re2js";
+import type { RegexpCache } from "../regexp_cache.ts";
 import type { DbObject } from "../../world/types.ts";
 import type { WorldReader } from "../../world/live_world.ts";
 import type { LiveAttributes } from "../../world/attributes/store.ts";
@@ -33,7 +33,7 @@ export interface MatchSources {
   attributes: Pick<LiveAttributes, "peek">;
   index: ProgramIndex;
   /** The softcode engine's compiled regular expressions. */
-  regexps: Map<string, RE2JS>;
+  regexps: RegexpCache;
   /** What use locks read (the engine's lock world). */
   locks: LockWorld | null;
 }

@@ -6,10 +6,9 @@
  * `%1`–`%9` its groups; caseless with the `case` flag, as MUX reads it), run by the softcode
  * regexp engine (RE2JS: linear time, no pattern can stall the engine).
  */
-import type { RE2JS } from "re2js";
 import type { Attribute } from "../../world/attributes/types.ts";
 import { literalPrefix, MAX_CAPTURES, wildCapture } from "../wild_capture.ts";
-import { compileRegexpIn } from "../functions/regexp.ts";
+import type { RegexpCache } from "../regexp_cache.ts";
 
 /** `$` (a command) or `^` (a listen pattern). */
 export type ProgramKind = "$" | "^";
@@ -80,10 +79,10 @@ export function programOf(objectId: string, a: Attribute): ProgramEntry | null {
 export function matchProgram(
   entry: ProgramEntry,
   text: string,
-  regexps: Map<string, RE2JS>,
+  regexps: RegexpCache,
 ): string[] | null {
   if (!entry.regexp) return wildCapture(entry.pattern, text);
-  const re = compileRegexpIn(regexps, entry.pattern, entry.caseless);
+  const re = regexps.compile(entry.pattern, entry.caseless);
   if (typeof re === "string") return null;
   const m = re.matcher(text);
   if (!m.find()) return null;

@@ -5,7 +5,7 @@
  * matched is answered as jobs for the command queue, never run here, so a self-triggering
  * program is stopped by the queue's quota (docs/softcode.md, "$-commands and listening").
  */
-import type { RE2JS } from "re2js";
+import type { RegexpCache } from "../regexp_cache.ts";
 import type { DbObject } from "../../world/types.ts";
 import type { LiveAttributes } from "../../world/attributes/store.ts";
 import { hasFlag } from "../../world/flags.ts";
@@ -35,7 +35,7 @@ export interface ProgramJob {
 export interface ProgramPorts extends ProgramSources {
   attributes: ProgramSources["attributes"] & Pick<LiveAttributes, "peek">;
   /** The softcode engine's compiled regular expressions. */
-  regexps: Map<string, RE2JS>;
+  regexps: RegexpCache;
   /** What use locks read (the engine's lock world). */
   locks: LockWorld | null;
 }

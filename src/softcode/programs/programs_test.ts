@@ -5,6 +5,7 @@ import { AttributeStore } from "../../world/attributes/store.ts";
 import { openStore } from "../../storage/kv.ts";
 import type { DbObject } from "../../world/types.ts";
 import { type ProgramJob, Programs } from "./mod.ts";
+import { RegexpCache } from "../regexp_cache.ts";
 
 interface Fixture {
   kv: Deno.Kv;
@@ -40,7 +41,7 @@ async function fixture(): Promise<Fixture> {
     world: () => objects.world,
     attributes: attrs,
     masterRoom: () => master.id,
-    regexps: new Map(),
+    regexps: new RegexpCache(() => 200),
     locks: null,
   });
   return {
