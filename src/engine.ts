@@ -59,6 +59,7 @@ import { masterRoomId, Programs } from "./softcode/programs/mod.ts";
 import { builtinFunctions } from "./softcode/functions/mod.ts";
 import { kvUserFunctionStore, UserFunctions } from "./softcode/user_functions.ts";
 import { lookIn } from "./commands/looking.ts";
+import { didItInChain } from "./commands/did_it.ts";
 import { fireConnection, runStartups } from "./commands/world_actions.ts";
 import { readTls, type TlsPair } from "./tls/certs.ts";
 import { AutoBackups } from "./backup/auto.ts";
@@ -334,6 +335,9 @@ async function startOn(
       startedAt: Date.now(),
       gameName: () => config.value.game.name,
       queue,
+      // A place's refusal of tel() says its messages as @teleport's does; its action joins the
+      // evaluating line's chain, as trigger()'s does.
+      didIt: didItInChain(() => ({ softcode, attributes, deliver, objects, queue })),
     },
     () => config.value.softcode,
     functions,

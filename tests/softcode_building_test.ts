@@ -2,7 +2,8 @@
  * Softcode's create() and tel() end to end, over telnet and WebSocket on the whole stack: a
  * builder's create() makes an object `examine` shows at once; the quota and the building rules
  * refuse with MUX's answers and change nothing; a staff tel() moves a player, whom the rooms see
- * leave and arrive, and a player's tel() of another's object is refused.
+ * leave and arrive; a player's tel() runs under @teleport's rules (its own things to its own places
+ * and jump_ok ones, a place's @tfail for a refusal), and of another's object is refused.
  */
 import { assertEquals, assertMatch } from "./assert.ts";
 import { register } from "./harness.ts";
@@ -43,27 +44,59 @@ Deno.test("softcode create() and tel() over telnet and WebSocket", async () => {
     // Over the quota (2): MUX's message and #-1, and nothing made.
     await run(alice, "think [create(third,10)]", /building contract has run out[\s\S]*#-1/);
     await run(alice, "think [words(lcon(me))] things", /^1 things/m);
-    // Not staff: tel() of herself or of another player's object is refused; nothing moves.
+    // Not staff: tel() of another player's object is refused; nothing moves.
     const lamp = (await run(admin, "think [create(lamp,10)]", /#(\d+)/))[1];
     await run(admin, "drop lamp", /You drop lamp/);
     await run(alice, `think [tel(lamp,#${garden})]tried`, /Permission denied\.[\s\S]*tried/);
+    await run(admin, `think [loc(#${lamp})]here`, new RegExp(`#${limbo}here`));
+    // Under @teleport's rules a builder's object moves itself to a place its owner controls (her
+    // Garden), but not her: a thing that is not inherit does not control its owner. She may go.
     await run(
       alice,
-      `think [tel(me,#${garden})][loc(me)]`,
-      new RegExp(`Permission denied\\.[\\s\\S]*#${limbo}\\b`),
+      `&go #${widget}=think [tel(me,#${garden})][tel(%#,#${garden})][set(me,AT:[loc(me)] [loc(%#)])]`,
+      /Set\./,
     );
-    await run(admin, `think [loc(#${lamp})]here`, new RegExp(`#${limbo}here`));
+    await run(alice, `@trigger #${widget}/go`, /Triggered\./);
+    // The queued action runs after the trigger's answer: its record is read until it is there.
+    let at = "";
+    for (let i = 0; i < 50 && !at; i++) {
+      if (i) await new Promise((r) => setTimeout(r, 100));
+      const from = alice.mark();
+      await alice.send(`think at [get(#${widget}/AT)].`);
+      at = (await alice.waitFor(/at ([^\n]*)\./, 10_000, from))[1];
+    }
+    assertEquals(at, `#${garden} #${limbo}`);
+    await run(alice, `think [tel(me,#${garden})][loc(me)]`, new RegExp(`^#${garden}$`, "m"));
+    // Bob may not go where he does not control: the Garden's @tfail tells him, he stays.
+    await run(alice, `@tfail #${garden}=The garden gate is locked.`, /Set\./);
+    bob.clear();
+    bob.send(`think [tel(me,#${garden})][loc(me)]`);
+    await bob.expect(/The garden gate is locked\./);
+    await bob.expect(new RegExp(`^#${limbo}$`));
+    // jump_ok opens it to him (a player's tel() of himself), and Alice sees him arrive.
+    await run(alice, `@set #${garden}=jump_ok`, /Flag jump_ok set/);
+    bob.send(`think [tel(me,#${garden})][loc(me)]`);
+    await bob.expect(new RegExp(`^#${garden}$`));
+    await alice.waitFor(/Bob appears\./);
+    bob.send(`think [tel(me,#${limbo})]`);
+    await bob.expect(/You can't teleport there!/);
+    await run(admin, `@tel *Bob=#${limbo}`, /Teleported Bob/);
+    const back = alice.mark();
+    await run(admin, `@tel *Alice=#${limbo}`, /Teleported Alice/);
+    await alice.waitFor(/Limbo/, 10_000, back);
 
     // Staff tel(): Bob is moved and shown the Garden; Limbo sees him vanish.
+    bob.clear();
+    const seen = alice.mark();
     await run(admin, `think [tel(*Bob,#${garden})][loc(*Bob)]`, new RegExp(`#${garden}`));
     await bob.expect(/Garden/);
-    await alice.waitFor(/Bob vanishes\./);
+    await alice.waitFor(/Bob vanishes\./, 10_000, seen);
     // The admin moves itself: Bob, in the Garden, sees it arrive; the admin sees the room.
     await run(admin, `think [tel(me,#${garden})][loc(me)]`, new RegExp(`#${garden}`));
     await admin.waitFor(/Garden/);
     const arrived = await bob.expect(/Admin appears\./);
     assertEquals(arrived.data?.type, "arrive");
-    await alice.waitFor(/Admin vanishes\./);
+    await alice.waitFor(/Admin vanishes\./, 10_000, seen);
     // The hub's room index followed: what Bob says reaches the admin in the Garden.
     bob.send("say Welcome!");
     await admin.waitFor(/Bob says, "Welcome!"/);

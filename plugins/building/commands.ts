@@ -14,7 +14,9 @@ import {
   parseExitSpec,
   type PluginWorld,
   required,
+  teleported,
   teleportRefusal,
+  teleportRefusalSaid,
 } from "../../src/plugins/mod.ts";
 import type { Builder } from "./store.ts";
 
@@ -181,7 +183,8 @@ home.`,
     {
       name: "@teleport",
       aliases: ["@tel"],
-      // MUX's rules decide (teleportRefusal): anyone may teleport what they control.
+      // MUX's rules decide (teleportRefusal, which tel() shares): anyone may teleport what they
+      // control.
       lock: "connected",
       category: "building",
       help: `@teleport <place>              takes you there
@@ -204,43 +207,21 @@ around it up to the room, must let the one teleported pass its telout lock (@loc
           u.here,
           (ref) => u.target(ref),
         );
-        const place = target.location ? await world.get(target.location) : null;
         const self = target.id === u.me.id;
-        const refused = teleportRefusal(
-          u.me,
-          target,
-          place,
-          room,
-          () => b.passesLock(target, room, "teleport"),
-          world.locks,
-        );
-        if (refused === "victim") throw new CommandError("Permission denied.");
-        if (refused === "destination") {
-          if (!self) u.send("Permission denied.");
-          u.didIt(target, room, target.location, {
-            what: "TFAIL",
-            def: "You can't teleport there!",
-            owhat: "OTFAIL",
-            awhat: "ATFAIL",
-          });
-          return;
-        }
-        const stuck = await b.teloutRefusal(target);
-        if (stuck) {
-          if (!self) u.send("You can't teleport that out!");
-          u.didIt(target, stuck, target.location, {
-            what: "TOFAIL",
-            def: self ? "You can't teleport out!" : "You can't be teleported out!",
-            owhat: "OTOFAIL",
-            awhat: "ATOFAIL",
-          });
+        const refused = teleportRefusal(u.me, target, room, await b.teleportReads(target, room));
+        if (refused) {
+          const { told, act } = teleportRefusalSaid(refused, room, self);
+          if (!act) throw new CommandError(told);
+          if (told) u.send(told);
+          u.didIt(target, act.place, target.location, act.verb);
           return;
         }
         const moved = await b.move(target, room);
         if (moved.flags.includes("player")) {
           deliver.toPlayer(moved.id, await world.look(moved, room));
         }
-        if (!self) u.send(`Teleported ${nameWithRef(moved)} to ${room.name}.`);
+        const told = teleported(u.me, moved, room);
+        if (told) u.send(told);
       },
     },
   ];

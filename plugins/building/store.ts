@@ -21,6 +21,7 @@ import {
   NotFoundError,
   type PluginWorld,
   roomRecord,
+  type TeleportReads,
   thingRecord,
   ValidationError,
 } from "../../src/plugins/mod.ts";
@@ -185,19 +186,25 @@ export class Builder {
   }
 
   /**
-   * The place `obj` may not teleport out of: its container, when that or a container around it
-   * (up to the room) has a telout lock `obj` fails (MUX's move_via_teleport names the nearest
-   * place, whichever lock it failed); null when it may go.
+   * What the teleport rule (teleportRefusal) reads of sending `obj` to `dest`, read ahead from
+   * the store: the containers around each up to the room, and locks.
    */
-  async teloutRefusal(obj: DbObject): Promise<DbObject | null> {
-    const src = obj.location ? await this.w.get(obj.location) : null;
-    let at = src;
-    for (let i = 0; at && i <= MAX_CONTAINMENT; i++) {
-      if (!this.passesLock(obj, at, "telout")) return src;
-      if (at.flags.includes("room") || !at.location) break;
-      at = await this.w.get(at.location);
+  async teleportReads(obj: DbObject, dest: DbObject): Promise<TeleportReads> {
+    const held = new Map<string, DbObject>([[obj.id, obj], [dest.id, dest]]);
+    for (const start of [obj, dest]) {
+      let at = start;
+      for (let i = 0; at.location && !at.flags.includes("room") && i <= MAX_CONTAINMENT; i++) {
+        const next = held.get(at.location) ?? await this.w.get(at.location);
+        if (!next) break;
+        held.set(next.id, next);
+        at = next;
+      }
     }
-    return null;
+    return {
+      object: (id) => held.get(id) ?? null,
+      passesLock: (subject, on, type) => this.passesLock(subject, on, type),
+      world: this.w.locks,
+    };
   }
 
   /**

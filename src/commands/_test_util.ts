@@ -24,6 +24,7 @@ import { masterRoomId, Programs } from "../softcode/programs/mod.ts";
 import { builtinFunctions } from "../softcode/functions/mod.ts";
 import { kvUserFunctionStore, UserFunctions } from "../softcode/user_functions.ts";
 import { roomView } from "./room_view.ts";
+import { didItInChain } from "./did_it.ts";
 import { attributeCounts, CommandQueue, haltSetter } from "../queue/queue.ts";
 import { runLine } from "./dispatch.ts";
 import { systemClock } from "../timers/clock.ts";
@@ -238,6 +239,13 @@ export async function testWorld(): Promise<TestWorld> {
       startedAt: Date.now(),
       gameName: () => s.config.value.game.name,
       queue,
+      didIt: didItInChain(() => ({
+        softcode,
+        attributes: s.attributes,
+        deliver: hub,
+        objects: s.objects,
+        queue,
+      })),
     },
     () => s.config.value.softcode,
     functions,

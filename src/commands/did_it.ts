@@ -8,7 +8,7 @@
 import type { DbObject } from "../world/types.ts";
 import type { OutboundData } from "../hub/types.ts";
 import type { CommandPorts, Verb } from "./types.ts";
-import type { ActionQueue, QueueFrame } from "../queue/types.ts";
+import type { ActionQueue, QueueChain, QueueFrame, QueueRequest } from "../queue/types.ts";
 import { inheritedAttr } from "../world/attributes/inherit.ts";
 import { displayName } from "../world/players.ts";
 import { TOP_FLAGS, toWire } from "../softcode/mod.ts";
@@ -159,4 +159,25 @@ export function didIt(
     data: verb.odata,
   });
   runAction(p, actor, thing, verb.awhat, verb.args);
+}
+
+/**
+ * MUX's `did_it` for an evaluation (softcode's `tel()` refused by a place): as `didIt`, the
+ * thing's action queued in the evaluating line's `chain` (absent: the entry running now). The
+ * ports are read when it runs (the evaluator among them is made after it).
+ */
+export function didItInChain(
+  ports: () => Omit<DidItPorts, "queue" | "frame"> & { queue: Pick<ActionQueue, "enqueue"> },
+) {
+  return (
+    actor: DbObject,
+    thing: DbObject,
+    where: string | null,
+    verb: Verb,
+    chain: QueueChain | null | undefined,
+  ): void => {
+    const p = ports();
+    const queue = { enqueue: (req: QueueRequest) => p.queue.enqueue({ ...req, chain }) };
+    didIt({ ...p, queue }, actor, thing, where, verb);
+  };
 }

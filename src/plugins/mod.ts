@@ -132,9 +132,11 @@ export {
   mayLinkTo,
   parseExitSpec,
   roomRecord,
-  TELEPORT_LOCK,
+  teleported,
+  type TeleportReads,
   type TeleportRefusal,
   teleportRefusal,
+  teleportRefusalSaid,
   thingRecord,
 } from "../world/building.ts";
 export type { Verb } from "../commands/did_it.ts";

@@ -77,10 +77,14 @@ Deno.test("softcode create(): the object quota bounds a builder; staff have none
   assert.match(t.run("[create(staffthing,10)]"), /^#\d+$/);
 });
 
-Deno.test("softcode tel(): staff move players and things as @teleport; others are refused", () => {
-  const { t, alice, bob, hall, box, told } = world();
+Deno.test("softcode tel(): staff move players and things anywhere, as @teleport", () => {
+  const { t, alice, hall, box, told } = world();
   assert.equal(t.run(`[tel(*Alice,#${hall})][loc(*Alice)]`), `#${hall}`, "seen at once");
   assert.equal(t.run(`[tel(#${box},#${hall})][loc(#${box})]`), `#${hall}`);
+  assert.deepEqual(told(t.wiz), [
+    `Teleported Alice(#${alice}) to Hall.`,
+    `Teleported box(#${box}) to Hall.`,
+  ]);
   // A list, with /list; the quiet switch is taken.
   const cup = t.world.add("cup", "thing", { location: t.wiz });
   const pen = t.world.add("pen", "thing", { location: t.wiz });
@@ -88,6 +92,7 @@ Deno.test("softcode tel(): staff move players and things as @teleport; others ar
     t.run(`[tel(cup pen,#${hall},lq)][loc(#${cup})] [loc(#${pen})]`),
     `#${hall} #${hall}`,
   );
+  t.world.sent.length = 0;
   // MUX's messages, and nothing moves.
   t.run(`[tel(nosuch,#${hall})][tel(me,nosuch)][tel(me,*Bob)][tel(#${hall},here)]`);
   assert.deepEqual(told(t.wiz), [
@@ -98,12 +103,43 @@ Deno.test("softcode tel(): staff move players and things as @teleport; others ar
   ]);
   assert.equal(t.run(`[tel(*Alice,#${hall})]`), "");
   assert.match(told(t.wiz).at(-1)!, /Alice is already there/);
-  // A player (even a builder, even of its own things) may not teleport: @teleport is staff's.
-  const own = t.world.add("own", "thing", { location: bob, owner: bob });
-  assert.equal(t.run(`[tel(#${own},#${hall})][tel(me,#${hall})]`, bob), "");
-  assert.deepEqual(told(bob), ["Permission denied.", "Permission denied."]);
-  assert.equal(t.world.objects.get(own)?.location, bob);
-  assert.equal(t.run(`[tel(#${box},#${t.room})]`, alice), "");
-  assert.equal(t.world.objects.get(box)?.location, hall);
   assert.equal(t.run("[tel(me)]"), "#-1 FUNCTION (TEL) EXPECTS 2 OR 3 ARGUMENTS");
+});
+
+Deno.test("softcode tel(): players and their objects under @teleport's rules", () => {
+  const { t, alice, bob, hall, box, told } = world();
+  const loc = (id: string) => t.world.objects.get(id)?.location;
+  // Bob moves his own box and himself into his own Hall, and is told of the box.
+  assert.equal(t.run(`[tel(#${box},#${hall})][loc(#${box})]`, bob), `#${hall}`);
+  assert.equal(t.run(`[tel(me,#${hall})][loc(me)]`, bob), `#${hall}`);
+  assert.deepEqual(told(bob), [`Teleported box(#${box}) to Hall.`]);
+  // An object of Bob's moves itself and Bob's other things to his Den (one owner controls them
+  // all); not to Limbo, which it does not control.
+  const den = t.world.add("Den", "room", { owner: bob });
+  const wand = t.world.add("wand", "thing", { location: hall, owner: bob });
+  assert.equal(t.run(`[tel(me,#${den})][tel(#${box},#${den})][tel(me,#${t.room})]`, wand), "");
+  assert.deepEqual([loc(wand), loc(box)], [den, den]);
+  assert.equal(t.run(`[tel(#${box},#${t.room})][loc(#${box})]`, bob), `#${den}`);
+  // Alice may not move what she does not control, nor go where she does not control.
+  t.world.sent.length = 0;
+  assert.equal(t.run(`[tel(#${box},#${hall})][tel(me,#${hall})][loc(me)]`, alice), `#${t.room}`);
+  assert.deepEqual(told(alice), ["Permission denied."], "the box; the place refuses her itself");
+  assert.equal(loc(box), den);
+  // A jump_ok place takes her, unless its teleport lock keeps her out.
+  t.world.objects.get(hall)!.flags.push("jump_ok");
+  t.world.objects.get(hall)!.data.locks = { teleport: `#${bob}` };
+  assert.equal(t.run(`[tel(me,#${hall})][loc(me)]`, alice), `#${t.room}`);
+  t.world.objects.get(hall)!.data.locks = {};
+  assert.equal(t.run(`[tel(me,#${hall})][loc(me)]`, alice), `#${hall}`);
+  // What stands in a place Bob controls is his to move: Alice, out of his Hall into his Den.
+  assert.equal(t.run(`[tel(*Alice,#${den})][loc(*Alice)]`, bob), `#${den}`);
+  // A telout lock keeps even its owner in; without it he goes.
+  t.world.objects.get(hall)!.data.locks = { telout: `#${t.wiz}` };
+  assert.equal(t.run(`[tel(me,#${den})][loc(me)]`, bob), `#${hall}`);
+  t.world.objects.get(hall)!.data.locks = {};
+  assert.equal(t.run(`[tel(me,#${den})][loc(me)]`, bob), `#${den}`);
+  // A guest may not teleport at all, as MUX's tel() is @teleport's.
+  const guest = t.world.add("Guest1", "player", { location: t.room, flags: ["guest"] });
+  assert.equal(t.run(`[tel(me,#${hall})]`, guest), "#-1 PERMISSION DENIED");
+  assert.equal(loc(guest), t.room);
 });

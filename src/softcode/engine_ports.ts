@@ -7,19 +7,22 @@ import type { WorldReader } from "../world/live_world.ts";
 import type { ObjectStore } from "../world/objects.ts";
 import type { DbObject } from "../world/types.ts";
 import {
+  type ActMessages,
   announceTeleport,
   BUILDER_LOCK,
   builtRecord,
   checkQuota,
-  checkTeleport,
-  TELEPORT_LOCK,
+  teleported,
+  type TeleportRefusal,
+  teleportRefusal,
+  teleportRefusalSaid,
 } from "../world/building.ts";
 import { EngineError } from "../errors.ts";
 import type { LiveAttributes } from "../world/attributes/store.ts";
 import { canSeeAttr } from "../world/attributes/access.ts";
 import { controls, examines } from "../world/control.ts";
 import { canSeeWithin, hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
-import { isStaff } from "../world/flags.ts";
+import { isGuest, isStaff } from "../world/flags.ts";
 import { checkLock, lockOf, type LockWorld } from "../world/locks.ts";
 import { hearerOf } from "../world/hearing.ts";
 import type { Delivery, Outbound, Presence } from "../hub/types.ts";
@@ -27,7 +30,7 @@ import type { Refused, SoftcodePorts, WorldChanges } from "./ports.ts";
 import { Softcode, type SoftcodeLimits } from "./eval.ts";
 import { builtinFunctions } from "./functions/mod.ts";
 import type { FunctionTable } from "./types.ts";
-import type { ActionQueue } from "../queue/types.ts";
+import type { ActionQueue, QueueChain } from "../queue/types.ts";
 import { withInheritedRank } from "../world/inherited_rank.ts";
 
 /** What the ports are built from. */
@@ -52,6 +55,18 @@ export interface EnginePortParts {
   gameName: () => string;
   /** The command queue (`trigger()`). */
   queue: ActionQueue;
+  /**
+   * MUX's did_it as the commands have it (src/commands/did_it.ts): `actor` is told `verb.what`,
+   * the others in `where` `verb.owhat`, and `thing` queues `verb.awhat` in `chain` (absent: the
+   * entry running now).
+   */
+  didIt: (
+    actor: DbObject,
+    thing: DbObject,
+    where: string | null,
+    verb: ActMessages,
+    chain: QueueChain | null | undefined,
+  ) => void;
 }
 
 const NONE: readonly string[] = Object.freeze([]);
@@ -99,32 +114,45 @@ function worldChanges(p: EnginePortParts): WorldChanges {
         return refusal(e);
       }
     },
-    teleport(actorId, id, destId, quiet) {
+    teleport(actorId, id, destId, quiet, chain) {
       const w = p.world();
       const held = w?.object(actorId);
-      // An inherit object of a staff member builds with its owner's rank, as in MUX.
+      // An inherit object of a staff member teleports with its owner's rank, as in MUX.
       const actor = held && withInheritedRank(w, held);
       const obj = w?.object(id);
       const dest = w?.object(destId);
-      if (!w || !actor || !obj || !dest || !passes(p, TELEPORT_LOCK, actor)) return DENIED;
+      // MUX's tel() is @teleport's: who may not use the command (a guest) may not use it.
+      if (!w || !actor || !obj || !dest || isGuest(actor.flags)) return DENIED;
+      let refused: TeleportRefusal | null;
+      try {
+        refused = teleportRefusal(actor, obj, dest, {
+          object: (id) => w.object(id),
+          passesLock: (subject, on, type) => passes(p, lockOf(on, type), subject, on.id),
+          world: p.locks,
+        });
+      } catch (e) {
+        return refusal(e).refused;
+      }
+      if (refused) {
+        const { told, act } = teleportRefusalSaid(refused, dest, obj.id === actor.id);
+        if (act) p.didIt(obj, act.place, obj.location, act.verb, chain);
+        return told;
+      }
       let moved: DbObject;
       try {
-        checkTeleport(obj, dest, (id) => w.object(id)?.location || undefined);
         moved = p.objects.updateNow(id, (o) => {
           o.location = dest.id;
         });
       } catch (e) {
-        return refusal(e);
+        return refusal(e).refused;
       }
-      if (!quiet) {
-        announceTeleport(p.deliver, moved, obj.location);
-      }
+      if (!quiet) announceTeleport(p.deliver, moved, obj.location);
       if (moved.flags.includes("player")) {
         p.look(moved, dest).then((out) => p.deliver.toPlayer(moved.id, out)).catch((e) =>
           console.error(`softcode: tel() could not show #${moved.id} its room: ${e}`)
         );
       }
-      return null;
+      return teleported(actor, moved, dest);
     },
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { DbObject } from "../world/types.ts";
 import type { Attribute } from "../world/attributes/types.ts";
-import type { ActionQueue } from "../queue/types.ts";
+import type { ActionQueue, QueueChain } from "../queue/types.ts";
 
 /** An attribute as softcode sees it: the world's own (src/world/attributes). */
 export type SoftAttr = Attribute;
@@ -97,7 +97,7 @@ export type BuiltType = "thing" | "room" | "exit";
 /** A change of the world refused: why, in words for the actor (MUX tells it the reason). */
 export interface Refused {
   refused: string;
-  /** The actor may not do it at all (not a builder, or not staff for a teleport). */
+  /** The actor may not do it at all (not a builder; a guest for a teleport). */
   permission?: boolean;
 }
 
@@ -113,10 +113,19 @@ export interface WorldChanges {
    */
   create(actorId: string, name: string, type: BuiltType): string | Refused;
   /**
-   * Moves `id` to room `destId` as `@teleport` does, telling the rooms and showing a moved
-   * player its new room (`quiet`: the rooms are not told). Null when done, or why not.
+   * Moves `id` to `destId` under `@teleport`'s rules (src/world/building.ts, teleportRefusal),
+   * telling the rooms and showing a moved player its new room (`quiet`: the rooms are not told);
+   * a place that refuses says its messages and queues its action in `chain`, as `@teleport`'s.
+   * Answers what the actor is told ("" nothing), or a refusal with `permission` when the actor
+   * may not teleport at all.
    */
-  teleport(actorId: string, id: string, destId: string, quiet: boolean): Refused | null;
+  teleport(
+    actorId: string,
+    id: string,
+    destId: string,
+    quiet: boolean,
+    chain: QueueChain | null | undefined,
+  ): string | Refused;
 }
 
 /** Everything the evaluator is given. */

@@ -16,11 +16,6 @@ import type { Delivery } from "../hub/types.ts";
 
 /** Who may build (`@dig`, `@open`, `@create`, `create()`): a lock expression. */
 export const BUILDER_LOCK = "builder+";
-/**
- * Who may teleport with softcode's `tel()`: a lock expression. `@teleport` follows MUX's rules
- * for everyone (teleportRefusal).
- */
-export const TELEPORT_LOCK = "admin+";
 
 /** Longest room description accepted. */
 export const MAX_DESCRIPTION = 8000;
@@ -213,7 +208,7 @@ export function builtRecord(
 export const MAX_CONTAINMENT = 50;
 
 /**
- * Throws why `obj` cannot be teleported to `dest` (the actor passed TELEPORT_LOCK): a room, or
+ * Throws why `obj` cannot be teleported to `dest`: a room, or
  * (as in MUX, where installers keep their objects inside a global one) a thing that is not
  * `obj` and not inside it. `locationOf` reads where an object is, to follow `dest`'s
  * containers up to MAX_CONTAINMENT.
@@ -239,28 +234,106 @@ export function checkTeleport(
   if (at) throw new ValidationError(`${dest.name} is inside too many things.`);
 }
 
-/** Why MUX's `@teleport` refuses: the actor may not move the object, or not send it there. */
-export type TeleportRefusal = "victim" | "destination";
+/**
+ * A teleport refused (MUX's do_teleport and move_via_teleport): the actor may not move the
+ * object ("victim"), may not send it there ("destination"), or the object may not leave where it
+ * is ("telout": `place`, the one it stands in). teleportRefusalSaid says what each answers.
+ */
+export type TeleportRefusal =
+  | { refused: "victim" }
+  | { refused: "destination" }
+  | { refused: "telout"; place: DbObject };
+
+/** What deciding a teleport reads, synchronously (a caller that waits on the store reads ahead). */
+export interface TeleportReads {
+  /**
+   * An object by id, or null. Read: where the object stands and the containers around it up to
+   * the room, and the containers around the destination.
+   */
+  object(id: string): DbObject | null;
+  /** True when `subject` passes `on`'s lock of `type` (an unlocked place passes). */
+  passesLock(subject: DbObject, on: DbObject, type: "teleport" | "telout"): boolean;
+  /** What control reads of the world. */
+  world: ControlWorld | null;
+}
 
 /**
- * MUX's do_teleport rules for `actor` sending `obj` (now in `place`) to `dest`: staff anything
- * anywhere; anyone else moves what it controls or what is in a place it controls ("victim"
- * otherwise), to a place it controls, or to one set `jump_ok` whose teleport lock `obj` passes
- * (`passesTeleportLock`; "destination" otherwise). Null when allowed. The telout locks of the
- * places `obj` leaves are the caller's to check.
+ * The one teleport rule, for `@teleport` and softcode's `tel()`: may `actor` send `obj` to `dest`?
+ * As MUX: staff move anything anywhere; anyone else moves what it controls or what stands in a
+ * place it controls, to a place it controls or to one set `jump_ok` whose teleport lock `obj`
+ * passes. Then (for everyone, staff too, as MUX's move_via_teleport) the place `obj` leaves and
+ * each container around it up to the room must let it pass their telout locks. Null when it may
+ * go; throws ValidationError (checkTeleport) for what can never be teleported there.
  */
 export function teleportRefusal(
   actor: DbObject,
   obj: DbObject,
-  place: DbObject | null,
   dest: DbObject,
-  passesTeleportLock: () => boolean,
-  world: ControlWorld | null,
+  r: TeleportReads,
 ): TeleportRefusal | null {
-  if (isStaff(actor.flags)) return null;
-  if (!controls(actor, obj, world) && !(place && controls(actor, place, world))) return "victim";
-  if (controls(actor, dest, world)) return null;
-  return hasFlag(dest.flags, "jump_ok") && passesTeleportLock() ? null : "destination";
+  const staff = isStaff(actor.flags);
+  const place = obj.location ? r.object(obj.location) : null;
+  if (!staff && !controls(actor, obj, r.world) && !(place && controls(actor, place, r.world))) {
+    return { refused: "victim" };
+  }
+  checkTeleport(obj, dest, (id) => r.object(id)?.location || undefined);
+  if (
+    !staff && !controls(actor, dest, r.world) &&
+    !(hasFlag(dest.flags, "jump_ok") && r.passesLock(obj, dest, "teleport"))
+  ) return { refused: "destination" };
+  let at = place;
+  for (let i = 0; place && at && i <= MAX_CONTAINMENT; i++) {
+    if (!r.passesLock(obj, at, "telout")) return { refused: "telout", place };
+    if (at.flags.includes("room") || !at.location) break;
+    at = r.object(at.location);
+  }
+  return null;
+}
+
+/** An act's messages as MUX's did_it takes them: the actor's (else `def`), the others', the action. */
+export interface ActMessages {
+  what: string;
+  def: string;
+  owhat: string;
+  awhat: string;
+}
+
+/**
+ * What a refused teleport says, as MUX's do_teleport: `told` to the actor ("" when the object
+ * asked to go itself and hears the place instead), and `act`, the place that refused with the
+ * messages it says to the one teleported and the others there, and the action it runs (did_it).
+ */
+export function teleportRefusalSaid(
+  r: TeleportRefusal,
+  dest: DbObject,
+  self: boolean,
+): { told: string; act: { place: DbObject; verb: ActMessages } | null } {
+  if (r.refused === "victim") return { told: "Permission denied.", act: null };
+  if (r.refused === "destination") {
+    const verb = {
+      what: "TFAIL",
+      def: "You can't teleport there!",
+      owhat: "OTFAIL",
+      awhat: "ATFAIL",
+    };
+    return { told: self ? "" : "Permission denied.", act: { place: dest, verb } };
+  }
+  const verb = {
+    what: "TOFAIL",
+    def: self ? "You can't teleport out!" : "You can't be teleported out!",
+    owhat: "OTOFAIL",
+    awhat: "ATOFAIL",
+  };
+  return { told: self ? "" : "You can't teleport that out!", act: { place: r.place, verb } };
+}
+
+/**
+ * What `actor` is told of sending `moved` to `dest`: MUX's "Teleported.", with what went where;
+ * "" when it went itself or the actor is `quiet`.
+ */
+export function teleported(actor: DbObject, moved: DbObject, dest: DbObject): string {
+  if (actor.id === moved.id || hasFlag(actor.flags, "quiet")) return "";
+  return `Teleported ${moved.name}(#${moved.id}) to ${dest.name}.`;
 }
 
 /**

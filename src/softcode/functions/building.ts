@@ -1,7 +1,7 @@
 /**
  * The side effects that build: `create()` and `tel()`, as MUX 2.12 has them, under the rules of
  * the engine's building commands (`@create`, `@dig`, `@open`, `@teleport`: builders build, within
- * their object quota; staff teleport). The world changes in memory at once, so the rest of the
+ * their object quota; anyone but a guest teleports what it may move to where it may send it). The world changes in memory at once, so the rest of the
  * evaluation sees the new object or the new place; the database follows behind. A refusal is
  * told to the executor, as MUX tells it, and changes nothing. `trigger()` queues an action list
  * through the command queue, as `@trigger` does.
@@ -93,10 +93,14 @@ export const buildingFunctions: FunctionDef<Evaluation>[] = [
   define("tel", 2, 3, {
     family: "effects",
     args: "tel(<object>, <room>[, <switches>])",
-    summary: "Moves a player or thing to a room, as @teleport does (staff); gives nothing.",
+    summary:
+      "Moves a player or thing to a room (or into a thing), as @teleport does; gives nothing.",
     example: { think: "[tel(me,create(Hall,10,r))][name(here)]", gives: "Hall" },
-    more: "Switches: q, quietly (the rooms are not told); l, the object is a list. " +
-      "A refusal tells you why and moves nothing.",
+    more: "@teleport's rules: you may move yourself, what you control and what is in a place " +
+      "you control, to a place you control or one set jump_ok whose teleport lock it passes " +
+      "(staff: anything anywhere). Switches: q, quietly (the rooms are not told); l, the " +
+      "object is a list. A refusal tells you why and moves nothing; a guest gets " +
+      "#-1 PERMISSION DENIED.",
   }, (ev, f, args) => {
     const switches = (args[2] ?? "").toLowerCase();
     const quiet = switches.includes("q");
@@ -112,8 +116,9 @@ export const buildingFunctions: FunctionDef<Evaluation>[] = [
         tell(ev, f, "No match.");
         break;
       }
-      const r = ev.ports.changes.teleport(f.executor, id, dest, quiet);
-      if (r) tell(ev, f, r.refused);
+      const r = ev.ports.changes.teleport(f.executor, id, dest, quiet, ev.request.chain);
+      if (typeof r !== "string") return refused(ev, f, r, "");
+      if (r) tell(ev, f, r);
     }
     return "";
   }),
