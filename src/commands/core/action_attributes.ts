@@ -1,7 +1,8 @@
 /**
- * MUX's commands that set the attributes the engine fires (`@succ <object>=<text>` is
- * `&SUCC <object>=<text>`): the messages, formats and actions of looking, moving, getting and
- * dropping, entering and leaving, connecting, and starting up. Where and how each runs: src/commands/did_it.ts and
+ * MUX's commands that set the attributes the engine uses (`@succ <object>=<text>` is
+ * `&SUCC <object>=<text>`): a player's gender and page replies, and the messages, formats and
+ * actions of looking, moving, getting and dropping, entering and leaving, connecting, and
+ * starting up. Where and how each runs: src/commands/did_it.ts and
  * docs/softcode.md, "Actions the engine fires".
  */
 import type { CommandSpec } from "../types.ts";
@@ -17,7 +18,39 @@ const ACTION_ATTRIBUTES: readonly {
   aliases?: string[];
   about: string;
   see?: string;
+  /** The help's last line, where the attribute is no message the engine evaluates. */
+  note?: string;
+  category?: string;
 }[] = [
+  {
+    name: "@sex",
+    about: "Your gender, for the pronouns poses and messages use (%s, %o, %p, %a; subj()...): " +
+      "male, female, plural (they), or anything else (it).",
+    note: "Example: @sex me=female",
+    see: "subj()",
+    category: "World",
+  },
+  {
+    name: "@away",
+    about: "Told to whoever pages you while you are not connected, as " +
+      "'Away message from <you>: <text>'.",
+    see: "page",
+    category: "Communication",
+  },
+  {
+    name: "@idle",
+    about: "Told to whoever pages you, after the page, as 'Idle message from <you>: <text>' " +
+      "(with &IDLETIMEOUT me=<seconds>, only once you have been idle that long).",
+    see: "page",
+    category: "Communication",
+  },
+  {
+    name: "@reject",
+    about: "Told to whoever pages you when you do not accept it (haven, or your page lock), " +
+      "as 'Reject message from <you>: <text>'.",
+    see: "page",
+    category: "Communication",
+  },
   {
     name: "@succ",
     aliases: ["@success"],
@@ -169,18 +202,20 @@ function attributeCommand(
   aliases: string[],
   about: string,
   see = "actions",
+  note = "Messages are evaluated as the object with %# the one acting.",
+  category = "Softcode",
 ): CommandSpec {
   const attr = name.slice(1).toUpperCase();
   const usage = `${name} <object>=<text>`;
   return {
     name,
     aliases,
-    category: "Softcode",
+    category,
     help: `${usage}
 
 ${about}
 Sets the attribute ${attr} (the same as &${attr} <object>=<text>); without text it is cleared.
-Messages are evaluated as the object with %# the one acting. See 'help ${see}'.`,
+${note} See 'help ${see}'.`,
     async exec(u) {
       const args = u.cmd.args;
       const eq = args.indexOf("=");
@@ -201,5 +236,5 @@ Messages are evaluated as the object with %# the one acting. See 'help ${see}'.`
 
 /** The commands. */
 export const commands: CommandSpec[] = ACTION_ATTRIBUTES.map((a) =>
-  attributeCommand(a.name, a.aliases ?? [], a.about, a.see)
+  attributeCommand(a.name, a.aliases ?? [], a.about, a.see, a.note, a.category)
 );

@@ -1,5 +1,6 @@
 /** Talking: say, pose, semipose, @emit, whisper, page (think is with the softcode commands). */
 import { lockOf } from "../../world/locks.ts";
+import { actionAttr, evaluateAs } from "../did_it.ts";
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { ObjectHead } from "../../world/types.ts";
 import type { OutboundData } from "../../hub/types.ts";
@@ -64,6 +65,33 @@ function speak(
  * any player by name, alias or dbref (one batched read for the whole list, so an offline one
  * is reported as such), else a unique prefix of a connected player's name.
  */
+/**
+ * MUX's page_return: `target`'s AWAY, IDLE or REJECT attribute (by `tag`), evaluated as the target
+ * with the pager as enactor, is told to the pager as "<tag> message from <target>: <text>" and
+ * the target is told it went; without the attribute the pager is told `dflt` (if any). An
+ * attribute that evaluates to nothing says nothing.
+ */
+function pageReturn(u: CommandSdk, target: ObjectHead, tag: string, dflt: string | null): void {
+  const a = actionAttr(u, target.id, tag.toUpperCase());
+  if (!a) {
+    if (dflt) u.send(dflt);
+    return;
+  }
+  const text = evaluateAs(u, target.id, u.me.id, a.value);
+  if (!text) return;
+  u.send(`${tag} message from ${displayName(target)}: ${text}`);
+  const now = new Date();
+  const at = `${now.getHours()}:${String(now.getMinutes()).padStart(2, "0")}`;
+  u.deliver.toPlayer(target.id, { msg: `[${at}] ${tag} message sent to ${displayName(u.me)}.` });
+}
+
+/** Seconds since the player last typed on its least idle connection (MUX's fetch_idle). */
+function idleSeconds(u: CommandSdk, id: string): number {
+  let last = -Infinity;
+  for (const c of u.presence.connections(id)) if (c.lastInput > last) last = c.lastInput;
+  return last === -Infinity ? 0 : Math.max(0, Math.floor((Date.now() - last) / 1000));
+}
+
 async function recipients(u: CommandSdk, list: string): Promise<ObjectHead[]> {
   const names = splitNames(list);
   if (!names.length) throw new CommandError("Page whom? Usage: page <player>=<message>");
@@ -316,8 +344,8 @@ Examples:
         if (lock === null || !u.passes(lock, p.id)) haven.push(p);
       }
       const to = targets.filter((p) => !offline.includes(p) && !haven.includes(p));
-      for (const p of offline) u.send(`${p.name} is not connected.`);
-      for (const p of haven) u.send(`${p.name} is not accepting pages.`);
+      for (const p of offline) pageReturn(u, p, "Away", `${p.name} is not connected.`);
+      for (const p of haven) pageReturn(u, p, "Reject", `${p.name} is not accepting pages.`);
       if (!to.length) return;
       const pose = text.startsWith(":") || text.startsWith(";");
       const body = text.startsWith(":") ? ` ${text.slice(1).trimStart()}` : text.slice(1);
@@ -335,6 +363,11 @@ Examples:
           ? `From afar${others}, ${me}${body}%cn`
           : `${me} pages${others}: ${text}%cn`;
         u.deliver.toPlayer(p.id, { msg, data });
+      }
+      // MUX: each recipient's @idle answers once it has been idle its IDLETIMEOUT (default 0).
+      for (const p of to) {
+        const timeout = Number(actionAttr(u, p.id, "IDLETIMEOUT")?.value ?? 0) || 0;
+        if (idleSeconds(u, p.id) >= timeout) pageReturn(u, p, "Idle", null);
       }
       const names = joinList(to.map((p) => p.name));
       u.send(

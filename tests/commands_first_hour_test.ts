@@ -1,0 +1,77 @@
+/**
+ * What a new player sets up in the first hour, as TinyMUX 2.12 has it, over telnet and WebSocket:
+ * `@sex` for the pronouns, and the messages a page brings back (`@away` to one who pages while
+ * you are gone, `@reject` when you take no pages, `@idle` while you are away from the keyboard).
+ */
+import { assertEquals, assertMatch } from "./assert.ts";
+import { register } from "./harness.ts";
+import { startSupervised, telnetLogin } from "./supervised.ts";
+import { connectWs } from "./ws_client.ts";
+import type { TelnetClient } from "./telnet_client.ts";
+
+/** Runs a line over telnet and answers its reply (the marker ends it), trimmed. */
+async function tell(t: TelnetClient, line: string): Promise<string> {
+  const from = t.mark();
+  await t.send(line);
+  await t.send("think --end--");
+  return (await t.waitFor(/([\s\S]*?)--end--/, 10_000, from))[1].trim();
+}
+
+Deno.test("first hour: @sex, and @away, @reject and @idle answering pages", async () => {
+  const srv = await startSupervised({});
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    await register(srv.base, "Bob");
+    await register(srv.base, "Dan");
+    await register(srv.base, "Eve");
+    const carolToken = await register(srv.base, "Carol");
+    const bob = await telnetLogin(srv, "Bob", "password123");
+    closers.push(() => bob.close());
+    const carol = await connectWs(srv.ws, { token: carolToken, client: "web" });
+    closers.push(() => carol.close());
+    await carol.expect((m) => m.data.type === "session");
+
+    // @sex sets SEX, which the pronouns read.
+    assertEquals(await tell(bob, "think %s/%o/%p"), "it/it/its");
+    assertEquals(await tell(bob, "@sex me=female"), "Set.");
+    assertEquals(await tell(bob, "think %s/%o/%p [get(me/sex)]"), "she/her/her female");
+    assertMatch(await tell(bob, "help @sex"), /pronouns/);
+
+    // Dan leaves an @away message and goes; a page to him brings it back. Eve left none.
+    const came = bob.mark();
+    const dan = await telnetLogin(srv, "Dan", "password123");
+    await bob.waitFor(/Dan has connected\./, 10_000, came);
+    assertEquals(await tell(dan, "@away me=Back at [add(5,1)]."), "Set.");
+    const gone = bob.mark();
+    await dan.close();
+    await bob.waitFor(/Dan has disconnected\./, 10_000, gone);
+    assertEquals(await tell(bob, "page Dan=hi"), "Away message from Dan: Back at 6.");
+    assertEquals(await tell(bob, "page Eve=hi"), "Eve is not connected.");
+
+    // Carol takes no pages from Bob: her @reject answers him, and she hears it was sent.
+    carol.send(`@reject me=Busy writing, %n.`);
+    await carol.expect(/^Set\.$/);
+    carol.send(`@lock/page me=!*Bob`);
+    await carol.expect(/Locked/);
+    assertEquals(await tell(bob, "page Carol=hi"), "Reject message from Carol: Busy writing, Bob.");
+    await carol.expect(/^\[\d+:\d\d\] Reject message sent to Bob\.$/);
+
+    // Her @idle answers every page (IDLETIMEOUT 0), after the page; not within her IDLETIMEOUT.
+    carol.send(`@unlock/page me`);
+    await carol.expect(/Unlocked/);
+    carol.send(`@idle me=Making tea.`);
+    await carol.expect(/^Set\.$/);
+    assertEquals(
+      await tell(bob, "page Carol=still there?"),
+      "Idle message from Carol: Making tea.\r\nYou paged Carol with 'still there?'.",
+    );
+    await carol.expect(/Bob pages: still there\?/);
+    await carol.expect(/^\[\d+:\d\d\] Idle message sent to Bob\.$/);
+    carol.send("&IDLETIMEOUT me=3600");
+    await carol.expect(/^Set\.$/);
+    assertEquals(await tell(bob, "page Carol=back?"), "You paged Carol with 'back?'.");
+  } finally {
+    for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+  }
+});
