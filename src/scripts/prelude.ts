@@ -455,18 +455,17 @@ return freeze({
     });
   },
   /**
-   * Starts a call: \`line\` is \`[id, command line]\` as JSON (the line's strings, null and
-   * one array of strings, made by the engine). Returns the command's promise, whose state the
-   * engine reads, or how it ended when it did not return one (see outcome).
+   * Starts call \`id\` of the command line whose parts the engine made (the switches as JSON,
+   * "" when there are none, and \`rhs\` a string or null). Returns the command's promise,
+   * whose state the engine reads, or how it ended when it did not return one (see outcome).
    */
-  run(line) {
+  run(id, raw, name, switches, args, lhs, rhs) {
     forget();
     let result;
     try {
-      const both = parse(line), c = both[1];
-      call = both[0];
-      freeze(c.switches);
-      cmd = freeze(c);
+      call = id;
+      const sw = switches === "" ? NO_ARGS : freeze(parse(switches));
+      cmd = freeze({ raw, name, switches: sw, args, lhs, rhs });
       result = main(u);
     } catch (e) {
       return outcome(false, e);

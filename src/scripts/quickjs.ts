@@ -44,7 +44,6 @@ const MAX_ARGV = 8;
  * was a tenth of a short script call's; a loop over a few dozen bytes costs next to nothing.
  */
 const SHORT_TEXT = 256;
-const UTF8 = new TextEncoder();
 
 /** A QuickJS value: a pointer to a `JSValue` in the instance's memory (0: none). */
 export type Value = JSValuePointer;
@@ -185,6 +184,8 @@ export class Instance {
   readonly rt: JSRuntimePointer;
   readonly ctx: JSContextPointer;
   readonly undefined: JSValueConstPointer;
+  /** QuickJS's null (a constant of the build: never freed). */
+  readonly null: JSValueConstPointer;
   /** A word of memory for pointers QuickJS hands back (the context of a failed job). */
   readonly #out: number;
   #host: InstanceHost | null = null;
@@ -231,6 +232,7 @@ export class Instance {
     this.rt = ffi.QTS_NewRuntime();
     this.ctx = ffi.QTS_NewContext(this.rt, 0 as never);
     this.undefined = ffi.QTS_GetUndefined();
+    this.null = ffi.QTS_GetNull();
     this.#out = em._malloc(4);
     this.#scratch = em._malloc(SCRATCH);
     this.#argv = em._malloc(4 * MAX_ARGV);
@@ -287,7 +289,7 @@ export class Instance {
   }
 
   /** Calls `fn` with `args`; `{ value }` or `{ error }` (each to be freed). */
-  call(fn: Value, args: Value[]): { value?: Value; error?: Value } {
+  call(fn: Value, args: (Value | JSValueConstPointer)[]): { value?: Value; error?: Value } {
     if (args.length > MAX_ARGV) throw new RangeError(`at most ${MAX_ARGV} arguments`);
     // One buffer serves every call, nested ones too: QuickJS copies the values on entry.
     const argv = this.#argv, words = this.#words();
@@ -350,12 +352,13 @@ export class Instance {
         return this.#ffi.QTS_NewString(this.ctx, at as never);
       }
     }
+    // Emscripten's encoder, a loop in JavaScript like the one above, writes a lone surrogate
+    // as three bytes QuickJS reads back as that surrogate (TextEncoder wrote U+FFFD): a
+    // string crosses whole.
     if (s.length * 3 < SCRATCH) {
-      // At most 3 bytes of UTF-8 per UTF-16 unit: it fits. HEAPU8 is the memory's current view.
-      const heap = em.HEAPU8, at = this.#scratch;
-      const { written } = UTF8.encodeInto(s, heap.subarray(at, at + SCRATCH - 1));
-      heap[at + written] = 0;
-      return this.#ffi.QTS_NewString(this.ctx, at as never);
+      // At most 3 bytes of UTF-8 per UTF-16 unit: it fits.
+      em.stringToUTF8(s, this.#scratch as never, SCRATCH);
+      return this.#ffi.QTS_NewString(this.ctx, this.#scratch as never);
     }
     const size = em.lengthBytesUTF8(s) + 1;
     const p = em._malloc(size);

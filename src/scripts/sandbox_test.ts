@@ -485,3 +485,21 @@ Deno.test("vm: text crosses whole both ways, short or long, ASCII or not", async
     assertEquals(sent, [`${args.replace("\ud800", "\ufffd".repeat(3))}|${args.length}`]);
   }
 });
+
+Deno.test("vm: the command line reaches the script whole and frozen", async () => {
+  const vm = await vmOf(`export default (u) => u.send(JSON.stringify(u.cmd) + " " +
+  Object.isFrozen(u.cmd) + Object.isFrozen(u.cmd.switches) + " " + Object.keys(u.cmd).join(","));`);
+  const lines = [
+    CMD,
+    { raw: "+t/a/b x = y", name: "+t", switches: ["a", "b"], args: "x = y", lhs: "x", rhs: "y" },
+    { raw: "+t/é =", name: "+t", switches: ["é"], args: "=", lhs: "", rhs: "" },
+  ];
+  for (const line of lines) {
+    const sent: string[] = [];
+    const out = await vm.run(line, (name, a) => {
+      if (name === "send") sent.push(String(a[0]));
+    }, mapError);
+    assert(out.ok && !out.error, JSON.stringify(out));
+    assertEquals(sent, [`${JSON.stringify(line)} truetrue raw,name,switches,args,lhs,rhs`]);
+  }
+});
