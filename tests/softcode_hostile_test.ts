@@ -175,8 +175,8 @@ async function bobWithParrotAndClock(
 
 /** Bob's queue and objects are as he left them: nothing halted, his clock still waiting. */
 async function assertBobUntouched(bob: WsClient): Promise<void> {
-  const told = bob.buffer.filter((m) => /Run away|halt/i.test(m.msg)).map((m) => m.msg);
-  assertEquals(told, [], "Bob was told his queue was halted");
+  const told = bob.buffer.filter((m) => /too many commands|is set halt/i.test(m.msg));
+  assertEquals(told.map((m) => m.msg), [], "Bob was told his queue was halted");
   assertEquals(
     await ask(bob, "think flags [hasflag(Parrot,halt)][hasflag(Clock,halt)]", /^flags /),
     "flags 00",
@@ -225,7 +225,10 @@ Deno.test("hostile softcode: a runaway chain another player began halts that cha
     const nine = Array.from({ length: 9 }, (_, i) => `@emit spam ${i}`).join(";");
     await ask(mallory, `&LOOP Looper=${nine};@trigger me/LOOP`, /^Set\.$/);
     await ask(mallory, "@trigger Looper/LOOP", /./).catch(() => {});
-    await mallory.expect(/Run away/, 15_000);
+    // Both are told: Mallory, whose line began it, and Bob, whose Parrot's entry was the last.
+    const told = await mallory.expect(/Run away/, 15_000);
+    assertMatch(told.msg, /a chain Mallory's line began ran 24 queue entries.*Parrot/);
+    await bob.expect(/Run away objects: a chain Mallory's line began/);
     await assertBobUntouched(bob);
   } finally {
     for (const c of closers) await c();

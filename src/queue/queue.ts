@@ -671,15 +671,18 @@ export class CommandQueue implements ActionQueue {
       if (payer !== undefined && payer !== e.owner) {
         // Another player's line began the chain: its entries are the runaway, whoever's
         // objects run them; the owner's other entries (a clock's wait) are not its to halt.
+        // Both are told: the one whose line it was, and the owner whose object ran away.
         const n = this.#haltWhere((x) => x.chain === e.chain);
         if (!e.chain.stopped) {
           e.chain.stopped = true;
-          this.#deps.notify(
-            payer,
-            `Run away objects: what your line set off ran ${limits.chainLimit} queue entries ` +
-              `without a pause of a second (the last ${executor.name}(#${executor.id})'s). ` +
-              `Halted ${n + 1} entr${n === 0 ? "y" : "ies"} (queue.chainLimit).`,
-          );
+          const msg =
+            `Run away objects: a chain ${
+              this.#deps.object(payer)?.name ?? "a player"
+            }'s line began ran ${limits.chainLimit} queue entries without a pause of a second ` +
+            `(the last ${executor.name}(#${executor.id})'s). Halted ${n + 1} ` +
+            `entr${n === 0 ? "y" : "ies"} of that chain (queue.chainLimit).`;
+          this.#deps.notify(payer, msg);
+          this.#deps.notify(e.owner, msg);
         }
         return;
       }
