@@ -1,11 +1,12 @@
 /**
  * What a new player sets up in the first hour, as TinyMUX 2.12 has it, over telnet and WebSocket:
  * `@sex` for the pronouns, and the messages a page brings back (`@away` to one who pages while
- * you are gone, `@reject` when you take no pages, `@idle` while you are away from the keyboard).
+ * you are gone, `@reject` when you take no pages, `@idle` while you are away from the keyboard);
+ * and a new builder's `@find`.
  */
 import { assertEquals, assertMatch } from "./assert.ts";
 import { register } from "./harness.ts";
-import { startSupervised, telnetLogin } from "./supervised.ts";
+import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
 import { connectWs } from "./ws_client.ts";
 import type { TelnetClient } from "./telnet_client.ts";
 
@@ -17,7 +18,7 @@ async function tell(t: TelnetClient, line: string): Promise<string> {
   return (await t.waitFor(/([\s\S]*?)--end--/, 10_000, from))[1].trim();
 }
 
-Deno.test("first hour: @sex, and @away, @reject and @idle answering pages", async () => {
+Deno.test("first hour: @sex, @away, @reject and @idle answering pages, and @find", async () => {
   const srv = await startSupervised({});
   const closers: (() => Promise<void>)[] = [];
   try {
@@ -70,6 +71,24 @@ Deno.test("first hour: @sex, and @away, @reject and @idle answering pages", asyn
     carol.send("&IDLETIMEOUT me=3600");
     await carol.expect(/^Set\.$/);
     assertEquals(await tell(bob, "page Carol=back?"), "You paged Carol with 'back?'.");
+
+    // A new builder finds what it made: @find lists what it controls by name, not others'.
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    await tell(admin, "@set Bob=builder");
+    await tell(admin, "@set Carol=builder");
+    carol.send("think [create(Carol's Rake,10)]");
+    await carol.expect(/^#\d+$/);
+    const room = (await tell(bob, "@dig Rose Garden")).match(/#(\d+)/)![1];
+    const rake = (await tell(bob, "@create Rake")).match(/#(\d+)/)![1];
+    const ball = (await tell(bob, "@create Red Ball")).match(/#(\d+)/)![1];
+    assertEquals(await tell(bob, "@find ro"), `Rose Garden(#${room})\r\n***End of List***`);
+    assertEquals(await tell(bob, "@find BALL"), `Red Ball(#${ball})\r\n***End of List***`);
+    assertEquals(
+      (await tell(bob, "@find")).split("\r\n").map((l) => l.replace(/\(#\d+\)$/, "")),
+      ["Bob", "Rose Garden", "Rake", "Red Ball", "***End of List***"],
+    );
+    assertMatch(await tell(bob, "@find rake"), new RegExp(`^Rake\\(#${rake}\\)\r\n\\*`));
   } finally {
     for (const c of closers) await c().catch(() => {});
     await srv.stop();

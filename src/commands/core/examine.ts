@@ -1,8 +1,12 @@
-/** `examine`: the full record for whoever controls an object, the public part for others. */
+/**
+ * `examine`: the full record for whoever controls an object, the public part for others; `@find`:
+ * what the actor controls, by name.
+ */
 import type { CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
 import { canSee } from "../../world/access.ts";
-import { examines } from "../../world/control.ts";
+import { controls, examines, ownerOf } from "../../world/control.ts";
+import { isStaff } from "../../world/flags.ts";
 import { visibleContents } from "../../world/visibility.ts";
 import { typeOf } from "../../world/objects.ts";
 import { wrapText } from "../../text/colour.ts";
@@ -15,6 +19,15 @@ import { attributeData, attributeLines, splitObjAttr } from "./attributes.ts";
 const MAX_VALUE = 200;
 /** Most contents and exits listed. */
 const MAX_LISTED = 100;
+/** Most objects `@find` lists, and most of each type it looks through. */
+const MAX_FOUND = 500;
+const MAX_SEARCHED = 20_000;
+
+/** True when `name`, or a word of it, starts with `want` (MUX's string_match); "" matches all. */
+function nameStarts(name: string, want: string): boolean {
+  const lower = name.toLowerCase();
+  return !want || lower.startsWith(want) || lower.split(/\s+/).some((w) => w.startsWith(want));
+}
 
 function ref(viewer: DbObject, o: DbObject | null, id: string): string {
   return o ? nameFor(viewer, o) : id ? `#${id} (gone)` : "nowhere";
@@ -135,6 +148,39 @@ Examples:
         attributes: attrs.shown.map(attributeData),
         contents: contents.map((o) => ({ id: o.id, name: o.name })),
         exits: exitsShown.map((o) => ({ id: o.id, name: o.name })),
+      });
+    },
+  },
+  {
+    name: "@find",
+    category: "Building",
+    help: `@find [<name>]
+
+Lists the rooms, things and players you control whose name, or a word of it, starts with
+<name> (or all of them), each with its dbref, as TinyMUX does; exits are left out. Staff
+find in the whole game. At most ${MAX_FOUND} are listed: give a name to narrow the list.
+
+Example:
+  @find rake`,
+    async exec(u) {
+      const want = u.cmd.args.trim().toLowerCase();
+      if (want.length > 200) throw new CommandError("That name is too long.");
+      // What the actor controls: its owner's objects, or for staff every room, thing and player.
+      const ids = isStaff(u.me.flags)
+        ? (await Promise.all(
+          ["room", "thing", "player"].map((f) => u.objects.idsWithFlag(f, MAX_SEARCHED)),
+        )).flat()
+        : [u.me.id, ...await u.objects.idsOwnedBy(ownerOf(u.me), MAX_SEARCHED)];
+      const unique = [...new Set(ids)].sort((a, b) => Number(a) - Number(b));
+      const found = (await u.objects.getMany(unique)).filter((o) =>
+        !o.flags.includes("exit") && controls(u.me, o, u.locks) && nameStarts(o.name, want)
+      );
+      const lines = found.slice(0, MAX_FOUND).map((o) => nameFor(u.me, o));
+      if (found.length > MAX_FOUND) lines.push(`... and ${found.length - MAX_FOUND} more.`);
+      lines.push("***End of List***");
+      u.send(lines.join("\n"), {
+        type: "find",
+        found: found.slice(0, MAX_FOUND).map((o) => ({ id: o.id, name: o.name })),
       });
     },
   },
