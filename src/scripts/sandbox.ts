@@ -17,6 +17,7 @@
  * slice.
  */
 import type { JSValueConstPointer } from "quickjs-emscripten-core";
+import type { ParsedLine } from "../commands/parser.ts";
 import process from "node:process";
 import {
   type Instance,
@@ -49,16 +50,6 @@ export type OpHandler = (name: string, args: unknown[]) => unknown;
 
 /** How an operation's failure reads to the script: a refusal for the actor, or a failure. */
 export type OpErrorMapper = (e: unknown) => { message: string; user: boolean };
-
-/** The command line a call runs for (the parser's, src/commands/parser.ts). */
-export interface ScriptLine {
-  raw: string;
-  name: string;
-  switches: string[];
-  args: string;
-  lhs: string;
-  rhs: string | null;
-}
 
 /** What a script's exports say about its command (read from the sandbox as plain JSON). */
 export type ScriptMeta = Record<string, unknown>;
@@ -378,7 +369,7 @@ export class ScriptVm {
    * Runs the loaded script's command for one call: `ops` carries out its SDK operations. Waits
    * in the queue while another call runs (a full queue is refused at once).
    */
-  async run(cmd: ScriptLine, ops: OpHandler, mapError: OpErrorMapper): Promise<Outcome> {
+  async run(cmd: ParsedLine, ops: OpHandler, mapError: OpErrorMapper): Promise<Outcome> {
     if (this.#dead) return { ok: false, cpuMs: 0, reason: "closed", message: "restarted" };
     if (this.#current) {
       if (this.#queue.length >= this.#limits.maxQueue) {
