@@ -24,6 +24,8 @@ import {
   upperAscii,
 } from "./compile.ts";
 import { isPlain, parseText } from "./parse.ts";
+import { RegionCache } from "./region_cache.ts";
+import { SeenOnce } from "./seen_once.ts";
 import { EV, type Frame, type FunctionTable, MAX_FUNCTION_NAME } from "./types.ts";
 import type { SoftAttr, SoftcodePorts } from "./ports.ts";
 import type { DbObject } from "../world/types.ts";
@@ -85,19 +87,8 @@ interface CachedTemplate {
   readonly next: CachedTemplate | undefined;
 }
 
-/**
- * A hash of a text and flags for the texts seen once (a collision keeps a text parsed a time
- * early). Every character counts: typed lines differ in a few characters anywhere (a counter
- * in a marker), and a sample of every other character of a line over 256 missed such a
- * difference half the time, keeping those lines as if seen twice. Texts are cut to the output
- * limit before they get here, and the parse that follows reads every character anyway.
- */
-function textHash(text: string, flags: number): number {
-  const n = text.length;
-  let h = Math.imul(flags ^ n, 0x9e3779b1);
-  for (let i = 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h;
-}
+/** Most `[...]` parts of typed lines kept parsed (in each of two generations). */
+const MAX_REGIONS = 1_000;
 
 /** Most iter() bodies kept parsed as templates. */
 const MAX_TEMPLATES = 2_000;
@@ -163,9 +154,10 @@ export class Softcode {
   #cache = new Map<string, Cached>();
   /** The cache's previous generation: a text found here is copied back to `#cache`. */
   #older = new Map<string, Cached>();
-  /** Hashes of texts (with their flags) parsed once and not kept yet, in two generations. */
-  #seen = new Set<number>();
-  #seenOlder = new Set<number>();
+  /** Texts (with their flags) parsed once and not kept yet. */
+  readonly #seen = new SeenOnce(MAX_CACHED);
+  /** The `[...]` parts of typed lines, parsed (src/softcode/region_cache.ts). */
+  readonly #regions = new RegionCache(MAX_REGIONS);
   readonly #templates = new Map<string, CachedTemplate>();
   /** Parts of templates that lazy functions evaluate, parsed with their stand-ins. */
   readonly #bound = new Map<string, CachedTemplate>();
@@ -212,6 +204,7 @@ export class Softcode {
     this.#opts.maxDepth = this.limits.parseDepth;
     this.#cache.clear();
     this.#older.clear();
+    this.#regions.clear();
   }
 
   /** The parsed form of `text` under `flags`, from the cache when it was parsed before. */
@@ -239,15 +232,7 @@ export class Softcode {
     // A text is kept parsed from its second time on: a typed line or an iter() item's text is
     // parsed once and dropped, rather than held (and pushing an attribute's program out). Texts
     // seen once are remembered by a hash, not held.
-    const h = textHash(text, flags);
-    if (!this.#seen.delete(h) && !this.#seenOlder.delete(h)) {
-      if (this.#seen.size >= MAX_CACHED) {
-        this.#seenOlder = this.#seen;
-        this.#seen = new Set();
-      }
-      this.#seen.add(h);
-      return p;
-    }
+    if (!this.#seen.again(text, flags)) return p;
     this.#keep(text, flags, p);
     return p;
   }
@@ -294,10 +279,13 @@ export class Softcode {
     return t;
   }
 
-  /** The parsed form of a text seen once (a typed line): parsed, neither looked up nor kept. */
+  /**
+   * The parsed form of a text seen once (a typed line): parsed, neither looked up nor kept,
+   * but for its `[...]` parts, which often repeat from line to line (src/softcode/region_cache.ts).
+   */
   parseOnce(text: string, flags: number): Program {
     if (this.#cacheGeneration !== this.functions.generation) this.#fresh();
-    return parseText(text, flags, this.#opts);
+    return parseText(text, flags, this.#opts, this.#regions);
   }
 
   /** Forgets what was parsed when a function was added or removed since. */
@@ -306,7 +294,7 @@ export class Softcode {
     this.#cache.clear();
     this.#older.clear();
     this.#seen.clear();
-    this.#seenOlder.clear();
+    this.#regions.clear();
     this.#templates.clear();
     this.#bound.clear();
     this.#cacheGeneration = this.functions.generation;

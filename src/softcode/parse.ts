@@ -30,10 +30,12 @@ import {
   K_LIT,
   K_NOTFOUND,
   nameOf,
+  type Node,
   percent,
   type Program,
 } from "./compile.ts";
-import { skipBraces } from "./scan.ts";
+import { type ScanHit, scanTo, skipBraces } from "./scan.ts";
+import type { RegionCache } from "./region_cache.ts";
 
 /** What ends a region: nothing (the whole text), `,` or `)`, `)`, `]`, `}`. */
 const T_TOP = 0, T_ARG = 1, T_LAST = 2, T_BRACKET = 3, T_BRACE = 4;
@@ -145,7 +147,13 @@ class Parser {
   /** Brace groups being parsed. */
   braces = 0;
   readonly names: NameIndex;
-  constructor(readonly src: string, readonly opts: CompileOptions) {
+  /** The top-level `[...]` parts parsed here, offered to `regions` once the whole text parsed. */
+  offers: { text: string; flags: number; p: Program }[] | null = null;
+  constructor(
+    readonly src: string,
+    readonly opts: CompileOptions,
+    readonly regions: RegionCache | null,
+  ) {
     this.n = src.length;
     this.names = namesOf(opts);
   }
@@ -166,10 +174,16 @@ class Parser {
 
 /**
  * Parses `src` under `flags` into the program compile.ts's `compileRegion(src, 0, src.length,
- * flags, opts, 0)` gives, in one pass where the text allows it.
+ * flags, opts, 0)` gives, in one pass where the text allows it. With `regions`, its top-level
+ * `[...]` parts are taken from there when they were parsed before, and offered to it.
  */
-export function parseText(src: string, flags: number, opts: CompileOptions): Program {
-  return onePass(src, flags, opts) ?? compileRegion(src, 0, src.length, flags, opts, 0);
+export function parseText(
+  src: string,
+  flags: number,
+  opts: CompileOptions,
+  regions: RegionCache | null = null,
+): Program {
+  return onePass(src, flags, opts, regions) ?? compileRegion(src, 0, src.length, flags, opts, 0);
 }
 
 /**
@@ -201,13 +215,49 @@ export function isPlain(src: string, flags: number): boolean {
 }
 
 /** The one-pass parse of `src`, or null where the text is not regular (see above). */
-export function onePass(src: string, flags: number, opts: CompileOptions): Program | null {
+export function onePass(
+  src: string,
+  flags: number,
+  opts: CompileOptions,
+  regions: RegionCache | null = null,
+): Program | null {
+  const ps = new Parser(src, opts, regions);
+  let p: Program;
   try {
-    return region(new Parser(src, opts), flags, 0, T_TOP, false, true);
+    p = region(ps, flags, 0, T_TOP, false, true);
   } catch (e) {
     if (e !== IRREGULAR) throw e;
     return null;
   }
+  // Only parts of a regular text: each is then the program MUX's scans give it anywhere.
+  if (regions !== null && ps.offers !== null) {
+    for (const o of ps.offers) regions.offer(o.text, o.flags, o.p);
+  }
+  return p;
+}
+
+/**
+ * A top-level `[...]` part of a text parsed with a region cache: where it ends (as MUX's scan
+ * finds it) and its text, or null when it is not to be cached. A part whose program could
+ * depend on the text after it is not: a `<` (`%q<`, `%x<` and `%=<` look for their `>` past
+ * it when it has none) or a function name found at run time (its rest is parsed then, from the
+ * whole line).
+ */
+function topPart(ps: Parser, from: number): { hit: ScanHit; text: string } | null {
+  if (ps.regions === null) return null;
+  const hit = scanTo(ps.src, from, RBRACKET, -1);
+  if (hit === null) return null;
+  const text = ps.src.slice(from, hit.end);
+  return text.includes("<") ? null : { hit, text };
+}
+
+/** True when a program holds a call whose name is found at run time. */
+function hasDyn(p: Program): boolean {
+  if (p.text !== null) return false;
+  return p.nodes.some((n: Node) =>
+    n.k === K_DYN || (n.k === K_EVAL && hasDyn(n.p)) ||
+    (n.k === K_CALL && n.args.some((a) => typeof a !== "string" && hasDyn(a)))
+  );
 }
 
 /**
@@ -299,17 +349,22 @@ function region(
           continue;
         } else {
           if (i > run) b.lit(src.slice(run, i));
-          if (ps.stack.length + ++ps.open > MAX_OPEN) throw IRREGULAR;
-          ps.pos = i + 1;
-          const inner = region(
-            ps,
-            (flags | EV.FCHECK | EV.FMAND) & ~EV.TOP,
-            depth + 1,
-            T_BRACKET,
-            childWatched,
-            true,
-          );
-          ps.open--;
+          const innerFlags = (flags | EV.FCHECK | EV.FMAND) & ~EV.TOP;
+          // A typed line's part: parsed before, in the same place (the top level, nothing
+          // open), it is the same program (see topPart).
+          const part = depth === 0 ? topPart(ps, i + 1) : null;
+          let inner = part && ps.regions!.get(part.text, innerFlags);
+          if (part && inner) {
+            ps.pos = part.hit.end;
+          } else {
+            if (ps.stack.length + ++ps.open > MAX_OPEN) throw IRREGULAR;
+            ps.pos = i + 1;
+            inner = region(ps, innerFlags, depth + 1, T_BRACKET, childWatched, true);
+            ps.open--;
+            if (part && ps.pos === part.hit.end && !hasDyn(inner)) {
+              (ps.offers ??= []).push({ text: part.text, flags: innerFlags, p: inner });
+            }
+          }
           if (inner.text !== null) b.lit(inner.text);
           else {
             b.push({ k: K_EVAL, p: inner });
