@@ -28,7 +28,9 @@ export function sortIntegers(list: string, sep: string, osep: string): string | 
     while (end > i && list.charCodeAt(end - 1) === 0x20) end--;
   }
   if (i >= end) return null;
+  // Each item is its sign and digits: [starts[k], ends[k]).
   const starts: number[] = [];
+  const ends: number[] = [];
   const keys: number[] = [];
   let min = Infinity, max = -Infinity;
   for (;;) {
@@ -50,6 +52,7 @@ export function sortIntegers(list: string, sep: string, osep: string): string | 
     if (i === digits || v >= TOO_LONG) return null;
     if (neg) v = -v;
     starts.push(start);
+    ends.push(i);
     keys.push(v);
     if (v < min) min = v;
     if (v > max) max = v;
@@ -61,29 +64,22 @@ export function sortIntegers(list: string, sep: string, osep: string): string | 
   }
   const count = keys.length;
   const order = sortedPositions(keys, min, max);
-  // Each item ends where the next begins, less the separator (and, for spaces, its run).
-  const itemEnd = (k: number): number => {
-    if (k === count - 1) return end;
-    let e = starts[k + 1] - 1;
-    if (spaces) { while (list.charCodeAt(e - 1) === 0x20) e--; }
-    return e;
-  };
   let ascii = true;
   for (let k = 0; k < osep.length; k++) if (osep.charCodeAt(k) > 0x7f) ascii = false;
   if (!ascii) {
     const out: string[] = new Array(count);
-    for (let k = 0; k < count; k++) out[k] = list.slice(starts[order[k]], itemEnd(order[k]));
+    for (let k = 0; k < count; k++) out[k] = list.slice(starts[order[k]], ends[order[k]]);
     return out.join(osep);
   }
   // ASCII throughout: the result's bytes are copied and made a string once (no string per item).
   let size = osep.length * (count - 1);
-  for (let k = 0; k < count; k++) size += itemEnd(k) - starts[k];
+  for (let k = 0; k < count; k++) size += ends[k] - starts[k];
   const buf = new Uint8Array(size);
   let at = 0;
   for (let k = 0; k < count; k++) {
     if (k > 0) { for (let j = 0; j < osep.length; j++) buf[at++] = osep.charCodeAt(j); }
     const w = order[k];
-    for (let j = starts[w], e = itemEnd(w); j < e; j++) buf[at++] = list.charCodeAt(j);
+    for (let j = starts[w], e = ends[w]; j < e; j++) buf[at++] = list.charCodeAt(j);
   }
   return DECODER.decode(buf);
 }
