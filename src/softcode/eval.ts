@@ -26,6 +26,7 @@ import {
 import { isPlain, parseText } from "./parse.ts";
 import { RegionCache } from "./region_cache.ts";
 import { SeenOnce } from "./seen_once.ts";
+import { WorkBuffers } from "./buffers.ts";
 import { EV, type Frame, type FunctionTable, MAX_FUNCTION_NAME } from "./types.ts";
 import type { SoftAttr, SoftcodePorts } from "./ports.ts";
 import type { DbObject } from "../world/types.ts";
@@ -149,6 +150,8 @@ export class Softcode {
   readonly namedRegisters: boolean;
   /** Compiled regular expressions by flags and pattern (src/softcode/functions/regexp.ts). */
   readonly regexps = new RegexpCache(() => this.limits.regexpSize);
+  /** Buffers functions reuse from call to call (src/softcode/buffers.ts). */
+  readonly buffers = new WorkBuffers();
   /** Objects and their own attributes, for lookups through the `@parent` chain. */
   readonly inherit: InheritSource;
   #cache = new Map<string, Cached>();

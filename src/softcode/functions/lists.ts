@@ -341,13 +341,13 @@ export const listFunctions: FunctionDef[] = plainResults([
     summary:
       "The list sorted: type a (alphabetic), i (ignoring case), n (integers), f (numbers) or d (dbrefs); guessed when not given.",
     example: { think: "sort(10 9 100)", gives: "9 10 100" },
-  }, (_ev, _f, args) => {
+  }, (ev, _f, args) => {
     const s = seps(args, 2, 3);
     if (typeof s === "string") return s;
     const k = (args[1] ?? "").trim().toLowerCase()[0];
     if (k !== "a" && k !== "i" && k !== "d") {
       // A list of plain integers is guessed as one and sorts the same by toInt() and toReal().
-      const quick = sortIntegers(args[0], s.sep, s.osep);
+      const quick = sortIntegers(args[0], s.sep, s.osep, ev.sc.buffers);
       if (quick !== null) return quick;
     }
     const w = splitList(args[0], s.sep);
