@@ -27,7 +27,15 @@ import { isPlain, parseText } from "./parse.ts";
 import { RegionCache } from "./region_cache.ts";
 import { SeenOnce } from "./seen_once.ts";
 import { WorkBuffers } from "./buffers.ts";
-import { EV, type Frame, type FunctionTable, MAX_FUNCTION_NAME } from "./types.ts";
+import {
+  EV,
+  type Frame,
+  type FunctionDef,
+  type FunctionTable,
+  MAX_FUNCTION_NAME,
+  type NumArg,
+} from "./types.ts";
+import { formatNumber } from "./numbers.ts";
 import type { SoftAttr, SoftcodePorts } from "./ports.ts";
 import type { DbObject } from "../world/types.ts";
 import { codesToMarkup, endState, hasMarkup, NORMAL } from "./markup.ts";
@@ -699,6 +707,10 @@ export class Evaluation {
   /** Runs a function call: arguments first (unless lazy), then the limits, then the function. */
   call(frame: Frame, n: CallNode): string {
     const fn = n.fn;
+    if (fn.num !== undefined && this.lbuf >= NUM_TEXT) {
+      const r = this.callNum(frame, n);
+      return typeof r === "string" ? r : formatNumber(r);
+    }
     let args: string[];
     if (fn.lazy) {
       args = n.args as string[];
@@ -709,27 +721,66 @@ export class Evaluation {
     return this.invoke(frame, fn.name, args, n);
   }
 
+  /**
+   * An arithmetic call (FunctionDef.num): an argument that is one arithmetic call is given as
+   * that call's number where every reader of numbers.ts gets the same from it as from its text
+   * (`passable`), so `add(mul(2,3),4)` neither prints 6 nor reads it back; anything else as
+   * `run` gives it. A number result stands for formatNumber()'s text of it.
+   */
+  callNum(frame: Frame, n: CallNode): number | string {
+    const progs = n.args as Program[];
+    const args: NumArg[] = new Array(progs.length);
+    for (let i = 0; i < progs.length; i++) {
+      const p = progs[i];
+      const one = p.text === null && p.nodes.length === 1 ? p.nodes[0] : null;
+      if (one !== null && one.k === K_CALL && one.fn.num !== undefined && !this.halted) {
+        const r = this.callNum(frame, one);
+        args[i] = typeof r === "string" ? r : passable(r) ? r + 0 : formatNumber(r);
+      } else {
+        args[i] = this.run(frame, p);
+      }
+    }
+    const fn = n.fn;
+    this.nest++;
+    this.invocations++;
+    try {
+      const refused = this.#refused(frame, fn, args.length);
+      if (refused !== null) return refused;
+      const r = fn.num!(this, frame, args);
+      return typeof r === "string" ? this.cap(fn.raw ? r : closeColour(r)) : r;
+    } finally {
+      this.nest--;
+    }
+  }
+
   /** Applies the limits and calls a function with its arguments. */
   invoke(frame: Frame, _name: string, args: string[], n: CallNode): string {
     const fn = n.fn;
     this.nest++;
     this.invocations++;
     try {
-      if (this.nest >= this.#maxNest) return ERR_RECURSION;
-      if (this.invocations >= this.#maxInvocations) return ERR_INVOCATION;
-      if (++this.#sinceClock >= CLOCK_EVERY) {
-        this.#sinceClock = 0;
-        if (this.sc.monotonic() > this.deadline) this.halted = true;
-      }
-      if (this.halted) return ERR_CPU;
-      if (fn.staff && !this.isStaff(frame.executor)) return ERR_PERMISSION;
-      if (args.length < fn.minArgs || args.length > fn.maxArgs) return arityError(fn);
+      const refused = this.#refused(frame, fn, args.length);
+      if (refused !== null) return refused;
       // A function's coloured result ends back at normal (MUX's mux_string export).
       const out = fn.impl(this, frame, args);
       return this.cap(fn.raw ? out : closeColour(out));
     } finally {
       this.nest--;
     }
+  }
+
+  /** The limits' error for a call about to run (counted already), or null when it may run. */
+  #refused(frame: Frame, fn: FunctionDef, count: number): string | null {
+    if (this.nest >= this.#maxNest) return ERR_RECURSION;
+    if (this.invocations >= this.#maxInvocations) return ERR_INVOCATION;
+    if (++this.#sinceClock >= CLOCK_EVERY) {
+      this.#sinceClock = 0;
+      if (this.sc.monotonic() > this.deadline) this.halted = true;
+    }
+    if (this.halted) return ERR_CPU;
+    if (fn.staff && !this.isStaff(frame.executor)) return ERR_PERMISSION;
+    if (count < fn.minArgs || count > fn.maxArgs) return arityError(fn);
+    return null;
   }
 
   /** A call whose name is only known now. */
@@ -901,6 +952,25 @@ export class Evaluation {
     const obj = this.object(id);
     return !!viewer && !!obj && this.ports.access.canSeeAttr(viewer, obj, attr);
   }
+}
+
+/**
+ * Shortest output limit under which arithmetic calls pass numbers: formatNumber() prints at
+ * most 24 characters, so below it a printed argument would have been cut.
+ */
+const NUM_TEXT = 32;
+
+/**
+ * True when an arithmetic result may go to its parent as a number: every reader of numbers.ts
+ * (toReal, toInt, toSafeInt, toI64, integerDigits) gives from it what it gives from
+ * formatNumber()'s text of it. That holds for whole numbers within 2^53 (their digits) and for
+ * fractions from 1e-6 to 1e17, printed as JavaScript prints them (no exponent), whose text reads
+ * back as the same number; not for -0 (its text reads as 0: passed as 0), an exponent form
+ * (`1.5E-7` reads as 1 by toInt), Inf or Ind.
+ */
+function passable(x: number): boolean {
+  const a = x < 0 ? -x : x;
+  return Number.isInteger(a) ? a <= Number.MAX_SAFE_INTEGER : a >= 1e-6 && a < 1e17;
 }
 
 /** Closes a text's colour if it ends coloured. */

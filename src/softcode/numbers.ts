@@ -13,8 +13,13 @@ function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
-/** MUX's `mux_atol`: optional spaces and sign, then leading digits; 0 when there are none. */
-export function toInt(s: string): number {
+/**
+ * MUX's `mux_atol`: optional spaces and sign, then leading digits; 0 when there are none. A
+ * number (NumArg: an integer, or a fraction printed without exponent) reads as its text would:
+ * its integer part.
+ */
+export function toInt(s: string | number): number {
+  if (typeof s === "number") return Math.trunc(s);
   let i = 0;
   const n = s.length;
   while (i < n && isSpace(s.charCodeAt(i))) i++;
@@ -34,15 +39,18 @@ export function toInt(s: string): number {
 }
 
 /** `toInt` clamped to a 32-bit int, as MUX's `int` variables hold it. */
-export function toInt32(s: string): number {
+export function toInt32(s: string | number): number {
   const v = toInt(s);
   return v > 2147483647 ? 2147483647 : v < -2147483648 ? -2147483648 : v;
 }
 
 /** MUX's `mux_atoi64`: leading digits as a 64-bit integer, wrapping as C's does. */
-export function toI64(s: string): bigint {
+export function toI64(s: string | number): bigint {
   const quick = toSafeInt(s);
   if (!Number.isNaN(quick)) return BigInt(quick);
+  if (typeof s === "number") {
+    return Number.isFinite(s) ? BigInt.asIntN(64, BigInt(Math.trunc(s))) : 0n;
+  }
   const m = /^[ \t-\r]*([-+]?)(\d+)/.exec(s);
   if (!m) return 0n;
   const v = BigInt(m[2]);
@@ -53,7 +61,7 @@ export function toI64(s: string): bigint {
  * `toInt(s)` when it is exact (within ±(2^53 − 1), where every step of its reading was exact
  * too), else NaN: integer functions work on it as a number instead of a bigint.
  */
-export function toSafeInt(s: string): number {
+export function toSafeInt(s: string | number): number {
   const v = toInt(s);
   return v <= Number.MAX_SAFE_INTEGER && v >= -Number.MAX_SAFE_INTEGER ? v : NaN;
 }
@@ -72,12 +80,13 @@ export function i64(v: bigint): string {
 }
 
 /** MUX's `is_integer`: optional spaces, sign, digits, spaces, nothing else. */
-export function isInteger(s: string): boolean {
+export function isInteger(s: string | number): boolean {
   return integerDigits(s) >= 0;
 }
 
 /** Digits in an integer text (for MUX's fast integer paths), or -1 when not an integer. */
-export function integerDigits(s: string): number {
+export function integerDigits(s: string | number): number {
+  if (typeof s === "number") return Number.isInteger(s) ? String(s < 0 ? -s : s).length : -1;
   // The usual form (digits, perhaps a sign) read without a regular expression.
   const n = s.length;
   const c0 = s.charCodeAt(0);
@@ -107,8 +116,9 @@ export function isReal(s: string): boolean {
 /** Digits read as a whole number by toReal()'s loop: below 10^15 each step is exact. */
 const EXACT_DIGITS = 15;
 
-/** MUX's `mux_atof`: the value of a whole numeric text, else 0. */
-export function toReal(s: string): number {
+/** MUX's `mux_atof`: the value of a whole numeric text (or the number itself), else 0. */
+export function toReal(s: string | number): number {
+  if (typeof s === "number") return s;
   // A plain decimal (`12`, `-3.25`), the form numbers are printed in, read without a regular
   // expression: a short integer's value is summed here, a fraction's is Number()'s.
   const n = s.length;

@@ -116,7 +116,21 @@ export interface FunctionDef<E = unknown> {
    * of each, which it evaluates itself with `ev.eval`). Returns the function's output.
    */
   impl(ev: E, frame: Frame, args: string[]): string;
+  /**
+   * An arithmetic function's code (`impl` prints its number): a number result stands for the
+   * text formatNumber() prints for it, a text result is the output as it is (an error, a
+   * rounded form). Its arguments may be numbers a nested arithmetic call gave (NumArg); the
+   * evaluator passes them between such calls without printing and reading them again.
+   */
+  num?(ev: E, frame: Frame, args: NumArg[]): number | string;
 }
+
+/**
+ * An argument of an arithmetic function (FunctionDef.num): its text, or in place of the text a
+ * nested arithmetic call printed, that call's number, where every reader of numbers.ts gives
+ * the same from either (src/softcode/eval.ts, `passable`).
+ */
+export type NumArg = string | number;
 
 /** Function lookup by upper-case name. */
 export interface FunctionTable {

@@ -1,10 +1,14 @@
 /** The function table and the helpers every function family uses. */
-import type { Frame, FunctionDef, FunctionHelp, FunctionTable } from "../types.ts";
+import type { Frame, FunctionDef, FunctionHelp, FunctionTable, NumArg } from "../types.ts";
+import { formatNumber } from "../numbers.ts";
 import { MAX_ARGS } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 
 /** A function's code, given the evaluation it runs in (see FunctionDef.impl). */
 export type FunctionImpl = (ev: Evaluation, frame: Frame, args: string[]) => string;
+
+/** An arithmetic function's code (see FunctionDef.num). */
+export type NumImpl = (ev: Evaluation, frame: Frame, args: NumArg[]) => number | string;
 
 /** Options of one function. */
 export interface DefineOptions {
@@ -30,6 +34,38 @@ export function define(
   impl: FunctionImpl,
   opts: DefineOptions = {},
 ): FunctionDef<Evaluation> {
+  return made(name, minArgs, maxArgs, help, impl, undefined, opts);
+}
+
+/**
+ * An arithmetic function: its code gives a number (printed by formatNumber() as its text) or a
+ * text, and may be given numbers by nested arithmetic calls (FunctionDef.num).
+ */
+export function defineNum(
+  name: string,
+  minArgs: number,
+  maxArgs: number,
+  help: FunctionHelp,
+  num: NumImpl,
+  opts: DefineOptions = {},
+): FunctionDef<Evaluation> {
+  const impl: FunctionImpl = (ev, frame, args) => {
+    const r = num(ev, frame, args);
+    return typeof r === "string" ? r : formatNumber(r);
+  };
+  return made(name, minArgs, maxArgs, help, impl, num, opts);
+}
+
+/** A definition, every one with the same fields (one shape for the evaluator to read). */
+function made(
+  name: string,
+  minArgs: number,
+  maxArgs: number,
+  help: FunctionHelp,
+  impl: FunctionImpl,
+  num: NumImpl | undefined,
+  opts: DefineOptions,
+): FunctionDef<Evaluation> {
   return {
     name: name.toUpperCase(),
     minArgs,
@@ -40,6 +76,7 @@ export function define(
     raw: opts.raw,
     help,
     impl,
+    num,
   };
 }
 

@@ -1,6 +1,6 @@
 /** Arithmetic, comparison and logic, with MUX's number rules (src/softcode/numbers.ts). */
-import { define, plainResults } from "./define.ts";
-import type { FunctionDef } from "../types.ts";
+import { define, defineNum, plainResults } from "./define.ts";
+import type { FunctionDef, NumArg } from "../types.ts";
 import {
   bool,
   bothInt31,
@@ -12,6 +12,7 @@ import {
   isInteger,
   isRational,
   isReal,
+  nearestPretty,
   toI64,
   toInt,
   toInt32,
@@ -55,7 +56,7 @@ function addDoubles(values: number[]): number {
 }
 
 /** True when every argument is an integer of at most 9 digits (MUX's fast path). */
-function smallInts(args: string[]): boolean {
+function smallInts(args: NumArg[]): boolean {
   for (const a of args) if (!smallInt(a)) return false;
   return true;
 }
@@ -63,7 +64,7 @@ function smallInts(args: string[]): boolean {
 const toBig = toI64;
 
 /** True when the text is an integer of at most 9 digits (MUX's fast path). */
-function smallInt(a: string): boolean {
+function smallInt(a: NumArg): boolean {
   const d = integerDigits(a);
   return d >= 0 && d <= 9;
 }
@@ -74,20 +75,16 @@ function compare(args: string[], op: (a: number, b: number) => boolean): string 
 }
 
 /** An integer plus `by` (inc(), dec()), wrapped to 64 bits as MUX's are. */
-function step(text: string, by: number): string {
+function step(text: NumArg, by: number): number | string {
   const v = toSafeInt(text);
   const r = v + by;
-  if (r <= Number.MAX_SAFE_INTEGER && r >= -Number.MAX_SAFE_INTEGER) return String(r);
+  if (r <= Number.MAX_SAFE_INTEGER && r >= -Number.MAX_SAFE_INTEGER) return r;
   return i64(toBig(text) + BigInt(by));
-}
-
-function fpResult(r: number): string {
-  return formatNumber(r);
 }
 
 /** The arithmetic family. */
 export const mathFunctions: FunctionDef[] = plainResults([
-  define("add", 1, MAX, {
+  defineNum("add", 1, MAX, {
     family: "arithmetic",
     args: "add(<number>, <number>[, <number>...])",
     summary: "The sum of the numbers.",
@@ -96,20 +93,20 @@ export const mathFunctions: FunctionDef[] = plainResults([
     if (args.length <= 9 && smallInts(args)) {
       let sum = 0;
       for (const a of args) sum += toInt(a);
-      return String(sum);
+      return sum;
     }
-    return formatPretty(addDoubles(args.map(toReal)));
+    return nearestPretty(addDoubles(args.map((a) => toReal(a))));
   }),
-  define("sub", 2, 2, {
+  defineNum("sub", 2, 2, {
     family: "arithmetic",
     args: "sub(<number>, <number>)",
     summary: "The first number minus the second.",
     example: { think: "sub(10,2.5)", gives: "7.5" },
   }, (_ev, _f, args) => {
-    if (smallInts(args)) return String(toInt(args[0]) - toInt(args[1]));
-    return formatPretty(addDoubles([toReal(args[0]), -toReal(args[1])]));
+    if (smallInts(args)) return toInt(args[0]) - toInt(args[1]);
+    return nearestPretty(addDoubles([toReal(args[0]), -toReal(args[1])]));
   }),
-  define("mul", 1, MAX, {
+  defineNum("mul", 1, MAX, {
     family: "arithmetic",
     args: "mul(<number>, <number>[, <number>...])",
     summary: "The product of the numbers.",
@@ -117,28 +114,28 @@ export const mathFunctions: FunctionDef[] = plainResults([
   }, (_ev, _f, args) => {
     let prod = 1;
     for (const a of args) prod *= toReal(a);
-    return formatPretty(prod);
+    return nearestPretty(prod);
   }),
-  define("idiv", 2, 2, {
+  defineNum("idiv", 2, 2, {
     family: "arithmetic",
     args: "idiv(<integer>, <integer>)",
     summary: "Integer division, rounded toward zero.",
     example: { think: "idiv(-7,2)", gives: "-3" },
   }, (_ev, _f, args) => {
     const a = toSafeInt(args[0]), b = toSafeInt(args[1]);
-    if (bothInt31(a, b)) return b === 0 ? "#-1 DIVIDE BY ZERO" : String(Math.trunc(a / b));
+    if (bothInt31(a, b)) return b === 0 ? "#-1 DIVIDE BY ZERO" : Math.trunc(a / b);
     const bot = toBig(args[1]);
     if (bot === 0n) return "#-1 DIVIDE BY ZERO";
     return i64(toBig(args[0]) / bot);
   }),
-  define("floordiv", 2, 2, {
+  defineNum("floordiv", 2, 2, {
     family: "arithmetic",
     args: "floordiv(<integer>, <integer>)",
     summary: "Integer division, rounded down.",
     example: { think: "floordiv(-7,2)", gives: "-4" },
   }, (_ev, _f, args) => {
     const a = toSafeInt(args[0]), b = toSafeInt(args[1]);
-    if (bothInt31(a, b)) return b === 0 ? "#-1 DIVIDE BY ZERO" : String(Math.floor(a / b));
+    if (bothInt31(a, b)) return b === 0 ? "#-1 DIVIDE BY ZERO" : Math.floor(a / b);
     const bot = toBig(args[1]);
     if (bot === 0n) return "#-1 DIVIDE BY ZERO";
     const top = toBig(args[0]);
@@ -146,7 +143,7 @@ export const mathFunctions: FunctionDef[] = plainResults([
     if ((top % bot !== 0n) && ((top < 0n) !== (bot < 0n))) q -= 1n;
     return i64(q);
   }),
-  define("fdiv", 2, 2, {
+  defineNum("fdiv", 2, 2, {
     family: "arithmetic",
     args: "fdiv(<number>, <number>)",
     summary: "Division, with the fraction.",
@@ -155,9 +152,9 @@ export const mathFunctions: FunctionDef[] = plainResults([
     const bot = toReal(args[1]);
     const top = toReal(args[0]);
     if (bot === 0) return top > 0 ? "+Inf" : top < 0 ? "-Inf" : "Ind";
-    return formatNumber(top / bot);
+    return top / bot;
   }),
-  define("mod", 2, 2, {
+  defineNum("mod", 2, 2, {
     family: "arithmetic",
     args: "mod(<integer>, <integer>)",
     summary: "The remainder of floordiv(): it takes the divisor's sign.",
@@ -167,7 +164,7 @@ export const mathFunctions: FunctionDef[] = plainResults([
     if (bothInt31(a, b)) {
       const d = b === 0 ? 1 : b;
       const r = a % d;
-      return String(r !== 0 && (r < 0) !== (d < 0) ? r + d : r);
+      return r !== 0 && (r < 0) !== (d < 0) ? r + d : r;
     }
     let bot = toBig(args[1]);
     if (bot === 0n) bot = 1n;
@@ -176,30 +173,30 @@ export const mathFunctions: FunctionDef[] = plainResults([
     if (r !== 0n && (r < 0n) !== (bot < 0n)) r += bot;
     return i64(r);
   }),
-  define("remainder", 2, 2, {
+  defineNum("remainder", 2, 2, {
     family: "arithmetic",
     args: "remainder(<integer>, <integer>)",
     summary: "The remainder of idiv(): it takes the dividend's sign.",
     example: { think: "remainder(-7,2)", gives: "-1" },
   }, (_ev, _f, args) => {
     const a = toSafeInt(args[0]), b = toSafeInt(args[1]);
-    if (bothInt31(a, b)) return String(a % (b === 0 ? 1 : b));
+    if (bothInt31(a, b)) return a % (b === 0 ? 1 : b);
     let bot = toBig(args[1]);
     if (bot === 0n) bot = 1n;
     return i64(toBig(args[0]) % bot);
   }),
-  define("inc", 0, 1, {
+  defineNum("inc", 0, 1, {
     family: "arithmetic",
     args: "inc([<integer>])",
     summary: "The number plus one.",
     example: { think: "inc(41)", gives: "42" },
-  }, (_ev, _f, args) => args.length ? step(args[0], 1) : "1"),
-  define("dec", 0, 1, {
+  }, (_ev, _f, args) => args.length ? step(args[0], 1) : 1),
+  defineNum("dec", 0, 1, {
     family: "arithmetic",
     args: "dec([<integer>])",
     summary: "The number minus one.",
     example: { think: "dec(43)", gives: "42" },
-  }, (_ev, _f, args) => args.length ? step(args[0], -1) : "-1"),
+  }, (_ev, _f, args) => args.length ? step(args[0], -1) : -1),
   define("iadd", 0, MAX, {
     family: "arithmetic",
     args: "iadd([<integer>...])",
@@ -266,14 +263,14 @@ export const mathFunctions: FunctionDef[] = plainResults([
     }
     return formatNumber(v);
   }),
-  define("abs", 1, 1, {
+  defineNum("abs", 1, 1, {
     family: "arithmetic",
     args: "abs(<number>)",
     summary: "The number without its sign.",
     example: { think: "abs(-2.5)", gives: "2.5" },
   }, (_ev, _f, args) => {
     const n = toReal(args[0]);
-    return n === 0 ? "0" : formatNumber(Math.abs(n));
+    return n === 0 ? 0 : Math.abs(n);
   }),
   define("sign", 1, 1, {
     family: "arithmetic",
@@ -284,25 +281,25 @@ export const mathFunctions: FunctionDef[] = plainResults([
     const n = toReal(args[0]);
     return n < 0 ? "-1" : bool(n > 0);
   }),
-  define("floor", 1, 1, {
+  defineNum("floor", 1, 1, {
     family: "arithmetic",
     args: "floor(<number>)",
     summary: "The greatest integer not above the number.",
     example: { think: "floor(-2.5)", gives: "-3" },
-  }, (_ev, _f, args) => fpResult(Math.floor(toReal(args[0])))),
-  define("ceil", 1, 1, {
+  }, (_ev, _f, args) => Math.floor(toReal(args[0]))),
+  defineNum("ceil", 1, 1, {
     family: "arithmetic",
     args: "ceil(<number>)",
     summary: "The least integer not below the number.",
     example: { think: "ceil(2.1)", gives: "3" },
-  }, (_ev, _f, args) => fpResult(Math.ceil(toReal(args[0])))),
-  define("trunc", 1, 1, {
+  }, (_ev, _f, args) => Math.ceil(toReal(args[0]))),
+  defineNum("trunc", 1, 1, {
     family: "arithmetic",
     args: "trunc(<number>)",
     summary: "The number's integer part (rounded toward zero).",
     example: { think: "trunc(-2.7)", gives: "-2" },
-  }, (_ev, _f, args) => fpResult(Math.trunc(toReal(args[0])))),
-  define("round", 2, 2, {
+  }, (_ev, _f, args) => Math.trunc(toReal(args[0]))),
+  defineNum("round", 2, 2, {
     family: "arithmetic",
     args: "round(<number>, <places>)",
     summary: "The number rounded to that many decimal places.",
@@ -311,13 +308,13 @@ export const mathFunctions: FunctionDef[] = plainResults([
     const r = toReal(args[0]);
     return formatRounded(r === 0 ? 0 : r, toInt(args[1]));
   }),
-  define("power", 2, 2, {
+  defineNum("power", 2, 2, {
     family: "arithmetic",
     args: "power(<base>, <exponent>)",
     summary: "The base raised to the exponent.",
     example: { think: "power(2,10)", gives: "1024" },
   }, (_ev, _f, args) => {
-    return formatNumber(Math.pow(toReal(args[0]), toReal(args[1])));
+    return Math.pow(toReal(args[0]), toReal(args[1]));
   }),
   define("sqrt", 1, 1, {
     family: "arithmetic",
@@ -375,7 +372,7 @@ export const mathFunctions: FunctionDef[] = plainResults([
     summary: "The number e.",
     example: { think: "e()", gives: "2.718281828459045" },
   }, () => formatNumber(Math.E)),
-  define("max", 1, MAX, {
+  defineNum("max", 1, MAX, {
     family: "logic",
     args: "max(<number>[, <number>...])",
     summary: "The greatest of the numbers.",
@@ -386,9 +383,9 @@ export const mathFunctions: FunctionDef[] = plainResults([
       const v = toReal(args[i]);
       if (v > m) m = v;
     }
-    return formatNumber(m);
+    return m;
   }),
-  define("min", 1, MAX, {
+  defineNum("min", 1, MAX, {
     family: "logic",
     args: "min(<number>[, <number>...])",
     summary: "The least of the numbers.",
@@ -399,7 +396,7 @@ export const mathFunctions: FunctionDef[] = plainResults([
       const v = toReal(args[i]);
       if (v < m) m = v;
     }
-    return formatNumber(m);
+    return m;
   }),
   define("ladd", 0, 2, {
     family: "arithmetic",
