@@ -6,17 +6,8 @@
  */
 import { assertEquals, assertMatch } from "./assert.ts";
 import { register } from "./harness.ts";
-import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
+import { ADMIN, startSupervised, telnetLogin, telnetReply } from "./supervised.ts";
 import { connectWs } from "./ws_client.ts";
-import type { TelnetClient } from "./telnet_client.ts";
-
-/** Runs a line over telnet and answers its reply (the marker ends it), trimmed. */
-async function tell(t: TelnetClient, line: string): Promise<string> {
-  const from = t.mark();
-  await t.send(line);
-  await t.send("think --end--");
-  return (await t.waitFor(/([\s\S]*?)--end--/, 10_000, from))[1].trim();
-}
 
 Deno.test("first hour: @sex, @away, @reject and @idle answering pages, and @find", async () => {
   const srv = await startSupervised({});
@@ -33,28 +24,31 @@ Deno.test("first hour: @sex, @away, @reject and @idle answering pages, and @find
     await carol.expect((m) => m.data.type === "session");
 
     // @sex sets SEX, which the pronouns read.
-    assertEquals(await tell(bob, "think %s/%o/%p"), "it/it/its");
-    assertEquals(await tell(bob, "@sex me=female"), "Set.");
-    assertEquals(await tell(bob, "think %s/%o/%p [get(me/sex)]"), "she/her/her female");
-    assertMatch(await tell(bob, "help @sex"), /pronouns/);
+    assertEquals(await telnetReply(bob, "think %s/%o/%p"), "it/it/its");
+    assertEquals(await telnetReply(bob, "@sex me=female"), "Set.");
+    assertEquals(await telnetReply(bob, "think %s/%o/%p [get(me/sex)]"), "she/her/her female");
+    assertMatch(await telnetReply(bob, "help @sex"), /pronouns/);
 
     // Dan leaves an @away message and goes; a page to him brings it back. Eve left none.
     const came = bob.mark();
     const dan = await telnetLogin(srv, "Dan", "password123");
     await bob.waitFor(/Dan has connected\./, 10_000, came);
-    assertEquals(await tell(dan, "@away me=Back at [add(5,1)]."), "Set.");
+    assertEquals(await telnetReply(dan, "@away me=Back at [add(5,1)]."), "Set.");
     const gone = bob.mark();
     await dan.close();
     await bob.waitFor(/Dan has disconnected\./, 10_000, gone);
-    assertEquals(await tell(bob, "page Dan=hi"), "Away message from Dan: Back at 6.");
-    assertEquals(await tell(bob, "page Eve=hi"), "Eve is not connected.");
+    assertEquals(await telnetReply(bob, "page Dan=hi"), "Away message from Dan: Back at 6.");
+    assertEquals(await telnetReply(bob, "page Eve=hi"), "Eve is not connected.");
 
     // Carol takes no pages from Bob: her @reject answers him, and she hears it was sent.
     carol.send(`@reject me=Busy writing, %n.`);
     await carol.expect(/^Set\.$/);
     carol.send(`@lock/page me=!*Bob`);
     await carol.expect(/Locked/);
-    assertEquals(await tell(bob, "page Carol=hi"), "Reject message from Carol: Busy writing, Bob.");
+    assertEquals(
+      await telnetReply(bob, "page Carol=hi"),
+      "Reject message from Carol: Busy writing, Bob.",
+    );
     await carol.expect(/^\[\d+:\d\d\] Reject message sent to Bob\.$/);
 
     // Her @idle answers every page (IDLETIMEOUT 0), after the page; not within her IDLETIMEOUT.
@@ -63,32 +57,32 @@ Deno.test("first hour: @sex, @away, @reject and @idle answering pages, and @find
     carol.send(`@idle me=Making tea.`);
     await carol.expect(/^Set\.$/);
     assertEquals(
-      await tell(bob, "page Carol=still there?"),
+      await telnetReply(bob, "page Carol=still there?"),
       "Idle message from Carol: Making tea.\r\nYou paged Carol with 'still there?'.",
     );
     await carol.expect(/Bob pages: still there\?/);
     await carol.expect(/^\[\d+:\d\d\] Idle message sent to Bob\.$/);
     carol.send("&IDLETIMEOUT me=3600");
     await carol.expect(/^Set\.$/);
-    assertEquals(await tell(bob, "page Carol=back?"), "You paged Carol with 'back?'.");
+    assertEquals(await telnetReply(bob, "page Carol=back?"), "You paged Carol with 'back?'.");
 
     // A new builder finds what it made: @find lists what it controls by name, not others'.
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
     closers.push(() => admin.close());
-    await tell(admin, "@set Bob=builder");
-    await tell(admin, "@set Carol=builder");
+    await telnetReply(admin, "@set Bob=builder");
+    await telnetReply(admin, "@set Carol=builder");
     carol.send("think [create(Carol's Rake,10)]");
     await carol.expect(/^#\d+$/);
-    const room = (await tell(bob, "@dig Rose Garden")).match(/#(\d+)/)![1];
-    const rake = (await tell(bob, "@create Rake")).match(/#(\d+)/)![1];
-    const ball = (await tell(bob, "@create Red Ball")).match(/#(\d+)/)![1];
-    assertEquals(await tell(bob, "@find ro"), `Rose Garden(#${room})\r\n***End of List***`);
-    assertEquals(await tell(bob, "@find BALL"), `Red Ball(#${ball})\r\n***End of List***`);
+    const room = (await telnetReply(bob, "@dig Rose Garden")).match(/#(\d+)/)![1];
+    const rake = (await telnetReply(bob, "@create Rake")).match(/#(\d+)/)![1];
+    const ball = (await telnetReply(bob, "@create Red Ball")).match(/#(\d+)/)![1];
+    assertEquals(await telnetReply(bob, "@find ro"), `Rose Garden(#${room})\r\n***End of List***`);
+    assertEquals(await telnetReply(bob, "@find BALL"), `Red Ball(#${ball})\r\n***End of List***`);
     assertEquals(
-      (await tell(bob, "@find")).split("\r\n").map((l) => l.replace(/\(#\d+\)$/, "")),
+      (await telnetReply(bob, "@find")).split("\r\n").map((l) => l.replace(/\(#\d+\)$/, "")),
       ["Bob", "Rose Garden", "Rake", "Red Ball", "***End of List***"],
     );
-    assertMatch(await tell(bob, "@find rake"), new RegExp(`^Rake\\(#${rake}\\)\r\n\\*`));
+    assertMatch(await telnetReply(bob, "@find rake"), new RegExp(`^Rake\\(#${rake}\\)\r\n\\*`));
   } finally {
     for (const c of closers) await c().catch(() => {});
     await srv.stop();

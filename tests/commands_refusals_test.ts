@@ -10,17 +10,13 @@
  */
 import { assertEquals } from "./assert.ts";
 import { register } from "./harness.ts";
-import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
+import { ADMIN, startSupervised, telnetLogin, telnetReply } from "./supervised.ts";
 import { connectWs, type WsClient } from "./ws_client.ts";
 import type { TelnetClient } from "./telnet_client.ts";
 
-/** Runs a line over telnet and answers the first line of reply (the marker ends the reply). */
+/** The first line of a line's reply over telnet. */
 async function tell(t: TelnetClient, line: string): Promise<string> {
-  const from = t.mark();
-  await t.send(line);
-  await t.send("think --end--");
-  const reply = (await t.waitFor(/([\s\S]*?)--end--/, 10_000, from))[1];
-  return reply.trim().split(/\r?\n/)[0] ?? "";
+  return (await telnetReply(t, line)).split(/\r?\n/)[0];
 }
 
 /** Runs a line over WebSocket and answers the first message of reply. */

@@ -54,6 +54,17 @@ export async function telnetLogin(
   return t;
 }
 
+/**
+ * Runs a line over telnet and answers its whole reply, trimmed: what came before the answer to a
+ * `think` sent after it (lines run in order, so the marker ends the reply).
+ */
+export async function telnetReply(t: TelnetClient, line: string): Promise<string> {
+  const from = t.mark();
+  await t.send(line);
+  await t.send("think --end of reply--");
+  return (await t.waitFor(/([\s\S]*?)--end of reply--/, 10_000, from))[1].trim();
+}
+
 /** Counts matches of `re` in a text. */
 export function count(text: string, re: RegExp): number {
   return (text.match(new RegExp(re.source, re.flags.includes("g") ? re.flags : re.flags + "g")) ??
