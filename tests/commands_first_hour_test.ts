@@ -2,14 +2,14 @@
  * What a new player sets up in the first hour, as TinyMUX 2.12 has it, over telnet and WebSocket:
  * `@sex` for the pronouns, and the messages a page brings back (`@away` to one who pages while
  * you are gone, `@reject` when you take no pages, `@idle` while you are away from the keyboard);
- * and a new builder's `@find`.
+ * and a new builder's `@find` and `@entrances`.
  */
 import { assertEquals, assertMatch } from "./assert.ts";
 import { register } from "./harness.ts";
 import { ADMIN, startSupervised, telnetLogin, telnetReply } from "./supervised.ts";
 import { connectWs } from "./ws_client.ts";
 
-Deno.test("first hour: @sex, @away, @reject and @idle answering pages, and @find", async () => {
+Deno.test("first hour: @sex, @away, @reject and @idle answering pages, @find and @entrances", async () => {
   const srv = await startSupervised({});
   const closers: (() => Promise<void>)[] = [];
   try {
@@ -83,6 +83,20 @@ Deno.test("first hour: @sex, @away, @reject and @idle answering pages, and @find
       ["Bob", "Rose Garden", "Rake", "Red Ball", "***End of List***"],
     );
     assertMatch(await telnetReply(bob, "@find rake"), new RegExp(`^Rake\\(#${rake}\\)\r\n\\*`));
+    // ... and what leads to it: the exits into a room (after the room they are in), the
+    // children of a parent; another player sees only what it controls of them.
+    await telnetReply(bob, `@open Rose Path;rose=#${room}`);
+    await telnetReply(bob, `@parent #${ball}=#${rake}`);
+    assertMatch(
+      await telnetReply(bob, `@entrances #${room}`),
+      /^Limbo(\(#\d+\))? \(Rose Path;rose\(#\d+\)\)\r\n1 entrance found\.$/,
+    );
+    assertEquals(
+      await telnetReply(bob, `@entrances #${rake}`),
+      `Red Ball(#${ball}) [parent]\r\n1 entrance found.`,
+    );
+    carol.send(`@entrances #${room}`);
+    await carol.expect(/^0 entrances found\.$/);
   } finally {
     for (const c of closers) await c().catch(() => {});
     await srv.stop();

@@ -1,6 +1,6 @@
 /**
  * `examine`: the full record for whoever controls an object, the public part for others; `@find`:
- * what the actor controls, by name.
+ * what the actor controls, by name; `@entrances`: what leads to an object.
  */
 import type { CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
@@ -182,6 +182,38 @@ Example:
         type: "find",
         found: found.slice(0, MAX_FOUND).map((o) => ({ id: o.id, name: o.name })),
       });
+    },
+  },
+  {
+    name: "@entrances",
+    category: "Building",
+    help: `@entrances [<object>]
+
+Lists what leads to a room or object (where you are, without one), as TinyMUX does: each exit
+that leads there, after the room it is in, and each object whose parent it is. For what you
+control (staff: anything) you see them all, else those you control. At most ${MAX_FOUND} of
+each. Homes are not listed (MUX lists them too).
+
+Example:
+  @entrances here`,
+    async exec(u) {
+      const ref = u.cmd.args.trim();
+      const thing = ref ? await u.target(ref) : u.here ?? u.me;
+      const all = examines(u.me, thing, u.locks);
+      const mine = (o: DbObject) => all || examines(u.me, o, u.locks);
+      const exits = (await u.objects.exitsTo(thing.id, MAX_FOUND)).filter(mine);
+      const rooms = await u.objects.getEach(exits.map((e) => e.location));
+      const children = await u.objects.getMany(
+        (u.objects.world?.children(thing.id) ?? []).slice(0, MAX_FOUND),
+      );
+      const lines = [
+        ...exits.map((e, i) =>
+          `${rooms[i] ? nameFor(u.me, rooms[i]) : "nowhere"} (${fullNameFor(u.me, e)})`
+        ),
+        ...children.filter(mine).map((o) => `${nameFor(u.me, o)} [parent]`),
+      ];
+      lines.push(`${lines.length} entrance${lines.length === 1 ? "" : "s"} found.`);
+      u.send(lines.join("\n"));
     },
   },
 ];
