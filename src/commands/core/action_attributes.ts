@@ -26,7 +26,7 @@ const ACTION_ATTRIBUTES: readonly {
     name: "@sex",
     about: "Your gender, for the pronouns poses and messages use (%s, %o, %p, %a; subj()...): " +
       "male, female, plural (they), or anything else (it).",
-    note: "Example: @sex me=female",
+    note: "Example: @sex me=female.",
     see: "subj()",
     category: "World",
   },

@@ -61,11 +61,6 @@ function speak(
 }
 
 /**
- * Finds page recipients: the exact name of a connected player (from the hub's memory), else
- * any player by name, alias or dbref (one batched read for the whole list, so an offline one
- * is reported as such), else a unique prefix of a connected player's name.
- */
-/**
  * MUX's page_return: `target`'s AWAY, IDLE or REJECT attribute (by `tag`), evaluated as the target
  * with the pager as enactor, is told to the pager as "<tag> message from <target>: <text>" and
  * the target is told it went; without the attribute the pager is told `dflt` (if any). An
@@ -92,6 +87,11 @@ function idleSeconds(u: CommandSdk, id: string): number {
   return last === -Infinity ? 0 : Math.max(0, Math.floor((Date.now() - last) / 1000));
 }
 
+/**
+ * Finds page recipients: the exact name of a connected player (from the hub's memory), else
+ * any player by name, alias or dbref (one batched read for the whole list, so an offline one
+ * is reported as such), else a unique prefix of a connected player's name.
+ */
 async function recipients(u: CommandSdk, list: string): Promise<ObjectHead[]> {
   const names = splitNames(list);
   if (!names.length) throw new CommandError("Page whom? Usage: page <player>=<message>");

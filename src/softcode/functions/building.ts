@@ -1,10 +1,11 @@
 /**
  * The side effects that build: `create()` and `tel()`, as MUX 2.12 has them, under the rules of
  * the engine's building commands (`@create`, `@dig`, `@open`, `@teleport`: builders build, within
- * their object quota; anyone but a guest teleports what it may move to where it may send it). The world changes in memory at once, so the rest of the
- * evaluation sees the new object or the new place; the database follows behind. A refusal is
- * told to the executor, as MUX tells it, and changes nothing. `trigger()` queues an action list
- * through the command queue, as `@trigger` does.
+ * their object quota; anyone but a guest teleports what it may move to where it may send it).
+ * The world changes in memory at once, so the rest of the evaluation sees the new object or the
+ * new place; the database follows behind. A refusal is told to the executor, as MUX tells it,
+ * and changes nothing. `trigger()` queues an action list through the command queue, as
+ * `@trigger` does.
  */
 import { define } from "./define.ts";
 import type { Evaluation } from "../eval.ts";
