@@ -1,8 +1,8 @@
 /**
  * What a new player sets up in the first hour, as TinyMUX 2.12 has it, over telnet and WebSocket:
- * `@sex` for the pronouns, and the messages a page brings back (`@away` to one who pages while
- * you are gone, `@reject` when you take no pages, `@idle` while you are away from the keyboard);
- * and a new builder's `@find` and `@entrances`.
+ * `@sex` for the pronouns (and `@va` to `@vz` for one's code), and the messages a page brings
+ * back (`@away` to one who pages while you are gone, `@reject` when you take no pages, `@idle`
+ * while you are away from the keyboard); and a new builder's `@find` and `@entrances`.
  */
 import { assertEquals, assertMatch } from "./assert.ts";
 import { register } from "./harness.ts";
@@ -28,6 +28,17 @@ Deno.test("first hour: @sex, @away, @reject and @idle answering pages, @find and
     assertEquals(await telnetReply(bob, "@sex me=female"), "Set.");
     assertEquals(await telnetReply(bob, "think %s/%o/%p [get(me/sex)]"), "she/her/her female");
     assertMatch(await telnetReply(bob, "help @sex"), /pronouns/);
+    // MUX's @va to @vz set VA to VZ; typed, the text is kept as code, queued it is evaluated.
+    assertEquals(await telnetReply(bob, "@vb me=[add(1,2)]"), "Set.");
+    assertEquals(await telnetReply(bob, "&go me=@vz me=[add(1,2)]"), "Set.");
+    await telnetReply(bob, "@trigger me/go");
+    // The queued action runs after the trigger's answer: read until it has.
+    let vars = "";
+    for (let i = 0; i < 50 && !vars.endsWith(" 3"); i++) {
+      if (i) await new Promise((r) => setTimeout(r, 100));
+      vars = await telnetReply(bob, "think [get(me/vb)] [v(vz)]");
+    }
+    assertEquals(vars, "[add(1,2)] 3");
 
     // Dan leaves an @away message and goes; a page to him brings it back. Eve left none.
     const came = bob.mark();

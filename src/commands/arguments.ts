@@ -94,6 +94,11 @@ const EVALUATES: ReadonlyMap<string, ArgEvaluation> = new Map([
     "@ahear",
     "@amhear",
     "@aahear",
+    "@sex",
+    "@away",
+    "@idle",
+    "@reject",
+    "@va",
   ].map((n) => [n, "lhs"] as const),
 ]);
 

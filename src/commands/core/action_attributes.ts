@@ -5,7 +5,7 @@
  * starting up. Where and how each runs: src/commands/did_it.ts and
  * docs/softcode.md, "Actions the engine fires".
  */
-import type { CommandSpec } from "../types.ts";
+import type { CommandSdk, CommandSpec } from "../types.ts";
 import { CommandError } from "../errors.ts";
 
 /**
@@ -216,25 +216,50 @@ function attributeCommand(
 ${about}
 Sets the attribute ${attr} (the same as &${attr} <object>=<text>); without text it is cleared.
 ${note} See 'help ${see}'.`,
-    async exec(u) {
-      const args = u.cmd.args;
-      const eq = args.indexOf("=");
-      const ref = (eq === -1 ? args : args.slice(0, eq)).trim();
-      if (!ref) throw new CommandError(`Usage: ${usage}`);
-      const value = eq === -1 ? "" : args.slice(eq + 1).trim();
-      const obj = await u.target(ref);
-      await u.attributes.set(u.me, obj.id, attr, value);
-      u.send(value === "" ? "Cleared." : "Set.", {
-        type: "attribute",
-        id: obj.id,
-        name: attr,
-        set: value !== "",
-      });
-    },
+    exec: (u) => setFromLine(u, attr, usage),
   };
 }
 
+/** Sets (or without text clears) attribute `attr` of `<object>` in `<object>=<text>`. */
+async function setFromLine(u: CommandSdk, attr: string, usage: string): Promise<void> {
+  const args = u.cmd.args;
+  const eq = args.indexOf("=");
+  const ref = (eq === -1 ? args : args.slice(0, eq)).trim();
+  if (!ref) throw new CommandError(`Usage: ${usage}`);
+  const value = eq === -1 ? "" : args.slice(eq + 1).trim();
+  const obj = await u.target(ref);
+  await u.attributes.set(u.me, obj.id, attr, value);
+  u.send(value === "" ? "Cleared." : "Set.", {
+    type: "attribute",
+    id: obj.id,
+    name: attr,
+    set: value !== "",
+  });
+}
+
+/**
+ * MUX's `@va` to `@vz`: one command, whose name as typed says the attribute (VA to VZ), kept for
+ * an object's own code (nothing in the engine reads them).
+ */
+const variables: CommandSpec = {
+  name: "@va",
+  aliases: [..."bcdefghijklmnopqrstuvwxyz"].map((l) => `@v${l}`),
+  category: "Softcode",
+  help: `@va <object>=<text>    (and @vb to @vz)
+
+Sets the attribute VA (@vb sets VB, and so on to VZ), as &VA <object>=<text> does; without text
+it is cleared. MUX keeps these for an object's own code ($-commands, u()); nothing else reads
+them. See 'help &'.`,
+  exec(u) {
+    const typed = /^@v[a-z]$/.test(u.cmd.name) ? u.cmd.name : "@va";
+    return setFromLine(u, typed.slice(1).toUpperCase(), `${typed} <object>=<text>`);
+  },
+};
+
 /** The commands. */
-export const commands: CommandSpec[] = ACTION_ATTRIBUTES.map((a) =>
-  attributeCommand(a.name, a.aliases ?? [], a.about, a.see, a.note, a.category)
-);
+export const commands: CommandSpec[] = [
+  ...ACTION_ATTRIBUTES.map((a) =>
+    attributeCommand(a.name, a.aliases ?? [], a.about, a.see, a.note, a.category)
+  ),
+  variables,
+];
