@@ -23,7 +23,7 @@ import { Texts } from "./text/texts.ts";
 import { PluginApps } from "./http/plugin_apps.ts";
 import { PluginWeb } from "./http/plugin_web.ts";
 import { Lifecycle } from "./lifecycle.ts";
-import { ensureStartingRoom, startingRoom } from "./world/start.ts";
+import { ensureStartingRoom, startingRoom, startingRoomNow } from "./world/start.ts";
 import { runFirstRunSetup } from "./supervisor/setup.ts";
 import { announcePending } from "./auth/announce.ts";
 import { createApp } from "./http/app.ts";
@@ -334,6 +334,8 @@ async function startOn(
       now: () => Date.now(),
       startedAt: Date.now(),
       gameName: () => config.value.game.name,
+      startingRoom: () =>
+        startingRoomNow(config, (id) => !!objects.world?.object(id)?.flags.includes("room")),
       queue,
       // A place's refusal of tel() says its messages as @teleport's does; its action joins the
       // evaluating line's chain, as trigger()'s does.

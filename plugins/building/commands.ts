@@ -10,6 +10,7 @@ import {
   type CommandSpec,
   type DbObject,
   type Delivery,
+  homeRefusal,
   nameWithRef,
   parseExitSpec,
   type PluginWorld,
@@ -189,6 +190,7 @@ home.`,
       category: "building",
       help: `@teleport <place>              takes you there
 @teleport <target>=<place>     sends a player or thing there
+@teleport <target>=home        sends it to its home
 
 As in TinyMUX: you may teleport yourself, what you control, and what is in a place you control
 (staff: anything), to a room or thing you control or one set jump_ok whose teleport lock
@@ -196,19 +198,24 @@ As in TinyMUX: you may teleport yourself, what you control, and what is in a pla
 place's @tfail (else "You can't teleport there!"), the others there its @otfail, and the place
 runs its @atfail. Leaving is checked too: the place teleported out of, and each container
 around it up to the room, must let the one teleported pass its telout lock (@lock/telout), else
-@tofail, @otofail and @atofail of the place left.`,
+@tofail, @otofail and @atofail of the place left. Sending something home (its home room, else
+the starting room) asks only that you may move it: no lock of its home or of where it is.`,
       async exec(u) {
         const hasTarget = u.cmd.rhs !== null;
         const target = hasTarget
           ? await u.target(required(u.cmd.lhs, "@teleport <target>=<place>"))
           : u.me;
-        const room = await b.findDestination(
-          required(hasTarget ? u.cmd.rhs : u.cmd.args, "@teleport [<target>=]<place>"),
-          u.here,
-          (ref) => u.target(ref),
-        );
+        const to = required(hasTarget ? u.cmd.rhs : u.cmd.args, "@teleport [<target>=]<place>");
+        // MUX's HOME: the target goes to its own home, under the rule of going home.
+        const home = to.trim().toLowerCase() === "home";
+        const room = home
+          ? await b.home(target)
+          : await b.findDestination(to, u.here, (ref) => u.target(ref));
         const self = target.id === u.me.id;
-        const refused = teleportRefusal(u.me, target, room, await b.teleportReads(target, room));
+        const reads = await b.teleportReads(target, room);
+        const refused = home
+          ? homeRefusal(u.me, target, room, reads)
+          : teleportRefusal(u.me, target, room, reads);
         if (refused) {
           const { told, act } = teleportRefusalSaid(refused, room, self);
           if (!act) throw new CommandError(told);

@@ -14,6 +14,7 @@ import {
   exitRecord,
   type ExitSpec,
   ForbiddenError,
+  homeOf,
   lockOf,
   MAX_CONTAINMENT,
   mayLinkTo,
@@ -156,6 +157,16 @@ export class Builder {
         throw e;
       });
     }
+  }
+
+  /** The room `obj` goes home to (homeOf: its home, else the starting room). */
+  async home(obj: DbObject): Promise<DbObject> {
+    const set = normalizeId(String(obj.data.home ?? ""));
+    const room = set ? await this.w.get(set) : null;
+    const id = homeOf(obj, () => !!room?.flags.includes("room"), await this.w.startingRoom());
+    const home = id === room?.id ? room : await this.w.get(id);
+    if (!home) throw new NotFoundError(`${obj.name} has no home to go to.`);
+    return home;
   }
 
   /** Links an exit to a room, or sets the home of a player or thing. */

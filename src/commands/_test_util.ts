@@ -1,4 +1,5 @@
 /** Test helpers for the command engine: an in-memory engine with a recording fake hub. */
+import { startingRoomNow } from "../world/start.ts";
 import { createEngine, type Engine } from "../engine.ts";
 import type { EngineParts } from "../engine.ts";
 import type { CommandPorts } from "./types.ts";
@@ -238,6 +239,8 @@ export async function testWorld(): Promise<TestWorld> {
       now: () => Date.now(),
       startedAt: Date.now(),
       gameName: () => s.config.value.game.name,
+      startingRoom: () =>
+        startingRoomNow(s.config, (id) => !!s.objects.world?.object(id)?.flags.includes("room")),
       queue,
       didIt: didItInChain(() => ({
         softcode,

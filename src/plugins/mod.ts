@@ -116,6 +116,7 @@ export { settableLock } from "../commands/lock_names.ts";
 export { atLeast, hasFlag, isGuest, isStaff, levelOf } from "../world/flags.ts";
 export { dbref, normalizeId } from "../world/ids.ts";
 export { objectNameProblem } from "../world/names.ts";
+export { homeOf } from "../world/start.ts";
 export { controls, type ControlWorld } from "../world/control.ts";
 export {
   announceTeleport,
@@ -126,6 +127,7 @@ export {
   checkTeleport,
   exitRecord,
   type ExitSpec,
+  homeRefusal,
   MAX_CONTAINMENT,
   MAX_DESCRIPTION,
   mayBuildIn,

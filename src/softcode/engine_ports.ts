@@ -12,6 +12,7 @@ import {
   BUILDER_LOCK,
   builtRecord,
   checkQuota,
+  homeRefusal,
   teleported,
   type TeleportRefusal,
   teleportRefusal,
@@ -26,7 +27,8 @@ import { isGuest, isStaff } from "../world/flags.ts";
 import { checkLock, lockOf, type LockWorld } from "../world/locks.ts";
 import { hearerOf } from "../world/hearing.ts";
 import type { Delivery, Outbound, Presence } from "../hub/types.ts";
-import type { Refused, SoftcodePorts, WorldChanges } from "./ports.ts";
+import { HOME, type Refused, type SoftcodePorts, type WorldChanges } from "./ports.ts";
+import { homeOf } from "../world/start.ts";
 import { Softcode, type SoftcodeLimits } from "./eval.ts";
 import { builtinFunctions } from "./functions/mod.ts";
 import type { FunctionTable } from "./types.ts";
@@ -53,6 +55,8 @@ export interface EnginePortParts {
   now: () => number;
   startedAt: number;
   gameName: () => string;
+  /** The room where what has no home of its own goes home to (src/world/start.ts). */
+  startingRoom: () => string;
   /** The command queue (`trigger()`). */
   queue: ActionQueue;
   /**
@@ -120,16 +124,25 @@ function worldChanges(p: EnginePortParts): WorldChanges {
       // An inherit object of a staff member teleports with its owner's rank, as in MUX.
       const actor = held && withInheritedRank(w, held);
       const obj = w?.object(id);
-      const dest = w?.object(destId);
+      const home = destId === HOME;
+      const dest = obj && w?.object(
+        home
+          ? homeOf(obj, (id) => !!w.object(id)?.flags.includes("room"), p.startingRoom())
+          : destId,
+      );
       // MUX's tel() is @teleport's: who may not use the command (a guest) may not use it.
       if (!w || !actor || !obj || !dest || isGuest(actor.flags)) return DENIED;
       let refused: TeleportRefusal | null;
       try {
-        refused = teleportRefusal(actor, obj, dest, {
-          object: (id) => w.object(id),
-          passesLock: (subject, on, type) => passes(p, lockOf(on, type), subject, on.id),
+        const reads = {
+          object: (id: string) => w.object(id),
+          passesLock: (subject: DbObject, on: DbObject, type: "teleport" | "telout") =>
+            passes(p, lockOf(on, type), subject, on.id),
           world: p.locks,
-        });
+        };
+        refused = home
+          ? homeRefusal(actor, obj, dest, reads)
+          : teleportRefusal(actor, obj, dest, reads);
       } catch (e) {
         return refusal(e).refused;
       }

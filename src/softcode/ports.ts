@@ -113,7 +113,8 @@ export interface WorldChanges {
    */
   create(actorId: string, name: string, type: BuiltType): string | Refused;
   /**
-   * Moves `id` to `destId` under `@teleport`'s rules (src/world/building.ts, teleportRefusal),
+   * Moves `id` to `destId` under `@teleport`'s rules (src/world/building.ts, teleportRefusal), or
+   * with `destId` HOME to its home under MUX's rule of going home (homeRefusal),
    * telling the rooms and showing a moved player its new room (`quiet`: the rooms are not told);
    * a place that refuses says its messages and queues its action in `chain`, as `@teleport`'s.
    * Answers what the actor is told ("" nothing), or a refusal with `permission` when the actor
@@ -127,6 +128,9 @@ export interface WorldChanges {
     chain: QueueChain | null | undefined,
   ): string | Refused;
 }
+
+/** The destination of WorldChanges.teleport that is the object's own home (MUX's HOME). */
+export const HOME = "home";
 
 /** Everything the evaluator is given. */
 export interface SoftcodePorts {

@@ -273,9 +273,7 @@ export function teleportRefusal(
 ): TeleportRefusal | null {
   const staff = isStaff(actor.flags);
   const place = obj.location ? r.object(obj.location) : null;
-  if (!staff && !controls(actor, obj, r.world) && !(place && controls(actor, place, r.world))) {
-    return { refused: "victim" };
-  }
+  if (!mayMove(actor, obj, place, r)) return { refused: "victim" };
   checkTeleport(obj, dest, (id) => r.object(id)?.location || undefined);
   if (
     !staff && !controls(actor, dest, r.world) &&
@@ -288,6 +286,35 @@ export function teleportRefusal(
     at = r.object(at.location);
   }
   return null;
+}
+
+/**
+ * The rule of sending `obj` home (`@teleport <obj>=home`, `tel(<obj>,home)`), `home` being where
+ * homeOf says it goes: as MUX's do_teleport, only who may move it is asked (staff, or one that
+ * controls it or the place it stands in); its home's teleport lock and the telout locks around
+ * it are not. Null when it may go; throws ValidationError (checkTeleport) as teleportRefusal.
+ */
+export function homeRefusal(
+  actor: DbObject,
+  obj: DbObject,
+  home: DbObject,
+  r: TeleportReads,
+): TeleportRefusal | null {
+  const place = obj.location ? r.object(obj.location) : null;
+  if (!mayMove(actor, obj, place, r)) return { refused: "victim" };
+  checkTeleport(obj, home, (id) => r.object(id)?.location || undefined);
+  return null;
+}
+
+/** True when `actor` may teleport `obj`, which stands in `place`: staff, or it controls either. */
+function mayMove(
+  actor: DbObject,
+  obj: DbObject,
+  place: DbObject | null,
+  r: TeleportReads,
+): boolean {
+  return isStaff(actor.flags) || controls(actor, obj, r.world) ||
+    !!(place && controls(actor, place, r.world));
 }
 
 /** An act's messages as MUX's did_it takes them: the actor's (else `def`), the others', the action. */

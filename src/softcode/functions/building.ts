@@ -10,7 +10,7 @@
 import { define } from "./define.ts";
 import type { Evaluation } from "../eval.ts";
 import type { Frame, FunctionDef } from "../types.ts";
-import type { BuiltType, Refused } from "../ports.ts";
+import { type BuiltType, HOME, type Refused } from "../ports.ts";
 import { found, matchThing } from "../match.ts";
 import { toInt } from "../numbers.ts";
 import { splitList } from "../list.ts";
@@ -99,21 +99,25 @@ export const buildingFunctions: FunctionDef<Evaluation>[] = [
     example: { think: "[tel(me,create(Hall,10,r))][name(here)]", gives: "Hall" },
     more: "@teleport's rules: you may move yourself, what you control and what is in a place " +
       "you control, to a place you control or one set jump_ok whose teleport lock it passes " +
-      "(staff: anything anywhere). Switches: q, quietly (the rooms are not told); l, the " +
+      "(staff: anything anywhere); <room> home sends each to its own home, asking only " +
+      "that you may move it. Switches: q, quietly (the rooms are not told); l, the " +
       "object is a list. A refusal tells you why and moves nothing; a guest gets " +
       "#-1 PERMISSION DENIED.",
   }, (ev, f, args) => {
     const switches = (args[2] ?? "").toLowerCase();
     const quiet = switches.includes("q");
     const names = switches.includes("l") ? splitList(args[0], " ") : [args[0]];
-    const dest = matchThing(ev.ports.world, f.executor, args[1]);
+    // MUX's HOME: each object goes to its own home.
+    const dest = args[1].trim().toLowerCase() === HOME
+      ? HOME
+      : matchThing(ev.ports.world, f.executor, args[1]);
     for (const name of names) {
       const id = matchThing(ev.ports.world, f.executor, name);
       if (!found(id)) {
         tell(ev, f, "I don't see that here.");
         continue;
       }
-      if (!found(dest)) {
+      if (dest !== HOME && !found(dest)) {
         tell(ev, f, "No match.");
         break;
       }

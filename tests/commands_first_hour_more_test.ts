@@ -1,0 +1,63 @@
+/**
+ * More of what a new player meets in the first hour, as TinyMUX 2.12 has it, over telnet and
+ * WebSocket: sending a thing or oneself home (`@teleport <x>=home`, `tel(<x>,home)`).
+ */
+import { assertEquals, assertMatch } from "./assert.ts";
+import { register } from "./harness.ts";
+import { ADMIN, startSupervised, telnetLogin, telnetReply } from "./supervised.ts";
+import { connectWs } from "./ws_client.ts";
+
+Deno.test("first hour: @teleport <x>=home and tel(<x>,home) send it home as MUX does", async () => {
+  const srv = await startSupervised({});
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    await register(srv.base, "Bob");
+    const carolToken = await register(srv.base, "Carol");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const bob = await telnetLogin(srv, "Bob", "password123");
+    closers.push(() => bob.close());
+    const carol = await connectWs(srv.ws, { token: carolToken, client: "web" });
+    closers.push(() => carol.close());
+    await carol.expect((m) => m.data.type === "session");
+    await telnetReply(admin, "@set Bob=builder");
+
+    // Bob's ball is at home in Limbo, where he made it; he takes it to his garden, whose telout
+    // lock keeps it in (going home asks no lock).
+    const limbo = await telnetReply(bob, "think [loc(me)]");
+    const ball = await telnetReply(bob, "think [create(Ball,10)]");
+    await telnetReply(bob, "drop Ball");
+    const room = (await telnetReply(bob, "@dig Garden")).match(/#\d+/)![0];
+    const shed = (await telnetReply(bob, "@dig Shed")).match(/#\d+/)![0];
+    await telnetReply(bob, `@tel ${ball}=${room}`);
+    await telnetReply(bob, `@lock/telout ${room}=!${ball}`);
+    assertEquals(await telnetReply(bob, `think [loc(${ball})]`), room);
+    assertEquals(await telnetReply(bob, `@tel ${ball}=${shed}`), "You can't teleport that out!");
+    assertEquals(await telnetReply(bob, `think [loc(${ball})]`), room);
+
+    // Carol may not send home what is not hers, and nothing moves.
+    carol.send(`@tel ${ball}=home`);
+    await carol.expect(/^Permission denied\.$/);
+    carol.send(`think [tel(${ball},home)]`);
+    await carol.expect(/^Permission denied\.$/);
+    assertEquals(await telnetReply(bob, `think [loc(${ball})]`), room);
+
+    // Bob sends it home by command, and by function (the word in any case).
+    assertEquals(await telnetReply(bob, `@tel ${ball}=home`), `Teleported Ball(${ball}) to Limbo.`);
+    assertEquals(await telnetReply(bob, `think [loc(${ball})]`), limbo);
+    await telnetReply(bob, `@tel ${ball}=${room}`);
+    assertEquals(
+      await telnetReply(bob, `think [tel(${ball},HOME)][loc(${ball})]`),
+      `Teleported Ball(${ball}) to Limbo.\r\n${limbo}`,
+    );
+
+    // A player goes home too, and sees it.
+    await telnetReply(bob, `@tel me=${room}`);
+    const back = await telnetReply(bob, "@tel me=home");
+    assertMatch(back, /^Limbo\(#1\)\r\n/);
+    assertEquals(await telnetReply(bob, "think [loc(me)]"), limbo);
+  } finally {
+    for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+  }
+});
