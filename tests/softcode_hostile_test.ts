@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { register } from "./harness.ts";
-import { startSupervised } from "./supervised.ts";
+import { startSupervised, telnetLogin } from "./supervised.ts";
 import { connectWs, type WsClient } from "./ws_client.ts";
 
 /** Sends a line (paced under the hub's ten lines a second) and returns the first reply matching `re`. */
@@ -288,6 +288,36 @@ Deno.test("hostile softcode: a regular expression that compiles to a huge progra
       await ask(mallory, "think [regmatch(cookie=42,(.+)=(.+),- 0 1)] %q0 %q1", /cookie/),
       "1 cookie 42",
     );
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});
+
+Deno.test("hostile softcode: a burst of output to a room drops output, not the players who hear it", async () => {
+  // Before: one `think` emitting 1.4 MB to the room in one turn put more than a client's 1 MiB
+  // of unsent output behind every web and telnet player there (and the speaker), and each was
+  // disconnected as "too slow", however fast it read.
+  const srv = await startSupervised();
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const web = await session(srv, "Webby", closers);
+    await register(srv.base, "Telly");
+    const tel = await telnetLogin(srv, "Telly", "password123");
+    closers.push(() => tel.close());
+    const mallory = await session(srv, "Mallory", closers);
+    mallory.send("think [null(iter(lnum(200),emit(repeat(x,7000))))]done");
+    // (Its `done` came behind the burst, so it may be one of the lines dropped.)
+    await web.expect(/^x{7000}$/, 30_000);
+    // Each is told that output was dropped, and plays on.
+    for (const ws of [web, mallory]) {
+      assertEquals(await ask(ws, "think still here", /^still here$/), "still here");
+      assert(ws.all.some((m) => /of output were dropped/.test(m.msg)), "told of the drop");
+    }
+    const from = tel.mark();
+    await tel.send("think telnet here");
+    await tel.waitFor(/telnet here/, 15_000, from);
+    assertMatch(tel.plain, /of output were dropped/);
   } finally {
     for (const c of closers) await c();
     await srv.stop();
