@@ -1,6 +1,7 @@
 /**
  * One client of the hub, whatever carries it (src/hub/session.ts): its identity, its output
- * through its carrier's Session (a client that stops reading is dropped) and an ordered queue of
+ * through its carrier's Session (bounded: what a client has not taken past the bound is dropped
+ * and it is told) and an ordered queue of
  * inbound work. What the carrier calls: `received` (a frame as it came), `line` (a typed line,
  * answered with its acknowledgement), `report` (what a telnet client knows of its player) and
  * `ended` (the transport is gone).
@@ -14,8 +15,9 @@ import type { ClientReport, Session, SessionEnd } from "./session.ts";
 import type { ClientKind, HubConnection, Outbound } from "./types.ts";
 import type { ColourMode } from "../text/colour_mode.ts";
 import { setImmediate } from "node:timers";
+import { droppedNotice } from "../text/output_dropped.ts";
 
-/** Bytes the socket may hold unsent before the client counts as stalled and is dropped. */
+/** Bytes the socket may hold unsent; output past them is dropped until the client catches up. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /** Inbound work items waiting per connection; beyond this, input is dropped. */
@@ -93,6 +95,8 @@ export class Connection implements HubConnection, SessionEnd {
   /** True when the client closed it because its page went away (see `ended`). */
   leaving = false;
   #socketClosed = false;
+  /** Frames dropped while the client was behind, not yet told. */
+  #dropped = 0;
   #onSocketClosed: (() => void) | null = null;
   #queue: Task[] | null = null;
   #running = false;
@@ -170,11 +174,18 @@ export class Connection implements HubConnection, SessionEnd {
     if (this.closed) return;
     const session = this.session;
     if (session.buffered > MAX_BUFFERED_BYTES) {
-      // The client stopped reading: buffering more would let one client exhaust memory.
-      this.#shut(CloseCode.policy, "client too slow");
+      // Buffering more would let one client exhaust memory; dropping the client (as before)
+      // let one player's burst of output (a `think` emitting 1.4 MB to a room in one turn)
+      // disconnect everyone who heard it, however fast they read. So, as MUX's output_limit,
+      // output is dropped until the client catches up, and it is told then.
+      this.#dropped++;
       return;
     }
     try {
+      if (this.#dropped > 0) {
+        session.deliver(new EncodedFrame({ msg: droppedNotice(this.#dropped) }), this.colour);
+        this.#dropped = 0;
+      }
       session.deliver(frame, this.colour);
     } catch {
       this.#shut(CloseCode.goingAway, "send failed");

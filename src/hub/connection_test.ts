@@ -92,17 +92,21 @@ Deno.test("the queue is bounded", () => {
   assert.equal(accepted, MAX_PENDING);
 });
 
-Deno.test("a client that stops reading is dropped, not buffered", () => {
+Deno.test("output a client has not taken past the bound is dropped; it is told when it catches up", () => {
   const { socket, conn, closed } = setup();
   socket.buffered = MAX_BUFFERED_BYTES + 1;
   conn.send({ msg: "more" });
-  assert.deepEqual(socket.sent, []);
-  assert.equal(socket.closedWith?.[0], CloseCode.policy);
-  assert.equal(conn.closed, true);
-  assert.deepEqual(closed, [conn], "the hub forgets it at once");
+  conn.send({ msg: "and more" });
+  assert.deepEqual(socket.sent, [], "nothing more is buffered");
+  assert.equal(conn.closed, false, "the client stays");
+  assert.deepEqual(closed, []);
+  socket.buffered = 0;
   conn.send({ msg: "after" });
-  assert.deepEqual(socket.sent, []);
-  assert.equal(conn.enqueue("look"), false);
+  assert.equal(socket.sent.length, 2);
+  assert.match(socket.sent[0], /2 lines of output were dropped/);
+  assert.match(socket.sent[1], /after/);
+  conn.send({ msg: "next" });
+  assert.equal(socket.sent.length, 3, "told once");
 });
 
 Deno.test("close sends the reason, then closes once; the close event resolves waiters", async () => {

@@ -2,7 +2,10 @@
 
 /** Per-connection limits; every buffer held for a telnet client is bounded by one of these. */
 export interface ClientLimits {
-  /** Output waiting for a client that does not read; beyond it the client is dropped. */
+  /**
+   * Output waiting for a client that does not read; beyond it the client is dropped. Lines from
+   * the game past half of it are dropped instead, and the player told (TelnetClient's `#show`).
+   */
   maxOutputBytes: number;
   /** Input lines waiting to go to the hub (engine restarting, or typed faster than the rate). */
   maxBufferedLines: number;

@@ -27,6 +27,7 @@ import type { FrameObject, HubInput } from "./hub_frames.ts";
 import type { HubDialer, HubEvents, HubPort } from "./hub_port.ts";
 import { HubSession, type ResumeProgress, type SessionPlayer } from "./hub_session.ts";
 import { NOTICES } from "./notices.ts";
+import { droppedNotice } from "../../text/output_dropped.ts";
 import { HubOutbox } from "./outbox.ts";
 import { PasswordPrompt, type PendingLogin } from "./password_prompt.ts";
 import type { RenderMemo } from "./render_memo.ts";
@@ -140,6 +141,8 @@ export class TelnetClient implements HubEvents {
   #colour = true;
   /** The colours its terminal shows, for RGB codes (null: decide at the next line). */
   #depth: ColourDepth | null = null;
+  /** Lines from the game dropped while the socket was behind, not yet told. */
+  #dropped = 0;
 
   /**
    * A client on `transport`; with `state` (another process's {@linkcode TelnetClient.freeze})
@@ -486,6 +489,24 @@ export class TelnetClient implements HubEvents {
     s.sendBytes(this.#ctx.memo.line(msg, this.#depth));
   }
 
+  /**
+   * Shows a line from the game, unless the socket holds more than half its bound unsent: then
+   * the line is dropped (counted, and the player told once there is room again). The bound
+   * itself still drops a client that stopped reading; without this, one player's burst of
+   * output to a room (a `think` emitting 1.4 MB in one turn) went past it for everyone there.
+   */
+  #show(msg: string): void {
+    if (this.#transport.queued > this.#ctx.limits.maxOutputBytes / 2) {
+      this.#dropped++;
+      return;
+    }
+    if (this.#dropped > 0) {
+      this.#say(droppedNotice(this.#dropped));
+      this.#dropped = 0;
+    }
+    this.#say(msg);
+  }
+
   // ---- hub side (HubEvents: what the client's hub session reports) ----
 
   /** The hub session is open: the player's report, then the resume or the connect screen. */
@@ -549,7 +570,7 @@ export class TelnetClient implements HubEvents {
       const gmcp = this.#ctx.memo.gmcp(f.gmcp, this.#colour);
       if (gmcp !== null) this.#session.sendBytes(gmcp);
     }
-    if (f.msg !== "") this.#say(f.msg);
+    if (f.msg !== "") this.#show(f.msg);
   }
 
   /**
@@ -563,7 +584,7 @@ export class TelnetClient implements HubEvents {
     const f = this.#ctx.memo.frame(frame);
     if (f.msg === "" || ACTED_ON.has(f.type)) return false;
     if ((f.gmcp !== undefined || f.type === "room") && this.#session.gmcp) return false;
-    this.#say(f.msg);
+    this.#show(f.msg);
     return true;
   }
 

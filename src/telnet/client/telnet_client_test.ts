@@ -70,6 +70,7 @@ async function clients(n: number, state?: ClientState) {
       ip: "127.0.0.1",
       start: (h) => input.push(h),
       write: (b) => mine.push(b),
+      queued: 0,
       idle: () => Promise.resolve(),
       close() {},
     }, {

@@ -27,6 +27,8 @@ export interface TelnetTransport {
   start(handlers: TransportHandlers): void;
   /** Queues bytes, in order, bounded (beyond the bound `end("overflow")`). */
   write(bytes: Uint8Array): void;
+  /** Bytes queued and not yet taken by the socket (about: a write under way may not count). */
+  readonly queued: number;
   /** Resolves once everything written so far is out (or the socket failed). */
   idle(): Promise<void>;
   /** Closes the socket: the player is disconnected. */
@@ -69,6 +71,11 @@ export class ConnTransport implements TelnetTransport {
   /** Queues bytes for the socket. */
   write(bytes: Uint8Array): void {
     this.#writer.write(bytes);
+  }
+
+  /** Bytes waiting behind the write under way. */
+  get queued(): number {
+    return this.#writer.queuedBytes;
   }
 
   /** Resolves once the queue is written. */

@@ -235,6 +235,11 @@ export class AdoptedTransport implements TelnetTransport {
     if (this.#h.readStart() !== 0) queueMicrotask(() => this.#end("closed"));
   }
 
+  /** Bytes written and not yet taken by the socket. */
+  get queued(): number {
+    return this.#inFlight + this.#pendingBytes;
+  }
+
   /** Stops reading for good (the socket is being handed on); writes still go out. */
   pause(): void {
     if (!this.#closed) this.#h.readStop();
