@@ -323,3 +323,37 @@ Deno.test("hostile softcode: a burst of output to a room drops output, not the p
     await srv.stop();
   }
 });
+
+Deno.test("hostile softcode: matching a line against the $-commands around a player is paid for by that player", async () => {
+  // Before: matching was no evaluation, so nothing bounded or charged it: 200 `$-commands` that
+  // each cost a long line 16 million wildcard steps held every player about ten seconds for one
+  // typed line (an ordinary player may hold thousands on itself, within its attribute quota).
+  const srv = await startSupervised({
+    config: { softcode: { evaluationMs: 300, actorMs: 300, actorWindowMs: 600_000 } },
+  });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const admin = await session(srv, "Admin", closers);
+    await ask(admin, "@create Trap", /Created Trap/);
+    await ask(
+      admin,
+      "think [null(iter(lnum(1,200),set(Trap,C##:$*[repeat(a,3999)]b:think hit)))]set",
+      /^set$/,
+    );
+    await ask(admin, "drop Trap", /You drop Trap/);
+    const mallory = await session(srv, "Mallory", closers);
+    // Matches nothing; each pattern tries every start in the line (4,000 x 4,000 steps).
+    await ask(mallory, "a".repeat(8000), /Huh/, 60_000);
+    const told = await ask(mallory, "think [add(1,2)]", /used its time|^3$|CPU/);
+    assert(
+      /used its time/.test(told) ||
+        mallory.buffer.some((m) => /Your softcode has used its time/.test(m.msg)),
+      `Mallory was not charged for the matching: ${told}`,
+    );
+    // Others are not: Admin still runs.
+    assertEquals(await ask(admin, "think [add(2,2)]", /^4$|CPU/), "4");
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});
