@@ -356,7 +356,11 @@ async function startOn(
   // What is shown in a room by someone is heard by its listening objects; their actions queue
   // in the chain of the entry that spoke, if one did.
   deliver.hearRooms((room, from, msg, exclude) => {
-    const jobs = programs.heard(room, from, msg, exclude);
+    // Charged to the speaker's payer, as the use locks it wakes are; it ends with that time.
+    const jobs = softcode.metered(
+      { executor: from },
+      (more) => programs.heard(room, from, msg, exclude, more),
+    );
     if (!jobs.length) return;
     const chain = queue.runningChain(from);
     for (const job of jobs) queue.enqueue({ ...job, chain });

@@ -314,7 +314,13 @@ function runPrograms(
       }),
     )
     : raw;
-  const found = ports.programs.match(me, here, { raw, evaluated });
+  // Matching is paid for as an evaluation by the line's payer, and ends when its time does: a
+  // player's thousands of `$-commands` (or regular expressions against a long line) around it
+  // held every player for seconds a line, uncharged.
+  const found = ports.softcode.metered(
+    { executor: me.id, enactor: frame.enactor, caller: frame.caller, chain: frame.chain },
+    (more) => ports.programs.match(me, here, { raw, evaluated }, more),
+  );
   for (const job of ports.programs.jobs(me, found)) {
     ports.queue.enqueue({ ...job, chain: frame.chain });
   }

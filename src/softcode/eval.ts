@@ -347,6 +347,21 @@ export class Softcode {
   }
 
   /**
+   * Runs `work` that is not an evaluation but may cost as much (a line matched against every
+   * `$-command` around its player, a message against every listen in a room: thousands of them,
+   * or regular expressions against a long text) as one: charged like an evaluation of
+   * `req.executor` (the line's payer), within the same time, which `more()` reports is left.
+   */
+  metered<T>(req: EvalRequest, work: (more: () => boolean) => T): T {
+    const ev = this.begin(req);
+    try {
+      return work(() => ev.tickNow());
+    } finally {
+      this.end(ev);
+    }
+  }
+
+  /**
    * Runs `work` (a command, with everything it awaits) on behalf of `payer`: the evaluations it
    * begins however they are reached (a lock's evaluation key, a description, a format, a
    * control check through a zone) are charged to `payer` (docs/softcode.md, "Whose time");

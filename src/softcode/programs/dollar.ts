@@ -36,6 +36,8 @@ export interface MatchSources {
   regexps: RegexpCache;
   /** What use locks read (the engine's lock world). */
   locks: LockWorld | null;
+  /** Whether there is time left to match more (Softcode.metered): false stops the matching. */
+  more: () => boolean;
 }
 
 /** The line to match: as typed, and as evaluated (MUX matches that unless `no_parse`). */
@@ -81,6 +83,7 @@ function matchOn(
     if (!mayUse(src.locks, obj, actor)) break;
     for (const e of candidates(line, (lower) => src.index.commands(obj.id, lower))) {
       if (e.off || (level > 0 && hidden(src, chain, level, e))) continue;
+      if (!src.more()) return found;
       const args = matchProgram(e, e.raw ? line.raw : line.evaluated, src.regexps);
       if (args) {
         out.push({ entry: e, executor: thing.id, args });
@@ -191,6 +194,7 @@ function matchMaster(src: MatchSources, actor: DbObject, line: LineForms, out: P
       allowed.set(e.objectId, ok);
     }
     if (!ok) continue;
+    if (!src.more()) return;
     const args = matchProgram(e, e.raw ? line.raw : line.evaluated, src.regexps);
     if (args) out.push({ entry: e, executor: e.objectId, args });
   }

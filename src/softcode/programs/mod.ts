@@ -99,7 +99,12 @@ export class Programs {
   }
 
   /** The `$-commands` `line` matches for `actor` in `room`, in the order they run. */
-  match(actor: DbObject, room: DbObject | null, line: LineForms): ProgramMatch[] {
+  match(
+    actor: DbObject,
+    room: DbObject | null,
+    line: LineForms,
+    more: () => boolean = () => true,
+  ): ProgramMatch[] {
     const world = this.#ports.world();
     if (!world) return [];
     return matchCommands(
@@ -109,6 +114,7 @@ export class Programs {
         index: this.index,
         regexps: this.#ports.regexps,
         locks: this.#ports.locks,
+        more,
       },
       actor,
       room,
@@ -133,9 +139,16 @@ export class Programs {
    * do not listen (MUX's player_listen is off); a halted object hears nothing; `^-listens`
    * need the `monitor` flag and never hear the object's own output; `@listen` fires `@ahear`
    * (someone else) or `@amhear` (itself), then `@aahear`. The use lock guards both. Answers
-   * the actions to queue, in order.
+   * the actions to queue, in order; once `more()` is false (its time is up: Softcode.metered),
+   * no one further hears it.
    */
-  heard(roomId: string, from: string, msg: string, exclude: readonly string[] = []): ProgramJob[] {
+  heard(
+    roomId: string,
+    from: string,
+    msg: string,
+    exclude: readonly string[] = [],
+    more: () => boolean = () => true,
+  ): ProgramJob[] {
     const out: ProgramJob[] = [];
     const world = this.#ports.world();
     if (!world || !this.index.active) return out;
@@ -145,10 +158,10 @@ export class Programs {
     let plain: string | null = null;
     const text = () => (plain ??= stripColour(msg));
     // Things and the room listen; players (MUX's player_listen off) and exits do not.
-    this.#hearIn(room, sender, text, exclude, out);
+    this.#hearIn(room, sender, text, exclude, out, more);
     for (const id of this.#listenersIn(world, roomId)) {
       const o = world.object(id);
-      if (o) this.#hearIn(o, sender, text, exclude, out);
+      if (o) this.#hearIn(o, sender, text, exclude, out, more);
     }
     return out;
   }
@@ -175,12 +188,20 @@ export class Programs {
     text: () => string,
     exclude: readonly string[],
     out: ProgramJob[],
+    more: () => boolean,
   ): void {
     if (exclude.includes(o.id) || hasFlag(o.flags, "halt")) return;
-    this.#hear(o, sender, text, out);
+    this.#hear(o, sender, text, out, more);
   }
 
-  #hear(o: DbObject, sender: DbObject, text: () => string, out: ProgramJob[]): void {
+  #hear(
+    o: DbObject,
+    sender: DbObject,
+    text: () => string,
+    out: ProgramJob[],
+    more: () => boolean,
+  ): void {
+    if (!more()) return;
     const monitor = hasFlag(o.flags, "monitor");
     const listen = this.#ports.attributes.peek(o.id, "LISTEN");
     if (!monitor && !listen) return;
@@ -197,6 +218,7 @@ export class Programs {
     if (!monitor || sender.id === o.id) return;
     for (const e of this.index.listens(o.id)) {
       if (e.off) continue;
+      if (!more()) return;
       const args = matchProgram(e, text(), this.#ports.regexps);
       if (args) out.push(job(o.id, sender.id, e.action, args));
     }
