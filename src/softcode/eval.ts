@@ -351,13 +351,15 @@ export class Softcode {
    * `$-command` around its player, a message against every listen in a room: thousands of them,
    * or regular expressions against a long text) as one: charged like an evaluation of
    * `req.executor` (the line's payer), within the same time, which `more()` reports is left.
+   * The evaluation begins at the first `more()`: a line or message with nothing to match
+   * costs nothing.
    */
   metered<T>(req: EvalRequest, work: (more: () => boolean) => T): T {
-    const ev = this.begin(req);
+    let ev: Evaluation | null = null;
     try {
-      return work(() => ev.tickNow());
+      return work(() => (ev ??= this.begin(req)).tickNow());
     } finally {
-      this.end(ev);
+      if (ev !== null) this.end(ev);
     }
   }
 
