@@ -1,10 +1,9 @@
 /**
  * One client of the hub, whatever carries it (src/hub/session.ts): its identity, its output
- * through its carrier's Session (bounded: what a client has not taken past the bound is dropped
- * and it is told) and an ordered queue of
- * inbound work. What the carrier calls: `received` (a frame as it came), `line` (a typed line,
- * answered with its acknowledgement), `report` (what a telnet client knows of its player) and
- * `ended` (the transport is gone).
+ * through its carrier's Session (bounded: output a client has not taken past the bound is dropped,
+ * and the client told) and an ordered queue of inbound work. What the carrier calls: `received`
+ * (a frame as it came), `line` (a typed line, answered with its acknowledgement), `report` (what
+ * a telnet client knows of its player) and `ended` (the transport is gone).
  *
  * Idle connections are the hub's main memory cost, so a connection allocates its queue and close
  * promise only when used.
