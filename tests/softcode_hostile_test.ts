@@ -240,9 +240,8 @@ Deno.test("hostile softcode: what a player's wait of a second wakes is paid by t
   // Before: a wait of a second or more began a chain without a payer, so the objects its output
   // woke were each paid by their own owner: Mallory's `@wait 1=@emit boom` spent Bob's time on
   // Bob's listening Ear until Bob's own typing was refused.
-  const srv = await startSupervised({
-    config: { softcode: { evaluationMs: 300, actorMs: 600, actorWindowMs: 600_000 } },
-  });
+  // Each burn runs to its 300 ms (no call limit): two spend a player's 600 ms.
+  const srv = await startSupervised({ config: { softcode: { ...ONE_TIME_EACH, actorMs: 600 } } });
   const closers: (() => Promise<void>)[] = [];
   try {
     const admin = await session(srv, "Admin", closers);
@@ -254,7 +253,8 @@ Deno.test("hostile softcode: what a player's wait of a second wakes is paid by t
     await ask(bob, "@set Ear=monitor", /Flag monitor set/);
     await ask(bob, `&HEAR Ear=^*boom*:think ${burn}`, /^Set\.$/);
     await ask(bob, "drop Ear", /You drop Ear/);
-    await ask(mallory, "@wait 1=@emit boom1;@emit boom2;@emit boom3", /./).catch(() => {});
+    await ask(mallory, "@wait 1=@emit boom1;@emit boom2;@emit boom3;@emit boom4", /./)
+      .catch(() => {});
     await mallory.expect(/Your softcode has used its time/, 15_000).catch((e) => {
       throw new Error(`${e}\nBob: ${bob.buffer.map((m) => m.msg).join(" | ")}`);
     });
