@@ -1,6 +1,7 @@
 /**
  * More of what a new player meets in the first hour, as TinyMUX 2.12 has it, over telnet and
- * WebSocket: sending a thing or oneself home (`@teleport <x>=home`, `tel(<x>,home)`).
+ * WebSocket: sending a thing or oneself home (`@teleport <x>=home`, `tel(<x>,home)`); `@list`,
+ * what the game knows of itself (no longer taken by the prefix rule for `@listen`).
  */
 import { assertEquals, assertMatch } from "./assert.ts";
 import { register } from "./harness.ts";
@@ -56,6 +57,42 @@ Deno.test("first hour: @teleport <x>=home and tel(<x>,home) send it home as MUX 
     const back = await telnetReply(bob, "@tel me=home");
     assertMatch(back, /^Limbo\(#1\)\r\n/);
     assertEquals(await telnetReply(bob, "think [loc(me)]"), limbo);
+  } finally {
+    for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+  }
+});
+
+Deno.test("first hour: @list is MUX's @list, not a prefix of @listen", async () => {
+  const srv = await startSupervised({});
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const carolToken = await register(srv.base, "Carol");
+    await register(srv.base, "Bob");
+    const bob = await telnetLogin(srv, "Bob", "password123");
+    closers.push(() => bob.close());
+    const carol = await connectWs(srv.ws, { token: carolToken, client: "web" });
+    closers.push(() => carol.close());
+    await carol.expect((m) => m.data.type === "session");
+
+    const options = "Unknown option.  Use one of: commands flags functions switches";
+    assertEquals(await telnetReply(bob, "@list"), options);
+    assertEquals(await telnetReply(bob, "@list nonsense"), options);
+    // What a player may run, not staff's; an option is known by its start.
+    const cmds = (await telnetReply(bob, "@list com")).split(" ");
+    assertEquals(cmds[0], "Commands:");
+    for (const c of ["@list", "@listen", "look", "@teleport", "page"]) {
+      assertEquals(cmds.includes(c), true, c);
+    }
+    for (const c of ["@commands", "@shutdown"]) assertEquals(cmds.includes(c), false, c);
+    const fns = await telnetReply(bob, "@list fu");
+    assertMatch(fns, /^Functions: .*\bADD\b.*\bTEL\b.*\r\nUser-Functions: ?$/);
+    assertMatch(await telnetReply(bob, "@list flags"), /^Flags: .*\bjump_ok\b/);
+    assertMatch(await telnetReply(bob, "@list sw"), /(^|\n)@lock: .*\bpage\b/);
+    // @listen is still itself.
+    assertEquals(await telnetReply(bob, "@listen me=*hello*"), "Set.");
+    carol.send("@list");
+    await carol.expect((m) => m.msg === options);
   } finally {
     for (const c of closers) await c().catch(() => {});
     await srv.stop();

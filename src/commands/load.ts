@@ -32,6 +32,7 @@ export const CORE_MODULES: readonly string[] = [
   "reload.ts",
   "scripts.ts",
   "which.ts",
+  "info.ts",
 ];
 
 /** Owner name of the core commands in the registry. */

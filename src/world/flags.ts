@@ -132,3 +132,10 @@ export function isKnownFlag(word: string): boolean {
   return Object.hasOwn(FLAG_LEVELS_TABLE, f) || PLAIN_FLAGS.includes(f) ||
     TYPE_FLAGS.includes(f) || f === GUEST_FLAG;
 }
+
+/** Every flag isKnownFlag knows, sorted (`@list flags`). */
+export function knownFlags(): string[] {
+  return [
+    ...new Set([...Object.keys(FLAG_LEVELS_TABLE), ...PLAIN_FLAGS, ...TYPE_FLAGS, GUEST_FLAG]),
+  ].sort();
+}
