@@ -1,6 +1,7 @@
 /**
  * More of what a new player meets in the first hour, as TinyMUX 2.12 has it, over telnet and
- * WebSocket: sending a thing or oneself home (`@teleport <x>=home`, `tel(<x>,home)`); `@list`,
+ * WebSocket: sending a thing or oneself home (`@teleport <x>=home`, `tel(<x>,home)`), what
+ * `@lock` and `@unlock` tell one who does not control the object; `@list`,
  * what the game knows of itself (no longer taken by the prefix rule for `@listen`).
  */
 import { assertEquals, assertMatch } from "./assert.ts";
@@ -8,7 +9,7 @@ import { register } from "./harness.ts";
 import { ADMIN, startSupervised, telnetLogin, telnetReply } from "./supervised.ts";
 import { connectWs } from "./ws_client.ts";
 
-Deno.test("first hour: @teleport <x>=home and tel(<x>,home) send it home as MUX does", async () => {
+Deno.test("first hour: @teleport <x>=home and tel(<x>,home) send it home; @lock refusals", async () => {
   const srv = await startSupervised({});
   const closers: (() => Promise<void>)[] = [];
   try {
@@ -42,6 +43,19 @@ Deno.test("first hour: @teleport <x>=home and tel(<x>,home) send it home as MUX 
     carol.send(`think [tel(${ball},home)]`);
     await carol.expect(/^Permission denied\.$/);
     assertEquals(await telnetReply(bob, `think [loc(${ball})]`), room);
+    // Nor lock or unlock it: MUX's words, asked before the key is read.
+    for (
+      const [line, said] of [
+        [`@lock ${ball}=me`, "You can't lock that!"],
+        [`@lock/use ${ball}=(((`, "You can't lock that!"],
+        [`@unlock/telout ${room}`, "Permission denied."],
+      ]
+    ) {
+      carol.send(line);
+      await carol.expect((m) => m.msg === said);
+    }
+    // The telout lock is still there.
+    assertEquals(await telnetReply(bob, `@tel ${ball}=${shed}`), "You can't teleport that out!");
 
     // Bob sends it home by command, and by function (the word in any case).
     assertEquals(await telnetReply(bob, `@tel ${ball}=home`), `Teleported Ball(${ball}) to Limbo.`);

@@ -88,7 +88,7 @@ Deno.test("building plugin: REST rooms, dig/open/link/lock/destroy/teleport and 
     // The enter lock keeps Bob out of the workshop.
     const bob = await w.login("Bob");
     await bob.cmd("d", /can't go that way/);
-    await bob.cmd(`@lock #${workshop}=#false`, /You don't control Workshop/);
+    await bob.cmd(`@lock #${workshop}=#false`, /You can't lock that!/);
 
     // Things: create, link home, destroy.
     const created = await alice.cmd("@create Widget", isType("create"));

@@ -53,9 +53,16 @@ async function lockAttribute(u: CommandSdk, objRef: string, raw: string, on: boo
   u.send(on ? "Attribute locked." : "Attribute unlocked.");
 }
 
-/** Stores (or, with null, removes) the lock of `type` on `obj`, which the actor must control. */
+/**
+ * Throws MUX's refusal unless the actor controls `obj`: do_lock's "You can't lock that!", and
+ * do_unlock's (match_controlled's) "Permission denied.".
+ */
+function mustControl(u: CommandSdk, obj: DbObject, refusal: string): void {
+  if (!controls(u.me, obj, u.locks)) throw new CommandError(refusal);
+}
+
+/** Stores (or, with null, removes) the lock of `type` on `obj` (the caller checks control). */
 async function setLock(u: CommandSdk, obj: DbObject, type: string, key: string | null) {
-  if (!controls(u.me, obj, u.locks)) throw new CommandError(`You don't control ${obj.name}.`);
   const t = lockTypeNamed(type);
   if (!t) throw new CommandError(`Lock types: ${TYPES}.`);
   return await u.objects.update(obj.id, (o) => {
@@ -125,6 +132,8 @@ Examples:
       if (u.cmd.rhs === null) throw new CommandError(`Usage: ${usage}`);
       if (!lockTypeNamed(target.type)) throw new CommandError(`Lock types: ${TYPES}.`);
       const obj = await u.target(target.obj);
+      // As MUX, control is asked before the key is read.
+      mustControl(u, obj, "You can't lock that!");
       const key = await settableLock(u, required(u.cmd.rhs, usage));
       const t = lockTypeNamed(target.type)!;
       const done = await setLock(u, obj, t, key);
@@ -143,6 +152,7 @@ Examples:
       const target = lockTarget(u, required(u.cmd.args, "@unlock[/<type>] <object>"));
       if ("attr" in target) return await lockAttribute(u, target.obj, target.attr, false);
       const obj = await u.target(target.obj);
+      mustControl(u, obj, "Permission denied.");
       const done = await setLock(u, obj, target.type, null);
       u.send(`Unlocked ${nameWithRef(done)} (${lockTypeNamed(target.type) ?? target.type}).`);
     },
