@@ -112,6 +112,62 @@ export type Node =
   | DeepNode
   | ItemNode;
 
+/**
+ * Nodes are made here, each with every field (its kind's hold its values, the others blanks), so
+ * they share one hidden class: with a shape per kind, Evaluation.run's read of `k` met five or
+ * more shapes in a listing and went through V8's megamorphic lookup at every node. K_DYN nodes,
+ * rare, keep their own shape (two shapes stay a fast lookup).
+ */
+function node(
+  k: number,
+  s: string,
+  c: string,
+  up: boolean,
+  arg: string,
+  p: Program | null,
+  fn: FunctionDef | null,
+  args: (Program | string)[] | null,
+  pos: boolean,
+  name: string,
+): Node {
+  return { k, s, c, up, arg, p, fn, args, pos, name } as unknown as Node;
+}
+
+/** A literal's node. */
+export function litNode(s: string): LitNode {
+  return node(K_LIT, s, "", false, "", null, null, null, false, "") as LitNode;
+}
+
+/** A `%` substitution's node. */
+export function subNode(c: string, up: boolean, arg: string): SubNode {
+  return node(K_SUB, "", c, up, arg, null, null, null, false, "") as SubNode;
+}
+
+/** A nested evaluation's node. */
+export function evalNode(p: Program): EvalNode {
+  return node(K_EVAL, "", "", false, "", p, null, null, false, "") as EvalNode;
+}
+
+/** A call's node (its arguments' array is filled in by the caller). */
+export function callNode(fn: FunctionDef, args: (Program | string)[]): CallNode {
+  return node(K_CALL, "", "", false, "", null, fn, args, false, "") as CallNode;
+}
+
+/** An unknown function's node. */
+export function notFoundNode(name: string): NotFoundNode {
+  return node(K_NOTFOUND, "", "", false, "", null, null, null, false, name) as NotFoundNode;
+}
+
+/** A part too deeply nested. */
+export function deepNode(): DeepNode {
+  return node(K_DEEP, "", "", false, "", null, null, null, false, "") as DeepNode;
+}
+
+/** iter()'s item (or its position) in a template. */
+export function itemNode(pos: boolean): ItemNode {
+  return node(K_ITEM, "", "", false, "", null, null, null, pos, "") as ItemNode;
+}
+
 /** A parsed text: its pieces in order. */
 export interface Program {
   nodes: Node[];
@@ -149,7 +205,7 @@ export class Builder {
     if (!s) return;
     const last = this.nodes[this.nodes.length - 1];
     if (last && last.k === K_LIT) last.s += s;
-    else this.nodes.push({ k: K_LIT, s });
+    else this.nodes.push(litNode(s));
   }
   push(n: Node): void {
     this.nodes.push(n);
@@ -192,7 +248,7 @@ export function compileRegion(
   startAtSpace = true,
 ): Program {
   if (start >= end) return EMPTY;
-  if (depth > opts.maxDepth) return { nodes: [{ k: K_DEEP }], text: null };
+  if (depth > opts.maxDepth) return { nodes: [deepNode()], text: null };
   const b = new Builder();
   const compress = (flags & EV.NO_COMPRESS) === 0;
   const brackets = (flags & EV.NOFCHECK) === 0;
@@ -247,7 +303,7 @@ export function compileRegion(
         : undefined;
       if (!fn) {
         if (flags & EV.FMAND) {
-          return { nodes: [{ k: K_NOTFOUND, name }], text: null };
+          return { nodes: [notFoundNode(name)], text: null };
         }
         b.lit("(");
         i++;
@@ -287,7 +343,7 @@ export function compileRegion(
       );
       if (inner.text !== null) b.lit(inner.text);
       else {
-        b.push({ k: K_EVAL, p: inner });
+        b.push(evalNode(inner));
         staticName = false;
       }
       i = hit.end + 1;
@@ -325,7 +381,7 @@ export function compileRegion(
       }
       if (inner.text !== null) b.lit(inner.text);
       else {
-        b.push({ k: K_EVAL, p: inner });
+        b.push(evalNode(inner));
         staticName = false;
       }
       if (!strip) b.lit("}");
@@ -399,13 +455,13 @@ export function compileCall(
     const hit = scanTo(src, cur, last ? -1 : COMMA, RPAREN);
     if (!hit) return null;
     if (hit.which === 2 && args.length === 0 && hit.end === cur) {
-      return { node: { k: K_CALL, fn, args }, next: hit.end + 1 };
+      return { node: callNode(fn, args), next: hit.end + 1 };
     }
     const p = hit.end > cur ? compileRegion(src, cur, hit.end, peval, opts, depth) : EMPTY;
     if (lazy) args.push(p.text ?? flatten(p));
     else args.push(p);
     cur = hit.end + 1;
-    if (hit.which === 2) return { node: { k: K_CALL, fn, args }, next: cur };
+    if (hit.which === 2) return { node: callNode(fn, args), next: cur };
   }
 }
 
@@ -448,19 +504,19 @@ export function percent(
     case "7":
     case "8":
     case "9":
-      b.push({ k: K_SUB, c: "0", up: false, arg: ch });
+      b.push(subNode("0", false, ch));
       return i + 2;
     case "q":
     case "Q": {
       const reg = src[i + 2] ?? "";
       if (/^[0-9a-zA-Z]$/.test(reg)) {
-        b.push({ k: K_SUB, c: "q", up, arg: reg.toLowerCase() });
+        b.push(subNode("q", up, reg.toLowerCase()));
         return i + 3;
       }
       if (reg === "<" && opts.namedRegisters) {
         const close = src.indexOf(">", i + 3);
         if (close >= 0) {
-          b.push({ k: K_SUB, c: "q", up, arg: src.slice(i + 3, close).toLowerCase() });
+          b.push(subNode("q", up, src.slice(i + 3, close).toLowerCase()));
           return close + 1;
         }
       }
@@ -472,7 +528,7 @@ export function percent(
     case "@":
     case "+":
     case "|":
-      b.push({ k: K_SUB, c: ch, up: false, arg: "" });
+      b.push(subNode(ch, false, ""));
       return i + 2;
     case "n":
     case "N":
@@ -488,11 +544,11 @@ export function percent(
     case "K":
     case "m":
     case "M":
-      b.push({ k: K_SUB, c: lower, up, arg: "" });
+      b.push(subNode(lower, up, ""));
       return i + 2;
     case "l":
     case "L":
-      if (!(flags & EV.NO_LOCATION)) b.push({ k: K_SUB, c: "l", up: false, arg: "" });
+      if (!(flags & EV.NO_LOCATION)) b.push(subNode("l", false, ""));
       return i + 2;
     case "r":
     case "R":
@@ -513,7 +569,7 @@ export function percent(
     case "V": {
       const letter = src[i + 2] ?? "";
       if (/^[a-zA-Z]$/.test(letter)) {
-        b.push({ k: K_SUB, c: "v", up, arg: letter.toUpperCase() });
+        b.push(subNode("v", up, letter.toUpperCase()));
         return i + 3;
       }
       return i + 2 + (letter ? 1 : 0);
@@ -522,7 +578,7 @@ export function percent(
     case "I": {
       const d = src[i + 2] ?? "";
       if (d >= "0" && d <= "9" && d.length === 1) {
-        b.push({ k: K_SUB, c: "i", up: false, arg: d });
+        b.push(subNode("i", false, d));
         return i + 3;
       }
       // `%i` followed by anything else gives the `i` itself.
@@ -533,7 +589,7 @@ export function percent(
       if (src[i + 2] !== "<") return i + 2;
       const close = src.indexOf(">", i + 3);
       if (close < 0) return i + 2;
-      b.push({ k: K_SUB, c: "=", up: false, arg: src.slice(i + 3, close) });
+      b.push(subNode("=", false, src.slice(i + 3, close)));
       return close + 1;
     }
     case "x":

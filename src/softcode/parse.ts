@@ -19,18 +19,21 @@ import { EV, type FunctionDef, type FunctionTable, MAX_ARGS, MAX_FUNCTION_NAME }
 import {
   Builder,
   type CallNode,
+  callNode,
   type CompileOptions,
   compileRegion,
+  deepNode,
   EMPTY,
+  evalNode,
   flatten,
   K_CALL,
-  K_DEEP,
   K_DYN,
   K_EVAL,
   K_LIT,
-  K_NOTFOUND,
+  litNode,
   nameOf,
   type Node,
+  notFoundNode,
   percent,
   type Program,
 } from "./compile.ts";
@@ -277,7 +280,7 @@ function region(
   const base = ps.stack.length;
   if (depth > ps.opts.maxDepth) {
     skipRest(ps, start, term, watched, base);
-    return ps.pos > start ? { nodes: [{ k: K_DEEP }], text: null } : EMPTY;
+    return ps.pos > start ? { nodes: [deepNode()], text: null } : EMPTY;
   }
   // A nested region's scan: are its closers seen by this region's scan?
   const childWatched = term !== T_TOP;
@@ -367,7 +370,7 @@ function region(
           }
           if (inner.text !== null) b.lit(inner.text);
           else {
-            b.push({ k: K_EVAL, p: inner });
+            b.push(evalNode(inner));
             staticName = false;
           }
           i = run = ps.pos + 1;
@@ -403,7 +406,7 @@ function region(
         ps.braces--;
         if (inner.text !== null) b.lit(inner.text);
         else {
-          b.push({ k: K_EVAL, p: inner });
+          b.push(evalNode(inner));
           staticName = false;
         }
         if (!strip) b.lit("}");
@@ -477,7 +480,7 @@ function region(
           if (flags & EV.FMAND) {
             if (i > run) b.lit(src.slice(run, i));
             skipRest(ps, i, term, watched, base);
-            return { nodes: [{ k: K_NOTFOUND, name: nameOf(b.nodes, flags) }], text: null };
+            return { nodes: [notFoundNode(nameOf(b.nodes, flags))], text: null };
           }
           // The `(` is text (the run goes on with it).
           if (term !== T_TOP) ps.push(RPAREN);
@@ -518,7 +521,7 @@ function call(
   const peval = feval & EV.EVAL ? feval | EV.FCHECK : (feval & ~EV.FCHECK) | EV.NOFCHECK;
   const want = Math.min(fn.parseArgs, MAX_ARGS);
   const args: (Program | string)[] = [];
-  const node: CallNode = { k: K_CALL, fn, args };
+  const node = callNode(fn, args);
   if (ps.src.charCodeAt(pos) === RPAREN) {
     ps.pos = pos + 1;
     return node;
@@ -555,7 +558,7 @@ function simpleArg(ps: Parser, flags: number, depth: number, term: number): Prog
   if (c === RPAREN || (c === COMMA && term === T_ARG)) {
     ps.pos = i;
     const s = src.slice(start, i);
-    return { nodes: [{ k: K_LIT, s }], text: s };
+    return { nodes: [litNode(s)], text: s };
   }
   if (c !== LPAREN || (flags & EV.FCHECK) === 0) return null;
   const fn = ps.names.find(src, start, i);

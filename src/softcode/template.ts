@@ -20,7 +20,10 @@
  */
 import { parseText } from "./parse.ts";
 import {
+  callNode,
   type CompileOptions,
+  evalNode,
+  itemNode,
   K_CALL,
   K_DEEP,
   K_DYN,
@@ -29,6 +32,7 @@ import {
   K_LIT,
   K_NOTFOUND,
   K_SUB,
+  litNode,
   type Node,
   type Program,
 } from "./compile.ts";
@@ -128,7 +132,7 @@ function bind(p: Program): Program | null {
       case K_EVAL: {
         const inner = bind(n.p);
         if (!inner) return null;
-        nodes.push({ k: K_EVAL, p: inner });
+        nodes.push(evalNode(inner));
         break;
       }
       case K_CALL: {
@@ -145,7 +149,7 @@ function bind(p: Program): Program | null {
             args.push(b);
           }
         }
-        nodes.push({ k: K_CALL, fn: n.fn, args });
+        nodes.push(callNode(n.fn, args));
         break;
       }
       case K_SUB:
@@ -181,10 +185,10 @@ function split(s: string): Node[] {
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
     if (c !== ITEM && c !== POS) continue;
-    if (i > from) out.push({ k: K_LIT, s: s.slice(from, i) });
-    out.push({ k: K_ITEM, pos: c === POS });
+    if (i > from) out.push(litNode(s.slice(from, i)));
+    out.push(itemNode(c === POS));
     from = i + 1;
   }
-  if (from < s.length) out.push({ k: K_LIT, s: s.slice(from) });
+  if (from < s.length) out.push(litNode(s.slice(from)));
   return out;
 }
