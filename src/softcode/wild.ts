@@ -5,53 +5,47 @@
  */
 import { isReal, toReal } from "./numbers.ts";
 
-const STAR = -1;
-const ANY = -2;
-
-/** A pattern as units: a lower-cased char code, STAR or ANY. */
-function units(pattern: string): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern.charCodeAt(i);
-    if (c === 0x2a) {
-      if (out[out.length - 1] !== STAR) out.push(STAR);
-    } else if (c === 0x3f) {
-      out.push(ANY);
-    } else if (c === 0x5c && i + 1 < pattern.length) {
-      out.push(lower(pattern.charCodeAt(++i)));
-    } else {
-      out.push(lower(c));
-    }
-  }
-  return out;
-}
-
 function lower(c: number): number {
   return c >= 0x41 && c <= 0x5a ? c + 32 : c;
 }
 
-/** True when the whole `text` matches `pattern`. */
+/**
+ * True when the whole `text` matches `pattern`. The pattern is read in place (a run of `*` is
+ * one, `\` takes the next character as it is, a final `\` is itself): switch() compares a value
+ * with each of its patterns, and building each pattern's units as an array made most of what a
+ * listing's switch() calls allocated.
+ */
 export function wildMatch(pattern: string, text: string): boolean {
-  const p = units(pattern);
+  const m = pattern.length, n = text.length;
+  // `star`: where the pattern goes on after the last `*` run; `mark`: the text it took up to.
   let pi = 0, ti = 0, star = -1, mark = 0;
-  const n = text.length;
   while (ti < n) {
-    const u = p[pi];
-    if (pi < p.length && (u === ANY || (u >= 0 && u === lower(text.charCodeAt(ti))))) {
-      pi++;
-      ti++;
-    } else if (pi < p.length && u === STAR) {
-      star = pi++;
-      mark = ti;
-    } else if (star >= 0) {
-      pi = star + 1;
-      ti = ++mark;
-    } else {
-      return false;
+    if (pi < m) {
+      const c = pattern.charCodeAt(pi);
+      if (c === 0x2a) {
+        do pi++; while (pi < m && pattern.charCodeAt(pi) === 0x2a);
+        star = pi;
+        mark = ti;
+        continue;
+      }
+      if (c === 0x3f) {
+        pi++;
+        ti++;
+        continue;
+      }
+      const escaped = c === 0x5c && pi + 1 < m;
+      if (lower(escaped ? pattern.charCodeAt(pi + 1) : c) === lower(text.charCodeAt(ti))) {
+        pi += escaped ? 2 : 1;
+        ti++;
+        continue;
+      }
     }
+    if (star < 0) return false;
+    pi = star;
+    ti = ++mark;
   }
-  while (pi < p.length && p[pi] === STAR) pi++;
-  return pi === p.length;
+  while (pi < m && pattern.charCodeAt(pi) === 0x2a) pi++;
+  return pi === m;
 }
 
 /**
