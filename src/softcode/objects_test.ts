@@ -126,6 +126,11 @@ Deno.test("softcode objects: flags, conn() and idle() read one object at a time 
     as(`[orflags(here,R)] [orflags(#${bob},D)] [andflags(#${su},W!Z)] [orflags(#${admin},W)]`),
     "1 1 1 0",
   );
+  // A character beyond the BMP is one letter that names no flag, after `!` too.
+  assert.equal(
+    as(`[andflags(me,P!\u{1F600})] [orflags(me,!\u{1F600})] [andflags(me,\u{1F600})]`),
+    "1 1 0",
+  );
   assert.equal(as(`[flags(#${su})] [flags(box)]`), "PWw ");
   // conn() and idle() of a dark player: -1 to whoever may not see it, by name or dbref.
   assert.equal(as(`[conn(*Bob)] [idle(#${bob})] [conn(Bob)]`), "-1 -1 -1");

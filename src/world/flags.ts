@@ -50,7 +50,10 @@ export function canonicalFlag(word: string): string {
 /** True when the flag list contains `flag` as a whole name (case-insensitive). */
 export function hasFlag(flags: readonly string[], flag: string): boolean {
   const f = lowerCase(flag);
-  for (const x of flags) if (lowerCase(x) === f) return true;
+  // Indexed, not for-of: flag lists reach here as arrays of many kinds (frozen, copied, read
+  // from storage), and over so many V8 runs for-of as the iterator protocol, allocating an
+  // iterator and a result per flag (a +who listing's largest garbage after its own strings).
+  for (let i = 0; i < flags.length; i++) if (lowerCase(flags[i]) === f) return true;
   return false;
 }
 
@@ -64,7 +67,8 @@ export function isGuest(flags: readonly string[]): boolean {
 
 /** True for admin, wizard or superuser. */
 export function isStaff(flags: readonly string[]): boolean {
-  for (const x of flags) if (STAFF_FLAGS.includes(lowerCase(x))) return true;
+  // Indexed, as in hasFlag.
+  for (let i = 0; i < flags.length; i++) if (STAFF_FLAGS.includes(lowerCase(flags[i]))) return true;
   return false;
 }
 

@@ -8,7 +8,12 @@ import { OBJECT_TYPES } from "./types.ts";
 
 /** Type of an object, read from its flags. */
 export function typeOf(obj: Pick<DbObject, "flags">): ObjectType {
-  return OBJECT_TYPES.find((t) => obj.flags.includes(t)) ?? "thing";
+  // A loop, not find() with a closure: softcode asks this of every object it names.
+  const flags = obj.flags;
+  for (let i = 0; i < OBJECT_TYPES.length; i++) {
+    if (flags.includes(OBJECT_TYPES[i])) return OBJECT_TYPES[i];
+  }
+  return "thing";
 }
 
 /** The secondary indexes an object is listed in (the unique player name and alias ones apart). */

@@ -16,8 +16,10 @@ export function withInheritedRank(
 ): DbObject {
   // One pass over the flags: this runs on every attribute read and staff check softcode makes.
   let inherit = false;
-  for (const f of me.flags) {
-    const l = lowerCase(f);
+  // Indexed, not for-of (see hasFlag in flags.ts).
+  const flags = me.flags;
+  for (let i = 0; i < flags.length; i++) {
+    const l = lowerCase(flags[i]);
     if (l === "player") return me;
     if (l === "inherit") inherit = true;
   }

@@ -504,7 +504,9 @@ export const objectFunctions: FunctionDef[] = plainResults([
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     let negate = false;
-    for (const c of args[1]) {
+    const spec = args[1];
+    for (let i = 0; i < spec.length; i += charLength(spec, i)) {
+      const c = spec[i];
       if (c === "!") {
         negate = true;
         continue;
@@ -954,9 +956,22 @@ function pron(ev: Evaluation, f: Frame, args: string[], kind: string): string {
   return pronoun(kind, genderOf(ev.attrValue(o.id, "SEX")));
 }
 
+/**
+ * Code units the character at `i` takes (2 for a surrogate pair): flag letters are read by
+ * index rather than with for-of, which made a string iterator and a string for each letter, and
+ * a character beyond the BMP stays one step (it names no flag, its halves neither).
+ */
+function charLength(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c < 0xd800 || c > 0xdbff || i + 1 >= s.length) return 1;
+  const d = s.charCodeAt(i + 1);
+  return d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
+}
+
 function orNot(ev: Evaluation, o: DbObject, spec: string): boolean {
   let negate = false;
-  for (const c of spec) {
+  for (let i = 0; i < spec.length; i += charLength(spec, i)) {
+    const c = spec[i];
     if (c === "!") {
       negate = true;
       continue;
