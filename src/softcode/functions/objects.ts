@@ -15,6 +15,7 @@ import { bool } from "../numbers.ts";
 import { splitList } from "../list.ts";
 import { typeOf } from "../../world/objects.ts";
 import { hasFlag } from "../../world/flags.ts";
+import { lowerCase } from "../../text/lower.ts";
 import type { DbObject } from "../../world/types.ts";
 import { toWire } from "../markup.ts";
 import { ENGINE_VERSION } from "../../version.ts";
@@ -150,37 +151,52 @@ function flagLetters(ev: Evaluation, o: DbObject): string {
   return out;
 }
 
+/** LETTERS' flag names in lower case, as hasMuxFlag takes them. */
+const LETTER_NAMES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(LETTERS).map(([letter, name]) => [letter, name.toLowerCase()]),
+);
+
 /**
- * True when `o` has the flag MUX calls `upper` (upper case): muxFlags(o).has(upper), without
- * building the set (hasflag() and the letter tests run several times a row in a listing).
+ * True when `o` has the flag MUX calls `lower` (in lower case): muxFlags(o).has(upper case of
+ * it), without building the set (hasflag() and the letter tests run several times a row in a
+ * listing). Lower case, the engine's own, so hasFlag compares without making a copy of the name.
  */
-function hasMuxFlag(ev: Evaluation, o: DbObject, upper: string): boolean {
-  switch (upper) {
-    case "WIZARD":
+function hasMuxFlag(ev: Evaluation, o: DbObject, lower: string): boolean {
+  switch (lower) {
+    case "wizard":
       if (hasFlag(o.flags, "superuser")) return true;
       break;
-    case "ROYALTY":
+    case "royalty":
       if (hasFlag(o.flags, "admin")) return true;
       break;
-    case "STAFF":
+    case "staff":
       if (ev.ports.access.isStaff(o)) return true;
       break;
-    case "CONNECTED":
+    case "connected":
       if (typeOf(o) === "player" && ev.ports.presence.isOnline(o.id)) return true;
       break;
   }
-  return hasFlag(o.flags, upper);
+  return hasFlag(o.flags, lower);
 }
 
 function hasFlagNamed(ev: Evaluation, o: DbObject, name: string): boolean {
-  const n = name.trim().toUpperCase();
-  if (n === "PLAYER" || n === "ROOM" || n === "EXIT" || n === "THING") return typeName(o) === n;
+  const t = name.trim();
+  // The name upper-cased then lower-cased, as the flag test always read it; an ASCII name (every
+  // flag's) gives its lower case at once, with no copy when it is already (`dark`).
+  const n = isAscii(t) ? lowerCase(t) : lowerCase(t.toUpperCase());
+  if (n === "player" || n === "room" || n === "exit" || n === "thing") return typeOf(o) === n;
   return hasMuxFlag(ev, o, n);
+}
+
+/** True when every character of `s` is ASCII. */
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 function letterFlag(ev: Evaluation, o: DbObject, letter: string): boolean {
   if (letter === "P" || letter === "R" || letter === "E") return TYPE_LETTER[typeOf(o)] === letter;
-  const name = LETTERS[letter];
+  const name = LETTER_NAMES[letter];
   return !!name && hasMuxFlag(ev, o, name);
 }
 
