@@ -706,14 +706,35 @@ export const controlFunctions: FunctionDef[] = [
   }, { lazy: true }),
 ];
 
+/**
+ * A top-down merge sort (the left half of floor(n/2) items first, then the right, a tie taking
+ * the left): the comparisons, and so the order a comparator that is not consistent gives, are
+ * fixed. Sorted in place in a copy, with one buffer, not two new arrays per half.
+ */
 function mergeSort(a: string[], cmp: (x: string, y: string) => number): string[] {
   if (a.length < 2) return a;
-  const mid = a.length >> 1;
-  const l = mergeSort(a.slice(0, mid), cmp), r = mergeSort(a.slice(mid), cmp);
-  const out: string[] = [];
-  let i = 0, j = 0;
-  while (i < l.length && j < r.length) out.push(cmp(l[i], r[j]) <= 0 ? l[i++] : r[j++]);
-  return out.concat(l.slice(i), r.slice(j));
+  const out = a.slice();
+  sortRange(out, new Array<string>(a.length), 0, a.length, cmp);
+  return out;
+}
+
+/** Sorts `a[lo, hi)` as mergeSort does, merging through `tmp`. */
+function sortRange(
+  a: string[],
+  tmp: string[],
+  lo: number,
+  hi: number,
+  cmp: (x: string, y: string) => number,
+): void {
+  if (hi - lo < 2) return;
+  const mid = lo + ((hi - lo) >> 1);
+  sortRange(a, tmp, lo, mid, cmp);
+  sortRange(a, tmp, mid, hi, cmp);
+  let i = lo, j = mid, k = lo;
+  while (i < mid && j < hi) tmp[k++] = cmp(a[i], a[j]) <= 0 ? a[i++] : a[j++];
+  while (i < mid) tmp[k++] = a[i++];
+  while (j < hi) tmp[k++] = a[j++];
+  for (k = lo; k < hi; k++) a[k] = tmp[k];
 }
 
 /** get(): the attribute's value and object, or a string to return (an error, or ""). */
