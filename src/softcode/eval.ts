@@ -753,7 +753,11 @@ export class Evaluation {
       args = n.args as string[];
     } else {
       args = new Array(n.args.length);
-      for (let i = 0; i < n.args.length; i++) args[i] = this.run(frame, n.args[i] as Program);
+      for (let i = 0; i < n.args.length; i++) {
+        // A literal argument (`15`, `.`, `dark`) is its text, without a call to run().
+        const a = n.args[i] as Program;
+        args[i] = a.text !== null ? a.text : this.run(frame, a);
+      }
     }
     return this.invoke(frame, fn.name, args, n);
   }
