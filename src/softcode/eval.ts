@@ -605,7 +605,8 @@ export class Evaluation {
   topFrame(): Frame {
     const r = this.request;
     const enactor = r.enactor ?? r.executor;
-    return { executor: r.executor, enactor, caller: r.caller ?? enactor, args: r.args ?? [] };
+    // Its fields in the order of every other frame's (callAttr's), so frames share one shape.
+    return { executor: r.executor, caller: r.caller ?? enactor, enactor, args: r.args ?? [] };
   }
 
   /** Evaluates a text at the top level, catching anything unexpected. */
