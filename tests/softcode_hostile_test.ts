@@ -207,6 +207,31 @@ Deno.test("hostile softcode: another player's emits cannot fill an owner's queue
   }
 });
 
+Deno.test("hostile softcode: the waits an owner's listener queues for another player's emits cannot halt the owner's queue", async () => {
+  // Before: a wait of a second begins a chain paid by the waiting object's owner, and the quota
+  // asked that new chain, not the line that queued it, whose it was: Mallory's 150 emits woke
+  // Bob's Parrot, whose reply waits (two per line heard) passed Bob's quota as "Bob's own", and
+  // the engine halted Bob's whole queue (his clock too) and set the Parrot halt.
+  const srv = await startSupervised();
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const bob = await bobWithParrotAndClock(srv, closers);
+    await ask(
+      bob,
+      "&HEAR Parrot=^*spam*:@wait 1=@pemit *Bob=heard %0;@wait 2=@pemit *Bob=again %0",
+      /^Set\.$/,
+    );
+    const mallory = await session(srv, "Mallory", closers);
+    await ask(mallory, "think [null(iter(lnum(150),emit(spam ##)))]done", /^done$/);
+    await mallory.expect(/spam 149/);
+    await bob.expect(/^heard/);
+    await assertBobUntouched(bob);
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});
+
 Deno.test("hostile softcode: a runaway chain another player began halts that chain, not an owner's queue", async () => {
   // Before: Mallory's looping thing emitted near Bob's Parrot; the Parrot's entries joined her
   // chain, and when the chain passed queue.chainLimit on one of them, Bob's whole queue was
