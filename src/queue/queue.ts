@@ -264,9 +264,13 @@ export class CommandQueue implements ActionQueue {
     if (quota <= 0) return { refused: "Your objects may not queue commands here (a limit of 0)." };
     const delay = Number.isFinite(req.delay) && req.delay! > 0 ? req.delay! * 1000 : 0;
     const long = delay >= PERSIST_MS;
+    // Whose line queues this: the quota asks it, not the chain a long wait begins (paid by the
+    // owner), else the waits an owner's listener queues for another player's emits would count
+    // as the owner's own and halt the owner's queue.
+    const from = this.#chainFor(req.chain, req.enactor);
     // A pause of a second or more ends a chain: a clock that re-arms itself is no runaway.
-    const chain = long ? this.#ownersChain(ownerId) : this.#chainFor(req.chain, req.enactor);
-    if (waiting + 1 > quota && chain.payer !== undefined && chain.payer !== ownerId) {
+    const chain = long ? this.#ownersChain(ownerId) : from;
+    if (waiting + 1 > quota && from.payer !== undefined && from.payer !== ownerId) {
       // Another player's line set this off (a listen its emits woke, a global's $-command it
       // typed): only this entry is refused. Halting the owner's queue and object, as for a
       // runaway of the owner's own, would let any player silence another's objects, or a
