@@ -201,10 +201,11 @@ export class Programs {
     out: ProgramJob[],
     more: () => boolean,
   ): void {
-    if (!more()) return;
     const monitor = hasFlag(o.flags, "monitor");
     const listen = this.#ports.attributes.peek(o.id, "LISTEN");
     if (!monitor && !listen) return;
+    // Only now: a room that does not listen (most) costs a message no evaluation's start.
+    if (!more()) return;
     const heard = listen ? wildCapture(listen.value, text()) : null;
     if (!heard && !(monitor && sender.id !== o.id)) return;
     if (!mayUse(this.#ports.locks, o, sender)) return;
