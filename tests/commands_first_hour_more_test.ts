@@ -112,3 +112,56 @@ Deno.test("first hour: @list is MUX's @list, not a prefix of @listen", async () 
     await srv.stop();
   }
 });
+
+Deno.test("first hour: version and @stats, MUX's counts from the indexes", async () => {
+  const srv = await startSupervised({});
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    await register(srv.base, "Bob");
+    const carolToken = await register(srv.base, "Carol");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const bob = await telnetLogin(srv, "Bob", "password123");
+    closers.push(() => bob.close());
+    const carol = await connectWs(srv.ws, { token: carolToken, client: "web" });
+    closers.push(() => carol.close());
+    await carol.expect((m) => m.data.type === "session");
+    await telnetReply(admin, "@set Bob=builder");
+
+    const version = await telnetReply(bob, "think version()");
+    assertMatch(version, /^MUX 2\.12\.0\.10 #1 \[UrsaMU \d+\.\d+\.\d+\]$/);
+    assertEquals(await telnetReply(bob, "version"), version);
+    assertEquals(await telnetReply(bob, "@version"), version);
+
+    const counts = async (t: typeof bob, line: string) => {
+      const m = (await telnetReply(t, line)).match(
+        /^(\d+) objects = (\d+) rooms, (\d+) exits, (\d+) things, (\d+) players\. \(0 garbage\)$/,
+      );
+      if (!m) throw new Error(`${line}: no counts`);
+      return m.slice(1).map(Number);
+    };
+    const before = await counts(bob, "@stats/all");
+    assertEquals(before[0], before[1] + before[2] + before[3] + before[4]);
+    await telnetReply(bob, "@dig Den");
+    const thing = (await telnetReply(bob, "think [create(Lamp,10)]")).slice(1);
+    const after = await counts(bob, "@stats/all");
+    assertEquals(after, [before[0] + 2, before[1] + 1, before[2], before[3] + 1, before[4]]);
+    assertEquals(
+      await telnetReply(bob, "@stats"),
+      `The universe contains ${after[0]} objects (next free is #${Number(thing) + 1}).`,
+    );
+    // What one owns: Bob himself, his room and his lamp; others' only for staff.
+    assertEquals(await counts(bob, "@stats/me"), [3, 1, 0, 1, 1]);
+    assertEquals(await counts(admin, "@stats Bob"), [3, 1, 0, 1, 1]);
+    assertEquals(await telnetReply(bob, "@stats Carol"), "Permission denied.");
+    assertEquals(await telnetReply(bob, "@stats Nobody"), "Not found.");
+    assertEquals(await telnetReply(bob, "@stats/all/me"), "Illegal combination of switches.");
+    carol.send("@stats/me");
+    await carol.expect((m) =>
+      m.msg === "1 objects = 0 rooms, 0 exits, 0 things, 1 players. (0 garbage)"
+    );
+  } finally {
+    for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+  }
+});

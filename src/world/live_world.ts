@@ -47,6 +47,8 @@ export interface WorldReader {
   ownedCount(owner: string): number;
   /** Ids of the objects carrying `flag` (case-insensitive; types are flags too). */
   withFlag(flag: string): readonly string[];
+  /** How many objects carry `flag` (case-insensitive; types are flags too), without listing them. */
+  flagCount(flag: string): number;
   /** Ids of the exits that lead to `dest`. */
   exitsTo(dest: string): readonly string[];
   /**
@@ -299,6 +301,10 @@ export class LiveWorld implements WorldReader {
 
   withFlag(flag: string): readonly string[] {
     return this.#index.flag.ids(flag.toLowerCase());
+  }
+
+  flagCount(flag: string): number {
+    return this.#index.flag.count(flag.toLowerCase());
   }
 
   /** True when `id` carries `flag` (case-insensitive), from the flag index. */

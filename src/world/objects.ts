@@ -132,6 +132,11 @@ export class ObjectStore {
     return this.#live;
   }
 
+  /** The dbref the next object made here takes, while the store is live (none is reused). */
+  nextId(): string {
+    return String(this.#lastId + 1);
+  }
+
   /**
    * Reads every object into memory (a live store, once at start, before anything else reads
    * or writes). Unreadable records are skipped and logged by the guarded handle; they read as

@@ -1,12 +1,38 @@
 /**
- * What the game tells of itself (MUX's do_list): `@list <option>`, read from the engine's own
- * tables (the command registry, the function table, the flags), so it is always what the game
- * runs.
+ * What the game tells of itself, as MUX's commands tell it: `@list <option>` (do_list), read from
+ * the engine's own tables (the command registry, the function table, the flags), so it is always
+ * what the game runs; `version`; `@stats`, counts of objects from the world's indexes (no scan).
  */
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { CommandInfo } from "../../engine_admin.ts";
 import { guestMay } from "../dispatch.ts";
 import { isGuest, isStaff, knownFlags } from "../../world/flags.ts";
+import { typeOf } from "../../world/objects.ts";
+import type { WorldReader } from "../../world/live_world.ts";
+import { controls } from "../../world/control.ts";
+import { VERSION_TEXT } from "../../version.ts";
+import { CommandError } from "../errors.ts";
+
+/** The object types @stats counts, in MUX's order. */
+const STAT_TYPES = ["room", "exit", "thing", "player"] as const;
+
+/** MUX's count of objects by type: the whole world's from the flag index, or an owner's. */
+function statsLine(world: WorldReader, owner: string | null): string {
+  const n: Record<string, number> = { room: 0, exit: 0, thing: 0, player: 0 };
+  if (owner === null) {
+    for (const t of STAT_TYPES) n[t] = world.flagCount(t);
+  } else {
+    // The owner index lists what it owns: bounded by its holdings, never the whole world.
+    for (const id of world.ownedBy(owner)) {
+      const o = world.object(id);
+      if (o) n[typeOf(o)]++;
+    }
+  }
+  const total = STAT_TYPES.reduce((sum, t) => sum + n[t], 0);
+  // Destroyed objects leave nothing behind here: MUX's garbage is always 0.
+  return `${total} objects = ${n.room} rooms, ${n.exit} exits, ${n.thing} things, ` +
+    `${n.player} players. (0 garbage)`;
+}
 
 /** May the actor run `c` (its lock, and for a guest what guests may)? */
 function mayRun(u: CommandSdk, c: CommandInfo): boolean {
@@ -38,7 +64,7 @@ const OPTIONS: Readonly<Record<string, (u: CommandSdk) => string[]>> = {
     runnable(u).filter((c) => c.switches?.length).map((c) => `${c.name}: ${c.switches!.join(" ")}`),
 };
 
-/** The command. */
+/** The commands. */
 export const commands: CommandSpec[] = [
   {
     name: "@list",
@@ -62,6 +88,56 @@ An option may be shortened to what tells it apart (@list fu). See also: @listen.
         return;
       }
       u.send(OPTIONS[hits[0]](u).join("\n"));
+    },
+  },
+  {
+    name: "version",
+    aliases: ["@version"],
+    guests: true,
+    category: "Information",
+    help: `version
+
+Shows the server's version, in TinyMUX's form (what the version() function gives).`,
+    exec(u) {
+      u.send(VERSION_TEXT);
+    },
+  },
+  {
+    name: "@stats",
+    switches: ["all", "me"],
+    guests: true,
+    category: "Information",
+    help: `@stats               how many objects the game holds
+@stats/all           the same by type: rooms, exits, things, players
+@stats/me            what you own, by type
+@stats <player>      what a player owns, by type (yours, or staff: anyone's)
+
+As in TinyMUX, read from the game's indexes.`,
+    async exec(u) {
+      const world = u.objects.world;
+      if (!world) throw new CommandError("The game's counts are kept only in its own memory.");
+      const name = u.cmd.args.trim();
+      const all = u.cmd.switches.includes("all"), me = u.cmd.switches.includes("me");
+      if ((all ? 1 : 0) + (me ? 1 : 0) + (name ? 1 : 0) > 1) {
+        throw new CommandError("Illegal combination of switches.");
+      }
+      if (all) return u.send(statsLine(world, null));
+      if (!me && !name) {
+        const total = STAT_TYPES.reduce((sum, t) => sum + world.flagCount(t), 0);
+        return u.send(
+          `The universe contains ${total} object${total === 1 ? "" : "s"} ` +
+            `(next free is #${u.objects.nextId()}).`,
+        );
+      }
+      const owner = me ? u.me.owner || u.me.id : (await u.players.find(name, u.me))?.id;
+      if (!owner) throw new CommandError("Not found.");
+      const player = world.object(owner);
+      if (!player) throw new CommandError("Not found.");
+      // MUX's get_stats: one's own, else Stat_Any (staff).
+      if (!isStaff(u.me.flags) && !controls(u.me, player, u.locks)) {
+        throw new CommandError("Permission denied.");
+      }
+      u.send(statsLine(world, owner));
     },
   },
 ];

@@ -18,7 +18,7 @@ import { hasFlag } from "../../world/flags.ts";
 import { lowerCase } from "../../text/lower.ts";
 import type { DbObject } from "../../world/types.ts";
 import { toWire } from "../markup.ts";
-import { ENGINE_VERSION } from "../../version.ts";
+import { VERSION_TEXT } from "../../version.ts";
 import { validAttrName } from "./control.ts";
 import { upperAscii } from "../compile.ts";
 import { ctimeText } from "./time.ts";
@@ -26,9 +26,6 @@ import { lockOf, lockTypeNamed } from "../../world/locks.ts";
 
 /** Most ids search(), lsearch() and children() return (an index answers, bounded). */
 export const MAX_SEARCH = 2000;
-
-/** What version() answers: MUX's form, whose first word packages branch on. */
-export const VERSION_TEXT = `MUX 2.12.0.10 #1 [UrsaMU ${ENGINE_VERSION}]`;
 
 function ref(id: string): string {
   return "#" + id;
