@@ -197,6 +197,11 @@ export class CommandQueue implements ActionQueue {
   readonly #entries = new Map<number, Entry>();
   /** Entries waiting per owner (the quota's count). */
   readonly #perOwner = new Map<string, number>();
+  /**
+   * Entries waiting on each semaphore, in the order they began waiting (pid order), so a
+   * `@notify` finds its waiters without a pass over the whole game's queue.
+   */
+  readonly #waiters = new Map<string, Set<Entry>>();
   /** Semaphore counts: in the semaphore's attribute (MUX's), or in memory without a store. */
   readonly #counts: SemaphoreCounts;
   /** Persistent waits halted whose stored records are being removed: they must not run. */
@@ -309,8 +314,8 @@ export class CommandQueue implements ActionQueue {
       if (this.#countSemaphore(req.semaphore, 1) > 0) {
         // Waits for a notify; the timeout, if any, stays in memory with the semaphore.
         e.where = "semaphore";
-        e.semaphore = req.semaphore;
         this.#add(e);
+        this.#joinSemaphore(e, req.semaphore);
         if (delay > 0) {
           e.due = this.#deps.clock.now() + delay;
           e.handle = this.#deps.clock.setTimeout(() => this.#semaphoreTimeout(e), delay);
@@ -368,17 +373,17 @@ export class CommandQueue implements ActionQueue {
    * many entries were released or discarded.
    */
   notify(sem: SemaphoreRef, how: { count?: number; all?: boolean; drain?: boolean }): number {
-    const key = semKey(sem);
-    const waiting = [...this.#entries.values()]
-      .filter((e) => e.where === "semaphore" && e.semaphore && semKey(e.semaphore) === key)
-      .sort((a, b) => a.pid - b.pid);
     const every = how.all || how.drain;
     const count = Math.max(1, Math.floor(how.count ?? 1));
-    const chosen = every ? waiting : waiting.slice(0, count);
+    const chosen: Entry[] = [];
+    for (const e of this.#waiters.get(semKey(sem)) ?? []) {
+      if (!every && chosen.length >= count) break;
+      chosen.push(e);
+    }
     for (const e of chosen) {
       if (e.handle !== null) this.#deps.clock.clearTimeout(e.handle);
       e.handle = null;
-      e.semaphore = null;
+      this.#leaveSemaphore(e);
       if (how.drain) this.#remove(e);
       else this.#makeReady(e);
     }
@@ -608,8 +613,26 @@ export class CommandQueue implements ActionQueue {
       return;
     }
     this.#countSemaphore(e.semaphore, -1);
-    e.semaphore = null;
+    this.#leaveSemaphore(e);
     this.#makeReady(e);
+  }
+
+  /** Makes `e` wait on `sem`, last in its line. */
+  #joinSemaphore(e: Entry, sem: SemaphoreRef): void {
+    e.semaphore = sem;
+    const key = semKey(sem);
+    const line = this.#waiters.get(key);
+    if (line) line.add(e);
+    else this.#waiters.set(key, new Set([e]));
+  }
+
+  /** Takes `e` out of its semaphore's line (notified, timed out, halted or drained). */
+  #leaveSemaphore(e: Entry): void {
+    if (!e.semaphore) return;
+    const key = semKey(e.semaphore);
+    const line = this.#waiters.get(key);
+    if (line?.delete(e) && line.size === 0) this.#waiters.delete(key);
+    e.semaphore = null;
   }
 
   /** Changes a semaphore's count (a zero count is not kept); answers the new count. */
@@ -743,6 +766,7 @@ export class CommandQueue implements ActionQueue {
     if (e.handle !== null) this.#deps.clock.clearTimeout(e.handle);
     e.handle = null;
     if (e.semaphore) this.#countSemaphore(e.semaphore, -1);
+    this.#leaveSemaphore(e);
     if (e.timerId) this.#cancel(e.pid, e.timerId);
     this.#remove(e);
   }

@@ -134,6 +134,40 @@ Deno.test("queue: a semaphore's timeout runs the wait; a notify after it finds n
   }
 });
 
+Deno.test("queue: a notify releases its own semaphore's waiters in the order they came; halted and drained ones leave the line", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const clock = new ManualClock();
+  try {
+    const p = parts(kv, clock);
+    const q = new CommandQueue(p.deps);
+    await q.start();
+    const a = { object: "3", attr: "SEMAPHORE" };
+    const aLower = { object: "3", attr: "semaphore" };
+    const b = { object: "3", attr: "OTHER" };
+    const wait = (executor: string, line: string, semaphore: typeof a) =>
+      q.enqueue({ executor, enactor: "2", action: line, semaphore });
+    wait("2", "think a1", a);
+    wait("2", "think b1", b);
+    wait("3", "think a2", aLower);
+    wait("2", "think a3", a);
+    wait("2", "think a4", a);
+    // The thing's waits go: the next notify of A releases a3, not a2.
+    assert.equal(q.halt({ object: "3" }), 1);
+    assert.equal(q.notify(aLower, { count: 2 }), 2);
+    await turn(q);
+    assert.deepEqual(p.ran.map((x) => x.line), ["think a1", "think a3"]);
+    assert.equal(q.notify(b, { drain: true }), 1, "B's one waiter is drained");
+    assert.equal(q.notify(a, { all: true }), 1);
+    await turn(q);
+    assert.deepEqual(p.ran.map((x) => x.line), ["think a1", "think a3", "think a4"]);
+    assert.equal(q.notify(b, { all: true }), 0, "a drained waiter is gone from its line");
+    assert.deepEqual(q.list(), []);
+    await q.close();
+  } finally {
+    kv.close();
+  }
+});
+
 Deno.test("queue: a semaphore's timeout past a timer's limit waits it out; a wait past ten years is refused", async () => {
   const kv = await Deno.openKv(":memory:");
   const clock = new ManualClock();
