@@ -55,10 +55,7 @@ export class PlayerCards {
    * True when the card was made from this read.
    */
   offer(p: DbObject): boolean {
-    const cur = this.#cards.get(p.id);
-    if (cur && cur.updatedAt >= p.updatedAt) return false;
-    this.#set(cardOf(p), cur);
-    return true;
+    return this.#offer(p, this.#cards.get(p.id));
   }
 
   /**
@@ -67,7 +64,16 @@ export class PlayerCards {
    * the player's login was still reading it).
    */
   refresh(p: DbObject): boolean {
-    return this.#cards.has(p.id) && this.offer(p);
+    // Asked for every command: one lookup.
+    const cur = this.#cards.get(p.id);
+    return cur !== undefined && this.#offer(p, cur);
+  }
+
+  /** Makes the card from `p` unless the held one (`cur`) is as new. */
+  #offer(p: DbObject, cur: PlayerCard | undefined): boolean {
+    if (cur && cur.updatedAt >= p.updatedAt) return false;
+    this.#set(cardOf(p), cur);
+    return true;
   }
 
   /**

@@ -252,34 +252,53 @@ export class Connection implements HubConnection, SessionEnd {
     if (this.#running) return;
     this.#running = true;
     // Each connection drains its own queue, so a slow command delays only its own client.
-    queueMicrotask(() => this.#drain());
+    queueMicrotask(this.#drainNow);
   }
 
-  async #drain(): Promise<void> {
+  readonly #drainNow = (): void => this.#drain();
+  readonly #afterTaskNow = (): void => this.#afterTask();
+  readonly #afterFailure = (e: unknown): void => {
+    this.#failed(e);
+    this.#afterTask();
+  };
+
+  /**
+   * Runs the next queued task. Most commands finish in the call, and then no promise is made
+   * for them: one that goes on continues the queue when it settles.
+   */
+  #drain(): void {
+    const task = this.closed ? undefined : this.#queue?.shift();
+    if (task === undefined) return this.#idle();
+    let running: void | Promise<void> = undefined;
     try {
-      let task: Task | undefined;
-      while (!this.closed && (task = this.#queue?.shift()) !== undefined) {
-        try {
-          // Most commands finish in the call: nothing to wait for.
-          const running = this.hooks.run(this, task);
-          if (running !== undefined) await running;
-        } catch (e) {
-          console.error(`hub: connection ${this.id}: ${(e as Error)?.stack ?? e}`);
-        }
-        // Lines that came together (a paste) yield between them, so the command queue (run on
-        // an immediate) takes its turn after each, as MUX runs its queue between commands: an
-        // installer's next line sees what its @switch just set.
-        if (this.#queue?.length) await new Promise((r) => setImmediate(r));
-      }
-    } finally {
-      this.#running = false;
-      if (this.#queue?.length) {
-        this.#pump();
-      } else if (this.#queue) {
-        // An idle connection keeps no queue around.
-        this.#queue = null;
-      }
+      running = this.hooks.run(this, task);
+    } catch (e) {
+      this.#failed(e);
     }
+    if (running === undefined) return this.#afterTask();
+    running.then(this.#afterTaskNow, this.#afterFailure);
+  }
+
+  #afterTask(): void {
+    // Lines that came together (a paste) yield between them, so the command queue (run on an
+    // immediate) takes its turn after each, as MUX runs its queue between commands: an
+    // installer's next line sees what its @switch just set.
+    if (!this.closed && this.#queue?.length) setImmediate(this.#drainNow);
+    else this.#idle();
+  }
+
+  #idle(): void {
+    this.#running = false;
+    if (this.#queue?.length) {
+      this.#pump();
+    } else if (this.#queue) {
+      // An idle connection keeps no queue around.
+      this.#queue = null;
+    }
+  }
+
+  #failed(e: unknown): void {
+    console.error(`hub: connection ${this.id}: ${(e as Error)?.stack ?? e}`);
   }
 
   #shut(code: number, reason: string): void {
