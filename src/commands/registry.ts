@@ -105,6 +105,8 @@ export class CommandRegistry {
   #byName = new Map<string, CommandEntry[]>();
   #entries: CommandEntry[] = [];
   #patterns: CommandEntry[] = [];
+  /** The system scripts' pattern commands (a subset of `#patterns`, in the same order). */
+  #scriptPatterns: CommandEntry[] = [];
   /** Sorted names/aliases of prefix-matchable commands, rebuilt lazily after changes. */
   #sorted: string[] | null = null;
   #seq = 0;
@@ -182,6 +184,16 @@ export class CommandRegistry {
    * unique prefix (`matchPrefix`) last (docs/commands.md, "Which command runs").
    */
   matchExact(cmd: ParsedLine, me?: DbObject, only?: EntryFilter): CommandMatch | null {
+    return this.#matchIn(cmd, this.#patterns, me, only);
+  }
+
+  /** `matchExact` over the given pattern commands (all of them, or the scripts' alone). */
+  #matchIn(
+    cmd: ParsedLine,
+    patterns: readonly CommandEntry[],
+    me?: DbObject,
+    only?: EntryFilter,
+  ): CommandMatch | null {
     const line = cmd.raw.trimStart();
     if (cmd.switches.length) {
       const sub = pick(this.#byName.get(`${cmd.name}/${cmd.switches[0]}`), only);
@@ -196,7 +208,7 @@ export class CommandRegistry {
       const m = tryEntry(exact, cmd, line, me);
       if (m) return m;
     }
-    for (const e of this.#patterns) {
+    for (const e of patterns) {
       if (only && !only(e)) continue;
       const m = tryEntry(e, cmd, line, me);
       if (m) return m;
@@ -209,7 +221,8 @@ export class CommandRegistry {
    * first layer a typed line is matched against, ahead of exits (docs/commands.md).
    */
   matchScript(cmd: ParsedLine, me?: DbObject): CommandMatch | null {
-    return this.#scripts === 0 ? null : this.matchExact(cmd, me, isScript);
+    // Every typed line asks: only the scripts' own patterns are tried, not every command's.
+    return this.#scripts === 0 ? null : this.#matchIn(cmd, this.#scriptPatterns, me, isScript);
   }
 
   /**
@@ -282,7 +295,10 @@ export class CommandRegistry {
       if (list) list.push(e);
       else this.#byName.set(n, [e]);
     }
-    if (e.matcher) this.#patterns.push(e);
+    if (e.matcher) {
+      this.#patterns.push(e);
+      if (isScript(e)) this.#scriptPatterns.push(e);
+    }
     this.#sorted = null;
   }
 
@@ -290,6 +306,7 @@ export class CommandRegistry {
     this.#byName = new Map();
     this.#entries = [];
     this.#patterns = [];
+    this.#scriptPatterns = [];
     this.#scripts = 0;
     for (const e of entries.sort((a, b) => a.seq - b.seq)) this.#insert(e);
   }
