@@ -16,12 +16,18 @@
  * of the object has settled: reads and indexes answer what is shown, while `held` keeps answering
  * the committed record and its versionstamp, which the store's checked writes build on.
  */
-import type { DbObject, ObjectType } from "./types.ts";
+import { type DbObject, OBJECT_TYPES, type ObjectType } from "./types.ts";
 import { deepFreeze } from "./freeze.ts";
 import { parentOf } from "./parents.ts";
 import { zoneOf } from "./zones.ts";
 import { copyOf } from "./copy.ts";
-import { type IndexKind, membershipsOf, playerAliases, playerName } from "./indexes.ts";
+import {
+  type IndexKind,
+  type Membership,
+  membershipsOf,
+  playerAliases,
+  playerName,
+} from "./indexes.ts";
 
 /**
  * What the in-memory world answers synchronously: objects by id and the secondary indexes. Every
@@ -122,24 +128,23 @@ export interface Settled {
   after: DbObject | null;
 }
 
-/** The bucket of a membership in its index (`locType` pairs the location with the type). */
-function bucketOf(kind: IndexKind, bucket: string, type?: ObjectType): string {
-  return kind === "locType" ? `${bucket}\u0000${type}` : bucket;
-}
-
 /** The world in memory: object records by id, the secondary indexes, the player words. */
 export class LiveWorld implements WorldReader {
   readonly #objects = new Map<string, Held>();
   readonly #tombstones = new Map<string, string>();
   readonly #shown = new Map<string, Shown>();
-  readonly #index: Record<IndexKind, Buckets> = {
+  readonly #index: Record<Exclude<IndexKind, "locType">, Buckets> = {
     name: new Buckets(),
     loc: new Buckets(),
-    locType: new Buckets(),
     owner: new Buckets(),
     dest: new Buckets(),
     flag: new Buckets(),
   };
+  /**
+   * The `locType` index, one per type keyed by location: every command asks for the exits of
+   * its actor's room, and a key made of both would be a new string to hash each time.
+   */
+  readonly #ofType = new Map<string, Buckets>(OBJECT_TYPES.map((t) => [t, new Buckets()]));
   readonly #children = new Buckets();
   readonly #zoned = new Buckets();
   readonly #playerNames = new Map<string, string>();
@@ -233,9 +238,7 @@ export class LiveWorld implements WorldReader {
   }
 
   #indexObject(o: DbObject): void {
-    for (const m of membershipsOf(o)) {
-      this.#index[m.kind].add(bucketOf(m.kind, m.bucket, m.type), o.id);
-    }
+    for (const m of membershipsOf(o)) this.#bucketsOf(m).add(m.bucket, o.id);
     const parent = parentOf(o);
     if (parent) this.#children.add(parent, o.id);
     const zone = zoneOf(o);
@@ -245,10 +248,13 @@ export class LiveWorld implements WorldReader {
     for (const a of playerAliases(o)) this.#playerAliases.set(a, o.id);
   }
 
+  /** The index a membership is listed in. */
+  #bucketsOf(m: Membership): Buckets {
+    return m.kind === "locType" ? this.#ofType.get(m.type ?? "thing")! : this.#index[m.kind];
+  }
+
   #unindex(o: DbObject): void {
-    for (const m of membershipsOf(o)) {
-      this.#index[m.kind].delete(bucketOf(m.kind, m.bucket, m.type), o.id);
-    }
+    for (const m of membershipsOf(o)) this.#bucketsOf(m).delete(m.bucket, o.id);
     const parent = parentOf(o);
     if (parent) this.#children.delete(parent, o.id);
     const zone = zoneOf(o);
@@ -274,7 +280,8 @@ export class LiveWorld implements WorldReader {
   }
 
   contentsOfType(location: string, type: ObjectType): readonly string[] {
-    return this.#index.locType.ids(bucketOf("locType", location, type));
+    // A plugin may ask for any word: one that is no type has nothing listed.
+    return this.#ofType.get(type)?.ids(location) ?? NONE;
   }
 
   playerByWord(word: string): string | null {
