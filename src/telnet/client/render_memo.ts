@@ -12,7 +12,7 @@ import { type ColourDepth, renderText } from "../../text/colour.ts";
 import { encodeGmcp } from "../protocol/gmcp.ts";
 import { forwardedGmcp } from "./gmcp_relay.ts";
 import { type HubFrame, type HubInput, parseHubFrame } from "./hub_frames.ts";
-import { encodeText } from "../protocol/text.ts";
+import { encodeLine } from "../protocol/text.ts";
 
 const UNSET = Symbol("unset");
 
@@ -58,8 +58,7 @@ export class RenderMemo {
   #text: HubInput | null = null;
   #frame: HubFrame | null = null;
   #line = new ByColour((msg: string, colour) => {
-    const text = renderText(msg, colour);
-    return encodeText(text.endsWith("\n") ? text : text + "\n");
+    return encodeLine(renderText(msg, colour));
   });
   #gmcp = new ByColour((gmcp: unknown, colour): Uint8Array | null => {
     const message = forwardedGmcp(gmcp, slotOf(colour) > 0);

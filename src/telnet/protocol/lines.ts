@@ -77,7 +77,7 @@ export class LineFramer {
 
   /** Adds data bytes and returns the lines they completed. */
   push(bytes: Uint8Array): FramedLine[] {
-    const whole = this.#whole(bytes);
+    const whole = this.whole(bytes);
     if (whole !== null) return [whole];
     const lines: FramedLine[] = [];
     // ASCII (what nearly every typed line is) needs no decoder, unless the decoder holds the
@@ -101,7 +101,7 @@ export class LineFramer {
    * NUL or LF) with nothing held before it: what a typed command nearly always is, made into text
    * at once instead of a code point at a time. Null for anything else, which `push` frames as ever.
    */
-  #whole(bytes: Uint8Array): FramedLine | null {
+  whole(bytes: Uint8Array): FramedLine | null {
     if (this.#line.length !== 0 || this.#truncated || this.#decoding || this.#afterCr) return null;
     const n = bytes.length;
     let end: number;

@@ -66,10 +66,15 @@ export class TelnetParser {
     return this.#sbLength;
   }
 
+  /** True when `chunk` is data alone: no telnet command in it and none under way before it. */
+  plain(chunk: Uint8Array): boolean {
+    return this.#state === State.Data && chunk.indexOf(IAC) === -1;
+  }
+
   /** Parses one chunk and returns the events it completed; never throws. */
   feed(chunk: Uint8Array): ParserEvent[] {
     // Plain text with no command in it (most reads): the chunk itself, nothing copied.
-    if (this.#state === State.Data && chunk.indexOf(IAC) === -1) {
+    if (this.plain(chunk)) {
       return chunk.length === 0 ? [] : [{ type: "data", bytes: chunk }];
     }
     const events: ParserEvent[] = [];

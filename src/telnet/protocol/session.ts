@@ -299,6 +299,15 @@ export class TelnetSession {
 
   /** Handles one TCP read: replies go to the sink in one write; lines and events come back. */
   receive(chunk: Uint8Array): ReceiveResult {
+    // A read that is one typed line and nothing else (nearly every read): no telnet command to
+    // answer, so no batch of replies, and the line made at once.
+    const whole = this.#parser.plain(chunk) ? this.#framer.whole(chunk) : null;
+    if (whole !== null) {
+      return {
+        lines: [whole.text],
+        events: [{ type: "line", text: whole.text, truncated: false }],
+      };
+    }
     const lines: string[] = [];
     const events: TelnetEvent[] = [];
     // Collects the replies into one write (as `#batched` does, without a function per read).

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { bytes } from "./_test_util.ts";
 import { concatBytes, escapeIac, subnegotiationBytes } from "./bytes.ts";
 import { IAC, SB, SE } from "./constants.ts";
-import { encodeText } from "./text.ts";
+import { encodeLine, encodeText } from "./text.ts";
 
 Deno.test("text: newlines become CRLF, lone CR becomes CR NUL", () => {
   assert.deepEqual(encodeText("a\nb\r\nc\rd"), bytes("a\r\nb\r\nc\r", 0, "d"));
@@ -31,6 +31,25 @@ Deno.test("text: plain ASCII takes a loop of its own and encodes as everything e
   for (const t of texts) {
     assert.deepEqual(encodeText(t), general(t), JSON.stringify(t.slice(0, 20)));
   }
+});
+
+Deno.test("text: a line gets its line end once, however it ends and whatever it holds", () => {
+  const texts = [
+    "",
+    "\n",
+    "You think: hi",
+    "a\nb",
+    "ends\n",
+    "x".repeat(1024),
+    "é",
+    "CR\r",
+    "\xff",
+  ];
+  for (const t of texts) {
+    const expected = encodeText(t.endsWith("\n") ? t : t + "\n");
+    assert.deepEqual(encodeLine(t), expected, JSON.stringify(t.slice(0, 20)));
+  }
+  assert.deepEqual(encodeLine("hi"), bytes("hi\r\n"));
 });
 
 Deno.test("bytes: IAC is doubled in data and in subnegotiations", () => {
