@@ -42,7 +42,9 @@ export class HubOutbox {
     this.#link = link;
     this.#o = opts;
     this.#pacer = new HubPacer({ perWindow: opts.perSecond });
-    this.#now = opts.now ?? (() => performance.now());
+    // The hub counts its rate window by the wall clock (src/hub/limits.ts): the pacer's window
+    // follows the same clock, which is also the cheaper one to read for every line.
+    this.#now = opts.now ?? Date.now;
   }
 
   /** Lines waiting. */
