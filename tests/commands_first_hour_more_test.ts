@@ -2,7 +2,8 @@
  * More of what a new player meets in the first hour, as TinyMUX 2.12 has it, over telnet and
  * WebSocket: sending a thing or oneself home (`@teleport <x>=home`, `tel(<x>,home)`), what
  * `@lock` and `@unlock` tell one who does not control the object; `@list`,
- * what the game knows of itself (no longer taken by the prefix rule for `@listen`).
+ * what the game knows of itself (no longer taken by the prefix rule for `@listen`); `version`,
+ * `@stats` and `news`.
  */
 import { assertEquals, assertMatch } from "./assert.ts";
 import { register } from "./harness.ts";
@@ -163,5 +164,46 @@ Deno.test("first hour: version and @stats, MUX's counts from the indexes", async
   } finally {
     for (const c of closers) await c().catch(() => {});
     await srv.stop();
+  }
+});
+
+Deno.test("first hour: news reads the game's news folder as MUX's news.txt", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-news-" });
+  await Deno.writeTextFile(`${dir}/news.md`, "Welcome! Read **news events** for what is on.");
+  await Deno.writeTextFile(`${dir}/events.md`, "---\naliases: [plots]\n---\nA ball on Friday.");
+  await Deno.writeTextFile(`${dir}/elections.txt`, "Vote for the mayor.");
+  const srv = await startSupervised({ config: { server: { newsDir: dir } } });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const carolToken = await register(srv.base, "Carol");
+    await register(srv.base, "Bob");
+    const bob = await telnetLogin(srv, "Bob", "password123");
+    closers.push(() => bob.close());
+    const carol = await connectWs(srv.ws, { token: carolToken, client: "web" });
+    closers.push(() => carol.close());
+    await carol.expect((m) => m.data.type === "session");
+
+    assertMatch(await telnetReply(bob, "news"), /news: news.*\r\nWelcome! Read news events/s);
+    assertMatch(await telnetReply(bob, "news ev"), /news: events.*\r\nA ball on Friday\./s);
+    assertMatch(await telnetReply(bob, "news PLOTS"), /news: events/);
+    assertEquals(
+      await telnetReply(bob, "news e"),
+      "Here are the entries which match 'e':\r\nelections  events",
+    );
+    assertEquals(await telnetReply(bob, "news dragons"), "No entry for 'dragons'.");
+    carol.send("news elections");
+    await carol.expect((m) => m.data.type === "news" && m.data.content === "Vote for the mayor.");
+
+    // Staff add a topic: +help/reload reads it (news is never read from disk per command).
+    await Deno.writeTextFile(`${dir}/dragons.md`, "Here be dragons.");
+    assertEquals(await telnetReply(bob, "news dragons"), "No entry for 'dragons'.");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    assertMatch(await telnetReply(admin, "+help/reload"), /4 news topics\.$/);
+    assertMatch(await telnetReply(bob, "news dragons"), /Here be dragons\./);
+  } finally {
+    for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -1,14 +1,18 @@
-/** In-game help: `help`, `help <topic>`, and staff's `+help/set`, `+help/del`, `+help/reload`. */
+/**
+ * In-game help: `help`, `help <topic>`, and staff's `+help/set`, `+help/del`, `+help/reload`;
+ * `news [<topic>]`.
+ */
 import { CommandError, type CommandSpec, stripColour } from "../../src/plugins/mod.ts";
 import { toSection, toSlug } from "./slug.ts";
 import { type HelpDb, MAX_CONTENT } from "./store.ts";
 import type { HelpReader, HelpTopics } from "./topics.ts";
 import { renderIndex, renderTopic } from "./render.ts";
+import type { NewsTopics } from "./news.ts";
 
 const STAFF = "admin+";
 
 /** The help commands. */
-export function helpCommands(db: HelpDb, topics: HelpTopics): CommandSpec[] {
+export function helpCommands(db: HelpDb, topics: HelpTopics, news: NewsTopics): CommandSpec[] {
   const slugOrFail = (raw: string) => {
     const s = toSlug(raw);
     if (!s) {
@@ -47,6 +51,34 @@ export function helpCommands(db: HelpDb, topics: HelpTopics): CommandSpec[] {
           section: e.section,
           source: e.source,
           content: stripColour(e.content),
+        });
+      },
+    },
+    {
+      name: "news",
+      guests: true,
+      category: "general",
+      help: `news [<topic>]
+
+Shows the game's news (as TinyMUX's news): news alone shows the topic news, news <topic> one
+topic (or the one whose name starts so). Staff write each topic as a file in the game's news
+folder (server.newsDir, default news/), as help files are written; +help/reload reads them
+again.`,
+      exec(u) {
+        const typed = u.cmd.args.trim() || "news";
+        const found = news.find(typed);
+        const shown = typed.slice(0, 40);
+        if (!found) throw new CommandError(`No entry for '${shown}'.`);
+        if ("matches" in found) {
+          return u.send(
+            `Here are the entries which match '${shown}':\n${found.matches.join("  ")}`,
+          );
+        }
+        const t = found.topic;
+        u.send(renderTopic({ name: t.name, source: "file", content: t.content }, u.width, "news"), {
+          type: "news",
+          topic: t.name,
+          content: stripColour(t.content),
         });
       },
     },
@@ -93,10 +125,11 @@ export function helpCommands(db: HelpDb, topics: HelpTopics): CommandSpec[] {
       name: "+help/reload",
       lock: STAFF,
       category: "help",
-      help: "+help/reload re-reads the help files.",
+      help: "+help/reload re-reads the help files and the news files.",
       async exec(u) {
         const n = await topics.reloadFiles();
-        u.send(`Help files reloaded: ${n} file topics.`);
+        const m = await news.reload();
+        u.send(`Help files reloaded: ${n} file topics, ${m} news topics.`);
       },
     },
   ];

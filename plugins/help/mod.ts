@@ -8,6 +8,7 @@ import { HelpDb } from "./store.ts";
 import { HelpTopics } from "./topics.ts";
 import { helpRoutes, PREFIX } from "./routes.ts";
 import { helpCommands } from "./commands.ts";
+import { NewsTopics } from "./news.ts";
 
 const plugin: PluginModule = {
   name: "help",
@@ -27,8 +28,13 @@ const plugin: PluginModule = {
       warn: (m) => ctx.log.warn(m),
     });
     await topics.reloadFiles();
+    const news = new NewsTopics(
+      () => ({ dir: ctx.engine.path(ctx.engine.config().server.newsDir), defaultSection: "news" }),
+      (m) => ctx.log.warn(`news: ${m}`),
+    );
+    await news.reload();
     helpRoutes(ctx.http(PREFIX), db, topics);
-    for (const spec of helpCommands(db, topics)) ctx.commands.add(spec);
+    for (const spec of helpCommands(db, topics, news)) ctx.commands.add(spec);
     ctx.provide({ topics });
     return true;
   },

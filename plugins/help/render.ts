@@ -86,11 +86,15 @@ export function hangColumns(text: string, width: number): string {
  * Markdown) has its paragraphs reflowed; command help and topics written in game keep their line
  * breaks (their lines are laid out by hand, `%r` by `%r`).
  */
-export function renderTopic(entry: HelpEntry, width: number): string {
+export function renderTopic(
+  entry: Pick<HelpEntry, "name" | "source" | "content">,
+  width: number,
+  label = "help",
+): string {
   const markdown = entry.source === "file" || entry.source === "function";
   const text = markdownToMush(markdown ? joinSoftBreaks(entry.content) : entry.content);
   return [
-    bar(`help: ${entry.name}`, width),
+    bar(`${label}: ${entry.name}`, width),
     wrapText(markdown ? hangColumns(text, width) : text, width),
     bar("", width),
   ].join("\n");

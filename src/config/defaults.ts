@@ -31,6 +31,8 @@ export interface ServerConfig {
   trustedProxies: string[];
   textDir: string;
   helpDir: string;
+  /** The news topics (`news`, MUX's news.txt): one file a topic, as help files. */
+  newsDir: string;
   wikiDir: string;
   pluginsDir: string;
   ssl: { enabled: boolean; key: string; cert: string };
@@ -244,6 +246,7 @@ export function defaultConfig(): EngineConfig {
       trustedProxies: [],
       textDir: "text",
       helpDir: "help",
+      newsDir: "news",
       wikiDir: "wiki",
       pluginsDir: "plugins",
       ssl: { enabled: false, key: "", cert: "" },
