@@ -48,6 +48,12 @@ export class CommandRateLimiter {
         const oldest = this.#entries.keys().next().value;
         if (oldest !== undefined) this.#entries.delete(oldest);
       }
+    } else if (this.#entries.size >= this.maxKeys) {
+      // Re-inserted so the map's order is least recently used first and a crowd of new keys
+      // forgets the idle ones, not a busy key whose full window is what holds it back. Below
+      // the bound nothing is forgotten, so the move is skipped.
+      this.#entries.delete(key);
+      this.#entries.set(key, e);
     }
     // Room when the oldest of the last `limit` commands has left the window: it is replaced.
     if (e.times[e.next] > now - this.windowMs) return false;

@@ -28,6 +28,20 @@ Deno.test("rate limiter key map is bounded", () => {
   assert.equal(r.size, 99);
 });
 
+Deno.test("rate limiter forgets the least recently used key, not a busy one", () => {
+  const r = new CommandRateLimiter(2, 1000, 3);
+  assert.equal(r.allow("busy", 0), true);
+  assert.equal(r.allow("busy", 1), true);
+  r.allow("a", 2);
+  r.allow("b", 3);
+  // The busy key's full window is touched again, then new keys push the map past its bound.
+  assert.equal(r.allow("busy", 4), false);
+  r.allow("c", 5);
+  r.allow("d", 6);
+  assert.equal(r.size, 3);
+  assert.equal(r.allow("busy", 7), false, "the busy key kept its window");
+});
+
 Deno.test("IP counter", () => {
   const c = new IpCounter();
   c.add("1.1.1.1");
