@@ -232,6 +232,33 @@ Deno.test("hostile softcode: the waits an owner's listener queues for another pl
   }
 });
 
+Deno.test("hostile softcode: the waits another player's emits filled an owner's quota with leave the owner room to queue", async () => {
+  // Before: one quota held both. Mallory's 150 emits woke Bob's Parrot, whose reply waits half
+  // a minute; they filled Bob's quota, and the next thing Bob queued himself (a @trigger of his
+  // clock) was past it as his own runaway: Bob's whole queue was halted and the clock set halt.
+  const srv = await startSupervised();
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const bob = await bobWithParrotAndClock(srv, closers);
+    await ask(bob, "&HEAR Parrot=^*spam*:@wait 30=@pemit *Bob=later %0", /^Set\.$/);
+    const mallory = await session(srv, "Mallory", closers);
+    await ask(mallory, "think [null(iter(lnum(150),emit(spam ##)))]done", /^done$/);
+    await mallory.expect(/spam 149/);
+    // The Parrot's entries have run when its waits are all Bob has queued (and the clock's).
+    for (let i = 0; i < 50; i++) {
+      const ps = await ask(bob, "@ps", /./);
+      if (!/spam/.test(ps) || /@wait|later/.test(ps)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await ask(bob, "@trigger Clock/TICK", /./).catch(() => {});
+    await bob.expect(/^tick$/);
+    await assertBobUntouched(bob);
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});
+
 Deno.test("hostile softcode: a runaway chain another player began halts that chain, not an owner's queue", async () => {
   // Before: Mallory's looping thing emitted near Bob's Parrot; the Parrot's entries joined her
   // chain, and when the chain passed queue.chainLimit on one of them, Bob's whole queue was

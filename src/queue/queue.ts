@@ -132,6 +132,8 @@ interface Entry {
   timerId: string | null;
   /** Halted while it was running or being stored. */
   halted: boolean;
+  /** Set off by another player's line than its owner's (held to a quota of its own). */
+  readonly foreign: boolean;
 }
 
 /** The stored form of a persistent wait. */
@@ -144,6 +146,10 @@ interface StoredWait {
   args: string[];
   regs: [string, string][];
   owner: string;
+  /** Entry.foreign (absent: false). */
+  foreign?: boolean;
+  /** The chain's origin (QueueChain.origin), when another player's line set the wait off. */
+  origin?: string;
 }
 
 /** A line of `@ps`. */
@@ -198,6 +204,12 @@ export class CommandQueue implements ActionQueue {
   /** Entries waiting per owner (the quota's count). */
   readonly #perOwner = new Map<string, number>();
   /**
+   * Of those, the entries other players' lines set off (Entry.foreign), per owner: they have a
+   * quota of their own, so that they can neither halt the owner's queue nor take the room the
+   * owner's own lines need.
+   */
+  readonly #foreignPerOwner = new Map<string, number>();
+  /**
    * Entries waiting on each semaphore, in the order they began waiting (pid order), so a
    * `@notify` finds its waiters without a pass over the whole game's queue.
    */
@@ -227,7 +239,7 @@ export class CommandQueue implements ActionQueue {
     for (const rec of await this.#deps.timers.list(TIMER_OWNER)) {
       const w = storedWait(rec.payload);
       if (!w || this.#entries.has(w.pid)) continue;
-      const e = this.#entryOf(w, this.#ownersChain(w.owner));
+      const e = this.#entryOf(w, this.#ownersChain(w.owner, w.origin));
       e.where = "timed";
       e.due = rec.due;
       e.timerId = rec.id;
@@ -273,20 +285,25 @@ export class CommandQueue implements ActionQueue {
     // owner), else the waits an owner's listener queues for another player's emits would count
     // as the owner's own and halt the owner's queue.
     const from = this.#chainFor(req.chain, req.enactor);
-    // A pause of a second or more ends a chain: a clock that re-arms itself is no runaway.
-    const chain = long ? this.#ownersChain(ownerId) : from;
-    if (waiting + 1 > quota && from.payer !== undefined && from.payer !== ownerId) {
+    const origin = startedBy(from);
+    const foreign = origin !== undefined && origin !== ownerId;
+    // A pause of a second or more ends a chain: a clock that re-arms itself is no runaway. The
+    // new chain remembers whose line set it off, so what it queues stays that player's doing.
+    const chain = long ? this.#ownersChain(ownerId, foreign ? origin : undefined) : from;
+    const theirs = this.#foreignPerOwner.get(ownerId) ?? 0;
+    if (foreign && theirs + 1 > quota) {
       // Another player's line set this off (a listen its emits woke, a global's $-command it
       // typed): only this entry is refused. Halting the owner's queue and object, as for a
       // runaway of the owner's own, would let any player silence another's objects, or a
-      // wizard's globals, by flooding them.
+      // wizard's globals, by flooding them; and such entries count apart from the owner's own,
+      // else they would fill the owner's quota until the owner's next line halted it all.
       const owner = this.#deps.object(ownerId);
       return {
-        refused: `${owner?.name ?? "Its owner"}'s objects have ${waiting} commands queued (the ` +
-          `limit is ${quota}); ${executor.name}(#${executor.id}) queued nothing.`,
+        refused: `${owner?.name ?? "Its owner"}'s objects have ${theirs} commands queued that ` +
+          `others set off (the limit is ${quota}); ${executor.name}(#${executor.id}) queued nothing.`,
       };
     }
-    if (waiting + 1 > quota) {
+    if (!foreign && waiting - theirs + 1 > quota) {
       const halted = this.#haltWhere((e) => e.owner === ownerId);
       // As MUX's setup_que: the owner's queue is halted and the object that queued is set halt,
       // so it stays quiet until someone clears it.
@@ -309,6 +326,7 @@ export class CommandQueue implements ActionQueue {
       args: (req.args ?? []).slice(0, MAX_ARGS).map(String),
       regs: [...(req.regs ?? [])],
       owner: ownerId,
+      foreign,
     }, chain);
     if (req.semaphore) {
       if (this.#countSemaphore(req.semaphore, 1) > 0) {
@@ -361,10 +379,11 @@ export class CommandQueue implements ActionQueue {
    * waits, when a player, so that what its output wakes (another owner's listening objects, and
    * their locks) is charged to whoever armed the wait, not to each woken object's owner.
    */
-  #ownersChain(ownerId: string): QueueChain {
-    return this.#deps.object(ownerId)?.flags.includes("player")
+  #ownersChain(ownerId: string, origin?: string): QueueChain {
+    const chain: QueueChain = this.#deps.object(ownerId)?.flags.includes("player")
       ? { spent: 0, payer: ownerId }
       : { spent: 0 };
+    return origin === undefined ? chain : { ...chain, origin };
   }
 
   /**
@@ -525,6 +544,7 @@ export class CommandQueue implements ActionQueue {
       regs: new Map(w.regs),
       owner: w.owner,
       chain,
+      foreign: w.foreign === true,
       where: "ready",
       due: 0,
       semaphore: null,
@@ -538,6 +558,9 @@ export class CommandQueue implements ActionQueue {
   #add(e: Entry): void {
     this.#entries.set(e.pid, e);
     this.#perOwner.set(e.owner, (this.#perOwner.get(e.owner) ?? 0) + 1);
+    if (e.foreign) {
+      this.#foreignPerOwner.set(e.owner, (this.#foreignPerOwner.get(e.owner) ?? 0) + 1);
+    }
   }
 
   /** Forgets an entry (run, halted or drained): its quota is given back. */
@@ -546,6 +569,10 @@ export class CommandQueue implements ActionQueue {
     const n = (this.#perOwner.get(e.owner) ?? 1) - 1;
     if (n > 0) this.#perOwner.set(e.owner, n);
     else this.#perOwner.delete(e.owner);
+    if (!e.foreign) return;
+    const f = (this.#foreignPerOwner.get(e.owner) ?? 1) - 1;
+    if (f > 0) this.#foreignPerOwner.set(e.owner, f);
+    else this.#foreignPerOwner.delete(e.owner);
   }
 
   /** Stores a long wait in the persistent timers; a refusal when it cannot be kept. */
@@ -559,6 +586,8 @@ export class CommandQueue implements ActionQueue {
       args: [...e.args],
       regs: [...e.regs],
       owner: e.owner,
+      ...(e.foreign ? { foreign: true } : {}),
+      ...(e.chain.origin !== undefined ? { origin: e.chain.origin } : {}),
     };
     // The scheduler's own cap, checked here so the refusal is said at once.
     if (new TextEncoder().encode(JSON.stringify(payload)).length > 30 * 1024) {
@@ -595,7 +624,7 @@ export class CommandQueue implements ActionQueue {
       if (this.#closed || this.#cancelling.has(w.pid)) return;
       const known = this.#entries.get(w.pid);
       // A new chain: a pause of a second or more ends a runaway's.
-      const e = known ?? this.#entryOf(w, this.#ownersChain(w.owner));
+      const e = known ?? this.#entryOf(w, this.#ownersChain(w.owner, w.origin));
       if (!known) this.#add(e);
       e.timerId = null;
       this.#makeReady(e);
@@ -694,7 +723,7 @@ export class CommandQueue implements ActionQueue {
     if (!executor || executor.flags.includes("halt")) return;
     const limits = this.#deps.limits();
     if (++e.chain.spent > limits.chainLimit) {
-      const payer = e.chain.payer;
+      const payer = startedBy(e.chain);
       if (payer !== undefined && payer !== e.owner) {
         // Another player's line began the chain: its entries are the runaway, whoever's
         // objects run them; the owner's other entries (a clock's wait) are not its to halt.
@@ -777,6 +806,11 @@ export function ownerOf(o: DbObject): string {
   return o.flags.includes("player") || !o.owner ? o.id : o.owner;
 }
 
+/** The player whose line a chain is the doing of: its origin, else its payer. */
+function startedBy(chain: QueueChain): string | undefined {
+  return chain.origin ?? chain.payer;
+}
+
 function semKey(s: SemaphoreRef): string {
   return `${s.object}/${s.attr.toUpperCase()}`;
 }
@@ -811,5 +845,7 @@ function storedWait(p: unknown): StoredWait | null {
       [k, v],
     ) => [String(k), String(v)]),
     owner: w.owner,
+    foreign: w.foreign === true,
+    ...(typeof w.origin === "string" ? { origin: w.origin } : {}),
   };
 }

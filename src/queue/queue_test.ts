@@ -17,9 +17,13 @@ function obj(id: string, flags: string[], owner = id): DbObject {
   return { id, name: `O${id}`, flags, owner, location: "1", data: {}, createdAt: 0, updatedAt: 0 };
 }
 
-/** A world of a player #2 and its thing #3; what each run was given, in order. */
+/** A world of a player #2, its thing #3 and another player #4; what each run was given, in order. */
 function parts(kv: Deno.Kv, clock: ManualClock) {
-  const objects = new Map([["2", obj("2", ["player"])], ["3", obj("3", ["thing"], "2")]]);
+  const objects = new Map([
+    ["2", obj("2", ["player"])],
+    ["3", obj("3", ["thing"], "2")],
+    ["4", obj("4", ["player"])],
+  ]);
   const ran: { executor: string; line: string; frame: QueueFrame }[] = [];
   const told: string[] = [];
   const timers = new Scheduler(kv, { clock });
@@ -163,6 +167,59 @@ Deno.test("queue: a notify releases its own semaphore's waiters in the order the
     assert.equal(q.notify(b, { all: true }), 0, "a drained waiter is gone from its line");
     assert.deepEqual(q.list(), []);
     await q.close();
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("queue: a long wait another player set off stays that player's doing after a restart: what it queues past the owner's quota is refused alone", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const clock = new ManualClock();
+  try {
+    const one = parts(kv, clock);
+    const q1 = new CommandQueue(one.deps);
+    await q1.start();
+    await one.timers.start();
+    // #4's line woke #2's thing, which waits five seconds (as a listener's reply would).
+    const r = q1.enqueue({
+      executor: "3",
+      enactor: "4",
+      action: "think later",
+      delay: 5,
+      chain: { spent: 0, payer: "4" },
+    });
+    assert.ok("pid" in r);
+    for (let i = 0; i < 50 && (await one.timers.list("@queue")).length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await q1.close();
+    await one.timers.stop();
+
+    const two = parts(kv, clock);
+    const q2 = new CommandQueue(two.deps);
+    await q2.start();
+    clock.advance(5000);
+    await two.timers.start();
+    await turn(q2);
+    const fired = two.ran[0].frame.chain!;
+    assert.deepEqual([fired.payer, fired.origin], ["2", "4"], "paid by the owner, #4's doing");
+    // The owner's own queue is full (ten entries, its quota) when the fired wait queues more.
+    for (let i = 0; i < LIMITS.playerLimit; i++) {
+      assert.ok(
+        "pid" in q2.enqueue({ executor: "3", enactor: "2", action: "think own", delay: 60 }),
+      );
+    }
+    const more = q2.enqueue({ executor: "3", enactor: "2", action: "think more", chain: fired });
+    assert.ok("pid" in more, "others' entries have a quota of their own");
+    for (let i = 1; i < LIMITS.playerLimit; i++) {
+      q2.enqueue({ executor: "3", enactor: "2", action: "think more", chain: fired });
+    }
+    const past = q2.enqueue({ executor: "3", enactor: "2", action: "think past", chain: fired });
+    assert.ok("refused" in past && /queued nothing/.test(past.refused), "refused alone");
+    assert.equal(q2.waitingFor("2"), 2 * LIMITS.playerLimit, "nothing of the owner's halted");
+    assert.deepEqual(two.told, [], "no runaway told");
+    await q2.close();
+    await two.timers.stop();
   } finally {
     kv.close();
   }

@@ -19,6 +19,12 @@ export interface QueueChain {
    * owner.
    */
   readonly payer?: string;
+  /**
+   * The player whose line set off the wait of a second or more that began this chain, when that
+   * is not the payer (the waiting object's owner): what the chain queues is still held to the
+   * owner's quota for entries others set off, and its runaway halts it alone.
+   */
+  readonly origin?: string;
 }
 
 /** What a command line runs with: MUX's `%#`, `%@`, `%0`-`%9` and `%q` registers. */
