@@ -49,6 +49,15 @@ async function turn(q: CommandQueue): Promise<void> {
   }
 }
 
+/** Stops a queue and its timers once its long wait is stored (the write goes on behind it). */
+async function stopOnceStored(q: CommandQueue, timers: Scheduler): Promise<void> {
+  for (let i = 0; i < 50 && (await timers.list("@queue")).length === 0; i++) {
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  await q.close();
+  await timers.stop();
+}
+
 Deno.test("queue: a long wait is taken over by the next run, counted, and runs once", async () => {
   const kv = await Deno.openKv(":memory:");
   const clock = new ManualClock();
@@ -66,12 +75,7 @@ Deno.test("queue: a long wait is taken over by the next run, counted, and runs o
       delay: 5,
     });
     assert.ok("pid" in r);
-    // Stored behind: wait for the write before the "stop".
-    for (let i = 0; i < 50 && (await one.timers.list("@queue")).length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 1));
-    }
-    await q1.close();
-    await one.timers.stop();
+    await stopOnceStored(q1, one.timers);
 
     const two = parts(kv, clock);
     const q2 = new CommandQueue(two.deps);
@@ -189,11 +193,7 @@ Deno.test("queue: a long wait another player set off stays that player's doing a
       chain: { spent: 0, payer: "4" },
     });
     assert.ok("pid" in r);
-    for (let i = 0; i < 50 && (await one.timers.list("@queue")).length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 1));
-    }
-    await q1.close();
-    await one.timers.stop();
+    await stopOnceStored(q1, one.timers);
 
     const two = parts(kv, clock);
     const q2 = new CommandQueue(two.deps);
