@@ -126,6 +126,7 @@ const ESSENTIAL: ReadonlyMap<string, string> = new Map([
   ["create", "players make characters with it"],
   ["cr", "players make characters with it"],
   ["quit", "players leave with it"],
+  ["logout", "players change characters with it"],
   ["outputprefix", "clients bracket output with it"],
   ["outputsuffix", "clients bracket output with it"],
   ["@reload", "staff turn commands back on with it"],

@@ -80,8 +80,11 @@ export class Connection implements HubConnection, SessionEnd {
   gmcpState: { supports: ReadonlySet<string> | null } | null = null;
   /** When the client connected (the sidecar may report an earlier time after a restart). */
   connectedAt: number;
-  /** When this hub connection opened (this engine's clock; the login bound counts from it). */
-  readonly openedAt: number;
+  /**
+   * When this hub connection opened, or was logged out (this engine's clock; the login bound
+   * counts from it).
+   */
+  openedAt: number;
   /** True when the connection proved itself the telnet sidecar (its `client` frames count). */
   sidecar = false;
   /** True once the IP is counted toward the per-IP cap. */

@@ -103,6 +103,7 @@ export class Inbound {
     }
     if (!conn.playerId) return preLogin(this.sessions, conn, task);
     if (isQuit(task)) return conn.close("Goodbye!");
+    if (isLogout(task)) return this.sessions.logout(conn);
     if (conn.outputPrefix) conn.send({ msg: conn.outputPrefix });
     let ran: void | Promise<void> = undefined;
     try {
@@ -316,4 +317,10 @@ function clamp(v: number, min: number, max: number): number {
 export function isQuit(line: string): boolean {
   const t = line.trim();
   return t.length === 4 && lowerCase(t) === "quit";
+}
+
+/** True for MUX's `logout` in any case, alone on its line (the hub answers it, as `quit`). */
+export function isLogout(line: string): boolean {
+  const t = line.trim();
+  return t.length === 6 && lowerCase(t) === "logout";
 }

@@ -14,7 +14,7 @@ import { wantsColour } from "../text/colour_mode.ts";
 import type { Connection } from "./connection.ts";
 import type { Delivery } from "./types.ts";
 import type { LoginDeps, LoginHost } from "./login.ts";
-import type { SessionRegistry } from "./registry.ts";
+import type { Detached, SessionRegistry } from "./registry.ts";
 import type { Outbound } from "./types.ts";
 import { charFrame } from "./char_frame.ts";
 
@@ -233,24 +233,35 @@ export class Sessions implements LoginHost {
     if (msg) conn.send({ msg, data: { type } });
   }
 
+  /**
+   * MUX's LOGOUT: the connection's player disconnects as if it had closed (the room, the hooks,
+   * @adisconnect hear it at once), and the connection stays open at the connect screen, as new
+   * as one just opened (its OUTPUTPREFIX/OUTPUTSUFFIX cleared, the login bound counted afresh).
+   * A `logout` frame tells a client that keeps the session's token (web, telnet) to drop it.
+   */
+  logout(conn: Connection): void {
+    const gone = this.registry.detach(conn);
+    const now = Date.now();
+    conn.playerId = null;
+    conn.name = "";
+    conn.outputPrefix = "";
+    conn.outputSuffix = "";
+    conn.colourMode = "auto";
+    conn.colour = true;
+    conn.openedAt = now;
+    conn.connectedAt = now;
+    conn.lastInput = now;
+    if (gone) this.#announceGone(gone);
+    if (conn.kind !== "plain") conn.send({ msg: "", data: { type: "logout" } });
+    this.#connectScreen(conn);
+  }
+
   /** A closed connection's logout: the room hears of a player's last connection going. */
   loggedOut(conn: Connection): void {
     const gone = this.registry.detach(conn);
     if (!gone || this.host.stopping()) return;
-    const { playerId: id, name } = gone;
-    const announce = () => {
-      if (gone.last && gone.room) {
-        this.delivery.toRoom(gone.room, {
-          msg: `${name} has disconnected.`,
-          data: { type: "disconnect", player: { id, name } },
-        }, [id]);
-      }
-      void this.deps.worldHooks.emit("player:disconnected", {
-        id,
-        name,
-        stillConnected: !gone.last,
-      });
-    };
+    const id = gone.playerId;
+    const announce = () => this.#announceGone(gone);
     // A page that went away is announced only if it does not come back within the grace.
     if (!gone.last || !conn.leaving) return announce();
     this.#cancelLeaving(id);
@@ -261,5 +272,21 @@ export class Sessions implements LoginHost {
         if (!this.host.stopping() && !this.registry.isOnline(id)) announce();
       }, LEAVING_GRACE_MS),
     );
+  }
+
+  /** Tells the room (for a player's last connection) and the plugins that a player went. */
+  #announceGone(gone: Detached): void {
+    const { playerId: id, name } = gone;
+    if (gone.last && gone.room) {
+      this.delivery.toRoom(gone.room, {
+        msg: `${name} has disconnected.`,
+        data: { type: "disconnect", player: { id, name } },
+      }, [id]);
+    }
+    void this.deps.worldHooks.emit("player:disconnected", {
+      id,
+      name,
+      stillConnected: !gone.last,
+    });
   }
 }

@@ -368,6 +368,11 @@ export class PlayClient {
     switch (data.type) {
       case "session":
         return this.onSession(data);
+      case "logout":
+        // LOGOUT typed here: the character's session is over, so this page logs out too (its
+        // listener stops this client and shows the portal as a visitor sees it).
+        this.stopped = true;
+        return session.clear();
       case "disconnect":
         // A restart is followed by a silent resume: its notice is not worth a line.
         if (data.restart === true) return;

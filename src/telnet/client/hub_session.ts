@@ -36,6 +36,8 @@ export interface SessionHost {
   replay(frame: HubInput): void;
   /** The hub announced the end of this session: the close that follows is final. */
   expectEnd(): void;
+  /** The player logged out (MUX's LOGOUT): the connection goes on at the connect screen. */
+  loggedOut(): void;
   /**
    * When the hub last answered any session's resume (ms since epoch; shared by the sidecar's
    * sessions), and the call that records such an answer. A reboot resumes every session in one
@@ -186,6 +188,11 @@ export class HubSession {
       }
     } else if (f.type === "session") {
       this.#session(f.data);
+    } else if (f.type === "logout") {
+      // The session is over: a restart must not bring the character back.
+      this.#token = null;
+      this.#player = null;
+      this.#host.loggedOut();
     }
     if (this.#wasDown && !closing) {
       this.#host.say(NOTICES.back);

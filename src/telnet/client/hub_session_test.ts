@@ -15,6 +15,7 @@ function setup(resumeTimeoutMs = 10_000) {
     resumeRefused: () => log.push("refused"),
     replay: (text) => log.push(`replay ${text}`),
     expectEnd: () => log.push("end"),
+    loggedOut: () => log.push("logged out"),
   }, resumeTimeoutMs);
   const frame = (f: Record<string, unknown> | string) => {
     const text = typeof f === "string" ? f : JSON.stringify(f);
@@ -45,6 +46,17 @@ Deno.test("session: without a token it is ready at open; a session frame names t
   assert.deepEqual(players, [null, { id: "#5", name: "Ann" }]);
   assert.deepEqual(s.player, { id: "#5", name: "Ann" });
   assert.equal(s.token, "tok2", "the next connection resumes with it");
+});
+
+Deno.test("session: a logout frame forgets the token and player, so a restart resumes nobody", () => {
+  const { s, log, frame } = loggedIn();
+  frame({ msg: "", data: { type: "logout" } });
+  assert.deepEqual(log, ["logged out"]);
+  assert.equal(s.token, null);
+  assert.equal(s.player, null);
+  s.down(true);
+  s.opened();
+  assert.equal(s.phase, "ready", "no resume: the connect screen comes");
 });
 
 Deno.test("session: one notice per outage, and 'back' with the first frame after it", () => {
@@ -146,6 +158,7 @@ function resumingWithProgress(timeoutMs: number) {
     resumeRefused: () => log.push("refused"),
     replay: () => {},
     expectEnd: () => {},
+    loggedOut: () => {},
     resumeProgress: progress,
   }, timeoutMs);
   s.opened();

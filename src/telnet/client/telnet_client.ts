@@ -104,6 +104,7 @@ const ACTED_ON: ReadonlySet<string> = new Set([
   "ack",
   "pong",
   "session",
+  "logout",
   "colour",
   "disconnect",
   "error",
@@ -176,6 +177,7 @@ export class TelnetClient implements HubEvents {
         resumeRefused: () => this.#outbox.drop(),
         replay: (text) => this.hubFrame(text),
         expectEnd: () => this.#link.expectEnd(),
+        loggedOut: () => this.#loggedOut(),
         resumeProgress: ctx.resumeProgress,
       },
       ctx.limits.resumeTimeoutMs,
@@ -586,6 +588,17 @@ export class TelnetClient implements HubEvents {
     if ((f.gmcp !== undefined || f.type === "room") && this.#session.gmcp) return false;
     this.#show(f.msg);
     return true;
+  }
+
+  /**
+   * The player logged out: the hub cleared the connection's OUTPUTPREFIX/OUTPUTSUFFIX and colour
+   * setting, so this client forgets them too, and a successor gets the token-less state at once.
+   */
+  #loggedOut(): void {
+    this.#affixes = { prefix: "", suffix: "" };
+    this.#colourMode = "auto";
+    this.#decideColour();
+    this.#ctx.changed?.(this, "now");
   }
 
   #sessionFrame(data: Record<string, unknown>): void {
