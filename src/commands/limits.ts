@@ -9,6 +9,15 @@ export const MAX_LINE = 8192;
 /** Longest `@doing` text and `@doing/header`, in visible characters (softcode's valid() too). */
 export const MAX_DOING = 60;
 
+/** Most objects `@find` and `@search` list; the rest are counted. */
+export const MAX_FOUND = 500;
+
+/**
+ * Most objects `@find` (of each type) and `@search` look through where no index answers the
+ * question (a name's start, an evaluation); past it they say how many were left.
+ */
+export const MAX_SEARCHED = 20_000;
+
 /** Reply to a line that names no command. */
 export const HUH = "Huh? Type 'help' for help.";
 

@@ -19,6 +19,7 @@ export const CORE_MODULES: readonly string[] = [
   "movement.ts",
   "items.ts",
   "examine.ts",
+  "search.ts",
   "attributes.ts",
   "action_attributes.ts",
   "building_basics.ts",

@@ -13,15 +13,13 @@ import { wrapText } from "../../text/colour.ts";
 import { CommandError } from "../errors.ts";
 import { clampWidth, fullNameFor, labelled, nameFor } from "../format.ts";
 import { NOT_HERE } from "../target.ts";
+import { MAX_FOUND, MAX_SEARCHED } from "../limits.ts";
 import { attributeData, attributeLines, splitObjAttr } from "./attributes.ts";
 
 /** Longest data value shown on one line. */
 const MAX_VALUE = 200;
 /** Most contents and exits listed. */
 const MAX_LISTED = 100;
-/** Most objects `@find` lists, and most of each type it looks through. */
-const MAX_FOUND = 500;
-const MAX_SEARCHED = 20_000;
 
 /** True when `name`, or a word of it, starts with `want` (MUX's string_match); "" matches all. */
 function nameStarts(name: string, want: string): boolean {
