@@ -10,7 +10,7 @@ import { register } from "./harness.ts";
 import { ADMIN, startSupervised, telnetLogin, telnetReply } from "./supervised.ts";
 import { connectWs } from "./ws_client.ts";
 
-Deno.test("first hour: @teleport <x>=home and tel(<x>,home) send it home; @lock refusals", async () => {
+Deno.test("first hour: @teleport <x>=home and tel(<x>,home) send it home; @lock and @chown refusals", async () => {
   const srv = await startSupervised({});
   const closers: (() => Promise<void>)[] = [];
   try {
@@ -67,11 +67,30 @@ Deno.test("first hour: @teleport <x>=home and tel(<x>,home) send it home; @lock 
       `Teleported Ball(${ball}) to Limbo.\r\n${limbo}`,
     );
 
-    // A player goes home too, and sees it.
+    // Sent home when home already: as MUX, it goes home (nothing moves), never "already there".
+    assertEquals(await telnetReply(bob, `@tel ${ball}=home`), `Teleported Ball(${ball}) to Limbo.`);
+    assertEquals(
+      await telnetReply(bob, `think [tel(${ball},home)][loc(${ball})]`),
+      `Teleported Ball(${ball}) to Limbo.\r\n${limbo}`,
+    );
+
+    // A player goes home too, and sees it; again when home already.
     await telnetReply(bob, `@tel me=${room}`);
     const back = await telnetReply(bob, "@tel me=home");
     assertMatch(back, /^Limbo\(#1\)\r\n/);
     assertEquals(await telnetReply(bob, "think [loc(me)]"), limbo);
+    assertMatch(await telnetReply(bob, "@tel me=home"), /^Limbo\(#1\)\r\n/);
+
+    // MUX's own words for what matches nothing: @lock's, @chown's (@unlock's is the usual one).
+    for (
+      const [line, said] of [
+        ["@lock nosuch=me", "I don't see what you want to lock!"],
+        ["@lock nosuch/colour", "I don't see what you want to lock!"],
+        ["@unlock nosuch", "I don't see that here."],
+      ]
+    ) assertEquals(await telnetReply(bob, line), said);
+    assertEquals(await telnetReply(admin, "@chown nosuch=Bob"), "You don't have that!");
+    assertEquals(await telnetReply(admin, `@chown ${ball}=Nobody`), "I couldn't find that player.");
   } finally {
     for (const c of closers) await c().catch(() => {});
     await srv.stop();

@@ -199,7 +199,8 @@ place's @tfail (else "You can't teleport there!"), the others there its @otfail,
 runs its @atfail. Leaving is checked too: the place teleported out of, and each container
 around it up to the room, must let the one teleported pass its telout lock (@lock/telout), else
 @tofail, @otofail and @atofail of the place left. Sending something home (its home room, else
-the starting room) asks only that you may move it: no lock of its home or of where it is.`,
+the starting room) asks only that you may move it: no lock of its home or of where it is; what
+is home already stays there, answered as if sent.`,
       async exec(u) {
         const hasTarget = u.cmd.rhs !== null;
         const target = hasTarget
@@ -223,7 +224,8 @@ the starting room) asks only that you may move it: no lock of its home or of whe
           u.didIt(target, act.place, target.location, act.verb);
           return;
         }
-        const moved = await b.move(target, room);
+        // Sent home when home already: as MUX, it went home (nothing moves, nobody is told).
+        const moved = home && target.location === room.id ? target : await b.move(target, room);
         if (moved.flags.includes("player")) {
           deliver.toPlayer(moved.id, await world.look(moved, room));
         }

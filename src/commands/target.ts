@@ -23,6 +23,19 @@ const MAX_CANDIDATES = 1000;
 /** The message for a reference that matches nothing. */
 export const NOT_HERE = "I don't see that here.";
 
+/**
+ * A lookup's result, or a command's own words where it matched nothing (MUX's commands word
+ * that differently: `@lock` "I don't see what you want to lock!", `@chown` "You don't have that!").
+ */
+export async function orSay<T>(found: Promise<T>, notFound: string): Promise<T> {
+  try {
+    return await found;
+  } catch (e) {
+    if (e instanceof CommandError && e.message === NOT_HERE) throw new CommandError(notFound);
+    throw e;
+  }
+}
+
 /** User text quoted back in a message, shortened so a huge argument cannot flood the reply. */
 export function quote(text: string): string {
   const t = text.trim();

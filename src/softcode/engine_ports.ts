@@ -151,15 +151,19 @@ function worldChanges(p: EnginePortParts): WorldChanges {
         if (act) p.didIt(obj, act.place, obj.location, act.verb, chain);
         return told;
       }
-      let moved: DbObject;
+      // Sent home when home already: as MUX, it went home (nothing moves, nobody is told).
+      const stays = home && obj.location === dest.id;
+      let moved: DbObject = obj;
       try {
-        moved = p.objects.updateNow(id, (o) => {
-          o.location = dest.id;
-        });
+        if (!stays) {
+          moved = p.objects.updateNow(id, (o) => {
+            o.location = dest.id;
+          });
+        }
       } catch (e) {
         return refusal(e).refused;
       }
-      if (!quiet) announceTeleport(p.deliver, moved, obj.location);
+      if (!quiet && !stays) announceTeleport(p.deliver, moved, obj.location);
       if (moved.flags.includes("player")) {
         p.look(moved, dest).then((out) => p.deliver.toPlayer(moved.id, out)).catch((e) =>
           console.error(`softcode: tel() could not show #${moved.id} its room: ${e}`)

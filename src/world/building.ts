@@ -292,7 +292,8 @@ export function teleportRefusal(
  * The rule of sending `obj` home (`@teleport <obj>=home`, `tel(<obj>,home)`), `home` being where
  * homeOf says it goes: as MUX's do_teleport, only who may move it is asked (staff, or one that
  * controls it or the place it stands in); its home's teleport lock and the telout locks around
- * it are not. Null when it may go; throws ValidationError (checkTeleport) as teleportRefusal.
+ * it are not. Null when it may go (also when it is home already: nothing is refused then);
+ * throws ValidationError (checkTeleport) as teleportRefusal.
  */
 export function homeRefusal(
   actor: DbObject,
@@ -302,6 +303,10 @@ export function homeRefusal(
 ): TeleportRefusal | null {
   const place = obj.location ? r.object(obj.location) : null;
   if (!mayMove(actor, obj, place, r)) return { refused: "victim" };
+  // Already home: MUX sends it home again all the same (the caller then moves nothing).
+  if (obj.location === home.id && !hasFlag(obj.flags, "room") && !hasFlag(obj.flags, "exit")) {
+    return null;
+  }
   checkTeleport(obj, home, (id) => r.object(id)?.location || undefined);
   return null;
 }

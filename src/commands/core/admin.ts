@@ -14,7 +14,7 @@ import { monikerSpells } from "../../world/names.ts";
 import { passwordProblem } from "../../auth/passwords.ts";
 import { stripColour } from "../../text/colour.ts";
 import { CommandError } from "../errors.ts";
-import { findPlayer, quote } from "../target.ts";
+import { findPlayer, orSay, quote } from "../target.ts";
 import { needConnection } from "../sdk.ts";
 import { normalizeId } from "../../world/ids.ts";
 import { repairObject } from "../../world/repair.ts";
@@ -236,9 +236,11 @@ Example:
   @chown lantern=Bob`,
     async exec(u) {
       const who = needRhs(u, "@chown <object>=<player>");
-      const obj = await u.target(u.cmd.lhs);
+      // MUX's do_chown's words for what matches nothing.
+      const obj = await orSay(u.target(u.cmd.lhs), "You don't have that!");
       if (obj.flags.includes("player")) throw new CommandError("Players always own themselves.");
-      const owner = await findPlayer(u, u.me, who);
+      const owner = await u.players.find(who.trim(), u.me);
+      if (!owner) throw new CommandError("I couldn't find that player.");
       if (obj.owner === owner.id) throw new CommandError(`${owner.name} already owns that.`);
       await u.objects.update(obj.id, (o) => {
         o.owner = owner.id;

@@ -156,7 +156,9 @@ Examples:
 
 Lists the rooms, things and players you control whose name, or a word of it, starts with
 <name> (or all of them), each with its dbref, as TinyMUX does; exits are left out. Staff
-find in the whole game. At most ${MAX_FOUND} are listed: give a name to narrow the list.
+find among every room, thing and player, looking through at most ${MAX_SEARCHED} of each kind
+(the reply says when there were more; @search narrows by owner, type or dbref range). At most
+${MAX_FOUND} are listed: give a name to narrow the list.
 
 Example:
   @find rake`,
@@ -164,17 +166,23 @@ Example:
       const want = u.cmd.args.trim().toLowerCase();
       if (want.length > 200) throw new CommandError("That name is too long.");
       // What the actor controls: its owner's objects, or for staff every room, thing and player.
-      const ids = isStaff(u.me.flags)
-        ? (await Promise.all(
-          ["room", "thing", "player"].map((f) => u.objects.idsWithFlag(f, MAX_SEARCHED)),
-        )).flat()
-        : [u.me.id, ...await u.objects.idsOwnedBy(ownerOf(u.me), MAX_SEARCHED)];
+      // One more than the cap is asked, to know when there were more.
+      const lists = isStaff(u.me.flags)
+        ? await Promise.all(
+          ["room", "thing", "player"].map((f) => u.objects.idsWithFlag(f, MAX_SEARCHED + 1)),
+        )
+        : [[u.me.id], await u.objects.idsOwnedBy(ownerOf(u.me), MAX_SEARCHED + 1)];
+      const more = lists.some((l) => l.length > MAX_SEARCHED);
+      const ids = lists.flatMap((l) => l.slice(0, MAX_SEARCHED));
       const unique = [...new Set(ids)].sort((a, b) => Number(a) - Number(b));
       const found = (await u.objects.getMany(unique)).filter((o) =>
         !o.flags.includes("exit") && controls(u.me, o, u.locks) && nameStarts(o.name, want)
       );
       const lines = found.slice(0, MAX_FOUND).map((o) => nameFor(u.me, o));
       if (found.length > MAX_FOUND) lines.push(`... and ${found.length - MAX_FOUND} more.`);
+      if (more) {
+        lines.push(`(Only the first ${MAX_SEARCHED} objects of each kind were looked through.)`);
+      }
       lines.push("***End of List***");
       u.send(lines.join("\n"), {
         type: "find",

@@ -10,6 +10,7 @@ import { LOCK_TYPE_NAMES, lockTypeNamed } from "../../world/locks.ts";
 import { controls } from "../../world/access.ts";
 import { CommandError, required } from "../errors.ts";
 import { nameWithRef } from "../format.ts";
+import { orSay } from "../target.ts";
 import { settableLock } from "../lock_names.ts";
 import { canonicalAttrName } from "../../world/attributes/names.ts";
 
@@ -42,7 +43,7 @@ function lockTarget(u: CommandSdk, lhs: string): LockTarget {
 async function lockAttribute(u: CommandSdk, objRef: string, raw: string, on: boolean) {
   const name = canonicalAttrName(raw);
   if (!name) throw new CommandError(`No lock type or attribute '${raw}'. Lock types: ${TYPES}.`);
-  const obj = await u.target(objRef);
+  const obj = on ? await lockable(u, objRef) : await u.target(objRef);
   const there = await u.attributes.get(obj.id, name);
   if (!there) {
     throw new CommandError(
@@ -51,6 +52,11 @@ async function lockAttribute(u: CommandSdk, objRef: string, raw: string, on: boo
   }
   await u.attributes.setFlag(u.me, obj.id, name, "locked", on);
   u.send(on ? "Attribute locked." : "Attribute unlocked.");
+}
+
+/** The object `@lock` names, with do_lock's words when nothing matches (MUX's). */
+function lockable(u: CommandSdk, ref: string): Promise<DbObject> {
+  return orSay(u.target(ref), "I don't see what you want to lock!");
 }
 
 /**
@@ -131,7 +137,7 @@ Examples:
       if ("attr" in target) return await lockAttribute(u, target.obj, target.attr, true);
       if (u.cmd.rhs === null) throw new CommandError(`Usage: ${usage}`);
       if (!lockTypeNamed(target.type)) throw new CommandError(`Lock types: ${TYPES}.`);
-      const obj = await u.target(target.obj);
+      const obj = await lockable(u, target.obj);
       // As MUX, control is asked before the key is read.
       mustControl(u, obj, "You can't lock that!");
       const key = await settableLock(u, required(u.cmd.rhs, usage));
