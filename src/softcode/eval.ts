@@ -105,6 +105,9 @@ const MAX_TEMPLATES = 2_000;
 /** Most actors whose recent evaluation time is remembered. */
 const MAX_ACTORS = 10_000;
 
+/** What a payer's evaluations use before the end of the turn is awaited (see `#counted`). */
+const TURN_SLACK_MS = 1;
+
 /** What one evaluation asks for. */
 export interface EvalRequest {
   /** `%!`: whose code runs (its permissions apply). */
@@ -180,9 +183,14 @@ export class Softcode {
   readonly #readLimits: (() => Partial<SoftcodeLimits>) | null;
   /** What `#readLimits` gave last (see `begin`). */
   #limitsRead: Partial<SoftcodeLimits> | null = null;
-  /** The evaluation time each payer has used since the event loop last turned (`#turnLeft`). */
+  /** The evaluation time each payer has used since the turn's end was last awaited (`#turnLeft`). */
   readonly #turn = new Map<string, number>();
-  readonly #endTurn = () => this.#turn.clear();
+  /** The end of the event loop's turn is awaited (one immediate for everyone; see `#counted`). */
+  #turnEnding = false;
+  readonly #endTurn = () => {
+    this.#turnEnding = false;
+    this.#turn.clear();
+  };
   /** The player whose command the engine is running, through that command's awaits. */
   readonly #behalf = new AsyncLocalStorage<{ readonly payer: string | null }>();
   /** The innermost evaluation running now (evaluations are synchronous: they nest). */
@@ -446,14 +454,27 @@ export class Softcode {
    * everything that hears one say, the commands one line runs inline, awaited but never waiting
    * on I/O), so each with a time of its own held every other player for their sum, up to the
    * payer's whole actorMs. Counted as time used, not as a deadline: other players' work between
-   * them in the same turn is not theirs. An immediate runs once the event loop has turned.
+   * them in the same turn is not theirs. The count is cleared once the event loop has turned.
    */
   #turnLeft(actor: string): number {
     const used = this.#turn.get(actor);
-    if (used !== undefined) return this.limits.evaluationMs - used;
-    if (this.#turn.size === 0) setImmediate(this.#endTurn);
-    this.#turn.set(actor, 0);
-    return this.limits.evaluationMs;
+    return used === undefined ? this.limits.evaluationMs : this.limits.evaluationMs - used;
+  }
+
+  /**
+   * Counts an evaluation's time in its payer's turn. The turn's end is awaited (an immediate)
+   * only once some payer's count reaches TURN_SLACK_MS: a typed `think` takes a few
+   * microseconds, and an immediate for each cost more than its evaluation. Until then a payer's
+   * small uses carry over into its next turns, so a turn may give it up to TURN_SLACK_MS less than
+   * its time, never more: every use within a turn is counted in it.
+   */
+  #counted(actor: string, took: number): void {
+    const used = (this.#turn.get(actor) ?? 0) + took;
+    this.#turn.set(actor, used);
+    if (!this.#turnEnding && (used >= TURN_SLACK_MS || this.#turn.size >= MAX_ACTORS)) {
+      this.#turnEnding = true;
+      setImmediate(this.#endTurn);
+    }
   }
 
   /** Ends an evaluation: its time counts against its actor's budget (once, at the outermost). */
@@ -468,8 +489,7 @@ export class Softcode {
     const took = now - ev.started;
     const spent = this.#spentBy(ev.actor, now);
     spent.used += took;
-    const turn = this.#turn.get(ev.actor);
-    if (turn !== undefined) this.#turn.set(ev.actor, turn + took);
+    this.#counted(ev.actor, took);
     const game = this.#gameWindow(now);
     game.used += took;
     // Only a payer who spent a part worth counting divides the game's share: a crowd of light

@@ -58,6 +58,40 @@ Deno.test("softcode: a payer's evaluations before the event loop turns share one
   assert.equal(t.sc.evaluate("[add(1,1)]", { executor: t.wiz }), "2", "a new turn, a new time");
 });
 
+Deno.test("softcode: a payer's small evaluations over many turns never add up to a turn's time", async () => {
+  // Each evaluation takes a fraction of a millisecond: the turn's end is awaited only once a
+  // payer's count reaches a millisecond, so what little it used carries over, but never piles up.
+  let clock = 0;
+  const t = testSoftcode(
+    { evaluationMs: 50, actorMs: 1e9, gameMs: 1e9, actorWindowMs: 10_000 },
+    () => (clock += 0.05),
+  );
+  const bob = t.world.add("Bob", "player", { location: t.room });
+  for (let i = 0; i < 2_000; i++) {
+    assert.equal(t.sc.evaluate("[add(1,1)]", { executor: bob }), "2", `turn ${i}`);
+    await new Promise((r) => setImmediate(r));
+  }
+  assert.ok(t.sc.spentBy(bob) > 100, "together far more than one evaluation's time");
+});
+
+Deno.test("softcode: a payer's small evaluations in one turn share one evaluation's time", () => {
+  let clock = 0;
+  const t = testSoftcode(
+    { evaluationMs: 50, actorMs: 1e9, gameMs: 1e9, actorWindowMs: 10_000 },
+    () => (clock += 0.05),
+  );
+  const bob = t.world.add("Bob", "player", { location: t.room });
+  const out: string[] = [];
+  for (let i = 0; i < 2_000; i++) out.push(t.sc.evaluate("[add(1,1)]", { executor: bob }));
+  const first = out.indexOf(ERR_CPU);
+  // 0.05 ms each: the thousandth reaches the 50 ms.
+  assert.ok(
+    first >= 990 && first <= 1_010,
+    `refused once their sum reached the time (at ${first})`,
+  );
+  assert.ok(out.slice(first).every((o) => o === ERR_CPU), "and for the rest of the turn");
+});
+
 /** The test world's lock checks with evaluation keys run by `t.sc`, as the engine's lock world. */
 function evaluatingLocks(t: ReturnType<typeof testSoftcode>): void {
   const w = t.world;
