@@ -347,7 +347,7 @@ export class Softcode {
       this.end(ev);
       // Functions that restore registers (localize(), ulocal()) put a copy in place of the
       // map, so the result is copied back rather than shared.
-      if (shared && (shared.size || ev.regs.size)) {
+      if (shared && (shared.size || ev.hasRegs)) {
         shared.clear();
         for (const [k, v] of ev.regs) shared.set(k, v);
       }
@@ -563,8 +563,25 @@ export class Evaluation {
   readonly actor: string;
   readonly started: number;
   readonly deadline: number;
-  /** `%q0`–`%qz` by index 0–35, and named registers (lower-case) beyond. */
-  regs: Map<string, string> = new Map();
+  /**
+   * `%q0`–`%qz` by index 0–35, and named registers (lower-case) beyond: made when first asked
+   * for (most evaluations set none; `reg` reads one without making it).
+   */
+  get regs(): Map<string, string> {
+    return this.#regs ??= new Map();
+  }
+  set regs(m: Map<string, string>) {
+    this.#regs = m;
+  }
+  #regs: Map<string, string> | null = null;
+  /** A register's value ("" when unset), without making the registers. */
+  reg(name: string): string {
+    return this.#regs?.get(name) ?? "";
+  }
+  /** Whether any register is set. */
+  get hasRegs(): boolean {
+    return this.#regs !== null && this.#regs.size > 0;
+  }
   /** `itext()` / `inum()` of the loops in progress, innermost last. */
   readonly itext: string[] = [];
   readonly inum: number[] = [];
@@ -909,7 +926,7 @@ export class Evaluation {
       case "0":
         return frame.args[n.arg.charCodeAt(0) - 48] ?? "";
       case "q":
-        return this.regs.get(n.arg) ?? "";
+        return this.reg(n.arg);
       case "#":
         return this.#dbref(frame.enactor);
       case "!":

@@ -52,6 +52,21 @@ Deno.test("softcode: named registers work as in newer MUX and PennMUSH", () => {
   assert.equal(t.run("[setq(bad name,1)]"), "#-1 INVALID GLOBAL REGISTER");
 });
 
+Deno.test("softcode: registers are each evaluation's own, and a request's registers go in and out", () => {
+  const t = testSoftcode();
+  // Read before any is set, set, then gone in the next evaluation (each makes its own).
+  assert.equal(t.run("[r(0)]%q0-[setq(0,a)][setq(x,b)]%q0%qx"), "-ab");
+  assert.equal(t.run("[r(0)]%q0%qx-[localize(setq(0,c)%q0)]%q0"), "-c");
+  assert.equal(t.run("%q0"), "");
+  // A request's registers (a queued entry's) are read, and what it leaves is copied back.
+  const regs = new Map([["0", "in"]]);
+  t.sc.evaluate("%q0[setq(1,out)]", { executor: t.wiz, regs });
+  assert.deepEqual([...regs], [["0", "in"], ["1", "out"]]);
+  const none = new Map<string, string>();
+  assert.equal(t.sc.evaluate("%q0", { executor: t.wiz, regs: none }), "");
+  assert.equal(none.size, 0);
+});
+
 Deno.test("softcode: iter sets ##, #@, %i0 and itext() in nested loops", () => {
   const t = testSoftcode();
   assert.equal(t.run("[iter(a b,[iter(1 2,%i1%i0)])]"), "a1 a2 b1 b2");

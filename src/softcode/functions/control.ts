@@ -429,7 +429,7 @@ export const controlFunctions: FunctionDef[] = [
     example: { think: "[setq(name,Bob)][r(name)]", gives: "Bob" },
   }, (ev, _f, args) => {
     const k = regKey(ev, args[0]);
-    return k === null ? "#-1 INVALID GLOBAL REGISTER" : ev.regs.get(k) ?? "";
+    return k === null ? "#-1 INVALID GLOBAL REGISTER" : ev.reg(k);
   }, { raw: true }),
   define("localize", 1, 1, {
     family: "registers",
