@@ -109,7 +109,7 @@ Deno.test("first hour: @list is MUX's @list, not a prefix of @listen", async () 
     closers.push(() => carol.close());
     await carol.expect((m) => m.data.type === "session");
 
-    const options = "Unknown option.  Use one of: commands flags functions switches";
+    const options = "Unknown option.  Use one of: commands costs flags functions options switches";
     assertEquals(await telnetReply(bob, "@list"), options);
     assertEquals(await telnetReply(bob, "@list nonsense"), options);
     // What a player may run, not staff's; an option is known by its start.
@@ -123,6 +123,12 @@ Deno.test("first hour: @list is MUX's @list, not a prefix of @listen", async () 
     assertMatch(fns, /^Functions: .*\bADD\b.*\bTEL\b.*\r\nUser-Functions: ?$/);
     assertMatch(await telnetReply(bob, "@list flags"), /^Flags: .*\bjump_ok\b/);
     assertMatch(await telnetReply(bob, "@list sw"), /(^|\n)@lock: .*\bpage\b/);
+    // The game's limits and quotas, in MUX's words where it has them, from the configuration.
+    assertMatch(
+      await telnetReply(bob, "@list options"),
+      /^Players may have at most 100 commands in the queue at one time \(staff: 1000\)\.\r\n.*Timeouts: Idle\.\.\.3600 {2}Connect\.\.\.600\r\n/s,
+    );
+    assertMatch(await telnetReply(bob, "@list cos"), /^Nothing costs money here/);
     // @listen is still itself.
     assertEquals(await telnetReply(bob, "@listen me=*hello*"), "Set.");
     carol.send("@list");

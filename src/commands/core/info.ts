@@ -12,6 +12,7 @@ import type { WorldReader } from "../../world/live_world.ts";
 import { controls } from "../../world/control.ts";
 import { VERSION_TEXT } from "../../version.ts";
 import { CommandError } from "../errors.ts";
+import { masterRoomId } from "../../softcode/programs/mod.ts";
 
 /** The object types @stats counts, in MUX's order. */
 const STAT_TYPES = ["room", "exit", "thing", "player"] as const;
@@ -48,9 +49,21 @@ function runnable(u: CommandSdk): CommandInfo[] {
     .sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 
-/** `@list`'s options, in MUX's words, with what each shows. */
+/** `@list`'s options, in MUX's words and alphabetical order, with what each shows. */
 const OPTIONS: Readonly<Record<string, (u: CommandSdk) => string[]>> = {
   commands: (u) => ["Commands: " + runnable(u).map((c) => c.name).join(" ")],
+  costs: (u) => {
+    const { game, softcode } = u.engine.config.value;
+    return [
+      "Nothing costs money here: building, @search and queued commands are free.",
+      game.objectQuota > 0
+        ? `A player may own at most ${game.objectQuota} rooms, things and exits (staff: any).`
+        : "A player may own any number of rooms, things and exits.",
+      softcode.attributeQuotaBytes > 0
+        ? `A player's attributes may take at most ${softcode.attributeQuotaBytes} bytes (staff: any).`
+        : "A player's attributes may take any number of bytes.",
+    ];
+  },
   flags: () => ["Flags: " + knownFlags().join(" ")],
   functions: (u) => {
     const user = new Set(u.engine.userFunctions.list().map((f) => f.name));
@@ -59,6 +72,26 @@ const OPTIONS: Readonly<Record<string, (u: CommandSdk) => string[]>> = {
       !user.has(n) && (staff || !u.softcode.functions.get(n)?.staff)
     );
     return [`Functions: ${builtin.join(" ")}`, `User-Functions: ${[...user].join(" ")}`];
+  },
+  options: (u) => {
+    const { game, server, softcode, queue } = u.engine.config.value;
+    const master = masterRoomId(softcode.masterRoom);
+    return [
+      `Players may have at most ${queue.playerLimit} commands in the queue at one time ` +
+      `(staff: ${queue.staffLimit}).`,
+      game.maxPlayers > 0
+        ? `There may be at most ${game.maxPlayers} players logged in at once.`
+        : "There is no limit to the players logged in at once.",
+      `Timeouts: Idle...${game.idleTimeout}  Connect...${server.loginTimeout}`,
+      `New characters: Room...#${game.startingRoom}  Guests...${game.guestEnabled ? "on" : "off"}`,
+      `Misc: Master_room...#${master || -1}`,
+      `Limits: Function_invocation...${softcode.functionInvocations}  ` +
+      `Function_recursion...${softcode.recursionDepth}  Output...${softcode.outputLength}  ` +
+      `Evaluation...${softcode.evaluationMs} ms`,
+      softcode.evaluatePlayerText
+        ? "What players say, pose, page and emit is evaluated as softcode."
+        : "What players say, pose, page and emit is shown as typed, not evaluated.",
+    ];
   },
   switches: (u) =>
     runnable(u).filter((c) => c.switches?.length).map((c) => `${c.name}: ${c.switches!.join(" ")}`),
@@ -74,8 +107,10 @@ export const commands: CommandSpec[] = [
 
 Lists what the game itself knows, read from its own tables (as TinyMUX's @list):
   commands   the built-in commands you may use (not $-commands nor exits)
+  costs      what building and owning cost (no money here: the quotas)
   flags      the flags objects may carry
   functions  the softcode functions you may call, then the game's own (@function)
+  options    the game's limits: the queue, players, timeouts, softcode's budgets
   switches   the commands that take switches, with them
 
 An option may be shortened to what tells it apart (@list fu). See also: @listen.`,
