@@ -1042,3 +1042,36 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: `web client in Chromium: LOGOUT typed in the game logs the page out${SKIP_NOTE}`,
+  ignore: !HAS_CHROMIUM,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const s = await stack();
+    try {
+      await register(s.srv.base, "Alice", "alice-password");
+      await register(s.srv.base, "Bob", "bob-password");
+      const bob = await telnetLogin(s.srv, "Bob", "bob-password");
+      const page = await loginPage(s, "Alice", "alice-password");
+      await waitOutput(page, /Limbo/);
+      const from = bob.mark();
+      await command(page, "logout");
+      // The room hears a real disconnect; the page forgets the token and shows the visitor's
+      // portal, so a reload does not bring the character back.
+      await bob.waitFor(/Alice has disconnected\./, 10_000, from);
+      await page.waitForSelector("#account a[href='/login']", { timeout: 10_000 });
+      assertEquals(
+        await page.evaluate(() => globalThis.localStorage.getItem("ursamu.session")),
+        null,
+      );
+      await page.reload();
+      await page.waitForSelector("#account a[href='/login']", { timeout: 10_000 });
+      assert(!/Alice has connected/.test(bob.plain.slice(from)), "no login after the reload");
+      await bob.close();
+    } finally {
+      await closeStack(s);
+    }
+  },
+});
