@@ -90,6 +90,14 @@ Deno.test("@search: classes, ranges and refusals as TinyMUX has them", async () 
       ADMIN.name,
     ]);
     assertEquals(await telnetReply(bob, "@search type=exit,1,2"), "Nothing found.");
+    // A dark player is connected only to whoever may see it, as in who and lwho().
+    await telnetReply(admin, "@set me=dark");
+    assertEquals(await telnetReply(bob, "@search flags=PWc"), "Nothing found.");
+    assertEquals(await telnetReply(bob, "@search flags=player connected wizard"), "Nothing found.");
+    assertEquals(only(await telnetReply(admin, "@search flags=PWc")).map((l) => l.split("(")[0]), [
+      ADMIN.name,
+    ]);
+    await telnetReply(admin, "@set me=!dark");
 
     // MUX's refusals, and nothing of Carol's shown to Bob.
     assertEquals(await telnetReply(bob, "@search Carol"), "You need a search warrant to do that!");

@@ -64,7 +64,11 @@ export type SearchWorld = Pick<
 
 /** What a search needs besides the world: who is online, who is staff, evaluation. */
 export interface SearchTests {
-  online(id: string): boolean;
+  /**
+   * True when the player `o` is connected as the searcher may see it: a dark player is connected
+   * only to whoever may see it (as in `who` and lwho()).
+   */
+  online(o: DbObject): boolean;
   staff(o: DbObject): boolean;
   /**
    * Runs an evaluation class's code for one object (`##` replaced): true keeps it, false drops
@@ -259,7 +263,7 @@ export function hasSearchFlag(o: DbObject, name: string, tests: SearchTests): bo
     case "staff":
       return tests.staff(o);
     case "connected":
-      return typeOf(o) === "player" && tests.online(o.id);
+      return typeOf(o) === "player" && tests.online(o);
   }
   return hasFlag(o.flags, name);
 }

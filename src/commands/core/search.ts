@@ -8,6 +8,7 @@ import type { DbObject } from "../../world/types.ts";
 import { controls, ownerOf } from "../../world/control.ts";
 import { isStaff } from "../../world/flags.ts";
 import { typeOf } from "../../world/indexes.ts";
+import { hiddenFrom } from "../../world/visibility.ts";
 import {
   runSearch,
   SEARCH_TYPES,
@@ -75,7 +76,8 @@ function run(u: CommandSdk, q: SearchQuery): SearchResult {
   const world = u.objects.world;
   if (!world) throw new CommandError("The world is not loaded yet; try again in a moment.");
   const tests = {
-    online: (id: string) => u.presence.isOnline(id),
+    // A dark player is connected only to whoever may see it (who, lwho()).
+    online: (o: DbObject) => u.presence.isOnline(o.id) && !hiddenFrom(u.me, o, u.locks),
     staff: (o: DbObject) => isStaff(o.flags),
   };
   if (q.evaluate === null) return runSearch(world, q, tests, MAX_SEARCHED);
