@@ -1,10 +1,10 @@
 /**
  * System scripts against the built-in commands (docs/bench.md, docs/scripts.md): a game whose
  * scripts folder holds `+echo` (what `think` does, as a script) and the shipped `+who`
- * example, reached over WebSocket (the engine alone) and over telnet (supervisor, sidecar and
- * engine). Paced round trips of each script and its built-in twin are randomly interleaved,
- * so both see the same pacing, clients and load; `rounds` runs of both kinds alternate, and the
- * medians of their ratios are the result. Target: a script's p50 within 1.2x of the built-in's.
+ * example, reached over WebSocket (the engine alone, with the V8 flags the supervisor would give
+ * it) and over telnet (supervisor, sidecar and engine). Paced round trips of each script and its
+ * built-in twin are randomly interleaved, so both see the same pacing, clients and load; `rounds`
+ * runs of both kinds alternate, and the medians of their ratios are the result. Target: a script's p50 within 1.2x of the built-in's.
  * It also measures the engine's resident memory before and after 200 scripts are loaded and
  * each is called once (target: at most 100 MB more).
  */
@@ -142,9 +142,11 @@ async function overWebSocket(
   const { dir, scripts } = await gameDir();
   const secret = `bench-${crypto.randomUUID()}`;
   const players = await seedPlayers(dir, PROBES, secret);
+  // The engine runs with the V8 flags the supervisor gives it, as in a game and in the telnet
+  // part (started under the supervisor); started bare, it met scripts with V8's defaults.
   const srv = await startServer({
     dir,
-    env: { JWT_SECRET: secret },
+    env: { JWT_SECRET: secret, [V8_FLAGS_ENV]: childV8Flags("engine", {}) },
     config: { scripts: { dir: scripts }, game: { idleTimeout: 0, registrationsPerHour: 0 } },
     cpus,
   });
