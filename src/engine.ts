@@ -270,6 +270,8 @@ async function startOn(
     timers,
     clock: timeSource,
     limits: () => config.value.queue,
+    // A payer whose softcode used its slice lets other players in first (docs/softcode.md).
+    turnWait: (payer) => softcode.turnWait(payer),
     log: (m) => console.error(m),
   });
   // bcrypt off the event loop, so a login storm does not delay connected players.

@@ -409,3 +409,70 @@ Deno.test("hostile softcode: matching a line against the $-commands around a pla
     await srv.stop();
   }
 });
+
+/** A burning text: it uses its whole evaluation time (the output is nothing). */
+const BURN = "[null(iter(lnum(1,1000),iter(lnum(1,1000),null(sort(shuffle(lnum(1,300)))))))]";
+
+Deno.test("hostile softcode: another player's line goes before a player's next heavy typed line", async () => {
+  // Before: a player's lines typed together ran back to back, each with an evaluation's time,
+  // before the engine read anyone's input again (Deno runs every immediate, even those queued
+  // meanwhile, before it reads sockets): four burning lines held every other player 2 s.
+  const srv = await startSupervised({ config: { softcode: ONE_TIME_EACH } });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const alice = await session(srv, "Alice", closers);
+    await ask(alice, "@set me=visual", /set/);
+    const mallory = await session(srv, "Mallory", closers);
+    await new Promise((r) => setTimeout(r, 110));
+    // Each line notes whether Alice's mark was there when it began, then burns its time.
+    for (const n of [1, 2, 3, 4]) {
+      mallory.send(`think [set(me,SAW${n}:[words(get(*Alice/MARK))])]${BURN}line ${n}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    alice.send("&MARK me=seen");
+    await alice.expect(/^Set\.$/, 30_000);
+    for (const _ of [1, 2, 3, 4]) await mallory.expect(/^line \d|CPU LIMITED/, 30_000);
+    const saw = await ask(mallory, "think saw [iter(1 2 3 4,get(me/SAW##))]", /^saw /);
+    // Alice's line came while the first line ran (else this run proves nothing): it must have
+    // gone before the second.
+    if (saw.startsWith("saw 0")) assertEquals(saw, "saw 0 1 1 1");
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});
+
+Deno.test("hostile softcode: another player's line goes before a looping object's next heavy entry", async () => {
+  // Before: the queue gave the event loop back between its slices with an immediate, which
+  // Deno runs before it reads sockets: a builder's thing that triggers itself with a burning
+  // action held every other player until its owner's whole actorMs was spent (2 s).
+  const srv = await startSupervised({ config: { softcode: ONE_TIME_EACH } });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const admin = await session(srv, "Admin", closers);
+    const alice = await session(srv, "Alice", closers);
+    await ask(alice, "@set me=visual", /set/);
+    const bob = await session(srv, "Bob", closers);
+    await ask(admin, "@set *Bob=builder", /Flag builder set on Bob\./);
+    await ask(bob, "@create Loop", /Created Loop/);
+    await ask(
+      bob,
+      `&LOOP Loop=&N me=[add(get(me/N),1)];think [set(me,SAW:[get(me/SAW)][words(get(*Alice/MARK))])]${BURN};@switch [lt(get(me/N),4)]=1,@trigger me/LOOP`,
+      /^Set\.$/,
+    );
+    await ask(bob, "@trigger Loop/LOOP", /Triggered/);
+    await new Promise((r) => setTimeout(r, 100));
+    alice.send("&MARK me=seen");
+    await alice.expect(/^Set\.$/, 30_000);
+    let saw = "";
+    for (let i = 0; i < 100 && saw.length < 4; i++) {
+      saw = (await ask(bob, "think saw:[get(Loop/SAW)]", /^saw:/)).slice(4);
+    }
+    // Alice's line came while the first entry ran (else this run proves nothing): it must have
+    // gone before the second.
+    if (saw.startsWith("0")) assertEquals(saw, "0111");
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});

@@ -42,7 +42,9 @@ export const FAILED = "Something went wrong running that command.";
 /**
  * Runs one input line for the player of `conn`, matched against `commands`. The line is as the
  * hub admitted it (src/hub/protocol.ts, `linesOf`: cleaned, within MAX_LINE). Never throws;
- * returns a promise only when the command goes on after the call (most finish in it).
+ * returns a promise only when the command goes on after the call (most finish in it). A player
+ * whose softcode has used its slice of the turn (`softcode.yieldMs`) waits for the turn's end,
+ * so other players' lines go before the next of several heavy lines typed together.
  */
 export function dispatch(
   ports: CommandPorts,
@@ -52,6 +54,8 @@ export function dispatch(
 ): void | Promise<void> {
   const playerId = conn.playerId;
   if (!playerId || typeof line !== "string") return;
+  const wait = ports.softcode.turnWait(playerId);
+  if (wait !== null) return wait.then(() => dispatch(ports, commands, conn, line));
   return runLine(ports, commands, { actor: playerId, conn, frame: typedFrame(playerId) }, line);
 }
 

@@ -162,6 +162,12 @@ export interface SoftcodeConfig {
    * fair share of it (docs/softcode.md, "Whose time"), in ms.
    */
   gameMs: number;
+  /**
+   * Evaluation time one payer's work may use before the engine reads other players' input
+   * again: a typed line or queue entry of a payer who has used this much since then waits for
+   * it (docs/softcode.md, "Taking turns"), in ms.
+   */
+  yieldMs: number;
   /** Deepest nesting of `[`, `{` and arguments parsed. */
   parseDepth: number;
   /**
@@ -323,6 +329,7 @@ export function defaultConfig(): EngineConfig {
       actorMs: 2_000,
       actorWindowMs: 10_000,
       gameMs: 5_000,
+      yieldMs: 20,
       parseDepth: 100,
       regexpSize: 200,
       masterRoom: "",
@@ -372,6 +379,7 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "softcode.actorMs",
   "softcode.actorWindowMs",
   "softcode.gameMs",
+  "softcode.yieldMs",
   "softcode.parseDepth",
   "softcode.regexpSize",
   "queue.playerLimit",

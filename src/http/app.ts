@@ -51,7 +51,7 @@ export interface AppDeps {
   /** What control reads (the engine's lock world; null on a shared database). */
   locks: ControlWorld | null;
   /** Whose softcode time a request's lock and control checks spend (its caller's). */
-  softcode: Pick<Softcode, "onBehalfOf">;
+  softcode: Pick<Softcode, "onBehalfOf" | "turnWait">;
   accounts: Accounts;
   guests: Guests;
   tokens: TokenService;
@@ -119,7 +119,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       throw new ForbiddenError(GUEST_WRITE);
     }
     // A lock or a zone's lock a request's checks evaluate is paid for by the player asking, as
-    // in game (docs/softcode.md, "Whose time"); with no caller, by the objects' owners.
+    // in game (docs/softcode.md, "Whose time"); with no caller, by the objects' owners. A
+    // player whose softcode used its slice of the turn waits for its end, as a typed line does.
+    const wait = player ? deps.softcode.turnWait(player.id) : null;
+    if (wait !== null) await wait;
     await deps.softcode.onBehalfOf(player?.id ?? null, next);
   });
   api.route("/", authRoutes(deps));

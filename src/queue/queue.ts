@@ -19,6 +19,7 @@ import {
   type SemaphoreRef,
 } from "./types.ts";
 import { setImmediate } from "node:timers";
+import { afterInput } from "../runtime/after_input.ts";
 import { splitActions } from "./actions.ts";
 import { isStaff } from "../world/flags.ts";
 import type { QueueConfig } from "../config/defaults.ts";
@@ -68,6 +69,11 @@ export interface QueueDeps {
   /** The clock of short waits and due times. */
   clock: Clock;
   limits(): QueueLimits;
+  /**
+   * Null, or when the payer's softcode has used its slice of the turn, a promise of the turn's
+   * end (`Softcode.turnWait`): its entry waits for it. Absent: never.
+   */
+  turnWait?(payer: string): Promise<void> | null;
   log?(message: string): void;
 }
 
@@ -682,35 +688,54 @@ export class CommandQueue implements ActionQueue {
   #kick(): void {
     if (this.#scheduled || this.#draining) return;
     this.#scheduled = true;
-    // A macrotask, not a microtask: players' input and output go between queue turns. An
-    // immediate runs right after the event loop's I/O; a zero timeout waits for the timer
-    // phase, about 2 ms a turn here (docs/bench.md, "+ping").
-    setImmediate(() => void this.#drain());
+    // A macrotask, not a microtask: the line that queued an entry finishes (and its output goes)
+    // first. An immediate, for a quick answer; a zero timeout waits for the timer phase, about
+    // 2 ms a turn here (docs/bench.md, "+ping"). But Deno runs immediates before it reads
+    // sockets: a slice used up waits for input to be read (src/runtime/after_input.ts), and an
+    // entry whose payer used its slice of the turn for the turn's end (`turnWait`).
+    setImmediate(this.#drainNow);
   }
+
+  readonly #drainNow = (): void => void this.#drain();
 
   async #drain(): Promise<void> {
     this.#scheduled = false;
     if (this.#draining) return;
     this.#draining = true;
     const started = performance.now();
+    let yieldToInput = false;
+    let wait: Promise<void> | null | undefined = null;
     try {
       while (this.#head < this.#ready.length && !this.#closed) {
-        const e = this.#ready[this.#head++];
+        const e = this.#ready[this.#head];
+        const live = !e.halted && this.#entries.has(e.pid);
+        wait = live ? this.#deps.turnWait?.(e.chain.payer ?? e.owner) : null;
+        if (wait) break;
+        this.#head++;
         if (this.#head > 1024 && this.#head * 2 > this.#ready.length) {
           this.#ready = this.#ready.slice(this.#head);
           this.#head = 0;
         }
         if (e.halted || !this.#entries.has(e.pid)) continue;
         await this.#run(e);
-        if (performance.now() - started > SLICE_MS) break;
+        if (performance.now() - started > SLICE_MS) {
+          yieldToInput = true;
+          break;
+        }
       }
     } finally {
       this.#draining = false;
       if (this.#head >= this.#ready.length) {
         this.#ready = [];
         this.#head = 0;
-      } else if (!this.#closed) {
-        this.#kick();
+      } else if (!this.#closed && !this.#scheduled) {
+        if (wait) {
+          this.#scheduled = true;
+          wait.then(this.#drainNow);
+        } else if (yieldToInput) {
+          this.#scheduled = true;
+          afterInput(this.#drainNow);
+        } else this.#kick();
       }
       if (!this.#busy()) { for (const done of this.#idle.splice(0)) done(); }
     }

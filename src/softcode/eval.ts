@@ -48,7 +48,6 @@ import {
   type Template,
 } from "./template.ts";
 import { defaultConfig, type SoftcodeConfig } from "../config/defaults.ts";
-import { setImmediate } from "node:timers";
 import { RegexpCache } from "./regexp_cache.ts";
 import { inheritedAttr, type InheritSource } from "../world/attributes/inherit.ts";
 import type { QueueChain } from "../queue/types.ts";
@@ -185,11 +184,15 @@ export class Softcode {
   #limitsRead: Partial<SoftcodeLimits> | null = null;
   /** The evaluation time each payer has used since the turn's end was last awaited (`#turnLeft`). */
   readonly #turn = new Map<string, number>();
-  /** The end of the event loop's turn is awaited (one immediate for everyone; see `#counted`). */
-  #turnEnding = false;
+  /** The timer that ends the turn, once awaited (see `#counted`), and what waits for its end. */
+  #turnTimer: ReturnType<typeof setTimeout> | null = null;
+  #turnEnded: PromiseWithResolvers<void> | null = null;
   readonly #endTurn = () => {
-    this.#turnEnding = false;
+    this.#turnTimer = null;
     this.#turn.clear();
+    const ended = this.#turnEnded;
+    this.#turnEnded = null;
+    ended?.resolve();
   };
   /** The player whose command the engine is running, through that command's awaits. */
   readonly #behalf = new AsyncLocalStorage<{ readonly payer: string | null }>();
@@ -449,12 +452,12 @@ export class Softcode {
   }
 
   /**
-   * What is left of the evaluation time the payer's evaluations share until the event loop
-   * turns, as MUX's limits hold for one command. Nothing else runs between them (the use locks of
+   * What is left of the evaluation time the payer's evaluations share until the turn ends, as
+   * MUX's limits hold for one command. Nothing else runs between them (the use locks of
    * everything that hears one say, the commands one line runs inline, awaited but never waiting
    * on I/O), so each with a time of its own held every other player for their sum, up to the
    * payer's whole actorMs. Counted as time used, not as a deadline: other players' work between
-   * them in the same turn is not theirs. The count is cleared once the event loop has turned.
+   * them in the same turn is not theirs. The count is cleared when the turn ends (`#counted`).
    */
   #turnLeft(actor: string): number {
     const used = this.#turn.get(actor);
@@ -462,19 +465,39 @@ export class Softcode {
   }
 
   /**
-   * Counts an evaluation's time in its payer's turn. The turn's end is awaited (an immediate)
-   * only once some payer's count reaches TURN_SLACK_MS: a typed `think` takes a few
-   * microseconds, and an immediate for each cost more than its evaluation. Until then a payer's
-   * small uses carry over into its next turns, so a turn may give it up to TURN_SLACK_MS less than
-   * its time, never more: every use within a turn is counted in it.
+   * Counts an evaluation's time in its payer's turn. The turn's end is awaited only once some
+   * payer's count reaches TURN_SLACK_MS: a typed `think` takes a few microseconds, and a timer
+   * for each cost more than its evaluation. Until then a payer's small uses carry over into its
+   * next turns, so a turn may give it up to TURN_SLACK_MS less than its time, never more: every
+   * use within a turn is counted in it. The turn ends at a timer, not an immediate: Deno runs
+   * every immediate, those queued meanwhile too, before it reads sockets again.
    */
   #counted(actor: string, took: number): void {
     const used = (this.#turn.get(actor) ?? 0) + took;
     this.#turn.set(actor, used);
-    if (!this.#turnEnding && (used >= TURN_SLACK_MS || this.#turn.size >= MAX_ACTORS)) {
-      this.#turnEnding = true;
-      setImmediate(this.#endTurn);
+    if (used >= this.limits.yieldMs && took >= 1) {
+      // A heavy payer's turn ends only after the engine has read the input that came meanwhile
+      // (a timer set now is not due when the loop next looks, so the sockets are read first):
+      // the payer's lines read in that same pass still find its turn spent, and wait. Not for
+      // an evaluation refused at once, or a payer hammering would keep its turn spent forever.
+      if (this.#turnTimer !== null) clearTimeout(this.#turnTimer);
+      this.#turnTimer = setTimeout(this.#endTurn, this.limits.yieldMs);
+    } else if (
+      this.#turnTimer === null && (used >= TURN_SLACK_MS || this.#turn.size >= MAX_ACTORS)
+    ) {
+      this.#turnTimer = setTimeout(this.#endTurn, 0);
     }
+  }
+
+  /**
+   * Null, or when `payer`'s evaluations have used `yieldMs` this turn, a promise of the turn's
+   * end: its next typed line or queue entry waits for it, so another player's line goes before
+   * a player's next heavy one (docs/softcode.md, "Taking turns").
+   */
+  turnWait(payer: string): Promise<void> | null {
+    const used = this.#turn.get(payer);
+    if (used === undefined || used < this.limits.yieldMs) return null;
+    return (this.#turnEnded ??= Promise.withResolvers<void>()).promise;
   }
 
   /** Ends an evaluation: its time counts against its actor's budget (once, at the outermost). */

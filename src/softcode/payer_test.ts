@@ -4,13 +4,18 @@ import { ERR_CPU } from "./eval.ts";
 import { stripMarkup } from "./markup.ts";
 import { checkLock, type LockWorld } from "../world/locks.ts";
 
+/** The end of the softcode's turn: a timer set after the evaluations (`yieldMs` 0: due at once). */
+const turn = () => new Promise((r) => setTimeout(r, 0));
+
 // The time budget's owner (docs/softcode.md, "Limits"): the chain's payer, else the owner.
 Deno.test("softcode: a chain's payer is charged, not the global's owner, and told once", async () => {
-  // Each evaluation in a turn of the event loop of its own: a payer's evaluations in one turn
-  // share one evaluation's time.
-  const turn = () => new Promise((r) => setImmediate(r));
+  // Each evaluation in a turn of its own: a payer's evaluations in one turn share one
+  // evaluation's time.
   let clock = 0;
-  const t = testSoftcode({ evaluationMs: 50, actorMs: 100, actorWindowMs: 10_000 }, () => clock++);
+  const t = testSoftcode(
+    { evaluationMs: 50, actorMs: 100, actorWindowMs: 10_000, yieldMs: 0 },
+    () => clock++,
+  );
   const bob = t.world.add("Bob", "player", { location: t.room });
   const carol = t.world.add("Carol", "player", { location: t.room });
   const global = t.world.add("Global", "thing", { location: t.room, owner: t.wiz });
@@ -44,7 +49,7 @@ Deno.test("softcode: a chain's payer is charged, not the global's owner, and tol
 Deno.test("softcode: a payer's evaluations before the event loop turns share one evaluation's time", async () => {
   let clock = 0;
   const t = testSoftcode(
-    { evaluationMs: 50, actorMs: 10_000, actorWindowMs: 10_000 },
+    { evaluationMs: 50, actorMs: 10_000, actorWindowMs: 10_000, yieldMs: 0 },
     () => clock++,
   );
   const bob = t.world.add("Bob", "player", { location: t.room });
@@ -54,7 +59,10 @@ Deno.test("softcode: a payer's evaluations before the event loop turns share one
   assert.equal(t.sc.evaluate("[add(1,1)]", { executor: t.wiz }), ERR_CPU);
   // Another payer in the same turn has a time of its own.
   assert.equal(t.sc.evaluate("[add(1,1)]", { executor: bob }), "2");
+  // An immediate is no new turn (Deno runs immediates before it reads input); the turn's end is.
   await new Promise((r) => setImmediate(r));
+  assert.equal(t.sc.evaluate("[add(1,1)]", { executor: t.wiz }), ERR_CPU);
+  await t.sc.turnWait(t.wiz);
   assert.equal(t.sc.evaluate("[add(1,1)]", { executor: t.wiz }), "2", "a new turn, a new time");
 });
 
@@ -188,10 +196,9 @@ Deno.test("softcode: an evaluation inside another (elock() of an evaluated lock)
 });
 
 Deno.test("softcode: past the game's time, the heavy payers are held to a fair share and the light run on", async () => {
-  const turn = () => new Promise((r) => setImmediate(r));
   let clock = 0;
   const t = testSoftcode(
-    { evaluationMs: 50, actorMs: 100, gameMs: 120, actorWindowMs: 10_000 },
+    { evaluationMs: 50, actorMs: 100, gameMs: 120, actorWindowMs: 10_000, yieldMs: 0 },
     () => clock++,
   );
   const heavy = ["A", "B", "C"].map((n) => t.world.add(n, "player", { location: t.room }));

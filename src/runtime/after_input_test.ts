@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { setImmediate } from "node:timers";
+import { afterInput } from "./after_input.ts";
+
+/**
+ * What runs first after a busy stretch: `next` scheduled by `schedule`, or a line another
+ * process sent meanwhile (a separate process, so it is sent while this one is busy).
+ */
+async function firstAfterBusy(schedule: (next: () => void) => void): Promise<string[]> {
+  const order: string[] = [];
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  const sender = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `const c = await Deno.connect({ hostname: "127.0.0.1", port: ${port} });
+       await c.read(new Uint8Array(1));
+       await c.write(new TextEncoder().encode("x"));
+       await c.read(new Uint8Array(1));`,
+    ],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const conn = await listener.accept();
+  listener.close();
+  const done = Promise.withResolvers<void>();
+  const read = (async () => {
+    const buf = new Uint8Array(1);
+    await conn.read(buf);
+    order.push("input");
+    if (order.length === 2) done.resolve();
+  })();
+  // Tell the sender to send, then stay busy while it does.
+  await conn.write(new Uint8Array([1]));
+  const until = Date.now() + 500;
+  while (Date.now() < until) { /* busy */ }
+  schedule(() => {
+    order.push("next");
+    if (order.length === 2) done.resolve();
+  });
+  await done.promise;
+  await read;
+  await conn.write(new Uint8Array([1]));
+  conn.close();
+  await sender.status;
+  return order;
+}
+
+Deno.test("afterInput: waiting input is read before it, where a chain of immediates is not", async () => {
+  assert.deepEqual(await firstAfterBusy(afterInput), ["input", "next"]);
+  // Why it exists: an immediate queued by an immediate still runs before the socket is read.
+  assert.deepEqual(
+    await firstAfterBusy((next) => setImmediate(() => setImmediate(next))),
+    ["next", "input"],
+  );
+});
