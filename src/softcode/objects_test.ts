@@ -135,6 +135,12 @@ Deno.test("softcode objects: flags, conn() and idle() read one object at a time 
   // conn() and idle() of a dark player: -1 to whoever may not see it, by name or dbref.
   assert.equal(as(`[conn(*Bob)] [idle(#${bob})] [conn(Bob)]`), "-1 -1 -1");
   assert.equal(t.run(`[conn(*Bob)] [idle(#${bob})] [conn(Bob)] [idle(#0${bob})]`), "60 5 60 5");
+  // Nor is a dark player connected by its flags (MUX shows no dark wizard connected to mortals).
+  const bobFlags = `[flags(#${bob})] [hasflag(#${bob},connected)] [orflags(#${bob},c)] ` +
+    `[andflags(#${bob},Pc)] [lflags(#${bob})]`;
+  assert.equal(as(bobFlags), "PD 0 0 0 DARK");
+  assert.equal(t.run(bobFlags), "PDc 1 1 1 CONNECTED DARK");
+  assert.equal(t.run(bobFlags, bob), "PDc 1 1 1 CONNECTED DARK", "it sees itself connected");
   assert.equal(
     as(`[conn(me)] [conn(#${alice})] [idle(Alice)] [conn(#${su})] [conn(nosuch)]`),
     "-1 60 5 -1 -1",

@@ -7,7 +7,7 @@
  */
 import type { WorldReader } from "./live_world.ts";
 import type { DbObject, ObjectType } from "./types.ts";
-import { hasFlag } from "./flags.ts";
+import { hasMuxFlag, MUX_FLAG_LETTERS, type MuxFlagTests } from "./mux_flags.ts";
 import { typeOf } from "./indexes.ts";
 import { ownerOf } from "./control.ts";
 import { parentOf } from "./parents.ts";
@@ -62,14 +62,8 @@ export type SearchWorld = Pick<
   "object" | "ownedBy" | "withFlag" | "children" | "zoned"
 >;
 
-/** What a search needs besides the world: who is online, who is staff, evaluation. */
-export interface SearchTests {
-  /**
-   * True when the player `o` is connected as the searcher may see it: a dark player is connected
-   * only to whoever may see it (as in `who` and lwho()).
-   */
-  online(o: DbObject): boolean;
-  staff(o: DbObject): boolean;
+/** What a search needs besides the world: MUX's derived flags (mux_flags.ts), evaluation. */
+export interface SearchTests extends MuxFlagTests {
   /**
    * Runs an evaluation class's code for one object (`##` replaced): true keeps it, false drops
    * it, null means the evaluation time is spent and the search stops there.
@@ -87,23 +81,6 @@ export interface SearchResult {
   /** True when the evaluation time ran out before every candidate was tested. */
   stopped: boolean;
 }
-
-/** MUX's flag letters (flags(), `@search flags=`), by the name the engine tests. */
-export const FLAG_LETTERS: Readonly<Record<string, string>> = {
-  W: "wizard",
-  Z: "royalty",
-  w: "staff",
-  D: "dark",
-  H: "haven",
-  O: "opaque",
-  Q: "quiet",
-  s: "safe",
-  S: "sticky",
-  t: "transparent",
-  U: "unfindable",
-  V: "visual",
-  c: "connected",
-};
 
 /** Type letters of `flags=` (MUX's object_types): a type, not a flag. */
 const TYPE_LETTERS: Readonly<Record<string, ObjectType>> = {
@@ -227,7 +204,7 @@ export function searchClass(cls: string, restriction: string): SearchClass | { e
 function flagsClass(restriction: string, q: SearchClass): SearchClass | { error: string } {
   const words = restriction.trim().split(/\s+/).filter((w) => w !== "");
   const letters = words.length === 1 &&
-    [...words[0]].every((ch) => ch in FLAG_LETTERS || ch in TYPE_LETTERS);
+    [...words[0]].every((ch) => ch in MUX_FLAG_LETTERS || ch in TYPE_LETTERS);
   if (!letters) {
     const flags = words.map((w) => w.toLowerCase());
     const type = flags.find((f) => (SEARCH_TYPES as readonly string[]).includes(f));
@@ -245,27 +222,10 @@ function flagsClass(restriction: string, q: SearchClass): SearchClass | { error:
     if (t) {
       if (type !== null && type !== t) return { error: `${ch}: Conflicting type specifications.` };
       type = t;
-    } else flags.push(FLAG_LETTERS[ch]);
+    } else flags.push(MUX_FLAG_LETTERS[ch]);
   }
   // MUX's help: `flags=P` lists players, anyone's (its code keeps a player to its own).
   return { ...q, type, flags, anyOwner: type === "player" };
-}
-
-/** True when `o` has the flag `name` as MUX names it (wizard, royalty, staff, connected too). */
-export function hasSearchFlag(o: DbObject, name: string, tests: SearchTests): boolean {
-  switch (name) {
-    case "wizard":
-      if (hasFlag(o.flags, "superuser")) return true;
-      break;
-    case "royalty":
-      if (hasFlag(o.flags, "admin")) return true;
-      break;
-    case "staff":
-      return tests.staff(o);
-    case "connected":
-      return typeOf(o) === "player" && tests.online(o);
-  }
-  return hasFlag(o.flags, name);
 }
 
 /** Flags the flag index answers (the others are MUX's names for what the engine derives). */
@@ -330,6 +290,6 @@ function matches(o: DbObject, q: SearchQuery, tests: SearchTests): boolean {
   if (q.owner !== null && ownerOf(o) !== q.owner) return false;
   if (q.parent !== null && parentOf(o) !== q.parent) return false;
   if (q.zone !== null && zoneOf(o) !== q.zone) return false;
-  for (const f of q.flags) if (!hasSearchFlag(o, f, tests)) return false;
+  for (const f of q.flags) if (!hasMuxFlag(o, f, tests)) return false;
   return q.name === null || o.name.toLowerCase().startsWith(q.name);
 }

@@ -37,7 +37,7 @@ const ANY: SearchQuery = {
   high: Infinity,
 };
 
-const tests = { online: () => false, staff: () => false };
+const tests = { connected: () => false, staff: () => false };
 
 Deno.test("search: a query splits as MUX's search_setup splits it", () => {
   assert.deepEqual(splitSearch(""), {

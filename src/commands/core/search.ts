@@ -77,7 +77,7 @@ function run(u: CommandSdk, q: SearchQuery): SearchResult {
   if (!world) throw new CommandError("The world is not loaded yet; try again in a moment.");
   const tests = {
     // A dark player is connected only to whoever may see it (who, lwho()).
-    online: (o: DbObject) => u.presence.isOnline(o.id) && !hiddenFrom(u.me, o, u.locks),
+    connected: (o: DbObject) => u.presence.isOnline(o.id) && !hiddenFrom(u.me, o, u.locks),
     staff: (o: DbObject) => isStaff(o.flags),
   };
   if (q.evaluate === null) return runSearch(world, q, tests, MAX_SEARCHED);

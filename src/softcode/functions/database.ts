@@ -168,7 +168,7 @@ export const databaseFunctions: FunctionDef[] = [
     }
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
-    return [...muxFlags(ev, o)].filter((x) => !TYPES.has(x)).sort().join(" ");
+    return [...muxFlags(ev, f, o)].filter((x) => !TYPES.has(x)).sort().join(" ");
   }),
   define("home", 1, 1, {
     family: "database",

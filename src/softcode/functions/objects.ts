@@ -14,7 +14,7 @@ import { AMBIGUOUS, dbrefId, found, matchError, matchObject, matchThing } from "
 import { bool } from "../numbers.ts";
 import { splitList } from "../list.ts";
 import { typeOf } from "../../world/objects.ts";
-import { hasFlag } from "../../world/flags.ts";
+import { hasMuxFlag, MUX_FLAG_LETTERS, type MuxFlagTests } from "../../world/mux_flags.ts";
 import { lowerCase } from "../../text/lower.ts";
 import type { DbObject } from "../../world/types.ts";
 import { toWire } from "../markup.ts";
@@ -99,36 +99,32 @@ function typeName(o: DbObject): string {
   return typeOf(o).toUpperCase();
 }
 
-/** Flags as softcode names them, from the engine's: staff ranks map to MUX's. */
-export function muxFlags(ev: Evaluation, o: DbObject): Set<string> {
-  const out = new Set<string>();
-  for (const f of o.flags) out.add(f.toUpperCase());
-  if (out.has("SUPERUSER")) out.add("WIZARD");
-  if (out.has("ADMIN")) out.add("ROYALTY");
-  if (ev.ports.access.isStaff(o)) out.add("STAFF");
-  if (typeOf(o) === "player" && ev.ports.presence.isOnline(o.id)) out.add("CONNECTED");
-  return out;
+/**
+ * MUX's derived flags as the executor may see them (src/world/mux_flags.ts): STAFF its rank,
+ * CONNECTED a player online, a dark one only to whoever may see it (as lwho() and conn()).
+ */
+function flagTests(ev: Evaluation, f: Frame): MuxFlagTests {
+  return {
+    staff: (o) => ev.ports.access.isStaff(o),
+    connected: (o) => {
+      if (!ev.ports.presence.isOnline(o.id)) return false;
+      const me = ev.object(f.executor);
+      return !!me && !ev.ports.access.hiddenFrom(me, o);
+    },
+  };
 }
 
-/** MUX's one-letter flag codes (flags(), orflags(), andflags()). */
-const LETTERS: Record<string, string> = {
-  W: "WIZARD",
-  Z: "ROYALTY",
-  w: "STAFF",
-  D: "DARK",
-  H: "HAVEN",
-  O: "OPAQUE",
-  Q: "QUIET",
-  s: "SAFE",
-  S: "STICKY",
-  t: "TRANSPARENT",
-  U: "UNFINDABLE",
-  V: "VISUAL",
-  c: "CONNECTED",
-  P: "PLAYER",
-  R: "ROOM",
-  E: "EXIT",
-};
+/** Flags as softcode names them, from the engine's: staff ranks map to MUX's. */
+export function muxFlags(ev: Evaluation, f: Frame, o: DbObject): Set<string> {
+  const out = new Set<string>();
+  for (const flag of o.flags) out.add(flag.toUpperCase());
+  if (out.has("SUPERUSER")) out.add("WIZARD");
+  if (out.has("ADMIN")) out.add("ROYALTY");
+  const tests = flagTests(ev, f);
+  if (tests.staff(o)) out.add("STAFF");
+  if (hasMuxFlag(o, "connected", tests)) out.add("CONNECTED");
+  return out;
+}
 
 /** The letter flags() gives an object's type first. */
 const TYPE_LETTER: Readonly<Record<string, string>> = {
@@ -138,51 +134,23 @@ const TYPE_LETTER: Readonly<Record<string, string>> = {
   thing: "",
 };
 
-function flagLetters(ev: Evaluation, o: DbObject): string {
-  const set = muxFlags(ev, o);
+/** MUX's flag letters (flags(), orflags(), andflags()), in flags()'s order. */
+const LETTERS: readonly (readonly [string, string])[] = Object.entries(MUX_FLAG_LETTERS);
+
+function flagLetters(ev: Evaluation, f: Frame, o: DbObject): string {
+  const tests = flagTests(ev, f);
   let out = TYPE_LETTER[typeOf(o)];
-  for (const [letter, name] of Object.entries(LETTERS)) {
-    if (name === "PLAYER" || name === "ROOM" || name === "EXIT") continue;
-    if (set.has(name)) out += letter;
-  }
+  for (const [letter, name] of LETTERS) if (hasMuxFlag(o, name, tests)) out += letter;
   return out;
 }
 
-/** LETTERS' flag names in lower case, as hasMuxFlag takes them. */
-const LETTER_NAMES: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(LETTERS).map(([letter, name]) => [letter, name.toLowerCase()]),
-);
-
-/**
- * True when `o` has the flag MUX calls `lower` (in lower case): muxFlags(o).has(upper case of
- * it), without building the set (hasflag() and the letter tests run several times a row in a
- * listing). Lower case, the engine's own, so hasFlag compares without making a copy of the name.
- */
-function hasMuxFlag(ev: Evaluation, o: DbObject, lower: string): boolean {
-  switch (lower) {
-    case "wizard":
-      if (hasFlag(o.flags, "superuser")) return true;
-      break;
-    case "royalty":
-      if (hasFlag(o.flags, "admin")) return true;
-      break;
-    case "staff":
-      if (ev.ports.access.isStaff(o)) return true;
-      break;
-    case "connected":
-      if (typeOf(o) === "player" && ev.ports.presence.isOnline(o.id)) return true;
-      break;
-  }
-  return hasFlag(o.flags, lower);
-}
-
-function hasFlagNamed(ev: Evaluation, o: DbObject, name: string): boolean {
+function hasFlagNamed(ev: Evaluation, f: Frame, o: DbObject, name: string): boolean {
   const t = name.trim();
   // The name upper-cased then lower-cased, as the flag test always read it; an ASCII name (every
   // flag's) gives its lower case at once, with no copy when it is already (`dark`).
   const n = isAscii(t) ? lowerCase(t) : lowerCase(t.toUpperCase());
   if (n === "player" || n === "room" || n === "exit" || n === "thing") return typeOf(o) === n;
-  return hasMuxFlag(ev, o, n);
+  return hasMuxFlag(o, n, flagTests(ev, f));
 }
 
 /** True when every character of `s` is ASCII. */
@@ -191,10 +159,10 @@ function isAscii(s: string): boolean {
   return true;
 }
 
-function letterFlag(ev: Evaluation, o: DbObject, letter: string): boolean {
+function letterFlag(tests: MuxFlagTests, o: DbObject, letter: string): boolean {
   if (letter === "P" || letter === "R" || letter === "E") return TYPE_LETTER[typeOf(o)] === letter;
-  const name = LETTER_NAMES[letter];
-  return !!name && hasMuxFlag(ev, o, name);
+  const name = MUX_FLAG_LETTERS[letter];
+  return name !== undefined && hasMuxFlag(o, name, tests);
 }
 
 /** Ids of connected players the executor may see (a dark one only by whoever controls it). */
@@ -483,7 +451,7 @@ export const objectFunctions: FunctionDef[] = plainResults([
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
-    return bool(hasFlagNamed(ev, o, args[1]));
+    return bool(hasFlagNamed(ev, f, o, args[1]));
   }),
   define("haspower", 2, 2, {
     family: "database",
@@ -505,7 +473,7 @@ export const objectFunctions: FunctionDef[] = plainResults([
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
-    return bool(orNot(ev, o, args[1]));
+    return bool(orNot(flagTests(ev, f), o, args[1]));
   }),
   define("andflags", 2, 2, {
     family: "database",
@@ -516,6 +484,7 @@ export const objectFunctions: FunctionDef[] = plainResults([
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
+    const tests = flagTests(ev, f);
     let negate = false;
     const spec = args[1];
     for (let i = 0; i < spec.length; i += charLength(spec, i)) {
@@ -524,7 +493,7 @@ export const objectFunctions: FunctionDef[] = plainResults([
         negate = true;
         continue;
       }
-      if (letterFlag(ev, o, c) === negate) return "0";
+      if (letterFlag(tests, o, c) === negate) return "0";
       negate = false;
     }
     return "1";
@@ -538,7 +507,7 @@ export const objectFunctions: FunctionDef[] = plainResults([
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
-    return flagLetters(ev, o);
+    return flagLetters(ev, f, o);
   }),
   define("lcon", 1, 2, {
     family: "database",
@@ -981,7 +950,7 @@ function charLength(s: string, i: number): number {
   return d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
 }
 
-function orNot(ev: Evaluation, o: DbObject, spec: string): boolean {
+function orNot(tests: MuxFlagTests, o: DbObject, spec: string): boolean {
   let negate = false;
   for (let i = 0; i < spec.length; i += charLength(spec, i)) {
     const c = spec[i];
@@ -989,7 +958,7 @@ function orNot(ev: Evaluation, o: DbObject, spec: string): boolean {
       negate = true;
       continue;
     }
-    if (letterFlag(ev, o, c) !== negate) return true;
+    if (letterFlag(tests, o, c) !== negate) return true;
     negate = false;
   }
   return false;
