@@ -12,6 +12,7 @@ import { CommandRateLimiter, CONTROL_PER_WINDOW, type IpCounter, looksLikeIp } f
 import { preLogin } from "./login.ts";
 import {
   binaryText,
+  commandLine,
   type InboundFrame,
   linesOf,
   MAX_FRAME_BYTES,
@@ -21,6 +22,7 @@ import {
   MIN_WIDTH,
   parseFrame,
   textTooLarge,
+  TOO_LONG,
 } from "./protocol.ts";
 import { TOO_LONG_LINE } from "../commands/limits.ts";
 import { errorOut, type Sessions } from "./sessions.ts";
@@ -85,7 +87,14 @@ export class Inbound {
       this.#tooLarge(conn);
       return false;
     }
-    return this.#lines(conn, linesOf(text));
+    // A telnet line holds no line break (nearly every one): checked and queued as it is,
+    // without the lists a frame's lines are gathered in.
+    if (text.includes("\n") || text.includes("\r")) return this.#lines(conn, linesOf(text));
+    const line = commandLine(text);
+    if (line === null || !this.#admit(conn)) return false;
+    if (line !== TOO_LONG) return conn.enqueue(line);
+    conn.send(errorOut(TOO_LONG_LINE));
+    return true;
   }
 
   /**

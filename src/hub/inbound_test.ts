@@ -81,6 +81,20 @@ Deno.test("typed lines: a line over the length limit is refused with a message, 
   assert.match(sent()[0].msg, /too long/);
 });
 
+Deno.test("typed lines: a blank line is neither read nor counted; one with breaks is each of its lines", async () => {
+  const { conn, lines } = setup();
+  // Blank (after cleaning): not acknowledged, and it costs none of the ten a second.
+  for (let i = 0; i < 20; i++) assert.equal(conn.line(i % 2 ? "   " : "\x01\x02"), false);
+  assert.equal(conn.line("think a\r\nthink b\nthink c\rthink d\n"), true);
+  for (let turn = 0; turn < 20 && lines.length < 4; turn++) {
+    await new Promise((r) => setImmediate(r));
+  }
+  assert.deepEqual(lines, ["think a", "think b", "think c", "think d"]);
+  const answers = [];
+  for (let i = 0; i < 8; i++) answers.push(conn.line(`think ${i}`));
+  assert.deepEqual(answers, [true, true, true, true, true, true, false, false]);
+});
+
 Deno.test("typed lines: one over the frame size closes the connection, as a frame would", () => {
   const { conn, session, lines } = setup();
   assert.equal(conn.line("x".repeat(MAX_FRAME_BYTES + 1)), false);

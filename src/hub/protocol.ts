@@ -89,11 +89,24 @@ export function linesOf(text: string): { kind: "lines"; lines: string[]; tooLong
   // A telnet player's line never holds a break: no regular expression and no split for it.
   const parts = text.includes("\n") || text.includes("\r") ? text.split(/\r\n|\r|\n/) : [text];
   for (const part of parts) {
-    const line = sanitizeLine(part, MAX_LINE + 1);
-    if (overMaxLine(line)) tooLong++;
-    else if (line.trim() !== "") lines.push(line);
+    const line = commandLine(part);
+    if (line === TOO_LONG) tooLong++;
+    else if (line !== null) lines.push(line);
   }
   return { kind: "lines", lines, tooLong };
+}
+
+/** What `commandLine` gives for a line over MAX_LINE. */
+export const TOO_LONG: unique symbol = Symbol("too long");
+
+/**
+ * One line (no line break in it) as `linesOf` takes it: sanitized, TOO_LONG over MAX_LINE, null
+ * when nothing is left to run.
+ */
+export function commandLine(part: string): string | null | typeof TOO_LONG {
+  const line = sanitizeLine(part, MAX_LINE + 1);
+  if (overMaxLine(line)) return TOO_LONG;
+  return line.trim() === "" ? null : line;
 }
 
 function clampInt(v: unknown, min: number, max: number): number | null {
