@@ -497,6 +497,9 @@ export class Softcode {
   turnWait(payer: string): Promise<void> | null {
     const used = this.#turn.get(payer);
     if (used === undefined || used < this.limits.yieldMs) return null;
+    // A use under TURN_SLACK_MS set no timer (`#counted`); past a yieldMs below it (0 included)
+    // the turn must still end, or the payer's line would wait for someone else's heavy one.
+    this.#turnTimer ??= setTimeout(this.#endTurn, 0);
     return (this.#turnEnded ??= Promise.withResolvers<void>()).promise;
   }
 

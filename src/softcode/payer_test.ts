@@ -100,6 +100,26 @@ Deno.test("softcode: a payer's small evaluations in one turn share one evaluatio
   assert.ok(out.slice(first).every((o) => o === ERR_CPU), "and for the rest of the turn");
 });
 
+Deno.test("softcode: a payer told to wait for the turn's end is never left waiting (yieldMs 0 or below a millisecond)", async () => {
+  for (const yieldMs of [0, 0.5]) {
+    let clock = 0;
+    const t = testSoftcode(
+      { evaluationMs: 50, actorMs: 1e9, gameMs: 1e9, actorWindowMs: 10_000, yieldMs },
+      () => (clock += 0.05),
+    );
+    const bob = t.world.add("Bob", "player", { location: t.room });
+    // A typed `think`'s few microseconds: under the millisecond that ends a turn by itself.
+    for (let i = 0; i < 12; i++) t.sc.evaluate("[add(1,1)]", { executor: bob });
+    const wait = t.sc.turnWait(bob);
+    assert.ok(wait !== null, `past yieldMs ${yieldMs}: Bob's next line waits`);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stuck = new Promise<string>((r) => timer = setTimeout(() => r("stuck"), 2_000));
+    const got = await Promise.race([wait.then(() => "ended"), stuck]);
+    clearTimeout(timer);
+    assert.equal(got, "ended", `yieldMs ${yieldMs}: the turn ends, so Bob's line runs`);
+  }
+});
+
 /** The test world's lock checks with evaluation keys run by `t.sc`, as the engine's lock world. */
 function evaluatingLocks(t: ReturnType<typeof testSoftcode>): void {
   const w = t.world;
