@@ -101,17 +101,24 @@ function typeName(o: DbObject): string {
 
 /**
  * MUX's derived flags as the executor may see them (src/world/mux_flags.ts): STAFF its rank,
- * CONNECTED a player online, a dark one only to whoever may see it (as lwho() and conn()).
+ * CONNECTED a player online, a dark one only to whoever may see it (as lwho() and conn()). One
+ * small object per flag function's call, its methods shared (a listing asks hasflag() per row).
  */
+class ExecutorFlags implements MuxFlagTests {
+  constructor(readonly ev: Evaluation, readonly executor: string) {}
+  staff(o: DbObject): boolean {
+    return this.ev.ports.access.isStaff(o);
+  }
+  connected(o: DbObject): boolean {
+    const ev = this.ev;
+    if (!ev.ports.presence.isOnline(o.id)) return false;
+    const me = ev.object(this.executor);
+    return !!me && !ev.ports.access.hiddenFrom(me, o);
+  }
+}
+
 function flagTests(ev: Evaluation, f: Frame): MuxFlagTests {
-  return {
-    staff: (o) => ev.ports.access.isStaff(o),
-    connected: (o) => {
-      if (!ev.ports.presence.isOnline(o.id)) return false;
-      const me = ev.object(f.executor);
-      return !!me && !ev.ports.access.hiddenFrom(me, o);
-    },
-  };
+  return new ExecutorFlags(ev, f.executor);
 }
 
 /** Flags as softcode names them, from the engine's: staff ranks map to MUX's. */
