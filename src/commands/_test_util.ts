@@ -99,6 +99,20 @@ export class FakeHub implements Presence, Delivery {
   isOnline(playerId: string): boolean {
     return this.conns.has(playerId);
   }
+  lastInput(playerId: string): number | null {
+    const cs = this.conns.get(playerId);
+    if (!cs?.length) return null;
+    let last = -Infinity;
+    for (const c of cs) if (c.lastInput > last) last = c.lastInput;
+    return last;
+  }
+  connectedSince(playerId: string): number | null {
+    const cs = this.conns.get(playerId);
+    if (!cs?.length) return null;
+    let first = Infinity;
+    for (const c of cs) if (c.connectedAt < first) first = c.connectedAt;
+    return first;
+  }
   roomOf(playerId: string): string | undefined {
     for (const [room, ids] of this.rooms) if (ids.has(playerId)) return room;
     return undefined;

@@ -52,3 +52,31 @@ Deno.test("hub: player cards and the room index follow the store, and reads heal
     await Deno.remove(root, { recursive: true }).catch(() => {});
   }
 });
+
+Deno.test("hub: a player's latest input and earliest connection are read over its connections in place", async () => {
+  const root = await Deno.makeTempDir({ prefix: "ursamu-hub-" });
+  const engine = await createEngine({
+    root,
+    env: { URSAMU_SERVER_DB: ":memory:", JWT_SECRET: "unit-test-secret" },
+  });
+  try {
+    const { accounts, presence } = engine.services;
+    const p = await accounts.register("Alice", "password123", { location: "1" });
+    assert.equal(presence.lastInput(p.id), null);
+    assert.equal(presence.connectedSince(p.id), null);
+    const early = new Connection("c1", "web", "127.0.0.1", new FakeSession(), hooks, 1_000);
+    const late = new Connection("c2", "web", "127.0.0.1", new FakeSession(), hooks, 5_000);
+    assert.ok(await engine.hub.login(early, p, true));
+    assert.ok(await engine.hub.login(late, p, true));
+    early.lastInput = 9_000;
+    // idle() counts from the most recent input on any connection, conn() from the oldest one.
+    assert.equal(presence.lastInput(p.id), 9_000);
+    assert.equal(presence.connectedSince(p.id), 1_000);
+    const conns = presence.connections(p.id);
+    assert.equal(presence.lastInput(p.id), Math.max(...conns.map((c) => c.lastInput)));
+    assert.equal(presence.connectedSince(p.id), Math.min(...conns.map((c) => c.connectedAt)));
+  } finally {
+    await engine.close();
+    await Deno.remove(root, { recursive: true }).catch(() => {});
+  }
+});

@@ -74,6 +74,24 @@ export class HubPresence implements Presence {
     return this.#registry.isOnline(playerId);
   }
 
+  /** The latest input over the player's connections (ms), or null when offline. */
+  lastInput(playerId: string): number | null {
+    const set = this.#registry.connectionsOf(playerId);
+    if (!set?.size) return null;
+    let last = -Infinity;
+    for (const c of set) if (c.lastInput > last) last = c.lastInput;
+    return last;
+  }
+
+  /** The earliest opening of the player's connections (ms), or null when offline. */
+  connectedSince(playerId: string): number | null {
+    const set = this.#registry.connectionsOf(playerId);
+    if (!set?.size) return null;
+    let first = Infinity;
+    for (const c of set) if (c.connectedAt < first) first = c.connectedAt;
+    return first;
+  }
+
   /** Ids of connected players in a room. */
   playersIn(roomId: string): readonly string[] {
     const members = this.#registry.members(roomId);

@@ -87,6 +87,13 @@ export interface Presence {
   connections(playerId: string): readonly HubConnection[];
   /** True when the player has at least one connection. */
   isOnline(playerId: string): boolean;
+  /**
+   * The latest `lastInput` over the player's open connections (ms), or null when offline: read in
+   * place, where `connections` copies them (softcode's idle() asks it of every row of a listing).
+   */
+  lastInput(playerId: string): number | null;
+  /** The earliest `connectedAt` over the player's open connections (ms), or null when offline. */
+  connectedSince(playerId: string): number | null;
   /** Ids of connected players in a room (from memory). */
   playersIn(roomId: string): readonly string[];
   /** Ids of connected players, in order of login (from memory). */

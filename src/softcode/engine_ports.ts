@@ -43,7 +43,10 @@ export interface EnginePortParts {
   locks: LockWorld;
   attributes: LiveAttributes;
   /** Who is online (the hub's memory). */
-  presence: Pick<Presence, "onlinePlayers" | "isOnline" | "connections">;
+  presence: Pick<
+    Presence,
+    "onlinePlayers" | "isOnline" | "connections" | "lastInput" | "connectedSince"
+  >;
   /** The engine's one delivery. */
   deliver: Pick<Delivery, "toPlayer" | "toRoom">;
   /** The object store, for the changes softcode makes in memory (`createNow`, `updateNow`). */
@@ -206,18 +209,12 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       online: () => p.presence.onlinePlayers(),
       isOnline: (id) => p.presence.isOnline(id),
       idleSeconds: (id) => {
-        const conns = p.presence.connections(id);
-        if (!conns.length) return -1;
-        let last = -Infinity;
-        for (const c of conns) if (c.lastInput > last) last = c.lastInput;
-        return Math.max(0, Math.floor((p.now() - last) / 1000));
+        const last = p.presence.lastInput(id);
+        return last === null ? -1 : Math.max(0, Math.floor((p.now() - last) / 1000));
       },
       connectedSeconds: (id) => {
-        const conns = p.presence.connections(id);
-        if (!conns.length) return -1;
-        let first = Infinity;
-        for (const c of conns) if (c.connectedAt < first) first = c.connectedAt;
-        return Math.max(0, Math.floor((p.now() - first) / 1000));
+        const first = p.presence.connectedSince(id);
+        return first === null ? -1 : Math.max(0, Math.floor((p.now() - first) / 1000));
       },
       width: (id) => {
         const conns = p.presence.connections(id);
