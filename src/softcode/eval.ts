@@ -701,6 +701,22 @@ export class Evaluation {
     return this.run(frame, this.sc.compile(text, flags));
   }
 
+  /**
+   * Evaluates an attribute's text as a u-function (u(), a @function): outside the running
+   * template, if any. MUX replaces an iter()'s `##` in its body's text only, never in an
+   * attribute the body calls, so no stand-in is looked for there (nor read as the loop's item).
+   */
+  evalAttr(frame: Frame, text: string): string {
+    const inTemplate = this.#inTemplate;
+    if (inTemplate === 0) return this.eval(frame, text, EV.FCHECK | EV.EVAL);
+    this.#inTemplate = 0;
+    try {
+      return this.eval(frame, text, EV.FCHECK | EV.EVAL);
+    } finally {
+      this.#inTemplate = inTemplate;
+    }
+  }
+
   /** Evaluates a text that holds the running template's stand-ins (see `eval`). */
   #evalBound(frame: Frame, text: string, flags: number): string {
     const t = this.sc.bound(text, flags);

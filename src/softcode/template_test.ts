@@ -145,3 +145,17 @@ Deno.test("iter(): a switch() in a body parsed once reads the item where MUX's t
   // An item that ends in `#` would make a `#$` of MUX's text: that one goes the text way.
   assert.equal(t.run("iter(5#,switch(z,z,##$))"), "5z");
 });
+
+Deno.test("iter(): an attribute a body calls runs outside the body's template", () => {
+  const t = testSoftcode();
+  // MUX puts the item in the body's text only: an attribute's own text, whatever it holds (here
+  // the stand-ins' characters, stored as they are), is never read as the loop's item.
+  t.world.set(t.wiz, "ODD", "<\uFDE0|\uFDE1>");
+  t.world.set(t.wiz, "NEST", "switch(1,1,[u(me/ODD)])");
+  const want = t.raw("u(me/ODD)");
+  assert.equal(want, "<\uFDE0|\uFDE1>");
+  assert.ok(t.sc.template("switch(1,1,[u(me/ODD)]##)", EVAL_ARG));
+  assert.equal(t.raw("iter(a b,switch(1,1,[u(me/ODD)]##))"), `${want}a ${want}b`);
+  assert.equal(t.raw("iter(a b,switch(1,1,[u(me/NEST)]#@))"), `${want}1 ${want}2`);
+  assert.equal(t.raw("iter(a b,[u(me/ODD)]##)"), `${want}a ${want}b`);
+});

@@ -6,7 +6,7 @@
  * Unlike MUX (which forgets them at each start), definitions are kept in the database and
  * loaded at start.
  */
-import { EV, type FunctionDef, MAX_ARGS, MAX_FUNCTION_NAME } from "./types.ts";
+import { type FunctionDef, MAX_ARGS, MAX_FUNCTION_NAME } from "./types.ts";
 import type { FunctionRegistry } from "./functions/define.ts";
 import type { Evaluation } from "./eval.ts";
 import { keys } from "../storage/keys.ts";
@@ -126,10 +126,10 @@ function userFunctionDef(r: UserFunctionRecord): FunctionDef<Evaluation> {
         enactor: frame.enactor,
         args,
       };
-      if (!r.preserve) return ev.eval(f, attr.value, EV.FCHECK | EV.EVAL);
+      if (!r.preserve) return ev.evalAttr(f, attr.value);
       const saved = new Map(ev.regs);
       try {
-        return ev.eval(f, attr.value, EV.FCHECK | EV.EVAL);
+        return ev.evalAttr(f, attr.value);
       } finally {
         ev.regs = saved;
       }

@@ -74,7 +74,7 @@ export function callAttr(
 ): string {
   if (!text) return "";
   const f: Frame = { executor: id, caller: frame.executor, enactor: frame.enactor, args };
-  return ev.eval(f, text, EV.FCHECK | EV.EVAL);
+  return ev.evalAttr(f, text);
 }
 
 /** u() and ulocal(). */
@@ -356,7 +356,7 @@ export const controlFunctions: FunctionDef[] = [
     const ref = ev.eval(f, args[0], EVAL_ARG);
     const r = getAttr(ev, f, ref);
     if (typeof r !== "string" && r.value) {
-      return ev.eval({ ...f, executor: r.id, caller: f.executor }, r.value, EV.FCHECK | EV.EVAL);
+      return ev.evalAttr({ ...f, executor: r.id, caller: f.executor }, r.value);
     }
     return ev.eval(f, args[1], EVAL_ARG);
   }, { lazy: true }),
