@@ -828,18 +828,37 @@ export class Evaluation {
       const r = this.callNum(frame, n);
       return typeof r === "string" ? r : formatNumber(r);
     }
+    if (fn.lazy) return this.invoke(frame, fn.name, n.args as string[], n);
+    // Arguments left to right. Most calls have one to three, gathered as an array literal: made
+    // at its size and packed, where an array made empty of a length is holey (each read of it
+    // then checks for a hole).
+    const progs = n.args as Program[];
     let args: string[];
-    if (fn.lazy) {
-      args = n.args as string[];
-    } else {
-      args = new Array(n.args.length);
-      for (let i = 0; i < n.args.length; i++) {
-        // A literal argument (`15`, `.`, `dark`) is its text, without a call to run().
-        const a = n.args[i] as Program;
-        args[i] = a.text !== null ? a.text : this.run(frame, a);
+    switch (progs.length) {
+      case 1:
+        args = [this.arg(frame, progs[0])];
+        break;
+      case 2: {
+        const a = this.arg(frame, progs[0]);
+        args = [a, this.arg(frame, progs[1])];
+        break;
       }
+      case 3: {
+        const a = this.arg(frame, progs[0]);
+        const b = this.arg(frame, progs[1]);
+        args = [a, b, this.arg(frame, progs[2])];
+        break;
+      }
+      default:
+        args = [];
+        for (let i = 0; i < progs.length; i++) args.push(this.arg(frame, progs[i]));
     }
     return this.invoke(frame, fn.name, args, n);
+  }
+
+  /** An eager argument's text: a literal one (`15`, `.`, `dark`) as it is, without run(). */
+  arg(frame: Frame, p: Program): string {
+    return p.text !== null ? p.text : this.run(frame, p);
   }
 
   /**

@@ -111,13 +111,17 @@ export class UserFunctions {
 
 /** The function a definition makes: its attribute, read at each call, run as MUX runs it. */
 function userFunctionDef(r: UserFunctionRecord): FunctionDef<Evaluation> {
+  // Every field of a built-in's, in define.ts's order: one shape for the evaluator's call site.
   return {
     name: r.name,
     minArgs: 0,
     maxArgs: MAX_ARGS,
     parseArgs: MAX_ARGS,
     lazy: false,
-    impl(ev, frame, args) {
+    staff: undefined,
+    raw: undefined,
+    help: undefined,
+    impl: (ev, frame, args) => {
       const attr = ev.ports.attributes.get(r.obj, r.attr);
       if (!attr?.value) return "";
       const f = {
@@ -134,6 +138,7 @@ function userFunctionDef(r: UserFunctionRecord): FunctionDef<Evaluation> {
         ev.regs = saved;
       }
     },
+    num: undefined,
   };
 }
 

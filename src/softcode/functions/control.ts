@@ -25,11 +25,28 @@ const MAX_LOOPS = 100;
 
 /** Attribute names MUX accepts: a letter or `_`, then letters, digits and `_-.'` etc. */
 export function validAttrName(name: string): boolean {
-  // The characters allowed leave out spaces, `/`, brackets, braces, `,` and `"`.
-  return ATTR_NAME.test(name);
+  // The characters allowed leave out spaces, `/`, brackets, braces, `,` and `"`. Read by a
+  // table, not a regular expression: u() asks it at every call (functions/control_test.ts
+  // compares the two).
+  const n = name.length;
+  if (n === 0 || n > 64) return false;
+  const c = name.charCodeAt(0);
+  if (c >= 128 || ATTR_CHAR[c] !== 2) return false;
+  for (let i = 1; i < n; i++) {
+    const d = name.charCodeAt(i);
+    if (d >= 128 || ATTR_CHAR[d] === 0) return false;
+  }
+  return true;
 }
 
-const ATTR_NAME = /^[A-Za-z_~][A-Za-z0-9_\-.'`~!@#$%^&*+=|?:;<>]{0,63}$/;
+/** By ASCII code: 2 may start an attribute's name (a letter, `_`, `~`), 1 may follow, 0 not. */
+const ATTR_CHAR: Uint8Array = (() => {
+  const t = new Uint8Array(128);
+  for (const ch of "0123456789-.'`!@#$%^&*+=|?:;<>") t[ch.charCodeAt(0)] = 1;
+  for (let c = 65; c <= 90; c++) t[c] = t[c + 32] = 2;
+  t[95] = t[126] = 2;
+  return t;
+})();
 
 /** A valid attribute name (ASCII: validAttrName) in upper case, itself when it already is. */
 export function upperName(name: string): string {

@@ -23,9 +23,10 @@ export function justify(
     // Plain text and a one-character fill (most calls): padding is repetition.
     const n = s.length;
     if (n >= width) return cut && n > width ? s.slice(0, width) : s;
+    // One string made, where the fill's repeat and the join made two (a listing pads every cell).
+    if (align === "l") return s.padEnd(width, fill);
+    if (align === "r") return s.padStart(width, fill);
     const gap = width - n;
-    if (align === "l") return s + fill.repeat(gap);
-    if (align === "r") return fill.repeat(gap) + s;
     const left = gap >> 1;
     return fill.repeat(left) + s + fill.repeat(gap - left);
   }

@@ -16,7 +16,7 @@ import { splitList } from "../list.ts";
 import { typeOf } from "../../world/objects.ts";
 import { hasMuxFlag, MUX_FLAG_LETTERS, type MuxFlagTests } from "../../world/mux_flags.ts";
 import { lowerCase } from "../../text/lower.ts";
-import type { DbObject } from "../../world/types.ts";
+import type { DbObject, ObjectType } from "../../world/types.ts";
 import { toWire } from "../markup.ts";
 import { VERSION_TEXT } from "../../version.ts";
 import { validAttrName } from "./control.ts";
@@ -94,9 +94,17 @@ function zoneMembers(ev: Evaluation, f: Frame, zmo: string, type: string | null)
     .map(ref).join(" ");
 }
 
+/** MUX's names for the types (constants: type() is asked of every player sortby() compares). */
+const TYPE_NAMES: Readonly<Record<ObjectType, string>> = {
+  player: "PLAYER",
+  room: "ROOM",
+  exit: "EXIT",
+  thing: "THING",
+};
+
 /** MUX's name for an object's type. */
 function typeName(o: DbObject): string {
-  return typeOf(o).toUpperCase();
+  return TYPE_NAMES[typeOf(o)];
 }
 
 /**

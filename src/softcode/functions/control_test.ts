@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { validAttrName } from "./control.ts";
+
+/** The rule as it was written: MUX's attribute names. */
+const ATTR_NAME = /^[A-Za-z_~][A-Za-z0-9_\-.'`~!@#$%^&*+=|?:;<>]{0,63}$/;
+
+Deno.test("control: validAttrName's table gives what the regular expression gives", () => {
+  // Every name of one and two characters from ASCII and the edges beyond it.
+  const units: string[] = [];
+  for (let c = 0; c < 160; c++) units.push(String.fromCharCode(c));
+  units.push("é", "ſ", "K", "\u0130", "\uFDD0", "\uD83D", "😀");
+  for (const a of units) {
+    assert.equal(validAttrName(a), ATTR_NAME.test(a), JSON.stringify(a));
+    for (const b of units) {
+      assert.equal(validAttrName(a + b), ATTR_NAME.test(a + b), JSON.stringify(a + b));
+    }
+  }
+  // Lengths at the limit, and random names.
+  for (const n of [63, 64, 65, 200]) {
+    const s = "A" + "b".repeat(n - 1);
+    assert.equal(validAttrName(s), ATTR_NAME.test(s), `length ${n}`);
+  }
+  assert.equal(validAttrName(""), false);
+  let seed = 7;
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  for (let i = 0; i < 20_000; i++) {
+    let s = "";
+    const len = rnd(70);
+    for (let j = 0; j < len; j++) s += units[rnd(units.length)];
+    assert.equal(validAttrName(s), ATTR_NAME.test(s), JSON.stringify(s));
+    // Mostly valid names with one unit changed.
+    const ok = "SECS2HRS_x-1".slice(0, 1 + rnd(12));
+    const at = rnd(ok.length);
+    const t = ok.slice(0, at) + units[rnd(units.length)] + ok.slice(at + 1);
+    assert.equal(validAttrName(t), ATTR_NAME.test(t), JSON.stringify(t));
+  }
+});
