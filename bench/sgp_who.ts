@@ -8,7 +8,8 @@
  * of `think <marker>` alone, per `+who`. The servers alternate, `--runs` times.
  *
  *   deno run -A bench/sgp_who.ts --sgp tests/fixtures/softcode-packages/SGP-Installer.txt \
- *     --iters 500 --runs 5 --server-cpus 0 [--tinymux ../shared/bench/tinymux.sh]
+ *     --iters 500 --runs 5 --server-cpus 0 [--tinymux ../shared/bench/tinymux.sh] \
+ *     [--engine-v8-flags <flags the engine gets after the supervisor's, comma-separated>]
  *
  * run under `taskset -c 1` (the driver on the other core), from the project root.
  */
@@ -207,6 +208,8 @@ async function startEngine(o: Opts, sgp: string, log: (l: string) => void): Prom
       softcode: { masterRoom: "#3", actorMs: 10_000, actorWindowMs: 10_000, gameMs: 1e9 },
     },
     cpus: o.serverCpus,
+    // The engine's own V8 flags after the supervisor's (src/supervisor/v8_flags.ts), to try one.
+    env: o.engineV8Flags ? { URSAMU_ENGINE_V8_FLAGS: o.engineV8Flags } : {},
   });
   try {
     const w = await Player.login(srv.telnet, ADMIN.name, ADMIN.password, false);
@@ -300,6 +303,7 @@ interface Opts {
   gapMs: number;
   serverCpus: string;
   tinymux: string;
+  engineV8Flags: string;
 }
 
 function median(xs: number[]): number {
@@ -307,16 +311,23 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
+/** The command line's options (each takes a value). */
+const OPTIONS = [
+  "sgp",
+  "iters",
+  "runs",
+  "players",
+  "gap-ms",
+  "server-cpus",
+  "tinymux",
+  "engine-v8-flags",
+];
+
 /** Runs the benchmark and prints each run and the medians. */
 async function main(): Promise<void> {
   const { values: a } = parseArgs({
     args: Deno.args,
-    options: Object.fromEntries(
-      ["sgp", "iters", "runs", "players", "gap-ms", "server-cpus", "tinymux"].map((k) => [
-        k,
-        { type: "string" as const },
-      ]),
-    ),
+    options: Object.fromEntries(OPTIONS.map((k) => [k, { type: "string" as const }])),
   });
   const o: Opts = {
     sgp: a.sgp ?? "tests/fixtures/softcode-packages/SGP-Installer.txt",
@@ -326,6 +337,7 @@ async function main(): Promise<void> {
     gapMs: Number(a["gap-ms"] ?? 300),
     serverCpus: a["server-cpus"] ?? "0",
     tinymux: a.tinymux ?? join(SHARED_BENCH, "tinymux.sh"),
+    engineV8Flags: a["engine-v8-flags"] ?? "",
   };
   const sgp = await Deno.readTextFile(o.sgp);
   const log = (l: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${l}`);

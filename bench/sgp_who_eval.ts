@@ -10,7 +10,9 @@
  *     [--players 30] [--print]
  *
  * `--profile <file.cpuprofile>` profiles the timed rounds (V8's sampling profiler, through
- * node:inspector) and prints the functions with the most self time.
+ * node:inspector) and prints the functions with the most self time. `--heap` samples what the
+ * timed rounds allocate instead (V8's sampling heap profiler, objects collected since counted)
+ * and prints the bytes a listing allocates, by the function that allocated them.
  */
 import { parseArgs } from "node:util";
 import { testWorld } from "../src/commands/_test_util.ts";
@@ -30,6 +32,44 @@ async function startProfile(): Promise<() => Promise<Profile>> {
   await post("Profiler.setSamplingInterval", { interval: 100 });
   await post("Profiler.start");
   return async () => (await post("Profiler.stop")).profile as never;
+}
+
+/** A node of V8's sampling heap profile. */
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** Starts V8's sampling heap profiler; the function returned stops it and gives bytes by place. */
+async function startHeap(): Promise<() => Promise<Map<string, number>>> {
+  const s = new Session();
+  s.connect();
+  const post = (m: string, p?: Record<string, unknown>) =>
+    new Promise<Record<string, unknown>>((res, rej) =>
+      s.post(m, p ?? {}, (e, r) => e ? rej(e) : res(r as Record<string, unknown>))
+    );
+  await post("HeapProfiler.enable");
+  await post("HeapProfiler.startSampling", {
+    samplingInterval: 256,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return async () => {
+    const { profile } = await post("HeapProfiler.stopSampling") as {
+      profile: { head: HeapNode };
+    };
+    const by = new Map<string, number>();
+    const walk = (n: HeapNode) => {
+      const f = n.callFrame;
+      const where = f.url.replace(/^.*\/(src|bench)\//, "$1/");
+      const k = `${f.functionName || "(anon)"} ${where}:${f.lineNumber + 1}`;
+      by.set(k, (by.get(k) ?? 0) + n.selfSize);
+      n.children.forEach(walk);
+    };
+    walk(profile.head);
+    return by;
+  };
 }
 
 /** CPU time of this thread in µs, from the scheduler's nanosecond count. */
@@ -113,6 +153,7 @@ if (import.meta.main) {
       players: { type: "string", default: "30" },
       print: { type: "boolean", default: false },
       profile: { type: "string" },
+      heap: { type: "boolean", default: false },
     },
   });
   const s = await sgpWorld(values.sgp!, Number(values.players));
@@ -125,10 +166,21 @@ if (import.meta.main) {
   const iters = Number(values.iters);
   const per: number[] = [];
   const stop = values.profile ? await startProfile() : null;
+  const stopHeap = values.heap ? await startHeap() : null;
   for (let r = 0; r < Number(values.rounds); r++) {
     const c0 = cpuUs();
     for (let i = 0; i < iters; i++) s.evaluate(i);
     per.push((cpuUs() - c0) / iters);
+  }
+  if (stopHeap) {
+    const by = await stopHeap();
+    const listings = iters * Number(values.rounds);
+    let all = 0;
+    for (const v of by.values()) all += v;
+    console.log(`allocated: ${(all / listings / 1024).toFixed(1)} KiB a listing; by function:`);
+    for (const [k, v] of [...by].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
+      console.log(`${(v / listings).toFixed(0).padStart(8)} B  ${k}`);
+    }
   }
   if (stop) {
     const prof = await stop();
