@@ -16,7 +16,10 @@
  *   and nothing a later token replacement reads (`##`, `#@`, a `#` at its end: a nested iter()
  *   or switch()'s `#$` would see those in MUX's text).
  *
- * Anything else takes MUX's way, text by text. src/softcode/template_test.ts compares the two.
+ * Anything else takes MUX's way, text by text. An attribute the body calls (u(), a @function)
+ * is not part of the body's text, in MUX or here: it runs outside the template
+ * (Evaluation.evalAttr), where no stand-in is looked for. src/softcode/template_test.ts compares
+ * the two ways.
  */
 import { parseText } from "./parse.ts";
 import {
