@@ -702,16 +702,16 @@ export class Evaluation {
   }
 
   /**
-   * Evaluates an attribute's text as a u-function (u(), a @function): outside the running
-   * template, if any. MUX replaces an iter()'s `##` in its body's text only, never in an
+   * Evaluates an attribute's text as a u-function (u(), a @function; get_eval() and eval() with
+   * their flags): outside the running template, if any. MUX replaces an iter()'s `##` in its body's text only, never in an
    * attribute the body calls, so no stand-in is looked for there (nor read as the loop's item).
    */
-  evalAttr(frame: Frame, text: string): string {
+  evalAttr(frame: Frame, text: string, flags: number = EV.FCHECK | EV.EVAL): string {
     const inTemplate = this.#inTemplate;
-    if (inTemplate === 0) return this.eval(frame, text, EV.FCHECK | EV.EVAL);
+    if (inTemplate === 0) return this.eval(frame, text, flags);
     this.#inTemplate = 0;
     try {
-      return this.eval(frame, text, EV.FCHECK | EV.EVAL);
+      return this.eval(frame, text, flags);
     } finally {
       this.#inTemplate = inTemplate;
     }

@@ -159,3 +159,12 @@ Deno.test("iter(): an attribute a body calls runs outside the body's template", 
   assert.equal(t.raw("iter(a b,switch(1,1,[u(me/NEST)]#@))"), `${want}1 ${want}2`);
   assert.equal(t.raw("iter(a b,[u(me/ODD)]##)"), `${want}a ${want}b`);
 });
+
+Deno.test("iter(): an attribute a body evaluates with get_eval() or eval() runs outside the template too", () => {
+  const t = testSoftcode();
+  t.world.set(t.wiz, "ODD", "<\uFDE0|\uFDE1>");
+  const want = t.raw("get_eval(me/ODD)");
+  assert.equal(want, "<\uFDE0|\uFDE1>");
+  assert.equal(t.raw("iter(a b,[get_eval(me/ODD)]##)"), `${want}a ${want}b`);
+  assert.equal(t.raw("iter(a b,[eval(me,ODD)]#@)"), `${want}1 ${want}2`);
+});

@@ -334,7 +334,7 @@ export const controlFunctions: FunctionDef[] = [
     const r = getAttr(ev, f, args[0]);
     if (typeof r === "string") return r;
     const self = { executor: r.id, caller: f.executor, enactor: f.executor, args: [] };
-    return ev.eval(self, r.value, EV.EVAL);
+    return ev.evalAttr(self, r.value, EV.EVAL);
   }),
   define("eval", 1, 2, {
     family: "attributes",
@@ -351,7 +351,7 @@ export const controlFunctions: FunctionDef[] = [
     const r = getAttr(ev, f, `${args[0]}/${args[1]}`);
     if (typeof r === "string") return r;
     const self = { executor: r.id, caller: f.executor, enactor: f.executor, args: [] };
-    return ev.eval(self, r.value, EV.EVAL);
+    return ev.evalAttr(self, r.value, EV.EVAL);
   }),
   define("default", 2, 2, {
     family: "attributes",
