@@ -476,3 +476,33 @@ Deno.test("hostile softcode: another player's line goes before a looping object'
     await srv.stop();
   }
 });
+
+Deno.test("hostile softcode: the long wildcard cases of one @switch are paid for and stop at the time", async () => {
+  // Before: @switch matched its cases outside any evaluation, each an uninterruptible 100 ms on
+  // an 8,000-character value: twenty cases in a 461-character line held every player 2 s, and
+  // an 8,000-character line could hold 380 of them (a minute), never charged to the player.
+  const srv = await startSupervised({
+    config: { softcode: { evaluationMs: 300, actorMs: 300, actorWindowMs: 600_000 } },
+  });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const admin = await session(srv, "Admin", closers);
+    const mallory = await session(srv, "Mallory", closers);
+    await ask(
+      mallory,
+      "@switch/first [repeat(a,7999)]=" + "*[repeat(a,3999)]b,think x,".repeat(20) + "think done",
+      /^done$|^x$|CPU LIMITED/,
+      60_000,
+    );
+    const told = await ask(mallory, "think [add(1,2)]", /used its time|^3$|CPU/);
+    assert(
+      /used its time/.test(told) ||
+        mallory.buffer.some((m) => /Your softcode has used its time/.test(m.msg)),
+      `Mallory was not charged for the matching: ${told}`,
+    );
+    assertEquals(await ask(admin, "think [add(2,2)]", /^4$|CPU/), "4");
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});

@@ -628,6 +628,7 @@ export class Evaluation {
   /** Longest text a step may give. */
   readonly lbuf: number;
   #sinceClock = 0;
+  #more: (() => boolean) | null = null;
   /** Calls until the next read of the clock, and when it was read last (see CLOCK_EVERY). */
   #clockEvery = CLOCK_EVERY;
   #clockAt: number;
@@ -779,9 +780,17 @@ export class Evaluation {
     return out;
   }
 
-  /** A wildcard match (src/softcode/wild.ts), counted as a step of work. */
+  /**
+   * A wildcard match (src/softcode/wild.ts): a long one reads the clock as it goes and stops at
+   * the deadline (one match of an 8,000-character text can take 200 ms).
+   */
   wild(pattern: string, text: string): boolean {
-    return wildMatch(pattern, text);
+    return wildMatch(pattern, text, this.more);
+  }
+
+  /** tickNow() as a function, for work that asks as it goes (wildcard matching). */
+  get more(): () => boolean {
+    return this.#more ??= () => this.tickNow();
   }
 
   /** Cuts a text to the output limit. */

@@ -265,3 +265,20 @@ Deno.test("softcode: align() lays out columns as PennMUSH does", () => {
   assert.equal(t.run("[align(4,abcdefgh)]"), "abcd\r\nefgh");
   assert.equal(t.run("[align(3,a,b)]").startsWith("#-1"), false);
 });
+
+Deno.test("softcode: one long wildcard match stops at the evaluation's deadline", () => {
+  // Before: a match was one uninterruptible step: strmatch() and switch() of an 8,000-character
+  // text ran about 200 ms each past the deadline, and a switch() of 20 such cases 1.5 s.
+  const long = "[setq(t,repeat(a,7999))][setq(p,*[repeat(a,3999)]b)]";
+  for (const code of ["[strmatch(%qt,%qp)]", "[switch(%qt,%qp,x,%qp,y,no)]"]) {
+    // A payer's evaluations in one turn share its time: each case in an engine of its own.
+    let clock = 0;
+    const t = testSoftcode({ evaluationMs: 50, actorMs: 1e9, gameMs: 1e9 }, () => clock++);
+    const before = clock;
+    // The match ends at the deadline, and the evaluation with it.
+    const out = t.sc.evaluate(`${long}${code}[add(1,1)]`, { executor: t.wiz });
+    assert.ok(!out.endsWith("2"), `${code}: ${out}`);
+    // The clock is read as the match goes, until the deadline, and no further.
+    assert.ok(clock - before < 100, `${code}: read ${clock - before} times`);
+  }
+});

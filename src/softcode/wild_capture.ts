@@ -3,8 +3,10 @@
  * and `?` of the pattern fills the next of `%0`–`%9`. Matched as `wildMatch` does (src/softcode/
  * wild.ts: two pointers, each `*` as short as the rest allows, the last one backing off first),
  * which gives MUX's captures (`* from *` on `a from b from c` is `a` and `b from c`; `*?` on
- * `abc` is `ab` and `c`) in at most |pattern| × |text| steps: no pattern can stall the engine.
+ * `abc` is `ab` and `c`) in at most |pattern| × |text| steps, asking `more` (the line's time)
+ * every WILD_STEPS of them as `wildMatch` does: no pattern can stall the engine.
  */
+import { WILD_STEPS } from "./wild.ts";
 
 const STAR = -1;
 const ANY = -2;
@@ -32,14 +34,19 @@ function units(pattern: string): number[] {
 
 /**
  * The captures when the whole `text` matches `pattern` (letters in any case), in pattern order
- * (at most ten: later wildcards still match but fill nothing), or null when it does not match.
+ * (at most ten: later wildcards still match but fill nothing), or null when it does not match
+ * (or `more()` said to stop).
  */
-export function wildCapture(pattern: string, text: string): string[] | null {
+export function wildCapture(
+  pattern: string,
+  text: string,
+  more?: () => boolean,
+): string[] | null {
   const p = units(pattern);
   // Per unit: where its capture starts and ends in the text (wildcards only).
   const from = new Int32Array(p.length);
   const to = new Int32Array(p.length);
-  let pi = 0, ti = 0, star = -1, mark = 0;
+  let pi = 0, ti = 0, star = -1, mark = 0, steps = 0;
   const n = text.length;
   while (ti < n) {
     const u = p[pi];
@@ -55,6 +62,11 @@ export function wildCapture(pattern: string, text: string): string[] | null {
       from[pi] = to[pi] = mark = ti;
       pi++;
     } else if (star >= 0) {
+      steps += ti - mark;
+      if (steps > WILD_STEPS && more !== undefined) {
+        if (!more()) return null;
+        steps = 0;
+      }
       // The last star takes one more character; everything after it is matched again.
       to[star] = ++mark;
       pi = star + 1;

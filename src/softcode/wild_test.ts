@@ -42,3 +42,22 @@ Deno.test("wildMatch agrees with the capturing matcher on generated patterns and
     assertEquals(wildMatch(p, t), wildCapture(p, t) !== null, `${p} on ${t}`);
   }
 });
+
+Deno.test("wildMatch and wildCapture: a long match asks `more` as it goes and stops when told", () => {
+  // 4,000 starts of up to 4,000 characters each: 16 million steps, about 100 ms.
+  const text = "a".repeat(7999);
+  const pattern = `*${"a".repeat(3999)}b`;
+  let asked = 0;
+  const more = () => ++asked < 3;
+  assertEquals(wildMatch(pattern, text, more), false);
+  assertEquals(asked, 3);
+  asked = 0;
+  assertEquals(wildCapture(pattern, text, more), null);
+  assertEquals(asked, 3);
+  // A match that finishes within the steps never asks, and answers as before.
+  asked = 0;
+  assertEquals(wildMatch("*b", "a".repeat(100) + "b", more), true);
+  assertEquals(wildCapture("* b", "x b", more), ["x"]);
+  assertEquals(switchMatch(pattern, text, () => false), false);
+  assertEquals(asked, 0);
+});

@@ -650,12 +650,16 @@ async function switchCommand(u: CommandSdk, firstOnly: boolean): Promise<void> {
   const now = wantsNow(u);
   const chosen: string[] = [];
   let i = 0;
-  for (; i + 1 < parts.length; i += 2) {
-    if (switchMatch(u.evaluate(parts[i], ARG_FLAGS), value)) {
-      chosen.push(parts[i + 1]);
-      if (firstOnly) break;
+  // Matching is paid for as the line's evaluation is: one case of an 8,000-character value can
+  // take 200 ms, and a line holds hundreds of cases.
+  u.softcode.metered({ executor: u.me.id, enactor: u.me.id }, (more) => {
+    for (; i + 1 < parts.length; i += 2) {
+      if (switchMatch(u.evaluate(parts[i], ARG_FLAGS), value, more)) {
+        chosen.push(parts[i + 1]);
+        if (firstOnly) break;
+      }
     }
-  }
+  });
   if (!chosen.length && i < parts.length && parts.length % 2 === 1) {
     chosen.push(parts[parts.length - 1]);
   }

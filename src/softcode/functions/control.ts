@@ -178,7 +178,7 @@ function switchFn(ev: Evaluation, frame: Frame, args: string[], wild: boolean): 
   for (; i < args.length - 1; i += 2) {
     if (ev.halted) return "";
     const pat = ev.eval(frame, args[i], EVAL_ARG);
-    if (wild ? switchMatch(pat, value) : pat === value) {
+    if (wild ? switchMatch(pat, value, ev.more) : pat === value) {
       return ev.eval(frame, replaceTokens(args[i + 1], null, null, value), EVAL_ARG);
     }
   }

@@ -84,7 +84,7 @@ function matchOn(
     for (const e of candidates(line, (lower) => src.index.commands(obj.id, lower))) {
       if (e.off || (level > 0 && hidden(src, chain, level, e))) continue;
       if (!src.more()) return found;
-      const args = matchProgram(e, e.raw ? line.raw : line.evaluated, src.regexps);
+      const args = matchProgram(e, e.raw ? line.raw : line.evaluated, src.regexps, src.more);
       if (args) {
         out.push({ entry: e, executor: thing.id, args });
         found = true;
@@ -195,7 +195,7 @@ function matchMaster(src: MatchSources, actor: DbObject, line: LineForms, out: P
     }
     if (!ok) continue;
     if (!src.more()) return;
-    const args = matchProgram(e, e.raw ? line.raw : line.evaluated, src.regexps);
+    const args = matchProgram(e, e.raw ? line.raw : line.evaluated, src.regexps, src.more);
     if (args) out.push({ entry: e, executor: e.objectId, args });
   }
 }

@@ -73,15 +73,17 @@ export function programOf(objectId: string, a: Attribute): ProgramEntry | null {
 }
 
 /**
- * What `entry` captures from `text` (`%0`–`%9`), or null when it does not match. `regexps` is
- * the softcode engine's cache of compiled expressions; an invalid one never matches.
+ * What `entry` captures from `text` (`%0`–`%9`), or null when it does not match (or `more()`,
+ * the line's time, ran out during a long wildcard match). `regexps` is the softcode engine's
+ * cache of compiled expressions; an invalid one never matches.
  */
 export function matchProgram(
   entry: ProgramEntry,
   text: string,
   regexps: RegexpCache,
+  more?: () => boolean,
 ): string[] | null {
-  if (!entry.regexp) return wildCapture(entry.pattern, text);
+  if (!entry.regexp) return wildCapture(entry.pattern, text, more);
   const re = regexps.compile(entry.pattern, entry.caseless);
   if (typeof re === "string") return null;
   const m = re.matcher(text);

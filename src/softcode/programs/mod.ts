@@ -206,7 +206,7 @@ export class Programs {
     if (!monitor && !listen) return;
     // Only now: a room that does not listen (most) costs a message no evaluation's start.
     if (!more()) return;
-    const heard = listen ? wildCapture(listen.value, text()) : null;
+    const heard = listen ? wildCapture(listen.value, text(), more) : null;
     if (!heard && !(monitor && sender.id !== o.id)) return;
     if (!mayUse(this.#ports.locks, o, sender)) return;
     if (heard) {
@@ -220,7 +220,7 @@ export class Programs {
     for (const e of this.index.listens(o.id)) {
       if (e.off) continue;
       if (!more()) return;
-      const args = matchProgram(e, text(), this.#ports.regexps);
+      const args = matchProgram(e, text(), this.#ports.regexps, more);
       if (args) out.push(job(o.id, sender.id, e.action, args));
     }
   }
