@@ -48,8 +48,8 @@ Deno.test("softcode: a chain's payer is charged, not the global's owner, and tol
 
 Deno.test("softcode: a payer's evaluations before the event loop turns share one evaluation's time", async () => {
   let clock = 0;
-  // yieldMs 50: the turn ends 50 ms after the payer's last heavy evaluation, never before the
-  // immediate below (at 0 its timer could fire first on a loaded machine: a flaky test).
+  // yieldMs 50: the turn ends 50 ms after the payer's last heavy evaluation, so nothing below
+  // but the awaited end can end it, however loaded the machine.
   const t = testSoftcode(
     { evaluationMs: 50, actorMs: 10_000, actorWindowMs: 10_000, yieldMs: 50 },
     () => clock++,
