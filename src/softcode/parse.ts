@@ -355,10 +355,13 @@ function region(
           const innerFlags = (flags | EV.FCHECK | EV.FMAND) & ~EV.TOP;
           // A typed line's part: parsed before, in the same place (the top level, nothing
           // open), it is the same program (see topPart).
-          const part = depth === 0 ? topPart(ps, i + 1) : null;
-          let inner = part && ps.regions!.get(part.text, innerFlags);
-          if (part && inner) {
-            ps.pos = part.hit.end;
+          const last = depth === 0 && ps.regions !== null
+            ? ps.regions.recent(src, i + 1, innerFlags)
+            : null;
+          const part = depth === 0 && last === null ? topPart(ps, i + 1) : null;
+          let inner = last !== null ? last.p : part && ps.regions!.get(part.text, innerFlags);
+          if (inner) {
+            ps.pos = last !== null ? i + 1 + last.text.length : part!.hit.end;
           } else {
             if (ps.stack.length + ++ps.open > MAX_OPEN) throw IRREGULAR;
             ps.pos = i + 1;

@@ -15,13 +15,40 @@ interface Part {
   readonly next: Part | undefined;
 }
 
+/** A kept part with its text (`RegionCache.recent`). */
+export interface KeptPart {
+  readonly text: string;
+  readonly flags: number;
+  readonly p: Program;
+}
+
+const RBRACKET = 0x5d;
+
 /** Parsed parts of typed lines by their text (what lies between `[` and its `]`). */
 export class RegionCache {
   #young = new Map<string, Part>();
   #old = new Map<string, Part>();
+  /** The part found or kept last (see `recent`). */
+  #last: KeptPart | null = null;
   readonly #seen: SeenOnce;
   constructor(readonly max: number) {
     this.#seen = new SeenOnce(max);
+  }
+
+  /**
+   * The part found or kept last, when `src` holds its text from `from` and then a `]`: a run of
+   * lines with the same part (one player's, or a crowd typing one command) finds it without
+   * scanning its text for its end, cutting it out and hashing it. That `]` is where the scan
+   * ends: the scan reads nothing past it, and read over the same characters it found the end
+   * just after them before.
+   */
+  recent(src: string, from: number, flags: number): KeptPart | null {
+    const l = this.#last;
+    if (
+      l === null || l.flags !== flags || src.charCodeAt(from + l.text.length) !== RBRACKET ||
+      !src.startsWith(l.text, from)
+    ) return null;
+    return l;
   }
 
   /** The program kept for a part, or undefined. */
@@ -35,13 +62,16 @@ export class RegionCache {
       this.#put(text, e);
     }
     while (e !== undefined && e.flags !== flags) e = e.next;
-    return e?.p;
+    if (e === undefined) return undefined;
+    this.#last = { text, flags, p: e.p };
+    return e.p;
   }
 
   /** A part parsed in a line that parsed as a whole: kept the second time it is offered. */
   offer(text: string, flags: number, p: Program): void {
     if (!this.#seen.again(text, flags)) return;
     this.#put(text, { flags, p, next: this.#young.get(text) });
+    this.#last = { text, flags, p };
   }
 
   #put(text: string, e: Part): void {
@@ -61,6 +91,7 @@ export class RegionCache {
   clear(): void {
     this.#young.clear();
     this.#old.clear();
+    this.#last = null;
     this.#seen.clear();
   }
 }
