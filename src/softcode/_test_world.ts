@@ -207,7 +207,7 @@ export class TestWorld {
 
 /** A softcode engine over a fresh test world with a room (#0) and a wizard (#1) in it. */
 export function testSoftcode(
-  limits: Partial<SoftcodeLimits> = {},
+  limits: Partial<SoftcodeLimits> | (() => Partial<SoftcodeLimits>) = {},
   monotonic?: () => number,
   functions = builtinFunctions(),
 ) {

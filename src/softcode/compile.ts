@@ -58,6 +58,12 @@ export interface CallNode {
   fn: FunctionDef;
   /** Eager functions: each argument's program. Lazy ones: each argument's raw text. */
   args: (Program | string)[];
+  /**
+   * An arithmetic call whose arguments are all literal or such calls: its result, kept at its
+   * first run (Evaluation.callNum), and how many calls it stands for (0: none kept).
+   */
+  fold: number | string | null;
+  folds: number;
 }
 
 /** An unknown function inside `[...]`: MUX's error replaces everything before it. */
@@ -130,7 +136,7 @@ function node(
   pos: boolean,
   name: string,
 ): Node {
-  return { k, s, c, up, arg, p, fn, args, pos, name } as unknown as Node;
+  return { k, s, c, up, arg, p, fn, args, pos, name, fold: null, folds: 0 } as unknown as Node;
 }
 
 /** A literal's node. */

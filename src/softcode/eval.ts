@@ -877,16 +877,25 @@ export class Evaluation {
    * `run` gives it. A number result stands for formatNumber()'s text of it.
    */
   callNum(frame: Frame, n: CallNode): number | string {
+    if (n.folds > 0 && this.#takeFold(n.folds)) return n.fold!;
     const progs = n.args as Program[];
     const args: NumArg[] = new Array(progs.length);
+    // Calls this one stands for when every argument is constant (else 0): see `fold`.
+    let folds = 1;
     for (let i = 0; i < progs.length; i++) {
       const p = progs[i];
-      const one = p.text === null && p.nodes.length === 1 ? p.nodes[0] : null;
+      if (p.text !== null) {
+        args[i] = p.text;
+        continue;
+      }
+      const one = p.nodes.length === 1 ? p.nodes[0] : null;
       if (one !== null && one.k === K_CALL && one.fn.num !== undefined && !this.halted) {
         const r = this.callNum(frame, one);
         args[i] = typeof r === "string" ? r : passable(r) ? r + 0 : formatNumber(r);
+        folds = one.folds > 0 && folds > 0 ? folds + one.folds : 0;
       } else {
         args[i] = this.run(frame, p);
+        folds = 0;
       }
     }
     const fn = n.fn;
@@ -895,11 +904,33 @@ export class Evaluation {
     try {
       const refused = this.#refused(frame, fn, args.length);
       if (refused !== null) return refused;
-      const r = fn.num!(this, frame, args);
-      return typeof r === "string" ? this.cap(fn.raw ? r : closeColour(r)) : r;
+      let r = fn.num!(this, frame, args);
+      if (typeof r === "string") r = this.cap(fn.raw ? r : closeColour(r));
+      // An arithmetic function's result depends on its arguments alone: with constant ones it
+      // is kept (a short text or a number: the same under any output limit callNum runs with).
+      if (folds > 0 && !fn.staff && (typeof r === "number" || r.length < NUM_TEXT)) {
+        n.fold = r;
+        n.folds = folds;
+      }
+      return r;
     } finally {
       this.nest--;
     }
+  }
+
+  /**
+   * Counts a kept arithmetic result's `calls` as the calls it stands for would have been
+   * counted, when none of them would have been refused (else false: they run, and the limit's
+   * error comes where it would). Each of them runs one level in and counts one invocation;
+   * the arguments run before the call is counted, so all at the same level.
+   */
+  #takeFold(calls: number): boolean {
+    if (this.halted || this.nest + 1 >= this.#maxNest) return false;
+    if (this.invocations + calls >= this.#maxInvocations) return false;
+    this.invocations += calls;
+    this.#sinceClock += calls;
+    if (this.#sinceClock >= this.#clockEvery) this.#readClock();
+    return true;
   }
 
   /** Applies the limits and calls a function with its arguments. */
