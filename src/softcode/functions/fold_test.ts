@@ -9,33 +9,12 @@ import assert from "node:assert/strict";
 import { testSoftcode } from "../_test_world.ts";
 import { type CallNode, K_CALL, K_EVAL, type Program } from "../compile.ts";
 import { TOP_FLAGS } from "../eval.ts";
+import { ARITH_CALLS } from "./_arith_calls.ts";
 
 /** Thousands of evaluations in one turn of the event loop: the time limits are lifted. */
 const LIMITS = { functionInvocations: 1e6, evaluationMs: 1e9, actorMs: 1e9, gameMs: 1e9 };
 
-/** Arithmetic functions with the number of arguments to give them. */
-const FNS: [string, number][] = [
-  ["add", 2],
-  ["add", 3],
-  ["sub", 2],
-  ["mul", 2],
-  ["idiv", 2],
-  ["div", 2],
-  ["floordiv", 2],
-  ["fdiv", 2],
-  ["mod", 2],
-  ["remainder", 2],
-  ["inc", 1],
-  ["dec", 1],
-  ["abs", 1],
-  ["floor", 1],
-  ["ceil", 1],
-  ["trunc", 1],
-  ["round", 2],
-  ["power", 2],
-  ["max", 2],
-  ["min", 2],
-];
+const FNS = ARITH_CALLS;
 
 const LEAVES = ["0", "-0", "1", "-3", "7", "0.5", "-2.5", "1e-7", "123456789", "9007199254740993"];
 

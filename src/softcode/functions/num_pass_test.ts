@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { testSoftcode } from "../_test_world.ts";
+import { ARITH_CALLS } from "./_arith_calls.ts";
 
 /**
  * Thousands of evaluations run in one turn of the event loop, which shares one evaluation's
@@ -20,28 +21,9 @@ const LIMITS = {
   gameMs: 1e9,
 };
 
-/** Each arithmetic function with a number of arguments to call it with. */
-const OUTER: [string, number][] = [
-  ["add", 2],
-  ["add", 3],
-  ["sub", 2],
-  ["mul", 2],
-  ["idiv", 2],
-  ["div", 2],
-  ["floordiv", 2],
-  ["fdiv", 2],
-  ["mod", 2],
-  ["remainder", 2],
-  ["inc", 1],
-  ["dec", 1],
-  ["abs", 1],
-  ["floor", 1],
-  ["ceil", 1],
-  ["trunc", 1],
-  ["round", 2],
-  ["power", 2],
-  ["max", 2],
-  ["min", 2],
+/** The arithmetic functions, and others that read numbers, with numbers of arguments. */
+const OUTER: (readonly [string, number])[] = [
+  ...ARITH_CALLS,
   ["strlen", 1],
   ["eq", 2],
   ["lt", 2],
