@@ -143,3 +143,17 @@ Deno.test("softcode tel(): players and their objects under @teleport's rules", (
   assert.equal(t.run(`[tel(me,#${hall})]`, guest), "#-1 PERMISSION DENIED");
   assert.equal(loc(guest), t.room);
 });
+
+Deno.test("softcode tel(): a long list stops at the evaluation's deadline", () => {
+  // Before: the list was moved whole in one call: 2,000 `me`s ran 300 ms past the deadline.
+  let clock = 0;
+  const t = testSoftcode({ evaluationMs: 50, actorMs: 1e9, gameMs: 1e9 }, () => clock++);
+  const hall = t.world.add("Hall", "room");
+  const things = Array.from(
+    { length: 300 },
+    () => t.world.add("cup", "thing", { location: t.wiz }),
+  );
+  t.run(`[tel(${things.map((id) => `#${id}`).join(" ")},#${hall},l)]`);
+  const moved = things.filter((id) => t.world.objects.get(id)?.location === hall).length;
+  assert.ok(moved > 0 && moved < 100, `moved ${moved} of 300`);
+});

@@ -112,6 +112,8 @@ export const buildingFunctions: FunctionDef<Evaluation>[] = [
       ? HOME
       : matchThing(ev.ports.world, f.executor, args[1]);
     for (const name of names) {
+      // Each move is a step of work: a list of 2,000 took 300 ms past the deadline in one call.
+      if (!ev.tickNow()) break;
       const id = matchThing(ev.ports.world, f.executor, name);
       if (!found(id)) {
         tell(ev, f, "I don't see that here.");
