@@ -8,8 +8,3 @@
 export function afterInput(fn: () => void): void {
   setTimeout(fn, 0);
 }
-
-/** Resolves once the engine has read the input that is waiting (see `afterInput`). */
-export function inputRead(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
