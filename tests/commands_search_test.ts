@@ -124,6 +124,16 @@ Deno.test("@search: classes, ranges and refusals as TinyMUX has them", async () 
     assertEquals(only(await telnetReply(admin, "@search players=bob")), [
       `Bob(${bobId}) [location: Limbo(#1)]`,
     ]);
+
+    // search() reads the same query by the same rules: dbrefs, no headings, MUX's #-1.
+    assertEquals(await telnetReply(bob, "think search(type=room)"), `${garden} ${shed}`);
+    assertEquals(await telnetReply(bob, `think search(me t=r,${shed},)`), shed);
+    assertEquals(await telnetReply(bob, `think lsearch(parent=${ball})`), box);
+    assertEquals(await telnetReply(bob, "think search(things=ba)"), `${ball} ${box}`);
+    const refused = await telnetReply(bob, "think search(Carol)");
+    assert(refused.includes("You need a search warrant to do that!"), refused);
+    assert(refused.includes("#-1 ERROR DURING SEARCH"), refused);
+    assertEquals(await telnetReply(admin, "think search(Carol type=thing)"), cup);
   } finally {
     for (const c of closers) await c().catch(() => {});
     await srv.stop();

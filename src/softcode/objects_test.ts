@@ -77,12 +77,68 @@ Deno.test("softcode objects: pemit, remit and oemit deliver in wire form", () =>
   assert.ok(!t.world.sent.some((s) => s.to === alice || s.to === bob));
 });
 
-Deno.test("softcode objects: search() answers from indexes, within what the executor may see", () => {
-  const { t, alice, box } = world();
-  assert.equal(t.run("[search(type=thing)]", alice), `#${box}`);
-  assert.ok(t.run("[search(type=player)]").split(" ").length >= 3);
-  assert.equal(t.run("[search(type=nonsense)]"), "#-1 INVALID TYPE");
-  assert.equal(t.run(`[search(eplayer=\\[strmatch(name(##),A*)\\])]`), `#${alice}`);
+Deno.test("softcode objects: search() reads @search's query: classes, ranges, a player", () => {
+  const { t, alice, bob, box } = world();
+  const attic = t.world.add("Attic", "room", { owner: alice });
+  const ball = t.world.add("ball", "thing", { owner: alice, data: { parent: box } });
+  const ids = (...xs: string[]) => xs.map((x) => `#${x}`).join(" ");
+  const as = (s: string) => t.run(s, alice);
+  // No argument: what the executor owns (itself too), in dbref order.
+  assert.equal(as("[search()]"), ids(alice, box, attic, ball));
+  assert.equal(as("[search(type=thing)] [lsearch(t=r)]"), ids(box, ball, attic));
+  // Names by their start; classes and types by any prefix.
+  assert.equal(
+    as("[search(things=b)]|[search(o=bo)]|[search(name=a)]"),
+    `${ids(box, ball)}|${ids(box)}|${ids(alice, attic)}`,
+  );
+  // A range of dbrefs, with or without #.
+  assert.equal(
+    as(`[search(type=thing,#${ball},#${ball})]|[search(type=thing,,${box})]`),
+    `${ids(ball)}|${ids(box)}`,
+  );
+  // Lists of players and children are anyone's; an evaluation sees ## as each dbref.
+  assert.equal(as("[search(type=player)]"), ids(t.wiz, alice, bob));
+  assert.equal(as("[search(players=a)]"), ids(alice));
+  assert.equal(as("[search(parent=box)]"), ids(ball));
+  assert.equal(as(`[search(ething=\\[strmatch(name(##),b*)\\])]`), ids(box, ball));
+  assert.equal(t.run(`[search(eplayer=\\[strmatch(name(##),A*)\\])]`), ids(alice));
+  // Flag letters: Bob is dark, so connected only to whoever may see him.
+  assert.equal(t.run("[search(flags=PD)]"), ids(bob));
+  assert.equal(as("[search(flags=Pc)]"), ids(t.wiz, alice));
+  assert.equal(t.run("[search(flags=Pc)]"), ids(t.wiz, alice, bob));
+  // A player named: staff search anyone's, by name or dbref; `me` is the executor's.
+  assert.equal(t.run("[search(Alice type=thing)]"), ids(box, ball));
+  assert.equal(t.run(`[search(#${alice} rooms=a)]`), ids(attic));
+  assert.equal(as("[search(me type=room)]"), ids(attic));
+});
+
+Deno.test("softcode objects: search() refuses as @search does, with MUX's #-1 and the reason told", () => {
+  const { t, alice, hall, box } = world();
+  const ERR = "#-1 ERROR DURING SEARCH";
+  const told = (s: string, executor = alice) => {
+    t.world.sent.length = 0;
+    const r = t.run(s, executor);
+    return [r, t.world.sent.filter((m) => m.to === executor).map((m) => m.msg).join("|")];
+  };
+  // A mortal searches only its own, but for players; staff search anything.
+  assert.deepEqual(told("[search(Wizard)]"), [ERR, "You need a search warrant to do that!"]);
+  assert.deepEqual(told("[search(Wizard type=thing)]"), [
+    ERR,
+    "You need a search warrant to do that!",
+  ]);
+  assert.deepEqual(told("[search(Wizard type=player)]"), [`#${t.wiz}`, ""]);
+  assert.deepEqual(told(`[search(zone=#${hall})]`), [ERR, "Permission denied."]);
+  assert.deepEqual(told("[search(Alice type=thing)]", t.wiz), [`#${box}`, ""]);
+  assert.ok(told("[search(type=room)]", t.wiz)[0].split(" ").includes(`#${hall}`));
+  assert.deepEqual(told("[search(type=room)]"), ["", ""]);
+  // MUX's words for what it cannot read.
+  assert.deepEqual(told("[search(Nobody)]"), [ERR, "nobody: No such player"]);
+  assert.deepEqual(told(`[search(#${box} type=thing)]`), [ERR, `#${box}: No such player`]);
+  assert.deepEqual(told("[search(foo=bar)]"), [ERR, "foo: unknown class"]);
+  assert.deepEqual(told("[search(type=nonsense)]"), [ERR, "nonsense: unknown type"]);
+  assert.deepEqual(told("[search(flags=PR)]"), [ERR, "R: Conflicting type specifications."]);
+  assert.deepEqual(told("[search(parent=nosuch)]"), [ERR, "I don't see that here."]);
+  assert.deepEqual(told("[search(type=thing,x)]")[0], ERR);
 });
 
 Deno.test("softcode objects: grep, elock and bittype", () => {

@@ -4,7 +4,7 @@
  * an admin, STAFF a staff rank, CONNECTED a player online). One rule for softcode
  * (src/softcode/functions/objects.ts) and `@search` (src/world/search.ts).
  */
-import type { DbObject } from "./types.ts";
+import type { DbObject, ObjectType } from "./types.ts";
 import { hasFlag } from "./flags.ts";
 import { typeOf } from "./indexes.ts";
 
@@ -23,6 +23,14 @@ export const MUX_FLAG_LETTERS: Readonly<Record<string, string>> = {
   U: "unfindable",
   V: "visual",
   c: "connected",
+};
+
+/** MUX's letters for the types: flags() gives one first, `@search flags=` reads it as a type. */
+export const MUX_TYPE_LETTERS: Readonly<Record<ObjectType, string>> = {
+  player: "P",
+  room: "R",
+  exit: "E",
+  thing: "",
 };
 
 /** What MUX's derived flags ask of the game, besides an object's own flags. */

@@ -7,7 +7,7 @@
  */
 import type { WorldReader } from "./live_world.ts";
 import type { DbObject, ObjectType } from "./types.ts";
-import { hasMuxFlag, MUX_FLAG_LETTERS, type MuxFlagTests } from "./mux_flags.ts";
+import { hasMuxFlag, MUX_FLAG_LETTERS, MUX_TYPE_LETTERS, type MuxFlagTests } from "./mux_flags.ts";
 import { typeOf } from "./indexes.ts";
 import { ownerOf } from "./control.ts";
 import { parentOf } from "./parents.ts";
@@ -82,15 +82,13 @@ export interface SearchResult {
   stopped: boolean;
 }
 
-/** Type letters of `flags=` (MUX's object_types): a type, not a flag. */
-const TYPE_LETTERS: Readonly<Record<string, ObjectType>> = {
-  P: "player",
-  R: "room",
-  E: "exit",
-};
-
 /** The engine's object types, in MUX's listing order (rooms, exits, things, players). */
 export const SEARCH_TYPES: readonly ObjectType[] = ["room", "exit", "thing", "player"];
+
+/** Type letters of `flags=` (MUX's object_types): a type, not a flag. */
+const TYPE_LETTERS: Readonly<Record<string, ObjectType>> = Object.fromEntries(
+  SEARCH_TYPES.filter((t) => MUX_TYPE_LETTERS[t] !== "").map((t) => [MUX_TYPE_LETTERS[t], t]),
+);
 
 /** Splits `text` at commas outside (), [] and {} (MUX's parse_to): `gt(money(##),10),5`. */
 function topLevelCommas(text: string): string[] {
@@ -226,6 +224,59 @@ function flagsClass(restriction: string, q: SearchClass): SearchClass | { error:
   }
   // MUX's help: `flags=P` lists players, anyone's (its code keeps a player to its own).
   return { ...q, type, flags, anyOwner: type === "player" };
+}
+
+/** Who searches: staff search anyone's objects (MUX's Search()); `owner` is whose "me" names. */
+export interface Searcher {
+  staff: boolean;
+  /** The searcher's owner: a player's own id, a thing's owner. */
+  owner: string;
+}
+
+/** MUX's refusal of a search of another's objects by a mortal. */
+export const SEARCH_WARRANT = "You need a search warrant to do that!";
+
+/**
+ * Whose objects a query searches, before any name is looked up: the searcher's (no player and a
+ * mortal, or `me`), anyone's (null: staff, or a class that lists anyone's), or undefined when the
+ * player named must be looked up (MUX's search_setup).
+ */
+export function searchOwner(
+  player: string,
+  anyOwner: boolean,
+  s: Searcher,
+): string | null | undefined {
+  if (player === "") return s.staff || anyOwner ? null : s.owner;
+  if (player === "me") return s.owner;
+  return undefined;
+}
+
+/**
+ * The query to run, its names looked up (`owner` from searchOwner or the player named; `parent`
+ * and `zone` objects the searcher controls), or MUX's refusal: a mortal searches only its own
+ * objects, but for lists of players and the children or zone of what it controls.
+ */
+export function searchQuery(
+  words: SearchWords,
+  cls: SearchClass,
+  found: { owner: string | null; parent: string | null; zone: string | null },
+  s: Searcher,
+): SearchQuery | { error: string } {
+  const { owner } = found;
+  if (!s.staff && cls.type !== "player" && owner !== s.owner && owner !== null) {
+    return { error: SEARCH_WARRANT };
+  }
+  return {
+    owner,
+    type: cls.type,
+    name: cls.name,
+    flags: cls.flags,
+    parent: found.parent,
+    zone: found.zone,
+    evaluate: cls.evaluate,
+    low: words.low,
+    high: words.high,
+  };
 }
 
 /** Flags the flag index answers (the others are MUX's names for what the engine derives). */

@@ -13,7 +13,10 @@ import {
   runSearch,
   SEARCH_TYPES,
   searchClass,
+  type Searcher,
+  searchOwner,
   type SearchQuery,
+  searchQuery,
   type SearchResult,
   splitSearch,
 } from "../../world/search.ts";
@@ -30,13 +33,9 @@ const HEADINGS: Readonly<Record<string, string>> = {
   player: "PLAYERS:",
 };
 
-/** Whose objects a query searches: the player it names (any case), oneself, or anyone's. */
-async function ownerFor(u: CommandSdk, player: string, anyOwner: boolean): Promise<string | null> {
-  if (player === "") return isStaff(u.me.flags) || anyOwner ? null : ownerOf(u.me);
-  if (player === "me") return ownerOf(u.me);
-  const found = await u.players.find(player, u.me);
-  if (!found) throw new CommandError(`${player}: No such player`);
-  return found.id;
+/** The searcher as MUX's search rules see it. */
+function searcher(u: CommandSdk): Searcher {
+  return { staff: isStaff(u.me.flags), owner: ownerOf(u.me) };
 }
 
 /** MUX's match_controlled: an object the actor names and controls. */
@@ -52,22 +51,19 @@ async function queryOf(u: CommandSdk, text: string): Promise<SearchQuery> {
   if ("error" in words) throw new CommandError(words.error);
   const cls = searchClass(words.cls, words.restriction);
   if ("error" in cls) throw new CommandError(cls.error);
-  const owner = await ownerFor(u, words.player, cls.anyOwner);
-  const q: SearchQuery = {
+  const s = searcher(u);
+  let owner = searchOwner(words.player, cls.anyOwner, s);
+  if (owner === undefined) {
+    const found = await u.players.find(words.player, u.me);
+    if (!found) throw new CommandError(`${words.player}: No such player`);
+    owner = found.id;
+  }
+  const q = searchQuery(words, cls, {
     owner,
-    type: cls.type,
-    name: cls.name,
-    flags: cls.flags,
     parent: cls.parent === null ? null : await controlled(u, cls.parent),
     zone: cls.zone === null ? null : await controlled(u, cls.zone),
-    evaluate: cls.evaluate,
-    low: words.low,
-    high: words.high,
-  };
-  const mine = ownerOf(u.me);
-  if (!isStaff(u.me.flags) && q.type !== "player" && owner !== mine && owner !== null) {
-    throw new CommandError("You need a search warrant to do that!");
-  }
+  }, s);
+  if ("error" in q) throw new CommandError(q.error);
   return q;
 }
 

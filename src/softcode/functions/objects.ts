@@ -11,10 +11,15 @@ import { EVAL_ARG, type Frame, type FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 import { genderOf, pronoun } from "../eval.ts";
 import { AMBIGUOUS, dbrefId, found, matchError, matchObject, matchThing } from "../match.ts";
-import { bool } from "../numbers.ts";
+import { bool, truthy } from "../numbers.ts";
 import { splitList } from "../list.ts";
 import { typeOf } from "../../world/objects.ts";
-import { hasMuxFlag, MUX_FLAG_LETTERS, type MuxFlagTests } from "../../world/mux_flags.ts";
+import {
+  hasMuxFlag,
+  MUX_FLAG_LETTERS,
+  MUX_TYPE_LETTERS,
+  type MuxFlagTests,
+} from "../../world/mux_flags.ts";
 import { lowerCase } from "../../text/lower.ts";
 import type { DbObject, ObjectType } from "../../world/types.ts";
 import { toWire } from "../markup.ts";
@@ -23,8 +28,19 @@ import { validAttrName } from "./control.ts";
 import { upperAscii } from "../compile.ts";
 import { ctimeText } from "./time.ts";
 import { lockOf, lockTypeNamed } from "../../world/locks.ts";
+import { ownerOf } from "../../world/control.ts";
+import {
+  runSearch,
+  searchClass,
+  type Searcher,
+  searchOwner,
+  searchQuery,
+  type SearchWorld,
+  splitSearch,
+} from "../../world/search.ts";
+import { MAX_SEARCHED } from "../../commands/limits.ts";
 
-/** Most ids search(), lsearch() and children() return (an index answers, bounded). */
+/** Most ids children() and the zone lists return (an index answers, bounded). */
 export const MAX_SEARCH = 2000;
 
 function ref(id: string): string {
@@ -142,12 +158,7 @@ export function muxFlags(ev: Evaluation, f: Frame, o: DbObject): Set<string> {
 }
 
 /** The letter flags() gives an object's type first. */
-const TYPE_LETTER: Readonly<Record<string, string>> = {
-  player: "P",
-  room: "R",
-  exit: "E",
-  thing: "",
-};
+const TYPE_LETTER: Readonly<Record<string, string>> = MUX_TYPE_LETTERS;
 
 /** MUX's flag letters (flags(), orflags(), andflags()), in flags()'s order. */
 const LETTERS: readonly (readonly [string, string])[] = Object.entries(MUX_FLAG_LETTERS);
@@ -202,112 +213,65 @@ function visibleOnlinePlayer(ev: Evaluation, f: Frame, name: string): string | n
   return me && p && !ev.ports.access.hiddenFrom(me, p) ? id : null;
 }
 
-/** search()/lsearch() classes MUX and PennMUSH take, answered from indexes. */
-function searchIds(
-  ev: Evaluation,
-  f: Frame,
-  owner: string | null,
-  cls: string,
-  restriction: string,
-): string[] | string {
+/** MUX's answer of search() to a query it refuses (the executor is told why). */
+const SEARCH_ERROR = "#-1 ERROR DURING SEARCH";
+
+/** The world's lists search walks, whole (the search caps what it tests, not what it is given). */
+function searchWorld(ev: Evaluation): SearchWorld {
   const w = ev.ports.world;
-  const c = cls.toLowerCase();
-  let ids: readonly string[];
-  let filter: ((o: DbObject) => boolean) | null = null;
-  const typeFilter = (t: string) => (o: DbObject) => typeOf(o) === t;
-  switch (c) {
-    case "":
-    case "all":
-      ids = owner ? w.ownedBy(owner, MAX_SEARCH * 4) : [
-        ...w.withFlag("player", MAX_SEARCH),
-        ...w.withFlag("room", MAX_SEARCH),
-        ...w.withFlag("thing", MAX_SEARCH),
-        ...w.withFlag("exit", MAX_SEARCH),
-      ];
-      break;
-    case "type": {
-      const t = restriction.toLowerCase();
-      if (!["player", "room", "thing", "exit", "object"].includes(t)) return "#-1 INVALID TYPE";
-      const flag = t === "object" ? "thing" : t;
-      ids = w.withFlag(flag, MAX_SEARCH * 4);
-      break;
-    }
-    case "player":
-    case "players":
-    case "eplayer":
-      ids = w.withFlag("player", MAX_SEARCH * 4);
-      break;
-    case "room":
-    case "rooms":
-    case "eroom":
-      ids = w.withFlag("room", MAX_SEARCH * 4);
-      break;
-    case "exit":
-    case "exits":
-    case "eexit":
-      ids = w.withFlag("exit", MAX_SEARCH * 4);
-      break;
-    case "object":
-    case "objects":
-    case "thing":
-    case "things":
-    case "eobject":
-    case "ething":
-      ids = w.withFlag("thing", MAX_SEARCH * 4);
-      break;
-    case "flags":
-      ids = w.withFlag(restriction.toLowerCase(), MAX_SEARCH * 4);
-      break;
-    case "owner": {
-      const r = matchThing(ev.ports.world, f.executor, restriction);
-      if (!found(r)) return matchError(r);
-      ids = w.ownedBy(r, MAX_SEARCH * 4);
-      break;
-    }
-    case "name":
-      ids = w.byName(restriction, MAX_SEARCH);
-      break;
-    case "parent": {
-      const r = matchThing(ev.ports.world, f.executor, restriction);
-      if (!found(r)) return matchError(r);
-      ids = w.children(r, MAX_SEARCH);
-      break;
-    }
-    default:
-      return "#-1 INVALID SEARCH CLASS";
-  }
-  // Names in the player/room/exit/object classes are prefixes; the e-classes evaluate.
-  const evalClass = c.startsWith("e") && c !== "exit" && c !== "exits";
-  if (
-    !evalClass &&
-    ["player", "players", "room", "rooms", "exit", "exits", "object", "objects", "thing", "things"]
-      .includes(c) &&
-    restriction
-  ) {
-    const lower = restriction.toLowerCase();
-    filter = (o) => o.name.toLowerCase().includes(lower);
-  }
-  if (c === "type") {
-    filter = typeFilter(
-      restriction.toLowerCase() === "object" ? "thing" : restriction.toLowerCase(),
-    );
-  }
+  return {
+    object: (id) => w.object(id),
+    ownedBy: (id) => w.ownedBy(id, Infinity),
+    withFlag: (flag) => w.withFlag(flag, Infinity),
+    children: (id) => w.children(id, Infinity),
+    zoned: (id) => w.zoned(id, Infinity),
+  };
+}
+
+/** The object `ref` names that the executor controls (MUX's match_controlled), or why not. */
+function searchControlled(ev: Evaluation, f: Frame, ref: string): string | { error: string } {
+  const o = thing(ev, f, ref);
+  if (typeof o === "string") return { error: "I don't see that here." };
+  return controls(ev, f, o) ? o.id : { error: "Permission denied." };
+}
+
+/**
+ * search(): `@search`'s query (src/world/search.ts) read and refused by the same rules, as the
+ * executor; the dbrefs found, or MUX's #-1 with the reason told to the executor.
+ */
+function searchFor(ev: Evaluation, f: Frame, text: string): string {
   const me = ev.object(f.executor);
-  const out: string[] = [];
-  for (const id of ids) {
-    if (out.length >= MAX_SEARCH || !ev.tick()) break;
-    const o = ev.object(id);
-    if (!o || !me) continue;
-    if (owner && o.owner !== owner) continue;
-    if (!ev.ports.access.controls(me, o) && !ev.ports.access.canSee(me, o)) continue;
-    if (filter && !filter(o)) continue;
-    if (evalClass) {
-      const code = restriction.split("##").join(ref(id));
-      if (!ev.eval(f, code, EVAL_ARG).match(/^\s*[1-9]/)) continue;
-    }
-    out.push(ref(id));
+  if (!me) return SEARCH_ERROR;
+  const refused = (why: string) => {
+    ev.ports.delivery.toObject(f.executor, why);
+    return SEARCH_ERROR;
+  };
+  const words = splitSearch(text);
+  if ("error" in words) return refused(words.error);
+  const cls = searchClass(words.cls, words.restriction);
+  if ("error" in cls) return refused(cls.error);
+  const s: Searcher = { staff: ev.ports.access.isStaff(me), owner: ownerOf(me) };
+  let owner = searchOwner(words.player, cls.anyOwner, s);
+  if (owner === undefined) {
+    const id = dbrefId(words.player) ?? ev.ports.world.playerByName(words.player);
+    const p = id === null ? null : ev.object(id);
+    if (!p || typeOf(p) !== "player") return refused(`${words.player}: No such player`);
+    owner = p.id;
   }
-  return out.sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+  const parent = cls.parent === null ? null : searchControlled(ev, f, cls.parent);
+  if (parent !== null && typeof parent !== "string") return refused(parent.error);
+  const zone = cls.zone === null ? null : searchControlled(ev, f, cls.zone);
+  if (zone !== null && typeof zone !== "string") return refused(zone.error);
+  const q = searchQuery(words, cls, { owner, parent, zone }, s);
+  if ("error" in q) return refused(q.error);
+  const tests = flagTests(ev, f);
+  const found = runSearch(searchWorld(ev), q, {
+    staff: (o) => tests.staff(o),
+    connected: (o) => tests.connected(o),
+    // Within the evaluation's own budgets: when they are spent, the search stops there.
+    evaluate: (code) => (ev.tick() ? truthy(ev.eval(f, code, EVAL_ARG)) : null),
+  }, MAX_SEARCHED);
+  return found.ids.map(ref).join(" ");
 }
 
 /** The object functions whose results are dbrefs, numbers, truth values or flag letters. */
@@ -659,40 +623,21 @@ export const objectFunctions: FunctionDef[] = plainResults([
     if (!controls(ev, f, o)) return "#-1 PERMISSION DENIED";
     return ev.ports.world.children(o.id, MAX_SEARCH).map(ref).join(" ");
   }),
-  define("search", 0, 1, {
-    family: "database",
-    args: "search([<player>] [<class>=<restriction>])",
-    summary: "Dbrefs of the objects that match (at most 2,000).",
-    example: { think: "search(type=room)", gives: "#0" },
-    more:
-      "Classes: type (player, room, exit, thing), name, flags, owner, parent, player, room, exit, thing (a part of the name), and eplayer, eroom, eexit, ething, whose restriction is code evaluated for each object (## the dbref) that keeps it when true. Without a player, staff search everything and others their own objects.",
-  }, (ev, f, args) => {
-    // MUX: search([<player>] [<class>=<restriction>]).
-    const text = (args[0] ?? "").trim();
-    let owner: string | null = null;
-    let spec = text;
-    const eq = text.indexOf("=");
-    const head = eq < 0 ? text : text.slice(0, eq);
-    const sp = head.trim().indexOf(" ");
-    if (eq < 0 && text) {
-      const r = matchThing(ev.ports.world, f.executor, text);
-      if (!found(r)) return "#-1 NOT FOUND";
-      owner = r;
-      spec = "";
-    } else if (sp > 0) {
-      const r = matchThing(ev.ports.world, f.executor, head.slice(0, sp));
-      if (!found(r)) return "#-1 NOT FOUND";
-      owner = r;
-      spec = text.slice(sp + 1).trim();
-    }
-    const me = ev.object(f.executor);
-    if (!owner && me && !ev.ports.access.isStaff(me)) owner = f.executor;
-    const at = spec.indexOf("=");
-    const cls = at < 0 ? spec : spec.slice(0, at).trim();
-    const restriction = at < 0 ? "" : spec.slice(at + 1).trim();
-    const r = searchIds(ev, f, owner, cls, restriction);
-    return typeof r === "string" ? r : r.join(" ");
-  }, { parse: 1 }),
+  define(
+    "search",
+    0,
+    1,
+    {
+      family: "database",
+      args: "search([<player>] [<class>=<restriction>[,<low>[,<high>]]])",
+      summary: "Dbrefs of the objects @search finds with the same query, in dbref order.",
+      example: { think: "search(type=room)", gives: "#0" },
+      more:
+        "The query is @search's (help @search): a player whose objects are searched, a class (type, name, rooms, exits, things, players, flags, parent, zone, eval, eplayer, eroom, eexit, ething; each may be shortened) and a range of dbrefs, under the same rules: without a player, staff search everything and others what they own. A query @search refuses gives #-1 ERROR DURING SEARCH, and the executor is told why. A name or an evaluation is tested on at most 20,000 objects, an evaluation within the evaluation's own budgets. Escape [ ] in an evaluation class: search(eval=\\[gt(money(##),10)\\]).",
+    },
+    (ev, f, args) => searchFor(ev, f, (args[0] ?? "").trim()),
+    { parse: 1 },
+  ),
   define("findable", 2, 2, {
     family: "database",
     args: "findable(<looker>, <object>)",
