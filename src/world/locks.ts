@@ -78,6 +78,17 @@ export const MAX_LOCK_NESTING = 20;
 export const LOCK_TOO_DEEP =
   `Sorry, broken lock: it refers to other locks (@) more than ${MAX_LOCK_NESTING} deep.`;
 
+/**
+ * Wildcard matching one whole check may do, in wildMatch's rounds of WILD_STEPS backtracking
+ * steps (16 rounds: about a million steps, a few milliseconds). A 1,000-character attribute key
+ * against an 8,000-character value could take 40 ms, and a player could walk into such an exit
+ * ten times a second, or carry a thousand objects the key is tried on.
+ */
+export const LOCK_WILD_ROUNDS = 16;
+
+/** The message a check gives when its attribute keys' matching ran past LOCK_WILD_ROUNDS. */
+export const LOCK_TOO_COSTLY = "Sorry, broken lock: its attribute patterns take too long to match.";
+
 /** Where an attribute key looks: the actor or what it carries, only the actor, only its load. */
 export type AttrScope = "any" | "is" | "carry";
 
@@ -460,6 +471,8 @@ interface EvalContext {
   tooDeep: boolean;
   /** Why the lock could not be evaluated (a message for the actor), or null. */
   problem: string | null;
+  /** Rounds of wildcard backtracking left to this check (LOCK_WILD_ROUNDS at its start). */
+  wildRounds: number;
 }
 
 /** Beyond this depth a hand-built AST is refused (false) rather than risk the stack. */
@@ -486,6 +499,7 @@ function contextOf(subject: LockSubject, ctx: LockContext | undefined): EvalCont
     nesting: 0,
     tooDeep: false,
     problem: null,
+    wildRounds: LOCK_WILD_ROUNDS,
   };
 }
 
@@ -570,18 +584,28 @@ function attrOf(ctx: EvalContext, holderId: string, name: string, pattern: strin
   if (!holder || !a) return false;
   // The lock's object must be able to read it (MUX: See_attr); without one, only what all may.
   if (!w.canSeeAttr(w.object(ctx.on), holder, a)) return false;
-  return matchesPattern(pattern, a.value);
+  return matchesPattern(ctx, pattern, a.value);
 }
 
-/** MUX's attribute-key match: `<x` and `>x` compare, anything else is a wildcard pattern. */
-function matchesPattern(pattern: string, value: string): boolean {
+/**
+ * MUX's attribute-key match: `<x` and `>x` compare, anything else is a wildcard pattern, matched
+ * within what is left of the check's LOCK_WILD_ROUNDS; past it the whole check fails closed.
+ */
+function matchesPattern(ctx: EvalContext, pattern: string, value: string): boolean {
   if (pattern.startsWith("<") && pattern.length > 1) {
     return value.toLowerCase() < pattern.slice(1).toLowerCase();
   }
   if (pattern.startsWith(">") && pattern.length > 1) {
     return value.toLowerCase() > pattern.slice(1).toLowerCase();
   }
-  return wildMatch(pattern, value);
+  if (ctx.tooDeep) return false;
+  const more = () => {
+    if (--ctx.wildRounds > 0) return true;
+    ctx.tooDeep = true;
+    ctx.problem ??= LOCK_TOO_COSTLY;
+    return false;
+  };
+  return wildMatch(pattern, value, more) && !ctx.tooDeep;
 }
 
 function attrMatches(ctx: EvalContext, name: string, pattern: string, scope: AttrScope): boolean {
@@ -591,7 +615,7 @@ function attrMatches(ctx: EvalContext, name: string, pattern: string, scope: Att
   // NAME is every object's name, which MUX lets every lock read.
   const valueOf = (id: string) =>
     name === "NAME"
-      ? matchesPattern(pattern, w.object(id)?.name ?? "")
+      ? matchesPattern(ctx, pattern, w.object(id)?.name ?? "")
       : attrOf(ctx, id, name, pattern);
   if (scope !== "carry" && valueOf(me)) return true;
   if (scope === "is") return false;

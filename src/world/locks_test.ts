@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   checkLock,
   evaluateLock,
+  LOCK_TOO_COSTLY,
   type LockNode,
   type LockSubject,
   LockSyntaxError,
@@ -435,6 +436,31 @@ Deno.test("locks: attribute keys match wildcards, on the actor or what it carrie
   assert.equal(checkLock("name:<b", alice, ctx), true, "MUX's < compares");
   assert.equal(checkLock("=name:>b", alice, ctx), false);
   assert.equal(checkLock("name:>b", alice, ctx), true, "what Alice carries (Key) counts");
+});
+
+Deno.test("locks: attribute keys' wildcard matching is bounded per check, and fails closed", () => {
+  // A suffix match found only after millions of backtracking steps (about 40 ms at full size).
+  const slow = "*" + "a".repeat(500) + "b";
+  const w = lockWorld([], {
+    "5": { SEX: attr("SEX", "a".repeat(7999) + "b"), CHEAP: attr("CHEAP", "x") },
+  });
+  const ctx = { world: w, on: "9" };
+  assert.equal(checkLock(`=sex:${slow}`, alice, ctx), false, "too costly: not a pass");
+  assert.equal(checkLock(`!=sex:${slow}`, alice, ctx), false, "nor a pass under not");
+  assert.deepEqual(lockVerdict(`=sex:${slow}`, alice, ctx), {
+    pass: false,
+    problem: LOCK_TOO_COSTLY,
+  });
+  assert.equal(checkLock("=cheap:x|=sex:a*b", alice, ctx), true, "a cheap key still passes");
+  assert.equal(checkLock(`=sex:*${"a".repeat(20)}b`, alice, ctx), true, "a modest match is whole");
+  // The budget is the check's, not each match's: many carried objects share it.
+  const keys = Array.from({ length: 8 }, (_, i) => thing(String(20 + i), { location: "5" }));
+  const costly = Object.fromEntries(
+    keys.map((k) => [k.id, { COLOR: attr("COLOR", "a".repeat(3000)) }]),
+  );
+  const many = { world: lockWorld(keys, costly), on: "9" };
+  const pattern = "*" + "a".repeat(100) + "b";
+  assert.equal(checkLock(`!+color:${pattern}`, alice, many), false, "eight costly misses: closed");
 });
 
 Deno.test("locks: evaluation keys run the lock object's attribute with the actor as enactor", () => {
