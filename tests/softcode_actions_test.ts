@@ -34,7 +34,7 @@ Deno.test("actions: message attributes over telnet and WebSocket", async (t) => 
     const garden = (await run("@dig Garden=North;n,South;s", /Room Garden\(#(\d+)\) dug/))
       .match(/#(\d+)/)![1];
     await run("@create Gem", /Created Gem/);
-    await run("drop gem", /You drop Gem\./);
+    await run("drop gem", /Dropped\./);
 
     await t.step("descriptions are evaluated for the one who looks", async () => {
       await run("@desc here=Quiet. You are [name(%#)]; \\[OOC\\] stays.", /Description set/);
@@ -83,13 +83,13 @@ Deno.test("actions: message attributes over telnet and WebSocket", async (t) => 
       assertEquals(got.data.type, "get");
       await admin.waitFor(/Bob pockets the Gem\./);
       await bobSend("drop gem");
-      await bob.expect(/^You drop Gem\.$/);
+      await bob.expect(/Dropped\./);
       await admin.waitFor(/Bob lets the gem fall\./);
     });
 
     await t.step("enter and leave a thing set enter_ok, with its @idesc", async () => {
       await run("@create Wagon", /Created Wagon/);
-      await run("drop wagon", /You drop Wagon\./);
+      await run("drop wagon", /Dropped\./);
       await bobSend("enter wagon");
       await bob.expect(/^Permission denied\.$/);
       await run("@set wagon=enter_ok", /enter_ok/);
@@ -137,7 +137,7 @@ Deno.test("actions: @a-actions, @aconnect and @adisconnect over telnet and WebSo
     const garden = (await run("@dig Garden=North;n,South;s", /Room Garden\(#(\d+)\) dug/))
       .match(/#(\d+)/)![1];
     await run("@create Gem", /Created Gem/);
-    await run("drop gem", /You drop Gem\./);
+    await run("drop gem", /Dropped\./);
     await run(`@aenter #${garden}=@remit me=The garden greets [name(%#)].`, /Set\./);
     await run("@adesc gem=@pemit %#=The gem winks at [name(%#)].", /Set\./);
     await run("@asucc north=think [set(me,LAST:[name(%#)])]", /Set\./);

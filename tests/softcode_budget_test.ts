@@ -25,7 +25,7 @@ async function dropBurner(admin: TelnetClient): Promise<void> {
     "&CMD burner=$+burn *:@pemit %#=[null(iter(lnum(%0),null(iter(lnum(%0),add(1,1)))))]burnt %0",
     /Set\./,
   );
-  await run(admin, "drop Burner", /You drop Burner\./);
+  await run(admin, "drop Burner", /Dropped\./);
 }
 
 Deno.test("time budget: the player who began the chain pays, not the global's owner", async () => {
@@ -131,13 +131,13 @@ Deno.test("time budget: a lock, a description or a zone's lock checked for a pla
     await run(admin, `&PASS gate=${heavy}1`, /Set\./);
     await run(admin, "@create Statue", /Created Statue/);
     await run(admin, `@desc statue=${heavy}A marble statue.`, /Description set/);
-    await run(admin, "drop statue", /You drop Statue\./);
+    await run(admin, "drop statue", /Dropped\./);
     const zmo = await dbref("@create Estate", /Created Estate\(#(\d+)\)/);
     const relic = await dbref("@create Relic", /Created Relic\(#(\d+)\)/);
     await run(admin, `@chzone #${relic}=#${zmo}`, /Zone changed\./);
     await run(admin, `@lock/enter #${zmo}=PASS/1`, /Locked/);
     await run(admin, `&PASS #${zmo}=${heavy}0`, /Set\./);
-    await run(admin, "drop relic", /You drop Relic\./);
+    await run(admin, "drop relic", /Dropped\./);
 
     // Each probes until told the time is spent: the prober's own, not the wizard's.
     const probe = async (who: typeof bob, line: string, answer: RegExp) => {

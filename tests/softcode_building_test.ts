@@ -46,7 +46,7 @@ Deno.test("softcode create() and tel() over telnet and WebSocket", async () => {
     await run(alice, "think [words(lcon(me))] things", /^1 things/m);
     // Not staff: tel() of another player's object is refused; nothing moves.
     const lamp = (await run(admin, "think [create(lamp,10)]", /#(\d+)/))[1];
-    await run(admin, "drop lamp", /You drop lamp/);
+    await run(admin, "drop lamp", /Dropped\./);
     await run(alice, `think [tel(lamp,#${garden})]tried`, /Permission denied\.[\s\S]*tried/);
     await run(admin, `think [loc(#${lamp})]here`, new RegExp(`#${limbo}here`));
     // Under @teleport's rules a builder's object moves itself to a place its owner controls (her

@@ -96,7 +96,7 @@ Deno.test("hostile softcode: the use locks of everything that hears one say shar
         /^Set\.$/,
       );
       await ask(bob, `@lock/use Ear${n}=BURN/1`, /Locked/);
-      await ask(bob, `drop Ear${n}`, /You drop/);
+      await ask(bob, `drop Ear${n}`, /Dropped\./);
     }
     alice.send("say hello");
     await alice.expect(/You say, "hello/, 30_000);
@@ -165,7 +165,7 @@ async function bobWithParrotAndClock(
   await ask(bob, "@create Parrot", /Created Parrot/);
   await ask(bob, "@set Parrot=monitor", /Flag monitor set/);
   await ask(bob, "&HEAR Parrot=^*spam*:@pemit *Bob=heard %0", /^Set\.$/);
-  await ask(bob, "drop Parrot", /You drop Parrot/);
+  await ask(bob, "drop Parrot", /Dropped\./);
   await ask(bob, "@create Clock", /Created Clock/);
   await ask(bob, "&TICK Clock=@pemit *Bob=tick", /^Set\.$/);
   await ask(bob, "@wait 3600=@trigger Clock/TICK", /./).catch(() => {});
@@ -271,7 +271,7 @@ Deno.test("hostile softcode: a runaway chain another player began halts that cha
     const mallory = await session(srv, "Mallory", closers);
     await ask(admin, "@set *Mallory=builder", /Flag builder set on Mallory\./);
     await ask(mallory, "@create Looper", /Created Looper/);
-    await ask(mallory, "drop Looper", /You drop Looper/);
+    await ask(mallory, "drop Looper", /Dropped\./);
     // Each turn: nine lines the Parrot hears, then itself again (run order X P1..P9 X P...: the
     // 25th entry is one of the Parrot's).
     const nine = Array.from({ length: 9 }, (_, i) => `@emit spam ${i}`).join(";");
@@ -304,7 +304,7 @@ Deno.test("hostile softcode: what a player's wait of a second wakes is paid by t
     await ask(bob, "@create Ear", /Created Ear/);
     await ask(bob, "@set Ear=monitor", /Flag monitor set/);
     await ask(bob, `&HEAR Ear=^*boom*:think ${burn}`, /^Set\.$/);
-    await ask(bob, "drop Ear", /You drop Ear/);
+    await ask(bob, "drop Ear", /Dropped\./);
     await ask(mallory, "@wait 1=@emit boom1;@emit boom2;@emit boom3;@emit boom4", /./)
       .catch(() => {});
     await mallory.expect(/Your softcode has used its time/, 15_000).catch((e) => {
@@ -392,7 +392,7 @@ Deno.test("hostile softcode: matching a line against the $-commands around a pla
       "think [null(iter(lnum(1,200),set(Trap,C##:$*[repeat(a,3999)]b:think hit)))]set",
       /^set$/,
     );
-    await ask(admin, "drop Trap", /You drop Trap/);
+    await ask(admin, "drop Trap", /Dropped\./);
     const mallory = await session(srv, "Mallory", closers);
     // Matches nothing; each pattern tries every start in the line (4,000 x 4,000 steps).
     await ask(mallory, "a".repeat(8000), /Huh/, 60_000);

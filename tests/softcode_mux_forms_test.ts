@@ -29,7 +29,7 @@ Deno.test("MUX forms: @set !flag unset, #dbref force, @ahear of a parent, halt p
     await bob.expect(/Limbo/);
     const made = await run(admin, "@create Box", /Created Box\(#(\d+)\)/);
     const box = /#(\d+)/.exec(made)![1];
-    await run(admin, "drop Box", /You drop Box\./);
+    await run(admin, "drop Box", /Dropped\./);
 
     await t.step("@set !flag on a flag not set answers as a clear", async () => {
       await run(admin, "@set box=!halt", /Flag halt cleared on Box\./);
@@ -69,7 +69,7 @@ Deno.test("MUX forms: @set !flag unset, #dbref force, @ahear of a parent, halt p
     await t.step("@ahear is read through the parent chain", async () => {
       await run(admin, "@create Parrot Kind", /Created Parrot Kind/);
       await run(admin, "@create Parrot", /Created Parrot/);
-      await run(admin, "drop Parrot", /You drop Parrot\./);
+      await run(admin, "drop Parrot", /Dropped\./);
       await run(admin, "@parent Parrot=Parrot Kind", /Parent/i);
       await run(admin, "@listen Parrot=* waves*", /Set\./);
       await run(admin, "@ahear Parrot Kind=@remit here=[name(me)] mimics %0.", /Set\./);

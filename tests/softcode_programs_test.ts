@@ -60,7 +60,7 @@ Deno.test("$-commands and listening over telnet and WebSocket", async (t) => {
         await run("&look Pinger=$look:@pemit %#=soft look", /Set/);
         await run("&exa Pinger=$exa:@pemit %#=soft exa", /Set/);
         await run("&sum Pinger=$+sum *:@pemit %#=sum %0", /Set/);
-        await run("drop Pinger", /You drop/);
+        await run("drop Pinger", /Dropped\./);
         await bobSees("+ping a", /^local a$/);
         assert(!(await ws.sees(/^pong a$/, 300)), "the master room answered too");
         // A built-in before a $-command, a $-command before a unique prefix (exa → examine).
@@ -94,7 +94,7 @@ Deno.test("$-commands and listening over telnet and WebSocket", async (t) => {
       await run("@create Parrot", /Parrot/);
       await run("&hear Parrot=^*:@remit here=echo: %0", /Set/);
       await run("@set Parrot=monitor", /./);
-      await run("drop Parrot", /You drop/);
+      await run("drop Parrot", /Dropped\./);
       await bobSees("say hello", /^echo: Bob says, "hello"$/);
       assert(!(await ws.sees(/echo: echo:/, 500)), "the parrot heard itself");
       await run("@set Parrot=!monitor", /./);
@@ -107,8 +107,8 @@ Deno.test("$-commands and listening over telnet and WebSocket", async (t) => {
       await run("&l Pong=^*ping*:@remit here=pong", /Set/);
       await run("@set Ping=monitor", /./);
       await run("@set Pong=monitor", /./);
-      await run("drop Ping", /You drop/);
-      await run("drop Pong", /You drop/);
+      await run("drop Ping", /Dropped\./);
+      await run("drop Pong", /Dropped\./);
       await bob("say ping");
       await admin.waitFor(/Run away objects/, 20_000);
       await bobSees("+ping f", /^pong f$/);
@@ -119,7 +119,7 @@ Deno.test("$-commands and listening over telnet and WebSocket", async (t) => {
       await run("@listen Bell=* rings *", /Set/);
       await run("@ahear Bell=@remit here=The bell answers %0 (%1).", /Set/);
       await run("@aahear Bell=@pemit %#=heard", /Set/);
-      await run("drop Bell", /You drop/);
+      await run("drop Bell", /Dropped\./);
       await bobSees("pose rings the bell", /^The bell answers Bob \(the bell\)\.$/);
       await ws.expect(/^heard$/);
     });

@@ -30,7 +30,7 @@ Deno.test("queue over telnet and WebSocket: objects act, waits and semaphores, l
     await bob.expect(/Limbo/);
     const made = await run(admin, "@create Box", /Created Box\(#(\d+)\)/);
     const box = /#(\d+)/.exec(made)![1];
-    await run(admin, "drop Box", /You drop Box\./);
+    await run(admin, "drop Box", /Dropped\./);
 
     await t.step("@trigger runs an attribute as the object; its room hears it", async () => {
       await run(

@@ -75,7 +75,7 @@ Deno.test("lock types: each checked where MUX checks it", async (t) => {
 
     await t.step("visible: contents and exits are listed for who passes", async () => {
       await run(alice, "@create Ghost", /Created Ghost/);
-      await run(alice, "drop Ghost", /You drop Ghost/);
+      await run(alice, "drop Ghost", /Dropped\./);
       await run(alice, "@lock/visible Ghost=me", /\(visible\)/);
       await run(alice, "@lock/visible Out=me", /\(visible\)/);
       const seen = await bobLooks();
@@ -93,26 +93,26 @@ Deno.test("lock types: each checked where MUX checks it", async (t) => {
 
     await t.step("getfrom: taking out of a container and out of the room", async () => {
       await run(alice, "@create Chest", /Created Chest/);
-      await run(alice, "drop Chest", /You drop Chest/);
+      await run(alice, "drop Chest", /Dropped\./);
       await run(alice, "@set Chest=enter_ok", /Flag enter_ok set on Chest/);
       await run(alice, "@create Coin", /Created Coin/);
       await run(alice, "@tel Coin=Chest", /Teleported Coin\(#\d+\) to Chest/);
-      await bobDoes("get Chest's Coin", /You pick up Coin/);
-      await bobDoes("drop Coin", /You drop Coin/);
+      await bobDoes("get Chest's Coin", /Taken\./);
+      await bobDoes("drop Coin", /Dropped\./);
       await run(alice, "@tel Coin=Chest", /Teleported Coin/);
       await run(alice, "@lock/getfrom Chest=me", /\(getfrom\)/);
       await bobDoes("get Chest's Coin", /Permission denied\./);
-      await run(alice, "get Chest's Coin", /You pick up Coin/);
-      await run(alice, "drop Coin", /You drop Coin/);
+      await run(alice, "get Chest's Coin", /Taken\./);
+      await run(alice, "drop Coin", /Dropped\./);
       await run(alice, "@lock/getfrom here=me", /\(getfrom\)/);
       await bobDoes("get Coin", /Permission denied\./);
       await run(alice, "@unlock/getfrom here", /Unlocked Hall/);
-      await bobDoes("get Coin", /You pick up Coin/);
+      await bobDoes("get Coin", /Taken\./);
     });
 
     await t.step("leave: a thing's leave lock keeps who fails it inside", async () => {
       await run(alice, "@create Barrel", /Created Barrel/);
-      await run(alice, "drop Barrel", /You drop Barrel/);
+      await run(alice, "drop Barrel", /Dropped\./);
       await run(alice, "@set Barrel=enter_ok", /Flag enter_ok set/);
       await run(alice, "@lock/leave Barrel=me", /\(leave\)/);
       await run(alice, "@lfail Barrel=The lid is stuck.", /Set\./);

@@ -52,9 +52,9 @@ Deno.test("locks: MUX keys, old locks, lock types and broken locks", async (t) =
       await run(alice, "@lock vd=+Gold Key", new RegExp(`\\(basic\\): \\+#${key}`));
       await run(alice, "vd", /Vault/);
       await run(alice, "o", /Limbo/);
-      await run(alice, "drop Gold Key", /You drop Gold Key/);
+      await run(alice, "drop Gold Key", /Dropped\./);
       await run(alice, "vd", /You can't go that way\./);
-      await bobDoes("get Gold Key", /You pick up Gold Key/);
+      await bobDoes("get Gold Key", /Taken\./);
       await bobDoes("vd", /Vault/);
       await bobDoes("o", /Limbo/);
     });

@@ -1,7 +1,7 @@
 /**
  * MUX's commands that set the attributes the engine uses (`@succ <object>=<text>` is
  * `&SUCC <object>=<text>`): a player's gender and page replies, and the messages, formats and
- * actions of looking, moving, getting and dropping, entering and leaving, connecting, and
+ * actions of looking, moving, getting, dropping and giving, entering and leaving, connecting, and
  * starting up. Where and how each runs: src/commands/did_it.ts and
  * docs/softcode.md, "Actions the engine fires".
  */
@@ -130,6 +130,21 @@ const ACTION_ATTRIBUTES: readonly {
     about: "Shown to the others inside, after the name, when someone may not leave.",
   },
   { name: "@alfail", about: "Run by the thing when someone may not leave it." },
+  { name: "@gfail", about: "Shown to whoever may not give it away (its give lock)." },
+  {
+    name: "@ogfail",
+    about: "Shown to the others there, after the name, when someone may not give it away.",
+  },
+  { name: "@agfail", about: "Run by the thing when someone may not give it away." },
+  {
+    name: "@rfail",
+    about: "Shown to whoever gives you (or it) what its receive lock refuses.",
+  },
+  {
+    name: "@orfail",
+    about: "Shown to the others there, after the name, when a gift is refused.",
+  },
+  { name: "@arfail", about: "Run by the receiver when it refuses a gift." },
   {
     name: "@tfail",
     about: "Shown to whoever may not teleport into it (not jump_ok, or its teleport lock).",

@@ -9,6 +9,7 @@ import { didIt, messageOf, runAction, tellOthers } from "../did_it.ts";
 import { tell } from "../sdk.ts";
 import { controls } from "../../world/access.ts";
 import { hasFlag } from "../../world/flags.ts";
+import { NOT_HERE } from "../target.ts";
 
 /** Most things listed by `inventory`. */
 const MAX_LISTED = 200;
@@ -18,12 +19,25 @@ function isThing(o: DbObject): boolean {
     !o.flags.some((f) => f === "player" || f === "room" || f === "exit");
 }
 
-/** A thing the actor carries, by name; clear messages otherwise. */
+/**
+ * A thing the actor carries, by name. As MUX's `drop` and `give` (which match only what is
+ * carried), anything else, or nothing typed, is "You don't have that!".
+ */
 async function carried(u: CommandSdk, ref: string): Promise<DbObject> {
-  if (!ref.trim()) throw new CommandError("Which thing?");
-  const obj = await u.target(ref);
-  if (obj.location !== u.me.id) throw new CommandError("You don't have that.");
+  const obj = ref.trim() ? await u.target(ref).catch(notHere(DONT_HAVE)) : null;
+  if (!obj || obj.location !== u.me.id) throw new CommandError(DONT_HAVE);
   return obj;
+}
+
+/** MUX's words for a thing the actor does not carry. */
+const DONT_HAVE = "You don't have that!";
+
+/** A failed lookup's handler: "not here" becomes `said`; anything else (ambiguity) stays. */
+function notHere(said: string) {
+  return (e: unknown): never => {
+    if (e instanceof CommandError && e.message === NOT_HERE) throw new CommandError(said);
+    throw e;
+  };
 }
 
 /** The id and name of an object, for web clients. */
@@ -109,9 +123,10 @@ Example:
   get chest's coin`,
     async exec(u) {
       const ref = u.cmd.args.trim();
-      if (!ref) throw new CommandError("Get what?");
+      if (!ref) throw new CommandError(NOT_HERE);
       const { obj, from } = await toGet(u, ref);
-      if (obj.location === u.me.id) throw new CommandError("You already have that.");
+      if (obj.id === u.me.id) throw new CommandError("You cannot get yourself!");
+      if (obj.location === u.me.id) throw new CommandError("You already have that!");
       if (!u.here || (!from && obj.location !== u.here.id)) {
         throw new CommandError("I don't see that here.");
       }
@@ -133,11 +148,11 @@ Example:
       await moveThing(u, obj, holder.id, u.me.id);
       if (from) tell(u, from.id, { msg: `${obj.name} was taken from you.` });
       const data = { type: "get", who: { id: u.me.id, name: u.me.name }, item: brief(obj) };
+      // MUX's do_get: "Taken.", and the room hears only the thing's @osucc.
       didIt(u, u.me, obj, u.here.id, {
         what: "SUCC",
-        def: `You pick up ${obj.name}.`,
+        def: "Taken.",
         owhat: "OSUCC",
-        odef: `picks up ${obj.name}.`,
         awhat: "ASUCC",
         data,
         odata: data,
@@ -161,9 +176,9 @@ Example:
       const data = { type: "drop", who: { id: u.me.id, name: u.me.name }, item: brief(obj) };
       didIt(u, u.me, obj, u.here.id, {
         what: "DROP",
-        def: `You drop ${obj.name}.`,
+        def: "Dropped.",
         owhat: "ODROP",
-        odef: `drops ${obj.name}.`,
+        odef: `dropped ${obj.name}.`,
         awhat: "ADROP",
         data,
         odata: data,
@@ -175,27 +190,40 @@ Example:
     category: "Items",
     help: `give <player>=<thing>
 
-Hands a thing you carry to a player in the same room.
+Hands a thing you carry to someone in the same room who is set enter_ok (or yours).
 
 Example:
   give Bob=lantern`,
     async exec(u) {
-      if (u.cmd.rhs === null || !u.cmd.lhs) throw new CommandError("Usage: give <player>=<thing>");
-      const to = await u.target(u.cmd.lhs);
-      if (!to.flags.includes("player")) {
-        throw new CommandError("You can only give things to players.");
+      // MUX's do_give: the recipient is one in the room or carried (or oneself).
+      const who = u.cmd.rhs === null ? "" : u.cmd.lhs.trim();
+      const to = who ? await u.target(who).catch(notHere("Give to whom?")) : null;
+      if (!to || (to.location !== u.me.location && to.location !== u.me.id)) {
+        throw new CommandError("Give to whom?");
       }
+      if (to.flags.includes("exit")) throw new CommandError("You can't give anything to an exit.");
       if (to.id === u.me.id) throw new CommandError("You can't give things to yourself.");
-      if (to.location !== u.me.location) throw new CommandError("I don't see that player here.");
-      const obj = await carried(u, u.cmd.rhs);
-      // MUX: the thing's give lock says who may give it, the receiver's receive lock
-      // which things it takes (the thing is what must pass).
+      const obj = await carried(u, u.cmd.rhs ?? "");
+      if (obj.id === to.id) throw new CommandError("You can't give an object to itself.");
+      if (
+        !isThing(obj) || !(hasFlag(to.flags, "enter_ok") || controls(u.me, to, u.locks))
+      ) throw new CommandError("Permission denied.");
+      // MUX: the thing's give lock says who may give it, the recipient's receive lock which
+      // things it takes (the thing is what must pass); each failure runs its @-fail family.
       if (!u.passes(lockOf(obj, "give"), obj.id)) {
-        throw new CommandError("You can't give that away.");
+        const msg = messageOf(u, u.me, obj, "GFAIL", `You can't give ${obj.name} away.`);
+        tellOthers(u, u.me, obj, u.me.location, "OGFAIL");
+        runAction(u, u.me, obj, "AGFAIL");
+        if (msg) throw new CommandError(msg);
+        return;
       }
       const thing = { id: `#${obj.id}`, flags: obj.flags, connected: false };
       if (!checkLock(lockOf(to, "receive"), thing, { world: u.locks, on: to.id })) {
-        throw new CommandError(`${displayName(to)} won't take that.`);
+        const msg = messageOf(u, u.me, to, "RFAIL", `${displayName(to)} doesn't want ${obj.name}.`);
+        tellOthers(u, u.me, to, u.me.location, "ORFAIL");
+        runAction(u, u.me, to, "ARFAIL");
+        if (msg) throw new CommandError(msg);
+        return;
       }
       await moveThing(u, obj, u.me.id, to.id);
       const data = {
@@ -204,8 +232,12 @@ Example:
         to: { id: to.id, name: to.name },
         item: { id: obj.id, name: obj.name },
       };
-      u.send(`You give ${obj.name} to ${displayName(to)}.`, data);
-      u.deliver.toPlayer(to.id, { msg: `${displayName(u.me)} gives you ${obj.name}.`, data });
+      tell(u, to.id, { msg: `${displayName(u.me)} gave you ${obj.name}.`, data });
+      u.send("Given.", data);
+      tell(u, obj.id, { msg: `${displayName(u.me)} gave you to ${displayName(to)}.` });
+      // Then, as MUX, the thing's drop messages for the giver and its succ for the recipient.
+      didIt(u, u.me, obj, u.me.location, { what: "DROP", owhat: "ODROP", awhat: "ADROP" });
+      didIt(u, to, obj, u.me.location, { what: "SUCC", owhat: "OSUCC", awhat: "ASUCC" });
     },
   },
 ];

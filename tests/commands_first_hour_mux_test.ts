@@ -1,0 +1,81 @@
+/**
+ * The first hour side by side with TinyMUX 2.12 (the same lines typed on both, over telnet):
+ * where this game answered in other words or refused otherwise, it now answers as MUX does.
+ * `get`, `drop` and `give`.
+ */
+import { assertEquals } from "./assert.ts";
+import { register } from "./harness.ts";
+import { startSupervised, telnetLogin, telnetReply } from "./supervised.ts";
+
+Deno.test("first hour as MUX: get, drop and give say MUX's words and refuse as MUX does", async () => {
+  const srv = await startSupervised({});
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    await register(srv.base, "Alice");
+    await register(srv.base, "Bob");
+    const alice = await telnetLogin(srv, "Alice", "password123");
+    closers.push(() => alice.close());
+    const bob = await telnetLogin(srv, "Bob", "password123");
+    closers.push(() => bob.close());
+    await telnetReply(alice, "think [create(Widget,10)]");
+
+    // drop: "Dropped.", the room hears "<name> dropped <thing>."; get: "Taken.", the room
+    // hears nothing (only the thing's @osucc).
+    let heard = bob.mark();
+    assertEquals(await telnetReply(alice, "drop Widget"), "Dropped.");
+    assertEquals(await telnetReply(bob, "think done"), "done");
+    assertEquals(bob.text.slice(heard).includes("Alice dropped Widget."), true);
+    heard = bob.mark();
+    assertEquals(await telnetReply(alice, "get Widget"), "Taken.");
+    assertEquals(await telnetReply(bob, "think done"), "done");
+    assertEquals(bob.text.slice(heard).includes("Widget"), false);
+
+    for (
+      const [line, said] of [
+        ["get Widget", "You already have that!"],
+        ["get me", "You cannot get yourself!"],
+        ["get", "I don't see that here."],
+        ["get nosuch", "I don't see that here."],
+        ["drop nosuch", "You don't have that!"],
+        ["drop Bob", "You don't have that!"],
+        ["drop", "You don't have that!"],
+        ["give nosuch=Widget", "Give to whom?"],
+        ["give Bob", "Give to whom?"],
+        ["give Bob=nosuch", "You don't have that!"],
+        // A player takes gifts when set enter_ok (or from whoever controls them).
+        ["give Bob=Widget", "Permission denied."],
+      ]
+    ) assertEquals(await telnetReply(alice, line), said, line);
+
+    assertEquals(await telnetReply(bob, "@set me=enter_ok"), "Set.");
+    assertEquals(await telnetReply(bob, "@lock/receive me=!Widget"), "Locked.");
+    assertEquals(await telnetReply(alice, "give Bob=Widget"), "Bob doesn't want Widget.");
+    assertEquals(await telnetReply(bob, "@rfail me=No thanks, %n."), "Set.");
+    assertEquals(await telnetReply(alice, "give Bob=Widget"), "No thanks, Alice.");
+    await telnetReply(bob, "@unlock/receive me");
+    assertEquals(await telnetReply(alice, "@lock/give Widget=*Bob"), "Locked.");
+    assertEquals(await telnetReply(alice, "give Bob=Widget"), "You can't give Widget away.");
+    await telnetReply(alice, "@unlock/give Widget");
+
+    heard = bob.mark();
+    assertEquals(await telnetReply(alice, "give Bob=Widget"), "Given.");
+    assertEquals(await telnetReply(bob, "think [name(con(me))]"), "Widget");
+    assertEquals(bob.text.slice(heard).includes("Alice gave you Widget."), true);
+
+    // To a thing: it must be enter_ok or the giver's.
+    assertEquals(
+      await telnetReply(alice, "think [create(Box,10)]").then((s) => /^#\d+$/.test(s)),
+      true,
+    );
+    await telnetReply(alice, "drop Box");
+    assertEquals(await telnetReply(bob, "give Box=Widget"), "Permission denied.");
+    assertEquals(await telnetReply(bob, "give here=Widget"), "Give to whom?");
+    await telnetReply(alice, "@set Box=enter_ok");
+    assertEquals(await telnetReply(bob, "give Box=Widget"), "Given.");
+    assertEquals(await telnetReply(alice, "think [name(con(Box))]"), "Widget");
+  } finally {
+    for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+  }
+});
+
