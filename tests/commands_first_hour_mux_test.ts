@@ -1,7 +1,7 @@
 /**
  * The first hour side by side with TinyMUX 2.12 (the same lines typed on both, over telnet):
  * where this game answered in other words or refused otherwise, it now answers as MUX does.
- * `get`, `drop` and `give`.
+ * `get`, `drop` and `give`; `@describe` and `@name`.
  */
 import { assertEquals } from "./assert.ts";
 import { register } from "./harness.ts";
@@ -79,3 +79,32 @@ Deno.test("first hour as MUX: get, drop and give say MUX's words and refuse as M
   }
 });
 
+Deno.test("first hour as MUX: @describe says Set., @name Name set.", async () => {
+  const srv = await startSupervised({});
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    await register(srv.base, "Alice");
+    const alice = await telnetLogin(srv, "Alice", "password123");
+    closers.push(() => alice.close());
+    await telnetReply(alice, "think [create(Widget,10)]");
+    for (
+      const [line, said] of [
+        ["@describe me=A tall woman.", "Set."],
+        ["think [get(me/desc)]", "A tall woman."],
+        ["@describe me=", "Set."],
+        ["think [hasattr(me,desc)]", "0"],
+        ["@describe nosuch=x", "I don't see that here."],
+        ["@name Widget=Gadget", "Name set."],
+        ["think [name(con(me))]", "Gadget"],
+        ["@name Gadget=", "Give it what new name?"],
+        ["@name Gadget", "Give it what new name?"],
+        ["@name nosuch=Foo", "I don't see that here."],
+        ["@name me=Alicia", "Name set."],
+        ["think %n", "Alicia"],
+      ]
+    ) assertEquals(await telnetReply(alice, line), said, line);
+  } finally {
+    for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+  }
+});

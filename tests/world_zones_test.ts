@@ -115,10 +115,10 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
     await t.step("the enter lock's key controls the zone's things and rooms", async () => {
       await run(admin, `@lock/enter #${zmo}=#${aliceId}`, /Locked/);
       await run(alice, `think controls(me,#${lathe})`, /^1\r?$/m);
-      await run(alice, `@describe #${lathe}=A fine lathe.`, /Description set on Lathe\./);
+      await run(alice, `@describe #${lathe}=A fine lathe.`, /Set\./);
       await run(alice, `&NOTE #${lathe}=oiled`, /Set\./);
       await run(alice, `think get(#${lathe}/NOTE)`, /^oiled\r?$/m);
-      await run(alice, `@describe #${shed}=A zoned shed.`, /Description set on Shed\./);
+      await run(alice, `@describe #${shed}=A zoned shed.`, /Set\./);
       await run(alice, `examine #${lathe}`, /NOTE.*oiled/);
       await run(alice, `think zone(#${lathe})`, new RegExp(`^#${zmo}\\r?$`, "m"));
       // Whoever fails the lock gains nothing; the zone master itself is not in its zone.

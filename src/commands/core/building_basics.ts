@@ -38,7 +38,8 @@ Examples:
         if (text) o.data.description = text;
         else delete o.data.description;
       });
-      u.send(text ? `Description set on ${obj.name}.` : `Description cleared on ${obj.name}.`);
+      // MUX's words for any attribute set (an empty one clears it).
+      u.send("Set.");
     },
   },
   {
@@ -51,18 +52,17 @@ Renames something you own (staff: anything). Player names must be unique.
 Example:
   @name lantern=Brass Lantern`,
     async exec(u) {
-      if (u.cmd.rhs === null || !u.cmd.lhs) {
-        throw new CommandError("Usage: @name <target>=<new name>");
-      }
+      if (!u.cmd.lhs.trim()) throw new CommandError("Usage: @name <target>=<new name>");
       const obj = await u.target(u.cmd.lhs);
       if (!controls(u.me, obj, u.locks)) throw new CommandError("Permission denied.");
-      const name = u.cmd.rhs;
+      // MUX's do_name: the target first, then the name.
+      const name = u.cmd.rhs ?? "";
+      if (!name.trim()) throw new CommandError("Give it what new name?");
       const isPlayer = obj.flags.includes("player");
       const problem = isPlayer ? playerNameProblem(name) : objectNameProblem(name);
       if (problem) throw new CommandError(`That name won't do: ${problem}.`);
-      const old = obj.name;
       await u.objects.update(obj.id, (o) => rename(o, name));
-      u.send(`Name set: ${old} is now ${name}.`);
+      u.send("Name set.");
     },
   },
   {

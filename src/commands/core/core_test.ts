@@ -137,15 +137,13 @@ Deno.test("core: @describe and @name need control; player names stay unique", as
       location: "1",
       owner: a.obj.id,
     });
-    assert.deepEqual(await w.run(a.conn, "@describe box=A sturdy box."), [
-      "Description set on Box.",
-    ]);
+    assert.deepEqual(await w.run(a.conn, "@describe box=A sturdy box."), ["Set."]);
     assert.equal((await w.services.objects.get(box.id))?.data.description, "A sturdy box.");
     assert.deepEqual(await w.run(b.conn, "@desc box=Mine now."), ["Permission denied."]);
     assert.deepEqual(await w.run(b.conn, "@name box=Crate"), ["Permission denied."]);
-    assert.deepEqual(await w.run(a.conn, "@name box=Crate"), ["Name set: Box is now Crate."]);
+    assert.deepEqual(await w.run(a.conn, "@name box=Crate"), ["Name set."]);
     assert.deepEqual(await w.run(a.conn, "@name me=Bob"), ["That name is already taken."]);
-    assert.deepEqual(await w.run(a.conn, "@name me=Alicia"), ["Name set: Alice is now Alicia."]);
+    assert.deepEqual(await w.run(a.conn, "@name me=Alicia"), ["Name set."]);
     assert.equal((await w.services.objects.playerByName("alicia"))?.id, a.obj.id);
     assert.equal(await w.services.objects.playerByName("alice"), null);
     assert.match((await w.run(a.conn, "@name me=#bad"))[0], /That name won't do/);
