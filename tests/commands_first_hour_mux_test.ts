@@ -1,11 +1,12 @@
 /**
  * The first hour side by side with TinyMUX 2.12 (the same lines typed on both, over telnet):
  * where this game answered in other words or refused otherwise, it now answers as MUX does.
- * `get`, `drop` and `give`; `@describe` and `@name`.
+ * `get`, `drop` and `give`; `@describe` and `@name`; a builder's `@create`, `@dig`, `@open`,
+ * `@link`, `@unlink` and `@clone`.
  */
 import { assertEquals } from "./assert.ts";
 import { register } from "./harness.ts";
-import { startSupervised, telnetLogin, telnetReply } from "./supervised.ts";
+import { ADMIN, startSupervised, telnetLogin, telnetReply } from "./supervised.ts";
 
 Deno.test("first hour as MUX: get, drop and give say MUX's words and refuse as MUX does", async () => {
   const srv = await startSupervised({});
@@ -103,6 +104,55 @@ Deno.test("first hour as MUX: @describe says Set., @name Name set.", async () =>
         ["think %n", "Alicia"],
       ]
     ) assertEquals(await telnetReply(alice, line), said, line);
+  } finally {
+    for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+  }
+});
+
+Deno.test("first hour as MUX: a builder's @create, @dig, @open, @link, @unlink, @clone", async () => {
+  const srv = await startSupervised({});
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    await register(srv.base, "Bob");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const bob = await telnetLogin(srv, "Bob", "password123");
+    closers.push(() => bob.close());
+    await telnetReply(admin, "@set *Bob=builder");
+
+    const made = await telnetReply(bob, "@create Thing");
+    const thing = /#\d+$/.exec(made)![0];
+    assertEquals(made, `Thing created as object ${thing}`);
+    assertEquals(await telnetReply(bob, "@create"), "Create what?");
+    const copy = await telnetReply(bob, "@clone Thing");
+    assertEquals(copy, `Thing cloned, new copy is object ${/#\d+/.exec(copy)![0]}.`);
+    const named = await telnetReply(bob, "@clone Thing=Copy");
+    assertEquals(named, `Thing cloned as Copy, new copy is object ${/#\d+/.exec(named)![0]}.`);
+
+    assertEquals(await telnetReply(bob, "@dig"), "Dig what?");
+    const shop = await telnetReply(bob, "@dig Workshop");
+    const shopId = /#\d+/.exec(shop)![0];
+    assertEquals(shop, `Workshop created as room ${shopId}.`);
+    const garden = await telnetReply(bob, "@dig Garden=Into the Garden;g,Back;b");
+    const gardenId = /#\d+/.exec(garden)![0];
+    assertEquals(
+      garden,
+      `Garden created as room ${gardenId}.\r\nOpened.\r\nLinked.\r\nOpened.\r\nLinked.`,
+    );
+
+    assertEquals(await telnetReply(bob, "@open"), "Open where?");
+    assertEquals(await telnetReply(bob, "@open Up"), "Opened.");
+    assertEquals(await telnetReply(bob, `@open East;e=${shopId}`), "Opened.\r\nLinked.");
+    assertEquals(await telnetReply(bob, `@link Up=${gardenId}`), "Linked.");
+    assertEquals(await telnetReply(bob, "think [loc(Up)]"), gardenId);
+    assertEquals(await telnetReply(bob, "@unlink Up"), "Unlinked.");
+    assertEquals(await telnetReply(bob, "think [loc(Up)]"), "#-1");
+    assertEquals(
+      await telnetReply(bob, `@link Thing=${shopId}`),
+      `Home of Thing(${thing}) changed from Limbo(#1) to Workshop(${shopId}).`,
+    );
+    assertEquals(await telnetReply(bob, "think [home(Thing)]"), shopId);
   } finally {
     for (const c of closers) await c().catch(() => {});
     await srv.stop();

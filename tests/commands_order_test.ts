@@ -46,8 +46,8 @@ Deno.test("command order: scripts, exits, built-ins; what is turned off leaves n
 
     // An exit named like the script and one named like a built-in.
     await run("@dig Garden", /Garden/);
-    await run("@open sing=Garden", /opened to Garden/);
-    await run("@open inventory=Garden", /opened to Garden/);
+    await run("@open sing=Garden", /Linked\./);
+    await run("@open inventory=Garden", /Linked\./);
     // The script answers before the exit; the exit before the built-in.
     await run("sing", /The script sings\./);
     bob.send("inventory");

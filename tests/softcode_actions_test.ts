@@ -31,9 +31,9 @@ Deno.test("actions: message attributes over telnet and WebSocket", async (t) => 
       await admin.send(line);
       return (await admin.waitFor(want, 10_000, from))[0];
     };
-    const garden = (await run("@dig Garden=North;n,South;s", /Room Garden\(#(\d+)\) dug/))
+    const garden = (await run("@dig Garden=North;n,South;s", /Garden created as room #(\d+)/))
       .match(/#(\d+)/)![1];
-    await run("@create Gem", /Created Gem/);
+    await run("@create Gem", /Gem created as object/);
     await run("drop gem", /Dropped\./);
 
     await t.step("descriptions are evaluated for the one who looks", async () => {
@@ -88,7 +88,7 @@ Deno.test("actions: message attributes over telnet and WebSocket", async (t) => 
     });
 
     await t.step("enter and leave a thing set enter_ok, with its @idesc", async () => {
-      await run("@create Wagon", /Created Wagon/);
+      await run("@create Wagon", /Wagon created as object/);
       await run("drop wagon", /Dropped\./);
       await bobSend("enter wagon");
       await bob.expect(/^Permission denied\.$/);
@@ -134,9 +134,9 @@ Deno.test("actions: @a-actions, @aconnect and @adisconnect over telnet and WebSo
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
     closers.push(() => admin.close());
     const run = (line: string, want: RegExp) => runOn(admin, line, want);
-    const garden = (await run("@dig Garden=North;n,South;s", /Room Garden\(#(\d+)\) dug/))
+    const garden = (await run("@dig Garden=North;n,South;s", /Garden created as room #(\d+)/))
       .match(/#(\d+)/)![1];
-    await run("@create Gem", /Created Gem/);
+    await run("@create Gem", /Gem created as object/);
     await run("drop gem", /Dropped\./);
     await run(`@aenter #${garden}=@remit me=The garden greets [name(%#)].`, /Set\./);
     await run("@adesc gem=@pemit %#=The gem winks at [name(%#)].", /Set\./);
@@ -160,7 +160,8 @@ Deno.test("actions: @a-actions, @aconnect and @adisconnect over telnet and WebSo
     config.softcode = { ...config.softcode, masterRoom: `#${master}` };
     await Deno.writeTextFile(file, JSON.stringify(config));
     await run("@reload/config", /config/);
-    const greeter = /#(\d+)/.exec(await run("@create Greeter", /Created Greeter\(#\d+\)/))![1];
+    const greeter =
+      /#(\d+)/.exec(await run("@create Greeter", /Greeter created as object #\d+/))![1];
     await run("@aconnect greeter=@pemit %#=The game greets [name(%#)].", /Set\./);
     await run("@adisconnect greeter=think [set(me,LEFT:[name(%#)])]", /Set\./);
     await run("@set greeter=inherit", /./);
@@ -201,7 +202,7 @@ Deno.test("actions: @startup runs at every start, once, across @reboot and a ful
   try {
     let admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
     const run = (line: string, want: RegExp) => runOn(admin, line, want);
-    await run("@create Clock", /Created Clock/);
+    await run("@create Clock", /Clock created as object/);
     // A clock that arms a long wait at startup: kept waits would make it run twice after a start.
     await run(
       "@startup clock=think [set(me,STARTS:[add(get(me/STARTS),1)])];@wait 3600=think tick",

@@ -19,7 +19,7 @@ async function run(t: TelnetClient, line: string, want: RegExp, ms = 10_000): Pr
 
 /** A global of the wizard's, dropped in the room: `+burn <n>` spends about n² function calls. */
 async function dropBurner(admin: TelnetClient): Promise<void> {
-  await run(admin, "@create Burner", /Created Burner/);
+  await run(admin, "@create Burner", /Burner created as object/);
   await run(
     admin,
     "&CMD burner=$+burn *:@pemit %#=[null(iter(lnum(%0),null(iter(lnum(%0),add(1,1)))))]burnt %0",
@@ -75,7 +75,7 @@ Deno.test("time budget: the player who began the chain pays, not the global's ow
     await run(admin, "think [add(20,22)]", /^42$/m);
 
     // A self-triggering loop is still stopped and reported to its owner.
-    await run(admin, "@create Loop", /Created Loop/);
+    await run(admin, "@create Loop", /Loop created as object/);
     await run(admin, "&LOOP loop=@trigger me/loop", /Set\./);
     await run(
       admin,
@@ -126,14 +126,14 @@ Deno.test("time budget: a lock, a description or a zone's lock checked for a pla
     const burn = "null(iter(lnum(3000),null(iter(lnum(3000),add(1,1)))))";
     const heavy = `[switch(name(%#),Bob,${burn},Dave,${burn},Erin,${burn},Finn,${burn})]`;
     const dbref = async (line: string, re: RegExp) => re.exec(await run(admin, line, re))![1];
-    await run(admin, "@dig Vault=Gate;gate,Out;out", /Exit Gate\(#\d+\) opened to Vault/);
+    await run(admin, "@dig Vault=Gate;gate,Out;out", /Opened\.\r?\nLinked\.\r?\nOpened\./);
     await run(admin, "@lock gate=PASS/1", /Locked Gate/);
     await run(admin, `&PASS gate=${heavy}1`, /Set\./);
-    await run(admin, "@create Statue", /Created Statue/);
+    await run(admin, "@create Statue", /Statue created as object/);
     await run(admin, `@desc statue=${heavy}A marble statue.`, /Description set/);
     await run(admin, "drop statue", /Dropped\./);
-    const zmo = await dbref("@create Estate", /Created Estate\(#(\d+)\)/);
-    const relic = await dbref("@create Relic", /Created Relic\(#(\d+)\)/);
+    const zmo = await dbref("@create Estate", /Estate created as object #(\d+)/);
+    const relic = await dbref("@create Relic", /Relic created as object #(\d+)/);
     await run(admin, `@chzone #${relic}=#${zmo}`, /Zone changed\./);
     await run(admin, `@lock/enter #${zmo}=PASS/1`, /Locked/);
     await run(admin, `&PASS #${zmo}=${heavy}0`, /Set\./);

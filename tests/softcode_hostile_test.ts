@@ -86,7 +86,7 @@ Deno.test("hostile softcode: the use locks of everything that hears one say shar
     await alice.expect((m) => m.data.type === "session");
 
     for (const n of [1, 2, 3]) {
-      await ask(bob, `@create Ear${n}`, /Created Ear/);
+      await ask(bob, `@create Ear${n}`, /Ear created as object/);
       await ask(bob, `@set Ear${n}=monitor`, /Flag monitor set/);
       await ask(bob, `&HEAR Ear${n}=^*:think heard`, /^Set\.$/);
       // Marks that it began, then burns until its time is up (the lock then fails).
@@ -162,11 +162,11 @@ async function bobWithParrotAndClock(
   const admin = await session(srv, "Admin", closers);
   const bob = await session(srv, "Bob", closers);
   await ask(admin, "@set *Bob=builder", /Flag builder set on Bob\./);
-  await ask(bob, "@create Parrot", /Created Parrot/);
+  await ask(bob, "@create Parrot", /Parrot created as object/);
   await ask(bob, "@set Parrot=monitor", /Flag monitor set/);
   await ask(bob, "&HEAR Parrot=^*spam*:@pemit *Bob=heard %0", /^Set\.$/);
   await ask(bob, "drop Parrot", /Dropped\./);
-  await ask(bob, "@create Clock", /Created Clock/);
+  await ask(bob, "@create Clock", /Clock created as object/);
   await ask(bob, "&TICK Clock=@pemit *Bob=tick", /^Set\.$/);
   await ask(bob, "@wait 3600=@trigger Clock/TICK", /./).catch(() => {});
   assertMatch(await ask(bob, "@ps", /Clock\/TICK|@trigger Clock/), /TICK/);
@@ -270,7 +270,7 @@ Deno.test("hostile softcode: a runaway chain another player began halts that cha
     const admin = await session(srv, "Admin", closers);
     const mallory = await session(srv, "Mallory", closers);
     await ask(admin, "@set *Mallory=builder", /Flag builder set on Mallory\./);
-    await ask(mallory, "@create Looper", /Created Looper/);
+    await ask(mallory, "@create Looper", /Looper created as object/);
     await ask(mallory, "drop Looper", /Dropped\./);
     // Each turn: nine lines the Parrot hears, then itself again (run order X P1..P9 X P...: the
     // 25th entry is one of the Parrot's).
@@ -301,7 +301,7 @@ Deno.test("hostile softcode: what a player's wait of a second wakes is paid by t
     await ask(admin, "@set *Bob=builder", /Flag builder set on Bob\./);
     const mallory = await session(srv, "Mallory", closers);
     const burn = "[iter(lnum(1,1000),iter(lnum(1,1000),null(sort(shuffle(lnum(1,300))))))]";
-    await ask(bob, "@create Ear", /Created Ear/);
+    await ask(bob, "@create Ear", /Ear created as object/);
     await ask(bob, "@set Ear=monitor", /Flag monitor set/);
     await ask(bob, `&HEAR Ear=^*boom*:think ${burn}`, /^Set\.$/);
     await ask(bob, "drop Ear", /Dropped\./);
@@ -386,7 +386,7 @@ Deno.test("hostile softcode: matching a line against the $-commands around a pla
   const closers: (() => Promise<void>)[] = [];
   try {
     const admin = await session(srv, "Admin", closers);
-    await ask(admin, "@create Trap", /Created Trap/);
+    await ask(admin, "@create Trap", /Trap created as object/);
     await ask(
       admin,
       "think [null(iter(lnum(1,200),set(Trap,C##:$*[repeat(a,3999)]b:think hit)))]set",

@@ -42,8 +42,8 @@ Deno.test("installer commands: @@, MUX's argument evaluation, @tel into a thing"
     await run("think after", /after/);
     assert(!/Huh\?|3 objects/.test(admin.text.slice(from)), admin.text.slice(from));
 
-    const box = (await run("@create Box=10", /Created Box\(#(\d+)\)/))[1];
-    const gem = (await run("@create Gem", /Created Gem\(#(\d+)\)/))[1];
+    const box = (await run("@create Box=10", /Box created as object #(\d+)/))[1];
+    const gem = (await run("@create Gem", /Gem created as object #(\d+)/))[1];
     // Typed &: the object is evaluated, the value kept as typed.
     await run("&REF me=[num(Box)]", /Set\./);
     await run("think [get(me/REF)]", /\[num\(Box\)\]/);
@@ -67,7 +67,7 @@ Deno.test("installer commands: @@, MUX's argument evaluation, @tel into a thing"
     // Rank: a wizard's inherit object sets a player's attribute (a BBS's &bb_read %#) and
     // creates things; the same object without inherit may not.
     await register(srv.base, "Pat");
-    await run("@create Global", /Created Global/);
+    await run("@create Global", /Global created as object/);
     await run("&FN Global=[set(*Pat,SEEN:%0)]", /Set\./);
     await admin.send("@force/now Global=&BB_READ *Pat=1 2");
     await run("think [get(*Pat/BB_READ)]|", /^\|/m);

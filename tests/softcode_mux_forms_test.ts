@@ -27,7 +27,7 @@ Deno.test("MUX forms: @set !flag unset, #dbref force, @ahear of a parent, halt p
     const bob = await connectWs(srv.ws, { token: bobToken, client: "web" });
     closers.push(() => bob.close());
     await bob.expect(/Limbo/);
-    const made = await run(admin, "@create Box", /Created Box\(#(\d+)\)/);
+    const made = await run(admin, "@create Box", /Box created as object #(\d+)/);
     const box = /#(\d+)/.exec(made)![1];
     await run(admin, "drop Box", /Dropped\./);
 
@@ -67,8 +67,8 @@ Deno.test("MUX forms: @set !flag unset, #dbref force, @ahear of a parent, halt p
     });
 
     await t.step("@ahear is read through the parent chain", async () => {
-      await run(admin, "@create Parrot Kind", /Created Parrot Kind/);
-      await run(admin, "@create Parrot", /Created Parrot/);
+      await run(admin, "@create Parrot Kind", /Parrot Kind created as object/);
+      await run(admin, "@create Parrot", /Parrot created as object/);
       await run(admin, "drop Parrot", /Dropped\./);
       await run(admin, "@parent Parrot=Parrot Kind", /Parent/i);
       await run(admin, "@listen Parrot=* waves*", /Set\./);
@@ -78,9 +78,9 @@ Deno.test("MUX forms: @set !flag unset, #dbref force, @ahear of a parent, halt p
     });
 
     await t.step("an object set()s another of its owner's (MUX's Controls)", async () => {
-      const tmade = await run(admin, "@create Target", /Created Target\(#(\d+)\)/);
+      const tmade = await run(admin, "@create Target", /Target created as object #(\d+)/);
       const target = /#(\d+)/.exec(tmade)![1];
-      await run(admin, "@create Setter", /Created Setter/);
+      await run(admin, "@create Setter", /Setter created as object/);
       await run(admin, `&DO Setter=@pemit %#=[set(#${target},NOTE:from the setter)]done`, /Set\./);
       await run(admin, "@trigger Setter/do", /^done$/m);
       await run(admin, `think [get(#${target}/note)]`, /^from the setter$/m);
@@ -118,7 +118,7 @@ Deno.test("MUX forms: a semaphore's count and the connection's OUTPUTPREFIX surv
   try {
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
     closers.push(() => admin.close());
-    await run(admin, "@create Gate", /Created Gate/);
+    await run(admin, "@create Gate", /Gate created as object/);
     // Two waiters count 2; a notify releases one and counts 1.
     await admin.send("@wait Gate=think first through");
     await admin.send("@wait Gate=think second through");

@@ -42,7 +42,7 @@ Deno.test({
         await c.send(line);
         return (await c.waitFor(want, ms, from))[0];
       };
-      await run(w, "@dig Master Room", /Master Room\(#3\)/);
+      await run(w, "@dig Master Room", /Master Room created as room #3\./);
       await run(w, "@tel me=#3", /Master Room/);
       const errors: string[] = [];
       for (const f of FILES) {

@@ -36,7 +36,7 @@ Deno.test("$-commands and listening over telnet and WebSocket", async (t) => {
 
     let globals = "";
     await t.step("the master room's $-commands work everywhere", async () => {
-      const dug = await run("@dig Master Room", /Master Room\(#\d+\)/);
+      const dug = await run("@dig Master Room", /Master Room created as room #\d+/);
       const master = /#(\d+)/.exec(dug)![1];
       const file = join(srv.dir, "config.json");
       const config = JSON.parse(await Deno.readTextFile(file));

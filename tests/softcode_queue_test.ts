@@ -28,7 +28,7 @@ Deno.test("queue over telnet and WebSocket: objects act, waits and semaphores, l
     const bob = await connectWs(srv.ws, { token: bobToken, client: "web" });
     closers.push(() => bob.close());
     await bob.expect(/Limbo/);
-    const made = await run(admin, "@create Box", /Created Box\(#(\d+)\)/);
+    const made = await run(admin, "@create Box", /Box created as object #(\d+)/);
     const box = /#(\d+)/.exec(made)![1];
     await run(admin, "drop Box", /Dropped\./);
 
@@ -130,7 +130,8 @@ Deno.test("queue over telnet and WebSocket: objects act, waits and semaphores, l
     );
 
     await t.step("two objects triggering each other are stopped and reported", async () => {
-      const echo = /#(\d+)/.exec(await run(admin, "@create Echo", /Created Echo\(#\d+\)/))![1];
+      const echo =
+        /#(\d+)/.exec(await run(admin, "@create Echo", /Echo created as object #\d+/))![1];
       await run(admin, `&ping box=@trigger #${echo}/pong`, /Set\./);
       await run(admin, `&pong #${echo}=@trigger #${box}/ping`, /Set\./);
       await run(

@@ -133,11 +133,11 @@ Deno.test("telnet GMCP: Core.Supports, Core.Ping, Core.Goodbye, bad input", asyn
       "Room.Info walking three rooms: num, area, environment, coords, exits",
       async () => {
         await admin.send("@dig Garden=North;n,South;s");
-        const garden = Number((await admin.waitFor(/Room Garden\(#(\d+)\) dug/))[1]);
+        const garden = Number((await admin.waitFor(/Garden created as room #(\d+)/))[1]);
         await admin.send("n");
         await admin.waitFor(/Garden/);
         await admin.send("@dig Tower=Up the stairs;stairs;u,Down;d");
-        const tower = Number((await admin.waitFor(/Room Tower\(#(\d+)\) dug/))[1]);
+        const tower = Number((await admin.waitFor(/Tower created as room #(\d+)/))[1]);
         await admin.send(`&AREA #${garden}=Old Town`);
         await admin.send(`&ENVIRONMENT #${garden}=%chGarden%cn`);
         await admin.send(`&COORDS #${garden}=3, -1`);

@@ -90,7 +90,7 @@ Deno.test("telnet sidecar: login, talk with a web player, negotiation", async (t
     await t.step("GMCP: Room.Info exits name the rooms they lead to", async () => {
       const admin = open[open.length - 1] as TelnetClient;
       await admin.send("@dig Garden=North;n,South;s");
-      const garden = Number((await admin.waitFor(/Room Garden\(#(\d+)\) dug/))[1]);
+      const garden = Number((await admin.waitFor(/Garden created as room #(\d+)/))[1]);
       const rooms = () => alice.gmcp.filter((g) => g.package === "Room.Info");
       const seen = rooms().length;
       await alice.send("look");

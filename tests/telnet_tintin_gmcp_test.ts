@@ -29,11 +29,11 @@ Deno.test({
     try {
       const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
       await admin.send("@dig Garden=North;n,South;s");
-      const garden = Number((await admin.waitFor(/Room Garden\(#(\d+)\) dug/))[1]);
+      const garden = Number((await admin.waitFor(/Garden created as room #(\d+)/))[1]);
       await admin.send("n");
       await admin.waitFor(/Garden/);
       await admin.send("@dig Tower=Up;u,Down;d");
-      const tower = Number((await admin.waitFor(/Room Tower\(#(\d+)\) dug/))[1]);
+      const tower = Number((await admin.waitFor(/Tower created as room #(\d+)/))[1]);
       await admin.send("quit");
       await admin.close();
       await register(srv.base, "Walker", "walker-password");

@@ -38,11 +38,11 @@ Deno.test("locks: MUX keys, old locks, lock types and broken locks", async (t) =
       return (await bob.expect(re)).msg;
     };
 
-    await run(alice, "@dig Vault=Vault Door;vd,Out;o", /opened back/);
-    const key = (await run(alice, "@create Gold Key", /Created Gold Key\(#(\d+)\)/))[1];
+    await run(alice, "@dig Vault=Vault Door;vd,Out;o", /Opened\.[\s\S]*Opened\./);
+    const key = (await run(alice, "@create Gold Key", /Gold Key created as object #(\d+)/))[1];
 
     await t.step("@lock bbpocket=me means the object, as the BBS installer means it", async () => {
-      const pocket = (await run(alice, "@create bbpocket", /Created bbpocket\(#(\d+)\)/))[1];
+      const pocket = (await run(alice, "@create bbpocket", /bbpocket created as object #(\d+)/))[1];
       await run(alice, "@lock bbpocket=me", new RegExp(`\\(basic\\): #${aliceId}\\r?$`, "m"));
       await run(alice, "@lock/use bbpocket=me", new RegExp(`\\(use\\): #${aliceId}`));
       await run(alice, `think [elock(#${pocket},me)][elock(#${pocket},*Bob)]`, /^10\r?$/m);
@@ -84,8 +84,8 @@ Deno.test("locks: MUX keys, old locks, lock types and broken locks", async (t) =
     });
 
     await t.step("a lock that refers to itself through @ stops with a clear message", async () => {
-      await run(alice, "@create Loop A", /Created Loop A/);
-      await run(alice, "@create Loop B", /Created Loop B/);
+      await run(alice, "@create Loop A", /Loop A created as object/);
+      await run(alice, "@create Loop B", /Loop B created as object/);
       await run(alice, "@lock Loop A=@Loop B", /Locked Loop A/);
       await run(alice, "@lock Loop B=@Loop A", /Locked Loop B/);
       await run(alice, "@lock vd=@Loop A", /Locked Vault Door/);

@@ -31,8 +31,9 @@ Deno.test("@parent: inheritance, no_inherit, loops, parent_ok and visual objects
     closers.push(() => bob.close());
     await bob.expect(/Limbo/);
 
-    const parent = (await run(alice, "@create Sword Parent", /Created Sword Parent\(#(\d+)\)/))[1];
-    const child = (await run(alice, "@create Red Sword", /Created Red Sword\(#(\d+)\)/))[1];
+    const parent =
+      (await run(alice, "@create Sword Parent", /Sword Parent created as object #(\d+)/))[1];
+    const child = (await run(alice, "@create Red Sword", /Red Sword created as object #(\d+)/))[1];
 
     await t.step("a child sees its parent's attributes; its own win", async () => {
       await run(alice, "&DAMAGE Sword Parent=5", /Set\./);

@@ -34,7 +34,7 @@ Deno.test("toolkit: @create=cost, flags, @clone, @decompile, OUTPUTPREFIX", asyn
 
     let pocket = "";
     await t.step("@create <name>=<cost> names the thing <name>", async () => {
-      pocket = (await run(alice, "@create bbpocket=10", /Created (.*)\(#(\d+)\)/))[2];
+      pocket = (await run(alice, "@create bbpocket=10", /(.*) created as object #(\d+)/))[2];
       await run(alice, `think [name(#${pocket})]`, /^bbpocket\r?$/m);
       await run(alice, "@create Junk=lots", /The cost must be a whole number/);
       await run(alice, "think [lcon(me)]", new RegExp(`^#${pocket}\\r?$`, "m"));
@@ -64,7 +64,7 @@ Deno.test("toolkit: @create=cost, flags, @clone, @decompile, OUTPUTPREFIX", asyn
       await run(alice, "@set bbpocket/CMD-HELLO=no_inherit", /Set\./);
       await run(alice, "@desc bbpocket=A small pocket.", /Description set/);
       await run(alice, "@lock/use bbpocket=me", /Locked bbpocket/);
-      await run(alice, "@create Pocket Parent", /Created Pocket Parent/);
+      await run(alice, "@create Pocket Parent", /Pocket Parent created as object/);
       await run(alice, "@parent bbpocket=Pocket Parent", /Parent set/);
       const from = alice.mark();
       await alice.send("@decompile bbpocket");
@@ -105,7 +105,7 @@ Deno.test("toolkit: @create=cost, flags, @clone, @decompile, OUTPUTPREFIX", asyn
       const m = await run(
         alice,
         "@clone oldpocket=Pocket Two",
-        /Cloned oldpocket\(#\d+\) as Pocket Two\(#(\d+)\)/,
+        /oldpocket cloned as Pocket Two, new copy is object #(\d+)\./,
       );
       const two = m[1];
       await run(alice, `think [get(#${two}/CMD-HELLO)]`, /^\$hello:@pemit/m);
@@ -114,7 +114,7 @@ Deno.test("toolkit: @create=cost, flags, @clone, @decompile, OUTPUTPREFIX", asyn
         `think [hasflag(#${two},visual)] [parent(#${two})] [get(#${two}/DESC)]`,
         /^1 #\d+ A small pocket\.\r?$/m,
       );
-      await run(alice, "@clone/parent oldpocket=Pocket Kid", /Cloned/);
+      await run(alice, "@clone/parent oldpocket=Pocket Kid", /cloned/);
       await run(alice, "think [parent(Pocket Kid)] [lattr(Pocket Kid)]", /^#\d+ DESC\r?$/m);
       await run(alice, "@clone me", /You cannot clone players!/);
       // Bob may clone Alice's visual pocket; the copy is his, halted.

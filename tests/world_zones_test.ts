@@ -30,7 +30,8 @@ Deno.test("zones: @chzone, zone $-commands, zone(), inzone(), zwho()", async (t)
     const aliceId = (await run(alice, "think %#", /^#(\d+)\r?$/m))[1];
 
     const harbour = (await run(admin, "@dig/teleport Harbour", /Room Harbour\(#(\d+)\)/))[1];
-    const zmo = (await run(admin, "@create Harbour Zone", /Created Harbour Zone\(#(\d+)\)/))[1];
+    const zmo =
+      (await run(admin, "@create Harbour Zone", /Harbour Zone created as object #(\d+)/))[1];
     await run(admin, "&CMD_TIDE Harbour Zone=$+tide:@pemit %#=The tide is high.", /Set\./);
     // It @pemits whoever types +tide wherever that is: an inherit object of staff, as a
     // game's global objects are.
@@ -55,7 +56,8 @@ Deno.test("zones: @chzone, zone $-commands, zone(), inzone(), zwho()", async (t)
     });
 
     await t.step("a player's own zone: its $-commands anywhere, what it builds", async () => {
-      const mine = (await run(alice, "@create Alice Zone", /Created Alice Zone\(#(\d+)\)/))[1];
+      const mine =
+        (await run(alice, "@create Alice Zone", /Alice Zone created as object #(\d+)/))[1];
       await run(alice, "&CMD_MINE Alice Zone=$+mine:@pemit %#=Mine, all mine.", /Set\./);
       await run(alice, "@chzone me=Alice Zone", /Zone changed\./);
       await run(alice, "think zone(me)", new RegExp(`^#${mine}\\r?$`, "m"));
@@ -64,7 +66,7 @@ Deno.test("zones: @chzone, zone $-commands, zone(), inzone(), zwho()", async (t)
       // The room's zone answers first, then the player's.
       await run(alice, "+tide", /The tide is high\./);
       await run(alice, "+mine", /Mine, all mine\./);
-      await run(alice, "@create Widget", /Created Widget/);
+      await run(alice, "@create Widget", /Widget created as object/);
       await run(alice, "think zone(Widget)", new RegExp(`^#${mine}\\r?$`, "m"));
       await run(alice, "@chzone Widget=none", /Zone changed\./);
       await run(alice, "think zone(Widget)", /^#-1\r?$/m);
@@ -74,7 +76,7 @@ Deno.test("zones: @chzone, zone $-commands, zone(), inzone(), zwho()", async (t)
     await t.step("a room as zone master (MUX's parent room): what is in it answers", async () => {
       const hall = (await run(admin, "@dig Zone Hall", /Room Zone Hall\(#(\d+)\)/))[1];
       const lane = (await run(admin, "@dig Lane", /Room Lane\(#(\d+)\)/))[1];
-      await run(admin, "@create Bell", /Created Bell/);
+      await run(admin, "@create Bell", /Bell created as object/);
       await run(admin, "&CMD_BELL Bell=$+bell:@pemit %#=Ding.", /Set\./);
       await run(admin, "@set Bell=inherit", /Flag inherit set/);
       await run(admin, `@tel Bell=#${hall}`, /Teleported Bell/);
@@ -101,8 +103,9 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
     const bob = await telnetLogin(srv, "Bob", "password123");
     closers.push(() => bob.close());
     const aliceId = (await run(alice, "think %#", /^#(\d+)\r?$/m))[1];
-    const zmo = (await run(admin, "@create Workshop Zone", /Created Workshop Zone\(#(\d+)\)/))[1];
-    const lathe = (await run(admin, "@create Lathe", /Created Lathe\(#(\d+)\)/))[1];
+    const zmo =
+      (await run(admin, "@create Workshop Zone", /Workshop Zone created as object #(\d+)/))[1];
+    const lathe = (await run(admin, "@create Lathe", /Lathe created as object #(\d+)/))[1];
     const shed = (await run(admin, "@dig Shed", /Room Shed\(#(\d+)\)/))[1];
     await run(admin, `@chzone #${lathe}=#${zmo}`, /Zone changed\./);
     await run(admin, `@chzone #${shed}=#${zmo}`, /Zone changed\./);
@@ -142,16 +145,17 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
     });
 
     await t.step("through a chain of zone masters, bounded, a cycle too", async () => {
-      const inner = (await run(admin, "@create Inner Zone", /Created Inner Zone\(#(\d+)\)/))[1];
-      const vice = (await run(admin, "@create Vice", /Created Vice\(#(\d+)\)/))[1];
+      const inner =
+        (await run(admin, "@create Inner Zone", /Inner Zone created as object #(\d+)/))[1];
+      const vice = (await run(admin, "@create Vice", /Vice created as object #(\d+)/))[1];
       await run(admin, `@chzone #${vice}=#${inner}`, /Zone changed\./);
       // Inner Zone has no enter lock: its own zone master's is asked.
       await run(alice, `think controls(me,#${vice})`, /^0\r?$/m);
       await run(admin, `@chzone #${inner}=#${zmo}`, /Zone changed\./);
       await run(alice, `think controls(me,#${vice})`, /^1\r?$/m);
       // Two zone masters zoned to each other, neither locked to Alice: refused, at once.
-      const a = (await run(admin, "@create Loop A", /Created Loop A\(#(\d+)\)/))[1];
-      const b = (await run(admin, "@create Loop B", /Created Loop B\(#(\d+)\)/))[1];
+      const a = (await run(admin, "@create Loop A", /Loop A created as object #(\d+)/))[1];
+      const b = (await run(admin, "@create Loop B", /Loop B created as object #(\d+)/))[1];
       await run(admin, `@chzone #${a}=#${b}`, /Zone changed\./);
       await run(admin, `@chzone #${b}=#${a}`, /Zone changed\./);
       await run(admin, `@lock/enter #${a}=#1`, /Locked/);
@@ -165,7 +169,7 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
     });
 
     await t.step("zfun() and the zone lists, with MUX's arguments and permissions", async () => {
-      const guild = (await run(admin, "@create Guild", /Created Guild\(#(\d+)\)/))[1];
+      const guild = (await run(admin, "@create Guild", /Guild created as object #(\d+)/))[1];
       await run(admin, "&GREET Guild=Hello %0, from [name(me)] to [name(%@)].", /Set\./);
       await run(admin, "@chzone *Alice=Guild", /Zone changed\./);
       // The zone master's attribute is its owner's to read until it is visual (MUX's See_attr).
@@ -179,7 +183,7 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
       await run(alice, "think [zfun(nosuch,x)]!", /^!\r?$/m);
 
       const hall = (await run(admin, "@dig Guildhall", /Room Guildhall\(#(\d+)\)/))[1];
-      const anvil = (await run(admin, "@create Anvil", /Created Anvil\(#(\d+)\)/))[1];
+      const anvil = (await run(admin, "@create Anvil", /Anvil created as object #(\d+)/))[1];
       const door = (await run(admin, "@open Guild Door=#1", /Exit Guild Door\(#(\d+)\)/))[1];
       for (const id of [hall, anvil, door]) {
         await run(admin, `@chzone #${id}=Guild`, /Zone changed\./);
@@ -208,7 +212,7 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
         assertEquals(got, want);
       };
       // A thing as zone master: its own attributes run.
-      await run(admin, "@create Port Zone", /Created Port Zone/);
+      await run(admin, "@create Port Zone", /Port Zone created as object/);
       await run(admin, "@aconnect Port Zone=@pemit %#=The port knows [name(%#)].", /Set\./);
       await run(admin, "@adisconnect Port Zone=think [set(me,LEFT:[name(%#)])]", /Set\./);
       // It @pemits whoever connects wherever that is: a staff member's inherit object.
@@ -219,7 +223,7 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
       const hall = (await run(admin, "@dig Port Hall", /Room Port Hall\(#(\d+)\)/))[1];
       const quay = (await run(admin, "@dig Quay", /Room Quay\(#(\d+)\)/))[1];
       await run(admin, `@chzone #${quay}=#${hall}`, /Zone changed\./);
-      const bell = (await run(admin, "@create Bell", /Created Bell\(#(\d+)\)/))[1];
+      const bell = (await run(admin, "@create Bell", /Bell created as object #(\d+)/))[1];
       await run(admin, "@aconnect Bell=think [set(me,SEEN:[name(%#)])]", /Set\./);
       await run(admin, "@adisconnect Bell=think [set(me,LEFT:[name(%#)])]", /Set\./);
       await run(admin, `@tel Bell=#${hall}`, /Teleported Bell/);
@@ -273,8 +277,8 @@ Deno.test("zones: a zone lock that asks for control of its own zone ends", async
     // Bob's zone master's lock evaluates CHECK, which asks for control of a thing in the zone,
     // which evaluates the lock again, twenty times a level: ended by the lock nesting limit and
     // the softcode budgets (the lock's owner pays), the engine answering throughout.
-    const trap = (await run(bob, "@create Trap Zone", /Created Trap Zone\(#(\d+)\)/))[1];
-    const bait = (await run(bob, "@create Bait", /Created Bait\(#(\d+)\)/))[1];
+    const trap = (await run(bob, "@create Trap Zone", /Trap Zone created as object #(\d+)/))[1];
+    const bait = (await run(bob, "@create Bait", /Bait created as object #(\d+)/))[1];
     await run(bob, `@chzone #${bait}=#${trap}`, /Zone changed\./);
     await run(bob, `&CHECK #${trap}=[iter(lnum(20),controls(%#,#${bait}))]`, /Set\./);
     await run(bob, `@lock/enter #${trap}=CHECK/1`, /Locked/);

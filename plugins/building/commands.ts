@@ -22,13 +22,12 @@ import {
 import type { Builder } from "./store.ts";
 
 /**
- * What opening an exit toward `dest` says: where it leads, or that `dest`'s link lock left it
- * unlinked (MUX's words).
+ * What opening an exit says (MUX's open_exit): "Opened.", then "Linked." when it leads
+ * somewhere, or that the destination's link lock left it unlinked.
  */
-function opened(exit: DbObject, dest: DbObject, back: string): string {
-  return exit.data.destination
-    ? `Exit ${nameWithRef(exit)} opened${back} to ${dest.name}.`
-    : `Exit ${nameWithRef(exit)} opened (unlinked). You can't link to there.`;
+function opened(exit: DbObject, linking: boolean): string {
+  if (!linking) return "Opened.";
+  return exit.data.destination ? "Opened.\nLinked." : "Opened.\nYou can't link to there.";
 }
 
 /** The building commands over a Builder. */
@@ -58,8 +57,8 @@ Example:
 In TinTin++, type \\; for each semicolon: @dig Garden=North\\;n,South\\;s
 (see 'help clients').`,
       async exec(u) {
-        const usage = "@dig <room>[=<exit to>[,<exit back>]]";
-        const name = required(u.cmd.lhs, usage);
+        const name = u.cmd.lhs.trim();
+        if (!name) throw new CommandError("Dig what?");
         const [toRaw, backRaw] = (u.cmd.rhs ?? "").split(",").map((s) => s.trim());
         const to = toRaw ? parseExitSpec(toRaw) : null;
         const back = backRaw ? parseExitSpec(backRaw) : null;
@@ -67,9 +66,10 @@ In TinTin++, type \\; for each semicolon: @dig Garden=North\\;n,South\\;s
         // Refusals come before the room exists, so a failed @dig leaves nothing behind.
         if (to) await b.checkExit(u.me, from!, to);
         const room = await b.room(u.me, name);
-        const lines = [`Room ${nameWithRef(room)} dug.`];
-        if (to) lines.push(opened(await b.exit(u.me, from!, to, room), room, ""));
-        if (back) lines.push(opened(await b.exit(u.me, room, back, from!), from!, " back"));
+        // MUX's do_dig: the room, then each exit as @open says it.
+        const lines = [`${room.name} created as room #${room.id}.`];
+        if (to) lines.push(opened(await b.exit(u.me, from!, to, room), true));
+        if (back) lines.push(opened(await b.exit(u.me, room, back, from!), true));
         u.send(lines.join("\n"), { type: "dig", room: { id: room.id, name: room.name } });
         if (u.cmd.switches.includes("teleport")) {
           await b.move(u.me, room);
@@ -92,10 +92,11 @@ Example:
 
 In TinTin++, type \\; for the semicolon: @open Door\\;d=#12 (see 'help clients').`,
       async exec(u) {
-        const spec = parseExitSpec(required(u.cmd.lhs, "@open <exit>[=<room>]"));
+        if (!u.cmd.lhs.trim()) throw new CommandError("Open where?");
+        const spec = parseExitSpec(u.cmd.lhs);
         const dest = u.cmd.rhs ? await b.findRoom(u.cmd.rhs, u.here) : null;
         const exit = await b.exit(u.me, here(u), spec, dest);
-        u.send(dest ? opened(exit, dest, "") : `Exit ${nameWithRef(exit)} opened (unlinked).`);
+        u.send(opened(exit, dest !== null));
       },
     },
     {
@@ -107,11 +108,14 @@ In TinTin++, type \\; for the semicolon: @open Door\\;d=#12 (see 'help clients')
       async exec(u) {
         const target = await u.target(required(u.cmd.lhs, "@link <object>=<room>"));
         const room = await b.findRoom(required(u.cmd.rhs, "@link <object>=<room>"), u.here);
+        // MUX's words for a new home name the old one (homeOf: the starting room when unset).
+        const old = target.flags.includes("exit") ? null : await b.home(target).catch(() => null);
         const linked = await b.link(u.me, target, room);
+        if (linked.flags.includes("exit")) return u.send("Linked.");
         u.send(
-          linked.flags.includes("exit")
-            ? `${nameWithRef(linked)} now leads to ${room.name}.`
-            : `Home of ${nameWithRef(linked)} set to ${room.name}.`,
+          `Home of ${nameWithRef(linked)} changed from ${old ? nameWithRef(old) : "Nothing"} to ${
+            nameWithRef(room)
+          }.`,
         );
       },
     },
@@ -122,8 +126,8 @@ In TinTin++, type \\; for the semicolon: @open Door\\;d=#12 (see 'help clients')
       help: "@unlink <exit> makes an exit lead nowhere.",
       async exec(u) {
         const target = await u.target(required(u.cmd.args, "@unlink <exit>"));
-        const done = await b.unlink(u.me, target);
-        u.send(`${nameWithRef(done)} unlinked.`);
+        await b.unlink(u.me, target);
+        u.send("Unlinked.");
       },
     },
     {
@@ -143,9 +147,11 @@ Example:
         if (cost && !/^\d{1,9}$/.test(cost)) {
           throw new CommandError(`The cost must be a whole number of coins. Usage: ${usage}`);
         }
-        const name = required(u.cmd.rhs === null ? u.cmd.args : u.cmd.lhs, usage);
+        const name = (u.cmd.rhs === null ? u.cmd.args : u.cmd.lhs).trim();
+        if (!name) throw new CommandError("Create what?");
         const thing = await b.thing(u.me, name);
-        u.send(`Created ${nameWithRef(thing)}.`, {
+        // MUX's words, without a full stop as MUX has them.
+        u.send(`${thing.name} created as object #${thing.id}`, {
           type: "create",
           thing: { id: thing.id, name: thing.name },
         });

@@ -140,7 +140,9 @@ async function clone(u: CommandSdk): Promise<void> {
     });
   }
   const note = skipped ? ` ${skipped} attribute(s) could not be copied as they were.` : "";
-  u.send(`Cloned ${obj.name}(#${obj.id}) as ${made.name}(#${made.id}).${note}`, {
+  // MUX's words (do_clone): the new name only when it differs.
+  const as = made.name === obj.name ? "" : ` as ${made.name}`;
+  u.send(`${obj.name} cloned${as}, new copy is object #${made.id}.${note}`, {
     type: "clone",
     from: { id: obj.id, name: obj.name },
     thing: { id: made.id, name: made.name },
