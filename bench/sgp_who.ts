@@ -214,7 +214,9 @@ async function startEngine(o: Opts, sgp: string, log: (l: string) => void): Prom
   try {
     const w = await Player.login(srv.telnet, ADMIN.name, ADMIN.password, false);
     const dug = await w.run("@dig Master Room");
-    if (!/Master Room created as room #3\./.test(dug)) throw new Error(`the master room is not #3: ${dug}`);
+    if (!/Master Room created as room #3\./.test(dug)) {
+      throw new Error(`the master room is not #3: ${dug}`);
+    }
     const errors = await install(w, "#3", "#1", sgp);
     errors.forEach((e) => log(`sgp: engine install: ${e}`));
     log(`sgp: engine: SGP's functions ${await defineSgpFunctions(w, "#3", "#1")}`);
