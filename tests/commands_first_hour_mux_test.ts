@@ -37,7 +37,7 @@ Deno.test("first hour as MUX: get, drop and give say MUX's words and refuse as M
     for (
       const [line, said] of [
         ["get Widget", "You already have that!"],
-        ["get me", "You cannot get yourself!"],
+        ["get me", "I don't see that here."],
         ["get", "I don't see that here."],
         ["get nosuch", "I don't see that here."],
         ["drop nosuch", "You don't have that!"],

@@ -125,7 +125,8 @@ Example:
       const ref = u.cmd.args.trim();
       if (!ref) throw new CommandError(NOT_HERE);
       const { obj, from } = await toGet(u, ref);
-      if (obj.id === u.me.id) throw new CommandError("You cannot get yourself!");
+      // MUX's do_get matches only what is around the actor, never the actor itself.
+      if (obj.id === u.me.id) throw new CommandError(NOT_HERE);
       if (obj.location === u.me.id) throw new CommandError("You already have that!");
       if (!u.here || (!from && obj.location !== u.here.id)) {
         throw new CommandError("I don't see that here.");
