@@ -2,7 +2,7 @@
  * The first hour side by side with TinyMUX 2.12 (the same lines typed on both, over telnet):
  * where this game answered in other words or refused otherwise, it now answers as MUX does.
  * `get`, `drop` and `give`; `@describe` and `@name`; a builder's `@create`, `@dig`, `@open`,
- * `@link`, `@unlink` and `@clone`.
+ * `@link`, `@unlink`, `@clone` and `@destroy` of what is set safe.
  */
 import { assertEquals } from "./assert.ts";
 import { register } from "./harness.ts";
@@ -114,7 +114,7 @@ Deno.test("first hour as MUX: @describe says Set., @name Name set.", async () =>
   }
 });
 
-Deno.test("first hour as MUX: a builder's @create, @dig, @open, @link, @unlink, @clone", async () => {
+Deno.test("first hour as MUX: a builder's @create, @dig, @open, @link, @unlink, @clone, @destroy", async () => {
   const srv = await startSupervised({});
   const closers: (() => Promise<void>)[] = [];
   try {
@@ -157,6 +157,16 @@ Deno.test("first hour as MUX: a builder's @create, @dig, @open, @link, @unlink, 
       `Home of Thing(${thing}) changed from Limbo(#1) to Workshop(${shopId}).`,
     );
     assertEquals(await telnetReply(bob, `think [home(${thing})]`), shopId);
+
+    // MUX's SAFE: @destroy refuses it until /override.
+    await telnetReply(bob, `@set ${thing}=safe`);
+    const safe = "Sorry, that object is protected.  Use @destroy/override to destroy it.";
+    assertEquals(await telnetReply(bob, `@destroy ${thing}`), safe);
+    assertEquals(await telnetReply(bob, `think [name(${thing})]`), "Thing");
+    assertEquals(
+      await telnetReply(bob, `@destroy/override ${thing}`),
+      `Destroyed Thing(${thing}).`,
+    );
   } finally {
     for (const c of closers) await c().catch(() => {});
     await srv.stop();

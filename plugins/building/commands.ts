@@ -161,17 +161,18 @@ Example:
       name: "@destroy",
       aliases: ["@nuke", "@recycle"],
       lock: BUILDER_LOCK,
-      switches: ["confirm"],
+      switches: ["confirm", "override"],
       category: "building",
-      help: `@destroy[/confirm] <object>
+      help: `@destroy[/confirm][/override] <object>
 
 Destroys something you control. Players and the starting room cannot be destroyed, nor a room
-with players in it. A room needs /confirm (or the same @destroy again within a minute); its
+with players in it. Something set safe needs /override (as in TinyMUX). A room needs /confirm (or the same @destroy again within a minute); its
 exits go with it, exits elsewhere that led to it are unlinked, and the things in it are sent
 home.`,
       async exec(u) {
         const target = await u.target(required(u.cmd.args, "@destroy <object>"));
-        const r = await b.destroy(u.me, target, u.cmd.switches.includes("confirm"));
+        const sw = u.cmd.switches;
+        const r = await b.destroy(u.me, target, sw.includes("confirm"), sw.includes("override"));
         if (!r) {
           return u.send(
             `Destroying ${

@@ -250,12 +250,19 @@ export class Builder {
     actor: DbObject,
     obj: DbObject,
     confirmed: boolean,
+    override = false,
   ): Promise<{ moved: number; unlinked: number } | null> {
     if (!controls(actor, obj, this.w.locks)) {
       throw new ForbiddenError(`You don't control ${obj.name}.`);
     }
     if (obj.flags.includes("player")) {
       throw new ValidationError("Players cannot be destroyed (staff can @toad them).");
+    }
+    // MUX's SAFE: kept from @destroy unless /override says so.
+    if (obj.flags.includes("safe") && !override) {
+      throw new ValidationError(
+        "Sorry, that object is protected.  Use @destroy/override to destroy it.",
+      );
     }
     const isRoom = obj.flags.includes("room");
     if (isRoom) {
