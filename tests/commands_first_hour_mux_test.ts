@@ -1,7 +1,7 @@
 /**
  * The first hour side by side with TinyMUX 2.12 (the same lines typed on both, over telnet):
  * where this game answered in other words or refused otherwise, it now answers as MUX does.
- * `get`, `drop` and `give`; `@describe` and `@name`; a builder's `@create`, `@dig`, `@open`,
+ * `get`, `drop` and `give`; `@describe`, `@name` and `@doing`; a builder's `@create`, `@dig`, `@open`,
  * `@link`, `@unlink`, `@clone` and `@destroy` of what is set safe.
  */
 import { assertEquals } from "./assert.ts";
@@ -81,7 +81,7 @@ Deno.test("first hour as MUX: get, drop and give say MUX's words and refuse as M
   }
 });
 
-Deno.test("first hour as MUX: @describe says Set., @name Name set.", async () => {
+Deno.test("first hour as MUX: @describe and @doing say Set., @name Name set.", async () => {
   const srv = await startSupervised({});
   const closers: (() => Promise<void>)[] = [];
   try {
@@ -106,6 +106,8 @@ Deno.test("first hour as MUX: @describe says Set., @name Name set.", async () =>
         ["@name nosuch=Foo", "I don't see that here."],
         ["@name me=Alicia", "Name set."],
         ["think %n", "Alicia"],
+        ["@doing Having fun", "Set."],
+        ["@doing", "Set."],
       ]
     ) assertEquals(await telnetReply(alice, line), said, line);
   } finally {

@@ -204,9 +204,7 @@ Deno.test("core: @doing shows in who; staff set the column's header", async () =
   try {
     const a = await w.player("Alice");
     const staff = await w.player("Wiz", { flags: ["admin"] });
-    assert.deepEqual(await w.run(a.conn, "@doing Looking for a %chscene"), [
-      "Doing set: Looking for a %chscene%cn",
-    ]);
+    assert.deepEqual(await w.run(a.conn, "@doing Looking for a %chscene"), ["Set."]);
     const who = (await w.run(a.conn, "who"))[0];
     assert.match(who, /^%chPlayer Name +On For +Idle {2}Doing%cn$/m);
     assert.match(who, /^Alice +\S+ +\S+ {2}Looking for a %chscene/m);
@@ -228,7 +226,7 @@ Deno.test("core: @doing shows in who; staff set the column's header", async () =
     assert.deepEqual(await w.run(a.conn, "@doing two%rlines"), [
       "Your doing message must be one line.",
     ]);
-    assert.deepEqual(await w.run(a.conn, "@doing"), ["Doing cleared."]);
+    assert.deepEqual(await w.run(a.conn, "@doing"), ["Set."]);
     assert.doesNotMatch((await w.run(a.conn, "who"))[0], /Looking/);
     assert.deepEqual(await w.run(staff.conn, "@doing/header"), [
       "Poll cleared: the header is Doing again.",
@@ -312,7 +310,7 @@ Deno.test("core: guests may look, talk and move, and nothing that changes the wo
     for (const line of ["get stone", "@emit Boo", "@describe me=x", "@set me=unfindable"]) {
       assert.deepEqual(await w.run(g.conn, line), [denied], line);
     }
-    assert.deepEqual(await w.run(g.conn, "@doing Visiting"), ["Doing set: Visiting%cn"]);
+    assert.deepEqual(await w.run(g.conn, "@doing Visiting"), ["Set."]);
     assert.deepEqual(await w.run(g.conn, "say Hello!"), ['You say, "Hello!%cn"']);
     assert.equal(w.hub.last(b.obj.id)?.msg, 'Guest1 says, "Hello!%cn"');
     assert.deepEqual(await w.run(g.conn, "whisper bob=psst"), ['You whisper "psst%cn" to Bob.']);

@@ -119,7 +119,8 @@ Example:
         if (text) o.data.doing = text;
         else delete o.data.doing;
       });
-      u.send(text ? `Doing set: ${text}%cn` : "Doing cleared.");
+      // MUX's word, set or cleared (who shows the text).
+      u.send("Set.");
     },
   },
   {
