@@ -111,7 +111,7 @@ Deno.test("command order: commands.disabled turns a core command off for a softc
       return admin.text.slice(from).replace(/\x1b\[[0-9;]*m/g, "");
     };
     // A softcode +where of the owner's, in the room.
-    await run("@create Where Box", /Created/);
+    await run("@create Where Box", /created as object/);
     await run("&CMD Where Box=$+where:@pemit %#=Softcode knows where.", /Set\./);
     await run("drop Where Box", /drop/i);
 
