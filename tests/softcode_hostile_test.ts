@@ -454,7 +454,7 @@ Deno.test("hostile softcode: another player's line goes before a looping object'
     await ask(alice, "@set me=visual", /set/);
     const bob = await session(srv, "Bob", closers);
     await ask(admin, "@set *Bob=builder", /Flag builder set on Bob\./);
-    await ask(bob, "@create Loop", /Created Loop/);
+    await ask(bob, "@create Loop", /Loop created as object/);
     await ask(
       bob,
       `&LOOP Loop=&N me=[add(get(me/N),1)];think [set(me,SAW:[get(me/SAW)][words(get(*Alice/MARK))])]${BURN};@switch [lt(get(me/N),4)]=1,@trigger me/LOOP`,
