@@ -37,7 +37,7 @@ Deno.test("actions: message attributes over telnet and WebSocket", async (t) => 
     await run("drop gem", /Dropped\./);
 
     await t.step("descriptions are evaluated for the one who looks", async () => {
-      await run("@desc here=Quiet. You are [name(%#)]; \\[OOC\\] stays.", /Description set/);
+      await run("@desc here=Quiet. You are [name(%#)]; \\[OOC\\] stays.", /Set\./);
       await run("@odesc here=takes in the room.", /Set\./);
       await bobSend("look");
       const view = await bob.expect((m) => m.data.type === "room");
@@ -154,7 +154,8 @@ Deno.test("actions: @a-actions, @aconnect and @adisconnect over telnet and WebSo
 
     // The master room's contents run theirs for every player (a staff member's global object
     // inherits its owner's powers to reach anyone, as on MUX).
-    const master = /#(\d+)/.exec(await run("@dig Master Room", /Master Room\(#\d+\)/))![1];
+    const master =
+      /#(\d+)/.exec(await run("@dig Master Room", /Master Room created as room #\d+/))![1];
     const file = join(srv.dir, "config.json");
     const config = JSON.parse(await Deno.readTextFile(file));
     config.softcode = { ...config.softcode, masterRoom: `#${master}` };

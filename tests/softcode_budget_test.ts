@@ -130,7 +130,7 @@ Deno.test("time budget: a lock, a description or a zone's lock checked for a pla
     await run(admin, "@lock gate=PASS/1", /Locked Gate/);
     await run(admin, `&PASS gate=${heavy}1`, /Set\./);
     await run(admin, "@create Statue", /Statue created as object/);
-    await run(admin, `@desc statue=${heavy}A marble statue.`, /Description set/);
+    await run(admin, `@desc statue=${heavy}A marble statue.`, /Set\./);
     await run(admin, "drop statue", /Dropped\./);
     const zmo = await dbref("@create Estate", /Estate created as object #(\d+)/);
     const relic = await dbref("@create Relic", /Relic created as object #(\d+)/);

@@ -54,7 +54,7 @@ Deno.test("installer commands: @@, MUX's argument evaluation, @tel into a thing"
     await run("think ref=[get(me/REF)]", new RegExp(`ref=#${box}\\b`));
     // Interpreted commands evaluate both sides even when typed.
     await run("@lock [v(REF)]=me", new RegExp(`Locked Box\\(#${box}\\)`));
-    await run("@name [v(REF)]=Box [add(1,1)]", /Box 2/);
+    await run("@name [v(REF)]=Box [add(1,1)]", /Name set\./);
     await run("@set [v(REF)]=SAFE", /Flag safe set on Box 2/);
 
     // @tel into a thing (an installer keeps its database inside its global object).

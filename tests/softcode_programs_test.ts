@@ -43,7 +43,7 @@ Deno.test("$-commands and listening over telnet and WebSocket", async (t) => {
       config.softcode = { ...config.softcode, masterRoom: `#${master}` };
       await Deno.writeTextFile(file, JSON.stringify(config));
       await run("@reload/config", /config/);
-      globals = /#(\d+)/.exec(await run("@create Globals", /Globals\(#\d+\)/))![1];
+      globals = /#(\d+)/.exec(await run("@create Globals", /Globals created as object #\d+/))![1];
       await run("&cmd.ping Globals=$+ping *:@pemit %#=pong %0", /Set/);
       // As on MUX, a staff member's global object inherits its owner's powers to reach anyone.
       await run("@set Globals=inherit", /./);

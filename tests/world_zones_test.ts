@@ -29,7 +29,8 @@ Deno.test("zones: @chzone, zone $-commands, zone(), inzone(), zwho()", async (t)
     closers.push(() => alice.close());
     const aliceId = (await run(alice, "think %#", /^#(\d+)\r?$/m))[1];
 
-    const harbour = (await run(admin, "@dig/teleport Harbour", /Room Harbour\(#(\d+)\)/))[1];
+    const harbour =
+      (await run(admin, "@dig/teleport Harbour", /Harbour created as room #(\d+)/))[1];
     const zmo =
       (await run(admin, "@create Harbour Zone", /Harbour Zone created as object #(\d+)/))[1];
     await run(admin, "&CMD_TIDE Harbour Zone=$+tide:@pemit %#=The tide is high.", /Set\./);
@@ -51,7 +52,7 @@ Deno.test("zones: @chzone, zone $-commands, zone(), inzone(), zwho()", async (t)
       await run(alice, `@chzone me=#${zmo}`, /You cannot move that object to that zone\./);
       await run(alice, `@chzone #${harbour}=none`, /You don't have the power to shift reality\./);
       await run(alice, "@chzone me=Nowhere", /I don't see that here/);
-      const dock = (await run(admin, "@dig Dock", /Room Dock\(#(\d+)\)/))[1];
+      const dock = (await run(admin, "@dig Dock", /Dock created as room #(\d+)/))[1];
       await run(admin, `@chzone Harbour Zone=#${dock}`, /Only rooms may be zoned to other rooms\./);
     });
 
@@ -74,8 +75,8 @@ Deno.test("zones: @chzone, zone $-commands, zone(), inzone(), zwho()", async (t)
     });
 
     await t.step("a room as zone master (MUX's parent room): what is in it answers", async () => {
-      const hall = (await run(admin, "@dig Zone Hall", /Room Zone Hall\(#(\d+)\)/))[1];
-      const lane = (await run(admin, "@dig Lane", /Room Lane\(#(\d+)\)/))[1];
+      const hall = (await run(admin, "@dig Zone Hall", /Zone Hall created as room #(\d+)/))[1];
+      const lane = (await run(admin, "@dig Lane", /Lane created as room #(\d+)/))[1];
       await run(admin, "@create Bell", /Bell created as object/);
       await run(admin, "&CMD_BELL Bell=$+bell:@pemit %#=Ding.", /Set\./);
       await run(admin, "@set Bell=inherit", /Flag inherit set/);
@@ -106,7 +107,7 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
     const zmo =
       (await run(admin, "@create Workshop Zone", /Workshop Zone created as object #(\d+)/))[1];
     const lathe = (await run(admin, "@create Lathe", /Lathe created as object #(\d+)/))[1];
-    const shed = (await run(admin, "@dig Shed", /Room Shed\(#(\d+)\)/))[1];
+    const shed = (await run(admin, "@dig Shed", /Shed created as room #(\d+)/))[1];
     await run(admin, `@chzone #${lathe}=#${zmo}`, /Zone changed\./);
     await run(admin, `@chzone #${shed}=#${zmo}`, /Zone changed\./);
 
@@ -182,9 +183,10 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
       await run(alice, "think zfun(greet)", /^#-1 FUNCTION \(ZFUN\) EXPECTS BETWEEN 2 AND 11/m);
       await run(alice, "think [zfun(nosuch,x)]!", /^!\r?$/m);
 
-      const hall = (await run(admin, "@dig Guildhall", /Room Guildhall\(#(\d+)\)/))[1];
+      const hall = (await run(admin, "@dig Guildhall", /Guildhall created as room #(\d+)/))[1];
       const anvil = (await run(admin, "@create Anvil", /Anvil created as object #(\d+)/))[1];
-      const door = (await run(admin, "@open Guild Door=#1", /Exit Guild Door\(#(\d+)\)/))[1];
+      await run(admin, "@open Guild Door=#1", /Linked\./);
+      const door = (await run(admin, "think [locate(me,Guild Door,e)]", /^#(\d+)\r?$/m))[1];
       for (const id of [hall, anvil, door]) {
         await run(admin, `@chzone #${id}=Guild`, /Zone changed\./);
       }
@@ -217,11 +219,11 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
       await run(admin, "@adisconnect Port Zone=think [set(me,LEFT:[name(%#)])]", /Set\./);
       // It @pemits whoever connects wherever that is: a staff member's inherit object.
       await run(admin, "@set Port Zone=inherit", /Flag inherit set/);
-      const harbour = (await run(admin, "@dig Harbour", /Room Harbour\(#(\d+)\)/))[1];
+      const harbour = (await run(admin, "@dig Harbour", /Harbour created as room #(\d+)/))[1];
       await run(admin, `@chzone #${harbour}=Port Zone`, /Zone changed\./);
       // A room as zone master (MUX's parent room): what is in it runs theirs.
-      const hall = (await run(admin, "@dig Port Hall", /Room Port Hall\(#(\d+)\)/))[1];
-      const quay = (await run(admin, "@dig Quay", /Room Quay\(#(\d+)\)/))[1];
+      const hall = (await run(admin, "@dig Port Hall", /Port Hall created as room #(\d+)/))[1];
+      const quay = (await run(admin, "@dig Quay", /Quay created as room #(\d+)/))[1];
       await run(admin, `@chzone #${quay}=#${hall}`, /Zone changed\./);
       const bell = (await run(admin, "@create Bell", /Bell created as object #(\d+)/))[1];
       await run(admin, "@aconnect Bell=think [set(me,SEEN:[name(%#)])]", /Set\./);
