@@ -108,7 +108,7 @@ Deno.test("commands: core commands seen by others in the room", async (t) => {
       await alice.cmd("inventory", /Lantern/);
       // As MUX, one takes gifts when set enter_ok.
       await alice.cmd("give bob=lantern", /^Permission denied\.$/);
-      await bob.cmd("@set me=enter_ok", /Set/);
+      await bob.cmd("@set me=enter_ok", /enter_ok/);
       await alice.cmd("give bob=lantern", /^Given\.$/);
       assertEquals((await bob.ws.expect(/^Alice gave you Lantern\.$/)).data.type, "give");
       await bob.cmd("i", /Lantern/);

@@ -86,7 +86,7 @@ Deno.test("hostile softcode: the use locks of everything that hears one say shar
     await alice.expect((m) => m.data.type === "session");
 
     for (const n of [1, 2, 3]) {
-      await ask(bob, `@create Ear${n}`, /Ear created as object/);
+      await ask(bob, `@create Ear${n}`, /Ear\d created as object/);
       await ask(bob, `@set Ear${n}=monitor`, /Flag monitor set/);
       await ask(bob, `&HEAR Ear${n}=^*:think heard`, /^Set\.$/);
       // Marks that it began, then burns until its time is up (the lock then fails).
