@@ -62,7 +62,7 @@ async function notePoster(srv: TestServer, token: string, tag: string, l: Ledger
 }
 
 /**
- * In game: alternates `@describe me=...` (confirmed by "Description set") and `pub ...`
+ * In game: alternates `@describe me=...` (confirmed by "Set.") and `pub ...`
  * (confirmed when the speaker hears its own line on the channel), one at a time.
  */
 async function player(ws: WsClient, tag: string, desc: Ledger, talk: Ledger) {
@@ -70,7 +70,7 @@ async function player(ws: WsClient, tag: string, desc: Ledger, talk: Ledger) {
     try {
       desc.inFlight = n;
       ws.send(`@describe me=${tag}-${n}`);
-      await ws.expect(/^Description set/, 20_000);
+      await ws.expect(/^Set\.$/, 20_000);
       desc.lastAcked = n;
       desc.inFlight = null;
       const line = `${tag} says ${n}`;

@@ -367,7 +367,7 @@ Deno.test({
 
       await t.step("a name in the who pane opens that player's profile", async () => {
         await bob.send("@desc me=A %chtall%cn sailor.");
-        await bob.waitFor(/Description set/);
+        await bob.waitFor(/Set\./);
         await page.click(".who-pane a:text-is('Bob')");
         await page.waitForSelector("#page h1:text-is('Bob')");
         assertEquals(await page.textContent("#page .card .body-text"), "A tall sailor.");

@@ -104,7 +104,7 @@ Deno.test({
           alice,
           "@describe me=" + "The quick brown fox jumps over the lazy dog. ".repeat(8),
         );
-        await waitOutput(alice, /Description set/);
+        await waitOutput(alice, /Set\./);
         for (const [size, name] of [[PHONE, "phone"], [DESKTOP, "desktop"]] as const) {
           await alice.setViewportSize(size);
           await alice.waitForTimeout(600); // the client tells a new width 300 ms after a resize
