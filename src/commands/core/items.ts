@@ -9,7 +9,7 @@ import { didIt, messageOf, runAction, tellOthers } from "../did_it.ts";
 import { tell } from "../sdk.ts";
 import { controls } from "../../world/access.ts";
 import { hasFlag } from "../../world/flags.ts";
-import { NOT_HERE } from "../target.ts";
+import { NOT_HERE, orSay } from "../target.ts";
 
 /** Most things listed by `inventory`. */
 const MAX_LISTED = 200;
@@ -24,21 +24,13 @@ function isThing(o: DbObject): boolean {
  * carried), anything else, or nothing typed, is "You don't have that!".
  */
 async function carried(u: CommandSdk, ref: string): Promise<DbObject> {
-  const obj = ref.trim() ? await u.target(ref).catch(notHere(DONT_HAVE)) : null;
+  const obj = ref.trim() ? await orSay(u.target(ref), DONT_HAVE) : null;
   if (!obj || obj.location !== u.me.id) throw new CommandError(DONT_HAVE);
   return obj;
 }
 
 /** MUX's words for a thing the actor does not carry. */
 const DONT_HAVE = "You don't have that!";
-
-/** A failed lookup's handler: "not here" becomes `said`; anything else (ambiguity) stays. */
-function notHere(said: string) {
-  return (e: unknown): never => {
-    if (e instanceof CommandError && e.message === NOT_HERE) throw new CommandError(said);
-    throw e;
-  };
-}
 
 /** The id and name of an object, for web clients. */
 function brief(o: DbObject) {
@@ -198,7 +190,7 @@ Example:
     async exec(u) {
       // MUX's do_give: the recipient is one in the room or carried (or oneself).
       const who = u.cmd.rhs === null ? "" : u.cmd.lhs.trim();
-      const to = who ? await u.target(who).catch(notHere("Give to whom?")) : null;
+      const to = who ? await orSay(u.target(who), "Give to whom?") : null;
       if (!to || (to.location !== u.me.location && to.location !== u.me.id)) {
         throw new CommandError("Give to whom?");
       }
