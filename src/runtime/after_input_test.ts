@@ -10,12 +10,18 @@ async function firstAfterBusy(schedule: (next: () => void) => void): Promise<str
   const order: string[] = [];
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
+  // The sender makes this file once its byte is written, and the busy stretch below lasts until
+  // then and 500 ms more (the kernel may hand the byte over a little after the sender's write
+  // returns): a fixed 500 ms lost the race when a loaded machine started the sender late.
+  const sent = await Deno.makeTempFile();
+  await Deno.remove(sent);
   const sender = new Deno.Command(Deno.execPath(), {
     args: [
       "eval",
       `const c = await Deno.connect({ hostname: "127.0.0.1", port: ${port} });
        await c.read(new Uint8Array(1));
        await c.write(new TextEncoder().encode("x"));
+       await Deno.writeTextFile(${JSON.stringify(sent)}, "sent");
        await c.read(new Uint8Array(1));`,
     ],
     stdout: "null",
@@ -32,6 +38,8 @@ async function firstAfterBusy(schedule: (next: () => void) => void): Promise<str
   })();
   // Tell the sender to send, then stay busy while it does.
   await conn.write(new Uint8Array([1]));
+  const limit = Date.now() + 30_000;
+  while (!exists(sent) && Date.now() < limit) { /* busy */ }
   const until = Date.now() + 500;
   while (Date.now() < until) { /* busy */ }
   schedule(() => {
@@ -43,7 +51,18 @@ async function firstAfterBusy(schedule: (next: () => void) => void): Promise<str
   await conn.write(new Uint8Array([1]));
   conn.close();
   await sender.status;
+  await Deno.remove(sent).catch(() => {});
   return order;
+}
+
+/** Whether a file exists, asked synchronously (the event loop must not turn meanwhile). */
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 Deno.test("afterInput: waiting input is read before it, where a chain of immediates is not", async () => {
