@@ -16,23 +16,28 @@ export async function startSupervised(
   opts: StartOptions = {},
   waitMs = 20_000,
 ): Promise<TestServer> {
-  const srv = await startServer({
-    ...opts,
-    entry: "src/supervisor/main.ts",
-    env: {
-      URSAMU_SUPERUSER_NAME: ADMIN.name,
-      URSAMU_SUPERUSER_PASSWORD: ADMIN.password,
-      ...opts.env,
-    },
-  });
-  try {
-    await waitHealthy(srv.base, () => false, () => srv.output(), waitMs);
-    await srv.waitFor(/telnet: listening on/);
-  } catch (e) {
-    await srv.stop();
-    throw e;
+  // The supervisor answers before its engine binds, so a port another test took between the
+  // harness finding it free and the engine's bind shows here, not in startServer: try again.
+  for (let attempt = 1;; attempt++) {
+    const srv = await startServer({
+      ...opts,
+      entry: "src/supervisor/main.ts",
+      env: {
+        URSAMU_SUPERUSER_NAME: ADMIN.name,
+        URSAMU_SUPERUSER_PASSWORD: ADMIN.password,
+        ...opts.env,
+      },
+    });
+    try {
+      await waitHealthy(srv.base, () => false, () => srv.output(), waitMs);
+      await srv.waitFor(/telnet: listening on/);
+      return srv;
+    } catch (e) {
+      const taken = /is already in use/.test(srv.output());
+      await srv.stop();
+      if (!taken || attempt >= 3 || opts.firstPorts) throw e;
+    }
   }
-  return srv;
 }
 
 /** Connects over telnet, logs in with `connect <name> <password>` and waits for the room. */
