@@ -704,8 +704,9 @@ export class Evaluation {
 
   /**
    * Evaluates an attribute's text as a u-function (u(), a @function; get_eval() and eval() with
-   * their flags): outside the running template, if any. MUX replaces an iter()'s `##` in its body's text only, never in an
-   * attribute the body calls, so no stand-in is looked for there (nor read as the loop's item).
+   * their flags): outside the running template, if any. MUX replaces an iter()'s `##` in its
+   * body's text only, never in an attribute the body calls, so no stand-in is looked for there
+   * (nor read as the loop's item).
    */
   evalAttr(frame: Frame, text: string, flags: number = EV.FCHECK | EV.EVAL): string {
     const inTemplate = this.#inTemplate;
