@@ -168,6 +168,10 @@ export class FakeConn implements HubConnection {
   send(out: Outbound): void {
     this.direct.push(out);
   }
+  /** Closed once the hub no longer holds it (closed, or its player disconnected). */
+  get closed(): boolean {
+    return !this.hub.conns.get(this.playerId)?.includes(this);
+  }
   close(reason?: string): void {
     this.hub.disconnect(this.playerId, reason ?? "");
   }

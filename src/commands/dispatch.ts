@@ -55,7 +55,13 @@ export function dispatch(
   const playerId = conn.playerId;
   if (!playerId || typeof line !== "string") return;
   const wait = ports.softcode.turnWait(playerId);
-  if (wait !== null) return wait.then(() => dispatch(ports, commands, conn, line));
+  if (wait !== null) {
+    // The wait can outlast the connection or its login (QUIT, LOGOUT, a drop): a line typed as
+    // one player never runs after its connection went, nor as whoever logs in next on it.
+    return wait.then(() => {
+      if (!conn.closed && conn.playerId === playerId) return dispatch(ports, commands, conn, line);
+    });
+  }
   return runLine(ports, commands, { actor: playerId, conn, frame: typedFrame(playerId) }, line);
 }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { testWorld } from "./_test_util.ts";
-import { DENIED, FAILED, forceShortcut } from "./dispatch.ts";
+import { DENIED, dispatch, FAILED, forceShortcut } from "./dispatch.ts";
 import { HUH } from "./limits.ts";
 import { CommandError } from "./errors.ts";
 import { NotFoundError } from "../errors.ts";
@@ -161,4 +161,36 @@ Deno.test("dispatch: #<dbref> <command> is @force's shortcut; other lines are no
   assert.equal(forceShortcut("#12say"), null);
   assert.equal(forceShortcut("#me say"), null);
   assert.equal(forceShortcut("say #12 hi"), null);
+});
+
+Deno.test("dispatch: a line waiting for its player's turn to end never runs after its connection closed", async () => {
+  const w = await testWorld();
+  try {
+    const { conn } = await w.player("Alice");
+    const ran: string[] = [];
+    w.engine.commands.add({ name: "+mark", exec: (u) => void ran.push(u.cmd.args) }, "t");
+    // A player whose softcode has used its slice: their next line waits for the turn's end.
+    const sc = w.ports.softcode;
+    const held = (turn: Promise<void>) => {
+      let waited = false;
+      sc.turnWait = () => waited ? null : (waited = true, turn);
+    };
+    const first = Promise.withResolvers<void>();
+    held(first.promise);
+    const alices = dispatch(w.ports, w.engine.commands, conn, "+mark one");
+    conn.close("gone");
+    first.resolve();
+    await alices;
+    assert.deepEqual(ran, [], "the held line was dropped with its connection");
+    // The same wait with the connection still open runs the line.
+    const b = await w.player("Bob");
+    const second = Promise.withResolvers<void>();
+    held(second.promise);
+    const bobs = dispatch(w.ports, w.engine.commands, b.conn, "+mark two");
+    second.resolve();
+    await bobs;
+    assert.deepEqual(ran, ["two"]);
+  } finally {
+    await w.close();
+  }
 });

@@ -34,6 +34,8 @@ export interface HubConnection {
   readonly connectedAt: number;
   /** Time of the last command (for idle times). */
   readonly lastInput: number;
+  /** True once the connection has closed: nothing it typed may run after that. */
+  readonly closed: boolean;
   /** Queues a message to this connection (never blocks; slow clients are dropped). */
   send(out: Outbound): void;
   /** Closes the connection after sending `reason` if given. */
