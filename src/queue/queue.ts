@@ -38,6 +38,12 @@ export const PERSIST_MS = 1000;
 /** Longest the queue runs entries before it lets the event loop serve players. */
 const SLICE_MS = 20;
 
+/**
+ * Most ready entries looked at for one whose payer may run (`#take`): passing over a payer's
+ * entries costs a look each, every time an entry is taken.
+ */
+const MAX_PASSED = 4096;
+
 /** Deepest nesting of action lists run inline (`@trigger/now` inside `@force/now`...). */
 export const MAX_INLINE_DEPTH = 20;
 
@@ -704,20 +710,16 @@ export class CommandQueue implements ActionQueue {
     this.#draining = true;
     const started = performance.now();
     let yieldToInput = false;
-    let wait: Promise<void> | null | undefined = null;
+    let wait: Promise<void> | null = null;
     try {
-      while (this.#head < this.#ready.length && !this.#closed) {
-        const e = this.#ready[this.#head];
-        const live = !e.halted && this.#entries.has(e.pid);
-        wait = live ? this.#deps.turnWait?.(e.chain.payer ?? e.owner) : null;
-        if (wait) break;
-        this.#head++;
-        if (this.#head > 1024 && this.#head * 2 > this.#ready.length) {
-          this.#ready = this.#ready.slice(this.#head);
-          this.#head = 0;
+      while (!this.#closed) {
+        const next = this.#take();
+        if (next === null) break;
+        if (next instanceof Promise) {
+          wait = next;
+          break;
         }
-        if (e.halted || !this.#entries.has(e.pid)) continue;
-        await this.#run(e);
+        await this.#run(next);
         if (performance.now() - started > SLICE_MS) {
           yieldToInput = true;
           break;
@@ -739,6 +741,45 @@ export class CommandQueue implements ActionQueue {
       }
       if (!this.#busy()) { for (const done of this.#idle.splice(0)) done(); }
     }
+  }
+
+  /**
+   * The next entry to run: the first ready one whose payer has not used its slice of the turn
+   * (`turnWait`). A payer's entries are passed over all together, so each payer's run in the
+   * order they were queued, while another payer's ready entry runs instead of the queue idling
+   * until the turn ends (docs/softcode.md, "Taking turns"). When none can run now, what the
+   * first passed over waits for (the turn's end), or null when nothing is ready. An entry taken
+   * from behind the head stays in the line, dead (`#run` removes it), and is skipped there.
+   */
+  #take(): Entry | Promise<void> | null {
+    while (this.#head < this.#ready.length && !this.#live(this.#ready[this.#head])) this.#head++;
+    if (this.#head > 1024 && this.#head * 2 > this.#ready.length) {
+      this.#ready = this.#ready.slice(this.#head);
+      this.#head = 0;
+    }
+    let wait: Promise<void> | null = null;
+    let passed: Set<string> | null = null;
+    // Bounded: a payer with thousands of entries waiting makes the others wait too, past this.
+    const end = Math.min(this.#ready.length, this.#head + MAX_PASSED);
+    for (let i = this.#head; i < end; i++) {
+      const e = this.#ready[i];
+      if (!this.#live(e)) continue;
+      const payer = e.chain.payer ?? e.owner;
+      if (passed?.has(payer)) continue;
+      const w = this.#deps.turnWait?.(payer);
+      if (!w) {
+        if (i === this.#head) this.#head++;
+        return e;
+      }
+      wait ??= w;
+      (passed ??= new Set()).add(payer);
+    }
+    return wait;
+  }
+
+  /** Whether a ready entry is still to run (not halted, not run from behind the head). */
+  #live(e: Entry): boolean {
+    return !e.halted && this.#entries.has(e.pid);
   }
 
   /** Runs one entry: its action list, command by command, as its executor. */

@@ -305,3 +305,33 @@ Deno.test("queue: a chain begun by a player is paid by that player; a long wait'
     kv.close();
   }
 });
+
+Deno.test("queue: while one payer waits for the turn's end, another payer's ready entry runs; each payer's keep their order", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const clock = new ManualClock();
+  try {
+    const p = parts(kv, clock);
+    // The player #2 has used its slice of the turn until `turn2` resolves.
+    const turn2 = Promise.withResolvers<void>();
+    let waiting = true;
+    turn2.promise.then(() => waiting = false);
+    const q = new CommandQueue({
+      ...p.deps,
+      turnWait: (payer) => payer === "2" && waiting ? turn2.promise : null,
+    });
+    await q.start();
+    q.enqueue({ executor: "3", enactor: "2", action: "think a1", chain: null });
+    q.enqueue({ executor: "4", enactor: "4", action: "think b1", chain: null });
+    q.enqueue({ executor: "3", enactor: "2", action: "think a2", chain: null });
+    q.enqueue({ executor: "4", enactor: "4", action: "think b2", chain: null });
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+    // #4's entries did not wait behind #2's (MUX's strict order would have made them).
+    assert.deepEqual(p.ran.map((r) => r.line), ["think b1", "think b2"]);
+    turn2.resolve();
+    await turn(q);
+    assert.deepEqual(p.ran.map((r) => r.line), ["think b1", "think b2", "think a1", "think a2"]);
+    await q.close();
+  } finally {
+    kv.close();
+  }
+});
