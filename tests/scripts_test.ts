@@ -34,18 +34,27 @@ async function rewrite(path: string, src: string): Promise<void> {
   await Deno.utime(path, later, later);
 }
 
-/** Runs `line` until `want` matches what `who` received (the folder watcher is asynchronous). */
+/**
+ * Runs `line` until `want` matches what `who` received (an edit reaches the engine through its
+ * folder watcher, in no order with a command sent right after it). Returns that run's answer and
+ * all that `also` heard from the first try on (a report that came between two runs included).
+ */
 async function until(
   g: TestGame,
   who: Awaited<ReturnType<TestGame["player"]>>,
   line: string,
   want: RegExp,
+  also = who.name,
 ) {
   let last = "";
-  for (let i = 0; i < 50; i++) {
-    last = (await g.run(who, line)).text(who.name);
-    if (want.test(last)) return last;
-    await new Promise((r) => setTimeout(r, 100));
+  const heard: string[] = [];
+  for (let i = 0; i < 200; i++) {
+    const got = await g.run(who, line);
+    heard.push(got.text(also));
+    last = got.text(who.name);
+    if (want.test(last)) return { run: got, last, heard: heard.join("\n") };
+    await new Promise((r) => setTimeout(r, i < 10 ? 5 : 50));
+    heard.push((await g.received()).text(also));
   }
   throw new Error(`'${line}' never gave ${want}; last: ${last}`);
 }
@@ -80,22 +89,25 @@ export default async function (u: ScriptSdk) { await u.send("v1 " + u.cmd.args);
     assertEquals(t.g.engine.services.commands.get("notes"), undefined);
     assertEquals(t.g.engine.services.commands.get("+lib_test"), undefined);
 
-    // An edit is used from the next run, without @reload.
+    // An edit is used once the engine has seen it (its folder watcher), without @reload.
     await rewrite(`${t.dir}/+hi.ts`, `export default async (u) => { await u.send("v2"); };`);
-    assertEquals((await t.g.run(bob, "+hi")).text("Bob"), "v2");
+    await until(t.g, bob, "+hi", /^v2$/);
     // The edited version has no alias any more.
     assertEquals((await t.g.run(bob, "+hello")).text("Bob"), HUH);
 
     // A syntax error keeps the previous version, tells the actor in one line and staff in full.
     await t.g.connect(admin);
+    // (The first run after the engine saw the broken version tells its actor, whether that run
+    // or the watcher's look at the folder loaded it.)
     await rewrite(`${t.dir}/+hi.ts`, `export default async (u) => { u.send("v3") ;;; oops(`);
-    const broken = await t.g.run(bob, "+hi");
-    assertEquals(broken.of("Bob").map((h) => h.text), [
+    const broken = await until(t.g, bob, "+hi", /failed to load/, "Ada");
+    assertEquals(broken.run.of("Bob").map((h) => h.text), [
       "+hi: its new version failed to load; the previous one runs (staff have been told).",
       "v2",
     ]);
-    assertMatch(broken.text("Ada"), /\[script\] \+hi: failed to load: .*SyntaxError/);
-    assert(!broken.text("Ada").includes("data:application"), "the data: URL is not shown");
+    assertEquals((await t.g.run(bob, "+hi")).text("Bob"), "v2");
+    assertMatch(broken.heard, /\[script\] \+hi: failed to load: .*SyntaxError/);
+    assert(!broken.heard.includes("data:application"), "the data: URL is not shown");
     const list = await t.g.run(admin, "@script/list");
     assertMatch(list.text("Ada"), /\+hi\s+loaded .*! failed to load/);
     assertMatch(list.text("Ada"), /who\s+loaded \(replaces core's who\)/);
@@ -317,9 +329,10 @@ Deno.test("scripts: hostile scripts are refused or stopped, reported, and change
   }
 });
 
-Deno.test("scripts: a run right after an edit uses the new version only; the old one changes nothing", async () => {
-  // "A script's new contents are used from its next run": each edit is followed at once by a run
-  // (before the folder watcher can notice it); nothing of the old version may act or send.
+Deno.test("scripts: once an edit is seen, runs use the new version only; the old one changes nothing", async () => {
+  // "A script's new contents are used from its next run" once the engine has seen the edit (its
+  // folder watcher): each edit is followed by runs until one answers with the new version; from
+  // then on nothing of the old version may act or send.
   const version = (n: number, lock = "") =>
     `${lock}export default async (u) => {
   await u.attr.set("me", "v${n}", true);
@@ -331,6 +344,7 @@ Deno.test("scripts: a run right after an edit uses the new version only; the old
     assertEquals((await t.g.run(bob, "+ver")).text("Bob"), "version 0");
     for (let n = 1; n <= 4; n++) {
       await rewrite(`${t.dir}/+ver.ts`, version(n));
+      await until(t.g, bob, "+ver", new RegExp(`^version ${n}$`));
       assertEquals((await t.g.run(bob, "+ver")).text("Bob"), `version ${n}`);
     }
     const names = async () =>
@@ -338,8 +352,70 @@ Deno.test("scripts: a run right after an edit uses the new version only; the old
     assertEquals(await names(), ["V0=true", "V1=true", "V2=true", "V3=true", "V4=true"]);
     // A lock added by the edit holds from that run: the old version's run changes nothing.
     await rewrite(`${t.dir}/+ver.ts`, version(5, `export const lock = "admin+";\n`));
+    await until(t.g, bob, "+ver", /^Permission denied\.$/);
     assertEquals((await t.g.run(bob, "+ver")).text("Bob"), "Permission denied.");
     assertEquals(await names(), ["V0=true", "V1=true", "V2=true", "V3=true", "V4=true"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("scripts: an editor's save, a rename, a burst of edits and a folder made again are all seen", async () => {
+  const say = (text: string) => `export default (u) => { u.send(${JSON.stringify(text)}); };`;
+  const t = await game({ "+hi.ts": say("v1") });
+  try {
+    const bob = await t.g.player("Bob");
+    assertEquals((await t.g.run(bob, "+hi")).text("Bob"), "v1");
+    // An editor's save: a new file written beside the script, then renamed over it.
+    await Deno.writeTextFile(`${t.dir}/.+hi.ts.swp`, say("v2"));
+    await Deno.rename(`${t.dir}/.+hi.ts.swp`, `${t.dir}/+hi.ts`);
+    await until(t.g, bob, "+hi", /^v2$/);
+    // Renamed: the new name runs it, the old one is gone.
+    await Deno.rename(`${t.dir}/+hi.ts`, `${t.dir}/+ho.ts`);
+    await until(t.g, bob, "+ho", /^v2$/);
+    assertEquals((await t.g.run(bob, "+hi")).text("Bob"), HUH);
+
+    // A burst of edits while the engine is busy (these writes block its event loop): Deno's
+    // watcher keeps 16 events and drops the rest, so the last files' own events are lost. Once
+    // the engine has seen any of the burst, every script's next run looks at its file.
+    const names = Array.from({ length: 12 }, (_, i) => `+b${i}`);
+    for (const n of names) await Deno.writeTextFile(`${t.dir}/${n}.ts`, say(`${n} old`));
+    for (const n of names) await until(t.g, bob, n, new RegExp(`^\\${n} old$`));
+    for (let round = 0; round < 3; round++) {
+      for (const n of names) {
+        Deno.writeTextFileSync(`${t.dir}/${n}.ts`, say(`${n} new ${round}`));
+        const later = new Date(Date.now() + 5_000 + round * 1000);
+        Deno.utimeSync(`${t.dir}/${n}.ts`, later, later);
+      }
+    }
+    await until(t.g, bob, names[0], /^\+b0 new 2$/);
+    for (const n of names.slice(1)) {
+      assertEquals((await t.g.run(bob, n)).text("Bob"), `${n} new 2`);
+    }
+
+    // The folder removed and made again: its watch is gone with it, and a new one starts.
+    await Deno.remove(t.dir, { recursive: true });
+    await until(t.g, bob, "+ho", /^Huh\?/);
+    await Deno.mkdir(t.dir);
+    await Deno.writeTextFile(`${t.dir}/+again.ts`, say("again 1"));
+    await until(t.g, bob, "+again", /^again 1$/);
+    await rewrite(`${t.dir}/+again.ts`, say("again 2"));
+    await until(t.g, bob, "+again", /^again 2$/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("scripts: with scripts.watch off, each run looks at its file first", async () => {
+  const t = await game({ "+hi.ts": `export default (u) => { u.send("v1"); };` }, { watch: false });
+  try {
+    const bob = await t.g.player("Bob");
+    assertEquals((await t.g.run(bob, "+hi")).text("Bob"), "v1");
+    for (let n = 2; n <= 4; n++) {
+      await rewrite(`${t.dir}/+hi.ts`, `export default (u) => { u.send("v${n}"); };`);
+      // No watcher to wait for: the run right after the edit finds it.
+      assertEquals((await t.g.run(bob, "+hi")).text("Bob"), `v${n}`);
+    }
   } finally {
     await t.close();
   }

@@ -95,6 +95,11 @@ export interface ScriptsConfig {
    * shipping them), their commands and help are gone, so a softcode package can own the name.
    */
   disabled: string[];
+  /**
+   * Watch the folder for edits (true), or look at a script's file before each of its runs
+   * (false: for folders whose changes raise no events, such as some network or VM mounts).
+   */
+  watch: boolean;
 }
 
 /** The game on the web. */
@@ -303,6 +308,7 @@ export function defaultConfig(): EngineConfig {
       gameBudgetMs: 2_000,
       budgetWindowMs: 10_000,
       disabled: [],
+      watch: true,
     },
     commands: { disabled: [] },
     web: {

@@ -4,9 +4,10 @@
  * version (sucrase, once per source hash) and evaluates it in a sandbox of its own (a QuickJS
  * WebAssembly instance in the engine's process: src/scripts/sandbox.ts) to learn its help, aliases,
  * lock and switches, registers it in the command registry's script layer, and runs it there.
- * Before every run it stats the file: a changed file is loaded afresh, and a version that fails
- * to load is reported to staff while the previous good one keeps running. Each call is held to
- * the sandbox's limits and to the actor's and the game's budget of script time.
+ * A run after the folder watcher reported a change (or, without a watcher, every run) looks at
+ * the file first: a changed file is loaded afresh, and a version that fails to load is reported
+ * to staff while the previous good one keeps running. Each call is held to the sandbox's limits
+ * and to the actor's and the game's budget of script time.
  */
 import { basename, extname, relative, resolve } from "node:path";
 import type { Delivery, Presence } from "../hub/types.ts";
@@ -79,6 +80,10 @@ interface Script {
   file: string;
   /** mtime and size last seen, so an unchanged file is not read again. */
   seen: string | null;
+  /** The watcher's generation when the file was last looked at (see ScriptManager#generation). */
+  checked: number;
+  /** A version failed to load after a good one: the next run tells its actor, once. */
+  tellFailed: boolean;
   good: Version | null;
   lastError: { message: string; at: number } | null;
   /** Hash of the source that last failed, so it is not loaded again until it changes. */
@@ -100,7 +105,19 @@ export class ScriptManager implements EngineScripts {
   #quickjs: Promise<QuickJs> | null = null;
   readonly #scripts = new Map<string, Script>();
   readonly #reported = new Map<string, number>();
+  /** The folder watcher while it reports; null before it starts, after it stops, or when off. */
   #watcher: Deno.FsWatcher | null = null;
+  /** `scripts.watch`: false makes every run look at its file (folders whose events never come). */
+  readonly #watchWanted: boolean;
+  /** Why watching is not possible now, as last logged (so a retry that fails alike is quiet). */
+  #watchProblem: string | null = null;
+  /**
+   * Counts the watcher's events: any event makes every script's next run look at its file once.
+   * Not only the event's own file: Deno's watcher holds 16 events and drops the rest while the
+   * engine is busy, so an event that arrives stands for the dropped ones too, which came before
+   * it (a counter also keeps nothing per event, however many come).
+   */
+  #generation = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
   /** A registration waiting for the end of the current burst of loads (see #registerSoon). */
   #registering: ReturnType<typeof setTimeout> | undefined;
@@ -116,6 +133,7 @@ export class ScriptManager implements EngineScripts {
     this.#host = host;
     this.#registry = registry;
     this.dir = resolve(host.root, cfg.dir);
+    this.#watchWanted = cfg.watch !== false;
     this.#limits = {
       timeoutMs: Math.max(1, cfg.timeoutMs),
       wallMs: Math.max(cfg.timeoutMs, cfg.wallMs),
@@ -159,7 +177,6 @@ export class ScriptManager implements EngineScripts {
   async start(): Promise<void> {
     await this.#scan();
     this.#timer = setInterval(() => void this.#scan(), RESCAN_MS);
-    void this.#watch();
     const loads = [...this.#scripts.values()].map((s) => s.refreshing).filter(Boolean);
     let bound: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
@@ -175,11 +192,7 @@ export class ScriptManager implements EngineScripts {
     this.#closed = true;
     clearInterval(this.#timer);
     clearTimeout(this.#registering);
-    try {
-      this.#watcher?.close();
-    } catch {
-      // Already closed.
-    }
+    this.#unwatch();
     await this.#scanning;
     await Promise.all([...this.#scripts.values()].map((s) => s.refreshing));
     for (const s of this.#scripts.values()) s.good?.vm.kill();
@@ -263,13 +276,18 @@ export class ScriptManager implements EngineScripts {
   async run(name: string, u: CommandSdk): Promise<void> {
     const s = this.#scripts.get(name);
     if (!s) throw new CommandError("That script was just removed; try again.");
-    // A synchronous stat (3 µs back to back, about 30 µs cold: docs/scripts.md, "Live reload")
-    // keeps the promise that a call right after an edit runs the new version, which a watcher's
-    // event, due in no order with this command, cannot; an unchanged file costs nothing more.
-    if (s.refreshing || this.#changed(s)) {
-      await this.#refresh(s, u);
+    // Once the engine has seen a change, the next run uses it. A change seen during a load
+    // already under way is looked at again (a bounded number of times: an edit per load).
+    for (let i = 0; i < 3 && (s.refreshing || this.#stale(s)); i++) {
+      await this.#refresh(s);
       // The lines after this one see the version this run found (its aliases, its switches).
       this.#registerPending();
+    }
+    if (s.tellFailed && s.good) {
+      s.tellFailed = false;
+      u.send(
+        `${s.name}: its new version failed to load; the previous one runs (staff have been told).`,
+      );
     }
     const v = s.good;
     if (!v) throw new CommandError(`${name} failed to load; staff have been told.`);
@@ -384,6 +402,8 @@ export class ScriptManager implements EngineScripts {
   }
 
   async #doScan(): Promise<void> {
+    // Before the folder is read, so nothing changed after the read goes unseen.
+    this.#watch();
     const found = new Map<string, string>();
     try {
       for await (const entry of Deno.readDir(this.dir)) {
@@ -420,6 +440,8 @@ export class ScriptManager implements EngineScripts {
         name,
         file,
         seen: null,
+        checked: -1,
+        tellFailed: false,
         good: null,
         lastError: null,
         badHash: null,
@@ -437,23 +459,84 @@ export class ScriptManager implements EngineScripts {
     for (const s of this.#scripts.values()) if (!fresh.includes(s)) void this.#refresh(s);
   }
 
-  async #watch(): Promise<void> {
+  /**
+   * Starts the folder watcher when there is none (at start, and at each look at the folder after
+   * it failed or stopped). Until one runs, each run looks at its file first; the log says when
+   * watching is lost and when it resumes.
+   */
+  #watch(): void {
+    if (this.#watcher || this.#closed || !this.#watchWanted) return;
+    let watcher: Deno.FsWatcher;
     try {
-      this.#watcher = Deno.watchFs(this.dir, { recursive: false });
-    } catch {
-      return; // No folder yet: the periodic scan finds it when it appears.
+      watcher = Deno.watchFs(this.dir, { recursive: false });
+    } catch (e) {
+      // No folder yet is no problem to report: there is nothing to watch.
+      if (!(e instanceof Deno.errors.NotFound)) {
+        this.#watchLost(`cannot watch it: ${e instanceof Error ? e.message : e}`);
+      }
+      return;
     }
+    this.#watcher = watcher;
+    // Whatever changed before the watch began is looked at by each script's next run.
+    this.#generation++;
+    if (this.#watchProblem) {
+      console.warn(`scripts: watching ${this.dir} again; runs no longer look at their files.`);
+      this.#watchProblem = null;
+    }
+    void this.#follow(watcher);
+  }
+
+  async #follow(watcher: Deno.FsWatcher): Promise<void> {
     let pending: ReturnType<typeof setTimeout> | undefined;
+    let why = "it ended";
     try {
-      for await (const _ of this.#watcher) {
+      for await (const event of watcher) {
+        this.#generation++;
+        // The folder itself removed or renamed: its watch is gone (events inside it no longer
+        // come, not even from a folder made again under the name), so watching starts afresh.
+        if (event.paths.some((p) => p === this.dir) && event.kind !== "modify") {
+          why = "the folder was removed or renamed";
+          break;
+        }
         clearTimeout(pending);
         pending = setTimeout(() => void this.#scan(), 50);
       }
-    } catch {
-      // The folder went away or the watcher was closed.
+    } catch (e) {
+      why = e instanceof Error ? e.message : String(e);
     } finally {
       clearTimeout(pending);
     }
+    if (this.#watcher !== watcher) return; // Closed by close() or replaced.
+    this.#unwatch();
+    this.#watchLost(`the watcher stopped: ${why}`);
+    void this.#scan(); // Starts a new watcher when the folder is there.
+  }
+
+  #unwatch(): void {
+    const watcher = this.#watcher;
+    this.#watcher = null;
+    try {
+      watcher?.close();
+    } catch {
+      // Already closed.
+    }
+  }
+
+  /** Logs (once for the same problem) that runs look at their files for want of a watcher. */
+  #watchLost(problem: string): void {
+    if (this.#closed || problem === this.#watchProblem) return;
+    this.#watchProblem = problem;
+    console.warn(
+      `scripts: ${this.dir}: ${problem}; each run looks at its script's file until watching resumes.`,
+    );
+  }
+
+  /**
+   * True when the file may have changed since it was last looked at: with a watcher, when an
+   * event came since; without one, when its mtime or size differs (a synchronous stat).
+   */
+  #stale(s: Script): boolean {
+    return this.#watcher ? s.checked !== this.#generation : this.#changed(s);
   }
 
   /** True when the file's mtime or size differs from what was last loaded (or it is gone). */
@@ -467,12 +550,14 @@ export class ScriptManager implements EngineScripts {
   }
 
   /** Loads the file again when its mtime or size changed; shares one refresh among callers. */
-  #refresh(s: Script, actor?: CommandSdk): Promise<void> {
-    s.refreshing ??= this.#doRefresh(s, actor).finally(() => s.refreshing = null);
+  #refresh(s: Script): Promise<void> {
+    s.refreshing ??= this.#doRefresh(s).finally(() => s.refreshing = null);
     return s.refreshing;
   }
 
-  async #doRefresh(s: Script, actor?: CommandSdk): Promise<void> {
+  async #doRefresh(s: Script): Promise<void> {
+    // Before the stat: an event that comes while this refresh runs makes the next run look again.
+    s.checked = this.#generation;
     let seen: string;
     try {
       const st = await Deno.stat(s.file);
@@ -488,17 +573,17 @@ export class ScriptManager implements EngineScripts {
       src = await readBounded(s.file);
     } catch (e) {
       s.seen = seen;
-      return this.#loadFailed(s, null, e instanceof Error ? e.message : String(e), actor);
+      return this.#loadFailed(s, null, e instanceof Error ? e.message : String(e));
     }
     s.seen = seen;
     const hash = await hashOf(src);
     if (hash === s.good?.hash || hash === s.badHash) return;
     const problem = importProblem(src);
-    if (problem) return this.#loadFailed(s, hash, problem, actor);
+    if (problem) return this.#loadFailed(s, hash, problem);
     try {
       await this.#load(s, src, hash);
     } catch (e) {
-      return this.#loadFailed(s, hash, e instanceof Error ? e.message : String(e), actor);
+      return this.#loadFailed(s, hash, e instanceof Error ? e.message : String(e));
     }
   }
 
@@ -552,6 +637,7 @@ export class ScriptManager implements EngineScripts {
       s.good = { hash, js, label, spec, lock: spec.lock || "connected", loadedAt: Date.now(), vm };
       s.badHash = null;
       s.lastError = null;
+      s.tellFailed = false;
       this.#registerSoon();
       if (first) this.#tellShadow(s);
     } catch (e) {
@@ -572,18 +658,16 @@ export class ScriptManager implements EngineScripts {
     );
   }
 
-  #loadFailed(s: Script, hash: string | null, message: string, actor?: CommandSdk): void {
+  /**
+   * Reports a version that failed to load. The next run tells its actor once (whether that run
+   * met the new version or the watcher's look at the folder did): the previous version runs.
+   */
+  #loadFailed(s: Script, hash: string | null, message: string): void {
     s.badHash = hash;
     const kept = s.good ? " The previous version keeps running." : "";
     this.#fail(s, `failed to load: ${message}.${kept}`);
     if (!s.good) this.#register(); // A script that never loaded leaves the name to core/plugins.
-    if (actor) {
-      actor.send(
-        s.good
-          ? `${s.name}: its new version failed to load; the previous one runs (staff have been told).`
-          : `${s.name} failed to load; staff have been told.`,
-      );
-    }
+    s.tellFailed = s.good !== null;
   }
 
   /**
