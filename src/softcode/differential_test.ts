@@ -51,6 +51,22 @@ const DIFFERENT: Record<string, string> = {
     "digest() offers md5, sha256 and the other common digests (MUX without SSL: sha1 only)",
   "[crc32(é)] [sha1(é)]":
     "MUX 2.12 hashes a non-ASCII character in its own internal form; here, UTF-8",
+  "[setr(ab,x)]": "named registers are allowed (as [setq(10,x)] above)",
+  "[set(me,CTL_S:value)]-[v(CTL_S)]":
+    "MUX 2.12's set() tells the player Set.; here it sets quietly, as a function should",
+  "[set(#-1,A:b)] [set(me,)]":
+    "set() answers error values where MUX 2.12 answers #-1 or nothing and sends a notice",
+  "[regmatchi(ABC,(a)(b))] [regmatchi(ABC,a(b))]":
+    "MUX 2.12's PCRE misses a caseless match whose later required letter differs in case",
+  "[regraballi(a B b,b,,-)]":
+    "regraball() and regraballi() take PennMUSH's output separator as a fourth argument",
+  "[error(1)]": "error() answers the engine's own unknown-command message",
+  "[hastype(me,bogus)]": "MUX 2.12 writes a stray 0 after its #-1 NO SUCH TYPE",
+  "[haspower(me,boot)] [haspower(me,bogus)]":
+    "the engine has no separate powers: its staff hold every power a package asks for",
+  "[bittype(me)]": "MUX's #1 is God (7); the test world's #1 is a wizard (5)",
+  "[bittype(#-1)]":
+    "MUX 2.12 tells the player it sees no such thing and answers nothing; here, #-1",
 };
 
 interface Style {
@@ -145,10 +161,18 @@ function fromMarkup(text: string): string {
   return out;
 }
 
-/** The test world set up as the recording's setup commands set up MUX (`&ATTR me=value`). */
+/**
+ * The test world set up as the recording's setup commands set up MUX (`&ATTR me=value`, and
+ * `@tel me=#0`: MUX's game starts its wizard elsewhere). As in MUX, Limbo is the wizard's
+ * and is the wizard's home.
+ */
 function world(setup: string[]) {
   const t = testSoftcode();
+  const limbo = t.world.objects.get(t.room)!, wiz = t.world.objects.get(t.wiz)!;
+  t.world.objects.set(t.room, { ...limbo, owner: t.wiz });
+  t.world.objects.set(t.wiz, { ...wiz, data: { ...wiz.data, home: t.room } });
   for (const cmd of setup) {
+    if (cmd === "@tel me=#0") continue;
     const m = /^&(\S+) me=(.*)$/.exec(cmd);
     if (!m) throw new Error(`setup command not understood: ${cmd}`);
     t.world.set(t.wiz, m[1], m[2]);

@@ -7,7 +7,7 @@
 import { define } from "./define.ts";
 import type { Frame, FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
-import { found, matchError, matchThing, parseObjAttr } from "../match.ts";
+import { dbrefId, found, matchError, matchThing, parseObjAttr } from "../match.ts";
 import { typeOf } from "../../world/objects.ts";
 import type { DbObject } from "../../world/types.ts";
 import { objectNameProblem, playerNameProblem } from "../../world/names.ts";
@@ -15,7 +15,7 @@ import { passwordProblem } from "../../auth/passwords.ts";
 import { MAX_DOING } from "../../commands/limits.ts";
 import { toWire, visibleLength } from "../markup.ts";
 import { ctimeText } from "./time.ts";
-import { toInt } from "../numbers.ts";
+import { isRational, toInt } from "../numbers.ts";
 import { validAttrName } from "./control.ts";
 import { upperAscii } from "../compile.ts";
 import { parentChain } from "../../world/parents.ts";
@@ -130,7 +130,8 @@ export const databaseFunctions: FunctionDef[] = [
   }, (ev, f, args) => {
     const p = parseObjAttr(ev.ports.world, f.executor, args[0]);
     const r = p.slash ? (p.id ?? "#-1") : matchThing(ev.ports.world, f.executor, args[0]);
-    if (!found(r)) return matchError(r);
+    // As lattr(), and MUX: an object not found is no match.
+    if (!found(r)) return "#-1 NO MATCH";
     const pattern = p.slash && p.attr ? p.attr : "*";
     const seen = new Set<string>();
     const out: string[] = [];
@@ -283,11 +284,17 @@ export const databaseFunctions: FunctionDef[] = [
     summary: "What a connected player is doing (@doing), as who shows it.",
     example: { think: "doing(*Alice)", gives: "" },
   }, (ev, f, args) => {
-    const id = ev.ports.world.playerByName(args[0].trim().replace(/^\*/, ""));
+    // MUX reads a number as a connection's socket (none here); a name as lookup_player does.
+    if (isRational(args[0])) return "#-1";
+    const name = args[0].trim().replace(/^\*/, "");
+    const d = name.toLowerCase() === "me" ? f.executor : dbrefId(name);
+    const id = d ?? ev.ports.world.playerByName(name);
     const p = id ? ev.object(id) : null;
+    if (!p) return "#-1 PLAYER DOES NOT EXIST";
     const me = ev.object(f.executor);
-    if (!p || !me || !ev.ports.presence.isOnline(p.id)) return "";
-    if (ev.ports.access.hiddenFrom(me, p)) return "";
+    if (!me || !ev.ports.presence.isOnline(p.id) || ev.ports.access.hiddenFrom(me, p)) {
+      return "#-1 NOT A CONNECTED PLAYER";
+    }
     return typeof p.data?.doing === "string" ? p.data.doing : "";
   }),
 ];

@@ -77,7 +77,7 @@ Deno.test("visible(), lparent() and lattrp() follow who may examine what", () =>
   w.world.set(w.leaf, "SIZE", "small");
   assert.equal(w.run(`lattrp(#${w.leaf})`), "SIZE COLOUR");
   assert.equal(w.run(`lattrp(#${w.leaf}/C*)`), "COLOUR");
-  assert.equal(w.run("lattrp(#99)"), "#-1 NOT FOUND");
+  assert.equal(w.run("lattrp(#99)"), "#-1 NO MATCH");
 });
 
 Deno.test("lflags(), home(), rloc(), fullname(), valid() and doing()", () => {
@@ -108,7 +108,8 @@ Deno.test("lflags(), home(), rloc(), fullname(), valid() and doing()", () => {
   w.world.objects.set(w.alice, { ...a, data: { doing: "Reading" } });
   assert.equal(w.run("doing(*Alice)"), "Reading");
   w.world.online.delete(w.alice);
-  assert.equal(w.run("doing(*Alice)"), "");
+  assert.equal(w.run("doing(*Alice)"), "#-1 NOT A CONNECTED PLAYER");
+  assert.equal(w.run("doing(*Nobody)"), "#-1 PLAYER DOES NOT EXIST");
 });
 
 Deno.test("attrcnt(), eval(), mtime(), restarttime() and emit()", () => {
@@ -128,4 +129,24 @@ Deno.test("attrcnt(), eval(), mtime(), restarttime() and emit()", () => {
   assert.match(w.run("restarttime()"), /^\w{3} \w{3} \d\d \d\d:\d\d:\d\d \d{4}$/);
   assert.equal(w.run("emit(A bell rings.)"), "");
   assert.ok(w.world.sent.some((s) => s.msg === "A bell rings."), JSON.stringify(w.world.sent));
+});
+
+Deno.test("owner() of an attribute, room() of a room, pmatch(me), andflags() of nothing, bittype()", () => {
+  const w = world();
+  w.world.set(w.base, "COLOUR", "blue");
+  w.world.set(w.wiz, "NOTE", "x");
+  assert.equal(w.run("owner(me/NOTE)"), `#${w.wiz}`);
+  // Inherited from the parent, as MUX's atr_pget_info reads it.
+  assert.equal(w.run(`owner(#${w.leaf}/COLOUR)`), `#${w.wiz}`);
+  assert.equal(w.run("owner(me/NOSUCH)"), "#-1");
+  assert.equal(w.run("owner(#99/NOTE)"), "#-1 NOT FOUND");
+  assert.equal(w.run("room(here)"), "#-1");
+  assert.equal(w.run("room(box)"), `#${w.room}`);
+  assert.equal(w.run("pmatch(me)"), `#${w.wiz}`);
+  assert.equal(w.run("[andflags(#99,W)] [orflags(#99,W)]"), "0 0");
+  // A wizard's thing ranks as its own flags say, as its owner only when set inherit.
+  assert.equal(w.run("[bittype(box)] [bittype(me)]"), "1 5");
+  const box = w.world.objects.get(w.box)!;
+  w.world.objects.set(w.box, { ...box, flags: [...box.flags, "inherit"] });
+  assert.equal(w.run("bittype(box)"), "5");
 });

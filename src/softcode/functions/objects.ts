@@ -10,7 +10,16 @@ import { define, plainResults } from "./define.ts";
 import { EVAL_ARG, type Frame, type FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 import { genderOf, pronoun } from "../eval.ts";
-import { AMBIGUOUS, dbrefId, found, matchError, matchObject, matchThing } from "../match.ts";
+import {
+  AMBIGUOUS,
+  dbrefId,
+  found,
+  matchError,
+  matchObject,
+  matchThing,
+  parseObjAttr,
+} from "../match.ts";
+import { withInheritedRank } from "../../world/inherited_rank.ts";
 import { bool, truthy } from "../numbers.ts";
 import { splitList } from "../list.ts";
 import { typeOf } from "../../world/objects.ts";
@@ -175,7 +184,8 @@ function hasFlagNamed(ev: Evaluation, f: Frame, o: DbObject, name: string): bool
   // The name upper-cased then lower-cased, as the flag test always read it; an ASCII name (every
   // flag's) gives its lower case at once, with no copy when it is already (`dark`).
   const n = isAscii(t) ? lowerCase(t) : lowerCase(t.toUpperCase());
-  if (n === "player" || n === "room" || n === "exit" || n === "thing") return typeOf(o) === n;
+  // MUX's types are not flags: hasflag(me,player) is 0 (hastype() asks for a type).
+  if (n === "player" || n === "room" || n === "exit" || n === "thing") return false;
   return hasMuxFlag(o, n, flagTests(ev, f));
 }
 
@@ -362,11 +372,13 @@ export const objectFunctions: FunctionDef[] = plainResults([
   define("room", 1, 1, {
     family: "database",
     args: "room(<object>)",
-    summary: "The room the object is in, however deeply it is carried.",
+    summary: "The room the object is in, however deeply it is carried (#-1 for a room).",
     example: { think: "room(box)", gives: "#0" },
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
+    // As MUX, the walk starts at the object's location: a room is in no room.
+    if (typeOf(o) === "room") return "#-1";
     let cur: DbObject | null = o;
     for (let i = 0; i < 20 && cur; i++) {
       if (typeOf(cur) === "room") return ref(cur.id);
@@ -378,10 +390,19 @@ export const objectFunctions: FunctionDef[] = plainResults([
   }),
   define("owner", 1, 1, {
     family: "database",
-    args: "owner(<object>)",
-    summary: "The object's owner.",
+    args: "owner(<object>[/<attribute>])",
+    summary: "The object's owner, or the attribute's (#-1 when it has none you may see).",
     example: { think: "owner(box)", gives: "#1" },
   }, (ev, f, args) => {
+    const p = parseObjAttr(ev.ports.world, f.executor, args[0]);
+    if (p.slash) {
+      const id = p.id ?? "#-1";
+      const on = found(id) ? ev.object(id) : null;
+      if (!on) return matchError(id);
+      // MUX's atr_pget_info: the attribute may be a parent's.
+      const a = p.attr ? ev.readableAttr(f.executor, on.id, p.attr) : null;
+      return a ? ref(a.owner || on.owner || on.id) : "#-1";
+    }
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     return o.owner ? ref(o.owner) : ref(o.id);
@@ -425,7 +446,7 @@ export const objectFunctions: FunctionDef[] = plainResults([
   define("hasflag", 2, 2, {
     family: "database",
     args: "hasflag(<object>, <flag>)",
-    summary: "1 when the object has the flag.",
+    summary: "1 when the object has the flag (a type is not a flag: see hastype()).",
     example: { think: "hasflag(me,wizard)", gives: "1" },
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
@@ -450,8 +471,9 @@ export const objectFunctions: FunctionDef[] = plainResults([
       "1 when the object has any of the flags given by their letters (flags()); ! before a letter: lacks it.",
     example: { think: "orflags(me,Wc)", gives: "1" },
   }, (ev, f, args) => {
+    // MUX answers 0, not an error, for an object it cannot find.
     const o = thing(ev, f, args[0]);
-    if (typeof o === "string") return o;
+    if (typeof o === "string") return "0";
     return bool(orNot(flagTests(ev, f), o, args[1]));
   }),
   define("andflags", 2, 2, {
@@ -462,7 +484,7 @@ export const objectFunctions: FunctionDef[] = plainResults([
     example: { think: "andflags(me,P!D)", gives: "1" },
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
-    if (typeof o === "string") return o;
+    if (typeof o === "string") return "0";
     const tests = flagTests(ev, f);
     let negate = false;
     const spec = args[1];
@@ -552,8 +574,13 @@ export const objectFunctions: FunctionDef[] = plainResults([
     summary:
       "The player's dbref, by name or alias (or a connected player by the start of the name).",
     example: { think: "pmatch(Alice)", gives: "#2" },
-  }, (ev, _f, args) => {
+  }, (ev, f, args) => {
     const want = args[0].trim().replace(/^\*/, "");
+    // MUX's lookup_player reads "me" as the executor.
+    if (want.toLowerCase() === "me") {
+      const me = ev.object(f.executor);
+      return me && typeOf(me) === "player" ? ref(me.id) : "#-1 NO MATCH";
+    }
     const d = dbrefId(want);
     if (d) {
       const o = ev.object(d);
@@ -726,7 +753,8 @@ export const objectFunctions: FunctionDef[] = plainResults([
   define("bittype", 0, 1, {
     family: "database",
     args: "bittype(<object>)",
-    summary: "The rank of the object's owner: 7 superuser, 5 wizard, 4 admin, 3 builder, 1 others.",
+    summary:
+      "The object's rank (its owner's when set inherit): 7 superuser, 5 wizard, 4 admin, 3 builder, 1 others.",
     example: { think: "bittype(me)", gives: "5" },
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0] || "me");
@@ -853,8 +881,8 @@ export const objectFunctions: FunctionDef[] = plainResults([
 
 /** MUX's (RhostMUSH's) bit types: 7 superuser, 5 wizard, 4 admin, 3 builder or storyteller, 1 others. */
 function bitType(ev: Evaluation, o: DbObject): number {
-  const owner = ev.object(o.owner || o.id) ?? o;
-  const f = owner.flags;
+  // As MUX's Wizard(): an object's own flags, its owner's rank only through inherit.
+  const f = withInheritedRank(ev.ports.world, o).flags;
   if (f.includes("superuser")) return 7;
   if (f.includes("wizard")) return 5;
   if (f.includes("admin")) return 4;
