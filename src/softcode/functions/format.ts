@@ -5,7 +5,7 @@
 import { define } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import { isSimple, sliceVisible, visibleLength } from "../markup.ts";
-import { toInt } from "../numbers.ts";
+import { isInteger, toInt } from "../numbers.ts";
 import { sepOf, splitList } from "../list.ts";
 import { closeColour } from "./strings.ts";
 
@@ -217,7 +217,12 @@ function wrap(args: string[]): string {
 }
 
 function justifyFn(args: string[], align: "l" | "r" | "c", cut = true): string {
-  const width = Math.max(0, Math.min(toInt(args[1]), 7999));
+  // TinyMUX 2.12: a width that is not an integer, or 0, gives nothing; a negative one, or one
+  // as long as the buffer, is out of range.
+  if (!isInteger(args[1])) return "";
+  const width = toInt(args[1]);
+  if (width === 0) return "";
+  if (width < 0 || width > 7999) return "#-1 OUT OF RANGE";
   return justify(args[0], width, align, args[2] || " ", cut);
 }
 
