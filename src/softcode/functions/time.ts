@@ -120,10 +120,10 @@ export const timeFunctions: FunctionDef[] = [
   define("convtime", 1, 3, {
     family: "time",
     args: "convtime(<time>[, utc])",
-    summary: "A time in time()'s form as seconds since 1970 (-1 when it is not one).",
+    summary: "A time in time()'s form as seconds since 1970 (#-1 INVALID DATE when it is not one).",
     example: { think: "convtime(Thu Jan 01 00:01:40 1970,utc)", gives: "100" },
   }, (_ev, _f, args) => {
     const v = parseCtime(args[0], (args[1] ?? "").toLowerCase() === "utc");
-    return v === null ? "-1" : String(v);
+    return v === null ? "#-1 INVALID DATE" : String(v);
   }),
 ];
