@@ -33,7 +33,7 @@ export async function attemptLogin(
 ): Promise<LoginOutcome> {
   const release = deps.loginFailures.reserve(ip);
   if (!release) {
-    await deps.securityLog.write("LOGIN_RATE_LIMITED", { ip, detail: via });
+    await deps.securityLog.refused("LOGIN_RATE_LIMITED", { ip, detail: via });
     return { ok: false, limited: true };
   }
   let found: LoggedIn | null;

@@ -44,7 +44,7 @@ export async function registerFrom(
   const limited = deps.config.value.game.registrationsPerHour > 0;
   const release = limited ? deps.registrations.reserve(ip) : () => {};
   if (!release) {
-    await deps.securityLog.write("REGISTER_RATE_LIMITED", { ip, detail: via });
+    await deps.securityLog.refused("REGISTER_RATE_LIMITED", { ip, detail: via });
     throw new RateLimitError(TOO_MANY_REGISTRATIONS);
   }
   try {

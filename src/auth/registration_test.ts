@@ -73,7 +73,8 @@ Deno.test("registration: a flood from one address reaches bcrypt at most `limit`
     assert.equal(refused.length, 17);
     assert.equal(d.hashes(), 3, "the slot is taken before the password is hashed");
     await d.securityLog.flush();
-    assert.equal(d.logged().match(/REGISTER_RATE_LIMITED/g)?.length, 17);
+    // One line for the flood (a line a refusal grew the log without bound).
+    assert.equal(d.logged().match(/REGISTER_RATE_LIMITED/g)?.length, 1);
     // Another address has its own allowance.
     await registerFrom(d, "198.51.100.8", "Neighbour", "password123", room);
   });

@@ -100,7 +100,7 @@ export async function changePassword(
   if (oldPassword !== null) {
     const release = deps.loginFailures.reserve(ip);
     if (!release) {
-      await deps.securityLog.write("LOGIN_RATE_LIMITED", { ip, detail: "password" });
+      await deps.securityLog.refused("LOGIN_RATE_LIMITED", { ip, detail: "password" });
       return "limited";
     }
     let right: boolean;

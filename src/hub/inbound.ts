@@ -52,7 +52,7 @@ export class Inbound {
   readonly #control = new CommandRateLimiter(CONTROL_PER_WINDOW);
 
   constructor(
-    private readonly deps: { config: Config; securityLog: Pick<SecurityLog, "write"> },
+    private readonly deps: { config: Config; securityLog: Pick<SecurityLog, "refused"> },
     /** Connections counted per client IP (the sidecar reports its players' addresses). */
     private readonly ips: IpCounter,
     private readonly sessions: Sessions,
@@ -299,7 +299,7 @@ export class Inbound {
     detail: string,
   ): void {
     if (!limiter.shouldReport(key, now)) return;
-    this.deps.securityLog.write("WS_RATE_LIMITED", {
+    this.deps.securityLog.refused("WS_RATE_LIMITED", {
       actor: conn.playerId,
       ip: conn.ip,
       detail,

@@ -21,7 +21,7 @@ function setup(opts: { sidecar?: boolean } = {}) {
   const gmcp: [string, string, unknown][] = [];
   const deps = {
     config: { value: { server: { maxConnectionsPerIp: 0 } } } as Config,
-    securityLog: { write: () => Promise.resolve() },
+    securityLog: { refused: () => Promise.resolve() },
   };
   const ips = new IpCounter();
   const inbound = new Inbound(
