@@ -87,6 +87,7 @@ Deno.test("lflags(), home(), rloc(), fullname(), valid() and doing()", () => {
   w.world.set(w.wiz, "NOTE", "x", ["visual"]);
   assert.equal(w.run("lflags(me/note)"), "VISUAL");
   assert.equal(w.run("lflags(me/nosuch)"), "");
+  assert.equal(w.run("[flags(me/note)]|[flags(me/nosuch)]|[flags(#99/note)]"), "V||#-1 NOT FOUND");
   assert.equal(w.run("home(box)"), `#${w.room}`);
   assert.equal(w.run("home(here)"), "#-1");
   assert.equal(w.run(`home(#${w.north})`), `#${w.room}`);

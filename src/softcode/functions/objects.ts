@@ -20,6 +20,7 @@ import {
   parseObjAttr,
 } from "../match.ts";
 import { withInheritedRank } from "../../world/inherited_rank.ts";
+import { attrFlagLetters } from "../../world/attributes/flags.ts";
 import { bool, truthy } from "../numbers.ts";
 import { splitList } from "../list.ts";
 import { typeOf } from "../../world/objects.ts";
@@ -501,11 +502,20 @@ export const objectFunctions: FunctionDef[] = plainResults([
   }),
   define("flags", 1, 1, {
     family: "database",
-    args: "flags(<object>)",
+    args: "flags(<object>[/<attribute>])",
     summary:
-      "The object's flags, by their letters (P player, R room, E exit, W wizard, D dark, c connected...).",
+      "The object's flags, by their letters (P player, R room, E exit, W wizard, D dark, c connected...), or the attribute's.",
     example: { think: "flags(*Alice)", gives: "Pc" },
   }, (ev, f, args) => {
+    const p = parseObjAttr(ev.ports.world, f.executor, args[0]);
+    if (p.slash) {
+      const id = p.id ?? "#-1";
+      const on = found(id) ? ev.object(id) : null;
+      if (!on) return matchError(id);
+      // As MUX: an attribute you may not see, or none, has no flags.
+      const a = p.attr ? ev.readableAttr(f.executor, on.id, p.attr) : null;
+      return a ? attrFlagLetters(a.flags) : "";
+    }
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     return flagLetters(ev, f, o);
