@@ -455,8 +455,9 @@ return freeze({
     });
   },
   /**
-   * Starts call \`id\` of the command line whose parts the engine made (the switches as JSON,
-   * "" when there are none, and \`rhs\` a string or null). Returns the command's promise,
+   * Starts call \`id\` of the command line whose parts the engine made: the switches as JSON,
+   * \`rhs\` a string or null, and null for a part made here from the others (no switches,
+   * \`raw\` that is \`name args\`, \`lhs\` that is \`args\`). Returns the command's promise,
    * whose state the engine reads, or how it ended when it did not return one (see outcome).
    */
   run(id, raw, name, switches, args, lhs, rhs) {
@@ -464,8 +465,11 @@ return freeze({
     let result;
     try {
       call = id;
-      const sw = switches === "" ? NO_ARGS : freeze(parse(switches));
-      cmd = freeze({ raw, name, switches: sw, args, lhs, rhs });
+      const sw = switches === null ? NO_ARGS : freeze(parse(switches));
+      cmd = freeze({
+        raw: raw === null ? name + " " + args : raw, name, switches: sw, args,
+        lhs: lhs === null ? args : lhs, rhs,
+      });
       result = main(u);
     } catch (e) {
       return outcome(false, e);

@@ -402,19 +402,30 @@ export class ScriptVm {
       this.#slice(call, (q) => {
         // The line's parts as strings, not one JSON text: QuickJS's JSON parser, run cold at
         // each call, cost more than the few strings made here (15-25 µs a paced call). The
-        // switches, most often none, as JSON ("" for none).
-        const parts: Value[] = [];
+        // switches, most often none, as JSON. A part the prelude can make exactly from the
+        // others goes as null, QuickJS's constant, not as a string made and freed: no switches,
+        // `raw` that is `name args`, `lhs` that is `args` (most lines).
+        const made: Value[] = [];
+        const text = (s: string) => {
+          const v = q.string(s);
+          made.push(v);
+          return v;
+        };
         try {
-          parts.push(q.number(call.id));
-          parts.push(q.string(cmd.raw));
-          parts.push(q.string(cmd.name));
-          parts.push(q.string(cmd.switches.length ? JSON.stringify(cmd.switches) : ""));
-          parts.push(q.string(cmd.args));
-          parts.push(q.string(cmd.lhs));
-          if (cmd.rhs !== null) parts.push(q.string(cmd.rhs));
-          return q.call(this.#api!.run, cmd.rhs === null ? [...parts, q.null] : parts);
+          const id = q.number(call.id);
+          made.push(id);
+          const name = text(cmd.name), args = text(cmd.args);
+          return q.call(this.#api!.run, [
+            id,
+            cmd.raw === `${cmd.name} ${cmd.args}` ? q.null : text(cmd.raw),
+            name,
+            cmd.switches.length ? text(JSON.stringify(cmd.switches)) : q.null,
+            args,
+            cmd.lhs === cmd.args ? q.null : text(cmd.lhs),
+            cmd.rhs === null ? q.null : text(cmd.rhs),
+          ]);
         } finally {
-          for (const v of parts) q.free(v);
+          for (const v of made) q.free(v);
         }
       }, "run");
     });

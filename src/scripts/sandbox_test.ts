@@ -493,6 +493,10 @@ Deno.test("vm: the command line reaches the script whole and frozen", async () =
     CMD,
     { raw: "+t/a/b x = y", name: "+t", switches: ["a", "b"], args: "x = y", lhs: "x", rhs: "y" },
     { raw: "+t/é =", name: "+t", switches: ["é"], args: "=", lhs: "", rhs: "" },
+    // Parts the prelude makes from the others when they match (raw, lhs), and when they do not.
+    { raw: "+T hi", name: "+t", switches: [], args: "hi", lhs: "hi", rhs: null },
+    { raw: "+t", name: "+t", switches: [], args: "", lhs: "", rhs: null },
+    { raw: "+t  a ", name: "+t", switches: [], args: " a ", lhs: "a", rhs: null },
   ];
   for (const line of lines) {
     const sent: string[] = [];
