@@ -67,6 +67,12 @@ const DIFFERENT: Record<string, string> = {
   "[tel(me)] [tel(here,#0)]": "the engine's teleport refusals are worded as its @tel's",
   "[trigger(me/NOPE)] [trigger(#-1/A)]":
     "trigger() answers #-1 NO MATCH (its help says so) where MUX 2.12 tells the player No match.",
+  "[stripaccents(ansi(r,é))]": "MUX 2.12 mangles a coloured accented letter (?e?)",
+  "[matchall(a b a,a,,-)]":
+    "matchall() takes PennMUSH's output separator as a fourth argument (MUX 2.12: three at most)",
+  "[regraball(a b ab,b,,-)]":
+    "regraball() and regraballi() take PennMUSH's output separator as a fourth argument",
+  "[regrab(a b,\\()]": "the error names the fault in RE2's words, not PCRE's",
   "[bittype(#-1)]":
     "MUX 2.12 tells the player it sees no such thing and answers nothing; here, #-1",
 };
