@@ -32,6 +32,7 @@ import {
 } from "../../world/mux_flags.ts";
 import { lowerCase } from "../../text/lower.ts";
 import type { DbObject, ObjectType } from "../../world/types.ts";
+import type { SoftAttr } from "../ports.ts";
 import { toWire } from "../markup.ts";
 import { VERSION_TEXT } from "../../version.ts";
 import { validAttrName } from "./control.ts";
@@ -61,6 +62,24 @@ function ref(id: string): string {
 export function thing(ev: Evaluation, f: Frame, name: string): DbObject | string {
   const o = matchObject(ev.ports.world, f.executor, name);
   return typeof o === "string" ? matchError(o) : o;
+}
+
+/**
+ * MUX's `<object>/<attribute>` form of owner() and flags(): the object with the attribute the
+ * executor may read there (a parent's included), or null for none; the object's match error; or
+ * undefined when `text` names no attribute (no slash).
+ */
+function slashAttr(
+  ev: Evaluation,
+  f: Frame,
+  text: string,
+): { on: DbObject; attr: SoftAttr | null } | string | undefined {
+  const p = parseObjAttr(ev.ports.world, f.executor, text);
+  if (!p.slash) return undefined;
+  const id = p.id ?? "#-1";
+  const on = found(id) ? ev.object(id) : null;
+  if (!on) return matchError(id);
+  return { on, attr: p.attr ? ev.readableAttr(f.executor, on.id, p.attr) : null };
 }
 
 /** The location the executor may be shown of `o` (its own and the enactor's always), or "". */
@@ -395,14 +414,12 @@ export const objectFunctions: FunctionDef[] = plainResults([
     summary: "The object's owner, or the attribute's (#-1 when it has none you may see).",
     example: { think: "owner(box)", gives: "#1" },
   }, (ev, f, args) => {
-    const p = parseObjAttr(ev.ports.world, f.executor, args[0]);
-    if (p.slash) {
-      const id = p.id ?? "#-1";
-      const on = found(id) ? ev.object(id) : null;
-      if (!on) return matchError(id);
+    const slashed = slashAttr(ev, f, args[0]);
+    if (typeof slashed === "string") return slashed;
+    if (slashed) {
       // MUX's atr_pget_info: the attribute may be a parent's.
-      const a = p.attr ? ev.readableAttr(f.executor, on.id, p.attr) : null;
-      return a ? ref(a.owner || on.owner || on.id) : "#-1";
+      const { on, attr } = slashed;
+      return attr ? ref(attr.owner || on.owner || on.id) : "#-1";
     }
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
@@ -507,15 +524,10 @@ export const objectFunctions: FunctionDef[] = plainResults([
       "The object's flags, by their letters (P player, R room, E exit, W wizard, D dark, c connected...), or the attribute's.",
     example: { think: "flags(*Alice)", gives: "Pc" },
   }, (ev, f, args) => {
-    const p = parseObjAttr(ev.ports.world, f.executor, args[0]);
-    if (p.slash) {
-      const id = p.id ?? "#-1";
-      const on = found(id) ? ev.object(id) : null;
-      if (!on) return matchError(id);
-      // As MUX: an attribute you may not see, or none, has no flags.
-      const a = p.attr ? ev.readableAttr(f.executor, on.id, p.attr) : null;
-      return a ? attrFlagLetters(a.flags) : "";
-    }
+    const slashed = slashAttr(ev, f, args[0]);
+    if (typeof slashed === "string") return slashed;
+    // As MUX: an attribute you may not see, or none, has no flags.
+    if (slashed) return slashed.attr ? attrFlagLetters(slashed.attr.flags) : "";
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     return flagLetters(ev, f, o);
