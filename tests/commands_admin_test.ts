@@ -21,10 +21,10 @@ Deno.test("commands: admin commands, their permission rules and security log", a
 
     await t.step("@set: only the superuser makes admins and wizards", async () => {
       await pat.cmd("@set Ada=admin", /^Only the superuser may set admin\.$/);
-      await root.cmd("@set Ada=admin", /^Flag admin set on Ada\.$/);
+      await root.cmd("@set Ada=admin", /^Set\.$/);
       await ada.ws.expect(/gave you the admin flag/);
       await ada.cmd("@set Wiz=wizard", /^Only the superuser may set wizard\.$/);
-      await root.cmd("@set Wiz=wizard", /^Flag wizard set on Wiz\.$/);
+      await root.cmd("@set Wiz=wizard", /^Set\.$/);
       await ada.cmd(
         "@set Root=!superuser",
         /^The superuser flag cannot be set or cleared in-game\.$/,
@@ -41,9 +41,9 @@ Deno.test("commands: admin commands, their permission rules and security log", a
 
     await t.step("@set: storyteller and builder by admins only", async () => {
       await pat.cmd("@set Sam=builder", /^Only an admin may set builder\.$/);
-      await ada.cmd("@set Sam=builder", /^Flag builder set on Sam\.$/);
-      await wiz.cmd("@set Sam=storyteller", /^Flag storyteller set on Sam\.$/);
-      await ada.cmd("@set Sam=!builder", /^Flag builder cleared on Sam\.$/);
+      await ada.cmd("@set Sam=builder", /^Set\.$/);
+      await wiz.cmd("@set Sam=storyteller", /^Set\.$/);
+      await ada.cmd("@set Sam=!builder", /^Cleared\.$/);
       await ada.cmd("@set Wiz=builder", /staff of your rank or higher/);
       const r = await api(
         w.srv.base,

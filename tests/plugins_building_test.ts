@@ -16,8 +16,8 @@ Deno.test("building plugin: REST rooms, dig/open/link/lock/destroy/teleport and 
     const refused = await api(base, "POST", "/api/v1/building/room", body, w.tokens.Alice);
     assertEquals(refused.status, 403);
     const root = await w.login("Root");
-    await root.cmd("@set Alice=builder", /Flag builder set on Alice/);
-    await root.cmd("@set Bob=builder", /Flag builder set on Bob/);
+    await root.cmd("@set Alice=builder", /^Set\.$/);
+    await root.cmd("@set Bob=builder", /^Set\.$/);
     const made = await api(base, "POST", "/api/v1/building/room", body, w.tokens.Alice);
     assertEquals(made.status, 201, JSON.stringify(made.body));
     assertEquals(made.body.name, "Workshop");

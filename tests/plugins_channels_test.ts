@@ -120,12 +120,12 @@ Deno.test("channels plugin: join, talk, history, locks, hidden, masking, staff c
     await root.cmd("@chancreate/lock Builders=builder+", /Lock: builder\+/);
     await bob.cmd("+chan/join Builders", /You may not join Builders/);
     assertEquals((await hist("Builders", w.tokens.Bob)).status, 403);
-    await root.cmd("@set Bob=builder", /Flag builder set on Bob/);
+    await root.cmd("@set Bob=builder", /^Set\.$/);
     await bob.cmd("+chan/join Builders", /alias 'bui'/);
     assertEquals((await hist("Builders", w.tokens.Bob)).status, 200);
     await bob.send("bui Brick by brick");
     await bob.ws.expect(chanMsg(/\[Builders\] Bob says, "Brick by brick"/));
-    await root.cmd("@set Bob=!builder", /Flag builder cleared on Bob/);
+    await root.cmd("@set Bob=!builder", /^Cleared\.$/);
     await bob.cmd("bui still here?", /You may not talk on Builders/);
 
     // Aliases: chosen, clashing, and never a command name.

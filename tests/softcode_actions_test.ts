@@ -92,7 +92,7 @@ Deno.test("actions: message attributes over telnet and WebSocket", async (t) => 
       await run("drop wagon", /Dropped\./);
       await bobSend("enter wagon");
       await bob.expect(/^Permission denied\.$/);
-      await run("@set wagon=enter_ok", /enter_ok/);
+      await run("@set wagon=enter_ok", /^Set\.\r?$/m);
       await run("@idesc wagon=Straw underfoot, [name(%#)].", /Set\./);
       await run("@oxenter wagon=climbs into the wagon.", /Set\./);
       await bobSend("enter wagon");

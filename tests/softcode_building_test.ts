@@ -31,7 +31,7 @@ Deno.test("softcode create() and tel() over telnet and WebSocket", async () => {
       return await who.waitFor(want, 10_000, from);
     };
 
-    await run(admin, "@set Alice=builder", /Flag builder set on Alice/);
+    await run(admin, "@set Alice=builder", /^Set\.\r?$/m);
     const limbo = (await run(alice, "think [loc(me)]here", /#(\d+)here/))[1];
     // A builder's create() answers the new dbref; the rest of the line and examine see it.
     const widget =
@@ -74,7 +74,7 @@ Deno.test("softcode create() and tel() over telnet and WebSocket", async () => {
     await bob.expect(/The garden gate is locked\./);
     await bob.expect(new RegExp(`^#${limbo}$`));
     // jump_ok opens it to him (a player's tel() of himself), and Alice sees him arrive.
-    await run(alice, `@set #${garden}=jump_ok`, /Flag jump_ok set/);
+    await run(alice, `@set #${garden}=jump_ok`, /^Set\.\r?$/m);
     bob.send(`think [tel(me,#${garden})][loc(me)]`);
     await bob.expect(new RegExp(`^#${garden}$`));
     await alice.waitFor(/Bob appears\./);

@@ -77,7 +77,7 @@ Deno.test("hostile softcode: the use locks of everything that hears one say shar
     });
     closers.push(() => admin.close());
     await admin.expect((m) => m.data.type === "session");
-    await ask(admin, "@set Bob=builder", /Flag builder set on Bob\./);
+    await ask(admin, "@set Bob=builder", /^Set\.$/);
     const bob = await connectWs(srv, { token: bobToken, client: "web" });
     closers.push(() => bob.close());
     await bob.expect((m) => m.data.type === "session");
@@ -87,7 +87,7 @@ Deno.test("hostile softcode: the use locks of everything that hears one say shar
 
     for (const n of [1, 2, 3]) {
       await ask(bob, `@create Ear${n}`, /Ear\d created as object/);
-      await ask(bob, `@set Ear${n}=monitor`, /Flag monitor set/);
+      await ask(bob, `@set Ear${n}=monitor`, /^Set\.$/);
       await ask(bob, `&HEAR Ear${n}=^*:think heard`, /^Set\.$/);
       // Marks that it began, then burns until its time is up (the lock then fails).
       await ask(
@@ -161,9 +161,9 @@ async function bobWithParrotAndClock(
 ): Promise<WsClient> {
   const admin = await session(srv, "Admin", closers);
   const bob = await session(srv, "Bob", closers);
-  await ask(admin, "@set *Bob=builder", /Flag builder set on Bob\./);
+  await ask(admin, "@set *Bob=builder", /^Set\.$/);
   await ask(bob, "@create Parrot", /Parrot created as object/);
-  await ask(bob, "@set Parrot=monitor", /Flag monitor set/);
+  await ask(bob, "@set Parrot=monitor", /^Set\.$/);
   await ask(bob, "&HEAR Parrot=^*spam*:@pemit *Bob=heard %0", /^Set\.$/);
   await ask(bob, "drop Parrot", /Dropped\./);
   await ask(bob, "@create Clock", /Clock created as object/);
@@ -269,7 +269,7 @@ Deno.test("hostile softcode: a runaway chain another player began halts that cha
     const bob = await bobWithParrotAndClock(srv, closers);
     const admin = await session(srv, "Admin", closers);
     const mallory = await session(srv, "Mallory", closers);
-    await ask(admin, "@set *Mallory=builder", /Flag builder set on Mallory\./);
+    await ask(admin, "@set *Mallory=builder", /^Set\.$/);
     await ask(mallory, "@create Looper", /Looper created as object/);
     await ask(mallory, "drop Looper", /Dropped\./);
     // Each turn: nine lines the Parrot hears, then itself again (run order X P1..P9 X P...: the
@@ -298,11 +298,11 @@ Deno.test("hostile softcode: what a player's wait of a second wakes is paid by t
   try {
     const admin = await session(srv, "Admin", closers);
     const bob = await session(srv, "Bob", closers);
-    await ask(admin, "@set *Bob=builder", /Flag builder set on Bob\./);
+    await ask(admin, "@set *Bob=builder", /^Set\.$/);
     const mallory = await session(srv, "Mallory", closers);
     const burn = "[iter(lnum(1,1000),iter(lnum(1,1000),null(sort(shuffle(lnum(1,300))))))]";
     await ask(bob, "@create Ear", /Ear created as object/);
-    await ask(bob, "@set Ear=monitor", /Flag monitor set/);
+    await ask(bob, "@set Ear=monitor", /^Set\.$/);
     await ask(bob, `&HEAR Ear=^*boom*:think ${burn}`, /^Set\.$/);
     await ask(bob, "drop Ear", /Dropped\./);
     await ask(mallory, "@wait 1=@emit boom1;@emit boom2;@emit boom3;@emit boom4", /./)
@@ -421,7 +421,7 @@ Deno.test("hostile softcode: another player's line goes before a player's next h
   const closers: (() => Promise<void>)[] = [];
   try {
     const alice = await session(srv, "Alice", closers);
-    await ask(alice, "@set me=visual", /set/);
+    await ask(alice, "@set me=visual", /^Set\.$/);
     const mallory = await session(srv, "Mallory", closers);
     await new Promise((r) => setTimeout(r, 110));
     // Each line notes whether Alice's mark was there when it began, then burns its time.
@@ -451,9 +451,9 @@ Deno.test("hostile softcode: another player's line goes before a looping object'
   try {
     const admin = await session(srv, "Admin", closers);
     const alice = await session(srv, "Alice", closers);
-    await ask(alice, "@set me=visual", /set/);
+    await ask(alice, "@set me=visual", /^Set\.$/);
     const bob = await session(srv, "Bob", closers);
-    await ask(admin, "@set *Bob=builder", /Flag builder set on Bob\./);
+    await ask(admin, "@set *Bob=builder", /^Set\.$/);
     await ask(bob, "@create Loop", /Loop created as object/);
     await ask(
       bob,

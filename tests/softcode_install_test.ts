@@ -55,7 +55,7 @@ Deno.test("installer commands: @@, MUX's argument evaluation, @tel into a thing"
     // Interpreted commands evaluate both sides even when typed.
     await run("@lock [v(REF)]=me", new RegExp(`Locked Box\\(#${box}\\)`));
     await run("@name [v(REF)]=Box [add(1,1)]", /Name set\./);
-    await run("@set [v(REF)]=SAFE", /Flag safe set on Box 2/);
+    await run("@set [v(REF)]=SAFE", /^Set\.\r?$/m);
 
     // @tel into a thing (an installer keeps its database inside its global object).
     await run(`@tel #${gem}=[v(REF)]`, /Teleported Gem/);
@@ -72,7 +72,7 @@ Deno.test("installer commands: @@, MUX's argument evaluation, @tel into a thing"
     await admin.send("@force/now Global=&BB_READ *Pat=1 2");
     await run("think [get(*Pat/BB_READ)]|", /^\|/m);
     await run("think [u(Global/FN,x)]", /#-1 PERMISSION DENIED/);
-    await run("@set Global=inherit", /Flag inherit set/);
+    await run("@set Global=inherit", /^Set\.\r?$/m);
     await admin.send("@force/now Global=&BB_READ *Pat=1 2");
     await run("think [get(*Pat/BB_READ)]|", /^1 2\|/m);
     await run("think [u(Global/FN,y)][get(*Pat/SEEN)]|", /^y\|/m);

@@ -32,10 +32,10 @@ Deno.test("MUX forms: @set !flag unset, #dbref force, @ahear of a parent, halt p
     await run(admin, "drop Box", /Dropped\./);
 
     await t.step("@set !flag on a flag not set answers as a clear", async () => {
-      await run(admin, "@set box=!halt", /Flag halt cleared on Box\./);
-      await run(admin, "@set box=!no_command", /Flag no_command cleared on Box\./);
-      await run(admin, "@set box=quiet", /Flag quiet set on Box\./);
-      await run(admin, "@set box=quiet", /Flag quiet set on Box\./);
+      await run(admin, "@set box=!halt", /^Cleared\.\r?$/m);
+      await run(admin, "@set box=!no_command", /^Cleared\.\r?$/m);
+      await run(admin, "@set box=quiet", /^Set\.\r?$/m);
+      await run(admin, "@set box=quiet", /^Set\.\r?$/m);
     });
 
     await t.step("#<dbref> <command> forces the object", async () => {
@@ -102,7 +102,7 @@ Deno.test("MUX forms: @set !flag unset, #dbref force, @ahear of a parent, halt p
         assert(out.length > 0);
         await run(admin, "examine box", /Flags:[^\n]*\bhalt\b/i);
         await run(admin, "@trigger box/spam", /Box is halted\./);
-        await run(admin, "@set box=!halt", /Flag halt cleared on Box\./);
+        await run(admin, "@set box=!halt", /^Cleared\.\r?$/m);
         await run(admin, `#${box} @emit Running again.`, /Running again\./);
       },
     );

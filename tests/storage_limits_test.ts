@@ -126,7 +126,7 @@ Deno.test("storage limits: deep and oversized data are refused before the write,
         );
         const staff = await game(srv, root);
         open.push(staff.ws);
-        const set = await staff.cmd(`@set #${id}=dark`, /65536|Flag dark|Something went wrong/);
+        const set = await staff.cmd(`@set #${id}=dark`, /65536|^Set\.$|Something went wrong/);
         assertMatch(set, /cannot be stored: it takes \d+ bytes .*65536 bytes \(64 KiB\)/);
         const name = await staff.cmd(
           `@name #${id}=Alicebeth`,

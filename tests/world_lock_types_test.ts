@@ -33,8 +33,8 @@ Deno.test("lock types: each checked where MUX checks it", async (t) => {
     const bobId = (await api(srv.base, "GET", "/api/v1/me", undefined, bobToken)).body.id;
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
     closers.push(() => admin.close());
-    await run(admin, "@set *Alice=builder", /builder set/);
-    await run(admin, "@set *Bob=builder", /builder set/);
+    await run(admin, "@set *Alice=builder", /^Set\.\r?$/m);
+    await run(admin, "@set *Bob=builder", /^Set\.\r?$/m);
     const alice = await telnetLogin(srv, "Alice", "password123");
     closers.push(() => alice.close());
     const bob = await connectWs(srv.ws, { token: bobToken, client: "web" });
@@ -61,7 +61,7 @@ Deno.test("lock types: each checked where MUX checks it", async (t) => {
     await bobDoes("hd", /Hall/);
 
     await t.step("speech: an auditorium hears only who passes its speech lock", async () => {
-      await run(alice, "@set here=auditorium", /Flag auditorium set on Hall/);
+      await run(alice, "@set here=auditorium", /^Set\.\r?$/m);
       await run(alice, "@lock/speech here=me", /\(speech\): #\d+/);
       await bobDoes("say hi", /Sorry, you may not speak in this place\./);
       await bobDoes(":waves", /Sorry, you may not speak in this place\./);
@@ -69,7 +69,7 @@ Deno.test("lock types: each checked where MUX checks it", async (t) => {
       await run(alice, "say welcome", /You say, "welcome"/);
       await bob.expect(/Alice says, "welcome/);
       // The lock counts only where the place is an auditorium (MUX's sp_ok).
-      await run(alice, "@set here=!auditorium", /cleared/);
+      await run(alice, "@set here=!auditorium", /^Cleared\.\r?$/m);
       await bobDoes("say hi", /You say, "hi/);
     });
 
@@ -94,7 +94,7 @@ Deno.test("lock types: each checked where MUX checks it", async (t) => {
     await t.step("getfrom: taking out of a container and out of the room", async () => {
       await run(alice, "@create Chest", /Chest created as object/);
       await run(alice, "drop Chest", /Dropped\./);
-      await run(alice, "@set Chest=enter_ok", /Flag enter_ok set on Chest/);
+      await run(alice, "@set Chest=enter_ok", /^Set\.\r?$/m);
       await run(alice, "@create Coin", /Coin created as object/);
       await run(alice, "@tel Coin=Chest", /Teleported Coin\(#\d+\) to Chest/);
       await bobDoes("get Chest's Coin", /Taken\./);
@@ -113,7 +113,7 @@ Deno.test("lock types: each checked where MUX checks it", async (t) => {
     await t.step("leave: a thing's leave lock keeps who fails it inside", async () => {
       await run(alice, "@create Barrel", /Barrel created as object/);
       await run(alice, "drop Barrel", /Dropped\./);
-      await run(alice, "@set Barrel=enter_ok", /Flag enter_ok set/);
+      await run(alice, "@set Barrel=enter_ok", /^Set\.\r?$/m);
       await run(alice, "@lock/leave Barrel=me", /\(leave\)/);
       await run(alice, "@lfail Barrel=The lid is stuck.", /Set\./);
       await bobDoes("enter Barrel", /Barrel/);
@@ -124,7 +124,7 @@ Deno.test("lock types: each checked where MUX checks it", async (t) => {
 
     await t.step("open: an open_ok room lets who passes its open lock open exits", async () => {
       await bobDoes("@open Hatch", /You don't control Hall\./);
-      await run(alice, "@set here=open_ok", /Flag open_ok set on Hall/);
+      await run(alice, "@set here=open_ok", /^Set\.\r?$/m);
       await bobDoes("@open Hatch", /Opened\./);
       await run(alice, "@lock/open here=me", /\(open\)/);
       await bobDoes("@open Trapdoor", /You don't control Hall\./);
@@ -152,7 +152,7 @@ Deno.test("lock types: each checked where MUX checks it", async (t) => {
       await run(alice, "&TFAIL here=The hall is warded.", /Set\./);
       await run(alice, "&OTFAIL here=bounces off the wards.", /Set\./);
       await bobDoes("@tel Hall", /The hall is warded\./);
-      await run(alice, "@set here=jump_ok", /Flag jump_ok set on Hall/);
+      await run(alice, "@set here=jump_ok", /^Set\.\r?$/m);
       await bobDoes("@tel Hall", /Hall/);
       await run(alice, "look", /Bob/);
       await bobDoes("o", /Limbo/);

@@ -24,7 +24,7 @@ Deno.test("@parent: inheritance, no_inherit, loops, parent_ok and visual objects
     const bobToken = await register(srv.base, "Bob");
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
     closers.push(() => admin.close());
-    await run(admin, "@set *Alice=builder", /builder set/);
+    await run(admin, "@set *Alice=builder", /^Set\.\r?$/m);
     const alice = await telnetLogin(srv, "Alice", "password123");
     closers.push(() => alice.close());
     const bob = await connectWs(srv.ws, { token: bobToken, client: "web" });
@@ -73,7 +73,7 @@ Deno.test("@parent: inheritance, no_inherit, loops, parent_ok and visual objects
     await t.step("over WebSocket: another's parent needs parent_ok", async () => {
       await bob.send(`@parent me=#${parent}`);
       await bob.expect(/^Permission denied\.$/);
-      await run(alice, `@set #${parent}=parent_ok`, /parent_ok set/);
+      await run(alice, `@set #${parent}=parent_ok`, /^Set\.\r?$/m);
       await bob.send(`@parent me=#${parent}`);
       await bob.expect(/^Parent set\.$/);
       await bob.send("think [get(me/DAMAGE)]-[u(me/SPEC)]");
@@ -83,7 +83,7 @@ Deno.test("@parent: inheritance, no_inherit, loops, parent_ok and visual objects
     await t.step("a visual object's attributes are readable by everyone", async () => {
       await bob.send(`think <[get(#${parent}/DAMAGE)]>`);
       assertMatch((await bob.expect(/^</)).msg, /^<(#-1 PERMISSION DENIED)?>$/);
-      await run(alice, `@set #${parent}=visual`, /visual set/);
+      await run(alice, `@set #${parent}=visual`, /^Set\.\r?$/m);
       await bob.send(`think [get(#${parent}/DAMAGE)]`);
       await bob.expect(/^5$/);
       await bob.send(`examine #${parent}`);

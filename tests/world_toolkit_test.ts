@@ -25,7 +25,7 @@ Deno.test("toolkit: @create=cost, flags, @clone, @decompile, OUTPUTPREFIX", asyn
     const bobToken = await register(srv.base, "Bob");
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
     closers.push(() => admin.close());
-    await run(admin, "@set *Alice=builder", /builder set/);
+    await run(admin, "@set *Alice=builder", /^Set\.\r?$/m);
     const alice = await telnetLogin(srv, "Alice", "password123");
     closers.push(() => alice.close());
     const bob = await connectWs(srv.ws, { token: bobToken, client: "web" });
@@ -42,20 +42,20 @@ Deno.test("toolkit: @create=cost, flags, @clone, @decompile, OUTPUTPREFIX", asyn
 
     await t.step("the flags packages rely on, with MUX's rules", async () => {
       for (const f of ["inherit", "halted", "safe", "quiet", "sticky", "puppet", "visual"]) {
-        await run(alice, `@set bbpocket=${f}`, /Flag \w+ set on bbpocket/);
+        await run(alice, `@set bbpocket=${f}`, /^Set\.\r?$/m);
       }
       for (const f of ["opaque", "monitor", "unfindable", "parent_ok"]) {
-        await run(alice, `@set bbpocket=${f}`, /Flag \w+ set on bbpocket/);
+        await run(alice, `@set bbpocket=${f}`, /^Set\.\r?$/m);
       }
       await run(alice, "think [hasflag(bbpocket,halt)]", /^1\r?$/m);
       await run(alice, "@set me=monitor", /Only staff may set monitor on a player\./);
-      await run(admin, "@set *Alice=monitor", /Flag monitor set on Alice/);
+      await run(admin, "@set *Alice=monitor", /^Set\.\r?$/m);
       await bob.send("@set me=visual");
-      await bob.expect(/Flag visual set on Bob/);
+      await bob.expect(/^Set\.\r?$/m);
       await bob.send(`@set #${pocket}=!halt`);
       await bob.expect(/^Permission denied\.$/);
       for (const f of ["halt", "quiet", "inherit", "puppet", "opaque", "monitor", "unfindable"]) {
-        await run(alice, `@set bbpocket=!${f}`, /cleared on bbpocket/);
+        await run(alice, `@set bbpocket=!${f}`, /^Cleared\.\r?$/m);
       }
     });
 

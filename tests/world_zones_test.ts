@@ -24,7 +24,7 @@ Deno.test("zones: @chzone, zone $-commands, zone(), inzone(), zwho()", async (t)
     await register(srv.base, "Alice");
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
     closers.push(() => admin.close());
-    await run(admin, "@set *Alice=builder", /builder set/);
+    await run(admin, "@set *Alice=builder", /^Set\.\r?$/m);
     const alice = await telnetLogin(srv, "Alice", "password123");
     closers.push(() => alice.close());
     const aliceId = (await run(alice, "think %#", /^#(\d+)\r?$/m))[1];
@@ -36,7 +36,7 @@ Deno.test("zones: @chzone, zone $-commands, zone(), inzone(), zwho()", async (t)
     await run(admin, "&CMD_TIDE Harbour Zone=$+tide:@pemit %#=The tide is high.", /Set\./);
     // It @pemits whoever types +tide wherever that is: an inherit object of staff, as a
     // game's global objects are.
-    await run(admin, "@set Harbour Zone=inherit", /Flag inherit set/);
+    await run(admin, "@set Harbour Zone=inherit", /^Set\.\r?$/m);
 
     await t.step("a room's zone master offers its $-commands there only", async () => {
       await run(admin, "@chzone here=Harbour Zone", /Zone changed\./);
@@ -79,7 +79,7 @@ Deno.test("zones: @chzone, zone $-commands, zone(), inzone(), zwho()", async (t)
       const lane = (await run(admin, "@dig Lane", /Lane created as room #(\d+)/))[1];
       await run(admin, "@create Bell", /Bell created as object/);
       await run(admin, "&CMD_BELL Bell=$+bell:@pemit %#=Ding.", /Set\./);
-      await run(admin, "@set Bell=inherit", /Flag inherit set/);
+      await run(admin, "@set Bell=inherit", /^Set\.\r?$/m);
       await run(admin, `@tel Bell=#${hall}`, /Teleported Bell/);
       await run(admin, `@chzone #${lane}=#${hall}`, /Zone changed\./);
       await run(admin, `@tel Alice=#${lane}`, /Teleported Alice/);
@@ -135,9 +135,9 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
       await run(admin, "@chzone *Bob=Workshop Zone", /Zone changed\./);
       await run(alice, "think controls(me,*Bob)", /^0\r?$/m);
       await run(alice, "@describe *Bob=Puppet.", /Permission denied\./);
-      await run(admin, `@set #${lathe}=inherit`, /Flag inherit set/);
+      await run(admin, `@set #${lathe}=inherit`, /^Set\.\r?$/m);
       await run(alice, `think controls(me,#${lathe})`, /^0\r?$/m);
-      await run(admin, `@set #${lathe}=!inherit`, /Flag inherit cleared/);
+      await run(admin, `@set #${lathe}=!inherit`, /^Cleared\.\r?$/m);
       await run(alice, `think controls(me,#${lathe})`, /^1\r?$/m);
       // Nor may the zone's controller set inherit: the wizard's lathe would then run what Alice
       // writes on it with the wizard's powers.
@@ -218,7 +218,7 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
       await run(admin, "@aconnect Port Zone=@pemit %#=The port knows [name(%#)].", /Set\./);
       await run(admin, "@adisconnect Port Zone=think [set(me,LEFT:[name(%#)])]", /Set\./);
       // It @pemits whoever connects wherever that is: a staff member's inherit object.
-      await run(admin, "@set Port Zone=inherit", /Flag inherit set/);
+      await run(admin, "@set Port Zone=inherit", /^Set\.\r?$/m);
       const harbour = (await run(admin, "@dig Harbour", /Harbour created as room #(\d+)/))[1];
       await run(admin, `@chzone #${harbour}=Port Zone`, /Zone changed\./);
       // A room as zone master (MUX's parent room): what is in it runs theirs.
@@ -275,7 +275,7 @@ Deno.test("zones: a zone lock that asks for control of its own zone ends", async
     closers.push(() => alice.close());
     const bob = await telnetLogin(srv, "Bob", "password123");
     closers.push(() => bob.close());
-    await run(admin, "@set *Bob=builder", /builder set/);
+    await run(admin, "@set *Bob=builder", /^Set\.\r?$/m);
     // Bob's zone master's lock evaluates CHECK, which asks for control of a thing in the zone,
     // which evaluates the lock again, twenty times a level: ended by the lock nesting limit and
     // the softcode budgets (the lock's owner pays), the engine answering throughout.

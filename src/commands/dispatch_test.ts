@@ -66,7 +66,7 @@ Deno.test("dispatch: hostile lines are refused or cleaned, never crash", async (
       `look takes no switches (got /${"a".repeat(32)}...).`,
     ]);
     assert.deepEqual(await w.run(conn, "@set me=" + "(".repeat(3000)), [
-      `'${"(".repeat(40)}...' is not a flag. Usage: @set <target>=[!]<flag>`,
+      "I do not understand that flag.",
     ]);
   } finally {
     await w.close();

@@ -111,9 +111,6 @@ export function flagChangeProblem(
     return "Only staff may set monitor on a player.";
   }
   if (f === "superuser") return "The superuser flag cannot be set or cleared in-game.";
-  if (f === "player" || f === "room" || f === "thing" || f === "exit") {
-    return `The ${f} flag is the object's type and cannot be changed.`;
-  }
   if (f === "admin" || f === "wizard") {
     return hasFlag(actorFlags, "superuser") ? null : `Only the superuser may set ${f}.`;
   }
@@ -121,8 +118,12 @@ export function flagChangeProblem(
     return levelOf(actorFlags) >= 9 ? null : `Only an admin may set ${f}.`;
   }
   if (PLAIN_FLAGS.includes(f)) return null;
-  return `Unknown flag '${flag}'.`;
+  // MUX's words; an object's type (player, room, thing, exit) is no flag there either.
+  return UNKNOWN_FLAG;
 }
+
+/** MUX's answer to a word that names no flag one may set (flag_set). */
+export const UNKNOWN_FLAG = "I do not understand that flag.";
 
 /** Type flags every object carries one of. */
 const TYPE_FLAGS: readonly string[] = ["player", "room", "thing", "exit"];

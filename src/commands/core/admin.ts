@@ -9,12 +9,18 @@ import { changeOwnPassword, endSessions, type OwnPasswordDeps } from "../../auth
 import { controls, mayActOn } from "../../world/access.ts";
 import { ownerOf } from "../../world/control.ts";
 import { FLAG_LEVELS_TABLE } from "../../world/flag_levels.ts";
-import { canonicalFlag, flagChangeProblem, hasFlag, isStaff } from "../../world/flags.ts";
+import {
+  canonicalFlag,
+  flagChangeProblem,
+  hasFlag,
+  isStaff,
+  UNKNOWN_FLAG,
+} from "../../world/flags.ts";
 import { monikerSpells } from "../../world/names.ts";
 import { passwordProblem } from "../../auth/passwords.ts";
 import { stripColour } from "../../text/colour.ts";
 import { CommandError } from "../errors.ts";
-import { findPlayer, orSay, quote } from "../target.ts";
+import { findPlayer, orSay } from "../target.ts";
 import { needConnection } from "../sdk.ts";
 import { normalizeId } from "../../world/ids.ts";
 import { repairObject } from "../../world/repair.ts";
@@ -51,13 +57,65 @@ function needRhs(u: CommandSdk, usage: string): string {
   return u.cmd.rhs;
 }
 
+/** A rank flag (builder, admin, ...), which staff set by rank rather than by control. */
+function isPermissionFlag(flag: string): boolean {
+  return Object.hasOwn(FLAG_LEVELS_TABLE, flag);
+}
+
+/**
+ * `@set`'s flag words as MUX's flag_set reads them: separated by spaces, each `[!]<flag>`, a `!`
+ * standing apart from its flag or alone (`! dark`, `!`). The line's length bounds their number.
+ */
+function flagWords(rhs: string): { clear: boolean; word: string }[] {
+  const words: { clear: boolean; word: string }[] = [];
+  const parts = rhs.trim().split(/\s+/);
+  for (let i = 0; i < parts.length; i++) {
+    let word = parts[i];
+    const clear = word.startsWith("!");
+    if (clear) word = word.slice(1) || (parts[i + 1] !== undefined ? parts[++i] : "");
+    words.push({ clear, word });
+  }
+  return words;
+}
+
+/** Why one flag word of `@set` may not change `target` (MUX's words where MUX has them), or null. */
+function flagProblem(
+  u: CommandSdk,
+  target: DbObject,
+  word: string,
+  clear: boolean,
+  controlled: boolean,
+): string | null {
+  if (!word) return clear ? "You must specify a flag to clear." : "You must specify a flag to set.";
+  const flag = canonicalFlag(word);
+  if (!FLAG_RE.test(flag)) return UNKNOWN_FLAG;
+  const permission = isPermissionFlag(flag);
+  const problem = flagChangeProblem(u.me.flags, flag, target.flags);
+  if (problem) {
+    if (permission) log(u, "ADMIN_SET_FLAG", target.id, `refused ${clear ? "!" : ""}${flag}`);
+    return problem;
+  }
+  if (permission) {
+    if (!target.flags.includes("player")) return `Only players can have the ${flag} flag.`;
+    if (!mayActOn(u.me, target)) return outranked(target).message;
+    return null;
+  }
+  if (!controlled) return "Permission denied.";
+  if (flag === "inherit" && !isStaff(u.me.flags) && ownerOf(u.me) !== ownerOf(target)) {
+    // Control through a zone is not ownership: inherit would lend the owner's powers to
+    // code the zone's controller writes (docs/softcode.md, "Zones").
+    return "Only the owner may set or clear inherit.";
+  }
+  return null;
+}
+
 /** The admin family. */
 export const commands: CommandSpec[] = [
   {
     name: "@set",
     category: "Admin",
-    help: `@set <target>=<flag>                 sets a flag
-@set <target>=!<flag>                clears it
+    help: `@set <target>=<flag> [<flag>...]     sets flags ("Set." for each)
+@set <target>=!<flag>                clears it ("Cleared.")
 @set <target>=<attribute>:<value>    sets an attribute (as &<attribute>; empty clears it)
 @set <target>/<attribute>=[!]<flag>  sets or clears a flag of an attribute
 
@@ -76,52 +134,60 @@ Examples:
   @set me=finger:Tall and quiet.
   @set me/finger=visual`,
     async exec(u) {
-      const rhs = needRhs(u, "@set <target>=[!]<flag>");
+      if (!u.cmd.lhs) throw new CommandError("Usage: @set <target>=[!]<flag>");
+      const rhs = u.cmd.rhs ?? "";
       // MUX's attribute forms: <obj>/<attr>=[!]<flag>, and <obj>=<attr>:<value> (no flag
       // name holds a colon).
       const { obj: objRef, attr } = splitObjAttr(u.cmd.lhs);
       if (attr !== null) return await setAttributeFlagForm(u, objRef, attr, rhs);
       if (rhs.includes(":")) return await setAttributeForm(u, u.cmd.lhs, rhs);
-      const clear = rhs.startsWith("!");
-      const flag = canonicalFlag(clear ? rhs.slice(1) : rhs);
-      if (!FLAG_RE.test(flag)) {
-        throw new CommandError(`'${quote(rhs)}' is not a flag. Usage: @set <target>=[!]<flag>`);
-      }
       const target = await u.target(u.cmd.lhs);
-      const permission = Object.hasOwn(FLAG_LEVELS_TABLE, flag);
-      const problem = flagChangeProblem(u.me.flags, flag, target.flags);
-      if (problem) {
-        if (permission) log(u, "ADMIN_SET_FLAG", target.id, `refused ${clear ? "!" : ""}${flag}`);
-        throw new CommandError(problem);
-      }
-      if (permission) {
-        if (!target.flags.includes("player")) {
-          throw new CommandError(`Only players can have the ${flag} flag.`);
-        }
-        if (!mayActOn(u.me, target)) throw outranked(target);
-      } else if (!controls(u.me, target, u.locks)) {
+      const words = flagWords(rhs);
+      const controlled = controls(u.me, target, u.locks);
+      // MUX asks control before it reads a flag (match_controlled); a permission flag is the
+      // exception here, since staff rank, not control, decides it (and says why it refuses).
+      if (!controlled && !words.some((w) => isPermissionFlag(canonicalFlag(w.word)))) {
         throw new CommandError("Permission denied.");
-      } else if (flag === "inherit" && !isStaff(u.me.flags) && ownerOf(u.me) !== ownerOf(target)) {
-        // Control through a zone is not ownership: inherit would lend the owner's powers to
-        // code the zone's controller writes (docs/softcode.md, "Zones").
-        throw new CommandError("Only the owner may set or clear inherit.");
       }
-      // MUX answers a flag already as asked like any other change (`Cleared.`): installers
-      // clear HALT and NO_COMMAND on objects they just made, and expect no complaint.
-      if (hasFlag(target.flags, flag) === !clear) {
-        return u.send(`Flag ${flag} ${clear ? "cleared on" : "set on"} ${target.name}.`);
+      const flags = [...target.flags];
+      const replies: string[] = [];
+      const changed: { flag: string; clear: boolean }[] = [];
+      for (const { clear, word } of words) {
+        const problem = flagProblem(u, target, word, clear, controlled);
+        if (problem) {
+          replies.push(problem);
+          continue;
+        }
+        const flag = canonicalFlag(word);
+        // MUX answers a flag already as asked like any other change (`Cleared.`): installers
+        // clear HALT and NO_COMMAND on objects they just made, and expect no complaint.
+        if (hasFlag(flags, flag) === clear) {
+          if (clear) flags.splice(flags.findIndex((f) => f.toLowerCase() === flag), 1);
+          else flags.push(flag);
+          changed.push({ flag, clear });
+        }
+        // MUX's Quiet(player), asked after the change: `@set me=quiet` is itself quiet.
+        if (!hasFlag(target.id === u.me.id ? flags : u.me.flags, "quiet")) {
+          replies.push(clear ? "Cleared." : "Set.");
+        }
       }
-      await u.objects.update(target.id, (o) => {
-        o.flags = clear ? o.flags.filter((f) => f.toLowerCase() !== flag) : [...o.flags, flag];
-      });
-      log(u, "ADMIN_SET_FLAG", target.id, `${clear ? "!" : ""}${flag}`);
-      u.send(`Flag ${flag} ${clear ? "cleared on" : "set on"} ${target.name}.`);
-      if (permission && target.id !== u.me.id) {
-        u.deliver.toPlayer(target.id, {
-          msg: `${u.me.name} ${clear ? "removed the" : "gave you the"} ${flag} flag${
-            clear ? " from you" : ""
-          }.`,
+      if (changed.length > 0) {
+        await u.objects.update(target.id, (o) => {
+          for (const { flag, clear } of changed) {
+            o.flags = clear ? o.flags.filter((f) => f.toLowerCase() !== flag) : [...o.flags, flag];
+          }
         });
+      }
+      if (replies.length > 0) u.send(replies.join("\n"));
+      for (const { flag, clear } of changed) {
+        log(u, "ADMIN_SET_FLAG", target.id, `${clear ? "!" : ""}${flag}`);
+        if (isPermissionFlag(flag) && target.id !== u.me.id) {
+          u.deliver.toPlayer(target.id, {
+            msg: `${u.me.name} ${clear ? "removed the" : "gave you the"} ${flag} flag${
+              clear ? " from you" : ""
+            }.`,
+          });
+        }
       }
     },
   },

@@ -17,12 +17,12 @@ Deno.test("admin: @set follows the flag table", async () => {
     const flags = async (id: string) => (await w.services.objects.get(id))!.flags;
     assert.deepEqual(await w.run(pl.conn, "@set Pat=builder"), ["Only an admin may set builder."]);
     assert.deepEqual(await w.run(ad.conn, "@set Pat=admin"), ["Only the superuser may set admin."]);
-    assert.deepEqual(await w.run(ad.conn, "@set Pat=builder"), ["Flag builder set on Pat."]);
+    assert.deepEqual(await w.run(ad.conn, "@set Pat=builder"), ["Set."]);
     assert.ok((await flags(pl.obj.id)).includes("builder"));
     assert.equal(w.hub.last(pl.obj.id)?.msg, "Ada gave you the builder flag.");
-    assert.deepEqual(await w.run(ad.conn, "@set Pat=!builder"), ["Flag builder cleared on Pat."]);
+    assert.deepEqual(await w.run(ad.conn, "@set Pat=!builder"), ["Cleared."]);
     assert.ok(!(await flags(pl.obj.id)).includes("builder"));
-    assert.deepEqual(await w.run(su.conn, "@set Pat=wizard"), ["Flag wizard set on Pat."]);
+    assert.deepEqual(await w.run(su.conn, "@set Pat=wizard"), ["Set."]);
     assert.deepEqual(await w.run(ad.conn, "@set Pat=storyteller"), [
       "Permission denied: Pat is staff of your rank or higher.",
     ]);
@@ -33,15 +33,23 @@ Deno.test("admin: @set follows the flag table", async () => {
       "The superuser flag cannot be set or cleared in-game.",
     ]);
     const q = await w.player("Quinn");
-    assert.deepEqual(await w.run(q.conn, "@set me=haven"), ["Flag haven set on Quinn."]);
+    assert.deepEqual(await w.run(q.conn, "@set me=haven"), ["Set."]);
     // A flag already as asked answers as a change does (MUX's `Set.`/`Cleared.`), nothing written.
-    assert.deepEqual(await w.run(q.conn, "@set me=haven"), ["Flag haven set on Quinn."]);
-    assert.deepEqual(await w.run(q.conn, "@set me=!halt"), ["Flag halt cleared on Quinn."]);
-    assert.deepEqual(await w.run(q.conn, "@set me=!no_command"), [
-      "Flag no_command cleared on Quinn.",
-    ]);
+    assert.deepEqual(await w.run(q.conn, "@set me=haven"), ["Set."]);
+    assert.deepEqual(await w.run(q.conn, "@set me=!halt"), ["Cleared."]);
+    assert.deepEqual(await w.run(q.conn, "@set me=!no_command"), ["Cleared."]);
     assert.deepEqual(await w.run(q.conn, "@set Ada=haven"), ["Permission denied."]);
-    assert.deepEqual(await w.run(q.conn, "@set me=bogus"), ["Unknown flag 'bogus'."]);
+    assert.deepEqual(await w.run(q.conn, "@set Ada=bogus"), ["Permission denied."]);
+    assert.deepEqual(await w.run(q.conn, "@set me=bogus"), ["I do not understand that flag."]);
+    assert.deepEqual(await w.run(q.conn, "@set me=thing"), ["I do not understand that flag."]);
+    // MUX's flag_set: several words, each answered; a `!` may stand apart from its flag.
+    assert.deepEqual(await w.run(q.conn, "@set me=opaque bogus ! haven !"), [
+      "Set.\nI do not understand that flag.\nCleared.\nYou must specify a flag to clear.",
+    ]);
+    assert.deepEqual(await flags(q.obj.id), ["player", "opaque"]);
+    assert.deepEqual(await w.run(q.conn, "@set me="), ["You must specify a flag to set."]);
+    assert.deepEqual(await w.run(q.conn, "@set me"), ["You must specify a flag to set."]);
+    assert.deepEqual(await w.run(q.conn, "@set nosuch=dark"), ["I don't see that here."]);
     const lines = await logLines(w);
     const sets = lines.filter((l) => l.event === "ADMIN_SET_FLAG");
     assert.ok(

@@ -9,7 +9,7 @@ import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
 import type { Attribute } from "../../world/attributes/types.ts";
 import { controls } from "../../world/access.ts";
-import { ATTR_FLAGS, attrFlagLetters, attrFlagNamed } from "../../world/attributes/flags.ts";
+import { attrFlagLetters, attrFlagNamed } from "../../world/attributes/flags.ts";
 import { attrPattern, BAD_NAME, canonicalAttrName } from "../../world/attributes/names.ts";
 import { canSeeAttr } from "../../world/attributes/access.ts";
 import { wrapText } from "../../text/colour.ts";
@@ -60,15 +60,13 @@ export async function setAttributeFlagForm(
   rhs: string,
 ): Promise<void> {
   const clear = rhs.trim().startsWith("!");
-  const word = rhs.trim().replace(/^!/, "");
-  const flag = attrFlagNamed(word);
-  if (!flag) {
-    throw new CommandError(
-      `'${quote(word)}' is not an attribute flag. Flags: ${ATTR_FLAGS.join(", ")}.`,
-    );
-  }
+  const word = rhs.trim().replace(/^!\s*/, "");
   const name = attrNameOrFail(attrRef);
   const obj = await u.target(objRef);
+  // MUX's words (do_set): one flag a line, asked after the object is found.
+  if (!word) throw new CommandError("I don't know what you want to set!");
+  const flag = attrFlagNamed(word);
+  if (!flag) throw new CommandError("You can't set that!");
   await u.attributes.setFlag(u.me, obj.id, name, flag, !clear);
   u.send(clear ? "Cleared." : "Set.");
 }
