@@ -59,11 +59,17 @@ Deno.test("MUX words: @set answers Set. and Cleared. for each flag, and refuses 
         ["@set Widget=other:x", "Permission denied."],
       ]
     ) assertEquals(await telnetReply(bob, line), said, line);
-    assertEquals(await telnetReply(alice, "think [hasflag(Widget,dark)][get(Widget/other)]"), "0there");
+    assertEquals(
+      await telnetReply(alice, "think [hasflag(Widget,dark)][get(Widget/other)]"),
+      "0there",
+    );
 
     // A quiet actor is not told Set./Cleared. (the refusals still), `@set me=quiet` included.
     assertEquals(await telnetReply(alice, "@set me=quiet"), "");
-    assertEquals(await telnetReply(alice, "@set Widget=dark foo"), "I do not understand that flag.");
+    assertEquals(
+      await telnetReply(alice, "@set Widget=dark foo"),
+      "I do not understand that flag.",
+    );
     assertEquals(await telnetReply(alice, "think [hasflag(Widget,dark)]"), "1");
     assertEquals(await telnetReply(alice, "@set me=!quiet"), "Cleared.");
   } finally {
@@ -71,3 +77,58 @@ Deno.test("MUX words: @set answers Set. and Cleared. for each flag, and refuses 
     await srv.stop();
   }
 });
+
+Deno.test("MUX words: inventory and examine list one name a line", async () => {
+  const srv = await startSupervised({});
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    await register(srv.base, "Alice");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const alice = await telnetLogin(srv, "Alice", "password123");
+    closers.push(() => alice.close());
+    await telnetReply(admin, "@set *Alice=builder");
+    assertEquals(await telnetReply(alice, "inventory"), "You aren't carrying anything.");
+    const widget = /#\d+/.exec(await telnetReply(alice, "@create Widget"))![0];
+    const ball = /#\d+/.exec(await telnetReply(alice, "@create Ball"))![0];
+    const inv = (await telnetReply(alice, "inventory")).split("\r\n");
+    assertEquals(inv[0], "You are carrying:");
+    assertEquals(inv.slice(1).sort(), [`Ball(${ball})`, `Widget(${widget})`].sort());
+
+    // examine: Contents: and Exits: one a line; No exits. where there are none.
+    const me = (await telnetReply(alice, "examine me")).split("\r\n");
+    const at = me.indexOf("Contents:");
+    assertEquals(me.slice(at + 1, at + 3).sort(), [`Ball(${ball})`, `Widget(${widget})`].sort());
+    assertEquals(me[at + 3], "No exits.");
+    const room = /#\d+/.exec(await telnetReply(alice, "@dig Workshop"))![0];
+    await telnetReply(alice, `@tel me=${room}`);
+    await telnetReply(alice, "@open North;n");
+    await telnetReply(alice, "@open South;s");
+    await telnetReply(alice, "drop Ball");
+    const here = (await telnetReply(alice, "examine here")).split("\r\n");
+    const c = here.indexOf("Contents:");
+    assertEquals(
+      here.slice(c + 1, c + 3).sort(),
+      [`Alice(${await num(alice, "me")})`, `Ball(${ball})`].sort(),
+    );
+    const e = here.indexOf("Exits:");
+    assertEquals(
+      here.slice(e + 1, e + 3).sort(),
+      [
+        `North;n(${await num(alice, "north")})`,
+        `South;s(${await num(alice, "south")})`,
+      ].sort(),
+    );
+    assertEquals(here.includes("No exits."), false);
+    const exit = await telnetReply(alice, "examine north");
+    assertEquals(exit.includes("No exits."), false);
+  } finally {
+    for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+  }
+});
+
+/** The dbref of what `name` matches for the player (`num()`). */
+function num(t: Parameters<typeof telnetReply>[0], name: string): Promise<string> {
+  return telnetReply(t, `think [num(${name})]`);
+}

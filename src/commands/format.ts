@@ -75,6 +75,11 @@ export function labelled(label: string, items: readonly string[], width: number)
   return wrapText(`%ch${label}:%cn ${items.join(", ")}`, width);
 }
 
+/** MUX's list under a heading, one name a line (`inventory`, `examine`'s `Contents:`). */
+export function listed(heading: string, items: readonly string[]): string {
+  return [heading, ...items].join("\n");
+}
+
 /** Compact time span for `who`'s idle column: `5s`, `3m`, `2h`, `4d`. */
 export function shortDuration(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));

@@ -289,7 +289,8 @@ Deno.test("core: examine shows an exit with its aliases, look with its name", as
       data: { destination: garden.id, aliases: ["no"] },
     });
     const here = (await w.run(b.conn, "examine here"))[0];
-    assert.match(here, new RegExp(`Exits:%cn North <N>;n;north;no%cn\\(#${exit.id}\\)`));
+    // MUX's examine: one exit a line under "Exits:".
+    assert.match(here, new RegExp(`\nExits:\nNorth <N>;n;north;no%cn\\(#${exit.id}\\)\n`));
     const ex = (await w.run(b.conn, "examine n"))[0];
     assert.match(ex, new RegExp(`^%chNorth <N>;n;north;no%cn\\(#${exit.id}\\)%cn`));
     const look = (await w.run(b.conn, "look"))[0];

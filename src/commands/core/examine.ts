@@ -11,7 +11,7 @@ import { visibleContents } from "../../world/visibility.ts";
 import { typeOf } from "../../world/objects.ts";
 import { wrapText } from "../../text/colour.ts";
 import { CommandError } from "../errors.ts";
-import { clampWidth, fullNameFor, labelled, nameFor } from "../format.ts";
+import { clampWidth, fullNameFor, listed, nameFor } from "../format.ts";
 import { NOT_HERE } from "../target.ts";
 import { MAX_FOUND, MAX_SEARCHED } from "../limits.ts";
 import { attributeData, attributeLines, splitObjAttr } from "./attributes.ts";
@@ -122,12 +122,13 @@ Examples:
       // Controlling the object, the viewer sees inside it; only what is hidden from it is left out.
       const contents = visibleContents(u.me, obj, [...players, ...things], u.locks);
       const exitsShown = visibleContents(u.me, obj, exits, u.locks);
+      // MUX's do_examine: one a line, and "No exits." for whatever may have exits.
       if (contents.length) {
-        lines.push(labelled("Contents", contents.map((o) => nameFor(u.me, o)), w));
+        lines.push(listed("Contents:", contents.map((o) => nameFor(u.me, o))));
       }
       if (exitsShown.length) {
-        lines.push(labelled("Exits", exitsShown.map((o) => fullNameFor(u.me, o)), w));
-      }
+        lines.push(listed("Exits:", exitsShown.map((o) => fullNameFor(u.me, o))));
+      } else if (!obj.flags.includes("exit")) lines.push("No exits.");
       lines.push(
         `Created: ${new Date(obj.createdAt).toISOString()}   Modified: ${
           new Date(obj.updatedAt).toISOString()

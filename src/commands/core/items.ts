@@ -3,7 +3,7 @@ import { checkLock, lockOf } from "../../world/locks.ts";
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
 import { CommandError } from "../errors.ts";
-import { clampWidth, labelled, nameFor } from "../format.ts";
+import { listed, nameFor } from "../format.ts";
 import { displayName } from "../../world/players.ts";
 import { didIt, messageOf, runAction, tellOthers } from "../did_it.ts";
 import { tell } from "../sdk.ts";
@@ -91,13 +91,11 @@ Lists what you are carrying.`,
       if (!things.length) {
         return u.send("You aren't carrying anything.", { type: "inventory", items: [] });
       }
-      u.send(
-        labelled("You are carrying", things.map((o) => nameFor(u.me, o)), clampWidth(u.width)),
-        {
-          type: "inventory",
-          items: things.map((o) => ({ id: o.id, name: o.name })),
-        },
-      );
+      // MUX's do_inventory: one a line.
+      u.send(listed("You are carrying:", things.map((o) => nameFor(u.me, o))), {
+        type: "inventory",
+        items: things.map((o) => ({ id: o.id, name: o.name })),
+      });
     },
   },
   {
