@@ -132,3 +132,52 @@ Deno.test("MUX words: inventory and examine list one name a line", async () => {
 function num(t: Parameters<typeof telnetReply>[0], name: string): Promise<string> {
   return telnetReply(t, `think [num(${name})]`);
 }
+
+Deno.test("MUX words: @pemit, @remit and @oemit take lists and say Emit error(s)", async () => {
+  const srv = await startSupervised({});
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    await register(srv.base, "Alice");
+    await register(srv.base, "Bob");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const alice = await telnetLogin(srv, "Alice", "password123");
+    closers.push(() => alice.close());
+    const bob = await telnetLogin(srv, "Bob", "password123");
+    closers.push(() => bob.close());
+    await telnetReply(admin, "@set *Alice=builder");
+    await telnetReply(alice, "@create Ball2");
+    await telnetReply(alice, "@create Ball3");
+    for (
+      const [line, said] of [
+        ["@pemit nobody=hi", "Emit error(s): nobody (unknown)"],
+        ["@pemit nobody #9999=hi", "Emit error(s): nobody (unknown), #9999 (unknown)"],
+        ["@pemit me nobody,me=hi", "hi\r\nEmit error(s): nobody (unknown)"],
+        ["@pemit Ball=hi", "Emit error(s): Ball (ambiguous)"],
+        ["@npemit nobody=hi", "Emit error(s): nobody (unknown)"],
+        ["@remit nowhere=hi", "Emit error(s): nowhere (unknown)"],
+        ["@oemit nobody=hi", "Emit error(s): nobody (unknown)"],
+        // Nothing to send: silence, as MUX.
+        ["@pemit me=[null(x)]", ""],
+        ["@pemit [null(x)]=hi", ""],
+      ]
+    ) assertEquals(await telnetReply(alice, line), said, line);
+
+    // The list reaches each one named once; the errors come after.
+    let heard = bob.text.length;
+    assertEquals(
+      await telnetReply(alice, "@pemit Bob nobody Bob=psst"),
+      "Emit error(s): nobody (unknown)",
+    );
+    assertEquals(await telnetReply(bob, "think done"), "done");
+    assertEquals(bob.text.slice(heard).split("psst").length - 1, 1);
+    // @oemit: the room of the first, except every one named.
+    heard = bob.text.length;
+    assertEquals(await telnetReply(alice, "@oemit Bob me=not for you"), "");
+    assertEquals(await telnetReply(bob, "think done"), "done");
+    assertEquals(bob.text.slice(heard).includes("not for you"), false);
+  } finally {
+    for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+  }
+});

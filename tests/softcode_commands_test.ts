@@ -58,7 +58,7 @@ Deno.test("softcode commands over telnet and WebSocket", async (t) => {
       await alice.send("@pemit Bob=[repeat(-,3)] to Bob");
       const got = await bob.expect(/--- to Bob/);
       assertEquals(got.msg, "--- to Bob");
-      await run("@pemit Nobody=x", /Emit to whom\?/);
+      await run("@pemit Nobody=x", /^Emit error\(s\): Nobody \(unknown\)\r?$/m);
     });
 
     await t.step("@remit and @oemit reach the room", async () => {

@@ -38,58 +38,63 @@ function inReach(u: CommandSdk, id: string): boolean {
 }
 
 /**
- * The `<what>=<message>` of @remit and @oemit: the target's id (MUX's errors when it names
- * nothing or several) and the message, both evaluated.
+ * The targets of an emit, as TinyMUX 2.12 reads them for @pemit, @remit and @oemit: a list of
+ * names or dbrefs separated by spaces or commas, each matched as the actor sees it, each object
+ * once. What names nothing, or several, goes into `errors` (MUX's `Emit error(s):` line, which
+ * comes after the emits). The line's length bounds the list.
  */
-function targetAndMessage(u: CommandSdk, usage: string, none: string) {
+function emitTargets(u: CommandSdk, list: string): { ids: string[]; errors: string | null } {
+  const world = u.softcode.ports.world;
+  const ids: string[] = [];
+  const bad: string[] = [];
+  for (const name of list.split(/[\s,]+/)) {
+    if (!name) continue;
+    const r = matchThing(world, u.me.id, name);
+    if (r === AMBIGUOUS) bad.push(`${name} (ambiguous)`);
+    else if (!found(r)) bad.push(`${name} (unknown)`);
+    else if (!ids.includes(r)) ids.push(r);
+  }
+  return { ids, errors: bad.length ? `Emit error(s): ${bad.join(", ")}` : null };
+}
+
+/**
+ * The `<what>=<message>` of an emit, both sides evaluated (the message only when `evaluateMessage`);
+ * null when either comes out empty, which MUX answers with silence (softcode often emits nothing).
+ */
+function emitLine(u: CommandSdk, usage: string, evaluateMessage = true) {
   const { lhs, rhs } = splitEquals(u.cmd.args);
   if (rhs === null || !lhs) throw new CommandError(`Usage: ${usage}`);
-  const sc = u.softcode;
-  const id = matchThing(sc.ports.world, u.me.id, evaluate(u, lhs, ARG_FLAGS));
-  if (id === AMBIGUOUS) throw new CommandError("I don't know which one you mean!");
-  if (!found(id)) throw new CommandError(none);
-  return { id, target: sc.ports.world.object(id)!, message: evaluate(u, rhs, ARG_FLAGS) };
+  const list = evaluate(u, lhs, ARG_FLAGS);
+  // Unevaluated text goes out as typed too: its %r and %xr are shown, not read by the renderer.
+  const message = evaluateMessage ? evaluate(u, rhs, ARG_FLAGS) : rhs;
+  if (!list.trim() || !message) return null;
+  return { list, message: toWire(message) };
 }
 
 /** @pemit and @npemit: `evaluateMessage` false for @npemit and /noeval. */
 function pemit(u: CommandSdk, evaluateMessage: boolean): void {
-  const { lhs, rhs } = splitEquals(u.cmd.args);
-  if (rhs === null || !lhs) throw new CommandError("Usage: @pemit <what>=<message>");
-  const who = evaluate(u, lhs, ARG_FLAGS);
-  // Unevaluated text goes out as typed too: its %r and %xr are shown, not read by the renderer.
-  const msg = toWire(evaluateMessage ? evaluate(u, rhs, ARG_FLAGS) : rhs);
+  const line = emitLine(u, "@pemit <what>=<message>", evaluateMessage);
+  if (!line) return;
   const sc = u.softcode;
   const contents = u.cmd.switches.includes("contents");
-  // MUX's list takes commas as well as spaces between names (`Bob, Carol`).
-  const names = u.cmd.switches.includes("list")
-    ? who.split(/[\s,]+/).filter((n) => n !== "")
-    : [who];
-  for (const name of names) {
-    const r = matchThing(sc.ports.world, u.me.id, name);
-    if (r === AMBIGUOUS) {
-      u.send("I don't know who you mean!");
-      continue;
-    }
-    if (!found(r)) {
-      u.send("Emit to whom?");
-      continue;
-    }
+  const { ids, errors } = emitTargets(u, line.list);
+  for (const r of ids) {
     if (!inReach(u, r)) {
       u.send("You are too far away to do that.");
       continue;
     }
-    const target = sc.ports.world.object(r)!;
     if (contents) {
       // As @remit: the room the actor is in, or what it controls.
-      if (r !== u.me.location && !sc.ports.access.controls(u.me, target)) {
+      if (r !== u.me.location && !sc.ports.access.controls(u.me, sc.ports.world.object(r)!)) {
         u.send("Permission denied.");
         continue;
       }
-      sc.ports.delivery.toRoom(r, msg, [], u.me.id);
+      sc.ports.delivery.toRoom(r, line.message, [], u.me.id);
     } else {
-      sc.ports.delivery.toObject(r, msg);
+      sc.ports.delivery.toObject(r, line.message);
     }
   }
+  if (errors) u.send(errors);
 }
 
 /** The softcode commands. */
@@ -129,18 +134,20 @@ Examples:
     help: `@pemit[/switches] <what>=<message>
 
 Shows <message> to <what> alone (a player, or the players in a room with /contents). <what>
-must be near you (here, carried, or this room) or something you control. Both sides are
-evaluated as softcode (MUX's rules), unless /noeval is given for the message.
+is one or more names or dbrefs, separated by spaces or commas, as in TinyMUX 2.12; each must be
+near you (here, carried, or this room) or something you control. What names nothing is
+answered after the emits: Emit error(s): Nobody (unknown). Both sides are evaluated as
+softcode (MUX's rules), unless /noeval is given for the message; an empty message is not sent.
 
 Switches:
-  /list       <what> is a list of targets separated by spaces or commas
+  /list       accepted for MUX compatibility (<what> is always a list)
   /contents   everyone inside <what> (the room you are in, or one you control)
   /noeval     the message is not evaluated
   /object     accepted for MUX compatibility (targets are objects already)
 
 Examples:
   @pemit me=[add(2,2)]
-  @pemit/list Alice Bob=The lights go out.`,
+  @pemit Alice Bob=The lights go out.`,
     exec(u) {
       pemit(u, !u.cmd.switches.includes("noeval"));
     },
@@ -164,22 +171,25 @@ Example:
     category: "Softcode",
     help: `@remit <room>=<message>
 
-Shows <message> to everyone in <room>: the room you are in, or one you control. Both sides are
-evaluated as softcode.
+Shows <message> to everyone in <room>: the room you are in, or one you control (several rooms
+may be named, separated by spaces or commas, as for @pemit). Both sides are evaluated as
+softcode.
 
 Example:
   @remit here=The floor shakes.`,
     exec(u) {
       const sc = u.softcode;
-      const { id, target, message } = targetAndMessage(
-        u,
-        "@remit <room>=<message>",
-        "Emit to whom?",
-      );
-      if (id !== u.me.location && !sc.ports.access.controls(u.me, target)) {
-        throw new CommandError("Permission denied.");
+      const line = emitLine(u, "@remit <room>=<message>");
+      if (!line) return;
+      const { ids, errors } = emitTargets(u, line.list);
+      for (const id of ids) {
+        if (id !== u.me.location && !sc.ports.access.controls(u.me, sc.ports.world.object(id)!)) {
+          u.send("Permission denied.");
+          continue;
+        }
+        sc.ports.delivery.toRoom(id, line.message, [], u.me.id);
       }
-      sc.ports.delivery.toRoom(id, toWire(message), [], u.me.id);
+      if (errors) u.send(errors);
     },
   },
   {
@@ -188,19 +198,24 @@ Example:
     help: `@oemit <object>=<message>
 
 Shows <message> to everyone in <object>'s location except <object>. The object must be near
-you or yours. Both sides are evaluated as softcode.
+you or yours. Several objects may be named, separated by spaces or commas: the room of the
+first hears it, except all of them (MUX's rule). Both sides are evaluated as softcode.
 
 Example:
   @oemit Bob=Bob doesn't see this, but the room does.`,
     exec(u) {
-      const { id, target, message } = targetAndMessage(
-        u,
-        "@oemit <object>=<message>",
-        "Emit except to whom?",
-      );
-      if (!inReach(u, id)) throw new CommandError("You are too far away to do that.");
-      if (!target.location) return;
-      u.softcode.ports.delivery.toRoom(target.location, toWire(message), [id], u.me.id);
+      const line = emitLine(u, "@oemit <object>=<message>");
+      if (!line) return;
+      const { ids, errors } = emitTargets(u, line.list);
+      // MUX's do_pemit_list: the room of the first target hears it, except every target.
+      if (ids.length > 0) {
+        const target = u.softcode.ports.world.object(ids[0])!;
+        if (!inReach(u, ids[0])) u.send("You are too far away to do that.");
+        else if (target.location) {
+          u.softcode.ports.delivery.toRoom(target.location, line.message, ids, u.me.id);
+        }
+      }
+      if (errors) u.send(errors);
     },
   },
 ];

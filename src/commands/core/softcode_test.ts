@@ -17,11 +17,21 @@ Deno.test("softcode commands: think evaluates; @pemit reaches what is near or co
       "You are too far away to do that.",
     ]);
     assert.equal(w.hub.texts(c.obj.id).includes("psst"), false);
-    assert.deepEqual(await w.run(a.conn, "@pemit Nobody=x"), ["Emit to whom?"]);
+    assert.deepEqual(await w.run(a.conn, "@pemit Nobody=x"), ["Emit error(s): Nobody (unknown)"]);
 
     await w.run(a.conn, "@pemit/list me Bob=both [add(1,1)]");
     assert.equal(w.hub.last(a.obj.id)?.msg, "both 2");
     assert.equal(w.hub.last(b.obj.id)?.msg, "both 2");
+    // As TinyMUX 2.12: a list without /list too, each object once, errors after the emits.
+    w.hub.clear();
+    assert.deepEqual(await w.run(a.conn, "@pemit me Nobody Bob me,#9999=plain list"), [
+      "plain list",
+      "Emit error(s): Nobody (unknown), #9999 (unknown)",
+    ]);
+    assert.deepEqual(w.hub.texts(b.obj.id), ["plain list"]);
+    // Nothing to say, or nobody to say it to: silence, as MUX.
+    assert.deepEqual(await w.run(a.conn, "@pemit me=[null(x)]"), []);
+    assert.deepEqual(await w.run(a.conn, "@pemit [null(x)]=hi"), []);
 
     await w.run(a.conn, "@pemit/list me, Bob=commas [add(1,1)]");
     assert.equal(w.hub.last(a.obj.id)?.msg, "commas 2");
@@ -66,6 +76,16 @@ Deno.test("softcode commands: @remit needs the room or control; @oemit leaves it
     await w.run(a.conn, "@oemit Bob=Not for Bob.");
     assert.equal(w.hub.texts(a.obj.id).includes("Not for Bob."), true);
     assert.equal(w.hub.texts(b.obj.id).includes("Not for Bob."), false);
+    // A list: the room of the first, except every one named; errors after.
+    w.hub.clear();
+    assert.deepEqual(await w.run(staff.conn, "@oemit Bob Nobody Alice=Not for them."), [
+      "Not for them.",
+      "Emit error(s): Nobody (unknown)",
+    ]);
+    assert.equal(w.hub.texts(a.obj.id).includes("Not for them."), false);
+    assert.equal(w.hub.texts(b.obj.id).includes("Not for them."), false);
+    assert.deepEqual(await w.run(a.conn, "@remit nowhere=x"), ["Emit error(s): nowhere (unknown)"]);
+    assert.deepEqual(await w.run(a.conn, "@oemit nobody=x"), ["Emit error(s): nobody (unknown)"]);
   } finally {
     await w.close();
   }
