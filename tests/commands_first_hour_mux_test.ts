@@ -24,7 +24,7 @@ Deno.test("first hour as MUX: get, drop and give say MUX's words and refuse as M
     await telnetReply(alice, "@create Widget");
 
     // drop: "Dropped.", the room hears "<name> dropped <thing>."; get: "Taken.", the room
-    // hears nothing (only the thing's @osucc).
+    // hears "<thing> has left." (and the thing's @osucc: none here).
     let heard = bob.text.length;
     assertEquals(await telnetReply(alice, "drop Widget"), "Dropped.");
     assertEquals(await telnetReply(bob, "think done"), "done");
@@ -32,7 +32,8 @@ Deno.test("first hour as MUX: get, drop and give say MUX's words and refuse as M
     heard = bob.text.length;
     assertEquals(await telnetReply(alice, "get Widget"), "Taken.");
     assertEquals(await telnetReply(bob, "think done"), "done");
-    assertEquals(bob.text.slice(heard).includes("Widget"), false, bob.text.slice(heard));
+    assertEquals(bob.text.slice(heard).split("Widget").length - 1, 1, bob.text.slice(heard));
+    assertEquals(bob.text.slice(heard).includes("Widget has left."), true, bob.text.slice(heard));
 
     for (
       const [line, said] of [

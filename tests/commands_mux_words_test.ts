@@ -181,3 +181,55 @@ Deno.test("MUX words: @pemit, @remit and @oemit take lists and say Emit error(s)
     await srv.stop();
   }
 });
+
+Deno.test("MUX words: the room hears a thing picked up leave, before its @osucc; a puppet arrive", async () => {
+  const srv = await startSupervised({});
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    await register(srv.base, "Alice");
+    await register(srv.base, "Bob");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const alice = await telnetLogin(srv, "Alice", "password123");
+    closers.push(() => alice.close());
+    const bob = await telnetLogin(srv, "Bob", "password123");
+    closers.push(() => bob.close());
+    await telnetReply(admin, "@set *Alice=builder");
+    await telnetReply(alice, "@create Widget");
+    /** What Bob heard while Alice typed `line` (Alice's own reply checked). */
+    const bobHears = async (line: string, said: string) => {
+      const from = bob.text.length;
+      assertEquals(await telnetReply(alice, line), said, line);
+      assertEquals(await telnetReply(bob, "think done"), "done");
+      return bob.text.slice(from).split("\r\n").filter((l) => l && !/done|end of reply/.test(l));
+    };
+    assertEquals(await bobHears("drop Widget", "Dropped."), ["Alice dropped Widget."]);
+    assertEquals(await bobHears("get Widget", "Taken."), ["Widget has left."]);
+    await telnetReply(alice, "@osucc Widget=picks up the widget.");
+    await telnetReply(alice, "@odrop Widget=drops the widget.");
+    assertEquals(await bobHears("drop Widget", "Dropped."), ["Alice drops the widget."]);
+    assertEquals(await bobHears("get Widget", "Taken."), [
+      "Widget has left.",
+      "Alice picks up the widget.",
+    ]);
+    // A dark thing, or a thing in a dark room, leaves unheard (its @osucc is still told).
+    await telnetReply(alice, "@set Widget=dark");
+    await telnetReply(alice, "drop Widget");
+    assertEquals(await bobHears("get Widget", "Taken."), ["Alice picks up the widget."]);
+    await telnetReply(alice, "@set Widget=!dark");
+    // A puppet hears, so it is heard arriving when dropped, and leaving even when dark.
+    await telnetReply(alice, "@set Widget=puppet");
+    assertEquals(await bobHears("drop Widget", "Dropped."), [
+      "Widget has arrived.",
+      "Alice drops the widget.",
+    ]);
+    await telnetReply(alice, "@set Widget=dark");
+    assertEquals(await bobHears("get Widget", "Taken."), [
+      "Widget has left.",
+      "Alice picks up the widget.",
+    ]);
+  } finally {
+    for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+  }
+});

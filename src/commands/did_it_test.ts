@@ -162,9 +162,9 @@ Deno.test("actions: get and drop take the thing's @succ, @fail and @drop familie
     assert.equal((await s.objects.get(gem.id))?.location, "1");
     await w.run(a.conn, "@succ gem");
     await w.run(a.conn, "@osucc gem");
-    // Without the attributes, MUX's words: "Taken.", and the room hears nothing.
+    // Without the attributes, MUX's words: "Taken.", and the room hears only that it left.
     assert.deepEqual(await w.run(a.conn, "get gem"), ["Taken."]);
-    assert.equal(w.hub.last(b.obj.id)?.msg, "Too heavy for Bob.");
+    assert.equal(w.hub.last(b.obj.id)?.msg, "Gem has left.");
     // Someone else's object: the attribute commands answer as & does.
     assert.deepEqual(await w.run(b.conn, `@succ #${gem.id}=mine`), ["Permission denied."]);
     assert.deepEqual(await w.run(b.conn, "@succ"), ["Usage: @succ <object>=<text>"]);

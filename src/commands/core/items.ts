@@ -9,10 +9,15 @@ import { didIt, messageOf, runAction, tellOthers } from "../did_it.ts";
 import { tell } from "../sdk.ts";
 import { controls } from "../../world/access.ts";
 import { hasFlag } from "../../world/flags.ts";
+import { hearerOf } from "../../world/hearing.ts";
 import { NOT_HERE, orSay } from "../target.ts";
 
 /** Most things listed by `inventory`. */
 const MAX_LISTED = 200;
+
+function isDark(o: DbObject): boolean {
+  return hasFlag(o.flags, "dark");
+}
 
 function isThing(o: DbObject): boolean {
   return o.flags.includes("thing") &&
@@ -138,8 +143,17 @@ Example:
       }
       await moveThing(u, obj, holder.id, u.me.id);
       if (from) tell(u, from.id, { msg: `${obj.name} was taken from you.` });
+      // MUX's move (process_leave_loc): the place it left hears it go, unless it or the place
+      // is dark (one that hears is heard going anyway); the taker is not told.
+      if ((!isDark(obj) && !isDark(holder)) || hearerOf(obj)) {
+        u.emitRoom(holder.id, `${obj.name} has left.`, [u.me.id, obj.id], {
+          type: "leave",
+          item: brief(obj),
+          room: holder.id,
+        });
+      }
       const data = { type: "get", who: { id: u.me.id, name: u.me.name }, item: brief(obj) };
-      // MUX's do_get: "Taken.", and the room hears only the thing's @osucc.
+      // MUX's do_get: "Taken.", and the room hears the thing's @osucc.
       didIt(u, u.me, obj, u.here.id, {
         what: "SUCC",
         def: "Taken.",
@@ -164,6 +178,14 @@ Example:
       if (!u.here) throw new CommandError("There is nowhere to drop it.");
       if (!u.passes(lockOf(obj, "drop"), obj.id)) throw new CommandError("You can't drop that.");
       await moveThing(u, obj, u.me.id, u.here.id);
+      // MUX's move (process_enter_loc): only a thing that hears is heard arriving.
+      if (hearerOf(obj)) {
+        u.emitRoom(u.here.id, `${obj.name} has arrived.`, [u.me.id, obj.id], {
+          type: "arrive",
+          item: brief(obj),
+          room: u.here.id,
+        });
+      }
       const data = { type: "drop", who: { id: u.me.id, name: u.me.name }, item: brief(obj) };
       didIt(u, u.me, obj, u.here.id, {
         what: "DROP",
