@@ -233,3 +233,33 @@ Deno.test("MUX words: the room hears a thing picked up leave, before its @osucc;
     await srv.stop();
   }
 });
+
+Deno.test("MUX words: loc() of an exit is where it leads; @unlock says Unlocked.", async () => {
+  const srv = await startSupervised({});
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    await register(srv.base, "Alice");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    closers.push(() => admin.close());
+    const alice = await telnetLogin(srv, "Alice", "password123");
+    closers.push(() => alice.close());
+    await telnetReply(admin, "@set *Alice=builder");
+    const here = await telnetReply(alice, "think [loc(me)]");
+    const garden = /#\d+/.exec(await telnetReply(alice, "@dig Garden=North;n,South;s"))![0];
+    assertEquals(
+      await telnetReply(alice, "think [loc(north)] [where(north)] [home(north)] [rloc(north,1)]"),
+      `${garden} ${here} ${here} ${garden}`,
+    );
+    await telnetReply(alice, "@open Dangle");
+    assertEquals(await telnetReply(alice, "think [loc(Dangle)] [where(Dangle)]"), `#-1 ${here}`);
+
+    await telnetReply(alice, "@create Widget");
+    await telnetReply(alice, "@lock Widget=me");
+    assertEquals(await telnetReply(alice, "@unlock Widget"), "Unlocked.");
+    assertEquals(await telnetReply(alice, "@unlock Widget"), "Unlocked.");
+    assertEquals(await telnetReply(alice, "@unlock/enter Widget"), "Unlocked.");
+  } finally {
+    for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+  }
+});

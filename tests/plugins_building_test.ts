@@ -71,7 +71,7 @@ Deno.test("building plugin: REST rooms, dig/open/link/lock/destroy/teleport and 
     await alice.cmd("d", /can't go that way/);
     await alice.cmd("@lock d=((", /Lock syntax error/);
     await alice.cmd("@lock d/sideways=builder", /Lock types: basic, enter/);
-    await alice.cmd("@unlock d", /Unlocked Door/);
+    await alice.cmd("@unlock d", /^Unlocked\.$/);
     assertEquals((await alice.cmd("d", isType("room"))).data.id, workshop);
     await alice.cmd(`@lock here/enter=#${w.ids.Alice}`, /\(enter\)/);
     assertEquals((await obj(workshop)).data.locks, { enter: `#${w.ids.Alice}` });

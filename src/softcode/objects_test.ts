@@ -29,6 +29,16 @@ Deno.test("softcode objects: names, numbers, places and contents", () => {
   assert.equal(as("[lwho()]"), `#${t.wiz} #${alice}`);
   assert.equal(t.run("[lwho()]"), `#${t.wiz} #${alice} #${bob}`);
   assert.equal(t.run(`[loc(*Bob)]`), `#${hall}`);
+  // An exit, as MUX keeps it: loc() is where it leads (#-1 unlinked), where() and home() the room
+  // it leaves from.
+  assert.equal(t.run("[loc(n)] [where(n)] [home(n)]"), `#-1 #${t.room} #${t.room}`);
+  const south = t.world.add("South;s", "exit", { location: t.room, data: { destination: hall } });
+  assert.equal(
+    t.run(`[loc(s)] [where(s)] [home(s)] [loc(#${south})]`),
+    `#${hall} #${t.room} #${t.room} #${hall}`,
+  );
+  // Alice sees where it leads as well (the room it leaves from is hers to see).
+  assert.equal(as("[loc(s)]"), `#${hall}`);
   assert.equal(as("[owner(box)] [controls(me,box)] [controls(me,here)]"), `#${alice} 1 0`);
   assert.equal(
     as("[hasflag(me,connected)] [hasflag(*wizard,wizard)] [hasflag(me,wizard)]"),

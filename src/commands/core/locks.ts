@@ -159,8 +159,9 @@ Examples:
       if ("attr" in target) return await lockAttribute(u, target.obj, target.attr, false);
       const obj = await u.target(target.obj);
       mustControl(u, obj, "Permission denied.");
-      const done = await setLock(u, obj, target.type, null);
-      u.send(`Unlocked ${nameWithRef(done)} (${lockTypeNamed(target.type) ?? target.type}).`);
+      await setLock(u, obj, target.type, null);
+      // MUX's words (do_unlock); @lock keeps naming the key it stored (docs/commands.md).
+      u.send("Unlocked.");
     },
   },
 ];

@@ -24,6 +24,7 @@ import { attrFlagLetters } from "../../world/attributes/flags.ts";
 import { bool, truthy } from "../numbers.ts";
 import { splitList } from "../list.ts";
 import { typeOf } from "../../world/objects.ts";
+import { normalizeId } from "../../world/ids.ts";
 import {
   hasMuxFlag,
   MUX_FLAG_LETTERS,
@@ -370,13 +371,20 @@ export const objectFunctions: FunctionDef[] = plainResults([
   define("loc", 1, 1, {
     family: "database",
     args: "loc(<object>)",
-    summary: "The object's location (#-1 when you may not know it).",
+    summary:
+      "The object's location (#-1 when you may not know it); an exit's destination (where() is the room it leaves from).",
     example: { think: "loc(me)", gives: "#0" },
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     const at = shownLoc(ev, f, o);
-    return at ? ref(at) : "#-1";
+    if (!at) return "#-1";
+    // MUX keeps an exit's destination where other objects keep their location (fun_loc).
+    if (typeOf(o) === "exit") {
+      const dest = normalizeId(String(o.data?.destination ?? ""));
+      return dest ? ref(dest) : "#-1";
+    }
+    return ref(at);
   }),
   define("where", 1, 1, {
     family: "database",
