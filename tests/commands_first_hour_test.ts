@@ -69,13 +69,13 @@ Deno.test("first hour: @sex, @away, @reject and @idle answering pages, @find and
     await carol.expect(/^Set\.$/);
     assertEquals(
       await telnetReply(bob, "page Carol=still there?"),
-      "Idle message from Carol: Making tea.\r\nYou paged Carol with 'still there?'.",
+      "Idle message from Carol: Making tea.\r\nYou paged Carol with 'still there?'",
     );
     await carol.expect(/Bob pages: still there\?/);
     await carol.expect(/^\[\d+:\d\d\] Idle message sent to Bob\.$/);
     carol.send("&IDLETIMEOUT me=3600");
     await carol.expect(/^Set\.$/);
-    assertEquals(await telnetReply(bob, "page Carol=back?"), "You paged Carol with 'back?'.");
+    assertEquals(await telnetReply(bob, "page Carol=back?"), "You paged Carol with 'back?'");
 
     // A new builder finds what it made: @find lists what it controls by name, not others'.
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);

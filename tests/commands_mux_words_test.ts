@@ -263,3 +263,50 @@ Deno.test("MUX words: loc() of an exit is where it leads; @unlock says Unlocked.
     await srv.stop();
   }
 });
+
+Deno.test("MUX words: page confirms without a full stop and names several recipients to each", async () => {
+  const srv = await startSupervised({});
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    for (const name of ["Alice", "Bob", "Carol"]) await register(srv.base, name);
+    const alice = await telnetLogin(srv, "Alice", "password123");
+    closers.push(() => alice.close());
+    const bob = await telnetLogin(srv, "Bob", "password123");
+    closers.push(() => bob.close());
+    const carol = await telnetLogin(srv, "Carol", "password123");
+    closers.push(() => carol.close());
+    /** Alice pages: her reply, and what Bob and Carol heard meanwhile. */
+    const page = async (line: string) => {
+      const from = [bob.text.length, carol.text.length];
+      const said = await telnetReply(alice, line);
+      const heard = [];
+      for (const [i, t] of [bob, carol].entries()) {
+        assertEquals(await telnetReply(t, "think done"), "done");
+        heard.push(
+          t.text.slice(from[i]).split("\r\n").filter((l) => l && !/done|end of reply/.test(l))
+            .join("|"),
+        );
+      }
+      return [said, ...heard];
+    };
+    assertEquals(await page("page Bob=hi"), ["You paged Bob with 'hi'", "Alice pages: hi", ""]);
+    assertEquals(await page("page Bob=:waves"), [
+      "Long distance to Bob: Alice waves",
+      "From afar, Alice waves",
+      "",
+    ]);
+    assertEquals(await page("page Bob Carol=both"), [
+      "You paged (Bob, Carol) with 'both'",
+      "To (Bob, Carol), Alice pages: both",
+      "To (Bob, Carol), Alice pages: both",
+    ]);
+    assertEquals(await page("page Bob, Carol=:waves"), [
+      "Long distance to (Bob, Carol): Alice waves",
+      "From afar, to (Bob, Carol): Alice waves",
+      "From afar, to (Bob, Carol): Alice waves",
+    ]);
+  } finally {
+    for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+  }
+});

@@ -39,7 +39,7 @@ Deno.test("core: page, page-pose, offline and unknown targets", async () => {
     const b = await w.player("Bobby", { location: attic.id });
     await w.player("Zed", { online: false });
     assert.deepEqual(await w.run(a.conn, "page bobby=Hi there"), [
-      "You paged Bobby with 'Hi there%cn'.",
+      "You paged Bobby with 'Hi there%cn'",
     ]);
     assert.equal(w.hub.last(b.obj.id)?.msg, "Alice pages: Hi there%cn");
     assert.equal(w.hub.last(b.obj.id)?.data?.type, "page");

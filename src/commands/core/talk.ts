@@ -357,23 +357,24 @@ Examples:
         text: pose ? body.trim() : text,
         pose,
       };
-      const others = to.length > 1 ? ` (to ${joinList(to.map((p) => p.name))})` : "";
-      for (const p of to) {
-        const msg = pose
-          ? `From afar${others}, ${me}${body}%cn`
-          : `${me} pages${others}: ${text}%cn`;
-        u.deliver.toPlayer(p.id, { msg, data });
-      }
+      // MUX's words (do_page): several recipients are named to each, in parentheses.
+      const group = to.length > 1 ? `(${to.map((p) => p.name).join(", ")})` : "";
+      const msg = pose
+        ? group ? `From afar, to ${group}: ${me}${body}%cn` : `From afar, ${me}${body}%cn`
+        : group
+        ? `To ${group}, ${me} pages: ${text}%cn`
+        : `${me} pages: ${text}%cn`;
+      for (const p of to) u.deliver.toPlayer(p.id, { msg, data });
       // MUX: each recipient's @idle answers once it has been idle its IDLETIMEOUT (default 0).
       for (const p of to) {
         const timeout = Number(actionAttr(u, p.id, "IDLETIMEOUT")?.value ?? 0) || 0;
         if (idleSeconds(u, p.id) >= timeout) pageReturn(u, p, "Idle", null);
       }
-      const names = joinList(to.map((p) => p.name));
+      const names = group || to[0].name;
       u.send(
         pose
           ? `Long distance to ${names}: ${me}${body}%cn`
-          : `You paged ${names} with '${text}%cn'.`,
+          : `You paged ${names} with '${text}%cn'`,
         data,
       );
     },
