@@ -73,6 +73,9 @@ const DIFFERENT: Record<string, string> = {
   "[regraball(a b ab,b,,-)]":
     "regraball() and regraballi() take PennMUSH's output separator as a fourth argument",
   "[regrab(a b,\\()]": "the error names the fault in RE2's words, not PCRE's",
+  "[tr(abc)] [tr(abc,a)]":
+    "MUX 2.12's tr() with fewer than three arguments reads stale ones; here, the count is an error",
+  "[timefmt($Y,0,x)]": "timefmt() takes a third argument, utc, as its help says (MUX: two at most)",
   "[bittype(#-1)]":
     "MUX 2.12 tells the player it sees no such thing and answers nothing; here, #-1",
 };

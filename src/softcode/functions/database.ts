@@ -248,14 +248,14 @@ export const databaseFunctions: FunctionDef[] = [
     }
     return String(n);
   }),
-  define("mtime", 1, 1, {
+  define("mtime", 0, 1, {
     family: "database",
-    args: "mtime(<object>)",
+    args: "mtime([<object>])",
     summary:
-      "When the object was last changed, as MUX writes it (time()'s form, with microseconds).",
+      "When the object (or you) was last changed, as MUX writes it (time()'s form, with microseconds).",
     example: { think: "mtime(me)", gives: "Thu Jan 01 12:00:00.000000 2026", varies: true },
   }, (ev, f, args) => {
-    const o = thing(ev, f, args[0]);
+    const o = args.length ? thing(ev, f, args[0]) : ev.object(f.executor) ?? "#-1 NOT FOUND";
     if (typeof o === "string") return o;
     if (!examinable(ev, f, o)) return "#-1 PERMISSION DENIED";
     const ms = o.updatedAt ?? o.createdAt ?? 0;

@@ -71,12 +71,12 @@ export const formatFunctions: FunctionDef[] = [
     summary: "The text centred in the width; cut when longer.",
     example: { think: "center(hi,6,*)", gives: "**hi**" },
   }, (_ev, _f, args) => justifyFn(args, "c")),
-  define("wrap", 2, 8, {
+  define("wrap", 1, 8, {
     family: "formatting",
     args:
-      "wrap(<text>, <width>[, <justify>[, <left text>[, <right text>[, <hanging>[, <output separator>[, <first width>]]]]]])",
+      "wrap(<text>[, <width>[, <justify>[, <left text>[, <right text>[, <hanging>[, <output separator>[, <first width>]]]]]]])",
     summary:
-      "The text word-wrapped to lines of the width, each padded and justified (left, right or center), with borders and a hanging indent.",
+      "The text word-wrapped to lines of the width (78 when not given), each padded and justified (left, right or center), with borders and a hanging indent.",
     example: {
       think: "wrap(the quick brown fox,10,right,|,|)",
       gives: "| the quick|\n| brown fox|",
@@ -178,7 +178,8 @@ const MAX_WRAP = 7999;
  * spaces; `%r` starts a line, a word longer than a line is cut, tabs are 8 spaces.
  */
 function wrap(args: string[]): string {
-  const width = toInt(args[1]);
+  // As MUX: no width, or an empty one, is 78.
+  const width = args[1] === undefined || args[1] === "" ? 78 : toInt(args[1]);
   const first = args[7] === undefined || args[7].trim() === "" ? width : toInt(args[7]);
   if (width < 1 || width > MAX_WRAP || first < 1 || first > MAX_WRAP) return "#-1 OUT OF RANGE";
   const how = (args[2] ?? "").trim().toLowerCase()[0] ?? "l";

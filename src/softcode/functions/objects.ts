@@ -350,13 +350,13 @@ export const objectFunctions: FunctionDef[] = plainResults([
     if (typeof o === "string") return o;
     return typeOf(o) === "exit" ? o.name.split(";")[0] : o.name;
   }),
-  define("moniker", 1, 1, {
+  define("moniker", 0, 1, {
     family: "database",
-    args: "moniker(<object>)",
-    summary: "The object's coloured name (@moniker), or its name.",
+    args: "moniker([<object>])",
+    summary: "The object's (or your) coloured name (@moniker), or its name.",
     example: { think: "moniker(me)", gives: "Wizard" },
   }, (ev, f, args) => {
-    const o = thing(ev, f, args[0]);
+    const o = args.length ? thing(ev, f, args[0]) : ev.object(f.executor) ?? "#-1 NOT FOUND";
     return typeof o === "string" ? o : ev.monikerOf(o.id);
   }),
   define("num", 1, 1, {
