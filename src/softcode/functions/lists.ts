@@ -115,6 +115,36 @@ function sortedSet(words: string[], cmp: (a: string, b: string) => number): stri
   return s.filter((w, i) => i === 0 || cmp(s[i - 1], w) !== 0);
 }
 
+/**
+ * The union of two lists as TinyMUX 2.12 merges it: each sorted, then merged with duplicates
+ * dropped; of two items that compare equal the second list's is kept (setunion(B a,b,,,i) is
+ * a b).
+ */
+function mergedUnion(a: string[], b: string[], cmp: (x: string, y: string) => number): string[] {
+  const s1 = [...a].sort(cmp), s2 = [...b].sort(cmp);
+  const n1 = s1.length, n2 = s2.length;
+  if (n1 === 1 && n2 === 1 && cmp(s1[0], s2[0]) === 0) return [s1[0]];
+  const out: string[] = [];
+  let i1 = 0, i2 = 0;
+  let old: string | undefined;
+  while (i1 < n1 && i2 < n2) {
+    if (old !== undefined) {
+      while (i1 < n1 && cmp(s1[i1], old) === 0) i1++;
+      while (i2 < n2 && cmp(s2[i2], old) === 0) i2++;
+    }
+    if (i1 < n1 && i2 < n2) {
+      old = cmp(s1[i1], s2[i2]) < 0 ? s1[i1++] : s2[i2++];
+      out.push(old);
+    }
+  }
+  for (const rest of [s1.slice(i1), s2.slice(i2)]) {
+    for (const w of rest) {
+      if (old === undefined || cmp(old, w) !== 0) out.push(old = w);
+    }
+  }
+  return out;
+}
+
 /** A test of membership in `list` by a comparer: a binary search of the sorted list. */
 function memberOf(list: string[], cmp: (a: string, b: string) => number): (x: string) => boolean {
   const sorted = [...list].sort(cmp);
@@ -363,7 +393,7 @@ export const listFunctions: FunctionDef[] = plainResults([
       summary: "The items of either list, sorted, each once.",
       example: { think: "setunion(c a,b a)", gives: "a b c" },
     },
-    (_ev, _f, args) => setOp(args, (a, b, cmp) => sortedSet([...a, ...b], cmp)),
+    (_ev, _f, args) => setOp(args, mergedUnion),
   ),
   define(
     "setdiff",
