@@ -47,6 +47,8 @@ const DIFFERENT: Record<string, string> = {
   "[digest(md5,abc)]":
     "digest() offers md5, sha256 and the other common digests (MUX without SSL: sha1 only)",
   "[setr(ab,x)]": "named registers are allowed (as [setq(10,x)] above)",
+  "[setq(name,val)]-%q<name>-[r(name)]": "named registers are allowed (as [setq(10,x)] above)",
+  "[r(abc)]": "named registers are allowed (as [setq(10,x)] above): an unset one is empty",
   "[set(me,CTL_S:value)]-[v(CTL_S)]":
     "MUX 2.12's set() tells the player Set.; here it sets quietly, as a function should",
   "[set(#-1,A:b)] [set(me,)]":
