@@ -78,6 +78,8 @@ const DIFFERENT: Record<string, string> = {
   "[tr(abc)] [tr(abc,a)]":
     "MUX 2.12's tr() with fewer than three arguments reads stale ones; here, the count is an error",
   "[timefmt($Y,0,x)]": "timefmt() takes a third argument, utc, as its help says (MUX: two at most)",
+  "[sha1(ansi(r,abc))]":
+    "MUX 2.12 hashes colour in its own internal code points; here, the text without colour",
   "[bittype(#-1)]":
     "MUX 2.12 tells the player it sees no such thing and answers nothing; here, #-1",
 };
