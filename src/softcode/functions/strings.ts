@@ -321,17 +321,17 @@ export const stringFunctions: FunctionDef[] = [
   }, (_ev, _f, args) => {
     const s = args[0];
     if (s === "") return "";
-    let out = "";
     let first = true;
-    mapText(s, (t) => {
+    // Colour kept, as MUX keeps it.
+    return mapText(s, (t) => {
+      let out = "";
       for (const ch of t) {
         if (first || ESCAPED.test(ch)) out += "\\";
         first = false;
         out += ch;
       }
-      return t;
+      return out;
     });
-    return out;
   }, { parse: 1 }),
   define("trim", 1, 3, {
     family: "strings",
@@ -379,13 +379,14 @@ export const stringFunctions: FunctionDef[] = [
     family: "strings",
     args: "before(<text>[, <search>])",
     summary:
-      "The text before the first search (a space by default); all of it when search is not there.",
+      "The text before the first search (a space when not given); all of it when search is not there or empty.",
     example: { think: "before(user@example.com,@)", gives: "user" },
   }, (_ev, _f, args) => {
-    let pat = args.length > 1 ? args[1] : " ";
+    const pat = args.length > 1 ? args[1] : " ";
     let s = args[0];
     if (pat === " ") s = s.replace(/^ +/, "").replace(/ +$/, "");
-    if (pat === "") pat = " ";
+    // As MUX: an empty search is never found (before(a b,) is a b).
+    if (pat === "") return s;
     const { plain, at } = plainAndMap(s);
     const hit = plain.indexOf(stripMarkup(pat));
     if (hit < 0) return s;
@@ -395,13 +396,13 @@ export const stringFunctions: FunctionDef[] = [
     family: "strings",
     args: "after(<text>[, <search>])",
     summary:
-      "The text after the first search (a space by default); nothing when search is not there.",
+      "The text after the first search (a space when not given); nothing when search is not there or empty.",
     example: { think: "after(user@example.com,@)", gives: "example.com" },
   }, (_ev, _f, args) => {
-    let pat = args.length > 1 ? args[1] : " ";
+    const pat = args.length > 1 ? args[1] : " ";
     let s = args[0];
     if (pat === " ") s = s.replace(/^ +/, "").replace(/ +$/, "");
-    if (pat === "") pat = " ";
+    if (pat === "") return "";
     const p = stripMarkup(pat);
     const { plain, at } = plainAndMap(s);
     const hit = plain.indexOf(p);
@@ -529,11 +530,12 @@ export const stringFunctions: FunctionDef[] = [
 
 /**
  * Text in upper or lower case, one character for one (MUX maps each character alone:
- * `ucstr(ß)` stays `ß`, where full Unicode casing would give `SS`).
+ * `ucstr(ß)` stays `ß`, where full Unicode casing would give `SS`, and `lcstr(ΣΑΣ)` is `σασ`,
+ * where the word-final sigma would be `ς`).
  */
 function recase(t: string, up: boolean): string {
   const all = up ? t.toUpperCase() : t.toLowerCase();
-  if (all.length === t.length) return all;
+  if (all.length === t.length && (up || !t.includes("\u03a3"))) return all;
   let out = "";
   for (const ch of t) {
     const c = up ? ch.toUpperCase() : ch.toLowerCase();
