@@ -416,6 +416,14 @@ Deno.test("scripts: with scripts.watch off, each run looks at its file first", a
       // No watcher to wait for: the run right after the edit finds it.
       assertEquals((await t.g.run(bob, "+hi")).text("Bob"), `v${n}`);
     }
+    // The run right after the file is removed (or renamed away) finds it gone: the version it
+    // had loaded does not run once more.
+    await Deno.remove(`${t.dir}/+hi.ts`);
+    assertEquals(
+      (await t.g.run(bob, "+hi")).text("Bob"),
+      "That script was just removed; try again.",
+    );
+    assertEquals((await t.g.run(bob, "+hi")).text("Bob"), HUH);
   } finally {
     await t.close();
   }

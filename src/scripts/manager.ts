@@ -42,6 +42,9 @@ import { ScriptBudget } from "./budget.ts";
 import type { EngineScripts, ScriptCheck, ScriptStatus } from "./types.ts";
 import type { ScriptsConfig } from "../config/defaults.ts";
 
+/** A run's answer when its script's file went while the command was on its way. */
+const REMOVED = "That script was just removed; try again.";
+
 /** Largest script file read, in bytes. */
 export const MAX_SCRIPT_BYTES = 256 * 1024;
 /** Longest the engine's start waits for the first loads (the rest go on in the background). */
@@ -275,7 +278,7 @@ export class ScriptManager implements EngineScripts {
   /** Runs script `name` for the actor of `u` (the exec of its registry entry). */
   async run(name: string, u: CommandSdk): Promise<void> {
     const s = this.#scripts.get(name);
-    if (!s) throw new CommandError("That script was just removed; try again.");
+    if (!s) throw new CommandError(REMOVED);
     // Once the engine has seen a change, the next run uses it. A change seen during a load
     // already under way is looked at again (a bounded number of times: an edit per load).
     for (let i = 0; i < 3 && (s.refreshing || this.#stale(s)); i++) {
@@ -283,6 +286,8 @@ export class ScriptManager implements EngineScripts {
       // The lines after this one see the version this run found (its aliases, its switches).
       this.#registerPending();
     }
+    // The look found the file gone (removed, or renamed away): its last version runs no more.
+    if (this.#scripts.get(name) !== s) throw new CommandError(REMOVED);
     if (s.tellFailed && s.good) {
       s.tellFailed = false;
       u.send(
