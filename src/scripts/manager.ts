@@ -24,6 +24,11 @@ export interface ScriptHost {
    * files are left alone, and no command, alias or help of theirs is registered.
    */
   disabled?: () => readonly string[];
+  /**
+   * How often the folder is looked at besides the watcher's events, in ms (RESCAN_MS when not
+   * given; a test makes it long, so that only the watcher can see an edit).
+   */
+  rescanMs?: number;
 }
 import type { CommandSdk, CommandSpec } from "../commands/types.ts";
 import { CommandRegistry, SCRIPT_OWNER } from "../commands/registry.ts";
@@ -179,7 +184,7 @@ export class ScriptManager implements EngineScripts {
    */
   async start(): Promise<void> {
     await this.#scan();
-    this.#timer = setInterval(() => void this.#scan(), RESCAN_MS);
+    this.#timer = setInterval(() => void this.#scan(), this.#host.rescanMs ?? RESCAN_MS);
     const loads = [...this.#scripts.values()].map((s) => s.refreshing).filter(Boolean);
     let bound: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([

@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { ScriptManager } from "./manager.ts";
+import { CommandRegistry } from "../commands/registry.ts";
+import { defaultConfig } from "../config/defaults.ts";
+
+/** A script whose alias names its version, so the registry shows which version is loaded. */
+function version(alias: string): string {
+  return `export const aliases = [${JSON.stringify(alias)}];
+export default (u) => { u.send("hi"); };`;
+}
+
+/** Waits (bounded) until `ok` holds; false when it never did. */
+async function eventually(ok: () => boolean): Promise<boolean> {
+  for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
+  return ok();
+}
+
+// The tests in tests/scripts_test.ts would pass with no watcher at all: the look at the folder
+// every 2 seconds finds every edit too. Here that look is put off for an hour, so only the
+// folder watcher's events can load the edited version.
+Deno.test("scripts manager: the folder watcher alone loads an edited script", async () => {
+  for (const watch of [true, false]) {
+    const dir = await Deno.makeTempDir({ prefix: "ursamu-watch-" });
+    await Deno.writeTextFile(`${dir}/+hi.ts`, version("+one"));
+    const registry = new CommandRegistry();
+    const scripts = new ScriptManager(
+      {
+        root: dir,
+        presence: { onlinePlayers: () => [], playerCard: () => undefined },
+        deliver: { toPlayers() {} },
+        rescanMs: 3_600_000,
+      },
+      registry,
+      { ...defaultConfig().scripts, dir, watch },
+    );
+    try {
+      await scripts.start();
+      assert.ok(await eventually(() => registry.get("+one") !== undefined), "the first version");
+      await Deno.writeTextFile(`${dir}/+hi.ts`, version("+two"));
+      if (watch) {
+        assert.ok(await eventually(() => registry.get("+two") !== undefined), "the edit was seen");
+        assert.equal(registry.get("+one"), undefined);
+      } else {
+        // Without the watcher nothing looks until a run or the hourly look: the test can tell.
+        await new Promise((r) => setTimeout(r, 300));
+        assert.ok(registry.get("+one") !== undefined && registry.get("+two") === undefined);
+      }
+    } finally {
+      await scripts.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+});
