@@ -121,9 +121,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     // A lock or a zone's lock a request's checks evaluate is paid for by the player asking, as
     // in game (docs/softcode.md, "Whose time"); with no caller, by the objects' owners. A
     // player whose softcode used its slice of the turn waits for its end, as a typed line does.
-    const wait = player ? deps.softcode.turnWait(player.id) : null;
+    // A request without a caller waits for no turn, so it runs on behalf of nobody: what it
+    // evaluates does not put the turn's end off for the payers waiting (Softcode.onBehalfOf).
+    if (!player) {
+      await next();
+      return;
+    }
+    const wait = deps.softcode.turnWait(player.id);
     if (wait !== null) await wait;
-    await deps.softcode.onBehalfOf(player?.id ?? null, next);
+    await deps.softcode.onBehalfOf(player.id, next);
   });
   api.route("/", authRoutes(deps));
   api.route("/", coreRoutes(deps));

@@ -194,8 +194,11 @@ export class Softcode {
     this.#turnEnded = null;
     ended?.resolve();
   };
-  /** The player whose command the engine is running, through that command's awaits. */
-  readonly #behalf = new AsyncLocalStorage<{ readonly payer: string | null }>();
+  /**
+   * The player whose command the engine is running, through that command's awaits, and whether
+   * the command is still running (work it left behind, unawaited, outlives it).
+   */
+  readonly #behalf = new AsyncLocalStorage<{ readonly payer: string | null; running: boolean }>();
   /** The innermost evaluation running now (evaluations are synchronous: they nest). */
   #active: Evaluation | null = null;
 
@@ -378,10 +381,23 @@ export class Softcode {
    * Runs `work` (a command, with everything it awaits) on behalf of `payer`: the evaluations it
    * begins however they are reached (a lock's evaluation key, a description, a format, a
    * control check through a zone) are charged to `payer` (docs/softcode.md, "Whose time");
-   * null: to each executor's owner.
+   * null: to each executor's owner. `work` is a line or request that waited for its turn
+   * (`turnWait`): while it runs, its heavy evaluations put the turn's end off (`#counted`);
+   * what it leaves running unawaited does not once it has ended.
    */
   onBehalfOf<T>(payer: string | null, work: () => T): T {
-    return this.#behalf.run({ payer }, work);
+    const line = { payer, running: true };
+    const done = () => void (line.running = false);
+    let result: T;
+    try {
+      result = this.#behalf.run(line, work);
+    } catch (err) {
+      done();
+      throw err;
+    }
+    if (result instanceof Promise) result.then(done, done);
+    else done();
+    return result;
   }
 
   /** The player on whose behalf the engine works now (see `onBehalfOf`), or null. */
@@ -475,11 +491,14 @@ export class Softcode {
   #counted(actor: string, took: number): void {
     const used = (this.#turn.get(actor) ?? 0) + took;
     this.#turn.set(actor, used);
-    if (used >= this.limits.yieldMs && took >= 1) {
+    if (used >= this.limits.yieldMs && took >= 1 && this.#behalf.getStore()?.running) {
       // A heavy payer's turn ends only after the engine has read the input that came meanwhile
       // (a timer set now is not due when the loop next looks, so the sockets are read first):
       // the payer's lines read in that same pass still find its turn spent, and wait. Not for
-      // an evaluation refused at once, or a payer hammering would keep its turn spent forever.
+      // an evaluation refused at once, or a payer hammering would keep its turn spent forever;
+      // nor for one no turn check held (a request without a caller, a hook's handler, a look a
+      // line left running): those come however long the turn is, and each putting its end off
+      // `yieldMs` more kept every waiting payer waiting while the owner's time lasted.
       if (this.#turnTimer !== null) clearTimeout(this.#turnTimer);
       this.#turnTimer = setTimeout(this.#endTurn, this.limits.yieldMs);
     } else if (

@@ -257,3 +257,40 @@ Deno.test("softcode: a turn's shared time counts what the payer used, not what o
   assert.ok(t.sc.evaluate("[iter(lnum(5000),add(##,1))]", { executor: t.wiz }).endsWith(ERR_CPU));
   assert.equal(t.sc.evaluate("[add(1,1)]", { executor: bob }), "2", "Bob used next to nothing");
 });
+
+// A heavy evaluation puts the turn's end off `yieldMs` only during a line or request that
+// waited for its turn: evaluations nothing waits for (a request without a caller charging the
+// owner, a look a finished line left running) came at any pace and, each putting the end off
+// again, kept every waiting payer waiting while the owner's time lasted.
+Deno.test("softcode: evaluations no turn check held never put the turn's end off", async () => {
+  for (const detached of [false, true]) {
+    let clock = 0;
+    const t = testSoftcode(
+      { evaluationMs: 1e6, actorMs: 1e9, gameMs: 1e9, actorWindowMs: 1e9, yieldMs: 40 },
+      () => clock++,
+    );
+    const bob = t.world.add("Bob", "player", { location: t.room });
+    const burn = "[iter(lnum(5000),add(##,1))]";
+    // Bob's line burns: his next waits for the turn's end, a timer 40 ms on.
+    t.sc.onBehalfOf(bob, () => t.sc.evaluate(burn, { executor: bob }));
+    const wait = t.sc.turnWait(bob);
+    assert.ok(wait !== null);
+    let ended = false;
+    wait.then(() => ended = true);
+    // The owner's evaluations keep coming, each taking a (counted) millisecond, every 2 ms: as
+    // timers fire in the order they are due, the turn's end comes first unless one put it off.
+    const owners = async () => {
+      t.sc.evaluate(burn, { executor: t.wiz });
+      for (let i = 0; i < 100 && !ended; i++) {
+        t.sc.evaluate("[add(1,1)]", { executor: t.wiz });
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      return ended;
+    };
+    // Detached: left running by a line of the owner's that has ended (its store outlives it).
+    let run: Promise<boolean> | null = null;
+    if (detached) t.sc.onBehalfOf(t.wiz, () => void (run = owners()));
+    else run = owners();
+    assert.ok(await run, `${detached ? "a finished line's leftovers" : "no line"}: the turn ended`);
+  }
+});
