@@ -378,6 +378,23 @@ export class Softcode {
   }
 
   /**
+   * Runs `work` (one object's test in a search's evaluation class) inside the evaluation running
+   * now with its function calls counted apart: from the count when it began, and forgotten
+   * after, as MUX's search_perform puts its invocation counter back for each object. So a search
+   * over many objects is held by its time (shared), not by all their calls together.
+   */
+  apart<T>(work: () => T): T {
+    const ev = this.#active;
+    if (ev === null) return work();
+    const calls = ev.invocations;
+    try {
+      return work();
+    } finally {
+      ev.invocations = calls;
+    }
+  }
+
+  /**
    * Runs `work` (a command, with everything it awaits) on behalf of `payer`: the evaluations it
    * begins however they are reached (a lock's evaluation key, a description, a format, a
    * control check through a zone) are charged to `payer` (docs/softcode.md, "Whose time");

@@ -122,6 +122,23 @@ Deno.test("softcode objects: search() reads @search's query: classes, ranges, a 
   assert.equal(as("[search(me type=room)]"), ids(attic));
 });
 
+Deno.test("softcode objects: search()'s evaluation class counts each object's function calls apart, as MUX's", () => {
+  // 14 calls an object, 500 for an evaluation: together, 60 objects ran out at the 35th.
+  const t = testSoftcode({ functionInvocations: 500 });
+  const alice = t.world.add("Alice", "player", { location: t.room });
+  const things = Array.from(
+    { length: 60 },
+    (_, i) => t.world.add(`t${i}`, "thing", { owner: alice }),
+  );
+  const test = "\\[gt(words(iter(lnum(10),add(##,1))),0)\\]";
+  assert.equal(
+    t.run(`[search(ething=${test})]`, alice),
+    things.map((x) => `#${x}`).join(" "),
+  );
+  // The search's own count is as before it: the calls after it are not refused.
+  assert.equal(t.run(`[words(search(ething=${test}))] [add(1,1)]`, alice), "60 2");
+});
+
 Deno.test("softcode objects: search() refuses as @search does, with MUX's #-1 and the reason told", () => {
   const { t, alice, hall, box } = world();
   const ERR = "#-1 ERROR DURING SEARCH";

@@ -67,7 +67,10 @@ async function queryOf(u: CommandSdk, text: string): Promise<SearchQuery> {
   return q;
 }
 
-/** Runs a query, an evaluation class within one evaluation's time for the whole search. */
+/**
+ * Runs a query, an evaluation class within one evaluation's time for the whole search (each
+ * object's function calls counted apart).
+ */
 function run(u: CommandSdk, q: SearchQuery): SearchResult {
   const world = u.objects.world;
   if (!world) throw new CommandError("The world is not loaded yet; try again in a moment.");
@@ -80,7 +83,8 @@ function run(u: CommandSdk, q: SearchQuery): SearchResult {
   return u.softcode.metered({ executor: u.me.id, enactor: u.me.id }, (more) =>
     runSearch(world, q, {
       ...tests,
-      evaluate: (code) => (more() ? truthy(u.evaluate(code)) : null),
+      // Each object's test counts its function calls apart, as MUX's search_perform does.
+      evaluate: (code) => (more() ? u.softcode.apart(() => truthy(u.evaluate(code))) : null),
     }, MAX_SEARCHED));
 }
 

@@ -299,8 +299,10 @@ function searchFor(ev: Evaluation, f: Frame, text: string): string {
   const found = runSearch(searchWorld(ev), q, {
     staff: (o) => tests.staff(o),
     connected: (o) => tests.connected(o),
-    // Within the evaluation's own budgets: when they are spent, the search stops there.
-    evaluate: (code) => (ev.tick() ? truthy(ev.eval(f, code, EVAL_ARG)) : null),
+    // Within the evaluation's time: when it is spent, the search stops there. Each object's
+    // test counts its function calls apart (MUX's search_perform), or a search over a few
+    // hundred objects ran out of calls where MUX's finds them all.
+    evaluate: (code) => (ev.tick() ? ev.sc.apart(() => truthy(ev.eval(f, code, EVAL_ARG))) : null),
   }, MAX_SEARCHED);
   return found.ids.map(ref).join(" ");
 }
@@ -690,7 +692,7 @@ export const objectFunctions: FunctionDef[] = plainResults([
       summary: "Dbrefs of the objects @search finds with the same query, in dbref order.",
       example: { think: "search(type=room)", gives: "#0" },
       more:
-        "The query is @search's (help @search): a player whose objects are searched, a class (type, name, rooms, exits, things, players, flags, parent, zone, eval, eplayer, eroom, eexit, ething; each may be shortened) and a range of dbrefs, under the same rules: without a player, staff search everything and others what they own. A query @search refuses gives #-1 ERROR DURING SEARCH, and the executor is told why. A name or an evaluation is tested on at most 20,000 objects, an evaluation within the evaluation's own budgets. Escape [ ] in an evaluation class: search(eval=\\[gt(money(##),10)\\]).",
+        "The query is @search's (help @search): a player whose objects are searched, a class (type, name, rooms, exits, things, players, flags, parent, zone, eval, eplayer, eroom, eexit, ething; each may be shortened) and a range of dbrefs, under the same rules: without a player, staff search everything and others what they own. A query @search refuses gives #-1 ERROR DURING SEARCH, and the executor is told why. A name or an evaluation is tested on at most 20,000 objects; an evaluation class's test of each object counts its function calls apart, as MUX's, all within the evaluation's time. Escape [ ] in an evaluation class: search(eval=\\[gt(money(##),10)\\]).",
     },
     (ev, f, args) => searchFor(ev, f, (args[0] ?? "").trim()),
     { parse: 1 },
