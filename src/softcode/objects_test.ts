@@ -139,6 +139,46 @@ Deno.test("softcode objects: search()'s evaluation class counts each object's fu
   assert.equal(t.run(`[words(search(ething=${test}))] [add(1,1)]`, alice), "60 2");
 });
 
+Deno.test("softcode objects: children(), the zone lists and search() answer from the whole index, whole dbrefs up to the output limit", () => {
+  const t = testSoftcode();
+  const zmo = t.world.add("ZMO", "thing", { location: t.room });
+  const parent = t.world.add("Parent", "thing", { location: t.room });
+  // 2,500 things in the zone, then its 3 exits: past the 2,000 the zone lists stopped at.
+  const things = Array.from(
+    { length: 2_500 },
+    (_, i) => t.world.add(`t${i}`, "thing", { data: { zone: zmo, parent } }),
+  );
+  const exits = Array.from(
+    { length: 3 },
+    (_, i) => t.world.add(`e${i}`, "exit", { data: { zone: zmo } }),
+  );
+  assert.equal(t.run(`[zexits(#${zmo})]`), exits.map((x) => `#${x}`).join(" "));
+  // As MUX's ItemToList: dbrefs in order, as many whole ones as the output holds.
+  for (const list of [`zthings(#${zmo})`, `children(#${parent})`, "search(type=thing)"]) {
+    const out = t.run(`[${list}]`);
+    const got = out.split(" ");
+    assert.ok(out.length <= 7_999 && out.length > 7_999 - 6, `${list}: ${out.length}`);
+    assert.ok(got.every((x) => /^#\d+$/.test(x)), `${list}: whole dbrefs`);
+    const from = list === "search(type=thing)" ? [zmo, parent, ...things] : things;
+    assert.deepEqual(got, from.slice(0, got.length).map((x) => `#${x}`), list);
+  }
+});
+
+Deno.test("softcode objects: search() tells its executor when it tested only the first 20,000 of its candidates", () => {
+  const t = testSoftcode();
+  for (let i = 0; i < 20_001; i++) t.world.add(`t${i}`, "thing");
+  const last = t.world.add("Zed", "thing");
+  assert.equal(t.run("[search(name=Z)]"), "");
+  assert.deepEqual(
+    t.world.sent.filter((s) => s.to === t.wiz).map((s) => s.msg),
+    [
+      `search(): Searched the first 20000 of ${t.world.objects.size} objects; narrow it with a ` +
+      "player, a type or a range.",
+    ],
+  );
+  assert.equal(t.run(`[search(name=Z,${last})]`), `#${last}`, "a range narrows it");
+});
+
 Deno.test("softcode objects: search() refuses as @search does, with MUX's #-1 and the reason told", () => {
   const { t, alice, hall, box } = world();
   const ERR = "#-1 ERROR DURING SEARCH";

@@ -25,9 +25,12 @@ export interface WorldView {
   ownedBy(owner: string, limit: number): readonly string[];
   /** Ids of objects with this flag (type flags included), at most `limit`. */
   withFlag(flag: string, limit: number): readonly string[];
-  /** Ids of objects whose parent is `id`, at most `limit`. */
+  /**
+   * Ids of objects whose parent is `id`, at most `limit`; ascending among ids of one length
+   * (the index's code-unit order, or dbref order), as for `zoned`.
+   */
   children(id: string, limit: number): readonly string[];
-  /** Ids of objects in the zone of `id` (`@chzone`), at most `limit`. */
+  /** Ids of objects in the zone of `id` (`@chzone`), at most `limit`; ordered as `children`. */
   zoned(id: string, limit: number): readonly string[];
 }
 

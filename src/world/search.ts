@@ -335,6 +335,15 @@ export function runSearch(
   return { ids, candidates: inRange.length, tested, stopped };
 }
 
+/** What a search that tested fewer than its candidates says of it, or null when it tested all. */
+export function searchedShort(r: SearchResult): string | null {
+  if (r.tested >= r.candidates) return null;
+  const why = r.stopped
+    ? "the evaluation's time ran out"
+    : "narrow it with a player, a type or a range";
+  return `Searched the first ${r.tested} of ${r.candidates} objects; ${why}.`;
+}
+
 /** Every part of a query but the evaluation. */
 function matches(o: DbObject, q: SearchQuery, tests: SearchTests): boolean {
   if (q.type !== null && typeOf(o) !== q.type) return false;

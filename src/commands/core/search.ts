@@ -13,6 +13,7 @@ import {
   runSearch,
   SEARCH_TYPES,
   searchClass,
+  searchedShort,
   type Searcher,
   searchOwner,
   type SearchQuery,
@@ -163,12 +164,8 @@ Examples:
             `Players...${counts.player}`,
         );
       }
-      if (found.tested < found.candidates) {
-        const why = found.stopped
-          ? "the evaluation's time ran out"
-          : "narrow it with a player, a type or a range";
-        lines.push(`(Searched the first ${found.tested} of ${found.candidates} objects; ${why}.)`);
-      }
+      const short = searchedShort(found);
+      if (short !== null) lines.push(`(${short})`);
       u.send(lines.join("\n"), {
         type: "search",
         found: objects.slice(0, MAX_FOUND * 4).map((o) => ({

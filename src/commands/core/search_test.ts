@@ -20,3 +20,28 @@ Deno.test("@search: an evaluation class counts each object's function calls apar
     await w.close();
   }
 });
+
+Deno.test("children() and the zone lists come in dbref order from the world's indexes (which keep ids as text)", async () => {
+  const w = await testWorld();
+  try {
+    const a = await w.player("Alice", { flags: ["wizard"] });
+    const zmo = await w.services.objects.create({ name: "ZMO", type: "thing", owner: a.obj.id });
+    const ids: string[] = [];
+    // Enough objects that their dbrefs cross from one digit to two (#9, #10: "10" < "9" as text).
+    while (ids.length < 12) {
+      const o = await w.services.objects.create({
+        name: `t${ids.length}`,
+        type: "thing",
+        owner: a.obj.id,
+        data: { parent: zmo.id, zone: zmo.id },
+      });
+      ids.push(o.id);
+    }
+    assert.ok(ids.some((id) => id.length === 1) && ids.some((id) => id.length === 2), ids.join());
+    const want = ids.map((id) => `#${id}`).join(" ");
+    assert.deepEqual(await w.run(a.conn, `think [children(#${zmo.id})]`), [want]);
+    assert.deepEqual(await w.run(a.conn, `think [zthings(#${zmo.id})]`), [want]);
+  } finally {
+    await w.close();
+  }
+});

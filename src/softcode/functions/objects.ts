@@ -44,6 +44,7 @@ import { ownerOf } from "../../world/control.ts";
 import {
   runSearch,
   searchClass,
+  searchedShort,
   type Searcher,
   searchOwner,
   searchQuery,
@@ -52,11 +53,31 @@ import {
 } from "../../world/search.ts";
 import { MAX_SEARCHED } from "../../commands/limits.ts";
 
-/** Most ids children() and the zone lists return (an index answers, bounded). */
-export const MAX_SEARCH = 2000;
-
 function ref(id: string): string {
   return "#" + id;
+}
+
+/**
+ * MUX's list of dbrefs (ItemToList): `ids` in dbref order, those `keep` passes, as whole items up
+ * to the output limit, past which MUX stops without a word. `ids` is an index's list, whole and
+ * not copied, ascending among the ids of one length (code-unit order, as the world keeps them,
+ * or dbref order): read once per length, shortest first, it gives dbref order without a sort.
+ */
+function dbrefList(ev: Evaluation, ids: readonly string[], keep?: (id: string) => boolean): string {
+  let shortest = Infinity, longest = 0;
+  for (const id of ids) {
+    if (id.length < shortest) shortest = id.length;
+    if (id.length > longest) longest = id.length;
+  }
+  let out = "";
+  for (let len = shortest; len <= longest; len++) {
+    for (const id of ids) {
+      if (id.length !== len || (keep !== undefined && !keep(id))) continue;
+      if (out.length + id.length + (out === "" ? 1 : 2) > ev.lbuf) return out;
+      out += out === "" ? "#" + id : " #" + id;
+    }
+  }
+  return out;
 }
 
 /** The object `name` names for the executor, or an error text. */
@@ -134,10 +155,12 @@ function zoneMembers(ev: Evaluation, f: Frame, zmo: string, type: string | null)
   const o = thing(ev, f, zmo);
   if (typeof o === "string") return o;
   if (!controls(ev, f, o)) return "#-1 PERMISSION DENIED";
-  return ev.ports.world.zoned(o.id, MAX_SEARCH)
-    .filter((id) => type === null || ev.ports.world.object(id)?.flags.includes(type))
-    .sort((a, b) => Number(a) - Number(b))
-    .map(ref).join(" ");
+  const w = ev.ports.world;
+  return dbrefList(
+    ev,
+    w.zoned(o.id, Infinity),
+    type === null ? undefined : (id) => !!w.object(id)?.flags.includes(type),
+  );
 }
 
 /** MUX's names for the types (constants: type() is asked of every player sortby() compares). */
@@ -304,7 +327,10 @@ function searchFor(ev: Evaluation, f: Frame, text: string): string {
     // hundred objects ran out of calls where MUX's finds them all.
     evaluate: (code) => (ev.tick() ? ev.sc.apart(() => truthy(ev.eval(f, code, EVAL_ARG))) : null),
   }, MAX_SEARCHED);
-  return found.ids.map(ref).join(" ");
+  // MUX walks the whole database; past the cap the executor is told, as @search's reply says.
+  const short = searchedShort(found);
+  if (short !== null) ev.ports.delivery.toObject(f.executor, `search(): ${short}`);
+  return dbrefList(ev, found.ids);
 }
 
 /** The object functions whose results are dbrefs, numbers, truth values or flag letters. */
@@ -675,12 +701,14 @@ export const objectFunctions: FunctionDef[] = plainResults([
     family: "database",
     args: "children(<object>)",
     summary: "The objects whose parent it is.",
+    more:
+      "In dbref order, from the index of children (never a walk of the database), as many whole dbrefs as the output holds, as MUX's.",
     example: { think: "children(box)", gives: "" },
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     if (!controls(ev, f, o)) return "#-1 PERMISSION DENIED";
-    return ev.ports.world.children(o.id, MAX_SEARCH).map(ref).join(" ");
+    return dbrefList(ev, ev.ports.world.children(o.id, Infinity));
   }),
   define(
     "search",
@@ -692,7 +720,7 @@ export const objectFunctions: FunctionDef[] = plainResults([
       summary: "Dbrefs of the objects @search finds with the same query, in dbref order.",
       example: { think: "search(type=room)", gives: "#0" },
       more:
-        "The query is @search's (help @search): a player whose objects are searched, a class (type, name, rooms, exits, things, players, flags, parent, zone, eval, eplayer, eroom, eexit, ething; each may be shortened) and a range of dbrefs, under the same rules: without a player, staff search everything and others what they own. A query @search refuses gives #-1 ERROR DURING SEARCH, and the executor is told why. A name or an evaluation is tested on at most 20,000 objects; an evaluation class's test of each object counts its function calls apart, as MUX's, all within the evaluation's time. Escape [ ] in an evaluation class: search(eval=\\[gt(money(##),10)\\]).",
+        "The query is @search's (help @search): a player whose objects are searched, a class (type, name, rooms, exits, things, players, flags, parent, zone, eval, eplayer, eroom, eexit, ething; each may be shortened) and a range of dbrefs, under the same rules: without a player, staff search everything and others what they own. A query @search refuses gives #-1 ERROR DURING SEARCH, and the executor is told why. A name or an evaluation is tested on at most 20,000 objects (past that the executor is told how many were left); an evaluation class's test of each object counts its function calls apart, as MUX's, all within the evaluation's time. The dbrefs are listed whole, as many as the output holds. Escape [ ] in an evaluation class: search(eval=\\[gt(money(##),10)\\]).",
     },
     (ev, f, args) => searchFor(ev, f, (args[0] ?? "").trim()),
     { parse: 1 },
