@@ -176,6 +176,16 @@ function argStride(ffi: QuickJSFFI): number {
   return size > 0 && at(4096, 0) === 4096 && at(4096, 5) === 4096 + 5 * size ? size : 0;
 }
 
+/**
+ * The instance's memory, at its cap, could not hold what the engine had to copy in: the call
+ * fails with it (the sandbox stops it for its memory and throws the instance away).
+ */
+export class OutOfMemory extends Error {
+  constructor(size: number) {
+    super(`out of memory: the sandbox's memory, at its cap, could not take ${size} more bytes`);
+  }
+}
+
 /** One QuickJS instance: its memory, one runtime, one context, and the calls the sandbox makes. */
 export class Instance {
   readonly memory: WebAssembly.Memory;
@@ -233,10 +243,20 @@ export class Instance {
     this.ctx = ffi.QTS_NewContext(this.rt, 0 as never);
     this.undefined = ffi.QTS_GetUndefined();
     this.null = ffi.QTS_GetNull();
-    this.#out = em._malloc(4);
-    this.#scratch = em._malloc(SCRATCH);
-    this.#argv = em._malloc(4 * MAX_ARGV);
+    this.#out = this.#alloc(4);
+    this.#scratch = this.#alloc(SCRATCH);
+    this.#argv = this.#alloc(4 * MAX_ARGV);
     this.#heap32 = new Uint32Array(em.HEAPU8.buffer);
+  }
+
+  /**
+   * `size` bytes of the instance's memory, or an OutOfMemory error: `_malloc` answers 0 when the
+   * memory is at its cap, and what was written there overwrote the instance's own low memory.
+   */
+  #alloc(size: number): number {
+    const p = this.#em._malloc(size);
+    if (p === 0) throw new OutOfMemory(size);
+    return p;
   }
 
   /** The memory as 32-bit words (the view of its current buffer). */
@@ -271,7 +291,7 @@ export class Instance {
   eval(code: string, file: string, module: boolean): { value?: Value; error?: Value } {
     const em = this.#em;
     const size = em.lengthBytesUTF8(code) + 1;
-    const p = em._malloc(size);
+    const p = this.#alloc(size);
     try {
       em.stringToUTF8(code, p as never, size);
       const r = this.#ffi.QTS_Eval(
@@ -361,7 +381,7 @@ export class Instance {
       return this.#ffi.QTS_NewString(this.ctx, this.#scratch as never);
     }
     const size = em.lengthBytesUTF8(s) + 1;
-    const p = em._malloc(size);
+    const p = this.#alloc(size);
     try {
       em.stringToUTF8(s, p as never, size);
       return this.#ffi.QTS_NewString(this.ctx, p as never);
@@ -480,7 +500,7 @@ export class Instance {
   /** A value read from QuickJS's binary serialisation (`JS_ReadObject`, no bytecode). */
   decode(bytes: Uint8Array): { value?: Value; error?: Value } {
     const em = this.#em, ffi = this.#ffi;
-    const p = em._malloc(bytes.length || 1);
+    const p = this.#alloc(bytes.length || 1);
     try {
       em.HEAPU8.set(bytes, p);
       const ab = ffi.QTS_NewArrayBuffer(this.ctx, p as never, bytes.length);
