@@ -11,6 +11,7 @@ import { found, matchError, matchThing, NOTHING, parseObjAttr } from "../match.t
 import { upperAscii } from "../compile.ts";
 import type { SoftAttr } from "../ports.ts";
 import { toWire } from "../markup.ts";
+import { closeColour } from "./strings.ts";
 import { inertItem } from "../template.ts";
 import { switchMatch } from "../wild.ts";
 import { zoneOf } from "../../world/zones.ts";
@@ -186,12 +187,26 @@ function switchFn(ev: Evaluation, frame: Frame, args: string[], wild: boolean): 
   return "";
 }
 
-/** Runs `each` for each item of a list with itext/inum set, joining the results. */
+/**
+ * Whether a body's own colour codes may leave its result coloured: MUX's evaluation of the body
+ * then ends its result back at normal (`[iter(a b,%xr##)]` has a plain space between), while
+ * colour that came in with an item (`[iter(%xra b,##)]`) runs on, as MUX's does.
+ */
+function colourCloses(body: string): boolean {
+  return COLOUR_CODE.test(body);
+}
+const COLOUR_CODE = /%[xXcC]/;
+
+/**
+ * Runs `each` for each item of a list with itext/inum set, joining the results; each result
+ * closed to normal when `close` (see colourCloses).
+ */
 function loop(
   ev: Evaluation,
   items: string[],
   osep: string,
   each: (item: string, n: number) => string,
+  close = false,
 ): string {
   // Past MUX's MAX_ITEXT levels the loop still runs, without itext()/inum() of its own.
   const tracked = ev.itext.length < MAX_LOOPS;
@@ -209,7 +224,7 @@ function loop(
         ev.itext[top] = items[i];
         ev.inum[top] = i + 1;
       }
-      const r = each(items[i], i + 1);
+      const r = close ? closeColour(each(items[i], i + 1)) : each(items[i], i + 1);
       out = i ? out + osep + r : r;
       if (out.length > ev.lbuf) return out.slice(0, ev.lbuf);
     }
@@ -521,7 +536,13 @@ export const controlFunctions: FunctionDef[] = [
     if (typeof osep !== "string") return osep.error;
     const list = ev.eval(f, args[0], EVAL_ARG);
     const items = splitList(list, sep);
-    return loop(ev, items, osep, (item, n) => iterBody(ev, f, args[1], item, n));
+    return loop(
+      ev,
+      items,
+      osep,
+      (item, n) => iterBody(ev, f, args[1], item, n),
+      colourCloses(args[1]),
+    );
   }, { lazy: true }),
   define("list", 2, 3, {
     family: "lists",
@@ -585,6 +606,7 @@ export const controlFunctions: FunctionDef[] = [
       splitList(args[1], sep),
       osep,
       (item) => callAttr(ev, f, u.id, u.text, [item, ...extra]),
+      colourCloses(u.text),
     );
   }),
   define("filter", 2, 13, {
