@@ -40,6 +40,15 @@ function regmatch(ev: Evaluation, args: string[], caseless: boolean): string {
   return "1";
 }
 
+/**
+ * Characters of items matched between readings of the clock, and items at most: a match costs
+ * up to its text's length times the program's size (`softcode.regexpSize`), so the clock is read
+ * before a long item and between short ones once this many characters or items were matched.
+ * Reading it before each of a thousand short words cost more than matching them.
+ */
+const MATCHED_PER_CLOCK = 256;
+const ITEMS_PER_CLOCK = 16;
+
 /** regrab() and regraball(): the first word, or every word, the pattern is found in. */
 function regrab(ev: Evaluation, args: string[], caseless: boolean, all: boolean): string {
   const sep = sepOf(args[2]);
@@ -51,8 +60,15 @@ function regrab(ev: Evaluation, args: string[], caseless: boolean, all: boolean)
   const out: string[] = [];
   // A list without colour (most) needs no item stripped of it.
   const coloured = hasMarkup(args[0]);
+  let matched = MATCHED_PER_CLOCK;
+  let items = 0;
   for (const w of splitList(args[0], sep)) {
-    if (!ev.tickNow()) break;
+    matched += w.length;
+    if (matched >= MATCHED_PER_CLOCK || ++items >= ITEMS_PER_CLOCK) {
+      matched = w.length;
+      items = 0;
+      if (!ev.tickNow()) break;
+    } else if (!ev.tick()) break;
     if (!re.test(coloured ? stripMarkup(w) : w)) continue;
     if (!all) return w;
     out.push(w);

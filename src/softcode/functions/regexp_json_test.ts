@@ -97,3 +97,30 @@ Deno.test("softcode json: json(), isjson(), json_query() as PennMUSH has them", 
     "2 a #-1 INVALID JSON",
   );
 });
+
+Deno.test("softcode regexp: regraball() reads the clock every 16 short items or 256 characters, and stops at the deadline", () => {
+  const count = (words: string[], evaluationMs: number) => {
+    let clock = 0;
+    const t = testSoftcode({ evaluationMs, actorMs: 1e9, gameMs: 1e9 }, () => clock++);
+    t.world.set(t.wiz, "LIST", words.join(" "));
+    const before = clock;
+    const out = t.run("[regraball(v(LIST),^a)]|[add(1,1)]");
+    return { out, reads: clock - before };
+  };
+  // 1,000 short words: a reading of the clock for 16 of them (and tick()'s own, as often
+  // under this clock), not one each.
+  const short = Array.from({ length: 1000 }, (_, i) => "ab" + i);
+  const quick = count(short, 1e9);
+  assert.equal(quick.out, short.join(" ") + "|2");
+  assert.ok(quick.reads < 200, `read ${quick.reads} times`);
+  assert.ok(quick.reads > 1000 / 16, `read ${quick.reads} times`);
+  // Long words: the clock before each.
+  const long = Array.from({ length: 20 }, () => "a".repeat(300));
+  const slow = count(long, 1e9);
+  assert.equal(slow.out, long.join(" ") + "|2");
+  assert.ok(slow.reads >= 20, `read ${slow.reads} times`);
+  // The deadline (50 readings of this clock) ends the list, and the evaluation with it.
+  const cut = count(Array.from({ length: 5000 }, () => "ab"), 50);
+  assert.ok(!cut.out.endsWith("2"), cut.out.slice(-20));
+  assert.ok(cut.reads < 100, `read ${cut.reads} times`);
+});
