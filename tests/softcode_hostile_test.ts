@@ -340,6 +340,18 @@ Deno.test("hostile softcode: a regular expression that compiles to a huge progra
       await ask(mallory, "think [regmatch(cookie=42,(.+)=(.+),- 0 1)] %q0 %q1", /cookie/),
       "1 cookie 42",
     );
+    // regraball() and regrab() run such patterns with V8's compiled engine (docs/softcode.md),
+    // which backtracks: past 50,000 steps a match falls back to V8's linear engine (the engine's
+    // V8 flags), or each of these words would take 2^40 steps.
+    assertEquals(
+      await ask(
+        mallory,
+        "think [regraball(iter(lnum(100),repeat(a,40)!),^(a+)+$)]|" +
+          "[regrab(iter(lnum(3),repeat(a,30)!) [repeat(a,30)],^(a|aa)+$)]",
+        /\|/,
+      ),
+      "|" + "a".repeat(30),
+    );
   } finally {
     for (const c of closers) await c();
     await srv.stop();

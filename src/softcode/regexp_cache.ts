@@ -8,6 +8,7 @@
  * (compiling the largest RE2 allows took 200 ms).
  */
 import { RE2JS } from "re2js";
+import { linearEngineAvailable, nativeRegexp, SURROGATE } from "./native_regexp.ts";
 
 /** Longest pattern compiled: the match costs pattern × text steps, so both are bounded. */
 export const MAX_PATTERN = 1000;
@@ -19,12 +20,48 @@ const REPEAT = /^\{(\d+)(?:(,)(\d*))?\}/;
 const MAX_COMPILED = 500;
 
 /**
+ * A compiled pattern for the matches that only ask whether it is found: V8's own RegExp where
+ * the pattern translates exactly and V8's linear engine takes it (src/softcode/native_regexp.ts),
+ * else RE2JS.
+ */
+export class Finder {
+  /** V8's form of the pattern: undefined until first asked for, null when there is none. */
+  #native: RegExp | null | undefined = undefined;
+
+  constructor(
+    readonly re: RE2JS,
+    readonly pattern: string,
+    readonly caseless: boolean,
+    readonly linear: boolean,
+  ) {}
+
+  /**
+   * Whether the pattern is found in `text`. `plain`: the caller knows the text holds no
+   * surrogate (a list checked once for all its items).
+   */
+  found(text: string, plain = false): boolean {
+    const native = this.#native ?? this.#translate();
+    if (native !== null && (plain || !SURROGATE.test(text))) return native.test(text);
+    return this.re.test(text);
+  }
+
+  #translate(): RegExp | null {
+    if (this.#native === undefined) {
+      this.#native = this.linear ? nativeRegexp(this.pattern, this.caseless) : null;
+    }
+    return this.#native;
+  }
+}
+
+/**
  * The softcode engine's compiled regular expressions, by flags and text, each within the
  * program size `maxSize()` gives (`softcode.regexpSize`, read at each compile and hit).
  */
 export class RegexpCache {
-  readonly #compiled = new Map<string, RE2JS>();
+  readonly #compiled = new Map<string, Finder>();
   readonly #maxSize: () => number;
+  /** V8 here takes the flag `l`, so falls back to its linear engine (src/supervisor/v8_flags.ts). */
+  readonly #linear = linearEngineAvailable();
 
   constructor(maxSize: () => number) {
     this.#maxSize = maxSize;
@@ -32,11 +69,17 @@ export class RegexpCache {
 
   /** A compiled pattern, or MUX's error text. */
   compile(pattern: string, caseless: boolean): RE2JS | string {
+    const f = this.finder(pattern, caseless);
+    return typeof f === "string" ? f : f.re;
+  }
+
+  /** A compiled pattern for finding only (see Finder), or MUX's error text. */
+  finder(pattern: string, caseless: boolean): Finder | string {
     if (pattern.length > MAX_PATTERN) return "#-1 REGEXP ERROR pattern too long";
     const max = this.#maxSize();
     const key = (caseless ? "i" : "c") + pattern;
     const hit = this.#compiled.get(key);
-    if (hit) return hit.programSize() > max ? tooLarge(max) : hit;
+    if (hit) return hit.re.programSize() > max ? tooLarge(max) : hit;
     // The estimate overshoots a little (a group's parentheses, flags), hence the slack; the
     // compiled program is measured exactly below.
     if (estimatedSize(pattern) > 2 * max) return tooLarge(max);
@@ -50,8 +93,9 @@ export class RegexpCache {
     if (this.#compiled.size >= MAX_COMPILED) {
       this.#compiled.delete(this.#compiled.keys().next().value!);
     }
-    this.#compiled.set(key, re);
-    return re.programSize() > max ? tooLarge(max) : re;
+    const f = new Finder(re, pattern, caseless, this.#linear);
+    this.#compiled.set(key, f);
+    return re.programSize() > max ? tooLarge(max) : f;
   }
 }
 

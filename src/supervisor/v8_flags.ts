@@ -23,6 +23,23 @@ export const CHILD_V8_FLAGS_ENV: Readonly<Record<ChildKind, string>> = {
   telnet: PROCESS_ENV.telnetV8Flags,
 };
 
+/** The flag that lets a RegExp take the flag `l` (V8's linear engine). */
+const LINEAR_REGEXP = "enable-experimental-regexp-engine";
+/** The flag that sends an excessively backtracking RegExp to the linear engine. */
+const REGEXP_FALLBACK = "enable-experimental-regexp-engine-on-excessive-backtracks";
+
+/**
+ * The engine's regular expressions: one that V8's linear-time engine could also run and that
+ * backtracks more than V8's limit (50,000 steps) in one match finishes on that engine instead,
+ * in time linear in its text; one it could not run (backreferences, lookaround) is unchanged.
+ * Softcode's finding functions (regraball(), regrep()...) run a pattern with V8's compiled
+ * engine, 5-10 times faster than RE2JS, only when V8 says its linear engine takes it (it
+ * compiles with the flag `l`, which the first flag enables), so no such pattern can hang the
+ * engine (src/softcode/native_regexp.ts). The test task runs with the same two
+ * (native_regexp_test.ts checks deno.json).
+ */
+export const REGEXP_FLAGS: readonly string[] = [`--${LINEAR_REGEXP}`, `--${REGEXP_FALLBACK}`];
+
 /**
  * Ours, per child: a young generation capped at 4 MB per semi-space. Without a cap a burst of
  * traffic (a login storm, a pose to every player) grows each process's young generation to
@@ -42,7 +59,7 @@ export const CHILD_V8_FLAGS_ENV: Readonly<Record<ChildKind, string>> = {
  * (the pose it met reached every player that much later) and takes 4–9 with the cap, for about
  * 2 KiB a player more 10 s after the logins; the ordinary collections still compact as before
  * (docs/bench.md, "V8's helpers behind the event loop"). Per child so that either can be tuned
- * alone.
+ * alone. And the engine's regular expressions (REGEXP_FLAGS) fall back to V8's linear engine.
  */
 export const OUR_V8_FLAGS: Readonly<Record<ChildKind, readonly string[]>> = {
   engine: [
@@ -50,6 +67,7 @@ export const OUR_V8_FLAGS: Readonly<Record<ChildKind, readonly string[]>> = {
     "--memory-reducer-delay-ms=2000",
     "--gc-memory-reducer-start-delay-ms=2000",
     "--compaction-max-evacuated-bytes-mb-for-reduce-memory=1",
+    ...REGEXP_FLAGS,
   ],
   telnet: [
     "--max-semi-space-size=4",
@@ -58,6 +76,21 @@ export const OUR_V8_FLAGS: Readonly<Record<ChildKind, readonly string[]>> = {
     "--compaction-max-evacuated-bytes-mb-for-reduce-memory=1",
   ],
 };
+
+/**
+ * The last setting of a boolean flag in a list (`--name`, `--no-name`, `--name=false`, with `_`
+ * for `-` as V8 allows), or undefined when the list does not name it.
+ */
+export function flagSetting(flags: readonly string[], name: string): boolean | undefined {
+  let on: boolean | undefined;
+  for (const f of flags) {
+    const m = /^--(no-?)?([a-z0-9_-]+)(?:=(true|false|1|0))?$/i.exec(f.trim());
+    if (!m || m[2].replaceAll("_", "-").toLowerCase() !== name) continue;
+    const value = m[3] === undefined || m[3] === "true" || m[3] === "1";
+    on = m[1] ? !value : value;
+  }
+  return on;
+}
 
 /** Splits a comma-separated flag list, dropping blanks. */
 function flagList(value: string | undefined): string[] {
@@ -69,9 +102,15 @@ function flagList(value: string | undefined): string[] {
  * flags for this child alone (V8 takes the last of a repeated flag, so theirs win).
  */
 export function childV8Flags(kind: ChildKind, env: Record<string, string | undefined>): string {
-  return [
+  const flags = [
     ...OUR_V8_FLAGS[kind],
     ...flagList(env[V8_FLAGS_ENV]),
     ...flagList(env[CHILD_V8_FLAGS_ENV[kind]]),
-  ].join(",");
+  ];
+  // The engine takes the flag `l` as V8's word that the fallback is on: an operator who turns
+  // the fallback off turns the flag `l` off too, and softcode keeps to RE2JS.
+  if (flagSetting(flags, LINEAR_REGEXP) && !flagSetting(flags, REGEXP_FALLBACK)) {
+    flags.push(`--no-${LINEAR_REGEXP}`);
+  }
+  return flags.join(",");
 }

@@ -9,7 +9,7 @@ import type { Frame } from "../types.ts";
 import { sepOf, splitList, splitStyledList } from "../list.ts";
 import { isReal, toInt, toInt32, toReal, truthy } from "../numbers.ts";
 import { stripMarkup } from "../markup.ts";
-import { compileRegexp } from "./regexp.ts";
+import { findRegexp } from "./regexp.ts";
 import { callAttr, ufunOf } from "./control.ts";
 import { shuffleInPlace } from "./text.ts";
 import { randomInt } from "./random.ts";
@@ -289,9 +289,9 @@ export const listApplyFunctions: FunctionDef[] = [
       gives: "2 4 6",
     },
   }, (ev, f, args) => {
-    const re = compileRegexp(ev, args[3], false);
+    const re = findRegexp(ev, args[3], false);
     if (typeof re === "string") return re;
-    return loopUntil(ev, f, args, (r) => re.test(stripMarkup(r)));
+    return loopUntil(ev, f, args, (r) => re.found(stripMarkup(r)));
   }),
 ];
 

@@ -1,6 +1,8 @@
 /**
  * Regular expressions for softcode, run by RE2JS (src/softcode/regexp_cache.ts: linear time,
- * programs of bounded size, so no pattern can stall the engine).
+ * programs of bounded size, so no pattern can stall the engine), or where only whether a pattern
+ * is found is asked, by V8's engine when the pattern translates exactly and V8's linear engine
+ * takes it (src/softcode/native_regexp.ts).
  * PCRE's backreferences and lookaround, which MUX allows, are not available: such a pattern
  * answers `#-1 REGEXP ERROR ...`, as any invalid pattern does.
  */
@@ -11,6 +13,8 @@ import { ERR_CPU, type Evaluation } from "../eval.ts";
 import { sepOf, splitList } from "../list.ts";
 import { hasMarkup, stripMarkup } from "../markup.ts";
 import { grepAttrs } from "./objects.ts";
+import type { Finder } from "../regexp_cache.ts";
+import { SURROGATE } from "../native_regexp.ts";
 
 /**
  * A compiled pattern from the evaluation's engine, or MUX's error text (`#-1 CPU LIMITED` once
@@ -19,6 +23,12 @@ import { grepAttrs } from "./objects.ts";
 export function compileRegexp(ev: Evaluation, pattern: string, caseless: boolean): RE2JS | string {
   if (!ev.tickNow()) return ERR_CPU;
   return ev.sc.regexps.compile(pattern, caseless);
+}
+
+/** compileRegexp() for matches that only ask whether the pattern is found (RegexpCache.finder). */
+export function findRegexp(ev: Evaluation, pattern: string, caseless: boolean): Finder | string {
+  if (!ev.tickNow()) return ERR_CPU;
+  return ev.sc.regexps.finder(pattern, caseless);
 }
 
 /** regmatch() and regmatchi(): 1 when the pattern is found, setting registers from groups. */
@@ -55,11 +65,13 @@ function regrab(ev: Evaluation, args: string[], caseless: boolean, all: boolean)
   if (typeof sep !== "string") return sep.error;
   const osep = args[3] === undefined ? sep : sepOf(args[3], { allowNull: true });
   if (typeof osep !== "string") return osep.error;
-  const re = compileRegexp(ev, args[1], caseless);
+  const re = findRegexp(ev, args[1], caseless);
   if (typeof re === "string") return re;
   const out: string[] = [];
-  // A list without colour (most) needs no item stripped of it.
+  // A list without colour (most) needs no item stripped of it, and one without surrogates no
+  // item looked at for them.
   const coloured = hasMarkup(args[0]);
+  const plain = !SURROGATE.test(args[0]);
   let matched = MATCHED_PER_CLOCK;
   let items = 0;
   for (const w of splitList(args[0], sep)) {
@@ -69,7 +81,7 @@ function regrab(ev: Evaluation, args: string[], caseless: boolean, all: boolean)
       items = 0;
       if (!ev.tickNow()) break;
     } else if (!ev.tick()) break;
-    if (!re.test(coloured ? stripMarkup(w) : w)) continue;
+    if (!re.found(coloured ? stripMarkup(w) : w, plain)) continue;
     if (!all) return w;
     out.push(w);
   }
@@ -191,9 +203,9 @@ export const regexpFunctions: FunctionDef[] = [
       gives: "NOTE",
     },
   }, (ev, f, args) => {
-    const re = compileRegexp(ev, args[2], false);
+    const re = findRegexp(ev, args[2], false);
     if (typeof re === "string") return re;
-    return grepAttrs(ev, f, args[0], args[1], (v) => re.test(stripMarkup(v)));
+    return grepAttrs(ev, f, args[0], args[1], (v) => re.found(stripMarkup(v)));
   }),
   define("regrepi", 3, 3, {
     family: "regexp",
@@ -201,8 +213,8 @@ export const regexpFunctions: FunctionDef[] = [
     summary: "regrep(), in any case.",
     example: { setup: ["&NOTE me=Call at 5pm"], think: "regrepi(me,NOTE,^call)", gives: "NOTE" },
   }, (ev, f, args) => {
-    const re = compileRegexp(ev, args[2], true);
+    const re = findRegexp(ev, args[2], true);
     if (typeof re === "string") return re;
-    return grepAttrs(ev, f, args[0], args[1], (v) => re.test(stripMarkup(v)));
+    return grepAttrs(ev, f, args[0], args[1], (v) => re.found(stripMarkup(v)));
   }),
 ];
