@@ -916,22 +916,29 @@ export class Evaluation {
   callNum(frame: Frame, n: CallNode): number | string {
     if (n.folds > 0 && this.#takeFold(n.folds)) return n.fold!;
     const progs = n.args as Program[];
-    const args: NumArg[] = new Array(progs.length);
+    // Pushed onto an empty literal, the array stays packed (one made of a length is holey, and
+    // each read of it checks for a hole).
+    const args: NumArg[] = [];
     // Calls this one stands for when every argument is constant (else 0): see `fold`.
     let folds = 1;
     for (let i = 0; i < progs.length; i++) {
       const p = progs[i];
       if (p.text !== null) {
-        args[i] = p.text;
+        args.push(p.text);
         continue;
       }
       const one = p.nodes.length === 1 ? p.nodes[0] : null;
       if (one !== null && one.k === K_CALL && one.fn.num !== undefined && !this.halted) {
         const r = this.callNum(frame, one);
-        args[i] = typeof r === "string" ? r : passable(r) ? r + 0 : formatNumber(r);
+        args.push(typeof r === "string" ? r : passable(r) ? r + 0 : formatNumber(r));
         folds = one.folds > 0 && folds > 0 ? folds + one.folds : 0;
       } else {
-        args[i] = this.run(frame, p);
+        // A lone substitution (`%q0`, `%0`) as run() gives it, without run()'s loop.
+        args.push(
+          one !== null && one.k === K_SUB && !this.halted
+            ? this.cap(this.sub(frame, one))
+            : this.run(frame, p),
+        );
         folds = 0;
       }
     }
