@@ -53,6 +53,20 @@ export function inertItem(item: string): boolean {
 }
 
 /**
+ * LIVE for a whole list split at spaces: a space is its delimiter, not in an item, and an item
+ * ending in `#` is one followed by a space or the list's end.
+ */
+const LIVE_IN_LIST = /[^\S ]|[\[\](){},;%\\$^\uFDD0-\uFDEF]|#[#@ ]|#$/;
+
+/**
+ * True when every item of `list` split at `sep` is inert (inertItem), found in one look at the
+ * list instead of one at each item. False says nothing: each item is then looked at.
+ */
+export function inertList(list: string, sep: string): boolean {
+  return sep === " " && !LIVE_IN_LIST.test(list);
+}
+
+/**
  * Lazy functions that use each raw argument only as code they evaluate at once, in the same
  * evaluation (Evaluation.eval, after at most switch()'s `#$` replacement): the stand-ins may stay
  * in their arguments. Others (iter()'s one-character delimiter, lit(), u()'s attribute name...)

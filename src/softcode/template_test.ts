@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { testSoftcode } from "./_test_world.ts";
 import { EVAL_ARG } from "./types.ts";
-import { inertItem } from "./template.ts";
+import { inertItem, inertList } from "./template.ts";
+import { splitList } from "./list.ts";
 import { replaceTokens } from "./functions/control.ts";
 
 const BODIES = [
@@ -167,4 +168,37 @@ Deno.test("iter(): an attribute a body evaluates with get_eval() or eval() runs 
   assert.equal(want, "<\uFDE0|\uFDE1>");
   assert.equal(t.raw("iter(a b,[get_eval(me/ODD)]##)"), `${want}a ${want}b`);
   assert.equal(t.raw("iter(a b,[eval(me,ODD)]#@)"), `${want}1 ${want}2`);
+});
+
+Deno.test("template: inertList says whether inertItem holds for every item of a list", () => {
+  const chars = [
+    "a",
+    "b",
+    "#",
+    "@",
+    "$",
+    " ",
+    " ",
+    "\t",
+    "\u00a0",
+    "[",
+    "(",
+    "%",
+    ",",
+    "\uFDE0",
+    "é",
+  ];
+  let seed = 38;
+  const next = (n: number) => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) % n;
+  let inert = 0;
+  for (let i = 0; i < 20_000; i++) {
+    let list = "";
+    for (let j = 0, n = next(12); j < n; j++) list += chars[next(j % 3 ? 3 : chars.length)];
+    const each = splitList(list, " ").every(inertItem);
+    assert.equal(inertList(list, " "), each, JSON.stringify(list));
+    if (each) inert++;
+    // Another delimiter: always looked at item by item.
+    assert.equal(inertList(list, ","), false);
+  }
+  assert.ok(inert > 2_000, `${inert} inert lists`);
 });

@@ -12,7 +12,7 @@ import { upperAscii } from "../compile.ts";
 import type { SoftAttr } from "../ports.ts";
 import { toWire } from "../markup.ts";
 import { closeColour } from "./strings.ts";
-import { inertItem } from "../template.ts";
+import { inertItem, inertList, type Template } from "../template.ts";
 import { switchMatch } from "../wild.ts";
 import { zoneOf } from "../../world/zones.ts";
 
@@ -152,17 +152,30 @@ export function replaceTokens(
 }
 
 /**
- * iter()'s body for one item: MUX's textual `##`/`#@` replacement, or the same body parsed once
- * when that gives the same (src/softcode/template.ts).
+ * iter()'s body for each item of `list`: MUX's textual `##`/`#@` replacement, or the same body
+ * parsed once when that gives the same (src/softcode/template.ts). The template is found once
+ * for the loop, and a list whose items are all inert is seen to be once, not item by item.
  */
-function iterBody(ev: Evaluation, f: Frame, body: string, item: string, n: number): string {
-  const t = inertItem(item) ? ev.sc.template(body, EVAL_ARG) : null;
-  const pos = String(n);
-  // The text MUX would build must fit the output limit, or MUX would cut it before parsing.
-  if (t && body.length + t.tokens * Math.max(item.length, pos.length) <= ev.lbuf) {
-    return ev.runItem(f, t, item, pos);
-  }
-  return ev.eval(f, replaceTokens(body, item, pos, null), EVAL_ARG);
+function iterBody(
+  ev: Evaluation,
+  f: Frame,
+  body: string,
+  list: string,
+  sep: string,
+): (item: string, n: number) => string {
+  const inert = inertList(list, sep);
+  let t: Template | null | undefined;
+  return (item, n) => {
+    const pos = String(n);
+    if (inert || inertItem(item)) {
+      if (t === undefined) t = ev.sc.template(body, EVAL_ARG);
+      // The text MUX would build must fit the output limit, or MUX would cut it before parsing.
+      if (t && body.length + t.tokens * Math.max(item.length, pos.length) <= ev.lbuf) {
+        return ev.runItem(f, t, item, pos);
+      }
+    }
+    return ev.eval(f, replaceTokens(body, item, pos, null), EVAL_ARG);
+  };
 }
 
 /** A delimiter given to a lazy function: evaluated when longer than one character. */
@@ -535,12 +548,11 @@ export const controlFunctions: FunctionDef[] = [
     const osep = args[3] === undefined ? " " : lazySep(ev, f, args[3], true);
     if (typeof osep !== "string") return osep.error;
     const list = ev.eval(f, args[0], EVAL_ARG);
-    const items = splitList(list, sep);
     return loop(
       ev,
-      items,
+      splitList(list, sep),
       osep,
-      (item, n) => iterBody(ev, f, args[1], item, n),
+      iterBody(ev, f, args[1], list, sep),
       colourCloses(args[1]),
     );
   }, { lazy: true }),
@@ -553,9 +565,10 @@ export const controlFunctions: FunctionDef[] = [
     // iter() whose results go to the enactor, one line each, instead of being returned.
     const sep = lazySep(ev, f, args[2]);
     if (typeof sep !== "string") return sep.error;
-    const items = splitList(ev.eval(f, args[0], EVAL_ARG), sep);
-    loop(ev, items, "", (item, n) => {
-      const line = iterBody(ev, f, args[1], item, n);
+    const list = ev.eval(f, args[0], EVAL_ARG);
+    const body = iterBody(ev, f, args[1], list, sep);
+    loop(ev, splitList(list, sep), "", (item, n) => {
+      const line = body(item, n);
       ev.ports.delivery.toObject(f.enactor, toWire(line));
       return "";
     });
