@@ -91,6 +91,11 @@ export interface ScriptsConfig {
   /** The window of the two budgets, in ms. */
   budgetWindowMs: number;
   /**
+   * Script CPU time used in one turn of the event loop, in ms, after which the next script call
+   * waits until the engine has read the input that came meanwhile (docs/scripts.md).
+   */
+  yieldMs: number;
+  /**
    * Scripts turned off by name (`+who`, `+finger`): their files stay (a game update keeps
    * shipping them), their commands and help are gone, so a softcode package can own the name.
    */
@@ -307,6 +312,7 @@ export function defaultConfig(): EngineConfig {
       actorBudgetMs: 200,
       gameBudgetMs: 2_000,
       budgetWindowMs: 10_000,
+      yieldMs: 20,
       disabled: [],
       watch: true,
     },
@@ -377,6 +383,7 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "scripts.actorBudgetMs",
   "scripts.gameBudgetMs",
   "scripts.budgetWindowMs",
+  "scripts.yieldMs",
   "softcode.attributeQuotaBytes",
   "softcode.functionInvocations",
   "softcode.recursionDepth",

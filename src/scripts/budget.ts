@@ -2,8 +2,9 @@
  * Script time budgets. Scripts run on the engine's event loop, so their CPU time is the
  * game's: each actor may spend `actorMs` of it per window and all actors together `gameMs`,
  * refilled evenly over the window (a token bucket each), so fifty players running 40 ms
- * scripts cannot add up to a stalled engine. A call is admitted while both buckets hold time;
- * what it used is taken after it ends (a bucket may go below zero, and then refills first).
+ * scripts cannot add up to a stalled engine. A call is admitted while both buckets hold time,
+ * when its turn in its script's queue comes; what it uses is taken after each of its slices (a
+ * bucket may go below zero, and then refills first).
  */
 
 /** Actors tracked at most; the fullest buckets (idle actors) are forgotten first. */

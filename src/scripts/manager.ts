@@ -42,8 +42,16 @@ import { importProblem } from "./imports.ts";
 import { typeCheck } from "./check.ts";
 import { QuickJs } from "./quickjs.ts";
 import { Transpiler } from "./transpile.ts";
-import { LoadError, type Outcome, ScriptVm, type VmLimits, warmUp } from "./sandbox.ts";
+import {
+  type CallBudget,
+  LoadError,
+  type Outcome,
+  ScriptVm,
+  type VmLimits,
+  warmUp,
+} from "./sandbox.ts";
 import { ScriptBudget } from "./budget.ts";
+import { afterInput } from "../runtime/after_input.ts";
 import type { EngineScripts, ScriptCheck, ScriptStatus } from "./types.ts";
 import type { ScriptsConfig } from "../config/defaults.ts";
 
@@ -136,6 +144,12 @@ export class ScriptManager implements EngineScripts {
   readonly #loadQueue: (() => void)[] = [];
   /** Script files found and turned off, by name (for `@script/list`). */
   #off = new Map<string, string>();
+  /** See `scripts.yieldMs`. */
+  readonly #yieldMs: number;
+  /** Script CPU time used since the last turn of the event loop that scripts gave up. */
+  #turnMs = 0;
+  /** The end of the turn in which scripts used `yieldMs`; the calls that come meanwhile wait. */
+  #turnEnd: Promise<void> | null = null;
 
   constructor(host: ScriptHost, registry: CommandRegistry, cfg: ScriptsConfig) {
     this.#host = host;
@@ -153,6 +167,7 @@ export class ScriptManager implements EngineScripts {
       gameMs: Math.max(1, cfg.gameBudgetMs),
       windowMs: Math.max(1000, cfg.budgetWindowMs),
     });
+    this.#yieldMs = cfg.yieldMs;
   }
 
   /** The compiled QuickJS (compiled and warmed up once, on first need). */
@@ -308,27 +323,54 @@ export class ScriptManager implements EngineScripts {
       u.cmd.switches,
     );
     if (refused) throw new CommandError(refused);
-    const over = this.#budget.admit(u.me.id);
-    if (over) {
-      const secs = Math.max(1, Math.ceil(over.waitMs / 1000));
-      throw new CommandError(
-        over.who === "actor"
-          ? `You have used your share of script time; try again in ${secs} second${
-            secs === 1 ? "" : "s"
-          }.`
-          : "The game's scripts are busy; try again in a moment.",
-      );
-    }
-    s.runs++;
+    // Calls arriving together (forty players' lines read in one turn) ran back to back before
+    // the engine read anyone's input again; past `yieldMs` of script time in a turn, the next
+    // waits for the turn's end, so other players' lines go between.
+    while (this.#turnEnd) await this.#turnEnd;
+    // Asked here, so a call that would be refused takes no place in the queue, and again when
+    // its turn comes; each slice's time is charged as it is spent.
+    const actor = u.me.id;
+    const budget: CallBudget = {
+      admit: () => this.#refusal(actor),
+      spend: (ms) => this.#spend(actor, ms),
+    };
+    const over = budget.admit();
+    if (over !== null) throw new CommandError(over);
     const cmd = { ...u.cmd };
     const ops = scriptOps(u);
-    let out = await (v.vm.dead ? await this.#revive(s, v) : v.vm).run(cmd, ops, opError);
-    // Stopped while this call waited in its queue: once more, in a fresh sandbox.
-    if (!out.ok && out.reason === "closed" && !this.#closed) {
-      out = await (await this.#revive(s, v)).run(cmd, ops, opError);
+    let out = await (v.vm.dead ? await this.#revive(s, v) : v.vm).run(cmd, ops, opError, budget);
+    // Stopped while this call waited in its queue: once more, in a fresh sandbox (as often as a
+    // call ahead of it is stopped: said "the engine is stopping" after the second).
+    while (!out.ok && out.reason === "closed" && !this.#closed) {
+      out = await (await this.#revive(s, v)).run(cmd, ops, opError, budget);
     }
-    this.#budget.charge(u.me.id, out.cpuMs);
     this.#afterRun(s, out, u);
+  }
+
+  /** Charges a slice's time to `actor` and the game, and ends the turn once it used `yieldMs`. */
+  #spend(actor: string, ms: number): void {
+    this.#budget.charge(actor, ms);
+    this.#turnMs += ms;
+    if (this.#turnMs < this.#yieldMs || this.#turnEnd) return;
+    this.#turnEnd = new Promise((done) =>
+      afterInput(() => {
+        this.#turnMs = 0;
+        this.#turnEnd = null;
+        done();
+      })
+    );
+  }
+
+  /** Why `actor` may not start a script call now (its time or the game's is spent), or null. */
+  #refusal(actor: string): string | null {
+    const over = this.#budget.admit(actor);
+    if (!over) return null;
+    const secs = Math.max(1, Math.ceil(over.waitMs / 1000));
+    return over.who === "actor"
+      ? `You have used your share of script time; try again in ${secs} second${
+        secs === 1 ? "" : "s"
+      }.`
+      : "The game's scripts are busy; try again in a moment.";
   }
 
   /** The version's sandbox made again (after a stop): a fresh instance, the same JavaScript. */
@@ -347,6 +389,9 @@ export class ScriptManager implements EngineScripts {
   }
 
   #afterRun(s: Script, out: Outcome, u: CommandSdk): void {
+    // Refused when its turn came (the budgets): not a run.
+    if (!out.ok && out.reason === "refused") throw new CommandError(out.message);
+    s.runs++;
     const who = `${u.me.name}(#${u.me.id})`;
     if (!out.ok) {
       if (out.reason === "busy") {

@@ -29,9 +29,17 @@ import {
 } from "./quickjs.ts";
 import { MAX_ARGS, MAX_DATA, MAX_MESSAGE, PRELUDE, PRELUDE_FILE } from "./prelude.ts";
 import { readBjson } from "./bjson.ts";
+import { afterInput } from "../runtime/after_input.ts";
 
 /** Why a call was stopped. */
-export type StopReason = "time" | "memory" | "calls" | "busy" | "crash" | "closed";
+export type StopReason =
+  | "time"
+  | "memory"
+  | "calls"
+  | "busy"
+  | "crash"
+  | "closed"
+  | "refused";
 
 /** The limits of one sandbox. */
 export interface VmLimits {
@@ -50,6 +58,18 @@ export type OpHandler = (name: string, args: unknown[]) => unknown;
 
 /** How an operation's failure reads to the script: a refusal for the actor, or a failure. */
 export type OpErrorMapper = (e: unknown) => { message: string; user: boolean };
+
+/**
+ * The script time budgets of a call's actor (src/scripts/budget.ts), asked when the call's turn
+ * comes (not when it joins the queue: calls admitted while they waited were all let in before any
+ * was charged) and told each slice's time as it is spent.
+ */
+export interface CallBudget {
+  /** Why the call may not start now (shown to the actor), or null. */
+  admit(): string | null;
+  /** Takes the CPU time one slice of the call took, in ms. */
+  spend(ms: number): void;
+}
 
 /** What a script's exports say about its command (read from the sandbox as plain JSON). */
 export type ScriptMeta = Record<string, unknown>;
@@ -170,6 +190,7 @@ class SliceClock {
 interface Call {
   id: number;
   ops: OpHandler;
+  budget: CallBudget | undefined;
   mapError: OpErrorMapper;
   cpuMs: number;
   opCount: number;
@@ -197,6 +218,8 @@ export class ScriptVm {
   #stop: { reason: StopReason; message: string } | null = null;
   #current: Call | null = null;
   #queue: (() => void)[] = [];
+  /** True from a call's end until the next call in the queue has begun (see #handOn). */
+  #handing = false;
   #nextCall = 1;
   #nextToken = 1;
   #nextTimer = 1;
@@ -252,7 +275,7 @@ export class ScriptVm {
 
   /** True while a call runs or waits. */
   get busy(): boolean {
-    return this.#current !== null || this.#queue.length > 0;
+    return this.#current !== null || this.#handing || this.#queue.length > 0;
   }
 
   #boot(q: Instance): void {
@@ -369,9 +392,14 @@ export class ScriptVm {
    * Runs the loaded script's command for one call: `ops` carries out its SDK operations. Waits
    * in the queue while another call runs (a full queue is refused at once).
    */
-  async run(cmd: ParsedLine, ops: OpHandler, mapError: OpErrorMapper): Promise<Outcome> {
+  async run(
+    cmd: ParsedLine,
+    ops: OpHandler,
+    mapError: OpErrorMapper,
+    budget?: CallBudget,
+  ): Promise<Outcome> {
     if (this.#dead) return { ok: false, cpuMs: 0, reason: "closed", message: "restarted" };
-    if (this.#current) {
+    if (this.#current || this.#handing) {
       if (this.#queue.length >= this.#limits.maxQueue) {
         return {
           ok: false,
@@ -381,7 +409,13 @@ export class ScriptVm {
         };
       }
       await new Promise<void>((ok) => this.#queue.push(ok));
+      this.#handing = false;
       if (this.#dead) return { ok: false, cpuMs: 0, reason: "closed", message: "restarted" };
+    }
+    const refused = budget?.admit() ?? null;
+    if (refused !== null) {
+      this.#handOn();
+      return { ok: false, cpuMs: 0, reason: "refused", message: refused };
     }
     this.calls++;
     this.#outOfMemory = false;
@@ -389,6 +423,7 @@ export class ScriptVm {
       const call: Call = {
         id: this.#nextCall++,
         ops,
+        budget,
         mapError,
         cpuMs: 0,
         opCount: 0,
@@ -456,7 +491,9 @@ export class ScriptVm {
     } catch (e) {
       failure = e instanceof ScriptThrow ? e.message : this.#hostFailure(e);
     } finally {
-      call.cpuMs += this.#clock.stop();
+      const took = this.#clock.stop();
+      call.cpuMs += took;
+      call.budget?.spend(took);
     }
     if (this.#current !== call) return; // Stopped from inside (a call flood).
     const stop = this.#stop;
@@ -589,8 +626,20 @@ export class ScriptVm {
     call.timers.clear();
     if (this.#current === call) this.#current = null;
     call.finish(outcome);
+    this.#handOn();
+  }
+
+  /**
+   * Lets the next waiting call begin once the engine has read the input that came meanwhile:
+   * begun at once (a promise's reaction), the calls of a queue ran back to back in one turn of
+   * the event loop, forty 45 ms calls holding every player 1.8 s. Until it begins, new calls queue
+   * behind it.
+   */
+  #handOn(): void {
     const next = this.#queue.shift();
-    if (next) next();
+    if (!next) return;
+    this.#handing = true;
+    afterInput(next);
   }
 
   /** Throws the instance away: calls waiting are answered `closed`, nothing of it runs again. */
