@@ -54,6 +54,11 @@ export interface GameConfig {
   registerEnabled: boolean;
   /** Characters one client address may create an hour (REST register and `create`); 0: no limit. */
   registrationsPerHour: number;
+  /**
+   * Logins one character may make in a minute on the hub (WebSocket, telnet), each announced to
+   * its room; 0 = no limit. A resume after an engine restart does not count.
+   */
+  loginsPerMinute: number;
   guestEnabled: boolean;
   guestPrefix: string;
   /** Most guests at once (0: no cap). */
@@ -281,6 +286,7 @@ export function defaultConfig(): EngineConfig {
       idleTimeout: 3600,
       registerEnabled: true,
       registrationsPerHour: 30,
+      loginsPerMinute: 30,
       guestEnabled: false,
       guestPrefix: "Guest",
       maxGuests: 10,
@@ -372,6 +378,7 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "game.maxGuestsPerIp",
   "game.idleTimeout",
   "game.registrationsPerHour",
+  "game.loginsPerMinute",
   "game.objectQuota",
   "database.backupInterval",
   "database.maxBackups",

@@ -17,6 +17,7 @@ import type { LoginDeps, LoginHost } from "./login.ts";
 import type { Detached, SessionRegistry } from "./registry.ts";
 import type { Outbound } from "./types.ts";
 import { charFrame } from "./char_frame.ts";
+import { WindowCounter } from "../auth/rate_limit.ts";
 
 /** A structured error message. */
 export function errorOut(msg: string): Outbound {
@@ -25,6 +26,10 @@ export function errorOut(msg: string): Outbound {
 
 /** Refusal of a token that is invalid, expired or of an ended session (clients match "token"). */
 export const EXPIRED = "Invalid or expired token.";
+
+/** Refusal of a login past `game.loginsPerMinute`. */
+export const TOO_MANY_LOGINS =
+  "Too many logins for this character in the last minute; try again in a moment.";
 
 /**
  * The `session` frame: the connection's token (JSON clients keep it to resume), its player, and
@@ -68,6 +73,12 @@ export const LEAVING_GRACE_MS = 5000;
 export class Sessions implements LoginHost {
   /** Departures not yet announced, by player id: their pages went away a moment ago. */
   readonly #leaving = new Map<string, ReturnType<typeof setTimeout>>();
+  /**
+   * Each character's recent logins. A token login costs no password check, so one player
+   * reconnecting in a loop logged in 70 times a second, and everyone in the room heard each
+   * arrival and departure (20 such players: 2,400 lines a second to each of the others).
+   */
+  readonly #logins = new WindowCounter(() => this.deps.config.value.game.loginsPerMinute, 60_000);
 
   constructor(
     readonly deps: SessionDeps,
@@ -151,6 +162,10 @@ export class Sessions implements LoginHost {
     // (and is seen here) or finds the connection attached (and closes it).
     if (generation !== undefined && generation !== current) {
       conn.send(errorOut(EXPIRED));
+      return false;
+    }
+    if (!resumed && s.config.value.game.loginsPerMinute > 0 && !this.#logins.reserve(id)) {
+      conn.send(errorOut(TOO_MANY_LOGINS));
       return false;
     }
     if (!resumed && !isStaff(player.flags) && !this.registry.isOnline(id)) {
