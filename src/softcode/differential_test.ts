@@ -80,6 +80,8 @@ const DIFFERENT: Record<string, string> = {
   "[timefmt($Y,0,x)]": "timefmt() takes a third argument, utc, as its help says (MUX: two at most)",
   "[sha1(ansi(r,abc))]":
     "MUX 2.12 hashes colour in its own internal code points; here, the text without colour",
+  "[lwho(x)]": "connections have no port numbers here: lwho()'s argument is ignored",
+  "[error(a,b)]": "error() answers the engine's own unknown-command message",
   "[bittype(#-1)]":
     "MUX 2.12 tells the player it sees no such thing and answers nothing; here, #-1",
 };

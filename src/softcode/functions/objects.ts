@@ -917,7 +917,11 @@ export const objectFunctions: FunctionDef[] = plainResults([
     const me = ev.object(f.executor);
     for (const word of splitList(args[0], " ")) {
       const r = matchThing(ev.ports.world, f.executor, word);
-      if (!found(r)) continue;
+      // As MUX, the executor is told of a target not found.
+      if (!found(r)) {
+        ev.ports.delivery.toObject(f.executor, "Emit to whom?");
+        continue;
+      }
       const room = ev.object(r);
       if (!room || !me) continue;
       if (!ev.ports.access.controls(me, room) && me.location !== room.id) continue;
@@ -932,7 +936,10 @@ export const objectFunctions: FunctionDef[] = plainResults([
     example: { think: "oemit(me,Wizard waves.)", gives: "" },
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
-    if (typeof o === "string") return "";
+    if (typeof o === "string") {
+      ev.ports.delivery.toObject(f.executor, "Emit except to whom?");
+      return "";
+    }
     if (!o.location) return "";
     ev.ports.delivery.toRoom(o.location, toWire(args[1]), [o.id], f.executor);
     return "";
