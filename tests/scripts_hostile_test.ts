@@ -101,7 +101,7 @@ Deno.test("hostile scripts: calls waiting in a script's queue are admitted when 
 Deno.test("hostile scripts: another player's line goes before the next call waiting in a script's queue", async () => {
   // Before: the next call in a script's queue began as a promise's reaction to the last one's
   // end, so the whole queue ran in one turn of the event loop: forty players' 45 ms calls held
-  // every player 1.8 s.
+  // every player 1.7 s.
   const { srv, dir } = await game({
     timeoutMs: 250,
     actorBudgetMs: 600_000,

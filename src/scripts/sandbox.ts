@@ -632,7 +632,7 @@ export class ScriptVm {
   /**
    * Lets the next waiting call begin once the engine has read the input that came meanwhile:
    * begun at once (a promise's reaction), the calls of a queue ran back to back in one turn of
-   * the event loop, forty 45 ms calls holding every player 1.8 s. Until it begins, new calls queue
+   * the event loop, forty 45 ms calls holding every player 1.7 s. Until it begins, new calls queue
    * behind it.
    */
   #handOn(): void {
