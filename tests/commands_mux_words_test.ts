@@ -5,20 +5,43 @@
 import { assertEquals } from "./assert.ts";
 import { register } from "./harness.ts";
 import { ADMIN, startSupervised, telnetLogin, telnetReply } from "./supervised.ts";
+import type { TelnetClient } from "./telnet_client.ts";
 
-Deno.test("MUX words: @set answers Set. and Cleared. for each flag, and refuses as MUX does", async () => {
+/** The players of one test, by their names in lower case, each on a telnet connection. */
+type Players = Record<string, TelnetClient>;
+
+/**
+ * Runs `body` in a supervised game of its own with `names` registered and logged in over telnet;
+ * unless `builder` is false, the superuser makes the first of them a builder. Every connection
+ * closes and the game stops after, whatever `body` did.
+ */
+async function inGame(
+  names: string[],
+  body: (players: Players) => Promise<void>,
+  { builder = true } = {},
+): Promise<void> {
   const srv = await startSupervised({});
   const closers: (() => Promise<void>)[] = [];
   try {
-    await register(srv.base, "Alice");
-    await register(srv.base, "Bob");
-    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
-    closers.push(() => admin.close());
-    const alice = await telnetLogin(srv, "Alice", "password123");
-    closers.push(() => alice.close());
-    const bob = await telnetLogin(srv, "Bob", "password123");
-    closers.push(() => bob.close());
-    assertEquals(await telnetReply(admin, "@set *Alice=builder"), "Set.");
+    for (const name of names) await register(srv.base, name);
+    const admin = builder ? await telnetLogin(srv, ADMIN.name, ADMIN.password) : null;
+    if (admin) closers.push(() => admin.close());
+    const players: Players = {};
+    for (const name of names) {
+      const t = await telnetLogin(srv, name, "password123");
+      closers.push(() => t.close());
+      players[name.toLowerCase()] = t;
+    }
+    if (admin) assertEquals(await telnetReply(admin, `@set *${names[0]}=builder`), "Set.");
+    await body(players);
+  } finally {
+    for (const c of closers) await c().catch(() => {});
+    await srv.stop();
+  }
+}
+
+Deno.test("MUX words: @set answers Set. and Cleared. for each flag, and refuses as MUX does", () =>
+  inGame(["Alice", "Bob"], async ({ alice, bob }) => {
     await telnetReply(alice, "@create Widget");
     await telnetReply(alice, "drop Widget");
     const widget = await telnetReply(alice, "think [num(Widget)]");
@@ -72,22 +95,10 @@ Deno.test("MUX words: @set answers Set. and Cleared. for each flag, and refuses 
     );
     assertEquals(await telnetReply(alice, "think [hasflag(Widget,dark)]"), "1");
     assertEquals(await telnetReply(alice, "@set me=!quiet"), "Cleared.");
-  } finally {
-    for (const c of closers) await c().catch(() => {});
-    await srv.stop();
-  }
-});
+  }));
 
-Deno.test("MUX words: inventory and examine list one name a line", async () => {
-  const srv = await startSupervised({});
-  const closers: (() => Promise<void>)[] = [];
-  try {
-    await register(srv.base, "Alice");
-    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
-    closers.push(() => admin.close());
-    const alice = await telnetLogin(srv, "Alice", "password123");
-    closers.push(() => alice.close());
-    await telnetReply(admin, "@set *Alice=builder");
+Deno.test("MUX words: inventory and examine list one name a line", () =>
+  inGame(["Alice"], async ({ alice }) => {
     assertEquals(await telnetReply(alice, "inventory"), "You aren't carrying anything.");
     const widget = /#\d+/.exec(await telnetReply(alice, "@create Widget"))![0];
     const ball = /#\d+/.exec(await telnetReply(alice, "@create Ball"))![0];
@@ -122,30 +133,15 @@ Deno.test("MUX words: inventory and examine list one name a line", async () => {
     assertEquals(here.includes("No exits."), false);
     const exit = await telnetReply(alice, "examine north");
     assertEquals(exit.includes("No exits."), false);
-  } finally {
-    for (const c of closers) await c().catch(() => {});
-    await srv.stop();
-  }
-});
+  }));
 
 /** The dbref of what `name` matches for the player (`num()`). */
 function num(t: Parameters<typeof telnetReply>[0], name: string): Promise<string> {
   return telnetReply(t, `think [num(${name})]`);
 }
 
-Deno.test("MUX words: @pemit, @remit and @oemit take lists and say Emit error(s)", async () => {
-  const srv = await startSupervised({});
-  const closers: (() => Promise<void>)[] = [];
-  try {
-    await register(srv.base, "Alice");
-    await register(srv.base, "Bob");
-    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
-    closers.push(() => admin.close());
-    const alice = await telnetLogin(srv, "Alice", "password123");
-    closers.push(() => alice.close());
-    const bob = await telnetLogin(srv, "Bob", "password123");
-    closers.push(() => bob.close());
-    await telnetReply(admin, "@set *Alice=builder");
+Deno.test("MUX words: @pemit, @remit and @oemit take lists and say Emit error(s)", () =>
+  inGame(["Alice", "Bob"], async ({ alice, bob }) => {
     await telnetReply(alice, "@create Ball2");
     await telnetReply(alice, "@create Ball3");
     for (
@@ -176,25 +172,10 @@ Deno.test("MUX words: @pemit, @remit and @oemit take lists and say Emit error(s)
     assertEquals(await telnetReply(alice, "@oemit Bob me=not for you"), "");
     assertEquals(await telnetReply(bob, "think done"), "done");
     assertEquals(bob.text.slice(heard).includes("not for you"), false);
-  } finally {
-    for (const c of closers) await c().catch(() => {});
-    await srv.stop();
-  }
-});
+  }));
 
-Deno.test("MUX words: the room hears a thing picked up leave, before its @osucc; a puppet arrive", async () => {
-  const srv = await startSupervised({});
-  const closers: (() => Promise<void>)[] = [];
-  try {
-    await register(srv.base, "Alice");
-    await register(srv.base, "Bob");
-    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
-    closers.push(() => admin.close());
-    const alice = await telnetLogin(srv, "Alice", "password123");
-    closers.push(() => alice.close());
-    const bob = await telnetLogin(srv, "Bob", "password123");
-    closers.push(() => bob.close());
-    await telnetReply(admin, "@set *Alice=builder");
+Deno.test("MUX words: the room hears a thing picked up leave, before its @osucc; a puppet arrive", () =>
+  inGame(["Alice", "Bob"], async ({ alice, bob }) => {
     await telnetReply(alice, "@create Widget");
     /** What Bob heard while Alice typed `line` (Alice's own reply checked). */
     const bobHears = async (line: string, said: string) => {
@@ -228,22 +209,10 @@ Deno.test("MUX words: the room hears a thing picked up leave, before its @osucc;
       "Widget has left.",
       "Alice picks up the widget.",
     ]);
-  } finally {
-    for (const c of closers) await c().catch(() => {});
-    await srv.stop();
-  }
-});
+  }));
 
-Deno.test("MUX words: loc() of an exit is where it leads; @unlock says Unlocked.", async () => {
-  const srv = await startSupervised({});
-  const closers: (() => Promise<void>)[] = [];
-  try {
-    await register(srv.base, "Alice");
-    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
-    closers.push(() => admin.close());
-    const alice = await telnetLogin(srv, "Alice", "password123");
-    closers.push(() => alice.close());
-    await telnetReply(admin, "@set *Alice=builder");
+Deno.test("MUX words: loc() of an exit is where it leads; @unlock says Unlocked.", () =>
+  inGame(["Alice"], async ({ alice }) => {
     const here = await telnetReply(alice, "think [loc(me)]");
     const garden = /#\d+/.exec(await telnetReply(alice, "@dig Garden=North;n,South;s"))![0];
     assertEquals(
@@ -258,23 +227,10 @@ Deno.test("MUX words: loc() of an exit is where it leads; @unlock says Unlocked.
     assertEquals(await telnetReply(alice, "@unlock Widget"), "Unlocked.");
     assertEquals(await telnetReply(alice, "@unlock Widget"), "Unlocked.");
     assertEquals(await telnetReply(alice, "@unlock/enter Widget"), "Unlocked.");
-  } finally {
-    for (const c of closers) await c().catch(() => {});
-    await srv.stop();
-  }
-});
+  }));
 
-Deno.test("MUX words: page confirms without a full stop and names several recipients to each", async () => {
-  const srv = await startSupervised({});
-  const closers: (() => Promise<void>)[] = [];
-  try {
-    for (const name of ["Alice", "Bob", "Carol"]) await register(srv.base, name);
-    const alice = await telnetLogin(srv, "Alice", "password123");
-    closers.push(() => alice.close());
-    const bob = await telnetLogin(srv, "Bob", "password123");
-    closers.push(() => bob.close());
-    const carol = await telnetLogin(srv, "Carol", "password123");
-    closers.push(() => carol.close());
+Deno.test("MUX words: page confirms without a full stop and names several recipients to each", () =>
+  inGame(["Alice", "Bob", "Carol"], async ({ alice, bob, carol }) => {
     /** Alice pages: her reply, and what Bob and Carol heard meanwhile. */
     const page = async (line: string) => {
       const from = [bob.text.length, carol.text.length];
@@ -305,8 +261,4 @@ Deno.test("MUX words: page confirms without a full stop and names several recipi
       "From afar, to (Bob, Carol): Alice waves",
       "From afar, to (Bob, Carol): Alice waves",
     ]);
-  } finally {
-    for (const c of closers) await c().catch(() => {});
-    await srv.stop();
-  }
-});
+  }, { builder: false }));
