@@ -17,6 +17,7 @@ const SCRIPT = `export default async (u) => {
   if (a === "") { await u.send("ready"); return; }
   if (a === "hold") { await new Promise((r) => setTimeout(r, 1000)); await u.send("held"); return; }
   if (a === "spin") { for (;;) {} }
+  if (a === "spin loud") { await u.here.broadcast("spin start"); for (;;) {} }
   if (a === "busy") {
     const end = Date.now() + 200;
     while (Date.now() < end) {}
@@ -164,6 +165,42 @@ Deno.test("hostile scripts: another player's line goes before the next of many s
       .filter((m) => m === "busy done" || m === "mark");
     assertEquals(heard.filter((m) => m === "busy done").length, BUSY);
     assert(heard.at(-1) !== "mark", `all the calls ran before Alice's line: ${heard.join(", ")}`);
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hostile scripts: another player's line goes before the next call of a stopped sandbox's queue", async () => {
+  // Before: the calls waiting in a sandbox stopped at its time limit all came back at once, and
+  // each ran to its own stop in the same turn of the event loop (forty such calls held every
+  // player 3 to 5 s).
+  const { srv, dir } = await game({
+    timeoutMs: 250,
+    actorBudgetMs: 600_000,
+    gameBudgetMs: 600_000,
+    budgetWindowMs: 600_000,
+  });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const alice = await player(srv, "Alice", closers);
+    const holder = await player(srv, "Holder", closers);
+    const spinners: WsClient[] = [];
+    for (let i = 0; i < 8; i++) spinners.push((await player(srv, `Spin${i}`, closers)).ws);
+    holder.ws.send("+x");
+    await holder.ws.expect(/^ready$/, 30_000);
+    await hold(holder.ws);
+    for (const ws of spinners) ws.send("+x spin loud");
+    // Alice types as soon as she hears the first spin begin; eight spins of 250 ms follow it.
+    await alice.ws.expect(/^spin start$/, 30_000);
+    alice.ws.send("think mark");
+    await alice.ws.expect(/^mark$/, 30_000);
+    for (const ws of spinners) await ws.expect(/was stopped/, 30_000);
+    await new Promise((r) => setTimeout(r, 500));
+    const heard = alice.ws.all.map((m) => m.msg).filter((m) => m === "spin start" || m === "mark");
+    assertEquals(heard.filter((m) => m === "spin start").length, 8);
+    assert(heard.at(-1) !== "mark", `all eight spins ran before Alice's line: ${heard.join(", ")}`);
   } finally {
     for (const c of closers) await c();
     await srv.stop();

@@ -323,10 +323,6 @@ export class ScriptManager implements EngineScripts {
       u.cmd.switches,
     );
     if (refused) throw new CommandError(refused);
-    // Calls arriving together (forty players' lines read in one turn) ran back to back before
-    // the engine read anyone's input again; past `yieldMs` of script time in a turn, the next
-    // waits for the turn's end, so other players' lines go between.
-    while (this.#turnEnd) await this.#turnEnd;
     // Asked here, so a call that would be refused takes no place in the queue, and again when
     // its turn comes; each slice's time is charged as it is spent.
     const actor = u.me.id;
@@ -338,13 +334,33 @@ export class ScriptManager implements EngineScripts {
     if (over !== null) throw new CommandError(over);
     const cmd = { ...u.cmd };
     const ops = scriptOps(u);
-    let out = await (v.vm.dead ? await this.#revive(s, v) : v.vm).run(cmd, ops, opError, budget);
+    let out = await this.#runInTurn(s, v, (vm) => vm.run(cmd, ops, opError, budget));
     // Stopped while this call waited in its queue: once more, in a fresh sandbox (as often as a
     // call ahead of it is stopped: said "the engine is stopping" after the second).
     while (!out.ok && out.reason === "closed" && !this.#closed) {
-      out = await (await this.#revive(s, v)).run(cmd, ops, opError, budget);
+      out = await this.#runInTurn(s, v, (vm) => vm.run(cmd, ops, opError, budget));
     }
     this.#afterRun(s, out, u);
+  }
+
+  /**
+   * Runs `call` in the version's sandbox (made again when stopped) once scripts' turn has ended.
+   * Calls arriving together (forty players' lines read in one turn) ran back to back before the
+   * engine read anyone's input again; past `yieldMs` of script time in a turn, the next waits for
+   * the turn's end, so other players' lines go between. Asked again after a new sandbox is made
+   * (the calls of a stopped sandbox's queue all come back at once, and each ran to its own stop
+   * in one turn), and nothing waits between the last ask and the call.
+   */
+  async #runInTurn(
+    s: Script,
+    v: Version,
+    call: (vm: ScriptVm) => Promise<Outcome>,
+  ): Promise<Outcome> {
+    for (;;) {
+      while (this.#turnEnd) await this.#turnEnd;
+      if (!v.vm.dead) return call(v.vm);
+      await this.#revive(s, v);
+    }
   }
 
   /** Charges a slice's time to `actor` and the game, and ends the turn once it used `yieldMs`. */
