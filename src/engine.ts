@@ -16,7 +16,7 @@ import { HashPool } from "./auth/hash_pool.ts";
 import { resolveSecret, TokenService } from "./auth/tokens.ts";
 import { TokenGenerations } from "./auth/generations.ts";
 import { REGISTRATION_WINDOW_MS } from "./auth/registration.ts";
-import { SecurityLog } from "./auth/security_log.ts";
+import { SecurityLog, securityLogLimits } from "./auth/security_log.ts";
 import { WindowCounter } from "./auth/rate_limit.ts";
 import { Players } from "./world/players.ts";
 import { Texts } from "./text/texts.ts";
@@ -294,7 +294,9 @@ async function startOn(
     resolveSecret(plumbing.jwtSecret, (m) => console.warn(m)),
     generations,
   );
-  const securityLog = new SecurityLog(resolve(root, cfg.logging.dir, "security.log"));
+  const securityLog = new SecurityLog(resolve(root, cfg.logging.dir, "security.log"), {
+    limits: () => securityLogLimits(config.value),
+  });
   opened.push(() => securityLog.flush());
   const players = new Players(objects, presence);
   const loginFailures = new WindowCounter(10, 60_000);

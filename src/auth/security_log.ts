@@ -1,5 +1,6 @@
 /** The security log: JSON lines in `<logDir>/security.log`. */
 import { dirname } from "node:path";
+import type { EngineConfig } from "../config/defaults.ts";
 
 /** Security log event names (docs/api.md "Security log"). */
 export type SecurityEvent =
@@ -33,14 +34,43 @@ export const REFUSAL_EVERY_MS = 60_000;
 /** Events and addresses whose last refusal is remembered (the oldest are forgotten first). */
 const MAX_REFUSAL_KEYS = 10_000;
 
-/** Appends security events; writes are serialized so lines never interleave. */
+/** When the file rotates: past `maxSize` bytes (0: never), keeping `maxFiles` old files. */
+export interface SecurityLogLimits {
+  maxSize: number;
+  maxFiles: number;
+}
+
+/** The rotation limits a configuration sets (`logging.securityMaxSize`, `.securityMaxFiles`). */
+export function securityLogLimits(cfg: EngineConfig): SecurityLogLimits {
+  return { maxSize: cfg.logging.securityMaxSize, maxFiles: cfg.logging.securityMaxFiles };
+}
+
+/** How a security log is built; `limits` is read at each line (`@reload/config` changes it). */
+export interface SecurityLogOptions {
+  now?: () => number;
+  limits?: () => SecurityLogLimits;
+}
+
+/**
+ * Appends security events; writes are serialized so lines never interleave, and the file rotates
+ * by size as the game log does (`security.log` → `.1` → ... → `.<maxFiles>`, the oldest dropped),
+ * inside the same chain: a line queued while the files are renamed goes to the new file, none is
+ * lost, and the renames are asynchronous, never holding the event loop.
+ */
 export class SecurityLog {
   #chain: Promise<void> = Promise.resolve();
-  #dirReady = false;
+  /** The live file's size in bytes, read once at the first write; null until then. */
+  #size: number | null = null;
+  readonly #encoder = new TextEncoder();
+  readonly #now: () => number;
+  readonly #limits: () => SecurityLogLimits;
   /** When each event and address's last refusal was written, and how many came since. */
   readonly #refusals = new Map<string, { at: number; more: number }>();
 
-  constructor(readonly file: string, private readonly now: () => number = Date.now) {}
+  constructor(readonly file: string, opts: SecurityLogOptions = {}) {
+    this.#now = opts.now ?? Date.now;
+    this.#limits = opts.limits ?? (() => ({ maxSize: 0, maxFiles: 0 }));
+  }
 
   /**
    * Records a refusal by a rate limit: the first of an event from an address, then at most one
@@ -50,7 +80,7 @@ export class SecurityLog {
    */
   refused(event: SecurityEvent, d: SecurityDetails = {}): Promise<void> {
     const key = `${event} ${d.ip ?? ""}`;
-    const now = this.now();
+    const now = this.#now();
     const last = this.#refusals.get(key);
     if (last && now - last.at < REFUSAL_EVERY_MS) {
       last.more++;
@@ -78,11 +108,17 @@ export class SecurityLog {
     }) + "\n";
     this.#chain = this.#chain.then(async () => {
       try {
-        if (!this.#dirReady) {
+        const bytes = this.#encoder.encode(line);
+        if (this.#size === null) {
           await Deno.mkdir(dirname(this.file), { recursive: true });
-          this.#dirReady = true;
+          this.#size = await sizeOf(this.file);
         }
-        await Deno.writeTextFile(this.file, line, { append: true });
+        const { maxSize, maxFiles } = this.#limits();
+        if (maxSize > 0 && this.#size > 0 && this.#size + bytes.length > maxSize) {
+          await this.#rotate(maxFiles);
+        }
+        await Deno.writeFile(this.file, bytes, { append: true });
+        this.#size += bytes.length;
       } catch (e) {
         console.error(`security log: cannot write ${this.file}: ${(e as Error).message}`);
       }
@@ -93,5 +129,41 @@ export class SecurityLog {
   /** Resolves when every queued entry is written. */
   flush(): Promise<void> {
     return this.#chain;
+  }
+
+  /** Moves the live file to `.1` and the older ones up by one; the last is overwritten. */
+  async #rotate(maxFiles: number): Promise<void> {
+    this.#size = 0;
+    if (maxFiles < 1) return await removeIfThere(this.file);
+    for (let i = maxFiles - 1; i >= 1; i--) {
+      await renameIfThere(`${this.file}.${i}`, `${this.file}.${i + 1}`);
+    }
+    await renameIfThere(this.file, `${this.file}.1`);
+  }
+}
+
+/** A file's size, 0 when it does not exist. */
+async function sizeOf(path: string): Promise<number> {
+  try {
+    return (await Deno.stat(path)).size;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return 0;
+    throw e;
+  }
+}
+
+async function renameIfThere(from: string, to: string): Promise<void> {
+  try {
+    await Deno.rename(from, to);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+}
+
+async function removeIfThere(path: string): Promise<void> {
+  try {
+    await Deno.remove(path);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
   }
 }

@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 import { Accounts } from "../auth/accounts.ts";
 import { passwordProblem, sentence } from "../auth/passwords.ts";
-import { SecurityLog } from "../auth/security_log.ts";
+import { SecurityLog, securityLogLimits } from "../auth/security_log.ts";
 import { ObjectStore } from "../world/objects.ts";
 import { LineReader, terminalIO } from "../supervisor/terminal_io.ts";
 import { loadConfig, openGameStore } from "./game_store.ts";
@@ -56,7 +56,9 @@ export async function passwdCommand(
       return 1;
     }
     await new Accounts(kv, objects).setPassword(player.id, password);
-    const log = new SecurityLog(resolve(root, config.value.logging.dir, "security.log"));
+    const log = new SecurityLog(resolve(root, config.value.logging.dir, "security.log"), {
+      limits: () => securityLogLimits(config.value),
+    });
     await log.write("ADMIN_NEWPASSWORD", { actor: "shell", target: player.id, detail: "passwd" });
     console.log(`passwd: the password of ${player.name}(#${player.id}) is changed.`);
     return 0;

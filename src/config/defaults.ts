@@ -225,7 +225,15 @@ export interface EngineConfig {
   server: ServerConfig;
   game: GameConfig;
   database: { path: string; backupDir: string; backupInterval: number; maxBackups: number };
-  logging: { level: Level; file: string; dir: string; maxSize: number; maxFiles: number };
+  logging: {
+    level: Level;
+    file: string;
+    dir: string;
+    maxSize: number;
+    maxFiles: number;
+    securityMaxSize: number;
+    securityMaxFiles: number;
+  };
   theme: { primary: string; background: string; surface: string; text: string };
   scripts: ScriptsConfig;
   commands: CommandsConfig;
@@ -308,6 +316,8 @@ export function defaultConfig(): EngineConfig {
       dir: "logs",
       maxSize: 10485760,
       maxFiles: 5,
+      securityMaxSize: 10485760,
+      securityMaxFiles: 5,
     },
     theme: { primary: "#7c3aed", background: "#0f0f14", surface: "#1a1a24", text: "#e5e5ef" },
     scripts: {
@@ -384,6 +394,8 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "database.maxBackups",
   "logging.maxSize",
   "logging.maxFiles",
+  "logging.securityMaxSize",
+  "logging.securityMaxFiles",
   "scripts.timeoutMs",
   "scripts.wallMs",
   "scripts.memoryMb",
