@@ -297,7 +297,7 @@ async function startOn(
   const securityLog = new SecurityLog(resolve(root, cfg.logging.dir, "security.log"), {
     limits: () => securityLogLimits(config.value),
   });
-  opened.push(() => securityLog.flush());
+  opened.push(() => securityLog.close());
   const players = new Players(objects, presence);
   const loginFailures = new WindowCounter(10, 60_000);
   const registrations = new WindowCounter(

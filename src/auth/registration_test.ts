@@ -42,7 +42,7 @@ async function withRegistration(
         }
       },
     });
-    await securityLog.flush();
+    await securityLog.close();
   } finally {
     kv.close();
     await Deno.remove(dir, { recursive: true });

@@ -49,6 +49,24 @@ export function securityLogLimits(cfg: EngineConfig): SecurityLogLimits {
 export interface SecurityLogOptions {
   now?: () => number;
   limits?: () => SecurityLogLimits;
+  /** How often a refusal of one event and address is written (tests shorten the minute). */
+  refusalEveryMs?: number;
+  /** Events and addresses remembered at once (tests make it small). */
+  maxRefusalKeys?: number;
+}
+
+/** The refusals of one event and address since its last line. */
+interface Folded {
+  event: SecurityEvent;
+  d: SecurityDetails;
+  at: number;
+  more: number;
+}
+
+/** The details with the count of refusals folded into this line. */
+function withCount(d: SecurityDetails, more: number): SecurityDetails {
+  const count = `${more} more refused since the last entry`;
+  return { ...d, detail: d.detail ? `${d.detail}; ${count}` : count };
 }
 
 /**
@@ -64,36 +82,95 @@ export class SecurityLog {
   readonly #encoder = new TextEncoder();
   readonly #now: () => number;
   readonly #limits: () => SecurityLogLimits;
-  /** When each event and address's last refusal was written, and how many came since. */
-  readonly #refusals = new Map<string, { at: number; more: number }>();
+  /**
+   * Each event and address's last written refusal, the refusals folded since and the latest of
+   * their details, oldest written first (an entry moves to the end when written).
+   */
+  readonly #refusals = new Map<string, Folded>();
+  readonly #everyMs: number;
+  readonly #maxKeys: number;
+  /** The one timer that writes folded counts when their minute ends (not one per key). */
+  #timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(readonly file: string, opts: SecurityLogOptions = {}) {
     this.#now = opts.now ?? Date.now;
     this.#limits = opts.limits ?? (() => ({ maxSize: 0, maxFiles: 0 }));
+    this.#everyMs = opts.refusalEveryMs ?? REFUSAL_EVERY_MS;
+    this.#maxKeys = opts.maxRefusalKeys ?? MAX_REFUSAL_KEYS;
   }
 
   /**
    * Records a refusal by a rate limit: the first of an event from an address, then at most one
-   * every REFUSAL_EVERY_MS, which counts the refusals not written since. A flood repeats the
+   * line every REFUSAL_EVERY_MS, which counts the refusals not written since. A flood repeats the
    * refusal as fast as it can send (500 `connect` lines a second from one address's 50
-   * connections): a line each grew the file without bound, one append a line.
+   * connections): a line each grew the file without bound, one append a line. The count is
+   * written when its minute ends (or when the key is forgotten to make room), not only with a
+   * later refusal, which may never come.
    */
   refused(event: SecurityEvent, d: SecurityDetails = {}): Promise<void> {
     const key = `${event} ${d.ip ?? ""}`;
     const now = this.#now();
     const last = this.#refusals.get(key);
-    if (last && now - last.at < REFUSAL_EVERY_MS) {
+    if (last && now - last.at < this.#everyMs) {
       last.more++;
+      last.d = d;
       return this.#chain;
     }
     this.#refusals.delete(key);
-    this.#refusals.set(key, { at: now, more: 0 });
-    if (this.#refusals.size > MAX_REFUSAL_KEYS) {
-      this.#refusals.delete(this.#refusals.keys().next().value!);
+    this.#refusals.set(key, { event, d, at: now, more: 0 });
+    if (this.#refusals.size > this.#maxKeys) {
+      const [oldKey, old] = this.#refusals.entries().next().value!;
+      this.#refusals.delete(oldKey);
+      if (old.more) this.#writeCount(old);
     }
+    this.#arm();
     if (!last?.more) return this.write(event, d);
-    const count = `${last.more} more refused since the last entry`;
-    return this.write(event, { ...d, detail: d.detail ? `${d.detail}; ${count}` : count });
+    return this.write(event, withCount(d, last.more));
+  }
+
+  /** Writes the folded counts still held, stops the timer, and resolves when all is on disk. */
+  close(): Promise<void> {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    for (const entry of this.#refusals.values()) if (entry.more) this.#writeCount(entry);
+    this.#refusals.clear();
+    return this.#chain;
+  }
+
+  /** Arms the timer for the oldest entry's minute end, unless it is armed or nothing is held. */
+  #arm(): void {
+    if (this.#timer !== null) return;
+    const first = this.#refusals.values().next().value;
+    if (!first) return;
+    const delay = Math.max(0, first.at + this.#everyMs - this.#now());
+    const timer = setTimeout(() => {
+      this.#timer = null;
+      this.#sweep();
+    }, delay);
+    // The timer never keeps a process alive that has nothing else to do.
+    Deno.unrefTimer(timer);
+    this.#timer = timer;
+  }
+
+  /**
+   * At the end of entries' minutes: a folded count is written and starts a new minute (a flood
+   * that goes on gets a line a minute), an entry with nothing folded is forgotten. Entries are
+   * in the order their minutes end, so this looks only at the ones that ended.
+   */
+  #sweep(): void {
+    const now = this.#now();
+    for (const [key, entry] of this.#refusals) {
+      if (now - entry.at < this.#everyMs) break;
+      this.#refusals.delete(key);
+      if (!entry.more) continue;
+      this.#writeCount(entry);
+      this.#refusals.set(key, { ...entry, at: now, more: 0 });
+    }
+    this.#arm();
+  }
+
+  #writeCount(entry: Folded): void {
+    void this.write(entry.event, withCount(entry.d, entry.more));
   }
 
   /** Queues one entry; resolves when it is on disk. Never throws. */
@@ -126,7 +203,7 @@ export class SecurityLog {
     return this.#chain;
   }
 
-  /** Resolves when every queued entry is written. */
+  /** Resolves when every line queued so far is written. */
   flush(): Promise<void> {
     return this.#chain;
   }

@@ -3,9 +3,10 @@ import { REFUSAL_EVERY_MS, SecurityLog } from "./security_log.ts";
 
 Deno.test("security log: a flood of refusals from one address writes a line a minute, with a count", async () => {
   const dir = await Deno.makeTempDir({ prefix: "ursamu-seclog-" });
+  let log: SecurityLog | undefined;
   try {
     let now = 1_000_000;
-    const log = new SecurityLog(`${dir}/security.log`, { now: () => now });
+    log = new SecurityLog(`${dir}/security.log`, { now: () => now });
     for (let i = 0; i < 500; i++) await log.refused("LOGIN_RATE_LIMITED", { ip: "192.0.2.1" });
     // Another address, and another event of the same address, have lines of their own.
     await log.refused("LOGIN_RATE_LIMITED", { ip: "192.0.2.2" });
@@ -25,6 +26,7 @@ Deno.test("security log: a flood of refusals from one address writes a line a mi
       ],
     );
   } finally {
+    await log?.close();
     await Deno.remove(dir, { recursive: true });
   }
 });
@@ -94,4 +96,90 @@ Deno.test("security log: a file already past the size at start rotates at the fi
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+/** The log's lines as [event, ip, detail], once `until` holds of them (or the wait runs out). */
+async function linesWhen(
+  file: string,
+  until: (lines: string[][]) => boolean,
+): Promise<string[][]> {
+  let lines: string[][] = [];
+  for (let i = 0; i < 400; i++) {
+    const text = await Deno.readTextFile(file).catch(() => "");
+    lines = text.split("\n").filter(Boolean).map((l) => JSON.parse(l))
+      .map((l) => [l.event, l.ip, l.detail ?? null]);
+    if (until(lines)) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return lines;
+}
+
+/** Refusals of `ip` the lines account for: 1 for a first line, N for "N more refused". */
+function refusalsOf(lines: string[][], ip: string): number {
+  return lines.filter((l) => l[1] === ip)
+    .reduce((n, l) => n + (Number(/(\d+) more refused/.exec(l[2] ?? "")?.[1] ?? 0) || 1), 0);
+}
+
+Deno.test("security log: a folded count is written when its minute ends, with no refusal after it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-seclog-" });
+  const file = `${dir}/security.log`;
+  // A shortened minute, so the test waits for the log's own timer.
+  const log = new SecurityLog(file, { refusalEveryMs: 300 });
+  try {
+    for (let i = 0; i < 30; i++) await log.refused("LOGIN_RATE_LIMITED", { ip: "192.0.2.1" });
+    for (let i = 0; i < 5; i++) {
+      await log.refused("WS_RATE_LIMITED", { ip: "192.0.2.2", detail: "websocket" });
+    }
+    let lines = await linesWhen(file, (l) => l.length >= 4);
+    assert.deepEqual(lines.toSorted(), [
+      ["LOGIN_RATE_LIMITED", "192.0.2.1", null],
+      ["LOGIN_RATE_LIMITED", "192.0.2.1", "29 more refused since the last entry"],
+      ["WS_RATE_LIMITED", "192.0.2.2", "websocket"],
+      ["WS_RATE_LIMITED", "192.0.2.2", "websocket; 4 more refused since the last entry"],
+    ]);
+    // The flood goes on: its refusals are all written, a line a minute, with none after them.
+    for (let i = 0; i < 7; i++) await log.refused("LOGIN_RATE_LIMITED", { ip: "192.0.2.1" });
+    lines = await linesWhen(file, (l) => refusalsOf(l, "192.0.2.1") >= 37);
+    assert.equal(refusalsOf(lines, "192.0.2.1"), 37);
+    assert.equal(refusalsOf(lines, "192.0.2.2"), 5);
+  } finally {
+    await log.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("security log: an address forgotten to make room has its count written", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-seclog-" });
+  const file = `${dir}/security.log`;
+  const log = new SecurityLog(file, { maxRefusalKeys: 3 });
+  try {
+    for (let i = 0; i < 4; i++) await log.refused("LOGIN_RATE_LIMITED", { ip: "192.0.2.1" });
+    for (const ip of ["192.0.2.2", "192.0.2.3", "192.0.2.4"]) {
+      await log.refused("LOGIN_RATE_LIMITED", { ip });
+    }
+    await log.flush();
+    const lines = await linesWhen(file, () => true);
+    assert.equal(refusalsOf(lines, "192.0.2.1"), 4);
+  } finally {
+    await log.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("security log: closing writes the counts still held", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-seclog-" });
+  const file = `${dir}/security.log`;
+  const log = new SecurityLog(file);
+  try {
+    for (let i = 0; i < 3; i++) await log.refused("LOGIN_RATE_LIMITED", { ip: "192.0.2.1" });
+  } finally {
+    await log.close();
+  }
+  const lines = await linesWhen(file, () => true);
+  await Deno.remove(dir, { recursive: true });
+  assert.deepEqual(lines.at(-1), [
+    "LOGIN_RATE_LIMITED",
+    "192.0.2.1",
+    "2 more refused since the last entry",
+  ]);
 });
