@@ -57,6 +57,19 @@ Deno.test("channels plugin: join, talk, history, locks, hidden, masking, staff c
     await carol.cmd("+public sneaky", /Huh\?/);
     assertEquals(await carol.ws.sees(chanMsg(/sneaky/), 200), false);
 
+    // MUX's comsys functions and @cemit (plugins/channels/functions.ts).
+    await root.send("think cemit(Public,Attention [ansi(h,all)])");
+    assertEquals(
+      (await bob.ws.expect(chanMsg(/Attention/))).msg,
+      "[Public] Attention %chall%cn%cn",
+    );
+    await root.send("@cemit/noheader Public=Plain words");
+    assertEquals((await alice.ws.expect(chanMsg(/Plain words/))).msg, "Plain words");
+    await alice.cmd("@cemit Public=mine", /Permission denied/);
+    await alice.cmd("think cwho(Public)", /^#-1 PERMISSION DENIED$/);
+    await root.cmd("think comalias(*Alice,Public)", /^pub$/);
+    await alice.cmd("think channels()", /^Public$/);
+
     // History over REST.
     const hist = (name: string, token?: string, q = "") =>
       api(base, "GET", `/api/v1/channels/${name}/history${q}`, undefined, token);

@@ -171,6 +171,19 @@ export function channelCommands(
         u.send(`${ch.name}: ${prop} is now ${shown}.`);
       },
     },
+    {
+      name: "@cemit",
+      switches: ["noheader"],
+      category: "channels",
+      help: "@cemit[/noheader] <channel>=<message> sends a message to a channel's members " +
+        "(staff and the channel's maker).",
+      exec(u) {
+        if (!u.cmd.lhs.trim() || u.cmd.rhs === null) {
+          throw new CommandError("Usage: @cemit[/noheader] <channel>=<message>");
+        }
+        svc.emit(u.me, u.cmd.lhs, u.cmd.rhs, !u.cmd.switches.includes("noheader"));
+      },
+    },
   ];
 }
 

@@ -7,6 +7,7 @@ import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { ChannelStore } from "./store.ts";
 import { ChannelService, DEFAULT_ANNOUNCE_JOINS, MAX_MESSAGE, playerCheck } from "./service.ts";
 import { channelCommands, talkCommands } from "./commands.ts";
+import { channelFunctions } from "./functions.ts";
 import { channelRoutes, PREFIX } from "./routes.ts";
 import type { ChannelsApi } from "./bridge.ts";
 import { defaultChannels } from "./defaults.ts";
@@ -103,6 +104,7 @@ const plugin: PluginModule = {
     });
     channelRoutes(ctx.http(PREFIX), svc);
     for (const spec of channelCommands(svc, ctx.world)) ctx.commands.add(spec);
+    for (const spec of channelFunctions(svc)) ctx.functions.add(spec);
     refreshTalk();
     // The narrow door other plugins get (bridges), not the service itself.
     const api: ChannelsApi = {

@@ -155,6 +155,16 @@ export class ChannelService {
     return (viaAlias ? this.d.store.channels.get(viaAlias) : undefined) ?? this.byName(r);
   }
 
+  /**
+   * A channel by name as `v` may know of it: a hidden one is absent to outsiders (neither staff
+   * nor on it), as in the lists.
+   */
+  known(v: Viewer, name: string): Channel | undefined {
+    const ch = this.byName(name);
+    if (!ch || (ch.hidden && !isStaff(v.flags) && !this.isMember(ch, v.id))) return undefined;
+    return ch;
+  }
+
   /** True when the player is on the channel. */
   isMember(ch: Channel, playerId: string): boolean {
     return !!this.d.store.members.get(ch.name.toLowerCase())?.has(playerId);
@@ -532,6 +542,36 @@ export class ChannelService {
     }
   }
 
+  /**
+   * True when `v` controls the channel as MUX's comsys asks it of `@cemit` and `cwho()`: staff,
+   * or the player who made it.
+   */
+  controls(ch: Channel, v: Viewer): boolean {
+    return isStaff(v.flags) || (ch.createdBy !== "" && ch.createdBy === v.id);
+  }
+
+  /** Ids of every member, connected or not. */
+  memberIds(ch: Channel): string[] {
+    return [...(this.d.store.members.get(ch.name.toLowerCase())?.keys() ?? [])];
+  }
+
+  /**
+   * `@cemit` and `cemit()`: sends `text` to the channel's online members, after its header
+   * unless `header` is false. Staff and the channel's maker only. Said by the channel itself, so
+   * it is delivered as its join and leave notices are, and not kept in the history.
+   */
+  emit(actor: DbObject, name: string, text: string, header: boolean): Channel {
+    const ch = this.known(actor, name);
+    if (!ch) throw new NotFoundError(`There is no channel called ${String(name).slice(0, 40)}.`);
+    if (!this.controls(ch, actor)) throw new ForbiddenError("Permission denied.");
+    const said = String(text ?? "");
+    if (said.length > MAX_MESSAGE) {
+      throw new ValidationError(`Messages are at most ${MAX_MESSAGE} characters.`);
+    }
+    this.#system(ch, said, header);
+    return ch;
+  }
+
   /** Ids of online members. */
   online(ch: Channel): string[] {
     const members = this.d.store.members.get(ch.name.toLowerCase());
@@ -545,8 +585,8 @@ export class ChannelService {
     return (this.d.store.members.get(ch.name.toLowerCase())?.size ?? 0) <= limit;
   }
 
-  #system(ch: Channel, text: string): void {
-    this.#deliver(ch, `${closed(ch.header)} ${text}`, {
+  #system(ch: Channel, text: string, header = true): void {
+    this.#deliver(ch, header ? `${closed(ch.header)} ${closed(text)}` : closed(text), {
       type: "channel",
       channel: ch.name,
       sender: "",
