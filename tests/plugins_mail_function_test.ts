@@ -38,6 +38,11 @@ Deno.test("mail(): MUX's forms over the mail plugin's store, through a reload", 
     await think(bob, "mail(*Carol)", /^#-1 PERMISSION DENIED$/);
     await think(bob, "mail(*Carol,1)", /^#-1 PERMISSION DENIED$/);
     await think(bob, "mail(*Nobody)", /^#-1 NO SUCH PLAYER$/);
+    await think(bob, "mailfrom(1)", /^#\d+$/);
+    await think(bob, "name(mailfrom(1))", /^Carol$/);
+    await think(bob, "mailsubj(1)", /^Hello$/);
+    await think(bob, "mailsize(me)", /^20$/);
+    await think(bob, "mailsubj(*Carol,1)", /^#-1 PERMISSION DENIED$/);
     await new Promise((r) => setTimeout(r, 120));
     bob.send("@mail 1");
     await bob.expect(/The first message\./);
@@ -53,6 +58,7 @@ Deno.test("mail(): MUX's forms over the mail plugin's store, through a reload", 
     };
     await run("think mail(*Bob)", /^1 0 0$/m);
     await run("think mail(*Bob,1)", /^The first message\.$/m);
+    await run("think mailsubj(*Bob,1)", /^Hello$/m);
     // The plugin reloaded: its function is released and registered again, the store re-read.
     await run("@reload/plugin mail", /plugin\s+ok/);
     await think(bob, "mail()", /^1$/);

@@ -1,5 +1,5 @@
 /**
- * Every mailbox in memory, for softcode's `mail()` (which runs synchronously inside an
+ * Every mailbox in memory, for softcode's `mail()` and its kin (which run synchronously inside an
  * evaluation): read once when the plugin loads, then changed by the store after each of its
  * commits. Kept only while this engine is the database's only writer; on a shared database
  * (KV Connect) another engine could change a mailbox behind it, and `mail()` says it cannot read.
@@ -13,6 +13,10 @@ export interface MirroredMail {
   n: number;
   read: boolean;
   body: string;
+  /** The sender's player id (`mailfrom()`). */
+  fromId: string;
+  /** `mailsubj()`. */
+  subject: string;
 }
 
 /** The mailboxes in memory: each player's copies in message order (oldest first). */
@@ -35,6 +39,8 @@ export class MailMirror {
         n,
         read: e.value.read === true,
         body: bodies.get(`${player}/${n}`) ?? "",
+        fromId: String(e.value.fromId ?? ""),
+        subject: String(e.value.subject ?? ""),
       });
     }
   }

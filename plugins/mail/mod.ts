@@ -9,7 +9,7 @@ import { mailRoutes, PREFIX } from "./routes.ts";
 import { mailCommands } from "./commands.ts";
 import type { MailApi } from "./types.ts";
 import { MailMirror } from "./mirror.ts";
-import { mailFunction } from "./function.ts";
+import { mailDetailFunctions, mailFunction } from "./function.ts";
 
 const plugin: PluginModule = {
   name: "mail",
@@ -19,6 +19,7 @@ const plugin: PluginModule = {
     await mirror?.load(ctx.kv);
     const svc = new MailService(ctx, mirror);
     ctx.functions.add(mailFunction(mirror));
+    for (const spec of mailDetailFunctions(mirror)) ctx.functions.add(spec);
     mailRoutes(ctx.http(PREFIX), svc, ctx.rates);
     for (const spec of mailCommands(svc)) ctx.commands.add(spec);
     ctx.hooks.worldHooks.on("player:connected", async (p) => {

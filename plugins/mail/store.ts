@@ -41,7 +41,13 @@ export class MailStore {
         .set(this.kv.key(...mailKeys.counts(playerId)), next)
         .commit();
       if (ok.ok) {
-        this.mirror?.put(playerId, { n: head.n, read: head.read, body: body.body });
+        this.mirror?.put(playerId, {
+          n: head.n,
+          read: head.read,
+          body: body.body,
+          fromId: head.fromId,
+          subject: head.subject,
+        });
         return next;
       }
     }
