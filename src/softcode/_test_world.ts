@@ -144,6 +144,15 @@ export class TestWorld {
           [...w.objects.values()].filter((o) => o.data.zone === id).slice(0, limit).map((o) =>
             o.id
           ),
+        exitsTo: (id, limit) =>
+          [...w.objects.values()].filter((o) =>
+            o.flags.includes("exit") && o.data.destination === id
+          ).slice(0, limit).map((o) => o.id),
+        homedAt: (id, limit) =>
+          [...w.objects.values()].filter((o) =>
+            (o.flags.includes("player") || o.flags.includes("thing")) && o.data.home === id
+          ).slice(0, limit).map((o) => o.id),
+        ownedCount: (owner) => [...w.objects.values()].filter((o) => o.owner === owner).length,
       },
       attributes: {
         get: (id, name) => w.attrs.get(id)?.get(name) ?? null,
@@ -195,6 +204,7 @@ export class TestWorld {
       now: () => w.now,
       startedAt: w.now - 3600_000,
       gameName: () => "TestMUSH",
+      objectQuota: () => w.objectQuota,
       queue: {
         enqueue: (req) => {
           w.queued.push(req);

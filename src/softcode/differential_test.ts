@@ -65,6 +65,7 @@ const DIFFERENT: Record<string, string> = {
   "[tel(me,#0)]-[loc(me)]":
     "MUX moves the wizard to the room it stands in and shows it; here, it is already there",
   "[tel(#-1,#0)]": "MUX 2.12 spells the apostrophe of I don't see that here. as U+2019",
+  "[entrances(nobody)]": "MUX 2.12 spells the apostrophe of I don't see that here. as U+2019",
   "[tel(me,me)]": "the engine's teleport refusals are worded as its @tel's",
   "[tel(me)] [tel(here,#0)]": "the engine's teleport refusals are worded as its @tel's",
   "[trigger(me/NOPE)] [trigger(#-1/A)]":

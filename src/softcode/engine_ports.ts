@@ -193,6 +193,9 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       withFlag: (flag, limit) => cap(world()?.withFlag(flag) ?? NONE, limit),
       children: (id, limit) => cap(world()?.children(id) ?? NONE, limit),
       zoned: (id, limit) => cap(world()?.zoned(id) ?? NONE, limit),
+      exitsTo: (id, limit) => cap(world()?.exitsTo(id) ?? NONE, limit),
+      homedAt: (id, limit) => cap(world()?.homedAt(id) ?? NONE, limit),
+      ownedCount: (owner) => world()?.ownedCount(owner) ?? 0,
     },
     attributes: {
       get: (id, name) => p.attributes.peek(id, name),
@@ -259,6 +262,7 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
     now: p.now,
     startedAt: p.startedAt,
     gameName: p.gameName,
+    objectQuota: p.objectQuota,
     queue: p.queue,
   };
 }

@@ -32,6 +32,12 @@ export interface WorldView {
   children(id: string, limit: number): readonly string[];
   /** Ids of objects in the zone of `id` (`@chzone`), at most `limit`; ordered as `children`. */
   zoned(id: string, limit: number): readonly string[];
+  /** Ids of the exits that lead to `id`, at most `limit`; ordered as `children`. */
+  exitsTo(id: string, limit: number): readonly string[];
+  /** Ids of the players and things whose home is `id`, at most `limit`; ordered as `children`. */
+  homedAt(id: string, limit: number): readonly string[];
+  /** How many objects `owner` owns (a player owns itself). */
+  ownedCount(owner: string): number;
 }
 
 /** Attributes of objects, from memory; writes persist behind, in order. */
@@ -149,6 +155,8 @@ export interface SoftcodePorts {
   startedAt: number;
   /** The game's name (`mudname()`). */
   gameName(): string;
+  /** Objects one non-staff player may own (`game.objectQuota`; 0: no limit). */
+  objectQuota(): number;
   /** The command queue: `trigger()` queues an attribute's action list through it. */
   queue: ActionQueue;
 }

@@ -115,13 +115,24 @@ export function checkExit(
  * (`game.objectQuota`; 0: none) is reached. Staff have none, as MUX's wizards.
  */
 export function checkQuota(actor: DbObject, owned: number, quota: number): void {
-  // The owner index lists a player among its own objects.
-  const mine = owned - (actor.owner === actor.id ? 1 : 0);
-  if (quota > 0 && mine >= quota && !isStaff(actor.flags)) {
+  const left = quotaLeft(actor, owned, quota);
+  if (left !== null && left <= 0) {
     throw new ForbiddenError(
-      `Sorry, your building contract has run out: you own ${mine} objects, the most you may.`,
+      `Sorry, your building contract has run out: you own ${
+        quota - left
+      } objects, the most you may.`,
     );
   }
+}
+
+/**
+ * How many more objects `actor` may own under `quota` when it owns `owned` (the owner index's
+ * count, which lists a player among its own objects), or null when nothing limits it (staff, or
+ * no quota): the rule of checkQuota, which `hasquota()` asks too.
+ */
+export function quotaLeft(actor: DbObject, owned: number, quota: number): number | null {
+  if (quota <= 0 || isStaff(actor.flags)) return null;
+  return quota - (owned - (actor.owner === actor.id ? 1 : 0));
 }
 
 /** A room's description: a string of at most MAX_DESCRIPTION characters; throws ValidationError. */

@@ -64,6 +64,11 @@ export interface WorldReader {
   children(parent: string): readonly string[];
   /** Ids of the objects in the zone of `zone` (`data.zone`, which `@chzone` sets). */
   zoned(zone: string): readonly string[];
+  /**
+   * Ids of the players and things whose home is `home` (`data.home`, which `@link` sets; MUX's
+   * entrances() lists them with the exits that lead there). Held in memory only, as `children`.
+   */
+  homedAt(home: string): readonly string[];
 }
 
 const NONE: readonly string[] = Object.freeze([]);
@@ -147,6 +152,7 @@ export class LiveWorld implements WorldReader {
   readonly #ofType = new Map<string, Buckets>(OBJECT_TYPES.map((t) => [t, new Buckets()]));
   readonly #children = new Buckets();
   readonly #zoned = new Buckets();
+  readonly #homed = new Buckets();
   readonly #playerNames = new Map<string, string>();
   readonly #playerAliases = new Map<string, string>();
 
@@ -243,6 +249,8 @@ export class LiveWorld implements WorldReader {
     if (parent) this.#children.add(parent, o.id);
     const zone = zoneOf(o);
     if (zone) this.#zoned.add(zone, o.id);
+    const home = homeLink(o);
+    if (home) this.#homed.add(home, o.id);
     const name = playerName(o);
     if (name !== null) this.#playerNames.set(name, o.id);
     for (const a of playerAliases(o)) this.#playerAliases.set(a, o.id);
@@ -259,6 +267,8 @@ export class LiveWorld implements WorldReader {
     if (parent) this.#children.delete(parent, o.id);
     const zone = zoneOf(o);
     if (zone) this.#zoned.delete(zone, o.id);
+    const home = homeLink(o);
+    if (home) this.#homed.delete(home, o.id);
     const name = playerName(o);
     if (name !== null && this.#playerNames.get(name) === o.id) this.#playerNames.delete(name);
     for (const a of playerAliases(o)) {
@@ -330,4 +340,15 @@ export class LiveWorld implements WorldReader {
   zoned(zone: string): readonly string[] {
     return this.#zoned.ids(zone);
   }
+
+  homedAt(home: string): readonly string[] {
+    return this.#homed.ids(home);
+  }
+}
+
+/** The home a player or thing links to (`data.home`), or "" (rooms and exits have none). */
+function homeLink(o: DbObject): string {
+  const home = o.data?.home;
+  if (typeof home !== "string" || !home) return "";
+  return o.flags.includes("player") || o.flags.includes("thing") ? home : "";
 }

@@ -93,6 +93,28 @@ Deno.test("live world: every index follows puts and removes, in the database's o
   assert.equal(w.size, 3);
 });
 
+Deno.test("live world: the home index lists players and things by home, and follows links, shown writes and deletes", () => {
+  const w = new LiveWorld();
+  w.put(obj("1", "Hall", { flags: ["room"], location: "" }), V(1));
+  w.put(obj("2", "Box", { data: { home: "1" } }), V(1));
+  w.put(obj("3", "Alice", { flags: ["player"], owner: "3", data: { home: "1" } }), V(1));
+  // An exit's destination is not a home; a room's stray `home` is none either.
+  w.put(obj("4", "North", { flags: ["exit"], data: { destination: "1", home: "1" } }), V(1));
+  w.put(obj("5", "Attic", { flags: ["room"], location: "", data: { home: "1" } }), V(1));
+  assert.deepEqual(w.homedAt("1"), ["2", "3"]);
+  // @link of a new home (committed), then one shown before its commit, which fails.
+  w.put(obj("2", "Box", { data: { home: "5" } }), V(2));
+  assert.deepEqual(w.homedAt("1"), ["3"]);
+  assert.deepEqual(w.homedAt("5"), ["2"]);
+  w.show(obj("3", "Alice", { flags: ["player"], owner: "3", data: { home: "5" } }));
+  assert.deepEqual(w.homedAt("5"), ["2", "3"]);
+  w.settle("3");
+  assert.deepEqual(w.homedAt("5"), ["2"], "a write that never committed leaves the index");
+  assert.deepEqual(w.homedAt("1"), ["3"]);
+  w.remove("3", V(3));
+  assert.deepEqual(w.homedAt("1"), []);
+});
+
 Deno.test("object store, live: reads come from memory; writes show at once; callers get copies", async () => {
   const kv = await openStore(":memory:");
   try {

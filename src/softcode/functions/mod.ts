@@ -20,6 +20,7 @@ import { durationFunctions } from "./durations.ts";
 import { spellFunctions } from "./spell.ts";
 import { databaseFunctions } from "./database.ts";
 import { buildingFunctions } from "./building.ts";
+import { lookupFunctions } from "./lookups.ts";
 
 export { FunctionRegistry } from "./define.ts";
 
@@ -68,6 +69,7 @@ export function builtinFunctions(): FunctionRegistry {
     ...spellFunctions,
     ...databaseFunctions,
     ...buildingFunctions,
+    ...lookupFunctions,
   );
   for (const [alias, target] of ALIASES) table.alias(alias, target);
   return table;
