@@ -130,15 +130,42 @@ function folded(ranges: readonly Range[]): Range[] | null {
   return out;
 }
 
-/** A class's source from its ranges: folded when caseless, negated when asked. */
-function classSource(ranges: readonly Range[], negated: boolean, caseless: boolean): string | null {
-  const r = caseless ? folded(ranges) : ranges;
+/**
+ * A class's source from its ranges: folded when caseless, negated when asked; in `words` mode
+ * (see wordSource) never a space.
+ */
+function classSource(
+  ranges: readonly Range[],
+  negated: boolean,
+  caseless: boolean,
+  words: boolean,
+): string | null {
+  let r = caseless ? folded(ranges) : ranges;
   if (r === null) return null;
+  if (words) r = negated ? [...r, [0x20, 0x20]] : withoutSpace(r);
   return (negated ? "[^" : "[") + rangesSource(r) + "]";
 }
 
+/** Ranges less the space (a class that matched only a space matches nothing: `[]`). */
+function withoutSpace(ranges: readonly Range[]): Range[] {
+  const out: Range[] = [];
+  for (const [lo, hi] of ranges) {
+    if (lo > 0x20 || hi < 0x20) out.push([lo, hi]);
+    else {
+      if (lo < 0x20) out.push([lo, 0x1f]);
+      if (hi > 0x20) out.push([0x21, hi]);
+    }
+  }
+  return out;
+}
+
 /** A bracketed class from `[` at `i`: its source and where the pattern goes on, or null. */
-function bracket(p: string, i: number, caseless: boolean): { src: string; next: number } | null {
+function bracket(
+  p: string,
+  i: number,
+  caseless: boolean,
+  words: boolean,
+): { src: string; next: number } | null {
   let j = i + 1;
   const negated = p[j] === "^";
   if (negated) j++;
@@ -183,7 +210,7 @@ function bracket(p: string, i: number, caseless: boolean): { src: string; next: 
     ranges.push([lo, hi]);
   }
   if (p[j] !== "]") return null;
-  const src = classSource(ranges, negated, caseless);
+  const src = classSource(ranges, negated, caseless, words);
   return src === null ? null : { src, next: j + 1 };
 }
 
@@ -191,10 +218,14 @@ function isSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdfff;
 }
 
-/** One character's source: itself, or when caseless the class of its case folding's orbit. */
-function literal(code: number, caseless: boolean): string | null {
+/**
+ * One character's source: itself, or when caseless the class of its case folding's orbit (a
+ * space in `words` mode: nothing).
+ */
+function literal(code: number, caseless: boolean, words: boolean): string | null {
   if (isSurrogate(code)) return null;
-  return caseless ? classSource([[code, code]], false, true) : hex(code);
+  if (words && code === 0x20) return "[]";
+  return caseless ? classSource([[code, code]], false, true, words) : hex(code);
 }
 
 /** A counted repeat at a pattern's position: `{n}`, `{n,}`, `{n,m}`. */
@@ -207,9 +238,43 @@ const REPEAT = /^\{\d{1,4}(?:,\d{0,4})?\}/;
  * repeats greedy: only whether the pattern is found is asked, which neither changes.
  */
 export function nativeSource(pattern: string, caseless: boolean): string | null {
+  return translate(pattern, caseless, false);
+}
+
+/**
+ * The JavaScript source (for the flag `l`) that, run at an item's first character in a list of
+ * items split at spaces (no item holding one, each followed by a space or the text's end),
+ * matches when and only when RE2 finds `pattern` in that item alone: so regrab() and
+ * regraball() need not cut the list into items to match them (wordRegexp). Every character
+ * class leaves the space out, so a match never reaches past its item; the pattern may start
+ * anywhere in the item (`[^ ]*?` before it) unless it begins with `^` or `\A`; `$` and `\z`
+ * are taken only as its last token, as a space or the text's end. Null for anything else (an
+ * anchor elsewhere, an anchor with `|` outside every group) and all nativeSource() refuses.
+ */
+export function wordSource(pattern: string, caseless: boolean): string | null {
+  return translate(pattern, caseless, true);
+}
+
+/** nativeSource() and, with `words`, wordSource(). */
+function translate(pattern: string, caseless: boolean, words: boolean): string | null {
   const p = pattern;
   let out = "";
   let i = 0;
+  // For wordSource(): the groups open, whether an alternation is outside them, the anchors seen.
+  let depth = 0;
+  let topAlternation = false;
+  let startAnchor = false;
+  let endAnchor = false;
+  /** An anchor in words mode: `^` only first, `$` only last; false when refused. */
+  const anchor = (start: boolean, next: number): boolean => {
+    if (start ? i !== 0 : next !== p.length) return false;
+    if (start) startAnchor = true;
+    else {
+      endAnchor = true;
+      out += "(?: |$)";
+    }
+    return true;
+  };
   while (i < p.length) {
     const c = p[i];
     switch (c) {
@@ -217,7 +282,7 @@ export function nativeSource(pattern: string, caseless: boolean): string | null 
         const d = p[i + 1] ?? "";
         const cls = perlClass(d);
         if (cls) {
-          const src = classSource(cls.ranges, cls.negated, caseless);
+          const src = classSource(cls.ranges, cls.negated, caseless, words);
           if (src === null) return null;
           out += src;
           i += 2;
@@ -229,36 +294,47 @@ export function nativeSource(pattern: string, caseless: boolean): string | null 
           break;
         }
         if (d === "A" || d === "z") {
-          out += d === "A" ? "^" : "$";
+          if (!words) out += d === "A" ? "^" : "$";
+          else if (!anchor(d === "A", i + 2)) return null;
           i += 2;
           break;
         }
         const e = escapedChar(p, i);
-        const one = e && literal(e.code, caseless);
+        const one = e && literal(e.code, caseless, words);
         if (!one) return null;
         out += one;
         i = e.next;
         break;
       }
       case "[": {
-        const b = bracket(p, i, caseless);
+        const b = bracket(p, i, caseless, words);
         if (!b) return null;
         out += b.src;
         i = b.next;
         break;
       }
       case ".":
-        out += "[^\\n]";
+        out += words ? "[^\\n ]" : "[^\\n]";
         i++;
         break;
       case "^":
       case "$":
+        if (!words) out += c;
+        else if (!anchor(c === "^", i + 1)) return null;
+        i++;
+        break;
       case "|":
+        if (depth === 0) topAlternation = true;
+        out += c;
+        i++;
+        break;
       case ")":
+        depth--;
         out += c;
         i++;
         break;
       case "(": {
+        depth++;
         if (p[i + 1] !== "?") {
           out += "(?:";
           i++;
@@ -295,14 +371,16 @@ export function nativeSource(pattern: string, caseless: boolean): string | null 
         break;
       }
       default: {
-        const one = literal(p.charCodeAt(i), caseless);
+        const one = literal(p.charCodeAt(i), caseless, words);
         if (!one) return null;
         out += one;
         i++;
       }
     }
   }
-  return out;
+  if (!words) return out;
+  if (topAlternation && (startAnchor || endAnchor)) return null;
+  return startAnchor ? out : "[^ ]*?(?:" + out + ")";
 }
 
 /**
@@ -310,12 +388,51 @@ export function nativeSource(pattern: string, caseless: boolean): string | null 
  * engine does not take it (backtracking past the limit then falls back to that engine).
  */
 export function nativeRegexp(pattern: string, caseless: boolean): RegExp | null {
-  const src = nativeSource(pattern, caseless);
+  return compiled(nativeSource(pattern, caseless), "");
+}
+
+/**
+ * V8's global RegExp that finds the items of a space-separated list a pattern is found in, run
+ * over the list with a space put before it (see wordSource and nextItemFound), or null as
+ * nativeRegexp() gives it.
+ */
+export function wordRegexp(pattern: string, caseless: boolean): RegExp | null {
+  const src = wordSource(pattern, caseless);
+  // The group keeps a repeat after a leading `^` (which wordSource leaves out) from repeating the
+  // space: JavaScript refuses it, as it refused the anchor's repeat.
+  return compiled(src === null ? null : " (?:" + src + ")", "g");
+}
+
+/**
+ * The start of the next item at or after `from` in which wordRegexp()'s `re` finds its pattern,
+ * or -1. `padded` is the list (no surrogates) with a space put before it, so `padded[i]` is the
+ * character before the list's `i`th, and the list's character at `from` is an item's first or
+ * a space; `end` is where the list's last item ends (trailing spaces left out). The item found
+ * ends at the next space or `end`. One search runs over as many items as it takes: only the
+ * space before an item starts a match.
+ */
+export function nextItemFound(padded: string, end: number, re: RegExp, from: number): number {
+  let at = from;
+  for (;;) {
+    re.lastIndex = at;
+    const m = re.exec(padded);
+    if (m === null || m.index >= end) return -1;
+    // The list's index of the character after the space the match began with.
+    const start = m.index;
+    if (padded.charCodeAt(start + 1) !== 0x20) return start;
+    // A pattern that matches nothing did so between two spaces, in no item: on from the next.
+    at = start + 1;
+    while (at < end && padded.charCodeAt(at + 1) === 0x20) at++;
+    if (at >= end) return -1;
+  }
+}
+
+function compiled(src: string | null, flags: string): RegExp | null {
   if (src === null) return null;
   try {
-    // V8's own check: the linear engine takes the pattern (the same tree, no other flags).
-    new RegExp(src, "l");
-    return new RegExp(src);
+    // V8's own check: the linear engine takes the pattern (the same tree and flags).
+    new RegExp(src, flags + "l");
+    return new RegExp(src, flags);
   } catch {
     return null;
   }

@@ -1,6 +1,14 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
 import { RE2JS } from "re2js";
-import { linearEngineAvailable, nativeRegexp, nativeSource } from "./native_regexp.ts";
+import {
+  linearEngineAvailable,
+  nativeRegexp,
+  nativeSource,
+  nextItemFound,
+  wordRegexp,
+  wordSource,
+} from "./native_regexp.ts";
+import { splitList } from "./list.ts";
 import { RegexpCache } from "./regexp_cache.ts";
 import { testSoftcode } from "./_test_world.ts";
 import { OUR_V8_FLAGS, REGEXP_FLAGS } from "../supervisor/v8_flags.ts";
@@ -162,6 +170,98 @@ Deno.test("native regexp: V8's linear engine finds what RE2JS finds, on 6,000 ge
   assert(translated > 3_000, `${translated} translated`);
   assert(compared > 36_000);
 });
+
+/** A space-separated list of generated texts: runs of spaces, sometimes at either end. */
+function list(r: (n: number) => number): string {
+  let s = r(4) === 0 ? " " : "";
+  for (let i = 0, n = 1 + r(6); i < n; i++) s += (i ? " ".repeat(1 + r(2)) : "") + text(r);
+  return s + (r(4) === 0 ? "  " : "");
+}
+
+Deno.test("native regexp: items matched in place in a list find what RE2JS finds in each item", () => {
+  requireLinear();
+  const r = stream(3636);
+  // Thousands of evaluations by one player: no budget of the game's may cut a list short.
+  const t = testSoftcode({ actorMs: 1e9, gameMs: 1e9, evaluationMs: 1e9 });
+  let inPlace = 0;
+  let compared = 0;
+  for (let i = 0; i < 4_000; i++) {
+    const p = pattern(r);
+    const caseless = r(3) === 0;
+    let re: RE2JS;
+    try {
+      re = RE2JS.compile(p, caseless ? RE2JS.CASE_INSENSITIVE : 0);
+    } catch {
+      continue;
+    }
+    const words = wordRegexp(p, caseless);
+    if (words !== null) inPlace++;
+    t.world.set(t.wiz, "PAT", p);
+    // Patterns past the engine's program size answer that error, in place or not.
+    const limited = typeof new RegexpCache(() => 200).finder(p, caseless) === "string";
+    for (let j = 0; j < 4; j++) {
+      const l = list(r);
+      const items = splitList(l, " ");
+      const want = items.filter((w) => re.test(w)).join("|");
+      if (words !== null) {
+        // The search itself, item after item.
+        const end = l.replace(/ +$/, "").length;
+        const got: string[] = [];
+        for (let at = 0, s; (s = nextItemFound(" " + l, end, words, at)) >= 0;) {
+          const stop = l.indexOf(" ", s) < 0 ? end : l.indexOf(" ", s);
+          got.push(l.slice(s, stop));
+          at = stop + 1;
+        }
+        compared++;
+        assertEquals(
+          got.join("|"),
+          want,
+          `${JSON.stringify(p)}${caseless ? " (caseless)" : ""} in ${JSON.stringify(l)}: ` +
+            `V8 ${wordSource(p, caseless)}`,
+        );
+      }
+      // And through regraball(), whichever way it matches.
+      if (limited) continue;
+      t.world.set(t.wiz, "LST", l);
+      assertEquals(
+        t.run(`[regraball${caseless ? "i" : ""}(v(LST),v(PAT),,|)]`),
+        want,
+        `regraball ${JSON.stringify(p)} in ${JSON.stringify(l)}`,
+      );
+    }
+  }
+  // Most generated patterns are matched in place.
+  assert(inPlace > 1_500, `${inPlace} in place`);
+  assert(compared > 6_000, `${compared} compared`);
+});
+
+Deno.test("native regexp: in place, anchors only at the ends and no item's match reaches the next", () => {
+  requireLinear();
+  assertEquals(wordSource("^(ka|lo)x$", false), "(?:ka|lo)x(?: |$)".replace(/[a-z]/g, hexOf));
+  assertEquals(wordSource("x", false), "[^ ]*?(?:x)".replace("x", hexOf));
+  assertEquals(wordSource("a$b", false), null);
+  assertEquals(wordSource("^a|b", false), null);
+  assertEquals(wordSource("a|b$", false), null);
+  assertEquals(wordSource("(^a)", false), null);
+  assertEquals(wordSource("a\\zb", false), null);
+  const t = testSoftcode();
+  // A class, a dot or a space that would match the space between items matches nothing there.
+  assertEquals(t.run("[regraball(a b ab a.b,a.b)]"), "a.b");
+  assertEquals(t.run("[regraball(a b ab,a\\\\sb)]"), "");
+  assertEquals(t.run("[regraball(a b ab,a[^x]b)]"), "");
+  assertEquals(t.run("[regraball(a b ab,a\\\\Wb)]"), "");
+  assertEquals(t.run("[regraball(a b,a b)]"), "");
+  assertEquals(t.run("[regraball(a b,a\\\\x20?b)]"), "");
+  assertEquals(t.run("[regraball(  ab   ba b  ,b$)]"), "ab b");
+  assertEquals(t.run("[regraball(  ab   ba b  ,^b)]"), "ba b");
+  assertEquals(t.run("[regrab(xa ab b,^a|b$)]"), "ab");
+  assertEquals(t.run("[regraball(a%tb ab,a\\\\sb)]"), "a\tb");
+});
+
+/** A lower-case letter as nativeSource spells it. */
+function hexOf(c: string): string {
+  return "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0");
+}
 
 Deno.test("native regexp: each letter and class caseless, against every character of the BMP", () => {
   requireLinear();

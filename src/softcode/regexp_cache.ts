@@ -8,7 +8,7 @@
  * (compiling the largest RE2 allows took 200 ms).
  */
 import { RE2JS } from "re2js";
-import { linearEngineAvailable, nativeRegexp, SURROGATE } from "./native_regexp.ts";
+import { linearEngineAvailable, nativeRegexp, SURROGATE, wordRegexp } from "./native_regexp.ts";
 
 /** Longest pattern compiled: the match costs pattern × text steps, so both are bounded. */
 export const MAX_PATTERN = 1000;
@@ -27,6 +27,8 @@ const MAX_COMPILED = 500;
 export class Finder {
   /** V8's form of the pattern: undefined until first asked for, null when there is none. */
   #native: RegExp | null | undefined = undefined;
+  /** The form that finds items in place in a space-separated list (wordRegexp). */
+  #words: RegExp | null | undefined = undefined;
 
   constructor(
     readonly re: RE2JS,
@@ -43,6 +45,18 @@ export class Finder {
     const native = this.#native ?? this.#translate();
     if (native !== null && (plain || !SURROGATE.test(text))) return native.test(text);
     return this.re.test(text);
+  }
+
+  /**
+   * V8's RegExp that finds the items of a list split at spaces (with no surrogates: the caller
+   * checks) the pattern is found in (nextItemFound in native_regexp.ts); null when the pattern
+   * has no such form (wordSource).
+   */
+  words(): RegExp | null {
+    if (this.#words === undefined) {
+      this.#words = this.linear ? wordRegexp(this.pattern, this.caseless) : null;
+    }
+    return this.#words;
   }
 
   #translate(): RegExp | null {

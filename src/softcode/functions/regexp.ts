@@ -14,7 +14,7 @@ import { sepOf, splitList } from "../list.ts";
 import { hasMarkup, stripMarkup } from "../markup.ts";
 import { grepAttrs } from "./objects.ts";
 import type { Finder } from "../regexp_cache.ts";
-import { SURROGATE } from "../native_regexp.ts";
+import { nextItemFound, SURROGATE } from "../native_regexp.ts";
 
 /**
  * A compiled pattern from the evaluation's engine, or MUX's error text (`#-1 CPU LIMITED` once
@@ -59,6 +59,24 @@ function regmatch(ev: Evaluation, args: string[], caseless: boolean): string {
 const MATCHED_PER_CLOCK = 256;
 const ITEMS_PER_CLOCK = 16;
 
+/** The clock's readings over a list's items (see MATCHED_PER_CLOCK). */
+class ItemClock {
+  #matched = MATCHED_PER_CLOCK;
+  #items = 0;
+  constructor(readonly ev: Evaluation) {}
+
+  /** Before matching an item `length` long: false once the evaluation's time is up. */
+  next(length: number): boolean {
+    this.#matched += length;
+    if (this.#matched >= MATCHED_PER_CLOCK || ++this.#items >= ITEMS_PER_CLOCK) {
+      this.#matched = length;
+      this.#items = 0;
+      return this.ev.tickNow();
+    }
+    return this.ev.tick();
+  }
+}
+
 /** regrab() and regraball(): the first word, or every word, the pattern is found in. */
 function regrab(ev: Evaluation, args: string[], caseless: boolean, all: boolean): string {
   const sep = sepOf(args[2]);
@@ -67,23 +85,51 @@ function regrab(ev: Evaluation, args: string[], caseless: boolean, all: boolean)
   if (typeof osep !== "string") return osep.error;
   const re = findRegexp(ev, args[1], caseless);
   if (typeof re === "string") return re;
-  const out: string[] = [];
   // A list without colour (most) needs no item stripped of it, and one without surrogates no
   // item looked at for them.
-  const coloured = hasMarkup(args[0]);
-  const plain = !SURROGATE.test(args[0]);
-  let matched = MATCHED_PER_CLOCK;
-  let items = 0;
-  for (const w of splitList(args[0], sep)) {
-    matched += w.length;
-    if (matched >= MATCHED_PER_CLOCK || ++items >= ITEMS_PER_CLOCK) {
-      matched = w.length;
-      items = 0;
-      if (!ev.tickNow()) break;
-    } else if (!ev.tick()) break;
+  const list = args[0];
+  const coloured = hasMarkup(list);
+  const plain = !SURROGATE.test(list);
+  const inPlace = sep === " " && plain && !coloured ? re.words() : null;
+  if (inPlace !== null) return grabInPlace(ev, list, inPlace, all, osep);
+  const out: string[] = [];
+  const clock = new ItemClock(ev);
+  for (const w of splitList(list, sep)) {
+    if (!clock.next(w.length)) break;
     if (!re.found(coloured ? stripMarkup(w) : w, plain)) continue;
     if (!all) return w;
     out.push(w);
+  }
+  return out.join(osep);
+}
+
+/**
+ * regrab() and regraball() over a plain list split at spaces, its items found by searching the
+ * list itself with `re` (Finder.words, nextItemFound): only the items found are cut out, where
+ * splitting the list first made a string of each of its (often hundreds of) items and matched
+ * them one call each.
+ */
+function grabInPlace(ev: Evaluation, list: string, re: RegExp, all: boolean, osep: string): string {
+  // MUX's space-separated list: leading and trailing spaces ignored, a run of them one break.
+  let end = list.length;
+  while (end > 0 && list.charCodeAt(end - 1) === 0x20) end--;
+  let from = 0;
+  while (from < end && list.charCodeAt(from) === 0x20) from++;
+  const padded = " " + list;
+  const out: string[] = [];
+  const clock = new ItemClock(ev);
+  // Each search's characters count toward the clock's next reading, as items matched one by
+  // one did.
+  let searched = 0;
+  while (from < end && clock.next(searched)) {
+    const start = nextItemFound(padded, end, re, from);
+    if (start < 0) break;
+    let stop = list.indexOf(" ", start);
+    if (stop < 0 || stop > end) stop = end;
+    if (!all) return list.slice(start, stop);
+    out.push(list.slice(start, stop));
+    searched = stop - from;
+    from = stop + 1;
   }
   return out.join(osep);
 }
