@@ -7,6 +7,10 @@ import { processEnv, processEnvironment } from "./config/process_env.ts";
 import { resolve } from "node:path";
 import { Config, configFile, type ConfigSources } from "./config/load.ts";
 import { applySiteSettings } from "./config/site.ts";
+import { DOING_HEADER } from "./commands/core/who.ts";
+import { WatchedValue } from "./storage/watched.ts";
+import { keys } from "./storage/keys.ts";
+import { ConnectionStats } from "./world/conninfo.ts";
 import { isRemoteDb, openStore } from "./storage/kv.ts";
 import { ObjectStore } from "./world/objects.ts";
 import { AttributeStore } from "./world/attributes/store.ts";
@@ -316,6 +320,14 @@ async function startOn(
       stripMarkup(softcode.evaluate(code, { executor, enactor })),
   });
   controlWorld = locks;
+  // Players' connection statistics and the game's record of connections at once (connnum(),
+  // connrecord()), told by the hub of each login and each connection's end.
+  const connectionStats = new ConnectionStats(kv, objects);
+  await connectionStats.load();
+  // The doing column's header in memory for poll(), following @doing/header's writes.
+  const pollHeader = new WatchedValue<string>(kv, keys.doingHeader());
+  await pollHeader.start();
+  opened.push(() => pollHeader.stop());
   // The evaluator gets narrow ports, built once here; its limits follow the configuration.
   const softcode = engineSoftcode(
     {
@@ -323,6 +335,8 @@ async function startOn(
       locks,
       attributes,
       presence,
+      connectionRecord: () => connectionStats.record,
+      poll: () => pollHeader.value || DOING_HEADER,
       deliver,
       objects,
       objectQuota: () => config.value.game.objectQuota,
@@ -466,6 +480,7 @@ async function startOn(
     registrations,
     guests,
     worldHooks: hooks.worldHooks,
+    connectionLog: connectionStats,
     registry,
     delivery: deliver,
     run: (conn, line) => dispatch(ports, commands, conn, line),

@@ -96,6 +96,13 @@ export class FakeHub implements Presence, Delivery {
   connections(playerId: string): readonly HubConnection[] {
     return this.conns.get(playerId) ?? [];
   }
+  connection(connectionId: string): HubConnection | undefined {
+    for (const list of this.conns.values()) {
+      const c = list.find((c) => c.id === connectionId);
+      if (c) return c;
+    }
+    return undefined;
+  }
   isOnline(playerId: string): boolean {
     return this.conns.has(playerId);
   }
@@ -157,6 +164,10 @@ export class FakeConn implements HubConnection {
   readonly kind = "web" as const;
   readonly connectedAt = Date.now();
   readonly lastInput = Date.now();
+  readonly height = 24;
+  readonly ttype = "";
+  readonly colour = true;
+  readonly commands = 0;
   /** Messages sent to this connection only. */
   readonly direct: Outbound[] = [];
   constructor(
@@ -244,6 +255,8 @@ export async function testWorld(): Promise<TestWorld> {
       locks,
       attributes: s.attributes,
       presence: hub,
+      connectionRecord: () => hub.conns.size,
+      poll: () => "Doing",
       deliver: hub,
       objects: s.objects,
       objectQuota: () => s.config.value.game.objectQuota,

@@ -74,6 +74,8 @@ export class Connection implements HubConnection, SessionEnd {
   /** Whether plain text goes out with ANSI colour (decided per connection, not per message). */
   colour = true;
   lastInput: number;
+  /** Command lines run (MUX's command count, `cmds()`). */
+  commands = 0;
   /** True once a frame counted as activity (so `lastInput` is our own, not the opening time). */
   inputSeen = false;
   /** GMCP as the telnet client reported it: null while off (or not a telnet client). */

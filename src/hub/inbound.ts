@@ -103,6 +103,7 @@ export class Inbound {
    */
   run(conn: Connection, task: Task): void | Promise<void> {
     if (typeof task !== "string") return task();
+    conn.commands++;
     const affix = outputAffix(task);
     if (affix) {
       // MUX: set before or after login, for this connection alone; an empty text clears it.

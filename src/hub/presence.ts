@@ -69,6 +69,11 @@ export class HubPresence implements Presence {
     return set ? [...set] : [];
   }
 
+  /** The logged-in connection with this id, or undefined. */
+  connection(connectionId: string): HubConnection | undefined {
+    return this.#registry.loggedIn(connectionId);
+  }
+
   /** True when the player has at least one connection. */
   isOnline(playerId: string): boolean {
     return this.#registry.isOnline(playerId);

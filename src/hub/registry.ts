@@ -34,6 +34,8 @@ export class SessionRegistry {
    * fan-out that grows with the room.
    */
   readonly #roomLists = new Map<string, readonly Connection[]>();
+  /** Logged-in connections (every player's together). */
+  #attached = 0;
 
   /** Records an accepted connection. */
   open(conn: Connection): void {
@@ -61,6 +63,7 @@ export class SessionRegistry {
       set = new Set();
       this.#players.set(id, set);
     }
+    if (!set.has(conn)) this.#attached++;
     set.add(conn);
     this.#cards.offer(player);
     if (!this.#rooms.has(id)) this.#rooms.place(id, player.location);
@@ -73,7 +76,7 @@ export class SessionRegistry {
     const pid = conn.playerId;
     if (!pid) return null;
     const set = this.#players.get(pid);
-    set?.delete(conn);
+    if (set?.delete(conn)) this.#attached--;
     this.#roomLists.clear();
     const name = this.#cards.get(pid)?.name ?? conn.name;
     if (set && set.size > 0) return { playerId: pid, name, last: false, room: undefined };
@@ -136,6 +139,17 @@ export class SessionRegistry {
   /** True when the player has at least one connection. */
   isOnline(playerId: string): boolean {
     return this.#players.has(playerId);
+  }
+
+  /** Logged-in connections, every player's together. */
+  get loggedInCount(): number {
+    return this.#attached;
+  }
+
+  /** The logged-in connection with this id, if any. */
+  loggedIn(id: string): Connection | undefined {
+    const c = this.#conns.get(id);
+    return c?.playerId ? c : undefined;
   }
 
   /** Number of players online. */

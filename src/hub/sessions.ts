@@ -3,6 +3,7 @@
  * MOTD and welcome), logout, and each connection's colour. Connecting and disconnecting are
  * announced to the room and to plugins (`player:connected`, `player:disconnected`) from here.
  */
+import type { ConnectionLog } from "../world/conninfo.ts";
 import type { Config } from "../config/load.ts";
 import type { Texts } from "../text/texts.ts";
 import type { TokenService } from "../auth/tokens.ts";
@@ -53,6 +54,8 @@ export interface SessionDeps extends LoginDeps {
   objects: Pick<ObjectStore, "get" | "idsWithFlag">;
   /** Where plugins hear of logins and logouts (`player:connected`, `player:disconnected`). */
   worldHooks: Pick<EventBus<WorldEvents>, "emit">;
+  /** Told of every login and every connection's end, for the players' statistics. */
+  connectionLog?: ConnectionLog;
 }
 
 /** What sessions need of the hub around them. */
@@ -177,6 +180,7 @@ export class Sessions implements LoginHost {
     }
     // The cap check and attach are synchronous together, so two logins cannot both pass.
     const first = this.registry.attach(conn, player);
+    s.connectionLog?.started(this.registry.loggedInCount);
     const colour = this.registry.card(id)?.colour ?? "auto";
     conn.colourMode = colour;
     conn.colour = wantsColour(colour, true);
@@ -257,6 +261,7 @@ export class Sessions implements LoginHost {
   logout(conn: Connection): void {
     const gone = this.registry.detach(conn);
     const now = Date.now();
+    if (gone) this.#ended(gone.playerId, conn, now);
     conn.playerId = null;
     conn.name = "";
     conn.outputPrefix = "";
@@ -276,6 +281,7 @@ export class Sessions implements LoginHost {
     const gone = this.registry.detach(conn);
     if (!gone || this.host.stopping()) return;
     const id = gone.playerId;
+    this.#ended(id, conn, Date.now());
     const announce = () => this.#announceGone(gone);
     // A page that went away is announced only if it does not come back within the grace.
     if (!gone.last || !conn.leaving) return announce();
@@ -287,6 +293,15 @@ export class Sessions implements LoginHost {
         if (!this.host.stopping() && !this.registry.isOnline(id)) announce();
       }, LEAVING_GRACE_MS),
     );
+  }
+
+  /** Tells the connection log that one of a player's connections ended (it is detached). */
+  #ended(playerId: string, conn: Connection, at: number): void {
+    const log = this.deps.connectionLog;
+    if (!log) return;
+    const others = [];
+    for (const c of this.registry.connectionsOf(playerId) ?? []) others.push(c.connectedAt);
+    log.ended({ playerId, since: conn.connectedAt, others, at });
   }
 
   /** Tells the room (for a player's last connection) and the plugins that a player went. */

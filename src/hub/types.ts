@@ -31,6 +31,14 @@ export interface HubConnection {
   readonly playerId: string | null;
   /** Screen width in columns (NAWS for telnet; 78 by default). */
   readonly width: number;
+  /** Screen height in lines (NAWS for telnet; 24 by default). */
+  readonly height: number;
+  /** The terminal type a telnet client named (TTYPE, or its GMCP client name); "" unknown. */
+  readonly ttype: string;
+  /** Whether plain text goes to it with ANSI colour. */
+  readonly colour: boolean;
+  /** Command lines it has run (MUX's command count). */
+  readonly commands: number;
   readonly connectedAt: number;
   /** Time of the last command (for idle times). */
   readonly lastInput: number;
@@ -87,6 +95,8 @@ export interface Delivery {
 export interface Presence {
   /** Open connections of a player. */
   connections(playerId: string): readonly HubConnection[];
+  /** The logged-in connection with this id (`c12`), or undefined. */
+  connection(connectionId: string): HubConnection | undefined;
   /** True when the player has at least one connection. */
   isOnline(playerId: string): boolean;
   /**

@@ -4,7 +4,7 @@
  */
 import { Softcode, type SoftcodeLimits, TOP_FLAGS } from "./eval.ts";
 import { builtinFunctions } from "./functions/mod.ts";
-import type { SoftAttr, SoftcodePorts } from "./ports.ts";
+import type { SoftAttr, SoftcodePorts, SoftSession } from "./ports.ts";
 import type { DbObject, ObjectType } from "../world/types.ts";
 import type { AttrFlag } from "../world/attributes/flags.ts";
 import { stripMarkup } from "./markup.ts";
@@ -32,7 +32,33 @@ export class TestWorld {
   /** Objects a non-staff player may own (`game.objectQuota`; 0: no limit). */
   objectQuota = 0;
   now = Date.UTC(2026, 0, 1, 12, 0, 0);
+  /** Connections of online players, when a test sets them (else one each: sessionsOf). */
+  readonly sessions = new Map<string, SoftSession[]>();
+  /** connrecord() and poll(). */
+  connectionRecord = 1;
+  pollHeader = "Doing";
   #next = 0;
+
+  /**
+   * An online player's connections: as set in `sessions`, else one telnet connection whose
+   * port is its id plus 100, connected a minute ago and idle five seconds (as conn() and idle()).
+   */
+  sessionsOf(id: string): SoftSession[] {
+    if (!this.online.has(id)) return [];
+    return this.sessions.get(id) ?? [{
+      port: Number(id) + 100,
+      player: id,
+      host: "127.0.0.1",
+      kind: "telnet",
+      width: 78,
+      height: 24,
+      terminal: "",
+      colourDepth: 4,
+      commands: 0,
+      connectedAt: this.now - 60_000,
+      lastInput: this.now - 5_000,
+    }];
+  }
 
   /** Adds an object; returns its id. */
   add(name: string, type: ObjectType, opts: Partial<DbObject> = {}): string {
@@ -171,6 +197,16 @@ export class TestWorld {
         idleSeconds: (id) => (w.online.has(id) ? 5 : -1),
         connectedSeconds: (id) => (w.online.has(id) ? 60 : -1),
         width: () => 78,
+        sessions: (id) => w.sessionsOf(id),
+        session: (port) => {
+          for (const id of w.online) {
+            const s = w.sessionsOf(id).find((s) => s.port === port);
+            if (s) return s;
+          }
+          return null;
+        },
+        record: () => w.connectionRecord,
+        poll: () => w.pollHeader,
       },
       access: {
         controls,

@@ -26,8 +26,15 @@ import { canSeeWithin, hiddenFrom, shownLocation, visibleContents } from "../wor
 import { isGuest, isStaff } from "../world/flags.ts";
 import { checkLock, lockOf, type LockWorld } from "../world/locks.ts";
 import { hearerOf } from "../world/hearing.ts";
-import type { Delivery, Outbound, Presence } from "../hub/types.ts";
-import { HOME, type Refused, type SoftcodePorts, type WorldChanges } from "./ports.ts";
+import type { Delivery, HubConnection, Outbound, Presence } from "../hub/types.ts";
+import { terminalColourDepth, terminalHasColour } from "../text/colour_mode.ts";
+import {
+  HOME,
+  type Refused,
+  type SoftcodePorts,
+  type SoftSession,
+  type WorldChanges,
+} from "./ports.ts";
 import { homeOf } from "../world/start.ts";
 import { Softcode, type SoftcodeLimits } from "./eval.ts";
 import { builtinFunctions } from "./functions/mod.ts";
@@ -45,8 +52,12 @@ export interface EnginePortParts {
   /** Who is online (the hub's memory). */
   presence: Pick<
     Presence,
-    "onlinePlayers" | "isOnline" | "connections" | "lastInput" | "connectedSince"
+    "onlinePlayers" | "isOnline" | "connections" | "connection" | "lastInput" | "connectedSince"
   >;
+  /** The most connections logged in at once (src/world/conninfo.ts). */
+  connectionRecord: () => number;
+  /** The header of `who`'s doing column (`@doing/header`). */
+  poll: () => string;
   /** The engine's one delivery. */
   deliver: Pick<Delivery, "toPlayer" | "toRoom">;
   /** The object store, for the changes softcode makes in memory (`createNow`, `updateNow`). */
@@ -77,6 +88,40 @@ export interface EnginePortParts {
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+
+/** MUX's colour bits from a terminal's number of colours. */
+const DEPTH_BITS: Readonly<Record<number, number>> = { 16: 4, 256: 8, 16777216: 24 };
+
+/**
+ * A hub connection as softcode sees it. Its port is its number (`c12`: 12). Colour: the web
+ * client shows every colour (24); a telnet client what its terminal type says (the sidecar alone
+ * hears MTTS); a plain WebSocket the 16 ANSI colours; none when colour is off.
+ */
+function softSession(c: HubConnection): SoftSession {
+  const terminal = c.kind === "telnet" ? c.ttype : "";
+  const depth = !c.colour
+    ? 0
+    : c.kind === "web"
+    ? 24
+    : c.kind === "telnet"
+    ? (terminalHasColour([terminal], null)
+      ? DEPTH_BITS[terminalColourDepth([terminal], null)] ?? 4
+      : 0)
+    : 4;
+  return {
+    port: Number(c.id.replace(/^c/, "")) || 0,
+    player: c.playerId ?? "",
+    host: c.ip,
+    kind: c.kind,
+    width: c.width,
+    height: c.height,
+    terminal,
+    colourDepth: depth,
+    commands: c.commands,
+    connectedAt: c.connectedAt,
+    lastInput: c.lastInput,
+  };
+}
 
 /** True when `o` passes a lock expression (as the lock of object `on`, when given). */
 function passes(p: EnginePortParts, lock: string, o: DbObject, on?: string): boolean {
@@ -223,6 +268,18 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
         const conns = p.presence.connections(id);
         return conns.length ? conns[0].width : 78;
       },
+      sessions: (id) => {
+        const conns = p.presence.connections(id);
+        return conns.map(softSession).sort((a, b) =>
+          b.connectedAt - a.connectedAt || b.port - a.port
+        );
+      },
+      session: (port) => {
+        const c = Number.isSafeInteger(port) ? p.presence.connection(`c${port}`) : undefined;
+        return c ? softSession(c) : null;
+      },
+      record: p.connectionRecord,
+      poll: p.poll,
     },
     access: {
       controls: (actor, target) => controls(actor, target, p.locks),

@@ -53,6 +53,31 @@ export interface AttributeView {
   set(actorId: string, id: string, name: string, value: string): string | null;
 }
 
+/**
+ * One logged-in connection as softcode sees it: MUX's descriptor, whose port number is the hub's
+ * connection number (connection `c12` is port 12).
+ */
+export interface SoftSession {
+  port: number;
+  /** The player logged in on it. */
+  player: string;
+  /** The client's address. */
+  host: string;
+  /** What carries it: a telnet client, the web client, or a plain WebSocket. */
+  kind: "telnet" | "web" | "plain";
+  width: number;
+  height: number;
+  /** The terminal type a telnet client named; "" when none. */
+  terminal: string;
+  /** Colour bits it is shown with, as MUX's colordepth(): 0, 4 (16 colours), 8 (256) or 24. */
+  colourDepth: number;
+  /** Command lines it has run. */
+  commands: number;
+  /** When it connected and last typed (ms since the epoch). */
+  connectedAt: number;
+  lastInput: number;
+}
+
 /** Who is connected, from the hub's memory. */
 export interface PresenceView {
   /** Connected players, in order of login. */
@@ -64,6 +89,14 @@ export interface PresenceView {
   connectedSeconds(id: string): number;
   /** The player's screen width in columns (78 when unknown). */
   width(id: string): number;
+  /** The player's logged-in connections, the newest first. */
+  sessions(id: string): readonly SoftSession[];
+  /** The logged-in connection with this port number, or null. */
+  session(port: number): SoftSession | null;
+  /** The most connections logged in at once since the database was made (MUX's record). */
+  record(): number;
+  /** The header of `who`'s doing column (`@doing/header`, MUX's poll). */
+  poll(): string;
 }
 
 /** Permission rules, the engine's own. */

@@ -114,6 +114,9 @@ export const keys = {
   /** The header of `who`'s doing column, set with `@doing/header` (MUX's poll). */
   doingHeader: (): Key => ["doing_header"],
 
+  /** The most player connections logged in at once since the database was made (`connrecord()`). */
+  connectionRecord: (): Key => ["connection_record"],
+
   /** A runtime site setting made with `@site` (config path → value). */
   siteSetting: (path: string): Key => ["site", path],
   /** Prefix of every stored site setting. */

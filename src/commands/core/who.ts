@@ -11,7 +11,7 @@ import { CommandError } from "../errors.ts";
 import { MAX_DOING } from "../limits.ts";
 
 /** The doing column's header until staff set one. */
-const DOING_HEADER = "Doing";
+export const DOING_HEADER = "Doing";
 /** Narrowest doing column worth showing; a narrower screen drops the column. */
 const MIN_DOING_WIDTH = 8;
 

@@ -21,6 +21,7 @@ import { spellFunctions } from "./spell.ts";
 import { databaseFunctions } from "./database.ts";
 import { buildingFunctions } from "./building.ts";
 import { lookupFunctions } from "./lookups.ts";
+import { connectionFunctions } from "./connections.ts";
 
 export { FunctionRegistry } from "./define.ts";
 
@@ -70,6 +71,7 @@ export function builtinFunctions(): FunctionRegistry {
     ...databaseFunctions,
     ...buildingFunctions,
     ...lookupFunctions,
+    ...connectionFunctions,
   );
   for (const [alias, target] of ALIASES) table.alias(alias, target);
   return table;

@@ -1,0 +1,26 @@
+import assert from "node:assert/strict";
+import { WatchedValue } from "./watched.ts";
+
+Deno.test("WatchedValue: read at start, then follows every write, until stopped", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    await kv.set(["k"], "one");
+    const w = new WatchedValue<string>(kv, ["k"]);
+    await w.start();
+    assert.equal(w.value, "one");
+    const seen = async (want: string | null) => {
+      for (let i = 0; i < 100 && w.value !== want; i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(w.value, want);
+    };
+    await kv.set(["k"], "two");
+    await seen("two");
+    await kv.delete(["k"]);
+    await seen(null);
+    await w.stop();
+    await kv.set(["k"], "three");
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(w.value, null, "no longer followed");
+  } finally {
+    kv.close();
+  }
+});
