@@ -1,16 +1,16 @@
 /**
- * The comsys functions (functions.ts) through the real evaluator, over a channel service in
+ * The comsys functions (plugins/channels/functions.ts) through the real evaluator, over a channel service in
  * memory: MUX 2.12's answers (recorded from TinyMUX 2.12 where the two games can be alike: the
  * error forms, a member's alias), who may ask what, and bad arguments.
  */
 import assert from "node:assert/strict";
-import { memoryPluginKv } from "../../src/plugins/testing.ts";
-import { pluginFunction } from "../../src/plugins/functions.ts";
-import { testSoftcode } from "../../src/softcode/_test_world.ts";
-import { displayName, type Outbound, type PlayerIds } from "../../src/plugins/mod.ts";
-import { ChannelStore } from "./store.ts";
-import { ChannelService } from "./service.ts";
-import { channelFunctions } from "./functions.ts";
+import { memoryPluginKv } from "../src/plugins/testing.ts";
+import { pluginFunction } from "../src/plugins/functions.ts";
+import { testSoftcode } from "../src/softcode/_test_world.ts";
+import { displayName, type Outbound, type PlayerIds } from "../src/plugins/mod.ts";
+import { ChannelStore } from "../plugins/channels/store.ts";
+import { ChannelService } from "../plugins/channels/service.ts";
+import { channelFunctions } from "../plugins/channels/functions.ts";
 
 async function setup() {
   const t = testSoftcode();
