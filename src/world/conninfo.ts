@@ -94,7 +94,7 @@ export class ConnectionStats implements ConnectionLog {
 
   constructor(
     private readonly kv: Deno.Kv,
-    private readonly objects: Pick<ObjectStore, "update">,
+    private readonly objects: Pick<ObjectStore, "update" | "updateNow" | "world">,
     private readonly report: (message: string) => void = console.error,
   ) {}
 
@@ -123,13 +123,21 @@ export class ConnectionStats implements ConnectionLog {
   }
 
   ended(end: ConnectionEnd): void {
-    this.objects.update(end.playerId, (p) => {
-      if (!p.flags.includes("player")) return;
-      p.data.conninfo = afterEnd(connInfoOf(p), end);
-    }).catch((e) => {
+    const change = (p: DbObject) => {
+      if (p.flags.includes("player")) p.data.conninfo = afterEnd(connInfoOf(p), end);
+    };
+    const failed = (e: unknown) => {
       // A guest removed as it left, a player destroyed meanwhile: nothing to keep.
       if (e instanceof NotFoundError) return;
       this.report(`connection statistics of #${end.playerId} not saved: ${(e as Error).message}`);
-    });
+    };
+    // With the world in memory the change shows at once (softcode reads it the next moment, as
+    // MUX's do) and is committed behind; on a shared database, written and read back.
+    if (!this.objects.world) return void this.objects.update(end.playerId, change).catch(failed);
+    try {
+      this.objects.updateNow(end.playerId, change);
+    } catch (e) {
+      failed(e);
+    }
   }
 }

@@ -50,9 +50,13 @@ Deno.test("conninfo: the record only rises and survives a new start", async () =
   try {
     const updates: string[] = [];
     const objects = {
+      world: null,
       update: (id: string) => {
         updates.push(id);
         return Promise.resolve({} as DbObject);
+      },
+      updateNow: () => {
+        throw new Error("no world in memory");
       },
     };
     const stats = new ConnectionStats(kv, objects);
