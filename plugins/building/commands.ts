@@ -11,6 +11,7 @@ import {
   type DbObject,
   type Delivery,
   homeRefusal,
+  linkedSaid,
   nameWithRef,
   parseExitSpec,
   type PluginWorld,
@@ -28,6 +29,25 @@ import type { Builder } from "./store.ts";
 function opened(exit: DbObject, linking: boolean): string {
   if (!linking) return "Opened.";
   return exit.data.destination ? "Opened.\nLinked." : "Opened.\nYou can't link to there.";
+}
+
+/**
+ * What `@destroy` and `destroy()` tell the actor: what went with the object, or (null: a room not
+ * yet confirmed) how to confirm, by `confirm` or by repeating `again` within a minute.
+ */
+export function destroyedSaid(
+  target: DbObject,
+  r: { moved: number; unlinked: number } | null,
+  confirm: string,
+  again: string,
+): string {
+  if (!r) {
+    return `Destroying ${nameWithRef(target)} cannot be undone. Type ${confirm} ` +
+      `(or repeat ${again} within a minute) to go ahead.`;
+  }
+  return `Destroyed ${nameWithRef(target)}.` +
+    (r.moved ? ` ${r.moved} object(s) sent home.` : "") +
+    (r.unlinked ? ` ${r.unlinked} exit(s) that led here unlinked.` : "");
 }
 
 /** The building commands over a Builder. */
@@ -110,13 +130,7 @@ In TinTin++, type \\; for the semicolon: @open Door\\;d=#12 (see 'help clients')
         const room = await b.findRoom(required(u.cmd.rhs, "@link <object>=<room>"), u.here);
         // MUX's words for a new home name the old one (homeOf: the starting room when unset).
         const old = target.flags.includes("exit") ? null : await b.home(target).catch(() => null);
-        const linked = await b.link(u.me, target, room);
-        if (linked.flags.includes("exit")) return u.send("Linked.");
-        u.send(
-          `Home of ${nameWithRef(linked)} changed from ${old ? nameWithRef(old) : "Nothing"} to ${
-            nameWithRef(room)
-          }.`,
-        );
+        u.send(linkedSaid(await b.link(u.me, target, room), old, room));
       },
     },
     {
@@ -173,19 +187,7 @@ it are unlinked, and the things in it are sent home.`,
         const target = await u.target(required(u.cmd.args, "@destroy <object>"));
         const sw = u.cmd.switches;
         const r = await b.destroy(u.me, target, sw.includes("confirm"), sw.includes("override"));
-        if (!r) {
-          return u.send(
-            `Destroying ${
-              nameWithRef(target)
-            } cannot be undone. Type @destroy/confirm ${u.cmd.args.trim()} ` +
-              "(or repeat the command within a minute) to go ahead.",
-          );
-        }
-        u.send(
-          `Destroyed ${nameWithRef(target)}.` +
-            (r.moved ? ` ${r.moved} object(s) sent home.` : "") +
-            (r.unlinked ? ` ${r.unlinked} exit(s) that led here unlinked.` : ""),
-        );
+        u.send(destroyedSaid(target, r, `@destroy/confirm ${u.cmd.args.trim()}`, "the command"));
       },
     },
     {

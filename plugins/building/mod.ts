@@ -1,12 +1,13 @@
 /**
  * The building plugin: rooms, exits and things in game (`@dig`, `@open`, `@link`,
- * `@unlink`, `@destroy`, `@create`, `@teleport`) and
+ * `@unlink`, `@destroy`, `@create`, `@teleport`), softcode's `destroy()`, and
  * `POST /api/v1/building/room` for builders.
  */
 import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { Builder } from "./store.ts";
 import { buildingCommands } from "./commands.ts";
 import { buildingRoutes, PREFIX } from "./routes.ts";
+import { destroyFunction } from "./function.ts";
 
 const plugin: PluginModule = {
   name: "building",
@@ -14,6 +15,7 @@ const plugin: PluginModule = {
     const b = new Builder(ctx.world, ctx.deliver);
     buildingRoutes(ctx.http(PREFIX), b);
     for (const spec of buildingCommands(b, ctx.world, ctx.deliver)) ctx.commands.add(spec);
+    ctx.functions.add(destroyFunction(b, ctx.world));
     return true;
   },
   remove() {},

@@ -6,6 +6,7 @@
 import {
   announceTeleport,
   checkExit,
+  checkLink,
   checkTeleport,
   controls,
   type ControlWorld,
@@ -171,15 +172,14 @@ export class Builder {
 
   /** Links an exit to a room, or sets the home of a player or thing. */
   async link(actor: DbObject, obj: DbObject, room: DbObject): Promise<DbObject> {
-    if (!controls(actor, obj, this.w.locks)) {
-      throw new ForbiddenError(`You don't control ${obj.name}.`);
-    }
-    if (obj.flags.includes("room")) {
-      throw new ValidationError("Rooms cannot be linked; link an exit instead.");
-    }
-    // MUX's link_exit and @link of a home: the destination's link lock (MUX's message).
-    if (!this.mayLinkTo(actor, room)) throw new ForbiddenError("Permission denied.");
-    const key = obj.flags.includes("exit") ? "destination" : "home";
+    // The rule link() shares (src/world/building.ts).
+    const key = checkLink(
+      actor,
+      obj,
+      room,
+      (dest) => this.passesLock(actor, dest, "link"),
+      this.w.locks,
+    );
     return await this.w.update(obj.id, (o) => {
       o.data[key] = room.id;
     });

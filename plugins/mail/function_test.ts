@@ -26,7 +26,12 @@ Deno.test("mail(): MUX's four forms, who may see what, and the mirror's order", 
   mirror.put(bob.id, { n: 4, read: true, body: "first", fromId: "4", subject: "One" });
   const fn = mailFunction(mirror);
   const call = (caller: DbObject, ...args: string[]) =>
-    fn.call({ caller, player: (ref) => box.get(ref.replace(/^\*?P/, "")) ?? null }, args);
+    fn.call({
+      caller,
+      player: (ref) => box.get(ref.replace(/^\*?P/, "")) ?? null,
+      target: () => null,
+      tell: () => {},
+    }, args);
   assert.equal(call(bob), "2");
   assert.equal(call(bob, ""), "2");
   assert.equal(call(bob, "1"), "first");
@@ -47,7 +52,13 @@ Deno.test("mail(): MUX's four forms, who may see what, and the mirror's order", 
   assert.equal(call(bob, "1"), "second");
   mirror.drop(bob.id);
   assert.equal(call(bob), "0");
-  assert.match(mailFunction(null).call({ caller: bob, player: () => null }, []), /^#-1 /);
+  assert.match(
+    mailFunction(null).call(
+      { caller: bob, player: () => null, target: () => null, tell: () => {} },
+      [],
+    ),
+    /^#-1 /,
+  );
 });
 
 Deno.test("mailfrom(), mailsubj(), mailsize(): MUX's forms and its Wizard rule", () => {
@@ -59,7 +70,7 @@ Deno.test("mailfrom(), mailsubj(), mailsize(): MUX's forms and its Wizard rule",
   const [from, subj, size] = mailDetailFunctions(mirror);
   const lookup = (ref: string) => box.get(ref.replace(/^\*?P/, "")) ?? null;
   const call = (fn: typeof from, caller: DbObject, ...args: string[]) =>
-    fn.call({ caller, player: lookup }, args);
+    fn.call({ caller, player: lookup, target: () => null, tell: () => {} }, args);
   assert.equal(call(from, bob, "1"), "#4");
   assert.equal(call(from, bob, "2"), "#3");
   assert.equal(call(subj, bob, "2"), "Ünï");
@@ -80,5 +91,8 @@ Deno.test("mailfrom(), mailsubj(), mailsize(): MUX's forms and its Wizard rule",
   assert.equal(call(size, ann, "*P3"), "0");
   assert.equal(call(size, ann, "*Nobody"), "#-1 NO SUCH PLAYER");
   const [gone] = mailDetailFunctions(null);
-  assert.match(gone.call({ caller: bob, player: lookup }, ["1"]), /^#-1 /);
+  assert.match(
+    gone.call({ caller: bob, player: lookup, target: () => null, tell: () => {} }, ["1"]),
+    /^#-1 /,
+  );
 });

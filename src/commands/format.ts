@@ -1,5 +1,6 @@
 /** Shared text helpers for command output: display names, lists, durations. */
 import type { DbObject, ObjectHead } from "../world/types.ts";
+import type { Cleared } from "../world/attributes/store.ts";
 import { atLeast } from "../world/flags.ts";
 import { controls } from "../world/access.ts";
 import { wrapText } from "../text/colour.ts";
@@ -101,4 +102,24 @@ export function onFor(ms: number): string {
 /** Width to format to: the connection's, clamped to something readable. */
 export function clampWidth(width: number): number {
   return Number.isFinite(width) ? Math.min(250, Math.max(20, Math.floor(width))) : 78;
+}
+
+/** What `@wipe` and `wipe()` tell the actor of what was cleared (MUX's `Wiped.`) and left. */
+export function wipedSaid({ cleared, refused }: Cleared): string {
+  if (!cleared.length && !refused.length) return "No matching attributes.";
+  if (!refused.length) return "Wiped.";
+  return `Wiped ${cleared.length} attribute${cleared.length === 1 ? "" : "s"}; left ` +
+    `${refused.length}: ${refused.slice(0, 10).map((r) => r.name).join(", ")}` +
+    `${refused.length > 10 ? ", ..." : ""} (${refused[0].refusal.message})`;
+}
+
+/**
+ * What `@link` and `link()` tell the actor (MUX's words): `Linked.` for an exit, else the change
+ * of home, from `old` (null: none) to `dest`.
+ */
+export function linkedSaid(linked: DbObject, old: DbObject | null, dest: DbObject): string {
+  if (linked.flags.includes("exit")) return "Linked.";
+  return `Home of ${nameWithRef(linked)} changed from ${old ? nameWithRef(old) : "Nothing"} to ${
+    nameWithRef(dest)
+  }.`;
 }

@@ -8,7 +8,7 @@ import type { DbObject } from "../world/types.ts";
 import type { FunctionDef, FunctionHelp } from "../softcode/types.ts";
 import type { Evaluation } from "../softcode/eval.ts";
 import { withInheritedRank } from "../world/inherited_rank.ts";
-import { matchThing } from "../softcode/match.ts";
+import { found, matchThing } from "../softcode/match.ts";
 
 /** A softcode function of a plugin's. */
 export interface PluginFunctionSpec {
@@ -31,6 +31,13 @@ export interface PluginCall {
   caller: DbObject;
   /** The player a word names as the caller sees it (`*name`, a name, an alias, `#dbref`, `me`). */
   player(ref: string): DbObject | null;
+  /**
+   * The object a word names as the caller sees it, as built-in functions match (`me`, `here`,
+   * `#dbref`, `*player`, a name of what it carries, what is in its room, or a player's name).
+   */
+  target(ref: string): DbObject | null;
+  /** Tells the caller (what it hears: a player, a puppet's owner), now or later. */
+  tell(msg: string): void;
 }
 
 /** What a context needs of the evaluator's function table. */
@@ -74,8 +81,14 @@ export function pluginFunction(spec: PluginFunctionSpec, owner: string): Functio
         const o = world.object(id);
         return o && o.flags.includes("player") ? o : null;
       };
+      const target = (ref: string) => {
+        const id = matchThing(world, me.id, String(ref));
+        return found(id) ? world.object(id) : null;
+      };
+      const delivery = ev.ports.delivery;
+      const tell = (msg: string) => delivery.toObject(me.id, msg);
       try {
-        const out = call({ caller: withInheritedRank(world, me), player }, args);
+        const out = call({ caller: withInheritedRank(world, me), player, target, tell }, args);
         return typeof out === "string" ? out : String(out ?? "");
       } catch (e) {
         // A plugin's fault ends in an error text, never an exception through the evaluator.

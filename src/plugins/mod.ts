@@ -124,6 +124,7 @@ export {
   BUILDER_LOCK,
   checkDescription,
   checkExit,
+  checkLink,
   checkName,
   checkTeleport,
   exitRecord,
@@ -155,6 +156,6 @@ export {
 } from "../storage/limits.ts";
 export { padVisible, renderAnsi, stripColour, visibleLength, wrapText } from "../text/colour.ts";
 export { sanitizeText } from "../text/sanitize.ts";
-export { exitName, namesOf, nameWithRef } from "../commands/format.ts";
+export { exitName, linkedSaid, namesOf, nameWithRef } from "../commands/format.ts";
 export { displayName, MAX_ALIASES, MAX_NAMES, splitNames } from "../world/players.ts";
 export type { FoundPlayers, PlayerLookup } from "../world/players.ts";

@@ -8,11 +8,15 @@ import type { SoftAttr, SoftcodePorts, SoftSession } from "./ports.ts";
 import type { DbObject, ObjectType } from "../world/types.ts";
 import type { AttrFlag } from "../world/attributes/flags.ts";
 import { stripMarkup } from "./markup.ts";
-import { checkLock } from "../world/locks.ts";
+import { checkLock, lockOf, putLock } from "../world/locks.ts";
+import { settableLockNow } from "../commands/lock_names.ts";
+import { attrPattern } from "../world/attributes/names.ts";
+import { linkedSaid, wipedSaid } from "../commands/format.ts";
 import { canSeeWithin, hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
 import {
   BUILDER_LOCK,
   builtRecord,
+  checkLink,
   checkQuota,
   teleported,
   type TeleportRefusal,
@@ -148,6 +152,36 @@ export class TestWorld {
           w.objects.set(id, { ...obj, location: dest.id });
           return teleported(actor, obj, dest);
         },
+        lock: (actorId, id, type, expr, resolve) => {
+          const actor = w.objects.get(actorId), obj = w.objects.get(id);
+          if (!actor || !obj || !controls(actor, obj)) return denied;
+          return ruled(() => {
+            const key = expr.trim() ? settableLockNow(expr, resolve) : null;
+            const next = { ...obj, data: { ...obj.data } };
+            putLock(next, type, key);
+            w.objects.set(id, next);
+            return "";
+          });
+        },
+        link: (actorId, id, destId) => {
+          const actor = w.objects.get(actorId), obj = w.objects.get(id);
+          const dest = w.objects.get(destId);
+          if (!actor || !passes(BUILDER_LOCK, actor)) return denied;
+          if (!obj || !dest) return { refused: "I don't see that here." };
+          return ruled(() => {
+            const key = checkLink(
+              actor,
+              obj,
+              dest,
+              (room) => passes(lockOf(room, "link"), actor),
+              null,
+            );
+            const old = key === "home" ? w.objects.get(String(obj.data.home)) ?? null : null;
+            const linked = { ...obj, data: { ...obj.data, [key]: dest.id } };
+            w.objects.set(id, linked);
+            return linkedSaid(linked, old, dest);
+          });
+        },
       },
       world: {
         object: (id) => w.objects.get(id) ?? null,
@@ -189,6 +223,15 @@ export class TestWorld {
           if (value === "") w.attrs.get(id)?.delete(name);
           else w.set(id, name, value);
           return null;
+        },
+        wipe: (actorId, id, pattern) => {
+          const a = w.objects.get(actorId), o = w.objects.get(id);
+          if (!a || !o || !controls(a, o)) return "Permission denied.";
+          const match = attrPattern(pattern);
+          if (!match) return "That pattern is too long.";
+          const cleared = [...(w.attrs.get(id)?.keys() ?? [])].filter((n) => match(n));
+          for (const n of cleared) w.attrs.get(id)?.delete(n);
+          return wipedSaid({ cleared, refused: [] });
         },
       },
       presence: {

@@ -66,6 +66,14 @@ const DIFFERENT: Record<string, string> = {
     "MUX moves the wizard to the room it stands in and shows it; here, it is already there",
   "[tel(#-1,#0)]": "MUX 2.12 spells the apostrophe of I don't see that here. as U+2019",
   "[entrances(nobody)]": "MUX 2.12 spells the apostrophe of I don't see that here. as U+2019",
+  "[link(nobody,here)]": "MUX 2.12 spells the apostrophe of I don't see that here. as U+2019",
+  "[link(here,here)]": "rooms have no drop-to here: @link refuses a room, and link() says so",
+  "[link(me,me)]":
+    "the engine's @link names what is wrong (not a room) where MUX says Permission denied.",
+  "[lock(me,x)]":
+    "lock() takes later MUX's second argument, which sets the lock (2.12 only reads one)",
+  "[lock()]": "lock() takes later MUX's second argument, so its count error says 1 OR 2",
+  "[wipe(nobody)]": "wipe() says what @wipe says of an object it cannot find (MUX: No match.)",
   "[tel(me,me)]": "the engine's teleport refusals are worded as its @tel's",
   "[tel(me)] [tel(here,#0)]": "the engine's teleport refusals are worded as its @tel's",
   "[trigger(me/NOPE)] [trigger(#-1/A)]":

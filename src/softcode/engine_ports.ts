@@ -11,6 +11,7 @@ import {
   announceTeleport,
   BUILDER_LOCK,
   builtRecord,
+  checkLink,
   checkQuota,
   homeRefusal,
   teleported,
@@ -24,7 +25,8 @@ import { canSeeAttr } from "../world/attributes/access.ts";
 import { controls, examines } from "../world/control.ts";
 import { canSeeWithin, hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
 import { isGuest, isStaff } from "../world/flags.ts";
-import { checkLock, lockOf, type LockWorld } from "../world/locks.ts";
+import { checkLock, lockOf, type LockWorld, putLock } from "../world/locks.ts";
+import { settableLockNow } from "../commands/lock_names.ts";
 import { hearerOf } from "../world/hearing.ts";
 import type { Delivery, HubConnection, Outbound, Presence } from "../hub/types.ts";
 import { terminalColourDepth, terminalHasColour } from "../text/colour_mode.ts";
@@ -41,6 +43,7 @@ import { builtinFunctions } from "./functions/mod.ts";
 import type { FunctionTable } from "./types.ts";
 import type { ActionQueue, QueueChain } from "../queue/types.ts";
 import { withInheritedRank } from "../world/inherited_rank.ts";
+import { linkedSaid, wipedSaid } from "../commands/format.ts";
 
 /** What the ports are built from. */
 export interface EnginePortParts {
@@ -166,6 +169,47 @@ function worldChanges(p: EnginePortParts): WorldChanges {
         return refusal(e);
       }
     },
+    link(actorId, id, destId) {
+      const w = p.world();
+      const held = w?.object(actorId);
+      // An inherit object of a staff member links with its owner's rank, as in MUX.
+      const actor = held && withInheritedRank(w, held);
+      if (!w || !actor || !passes(p, BUILDER_LOCK, actor)) return DENIED;
+      const obj = w.object(id), dest = w.object(destId);
+      if (!obj || !dest) return { refused: "I don't see that here." };
+      try {
+        const key = checkLink(
+          actor,
+          obj,
+          dest,
+          (room) => passes(p, lockOf(room, "link"), actor, room.id),
+          p.locks,
+        );
+        const isRoom = (id: string) => !!w.object(id)?.flags.includes("room");
+        const old = key === "home" ? w.object(homeOf(obj, isRoom, p.startingRoom())) : null;
+        const linked = p.objects.updateNow(id, (o) => {
+          o.data[key] = dest.id;
+        });
+        return linkedSaid(linked, old, dest);
+      } catch (e) {
+        return refusal(e);
+      }
+    },
+    lock(actorId, id, type, expr, resolve) {
+      const w = p.world();
+      const held = w?.object(actorId);
+      // An inherit object of a staff member locks with its owner's rank, as in MUX.
+      const actor = held && withInheritedRank(w, held);
+      const obj = w?.object(id);
+      if (!actor || !obj || !controls(actor, obj, p.locks)) return DENIED;
+      try {
+        const key = expr.trim() ? settableLockNow(expr, resolve) : null;
+        p.objects.updateNow(id, (o) => putLock(o, type, key));
+        return "";
+      } catch (e) {
+        return refusal(e);
+      }
+    },
     teleport(actorId, id, destId, quiet, chain) {
       const w = p.world();
       const held = w?.object(actorId);
@@ -251,6 +295,15 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
         if (!w || !held) return "Permission denied.";
         // An inherit object of a staff member sets with its owner's rank, as in MUX.
         return p.attributes.setNow(withInheritedRank(w, held), id, name, value)?.message ?? null;
+      },
+      wipe: (actorId, id, pattern) => {
+        const w = world();
+        const held = w?.object(actorId);
+        const obj = w?.object(id);
+        if (!w || !held || !obj) return "Permission denied.";
+        // An inherit object of a staff member wipes with its owner's rank, as in MUX.
+        const r = p.attributes.wipeNow(withInheritedRank(w, held), obj, pattern);
+        return "kind" in r ? r.message : wipedSaid(r);
       },
     },
     presence: {

@@ -51,6 +51,11 @@ export interface AttributeView {
    * as the `&` command. Returns null on success, else the reason it was refused.
    */
   set(actorId: string, id: string, name: string, value: string): string | null;
+  /**
+   * `@wipe` as `actor`: clears the attributes of `id` it may see that match the wildcard
+   * `pattern`, under `@wipe`'s rules (it must control the object). Answers what `@wipe` tells it.
+   */
+  wipe(actorId: string, id: string, pattern: string): string;
 }
 
 /**
@@ -168,6 +173,25 @@ export interface WorldChanges {
     destId: string,
     quiet: boolean,
     chain: QueueChain | null | undefined,
+  ): string | Refused;
+  /**
+   * Links `id` to `destId` under `@link`'s rules (src/world/building.ts, checkLink): an exit's
+   * destination or a player's or thing's home. Answers what `@link` tells the actor, or a
+   * refusal (`permission` when the actor may not use `@link` at all).
+   */
+  link(actorId: string, id: string, destId: string): string | Refused;
+  /**
+   * Sets `id`'s lock of `type` to the key `expr` (empty: removes the lock) under `@lock`'s rules:
+   * the actor must control the object (else a `permission` refusal), and the key is read as
+   * `@lock` reads it, each name in it found by `resolve` (an id, or null for none). Answers ""
+   * when done, or why not.
+   */
+  lock(
+    actorId: string,
+    id: string,
+    type: string,
+    expr: string,
+    resolve: (name: string) => string | null,
   ): string | Refused;
 }
 

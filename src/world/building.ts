@@ -1,11 +1,11 @@
 /**
  * The rules of building, in one place for the building commands (a plugin's `@create`,
- * `@dig`, `@open`, `@teleport`) and softcode's `create()` and `tel()`: who may build and
+ * `@dig`, `@open`, `@link`, `@teleport`) and softcode's `create()`, `link()` and `tel()`: who may build and
  * teleport, names, exits, the object quota, the records made, and what rooms are told of a
  * teleport. Callers read the world and write the records their own way (the commands wait on
  * the store; softcode changes memory at once).
  */
-import { ForbiddenError, ValidationError } from "../errors.ts";
+import { ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 import { controls, type ControlWorld } from "./control.ts";
 import { displayName } from "./players.ts";
 import { hasFlag, isStaff } from "./flags.ts";
@@ -78,6 +78,28 @@ export function mayLinkTo(
   passesLinkLock: (dest: DbObject) => boolean,
 ): boolean {
   return isStaff(actor.flags) || passesLinkLock(dest);
+}
+
+/**
+ * Throws why `actor` may not link `obj` to `dest` (`@link` and `link()`): it must control `obj`,
+ * an exit (whose destination becomes `dest`) or a player or thing (whose home it becomes), and
+ * `dest` must be a room it may link to (mayLinkTo, with its link lock). Answers the field set.
+ */
+export function checkLink(
+  actor: DbObject,
+  obj: DbObject,
+  dest: DbObject,
+  passesLinkLock: (dest: DbObject) => boolean,
+  world: ControlWorld | null,
+): "destination" | "home" {
+  if (!controls(actor, obj, world)) throw new ForbiddenError(`You don't control ${obj.name}.`);
+  if (obj.flags.includes("room")) {
+    throw new ValidationError("Rooms cannot be linked; link an exit instead.");
+  }
+  if (!dest.flags.includes("room")) throw new NotFoundError(`#${dest.id} is not a room.`);
+  // MUX's link_exit and @link of a home: the destination's link lock (MUX's message).
+  if (!mayLinkTo(actor, dest, passesLinkLock)) throw new ForbiddenError("Permission denied.");
+  return obj.flags.includes("exit") ? "destination" : "home";
 }
 
 /**

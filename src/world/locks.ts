@@ -148,6 +148,15 @@ export function lockOf(obj: Pick<DbObject, "data">, type: string): string {
   return typeof l === "string" ? l : "";
 }
 
+/** Stores `key` as `o`'s lock of `type`, or with null removes it (`@lock`, `@unlock`, `lock()`). */
+export function putLock(o: Pick<DbObject, "data">, type: string, key: string | null): void {
+  const locks = { ...(o.data.locks ?? {}) };
+  if (key === null) delete locks[type];
+  else locks[type] = key;
+  if (Object.keys(locks).length) o.data.locks = locks;
+  else delete o.data.locks;
+}
+
 /**
  * True when `subject` passes `obj`'s lock of `type` (`use` for `$-commands`, `basic` for exits
  * and `get`, `enter` for rooms...): the one check for a lock stored on an object. No lock passes.

@@ -8,7 +8,6 @@
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
 import type { Attribute } from "../../world/attributes/types.ts";
-import { controls } from "../../world/access.ts";
 import { attrFlagLetters, attrFlagNamed } from "../../world/attributes/flags.ts";
 import { attrPattern, BAD_NAME, canonicalAttrName } from "../../world/attributes/names.ts";
 import { canSeeAttr } from "../../world/attributes/access.ts";
@@ -16,6 +15,7 @@ import { wrapText } from "../../text/colour.ts";
 import { CommandError } from "../errors.ts";
 import { EngineError } from "../../errors.ts";
 import { quote } from "../target.ts";
+import { wipedSaid } from "../format.ts";
 
 /** Most destinations one `@cpattr` or `@mvattr` writes. */
 const MAX_COPIES = 50;
@@ -131,19 +131,11 @@ Examples:
     async exec(u) {
       const { obj: ref, attr } = splitObjAttr(u.cmd.args);
       if (!ref) throw new CommandError("Usage: @wipe <object>[/<pattern>]");
-      const pattern = attr ?? "*";
-      if (!attrPattern(pattern)) throw new CommandError("That pattern is too long.");
       const obj = await u.target(ref);
-      if (!controls(u.me, obj, u.locks)) throw new CommandError("Permission denied.");
-      const names = (await u.attributes.visible(u.me, obj, pattern)).map((a) => a.name);
-      if (!names.length) return u.send("No matching attributes.");
-      const { cleared, refused } = await u.attributes.clearMany(u.me, obj.id, names);
-      if (!refused.length) return u.send("Wiped.");
-      u.send(
-        `Wiped ${cleared.length} attribute${cleared.length === 1 ? "" : "s"}; left ` +
-          `${refused.length}: ${refused.slice(0, 10).map((r) => r.name).join(", ")}` +
-          `${refused.length > 10 ? ", ..." : ""} (${refused[0].refusal.message})`,
-      );
+      // The store's rules (control, the pattern), which wipe() shares.
+      const r = await u.attributes.wipe(u.me, obj, attr ?? "*");
+      if ("kind" in r) throw new CommandError(r.message);
+      u.send(wipedSaid(r));
     },
   },
   {

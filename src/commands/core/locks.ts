@@ -6,7 +6,7 @@
  */
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { DbObject } from "../../world/types.ts";
-import { LOCK_TYPE_NAMES, lockTypeNamed } from "../../world/locks.ts";
+import { LOCK_TYPE_NAMES, lockTypeNamed, putLock } from "../../world/locks.ts";
 import { controls } from "../../world/access.ts";
 import { CommandError, required } from "../errors.ts";
 import { nameWithRef } from "../format.ts";
@@ -71,13 +71,7 @@ function mustControl(u: CommandSdk, obj: DbObject, refusal: string): void {
 async function setLock(u: CommandSdk, obj: DbObject, type: string, key: string | null) {
   const t = lockTypeNamed(type);
   if (!t) throw new CommandError(`Lock types: ${TYPES}.`);
-  return await u.objects.update(obj.id, (o) => {
-    const locks = { ...(o.data.locks ?? {}) };
-    if (key === null) delete locks[t];
-    else locks[t] = key;
-    if (Object.keys(locks).length) o.data.locks = locks;
-    else delete o.data.locks;
-  });
+  return await u.objects.update(obj.id, (o) => putLock(o, t, key));
 }
 
 /** The lock commands. */

@@ -1,7 +1,8 @@
 /**
- * The side effects that build: `create()` and `tel()`, as MUX 2.12 has them, under the rules of
- * the engine's building commands (`@create`, `@dig`, `@open`, `@teleport`: builders build, within
- * their object quota; anyone but a guest teleports what it may move to where it may send it).
+ * The side effects that build: `create()`, `link()` and `tel()`, as MUX 2.12 has them, under the
+ * rules of the engine's building commands (`@create`, `@dig`, `@open`, `@link`, `@teleport`:
+ * builders build, within their object quota; anyone but a guest teleports what it may move to
+ * where it may send it); `wipe()` under `@wipe`'s, the attribute store's.
  * The world changes in memory at once, so the rest of the evaluation sees the new object or the
  * new place; the database follows behind. A refusal is told to the executor, as MUX tells it,
  * and changes nothing. `trigger()` queues an action list through the command queue, as
@@ -127,6 +128,50 @@ export const buildingFunctions: FunctionDef<Evaluation>[] = [
       if (typeof r !== "string") return refused(ev, f, r, "");
       if (r) tell(ev, f, r);
     }
+    return "";
+  }),
+  define("link", 2, 2, {
+    family: "effects",
+    args: "link(<object>, <room>)",
+    summary:
+      "Links an exit to a room, or sets a player's or thing's home, as @link does; gives nothing.",
+    example: { think: "[link(box,create(Hall,10,r))][name(home(box))]", gives: "Hall" },
+    more: "@link's rules: builders only; you must control the object, and the room must let " +
+      "you link to it (its link lock; staff link anywhere). You are told what @link says; a " +
+      "refusal tells you why and changes nothing; one who may not use @link gets " +
+      "#-1 PERMISSION DENIED.",
+  }, (ev, f, args) => {
+    const w = ev.ports.world;
+    const id = matchThing(w, f.executor, args[0]);
+    const dest = matchThing(w, f.executor, args[1]);
+    // The port asks who may link first (MUX's check of the command), then what is named.
+    const r = ev.ports.changes.link(f.executor, found(id) ? id : "", found(dest) ? dest : "");
+    if (typeof r !== "string") return refused(ev, f, r, "");
+    tell(ev, f, r);
+    return "";
+  }),
+  define("wipe", 1, 1, {
+    family: "effects",
+    args: "wipe(<object>[/<pattern>])",
+    summary:
+      "Clears the object's attributes matching the wildcard pattern (all without one), as @wipe does; gives nothing.",
+    example: {
+      setup: ["&TEMP_A me=1", "&TEMP_B me=2", "&KEEP me=3"],
+      think: "[wipe(me/temp_*)][lattr(me/*_*)]",
+      gives: "",
+    },
+    more: "@wipe's rules: you must control the object; attributes you may not change " +
+      "(locked, wizard) are left, and you are told so. You are told what @wipe says (Wiped.).",
+  }, (ev, f, args) => {
+    const slash = args[0].indexOf("/");
+    const ref = slash < 0 ? args[0] : args[0].slice(0, slash);
+    const id = matchThing(ev.ports.world, f.executor, ref);
+    if (!found(id)) {
+      tell(ev, f, "I don't see that here.");
+      return "";
+    }
+    const pattern = slash < 0 ? "*" : args[0].slice(slash + 1).trim() || "*";
+    tell(ev, f, ev.ports.attributes.wipe(f.executor, id, pattern));
     return "";
   }),
 ];

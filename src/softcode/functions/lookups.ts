@@ -286,19 +286,35 @@ export const lookupFunctions: FunctionDef[] = [
     }
     return joinWhole(ev, patterns, osep);
   }),
-  define("lock", 1, 1, {
+  define("lock", 1, 2, {
     family: "database",
-    args: "lock(<object>[/<lock>])",
-    summary: "The text of the object's lock (default, or the one named), if you may examine it.",
-    example: { think: "lock(box/enter)", gives: "" },
-    more: "Locks are set with @lock (MUX 2.12's lock() only reads). A lock name the engine " +
-      "does not know gives #-1 LOCK NOT FOUND.",
+    args: "lock(<object>[/<lock>][, <key>])",
+    summary: "The text of the object's lock (default, or the one named), if you may examine it; " +
+      "with a key, sets the lock first, as @lock does (an empty key removes it).",
+    example: { think: "[lock(box/enter,me)][lock(box/enter)]", gives: "#1#1" },
+    more: "Setting is later MUX's form (2.12 only reads) under @lock's rules: you must control " +
+      "the object (else #-1 PERMISSION DENIED); a key @lock would refuse gives " +
+      "#-1 I DON'T UNDERSTAND THAT KEY and tells you why. A lock name the engine does not " +
+      "know gives #-1 LOCK NOT FOUND.",
   }, (ev, f, args) => {
     const slash = args[0].indexOf("/");
-    const o = thing(ev, f, slash < 0 ? args[0] : args[0].slice(0, slash));
+    let o = thing(ev, f, slash < 0 ? args[0] : args[0].slice(0, slash));
     if (typeof o === "string") return o;
     const type = slash < 0 ? "basic" : lockTypeNamed(args[0].slice(slash + 1));
     if (!type) return "#-1 LOCK NOT FOUND";
+    if (args.length === 2) {
+      const w = ev.ports.world;
+      const r = ev.ports.changes.lock(f.executor, o.id, type, args[1], (name) => {
+        const id = matchThing(w, f.executor, name);
+        return found(id) ? id : null;
+      });
+      if (typeof r !== "string") {
+        if (r.permission) return "#-1 PERMISSION DENIED";
+        ev.ports.delivery.toObject(f.executor, r.refused);
+        return "#-1 I DON'T UNDERSTAND THAT KEY";
+      }
+      o = ev.object(o.id) ?? o;
+    }
     return examinable(ev, f, o) ? lockOf(o, type) : "";
   }),
   define("hasquota", 2, 3, {

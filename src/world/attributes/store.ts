@@ -24,7 +24,7 @@ import { isUnreadable } from "../../storage/guarded_kv.ts";
 import { EngineError, ForbiddenError, NotFoundError, ValidationError } from "../../errors.ts";
 import type { DbObject, ObjectChange } from "../types.ts";
 import type { ObjectStore } from "../objects.ts";
-import type { ControlWorld } from "../control.ts";
+import { controls, type ControlWorld } from "../control.ts";
 import { isStaff } from "../flags.ts";
 import { type AttrFlag, canonicalFlags } from "./flags.ts";
 import {
@@ -75,6 +75,12 @@ export interface LiveAttributes {
    * memory now, persisted behind, in order), else the refusal, and nothing changed.
    */
   setNow(actor: AttrActor, objectId: string, name: string, value: string): WriteResult;
+  /**
+   * `@wipe` now: clears every attribute of `obj` that `actor` may see and the wildcard `pattern`
+   * matches, each under `setNow`'s rules; the names cleared and those refused, with why, or the
+   * refusal of the whole (`actor` must control `obj`).
+   */
+  wipeNow(actor: AttrActor, obj: DbObject, pattern: string): Cleared | Refusal;
   /** Sets (`on`) or clears an attribute flag for `actor`, as `setNow`. */
   setFlagNow(
     actor: AttrActor,
@@ -83,6 +89,12 @@ export interface LiveAttributes {
     flag: AttrFlag,
     on: boolean,
   ): WriteResult;
+}
+
+/** What clearing several attributes did: the names cleared, and those refused with why. */
+export interface Cleared {
+  cleared: string[];
+  refused: { name: string; refusal: Refusal }[];
 }
 
 /** Where a refusal goes as an HTTP error (commands show its message). */
@@ -539,28 +551,23 @@ export class AttributeStore implements LiveAttributes {
   }
 
   /**
-   * Clears several attributes of one object for `actor` (`@wipe`), each under the rules; waits
-   * until stored. Answers the names cleared and those refused, with why.
+   * Clears several attributes of one object for `actor`, each under the rules; waits until
+   * stored. Answers the names cleared and those refused, with why.
    */
   async clearMany(
     actor: AttrActor,
     objectId: string,
     names: readonly string[],
-  ): Promise<{ cleared: string[]; refused: { name: string; refusal: Refusal }[] }> {
+  ): Promise<Cleared> {
+    if (this.#live) {
+      // All at once: the writer commits them in a few batches.
+      const r = this.#clearLive(actor, objectId, names);
+      await Promise.all(r.durable);
+      return { cleared: r.cleared, refused: r.refused };
+    }
     const cleared: string[] = [];
     const refused: { name: string; refusal: Refusal }[] = [];
-    const durable: Promise<void>[] = [];
     for (const name of names) {
-      if (this.#live) {
-        // All at once: the writer commits them in a few batches.
-        const r = this.#setLive(actor, objectId, name, "");
-        if ("kind" in r) refused.push({ name, refusal: r });
-        else {
-          cleared.push(name);
-          durable.push(r.durable);
-        }
-        continue;
-      }
       try {
         await this.set(actor, objectId, name, "");
         cleared.push(name);
@@ -569,8 +576,74 @@ export class AttributeStore implements LiveAttributes {
         refused.push({ name, refusal: { kind: "invalid", message: e.message } });
       }
     }
-    await Promise.all(durable);
     return { cleared, refused };
+  }
+
+  /**
+   * `@wipe`: clears every attribute of `obj` that `actor` may see and that matches the wildcard
+   * `pattern`, each under the rules; waits until stored. Answers the names cleared and those
+   * refused, with why (none of either: nothing matched).
+   */
+  async wipe(actor: AttrActor, obj: DbObject, pattern: string): Promise<Cleared | Refusal> {
+    const refused = this.#wipeRefusal(actor, obj, pattern);
+    if (refused) return refused;
+    if (this.#live) {
+      const r = this.#clearLive(actor, obj.id, this.#visibleLive(actor, obj, pattern));
+      await Promise.all(r.durable);
+      return { cleared: r.cleared, refused: r.refused };
+    }
+    const names = (await this.visible(actor, obj, pattern)).map((a) => a.name);
+    return await this.clearMany(actor, obj.id, names);
+  }
+
+  /** `wipe` from memory at once, for softcode's `wipe()`: the writes persist behind, in order. */
+  wipeNow(actor: AttrActor, obj: DbObject, pattern: string): Cleared | Refusal {
+    this.#mustBeLive();
+    const refused = this.#wipeRefusal(actor, obj, pattern);
+    if (refused) return refused;
+    const r = this.#clearLive(actor, obj.id, this.#visibleLive(actor, obj, pattern));
+    for (const d of r.durable) d.catch(() => {}); // reported by the writer
+    return { cleared: r.cleared, refused: r.refused };
+  }
+
+  /** Why `actor` may not wipe `obj` at all (it must control it, as MUX's @wipe), or null. */
+  #wipeRefusal(actor: AttrActor, obj: DbObject, pattern: string): Refusal | null {
+    if (!attrPattern(pattern)) return { kind: "invalid", message: "That pattern is too long." };
+    if (!controls(actor, obj, this.#control())) {
+      return { kind: "permission", message: "Permission denied." };
+    }
+    return null;
+  }
+
+  /** The names of `obj`'s attributes in memory that `actor` may see and `pattern` matches. */
+  #visibleLive(actor: AttrActor, obj: DbObject, pattern: string): string[] {
+    const match = attrPattern(pattern);
+    if (!match) return [];
+    const world = this.#control();
+    return this.names(obj.id).filter((n) => {
+      const a = match(n) ? this.peek(obj.id, n) : null;
+      return !!a && canSeeAttr(actor, obj, a, world);
+    });
+  }
+
+  /** Clears attributes in memory now, each under the rules; their commits queued. */
+  #clearLive(
+    actor: AttrActor,
+    objectId: string,
+    names: readonly string[],
+  ): Cleared & { durable: Promise<void>[] } {
+    const cleared: string[] = [];
+    const refused: { name: string; refusal: Refusal }[] = [];
+    const durable: Promise<void>[] = [];
+    for (const name of names) {
+      const r = this.#setLive(actor, objectId, name, "");
+      if ("kind" in r) refused.push({ name, refusal: r });
+      else {
+        cleared.push(name);
+        durable.push(r.durable);
+      }
+    }
+    return { cleared, refused, durable };
   }
 
   /** Sets or clears a flag of an attribute for `actor`, and waits until it is stored. */
