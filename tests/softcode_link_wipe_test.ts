@@ -86,6 +86,8 @@ Deno.test("softcode link(), wipe(), destroy() and entrances() over telnet", asyn
     await run(alice, `think [destroy(#${garden})]`, /Destroyed Garden\(#\d+\)\. 1 exit\(s\)/);
     await run(alice, `think [type(#${garden})]x`, /^#-1 NOT FOUNDx/m);
     await run(alice, `think [entrances(#${garden})]x`, /^#-1x/m);
+    // destroy() is the building plugin's: its help is there with the built-ins'.
+    await run(alice, "help destroy()", /destroy\(<object>\)[\s\S]*as @destroy does/);
   } finally {
     for (const c of closers) await c().catch(() => {});
     await srv.stop();
