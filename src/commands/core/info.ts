@@ -7,32 +7,19 @@ import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { CommandInfo } from "../../engine_admin.ts";
 import { guestMay } from "../dispatch.ts";
 import { isGuest, isStaff, knownFlags } from "../../world/flags.ts";
-import { typeOf } from "../../world/objects.ts";
+import { objectCounts } from "../../world/stats.ts";
 import type { WorldReader } from "../../world/live_world.ts";
 import { controls } from "../../world/control.ts";
 import { VERSION_TEXT } from "../../version.ts";
 import { CommandError } from "../errors.ts";
 import { masterRoomId } from "../../softcode/programs/mod.ts";
 
-/** The object types @stats counts, in MUX's order. */
-const STAT_TYPES = ["room", "exit", "thing", "player"] as const;
-
-/** MUX's count of objects by type: the whole world's from the flag index, or an owner's. */
+/** MUX's line of counts by type: the whole world's (`owner` null) or an owner's. */
 function statsLine(world: WorldReader, owner: string | null): string {
-  const n: Record<string, number> = { room: 0, exit: 0, thing: 0, player: 0 };
-  if (owner === null) {
-    for (const t of STAT_TYPES) n[t] = world.flagCount(t);
-  } else {
-    // The owner index lists what it owns: bounded by its holdings, never the whole world.
-    for (const id of world.ownedBy(owner)) {
-      const o = world.object(id);
-      if (o) n[typeOf(o)]++;
-    }
-  }
-  const total = STAT_TYPES.reduce((sum, t) => sum + n[t], 0);
+  const n = objectCounts(world, owner);
   // Destroyed objects leave nothing behind here: MUX's garbage is always 0.
-  return `${total} objects = ${n.room} rooms, ${n.exit} exits, ${n.thing} things, ` +
-    `${n.player} players. (0 garbage)`;
+  return `${n.total} objects = ${n.rooms} rooms, ${n.exits} exits, ${n.things} things, ` +
+    `${n.players} players. (0 garbage)`;
 }
 
 /** May the actor run `c` (its lock, and for a guest what guests may)? */
@@ -158,7 +145,7 @@ As in TinyMUX, read from the game's indexes.`,
       }
       if (all) return u.send(statsLine(world, null));
       if (!me && !name) {
-        const total = STAT_TYPES.reduce((sum, t) => sum + world.flagCount(t), 0);
+        const total = objectCounts(world, null).total;
         return u.send(
           `The universe contains ${total} object${total === 1 ? "" : "s"} ` +
             `(next free is #${u.objects.nextId()}).`,
