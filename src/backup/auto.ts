@@ -50,6 +50,7 @@ export class AutoBackups {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #running: Promise<unknown> = Promise.resolve();
   #stopped = false;
+  #busy = false;
 
   constructor(opts: AutoBackupOptions) {
     this.#o = opts;
@@ -68,16 +69,27 @@ export class AutoBackups {
     this.#schedule(Math.max(0, due - now));
   }
 
+  /** True while a backup is being written (softcode's dumping()). */
+  get busy(): boolean {
+    return this.#busy;
+  }
+
   /** Takes one automatic backup now and prunes the old ones. */
   async runOnce(): Promise<BackupResult> {
     const o = this.#o;
-    const result = await createBackup({
-      dbPath: o.dbPath,
-      wikiDir: o.wikiDir,
-      file: join(o.dir, backupName(AUTO_PREFIX, new Date(o.now?.() ?? Date.now()))),
-      engine: o.engine,
-      layout: o.layout,
-    });
+    this.#busy = true;
+    let result: BackupResult;
+    try {
+      result = await createBackup({
+        dbPath: o.dbPath,
+        wikiDir: o.wikiDir,
+        file: join(o.dir, backupName(AUTO_PREFIX, new Date(o.now?.() ?? Date.now()))),
+        engine: o.engine,
+        layout: o.layout,
+      });
+    } finally {
+      this.#busy = false;
+    }
     const names = await autoBackups(o.dir);
     for (const old of names.slice(0, Math.max(0, names.length - o.maxBackups))) {
       await Deno.remove(join(o.dir, old)).catch(() => {});

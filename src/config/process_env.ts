@@ -20,6 +20,12 @@ export const PROCESS_ENV = {
   hubUrl: "URSAMU_HUB_URL",
   /** `0` keeps telnet sockets in the sidecar (no handing them to the engine). */
   telnetHandoff: "URSAMU_TELNET_HANDOFF",
+  /**
+   * `<restarts> <first> <this>` in the engine the supervisor starts: how many times it restarted
+   * the engine before this run (`@reboot`, `@update`), when it started the first run and this one
+   * (ms since the epoch).
+   */
+  engineRun: "URSAMU_ENGINE_RUN",
   /** Extra `deno run` flags for the children, from the dist launcher. */
   runFlags: "URSAMU_RUN_FLAGS",
   /** The checkout `@update` pulls into, instead of the engine's own folder. */
@@ -55,6 +61,8 @@ export interface ProcessEnv {
   hubLinkPort: number | null;
   /** "" when unset. */
   hubUrl: string;
+  /** Which run of the supervisor's this engine is: restarts before it, the first's start, its own. */
+  engineRun: EngineRun | null;
   telnetHandoff: boolean;
   runFlags: string[];
   /** Where `@update` pulls: the variable, else the engine's own folder. */
@@ -68,6 +76,13 @@ export interface ProcessEnv {
 
 /** The folder holding main.ts (what `@update` pulls into by default). */
 const CODE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Which run of its supervisor's an engine is (PROCESS_ENV.engineRun). */
+export interface EngineRun {
+  restarts: number;
+  firstStartedAt: number;
+  startedAt: number;
+}
 
 /** The process's environment as a plain map (what the entry points hand down). */
 export function processEnvironment(): Record<string, string> {
@@ -83,6 +98,7 @@ export function processEnv(env: Record<string, string> = processEnvironment()): 
     sidecarSecret: v(PROCESS_ENV.sidecarSecret),
     hubLinkPort: Number.isInteger(link) && link > 0 && link < 65536 ? link : null,
     hubUrl: v(PROCESS_ENV.hubUrl),
+    engineRun: engineRun(v(PROCESS_ENV.engineRun)),
     telnetHandoff: v(PROCESS_ENV.telnetHandoff) !== "0",
     runFlags: v(PROCESS_ENV.runFlags).split(/\s+/).filter(Boolean),
     updateDir: v(PROCESS_ENV.updateDir) || CODE_ROOT,
@@ -98,6 +114,19 @@ export function processEnv(env: Record<string, string> = processEnvironment()): 
       agent: v(PROCESS_ENV.npmAgent),
     },
   };
+}
+
+/** The value of PROCESS_ENV.engineRun for a run (see there). */
+export function engineRunValue(run: EngineRun): string {
+  return `${run.restarts} ${run.firstStartedAt} ${run.startedAt}`;
+}
+
+/** PROCESS_ENV.engineRun read back; null when unset or not of its form. */
+function engineRun(text: string): EngineRun | null {
+  const m = /^(\d{1,9}) (\d{1,15}) (\d{1,15})$/.exec(text);
+  return m
+    ? { restarts: Number(m[1]), firstStartedAt: Number(m[2]), startedAt: Number(m[3]) }
+    : null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { PROCESS_ENV, processEnv, SECRET_VARS } from "./process_env.ts";
+import { engineRunValue, PROCESS_ENV, processEnv, SECRET_VARS } from "./process_env.ts";
 
 Deno.test("process env: the plumbing is read from the named variables, with safe defaults", () => {
   const none = processEnv({});
@@ -33,4 +33,14 @@ Deno.test("process env: the plumbing is read from the named variables, with safe
     [...SECRET_VARS].sort(),
     ["JWT_SECRET", "URSAMU_SIDECAR_SECRET", "URSAMU_SUPERUSER_PASSWORD"],
   );
+});
+
+Deno.test("process env: the engine's run (restarts, first start) is read back as the supervisor wrote it", () => {
+  assert.equal(processEnv({}).engineRun, null);
+  const want = { restarts: 3, firstStartedAt: 1_767_265_200_000, startedAt: 1_767_265_260_000 };
+  const run = processEnv({ [PROCESS_ENV.engineRun]: engineRunValue(want) });
+  assert.deepEqual(run.engineRun, want);
+  for (const bad of ["", "1", "x 2 3", "-1 5 6", "1 2", "1 2 3 4", "1.5 2 3"]) {
+    assert.equal(processEnv({ [PROCESS_ENV.engineRun]: bad }).engineRun, null, bad);
+  }
 });

@@ -14,7 +14,12 @@ import { ObjectStore } from "../world/objects.ts";
 import { Accounts } from "../auth/accounts.ts";
 import { resolveSecret } from "../auth/tokens.ts";
 import { newSidecarSecret } from "../hub/sidecar_auth.ts";
-import { PROCESS_ENV, processEnv, processEnvironment } from "../config/process_env.ts";
+import {
+  engineRunValue,
+  PROCESS_ENV,
+  processEnv,
+  processEnvironment,
+} from "../config/process_env.ts";
 import { ensureStartingRoom, startingRoom } from "../world/start.ts";
 import { runFirstRunSetup, SetupCancelled, type SetupOptions, type SetupResult } from "./setup.ts";
 import { terminalIO } from "./terminal_io.ts";
@@ -251,11 +256,20 @@ export async function main(args: string[]): Promise<number> {
   // Once per run, when both listen: where to play (the owner's first question).
   const ready = new ReadyWatch(() => log(playLine(config.value)));
   const tap = (line: string) => ready.line(line);
+  // Each run is told how many came before it, when the first began and when it began: the loop
+  // starts another only after an exit that asks for a restart, so every run after the first is
+  // a restart (softcode's restarts(), starttime() and restarttime()).
+  let runs = 0, firstStartedAt = 0;
+  const engineRun = () => {
+    const startedAt = Date.now();
+    if (runs === 0) firstStartedAt = startedAt;
+    return engineRunValue({ restarts: runs++, firstStartedAt, startedAt });
+  };
   const supervisor = new Supervisor({
     spawnEngine: () =>
       spawnDeno(
         ["run", ...runFlags(), "--unstable-kv", "-A", engine],
-        engineEnv,
+        { ...engineEnv, [PROCESS_ENV.engineRun]: engineRun() },
         logger,
         "engine",
         tap,
