@@ -328,6 +328,21 @@ async function startOn(
   const pollHeader = new WatchedValue<string>(kv, keys.doingHeader());
   await pollHeader.start();
   opened.push(() => pollHeader.stop());
+  // Automatic backups need a local database file (docs/backups.md); started once the game runs,
+  // made here for dumping().
+  const local = soleWriter && cfg.server.db !== ":memory:";
+  const backups = local
+    ? new AutoBackups({
+      dbPath: resolve(root, cfg.server.db),
+      wikiDir: resolve(root, cfg.server.wikiDir),
+      dir: resolve(root, cfg.database.backupDir),
+      intervalMs: cfg.database.backupInterval * 1000,
+      maxBackups: cfg.database.maxBackups,
+      engine: ENGINE_VERSION,
+      layout: LAYOUT_VERSION,
+      log: (line) => console.log(line),
+    })
+    : null;
   // The evaluator gets narrow ports, built once here; its limits follow the configuration.
   const softcode = engineSoftcode(
     {
@@ -352,6 +367,9 @@ async function startOn(
       now: () => Date.now(),
       startedAt: Date.now(),
       gameName: () => config.value.game.name,
+      config: () => config.value,
+      run: plumbing.engineRun,
+      dumping: () => backups?.busy ?? false,
       startingRoom: () =>
         startingRoomNow(config, (id) => !!objects.world?.object(id)?.flags.includes("room")),
       queue,
@@ -569,20 +587,6 @@ async function startOn(
   const started = await runStartups(fired);
   if (started) console.log(`softcode: @startup queued for ${started} objects`);
   void timers.start();
-  // Automatic backups need a local database file (docs/backups.md).
-  const local = soleWriter && cfg.server.db !== ":memory:";
-  const backups = local
-    ? new AutoBackups({
-      dbPath: resolve(root, cfg.server.db),
-      wikiDir: resolve(root, cfg.server.wikiDir),
-      dir: resolve(root, cfg.database.backupDir),
-      intervalMs: cfg.database.backupInterval * 1000,
-      maxBackups: cfg.database.maxBackups,
-      engine: ENGINE_VERSION,
-      layout: LAYOUT_VERSION,
-      log: (line) => console.log(line),
-    })
-    : null;
   if (backups) opened.push(() => backups.stop());
   await backups?.start();
   return {

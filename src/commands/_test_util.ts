@@ -270,6 +270,9 @@ export async function testWorld(): Promise<TestWorld> {
       now: () => Date.now(),
       startedAt: Date.now(),
       gameName: () => s.config.value.game.name,
+      config: () => s.config.value,
+      run: null,
+      dumping: () => false,
       startingRoom: () =>
         startingRoomNow(s.config, (id) => !!s.objects.world?.object(id)?.flags.includes("room")),
       queue,

@@ -24,6 +24,9 @@ import {
 } from "../world/building.ts";
 import { EngineError } from "../errors.ts";
 import type { QueueRequest } from "../queue/types.ts";
+import { defaultConfig, type EngineConfig } from "../config/defaults.ts";
+import { paramNames, paramValue } from "./config_params.ts";
+import { objectCounts } from "../world/stats.ts";
 
 /** A world of objects and attributes in maps, with delivery recorded. */
 export class TestWorld {
@@ -41,6 +44,16 @@ export class TestWorld {
   /** connrecord() and poll(). */
   connectionRecord = 1;
   pollHeader = "Doing";
+  /** The game's configuration (config(), motd(); its name is mudname()'s). */
+  config: EngineConfig = (() => {
+    const c = defaultConfig();
+    c.game.name = "TestMUSH";
+    return c;
+  })();
+  /** Restarts of this run (restarts()). */
+  restarts = 0;
+  /** An automatic backup is being written (dumping()). */
+  dumping = false;
   #next = 0;
 
   /**
@@ -282,13 +295,29 @@ export class TestWorld {
       },
       now: () => w.now,
       startedAt: w.now - 3600_000,
-      gameName: () => "TestMUSH",
+      gameName: () => w.config.game.name,
       objectQuota: () => w.objectQuota,
       queue: {
         enqueue: (req) => {
           w.queued.push(req);
           return { pid: w.queued.length };
         },
+      },
+      game: {
+        firstStartedAt: w.now - 7200_000,
+        get restarts() {
+          return w.restarts;
+        },
+        dumping: () => w.dumping,
+        motd: () => w.config.game.loginMessage,
+        paramNames,
+        param: (name, staff) => paramValue(w.config, name, staff),
+        counts: (owner) =>
+          objectCounts({
+            flagCount: (flag) => byFlag(flag).length,
+            ownedBy: (o) => [...w.objects.values()].filter((x) => x.owner === o).map((x) => x.id),
+            object: (id) => w.objects.get(id) ?? null,
+          }, owner),
       },
     };
   }

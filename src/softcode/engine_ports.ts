@@ -44,6 +44,10 @@ import type { FunctionTable } from "./types.ts";
 import type { ActionQueue, QueueChain } from "../queue/types.ts";
 import { withInheritedRank } from "../world/inherited_rank.ts";
 import { linkedSaid, wipedSaid } from "../commands/format.ts";
+import type { EngineConfig } from "../config/defaults.ts";
+import type { EngineRun } from "../config/process_env.ts";
+import { objectCounts } from "../world/stats.ts";
+import { paramNames, paramValue } from "./config_params.ts";
 
 /** What the ports are built from. */
 export interface EnginePortParts {
@@ -72,6 +76,12 @@ export interface EnginePortParts {
   now: () => number;
   startedAt: number;
   gameName: () => string;
+  /** The configuration as it stands (config(), motd()). */
+  config: () => EngineConfig;
+  /** Which run of its supervisor's the engine is (src/config/process_env.ts); null: alone. */
+  run: EngineRun | null;
+  /** An automatic backup is being written (dumping()). */
+  dumping: () => boolean;
   /** The room where what has no home of its own goes home to (src/world/start.ts). */
   startingRoom: () => string;
   /** The command queue (`trigger()`). */
@@ -370,10 +380,23 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       toRoom: (room, msg, exclude, from) => p.deliver.toRoom(room, { msg }, exclude, from),
     },
     now: p.now,
-    startedAt: p.startedAt,
+    // Under a supervisor, its clock says when the game and this run began.
+    startedAt: p.run?.startedAt ?? p.startedAt,
     gameName: p.gameName,
     objectQuota: p.objectQuota,
     queue: p.queue,
+    game: {
+      firstStartedAt: p.run?.firstStartedAt ?? p.startedAt,
+      restarts: p.run?.restarts ?? 0,
+      dumping: p.dumping,
+      motd: () => p.config().game.loginMessage,
+      paramNames,
+      param: (name, staff) => paramValue(p.config(), name, staff),
+      counts: (owner) => {
+        const w = world();
+        return w ? objectCounts(w, owner) : { total: 0, rooms: 0, exits: 0, things: 0, players: 0 };
+      },
+    },
   };
 }
 

@@ -7,6 +7,7 @@
 import type { DbObject } from "../world/types.ts";
 import type { Attribute } from "../world/attributes/types.ts";
 import type { ActionQueue, QueueChain } from "../queue/types.ts";
+import type { ObjectCounts } from "../world/stats.ts";
 
 /** An attribute as softcode sees it: the world's own (src/world/attributes). */
 export type SoftAttr = Attribute;
@@ -198,6 +199,30 @@ export interface WorldChanges {
 /** The destination of WorldChanges.teleport that is the object's own home (MUX's HOME). */
 export const HOME = "home";
 
+/**
+ * The game's own state, as MUX's server functions read it (`motd()`, `config()`, `stats()`,
+ * `restarts()`, `dumping()`), from what the engine and its supervisor know.
+ */
+export interface GameState {
+  /** When the game first started: the first of the runs its supervisor restarted (ms). */
+  firstStartedAt: number;
+  /** Restarts (`@reboot`, `@update`) since then: 0 for an engine run on its own. */
+  restarts: number;
+  /** An automatic backup is being written (MUX's forked dump). */
+  dumping(): boolean;
+  /** The message each login is shown (`game.loginMessage`, MUX's `@motd`). */
+  motd(): string;
+  /** The MUX configuration parameters a reader may read (staff, or not), by name. */
+  paramNames(staff: boolean): readonly string[];
+  /**
+   * One MUX configuration parameter as `config()` shows it; undefined when the game has no
+   * such parameter, null when the reader may not read it.
+   */
+  param(name: string, staff: boolean): string | null | undefined;
+  /** Objects by type: the whole world's (`owner` null), or what `owner` owns. */
+  counts(owner: string | null): ObjectCounts;
+}
+
 /** Everything the evaluator is given. */
 export interface SoftcodePorts {
   world: WorldView;
@@ -216,4 +241,6 @@ export interface SoftcodePorts {
   objectQuota(): number;
   /** The command queue: `trigger()` queues an attribute's action list through it. */
   queue: ActionQueue;
+  /** The game's state (server functions). */
+  game: GameState;
 }

@@ -292,5 +292,5 @@ export const durationFunctions: FunctionDef[] = [
     args: "startsecs()",
     summary: "When the game started, in seconds since 1970.",
     example: { think: "startsecs()", gives: "1767265200", varies: true },
-  }, (ev) => String(Math.floor(ev.ports.startedAt / 1000))),
+  }, (ev) => String(Math.floor(ev.ports.game.firstStartedAt / 1000))),
 ];

@@ -22,6 +22,7 @@ import { databaseFunctions } from "./database.ts";
 import { buildingFunctions } from "./building.ts";
 import { lookupFunctions } from "./lookups.ts";
 import { connectionFunctions } from "./connections.ts";
+import { gameFunctions } from "./game.ts";
 
 export { FunctionRegistry } from "./define.ts";
 
@@ -72,6 +73,7 @@ export function builtinFunctions(): FunctionRegistry {
     ...buildingFunctions,
     ...lookupFunctions,
     ...connectionFunctions,
+    ...gameFunctions,
   );
   for (const [alias, target] of ALIASES) table.alias(alias, target);
   return table;

@@ -131,6 +131,15 @@ export function examinable(ev: Evaluation, f: Frame, o: DbObject): boolean {
   return !!me && ev.ports.access.examines(me, o);
 }
 
+/** The bytes `o` takes, its own attributes included (objmem(); playmem() sums them). */
+export function objectBytes(ev: Evaluation, o: DbObject): number {
+  let bytes = JSON.stringify(o).length;
+  for (const n of ev.ports.attributes.names(o.id)) {
+    bytes += n.length + (ev.ports.attributes.get(o.id, n)?.value.length ?? 0);
+  }
+  return bytes;
+}
+
 /** True when the executor controls `o`. */
 export function controls(ev: Evaluation, f: Frame, o: DbObject): boolean {
   const me = ev.object(f.executor);
@@ -770,11 +779,7 @@ export const objectFunctions: FunctionDef[] = plainResults([
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
     if (!controls(ev, f, o)) return "#-1 PERMISSION DENIED";
-    let bytes = JSON.stringify(o).length;
-    for (const n of ev.ports.attributes.names(o.id)) {
-      bytes += n.length + (ev.ports.attributes.get(o.id, n)?.value.length ?? 0);
-    }
-    return String(bytes);
+    return String(objectBytes(ev, o));
   }),
   define("nearby", 2, 2, {
     family: "database",

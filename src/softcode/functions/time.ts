@@ -89,7 +89,7 @@ export const timeFunctions: FunctionDef[] = [
     args: "starttime()",
     summary: "When the game started, in time()'s form.",
     example: { think: "starttime()", gives: "Thu Jan 01 11:00:00 2026", varies: true },
-  }, (ev) => ctimeText(ev.ports.startedAt)),
+  }, (ev) => ctimeText(ev.ports.game.firstStartedAt)),
   define(
     "time",
     0,
