@@ -377,3 +377,42 @@ Deno.test("help for softcode functions: help <function>, help functions, REST", 
     await w.stop();
   }
 });
+
+Deno.test("textfile(): help and news topics in softcode, as the commands find them", async () => {
+  const news = await Deno.makeTempDir({ prefix: "ursamu-news-" });
+  await Deno.writeTextFile(join(news, "news.md"), "Welcome! Read **news events**.");
+  await Deno.writeTextFile(join(news, "events.md"), "A ball on Friday.\n\nDress up.");
+  const w = await startPluginWorld(["Alice"], { config: { server: { newsDir: news } } });
+  try {
+    const alice = await w.login("Alice");
+    const root = await w.login("Root");
+    let n = 0;
+    /** What `think` shows of an expression, colour removed. */
+    const think = async (who: typeof alice, expr: string) => {
+      const mark = `tf${n++}=`;
+      const m = await who.cmd(`think ${mark}${expr}`, (x) => stripColour(x.msg).startsWith(mark));
+      return stripColour(m.msg).slice(mark.length).replaceAll("\r\n", "\n");
+    };
+    assertEquals(await think(alice, "[textfile(news,ev)]"), "A ball on Friday.\n\nDress up.");
+    assertEquals(await think(alice, "[textfile(NEWS,)]"), "Welcome! Read news events.");
+    assertEquals(await think(alice, "[textfile(news,dragons)]"), "#-1 TOPIC DOES NOT EXIST");
+    // help's topics: a file, a function's own help, a unique start of a name.
+    assertMatch(await think(alice, "[textfile(help,say)]"), /^say\n\nSays something to everyone/);
+    assertMatch(
+      await think(alice, "[textfile(+help,lit(textfile()))]"),
+      /textfile\(<command>, <topic>\)/,
+    );
+    assertEquals(await think(alice, "[textfile(help,zzznosuch)]"), "#-1 TOPIC DOES NOT EXIST");
+    assertEquals(await think(alice, "[textfile(say,say)]"), "#-1 NOT FOUND");
+    // A command's help is for those who may run it, as help shows it.
+    assertEquals(await think(alice, "[textfile(help,@shutdown)]"), "#-1 TOPIC DOES NOT EXIST");
+    assertMatch(await think(root, "[textfile(help,@shutdown)]"), /^@shutdown\n\nStops the server/);
+    assertEquals(
+      await think(alice, "[textfile(help)]"),
+      "#-1 FUNCTION (TEXTFILE) EXPECTS 2 ARGUMENTS",
+    );
+  } finally {
+    await w.stop();
+    await Deno.remove(news, { recursive: true });
+  }
+});

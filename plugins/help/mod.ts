@@ -9,6 +9,7 @@ import { HelpTopics } from "./topics.ts";
 import { helpRoutes, PREFIX } from "./routes.ts";
 import { helpCommands } from "./commands.ts";
 import { NewsTopics } from "./news.ts";
+import { textfileFunction } from "./textfile.ts";
 
 const plugin: PluginModule = {
   name: "help",
@@ -35,6 +36,7 @@ const plugin: PluginModule = {
     await news.reload();
     helpRoutes(ctx.http(PREFIX), db, topics);
     for (const spec of helpCommands(db, topics, news)) ctx.commands.add(spec);
+    ctx.functions.add(textfileFunction(topics, news));
     ctx.provide({ topics });
     return true;
   },

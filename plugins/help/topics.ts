@@ -224,6 +224,11 @@ export class HelpTopics {
   /** The winning entry of a slug (exact names first, then aliases), or null. */
   async get(slug: string): Promise<HelpEntry | null> {
     await this.#fresh();
+    return this.#getNow(slug);
+  }
+
+  /** get() from the topics as last read. */
+  #getNow(slug: string): HelpEntry | null {
     const db = this.src.db.get(slug);
     if (db) return this.#fromDb(db);
     const off = this.#offNames();
@@ -236,12 +241,12 @@ export class HelpTopics {
     const fn = functions.byName.get(slug);
     if (fn) return fn;
     const viaAlias = off.has(slug) ? undefined : this.#fileAliases.get(slug);
-    if (viaAlias && !off.has(viaAlias)) return await this.get(viaAlias);
+    if (viaAlias && !off.has(viaAlias)) return this.#getNow(viaAlias);
     const cmdAlias = commands.byAlias.get(slug);
     // A command alias leads to whichever source wins for the command's own name.
-    if (cmdAlias) return await this.get(cmdAlias.name);
+    if (cmdAlias) return this.#getNow(cmdAlias.name);
     const fnAlias = functions.byAlias.get(slug);
-    return fnAlias ? await this.get(fnAlias) : null;
+    return fnAlias ? this.#getNow(fnAlias) : null;
   }
 
   /** The entry a given source holds for a slug (ignoring priority), or null. */
@@ -292,6 +297,12 @@ export class HelpTopics {
     return e && this.#visible(e, reader, this.#commandLocks()) ? e : null;
   }
 
+  /** getFor() from the topics as last read. */
+  #getForNow(slug: string, reader: HelpReader, locks: Map<string, string[]>): HelpEntry | null {
+    const e = this.#getNow(slug);
+    return e && this.#visible(e, reader, locks) ? e : null;
+  }
+
   /** Lower-cased names and aliases of the commands guests may run (some form of). */
   #guestCommands(): Set<string> {
     const open = new Set<string>();
@@ -330,6 +341,11 @@ export class HelpTopics {
   /** Every visible topic, winners only, sorted by name. */
   async all(): Promise<HelpEntry[]> {
     await this.#fresh();
+    return this.#allNow();
+  }
+
+  /** all() from the topics as last read. */
+  #allNow(): HelpEntry[] {
     const merged = new Map<string, HelpEntry>();
     for (const [k, e] of this.#functionHelp().byName) merged.set(k, e);
     for (const [k, e] of this.#commandHelp().byName) merged.set(k, e);
@@ -344,17 +360,29 @@ export class HelpTopics {
    * front, then as a function (`help add` finds `add()`), then a unique prefix of a topic name.
    */
   async find(typed: string, reader: HelpReader): Promise<FindResult> {
+    await this.#fresh();
+    return this.findNow(typed, reader);
+  }
+
+  /**
+   * find() at once, from the topics as last read (softcode's textfile(), which cannot wait): a
+   * help folder changed by a plugin's reload is read again behind it, for the next call.
+   */
+  findNow(typed: string, reader: HelpReader): FindResult {
+    if (this.#indexedVersion !== this.src.registry.version) {
+      this.reloadFiles().catch((e) => this.src.warn(`help files not read again: ${e}`));
+    }
     const slug = toSlug(typed);
     if (!slug) return null;
+    const locks = this.#commandLocks();
     for (const s of [slug, `@${slug}`, `+${slug}`, `${slug}()`]) {
-      const e = toSlug(s) ? await this.getFor(s, reader) : null;
+      const e = toSlug(s) ? this.#getForNow(s, reader, locks) : null;
       if (e) return { entry: e };
     }
-    const locks = this.#commandLocks();
-    const names = (await this.all()).filter((e) => this.#visible(e, reader, locks))
+    const names = this.#allNow().filter((e) => this.#visible(e, reader, locks))
       .map((e) => e.name);
     const hits = names.filter((n) => n.startsWith(slug) || n.replace(/^[@+]/, "").startsWith(slug));
-    if (hits.length === 1) return { entry: (await this.get(hits[0]))! };
+    if (hits.length === 1) return { entry: this.#getNow(hits[0])! };
     if (hits.length > 1) return { ambiguous: hits.slice(0, 20) };
     return null;
   }

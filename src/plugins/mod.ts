@@ -114,7 +114,7 @@ export {
 } from "../world/locks.ts";
 export { settableLock } from "../commands/lock_names.ts";
 export { atLeast, hasFlag, isGuest, isStaff, levelOf } from "../world/flags.ts";
-export { toWire } from "../softcode/markup.ts";
+export { codesToMarkup, toWire } from "../softcode/markup.ts";
 export { dbref, normalizeId } from "../world/ids.ts";
 export { objectNameProblem } from "../world/names.ts";
 export { homeOf } from "../world/start.ts";
