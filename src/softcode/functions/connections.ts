@@ -50,10 +50,18 @@ function byPort(ev: Evaluation, word: string): SoftSession | null {
   return ev.ports.presence.session(toInt(word));
 }
 
-/** A player's connection that typed last (MUX's find_least_idle), or null offline. */
-function leastIdle(ev: Evaluation, id: string): SoftSession | null {
+/**
+ * A player's connections as the executor may know of them: none for a player hidden from it
+ * (dark), as conn() and idle() answer, so no figure tells that it is on.
+ */
+function seenSessions(ev: Evaluation, f: Frame, id: string): readonly SoftSession[] {
+  return hidden(ev, f, id) ? [] : ev.ports.presence.sessions(id);
+}
+
+/** A player's connection that typed last (MUX's find_least_idle), or null offline or hidden. */
+function leastIdle(ev: Evaluation, f: Frame, id: string): SoftSession | null {
   let best: SoftSession | null = null;
-  for (const s of ev.ports.presence.sessions(id)) {
+  for (const s of seenSessions(ev, f, id)) {
     if (!best || s.lastInput > best.lastInput) best = s;
   }
   return best;
@@ -70,9 +78,9 @@ function hidden(ev: Evaluation, f: Frame, id: string): boolean {
   return !!me && !!p && ev.ports.access.hiddenFrom(me, p);
 }
 
-/** Seconds since the player's oldest connection connected, or 0 offline. */
-function current(ev: Evaluation, id: string): number {
-  return Math.max(0, ev.ports.presence.connectedSeconds(id));
+/** Seconds since the player's oldest connection connected, or 0 offline or hidden. */
+function current(ev: Evaluation, f: Frame, id: string): number {
+  return hidden(ev, f, id) ? 0 : Math.max(0, ev.ports.presence.connectedSeconds(id));
 }
 
 /** One of the statistics functions: a player's figure, or `#-1 PLAYER NOT FOUND`. */
@@ -80,7 +88,7 @@ function statistic(
   name: string,
   summary: string,
   gives: string,
-  figure: (ev: Evaluation, id: string) => number,
+  figure: (ev: Evaluation, f: Frame, id: string) => number,
 ): FunctionDef<Evaluation> {
   return define(name, 1, 1, {
     family: "database",
@@ -89,7 +97,7 @@ function statistic(
     example: { think: `${name}(me)`, gives, varies: true },
   }, (ev, f, args) => {
     const id = lookupPlayer(ev, f, args[0]);
-    return id && ev.object(id) ? String(figure(ev, id)) : "#-1 PLAYER NOT FOUND";
+    return id && ev.object(id) ? String(figure(ev, f, id)) : "#-1 PLAYER NOT FOUND";
   });
 }
 
@@ -99,31 +107,31 @@ export const connectionFunctions: FunctionDef<Evaluation>[] = [
     "connlast",
     "How many seconds the player's last session lasted.",
     "0",
-    (ev, id) => connInfoOf(ev.object(id)!).last,
+    (ev, _f, id) => connInfoOf(ev.object(id)!).last,
   ),
   statistic(
     "connleft",
     "When the player last disconnected, in seconds since 1970 (0: never).",
     "0",
-    (ev, id) => connInfoOf(ev.object(id)!).left,
+    (ev, _f, id) => connInfoOf(ev.object(id)!).left,
   ),
   statistic(
     "connmax",
     "The player's longest session in seconds, the current one included.",
     "60",
-    (ev, id) => Math.max(connInfoOf(ev.object(id)!).longest, current(ev, id)),
+    (ev, f, id) => Math.max(connInfoOf(ev.object(id)!).longest, current(ev, f, id)),
   ),
   statistic(
     "connnum",
     "How many connections the player has had, the current ones included.",
     "1",
-    (ev, id) => connInfoOf(ev.object(id)!).connects + ev.ports.presence.sessions(id).length,
+    (ev, f, id) => connInfoOf(ev.object(id)!).connects + seenSessions(ev, f, id).length,
   ),
   statistic(
     "conntotal",
     "How many seconds the player has been connected in all, the current session included.",
     "60",
-    (ev, id) => connInfoOf(ev.object(id)!).total + current(ev, id),
+    (ev, f, id) => connInfoOf(ev.object(id)!).total + current(ev, f, id),
   ),
   define("connrecord", 0, 0, {
     family: "game",
@@ -175,7 +183,7 @@ export const connectionFunctions: FunctionDef<Evaluation>[] = [
   }, (ev, f, args) => {
     if (isRational(args[0])) return String(byPort(ev, args[0])?.height ?? 24);
     const id = lookupPlayer(ev, f, args[0]);
-    return String((id && leastIdle(ev, id)?.height) || 24);
+    return String((id && leastIdle(ev, f, id)?.height) || 24);
   }),
   define("colordepth", 1, 1, {
     family: "database",
@@ -186,7 +194,7 @@ export const connectionFunctions: FunctionDef<Evaluation>[] = [
   }, (ev, f, args) => {
     if (isRational(args[0])) return String(byPort(ev, args[0])?.colourDepth ?? 0);
     const id = lookupPlayer(ev, f, args[0]);
-    return String((id && leastIdle(ev, id)?.colourDepth) || 0);
+    return String((id && leastIdle(ev, f, id)?.colourDepth) || 0);
   }),
   // MUX 2.12 takes everything as one argument, commas and all (`terminfo(a,b)` asks of "a,b").
   define("terminfo", 1, 100, {

@@ -115,3 +115,16 @@ Deno.test("poll(): the doing column's header", () => {
   t.world.pollHeader = "What's the plan?";
   assert.equal(t.run("[poll()]"), "What's the plan?");
 });
+
+Deno.test("a dark player's figures do not tell that it is on, as conn() does not", () => {
+  const { t, bob, ghost } = world();
+  // Bob cannot see Ghost: it reads as offline (nothing ended yet, no screen, no colour).
+  assert.equal(
+    t.run("[connnum(*Ghost)] [conntotal(*Ghost)] [connmax(*Ghost)]", bob),
+    "0 0 0",
+  );
+  assert.equal(t.run("[height(*Ghost)] [colordepth(*Ghost)] [conn(*Ghost)]", bob), "24 0 -1");
+  // Staff see it on.
+  assert.equal(t.run("[connnum(*Ghost)] [colordepth(*Ghost)] [height(*Ghost)]"), "1 8 40");
+  assert.equal(t.run(`[conntotal(#${ghost})]`), "60");
+});
