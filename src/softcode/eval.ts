@@ -651,9 +651,12 @@ export class Evaluation {
   readonly command: string;
   invocations = 0;
   nest = 0;
-  /** The item and position an iter() body parsed once reads (src/softcode/template.ts). */
+  /**
+   * The item and position an iter() body parsed once reads (src/softcode/template.ts): the
+   * position as a number (0: none), made text only where a body reads it (most do not).
+   */
   loopItem = "";
-  loopPos = "";
+  loopPos = 0;
   /** Templates running (runItem): only then may a text hold stand-ins. */
   #inTemplate = 0;
   /** Set when time ran out: every further step gives nothing. */
@@ -758,7 +761,7 @@ export class Evaluation {
   /** Evaluates a text that holds the running template's stand-ins (see `eval`). */
   #evalBound(frame: Frame, text: string, flags: number): string {
     const t = this.sc.bound(text, flags);
-    const item = this.loopItem, pos = this.loopPos;
+    const item = this.loopItem, pos = this.#posText();
     // MUX's text must fit the output limit, or MUX would cut it before parsing.
     if (t && text.length + t.tokens * Math.max(item.length, pos.length) <= this.lbuf) {
       return this.run(frame, t.program);
@@ -767,7 +770,7 @@ export class Evaluation {
   }
 
   /** Runs an iter() body parsed once for one item (src/softcode/template.ts). */
-  runItem(frame: Frame, t: Template, item: string, pos: string): string {
+  runItem(frame: Frame, t: Template, item: string, pos: number): string {
     const outerItem = this.loopItem, outerPos = this.loopPos;
     this.loopItem = item;
     this.loopPos = pos;
@@ -779,6 +782,11 @@ export class Evaluation {
       this.loopPos = outerPos;
       this.#inTemplate--;
     }
+  }
+
+  /** `#@` of the template running: its item's position. */
+  #posText(): string {
+    return this.loopPos > 0 ? String(this.loopPos) : "";
   }
 
   /** Runs a parsed program. */
@@ -809,7 +817,7 @@ export class Evaluation {
         case K_DEEP:
           break;
         case K_ITEM:
-          out += n.pos ? this.loopPos : this.loopItem;
+          out += n.pos ? this.#posText() : this.loopItem;
           break;
       }
       if (out.length > this.lbuf) out = out.slice(0, this.lbuf);
@@ -916,31 +924,39 @@ export class Evaluation {
   callNum(frame: Frame, n: CallNode): number | string {
     if (n.folds > 0 && this.#takeFold(n.folds)) return n.fold!;
     const progs = n.args as Program[];
-    // Pushed onto an empty literal, the array stays packed (one made of a length is holey, and
-    // each read of it checks for a hole).
-    const args: NumArg[] = [];
+    const count = progs.length;
+    // Most calls have one to three arguments: an array literal of that size, packed (one made
+    // of a length is holey, and each read of it checks for a hole), where pushing onto an empty
+    // one made room for sixteen at the first push. More are pushed.
+    const args: NumArg[] = count === 2
+      ? ["", ""]
+      : count === 1
+      ? [""]
+      : count === 3
+      ? ["", "", ""]
+      : [];
     // Calls this one stands for when every argument is constant (else 0): see `fold`.
     let folds = 1;
-    for (let i = 0; i < progs.length; i++) {
+    for (let i = 0; i < count; i++) {
       const p = progs[i];
-      if (p.text !== null) {
-        args.push(p.text);
-        continue;
-      }
-      const one = p.nodes.length === 1 ? p.nodes[0] : null;
-      if (one !== null && one.k === K_CALL && one.fn.num !== undefined && !this.halted) {
-        const r = this.callNum(frame, one);
-        args.push(typeof r === "string" ? r : passable(r) ? r + 0 : formatNumber(r));
-        folds = one.folds > 0 && folds > 0 ? folds + one.folds : 0;
-      } else {
-        // A lone substitution (`%q0`, `%0`) as run() gives it, without run()'s loop.
-        args.push(
-          one !== null && one.k === K_SUB && !this.halted
+      let v: NumArg;
+      if (p.text !== null) v = p.text;
+      else {
+        const one = p.nodes.length === 1 ? p.nodes[0] : null;
+        if (one !== null && one.k === K_CALL && one.fn.num !== undefined && !this.halted) {
+          const r = this.callNum(frame, one);
+          v = typeof r === "string" ? r : passable(r) ? r + 0 : formatNumber(r);
+          folds = one.folds > 0 && folds > 0 ? folds + one.folds : 0;
+        } else {
+          // A lone substitution (`%q0`, `%0`) as run() gives it, without run()'s loop.
+          v = one !== null && one.k === K_SUB && !this.halted
             ? this.cap(this.sub(frame, one))
-            : this.run(frame, p),
-        );
-        folds = 0;
+            : this.run(frame, p);
+          folds = 0;
+        }
       }
+      if (count > 3) args.push(v);
+      else args[i] = v;
     }
     const fn = n.fn;
     this.nest++;

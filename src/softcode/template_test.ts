@@ -90,7 +90,7 @@ Deno.test("iter(): a body parsed once gives what the text-by-text way gives", ()
       const want = ev.eval(frame, replaceTokens(body, item, String(n + 1), null), EVAL_ARG);
       if (!tmpl || !inertItem(item)) continue;
       templated++;
-      assert.equal(ev.runItem(frame, tmpl, item, String(n + 1)), want, `${body} with ${item}`);
+      assert.equal(ev.runItem(frame, tmpl, item, n + 1), want, `${body} with ${item}`);
     }
   }
   t.sc.end(ev);

@@ -166,16 +166,23 @@ function iterBody(
   const inert = inertList(list, sep);
   let t: Template | null | undefined;
   return (item, n) => {
-    const pos = String(n);
     if (inert || inertItem(item)) {
       if (t === undefined) t = ev.sc.template(body, EVAL_ARG);
       // The text MUX would build must fit the output limit, or MUX would cut it before parsing.
-      if (t && body.length + t.tokens * Math.max(item.length, pos.length) <= ev.lbuf) {
-        return ev.runItem(f, t, item, pos);
+      if (t && body.length + t.tokens * Math.max(item.length, digits(n)) <= ev.lbuf) {
+        // The position is given as a number: made text only if the body reads it.
+        return ev.runItem(f, t, item, n);
       }
     }
-    return ev.eval(f, replaceTokens(body, item, pos, null), EVAL_ARG);
+    return ev.eval(f, replaceTokens(body, item, String(n), null), EVAL_ARG);
   };
+}
+
+/** Decimal digits of a positive integer (String(n).length, without making the string). */
+function digits(n: number): number {
+  let d = 1;
+  for (let x = n; x >= 10; x = Math.floor(x / 10)) d++;
+  return d;
 }
 
 /** A delimiter given to a lazy function: evaluated when longer than one character. */
@@ -223,7 +230,10 @@ function loop(
 ): string {
   // Past MUX's MAX_ITEXT levels the loop still runs, without itext()/inum() of its own.
   const tracked = ev.itext.length < MAX_LOOPS;
-  let out = "";
+  // The results, joined once at the end: adding each to the text so far made two strings an
+  // item (the separator's and the result's joins), more memory than the results themselves.
+  const parts: string[] = [];
+  let length = -osep.length;
   if (tracked) {
     ev.itext.push("");
     ev.inum.push(0);
@@ -238,8 +248,9 @@ function loop(
         ev.inum[top] = i + 1;
       }
       const r = close ? closeColour(each(items[i], i + 1)) : each(items[i], i + 1);
-      out = i ? out + osep + r : r;
-      if (out.length > ev.lbuf) return out.slice(0, ev.lbuf);
+      parts.push(r);
+      length += osep.length + r.length;
+      if (length > ev.lbuf) return parts.join(osep).slice(0, ev.lbuf);
     }
   } finally {
     if (tracked) {
@@ -247,7 +258,7 @@ function loop(
       ev.inum.pop();
     }
   }
-  return out;
+  return parts.join(osep);
 }
 
 /** The u-function an attribute reference names, for map(), filter() and the other list appliers. */
