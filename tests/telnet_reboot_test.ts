@@ -312,3 +312,55 @@ Deno.test("restarts: times the sidecar reports keep who's On For and Idle across
     await srv.stop();
   }
 });
+
+Deno.test("@reboot: logins typed as the restart begins finish or are refused aloud, never lost", async () => {
+  // Eight logins at once (under the ten failed logins an address may have in flight) keep the
+  // password pool busy past the engine's short drain before its exit hooks, so the hub stops with
+  // their checks in flight. The hub lets them finish (for a
+  // while): a finished one is resumed by the next engine with the line typed behind it run once;
+  // one still unfinished is told to log in again. None may vanish without a word.
+  const srv = await startSupervised({ env: { URSAMU_SERVER_MAXCONNECTIONSPERIP: "100" } });
+  const open: TelnetClient[] = [];
+  try {
+    const names = Array.from({ length: 8 }, (_, i) => `Late${i}`);
+    for (const name of names) await register(srv.base, name, "late-password");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    open.push(admin);
+    const waiting: TelnetClient[] = [];
+    for (const _ of names) {
+      const c = await TelnetClient.connect(srv.telnet);
+      open.push(c);
+      waiting.push(c);
+      await c.waitFor(/connect <name>/);
+    }
+    await admin.send("@reboot");
+    await admin.waitFor(/\[Reboot\]/);
+    const typed = (i: number) =>
+      new TextEncoder().encode(`connect ${names[i]} late-password\r\nsay I am ${names[i]}\r\n`);
+    await Promise.all(waiting.map((c, i) => c.write(typed(i))));
+    await admin.waitFor(/Your session continues/, 30_000);
+    let finished = 0;
+    for (const [i, c] of waiting.entries()) {
+      const outcome = await c.waitFor(
+        new RegExp(`You say, "I am ${names[i]}"|Please log in again[\\s\\S]*game server is back`),
+        30_000,
+      );
+      assert(!c.closed, "still connected");
+      if (/You say/.test(outcome[0])) {
+        finished++;
+        assertEquals(count(c.plain, /Players: /), 1, `${names[i]} logged in once`);
+      } else {
+        // Refused aloud: logging in again works.
+        await c.write(typed(i));
+        await c.waitFor(new RegExp(`You say, "I am ${names[i]}"`), 30_000);
+      }
+      assertEquals(count(c.plain, /You say, "I am /), 1, `${names[i]}'s line ran once`);
+    }
+    console.log(`${finished} of ${names.length} logins finished before the restart`);
+    assertEquals((await online(srv)).length, 9);
+    assert(!/password pool closed/.test(srv.output()), "no login died with the password pool");
+  } finally {
+    for (const c of open) await c.close();
+    await srv.stop();
+  }
+});

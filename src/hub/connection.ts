@@ -104,6 +104,8 @@ export class Connection implements HubConnection, SessionEnd {
   #onSocketClosed: (() => void) | null = null;
   #queue: Task[] | null = null;
   #running = false;
+  /** Who waits for this connection's work to be done (see `whenIdle`); made only when asked. */
+  #idleWaiters: (() => void)[] | null = null;
   /** The rate key (see `rateKey`), and the player it was made for. */
   #rateKey = "";
   #rateKeyOf: string | null | undefined = undefined;
@@ -234,6 +236,21 @@ export class Connection implements HubConnection, SessionEnd {
     this.#pump();
   }
 
+  /**
+   * Resolves once no task runs or waits (at once when none does) or the connection has closed:
+   * a restarting hub lets the work it has acknowledged finish (a login in its password check,
+   * the lines read behind it) before it hands the player to the next engine.
+   */
+  whenIdle(): Promise<void> {
+    if (!this.#running || this.closed) return Promise.resolve();
+    return new Promise((resolve) => (this.#idleWaiters ??= []).push(resolve));
+  }
+
+  /** True while a task runs or waits. */
+  get busy(): boolean {
+    return this.#running && !this.closed;
+  }
+
   /** Number of queued tasks not yet started. */
   get pending(): number {
     return this.#queue?.length ?? 0;
@@ -250,6 +267,7 @@ export class Connection implements HubConnection, SessionEnd {
     if (this.closed) return;
     this.closed = true;
     this.#queue = null;
+    this.#wake();
     this.hooks.closed(this);
   }
 
@@ -296,10 +314,19 @@ export class Connection implements HubConnection, SessionEnd {
     this.#running = false;
     if (this.#queue?.length) {
       this.#pump();
-    } else if (this.#queue) {
+    } else {
       // An idle connection keeps no queue around.
       this.#queue = null;
+      this.#wake();
     }
+  }
+
+  /** Tells whoever waits in `whenIdle`. */
+  #wake(): void {
+    const waiters = this.#idleWaiters;
+    if (waiters === null) return;
+    this.#idleWaiters = null;
+    for (const resolve of waiters) resolve();
   }
 
   #failed(e: unknown): void {
@@ -310,6 +337,7 @@ export class Connection implements HubConnection, SessionEnd {
     if (this.closed) return;
     this.closed = true;
     this.#queue = null;
+    this.#wake();
     try {
       this.session.close(code, reason);
     } catch { /* already closing */ }

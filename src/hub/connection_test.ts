@@ -142,3 +142,23 @@ Deno.test("a session whose send throws drops its connection", () => {
   assert.deepEqual(closed, [conn]);
   assert.equal(socket.closedWith?.[0], CloseCode.goingAway);
 });
+
+Deno.test("whenIdle waits for the running task and those queued behind it, or the close", async () => {
+  const done: string[] = [];
+  const { conn } = setup(async (_c, task) => {
+    await new Promise((r) => setTimeout(r, 5));
+    done.push(String(task));
+  });
+  await conn.whenIdle();
+  conn.enqueue("slow login");
+  conn.enqueue("say behind it");
+  assert.equal(conn.busy, true);
+  await conn.whenIdle();
+  assert.deepEqual(done, ["slow login", "say behind it"]);
+  assert.equal(conn.busy, false);
+  conn.enqueue("cut short");
+  const waiting = conn.whenIdle();
+  conn.close();
+  await waiting;
+  assert.equal(conn.busy, false, "a closed connection is never busy");
+});

@@ -28,6 +28,10 @@ export interface HubDeps extends SessionDeps {
   gmcpIn: GmcpReceiver;
 }
 
+/** Told to a connection whose login was still being checked when the engine stopped. */
+export const LOGIN_CUT_SHORT =
+  "Your login did not finish before the server stopped. Please log in again.";
+
 /** The hub (see docs/protocol.md for what clients send and get). */
 export class Hub implements SessionHub {
   readonly #deps: HubDeps;
@@ -150,12 +154,20 @@ export class Hub implements SessionHub {
     restart = false,
   ): Promise<void> {
     // The first call decides (the listeners' own shutdown calls again without a reason).
-    if (!this.#stopping) this.#restarting = restart;
+    const first = !this.#stopping;
+    if (first) this.#restarting = restart;
     this.#stopping = true;
     this.#idle.stop();
     this.#sessions.stop();
+    // Work already acknowledged (a login in its password check, lines read behind a slow
+    // command) finishes first: a login typed as the restart began ends logged in and is resumed,
+    // instead of being lost without a word. The engine's telnet players type nothing more into
+    // this hub meanwhile (their carrier keeps their lines for the next engine).
+    if (first) await this.#settle([...this.#registry.connections()], waitMs);
     const conns = [...this.#registry.connections()];
     for (const c of conns) {
+      // Only a login or a create goes on after its call before login: this one did not finish.
+      if (c.busy && !c.playerId) c.send({ msg: LOGIN_CUT_SHORT, data: { type: "error" } });
       c.send({ msg: reason, data: { type: "disconnect", restart } });
       c.close(undefined, CloseCode.restart);
     }
@@ -166,6 +178,17 @@ export class Hub implements SessionHub {
     await Promise.race([
       Promise.all(conns.map((c) => c.whenSocketClosed())),
       new Promise((r) => timer = setTimeout(r, waitMs)),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /** Waits until `conns` have no work left, or `ms` passed. */
+  async #settle(conns: Connection[], ms: number): Promise<void> {
+    const busy = conns.map((c) => c.whenIdle());
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.all(busy),
+      new Promise((r) => timer = setTimeout(r, ms)),
     ]);
     clearTimeout(timer);
   }

@@ -103,6 +103,9 @@ async function connect(host: LoginHost, conn: Connection, rest: string): Promise
   } catch (e) {
     // The password pool is full: answered at once, the attempt is not counted as a failure.
     if (e instanceof RateLimitError) return conn.closed ? undefined : error(conn, e.message);
+    // Closed under the check: the engine stopped past its wait for logins (its password pool
+    // went with it); the client, told of the restart, is asked to log in again by the next one.
+    if (conn.closed) return;
     throw e;
   }
   if (conn.closed) return;
@@ -133,6 +136,7 @@ async function create(host: LoginHost, conn: Connection, rest: string): Promise<
       return error(conn, `Cannot create that character: ${e.message}.`);
     }
     if (e instanceof ConflictError || e instanceof RateLimitError) return error(conn, e.message);
+    if (conn.closed) return;
     throw e;
   }
   if (conn.closed) return;

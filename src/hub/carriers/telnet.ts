@@ -108,7 +108,8 @@ export class HeldSession implements Session {
   /** A typed line: read by the hub at once, or dropped (its answer never comes). */
   line(text: string): Sent {
     const end = this.#end;
-    if (this.#state !== OPEN || end === null) return "failed";
+    // A stopping hub reads nothing more: the line stays with the client for the next engine.
+    if (this.#state !== OPEN || end === null || this.carrier.hub.stopping) return "failed";
     return end.line(text) ? "read" : "sent";
   }
 

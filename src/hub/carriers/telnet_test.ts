@@ -102,11 +102,14 @@ Deno.test("telnet carrier: a session opens with the hub, trusted, resuming with 
 });
 
 Deno.test("telnet carrier: a typed line's answer is its acknowledgement; reports reach the hub", async () => {
-  const { ends, held } = await sessions(1);
+  const { hub, ends, held } = await sessions(1);
   assert.equal(held[0].line("think hi"), "read");
   ends[0].reads = false;
   assert.equal(held[0].line("over the limit"), "sent", "dropped: no acknowledgement");
   assert.equal(held[0].ping(), "read", "a ping confirms what was sent before it");
+  hub.stopping = true;
+  assert.equal(held[0].line("while stopping"), "failed", "kept by the client for the next engine");
+  hub.stopping = false;
   held[0].report({ ip: "203.0.113.1", width: 100 });
   assert.deepEqual(ends[0].lines, ["think hi", "over the limit"]);
   assert.deepEqual(ends[0].reports, [{ ip: "203.0.113.1", width: 100 }]);
