@@ -96,6 +96,7 @@ function serveTelnet(engine: Engine, plumbing: ProcessEnv): EngineHost | null {
     gameName: cfg.game.name,
     port: cfg.server.telnet,
     online: () => presence.onlinePlayers().length,
+    limits: { inputBytesPerSecond: cfg.server.telnetInputBytesPerSecond },
   });
   telnet.start();
   return telnet;

@@ -17,7 +17,11 @@ async function writeQuietly(c: TelnetClient, bytes: Uint8Array): Promise<void> {
 }
 
 Deno.test("telnet abuse: garbage never crashes or stalls the sidecar", async (t) => {
-  const srv = await startSupervised();
+  // The 1 MB steps are about dropping what is too long, not about the input budget (the test
+  // below): read at a megabyte a second, they are over in about a second.
+  const srv = await startSupervised({
+    env: { URSAMU_SERVER_TELNETINPUTBYTESPERSECOND: "1048576" },
+  });
   const open: TelnetClient[] = [];
   try {
     await register(srv.base, "Alice", "alice-password");
@@ -93,6 +97,52 @@ Deno.test("telnet abuse: garbage never crashes or stalls the sidecar", async (t)
       assert(!/telnet sidecar exited/.test(out), "sidecar never crashed");
       assert((out.match(/engine started/g) ?? []).length === 1, "engine never restarted");
     });
+  } finally {
+    for (const c of open) await c.close();
+    await srv.stop();
+  }
+});
+
+Deno.test("telnet abuse: a connection streaming telnet commands is read only at its input budget; others play on", async () => {
+  // An unterminated subnegotiation streamed at wire speed: before the input budget the engine
+  // parsed over 200 MB a second of it and everyone else's lines waited seconds. Now the socket
+  // is read at `server.telnetInputBytesPerSecond` (64 KiB a second after a burst), so what the
+  // flooder can push is about that plus what the kernel's socket buffers hold.
+  const srv = await startSupervised();
+  const open: TelnetClient[] = [];
+  try {
+    await register(srv.base, "Alice", "alice-password");
+    await register(srv.base, "Mal", "mal-password");
+    const alice = await telnetLogin(srv, "Alice", "alice-password");
+    const mal = await telnetLogin(srv, "Mal", "mal-password");
+    open.push(alice, mal);
+    // One subnegotiation opened, then never closed: nothing in it is an error to count.
+    await mal.write(Uint8Array.of(IAC, SB, GMCP));
+    const chunk = new Uint8Array(64 * 1024).fill(65);
+    let sent = 0;
+    let flooding = true;
+    const flood = (async () => {
+      try {
+        while (flooding) {
+          await mal.write(chunk);
+          sent += chunk.length;
+        }
+      } catch { /* closed below while a write waited */ }
+    })();
+    const started = Date.now();
+    for (let n = 0; n < 3; n++) {
+      const from = alice.mark();
+      await alice.send(`say still here ${n}`);
+      await alice.waitFor(new RegExp(`You say, "still here ${n}"`), 30_000, from);
+    }
+    while (Date.now() - started < 3_000) await new Promise((r) => setTimeout(r, 100));
+    flooding = false;
+    const pushed = sent;
+    assert(!mal.closed, "the flooder is slowed, not closed");
+    await mal.close();
+    await flood;
+    assert(pushed < 32 * 1024 * 1024, `the flooder pushed ${pushed} bytes in ~3 s`);
+    assert((srv.output().match(/engine started/g) ?? []).length === 1, "engine never restarted");
   } finally {
     for (const c of open) await c.close();
     await srv.stop();

@@ -29,6 +29,11 @@ export interface ServerConfig {
   loginTimeout: number;
   /** Reverse proxies (addresses, CIDR ranges) whose `X-Forwarded-For` names the client. */
   trustedProxies: string[];
+  /**
+   * Bytes a second one telnet connection may send after a burst of four seconds' worth; past
+   * them its socket is not read for a while, so a flood costs only its sender (0: no bound).
+   */
+  telnetInputBytesPerSecond: number;
   textDir: string;
   helpDir: string;
   /** The news topics (`news`, MUX's news.txt): one file a topic, as help files. */
@@ -273,6 +278,7 @@ export function defaultConfig(): EngineConfig {
       keepAliveTimeout: 15,
       loginTimeout: 600,
       trustedProxies: [],
+      telnetInputBytesPerSecond: 65_536,
       textDir: "text",
       helpDir: "help",
       newsDir: "news",
@@ -382,6 +388,7 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "server.headerTimeout",
   "server.keepAliveTimeout",
   "server.loginTimeout",
+  "server.telnetInputBytesPerSecond",
   "game.startingMoney",
   "game.maxPlayers",
   "game.maxGuests",

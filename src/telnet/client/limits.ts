@@ -23,6 +23,11 @@ export interface ClientLimits {
   maxLineBytes: number;
   /** Longest telnet subnegotiation kept (bytes); longer ones are dropped. */
   maxSubnegotiation: number;
+  /**
+   * Bytes a second read from the connection after a burst (src/telnet/client/input_budget.ts);
+   * over it the socket is not read for a while. 0: no bound. `server.telnetInputBytesPerSecond`.
+   */
+  inputBytesPerSecond: number;
   /** Malformed telnet sequences and overlong lines tolerated before the client is closed. */
   maxProtocolErrors: number;
   /** How long to wait for the hub to confirm a resumed session. */
@@ -44,6 +49,7 @@ export const DEFAULT_LIMITS: ClientLimits = {
   hubFramesPerSecond: 8,
   maxLineBytes: 8 * 1024,
   maxSubnegotiation: 8 * 1024,
+  inputBytesPerSecond: 64 * 1024,
   maxProtocolErrors: 64,
   resumeTimeoutMs: 10_000,
   maxRetryMs: 500,

@@ -29,6 +29,7 @@ import { HubSession, type ResumeProgress, type SessionPlayer } from "./hub_sessi
 import { NOTICES } from "./notices.ts";
 import { droppedNotice } from "../../text/output_dropped.ts";
 import { HubOutbox } from "./outbox.ts";
+import { InputBudget } from "./input_budget.ts";
 import { PasswordPrompt, type PendingLogin } from "./password_prompt.ts";
 import type { RenderMemo } from "./render_memo.ts";
 import { type TelnetEvent, TelnetSession, type TelnetSessionState } from "../protocol/session.ts";
@@ -144,6 +145,8 @@ export class TelnetClient implements HubEvents {
   #depth: ColourDepth | null = null;
   /** Lines from the game dropped while the socket was behind, not yet told. */
   #dropped = 0;
+  /** Bytes it may send: over them its socket is not read for a while. */
+  readonly #budget: InputBudget;
 
   /**
    * A client on `transport`; with `state` (another process's {@linkcode TelnetClient.freeze})
@@ -162,6 +165,7 @@ export class TelnetClient implements HubEvents {
     this.#restored = state !== undefined;
     this.#connectedAt = state?.connectedAt ?? Date.now();
     this.#lastInput = state?.lastInput ?? this.#connectedAt;
+    this.#budget = new InputBudget(ctx.limits.inputBytesPerSecond, Date.now());
     this.#session = new TelnetSession({
       write: (bytes) => this.#transport.write(bytes),
       mssp: () => ctx.mssp.table(),
@@ -353,6 +357,8 @@ export class TelnetClient implements HubEvents {
   // ---- telnet side ----
 
   #input(chunk: Uint8Array): void {
+    const hold = this.#budget.take(chunk.length, Date.now());
+    if (hold > 0) this.#transport.throttle(hold);
     const compressing = this.#session.compressing;
     const { events } = this.#session.receive(chunk);
     let negotiated = false;

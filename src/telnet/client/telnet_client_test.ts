@@ -57,8 +57,9 @@ function frame(msg: string, data: Record<string, unknown> = {}): FrameObject {
 }
 
 /** `n` telnet clients on memory ports, their sessions open; what each has written since. */
-async function clients(n: number, state?: ClientState) {
+async function clients(n: number, state?: ClientState, limits = DEFAULT_LIMITS) {
   const memo = new RenderMemo();
+  const throttled: number[] = [];
   const written: Uint8Array[][] = [];
   const input: TransportHandlers[] = [];
   const ports: MemoryPort[] = [];
@@ -73,6 +74,7 @@ async function clients(n: number, state?: ClientState) {
       queued: 0,
       idle: () => Promise.resolve(),
       close() {},
+      throttle: (ms) => void throttled.push(ms),
     }, {
       hub: (events, token) => {
         const port = new MemoryPort(events, token);
@@ -81,7 +83,7 @@ async function clients(n: number, state?: ClientState) {
       },
       mssp: { table: () => ({}) as never, refresh() {} },
       memo,
-      limits: DEFAULT_LIMITS,
+      limits,
       log() {},
       closed() {},
       waiting() {},
@@ -92,7 +94,7 @@ async function clients(n: number, state?: ClientState) {
   await tick();
   for (const w of written) w.length = 0;
   const text = (i: number) => written[i].map((b) => decoder.decode(b)).join("");
-  return { clients: all, ports, written, input, text };
+  return { clients: all, ports, written, input, text, throttled };
 }
 
 function tick(): Promise<void> {
@@ -217,4 +219,17 @@ Deno.test("telnet client: Core.Goodbye when the hub ends the session", async () 
   written[0].length = 0;
   c.hubEnded(1000, "Goodbye!");
   assert.match(text(0), /Core\.Goodbye "Goodbye!"/);
+});
+
+Deno.test("telnet client: input past its budget stops the socket's reads for a while; typing never does", async () => {
+  const limits = { ...DEFAULT_LIMITS, inputBytesPerSecond: 1000 };
+  const { input, throttled } = await clients(1, undefined, limits);
+  for (let i = 0; i < 20; i++) input[0].data(new TextEncoder().encode("say hello\r\n"));
+  assert.deepEqual(throttled, [], "typing is far under the budget");
+  // An unterminated subnegotiation streamed past the burst (4 s of the rate).
+  const flood = new Uint8Array(6000).fill(65);
+  flood.set([255, 250, 201]);
+  input[0].data(flood);
+  assert.equal(throttled.length, 1);
+  assert.ok(throttled[0] >= 1000, `held for the excess: ${throttled[0]} ms`);
 });

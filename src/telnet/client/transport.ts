@@ -35,6 +35,11 @@ export interface TelnetTransport {
   close(): void;
   /** Stops reading, for good: the socket is being handed to another process. */
   pause?(): void;
+  /**
+   * Stops reading for `ms` (the client sent more than its input budget); the kernel and TCP hold
+   * back what comes meanwhile. Ignored while already held, paused or closed.
+   */
+  throttle(ms: number): void;
   /** Closes this process's hold on the socket only; the connection stays up for the next. */
   release?(): void;
   /** The socket's descriptor, where this process has one of its own to hand on. */
@@ -48,6 +53,10 @@ export class ConnTransport implements TelnetTransport {
   readonly #writer: SocketWriter;
   #handlers: TransportHandlers | null = null;
   #ended = false;
+  /** While throttled: the wait the read loop sits in, and how to end it early. */
+  #held: Promise<void> | null = null;
+  #unhold: (() => void) | null = null;
+  #holdTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** Wraps `conn`; at most `maxQueuedBytes` of output wait for a client that does not read. */
   constructor(conn: Deno.TcpConn, maxQueuedBytes: number) {
@@ -88,6 +97,20 @@ export class ConnTransport implements TelnetTransport {
     try {
       this.#conn.close();
     } catch { /* already closed */ }
+    this.#unhold?.();
+  }
+
+  /** The read loop waits `ms` before its next read. */
+  throttle(ms: number): void {
+    if (this.#held !== null || this.#ended) return;
+    this.#held = new Promise((resolve) => {
+      this.#unhold = () => {
+        clearTimeout(this.#holdTimer);
+        this.#held = this.#unhold = null;
+        resolve();
+      };
+      this.#holdTimer = setTimeout(this.#unhold, ms);
+    });
   }
 
   async #read(): Promise<void> {
@@ -100,6 +123,7 @@ export class ConnTransport implements TelnetTransport {
         const n = await this.#conn.read(buf);
         if (n === null) break;
         this.#handlers!.data(buf.subarray(0, n));
+        if (this.#held !== null) await this.#held;
       }
     } catch { /* reset by peer or closed by us */ }
     this.#end("closed");
@@ -108,6 +132,7 @@ export class ConnTransport implements TelnetTransport {
   #end(why: TransportEnd): void {
     if (this.#ended) return;
     this.#ended = true;
+    this.#unhold?.();
     this.#handlers?.end(why);
   }
 }

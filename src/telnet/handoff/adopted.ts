@@ -194,6 +194,10 @@ export class AdoptedTransport implements TelnetTransport {
   #failed = false;
   #closed = false;
   #ended = false;
+  /** Handed on: never read again. */
+  #paused = false;
+  /** While throttled: the timer that starts reading again. */
+  #holdTimer: ReturnType<typeof setTimeout> | undefined;
   /** How it ended before `start` gave it handlers (a write flushed from its own first call). */
   #endedEarly: TransportEnd | null = null;
 
@@ -242,7 +246,20 @@ export class AdoptedTransport implements TelnetTransport {
 
   /** Stops reading for good (the socket is being handed on); writes still go out. */
   pause(): void {
+    this.#paused = true;
+    clearTimeout(this.#holdTimer);
     if (!this.#closed) this.#h.readStop();
+  }
+
+  /** Stops reading for `ms` (over the input budget); the kernel holds what comes meanwhile. */
+  throttle(ms: number): void {
+    if (this.#closed || this.#paused || this.#holdTimer !== undefined) return;
+    this.#h.readStop();
+    this.#holdTimer = setTimeout(() => {
+      this.#holdTimer = undefined;
+      if (this.#closed || this.#paused) return;
+      if (this.#h.readStart() !== 0) this.#end("closed");
+    }, ms);
   }
 
   /** Queues bytes; they go out at the end of this task. */
@@ -293,6 +310,7 @@ export class AdoptedTransport implements TelnetTransport {
   }
 
   #release(): void {
+    clearTimeout(this.#holdTimer);
     this.#h.onread = null;
     try {
       this.#h.close();
