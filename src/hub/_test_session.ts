@@ -9,6 +9,8 @@ export class FakeSession implements Session {
   buffered = 0;
   readonly sent: string[] = [];
   closedWith: [number, string] | null = null;
+  /** Lines handed back at a restart's close (see Session's `unread`). */
+  unreadLines: string[] | null = null;
 
   constructor(readonly kind: ClientKind = "web") {}
 
@@ -16,6 +18,11 @@ export class FakeSession implements Session {
   deliver(frame: EncodedFrame, colour: boolean): void {
     const text = frame.for(this.kind, colour);
     if (text !== null) this.sent.push(text);
+  }
+
+  /** Records the lines handed back. */
+  unread(lines: string[]): void {
+    this.unreadLines = lines;
   }
 
   /** Records the close code and reason. */

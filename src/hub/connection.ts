@@ -103,6 +103,8 @@ export class Connection implements HubConnection, SessionEnd {
   #dropped = 0;
   #onSocketClosed: (() => void) | null = null;
   #queue: Task[] | null = null;
+  /** Tasks at the head of the queue the hub put there itself (`enqueueNext`), not typed lines. */
+  #ownAhead = 0;
   #running = false;
   /** Who waits for this connection's work to be done (see `whenIdle`); made only when asked. */
   #idleWaiters: (() => void)[] | null = null;
@@ -233,6 +235,7 @@ export class Connection implements HubConnection, SessionEnd {
   enqueueNext(task: Task): void {
     if (this.closed) return;
     (this.#queue ??= []).unshift(task);
+    this.#ownAhead++;
     this.#pump();
   }
 
@@ -291,6 +294,7 @@ export class Connection implements HubConnection, SessionEnd {
    */
   #drain(): void {
     const task = this.closed ? undefined : this.#queue?.shift();
+    if (task !== undefined && this.#ownAhead > 0) this.#ownAhead--;
     if (task === undefined) return this.#idle();
     let running: void | Promise<void> = undefined;
     try {
@@ -336,8 +340,15 @@ export class Connection implements HubConnection, SessionEnd {
   #shut(code: number, reason: string): void {
     if (this.closed) return;
     this.closed = true;
+    const queue = this.#queue;
     this.#queue = null;
     this.#wake();
+    // Closed for a restart with typed lines read and not run: the carrier may keep them for the
+    // next engine (a login's own welcome and look are the hub's, not the player's).
+    if (code === CloseCode.restart && this.playerId !== null && queue && this.session.unread) {
+      const typed = queue.slice(this.#ownAhead).filter((t): t is string => typeof t === "string");
+      if (typed.length) this.session.unread(typed);
+    }
     try {
       this.session.close(code, reason);
     } catch { /* already closing */ }

@@ -162,3 +162,25 @@ Deno.test("whenIdle waits for the running task and those queued behind it, or th
   await waiting;
   assert.equal(conn.busy, false, "a closed connection is never busy");
 });
+
+Deno.test("a restart's close hands the typed lines not yet run back to the carrier, not the hub's own", async () => {
+  let release!: () => void;
+  const { conn, socket } = setup((_c, task) =>
+    task === "slow" ? new Promise<void>((r) => release = r) : Promise.resolve()
+  );
+  conn.playerId = "7";
+  conn.enqueue("slow");
+  await tick();
+  conn.enqueue("say one");
+  conn.enqueue("say two");
+  conn.enqueueNext("look");
+  conn.close(undefined, CloseCode.restart);
+  assert.deepEqual(socket.unreadLines, ["say one", "say two"]);
+  release();
+  // A close for good, or before login, hands nothing back.
+  const other = setup(() => new Promise<void>(() => {}));
+  other.conn.enqueue("busy");
+  other.conn.enqueue("say lost");
+  other.conn.close(undefined, CloseCode.restart);
+  assert.equal(other.socket.unreadLines, null, "not logged in");
+});

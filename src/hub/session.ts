@@ -24,6 +24,13 @@ export interface Session {
   /** Ends the session with a close code of docs/protocol.md; the hub has let go of it already. */
   close(code: number, reason: string): void;
   /**
+   * Lines the client typed that the hub had read (acknowledged) and not yet run when it closed
+   * the session for a restart, oldest first; called just before that `close`. A carrier that can
+   * hands them back to its client, which sends them to the next engine before anything typed
+   * later (the engine's own telnet players); others lose them, as before.
+   */
+  unread?(lines: string[]): void;
+  /**
    * Bytes accepted and not yet taken by the client; over the hub's bound the client is dropped
    * as too slow. Carriers that bound their output themselves say 0.
    */

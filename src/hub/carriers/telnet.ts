@@ -36,8 +36,11 @@ export interface TelnetPeer {
   takeFrame(frame: EncodedFrame): boolean;
   /** A frame, in order with the others. */
   hubFrame(frame: EncodedFrame): void;
-  /** The engine is going away (`wasOpen`: the session had been open). */
-  hubDown(wasOpen: boolean): void;
+  /**
+   * The engine is going away (`wasOpen`: the session had been open); `unread`: lines the hub
+   * had read and not run, for the next engine, before anything the client still holds.
+   */
+  hubDown(wasOpen: boolean, unread: readonly string[]): void;
   /** The hub ended the session for good. */
   hubEnded(code: number, reason: string): void;
 }
@@ -71,6 +74,8 @@ export class HeldSession implements Session {
   readonly buffered = 0;
   #state = NEW;
   #end: SessionEnd | null = null;
+  /** Typed lines the hub read and did not run before it closed for a restart. */
+  #unread: readonly string[] = [];
 
   constructor(
     private readonly carrier: TelnetCarrier,
@@ -158,6 +163,11 @@ export class HeldSession implements Session {
     this.carrier.later(this, frame);
   }
 
+  /** Lines read and not run when the hub closes for a restart: the client sends them again. */
+  unread(lines: string[]): void {
+    if (this.#state === OPEN) this.#unread = lines;
+  }
+
   /** The hub closes the session: the client hears it after its last frames. */
   close(code: number, reason: string): void {
     if (this.#state !== OPEN) return;
@@ -172,7 +182,7 @@ export class HeldSession implements Session {
       this.#state = ENDED;
       this.carrier.forget(this);
       this.#end?.ended();
-      if (what.code === RESTART) this.peer.hubDown(true);
+      if (what.code === RESTART) this.peer.hubDown(true, this.#unread);
       else this.peer.hubEnded(what.code, what.reason);
       return;
     }

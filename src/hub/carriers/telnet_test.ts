@@ -61,8 +61,8 @@ class FakePeer implements TelnetPeer {
   hubFrame(frame: EncodedFrame): void {
     this.got.push(frame.out.msg);
   }
-  hubDown(wasOpen: boolean): void {
-    this.events.push(`down ${wasOpen}`);
+  hubDown(wasOpen: boolean, unread: readonly string[]): void {
+    this.events.push(`down ${wasOpen}${unread.length ? ` ${unread.join("|")}` : ""}`);
   }
   hubEnded(code: number): void {
     this.events.push(`ended ${code}`);
@@ -194,13 +194,14 @@ Deno.test("telnet carrier: the hub's close comes after the session's frames; a r
   ends[0].session.deliver(frame("Goodbye!"), true);
   ends[0].session.close(1000, "");
   ends[1].session.deliver(frame("restarting"), true);
+  ends[1].session.unread?.(["say one", "say two"]);
   ends[1].session.close(1012, "");
   ends[0].session.deliver(frame("after its close"), true);
   assert.deepEqual(peers[0].events, ["opened"]);
   await endOfTask();
   assert.deepEqual(peers[0].got, ["Goodbye!"]);
   assert.deepEqual(peers[0].events, ["opened", "ended 1000"]);
-  assert.deepEqual(peers[1].events, ["opened", "down true"]);
+  assert.deepEqual(peers[1].events, ["opened", "down true say one|say two"], "lines to send again");
   assert.deepEqual(ends.map((e) => e.ends), [1, 1], "each transport's end reported to the hub");
   assert.equal(carrier.sessions, 0);
 });

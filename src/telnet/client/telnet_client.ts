@@ -532,8 +532,12 @@ export class TelnetClient implements HubEvents {
     ]);
   }
 
-  /** The hub went away (a restart): input is kept, the player told once. */
-  hubDown(wasOpen: boolean): void {
+  /**
+   * The hub went away (a restart): input is kept, the player told once. `unread`: lines the hub
+   * had read and not run; they go to the next engine first.
+   */
+  hubDown(wasOpen: boolean, unread: readonly string[] = []): void {
+    this.#outbox.first(unread);
     this.#outbox.reset();
     this.#hub.down(wasOpen);
     this.#ctx.waiting();
