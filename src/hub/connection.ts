@@ -103,6 +103,8 @@ export class Connection implements HubConnection, SessionEnd {
   #dropped = 0;
   #onSocketClosed: (() => void) | null = null;
   #queue: Task[] | null = null;
+  /** The task under way (undefined between tasks). */
+  #current: Task | undefined = undefined;
   /** Tasks at the head of the queue the hub put there itself (`enqueueNext`), not typed lines. */
   #ownAhead = 0;
   #running = false;
@@ -249,9 +251,9 @@ export class Connection implements HubConnection, SessionEnd {
     return new Promise((resolve) => (this.#idleWaiters ??= []).push(resolve));
   }
 
-  /** True while a task runs or waits. */
-  get busy(): boolean {
-    return this.#running && !this.closed;
+  /** True while the task under way is a line the client typed (not a step of the hub's own). */
+  get runningTyped(): boolean {
+    return typeof this.#current === "string" && !this.closed;
   }
 
   /** Number of queued tasks not yet started. */
@@ -294,8 +296,11 @@ export class Connection implements HubConnection, SessionEnd {
    */
   #drain(): void {
     const task = this.closed ? undefined : this.#queue?.shift();
-    if (task !== undefined && this.#ownAhead > 0) this.#ownAhead--;
+    const own = task !== undefined && this.#ownAhead > 0;
+    if (own) this.#ownAhead--;
     if (task === undefined) return this.#idle();
+    // A line the hub put first itself is its own step, whatever its text (a login's look).
+    this.#current = own ? undefined : task;
     let running: void | Promise<void> = undefined;
     try {
       running = this.hooks.run(this, task);
@@ -307,6 +312,7 @@ export class Connection implements HubConnection, SessionEnd {
   }
 
   #afterTask(): void {
+    this.#current = undefined;
     // Lines that came together (a paste) yield between them, so the command queue (run on an
     // immediate) takes its turn after each, as MUX runs its queue between commands: an
     // installer's next line sees what its @switch just set.

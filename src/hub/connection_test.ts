@@ -152,15 +152,16 @@ Deno.test("whenIdle waits for the running task and those queued behind it, or th
   await conn.whenIdle();
   conn.enqueue("slow login");
   conn.enqueue("say behind it");
-  assert.equal(conn.busy, true);
+  await tick();
+  assert.equal(conn.runningTyped, true);
   await conn.whenIdle();
   assert.deepEqual(done, ["slow login", "say behind it"]);
-  assert.equal(conn.busy, false);
+  assert.equal(conn.runningTyped, false);
   conn.enqueue("cut short");
   const waiting = conn.whenIdle();
   conn.close();
   await waiting;
-  assert.equal(conn.busy, false, "a closed connection is never busy");
+  assert.equal(conn.runningTyped, false, "a closed connection runs nothing");
 });
 
 Deno.test("a restart's close hands the typed lines not yet run back to the carrier, not the hub's own", async () => {
@@ -174,7 +175,9 @@ Deno.test("a restart's close hands the typed lines not yet run back to the carri
   conn.enqueue("say one");
   conn.enqueue("say two");
   conn.enqueueNext("look");
+  assert.equal(conn.runningTyped, true, "the typed 'slow' is under way");
   conn.close(undefined, CloseCode.restart);
+  assert.equal(conn.runningTyped, false);
   assert.deepEqual(socket.unreadLines, ["say one", "say two"]);
   release();
   // A close for good, or before login, hands nothing back.

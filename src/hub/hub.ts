@@ -166,8 +166,8 @@ export class Hub implements SessionHub {
     if (first) await this.#settle([...this.#registry.connections()], waitMs);
     const conns = [...this.#registry.connections()];
     for (const c of conns) {
-      // Only a login or a create goes on after its call before login: this one did not finish.
-      if (c.busy && !c.playerId) c.send({ msg: LOGIN_CUT_SHORT, data: { type: "error" } });
+      // Before login, a typed line still under way is a `connect` or `create`: it did not finish.
+      if (c.runningTyped && !c.playerId) c.send({ msg: LOGIN_CUT_SHORT, data: { type: "error" } });
       c.send({ msg: reason, data: { type: "disconnect", restart } });
       c.close(undefined, CloseCode.restart);
     }
