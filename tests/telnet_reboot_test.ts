@@ -348,6 +348,8 @@ Deno.test("@reboot: logins typed as the restart begins finish or are refused alo
       assert(!c.closed, "still connected");
       if (/You say/.test(outcome[0])) {
         finished++;
+        // Its line may have run before the restart: the resume is what says it is back.
+        await c.waitFor(/Your session continues/, 30_000);
         assertEquals(count(c.plain, /Players: /), 1, `${names[i]} logged in once`);
       } else {
         // Refused aloud: logging in again works.
