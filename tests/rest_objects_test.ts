@@ -55,6 +55,30 @@ Deno.test("objects REST: dbobj read and patch rules, dbos listing", async (t) =>
       assertEquals(me.body.data.description, "Tall and curious.");
     });
 
+    await t.step("an avatar is a web address or a path on this site, nothing else", async () => {
+      for (
+        const bad of ["javascript:alert(1)", "//evil.example/x.png", "data:image/png;base64,AA"]
+      ) {
+        const r = await api(
+          b,
+          "PATCH",
+          `/api/v1/dbobj/${aliceId}`,
+          { data: { avatar: bad } },
+          alice,
+        );
+        assertEquals(r.status, 400, bad);
+        assert(/http: or https: address/.test(r.body.error), r.body.error);
+      }
+      const ok = await api(b, "PATCH", `/api/v1/dbobj/${aliceId}`, {
+        data: { avatar: "https://example.com/alice.png" },
+      }, alice);
+      assertEquals(ok.body.data.avatar, "https://example.com/alice.png");
+      const back = await api(b, "PATCH", `/api/v1/dbobj/${aliceId}`, {
+        data: { avatar: "/avatars/alice.png" },
+      }, alice);
+      assertEquals(back.body.data.avatar, "/avatars/alice.png");
+    });
+
     await t.step("others get 403 and nothing changes", async () => {
       const r = await api(b, "PATCH", `/api/v1/dbobj/${aliceId}`, { description: "hacked" }, bob);
       assertEquals(r.status, 403);

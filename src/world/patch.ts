@@ -21,6 +21,36 @@ function checkDescription(v: unknown): string {
   return v;
 }
 
+/** Longest `data.avatar`, in characters. */
+export const MAX_AVATAR_ADDRESS = 512;
+const AVATAR_RULE =
+  `data.avatar must be empty, an http: or https: address, or a path on this site ` +
+  `(one leading /), with no spaces or user name, ${MAX_AVATAR_ADDRESS} characters or fewer.`;
+
+/**
+ * Checks a profile picture's address. Other API users put it in an `<img src>` (or a link), so
+ * `javascript:`, `data:` and scheme-relative `//host` addresses are refused: only a web address
+ * or a path on the game's own site (an uploaded avatar, a wiki asset) is a picture.
+ */
+export function checkAvatar(v: unknown): string {
+  if (typeof v !== "string" || v.length > MAX_AVATAR_ADDRESS) {
+    throw new ValidationError(AVATAR_RULE);
+  }
+  if (v === "") return v;
+  // Spaces, controls and backslashes: browsers strip or reinterpret them (`/\host` is `//host`).
+  if (/[\s\\]/.test(v) || [...v].some((c) => c < " " || c === "\x7f")) {
+    throw new ValidationError(AVATAR_RULE);
+  }
+  if (v.startsWith("/")) {
+    if (v.startsWith("//")) throw new ValidationError(AVATAR_RULE);
+    return v;
+  }
+  if (!/^https?:\/\/[^/]/i.test(v) || !URL.canParse(v)) throw new ValidationError(AVATAR_RULE);
+  const url = new URL(v);
+  if (!url.hostname || url.username || url.password) throw new ValidationError(AVATAR_RULE);
+  return v;
+}
+
 /** Checks a whole `data.state` value: a plain object of allowed shape within MAX_STATE_BYTES. */
 export function checkState(v: unknown): Record<string, unknown> {
   if (!isPlainObject(v)) throw new ValidationError("data.state must be an object.");
@@ -62,12 +92,7 @@ export function applyObjectPatch(
         );
       }
       if (k === "description") data.description = checkDescription(v);
-      if (k === "avatar") {
-        if (typeof v !== "string" || v.length > 512) {
-          throw new ValidationError("data.avatar must be a string of 512 characters or fewer.");
-        }
-        data.avatar = v;
-      }
+      if (k === "avatar") data.avatar = checkAvatar(v);
       if (k === "state") data.state = checkState(v);
     }
   }

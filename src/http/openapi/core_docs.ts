@@ -19,7 +19,7 @@ const CHARACTER = {
     dbref: { type: "string" },
     name: { type: "string" },
     moniker: { type: "string" },
-    avatar: { type: "string", description: "a path on this site, or empty" },
+    avatar: { type: "string", description: "a path on this site, an http(s) address, or empty" },
     online: { type: "boolean" },
     fields: {
       type: "array",
