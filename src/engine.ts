@@ -21,6 +21,7 @@ import { resolveSecret, TokenService } from "./auth/tokens.ts";
 import { TokenGenerations } from "./auth/generations.ts";
 import { REGISTRATION_WINDOW_MS } from "./auth/registration.ts";
 import { SecurityLog, securityLogLimits } from "./auth/security_log.ts";
+import { AccountLimit } from "./auth/account_limit.ts";
 import { WindowCounter } from "./auth/rate_limit.ts";
 import { Players } from "./world/players.ts";
 import { Texts } from "./text/texts.ts";
@@ -122,6 +123,8 @@ export interface EngineParts {
   readonly scripts: ScriptManager;
   /** Failed logins per client IP (10 a minute). */
   readonly loginFailures: WindowCounter;
+  /** Failed logins per account (`game.accountLoginFailures`). */
+  readonly accountFailures: AccountLimit;
   /** Characters created per client IP (`game.registrationsPerHour`). */
   readonly registrations: WindowCounter;
   readonly pluginApps: PluginApps;
@@ -304,6 +307,10 @@ async function startOn(
   opened.push(() => securityLog.close());
   const players = new Players(objects, presence);
   const loginFailures = new WindowCounter(10, 60_000);
+  const accountFailures = new AccountLimit(
+    () => config.value.game.accountLoginFailures,
+    () => config.value.game.accountLoginWindow * 1000,
+  );
   const registrations = new WindowCounter(
     () => config.value.game.registrationsPerHour,
     REGISTRATION_WINDOW_MS,
@@ -495,6 +502,7 @@ async function startOn(
     accounts,
     securityLog,
     loginFailures,
+    accountFailures,
     registrations,
     guests,
     worldHooks: hooks.worldHooks,
@@ -558,6 +566,7 @@ async function startOn(
     tokens,
     securityLog,
     loginFailures,
+    accountFailures,
     registrations,
     pluginApps,
     pluginWeb,
@@ -611,6 +620,7 @@ async function startOn(
       plugins,
       scripts,
       loginFailures,
+      accountFailures,
       registrations,
       pluginApps,
       pluginWeb,

@@ -19,7 +19,16 @@ export interface Credentials {
   resetToken?: string;
   resetExpires?: number;
   resetBy?: string;
+  /**
+   * The addresses the player last logged in from, newest first (at most SITES_KEPT): the
+   * per-account failed-login limit does not hold them, so failures from elsewhere cannot lock
+   * the player out of its own addresses.
+   */
+  sites?: string[];
 }
+
+/** Addresses a player's credentials remember. */
+export const SITES_KEPT = 4;
 
 /** A successful login: the player, and the token generation its session belongs to. */
 export interface LoggedIn {
@@ -109,6 +118,26 @@ export class Accounts {
     if (!(await this.hasher.verify(password, creds.hash))) return null;
     if (needsRehash(creds.hash)) await this.#upgradeHash(player.id, creds.hash, password);
     return { player, generation };
+  }
+
+  /** The id of the player called `name`, or null (no bcrypt: the name alone). */
+  async playerId(name: unknown): Promise<string | null> {
+    if (typeof name !== "string" || name.length > 64) return null;
+    const player = await this.objects.playerByName(name);
+    return player && player.flags.includes("player") ? player.id : null;
+  }
+
+  /** True when the player logged in from `ip` lately (one of its last SITES_KEPT addresses). */
+  async knownSite(id: string, ip: string): Promise<boolean> {
+    return (await this.credentials(id))?.sites?.includes(ip) ?? false;
+  }
+
+  /** Remembers `ip` as the player's newest login address (a write only when it is not first). */
+  async rememberSite(id: string, ip: string): Promise<void> {
+    if ((await this.credentials(id))?.sites?.[0] === ip) return;
+    await this.#updateCredentials(id, (c) => {
+      c.sites = [ip, ...(c.sites ?? []).filter((s) => s !== ip)].slice(0, SITES_KEPT);
+    });
   }
 
   /** Replaces an old-scheme hash, unless the password changed meanwhile. */
@@ -202,7 +231,11 @@ export class Accounts {
       !timingSafeEqualString(c.resetToken, token.toLowerCase())
     ) return null;
     const hash = await this.hasher.hash(newPassword);
-    const next: Credentials = { hash, ...(c.email ? { email: c.email } : {}) };
+    const next: Credentials = {
+      hash,
+      ...(c.email ? { email: c.email } : {}),
+      ...(c.sites ? { sites: c.sites } : {}),
+    };
     const op = this.kv.atomic().check(entry).check(idx).set(credKey, next)
       .delete(keys.resetToken(token.toLowerCase()));
     // The reset ends every session of the player, in the same commit as the new password.

@@ -3,14 +3,14 @@
 /**
  * Counts events per key within a time window; the key map never grows past `maxKeys` and no
  * key holds more than `limit` entries. `limit` may be a function, read at each reservation (a
- * limit from the configuration, which `@reload/config` changes).
+ * limit from the configuration, which `@reload/config` changes); so may `windowMs`.
  */
 export class WindowCounter {
   readonly #hits = new Map<string, number[]>();
 
   constructor(
     private readonly limit: number | (() => number),
-    private readonly windowMs: number,
+    private readonly windowMs: number | (() => number),
     private readonly maxKeys = 10_000,
     private readonly now: () => number = Date.now,
   ) {}
@@ -55,7 +55,8 @@ export class WindowCounter {
   #prune(key: string): number[] | undefined {
     const list = this.#hits.get(key);
     if (!list) return undefined;
-    const cutoff = this.now() - this.windowMs;
+    const cutoff = this.now() -
+      (typeof this.windowMs === "number" ? this.windowMs : this.windowMs());
     while (list.length && list[0] <= cutoff) list.shift();
     if (!list.length) {
       this.#hits.delete(key);

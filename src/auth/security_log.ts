@@ -6,6 +6,7 @@ import type { EngineConfig } from "../config/defaults.ts";
 export type SecurityEvent =
   | "LOGIN_FAILED"
   | "LOGIN_RATE_LIMITED"
+  | "LOGIN_ACCOUNT_LIMITED"
   | "REGISTER_RATE_LIMITED"
   | "PASSWORD_RESET"
   | "PASSWORD_CHANGED"
@@ -105,10 +106,11 @@ export class SecurityLog {
    * refusal as fast as it can send (500 `connect` lines a second from one address's 50
    * connections): a line each grew the file without bound, one append a line. The count is
    * written when its minute ends (or when the key is forgotten to make room), not only with a
-   * later refusal, which may never come.
+   * later refusal, which may never come. `by` is what refusals are counted by instead of the
+   * address (an account's refusals from many addresses make one line a minute).
    */
-  refused(event: SecurityEvent, d: SecurityDetails = {}): Promise<void> {
-    const key = `${event} ${d.ip ?? ""}`;
+  refused(event: SecurityEvent, d: SecurityDetails = {}, by = d.ip ?? ""): Promise<void> {
+    const key = `${event} ${by}`;
     const now = this.#now();
     const last = this.#refusals.get(key);
     if (last && now - last.at < this.#everyMs) {

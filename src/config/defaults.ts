@@ -64,6 +64,12 @@ export interface GameConfig {
    * its room; 0 = no limit. A resume after an engine restart does not count.
    */
   loginsPerMinute: number;
+  /**
+   * Failed logins against one character in `accountLoginWindow` seconds, each address counted
+   * once, before attempts from addresses it has not logged in from are refused; 0: no limit.
+   */
+  accountLoginFailures: number;
+  accountLoginWindow: number;
   guestEnabled: boolean;
   guestPrefix: string;
   /** Most guests at once (0: no cap). */
@@ -301,6 +307,8 @@ export function defaultConfig(): EngineConfig {
       registerEnabled: true,
       registrationsPerHour: 30,
       loginsPerMinute: 30,
+      accountLoginFailures: 10,
+      accountLoginWindow: 600,
       guestEnabled: false,
       guestPrefix: "Guest",
       maxGuests: 10,
@@ -396,6 +404,8 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "game.idleTimeout",
   "game.registrationsPerHour",
   "game.loginsPerMinute",
+  "game.accountLoginFailures",
+  "game.accountLoginWindow",
   "game.objectQuota",
   "database.backupInterval",
   "database.maxBackups",

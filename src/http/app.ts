@@ -22,6 +22,7 @@ import type { AttributeStore } from "../world/attributes/store.ts";
 import type { TokenService } from "../auth/tokens.ts";
 import type { SecurityLog } from "../auth/security_log.ts";
 import type { WindowCounter } from "../auth/rate_limit.ts";
+import type { AccountLimit } from "../auth/account_limit.ts";
 import { type PluginApps, type RouteInfo, routesOf } from "./plugin_apps.ts";
 import { type PluginWeb, webPrefix } from "./plugin_web.ts";
 import { dispatchToPlugin } from "../plugins/http.ts";
@@ -57,6 +58,8 @@ export interface AppDeps {
   tokens: TokenService;
   securityLog: SecurityLog;
   loginFailures: WindowCounter;
+  /** Failed logins per account (`game.accountLoginFailures`). */
+  accountFailures: AccountLimit;
   /** Characters created per client address (`game.registrationsPerHour`). */
   registrations: WindowCounter;
   /** The Hono apps plugins mount and unmount at runtime. */

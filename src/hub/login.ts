@@ -8,7 +8,7 @@ import type { Config } from "../config/load.ts";
 import type { ObjectStore } from "../world/objects.ts";
 import type { Guests } from "../auth/guests.ts";
 import { startingRoom } from "../world/start.ts";
-import { attemptLogin, type LoginDeps as AuthLoginDeps } from "../auth/login.ts";
+import { attemptLogin, LIMITED_LOGIN, type LoginDeps as AuthLoginDeps } from "../auth/login.ts";
 import { registerFrom, type RegistrationDeps } from "../auth/registration.ts";
 import type { DbObject } from "../world/types.ts";
 import type { Connection } from "./connection.ts";
@@ -110,10 +110,7 @@ async function connect(host: LoginHost, conn: Connection, rest: string): Promise
   }
   if (conn.closed) return;
   if (!outcome.ok) {
-    return error(
-      conn,
-      outcome.limited ? "Too many failed logins. Try again in a minute." : BAD_LOGIN,
-    );
+    return error(conn, outcome.limited ? LIMITED_LOGIN[outcome.limited] : BAD_LOGIN);
   }
   await host.login(conn, outcome.player, false, outcome.generation);
 }

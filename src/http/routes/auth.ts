@@ -13,7 +13,7 @@ import { changePassword } from "../../auth/revoke.ts";
 import { isGuest } from "../../world/flags.ts";
 import { startingRoom } from "../../world/start.ts";
 import { profileView } from "../../world/views.ts";
-import { attemptLogin, type LoginDeps } from "../../auth/login.ts";
+import { attemptLogin, LIMITED_LOGIN, type LoginDeps } from "../../auth/login.ts";
 import { registerFrom, type RegistrationDeps } from "../../auth/registration.ts";
 import { passwordProblem, sentence } from "../../auth/passwords.ts";
 import type { Config } from "../../config/load.ts";
@@ -68,7 +68,7 @@ export function authRoutes(s: AuthRouteDeps): Hono<AppEnv> {
     if (outcome.ok) {
       return c.json({ token: await s.tokens.sign(outcome.player.id, outcome.generation) });
     }
-    if (outcome.limited) throw new RateLimitError("Too many failed logins. Try again in a minute.");
+    if (outcome.limited) throw new RateLimitError(LIMITED_LOGIN[outcome.limited]);
     throw new UnauthorizedError("Invalid name or password.");
   });
 
