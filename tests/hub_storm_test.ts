@@ -42,3 +42,35 @@ Deno.test("hub storm: a character's logins are held to game.loginsPerMinute, so 
     await srv.stop();
   }
 });
+
+Deno.test("hub storm: a login refused because the game is full does not count against game.loginsPerMinute", async () => {
+  const srv = await startServer({ config: { game: { loginsPerMinute: 2, maxPlayers: 1 } } });
+  try {
+    const bob = await register(srv.base, "Bob");
+    const alice = await connectWs(srv, { token: await register(srv.base, "Alice"), client: "web" });
+    await alice.expect((m) => m.data.type === "session");
+    const refusals: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const ws = await connectWs(srv, { token: bob, client: "web" });
+      refusals.push((await ws.expect((m) => m.data.type === "error")).msg);
+      await ws.close();
+    }
+    assertEquals(refusals, Array(4).fill("The game is full (1 players). Please try again later."));
+    await alice.close();
+    // Once there is room, Bob logs in: none of the refused tries used up his logins.
+    let session = false;
+    for (let i = 0; i < 50 && !session; i++) {
+      const ws = await connectWs(srv, { token: bob, client: "web" });
+      const m = await ws.expect((m) => m.data.type === "session" || m.data.type === "error");
+      await ws.close();
+      session = m.data.type === "session";
+      if (!session) {
+        assertEquals(m.msg, "The game is full (1 players). Please try again later.");
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    assert(session, "Bob logged in once Alice left");
+  } finally {
+    await srv.stop();
+  }
+});

@@ -167,16 +167,18 @@ export class Sessions implements LoginHost {
       conn.send(errorOut(EXPIRED));
       return false;
     }
-    if (!resumed && s.config.value.game.loginsPerMinute > 0 && !this.#logins.reserve(id)) {
-      conn.send(errorOut(TOO_MANY_LOGINS));
-      return false;
-    }
+    // A full game refuses before the login is counted: the limit is of logins the room hears
+    // (each announced), and a refused one is not heard.
     if (!resumed && !isStaff(player.flags) && !this.registry.isOnline(id)) {
       const full = this.fullProblem();
       if (full) {
         conn.send(errorOut(full));
         return false;
       }
+    }
+    if (!resumed && s.config.value.game.loginsPerMinute > 0 && !this.#logins.reserve(id)) {
+      conn.send(errorOut(TOO_MANY_LOGINS));
+      return false;
     }
     // The cap check and attach are synchronous together, so two logins cannot both pass.
     const first = this.registry.attach(conn, player);
