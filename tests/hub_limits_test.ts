@@ -125,7 +125,7 @@ Deno.test("hub: bad frames, frame cap, connection caps and maxPlayers", async (t
       await a.expect(isType("session"));
       const b = await ws({ client: "web" });
       b.send("connect Bob password123");
-      assertMatch((await b.expect(isType("error"))).msg, /The game is full \(1 players\)/);
+      assertMatch((await b.expect(isType("error"))).msg, /The game is full \(1 player\)/);
       b.sendJson({ type: "auth", token: bob });
       assertMatch((await b.expect(isType("error"))).msg, /full/);
       b.send("create Carol password123");

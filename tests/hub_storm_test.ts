@@ -55,7 +55,7 @@ Deno.test("hub storm: a login refused because the game is full does not count ag
       refusals.push((await ws.expect((m) => m.data.type === "error")).msg);
       await ws.close();
     }
-    assertEquals(refusals, Array(4).fill("The game is full (1 players). Please try again later."));
+    assertEquals(refusals, Array(4).fill("The game is full (1 player). Please try again later."));
     await alice.close();
     // Once there is room, Bob logs in: none of the refused tries used up his logins.
     let session = false;
@@ -65,7 +65,7 @@ Deno.test("hub storm: a login refused because the game is full does not count ag
       await ws.close();
       session = m.data.type === "session";
       if (!session) {
-        assertEquals(m.msg, "The game is full (1 players). Please try again later.");
+        assertEquals(m.msg, "The game is full (1 player). Please try again later.");
         await new Promise((r) => setTimeout(r, 100));
       }
     }

@@ -4,6 +4,7 @@
  * and telling online readers of a new post.
  */
 import {
+  counted,
   type DbObject,
   type Delivery,
   ForbiddenError,
@@ -250,9 +251,7 @@ export class BoardService {
     const by = stripColour(last.authorName);
     const msg = batch.first
       ? `%ch(New BB message (${board.id}/${last.num}) posted to '${board.name}' by ${by}: ${last.subject})%cn`
-      : `%ch(${batch.count} more new BB message${
-        batch.count === 1 ? "" : "s"
-      } posted to '${board.name}' ` +
+      : `%ch(${counted(batch.count, "more new BB message")} posted to '${board.name}' ` +
         `up to ${board.id}/${last.num}, the latest by ${by}: ${last.subject})%cn`;
     this.d.deliver.toPlayers(readers, {
       msg,

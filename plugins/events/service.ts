@@ -4,6 +4,7 @@
  * that moves events to `active` and `completed` on the platform's persistent timers.
  */
 import {
+  counted,
   type DbObject,
   type DueJob,
   isStaff,
@@ -314,9 +315,9 @@ export class EventService {
     job.after(() =>
       this.#tellAttending(
         ev,
-        `%ch[Events]%cn Reminder: ${label(ev)} starts in ${minutes} minute${
-          minutes === 1 ? "" : "s"
-        }, at ${this.when(ev.startTime)}${where(ev)}.`,
+        `%ch[Events]%cn Reminder: ${label(ev)} starts in ${counted(minutes, "minute")}, at ${
+          this.when(ev.startTime)
+        }${where(ev)}.`,
       )
     );
   }

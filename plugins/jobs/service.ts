@@ -5,6 +5,7 @@
  * loaded) of what happened.
  */
 import {
+  counted,
   type DbObject,
   type Delivery,
   ForbiddenError,
@@ -204,7 +205,7 @@ export class JobService {
       data: { type: "job", event: "created", number: job.number },
       except: [p.id],
       more: (n) =>
-        `%ch[Jobs]%cn ${n} more new job${n === 1 ? "" : "s"}, up to #${job.number}, the latest ` +
+        `%ch[Jobs]%cn ${counted(n, "more new job")}, up to #${job.number}, the latest ` +
         `from ${p.name}: ${job.title}`,
     });
     return job;
@@ -241,7 +242,7 @@ export class JobService {
         data: { type: "job", event: "commented", number: job.number },
         except: [p.id],
         more: (n) =>
-          `%ch[Jobs]%cn ${n} more comment${n === 1 ? "" : "s"} by ${p.name} on job ` +
+          `%ch[Jobs]%cn ${counted(n, "more comment")} by ${p.name} on job ` +
           `#${job.number}, the latest: ${text}`,
       });
     }

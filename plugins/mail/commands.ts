@@ -6,6 +6,7 @@ import {
   CommandError,
   type CommandSdk,
   type CommandSpec,
+  counted,
   padVisible,
 } from "../../src/plugins/mod.ts";
 import { type MailService, MAX_BODY, MAX_SUBJECT, message } from "./service.ts";
@@ -69,7 +70,7 @@ async function list(svc: MailService, u: CommandSdk): Promise<void> {
     [
       `%ch${line(" ", "#", "From", "Received", "Subject")}%cn`,
       ...rows,
-      `${total} message${total === 1 ? "" : "s"}, ${unread} unread${
+      `${counted(total, "message")}, ${unread} unread${
         offset ? `; showing the newest ${SHOWN}` : ""
       }. Read one with @mail <#>.`,
     ].join("\n"),

@@ -3,7 +3,7 @@
  * copy (read state, deletion). Unread mail is announced at login, new mail at once to online
  * recipients. Other plugins send through `ctx.api<MailApi>("mail")?.send(...)` (docs/mail.md).
  */
-import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
+import { counted, type PluginContext, type PluginModule } from "../../src/plugins/mod.ts";
 import { MailService, MAX_BODY, MAX_SUBJECT } from "./service.ts";
 import { mailRoutes, PREFIX } from "./routes.ts";
 import { mailCommands } from "./commands.ts";
@@ -28,9 +28,9 @@ const plugin: PluginModule = {
       const { unread } = await svc.store.counts(p.id);
       if (!unread) return;
       ctx.deliver.toPlayer(p.id, {
-        msg: `%ch[Mail]%cn You have ${unread} unread message${
-          unread === 1 ? "" : "s"
-        }. Type @mail to read ${unread === 1 ? "it" : "them"}.`,
+        msg: `%ch[Mail]%cn You have ${counted(unread, "unread message")}. Type @mail to read ${
+          unread === 1 ? "it" : "them"
+        }.`,
         data: { type: "mail-unread", unread },
       });
     });

@@ -9,6 +9,7 @@ import { defaultConfig } from "../config/defaults.ts";
 import { readTls } from "../tls/certs.ts";
 import { oneLine } from "../startup_error.ts";
 import { isRemoteDb } from "../storage/kv.ts";
+import { counted } from "../text/plural.ts";
 
 /** Every problem found, as lines; empty when the configuration is fine. */
 export async function configProblems(root: string, env: Record<string, string>): Promise<string[]> {
@@ -82,9 +83,7 @@ export async function checkConfigCommand(
   for (const p of problems) console.log(`check-config: ${p}`);
   if (problems.length) {
     console.log(
-      `check-config: ${problems.length} problem${
-        problems.length === 1 ? "" : "s"
-      } (${file} and URSAMU_* variables)`,
+      `check-config: ${counted(problems.length, "problem")} (${file} and URSAMU_* variables)`,
     );
     return 1;
   }

@@ -7,6 +7,7 @@ import { wrapText } from "../text/colour.ts";
 import { displayName } from "../world/players.ts";
 
 import { exitName } from "../world/names.ts";
+import { counted } from "../text/plural.ts";
 
 export { exitName };
 
@@ -108,7 +109,7 @@ export function clampWidth(width: number): number {
 export function wipedSaid({ cleared, refused }: Cleared): string {
   if (!cleared.length && !refused.length) return "No matching attributes.";
   if (!refused.length) return "Wiped.";
-  return `Wiped ${cleared.length} attribute${cleared.length === 1 ? "" : "s"}; left ` +
+  return `Wiped ${counted(cleared.length, "attribute")}; left ` +
     `${refused.length}: ${refused.slice(0, 10).map((r) => r.name).join(", ")}` +
     `${refused.length > 10 ? ", ..." : ""} (${refused[0].refusal.message})`;
 }

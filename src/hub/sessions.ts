@@ -15,6 +15,7 @@ import { wantsColour } from "../text/colour_mode.ts";
 import type { Connection } from "./connection.ts";
 import type { Delivery } from "./types.ts";
 import type { LoginDeps, LoginHost } from "./login.ts";
+import { counted } from "../text/plural.ts";
 import type { Detached, SessionRegistry } from "./registry.ts";
 import type { Outbound } from "./types.ts";
 import { charFrame } from "./char_frame.ts";
@@ -136,7 +137,7 @@ export class Sessions implements LoginHost {
   fullProblem(): string | null {
     const max = this.deps.config.value.game.maxPlayers;
     if (max > 0 && this.registry.onlineCount >= max) {
-      return `The game is full (${max} players). Please try again later.`;
+      return `The game is full (${counted(max, "player")}). Please try again later.`;
     }
     return null;
   }

@@ -1,3 +1,4 @@
+import { counted } from "../text/plural.ts";
 /**
  * The log of refused connections: a listener that refuses thousands of connections a second
  * (a flood from one address, a full server) must say so, but in a few lines, not one per
@@ -89,7 +90,7 @@ export class RefusalLog {
       if (n > topCount) [top, topCount] = [ip, n];
     }
     const addresses = w.byAddress.size + (w.others > 0 ? "+" : "");
-    return `${this.label}: refused ${w.total} more connection${w.total === 1 ? "" : "s"} in ` +
+    return `${this.label}: refused ${counted(w.total, "more connection")} in ` +
       `${Math.round(this.windowMs / 1000)} s (${reasons}) from ${addresses} ` +
       `address${w.byAddress.size === 1 && w.others === 0 ? "" : "es"}, most from ${top} ` +
       `(${topCount})`;

@@ -50,6 +50,7 @@ export { type PluginRates, REST_WRITE_LIMITED } from "./rates.ts";
 export type { PluginQuota, QuotaSpec, TakeOptions } from "./quota.ts";
 export type { NoticeBatch, NoticeOptions, PluginNotices } from "./notices.ts";
 export { UniqueConflictError } from "./kv.ts";
+export { counted } from "../text/plural.ts";
 export type {
   EveryOptions,
   PluginDueJob as DueJob,

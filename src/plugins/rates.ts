@@ -7,6 +7,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { PluginEnv } from "../http/plugin_env.ts";
 import { RateLimitError } from "../errors.ts";
+import { counted } from "../text/plural.ts";
 
 /** Buckets remembered before the least recently used are forgotten (a forgotten one is full). */
 const MAX_BUCKETS = 50_000;
@@ -111,5 +112,5 @@ export function pluginRates(
 /** `Try again in 3 seconds.` */
 function again(ms: number): string {
   const s = Math.max(1, Math.ceil(ms / 1000));
-  return `Try again in ${s} second${s === 1 ? "" : "s"}.`;
+  return `Try again in ${counted(s, "second")}.`;
 }

@@ -11,6 +11,7 @@
  */
 import { basename, extname, relative, resolve } from "node:path";
 import type { Delivery, Presence } from "../hub/types.ts";
+import { counted } from "../text/plural.ts";
 
 /** What the script manager needs of the engine: where the game lives, and who to tell of trouble. */
 export interface ScriptHost {
@@ -383,9 +384,7 @@ export class ScriptManager implements EngineScripts {
     if (!over) return null;
     const secs = Math.max(1, Math.ceil(over.waitMs / 1000));
     return over.who === "actor"
-      ? `You have used your share of script time; try again in ${secs} second${
-        secs === 1 ? "" : "s"
-      }.`
+      ? `You have used your share of script time; try again in ${counted(secs, "second")}.`
       : "The game's scripts are busy; try again in a moment.";
   }
 

@@ -16,6 +16,7 @@ import { CommandError } from "../errors.ts";
 import { EngineError } from "../../errors.ts";
 import { quote } from "../target.ts";
 import { wipedSaid } from "../format.ts";
+import { counted } from "../../text/plural.ts";
 
 /** Most destinations one `@cpattr` or `@mvattr` writes. */
 const MAX_COPIES = 50;
@@ -325,7 +326,7 @@ export async function attributeLines(
   const more = listed.length - shown.length;
   if (more) {
     lines.push(
-      `(${more} more attribute${more === 1 ? "" : "s"} not shown: examine ${
+      `(${counted(more, "more attribute")} not shown: examine ${
         obj.flags.includes("player") ? "*" + obj.name : "#" + obj.id
       }/<pattern> shows them by name, from ${listed[shown.length].name} on.)`,
     );

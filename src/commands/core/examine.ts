@@ -15,6 +15,7 @@ import { clampWidth, fullNameFor, listed, nameFor } from "../format.ts";
 import { NOT_HERE } from "../target.ts";
 import { MAX_FOUND, MAX_SEARCHED } from "../limits.ts";
 import { attributeData, attributeLines, splitObjAttr } from "./attributes.ts";
+import { counted } from "../../text/plural.ts";
 
 /** Longest data value shown on one line. */
 const MAX_VALUE = 200;
@@ -219,7 +220,7 @@ Example:
         ),
         ...children.filter(mine).map((o) => `${nameFor(u.me, o)} [parent]`),
       ];
-      lines.push(`${lines.length} entrance${lines.length === 1 ? "" : "s"} found.`);
+      lines.push(`${counted(lines.length, "entrance")} found.`);
       u.send(lines.join("\n"));
     },
   },

@@ -13,6 +13,7 @@ import { controls } from "../../world/control.ts";
 import { VERSION_TEXT } from "../../version.ts";
 import { CommandError } from "../errors.ts";
 import { masterRoomId } from "../../softcode/programs/mod.ts";
+import { counted } from "../../text/plural.ts";
 
 /** MUX's line of counts by type: the whole world's (`owner` null) or an owner's. */
 function statsLine(world: WorldReader, owner: string | null): string {
@@ -147,7 +148,7 @@ As in TinyMUX, read from the game's indexes.`,
       if (!me && !name) {
         const total = objectCounts(world, null).total;
         return u.send(
-          `The universe contains ${total} object${total === 1 ? "" : "s"} ` +
+          `The universe contains ${counted(total, "object")} ` +
             `(next free is #${u.objects.nextId()}).`,
         );
       }

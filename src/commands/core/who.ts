@@ -9,6 +9,7 @@ import { hasFlag, isStaff } from "../../world/flags.ts";
 import { keys } from "../../storage/keys.ts";
 import { CommandError } from "../errors.ts";
 import { MAX_DOING } from "../limits.ts";
+import { counted } from "../../text/plural.ts";
 
 /** The doing column's header until staff set one. */
 export const DOING_HEADER = "Doing";
@@ -74,7 +75,7 @@ idle, and what they are doing (@doing).`,
         out.push(line(displayName(r.p), onFor(r.on), shortDuration(r.idle), r.p.doing));
       }
       const n = rows.length;
-      out.push(`${n} player${n === 1 ? "" : "s"} connected.`);
+      out.push(`${counted(n, "player")} connected.`);
       u.send(out.join("\n"), {
         type: "who",
         header: header || DOING_HEADER,
@@ -174,9 +175,9 @@ are left out, and so is everyone in a room set dark or unfindable; staff see the
       }
       const shown = players.length - unfindable;
       out.push(
-        `${shown} player${shown === 1 ? "" : "s"} in ${sorted.length} place${
-          sorted.length === 1 ? "" : "s"
-        }${unfindable ? `; ${unfindable} unfindable` : ""}.`,
+        `${counted(shown, "player")} in ${counted(sorted.length, "place")}${
+          unfindable ? `; ${unfindable} unfindable` : ""
+        }.`,
       );
       u.send(out.join("\n"), {
         type: "where",

@@ -8,6 +8,7 @@ import { define } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import { toInt } from "../numbers.ts";
 import { dateAt, DAY_NAMES, MONTH_NAMES } from "./time.ts";
+import { counted } from "../../text/plural.ts";
 
 /** The units of a duration, largest first: seconds, short name, long name. */
 const UNITS: readonly [number, string, string][] = [
@@ -45,7 +46,7 @@ function spelled(secs: number, long: boolean): string {
   UNITS.forEach(([, short, name], i) => {
     const n = parts[i];
     if (n === 0 && short !== "s") return;
-    out.push(long ? `${n} ${name}${n === 1 ? "" : "s"}` : `${n}${short}`);
+    out.push(long ? counted(n, name) : `${n}${short}`);
   });
   return out.join(" ");
 }
