@@ -262,3 +262,52 @@ Deno.test("MUX words: page confirms without a full stop and names several recipi
       "From afar, to (Bob, Carol): Alice waves",
     ]);
   }, { builder: false }));
+
+Deno.test("MUX words: a wizard's dark inherit puppet comes and goes unheard; a puppet given is heard arriving", async () => {
+  // TinyMUX 2.12: a dark thing that is a wizard (set inherit by a wizard owner: MUX's Wizard()
+  // and Can_Dark) is never heard leaving or arriving, though it hears; a dark puppet that is not
+  // a wizard is (its DARK does not hold: MUX's Dark() of a puppet needs Can_Dark).
+  const srv = await startSupervised({});
+  const open: TelnetClient[] = [];
+  try {
+    await register(srv.base, "Bob");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    open.push(admin);
+    const bob = await telnetLogin(srv, "Bob", "password123");
+    open.push(bob);
+    /** What Bob heard while the superuser typed `line` (its own reply checked). */
+    const bobHears = async (line: string, said: string) => {
+      const from = bob.text.length;
+      assertEquals(await telnetReply(admin, line), said, line);
+      assertEquals(await telnetReply(bob, "think done"), "done");
+      return bob.text.slice(from).split("\r\n").filter((l) => l && !/done|end of reply/.test(l));
+    };
+    await telnetReply(admin, "@create Widget");
+    await telnetReply(admin, "@set Widget=puppet");
+    await telnetReply(admin, "@set Widget=dark");
+    assertEquals(await bobHears("drop Widget", "Dropped."), [
+      "Widget has arrived.",
+      "Admin dropped Widget.",
+    ]);
+    assertEquals(await bobHears("get Widget", "Taken."), ["Widget has left."]);
+    await telnetReply(admin, "@set Widget=inherit");
+    assertEquals(await bobHears("drop Widget", "Dropped."), ["Admin dropped Widget."]);
+    assertEquals(await bobHears("get Widget", "Taken."), []);
+    await telnetReply(admin, "@set *Bob=enter_ok");
+    assertEquals(await bobHears("give Bob=Widget", "Given.\r\nWidget> Admin gave you to Bob."), [
+      "Admin gave you Widget.",
+    ]);
+    assertEquals(await telnetReply(bob, "give Admin=Widget"), "Permission denied.");
+    assertEquals(await telnetReply(bob, "drop Widget"), "Dropped.");
+    assertEquals(await telnetReply(admin, "@set Widget=!inherit"), "Cleared.");
+    assertEquals(await telnetReply(admin, "@set Widget=!dark"), "Cleared.");
+    await telnetReply(admin, "get Widget");
+    assertEquals(await bobHears("give Bob=Widget", "Given.\r\nWidget> Admin gave you to Bob."), [
+      "Widget has arrived.",
+      "Admin gave you Widget.",
+    ]);
+  } finally {
+    for (const t of open) await t.close().catch(() => {});
+    await srv.stop();
+  }
+});
