@@ -311,3 +311,44 @@ Deno.test("MUX words: a wizard's dark inherit puppet comes and goes unheard; a p
     await srv.stop();
   }
 });
+
+Deno.test("MUX words: @teleport's rooms hear 'has left.' and 'has arrived.'; a dark wizard is not heard", async () => {
+  // TinyMUX 2.12, side by side: `@tel *Obs=#0` tells the room left "Obs has left." and the room
+  // reached "Obs has arrived."; a thing that does not hear is heard leaving only; a dark wizard
+  // moving itself is heard by neither.
+  const srv = await startSupervised({});
+  const open: TelnetClient[] = [];
+  try {
+    await register(srv.base, "Bob");
+    await register(srv.base, "Cat");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    const bob = await telnetLogin(srv, "Bob", "password123");
+    const cat = await telnetLogin(srv, "Cat", "password123");
+    open.push(admin, bob, cat);
+    const garden = /#\d+/.exec(await telnetReply(admin, "@dig Garden"))![0];
+    const limbo = await telnetReply(admin, "think [loc(me)]");
+    /** What Cat (staying in the first room) heard while the superuser typed `line`. */
+    const catHears = async (line: string) => {
+      const from = cat.text.length;
+      await telnetReply(admin, line);
+      assertEquals(await telnetReply(cat, "think done"), "done");
+      return cat.text.slice(from).split("\r\n").filter((l) => l && !/done|end of reply/.test(l));
+    };
+    assertEquals(await catHears(`@tel *Bob=${garden}`), ["Bob has left."]);
+    assertEquals(await catHears(`@tel *Bob=${limbo}`), ["Bob has arrived."]);
+    const rock = /#\d+/.exec(await telnetReply(admin, "@create Rock"))![0];
+    await telnetReply(admin, "drop Rock");
+    assertEquals(await catHears(`@tel Rock=${garden}`), ["Rock has left."]);
+    // Back, unheard (it does not hear), but back all the same.
+    assertEquals(await catHears(`@tel ${rock}=${limbo}`), []);
+    assertEquals(await telnetReply(cat, "think [loc(" + rock + ")]"), limbo);
+    await telnetReply(admin, "@set me=dark");
+    assertEquals(await catHears(`@tel me=${garden}`), []);
+    assertEquals(await catHears(`@tel me=${limbo}`), []);
+    await telnetReply(admin, "@set me=!dark");
+    assertEquals(await catHears(`@tel me=${garden}`), ["Admin has left."]);
+  } finally {
+    for (const t of open) await t.close().catch(() => {});
+    await srv.stop();
+  }
+});

@@ -77,7 +77,7 @@ Deno.test("softcode create() and tel() over telnet and WebSocket", async () => {
     await run(alice, `@set #${garden}=jump_ok`, /^Set\.\r?$/m);
     bob.send(`think [tel(me,#${garden})][loc(me)]`);
     await bob.expect(new RegExp(`^#${garden}$`));
-    await alice.waitFor(/Bob appears\./);
+    await alice.waitFor(/Bob has arrived\./);
     bob.send(`think [tel(me,#${limbo})]`);
     await bob.expect(/You can't teleport there!/);
     await run(admin, `@tel *Bob=#${limbo}`, /Teleported Bob/);
@@ -90,13 +90,13 @@ Deno.test("softcode create() and tel() over telnet and WebSocket", async () => {
     const seen = alice.mark();
     await run(admin, `think [tel(*Bob,#${garden})][loc(*Bob)]`, new RegExp(`#${garden}`));
     await bob.expect(/Garden/);
-    await alice.waitFor(/Bob vanishes\./, 10_000, seen);
+    await alice.waitFor(/Bob has left\./, 10_000, seen);
     // The admin moves itself: Bob, in the Garden, sees it arrive; the admin sees the room.
     await run(admin, `think [tel(me,#${garden})][loc(me)]`, new RegExp(`#${garden}`));
     await admin.waitFor(/Garden/);
-    const arrived = await bob.expect(/Admin appears\./);
+    const arrived = await bob.expect(/Admin has arrived\./);
     assertEquals(arrived.data?.type, "arrive");
-    await alice.waitFor(/Admin vanishes\./, 10_000, seen);
+    await alice.waitFor(/Admin has left\./, 10_000, seen);
     // The hub's room index followed: what Bob says reaches the admin in the Garden.
     bob.send("say Welcome!");
     await admin.waitFor(/Bob says, "Welcome!"/);

@@ -232,10 +232,13 @@ export class Builder {
     }
     checkTeleport(obj, dest, (id) => where.get(id));
     const from = obj.location;
+    // What the announcement reads: the place left (dark?) and the owner (an inherit object's rank).
+    const read = new Map<string, DbObject | null>();
+    for (const id of [from, obj.owner]) if (id) read.set(id, await this.w.get(id));
     const moved = await this.w.update(obj.id, (o) => {
       o.location = dest.id;
     });
-    announceTeleport(this.deliver, moved, from);
+    announceTeleport(this.deliver, { object: (id) => read.get(id) ?? null }, moved, from);
     return moved;
   }
 

@@ -265,7 +265,7 @@ function worldChanges(p: EnginePortParts): WorldChanges {
       } catch (e) {
         return refusal(e).refused;
       }
-      if (!quiet && !stays) announceTeleport(p.deliver, moved, obj.location);
+      if (!quiet && !stays) announceTeleport(p.deliver, w, moved, obj.location);
       if (moved.flags.includes("player")) {
         p.look(moved, dest).then((out) => p.deliver.toPlayer(moved.id, out)).catch((e) =>
           console.error(`softcode: tel() could not show #${moved.id} its room: ${e}`)

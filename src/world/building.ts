@@ -13,6 +13,8 @@ import { exitName, objectNameProblem } from "./names.ts";
 import { zoneOf } from "./zones.ts";
 import type { DbObject, NewObject } from "./types.ts";
 import type { Delivery } from "../hub/types.ts";
+import { hearerOf } from "./hearing.ts";
+import { withInheritedRank } from "./inherited_rank.ts";
 
 /** Who may build (`@dig`, `@open`, `@create`, `create()`): a lock expression. */
 export const BUILDER_LOCK = "builder+";
@@ -402,26 +404,49 @@ export function teleported(actor: DbObject, moved: DbObject, dest: DbObject): st
 }
 
 /**
- * Tells the rooms a teleported player left (`from`) and reached that it vanished and appeared
- * (a thing goes unannounced); the player itself is shown its new room by the caller.
+ * MUX's `Dark(x) && Can_Dark(x)`: set dark and a wizard (itself, or an inherit object of a
+ * wizard or the superuser). Such an object is never heard leaving or arriving, though it hears.
+ */
+export function isDarkWizard(world: { object(id: string): DbObject | null }, o: DbObject): boolean {
+  if (!hasFlag(o.flags, "dark")) return false;
+  const rank = withInheritedRank(world, o).flags;
+  return hasFlag(rank, "wizard") || hasFlag(rank, "superuser");
+}
+
+/**
+ * Tells the place a teleported object left (`from`) and the one it reached, as MUX's move does
+ * (process_leave_loc, process_enter_loc): the place left hears `<name> has left.` unless the
+ * object or the place is dark (one that hears, a player or a puppet, is heard anyway), the place
+ * reached `<name> has arrived.` when it hears; a dark wizard is heard by neither. A player's or a
+ * puppet's dark flag holds only for a wizard (MUX's Dark()). `world` reads the place left and
+ * the owner of an inherit object; the player itself is shown its new room by the caller.
  */
 export function announceTeleport(
   deliver: Pick<Delivery, "toRoom">,
+  world: { object(id: string): DbObject | null },
   moved: DbObject,
   from: string,
 ): void {
-  if (!moved.flags.includes("player")) return;
+  const hears = hearerOf(moved) !== null;
+  const hidden = isDarkWizard(world, moved);
+  const darkItself = hasFlag(moved.flags, "dark") &&
+    (hidden || !(hasFlag(moved.flags, "player") || hasFlag(moved.flags, "puppet")));
   const name = displayName(moved);
-  const who = { id: moved.id, name: moved.name };
-  if (from) {
+  const about = hasFlag(moved.flags, "player")
+    ? { who: { id: moved.id, name: moved.name } }
+    : { item: { id: moved.id, name: moved.name } };
+  const place = from ? world.object(from) : null;
+  if (from && ((!darkItself && !hasFlag(place?.flags ?? [], "dark")) || (hears && !hidden))) {
     deliver.toRoom(
       from,
-      { msg: `${name} vanishes.`, data: { type: "leave", who, room: from } },
+      { msg: `${name} has left.`, data: { type: "leave", ...about, room: from } },
       [moved.id],
     );
   }
-  deliver.toRoom(moved.location, {
-    msg: `${name} appears.`,
-    data: { type: "arrive", who, room: moved.location },
-  }, [moved.id]);
+  if (hears && !hidden) {
+    deliver.toRoom(moved.location, {
+      msg: `${name} has arrived.`,
+      data: { type: "arrive", ...about, room: moved.location },
+    }, [moved.id]);
+  }
 }

@@ -10,7 +10,7 @@ import { tell } from "../sdk.ts";
 import { controls } from "../../world/access.ts";
 import { hasFlag } from "../../world/flags.ts";
 import { hearerOf } from "../../world/hearing.ts";
-import { withInheritedRank } from "../../world/inherited_rank.ts";
+import { isDarkWizard } from "../../world/building.ts";
 import { NOT_HERE, orSay } from "../target.ts";
 
 /** Most things listed by `inventory`. */
@@ -18,17 +18,6 @@ const MAX_LISTED = 200;
 
 function isDark(o: DbObject): boolean {
   return hasFlag(o.flags, "dark");
-}
-
-/**
- * MUX's `Dark(x) && Can_Dark(x)` of a thing that moves: set dark and a wizard (itself, or an
- * inherit object of a wizard). Such a thing is never heard leaving or arriving, though it hears
- * (move.cpp's "not a dark wizard"); a dark puppet of anyone else is heard as any hearer.
- */
-function darkWizard(u: CommandSdk, o: DbObject): boolean {
-  if (!isDark(o)) return false;
-  const rank = withInheritedRank(u.locks, o).flags;
-  return hasFlag(rank, "wizard") || hasFlag(rank, "superuser");
 }
 
 function isThing(o: DbObject): boolean {
@@ -158,7 +147,7 @@ Example:
       // MUX's move (process_leave_loc): the place it left hears it go, unless it or the place
       // is dark (one that hears is heard going anyway, but a dark wizard's never); the taker is
       // not told.
-      if ((!isDark(obj) && !isDark(holder)) || (hearerOf(obj) && !darkWizard(u, obj))) {
+      if ((!isDark(obj) && !isDark(holder)) || (hearerOf(obj) && !isDarkWizard(u.locks, obj))) {
         u.emitRoom(holder.id, `${obj.name} has left.`, [u.me.id, obj.id], {
           type: "leave",
           item: brief(obj),
@@ -193,7 +182,7 @@ Example:
       await moveThing(u, obj, u.me.id, u.here.id);
       // MUX's move (process_enter_loc): only a thing that hears is heard arriving, and never a
       // dark wizard's.
-      if (hearerOf(obj) && !darkWizard(u, obj)) {
+      if (hearerOf(obj) && !isDarkWizard(u.locks, obj)) {
         u.emitRoom(u.here.id, `${obj.name} has arrived.`, [u.me.id, obj.id], {
           type: "arrive",
           item: brief(obj),
@@ -261,7 +250,7 @@ Example:
       };
       // MUX's move (process_enter_loc): a thing that hears is heard arriving by its new holder,
       // first; the giver hears it leave only as the place it left, which says nothing here.
-      if (hearerOf(obj) && !darkWizard(u, obj)) {
+      if (hearerOf(obj) && !isDarkWizard(u.locks, obj)) {
         tell(u, to.id, {
           msg: `${obj.name} has arrived.`,
           data: { type: "arrive", item: brief(obj), room: to.id },
