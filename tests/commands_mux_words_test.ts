@@ -352,3 +352,33 @@ Deno.test("MUX words: @teleport's rooms hear 'has left.' and 'has arrived.'; a d
     await srv.stop();
   }
 });
+
+Deno.test("MUX words: a quiet builder is not told Name set., Locked., Set., Linked., Parent set., Wiped.", () =>
+  inGame(["Alice"], async ({ alice }) => {
+    // TinyMUX 2.12 with `@set me=quiet`: each of these answers nothing; what is made or shown
+    // still is (`@dig`'s and `@open`'s lines), and refusals are.
+    await telnetReply(alice, "@create Widget");
+    await telnetReply(alice, "@create Base");
+    assertEquals(await telnetReply(alice, "@set me=quiet"), "");
+    for (
+      const line of [
+        "@name Widget=Gadget",
+        "@lock Gadget=me",
+        "@unlock Gadget",
+        "@desc Gadget=shiny",
+        "&note Gadget=hi",
+        "@lock Gadget/note",
+        "@unlock Gadget/note",
+        "@set Gadget=note:again",
+        "@osucc Gadget=takes it.",
+        "@parent Gadget=Base",
+        "@link Gadget=here",
+        "@wipe Gadget",
+        "@doing busy",
+      ]
+    ) assertEquals(await telnetReply(alice, line), "", line);
+    assertEquals(await telnetReply(alice, "@name Nothing=x"), "I don't see that here.");
+    assertEquals(await telnetReply(alice, "@set me=!quiet"), "Cleared.");
+    assertEquals(await telnetReply(alice, "@name Gadget=Widget"), "Name set.");
+    assertEquals(await telnetReply(alice, "@unlock Widget"), "Unlocked.");
+  }));

@@ -8,6 +8,7 @@ import {
   CommandError,
   type CommandSdk,
   type CommandSpec,
+  confirm,
   type DbObject,
   type Delivery,
   homeRefusal,
@@ -130,7 +131,7 @@ In TinTin++, type \\; for the semicolon: @open Door\\;d=#12 (see 'help clients')
         const room = await b.findRoom(required(u.cmd.rhs, "@link <object>=<room>"), u.here);
         // MUX's words for a new home name the old one (homeOf: the starting room when unset).
         const old = target.flags.includes("exit") ? null : await b.home(target).catch(() => null);
-        u.send(linkedSaid(await b.link(u.me, target, room), old, room));
+        confirm(u, linkedSaid(await b.link(u.me, target, room), old, room));
       },
     },
     {
@@ -141,7 +142,7 @@ In TinTin++, type \\; for the semicolon: @open Door\\;d=#12 (see 'help clients')
       async exec(u) {
         const target = await u.target(required(u.cmd.args, "@unlink <exit>"));
         await b.unlink(u.me, target);
-        u.send("Unlinked.");
+        confirm(u, "Unlinked.");
       },
     },
     {

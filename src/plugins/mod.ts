@@ -51,6 +51,7 @@ export type { PluginQuota, QuotaSpec, TakeOptions } from "./quota.ts";
 export type { NoticeBatch, NoticeOptions, PluginNotices } from "./notices.ts";
 export { UniqueConflictError } from "./kv.ts";
 export { counted } from "../text/plural.ts";
+export { confirm } from "../commands/confirm.ts";
 export type {
   EveryOptions,
   PluginDueJob as DueJob,

@@ -7,6 +7,7 @@
  */
 import type { CommandSdk, CommandSpec } from "../types.ts";
 import { CommandError } from "../errors.ts";
+import { confirm } from "../confirm.ts";
 
 /**
  * Each attribute's command (`@succ` sets SUCC; MUX's full names, `@success`, as aliases) and when
@@ -244,7 +245,7 @@ async function setFromLine(u: CommandSdk, attr: string, usage: string): Promise<
   const value = eq === -1 ? "" : args.slice(eq + 1).trim();
   const obj = await u.target(ref);
   await u.attributes.set(u.me, obj.id, attr, value);
-  u.send(value === "" ? "Cleared." : "Set.", {
+  confirm(u, value === "" ? "Cleared." : "Set.", {
     type: "attribute",
     id: obj.id,
     name: attr,

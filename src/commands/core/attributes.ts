@@ -17,6 +17,7 @@ import { EngineError } from "../../errors.ts";
 import { quote } from "../target.ts";
 import { wipedSaid } from "../format.ts";
 import { counted } from "../../text/plural.ts";
+import { confirm } from "../confirm.ts";
 
 /** Most destinations one `@cpattr` or `@mvattr` writes. */
 const MAX_COPIES = 50;
@@ -50,7 +51,7 @@ export async function setAttributeForm(u: CommandSdk, objRef: string, rhs: strin
   const name = attrNameOrFail(rhs.slice(0, colon));
   const obj = await u.target(objRef);
   await u.attributes.set(u.me, obj.id, name, rhs.slice(colon + 1));
-  u.send("Set.");
+  confirm(u, "Set.");
 }
 
 /** `@set <obj>/<ATTR>=[!]<flag>`: sets or clears a flag of an attribute. */
@@ -69,7 +70,7 @@ export async function setAttributeFlagForm(
   const flag = attrFlagNamed(word);
   if (!flag) throw new CommandError("You can't set that!");
   await u.attributes.setFlag(u.me, obj.id, name, flag, !clear);
-  u.send(clear ? "Cleared." : "Set.");
+  confirm(u, clear ? "Cleared." : "Set.");
 }
 
 /** `NAME [#owner FLAGS]: value`, MUX's examine line (the owner only when not the object's). */
@@ -115,7 +116,7 @@ Examples:
       const value = eq === -1 ? "" : rest.slice(eq + 1).trim();
       const obj = await u.target(objRef);
       await u.attributes.set(u.me, obj.id, name, value);
-      u.send("Set.", { type: "attribute", id: obj.id, name, set: value !== "" });
+      confirm(u, "Set.", { type: "attribute", id: obj.id, name, set: value !== "" });
     },
   },
   {
@@ -136,7 +137,10 @@ Examples:
       // The store's rules (control, the pattern), which wipe() shares.
       const r = await u.attributes.wipe(u.me, obj, attr ?? "*");
       if ("kind" in r) throw new CommandError(r.message);
-      u.send(wipedSaid(r));
+      const said = wipedSaid(r);
+      // Only a whole wipe is a confirmation (a quiet actor is spared it); the rest are news.
+      if (said === "Wiped.") confirm(u, said);
+      else u.send(said);
     },
   },
   {

@@ -9,6 +9,7 @@ import { CommandError } from "../errors.ts";
 import { MAX_DESCRIPTION } from "../../world/patch.ts";
 import { lockOf } from "../../world/locks.ts";
 import { MAX_PARENT_DEPTH, parentOf, parentProblem, readChain } from "../../world/parents.ts";
+import { confirm } from "../confirm.ts";
 
 /** The building basics family. */
 export const commands: CommandSpec[] = [
@@ -39,7 +40,7 @@ Examples:
         else delete o.data.description;
       });
       // MUX's words for any attribute set (an empty one clears it).
-      u.send("Set.");
+      confirm(u, "Set.");
     },
   },
   {
@@ -62,7 +63,7 @@ Example:
       const problem = isPlayer ? playerNameProblem(name) : objectNameProblem(name);
       if (problem) throw new CommandError(`That name won't do: ${problem}.`);
       await u.objects.update(obj.id, (o) => rename(o, name));
-      u.send("Name set.");
+      confirm(u, "Name set.");
     },
   },
   {
@@ -148,7 +149,7 @@ Example:
       await u.objects.update(obj.id, (o) => {
         o.data.parent = parent.id;
       });
-      u.send("Parent set.");
+      confirm(u, "Parent set.");
     },
   },
 ];

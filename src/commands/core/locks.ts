@@ -13,6 +13,7 @@ import { nameWithRef } from "../format.ts";
 import { orSay } from "../target.ts";
 import { settableLock } from "../lock_names.ts";
 import { canonicalAttrName } from "../../world/attributes/names.ts";
+import { confirm } from "../confirm.ts";
 
 /** Every name a lock type goes by, as `@lock/<switch>` takes them. */
 const LOCK_SWITCHES = Object.values(LOCK_TYPE_NAMES).flat();
@@ -51,7 +52,7 @@ async function lockAttribute(u: CommandSdk, objRef: string, raw: string, on: boo
     );
   }
   await u.attributes.setFlag(u.me, obj.id, name, "locked", on);
-  u.send(on ? "Attribute locked." : "Attribute unlocked.");
+  confirm(u, on ? "Attribute locked." : "Attribute unlocked.");
 }
 
 /** The object `@lock` names, with do_lock's words when nothing matches (MUX's). */
@@ -137,7 +138,7 @@ Examples:
       const key = await settableLock(u, required(u.cmd.rhs, usage));
       const t = lockTypeNamed(target.type)!;
       const done = await setLock(u, obj, t, key);
-      u.send(`Locked ${nameWithRef(done)} (${t}): ${done.data.locks?.[t]}`);
+      confirm(u, `Locked ${nameWithRef(done)} (${t}): ${done.data.locks?.[t]}`);
     },
   },
   {
@@ -155,7 +156,7 @@ Examples:
       mustControl(u, obj, "Permission denied.");
       await setLock(u, obj, target.type, null);
       // MUX's words (do_unlock); @lock keeps naming the key it stored (docs/commands.md).
-      u.send("Unlocked.");
+      confirm(u, "Unlocked.");
     },
   },
 ];

@@ -10,6 +10,7 @@ import { keys } from "../../storage/keys.ts";
 import { CommandError } from "../errors.ts";
 import { MAX_DOING } from "../limits.ts";
 import { counted } from "../../text/plural.ts";
+import { confirm } from "../confirm.ts";
 
 /** The doing column's header until staff set one. */
 export const DOING_HEADER = "Doing";
@@ -121,7 +122,7 @@ Example:
         else delete o.data.doing;
       });
       // MUX's word, set or cleared (who shows the text).
-      u.send("Set.");
+      confirm(u, "Set.");
     },
   },
   {

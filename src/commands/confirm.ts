@@ -1,0 +1,17 @@
+/** A command's confirmation to its actor, which MUX's `quiet` flag hides. */
+import type { OutboundData } from "../hub/types.ts";
+import type { DbObject } from "../world/types.ts";
+import { hasFlag } from "../world/flags.ts";
+
+/**
+ * Tells the actor that a change was made ("Set.", "Name set.", "Locked.", "Wiped."), unless the
+ * actor is set `quiet` (MUX's Quiet(player), which spares a builder them); refusals and what a
+ * command shows are said whatever the flag.
+ */
+export function confirm(
+  u: { me: Pick<DbObject, "flags">; send(msg: string, data?: OutboundData): void },
+  msg: string,
+  data?: OutboundData,
+): void {
+  if (!hasFlag(u.me.flags, "quiet")) u.send(msg, data);
+}
