@@ -382,3 +382,20 @@ Deno.test("MUX words: a quiet builder is not told Name set., Locked., Set., Link
     assertEquals(await telnetReply(alice, "@name Gadget=Widget"), "Name set.");
     assertEquals(await telnetReply(alice, "@unlock Widget"), "Unlocked.");
   }));
+
+Deno.test("MUX words: @teleport's and tel()'s refusals, in TinyMUX 2.12's order", () =>
+  inGame(["Obs"], async ({ obs }) => {
+    const here = await telnetReply(obs, "think [loc(me)]");
+    await telnetReply(obs, "@create ObsBox");
+    for (
+      const [line, said] of [
+        ["think [tel(me,me)]", "Bad destination."],
+        ["@tel ObsBox=ObsBox", "Bad destination."],
+        [`think [tel(${here},me)]`, "You can't teleport that."],
+        ["@tel here=me", "You can't teleport that."],
+        [`think [tel(me,${here})]`, "You can't teleport there!"],
+        ["@tel me=nosuch", "No match."],
+        ["think [tel(me,nosuch)]", "No match."],
+      ]
+    ) assertEquals(await telnetReply(obs, line), said, line);
+  }));

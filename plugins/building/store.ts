@@ -137,7 +137,7 @@ export class Builder {
   /**
    * Resolves where `@teleport` sends something: a room as findRoom does, or (as in MUX) a thing
    * by #dbref (checkTeleport says what may be entered); `near` finds one by name around the
-   * actor when no room has that name.
+   * actor when no room has that name. Nothing found is MUX's "No match.".
    */
   async findDestination(
     ref: string,
@@ -147,7 +147,7 @@ export class Builder {
     const id = normalizeId(String(ref ?? "").trim());
     if (id) {
       const o = await this.w.get(id);
-      if (!o) throw new NotFoundError(`There is no #${id}.`);
+      if (!o) throw new NotFoundError("No match.");
       return o;
     }
     try {
@@ -155,7 +155,7 @@ export class Builder {
     } catch (e) {
       if (!(e instanceof NotFoundError)) throw e;
       return await near(ref).catch(() => {
-        throw e;
+        throw new NotFoundError("No match.");
       });
     }
   }

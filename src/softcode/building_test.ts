@@ -99,7 +99,7 @@ Deno.test("softcode tel(): staff move players and things anywhere, as @teleport"
     "I don't see that here.",
     "No match.",
     "Bob is not a room or a thing.",
-    "Only players and things can be teleported.",
+    "You can't teleport that.",
   ]);
   assert.equal(t.run(`[tel(*Alice,#${hall})]`), "");
   assert.match(told(t.wiz).at(-1)!, /Alice is already there/);

@@ -243,6 +243,16 @@ export function builtRecord(
 export const MAX_CONTAINMENT = 50;
 
 /**
+ * Throws MUX's "You can't teleport that." for a room or an exit (MUX moves exits; here they are
+ * moved only by `@link`), asked before who may move it, as MUX's do_teleport does.
+ */
+export function teleportable(obj: DbObject): void {
+  if (obj.flags.includes("room") || obj.flags.includes("exit")) {
+    throw new ValidationError("You can't teleport that.");
+  }
+}
+
+/**
  * Throws why `obj` cannot be teleported to `dest`: a room, or
  * (as in MUX, where installers keep their objects inside a global one) a thing that is not
  * `obj` and not inside it. `locationOf` reads where an object is, to follow `dest`'s
@@ -253,9 +263,9 @@ export function checkTeleport(
   dest: DbObject,
   locationOf: (id: string) => string | undefined,
 ): void {
-  if (obj.flags.includes("room") || obj.flags.includes("exit")) {
-    throw new ValidationError("Only players and things can be teleported.");
-  }
+  teleportable(obj);
+  // MUX's do_teleport: an object sent to itself is a bad destination.
+  if (dest.id === obj.id) throw new ValidationError("Bad destination.");
   if (!dest.flags.includes("room") && !dest.flags.includes("thing")) {
     throw new ValidationError(`${dest.name} is not a room or a thing.`);
   }
@@ -308,12 +318,16 @@ export function teleportRefusal(
 ): TeleportRefusal | null {
   const staff = isStaff(actor.flags);
   const place = obj.location ? r.object(obj.location) : null;
+  // MUX's order (do_teleport_single): what it is, who may move it, itself as the destination,
+  // who may send it there; then what can never be (already there, inside itself).
+  teleportable(obj);
   if (!mayMove(actor, obj, place, r)) return { refused: "victim" };
-  checkTeleport(obj, dest, (id) => r.object(id)?.location || undefined);
+  if (dest.id === obj.id) throw new ValidationError("Bad destination.");
   if (
     !staff && !controls(actor, dest, r.world) &&
     !(hasFlag(dest.flags, "jump_ok") && r.passesLock(obj, dest, "teleport"))
   ) return { refused: "destination" };
+  checkTeleport(obj, dest, (id) => r.object(id)?.location || undefined);
   let at = place;
   for (let i = 0; place && at && i <= MAX_CONTAINMENT; i++) {
     if (!r.passesLock(obj, at, "telout")) return { refused: "telout", place };
@@ -337,6 +351,7 @@ export function homeRefusal(
   r: TeleportReads,
 ): TeleportRefusal | null {
   const place = obj.location ? r.object(obj.location) : null;
+  teleportable(obj);
   if (!mayMove(actor, obj, place, r)) return { refused: "victim" };
   // Already home: MUX sends it home again all the same (the caller then moves nothing).
   if (obj.location === home.id && !hasFlag(obj.flags, "room") && !hasFlag(obj.flags, "exit")) {
