@@ -20,6 +20,8 @@
  *   7 send (a: text, b: the data value itself, read by the engine with QuickJS's own binary
  *     serialisation, which refuses accessors and proxies without running them; "j" answers
  *     that it could not, and the data goes as JSON made here)
+ *   8 send (a: text, b: how many characters the rest holds, then the keys and values of flat
+ *     data, strings in turn: see flat; "j" as 7)
  * An operation's answer is a one-element array holding its value (built by the engine from
  * QuickJS values, fresh for this call), or tagged text: "v<json>" a value as JSON, "p<n>"
  * pending (settled later by the engine calling `settle(n, <answer>)`), "e<message>" a refusal
@@ -60,13 +62,16 @@ const MAX_MESSAGE = ${MAX_MESSAGE}, MAX_DATA = ${MAX_DATA}, MAX_ARGS = ${MAX_ARG
 
 // ---- Errors the engine answers: a refusal reaches the actor as its message. ----------------
 const refusals = new WeakSetC();
+// What an operation that answers nothing returns: one settled promise for the sandbox's life, so
+// that a command returning it ends at once (see run), without a promise made and read each call.
+const DONE = freeze(resolve(undefined));
 function refused(message) {
   const e = new ErrorC(message);
   refusals.add(e);
   return e;
 }
 function answer(r) {
-  if (r === undefined) return resolve(undefined);
+  if (r === undefined) return DONE;
   if (typeof r === "object") return resolve(r[0]);
   const tag = r[0], rest = r.slice(1);
   if (tag === "v") return resolve(parse(rest));
@@ -153,6 +158,9 @@ function fits(v) {
   let left = MAX_DATA, top = 0, seen = 0, x = v;
   const todo = [];
   for (;;) {
+    // QuickJS's writer takes own enumerable properties only: a toJSON it would not see (not
+    // enumerable, or on a class's prototype) is JSON's to call.
+    if (x.toJSON !== undefined) return false;
     if (isArray(x)) {
       const n = x.length;
       left -= n;
@@ -177,6 +185,34 @@ function fits(v) {
     if (++seen > 10000) return false;
     x = todo[--top];
   }
+}
+
+/**
+ * A send of data that is a plain object of at most FLAT_KEYS strings (\`{ type, text }\`, the
+ * common case): its keys and values cross as the host function's arguments, strings the engine
+ * copies like the message, with no walk of the data and no serialisation on either side. What
+ * JSON would write differently (toJSON, another prototype, a non-string) is NOT_FLAT, and so is
+ * data whose strings, each character escaped, could pass MAX_DATA as JSON: those go as before,
+ * with the same errors. "j" from the engine: a string it could not take as text (a lone
+ * surrogate); the data goes as JSON.
+ */
+const NOT_FLAT = freeze({}), FLAT_KEYS = 4;
+function flat(m, d) {
+  if (isArray(d) || getProto(d) !== O.prototype || d.toJSON !== undefined) return NOT_FLAT;
+  const ks = keys(d), n = ks.length;
+  if (n === 0 || n > FLAT_KEYS) return NOT_FLAT;
+  const a = [8, call, m, 0];
+  let chars = 0;
+  for (let i = 0; i < n; i++) {
+    const k = ks[i], v = d[k];
+    if (typeof v !== "string") return NOT_FLAT;
+    chars += k.length + v.length;
+    a[4 + 2 * i] = k;
+    a[5 + 2 * i] = v;
+  }
+  // Characters in all, so the engine can tell that every string crossed whole.
+  a[3] = chars;
+  return 6 * chars + 6 * n + 2 > MAX_DATA ? NOT_FLAT : apply(host, undefined, a);
 }
 
 // ---- The running call -----------------------------------------------------------------------
@@ -268,7 +304,11 @@ const u = freeze({
       if (data === undefined || data === null) return answer(host(1, call, m, ""));
       // The engine reads the value itself in QuickJS's binary format; "j": it could not (a
       // getter, a Date, a shared object, ...), or it is too big to try: it goes as JSON made here.
-      const r = typeof data === "object" && fits(data) ? host(7, call, m, data) : "j";
+      let r = "j";
+      if (typeof data === "object") {
+        r = flat(m, data);
+        if (r === NOT_FLAT) r = fits(data) ? host(7, call, m, data) : "j";
+      }
       return answer(r === "j" ? host(1, call, m, json(data)) : r);
     } catch (e) {
       return reject(e);
@@ -474,6 +514,8 @@ return freeze({
     } catch (e) {
       return outcome(false, e);
     }
+    // The settled answer of an operation (a command that returns \`u.send(...)\`): it ended.
+    if (result === DONE) return "";
     if (result !== null && typeof result === "object" && typeof result.then === "function") {
       try {
         return resolve(result);

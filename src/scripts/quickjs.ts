@@ -424,6 +424,31 @@ export class Instance {
     }
   }
 
+  /**
+   * A string value's text (up to a NUL, where its C string ends) when it has at most `max`
+   * characters and no lone surrogate (QuickJS writes one as bytes that are not UTF-8, which
+   * decoders read differently); null otherwise.
+   */
+  wellFormed(v: Value | JSValueConstPointer, max: number): string | null {
+    const ffi = this.#ffi;
+    const p = ffi.QTS_GetString(this.ctx, v) as unknown as number;
+    try {
+      const heap = this.#em.HEAPU8;
+      let at = p;
+      while (heap[at] !== 0 && heap[at] < 0x80) at++;
+      if (heap[at] === 0) {
+        if (at - p > max) return null;
+        return at - p <= SHORT_TEXT ? this.#cString(p) : this.#em.UTF8ToString(p as never);
+      }
+      // A surrogate's three bytes start with 0xED and a byte of 0xA0 or more.
+      for (; heap[at] !== 0; at++) if (heap[at] === 0xed && heap[at + 1] >= 0xa0) return null;
+      const s = this.#em.UTF8ToString(p as never);
+      return s.length > max ? null : s;
+    } finally {
+      ffi.QTS_FreeCString(this.ctx, p as never);
+    }
+  }
+
   /** The C string at `p` (UTF-8, ended by a 0). */
   #cString(p: number): string {
     const heap = this.#em.HEAPU8;

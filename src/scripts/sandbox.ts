@@ -95,7 +95,7 @@ class ScriptThrow extends Error {}
 
 /** The host function's kinds of call (src/scripts/prelude.ts). */
 const HOST_SEND = 1, HOST_BROADCAST = 2, HOST_OP = 3, HOST_TIMER = 4, HOST_CLEAR = 5;
-const HOST_RANDOM = 6, HOST_SEND_VALUE = 7;
+const HOST_RANDOM = 6, HOST_SEND_VALUE = 7, HOST_SEND_FLAT = 8;
 /** Bytes of a send's data in QuickJS's binary format the engine reads (its JSON is checked after). */
 const MAX_DATA_BYTES = 4 * MAX_DATA;
 
@@ -701,6 +701,15 @@ export class ScriptVm {
           }
           return this.#answer(q, call, call.ops("send", [msg, data]));
         }
+        case HOST_SEND_FLAT: {
+          const msg = this.#text(q, a, MAX_MESSAGE);
+          const data = this.#flat(q, args);
+          if (data === undefined) {
+            call.opCount--; // Asked again with JSON: one operation.
+            return q.string("j");
+          }
+          return this.#answer(q, call, call.ops("send", [msg, data]));
+        }
         case HOST_BROADCAST:
           return this.#answer(
             q,
@@ -748,6 +757,34 @@ export class ScriptVm {
     }
     if (r.error) q.free(r.error);
     return r.bytes ? readBjson(r.bytes) : undefined;
+  }
+
+  /**
+   * Flat data (the host function's arguments after the message: their characters in all, then
+   * keys and values in turn, see `flat` in src/scripts/prelude.ts) as the object JSON.parse would
+   * make of it; undefined when a string did not cross whole (a lone surrogate, which QuickJS
+   * writes as bytes that are not UTF-8, or a NUL, where its C string ends): then it comes as JSON.
+   * The prelude bounded their count and size; the engine's send checks the data's size again.
+   */
+  #flat(q: Instance, args: JSValueConstPointer[]): Record<string, unknown> | undefined {
+    if (args.length < 6 || args.length % 2 === 1) throw new RangeError("not flat data");
+    const chars = q.num(args[3]);
+    if (!(chars >= 0 && chars <= MAX_DATA)) throw new RangeError("not flat data");
+    const data: Record<string, unknown> = {};
+    let got = 0;
+    for (let i = 4; i < args.length; i += 2) {
+      const k = q.wellFormed(args[i], MAX_DATA), v = q.wellFormed(args[i + 1], MAX_DATA);
+      if (k === null || v === null) return undefined;
+      got += k.length + v.length;
+      // An own property, as JSON.parse makes it, also for "__proto__".
+      Object.defineProperty(data, k, {
+        value: v,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
+    return got === chars ? data : undefined;
   }
 
   /**

@@ -381,6 +381,69 @@ await u.send("a", { type: "t", v });`);
   );
 });
 
+Deno.test("vm: flat data (a few strings) crosses as its strings, as JSON would give it", async () => {
+  // Each case sent twice: as it is, and through JSON made in the sandbox (the reference).
+  const cases = [
+    `{ type: "think", text: "hello there" }`,
+    `{ type: "t", s: "é\\u00ff€ ${"x".repeat(300)}" }`,
+    `JSON.parse('{"__proto__": "p", "type": "t"}')`,
+    `{ 7: "index", type: "t", 1: "one" }`,
+    // What crosses another way, and must read the same.
+    `{ type: "t", nul: "a\\u0000b" }`,
+    `{ type: "t", lone: "\\ud800x" }`,
+    `{ type: "t", a: "1", b: "2", c: "3", d: "4" }`,
+    `{ type: "t", n: 1 }`,
+    `{ type: "t", long: "\\u2028".repeat(3000) }`,
+    `Object.defineProperty({ type: "t" }, "toJSON", { value: () => ({ type: "j" }) })`,
+    `Object.assign(Object.create({ inherited: "x" }), { type: "t" })`,
+    `Object.assign(Object.create(null), { type: "t" })`,
+    `{ type: "t", get g() { return "got"; } }`,
+    // A toJSON QuickJS's writer would not see (not enumerable, or a class's): JSON's to call.
+    `{ type: "t", o: Object.defineProperty({ a: 1 }, "toJSON", { value: () => "J" }) }`,
+    `{ type: "t", c: [new (class { toJSON() { return "C"; } })()] }`,
+  ];
+  const out = await dataOf(
+    cases.map((c) =>
+      `await u.send("a", ${c}); await u.send("b", JSON.parse(JSON.stringify(${c})));`
+    )
+      .join("\n"),
+  );
+  assert(out.ok && !out.error, JSON.stringify(out));
+  assertEquals(out.data.length, cases.length * 2);
+  for (let i = 0; i < cases.length; i++) {
+    const [mine, json] = [out.data[2 * i], out.data[2 * i + 1]];
+    assertEquals(JSON.stringify(mine), JSON.stringify(json), cases[i]);
+    assertEquals(Object.getPrototypeOf(mine), Object.prototype);
+  }
+  assert(Object.hasOwn(out.data[4] as object, "__proto__") && !("p" in {}));
+  // Too long as JSON: refused with the same error either way.
+  const long = await dataOf(`await u.send("a", { type: "t", s: "x".repeat(20000) });`);
+  assertMatch(long.ok ? long.error?.message ?? "" : "", /data must be JSON of at most 16384 bytes/);
+});
+
+Deno.test("vm: a command that returns an operation's settled answer ends with it", async () => {
+  // u.send answers one settled promise (frozen: one call cannot leave anything on it).
+  const vm = await vmOf(`let last;
+export default (u) => {
+  const p = u.send(u.cmd.args, { type: "t", text: u.cmd.args });
+  if (last && last !== p) throw new Error("another promise");
+  if (!Object.isFrozen(p)) throw new Error("not frozen");
+  last = p;
+  return p;
+};`);
+  for (let i = 0; i < 3; i++) {
+    const out = await call(vm);
+    assert(out.ok && !out.error && !out.garbage, JSON.stringify(out));
+    assertEquals(out.sent, ["hi"]);
+  }
+  // Awaited, and followed by more work, as before.
+  const out = await call(
+    await vmOf(`export default async (u) => { await u.send("a"); await u.send("b"); };`),
+  );
+  assert(out.ok && !out.error, JSON.stringify(out));
+  assertEquals(out.sent, ["a", "b"]);
+});
+
 Deno.test("vm: a send's data cannot run code in the engine or call it while it is read", async () => {
   // A getter on an object's property is refused by QuickJS's writer without running; JSON made
   // in the sandbox then runs it there (its size bound, then JSON.stringify), never the engine.
