@@ -352,7 +352,18 @@ export class ScriptManager implements EngineScripts {
    * (the calls of a stopped sandbox's queue all come back at once, and each ran to its own stop
    * in one turn), and nothing waits between the last ask and the call.
    */
-  async #runInTurn(
+  #runInTurn(
+    s: Script,
+    v: Version,
+    call: (vm: ScriptVm) => Promise<Outcome>,
+  ): Promise<Outcome> {
+    // Nothing to wait for (most calls): the call's own promise, not one more around it.
+    if (!this.#turnEnd && !v.vm.dead) return call(v.vm);
+    return this.#waitTurn(s, v, call);
+  }
+
+  /** #runInTurn once something is to wait for: the turn's end, or the sandbox made again. */
+  async #waitTurn(
     s: Script,
     v: Version,
     call: (vm: ScriptVm) => Promise<Outcome>,

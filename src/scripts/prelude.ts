@@ -198,11 +198,11 @@ function fits(v) {
  */
 const NOT_FLAT = freeze({}), FLAT_KEYS = 4;
 function flat(m, d) {
-  if (isArray(d) || getProto(d) !== O.prototype || d.toJSON !== undefined) return NOT_FLAT;
   const ks = keys(d), n = ks.length;
   if (n === 0 || n > FLAT_KEYS) return NOT_FLAT;
   const a = [8, call, m, 0];
   let chars = 0;
+  // The values first: data that is not flat (a list, a number) is most often told by them.
   for (let i = 0; i < n; i++) {
     const k = ks[i], v = d[k];
     if (typeof v !== "string") return NOT_FLAT;
@@ -210,6 +210,7 @@ function flat(m, d) {
     a[4 + 2 * i] = k;
     a[5 + 2 * i] = v;
   }
+  if (getProto(d) !== O.prototype || d.toJSON !== undefined) return NOT_FLAT;
   // Characters in all, so the engine can tell that every string crossed whole.
   a[3] = chars;
   return 6 * chars + 6 * n + 2 > MAX_DATA ? NOT_FLAT : apply(host, undefined, a);
@@ -497,8 +498,9 @@ return freeze({
   /**
    * Starts call \`id\` of the command line whose parts the engine made: the switches as JSON,
    * \`rhs\` a string or null, and null for a part made here from the others (no switches,
-   * \`raw\` that is \`name args\`, \`lhs\` that is \`args\`). Returns the command's promise,
-   * whose state the engine reads, or how it ended when it did not return one (see outcome).
+   * \`raw\` that is \`name args\`, \`lhs\` that is \`args\`). Returns undefined when it has
+   * ended cleanly (it returned nothing, or an operation's settled answer), the command's promise,
+   * whose state the engine reads, or how it ended otherwise (see outcome).
    */
   run(id, raw, name, switches, args, lhs, rhs) {
     forget();
@@ -514,8 +516,9 @@ return freeze({
     } catch (e) {
       return outcome(false, e);
     }
-    // The settled answer of an operation (a command that returns \`u.send(...)\`): it ended.
-    if (result === DONE) return "";
+    // Nothing, or the settled answer of an operation (\`(u) => u.send(...)\`): it has ended
+    // (undefined, which the engine tells without asking).
+    if (result === undefined || result === DONE) return undefined;
     if (result !== null && typeof result === "object" && typeof result.then === "function") {
       try {
         return resolve(result);

@@ -207,6 +207,11 @@ export class Instance {
   readonly #argv: number;
   /** A 32-bit view of the memory (made again when the memory grows). */
   #heap32: Uint32Array;
+  /**
+   * This build's JSValue layout (see #learnLayout): a room for a small integer argument the
+   * engine writes (smallInt), and the tags of undefined and of an exception, read in place.
+   */
+  readonly #layout: { slot: number; undefined: number; exception: number } | null;
 
   constructor(
     em: QuickJSEmscriptenModule,
@@ -247,6 +252,60 @@ export class Instance {
     this.#scratch = this.#alloc(SCRATCH);
     this.#argv = this.#alloc(4 * MAX_ARGV);
     this.#heap32 = new Uint32Array(em.HEAPU8.buffer);
+    this.#layout = stride === 8 ? this.#learnLayout(this.#alloc(8)) : null;
+  }
+
+  /**
+   * How this build lays out a JSValue, when it is QuickJS's NaN-boxing on a 32-bit target: two
+   * 32-bit words, the payload and then the tag (an integer's 0). Learned from values QuickJS
+   * made (an integer, undefined, an exception) and from one the engine wrote and QuickJS read;
+   * null for any other layout (then every question goes to QuickJS).
+   */
+  #learnLayout(slot: number): { slot: number; undefined: number; exception: number } | null {
+    const ffi = this.#ffi, words = this.#words();
+    const tag = (p: unknown) => words[((p as number) >> 2) + 1];
+    const payload = (p: unknown) => words[(p as number) >> 2];
+    const int = this.#evalRaw("123456");
+    const isInt = payload(int) === 123456 && tag(int) === 0;
+    this.#ffi.QTS_FreeValuePointer(this.ctx, int);
+    const thrown = this.#evalRaw("throw 1");
+    const exception = tag(thrown);
+    const error = ffi.QTS_ResolveException(this.ctx, thrown);
+    ffi.QTS_FreeValuePointer(this.ctx, thrown);
+    if (error) ffi.QTS_FreeValuePointer(this.ctx, error);
+    const undef = tag(this.undefined);
+    words[slot >> 2] = 654321;
+    words[(slot >> 2) + 1] = 0;
+    const read = ffi.QTS_GetFloat64(this.ctx, slot as never) === 654321;
+    if (
+      isInt && read && !!error && payload(this.undefined) === 0 && undef !== 0 &&
+      exception !== 0 && exception !== undef
+    ) return { slot, undefined: undef, exception };
+    this.#em._free(slot);
+    return null;
+  }
+
+  /**
+   * A small integer (0 to 2^31 - 1) as an argument of the next call into QuickJS, written in the
+   * instance's memory with no value made (one room: QuickJS copies arguments on entry, so it is
+   * free again once the call has begun); null when it cannot be (then make it with number()).
+   */
+  smallInt(n: number): JSValueConstPointer | null {
+    const slot = this.#layout?.slot;
+    if (!slot || !(n >= 0 && n <= 0x7fffffff && Number.isInteger(n))) return null;
+    const words = this.#words();
+    words[slot >> 2] = n;
+    words[(slot >> 2) + 1] = 0;
+    return slot as never;
+  }
+
+  /** A number argument of a host call read as an integer (read in place when it is one). */
+  int(v: Value | JSValueConstPointer): number {
+    if (this.#layout) {
+      const words = this.#words(), at = v as unknown as number;
+      if (words[(at >> 2) + 1] === 0) return words[at >> 2] | 0;
+    }
+    return this.#ffi.QTS_GetFloat64(this.ctx, v);
   }
 
   /**
@@ -289,12 +348,17 @@ export class Instance {
 
   /** Evaluates global code or a module; `{ value }` or `{ error }` (each to be freed). */
   eval(code: string, file: string, module: boolean): { value?: Value; error?: Value } {
+    return this.#result(this.#evalRaw(code, file, module));
+  }
+
+  /** QuickJS's answer to evaluating `code` (an exception too), to be freed. */
+  #evalRaw(code: string, file = "layout", module = false): JSValuePointer {
     const em = this.#em;
     const size = em.lengthBytesUTF8(code) + 1;
     const p = this.#alloc(size);
     try {
       em.stringToUTF8(code, p as never, size);
-      const r = this.#ffi.QTS_Eval(
+      return this.#ffi.QTS_Eval(
         this.ctx,
         p as never,
         size - 1,
@@ -302,7 +366,6 @@ export class Instance {
         0 as never,
         (module ? EVAL_MODULE : EVAL_GLOBAL) as never,
       );
-      return this.#result(r);
     } finally {
       em._free(p);
     }
@@ -320,6 +383,11 @@ export class Instance {
   }
 
   #result(r: JSValuePointer): { value?: Value; error?: Value } {
+    // Not an exception (its tag, read in place): nothing to ask QuickJS.
+    const layout = this.#layout;
+    if (layout && this.#words()[((r as unknown as number) >> 2) + 1] !== layout.exception) {
+      return { value: r };
+    }
     const error = this.#ffi.QTS_ResolveException(this.ctx, r);
     if (!error) return { value: r };
     this.#ffi.QTS_FreeValuePointer(this.ctx, r);
@@ -478,6 +546,11 @@ export class Instance {
 
   /** True when a value is `undefined` (no allocation, unlike typeOf). */
   isUndefined(v: Value | JSValueConstPointer): boolean {
+    const layout = this.#layout;
+    if (layout) {
+      const words = this.#words(), at = v as unknown as number;
+      return words[(at >> 2) + 1] === layout.undefined && words[at >> 2] === 0;
+    }
     return this.#ffi.QTS_IsEqual(this.ctx, v, this.undefined, 0 as never) === 1;
   }
 

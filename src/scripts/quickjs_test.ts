@@ -25,3 +25,83 @@ Deno.test("quickjs: a copy into an instance whose memory is at its cap fails wit
   assert.throws(() => q.decode(new Uint8Array(big)), /out of memory: the sandbox's memory/);
   assert.deepEqual(new Uint8Array(q.memory.buffer.slice(0, 65536)), low, "nothing written at 0");
 });
+
+// A call's id is written in the instance's memory as QuickJS lays out an integer, and a host
+// call's integer arguments are read in place: both must give what QuickJS's own calls give.
+Deno.test("quickjs: small integers cross in place, as QuickJS's own values", async () => {
+  const qjs = await QuickJs.load();
+  const q = await qjs.instance(MIN_MEMORY_MB);
+  const seen: number[] = [];
+  q.serve({
+    call: (args) => {
+      for (const a of args) seen.push(q.int(a));
+      return 0;
+    },
+    interrupt: () => false,
+  });
+  const host = q.hostFunction("host");
+  const f = q.eval(
+    "(function (host) { return (n) => { host(n, 0, -5, 2147483647, 1.5, 2 ** 40); return n * 2; }; })",
+    "f",
+    false,
+  ).value!;
+  const g = q.call(f, [host]).value!;
+  for (const n of [0, 7, 2147483647]) {
+    const slot = q.smallInt(n);
+    assert.ok(slot, "this build's integers are laid out as the engine writes them");
+    const r = q.call(g, [slot]).value!;
+    assert.equal(q.num(r), n * 2);
+    q.free(r);
+  }
+  assert.equal(q.smallInt(-1), null);
+  assert.equal(q.smallInt(2 ** 31), null);
+  assert.equal(q.smallInt(1.5), null);
+  assert.deepEqual(seen, [
+    0,
+    0,
+    -5,
+    2147483647,
+    1.5,
+    2 ** 40,
+    7,
+    0,
+    -5,
+    2147483647,
+    1.5,
+    2 ** 40,
+    2147483647,
+    0,
+    -5,
+    2147483647,
+    1.5,
+    2 ** 40,
+  ]);
+});
+
+// Whether an answer is an exception or undefined is read in place: it must agree with QuickJS.
+Deno.test("quickjs: exceptions and undefined are told in place, as QuickJS tells them", async () => {
+  const qjs = await QuickJs.load();
+  const q = await qjs.instance(MIN_MEMORY_MB);
+  for (
+    const [code, thrown, undef] of [
+      ["undefined", false, true],
+      ["void 0", false, true],
+      ["null", false, false],
+      ["0", false, false],
+      ["false", false, false],
+      ["NaN", false, false],
+      ["-1.5e300", false, false],
+      ["''", false, false],
+      ["({})", false, false],
+      ["throw undefined", true, false],
+      ["throw 0", true, false],
+      ["throw new Error('x')", true, false],
+    ] as const
+  ) {
+    const r = q.eval(code, "t", false);
+    assert.equal(!!r.error, thrown, code);
+    const v = (r.value ?? r.error)!;
+    if (!thrown) assert.equal(q.isUndefined(v), undef, code);
+    q.free(v);
+  }
+});

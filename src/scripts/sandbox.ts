@@ -99,6 +99,9 @@ const HOST_RANDOM = 6, HOST_SEND_VALUE = 7, HOST_SEND_FLAT = 8;
 /** Bytes of a send's data in QuickJS's binary format the engine reads (its JSON is checked after). */
 const MAX_DATA_BYTES = 4 * MAX_DATA;
 
+/** What a call of a sandbox thrown away answers. */
+const RESTARTED: Outcome = { ok: false, cpuMs: 0, reason: "closed", message: "restarted" };
+
 /** How a call ended, from the prelude's tag (see `outcome` in src/scripts/prelude.ts). */
 function ended(tag: string): Outcome {
   const rest = tag.slice(1);
@@ -229,6 +232,8 @@ export class ScriptVm {
   #reading = false;
   /** Calls served, for @script/show. */
   calls = 0;
+  /** The last call's command name and its QuickJS string (freed when another name comes). */
+  #name: { text: string; value: Value } | null = null;
 
   private constructor(limits: VmLimits, q: Instance) {
     this.#limits = limits;
@@ -392,34 +397,55 @@ export class ScriptVm {
    * Runs the loaded script's command for one call: `ops` carries out its SDK operations. Waits
    * in the queue while another call runs (a full queue is refused at once).
    */
-  async run(
+  run(
     cmd: ParsedLine,
     ops: OpHandler,
     mapError: OpErrorMapper,
     budget?: CallBudget,
   ): Promise<Outcome> {
-    if (this.#dead) return { ok: false, cpuMs: 0, reason: "closed", message: "restarted" };
-    if (this.#current || this.#handing) {
-      if (this.#queue.length >= this.#limits.maxQueue) {
-        return {
-          ok: false,
-          cpuMs: 0,
-          reason: "busy",
-          message: `${this.#queue.length} calls are waiting`,
-        };
-      }
-      await new Promise<void>((ok) => this.#queue.push(ok));
-      this.#handing = false;
-      if (this.#dead) return { ok: false, cpuMs: 0, reason: "closed", message: "restarted" };
+    if (this.#dead) return Promise.resolve(RESTARTED);
+    // A call that need not wait begins now: its promise is the only one between the engine and
+    // its end (an async function around it added two more to settle, paced calls' cold work).
+    if (this.#current || this.#handing) return this.#queued(cmd, ops, mapError, budget);
+    return this.#begin(cmd, ops, mapError, budget);
+  }
+
+  /** A call that waits in the queue for the one running (refused at once when it is full). */
+  async #queued(
+    cmd: ParsedLine,
+    ops: OpHandler,
+    mapError: OpErrorMapper,
+    budget?: CallBudget,
+  ): Promise<Outcome> {
+    if (this.#queue.length >= this.#limits.maxQueue) {
+      return {
+        ok: false,
+        cpuMs: 0,
+        reason: "busy",
+        message: `${this.#queue.length} calls are waiting`,
+      };
     }
+    await new Promise<void>((ok) => this.#queue.push(ok));
+    this.#handing = false;
+    if (this.#dead) return RESTARTED;
+    return await this.#begin(cmd, ops, mapError, budget);
+  }
+
+  /** Starts a call whose turn it is (refused when its actor's budget says so). */
+  #begin(
+    cmd: ParsedLine,
+    ops: OpHandler,
+    mapError: OpErrorMapper,
+    budget?: CallBudget,
+  ): Promise<Outcome> {
     const refused = budget?.admit() ?? null;
     if (refused !== null) {
       this.#handOn();
-      return { ok: false, cpuMs: 0, reason: "refused", message: refused };
+      return Promise.resolve({ ok: false, cpuMs: 0, reason: "refused", message: refused });
     }
     this.calls++;
     this.#outOfMemory = false;
-    return await new Promise<Outcome>((finish) => {
+    return new Promise<Outcome>((finish) => {
       const call: Call = {
         id: this.#nextCall++,
         ops,
@@ -439,7 +465,9 @@ export class ScriptVm {
         // each call, cost more than the few strings made here (15-25 µs a paced call). The
         // switches, most often none, as JSON. A part the prelude can make exactly from the
         // others goes as null, QuickJS's constant, not as a string made and freed: no switches,
-        // `raw` that is `name args`, `lhs` that is `args` (most lines).
+        // `raw` that is `name args`, `lhs` that is `args` (most lines). The call's id is written
+        // where QuickJS reads it, and the command's name (the same each call, but for an alias)
+        // is kept from the last call: no value made for either.
         const made: Value[] = [];
         const text = (s: string) => {
           const v = q.string(s);
@@ -447,13 +475,17 @@ export class ScriptVm {
           return v;
         };
         try {
-          const id = q.number(call.id);
-          made.push(id);
-          const name = text(cmd.name), args = text(cmd.args);
+          let id: Value | JSValueConstPointer | null = q.smallInt(call.id);
+          if (!id) {
+            const v = q.number(call.id);
+            made.push(v);
+            id = v;
+          }
+          const args = text(cmd.args);
           return q.call(this.#api!.run, [
             id,
             cmd.raw === `${cmd.name} ${cmd.args}` ? q.null : text(cmd.raw),
-            name,
+            this.#nameValue(q, cmd.name),
             cmd.switches.length ? text(JSON.stringify(cmd.switches)) : q.null,
             args,
             cmd.lhs === cmd.args ? q.null : text(cmd.lhs),
@@ -464,6 +496,15 @@ export class ScriptVm {
         }
       }, "run");
     });
+  }
+
+  /** The command's name as a QuickJS string, kept while calls use the same name. */
+  #nameValue(q: Instance, name: string): Value {
+    if (this.#name?.text !== name) {
+      if (this.#name) q.free(this.#name.value);
+      this.#name = { text: name, value: q.string(name) };
+    }
+    return this.#name.value;
   }
 
   /**
@@ -574,9 +615,16 @@ export class ScriptVm {
    * it ended when its callback threw ("" otherwise), `settle` nothing.
    */
   #entered(q: Instance, call: Call, v: Value, kind: "run" | "fire" | "settle"): void {
-    if (kind === "run" && q.promiseState(v) !== NOT_A_PROMISE) {
-      call.main = v;
-      return;
+    if (kind === "run") {
+      // Returned nothing (the prelude's answer for a clean end): told in place.
+      if (q.isUndefined(v)) {
+        call.result = { ok: true, cpuMs: 0 };
+        return q.free(v);
+      }
+      if (q.promiseState(v) !== NOT_A_PROMISE) {
+        call.main = v;
+        return;
+      }
     }
     if (kind !== "settle") {
       const tag = this.#tag(q, v);
@@ -664,13 +712,13 @@ export class ScriptVm {
   #host(args: JSValueConstPointer[]): Value | 0 {
     const q = this.#q!;
     const [kind, callH, a, b] = args;
-    const k = q.num(kind);
+    const k = q.int(kind);
     if (k === HOST_RANDOM) return this.#random(q, q.num(a));
     // Script code run while QuickJS writes a send's data (none in this build: see #data) may not
     // call the engine, which is in the middle of a call already.
     if (this.#reading) return q.string("xThe engine is reading this script's data.");
     const call = this.#current;
-    if (!call || call.result || q.num(callH) !== call.id) {
+    if (!call || call.result || q.int(callH) !== call.id) {
       return q.string("eThis script call has already ended.");
     }
     if (++call.opCount > MAX_OPS_PER_CALL) {
@@ -768,7 +816,7 @@ export class ScriptVm {
    */
   #flat(q: Instance, args: JSValueConstPointer[]): Record<string, unknown> | undefined {
     if (args.length < 6 || args.length % 2 === 1) throw new RangeError("not flat data");
-    const chars = q.num(args[3]);
+    const chars = q.int(args[3]);
     if (!(chars >= 0 && chars <= MAX_DATA)) throw new RangeError("not flat data");
     const data: Record<string, unknown> = {};
     let got = 0;
