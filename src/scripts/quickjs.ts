@@ -383,6 +383,8 @@ export class Instance {
   }
 
   #result(r: JSValuePointer): { value?: Value; error?: Value } {
+    // The answer's room could not be allocated (the memory at its cap): nothing to read.
+    if (!r) throw new OutOfMemory(8);
     // Not an exception (its tag, read in place): nothing to ask QuickJS.
     const layout = this.#layout;
     if (layout && this.#words()[((r as unknown as number) >> 2) + 1] !== layout.exception) {
