@@ -20,7 +20,7 @@ Deno.test("patch: checkAvatar takes web addresses and site paths, refuses script
       "https://example.com/a.png",
       "HTTP://example.com/a.png?x=1",
       "/api/v1/avatars/12-0123456789abcdef.png",
-      "/api/v1/wiki/portraits/ann.png",
+      "/uploads/portraits/ann.png",
     ]
   ) {
     assert.equal(checkAvatar(ok), ok);
