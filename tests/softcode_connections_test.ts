@@ -1,6 +1,6 @@
 /**
  * Softcode's connection functions on the whole stack (src/softcode/functions/connections.ts):
- * what a telnet client negotiated (NAWS, TTYPE) and a web client are, seen through height(),
+ * what a telnet client negotiated (NAWS, TTYPE, MTTS) and a web client are, seen through height(),
  * terminfo(), colordepth(), host(), ports(), lports() and cmds(); a player's statistics written
  * when its connection ends and kept through `@reboot` (connnum(), connleft(), connrecord()); and
  * poll() following `@doing/header`.
@@ -16,7 +16,8 @@ Deno.test("connection functions: telnet and web clients, statistics through a re
   try {
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password, {
       naws: { width: 100, height: 40 },
-      ttype: "TestTerm-256color",
+      // MTTS 265: ANSI, 256 colours and truecolor, more than the names say.
+      ttype: ["TestTerm", "XTERM-256COLOR", "MTTS 265"],
     });
     closers.push(() => admin.close());
     const think = async (expr: string, want: RegExp) => {
@@ -25,8 +26,8 @@ Deno.test("connection functions: telnet and web clients, statistics through a re
       return (await admin.waitFor(want, 10_000, from))[0];
     };
     await think("height(me)", /^40$/m);
-    await think("terminfo(me)", /^TestTerm-256color telnet unicode$/m);
-    await think("colordepth(me)", /^8$/m);
+    await think("terminfo(me)", /^TestTerm telnet unicode$/m);
+    await think("colordepth(me)", /^24$/m);
     await think("host(me)", /^127\.0\.0\.1$/m);
     const port = (await think("ports(me)", /^\d+$/m)).trim();
     await think(`height(${port})`, /^40$/m);
@@ -49,8 +50,8 @@ Deno.test("connection functions: telnet and web clients, statistics through a re
     const left = Number((await think("connleft(*Alice)", /^\d+$/m)).trim());
     assert(Math.abs(left - Date.now() / 1000) < 120, `connleft ${left}`);
 
-    // poll() follows @doing/header.
-    await admin.send("@doing/header Plans tonight?");
+    // poll() follows @poll (@doing/header).
+    await admin.send("@poll Plans tonight?");
     await admin.waitFor(/Poll set/);
     await think("poll()", /^Plans tonight\?$/m);
 

@@ -167,6 +167,7 @@ export class FakeConn implements HubConnection {
   readonly height = 24;
   readonly ttype = "";
   readonly colour = true;
+  readonly colourDepth = null;
   readonly commands = 0;
   /** Messages sent to this connection only. */
   readonly direct: Outbound[] = [];

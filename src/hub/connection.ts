@@ -69,6 +69,8 @@ export class Connection implements HubConnection, SessionEnd {
   height = 24;
   /** Terminal type the sidecar reported. */
   ttype = "";
+  /** Colours its terminal shows as the telnet client negotiated it (null: not reported). */
+  colourDepth: number | null = null;
   /** The player's colour setting as last applied to this connection. */
   colourMode: ColourMode = "auto";
   /** Whether plain text goes out with ANSI colour (decided per connection, not per message). */

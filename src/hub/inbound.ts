@@ -240,8 +240,13 @@ export class Inbound {
     if (typeof r.width === "number") conn.width = clamp(r.width, MIN_WIDTH, MAX_WIDTH);
     if (typeof r.height === "number") conn.height = clamp(r.height, MIN_HEIGHT, MAX_HEIGHT);
     if (!conn.sidecar) return;
-    const { ip, ttype } = r;
+    const { ip, ttype, colourDepth } = r;
     if (typeof ttype === "string" && ttype !== "") conn.ttype = ttype.slice(0, 64);
+    if (
+      colourDepth === 0 || colourDepth === 16 || colourDepth === 256 || colourDepth === 16777216
+    ) {
+      conn.colourDepth = colourDepth;
+    }
     const now = Date.now();
     const past = (t: number | null | undefined): t is number =>
       typeof t === "number" && t <= now && t > now - REPORTED_TIME_LIMIT_MS;

@@ -119,10 +119,16 @@ Deno.test("reports: the sidecar's are believed (address, terminal, times, window
   assert.equal(conn.connectedAt, now - 5000);
   assert.equal(conn.lastInput, now - 1000);
   assert.deepEqual([conn.width, conn.height], [250, 5], "clamped");
+  assert.equal(conn.colourDepth, null);
+  conn.report({ colourDepth: 256 });
+  assert.equal(conn.colourDepth, 256);
+  conn.report({ colourDepth: 12345 });
+  assert.equal(conn.colourDepth, 256, "only a depth a terminal has");
   const other = setup({ sidecar: false }).conn;
-  other.report({ ip: "203.0.113.6", ttype: "X", width: 100 });
+  other.report({ ip: "203.0.113.6", ttype: "X", width: 100, colourDepth: 16 });
   assert.equal(other.ip, "127.0.0.1");
   assert.equal(other.ttype, "");
+  assert.equal(other.colourDepth, null);
   assert.equal(other.width, 100);
 });
 

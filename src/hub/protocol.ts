@@ -43,6 +43,8 @@ export type InboundFrame =
     connectedAt: number | null;
     /** When that player last typed a line (ms since epoch). */
     lastInput: number | null;
+    /** Colours the terminal shows (0, 16, 256 or 16777216), when the sidecar says. */
+    colourDepth?: number | null;
   }
   | { kind: "ping"; id: number | string | null }
   /** A GMCP message a telnet client sent (a plugin's package), passed on by the sidecar. */
@@ -182,6 +184,7 @@ export function parseFrame(data: string): InboundFrame {
         ttype: shortString(f.ttype, 64),
         connectedAt: finite(f.connectedAt),
         lastInput: finite(f.lastInput),
+        ...(f.colourDepth === undefined ? {} : { colourDepth: finite(f.colourDepth) }),
       };
     case "ping":
       return { kind: "ping", id: pingId(f.id) };

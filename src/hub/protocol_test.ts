@@ -97,6 +97,14 @@ Deno.test("JSON frames", () => {
     parseFrame('{"type":"client","connectedAt":1700000000000,"lastInput":"soon"}'),
     { kind: "client", ip: null, ttype: null, connectedAt: 1700000000000, lastInput: null },
   );
+  assert.deepEqual(parseFrame('{"type":"client","colourDepth":256}'), {
+    kind: "client",
+    ip: null,
+    ttype: null,
+    connectedAt: null,
+    lastInput: null,
+    colourDepth: 256,
+  });
 });
 
 Deno.test("bad JSON frames are errors, never throws", () => {

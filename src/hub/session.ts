@@ -50,6 +50,8 @@ export interface ClientReport {
   connectedAt?: number | null;
   /** When that player last typed a line (ms since epoch). */
   lastInput?: number | null;
+  /** Colours the terminal shows as the client negotiated it (TTYPE, MTTS): 0, 16, 256 or 16777216. */
+  colourDepth?: number | null;
   width?: number | null;
   height?: number | null;
   /** GMCP is on (null: off), with the packages the client announced (null: it gets all). */

@@ -37,6 +37,11 @@ export interface HubConnection {
   readonly ttype: string;
   /** Whether plain text goes to it with ANSI colour. */
   readonly colour: boolean;
+  /**
+   * Colours a telnet client's terminal shows as it negotiated them (TTYPE, MTTS: 0, 16, 256 or
+   * 16777216); null when not reported.
+   */
+  readonly colourDepth: number | null;
   /** Command lines it has run (MUX's command count). */
   readonly commands: number;
   readonly connectedAt: number;

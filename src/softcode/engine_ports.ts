@@ -103,23 +103,23 @@ export interface EnginePortParts {
 const NONE: readonly string[] = Object.freeze([]);
 
 /** MUX's colour bits from a terminal's number of colours. */
-const DEPTH_BITS: Readonly<Record<number, number>> = { 16: 4, 256: 8, 16777216: 24 };
+const DEPTH_BITS: Readonly<Record<number, number>> = { 0: 0, 16: 4, 256: 8, 16777216: 24 };
 
 /**
  * A hub connection as softcode sees it. Its port is its number (`c12`: 12). Colour: the web
- * client shows every colour (24); a telnet client what its terminal type says (the sidecar alone
- * hears MTTS); a plain WebSocket the 16 ANSI colours; none when colour is off.
+ * client shows every colour (24); a telnet client what it negotiated (TTYPE, MTTS), else what its
+ * terminal type says; a plain WebSocket the 16 ANSI colours; none when colour is off.
  */
 function softSession(c: HubConnection): SoftSession {
   const terminal = c.kind === "telnet" ? c.ttype : "";
+  const colours = c.colourDepth ??
+    (terminalHasColour([terminal], null) ? terminalColourDepth([terminal], null) : 0);
   const depth = !c.colour
     ? 0
     : c.kind === "web"
     ? 24
     : c.kind === "telnet"
-    ? (terminalHasColour([terminal], null)
-      ? DEPTH_BITS[terminalColourDepth([terminal], null)] ?? 4
-      : 0)
+    ? DEPTH_BITS[colours] ?? 0
     : 4;
   return {
     port: Number(c.id.replace(/^c/, "")) || 0,

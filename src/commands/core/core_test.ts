@@ -231,6 +231,13 @@ Deno.test("core: @doing shows in who; staff set the column's header", async () =
     assert.deepEqual(await w.run(staff.conn, "@doing/header"), [
       "Poll cleared: the header is Doing again.",
     ]);
+    // MUX's @poll is @doing/header under another name.
+    assert.deepEqual(await w.run(a.conn, "@poll Mine?"), ["Only staff can set the header."]);
+    assert.deepEqual(await w.run(staff.conn, "@poll Plans?"), ["Poll set: Plans?%cn"]);
+    assert.deepEqual(await w.run(a.conn, "@doing/poll"), ["Poll: Plans?"]);
+    assert.deepEqual(await w.run(staff.conn, "@poll"), [
+      "Poll cleared: the header is Doing again.",
+    ]);
   } finally {
     await w.close();
   }

@@ -33,6 +33,15 @@ async function doingHeader(u: CommandSdk): Promise<string> {
   return typeof stored.value === "string" && stored.value ? stored.value : DOING_HEADER;
 }
 
+/** `@doing/header` and `@poll`: sets the doing column's header (staff), or clears it. */
+async function setHeader(u: CommandSdk, raw: string): Promise<void> {
+  if (!isStaff(u.me.flags)) throw new CommandError("Only staff can set the header.");
+  const text = doingText(raw, "header");
+  if (text) await u.engine.kv.set(keys.doingHeader(), text);
+  else await u.engine.kv.delete(keys.doingHeader());
+  u.send(text ? `Poll set: ${text}%cn` : `Poll cleared: the header is Doing again.`);
+}
+
 /** True when `viewer` may learn where `p` is: not unfindable, or the viewer is staff or `p`. */
 function findable(viewer: CommandSdk["me"], p: PlayerCard): boolean {
   return p.id === viewer.id || isStaff(viewer.flags) || !hasFlag(p.flags, "unfindable");
@@ -109,13 +118,7 @@ Example:
     async exec(u) {
       const sw = u.cmd.switches[0];
       if (sw === "poll") return u.send(`Poll: ${await doingHeader(u)}`);
-      if (sw === "header") {
-        if (!isStaff(u.me.flags)) throw new CommandError("Only staff can set the header.");
-        const text = doingText(u.cmd.args, "header");
-        if (text) await u.engine.kv.set(keys.doingHeader(), text);
-        else await u.engine.kv.delete(keys.doingHeader());
-        return u.send(text ? `Poll set: ${text}%cn` : `Poll cleared: the header is Doing again.`);
-      }
+      if (sw === "header") return await setHeader(u, u.cmd.args);
       const text = doingText(u.cmd.args, "doing message");
       await u.objects.update(u.me.id, (o) => {
         if (text) o.data.doing = text;
@@ -124,6 +127,15 @@ Example:
       // MUX's word, set or cleared (who shows the text).
       confirm(u, "Set.");
     },
+  },
+  {
+    name: "@poll",
+    category: "Information",
+    help: `@poll [<text>]
+
+Sets the header of the doing column of who (staff), as @doing/header does; with no
+text, puts back 'Doing'. Softcode reads it with poll().`,
+    exec: (u) => setHeader(u, u.cmd.args),
   },
   {
     name: "+where",

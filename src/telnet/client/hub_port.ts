@@ -18,6 +18,8 @@ export interface PlayerReport {
   ttype?: string | null;
   connectedAt?: number | null;
   lastInput?: number | null;
+  /** Colours the terminal shows (TTYPE, MTTS): 0, 16, 256 or 16777216. */
+  colourDepth?: number | null;
   width?: number | null;
   height?: number | null;
   /**

@@ -130,6 +130,8 @@ export class TelnetClient implements HubEvents {
   /** The OUTPUTPREFIX and OUTPUTSUFFIX last typed (empty: none). */
   #affixes = { prefix: "", suffix: "" };
   #gmcpClient: string | null = null;
+  /** The terminal's colours as last reported to the hub (softcode's colordepth()). */
+  #coloursReported: number | null = null;
   /** GMCP was on when last reported to the hub. */
   #gmcpReported = false;
   /** What `Core.Supports` asked for (lower-cased modules); null: every package goes. */
@@ -390,9 +392,11 @@ export class TelnetClient implements HubEvents {
         return;
       case "ttype":
         if (ev.index === 0) this.#sendClientInfo();
+        else this.#sendColours();
         this.#decideColour();
         return;
       case "mtts":
+        this.#sendColours();
         this.#decideColour();
         return;
       case "gmcp":
@@ -624,12 +628,30 @@ export class TelnetClient implements HubEvents {
   }
 
   #sendClientInfo(): void {
+    this.#coloursReported = this.#terminalColours();
     this.#link.report({
       ip: this.ip,
       connectedAt: this.#connectedAt,
       lastInput: this.#lastInput,
       ttype: this.#session.clientName ?? this.#gmcpClient,
+      colourDepth: this.#coloursReported,
     });
+  }
+
+  /** Colours the client's terminal shows as negotiated so far (TTYPE, MTTS; 0: none). */
+  #terminalColours(): number {
+    const s = this.#session;
+    return terminalHasColour(s.terminalTypes, s.mtts)
+      ? terminalColourDepth(s.terminalTypes, s.mtts)
+      : 0;
+  }
+
+  /** Tells the hub the terminal's colours when a later TTYPE answer or MTTS changed them. */
+  #sendColours(): void {
+    const depth = this.#terminalColours();
+    if (depth === this.#coloursReported) return;
+    this.#coloursReported = depth;
+    this.#link.report({ colourDepth: depth });
   }
 
   /** Tells the hub that GMCP is on and which packages the client wants (plugins ask it). */

@@ -62,12 +62,14 @@ export function pingFrame(id: number): string {
  * engine restarts.
  */
 export function clientFrame(r: PlayerReport): string | null {
-  if (!r.ip && !r.ttype && !r.connectedAt && !r.lastInput) return null;
+  const depth = typeof r.colourDepth === "number" ? r.colourDepth : null;
+  if (!r.ip && !r.ttype && !r.connectedAt && !r.lastInput && depth === null) return null;
   const frame: Record<string, string | number> = { type: "client" };
   if (r.ip) frame.ip = r.ip;
   if (r.connectedAt) frame.connectedAt = r.connectedAt;
   if (r.lastInput) frame.lastInput = r.lastInput;
   if (r.ttype) frame.ttype = r.ttype.slice(0, 64);
+  if (depth !== null) frame.colourDepth = depth;
   return JSON.stringify(frame);
 }
 

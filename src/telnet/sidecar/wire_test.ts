@@ -17,6 +17,8 @@ Deno.test("frames to the hub: line with and without ack, ping, client info, wind
     false,
   );
   assert.equal(clientFrame({ width: 80 }), null, "a window alone is no client frame");
+  assert.equal(clientFrame({ colourDepth: 256 }), '{"type":"client","colourDepth":256}');
+  assert.equal(clientFrame({ colourDepth: 0 }), '{"type":"client","colourDepth":0}', "none");
   assert.equal(
     windowFrame({ width: 100, height: 40 }),
     '{"type":"window","width":100,"height":40}',
