@@ -10,7 +10,7 @@ import { startingRoom } from "../world/start.ts";
 import { checkQuota } from "../world/building.ts";
 import { lookAt, lookIn, type LookPorts } from "../commands/looking.ts";
 import { checkLock, type LockSubject } from "../world/locks.ts";
-import type { ControlWorld } from "../world/control.ts";
+import { type ControlWorld, ownerOf } from "../world/control.ts";
 import { settableLock } from "../commands/lock_names.ts";
 import { findTarget, type TargetDeps } from "../commands/target.ts";
 
@@ -90,7 +90,7 @@ export function pluginWorld(
     exitsTo: (dest, limit) => o.exitsTo(dest, limit),
     checkQuota: async (actor) => {
       const quota = s.config.value.game.objectQuota;
-      checkQuota(actor, await o.countOwnedBy(actor.owner || actor.id, quota + 1), quota);
+      checkQuota(actor, await o.countOwnedBy(ownerOf(actor), quota + 1), quota);
     },
     create: (input) => o.create(input),
     update: (id, change) => o.update(id, change),

@@ -22,6 +22,7 @@ import {
   type TeleportRefusal,
   teleportRefusal,
 } from "../world/building.ts";
+import { ownerOf } from "../world/control.ts";
 import { EngineError } from "../errors.ts";
 import type { QueueRequest } from "../queue/types.ts";
 import { defaultConfig, type EngineConfig } from "../config/defaults.ts";
@@ -140,7 +141,8 @@ export class TestWorld {
               (room) => passes(room.data.locks?.open ?? "", actor),
               null,
             );
-            const owned = [...w.objects.values()].filter((o) => o.owner === actor.id).length;
+            const owner = ownerOf(actor);
+            const owned = [...w.objects.values()].filter((o) => o.owner === owner).length;
             checkQuota(actor, owned, w.objectQuota);
             return w.add(rec.name, rec.type, rec);
           });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { testSoftcode } from "./_test_world.ts";
+import { quotaLeft } from "../world/building.ts";
 
 /** A world: a wizard (#1) in Limbo (#0); Alice, a builder, and Bob, a player, there too. */
 function world() {
@@ -75,6 +76,33 @@ Deno.test("softcode create(): the object quota bounds a builder; staff have none
   );
   assert.equal([...t.world.objects.values()].filter((o) => o.owner === alice).length, 4);
   assert.match(t.run("[create(staffthing,10)]"), /^#\d+$/);
+});
+
+Deno.test("softcode create(): a thing builds on its owner's quota, counted as the owner is", () => {
+  const { t, alice, told } = world();
+  t.world.objectQuota = 3;
+  const maker = t.world.add("maker", "thing", {
+    location: t.room,
+    owner: alice,
+    flags: ["builder"],
+  });
+  // Alice owns the maker: two more objects fill her quota of 3, whoever of hers builds them.
+  const out = t.run("[iter(lnum(5),create(made##,10))]", maker);
+  assert.equal(out.split(" ").filter((r) => r.startsWith("#") && r !== "#-1").length, 2, out);
+  assert.equal(t.run("[create(more,10)]", alice), "#-1");
+  assert.match(told(alice).at(-1)!, /you own 3 objects/);
+  assert.equal([...t.world.objects.values()].filter((o) => o.owner === alice).length, 4);
+});
+
+Deno.test("quotaLeft: one rule for a player and its things (the owner is not charged)", () => {
+  const { t, alice } = world();
+  const me = t.world.objects.get(alice)!;
+  const thing = t.world.add("maker", "thing", { location: t.room, owner: alice });
+  // Alice and one thing of hers: the owner index counts 2, one of them charged to the quota.
+  assert.equal(quotaLeft(me, 2, 3), 2);
+  assert.equal(quotaLeft(t.world.objects.get(thing)!, 2, 3), 2);
+  assert.equal(quotaLeft(me, 0, 3), 3, "an owner not in its own index is charged nothing");
+  assert.equal(quotaLeft(me, 2, 0), null);
 });
 
 Deno.test("softcode tel(): staff move players and things anywhere, as @teleport", () => {

@@ -22,7 +22,7 @@ import {
 import { EngineError } from "../errors.ts";
 import type { LiveAttributes } from "../world/attributes/store.ts";
 import { canSeeAttr } from "../world/attributes/access.ts";
-import { controls, examines } from "../world/control.ts";
+import { controls, examines, ownerOf } from "../world/control.ts";
 import { canSeeWithin, hiddenFrom, shownLocation, visibleContents } from "../world/visibility.ts";
 import { isGuest, isStaff } from "../world/flags.ts";
 import { checkLock, lockOf, type LockWorld, putLock } from "../world/locks.ts";
@@ -173,7 +173,7 @@ function worldChanges(p: EnginePortParts): WorldChanges {
           (room) => passes(p, lockOf(room, "open"), actor, room.id),
           p.locks,
         );
-        checkQuota(actor, w.ownedCount(actor.owner || actor.id), p.objectQuota());
+        checkQuota(actor, w.ownedCount(ownerOf(actor)), p.objectQuota());
         return p.objects.createNow(made).id;
       } catch (e) {
         return refusal(e);

@@ -6,7 +6,7 @@
  * the store; softcode changes memory at once).
  */
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
-import { controls, type ControlWorld } from "./control.ts";
+import { controls, type ControlWorld, ownerOf } from "./control.ts";
 import { displayName } from "./players.ts";
 import { hasFlag, isStaff } from "./flags.ts";
 import { exitName, objectNameProblem } from "./names.ts";
@@ -135,7 +135,7 @@ export function checkExit(
 }
 
 /**
- * Throws when `actor` may make no more objects: the owner index counts `owned` for it, and the quota
+ * Throws when `actor` may make no more objects: the owner index counts `owned` for its owner, and the quota
  * (`game.objectQuota`; 0: none) is reached. Staff have none, as MUX's wizards.
  */
 export function checkQuota(actor: DbObject, owned: number, quota: number): void {
@@ -150,13 +150,15 @@ export function checkQuota(actor: DbObject, owned: number, quota: number): void 
 }
 
 /**
- * How many more objects `actor` may own under `quota` when it owns `owned` (the owner index's
- * count, which lists a player among its own objects), or null when nothing limits it (staff, or
- * no quota): the rule of checkQuota, which `hasquota()` asks too.
+ * How many more objects `actor` may own under `quota` when its owner owns `owned` (the owner
+ * index's count, which lists the owning player among its own objects), or null when nothing
+ * limits it (staff, or no quota): the rule of checkQuota, which `hasquota()` asks too. As in MUX
+ * 2.12, the quota is the owner's whoever builds (a player or one of its things), and the player
+ * itself is not charged to it.
  */
 export function quotaLeft(actor: DbObject, owned: number, quota: number): number | null {
   if (quota <= 0 || isStaff(actor.flags)) return null;
-  return quota - (owned - (actor.owner === actor.id ? 1 : 0));
+  return quota - Math.max(0, owned - 1);
 }
 
 /** A room's description: a string of at most MAX_DESCRIPTION characters; throws ValidationError. */
@@ -181,7 +183,7 @@ export function roomRecord(actor: DbObject, name: unknown, description: unknown 
   return {
     name: n,
     type: "room",
-    owner: actor.id,
+    owner: ownerOf(actor),
     data: { ...zoned(actor), ...(desc ? { description: desc } : {}) },
   };
 }
@@ -192,7 +194,7 @@ export function thingRecord(actor: DbObject, name: unknown): NewObject {
     name: checkName(name, "Thing"),
     type: "thing",
     location: actor.id,
-    owner: actor.id,
+    owner: ownerOf(actor),
     data: { ...zoned(actor), ...(actor.location ? { home: actor.location } : {}) },
   };
 }
@@ -208,7 +210,7 @@ export function exitRecord(
     name: spec.name,
     type: "exit",
     location: from.id,
-    owner: actor.id,
+    owner: ownerOf(actor),
     data: {
       ...zoned(actor),
       ...(to ? { destination: to.id } : {}),

@@ -7,7 +7,7 @@ import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { DbObject, NewObject } from "../../world/types.ts";
 import type { Attribute } from "../../world/attributes/types.ts";
 import { controls } from "../../world/access.ts";
-import { examines } from "../../world/control.ts";
+import { examines, ownerOf } from "../../world/control.ts";
 import {
   BUILDER_LOCK,
   checkExit,
@@ -68,18 +68,25 @@ function cloneRecord(
     ...(Array.isArray(aliases) && type !== "player" ? { aliases: [...aliases] } : {}),
     ...(rest.moniker ? { moniker: rest.moniker } : {}),
   };
-  if (type === "room") return { name, type, owner: u.me.id, flags, data };
+  if (type === "room") return { name, type, owner: ownerOf(u.me), flags, data };
   if (type === "exit") {
     if (!u.here) throw new CommandError("You are not in a room.");
     if (!controls(u.me, u.here, u.locks)) {
       throw new CommandError("You can only clone exits into a room you control.");
     }
     const to = typeof destination === "string" && destination ? { destination } : {};
-    return { name, type, location: u.here.id, owner: u.me.id, flags, data: { ...data, ...to } };
+    return {
+      name,
+      type,
+      location: u.here.id,
+      owner: ownerOf(u.me),
+      flags,
+      data: { ...data, ...to },
+    };
   }
   const location = inventory || !u.here ? u.me.id : u.here.id;
   const home = u.me.location ? { home: u.me.location } : {};
-  return { name, type: "thing", location, owner: u.me.id, flags, data: { ...data, ...home } };
+  return { name, type: "thing", location, owner: ownerOf(u.me), flags, data: { ...data, ...home } };
 }
 
 /** `@clone`. */
@@ -111,7 +118,7 @@ async function clone(u: CommandSdk): Promise<void> {
     if (spec.aliases.length) record.data = { ...record.data, aliases: spec.aliases };
   }
   const quota = u.engine.config.value.game.objectQuota;
-  checkQuota(u.me, await u.objects.countOwnedBy(u.me.owner || u.me.id, quota + 1), quota);
+  checkQuota(u.me, await u.objects.countOwnedBy(ownerOf(u.me), quota + 1), quota);
   // The original's own attributes, read before the copy exists; LOCKED ones stay (MUX).
   const attrs = sw.includes("parent")
     ? []
