@@ -207,7 +207,9 @@ export const lookupFunctions: FunctionDef[] = [
     const ids: string[] = [];
     if (types.has("exit")) ids.push(...w.exitsTo(place.id, Infinity));
     if (types.has("thing") || types.has("player")) {
+      // A place can be home to thousands: each is a step of work, under the evaluation's limits.
       for (const id of w.homedAt(place.id, Infinity)) {
+        if (!ev.tick()) break;
         const o = w.object(id);
         if (o && types.has(typeOf(o))) ids.push(id);
       }
@@ -215,6 +217,7 @@ export const lookupFunctions: FunctionDef[] = [
     const mayAll = examinable(ev, f, place);
     const keep: string[] = [];
     for (const id of byDbref(ids)) {
+      if (!ev.tick()) break;
       const n = Number(id);
       if (n < low || n > high) continue;
       const o = w.object(id);

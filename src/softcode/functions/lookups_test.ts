@@ -111,3 +111,34 @@ Deno.test("hasquota(): the object quota's rule, for oneself or by staff", () => 
   assert.equal(t.run("hasquota(*wizard,1)", t.alice), "#-1 PERMISSION DENIED");
   assert.equal(t.run("hasquota(nobody,1)"), "#-1 NOT FOUND");
 });
+
+Deno.test("entrances(): a place linked from thousands stops cleanly at the evaluation's time limit", () => {
+  let clock = 0;
+  // A counter clock: each reading is a millisecond, so the limit bounds readings, i.e. work.
+  const t = testSoftcode({ evaluationMs: 20, actorMs: Number.MAX_SAFE_INTEGER }, () => clock++);
+  const hall = t.world.add("Hall", "room", { owner: t.wiz });
+  for (let i = 0; i < 600; i++) {
+    t.world.add(`thing${i}`, "thing", { location: t.room, owner: t.wiz, data: { home: hall } });
+    t.world.add(`exit${i}`, "exit", {
+      location: t.room,
+      owner: t.wiz,
+      data: { destination: hall },
+    });
+  }
+  const out = t.run(`[entrances(#${hall})]`);
+  assert.ok(!/INTERNAL/.test(out), out.slice(0, 80));
+  const listed = out.split(" ").filter((w) => w.startsWith("#") && w !== "#-1").length;
+  assert.ok(listed < 1200, `listed all ${listed}: the limit was not read inside the call`);
+  // Within the limit the whole list comes back.
+  clock = 0;
+  const wide = testSoftcode({ evaluationMs: 1e9, actorMs: 1e9, gameMs: 1e9 }, () => clock++);
+  const room = wide.world.add("Hall", "room", { owner: wide.wiz });
+  for (let i = 0; i < 600; i++) {
+    wide.world.add(`t${i}`, "thing", {
+      location: wide.room,
+      owner: wide.wiz,
+      data: { home: room },
+    });
+  }
+  assert.equal(wide.run(`[words(entrances(#${room}))]`), "600");
+});
