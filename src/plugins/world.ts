@@ -90,7 +90,8 @@ export function pluginWorld(
     exitsTo: (dest, limit) => o.exitsTo(dest, limit),
     checkQuota: async (actor) => {
       const quota = s.config.value.game.objectQuota;
-      checkQuota(actor, await o.countOwnedBy(ownerOf(actor), quota + 1), quota);
+      const owner = ownerOf(actor);
+      checkQuota(actor, await o.countOwnedBy(owner, quota + 1), quota, await o.get(owner));
     },
     create: (input) => o.create(input),
     update: (id, change) => o.update(id, change),

@@ -143,7 +143,7 @@ export class TestWorld {
             );
             const owner = ownerOf(actor);
             const owned = [...w.objects.values()].filter((o) => o.owner === owner).length;
-            checkQuota(actor, owned, w.objectQuota);
+            checkQuota(actor, owned, w.objectQuota, w.objects.get(owner) ?? null);
             return w.add(rec.name, rec.type, rec);
           });
         },

@@ -185,3 +185,19 @@ Deno.test("softcode tel(): a long list stops at the evaluation's deadline", () =
   const moved = things.filter((id) => t.world.objects.get(id)?.location === hall).length;
   assert.ok(moved > 0 && moved < 100, `moved ${moved} of 300`);
 });
+
+Deno.test("softcode create(): a staff member's thing builds free of quota, as MUX's Free_Quota(Owner)", () => {
+  const { t } = world();
+  t.world.objectQuota = 2;
+  // The wizard owns more than the quota already; its builder thing (not inherit) still builds.
+  for (const n of ["a", "b", "c"]) t.world.add(n, "thing", { location: t.room, owner: t.wiz });
+  const maker = t.world.add("maker", "thing", {
+    location: t.room,
+    owner: t.wiz,
+    flags: ["builder"],
+  });
+  assert.match(t.run("[create(made,10)]", maker), /^#\d+$/);
+  const wiz = t.world.objects.get(t.wiz)!;
+  assert.equal(quotaLeft(t.world.objects.get(maker)!, 5, 2, wiz), null);
+  assert.equal(quotaLeft(t.world.objects.get(maker)!, 5, 2), -2, "without its owner, charged");
+});

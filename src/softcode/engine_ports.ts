@@ -173,7 +173,8 @@ function worldChanges(p: EnginePortParts): WorldChanges {
           (room) => passes(p, lockOf(room, "open"), actor, room.id),
           p.locks,
         );
-        checkQuota(actor, w.ownedCount(ownerOf(actor)), p.objectQuota());
+        const owner = ownerOf(actor);
+        checkQuota(actor, w.ownedCount(owner), p.objectQuota(), w.object(owner));
         return p.objects.createNow(made).id;
       } catch (e) {
         return refusal(e);

@@ -135,11 +135,17 @@ export function checkExit(
 }
 
 /**
- * Throws when `actor` may make no more objects: the owner index counts `owned` for its owner, and the quota
- * (`game.objectQuota`; 0: none) is reached. Staff have none, as MUX's wizards.
+ * Throws when `actor` may make no more objects: the owner index counts `owned` for its owner
+ * (`owner`, the object itself for a player), and the quota (`game.objectQuota`; 0: none) is
+ * reached. Staff have none, nor do their things, as MUX's wizards (Free_Quota of the owner).
  */
-export function checkQuota(actor: DbObject, owned: number, quota: number): void {
-  const left = quotaLeft(actor, owned, quota);
+export function checkQuota(
+  actor: DbObject,
+  owned: number,
+  quota: number,
+  owner: DbObject | null = null,
+): void {
+  const left = quotaLeft(actor, owned, quota, owner);
   if (left !== null && left <= 0) {
     throw new ForbiddenError(
       `Sorry, your building contract has run out: you own ${
@@ -152,12 +158,17 @@ export function checkQuota(actor: DbObject, owned: number, quota: number): void 
 /**
  * How many more objects `actor` may own under `quota` when its owner owns `owned` (the owner
  * index's count, which lists the owning player among its own objects), or null when nothing
- * limits it (staff, or no quota): the rule of checkQuota, which `hasquota()` asks too. As in MUX
- * 2.12, the quota is the owner's whoever builds (a player or one of its things), and the player
- * itself is not charged to it.
+ * limits it (no quota, or `actor` or its `owner` is staff: MUX's Free_Quota of either): the rule
+ * of checkQuota, which `hasquota()` asks too. As in MUX 2.12, the quota is the owner's whoever
+ * builds (a player or one of its things), and the player itself is not charged to it.
  */
-export function quotaLeft(actor: DbObject, owned: number, quota: number): number | null {
-  if (quota <= 0 || isStaff(actor.flags)) return null;
+export function quotaLeft(
+  actor: DbObject,
+  owned: number,
+  quota: number,
+  owner: DbObject | null = null,
+): number | null {
+  if (quota <= 0 || isStaff(actor.flags) || (owner !== null && isStaff(owner.flags))) return null;
   return quota - Math.max(0, owned - 1);
 }
 

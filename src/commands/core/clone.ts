@@ -118,7 +118,13 @@ async function clone(u: CommandSdk): Promise<void> {
     if (spec.aliases.length) record.data = { ...record.data, aliases: spec.aliases };
   }
   const quota = u.engine.config.value.game.objectQuota;
-  checkQuota(u.me, await u.objects.countOwnedBy(ownerOf(u.me), quota + 1), quota);
+  const owner = ownerOf(u.me);
+  checkQuota(
+    u.me,
+    await u.objects.countOwnedBy(owner, quota + 1),
+    quota,
+    await u.objects.get(owner),
+  );
   // The original's own attributes, read before the copy exists; LOCKED ones stay (MUX).
   const attrs = sw.includes("parent")
     ? []
