@@ -58,12 +58,48 @@ export function inertItem(item: string): boolean {
  */
 const LIVE_IN_LIST = /[^\S ]|[\[\](){},;%\\$^\uFDD0-\uFDEF]|#[#@ ]|#$/;
 
+/** By ASCII code: 1 for a character LIVE_IN_LIST finds alone, 2 for `#` (read with the next). */
+const LIVE_ASCII: Uint8Array = (() => {
+  const t = new Uint8Array(128);
+  for (const ch of "\t\n\v\f\r[](){},;%\\$^") t[ch.charCodeAt(0)] = 1;
+  t[0x23] = 2;
+  return t;
+})();
+
 /**
- * True when every item of `list` split at `sep` is inert (inertItem), found in one look at the
- * list instead of one at each item. False says nothing: each item is then looked at.
+ * A list split at spaces as splitList() splits it, and whether every item is inert
+ * (inertItem), found in the same pass over the list: a separate look (a regular expression over
+ * the 6,000 characters of 1,000 words) cost iter() 10-20 µs of about 130. A list
+ * with a character beyond ASCII is looked at by LIVE_IN_LIST (the spaces and stand-ins of
+ * Unicode); `inert` false says nothing of any one item.
  */
-export function inertList(list: string, sep: string): boolean {
-  return sep === " " && !LIVE_IN_LIST.test(list);
+export function splitInert(s: string): { items: string[]; inert: boolean } {
+  let a = 0, b = s.length;
+  while (a < b && s.charCodeAt(a) === 0x20) a++;
+  while (b > a && s.charCodeAt(b - 1) === 0x20) b--;
+  const items: string[] = [];
+  if (a === b) return { items, inert: true };
+  let inert = true, wide = false;
+  let start = a;
+  for (let i = a; i < b; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x20) {
+      items.push(s.slice(start, i));
+      while (i + 1 < b && s.charCodeAt(i + 1) === 0x20) i++;
+      start = i + 1;
+    } else if (c >= 128) wide = true;
+    else if (LIVE_ASCII[c] !== 0) {
+      if (LIVE_ASCII[c] === 1) inert = false;
+      else {
+        // `#` before `#`, `@`, a space or the list's end.
+        const d = i + 1 < s.length ? s.charCodeAt(i + 1) : 0x20;
+        if (d === 0x23 || d === 0x40 || d === 0x20) inert = false;
+      }
+    }
+  }
+  items.push(s.slice(start, b));
+  if (inert && wide) inert = !LIVE_IN_LIST.test(s);
+  return { items, inert };
 }
 
 /**

@@ -12,7 +12,7 @@ import { upperAscii } from "../compile.ts";
 import type { SoftAttr } from "../ports.ts";
 import { toWire } from "../markup.ts";
 import { closeColour } from "./strings.ts";
-import { inertItem, inertList, type Template } from "../template.ts";
+import { inertItem, splitInert, type Template } from "../template.ts";
 import { switchMatch } from "../wild.ts";
 import { zoneOf } from "../../world/zones.ts";
 
@@ -154,22 +154,28 @@ export function replaceTokens(
 /**
  * iter()'s body for each item of `list`: MUX's textual `##`/`#@` replacement, or the same body
  * parsed once when that gives the same (src/softcode/template.ts). The template is found once
- * for the loop, and a list whose items are all inert is seen to be once, not item by item.
+ * for the loop; `inert` says every item is inert (splitInert), else each item is looked at.
  */
 function iterBody(
   ev: Evaluation,
   f: Frame,
   body: string,
   list: string,
-  sep: string,
+  inert: boolean,
 ): (item: string, n: number) => string {
-  const inert = inertList(list, sep);
   let t: Template | null | undefined;
+  // Whether the text MUX would build fits the output limit for every item: no item is longer
+  // than the list, no position has more than MAX_ITEMS's digits.
+  let fitsAll = false;
   return (item, n) => {
     if (inert || inertItem(item)) {
-      if (t === undefined) t = ev.sc.template(body, EVAL_ARG);
+      if (t === undefined) {
+        t = ev.sc.template(body, EVAL_ARG);
+        fitsAll = t !== null &&
+          body.length + t.tokens * Math.max(list.length, MAX_ITEMS_DIGITS) <= ev.lbuf;
+      }
       // The text MUX would build must fit the output limit, or MUX would cut it before parsing.
-      if (t && body.length + t.tokens * Math.max(item.length, digits(n)) <= ev.lbuf) {
+      if (t && (fitsAll || body.length + t.tokens * Math.max(item.length, digits(n)) <= ev.lbuf)) {
         // The position is given as a number: made text only if the body reads it.
         return ev.runItem(f, t, item, n);
       }
@@ -183,6 +189,14 @@ function digits(n: number): number {
   let d = 1;
   for (let x = n; x >= 10; x = Math.floor(x / 10)) d++;
   return d;
+}
+
+/** Digits of the last position a loop reaches (MAX_ITEMS). */
+const MAX_ITEMS_DIGITS = String(MAX_ITEMS).length;
+
+/** A list split for iter() and list(), and whether all its items are inert (template.ts). */
+function loopItems(list: string, sep: string): { items: string[]; inert: boolean } {
+  return sep === " " ? splitInert(list) : { items: splitList(list, sep), inert: false };
 }
 
 /** A delimiter given to a lazy function: evaluated when longer than one character. */
@@ -559,13 +573,8 @@ export const controlFunctions: FunctionDef[] = [
     const osep = args[3] === undefined ? " " : lazySep(ev, f, args[3], true);
     if (typeof osep !== "string") return osep.error;
     const list = ev.eval(f, args[0], EVAL_ARG);
-    return loop(
-      ev,
-      splitList(list, sep),
-      osep,
-      iterBody(ev, f, args[1], list, sep),
-      colourCloses(args[1]),
-    );
+    const { items, inert } = loopItems(list, sep);
+    return loop(ev, items, osep, iterBody(ev, f, args[1], list, inert), colourCloses(args[1]));
   }, { lazy: true }),
   define("list", 2, 3, {
     family: "lists",
@@ -577,8 +586,9 @@ export const controlFunctions: FunctionDef[] = [
     const sep = lazySep(ev, f, args[2]);
     if (typeof sep !== "string") return sep.error;
     const list = ev.eval(f, args[0], EVAL_ARG);
-    const body = iterBody(ev, f, args[1], list, sep);
-    loop(ev, splitList(list, sep), "", (item, n) => {
+    const { items, inert } = loopItems(list, sep);
+    const body = iterBody(ev, f, args[1], list, inert);
+    loop(ev, items, "", (item, n) => {
       const line = body(item, n);
       ev.ports.delivery.toObject(f.enactor, toWire(line));
       return "";
