@@ -27,6 +27,7 @@ import { isPlain, parseText } from "./parse.ts";
 import { RegionCache } from "./region_cache.ts";
 import { SeenOnce } from "./seen_once.ts";
 import { WorkBuffers } from "./buffers.ts";
+import { AttrRefs } from "./attr_refs.ts";
 import {
   EV,
   type Frame,
@@ -101,6 +102,9 @@ const MAX_REGIONS = 1_000;
 /** Most iter() bodies kept parsed as templates. */
 const MAX_TEMPLATES = 2_000;
 
+/** Most attribute references kept resolved (src/softcode/attr_refs.ts). */
+const MAX_REFS = 4_096;
+
 /** Most actors whose recent evaluation time is remembered. */
 const MAX_ACTORS = 10_000;
 
@@ -162,6 +166,8 @@ export class Softcode {
   readonly regexps = new RegexpCache(() => this.limits.regexpSize);
   /** Buffers functions reuse from call to call (src/softcode/buffers.ts). */
   readonly buffers = new WorkBuffers();
+  /** Attribute references (`#12/FOO`) by their text, resolved (src/softcode/attr_refs.ts). */
+  readonly attrRefs = new AttrRefs(MAX_REFS);
   /** Objects and their own attributes, for lookups through the `@parent` chain. */
   readonly inherit: InheritSource;
   #cache = new Map<string, Cached>();
@@ -1165,7 +1171,9 @@ export class Evaluation {
    * world's one rule, src/world/attributes/inherit.ts).
    */
   attrWithParents(id: string, name: string): SoftAttr | null {
-    return inheritedAttr(this.sc.inherit, id, name)?.attr ?? null;
+    // The object's own first, without the walk's record of where it was found (most reads).
+    return this.ports.attributes.get(id, name) ?? inheritedAttr(this.sc.inherit, id, name)?.attr ??
+      null;
   }
 
   /** The value of an attribute (with parents), "" when unset. */

@@ -25,7 +25,7 @@ export function found(r: string): boolean {
  * The id of a plain `#123` (no spaces, no leading zero), or null: the form lists and `%#` give,
  * read without a regular expression or a number round trip.
  */
-function plainDbref(s: string): string | null {
+export function plainDbref(s: string): string | null {
   const n = s.length;
   if (n < 2 || n > 16 || s.charCodeAt(0) !== 35) return null;
   if (s.charCodeAt(1) === 48 && n > 2) return null;

@@ -15,48 +15,21 @@ import { closeColour } from "./strings.ts";
 import { inertItem, splitInert, type Template } from "../template.ts";
 import { switchMatch } from "../wild.ts";
 import { zoneOf } from "../../world/zones.ts";
+import { upperName, validAttrName } from "../attr_refs.ts";
 
 const MAX = 100;
 
 /** Most items a list function walks (MUX's MAX_WORDS). */
 const MAX_ITEMS = 8000;
 
+/** The arguments of a u-function called with none (never written: see ufun). */
+const NO_ARGS: readonly string[] = [];
+
 /** Deepest nesting of iter() and its kin (MUX's MAX_ITEXT). */
 const MAX_LOOPS = 100;
 
-/** Attribute names MUX accepts: a letter or `_`, then letters, digits and `_-.'` etc. */
-export function validAttrName(name: string): boolean {
-  // The characters allowed leave out spaces, `/`, brackets, braces, `,` and `"`. Read by a
-  // table, not a regular expression: u() asks it at every call (functions/control_test.ts
-  // compares the two).
-  const n = name.length;
-  if (n === 0 || n > 64) return false;
-  const c = name.charCodeAt(0);
-  if (c >= 128 || ATTR_CHAR[c] !== 2) return false;
-  for (let i = 1; i < n; i++) {
-    const d = name.charCodeAt(i);
-    if (d >= 128 || ATTR_CHAR[d] === 0) return false;
-  }
-  return true;
-}
-
-/** By ASCII code: 2 may start an attribute's name (a letter, `_`, `~`), 1 may follow, 0 not. */
-const ATTR_CHAR: Uint8Array = (() => {
-  const t = new Uint8Array(128);
-  for (const ch of "0123456789-.'`!@#$%^&*+=|?:;<>") t[ch.charCodeAt(0)] = 1;
-  for (let c = 65; c <= 90; c++) t[c] = t[c + 32] = 2;
-  t[95] = t[126] = 2;
-  return t;
-})();
-
-/** A valid attribute name (ASCII: validAttrName) in upper case, itself when it already is. */
-export function upperName(name: string): string {
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c >= 97 && c <= 122) return name.toUpperCase();
-  }
-  return name;
-}
+/** The attribute names' rules live with the references (src/softcode/attr_refs.ts). */
+export { upperName, validAttrName };
 
 /**
  * The attribute `ref` (`obj/attr` or `attr` on the executor) as the executor may read it:
@@ -67,19 +40,41 @@ function fetchAttr(
   frame: Frame,
   ref: string,
 ): { attr: SoftAttr; id: string } | { out: string } {
-  const p = parseObjAttr(ev.ports.world, frame.executor, ref);
-  let id = p.id;
-  let name = p.attr;
-  if (id === null) {
-    // MUX falls back to the whole text as an attribute of the executor (never valid with `/`).
-    id = frame.executor;
-    name = ref;
+  let id: string | null;
+  let name: string;
+  const known = ev.sc.attrRefs.get(ref);
+  if (known !== null) {
+    // `#12/FOO` or `FOO`, resolved before: only the world is looked at again.
+    id = known.id ?? frame.executor;
+    name = known.name;
+    // A `#12` that names nothing leaves the whole text, never a valid name with its `/`.
+    if (known.id !== null && ev.object(id) === null) return { out: "" };
+  } else {
+    const p = parseObjAttr(ev.ports.world, frame.executor, ref);
+    id = p.id;
+    name = p.attr;
+    if (id === null) {
+      // MUX falls back to the whole text as an attribute of the executor (never valid with `/`).
+      id = frame.executor;
+      name = ref;
+    }
+    if (!validAttrName(name)) return { out: "" };
+    name = upperName(name);
   }
-  if (!validAttrName(name)) return { out: "" };
-  const attr = ev.attrWithParents(id, upperName(name));
+  const attr = ev.attrWithParents(id, name);
   if (!attr) return { out: "" };
   if (!ev.mayRead(frame.executor, id, attr)) return { out: "#-1 PERMISSION DENIED" };
   return { attr, id };
+}
+
+/**
+ * v()'s test of a name: one that starts as an attribute's may be one (a letter, `_`, `~`, `#`,
+ * `.`; ASCII only, as the case-blind `/^[a-z_~#.]/i` it stands for), else it is a number.
+ */
+function startsAttrName(name: string): boolean {
+  const c = name.charCodeAt(0);
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 126 || c === 35 ||
+    c === 46;
 }
 
 /** Runs an attribute as a u-function of `id` with `args` (%0-%9). */
@@ -99,10 +94,12 @@ export function callAttr(
 function ufun(ev: Evaluation, frame: Frame, args: string[], local: boolean): string {
   const a = fetchAttr(ev, frame, args[0]);
   if ("out" in a) return a.out;
-  if (!local) return callAttr(ev, frame, a.id, a.attr.value, args.slice(1));
+  // Nothing writes a frame's arguments: a call without any shares one empty list.
+  const rest = args.length > 1 ? args.slice(1) : NO_ARGS;
+  if (!local) return callAttr(ev, frame, a.id, a.attr.value, rest);
   const saved = new Map(ev.regs);
   try {
-    return callAttr(ev, frame, a.id, a.attr.value, args.slice(1));
+    return callAttr(ev, frame, a.id, a.attr.value, rest);
   } finally {
     ev.regs = saved;
   }
@@ -351,7 +348,7 @@ export const controlFunctions: FunctionDef[] = [
     const name = args[0].trim();
     // MUX: a name that could start an attribute's is one (v(o) is %o when one character long);
     // anything else is an argument number, read as atol() does (v(1st) is %1, v(!) is %0).
-    if (/^[a-z_~#.]/i.test(name)) {
+    if (startsAttrName(name)) {
       if (name.length === 1) return ev.eval(f, "%" + name, EVAL_ARG);
       if (!validAttrName(name)) return "";
       return ev.readableAttr(f.executor, f.executor, name)?.value ?? "";
@@ -812,13 +809,24 @@ function sortRange(
 
 /** get(): the attribute's value and object, or a string to return (an error, or ""). */
 function getAttr(ev: Evaluation, f: Frame, ref: string): { value: string; id: string } | string {
-  const at = ref.indexOf("/");
-  if (at < 0) return "#-1 NO MATCH";
-  const r = matchThing(ev.ports.world, f.executor, ref.slice(0, at));
-  if (!found(r)) return "#-1 NO MATCH";
-  const name = ref.slice(at + 1).trim();
-  if (!validAttrName(name)) return "";
-  const attr = ev.attrWithParents(r, upperName(name));
+  let r: string;
+  let name: string;
+  const known = ev.sc.attrRefs.get(ref);
+  if (known !== null && known.id !== null) {
+    // `#12/FOO`, resolved before: only the world is looked at again.
+    if (ev.object(known.id) === null) return "#-1 NO MATCH";
+    r = known.id;
+    name = known.name;
+  } else {
+    const at = ref.indexOf("/");
+    if (at < 0) return "#-1 NO MATCH";
+    r = matchThing(ev.ports.world, f.executor, ref.slice(0, at));
+    if (!found(r)) return "#-1 NO MATCH";
+    name = ref.slice(at + 1).trim();
+    if (!validAttrName(name)) return "";
+    name = upperName(name);
+  }
+  const attr = ev.attrWithParents(r, name);
   if (!attr) return "";
   if (!ev.mayRead(f.executor, r, attr)) return "#-1 PERMISSION DENIED";
   return { value: attr.value, id: r };

@@ -1,0 +1,93 @@
+/**
+ * Attribute names as softcode writes them, and the references u(), get() and their kin read
+ * (`#12/FOO`, `foo`): those that name the same attribute whoever reads them are kept resolved
+ * (cut at the `/`, trimmed, checked and upper-cased once), where each call did it anew. What
+ * is kept is the text's meaning only, never the world's: whether the object exists, the
+ * attribute and who may read it are looked up at every call.
+ */
+import { plainDbref } from "./match.ts";
+
+/** Attribute names MUX accepts: a letter or `_`, then letters, digits and `_-.'` etc. */
+export function validAttrName(name: string): boolean {
+  // The characters allowed leave out spaces, `/`, brackets, braces, `,` and `"`. Read by a
+  // table, not a regular expression: u() asks it at every call (functions/control_test.ts
+  // compares the two).
+  const n = name.length;
+  if (n === 0 || n > 64) return false;
+  const c = name.charCodeAt(0);
+  if (c >= 128 || ATTR_CHAR[c] !== 2) return false;
+  for (let i = 1; i < n; i++) {
+    const d = name.charCodeAt(i);
+    if (d >= 128 || ATTR_CHAR[d] === 0) return false;
+  }
+  return true;
+}
+
+/** By ASCII code: 2 may start an attribute's name (a letter, `_`, `~`), 1 may follow, 0 not. */
+const ATTR_CHAR: Uint8Array = (() => {
+  const t = new Uint8Array(128);
+  for (const ch of "0123456789-.'`!@#$%^&*+=|?:;<>") t[ch.charCodeAt(0)] = 1;
+  for (let c = 65; c <= 90; c++) t[c] = t[c + 32] = 2;
+  t[95] = t[126] = 2;
+  return t;
+})();
+
+/** A valid attribute name (ASCII: validAttrName) in upper case, itself when it already is. */
+export function upperName(name: string): string {
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c >= 97 && c <= 122) return name.toUpperCase();
+  }
+  return name;
+}
+
+/** A reference whose meaning does not depend on who reads it. */
+export interface AttrRef {
+  /** The object a plain `#123` names (its id), or null: the reader's own attribute (no `/`). */
+  readonly id: string | null;
+  /** The attribute's name: valid (validAttrName) and upper-case. */
+  readonly name: string;
+}
+
+/** Kept for a text that needs the full match (`me/foo`, `*bob/foo`, a bad name). */
+const LOOKER_BOUND: AttrRef = { id: null, name: "" };
+
+/**
+ * References resolved by their text (one per Softcode engine), at most `most` of them: when
+ * full they are all dropped and made again as they are used (cheaper than finding the oldest).
+ */
+export class AttrRefs {
+  #held = new Map<string, AttrRef>();
+  readonly #most: number;
+
+  constructor(most: number) {
+    this.#most = most;
+  }
+
+  /**
+   * What `ref` names when that does not depend on the reader: a plain `#123/<name>`, or a bare
+   * `<name>`, with a valid name; null for anything else (the caller matches it in full).
+   */
+  get(ref: string): AttrRef | null {
+    let r = this.#held.get(ref);
+    if (r === undefined) {
+      r = readerFree(ref) ?? LOOKER_BOUND;
+      if (this.#held.size >= this.#most) this.#held = new Map();
+      this.#held.set(ref, r);
+    }
+    return r === LOOKER_BOUND ? null : r;
+  }
+}
+
+/** parseObjAttr()'s answer for `ref` where it needs no looker (see AttrRefs.get), or null. */
+function readerFree(ref: string): AttrRef | null {
+  const at = ref.indexOf("/");
+  if (at < 0) {
+    const name = ref.trim();
+    return validAttrName(name) ? { id: null, name: upperName(name) } : null;
+  }
+  const id = plainDbref(ref.slice(0, at));
+  if (id === null) return null;
+  const name = ref.slice(at + 1).trim();
+  return validAttrName(name) ? { id, name: upperName(name) } : null;
+}
