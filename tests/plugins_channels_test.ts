@@ -322,3 +322,28 @@ Deno.test("channels plugin: a fresh game's Public, OOC and Staff; new players jo
     await w.stop();
   }
 });
+
+Deno.test("channels plugin: a maker demoted since making it controls it no more", async () => {
+  const w = await startPluginWorld(["Carol"], NO_DEFAULTS);
+  try {
+    const root = await w.login("Root");
+    const carol = await w.login("Carol");
+    await root.cmd("@set *Carol=wizard", /^Set\.$/);
+    await carol.cmd("@chancreate Carols", /Channel Carols created/);
+    await carol.cmd("+chan/join Carols", /You join Carols/);
+    await carol.send("@cemit Carols=While staff");
+    await carol.ws.expect(chanMsg(/While staff/));
+    await carol.cmd("think cwho(Carols)", new RegExp(`^#${w.ids.Carol}$`));
+
+    await root.cmd("@set *Carol=!wizard", /^Cleared\.$/);
+    await carol.cmd("@cemit Carols=After", /^Permission denied\.$/);
+    await carol.cmd("think cwho(Carols)", /^#-1 PERMISSION DENIED$/);
+    await carol.cmd("think cemit(Carols,After)", /^#-1 PERMISSION DENIED$/);
+    await carol.cmd("@chanset Carols/header=[Mine]", /Huh\?|Permission denied/);
+    assertEquals(await carol.ws.sees(chanMsg(/After/), 200), false);
+    // Staff still do.
+    await root.cmd("think cwho(Carols,all)", new RegExp(`^#${w.ids.Carol}$`));
+  } finally {
+    await w.stop();
+  }
+});

@@ -176,7 +176,7 @@ export function channelCommands(
       switches: ["noheader"],
       category: "channels",
       help: "@cemit[/noheader] <channel>=<message> sends a message to a channel's members " +
-        "(staff and the channel's maker).",
+        "(staff).",
       exec(u) {
         if (!u.cmd.lhs.trim() || u.cmd.rhs === null) {
           throw new CommandError("Usage: @cemit[/noheader] <channel>=<message>");

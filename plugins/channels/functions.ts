@@ -65,7 +65,7 @@ export function channelFunctions(svc: ChannelService): PluginFunctionSpec[] {
         family: "game",
         args: "cwho(<channel>[, on|off|all])",
         summary: "Dbrefs of a channel's members: on (the default) those connected, all every one.",
-        more: "Staff and the channel's maker only. Nobody is 'off' a channel here (leaving it " +
+        more: "Staff only. Nobody is 'off' a channel here (leaving it " +
           "is the only way off), so off gives an empty list.",
         example: { think: "cwho(Nope)", gives: "#-1 CHANNEL NOT FOUND" },
       },
@@ -87,7 +87,7 @@ export function channelFunctions(svc: ChannelService): PluginFunctionSpec[] {
         family: "effects",
         args: "cemit(<channel>, <message>)",
         summary: "Sends a message to a channel's members after its header, as @cemit does.",
-        more: "Staff and the channel's maker only; it gives nothing, or an error value.",
+        more: "Staff only; it gives nothing, or an error value.",
         example: { think: "cemit(Nope,Hello)", gives: "#-1 CHANNEL NOT FOUND" },
       },
       call({ caller }, args) {

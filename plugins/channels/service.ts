@@ -543,11 +543,12 @@ export class ChannelService {
   }
 
   /**
-   * True when `v` controls the channel as MUX's comsys asks it of `@cemit` and `cwho()`: staff,
-   * or the player who made it.
+   * True when `v` controls the channel as MUX's comsys asks it of `@cemit` and `cwho()`: staff, by
+   * the rank `v` has now. Its maker had to be staff to make it (`@chancreate`), and keeps nothing
+   * of it once demoted: MUX's control by its `charge_who` outlived the rank that made it.
    */
-  controls(ch: Channel, v: Viewer): boolean {
-    return isStaff(v.flags) || (ch.createdBy !== "" && ch.createdBy === v.id);
+  controls(_ch: Channel, v: Viewer): boolean {
+    return isStaff(v.flags);
   }
 
   /** Ids of every member, connected or not. */
@@ -557,7 +558,7 @@ export class ChannelService {
 
   /**
    * `@cemit` and `cemit()`: sends `text` to the channel's online members, after its header
-   * unless `header` is false. Staff and the channel's maker only. Said by the channel itself, so
+   * unless `header` is false. Staff only (see `controls`). Said by the channel itself, so
    * it is delivered as its join and leave notices are, and not kept in the history.
    */
   emit(actor: DbObject, name: string, text: string, header: boolean): Channel {
