@@ -914,6 +914,44 @@ Deno.test("scenes: REST writes others hear have a rate of their own, shared by p
   }
 });
 
+Deno.test("scenes: a thing's or puppet's scene is its owner's, on its owner's quota", async () => {
+  const g = await game({
+    plugins: ["building"],
+    config: { plugins: { scenes: { maxScenes: 2 } } },
+  });
+  const call = rest(g);
+  try {
+    const ann = await g.player("Ann", { flags: ["builder"] });
+    const wiz = await g.player("Wiz", { flags: ["wizard"] });
+    await g.run(ann, "@create Puppet");
+    await g.run(ann, "@set Puppet=puppet");
+    await g.run(ann, "drop Puppet");
+    await g.run(ann, "@force Puppet=+scene/start By the puppet");
+    const all = async () =>
+      ((await call(wiz, "GET", "")).body as Json[]).map((s) => [s.name, s.owner]);
+    const mine = await until(all, (l) => l.length === 1, "the puppet's scene");
+    assertEquals(mine, [["By the puppet", `#${ann.id}`]]);
+    assertEquals((await call(ann, "POST", "", { name: "Hers", location: "#1" })).status, 201);
+    // Ann's quota is used up: the puppet cannot start a third scene for her.
+    await g.run(ann, "@force Puppet=+scene/start Escape");
+    const refused = await until(
+      () => g.received(),
+      (r) => /You own 2 scenes/.test(r.text("Ann")),
+      "the refusal, relayed by the puppet",
+    );
+    assertMatch(refused.text("Ann"), /You own 2 scenes/);
+    assertEquals((await all()).length, 2);
+    // A staff member's thing starts scenes free of the quota, as its owner does.
+    await g.run(wiz, "@create Helper");
+    await g.run(wiz, "drop Helper");
+    for (let i = 0; i < 3; i++) await g.run(wiz, `@force Helper=+scene/start Staff ${i}`);
+    const staff = await until(all, (l) => l.length === 5, "the helper's scenes");
+    assertEquals(staff.filter(([, o]) => o === `#${wiz.id}`).length, 3);
+  } finally {
+    await g.close();
+  }
+});
+
 Deno.test("scenes: a player owns at most plugins.scenes.maxScenes scenes; staff are not held to it", async () => {
   const g = await game({ config: { plugins: { scenes: { maxScenes: 2 } } } });
   const call = rest(g);

@@ -12,6 +12,7 @@ import {
   lockOf,
   NotFoundError,
   oneLine,
+  ownerOf,
   type Page,
   type PlayerLookup,
   type PluginBus,
@@ -193,6 +194,12 @@ export class SceneService {
     ) {
       throw new ForbiddenError("You may not start a scene in a room you cannot enter.");
     }
+    // What a thing or puppet starts is its owning player's, as what it builds is (MUX's
+    // Owner()): counted on that player's quota, and free of it only when that player is staff.
+    // Owned by the thing itself, each thing had a quota of its own.
+    const ownerId = ownerOf(actor);
+    const owner = ownerId === actor.id ? actor : await this.d.world.get(ownerId);
+    if (!owner) throw new ForbiddenError("Only an object with an owner may start a scene.");
     const now = this.d.now();
     const owned = this.d.limits.owned;
     const s = await this.d.store.create((id) => ({
@@ -200,7 +207,7 @@ export class SceneService {
       name: input.name,
       location: room.id,
       desc: input.desc ?? "",
-      owner: actor.id,
+      owner: owner.id,
       participants: [actor.id],
       allowed: [actor.id],
       private: input.private ?? false,
@@ -210,7 +217,7 @@ export class SceneService {
       poseCount: 0,
       lastActivity: now,
       lastPosed: {},
-    }), (op) => owned.take(op, actor.id, { exempt: isStaff(actor.flags) }));
+    }), (op) => owned.take(op, owner.id, { exempt: isStaff(owner.flags) }));
     void this.d.hooks.emit("scene:created", {
       sceneId: s.id,
       sceneName: s.name,

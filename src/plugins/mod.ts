@@ -120,7 +120,7 @@ export { codesToMarkup, toWire } from "../softcode/markup.ts";
 export { dbref, normalizeId } from "../world/ids.ts";
 export { objectNameProblem } from "../world/names.ts";
 export { homeOf } from "../world/start.ts";
-export { controls, type ControlWorld } from "../world/control.ts";
+export { controls, type ControlWorld, ownerOf } from "../world/control.ts";
 export {
   announceTeleport,
   BUILDER_LOCK,
