@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { api } from "./harness.ts";
+import { api, startServer } from "./harness.ts";
 import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
 import { TelnetClient } from "./telnet_client.ts";
 import { WsClient } from "./ws_client.ts";
@@ -122,3 +122,50 @@ Deno.test("logging: a full run logs every event as one line and never a secret",
     await Deno.remove(srv.dir, { recursive: true });
   }
 });
+
+Deno.test("logging: a security log rotation that fails loses no line and no older file", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-test-" });
+  // security.log.1 is taken by a directory with a file in it: no rename can land there.
+  const logs = join(dir, "logs");
+  await Deno.mkdir(join(logs, "security.log.1"), { recursive: true });
+  await Deno.writeTextFile(join(logs, "security.log.1", "keep"), "an operator's file");
+  const srv = await startServer({
+    dir,
+    config: { logging: { securityMaxSize: 400, securityMaxFiles: 1 } },
+  });
+  const fail = (i: number) =>
+    api(srv.base, "POST", "/api/v1/auth/login", { name: `Nobody${i}`, password: "wrong-password" });
+  const targets = async () =>
+    (await Deno.readTextFile(join(logs, "security.log"))).trim().split("\n")
+      .map((l) => JSON.parse(l)).filter((l) => l.event === "LOGIN_FAILED").map((l) => l.target);
+  try {
+    // Five failures (under the address's ten a minute), each line past the 400 bytes after two.
+    for (let i = 0; i < 5; i++) assertEquals((await fail(i)).status, 401);
+    await waitFor(async () => (await targets()).length === 5, "five lines");
+    assertEquals(await targets(), [0, 1, 2, 3, 4].map((i) => `Nobody${i}`));
+    assertEquals(
+      await Deno.readTextFile(join(logs, "security.log.1", "keep")),
+      "an operator's file",
+    );
+    // Once the name is free, the next line rotates: the old lines move to .1, none lost.
+    await Deno.remove(join(logs, "security.log.1"), { recursive: true });
+    assertEquals((await fail(5)).status, 401);
+    await waitFor(async () => (await targets()).length === 1, "the rotation");
+    assertEquals(await targets(), ["Nobody5"]);
+    const old = (await Deno.readTextFile(join(logs, "security.log.1"))).trim().split("\n")
+      .map((l) => JSON.parse(l)).filter((l) => l.event === "LOGIN_FAILED").map((l) => l.target);
+    assertEquals(old, [0, 1, 2, 3, 4].map((i) => `Nobody${i}`));
+  } finally {
+    await srv.stop();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+});
+
+/** Polls `ok` for up to 10 s (a security line is written just after the answer). */
+async function waitFor(ok: () => Promise<boolean>, what: string): Promise<void> {
+  const end = Date.now() + 10_000;
+  while (!(await ok().catch(() => false))) {
+    if (Date.now() > end) throw new Error(`${what}: never happened`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

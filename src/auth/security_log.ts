@@ -20,6 +20,7 @@ export type SecurityEvent =
   | "ADMIN_CHOWN"
   | "ADMIN_MONIKER"
   | "ADMIN_REPAIR"
+  | "ADMIN_LOGIN_RELEASE"
   | "WS_RATE_LIMITED";
 
 /** One log entry's details. */
@@ -80,6 +81,8 @@ export class SecurityLog {
   #chain: Promise<void> = Promise.resolve();
   /** The live file's size in bytes, read once at the first write; null until then. */
   #size: number | null = null;
+  /** A rotation failed and none has succeeded since (its error is said once). */
+  #failing = false;
   readonly #encoder = new TextEncoder();
   readonly #now: () => number;
   readonly #limits: () => SecurityLogLimits;
@@ -194,7 +197,7 @@ export class SecurityLog {
         }
         const { maxSize, maxFiles } = this.#limits();
         if (maxSize > 0 && this.#size > 0 && this.#size + bytes.length > maxSize) {
-          await this.#rotate(maxFiles);
+          await this.#rotateOrKeep(maxFiles);
         }
         await Deno.writeFile(this.file, bytes, { append: true });
         this.#size += bytes.length;
@@ -210,14 +213,50 @@ export class SecurityLog {
     return this.#chain;
   }
 
-  /** Moves the live file to `.1` and the older ones up by one; the last is overwritten. */
+  /**
+   * Rotates; when a rename fails the line still goes to the live file, which stays past its
+   * size, so the next line tries again (a failure is said once until a rotation succeeds).
+   */
+  async #rotateOrKeep(maxFiles: number): Promise<void> {
+    try {
+      await this.#rotate(maxFiles);
+      this.#size = 0;
+      this.#failing = false;
+    } catch (e) {
+      if (this.#failing) return;
+      this.#failing = true;
+      console.error(
+        `security log: cannot rotate ${this.file} (${(e as Error).message}); ` +
+          "writing on to it and trying again at the next line",
+      );
+    }
+  }
+
+  /**
+   * Moves the live file to `.1`, the older ones up by one as far as the first free number, and
+   * the last over the oldest when none is free. Stopping at a gap means a rotation that failed
+   * half way and is tried again drops no file: each rename moves a file onto a free name, and
+   * only the oldest, `.<maxFiles>`, is ever overwritten.
+   */
   async #rotate(maxFiles: number): Promise<void> {
-    this.#size = 0;
     if (maxFiles < 1) return await removeIfThere(this.file);
-    for (let i = maxFiles - 1; i >= 1; i--) {
-      await renameIfThere(`${this.file}.${i}`, `${this.file}.${i + 1}`);
+    let free = 1;
+    while (free < maxFiles && await exists(`${this.file}.${free}`)) free++;
+    for (let i = free - 1; i >= 1; i--) {
+      await Deno.rename(`${this.file}.${i}`, `${this.file}.${i + 1}`);
     }
     await renameIfThere(this.file, `${this.file}.1`);
+  }
+}
+
+/** Whether something is at `path` (a file, or anything else that takes the name). */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return false;
+    throw e;
   }
 }
 

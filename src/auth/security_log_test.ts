@@ -183,3 +183,22 @@ Deno.test("security log: closing writes the counts still held", async () => {
     "2 more refused since the last entry",
   ]);
 });
+
+Deno.test("security log: a rotation shifts old files only up to the first free number", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-seclog-" });
+  try {
+    const file = `${dir}/security.log`;
+    // As a rotation that failed half way leaves them: .1 free, .2 and .3 kept.
+    await Deno.writeTextFile(file, "x".repeat(500) + "\n");
+    await Deno.writeTextFile(`${file}.2`, "two\n");
+    await Deno.writeTextFile(`${file}.3`, "three\n");
+    const log = new SecurityLog(file, { limits: () => ({ maxSize: 400, maxFiles: 3 }) });
+    await log.write("ADMIN_BOOT", { target: "after" });
+    assert.equal(await Deno.readTextFile(`${file}.1`), "x".repeat(500) + "\n");
+    assert.equal(await Deno.readTextFile(`${file}.2`), "two\n");
+    assert.equal(await Deno.readTextFile(`${file}.3`), "three\n");
+    assert.equal(JSON.parse(await Deno.readTextFile(file)).target, "after");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -109,6 +109,46 @@ Deno.test("logger: the file rotates at maxSize and keeps maxFiles old files", as
   }
 });
 
+Deno.test("logger: a rotation that fails keeps every line, and a retry drops no old file", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const logs = join(dir, "logs"), path = join(logs, "game.log");
+    // game.log.1 is a directory with a file in it: the live file cannot move there.
+    Deno.mkdirSync(`${path}.1`, { recursive: true });
+    Deno.writeTextFileSync(join(`${path}.1`, "keep"), "kept");
+    const log = (maxFiles: number) =>
+      new Logger({
+        subsystem: "engine",
+        now: at,
+        console: () => {},
+        file: { path, maxSize: 200, maxFiles },
+      });
+    const one = log(1);
+    for (let i = 0; i < 10; i++) one.log("info", `event number ${String(i).padStart(2, "0")}`);
+    const lines = Deno.readTextFileSync(path).trim().split("\n");
+    assertEquals(lines.map((l) => l.slice(-2)), [...Array(10).keys()].map((i) => `0${i}`));
+    assertEquals(Deno.readTextFileSync(join(`${path}.1`, "keep")), "kept");
+    // Freed, the next line rotates: the ten lines move to .1.
+    Deno.removeSync(`${path}.1`, { recursive: true });
+    one.log("info", "event number 10");
+    one.close();
+    assertEquals(Deno.readTextFileSync(`${path}.1`).trim().split("\n").length, 10);
+    assertMatch(Deno.readTextFileSync(path), /event number 10\n$/);
+    // As a rotation that failed half way leaves them (.1 free): only the live file moves.
+    Deno.renameSync(`${path}.1`, `${path}.2`);
+    Deno.writeTextFileSync(`${path}.3`, "three\n");
+    Deno.writeTextFileSync(path, "x".repeat(300) + "\n");
+    const three = log(3);
+    three.log("info", "event number 11");
+    three.close();
+    assertEquals(Deno.readTextFileSync(`${path}.1`), "x".repeat(300) + "\n");
+    assertEquals(Deno.readTextFileSync(`${path}.2`).trim().split("\n").length, 10);
+    assertEquals(Deno.readTextFileSync(`${path}.3`), "three\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("logger: a console line logged just before an exit reaches the reader", async () => {
   // The process exits in the same task as it logs, with no chance to finish a queued write.
   const code = `import { Logger } from ${

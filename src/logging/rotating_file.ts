@@ -13,6 +13,8 @@ export class RotatingFile {
   #file: Deno.FsFile | null = null;
   #size = 0;
   #broken = false;
+  /** A rotation failed and none has succeeded since (said once). */
+  #failing = false;
   readonly #encoder = new TextEncoder();
 
   /** `maxSize` 0 never rotates; `maxFiles` is how many rotated files are kept beside the live one. */
@@ -29,7 +31,7 @@ export class RotatingFile {
     try {
       this.#open();
       if (this.#maxSize > 0 && this.#size > 0 && this.#size + bytes.length > this.#maxSize) {
-        this.#rotate();
+        this.#rotateOrKeep();
       }
       writeAll(this.#file!, bytes);
       this.#size += bytes.length;
@@ -61,21 +63,41 @@ export class RotatingFile {
     this.#size = this.#file.statSync().size;
   }
 
-  #rotate(): void {
+  /**
+   * Rotates; when a rename fails the line still goes to the live file (past its size) and the
+   * next line tries again, said once on stderr until a rotation succeeds (docs/security.md).
+   */
+  #rotateOrKeep(): void {
     this.close();
-    if (this.#maxFiles === 0) {
-      Deno.removeSync(this.path);
-    } else {
-      for (let i = this.#maxFiles - 1; i >= 1; i--) {
+    try {
+      this.#rotate();
+      this.#failing = false;
+    } catch (e) {
+      if (!this.#failing) {
+        this.#failing = true;
+        const text = `log: cannot rotate ${this.path} (${
+          (e as Error).message
+        }); writing on to it\n`;
         try {
-          Deno.renameSync(`${this.path}.${i}`, `${this.path}.${i + 1}`);
-        } catch (e) {
-          if (!(e instanceof Deno.errors.NotFound)) throw e;
-        }
+          writeAll(Deno.stderr, this.#encoder.encode(text));
+        } catch { /* nowhere left to say it */ }
       }
-      Deno.renameSync(this.path, `${this.path}.1`);
     }
     this.#open();
+  }
+
+  /**
+   * Moves the live file to `.1` and the older ones up as far as the first free number (only the
+   * oldest is ever overwritten, so a rotation retried after a failure half way drops no file).
+   */
+  #rotate(): void {
+    if (this.#maxFiles === 0) return Deno.removeSync(this.path);
+    let free = 1;
+    while (free < this.#maxFiles && existsSync(`${this.path}.${free}`)) free++;
+    for (let i = free - 1; i >= 1; i--) {
+      Deno.renameSync(`${this.path}.${i}`, `${this.path}.${i + 1}`);
+    }
+    Deno.renameSync(this.path, `${this.path}.1`);
   }
 }
 
@@ -83,4 +105,15 @@ export class RotatingFile {
 export function writeAll(w: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
   let off = 0;
   while (off < bytes.length) off += w.writeSync(bytes.subarray(off));
+}
+
+/** Whether something takes the name `path`. */
+function existsSync(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return false;
+    throw e;
+  }
 }
