@@ -53,6 +53,13 @@ export interface AttrRef {
 const LOOKER_BOUND: AttrRef = { id: null, name: "" };
 
 /**
+ * The longest text kept: a plain `#<16 digits>/<64-character name>` is 81 characters, with room
+ * for a few spaces. A longer text is matched in full and not kept: kept, 4,096 of a player's
+ * 8,000-character texts would hold 32 MB or more.
+ */
+export const MAX_KEPT_TEXT = 96;
+
+/**
  * References resolved by their text (one per Softcode engine), at most `most` of them: when
  * full they are all dropped and made again as they are used (cheaper than finding the oldest).
  */
@@ -69,6 +76,7 @@ export class AttrRefs {
    * `<name>`, with a valid name; null for anything else (the caller matches it in full).
    */
   get(ref: string): AttrRef | null {
+    if (ref.length > MAX_KEPT_TEXT) return null;
     let r = this.#held.get(ref);
     if (r === undefined) {
       r = readerFree(ref) ?? LOOKER_BOUND;
@@ -76,6 +84,11 @@ export class AttrRefs {
       this.#held.set(ref, r);
     }
     return r === LOOKER_BOUND ? null : r;
+  }
+
+  /** Texts kept (for tests). */
+  get size(): number {
+    return this.#held.size;
   }
 }
 

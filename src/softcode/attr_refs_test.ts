@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { testSoftcode } from "./_test_world.ts";
-import { AttrRefs, upperName, validAttrName } from "./attr_refs.ts";
+import { AttrRefs, MAX_KEPT_TEXT, upperName, validAttrName } from "./attr_refs.ts";
 import { parseObjAttr } from "./match.ts";
 
 Deno.test("attr refs: a kept reference gives what the full match gives, on generated texts", () => {
@@ -113,4 +113,19 @@ Deno.test("attr refs: a bare name is each executor's own attribute, and register
   t.world.set(a, "ME", "[u(me/who)]");
   t.world.set(b, "ME", "[u(me/who)]");
   assert.equal(t.run(`[setq(0,4)][u(#${a}/me)][u(#${b}/me)]`), "a:4b:4");
+});
+
+Deno.test("attr refs: a long text is matched in full and never kept", () => {
+  const refs = new AttrRefs(4_096);
+  // What a loop over a player's long texts would otherwise fill the table with.
+  for (let i = 0; i < 100; i++) assert.equal(refs.get(`${i}${"a".repeat(7_990)}`), null);
+  assert.equal(refs.get("#12/" + " ".repeat(MAX_KEPT_TEXT) + "foo"), null);
+  assert.equal(refs.size, 0);
+  // Up to the bound a name is kept as before, and the engine reads a long one all the same.
+  assert.deepEqual(refs.get("#12/" + "f".repeat(64)), { id: "12", name: "F".repeat(64) });
+  assert.equal(refs.size, 1);
+  const t = testSoftcode();
+  t.world.set(t.wiz, "F", "got:%0");
+  assert.equal(t.run(`u(#${t.wiz}/${" ".repeat(100)}f,x)`), "got:x");
+  assert.equal(t.run(`get(#${t.wiz}/${" ".repeat(100)}f)`), "got:%0");
 });
