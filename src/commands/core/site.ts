@@ -5,15 +5,14 @@ import { getPath } from "../../config/load.ts";
 import { setSiteSetting } from "../../config/site.ts";
 import { CommandError } from "../errors.ts";
 import { quote } from "../target.ts";
+import { adminParams } from "../../softcode/config_params.ts";
 
 /**
- * MUX's `@admin` parameters this game has, and the site keys they set. Softcode installers send
- * `@admin player_queue_limit=...`; anything else is explained and changes nothing.
+ * MUX's `@admin` parameters this game has, and the site keys they set (the one table of MUX's
+ * names, src/softcode/config_params.ts). Softcode installers send `@admin player_queue_limit=...`;
+ * anything else is explained and changes nothing.
  */
-const ADMIN_PARAMS: Readonly<Record<string, string>> = {
-  player_queue_limit: "queue.playerLimit",
-  wizard_queue_limit: "queue.staffLimit",
-};
+const ADMIN_PARAMS = adminParams();
 
 /** Longest value accepted or echoed. */
 const MAX_VALUE = 2000;
