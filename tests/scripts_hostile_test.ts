@@ -28,32 +28,73 @@ const SCRIPT = `export default async (u) => {
 /** Scripts of their own, each working 200 ms and telling the room. */
 const BUSY = 8;
 
-async function game(scripts: Record<string, number>): Promise<{ srv: TestServer; dir: string }> {
+/** Script limits that only the time limit stops: no budget runs out within a test. */
+const UNBUDGETED = {
+  timeoutMs: 250,
+  actorBudgetMs: 600_000,
+  gameBudgetMs: 600_000,
+  budgetWindowMs: 600_000,
+};
+
+/** A running game with the scripts above, and its players. */
+interface Game {
+  /** Registers `name` and opens a web connection of theirs; `open` opens another. */
+  player(name: string): Promise<{ ws: WsClient; open: () => Promise<WsClient> }>;
+  /** Players `${prefix}0` to `${prefix}${n - 1}`, one connection each. */
+  players(prefix: string, n: number): Promise<WsClient[]>;
+}
+
+/**
+ * Runs `body` against a fresh game whose `scripts` settings are `scripts`, with `+x` and
+ * `+busy0`..`+busy7` in its script folder; then closes every connection, stops the game and
+ * removes the folder, whatever `body` did.
+ */
+async function withGame(
+  scripts: Record<string, number>,
+  body: (g: Game) => Promise<void>,
+): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "ursamu-scripts-hostile-" });
-  await Deno.writeTextFile(`${dir}/+x.ts`, SCRIPT);
-  for (let i = 0; i < BUSY; i++) {
-    await Deno.writeTextFile(
-      `${dir}/+busy${i}.ts`,
-      `export default async (u) => { const end = Date.now() + 200; while (Date.now() < end) {} await u.here.broadcast("busy done"); };`,
-    );
+  const closers: (() => Promise<void>)[] = [];
+  let srv: TestServer | null = null;
+  try {
+    await Deno.writeTextFile(`${dir}/+x.ts`, SCRIPT);
+    for (let i = 0; i < BUSY; i++) {
+      await Deno.writeTextFile(
+        `${dir}/+busy${i}.ts`,
+        `export default async (u) => { const end = Date.now() + 200; while (Date.now() < end) {} await u.here.broadcast("busy done"); };`,
+      );
+    }
+    const started = srv = await startServer({ config: { scripts: { dir, ...scripts } } });
+    const player = async (name: string) => {
+      const token = await register(started.base, name);
+      const open = async () => {
+        const ws = await connectWs(started, { token, client: "web" });
+        closers.push(() => ws.close());
+        await ws.expect((m) => m.data.type === "session");
+        return ws;
+      };
+      return { open, ws: await open() };
+    };
+    const players = async (prefix: string, n: number) => {
+      const all: WsClient[] = [];
+      for (let i = 0; i < n; i++) all.push((await player(`${prefix}${i}`)).ws);
+      return all;
+    };
+    await body({ player, players });
+  } finally {
+    for (const c of closers) await c();
+    await srv?.stop();
+    await Deno.remove(dir, { recursive: true });
   }
-  const srv = await startServer({ config: { scripts: { dir, ...scripts } } });
-  return { srv, dir };
 }
 
-async function player(srv: TestServer, name: string, closers: (() => Promise<void>)[]) {
-  const token = await register(srv.base, name);
-  const open = async () => {
-    const ws = await connectWs(srv, { token, client: "web" });
-    closers.push(() => ws.close());
-    await ws.expect((m) => m.data.type === "session");
-    return ws;
-  };
-  return { open, ws: await open() };
-}
-
-/** Runs `+x hold` as `ws` and gives its call a moment to begin. */
+/**
+ * Loads `+x` as `ws`, then runs `+x hold` and gives its call a moment to begin: the script's
+ * sandbox is busy for a second, and calls of `+x` queue behind it.
+ */
 async function hold(ws: WsClient): Promise<void> {
+  ws.send("+x");
+  await ws.expect(/^ready$/, 30_000);
   ws.send("+x hold");
   await new Promise((r) => setTimeout(r, 150));
 }
@@ -62,20 +103,11 @@ Deno.test("hostile scripts: calls waiting in a script's queue are admitted when 
   // Before: a call was admitted when it joined the script's queue and charged when it ended, so
   // every call queued behind a waiting one was let in while the budgets were still full: a
   // player with four connections spent four times the time limit against a budget of 1.5.
-  const { srv, dir } = await game({
-    timeoutMs: 100,
-    actorBudgetMs: 150,
-    gameBudgetMs: 600_000,
-    budgetWindowMs: 600_000,
-  });
-  const closers: (() => Promise<void>)[] = [];
-  try {
-    const cat = await player(srv, "Cat", closers);
-    const bob = await player(srv, "Bob", closers);
+  await withGame({ ...UNBUDGETED, timeoutMs: 100, actorBudgetMs: 150 }, async (g) => {
+    const cat = await g.player("Cat");
+    const bob = await g.player("Bob");
     const tabs = [bob.ws, await bob.open(), await bob.open(), await bob.open()];
     // The first call loads the script; then Cat's keeps its sandbox busy while Bob's queue.
-    cat.ws.send("+x");
-    await cat.ws.expect(/^ready$/, 30_000);
     await hold(cat.ws);
     for (const tab of tabs) tab.send("+x spin");
     await cat.ws.expect(/^held$/, 30_000);
@@ -92,31 +124,17 @@ Deno.test("hostile scripts: calls waiting in a script's queue are admitted when 
       4 - stopped,
       replies.join("\n"),
     );
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("hostile scripts: another player's line goes before the next call waiting in a script's queue", async () => {
   // Before: the next call in a script's queue began as a promise's reaction to the last one's
   // end, so the whole queue ran in one turn of the event loop: forty players' 45 ms calls held
   // every player 1.7 s.
-  const { srv, dir } = await game({
-    timeoutMs: 250,
-    actorBudgetMs: 600_000,
-    gameBudgetMs: 600_000,
-    budgetWindowMs: 600_000,
-  });
-  const closers: (() => Promise<void>)[] = [];
-  try {
-    const alice = await player(srv, "Alice", closers);
-    const holder = await player(srv, "Holder", closers);
-    const busy: WsClient[] = [];
-    for (let i = 0; i < 8; i++) busy.push((await player(srv, `Busy${i}`, closers)).ws);
-    holder.ws.send("+x");
-    await holder.ws.expect(/^ready$/, 30_000);
+  await withGame(UNBUDGETED, async (g) => {
+    const alice = await g.player("Alice");
+    const holder = await g.player("Holder");
+    const busy = await g.players("Busy", 8);
     await hold(holder.ws);
     for (const ws of busy) ws.send("+x busy");
     // Alice types as soon as she hears the first call end; eight calls of 200 ms follow it.
@@ -127,28 +145,16 @@ Deno.test("hostile scripts: another player's line goes before the next call wait
     const heard = alice.ws.all.map((m) => m.msg).filter((m) => m === "busy done" || m === "mark");
     assertEquals(heard.filter((m) => m === "busy done").length, 8);
     assert(heard.at(-1) !== "mark", `all eight calls ran before Alice's line: ${heard.join(", ")}`);
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("hostile scripts: another player's line goes before the next of many script calls typed together", async () => {
   // Before: the lines of players who typed at once were read in one turn of the event loop, and
   // each ran its script call at once: forty 50 ms calls of different scripts held every player
   // two seconds (the game's budget), whatever their order.
-  const { srv, dir } = await game({
-    timeoutMs: 250,
-    actorBudgetMs: 600_000,
-    gameBudgetMs: 600_000,
-    budgetWindowMs: 600_000,
-  });
-  const closers: (() => Promise<void>)[] = [];
-  try {
-    const alice = await player(srv, "Alice", closers);
-    const busy: WsClient[] = [];
-    for (let i = 0; i < BUSY; i++) busy.push((await player(srv, `Busy${i}`, closers)).ws);
+  await withGame(UNBUDGETED, async (g) => {
+    const alice = await g.player("Alice");
+    const busy = await g.players("Busy", BUSY);
     // Each script loads at its first call (a load is not a turn's work).
     for (let i = 0; i < BUSY; i++) {
       busy[i].send(`+busy${i}`);
@@ -165,31 +171,17 @@ Deno.test("hostile scripts: another player's line goes before the next of many s
       .filter((m) => m === "busy done" || m === "mark");
     assertEquals(heard.filter((m) => m === "busy done").length, BUSY);
     assert(heard.at(-1) !== "mark", `all the calls ran before Alice's line: ${heard.join(", ")}`);
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("hostile scripts: another player's line goes before the next call of a stopped sandbox's queue", async () => {
   // Before: the calls waiting in a sandbox stopped at its time limit all came back at once, and
   // each ran to its own stop in the same turn of the event loop (forty such calls held every
   // player 3 to 5 s).
-  const { srv, dir } = await game({
-    timeoutMs: 250,
-    actorBudgetMs: 600_000,
-    gameBudgetMs: 600_000,
-    budgetWindowMs: 600_000,
-  });
-  const closers: (() => Promise<void>)[] = [];
-  try {
-    const alice = await player(srv, "Alice", closers);
-    const holder = await player(srv, "Holder", closers);
-    const spinners: WsClient[] = [];
-    for (let i = 0; i < 8; i++) spinners.push((await player(srv, `Spin${i}`, closers)).ws);
-    holder.ws.send("+x");
-    await holder.ws.expect(/^ready$/, 30_000);
+  await withGame(UNBUDGETED, async (g) => {
+    const alice = await g.player("Alice");
+    const holder = await g.player("Holder");
+    const spinners = await g.players("Spin", 8);
     await hold(holder.ws);
     for (const ws of spinners) ws.send("+x spin loud");
     // Alice types as soon as she hears the first spin begin; eight spins of 250 ms follow it.
@@ -201,9 +193,5 @@ Deno.test("hostile scripts: another player's line goes before the next call of a
     const heard = alice.ws.all.map((m) => m.msg).filter((m) => m === "spin start" || m === "mark");
     assertEquals(heard.filter((m) => m === "spin start").length, 8);
     assert(heard.at(-1) !== "mark", `all eight spins ran before Alice's line: ${heard.join(", ")}`);
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
