@@ -8,56 +8,44 @@ import type { MiddlewareHandler } from "hono";
 import type { PluginEnv } from "../http/plugin_env.ts";
 import { RateLimitError } from "../errors.ts";
 import { counted } from "../text/plural.ts";
+import { RateBudgets, type RateShape } from "../rate/budget.ts";
 
 /** Buckets remembered before the least recently used are forgotten (a forgotten one is full). */
 const MAX_BUCKETS = 50_000;
-/** A bucket's span: it holds a minute's worth. */
-const WINDOW_MS = 60_000;
 
 /** How an API description names the 429 of a route behind `restWrite()`. */
 export const REST_WRITE_LIMITED =
   "the caller's REST writes that others hear are spent (`game.restWritesPerMinute`, 30 a minute by default, all plugins together; `Retry-After` says when to try again)";
 
+/** A budget of `perMinute`: a burst of that many, refilled evenly over a minute. */
+function perMinuteShape(perMinute: number): RateShape {
+  return { capacity: perMinute, windowMs: 60_000 };
+}
+
 /** The engine's buckets, by budget and player. */
 export class PlayerRates {
-  /** When each bucket is full again (ms); Map order is least recently used first. */
-  readonly #full = new Map<string, number>();
+  readonly #budgets: RateBudgets;
 
-  constructor(
-    private readonly now: () => number = Date.now,
-    private readonly maxBuckets = MAX_BUCKETS,
-  ) {}
+  constructor(now: () => number = Date.now, maxBuckets = MAX_BUCKETS) {
+    this.#budgets = new RateBudgets({ now, maxKeys: maxBuckets });
+  }
 
   /**
    * Takes one from `key`'s bucket of `perMinute` (0 or less: no limit). Answers 0 when it was
    * taken, else the ms until one is free (nothing is taken then).
    */
   take(key: string, perMinute: number): number {
-    if (!(perMinute > 0)) return 0;
-    const now = this.now();
-    const next = Math.max(this.#full.get(key) ?? now, now) + WINDOW_MS / perMinute;
-    if (next - now > WINDOW_MS) return Math.ceil(next - now - WINDOW_MS);
-    this.#full.delete(key);
-    this.#full.set(key, next);
-    for (const k of this.#full.keys()) {
-      if (this.#full.size <= this.maxBuckets) break;
-      this.#full.delete(k);
-    }
-    return 0;
+    return this.#budgets.take(key, 1, perMinuteShape(perMinute));
   }
 
   /** Gives one back to `key`'s bucket of `perMinute` (a write that was refused after all). */
   giveBack(key: string, perMinute: number): void {
-    const full = this.#full.get(key);
-    if (!(perMinute > 0) || full === undefined) return;
-    const back = full - WINDOW_MS / perMinute;
-    if (back <= this.now()) this.#full.delete(key);
-    else this.#full.set(key, back);
+    this.#budgets.giveBack(key, 1, perMinuteShape(perMinute));
   }
 
   /** Buckets held (for tests). */
   get size(): number {
-    return this.#full.size;
+    return this.#budgets.size;
   }
 }
 
