@@ -96,7 +96,10 @@ function serveTelnet(engine: Engine, plumbing: ProcessEnv): EngineHost | null {
     gameName: cfg.game.name,
     port: cfg.server.telnet,
     online: () => presence.onlinePlayers().length,
-    limits: { inputBytesPerSecond: cfg.server.telnetInputBytesPerSecond },
+    limits: {
+      inputBytesPerSecond: cfg.server.telnetInputBytesPerSecond,
+      inputBytesPerSecondPerIp: cfg.server.telnetInputBytesPerSecondPerIp,
+    },
   });
   telnet.start();
   return telnet;

@@ -64,7 +64,10 @@ export async function runSidecar(): Promise<void> {
     gameName: cfg.game.name,
     maxConnections: cfg.server.maxConnections,
     maxConnectionsPerIp: cfg.server.maxConnectionsPerIp,
-    limits: { inputBytesPerSecond: cfg.server.telnetInputBytesPerSecond },
+    limits: {
+      inputBytesPerSecond: cfg.server.telnetInputBytesPerSecond,
+      inputBytesPerSecondPerIp: cfg.server.telnetInputBytesPerSecondPerIp,
+    },
     // Nobody can connect any more: a new sidecar (the supervisor starts one) is the way back.
     listenerLost: () => Deno.exit(1),
     handoff: plumbing.telnetHandoff,

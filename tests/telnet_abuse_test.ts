@@ -148,3 +148,44 @@ Deno.test("telnet abuse: a connection streaming telnet commands is read only at 
     await srv.stop();
   }
 });
+
+Deno.test("telnet abuse: many connections from one address share its input budget", async () => {
+  // Forty-five connections from one address had forty-five budgets. Here each connection sends
+  // 1 KB, far inside its own budget (256 KiB at once), and then a line; the address's budget is
+  // lowered to 2 KiB a second after an 8 KiB burst, so the address's later connections are not
+  // read again until the bytes of all the earlier ones are earned back.
+  const perIp = 2048;
+  const srv = await startSupervised({
+    env: { URSAMU_SERVER_TELNETINPUTBYTESPERSECONDPERIP: String(perIp) },
+  });
+  const open: TelnetClient[] = [];
+  try {
+    const n = 20;
+    for (let i = 0; i < n; i++) {
+      const c = await TelnetClient.connect(srv.telnet);
+      open.push(c);
+      await c.waitFor(/connect <name> <password>/, 30_000);
+    }
+    const marks = open.map((c) => c.mark());
+    const junk = new Uint8Array(1000).fill(65);
+    junk.set([IAC, SB, GMCP]);
+    junk.set([IAC, SE], 998);
+    const started = Date.now();
+    for (const c of open) await c.write(junk);
+    // Apart from the junk, so that it is a read of its own, which waits for the budget.
+    await new Promise((r) => setTimeout(r, 200));
+    for (const c of open) await c.send("hello");
+    const took: number[] = [];
+    await Promise.all(open.map(async (c, i) => {
+      await c.waitFor(/Please log in/, 60_000, marks[i]);
+      took.push(Date.now() - started);
+    }));
+    // What the address may send at once is 8 KiB; the rest, 12 KB, comes at 2 KiB a second.
+    const least = (n * 1000 - 4 * perIp) / perIp * 1000;
+    assert(Math.max(...took) >= least * 0.8, `all were read within ${Math.max(...took)} ms`);
+    assert((srv.output().match(/engine started/g) ?? []).length === 1, "engine never restarted");
+  } finally {
+    for (const c of open) await c.close();
+    await srv.stop();
+  }
+});

@@ -34,6 +34,11 @@ export interface ServerConfig {
    * them its socket is not read for a while, so a flood costs only its sender (0: no bound).
    */
   telnetInputBytesPerSecond: number;
+  /**
+   * The same for all the telnet connections of one address together (an IPv6 address by its
+   * /64), in each process that holds telnet sockets, so many connections do not multiply it.
+   */
+  telnetInputBytesPerSecondPerIp: number;
   textDir: string;
   helpDir: string;
   /** The news topics (`news`, MUX's news.txt): one file a topic, as help files. */
@@ -285,6 +290,7 @@ export function defaultConfig(): EngineConfig {
       loginTimeout: 600,
       trustedProxies: [],
       telnetInputBytesPerSecond: 65_536,
+      telnetInputBytesPerSecondPerIp: 1_048_576,
       textDir: "text",
       helpDir: "help",
       newsDir: "news",
@@ -397,6 +403,7 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "server.keepAliveTimeout",
   "server.loginTimeout",
   "server.telnetInputBytesPerSecond",
+  "server.telnetInputBytesPerSecondPerIp",
   "game.startingMoney",
   "game.maxPlayers",
   "game.maxGuests",

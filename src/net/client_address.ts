@@ -86,6 +86,21 @@ export function plainAddress(ip: string): string {
   return /^::ffff:\d{1,3}(\.\d{1,3}){3}$/i.test(ip) ? ip.slice(7) : ip;
 }
 
+/**
+ * Which group an address's limits count it in: an IPv4 address alone (written plainly, also
+ * when it came IPv4-mapped), an IPv6 address by its /64, which one subscriber usually holds
+ * whole (`2001:db8:0:1::/64`); anything else as given.
+ */
+export function addressGroup(ip: string): string {
+  const bytes = addressBytes(ip);
+  if (!bytes) return ip;
+  const mapped = bytes.subarray(0, 12).every((b, i) => b === (i < 10 ? 0 : 0xff));
+  if (mapped) return bytes.subarray(12).join(".");
+  const groups: string[] = [];
+  for (let i = 0; i < 8; i += 2) groups.push(((bytes[i] << 8) | bytes[i + 1]).toString(16));
+  return `${groups.join(":")}::/64`;
+}
+
 /** The trusted proxies of `server.trustedProxies`, matched against peers. */
 export class TrustedProxies {
   readonly #ranges: Range[];

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../../tests/assert.ts";
-import { plainAddress, TrustedProxies } from "./client_address.ts";
+import { addressGroup, plainAddress, TrustedProxies } from "./client_address.ts";
 
 Deno.test("trusted proxies: addresses and CIDR ranges, IPv4 and IPv6", () => {
   const t = new TrustedProxies([
@@ -43,4 +43,14 @@ Deno.test("plainAddress: the IPv4 of a dual-stack listener without its prefix", 
   assertEquals(plainAddress("::ffff:192.0.2.1"), "192.0.2.1");
   assertEquals(plainAddress("192.0.2.1"), "192.0.2.1");
   assertEquals(plainAddress("::1"), "::1");
+});
+
+Deno.test("addressGroup: IPv4 alone, IPv6 by its /64", () => {
+  assertEquals(addressGroup("127.0.0.1"), "127.0.0.1");
+  assertEquals(addressGroup("::ffff:203.0.113.7"), "203.0.113.7");
+  assertEquals(addressGroup("2001:db8:0:1::5"), "2001:db8:0:1::/64");
+  assertEquals(addressGroup("2001:DB8:0:1:ffff:1:2:3"), "2001:db8:0:1::/64");
+  assertEquals(addressGroup("[2001:db8::1]"), "2001:db8:0:0::/64");
+  assertEquals(addressGroup("::1"), "0:0:0:0::/64");
+  assertEquals(addressGroup("not an address"), "not an address");
 });

@@ -28,6 +28,11 @@ export interface ClientLimits {
    * over it the socket is not read for a while. 0: no bound. `server.telnetInputBytesPerSecond`.
    */
   inputBytesPerSecond: number;
+  /**
+   * The same for all the connections of one address together (an IPv6 address by its /64), so
+   * many connections do not multiply it. 0: no bound. `server.telnetInputBytesPerSecondPerIp`.
+   */
+  inputBytesPerSecondPerIp: number;
   /** Malformed telnet sequences and overlong lines tolerated before the client is closed. */
   maxProtocolErrors: number;
   /** How long to wait for the hub to confirm a resumed session. */
@@ -50,6 +55,7 @@ export const DEFAULT_LIMITS: ClientLimits = {
   maxLineBytes: 8 * 1024,
   maxSubnegotiation: 8 * 1024,
   inputBytesPerSecond: 64 * 1024,
+  inputBytesPerSecondPerIp: 1024 * 1024,
   maxProtocolErrors: 64,
   resumeTimeoutMs: 10_000,
   maxRetryMs: 500,

@@ -29,7 +29,9 @@ import { HubSession, type ResumeProgress, type SessionPlayer } from "./hub_sessi
 import { NOTICES } from "./notices.ts";
 import { droppedNotice } from "../../text/output_dropped.ts";
 import { HubOutbox } from "./outbox.ts";
-import { InputBudget } from "./input_budget.ts";
+import { InputBudget, inputShape } from "./input_budget.ts";
+import type { RateBudgets } from "../../rate/budget.ts";
+import { addressGroup } from "../../net/client_address.ts";
 import { PasswordPrompt, type PendingLogin } from "./password_prompt.ts";
 import type { RenderMemo } from "./render_memo.ts";
 import { type TelnetEvent, TelnetSession, type TelnetSessionState } from "../protocol/session.ts";
@@ -81,6 +83,8 @@ export interface ClientContext {
   /** The sidecar's one memo: a frame sent to many players is read and rendered once. */
   memo: RenderMemo;
   limits: ClientLimits;
+  /** The process's input budgets by address (see input_budget.ts), shared by its clients. */
+  inputByAddress: RateBudgets;
   log(line: string): void;
   /** Called once when the client is gone. */
   closed(client: TelnetClient): void;
@@ -167,7 +171,11 @@ export class TelnetClient implements HubEvents {
     this.#restored = state !== undefined;
     this.#connectedAt = state?.connectedAt ?? Date.now();
     this.#lastInput = state?.lastInput ?? this.#connectedAt;
-    this.#budget = new InputBudget(ctx.limits.inputBytesPerSecond, Date.now());
+    this.#budget = new InputBudget(ctx.limits.inputBytesPerSecond, Date.now, {
+      budgets: ctx.inputByAddress,
+      key: addressGroup(this.ip),
+      shape: inputShape(ctx.limits.inputBytesPerSecondPerIp),
+    });
     this.#session = new TelnetSession({
       write: (bytes) => this.#transport.write(bytes),
       mssp: () => ctx.mssp.table(),
@@ -359,7 +367,7 @@ export class TelnetClient implements HubEvents {
   // ---- telnet side ----
 
   #input(chunk: Uint8Array): void {
-    const hold = this.#budget.take(chunk.length, Date.now());
+    const hold = this.#budget.take(chunk.length);
     if (hold > 0) this.#transport.throttle(hold);
     const compressing = this.#session.compressing;
     const { events } = this.#session.receive(chunk);

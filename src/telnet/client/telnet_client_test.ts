@@ -4,6 +4,7 @@
  * are declined; output is held while a resume is unanswered; typed lines go as fast as the pace
  * allows, the hub's answers counting as their acknowledgements.
  */
+import { RateBudgets } from "../../rate/budget.ts";
 import assert from "node:assert/strict";
 import type { HubEvents, HubPort, PlayerReport, Sent } from "./hub_port.ts";
 import type { FrameObject } from "./hub_frames.ts";
@@ -59,6 +60,7 @@ function frame(msg: string, data: Record<string, unknown> = {}): FrameObject {
 /** `n` telnet clients on memory ports, their sessions open; what each has written since. */
 async function clients(n: number, state?: ClientState, limits = DEFAULT_LIMITS) {
   const memo = new RenderMemo();
+  const inputByAddress = new RateBudgets();
   const throttled: number[] = [];
   const written: Uint8Array[][] = [];
   const input: TransportHandlers[] = [];
@@ -84,6 +86,7 @@ async function clients(n: number, state?: ClientState, limits = DEFAULT_LIMITS) 
       mssp: { table: () => ({}) as never, refresh() {} },
       memo,
       limits,
+      inputByAddress,
       log() {},
       closed() {},
       waiting() {},
@@ -232,4 +235,17 @@ Deno.test("telnet client: input past its budget stops the socket's reads for a w
   input[0].data(flood);
   assert.equal(throttled.length, 1);
   assert.ok(throttled[0] >= 1000, `held for the excess: ${throttled[0]} ms`);
+});
+
+Deno.test("telnet client: the connections of one address share its input budget", async () => {
+  // Each of 45 connections from 127.0.0.1 stays within its own budget; together they do not.
+  const limits = { ...DEFAULT_LIMITS, inputBytesPerSecond: 1000, inputBytesPerSecondPerIp: 2000 };
+  const { input, throttled } = await clients(45, undefined, limits);
+  const junk = new Uint8Array(3000).fill(65);
+  junk.set([255, 250, 201]);
+  junk.set([255, 240], 2998);
+  for (const i of input) i.data(junk);
+  // The address's burst is 8000 bytes: the first two read on, the third and later wait.
+  assert.equal(throttled.length, 43, "all but the first two are held");
+  assert.ok(throttled.at(-1)! >= 60_000, `the last waits for the others: ${throttled.at(-1)} ms`);
 });

@@ -22,6 +22,7 @@ import {
   packWithFds,
 } from "./messages.ts";
 import { RenderMemo } from "../client/render_memo.ts";
+import { RateBudgets } from "../../rate/budget.ts";
 import { type ClientContext, TelnetClient } from "../client/telnet_client.ts";
 import { MsspSource } from "../client/mssp_source.ts";
 import { closeFd, currentUid, type Libc, openLibc, sendNow, SeqPacketConn } from "./unix_fds.ts";
@@ -102,6 +103,7 @@ export class EngineHost {
         refresh: () => {},
       },
       memo: new RenderMemo(),
+      inputByAddress: new RateBudgets(),
       limits: { ...DEFAULT_LIMITS, ...opts.limits },
       log: this.#log,
       closed: (client) => this.#closed(client),

@@ -17,6 +17,7 @@ import { MuxClient } from "./mux_client.ts";
 import { HubLink } from "./hub_link.ts";
 import { webSocketWires, type WireDialer } from "./wire.ts";
 import { RenderMemo } from "../client/render_memo.ts";
+import { RateBudgets } from "../../rate/budget.ts";
 import { SIDECAR_HEADER } from "../../hub/sidecar_auth.ts";
 import net from "node:net";
 import { TelnetKeeper } from "../handoff/keeper.ts";
@@ -160,6 +161,7 @@ export class TelnetSidecar {
       hub: (events, token) => new HubLink(wires, token, events, linkOptions),
       mssp,
       memo: new RenderMemo(),
+      inputByAddress: new RateBudgets(),
       limits,
       log: this.#log,
       closed: (client) => this.#forget(client),
