@@ -64,6 +64,8 @@ export interface CallNode {
    */
   fold: number | string | null;
   folds: number;
+  /** A leaf function's argument array, kept for its next call (Evaluation.call, FunctionDef.leaf). */
+  buf: string[] | null;
 }
 
 /** An unknown function inside `[...]`: MUX's error replaces everything before it. */
@@ -136,7 +138,21 @@ function node(
   pos: boolean,
   name: string,
 ): Node {
-  return { k, s, c, up, arg, p, fn, args, pos, name, fold: null, folds: 0 } as unknown as Node;
+  return {
+    k,
+    s,
+    c,
+    up,
+    arg,
+    p,
+    fn,
+    args,
+    pos,
+    name,
+    fold: null,
+    folds: 0,
+    buf: null,
+  } as unknown as Node;
 }
 
 /** A literal's node. */

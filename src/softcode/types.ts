@@ -112,6 +112,12 @@ export interface FunctionDef<E = unknown> {
    */
   readonly raw?: boolean;
   /**
+   * Its code reads only its arguments: it evaluates nothing (its `ev` is unused) and keeps no
+   * reference to its `args` array, so a call may hand it an array its node reuses
+   * (Evaluation.call): no other call can run between the array's filling and its reading.
+   */
+  readonly leaf?: boolean;
+  /**
    * The function's code. `args` are the evaluated arguments (for a lazy function, the raw text
    * of each, which it evaluates itself with `ev.eval`). Returns the function's output.
    */

@@ -120,6 +120,7 @@ function userFunctionDef(r: UserFunctionRecord): FunctionDef<Evaluation> {
     lazy: false,
     staff: undefined,
     raw: undefined,
+    leaf: undefined,
     help: undefined,
     impl: (ev, frame, args) => {
       const attr = ev.ports.attributes.get(r.obj, r.attr);

@@ -20,6 +20,8 @@ export interface DefineOptions {
   staff?: boolean;
   /** The result is input copied as it is: its colour is not closed (FunctionDef.raw). */
   raw?: boolean;
+  /** Reads only its arguments (FunctionDef.leaf). */
+  leaf?: boolean;
 }
 
 /**
@@ -74,6 +76,7 @@ function made(
     lazy: opts.lazy ?? false,
     staff: opts.staff,
     raw: opts.raw,
+    leaf: opts.leaf,
     help,
     impl,
     num,
@@ -131,4 +134,17 @@ export function plainResults(
   plain: (name: string) => boolean,
 ): FunctionDef<Evaluation>[] {
   return defs.map((d) => d.raw || !plain(d.name) ? d : { ...d, raw: true });
+}
+
+/**
+ * The definitions named, marked as leaf functions (FunctionDef.leaf): each must be eager, and its
+ * code must evaluate nothing (its `ev` unused) and keep no reference to its `args` array
+ * (functions/leaf_test.ts checks the first for every built-in so marked).
+ */
+export function leafFunctions(
+  defs: FunctionDef<Evaluation>[],
+  names: readonly string[],
+): FunctionDef<Evaluation>[] {
+  const leaves = new Set(names.map((n) => n.toUpperCase()));
+  return defs.map((d) => leaves.has(d.name) && !d.lazy && !d.num ? { ...d, leaf: true } : d);
 }

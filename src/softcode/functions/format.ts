@@ -2,7 +2,7 @@
  * Formatting functions: padding and aligning text (with fill), columns and tables, joining
  * with spaces. Widths are counted in visible characters, colour kept.
  */
-import { define } from "./define.ts";
+import { define, leafFunctions } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import { isSimple, sliceVisible, visibleLength } from "../markup.ts";
 import { isInteger, toInt } from "../numbers.ts";
@@ -51,7 +51,7 @@ export function justify(
 }
 
 /** The formatting family. */
-export const formatFunctions: FunctionDef[] = [
+export const formatFunctions: FunctionDef[] = leafFunctions([
   define("ljust", 2, 3, {
     family: "formatting",
     args: "ljust(<text>, <width>[, <fill>])",
@@ -164,7 +164,8 @@ export const formatFunctions: FunctionDef[] = [
     });
     return words.length ? out + "\r\n" : "";
   }),
-];
+  // Their code reads only their arguments (FunctionDef.leaf).
+], ["ljust", "rjust", "center"]);
 
 /** A tab in wrap(). */
 const TAB = "        ";

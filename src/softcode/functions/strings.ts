@@ -1,5 +1,5 @@
 /** String functions: lengths, slices, padding, case, search and replace; colour kept. */
-import { define } from "./define.ts";
+import { define, leafFunctions } from "./define.ts";
 import { type FunctionDef } from "../types.ts";
 import {
   endState,
@@ -102,8 +102,36 @@ function charsOf(s: string): string[] {
 const SECURE = /[%$\\[\](){},;]/g;
 const ESCAPED = /[%\\[\]{};,()^$]/;
 
+/**
+ * The string functions whose code reads only their arguments (FunctionDef.leaf): a call hands
+ * them an argument array its node reuses.
+ */
+const STRING_LEAVES = [
+  "strlen",
+  "mid",
+  "right",
+  "strtrunc",
+  "delete",
+  "repeat",
+  "stripansi",
+  "capstr",
+  "lcstr",
+  "ucstr",
+  "trim",
+  "squish",
+  "edit",
+  "before",
+  "after",
+  "pos",
+  "lpos",
+  "comp",
+  "chr",
+  "ord",
+  "reverse",
+];
+
 /** The string family. */
-export const stringFunctions: FunctionDef[] = [
+export const stringFunctions: FunctionDef[] = leafFunctions([
   define(
     "strlen",
     0,
@@ -526,7 +554,7 @@ export const stringFunctions: FunctionDef[] = [
       "1 when the text matches the wildcard pattern (* any run, ? one character), in any case.",
     example: { think: "strmatch(Hello,h*o)", gives: "1" },
   }, (ev, _f, args) => bool(ev.wild(args[1], args[0]))),
-];
+], STRING_LEAVES);
 
 /**
  * Text in upper or lower case, one character for one (MUX maps each character alone:
