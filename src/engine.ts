@@ -22,7 +22,7 @@ import { TokenGenerations } from "./auth/generations.ts";
 import { REGISTRATION_WINDOW_MS } from "./auth/registration.ts";
 import { SecurityLog, securityLogLimits } from "./auth/security_log.ts";
 import { AccountLimit } from "./auth/account_limit.ts";
-import { WindowCounter } from "./auth/rate_limit.ts";
+import { AddressCounter } from "./auth/rate_limit.ts";
 import { Players } from "./world/players.ts";
 import { Texts } from "./text/texts.ts";
 import { PluginApps } from "./http/plugin_apps.ts";
@@ -122,11 +122,11 @@ export interface EngineParts {
   readonly plugins: PluginManager;
   readonly scripts: ScriptManager;
   /** Failed logins per client IP (10 a minute). */
-  readonly loginFailures: WindowCounter;
+  readonly loginFailures: AddressCounter;
   /** Failed logins per account (`game.accountLoginFailures`). */
   readonly accountFailures: AccountLimit;
   /** Characters created per client IP (`game.registrationsPerHour`). */
-  readonly registrations: WindowCounter;
+  readonly registrations: AddressCounter;
   readonly pluginApps: PluginApps;
   readonly pluginWeb: PluginWeb;
 }
@@ -306,12 +306,12 @@ async function startOn(
   });
   opened.push(() => securityLog.close());
   const players = new Players(objects, presence);
-  const loginFailures = new WindowCounter(10, 60_000);
+  const loginFailures = new AddressCounter(10, 60_000);
   const accountFailures = new AccountLimit(
     () => config.value.game.accountLoginFailures,
     () => config.value.game.accountLoginWindow * 1000,
   );
-  const registrations = new WindowCounter(
+  const registrations = new AddressCounter(
     () => config.value.game.registrationsPerHour,
     REGISTRATION_WINDOW_MS,
   );
@@ -489,6 +489,7 @@ async function startOn(
       accounts,
       tokens,
       loginFailures,
+      accountFailures,
       securityLog,
       kv,
       userFunctions,

@@ -10,6 +10,7 @@ import { hashPassword, needsRehash, passwordProblem, verifyPassword } from "./pa
 import type { PasswordHasher } from "./hash_pool.ts";
 import { ConflictError, NotFoundError, RateLimitError, ValidationError } from "../errors.ts";
 import { timingSafeEqualString } from "./constant_time.ts";
+import { addressGroup } from "../net/client_address.ts";
 import { TokenGenerations } from "./generations.ts";
 
 /** Stored credentials of a player. Never leaves the server. */
@@ -127,9 +128,10 @@ export class Accounts {
     return player && player.flags.includes("player") ? player.id : null;
   }
 
-  /** True when the player logged in from `ip` lately (one of its last SITES_KEPT addresses). */
+  /** True when the player logged in lately from `ip`'s group (one of its last SITES_KEPT addresses). */
   async knownSite(id: string, ip: string): Promise<boolean> {
-    return (await this.credentials(id))?.sites?.includes(ip) ?? false;
+    const group = addressGroup(ip);
+    return (await this.credentials(id))?.sites?.some((s) => addressGroup(s) === group) ?? false;
   }
 
   /** Remembers `ip` as the player's newest login address (a write only when it is not first). */

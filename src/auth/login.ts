@@ -7,7 +7,7 @@
  */
 import type { Accounts, LoggedIn } from "./accounts.ts";
 import type { Config } from "../config/load.ts";
-import type { WindowCounter } from "./rate_limit.ts";
+import type { AddressCounter } from "./rate_limit.ts";
 import type { AccountLimit } from "./account_limit.ts";
 import type { SecurityLog } from "./security_log.ts";
 import type { DbObject } from "../world/types.ts";
@@ -16,7 +16,7 @@ import type { DbObject } from "../world/types.ts";
 export interface LoginDeps {
   accounts: Accounts;
   /** Failed logins per client address (10 a minute). */
-  loginFailures: WindowCounter;
+  loginFailures: AddressCounter;
   /** Failed logins per account (`game.accountLoginFailures` in `game.accountLoginWindow`). */
   accountFailures: AccountLimit;
   securityLog: SecurityLog;
@@ -58,9 +58,11 @@ export async function attemptLogin(
       : null;
     if (id !== null) {
       releaseAccount = deps.accountFailures.reserve(id, ip);
-      // Past the account's limit only the addresses it last logged in from are let through
-      // (and their failures are not counted against it): failures from anywhere else cannot
-      // keep the player out. The refused attempt keeps its slot of the address's limit.
+      // Past the account's limit only the addresses it last logged in from (by group: an IPv6
+      // /64) are let through, and their failures are not counted against it: failures from
+      // anywhere else cannot keep the player out at home. Elsewhere the hold ends with the
+      // window, a new password (a reset, a change, @newpassword) or a wizard's
+      // @loginlimits/release (docs/security.md). The refused attempt keeps its address slot.
       if (!releaseAccount && !(await deps.accounts.knownSite(id, ip))) {
         const d = { ip, target: id, detail: via };
         await deps.securityLog.refused("LOGIN_ACCOUNT_LIMITED", d, `#${id}`);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Accounts } from "./accounts.ts";
-import { WindowCounter } from "./rate_limit.ts";
+import { AddressCounter } from "./rate_limit.ts";
 import { AccountLimit } from "./account_limit.ts";
 import { SecurityLog } from "./security_log.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
@@ -39,7 +39,7 @@ async function withLogins(
       accounts,
       config,
       securityLog,
-      loginFailures: new WindowCounter(10, 60_000, 10_000, clock),
+      loginFailures: new AddressCounter(10, 60_000, 10_000, clock),
       accountFailures: new AccountLimit(
         () => config.value.game.accountLoginFailures,
         () => config.value.game.accountLoginWindow * 1000,

@@ -1,4 +1,5 @@
 /** A bounded sliding-window counter, keyed by client IP or player id. */
+import { addressGroup } from "../net/client_address.ts";
 
 /**
  * Counts events per key within a time window; the key map never grows past `maxKeys` and no
@@ -52,6 +53,30 @@ export class WindowCounter {
     };
   }
 
+  /**
+   * The keys at their limit now, each with when its oldest counted event leaves the window (a
+   * staff view; at most `maxKeys` entries are looked at).
+   */
+  full(): { key: string; until: number }[] {
+    const limit = typeof this.limit === "number" ? this.limit : this.limit();
+    const window = typeof this.windowMs === "number" ? this.windowMs : this.windowMs();
+    const out: { key: string; until: number }[] = [];
+    for (const key of [...this.#hits.keys()]) {
+      const list = this.#prune(key);
+      if (list && list.length >= limit) {
+        out.push({ key, until: list[Math.max(0, list.length - limit)] + window });
+      }
+    }
+    return out;
+  }
+
+  /** Forgets every event of `key`; false when it had none in the window. */
+  clear(key: string): boolean {
+    const had = this.#prune(key) !== undefined;
+    this.#hits.delete(key);
+    return had;
+  }
+
   #prune(key: string): number[] | undefined {
     const list = this.#hits.get(key);
     if (!list) return undefined;
@@ -63,5 +88,26 @@ export class WindowCounter {
       return undefined;
     }
     return list;
+  }
+}
+
+/**
+ * A WindowCounter keyed by client address, which counts an IPv6 address by its /64
+ * (`addressGroup`): every caller passes the address as it came, and the grouping is done here.
+ */
+export class AddressCounter extends WindowCounter {
+  /** As WindowCounter's, for `ip`'s group. */
+  override reserve(ip: string): (() => void) | null {
+    return super.reserve(addressGroup(ip));
+  }
+
+  /** As WindowCounter's, for `ip`'s group. */
+  override count(ip: string): number {
+    return super.count(addressGroup(ip));
+  }
+
+  /** As WindowCounter's, for `ip`'s group. */
+  override clear(ip: string): boolean {
+    return super.clear(addressGroup(ip));
   }
 }

@@ -6,7 +6,7 @@
  * registration that fails (a taken name, a refused password, a busy password pool) gives it back.
  */
 import type { Accounts, RegisterOptions } from "./accounts.ts";
-import type { WindowCounter } from "./rate_limit.ts";
+import type { AddressCounter } from "./rate_limit.ts";
 import type { SecurityLog } from "./security_log.ts";
 import type { Config } from "../config/load.ts";
 import type { DbObject } from "../world/types.ts";
@@ -24,7 +24,7 @@ export interface RegistrationDeps {
   accounts: Accounts;
   config: Config;
   /** Registrations per client address (limit: `game.registrationsPerHour`). */
-  registrations: WindowCounter;
+  registrations: AddressCounter;
   securityLog: SecurityLog;
 }
 

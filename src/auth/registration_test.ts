@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Accounts } from "./accounts.ts";
-import { WindowCounter } from "./rate_limit.ts";
+import { AddressCounter } from "./rate_limit.ts";
 import { SecurityLog } from "./security_log.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { registerFrom, TOO_MANY_REGISTRATIONS } from "./registration.ts";
@@ -31,7 +31,7 @@ async function withRegistration(
     await fn({
       accounts: new Accounts(kv, new ObjectStore(kv), hasher),
       config,
-      registrations: new WindowCounter(() => config.value.game.registrationsPerHour, 3_600_000),
+      registrations: new AddressCounter(() => config.value.game.registrationsPerHour, 3_600_000),
       securityLog,
       hashes: () => hashes,
       logged: () => {

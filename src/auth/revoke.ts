@@ -7,7 +7,8 @@
  */
 import type { HubConnection } from "../hub/types.ts";
 import type { Accounts } from "./accounts.ts";
-import type { WindowCounter } from "./rate_limit.ts";
+import type { AddressCounter } from "./rate_limit.ts";
+import type { AccountLimit } from "./account_limit.ts";
 import type { SecurityLog } from "./security_log.ts";
 import type { TokenService } from "./tokens.ts";
 
@@ -38,7 +39,9 @@ export async function endSessions(
 /** What a player's own password change needs. */
 export interface OwnPasswordDeps extends RevokeDeps {
   accounts: Accounts;
-  loginFailures: WindowCounter;
+  loginFailures: AddressCounter;
+  /** Failures counted against the old password are released with it. */
+  accountFailures: AccountLimit;
   securityLog: SecurityLog;
 }
 
@@ -89,7 +92,7 @@ export interface PasswordChanger {
  * why nothing changed.
  */
 export async function changePassword(
-  deps: Pick<OwnPasswordDeps, "accounts" | "loginFailures" | "securityLog"> & {
+  deps: Pick<OwnPasswordDeps, "accounts" | "loginFailures" | "accountFailures" | "securityLog"> & {
     presence: Pick<SessionControl, "disconnect">;
   },
   who: PasswordChanger,
@@ -122,6 +125,8 @@ export async function changePassword(
     release();
   }
   const generation = await deps.accounts.setPassword(id, newPassword);
+  // Guesses at the old password tell nothing of the new one (docs/security.md).
+  deps.accountFailures.release(id);
   // The change advanced the generation in its commit: only the connections are left to close.
   deps.presence.disconnect(id, CHANGED_ELSEWHERE, who.keep);
   return generation;

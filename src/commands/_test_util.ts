@@ -315,6 +315,7 @@ export async function testWorld(): Promise<TestWorld> {
       accounts: s.accounts,
       tokens: s.tokens,
       loginFailures: s.loginFailures,
+      accountFailures: s.accountFailures,
       securityLog: s.securityLog,
       kv: s.kv,
       userFunctions: new UserFunctions(functions, kvUserFunctionStore(s.kv)),

@@ -27,6 +27,7 @@ export const CORE_MODULES: readonly string[] = [
   "zones.ts",
   "clone.ts",
   "admin.ts",
+  "login_limits.ts",
   "password.ts",
   "site.ts",
   "lifecycle.ts",

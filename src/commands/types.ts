@@ -14,7 +14,8 @@ import type { Lifecycle } from "../lifecycle.ts";
 import type { Accounts } from "../auth/accounts.ts";
 import type { SecurityLog } from "../auth/security_log.ts";
 import type { TokenService } from "../auth/tokens.ts";
-import type { WindowCounter } from "../auth/rate_limit.ts";
+import type { AddressCounter } from "../auth/rate_limit.ts";
+import type { AccountLimit } from "../auth/account_limit.ts";
 import type { Texts } from "../text/texts.ts";
 import type { EngineCommands, EnginePlugins } from "../engine_admin.ts";
 import type { EngineScripts } from "../scripts/types.ts";
@@ -45,7 +46,9 @@ export interface EngineControl {
   /** Session tokens (ending a player's sessions: `@boot`, `@newpassword`). */
   tokens: TokenService;
   /** Failed logins per client address (an own password change counts its wrong guesses). */
-  loginFailures: WindowCounter;
+  loginFailures: AddressCounter;
+  /** Failed logins per account (`@loginlimits` lists and releases what it holds). */
+  accountFailures: AccountLimit;
   securityLog: SecurityLog;
   /** The store itself, for what has no service of its own (`@site`'s settings, credentials). */
   kv: Deno.Kv;

@@ -44,8 +44,8 @@ function log(u: CommandSdk, event: SecurityEvent, target: string | null, detail?
 
 /** What ending a player's sessions needs: the engine's accounts and tokens, and who is online. */
 function sessionControl(u: CommandSdk): OwnPasswordDeps {
-  const { accounts, loginFailures, securityLog, tokens } = u.engine;
-  return { accounts, loginFailures, securityLog, tokens, presence: u.presence };
+  const { accounts, loginFailures, accountFailures, securityLog, tokens } = u.engine;
+  return { accounts, loginFailures, accountFailures, securityLog, tokens, presence: u.presence };
 }
 
 function outranked(target: DbObject): CommandError {
@@ -262,6 +262,7 @@ superuser.`,
         await changeOwnPassword(sessionControl(u), needConnection(u), password, null);
       } else {
         await u.engine.accounts.setPassword(target.id, password);
+        u.engine.accountFailures.release(target.id);
         u.presence.disconnect(target.id, `Your password has been changed by ${u.me.name}.`);
       }
       log(u, "ADMIN_NEWPASSWORD", target.id);

@@ -23,9 +23,9 @@ as a failed login: after too many, wait a minute.`,
       }
       const problem = passwordProblem(rhs);
       if (problem) throw new CommandError(`That password won't do: ${problem}.`);
-      const { accounts, loginFailures, securityLog, tokens } = u.engine;
+      const { accounts, loginFailures, accountFailures, securityLog, tokens } = u.engine;
       const outcome = await changeOwnPassword(
-        { accounts, loginFailures, securityLog, tokens, presence: u.presence },
+        { accounts, loginFailures, accountFailures, securityLog, tokens, presence: u.presence },
         conn,
         rhs,
         lhs,

@@ -95,6 +95,9 @@ export function authRoutes(s: AuthRouteDeps): Hono<AppEnv> {
     if (problem) throw new ValidationError(sentence(problem));
     const id = await s.accounts.consumeResetToken(token, newPassword);
     if (!id) throw new ValidationError("Invalid or expired reset token.");
+    // A held account is let go: guesses at the old password tell nothing of the new one, and
+    // the token came from staff (docs/security.md).
+    s.accountFailures.release(id);
     // The reset advanced the player's token generation: the sessions left open close too.
     s.presence.disconnect(id, "Your password was reset; log in again with the new one.");
     await s.securityLog.write("PASSWORD_RESET", { actor: id, target: id, ip: c.var.ip });
