@@ -196,24 +196,41 @@ function fits(v) {
  * with the same errors. "j" from the engine: a string it could not take as text (a lone
  * surrogate); the data goes as JSON.
  */
-const NOT_FLAT = freeze({}), FLAT_KEYS = 4;
+const NOT_FLAT = freeze({}), FLAT_KEYS = 4, OBJECT_PROTO = O.prototype;
 function flat(m, d) {
   const ks = keys(d), n = ks.length;
   if (n === 0 || n > FLAT_KEYS) return NOT_FLAT;
-  const a = [8, call, m, 0];
-  let chars = 0;
   // The values first: data that is not flat (a list, a number) is most often told by them.
-  for (let i = 0; i < n; i++) {
-    const k = ks[i], v = d[k];
-    if (typeof v !== "string") return NOT_FLAT;
-    chars += k.length + v.length;
-    a[4 + 2 * i] = k;
-    a[5 + 2 * i] = v;
+  // Each pair is its own variables and the host is called with them directly: an array of the
+  // arguments and Reflect.apply were more of QuickJS's code met cold each call.
+  const k0 = ks[0], v0 = d[k0];
+  if (typeof v0 !== "string") return NOT_FLAT;
+  let chars = k0.length + v0.length, k1, v1, k2, v2, k3, v3;
+  if (n > 1) {
+    k1 = ks[1];
+    v1 = d[k1];
+    if (typeof v1 !== "string") return NOT_FLAT;
+    chars += k1.length + v1.length;
+    if (n > 2) {
+      k2 = ks[2];
+      v2 = d[k2];
+      if (typeof v2 !== "string") return NOT_FLAT;
+      chars += k2.length + v2.length;
+      if (n > 3) {
+        k3 = ks[3];
+        v3 = d[k3];
+        if (typeof v3 !== "string") return NOT_FLAT;
+        chars += k3.length + v3.length;
+      }
+    }
   }
-  if (getProto(d) !== O.prototype || d.toJSON !== undefined) return NOT_FLAT;
+  if (getProto(d) !== OBJECT_PROTO || d.toJSON !== undefined) return NOT_FLAT;
+  if (6 * chars + 6 * n + 2 > MAX_DATA) return NOT_FLAT;
   // Characters in all, so the engine can tell that every string crossed whole.
-  a[3] = chars;
-  return 6 * chars + 6 * n + 2 > MAX_DATA ? NOT_FLAT : apply(host, undefined, a);
+  if (n === 2) return host(8, call, m, chars, k0, v0, k1, v1);
+  if (n === 1) return host(8, call, m, chars, k0, v0);
+  if (n === 3) return host(8, call, m, chars, k0, v0, k1, v1, k2, v2);
+  return host(8, call, m, chars, k0, v0, k1, v1, k2, v2, k3, v3);
 }
 
 // ---- The running call -----------------------------------------------------------------------
@@ -248,6 +265,17 @@ function deepFreeze(v) {
 // The SDK is one frozen object for the sandbox's life: it always acts for the call that runs
 // now (its actor, its line), and between calls every operation is refused.
 let cmd = null, me, here;
+// The running call's line as the engine gave it, made into u.cmd when the script first reads it:
+// freezing an object is QuickJS's generic path (each property redefined, the shape copied), met
+// cold each call, and many commands never read their line (the shipped +who).
+let lineRaw = null, lineName = null, lineSwitches = null, lineArgs = null, lineLhs = null, lineRhs = null;
+function command() {
+  const sw = lineSwitches === null ? NO_ARGS : freeze(parse(lineSwitches));
+  return freeze({
+    raw: lineRaw === null ? lineName + " " + lineArgs : lineRaw, name: lineName, switches: sw, args: lineArgs,
+    lhs: lineLhs === null ? lineArgs : lineLhs, rhs: lineRhs,
+  });
+}
 function live() {
   if (!call) throw refused("This script call has already ended.");
 }
@@ -295,6 +323,7 @@ const u = freeze({
     return here;
   },
   get cmd() {
+    if (cmd === null && call) cmd = command();
     return cmd;
   },
   args: NO_ARGS,
@@ -339,6 +368,7 @@ const u = freeze({
 function forget() {
   call = 0;
   cmd = null;
+  lineRaw = lineName = lineSwitches = lineArgs = lineLhs = lineRhs = null;
   me = undefined;
   here = undefined;
   if (pending.size) pending.clear();
@@ -507,11 +537,12 @@ return freeze({
     let result;
     try {
       call = id;
-      const sw = switches === null ? NO_ARGS : freeze(parse(switches));
-      cmd = freeze({
-        raw: raw === null ? name + " " + args : raw, name, switches: sw, args,
-        lhs: lhs === null ? args : lhs, rhs,
-      });
+      lineRaw = raw;
+      lineName = name;
+      lineSwitches = switches;
+      lineArgs = args;
+      lineLhs = lhs;
+      lineRhs = rhs;
       result = main(u);
     } catch (e) {
       return outcome(false, e);

@@ -570,3 +570,34 @@ Deno.test("vm: the command line reaches the script whole and frozen", async () =
     assertEquals(sent, [`${JSON.stringify(line)} truetrue raw,name,switches,args,lhs,rhs`]);
   }
 });
+
+Deno.test("vm: u.cmd is made when first read, and stays its own call's line", async () => {
+  // The prelude makes u.cmd from the call's line only when the script reads it: read late (after
+  // an await and a timer), it is still this call's; one kept from an earlier call still reads as
+  // that call's line; two reads in a call are the same object.
+  const vm = await vmOf(`let kept = null;
+export default async (u) => {
+  await u.target("me");
+  const late = u.cmd;
+  const early = kept;
+  if (u.cmd.args === "first") kept = u.cmd;
+  await new Promise((ok) => setTimeout(ok, 5));
+  u.send([late.args, u.cmd === late, early ? early.args + "/" + early.raw : "-", Object.isFrozen(late)].join(" "));
+  setTimeout(() => {}, 0);
+};
+export const help = "x";`);
+  const sent: string[] = [];
+  const ops: OpHandler = (name, a) => {
+    if (name === "send") sent.push(String(a[0]));
+    return name === "target" ? Promise.resolve({ name: "me" }) : undefined;
+  };
+  for (const args of ["first", "second", "third"]) {
+    const out = await vm.run({ ...CMD, raw: `+t ${args}`, args, lhs: args }, ops, mapError);
+    assert(out.ok && !out.error, JSON.stringify(out));
+  }
+  assertEquals(sent, [
+    "first true - true",
+    "second true first/+t first true",
+    "third true first/+t first true",
+  ]);
+});
