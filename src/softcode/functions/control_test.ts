@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { validAttrName } from "./control.ts";
+import { testSoftcode } from "../_test_world.ts";
 
 /** The rule as it was written: MUX's attribute names. */
 const ATTR_NAME = /^[A-Za-z_~][A-Za-z0-9_\-.'`~!@#$%^&*+=|?:;<>]{0,63}$/;
@@ -37,4 +38,18 @@ Deno.test("control: validAttrName's table gives what the regular expression give
     const t = ok.slice(0, at) + units[rnd(units.length)] + ok.slice(at + 1);
     assert.equal(validAttrName(t), ATTR_NAME.test(t), JSON.stringify(t));
   }
+});
+
+Deno.test("iter(): a loop stopped early gives the results made so far, and no more separators", () => {
+  const t = testSoftcode({ functionInvocations: 60 });
+  const out = t.run("[iter(lnum(100),[add(##,0)],,|)]");
+  const items = out.split("|");
+  assert.ok(items.length > 10 && items.length < 100, out);
+  // The invocation limit's error may end the last result; every other one is its number.
+  for (let i = 0; i < items.length - 1; i++) assert.equal(items[i], String(i), out);
+  assert.notEqual(items[items.length - 1], "", out);
+  const long = testSoftcode();
+  const lbuf = long.sc.limits.outputLength - 1;
+  const want = Array.from({ length: 3000 }, () => "abcdefghij").join(" ").slice(0, lbuf);
+  assert.equal(long.run("[iter(lnum(3000),abcdefghij)]"), want);
 });
