@@ -411,6 +411,7 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "game.idleTimeout",
   "game.registrationsPerHour",
   "game.loginsPerMinute",
+  "game.restWritesPerMinute",
   "game.accountLoginFailures",
   "game.accountLoginWindow",
   "game.objectQuota",

@@ -71,7 +71,11 @@ Deno.test("config: env values are typed by the default", async () => {
 
 Deno.test("config: invalid values warn naming the key and fall back to the default", async () => {
   await withFile(
-    JSON.stringify({ server: { http: 70000, telnet: "x" }, game: { maxPlayers: -1 } }),
+    JSON.stringify({
+      server: { http: 70000, telnet: "x" },
+      // A fraction of a write a minute made the refusal's wait "Infinity seconds".
+      game: { maxPlayers: -1, restWritesPerMinute: 0.5 },
+    }),
     async (file) => {
       const warnings: string[] = [];
       const c = await new Config({
@@ -84,7 +88,15 @@ Deno.test("config: invalid values warn naming the key and fall back to the defau
       assert.equal(c.value.server.ws, 4202);
       assert.equal(c.value.game.maxPlayers, 0);
       assert.equal(c.value.game.idleTimeout, 3600);
-      for (const key of ["server.http", "server.telnet", "server.ws", "game.maxPlayers"]) {
+      assert.equal(c.value.game.restWritesPerMinute, 30);
+      const keys = [
+        "server.http",
+        "server.telnet",
+        "server.ws",
+        "game.maxPlayers",
+        "game.restWritesPerMinute",
+      ];
+      for (const key of keys) {
         assert.ok(warnings.some((w) => w.includes(`'${key}'`)), key);
       }
     },
