@@ -11,7 +11,7 @@ import { CloseCode, Connection, type ConnectionHooks } from "./connection.ts";
 import type { Delivery } from "./types.ts";
 import { IdleSweep } from "./idle.ts";
 import { type Dispatcher, type GmcpReceiver, Inbound } from "./inbound.ts";
-import { IpCounter } from "./limits.ts";
+import { AddressCounts } from "../net/address_counts.ts";
 import type { SessionRegistry } from "./registry.ts";
 import type { Session, SessionHub, SessionOpening } from "./session.ts";
 import { type SessionDeps, Sessions } from "./sessions.ts";
@@ -39,7 +39,7 @@ export class Hub implements SessionHub {
   readonly #sessions: Sessions;
   readonly #inbound: Inbound;
   readonly #idle: IdleSweep;
-  readonly #ips = new IpCounter();
+  readonly #ips = new AddressCounts();
   #seq = 0;
   #stopping = false;
   /** Set with `#stopping`: whether the engine is coming back. */

@@ -8,7 +8,8 @@ import type { Config } from "../config/load.ts";
 import type { SecurityLog } from "../auth/security_log.ts";
 import { CloseCode, type Connection, type Task } from "./connection.ts";
 import type { ClientReport } from "./session.ts";
-import { CommandRateLimiter, CONTROL_PER_WINDOW, type IpCounter, looksLikeIp } from "./limits.ts";
+import { CommandRateLimiter, CONTROL_PER_WINDOW, looksLikeIp } from "./limits.ts";
+import type { AddressCounts } from "../net/address_counts.ts";
 import { preLogin } from "./login.ts";
 import {
   binaryText,
@@ -54,7 +55,7 @@ export class Inbound {
   constructor(
     private readonly deps: { config: Config; securityLog: Pick<SecurityLog, "refused"> },
     /** Connections counted per client IP (the sidecar reports its players' addresses). */
-    private readonly ips: IpCounter,
+    private readonly ips: AddressCounts,
     private readonly sessions: Sessions,
     private readonly dispatch: Dispatcher,
     private readonly gmcpIn: GmcpReceiver,

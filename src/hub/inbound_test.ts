@@ -10,7 +10,7 @@ import { Inbound, isQuit } from "./inbound.ts";
 import { MAX_FRAME_BYTES } from "./protocol.ts";
 import { MAX_LINE } from "../commands/limits.ts";
 import type { Config } from "../config/load.ts";
-import { IpCounter } from "./limits.ts";
+import { AddressCounts } from "../net/address_counts.ts";
 import type { Sessions } from "./sessions.ts";
 import { FakeSession } from "./_test_session.ts";
 
@@ -23,7 +23,7 @@ function setup(opts: { sidecar?: boolean } = {}) {
     config: { value: { server: { maxConnectionsPerIp: 0 } } } as Config,
     securityLog: { refused: () => Promise.resolve() },
   };
-  const ips = new IpCounter();
+  const ips = new AddressCounts();
   const inbound = new Inbound(
     deps,
     ips,

@@ -81,28 +81,6 @@ export class CommandRateLimiter {
   }
 }
 
-/** Open connections per client IP. */
-export class IpCounter {
-  readonly #counts = new Map<string, number>();
-
-  /** Connections currently counted for `ip`. */
-  count(ip: string): number {
-    return this.#counts.get(ip) ?? 0;
-  }
-
-  /** Counts one more connection for `ip`. */
-  add(ip: string): void {
-    this.#counts.set(ip, this.count(ip) + 1);
-  }
-
-  /** Counts one connection less for `ip`. */
-  remove(ip: string): void {
-    const n = this.count(ip) - 1;
-    if (n > 0) this.#counts.set(ip, n);
-    else this.#counts.delete(ip);
-  }
-}
-
 /** True for something shaped like an IPv4 or IPv6 address (what the sidecar may report). */
 export function looksLikeIp(s: string): boolean {
   return s.length <= 45 && (/^\d{1,3}(\.\d{1,3}){3}$/.test(s) || /^[0-9a-fA-F:.]{2,45}$/.test(s)) &&

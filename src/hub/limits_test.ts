@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { CommandRateLimiter, idleSweepMs, IpCounter, looksLikeIp } from "./limits.ts";
+import { CommandRateLimiter, idleSweepMs, looksLikeIp } from "./limits.ts";
 
 Deno.test("rate limiter allows 10 per sliding second", () => {
   const r = new CommandRateLimiter();
@@ -40,17 +40,6 @@ Deno.test("rate limiter forgets the least recently used key, not a busy one", ()
   r.allow("d", 6);
   assert.equal(r.size, 3);
   assert.equal(r.allow("busy", 7), false, "the busy key kept its window");
-});
-
-Deno.test("IP counter", () => {
-  const c = new IpCounter();
-  c.add("1.1.1.1");
-  c.add("1.1.1.1");
-  assert.equal(c.count("1.1.1.1"), 2);
-  c.remove("1.1.1.1");
-  c.remove("1.1.1.1");
-  c.remove("1.1.1.1");
-  assert.equal(c.count("1.1.1.1"), 0);
 });
 
 Deno.test("IP shapes", () => {

@@ -10,7 +10,7 @@
  * and closes it when idle.
  */
 import { RefusalLog } from "./refusal_log.ts";
-import type { TrustedProxies } from "./client_address.ts";
+import { addressGroup, type TrustedProxies } from "./client_address.ts";
 
 /** The limits, read at each use so `@reload/config` applies to the next check. */
 export interface HttpLimits {
@@ -45,7 +45,7 @@ export interface TrackedConnection {
 /** The engine's open HTTP connections (see the module's comment). */
 export class HttpConnections {
   readonly #open = new Set<TrackedConnection>();
-  /** The counted connections of each address. */
+  /** The counted connections of each address group (an IPv6 /64 is one). */
   readonly #perAddress = new Map<string, Set<TrackedConnection>>();
   readonly #limits: () => HttpLimits;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -66,7 +66,7 @@ export class HttpConnections {
 
   /** Connections `peer` holds toward the cap. */
   countOf(peer: string): number {
-    return this.#perAddress.get(peer)?.size ?? 0;
+    return this.#perAddress.get(addressGroup(peer))?.size ?? 0;
   }
 
   /**
@@ -76,7 +76,9 @@ export class HttpConnections {
   open(peer: string): TrackedConnection | null {
     const limits = this.#limits();
     const counted = !limits.trusted.has(peer);
-    let mine = this.#perAddress.get(peer);
+    // Counted by group (an IPv6 /64 as one, as every per-address limit), trusted by address.
+    const group = addressGroup(peer);
+    let mine = this.#perAddress.get(group);
     if (
       counted && limits.maxConnectionsPerIp > 0 && (mine?.size ?? 0) >= limits.maxConnectionsPerIp
     ) {
@@ -87,7 +89,7 @@ export class HttpConnections {
       }
       idle.close();
       this.#forget(idle);
-      mine = this.#perAddress.get(peer);
+      mine = this.#perAddress.get(group);
     }
     const t: TrackedConnection = {
       peer,
@@ -99,7 +101,7 @@ export class HttpConnections {
       gone: false,
     };
     if (counted) {
-      if (!mine) this.#perAddress.set(peer, mine = new Set());
+      if (!mine) this.#perAddress.set(group, mine = new Set());
       mine.add(t);
     }
     this.#open.add(t);
@@ -151,8 +153,9 @@ export class HttpConnections {
     if (t.gone) return;
     t.gone = true;
     this.#open.delete(t);
-    const mine = t.counted ? this.#perAddress.get(t.peer) : undefined;
-    if (mine?.delete(t) && mine.size === 0) this.#perAddress.delete(t.peer);
+    const group = t.counted ? addressGroup(t.peer) : "";
+    const mine = t.counted ? this.#perAddress.get(group) : undefined;
+    if (mine?.delete(t) && mine.size === 0) this.#perAddress.delete(group);
   }
 
   /** Runs the sweep while there are connections (a no-op when armed or stopped). */

@@ -33,6 +33,23 @@ Deno.test("http connections: the per-address cap counts at accept; trusted proxi
   conns.stop();
 });
 
+Deno.test("http connections: an IPv6 /64 is one address for the cap; its trust is by address", () => {
+  const { conns } = setup({ trusted: new TrustedProxies(["2001:db8:0:9::1"]) });
+  const a = conns.open("2001:db8:0:1::1")!;
+  assert(conns.open("2001:db8:0:1:ffff::2"));
+  assertEquals(conns.open("2001:db8:0:1::3"), null, "a third address of the same /64 is refused");
+  assertEquals(conns.countOf("2001:db8:0:1::abcd"), 2);
+  assert(conns.open("2001:db8:0:2::1"), "the next /64 has its own share");
+  for (let i = 0; i < 3; i++) {
+    assert(conns.open("2001:db8:0:9::1"), "the trusted proxy is not capped");
+  }
+  assert(conns.open("2001:db8:0:9::2") && conns.open("2001:db8:0:9::3"));
+  assertEquals(conns.open("2001:db8:0:9::4"), null, "its /64 neighbours are not trusted");
+  conns.closed(a);
+  assertEquals(conns.countOf("2001:db8:0:1::1"), 1, "a close counts down the group");
+  conns.stop();
+});
+
 Deno.test("http connections: an address at its cap gives up an idle keep-alive connection, never a busy one", () => {
   const { conns } = setup();
   const closed: string[] = [];

@@ -25,6 +25,7 @@ import { handoffUnavailable } from "../handoff/support.ts";
 import { RefusalLog } from "../../net/refusal_log.ts";
 import { acceptLoop } from "../../net/accept.ts";
 import { plainAddress } from "../../net/client_address.ts";
+import { AddressCounts } from "../../net/address_counts.ts";
 import { NodeListenerWatch } from "../../net/node_listener_watch.ts";
 
 /** Settings for {@linkcode TelnetSidecar}. */
@@ -83,7 +84,7 @@ export class TelnetSidecar {
   readonly #o: SidecarOptions;
   readonly #ctx: ClientContext;
   readonly #clients = new Set<TelnetClient>();
-  readonly #perIp = new Map<string, number>();
+  readonly #perIp = new AddressCounts();
   readonly #log: (line: string) => void;
   readonly #watch: HubWatch;
   /**
@@ -356,20 +357,18 @@ export class TelnetSidecar {
     if (maxConnections > 0 && this.connections >= maxConnections) {
       return { message: "The server is full. Please try again later.", why: "server full" };
     }
-    if (maxConnectionsPerIp > 0 && (this.#perIp.get(ip) ?? 0) >= maxConnectionsPerIp) {
+    if (maxConnectionsPerIp > 0 && this.#perIp.count(ip) >= maxConnectionsPerIp) {
       return { message: "Too many connections from your address.", why: "per-address cap" };
     }
     return null;
   }
 
   #count(ip: string): void {
-    this.#perIp.set(ip, (this.#perIp.get(ip) ?? 0) + 1);
+    this.#perIp.add(ip);
   }
 
   #uncount(ip: string): void {
-    const n = (this.#perIp.get(ip) ?? 1) - 1;
-    if (n > 0) this.#perIp.set(ip, n);
-    else this.#perIp.delete(ip);
+    this.#perIp.remove(ip);
   }
 
   #forget(client: TelnetClient): void {
