@@ -20,17 +20,17 @@ function isAddress(ref: string): boolean {
   return /^[0-9.]+$/.test(ref) || ref.includes(":");
 }
 
-/** The first SHOWN lines, and how many more there were. */
-function capped(lines: string[]): string[] {
-  return lines.length <= SHOWN
-    ? lines
-    : [...lines.slice(0, SHOWN), `    ... and ${lines.length - SHOWN} more`];
+/** "... and N more" under the first SHOWN lines, when there were more. */
+function more(total: number): string[] {
+  return total > SHOWN ? [`    ... and ${total - SHOWN} more`] : [];
 }
 
 async function list(u: CommandSdk): Promise<void> {
   const game = u.engine.config.value.game;
-  const accounts = u.engine.accountFailures.held();
+  const held = u.engine.accountFailures.held();
   const addresses = u.engine.loginFailures.full();
+  // Names are read for the rows shown only: thousands may be held during a spread attack.
+  const accounts = held.slice(0, SHOWN);
   const names = await Promise.all(accounts.map((a) => u.objects.get(a.id)));
   const accountLines = accounts.map((a, i) =>
     `    ${names[i]?.name ?? "?"}(#${a.id}): ${a.sites.length} addresses ` +
@@ -38,19 +38,19 @@ async function list(u: CommandSdk): Promise<void> {
       clock(a.until)
     }`
   );
-  const addressLines = addresses.map((a) => `    ${a.key} until ${clock(a.until)}`);
+  const addressLines = addresses.slice(0, SHOWN).map((a) => `    ${a.key} until ${clock(a.until)}`);
   const lines = [
     "%chHeld by the failed-login limits:%cn",
     `  Characters (failures from ${game.accountLoginFailures} addresses in ` +
     `${game.accountLoginWindow} s; their last addresses still get in):`,
-    ...(accountLines.length ? capped(accountLines) : ["    None."]),
+    ...(accountLines.length ? [...accountLines, ...more(held.length)] : ["    None."]),
     "  Addresses (10 failed logins a minute; IPv6 by /64):",
-    ...(addressLines.length ? capped(addressLines) : ["    None."]),
+    ...(addressLines.length ? [...addressLines, ...more(addresses.length)] : ["    None."]),
     "@loginlimits/release <character>|<address> lets one go.",
   ];
   u.send(lines.join("\n"), {
     type: "loginlimits",
-    accounts: accounts.slice(0, SHOWN).map((a, i) => ({ ...a, name: names[i]?.name ?? null })),
+    accounts: accounts.map((a, i) => ({ ...a, name: names[i]?.name ?? null })),
     addresses: addresses.slice(0, SHOWN).map((a) => ({ address: a.key, until: a.until })),
   });
 }
