@@ -17,6 +17,7 @@ import { EngineHost } from "./src/telnet/handoff/engine_host.ts";
 import { handoffUnavailable } from "./src/telnet/handoff/support.ts";
 import { startMallocTrim } from "./src/runtime/malloc_trim.ts";
 import { lowerV8Helpers } from "./src/runtime/v8_helpers.ts";
+import { RESTART_BIND_RETRY_MS } from "./src/net/bind_retry.ts";
 
 /** What the process starts with: its environment, its plumbing, and the configuration read once. */
 interface Start {
@@ -56,6 +57,8 @@ async function start(
       // Nobody can connect on that port any more: a fresh engine opens it again (the
       // supervisor restarts on this code; telnet players stay with the sidecar).
       listenerLost: (key) => void lifecycle.exit(EXIT_RESTART, `the ${key} listener is gone`),
+      // A restart's ports were ours a moment ago: one taken now is most likely taken briefly.
+      bindRetryMs: (plumbing.engineRun?.restarts ?? 0) > 0 ? RESTART_BIND_RETRY_MS : 0,
     });
     return { engine, server };
   } catch (e) {

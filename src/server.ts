@@ -6,6 +6,7 @@ import { TrustedProxies } from "./net/client_address.ts";
 import { HttpConnections, type HttpLimits } from "./net/http_connections.ts";
 import { HttpListener, type ServeHandler } from "./net/http_listener.ts";
 import { connectionServer, type ServeHttp } from "./net/serve_http.ts";
+import { bindWithRetry } from "./net/bind_retry.ts";
 
 /** Running listeners. */
 export interface RunningServer {
@@ -21,6 +22,11 @@ export interface ServeOptions {
    * engine exits with the restart code and the supervisor starts it again (main.ts).
    */
   listenerLost?: (key: string, e: Error) => void;
+  /**
+   * How long a port in use is tried again before the start fails (src/net/bind_retry.ts): a
+   * restarted engine's; 0 (the default) fails at once, as a first start should.
+   */
+  bindRetryMs?: number;
 }
 
 /**
@@ -56,14 +62,23 @@ export async function serveEngine(engine: Engine, opts: ServeOptions = {}): Prom
   const listeners: HttpListener[] = [];
   try {
     listeners.push(
-      listen(common, "server.http", cfg.host, cfg.http, "HTTP listening", appHandler, tls),
+      await listen(common, "server.http", cfg.host, cfg.http, "HTTP listening", appHandler, tls),
     );
-    listeners.push(listen(common, "server.ws", cfg.host, cfg.ws, "WebSocket hub", hub, tls));
+    listeners.push(
+      await listen(common, "server.ws", cfg.host, cfg.ws, "WebSocket hub", hub, tls),
+    );
     // With TLS on, the telnet sidecar reaches the engine over plain loopback (a public
     // certificate does not name 127.0.0.1); the supervisor picks the port (docs/tls.md).
     if (tls && opts.linkPort) {
       listeners.push(
-        listen(common, "the sidecar link", "127.0.0.1", opts.linkPort, "sidecar link", appHandler),
+        await listen(
+          common,
+          "the sidecar link",
+          "127.0.0.1",
+          opts.linkPort,
+          "sidecar link",
+          appHandler,
+        ),
       );
     }
   } catch (e) {
@@ -102,8 +117,11 @@ export class ListenError extends Error {
   override name = "ListenError";
 }
 
-/** Starts one listener; a taken port or a refused address becomes a ListenError naming the key. */
-function listen(
+/**
+ * Starts one listener (a taken port tried again for `opts.bindRetryMs`); a taken port or a
+ * refused address becomes a ListenError naming the key.
+ */
+async function listen(
   common: {
     connections: HttpConnections;
     trusted: () => TrustedProxies;
@@ -116,21 +134,26 @@ function listen(
   label: string,
   handler: ServeHandler,
   tls?: { key: string; cert: string },
-): HttpListener {
+): Promise<HttpListener> {
   let listener: HttpListener;
   try {
-    listener = new HttpListener({
-      hostname,
-      port,
-      tls,
-      label: `engine: ${key}`,
-      handler,
-      onError: serveError,
-      connections: common.connections,
-      trusted: common.trusted,
-      serveHttp: common.serveHttp,
+    listener = await bindWithRetry(() =>
+      new HttpListener({
+        hostname,
+        port,
+        tls,
+        label: `engine: ${key}`,
+        handler,
+        onError: serveError,
+        connections: common.connections,
+        trusted: common.trusted,
+        serveHttp: common.serveHttp,
+        log: (line) => console.warn(line),
+        lost: (e) => common.opts.listenerLost?.(key, e),
+      }), {
+      budgetMs: common.opts.bindRetryMs ?? 0,
+      what: `${hostname}:${port} (${key})`,
       log: (line) => console.warn(line),
-      lost: (e) => common.opts.listenerLost?.(key, e),
     });
   } catch (e) {
     if (tls && !(e instanceof Deno.errors.AddrInUse)) {

@@ -42,6 +42,11 @@ function log(line: string): void {
   console.log(`[supervisor] ${line}`);
 }
 
+/** A line the owner must see: error level (stderr, and the log file). */
+function alert(line: string): void {
+  console.error(`[supervisor] ${line}`);
+}
+
 /**
  * The environment every child gets. Without JWT_SECRET one random secret is made here, once,
  * so tokens stay valid across engine restarts and only a full stop ends sessions. The sidecar
@@ -277,6 +282,7 @@ export async function main(args: string[]): Promise<number> {
     spawnSidecar: () =>
       spawnDeno(["run", ...runFlags(), "-A", sidecar], sidecarEnv, logger, "telnet", tap),
     log,
+    alert,
     now: () => Math.round(performance.now()),
     sleep: abortableSleep,
     maxDelayMs: flags["max-delay"] ? Number(flags["max-delay"]) : undefined,

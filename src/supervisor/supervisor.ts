@@ -7,6 +7,13 @@ import { EXIT_CLEAN, EXIT_CONFIG, EXIT_RESTART } from "../lifecycle.ts";
 
 export { EXIT_CLEAN, EXIT_CONFIG, EXIT_RESTART };
 
+/**
+ * Exit codes of an engine that did not get as far as serving: 78 (a port taken, a setting
+ * refused) and 1 (any other start failure; once serving, the engine's crash guard keeps it up).
+ * From the first engine they end the start; from one a restart began, they are tried again.
+ */
+const CANNOT_START = new Set([EXIT_CONFIG, 1]);
+
 /** A running child process as the loop sees it. */
 export interface Child {
   readonly pid: number;
@@ -21,6 +28,8 @@ export interface SupervisorDeps {
   spawnSidecar(): Child;
   /** One log line; tests read these, so the wording is part of the contract (docs/operations.md). */
   log(line: string): void;
+  /** One line the owner must see (error level), worded like `log`'s. */
+  alert(line: string): void;
   /** Milliseconds since some fixed point. */
   now(): number;
   /** Waits `ms`, or less when `signal` aborts. */
@@ -60,7 +69,9 @@ export class Supervisor {
     this.#sidecarLoop = this.#keepSidecar();
     let previousDelay: number | null = null;
     let code = EXIT_CLEAN;
-    while (!this.stopping) {
+    // The first engine's start failure is the owner's to fix; after that the game is running,
+    // its players held by the sidecar, and a start that fails is tried again.
+    for (let restarted = false; !this.stopping; restarted = true) {
       const started = now();
       const engine = this.#deps.spawnEngine();
       this.#engine = engine;
@@ -74,6 +85,17 @@ export class Supervisor {
         const delay = restartDelay(previousDelay, ran, this.#deps.maxDelayMs);
         previousDelay = delay;
         log(`restarting engine in ${delay} ms`);
+        await this.#deps.sleep(delay, this.#stopping.signal);
+        continue;
+      }
+      if (restarted && CANNOT_START.has(code)) {
+        // Never a stable run, however long its bind retry took: the wait grows to the cap.
+        const delay = restartDelay(previousDelay, 0, this.#deps.maxDelayMs);
+        previousDelay = delay;
+        this.#deps.alert(
+          `engine could not start after a restart (exit ${code}; its reason is above); the ` +
+            `telnet sidecar keeps the players; trying again in ${delay} ms`,
+        );
         await this.#deps.sleep(delay, this.#stopping.signal);
         continue;
       }
@@ -137,13 +159,14 @@ export class Supervisor {
 
   /**
    * Keeps the sidecar running: it holds the players' sockets, so it restarts after a crash. A
-   * sidecar that cannot run as configured (its port taken: exit 78) would fail the same way
-   * forever while the web side ran on, so that stops everything instead.
+   * first sidecar that cannot run as configured (its port taken: exit 78) would fail the same way
+   * forever while the web side ran on, so that stops everything instead; one started again after
+   * a crash found the port taken for a moment, most likely, and is tried again like any other.
    */
   async #keepSidecar(): Promise<void> {
     const { log, now } = this.#deps;
     let previousDelay: number | null = null;
-    while (!this.stopping) {
+    for (let first = true; !this.stopping; first = false) {
       const started = now();
       const sidecar = this.#deps.spawnSidecar();
       this.#sidecar = sidecar;
@@ -154,7 +177,7 @@ export class Supervisor {
         log(`telnet sidecar stopped (exit ${code})`);
         return;
       }
-      if (code === EXIT_CONFIG) {
+      if (code === EXIT_CONFIG && first) {
         this.#fatal = code;
         log(
           `telnet sidecar cannot start as configured (exit ${code}; its reason is above); ` +

@@ -21,6 +21,7 @@ function fakes(runMs: number, opts: { ignoreTerm?: boolean } = {}) {
   const engines: FakeChild[] = [];
   const sidecars: FakeChild[] = [];
   const lines: string[] = [];
+  const alerts: string[] = [];
   const sleeps: number[] = [];
   let clock = 0;
   const spawned: (() => void)[] = [];
@@ -39,6 +40,10 @@ function fakes(runMs: number, opts: { ignoreTerm?: boolean } = {}) {
       return c;
     },
     log: (l) => lines.push(l),
+    alert: (l) => {
+      alerts.push(l);
+      lines.push(l);
+    },
     now: () => clock,
     sleep: (ms) => {
       sleeps.push(ms);
@@ -47,7 +52,7 @@ function fakes(runMs: number, opts: { ignoreTerm?: boolean } = {}) {
     stopTimeoutMs: 20,
   };
   const engineSpawned = () => new Promise<void>((r) => spawned.push(r));
-  return { deps, engines, sidecars, lines, sleeps, engineSpawned };
+  return { deps, engines, sidecars, lines, alerts, sleeps, engineSpawned };
 }
 
 async function tick(): Promise<void> {
@@ -144,4 +149,90 @@ Deno.test("the crash message names the start command the operator uses", async (
   f.engines[0].exit(3);
   assert.equal(await done, 3);
   assert.ok(f.lines.some((l) => /start again with `npm start`/.test(l)), f.lines.join("\n"));
+});
+
+Deno.test("a first engine that cannot start (78, or 1) stops everything with its code", async () => {
+  for (const code of [78, 1]) {
+    const f = fakes(1_000);
+    const done = new Supervisor(f.deps).run();
+    await tick();
+    f.engines[0].exit(code);
+    assert.equal(await done, code);
+    assert.equal(f.engines.length, 1, "not tried again");
+    assert.deepEqual(f.sidecars[0].signals, ["SIGTERM"]);
+    assert.deepEqual(f.alerts, []);
+  }
+});
+
+Deno.test("after a restart, an engine that cannot start is tried again with backoff; the sidecar stays", async () => {
+  // Long runs (a bind retried for seconds) still back off: a failed start is never stable.
+  const f = fakes(12_000);
+  const sup = new Supervisor({ ...f.deps, maxDelayMs: 8_000 });
+  const done = sup.run();
+  await tick();
+  f.engines[0].exit(75);
+  for (let i = 1; i <= 5; i++) {
+    await tick();
+    f.engines[i].exit(i === 3 ? 1 : 78);
+  }
+  await tick();
+  assert.equal(f.engines.length, 7, "a new engine after each failed start");
+  assert.deepEqual(f.sleeps, [1000, 2000, 4000, 8000, 8000, 8000]);
+  assert.deepEqual(f.sidecars[0].signals, [], "the players' sidecar is left alone");
+  assert.equal(f.alerts.length, 5);
+  assert.match(
+    f.alerts[0],
+    /^engine could not start after a restart \(exit 78; its reason is above\); the telnet sidecar keeps the players; trying again in 2000 ms$/,
+  );
+  assert.match(f.alerts[2], /\(exit 1;/);
+  // It comes back and serves; a later @reboot waits the usual second after a stable run.
+  f.engines[6].exit(75);
+  await tick();
+  assert.equal(f.sleeps.at(-1), 1000);
+  // A crash stays a crash: the loop ends with its code.
+  f.engines[7].exit(137);
+  assert.equal(await done, 137);
+  assert.ok(f.lines.some((l) => /engine crashed \(exit 137\); not restarting/.test(l)));
+});
+
+Deno.test("a stop while a failed restart waits ends cleanly", async () => {
+  const f = fakes(1_000);
+  let wake = () => {};
+  const sup = new Supervisor({
+    ...f.deps,
+    sleep: (_ms, signal) =>
+      new Promise<void>((r) => {
+        wake = r;
+        signal.addEventListener("abort", () => r());
+      }),
+  });
+  const done = sup.run();
+  await tick();
+  f.engines[0].exit(75);
+  await tick();
+  wake();
+  await tick();
+  f.engines[1].exit(78);
+  await tick();
+  await sup.stop(true);
+  assert.equal(await done, 0);
+  assert.equal(f.engines.length, 2);
+});
+
+Deno.test("a sidecar started again after a crash that finds its port taken (78) is tried again", async () => {
+  const f = fakes(1_000);
+  const sup = new Supervisor(f.deps);
+  const done = sup.run();
+  await tick();
+  f.sidecars[0].exit(1);
+  await tick();
+  await tick();
+  f.sidecars[1].exit(78);
+  await tick();
+  await tick();
+  assert.equal(f.sidecars.length, 3);
+  assert.deepEqual(f.engines[0].signals, [], "the engine keeps running");
+  assert.ok(f.lines.some((l) => /telnet sidecar exited with code 78; restarting it in/.test(l)));
+  await sup.stop(true);
+  assert.equal(await done, 0);
 });
