@@ -4,6 +4,7 @@
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freeListenPorts } from "../src/net/free_ports.ts";
 
 /** Repository root. */
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -17,14 +18,13 @@ export function freePort(): number {
 }
 
 /**
- * `n` different free TCP ports on 127.0.0.1: all held open until the last is found, since a port
- * just closed can be handed out again at once (a server once got one port for HTTP and WS).
+ * `n` different free TCP ports on 127.0.0.1, as the supervisor picks its TLS link port: all held
+ * open until the last is found (a server once got one port for HTTP and WS), and below the range
+ * outgoing connections take their local ports from, so no test's connection can hold a port a
+ * rebooting server let go of (src/net/free_ports.ts).
  */
 export function freePorts(n: number): number[] {
-  const held = Array.from({ length: n }, () => Deno.listen({ hostname: "127.0.0.1", port: 0 }));
-  const ports = held.map((l) => (l.addr as Deno.NetAddr).port);
-  for (const l of held) l.close();
-  return ports;
+  return freeListenPorts(n);
 }
 
 /**

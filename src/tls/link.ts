@@ -5,10 +5,12 @@
  * serves its hub and API there in plain text (loopback only), and the sidecar dials it.
  */
 
-/** A free port on 127.0.0.1 (the supervisor's pick for the link). */
+import { freeListenPorts } from "../net/free_ports.ts";
+
+/**
+ * A free port on 127.0.0.1 (the supervisor's pick for the link), outside the range outgoing
+ * connections take theirs from: each restarted engine opens it again.
+ */
 export function freeLoopbackPort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
+  return freeListenPorts(1)[0];
 }
