@@ -11,7 +11,7 @@
  * listing them.
  */
 import { setImmediate } from "node:timers";
-import { closePayload, decodeRecords, encodeRecord } from "./mux_wire.ts";
+import { closePayload, decodeRecords, encodeRecord, unreadPayload } from "./mux_wire.ts";
 import { clientKind, type EncodedFrame } from "../protocol.ts";
 import type { Session, SessionEnd, SessionHub } from "../session.ts";
 import type { ClientKind } from "../types.ts";
@@ -50,6 +50,14 @@ class MuxSession implements Session {
     if (!this.#open) return;
     const text = frame.for(this.kind, colour);
     if (text !== null) this.link.queue(this.sid, text);
+  }
+
+  /**
+   * Lines read and not run as the hub closes the session for a restart: they go to the sidecar
+   * just before the close, and its telnet client sends them to the next engine first.
+   */
+  unread(lines: string[]): void {
+    if (this.#open) this.link.unread(this.sid, lines);
   }
 
   /** The hub closes the session: the sidecar is told after its last frames. */
@@ -146,6 +154,12 @@ export class MuxLink {
   /** Queues a session's close. */
   closing(sid: number, code: number, reason: string): void {
     this.#closes.push(encodeRecord("c", [sid], closePayload(code, reason.slice(0, 200))));
+    this.#schedule();
+  }
+
+  /** Queues the lines a session hands back (with the closes: after its last frames, before its own). */
+  unread(sid: number, lines: readonly string[]): void {
+    this.#closes.push(encodeRecord("u", [sid], unreadPayload(lines)));
     this.#schedule();
   }
 

@@ -1,7 +1,13 @@
 /** Tests of the sidecar link: its wire format, and the hub's end carrying many sessions. */
 import { setImmediate } from "node:timers";
 import assert from "node:assert/strict";
-import { decodeRecords, encodeRecord } from "./mux_wire.ts";
+import {
+  decodeRecords,
+  encodeRecord,
+  MAX_UNREAD_LINES,
+  readUnread,
+  unreadPayload,
+} from "./mux_wire.ts";
 import { MuxLink } from "./mux_link.ts";
 import { EncodedFrame } from "../protocol.ts";
 import type { Session, SessionEnd, SessionHub, SessionOpening } from "../session.ts";
@@ -238,4 +244,45 @@ Deno.test("mux link: a stopping hub closes its sessions, then the link, their la
   assert.equal(ws.readyState, 3);
   ws.onclose?.(new Event("close"));
   assert.equal(stops.length, 0, "a closed link leaves the hub's stop list");
+});
+
+Deno.test("mux link: a restart hands a session's read and unrun lines back before its close", async () => {
+  const { ws, sessions } = linkWithSessions();
+  ws.push(encodeRecord("o", [1], "client=telnet") + encodeRecord("o", [2], "client=telnet"));
+  await tick();
+  ws.sent.length = 0;
+  sessions.get(1)!.send("The server is restarting.");
+  sessions.get(1)!.session.unread?.(["say one", 'say "two"']);
+  sessions.get(1)!.session.close(1012, "");
+  sessions.get(2)!.session.close(1012, "");
+  // After a close nothing more is handed back.
+  sessions.get(1)!.session.unread?.(["late"]);
+  await tick();
+  assert.deepEqual(ws.records().map((r) => [r.type, r.ids, r.payload]), [
+    ["d", [1], json("The server is restarting.")],
+    ["u", [1], JSON.stringify(["say one", 'say "two"'])],
+    ["c", [1], "1012 "],
+    ["c", [2], "1012 "],
+  ]);
+});
+
+Deno.test("mux wire: handed-back lines are a bounded list of strings, else refused whole", () => {
+  assert.deepEqual(readUnread(unreadPayload(["a", "b\nc"])), ["a", "b\nc"]);
+  assert.deepEqual(readUnread("[]"), []);
+  for (
+    const bad of [
+      "",
+      "{}",
+      '"say"',
+      "[1]",
+      '["a", null]',
+      JSON.stringify(Array(MAX_UNREAD_LINES + 1).fill("x")),
+      JSON.stringify(["x".repeat(8193)]),
+    ]
+  ) {
+    assert.equal(readUnread(bad), null, bad.slice(0, 40));
+  }
+  const { records, error } = decodeRecords(encodeRecord("u", [1], "[]"));
+  assert.equal(error, null);
+  assert.equal(records[0].type, "u");
 });

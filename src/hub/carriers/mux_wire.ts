@@ -7,12 +7,14 @@
  *
  * Types: `o` open a session (payload: the query a WebSocket URL would carry, such as
  * `client=telnet&token=...&resume=1`), `a` the hub took it, `d` data (to every listed session:
- * a room's telnet players cross the link once), `c` close (payload `<code> <reason>`).
+ * a room's telnet players cross the link once), `c` close (payload `<code> <reason>`), `u` the
+ * lines the hub had read and not run when it closed the session for a restart (payload: a JSON
+ * list of strings, oldest first), just before that session's `c`.
  */
 
 /** One record of a link message. */
 export interface MuxRecord {
-  type: "o" | "a" | "d" | "c";
+  type: "o" | "a" | "d" | "c" | "u";
   ids: number[];
   payload: string;
 }
@@ -20,7 +22,11 @@ export interface MuxRecord {
 /** Longest list of sessions one record may name. */
 export const MAX_RECORD_IDS = 100_000;
 
-const TYPES = new Set(["o", "a", "d", "c"]);
+/** Most lines a `u` record may hand back, and the longest of them (a typed line's own cap). */
+export const MAX_UNREAD_LINES = 200;
+const MAX_UNREAD_LINE = 8192;
+
+const TYPES = new Set(["o", "a", "d", "c", "u"]);
 
 /** Most digits in a session id. */
 const ID_DIGITS = 10;
@@ -75,6 +81,27 @@ export function readClose(payload: string): { code: number; reason: string } {
     code: Number.isInteger(code) && code >= 1000 && code <= 4999 ? code : 1000,
     reason: space === -1 ? "" : payload.slice(space + 1),
   };
+}
+
+/** A `u` record's payload. */
+export function unreadPayload(lines: readonly string[]): string {
+  return JSON.stringify(lines);
+}
+
+/**
+ * Reads a `u` record's payload: a list of at most {@linkcode MAX_UNREAD_LINES} strings of at most
+ * 8 KiB each; null when it is anything else (the record is then refused whole).
+ */
+export function readUnread(payload: string): string[] | null {
+  let lines: unknown;
+  try {
+    lines = JSON.parse(payload);
+  } catch {
+    return null;
+  }
+  const ok = Array.isArray(lines) && lines.length <= MAX_UNREAD_LINES &&
+    lines.every((l) => typeof l === "string" && l.length <= MAX_UNREAD_LINE);
+  return ok ? lines as string[] : null;
 }
 
 /**

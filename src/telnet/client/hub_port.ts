@@ -66,8 +66,11 @@ export interface HubEvents {
    * the call. It must not call the hub back.
    */
   takeFrame(frame: FrameObject): boolean;
-  /** The hub is away (an engine restarting, a failed dial); `wasOpen`: it had been up. */
-  hubDown(wasOpen: boolean): void;
+  /**
+   * The hub is away (an engine restarting, a failed dial); `wasOpen`: it had been up. `unread`:
+   * lines it had read and not run, handed back for the next engine (oldest first).
+   */
+  hubDown(wasOpen: boolean, unread?: readonly string[]): void;
   /** The hub ended the session for good (quit, `@boot`, idle, a cap). */
   hubEnded(code: number, reason: string): void;
 }

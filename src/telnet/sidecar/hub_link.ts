@@ -67,6 +67,8 @@ export class HubLink implements HubPort {
   #downReported = false;
   /** The hub said this wire's session is over; its close is final unless coded 1012. */
   #endAnnounced = false;
+  /** Lines the hub handed back before closing this wire's session for a restart. */
+  #unread: string[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   /** `token` is asked before every attempt: a resumed session sends it with `resume=1`. */
@@ -199,6 +201,9 @@ export class HubLink implements HubPort {
         message: (text) => {
           if (live()) this.#events.hubFrame(text);
         },
+        unread: (lines) => {
+          if (live()) this.#unread = lines;
+        },
         closed: (code, reason) => {
           if (!live()) return;
           const ended = this.#endAnnounced && code !== RESTART_CODE;
@@ -219,6 +224,7 @@ export class HubLink implements HubPort {
     }
     this.#wire = wire;
     this.#endAnnounced = false;
+    this.#unread = [];
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       if (this.#wire === wire && !this.#open) {
@@ -233,11 +239,13 @@ export class HubLink implements HubPort {
   #lost(wire: Wire | null): void {
     if (this.#closed || (wire !== null && this.#wire !== wire)) return;
     const wasOpen = this.#open;
+    const unread = this.#unread;
+    this.#unread = [];
     this.#wire = null;
     this.#open = false;
     if (!this.#downReported) {
       this.#downReported = true;
-      this.#events.hubDown(wasOpen);
+      this.#events.hubDown(wasOpen, unread);
     }
     clearTimeout(this.#timer);
     const delay = reconnectDelay(this.#attempt++, this.#maxRetry, this.#random);

@@ -14,6 +14,7 @@ import {
   encodeRecord,
   type MuxRecord,
   readClose,
+  readUnread,
 } from "../../hub/carriers/mux_wire.ts";
 import { noDelayTo } from "./nodelay.ts";
 import { reconnectDelay } from "./hub_link.ts";
@@ -76,6 +77,11 @@ class MuxSession implements Wire {
   /** A frame from the hub. */
   received(text: string): void {
     if (this.#state === "open") this.events.message(text);
+  }
+
+  /** Lines the hub hands back before it closes the session for a restart. */
+  unread(lines: string[]): void {
+    if (this.#state === "open") this.events.unread?.(lines);
   }
 
   /** The session is over (either side, or the link went away). */
@@ -271,6 +277,13 @@ export class MuxClient {
     } else if (r.type === "c") {
       const { code, reason } = readClose(r.payload);
       for (const sid of r.ids) this.#sessions.get(sid)?.ended(code, reason);
+    } else if (r.type === "u") {
+      const lines = readUnread(r.payload);
+      if (lines === null || r.ids.length !== 1) {
+        this.#o.log?.("telnet: hub link: a malformed record of unrun lines; ignored");
+        return;
+      }
+      this.#sessions.get(r.ids[0])?.unread(lines);
     }
   }
 }

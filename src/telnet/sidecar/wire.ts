@@ -22,6 +22,11 @@ export interface WireEvents {
   message(text: string): void;
   /** The wire is closed (by either side, or lost: 1006), with the hub's close code. */
   closed(code: number, reason: string): void;
+  /**
+   * Lines the hub had read and not run, handed back just before it closes the session for a
+   * restart (oldest first): the client sends them to the next engine before anything newer.
+   */
+  unread?(lines: string[]): void;
 }
 
 /** Opens a wire to the hub with a WebSocket URL's query (`client=telnet&token=...&resume=1`). */
