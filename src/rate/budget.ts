@@ -187,6 +187,8 @@ export interface RateBudgetsOptions {
 export class RateBudgets<K = string> {
   /** Map order is least recently used first. */
   readonly #states = new Map<K, State>();
+  /** The key used last, already at the map's recent end (a flood is one key, over and over). */
+  #last: K | undefined;
   readonly #maxKeys: number;
   readonly #clock: Forward;
 
@@ -245,6 +247,7 @@ export class RateBudgets<K = string> {
   /** Forgets `key` (its budget is whole again). */
   forget(key: K): void {
     this.#states.delete(key);
+    if (this.#last === key) this.#last = undefined;
   }
 
   /** Keys held (for tests). */
@@ -256,8 +259,11 @@ export class RateBudgets<K = string> {
   #touch(key: K, now: number): State {
     const s = this.#states.get(key);
     if (s) {
-      this.#states.delete(key);
-      this.#states.set(key, s);
+      if (key !== this.#last) {
+        this.#states.delete(key);
+        this.#states.set(key, s);
+        this.#last = key;
+      }
       return s;
     }
     // Whole budgets at the old end go first: each key is dropped once, so this costs nothing
@@ -268,6 +274,7 @@ export class RateBudgets<K = string> {
     }
     const fresh = { at: -Infinity, used: 0 };
     this.#states.set(key, fresh);
+    this.#last = key;
     return fresh;
   }
 }

@@ -103,7 +103,8 @@ export class EngineHost {
         refresh: () => {},
       },
       memo: new RenderMemo(),
-      inputByAddress: new RateBudgets(),
+      // Date.now, as the connections' own budgets: the cheaper clock; a step back is absorbed.
+      inputByAddress: new RateBudgets({ now: Date.now }),
       limits: { ...DEFAULT_LIMITS, ...opts.limits },
       log: this.#log,
       closed: (client) => this.#closed(client),

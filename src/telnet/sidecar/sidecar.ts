@@ -162,7 +162,8 @@ export class TelnetSidecar {
       hub: (events, token) => new HubLink(wires, token, events, linkOptions),
       mssp,
       memo: new RenderMemo(),
-      inputByAddress: new RateBudgets(),
+      // Date.now, as the connections' own budgets: the cheaper clock; a step back is absorbed.
+      inputByAddress: new RateBudgets({ now: Date.now }),
       limits,
       log: this.#log,
       closed: (client) => this.#forget(client),
