@@ -58,21 +58,17 @@ Deno.test("first hour: @teleport <x>=home and tel(<x>,home) send it home; @lock 
     // The telout lock is still there.
     assertEquals(await telnetReply(bob, `@tel ${ball}=${shed}`), "You can't teleport that out!");
 
-    // Bob sends it home by command, and by function (the word in any case).
-    assertEquals(await telnetReply(bob, `@tel ${ball}=home`), `Teleported Ball(${ball}) to Limbo.`);
+    // Bob sends it home by command, and by function (the word in any case); as MUX, sending
+    // something home says nothing.
+    assertEquals(await telnetReply(bob, `@tel ${ball}=home`), "");
     assertEquals(await telnetReply(bob, `think [loc(${ball})]`), limbo);
-    await telnetReply(bob, `@tel ${ball}=${room}`);
-    assertEquals(
-      await telnetReply(bob, `think [tel(${ball},HOME)][loc(${ball})]`),
-      `Teleported Ball(${ball}) to Limbo.\r\n${limbo}`,
-    );
+    // Bob, in the room it leaves, hears it go.
+    assertEquals(await telnetReply(bob, `@tel ${ball}=${room}`), "Ball has left.\r\nTeleported.");
+    assertEquals(await telnetReply(bob, `think [tel(${ball},HOME)][loc(${ball})]`), limbo);
 
     // Sent home when home already: as MUX, it goes home (nothing moves), never "already there".
-    assertEquals(await telnetReply(bob, `@tel ${ball}=home`), `Teleported Ball(${ball}) to Limbo.`);
-    assertEquals(
-      await telnetReply(bob, `think [tel(${ball},home)][loc(${ball})]`),
-      `Teleported Ball(${ball}) to Limbo.\r\n${limbo}`,
-    );
+    assertEquals(await telnetReply(bob, `@tel ${ball}=home`), "");
+    assertEquals(await telnetReply(bob, `think [tel(${ball},home)][loc(${ball})]`), limbo);
 
     // A player goes home too, and sees it; again when home already.
     await telnetReply(bob, `@tel me=${room}`);

@@ -1,8 +1,10 @@
 /**
  * What a player or builder meets in the first hour, in TinyMUX 2.12's words and layouts (the
- * same lines typed on both over telnet): `@set`'s `Set.`/`Cleared.` and its refusals.
+ * same lines typed on both over telnet): `@set`'s `Set.`/`Cleared.` and its refusals; moving
+ * and building (`Locked.`, `Teleported.`, exits teleported, a puppet's new room, who is heard
+ * coming and going, `home`).
  */
-import { assertEquals } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { register } from "./harness.ts";
 import { ADMIN, startSupervised, telnetLogin, telnetReply } from "./supervised.ts";
 import type { TelnetClient } from "./telnet_client.ts";
@@ -399,3 +401,212 @@ Deno.test("MUX words: @teleport's and tel()'s refusals, in TinyMUX 2.12's order"
       ]
     ) assertEquals(await telnetReply(obs, line), said, line);
   }));
+
+/** What `t` heard while `act` ran (its own marker checked), one line an entry. */
+async function heardWhile(t: TelnetClient, act: () => Promise<unknown>): Promise<string[]> {
+  const from = t.text.length;
+  await act();
+  assertEquals(await telnetReply(t, "think done"), "done");
+  return t.text.slice(from).split("\r\n").filter((l) => l && !/done|end of reply/.test(l));
+}
+
+Deno.test("MUX words: Locked., Teleported. (nothing for home), Parent cleared.; a quiet object", () =>
+  inGame(["Alice"], async ({ alice }) => {
+    // TinyMUX 2.12: @lock and @tel say one word; @tel <x>=home says nothing; @parent <x>= says
+    // "Parent cleared." with or without a parent; an object set quiet spares its changer too.
+    const garden = /#\d+/.exec(await telnetReply(alice, "@dig Garden"))![0];
+    await telnetReply(alice, "@create Widget");
+    await telnetReply(alice, "drop Widget");
+    for (
+      const [line, said] of [
+        ["@lock Widget=me", "Locked."],
+        ["@lock/enter Widget=me|#1", "Locked."],
+        ["@unlock Widget", "Unlocked."],
+        ["@parent Widget=", "Parent cleared."],
+        // Alice hears it go, as MUX's wizard did.
+        [`@tel Widget=${garden}`, "Widget has left.\r\nTeleported."],
+        [`think [tel(Widget,here)]`, "I don't see that here."],
+        [`@tel ${garden}=me`, "You can't teleport that."],
+      ]
+    ) assertEquals(await telnetReply(alice, line), said, line);
+    const widget = await telnetReply(alice, `think [lcon(${garden})]`);
+    assertEquals(await telnetReply(alice, `@tel ${widget}=home`), "");
+    assertEquals(
+      await telnetReply(alice, `think [loc(${widget})]`),
+      await telnetReply(alice, "think [loc(me)]"),
+    );
+    assertEquals(
+      await telnetReply(alice, `think [tel(${widget},${garden})]`),
+      "Widget has left.\r\nTeleported.",
+    );
+    assertEquals(await telnetReply(alice, `think [tel(${widget},home)]`), "");
+    // The object quiet: nothing said of a name, a lock, a parent; a flag still is (MUX).
+    assertEquals(await telnetReply(alice, `@set ${widget}=quiet`), "Set.");
+    const quietly = [`@name ${widget}=Gadget`, `@lock ${widget}=me`, `@unlock ${widget}`];
+    for (const line of [...quietly, `&note ${widget}=hi`, `@osucc ${widget}=takes it.`]) {
+      assertEquals(await telnetReply(alice, line), "", line);
+    }
+    assertEquals(await telnetReply(alice, `@parent ${widget}=`), "");
+    assertEquals(await telnetReply(alice, `@set ${widget}=!quiet`), "Cleared.");
+    assertEquals(await telnetReply(alice, `think [name(${widget})]`), "Gadget");
+  }));
+
+Deno.test("MUX words: an exit is teleported to another room, its indexes kept, under MUX's refusals", async () => {
+  const srv = await startSupervised({});
+  const open: TelnetClient[] = [];
+  try {
+    await register(srv.base, "Alice");
+    await register(srv.base, "Bob");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    const alice = await telnetLogin(srv, "Alice", "password123");
+    const bob = await telnetLogin(srv, "Bob", "password123");
+    open.push(admin, alice, bob);
+    await telnetReply(admin, "@set *Alice=builder");
+    const limbo = await telnetReply(alice, "think [loc(me)]");
+    const dig = async (name: string, who = alice) =>
+      /#\d+/.exec(await telnetReply(who, `@dig ${name}`))![0];
+    const hall = await dig("Hall");
+    const yard = await dig("Yard");
+    const garden = await dig("Garden");
+    await telnetReply(alice, `@tel me=${hall}`);
+    assertEquals(await telnetReply(alice, `@open Door;d=${garden}`), "Opened.\r\nLinked.");
+    const door = await telnetReply(alice, "think [num(Door)]");
+    // Nobody in either room hears an exit move.
+    await telnetReply(admin, `@tel me=${yard}`);
+    assertEquals(
+      await heardWhile(
+        admin,
+        async () => assertEquals(await telnetReply(alice, `@tel Door=${yard}`), "Teleported."),
+      ),
+      [],
+    );
+    assertEquals(
+      await telnetReply(alice, `think [lexits(${hall})]|[lexits(${yard})]|[entrances(${garden})]`),
+      `|${door}|${door}`,
+    );
+    // It leads out of the Yard now, to the Garden still.
+    await telnetReply(alice, `@tel me=${yard}`);
+    assertMatch(await telnetReply(alice, "d"), /^Garden\(/);
+    assertEquals(await telnetReply(alice, "think [loc(me)]"), garden);
+    // MUX's refusals, and nothing moves.
+    const plaza = await dig("Plaza", admin);
+    for (
+      const [line, said] of [
+        [`@tel ${door}=home`, "Bad destination."],
+        [`@tel ${door}=${door}`, "Bad destination."],
+        [`@tel ${door}=me`, "Bad destination."],
+        [`@tel ${door}=${yard}`, "Door is already there."],
+        [`@tel ${door}=${limbo}`, "Permission denied."],
+        [`@tel ${door}=${plaza}`, "Permission denied."],
+        [`think [tel(${door},${plaza})]`, "Permission denied."],
+      ]
+    ) assertEquals(await telnetReply(alice, line), said, line);
+    assertEquals(await telnetReply(bob, `@tel ${door}=${limbo}`), "Permission denied.");
+    assertEquals(await telnetReply(alice, `think [lexits(${yard})]`), door);
+    // A jump_ok room takes it when it also takes the builder's exits (open_ok), as MUX.
+    await telnetReply(admin, `@set ${plaza}=jump_ok`);
+    assertEquals(await telnetReply(alice, `@tel ${door}=${plaza}`), "Permission denied.");
+    await telnetReply(admin, `@set ${plaza}=open_ok`);
+    assertEquals(await telnetReply(alice, `@tel ${door}=${plaza}`), "Teleported.");
+    // By softcode too, at once.
+    assertEquals(
+      await telnetReply(alice, `think [tel(${door},${hall})][lexits(${hall})]|[lexits(${plaza})]`),
+      `Teleported.\r\n${door}|`,
+    );
+    await telnetReply(alice, `@tel me=${hall}`);
+    assertMatch(await telnetReply(alice, "door"), /^Garden\(/);
+  } finally {
+    for (const t of open) await t.close().catch(() => {});
+    await srv.stop();
+  }
+});
+
+Deno.test("MUX words: a puppet that moves shows its owner its new room, each line after its name", () =>
+  inGame(["Alice"], async ({ alice }) => {
+    const garden = /#\d+/.exec(await telnetReply(alice, "@dig Garden"))![0];
+    await telnetReply(alice, `@desc ${garden}=Green and quiet.`);
+    await telnetReply(alice, "@create Pup");
+    await telnetReply(alice, "@set Pup=puppet");
+    await telnetReply(alice, "drop Pup");
+    const pup = await telnetReply(alice, "think [num(Pup)]");
+    // TinyMUX 2.12: `@tel Pup=<room>` shows its owner the look, "Pup> " before each line.
+    // Alice, in the room it leaves, hears it go first; the look, then her answer.
+    const seen = (await telnetReply(alice, `@tel Pup=${garden}`)).split("\r\n");
+    assertEquals([seen[0], seen.at(-1)], ["Pup has left.", "Teleported."]);
+    assertMatch(seen[1], /^Pup> Garden\(#\d+/);
+    assert(seen.includes("Pup> Green and quiet."), seen.join("|"));
+    assert(seen.slice(1, -1).every((l) => l.startsWith("Pup> ")), seen.join("|"));
+    // Sent home, and forced home: the look (after home's three lines), then her room hears it
+    // arrive.
+    const home = (await telnetReply(alice, `@tel ${pup}=home`)).split("\r\n");
+    assertMatch(home[0], /^Pup> Limbo/);
+    assertEquals(home.at(-1), "Pup has arrived.");
+    assert(home.slice(0, -1).every((l) => l.startsWith("Pup> ")), home.join("|"));
+    await telnetReply(alice, `@tel ${pup}=${garden}`);
+    // A forced line is queued: its output comes when it runs.
+    const queued = alice.mark();
+    await alice.send(`@force ${pup}=home`);
+    const ran = await alice.waitFor(/([\s\S]*)\r\nPup has arrived\./, 10_000, queued);
+    const forced = [...ran[1].split("\r\n").filter((l) => l.startsWith("Pup")), "Pup has arrived."];
+    assertEquals(forced.slice(0, 3), Array(3).fill("Pup> There's no place like home..."));
+    assertMatch(forced[3], /^Pup> Limbo/);
+    assertEquals(forced.at(-1), "Pup has arrived.");
+    assert(forced.slice(0, -1).every((l) => l.startsWith("Pup> ")), forced.join("|"));
+    // tel() shows it too (once the look is made).
+    const from = alice.mark();
+    await alice.send(`think [tel(${pup},${garden})]`);
+    await alice.waitFor(/Pup> Green and quiet\./, 10_000, from);
+  }));
+
+Deno.test("MUX words: a player teleported while offline is heard leaving, never arriving; home", async () => {
+  // TinyMUX 2.12: Hearer() is a connected player (or a puppet): Carol, offline, is heard leaving a
+  // place that is not dark and never arriving; Bob, connected, both. `home` tells the place left
+  // "Bob goes home." first, and Bob "There's no place like home..." three times, home or not.
+  const srv = await startSupervised({});
+  const open: TelnetClient[] = [];
+  try {
+    await register(srv.base, "Bob");
+    await register(srv.base, "Cat");
+    await register(srv.base, "Carol");
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    const bob = await telnetLogin(srv, "Bob", "password123");
+    const cat = await telnetLogin(srv, "Cat", "password123");
+    open.push(admin, bob, cat);
+    const den = /#\d+/.exec(await telnetReply(admin, "@dig Den"))![0];
+    const limbo = await telnetReply(admin, "think [loc(me)]");
+    const catHears = (line: string) => heardWhile(cat, () => telnetReply(admin, line));
+    assertEquals(await catHears(`@tel *Carol=${den}`), ["Carol has left."]);
+    assertEquals(await catHears(`@tel *Carol=${limbo}`), []);
+    await telnetReply(admin, `@tel *Carol=${den}`);
+    assertEquals(await catHears("@tel *Carol=home"), []);
+    await telnetReply(admin, `@tel *Carol=${den}`);
+    assertEquals(await catHears("think [tel(*Carol,home)]"), []);
+    assertEquals(await telnetReply(admin, "think [loc(*Carol)]"), limbo);
+    // Offline in a dark room: not heard leaving it either.
+    await telnetReply(admin, `@set ${limbo}=dark`);
+    assertEquals(await catHears(`@tel *Carol=${den}`), []);
+    await telnetReply(admin, `@set ${limbo}=!dark`);
+    // Connected: heard both ways.
+    assertEquals(await catHears(`@tel *Bob=${den}`), ["Bob has left."]);
+    assertEquals(await catHears(`@tel *Bob=${limbo}`), ["Bob has arrived."]);
+    // home: the place left hears Bob go home, then leave.
+    await telnetReply(admin, `@tel *Bob=${den}`);
+    await telnetReply(admin, `@tel me=${den}`);
+    const catFrom = cat.text.length;
+    const said = await heardWhile(admin, async () => {
+      const home = (await telnetReply(bob, "home")).split("\r\n");
+      assertEquals(home.slice(0, 3), Array(3).fill("There's no place like home..."));
+      assertMatch(home[3], /^Limbo/);
+    });
+    assertEquals(said, ["Bob goes home.", "Bob has left."]);
+    assertEquals(await telnetReply(cat, "think done"), "done");
+    assertMatch(cat.text.slice(catFrom), /Bob has arrived\./);
+    // Home already: the same words and the room again, never "You are already home.".
+    const again = (await telnetReply(bob, "home")).split("\r\n");
+    assertEquals(again.slice(0, 3), Array(3).fill("There's no place like home..."));
+    assertMatch(again[3], /^Limbo/);
+  } finally {
+    for (const t of open) await t.close().catch(() => {});
+    await srv.stop();
+  }
+});

@@ -49,7 +49,7 @@ Deno.test("building plugin: REST rooms, dig/open/link/lock/destroy/teleport and 
       await carol.cmd(line, /Permission denied/);
     }
     // Locking is not building: as in MUX, anyone locks what they control (a page lock).
-    await carol.cmd("@lock/page me=#false", /Locked Carol\(#\d+\) \(page\): #false/);
+    await carol.cmd("@lock/page me=#false", /^Locked\.$/);
 
     // @dig with exits both ways, then walk them.
     const alice = await w.login("Alice");
@@ -67,13 +67,13 @@ Deno.test("building plugin: REST rooms, dig/open/link/lock/destroy/teleport and 
 
     // @open and @link by name, locks on exits and rooms.
     await alice.cmd("@open Door;d=Workshop", /^Opened\.\nLinked\.$/);
-    await alice.cmd("@lock d=#false", /Locked Door\(#\d+\) \(basic\): #false/);
+    await alice.cmd("@lock d=#false", /^Locked\.$/);
     await alice.cmd("d", /can't go that way/);
     await alice.cmd("@lock d=((", /Lock syntax error/);
     await alice.cmd("@lock d/sideways=builder", /Lock types: basic, enter/);
     await alice.cmd("@unlock d", /^Unlocked\.$/);
     assertEquals((await alice.cmd("d", isType("room"))).data.id, workshop);
-    await alice.cmd(`@lock here/enter=#${w.ids.Alice}`, /\(enter\)/);
+    await alice.cmd(`@lock here/enter=#${w.ids.Alice}`, /^Locked\.$/);
     assertEquals((await obj(workshop)).data.locks, { enter: `#${w.ids.Alice}` });
     await alice.cmd(`@teleport #1`, /You can.t teleport there!/);
     await alice.send("home");
@@ -107,11 +107,11 @@ Deno.test("building plugin: REST rooms, dig/open/link/lock/destroy/teleport and 
     // Destroy safety.
     await alice.cmd("@destroy me", /Players cannot be destroyed/);
     await root.cmd("@destroy #1", /starting room cannot be destroyed/);
-    await root.cmd(`@teleport Bob=#${garden}`, /Teleported Bob\(#\d+\) to Garden/);
+    await root.cmd(`@teleport Bob=#${garden}`, /^Teleported\.$/);
     await bob.ws.expect((m) => m.data.type === "room" && m.data.id === garden);
     assertEquals((await obj(w.ids.Bob)).location, garden);
     await alice.cmd(`@destroy #${garden}`, /has players in it/);
-    await root.cmd(`@teleport Bob=#1`, /Teleported Bob/);
+    await root.cmd(`@teleport Bob=#1`, /^Teleported\.$/);
     await bob.ws.expect((m) => m.data.type === "room" && m.data.id === "1");
     await alice.send("@create Gnome");
     const gnome = (await alice.ws.expect(isType("create"))).data.thing.id as string;

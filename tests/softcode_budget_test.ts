@@ -127,7 +127,7 @@ Deno.test("time budget: a lock, a description or a zone's lock checked for a pla
     const heavy = `[switch(name(%#),Bob,${burn},Dave,${burn},Erin,${burn},Finn,${burn})]`;
     const dbref = async (line: string, re: RegExp) => re.exec(await run(admin, line, re))![1];
     await run(admin, "@dig Vault=Gate;gate,Out;out", /Opened\.\r?\nLinked\.\r?\nOpened\./);
-    await run(admin, "@lock gate=PASS/1", /Locked Gate/);
+    await run(admin, "@lock gate=PASS/1", /^Locked\.\r?$/m);
     await run(admin, `&PASS gate=${heavy}1`, /Set\./);
     await run(admin, "@create Statue", /Statue created as object/);
     await run(admin, `@desc statue=${heavy}A marble statue.`, /Set\./);

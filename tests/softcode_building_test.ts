@@ -80,9 +80,9 @@ Deno.test("softcode create() and tel() over telnet and WebSocket", async () => {
     await alice.waitFor(/Bob has arrived\./);
     bob.send(`think [tel(me,#${limbo})]`);
     await bob.expect(/You can't teleport there!/);
-    await run(admin, `@tel *Bob=#${limbo}`, /Teleported Bob/);
+    await run(admin, `@tel *Bob=#${limbo}`, /^Teleported\.\r?$/m);
     const back = alice.mark();
-    await run(admin, `@tel *Alice=#${limbo}`, /Teleported Alice/);
+    await run(admin, `@tel *Alice=#${limbo}`, /^Teleported\.\r?$/m);
     await alice.waitFor(/Limbo/, 10_000, back);
 
     // Staff tel(): Bob is moved and shown the Garden; Limbo sees him vanish.

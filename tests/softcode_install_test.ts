@@ -53,12 +53,13 @@ Deno.test("installer commands: @@, MUX's argument evaluation, @tel into a thing"
     await run("@force me=&REF me=[num(Box)]", /Set\./);
     await run("think ref=[get(me/REF)]", new RegExp(`ref=#${box}\\b`));
     // Interpreted commands evaluate both sides even when typed.
-    await run("@lock [v(REF)]=me", new RegExp(`Locked Box\\(#${box}\\)`));
+    await run("@lock [v(REF)]=me", /^Locked\.\r?$/m);
+    await run(`think lock=[lock(#${box})]`, /lock=#\d+\r?$/m);
     await run("@name [v(REF)]=Box [add(1,1)]", /Name set\./);
     await run("@set [v(REF)]=SAFE", /^Set\.\r?$/m);
 
     // @tel into a thing (an installer keeps its database inside its global object).
-    await run(`@tel #${gem}=[v(REF)]`, /Teleported Gem/);
+    await run(`@tel #${gem}=[v(REF)]`, /^Teleported\.\r?$/m);
     await run(`think [loc(#${gem})] [lcon(#${box})]`, new RegExp(`#${box} #${gem}`));
     await run(`@tel #${box}=#${gem}`, /cannot go inside itself/);
     await run(`think [loc(#${box})]`, /#\d+/);

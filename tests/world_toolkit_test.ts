@@ -63,7 +63,7 @@ Deno.test("toolkit: @create=cost, flags, @clone, @decompile, OUTPUTPREFIX", asyn
       await run(alice, "&CMD-HELLO bbpocket=$hello:@pemit %#=Hi [name(%#)]", /Set\./);
       await run(alice, "@set bbpocket/CMD-HELLO=no_inherit", /Set\./);
       await run(alice, "@desc bbpocket=A small pocket.", /Set\./);
-      await run(alice, "@lock/use bbpocket=me", /Locked bbpocket/);
+      await run(alice, "@lock/use bbpocket=me", /^Locked\.\r?$/m);
       await run(alice, "@create Pocket Parent", /Pocket Parent created as object/);
       await run(alice, "@parent bbpocket=Pocket Parent", /Parent set/);
       const from = alice.mark();

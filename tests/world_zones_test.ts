@@ -41,9 +41,9 @@ Deno.test("zones: @chzone, zone $-commands, zone(), inzone(), zwho()", async (t)
     await t.step("a room's zone master offers its $-commands there only", async () => {
       await run(admin, "@chzone here=Harbour Zone", /Zone changed\./);
       await run(admin, "think zone(here)", new RegExp(`^#${zmo}\\r?$`, "m"));
-      await run(admin, `@tel Alice=#${harbour}`, /Teleported Alice/);
+      await run(admin, `@tel Alice=#${harbour}`, /^Teleported\.\r?$/m);
       await run(alice, "+tide", /The tide is high\./);
-      await run(admin, "@tel Alice=#1", /Teleported Alice/);
+      await run(admin, "@tel Alice=#1", /^Teleported\.\r?$/m);
       await run(alice, "+tide", /Huh\?/);
       await run(admin, "think inzone(Harbour Zone)", new RegExp(`^#${harbour}\\r?$`, "m"));
     });
@@ -63,7 +63,7 @@ Deno.test("zones: @chzone, zone $-commands, zone(), inzone(), zwho()", async (t)
       await run(alice, "@chzone me=Alice Zone", /Zone changed\./);
       await run(alice, "think zone(me)", new RegExp(`^#${mine}\\r?$`, "m"));
       await run(alice, "think zwho(Alice Zone)", new RegExp(`^#${aliceId}\\r?$`, "m"));
-      await run(admin, `@tel Alice=#${harbour}`, /Teleported Alice/);
+      await run(admin, `@tel Alice=#${harbour}`, /^Teleported\.\r?$/m);
       // The room's zone answers first, then the player's.
       await run(alice, "+tide", /The tide is high\./);
       await run(alice, "+mine", /Mine, all mine\./);
@@ -80,9 +80,9 @@ Deno.test("zones: @chzone, zone $-commands, zone(), inzone(), zwho()", async (t)
       await run(admin, "@create Bell", /Bell created as object/);
       await run(admin, "&CMD_BELL Bell=$+bell:@pemit %#=Ding.", /Set\./);
       await run(admin, "@set Bell=inherit", /^Set\.\r?$/m);
-      await run(admin, `@tel Bell=#${hall}`, /Teleported Bell/);
+      await run(admin, `@tel Bell=#${hall}`, /^Teleported\.\r?$/m);
       await run(admin, `@chzone #${lane}=#${hall}`, /Zone changed\./);
-      await run(admin, `@tel Alice=#${lane}`, /Teleported Alice/);
+      await run(admin, `@tel Alice=#${lane}`, /^Teleported\.\r?$/m);
       await run(alice, "+bell", /Ding\./);
     });
   } finally {
@@ -228,10 +228,10 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
       const bell = (await run(admin, "@create Bell", /Bell created as object #(\d+)/))[1];
       await run(admin, "@aconnect Bell=think [set(me,SEEN:[name(%#)])]", /Set\./);
       await run(admin, "@adisconnect Bell=think [set(me,LEFT:[name(%#)])]", /Set\./);
-      await run(admin, `@tel Bell=#${hall}`, /Teleported Bell/);
+      await run(admin, `@tel Bell=#${hall}`, /^Teleported\.\r?$/m);
 
       await run(bob, "@aconnect me=@pemit me=Welcome home.", /Set\./);
-      await run(admin, `@tel *Bob=#${harbour}`, /Teleported Bob/);
+      await run(admin, `@tel *Bob=#${harbour}`, /^Teleported\.\r?$/m);
       await bob.close();
       await until("[get(Port Zone/LEFT)]", "Bob");
       // Over WebSocket, and a second connection over telnet: the player's own first, then the
@@ -247,7 +247,7 @@ Deno.test("zones: whoever passes a zone master's enter lock controls its zone", 
       await tel.waitFor(/Welcome home\.[\s\S]*The port knows Bob\./);
       // A room's zone master: nothing of the Port Zone's, the Bell's when the last one goes.
       await run(admin, "&LEFT Port Zone=", /Cleared|Set/);
-      await run(admin, `@tel *Bob=#${quay}`, /Teleported Bob/);
+      await run(admin, `@tel *Bob=#${quay}`, /^Teleported\.\r?$/m);
       await tel.close();
       await ws.close();
       await until(`[get(#${bell}/LEFT)]`, "Bob");

@@ -10,12 +10,10 @@ import {
   type CommandSpec,
   confirm,
   type DbObject,
-  type Delivery,
   homeRefusal,
   linkedSaid,
   nameWithRef,
   parseExitSpec,
-  type PluginWorld,
   required,
   teleported,
   teleportRefusal,
@@ -52,11 +50,7 @@ export function destroyedSaid(
 }
 
 /** The building commands over a Builder. */
-export function buildingCommands(
-  b: Builder,
-  world: PluginWorld,
-  deliver: Delivery,
-): CommandSpec[] {
+export function buildingCommands(b: Builder): CommandSpec[] {
   const here = (u: CommandSdk) => {
     if (!u.here) throw new CommandError("You are not in a room.");
     return u.here;
@@ -92,11 +86,7 @@ In TinTin++, type \\; for each semicolon: @dig Garden=North\\;n,South\\;s
         if (to) lines.push(opened(await b.exit(u.me, from!, to, room), true));
         if (back) lines.push(opened(await b.exit(u.me, room, back, from!), true));
         u.send(lines.join("\n"), { type: "dig", room: { id: room.id, name: room.name } });
-        if (u.cmd.switches.includes("teleport")) {
-          await b.move(u.me, room);
-          const view = await world.look(u.me, room, u.width);
-          u.send(view.msg, view.data);
-        }
+        if (u.cmd.switches.includes("teleport")) await b.move(u.me, room, u.width);
       },
     },
     {
@@ -201,6 +191,7 @@ it are unlinked, and the things in it are sent home.`,
       help: `@teleport <place>              takes you there
 @teleport <target>=<place>     sends a player or thing there
 @teleport <target>=home        sends it to its home
+@teleport <exit>=<room>        makes the exit lead out of that room instead
 
 As in TinyMUX: you may teleport yourself, what you control, and what is in a place you control
 (staff: anything), to a room or thing you control or one set jump_ok whose teleport lock
@@ -210,7 +201,9 @@ runs its @atfail. Leaving is checked too: the place teleported out of, and each 
 around it up to the room, must let the one teleported pass its telout lock (@lock/telout), else
 @tofail, @otofail and @atofail of the place left. Sending something home (its home room, else
 the starting room) asks only that you may move it: no lock of its home or of where it is; what
-is home already stays there, answered as if sent.`,
+is home already stays there. An exit you control (or one leading out of a room you control) goes
+to a room you control, or to a jump_ok one where you may open exits (open_ok, its open lock);
+where it leads does not change. You are told "Teleported." of what you send somewhere else.`,
       async exec(u) {
         const hasTarget = u.cmd.rhs !== null;
         const target = hasTarget
@@ -234,12 +227,13 @@ is home already stays there, answered as if sent.`,
           u.didIt(target, act.place, target.location, act.verb);
           return;
         }
-        // Sent home when home already: as MUX, it went home (nothing moves, nobody is told).
-        const moved = home && target.location === room.id ? target : await b.move(target, room);
-        if (moved.flags.includes("player")) {
-          deliver.toPlayer(moved.id, await world.look(moved, room));
-        }
-        const told = teleported(u.me, moved, room);
+        // Sent home when home already: as MUX, it went home (nothing moves, nobody is told; it
+        // sees its room again).
+        const width = self ? u.width : undefined;
+        const stays = home && target.location === room.id;
+        if (stays) await b.showRoom(target, room, width);
+        const moved = stays ? target : await b.move(target, room, width);
+        const told = teleported(u.me, moved, home);
         if (told) u.send(told);
       },
     },

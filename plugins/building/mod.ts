@@ -12,9 +12,9 @@ import { destroyFunction } from "./function.ts";
 const plugin: PluginModule = {
   name: "building",
   init(ctx: PluginContext) {
-    const b = new Builder(ctx.world, ctx.deliver);
+    const b = new Builder(ctx.world, ctx.deliver, ctx.players);
     buildingRoutes(ctx.http(PREFIX), b);
-    for (const spec of buildingCommands(b, ctx.world, ctx.deliver)) ctx.commands.add(spec);
+    for (const spec of buildingCommands(b)) ctx.commands.add(spec);
     ctx.functions.add(destroyFunction(b, ctx.world));
     return true;
   },

@@ -4,7 +4,8 @@
  * errors carry messages fit for both players and REST clients.
  */
 import {
-  announceTeleport,
+  announceArrival,
+  announceLeaving,
   checkExit,
   checkLink,
   checkTeleport,
@@ -15,17 +16,21 @@ import {
   exitRecord,
   type ExitSpec,
   ForbiddenError,
+  hearerOf,
+  hearsWhereItIs,
   homeOf,
   lockOf,
   MAX_CONTAINMENT,
   mayLinkTo,
   normalizeId,
   NotFoundError,
+  type PlayerLookup,
   type PluginWorld,
   roomRecord,
   type TeleportReads,
   thingRecord,
   ValidationError,
+  viewHeard,
 } from "../../src/plugins/mod.ts";
 
 /** Most objects moved out of a destroyed room or thing. */
@@ -38,6 +43,7 @@ export class Builder {
   constructor(
     private readonly w: PluginWorld,
     private readonly deliver: Delivery,
+    private readonly players: Pick<PlayerLookup, "isConnected">,
   ) {}
 
   /** Creates a room owned by the actor (within its object quota). */
@@ -219,10 +225,13 @@ export class Builder {
   }
 
   /**
-   * Moves a player or thing to a room (the store's change event moves a player in the hub's
-   * room index) and tells both rooms. Returns the moved object.
+   * Moves an object to `dest` as MUX's move_via_teleport: the place left hears it go, the one
+   * moved (a player, or a puppet's owner) is shown the new room `width` columns wide, then the
+   * place reached hears it come (announceLeaving, announceArrival); an exit moves silently to
+   * its new room, its destination kept. The store's change event moves a player in the hub's
+   * room index and an exit in the indexes of exits. Returns the moved object.
    */
-  async move(obj: DbObject, dest: DbObject): Promise<DbObject> {
+  async move(obj: DbObject, dest: DbObject, width = 78): Promise<DbObject> {
     // Where dest's containers are, read up front: the check itself reads no store.
     const where = new Map<string, string>();
     let at: DbObject | null = dest;
@@ -232,14 +241,31 @@ export class Builder {
     }
     checkTeleport(obj, dest, (id) => where.get(id));
     const from = obj.location;
+    const place = (o: DbObject) => {
+      o.location = dest.id;
+    };
+    if (obj.flags.includes("exit")) return await this.w.update(obj.id, place);
+    // Whether it hears is asked before it moves, as MUX's Hearer().
+    const hears = hearsWhereItIs(obj, (id) => this.players.isConnected(id));
     // What the announcement reads: the place left (dark?) and the owner (an inherit object's rank).
     const read = new Map<string, DbObject | null>();
     for (const id of [from, obj.owner]) if (id) read.set(id, await this.w.get(id));
-    const moved = await this.w.update(obj.id, (o) => {
-      o.location = dest.id;
-    });
-    announceTeleport(this.deliver, { object: (id) => read.get(id) ?? null }, moved, from);
+    const world = { object: (id: string) => read.get(id) ?? null };
+    const moved = await this.w.update(obj.id, place);
+    announceLeaving(this.deliver, world, moved, from, hears);
+    await this.showRoom(moved, dest, width);
+    announceArrival(this.deliver, world, moved, hears);
     return moved;
+  }
+
+  /**
+   * Shows `obj` the room it is in now, `width` columns wide, as MUX's move does: a player, or a
+   * puppet's owner each line after the puppet's name; nobody else looks.
+   */
+  async showRoom(obj: DbObject, room: DbObject, width = 78): Promise<void> {
+    if (!hearerOf(obj)) return;
+    const seen = viewHeard(obj, await this.w.look(obj, room, width));
+    if (seen) this.deliver.toPlayer(seen.player, seen.out);
   }
 
   /**

@@ -8,6 +8,9 @@ import { namesOf } from "./format.ts";
 import { MAX_ROOM_EXITS } from "../world/objects.ts";
 import type { WorldReader } from "../world/live_world.ts";
 import { displayName } from "../world/players.ts";
+import { hearsWhereItIs, movedData, moveHeard } from "../world/move_heard.ts";
+import { viewHeard } from "../world/hearing.ts";
+import type { Outbound } from "../hub/types.ts";
 import { lookIn } from "./looking.ts";
 import { didIt, messageOf, runAction, tellOthers } from "./did_it.ts";
 import { subjectOf } from "./sdk.ts";
@@ -92,18 +95,20 @@ export async function goThrough(u: CommandSdk, exit: DbObject, typed: string): P
 
 /** What a move says to the actor. */
 export interface MoveNotes {
-  /** Told to the actor before the new room is shown (`home`'s "no place like home"). */
-  note?: string;
+  /** Told to the actor, each on its own, before the new room is shown (`home`'s lines). */
+  notes?: readonly string[];
   /** The exit taken: its `@drop` family follows the arrival. */
   exit?: DbObject;
 }
 
 /**
  * Moves the actor to `dest`: updates the store (whose change event moves the actor in the
- * hub's room index), announces the departure and arrival, and shows the new room to the actor.
- * On the way, in MUX's order (move.cpp): the place left's `@leave` family and the destination's
- * `@oxenter` there; then the new room is looked at, the exit's `@drop` family, the actor's own
- * `@move` family, the destination's `@enter` family and the place left's `@oxleave`.
+ * hub's room index), announces the departure and arrival as MUX's move does (moveHeard: one that
+ * hears, a connected player or a puppet, is heard; dark places and objects are not), and shows
+ * the new room to the actor (a puppet's owner, each line after the puppet's name). On the way,
+ * in MUX's order (move.cpp): the place left's `@leave` family and the destination's `@oxenter`
+ * there; then the new room is looked at, the exit's `@drop` family, the actor's own `@move`
+ * family, the destination's `@enter` family and the place left's `@oxleave`.
  */
 export async function moveActor(
   u: CommandSdk,
@@ -117,22 +122,32 @@ export async function moveActor(
     didIt(u, u.me, src, from, { what: "LEAVE", owhat: "OLEAVE", awhat: "ALEAVE" });
     tellOthers(u, u.me, dest, from, "OXENTER");
   }
+  // Whether it hears is asked before it moves, as MUX's Hearer().
+  const hears = hearsWhereItIs(u.me, (id) => u.presence.isOnline(id));
+  const left = src ?? (from ? u.locks.object(from) : null) ?? (from ? { flags: [] } : null);
   const moved = await u.objects.update(u.me.id, (o) => {
     o.location = dest.id;
   });
+  const heard = moveHeard(u.locks, moved, left, hears);
   const name = displayName(moved);
-  const who = { id: moved.id, name: moved.name };
-  if (from) {
-    u.emitRoom(from, `${name} has left.`, [moved.id], { type: "leave", who, room: from });
+  if (from && heard.left) {
+    u.emitRoom(from, `${name} has left.`, [moved.id], movedData(moved, "leave", from));
   }
-  if (notes.note) u.send(notes.note);
-  const view = await lookIn(u, moved, dest, u.width);
-  u.send(view.msg, view.data);
+  for (const line of notes.notes ?? []) u.send(line);
+  showView(u, moved, await lookIn(u, moved, dest, u.width));
   if (notes.exit) {
     didIt(u, moved, notes.exit, dest.id, { what: "DROP", owhat: "ODROP", awhat: "ADROP" });
   }
   didIt(u, moved, moved, dest.id, { what: "MOVE", owhat: "OMOVE", awhat: "AMOVE" });
   didIt(u, moved, dest, dest.id, { what: "ENTER", owhat: "OENTER", awhat: "AENTER" });
   if (src) tellOthers(u, moved, src, dest.id, "OXLEAVE");
-  u.emitRoom(dest.id, `${name} has arrived.`, [moved.id], { type: "arrive", who, room: dest.id });
+  if (heard.arrived) {
+    u.emitRoom(dest.id, `${name} has arrived.`, [moved.id], movedData(moved, "arrive", dest.id));
+  }
+}
+
+/** Shows `viewer` a view (a room it looks at): a player, or a puppet's owner line by line. */
+export function showView(u: Pick<CommandSdk, "deliver">, viewer: DbObject, view: Outbound): void {
+  const seen = viewHeard(viewer, view);
+  if (seen) u.deliver.toPlayer(seen.player, seen.out);
 }

@@ -122,7 +122,13 @@ export { objectNameProblem } from "../world/names.ts";
 export { homeOf } from "../world/start.ts";
 export { controls, type ControlWorld, ownerOf } from "../world/control.ts";
 export {
-  announceTeleport,
+  announceArrival,
+  announceLeaving,
+  hearsWhereItIs,
+  moveHeard,
+} from "../world/move_heard.ts";
+export { hearerOf, viewHeard } from "../world/hearing.ts";
+export {
   BUILDER_LOCK,
   checkDescription,
   checkExit,

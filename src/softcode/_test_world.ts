@@ -165,7 +165,7 @@ export class TestWorld {
           // The places' messages (did_it) are the commands'; here the actor's answer alone.
           if (r) return actor.id === obj.id && r.refused !== "victim" ? "" : "Permission denied.";
           w.objects.set(id, { ...obj, location: dest.id });
-          return teleported(actor, obj, dest);
+          return teleported(actor, obj, false);
         },
         lock: (actorId, id, type, expr, resolve) => {
           const actor = w.objects.get(actorId), obj = w.objects.get(id);

@@ -8,7 +8,6 @@ import type { ObjectStore } from "../world/objects.ts";
 import type { DbObject } from "../world/types.ts";
 import {
   type ActMessages,
-  announceTeleport,
   BUILDER_LOCK,
   builtRecord,
   checkLink,
@@ -27,7 +26,8 @@ import { canSeeWithin, hiddenFrom, shownLocation, visibleContents } from "../wor
 import { isGuest, isStaff } from "../world/flags.ts";
 import { checkLock, lockOf, type LockWorld, putLock } from "../world/locks.ts";
 import { settableLockNow } from "../commands/lock_names.ts";
-import { hearerOf } from "../world/hearing.ts";
+import { hearerOf, viewHeard } from "../world/hearing.ts";
+import { announceArrival, announceLeaving, hearsWhereItIs } from "../world/move_heard.ts";
 import type { Delivery, HubConnection, Outbound, Presence } from "../hub/types.ts";
 import { terminalColourDepth, terminalHasColour } from "../text/colour_mode.ts";
 import {
@@ -256,6 +256,8 @@ function worldChanges(p: EnginePortParts): WorldChanges {
       }
       // Sent home when home already: as MUX, it went home (nothing moves, nobody is told).
       const stays = home && obj.location === dest.id;
+      // Whether it hears is asked before it moves, as MUX's Hearer().
+      const hears = hearsWhereItIs(obj, (id) => p.presence.isOnline(id));
       let moved: DbObject = obj;
       try {
         if (!stays) {
@@ -266,13 +268,22 @@ function worldChanges(p: EnginePortParts): WorldChanges {
       } catch (e) {
         return refusal(e).refused;
       }
-      if (!quiet && !stays) announceTeleport(p.deliver, w, moved, obj.location);
-      if (moved.flags.includes("player")) {
-        p.look(moved, dest).then((out) => p.deliver.toPlayer(moved.id, out)).catch((e) =>
+      // An exit moves silently (MUX's move_the_exit).
+      if (moved.flags.includes("exit")) return teleported(actor, moved, home);
+      if (!quiet && !stays) {
+        announceLeaving(p.deliver, w, moved, obj.location, hears);
+        // Before the view, which comes once the look is made: this line goes on meanwhile.
+        announceArrival(p.deliver, w, moved, hears);
+      }
+      if (hearerOf(moved)) {
+        p.look(moved, dest).then((out) => {
+          const seen = viewHeard(moved, out);
+          if (seen) p.deliver.toPlayer(seen.player, seen.out);
+        }).catch((e) =>
           console.error(`softcode: tel() could not show #${moved.id} its room: ${e}`)
         );
       }
-      return teleported(actor, moved, dest);
+      return teleported(actor, moved, home);
     },
   };
 }

@@ -7,13 +7,10 @@
  */
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 import { controls, type ControlWorld, ownerOf } from "./control.ts";
-import { displayName } from "./players.ts";
 import { hasFlag, isStaff } from "./flags.ts";
 import { exitName, objectNameProblem } from "./names.ts";
 import { zoneOf } from "./zones.ts";
 import type { DbObject, NewObject } from "./types.ts";
-import type { Delivery } from "../hub/types.ts";
-import { hearerOf } from "./hearing.ts";
 import { withInheritedRank } from "./inherited_rank.ts";
 
 /** Who may build (`@dig`, `@open`, `@create`, `create()`): a lock expression. */
@@ -256,19 +253,17 @@ export function builtRecord(
 export const MAX_CONTAINMENT = 50;
 
 /**
- * Throws MUX's "You can't teleport that." for a room or an exit (MUX moves exits; here they are
- * moved only by `@link`), asked before who may move it, as MUX's do_teleport does.
+ * Throws MUX's "You can't teleport that." for a room, asked before who may move it, as MUX's
+ * do_teleport does. (An exit is teleported to another room: its source changes.)
  */
 export function teleportable(obj: DbObject): void {
-  if (obj.flags.includes("room") || obj.flags.includes("exit")) {
-    throw new ValidationError("You can't teleport that.");
-  }
+  if (obj.flags.includes("room")) throw new ValidationError("You can't teleport that.");
 }
 
 /**
  * Throws why `obj` cannot be teleported to `dest`: a room, or
  * (as in MUX, where installers keep their objects inside a global one) a thing that is not
- * `obj` and not inside it. `locationOf` reads where an object is, to follow `dest`'s
+ * `obj` and not inside it; an exit only to another room (its new source). `locationOf` reads where an object is, to follow `dest`'s
  * containers up to MAX_CONTAINMENT.
  */
 export function checkTeleport(
@@ -279,6 +274,12 @@ export function checkTeleport(
   teleportable(obj);
   // MUX's do_teleport: an object sent to itself is a bad destination.
   if (dest.id === obj.id) throw new ValidationError("Bad destination.");
+  if (obj.flags.includes("exit")) {
+    // MUX also moves an exit onto a thing or a player; here exits lead out of rooms only.
+    if (!dest.flags.includes("room")) throw new ValidationError("Bad destination.");
+    if (obj.location === dest.id) throw new ValidationError(`${obj.name} is already there.`);
+    return;
+  }
   if (!dest.flags.includes("room") && !dest.flags.includes("thing")) {
     throw new ValidationError(`${dest.name} is not a room or a thing.`);
   }
@@ -300,6 +301,7 @@ export function checkTeleport(
 export type TeleportRefusal =
   | { refused: "victim" }
   | { refused: "destination" }
+  | { refused: "exit" }
   | { refused: "telout"; place: DbObject };
 
 /** What deciding a teleport reads, synchronously (a caller that waits on the store reads ahead). */
@@ -310,7 +312,7 @@ export interface TeleportReads {
    */
   object(id: string): DbObject | null;
   /** True when `subject` passes `on`'s lock of `type` (an unlocked place passes). */
-  passesLock(subject: DbObject, on: DbObject, type: "teleport" | "telout"): boolean;
+  passesLock(subject: DbObject, on: DbObject, type: "teleport" | "telout" | "open"): boolean;
   /** What control reads of the world. */
   world: ControlWorld | null;
 }
@@ -319,9 +321,11 @@ export interface TeleportReads {
  * The one teleport rule, for `@teleport` and softcode's `tel()`: may `actor` send `obj` to `dest`?
  * As MUX: staff move anything anywhere; anyone else moves what it controls or what stands in a
  * place it controls, to a place it controls or to one set `jump_ok` whose teleport lock `obj`
- * passes. Then (for everyone, staff too, as MUX's move_via_teleport) the place `obj` leaves and
- * each container around it up to the room must let it pass their telout locks. Null when it may
- * go; throws ValidationError (checkTeleport) for what can never be teleported there.
+ * passes; an exit, which goes to rooms only, needs of a `jump_ok` room also that the actor may
+ * open exits there (mayBuildIn). Then (for everyone, staff too, as MUX's move_via_teleport) the
+ * place `obj` leaves and each container around it up to the room must let it pass their telout
+ * locks (not for an exit). Null when it may go; throws ValidationError (checkTeleport) for what
+ * can never be teleported there.
  */
 export function teleportRefusal(
   actor: DbObject,
@@ -336,11 +340,18 @@ export function teleportRefusal(
   teleportable(obj);
   if (!mayMove(actor, obj, place, r)) return { refused: "victim" };
   if (dest.id === obj.id) throw new ValidationError("Bad destination.");
+  const exit = obj.flags.includes("exit");
+  // An exit goes only where one may open exits too: the room's open_ok and open lock (MUX).
+  if (exit && !dest.flags.includes("room")) throw new ValidationError("Bad destination.");
   if (
     !staff && !controls(actor, dest, r.world) &&
-    !(hasFlag(dest.flags, "jump_ok") && r.passesLock(obj, dest, "teleport"))
-  ) return { refused: "destination" };
+    !(hasFlag(dest.flags, "jump_ok") && r.passesLock(obj, dest, "teleport") &&
+      (!exit || mayBuildIn(actor, dest, (room) => r.passesLock(actor, room, "open"), r.world)))
+  ) return { refused: exit ? "exit" : "destination" };
   checkTeleport(obj, dest, (id) => r.object(id)?.location || undefined);
+  // What holds an exit is not left as a player leaves a place: no telout lock asks it (MUX's
+  // asks the lock of the room the exit leads to, an accident of where it keeps an exit's source).
+  if (exit) return null;
   let at = place;
   for (let i = 0; place && at && i <= MAX_CONTAINMENT; i++) {
     if (!r.passesLock(obj, at, "telout")) return { refused: "telout", place };
@@ -355,7 +366,7 @@ export function teleportRefusal(
  * homeOf says it goes: as MUX's do_teleport, only who may move it is asked (staff, or one that
  * controls it or the place it stands in); its home's teleport lock and the telout locks around
  * it are not. Null when it may go (also when it is home already: nothing is refused then);
- * throws ValidationError (checkTeleport) as teleportRefusal.
+ * throws ValidationError (checkTeleport) as teleportRefusal, and "Bad destination." for an exit.
  */
 export function homeRefusal(
   actor: DbObject,
@@ -366,10 +377,10 @@ export function homeRefusal(
   const place = obj.location ? r.object(obj.location) : null;
   teleportable(obj);
   if (!mayMove(actor, obj, place, r)) return { refused: "victim" };
+  // An exit has no home (MUX's do_teleport_single).
+  if (obj.flags.includes("exit")) throw new ValidationError("Bad destination.");
   // Already home: MUX sends it home again all the same (the caller then moves nothing).
-  if (obj.location === home.id && !hasFlag(obj.flags, "room") && !hasFlag(obj.flags, "exit")) {
-    return null;
-  }
+  if (obj.location === home.id) return null;
   checkTeleport(obj, home, (id) => r.object(id)?.location || undefined);
   return null;
 }
@@ -403,7 +414,10 @@ export function teleportRefusalSaid(
   dest: DbObject,
   self: boolean,
 ): { told: string; act: { place: DbObject; verb: ActMessages } | null } {
-  if (r.refused === "victim") return { told: "Permission denied.", act: null };
+  // An exit refused hears nothing and nobody hears it (it stands in no place to say it in).
+  if (r.refused === "victim" || r.refused === "exit") {
+    return { told: "Permission denied.", act: null };
+  }
   if (r.refused === "destination") {
     const verb = {
       what: "TFAIL",
@@ -423,12 +437,12 @@ export function teleportRefusalSaid(
 }
 
 /**
- * What `actor` is told of sending `moved` to `dest`: MUX's "Teleported.", with what went where;
- * "" when it went itself or the actor is `quiet`.
+ * What `actor` is told of sending `moved` somewhere: MUX's "Teleported." (do_teleport_single);
+ * "" when it went itself, was sent `home` (MUX says nothing of that), or the actor is `quiet`.
  */
-export function teleported(actor: DbObject, moved: DbObject, dest: DbObject): string {
-  if (actor.id === moved.id || hasFlag(actor.flags, "quiet")) return "";
-  return `Teleported ${moved.name}(#${moved.id}) to ${dest.name}.`;
+export function teleported(actor: DbObject, moved: DbObject, home: boolean): string {
+  if (actor.id === moved.id || home || hasFlag(actor.flags, "quiet")) return "";
+  return "Teleported.";
 }
 
 /**
@@ -439,42 +453,4 @@ export function isDarkWizard(world: { object(id: string): DbObject | null }, o: 
   if (!hasFlag(o.flags, "dark")) return false;
   const rank = withInheritedRank(world, o).flags;
   return hasFlag(rank, "wizard") || hasFlag(rank, "superuser");
-}
-
-/**
- * Tells the place a teleported object left (`from`) and the one it reached, as MUX's move does
- * (process_leave_loc, process_enter_loc): the place left hears `<name> has left.` unless the
- * object or the place is dark (one that hears, a player or a puppet, is heard anyway), the place
- * reached `<name> has arrived.` when it hears; a dark wizard is heard by neither. A player's or a
- * puppet's dark flag holds only for a wizard (MUX's Dark()). `world` reads the place left and
- * the owner of an inherit object; the player itself is shown its new room by the caller.
- */
-export function announceTeleport(
-  deliver: Pick<Delivery, "toRoom">,
-  world: { object(id: string): DbObject | null },
-  moved: DbObject,
-  from: string,
-): void {
-  const hears = hearerOf(moved) !== null;
-  const hidden = isDarkWizard(world, moved);
-  const darkItself = hasFlag(moved.flags, "dark") &&
-    (hidden || !(hasFlag(moved.flags, "player") || hasFlag(moved.flags, "puppet")));
-  const name = displayName(moved);
-  const about = hasFlag(moved.flags, "player")
-    ? { who: { id: moved.id, name: moved.name } }
-    : { item: { id: moved.id, name: moved.name } };
-  const place = from ? world.object(from) : null;
-  if (from && ((!darkItself && !hasFlag(place?.flags ?? [], "dark")) || (hears && !hidden))) {
-    deliver.toRoom(
-      from,
-      { msg: `${name} has left.`, data: { type: "leave", ...about, room: from } },
-      [moved.id],
-    );
-  }
-  if (hears && !hidden) {
-    deliver.toRoom(moved.location, {
-      msg: `${name} has arrived.`,
-      data: { type: "arrive", ...about, room: moved.location },
-    }, [moved.id]);
-  }
 }

@@ -250,7 +250,7 @@ async function setFromLine(u: CommandSdk, attr: string, usage: string): Promise<
     id: obj.id,
     name: attr,
     set: value !== "",
-  });
+  }, obj);
 }
 
 /**

@@ -51,7 +51,7 @@ export async function setAttributeForm(u: CommandSdk, objRef: string, rhs: strin
   const name = attrNameOrFail(rhs.slice(0, colon));
   const obj = await u.target(objRef);
   await u.attributes.set(u.me, obj.id, name, rhs.slice(colon + 1));
-  confirm(u, "Set.");
+  confirm(u, "Set.", undefined, obj);
 }
 
 /** `@set <obj>/<ATTR>=[!]<flag>`: sets or clears a flag of an attribute. */
@@ -70,7 +70,7 @@ export async function setAttributeFlagForm(
   const flag = attrFlagNamed(word);
   if (!flag) throw new CommandError("You can't set that!");
   await u.attributes.setFlag(u.me, obj.id, name, flag, !clear);
-  confirm(u, clear ? "Cleared." : "Set.");
+  confirm(u, clear ? "Cleared." : "Set.", undefined, obj);
 }
 
 /** `NAME [#owner FLAGS]: value`, MUX's examine line (the owner only when not the object's). */
@@ -116,7 +116,7 @@ Examples:
       const value = eq === -1 ? "" : rest.slice(eq + 1).trim();
       const obj = await u.target(objRef);
       await u.attributes.set(u.me, obj.id, name, value);
-      confirm(u, "Set.", { type: "attribute", id: obj.id, name, set: value !== "" });
+      confirm(u, "Set.", { type: "attribute", id: obj.id, name, set: value !== "" }, obj);
     },
   },
   {

@@ -40,7 +40,7 @@ Examples:
         else delete o.data.description;
       });
       // MUX's words for any attribute set (an empty one clears it).
-      confirm(u, "Set.");
+      confirm(u, "Set.", undefined, obj);
     },
   },
   {
@@ -63,7 +63,7 @@ Example:
       const problem = isPlayer ? playerNameProblem(name) : objectNameProblem(name);
       if (problem) throw new CommandError(`That name won't do: ${problem}.`);
       await u.objects.update(obj.id, (o) => rename(o, name));
-      confirm(u, "Name set.");
+      confirm(u, "Name set.", undefined, obj);
     },
   },
   {
@@ -130,11 +130,13 @@ Example:
       if (!controls(u.me, obj, u.locks)) throw new CommandError("Permission denied.");
       const rhs = (u.cmd.rhs ?? "").trim();
       if (!rhs) {
-        if (!parentOf(obj)) return u.send(`${obj.name} has no parent.`);
-        await u.objects.update(obj.id, (o) => {
-          delete o.data.parent;
-        });
-        return u.send("Parent cleared.");
+        // MUX's do_parent: cleared, whether or not there was one.
+        if (parentOf(obj)) {
+          await u.objects.update(obj.id, (o) => {
+            delete o.data.parent;
+          });
+        }
+        return confirm(u, "Parent cleared.", undefined, obj);
       }
       const parent = await u.target(rhs);
       // MUX: another's object takes children when it is parent_ok and its parent lock passes.
@@ -149,7 +151,7 @@ Example:
       await u.objects.update(obj.id, (o) => {
         o.data.parent = parent.id;
       });
-      confirm(u, "Parent set.");
+      confirm(u, "Parent set.", undefined, obj);
     },
   },
 ];

@@ -9,7 +9,6 @@ import type { DbObject } from "../../world/types.ts";
 import { LOCK_TYPE_NAMES, lockTypeNamed, putLock } from "../../world/locks.ts";
 import { controls } from "../../world/access.ts";
 import { CommandError, required } from "../errors.ts";
-import { nameWithRef } from "../format.ts";
 import { orSay } from "../target.ts";
 import { settableLock } from "../lock_names.ts";
 import { canonicalAttrName } from "../../world/attributes/names.ts";
@@ -52,7 +51,7 @@ async function lockAttribute(u: CommandSdk, objRef: string, raw: string, on: boo
     );
   }
   await u.attributes.setFlag(u.me, obj.id, name, "locked", on);
-  confirm(u, on ? "Attribute locked." : "Attribute unlocked.");
+  confirm(u, on ? "Attribute locked." : "Attribute unlocked.", undefined, obj);
 }
 
 /** The object `@lock` names, with do_lock's words when nothing matches (MUX's). */
@@ -138,7 +137,8 @@ Examples:
       const key = await settableLock(u, required(u.cmd.rhs, usage));
       const t = lockTypeNamed(target.type)!;
       const done = await setLock(u, obj, t, key);
-      confirm(u, `Locked ${nameWithRef(done)} (${t}): ${done.data.locks?.[t]}`);
+      // MUX's words (do_lock); examine shows the key as stored.
+      confirm(u, "Locked.", { type: "lock", id: done.id, lock: t, key: done.data.locks?.[t] }, obj);
     },
   },
   {
@@ -155,8 +155,8 @@ Examples:
       const obj = await u.target(target.obj);
       mustControl(u, obj, "Permission denied.");
       await setLock(u, obj, target.type, null);
-      // MUX's words (do_unlock); @lock keeps naming the key it stored (docs/commands.md).
-      confirm(u, "Unlocked.");
+      // MUX's words (do_unlock).
+      confirm(u, "Unlocked.", undefined, obj);
     },
   },
 ];

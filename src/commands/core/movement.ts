@@ -9,8 +9,11 @@ import { hasFlag } from "../../world/flags.ts";
 import { controls } from "../../world/access.ts";
 import { passesObjectLock } from "../../world/locks.ts";
 import { CommandError, WrongWayError } from "../errors.ts";
-import { goThrough, matchExit, moveActor } from "../move.ts";
-import { messageOf, runAction, tellOthers } from "../did_it.ts";
+import { goThrough, matchExit, moveActor, showView } from "../move.ts";
+import { didIt, messageOf, runAction, tellOthers } from "../did_it.ts";
+import { isDark } from "../../world/move_heard.ts";
+import { displayName } from "../../world/players.ts";
+import { lookIn } from "../looking.ts";
 import { subjectOf } from "../sdk.ts";
 
 /** MUX's refusal of a thing one may not enter at all. */
@@ -27,7 +30,8 @@ export const commands: CommandSpec[] = [
     category: "Navigation",
     help: `home
 
-Takes you back to your home room (where you started, unless staff set another).`,
+Takes you back to your home room (where you started, unless staff set another). The room you
+leave hears that you go home.`,
     async exec(u) {
       const homeId = normalizeId(String(u.me.data.home ?? ""));
       let home = homeId ? await u.objects.get(homeId) : null;
@@ -37,8 +41,22 @@ Takes you back to your home room (where you started, unless staff set another).`
         );
       }
       if (!home) throw new CommandError("You have no home to go to.");
-      if (home.id === u.me.location) throw new CommandError("You are already home.");
-      await moveActor(u, home, { note: "There's no place like home..." });
+      // MUX's do_move: the place left hears it go home, unless it or the place is dark, and
+      // it is told three times; one home already goes all the same (and sees its room again).
+      const here = u.here;
+      if (here && !isDark(u.locks, u.me) && !hasFlag(here.flags, "dark")) {
+        const who = { id: u.me.id, name: u.me.name };
+        u.emitRoom(here.id, `${displayName(u.me)} goes home.`, [u.me.id], {
+          type: "home",
+          who,
+          room: here.id,
+        });
+      }
+      const notes = Array(3).fill("There's no place like home...");
+      if (home.id !== u.me.location) return await moveActor(u, home, { notes });
+      for (const line of notes) u.send(line);
+      showView(u, u.me, await lookIn(u, u.me, home, u.width));
+      didIt(u, u.me, u.me, home.id, { what: "MOVE", owhat: "OMOVE", awhat: "AMOVE" });
     },
   },
   {

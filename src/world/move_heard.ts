@@ -1,0 +1,86 @@
+/**
+ * What the places around a move hear of it, as MUX's process_leave_loc and process_enter_loc
+ * (move.cpp) have it: one rule for walking, going home and being teleported.
+ */
+import type { DbObject } from "./types.ts";
+import type { Delivery } from "../hub/types.ts";
+import { hasFlag } from "./flags.ts";
+import { displayName } from "./players.ts";
+import { isDarkWizard } from "./building.ts";
+
+/** Reads an object by id (the place left; the owner of an inherit object, for its rank). */
+export type ObjectReader = { object(id: string): DbObject | null };
+
+/**
+ * MUX's Hearer(): whether `o` hears where it is, asked before it moves: a player while it is
+ * connected (`isConnected`), a puppet always. (MUX also counts an object with a `@listen`; here
+ * listening objects are matched where speech is, not when they move.)
+ */
+export function hearsWhereItIs(o: DbObject, isConnected: (id: string) => boolean): boolean {
+  if (hasFlag(o.flags, "player")) return isConnected(o.id);
+  return hasFlag(o.flags, "puppet");
+}
+
+/**
+ * Whether the place `moved` left (`from`, null for none) hears `<name> has left.` and the place
+ * it reached `<name> has arrived.`: the place left hears it unless the object or the place is
+ * dark, and one that hears (`hears`: hearsWhereItIs) is heard leaving anyway; only one that
+ * hears is heard arriving; a dark wizard is heard by neither. Dark is MUX's Dark() (isDark).
+ * `world` reads the owner of an inherit object.
+ */
+export function moveHeard(
+  world: ObjectReader,
+  moved: DbObject,
+  from: Pick<DbObject, "flags"> | null,
+  hears: boolean,
+): { left: boolean; arrived: boolean } {
+  const hidden = isDarkWizard(world, moved);
+  const dark = isDark(world, moved) || hasFlag(from?.flags ?? [], "dark");
+  return { left: from !== null && (!dark || (hears && !hidden)), arrived: hears && !hidden };
+}
+
+/**
+ * MUX's Dark(): set dark, where a player's or a puppet's dark flag holds only for a wizard (a
+ * dark wizard: isDarkWizard).
+ */
+export function isDark(world: ObjectReader, o: DbObject): boolean {
+  if (!hasFlag(o.flags, "dark")) return false;
+  return isDarkWizard(world, o) || !(hasFlag(o.flags, "player") || hasFlag(o.flags, "puppet"));
+}
+
+/** The data a client gets with `<name> has left.` or `<name> has arrived.`. */
+export function movedData(moved: DbObject, type: "leave" | "arrive", room: string) {
+  const about = hasFlag(moved.flags, "player")
+    ? { who: { id: moved.id, name: moved.name } }
+    : { item: { id: moved.id, name: moved.name } };
+  return { type, ...about, room };
+}
+
+/** Tells `from`, the place `moved` left, `<name> has left.` when moveHeard says it hears it. */
+export function announceLeaving(
+  deliver: Pick<Delivery, "toRoom">,
+  world: ObjectReader,
+  moved: DbObject,
+  from: string,
+  hears: boolean,
+): void {
+  // A place that cannot be read is left as one that is not dark.
+  const place = from ? world.object(from) ?? { flags: [] } : null;
+  if (!place || !moveHeard(world, moved, place, hears).left) return;
+  const msg = `${displayName(moved)} has left.`;
+  deliver.toRoom(from, { msg, data: movedData(moved, "leave", from) }, [moved.id]);
+}
+
+/** Tells the place `moved` is in now `<name> has arrived.` when moveHeard says it hears it. */
+export function announceArrival(
+  deliver: Pick<Delivery, "toRoom">,
+  world: ObjectReader,
+  moved: DbObject,
+  hears: boolean,
+): void {
+  if (!moved.location || !moveHeard(world, moved, null, hears).arrived) return;
+  const msg = `${displayName(moved)} has arrived.`;
+  deliver.toRoom(moved.location, { msg, data: movedData(moved, "arrive", moved.location) }, [
+    moved.id,
+  ]);
+}
