@@ -440,6 +440,17 @@ Deno.test("MUX words: Locked., Teleported. (nothing for home), Parent cleared.; 
       "Widget has left.\r\nTeleported.",
     );
     assertEquals(await telnetReply(alice, `think [tel(${widget},home)]`), "");
+    // A thing that comes to hear says so where it is, before the answer; @sex picks the pronoun.
+    assertEquals(
+      await telnetReply(alice, `@set ${widget}=puppet`),
+      "Widget grows ears and can now hear.\r\nSet.",
+    );
+    assertEquals(await telnetReply(alice, `@set ${widget}=puppet`), "Set.");
+    await telnetReply(alice, `&sex ${widget}=female`);
+    assertEquals(
+      await telnetReply(alice, `@set ${widget}=!puppet`),
+      "Widget loses her ears and becomes deaf.\r\nCleared.",
+    );
     // The object quiet: nothing said of a name, a lock, a parent; a flag still is (MUX).
     assertEquals(await telnetReply(alice, `@set ${widget}=quiet`), "Set.");
     const quietly = [`@name ${widget}=Gadget`, `@lock ${widget}=me`, `@unlock ${widget}`];

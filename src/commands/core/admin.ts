@@ -26,6 +26,9 @@ import { normalizeId } from "../../world/ids.ts";
 import { repairObject } from "../../world/repair.ts";
 import { NotFoundError } from "../../errors.ts";
 import { setAttributeFlagForm, setAttributeForm, splitObjAttr } from "./attributes.ts";
+import { actionAttr } from "../did_it.ts";
+import { genderOf, pronoun } from "../../softcode/eval.ts";
+import { displayName } from "../../world/players.ts";
 
 /** admin, wizard or superuser (all at level 9 or more). */
 const STAFF_LOCK = "admin+";
@@ -109,6 +112,29 @@ function flagProblem(
   return null;
 }
 
+/**
+ * MUX's handle_ears: a thing that comes to hear (set `puppet`) or stops says so where it is,
+ * `<name> grows ears and can now hear.` or `<name> loses its ears and becomes deaf.` (its `@sex`
+ * picks the pronoun, MUX's get_gender): to the room it is in, or the player carrying it, and,
+ * as what it hears itself, to its owner when the owner is neither there nor carrying it.
+ */
+function tellEars(u: CommandSdk, thing: DbObject, hears: boolean): void {
+  const gender = genderOf(actionAttr(u, thing.id, "SEX")?.value ?? "");
+  const s = gender === 4 ? "" : "s";
+  const name = displayName(thing);
+  const msg = hears
+    ? `${name} grow${s} ears and can now hear.`
+    : `${name} lose${s} ${pronoun("p", gender)} ears and become${s} deaf.`;
+  const loc = thing.location;
+  const place = loc ? u.objects.world?.object(loc) : null;
+  if (place?.flags.includes("player")) u.deliver.toPlayer(loc, { msg });
+  else if (loc) u.deliver.toRoom(loc, { msg }, [thing.id]);
+  const owner = thing.owner;
+  if (hears && owner && owner !== loc && u.objects.world?.object(owner)?.location !== loc) {
+    u.deliver.toPlayer(owner, { msg: `${thing.name}> ${msg}` });
+  }
+}
+
 /** The admin family. */
 export const commands: CommandSpec[] = [
   {
@@ -177,6 +203,11 @@ Examples:
             o.flags = clear ? o.flags.filter((f) => f.toLowerCase() !== flag) : [...o.flags, flag];
           }
         });
+      }
+      // MUX's handle_ears, before the answers: a thing that comes to hear, or stops.
+      const hears = hasFlag(flags, "puppet");
+      if (hasFlag(target.flags, "puppet") !== hears && target.flags.includes("thing")) {
+        tellEars(u, { ...target, flags }, hears);
       }
       if (replies.length > 0) u.send(replies.join("\n"));
       for (const { flag, clear } of changed) {
