@@ -90,7 +90,8 @@ export async function roomView(
     roomPlace(s, room),
   ]);
   const seen = (o: ObjectHead) => !hiddenFrom(viewer, o, s.locks) && (shown?.visible?.(o) ?? true);
-  const visThings = things.filter(seen);
+  // A thing looking (a puppet) is not among what it sees, as MUX's can_see has it.
+  const visThings = things.filter((o) => o.id !== viewer.id && seen(o));
   const visExits = exits.filter(seen);
   const visPlayers = players.filter(seen);
   const others = visPlayers.filter((p) => p.id !== viewer.id);

@@ -12,6 +12,8 @@ import { hasFlag } from "../../world/flags.ts";
 import { hearerOf } from "../../world/hearing.ts";
 import { isDarkWizard } from "../../world/building.ts";
 import { NOT_HERE, orSay } from "../target.ts";
+import { showView } from "../move.ts";
+import { lookIn } from "../looking.ts";
 
 /** Most things listed by `inventory`. */
 const MAX_LISTED = 200;
@@ -44,11 +46,20 @@ function brief(o: DbObject) {
 }
 
 /** Moves a thing to a new holder, checking it did not move in the meantime. */
-async function moveThing(u: CommandSdk, obj: DbObject, from: string, to: string): Promise<void> {
-  await u.objects.update(obj.id, (o) => {
+async function moveThing(u: CommandSdk, obj: DbObject, from: string, to: string) {
+  return await u.objects.update(obj.id, (o) => {
     if (o.location !== from) throw new CommandError("That is no longer there.");
     o.location = to;
   });
+}
+
+/**
+ * A puppet moved by hand looks where it is now, as whatever MUX moves does (move_object's
+ * look_in): its owner hears the view, each line after its name. No other thing looks.
+ */
+async function puppetLooks(u: CommandSdk, moved: DbObject, place: DbObject): Promise<void> {
+  if (moved.flags.includes("player") || !hearerOf(moved)) return;
+  showView(u, moved, await lookIn(u, moved, place, u.width));
 }
 
 /**
@@ -142,7 +153,7 @@ Example:
         if (msg) throw new CommandError(msg);
         return;
       }
-      await moveThing(u, obj, holder.id, u.me.id);
+      const taken = await moveThing(u, obj, holder.id, u.me.id);
       if (from) tell(u, from.id, { msg: `${obj.name} was taken from you.` });
       // MUX's move (process_leave_loc): the place it left hears it go, unless it or the place
       // is dark (one that hears is heard going anyway, but a dark wizard's never); the taker is
@@ -154,6 +165,7 @@ Example:
           room: holder.id,
         });
       }
+      await puppetLooks(u, taken, u.me);
       const data = { type: "get", who: { id: u.me.id, name: u.me.name }, item: brief(obj) };
       // MUX's do_get: "Taken.", and the room hears the thing's @osucc.
       didIt(u, u.me, obj, u.here.id, {
@@ -179,7 +191,7 @@ Example:
       const obj = await carried(u, u.cmd.args);
       if (!u.here) throw new CommandError("There is nowhere to drop it.");
       if (!u.passes(lockOf(obj, "drop"), obj.id)) throw new CommandError("You can't drop that.");
-      await moveThing(u, obj, u.me.id, u.here.id);
+      await puppetLooks(u, await moveThing(u, obj, u.me.id, u.here.id), u.here);
       // MUX's move (process_enter_loc): only a thing that hears is heard arriving, and never a
       // dark wizard's.
       if (hearerOf(obj) && !isDarkWizard(u.locks, obj)) {
@@ -241,7 +253,7 @@ Example:
         if (msg) throw new CommandError(msg);
         return;
       }
-      await moveThing(u, obj, u.me.id, to.id);
+      await puppetLooks(u, await moveThing(u, obj, u.me.id, to.id), to);
       const data = {
         type: "give",
         from: { id: u.me.id, name: u.me.name },
