@@ -239,7 +239,7 @@ function worldChanges(p: EnginePortParts): WorldChanges {
       try {
         const reads = {
           object: (id: string) => w.object(id),
-          passesLock: (subject: DbObject, on: DbObject, type: "teleport" | "telout") =>
+          passesLock: (subject: DbObject, on: DbObject, type: "teleport" | "telout" | "open") =>
             passes(p, lockOf(on, type), subject, on.id),
           world: p.locks,
         };
