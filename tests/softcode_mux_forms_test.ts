@@ -36,6 +36,14 @@ Deno.test("MUX forms: @set !flag unset, #dbref force, @ahear of a parent, halt p
       await run(admin, "@set box=!no_command", /^Cleared\.\r?$/m);
       await run(admin, "@set box=quiet", /^Set\.\r?$/m);
       await run(admin, "@set box=quiet", /^Set\.\r?$/m);
+      // A quiet thing's attributes are set without "Set." (MUX's Quiet(thing)); the steps
+      // below wait for it, so the box speaks again.
+      const from = admin.mark();
+      await admin.send("&NOTE box=hush");
+      await run(admin, `think [get(#${box}/NOTE)]`, /^hush\r?$/m);
+      assert(!/Set\./.test(admin.plain.slice(from)), admin.plain.slice(from));
+      await run(admin, "@set box=!quiet", /^Cleared\.\r?$/m);
+      await run(admin, "&NOTE box", /^(Set|Cleared)\.\r?$/m);
     });
 
     await t.step("#<dbref> <command> forces the object", async () => {
