@@ -28,6 +28,7 @@ import { RegionCache } from "./region_cache.ts";
 import { SeenOnce } from "./seen_once.ts";
 import { WorkBuffers } from "./buffers.ts";
 import { AttrRefs } from "./attr_refs.ts";
+import { SplitLists } from "./split_lists.ts";
 import {
   EV,
   type Frame,
@@ -104,6 +105,8 @@ const MAX_TEMPLATES = 2_000;
 
 /** Most attribute references kept resolved (src/softcode/attr_refs.ts). */
 const MAX_REFS = 4_096;
+/** Long lists kept split for iter() and list() (src/softcode/split_lists.ts). */
+const MAX_SPLITS = 4;
 
 /** Most actors whose recent evaluation time is remembered. */
 const MAX_ACTORS = 10_000;
@@ -168,6 +171,8 @@ export class Softcode {
   readonly buffers = new WorkBuffers();
   /** Attribute references (`#12/FOO`) by their text, resolved (src/softcode/attr_refs.ts). */
   readonly attrRefs = new AttrRefs(MAX_REFS);
+  /** Long lists iter() and list() split at spaces, by their text (src/softcode/split_lists.ts). */
+  readonly splits = new SplitLists(MAX_SPLITS);
   /** Objects and their own attributes, for lookups through the `@parent` chain. */
   readonly inherit: InheritSource;
   #cache = new Map<string, Cached>();

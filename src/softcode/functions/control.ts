@@ -12,7 +12,8 @@ import { upperAscii } from "../compile.ts";
 import type { SoftAttr } from "../ports.ts";
 import { toWire } from "../markup.ts";
 import { closeColour } from "./strings.ts";
-import { inertItem, splitInert, type Template } from "../template.ts";
+import { inertItem, type Template } from "../template.ts";
+import type { SplitList } from "../split_lists.ts";
 import { switchMatch } from "../wild.ts";
 import { zoneOf } from "../../world/zones.ts";
 import { upperName, validAttrName } from "../attr_refs.ts";
@@ -191,9 +192,12 @@ function digits(n: number): number {
 /** Digits of the last position a loop reaches (MAX_ITEMS). */
 const MAX_ITEMS_DIGITS = String(MAX_ITEMS).length;
 
-/** A list split for iter() and list(), and whether all its items are inert (template.ts). */
-function loopItems(list: string, sep: string): { items: string[]; inert: boolean } {
-  return sep === " " ? splitInert(list) : { items: splitList(list, sep), inert: false };
+/**
+ * A list split for iter() and list(), and whether all its items are inert (template.ts); at
+ * spaces through the engine's kept splits (src/softcode/split_lists.ts).
+ */
+function loopItems(ev: Evaluation, list: string, sep: string): SplitList {
+  return sep === " " ? ev.sc.splits.get(list) : { items: splitList(list, sep), inert: false };
 }
 
 /** A delimiter given to a lazy function: evaluated when longer than one character. */
@@ -234,7 +238,7 @@ const COLOUR_CODE = /%[xXcC]/;
  */
 function loop(
   ev: Evaluation,
-  items: string[],
+  items: readonly string[],
   osep: string,
   each: (item: string, n: number) => string,
   close = false,
@@ -575,7 +579,7 @@ export const controlFunctions: FunctionDef[] = [
     const osep = args[3] === undefined ? " " : lazySep(ev, f, args[3], true);
     if (typeof osep !== "string") return osep.error;
     const list = ev.eval(f, args[0], EVAL_ARG);
-    const { items, inert } = loopItems(list, sep);
+    const { items, inert } = loopItems(ev, list, sep);
     return loop(ev, items, osep, iterBody(ev, f, args[1], list, inert), colourCloses(args[1]));
   }, { lazy: true }),
   define("list", 2, 3, {
@@ -588,7 +592,7 @@ export const controlFunctions: FunctionDef[] = [
     const sep = lazySep(ev, f, args[2]);
     if (typeof sep !== "string") return sep.error;
     const list = ev.eval(f, args[0], EVAL_ARG);
-    const { items, inert } = loopItems(list, sep);
+    const { items, inert } = loopItems(ev, list, sep);
     const body = iterBody(ev, f, args[1], list, inert);
     loop(ev, items, "", (item, n) => {
       const line = body(item, n);
