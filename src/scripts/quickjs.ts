@@ -212,6 +212,12 @@ export class Instance {
    * engine writes (smallInt), and the tags of undefined and of an exception, read in place.
    */
   readonly #layout: { slot: number; undefined: number; exception: number } | null;
+  /**
+   * Where this build keeps a string's characters (see #learnStrings): a string value's tag, and
+   * the offset of the characters from the start of its JSString; null: every string is asked of
+   * QuickJS.
+   */
+  readonly #strings: { tag: number; chars: number } | null;
 
   constructor(
     em: QuickJSEmscriptenModule,
@@ -253,6 +259,66 @@ export class Instance {
     this.#argv = this.#alloc(4 * MAX_ARGV);
     this.#heap32 = new Uint32Array(em.HEAPU8.buffer);
     this.#layout = stride === 8 ? this.#learnLayout(this.#alloc(8)) : null;
+    this.#strings = this.#layout ? this.#learnStrings() : null;
+  }
+
+  /**
+   * How this build lays out a flat string (QuickJS's JSString: a reference count, then a word of
+   * its length in the low 31 bits and whether its characters are 16-bit in the top one, then its
+   * characters, one byte each (Latin-1) or two), learned from strings made by the engine and by
+   * QuickJS and checked by reading them back; null for any other layout. Reading a string where
+   * it lies saves the two calls into WebAssembly (QuickJS making a C string of it, and freeing
+   * it) that each string of a host call cost, met cold at each paced call.
+   */
+  #learnStrings(): { tag: number; chars: number } | null {
+    const samples = ["layout of QuickJS strings, \u00e9!", "wide \u20ac\u0101 text"];
+    const made = samples.map((s) => this.string(s));
+    const joined = this.#evalRaw(`"side".repeat(3)`);
+    try {
+      const words = this.#words();
+      const tag = words[((made[0] as unknown as number) >> 2) + 1];
+      if (tag === 0 || tag === this.#layout!.undefined || tag === this.#layout!.exception) {
+        return null;
+      }
+      for (let chars = 8; chars <= 64; chars += 4) {
+        const learned = { tag, chars };
+        const read = (v: unknown) => this.#flatString(v as number, learned);
+        if (
+          samples.every((s, i) => read(made[i]) === s) && read(joined) === "sidesideside" &&
+          this.#flatString(this.null as unknown as number, learned) === null
+        ) return learned;
+      }
+      return null;
+    } finally {
+      for (const v of made) this.free(v);
+      this.#ffi.QTS_FreeValuePointer(this.ctx, joined);
+    }
+  }
+
+  /**
+   * The text of a string value read where QuickJS keeps it, by `layout` (#strings); null when
+   * it is not a flat string (another kind of value, a rope of a later QuickJS), when it holds a
+   * NUL (the C string QuickJS makes ends there) or a lone surrogate (which its C string writes as
+   * bytes decoders read differently): those are asked of QuickJS as before, with the same answer.
+   */
+  #flatString(v: number, layout: { tag: number; chars: number }): string | null {
+    const words = this.#words();
+    if (words[(v >> 2) + 1] !== layout.tag) return null;
+    const p = words[v >> 2];
+    if (p === 0 || p % 4 !== 0) return null;
+    const head = words[(p >> 2) + 1];
+    const len = head & 0x7fffffff, wide = head >>> 31 === 1;
+    const from = p + layout.chars, buffer = words.buffer;
+    if (from + (wide ? 2 * len : len) > buffer.byteLength) return null;
+    const units = wide
+      ? new Uint16Array(buffer, from, len)
+      : this.#em.HEAPU8.subarray(from, from + len);
+    if (units.includes(0)) return null;
+    let s = "";
+    for (let i = 0; i < len; i += 8192) {
+      s += String.fromCharCode.apply(null, units.subarray(i, i + 8192) as never);
+    }
+    return wide && !s.isWellFormed() ? null : s;
   }
 
   /**
@@ -328,6 +394,11 @@ export class Instance {
   /** True when values cross in QuickJS's binary format (see QuickJs.binary). */
   get binary(): boolean {
     return this.#writer !== null;
+  }
+
+  /** True when strings are read where QuickJS keeps them (see #learnStrings). */
+  get stringsInPlace(): boolean {
+    return this.#strings !== null;
   }
 
   /** Routes the host function and the interrupt check to `host`. */
@@ -486,6 +557,8 @@ export class Instance {
 
   /** A value as text (its `String()` for a non-string). */
   text(v: Value | JSValueConstPointer): string {
+    const s = this.#strings && this.#flatString(v as unknown as number, this.#strings);
+    if (s !== null && s !== undefined) return s;
     const p = this.#ffi.QTS_GetString(this.ctx, v);
     try {
       return this.#cString(p as unknown as number);
@@ -500,6 +573,8 @@ export class Instance {
    * decoders read differently); null otherwise.
    */
   wellFormed(v: Value | JSValueConstPointer, max: number): string | null {
+    const s = this.#strings && this.#flatString(v as unknown as number, this.#strings);
+    if (s !== null && s !== undefined) return s.length > max ? null : s;
     const ffi = this.#ffi;
     const p = ffi.QTS_GetString(this.ctx, v) as unknown as number;
     try {

@@ -105,3 +105,61 @@ Deno.test("quickjs: exceptions and undefined are told in place, as QuickJS tells
     q.free(v);
   }
 });
+
+// Strings are read where QuickJS keeps them: each must read as QuickJS's own C string gives it,
+// and what that cannot give whole (a NUL, a lone surrogate) must still take the old way.
+Deno.test("quickjs: strings read in place read as QuickJS's own answer", async () => {
+  const qjs = await QuickJs.load();
+  const q = await qjs.instance(MIN_MEMORY_MB);
+  assert.ok(q.stringsInPlace, "this build's strings are laid out as the engine reads them");
+  const made = (code: string) => {
+    const r = q.eval(code, "s", false);
+    assert.ok(r.value, code);
+    return r.value;
+  };
+  const cases: [string, string][] = [
+    ['""', ""],
+    ['"a"', "a"],
+    ['"hello there"', "hello there"],
+    ['"é ÿ \\u0080 latin"', "é ÿ \u0080 latin"],
+    ['"€ wide ā"', "€ wide ā"],
+    ['"emoji 😀 pair"', "emoji 😀 pair"],
+    ['"x".repeat(300)', "x".repeat(300)],
+    ['"é".repeat(5000)', "é".repeat(5000)],
+    ['"€".repeat(20000)', "€".repeat(20000)],
+    ["Object.keys({ type: 1 })[0]", "type"],
+    ["String.fromCharCode(104, 105)", "hi"],
+    [
+      '(() => { let s = ""; for (let i = 0; i < 2000; i++) s += "ab"; return s; })()',
+      "ab".repeat(2000),
+    ],
+    ["1.5", "1.5"],
+    ["null", "null"],
+    ["({})", "[object Object]"],
+    // A NUL ends QuickJS's C string: the text stops there, as it did (the flat data's count of
+    // characters notices).
+    ['"a\\u0000b"', "a"],
+  ];
+  for (const [code, want] of cases) {
+    const v = made(code);
+    assert.equal(q.text(v), want, code);
+    if (q.typeOf(v) === "string" && !code.startsWith('"a\\u0000')) {
+      assert.equal(q.wellFormed(v, want.length), want, code);
+      if (want.length) assert.equal(q.wellFormed(v, want.length - 1), null, code);
+    }
+    q.free(v);
+  }
+  // Made by the engine too (its own copy in).
+  for (const s of ["plain", "é", "€ and ā", "x".repeat(1000)]) {
+    const v = q.string(s);
+    assert.equal(q.text(v), s);
+    assert.equal(q.wellFormed(v, 10_000), s);
+    q.free(v);
+  }
+  // A lone surrogate does not cross as text the flat way.
+  for (const code of ['"x\\ud800y"', '"\\udc00"', '"€\\ud83d"']) {
+    const v = made(code);
+    assert.equal(q.wellFormed(v, 100), null, code);
+    q.free(v);
+  }
+});
