@@ -309,6 +309,26 @@ function broadcast(msg, opts) {
   }
 }
 const NO_ARGS = freeze([]);
+
+// QuickJS keeps an object's shape (its keys, in order) only while some object has it, and gives
+// a new object its keys one at a time by changing the object's own shape in place: each of the
+// objects the engine hands over (u.online()'s forty players, a view of an object) and each
+// u.cmd built its shapes again, in fresh memory, every call. An object for every prefix of those
+// keys, held here for the sandbox's life (meta refers to it), keeps the shapes: the next object
+// given the same keys in the same order takes each shape as it is. Never frozen (freezing gives
+// an object a shape of its own) and never reachable from a script.
+const shapes = [];
+for (const ks of [
+  ["id", "dbref", "name", "displayName", "flags", "onFor", "idle"],
+  ["id", "dbref", "name", "displayName", "flags", "location", "owner", "description", "state", "online", "onFor", "idle"],
+  ["raw", "name", "switches", "args", "lhs", "rhs"],
+]) {
+  for (let n = 1; n <= ks.length; n++) {
+    const o = {};
+    for (let i = 0; i < n; i++) o[ks[i]] = 0;
+    shapes.push(o);
+  }
+}
 const u = freeze({
   get me() {
     if (me === undefined) me = deepFreeze(now("me"));
@@ -514,7 +534,7 @@ for (const v of [describe, answer, outcome]) harden(v);
 return freeze({
   /** Reads a loaded module's exports; keeps its default export as the command. */
   meta(ns) {
-    if (typeof ns.default !== "function") throw new TypeErrorC("the script must default-export a function (u) => void");
+    if (typeof ns.default !== "function" || !shapes.length) throw new TypeErrorC("the script must default-export a function (u) => void");
     main = ns.default;
     const pick = (k) => {
       const v = ns[k];
