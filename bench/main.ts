@@ -10,7 +10,9 @@
  * bench/scenes.ts, default 100000; 0 skips it), --scene-poses N (poses of the exported scene,
  * default 10000), --script-samples N (round trips per pair in the system-script comparison of
  * bench/scripts.ts, default 500; 0 skips it), --script-rounds N (alternating WebSocket and telnet
- * rounds of it, medians reported, default 3), --script-cpus LIST (run that comparison's servers
+ * rounds of it, medians reported, default 3), --script-warm N (round trips of each kind before the
+ * timed ones, default 100: each round's engine is fresh, so a longer warm-up measures one whose
+ * code V8 has optimized), --script-cpus LIST (run that comparison's servers
  * pinned to these CPUs, as `taskset -c LIST`), --bloat-poses N (4,000-character poses of the
  * bloated scene of bench/bloat.ts, default 12000; 0 skips it), --bloat-readers LIST (concurrent
  * readers of its phases, default 6,20), --only engine|reboot|scenes|bloat|scripts|telnet|world|softcode (run one
@@ -64,6 +66,7 @@ const { values: opt } = parseArgs({
     only: { type: "string" },
     "script-samples": { type: "string", default: "500" },
     "script-rounds": { type: "string", default: "3" },
+    "script-warm": { type: "string", default: "100" },
     "scripts-only": { type: "boolean", default: false },
     "telnet-players": { type: "string", default: "1000" },
     "telnet-samples": { type: "string" },
@@ -518,6 +521,7 @@ async function main(): Promise<void> {
     const scripts = await runScriptBench(SCRIPT_SAMPLES, log, {
       cpus: opt["script-cpus"],
       rounds: Math.max(1, Number(opt["script-rounds"])),
+      warm: Number(opt["script-warm"]),
     });
     console.log("\n" + table(scriptRows(scripts)) + "\n");
     result.scripts = scripts;

@@ -27,6 +27,7 @@ const MEMORY_SCRIPTS = 200;
 /** Connections taking turns, so none sends more than 10 commands a second. */
 const PROBES = 40;
 const PACE_MS = 5;
+/** Round trips of each kind before the timed ones (the default of `warm`). */
 const WARM = 100;
 
 const ECHO = `/// <reference path="./sdk.d.ts" />
@@ -90,18 +91,21 @@ interface Probe {
 export async function runScriptBench(
   samples: number,
   log: (line: string) => void,
-  opts: { telnet?: boolean; cpus?: string; rounds?: number; memory?: boolean } = {},
+  opts: { telnet?: boolean; cpus?: string; rounds?: number; memory?: boolean; warm?: number } = {},
 ): Promise<ScriptBenchResult> {
   if (opts.cpus) log(`scripts: the servers run pinned to CPUs ${opts.cpus} (taskset)`);
   const rounds = Math.max(1, opts.rounds ?? 3);
+  // A fresh engine each round: V8 optimizes a function only after some thousands of calls, so
+  // the default warm-up measures a young engine; a longer one, a game's steady state.
+  const warm = Math.max(0, Math.floor(opts.warm ?? WARM));
   const ws: ClientPairs[] = [], telnet: ClientPairs[] = [];
   for (let r = 1; r <= rounds; r++) {
     log(`scripts: round ${r} of ${rounds}`);
-    ws.push(await overWebSocket(samples, log, opts.cpus));
-    if (opts.telnet !== false) telnet.push(await overTelnet(samples, log, opts.cpus));
+    ws.push(await overWebSocket(samples, warm, log, opts.cpus));
+    if (opts.telnet !== false) telnet.push(await overTelnet(samples, warm, log, opts.cpus));
   }
   log(`scripts: a sandbox called directly, ${samples} calls`);
-  const callOnly = await sandboxCalls(samples);
+  const callOnly = await sandboxCalls(samples, warm);
   const memory = opts.memory === false ? null : await scriptMemory(log, opts.cpus);
   const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const medians = (cs: ClientPairs[]) => ({
@@ -136,6 +140,7 @@ async function gameDir(): Promise<{ dir: string; scripts: string }> {
 
 async function overWebSocket(
   samples: number,
+  warm: number,
   log: (l: string) => void,
   cpus?: string,
 ): Promise<ClientPairs> {
@@ -153,7 +158,7 @@ async function overWebSocket(
   let clients: BenchClient[] = [];
   try {
     clients = await openMany(`ws://127.0.0.1:${srv.ws}/`, players.map((p) => p.token));
-    return await pairs(clients, samples, "WebSocket", '"type":"who"', log);
+    return await pairs(clients, samples, warm, "WebSocket", '"type":"who"', log);
   } finally {
     await Promise.all(clients.map((c) => c.close()));
     await srv.stop();
@@ -162,6 +167,7 @@ async function overWebSocket(
 
 async function overTelnet(
   samples: number,
+  warm: number,
   log: (l: string) => void,
   cpus?: string,
 ): Promise<ClientPairs> {
@@ -186,7 +192,7 @@ async function overTelnet(
     log(`scripts: logging in ${PROBES} telnet players through the supervisor's sidecar`);
     // Ten in flight: the engine refuses an eleventh login in flight from one address.
     clients.push(...await loginMany(srv.telnet, players.map((p) => p.name), password, "Limbo"));
-    return await pairs(clients, samples, "telnet", "players connected.", log);
+    return await pairs(clients, samples, warm, "telnet", "players connected.", log);
   } finally {
     await Promise.all(clients.map((c) => c.close()));
     await srv.stop();
@@ -197,17 +203,18 @@ async function overTelnet(
 async function pairs(
   clients: Probe[],
   samples: number,
+  warm: number,
   kind: string,
   whoNeedle: string,
   log: (l: string) => void,
 ): Promise<ClientPairs> {
   log(`scripts: ${kind}: think vs +echo, ${samples} round trips each, randomly interleaved`);
-  const think = await pair(clients, samples, (i, script) => ({
+  const think = await pair(clients, samples, warm, (i, script) => ({
     line: `${script ? "+echo" : "think"} s${i}x`,
     needle: `s${i}x`,
   }), log);
   log(`scripts: ${kind}: who vs +who with ${PROBES} online, ${samples} round trips each`);
-  const who = await pair(clients, samples, (_i, script) => ({
+  const who = await pair(clients, samples, warm, (_i, script) => ({
     line: script ? "+who" : "who",
     needle: whoNeedle,
   }), log);
@@ -215,7 +222,7 @@ async function pairs(
 }
 
 /** Paced calls of a one-send script straight into its sandbox: the sandbox by itself. */
-async function sandboxCalls(n: number): Promise<Summary> {
+async function sandboxCalls(n: number, warm: number): Promise<Summary> {
   const vm = await ScriptVm.create(await QuickJs.load(), {
     timeoutMs: 50,
     wallMs: 1000,
@@ -228,10 +235,10 @@ async function sandboxCalls(n: number): Promise<Summary> {
     const ops = () => undefined;
     const mapError = () => ({ message: "refused", user: true });
     const times: number[] = [];
-    for (let i = 0; i < n + WARM; i++) {
+    for (let i = 0; i < n + warm; i++) {
       const t0 = performance.now();
       await vm.run(cmd, ops, mapError);
-      if (i >= WARM) times.push(performance.now() - t0);
+      if (i >= warm) times.push(performance.now() - t0);
       await sleep(PACE_MS);
     }
     return summarize(times);
@@ -339,11 +346,12 @@ async function instanceCost(): Promise<number> {
 async function pair(
   clients: Probe[],
   n: number,
+  warm: number,
   probe: (i: number, script: boolean) => { line: string; needle: string },
   log: (l: string) => void,
 ): Promise<ScriptPair> {
   const order: boolean[] = [];
-  for (let i = 0; i < WARM; i++) order.push(false, true);
+  for (let i = 0; i < warm; i++) order.push(false, true);
   const timed: boolean[] = [];
   for (let i = 0; i < n; i++) timed.push(false, true);
   for (let i = timed.length - 1; i > 0; i--) {
@@ -357,7 +365,7 @@ async function pair(
     const script = order[i];
     const { line, needle } = probe(i, script);
     const rt = await clients[i % clients.length].roundTrip(line, needle);
-    if (i >= 2 * WARM) times[script ? 1 : 0].push(rt);
+    if (i >= 2 * warm) times[script ? 1 : 0].push(rt);
     const wait = PACE_MS - (performance.now() - started);
     if (wait > 0) await sleep(wait);
   }
