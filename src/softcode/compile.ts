@@ -66,6 +66,25 @@ export interface CallNode {
   folds: number;
   /** A leaf function's argument array, kept for its next call (Evaluation.call, FunctionDef.leaf). */
   buf: string[] | null;
+  /** A lazy function's raw arguments as Evaluation.evalLazy last read them, by position. */
+  lazy: (LazyArg | undefined)[] | null;
+}
+
+/**
+ * A lazy call's raw argument read for evaluation (Evaluation.evalLazy): what eval() would find
+ * out about its text at every call (stand-ins, plain text, its parse), found once.
+ */
+export interface LazyArg {
+  /** The function table's generation, the engine's parse epoch and the flags it was read under. */
+  readonly generation: number;
+  readonly epoch: number;
+  readonly flags: number;
+  /** The text holds a template's stand-ins (evaluated by eval() each time). */
+  readonly standIn: boolean;
+  /** The text holds `#$` (switch() puts its value there first: evaluated by eval()). */
+  readonly dollar: boolean;
+  /** Its parse, or null when the text is plain (itself its value). */
+  readonly p: Program | null;
 }
 
 /** An unknown function inside `[...]`: MUX's error replaces everything before it. */
@@ -152,6 +171,7 @@ function node(
     fold: null,
     folds: 0,
     buf: null,
+    lazy: null,
   } as unknown as Node;
 }
 

@@ -19,6 +19,7 @@ import {
   K_LIT,
   K_NOTFOUND,
   K_SUB,
+  type LazyArg,
   type Program,
   type SubNode,
   upperAscii,
@@ -186,6 +187,11 @@ export class Softcode {
   /** Parts of templates that lazy functions evaluate, parsed with their stand-ins. */
   readonly #bound = new Map<string, CachedTemplate>();
   #cacheGeneration: number;
+  /**
+   * Changes whenever what was parsed is forgotten (the parse depth changed): parses kept
+   * elsewhere (a lazy call's arguments: Evaluation.evalLazy) are then made again.
+   */
+  epoch = 0;
   readonly #opts: CompileOptions;
   readonly #spent = new Map<string, { since: number; used: number; told?: boolean }>();
   /** The game's evaluation time in its window, and who spent it (see `#allowance`). */
@@ -238,6 +244,7 @@ export class Softcode {
   setLimits(limits: Partial<SoftcodeLimits>): void {
     this.limits = { ...this.limits, ...limits };
     this.#opts.maxDepth = this.limits.parseDepth;
+    this.epoch++;
     this.#cache.clear();
     this.#older.clear();
     this.#regions.clear();
@@ -753,6 +760,51 @@ export class Evaluation {
   }
 
   /**
+   * Evaluates raw argument `i` of lazy call `n` under `flags`, as eval() evaluates its text, with
+   * what eval() finds out about the text at every call (its stand-ins, whether it is plain, its
+   * parse looked up in the cache) kept on the call's node: a listing's switch() evaluates its
+   * value, its cases and a branch for every row. Made again when the function table or the parse
+   * depth changed since, or the flags differ; a text over the output limit, or one holding a
+   * template's stand-ins, goes through eval() as before.
+   */
+  evalLazy(frame: Frame, n: CallNode, i: number, flags: number): string {
+    const text = n.args[i] as string;
+    // eval() cuts such a text first (the limit may change between evaluations): not kept.
+    if (text.length > this.lbuf) return this.eval(frame, text, flags);
+    const sc = this.sc;
+    let a = n.lazy === null ? undefined : n.lazy[i];
+    if (
+      a === undefined || a.flags !== flags || a.generation !== sc.functions.generation ||
+      a.epoch !== sc.epoch
+    ) a = this.#lazyArg(n, i, text, flags);
+    if (a.standIn) return this.eval(frame, text, flags);
+    return a.p === null ? text : this.run(frame, a.p);
+  }
+
+  /** What evalLazy keeps of a raw argument (see there). */
+  #lazyArg(n: CallNode, i: number, text: string, flags: number): LazyArg {
+    const sc = this.sc;
+    const standIn = hasStandIn(text);
+    const plain = !text || (text.length <= PLAIN_CHECK && isPlain(text, flags));
+    const a: LazyArg = {
+      generation: sc.functions.generation,
+      epoch: sc.epoch,
+      flags,
+      standIn,
+      dollar: text.includes("#$"),
+      p: plain || standIn ? null : sc.compile(text, flags),
+    };
+    (n.lazy ??= [])[i] = a;
+    return a;
+  }
+
+  /** Whether lazy call `n`'s raw argument `i` holds switch()'s `#$` (see evalLazy). */
+  lazyDollar(n: CallNode, i: number): boolean {
+    const a = n.lazy === null ? undefined : n.lazy[i];
+    return a !== undefined ? a.dollar : (n.args[i] as string).includes("#$");
+  }
+
+  /**
    * Evaluates an attribute's text as a u-function (u(), a @function; get_eval() and eval() with
    * their flags): outside the running template, if any. MUX replaces an iter()'s `##` in its
    * body's text only, never in an attribute the body calls, so no stand-in is looked for there
@@ -1047,7 +1099,7 @@ export class Evaluation {
       const refused = this.#refused(frame, fn, args.length);
       if (refused !== null) return refused;
       // A function's coloured result ends back at normal (MUX's mux_string export).
-      const out = fn.impl(this, frame, args);
+      const out = fn.impl(this, frame, args, n);
       return this.cap(fn.raw ? out : closeColour(out));
     } finally {
       this.nest--;

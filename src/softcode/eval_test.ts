@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { testSoftcode } from "./_test_world.ts";
-import { ERR_CPU, ERR_INVOCATION, ERR_RECURSION } from "./eval.ts";
+import { ERR_CPU, ERR_INVOCATION, ERR_RECURSION, TOP_FLAGS } from "./eval.ts";
 import { NORMAL, paletteMarker, stripMarkup, toWire } from "./markup.ts";
 import { EV } from "./types.ts";
 
@@ -280,5 +280,50 @@ Deno.test("softcode: one long wildcard match stops at the evaluation's deadline"
     assert.ok(!out.endsWith("2"), `${code}: ${out}`);
     // The clock is read as the match goes, until the deadline, and no further.
     assert.ok(clock - before < 100, `${code}: read ${clock - before} times`);
+  }
+});
+
+Deno.test("softcode: switch()'s arguments kept parsed on its call are parsed again when functions or the parse depth change", () => {
+  const t = testSoftcode();
+  // One parsed program run again and again, as a cached attribute's is.
+  const p = t.sc.compile("[switch(1,1,[[[zork()]]],no)]-[switch(a,a*,#$[zork()])]", TOP_FLAGS);
+  const run = () => {
+    const ev = t.sc.begin({ executor: t.wiz });
+    try {
+      return ev.run(ev.topFrame(), p);
+    } finally {
+      t.sc.end(ev);
+    }
+  };
+  const missing = "#-1 FUNCTION (ZORK) NOT FOUND";
+  assert.equal(run(), `${missing}-a${missing}`);
+  assert.equal(run(), `${missing}-a${missing}`);
+  // A function defined since: the branch kept parsed would still call an unknown one.
+  t.functions.add({
+    ...t.functions.get("TIME")!,
+    name: "ZORK",
+    minArgs: 0,
+    maxArgs: 0,
+    impl: () => "zorked",
+  });
+  assert.equal(run(), "zorked-azorked");
+  // A smaller parse depth since: the branch's nesting is now past it.
+  t.sc.setLimits({ parseDepth: 2 });
+  assert.equal(run(), "-azorked");
+  // A smaller output limit: a branch longer than it is cut first, as eval() cuts it (here in
+  // its call, which then stays text), never run from its parse kept whole.
+  const q = t.sc.compile(`[switch(1,1,${"x".repeat(18)}[add(1,2)])]`, TOP_FLAGS);
+  const ev = t.sc.begin({ executor: t.wiz });
+  try {
+    assert.equal(ev.run(ev.topFrame(), q), "x".repeat(18) + "3");
+  } finally {
+    t.sc.end(ev);
+  }
+  t.sc.limits = { ...t.sc.limits, outputLength: 21 };
+  const cut = t.sc.begin({ executor: t.wiz });
+  try {
+    assert.equal(cut.run(cut.topFrame(), q), "x".repeat(18) + "[a");
+  } finally {
+    t.sc.end(cut);
   }
 });

@@ -1,4 +1,5 @@
 /** Shapes shared by the softcode parser, evaluator and functions. */
+import type { CallNode } from "./compile.ts";
 
 /** Evaluation flags, as MUX names them (eval.cpp's EV_*). */
 export const EV = {
@@ -119,9 +120,10 @@ export interface FunctionDef<E = unknown> {
   readonly leaf?: boolean;
   /**
    * The function's code. `args` are the evaluated arguments (for a lazy function, the raw text
-   * of each, which it evaluates itself with `ev.eval`). Returns the function's output.
+   * of each, which it evaluates itself with `ev.eval`, or `ev.evalLazy` given `call`, the parsed
+   * call whose arguments `args` is). Returns the function's output.
    */
-  impl(ev: E, frame: Frame, args: string[]): string;
+  impl(ev: E, frame: Frame, args: string[], call?: CallNode): string;
   /**
    * An arithmetic function's code (`impl` prints its number): a number result stands for the
    * text formatNumber() prints for it, a text result is the output as it is (an error, a

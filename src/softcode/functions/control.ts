@@ -8,7 +8,7 @@ import type { Evaluation } from "../eval.ts";
 import { sepOf, splitList } from "../list.ts";
 import { bool, toInt, truthy } from "../numbers.ts";
 import { found, matchError, matchThing, NOTHING, parseObjAttr } from "../match.ts";
-import { upperAscii } from "../compile.ts";
+import { type CallNode, upperAscii } from "../compile.ts";
 import type { SoftAttr } from "../ports.ts";
 import { toWire } from "../markup.ts";
 import { closeColour } from "./strings.ts";
@@ -208,18 +208,50 @@ function lazySep(ev: Evaluation, frame: Frame, raw: string | undefined, allowNul
   return sepOf(v, { allowNull });
 }
 
-function switchFn(ev: Evaluation, frame: Frame, args: string[], wild: boolean): string {
-  const value = ev.eval(frame, args[0], EVAL_ARG);
+function switchFn(
+  ev: Evaluation,
+  frame: Frame,
+  args: string[],
+  wild: boolean,
+  call: CallNode | undefined,
+): string {
+  // Its arguments' parses kept on the call (Evaluation.evalLazy) when `args` are the call's.
+  const n = call !== undefined && call.args === args ? call : null;
+  const value = lazyArg(ev, frame, args, n, 0);
   let i = 1;
   for (; i < args.length - 1; i += 2) {
     if (ev.halted) return "";
-    const pat = ev.eval(frame, args[i], EVAL_ARG);
+    const pat = lazyArg(ev, frame, args, n, i);
     if (wild ? switchMatch(pat, value, ev.more) : pat === value) {
-      return ev.eval(frame, replaceTokens(args[i + 1], null, null, value), EVAL_ARG);
+      return switchResult(ev, frame, args, n, i + 1, value);
     }
   }
-  if (i < args.length) return ev.eval(frame, replaceTokens(args[i], null, null, value), EVAL_ARG);
+  if (i < args.length) return switchResult(ev, frame, args, n, i, value);
   return "";
+}
+
+/** A lazy function's argument `i` evaluated, through its call's kept parse when there is one. */
+function lazyArg(
+  ev: Evaluation,
+  frame: Frame,
+  args: string[],
+  n: CallNode | null,
+  i: number,
+): string {
+  return n !== null ? ev.evalLazy(frame, n, i, EVAL_ARG) : ev.eval(frame, args[i], EVAL_ARG);
+}
+
+/** switch()'s result `i` evaluated, with `#$` replaced by the value first (MUX's replace_tokens). */
+function switchResult(
+  ev: Evaluation,
+  frame: Frame,
+  args: string[],
+  n: CallNode | null,
+  i: number,
+  value: string,
+): string {
+  if (n !== null && !ev.lazyDollar(n, i)) return ev.evalLazy(frame, n, i, EVAL_ARG);
+  return ev.eval(frame, replaceTokens(args[i], null, null, value), EVAL_ARG);
 }
 
 /**
@@ -531,7 +563,7 @@ export const controlFunctions: FunctionDef[] = [
         "The result for the first wildcard pattern the value matches (<n and >n compare); #$ in a result is the value.",
       example: { think: "switch(apple,b*,berry,a*,fruit #$,other)", gives: "fruit apple" },
     },
-    (ev, f, args) => switchFn(ev, f, args, true),
+    (ev, f, args, call) => switchFn(ev, f, args, true, call),
     { lazy: true },
   ),
   define(
@@ -544,7 +576,7 @@ export const controlFunctions: FunctionDef[] = [
       summary: "switch() with exact matches only.",
       example: { think: "case(2,1,one,2,two,many)", gives: "two" },
     },
-    (ev, f, args) => switchFn(ev, f, args, false),
+    (ev, f, args, call) => switchFn(ev, f, args, false, call),
     { lazy: true },
   ),
   define("ifelse", 3, 3, {

@@ -1,11 +1,17 @@
 /** The function table and the helpers every function family uses. */
 import type { Frame, FunctionDef, FunctionHelp, FunctionTable, NumArg } from "../types.ts";
+import type { CallNode } from "../compile.ts";
 import { formatNumber } from "../numbers.ts";
 import { MAX_ARGS } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 
 /** A function's code, given the evaluation it runs in (see FunctionDef.impl). */
-export type FunctionImpl = (ev: Evaluation, frame: Frame, args: string[]) => string;
+export type FunctionImpl = (
+  ev: Evaluation,
+  frame: Frame,
+  args: string[],
+  call?: CallNode,
+) => string;
 
 /** An arithmetic function's code (see FunctionDef.num). */
 export type NumImpl = (ev: Evaluation, frame: Frame, args: NumArg[]) => number | string;
