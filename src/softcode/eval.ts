@@ -44,6 +44,8 @@ import type { DbObject } from "../world/types.ts";
 import { codesToMarkup, endState, hasMarkup, NORMAL } from "./markup.ts";
 import { wildMatch } from "./wild.ts";
 import {
+  ARG_ITEM,
+  ARG_POS,
   bindStandIns,
   compileTemplate,
   fillStandIns,
@@ -834,6 +836,7 @@ export class Evaluation {
 
   /** Runs an iter() body parsed once for one item (src/softcode/template.ts). */
   runItem(frame: Frame, t: Template, item: string, pos: number): string {
+    if (t.call !== null) return this.#itemCall(frame, t.call, t.kinds, item, pos);
     const outerItem = this.loopItem, outerPos = this.loopPos;
     this.loopItem = item;
     this.loopPos = pos;
@@ -844,6 +847,39 @@ export class Evaluation {
       this.loopItem = outerItem;
       this.loopPos = outerPos;
       this.#inTemplate--;
+    }
+  }
+
+  /**
+   * A template that is one leaf call of literals and the item (Template.call): its arguments
+   * put in the array its node keeps, as #callLeaf would after evaluating them, and the call
+   * made, without running the body's program and the arguments' (two runs, the call's
+   * dispatch and the item's bookkeeping, half an item's work). The leaf reads only these.
+   */
+  #itemCall(
+    frame: Frame,
+    n: CallNode,
+    kinds: readonly number[],
+    item: string,
+    pos: number,
+  ): string {
+    // What run() gives once the evaluation has halted.
+    if (this.halted) return "";
+    const count = kinds.length;
+    const progs = n.args as Program[];
+    let args = n.buf;
+    if (args === null || args.length !== count) {
+      // An array literal of its size, packed, as #callLeaf makes the node's.
+      args = n.buf = count === 1 ? [""] : count === 2 ? ["", ""] : count === 3 ? ["", "", ""] : [];
+    }
+    for (let i = 0; i < count; i++) {
+      const k = kinds[i];
+      args[i] = k === ARG_ITEM ? item : k === ARG_POS ? String(pos) : progs[i].text!;
+    }
+    try {
+      return this.invoke(frame, n.fn.name, args, n);
+    } finally {
+      for (let i = 0; i < count; i++) args[i] = "";
     }
   }
 

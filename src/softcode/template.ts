@@ -23,6 +23,7 @@
  */
 import { parseText } from "./parse.ts";
 import {
+  type CallNode,
   callNode,
   type CompileOptions,
   evalNode,
@@ -124,7 +125,20 @@ const EVALUATES_ARGS = new Set([
 export interface Template {
   program: Program;
   tokens: number;
+  /**
+   * When the body is one call of a leaf function (FunctionDef.leaf) whose arguments are each
+   * a literal, `##` or `#@` (`strlen(##)`, `ljust(##,12,.)`): that call, run for each item with
+   * its arguments put in place (Evaluation.runItem), not through the program; else null.
+   */
+  call: CallNode | null;
+  /** The call's arguments by kind: ARG_TEXT (its literal), ARG_ITEM or ARG_POS. */
+  kinds: readonly number[];
 }
+
+/** Kinds of a template call's arguments (Template.kinds). */
+export const ARG_TEXT = 0;
+export const ARG_ITEM = 1;
+export const ARG_POS = 2;
 
 /** The body's template, or null when its items must be parsed one by one. */
 export function compileTemplate(
@@ -154,7 +168,28 @@ export function bindStandIns(text: string, flags: number, opts: CompileOptions):
   if (/[%\\][^\s]{0,2}[\uFDE0\uFDE1]/.test(text)) return null;
   if (/%[xXcC]<[^>]*[\uFDE0\uFDE1]/.test(text)) return null;
   const program = bind(parseText(text, flags, opts));
-  return program && { program, tokens };
+  if (!program) return null;
+  const kinds: number[] = [];
+  return { program, tokens, call: itemCall(program, kinds), kinds };
+}
+
+/**
+ * The program's one leaf call whose arguments are literals and stand-ins (Template.call), with
+ * their kinds put in `kinds`; null for any other program. A leaf reads only its arguments and
+ * evaluates nothing, so with these it reads nothing of the item's evaluation but its arguments.
+ */
+function itemCall(p: Program, kinds: number[]): CallNode | null {
+  if (p.text !== null || p.nodes.length !== 1) return null;
+  const n = p.nodes[0];
+  if (n.k !== K_CALL || n.fn.leaf !== true || n.args.length > 3) return null;
+  for (const a of n.args) {
+    if (typeof a === "string") return null;
+    if (a.text !== null) kinds.push(ARG_TEXT);
+    else if (a.nodes.length === 1 && a.nodes[0].k === K_ITEM) {
+      kinds.push(a.nodes[0].pos ? ARG_POS : ARG_ITEM);
+    } else return null;
+  }
+  return n;
 }
 
 /** The text with its stand-ins replaced by the item and its position (MUX's text). */

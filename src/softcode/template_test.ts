@@ -56,6 +56,19 @@ const BODIES = [
   "localize(setq(0,##)%q0)",
   "switch(and(hasflag(##,dark),not(0)),1,,%r[ljust(##,6,.)] [switch(1,##,yes)])",
   "[switch(##,a,{[iter(x y,[switch(1,1,##)])]},b)]",
+  // One leaf call of literals and tokens: run as a call (Template.call).
+  "ljust(##,6,.)",
+  "mid(##,0,#@)",
+  "repeat(#@,2)",
+  "pos(a,##)",
+  "strlen()",
+  "center(##,#@,-)",
+  "strtrunc(##,2)",
+  "ucstr(#@)",
+  "edit(##,##,#@)",
+  "comp(##,b)",
+  "strlen(## )",
+  "strlen(x##)",
 ];
 const ITEMS = [
   "a",
@@ -95,6 +108,39 @@ Deno.test("iter(): a body parsed once gives what the text-by-text way gives", ()
   }
   t.sc.end(ev);
   assert.ok(templated > 100, `only ${templated} cases ran from a template`);
+});
+
+Deno.test("iter(): a body that is one leaf call of literals and tokens is run as that call", () => {
+  const t = testSoftcode();
+  const call = (body: string) => t.sc.template(body, EVAL_ARG)?.call?.fn.name ?? null;
+  assert.equal(call("strlen(##)"), "STRLEN");
+  assert.equal(call("ljust(##,12,.)"), "LJUST");
+  assert.equal(call("mid(##,0,#@)"), "MID");
+  // Anything more is run through the program: a bracket, text beside the call, an argument
+  // that is more than a literal or a token, a function that is not a leaf, four arguments.
+  for (
+    const body of [
+      "[strlen(##)]",
+      "strlen(##)x",
+      "strlen(x##)",
+      "strlen(add(##,1))",
+      "words(##)",
+      "add(##,1)",
+      "edit(##,a,b,c)",
+      "switch(##,a,b)",
+    ]
+  ) {
+    assert.equal(call(body), null, body);
+  }
+  // The call counts as one invocation, as it did through the program, and stops at the limit.
+  const limited = testSoftcode({ functionInvocations: 10 });
+  const out = limited.run("[iter(a b c d e f g h i j k l,strlen(##),,|)]").split("|");
+  assert.ok(out.length < 12, out.join("|"));
+  assert.deepEqual(out.slice(0, 8), Array(8).fill("1"));
+  // Coloured results end back at normal, as through the program.
+  assert.equal(t.raw("iter(a b,ljust(##,2,%xr.))"), t.raw("iter(a b,[ljust(##,2,%xr.)])"));
+  // A body that is the call with nothing to put in (no token) takes the text way, unchanged.
+  assert.equal(t.run("iter(a b,strlen(xyz))"), "3 3");
 });
 
 Deno.test("iter(): bodies whose tokens could be read take the text way", () => {
