@@ -1,9 +1,10 @@
 /**
  * Attribute names as softcode writes them, and the references u(), get() and their kin read
- * (`#12/FOO`, `foo`): those that name the same attribute whoever reads them are kept resolved
- * (cut at the `/`, trimmed, checked and upper-cased once), where each call did it anew. What
- * is kept is the text's meaning only, never the world's: whether the object exists, the
- * attribute and who may read it are looked up at every call.
+ * (`#12/FOO`, `foo`): those that name the same attribute whoever reads them are resolved
+ * without the matcher, a bare name kept resolved (trimmed, checked and upper-cased once), a
+ * `#12/FOO` cut anew at each call (see AttrRefs.get). What is kept is the text's meaning only,
+ * never the world's: whether the object exists, the attribute and who may read it are looked up
+ * at every call.
  */
 import { plainDbref } from "./match.ts";
 
@@ -77,6 +78,10 @@ export class AttrRefs {
    */
   get(ref: string): AttrRef | null {
     if (ref.length > MAX_KEPT_TEXT) return null;
+    // A `#123/<name>` is cut anew: most are made at the call (`##/sex`, `[v(db)]/header`), and
+    // a fresh text's lookup in the table cost a paced listing more than cutting it (the table
+    // and its keys cold in cache: SGP's +who 0.95-0.97 of the CPU without it, docs/bench.md).
+    if (ref.charCodeAt(0) === 35) return readerFree(ref);
     let r = this.#held.get(ref);
     if (r === undefined) {
       r = readerFree(ref) ?? LOOKER_BOUND;

@@ -49,17 +49,20 @@ Deno.test("attr refs: a kept reference gives what the full match gives, on gener
     }
   }
   assert.ok(kept > 500, `only ${kept} kept`);
-  // A text kept once is given back as the same answer, whoever asks.
-  assert.equal(refs.get(`#${box}/foo`), refs.get(`#${box}/foo`));
+  // A bare name kept once is given back as the same answer, whoever asks; a `#123/<name>` is
+  // read anew, to the same meaning.
+  assert.equal(refs.get("foo"), refs.get("foo"));
+  assert.deepEqual(refs.get(`#${box}/foo`), refs.get(`#${box}/foo`));
   assert.equal(refs.get("me/foo"), null);
   assert.equal(refs.get("Box/foo"), null);
 });
 
 Deno.test("attr refs: a full table starts again, and answers the same", () => {
   const refs = new AttrRefs(4);
-  const first = refs.get("#1/A");
-  for (let i = 0; i < 10; i++) refs.get(`#${i}/B`);
-  const again = refs.get("#1/A");
+  const first = refs.get("A");
+  assert.equal(refs.get("A"), first);
+  for (let i = 0; i < 10; i++) refs.get(`B${i}`);
+  const again = refs.get("A");
   assert.deepEqual(again, first);
   assert.notEqual(again, first);
 });
@@ -121,8 +124,11 @@ Deno.test("attr refs: a long text is matched in full and never kept", () => {
   for (let i = 0; i < 100; i++) assert.equal(refs.get(`${i}${"a".repeat(7_990)}`), null);
   assert.equal(refs.get("#12/" + " ".repeat(MAX_KEPT_TEXT) + "foo"), null);
   assert.equal(refs.size, 0);
-  // Up to the bound a name is kept as before, and the engine reads a long one all the same.
+  // Up to the bound a name is kept as before (a `#123/<name>` is read, not kept), and the
+  // engine reads a long one all the same.
   assert.deepEqual(refs.get("#12/" + "f".repeat(64)), { id: "12", name: "F".repeat(64) });
+  assert.equal(refs.size, 0);
+  assert.deepEqual(refs.get("f".repeat(64)), { id: null, name: "F".repeat(64) });
   assert.equal(refs.size, 1);
   const t = testSoftcode();
   t.world.set(t.wiz, "F", "got:%0");
