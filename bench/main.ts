@@ -30,7 +30,13 @@
  * side, through ../shared/bench/tinymux.sh), --softcode-driver DIR (where telnet_bench.ts and
  * tinymux.sh are, default ../shared/bench), --softcode-cpus LIST and --softcode-driver-cpus LIST
  * (taskset, default 0 and 1), --softcode-only WORDS (only the expressions whose names hold one of
- * the comma-separated words, e.g. `arith,sort`).
+ * the comma-separated words, e.g. `arith,sort`), --softcode-method driver|pairs|driver,pairs
+ * (`driver`, the default: the shared driver's server CPU over each run, less a plain think's run;
+ * `pairs`: the low-noise paired measure of bench/line_cpu.ts, --softcode-iters then counting pairs
+ * of a plain and an expression line, each line's server CPU read at ns resolution, the figure the
+ * median of the pairs' differences, with a plain-against-plain pair first as its check;
+ * docs/bench.md, "A paired per-line CPU measure"; both: one after the other on the same servers).
+ * --help prints this text.
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -47,7 +53,7 @@ import { runTelnetBench, type TelnetPhase, telnetRows } from "./telnet.ts";
 import { rampRows, runRampBench } from "./ramp.ts";
 import { loginStorm } from "./storm.ts";
 import { runWorldBench, worldRows } from "./world.ts";
-import { runSoftcodeBench, SHARED_BENCH, softcodeRows } from "./softcode.ts";
+import { runSoftcodeBench, SHARED_BENCH, type SoftcodeMethod, softcodeRows } from "./softcode.ts";
 import { round, rssKiB, sleep, summarize, type Summary, table } from "./stats.ts";
 
 const { values: opt } = parseArgs({
@@ -87,8 +93,22 @@ const { values: opt } = parseArgs({
     "softcode-cpus": { type: "string", default: "0" },
     "softcode-driver-cpus": { type: "string", default: "1" },
     "softcode-only": { type: "string", default: "" },
+    "softcode-method": { type: "string", default: "driver" },
+    "softcode-block": { type: "string", default: "1" },
+    help: { type: "boolean", default: false },
   },
 });
+if (opt.help) {
+  // The module comment is the usage text: one place for it.
+  const src = await Deno.readTextFile(new URL(import.meta.url));
+  console.log(src.slice(src.indexOf("/**") + 3, src.indexOf("*/")).replace(/^ \* ?/gm, "").trim());
+  Deno.exit(0);
+}
+/** How the softcode part measures (bench/softcode.ts). */
+const SOFTCODE_METHODS = opt["softcode-method"].split(",") as SoftcodeMethod[];
+if (!SOFTCODE_METHODS.every((m) => m === "driver" || m === "pairs")) {
+  throw new Error("--softcode-method takes driver, pairs or driver,pairs");
+}
 /** Round trips per built-in/script pair (0 skips the comparison). */
 const SCRIPT_SAMPLES = Math.max(0, Number(opt["script-samples"]));
 const CLIENTS = Math.max(50, Number(opt.clients));
@@ -586,9 +606,13 @@ async function main(): Promise<void> {
       serverCpus: opt["softcode-cpus"],
       driverCpus: opt["softcode-driver-cpus"],
       only: opt["softcode-only"].toLowerCase().split(",").filter(Boolean),
+      methods: SOFTCODE_METHODS,
+      block: Math.max(1, Number(opt["softcode-block"])),
     }, log);
-    console.log("\n" + table(softcodeRows(softcode)) + "\n");
-    result.softcode = softcode;
+    for (const r of softcode) {
+      console.log(`\nsoftcode, measured by ${r.method}:\n` + table(softcodeRows(r)) + "\n");
+    }
+    result.softcode = softcode.length === 1 ? softcode[0] : softcode;
   }
   if (BLOAT_POSES > 0 && (!ONLY || ONLY === "bloat")) {
     log(

@@ -3,59 +3,41 @@
  * issue 38 item 10). Both servers are started fresh and pinned to one CPU; a wizard pastes the
  * SGP installer (read from a local file, never from the repository: it carries no licence) over
  * telnet; 30 players connect; the players take turns typing `+who` then `think <marker>`, and the
- * figure is the server's CPU (every thread of the server's process and its descendants, from
- * /proc, as the shared driver's `--pid` reads it) over those rounds less the same number of rounds
+ * figure is the server's CPU (its process and its descendants, every thread, at ns resolution:
+ * bench/line_cpu.ts) over those rounds less the same number of rounds
  * of `think <marker>` alone, per `+who`. The servers alternate, `--runs` times.
  *
  *   deno run -A bench/sgp_who.ts --sgp tests/fixtures/softcode-packages/SGP-Installer.txt \
  *     --iters 500 --runs 5 --server-cpus 0 [--tinymux ../shared/bench/tinymux.sh] \
- *     [--engine-v8-flags <flags the engine gets after the supervisor's, comma-separated>]
+ *     [--engine-v8-flags <flags the engine gets after the supervisor's, comma-separated>] \
+ *     [--method rounds,pairs] [--pairs 500] [--driver-iters 1000]
  *
  * run under `taskset -c 1` (the driver on the other core), from the project root.
+ *
+ * Both servers also get the item's `$+ping` global (`$+ping *:@pemit %#=%0` on an `inherit` object
+ * in the master room). `--method rounds` (the default) is the measure above for `+who`, and for
+ * `+ping` the item's own: the shared driver's round trips of `+ping {text}` and of `think {text}`
+ * (`--driver-iters` each; `--driver-iters 0` skips them), their medians and server CPU.
+ * `--method pairs` is the paired per-line measure of bench/line_cpu.ts (docs/bench.md, "A paired
+ * per-line CPU measure"): `--pairs` pairs of a plain `think <marker>` and the line measured, the
+ * players taking turns with a 10 ms pause after each line, the server's CPU read around each line;
+ * the cases are a plain line against a plain line (the check: near 0), `+ping <marker>`, and
+ * `+who` then `think <marker>`. `--method rounds,pairs` runs both on the same servers.
  */
 import { parseArgs } from "node:util";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { TestServer } from "../tests/harness.ts";
 import { ADMIN, startSupervised } from "../tests/supervised.ts";
-import { SHARED_BENCH } from "./softcode.ts";
+import {
+  driverPass,
+  pairLine as describePairs,
+  type PairRun,
+  pairRun,
+  PLAIN_PAIR,
+  SHARED_BENCH,
+} from "./softcode.ts";
 import { LeanTelnet } from "./telnet_client.ts";
-
-/** CPU nanoseconds of `root`, its process group and every descendant, summed over threads. */
-function treeCpuNs(root: number): number {
-  const parent = new Map<number, number>();
-  const group = new Map<number, number>();
-  for (const e of Deno.readDirSync("/proc")) {
-    const pid = Number(e.name);
-    if (!Number.isInteger(pid)) continue;
-    try {
-      const s = Deno.readTextFileSync(`/proc/${pid}/stat`);
-      const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
-      if (f[0] === "Z" || f[0] === "X") continue;
-      parent.set(pid, Number(f[1]));
-      group.set(pid, Number(f[2]));
-    } catch { /* gone */ }
-  }
-  const inTree = (pid: number) => {
-    for (let p = pid, hops = 0; p > 1 && hops < 64; p = parent.get(p) ?? 0, hops++) {
-      if (p === root) return true;
-    }
-    return group.get(pid) === root;
-  };
-  let sum = 0;
-  for (const pid of parent.keys()) {
-    if (!inTree(pid)) continue;
-    try {
-      for (const t of Deno.readDirSync(`/proc/${pid}/task`)) {
-        try {
-          sum += Number(
-            Deno.readTextFileSync(`/proc/${pid}/task/${t.name}/schedstat`).split(" ")[0],
-          );
-        } catch { /* thread gone */ }
-      }
-    } catch { /* process gone */ }
-  }
-  return sum;
-}
+import { cpuDelta, runPairs, ServerCpu } from "./line_cpu.ts";
 
 /** A logged-in connection that collects what it is sent and waits for phrases in it. */
 export class Player {
@@ -166,6 +148,23 @@ export async function defineSgpFunctions(w: Player, master: string, home: string
   return `defined by the bench (isstaff(me) is ${await probe()})`;
 }
 
+/** Puts the `$+ping` global (issue 38 item 10) in the master room as the wizard. */
+export async function addPing(w: Player, master: string): Promise<void> {
+  await w.run("@create Ping Global");
+  await w.run("&CMD.PING Ping Global=$+ping *:@pemit %#=%0");
+  // A wizard's object acts with the wizard's rights only when inherit is set (MUX's rule).
+  await w.run("@set Ping Global=inherit");
+  await w.run(`@tel Ping Global=${master}`);
+}
+
+/** Checks `+ping <word>` answers the word to a player. */
+export async function checkPing(p: Player): Promise<void> {
+  const m = `pingcheck${crypto.randomUUID().slice(0, 6)}`;
+  await p.t.roundTrip(`+ping ${m}`, m, 10_000).catch(() => {
+    throw new Error(`+ping gave no answer: ${p.text.slice(-300)}`);
+  });
+}
+
 /** Connects `n` players named sgpN, creating them. */
 export async function connectPlayers(port: number, n: number): Promise<Player[]> {
   const out: Player[] = [];
@@ -220,7 +219,9 @@ async function startEngine(o: Opts, sgp: string, log: (l: string) => void): Prom
     const errors = await install(w, "#3", "#1", sgp);
     errors.forEach((e) => log(`sgp: engine install: ${e}`));
     log(`sgp: engine: SGP's functions ${await defineSgpFunctions(w, "#3", "#1")}`);
+    await addPing(w, "#3");
     const players = await connectPlayers(srv.telnet, o.players);
+    await checkPing(players[0]);
     return {
       name: "engine",
       port: srv.telnet,
@@ -263,7 +264,9 @@ async function startTinyMux(o: Opts, sgp: string, log: (l: string) => void): Pro
     const errors = await install(w, "#2", "#0", sgp);
     errors.forEach((e) => log(`sgp: TinyMUX install: ${e}`));
     log(`sgp: TinyMUX: SGP's functions ${await defineSgpFunctions(w, "#2", "#0")}`);
+    await addPing(w, "#2");
     players.push(...await connectPlayers(port, o.players));
+    await checkPing(players[0]);
     const sample = await sampleWho(players[0], o.players);
     return { name: "TinyMUX 2.12", port, pid, wizard: w, players, sample, stop };
   } catch (e) {
@@ -276,9 +279,16 @@ async function startTinyMux(o: Opts, sgp: string, log: (l: string) => void): Pro
  * Server CPU (ns) of `iters` rounds, the players taking turns: each round is `line` (if any)
  * then `think <marker>`, and ends when the marker and (for `+who`) the listing's end are in.
  */
-async function rounds(t: Target, iters: number, who: boolean, gapMs: number): Promise<number> {
+async function rounds(
+  t: Target,
+  cpu: ServerCpu,
+  iters: number,
+  who: boolean,
+  gapMs: number,
+): Promise<number> {
   const last = new Map<Player, number>();
-  const c0 = treeCpuNs(t.pid);
+  cpu.refresh();
+  const c0 = cpu.read();
   for (let i = 0; i < iters; i++) {
     const p = t.players[i % t.players.length];
     // Typed commands have a budget of 10 a second a player: keep each player well under it.
@@ -294,7 +304,143 @@ async function rounds(t: Target, iters: number, who: boolean, gapMs: number): Pr
       return s.includes(m) && (!who || /players connected[^\n]*\n[^\n]*\n/.test(s));
     }, 30_000);
   }
-  return treeCpuNs(t.pid) - c0;
+  return cpuDelta(c0, cpu.read());
+}
+
+/** `+who` by rounds (the module comment), `o.runs` runs alternating the servers. */
+async function measureRounds(o: Opts, targets: Target[], log: (l: string) => void): Promise<void> {
+  const perWho = targets.map(() => [] as number[]);
+  const cpus = targets.map((t) => new ServerCpu(t.pid));
+  try {
+    for (let run = 1; run <= o.runs; run++) {
+      const order = run % 2 ? targets : [...targets].reverse();
+      for (const t of order) {
+        const cpu = cpus[targets.indexOf(t)];
+        const base = await rounds(t, cpu, o.iters, false, o.gapMs);
+        const who = await rounds(t, cpu, o.iters, true, o.gapMs);
+        const us = (who - base) / o.iters / 1000;
+        perWho[targets.indexOf(t)].push(us);
+        log(
+          `sgp: run ${run}: ${t.name}: think ${(base / o.iters / 1000).toFixed(1)} µs, ` +
+            `+who+think ${(who / o.iters / 1000).toFixed(1)} µs, +who ${us.toFixed(1)} µs`,
+        );
+      }
+    }
+  } finally {
+    for (const c of cpus) c.close();
+  }
+  const [e, m] = perWho.map(median);
+  log(
+    `sgp: median +who: engine ${e.toFixed(1)} µs, TinyMUX ${m.toFixed(1)} µs, ratio ${
+      (e / m).toFixed(2)
+    }; per run ${perWho[0].map((x, i) => (x / perWho[1][i]).toFixed(2)).join(", ")}`,
+  );
+}
+
+/** The cases of the paired measure: the check, then issue 38 item 10's two commands. */
+const PAIR_CASES = [PLAIN_PAIR, "+ping", "+who"] as const;
+
+/** Line `i` of a pair on `t`: a plain `think <marker>`, or (kind 1) the case's line. */
+async function pairLine(
+  t: Target,
+  c: typeof PAIR_CASES[number],
+  i: number,
+  kind: 0 | 1,
+  tag: string,
+): Promise<void> {
+  const p = t.players[i % t.players.length];
+  const m = `pc${i}x${tag}`;
+  p.text = "";
+  if (kind === 0 || c !== "+who") {
+    await p.t.roundTrip(`${kind === 1 && c === "+ping" ? "+ping" : "think"} ${m}`, m);
+    return;
+  }
+  await p.t.send(`+who\r\nthink ${m}`);
+  await p.waitFor(() => {
+    const s = p.text;
+    return s.includes(m) && /players connected[^\n]*\n[^\n]*\n/.test(s);
+  }, 30_000);
+}
+
+/** The paired measure, `o.runs` runs alternating the servers: each case's runs per server. */
+async function measurePairs(
+  o: Opts,
+  targets: Target[],
+  log: (l: string) => void,
+): Promise<Map<string, PairRun[]>[]> {
+  const out = targets.map(() => new Map<string, PairRun[]>());
+  const cpus = targets.map((t) => new ServerCpu(t.pid));
+  const tag = crypto.randomUUID().slice(0, 6);
+  try {
+    targets.forEach((t, n) => log(`sgp: ${t.name}: CPU of processes ${cpus[n].pids}`));
+    for (let run = 1; run <= o.runs; run++) {
+      for (const c of PAIR_CASES) {
+        const order = run % 2 ? targets : [...targets].reverse();
+        for (const t of order) {
+          const n = targets.indexOf(t);
+          cpus[n].refresh();
+          const p = await runPairs(
+            cpus[n],
+            { pairs: o.pairs, warmup: 30, gapMs: 10, block: o.block },
+            (i, kind) => pairLine(t, c, i, kind, tag),
+          );
+          const r = pairRun(p);
+          out[n].set(c, [...(out[n].get(c) ?? []), r]);
+          log(
+            `sgp: pairs run ${run}: ${t.name}: ${c}: ${describePairs(r)}`,
+          );
+        }
+      }
+    }
+  } finally {
+    for (const c of cpus) c.close();
+  }
+  for (const c of PAIR_CASES) {
+    const med = out.map((m) => median(m.get(c)!.map((r) => r.full.mean)));
+    const rtt = out.map((m) => median(m.get(c)!.map((r) => r.testMs / r.plainMs)));
+    log(
+      `sgp: pairs median ${c}: ${
+        targets.map((t, n) => `${t.name} ${med[n].toFixed(1)} µs`).join(", ")
+      }; ratio ${(med[0] / med[1]).toFixed(2)}; round trip ÷ think's ${
+        rtt.map((x) => x.toFixed(2)).join(" / ")
+      }`,
+    );
+  }
+  return out;
+}
+
+/** `+ping` by the item's method: the shared driver's `+ping` and `think` runs on each server. */
+async function measurePingByDriver(
+  o: Opts,
+  targets: Target[],
+  log: (l: string) => void,
+): Promise<void> {
+  const run = { driver: o.driver, driverCpus: "", iters: o.driverIters };
+  const ratios = targets.map(() => [] as number[]);
+  const cpus = targets.map(() => [] as number[]);
+  for (let r = 1; r <= o.runs; r++) {
+    const order = r % 2 ? targets : [...targets].reverse();
+    for (const t of order) {
+      const think = await driverPass(run, t.port, t.pid, "think {text}");
+      const ping = await driverPass(run, t.port, t.pid, "+ping {text}");
+      const n = targets.indexOf(t);
+      ratios[n].push(ping.p50Ms / think.p50Ms);
+      cpus[n].push((ping.serverCpuS - think.serverCpuS) * 1e6 / o.driverIters);
+      log(
+        `sgp: driver run ${r}: ${t.name}: think p50 ${think.p50Ms} ms, +ping p50 ${ping.p50Ms} ms ` +
+          `(${(ping.p50Ms / think.p50Ms).toFixed(2)}x); server CPU ${
+            (think.serverCpuS * 1e6 / o.driverIters).toFixed(1)
+          } / ${(ping.serverCpuS * 1e6 / o.driverIters).toFixed(1)} µs a round trip`,
+      );
+    }
+  }
+  log(
+    `sgp: driver median +ping ÷ think round trip: ${
+      targets.map((t, n) => `${t.name} ${median(ratios[n]).toFixed(2)}x`).join(", ")
+    }; +ping's CPU beyond think ${
+      targets.map((t, n) => `${t.name} ${median(cpus[n]).toFixed(1)} µs`).join(", ")
+    }`,
+  );
 }
 
 interface Opts {
@@ -306,6 +452,13 @@ interface Opts {
   serverCpus: string;
   tinymux: string;
   engineV8Flags: string;
+  /** Which measures: `rounds` (+who's rounds and +ping's driver runs), `pairs`, or both. */
+  methods: string[];
+  pairs: number;
+  /** Lines a side of a pair (bench/line_cpu.ts). */
+  block: number;
+  driver: string;
+  driverIters: number;
 }
 
 function median(xs: number[]): number {
@@ -323,6 +476,11 @@ const OPTIONS = [
   "server-cpus",
   "tinymux",
   "engine-v8-flags",
+  "method",
+  "pairs",
+  "block",
+  "driver",
+  "driver-iters",
 ];
 
 /** Runs the benchmark and prints each run and the medians. */
@@ -340,33 +498,26 @@ async function main(): Promise<void> {
     serverCpus: a["server-cpus"] ?? "0",
     tinymux: a.tinymux ?? join(SHARED_BENCH, "tinymux.sh"),
     engineV8Flags: a["engine-v8-flags"] ?? "",
+    methods: (a.method ?? "rounds").split(","),
+    pairs: Number(a.pairs ?? 500),
+    block: Number(a.block ?? 1),
+    driver: a.driver ?? join(dirname(a.tinymux ?? join(SHARED_BENCH, "x")), "telnet_bench.ts"),
+    driverIters: Number(a["driver-iters"] ?? 1000),
   };
+  if (!o.methods.every((m) => m === "rounds" || m === "pairs")) {
+    throw new Error("--method takes rounds, pairs or both (comma-separated)");
+  }
   const sgp = await Deno.readTextFile(o.sgp);
   const log = (l: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${l}`);
   const targets = [await startEngine(o, sgp, log)];
   try {
     targets.push(await startTinyMux(o, sgp, log));
     for (const t of targets) log(`sgp: ${t.name} +who as sgp0 sees it:\n${t.sample}`);
-    const perWho = targets.map(() => [] as number[]);
-    for (let run = 1; run <= o.runs; run++) {
-      const order = run % 2 ? targets : [...targets].reverse();
-      for (const t of order) {
-        const base = await rounds(t, o.iters, false, o.gapMs);
-        const who = await rounds(t, o.iters, true, o.gapMs);
-        const us = (who - base) / o.iters / 1000;
-        perWho[targets.indexOf(t)].push(us);
-        log(
-          `sgp: run ${run}: ${t.name}: think ${(base / o.iters / 1000).toFixed(1)} µs, ` +
-            `+who+think ${(who / o.iters / 1000).toFixed(1)} µs, +who ${us.toFixed(1)} µs`,
-        );
-      }
+    if (o.methods.includes("rounds")) {
+      await measureRounds(o, targets, log);
+      if (o.driverIters > 0) await measurePingByDriver(o, targets, log);
     }
-    const [e, m] = perWho.map(median);
-    log(
-      `sgp: median +who: engine ${e.toFixed(1)} µs, TinyMUX ${m.toFixed(1)} µs, ratio ${
-        (e / m).toFixed(2)
-      }; per run ${perWho[0].map((x, i) => (x / perWho[1][i]).toFixed(2)).join(", ")}`,
-    );
+    if (o.methods.includes("pairs")) await measurePairs(o, targets, log);
   } finally {
     for (const t of targets) await t.stop().catch(() => {});
   }

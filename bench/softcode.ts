@@ -11,10 +11,17 @@
  * servers are given the same way (a 1,000-word list, 1,000 numbers, a 4,000-character text, a
  * u() chain 20 deep); before timing, each expression's result is compared between the servers.
  * TinyMUX 2.12 has no regedit(), so the regular-expression case is regraball() over the text.
+ *
+ * `methods: ["pairs"]` measures the same figure another way (bench/line_cpu.ts; docs/bench.md, "A
+ * paired per-line CPU measure"): 41 players stay connected to each server and send, a round trip
+ * at a time with the driver's 5 ms pause, a plain `think {text}` and the expression's line next to
+ * each other, the server's CPU read around every line; an expression's figure is the median of
+ * the pairs' differences. A first case pairs two plain lines, which must come out near 0.
  */
 import { join } from "node:path";
 import { ROOT, startServer, type TestServer, waitHealthy } from "../tests/harness.ts";
 import { LeanTelnet } from "./telnet_client.ts";
+import { type PairSamples, runPairs, ServerCpu, type Spread, spreadIn } from "./line_cpu.ts";
 
 /** One expression timed. */
 export interface SoftcodeExpr {
@@ -169,13 +176,30 @@ async function fingerprints(port: number, lib: string): Promise<string[]> {
   }
 }
 
-/** One driver run: the server CPU (seconds) of `iters` paced round trips of `echo`. */
-async function driverCpu(
-  o: SoftcodeBenchOptions,
+/** How the shared driver is run: where it is, on which CPUs, and how many round trips. */
+export interface DriverRun {
+  driver: string;
+  /** taskset list for the driver, or "" to leave it where it is. */
+  driverCpus: string;
+  iters: number;
+}
+
+/** One driver pass's figures: server CPU (s) and the round trips' median (ms). */
+export interface DriverPass {
+  serverCpuS: number;
+  p50Ms: number;
+}
+
+/**
+ * One driver run (the issue's method): `iters` paced round trips of `echo` over 40 players, the
+ * server's CPU over them (`--pid`) and their median round trip.
+ */
+export async function driverPass(
+  o: DriverRun,
   port: number,
   pid: number,
   echo: string,
-): Promise<number> {
+): Promise<DriverPass> {
   const json = await Deno.makeTempFile({ prefix: "ursamu-bench-softcode-", suffix: ".json" });
   try {
     const args = [
@@ -219,27 +243,50 @@ async function driverCpu(
     if (!pass || pass.error || typeof pass.cpu?.server_cpu_s !== "number") {
       throw new Error(`driver pass failed: ${JSON.stringify(pass ?? data).slice(0, 400)}`);
     }
-    return pass.cpu.server_cpu_s;
+    return { serverCpuS: pass.cpu.server_cpu_s, p50Ms: pass.p50 };
   } finally {
     await Deno.remove(json).catch(() => {});
   }
 }
 
 /** Options of the softcode benchmark. */
-export interface SoftcodeBenchOptions {
-  /** Round trips per expression and server in each run. */
+export interface SoftcodeBenchOptions extends DriverRun {
+  /** Round trips (or pairs) per expression and server in each run. */
   iters: number;
   /** Runs (alternating the servers); medians are reported. */
   runs: number;
-  /** The shared driver's path. */
-  driver: string;
   /** TinyMUX 2.12's control script (`../shared/bench/tinymux.sh`), or null to time the engine alone. */
   tinymux: string | null;
-  /** CPUs the servers run on (taskset list), and the driver's. */
+  /** CPUs the servers run on (taskset list). */
   serverCpus: string;
-  driverCpus: string;
   /** Only the expressions whose names contain one of these (lower-case); all when empty. */
   only?: string[];
+  /**
+   * `driver` (the default): the shared driver's CPU over `iters` round trips, less a plain
+   * think's run; `pairs`: `iters` pairs of lines, the server's CPU read around each line. Both
+   * run one after the other on the same servers.
+   */
+  methods?: SoftcodeMethod[];
+  /** Lines a side of a pair (bench/line_cpu.ts, `PairOptions.block`); 1 when absent. */
+  block?: number;
+}
+
+/** The ways the softcode benchmark measures (see {@linkcode SoftcodeBenchOptions.methods}). */
+export type SoftcodeMethod = "driver" | "pairs";
+
+/** One run of pairs on one server: the differences' spread, µs, and the lines' times. */
+export interface PairRun {
+  /** Measured line less plain line, each line's window up to the next line's send. */
+  full: Spread;
+  /** The same with each window closed at the answer. */
+  reply: Spread;
+  /** Median CPU of the plain line, µs. */
+  plainUs: number;
+  /** Median round trips, ms, of the plain and the measured lines. */
+  plainMs: number;
+  testMs: number;
+  /** Every pair's difference, µs (the full window). */
+  diffsUs: number[];
 }
 
 /** One server's figures: µs of server CPU an expression costs beyond a plain think. */
@@ -250,10 +297,13 @@ export interface SoftcodeServerRow {
   samples: Record<string, number[]>;
   /** Median server CPU of the plain think, µs per round trip. */
   baseUs: number;
+  /** Measured by pairs: each run's figures per expression (`samples` holds their means). */
+  pairs?: Record<string, PairRun[]>;
 }
 
 /** What the softcode benchmark measured. */
 export interface SoftcodeBenchResult {
+  method: SoftcodeMethod;
   iters: number;
   runs: number;
   engine: SoftcodeServerRow;
@@ -319,10 +369,142 @@ async function startTinyMux(o: SoftcodeBenchOptions, log: (l: string) => void): 
 }
 
 /** Runs the softcode benchmark (see the module comment). */
+/** The shared driver's way: each case's CPU over a driver run, less the plain think's run. */
+async function measureByDriver(
+  o: SoftcodeBenchOptions,
+  targets: Target[],
+  exprs: readonly SoftcodeExpr[],
+  log: (l: string) => void,
+): Promise<SoftcodeServerRow[]> {
+  const cpu = targets.map(() => new Map<string, number[]>());
+  const cases = [{ name: "plain think", expr: "" }, ...exprs];
+  for (let run = 1; run <= o.runs; run++) {
+    for (const c of cases) {
+      // Alternate which server goes first, so drift in the machine's load falls on both.
+      const order = run % 2 ? targets : [...targets].reverse();
+      for (const t of order) {
+        const echo = c.expr
+          ? `think {text}[null(${c.expr.replaceAll("LIB", t.lib)})]`
+          : "think {text}";
+        const s = (await driverPass(o, t.port, t.pid, echo)).serverCpuS;
+        const m = cpu[targets.indexOf(t)];
+        m.set(c.name, [...(m.get(c.name) ?? []), s]);
+        log(
+          `softcode: run ${run}: ${t.name}: ${c.name}: ${
+            (s * 1e6 / o.iters).toFixed(1)
+          } µs a round trip`,
+        );
+      }
+    }
+  }
+  return cpu.map((m): SoftcodeServerRow => {
+    const base = m.get("plain think")!;
+    const us: Record<string, number> = {};
+    const samples: Record<string, number[]> = {};
+    for (const e of exprs) {
+      // Each run's expression less the same run's plain think.
+      samples[e.name] = m.get(e.name)!.map((s, i) =>
+        Math.round((s - base[i]) * 1e6 / o.iters * 10) / 10
+      );
+      us[e.name] = median(samples[e.name]);
+    }
+    return { us, samples, baseUs: Math.round(median(base) * 1e6 / o.iters * 10) / 10 };
+  });
+}
+
+/** The validation case of the paired measure: a plain line against another plain line. */
+export const PLAIN_PAIR = "plain against plain";
+
+/** Players each server keeps connected for the paired measure; odd, so each sends both kinds. */
+const PAIR_SPEAKERS = 41;
+
+/** One run's figures from its pairs. */
+export function pairRun(p: PairSamples): PairRun {
+  const r = (x: number) => Math.round(x * 10) / 10;
+  const ms = (xs: number[]) => Math.round(median(xs) * 1000) / 1000;
+  return {
+    full: spreadIn(p.diffNs, 1000),
+    reply: spreadIn(p.replyDiffNs, 1000),
+    plainUs: Math.round(median(p.plainNs) / 100) / 10,
+    plainMs: ms(p.plainMs),
+    testMs: ms(p.testMs),
+    diffsUs: p.diffNs.map((x) => r(x / 1000)),
+  };
+}
+
+/** A run's figures in a log line: the mean ± its 95 % margin, then the robust ones. */
+export function pairLine(r: PairRun): string {
+  const f = r.full;
+  return `${f.mean} ± ${Math.round(f.sem * 19.6) / 10} µs (median ${f.median}, 95 % ${f.lo}..` +
+    `${f.hi}; trimmed mean ${f.trimmedMean}; quartiles ${f.q1}..${f.q3}; to the answer: mean ` +
+    `${r.reply.mean}, median ${r.reply.median}; plain line ${r.plainUs} µs; round trips ` +
+    `${r.plainMs} / ${r.testMs} ms)`;
+}
+
+/** The paired way (module comment): `o.iters` pairs a case, server and run. */
+async function measureByPairs(
+  o: SoftcodeBenchOptions,
+  targets: Target[],
+  exprs: readonly SoftcodeExpr[],
+  log: (l: string) => void,
+): Promise<SoftcodeServerRow[]> {
+  const speakers: Shell[][] = targets.map(() => []);
+  const cpus: ServerCpu[] = [];
+  try {
+    for (const [n, t] of targets.entries()) {
+      for (let i = 0; i < PAIR_SPEAKERS; i++) {
+        speakers[n].push(await Shell.login(t.port, `lcpu${i}`, "benchpw1"));
+      }
+      cpus.push(new ServerCpu(t.pid));
+      log(`softcode: ${t.name}: ${PAIR_SPEAKERS} players; CPU of processes ${cpus[n].pids}`);
+    }
+    const runs = targets.map(() => new Map<string, PairRun[]>());
+    const cases = [{ name: PLAIN_PAIR, expr: "" }, ...exprs];
+    const tag = crypto.randomUUID().slice(0, 6);
+    for (let run = 1; run <= o.runs; run++) {
+      for (const c of cases) {
+        const order = run % 2 ? targets : [...targets].reverse();
+        for (const t of order) {
+          const n = targets.indexOf(t);
+          const test = c.expr ? `[null(${c.expr.replaceAll("LIB", t.lib)})]` : "";
+          cpus[n].refresh();
+          const po = { pairs: o.iters, warmup: 50, gapMs: 5, block: o.block ?? 1 };
+          const p = await runPairs(cpus[n], po, (i, k) => {
+            const m = `lc${i}x${tag}`;
+            const sp = speakers[n][i % PAIR_SPEAKERS];
+            return sp.t.roundTrip(`think ${m}${k ? test : ""}`, m).then(() => {});
+          });
+          const r = pairRun(p);
+          runs[n].set(c.name, [...(runs[n].get(c.name) ?? []), r]);
+          log(
+            `softcode: run ${run}: ${t.name}: ${c.name}: ${pairLine(r)}`,
+          );
+        }
+      }
+    }
+    return runs.map((m): SoftcodeServerRow => {
+      const us: Record<string, number> = {};
+      const samples: Record<string, number[]> = {};
+      const pairs: Record<string, PairRun[]> = {};
+      for (const c of cases) {
+        pairs[c.name] = m.get(c.name)!;
+        samples[c.name] = pairs[c.name].map((r) => r.full.mean);
+        us[c.name] = median(samples[c.name]);
+      }
+      const baseUs = median(pairs[PLAIN_PAIR].map((r) => r.plainUs));
+      return { us, samples, baseUs, pairs };
+    });
+  } finally {
+    for (const sh of speakers.flat()) await sh.close().catch(() => {});
+    for (const c of cpus) c.close();
+  }
+}
+
+/** Runs the softcode benchmark (see the module comment). */
 export async function runSoftcodeBench(
   o: SoftcodeBenchOptions,
   log: (l: string) => void,
-): Promise<SoftcodeBenchResult> {
+): Promise<SoftcodeBenchResult[]> {
   const targets: Target[] = [await startEngine(o, log)];
   try {
     if (o.tinymux) targets.push(await startTinyMux(o, log));
@@ -335,73 +517,50 @@ export async function runSoftcodeBench(
         if (p !== prints[0][i]) log(`softcode: TinyMUX differs on ${SOFTCODE_EXPRS[i].name}: ${p}`);
       });
     }
-    const cpu = targets.map(() => new Map<string, number[]>());
     const exprs = SOFTCODE_EXPRS.filter((e) =>
       !o.only?.length || o.only.some((w) => e.name.toLowerCase().includes(w))
     );
-    const cases = [{ name: "plain think", expr: "" }, ...exprs];
-    for (let run = 1; run <= o.runs; run++) {
-      for (const c of cases) {
-        // Alternate which server goes first, so drift in the machine's load falls on both.
-        const order = run % 2 ? targets : [...targets].reverse();
-        for (const t of order) {
-          const echo = c.expr
-            ? `think {text}[null(${c.expr.replaceAll("LIB", t.lib)})]`
-            : "think {text}";
-          const s = await driverCpu(o, t.port, t.pid, echo);
-          const m = cpu[targets.indexOf(t)];
-          m.set(c.name, [...(m.get(c.name) ?? []), s]);
-          log(
-            `softcode: run ${run}: ${t.name}: ${c.name}: ${
-              (s * 1e6 / o.iters).toFixed(1)
-            } µs a round trip`,
-          );
-        }
-      }
+    const out: SoftcodeBenchResult[] = [];
+    for (const method of o.methods ?? ["driver"]) {
+      const rows = method === "pairs"
+        ? await measureByPairs(o, targets, exprs, log)
+        : await measureByDriver(o, targets, exprs, log);
+      const ratio = rows.length > 1
+        ? Object.fromEntries(
+          exprs.map((
+            e,
+          ) => [e.name, Math.round(rows[0].us[e.name] / rows[1].us[e.name] * 100) / 100]),
+        )
+        : null;
+      out.push({
+        method,
+        iters: o.iters,
+        runs: o.runs,
+        engine: rows[0],
+        tinymux: rows[1] ?? null,
+        ratio,
+        sameResults,
+      });
     }
-    const rows = cpu.map((m): SoftcodeServerRow => {
-      const base = m.get("plain think")!;
-      const us: Record<string, number> = {};
-      const samples: Record<string, number[]> = {};
-      for (const e of exprs) {
-        // Each run's expression less the same run's plain think.
-        samples[e.name] = m.get(e.name)!.map((s, i) =>
-          Math.round((s - base[i]) * 1e6 / o.iters * 10) / 10
-        );
-        us[e.name] = median(samples[e.name]);
-      }
-      return { us, samples, baseUs: Math.round(median(base) * 1e6 / o.iters * 10) / 10 };
-    });
-    const ratio = rows.length > 1
-      ? Object.fromEntries(
-        exprs.map((
-          e,
-        ) => [e.name, Math.round(rows[0].us[e.name] / rows[1].us[e.name] * 100) / 100]),
-      )
-      : null;
-    return {
-      iters: o.iters,
-      runs: o.runs,
-      engine: rows[0],
-      tinymux: rows[1] ?? null,
-      ratio,
-      sameResults,
-    };
+    return out;
   } finally {
     for (const t of targets) await t.stop().catch(() => {});
   }
 }
 
-/** Table rows for the report. */
+/** Table rows for the report: each server's median over the runs, and the runs' own figures. */
 export function softcodeRows(r: SoftcodeBenchResult): string[][] {
-  const head = ["expression", "engine", "TinyMUX 2.12", "engine ÷ TinyMUX"];
+  const head = ["expression", "engine µs (runs)", "TinyMUX 2.12 µs (runs)", "engine ÷ TinyMUX"];
+  const cell = (row: SoftcodeServerRow | null, name: string) =>
+    row ? `${row.us[name]} (${row.samples[name].join(", ")})` : "-";
+  const names = [PLAIN_PAIR, ...SOFTCODE_EXPRS.map((e) => e.name)].filter((n) => n in r.engine.us);
   return [
     head,
-    ...SOFTCODE_EXPRS.filter((e) => e.name in r.engine.us).map((e) => [
-      e.name,
-      `${r.engine.us[e.name]} µs`,
-      r.tinymux ? `${r.tinymux.us[e.name]} µs` : "-",
-      r.ratio ? String(r.ratio[e.name]) : "-",
+    ...names.map((n) => [
+      n,
+      cell(r.engine, n),
+      cell(r.tinymux, n),
+      r.ratio?.[n] !== undefined ? String(r.ratio[n]) : "-",
     ]),
   ];
 }
