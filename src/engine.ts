@@ -61,6 +61,8 @@ import { stripMarkup } from "./softcode/markup.ts";
 import { EngineLockWorld } from "./world/lock_world.ts";
 import type { Softcode } from "./softcode/mod.ts";
 import { masterRoomId, Programs } from "./softcode/programs/mod.ts";
+import { hearsWhereItIs } from "./world/move_heard.ts";
+import type { DbObject } from "./world/types.ts";
 import { builtinFunctions } from "./softcode/functions/mod.ts";
 import { kvUserFunctionStore, UserFunctions } from "./softcode/user_functions.ts";
 import { lookIn } from "./commands/looking.ts";
@@ -129,6 +131,8 @@ export interface EngineParts {
   readonly registrations: AddressCounter;
   readonly pluginApps: PluginApps;
   readonly pluginWeb: PluginWeb;
+  /** MUX's Hearer() (src/world/move_heard.ts): whether an object hears where it is. */
+  readonly hears: (o: DbObject) => boolean;
 }
 
 /** A built engine: its parts and HTTP app, and how to close it. */
@@ -380,6 +384,8 @@ async function startOn(
       startingRoom: () =>
         startingRoomNow(config, (id) => !!objects.world?.object(id)?.flags.includes("room")),
       queue,
+      // The programs are made with the evaluator's regexps, below; asked only once running.
+      listens: (o) => programs.listens(o),
       // A place's refusal of tel() says its messages as @teleport's does; its action joins the
       // evaluating line's chain, as trigger()'s does.
       didIt: didItInChain(() => ({ softcode, attributes, deliver, objects, queue })),
@@ -396,6 +402,11 @@ async function startOn(
     locks,
   });
   opened.push(() => programs.close());
+  const hears = (o: DbObject) =>
+    hearsWhereItIs(o, {
+      isConnected: (id) => presence.isOnline(id),
+      listens: (x) => programs.listens(x),
+    });
   // What is shown in a room by someone is heard by its listening objects; their actions queue
   // in the chain of the entry that spoke, if one did.
   deliver.hearRooms((room, from, msg, exclude) => {
@@ -423,6 +434,7 @@ async function startOn(
         softcode,
         deliver,
         players,
+        hears,
       }),
       engine: pluginEngine(
         { config, root, commands: registered, soleWriter, functions: softcode.functions },
@@ -625,6 +637,7 @@ async function startOn(
       registrations,
       pluginApps,
       pluginWeb,
+      hears,
     },
     commands,
     plugins,

@@ -12,7 +12,7 @@ import { destroyFunction } from "./function.ts";
 const plugin: PluginModule = {
   name: "building",
   init(ctx: PluginContext) {
-    const b = new Builder(ctx.world, ctx.deliver, ctx.players);
+    const b = new Builder(ctx.world, ctx.deliver);
     buildingRoutes(ctx.http(PREFIX), b);
     for (const spec of buildingCommands(b)) ctx.commands.add(spec);
     ctx.functions.add(destroyFunction(b, ctx.world));

@@ -17,14 +17,12 @@ import {
   type ExitSpec,
   ForbiddenError,
   hearerOf,
-  hearsWhereItIs,
   homeOf,
   lockOf,
   MAX_CONTAINMENT,
   mayLinkTo,
   normalizeId,
   NotFoundError,
-  type PlayerLookup,
   type PluginWorld,
   roomRecord,
   type TeleportReads,
@@ -43,7 +41,6 @@ export class Builder {
   constructor(
     private readonly w: PluginWorld,
     private readonly deliver: Delivery,
-    private readonly players: Pick<PlayerLookup, "isConnected">,
   ) {}
 
   /** Creates a room owned by the actor (within its object quota). */
@@ -246,7 +243,7 @@ export class Builder {
     };
     if (obj.flags.includes("exit")) return await this.w.update(obj.id, place);
     // Whether it hears is asked before it moves, as MUX's Hearer().
-    const hears = hearsWhereItIs(obj, (id) => this.players.isConnected(id));
+    const hears = this.w.hears(obj);
     // What the announcement reads: the place left (dark?) and the owner (an inherit object's rank).
     const read = new Map<string, DbObject | null>();
     for (const id of [from, obj.owner]) if (id) read.set(id, await this.w.get(id));

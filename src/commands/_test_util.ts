@@ -277,6 +277,7 @@ export async function testWorld(): Promise<TestWorld> {
       startingRoom: () =>
         startingRoomNow(s.config, (id) => !!s.objects.world?.object(id)?.flags.includes("room")),
       queue,
+      listens: (o) => programs.listens(o),
       didIt: didItInChain(() => ({
         softcode,
         attributes: s.attributes,
@@ -288,6 +289,13 @@ export async function testWorld(): Promise<TestWorld> {
     () => s.config.value.softcode,
     functions,
   );
+  const programs = new Programs({
+    world: () => s.objects.world,
+    attributes: s.attributes,
+    masterRoom: () => masterRoomId(s.config.value.softcode.masterRoom),
+    regexps: softcode.regexps,
+    locks,
+  });
   const ports: CommandPorts = {
     objects: s.objects,
     attributes: s.attributes,
@@ -298,13 +306,7 @@ export async function testWorld(): Promise<TestWorld> {
     events: s.hooks.worldHooks,
     softcode,
     queue,
-    programs: new Programs({
-      world: () => s.objects.world,
-      attributes: s.attributes,
-      masterRoom: () => masterRoomId(s.config.value.softcode.masterRoom),
-      regexps: softcode.regexps,
-      locks,
-    }),
+    programs,
     engine: {
       config: s.config,
       lifecycle: s.lifecycle,

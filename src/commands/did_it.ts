@@ -90,7 +90,8 @@ export function messageOf(
 }
 
 /**
- * The others' message of an act, told to everyone in `where` but the actor and the thing: the
+ * The others' message of an act, told to everyone in `where` but the actor and the thing (and
+ * heard by the objects listening there, from the actor): the
  * attribute `owhat` evaluated (after the actor's name unless the attribute is `no_name`), else
  * `odef` after the actor's name. An attribute that evaluates to nothing says nothing.
  */
@@ -115,7 +116,9 @@ export function tellOthers(
   } else {
     return;
   }
-  p.deliver.toRoom(where, opts.data ? { msg, data: opts.data } : { msg }, [actor.id, thing.id]);
+  // Said by the actor, as MUX's notify_except2: the listening objects there hear it from it.
+  const out = opts.data ? { msg, data: opts.data } : { msg };
+  p.deliver.toRoom(where, out, [actor.id, thing.id], actor.id);
 }
 
 /** Queues `thing`'s action attribute `awhat` (when it has one) as `thing`, `actor` its enactor. */

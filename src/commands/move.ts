@@ -123,7 +123,7 @@ export async function moveActor(
     tellOthers(u, u.me, dest, from, "OXENTER");
   }
   // Whether it hears is asked before it moves, as MUX's Hearer().
-  const hears = hearsWhereItIs(u.me, (id) => u.presence.isOnline(id));
+  const hears = hearer(u, u.me);
   const left = src ?? (from ? u.locks.object(from) : null) ?? (from ? { flags: [] } : null);
   const moved = await u.objects.update(u.me.id, (o) => {
     o.location = dest.id;
@@ -144,6 +144,14 @@ export async function moveActor(
   if (heard.arrived) {
     u.emitRoom(dest.id, `${name} has arrived.`, [moved.id], movedData(moved, "arrive", dest.id));
   }
+}
+
+/** MUX's Hearer() of `o` as commands see it (hearsWhereItIs), asked before it moves. */
+export function hearer(u: Pick<CommandSdk, "presence" | "programs">, o: DbObject): boolean {
+  return hearsWhereItIs(o, {
+    isConnected: (id) => u.presence.isOnline(id),
+    listens: (x) => u.programs.listens(x),
+  });
 }
 
 /** Shows `viewer` a view (a room it looks at): a player, or a puppet's owner line by line. */

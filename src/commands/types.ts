@@ -77,7 +77,7 @@ export interface CommandPorts {
   /** The command queue: action lists run later as objects (`@trigger`, `@wait`, `@force`). */
   queue: CommandQueue;
   /** `$-commands` a line may run, and what objects hear (src/softcode/programs). */
-  programs: Pick<Programs, "match" | "jobs">;
+  programs: Pick<Programs, "match" | "jobs" | "listens">;
   /** For staff commands. */
   engine: EngineControl;
 }

@@ -209,10 +209,16 @@ export class Sessions implements LoginHost {
     }
     const room = first ? this.registry.roomOf(id) : undefined;
     if (room) {
-      this.delivery.toRoom(room, {
-        msg: `${player.name} has connected.`,
-        data: { type: "connect", player: { id, name: player.name } },
-      }, [id]);
+      // Said by the player, as MUX's announce_connect: the room's listening objects hear it.
+      this.delivery.toRoom(
+        room,
+        {
+          msg: `${player.name} has connected.`,
+          data: { type: "connect", player: { id, name: player.name } },
+        },
+        [id],
+        id,
+      );
     }
     this.#welcome(conn, player);
     // Plugins hear of the login after the player has seen the room (mail's notice follows it).
@@ -311,10 +317,15 @@ export class Sessions implements LoginHost {
   #announceGone(gone: Detached): void {
     const { playerId: id, name } = gone;
     if (gone.last && gone.room) {
-      this.delivery.toRoom(gone.room, {
-        msg: `${name} has disconnected.`,
-        data: { type: "disconnect", player: { id, name } },
-      }, [id]);
+      this.delivery.toRoom(
+        gone.room,
+        {
+          msg: `${name} has disconnected.`,
+          data: { type: "disconnect", player: { id, name } },
+        },
+        [id],
+        id,
+      );
     }
     void this.deps.worldHooks.emit("player:disconnected", {
       id,

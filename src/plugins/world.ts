@@ -65,6 +65,12 @@ export interface PluginWorld {
    */
   settableLock(actor: DbObject, expr: string): Promise<string>;
   /**
+   * MUX's Hearer(): whether `obj` hears where it is (a connected player, a puppet, an object
+   * with a `@listen` or a monitor's `^-listens`). Ask it before a move: one that hears is heard
+   * arriving (announceArrival), and leaving a dark place.
+   */
+  hears(obj: DbObject): boolean;
+  /**
    * What control reads of the world (the engine's lock world): pass it to `controls(actor,
    * target, world.locks)`, the engine's one control check, and to the visibility rules.
    */
@@ -73,7 +79,11 @@ export interface PluginWorld {
 
 /** The plugin world over the engine's object store (and what looking uses, for `look`). */
 export function pluginWorld(
-  s: Omit<LookPorts, "queue" | "frame"> & { config: Config; players: TargetDeps["players"] },
+  s: Omit<LookPorts, "queue" | "frame"> & {
+    config: Config;
+    players: TargetDeps["players"];
+    hears: (obj: DbObject) => boolean;
+  },
 ): PluginWorld {
   // A plugin's look says the object's messages but queues no action: the plugin's line has no
   // chain here to count a loop along.
@@ -102,6 +112,7 @@ export function pluginWorld(
         ? lookIn(looking, viewer, target, width)
         : lookAt(looking, viewer, target, width),
     passes: (lock, subject, on) => checkLock(lock, subject, { world: s.locks, on }),
+    hears: s.hears,
     locks: s.locks,
     settableLock: async (actor, expr) => {
       const here = actor.location ? await o.get(actor.location) : null;

@@ -86,6 +86,8 @@ export interface EnginePortParts {
   startingRoom: () => string;
   /** The command queue (`trigger()`). */
   queue: ActionQueue;
+  /** Whether an object listens (`@listen`, a monitor's `^-listens`), for MUX's Hearer(). */
+  listens: (o: DbObject) => boolean;
   /**
    * MUX's did_it as the commands have it (src/commands/did_it.ts): `actor` is told `verb.what`,
    * the others in `where` `verb.owhat`, and `thing` queues `verb.awhat` in `chain` (absent: the
@@ -257,7 +259,10 @@ function worldChanges(p: EnginePortParts): WorldChanges {
       // Sent home when home already: as MUX, it went home (nothing moves, nobody is told).
       const stays = home && obj.location === dest.id;
       // Whether it hears is asked before it moves, as MUX's Hearer().
-      const hears = hearsWhereItIs(obj, (id) => p.presence.isOnline(id));
+      const hears = hearsWhereItIs(obj, {
+        isConnected: (id) => p.presence.isOnline(id),
+        listens: p.listens,
+      });
       let moved: DbObject = obj;
       try {
         if (!stays) {

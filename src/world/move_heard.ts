@@ -12,13 +12,22 @@ import { isDarkWizard } from "./building.ts";
 export type ObjectReader = { object(id: string): DbObject | null };
 
 /**
- * MUX's Hearer(): whether `o` hears where it is, asked before it moves: a player while it is
- * connected (`isConnected`), a puppet always. (MUX also counts an object with a `@listen`; here
- * listening objects are matched where speech is, not when they move.)
+ * What MUX's Hearer() reads besides the object's flags: whether a player is connected, and
+ * whether an object listens (a non-empty `@listen`, or `^-listens` on a `monitor` object:
+ * src/softcode/programs).
  */
-export function hearsWhereItIs(o: DbObject, isConnected: (id: string) => boolean): boolean {
-  if (hasFlag(o.flags, "player")) return isConnected(o.id);
-  return hasFlag(o.flags, "puppet");
+export interface HearerReads {
+  isConnected(id: string): boolean;
+  listens(o: DbObject): boolean;
+}
+
+/**
+ * MUX's Hearer(): whether `o` hears where it is, asked before it moves: a connected player, a
+ * puppet, or an object that listens (`@listen`, or a `monitor` object's `^-listens`).
+ */
+export function hearsWhereItIs(o: DbObject, reads: HearerReads): boolean {
+  if (hasFlag(o.flags, "player") && reads.isConnected(o.id)) return true;
+  return hasFlag(o.flags, "puppet") || reads.listens(o);
 }
 
 /**
@@ -56,22 +65,32 @@ export function movedData(moved: DbObject, type: "leave" | "arrive", room: strin
   return { type, ...about, room };
 }
 
-/** Tells `from`, the place `moved` left, `<name> has left.` when moveHeard says it hears it. */
+/**
+ * Tells `from`, the place `moved` left, `<name> has left.` when moveHeard says it hears it. As
+ * MUX's notify_except2, `moved` says it: the place's listening objects hear it (`@listen`,
+ * `^-listens`, with `%#` the one that moved), and so do puppets' owners elsewhere. MUX's
+ * `cause` of the move, when given, is not told.
+ */
 export function announceLeaving(
   deliver: Pick<Delivery, "toRoom">,
   world: ObjectReader,
   moved: DbObject,
   from: string,
   hears: boolean,
+  cause?: string,
 ): void {
   // A place that cannot be read is left as one that is not dark.
   const place = from ? world.object(from) ?? { flags: [] } : null;
   if (!place || !moveHeard(world, moved, place, hears).left) return;
   const msg = `${displayName(moved)} has left.`;
-  deliver.toRoom(from, { msg, data: movedData(moved, "leave", from) }, [moved.id]);
+  const exclude = cause ? [moved.id, cause] : [moved.id];
+  deliver.toRoom(from, { msg, data: movedData(moved, "leave", from) }, exclude, moved.id);
 }
 
-/** Tells the place `moved` is in now `<name> has arrived.` when moveHeard says it hears it. */
+/**
+ * Tells the place `moved` is in now `<name> has arrived.` when moveHeard says it hears it, said
+ * by `moved` as `announceLeaving`'s line is.
+ */
 export function announceArrival(
   deliver: Pick<Delivery, "toRoom">,
   world: ObjectReader,
@@ -80,7 +99,6 @@ export function announceArrival(
 ): void {
   if (!moved.location || !moveHeard(world, moved, null, hears).arrived) return;
   const msg = `${displayName(moved)} has arrived.`;
-  deliver.toRoom(moved.location, { msg, data: movedData(moved, "arrive", moved.location) }, [
-    moved.id,
-  ]);
+  const data = movedData(moved, "arrive", moved.location);
+  deliver.toRoom(moved.location, { msg, data }, [moved.id], moved.id);
 }

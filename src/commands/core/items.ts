@@ -12,7 +12,7 @@ import { hasFlag } from "../../world/flags.ts";
 import { hearerOf } from "../../world/hearing.ts";
 import { isDarkWizard } from "../../world/building.ts";
 import { NOT_HERE, orSay } from "../target.ts";
-import { showView } from "../move.ts";
+import { hearer, showView } from "../move.ts";
 import { lookIn } from "../looking.ts";
 
 /** Most things listed by `inventory`. */
@@ -153,17 +153,18 @@ Example:
         if (msg) throw new CommandError(msg);
         return;
       }
+      // Whether it hears is asked before it moves, as MUX's Hearer().
+      const hears = hearer(u, obj);
       const taken = await moveThing(u, obj, holder.id, u.me.id);
       if (from) tell(u, from.id, { msg: `${obj.name} was taken from you.` });
       // MUX's move (process_leave_loc): the place it left hears it go, unless it or the place
       // is dark (one that hears is heard going anyway, but a dark wizard's never); the taker is
       // not told.
-      if ((!isDark(obj) && !isDark(holder)) || (hearerOf(obj) && !isDarkWizard(u.locks, obj))) {
-        u.emitRoom(holder.id, `${obj.name} has left.`, [u.me.id, obj.id], {
-          type: "leave",
-          item: brief(obj),
-          room: holder.id,
-        });
+      if ((!isDark(obj) && !isDark(holder)) || (hears && !isDarkWizard(u.locks, obj))) {
+        // Said by the thing, as MUX's notify_except2: listeners there hear it from it.
+        const data = { type: "leave", item: brief(obj), room: holder.id };
+        const msg = `${obj.name} has left.`;
+        u.deliver.toRoom(holder.id, { msg, data }, [u.me.id, obj.id], obj.id);
       }
       await puppetLooks(u, taken, u.me);
       const data = { type: "get", who: { id: u.me.id, name: u.me.name }, item: brief(obj) };
@@ -191,15 +192,14 @@ Example:
       const obj = await carried(u, u.cmd.args);
       if (!u.here) throw new CommandError("There is nowhere to drop it.");
       if (!u.passes(lockOf(obj, "drop"), obj.id)) throw new CommandError("You can't drop that.");
+      const hears = hearer(u, obj);
       await puppetLooks(u, await moveThing(u, obj, u.me.id, u.here.id), u.here);
       // MUX's move (process_enter_loc): only a thing that hears is heard arriving, and never a
-      // dark wizard's.
-      if (hearerOf(obj) && !isDarkWizard(u.locks, obj)) {
-        u.emitRoom(u.here.id, `${obj.name} has arrived.`, [u.me.id, obj.id], {
-          type: "arrive",
-          item: brief(obj),
-          room: u.here.id,
-        });
+      // dark wizard's; the thing says it.
+      if (hears && !isDarkWizard(u.locks, obj)) {
+        const data = { type: "arrive", item: brief(obj), room: u.here.id };
+        const msg = `${obj.name} has arrived.`;
+        u.deliver.toRoom(u.here.id, { msg, data }, [u.me.id, obj.id], obj.id);
       }
       const data = { type: "drop", who: { id: u.me.id, name: u.me.name }, item: brief(obj) };
       didIt(u, u.me, obj, u.here.id, {
@@ -253,6 +253,7 @@ Example:
         if (msg) throw new CommandError(msg);
         return;
       }
+      const hears = hearer(u, obj);
       await puppetLooks(u, await moveThing(u, obj, u.me.id, to.id), to);
       const data = {
         type: "give",
@@ -262,7 +263,7 @@ Example:
       };
       // MUX's move (process_enter_loc): a thing that hears is heard arriving by its new holder,
       // first; the giver hears it leave only as the place it left, which says nothing here.
-      if (hearerOf(obj) && !isDarkWizard(u.locks, obj)) {
+      if (hears && !isDarkWizard(u.locks, obj)) {
         tell(u, to.id, {
           msg: `${obj.name} has arrived.`,
           data: { type: "arrive", item: brief(obj), room: to.id },

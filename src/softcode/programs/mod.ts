@@ -98,6 +98,18 @@ export class Programs {
     this.#unwatch();
   }
 
+  /**
+   * Whether `o` listens, as MUX's Hearer() counts it: a non-empty `@listen` of its own, or, set
+   * `monitor`, a `^-listen` that is not switched off.
+   */
+  listens(o: DbObject): boolean {
+    // A shared database (KV Connect) holds no attributes in memory: nothing listens there.
+    if (!this.index.active) return false;
+    if (this.#ports.attributes.peek(o.id, "LISTEN")?.value) return true;
+    if (!hasFlag(o.flags, "monitor")) return false;
+    return this.index.listens(o.id).some((e) => !e.off);
+  }
+
   /** The `$-commands` `line` matches for `actor` in `room`, in the order they run. */
   match(
     actor: DbObject,

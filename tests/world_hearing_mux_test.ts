@@ -1,0 +1,127 @@
+/**
+ * Who hears what, as TinyMUX 2.12's notify_check and move.cpp have it, over telnet (docs/
+ * commands.md, "Who hears"): a puppet relays what is shown where it is unless its owner is there
+ * or carries it; an object with a `@listen` (or a monitor with `^-listens`) hears movement and is
+ * heard moving; what is in something destroyed goes home heard. Each was compared with a
+ * throwaway TinyMUX 2.12 typing the same lines.
+ */
+import { assertEquals, assertMatch } from "./assert.ts";
+import { register, type TestServer } from "./harness.ts";
+import { ADMIN, startSupervised, telnetLogin, telnetReply } from "./supervised.ts";
+import type { TelnetClient } from "./telnet_client.ts";
+
+/** The players of one test by name in lower case (the superuser as `admin`), on telnet. */
+type Players = Record<string, TelnetClient>;
+
+/**
+ * Runs `body` in a game of its own: `names` registered and logged in over telnet beside the
+ * superuser, the first of them made a builder. Everything is closed after, whatever happened.
+ */
+async function inGame(
+  names: string[],
+  body: (players: Players, srv: TestServer) => Promise<void>,
+): Promise<void> {
+  const srv = await startSupervised({});
+  const open: TelnetClient[] = [];
+  try {
+    for (const name of names) await register(srv.base, name);
+    const players: Players = { admin: await telnetLogin(srv, ADMIN.name, ADMIN.password) };
+    open.push(players.admin);
+    for (const name of names) {
+      const t = await telnetLogin(srv, name, "password123");
+      open.push(t);
+      players[name.toLowerCase()] = t;
+    }
+    assertEquals(await telnetReply(players.admin, `@set *${names[0]}=builder`), "Set.");
+    await body(players, srv);
+  } finally {
+    for (const t of open) await t.close().catch(() => {});
+    await srv.stop();
+  }
+}
+
+/** What `t` is shown while `act` runs (synchronised by a reply of its own after), line by line. */
+async function heardWhile(t: TelnetClient, act: () => Promise<unknown>): Promise<string[]> {
+  const from = t.mark();
+  await act();
+  assertEquals(await telnetReply(t, "think done"), "done");
+  return t.plain.slice(from).split("\r\n").filter((l) => l && !/^done$|end of reply/.test(l));
+}
+
+/** The dbref in a reply (`Garden created as room #5.`). */
+function dbref(reply: string): string {
+  return /#\d+/.exec(reply)![0];
+}
+
+Deno.test("MUX hearing: @listen objects hear movement and are heard moving", () =>
+  inGame(["Alice", "Bob"], async ({ admin, alice, bob }, srv) => {
+    const limbo = await telnetReply(admin, "think [loc(me)]");
+    const garden = dbref(await telnetReply(admin, "@dig Garden"));
+    await telnetReply(admin, `@set ${garden}=jump_ok`);
+    await telnetReply(admin, `@tel *Bob=${garden}`);
+    // A greeter: `@listen` and `@ahear` on arrivals, `%#` the one that came.
+    await telnetReply(alice, "@create Greeter");
+    await telnetReply(alice, "drop Greeter");
+    await telnetReply(alice, "@listen Greeter=* has arrived.");
+    await telnetReply(alice, "@ahear Greeter=@emit Welcome, %0! ([name(%#)])");
+    let from = alice.mark();
+    await telnetReply(admin, `@tel *Bob=${limbo}`);
+    await alice.waitFor(/Bob has arrived\.\r\nWelcome, Bob! \(Bob\)/, 10_000, from);
+    // A monitor's ^-listen on departures.
+    await telnetReply(alice, "@create Mon");
+    await telnetReply(alice, "drop Mon");
+    await telnetReply(alice, "@set Mon=monitor");
+    await telnetReply(alice, "&bye Mon=^* has left.:@emit Bye, %0.");
+    from = alice.mark();
+    await telnetReply(admin, `@tel *Bob=${garden}`);
+    await alice.waitFor(/Bob has left\.\r\nBye, Bob\./, 10_000, from);
+    // Softcode's tel() is heard the same way.
+    from = alice.mark();
+    await telnetReply(admin, `think [tel(*Bob,${limbo})]`);
+    await alice.waitFor(/Welcome, Bob! \(Bob\)/, 10_000, from);
+    await telnetReply(admin, `@tel *Bob=${garden}`);
+
+    // A thing with a @listen hears, so it is heard arriving, and leaving a dark place.
+    await telnetReply(alice, "@create Ear");
+    await telnetReply(alice, "@listen Ear=zzz");
+    const ear = await telnetReply(alice, "think [num(Ear)]");
+    await telnetReply(alice, "@create Stone");
+    const stone = await telnetReply(alice, "think [num(Stone)]");
+    const bobHears = (t: TelnetClient, line: string) => heardWhile(bob, () => telnetReply(t, line));
+    assertEquals(await bobHears(alice, `@tel Ear=${garden}`), ["Ear has arrived."]);
+    assertEquals(await bobHears(admin, `@tel ${ear}=${limbo}`), ["Ear has left."]);
+    await telnetReply(admin, `@set ${garden}=dark`);
+    assertEquals(await bobHears(alice, `@tel Ear=${garden}`), ["Ear has arrived."]);
+    assertEquals(await bobHears(admin, `@tel ${ear}=${limbo}`), ["Ear has left."]);
+    // A thing that does not listen is heard neither arriving nor leaving the dark place.
+    assertEquals(await bobHears(alice, `@tel Stone=${garden}`), []);
+    assertEquals(await bobHears(admin, `@tel ${stone}=${limbo}`), []);
+    await telnetReply(admin, `@set ${garden}=!dark`);
+    // Dropped where the greeter listens: heard arriving (by the greeter too, from the thing).
+    await telnetReply(alice, "get Ear");
+    from = alice.mark();
+    const adminFrom = admin.mark();
+    assertMatch(await telnetReply(alice, "drop Ear"), /Dropped\./);
+    await admin.waitFor(/Ear has arrived\./, 10_000, adminFrom);
+    await alice.waitFor(/Welcome, Ear! \(Ear\)/, 10_000, from);
+    // An act's message to the others is the actor's: a @odrop heard, %# the dropper.
+    await telnetReply(alice, "@listen Greeter=* sets down *");
+    await telnetReply(alice, "@ahear Greeter=@emit Heard: %0 / %1 ([name(%#)])");
+    await telnetReply(alice, "@odrop Stone=sets down a stone.");
+    await telnetReply(alice, "get Stone");
+    from = alice.mark();
+    await telnetReply(alice, "drop Stone");
+    await alice.waitFor(/Heard: Alice \/ a stone\. \(Alice\)/, 10_000, from);
+    // "has connected." is the player's, heard by a greeter.
+    await telnetReply(alice, "@listen Greeter=* has connected.");
+    await telnetReply(alice, "@ahear Greeter=@emit Hi again, %0! ([name(%#)])");
+    await telnetReply(admin, `@tel *Bob=${limbo}`);
+    await bob.close();
+    from = alice.mark();
+    const again = await telnetLogin(srv, "Bob", "password123");
+    try {
+      await alice.waitFor(/Bob has connected\.\r\nHi again, Bob! \(Bob\)/, 10_000, from);
+    } finally {
+      await again.close();
+    }
+  }));
