@@ -62,6 +62,7 @@ import { EngineLockWorld } from "./world/lock_world.ts";
 import type { Softcode } from "./softcode/mod.ts";
 import { masterRoomId, Programs } from "./softcode/programs/mod.ts";
 import { hearsWhereItIs } from "./world/move_heard.ts";
+import { relayPuppets } from "./world/hearing.ts";
 import type { DbObject } from "./world/types.ts";
 import { builtinFunctions } from "./softcode/functions/mod.ts";
 import { kvUserFunctionStore, UserFunctions } from "./softcode/user_functions.ts";
@@ -407,9 +408,12 @@ async function startOn(
       isConnected: (id) => presence.isOnline(id),
       listens: (x) => programs.listens(x),
     });
-  // What is shown in a room by someone is heard by its listening objects; their actions queue
-  // in the chain of the entry that spoke, if one did.
+  // What is shown in a room reaches its puppets' owners elsewhere; shown by someone, it is heard
+  // by its listening objects, whose actions queue in the chain of the entry that spoke, if one
+  // did.
   deliver.hearRooms((room, from, msg, exclude) => {
+    relayPuppets(objects.world, programs.hearersIn(room), msg, exclude, deliver);
+    if (from === undefined) return;
     // Charged to the speaker's payer, as the use locks it wakes are; it ends with that time.
     const jobs = softcode.metered(
       { executor: from },

@@ -53,6 +53,52 @@ function dbref(reply: string): string {
   return /#\d+/.exec(reply)![0];
 }
 
+Deno.test("MUX hearing: a puppet relays what is shown where it is, unless its owner is there or holds it", () =>
+  inGame(["Alice", "Bob"], async ({ admin, alice, bob }) => {
+    const limbo = await telnetReply(admin, "think [loc(me)]");
+    const garden = dbref(await telnetReply(admin, "@dig Garden"));
+    await telnetReply(alice, "@create Pup");
+    await telnetReply(alice, "@set Pup=puppet");
+    await telnetReply(alice, "drop Pup");
+    const pup = await telnetReply(alice, "think [num(Pup)]");
+    await telnetReply(admin, `@tel ${pup}=${garden}`);
+    await telnetReply(admin, `@tel *Bob=${garden}`);
+    // TinyMUX 2.12: Pup in the Garden, Alice in Limbo: what the Garden hears reaches her.
+    const through = (line: string) => heardWhile(alice, () => telnetReply(bob, line));
+    assertEquals(await through("say hello"), ['Pup> Bob says, "hello"']);
+    assertEquals(await through(":waves."), ["Pup> Bob waves."]);
+    assertEquals(await through("@emit A leaf falls."), ["Pup> A leaf falls."]);
+    // Alice there too: she hears it once, as herself.
+    await telnetReply(admin, `@tel *Alice=${garden}`);
+    assertEquals(await through("say again"), ['Bob says, "again"']);
+    // Alice picks Pup up: it is told "Taken." too (MUX's do_get), and relays it. Held, what
+    // the Garden hears reaches her once, as herself.
+    const taken = (await telnetReply(alice, "get Pup")).split("\r\n");
+    assertMatch(taken[0], /^Pup> Alice/);
+    assertEquals(taken.slice(-2), ["Pup> Taken.", "Taken."]);
+    assertEquals(await through("say held"), ['Bob says, "held"']);
+    // Alice in Limbo with Pup in her hands: nothing from the Garden reaches her.
+    await telnetReply(admin, `@tel *Alice=${limbo}`);
+    assertEquals(await through("say far"), []);
+    // Its own acts still reach her, as what it is told.
+    assertEquals(
+      await heardWhile(alice, async () => {
+        const m = alice.mark();
+        await alice.send(`@force ${pup}=say from the pocket`);
+        await alice.waitFor(/Pup says, "from the pocket"/, 10_000, m);
+      }),
+      ['Pup> You say, "from the pocket"', 'Pup says, "from the pocket"'],
+    );
+    // Dropped: told "Dropped." after its look. Bob holds it in the Garden: nothing of the
+    // Garden reaches Alice (what reaches a player is not passed to what it carries).
+    const dropped = (await telnetReply(alice, "drop Pup")).split("\r\n");
+    assertEquals(dropped.slice(-2), ["Pup> Dropped.", "Dropped."]);
+    await telnetReply(admin, `@tel ${pup}=${garden}`);
+    const got = await heardWhile(alice, () => telnetReply(bob, "get Pup"));
+    assertEquals(got.slice(-1), ["Pup> Taken."]);
+    assertEquals(await through("say in hand"), []);
+  }));
+
 Deno.test("MUX hearing: @listen objects hear movement and are heard moving", () =>
   inGame(["Alice", "Bob"], async ({ admin, alice, bob }, srv) => {
     const limbo = await telnetReply(admin, "think [loc(me)]");

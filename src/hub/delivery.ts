@@ -16,12 +16,13 @@ function deliverAll(set: ReadonlySet<Connection>, frame: EncodedFrame): void {
 }
 
 /**
- * What is heard in a room besides its players: the room's and its objects' listening
- * (`^-listens`, `@listen`: src/softcode/programs), told of each message shown there by someone.
+ * What is heard in a room besides its players, told of each message shown there: puppets relay
+ * it to their owners, and, when someone (`from`) said or showed it, the room's and its objects'
+ * listening hears it (`^-listens`, `@listen`: src/softcode/programs).
  */
 export type RoomHearing = (
   roomId: string,
-  from: string,
+  from: string | undefined,
   msg: string,
   exclude: readonly string[],
 ) => void;
@@ -72,14 +73,14 @@ export class Delivery implements DeliveryApi {
     }
   }
 
-  /** Sets who hears what is shown in a room by someone (once, by the composition root). */
+  /** Sets who hears what is shown in a room besides its players (once, by the composition root). */
   hearRooms(hearing: RoomHearing): void {
     this.#hearing = hearing;
   }
 
   /**
-   * To every connected player in a room except `exclude`; with `from` (who said or showed it),
-   * the room's listening objects hear it too.
+   * To every connected player in a room except `exclude`, and its puppets' owners elsewhere;
+   * with `from` (who said or showed it), the room's listening objects hear it too.
    */
   toRoom(roomId: string, out: Outbound, exclude: readonly string[] = [], from?: string): void {
     const list = this.#registry.roomConnections(roomId);
@@ -91,7 +92,7 @@ export class Delivery implements DeliveryApi {
         c.deliver(frame);
       }
     }
-    if (from !== undefined && this.#hearing) this.#hearing(roomId, from, out.msg, exclude);
+    if (this.#hearing) this.#hearing(roomId, from, out.msg, exclude);
   }
 
   /** To every logged-in connection. */

@@ -85,8 +85,9 @@ export interface Delivery {
   /** To each listed player that is connected. */
   toPlayers(playerIds: PlayerIds, out: Outbound): void;
   /**
-   * To everyone connected in a room, except the listed player ids; with `from` (who said or
-   * showed it), the room's listening objects hear it too (docs/softcode.md, listening).
+   * To everyone connected in a room, except the listed player ids, and its puppets' owners
+   * elsewhere; with `from` (who said or showed it), the room's listening objects hear it too
+   * (docs/softcode.md, listening).
    */
   toRoom(roomId: string, out: Outbound, exclude?: readonly string[], from?: string): void;
   /** To every logged-in player. */

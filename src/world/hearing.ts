@@ -1,10 +1,11 @@
 /**
  * Who hears what is told to an object, as MUX's notify has it: a player itself; a puppet's
  * owner, with the puppet's name in front; nobody for any other object (its listens are
- * matched where room speech is).
+ * matched where room speech is). What is shown in a place reaches a puppet there by the
+ * place's rule (puppetRelay).
  */
 import type { DbObject } from "./types.ts";
-import type { Outbound } from "../hub/types.ts";
+import type { Delivery, Outbound } from "../hub/types.ts";
 
 /** The player who hears what `o` is told, and the prefix it hears it with, or null. */
 export function hearerOf(o: DbObject): { player: string; prefix: string } | null {
@@ -13,6 +14,44 @@ export function hearerOf(o: DbObject): { player: string; prefix: string } | null
     return { player: o.owner, prefix: `${o.name}> ` };
   }
   return null;
+}
+
+/**
+ * Who hears through puppet `o` what is shown where it is (a room, or the thing or player it is
+ * in), as MUX's notify_check relays it: its owner, the puppet's name in front, unless the owner
+ * is in the same place or carries the puppet (it hears that itself, or nothing, as a player
+ * hears nothing of what reaches the things it carries). `ownerPlace` reads where the owner is.
+ * Null for anything but a puppet, and for one that is its own owner.
+ */
+export function puppetRelay(
+  o: DbObject,
+  ownerPlace: (owner: string) => string | null | undefined,
+): { player: string; prefix: string } | null {
+  if (!o.flags.includes("puppet") || !o.owner || o.owner === o.id) return null;
+  if (o.location === o.owner || o.location === ownerPlace(o.owner)) return null;
+  return { player: o.owner, prefix: `${o.name}> ` };
+}
+
+/**
+ * Relays what is shown in a place to the owners of the puppets among `hearers` (the things
+ * there that may hear, in order), but not through those in `exclude` (puppetRelay). The text
+ * alone, its first line after the puppet's name as MUX has it: structured data describes the
+ * place, not the owner's.
+ */
+export function relayPuppets(
+  world: { object(id: string): DbObject | null } | null,
+  hearers: readonly string[],
+  msg: string,
+  exclude: readonly string[],
+  deliver: Pick<Delivery, "toPlayer">,
+): void {
+  if (!world || !hearers.length) return;
+  for (const id of hearers) {
+    if (exclude.includes(id)) continue;
+    const o = world.object(id);
+    const r = o && puppetRelay(o, (owner) => world.object(owner)?.location);
+    if (r) deliver.toPlayer(r.player, { msg: r.prefix + msg });
+  }
 }
 
 /**

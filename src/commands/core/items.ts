@@ -167,6 +167,8 @@ Example:
         u.deliver.toRoom(holder.id, { msg, data }, [u.me.id, obj.id], obj.id);
       }
       await puppetLooks(u, taken, u.me);
+      // MUX's do_get tells the thing too (a puppet's owner hears "Pup> Taken.").
+      tell(u, obj.id, { msg: "Taken." });
       const data = { type: "get", who: { id: u.me.id, name: u.me.name }, item: brief(obj) };
       // MUX's do_get: "Taken.", and the room hears the thing's @osucc.
       didIt(u, u.me, obj, u.here.id, {
@@ -201,6 +203,8 @@ Example:
         const msg = `${obj.name} has arrived.`;
         u.deliver.toRoom(u.here.id, { msg, data }, [u.me.id, obj.id], obj.id);
       }
+      // MUX's do_drop tells the thing too (a puppet's owner hears "Pup> Dropped.").
+      tell(u, obj.id, { msg: "Dropped." });
       const data = { type: "drop", who: { id: u.me.id, name: u.me.name }, item: brief(obj) };
       didIt(u, u.me, obj, u.here.id, {
         what: "DROP",

@@ -50,6 +50,8 @@ export function masterRoomId(setting: string): string {
 const HEAR_OTHER = ["AHEAR", "AAHEAR"] as const;
 const HEAR_SELF = ["AMHEAR", "AAHEAR"] as const;
 
+const NO_IDS: readonly string[] = Object.freeze([]);
+
 /** Most rooms whose listening things are remembered (past it, the memory starts again). */
 const MAX_LISTEN_ROOMS = 10_000;
 
@@ -69,10 +71,10 @@ export class Programs {
   /** Attribute lookup through the `@parent` chain (`@ahear` and its kin, as MUX's did_it). */
   readonly #inherit: InheritSource;
   /**
-   * Per room, the things in it that may hear (`monitor`, or a LISTEN of their own), so what is
-   * said is offered to them alone rather than to every thing there. Worked out again when the
-   * room's things change (the world gives a new list when one moves, or its flags change) or a
-   * LISTEN attribute does.
+   * Per room, the things in it that may hear (`monitor`, a LISTEN of their own, or `puppet`),
+   * so what is said is offered to them alone rather than to every thing there. Worked out again
+   * when the room's things change (the world gives a new list when one moves, or its flags
+   * change) or a LISTEN attribute does.
    */
   readonly #listeners = new Map<string, RoomListeners>();
   #listenGeneration = 0;
@@ -178,6 +180,16 @@ export class Programs {
     return out;
   }
 
+  /**
+   * The things in `roomId` (a room, or any object things are in) that may hear what is shown
+   * there, in its order: set `monitor` or `puppet`, or holding a LISTEN of their own (MUX's
+   * Hearer(), players aside). From memory, worked out again only when they change.
+   */
+  hearersIn(roomId: string): readonly string[] {
+    const world = this.#ports.world();
+    return world && this.index.active ? this.#listenersIn(world, roomId) : NO_IDS;
+  }
+
   /** The things in `roomId` that may hear, in the room's order (see `#listeners`). */
   #listenersIn(world: WorldReader, roomId: string): readonly string[] {
     const things = world.contentsOfType(roomId, "thing");
@@ -187,7 +199,8 @@ export class Programs {
     }
     const ids = things.filter((id) => {
       const o = world.object(id);
-      return !!o && (hasFlag(o.flags, "monitor") || !!this.#ports.attributes.peek(id, "LISTEN"));
+      return !!o && (hasFlag(o.flags, "monitor") || hasFlag(o.flags, "puppet") ||
+        !!this.#ports.attributes.peek(id, "LISTEN"));
     });
     if (this.#listeners.size >= MAX_LISTEN_ROOMS) this.#listeners.clear();
     this.#listeners.set(roomId, { things, generation: this.#listenGeneration, ids });
