@@ -5,7 +5,7 @@
  * heard moving; what is in something destroyed goes home heard. Each was compared with a
  * throwaway TinyMUX 2.12 typing the same lines.
  */
-import { assertEquals, assertMatch } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { register, type TestServer } from "./harness.ts";
 import { ADMIN, startSupervised, telnetLogin, telnetReply } from "./supervised.ts";
 import type { TelnetClient } from "./telnet_client.ts";
@@ -170,4 +170,37 @@ Deno.test("MUX hearing: @listen objects hear movement and are heard moving", () 
     } finally {
       await again.close();
     }
+  }));
+
+Deno.test("MUX hearing: what is in something destroyed goes home, seen and heard", () =>
+  inGame(["Alice", "Bob", "Cat"], async ({ admin, alice, bob, cat }) => {
+    const garden = dbref(await telnetReply(admin, "@dig Garden"));
+    // Made in Limbo, so at home there.
+    await telnetReply(alice, "@create Box");
+    await telnetReply(alice, "@set Box=enter_ok");
+    await telnetReply(alice, "@create Pup");
+    await telnetReply(alice, "@set Pup=puppet");
+    await telnetReply(alice, "@create Plain");
+    for (const who of ["Alice", "Bob", "Cat"]) await telnetReply(admin, `@tel *${who}=${garden}`);
+    await telnetReply(alice, "drop Box");
+    await telnetReply(bob, "enter Box");
+    await telnetReply(alice, "@tel Pup=Box");
+    await telnetReply(alice, "@tel Plain=Box");
+    const bobFrom = bob.mark();
+    let catSaw: string[] = [];
+    const adminSaw = await heardWhile(admin, async () => {
+      // TinyMUX 2.12 (at its next check, or at once with /instant): the Garden hears the box
+      // go, but not its owner; what was in it goes home, Pup showing Alice its home.
+      catSaw = await heardWhile(cat, async () => {
+        const said = (await telnetReply(alice, "@destroy Box")).split("\r\n");
+        assertMatch(said[0], /^Pup> Limbo/);
+        assert(said.slice(0, -1).every((l) => l.startsWith("Pup> ")), said.join("|"));
+        assertMatch(said.at(-1)!, /^Destroyed Box\(#\d+\)\. 3 object\(s\) sent home\.$/);
+      });
+    });
+    assertEquals(catSaw, ["Box has left."]);
+    // Limbo hears those that hear arrive: Bob and Pup, not Plain.
+    assertEquals(adminSaw.sort(), ["Bob has arrived.", "Pup has arrived."]);
+    // Bob is shown his home.
+    await bob.waitFor(/Limbo/, 10_000, bobFrom);
   }));

@@ -245,9 +245,7 @@ export class Builder {
     // Whether it hears is asked before it moves, as MUX's Hearer().
     const hears = this.w.hears(obj);
     // What the announcement reads: the place left (dark?) and the owner (an inherit object's rank).
-    const read = new Map<string, DbObject | null>();
-    for (const id of [from, obj.owner]) if (id) read.set(id, await this.w.get(id));
-    const world = { object: (id: string) => read.get(id) ?? null };
+    const world = await this.#reader([from, obj.owner]);
     const moved = await this.w.update(obj.id, place);
     announceLeaving(this.deliver, world, moved, from, hears);
     await this.showRoom(moved, dest, width);
@@ -265,11 +263,34 @@ export class Builder {
     if (seen) this.deliver.toPlayer(seen.player, seen.out);
   }
 
+  /** A reader of the objects `ids` as they are now (what an announcement of a move reads). */
+  async #reader(ids: readonly string[]): Promise<{ object(id: string): DbObject | null }> {
+    const read = new Map<string, DbObject | null>();
+    for (const id of ids) if (id && !read.has(id)) read.set(id, await this.w.get(id));
+    return { object: (id: string) => read.get(id) ?? null };
+  }
+
+  /**
+   * Sends `o`, in something being destroyed, to the room `home`, as MUX's empty_obj does: its
+   * place is gone, so nothing hears it leave; it looks at its home (a player, a puppet's owner)
+   * and, when it hears (asked first), its home hears it arrive.
+   */
+  async #sendHome(o: DbObject, home: string): Promise<void> {
+    const hears = this.w.hears(o);
+    const moved = await this.w.update(o.id, (x) => {
+      x.location = home;
+    });
+    const room = await this.w.get(home);
+    if (room) await this.showRoom(moved, room);
+    announceArrival(this.deliver, await this.#reader([o.owner]), moved, hears);
+  }
+
   /**
    * Destroys an object. Players and the starting room are refused, as are rooms
    * with players in them. A room needs confirming (`/confirm`, or the same
    * `@destroy` again within a minute). Exits of a destroyed room go with it, exits
-   * elsewhere that led to it are unlinked; things inside a room or thing go home.
+   * elsewhere that led to it are unlinked; what is inside a room or thing goes home, heard
+   * as MUX's destroy is (a thing leaving its place, each one that hears arriving home).
    * Returns null when confirmation is needed.
    */
   async destroy(
@@ -310,6 +331,12 @@ export class Builder {
     }
     let moved = 0;
     if (!obj.flags.includes("exit")) {
+      // MUX's destroy_thing: the thing leaves its place for nowhere first, heard as any move
+      // (its owner, the move's cause, is not told).
+      if (!isRoom && obj.location) {
+        const world = await this.#reader([obj.location, obj.owner]);
+        announceLeaving(this.deliver, world, obj, obj.location, this.w.hears(obj), obj.owner);
+      }
       const fallback = await this.w.startingRoom();
       for (const o of await this.w.contents(obj.id, MAX_CONTENTS)) {
         if (o.flags.includes("exit")) {
@@ -320,9 +347,7 @@ export class Builder {
         const target = home && home !== obj.id && (await this.w.get(home))?.flags.includes("room")
           ? home
           : fallback;
-        await this.w.update(o.id, (x) => {
-          x.location = target;
-        });
+        await this.#sendHome(o, target);
         moved++;
       }
     }
