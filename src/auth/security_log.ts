@@ -1,6 +1,7 @@
 /** The security log: JSON lines in `<logDir>/security.log`. */
 import { dirname } from "node:path";
 import type { EngineConfig } from "../config/defaults.ts";
+import { RotationRetry } from "../logging/rotation_retry.ts";
 
 /** Security log event names (docs/api.md "Security log"). */
 export type SecurityEvent =
@@ -81,8 +82,8 @@ export class SecurityLog {
   #chain: Promise<void> = Promise.resolve();
   /** The live file's size in bytes, read once at the first write; null until then. */
   #size: number | null = null;
-  /** A rotation failed and none has succeeded since (its error is said once). */
-  #failing = false;
+  /** When a rotation that failed is tried again (its error is said once). */
+  readonly #retry = new RotationRetry();
   readonly #encoder = new TextEncoder();
   readonly #now: () => number;
   readonly #limits: () => SecurityLogLimits;
@@ -197,7 +198,8 @@ export class SecurityLog {
         }
         const { maxSize, maxFiles } = this.#limits();
         if (maxSize > 0 && this.#size > 0 && this.#size + bytes.length > maxSize) {
-          await this.#rotateOrKeep(maxFiles);
+          const now = this.#now();
+          if (this.#retry.due(now)) await this.#rotateOrKeep(maxFiles, now);
         }
         await Deno.writeFile(this.file, bytes, { append: true });
         this.#size += bytes.length;
@@ -215,19 +217,21 @@ export class SecurityLog {
 
   /**
    * Rotates; when a rename fails the line still goes to the live file, which stays past its
-   * size, so the next line tries again (a failure is said once until a rotation succeeds).
+   * size, and a line written after the retry wait (src/logging/rotation_retry.ts) tries again
+   * (a failure is said once until a rotation succeeds).
    */
-  async #rotateOrKeep(maxFiles: number): Promise<void> {
+  async #rotateOrKeep(maxFiles: number, now: number): Promise<void> {
     try {
       await this.#rotate(maxFiles);
       this.#size = 0;
-      this.#failing = false;
+      this.#retry.succeeded();
     } catch (e) {
-      if (this.#failing) return;
-      this.#failing = true;
+      const first = !this.#retry.failing;
+      this.#retry.failed(now);
+      if (!first) return;
       console.error(
         `security log: cannot rotate ${this.file} (${(e as Error).message}); ` +
-          "writing on to it and trying again at the next line",
+          "writing on to it and trying again later (after 1 s, doubling up to a minute)",
       );
     }
   }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { REFUSAL_EVERY_MS, SecurityLog } from "./security_log.ts";
+import { FIRST_RETRY_MS } from "../logging/rotation_retry.ts";
 
 Deno.test("security log: a flood of refusals from one address writes a line a minute, with a count", async () => {
   const dir = await Deno.makeTempDir({ prefix: "ursamu-seclog-" });
@@ -198,6 +199,40 @@ Deno.test("security log: a rotation shifts old files only up to the first free n
     assert.equal(await Deno.readTextFile(`${file}.2`), "two\n");
     assert.equal(await Deno.readTextFile(`${file}.3`), "three\n");
     assert.equal(JSON.parse(await Deno.readTextFile(file)).target, "after");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("security log: a rotation that keeps failing is tried again after a wait, not at every line", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-seclog-" });
+  try {
+    const file = `${dir}/security.log`;
+    // security.log.1 is a directory with a file in it: the live file cannot move there.
+    await Deno.mkdir(`${file}.1`);
+    await Deno.writeTextFile(`${file}.1/keep`, "kept");
+    let now = 1_000_000;
+    const log = new SecurityLog(file, {
+      now: () => now,
+      limits: () => ({ maxSize: 300, maxFiles: 1 }),
+    });
+    const write = (i: number) => log.write("ADMIN_BOOT", { target: String(i) });
+    for (let i = 0; i < 10; i++) await write(i);
+    // Freed within the wait: the next line still goes to the live file, nothing tried.
+    await Deno.remove(`${file}.1`, { recursive: true });
+    now += FIRST_RETRY_MS - 1;
+    await write(10);
+    await assert.rejects(Deno.lstat(`${file}.1`), Deno.errors.NotFound);
+    // Past the wait the next line rotates; every line is in the two files, in order.
+    now += 1;
+    await write(11);
+    const { lines, sizes } = await readAll(file, 1);
+    assert.equal(sizes.length, 2);
+    assert.deepEqual(
+      lines.map((l) => Number(JSON.parse(l).target)),
+      Array.from({ length: 12 }, (_, i) => i),
+    );
+    assert.equal(JSON.parse(await Deno.readTextFile(file)).target, "11");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -53,12 +53,17 @@ export class Logger {
   constructor(opts: LoggerOptions) {
     this.#level = LEVELS.indexOf(opts.level ?? "info");
     this.#subsystem = opts.subsystem;
+    this.#now = opts.now ?? (() => new Date());
     this.#file = opts.file
-      ? new RotatingFile(opts.file.path, opts.file.maxSize, opts.file.maxFiles)
+      ? new RotatingFile(
+        opts.file.path,
+        opts.file.maxSize,
+        opts.file.maxFiles,
+        () => this.#now().getTime(),
+      )
       : null;
     this.addSecrets(opts.secrets ?? []);
     this.#console = opts.console ?? ((line, level) => this.#toConsole(line, level));
-    this.#now = opts.now ?? (() => new Date());
   }
 
   /**

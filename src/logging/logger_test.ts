@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { join } from "node:path";
 import { Logger, secretsFrom } from "./logger.ts";
+import { FIRST_RETRY_MS, MAX_RETRY_MS, RotationRetry } from "./rotation_retry.ts";
 
 const at = () => new Date("2026-01-02T03:04:05.678Z");
 
@@ -116,10 +117,11 @@ Deno.test("logger: a rotation that fails keeps every line, and a retry drops no 
     // game.log.1 is a directory with a file in it: the live file cannot move there.
     Deno.mkdirSync(`${path}.1`, { recursive: true });
     Deno.writeTextFileSync(join(`${path}.1`, "keep"), "kept");
+    let ms = Date.parse("2026-01-02T03:04:05.678Z");
     const log = (maxFiles: number) =>
       new Logger({
         subsystem: "engine",
-        now: at,
+        now: () => new Date(ms),
         console: () => {},
         file: { path, maxSize: 200, maxFiles },
       });
@@ -128,21 +130,28 @@ Deno.test("logger: a rotation that fails keeps every line, and a retry drops no 
     const lines = Deno.readTextFileSync(path).trim().split("\n");
     assertEquals(lines.map((l) => l.slice(-2)), [...Array(10).keys()].map((i) => `0${i}`));
     assertEquals(Deno.readTextFileSync(join(`${path}.1`, "keep")), "kept");
-    // Freed, the next line rotates: the ten lines move to .1.
+    // Freed, a line within the retry wait still goes to the live file: a failing rotation is
+    // not tried at every line (rotation_retry.ts).
     Deno.removeSync(`${path}.1`, { recursive: true });
+    ms += FIRST_RETRY_MS - 1;
     one.log("info", "event number 10");
+    assertEquals(Deno.readTextFileSync(path).trim().split("\n").length, 11);
+    assertEquals(existsNow(`${path}.1`), false, "not tried again within the wait");
+    // Past it, the next line rotates: the eleven lines move to .1.
+    ms += 1;
+    one.log("info", "event number 11");
     one.close();
-    assertEquals(Deno.readTextFileSync(`${path}.1`).trim().split("\n").length, 10);
-    assertMatch(Deno.readTextFileSync(path), /event number 10\n$/);
+    assertEquals(Deno.readTextFileSync(`${path}.1`).trim().split("\n").length, 11);
+    assertMatch(Deno.readTextFileSync(path), /event number 11\n$/);
     // As a rotation that failed half way leaves them (.1 free): only the live file moves.
     Deno.renameSync(`${path}.1`, `${path}.2`);
     Deno.writeTextFileSync(`${path}.3`, "three\n");
     Deno.writeTextFileSync(path, "x".repeat(300) + "\n");
     const three = log(3);
-    three.log("info", "event number 11");
+    three.log("info", "event number 12");
     three.close();
     assertEquals(Deno.readTextFileSync(`${path}.1`), "x".repeat(300) + "\n");
-    assertEquals(Deno.readTextFileSync(`${path}.2`).trim().split("\n").length, 10);
+    assertEquals(Deno.readTextFileSync(`${path}.2`).trim().split("\n").length, 11);
     assertEquals(Deno.readTextFileSync(`${path}.3`), "three\n");
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -170,4 +179,35 @@ Deno.exit(78);`;
     assertEquals(stdout.split("\n").filter((l) => / line \d+$/.test(l)).length, 200);
     assertMatch(new TextDecoder().decode(out.stderr), /ERROR startup: the last words\n$/);
   }
+});
+
+/** Whether anything has the name `path`. */
+function existsNow(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("rotation retry: a failing rotation waits 1 s, doubling to a minute; a success resets", () => {
+  const r = new RotationRetry();
+  assert(r.due(0) && !r.failing);
+  let now = 0;
+  const waits: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    r.failed(now);
+    let wait = 0;
+    while (!r.due(now + wait)) wait += 250;
+    waits.push(wait);
+    now += wait;
+  }
+  assertEquals(waits, [1000, 2000, 4000, 8000, 16000, 32000, 60000, 60000, 60000, 60000]);
+  assertEquals(MAX_RETRY_MS, 60_000);
+  assert(r.failing);
+  r.succeeded();
+  assert(!r.failing && r.due(now));
+  r.failed(now);
+  assert(!r.due(now + FIRST_RETRY_MS - 1) && r.due(now + FIRST_RETRY_MS));
 });

@@ -4,6 +4,7 @@
  * and lines never interleave; one process writes a file (under the supervisor, the supervisor).
  */
 import { dirname } from "node:path";
+import { RotationRetry } from "./rotation_retry.ts";
 
 /** Size-rotated log file. */
 export class RotatingFile {
@@ -13,15 +14,20 @@ export class RotatingFile {
   #file: Deno.FsFile | null = null;
   #size = 0;
   #broken = false;
-  /** A rotation failed and none has succeeded since (said once). */
-  #failing = false;
+  /** When a rotation that failed is tried again (its failure is said once). */
+  readonly #retry = new RotationRetry();
+  readonly #now: () => number;
   readonly #encoder = new TextEncoder();
 
-  /** `maxSize` 0 never rotates; `maxFiles` is how many rotated files are kept beside the live one. */
-  constructor(path: string, maxSize: number, maxFiles: number) {
+  /**
+   * `maxSize` 0 never rotates; `maxFiles` is how many rotated files are kept beside the live one;
+   * `now` is the clock of the retries after a failed rotation (ms).
+   */
+  constructor(path: string, maxSize: number, maxFiles: number, now: () => number = Date.now) {
     this.path = path;
     this.#maxSize = maxSize;
     this.#maxFiles = maxFiles;
+    this.#now = now;
   }
 
   /** Appends one line (with its newline); rotates first when it would pass the size limit. */
@@ -31,7 +37,8 @@ export class RotatingFile {
     try {
       this.#open();
       if (this.#maxSize > 0 && this.#size > 0 && this.#size + bytes.length > this.#maxSize) {
-        this.#rotateOrKeep();
+        const now = this.#now();
+        if (this.#retry.due(now)) this.#rotateOrKeep(now);
       }
       writeAll(this.#file!, bytes);
       this.#size += bytes.length;
@@ -64,17 +71,19 @@ export class RotatingFile {
   }
 
   /**
-   * Rotates; when a rename fails the line still goes to the live file (past its size) and the
-   * next line tries again, said once on stderr until a rotation succeeds (docs/security.md).
+   * Rotates; when a rename fails the line still goes to the live file (past its size) and a line
+   * written after the retry wait (rotation_retry.ts) tries again, said once on stderr until a
+   * rotation succeeds (docs/security.md).
    */
-  #rotateOrKeep(): void {
+  #rotateOrKeep(now: number): void {
     this.close();
     try {
       this.#rotate();
-      this.#failing = false;
+      this.#retry.succeeded();
     } catch (e) {
-      if (!this.#failing) {
-        this.#failing = true;
+      const first = !this.#retry.failing;
+      this.#retry.failed(now);
+      if (first) {
         const text = `log: cannot rotate ${this.path} (${
           (e as Error).message
         }); writing on to it\n`;
