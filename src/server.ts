@@ -165,17 +165,35 @@ async function listen(
           }); check that the key belongs to the certificate.`,
       );
     }
+    const retried = common.opts.bindRetryMs ?? 0;
+    if (e instanceof Deno.errors.AddrInUse && retried > 0) {
+      // A restart that gave up: the game is not new, its players are waiting with the sidecar,
+      // and the supervisor will try again; the owner needs that, not the first start's advice.
+      throw new ListenError(
+        `${hostname}:${port} (${key}) is still in use after ${
+          Math.round(retried / 1000)
+        } s of trying at this restart (something else took the port while the engine ` +
+          "restarted); the telnet sidecar keeps the players and the supervisor starts the engine " +
+          `again after its delay. Stop whatever holds the port, or choose another with ${key} in ` +
+          `config/config.json or ${envName(key)}: the next try reads it.`,
+      );
+    }
     const why = e instanceof Deno.errors.AddrInUse
       ? "is already in use"
       : `cannot be opened (${(e as Error).message})`;
     throw new ListenError(
       `${hostname}:${port} (${key}) ${why}; choose another port with ${key} in ` +
-        `config/config.json or URSAMU_${key.replace(".", "_").toUpperCase()}.`,
+        `config/config.json or ${envName(key)}.`,
     );
   }
   const { hostname: host, port: bound } = listener.addr;
   console.log(`engine: ${label} on ${host}:${bound}${tls ? " (TLS)" : ""}`);
   return listener;
+}
+
+/** The environment variable of a configuration key (`server.http` → `URSAMU_SERVER_HTTP`). */
+function envName(key: string): string {
+  return `URSAMU_${key.replace(".", "_").toUpperCase()}`;
 }
 
 /**

@@ -41,6 +41,11 @@ Deno.test("@reboot while another process holds the HTTP port: players stay, the 
     await alice.send("say typed while the port was taken");
     // Held past the new engine's own retry (10 s), until the supervisor has started another.
     await srv.waitFor(/\(server\.http\) is in use; trying again for up to 10 s/, 60_000);
+    // Worded for a restart that gave up, not as a first start's port in use.
+    await srv.waitFor(
+      /\(server\.http\) is still in use after 10 s of trying at this restart .*the telnet sidecar keeps the players and the supervisor starts the engine again/,
+      30_000,
+    );
     await srv.waitFor(/engine could not start after a restart \(exit 78;/, 30_000);
     await srv.waitFor(/(engine started[\s\S]*){3}/); // the first, the failed, the next
     assert(!alice.closed && !admin.closed, "players stay connected while the port is taken");
@@ -54,6 +59,7 @@ Deno.test("@reboot while another process holds the HTTP port: players stay, the 
     await admin.waitFor(/Alice says, "back again"/, 10_000, from);
     const out = srv.output();
     assert(!/telnet sidecar stopped/.test(out), "the sidecar was never stopped");
+    assert(!/is already in use; choose another port/.test(out), "not the first start's words");
     assert(!/shutting down/i.test(alice.plain), alice.plain);
   } finally {
     holder?.close();
