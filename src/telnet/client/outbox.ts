@@ -80,8 +80,9 @@ export class HubOutbox {
   }
 
   /**
-   * Puts lines before every waiting one (the client's settings a new hub session must hear first:
-   * OUTPUTPREFIX and OUTPUTSUFFIX after a restart). Outside the limits: a few short lines.
+   * Puts the client's own settings before every waiting line (OUTPUTPREFIX and OUTPUTSUFFIX, which
+   * a new hub session must hear first after a restart). Outside the limits: at most two short
+   * lines the client makes itself, never anything the player typed (see `putBack`).
    */
   first(lines: readonly string[]): void {
     const fresh = lines.filter((l) => l.trim() !== "").map((text) => ({
@@ -91,6 +92,33 @@ export class HubOutbox {
     if (!fresh.length) return;
     this.#lines = [...fresh, ...this.#lines];
     for (const l of fresh) this.#bytes += l.bytes;
+    this.pump();
+  }
+
+  /**
+   * Takes back typed lines the hub had read and not run when it went away (a restart), oldest
+   * first. They were typed before every line waiting here, so they go first; but they are the
+   * player's lines like any other, under the same bounds: when the whole no longer fits, the
+   * newest lines are not kept (as a line typed into a full outbox is not) and the player is told
+   * once, and blank lines are not sent.
+   */
+  putBack(lines: readonly string[]): void {
+    const back = lines.filter((l) => l.trim() !== "").map((text) => ({
+      text,
+      bytes: utf8Length(text),
+    }));
+    if (!back.length) return;
+    const all = [...back, ...this.#lines];
+    let kept = 0, bytes = 0;
+    while (
+      kept < all.length && kept < this.#o.maxLines && bytes + all[kept].bytes <= this.#o.maxBytes
+    ) bytes += all[kept++].bytes;
+    if (kept < all.length && !this.#fullNoticed) {
+      this.#fullNoticed = true;
+      this.#o.full();
+    }
+    this.#lines = all.slice(0, kept);
+    this.#bytes = bytes;
     this.pump();
   }
 

@@ -155,3 +155,34 @@ Deno.test("outbox: lines put first go before every waiting line", () => {
     "look",
   ]);
 });
+
+Deno.test("outbox: lines the hub hands back go first, under the same bounds as typed lines", () => {
+  const { t, outbox } = setup({ maxLines: 4, maxBytes: 64 });
+  t.ready = false;
+  outbox.push("typed later");
+  // Blank lines are not sent; the rest go before the line typed later, oldest first.
+  outbox.putBack(["say one", "  ", "say two"]);
+  assert.deepEqual(outbox.lines(), ["say one", "say two", "typed later"]);
+  assert.equal(t.fulls, 0);
+  // Past the bound of lines: the newest are not kept, and the player is told once.
+  outbox.putBack(["say zero", "say zero and a half"]);
+  assert.deepEqual(outbox.lines(), ["say zero", "say zero and a half", "say one", "say two"]);
+  assert.equal(t.fulls, 1);
+  outbox.putBack(["again"]);
+  assert.equal(t.fulls, 1, "told once until it drains");
+  assert.equal(outbox.length, 4);
+  // Past the bound of bytes likewise: 200 lines of 30 bytes keep what fits in 64.
+  const bytes = setup({ maxLines: 1000, maxBytes: 64 });
+  bytes.t.ready = false;
+  bytes.outbox.putBack(Array.from({ length: 200 }, (_, i) => `say ${String(i).padStart(26, "x")}`));
+  assert.equal(bytes.outbox.length, 2);
+  assert.equal(bytes.t.fulls, 1);
+  // Once ready they go paced, as any line: eight in the first second.
+  const paced = setup({ maxLines: 1000, maxBytes: 1 << 20, perSecond: 8 });
+  paced.t.ready = false;
+  paced.outbox.putBack(Array.from({ length: 20 }, (_, i) => `say ${i}`));
+  paced.t.ready = true;
+  paced.outbox.pump();
+  assert.equal(paced.t.sent.length, 8);
+  paced.outbox.stop();
+});

@@ -546,12 +546,13 @@ export class TelnetClient implements HubEvents {
 
   /**
    * The hub went away (a restart): input is kept, the player told once. `unread`: lines the hub
-   * had read and not run; they go to the next engine first.
+   * had read and not run; they go to the next engine first, within the outbox's bounds like any
+   * typed line (told after the restart notice when some are not kept).
    */
   hubDown(wasOpen: boolean, unread: readonly string[] = []): void {
-    this.#outbox.first(unread);
     this.#outbox.reset();
     this.#hub.down(wasOpen);
+    this.#outbox.putBack(unread);
     this.#ctx.waiting();
   }
 

@@ -249,3 +249,16 @@ Deno.test("telnet client: the connections of one address share its input budget"
   assert.equal(throttled.length, 43, "all but the first two are held");
   assert.ok(throttled.at(-1)! >= 60_000, `the last waits for the others: ${throttled.at(-1)} ms`);
 });
+
+Deno.test("telnet client: lines handed back at a restart are kept within the input bounds, the player told", async () => {
+  const limits = { ...DEFAULT_LIMITS, maxBufferedLines: 5 };
+  const { clients: [client], text } = await clients(1, undefined, limits);
+  const back = Array.from({ length: 12 }, (_, i) => `say handed back ${i}`);
+  client.hubDown(true, back);
+  assert.deepEqual(client.state().lines, back.slice(0, 5), "the oldest five, in order");
+  assert.match(
+    text(0),
+    /restarting[\s\S]*Input not kept: too much typed while the server restarts/,
+  );
+  await client.close();
+});
