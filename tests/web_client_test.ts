@@ -503,6 +503,45 @@ Deno.test({
         await admin.close();
       });
 
+      await t.step(
+        "a line the engine read and did not run at a restart runs after the resume",
+        async () => {
+          // The engine's hand-back for a line it read and had not run, as the hub sends it before
+          // a restart's close (src/hub/carriers/websocket.ts, tested in src/hub/carriers/websocket_test.ts):
+          // played here for the one line the route keeps from the engine; from the hand-back on,
+          // the page's path is the real one (its resume, its replay, the engine running the line).
+          let handed = false;
+          await page.routeWebSocket(/\/ws\?client=web$/, (ws) => {
+            const server = ws.connectToServer();
+            ws.onMessage((m) => {
+              if (!handed && String(m).includes("say handed back")) {
+                handed = true;
+                const lines = ["say handed back", "  "];
+                ws.send(JSON.stringify({ msg: "", data: { type: "unread", lines } }));
+                void ws.close({ code: 1012, reason: "The server is restarting." });
+                return;
+              }
+              server.send(m);
+            });
+          });
+          // Routes take sockets opened after them: a reload's (its session resumes silently).
+          await page.reload();
+          await waitOutput(page, /Limbo/, 15_000);
+          const from = bob.mark();
+          await command(page, "say handed back");
+          await waitOutput(page, /\[Reconnected\. Your session continues\.\]/, 15_000);
+          await bob.waitFor(/Alice says, "handed back"/, 15_000, from);
+          await command(page, "say typed after");
+          await bob.waitFor(
+            /Alice says, "handed back"[\s\S]*Alice says, "typed after"/,
+            15_000,
+            from,
+          );
+          assert(handed, "the route played the hand-back");
+          assertEquals((await outputText(page)).match(/Not run/g), null);
+        },
+      );
+
       await t.step("no socket URL ever carried the token", () => {
         assert(sockets.length >= 2);
         for (const u of sockets) {

@@ -10,6 +10,7 @@ import { isDecoration, parseCodes, plainText, renderRuns } from "./colour.js";
 import { api, seg } from "./api.js";
 import { session } from "./session.js";
 import { getSettings, setSetting } from "./settings.js";
+import { Replay } from "./replay.js";
 
 const MAX_LINES = 2000;
 const MAX_HISTORY = 200;
@@ -80,6 +81,8 @@ export class PlayClient {
     this.sentColumns = 0;
     this.unseen = 0;
     this.baseTitle = "";
+    // What the engine had read and not run when it restarted, sent again after the resume.
+    this.replay = new Replay((line, ack) => this.ws?.send(JSON.stringify({ msg: line, ack })));
     this.build();
     this.loadPanes(panes);
     // A reload, or another tab: the session goes on without a new login (no motd, and the room
@@ -289,6 +292,7 @@ export class PlayClient {
   stop() {
     for (const p of this.panes) p.stop?.();
     this.stopped = true;
+    this.replay.drop();
     clearTimeout(this.retryTimer);
     clearInterval(this.whoTimer);
     clearInterval(this.beat);
@@ -377,6 +381,11 @@ export class PlayClient {
         // A restart is followed by a silent resume: its notice is not worth a line.
         if (data.restart === true) return;
         break;
+      case "unread":
+        // Just before a restart's close: what the engine read and did not run goes again.
+        return this.replay.handBack(data.lines);
+      case "ack":
+        return this.replay.acked(data.id ?? null);
       case "room":
         this.renderRoom(data);
         break;
@@ -421,6 +430,8 @@ export class PlayClient {
     this.lostAt = 0;
     this.setStatus(`Connected as ${data.player?.name ?? "you"}.`, false);
     if (resumed && reconnecting) this.print("[Reconnected. Your session continues.]", "system");
+    if (resumed) this.replay.start();
+    else this.notRun(this.replay.drop());
     this.me = data.player?.name ? wordPattern(String(data.player.name)) : null;
     if (resumed && !reconnecting && this.freshResume) {
       // The page is new but the session is not: show where the player is, quietly.
@@ -433,7 +444,15 @@ export class PlayClient {
     this.refreshWho();
   }
 
+  /** Says which handed-back lines will not run (the session did not continue). */
+  notRun(lines) {
+    for (const line of lines) {
+      this.print(`[Not run: the server restarted before it ran: ${line}]`, "error");
+    }
+  }
+
   sessionGone(msg) {
+    this.notRun(this.replay.drop());
     this.print(msg || "Your session has ended.", "error");
     this.stopped = true;
     this.ws?.close(1000);
@@ -445,7 +464,9 @@ export class PlayClient {
     this.ws = null;
     const wasLive = this.live;
     this.live = false;
+    this.replay.pause();
     if (FINAL_CODES.has(ev.code) && wasLive) {
+      this.notRun(this.replay.drop());
       clearInterval(this.beat);
       markPlaying(false);
       this.setStatus("Disconnected.", true, "Reconnect");
@@ -571,6 +592,13 @@ export class PlayClient {
       return;
     }
     if (getSettings().echo) this.print(line, "echo");
+    // Behind the lines a restart handed back, which were typed first.
+    if (this.replay.busy) {
+      if (!this.replay.queue(line)) {
+        this.print("[Too much waiting to be sent: that was not sent.]", "error");
+      }
+      return;
+    }
     this.ws.send(JSON.stringify({ msg: line }));
   }
 

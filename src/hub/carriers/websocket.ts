@@ -130,6 +130,19 @@ class WebSocketSession implements Session, EventListenerObject {
     if (text !== null) this.#socket.send(text);
   }
 
+  /**
+   * Typed lines the hub read and did not run before a restart's close: a `web` client gets them
+   * back in an `unread` frame and sends them to the next engine first (web/assets/play.js), as
+   * the telnet sidecar does for its players. Other clients had no way to take them and lose them
+   * (docs/protocol.md, "Restarts").
+   */
+  unread(lines: string[]): void {
+    if (this.#kind !== "web") return;
+    try {
+      this.#socket.send(JSON.stringify({ msg: "", data: { type: "unread", lines } }));
+    } catch { /* already closing: nothing to hand back to */ }
+  }
+
   /** Closes the socket with a close code. */
   close(code: number, reason: string): void {
     try {
