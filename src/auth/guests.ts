@@ -15,14 +15,10 @@ import { normalizeId } from "../world/ids.ts";
 import { SerialQueue } from "../serial_queue.ts";
 import { RateLimitError, ValidationError } from "../errors.ts";
 
-/**
- * How long a guest may be away before the sweep removes it: a client given a guest's token
- * (`POST /api/v1/auth/guest`) has this long to connect, and after an engine restart a guest's
- * client this long to resume its session.
- */
-export const GUEST_GRACE_MS = 60_000;
-/** How often the sweep looks for guests nobody plays. */
+/** Longest time between two sweeps; a shorter `game.guestGrace` sweeps at half of it. */
 const SWEEP_EVERY_MS = 30_000;
+/** Shortest time between two sweeps. */
+const MIN_SWEEP_EVERY_MS = 1_000;
 /** Most guest numbers tried for a free name, and most guests one sweep looks at. */
 const MAX_GUESTS_SEEN = 1000;
 /** Most objects a removed guest carried that are sent home (guests cannot pick things up). */
@@ -156,17 +152,30 @@ export class Guests {
         continue;
       }
       const since = Math.max(this.#startedAt, this.#pending.get(id)?.at ?? 0);
-      if (now - since < GUEST_GRACE_MS) continue;
+      if (now - since < this.#graceMs) continue;
       if (await this.remove(id)) removed++;
     }
     return removed;
   }
 
-  /** Starts the periodic sweep (the engine calls it once; `stop` ends it). */
+  /**
+   * How long a guest may be away before the sweep removes it (`game.guestGrace`): a client given
+   * a guest's token (`POST /api/v1/auth/guest`) has this long to connect, and after an engine
+   * restart a guest's client this long to resume its session.
+   */
+  get #graceMs(): number {
+    return this.#d.config.value.game.guestGrace * 1000;
+  }
+
+  /**
+   * Starts the periodic sweep (the engine calls it once; `stop` ends it): every 30 s, or at half
+   * the grace time when that is shorter, so a guest goes within one and a half grace times.
+   */
   start(): void {
+    const every = Math.max(MIN_SWEEP_EVERY_MS, Math.min(SWEEP_EVERY_MS, this.#graceMs / 2));
     this.#timer ??= setInterval(() => {
       this.sweep().catch((e) => console.error("guests: sweep failed:", e));
-    }, SWEEP_EVERY_MS);
+    }, every);
   }
 
   /** Stops the sweep. */
@@ -193,7 +202,7 @@ export class Guests {
         this.#pending.delete(id);
         continue;
       }
-      if (now - p.at >= GUEST_GRACE_MS) continue; // the sweep's now
+      if (now - p.at >= this.#graceMs) continue; // the sweep's now
       total++;
       if (p.ip === ip) fromIp++;
     }
@@ -211,7 +220,7 @@ export class Guests {
       if (!holder) return name;
       if (!isGuest(holder.flags) || this.#d.presence.isOnline(holder.id)) continue;
       const since = Math.max(this.#startedAt, this.#pending.get(holder.id)?.at ?? 0);
-      if (this.#now() - since >= GUEST_GRACE_MS && await this.remove(holder.id)) return name;
+      if (this.#now() - since >= this.#graceMs && await this.remove(holder.id)) return name;
     }
     throw new RateLimitError("All the guest characters are in use. Please try again later.");
   }

@@ -1,8 +1,11 @@
 /** Guests: names, caps, what a removed guest leaves behind, and the sweep's grace. */
 import assert from "node:assert/strict";
 import { testWorld } from "../commands/_test_util.ts";
-import { GUEST_GRACE_MS, Guests } from "./guests.ts";
+import { Guests } from "./guests.ts";
 import { RateLimitError, ValidationError } from "../errors.ts";
+
+/** The default `game.guestGrace`, a minute. */
+const GUEST_GRACE_MS = 60_000;
 
 async function setup(config: Record<string, unknown> = {}) {
   const w = await testWorld();
@@ -150,6 +153,28 @@ Deno.test("guests: the sweep waits out the grace time, from creation and from th
     t.tick(GUEST_GRACE_MS);
     assert.equal(await restarted.sweep(), 1);
     assert.deepEqual(await o.idsWithFlag("guest"), [], "no guest record left");
+  } finally {
+    await t.w.close();
+  }
+});
+
+Deno.test("guests: game.guestGrace sets the grace time", async () => {
+  const t = await setup({ "game.guestGrace": 5 });
+  try {
+    const never = await t.guests.create("198.51.100.1");
+    t.tick(4_999);
+    assert.equal(await t.guests.sweep(), 0);
+    t.tick(1);
+    assert.equal(await t.guests.sweep(), 1);
+    assert.equal(await t.w.services.objects.get(never.id), null);
+    // Read at each sweep: a longer grace set while the game runs holds from then on.
+    t.w.services.config.set("game.guestGrace", 120);
+    const later = await t.guests.create("198.51.100.1");
+    t.tick(GUEST_GRACE_MS);
+    assert.equal(await t.guests.sweep(), 0);
+    t.tick(GUEST_GRACE_MS);
+    assert.equal(await t.guests.sweep(), 1);
+    assert.equal(await t.w.services.objects.get(later.id), null);
   } finally {
     await t.w.close();
   }

@@ -81,6 +81,11 @@ export interface GameConfig {
   maxGuests: number;
   /** Most guests at once from one address (0: no cap). */
   maxGuestsPerIp: number;
+  /**
+   * Seconds a guest may be away before it is removed: a client given a guest's token has this
+   * long to connect, and after an engine restart this long to resume (docs/guests.md).
+   */
+  guestGrace: number;
   loginMessage: string;
   welcomeMessage: string;
   /**
@@ -319,6 +324,7 @@ export function defaultConfig(): EngineConfig {
       guestPrefix: "Guest",
       maxGuests: 10,
       maxGuestsPerIp: 2,
+      guestGrace: 60,
       loginMessage: "",
       welcomeMessage: "",
       restWritesPerMinute: 30,
@@ -408,6 +414,7 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "game.maxPlayers",
   "game.maxGuests",
   "game.maxGuestsPerIp",
+  "game.guestGrace",
   "game.idleTimeout",
   "game.registrationsPerHour",
   "game.loginsPerMinute",
