@@ -128,15 +128,25 @@ Deno.test("sidecar link: a flood of lines from one client costs the others nothi
   try {
     open.push(...await players(srv, 6, "Flood"));
     const [flooder, ...others] = open;
-    const lines = Array.from({ length: 400 }, (_, i) => `think flood ${i}`).join("\r\n") + "\r\n";
+    // 200 lines: 25 s at the flooder's pace of 8 a second.
+    const count = 200;
+    const lines = Array.from({ length: count }, (_, i) => `think flood ${i}`).join("\r\n") +
+      "\r\n";
     await flooder.write(new TextEncoder().encode(lines));
     for (let round = 0; round < 3; round++) {
       for (const [i, c] of others.entries()) await answers(c, `calm${round}-${i}x`);
     }
+    // Answered while the flood was still being paced: lines held up behind the flooder's on the
+    // link would have come after its last.
+    assert(
+      !new RegExp(`flood ${count - 1}\\b`).test(flooder.plain),
+      "the others were answered only after the whole flood",
+    );
     // The flooder keeps its session: paced, told to slow down, and answered once it does.
     await flooder.waitFor(/flood 0/, 10_000);
     await new Promise((r) => setTimeout(r, 1_500));
     await answers(flooder, "after-floodx", 60_000);
+    assert(new RegExp(`flood ${count - 1}\\b`).test(flooder.plain), "every flood line ran");
     assertEquals(open.filter((c) => c.closed).length, 0);
   } finally {
     for (const c of open) await c.close();
