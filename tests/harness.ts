@@ -45,13 +45,17 @@ const CALLERS_ONLY = /^(URSAMU_|JWT_SECRET$|(npm|pnpm|yarn)_)/i;
 
 /**
  * The configuration every test server starts from, under a test's own `config`: the folders a
- * game writes to (backups, the wiki, avatars) are in the test's temporary directory, never the checkout.
+ * game writes to (backups, the wiki, avatars) are in the test's temporary directory, never the
+ * checkout. The system scripts folder is there too, empty: loading the shipped examples (sucrase,
+ * a QuickJS sandbox each) cost every engine start about 0.6 s of CPU, in a suite that starts
+ * hundreds; the tests of scripts name their folder (`system/scripts/` for the shipped ones).
  */
 function baseConfig(dir: string): Record<string, unknown> {
   return {
     database: { backupDir: join(dir, "backups") },
     server: { wikiDir: join(dir, "wiki") },
     web: { avatarDir: join(dir, "avatars") },
+    scripts: { dir: join(dir, "scripts") },
   };
 }
 

@@ -7,7 +7,8 @@ import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
 import type { TelnetClient } from "./telnet_client.ts";
 
 Deno.test("scripts over telnet: the game directory's examples, @script/list, @core/", async () => {
-  const srv = await startSupervised();
+  // The default folder, relative to the game directory (the harness gives others an empty one).
+  const srv = await startSupervised({ config: { scripts: { dir: "system/scripts" } } });
   const clients: TelnetClient[] = [];
   try {
     await register(srv.base, "Teller");
