@@ -16,6 +16,8 @@ import { connectWs, type WsClient } from "./ws_client.ts";
 const ADMIN = { name: "Admin", password: "admin-password-1" };
 const CONFIG = {
   game: { guestEnabled: true },
+  // The shipped scripts (the harness gives others none): the profile's fields are +finger's.
+  scripts: { dir: "system/scripts" },
   web: {
     banner: "/api/v1/wiki/banner.png",
     profileFields: ["Full Name", "Played By"],
