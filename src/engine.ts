@@ -22,7 +22,8 @@ import { TokenGenerations } from "./auth/generations.ts";
 import { REGISTRATION_WINDOW_MS } from "./auth/registration.ts";
 import { SecurityLog, securityLogLimits } from "./auth/security_log.ts";
 import { AccountLimit } from "./auth/account_limit.ts";
-import { AddressCounter } from "./auth/rate_limit.ts";
+import { SlidingWindows } from "./rate/sliding.ts";
+import { addressGroup } from "./net/client_address.ts";
 import { Players } from "./world/players.ts";
 import { Texts } from "./text/texts.ts";
 import { PluginApps } from "./http/plugin_apps.ts";
@@ -125,11 +126,11 @@ export interface EngineParts {
   readonly plugins: PluginManager;
   readonly scripts: ScriptManager;
   /** Failed logins per client IP (10 a minute). */
-  readonly loginFailures: AddressCounter;
+  readonly loginFailures: SlidingWindows;
   /** Failed logins per account (`game.accountLoginFailures`). */
   readonly accountFailures: AccountLimit;
   /** Characters created per client IP (`game.registrationsPerHour`). */
-  readonly registrations: AddressCounter;
+  readonly registrations: SlidingWindows;
   readonly pluginApps: PluginApps;
   readonly pluginWeb: PluginWeb;
   /** MUX's Hearer() (src/world/move_heard.ts): whether an object hears where it is. */
@@ -311,15 +312,16 @@ async function startOn(
   });
   opened.push(() => securityLog.close());
   const players = new Players(objects, presence);
-  const loginFailures = new AddressCounter(10, 60_000);
+  const loginFailures = new SlidingWindows({ limit: 10, windowMs: 60_000, group: addressGroup });
   const accountFailures = new AccountLimit(
     () => config.value.game.accountLoginFailures,
     () => config.value.game.accountLoginWindow * 1000,
   );
-  const registrations = new AddressCounter(
-    () => config.value.game.registrationsPerHour,
-    REGISTRATION_WINDOW_MS,
-  );
+  const registrations = new SlidingWindows({
+    limit: () => config.value.game.registrationsPerHour,
+    windowMs: REGISTRATION_WINDOW_MS,
+    group: addressGroup,
+  });
   const pluginApps = new PluginApps();
   const pluginWeb = new PluginWeb();
   const lifecycle = new Lifecycle({ updateDir: plumbing.updateDir });

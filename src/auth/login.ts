@@ -7,7 +7,7 @@
  */
 import type { Accounts, LoggedIn } from "./accounts.ts";
 import type { Config } from "../config/load.ts";
-import type { AddressCounter } from "./rate_limit.ts";
+import type { SlidingWindows } from "../rate/sliding.ts";
 import type { AccountLimit } from "./account_limit.ts";
 import type { SecurityLog } from "./security_log.ts";
 import type { DbObject } from "../world/types.ts";
@@ -16,7 +16,7 @@ import type { DbObject } from "../world/types.ts";
 export interface LoginDeps {
   accounts: Accounts;
   /** Failed logins per client address (10 a minute). */
-  loginFailures: AddressCounter;
+  loginFailures: SlidingWindows;
   /** Failed logins per account (`game.accountLoginFailures` in `game.accountLoginWindow`). */
   accountFailures: AccountLimit;
   securityLog: SecurityLog;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Accounts } from "./accounts.ts";
-import { AddressCounter } from "./rate_limit.ts";
+import { SlidingWindows } from "../rate/sliding.ts";
+import { addressGroup } from "../net/client_address.ts";
 import { AccountLimit } from "./account_limit.ts";
 import { SecurityLog } from "./security_log.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
@@ -39,7 +40,12 @@ async function withLogins(
       accounts,
       config,
       securityLog,
-      loginFailures: new AddressCounter(10, 60_000, 10_000, clock),
+      loginFailures: new SlidingWindows({
+        limit: 10,
+        windowMs: 60_000,
+        now: clock,
+        group: addressGroup,
+      }),
       accountFailures: new AccountLimit(
         () => config.value.game.accountLoginFailures,
         () => config.value.game.accountLoginWindow * 1000,

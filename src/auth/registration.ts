@@ -6,9 +6,8 @@
  * registration that fails (a taken name, a refused password, a busy password pool) gives it back.
  */
 import type { Accounts, RegisterOptions } from "./accounts.ts";
-import type { AddressCounter } from "./rate_limit.ts";
+import type { SlidingWindows } from "../rate/sliding.ts";
 import type { SecurityLog } from "./security_log.ts";
-import type { Config } from "../config/load.ts";
 import type { DbObject } from "../world/types.ts";
 import { RateLimitError } from "../errors.ts";
 
@@ -22,9 +21,8 @@ export const TOO_MANY_REGISTRATIONS =
 /** What a registration needs. */
 export interface RegistrationDeps {
   accounts: Accounts;
-  config: Config;
   /** Registrations per client address (limit: `game.registrationsPerHour`). */
-  registrations: AddressCounter;
+  registrations: SlidingWindows;
   securityLog: SecurityLog;
 }
 
@@ -41,8 +39,7 @@ export async function registerFrom(
   location: () => Promise<string>,
   via?: string,
 ): Promise<DbObject> {
-  const limited = deps.config.value.game.registrationsPerHour > 0;
-  const release = limited ? deps.registrations.reserve(ip) : () => {};
+  const release = deps.registrations.reserve(ip);
   if (!release) {
     await deps.securityLog.refused("REGISTER_RATE_LIMITED", { ip, detail: via });
     throw new RateLimitError(TOO_MANY_REGISTRATIONS);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Accounts } from "./accounts.ts";
-import { AddressCounter } from "./rate_limit.ts";
+import { SlidingWindows } from "../rate/sliding.ts";
+import { addressGroup } from "../net/client_address.ts";
 import { SecurityLog } from "./security_log.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { registerFrom, TOO_MANY_REGISTRATIONS } from "./registration.ts";
@@ -12,7 +13,11 @@ import { RateLimitError } from "../errors.ts";
 async function withRegistration(
   limit: number,
   fn: (
-    deps: Parameters<typeof registerFrom>[0] & { hashes: () => number; logged: () => string },
+    deps: Parameters<typeof registerFrom>[0] & {
+      config: Config;
+      hashes: () => number;
+      logged: () => string;
+    },
   ) => Promise<void>,
 ): Promise<void> {
   const kv = await Deno.openKv(":memory:");
@@ -31,7 +36,11 @@ async function withRegistration(
     await fn({
       accounts: new Accounts(kv, new ObjectStore(kv), hasher),
       config,
-      registrations: new AddressCounter(() => config.value.game.registrationsPerHour, 3_600_000),
+      registrations: new SlidingWindows({
+        limit: () => config.value.game.registrationsPerHour,
+        windowMs: 3_600_000,
+        group: addressGroup,
+      }),
       securityLog,
       hashes: () => hashes,
       logged: () => {

@@ -7,7 +7,7 @@
  */
 import type { HubConnection } from "../hub/types.ts";
 import type { Accounts } from "./accounts.ts";
-import type { AddressCounter } from "./rate_limit.ts";
+import type { SlidingWindows } from "../rate/sliding.ts";
 import type { AccountLimit } from "./account_limit.ts";
 import type { SecurityLog } from "./security_log.ts";
 import type { TokenService } from "./tokens.ts";
@@ -39,7 +39,7 @@ export async function endSessions(
 /** What a player's own password change needs. */
 export interface OwnPasswordDeps extends RevokeDeps {
   accounts: Accounts;
-  loginFailures: AddressCounter;
+  loginFailures: SlidingWindows;
   /** Failures counted against the old password are released with it. */
   accountFailures: AccountLimit;
   securityLog: SecurityLog;

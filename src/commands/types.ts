@@ -14,7 +14,7 @@ import type { Lifecycle } from "../lifecycle.ts";
 import type { Accounts } from "../auth/accounts.ts";
 import type { SecurityLog } from "../auth/security_log.ts";
 import type { TokenService } from "../auth/tokens.ts";
-import type { AddressCounter } from "../auth/rate_limit.ts";
+import type { SlidingWindows } from "../rate/sliding.ts";
 import type { AccountLimit } from "../auth/account_limit.ts";
 import type { Texts } from "../text/texts.ts";
 import type { EngineCommands, EnginePlugins } from "../engine_admin.ts";
@@ -46,7 +46,7 @@ export interface EngineControl {
   /** Session tokens (ending a player's sessions: `@boot`, `@newpassword`). */
   tokens: TokenService;
   /** Failed logins per client address (an own password change counts its wrong guesses). */
-  loginFailures: AddressCounter;
+  loginFailures: SlidingWindows;
   /** Failed logins per account (`@loginlimits` lists and releases what it holds). */
   accountFailures: AccountLimit;
   securityLog: SecurityLog;

@@ -21,7 +21,7 @@ import type { Guests } from "../auth/guests.ts";
 import type { AttributeStore } from "../world/attributes/store.ts";
 import type { TokenService } from "../auth/tokens.ts";
 import type { SecurityLog } from "../auth/security_log.ts";
-import type { AddressCounter } from "../auth/rate_limit.ts";
+import type { SlidingWindows } from "../rate/sliding.ts";
 import type { AccountLimit } from "../auth/account_limit.ts";
 import { type PluginApps, type RouteInfo, routesOf } from "./plugin_apps.ts";
 import { type PluginWeb, webPrefix } from "./plugin_web.ts";
@@ -57,11 +57,11 @@ export interface AppDeps {
   guests: Guests;
   tokens: TokenService;
   securityLog: SecurityLog;
-  loginFailures: AddressCounter;
+  loginFailures: SlidingWindows;
   /** Failed logins per account (`game.accountLoginFailures`). */
   accountFailures: AccountLimit;
   /** Characters created per client address (`game.registrationsPerHour`). */
-  registrations: AddressCounter;
+  registrations: SlidingWindows;
   /** The Hono apps plugins mount and unmount at runtime. */
   pluginApps: PluginApps;
   /** Plugins' static web folders, served at `/plugins/<name>/`. */

@@ -8,7 +8,14 @@ import type { Config } from "../config/load.ts";
 import type { SecurityLog } from "../auth/security_log.ts";
 import { CloseCode, type Connection, type Task } from "./connection.ts";
 import type { ClientReport } from "./session.ts";
-import { CommandRateLimiter, CONTROL_PER_WINDOW, looksLikeIp } from "./limits.ts";
+import {
+  COMMANDS_PER_WINDOW,
+  CONTROL_PER_WINDOW,
+  looksLikeIp,
+  RATE_KEYS,
+  RATE_WINDOW_MS,
+} from "./limits.ts";
+import { SlidingWindows } from "../rate/sliding.ts";
 import type { AddressCounts } from "../net/address_counts.ts";
 import { preLogin } from "./login.ts";
 import {
@@ -48,9 +55,17 @@ const REPORTED_TIME_LIMIT_MS = 365 * 24 * 60 * 60 * 1000;
 
 /** Reads frames and runs queued work for every connection of a hub. */
 export class Inbound {
-  readonly #commands = new CommandRateLimiter();
+  readonly #commands = new SlidingWindows({
+    limit: COMMANDS_PER_WINDOW,
+    windowMs: RATE_WINDOW_MS,
+    maxKeys: RATE_KEYS,
+  });
   /** Keepalive frames: their own bound, so they neither use up commands nor flood replies. */
-  readonly #control = new CommandRateLimiter(CONTROL_PER_WINDOW);
+  readonly #control = new SlidingWindows({
+    limit: CONTROL_PER_WINDOW,
+    windowMs: RATE_WINDOW_MS,
+    maxKeys: RATE_KEYS,
+  });
 
   constructor(
     private readonly deps: { config: Config; securityLog: Pick<SecurityLog, "refused"> },
@@ -208,7 +223,7 @@ export class Inbound {
   gmcp(conn: Connection, pkg: string, data: unknown): void {
     const player = conn.playerId;
     if (conn.closed || player === null || conn.kind !== "telnet") return;
-    if (!this.#commands.allow(conn.rateKey(), Date.now())) return;
+    if (this.#commands.take(conn.rateKey()) > 0) return;
     this.gmcpIn({ conn, player }, pkg, data);
   }
 
@@ -278,7 +293,7 @@ export class Inbound {
     conn.lastInput = now;
     conn.inputSeen = true;
     const key = conn.rateKey();
-    if (this.#commands.allow(key, now)) return true;
+    if (this.#commands.take(key, now) === 0) return true;
     this.#report(this.#commands, key, conn, now, "commands over 10 per second dropped");
     return false;
   }
@@ -287,7 +302,7 @@ export class Inbound {
   #allowControl(conn: Connection): boolean {
     const now = Date.now();
     const key = `c:${conn.id}`;
-    if (this.#control.allow(key, now)) return true;
+    if (this.#control.take(key, now) === 0) return true;
     this.#report(
       this.#control,
       key,
@@ -299,7 +314,7 @@ export class Inbound {
   }
 
   #report(
-    limiter: CommandRateLimiter,
+    limiter: SlidingWindows,
     key: string,
     conn: Connection,
     now: number,

@@ -19,7 +19,7 @@ import { counted } from "../text/plural.ts";
 import type { Detached, SessionRegistry } from "./registry.ts";
 import type { Outbound } from "./types.ts";
 import { charFrame } from "./char_frame.ts";
-import { WindowCounter } from "../auth/rate_limit.ts";
+import { SlidingWindows } from "../rate/sliding.ts";
 
 /** A structured error message. */
 export function errorOut(msg: string): Outbound {
@@ -82,7 +82,10 @@ export class Sessions implements LoginHost {
    * reconnecting in a loop logged in 70 times a second, and everyone in the room heard each
    * arrival and departure (20 such players: 2,400 lines a second to each of the others).
    */
-  readonly #logins = new WindowCounter(() => this.deps.config.value.game.loginsPerMinute, 60_000);
+  readonly #logins = new SlidingWindows({
+    limit: () => this.deps.config.value.game.loginsPerMinute,
+    windowMs: 60_000,
+  });
 
   constructor(
     readonly deps: SessionDeps,
@@ -177,7 +180,7 @@ export class Sessions implements LoginHost {
         return false;
       }
     }
-    if (!resumed && s.config.value.game.loginsPerMinute > 0 && !this.#logins.reserve(id)) {
+    if (!resumed && this.#logins.take(id) > 0) {
       conn.send(errorOut(TOO_MANY_LOGINS));
       return false;
     }

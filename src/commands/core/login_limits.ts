@@ -63,7 +63,7 @@ async function release(u: CommandSdk, ref: string): Promise<void> {
     const address = ref.replace(/\/64$/, "");
     what = addressGroup(address);
     target = null;
-    had = u.engine.loginFailures.clear(address);
+    had = u.engine.loginFailures.forget(address);
   } else {
     const player = await findPlayer(u, u.me, ref);
     what = `${player.name}(#${player.id})`;

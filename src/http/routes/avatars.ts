@@ -8,7 +8,7 @@ import type { AppEnv } from "../env.ts";
 import { me, requireAuth } from "../middleware/auth.ts";
 import { readBytesCapped } from "../middleware/body.ts";
 import { NotFoundError, RateLimitError, ValidationError } from "../../errors.ts";
-import { WindowCounter } from "../../auth/rate_limit.ts";
+import { SlidingWindows } from "../../rate/sliding.ts";
 import { AVATAR_PATH, type AvatarFiles, imageExtension, MAX_AVATAR_BYTES } from "../avatars.ts";
 import type { ObjectStore } from "../../world/objects.ts";
 
@@ -24,7 +24,7 @@ export const AVATARS_PER_HOUR = 10;
 /** Routes for /api/v1/me/avatar and /api/v1/avatars/:file. */
 export function avatarRoutes(s: AvatarRouteDeps): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
-  const uploads = new WindowCounter(AVATARS_PER_HOUR, 3_600_000);
+  const uploads = new SlidingWindows({ limit: AVATARS_PER_HOUR, windowMs: 3_600_000 });
 
   r.put("/me/avatar", requireAuth(), async (c) => {
     const player = me(c);

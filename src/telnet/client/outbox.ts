@@ -42,7 +42,7 @@ export class HubOutbox {
     this.#link = link;
     this.#o = opts;
     this.#pacer = new HubPacer({ perWindow: opts.perSecond });
-    // The hub counts its rate window by the wall clock (src/hub/limits.ts): the pacer's window
+    // The hub counts its rate window by the wall clock (src/hub/inbound.ts): the pacer's window
     // follows the same clock, which is also the cheaper one to read for every line.
     this.#now = opts.now ?? Date.now;
   }

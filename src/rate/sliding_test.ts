@@ -1,0 +1,193 @@
+/** The sliding-window primitive (src/rate/sliding.ts), on a hand-moved clock. */
+import assert from "node:assert/strict";
+import { SlidingWindows } from "./sliding.ts";
+import { addressGroup } from "../net/client_address.ts";
+
+/** A table of `limit` per `windowMs` on a clock the test moves. */
+function windows(limit: number | (() => number), windowMs: number, maxKeys?: number) {
+  const clock = { now: 0 };
+  const w = new SlidingWindows({ limit, windowMs, maxKeys, now: () => clock.now });
+  return { w, clock };
+}
+
+Deno.test("sliding windows: 10 in any second, counted exactly, and when room comes", () => {
+  const { w, clock } = windows(10, 1000);
+  let ok = 0;
+  for (let i = 0; i < 50; i++) {
+    clock.now = 1000 + i;
+    if (w.take("p:1") === 0) ok++;
+  }
+  assert.equal(ok, 10);
+  clock.now = 1999;
+  assert.equal(w.take("p:1"), 1, "the first of the ten leaves the window at 2000");
+  clock.now = 2001;
+  assert.equal(w.take("p:1"), 0);
+  assert.equal(w.take("p:1"), 0, "the second has left too");
+  assert.equal(w.take("p:1"), 1, "the third is still in");
+  assert.equal(w.take("p:2"), 0, "another key is not affected");
+});
+
+Deno.test("sliding windows: refusals are reported at most once a window per key", () => {
+  const { w, clock } = windows(1, 1000);
+  w.take("k");
+  clock.now = 10;
+  assert.equal(w.shouldReport("k"), true);
+  clock.now = 500;
+  assert.equal(w.shouldReport("k"), false);
+  clock.now = 1011;
+  assert.equal(w.shouldReport("k"), true);
+  assert.equal(w.shouldReport("unknown"), false);
+});
+
+Deno.test("sliding windows: the key map is bounded, and a forgotten key is gone", () => {
+  const { w } = windows(10, 1000, 100);
+  for (let i = 0; i < 1000; i++) w.take(`c:${i}`);
+  assert.equal(w.size, 100);
+  assert.equal(w.forget("c:999"), true);
+  assert.equal(w.size, 99);
+  assert.equal(w.forget("c:999"), false, "nothing left to forget");
+});
+
+Deno.test("sliding windows: past the bound the least recently used key goes, not a busy one", () => {
+  const { w, clock } = windows(2, 1000, 3);
+  assert.equal(w.take("busy"), 0);
+  clock.now = 1;
+  assert.equal(w.take("busy"), 0);
+  clock.now = 2;
+  w.take("a");
+  clock.now = 3;
+  w.take("b");
+  // The busy key's full window is touched again, then new keys push the map past its bound.
+  clock.now = 4;
+  assert.ok(w.take("busy") > 0);
+  clock.now = 5;
+  w.take("c");
+  clock.now = 6;
+  w.take("d");
+  assert.equal(w.size, 3);
+  clock.now = 7;
+  assert.ok(w.take("busy") > 0, "the busy key kept its window");
+});
+
+Deno.test("sliding windows: reservations count up front, a give-back returns one slot, once", () => {
+  const { w, clock } = windows(3, 1000, 2);
+  const r1 = w.reserve("a");
+  const r2 = w.reserve("a");
+  const r3 = w.reserve("a");
+  assert.ok(r1 && r2 && r3);
+  assert.equal(w.reserve("a"), null, "the fourth attempt in flight is refused");
+  assert.equal(w.count("a"), 3);
+  r2!();
+  r2!();
+  assert.equal(w.count("a"), 2, "a give-back returns one slot, once");
+  assert.ok(w.reserve("a"));
+  assert.equal(w.reserve("a"), null);
+  assert.ok(w.reserve("x"), "another key is not affected");
+  clock.now = 1001;
+  assert.equal(w.count("a"), 0);
+  assert.ok(w.reserve("a"));
+  r1!(); // given back after it left the window: nothing to give back, nothing breaks
+  assert.equal(w.count("a"), 1);
+  w.reserve("b");
+  w.reserve("c");
+  w.reserve("d");
+  assert.equal(w.count("a"), 0, "the least recently used key went past maxKeys");
+  assert.equal(w.count("d"), 1);
+});
+
+Deno.test("sliding windows: a give-back in a full ring keeps the others' times", () => {
+  const { w, clock } = windows(3, 1000);
+  const given: (() => void)[] = [];
+  for (let t = 0; t < 5; t++) {
+    clock.now = t * 400; // 0, 400, 800, 1200, 1600: the ring has wrapped
+    given.push(w.reserve("k")!);
+  }
+  given[3](); // the event at 1200, in the middle of the window
+  clock.now = 1700;
+  assert.equal(w.count("k"), 2);
+  assert.ok(w.reserve("k"), "the slot given back is free");
+  assert.equal(w.reserve("k"), null);
+  clock.now = 1801;
+  assert.ok(w.reserve("k"), "the event at 800 has left the window; 1600 and 1700 are in it");
+  assert.equal(w.reserve("k"), null);
+  w.forget("k");
+  given[4](); // after forget: nothing to give back
+  assert.equal(w.count("k"), 0);
+});
+
+Deno.test("sliding windows: a limit read at each use, raised and lowered", () => {
+  let limit = 2;
+  const { w, clock } = windows(() => limit, 1000);
+  assert.equal(w.take("k"), 0);
+  clock.now = 100;
+  assert.equal(w.take("k"), 0);
+  clock.now = 200;
+  assert.equal(w.take("k"), 800);
+  limit = 4;
+  assert.equal(w.take("k"), 0, "a raised limit lets more in");
+  clock.now = 300;
+  assert.equal(w.take("k"), 0);
+  clock.now = 400;
+  assert.ok(w.take("k") > 0);
+  assert.equal(w.count("k"), 4);
+  limit = 2;
+  clock.now = 1150;
+  assert.equal(w.take("k"), 50, "two of the four still in the window, the older leaves at 1200");
+  clock.now = 1250;
+  assert.equal(w.take("k"), 0, "one left in the window: room for one");
+  clock.now = 1260;
+  assert.equal(w.take("k"), 40, "300 and 1250 fill the lowered limit");
+  clock.now = 1300;
+  assert.equal(w.take("k"), 0);
+  limit = 2.5;
+  clock.now = 1301;
+  assert.equal(w.take("k"), 0, "a fraction rounds up");
+  assert.ok(w.take("k") > 0);
+});
+
+Deno.test("sliding windows: a limit or window of 0 bounds nothing and records nothing", () => {
+  for (const [limit, windowMs] of [[0, 1000], [Infinity, 1000], [NaN, 1000], [3, 0]]) {
+    const { w } = windows(limit, windowMs);
+    for (let i = 0; i < 10; i++) assert.equal(w.take("k"), 0);
+    const give = w.reserve("k");
+    assert.ok(give);
+    give();
+    assert.equal(w.size, 0);
+    assert.deepEqual(w.full(), []);
+  }
+});
+
+Deno.test("sliding windows: the staff view lists the keys at their limit, until their oldest leaves", () => {
+  const { w, clock } = windows(2, 60_000);
+  w.take("a");
+  clock.now = 1000;
+  w.take("a");
+  w.take("b");
+  clock.now = 2000;
+  w.take("a"); // refused: not counted
+  assert.deepEqual(w.full(), [{ key: "a", until: 60_000 }]);
+  clock.now = 60_000;
+  assert.deepEqual(w.full(), []);
+  clock.now = 61_001;
+  w.full();
+  assert.equal(w.size, 0, "the view forgets the keys whose windows emptied");
+});
+
+Deno.test("sliding windows: counted by group, every caller passing the key as it came", () => {
+  const clock = { now: 0 };
+  const w = new SlidingWindows({
+    limit: 2,
+    windowMs: 1000,
+    now: () => clock.now,
+    group: addressGroup,
+  });
+  assert.equal(w.take("2001:db8:0:1::1"), 0);
+  assert.equal(w.take("2001:db8:0:1::ffff"), 0);
+  assert.ok(w.take("2001:db8:0:1:8000::1") > 0, "one /64 is one key");
+  assert.equal(w.take("2001:db8:0:2::1"), 0, "the next /64 is apart");
+  assert.equal(w.count("2001:db8:0:1::2"), 2);
+  assert.deepEqual(w.full(), [{ key: "2001:db8:0:1::/64", until: 1000 }]);
+  assert.equal(w.shouldReport("2001:db8:0:1::9"), true);
+  assert.equal(w.forget("2001:db8:0:1::9"), true);
+  assert.equal(w.count("2001:db8:0:1::1"), 0);
+});
