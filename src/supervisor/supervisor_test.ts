@@ -59,17 +59,30 @@ async function tick(): Promise<void> {
   await new Promise((r) => setTimeout(r, 0));
 }
 
-Deno.test("exit 75 restarts the engine with doubling delays; exit 0 stops everything", async () => {
-  const f = fakes(1_000);
-  const sup = new Supervisor(f.deps);
+/**
+ * A supervisor over `fakes(runMs, opts)` (its deps changed by `extra`), running, with its first
+ * engine and sidecar spawned: `done` is what `run()` resolves with.
+ */
+async function running(
+  runMs: number,
+  extra: Partial<SupervisorDeps> = {},
+  opts: { ignoreTerm?: boolean } = {},
+) {
+  const f = fakes(runMs, opts);
+  const sup = new Supervisor({ ...f.deps, ...extra });
   const done = sup.run();
-  for (let i = 0; i < 4; i++) {
-    await tick();
-    f.engines[i].exit(75);
-  }
   await tick();
+  return { ...f, sup, done };
+}
+
+Deno.test("exit 75 restarts the engine with doubling delays; exit 0 stops everything", async () => {
+  const f = await running(1_000);
+  for (let i = 0; i < 4; i++) {
+    f.engines[i].exit(75);
+    await tick();
+  }
   f.engines[4].exit(0);
-  assert.equal(await done, 0);
+  assert.equal(await f.done, 0);
   assert.deepEqual(f.sleeps, [1000, 2000, 4000, 8000]);
   assert.equal(f.engines.length, 5);
   assert.equal(f.sidecars.length, 1);
@@ -79,50 +92,41 @@ Deno.test("exit 75 restarts the engine with doubling delays; exit 0 stops everyt
 });
 
 Deno.test("stable runs keep the delay at one second", async () => {
-  const f = fakes(60_000);
-  const done = new Supervisor(f.deps).run();
+  const f = await running(60_000);
   for (let i = 0; i < 3; i++) {
-    await tick();
     f.engines[i].exit(75);
+    await tick();
   }
-  await tick();
   f.engines[3].exit(0);
-  await done;
+  await f.done;
   assert.deepEqual(f.sleeps, [1000, 1000, 1000]);
 });
 
 Deno.test("a crash code stops the loop, stops the sidecar and is passed on", async () => {
-  const f = fakes(1_000);
-  const done = new Supervisor(f.deps).run();
-  await tick();
+  const f = await running(1_000);
   f.engines[0].exit(3);
-  assert.equal(await done, 3);
+  assert.equal(await f.done, 3);
   assert.equal(f.engines.length, 1);
   assert.deepEqual(f.sidecars[0].signals, ["SIGTERM"]);
   assert.ok(f.lines.some((l) => /engine crashed \(exit 3\); not restarting/.test(l)));
 });
 
 Deno.test("a crashed sidecar is restarted; the engine keeps running", async () => {
-  const f = fakes(1_000);
-  const sup = new Supervisor(f.deps);
-  const done = sup.run();
-  await tick();
+  const f = await running(1_000);
   f.sidecars[0].exit(1);
   await tick();
   await tick();
   assert.equal(f.sidecars.length, 2);
   assert.equal(f.engines.length, 1);
   assert.ok(f.lines.some((l) => /telnet sidecar exited with code 1; restarting/.test(l)));
-  await sup.stop(true);
-  assert.equal(await done, 0);
+  await f.sup.stop(true);
+  assert.equal(await f.done, 0);
 });
 
 Deno.test("a sidecar that cannot run as configured (exit 78) stops the engine and the loop", async () => {
-  const f = fakes(1_000);
-  const done = new Supervisor(f.deps).run();
-  await tick();
+  const f = await running(1_000);
   f.sidecars[0].exit(78);
-  assert.equal(await done, 78);
+  assert.equal(await f.done, 78);
   assert.equal(f.sidecars.length, 1, "not restarted");
   assert.equal(f.engines.length, 1);
   assert.deepEqual(f.engines[0].signals, ["SIGTERM"]);
@@ -131,33 +135,26 @@ Deno.test("a sidecar that cannot run as configured (exit 78) stops the engine an
 });
 
 Deno.test("stop() sends SIGTERM, then SIGKILL to children that ignore it", async () => {
-  const f = fakes(1_000, { ignoreTerm: true });
-  const sup = new Supervisor(f.deps);
-  const done = sup.run();
-  await tick();
-  await sup.stop(true);
-  assert.equal(await done, 0);
+  const f = await running(1_000, {}, { ignoreTerm: true });
+  await f.sup.stop(true);
+  assert.equal(await f.done, 0);
   assert.deepEqual(f.engines[0].signals, ["SIGTERM", "SIGKILL"]);
   assert.deepEqual(f.sidecars[0].signals, ["SIGTERM", "SIGKILL"]);
   assert.equal(f.engines.length, 1);
 });
 
 Deno.test("the crash message names the start command the operator uses", async () => {
-  const f = fakes(1_000);
-  const done = new Supervisor({ ...f.deps, startCommand: "npm start" }).run();
-  await tick();
+  const f = await running(1_000, { startCommand: "npm start" });
   f.engines[0].exit(3);
-  assert.equal(await done, 3);
+  assert.equal(await f.done, 3);
   assert.ok(f.lines.some((l) => /start again with `npm start`/.test(l)), f.lines.join("\n"));
 });
 
 Deno.test("a first engine that cannot start (78, or 1) stops everything with its code", async () => {
   for (const code of [78, 1]) {
-    const f = fakes(1_000);
-    const done = new Supervisor(f.deps).run();
-    await tick();
+    const f = await running(1_000);
     f.engines[0].exit(code);
-    assert.equal(await done, code);
+    assert.equal(await f.done, code);
     assert.equal(f.engines.length, 1, "not tried again");
     assert.deepEqual(f.sidecars[0].signals, ["SIGTERM"]);
     assert.deepEqual(f.alerts, []);
@@ -166,10 +163,7 @@ Deno.test("a first engine that cannot start (78, or 1) stops everything with its
 
 Deno.test("after a restart, an engine that cannot start is tried again with backoff; the sidecar stays", async () => {
   // Long runs (a bind retried for seconds) still back off: a failed start is never stable.
-  const f = fakes(12_000);
-  const sup = new Supervisor({ ...f.deps, maxDelayMs: 8_000 });
-  const done = sup.run();
-  await tick();
+  const f = await running(12_000, { maxDelayMs: 8_000 });
   f.engines[0].exit(75);
   for (let i = 1; i <= 5; i++) {
     await tick();
@@ -191,39 +185,32 @@ Deno.test("after a restart, an engine that cannot start is tried again with back
   assert.equal(f.sleeps.at(-1), 1000);
   // A crash stays a crash: the loop ends with its code.
   f.engines[7].exit(137);
-  assert.equal(await done, 137);
+  assert.equal(await f.done, 137);
   assert.ok(f.lines.some((l) => /engine crashed \(exit 137\); not restarting/.test(l)));
 });
 
 Deno.test("a stop while a failed restart waits ends cleanly", async () => {
-  const f = fakes(1_000);
   let wake = () => {};
-  const sup = new Supervisor({
-    ...f.deps,
+  const f = await running(1_000, {
     sleep: (_ms, signal) =>
       new Promise<void>((r) => {
         wake = r;
         signal.addEventListener("abort", () => r());
       }),
   });
-  const done = sup.run();
-  await tick();
   f.engines[0].exit(75);
   await tick();
   wake();
   await tick();
   f.engines[1].exit(78);
   await tick();
-  await sup.stop(true);
-  assert.equal(await done, 0);
+  await f.sup.stop(true);
+  assert.equal(await f.done, 0);
   assert.equal(f.engines.length, 2);
 });
 
 Deno.test("a sidecar started again after a crash that finds its port taken (78) is tried again", async () => {
-  const f = fakes(1_000);
-  const sup = new Supervisor(f.deps);
-  const done = sup.run();
-  await tick();
+  const f = await running(1_000);
   f.sidecars[0].exit(1);
   await tick();
   await tick();
@@ -233,6 +220,6 @@ Deno.test("a sidecar started again after a crash that finds its port taken (78) 
   assert.equal(f.sidecars.length, 3);
   assert.deepEqual(f.engines[0].signals, [], "the engine keeps running");
   assert.ok(f.lines.some((l) => /telnet sidecar exited with code 78; restarting it in/.test(l)));
-  await sup.stop(true);
-  assert.equal(await done, 0);
+  await f.sup.stop(true);
+  assert.equal(await f.done, 0);
 });
