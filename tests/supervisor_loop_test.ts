@@ -8,15 +8,23 @@ import { api, register, startServer, type TestServer } from "./harness.ts";
 import { TelnetClient } from "./telnet_client.ts";
 import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
 
-/** Runs the supervisor over the fake engine; resolves with its output and exit code. */
-async function fakeRun(codes: string): Promise<{ out: string; code: number; srv: TestServer }> {
+/**
+ * Starts the supervisor over the fake engine (`tests/fixtures/exit_engine.ts`), whose runs exit
+ * with `codes` in turn (`75@5500`: 75 after 5.5 s).
+ */
+async function startFake(codes: string): Promise<TestServer> {
   const dir = await Deno.makeTempDir({ prefix: "ursamu-sup-" });
-  const srv = await startServer({
+  return await startServer({
     dir,
     entry: "src/supervisor/main.ts",
     args: ["--engine", "tests/fixtures/exit_engine.ts"],
     env: { FAKE_ENGINE_LOG: join(dir, "runs.log"), FAKE_ENGINE_CODES: codes },
   });
+}
+
+/** Runs the supervisor over the fake engine to its end; resolves with its output and exit code. */
+async function fakeRun(codes: string): Promise<{ out: string; code: number; srv: TestServer }> {
+  const srv = await startFake(codes);
   try {
     const status = await srv.status;
     return { out: srv.output(), code: status.code, srv };
@@ -36,13 +44,7 @@ function watchLines(srv: TestServer, re: RegExp): { times: number[]; stop: () =>
 }
 
 Deno.test("supervisor: quick exits 75 back off 1 s, 2 s, 4 s; a stable run resets; 0 stops", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "ursamu-sup-" });
-  const srv = await startServer({
-    dir,
-    entry: "src/supervisor/main.ts",
-    args: ["--engine", "tests/fixtures/exit_engine.ts"],
-    env: { FAKE_ENGINE_LOG: join(dir, "runs.log"), FAKE_ENGINE_CODES: "75,75,75,75@5500,75,0" },
-  });
+  const srv = await startFake("75,75,75,75@5500,75,0");
   const exited = watchLines(srv, /engine exited with code/);
   const started = watchLines(srv, /engine started/);
   try {
