@@ -68,7 +68,7 @@ import type { DbObject } from "./world/types.ts";
 import { builtinFunctions } from "./softcode/functions/mod.ts";
 import { kvUserFunctionStore, UserFunctions } from "./softcode/user_functions.ts";
 import { lookIn } from "./commands/looking.ts";
-import { didItInChain } from "./commands/did_it.ts";
+import { actionAttr, didItInChain, evaluateAs } from "./commands/did_it.ts";
 import { fireConnection, runStartups } from "./commands/world_actions.ts";
 import { readTls, type TlsPair } from "./tls/certs.ts";
 import { AutoBackups } from "./backup/auto.ts";
@@ -417,13 +417,23 @@ async function startOn(
     relayPuppets(objects.world, programs.hearersIn(room), msg, exclude, deliver);
     if (from === undefined) return;
     // Charged to the speaker's payer, as the use locks it wakes are; it ends with that time.
+    const passes: string[] = [];
     const jobs = softcode.metered(
       { executor: from },
-      (more) => programs.heard(room, from, msg, exclude, more),
+      (more) => programs.heard(room, from, msg, exclude, more, passes),
     );
-    if (!jobs.length) return;
-    const chain = queue.runningChain(from);
-    for (const job of jobs) queue.enqueue({ ...job, chain });
+    if (jobs.length) {
+      const chain = queue.runningChain(from);
+      for (const job of jobs) queue.enqueue({ ...job, chain });
+    }
+    // MUX's MSG_INV_L: a thing whose @listen matched shows the line to what is inside it, after
+    // its @inprefix (a vehicle's passengers hear the room outside). Containment is a tree of
+    // bounded depth, so this ends.
+    for (const id of passes) {
+      const a = actionAttr({ attributes, softcode }, id, "INPREFIX");
+      const prefix = a ? evaluateAs({ softcode }, id, from, a.value) : "";
+      deliver.toRoom(id, { msg: prefix ? `${prefix} ${msg}` : msg }, [id], from);
+    }
   });
   const help = new HelpRegistry();
   const registered = engineCommands(commands, () => config.value.commands.disabled);

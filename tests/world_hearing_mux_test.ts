@@ -204,3 +204,40 @@ Deno.test("MUX hearing: what is in something destroyed goes home, seen and heard
     // Bob is shown his home.
     await bob.waitFor(/Limbo/, 10_000, bobFrom);
   }));
+
+Deno.test("MUX hearing: a thing's @listen passes what it matched to what is inside it, after its @inprefix", () =>
+  inGame(["Alice", "Bob", "Cat"], async ({ admin, alice, bob, cat }) => {
+    const garden = dbref(await telnetReply(admin, "@dig Garden"));
+    await telnetReply(alice, "@create Bus");
+    const bus = await telnetReply(alice, "think [num(Bus)]");
+    await telnetReply(alice, "@set Bus=enter_ok");
+    await telnetReply(alice, "@listen Bus=*");
+    await telnetReply(alice, "@inprefix Bus=On the bus:");
+    await telnetReply(alice, "@create Pup");
+    await telnetReply(alice, "@set Pup=puppet");
+    await telnetReply(alice, "@tel Pup=Bus");
+    await telnetReply(admin, `@tel ${bus}=${garden}`);
+    for (const who of ["Bob", "Cat"]) await telnetReply(admin, `@tel *${who}=${garden}`);
+    await telnetReply(cat, "enter Bus");
+    /** What Cat (in the bus) and Alice (in Limbo, through Pup in the bus) see of Bob's line. */
+    const inside = async (line: string) => {
+      const from = [cat.mark(), alice.mark()];
+      await telnetReply(bob, line);
+      const seen = [];
+      for (const [i, t] of [cat, alice].entries()) {
+        assertEquals(await telnetReply(t, "think done"), "done");
+        seen.push(
+          t.plain.slice(from[i]).split("\r\n").filter((l) => l && !/^done$|end of reply/.test(l)),
+        );
+      }
+      return seen;
+    };
+    // TinyMUX 2.12: the passengers hear the Garden, after the bus's @inprefix.
+    assertEquals(await inside("say hello bus"), [
+      ['On the bus: Bob says, "hello bus"'],
+      ['Pup> On the bus: Bob says, "hello bus"'],
+    ]);
+    // Only what its @listen matches.
+    await telnetReply(alice, `@listen ${bus}=*zzz*`);
+    assertEquals(await inside("say hello again"), [[], []]);
+  }));

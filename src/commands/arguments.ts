@@ -100,6 +100,7 @@ const EVALUATES: ReadonlyMap<string, ArgEvaluation> = new Map([
     "@ahear",
     "@amhear",
     "@aahear",
+    "@inprefix",
     "@sex",
     "@away",
     "@idle",

@@ -210,6 +210,12 @@ const ACTION_ATTRIBUTES: readonly {
     about: "Run by the object when its @listen matches anything it heard.",
     see: "listening",
   },
+  {
+    name: "@inprefix",
+    about: "Put before what a thing's @listen matched as the thing passes it on to what is " +
+      "inside it (evaluated as the thing, %# the speaker), as 'On the bus: Bob says, \"hi\"'.",
+    see: "listening",
+  },
 ];
 
 /** The `@<attr> <object>=<value>` command `name` setting attribute `<ATTR>`. */

@@ -154,7 +154,8 @@ export class Programs {
    * need the `monitor` flag and never hear the object's own output; `@listen` fires `@ahear`
    * (someone else) or `@amhear` (itself), then `@aahear`. The use lock guards both. Answers
    * the actions to queue, in order; once `more()` is false (its time is up: Softcode.metered),
-   * no one further hears it.
+   * no one further hears it. The things in the room whose own `@listen` matched are added to
+   * `passes` (MUX passes the message on to what is inside them, whatever their use lock).
    */
   heard(
     roomId: string,
@@ -162,6 +163,7 @@ export class Programs {
     msg: string,
     exclude: readonly string[] = [],
     more: () => boolean = () => true,
+    passes: string[] = [],
   ): ProgramJob[] {
     const out: ProgramJob[] = [];
     const world = this.#ports.world();
@@ -175,7 +177,7 @@ export class Programs {
     this.#hearIn(room, sender, text, exclude, out, more);
     for (const id of this.#listenersIn(world, roomId)) {
       const o = world.object(id);
-      if (o) this.#hearIn(o, sender, text, exclude, out, more);
+      if (o && this.#hearIn(o, sender, text, exclude, out, more)) passes.push(id);
     }
     return out;
   }
@@ -207,6 +209,7 @@ export class Programs {
     return ids;
   }
 
+  /** `#hear` for one not excluded nor halted; true when its own `@listen` matched. */
   #hearIn(
     o: DbObject,
     sender: DbObject,
@@ -214,26 +217,27 @@ export class Programs {
     exclude: readonly string[],
     out: ProgramJob[],
     more: () => boolean,
-  ): void {
-    if (exclude.includes(o.id) || hasFlag(o.flags, "halt")) return;
-    this.#hear(o, sender, text, out, more);
+  ): boolean {
+    if (exclude.includes(o.id) || hasFlag(o.flags, "halt")) return false;
+    return this.#hear(o, sender, text, out, more);
   }
 
+  /** What `o` makes of the message; true when its own `@listen` matched. */
   #hear(
     o: DbObject,
     sender: DbObject,
     text: () => string,
     out: ProgramJob[],
     more: () => boolean,
-  ): void {
+  ): boolean {
     const monitor = hasFlag(o.flags, "monitor");
     const listen = this.#ports.attributes.peek(o.id, "LISTEN");
-    if (!monitor && !listen) return;
+    if (!monitor && !listen) return false;
     // Only now: a room that does not listen (most) costs a message no evaluation's start.
-    if (!more()) return;
+    if (!more()) return false;
     const heard = listen ? wildCapture(listen.value, text(), more) : null;
-    if (!heard && !(monitor && sender.id !== o.id)) return;
-    if (!mayUse(this.#ports.locks, o, sender)) return;
+    if (!heard && !(monitor && sender.id !== o.id)) return false;
+    if (!mayUse(this.#ports.locks, o, sender)) return !!heard;
     if (heard) {
       // Read through the parent chain, as MUX's did_it reads every action attribute.
       for (const name of sender.id === o.id ? HEAR_SELF : HEAR_OTHER) {
@@ -241,13 +245,14 @@ export class Programs {
         if (a && a.value !== "") out.push(job(o.id, sender.id, a.value, heard));
       }
     }
-    if (!monitor || sender.id === o.id) return;
+    if (!monitor || sender.id === o.id) return !!heard;
     for (const e of this.index.listens(o.id)) {
       if (e.off) continue;
-      if (!more()) return;
+      if (!more()) break;
       const args = matchProgram(e, text(), this.#ports.regexps, more);
       if (args) out.push(job(o.id, sender.id, e.action, args));
     }
+    return !!heard;
   }
 }
 
