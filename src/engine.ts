@@ -76,6 +76,13 @@ import { prepareLayout } from "./backup/migrate.ts";
 import { LAYOUT_VERSION } from "./storage/layout.ts";
 import type { SecretSink } from "./logging/logger.ts";
 
+/**
+ * Most passes of a room's line to what is inside a listening thing, one within another (MUX's
+ * ntfy_nest_lim, 20 there too): a vehicle inside a vehicle passes on, and so does an
+ * @inprefix that emits where its own thing hears it.
+ */
+const MAX_PASS_NEST = 20;
+
 /** Options for building an engine. */
 export interface EngineOptions {
   /** Directory that relative paths resolve against (default: the working directory). */
@@ -413,6 +420,8 @@ async function startOn(
   // What is shown in a room reaches its puppets' owners elsewhere; shown by someone, it is heard
   // by its listening objects, whose actions queue in the chain of the entry that spoke, if one
   // did.
+  // How many passes to what is inside a listening thing are running, one within another.
+  let passDepth = 0;
   deliver.hearRooms((room, from, msg, exclude) => {
     relayPuppets(objects.world, programs.hearersIn(room), msg, exclude, deliver);
     if (from === undefined) return;
@@ -427,12 +436,19 @@ async function startOn(
       for (const job of jobs) queue.enqueue({ ...job, chain });
     }
     // MUX's MSG_INV_L: a thing whose @listen matched shows the line to what is inside it, after
-    // its @inprefix (a vehicle's passengers hear the room outside). Containment is a tree of
-    // bounded depth, so this ends.
-    for (const id of passes) {
-      const a = actionAttr({ attributes, softcode }, id, "INPREFIX");
-      const prefix = a ? evaluateAs({ softcode }, id, from, a.value) : "";
-      deliver.toRoom(id, { msg: prefix ? `${prefix} ${msg}` : msg }, [id], from);
+    // its @inprefix (a vehicle's passengers hear the room outside). Not past MAX_PASS_NEST passes
+    // within passes (MUX's ntfy_nest_lim): an @inprefix that emits where its thing is, is heard
+    // by that thing again, at once, not through the queue.
+    if (!passes.length || passDepth >= MAX_PASS_NEST) return;
+    passDepth++;
+    try {
+      for (const id of passes) {
+        const a = actionAttr({ attributes, softcode }, id, "INPREFIX");
+        const prefix = a ? evaluateAs({ softcode }, id, from, a.value) : "";
+        deliver.toRoom(id, { msg: prefix ? `${prefix} ${msg}` : msg }, [id], from);
+      }
+    } finally {
+      passDepth--;
     }
   });
   const help = new HelpRegistry();

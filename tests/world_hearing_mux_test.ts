@@ -241,3 +241,18 @@ Deno.test("MUX hearing: a thing's @listen passes what it matched to what is insi
     await telnetReply(alice, `@listen ${bus}=*zzz*`);
     assertEquals(await inside("say hello again"), [[], []]);
   }));
+
+Deno.test("MUX hearing: an @inprefix that emits where its thing listens is passed on 20 deep, not without end", () =>
+  inGame(["Alice", "Bob"], async ({ alice, bob }) => {
+    await telnetReply(alice, "@create Bus");
+    await telnetReply(alice, "drop Bus");
+    await telnetReply(alice, "@listen Bus=*");
+    // Each pass evaluates the prefix, whose emit() the bus hears again at once.
+    await telnetReply(alice, "@inprefix Bus=[emit(echo)]In:");
+    const from = bob.mark();
+    await telnetReply(bob, "say hi");
+    assertEquals(await telnetReply(bob, "think done"), "done");
+    const echoes = bob.plain.slice(from).split("\r\n").filter((l) => l === "echo");
+    // MUX's ntfy_nest_lim: one echo for each pass within a pass, 20 of them (it was 400).
+    assertEquals(echoes.length, 20);
+  }));
