@@ -256,3 +256,24 @@ Deno.test("MUX hearing: an @inprefix that emits where its thing listens is passe
     // MUX's ntfy_nest_lim: one echo for each pass within a pass, 20 of them (it was 400).
     assertEquals(echoes.length, 20);
   }));
+
+Deno.test("MUX hearing: a thing made a puppet where it already is relays from then on, and stops when cleared", () =>
+  inGame(["Alice", "Bob"], async ({ admin, alice, bob }) => {
+    const garden = dbref(await telnetReply(admin, "@dig Garden"));
+    await telnetReply(alice, "@create Pup");
+    const pup = await telnetReply(alice, "think [num(Pup)]");
+    await telnetReply(admin, `@tel ${pup}=${garden}`);
+    // Bob's arrival is shown in the Garden, so the hearers there were worked out before the flag.
+    await telnetReply(admin, `@tel *Bob=${garden}`);
+    await telnetReply(bob, "say one");
+    const relayed = async (line: string) => {
+      const from = alice.mark();
+      await telnetReply(bob, line);
+      assertEquals(await telnetReply(alice, "think done"), "done");
+      return alice.plain.slice(from).split("\r\n").filter((l) => l.startsWith("Pup> "));
+    };
+    assertMatch(await telnetReply(alice, `@set ${pup}=puppet`), /Set\.$/);
+    assertEquals(await relayed("say two"), ['Pup> Bob says, "two"']);
+    assertMatch(await telnetReply(alice, `@set ${pup}=!puppet`), /Cleared\.$/);
+    assertEquals(await relayed("say three"), []);
+  }));
