@@ -1,5 +1,4 @@
 /** Shapes shared by the softcode parser, evaluator and functions. */
-import type { CallNode } from "./compile.ts";
 
 /** Evaluation flags, as MUX names them (eval.cpp's EV_*). */
 export const EV = {
@@ -89,9 +88,11 @@ export interface FunctionHelp {
 
 /**
  * A built-in (or, later, user-defined) function. `E` is the evaluation its code receives
- * (src/softcode/eval.ts's Evaluation; left open here so the parser needs none of it).
+ * (src/softcode/eval.ts's Evaluation) and `C` the parsed call it may be given (compile.ts's
+ * CallNode); both are left open here so the parser needs none of the evaluator and this module
+ * none of the compiler (which imports it).
  */
-export interface FunctionDef<E = unknown> {
+export interface FunctionDef<E = unknown, C = unknown> {
   /** Upper-case name, as errors show it. */
   readonly name: string;
   readonly minArgs: number;
@@ -123,7 +124,7 @@ export interface FunctionDef<E = unknown> {
    * of each, which it evaluates itself with `ev.eval`, or `ev.evalLazy` given `call`, the parsed
    * call whose arguments `args` is). Returns the function's output.
    */
-  impl(ev: E, frame: Frame, args: string[], call?: CallNode): string;
+  impl(ev: E, frame: Frame, args: string[], call?: C): string;
   /**
    * An arithmetic function's code (`impl` prints its number): a number result stands for the
    * text formatNumber() prints for it, a text result is the output as it is (an error, a
