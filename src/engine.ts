@@ -82,6 +82,12 @@ import type { SecretSink } from "./logging/logger.ts";
  * @inprefix that emits where its own thing hears it.
  */
 const MAX_PASS_NEST = 20;
+/**
+ * Most such passes for one line, all levels together: each listening thing's pass may make a
+ * line that every listening thing there passes on again (three vehicles whose @inprefix emits
+ * made 8,850 lines of one `say` within MAX_PASS_NEST, stopped only by their owner's CPU time).
+ */
+const MAX_PASSES_A_LINE = 100;
 
 /** Options for building an engine. */
 export interface EngineOptions {
@@ -420,8 +426,9 @@ async function startOn(
   // What is shown in a room reaches its puppets' owners elsewhere; shown by someone, it is heard
   // by its listening objects, whose actions queue in the chain of the entry that spoke, if one
   // did.
-  // How many passes to what is inside a listening thing are running, one within another.
-  let passDepth = 0;
+  // How many passes to what is inside a listening thing are running, one within another, and
+  // how many more the outermost line may make.
+  let passDepth = 0, passesLeft = 0;
   deliver.hearRooms((room, from, msg, exclude) => {
     relayPuppets(objects.world, programs.hearersIn(room), msg, exclude, deliver);
     if (from === undefined) return;
@@ -440,9 +447,12 @@ async function startOn(
     // within passes (MUX's ntfy_nest_lim): an @inprefix that emits where its thing is, is heard
     // by that thing again, at once, not through the queue.
     if (!passes.length || passDepth >= MAX_PASS_NEST) return;
+    if (passDepth === 0) passesLeft = MAX_PASSES_A_LINE;
     passDepth++;
     try {
       for (const id of passes) {
+        if (passesLeft <= 0) break;
+        passesLeft--;
         const a = actionAttr({ attributes, softcode }, id, "INPREFIX");
         const prefix = a ? evaluateAs({ softcode }, id, from, a.value) : "";
         deliver.toRoom(id, { msg: prefix ? `${prefix} ${msg}` : msg }, [id], from);

@@ -277,3 +277,19 @@ Deno.test("MUX hearing: a thing made a puppet where it already is relays from th
     assertMatch(await telnetReply(alice, `@set ${pup}=!puppet`), /Cleared\.$/);
     assertEquals(await relayed("say three"), []);
   }));
+
+Deno.test("MUX hearing: passes for one line are at most 100 in all, however many listening things pass it on", () =>
+  inGame(["Alice", "Bob"], async ({ alice, bob }) => {
+    for (const name of ["Bus", "Car", "Van"]) {
+      await telnetReply(alice, `@create ${name}`);
+      await telnetReply(alice, `drop ${name}`);
+      await telnetReply(alice, `@listen ${name}=*`);
+      await telnetReply(alice, `@inprefix ${name}=[emit(echo)]In:`);
+    }
+    const from = bob.mark();
+    await telnetReply(bob, "say hi");
+    assertEquals(await telnetReply(bob, "think done"), "done");
+    const echoes = bob.plain.slice(from).split("\r\n").filter((l) => l === "echo");
+    // Each of the three passes each echo on: 8,850 lines before the bound, 3^20 without time.
+    assertEquals(echoes.length, 100);
+  }));
