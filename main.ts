@@ -121,8 +121,10 @@ export async function runEngine(): Promise<void> {
   if (telnet) {
     lifecycle.onExit("telnet", () => telnet.stop(lifecycle.exitCode === EXIT_RESTART));
   }
-  lifecycle.onExit("hub", () => {
+  lifecycle.onExit("hub", async () => {
     const restart = lifecycle.exitCode === EXIT_RESTART;
+    // Before the sessions close: the next engine holds what comes due until these are back.
+    if (restart) await engine.keepForRestart().catch(() => {});
     return engine.hub.shutdown(
       restart
         ? "The server is restarting. Stay connected; you will be back in a moment."

@@ -49,6 +49,7 @@ import { PlayerRates } from "./plugins/rates.ts";
 import { PluginManager } from "./plugins/manager.ts";
 import { ENGINE_VERSION } from "./version.ts";
 import { Scheduler } from "./timers/scheduler.ts";
+import { recordForResume, ResumeWait } from "./hub/resume_wait.ts";
 import { type Clock, systemClock } from "./timers/clock.ts";
 import { pluginWorld } from "./plugins/world.ts";
 import { pluginEngine } from "./plugins/engine_info.ts";
@@ -171,6 +172,8 @@ export interface Engine {
   tls: TlsPair | null;
   /** The bcrypt workers (started with the engine). */
   passwords: HashPool;
+  /** Records who is online, for the next engine to wait for before due work runs (a restart). */
+  keepForRestart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -646,11 +649,27 @@ async function startOn(
   opened.push(() => queue.close());
   // The queue takes over the waits stored by earlier runs before the timers run them.
   await queue.start();
-  // Each @startup, once the queue holds the stored waits (its object's are dropped first, since
-  // the @startup arms them again) and before the timers run them (docs/softcode.md).
-  const started = await runStartups(fired);
-  if (started) console.log(`softcode: @startup queued for ${started} objects`);
-  void timers.start();
+  // After a restart, what came due meanwhile (and each @startup) waits for the players the last
+  // engine had to resume, bounded, or what it tells them is lost (docs/operations.md).
+  const resumes = await ResumeWait.open(kv);
+  hooks.worldHooks.on("player:connected", (p) => void (p.resumed && resumes.resumed(p.id)));
+  let closing = false;
+  const begin = async () => {
+    if (closing) return;
+    // Each @startup, once the queue holds the stored waits (its object's are dropped first, since
+    // the @startup arms them again) and before the timers run them (docs/softcode.md).
+    const started = await runStartups(fired);
+    if (started) console.log(`softcode: @startup queued for ${started} objects`);
+    if (!closing) void timers.start();
+  };
+  // Closed first: a wait that ends as the engine closes starts nothing.
+  opened.push(() => {
+    closing = true;
+    resumes.cancel();
+  });
+  if (resumes.waiting) {
+    void resumes.ready().then(begin).catch((e) => console.error("engine: due work:", e));
+  } else await begin();
   if (backups) opened.push(() => backups.stop());
   await backups?.start();
   return {
@@ -690,6 +709,7 @@ async function startOn(
     timers,
     tls,
     passwords,
+    keepForRestart: () => recordForResume(kv, presence.onlinePlayers()),
     close: closeOpened,
   };
 }

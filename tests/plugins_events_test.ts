@@ -16,6 +16,7 @@ import { createEngine, type Engine } from "../src/engine.ts";
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const SPY = join(ROOT, "tests/fixtures/plugins/calspy");
+const HOLD = join(ROOT, "tests/fixtures/plugins/holdstart");
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -693,25 +694,35 @@ Deno.test("events scheduler: an event whose start falls during @reboot starts on
   await Deno.mkdir(plugins);
   await Deno.symlink(join(ROOT, "plugins/events"), join(plugins, "events"));
   await Deno.symlink(join(ROOT, "plugins/mail"), join(plugins, "mail"));
+  await Deno.symlink(HOLD, join(plugins, "holdstart"));
+  const hold = join(dir, "hold");
   const srv = await startSupervised({
-    env: { URSAMU_SERVER_PLUGINSDIR: plugins },
+    env: { URSAMU_SERVER_PLUGINSDIR: plugins, HOLDSTART_FILE: hold },
     args: ["--max-delay", "1000"],
   });
   try {
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
     const login = await api(srv.base, "POST", "/api/v1/auth/login", ADMIN);
     const token = login.body.token as string;
+    const startTime = Date.now() + 4000;
     const made = await api(srv.base, "POST", "/api/v1/events", {
       title: "Reboot Party",
       description: "",
-      startTime: Date.now() + 3000,
+      startTime,
     }, token);
     assert.equal(made.status, 201, JSON.stringify(made.body));
     assert.equal(
       (await api(srv.base, "POST", `/api/v1/events/${made.body.id}/rsvp`, {}, token)).status,
       200,
     );
+    // The start falls inside the restart for sure: after the old engine stopped its timers (they
+    // stop before it tells the players), before the new one starts (held until it has passed).
+    await Deno.writeTextFile(hold, "");
     await admin.send("@reboot");
+    await admin.waitFor(/server is restarting/, 30_000);
+    assert.ok(Date.now() < startTime, "the old engine stopped before the start (setup too slow)");
+    await new Promise((r) => setTimeout(r, startTime - Date.now() + 300));
+    await Deno.remove(hold);
     await admin.waitFor(/Your session continues/, 30_000);
     await admin.waitFor(/'Reboot Party' is starting now/, 30_000);
     const ev = await api(srv.base, "GET", `/api/v1/events/${made.body.id}`, undefined, token);

@@ -5,7 +5,8 @@
  * a second or more surviving @reboot and a full stop, and running once.
  */
 import { assert, assertEquals } from "./assert.ts";
-import { register } from "./harness.ts";
+import { register, ROOT } from "./harness.ts";
+import { join } from "node:path";
 import { ADMIN, count, startSupervised, telnetLogin } from "./supervised.ts";
 import { connectWs } from "./ws_client.ts";
 import type { TelnetClient } from "./telnet_client.ts";
@@ -191,5 +192,37 @@ Deno.test("queue: a wait of a second or more survives @reboot and a full stop, a
     await admin.close();
   } finally {
     await srv.stop();
+  }
+});
+
+Deno.test("queue: a wait that comes due during @reboot @pemits a telnet player after the resume", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-queue-" });
+  const plugins = join(dir, "plugins");
+  await Deno.mkdir(plugins);
+  await Deno.symlink(join(ROOT, "tests/fixtures/plugins/holdstart"), join(plugins, "holdstart"));
+  const hold = join(dir, "hold");
+  const srv = await startSupervised({
+    env: { URSAMU_SERVER_PLUGINSDIR: plugins, HOLDSTART_FILE: hold },
+    args: ["--max-delay", "1000"],
+  });
+  try {
+    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    const due = Date.now() + 4000;
+    await admin.send("@wait 4=@pemit me=Woken inside the restart.");
+    // Due after the old engine stopped its timers (before it told the players) and before the
+    // new one starts (held by the fixture until the moment has passed): inside the restart.
+    await Deno.writeTextFile(hold, "");
+    await admin.send("@reboot");
+    await admin.waitFor(/server is restarting/, 30_000);
+    assert(Date.now() < due, "the old engine stopped before the wait came due (setup too slow)");
+    await new Promise((r) => setTimeout(r, due - Date.now() + 300));
+    await Deno.remove(hold);
+    await admin.waitFor(/Your session continues/, 30_000);
+    await admin.waitFor(/Woken inside the restart\./, 15_000);
+    assertEquals(count(admin.plain, /Woken inside the restart/), 1);
+    await admin.close();
+  } finally {
+    await srv.stop();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 });

@@ -111,6 +111,9 @@ export const keys = {
   /** Prefix of online players. */
   onlineAll: (): Key => ["online"],
 
+  /** Who was online when the engine last stopped for a restart (the next one waits for them). */
+  restartResumes: (): Key => ["meta", "restart_resumes"],
+
   /** The header of `who`'s doing column, set with `@doing/header` (MUX's poll). */
   doingHeader: (): Key => ["doing_header"],
 
