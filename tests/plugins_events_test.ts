@@ -704,7 +704,8 @@ Deno.test("events scheduler: an event whose start falls during @reboot starts on
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
     const login = await api(srv.base, "POST", "/api/v1/auth/login", ADMIN);
     const token = login.body.token as string;
-    const startTime = Date.now() + 4000;
+    // Far enough out for a loaded machine's @reboot to reach the sidecar's notice first.
+    const startTime = Date.now() + 8000;
     const made = await api(srv.base, "POST", "/api/v1/events", {
       title: "Reboot Party",
       description: "",

@@ -207,8 +207,9 @@ Deno.test("queue: a wait that comes due during @reboot @pemits a telnet player a
   });
   try {
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
-    const due = Date.now() + 4000;
-    await admin.send("@wait 4=@pemit me=Woken inside the restart.");
+    // Far enough out for a loaded machine's @reboot to reach the sidecar's notice first.
+    const due = Date.now() + 8000;
+    await admin.send("@wait 8=@pemit me=Woken inside the restart.");
     // Due after the old engine stopped its timers (before it told the players) and before the
     // new one starts (held by the fixture until the moment has passed): inside the restart.
     await Deno.writeTextFile(hold, "");
