@@ -10,13 +10,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ManualClock, startTestGame, type TestGame } from "../src/plugins/testing.ts";
 import { api, ROOT } from "./harness.ts";
-import { ADMIN, count, startSupervised, telnetLogin } from "./supervised.ts";
+import { ADMIN, count, telnetLogin } from "./supervised.ts";
+import { startHeldGame } from "./held_restart.ts";
 import { createEngine, type Engine } from "../src/engine.ts";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const SPY = join(ROOT, "tests/fixtures/plugins/calspy");
-const HOLD = join(ROOT, "tests/fixtures/plugins/holdstart");
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -689,17 +689,8 @@ Deno.test("events scheduler: edits reschedule; cancelled, deleted and hand-set e
 });
 
 Deno.test("events scheduler: an event whose start falls during @reboot starts once (and mail over telnet)", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "ursamu-events-" });
-  const plugins = join(dir, "plugins");
-  await Deno.mkdir(plugins);
-  await Deno.symlink(join(ROOT, "plugins/events"), join(plugins, "events"));
-  await Deno.symlink(join(ROOT, "plugins/mail"), join(plugins, "mail"));
-  await Deno.symlink(HOLD, join(plugins, "holdstart"));
-  const hold = join(dir, "hold");
-  const srv = await startSupervised({
-    env: { URSAMU_SERVER_PLUGINSDIR: plugins, HOLDSTART_FILE: hold },
-    args: ["--max-delay", "1000"],
-  });
+  const game = await startHeldGame(["events", "mail"]);
+  const srv = game.srv;
   try {
     const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
     const login = await api(srv.base, "POST", "/api/v1/auth/login", ADMIN);
@@ -716,14 +707,7 @@ Deno.test("events scheduler: an event whose start falls during @reboot starts on
       (await api(srv.base, "POST", `/api/v1/events/${made.body.id}/rsvp`, {}, token)).status,
       200,
     );
-    // The start falls inside the restart for sure: after the old engine stopped its timers (they
-    // stop before it tells the players), before the new one starts (held until it has passed).
-    await Deno.writeTextFile(hold, "");
-    await admin.send("@reboot");
-    await admin.waitFor(/server is restarting/, 30_000);
-    assert.ok(Date.now() < startTime, "the old engine stopped before the start (setup too slow)");
-    await new Promise((r) => setTimeout(r, startTime - Date.now() + 300));
-    await Deno.remove(hold);
+    await game.rebootThrough(admin, startTime);
     await admin.waitFor(/Your session continues/, 30_000);
     await admin.waitFor(/'Reboot Party' is starting now/, 30_000);
     const ev = await api(srv.base, "GET", `/api/v1/events/${made.body.id}`, undefined, token);
@@ -752,8 +736,7 @@ Deno.test("events scheduler: an event whose start falls during @reboot starts on
     await again.close();
     await admin.close();
   } finally {
-    await srv.stop();
-    await Deno.remove(dir, { recursive: true });
+    await game.close();
   }
 });
 

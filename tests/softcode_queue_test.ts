@@ -5,8 +5,8 @@
  * a second or more surviving @reboot and a full stop, and running once.
  */
 import { assert, assertEquals } from "./assert.ts";
-import { register, ROOT } from "./harness.ts";
-import { join } from "node:path";
+import { register } from "./harness.ts";
+import { startHeldGame } from "./held_restart.ts";
 import { ADMIN, count, startSupervised, telnetLogin } from "./supervised.ts";
 import { connectWs } from "./ws_client.ts";
 import type { TelnetClient } from "./telnet_client.ts";
@@ -196,34 +196,18 @@ Deno.test("queue: a wait of a second or more survives @reboot and a full stop, a
 });
 
 Deno.test("queue: a wait that comes due during @reboot @pemits a telnet player after the resume", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "ursamu-queue-" });
-  const plugins = join(dir, "plugins");
-  await Deno.mkdir(plugins);
-  await Deno.symlink(join(ROOT, "tests/fixtures/plugins/holdstart"), join(plugins, "holdstart"));
-  const hold = join(dir, "hold");
-  const srv = await startSupervised({
-    env: { URSAMU_SERVER_PLUGINSDIR: plugins, HOLDSTART_FILE: hold },
-    args: ["--max-delay", "1000"],
-  });
+  const game = await startHeldGame();
   try {
-    const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+    const admin = await telnetLogin(game.srv, ADMIN.name, ADMIN.password);
     // Far enough out for a loaded machine's @reboot to reach the sidecar's notice first.
     const due = Date.now() + 8000;
     await admin.send("@wait 8=@pemit me=Woken inside the restart.");
-    // Due after the old engine stopped its timers (before it told the players) and before the
-    // new one starts (held by the fixture until the moment has passed): inside the restart.
-    await Deno.writeTextFile(hold, "");
-    await admin.send("@reboot");
-    await admin.waitFor(/server is restarting/, 30_000);
-    assert(Date.now() < due, "the old engine stopped before the wait came due (setup too slow)");
-    await new Promise((r) => setTimeout(r, due - Date.now() + 300));
-    await Deno.remove(hold);
+    await game.rebootThrough(admin, due);
     await admin.waitFor(/Your session continues/, 30_000);
     await admin.waitFor(/Woken inside the restart\./, 15_000);
     assertEquals(count(admin.plain, /Woken inside the restart/), 1);
     await admin.close();
   } finally {
-    await srv.stop();
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await game.close();
   }
 });
