@@ -175,6 +175,17 @@ export class BjsonWriter {
   }
 }
 
+/**
+ * Sets `o[k]` as an own property whatever the name, as JSON.parse makes it: `__proto__` too,
+ * which an assignment would take as the prototype. Any other key is assigned, since
+ * defineProperty is V8's runtime, met cold at each paced call (about 10 µs for two keys).
+ */
+export function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === "__proto__") {
+    Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  } else o[k] = v;
+}
+
 /** The index `k` names when it is one QuickJS keeps as an integer atom, else -1. */
 function indexKey(k: string): number {
   const n = k.length;
@@ -275,15 +286,7 @@ class Reader {
           const k = this.#atom();
           const x = this.#value(depth + 1);
           if (x === SKIP) continue;
-          // An own property whatever the name, as JSON.parse makes it (`__proto__` included).
-          if (k === "__proto__") {
-            Object.defineProperty(o, k, {
-              value: x,
-              writable: true,
-              enumerable: true,
-              configurable: true,
-            });
-          } else o[k] = x;
+          setOwn(o, k, x);
         }
         return o;
       }

@@ -28,7 +28,7 @@ import {
   type Value,
 } from "./quickjs.ts";
 import { MAX_ARGS, MAX_DATA, MAX_MESSAGE, PRELUDE, PRELUDE_FILE } from "./prelude.ts";
-import { readBjson } from "./bjson.ts";
+import { readBjson, setOwn } from "./bjson.ts";
 import { afterInput } from "../runtime/after_input.ts";
 
 /** Why a call was stopped. */
@@ -827,17 +827,7 @@ export class ScriptVm {
       const k = q.wellFormed(args[i], MAX_DATA), v = q.wellFormed(args[i + 1], MAX_DATA);
       if (k === null || v === null) return undefined;
       got += k.length + v.length;
-      // An own property, as JSON.parse makes it, also for "__proto__" (which an assignment would
-      // take as the prototype); any other key is assigned: defineProperty is V8's runtime, met
-      // cold at each paced call (about 10 µs for two keys).
-      if (k === "__proto__") {
-        Object.defineProperty(data, k, {
-          value: v,
-          writable: true,
-          enumerable: true,
-          configurable: true,
-        });
-      } else data[k] = v;
+      setOwn(data, k, v);
     }
     return got === chars ? data : undefined;
   }
