@@ -3,6 +3,13 @@
  * group (an IPv4 address, an IPv6 /64: `addressGroup`) counted once. One address's guesses are
  * the per-address limit's to bound (10 a minute); this one bounds a guess spread over many
  * addresses, and one address alone can never trip it for everyone else.
+ *
+ * Nothing here is forgotten to make room: only real characters are counted (the caller finds the
+ * id first; a name that matches none counts nothing here), so failures against other characters,
+ * however many, cannot end one character's window early. Memory is bounded without eviction: each
+ * character holds at most `limit` groups, and each group held cost one password compare within the
+ * window (the slot is taken before bcrypt), so the table holds at most min(characters x limit,
+ * compares in a window) groups. What has left the window is dropped as the table is used.
  */
 import { addressGroup } from "../net/client_address.ts";
 
@@ -15,7 +22,10 @@ export interface HeldAccount {
 
 /** Failed logins per account, counted by address group. */
 export class AccountLimit {
-  /** Per account (least recently failed first): each counted group and when it failed. */
+  /**
+   * Per account, least recently counted first (so what has left the window is at the front):
+   * each counted group and when it failed.
+   */
   readonly #accounts = new Map<string, Map<string, number>>();
 
   /** `limit` 0 means no limit; both are read at each attempt (`@reload/config` changes them). */
@@ -23,7 +33,6 @@ export class AccountLimit {
     private readonly limit: () => number,
     private readonly windowMs: () => number,
     private readonly now: () => number = Date.now,
-    private readonly maxAccounts = 10_000,
   ) {}
 
   /**
@@ -34,19 +43,16 @@ export class AccountLimit {
   reserve(id: string, ip: string): (() => void) | null {
     const limit = this.limit();
     if (limit <= 0) return () => {};
+    this.#sweep();
     const site = addressGroup(ip);
     const sites = this.#prune(id) ?? new Map<string, number>();
     if (sites.has(site)) return () => {};
     if (sites.size >= limit) return null;
     const stamp = this.now();
     sites.set(site, stamp);
-    // Re-inserted so the map's order is least recently failed first, the first forgotten.
+    // Re-inserted so the map's order is least recently counted first, the first to leave.
     this.#accounts.delete(id);
     this.#accounts.set(id, sites);
-    if (this.#accounts.size > this.maxAccounts) {
-      const oldest = this.#accounts.keys().next().value;
-      if (oldest !== undefined) this.#accounts.delete(oldest);
-    }
     return () => {
       const current = this.#accounts.get(id);
       if (current?.get(site) !== stamp) return;
@@ -55,7 +61,7 @@ export class AccountLimit {
     };
   }
 
-  /** The accounts at their limit now (a staff view; at most `maxAccounts` looked at). */
+  /** The accounts at their limit now (a staff view: every account with a failure in the window). */
   held(): HeldAccount[] {
     const limit = this.limit();
     if (limit <= 0) return [];
@@ -73,11 +79,33 @@ export class AccountLimit {
     return out;
   }
 
+  /** Accounts held, in the window or not yet swept (for tests). */
+  get size(): number {
+    return this.#accounts.size;
+  }
+
   /** Forgets every failure counted against `id`; false when none was. */
   release(id: string): boolean {
     const had = this.#prune(id) !== undefined;
     this.#accounts.delete(id);
     return had;
+  }
+
+  /**
+   * Drops the accounts at the front whose every group has left the window. An account moves to
+   * the back only when a group is counted, so every account behind the first one still in the
+   * window was counted within it too: the table never holds more than a window's reserves (a
+   * clock set back only delays the drop). Each account is dropped once, paid for by the reserve
+   * that put it there.
+   */
+  #sweep(): void {
+    const cutoff = this.now() - this.windowMs();
+    for (const [id, sites] of this.#accounts) {
+      let last = -Infinity;
+      for (const at of sites.values()) last = at;
+      if (last > cutoff) return;
+      this.#accounts.delete(id);
+    }
   }
 
   /** The account's groups still in the window (oldest first), or undefined when none is. */
