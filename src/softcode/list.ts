@@ -104,3 +104,95 @@ export function splitStyledList(s: string, sep: string): string[] {
   }
   return ranges.map(([a, b]) => sliceStyled(st, a, b));
 }
+
+/**
+ * MUX's extract(): `count` items from item `first` (1 is the first), joined with `osep`. A list
+ * without colour up to the last item taken is walked only that far and cut from the text, where
+ * splitting the whole list made a string of every item (extract(get(...),1,100) of 1,000 words).
+ */
+export function extractList(
+  s: string,
+  first: number,
+  count: number,
+  sep: string,
+  osep: string,
+): string {
+  if (first < 1 || count < 1) return "";
+  const plain = sep === " "
+    ? extractSpaced(s, first, count, osep)
+    : extractExact(s, first, count, sep, osep);
+  return plain ?? splitStyledList(s, sep).slice(first - 1, first - 1 + count).join(osep);
+}
+
+/** True when a UTF-16 unit starts a colour marker (markup.ts's markers) or is a surrogate. */
+function unplain(c: number): boolean {
+  return (c >= 0xfdd0 && c <= 0xfdd4) || (c >= 0xd800 && c <= 0xdfff);
+}
+
+/**
+ * extract() on a space-separated list, or null when a marker comes before the last item taken
+ * ends (those items' colour depends on it). Items are runs of non-spaces.
+ */
+function extractSpaced(s: string, first: number, count: number, osep: string): string | null {
+  const len = s.length;
+  let i = 0, item = 0, start = -1, end = 0, runs = false;
+  while (item < first - 1 + count) {
+    let j = i;
+    while (j < len && s.charCodeAt(j) === 0x20) j++;
+    if (j >= len) break;
+    if (item === first - 1) start = j;
+    else if (start >= 0 && j - i > 1) runs = true;
+    let k = j;
+    for (; k < len; k++) {
+      const c = s.charCodeAt(k);
+      if (c === 0x20) break;
+      if (c >= 0xfdd0 && c <= 0xfdd4) return null;
+    }
+    item++;
+    end = i = k;
+  }
+  if (start < 0) return "";
+  const cut = s.slice(start, end);
+  return !runs && osep === " " ? cut : splitList(cut, " ").join(osep);
+}
+
+/**
+ * extract() on a list with any other delimiter (split exactly, empty items kept), or null when a
+ * marker comes before the last item taken ends, or the delimiter holds half a surrogate pair
+ * (the colour-aware split, taken when the list has colour anywhere, splits by code points).
+ */
+function extractExact(
+  s: string,
+  first: number,
+  count: number,
+  sep: string,
+  osep: string,
+): string | null {
+  for (let k = 0; k < sep.length; k++) if (unplain(sep.charCodeAt(k))) return null;
+  if (s === "") return "";
+  // Where a delimiter is not found, the whole text is looked at for markers: the colour-aware
+  // split finds a delimiter that a marker interrupts (a\uFDD0hb holds ab).
+  let start = 0, found = true;
+  for (let k = 1; k < first && found; k++) {
+    const at = s.indexOf(sep, start);
+    if (at < 0) found = false;
+    else start = at + sep.length;
+  }
+  let end = s.length;
+  for (let k = 0, from = start; found;) {
+    const at = s.indexOf(sep, from);
+    if (at < 0) break;
+    if (++k === count) {
+      end = at;
+      break;
+    }
+    from = at + sep.length;
+  }
+  for (let k = 0; k < end; k++) {
+    const c = s.charCodeAt(k);
+    if (c >= 0xfdd0 && c <= 0xfdd4) return null;
+  }
+  if (!found) return "";
+  const cut = s.slice(start, end);
+  return osep === sep ? cut : cut.split(sep).join(osep);
+}

@@ -2,7 +2,7 @@
 import { define, plainResults } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
-import { sepOf, splitList, splitStyledList } from "../list.ts";
+import { extractList, sepOf, splitList, splitStyledList } from "../list.ts";
 import { bool, isInteger, isReal, toInt, toReal } from "../numbers.ts";
 import { stripMarkup } from "../markup.ts";
 import { sortIntegers } from "./int_sort.ts";
@@ -238,9 +238,7 @@ export const listFunctions: FunctionDef[] = plainResults([
   }, (_ev, _f, args) => {
     const s = seps(args, 3, 4);
     if (typeof s === "string") return s;
-    const first = toInt(args[1]), n = toInt(args[2]);
-    if (first < 1 || n < 1) return "";
-    return splitStyledList(args[0], s.sep).slice(first - 1, first - 1 + n).join(s.osep);
+    return extractList(args[0], toInt(args[1]), toInt(args[2]), s.sep, s.osep);
   }),
   define("elements", 2, 4, {
     family: "lists",

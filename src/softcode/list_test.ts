@@ -1,0 +1,82 @@
+/** Lists: extract()'s walk of a plain list against the colour-aware split of the whole list. */
+import assert from "node:assert/strict";
+import { extractList, splitStyledList } from "./list.ts";
+import { M_ATTR, NORMAL, paletteMarker } from "./markup.ts";
+
+/** extract() as it was: every item split (colour kept), then the ones asked for joined. */
+function reference(s: string, first: number, count: number, sep: string, osep: string): string {
+  if (first < 1 || count < 1) return "";
+  return splitStyledList(s, sep).slice(first - 1, first - 1 + count).join(osep);
+}
+
+// Pieces a list is made of: words, every delimiter below, runs of spaces, wide and astral
+// characters, and colour markers (which the walk must leave to the colour-aware split when they
+// come before the last item taken, and may ignore after it).
+const PIECES = [
+  "a",
+  "bc",
+  "word",
+  " ",
+  " ",
+  "  ",
+  "|",
+  "::",
+  ":",
+  "ab",
+  "日本",
+  "é",
+  "😀",
+  "\uD83D",
+  M_ATTR + "h",
+  paletteMarker(1, false),
+  NORMAL,
+];
+const SEPS = [" ", " ", "|", "::", ":", "ab", "a", "é", "😀", "\uD83D", "日", M_ATTR];
+const OSEPS = [" ", "", "-", "|", "::", "😀"];
+
+Deno.test("list: extractList() gives the whole-list split's answer on generated lists", () => {
+  let seed = 48;
+  // The high bits of a linear congruential stream: its low bits repeat in short cycles.
+  const next = (n: number) => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 12) % n;
+  let plain = 0;
+  for (let t = 0; t < 40_000; t++) {
+    const len = next(4) === 0 ? next(60) : next(14);
+    // A quarter of the lists are plain: no marker anywhere; the rest may hold one anywhere.
+    const pieces = next(4) === 0 ? PIECES.length - 3 : PIECES.length;
+    let s = "";
+    for (let i = 0; i < len; i++) s += PIECES[next(next(3) === 0 ? pieces : 4)];
+    const sep = SEPS[next(SEPS.length)];
+    const osep = next(3) === 0 ? sep : OSEPS[next(OSEPS.length)];
+    const first = next(9) - 1;
+    const count = next(5) === 0 ? 1e9 : next(9) - 1;
+    if (!/[\uFDD0-\uFDD4]/.test(s)) plain++;
+    assert.equal(
+      extractList(s, first, count, sep, osep),
+      reference(s, first, count, sep, osep),
+      JSON.stringify({ s, first, count, sep, osep }),
+    );
+  }
+  assert.ok(plain > 10_000, `${plain} plain lists`);
+});
+
+Deno.test("list: extractList() on edges: blank lists, ends, runs of spaces, colour", () => {
+  const cases: [string, number, number, string, string, string][] = [
+    ["", 1, 1, " ", " ", ""],
+    ["   ", 1, 3, " ", " ", ""],
+    ["", 1, 1, "|", "|", ""],
+    ["|", 1, 2, "|", "-", "-"],
+    ["  a   b  c ", 1, 3, " ", " ", "a b c"],
+    ["  a   b  c ", 2, 1, " ", " ", "b"],
+    ["a  b c d", 2, 2, " ", " ", "b c"],
+    ["a b c", 3, 5, " ", "-", "c"],
+    ["a b c", 4, 1, " ", " ", ""],
+    ["a::b::c", 2, 2, "::", " ", "b c"],
+    ["a:::b", 2, 1, "::", "::", ":b"],
+    ["a b " + M_ATTR + "hc", 1, 2, " ", " ", "a b"],
+    ["a " + M_ATTR + "hb c", 3, 1, " ", " ", M_ATTR + "hc" + NORMAL],
+  ];
+  for (const [s, first, count, sep, osep, want] of cases) {
+    assert.equal(extractList(s, first, count, sep, osep), want, JSON.stringify(s));
+    assert.equal(reference(s, first, count, sep, osep), want, JSON.stringify(s));
+  }
+});
