@@ -458,7 +458,9 @@ async function startOn(
         passesLeft--;
         const a = actionAttr({ attributes, softcode }, id, "INPREFIX");
         const prefix = a ? evaluateAs({ softcode }, id, from, a.value) : "";
-        deliver.toRoom(id, { msg: prefix ? `${prefix} ${msg}` : msg }, [id], from);
+        // Who the line left out stays left out inside: "<name> has left." is said once the
+        // mover is in the place it entered, which may be this thing (MUX says it before).
+        deliver.toRoom(id, { msg: prefix ? `${prefix} ${msg}` : msg }, [...exclude, id], from);
       }
     } finally {
       passDepth--;

@@ -293,3 +293,27 @@ Deno.test("MUX hearing: passes for one line are at most 100 in all, however many
     // Each of the three passes each echo on: 8,850 lines before the bound, 3^20 without time.
     assertEquals(echoes.length, 100);
   }));
+
+Deno.test("MUX hearing: a line passed inside a listening thing still leaves out whom it left out", () =>
+  inGame(["Alice", "Bob"], async ({ admin, alice, bob }) => {
+    const garden = dbref(await telnetReply(admin, "@dig Garden"));
+    await telnetReply(alice, "@create Bus");
+    const bus = await telnetReply(alice, "think [num(Bus)]");
+    await telnetReply(alice, "@set Bus=enter_ok");
+    await telnetReply(alice, "@listen Bus=*");
+    await telnetReply(alice, "@inprefix Bus=On the bus:");
+    await telnetReply(alice, "@create Pup");
+    await telnetReply(alice, "@set Pup=puppet");
+    await telnetReply(alice, `@tel Pup=${bus}`);
+    await telnetReply(admin, `@tel ${bus}=${garden}`);
+    await telnetReply(admin, `@tel *Bob=${garden}`);
+    // The Garden's "Bob has left." leaves Bob out, and is said once he is inside the bus, which
+    // passes it on. TinyMUX 2.12 says it before the move, so Bob never hears himself leave; the
+    // others in the bus do (Alice through her puppet).
+    let bobSaw: string[] = [];
+    const aliceSaw = await heardWhile(alice, async () => {
+      bobSaw = await heardWhile(bob, () => telnetReply(bob, "enter Bus"));
+    });
+    assert(!bobSaw.some((l) => /has left/.test(l)), bobSaw.join("|"));
+    assertEquals(aliceSaw, ["Pup> On the bus: Bob has left.", "Pup> Bob has arrived."]);
+  }));
