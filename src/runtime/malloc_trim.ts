@@ -13,6 +13,14 @@
  * event loop, so a busy loop only makes it wait longer), so trimming uses at most 1 % of a
  * thread however large the heap grows, and never waits more than a minute. Linux with glibc
  * only; elsewhere (another OS, musl, no FFI permission) nothing runs and `available` says so.
+ *
+ * A trim runs only when the process took at least `minNewPages` page faults since the last one
+ * (or a minute has passed): a page only becomes resident through a fault, so with fewer there is
+ * little new to give back. glibc does not remember what it gave back, and a trim advises away
+ * every free page again, one system call each (about 200 in an idle engine, every time); an idle
+ * or lightly used process now skips that, and the looks back off (doubling up to the minute) until
+ * something comes. Memory freed without new faults since (players leaving after a trim that ran
+ * while they were on) waits for the minute's trim.
  */
 
 import { openLibcSymbols } from "./libc.ts";
@@ -26,12 +34,17 @@ const PAUSE_FACTOR = 100;
 /** The longest wait between trims, however long the last one seemed to take. */
 export const MAX_PAUSE_MS = 60_000;
 
+/** Page faults since the last trim that make the next look trim (1 MiB of 4 KiB pages). */
+export const MIN_NEW_PAGES = 256;
+
 /** Settings for {@linkcode startMallocTrim}. */
 export interface MallocTrimOptions {
   /** Least time between trims (default {@linkcode TRIM_EVERY_MS}). */
   everyMs?: number;
   /** Longest time between trims (default {@linkcode MAX_PAUSE_MS}). */
   maxPauseMs?: number;
+  /** Page faults since the last trim that make a look trim (default {@linkcode MIN_NEW_PAGES}). */
+  minNewPages?: number;
   /** Called after each trim with its duration and whether any memory went back. */
   onTrim?: (ms: number, released: boolean) => void;
 }
@@ -44,12 +57,15 @@ export interface MallocTrimmer {
   readonly why?: string;
   /** Trims done so far. */
   readonly trims: number;
+  /** Looks that found too little new to trim. */
+  readonly skipped: number;
   /** Stops trimming; a trim under way finishes. */
   stop(): void;
 }
 
 const LIBC_SYMBOLS = {
   malloc_trim: { parameters: ["usize"], result: "i32", nonblocking: true },
+  getrusage: { parameters: ["i32", "buffer"], result: "i32" },
   // Only glibc has it: another libc's malloc_trim (a compatibility shim) may do nothing.
   gnu_get_libc_version: { parameters: [], result: "pointer" },
 } as const;
@@ -63,16 +79,29 @@ function positive(value: number | undefined, fallback: number): number {
 export function startMallocTrim(opts: MallocTrimOptions = {}): MallocTrimmer {
   const lib = openLibcSymbols(LIBC_SYMBOLS);
   if (typeof lib === "string") {
-    return { available: false, why: lib, trims: 0, stop: () => {} };
+    return { available: false, why: lib, trims: 0, skipped: 0, stop: () => {} };
   }
   const everyMs = positive(opts.everyMs, TRIM_EVERY_MS);
   const maxPauseMs = Math.max(everyMs, positive(opts.maxPauseMs, MAX_PAUSE_MS));
+  const minNewPages = positive(opts.minNewPages, MIN_NEW_PAGES);
+  // struct rusage on 64-bit Linux: two timevals, then longs; ru_minflt is the fifth long.
+  const usage = new BigInt64Array(18);
+  const faults = (): number => {
+    if (lib.symbols.getrusage(0, /* RUSAGE_SELF */ usage) !== 0) return Infinity;
+    return Number(usage[8]);
+  };
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
   let stopped = false;
   let trims = 0;
+  let skipped = 0;
+  // Unknown at first, so the first look trims.
+  let faultsAtTrim = -Infinity;
+  let lastTrimAt = -Infinity;
+  let wait = everyMs;
   const schedule = (ms: number) => {
-    const next = setTimeout(trim, ms);
+    wait = ms;
+    const next = setTimeout(look, ms);
     // Never what keeps a process alive.
     Deno.unrefTimer(next);
     timer = next;
@@ -82,10 +111,20 @@ export function startMallocTrim(opts: MallocTrimOptions = {}): MallocTrimmer {
     // Closed only once no call runs on the pool.
     if (stopped) lib.close();
   };
-  const trim = () => {
+  const look = () => {
     timer = undefined;
+    const now = faults();
+    if (now - faultsAtTrim < minNewPages && performance.now() - lastTrimAt < maxPauseMs) {
+      skipped++;
+      schedule(Math.min(maxPauseMs, wait * 2));
+      return;
+    }
+    trim(now);
+  };
+  const trim = (faultsNow: number) => {
     running = true;
-    const t0 = performance.now();
+    faultsAtTrim = faultsNow;
+    const t0 = lastTrimAt = performance.now();
     const done = (released: number) => {
       const ms = performance.now() - t0;
       trims++;
@@ -105,6 +144,9 @@ export function startMallocTrim(opts: MallocTrimOptions = {}): MallocTrimmer {
     available: true,
     get trims() {
       return trims;
+    },
+    get skipped() {
+      return skipped;
     },
     stop() {
       if (stopped) return;

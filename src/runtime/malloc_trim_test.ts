@@ -131,3 +131,51 @@ Deno.test({
     assert.ok(calls >= 3);
   },
 });
+
+Deno.test({
+  name: "startMallocTrim: a look that finds no new pages skips the trim and backs off",
+  ignore: !onLinux,
+  async fn() {
+    // No fault count reaches a billion: every look after the first trim skips until the pause.
+    const t = startMallocTrim({ everyMs: 5, maxPauseMs: 400, minNewPages: 1e9 });
+    try {
+      await trimsDone(t, 1);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(t.trims, 1, "no trim before the longest pause");
+      // Doubling from at least 5 ms: at most 6 looks within 300 ms, not 60.
+      assert.ok(t.skipped >= 1 && t.skipped <= 6, `${t.skipped} looks skipped`);
+      // The longest pause trims whatever the faults say.
+      await trimsDone(t, 2, 2_000);
+    } finally {
+      t.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "startMallocTrim: pages newly touched make the next look trim",
+  ignore: !onLinux,
+  async fn() {
+    const libc = Deno.dlopen("libc.so.6", {
+      malloc: { parameters: ["usize"], result: "pointer" },
+      free: { parameters: ["pointer"], result: "void" },
+      memset: { parameters: ["pointer", "i32", "usize"], result: "pointer" },
+    });
+    const t = startMallocTrim({ everyMs: 5, maxPauseMs: 60_000, minNewPages: 64 });
+    try {
+      await trimsDone(t, 1);
+      // Backed off a while, then 4 MiB touched (from mmap, so new pages: 1,024 faults).
+      await new Promise((r) => setTimeout(r, 200));
+      const size = 4n * 1024n * 1024n;
+      const p = libc.symbols.malloc(size);
+      assert.ok(p !== null);
+      libc.symbols.memset(p, 1, size);
+      libc.symbols.free(p);
+      // The backed-off look is at most 320 ms away; without the fault count it would be a minute.
+      await trimsDone(t, 2, 2_000);
+    } finally {
+      t.stop();
+      libc.close();
+    }
+  },
+});
