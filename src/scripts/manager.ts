@@ -21,13 +21,15 @@ export interface ScriptHost {
   presence: Pick<Presence, "onlinePlayers" | "playerCard">;
   deliver: Pick<Delivery, "toPlayers">;
   /**
-   * Names of scripts turned off (`scripts.disabled`, read at each look at the folder): their
-   * files are left alone, and no command, alias or help of theirs is registered.
+   * Names of scripts turned off (`scripts.disabled`, read at each look at the folder and at
+   * `rescan`, which `@reload/config` calls): their files are left alone, and no command, alias
+   * or help of theirs is registered.
    */
   disabled?: () => readonly string[];
   /**
-   * How often the folder is looked at besides the watcher's events, in ms (RESCAN_MS when not
-   * given; a test makes it long, so that only the watcher can see an edit).
+   * How often the folder is looked at while no watcher runs, in ms (RESCAN_MS when not given; a
+   * test makes it long, so that only the watcher can see an edit). While one runs, the look
+   * comes WATCHED_RESCAN_MS after the last one, or this, if longer.
    */
   rescanMs?: number;
 }
@@ -63,8 +65,15 @@ const REMOVED = "That script was just removed; try again.";
 export const MAX_SCRIPT_BYTES = 256 * 1024;
 /** Longest the engine's start waits for the first loads (the rest go on in the background). */
 const START_WAIT_MS = 5_000;
-/** How often the folder is looked at for new and removed scripts (the watcher is faster). */
+/** How often the folder is looked at for new and removed scripts while no watcher runs. */
 const RESCAN_MS = 2_000;
+/**
+ * The same while the watcher runs: its events bring a look 50 ms after a change, so this one
+ * only catches a change whose every event was lost. Each look reads the folder and stats every
+ * script (work on the runtime's blocking pool that woke four threads of an idle engine), so it
+ * is not done every 2 seconds for nothing.
+ */
+export const WATCHED_RESCAN_MS = 30_000;
 /** A report of the same problem of a script reaches staff at most this often. */
 const REPORT_EVERY_MS = 30_000;
 /** Scripts handled at most (a folder of thousands of files is refused beyond this). */
@@ -135,7 +144,7 @@ export class ScriptManager implements EngineScripts {
    * it (a counter also keeps nothing per event, however many come).
    */
   #generation = 0;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
   /** A registration waiting for the end of the current burst of loads (see #registerSoon). */
   #registering: ReturnType<typeof setTimeout> | undefined;
   #scanning: Promise<void> | null = null;
@@ -200,7 +209,6 @@ export class ScriptManager implements EngineScripts {
    */
   async start(): Promise<void> {
     await this.#scan();
-    this.#timer = setInterval(() => void this.#scan(), this.#host.rescanMs ?? RESCAN_MS);
     const loads = [...this.#scripts.values()].map((s) => s.refreshing).filter(Boolean);
     let bound: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
@@ -214,7 +222,7 @@ export class ScriptManager implements EngineScripts {
   /** Stops watching and throws the sandboxes away. */
   async close(): Promise<void> {
     this.#closed = true;
-    clearInterval(this.#timer);
+    clearTimeout(this.#timer);
     clearTimeout(this.#registering);
     this.#unwatch();
     await this.#scanning;
@@ -230,6 +238,11 @@ export class ScriptManager implements EngineScripts {
       bytes += s.good.vm.memoryBytes;
     }
     return { count, bytes };
+  }
+
+  /** Looks at the folder now: new and removed files, and `scripts.disabled` (`@reload/config`). */
+  rescan(): Promise<void> {
+    return this.#scan();
   }
 
   async list(): Promise<ScriptStatus[]> {
@@ -478,8 +491,22 @@ export class ScriptManager implements EngineScripts {
   /** Looks at the folder: new files are registered and loaded, removed ones unregistered. */
   #scan(): Promise<void> {
     if (this.#closed) return Promise.resolve();
-    this.#scanning ??= this.#doScan().finally(() => this.#scanning = null);
+    this.#scanning ??= this.#doScan().finally(() => {
+      this.#scanning = null;
+      this.#nextLook();
+    });
     return this.#scanning;
+  }
+
+  /** Sets the next look at the folder a whole interval after this one, by whether one watches. */
+  #nextLook(): void {
+    clearTimeout(this.#timer);
+    if (this.#closed) return;
+    const every = this.#host.rescanMs ?? RESCAN_MS;
+    this.#timer = setTimeout(
+      () => void this.#scan(),
+      this.#watcher ? Math.max(every, WATCHED_RESCAN_MS) : every,
+    );
   }
 
   async #doScan(): Promise<void> {

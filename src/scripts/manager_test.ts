@@ -51,3 +51,65 @@ Deno.test("scripts manager: the folder watcher alone loads an edited script", as
     }
   }
 });
+
+// The look at the folder reads it and stats every script on the runtime's blocking pool; with a
+// watcher running its events bring that look, so the timed one comes rarely (docs/scripts.md).
+Deno.test("scripts manager: the timed look at the folder waits while the watcher runs", async () => {
+  for (const watch of [true, false]) {
+    const dir = await Deno.makeTempDir({ prefix: "ursamu-looks-" });
+    await Deno.writeTextFile(`${dir}/+hi.ts`, version("+one"));
+    let looks = 0;
+    const scripts = new ScriptManager(
+      {
+        root: dir,
+        presence: { onlinePlayers: () => [], playerCard: () => undefined },
+        deliver: { toPlayers() {} },
+        disabled: () => (looks++, []),
+        rescanMs: 40,
+      },
+      new CommandRegistry(),
+      { ...defaultConfig().scripts, dir, watch },
+    );
+    try {
+      await scripts.start();
+      const from = looks;
+      await new Promise((r) => setTimeout(r, 400));
+      if (watch) assert.equal(looks - from, 0, "no timed look while the watcher runs");
+      else assert.ok(looks - from >= 4, `${looks - from} timed looks without a watcher`);
+    } finally {
+      await scripts.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+});
+
+Deno.test("scripts manager: rescan applies scripts.disabled at once (@reload/config)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-off-" });
+  await Deno.writeTextFile(`${dir}/+hi.ts`, version("+one"));
+  let off: string[] = [];
+  const registry = new CommandRegistry();
+  const scripts = new ScriptManager(
+    {
+      root: dir,
+      presence: { onlinePlayers: () => [], playerCard: () => undefined },
+      deliver: { toPlayers() {} },
+      disabled: () => off,
+      rescanMs: 3_600_000,
+    },
+    registry,
+    { ...defaultConfig().scripts, dir },
+  );
+  try {
+    await scripts.start();
+    assert.ok(await eventually(() => registry.get("+one") !== undefined), "loaded");
+    off = ["+HI"];
+    await scripts.rescan();
+    assert.ok(await eventually(() => registry.get("+one") === undefined), "turned off");
+    off = [];
+    await scripts.rescan();
+    assert.ok(await eventually(() => registry.get("+one") !== undefined), "back on");
+  } finally {
+    await scripts.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -34,6 +34,8 @@ export interface ScriptCheck {
 export interface EngineScripts {
   /** The scripts folder (absolute). */
   readonly dir: string;
+  /** Looks at the folder now: new and removed files, and `scripts.disabled` (`@reload/config`). */
+  rescan(): Promise<void>;
   /** Every script found, after a fresh look at the folder, sorted by name. */
   list(): Promise<ScriptStatus[]>;
   /** One script's status and current source, or null when there is no such script. */

@@ -33,6 +33,8 @@ async function reloadConfig(s: EngineControl): Promise<Outcome> {
     const warnings = await s.config.reload();
     // The core commands follow commands.disabled at once: no import needed.
     const off = s.commands.applyDisabled();
+    // And the scripts follow scripts.disabled: a look at their folder reads it again.
+    await s.scripts.rescan();
     const extra = turnedOffText(off);
     if (warnings.length === 0 && off.problems.length === 0) {
       return {
