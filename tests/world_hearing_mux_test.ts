@@ -317,3 +317,29 @@ Deno.test("MUX hearing: a line passed inside a listening thing still leaves out 
     assert(!bobSaw.some((l) => /has left/.test(l)), bobSaw.join("|"));
     assertEquals(aliceSaw, ["Pup> On the bus: Bob has left.", "Pup> Bob has arrived."]);
   }));
+
+Deno.test("MUX hearing: a room destroyed with players in it sends them home, as what else is in it", () =>
+  inGame(["Alice", "Bob", "Cat"], async ({ admin, alice, bob, cat }) => {
+    const garden = dbref(await telnetReply(alice, "@dig Garden"));
+    await telnetReply(alice, "@create Box");
+    await telnetReply(alice, "@create Lis");
+    await telnetReply(alice, "@listen Lis=*");
+    for (const what of ["Box", "Lis"]) await telnetReply(alice, `@tel ${what}=${garden}`);
+    for (const who of ["Bob", "Cat"]) await telnetReply(admin, `@tel *${who}=${garden}`);
+    // Asked once, then confirmed, as before; it was refused while Bob and Cat were in it.
+    assertMatch(await telnetReply(alice, `@destroy ${garden}`), /cannot be undone/);
+    const [bobFrom, catFrom] = [bob.mark(), cat.mark()];
+    // TinyMUX 2.12 (@destroy/instant, or at its next check): each goes home, nobody hears it
+    // leave; the players look at their home, which hears those that hear arrive.
+    const limbo = await heardWhile(admin, async () => {
+      // Alice, in Limbo too, hears them arrive before her answer.
+      const said = (await telnetReply(alice, `@destroy ${garden}`)).split("\r\n");
+      assertMatch(said.at(-1)!, /^Destroyed Garden\(#\d+\)\. 4 object\(s\) sent home\.$/);
+    });
+    assertEquals(limbo.sort(), ["Bob has arrived.", "Cat has arrived.", "Lis has arrived."]);
+    await bob.waitFor(/Limbo/, 10_000, bobFrom);
+    await cat.waitFor(/Limbo/, 10_000, catFrom);
+    const here = await telnetReply(bob, "think [name(loc(me))] [lcon(here)]");
+    assertMatch(here, /^Limbo /);
+    assertEquals(await telnetReply(bob, `think [type(${garden})]`), "#-1 NOT FOUND");
+  }));

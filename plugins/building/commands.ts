@@ -170,10 +170,10 @@ Example:
       category: "building",
       help: `@destroy[/confirm][/override] <object>
 
-Destroys something you control. Players and the starting room cannot be destroyed, nor a room
-with players in it. Something set safe needs /override (as in TinyMUX). A room needs /confirm
-(or the same @destroy again within a minute); its exits go with it, exits elsewhere that led to
-it are unlinked, and the things in it are sent home.`,
+Destroys something you control. Players and the starting room cannot be destroyed. Something
+set safe needs /override (as in TinyMUX). A room needs /confirm (or the same @destroy again
+within a minute); its exits go with it, exits elsewhere that led to it are unlinked, and the
+players and things in it are sent home (as in TinyMUX).`,
       async exec(u) {
         const target = await u.target(required(u.cmd.args, "@destroy <object>"));
         const sw = u.cmd.switches;

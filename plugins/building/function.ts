@@ -26,8 +26,8 @@ export function destroyFunction(b: Builder, world: PluginWorld): PluginFunctionS
       args: "destroy(<object>)",
       summary: "Destroys something you control, as @destroy does, once the evaluation is done; " +
         "gives nothing.",
-      more: "@destroy's rules: builders only; not players, the starting room or a room with " +
-        "players in it; a safe object is refused (@destroy/override). A room needs destroy() " +
+      more: "@destroy's rules: builders only; not players or the starting room (what is in a " +
+        "room goes home); a safe object is refused (@destroy/override). A room needs destroy() " +
         "again within a minute (or @destroy/confirm). You are told what @destroy says; one who " +
         "may not use @destroy gets #-1 PERMISSION DENIED.",
       example: { think: "destroy(create(Junk,10))", gives: "" },

@@ -286,11 +286,11 @@ export class Builder {
   }
 
   /**
-   * Destroys an object. Players and the starting room are refused, as are rooms
-   * with players in them. A room needs confirming (`/confirm`, or the same
-   * `@destroy` again within a minute). Exits of a destroyed room go with it, exits
-   * elsewhere that led to it are unlinked; what is inside a room or thing goes home, heard
-   * as MUX's destroy is (a thing leaving its place, each one that hears arriving home).
+   * Destroys an object. Players and the starting room are refused. A room needs confirming
+   * (`/confirm`, or the same `@destroy` again within a minute). Exits of a destroyed room go
+   * with it, exits elsewhere that led to it are unlinked; what is inside a room or thing goes
+   * home, players too, heard as MUX's destroy is (a thing leaving its place, each one that
+   * hears arriving home, each player shown its home).
    * Returns null when confirmation is needed.
    */
   async destroy(
@@ -316,10 +316,6 @@ export class Builder {
       const start = await this.w.startingRoom();
       if (obj.id === start || obj.id === "1") {
         throw new ValidationError("The starting room cannot be destroyed.");
-      }
-      const players = await this.w.contentsOfType(obj.id, "player", 1);
-      if (players.length) {
-        throw new ValidationError(`${obj.name} has players in it; move them out first.`);
       }
       const p = this.#pending.get(actor.id);
       const now = Date.now();
