@@ -6,7 +6,7 @@ import { define, leafFunctions } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import { isSimple, sliceVisible, visibleLength } from "../markup.ts";
 import { isInteger, toInt } from "../numbers.ts";
-import { sepOf, splitList } from "../list.ts";
+import { sepOf, splitList, splitStyledList } from "../list.ts";
 import { closeColour } from "./strings.ts";
 
 const MAX = 100;
@@ -152,20 +152,88 @@ export const formatFunctions: FunctionDef[] = leafFunctions([
     if (width < 1 || width > 78) return "#-1 OUT OF RANGE";
     const sep = sepOf(args[2]);
     if (typeof sep !== "string") return sep.error;
-    const indent = Math.max(0, Math.min(77, toInt(args[3] ?? "0")));
+    // TinyMUX 2.12: an indent out of 0-77 is 1; an indent and width wider than 78 are refused.
+    let indent = toInt(args[3] ?? "0");
+    if (indent < 0 || indent > 77) indent = 1;
+    if (width + indent > 78) return "#-1 OUT OF RANGE";
     const per = Math.max(1, Math.floor((78 - indent) / width));
-    const words = splitList(args[0], sep);
-    let out = "";
-    words.forEach((w, i) => {
-      if (i % per === 0) out += (i ? "\r\n" : "") + " ".repeat(indent);
-      const cut = w.slice(0, width);
-      // The last field of a full row is not padded (TinyMUX 2.12): no spaces before the break.
-      out += i % per === per - 1 ? cut : cut.padEnd(width);
-    });
-    return words.length ? out + "\r\n" : "";
+    return columnsPlain(args[0], width, sep, indent, per) ??
+      columnsStyled(args[0], width, sep, indent, per);
   }),
   // Their code reads only their arguments (FunctionDef.leaf).
 ], ["ljust", "rjust", "center"]);
+
+/**
+ * columns() of a list without colour or astral characters (units are characters): the items
+ * cut and padded straight from the list's text as it is walked, where splitting it made a
+ * string of each item first and padding another; null when the list or delimiter holds either.
+ * The last field of a full row is not padded (TinyMUX 2.12): no spaces before the break.
+ */
+function columnsPlain(
+  s: string,
+  width: number,
+  sep: string,
+  indent: number,
+  per: number,
+): string | null {
+  if (!isSimple(sep)) return null;
+  const n = s.length, spaced = sep === " ";
+  if (n === 0) return "";
+  const ind = " ".repeat(indent), pad = " ".repeat(width);
+  let out = "", k = 0;
+  // Each turn takes one item, [i, j); every turn moves i on, to at most n + sep.length.
+  for (let i = 0;;) {
+    let j: number;
+    if (spaced) {
+      while (i < n && s.charCodeAt(i) === 0x20) i++;
+      if (i >= n) break;
+      j = i;
+      while (j < n && s.charCodeAt(j) !== 0x20) j++;
+    } else {
+      if (i > n) break;
+      j = s.indexOf(sep, i);
+      if (j < 0) j = n;
+    }
+    for (let q = i; q < j; q++) {
+      const c = s.charCodeAt(q);
+      if ((c >= 0xd800 && c <= 0xdfff) || (c >= 0xfdd0 && c <= 0xfdd4)) return null;
+    }
+    const col = k % per;
+    if (col === 0) out += k ? "\r\n" + ind : ind;
+    const len = j - i;
+    if (len >= width) out += s.slice(i, i + width);
+    else if (col === per - 1) out += s.slice(i, j);
+    else out += s.slice(i, j) + pad.slice(len);
+    k++;
+    i = spaced ? j : j + sep.length;
+  }
+  return k ? out + "\r\n" : "";
+}
+
+/**
+ * columns() of any list: each item in the colour in force where it starts (as extract() takes
+ * it), cut and padded by visible characters, the padding uncoloured (TinyMUX 2.12).
+ */
+function columnsStyled(
+  s: string,
+  width: number,
+  sep: string,
+  indent: number,
+  per: number,
+): string {
+  const words = splitStyledList(s, sep);
+  const ind = " ".repeat(indent);
+  let out = "";
+  for (let k = 0; k < words.length; k++) {
+    const col = k % per;
+    if (col === 0) out += k ? "\r\n" + ind : ind;
+    const w = words[k];
+    const len = visibleLength(w);
+    if (len >= width) out += len > width ? sliceVisible(w, 0, width) : w;
+    else out += col === per - 1 ? w : w + " ".repeat(width - len);
+  }
+  return words.length ? out + "\r\n" : "";
+}
 
 /** A tab in wrap(). */
 const TAB = "        ";

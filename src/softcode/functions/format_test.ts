@@ -1,0 +1,66 @@
+/** Formatting: columns()'s walk of a plain list against the colour-aware way, on generated lists. */
+import assert from "node:assert/strict";
+import { builtinFunctions } from "./mod.ts";
+import { splitStyledList } from "../list.ts";
+import { M_ATTR, NORMAL, paletteMarker, sliceVisible, visibleLength } from "../markup.ts";
+
+/** columns() by TinyMUX 2.12's rule, item by item from the colour-aware split. */
+function reference(s: string, width: number, sep: string, indent: number): string {
+  const per = Math.max(1, Math.floor((78 - indent) / width));
+  const words = splitStyledList(s, sep);
+  const rows: string[] = [];
+  for (let k = 0; k < words.length; k += per) {
+    const row = words.slice(k, k + per).map((w, c) => {
+      const len = visibleLength(w);
+      if (len > width) return sliceVisible(w, 0, width);
+      return c === per - 1 ? w : w + " ".repeat(width - len);
+    });
+    rows.push(" ".repeat(indent) + row.join(""));
+  }
+  return rows.length ? rows.join("\r\n") + "\r\n" : "";
+}
+
+// Words, delimiters, runs of spaces, wide and astral characters, colour markers.
+const PIECES = [
+  "a",
+  "bc",
+  "wordy",
+  "longerword",
+  " ",
+  "  ",
+  "|",
+  "::",
+  "日本",
+  "é",
+  "😀",
+  M_ATTR + "h",
+  paletteMarker(1, false),
+  NORMAL,
+];
+const SEPS = [" ", " ", "|", "::", "😀", "é"];
+
+Deno.test("format: columns() gives the colour-aware answer on generated lists", () => {
+  const columns = builtinFunctions().get("COLUMNS")!;
+  let seed = 48;
+  // The high bits of a linear congruential stream: its low bits repeat in short cycles.
+  const next = (n: number) => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 12) % n;
+  let plain = 0;
+  for (let t = 0; t < 20_000; t++) {
+    const len = next(4) === 0 ? next(80) : next(16);
+    // Half the lists are plain (no marker, no astral character); the rest may hold them.
+    const pieces = next(2) === 0 ? PIECES.length - 4 : PIECES.length;
+    let s = "";
+    for (let i = 0; i < len; i++) s += PIECES[next(next(3) === 0 ? pieces : 5)];
+    const sep = SEPS[next(SEPS.length)];
+    const width = 1 + next(next(4) === 0 ? 40 : 8);
+    const indent = next(3) === 0 ? next(78 - width) : 0;
+    if (!/[\uD800-\uDFFF\uFDD0-\uFDD4]/.test(s)) plain++;
+    const args = [s, String(width), sep, String(indent)];
+    assert.equal(
+      columns.impl(undefined as never, undefined as never, args),
+      reference(s, width, sep, indent),
+      JSON.stringify({ s, width, sep, indent }),
+    );
+  }
+  assert.ok(plain > 8_000, `${plain} plain lists`);
+});
