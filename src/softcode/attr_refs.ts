@@ -81,10 +81,10 @@ export class AttrRefs {
     // A `#123/<name>` is cut anew: most are made at the call (`##/sex`, `[v(db)]/header`), and
     // a fresh text's lookup in the table cost a paced listing more than cutting it (the table
     // and its keys cold in cache: SGP's +who 0.95-0.97 of the CPU without it, docs/bench.md).
-    if (ref.charCodeAt(0) === 35) return readerFree(ref);
+    if (ref.charCodeAt(0) === 35) return resolvedRef(ref);
     let r = this.#held.get(ref);
     if (r === undefined) {
-      r = readerFree(ref) ?? LOOKER_BOUND;
+      r = resolvedRef(ref) ?? LOOKER_BOUND;
       if (this.#held.size >= this.#most) this.#held = new Map();
       this.#held.set(ref, r);
     }
@@ -97,8 +97,11 @@ export class AttrRefs {
   }
 }
 
-/** parseObjAttr()'s answer for `ref` where it needs no looker (see AttrRefs.get), or null. */
-function readerFree(ref: string): AttrRef | null {
+/**
+ * parseObjAttr()'s answer for `ref` where it needs no looker (see AttrRefs.get): a plain
+ * `#123/<name>` or a bare `<name>`, with a valid name; null for anything else.
+ */
+export function resolvedRef(ref: string): AttrRef | null {
   const at = ref.indexOf("/");
   if (at < 0) {
     const name = ref.trim();

@@ -68,6 +68,30 @@ export interface CallNode {
   buf: string[] | null;
   /** A lazy function's raw arguments as Evaluation.evalLazy last read them, by position. */
   lazy: (LazyArg | undefined)[] | null;
+  /** What a u()-like call keeps of the attribute it runs (AttrSite), made at its first call. */
+  site: AttrSite | null;
+}
+
+/**
+ * What a call that runs an attribute (u(), ulocal()) keeps on its node: its reference as resolved
+ * once when the reference is a literal that means the same whoever reads it (functions/control.ts),
+ * and the program of the text it ran last (Evaluation.evalAttrAt). Nothing about the world is
+ * kept: the object, the attribute and the permission are looked up at every call, and the program
+ * is used again only for the same text under the same function table and parse depth.
+ */
+export interface AttrSite {
+  /** The literal reference's text, or null when the call's reference is evaluated. */
+  readonly ref: string | null;
+  /** The object a `#123/` names (null: the reader's own), when `name` is not null. */
+  readonly id: string | null;
+  /** The attribute's name, valid and upper-case; null when the reference needs the matcher. */
+  readonly name: string | null;
+  /** The text last run from here, and its program (null: the text is plain, itself its value). */
+  text: string;
+  p: Program | null;
+  /** The function table's generation and the engine's parse epoch `p` was made under. */
+  generation: number;
+  epoch: number;
 }
 
 /**
@@ -172,6 +196,7 @@ function node(
     folds: 0,
     buf: null,
     lazy: null,
+    site: null,
   } as unknown as Node;
 }
 
@@ -268,6 +293,20 @@ export class Builder {
       : null;
     return { nodes: this.nodes, text: only };
   }
+}
+
+/**
+ * A program that is one `[...]` as the part inside: run() gives the same from either (a part's
+ * result is already cut to the output limit), and an attribute written `[u(...)]`, as most are,
+ * is then three objects and one run() less to walk at each call (Softcode.compile).
+ */
+export function unwrapped(p: Program): Program {
+  let q = p;
+  // Bounded by the parse depth: each step goes one `[` in.
+  while (q.text === null && q.nodes.length === 1 && q.nodes[0].k === K_EVAL) {
+    q = (q.nodes[0] as EvalNode).p;
+  }
+  return q;
 }
 
 /** The program of an empty region. */

@@ -5,6 +5,7 @@
  * evaluation only; nothing escapes as an exception.
  */
 import {
+  type AttrSite,
   type CallNode,
   compileCall,
   type CompileOptions,
@@ -22,6 +23,7 @@ import {
   type LazyArg,
   type Program,
   type SubNode,
+  unwrapped,
   upperAscii,
 } from "./compile.ts";
 import { isPlain, parseText } from "./parse.ts";
@@ -271,7 +273,7 @@ export class Softcode {
       }
       if (found) return found;
     }
-    const p = parseText(text, flags, this.#opts);
+    const p = unwrapped(parseText(text, flags, this.#opts));
     // A text that is one literal is parsed again faster than it is remembered.
     if (p.text !== null) return p;
     // A text is kept parsed from its second time on: a typed line or an iter() item's text is
@@ -626,6 +628,9 @@ export class Softcode {
 /** Longest text `eval` checks for being plain before looking it up. */
 const PLAIN_CHECK = 64;
 
+/** The flags an attribute's text is evaluated under as a u-function. */
+const ATTR_FLAGS = EV.FCHECK | EV.EVAL;
+
 /**
  * How often (in calls) the clock is read: every CLOCK_EVERY calls, and while the calls between
  * two reads take under CLOCK_QUICK_MS, twice as many calls between reads each time, up to
@@ -812,12 +817,43 @@ export class Evaluation {
    * body's text only, never in an attribute the body calls, so no stand-in is looked for there
    * (nor read as the loop's item).
    */
-  evalAttr(frame: Frame, text: string, flags: number = EV.FCHECK | EV.EVAL): string {
+  evalAttr(frame: Frame, text: string, flags: number = ATTR_FLAGS): string {
     const inTemplate = this.#inTemplate;
     if (inTemplate === 0) return this.eval(frame, text, flags);
     this.#inTemplate = 0;
     try {
       return this.eval(frame, text, flags);
+    } finally {
+      this.#inTemplate = inTemplate;
+    }
+  }
+
+  /**
+   * evalAttr() of an attribute's `text` for a call that keeps, on its node, the program it ran
+   * last (`site`: u(), ulocal()): the same text under the same function table and parse depth
+   * runs from there, without the parse cache's lookup (its map's entry and record, cold in a
+   * paced line, at every level of a u() chain); another text is found as evalAttr() finds it, and
+   * kept instead.
+   */
+  evalAttrAt(frame: Frame, text: string, site: AttrSite): string {
+    // eval() cuts such a text first, and the limit may change between evaluations: not kept.
+    if (text.length > this.lbuf) return this.evalAttr(frame, text);
+    const sc = this.sc;
+    if (
+      site.text !== text || site.generation !== sc.functions.generation || site.epoch !== sc.epoch
+    ) {
+      const plain = !text || (text.length <= PLAIN_CHECK && isPlain(text, ATTR_FLAGS));
+      site.p = plain ? null : sc.compile(text, ATTR_FLAGS);
+      site.text = text;
+      site.generation = sc.functions.generation;
+      site.epoch = sc.epoch;
+    }
+    if (site.p === null) return text;
+    const inTemplate = this.#inTemplate;
+    if (inTemplate === 0) return this.run(frame, site.p);
+    this.#inTemplate = 0;
+    try {
+      return this.run(frame, site.p);
     } finally {
       this.#inTemplate = inTemplate;
     }

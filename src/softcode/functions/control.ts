@@ -8,7 +8,7 @@ import type { Evaluation } from "../eval.ts";
 import { sepOf, splitList } from "../list.ts";
 import { bool, toInt, truthy } from "../numbers.ts";
 import { found, matchError, matchThing, NOTHING, parseObjAttr } from "../match.ts";
-import { type CallNode, upperAscii } from "../compile.ts";
+import { type AttrSite, type CallNode, upperAscii } from "../compile.ts";
 import type { SoftAttr } from "../ports.ts";
 import { toWire } from "../markup.ts";
 import { closeColour } from "./strings.ts";
@@ -16,7 +16,7 @@ import { inertItem, type Template } from "../template.ts";
 import type { SplitList } from "../split_lists.ts";
 import { switchMatch } from "../wild.ts";
 import { zoneOf } from "../../world/zones.ts";
-import { upperName, validAttrName } from "../attr_refs.ts";
+import { resolvedRef, upperName, validAttrName } from "../attr_refs.ts";
 
 const MAX = 100;
 
@@ -34,21 +34,28 @@ export { upperName, validAttrName };
 
 /**
  * The attribute `ref` (`obj/attr` or `attr` on the executor) as the executor may read it:
- * the attribute, its object's id, or an error/empty result to return instead.
+ * the attribute, its object's id, or an error/empty result to return instead. `site` is the
+ * call's own (u(), ulocal()), whose literal reference is resolved there once.
  */
 function fetchAttr(
   ev: Evaluation,
   frame: Frame,
   ref: string,
+  site: AttrSite | null = null,
 ): { attr: SoftAttr; id: string } | { out: string } {
   let id: string | null;
   let name: string;
-  const known = ev.sc.attrRefs.get(ref);
-  if (known !== null) {
-    // `#12/FOO` or `FOO`, resolved before: only the world is looked at again.
+  // `#12/FOO` or `FOO`, resolved before: only the world is looked at again.
+  const kept = site !== null && site.ref !== null;
+  const known = kept ? null : ev.sc.attrRefs.get(ref);
+  if (kept && site.name !== null) {
+    id = site.id ?? frame.executor;
+    name = site.name;
+    // A `#12` that names nothing leaves the whole text, never a valid name with its `/`.
+    if (site.id !== null && ev.object(id) === null) return { out: "" };
+  } else if (known !== null) {
     id = known.id ?? frame.executor;
     name = known.name;
-    // A `#12` that names nothing leaves the whole text, never a valid name with its `/`.
     if (known.id !== null && ev.object(id) === null) return { out: "" };
   } else {
     const p = parseObjAttr(ev.ports.world, frame.executor, ref);
@@ -69,6 +76,30 @@ function fetchAttr(
 }
 
 /**
+ * What call `n` of u() or ulocal() keeps (AttrSite), made at its first call: a reference written
+ * as a literal is resolved here once when it means the same whoever reads it (attr_refs.ts).
+ */
+function siteOf(n: CallNode, ref: string): AttrSite {
+  let site = n.site;
+  if (site === null) {
+    const first = n.args[0];
+    // The literal's text is the very string every call is given (Evaluation.arg).
+    const literal = typeof first !== "string" && first.text === ref ? ref : null;
+    const r = literal !== null ? resolvedRef(literal) : null;
+    site = n.site = {
+      ref: literal,
+      id: r === null ? null : r.id,
+      name: r === null ? null : r.name,
+      text: "",
+      p: null,
+      generation: -1,
+      epoch: -1,
+    };
+  }
+  return site;
+}
+
+/**
  * v()'s test of a name: one that starts as an attribute's may be one (a letter, `_`, `~`, `#`,
  * `.`; ASCII only, as the case-blind `/^[a-z_~#.]/i` it stands for), else it is a number.
  */
@@ -78,29 +109,40 @@ function startsAttrName(name: string): boolean {
     c === 46;
 }
 
-/** Runs an attribute as a u-function of `id` with `args` (%0-%9). */
+/**
+ * Runs an attribute as a u-function of `id` with `args` (%0-%9); `site` keeps its program on the
+ * call (Evaluation.evalAttrAt).
+ */
 export function callAttr(
   ev: Evaluation,
   frame: Frame,
   id: string,
   text: string,
   args: readonly string[],
+  site: AttrSite | null = null,
 ): string {
   if (!text) return "";
   const f: Frame = { executor: id, caller: frame.executor, enactor: frame.enactor, args };
-  return ev.evalAttr(f, text);
+  return site === null ? ev.evalAttr(f, text) : ev.evalAttrAt(f, text, site);
 }
 
-/** u() and ulocal(). */
-function ufun(ev: Evaluation, frame: Frame, args: string[], local: boolean): string {
-  const a = fetchAttr(ev, frame, args[0]);
+/** u() and ulocal(); `n` is the call (absent when run without one). */
+function ufun(
+  ev: Evaluation,
+  frame: Frame,
+  args: string[],
+  local: boolean,
+  n: CallNode | undefined,
+): string {
+  const site = n === undefined ? null : siteOf(n, args[0]);
+  const a = fetchAttr(ev, frame, args[0], site);
   if ("out" in a) return a.out;
   // Nothing writes a frame's arguments: a call without any shares one empty list.
   const rest = args.length > 1 ? args.slice(1) : NO_ARGS;
-  if (!local) return callAttr(ev, frame, a.id, a.attr.value, rest);
+  if (!local) return callAttr(ev, frame, a.id, a.attr.value, rest, site);
   const saved = new Map(ev.regs);
   try {
-    return callAttr(ev, frame, a.id, a.attr.value, rest);
+    return callAttr(ev, frame, a.id, a.attr.value, rest, site);
   } finally {
     ev.regs = saved;
   }
@@ -331,7 +373,7 @@ export const controlFunctions: FunctionDef[] = [
     args: "u([<object>/]<attribute>[, <arg>...])",
     summary: "Runs the attribute as a function, the arguments as %0 to %9, and gives its result.",
     example: { setup: ["&DOUBLE me=mul(%0,2)"], think: "u(me/double,21)", gives: "42" },
-  }, (ev, f, args) => ufun(ev, f, args, false)),
+  }, (ev, f, args, n) => ufun(ev, f, args, false, n)),
   define("zfun", 2, 11, {
     family: "control",
     args: "zfun([<object>/]<attribute>, <arg0>[, <arg1>...])",
@@ -367,7 +409,7 @@ export const controlFunctions: FunctionDef[] = [
       think: "[setq(0,kept)][ulocal(me/setx)]%q0",
       gives: "kept",
     },
-  }, (ev, f, args) => ufun(ev, f, args, true)),
+  }, (ev, f, args, n) => ufun(ev, f, args, true, n)),
   define("udefault", 2, MAX, {
     family: "control",
     args: "udefault([<object>/]<attribute>, <default>[, <arg>...])",

@@ -1,0 +1,135 @@
+import assert from "node:assert/strict";
+import { testSoftcode } from "./_test_world.ts";
+import { TOP_FLAGS } from "./eval.ts";
+import { type CallNode, K_CALL, type Program, unwrapped } from "./compile.ts";
+import { parseText } from "./parse.ts";
+import { stripMarkup } from "./markup.ts";
+
+/**
+ * One parsed text run again and again as `executor`, as a cached attribute's program is (its
+ * u() calls keep what they keep on their nodes), and the first call's node.
+ */
+function kept(t: ReturnType<typeof testSoftcode>, text: string) {
+  const p = t.sc.compile(text, TOP_FLAGS);
+  const run = (executor = t.wiz) => {
+    const ev = t.sc.begin({ executor });
+    try {
+      return stripMarkup(ev.run(ev.topFrame(), p));
+    } finally {
+      t.sc.end(ev);
+    }
+  };
+  const call = (p.nodes.find((n) => n.k === K_CALL) ?? null) as CallNode | null;
+  return { run, call };
+}
+
+Deno.test("attr site: a u() call's kept reference and program follow the world", () => {
+  const t = testSoftcode();
+  const bob = t.world.add("Bob", "player", { location: t.room });
+  const lib = t.world.add("Lib", "thing", { location: t.room, owner: t.wiz });
+  t.world.set(lib, "F", "one:%0", ["visual"]);
+  const { run, call } = kept(t, `[u(#${lib}/f,x)]`);
+  assert.equal(run(bob), "one:x");
+  // The call keeps its resolved reference and the text it ran (the path under test).
+  assert.equal(call?.site?.name, "F");
+  assert.equal(call?.site?.text, "one:%0");
+  assert.equal(run(bob), "one:x");
+  // The attribute written: its new text is run, not the program kept for the old one.
+  t.world.set(lib, "F", "two:[add(%0,1)]", ["visual"]);
+  assert.equal(run(bob), "two:1");
+  t.world.set(lib, "F", "three:%0", ["visual"]);
+  assert.equal(run(bob), "three:x");
+  // Its permission changed: no longer visual to Bob, still the wizard's to read.
+  t.world.set(lib, "F", "three:%0");
+  assert.equal(run(bob), "#-1 PERMISSION DENIED");
+  assert.equal(run(), "three:x");
+  // Cleared, then inherited from a parent, then the object destroyed.
+  t.world.attrs.get(lib)!.delete("F");
+  assert.equal(run(), "");
+  const parent = t.world.add("Parent", "thing", { owner: t.wiz });
+  t.world.set(parent, "F", "parent:%0", ["visual"]);
+  t.world.objects.get(lib)!.data.parent = parent;
+  assert.equal(run(bob), "parent:x");
+  t.world.set(lib, "F", "four:%0", ["visual"]);
+  assert.equal(run(bob), "four:x");
+  t.world.objects.delete(lib);
+  assert.equal(run(), "");
+});
+
+Deno.test("attr site: a kept program is parsed again when the functions or the parse depth change", () => {
+  const t = testSoftcode();
+  t.world.set(t.wiz, "F", "[zork()]-[[[[add(1,2)]]]]");
+  const { run } = kept(t, "[u(#1/f)]");
+  const missing = "#-1 FUNCTION (ZORK) NOT FOUND";
+  assert.equal(run(), `${missing}-3`);
+  assert.equal(run(), `${missing}-3`);
+  // A function defined since: the program kept would still call an unknown one.
+  t.functions.add({
+    ...t.functions.get("TIME")!,
+    name: "ZORK",
+    minArgs: 0,
+    maxArgs: 0,
+    impl: () => "zorked",
+  });
+  assert.equal(run(), "zorked-3");
+  // A smaller parse depth since: the attribute's nesting is now past it.
+  t.sc.setLimits({ parseDepth: 3 });
+  assert.equal(run(), "zorked-");
+  // A smaller output limit than the attribute's text: cut first, as eval() cuts it.
+  t.sc.setLimits({ parseDepth: 100 });
+  t.world.set(t.wiz, "G", "x".repeat(18) + "[add(1,2)]");
+  const g = kept(t, "[u(#1/g)]");
+  assert.equal(g.run(), "x".repeat(18) + "3");
+  t.sc.limits = { ...t.sc.limits, outputLength: 21 };
+  assert.equal(g.run(), "x".repeat(18) + "[a");
+});
+
+Deno.test("attr site: a reference that depends on its reader, or is evaluated, is looked up each call", () => {
+  const t = testSoftcode();
+  const a = t.world.add("A", "thing", { location: t.room, owner: t.wiz });
+  const b = t.world.add("B", "thing", { location: t.room, owner: t.wiz });
+  t.world.set(a, "WHO", "a:%q0");
+  t.world.set(b, "WHO", "b:%q0");
+  const me = kept(t, "[setq(0,1)][u(me/who)]");
+  assert.equal(me.run(a), "a:1");
+  assert.equal(me.run(b), "b:1");
+  const bare = kept(t, "[setq(0,2)][u(who)]");
+  assert.equal(bare.run(a), "a:2");
+  assert.equal(bare.run(b), "b:2");
+  // An evaluated reference: each call's own text, the program kept only for the same text.
+  t.world.set(t.wiz, "PICK", `#${a}`);
+  const dyn = kept(t, "[setq(0,3)][u([v(pick)]/who)]");
+  assert.equal(dyn.run(), "a:3");
+  t.world.set(t.wiz, "PICK", `#${b}`);
+  assert.equal(dyn.run(), "b:3");
+  // ulocal() keeps the same, and still gives the registers back.
+  const local = kept(t, `[setq(0,4)][ulocal(#${a}/set)]%q0`);
+  t.world.set(a, "SET", "[setq(0,5)]%q0");
+  assert.equal(local.run(), "54");
+  assert.equal(local.run(), "54");
+});
+
+Deno.test("attr site: an attribute run from an iter() body keeps its own `##`", () => {
+  const t = testSoftcode();
+  t.world.set(t.wiz, "F", "<##:%0>");
+  const { run } = kept(t, "[iter(a b,u(#1/f,##))]");
+  assert.equal(run(), "<##:a> <##:b>");
+  assert.equal(run(), "<##:a> <##:b>");
+});
+
+Deno.test("attr site: a text that is one [...] runs as the part inside", () => {
+  const t = testSoftcode();
+  const opts = t.sc.compileOptions;
+  for (const text of ["[add(1,2)]", "[[add(1,2)]]", "[abc]", "[add(1,2)]x", "{[add(1,2)]}", ""]) {
+    const p: Program = parseText(text, TOP_FLAGS, opts);
+    const q = unwrapped(p);
+    const ev = t.sc.begin({ executor: t.wiz });
+    try {
+      assert.equal(ev.run(ev.topFrame(), q), ev.run(ev.topFrame(), p), text);
+    } finally {
+      t.sc.end(ev);
+    }
+  }
+  // The cached program of `[u(...)]` is the call itself, one level less to walk.
+  assert.equal(t.sc.compile("[add(1,%0)]", TOP_FLAGS).nodes[0].k, K_CALL);
+});
