@@ -239,6 +239,30 @@ Deno.test("softcode objects: flags, conn() and idle() read one object at a time 
     as(`[hasflag(#${su},connected)] [hasflag(box,connected)] [hasflag(box,thing)]`),
     "0 0 0",
   );
+  // Upper case, as packages write flags (`UNFINDABLE`, `JUMP_OK`): found by the upper-cased
+  // name, the derived ones (WIZARD, ROYALTY, STAFF) too, and any other spelling as before.
+  const hid = t.world.add("Hideout", "room", { flags: ["unfindable", "jump_ok"] });
+  assert.equal(
+    as(
+      `[hasflag(#${hid},UNFINDABLE)] [hasflag(#${hid},JUMP_OK)] [hasflag(#${hid},Jump_Ok)] ` +
+        `[hasflag(#${hid},DARK)] [hasflag(#${hid}, UNFINDABLE )] [hasflag(#${hid},UNFINDABLEX)]`,
+    ),
+    "1 1 1 0 1 0",
+  );
+  assert.equal(
+    as(
+      `[hasflag(#${su},WIZARD)] [hasflag(#${admin},ROYALTY)] [hasflag(#${admin},STAFF)] ` +
+        `[hasflag(#${su},CONNECTED)] [hasflag(me,CONNECTED)] [hasflag(#${hid},ROOM)]`,
+    ),
+    "1 1 1 0 1 0",
+  );
+  // A letter that asks the game (w staff, c connected) among others that do not.
+  assert.equal(
+    as(
+      `[orflags(#${admin},DHw)] [orflags(#${su},Dc)] [andflags(me,!Dc)] [andflags(#${admin},Z!w)]`,
+    ),
+    "1 0 1 0",
+  );
   // Types are not flags in MUX (hastype() asks for one).
   assert.equal(as(`[hasflag(here,room)] [hasflag(here,player)] [hasflag(me,nosuchflag)]`), "0 0 0");
   // Letters: types by their letter, ! for lacking.

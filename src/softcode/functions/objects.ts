@@ -32,7 +32,8 @@ import {
   type MuxFlagTests,
 } from "../../world/mux_flags.ts";
 import { lowerCase } from "../../text/lower.ts";
-import type { DbObject, ObjectType } from "../../world/types.ts";
+import { type DbObject, OBJECT_TYPES, type ObjectType } from "../../world/types.ts";
+import { PLAIN_FLAGS, STAFF_FLAGS } from "../../world/flags.ts";
 import type { SoftAttr } from "../ports.ts";
 import { toWire } from "../markup.ts";
 import { VERSION_TEXT } from "../../version.ts";
@@ -207,6 +208,27 @@ function flagTests(ev: Evaluation, f: Frame): MuxFlagTests {
   return new ExecutorFlags(ev, f.executor);
 }
 
+/**
+ * The tests flag `lower` asks of the game: made only for the two flags hasMuxFlag derives from it
+ * (STAFF, CONNECTED); a listing's other tests (dark, unfindable, wizard...) read the object's own
+ * flags and make nothing.
+ */
+function testsFor(ev: Evaluation, f: Frame, lower: string): MuxFlagTests {
+  return lower === "staff" || lower === "connected" ? flagTests(ev, f) : OWN_FLAGS_ONLY;
+}
+
+/** Tests for the flags that ask none (hasMuxFlag asks them only for staff and connected). */
+const OWN_FLAGS_ONLY: MuxFlagTests = { staff: () => false, connected: () => false };
+
+/**
+ * The engine's flag names (and MUX's types), keyed by their upper case: softcode often spells a
+ * flag so (`hasflag(loc(##),UNFINDABLE)`, `JUMP_OK`), and each call made a lower-cased copy.
+ */
+const UPPER_FLAG_NAMES: ReadonlyMap<string, string> = new Map(
+  [...Object.values(MUX_FLAG_LETTERS), ...PLAIN_FLAGS, ...STAFF_FLAGS, ...OBJECT_TYPES]
+    .map((n) => [n.toUpperCase(), n]),
+);
+
 /** Flags as softcode names them, from the engine's: staff ranks map to MUX's. */
 export function muxFlags(ev: Evaluation, f: Frame, o: DbObject): Set<string> {
   const out = new Set<string>();
@@ -235,23 +257,38 @@ function flagLetters(ev: Evaluation, f: Frame, o: DbObject): string {
 function hasFlagNamed(ev: Evaluation, f: Frame, o: DbObject, name: string): boolean {
   const t = name.trim();
   // The name upper-cased then lower-cased, as the flag test always read it; an ASCII name (every
-  // flag's) gives its lower case at once, with no copy when it is already (`dark`).
-  const n = isAscii(t) ? lowerCase(t) : lowerCase(t.toUpperCase());
+  // flag's) gives its lower case at once: itself when it is already (`dark`), a known flag's
+  // name when it is all upper case (`UNFINDABLE`), else a copy.
+  const c = asciiCase(t);
+  const n = c === LOWER
+    ? t
+    : c === UPPER_TOO
+    ? UPPER_FLAG_NAMES.get(t) ?? t.toLowerCase()
+    : lowerCase(t.toUpperCase());
   // MUX's types are not flags: hasflag(me,player) is 0 (hastype() asks for a type).
   if (n === "player" || n === "room" || n === "exit" || n === "thing") return false;
-  return hasMuxFlag(o, n, flagTests(ev, f));
+  return hasMuxFlag(o, n, testsFor(ev, f, n));
 }
 
-/** True when every character of `s` is ASCII. */
-function isAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
-  return true;
+/** asciiCase()'s answers: ASCII without upper case, ASCII with some, anything else. */
+const LOWER = 0, UPPER_TOO = 1, NOT_ASCII = 2;
+
+/** Whether `s` is ASCII, and then whether it holds upper-case letters. */
+function asciiCase(s: string): number {
+  let upper = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x7f) return NOT_ASCII;
+    if (c >= 65 && c <= 90) upper = true;
+  }
+  return upper ? UPPER_TOO : LOWER;
 }
 
-function letterFlag(tests: MuxFlagTests, o: DbObject, letter: string): boolean {
+/** Whether `o` has the flag or type MUX writes as `letter` (tests made only where one asks). */
+function letterFlag(ev: Evaluation, f: Frame, o: DbObject, letter: string): boolean {
   if (letter === "P" || letter === "R" || letter === "E") return TYPE_LETTER[typeOf(o)] === letter;
   const name = MUX_FLAG_LETTERS[letter];
-  return name !== undefined && hasMuxFlag(o, name, tests);
+  return name !== undefined && hasMuxFlag(o, name, testsFor(ev, f, name));
 }
 
 /** Ids of connected players the executor may see (a dark one only by whoever controls it). */
@@ -537,7 +574,7 @@ export const objectFunctions: FunctionDef[] = plainResults([
     // MUX answers 0, not an error, for an object it cannot find.
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return "0";
-    return bool(orNot(flagTests(ev, f), o, args[1]));
+    return bool(orNot(ev, f, o, args[1]));
   }),
   define("andflags", 2, 2, {
     family: "database",
@@ -548,7 +585,6 @@ export const objectFunctions: FunctionDef[] = plainResults([
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return "0";
-    const tests = flagTests(ev, f);
     let negate = false;
     const spec = args[1];
     for (let i = 0; i < spec.length; i += charLength(spec, i)) {
@@ -557,7 +593,7 @@ export const objectFunctions: FunctionDef[] = plainResults([
         negate = true;
         continue;
       }
-      if (letterFlag(tests, o, c) === negate) return "0";
+      if (letterFlag(ev, f, o, c) === negate) return "0";
       negate = false;
     }
     return "1";
@@ -1010,7 +1046,7 @@ function charLength(s: string, i: number): number {
   return d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
 }
 
-function orNot(tests: MuxFlagTests, o: DbObject, spec: string): boolean {
+function orNot(ev: Evaluation, f: Frame, o: DbObject, spec: string): boolean {
   let negate = false;
   for (let i = 0; i < spec.length; i += charLength(spec, i)) {
     const c = spec[i];
@@ -1018,7 +1054,7 @@ function orNot(tests: MuxFlagTests, o: DbObject, spec: string): boolean {
       negate = true;
       continue;
     }
-    if (letterFlag(tests, o, c) !== negate) return true;
+    if (letterFlag(ev, f, o, c) !== negate) return true;
     negate = false;
   }
   return false;
