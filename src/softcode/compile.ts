@@ -105,6 +105,12 @@ export interface LazyArg {
   readonly flags: number;
   /** The text holds a template's stand-ins (evaluated by eval() each time). */
   readonly standIn: boolean;
+  /**
+   * When it holds stand-ins: its parse with them as the item (Softcode.bound), or null when the
+   * item must be put in its text; and how many stand-ins it holds.
+   */
+  readonly bound: Program | null;
+  readonly tokens: number;
   /** The text holds `#$` (switch() puts its value there first: evaluated by eval()). */
   readonly dollar: boolean;
   /** Its parse, or null when the text is plain (itself its value). */

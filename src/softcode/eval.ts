@@ -252,6 +252,9 @@ export class Softcode {
     this.#cache.clear();
     this.#older.clear();
     this.#regions.clear();
+    // iter() bodies and their switch() branches were parsed under the old depth too.
+    this.#templates.clear();
+    this.#bound.clear();
   }
 
   /** The parsed form of `text` under `flags`, from the cache when it was parsed before. */
@@ -784,7 +787,14 @@ export class Evaluation {
       a === undefined || a.flags !== flags || a.generation !== sc.functions.generation ||
       a.epoch !== sc.epoch
     ) a = this.#lazyArg(n, i, text, flags);
-    if (a.standIn) return this.eval(frame, text, flags);
+    if (a.standIn) {
+      // In an iter() body (a listing's switch() on `##`, every row): its parse with the
+      // stand-ins, kept here, as #evalBound finds it in the cache by the text.
+      if (a.bound !== null && this.#inTemplate > 0 && this.#bindFits(text, a.tokens)) {
+        return this.run(frame, a.bound);
+      }
+      return this.eval(frame, text, flags);
+    }
     return a.p === null ? text : this.run(frame, a.p);
   }
 
@@ -793,11 +803,14 @@ export class Evaluation {
     const sc = this.sc;
     const standIn = hasStandIn(text);
     const plain = !text || (text.length <= PLAIN_CHECK && isPlain(text, flags));
+    const t = standIn ? sc.bound(text, flags) : null;
     const a: LazyArg = {
       generation: sc.functions.generation,
       epoch: sc.epoch,
       flags,
       standIn,
+      bound: t === null ? null : t.program,
+      tokens: t === null ? 0 : t.tokens,
       dollar: text.includes("#$"),
       p: plain || standIn ? null : sc.compile(text, flags),
     };
@@ -862,12 +875,20 @@ export class Evaluation {
   /** Evaluates a text that holds the running template's stand-ins (see `eval`). */
   #evalBound(frame: Frame, text: string, flags: number): string {
     const t = this.sc.bound(text, flags);
-    const item = this.loopItem, pos = this.#posText();
-    // MUX's text must fit the output limit, or MUX would cut it before parsing.
-    if (t && text.length + t.tokens * Math.max(item.length, pos.length) <= this.lbuf) {
-      return this.run(frame, t.program);
-    }
-    return this.eval(frame, fillStandIns(text, item, pos), flags);
+    if (t && this.#bindFits(text, t.tokens)) return this.run(frame, t.program);
+    return this.eval(frame, fillStandIns(text, this.loopItem, this.#posText()), flags);
+  }
+
+  /**
+   * True when `text` with its `tokens` stand-ins replaced by the running item (or its position)
+   * fits the output limit: MUX would cut a longer one before parsing it.
+   */
+  #bindFits(text: string, tokens: number): boolean {
+    const pos = this.loopPos;
+    // The position's digits counted, not written out (String(pos) made a string a call).
+    let digits = 0;
+    for (let n = pos; n >= 1; n = Math.floor(n / 10)) digits++;
+    return text.length + tokens * Math.max(this.loopItem.length, digits) <= this.lbuf;
   }
 
   /** Runs an iter() body parsed once for one item (src/softcode/template.ts). */

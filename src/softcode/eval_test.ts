@@ -283,6 +283,35 @@ Deno.test("softcode: one long wildcard match stops at the evaluation's deadline"
   }
 });
 
+Deno.test("softcode: a switch() branch holding iter()'s item, kept parsed with it on its call, is parsed again when functions or the parse depth change", () => {
+  const t = testSoftcode();
+  // One parsed program run again and again, as a cached attribute's is.
+  const p = t.sc.compile("[iter(a b,switch(1,1,[[[zork(##)]]]-##-#@))]", TOP_FLAGS);
+  const run = () => {
+    const ev = t.sc.begin({ executor: t.wiz });
+    try {
+      return ev.run(ev.topFrame(), p);
+    } finally {
+      t.sc.end(ev);
+    }
+  };
+  const missing = "#-1 FUNCTION (ZORK) NOT FOUND";
+  assert.equal(run(), `${missing}-a-1 ${missing}-b-2`);
+  assert.equal(run(), `${missing}-a-1 ${missing}-b-2`);
+  // A function defined since: the branch kept parsed would still call an unknown one.
+  t.functions.add({
+    ...t.functions.get("TIME")!,
+    name: "ZORK",
+    minArgs: 1,
+    maxArgs: 1,
+    impl: (_ev, _f, args) => `z${args[0]}`,
+  });
+  assert.equal(run(), "za-a-1 zb-b-2");
+  // A smaller parse depth since: the branch's nesting is now past it.
+  t.sc.setLimits({ parseDepth: 2 });
+  assert.equal(run(), "-a-1 -b-2");
+});
+
 Deno.test("softcode: switch()'s arguments kept parsed on its call are parsed again when functions or the parse depth change", () => {
   const t = testSoftcode();
   // One parsed program run again and again, as a cached attribute's is.
