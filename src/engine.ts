@@ -65,6 +65,7 @@ import type { Softcode } from "./softcode/mod.ts";
 import { masterRoomId, Programs } from "./softcode/programs/mod.ts";
 import { hearsWhereItIs } from "./world/move_heard.ts";
 import { relayPuppets } from "./world/hearing.ts";
+import { watchEars } from "./world/ears.ts";
 import type { DbObject } from "./world/types.ts";
 import { builtinFunctions } from "./softcode/functions/mod.ts";
 import { kvUserFunctionStore, UserFunctions } from "./softcode/user_functions.ts";
@@ -426,6 +427,13 @@ async function startOn(
       isConnected: (id) => presence.isOnline(id),
       listens: (x) => programs.listens(x),
     });
+  // An object whose attributes make it come to hear, or stop, says so (MUX's handle_ears),
+  // whatever wrote them: a command, softcode or a script.
+  opened.push(watchEars(attributes, {
+    deliver,
+    world: () => objects.world,
+    sexOf: (id) => actionAttr({ attributes, softcode }, id, "SEX")?.value ?? "",
+  }, hears));
   // What is shown in a room reaches its puppets' owners elsewhere; shown by someone, it is heard
   // by its listening objects, whose actions queue in the chain of the entry that spoke, if one
   // did.

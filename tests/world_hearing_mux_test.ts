@@ -343,3 +343,52 @@ Deno.test("MUX hearing: a room destroyed with players in it sends them home, as 
     assertMatch(here, /^Limbo /);
     assertEquals(await telnetReply(bob, `think [type(${garden})]`), "#-1 NOT FOUND");
   }));
+
+Deno.test("MUX hearing: whatever makes a thing come to hear, or stop, it says so where it is", () =>
+  inGame(["Alice", "Bob"], async ({ admin, alice, bob }) => {
+    await telnetReply(alice, "@create Widget");
+    await telnetReply(alice, "drop Widget");
+    await telnetReply(alice, "@create Pup");
+    await telnetReply(alice, "drop Pup");
+    await telnetReply(alice, "&hi Widget=^*:think x");
+    const GROWS = "Widget grows ears and can now hear.";
+    const LOSES = "Widget loses its ears and becomes deaf.";
+    // Each line and what TinyMUX 2.12 (a throwaway one, the same lines) showed the room.
+    const steps: [string, string[]][] = [
+      ["@listen Widget=*", [GROWS]],
+      ["@listen Widget=*x*", []],
+      ["@listen Widget=", [LOSES]],
+      ["@set Widget=monitor", [GROWS]],
+      ["@set Widget/hi=no_command", [LOSES]],
+      ["@set Widget/hi=!no_command", [GROWS]],
+      ["@set Widget=!monitor", [LOSES]],
+      ["think set(Widget,LISTEN:foo)", [GROWS]],
+      ["@wipe Widget", [LOSES]],
+      ["&listen Widget=bar", [GROWS]],
+      ["@set Widget=listen:", [LOSES]],
+      ["@set Pup=puppet", ["Pup grows ears and can now hear."]],
+      ["@listen Pup=*", []],
+      ["@set Pup=!puppet", []],
+      ["@listen Pup=", ["Pup loses its ears and becomes deaf."]],
+    ];
+    for (const [line, said] of steps) {
+      let answer = "";
+      const seen = await heardWhile(bob, async () => answer = await telnetReply(alice, line));
+      assertEquals(seen, said, line);
+      // Said before the command's answer, to Alice there too.
+      if (said.length) assert(answer.startsWith(said[0]), `${line}: ${answer}`);
+    }
+    // Carried, it tells the one carrying it alone; a room tells what is in it.
+    await telnetReply(alice, "get Widget");
+    let answer = "";
+    const seen = await heardWhile(
+      bob,
+      async () => answer = await telnetReply(alice, "@listen Widget=*"),
+    );
+    assertEquals(seen, []);
+    assertEquals(answer.split("\r\n")[0], GROWS);
+    assertEquals(
+      await heardWhile(bob, () => telnetReply(admin, "@listen here=*")),
+      ["Limbo grows ears and can now hear."],
+    );
+  }));

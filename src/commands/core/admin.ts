@@ -27,8 +27,8 @@ import { repairObject } from "../../world/repair.ts";
 import { NotFoundError } from "../../errors.ts";
 import { setAttributeFlagForm, setAttributeForm, splitObjAttr } from "./attributes.ts";
 import { actionAttr } from "../did_it.ts";
-import { genderOf, pronoun } from "../../softcode/eval.ts";
-import { displayName } from "../../world/players.ts";
+import { type EarsPorts, tellEars } from "../../world/ears.ts";
+import { hearer } from "../move.ts";
 
 /** admin, wizard or superuser (all at level 9 or more). */
 const STAFF_LOCK = "admin+";
@@ -112,27 +112,13 @@ function flagProblem(
   return null;
 }
 
-/**
- * MUX's handle_ears: a thing that comes to hear (set `puppet`) or stops says so where it is,
- * `<name> grows ears and can now hear.` or `<name> loses its ears and becomes deaf.` (its `@sex`
- * picks the pronoun, MUX's get_gender): to the room it is in, or the player carrying it, and,
- * as what it hears itself, to its owner when the owner is neither there nor carrying it.
- */
-function tellEars(u: CommandSdk, thing: DbObject, hears: boolean): void {
-  const gender = genderOf(actionAttr(u, thing.id, "SEX")?.value ?? "");
-  const s = gender === 4 ? "" : "s";
-  const name = displayName(thing);
-  const msg = hears
-    ? `${name} grow${s} ears and can now hear.`
-    : `${name} lose${s} ${pronoun("p", gender)} ears and become${s} deaf.`;
-  const loc = thing.location;
-  const place = loc ? u.objects.world?.object(loc) : null;
-  if (place?.flags.includes("player")) u.deliver.toPlayer(loc, { msg });
-  else if (loc) u.deliver.toRoom(loc, { msg }, [thing.id]);
-  const owner = thing.owner;
-  if (hears && owner && owner !== loc && u.objects.world?.object(owner)?.location !== loc) {
-    u.deliver.toPlayer(owner, { msg: `${thing.name}> ${msg}` });
-  }
+/** What telling of ears (MUX's handle_ears) reads, from a command. */
+function earsPorts(u: CommandSdk): EarsPorts {
+  return {
+    deliver: u.deliver,
+    world: () => u.objects.world,
+    sexOf: (id) => actionAttr(u, id, "SEX")?.value ?? "",
+  };
 }
 
 /** The admin family. */
@@ -198,16 +184,18 @@ Examples:
         }
       }
       if (changed.length > 0) {
-        await u.objects.update(target.id, (o) => {
+        // MUX's fh_hear_bit, before the answers: a thing that comes to hear (`puppet`, `monitor`
+        // with a `^-listen`), or stops, says so; a player's flags do not (MUX's Hearer() of one
+        // is its connection).
+        const could = hearer(u, target);
+        const after = await u.objects.update(target.id, (o) => {
           for (const { flag, clear } of changed) {
             o.flags = clear ? o.flags.filter((f) => f.toLowerCase() !== flag) : [...o.flags, flag];
           }
         });
-      }
-      // MUX's handle_ears, before the answers: a thing that comes to hear, or stops.
-      const hears = hasFlag(flags, "puppet");
-      if (hasFlag(target.flags, "puppet") !== hears && target.flags.includes("thing")) {
-        tellEars(u, { ...target, flags }, hears);
+        if (!hasFlag(after.flags, "player") && hearer(u, after) !== could) {
+          tellEars(earsPorts(u), after, !could);
+        }
       }
       if (replies.length > 0) u.send(replies.join("\n"));
       for (const { flag, clear } of changed) {

@@ -176,6 +176,8 @@ export class AttributeStore implements LiveAttributes {
   #idle: Promise<void> = Promise.resolve();
   /** Told of every change of an attribute held in memory (the softcode program index). */
   readonly #watchers = new Set<(objectId: string, name: string) => void>();
+  /** Asked before each write a caller made is applied in memory (MUX's could_hear). */
+  readonly #around = new Set<(objectId: string, name: string) => (() => void) | null>();
   readonly #control: () => ControlWorld | null;
 
   constructor(kv: Deno.Kv, objects: ObjectStore, opts: AttributeStoreOptions) {
@@ -295,6 +297,18 @@ export class AttributeStore implements LiveAttributes {
   watch(fn: (objectId: string, name: string) => void): () => void {
     this.#watchers.add(fn);
     return () => this.#watchers.delete(fn);
+  }
+
+  /**
+   * Calls `fn` before each write of one attribute that a caller asked for (a set, a clear, a
+   * flag; each attribute of a wipe on its own) is applied in memory; what it answers is called
+   * once the write is applied, as MUX asks Hearer() before and after an attribute is set.
+   * Synchronous; what runs after may write attributes (it is not inside the change). Answers the
+   * unsubscribe.
+   */
+  aroundWrite(fn: (objectId: string, name: string) => (() => void) | null): () => void {
+    this.#around.add(fn);
+    return () => this.#around.delete(fn);
   }
 
   #changed(objectId: string, name: string): void {
@@ -435,11 +449,29 @@ export class AttributeStore implements LiveAttributes {
     plan: Plan,
   ): Promise<void> {
     const next = plan.next ? this.#interned(plan.next) : null;
+    let after: (() => void)[] | null = null;
+    for (const fn of this.#around) {
+      const then = this.#guarded(() => fn(objectId, name));
+      if (then) (after ??= []).push(then);
+    }
     if (existing) this.#unhold(objectId, name);
     if (next) this.#hold(objectId, next);
     for (const [owner, d] of plan.deltas) this.#count(owner, d);
-    if (!existing && !next) return Promise.resolve();
-    return this.#enqueue(objectId, name, next, plan.deltas);
+    const durable = !existing && !next
+      ? Promise.resolve()
+      : this.#enqueue(objectId, name, next, plan.deltas);
+    if (after) { for (const then of after) this.#guarded(then); }
+    return durable;
+  }
+
+  /** What `fn` answers, or null when it throws (reported: a write never fails for a watcher). */
+  #guarded<T>(fn: () => T): T | null {
+    try {
+      return fn();
+    } catch (e) {
+      this.#report(`attributes: a watcher failed: ${errorText(e)}`);
+      return null;
+    }
   }
 
   #setField(
