@@ -927,6 +927,12 @@ function hasAttr(ev: Evaluation, f: Frame, args: string[], parents: boolean): st
 
 /** The register key for a name: `0`-`9`, `a`-`z`, or a named one; null when invalid. */
 export function regKey(ev: Evaluation, name: string): string | null {
+  // The usual name, one digit or lower-case letter, is its own key: no lower-casing and no
+  // regular expression's call (setq()'s cost on a paced line; docs/bench.md, issue 36).
+  if (name.length === 1) {
+    const c = name.charCodeAt(0);
+    if ((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a)) return name;
+  }
   const n = name.toLowerCase();
   if (/^[0-9a-z]$/.test(n)) return n;
   if (ev.sc.namedRegisters && /^[a-z0-9_]{2,32}$/.test(n)) return n;

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { validAttrName } from "./control.ts";
+import { regKey, validAttrName } from "./control.ts";
+import type { Evaluation } from "../eval.ts";
 import { testSoftcode } from "../_test_world.ts";
 
 /** The rule as it was written: MUX's attribute names. */
@@ -37,6 +38,35 @@ Deno.test("control: validAttrName's table gives what the regular expression give
     const at = rnd(ok.length);
     const t = ok.slice(0, at) + units[rnd(units.length)] + ok.slice(at + 1);
     assert.equal(validAttrName(t), ATTR_NAME.test(t), JSON.stringify(t));
+  }
+});
+
+/** regKey() as it was written: lower-cased, then MUX's names, then named registers. */
+function regKeyByRule(named: boolean, name: string): string | null {
+  const n = name.toLowerCase();
+  if (/^[0-9a-z]$/.test(n)) return n;
+  if (named && /^[a-z0-9_]{2,32}$/.test(n)) return n;
+  return null;
+}
+
+Deno.test("control: regKey's quick path for one character gives what the rule gives", () => {
+  // Every UTF-16 unit alone (K the Kelvin sign and İ lower-case to other texts), then pairs
+  // and longer names from a few units, with named registers on and off.
+  const few = ["0", "9", "a", "z", "A", "Z", "_", " ", "\u212A", "\u0130", "é", "/"];
+  for (const named of [true, false]) {
+    const ev = { sc: { namedRegisters: named } } as unknown as Evaluation;
+    for (let c = 0; c < 0x10000; c++) {
+      const s = String.fromCharCode(c);
+      assert.equal(regKey(ev, s), regKeyByRule(named, s), `${named} ${c}`);
+    }
+    for (const a of few) {
+      for (const b of few) {
+        assert.equal(regKey(ev, a + b), regKeyByRule(named, a + b), `${named} ${a}${b}`);
+        const long = (a + b).repeat(17);
+        assert.equal(regKey(ev, long), regKeyByRule(named, long), `${named} ${long}`);
+      }
+    }
+    assert.equal(regKey(ev, ""), regKeyByRule(named, ""));
   }
 });
 
