@@ -16,7 +16,14 @@
  * part gives nothing (MUX's stack limit), so no input can exhaust the JavaScript stack.
  */
 import { scanTo } from "./scan.ts";
-import { EV, type FunctionDef, type FunctionTable, MAX_ARGS, MAX_FUNCTION_NAME } from "./types.ts";
+import {
+  EV,
+  type FunctionDef,
+  type FunctionTable,
+  MAX_ARGS,
+  MAX_FUNCTION_NAME,
+  type NumArg,
+} from "./types.ts";
 import { letterMarker, parseRgb, rgbMarker } from "./markup.ts";
 
 /** Node kinds. */
@@ -64,8 +71,11 @@ export interface CallNode {
    */
   fold: number | string | null;
   folds: number;
-  /** A leaf function's argument array, kept for its next call (Evaluation.call, FunctionDef.leaf). */
-  buf: string[] | null;
+  /**
+   * The argument array a leaf function's call (texts only: Evaluation.call, FunctionDef.leaf) or
+   * an arithmetic call of up to three arguments (Evaluation.callNum) keeps for its next call.
+   */
+  buf: NumArg[] | null;
   /** A lazy function's raw arguments as Evaluation.evalLazy last read them, by position. */
   lazy: (LazyArg | undefined)[] | null;
   /** What a u()-like call keeps of the attribute it runs (AttrSite), made at its first call. */

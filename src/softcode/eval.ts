@@ -924,7 +924,8 @@ export class Evaluation {
     if (this.halted) return "";
     const count = kinds.length;
     const progs = n.args as Program[];
-    let args = n.buf;
+    // A leaf's node keeps texts only.
+    let args = n.buf as string[] | null;
     if (args === null || args.length !== count) {
       // An array literal of its size, packed, as #callLeaf makes the node's.
       args = n.buf = count === 1 ? [""] : count === 2 ? ["", ""] : count === 3 ? ["", "", ""] : [];
@@ -1080,7 +1081,8 @@ export class Evaluation {
     const a = count > 0 ? this.arg(frame, progs[0]) : "";
     const b = count > 1 ? this.arg(frame, progs[1]) : "";
     const c = count > 2 ? this.arg(frame, progs[2]) : "";
-    let args = n.buf;
+    // A leaf's node keeps texts only.
+    let args = n.buf as string[] | null;
     if (args === null) {
       args = n.buf = count === 1 ? [a] : count === 2 ? [a, b] : count === 3 ? [a, b, c] : [];
     } else if (count === 1) args[0] = a;
@@ -1115,16 +1117,11 @@ export class Evaluation {
     if (n.folds > 0 && this.#takeFold(n.folds)) return n.fold!;
     const progs = n.args as Program[];
     const count = progs.length;
-    // Most calls have one to three arguments: an array literal of that size, packed (one made
-    // of a length is holey, and each read of it checks for a hole), where pushing onto an empty
-    // one made room for sixteen at the first push. More are pushed.
-    const args: NumArg[] = count === 2
-      ? ["", ""]
-      : count === 1
-      ? [""]
-      : count === 3
-      ? ["", "", ""]
-      : [];
+    // Up to three arguments are evaluated first, then written to the array the node keeps (as
+    // a leaf call's are, see #callLeaf: an argument that runs this node again through u() has
+    // ended before, and an arithmetic function evaluates nothing); more are pushed onto a new one.
+    let a: NumArg = "", b: NumArg = "", c: NumArg = "";
+    const more: NumArg[] | null = count > 3 ? [] : null;
     // Calls this one stands for when every argument is constant (else 0): see `fold`.
     let folds = 1;
     for (let i = 0; i < count; i++) {
@@ -1145,8 +1142,26 @@ export class Evaluation {
           folds = 0;
         }
       }
-      if (count > 3) args.push(v);
-      else args[i] = v;
+      if (more !== null) more.push(v);
+      else if (i === 0) a = v;
+      else if (i === 1) b = v;
+      else c = v;
+    }
+    let args = more;
+    if (args === null) {
+      args = n.buf;
+      if (args === null) {
+        // An array literal of its size, packed (one made of a length is holey).
+        args = n.buf = count === 1 ? [a] : count === 2 ? [a, b] : count === 3 ? [a, b, c] : [];
+      } else if (count === 1) args[0] = a;
+      else if (count === 2) {
+        args[0] = a;
+        args[1] = b;
+      } else if (count === 3) {
+        args[0] = a;
+        args[1] = b;
+        args[2] = c;
+      }
     }
     const fn = n.fn;
     this.nest++;
@@ -1165,6 +1180,8 @@ export class Evaluation {
       return r;
     } finally {
       this.nest--;
+      // Nothing kept alive by a program held in the parse cache.
+      if (more === null) { for (let i = 0; i < count; i++) args[i] = ""; }
     }
   }
 

@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { testSoftcode } from "../_test_world.ts";
 import { ARITH_CALLS } from "./_arith_calls.ts";
+import { builtinFunctions } from "./mod.ts";
 
 /**
  * Thousands of evaluations run in one turn of the event loop, which shares one evaluation's
@@ -139,5 +140,47 @@ Deno.test("random nested arithmetic gives what it gives with every result printe
   for (let t = 0; t < 3000; t++) {
     const [quick, text] = tree(4);
     assert.equal(run(`[${quick}]`), run(`[${text}]`), quick);
+  }
+});
+
+Deno.test("an arithmetic call's kept arguments: each function's code leaves its evaluation unused", () => {
+  // callNum hands up to three arguments over in the array the parsed call keeps: no call of
+  // the same node may start while the function reads them, so its code evaluates nothing.
+  const table = builtinFunctions();
+  let nums = 0;
+  for (const name of table.names()) {
+    const fn = table.get(name)!;
+    if (fn.num === undefined) continue;
+    nums++;
+    const src = fn.num.toString();
+    // `(_ev, _f, args) => ...`: the first parameter's name, and that it appears nowhere else.
+    const first = /^\(\s*([A-Za-z_$][\w$]*)/.exec(src)?.[1] ?? "";
+    assert.ok(first.startsWith("_"), `${name}: ${src.slice(0, 40)}`);
+    assert.equal(src.split(new RegExp(`\\b${first.replace("$", "\\$")}\\b`)).length, 2, name);
+  }
+  assert.ok(nums >= ARITH_CALLS.length - 2, `${nums} arithmetic functions`);
+});
+
+Deno.test("an arithmetic call of the same node inside an argument, through u(), leaves the outer call's arguments whole", () => {
+  const t = testSoftcode(LIMITS);
+  // Each runs its own parsed call again at every level once the attribute is kept parsed; an
+  // argument after the recursive one, or before it, must be the outer level's.
+  t.world.set(t.wiz, "S2", "ifelse(%0,sub(%0,u(me/S2,dec(%0))),0)");
+  t.world.set(t.wiz, "S2B", "ifelse(%0,sub(u(me/S2B,dec(%0)),%0),0)");
+  t.world.set(t.wiz, "M3", "ifelse(%0,mul(%0,u(me/M3,dec(%0)),1),1)");
+  t.world.set(t.wiz, "A3", "ifelse(%0,add(u(me/A3,dec(%0)),%0,%0),0)");
+  t.world.set(t.wiz, "I1", "ifelse(%0,inc(u(me/I1,dec(%0))),0)");
+  t.world.set(t.wiz, "A5", "ifelse(%0,add(%0,1,u(me/A5,dec(%0)),%0,1),0)");
+  for (let i = 0; i < 3; i++) {
+    // S2(k) = k - S2(k-1): 1 1 2 2 3; S2B(k) = S2B(k-1) - k.
+    assert.equal(
+      t.run("[u(me/S2,1)] [u(me/S2,2)] [u(me/S2,3)] [u(me/S2,4)] [u(me/S2,5)]"),
+      "1 1 2 2 3",
+    );
+    assert.equal(t.run("u(me/S2B,4)"), "-10");
+    assert.equal(t.run("u(me/M3,5)"), "120");
+    assert.equal(t.run("u(me/A3,4)"), "20");
+    assert.equal(t.run("u(me/I1,6)"), "6");
+    assert.equal(t.run("u(me/A5,3)"), "18");
   }
 });
