@@ -9,6 +9,8 @@ export class WorkBuffers {
   #int32: Int32Array[] = [new Int32Array(0), new Int32Array(0), new Int32Array(0)];
   #float64 = new Float64Array(0);
   #bytes = new Uint8Array(0);
+  /** Reads the byte buffer as text (UTF-8, so ASCII bytes are their characters). */
+  readonly #decoder = new TextDecoder();
 
   /** Int32 buffer `slot` (0 to 2) with room for at least `n` entries (its contents left over). */
   int32(slot: 0 | 1 | 2, n: number): Int32Array {
@@ -26,6 +28,11 @@ export class WorkBuffers {
   bytes(n: number): Uint8Array {
     const b = this.#bytes;
     return b.length >= n ? b : (this.#bytes = new Uint8Array(grown(n)));
+  }
+
+  /** The first `n` bytes of the byte buffer, ASCII characters written there, as a string. */
+  ascii(n: number): string {
+    return this.#decoder.decode(this.#bytes.subarray(0, n));
   }
 }
 

@@ -8,6 +8,7 @@ import { isSimple, sliceVisible, visibleLength } from "../markup.ts";
 import { isInteger, toInt } from "../numbers.ts";
 import { sepOf, splitList, splitStyledList } from "../list.ts";
 import { closeColour } from "./strings.ts";
+import type { WorkBuffers } from "../buffers.ts";
 
 const MAX = 100;
 
@@ -147,7 +148,7 @@ export const formatFunctions: FunctionDef[] = leafFunctions([
     args: "columns(<list>, <width>[, <delimiter>[, <indent>]])",
     summary: "The items in columns of the width, as many as fit in 78 characters after the indent.",
     example: { think: "columns(a b c,4)", gives: "a   b   c   \n" },
-  }, (_ev, _f, args) => {
+  }, (ev, _f, args) => {
     const width = toInt(args[1]);
     if (width < 1 || width > 78) return "#-1 OUT OF RANGE";
     const sep = sepOf(args[2]);
@@ -157,17 +158,22 @@ export const formatFunctions: FunctionDef[] = leafFunctions([
     if (indent < 0 || indent > 77) indent = 1;
     if (width + indent > 78) return "#-1 OUT OF RANGE";
     const per = Math.max(1, Math.floor((78 - indent) / width));
-    return columnsPlain(args[0], width, sep, indent, per) ??
+    return columnsPlain(args[0], width, sep, indent, per, ev.sc.buffers) ??
       columnsStyled(args[0], width, sep, indent, per);
   }),
   // Their code reads only their arguments (FunctionDef.leaf).
 ], ["ljust", "rjust", "center"]);
 
+/** Largest columns() text made in the work buffer; a longer one is made the general way. */
+const MAX_COLUMNS_BYTES = 65536;
+
 /**
- * columns() of a list without colour or astral characters (units are characters): the items
- * cut and padded straight from the list's text as it is walked, where splitting it made a
- * string of each item first and padding another; null when the list or delimiter holds either.
- * The last field of a full row is not padded (TinyMUX 2.12): no spaces before the break.
+ * columns() of an ASCII list: the fields' bytes written into the engine's work buffer as the
+ * list's text is walked and made a string once, where a string was made for each item, its cut
+ * and its padding (20 KiB of garbage for 200 words). Null when an item is not ASCII (colour,
+ * wide and astral characters are measured the general way), the delimiter holds a marker or
+ * half a surrogate pair, or the text would pass MAX_COLUMNS_BYTES. The last field of a full
+ * row is not padded (TinyMUX 2.12): no spaces before the break.
  */
 function columnsPlain(
   s: string,
@@ -175,39 +181,59 @@ function columnsPlain(
   sep: string,
   indent: number,
   per: number,
+  buffers: WorkBuffers,
 ): string | null {
   if (!isSimple(sep)) return null;
   const n = s.length, spaced = sep === " ";
   if (n === 0) return "";
-  const ind = " ".repeat(indent), pad = " ".repeat(width);
-  let out = "", k = 0;
+  // A field's most bytes: a line break, the indent, the field, the last line break.
+  const most = width + indent + 4;
+  let buf = buffers.bytes(n + most);
+  let o = 0, k = 0;
   // Each turn takes one item, [i, j); every turn moves i on, to at most n + sep.length.
   for (let i = 0;;) {
-    let j: number;
+    let j = i;
     if (spaced) {
       while (i < n && s.charCodeAt(i) === 0x20) i++;
       if (i >= n) break;
-      j = i;
-      while (j < n && s.charCodeAt(j) !== 0x20) j++;
+      for (j = i; j < n; j++) {
+        const c = s.charCodeAt(j);
+        if (c === 0x20) break;
+        if (c > 0x7f) return null;
+      }
     } else {
       if (i > n) break;
       j = s.indexOf(sep, i);
       if (j < 0) j = n;
+      for (let q = i; q < j; q++) if (s.charCodeAt(q) > 0x7f) return null;
     }
-    for (let q = i; q < j; q++) {
-      const c = s.charCodeAt(q);
-      if ((c >= 0xd800 && c <= 0xdfff) || (c >= 0xfdd0 && c <= 0xfdd4)) return null;
+    if (o + most > buf.length) {
+      if (o + most > MAX_COLUMNS_BYTES) return null;
+      // The buffer grows into a new one: what is written so far is copied over.
+      const grown = buffers.bytes(2 * (o + most));
+      grown.set(buf.subarray(0, o));
+      buf = grown;
     }
     const col = k % per;
-    if (col === 0) out += k ? "\r\n" + ind : ind;
-    const len = j - i;
-    if (len >= width) out += s.slice(i, i + width);
-    else if (col === per - 1) out += s.slice(i, j);
-    else out += s.slice(i, j) + pad.slice(len);
+    if (col === 0) {
+      if (k) {
+        buf[o++] = 0x0d;
+        buf[o++] = 0x0a;
+      }
+      for (let q = 0; q < indent; q++) buf[o++] = 0x20;
+    }
+    const end = j - i > width ? i + width : j;
+    for (let q = i; q < end; q++) buf[o++] = s.charCodeAt(q);
+    if (col !== per - 1) {
+      for (let q = end - i; q < width; q++) buf[o++] = 0x20;
+    }
     k++;
     i = spaced ? j : j + sep.length;
   }
-  return k ? out + "\r\n" : "";
+  if (k === 0) return "";
+  buf[o++] = 0x0d;
+  buf[o++] = 0x0a;
+  return buffers.ascii(o);
 }
 
 /**

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { builtinFunctions } from "./mod.ts";
 import { splitStyledList } from "../list.ts";
+import { WorkBuffers } from "../buffers.ts";
 import { M_ATTR, NORMAL, paletteMarker, sliceVisible, visibleLength } from "../markup.ts";
 
 /** columns() by TinyMUX 2.12's rule, item by item from the colour-aware split. */
@@ -41,6 +42,8 @@ const SEPS = [" ", " ", "|", "::", "😀", "é"];
 
 Deno.test("format: columns() gives the colour-aware answer on generated lists", () => {
   const columns = builtinFunctions().get("COLUMNS")!;
+  // One engine's work buffers for every call, as the engine's calls share them.
+  const ev = { sc: { buffers: new WorkBuffers() } } as never;
   let seed = 48;
   // The high bits of a linear congruential stream: its low bits repeat in short cycles.
   const next = (n: number) => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 12) % n;
@@ -57,10 +60,24 @@ Deno.test("format: columns() gives the colour-aware answer on generated lists", 
     if (!/[\uD800-\uDFFF\uFDD0-\uFDD4]/.test(s)) plain++;
     const args = [s, String(width), sep, String(indent)];
     assert.equal(
-      columns.impl(undefined as never, undefined as never, args),
+      columns.impl(ev, undefined as never, args),
       reference(s, width, sep, indent),
       JSON.stringify({ s, width, sep, indent }),
     );
   }
   assert.ok(plain > 8_000, `${plain} plain lists`);
+  // Texts that outgrow the buffer as they are written (copied over) and past its limit.
+  for (
+    const [s, width] of [["ab ".repeat(3000), 30], ["|".repeat(1000), 78], ["x|".repeat(700), 60]]
+  ) {
+    for (const sep of [" ", "|"]) {
+      const indent = width === 78 ? 0 : 3;
+      const args = [s as string, String(width), sep, String(indent)];
+      assert.equal(
+        columns.impl(ev, undefined as never, args),
+        reference(s as string, width as number, sep, indent),
+        `${sep} ${width}`,
+      );
+    }
+  }
 });
