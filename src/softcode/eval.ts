@@ -45,6 +45,7 @@ import type { SoftAttr, SoftcodePorts } from "./ports.ts";
 import type { DbObject } from "../world/types.ts";
 import { codesToMarkup, endState, hasMarkup, NORMAL } from "./markup.ts";
 import { wildMatch } from "./wild.ts";
+import { plainDbref } from "./match.ts";
 import {
   ARG_ITEM,
   ARG_POS,
@@ -687,6 +688,13 @@ export class Evaluation {
   loopPos = 0;
   /** Templates running (runItem): only then may a text hold stand-ins. */
   #inTemplate = 0;
+  /**
+   * The last plain `#123` objectAt read, and its id: a listing's row names its item a dozen
+   * times (`name(##)`, `hasflag(##,dark)`, `loc(##)`...), and each cut a new id string from it
+   * that the world's map hashed anew. Only the text's meaning is kept, never the object.
+   */
+  #atText = "";
+  #atId = "";
   /** Set when time ran out: every further step gives nothing. */
   halted = false;
   readonly request: EvalRequest;
@@ -1339,6 +1347,18 @@ export class Evaluation {
 
   /** An object by id, or null. */
   object(id: string): DbObject | null {
+    return this.ports.world.object(id);
+  }
+
+  /** The object a plain `#123` names (null for none), or undefined when `text` is not one. */
+  objectAt(text: string): DbObject | null | undefined {
+    let id: string | null = this.#atId;
+    if (id === "" || text !== this.#atText) {
+      id = plainDbref(text);
+      if (id === null) return undefined;
+      this.#atText = text;
+      this.#atId = id;
+    }
     return this.ports.world.object(id);
   }
 

@@ -300,3 +300,33 @@ Deno.test("softcode objects: flags, conn() and idle() read one object at a time 
     `Alice Alice #${alice} #-1 NOT FOUND`,
   );
 });
+
+Deno.test("softcode objects: a plain #123 read again names what the world holds at each read", () => {
+  const { t, alice, bob, box } = world();
+  const ev = t.sc.begin({ executor: t.wiz });
+  try {
+    const first = ev.objectAt(`#${box}`);
+    assert.equal(first?.name, "box");
+    // A new record since (renamed), then destroyed: never the record read before.
+    t.world.objects.set(box, { ...first!, name: "crate" });
+    assert.equal(ev.objectAt(`#${box}`)?.name, "crate");
+    t.world.objects.delete(box);
+    assert.equal(ev.objectAt(`#${box}`), null);
+    assert.equal(ev.objectAt(`#${alice}`)?.id, alice);
+    // Texts that are no plain dbref are left to the full match.
+    for (const s of ["", "me", `#0${alice}`, ` #${alice}`, "#", "#-1", "*Alice"]) {
+      assert.equal(ev.objectAt(s), undefined, s);
+    }
+    assert.equal(ev.objectAt(`#${bob}`)?.id, bob);
+    assert.equal(ev.objectAt(`#${alice}`)?.id, alice);
+  } finally {
+    t.sc.end(ev);
+  }
+  // Through the functions, in one evaluation: the object as it is at each call.
+  t.world.add("lamp", "thing", { location: t.room });
+  const lamp = [...t.world.objects.values()].find((o) => o.name === "lamp")!.id;
+  assert.equal(
+    t.run(`[name(#${lamp})] [hasflag(#${lamp},dark)] [conn(#${alice})] [name(#${box})]`),
+    "lamp 0 60 #-1 NOT FOUND",
+  );
+});

@@ -17,6 +17,7 @@ import {
   matchError,
   matchObject,
   matchThing,
+  NOTHING,
   parseObjAttr,
 } from "../match.ts";
 import { withInheritedRank } from "../../world/inherited_rank.ts";
@@ -83,6 +84,9 @@ function dbrefList(ev: Evaluation, ids: readonly string[], keep?: (id: string) =
 
 /** The object `name` names for the executor, or an error text. */
 export function thing(ev: Evaluation, f: Frame, name: string): DbObject | string {
+  // A plain `#123` (a list's item, `%#`) is found without the rest of the match.
+  const at = ev.objectAt(name);
+  if (at !== undefined) return at ?? matchError(NOTHING);
   const o = matchObject(ev.ports.world, f.executor, name);
   return typeof o === "string" ? matchError(o) : o;
 }
@@ -306,11 +310,14 @@ function visibleOnline(ev: Evaluation, f: Frame): string[] {
  * visibleOnline()'s, asked of that player alone), or null.
  */
 function visibleOnlinePlayer(ev: Evaluation, f: Frame, name: string): string | null {
-  const id = dbrefId(name) ?? ev.ports.world.playerByName(name.replace(/^\*/, ""));
-  if (!id || !ev.ports.presence.isOnline(id)) return null;
+  let p = ev.objectAt(name);
+  if (p === undefined) {
+    const id = dbrefId(name) ?? ev.ports.world.playerByName(name.replace(/^\*/, ""));
+    p = id ? ev.object(id) : null;
+  }
+  if (!p || !ev.ports.presence.isOnline(p.id)) return null;
   const me = ev.object(f.executor);
-  const p = ev.object(id);
-  return me && p && !ev.ports.access.hiddenFrom(me, p) ? id : null;
+  return me && !ev.ports.access.hiddenFrom(me, p) ? p.id : null;
 }
 
 /** MUX's answer of search() to a query it refuses (the executor is told why). */
