@@ -133,3 +133,21 @@ Deno.test("attr site: a text that is one [...] runs as the part inside", () => {
   // The cached program of `[u(...)]` is the call itself, one level less to walk.
   assert.equal(t.sc.compile("[add(1,%0)]", TOP_FLAGS).nodes[0].k, K_CALL);
 });
+
+Deno.test("attr site: u()'s arguments are the call's own, without the reference, at every call", () => {
+  const t = testSoftcode();
+  t.world.set(t.wiz, "F", "%+:%0%1%9");
+  for (
+    const [text, want] of [
+      ["[u(#1/f)]", "0:"],
+      ["[u(#1/f,a)]", "1:a"],
+      ["[u(#1/f,a,[u(#1/f,b,c)])]", "2:a2:bc"],
+      ["[u(#1/f,0,1,2,3,4,5,6,7,8,9)]", "10:019"],
+      ["[ulocal(#1/f,x,y)]", "2:xy"],
+    ]
+  ) {
+    const { run } = kept(t, text);
+    assert.equal(run(), want, text);
+    assert.equal(run(), want, text);
+  }
+});

@@ -23,9 +23,6 @@ const MAX = 100;
 /** Most items a list function walks (MUX's MAX_WORDS). */
 const MAX_ITEMS = 8000;
 
-/** The arguments of a u-function called with none (never written: see ufun). */
-const NO_ARGS: readonly string[] = [];
-
 /** Deepest nesting of iter() and its kin (MUX's MAX_ITEXT). */
 const MAX_LOOPS = 100;
 
@@ -34,28 +31,21 @@ export { upperName, validAttrName };
 
 /**
  * The attribute `ref` (`obj/attr` or `attr` on the executor) as the executor may read it:
- * the attribute, its object's id, or an error/empty result to return instead. `site` is the
- * call's own (u(), ulocal()), whose literal reference is resolved there once.
+ * the attribute, its object's id, or an error/empty result to return instead.
  */
 function fetchAttr(
   ev: Evaluation,
   frame: Frame,
   ref: string,
-  site: AttrSite | null = null,
 ): { attr: SoftAttr; id: string } | { out: string } {
   let id: string | null;
   let name: string;
-  // `#12/FOO` or `FOO`, resolved before: only the world is looked at again.
-  const kept = site !== null && site.ref !== null;
-  const known = kept ? null : ev.sc.attrRefs.get(ref);
-  if (kept && site.name !== null) {
-    id = site.id ?? frame.executor;
-    name = site.name;
-    // A `#12` that names nothing leaves the whole text, never a valid name with its `/`.
-    if (site.id !== null && ev.object(id) === null) return { out: "" };
-  } else if (known !== null) {
+  const known = ev.sc.attrRefs.get(ref);
+  if (known !== null) {
+    // `#12/FOO` or `FOO`, resolved before: only the world is looked at again.
     id = known.id ?? frame.executor;
     name = known.name;
+    // A `#12` that names nothing leaves the whole text, never a valid name with its `/`.
     if (known.id !== null && ev.object(id) === null) return { out: "" };
   } else {
     const p = parseObjAttr(ev.ports.world, frame.executor, ref);
@@ -69,10 +59,15 @@ function fetchAttr(
     if (!validAttrName(name)) return { out: "" };
     name = upperName(name);
   }
+  const attr = readable(ev, frame, id, name);
+  return typeof attr === "string" ? { out: attr } : { attr, id };
+}
+
+/** Attribute `name` of `id` (or of a parent) as the executor may read it, or the result instead. */
+function readable(ev: Evaluation, frame: Frame, id: string, name: string): SoftAttr | string {
   const attr = ev.attrWithParents(id, name);
-  if (!attr) return { out: "" };
-  if (!ev.mayRead(frame.executor, id, attr)) return { out: "#-1 PERMISSION DENIED" };
-  return { attr, id };
+  if (!attr) return "";
+  return ev.mayRead(frame.executor, id, attr) ? attr : "#-1 PERMISSION DENIED";
 }
 
 /**
@@ -135,14 +130,29 @@ function ufun(
   n: CallNode | undefined,
 ): string {
   const site = n === undefined ? null : siteOf(n, args[0]);
-  const a = fetchAttr(ev, frame, args[0], site);
-  if ("out" in a) return a.out;
-  // Nothing writes a frame's arguments: a call without any shares one empty list.
-  const rest = args.length > 1 ? args.slice(1) : NO_ARGS;
-  if (!local) return callAttr(ev, frame, a.id, a.attr.value, rest, site);
+  let id: string;
+  let attr: SoftAttr | string;
+  if (site !== null && site.name !== null) {
+    // `#12/FOO` or `FOO` written in the call, resolved at its first: only the world is read.
+    id = site.id ?? frame.executor;
+    // A `#12` that names nothing leaves the whole text, never a valid name with its `/`.
+    if (site.id !== null && ev.object(id) === null) return "";
+    attr = readable(ev, frame, id, site.name);
+  } else {
+    const a = fetchAttr(ev, frame, args[0]);
+    if ("out" in a) return a.out;
+    id = a.id;
+    attr = a.attr;
+  }
+  if (typeof attr === "string") return attr;
+  // %0-%9 are the call's own array without its first item, not a copy: Evaluation.call makes
+  // one for each call of an eager function that is not a leaf (a leaf's is kept on its node),
+  // and nothing writes a frame's arguments after.
+  args.shift();
+  if (!local) return callAttr(ev, frame, id, attr.value, args, site);
   const saved = new Map(ev.regs);
   try {
-    return callAttr(ev, frame, a.id, a.attr.value, rest, site);
+    return callAttr(ev, frame, id, attr.value, args, site);
   } finally {
     ev.regs = saved;
   }
