@@ -1,9 +1,13 @@
-/** Formatting: columns()'s walk of a plain list against the colour-aware way, on generated lists. */
+/**
+ * Formatting: columns()'s walk of a plain list against the colour-aware way, and ljust()'s
+ * padding cut from a fill's run against padEnd(), on generated texts.
+ */
 import assert from "node:assert/strict";
 import { builtinFunctions } from "./mod.ts";
 import { splitStyledList } from "../list.ts";
 import { WorkBuffers } from "../buffers.ts";
-import { M_ATTR, NORMAL, paletteMarker, sliceVisible, visibleLength } from "../markup.ts";
+import { isSimple, M_ATTR, NORMAL, paletteMarker, sliceVisible, visibleLength } from "../markup.ts";
+import { justify } from "./format.ts";
 
 /** columns() by TinyMUX 2.12's rule, item by item from the colour-aware split. */
 function reference(s: string, width: number, sep: string, indent: number): string {
@@ -79,5 +83,44 @@ Deno.test("format: columns() gives the colour-aware answer on generated lists", 
         `${sep} ${width}`,
       );
     }
+  }
+});
+
+/** ljust()'s, rjust()'s and center()'s plain way as it was: padEnd(), padStart(), repeat(). */
+function justifyBefore(
+  s: string,
+  width: number,
+  align: "l" | "r" | "c",
+  fill: string,
+  cut: boolean,
+): string {
+  if (fill.length !== 1 || !isSimple(s) || !isSimple(fill)) {
+    return justify(s, width, align, fill, cut);
+  }
+  const n = s.length;
+  if (n >= width) return cut && n > width ? s.slice(0, width) : s;
+  if (align === "l") return s.padEnd(width, fill);
+  if (align === "r") return s.padStart(width, fill);
+  const gap = width - n;
+  const left = gap >> 1;
+  return fill.repeat(left) + s + fill.repeat(gap - left);
+}
+
+Deno.test("format: justify() cuts padding from a fill's run as padEnd() and repeat() made it", () => {
+  const fills = [" ", ".", "~", "!", "\x1f", "\x7f", "é", "日", "😀", "-=", ""];
+  const texts = ["", "a", "so", "abcdefgh", "日本", "é".repeat(20), "x".repeat(90), "a😀"];
+  let seed = 12;
+  const next = (n: number) => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 12) % n;
+  for (let t = 0; t < 20_000; t++) {
+    const s = texts[next(texts.length)].slice(0, next(95));
+    const width = next(next(3) === 0 ? 120 : 16);
+    const align = (["l", "r", "c"] as const)[next(3)];
+    const fill = fills[next(fills.length)];
+    const cut = next(4) !== 0;
+    assert.equal(
+      justify(s, width, align, fill, cut),
+      justifyBefore(s, width, align, fill, cut),
+      JSON.stringify({ s, width, align, fill, cut }),
+    );
   }
 });
