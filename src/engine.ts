@@ -62,7 +62,7 @@ import { engineSoftcode } from "./softcode/engine_ports.ts";
 import { stripMarkup } from "./softcode/markup.ts";
 import { EngineLockWorld } from "./world/lock_world.ts";
 import type { Softcode } from "./softcode/mod.ts";
-import { masterRoomId, Programs } from "./softcode/programs/mod.ts";
+import { masterRoomId, type ProgramJob, Programs } from "./softcode/programs/mod.ts";
 import { hearsWhereItIs } from "./world/move_heard.ts";
 import { relayPuppets } from "./world/hearing.ts";
 import { watchEars } from "./world/ears.ts";
@@ -375,6 +375,9 @@ async function startOn(
     })
     : null;
   // The evaluator gets narrow ports, built once here; its limits follow the configuration.
+  // What a thing's listening makes of what it is told alone (`@pemit`), set once the programs
+  // that hear it are made, below.
+  let hearTold: (id: string, from: string, msg: string) => void = () => {};
   const softcode = engineSoftcode(
     {
       world: () => objects.world,
@@ -406,6 +409,7 @@ async function startOn(
       queue,
       // The programs are made with the evaluator's regexps, below; asked only once running.
       listens: (o) => programs.listens(o),
+      hearTold: (id, from, msg) => hearTold(id, from, msg),
       // A place's refusal of tel() says its messages as @teleport's does; its action joins the
       // evaluating line's chain, as trigger()'s does.
       didIt: didItInChain(() => ({ softcode, attributes, deliver, objects, queue })),
@@ -434,29 +438,32 @@ async function startOn(
     world: () => objects.world,
     sexOf: (id) => actionAttr({ attributes, softcode }, id, "SEX")?.value ?? "",
   }, hears));
-  // What is shown in a room reaches its puppets' owners elsewhere; shown by someone, it is heard
-  // by its listening objects, whose actions queue in the chain of the entry that spoke, if one
-  // did.
   // How many passes to what is inside a listening thing are running, one within another, and
   // how many more the outermost line may make.
   let passDepth = 0, passesLeft = 0;
-  deliver.hearRooms((room, from, msg, exclude) => {
-    relayPuppets(objects.world, programs.hearersIn(room), msg, exclude, deliver);
-    if (from === undefined) return;
-    // Charged to the speaker's payer, as the use locks it wakes are; it ends with that time.
+  /**
+   * Queues what `from`'s line woke (`hear` answers it, charged to the speaker's payer, as the
+   * use locks it wakes are; it ends with that time), in the chain of the entry that spoke, if
+   * one did. Then MUX's MSG_INV_L: a thing whose @listen matched shows the line to what is
+   * inside it (a vehicle's passengers hear the room outside), after its @inprefix when
+   * `inprefix` (a line shown in a place; not one told to the thing alone, as MUX's
+   * MSG_S_OUTSIDE). Not past MAX_PASS_NEST passes within passes (MUX's ntfy_nest_lim): an
+   * @inprefix that emits where its thing is, is heard by that thing again, at once, not through
+   * the queue.
+   */
+  const hearAndPass = (
+    from: string,
+    msg: string,
+    exclude: readonly string[],
+    inprefix: boolean,
+    hear: (more: () => boolean, passes: string[]) => ProgramJob[],
+  ): void => {
     const passes: string[] = [];
-    const jobs = softcode.metered(
-      { executor: from },
-      (more) => programs.heard(room, from, msg, exclude, more, passes),
-    );
+    const jobs = softcode.metered({ executor: from }, (more) => hear(more, passes));
     if (jobs.length) {
       const chain = queue.runningChain(from);
       for (const job of jobs) queue.enqueue({ ...job, chain });
     }
-    // MUX's MSG_INV_L: a thing whose @listen matched shows the line to what is inside it, after
-    // its @inprefix (a vehicle's passengers hear the room outside). Not past MAX_PASS_NEST passes
-    // within passes (MUX's ntfy_nest_lim): an @inprefix that emits where its thing is, is heard
-    // by that thing again, at once, not through the queue.
     if (!passes.length || passDepth >= MAX_PASS_NEST) return;
     if (passDepth === 0) passesLeft = MAX_PASSES_A_LINE;
     passDepth++;
@@ -464,7 +471,7 @@ async function startOn(
       for (const id of passes) {
         if (passesLeft <= 0) break;
         passesLeft--;
-        const a = actionAttr({ attributes, softcode }, id, "INPREFIX");
+        const a = inprefix ? actionAttr({ attributes, softcode }, id, "INPREFIX") : null;
         const prefix = a ? evaluateAs({ softcode }, id, from, a.value) : "";
         // Who the line left out stays left out inside: "<name> has left." is said once the
         // mover is in the place it entered, which may be this thing (MUX says it before).
@@ -473,7 +480,22 @@ async function startOn(
     } finally {
       passDepth--;
     }
+  };
+  // What is shown in a room reaches its puppets' owners elsewhere; shown by someone, it is heard
+  // by its listening objects.
+  deliver.hearRooms((room, from, msg, exclude) => {
+    relayPuppets(objects.world, programs.hearersIn(room), msg, exclude, deliver);
+    if (from === undefined) return;
+    hearAndPass(
+      from,
+      msg,
+      exclude,
+      true,
+      (more, passes) => programs.heard(room, from, msg, exclude, more, passes),
+    );
   });
+  hearTold = (id, from, msg) =>
+    hearAndPass(from, msg, [], false, (more, passes) => programs.told(id, from, msg, more, passes));
   const help = new HelpRegistry();
   const registered = engineCommands(commands, () => config.value.commands.disabled);
   const plugins = new PluginManager(

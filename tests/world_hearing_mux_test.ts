@@ -392,3 +392,26 @@ Deno.test("MUX hearing: whatever makes a thing come to hear, or stop, it says so
       ["Limbo grows ears and can now hear."],
     );
   }));
+
+Deno.test("MUX hearing: what is told a listening thing alone wakes it and is passed inside, without its @inprefix", () =>
+  inGame(["Alice", "Bob"], async ({ alice, bob }) => {
+    await telnetReply(alice, "@create Bus");
+    await telnetReply(alice, "drop Bus");
+    await telnetReply(alice, "@set Bus=enter_ok");
+    await telnetReply(alice, "@listen Bus=*");
+    await telnetReply(alice, "@inprefix Bus=On the bus:");
+    await telnetReply(bob, "enter Bus");
+    await telnetReply(alice, "@ahear Bus=@emit heard %0");
+    // TinyMUX 2.12 (a throwaway one): @pemit and pemit() to the bus run its @ahear, and its
+    // passengers are shown the line as it was told (notify_with_cause has no MSG_S_OUTSIDE).
+    const aliceFrom = alice.mark();
+    const told = await heardWhile(bob, () => telnetReply(alice, "@pemit Bus=hello bus"));
+    assert(told.includes("hello bus"), told.join("|"));
+    assert(!told.includes("On the bus: hello bus"), told.join("|"));
+    await alice.waitFor(/^heard hello bus$/m, 10_000, aliceFrom);
+    const fn = await heardWhile(bob, () => telnetReply(alice, "think pemit(Bus,via function)"));
+    assert(fn.includes("via function"), fn.join("|"));
+    // Only what its @listen matches.
+    await telnetReply(alice, "@listen Bus=*zzz*");
+    assertEquals(await heardWhile(bob, () => telnetReply(alice, "@pemit Bus=hello again")), []);
+  }));

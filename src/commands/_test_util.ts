@@ -278,6 +278,9 @@ export async function testWorld(): Promise<TestWorld> {
         startingRoomNow(s.config, (id) => !!s.objects.world?.object(id)?.flags.includes("room")),
       queue,
       listens: (o) => programs.listens(o),
+      // As rooms here, a thing told something alone hears nothing (the engine's listening is
+      // tested through the engine: tests/world_hearing_mux_test.ts).
+      hearTold: () => {},
       didIt: didItInChain(() => ({
         softcode,
         attributes: s.attributes,

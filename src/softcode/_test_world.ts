@@ -286,6 +286,7 @@ export class TestWorld {
       },
       delivery: {
         toObject: (id, msg) => w.sent.push({ to: id, msg }),
+        tell: (id, msg) => w.sent.push({ to: id, msg }),
         toRoom: (room, msg, exclude = []) => {
           for (const o of w.objects.values()) {
             // As the hub: players hear it (objects that listen come with the next issue).

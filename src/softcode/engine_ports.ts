@@ -88,6 +88,8 @@ export interface EnginePortParts {
   queue: ActionQueue;
   /** Whether an object listens (`@listen`, a monitor's `^-listens`), for MUX's Hearer(). */
   listens: (o: DbObject) => boolean;
+  /** What an object's listening makes of what `from` told it alone (`@pemit`). */
+  hearTold: (id: string, from: string, msg: string) => void;
   /**
    * MUX's did_it as the commands have it (src/commands/did_it.ts): `actor` is told `verb.what`,
    * the others in `where` `verb.owhat`, and `thing` queues `verb.awhat` in `chain` (absent: the
@@ -296,6 +298,12 @@ function worldChanges(p: EnginePortParts): WorldChanges {
 /** The softcode ports of an engine. */
 export function enginePorts(p: EnginePortParts): SoftcodePorts {
   const world = p.world;
+  /** What an object hears told to it: a player; a puppet's owner; no other object. */
+  const toObject = (id: string, msg: string) => {
+    const o = world()?.object(id);
+    const h = o ? hearerOf(o) : { player: id, prefix: "" };
+    if (h) p.deliver.toPlayer(h.player, { msg: h.prefix + msg });
+  };
   const cap = (ids: readonly string[], limit: number) =>
     ids.length > limit ? ids.slice(0, limit) : ids;
   return {
@@ -389,10 +397,10 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       passesLock: (lock, o, on) => passes(p, lock, o, on),
     },
     delivery: {
-      toObject: (id, msg) => {
-        const o = world()?.object(id);
-        const h = o ? hearerOf(o) : { player: id, prefix: "" };
-        if (h) p.deliver.toPlayer(h.player, { msg: h.prefix + msg });
+      toObject,
+      tell: (id, msg, from) => {
+        toObject(id, msg);
+        p.hearTold(id, from, msg);
       },
       toRoom: (room, msg, exclude, from) => p.deliver.toRoom(room, { msg }, exclude, from),
     },

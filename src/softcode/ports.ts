@@ -134,6 +134,12 @@ export interface AccessRules {
 export interface SoftDelivery {
   /** To what an object hears (a player; a puppet's owner; other objects hear nothing). */
   toObject(id: string, msg: string): void;
+  /**
+   * What `from` tells an object (`@pemit`, `pemit()`: MUX's notify_with_cause): heard as with
+   * `toObject`, and by a thing's listening, which passes it to what is inside the thing when its
+   * `@listen` matched.
+   */
+  tell(id: string, msg: string, from: string): void;
   /** To everyone connected in a room, except the listed ids. */
   /** With `from` (the executor that showed it), the room's listening objects hear it too. */
   toRoom(roomId: string, msg: string, exclude?: readonly string[], from?: string): void;

@@ -91,7 +91,7 @@ function pemit(u: CommandSdk, evaluateMessage: boolean): void {
       }
       sc.ports.delivery.toRoom(r, line.message, [], u.me.id);
     } else {
-      sc.ports.delivery.toObject(r, line.message);
+      sc.ports.delivery.tell(r, line.message, u.me.id);
     }
   }
   if (errors) u.send(errors);

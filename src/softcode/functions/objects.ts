@@ -951,7 +951,7 @@ export const objectFunctions: FunctionDef[] = plainResults([
     for (const word of splitList(args[0], " ")) {
       const r = matchThing(ev.ports.world, f.executor, word);
       if (!found(r)) continue;
-      ev.ports.delivery.toObject(r, msg);
+      ev.ports.delivery.tell(r, msg, f.executor);
     }
     return "";
   }),

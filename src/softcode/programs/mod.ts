@@ -183,6 +183,32 @@ export class Programs {
   }
 
   /**
+   * What `objectId` makes of `msg` told to it alone by `from` (`@pemit`: MUX's
+   * notify_with_cause), by `heard`'s rules; a player or an exit hears nothing. Answers the
+   * actions to queue; `passes` gets the object when its own `@listen` matched (MUX passes the
+   * message on to what is inside it).
+   */
+  told(
+    objectId: string,
+    from: string,
+    msg: string,
+    more: () => boolean = () => true,
+    passes: string[] = [],
+  ): ProgramJob[] {
+    const out: ProgramJob[] = [];
+    const world = this.#ports.world();
+    if (!world || !this.index.active) return out;
+    const o = world.object(objectId);
+    const sender = world.object(from);
+    if (!o || !sender || hasFlag(o.flags, "player") || hasFlag(o.flags, "exit")) return out;
+    let plain: string | null = null;
+    if (this.#hearIn(o, sender, () => plain ??= stripColour(msg), [], out, more)) {
+      passes.push(objectId);
+    }
+    return out;
+  }
+
+  /**
    * The things in `roomId` (a room, or any object things are in) that may hear what is shown
    * there, in its order: set `monitor` or `puppet`, or holding a LISTEN of their own (MUX's
    * Hearer(), players aside). From memory, worked out again only when they change.
