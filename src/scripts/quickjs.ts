@@ -89,6 +89,8 @@ export class QuickJs {
   readonly #Ffi: FfiClass;
   /** The engine's writer of QuickJS's binary format, once checked against this build. */
   #writer: BjsonWriter | null = null;
+  /** Where a runtime keeps its strip flags, from its start (see stripFlagsAt); null: unknown. */
+  #strip: number | null = null;
 
   private constructor(module: WebAssembly.Module, loader: Loader, Ffi: FfiClass) {
     this.#module = module;
@@ -113,7 +115,13 @@ export class QuickJs {
     const load = typeof loader === "function" ? loader : loader.default;
     const qjs = new QuickJs(module, (opts) => load(opts), Ffi);
     await qjs.#checkFormat();
+    qjs.#strip = stripFlagsAt(await qjs.instance(MIN_MEMORY_MB));
     return qjs;
+  }
+
+  /** True when an instance can compile code without its source and debug information. */
+  get strips(): boolean {
+    return this.#strip !== null;
   }
 
   /**
@@ -160,8 +168,67 @@ export class QuickJs {
         return instance.exports;
       },
     });
-    return new Instance(em, new this.#Ffi(em), memory, this.#writer);
+    return new Instance(em, new this.#Ffi(em), memory, this.#writer, this.#strip);
   }
+}
+
+/**
+ * QuickJS's JS_STRIP_SOURCE and JS_STRIP_DEBUG (quickjs.h): functions compiled while set keep
+ * no source text, and no file name or line table either.
+ */
+const STRIP_SOURCE = 1, STRIP_DEBUG = 2;
+
+/**
+ * Where this build's JSRuntime keeps `strip_flags` (the field JS_SetStripInfo sets, which the
+ * FFI does not export), as an offset from the runtime's start; null when the layout is not the
+ * one known (QuickJS 2025-09-13 on 32-bit WebAssembly, JSValue NaN-boxed in 8 bytes). Learned
+ * on a throwaway instance `q` (left with no stack limit) and checked three ways: the fields
+ * around it hold what they must, and code compiled with the flag set keeps no source while code
+ * compiled after it is cleared does.
+ */
+function stripFlagsAt(q: Instance): number | null {
+  const rt = q.rt as unknown as number;
+  const words = () => new Uint32Array(q.memory.buffer);
+  // JS_SetMaxStackSize writes stack_size: the one word of the runtime holding both values.
+  const holding = (v: number) => {
+    q.setMaxStack(v);
+    const w = words(), at: number[] = [];
+    for (let i = 0; i < 128; i++) if (w[(rt >> 2) + i] === v) at.push(i * 4);
+    return at;
+  };
+  const first = holding(0x1357911), second = holding(0x2468ace);
+  q.setMaxStack(0);
+  const both = first.filter((o) => second.includes(o));
+  if (both.length !== 1) return null;
+  // From stack_size: stack_top, stack_limit, then current_exception (a JSValue, 8-aligned),
+  // 92 bytes before strip_flags; then the shape hash's bits, size and count, and the table.
+  const exception = ((rt + both[0] + 12 + 7) & ~7) - rt;
+  const at = exception + 92;
+  const w = words(), shapes = (rt + exception + 96) >> 2;
+  const bits = w[shapes];
+  if (
+    q.memory.buffer.byteLength <= rt + at + 16 || bits < 1 || bits > 24 ||
+    w[shapes + 1] !== 1 << bits || w[shapes + 2] > w[shapes + 1] * 4 || w[shapes + 3] === 0
+  ) return null;
+  const bytes = new Uint8Array(q.memory.buffer);
+  if (bytes[rt + at] !== 0) return null;
+  const source = (strip: boolean) => {
+    new Uint8Array(q.memory.buffer)[rt + at] = strip ? STRIP_SOURCE : 0;
+    const r = q.eval("(function f(a) { return a + 1; }).toString()", "strip", false);
+    new Uint8Array(q.memory.buffer)[rt + at] = 0;
+    if (!r.value) {
+      q.free(r.error!);
+      return null;
+    }
+    const text = q.text(r.value);
+    q.free(r.value);
+    return text;
+  };
+  const stripped = source(true), kept = source(false);
+  return kept === "function f(a) { return a + 1; }" && stripped !== null &&
+      !stripped.includes("a + 1")
+    ? at
+    : null;
 }
 
 /**
@@ -218,12 +285,15 @@ export class Instance {
    * QuickJS.
    */
   readonly #strings: { tag: number; chars: number } | null;
+  /** The address of the runtime's strip flags (0: this build's is not known). */
+  readonly #strip: number;
 
   constructor(
     em: QuickJSEmscriptenModule,
     ffi: QuickJSFFI,
     memory: WebAssembly.Memory,
     writer: BjsonWriter | null,
+    strip: number | null = null,
   ) {
     this.#em = em;
     this.#writer = writer;
@@ -251,6 +321,7 @@ export class Instance {
     };
     em.callbacks = callbacks;
     this.rt = ffi.QTS_NewRuntime();
+    this.#strip = strip === null ? 0 : (this.rt as unknown as number) + strip;
     this.ctx = ffi.QTS_NewContext(this.rt, 0 as never);
     this.undefined = ffi.QTS_GetUndefined();
     this.null = ffi.QTS_GetNull();
@@ -417,9 +488,31 @@ export class Instance {
     return this.#ffi.QTS_NewFunction(this.ctx, name, 4, false, 1 as never);
   }
 
-  /** Evaluates global code or a module; `{ value }` or `{ error }` (each to be freed). */
-  eval(code: string, file: string, module: boolean): { value?: Value; error?: Value } {
-    return this.#result(this.#evalRaw(code, file, module));
+  /**
+   * Evaluates global code or a module; `{ value }` or `{ error }` (each to be freed). With
+   * `debug` false its functions keep no source text (their `toString` says native code) and no
+   * file or line (a stack names them without a place), where the build allows it: QuickJS
+   * otherwise keeps each function's text, once for every function around it, in memory that
+   * never shrinks.
+   */
+  eval(
+    code: string,
+    file: string,
+    module: boolean,
+    debug = true,
+  ): { value?: Value; error?: Value } {
+    if (debug || !this.#strip) return this.#result(this.#evalRaw(code, file, module));
+    new Uint8Array(this.memory.buffer)[this.#strip] = STRIP_SOURCE | STRIP_DEBUG;
+    try {
+      return this.#result(this.#evalRaw(code, file, module));
+    } finally {
+      new Uint8Array(this.memory.buffer)[this.#strip] = 0;
+    }
+  }
+
+  /** True when this instance can compile without source and debug information (see eval). */
+  get strips(): boolean {
+    return this.#strip !== 0;
   }
 
   /** QuickJS's answer to evaluating `code` (an exception too), to be freed. */

@@ -286,7 +286,9 @@ export class ScriptVm {
   #boot(q: Instance): void {
     this.#deadline = performance.now() + 5_000;
     try {
-      const make = this.#unwrap(q, q.eval(PRELUDE, PRELUDE_FILE, false));
+      // Without source text or line table: about 32 KiB of every sandbox. Its frames are left
+      // out of error locations anyway, and its functions' source is nothing a script needs.
+      const make = this.#unwrap(q, q.eval(PRELUDE, PRELUDE_FILE, false, false));
       const host = q.hostFunction("host");
       const api = this.#unwrap(q, q.call(make, [host]));
       q.free(make);

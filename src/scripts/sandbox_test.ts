@@ -135,6 +135,29 @@ Deno.test("vm: refusals, throws and garbage", async () => {
   assert(!out.ok && out.reason === "time", JSON.stringify(out));
 });
 
+// The prelude is compiled without source text or line table (about 32 KiB of every sandbox):
+// its functions show no source, and a throw passing through them is still placed in the script.
+Deno.test("vm: the prelude keeps no source; a script's own functions keep theirs", async () => {
+  assert(qjs.strips, "this QuickJS build's strip flags are known");
+  const out = await call(
+    await vmOf(`function mine(a) { return a + 1; }
+export default async (u) => { await u.send(String(u.send) + "|" + String(mine)); };`),
+  );
+  assert(out.ok, JSON.stringify(out));
+  assertEquals(out.sent, [
+    "function send() {\n    [native code]\n}|function mine(a) { return a + 1; }",
+  ]);
+  // Thrown by the prelude itself: its frames come first and are passed over.
+  const thrown = await call(
+    await vmOf(`export default async (u) => {
+  await u.send("x".repeat(40000));
+};`),
+  );
+  assert(thrown.ok, JSON.stringify(thrown));
+  assertEquals(thrown.error?.user, false);
+  assert(/^RangeError: .* \(\+t\.ts:2\)$/.test(thrown.error?.message ?? ""), thrown.error?.message);
+});
+
 Deno.test("vm: limits stop a call and leave the engine alone", async () => {
   const loop = await vmOf(`export default () => { for (;;) {} };`);
   const t0 = performance.now();
