@@ -54,6 +54,7 @@ import {
   fillStandIns,
   hasStandIn,
   type Template,
+  type TemplatePart,
 } from "./template.ts";
 import { defaultConfig, type SoftcodeConfig } from "../config/defaults.ts";
 import { RegexpCache } from "./regexp_cache.ts";
@@ -902,6 +903,7 @@ export class Evaluation {
   /** Runs an iter() body parsed once for one item (src/softcode/template.ts). */
   runItem(frame: Frame, t: Template, item: string, pos: number): string {
     if (t.call !== null) return this.#itemCall(frame, t.call, t.kinds, item, pos);
+    if (t.parts !== null) return this.#itemParts(frame, t.parts, item, pos);
     const outerItem = this.loopItem, outerPos = this.loopPos;
     this.loopItem = item;
     this.loopPos = pos;
@@ -947,6 +949,22 @@ export class Evaluation {
     } finally {
       for (let i = 0; i < count; i++) args[i] = "";
     }
+  }
+
+  /**
+   * A template of leaf calls and text (Template.parts), as run() runs its program: nothing
+   * once halted, text copied, each call made as #itemCall makes it (nothing once halted, as
+   * run() of its bracket gives), the output limit kept after each piece.
+   */
+  #itemParts(frame: Frame, parts: readonly TemplatePart[], item: string, pos: number): string {
+    if (this.halted) return "";
+    let out = "";
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i];
+      out += p.call === null ? p.text : this.#itemCall(frame, p.call, p.kinds, item, pos);
+      if (out.length > this.lbuf) out = out.slice(0, this.lbuf);
+    }
+    return out;
   }
 
   /** `#@` of the template running: its item's position. */

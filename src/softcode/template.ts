@@ -133,6 +133,22 @@ export interface Template {
   call: CallNode | null;
   /** The call's arguments by kind: ARG_TEXT (its literal), ARG_ITEM or ARG_POS. */
   kinds: readonly number[];
+  /**
+   * When the body is such calls (the first alone, the others in brackets) and text between
+   * them (`ljust(##,12,.)[rjust(#@,4)]`): its pieces in order, each run or copied for each
+   * item (Evaluation.runItem), not through the program; else null.
+   */
+  parts: readonly TemplatePart[] | null;
+}
+
+/** A piece of a template run as its pieces (Template.parts). */
+export interface TemplatePart {
+  /** Its text, when it is one (else ""). */
+  text: string;
+  /** Its leaf call, when it is one (else null). */
+  call: CallNode | null;
+  /** The call's arguments by kind, as Template.kinds. */
+  kinds: readonly number[];
 }
 
 /** Kinds of a template call's arguments (Template.kinds). */
@@ -170,7 +186,8 @@ export function bindStandIns(text: string, flags: number, opts: CompileOptions):
   const program = bind(parseText(text, flags, opts));
   if (!program) return null;
   const kinds: number[] = [];
-  return { program, tokens, call: itemCall(program, kinds), kinds };
+  const call = itemCall(program, kinds);
+  return { program, tokens, call, kinds, parts: call === null ? itemParts(program) : null };
 }
 
 /**
@@ -180,7 +197,11 @@ export function bindStandIns(text: string, flags: number, opts: CompileOptions):
  */
 function itemCall(p: Program, kinds: number[]): CallNode | null {
   if (p.text !== null || p.nodes.length !== 1) return null;
-  const n = p.nodes[0];
+  return leafCall(p.nodes[0], kinds);
+}
+
+/** A node that is a leaf call of literals and stand-ins (see itemCall), or null. */
+function leafCall(n: Node, kinds: number[]): CallNode | null {
   if (n.k !== K_CALL || n.fn.leaf !== true || n.args.length > 3) return null;
   for (const a of n.args) {
     if (typeof a === "string") return null;
@@ -190,6 +211,38 @@ function itemCall(p: Program, kinds: number[]): CallNode | null {
     } else return null;
   }
   return n;
+}
+
+/**
+ * The program's pieces (Template.parts) when each node is text, a leaf call of literals and
+ * stand-ins (first), or a bracket holding text or one such call; null for any other program. As
+ * run() gives them: text is copied even once the evaluation has halted, a call then gives
+ * nothing.
+ */
+function itemParts(p: Program): TemplatePart[] | null {
+  if (p.text !== null) return null;
+  const parts: TemplatePart[] = [];
+  let calls = 0;
+  for (const n of p.nodes) {
+    const inner = n.k === K_EVAL ? n.p : null;
+    // A call not in brackets is one only at the start; after it halts, run() would make one
+    // later still (with empty tokens, refused), where a bracket's gives nothing.
+    if (n.k === K_CALL && parts.length > 0) return null;
+    if (n.k === K_LIT || (inner !== null && inner.text !== null)) {
+      parts.push({ text: n.k === K_LIT ? n.s : inner!.text!, call: null, kinds: [] });
+      continue;
+    }
+    const kinds: number[] = [];
+    const call = inner === null
+      ? leafCall(n, kinds)
+      : inner.nodes.length === 1
+      ? leafCall(inner.nodes[0], kinds)
+      : null;
+    if (call === null) return null;
+    parts.push({ text: "", call, kinds });
+    calls++;
+  }
+  return calls > 0 ? parts : null;
 }
 
 /** The text with its stand-ins replaced by the item and its position (MUX's text). */

@@ -69,6 +69,16 @@ const BODIES = [
   "comp(##,b)",
   "strlen(## )",
   "strlen(x##)",
+  // Leaf calls of literals and tokens with text between: run as pieces (Template.parts).
+  "[ljust(##,4)]",
+  "x[strlen(##)]y[strlen(#@)]z",
+  "ljust(##,3,-)[rjust(#@,3)][center(##,5,*)]",
+  "[mid(##,0,#@)][abc]",
+  "ljust(##,3)x",
+  "ljust(##,2,%xr.)[rjust(#@,2)]",
+  "strlen(##)[add(#@,1)]",
+  "[strlen(##)][strlen(##)]%b",
+  "[strlen(##)]strlen(#@)",
 ];
 const ITEMS = [
   "a",
@@ -141,6 +151,55 @@ Deno.test("iter(): a body that is one leaf call of literals and tokens is run as
   assert.equal(t.raw("iter(a b,ljust(##,2,%xr.))"), t.raw("iter(a b,[ljust(##,2,%xr.)])"));
   // A body that is the call with nothing to put in (no token) takes the text way, unchanged.
   assert.equal(t.run("iter(a b,strlen(xyz))"), "3 3");
+});
+
+Deno.test("iter(): a body of leaf calls and text is run as its pieces, as its program runs", () => {
+  const t = testSoftcode();
+  const parts = (body: string) =>
+    t.sc.template(body, EVAL_ARG)?.parts?.map((p) => p.call?.fn.name ?? `'${p.text}'`).join(" ") ??
+      null;
+  assert.equal(parts("ljust(##,12,.)[rjust(#@,4)]"), "LJUST RJUST");
+  assert.equal(parts("[strlen(##)]"), "STRLEN");
+  assert.equal(parts("x[strlen(##)]y[abc]"), "'x' STRLEN 'yabc'");
+  // One call alone is Template.call; anything else is run through the program: a call that is
+  // not a leaf, an argument more than a literal or a token, a substitution, a bracket of more
+  // than one call, a call after the start outside brackets (text, as the parser reads it).
+  for (
+    const body of [
+      "strlen(##)",
+      "strlen(##)[add(#@,1)]",
+      "[strlen(x##)]y",
+      "[strlen(##)]%q0",
+      "<[ljust(##,3,.)]>[rjust(#@,2)]|%q9",
+      "[strlen(##)strlen(#@)]",
+      "[strlen(##)][words(##)]",
+    ]
+  ) {
+    assert.equal(parts(body), null, body);
+  }
+  // Under every invocation limit from 1 to 40, the pieces give what the program gives (the
+  // same body with an unset register, which adds nothing, takes the program): calls stop
+  // alike, and the text around them is kept.
+  for (let limit = 1; limit <= 40; limit++) {
+    const w = testSoftcode({ functionInvocations: limit });
+    const list = "a bb ccc dddd e ff ggg hhhh i jj";
+    const pieces = w.run(`[iter(${list},<[ljust(##,3,.)]>[rjust(#@,2)]|)]`);
+    const program = w.run(`[iter(${list},<[ljust(##,3,.)]>[rjust(#@,2)]|%q9)]`);
+    assert.equal(pieces, program, `limit ${limit}`);
+  }
+  // And when the time budget runs out at any point (each read of the clock moves it 1 ms).
+  let halted = 0;
+  for (let ms = 1; ms <= 60; ms++) {
+    const run = (body: string) => {
+      let clock = 0;
+      const w = testSoftcode({ evaluationMs: ms, actorMs: 1e9, gameMs: 1e9 }, () => clock++);
+      return w.run(`[iter(lnum(300),${body})]`);
+    };
+    const pieces = run("<[ljust(##,3,.)]>[rjust(#@,2)]|");
+    assert.equal(pieces, run("<[ljust(##,3,.)]>[rjust(#@,2)]|%q9"), `${ms} ms`);
+    if (pieces.split(" ").length < 300) halted++;
+  }
+  assert.ok(halted > 10, `${halted} halted`);
 });
 
 Deno.test("iter(): bodies whose tokens could be read take the text way", () => {
