@@ -21,6 +21,8 @@ import { childV8Flags, V8_FLAGS_ENV } from "../src/supervisor/v8_flags.ts";
 
 /** The target: a script's p50 at most this many times its built-in twin's. */
 export const TARGET = 1.2;
+/** Issue 35's limit on the growth with MEMORY_SCRIPTS scripts, in MB (10^6 bytes, not MiB). */
+const MEMORY_LIMIT_MB = 100;
 /** Scripts loaded for the memory measurement. */
 const MEMORY_SCRIPTS = 200;
 
@@ -72,6 +74,8 @@ export interface ScriptMemory {
   calledMb: number;
   /** (calledMb - beforeMb) per script, in KiB. */
   perScriptKb: number;
+  /** calledMb - beforeMb in MB (10^6 bytes): issue 35 sets its limit at 100 MB, 95.4 MiB. */
+  grewMB: number;
   /** A bare sandbox (instance, prelude, a small script) measured alone, in KiB. */
   perInstanceKb: number;
 }
@@ -123,7 +127,7 @@ export async function runScriptBench(
     withinTarget: {
       ws: met(m.ws),
       telnet: m.telnet ? met(m.telnet) : null,
-      memory: memory ? memory.calledMb - memory.beforeMb <= 100 : null,
+      memory: memory ? memory.grewMB <= MEMORY_LIMIT_MB : null,
     },
   };
 }
@@ -310,6 +314,7 @@ export default async (u: ScriptSdk) => {
       loadedMb: round(calledMb, 1),
       calledMb: round(calledMb, 1),
       perScriptKb: round((calledMb - beforeMb) * 1024 / MEMORY_SCRIPTS, 0),
+      grewMB: round((calledMb - beforeMb) * 1024 * 1024 / 1e6, 1),
       perInstanceKb,
     };
   } finally {
@@ -401,7 +406,9 @@ export function scriptRows(r: ScriptBenchResult): string[][] {
     rows.push([
       `Engine memory, ${m.scripts} scripts loaded and called once`,
       `${m.beforeMb} -> ${m.calledMb} MiB (${m.perScriptKb} KiB a script; a bare sandbox ${m.perInstanceKb} KiB)`,
-      `+${grew} MiB (target <= 100: ${grew <= 100 ? "met" : "MISSED"})`,
+      `+${grew} MiB = +${m.grewMB} MB (target <= ${MEMORY_LIMIT_MB} MB: ${
+        m.grewMB <= MEMORY_LIMIT_MB ? "met" : "MISSED"
+      })`,
     ]);
   }
   return rows;
