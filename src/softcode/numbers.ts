@@ -86,7 +86,16 @@ export function isInteger(s: string | number): boolean {
 
 /** Digits in an integer text (for MUX's fast integer paths), or -1 when not an integer. */
 export function integerDigits(s: string | number): number {
-  if (typeof s === "number") return Number.isInteger(s) ? String(s < 0 ? -s : s).length : -1;
+  if (typeof s === "number") {
+    if (!Number.isInteger(s)) return -1;
+    // Counted against powers of ten (each exact below 10^22) instead of printing the number;
+    // from 10^21 on JavaScript prints an exponent form, whose length is kept as it was.
+    const a = s < 0 ? -s : s;
+    if (a >= 1e21) return String(a).length;
+    let d = 1;
+    for (let p = 10; a >= p; p *= 10) d++;
+    return d;
+  }
   // The usual form (digits, perhaps a sign) read without a regular expression.
   const n = s.length;
   const c0 = s.charCodeAt(0);

@@ -117,6 +117,16 @@ Deno.test("truthy and integerDigits: the quick forms answer as the full readers"
   ) {
     assert.equal(integerDigits(s), digits(s), JSON.stringify(s));
   }
+  // A number (an arithmetic call's result passed on) as its own text's length when whole.
+  const byText = (x: number) => Number.isInteger(x) ? String(x < 0 ? -x : x).length : -1;
+  const nums = [0, -0, 0.5, -1.5, NaN, Infinity, -Infinity, 2 ** 53, 2 ** 53 + 2, 2 ** 63, 1e300];
+  for (let k = 0; k <= 22; k++) {
+    const p = 10 ** k;
+    nums.push(p, p - 1, p + 1, -p, -(p - 1), p * 2, p * 9.5);
+  }
+  for (const x of [...nums, ...doubles(20_000), ...doubles(20_000).map(Math.trunc)]) {
+    assert.equal(integerDigits(x), byText(x), String(x));
+  }
 });
 
 /** A fixed stream of doubles of every size: quotients, decimals, products, tiny and huge. */
