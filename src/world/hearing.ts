@@ -1,8 +1,8 @@
 /**
  * Who hears what is told to an object, as MUX's notify has it: a player itself; a puppet's
  * owner, with the puppet's name in front; nobody for any other object (its listens are
- * matched where room speech is, and where it is told something alone: SoftDelivery.tell). What is shown in a place reaches a puppet there by the
- * place's rule (puppetRelay).
+ * matched where room speech is, and where it is told something alone: SoftDelivery.tell).
+ * What is shown in a place reaches a puppet there by the place's rule (puppetRelay).
  */
 import type { DbObject } from "./types.ts";
 import type { Delivery, Outbound } from "../hub/types.ts";
