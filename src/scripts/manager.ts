@@ -241,7 +241,10 @@ export class ScriptManager implements EngineScripts {
   }
 
   /** Looks at the folder now: new and removed files, and `scripts.disabled` (`@reload/config`). */
-  rescan(): Promise<void> {
+  async rescan(): Promise<void> {
+    // A look under way may have read `scripts.disabled` before the reload: a new one after it,
+    // or the change would wait for the next timed look (30 s while the watcher runs).
+    await this.#scanning;
     return this.#scan();
   }
 

@@ -113,3 +113,45 @@ Deno.test("scripts manager: rescan applies scripts.disabled at once (@reload/con
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("scripts manager: rescan during a look that read the old scripts.disabled looks again", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-off-" });
+  await Deno.writeTextFile(`${dir}/+hi.ts`, version("+one"));
+  let off: string[] = [];
+  // Run once, inside the next look's read of the setting: @reload/config changing it then.
+  let reload: (() => void) | null = null;
+  const registry = new CommandRegistry();
+  const scripts: ScriptManager = new ScriptManager(
+    {
+      root: dir,
+      presence: { onlinePlayers: () => [], playerCard: () => undefined },
+      deliver: { toPlayers() {} },
+      disabled: () => {
+        const read = off;
+        const r = reload;
+        reload = null;
+        r?.();
+        return read;
+      },
+      rescanMs: 3_600_000,
+    },
+    registry,
+    { ...defaultConfig().scripts, dir },
+  );
+  try {
+    await scripts.start();
+    assert.ok(await eventually(() => registry.get("+one") !== undefined), "loaded");
+    let reloaded: Promise<void> | null = null;
+    reload = () => {
+      off = ["+hi"];
+      reloaded = scripts.rescan();
+    };
+    await scripts.list();
+    assert.ok(reloaded, "the reload came during the look");
+    await reloaded;
+    assert.ok(await eventually(() => registry.get("+one") === undefined), "turned off");
+  } finally {
+    await scripts.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
