@@ -607,7 +607,9 @@ return freeze({
 /**
  * `src` without its comment lines, comment blocks that begin a line, indentation and blank
  * lines. QuickJS keeps each function's source text for \`toString\` in the instance's memory,
- * which never shrinks: the prelude's comments took about 8 KiB of every sandbox. Only for the
+ * which never shrinks: the prelude's comments took about 8 KiB of every sandbox. (Where the build
+ * lets the sandbox compile the prelude without source, none is kept: this is then the text copied
+ * into each instance and parsed there, half of it with the comments.) Only for the
  * prelude, whose code has no template literal and no string or regular expression spanning
  * lines (where a line could start with what looks like a comment).
  */
