@@ -87,6 +87,29 @@ Deno.test("softcode objects: pemit, remit and oemit deliver in wire form", () =>
   assert.ok(!t.world.sent.some((s) => s.to === alice || s.to === bob));
 });
 
+Deno.test("softcode objects: pemit() and oemit() reach no further than @pemit and @oemit", () => {
+  const { t, alice, bob, box } = world();
+  const far = t.world.add("ear", "thing", { location: t.world.objects.get(bob)!.location });
+  const mine = t.world.add("kite", "thing", {
+    location: t.world.objects.get(bob)!.location,
+    owner: alice,
+  });
+  const to = () => t.world.sent.splice(0).map((s) => `${s.to}:${s.msg}`);
+  // Alice in Limbo: the box and the wizard are here, Bob and the ear are in the Hall.
+  t.run(`[pemit(#${box} *Wizard,near)]`, alice);
+  assert.deepEqual(to(), [`${box}:near`, `${t.wiz}:near`]);
+  t.run(`[pemit(*Bob,far)]`, alice);
+  assert.deepEqual(to(), [`${alice}:You are too far away to do that.`]);
+  t.run(`[pemit(#${far} #${mine},far)]`, alice);
+  assert.deepEqual(to(), [`${alice}:You are too far away to do that.`, `${mine}:far`]);
+  // oemit() too: nothing said around Bob in the Hall from Limbo.
+  t.run(`[oemit(*Bob,spoofed)]`, alice);
+  assert.deepEqual(to(), [`${alice}:You are too far away to do that.`]);
+  // Staff control everything: no reach limits a wizard's.
+  t.run(`[pemit(*Bob,from a wizard)]`);
+  assert.deepEqual(to(), [`${bob}:from a wizard`]);
+});
+
 Deno.test("softcode objects: search() reads @search's query: classes, ranges, a player", () => {
   const { t, alice, bob, box } = world();
   const attic = t.world.add("Attic", "room", { owner: alice });

@@ -9,6 +9,7 @@ import { EV, TOP_FLAGS } from "../../softcode/mod.ts";
 import { scanTo } from "../../softcode/scan.ts";
 import { AMBIGUOUS, found, matchThing } from "../../softcode/match.ts";
 import { toWire } from "../../softcode/markup.ts";
+import { inEmitReach, TOO_FAR } from "../../world/reach.ts";
 
 /** Flags a command's `=`-separated arguments are evaluated with (MUX's process_cmdent). */
 const ARG_FLAGS = EV.EVAL | EV.STRIP_CURLY | EV.FCHECK | EV.TOP;
@@ -25,16 +26,11 @@ function evaluate(u: CommandSdk, text: string, flags: number): string {
   return u.evaluate(text, flags);
 }
 
-/** True when `target` is in reach of the actor: here, carried, the room itself, or controlled. */
+/** True when `target` is in reach of the actor's emits (src/world/reach.ts). */
 function inReach(u: CommandSdk, id: string): boolean {
-  const world = u.softcode.ports.world;
-  const target = world.object(id);
-  if (!target) return false;
-  if (id === u.me.id || id === u.me.location) return true;
-  if (target.location === u.me.id || (u.me.location && target.location === u.me.location)) {
-    return true;
-  }
-  return u.softcode.ports.access.controls(u.me, target);
+  const ports = u.softcode.ports;
+  const target = ports.world.object(id);
+  return !!target && inEmitReach(u.me, target, (a, t) => ports.access.controls(a, t));
 }
 
 /**
@@ -80,7 +76,7 @@ function pemit(u: CommandSdk, evaluateMessage: boolean): void {
   const { ids, errors } = emitTargets(u, line.list);
   for (const r of ids) {
     if (!inReach(u, r)) {
-      u.send("You are too far away to do that.");
+      u.send(TOO_FAR);
       continue;
     }
     if (contents) {
@@ -210,7 +206,7 @@ Example:
       // MUX's do_pemit_list: the room of the first target hears it, except every target.
       if (ids.length > 0) {
         const target = u.softcode.ports.world.object(ids[0])!;
-        if (!inReach(u, ids[0])) u.send("You are too far away to do that.");
+        if (!inReach(u, ids[0])) u.send(TOO_FAR);
         else if (target.location) {
           u.softcode.ports.delivery.toRoom(target.location, line.message, ids, u.me.id);
         }

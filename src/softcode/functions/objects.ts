@@ -21,6 +21,7 @@ import {
   parseObjAttr,
 } from "../match.ts";
 import { withInheritedRank } from "../../world/inherited_rank.ts";
+import { inEmitReach, TOO_FAR } from "../../world/reach.ts";
 import { attrFlagLetters } from "../../world/attributes/flags.ts";
 import { bool, truthy } from "../numbers.ts";
 import { splitList } from "../list.ts";
@@ -948,9 +949,18 @@ export const objectFunctions: FunctionDef[] = plainResults([
     example: { think: "pemit(*Alice,Hello!)", gives: "" },
   }, (ev, f, args) => {
     const msg = toWire(args[1]);
+    const me = ev.object(f.executor);
+    if (!me) return "";
+    const controls = (a: DbObject, t: DbObject) => ev.ports.access.controls(a, t);
     for (const word of splitList(args[0], " ")) {
       const r = matchThing(ev.ports.world, f.executor, word);
       if (!found(r)) continue;
+      // As @pemit, and MUX's pemit(): no further than the actor's reach.
+      const target = ev.object(r);
+      if (!target || !inEmitReach(me, target, controls)) {
+        ev.ports.delivery.toObject(f.executor, TOO_FAR);
+        continue;
+      }
       ev.ports.delivery.tell(r, msg, f.executor);
     }
     return "";
@@ -986,6 +996,12 @@ export const objectFunctions: FunctionDef[] = plainResults([
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") {
       ev.ports.delivery.toObject(f.executor, "Emit except to whom?");
+      return "";
+    }
+    // As @oemit, and MUX's oemit(): only around what is in the actor's reach.
+    const me = ev.object(f.executor);
+    if (!me || !inEmitReach(me, o, (a, t) => ev.ports.access.controls(a, t))) {
+      ev.ports.delivery.toObject(f.executor, TOO_FAR);
       return "";
     }
     if (!o.location) return "";
