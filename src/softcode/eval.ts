@@ -1108,18 +1108,7 @@ export class Evaluation {
     const b = count > 1 ? this.arg(frame, progs[1]) : "";
     const c = count > 2 ? this.arg(frame, progs[2]) : "";
     // A leaf's node keeps texts only.
-    let args = n.buf as string[] | null;
-    if (args === null) {
-      args = n.buf = count === 1 ? [a] : count === 2 ? [a, b] : count === 3 ? [a, b, c] : [];
-    } else if (count === 1) args[0] = a;
-    else if (count === 2) {
-      args[0] = a;
-      args[1] = b;
-    } else if (count === 3) {
-      args[0] = a;
-      args[1] = b;
-      args[2] = c;
-    }
+    const args = n.buf = keptArgs(n.buf as string[] | null, count, a, b, c);
     try {
       return this.invoke(frame, n.fn.name, args, n);
     } finally {
@@ -1173,22 +1162,7 @@ export class Evaluation {
       else if (i === 1) b = v;
       else c = v;
     }
-    let args = more;
-    if (args === null) {
-      args = n.buf;
-      if (args === null) {
-        // An array literal of its size, packed (one made of a length is holey).
-        args = n.buf = count === 1 ? [a] : count === 2 ? [a, b] : count === 3 ? [a, b, c] : [];
-      } else if (count === 1) args[0] = a;
-      else if (count === 2) {
-        args[0] = a;
-        args[1] = b;
-      } else if (count === 3) {
-        args[0] = a;
-        args[1] = b;
-        args[2] = c;
-      }
-    }
+    const args = more ?? (n.buf = keptArgs(n.buf, count, a, b, c));
     const fn = n.fn;
     this.nest++;
     this.invocations++;
@@ -1455,6 +1429,20 @@ const NUM_TEXT = 32;
 function passable(x: number): boolean {
   const a = x < 0 ? -x : x;
   return Number.isInteger(a) ? a <= Number.MAX_SAFE_INTEGER : a >= 1e-6 && a < 1e17;
+}
+
+/**
+ * The array a call node keeps for its arguments (at most three), written anew at each call: made
+ * once as an array literal of its size, packed (one made of a length is holey).
+ */
+function keptArgs<T>(held: T[] | null, count: number, a: T, b: T, c: T): T[] {
+  if (held === null) {
+    return count === 1 ? [a] : count === 2 ? [a, b] : count === 3 ? [a, b, c] : [];
+  }
+  if (count > 0) held[0] = a;
+  if (count > 1) held[1] = b;
+  if (count > 2) held[2] = c;
+  return held;
 }
 
 /** Closes a text's colour if it ends coloured. */
