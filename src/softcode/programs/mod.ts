@@ -166,13 +166,10 @@ export class Programs {
     passes: string[] = [],
   ): ProgramJob[] {
     const out: ProgramJob[] = [];
-    const world = this.#ports.world();
-    if (!world || !this.index.active) return out;
-    const room = world.object(roomId);
-    const sender = world.object(from);
-    if (!room || !sender) return out;
-    let plain: string | null = null;
-    const text = () => (plain ??= stripColour(msg));
+    const p = this.#parties(roomId, from);
+    if (!p) return out;
+    const { world, target: room, sender } = p;
+    const text = plainOnce(msg);
     // Things and the room listen; players (MUX's player_listen off) and exits do not.
     this.#hearIn(room, sender, text, exclude, out, more);
     for (const id of this.#listenersIn(world, roomId)) {
@@ -196,16 +193,22 @@ export class Programs {
     passes: string[] = [],
   ): ProgramJob[] {
     const out: ProgramJob[] = [];
-    const world = this.#ports.world();
-    if (!world || !this.index.active) return out;
-    const o = world.object(objectId);
-    const sender = world.object(from);
-    if (!o || !sender || hasFlag(o.flags, "player") || hasFlag(o.flags, "exit")) return out;
-    let plain: string | null = null;
-    if (this.#hearIn(o, sender, () => plain ??= stripColour(msg), [], out, more)) {
-      passes.push(objectId);
-    }
+    const p = this.#parties(objectId, from);
+    if (!p || hasFlag(p.target.flags, "player") || hasFlag(p.target.flags, "exit")) return out;
+    if (this.#hearIn(p.target, p.sender, plainOnce(msg), [], out, more)) passes.push(objectId);
     return out;
+  }
+
+  /** The world and the objects `id` and `from`, when programs run and both exist. */
+  #parties(
+    id: string,
+    from: string,
+  ): { world: WorldReader; target: DbObject; sender: DbObject } | null {
+    const world = this.#ports.world();
+    if (!world || !this.index.active) return null;
+    const target = world.object(id);
+    const sender = world.object(from);
+    return target && sender ? { world, target, sender } : null;
   }
 
   /**
@@ -284,4 +287,10 @@ export class Programs {
 
 function job(executor: string, enactor: string, action: string, args: string[]): ProgramJob {
   return { executor, enactor, caller: enactor, action, args };
+}
+
+/** `msg` without its colour codes, made once when first asked. */
+function plainOnce(msg: string): () => string {
+  let plain: string | null = null;
+  return () => (plain ??= stripColour(msg));
 }
