@@ -15,6 +15,7 @@ import type { ClientKind, HubConnection, Outbound } from "./types.ts";
 import type { ColourMode } from "../text/colour_mode.ts";
 import { setImmediate } from "node:timers";
 import { droppedNotice } from "../text/output_dropped.ts";
+import type { PlayerTimes } from "./player_times.ts";
 
 /** Bytes the socket may hold unsent; output past them is dropped until the client catches up. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -75,15 +76,19 @@ export class Connection implements HubConnection, SessionEnd {
   colourMode: ColourMode = "auto";
   /** Whether plain text goes out with ANSI colour (decided per connection, not per message). */
   colour = true;
-  lastInput: number;
+  #lastInput: number;
   /** Command lines run (MUX's command count, `cmds()`). */
   commands = 0;
   /** True once a frame counted as activity (so `lastInput` is our own, not the opening time). */
   inputSeen = false;
   /** GMCP as the telnet client reported it: null while off (or not a telnet client). */
   gmcpState: { supports: ReadonlySet<string> | null } | null = null;
-  /** When the client connected (the sidecar may report an earlier time after a restart). */
-  connectedAt: number;
+  #connectedAt: number;
+  /**
+   * The player's times over all its connections while this one is logged in (the registry sets
+   * it): this connection's own are written through to it, so idle() and conn() read them there.
+   */
+  times: PlayerTimes | null = null;
   /**
    * When this hub connection opened, or was logged out (this engine's clock; the login bound
    * counts from it).
@@ -126,9 +131,29 @@ export class Connection implements HubConnection, SessionEnd {
     now: number,
   ) {
     this.ip = peerIp;
-    this.connectedAt = now;
+    this.#connectedAt = now;
     this.openedAt = now;
-    this.lastInput = now;
+    this.#lastInput = now;
+  }
+
+  /** When the client last sent input (ms; the opening time until then). */
+  get lastInput(): number {
+    return this.#lastInput;
+  }
+
+  set lastInput(at: number) {
+    this.#lastInput = at;
+    this.times?.input(at);
+  }
+
+  /** When the client connected (the sidecar may report an earlier time after a restart). */
+  get connectedAt(): number {
+    return this.#connectedAt;
+  }
+
+  set connectedAt(at: number) {
+    this.#connectedAt = at;
+    this.times?.opened(at);
   }
 
   /** A frame as the carrier got it (text, or an ArrayBuffer for a binary frame). */

@@ -81,20 +81,12 @@ export class HubPresence implements Presence {
 
   /** The latest input over the player's connections (ms), or null when offline. */
   lastInput(playerId: string): number | null {
-    const set = this.#registry.connectionsOf(playerId);
-    if (!set?.size) return null;
-    let last = -Infinity;
-    for (const c of set) if (c.lastInput > last) last = c.lastInput;
-    return last;
+    return this.#registry.times(playerId)?.lastInput ?? null;
   }
 
   /** The earliest opening of the player's connections (ms), or null when offline. */
   connectedSince(playerId: string): number | null {
-    const set = this.#registry.connectionsOf(playerId);
-    if (!set?.size) return null;
-    let first = Infinity;
-    for (const c of set) if (c.connectedAt < first) first = c.connectedAt;
-    return first;
+    return this.#registry.times(playerId)?.connectedAt ?? null;
   }
 
   /** Ids of connected players in a room. */

@@ -7,6 +7,7 @@ import type { DbObject } from "../world/types.ts";
 import type { ObjectChange } from "../world/objects.ts";
 import { PlayerCards } from "./cards.ts";
 import type { Connection } from "./connection.ts";
+import { PlayerTimes } from "./player_times.ts";
 import { RoomIndex } from "./rooms.ts";
 import type { PlayerCard } from "./types.ts";
 
@@ -25,6 +26,8 @@ export interface Detached {
 export class SessionRegistry {
   readonly #conns = new Map<string, Connection>();
   readonly #players = new Map<string, Set<Connection>>();
+  /** Each logged-in player's latest input and earliest connection (see PlayerTimes). */
+  readonly #times = new Map<string, PlayerTimes>();
   readonly #rooms = new RoomIndex();
   readonly #cards = new PlayerCards();
   /**
@@ -63,8 +66,12 @@ export class SessionRegistry {
       set = new Set();
       this.#players.set(id, set);
     }
+    let times = this.#times.get(id);
+    if (!times) this.#times.set(id, times = new PlayerTimes(set));
     if (!set.has(conn)) this.#attached++;
     set.add(conn);
+    conn.times = times;
+    times.recount();
     this.#cards.offer(player);
     if (!this.#rooms.has(id)) this.#rooms.place(id, player.location);
     this.#roomLists.clear();
@@ -77,10 +84,15 @@ export class SessionRegistry {
     if (!pid) return null;
     const set = this.#players.get(pid);
     if (set?.delete(conn)) this.#attached--;
+    conn.times = null;
     this.#roomLists.clear();
     const name = this.#cards.get(pid)?.name ?? conn.name;
-    if (set && set.size > 0) return { playerId: pid, name, last: false, room: undefined };
+    if (set && set.size > 0) {
+      this.#times.get(pid)?.recount();
+      return { playerId: pid, name, last: false, room: undefined };
+    }
     this.#players.delete(pid);
+    this.#times.delete(pid);
     this.#cards.delete(pid);
     const room = this.#rooms.roomOf(pid);
     this.#rooms.remove(pid);
@@ -134,6 +146,11 @@ export class SessionRegistry {
   /** Logged-in players and their connections, in order of login (live; do not modify). */
   sessions(): ReadonlyMap<string, ReadonlySet<Connection>> {
     return this.#players;
+  }
+
+  /** A logged-in player's latest input and earliest connection, or undefined when offline. */
+  times(playerId: string): PlayerTimes | undefined {
+    return this.#times.get(playerId);
   }
 
   /** True when the player has at least one connection. */

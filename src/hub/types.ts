@@ -106,8 +106,9 @@ export interface Presence {
   /** True when the player has at least one connection. */
   isOnline(playerId: string): boolean;
   /**
-   * The latest `lastInput` over the player's open connections (ms), or null when offline: read in
-   * place, where `connections` copies them (softcode's idle() asks it of every row of a listing).
+   * The latest `lastInput` over the player's open connections (ms), or null when offline: a field
+   * of the player's record kept current as input arrives (softcode's idle() asks it of every row
+   * of a listing), where `connections` copies them.
    */
   lastInput(playerId: string): number | null;
   /** The earliest `connectedAt` over the player's open connections (ms), or null when offline. */
