@@ -13,6 +13,7 @@ import { ObjectStore } from "../world/objects.ts";
 async function withLogins(
   accountLoginFailures: number,
   fn: (d: LoginDeps & { compares: () => number; tick: (ms: number) => void }) => Promise<void>,
+  maxAddresses?: number,
 ): Promise<void> {
   const kv = await Deno.openKv(":memory:");
   const dir = await Deno.makeTempDir({ prefix: "ursamu-login-" });
@@ -45,6 +46,7 @@ async function withLogins(
         windowMs: 60_000,
         now: clock,
         group: addressGroup,
+        maxKeys: maxAddresses,
       }),
       accountFailures: new AccountLimit(
         () => config.value.game.accountLoginFailures,
@@ -128,4 +130,29 @@ Deno.test("login: one address failing again and again counts once against the ac
     // Its own limit holds that address; the account is open to the player elsewhere.
     assert.ok((await attemptLogin(d, "198.51.100.7", "Alice", "password123")).ok);
   });
+});
+
+Deno.test("login: failures from more addresses than the table holds never start one's limit over", async () => {
+  await withLogins(0, async (d) => {
+    const attacker = "2001:db8:1:ffff::1";
+    for (let i = 0; i < 10; i++) await attemptLogin(d, attacker, "Alice", "wrong-password");
+    assert.deepEqual(await attemptLogin(d, attacker, "Alice", "wrong-password"), {
+      ok: false,
+      limited: "address",
+    });
+    // Three times the table's bound of other /64s of the attacker's /48 fail once each.
+    for (let i = 0; i < 60; i++) {
+      d.tick(100);
+      await attemptLogin(d, `2001:db8:1:${i.toString(16)}::1`, "Alice", "wrong-password");
+    }
+    const compared = d.compares();
+    assert.deepEqual(await attemptLogin(d, "2001:db8:1:ffff::2", "Alice", "password123"), {
+      ok: false,
+      limited: "address",
+    });
+    assert.equal(d.compares(), compared, "still refused before bcrypt");
+    assert.equal(d.loginFailures.size, 20, "the table kept its bound");
+    d.tick(60_000);
+    assert.ok((await attemptLogin(d, attacker, "Alice", "password123")).ok);
+  }, 20);
 });

@@ -4,10 +4,12 @@
  * command and keepalive rates, the login, registration and avatar limits are all one of these
  * (docs/architecture.md, "Rates and budgets" says why they are not budgets).
  *
- * Each key keeps its events' times in a ring that grows only while all of it is in the window
- * (so to the most events a window has held, at most `limit`); an event that fits then replaces
- * the oldest in place, so counting one allocates nothing and looks at one slot.
+ * Each key keeps its events' times in a ring (`src/rate/ring.ts`); the table holds at most
+ * `maxKeys` such rings plus `OVERFLOW_ROWS` x `OVERFLOW_WIDTH` shared ones, each of at most
+ * `limit` times, whatever the traffic.
  */
+import { idle, inWindow, latest, type Log, record, unrecord } from "./ring.ts";
+import { OverflowBuckets } from "./overflow.ts";
 
 /** Keys a {@linkcode SlidingWindows} holds unless told otherwise. */
 export const MAX_WINDOW_KEYS = 10_000;
@@ -28,7 +30,10 @@ export interface SlidingWindowsOptions {
   limit: number | (() => number);
   /** The window in ms, fixed or read at each use; 0 or less: no limit. */
   windowMs: number | (() => number);
-  /** Keys held at most (default `MAX_WINDOW_KEYS`); past it the least recently used go. */
+  /**
+   * Keys held with an entry of their own (default `MAX_WINDOW_KEYS`); past it a newcomer takes an
+   * idle key's place or is counted in the shared buckets.
+   */
   maxKeys?: number;
   /** The clock, in ms (`Date.now` by default: the staff view shows its times as dates). */
   now?: () => number;
@@ -39,101 +44,33 @@ export interface SlidingWindowsOptions {
   group?: (key: string) => string;
 }
 
-/** One key's events. */
-interface Log {
-  /**
-   * Times of the latest events, a ring: `next` is the oldest (and where the next one goes when
-   * it replaces one). A slot given back holds -Infinity, which every window has left.
-   */
-  times: number[];
-  next: number;
-  /** When a refusal was last reported (-Infinity = never). */
-  reported: number;
-}
-
 /** What a give-back that has nothing to give does (shared: no allocation per unlimited use). */
 const NOTHING = (): void => {};
+
+/** Keys looked at, from the least recently used, to find one whose window emptied. */
+const EVICT_SCAN = 8;
 
 /** True when `limit` per `windowMs` bounds nothing (an infinite limit: an endless ring). */
 function unbounded(limit: number, windowMs: number): boolean {
   return !(limit > 0 && limit < Infinity && windowMs > 0);
 }
 
-/** Index of the `n`th latest time of `log` (1 = the latest); `n` at most the ring's size. */
-function latest(log: Log, n: number): number {
-  const size = log.times.length;
-  const i = log.next - n;
-  return i < 0 ? i + size : i;
-}
-
-/**
- * Records an event of `log` at `now` if fewer than `limit` of its events are in the window: 0,
- * or else the ms until one leaves it (nothing recorded).
- */
-function record(log: Log, limit: number, windowMs: number, now: number): number {
-  const t = log.times;
-  const size = t.length;
-  const since = now - windowMs;
-  if (size >= limit) {
-    // The limit-th latest event decides; with `limit` slots exactly that is the oldest.
-    const decides = t[size === limit ? log.next : latest(log, limit)];
-    if (decides > since) return Math.ceil(decides - since);
-  } else if (t[log.next] > since) {
-    // Every slot is in the window and the limit is not reached: one more slot, just before the
-    // oldest (rare: the ring grows at most to the limit).
-    if (log.next === 0) t.push(now);
-    else {
-      t.splice(log.next, 0, now);
-      log.next++;
-    }
-    return 0;
-  }
-  t[log.next] = now;
-  log.next = log.next + 1 === size ? 0 : log.next + 1;
-  return 0;
-}
-
-/** Takes back the event recorded at `stamp` (one of them, when several share it). */
-function unrecord(log: Log, stamp: number): void {
-  const t = log.times;
-  for (let n = 1; n <= t.length; n++) {
-    let i = latest(log, n);
-    if (t[i] !== stamp) continue;
-    // The older events move up one; the oldest slot is left empty.
-    for (; n < t.length; n++) {
-      const older = latest(log, n + 1);
-      t[i] = t[older];
-      i = older;
-    }
-    t[i] = -Infinity;
-    return;
-  }
-}
-
-/** Events of `log` in the window that began after `since`. */
-function inWindow(log: Log, since: number): number {
-  let n = 0;
-  for (const at of log.times) if (at > since) n++;
-  return n;
-}
-
-/** True when `log` is as if never seen: no event in the window and no report within one. */
-function idle(log: Log, since: number): boolean {
-  return log.times[latest(log, 1)] <= since && log.reported <= since;
-}
-
 /**
  * Sliding windows by key: a player's commands, a connection's keepalives, an address's failed
- * logins. The key map is bounded: past `maxKeys` the least recently used key is forgotten (it
- * comes back with an empty window: the bound costs a flooder's victims nothing). Below the bound
- * nothing is forgotten, so the order is kept only from there on (a busy key is not moved in the
- * map at each of its events). A key whose window emptied is not dropped on its own either: a
- * player who types every few seconds would cost a new entry at each command; the staff view,
- * which looks at every key anyway, drops those it finds.
+ * logins. The key map is bounded, and a key whose window holds an event is never forgotten to make
+ * room: a newcomer takes the place of a key whose window emptied (looked for among the least
+ * recently used), and when there is none it is counted in shared buckets (`OverflowBuckets`), which
+ * never count a key below its own events. So no traffic of other keys can start a key's window
+ * over (docs/security.md). Below the bound nothing is forgotten, so the order is kept only from
+ * there on (a busy key is not moved in the map at each of its events). A key whose window emptied
+ * is not dropped on its own either: a player who types every few seconds would cost a new entry at
+ * each command; the staff view, which looks at every key anyway, drops those it finds.
  */
 export class SlidingWindows {
   /** Map order is least recently used first, once the map is at its bound. */
   readonly #logs = new Map<string, Log>();
+  /** The keys that found no room, made at the first of them. */
+  #overflow: OverflowBuckets | null = null;
   readonly #limit: number | (() => number);
   readonly #windowMs: number | (() => number);
   readonly #maxKeys: number;
@@ -162,10 +99,7 @@ export class SlidingWindows {
     now ??= this.#now();
     const k = this.#group ? this.#group(key) : key;
     const log = this.#logs.get(k);
-    if (!log) {
-      this.#add(k, now);
-      return 0;
-    }
+    if (!log) return this.#newcomer(k, limit, windowMs, now);
     this.#touch(k, log);
     return record(log, limit, windowMs, now);
   }
@@ -183,30 +117,36 @@ export class SlidingWindows {
     if (unbounded(limit, windowMs)) return NOTHING;
     const now = this.#now();
     const k = this.#group ? this.#group(key) : key;
-    let log = this.#logs.get(k);
-    if (!log) log = this.#add(k, now);
-    else {
-      this.#touch(k, log);
-      if (record(log, limit, windowMs, now) > 0) return null;
-    }
+    const log = this.#logs.get(k);
+    if (log) this.#touch(k, log);
+    const wait = log ? record(log, limit, windowMs, now) : this.#newcomer(k, limit, windowMs, now);
+    if (wait > 0) return null;
+    const shared = !this.#logs.has(k);
     let given = false;
     return () => {
       if (given) return;
       given = true;
-      const current = this.#logs.get(k);
-      if (current) unrecord(current, now);
+      if (shared) this.#overflow?.unrecord(k, now);
+      else {
+        const current = this.#logs.get(k);
+        if (current) unrecord(current, now);
+      }
     };
   }
 
-  /** Events of `key` in the window now. */
+  /** Events of `key` in the window now (a key in the shared buckets: at least its own). */
   count(key: string): number {
-    const log = this.#logs.get(this.#group ? this.#group(key) : key);
-    return log ? inWindow(log, this.#now() - this.#readWindow()) : 0;
+    const k = this.#group ? this.#group(key) : key;
+    const since = this.#now() - this.#readWindow();
+    const log = this.#logs.get(k);
+    if (log) return inWindow(log, since);
+    return this.#overflow?.count(k, since) ?? 0;
   }
 
   /**
    * The keys at their limit now (as grouped), each with when its oldest counted event leaves
-   * the window: a staff view, which looks at every key held (at most `maxKeys`).
+   * the window: a staff view, which looks at every key held (at most `maxKeys`). A key counted
+   * in the shared buckets has no entry of its own to list.
    */
   full(): FullKey[] {
     const limit = this.#readLimit();
@@ -223,30 +163,42 @@ export class SlidingWindows {
       const decides = log.times[latest(log, limit)];
       if (decides > since) out.push({ key, until: decides + windowMs });
     }
+    this.#overflow?.sweep(since);
     return out;
   }
 
   /** True at most once a window per key: whether to log a refusal (`now` as for `take`). */
   shouldReport(key: string, now?: number): boolean {
-    const log = this.#logs.get(this.#group ? this.#group(key) : key);
+    const k = this.#group ? this.#group(key) : key;
+    const log = this.#logs.get(k) ?? this.#overflow?.reportLog(k);
     now ??= this.#now();
     if (!log || now - log.reported < this.#readWindow()) return false;
     log.reported = now;
     return true;
   }
 
-  /** Forgets `key` (its player left, a wizard let it go); false when its window held nothing. */
+  /**
+   * Forgets `key` (its player left, a wizard let it go); false when its window held nothing. A
+   * key in the shared buckets empties them, letting go the other keys counted there too.
+   */
   forget(key: string): boolean {
     const k = this.#group ? this.#group(key) : key;
+    const since = this.#now() - this.#readWindow();
     const log = this.#logs.get(k);
-    if (!log) return false;
+    const shared = this.#overflow?.clear(k, since) ?? false;
+    if (!log) return shared;
     this.#logs.delete(k);
-    return inWindow(log, this.#now() - this.#readWindow()) > 0;
+    return inWindow(log, since) > 0 || shared;
   }
 
-  /** Keys held (for tests). */
+  /** Keys held with an entry of their own (for tests; at most `maxKeys`). */
   get size(): number {
     return this.#logs.size;
+  }
+
+  /** Shared buckets holding events (for tests). */
+  get sharedBuckets(): number {
+    return this.#overflow?.size ?? 0;
   }
 
   #readLimit(): number {
@@ -257,21 +209,45 @@ export class SlidingWindows {
     return typeof this.#windowMs === "number" ? this.#windowMs : this.#windowMs();
   }
 
-  /** A new key with one event at `now`; past the bound the least recently used key goes. */
-  #add(key: string, now: number): Log {
-    if (this.#logs.size >= this.#maxKeys) {
-      const oldest = this.#logs.keys().next().value;
-      if (oldest !== undefined) this.#logs.delete(oldest);
+  /**
+   * Counts the first event of a key without an entry: in the shared buckets while they count it
+   * (an entry of its own would start it over) or when the map has no room, else in a new entry.
+   */
+  #newcomer(key: string, limit: number, windowMs: number, now: number): number {
+    const since = now - windowMs;
+    if (this.#overflow && this.#overflow.count(key, since) > 0) {
+      return this.#overflow.record(key, limit, windowMs, now);
     }
-    const log: Log = { times: [now], next: 0, reported: -Infinity };
-    this.#logs.set(key, log);
-    return log;
+    if (!this.#room(since)) {
+      this.#overflow ??= new OverflowBuckets();
+      return this.#overflow.record(key, limit, windowMs, now);
+    }
+    this.#logs.set(key, { times: [now], next: 0, reported: -Infinity });
+    return 0;
   }
 
   /**
-   * Makes `key` the most recently used once the map is at its bound, so a crowd of new keys
-   * forgets the idle ones, not a busy key whose full window is what holds it back. Below the
-   * bound nothing is forgotten, so the move is skipped.
+   * True when the map can take a key: below its bound, or once a key whose window emptied is
+   * dropped. Only the `EVICT_SCAN` least recently used are looked at (a flood of new keys costs a
+   * few steps each); a key found still counting moves to the back, so the next look starts
+   * further on.
+   */
+  #room(since: number): boolean {
+    if (this.#logs.size < this.#maxKeys) return true;
+    for (let i = 0; i < EVICT_SCAN; i++) {
+      const first = this.#logs.entries().next().value;
+      if (!first) return true;
+      const [key, log] = first;
+      this.#logs.delete(key);
+      if (idle(log, since)) return true;
+      this.#logs.set(key, log);
+    }
+    return false;
+  }
+
+  /**
+   * Makes `key` the most recently used once the map is at its bound, so the keys looked at for
+   * room are the idle ones first. Below the bound nothing is forgotten, so the move is skipped.
    */
   #touch(key: string, log: Log): void {
     if (this.#logs.size < this.#maxKeys) return;

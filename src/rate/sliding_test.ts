@@ -43,12 +43,15 @@ Deno.test("sliding windows: the key map is bounded, and a forgotten key is gone"
   const { w } = windows(10, 1000, 100);
   for (let i = 0; i < 1000; i++) w.take(`c:${i}`);
   assert.equal(w.size, 100);
-  assert.equal(w.forget("c:999"), true);
+  assert.ok(w.sharedBuckets <= 2 * 4096);
+  assert.equal(w.forget("c:0"), true);
   assert.equal(w.size, 99);
-  assert.equal(w.forget("c:999"), false, "nothing left to forget");
+  assert.equal(w.forget("c:0"), false, "nothing left to forget");
+  assert.equal(w.forget("c:999"), true, "a key in the shared buckets is let go too");
+  assert.equal(w.count("c:999"), 0);
 });
 
-Deno.test("sliding windows: past the bound the least recently used key goes, not a busy one", () => {
+Deno.test("sliding windows: past the bound a key still counting is kept, not a busy one lost", () => {
   const { w, clock } = windows(2, 1000, 3);
   assert.equal(w.take("busy"), 0);
   clock.now = 1;
@@ -67,6 +70,51 @@ Deno.test("sliding windows: past the bound the least recently used key goes, not
   assert.equal(w.size, 3);
   clock.now = 7;
   assert.ok(w.take("busy") > 0, "the busy key kept its window");
+  clock.now = 1003;
+  assert.equal(w.take("e"), 0, "a key whose window emptied (a) gives its place");
+  assert.equal(w.count("a"), 0);
+  assert.equal(w.size, 3);
+});
+
+Deno.test("sliding windows: churn past the bound never starts a limited key over", () => {
+  // The per-address failed-login table's shape (10 a minute), with a bound of 100 keys.
+  const { w, clock } = windows(10, 60_000, 100);
+  for (let i = 0; i < 10; i++) assert.equal(w.take("attacker"), 0);
+  assert.equal(w.take("attacker"), 60_000, "limited");
+  // 20,000 other keys fail in the window, some many times, more than the table has room for.
+  for (let i = 0; i < 20_000; i++) {
+    clock.now = 1 + i * 2;
+    for (let j = 0; j <= i % 10; j++) w.take(`churn:${i}`);
+    if (i % 1000 === 0) assert.ok(w.take("attacker") > 0, `still limited after ${i} keys`);
+  }
+  clock.now = 59_999;
+  assert.equal(w.take("attacker"), 1, "limited until its own first failure leaves the window");
+  assert.equal(w.count("attacker"), 10);
+  assert.ok(w.size <= 100, "the bound holds");
+  assert.ok(w.sharedBuckets <= 2 * 4096, "and so do the shared buckets");
+  clock.now = 60_000;
+  assert.equal(w.take("attacker"), 0, "its own window ended");
+});
+
+Deno.test("sliding windows: a key counted in the shared buckets stays counted there", () => {
+  const { w, clock } = windows(10, 60_000, 5);
+  for (let i = 0; i < 5; i++) w.take(`early:${i}`);
+  clock.now = 30_000;
+  for (let i = 0; i < 10; i++) assert.equal(w.take("late"), 0);
+  assert.ok(w.take("late") > 0, "limited in the shared buckets");
+  assert.equal(w.size, 5, "no room was made for it");
+  const give = w.reserve("other");
+  assert.ok(give, "another newcomer is not held by the late key's buckets");
+  give();
+  assert.equal(w.count("other"), 0, "a give-back in the shared buckets returns the slot");
+  clock.now = 60_001;
+  // The early keys' windows emptied, so there is room now; a new entry would start late over.
+  assert.equal(w.take("late"), 29_999);
+  assert.equal(w.count("late"), 10);
+  assert.equal(w.shouldReport("late"), true);
+  assert.equal(w.shouldReport("late"), false, "reported once a window");
+  clock.now = 90_001;
+  assert.equal(w.take("late"), 0, "its window ended");
 });
 
 Deno.test("sliding windows: reservations count up front, a give-back returns one slot, once", () => {
@@ -91,8 +139,10 @@ Deno.test("sliding windows: reservations count up front, a give-back returns one
   w.reserve("b");
   w.reserve("c");
   w.reserve("d");
-  assert.equal(w.count("a"), 0, "the least recently used key went past maxKeys");
+  assert.equal(w.count("a"), 1, "a key still counting is kept past maxKeys");
+  assert.equal(w.count("x"), 0, "the key whose window emptied went");
   assert.equal(w.count("d"), 1);
+  assert.equal(w.size, 2);
 });
 
 Deno.test("sliding windows: a give-back in a full ring keeps the others' times", () => {
