@@ -62,3 +62,39 @@ Deno.test("sort() of integers through the quick path, as MUX sorts them", () => 
   assert.equal(run("[sort(3 1 2,n,,%b-%b)]"), "1 - 2 - 3");
   assert.equal(run("[sort(3 1 2,a)]|[sort(10 9,x)]"), "1 2 3|9 10");
 });
+
+Deno.test("sortIntegers sorts canonical 32-bit integers from their values, as the general path", () => {
+  const buffers = new WorkBuffers();
+  const rnd = stream(11);
+  const spans = [10, 1000, 100000, 2 ** 31 - 1];
+  for (let t = 0; t < 2000; t++) {
+    const span = spans[t % spans.length];
+    const n = 1 + Math.floor(rnd() * (t % 5 === 0 ? 3000 : 60));
+    const words: string[] = [];
+    // Values either way up to the span, many equal ones in the small spans.
+    for (let i = 0; i < n; i++) {
+      words.push(String(Math.floor(rnd() * span) * (t % 2 && rnd() < 0.5 ? -1 : 1) || 0));
+    }
+    const sep = t % 7 === 0 ? "|" : " ";
+    let list = words.join(sep === " " && t % 4 === 0 ? "  " : sep);
+    if (sep === " " && t % 6 === 0) list = " " + list + "   ";
+    const osep = t % 3 === 0 ? ", " : t % 2 ? "" : sep;
+    assert.equal(sortIntegers(list, sep, osep, buffers), reference(list, sep, osep), list);
+  }
+  // Either end of 32 bits, and the first values past it, which the other path reads.
+  for (
+    const list of [
+      "2147483647 -2147483647 0 7",
+      "2147483648 -1 0",
+      "-2147483648 1 -2147483647",
+      "99999999999 3 -1",
+      "0 00 -0 +0 0",
+      "10 010 9 +9 -9 09",
+      "5",
+      "-5 -50 -500 -5",
+    ]
+  ) {
+    assert.equal(sortIntegers(list, " ", " ", buffers), reference(list, " ", " "), list);
+  }
+  assert.equal(sortIntegers("3 1 2", " ", "–", buffers), "1–2–3");
+});
