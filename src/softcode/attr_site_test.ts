@@ -151,3 +151,41 @@ Deno.test("attr site: u()'s arguments are the call's own, without the reference,
     assert.equal(run(), want, text);
   }
 });
+
+Deno.test("attr site: sortby() keeps its comparison's program and frame, and follows the world", () => {
+  const t = testSoftcode();
+  const lib = t.world.add("Lib", "thing", { location: t.room, owner: t.wiz });
+  t.world.set(lib, "CMP", "[sub(%0,%1)]");
+  const { run, call } = kept(t, `[sortby(#${lib}/cmp,3 1 2)]`);
+  assert.equal(run(), "1 2 3");
+  assert.equal(call?.site?.text, "[sub(%0,%1)]", "the program kept on the call");
+  assert.equal(run(), "1 2 3");
+  // The attribute written: its new text is run, not the program kept for the old one.
+  t.world.set(lib, "CMP", "[sub(%1,%0)]");
+  assert.equal(run(), "3 2 1");
+  // A function defined since: the program kept would still call an unknown one.
+  t.world.set(lib, "CMP", "[zork(%0,%1)]");
+  assert.equal(run(), "3 1 2");
+  t.functions.add({
+    ...t.functions.get("TIME")!,
+    name: "ZORK",
+    minArgs: 2,
+    maxArgs: 2,
+    impl: (_ev, _f, args) => String(Number(args[0]) - Number(args[1])),
+  });
+  assert.equal(run(), "1 2 3");
+  // Each comparison's %0 and %1 are its own two items, also when a comparison runs a sort on the
+  // same call as the one under way (REC's own sortby(), two deep: the frame is the sort's).
+  t.world.set(lib, "LOG", "[setq(9,%q9 %0/%1)][sub(%0,%1)]");
+  assert.equal(stripMarkup(t.run(`[sortby(#${lib}/log,3 1 2)]%q9`)), "1 2 3 1/2 3/1 3/2");
+  t.world.set(
+    lib,
+    "REC",
+    `[null(switch(strlen(%q7),<2,[setq(7,%q7x)][setq(6,%q6 [sortby(#${lib}/rec,6 5 4)])]))]` +
+      "[sub(%0,%1)]",
+  );
+  assert.equal(stripMarkup(t.run(`[sortby(#${lib}/rec,3 1 2)]|%q6`)), "1 2 3| 4 5 6");
+  // The object destroyed: nothing to sort by.
+  t.world.objects.delete(lib);
+  assert.equal(run(), "");
+});

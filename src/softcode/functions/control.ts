@@ -71,17 +71,18 @@ function readable(ev: Evaluation, frame: Frame, id: string, name: string): SoftA
 }
 
 /**
- * What call `n` of u() or ulocal() keeps (AttrSite), made at its first call: a reference written
- * as a literal is resolved here once when it means the same whoever reads it (attr_refs.ts).
+ * What call `n` of u(), ulocal() or sortby() keeps (AttrSite), made at its first call (or made for
+ * one evaluation when there is no call): a reference written as a literal is resolved here once
+ * when it means the same whoever reads it (attr_refs.ts).
  */
-function siteOf(n: CallNode, ref: string): AttrSite {
-  let site = n.site;
+function siteOf(n: CallNode | null, ref: string): AttrSite {
+  let site = n === null ? null : n.site;
   if (site === null) {
-    const first = n.args[0];
+    const first = n === null ? "" : n.args[0];
     // The literal's text is the very string every call is given (Evaluation.arg).
     const literal = typeof first !== "string" && first.text === ref ? ref : null;
     const r = literal !== null ? resolvedRef(literal) : null;
-    site = n.site = {
+    site = {
       ref: literal,
       id: r === null ? null : r.id,
       name: r === null ? null : r.name,
@@ -90,6 +91,7 @@ function siteOf(n: CallNode, ref: string): AttrSite {
       generation: -1,
       epoch: -1,
     };
+    if (n !== null) n.site = site;
   }
   return site;
 }
@@ -826,7 +828,7 @@ export const controlFunctions: FunctionDef[] = [
       think: "sortby(me/bylen,ccc a bb)",
       gives: "a bb ccc",
     },
-  }, (ev, f, args) => {
+  }, (ev, f, args, n) => {
     const u = ufunOf(ev, f, args[0]);
     if (typeof u === "string") return u;
     const sep = sepOf(args[2]);
@@ -835,10 +837,7 @@ export const controlFunctions: FunctionDef[] = [
     if (typeof osep !== "string") return osep.error;
     const items = splitList(args[1], sep).slice(0, MAX_ITEMS);
     // A merge sort: bounded comparisons, stable, and it stops comparing once limits trip.
-    const sorted = mergeSort(items, (a, b) => {
-      if (!ev.tick()) return 0;
-      return toInt(callAttr(ev, f, u.id, u.text, [a, b]));
-    });
+    const sorted = mergeSort(items, comparison(ev, f, u.id, u.text, n));
     return sorted.join(osep);
   }),
   define(
@@ -868,6 +867,31 @@ export const controlFunctions: FunctionDef[] = [
     return ev.eval({ ...f, executor: id, caller: f.executor }, args[1], EVAL_ARG);
   }, { lazy: true }),
 ];
+
+/**
+ * sortby()'s comparison of two items by attribute `text` of `id`, as u() of it with the two as %0
+ * and %1: its program kept on the call (`n`, as u()'s is: Evaluation.evalAttrAt), and one frame
+ * for the whole sort whose two arguments are set before each comparison, where each made a frame,
+ * an argument array and a lookup of the parse (SGP's `+who` sorts its 30 players by 79 of them).
+ * Nothing keeps the frame past a comparison: an evaluation reads its arguments while it runs.
+ */
+function comparison(
+  ev: Evaluation,
+  frame: Frame,
+  id: string,
+  text: string,
+  n: CallNode | undefined,
+): (a: string, b: string) => number {
+  const args = ["", ""];
+  const f: Frame = { executor: id, caller: frame.executor, enactor: frame.enactor, args };
+  const site = n === undefined ? siteOf(null, "") : siteOf(n, "");
+  return (a, b) => {
+    if (!ev.tick()) return 0;
+    args[0] = a;
+    args[1] = b;
+    return toInt(ev.evalAttrAt(f, text, site));
+  };
+}
 
 /**
  * A top-down merge sort (the left half of floor(n/2) items first, then the right, a tie taking
