@@ -12,7 +12,8 @@
  * `--profile <file.cpuprofile>` profiles the timed rounds (V8's sampling profiler, through
  * node:inspector) and prints the functions with the most self time. `--heap` samples what the
  * timed rounds allocate instead (V8's sampling heap profiler, objects collected since counted)
- * and prints the bytes a listing allocates, by the function that allocated them. `--gap-ms <ms>`
+ * and prints the bytes a listing allocates, by the function that allocated them (with each
+ * one's caller when HEAP_CALLERS is set; the HEAP_TOP largest, 30 unless set). `--gap-ms <ms>`
  * pauses that long before each evaluation (as a server's paced listings come) and gives each
  * round's median of single evaluations' CPU.
  */
@@ -63,14 +64,20 @@ async function startHeap(): Promise<() => Promise<Map<string, number>>> {
       profile: { head: HeapNode };
     };
     const by = new Map<string, number>();
-    const walk = (n: HeapNode) => {
+    const name = (n: HeapNode) => {
       const f = n.callFrame;
       const where = f.url.replace(/^.*\/(src|bench)\//, "$1/");
-      const k = `${f.functionName || "(anon)"} ${where}:${f.lineNumber + 1}`;
-      by.set(k, (by.get(k) ?? 0) + n.selfSize);
-      n.children.forEach(walk);
+      return `${f.functionName || "(anon)"} ${where}:${f.lineNumber + 1}`;
     };
-    walk(profile.head);
+    // With HEAP_CALLERS set, each allocating function is given with its caller (`a < b`).
+    const callers = Deno.env.get("HEAP_CALLERS") !== undefined;
+    const walk = (n: HeapNode, up: string) => {
+      const own = name(n);
+      const k = callers ? `${own} < ${up}` : own;
+      by.set(k, (by.get(k) ?? 0) + n.selfSize);
+      for (const c of n.children) walk(c, own);
+    };
+    walk(profile.head, "");
     return by;
   };
 }
@@ -200,7 +207,12 @@ if (import.meta.main) {
     let all = 0;
     for (const v of by.values()) all += v;
     console.log(`allocated: ${(all / listings / 1024).toFixed(1)} KiB a listing; by function:`);
-    for (const [k, v] of [...by].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
+    for (
+      const [k, v] of [...by].sort((a, b) => b[1] - a[1]).slice(
+        0,
+        Number(Deno.env.get("HEAP_TOP") ?? 30),
+      )
+    ) {
       console.log(`${(v / listings).toFixed(0).padStart(8)} B  ${k}`);
     }
   }
