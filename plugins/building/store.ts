@@ -31,16 +31,22 @@ import {
   viewHeard,
 } from "../../src/plugins/mod.ts";
 
-/** Most objects moved out of a destroyed room or thing. */
-const MAX_CONTENTS = 5000;
+/**
+ * Most objects `@destroy` sends home out of a room or thing, and most exits elsewhere it unlinks
+ * from a room (`plugins.building.destroyContents`): past it the destroy is refused.
+ */
+export const DESTROY_CONTENTS = 5000;
+
 /** Building operations over the object store. */
 export class Builder {
   /** Rooms awaiting a second `@destroy` (actor id → room id and deadline). */
   readonly #pending = new Map<string, { id: string; until: number }>();
 
+  /** `destroyContents` is read at each destroy (`@reload/config` changes it). */
   constructor(
     private readonly w: PluginWorld,
     private readonly deliver: Delivery,
+    private readonly destroyContents: () => number = () => DESTROY_CONTENTS,
   ) {}
 
   /** Creates a room owned by the actor (within its object quota). */
@@ -317,6 +323,27 @@ export class Builder {
       if (obj.id === start || obj.id === "1") {
         throw new ValidationError("The starting room cannot be destroyed.");
       }
+    }
+    // Read whole or refused before anything changes (or any confirmation is asked): one past the
+    // bound tells that more are there, and a destroy that moved only the first ones would leave
+    // the rest, players too, inside an object that no longer exists.
+    const limit = this.destroyContents();
+    const inside = obj.flags.includes("exit") ? [] : await this.w.contents(obj.id, limit + 1);
+    if (inside.length > limit) {
+      throw new ValidationError(
+        `${obj.name}(#${obj.id}) holds more than ${limit} objects, more than @destroy sends ` +
+          "home at once. Move some out first.",
+      );
+    }
+    // Found through the destination index: no scan of every exit in the world.
+    const leading = isRoom ? await this.w.exitsTo(obj.id, limit + 1) : [];
+    if (leading.length > limit) {
+      throw new ValidationError(
+        `More than ${limit} exits lead to ${obj.name}(#${obj.id}), more than @destroy unlinks ` +
+          "at once. Unlink some first.",
+      );
+    }
+    if (isRoom) {
       const p = this.#pending.get(actor.id);
       const now = Date.now();
       if (!confirmed && !(p && p.id === obj.id && p.until > now)) {
@@ -334,7 +361,7 @@ export class Builder {
         announceLeaving(this.deliver, world, obj, obj.location, this.w.hears(obj), obj.owner);
       }
       const fallback = await this.w.startingRoom();
-      for (const o of await this.w.contents(obj.id, MAX_CONTENTS)) {
+      for (const o of inside) {
         if (o.flags.includes("exit")) {
           await this.w.destroy(o.id);
           continue;
@@ -350,8 +377,7 @@ export class Builder {
     await this.w.destroy(obj.id);
     let unlinked = 0;
     if (isRoom) {
-      // Found through the destination index: no scan of every exit in the world.
-      for (const e of await this.w.exitsTo(obj.id, MAX_CONTENTS)) {
+      for (const e of leading) {
         await this.w.update(e.id, (x) => {
           if (x.data.destination === obj.id) delete x.data.destination;
         });
