@@ -189,3 +189,32 @@ Deno.test("attr site: sortby() keeps its comparison's program and frame, and fol
   t.world.objects.delete(lib);
   assert.equal(run(), "");
 });
+
+Deno.test("attr site: an evaluated `#123/<name>` ending as the call's last one is read in place, as fetchAttr reads it", () => {
+  const t = testSoftcode();
+  const a = t.world.add("A", "thing", { location: t.room, owner: t.wiz });
+  const b = t.world.add("B", "thing", { location: t.room, owner: t.wiz });
+  t.world.set(a, "SEX", "a:%0");
+  t.world.set(b, "SEX", "b:%0");
+  t.world.set(b, "ALIAS", "bb");
+  t.world.set(t.wiz, "LIST", `#${a} #${b} #${a}x #0${a} #${b}/#${a} #-1 #${b}`);
+  // name(##) first, as a +who row does (objectAt's text then answers the id), and without it.
+  const row = kept(t, "[iter(v(list),[name(##)]=[u(##/sex,#@)],,|)]");
+  const bare = kept(t, "[iter(v(list),u(## /sex,#@)[u(##/ sex ,#@)],,|)]");
+  // What fetchAttr answers for each (`#012` and `## /sex` through the matcher).
+  const want = "A=a:1|B=b:2|#-1 NOT FOUND=|A=a:4|#-1 NOT FOUND=|#-1 NOT FOUND=|B=b:7";
+  for (let i = 0; i < 2; i++) {
+    assert.equal(row.run(), want);
+    assert.equal(bare.run(), "a:1a:1|b:2b:2||a:4a:4|||b:7b:7");
+  }
+  // Another name on the same call is learned; the object's attribute is read at every call.
+  const which = kept(t, "[iter(sex alias sex,u(#" + b + "/##))]");
+  assert.equal(which.run(), "b: bb b:");
+  t.world.set(b, "SEX", "B!");
+  assert.equal(row.run(), want.replace("b:2", "B!").replace("b:7", "B!"));
+  t.world.objects.delete(b);
+  assert.equal(
+    row.run(),
+    "A=a:1|#-1 NOT FOUND=|#-1 NOT FOUND=|A=a:4|#-1 NOT FOUND=|#-1 NOT FOUND=|#-1 NOT FOUND=",
+  );
+});

@@ -96,6 +96,13 @@ export interface AttrSite {
   readonly id: string | null;
   /** The attribute's name, valid and upper-case; null when the reference needs the matcher. */
   readonly name: string | null;
+  /**
+   * For an evaluated reference: the `/<name>` a plain `#123/<name>` from here last ended with, as
+   * written, and its name valid and upper-case (both "" until one came); a row's `u(##/sex)` then
+   * reads its next `#123` in place (see functions/control.ts, `tailRef`).
+   */
+  tail: string;
+  tailName: string;
   /** The text last run from here, and its program (null: the text is plain, itself its value). */
   text: string;
   p: Program | null;

@@ -1342,6 +1342,23 @@ export class Evaluation {
     return this.ports.world.object(id);
   }
 
+  /**
+   * The id the plain `#123` that is the first `end` characters of `text` names (as plainDbref
+   * reads it), or null when they are not one: the last text objectAt read compared in place (a
+   * row's `u(##/sex)` after its `name(##)`), else cut from the text.
+   */
+  idAt(text: string, end: number): string | null {
+    const at = this.#atText;
+    if (at.length === end && this.#atId !== "" && text.startsWith(at)) return this.#atId;
+    if (end < 2 || end > 16 || text.charCodeAt(0) !== 35) return null;
+    if (text.charCodeAt(1) === 48 && end > 2) return null;
+    for (let i = 1; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 48 || c > 57) return null;
+    }
+    return text.slice(1, end);
+  }
+
   /** The object a plain `#123` names (null for none), or undefined when `text` is not one. */
   objectAt(text: string): DbObject | null | undefined {
     let id: string | null = this.#atId;

@@ -16,7 +16,7 @@ import { inertItem, type Template } from "../template.ts";
 import type { SplitList } from "../split_lists.ts";
 import { switchMatch } from "../wild.ts";
 import { zoneOf } from "../../world/zones.ts";
-import { resolvedRef, upperName, validAttrName } from "../attr_refs.ts";
+import { MAX_KEPT_TEXT, resolvedRef, upperName, validAttrName } from "../attr_refs.ts";
 
 const MAX = 100;
 
@@ -86,6 +86,8 @@ function siteOf(n: CallNode | null, ref: string): AttrSite {
       ref: literal,
       id: r === null ? null : r.id,
       name: r === null ? null : r.name,
+      tail: "",
+      tailName: "",
       text: "",
       p: null,
       generation: -1,
@@ -94,6 +96,27 @@ function siteOf(n: CallNode | null, ref: string): AttrSite {
     if (n !== null) n.site = site;
   }
   return site;
+}
+
+/**
+ * The object a u() call's evaluated reference names when it is a plain `#123/<name>` (what
+ * AttrRefs.get resolves without the matcher) ending with the `/<name>` its call's last such
+ * reference ended with (`site.tail`; its name is `site.tailName`): a row's `u(##/sex)` or
+ * `u([v(db)]/secs2hrs,...)` makes a new text every call, which was cut at its `/`, its name
+ * upper-cased and both kept in a new record. Null for any other reference (fetchAttr reads it);
+ * a plain one with another name is learned for the next call.
+ */
+function tailRef(ev: Evaluation, site: AttrSite, ref: string): string | null {
+  if (ref.length > MAX_KEPT_TEXT || ref.charCodeAt(0) !== 35) return null;
+  const tail = site.tail;
+  const end = ref.length - tail.length;
+  // The tail is `/` and a valid name (no other `/`), so the text's first `/` is where it starts.
+  if (tail !== "" && end >= 2 && ref.endsWith(tail)) return ev.idAt(ref, end);
+  const r = resolvedRef(ref);
+  if (r === null || r.id === null) return null;
+  site.tail = ref.slice(ref.indexOf("/"));
+  site.tailName = r.name;
+  return r.id;
 }
 
 /**
@@ -141,10 +164,18 @@ function ufun(
     if (site.id !== null && ev.object(id) === null) return "";
     attr = readable(ev, frame, id, site.name);
   } else {
-    const a = fetchAttr(ev, frame, args[0]);
-    if ("out" in a) return a.out;
-    id = a.id;
-    attr = a.attr;
+    const tailId = site === null ? null : tailRef(ev, site, args[0]);
+    if (tailId !== null) {
+      // As fetchAttr reads a `#123/<name>` (AttrRefs.get), without cutting the text.
+      id = tailId;
+      if (ev.object(id) === null) return "";
+      attr = readable(ev, frame, id, site!.tailName);
+    } else {
+      const a = fetchAttr(ev, frame, args[0]);
+      if ("out" in a) return a.out;
+      id = a.id;
+      attr = a.attr;
+    }
   }
   if (typeof attr === "string") return attr;
   // %0-%9 are the call's own array without its first item, not a copy: Evaluation.call makes
