@@ -34,13 +34,18 @@ export class AutoLog {
   readonly #queues = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly svc: SceneService,
+    private readonly svc: Pick<SceneService, "now" | "knownQuiet" | "activeIn" | "isFull" | "pose">,
     private readonly world: Pick<PluginWorld, "get">,
     private readonly log: PluginLog,
   ) {}
 
-  /** The `room:speech` handler. */
-  heard(p: SpeechPayload): Promise<void> {
+  /**
+   * The `room:speech` handler. Speech in a room known to have no active scene, with none of its
+   * lines still being logged, logs nothing: said here, without the queue, the actor's copy and
+   * the promises a line in such a room (most rooms, most of the time) made on every say and pose.
+   */
+  heard(p: SpeechPayload): Promise<void> | undefined {
+    if (!this.#queues.has(p.roomId) && this.svc.knownQuiet(p.roomId)) return undefined;
     const at = this.svc.now();
     return this.#enqueue(p.roomId, async () => {
       const actor = await this.world.get(p.actorId);

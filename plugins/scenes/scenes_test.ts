@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { memoryPluginKv } from "../../src/plugins/testing.ts";
 import type { PluginKv } from "../../src/plugins/mod.ts";
-import { speechText, targetsOf } from "./autolog.ts";
+import { AutoLog, speechText, targetsOf } from "./autolog.ts";
 import { poseLine, stamp } from "./format.ts";
 import { SceneStore } from "./store.ts";
 import type { Pose, SceneRecord } from "./types.ts";
@@ -129,10 +129,13 @@ Deno.test("scenes: a room without an active scene is read once, until a scene is
     const c = counted(db.kv);
     const store = new SceneStore(c.kv, { soleWriter: true });
     const ids = (xs: SceneRecord[]) => xs.map((s) => s.id);
+    assert.equal(store.knownQuiet("1"), false, "not known before a read");
     assert.deepEqual(await store.activeIn("1"), []);
+    assert.equal(store.knownQuiet("1"), true, "known after a read that found none");
     assert.deepEqual(await store.activeIn("1"), []);
     assert.equal(c.state.reads, 1, "the second line in a quiet room reads nothing");
     const a = await store.create((id) => scene(id));
+    assert.equal(store.knownQuiet("1"), false, "a scene written there makes it unknown");
     assert.deepEqual(ids(await store.activeIn("1")), [a.id], "a new scene is seen at once");
     await store.activeIn("1");
     assert.equal(c.state.reads, 3, "a room with a scene is read every time");
@@ -153,6 +156,7 @@ Deno.test("scenes: a room without an active scene is read once, until a scene is
     const d = await store.create((id) => scene(id, { location: "4" }));
     c.release();
     assert.deepEqual(await racing, []);
+    assert.equal(store.knownQuiet("4"), false, "a read that raced a write is not remembered");
     c.state.hold = false;
     assert.deepEqual(ids(await store.activeIn("4")), [d.id], "the next line sees the new scene");
   } finally {
@@ -168,6 +172,49 @@ Deno.test("scenes: with other writers of the database, every line reads the room
     await store.activeIn("1");
     await store.activeIn("1");
     assert.equal(c.state.reads, 2);
+    assert.equal(store.knownQuiet("1"), false, "nothing is known quiet");
+  } finally {
+    db.close();
+  }
+});
+
+Deno.test("scenes: speech in a room known to have no scene is answered at once; elsewhere it is logged", async () => {
+  const db = await memoryPluginKv("scenes");
+  try {
+    const store = new SceneStore(db.kv, { soleWriter: true });
+    const reads: string[] = [];
+    const posed: string[] = [];
+    const log = new AutoLog(
+      {
+        now: () => 1,
+        knownQuiet: (room) => store.knownQuiet(room),
+        activeIn: (room) => store.activeIn(room),
+        isFull: () => false,
+        pose: (_actor, id, p) => {
+          posed.push(`${id}: ${p.msg}`);
+          return Promise.resolve(null as never);
+        },
+      },
+      {
+        get: (id: string) => {
+          reads.push(id);
+          return Promise.resolve({ id, name: "Ann" } as never);
+        },
+      },
+      { info() {}, warn() {}, error() {}, debug() {} } as never,
+    );
+    const line = (roomId: string, text: string) =>
+      log.heard({ actorId: "5", actorName: "Ann", roomId, text, kind: "say", msg: "" });
+    // The first line in a room reads it (and the actor); then the room is known quiet.
+    await line("1", "hello");
+    assert.deepEqual(reads, ["5"]);
+    assert.equal(line("1", "again"), undefined, "a quiet room's line makes no promise");
+    assert.deepEqual(reads, ["5"], "nor reads the actor");
+    // A scene started there: the next line is logged.
+    const s = await store.create((id) => scene(id));
+    await line("1", "now");
+    assert.deepEqual(posed, [`${s.id}: says, "now"`]);
+    assert.deepEqual(reads, ["5", "5"]);
   } finally {
     db.close();
   }

@@ -504,6 +504,11 @@ export class SceneService {
     return this.d.store.activeIn(room);
   }
 
+  /** True when the room is known to have no active scene (no read needed to say so). */
+  knownQuiet(room: string): boolean {
+    return this.d.store.knownQuiet(room);
+  }
+
   /** Active and paused scenes of a room (for commands), newest first. */
   async liveIn(room: string): Promise<SceneRecord[]> {
     const page = { limit: 50, offset: 0 };

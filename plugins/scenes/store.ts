@@ -259,6 +259,14 @@ export class SceneStore {
     return found;
   }
 
+  /**
+   * True when the room is known to have no active scene (`activeIn` found none, and no scene
+   * was written there since): a line of speech there needs no read, nor anything else.
+   */
+  knownQuiet(room: string): boolean {
+    return this.#quiet?.has(room) ?? false;
+  }
+
   /** Scenes of one status in a room, newest first. */
   inRoom(room: string, status: string, page: Page): Promise<SceneRecord[]> {
     return this.#pageOf(sceneKeys.ofRoom(room, status), page);
