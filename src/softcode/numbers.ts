@@ -182,8 +182,10 @@ function digitCount(x: number): number {
  * digits, so a sum that misses a short decimal by rounding prints as that decimal.
  */
 export function nearestPretty(x: number): number {
-  // Whole numbers below 2^53 are already their shortest form.
-  if (!Number.isFinite(x) || x === 0 || (Number.isInteger(x) && Math.abs(x) < 2 ** 53)) return x;
+  // Whole numbers below 2^52 are already their shortest form (their neighbours are fractions);
+  // from 2^52 the neighbours are whole too, and one may be shorter (4503599627370501 prints as
+  // 4503599627370500 in MUX).
+  if (!Number.isFinite(x) || x === 0 || (Number.isInteger(x) && Math.abs(x) < 2 ** 52)) return x;
   let digits = digitCount(x);
   // Decimals of 15 significant digits lie further apart than two ulps (10^15 < 2^53), so a
   // neighbour of a number that needs no more than 15 cannot need fewer.
