@@ -1169,7 +1169,7 @@ export class Evaluation {
     try {
       const refused = this.#refused(frame, fn, args.length);
       if (refused !== null) return refused;
-      let r = fn.num!(this, frame, args);
+      let r = fn.num!(this, frame, args, fn);
       if (typeof r === "string") r = this.cap(fn.raw ? r : closeColour(r));
       // An arithmetic function's result depends on its arguments alone: with constant ones it
       // is kept (a short text or a number: the same under any output limit callNum runs with).

@@ -131,7 +131,15 @@ export interface FunctionDef<E = unknown, C = unknown> {
    * rounded form). Its arguments may be numbers a nested arithmetic call gave (NumArg); the
    * evaluator passes them between such calls without printing and reading them again.
    */
-  num?(ev: E, frame: Frame, args: NumArg[]): number | string;
+  num?(ev: E, frame: Frame, args: NumArg[], fn: FunctionDef<E, C>): number | string;
+  /**
+   * The operation this arithmetic function is on the shared small-integer path
+   * (functions/small_int.ts), 0 for none: its `num` is then that path, which gives arguments
+   * that are all plain small integers one compact routine and anything else to `full`.
+   */
+  readonly small?: number;
+  /** The function's own code behind the small-integer path (see `small`). */
+  full?(ev: E, frame: Frame, args: NumArg[], fn: FunctionDef<E, C>): number | string;
 }
 
 /**

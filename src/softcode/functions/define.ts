@@ -2,6 +2,7 @@
 import type { Frame, FunctionDef, FunctionHelp, FunctionTable, NumArg } from "../types.ts";
 import type { CallNode } from "../compile.ts";
 import { formatNumber } from "../numbers.ts";
+import { smallFirst } from "./small_int.ts";
 import { MAX_ARGS } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 
@@ -13,8 +14,13 @@ export type FunctionImpl = (
   call?: CallNode,
 ) => string;
 
-/** An arithmetic function's code (see FunctionDef.num). */
-export type NumImpl = (ev: Evaluation, frame: Frame, args: NumArg[]) => number | string;
+/** An arithmetic function's code (see FunctionDef.num), given its own definition. */
+export type NumImpl = (
+  ev: Evaluation,
+  frame: Frame,
+  args: NumArg[],
+  fn: FunctionDef<Evaluation>,
+) => number | string;
 
 /** Options of one function. */
 export interface DefineOptions {
@@ -28,6 +34,8 @@ export interface DefineOptions {
   raw?: boolean;
   /** Reads only its arguments (FunctionDef.leaf). */
   leaf?: boolean;
+  /** Its operation on the shared small-integer path (FunctionDef.small; arithmetic only). */
+  small?: number;
 }
 
 /**
@@ -42,7 +50,7 @@ export function define(
   impl: FunctionImpl,
   opts: DefineOptions = {},
 ): FunctionDef<Evaluation> {
-  return made(name, minArgs, maxArgs, help, impl, undefined, opts);
+  return made(name, minArgs, maxArgs, help, impl, undefined, undefined, opts);
 }
 
 /**
@@ -57,11 +65,15 @@ export function defineNum(
   num: NumImpl,
   opts: DefineOptions = {},
 ): FunctionDef<Evaluation> {
+  // On the small-integer path every such function has the one shared code (functions/
+  // small_int.ts), its own behind it: one routine for all of them where a line runs several.
+  const code = opts.small ? smallFirst : num;
   const impl: FunctionImpl = (ev, frame, args) => {
-    const r = num(ev, frame, args);
+    const r = code(ev, frame, args, def);
     return typeof r === "string" ? r : formatNumber(r);
   };
-  return made(name, minArgs, maxArgs, help, impl, num, opts);
+  const def = made(name, minArgs, maxArgs, help, impl, code, opts.small ? num : undefined, opts);
+  return def;
 }
 
 /** A definition, every one with the same fields (one shape for the evaluator to read). */
@@ -72,6 +84,7 @@ function made(
   help: FunctionHelp,
   impl: FunctionImpl,
   num: NumImpl | undefined,
+  full: NumImpl | undefined,
   opts: DefineOptions,
 ): FunctionDef<Evaluation> {
   return {
@@ -86,6 +99,8 @@ function made(
     help,
     impl,
     num,
+    small: opts.small ?? 0,
+    full,
   };
 }
 

@@ -21,6 +21,20 @@ import {
   truthy,
 } from "../numbers.ts";
 import { randomInt } from "./random.ts";
+import {
+  SMALL_ABS,
+  SMALL_ADD,
+  SMALL_DEC,
+  SMALL_FLOORDIV,
+  SMALL_IDIV,
+  SMALL_INC,
+  SMALL_MAX,
+  SMALL_MIN,
+  SMALL_MOD,
+  SMALL_MUL,
+  SMALL_REMAINDER,
+  SMALL_SUB,
+} from "./small_int.ts";
 import { sepOf, splitList } from "../list.ts";
 import { stripMarkup } from "../markup.ts";
 import { EVAL_ARG } from "../types.ts";
@@ -96,7 +110,7 @@ export const mathFunctions: FunctionDef[] = plainResults([
       return sum;
     }
     return nearestPretty(addDoubles(args.map((a) => toReal(a))));
-  }),
+  }, { small: SMALL_ADD }),
   defineNum("sub", 2, 2, {
     family: "arithmetic",
     args: "sub(<number>, <number>)",
@@ -105,7 +119,7 @@ export const mathFunctions: FunctionDef[] = plainResults([
   }, (_ev, _f, args) => {
     if (smallInts(args)) return toInt(args[0]) - toInt(args[1]);
     return nearestPretty(addDoubles([toReal(args[0]), -toReal(args[1])]));
-  }),
+  }, { small: SMALL_SUB }),
   defineNum("mul", 1, MAX, {
     family: "arithmetic",
     args: "mul(<number>, <number>[, <number>...])",
@@ -115,7 +129,7 @@ export const mathFunctions: FunctionDef[] = plainResults([
     let prod = 1;
     for (const a of args) prod *= toReal(a);
     return nearestPretty(prod);
-  }),
+  }, { small: SMALL_MUL }),
   defineNum("idiv", 2, 2, {
     family: "arithmetic",
     args: "idiv(<integer>, <integer>)",
@@ -127,7 +141,7 @@ export const mathFunctions: FunctionDef[] = plainResults([
     const bot = toBig(args[1]);
     if (bot === 0n) return "#-1 DIVIDE BY ZERO";
     return i64(toBig(args[0]) / bot);
-  }),
+  }, { small: SMALL_IDIV }),
   defineNum("floordiv", 2, 2, {
     family: "arithmetic",
     args: "floordiv(<integer>, <integer>)",
@@ -142,7 +156,7 @@ export const mathFunctions: FunctionDef[] = plainResults([
     let q = top / bot;
     if ((top % bot !== 0n) && ((top < 0n) !== (bot < 0n))) q -= 1n;
     return i64(q);
-  }),
+  }, { small: SMALL_FLOORDIV }),
   defineNum("fdiv", 2, 2, {
     family: "arithmetic",
     args: "fdiv(<number>, <number>)",
@@ -172,7 +186,7 @@ export const mathFunctions: FunctionDef[] = plainResults([
     let r = top % bot;
     if (r !== 0n && (r < 0n) !== (bot < 0n)) r += bot;
     return i64(r);
-  }),
+  }, { small: SMALL_MOD }),
   defineNum("remainder", 2, 2, {
     family: "arithmetic",
     args: "remainder(<integer>, <integer>)",
@@ -184,19 +198,33 @@ export const mathFunctions: FunctionDef[] = plainResults([
     let bot = toBig(args[1]);
     if (bot === 0n) bot = 1n;
     return i64(toBig(args[0]) % bot);
-  }),
-  defineNum("inc", 0, 1, {
-    family: "arithmetic",
-    args: "inc([<integer>])",
-    summary: "The number plus one.",
-    example: { think: "inc(41)", gives: "42" },
-  }, (_ev, _f, args) => args.length ? step(args[0], 1) : 1),
-  defineNum("dec", 0, 1, {
-    family: "arithmetic",
-    args: "dec([<integer>])",
-    summary: "The number minus one.",
-    example: { think: "dec(43)", gives: "42" },
-  }, (_ev, _f, args) => args.length ? step(args[0], -1) : -1),
+  }, { small: SMALL_REMAINDER }),
+  defineNum(
+    "inc",
+    0,
+    1,
+    {
+      family: "arithmetic",
+      args: "inc([<integer>])",
+      summary: "The number plus one.",
+      example: { think: "inc(41)", gives: "42" },
+    },
+    (_ev, _f, args) => args.length ? step(args[0], 1) : 1,
+    { small: SMALL_INC },
+  ),
+  defineNum(
+    "dec",
+    0,
+    1,
+    {
+      family: "arithmetic",
+      args: "dec([<integer>])",
+      summary: "The number minus one.",
+      example: { think: "dec(43)", gives: "42" },
+    },
+    (_ev, _f, args) => args.length ? step(args[0], -1) : -1,
+    { small: SMALL_DEC },
+  ),
   define("iadd", 0, MAX, {
     family: "arithmetic",
     args: "iadd([<integer>...])",
@@ -271,7 +299,7 @@ export const mathFunctions: FunctionDef[] = plainResults([
   }, (_ev, _f, args) => {
     const n = toReal(args[0]);
     return n === 0 ? 0 : Math.abs(n);
-  }),
+  }, { small: SMALL_ABS }),
   define("sign", 1, 1, {
     family: "arithmetic",
     args: "sign(<number>)",
@@ -384,7 +412,7 @@ export const mathFunctions: FunctionDef[] = plainResults([
       if (v > m) m = v;
     }
     return m;
-  }),
+  }, { small: SMALL_MAX }),
   defineNum("min", 1, MAX, {
     family: "logic",
     args: "min(<number>[, <number>...])",
@@ -397,7 +425,7 @@ export const mathFunctions: FunctionDef[] = plainResults([
       if (v < m) m = v;
     }
     return m;
-  }),
+  }, { small: SMALL_MIN }),
   define("ladd", 0, 2, {
     family: "arithmetic",
     args: "ladd(<list>[, <delimiter>])",
