@@ -1063,7 +1063,13 @@ export class Evaluation {
     const fn = n.fn;
     if (fn.num !== undefined && this.lbuf >= NUM_TEXT) {
       const r = this.callNum(frame, n);
-      return typeof r === "string" ? r : formatNumber(r);
+      if (typeof r === "string") return r;
+      const text = formatNumber(r);
+      // A kept result printed here is kept as its text (which every reader of numbers.ts reads
+      // as the number), so a kept fraction is not printed again each run: that is a walk of
+      // V8's shortest-digits code (fast_dtoa), cold on a paced line.
+      if (n.folds > 0 && n.fold === r) n.fold = text;
+      return text;
     }
     if (fn.lazy) return this.invoke(frame, fn.name, n.args as string[], n);
     if (fn.leaf === true && n.args.length <= 3) return this.#callLeaf(frame, n);

@@ -83,8 +83,11 @@ Deno.test("a kept result is taken from the program kept parsed", () => {
   // A text that is one `[...]` is kept as the part inside (compile.ts's unwrapped).
   const call = sc.compile(text, TOP_FLAGS).nodes[0] as CallNode;
   assert.equal(call.k, K_CALL);
-  // add, mul, sub, div, fdiv, power, round, fdiv.
-  assert.deepEqual([typeof call.fold, call.folds], ["number", 8]);
+  // add, mul, sub, div, fdiv, power, round, fdiv; printed where it is used, it is kept as its text.
+  assert.deepEqual([call.fold, call.folds], ["218.4762333333333", 8]);
+  const inner = (call.args[0] as { nodes: CallNode[] }).nodes[0];
+  // An argument passed on to add() keeps its number.
+  assert.deepEqual([inner.fold, inner.folds], [3 * (100 - 142), 3]);
 });
 
 Deno.test("kept results count their calls against the invocation limit, as running them does", () => {
