@@ -125,6 +125,9 @@ export function isReal(s: string): boolean {
 /** Digits read as a whole number by toReal()'s loop: below 10^15 each step is exact. */
 const EXACT_DIGITS = 15;
 
+/** 10^0 to 10^15, each exact. */
+const TENS = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
 /** MUX's `mux_atof`: the value of a whole numeric text (or the number itself), else 0. */
 export function toReal(s: string | number): number {
   if (typeof s === "number") return s;
@@ -146,8 +149,21 @@ export function toReal(s: string | number): number {
     if (i === n) return Number(s);
     if (s.charCodeAt(i) === 0x2e && i + 1 < n) {
       let j = i + 1;
-      while (j < n && isDigit(s.charCodeAt(j))) j++;
-      if (j === n) return Number(s);
+      let w = v;
+      while (j < n) {
+        const d = s.charCodeAt(j) - 48;
+        if (d < 0 || d > 9) break;
+        w = w * 10 + d;
+        j++;
+      }
+      if (j === n) {
+        // Up to 15 digits in all the digits are a whole number read exactly and the power of ten
+        // is exact, so their one division is the correctly rounded value, Number()'s, without
+        // its call into V8's runtime (cold on a paced line: `1.5`, round()'s `3.1429`).
+        const places = j - i - 1;
+        if (j - from - 1 <= EXACT_DIGITS) return neg ? -(w / TENS[places]) : w / TENS[places];
+        return Number(s);
+      }
     }
   }
   const m = REAL.exec(s);
@@ -338,8 +354,31 @@ export function roundedQuick(x: number, places: number): string | null {
   if (p < 0 || !(a >= 1e-5 && a < 10 ** (15 - p)) || Number.isInteger(a * 2 ** (p + 1))) {
     return null;
   }
+  const scaled = p <= 15 ? roundedScaled(x < 0, a * TENS[p], p) : null;
+  if (scaled !== null) return scaled;
   const fixed = x.toFixed(p);
   return significantDigits(fixed) === 0 ? roundedZero(p) : fixed;
+}
+
+/**
+ * toFixed()'s text from |x| × 10^p (`y`, one rounded product; below 2^52, where every half is a
+ * double): rounding is monotonic, so the exact value lies on y's side of every half unless y is
+ * a half itself (then null: toFixed() reads the exact value), and y's nearest whole number is
+ * the exact value's. It spares a paced line toFixed()'s call into V8's runtime and its
+ * fixed-point digits code.
+ */
+function roundedScaled(negative: boolean, y: number, p: number): string | null {
+  if (!(y < 4503599627370496)) return null;
+  const k = Math.floor(y);
+  const frac = y - k;
+  if (frac === 0.5) return null;
+  const whole = frac > 0.5 ? k + 1 : k;
+  if (whole === 0) return roundedZero(p);
+  const sign = negative ? "-" : "";
+  if (p === 0) return sign + whole;
+  const digits = String(whole).padStart(p + 1, "0");
+  const point = digits.length - p;
+  return sign + digits.slice(0, point) + "." + digits.slice(point);
 }
 
 /** formatRounded() from x's shortest digits, else its exact binary value rounded. */

@@ -44,6 +44,14 @@ Deno.test("toReal: plain decimals read as the full reader reads them", () => {
     const full = i % 11 === 0 ? 0 : toReal(" " + s);
     assert.ok(Object.is(toReal(s), full), s);
   }
+  // Fractions of 1 to 19 digits in all, the point anywhere: as Number() reads them (a quotient
+  // read past 15 digits in all is not exact: 0.1234567890123456 would read one ulp off).
+  for (let i = 0; i < 40_000; i++) {
+    const total = 2 + (i % 18), point = 1 + ((i >> 4) % (total - 1));
+    let s = i % 5 === 0 ? "-" : "";
+    for (let k = 0; k < total; k++) s += (k === point ? "." : "") + digit();
+    assert.ok(Object.is(toReal(s), Number(s)), s);
+  }
   assert.equal(toReal("1e3"), 1000);
   assert.equal(toReal(" 2 "), 2);
   assert.equal(toReal("abc"), 0);
@@ -180,6 +188,17 @@ Deno.test("round(): the toFixed() path gives what the exact rounding gives", () 
       quick++;
       assert.equal(q, roundedExact(x, p), `round(${x}, ${p})`);
     }
+  }
+  // Near halves and whole numbers after scaling, where the product's rounding could mislead.
+  let seed = 99;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let i = 0; i < 30_000; i++) {
+    const p = i % 12, k = Math.floor(next() * 10 ** (1 + (i % 9)));
+    const nudge = [0, 1e-3, -1e-3, 2 ** -11, -(2 ** -11), 1e-9, -1e-9][i % 7];
+    const x = (i % 2 ? -1 : 1) * (k + 0.5 + nudge) / 10 ** p;
+    const fixed = x.toFixed(p), zero = p > 0 ? "0." + "0".repeat(p) : "0";
+    const q = roundedQuick(x, p);
+    if (q !== null) assert.equal(q, /[1-9]/.test(fixed) ? fixed : zero, `round(${x}, ${p})`);
   }
   // Most of them took the quick path (the test would prove nothing otherwise).
   assert.ok(quick > xs.length * 3, `${quick}`);
