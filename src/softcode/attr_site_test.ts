@@ -218,3 +218,33 @@ Deno.test("attr site: an evaluated `#123/<name>` ending as the call's last one i
     "A=a:1|#-1 NOT FOUND=|#-1 NOT FOUND=|A=a:4|#-1 NOT FOUND=|#-1 NOT FOUND=|#-1 NOT FOUND=",
   );
 });
+
+Deno.test("attr site: a kept lone call runs as the program would, under any limit", () => {
+  const t = testSoftcode();
+  t.world.set(t.wiz, "ONE", "[repeat(ab,20)]");
+  t.world.set(t.wiz, "TWO", "[repeat(ab,20)]x");
+  const one = kept(t, "[u(#1/one)]");
+  const two = kept(t, "[u(#1/two)]");
+  assert.equal(one.run(), "ab".repeat(20));
+  // The one call is kept as itself; a program of more than one node is run as a program.
+  assert.equal(one.call?.site?.call?.fn.name, "REPEAT");
+  assert.equal(two.run(), "ab".repeat(20) + "x");
+  assert.equal(two.call?.site?.call, null);
+  // A smaller output limit since: the call's result cut to it, as run() cuts it.
+  t.sc.limits = { ...t.sc.limits, outputLength: 25 };
+  assert.equal(one.run(), kept(t, "[repeat(ab,20)]").run());
+  assert.equal(two.run(), kept(t, "[repeat(ab,20)]x").run());
+  assert.equal(one.run().length, 24);
+  t.sc.limits = { ...t.sc.limits, outputLength: 8000 };
+  // The attribute rewritten to another lone call, then to plain text and back.
+  t.world.set(t.wiz, "ONE", "[add(1,2)]");
+  assert.equal(one.run(), "3");
+  assert.equal(one.call?.site?.call?.fn.name, "ADD");
+  t.world.set(t.wiz, "ONE", "plain");
+  assert.equal(one.run(), "plain");
+  assert.equal(one.call?.site?.call, null);
+  t.world.set(t.wiz, "ONE", "");
+  assert.equal(one.run(), "");
+  t.world.set(t.wiz, "ONE", "[add(2,2)]");
+  assert.equal(one.run(), "4");
+});

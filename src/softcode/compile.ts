@@ -106,9 +106,15 @@ export interface AttrSite {
   /** The text last run from here, and its program (null: the text is plain, itself its value). */
   text: string;
   p: Program | null;
-  /** The function table's generation and the engine's parse epoch `p` was made under. */
+  /**
+   * The program's one node when it is a function call (most attributes, `[u(...)]` unwrapped):
+   * run as the call, without the program and its node array.
+   */
+  call: CallNode | null;
+  /** The function table's generation, the engine's parse epoch and the output limit of `p`. */
   generation: number;
   epoch: number;
+  lbuf: number;
 }
 
 /**

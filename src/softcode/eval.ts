@@ -858,27 +858,40 @@ export class Evaluation {
    * kept instead.
    */
   evalAttrAt(frame: Frame, text: string, site: AttrSite): string {
-    // eval() cuts such a text first, and the limit may change between evaluations: not kept.
-    if (text.length > this.lbuf) return this.evalAttr(frame, text);
     const sc = this.sc;
+    // The same string kept under the same limits is run without reading it (its length, cold in
+    // a paced line, at every level of a u() chain).
     if (
-      site.text !== text || site.generation !== sc.functions.generation || site.epoch !== sc.epoch
+      site.text !== text || site.lbuf !== this.lbuf ||
+      site.generation !== sc.functions.generation || site.epoch !== sc.epoch
     ) {
+      // eval() cuts such a text first, and the limit may change between evaluations: not kept.
+      if (text.length > this.lbuf) return this.evalAttr(frame, text);
       const plain = !text || (text.length <= PLAIN_CHECK && isPlain(text, ATTR_FLAGS));
-      site.p = plain ? null : sc.compile(text, ATTR_FLAGS);
+      const p = site.p = plain ? null : sc.compile(text, ATTR_FLAGS);
+      const one = p !== null && p.text === null && p.nodes.length === 1 ? p.nodes[0] : null;
+      site.call = one !== null && one.k === K_CALL ? one : null;
       site.text = text;
       site.generation = sc.functions.generation;
       site.epoch = sc.epoch;
+      site.lbuf = this.lbuf;
     }
     if (site.p === null) return text;
     const inTemplate = this.#inTemplate;
-    if (inTemplate === 0) return this.run(frame, site.p);
+    if (inTemplate === 0) return this.#runSite(frame, site);
     this.#inTemplate = 0;
     try {
-      return this.run(frame, site.p);
+      return this.#runSite(frame, site);
     } finally {
       this.#inTemplate = inTemplate;
     }
+  }
+
+  /** A site's kept program as run() gives it: a lone call as the call, without the node array. */
+  #runSite(frame: Frame, site: AttrSite): string {
+    const n = site.call;
+    if (n === null) return this.run(frame, site.p!);
+    return this.halted ? "" : this.cap(this.call(frame, n));
   }
 
   /** Evaluates a text that holds the running template's stand-ins (see `eval`). */

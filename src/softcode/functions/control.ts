@@ -90,8 +90,10 @@ function siteOf(n: CallNode | null, ref: string): AttrSite {
       tailName: "",
       text: "",
       p: null,
+      call: null,
       generation: -1,
       epoch: -1,
+      lbuf: -1,
     };
     if (n !== null) n.site = site;
   }
@@ -141,7 +143,8 @@ export function callAttr(
   args: readonly string[],
   site: AttrSite | null = null,
 ): string {
-  if (!text) return "";
+  // A kept site's text is known not to be empty without reading it (evalAttrAt gives "" for it).
+  if (site === null && !text) return "";
   const f: Frame = { executor: id, caller: frame.executor, enactor: frame.enactor, args };
   return site === null ? ev.evalAttr(f, text) : ev.evalAttrAt(f, text, site);
 }
