@@ -186,6 +186,27 @@ Deno.test("MUX words: @pemit, @remit and @oemit take lists and say Emit error(s)
     assertEquals(bob.text.slice(heard).includes("not for you"), false);
   }));
 
+Deno.test("MUX words: remit() and @remit out of reach are too far, beside but not a room denied", () =>
+  inGame(["Alice", "Bob"], async ({ alice, bob }) => {
+    const heard = () => telnetReply(bob, "think done").then(() => bob.text);
+    await telnetReply(alice, "@dig Far");
+    await telnetReply(alice, "@tel Far");
+    let from = (await heard()).length;
+    // TinyMUX 2.12 (do_pemit_single, defaults): the executor is told; nothing is sent.
+    for (const line of ["think remit(#1,psst)", "@remit #1=psst"]) {
+      assertEquals(await telnetReply(alice, line), "You are too far away to do that.", line);
+    }
+    await telnetReply(alice, "home");
+    for (const line of ["think remit(*Bob,psst)", "@remit *Bob=psst"]) {
+      assertEquals(await telnetReply(alice, line), "Permission denied.", line);
+    }
+    assertEquals((await heard()).slice(from).includes("psst"), false, "Bob heard nothing");
+    // The room one stands in is reached (a decision: docs/softcode.md).
+    from = (await heard()).length;
+    assertEquals(await telnetReply(alice, "think remit(here,rumble)"), "rumble");
+    assert((await heard()).slice(from).includes("rumble"));
+  }));
+
 Deno.test("MUX words: the room hears a thing picked up leave, before its @osucc; a puppet arrive", () =>
   inGame(["Alice", "Bob"], async ({ alice, bob }) => {
     await telnetReply(alice, "@create Widget");

@@ -179,6 +179,11 @@ Example:
       if (!line) return;
       const { ids, errors } = emitTargets(u, line.list);
       for (const id of ids) {
+        // As MUX (@remit is its @pemit/contents): out of reach first, then not permitted.
+        if (!inReach(u, id)) {
+          u.send(TOO_FAR);
+          continue;
+        }
         if (id !== u.me.location && !sc.ports.access.controls(u.me, sc.ports.world.object(id)!)) {
           u.send("Permission denied.");
           continue;

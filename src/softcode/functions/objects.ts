@@ -982,7 +982,17 @@ export const objectFunctions: FunctionDef[] = plainResults([
       }
       const room = ev.object(r);
       if (!room || !me) continue;
-      if (!ev.ports.access.controls(me, room) && me.location !== room.id) continue;
+      // As MUX's remit() (do_pemit_single): out of reach is too far; in reach but neither the
+      // room the executor stands in nor its own (a thing beside it) is not permitted.
+      const controls = (a: DbObject, t: DbObject) => ev.ports.access.controls(a, t);
+      if (!inEmitReach(me, room, controls)) {
+        ev.ports.delivery.toObject(f.executor, TOO_FAR);
+        continue;
+      }
+      if (!controls(me, room) && me.location !== room.id) {
+        ev.ports.delivery.toObject(f.executor, "Permission denied.");
+        continue;
+      }
       ev.ports.delivery.toRoom(room.id, msg, [], me.id);
     }
     return "";
