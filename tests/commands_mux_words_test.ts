@@ -433,6 +433,32 @@ Deno.test("MUX words: @teleport's and tel()'s refusals, in TinyMUX 2.12's order"
     ) assertEquals(await telnetReply(obs, line), said, line);
   }));
 
+Deno.test("MUX words: a thing teleported out of a player's hands is heard leaving by the player", () =>
+  inGame(["Alice", "Bob"], async ({ alice, bob }) => {
+    // TinyMUX 2.12 (process_leave_loc: notify_except2 tells the place left, here the holder):
+    // the holder hears "<thing> has left." before "Teleported.", listening or not; the room
+    // the holder stands in hears nothing; the room reached hears a listening thing arrive.
+    const far = /#\d+/.exec(await telnetReply(alice, "@dig Far"))![0];
+    await telnetReply(alice, `@set ${far}=jump_ok`);
+    await telnetReply(bob, `@tel ${far}`);
+    await telnetReply(alice, "@create Ear");
+    await telnetReply(alice, "@listen Ear=*");
+    await telnetReply(alice, "@create Stone");
+    const bobHears = (line: string, said: string) =>
+      heardWhile(bob, async () => assertEquals(await telnetReply(alice, line), said, line));
+    assertEquals(await bobHears(`@tel Stone=${far}`, "Stone has left.\r\nTeleported."), []);
+    assertEquals(await bobHears(`@tel Ear=${far}`, "Ear has left.\r\nTeleported."), [
+      "Ear has arrived.",
+    ]);
+    // tel() moves the same way.
+    await telnetReply(alice, "@create Ear2");
+    await telnetReply(alice, "@listen Ear2=*");
+    assertEquals(
+      await bobHears(`think [tel(Ear2,${far})]`, "Ear2 has left.\r\nTeleported."),
+      ["Ear2 has arrived."],
+    );
+  }));
+
 /** What `t` heard while `act` ran (its own marker checked), one line an entry. */
 async function heardWhile(t: TelnetClient, act: () => Promise<unknown>): Promise<string[]> {
   const from = t.text.length;

@@ -68,11 +68,12 @@ export function movedData(moved: DbObject, type: "leave" | "arrive", room: strin
 /**
  * Tells `from`, the place `moved` left, `<name> has left.` when moveHeard says it hears it. As
  * MUX's notify_except2, `moved` says it: the place's listening objects hear it (`@listen`,
- * `^-listens`, with `%#` the one that moved), and so do puppets' owners elsewhere. MUX's
- * `cause` of the move, when given, is not told.
+ * `^-listens`, with `%#` the one that moved), and so do puppets' owners elsewhere; a player it
+ * left (carried, then teleported or destroyed) hears it too, as notify_except2 tells the place
+ * itself. MUX's `cause` of the move, when given, is not told.
  */
 export function announceLeaving(
-  deliver: Pick<Delivery, "toRoom">,
+  deliver: Pick<Delivery, "toRoom" | "toPlayer">,
   world: ObjectReader,
   moved: DbObject,
   from: string,
@@ -84,7 +85,9 @@ export function announceLeaving(
   if (!place || !moveHeard(world, moved, place, hears).left) return;
   const msg = `${displayName(moved)} has left.`;
   const exclude = cause ? [moved.id, cause] : [moved.id];
-  deliver.toRoom(from, { msg, data: movedData(moved, "leave", from) }, exclude, moved.id);
+  const out = { msg, data: movedData(moved, "leave", from) };
+  deliver.toRoom(from, out, exclude, moved.id);
+  if (hasFlag(place.flags, "player") && !exclude.includes(from)) deliver.toPlayer(from, out);
 }
 
 /**
