@@ -1085,7 +1085,9 @@ export class Evaluation {
       return text;
     }
     if (fn.lazy) return this.invoke(frame, fn.name, n.args as string[], n);
-    if (fn.leaf === true && n.args.length <= 3) return this.#callLeaf(frame, n);
+    if ((fn.leaf === true || fn.inert === true) && n.args.length <= 3) {
+      return this.#callLeaf(frame, n);
+    }
     // Arguments left to right. Most calls have one to three, gathered as an array literal: made
     // at its size and packed, where an array made empty of a length is holey (each read of it
     // then checks for a hole).
@@ -1119,6 +1121,8 @@ export class Evaluation {
    * each call (iter()'s body made one for each of its 1,000 items). Every argument is evaluated
    * before the array is written, so a call of the same node inside an argument (through u())
    * has ended before; and a leaf function evaluates nothing, so none can start while it reads.
+   * An inert one (FunctionDef.inert: hasflag(), loc(), name(), a +who row's most) reads the world
+   * too, and likewise runs no softcode.
    */
   #callLeaf(frame: Frame, n: CallNode): string {
     const progs = n.args as Program[];

@@ -120,6 +120,12 @@ export interface FunctionDef<E = unknown, C = unknown> {
    */
   readonly leaf?: boolean;
   /**
+   * Its code runs no softcode (it may read the world: hasflag(), loc(), name()) and keeps no
+   * reference to its `args` array: a call hands it the array its node reuses, as a leaf's
+   * (Evaluation.call), since nothing it does can run that call again while it reads.
+   */
+  readonly inert?: boolean;
+  /**
    * The function's code. `args` are the evaluated arguments (for a lazy function, the raw text
    * of each, which it evaluates itself with `ev.eval`, or `ev.evalLazy` given `call`, the parsed
    * call whose arguments `args` is). Returns the function's output.

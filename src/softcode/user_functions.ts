@@ -121,6 +121,7 @@ function userFunctionDef(r: UserFunctionRecord): FunctionDef<Evaluation> {
     staff: undefined,
     raw: undefined,
     leaf: undefined,
+    inert: undefined,
     help: undefined,
     impl: (ev, frame, args) => {
       const attr = ev.ports.attributes.get(r.obj, r.attr);

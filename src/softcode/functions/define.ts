@@ -96,6 +96,7 @@ function made(
     staff: opts.staff,
     raw: opts.raw,
     leaf: opts.leaf,
+    inert: undefined,
     help,
     impl,
     num,
@@ -155,6 +156,19 @@ export function plainResults(
   plain: (name: string) => boolean,
 ): FunctionDef<Evaluation>[] {
   return defs.map((d) => d.raw || !plain(d.name) ? d : { ...d, raw: true });
+}
+
+/**
+ * The definitions named, marked as inert (FunctionDef.inert): each must be eager, and its code
+ * must run no softcode, through any helper it calls, and keep no reference to its `args` array
+ * (functions/leaf_test.ts checks the first and what its own code calls).
+ */
+export function inertFunctions(
+  defs: FunctionDef<Evaluation>[],
+  names: readonly string[],
+): FunctionDef<Evaluation>[] {
+  const inert = new Set(names.map((n) => n.toUpperCase()));
+  return defs.map((d) => inert.has(d.name) && !d.lazy && !d.num ? { ...d, inert: true } : d);
 }
 
 /**

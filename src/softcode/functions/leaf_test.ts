@@ -36,3 +36,53 @@ Deno.test("leaf functions: a call of the same node inside an argument, through u
     assert.equal(t.run("[iter(a bb ccc,strlen(##)[strlen(#@#@)])]"), "12 22 32");
   }
 });
+
+Deno.test("inert functions: each is eager, and neither its code nor the helpers it calls run softcode", () => {
+  const table = builtinFunctions();
+  let inert = 0;
+  // What runs softcode: the evaluation's entry points, u()'s, and a lock's evaluation.
+  const runs = /\.(eval|evalAttr|evalAttrAt|evalLazy|evalTop|run|invoke|call)\(|callAttr|ufun|Lock/;
+  for (const name of table.names()) {
+    const fn = table.get(name)!;
+    if (!fn.inert) continue;
+    inert++;
+    assert.equal(fn.lazy, false, name);
+    assert.equal(fn.num, undefined, name);
+    assert.ok(!runs.test(fn.impl.toString()), name);
+  }
+  // Nine, two of them also under a second name (connsecs(), idlesecs()).
+  assert.equal(inert, 11);
+  // The helpers those call (objects.ts), read the same way.
+  const src = Deno.readTextFileSync(new URL("./objects.ts", import.meta.url));
+  for (
+    const helper of [
+      "thing",
+      "shownLoc",
+      "hasFlagNamed",
+      "letterFlag",
+      "orNot",
+      "visibleOnlinePlayer",
+    ]
+  ) {
+    const at = src.search(new RegExp(`^(export )?function ${helper}\\(`, "m"));
+    assert.ok(at >= 0, helper);
+    const body = src.slice(at, src.indexOf("\n}\n", at));
+    assert.ok(!runs.test(body), helper);
+  }
+});
+
+Deno.test("inert functions: a call inside another's argument, and the same call row after row, each read their own arguments", () => {
+  const t = testSoftcode();
+  const box = t.world.add("Box", "thing", { location: t.room, owner: t.wiz });
+  t.world.set(t.wiz, "ITEMS", `#${box} me here #-1`);
+  for (let i = 0; i < 3; i++) {
+    assert.equal(
+      t.run(
+        "[iter(v(items),[name(##)]/[type(##)]/[hasflag(##,[name(##)])]/[name(loc(loc(##)))],,|)]",
+      ),
+      // As without the kept arrays (the same answers, checked both ways).
+      "Box/THING/0/#-1 NOT FOUND|Wizard/PLAYER/1/#-1 NOT FOUND|Limbo/ROOM/0/#-1 NOT FOUND|" +
+        "#-1 NOT FOUND/#-1 NOT FOUND/#-1 NOT FOUND/#-1 NOT FOUND",
+    );
+  }
+});

@@ -6,7 +6,7 @@
  * What they reveal follows who may see it.
  */
 import { zoneOf } from "../../world/zones.ts";
-import { define, plainResults } from "./define.ts";
+import { define, inertFunctions, plainResults } from "./define.ts";
 import { EVAL_ARG, type Frame, type FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 import { genderOf, pronoun } from "../eval.ts";
@@ -418,8 +418,25 @@ const PLAIN: ReadonlySet<string> = new Set([
   "ELOCK",
 ]);
 
+/**
+ * The object functions that run no softcode and keep no reference to their arguments
+ * (FunctionDef.inert): a `+who` row's flag tests, locations, names and times, each called with
+ * its node's kept argument array instead of a new one.
+ */
+const INERT = [
+  "hasflag",
+  "orflags",
+  "andflags",
+  "loc",
+  "room",
+  "name",
+  "idle",
+  "conn",
+  "type",
+];
+
 /** The object family. */
-export const objectFunctions: FunctionDef[] = plainResults([
+export const objectFunctions: FunctionDef[] = inertFunctions(plainResults([
   define("name", 1, 2, {
     family: "database",
     args: "name(<object>)",
@@ -1018,7 +1035,7 @@ export const objectFunctions: FunctionDef[] = plainResults([
     ev.ports.delivery.toRoom(o.location, toWire(args[1]), [o.id], f.executor);
     return "";
   }),
-], (name) => PLAIN.has(name));
+], (name) => PLAIN.has(name)), INERT);
 
 /** MUX's (RhostMUSH's) bit types: 7 superuser, 5 wizard, 4 admin, 3 builder or storyteller, 1 others. */
 function bitType(ev: Evaluation, o: DbObject): number {
