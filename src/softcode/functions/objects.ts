@@ -435,8 +435,8 @@ const INERT = [
   "type",
 ];
 
-/** The object family. */
-export const objectFunctions: FunctionDef[] = inertFunctions(plainResults([
+/** The object family, before INERT's are marked. */
+const objectDefs: FunctionDef[] = plainResults([
   define("name", 1, 2, {
     family: "database",
     args: "name(<object>)",
@@ -1035,7 +1035,10 @@ export const objectFunctions: FunctionDef[] = inertFunctions(plainResults([
     ev.ports.delivery.toRoom(o.location, toWire(args[1]), [o.id], f.executor);
     return "";
   }),
-], (name) => PLAIN.has(name)), INERT);
+], (name) => PLAIN.has(name));
+
+/** The object family. */
+export const objectFunctions: FunctionDef[] = inertFunctions(objectDefs, INERT);
 
 /** MUX's (RhostMUSH's) bit types: 7 superuser, 5 wizard, 4 admin, 3 builder or storyteller, 1 others. */
 function bitType(ev: Evaluation, o: DbObject): number {
