@@ -369,6 +369,12 @@ export class TelnetClient implements HubEvents {
   #input(chunk: Uint8Array): void {
     const hold = this.#budget.take(chunk.length);
     if (hold > 0) this.#transport.throttle(hold);
+    // A read that is one typed line (nearly every one) changes nothing of the negotiation.
+    const typed = this.#session.typedLine(chunk);
+    if (typed !== null) {
+      this.#line(typed);
+      return;
+    }
     const compressing = this.#session.compressing;
     const { events } = this.#session.receive(chunk);
     let negotiated = false;

@@ -78,7 +78,7 @@ export class LineFramer {
   /** Adds data bytes and returns the lines they completed. */
   push(bytes: Uint8Array): FramedLine[] {
     const whole = this.whole(bytes);
-    if (whole !== null) return [whole];
+    if (whole !== null) return [{ text: whole, truncated: false }];
     const lines: FramedLine[] = [];
     // ASCII (what nearly every typed line is) needs no decoder, unless the decoder holds the
     // first bytes of a character cut by the previous read.
@@ -99,9 +99,10 @@ export class LineFramer {
   /**
    * The one line a read holds whole, when it is printable ASCII ending at its line end (CRLF, CR
    * NUL or LF) with nothing held before it: what a typed command nearly always is, made into text
-   * at once instead of a code point at a time. Null for anything else, which `push` frames as ever.
+   * at once instead of a code point at a time (its text: such a line is never truncated). Null
+   * for anything else, which `push` frames as ever.
    */
-  whole(bytes: Uint8Array): FramedLine | null {
+  whole(bytes: Uint8Array): string | null {
     if (this.#line.length !== 0 || this.#truncated || this.#decoding || this.#afterCr) return null;
     const n = bytes.length;
     let end: number;
@@ -113,8 +114,7 @@ export class LineFramer {
       const b = bytes[i];
       if (b < 0x20 || b >= 0x7f) return null;
     }
-    const text = end === 0 ? "" : Reflect.apply(String.fromCharCode, null, bytes.subarray(0, end));
-    return { text, truncated: false };
+    return end === 0 ? "" : Reflect.apply(String.fromCharCode, null, bytes.subarray(0, end));
   }
 
   /** Ends the input: returns the unfinished line, if any, and resets the framer. */

@@ -297,16 +297,20 @@ export class TelnetSession {
     });
   }
 
+  /**
+   * The text of a read that is one typed line and nothing else (nearly every read): no telnet
+   * command to answer, no batch of replies, no event made. Null for any other read, which
+   * `receive` then takes; a read taken here must not be given to `receive` too.
+   */
+  typedLine(chunk: Uint8Array): string | null {
+    return this.#parser.plain(chunk) ? this.#framer.whole(chunk) : null;
+  }
+
   /** Handles one TCP read: replies go to the sink in one write; lines and events come back. */
   receive(chunk: Uint8Array): ReceiveResult {
-    // A read that is one typed line and nothing else (nearly every read): no telnet command to
-    // answer, so no batch of replies, and the line made at once.
-    const whole = this.#parser.plain(chunk) ? this.#framer.whole(chunk) : null;
+    const whole = this.typedLine(chunk);
     if (whole !== null) {
-      return {
-        lines: [whole.text],
-        events: [{ type: "line", text: whole.text, truncated: false }],
-      };
+      return { lines: [whole], events: [{ type: "line", text: whole, truncated: false }] };
     }
     const lines: string[] = [];
     const events: TelnetEvent[] = [];

@@ -95,6 +95,26 @@ Deno.test("session: lines and events come back in order; replies in one write", 
   assert.deepEqual(verbs(decode(w)), [`WILL ${SGA}`, `WONT ${EOR}`]);
 });
 
+Deno.test("session: a read that is one typed line is its text; any other read is left to receive", () => {
+  const { session, take } = harness();
+  session.start();
+  take();
+  assert.equal(session.typedLine(bytes("think hi\r\n")), "think hi");
+  assert.equal(session.typedLine(bytes("\r\n")), "");
+  assert.equal(session.typedLine(bytes("look\n")), "look");
+  // A command in the read, two lines, or a line not ended: none is taken.
+  assert.equal(session.typedLine(bytes("look\r\n", IAC, NOP)), null);
+  assert.equal(session.typedLine(bytes("a\r\nb\r\n")), null);
+  assert.equal(session.typedLine(bytes("hal")), null);
+  assert.deepEqual(take(), [], "nothing was written or consumed");
+  // The unfinished line is then held by receive; the next read, though a line end, is not a
+  // typed line of its own.
+  assert.deepEqual(session.receive(bytes("hal")).lines, []);
+  assert.equal(session.typedLine(bytes("f\r\n")), null);
+  assert.deepEqual(session.receive(bytes("f\r\n")).lines, ["half"]);
+  assert.equal(session.typedLine(bytes("é\r\n")), null, "not ASCII: decoded by receive");
+});
+
 Deno.test("session: NAWS with escaped 255 values", () => {
   const { session } = harness();
   session.start();
