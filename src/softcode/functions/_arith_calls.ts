@@ -24,4 +24,10 @@ export const ARITH_CALLS: readonly (readonly [string, number])[] = [
   ["power", 2],
   ["max", 2],
   ["min", 2],
+  ["eq", 2],
+  ["neq", 2],
+  ["gt", 2],
+  ["gte", 2],
+  ["lt", 2],
+  ["lte", 2],
 ];

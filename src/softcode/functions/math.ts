@@ -25,13 +25,19 @@ import {
   SMALL_ABS,
   SMALL_ADD,
   SMALL_DEC,
+  SMALL_EQ,
   SMALL_FLOORDIV,
+  SMALL_GT,
+  SMALL_GTE,
   SMALL_IDIV,
   SMALL_INC,
+  SMALL_LT,
+  SMALL_LTE,
   SMALL_MAX,
   SMALL_MIN,
   SMALL_MOD,
   SMALL_MUL,
+  SMALL_NEQ,
   SMALL_REMAINDER,
   SMALL_SUB,
 } from "./small_int.ts";
@@ -83,7 +89,7 @@ function smallInt(a: NumArg): boolean {
   return d >= 0 && d <= 9;
 }
 
-function compare(args: string[], op: (a: number, b: number) => boolean): string {
+function compare(args: NumArg[], op: (a: number, b: number) => boolean): string {
   if (smallInt(args[0]) && smallInt(args[1])) return bool(op(toInt(args[0]), toInt(args[1])));
   return bool(op(toReal(args[0]), toReal(args[1])));
 }
@@ -488,7 +494,7 @@ export const mathFunctions: FunctionDef[] = plainResults([
     summary: "The integer shifted right by count bits.",
     example: { think: "shr(16,2)", gives: "4" },
   }, (_ev, _f, args) => shift(args, false)),
-  define("eq", 2, 2, {
+  defineNum("eq", 2, 2, {
     family: "logic",
     args: "eq(<number>, <number>)",
     summary: "1 when the numbers are equal, else 0.",
@@ -496,8 +502,8 @@ export const mathFunctions: FunctionDef[] = plainResults([
   }, (_ev, _f, args) => {
     if (smallInts(args)) return bool(toInt(args[0]) === toInt(args[1]));
     return bool(args[0] === args[1] || toReal(args[0]) === toReal(args[1]));
-  }),
-  define("neq", 2, 2, {
+  }, { small: SMALL_EQ }),
+  defineNum("neq", 2, 2, {
     family: "logic",
     args: "neq(<number>, <number>)",
     summary: "1 when the numbers differ, else 0.",
@@ -505,31 +511,59 @@ export const mathFunctions: FunctionDef[] = plainResults([
   }, (_ev, _f, args) => {
     if (smallInts(args)) return bool(toInt(args[0]) !== toInt(args[1]));
     return bool(args[0] !== args[1] && toReal(args[0]) !== toReal(args[1]));
-  }),
-  define("gt", 2, 2, {
-    family: "logic",
-    args: "gt(<number>, <number>)",
-    summary: "1 when the first number is greater than the second.",
-    example: { think: "gt(3,2)", gives: "1" },
-  }, (_ev, _f, args) => compare(args, (a, b) => a > b)),
-  define("gte", 2, 2, {
-    family: "logic",
-    args: "gte(<number>, <number>)",
-    summary: "1 when the first number is greater than or equal to the second.",
-    example: { think: "gte(2,2)", gives: "1" },
-  }, (_ev, _f, args) => compare(args, (a, b) => a >= b)),
-  define("lt", 2, 2, {
-    family: "logic",
-    args: "lt(<number>, <number>)",
-    summary: "1 when the first number is less than the second.",
-    example: { think: "lt(3,2)", gives: "0" },
-  }, (_ev, _f, args) => compare(args, (a, b) => a < b)),
-  define("lte", 2, 2, {
-    family: "logic",
-    args: "lte(<number>, <number>)",
-    summary: "1 when the first number is less than or equal to the second.",
-    example: { think: "lte(2,3)", gives: "1" },
-  }, (_ev, _f, args) => compare(args, (a, b) => a <= b)),
+  }, { small: SMALL_NEQ }),
+  defineNum(
+    "gt",
+    2,
+    2,
+    {
+      family: "logic",
+      args: "gt(<number>, <number>)",
+      summary: "1 when the first number is greater than the second.",
+      example: { think: "gt(3,2)", gives: "1" },
+    },
+    (_ev, _f, args) => compare(args, (a, b) => a > b),
+    { small: SMALL_GT },
+  ),
+  defineNum(
+    "gte",
+    2,
+    2,
+    {
+      family: "logic",
+      args: "gte(<number>, <number>)",
+      summary: "1 when the first number is greater than or equal to the second.",
+      example: { think: "gte(2,2)", gives: "1" },
+    },
+    (_ev, _f, args) => compare(args, (a, b) => a >= b),
+    { small: SMALL_GTE },
+  ),
+  defineNum(
+    "lt",
+    2,
+    2,
+    {
+      family: "logic",
+      args: "lt(<number>, <number>)",
+      summary: "1 when the first number is less than the second.",
+      example: { think: "lt(3,2)", gives: "0" },
+    },
+    (_ev, _f, args) => compare(args, (a, b) => a < b),
+    { small: SMALL_LT },
+  ),
+  defineNum(
+    "lte",
+    2,
+    2,
+    {
+      family: "logic",
+      args: "lte(<number>, <number>)",
+      summary: "1 when the first number is less than or equal to the second.",
+      example: { think: "lte(2,3)", gives: "1" },
+    },
+    (_ev, _f, args) => compare(args, (a, b) => a <= b),
+    { small: SMALL_LTE },
+  ),
   define("isnum", 1, 1, {
     family: "logic",
     args: "isnum(<text>)",

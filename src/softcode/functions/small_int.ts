@@ -1,9 +1,9 @@
 /**
- * The shared small-integer path of the arithmetic functions (FunctionDef.small): when every
- * argument is a plain small integer (the usual case: counters, indexes, dice) one compact routine
- * reads each to an int, switches on the operation and gives the number; anything else (a
- * fraction, a sign or space around the digits, an empty argument, ten digits or more) goes to the
- * function's own code, which keeps MUX's number rules. On its arguments the path gives what the
+ * The shared small-integer path of the arithmetic functions and the numeric comparisons
+ * (FunctionDef.small): when every argument is a plain small integer (the usual case: counters,
+ * indexes, dice) one compact routine reads each to an int, switches on the operation and gives
+ * the number; anything else (a fraction, a sign or space around the digits, an empty argument,
+ * ten digits or more) goes to the function's own code, which keeps MUX's number rules. On its arguments the path gives what the
  * function's own code gives (small_int_test.ts compares them); it exists because a paced line
  * fetches every distinct piece of code it runs from memory (docs/bench.md, 2026-11-30), and a
  * line of several arithmetic functions then ran each one's own readers and helpers.
@@ -24,6 +24,12 @@ export const SMALL_DEC = 9;
 export const SMALL_ABS = 10;
 export const SMALL_MAX = 11;
 export const SMALL_MIN = 12;
+export const SMALL_EQ = 13;
+export const SMALL_NEQ = 14;
+export const SMALL_GT = 15;
+export const SMALL_GTE = 16;
+export const SMALL_LT = 17;
+export const SMALL_LTE = 18;
 
 /** Most a small integer may be: nine digits, as MUX's own integer fast paths take. */
 export const SMALL_MOST = 999_999_999;
@@ -108,6 +114,19 @@ export function smallResult(op: number, args: NumArg[]): number | string | undef
       }
       case SMALL_REMAINDER:
         return (acc % (b === 0 ? 1 : b)) + 0;
+      // The comparisons: the texts 1 or 0, as their own code gives them.
+      case SMALL_EQ:
+        return acc === b ? "1" : "0";
+      case SMALL_NEQ:
+        return acc !== b ? "1" : "0";
+      case SMALL_GT:
+        return acc > b ? "1" : "0";
+      case SMALL_GTE:
+        return acc >= b ? "1" : "0";
+      case SMALL_LT:
+        return acc < b ? "1" : "0";
+      case SMALL_LTE:
+        return acc <= b ? "1" : "0";
       default:
         return undefined;
     }

@@ -123,6 +123,12 @@ const ON_PATH: Record<string, readonly number[]> = {
   ABS: [1],
   MAX: [1, 2, 3, 12],
   MIN: [1, 2, 3, 12],
+  EQ: [2],
+  NEQ: [2],
+  GT: [2],
+  GTE: [2],
+  LT: [2],
+  LTE: [2],
 };
 
 Deno.test("the small-integer path: which functions are on it", () => {
