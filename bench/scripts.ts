@@ -15,7 +15,7 @@ import { type BenchClient, openMany } from "./client.ts";
 import { loginMany } from "./telnet_client.ts";
 import { round, rssKiB, sleep, summarize, type Summary } from "./stats.ts";
 import { QuickJs } from "../src/scripts/quickjs.ts";
-import { ScriptVm } from "../src/scripts/sandbox.ts";
+import { callHost, ScriptVm } from "../src/scripts/sandbox.ts";
 import { Transpiler } from "../src/scripts/transpile.ts";
 import { childV8Flags, V8_FLAGS_ENV } from "../src/supervisor/v8_flags.ts";
 
@@ -236,12 +236,11 @@ async function sandboxCalls(n: number, warm: number): Promise<Summary> {
   try {
     vm.load(new Transpiler().javascript("echo", ECHO, "+echo.ts", false), "+echo.ts");
     const cmd = { raw: "+echo x", name: "+echo", switches: [], args: "x", lhs: "x", rhs: null };
-    const ops = () => undefined;
-    const mapError = () => ({ message: "refused", user: true });
+    const host = callHost(() => undefined, () => ({ message: "refused", user: true }));
     const times: number[] = [];
     for (let i = 0; i < n + warm; i++) {
       const t0 = performance.now();
-      await vm.run(cmd, ops, mapError);
+      await vm.run(cmd, host);
       if (i >= warm) times.push(performance.now() - t0);
       await sleep(PACE_MS);
     }

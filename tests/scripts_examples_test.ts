@@ -1,6 +1,6 @@
 /** The example scripts shipped in system/scripts/, run from that folder by a real engine. */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { startTestGame } from "../src/plugins/testing.ts";
+import { startTestGame, type TestGame, type TestPlayer } from "../src/plugins/testing.ts";
 
 const DIR = new URL("../system/scripts/", import.meta.url).pathname;
 
@@ -116,5 +116,98 @@ Deno.test("the plugin test kit loads the game's system scripts only when asked",
     assertEquals(g.engine.services.commands.get("+who")?.owner, "system/scripts");
   } finally {
     await g.close();
+  }
+});
+
+/** The shipped +who as it was before u.who(): the same table, from u.online()'s objects. */
+const WHO_BY_ONLINE = `export const guests = true;
+const STAFF = ["superuser", "admin", "wizard"];
+
+function dur(s: number): string {
+  if (s < 60) return \`\${s}s\`;
+  if (s < 3600) return \`\${Math.floor(s / 60)}m\`;
+  if (s < 86400) return \`\${Math.floor(s / 3600)}h \${Math.floor((s % 3600) / 60)}m\`;
+  return \`\${Math.floor(s / 86400)}d \${Math.floor((s % 86400) / 3600)}h\`;
+}
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text.slice(0, width) : text + " ".repeat(width - text.length);
+}
+
+export default async function who(u: ScriptSdk): Promise<void> {
+  const players = await u.online();
+  const rule = "%cc+" + "-".repeat(26) + "+" + "-".repeat(11) + "+" + "-".repeat(8) + "+%cn";
+  // The last cell comes padded: its colour codes take no room on the screen.
+  const row = (a: string, b: string, idle: string) =>
+    \`%cc|%cn \${pad(a, 24)} %cc|%cn \${pad(b, 9)} %cc|%cn \${idle} %cc|%cn\`;
+  const lines = [rule, row("Player", "On For", pad("Idle", 6)), rule];
+  for (const p of players) {
+    const star = p.flags.some((f) => STAFF.includes(f)) ? "*" : " ";
+    const idle = pad(dur(p.idle), 6);
+    lines.push(row(\`\${star}\${p.name}\`, dur(p.onFor), p.idle >= 600 ? \`%cx\${idle}%cn\` : idle));
+  }
+  lines.push(rule, \`\${players.length} player\${players.length === 1 ? "" : "s"} connected.\`);
+  await u.send(lines.join("\\n"), {
+    type: "who",
+    players: players.map((p) => ({ id: p.id, name: p.name, onFor: p.onFor, idle: p.idle })),
+  });
+}
+`;
+
+/** What `line` sends `player`, run until two runs agree (a second may turn between two runs). */
+async function steady(g: TestGame, player: TestPlayer, lines: string[]): Promise<unknown[][]> {
+  for (let attempt = 1;; attempt++) {
+    const got = [];
+    for (const line of [...lines, lines[0]]) got.push((await g.run(player, line)).of(player.name));
+    const first = JSON.stringify(got[0]);
+    if (JSON.stringify(got.at(-1)) === first || attempt === 5) return got.slice(0, -1);
+  }
+}
+
+Deno.test("+who: u.who()'s rows are u.online()'s players, and +who writes what it wrote with u.online()", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-who-" });
+  await Deno.copyFile(`${DIR}+who.ts`, `${dir}/+who.ts`);
+  await Deno.writeTextFile(`${dir}/+oldwho.ts`, WHO_BY_ONLINE);
+  await Deno.writeTextFile(
+    `${dir}/+rows.ts`,
+    `const STAFF = ["superuser", "admin", "wizard"];
+export default async (u) => {
+  const rows = await u.who(), online = await u.online();
+  const asRows = online.map((p) => [p.id, p.name, p.onFor, p.idle, p.flags.some((f) => STAFF.includes(f))]);
+  await u.send(JSON.stringify(rows) + "\\n" + JSON.stringify(asRows));
+};`,
+  );
+  const g = await startTestGame({ plugins: [], config: { scripts: { dir, timeoutMs: 250 } } });
+  try {
+    const ada = await g.player("Ada", { flags: ["admin"] });
+    const bob = await g.player("Bob");
+    const cat = await g.player("Cat", { flags: ["wizard"] });
+    const dan = await g.player("Dan", { flags: ["dark"] });
+    for (const p of [cat, dan, ada, bob]) await g.connect(p);
+    for (
+      const [viewer, names] of [[bob, ["Cat", "Ada", "Bob"]], [ada, [
+        "Cat",
+        "Dan",
+        "Ada",
+        "Bob",
+      ]]] as const
+    ) {
+      const [rows] = await steady(g, viewer, ["+rows"]);
+      const [mine, theirs] = (rows[0] as { text: string }).text.split("\n").map((l) =>
+        JSON.parse(l)
+      );
+      assertEquals(mine, theirs);
+      assertEquals(mine.map((r: unknown[]) => r[1]), names);
+      assertEquals(mine.map((r: unknown[]) => r[4]), names.map((n) => n === "Cat" || n === "Ada"));
+      const [now, before] = await steady(g, viewer, ["+who", "+oldwho"]);
+      assertEquals(now, before);
+      assertMatch(
+        (now[0] as { text: string }).text,
+        new RegExp(`${names.length} players connected\\.$`),
+      );
+    }
+  } finally {
+    await g.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -620,7 +620,7 @@ Deno.test("scripts: attacks on the WebAssembly sandbox reach nothing of the engi
     ]);
     assertEquals(
       reach[3],
-      "u keys: args|attr|cmd|contents|describe|here|me|online|passes|player|send|target",
+      "u keys: args|attr|cmd|contents|describe|here|me|online|passes|player|send|target|who",
     );
     assertEquals(reach.slice(4), [
       "u frozen: true",

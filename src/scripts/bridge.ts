@@ -25,6 +25,8 @@ import { attrFlagNamed } from "../world/attributes/flags.ts";
 import { attrPattern, BAD_NAME, canonicalAttrName } from "../world/attributes/names.ts";
 import { EngineError } from "../errors.ts";
 import { isPlainObject } from "../config/load.ts";
+import { isStaff } from "../world/flags.ts";
+import type { CallHost } from "./sandbox.ts";
 
 /** Longest message of one u.send / u.here.broadcast. */
 export const MAX_MESSAGE = 32_000;
@@ -99,165 +101,277 @@ function then<T, R>(v: T | Promise<T>, f: (v: T) => R | Promise<R>): R | Promise
   return v instanceof Promise ? v.then(f) : f(v);
 }
 
-/** The operations of one call by the actor of `u`; returns the handler the sandbox calls. */
-export function scriptOps(u: CommandSdk): (op: string, args: unknown[]) => unknown {
-  const { me, here } = u;
-  const attributes = u.attributes;
-  const checked = (obj: DbObject): DbObject | Promise<DbObject> =>
-    then(canSeeSoon(u.objects, me, obj, u.locks), (ok) => {
-      if (!ok) throw new CommandError(NOT_HERE);
-      return obj;
-    });
-  // `me` and `here` (the common case) are known now; other references are looked up.
-  const visible = (ref: unknown): DbObject | Promise<DbObject> => {
-    const r = str(ref, "A target", 200).trim().toLowerCase();
-    if (r === "me") return checked(me);
-    if (r === "here" && here) return checked(here);
-    return u.target(String(ref)).then(checked);
-  };
-  const controlled = (ref: unknown): DbObject | Promise<DbObject> =>
-    then(visible(ref), (obj) => {
-      if (!controls(me, obj, u.locks)) throw new CommandError("Permission denied.");
-      return obj;
-    });
-  let sent = 0;
-  const budget = (text: string) => {
-    sent += text.length;
-    if (sent > MAX_SENT_PER_CALL) {
+/** The script time of actors (src/scripts/budget.ts): the manager's, one for all calls. */
+export interface ScriptTime {
+  /** Why `actor` may not start a script call now (its time or the game's is spent), or null. */
+  refusal(actor: string): string | null;
+  /** Charges `ms` of one slice to `actor` and the game. */
+  spend(actor: string, ms: number): void;
+}
+
+const seconds = (ms: number) => Math.max(0, Math.floor(ms / 1000));
+
+/**
+ * One script call by the actor of `u`, the engine's side of it (src/scripts/sandbox.ts's
+ * `CallHost`): the operations its sandbox asks for, how their failures read, its actor's budgets.
+ * The operations are this class's methods, made once for every call, and a call's state is this
+ * one record: a paced call met cold the making of some 25 closures and their table, each call.
+ */
+export class ScriptCall implements CallHost {
+  readonly #u: CommandSdk;
+  readonly #me: DbObject;
+  readonly #time: ScriptTime;
+  /** Characters sent so far (u.send and u.here.broadcast together). */
+  #sent = 0;
+
+  constructor(u: CommandSdk, time: ScriptTime) {
+    this.#u = u;
+    this.#me = u.me;
+    this.#time = time;
+  }
+
+  /** Why the call may not start now (its actor's time or the game's is spent), or null. */
+  admit(): string | null {
+    return this.#time.refusal(this.#me.id);
+  }
+
+  /** Charges one slice's CPU time to the actor and the game. */
+  spend(ms: number): void {
+    this.#time.spend(this.#me.id, ms);
+  }
+
+  /** Maps an operation's failure for the script (see opError). */
+  failure(e: unknown): { message: string; user: boolean } {
+    return opError(e);
+  }
+
+  /** `u.send`: a message (and data) to the actor. */
+  send(msg: unknown, data: unknown): void {
+    const text = this.#budget(str(msg, "The message", MAX_MESSAGE));
+    const d = dataOf(data);
+    this.#u.deliver.toPlayer(this.#me.id, d ? { msg: text, data: d } : { msg: text });
+  }
+
+  /** Carries out the SDK operation `name`: a value, or a promise of one; throws refusals. */
+  op(name: string, args: unknown[]): unknown {
+    const u = this.#u, me = this.#me;
+    switch (name) {
+      case "send":
+        return this.send(args[0], args[1]);
+      case "me":
+        return viewOf(me, me, u.locks);
+      case "here":
+        return u.here ? viewOf(u.here, me, u.locks) : null;
+      case "who":
+        return this.#who();
+      case "online":
+        return this.#online();
+      case "target":
+        return then(this.#visible(args[0]), (o) => viewOf(o, me, u.locks));
+      case "player":
+        return this.#player(args[0]);
+      case "broadcast":
+        return this.#broadcast(args[0], args[1]);
+      case "contents":
+        return this.#contents(args[0]);
+      case "passes":
+        return this.#passes(args[0]);
+      case "describe":
+        return this.#describe(args[0], args[1]);
+      case "attr.get":
+        return this.#attrGet(args[0], args[1]);
+      case "attr.set":
+        return this.#attrSet(args[0], args[1], args[2]);
+      case "attr.flag":
+        return this.#attrFlag(args[0], args[1], args[2], args[3]);
+      case "attr.list":
+        return this.#attrList(args[0], args[1]);
+    }
+    throw new CommandError(`There is no SDK operation '${name.slice(0, 40)}'.`);
+  }
+
+  #budget(text: string): string {
+    this.#sent += text.length;
+    if (this.#sent > MAX_SENT_PER_CALL) {
       throw new CommandError(`A script may send at most ${MAX_SENT_PER_CALL} characters per run.`);
     }
     return text;
-  };
-  const seconds = (ms: number) => Math.max(0, Math.floor(ms / 1000));
-  const presence = (id: string) => {
+  }
+
+  #checked(obj: DbObject): DbObject | Promise<DbObject> {
+    const u = this.#u;
+    return then(canSeeSoon(u.objects, this.#me, obj, u.locks), (ok) => {
+      if (!ok) throw new CommandError(NOT_HERE);
+      return obj;
+    });
+  }
+
+  /** An object the actor names and may see: `me` and `here` (the common case) known now. */
+  #visible(ref: unknown): DbObject | Promise<DbObject> {
+    const r = str(ref, "A target", 200).trim().toLowerCase();
+    const u = this.#u;
+    if (r === "me") return this.#checked(this.#me);
+    if (r === "here" && u.here) return this.#checked(u.here);
+    return u.target(String(ref)).then((o) => this.#checked(o));
+  }
+
+  #controlled(ref: unknown): DbObject | Promise<DbObject> {
+    return then(this.#visible(ref), (obj) => {
+      if (!controls(this.#me, obj, this.#u.locks)) throw new CommandError("Permission denied.");
+      return obj;
+    });
+  }
+
+  /**
+   * Seconds connected and idle of a connected player, read in place from the hub's memory (a
+   * clock behind a connection's times reads 0, as the built-in `who`'s durations do).
+   */
+  #presence(id: string, now: number): { onFor: number; idle: number } {
+    const presence = this.#u.presence;
+    return {
+      onFor: seconds(now - (presence.connectedSince(id) ?? now)),
+      idle: seconds(now - (presence.lastInput(id) || now)),
+    };
+  }
+
+  #online(): unknown[] {
     const now = Date.now();
-    let since = now, last = 0;
-    for (const c of u.presence.connections(id)) {
-      since = Math.min(since, c.connectedAt);
-      last = Math.max(last, c.lastInput);
+    return visibleOnline(this.#u.presence, this.#me).map((c) => ({
+      id: c.id,
+      dbref: `#${c.id}`,
+      name: c.name,
+      displayName: displayName(c),
+      flags: [...c.flags],
+      ...this.#presence(c.id, now),
+    }));
+  }
+
+  /**
+   * `u.who()`: the connected players the actor may see, in order of login, each a row
+   * `[id, name, onFor, idle, staff]` (numbers in seconds; `staff` by isStaff), read in place
+   * from the hub's memory as the built-in `who` reads them.
+   */
+  #who(): unknown[] {
+    const presence = this.#u.presence, now = Date.now();
+    const rows: unknown[] = [];
+    for (const c of visibleOnline(presence, this.#me)) {
+      const onFor = seconds(now - (presence.connectedSince(c.id) ?? now));
+      const idle = seconds(now - (presence.lastInput(c.id) || now));
+      rows.push([c.id, c.name, onFor, idle, isStaff(c.flags)]);
     }
-    return { onFor: seconds(now - since), idle: seconds(now - (last || now)) };
-  };
-  const ops: Record<string, (a: unknown[]) => unknown> = {
-    me() {
-      return viewOf(me, me, u.locks);
-    },
-    here() {
-      return here ? viewOf(here, me, u.locks) : null;
-    },
-    send([msg, data]) {
-      const text = budget(str(msg, "The message", MAX_MESSAGE));
-      const d = dataOf(data);
-      u.deliver.toPlayer(me.id, d ? { msg: text, data: d } : { msg: text });
-    },
-    broadcast([msg, exclude]) {
-      const text = budget(str(msg, "The message", MAX_MESSAGE));
-      if (!here) throw new CommandError("You are nowhere.");
-      const ex = Array.isArray(exclude)
-        ? exclude.slice(0, 100).map((x) => String(x).replace(/^#/, ""))
-        : [];
-      u.deliver.toRoom(here.id, { msg: text }, ex);
-    },
-    target([ref]) {
-      return then(visible(ref), (o) => viewOf(o, me, u.locks));
-    },
-    async player([ref]) {
-      const p = await findPlayer(u, me, str(ref, "A player", 200));
-      const card = u.presence.playerCard(p.id);
-      const online = !!card && u.presence.isOnline(p.id) && canSeeOnline(me, card);
-      return { ...viewOf(p, me, u.locks), online, ...(online ? presence(p.id) : {}) };
-    },
-    online() {
-      return visibleOnline(u.presence, me).map((c) => ({
-        id: c.id,
-        dbref: `#${c.id}`,
-        name: c.name,
-        displayName: displayName(c),
-        flags: [...c.flags],
-        ...presence(c.id),
-      }));
-    },
-    async contents([ref]) {
-      const obj = await visible(ref);
-      const inside = await u.objects.contents(obj.id, MAX_CONTENTS);
-      return visibleContents(me, obj, inside, u.locks).map((o) => viewOf(o, me, u.locks));
-    },
-    passes([lock]) {
-      try {
-        return checkLock(str(lock, "A lock", 500), subjectOf(me), { world: u.locks });
-      } catch (e) {
-        if (e instanceof LockSyntaxError) throw new CommandError(`Bad lock: ${e.message}`);
-        throw e;
+    return rows;
+  }
+
+  async #player(ref: unknown): Promise<unknown> {
+    const u = this.#u, me = this.#me;
+    const p = await findPlayer(u, me, str(ref, "A player", 200));
+    const card = u.presence.playerCard(p.id);
+    const online = !!card && u.presence.isOnline(p.id) && canSeeOnline(me, card);
+    return {
+      ...viewOf(p, me, u.locks),
+      online,
+      ...(online ? this.#presence(p.id, Date.now()) : {}),
+    };
+  }
+
+  #broadcast(msg: unknown, exclude: unknown): void {
+    const text = this.#budget(str(msg, "The message", MAX_MESSAGE));
+    const here = this.#u.here;
+    if (!here) throw new CommandError("You are nowhere.");
+    const ex = Array.isArray(exclude)
+      ? exclude.slice(0, 100).map((x) => String(x).replace(/^#/, ""))
+      : [];
+    this.#u.deliver.toRoom(here.id, { msg: text }, ex);
+  }
+
+  async #contents(ref: unknown): Promise<unknown> {
+    const u = this.#u, me = this.#me;
+    const obj = await this.#visible(ref);
+    const inside = await u.objects.contents(obj.id, MAX_CONTENTS);
+    return visibleContents(me, obj, inside, u.locks).map((o) => viewOf(o, me, u.locks));
+  }
+
+  #passes(lock: unknown): boolean {
+    try {
+      return checkLock(str(lock, "A lock", 500), subjectOf(this.#me), { world: this.#u.locks });
+    } catch (e) {
+      if (e instanceof LockSyntaxError) throw new CommandError(`Bad lock: ${e.message}`);
+      throw e;
+    }
+  }
+
+  #describe(ref: unknown, text: unknown): unknown {
+    return then(this.#controlled(ref), async (obj) => {
+      const desc = str(text, "A description", MAX_DESCRIPTION);
+      await this.#u.objects.update(obj.id, (o) => {
+        if (desc) o.data.description = desc;
+        else delete o.data.description;
+      });
+    });
+  }
+
+  #attrGet(ref: unknown, name: unknown): unknown {
+    const attr = attrName(name);
+    const u = this.#u, attributes = u.attributes;
+    return then(
+      this.#visible(ref),
+      (obj) =>
+        then(
+          attributes.live ? attributes.peek(obj.id, attr) : attributes.get(obj.id, attr),
+          (a) => a && canSeeAttr(this.#me, obj, a, u.locks) ? a.value : null,
+        ),
+    );
+  }
+
+  #attrSet(ref: unknown, name: unknown, value: unknown): unknown {
+    const attr = attrName(name);
+    const attributes = this.#u.attributes, me = this.#me;
+    // An attribute holds text: other JSON is kept as its JSON text; null clears.
+    const text = value === null || value === undefined
+      ? ""
+      : typeof value === "string"
+      ? value
+      : JSON.stringify(value);
+    return then(this.#visible(ref), (obj) => {
+      if (!attributes.live) return attributes.set(me, obj.id, attr, text).then(() => {});
+      // In memory now (stored behind, in order), so the script reads its write back at once.
+      const refused = attributes.setNow(me, obj.id, attr, text);
+      if (refused) throwRefusal(refused);
+    });
+  }
+
+  #attrFlag(ref: unknown, name: unknown, flag: unknown, on: unknown): unknown {
+    const attr = attrName(name);
+    const f = typeof flag === "string" ? attrFlagNamed(flag) : null;
+    if (!f) throw new CommandError(`There is no attribute flag '${String(flag).slice(0, 40)}'.`);
+    const attributes = this.#u.attributes, me = this.#me;
+    return then(this.#visible(ref), (obj) => {
+      if (!attributes.live) {
+        return attributes.setFlag(me, obj.id, attr, f, on !== false).then(() => {});
       }
-    },
-    describe([ref, text]) {
-      return then(controlled(ref), async (obj) => {
-        const desc = str(text, "A description", MAX_DESCRIPTION);
-        await u.objects.update(obj.id, (o) => {
-          if (desc) o.data.description = desc;
-          else delete o.data.description;
-        });
-      });
-    },
-    "attr.get"([ref, name]) {
-      const attr = attrName(name);
-      return then(
-        visible(ref),
-        (obj) =>
-          then(
-            attributes.live ? attributes.peek(obj.id, attr) : attributes.get(obj.id, attr),
-            (a) => a && canSeeAttr(me, obj, a, u.locks) ? a.value : null,
-          ),
-      );
-    },
-    "attr.set"([ref, name, value]) {
-      const attr = attrName(name);
-      // An attribute holds text: other JSON is kept as its JSON text; null clears.
-      const text = value === null || value === undefined
-        ? ""
-        : typeof value === "string"
-        ? value
-        : JSON.stringify(value);
-      return then(visible(ref), (obj) => {
-        if (!attributes.live) return attributes.set(me, obj.id, attr, text).then(() => {});
-        // In memory now (stored behind, in order), so the script reads its write back at once.
-        const refused = attributes.setNow(me, obj.id, attr, text);
-        if (refused) throwRefusal(refused);
-      });
-    },
-    "attr.flag"([ref, name, flag, on]) {
-      const attr = attrName(name);
-      const f = typeof flag === "string" ? attrFlagNamed(flag) : null;
-      if (!f) throw new CommandError(`There is no attribute flag '${String(flag).slice(0, 40)}'.`);
-      return then(visible(ref), (obj) => {
-        if (!attributes.live) {
-          return attributes.setFlag(me, obj.id, attr, f, on !== false).then(() => {});
-        }
-        const refused = attributes.setFlagNow(me, obj.id, attr, f, on !== false);
-        if (refused) throwRefusal(refused);
-      });
-    },
-    "attr.list"([ref, pattern]) {
-      const p = typeof pattern === "string" ? pattern : "*";
-      if (!attrPattern(p)) throw new CommandError("That pattern is too long.");
-      return then(
-        visible(ref),
-        (obj) =>
-          then(attributes.visible(me, obj, p), (shown) =>
+      const refused = attributes.setFlagNow(me, obj.id, attr, f, on !== false);
+      if (refused) throwRefusal(refused);
+    });
+  }
+
+  #attrList(ref: unknown, pattern: unknown): unknown {
+    const p = typeof pattern === "string" ? pattern : "*";
+    if (!attrPattern(p)) throw new CommandError("That pattern is too long.");
+    return then(
+      this.#visible(ref),
+      (obj) =>
+        then(
+          this.#u.attributes.visible(this.#me, obj, p),
+          (shown) =>
             shown.slice(0, MAX_LISTED).map((a) => ({
               name: a.name,
               value: a.value,
               owner: a.owner,
               flags: [...a.flags],
-            }))),
-      );
-    },
-  };
-  return (op, args) => {
-    const fn = Object.hasOwn(ops, op) ? ops[op] : undefined;
-    if (!fn) throw new CommandError(`There is no SDK operation '${op.slice(0, 40)}'.`);
-    return fn(args);
-  };
+            })),
+        ),
+    );
+  }
 }
 
 function attrName(v: unknown): string {

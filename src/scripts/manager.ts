@@ -34,25 +34,19 @@ export interface ScriptHost {
   rescanMs?: number;
 }
 import type { CommandSdk, CommandSpec } from "../commands/types.ts";
+import type { ParsedLine } from "../commands/parser.ts";
 import { CommandRegistry, SCRIPT_OWNER } from "../commands/registry.ts";
 import { CommandError } from "../commands/errors.ts";
 import { badSwitch, DENIED } from "../commands/dispatch.ts";
 import { subjectOf } from "../commands/sdk.ts";
 import { checkLock } from "../world/locks.ts";
 import { isStaff } from "../world/flags.ts";
-import { opError, scriptOps } from "./bridge.ts";
+import { ScriptCall, type ScriptTime } from "./bridge.ts";
 import { importProblem } from "./imports.ts";
 import { typeCheck } from "./check.ts";
 import { QuickJs } from "./quickjs.ts";
 import { Transpiler } from "./transpile.ts";
-import {
-  type CallBudget,
-  LoadError,
-  type Outcome,
-  ScriptVm,
-  type VmLimits,
-  warmUp,
-} from "./sandbox.ts";
+import { LoadError, type Outcome, ScriptVm, type VmLimits, warmUp } from "./sandbox.ts";
 import { ScriptBudget } from "./budget.ts";
 import { afterInput } from "../runtime/after_input.ts";
 import type { EngineScripts, ScriptCheck, ScriptStatus } from "./types.ts";
@@ -160,6 +154,11 @@ export class ScriptManager implements EngineScripts {
   #turnMs = 0;
   /** The end of the turn in which scripts used `yieldMs`; the calls that come meanwhile wait. */
   #turnEnd: Promise<void> | null = null;
+  /** The actors' script time, as every call's ScriptCall asks and charges it (made once). */
+  readonly #time: ScriptTime = {
+    refusal: (actor) => this.#refusal(actor),
+    spend: (actor, ms) => this.#spend(actor, ms),
+  };
 
   constructor(host: ScriptHost, registry: CommandRegistry, cfg: ScriptsConfig) {
     this.#host = host;
@@ -333,29 +332,29 @@ export class ScriptManager implements EngineScripts {
     }
     const v = s.good;
     if (!v) throw new CommandError(`${name} failed to load; staff have been told.`);
-    if (!checkLock(v.lock, subjectOf(u.me))) throw new CommandError(DENIED);
-    // A run that waited for the first load was matched before its switches were known.
-    const refused = badSwitch(
-      { name: s.name, switches: v.spec.switches?.map((w) => w.toLowerCase()) },
-      u.cmd.switches,
-    );
-    if (refused) throw new CommandError(refused);
+    // The default lock passes whoever runs a command (subjectOf's `connected`): no subject made.
+    if (v.lock !== "connected" && !checkLock(v.lock, subjectOf(u.me))) {
+      throw new CommandError(DENIED);
+    }
+    // A run that waited for the first load was matched before its switches were known (a line
+    // without switches passes whatever they are).
+    if (u.cmd.switches.length) {
+      const refused = badSwitch(
+        { name: s.name, switches: v.spec.switches?.map((w) => w.toLowerCase()) },
+        u.cmd.switches,
+      );
+      if (refused) throw new CommandError(refused);
+    }
     // Asked here, so a call that would be refused takes no place in the queue, and again when
     // its turn comes; each slice's time is charged as it is spent.
-    const actor = u.me.id;
-    const budget: CallBudget = {
-      admit: () => this.#refusal(actor),
-      spend: (ms) => this.#spend(actor, ms),
-    };
-    const over = budget.admit();
+    const host = new ScriptCall(u, this.#time);
+    const over = host.admit();
     if (over !== null) throw new CommandError(over);
-    const cmd = { ...u.cmd };
-    const ops = scriptOps(u);
-    let out = await this.#runInTurn(s, v, (vm) => vm.run(cmd, ops, opError, budget));
+    let out = await this.#runInTurn(s, v, u.cmd, host);
     // Stopped while this call waited in its queue: once more, in a fresh sandbox (as often as a
     // call ahead of it is stopped: said "the engine is stopping" after the second).
     while (!out.ok && out.reason === "closed" && !this.#closed) {
-      out = await this.#runInTurn(s, v, (vm) => vm.run(cmd, ops, opError, budget));
+      out = await this.#runInTurn(s, v, u.cmd, host);
     }
     this.#afterRun(s, out, u);
   }
@@ -368,25 +367,22 @@ export class ScriptManager implements EngineScripts {
    * (the calls of a stopped sandbox's queue all come back at once, and each ran to its own stop
    * in one turn), and nothing waits between the last ask and the call.
    */
-  #runInTurn(
-    s: Script,
-    v: Version,
-    call: (vm: ScriptVm) => Promise<Outcome>,
-  ): Promise<Outcome> {
+  #runInTurn(s: Script, v: Version, cmd: ParsedLine, host: ScriptCall): Promise<Outcome> {
     // Nothing to wait for (most calls): the call's own promise, not one more around it.
-    if (!this.#turnEnd && !v.vm.dead) return call(v.vm);
-    return this.#waitTurn(s, v, call);
+    if (!this.#turnEnd && !v.vm.dead) return v.vm.run(cmd, host);
+    return this.#waitTurn(s, v, cmd, host);
   }
 
   /** #runInTurn once something is to wait for: the turn's end, or the sandbox made again. */
   async #waitTurn(
     s: Script,
     v: Version,
-    call: (vm: ScriptVm) => Promise<Outcome>,
+    cmd: ParsedLine,
+    host: ScriptCall,
   ): Promise<Outcome> {
     for (;;) {
       while (this.#turnEnd) await this.#turnEnd;
-      if (!v.vm.dead) return call(v.vm);
+      if (!v.vm.dead) return v.vm.run(cmd, host);
       await this.#revive(s, v);
     }
   }
@@ -434,6 +430,7 @@ export class ScriptManager implements EngineScripts {
     // Refused when its turn came (the budgets): not a run.
     if (!out.ok && out.reason === "refused") throw new CommandError(out.message);
     s.runs++;
+    if (out.ok && !out.error && !out.garbage) return; // Most calls: nothing to tell anyone.
     const who = `${u.me.name}(#${u.me.id})`;
     if (!out.ok) {
       if (out.reason === "busy") {

@@ -367,6 +367,7 @@ const u = freeze({
   target: (ref) => op("target", [S(ref)]),
   player: (ref) => op("player", [S(ref)]),
   online: () => op("online", NO_ARGS),
+  who: () => op("who", NO_ARGS),
   contents: (ref) => op("contents", [S(ref)]),
   passes: (lock) => op("passes", [S(lock)]),
   describe: (ref, desc) => {

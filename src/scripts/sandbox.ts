@@ -71,6 +71,30 @@ export interface CallBudget {
   spend(ms: number): void;
 }
 
+/**
+ * The engine's side of one call, one object (the manager's is src/scripts/bridge.ts's
+ * `ScriptCall`): its SDK operations, how their failures read, and its actor's budgets.
+ */
+export interface CallHost extends CallBudget {
+  /** `u.send`'s operation (its own method: no array of arguments made for the common call). */
+  send(msg: unknown, data: unknown): unknown;
+  /** Any other operation (see OpHandler). */
+  op: OpHandler;
+  /** See OpErrorMapper. */
+  failure: OpErrorMapper;
+}
+
+/** A CallHost of an operation handler, an error mapper and budgets (none: never refused). */
+export function callHost(op: OpHandler, failure: OpErrorMapper, budget?: CallBudget): CallHost {
+  return {
+    op,
+    failure,
+    send: (msg, data) => op("send", [msg, data]),
+    admit: () => budget?.admit() ?? null,
+    spend: (ms) => budget?.spend(ms),
+  };
+}
+
 /** What a script's exports say about its command (read from the sandbox as plain JSON). */
 export type ScriptMeta = Record<string, unknown>;
 
@@ -192,12 +216,15 @@ class SliceClock {
 
 interface Call {
   id: number;
-  ops: OpHandler;
-  budget: CallBudget | undefined;
-  mapError: OpErrorMapper;
+  /** The line it runs for (read when its first slice begins). */
+  cmd: ParsedLine;
+  host: CallHost;
   cpuMs: number;
   opCount: number;
-  timers: Map<number, { handle: ReturnType<typeof setTimeout>; ms: number; repeat: boolean }>;
+  /** Its timers (null until it sets one: most calls never do). */
+  timers:
+    | Map<number, { handle: ReturnType<typeof setTimeout>; ms: number; repeat: boolean }>
+    | null;
   wall: ReturnType<typeof setTimeout> | undefined;
   /** The command's promise (0: none, or it settled), read after each slice. */
   main: Value | 0;
@@ -232,6 +259,8 @@ export class ScriptVm {
   #reading = false;
   /** Calls served, for @script/show. */
   calls = 0;
+  /** Values made for a call's entry, freed once it returned (one array for every call). */
+  readonly #made: Value[] = [];
   /** The last call's command name and its QuickJS string (freed when another name comes). */
   #name: { text: string; value: Value } | null = null;
 
@@ -396,29 +425,20 @@ export class ScriptVm {
   }
 
   /**
-   * Runs the loaded script's command for one call: `ops` carries out its SDK operations. Waits
-   * in the queue while another call runs (a full queue is refused at once).
+   * Runs the loaded script's command for one call of `cmd`: `host` carries out its SDK
+   * operations and holds its budgets. Waits in the queue while another call runs (a full queue is
+   * refused at once).
    */
-  run(
-    cmd: ParsedLine,
-    ops: OpHandler,
-    mapError: OpErrorMapper,
-    budget?: CallBudget,
-  ): Promise<Outcome> {
+  run(cmd: ParsedLine, host: CallHost): Promise<Outcome> {
     if (this.#dead) return Promise.resolve(RESTARTED);
     // A call that need not wait begins now: its promise is the only one between the engine and
     // its end (an async function around it added two more to settle, paced calls' cold work).
-    if (this.#current || this.#handing) return this.#queued(cmd, ops, mapError, budget);
-    return this.#begin(cmd, ops, mapError, budget);
+    if (this.#current || this.#handing) return this.#queued(cmd, host);
+    return this.#begin(cmd, host);
   }
 
   /** A call that waits in the queue for the one running (refused at once when it is full). */
-  async #queued(
-    cmd: ParsedLine,
-    ops: OpHandler,
-    mapError: OpErrorMapper,
-    budget?: CallBudget,
-  ): Promise<Outcome> {
+  async #queued(cmd: ParsedLine, host: CallHost): Promise<Outcome> {
     if (this.#queue.length >= this.#limits.maxQueue) {
       return {
         ok: false,
@@ -430,17 +450,12 @@ export class ScriptVm {
     await new Promise<void>((ok) => this.#queue.push(ok));
     this.#handing = false;
     if (this.#dead) return RESTARTED;
-    return await this.#begin(cmd, ops, mapError, budget);
+    return await this.#begin(cmd, host);
   }
 
   /** Starts a call whose turn it is (refused when its actor's budget says so). */
-  #begin(
-    cmd: ParsedLine,
-    ops: OpHandler,
-    mapError: OpErrorMapper,
-    budget?: CallBudget,
-  ): Promise<Outcome> {
-    const refused = budget?.admit() ?? null;
+  #begin(cmd: ParsedLine, host: CallHost): Promise<Outcome> {
+    const refused = host.admit();
     if (refused !== null) {
       this.#handOn();
       return Promise.resolve({ ok: false, cpuMs: 0, reason: "refused", message: refused });
@@ -450,54 +465,55 @@ export class ScriptVm {
     return new Promise<Outcome>((finish) => {
       const call: Call = {
         id: this.#nextCall++,
-        ops,
-        budget,
-        mapError,
+        cmd,
+        host,
         cpuMs: 0,
         opCount: 0,
-        timers: new Map(),
+        timers: null,
         wall: undefined,
         main: 0,
         result: null,
         finish,
       };
       this.#current = call;
-      this.#slice(call, (q) => {
-        // The line's parts as strings, not one JSON text: QuickJS's JSON parser, run cold at
-        // each call, cost more than the few strings made here (15-25 µs a paced call). The
-        // switches, most often none, as JSON. A part the prelude can make exactly from the
-        // others goes as null, QuickJS's constant, not as a string made and freed: no switches,
-        // `raw` that is `name args`, `lhs` that is `args` (most lines). The call's id is written
-        // where QuickJS reads it, and the command's name (the same each call, but for an alias)
-        // is kept from the last call: no value made for either.
-        const made: Value[] = [];
-        const text = (s: string) => {
-          const v = q.string(s);
-          made.push(v);
-          return v;
-        };
-        try {
-          let id: Value | JSValueConstPointer | null = q.smallInt(call.id);
-          if (!id) {
-            const v = q.number(call.id);
-            made.push(v);
-            id = v;
-          }
-          const args = text(cmd.args);
-          return q.call(this.#api!.run, [
-            id,
-            cmd.raw === `${cmd.name} ${cmd.args}` ? q.null : text(cmd.raw),
-            this.#nameValue(q, cmd.name),
-            cmd.switches.length ? text(JSON.stringify(cmd.switches)) : q.null,
-            args,
-            cmd.lhs === cmd.args ? q.null : text(cmd.lhs),
-            cmd.rhs === null ? q.null : text(cmd.rhs),
-          ]);
-        } finally {
-          for (const v of made) q.free(v);
-        }
-      }, "run");
+      this.#slice(call, null, "run");
     });
+  }
+
+  /**
+   * Enters the prelude's `run` for a call's line. The line's parts go as strings, not one JSON
+   * text: QuickJS's JSON parser, run cold at each call, cost more than the few strings made here
+   * (15-25 µs a paced call). The switches, most often none, as JSON. A part the prelude can make
+   * exactly from the others goes as null, QuickJS's constant, not as a string made and freed: no
+   * switches, `raw` that is `name args`, `lhs` that is `args` (most lines). The call's id is
+   * written where QuickJS reads it, and the command's name (the same each call, but for an alias)
+   * is kept from the last call: no value made for either.
+   */
+  #enterRun(q: Instance, call: Call): { value?: Value; error?: Value } {
+    const cmd = call.cmd, made = this.#made;
+    try {
+      let id: Value | JSValueConstPointer | null = q.smallInt(call.id);
+      if (!id) id = this.#make(q.number(call.id));
+      const args = this.#make(q.string(cmd.args));
+      return q.call(this.#api!.run, [
+        id,
+        cmd.raw === `${cmd.name} ${cmd.args}` ? q.null : this.#make(q.string(cmd.raw)),
+        this.#nameValue(q, cmd.name),
+        cmd.switches.length ? this.#make(q.string(JSON.stringify(cmd.switches))) : q.null,
+        args,
+        cmd.lhs === cmd.args ? q.null : this.#make(q.string(cmd.lhs)),
+        cmd.rhs === null ? q.null : this.#make(q.string(cmd.rhs)),
+      ]);
+    } finally {
+      for (let i = 0; i < made.length; i++) q.free(made[i]);
+      made.length = 0;
+    }
+  }
+
+  /** `v`, to be freed when the entry it was made for returns (see #enterRun). */
+  #make(v: Value): Value {
+    this.#made.push(v);
+    return v;
   }
 
   /** The command's name as a QuickJS string, kept while calls use the same name. */
@@ -515,14 +531,14 @@ export class ScriptVm {
    */
   #slice(
     call: Call,
-    enter: (q: Instance) => { value?: Value; error?: Value },
+    enter: ((q: Instance) => { value?: Value; error?: Value }) | null,
     kind: "run" | "fire" | "settle",
   ): void {
     const q = this.#q!;
     this.#clock.start(this.#limits.timeoutMs - call.cpuMs);
     let failure: string | null = null;
     try {
-      const r = enter(q);
+      const r = enter ? enter(q) : this.#enterRun(q, call);
       if (r.error) failure = this.#describe(q, r.error);
       else this.#entered(q, call, r.value!, kind);
       if (failure === null) {
@@ -536,7 +552,7 @@ export class ScriptVm {
     } finally {
       const took = this.#clock.stop();
       call.cpuMs += took;
-      call.budget?.spend(took);
+      call.host.spend(took);
     }
     if (this.#current !== call) return; // Stopped from inside (a call flood).
     const stop = this.#stop;
@@ -563,7 +579,10 @@ export class ScriptVm {
       }
       if (failure !== null) return this.#stopCall(call, "crash", failure);
     }
-    if (done) return this.#end(call, { ...done, cpuMs: call.cpuMs });
+    if (done) {
+      done.cpuMs = call.cpuMs; // Made for this call (#entered, ended): no copy of it.
+      return this.#end(call, done);
+    }
     // Waiting on an answer or a timer: the wall-clock limit now applies.
     call.wall ??= setTimeout(() => {
       if (this.#current !== call) return;
@@ -673,7 +692,7 @@ export class ScriptVm {
     if (call.wall !== undefined) clearTimeout(call.wall);
     if (call.main && this.#q) this.#q.free(call.main);
     call.main = 0;
-    if (call.timers.size) {
+    if (call.timers?.size) {
       for (const t of call.timers.values()) clearTimeout(t.handle);
       call.timers.clear();
     }
@@ -739,11 +758,7 @@ export class ScriptVm {
         case HOST_SEND: {
           const msg = this.#text(q, a, MAX_MESSAGE);
           const data = this.#text(q, b, MAX_DATA);
-          return this.#answer(
-            q,
-            call,
-            call.ops("send", [msg, data ? JSON.parse(data) : undefined]),
-          );
+          return this.#answer(q, call, call.host.send(msg, data ? JSON.parse(data) : undefined));
         }
         case HOST_SEND_VALUE: {
           const msg = this.#text(q, a, MAX_MESSAGE);
@@ -752,7 +767,7 @@ export class ScriptVm {
             call.opCount--; // Asked again with JSON: one operation.
             return q.string("j");
           }
-          return this.#answer(q, call, call.ops("send", [msg, data]));
+          return this.#answer(q, call, call.host.send(msg, data));
         }
         case HOST_SEND_FLAT: {
           const msg = this.#text(q, a, MAX_MESSAGE);
@@ -761,13 +776,13 @@ export class ScriptVm {
             call.opCount--; // Asked again with JSON: one operation.
             return q.string("j");
           }
-          return this.#answer(q, call, call.ops("send", [msg, data]));
+          return this.#answer(q, call, call.host.send(msg, data));
         }
         case HOST_BROADCAST:
           return this.#answer(
             q,
             call,
-            call.ops("broadcast", [
+            call.host.op("broadcast", [
               this.#text(q, a, MAX_MESSAGE),
               JSON.parse(this.#text(q, b, MAX_ARGS)),
             ]),
@@ -775,7 +790,7 @@ export class ScriptVm {
         case HOST_OP: {
           const name = this.#text(q, a, 40);
           const args = JSON.parse(this.#text(q, b, MAX_ARGS));
-          return this.#answer(q, call, call.ops(name, Array.isArray(args) ? args : []));
+          return this.#answer(q, call, call.host.op(name, Array.isArray(args) ? args : []));
         }
         case HOST_TIMER:
           return this.#setTimer(q, call, q.num(a), q.num(b) === 1);
@@ -846,7 +861,7 @@ export class ScriptVm {
   }
 
   #failureTag(call: Call, e: unknown): string {
-    const { message, user } = call.mapError(e);
+    const { message, user } = call.host.failure(e);
     return `${user ? "e" : "x"}${message}`;
   }
 
@@ -887,7 +902,8 @@ export class ScriptVm {
   }
 
   #setTimer(q: Instance, call: Call, ms: number, repeat: boolean): Value {
-    if (call.timers.size >= MAX_TIMERS) {
+    const timers = call.timers ??= new Map();
+    if (timers.size >= MAX_TIMERS) {
       return q.string(`xa command may have at most ${MAX_TIMERS} timers at once`);
     }
     const id = this.#nextTimer++;
@@ -897,10 +913,10 @@ export class ScriptVm {
     );
     const arm = () =>
       setTimeout(() => {
-        const t = call.timers.get(id);
+        const t = timers.get(id);
         if (!t || this.#current !== call || this.#dead) return;
         if (t.repeat) t.handle = arm();
-        else call.timers.delete(id);
+        else timers.delete(id);
         this.#slice(call, (q) => {
           const h = q.number(id);
           try {
@@ -910,15 +926,15 @@ export class ScriptVm {
           }
         }, "fire");
       }, delay);
-    call.timers.set(id, { handle: arm(), ms: delay, repeat });
+    timers.set(id, { handle: arm(), ms: delay, repeat });
     return q.number(id);
   }
 
   #clearTimer(call: Call, id: number): void {
-    const t = call.timers.get(id);
+    const t = call.timers?.get(id);
     if (!t) return;
     clearTimeout(t.handle);
-    call.timers.delete(id);
+    call.timers!.delete(id);
   }
 
   /** `n` random bytes as a string of characters 1 to 256 (a C string holds no 0). */
@@ -989,8 +1005,7 @@ export async function warmUp(qjs: QuickJs): Promise<void> {
     for (let i = 0; i < 2; i++) {
       await vm.run(
         { raw: "+warm x", name: "+warm", switches: ["w"], args: "x", lhs: "x", rhs: null },
-        ops,
-        () => ({ message: "no", user: true }),
+        callHost(ops, () => ({ message: "no", user: true })),
       );
     }
   } finally {

@@ -5,6 +5,7 @@
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { QuickJs } from "./quickjs.ts";
 import {
+  callHost,
   LoadError,
   type OpHandler,
   type Outcome,
@@ -54,7 +55,7 @@ const mapError = (e: unknown) => ({
 
 async function call(vm: ScriptVm, ops?: OpHandler): Promise<Outcome & { sent: string[] }> {
   const r = recorder();
-  const out = await vm.run(CMD, ops ?? r.ops, mapError);
+  const out = await vm.run(CMD, callHost(ops ?? r.ops, mapError));
   return { ...out, sent: r.sent };
 }
 
@@ -239,8 +240,8 @@ export default async (u) => {
   const ops: OpHandler = (name, args) => {
     if (name === "send") sent.push(String(args[0]));
   };
-  await vm.run({ ...CMD, args: "set" }, ops, mapError);
-  await vm.run({ ...CMD, args: "wait" }, ops, mapError);
+  await vm.run({ ...CMD, args: "set" }, callHost(ops, mapError));
+  await vm.run({ ...CMD, args: "wait" }, callHost(ops, mapError));
   assertEquals(sent, ["second"]);
 });
 
@@ -349,7 +350,7 @@ async function dataOf(body: string, online: unknown = []): Promise<
     if (name === "online") return online;
     throw new RefusedError(`no op ${name}`);
   };
-  const out = await vm2(body).then((vm) => vm.run(CMD, ops, mapError));
+  const out = await vm2(body).then((vm) => vm.run(CMD, callHost(ops, mapError)));
   return { ...out, data };
 }
 const vm2 = (body: string) => vmOf(`export default async (u) => {\n${body}\n};`);
@@ -571,9 +572,12 @@ Deno.test("vm: text crosses whole both ways, short or long, ASCII or not", async
   ];
   for (const args of cases) {
     const sent: string[] = [];
-    const out = await vm.run({ ...CMD, args }, (name, a) => {
-      if (name === "send") sent.push(String(a[0]));
-    }, mapError);
+    const out = await vm.run(
+      { ...CMD, args },
+      callHost((name, a) => {
+        if (name === "send") sent.push(String(a[0]));
+      }, mapError),
+    );
     assert(out.ok && !out.error, JSON.stringify(out));
     // A lone surrogate is not UTF-8: its three bytes come back as U+FFFD each, as they always have.
     assertEquals(sent, [`${args.replace("\ud800", "\ufffd".repeat(3))}|${args.length}`]);
@@ -594,9 +598,12 @@ Deno.test("vm: the command line reaches the script whole and frozen", async () =
   ];
   for (const line of lines) {
     const sent: string[] = [];
-    const out = await vm.run(line, (name, a) => {
-      if (name === "send") sent.push(String(a[0]));
-    }, mapError);
+    const out = await vm.run(
+      line,
+      callHost((name, a) => {
+        if (name === "send") sent.push(String(a[0]));
+      }, mapError),
+    );
     assert(out.ok && !out.error, JSON.stringify(out));
     assertEquals(sent, [`${JSON.stringify(line)} truetrue raw,name,switches,args,lhs,rhs`]);
   }
@@ -623,7 +630,10 @@ export const help = "x";`);
     return name === "target" ? Promise.resolve({ name: "me" }) : undefined;
   };
   for (const args of ["first", "second", "third"]) {
-    const out = await vm.run({ ...CMD, raw: `+t ${args}`, args, lhs: args }, ops, mapError);
+    const out = await vm.run(
+      { ...CMD, raw: `+t ${args}`, args, lhs: args },
+      callHost(ops, mapError),
+    );
     assert(out.ok && !out.error, JSON.stringify(out));
   }
   assertEquals(sent, [

@@ -12,8 +12,6 @@ export const category = "Information";
 /** Guests may use it. */
 export const guests = true;
 
-const STAFF = ["superuser", "admin", "wizard"];
-
 function dur(s: number): string {
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m`;
@@ -25,21 +23,27 @@ function pad(text: string, width: number): string {
   return text.length >= width ? text.slice(0, width) : text + " ".repeat(width - text.length);
 }
 
+const RULE = "%cc+" + "-".repeat(26) + "+" + "-".repeat(11) + "+" + "-".repeat(8) + "+%cn";
+
+// The last cell comes padded: its colour codes take no room on the screen.
+function row(a: string, b: string, idle: string): string {
+  return `%cc|%cn ${pad(a, 24)} %cc|%cn ${pad(b, 9)} %cc|%cn ${idle} %cc|%cn`;
+}
+
 export default async function who(u: ScriptSdk): Promise<void> {
-  const players = await u.online();
-  const rule = "%cc+" + "-".repeat(26) + "+" + "-".repeat(11) + "+" + "-".repeat(8) + "+%cn";
-  // The last cell comes padded: its colour codes take no room on the screen.
-  const row = (a: string, b: string, idle: string) =>
-    `%cc|%cn ${pad(a, 24)} %cc|%cn ${pad(b, 9)} %cc|%cn ${idle} %cc|%cn`;
-  const lines = [rule, row("Player", "On For", pad("Idle", 6)), rule];
-  for (const p of players) {
-    const star = p.flags.some((f) => STAFF.includes(f)) ? "*" : " ";
-    const idle = pad(dur(p.idle), 6);
-    lines.push(row(`${star}${p.name}`, dur(p.onFor), p.idle >= 600 ? `%cx${idle}%cn` : idle));
+  // u.who(): what a listing needs, one row per player ([id, name, onFor, idle, staff]).
+  const rows = await u.who();
+  const lines = [RULE, row("Player", "On For", pad("Idle", 6)), RULE];
+  const players: { id: string; name: string; onFor: number; idle: number }[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    // Read by index: destructuring goes through QuickJS's iterator protocol, a call per field.
+    const r = rows[i], name = r[1], onFor = r[2], idle = r[3];
+    const shown = pad(dur(idle), 6);
+    lines.push(
+      row(`${r[4] ? "*" : " "}${name}`, dur(onFor), idle >= 600 ? `%cx${shown}%cn` : shown),
+    );
+    players.push({ id: r[0], name, onFor, idle });
   }
-  lines.push(rule, `${players.length} player${players.length === 1 ? "" : "s"} connected.`);
-  await u.send(lines.join("\n"), {
-    type: "who",
-    players: players.map((p) => ({ id: p.id, name: p.name, onFor: p.onFor, idle: p.idle })),
-  });
+  lines.push(RULE, `${rows.length} player${rows.length === 1 ? "" : "s"} connected.`);
+  await u.send(lines.join("\n"), { type: "who", players });
 }

@@ -56,6 +56,19 @@ interface ScriptOnline {
   readonly idle: number;
 }
 
+/**
+ * A connected player as `u.who()` gives it, a plain row (compact to cross, cheap to read):
+ * `[id, name, onFor, idle, staff]`: its id without `#`, its name, seconds connected, seconds since
+ * its last command, and whether it is staff (admin, wizard or superuser).
+ */
+type ScriptWhoRow = readonly [
+  id: string,
+  name: string,
+  onFor: number,
+  idle: number,
+  staff: boolean,
+];
+
 /** The room the actor is in, with a way to speak to everyone there. */
 interface ScriptRoom extends ScriptObject {
   /** Sends a message to everyone connected in the room (minus `exclude`, dbrefs or ids). */
@@ -106,6 +119,12 @@ interface ScriptSdk {
   player(ref: string): Promise<ScriptPlayer>;
   /** The connected players the actor may see, in order of login. */
   online(): Promise<ScriptOnline[]>;
+  /**
+   * What a who-listing needs of the connected players the actor may see, in order of login, as
+   * rows (see ScriptWhoRow): the players `online()` gives, without their dbrefs, monikers and
+   * flags, in one crossing of plain arrays.
+   */
+  who(): Promise<ScriptWhoRow[]>;
   /** What the actor may see inside an object (at most 200). */
   contents(ref: string): Promise<ScriptObject[]>;
   /** True when the actor passes a lock expression (`admin+`, `builder|storyteller`, ...). */
