@@ -218,6 +218,17 @@ function isTerminalControl(src: string): boolean {
 // deno-lint-ignore no-control-regex
 const NEEDS_RENDERING = /[%\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
+/**
+ * Text whose only sequence to render is a `%cn` at its end (`say`'s and `pose`'s guard on plain
+ * speech): the text before it, which is what the scan makes of it (a reset with no colour on is
+ * dropped), without a piece and a call per character; null for anything else.
+ */
+function plainBeforeReset(text: string): string | null {
+  if (!text.endsWith("%cn")) return null;
+  const before = text.slice(0, -3);
+  return NEEDS_RENDERING.test(before) ? null : before;
+}
+
 function asText(text: unknown): string {
   return typeof text === "string" ? text : "";
 }
@@ -231,7 +242,11 @@ function asText(text: unknown): string {
  * plain speech nothing.
  */
 export function renderAnsi(text: string, depth: ColourDepth = 16): string {
-  if (typeof text === "string" && !NEEDS_RENDERING.test(text)) return text;
+  if (typeof text === "string") {
+    if (!NEEDS_RENDERING.test(text)) return text;
+    const plain = plainBeforeReset(text);
+    if (plain !== null) return plain;
+  }
   if (depth === 0) return renderPlain(text);
   const out: string[] = [];
   let open = false;
@@ -254,7 +269,11 @@ export function renderAnsi(text: string, depth: ColourDepth = 16): string {
  * escapes dropped) but with no SGR escape at all.
  */
 export function renderPlain(text: string): string {
-  if (typeof text === "string" && !NEEDS_RENDERING.test(text)) return text;
+  if (typeof text === "string") {
+    if (!NEEDS_RENDERING.test(text)) return text;
+    const plain = plainBeforeReset(text);
+    if (plain !== null) return plain;
+  }
   const out: string[] = [];
   scan(asText(text), (kind, src, value) => {
     if ((kind === "char" || kind === "nl") && !isTerminalControl(src)) out.push(value);

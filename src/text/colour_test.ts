@@ -50,6 +50,39 @@ Deno.test("renderAnsi: a reset with no colour on is dropped, one that closes a c
   assert.equal(renderAnsi("%cr"), `${E}31m${E}0m`);
 });
 
+Deno.test("renderAnsi, renderPlain: text ending with a %cn renders as the full scan does", () => {
+  // t + "%cn" (taken without a scan when nothing before it needs rendering) against
+  // t + "%cn%b" (always scanned), less the space the %b gives.
+  const parts = [
+    "a",
+    "Bob says, ",
+    '"',
+    "%",
+    "%%",
+    "%c",
+    "%cr",
+    "%ch",
+    "%cn",
+    "\x07",
+    "é",
+    " ",
+    "%r",
+    "\n",
+  ];
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) % parts.length;
+  for (let i = 0; i < 3000; i++) {
+    let t = "";
+    for (let k = i % 7; k > 0; k--) t += parts[next()];
+    for (const render of [renderAnsi, (x: string) => renderAnsi(x, 256), renderPlain]) {
+      assert.equal(render(t + "%cn"), render(t + "%cn%b").slice(0, -1), JSON.stringify(t));
+    }
+  }
+  assert.equal(renderPlain('Ann says, "hi%cn"'), 'Ann says, "hi"');
+  assert.equal(renderAnsi("a%%cn"), "a%cn");
+  assert.equal(renderAnsi("a\x07b%cn"), "ab");
+});
+
 Deno.test("renderAnsi: %r %t %b %%", () => {
   assert.equal(renderAnsi("a%rb%Rc"), "a\nb\nc");
   assert.equal(renderAnsi("a%tb"), "a\tb");
