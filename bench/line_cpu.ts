@@ -3,7 +3,8 @@
  * per-line CPU measure"). One line of the kind measured and one plain line are sent next to each
  * other, a pair at a time, and the server's CPU is read around every line, so a slow drift in what
  * a line costs (neighbours on the host, the clock rate, the server's own state) falls on both lines
- * of a pair and cancels in their difference; the figure is the median of those differences.
+ * of a pair and cancels in their difference; the figure is the mean of those differences (with
+ * the median and other robust figures beside it: `spreadIn`).
  *
  * The CPU is read from the kernel's clock of each of the server's processes
  * (`clock_gettime(MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED))`: the runtime each thread's

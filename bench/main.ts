@@ -33,8 +33,9 @@
  * the comma-separated words, e.g. `arith,sort`), --softcode-method driver|pairs|driver,pairs
  * (`driver`, the default: the shared driver's server CPU over each run, less a plain think's run;
  * `pairs`: the low-noise paired measure of bench/line_cpu.ts, --softcode-iters then counting pairs
- * of a plain and an expression line, each line's server CPU read at ns resolution, the figure the
- * median of the pairs' differences, with a plain-against-plain pair first as its check;
+ * of a plain and an expression line, each line's server CPU read at ns resolution, a run's figure
+ * the mean of the pairs' differences (the median over the runs reported), with a
+ * plain-against-plain pair first as its check;
  * docs/bench.md, "A paired per-line CPU measure"; both: one after the other on the same servers).
  * --help prints this text.
  */

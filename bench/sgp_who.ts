@@ -14,6 +14,17 @@
  *
  * run under `taskset -c 1` (the driver on the other core), from the project root.
  *
+ * Options (each takes a value): --sgp FILE (the installer, default
+ * tests/fixtures/softcode-packages/SGP-Installer.txt), --iters N (rounds of `+who`, and of the
+ * plain line, per run; default 500), --runs N (runs per server, alternating; default 3), --players
+ * N (default 30), --gap-ms N (a player's pause between two of its rounds, default 300: typed
+ * commands have a budget of 10 a second), --server-cpus LIST (`taskset -c` of both servers, default
+ * 0), --tinymux PATH (default ../shared/bench/tinymux.sh), --engine-v8-flags LIST, --method
+ * rounds|pairs|rounds,pairs (default rounds), --pairs N (default 500), --block N (lines a side of a
+ * pair, bench/line_cpu.ts; default 1), --driver PATH (the shared driver, default telnet_bench.ts
+ * beside --tinymux), --driver-iters N (default 1000; 0 skips +ping's driver runs). --help prints
+ * this text.
+ *
  * Both servers also get the item's `$+ping` global (`$+ping *:@pemit %#=%0` on an `inherit` object
  * in the master room). `--method rounds` (the default) is the measure above for `+who`, and for
  * `+ping` the item's own: the shared driver's round trips of `+ping {text}` and of `think {text}`
@@ -467,7 +478,7 @@ function median(xs: number[]): number {
 }
 
 /** The command line's options (each takes a value). */
-const OPTIONS = [
+export const OPTIONS = [
   "sgp",
   "iters",
   "runs",
@@ -485,6 +496,14 @@ const OPTIONS = [
 
 /** Runs the benchmark and prints each run and the medians. */
 async function main(): Promise<void> {
+  if (Deno.args.includes("--help")) {
+    // The module comment is the usage text: one place for it.
+    const src = await Deno.readTextFile(new URL(import.meta.url));
+    console.log(
+      src.slice(src.indexOf("/**") + 3, src.indexOf("*/")).replace(/^ \* ?/gm, "").trim(),
+    );
+    return;
+  }
   const { values: a } = parseArgs({
     args: Deno.args,
     options: Object.fromEntries(OPTIONS.map((k) => [k, { type: "string" as const }])),

@@ -15,8 +15,9 @@
  * `methods: ["pairs"]` measures the same figure another way (bench/line_cpu.ts; docs/bench.md, "A
  * paired per-line CPU measure"): 41 players stay connected to each server and send, a round trip
  * at a time with the driver's 5 ms pause, a plain `think {text}` and the expression's line next to
- * each other, the server's CPU read around every line; an expression's figure is the median of
- * the pairs' differences. A first case pairs two plain lines, which must come out near 0.
+ * each other, the server's CPU read around every line; an expression's figure in a run is the mean
+ * of the pairs' differences (the median over the runs is reported). A first case pairs two plain
+ * lines, which must come out near 0.
  */
 import { join } from "node:path";
 import { ROOT, startServer, type TestServer, waitHealthy } from "../tests/harness.ts";
