@@ -235,10 +235,16 @@ Deno.test("scripts: hostile scripts are refused or stopped, reported, and change
     "+evalimport.ts":
       `export default async (u) => { const m = await (0, eval)("imp" + "ort('file:///etc/hostname')"); await u.send("got " + m); };`,
     "+loop.ts": `export default () => { for (;;) {} };`,
+    // Memory bombs that pass the 32 MB cap at their second step, touching a few pages at most.
+    // On the test machine touching fresh memory costs 15-20 ms a megabyte (page faults), so the
+    // old bomb, which grew the heap to the cap in 1.6 MB arrays, took 300-800 ms of CPU in a bare
+    // sandbox at load 8, and at load 14 met the 250 ms time limit first five times in five
+    // (scripts.timeoutMs may not be set above 250). Growing to the cap by small steps is tested
+    // in src/scripts/sandbox_test.ts ("vm: limits stop a call...", with a 2 s limit).
     "+alloc.ts":
-      `export default () => { const a = []; for (;;) a.push(new Array(1e5).fill(a.length)); };`,
+      `export default () => { const a = []; for (let n = 1e4; ; n *= 1e4) a.push("x".repeat(n)); };`,
     "+buffers.ts":
-      `export default () => { const a = []; for (;;) { const b = new Uint8Array(5e7); b.fill(1); a.push(b); } };`,
+      `export default () => { const a = []; for (let n = 1e5; ; n *= 1e3) { const b = new Uint8Array(n); b.fill(1); a.push(b); } };`,
     "+trap.ts": `export default async (u) => {
   try { Array.prototype.push = () => 0; } catch (e) { await u.send("frozen: " + e.name); }
   try { globalThis.stash = 1; } catch (e) { await u.send("sealed: " + e.name); }
@@ -304,11 +310,14 @@ Deno.test("scripts: hostile scripts are refused or stopped, reported, and change
       /\+loop: stopped for Bob\(#\d+\): stopped after 250 ms \(the time limit\)/,
     );
     assert(Date.now() - t0 < 5000);
-    r = await runBob("+alloc");
-    assertEquals(r.bob, "+alloc was stopped (it used too much memory); staff have been told.");
-    assertMatch(r.staff, /memory/);
-    r = await runBob("+buffers");
-    assertMatch(r.bob, /\+buffers was stopped \((it used too much memory|it ran too long)\)/);
+    for (const name of ["+alloc", "+buffers"]) {
+      r = await runBob(name);
+      assertEquals(r.bob, `${name} was stopped (it used too much memory); staff have been told.`);
+      assertMatch(
+        r.staff,
+        new RegExp(`\\${name}: stopped for Bob\\(#\\d+\\): used more than 32 MB of memory`),
+      );
+    }
 
     // A flood of SDK calls is stopped; a run's messages are bounded in all.
     r = await runBob("+flood");
