@@ -4,7 +4,8 @@
  * example, reached over WebSocket (the engine alone, with the V8 flags the supervisor would give
  * it) and over telnet (supervisor, sidecar and engine). Paced round trips of each script and its
  * built-in twin are randomly interleaved, so both see the same pacing, clients and load; `rounds`
- * runs of both kinds alternate, and the medians of their ratios are the result. Target: a script's p50 within 1.2x of the built-in's.
+ * runs of both kinds alternate, and the medians of their ratios are the result. Target: a script's
+ * p50 within 1.2x of the built-in's.
  * It also measures the engine's resident memory before and after 200 scripts are loaded and
  * each is called once (target: at most 100 MB more).
  */
@@ -60,7 +61,7 @@ export interface ScriptBenchResult {
   medians: { ws: { think: number; who: number }; telnet: { think: number; who: number } | null };
   /** A one-send script called in a sandbox directly (no client, no dispatch). */
   callOnly: Summary;
-  /** Engine memory before and after MEMORY_SCRIPTS scripts loaded and called once (null: skipped). */
+  /** Engine memory before and after MEMORY_SCRIPTS scripts are loaded and called (null: skip). */
   memory: ScriptMemory | null;
   withinTarget: { ws: boolean; telnet: boolean | null; memory: boolean | null };
 }

@@ -549,7 +549,8 @@ async function startOn(
   if (core.turnedOff?.names.length) {
     console.log(`commands: turned off (commands.disabled): ${core.turnedOff.names.join(", ")}`);
   }
-  // After core commands, so plugins see them (and may override them); a broken plugin is reported, never fatal.
+  // After core commands, so plugins see them (and may override them); a broken plugin is reported,
+  // never fatal.
   await plugins.loadAll();
   // System scripts last: their layer wins over core and plugin commands of the same name.
   await warming;

@@ -13,7 +13,7 @@ import { basename, extname, relative, resolve } from "node:path";
 import type { Delivery, Presence } from "../hub/types.ts";
 import { counted } from "../text/plural.ts";
 
-/** What the script manager needs of the engine: where the game lives, and who to tell of trouble. */
+/** What the script manager needs of the engine: where the game lives, who to tell of trouble. */
 export interface ScriptHost {
   /** Directory relative paths resolve against. */
   root: string;

@@ -53,7 +53,7 @@ export interface VmLimits {
   maxQueue: number;
 }
 
-/** Carries out an SDK operation for the call's actor: a value, or a promise of one; throws refusals. */
+/** Does an SDK operation for the call's actor: a value or a promise of one; throws refusals. */
 export type OpHandler = (name: string, args: unknown[]) => unknown;
 
 /** How an operation's failure reads to the script: a refusal for the actor, or a failure. */
@@ -120,7 +120,7 @@ class ScriptThrow extends Error {}
 /** The host function's kinds of call (src/scripts/prelude.ts). */
 const HOST_SEND = 1, HOST_BROADCAST = 2, HOST_OP = 3, HOST_TIMER = 4, HOST_CLEAR = 5;
 const HOST_RANDOM = 6, HOST_SEND_VALUE = 7, HOST_SEND_FLAT = 8;
-/** Bytes of a send's data in QuickJS's binary format the engine reads (its JSON is checked after). */
+/** Bytes of a send's data in the QuickJS binary format the engine reads (JSON checked after). */
 const MAX_DATA_BYTES = 4 * MAX_DATA;
 
 /** What a call of a sandbox thrown away answers. */

@@ -175,7 +175,7 @@ export interface DeepNode {
   k: 6;
 }
 
-/** iter()'s item (or, with `pos`, its position) in a body parsed once (src/softcode/template.ts). */
+/** iter()'s item (with `pos`, its position) in a body parsed once (src/softcode/template.ts). */
 export interface ItemNode {
   k: 7;
   pos: boolean;
@@ -511,7 +511,7 @@ export function compileRegion(
   return b.program();
 }
 
-/** The upper-cased function name the literal output so far spells (trailing spaces trimmed in `[...]`). */
+/** The upper-cased function name the literal output so far spells (in `[...]`, spaces trimmed). */
 export function nameOf(nodes: Node[], flags: number): string {
   const s = nodes.length ? (nodes[0] as LitNode).s : "";
   let end = s.length;

@@ -205,7 +205,7 @@ export class Softcode {
   readonly #readLimits: (() => Partial<SoftcodeLimits>) | null;
   /** What `#readLimits` gave last (see `begin`). */
   #limitsRead: Partial<SoftcodeLimits> | null = null;
-  /** The evaluation time each payer has used since the turn's end was last awaited (`#turnLeft`). */
+  /** Evaluation time each payer used since the turn's end was last awaited (`#turnLeft`). */
   readonly #turn = new Map<string, number>();
   /** The timer that ends the turn, once awaited (see `#counted`), and what waits for its end. */
   #turnTimer: ReturnType<typeof setTimeout> | null = null;

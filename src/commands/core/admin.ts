@@ -81,7 +81,7 @@ function flagWords(rhs: string): { clear: boolean; word: string }[] {
   return words;
 }
 
-/** Why one flag word of `@set` may not change `target` (MUX's words where MUX has them), or null. */
+/** Why one flag word of `@set` may not change `target` (MUX's words where it has them), or null. */
 function flagProblem(
   u: CommandSdk,
   target: DbObject,

@@ -54,7 +54,8 @@ function emitTargets(u: CommandSdk, list: string): { ids: string[]; errors: stri
 }
 
 /**
- * The `<what>=<message>` of an emit, both sides evaluated (the message only when `evaluateMessage`);
+ * The `<what>=<message>` of an emit, both sides evaluated (the message only when
+ * `evaluateMessage`);
  * null when either comes out empty, which MUX answers with silence (softcode often emits nothing).
  */
 function emitLine(u: CommandSdk, usage: string, evaluateMessage = true) {

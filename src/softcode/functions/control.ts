@@ -329,7 +329,7 @@ function lazyArg(
   return n !== null ? ev.evalLazy(frame, n, i, EVAL_ARG) : ev.eval(frame, args[i], EVAL_ARG);
 }
 
-/** switch()'s result `i` evaluated, with `#$` replaced by the value first (MUX's replace_tokens). */
+/** switch()'s result `i` evaluated, `#$` replaced by the value first (MUX's replace_tokens). */
 function switchResult(
   ev: Evaluation,
   frame: Frame,

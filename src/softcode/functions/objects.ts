@@ -1040,7 +1040,7 @@ const objectDefs: FunctionDef[] = plainResults([
 /** The object family. */
 export const objectFunctions: FunctionDef[] = inertFunctions(objectDefs, INERT);
 
-/** MUX's (RhostMUSH's) bit types: 7 superuser, 5 wizard, 4 admin, 3 builder or storyteller, 1 others. */
+/** MUX's bit types (RhostMUSH's): 7 superuser, 5 wizard, 4 admin, 3 builder/storyteller, else 1. */
 function bitType(ev: Evaluation, o: DbObject): number {
   // As MUX's Wizard(): an object's own flags, its owner's rank only through inherit.
   const f = withInheritedRank(ev.ports.world, o).flags;

@@ -65,7 +65,7 @@ export interface AttributeStoreOptions {
  * Names are matched case-insensitively; values are never empty (setting "" clears).
  */
 export interface LiveAttributes {
-  /** An object's attribute (well-known field ones included), frozen, or null. No permission check. */
+  /** An object's attribute (well-known field ones too), frozen, or null; no permission check. */
   peek(objectId: string, name: string): Attribute | null;
   /** The names of an object's attributes, sorted, field ones included. No permission check. */
   names(objectId: string): readonly string[];
@@ -1133,7 +1133,7 @@ function fieldWriteRefusal(
   };
 }
 
-/** True when `s` holds a character `toUpperCase` would change (ASCII a-z, or anything beyond ASCII). */
+/** True when `s` holds a character `toUpperCase` would change (ASCII a-z, or any beyond ASCII). */
 function hasLowerCase(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
