@@ -185,10 +185,11 @@ export class SlidingWindows {
     const k = this.#group ? this.#group(key) : key;
     const since = this.#now() - this.#readWindow();
     const log = this.#logs.get(k);
-    const shared = this.#overflow?.clear(k, since) ?? false;
-    if (!log) return shared;
+    // A key with an entry of its own counts nothing in the buckets (it got the entry only once
+    // they counted nothing for it), so they are left to the keys they hold.
+    if (!log) return this.#overflow?.clear(k, since) ?? false;
     this.#logs.delete(k);
-    return inWindow(log, since) > 0 || shared;
+    return inWindow(log, since) > 0;
   }
 
   /** Keys held with an entry of their own (for tests; at most `maxKeys`). */
