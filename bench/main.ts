@@ -15,8 +15,9 @@
  * code V8 has optimized), --script-cpus LIST (run that comparison's servers
  * pinned to these CPUs, as `taskset -c LIST`), --bloat-poses N (4,000-character poses of the
  * bloated scene of bench/bloat.ts, default 12000; 0 skips it), --bloat-readers LIST (concurrent
- * readers of its phases, default 6,20), --only engine|reboot|scenes|bloat|scripts|telnet|world|softcode (run one
- * part alone; --scripts-only is --only scripts). The telnet part (bench/telnet.ts):
+ * readers of its phases, default 6,20), --only
+ * engine|reboot|scenes|bloat|scripts|telnet|world|softcode (run one part alone; --scripts-only is
+ * --only scripts). The telnet part (bench/telnet.ts):
  * --telnet-players N (default 1000; 0 skips the part), --telnet-samples N (default --samples),
  * --telnet-poses N (default --poses), --telnet-storm N (bcrypt-10 logins, default 200; 0 skips),
  * --telnet-reboots N (default 3; 0 skips), --telnet-hold N (players held at once, default 10000;

@@ -256,7 +256,7 @@ export interface SoftcodeBenchOptions extends DriverRun {
   iters: number;
   /** Runs (alternating the servers); medians are reported. */
   runs: number;
-  /** TinyMUX 2.12's control script (`../shared/bench/tinymux.sh`), or null to time the engine alone. */
+  /** TinyMUX 2.12's control script (../shared/bench/tinymux.sh), or null: the engine alone. */
   tinymux: string | null;
   /** CPUs the servers run on (taskset list). */
   serverCpus: string;
