@@ -68,7 +68,13 @@ Deno.test("softcode commands: @remit needs the room or control; @oemit leaves it
 
     await w.run(a.conn, "@remit here=Rumble.");
     assert.equal(w.hub.last(b.obj.id)?.msg, "Rumble.");
-    assert.deepEqual(await w.run(a.conn, `@remit #${far.id}=Nope`), ["Permission denied."]);
+    // As TinyMUX 2.12's do_pemit_single: out of reach is too far; beside, not a room, denied.
+    assert.deepEqual(await w.run(a.conn, `@remit #${far.id}=Nope`), [
+      "You are too far away to do that.",
+    ]);
+    assert.deepEqual(await w.run(a.conn, "@remit *Bob=Nope"), ["Permission denied."]);
+    assert.equal(w.hub.texts(b.obj.id).includes("Nope"), false);
+    assert.equal(w.hub.texts(c.obj.id).includes("Nope"), false);
     await w.run(staff.conn, `@remit #${far.id}=Staff [lcstr(WAVE)].`);
     assert.equal(w.hub.last(c.obj.id)?.msg, "Staff wave.");
 
