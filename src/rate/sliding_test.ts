@@ -241,3 +241,19 @@ Deno.test("sliding windows: counted by group, every caller passing the key as it
   assert.equal(w.forget("2001:db8:0:1::9"), true);
   assert.equal(w.count("2001:db8:0:1::1"), 0);
 });
+
+Deno.test("sliding windows: forgetting a key with its own entry leaves the shared buckets alone", () => {
+  // Closing a connection forgets its key: that must not let go the keys counted in the buckets
+  // the closed key's name hashes to (the keys past the bound, which have no entry of their own).
+  const { w } = windows(1, 60_000, 1);
+  assert.equal(w.take("own"), 0);
+  assert.equal(w.size, 1);
+  // 20,000 keys past the bound: nearly every bucket of both rows holds a log (an empty one for
+  // both of "own"'s buckets has odds of about 1 in 17,000).
+  for (let i = 0; i < 20_000; i++) w.take(`past:${i}`);
+  const buckets = w.sharedBuckets;
+  assert.equal(w.forget("own"), true);
+  assert.equal(w.size, 0);
+  assert.equal(w.sharedBuckets, buckets, "no bucket emptied by a key that had none");
+  assert.ok(w.take("past:7") > 0, "a key past the bound is still at its limit");
+});
