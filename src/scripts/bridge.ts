@@ -111,6 +111,16 @@ export interface ScriptTime {
 
 const seconds = (ms: number) => Math.max(0, Math.floor(ms / 1000));
 
+/** Whole seconds a connected player has been on at `now` (u.online(), u.player(), u.who()). */
+function onForOf(presence: CommandSdk["presence"], id: string, now: number): number {
+  return seconds(now - (presence.connectedSince(id) ?? now));
+}
+
+/** Whole seconds since a connected player's latest input at `now` (as onForOf). */
+function idleOf(presence: CommandSdk["presence"], id: string, now: number): number {
+  return seconds(now - (presence.lastInput(id) || now));
+}
+
 /**
  * One script call by the actor of `u`, the engine's side of it (src/scripts/sandbox.ts's
  * `CallHost`): the operations its sandbox asks for, how their failures read, its actor's budgets.
@@ -228,10 +238,7 @@ export class ScriptCall implements CallHost {
    */
   #presence(id: string, now: number): { onFor: number; idle: number } {
     const presence = this.#u.presence;
-    return {
-      onFor: seconds(now - (presence.connectedSince(id) ?? now)),
-      idle: seconds(now - (presence.lastInput(id) || now)),
-    };
+    return { onFor: onForOf(presence, id, now), idle: idleOf(presence, id, now) };
   }
 
   #online(): unknown[] {
@@ -255,9 +262,8 @@ export class ScriptCall implements CallHost {
     const presence = this.#u.presence, now = Date.now();
     const rows: unknown[] = [];
     for (const c of visibleOnline(presence, this.#me)) {
-      const onFor = seconds(now - (presence.connectedSince(c.id) ?? now));
-      const idle = seconds(now - (presence.lastInput(c.id) || now));
-      rows.push([c.id, c.name, onFor, idle, isStaff(c.flags)]);
+      const onFor = onForOf(presence, c.id, now);
+      rows.push([c.id, c.name, onFor, idleOf(presence, c.id, now), isStaff(c.flags)]);
     }
     return rows;
   }
