@@ -96,12 +96,14 @@ export class OverflowBuckets {
 
   /**
    * Empties `key`'s buckets (a wizard let it go: the other keys counted in them are let go too);
-   * true when the key counted anything in the window that began after `since`.
+   * true when the key counted anything in the window that began after `since`. A key that counts
+   * nothing (one of its buckets holds no event in the window: a connection that closes, an
+   * address never seen) leaves them to the keys they hold.
    */
   clear(key: string, since: number): boolean {
-    const had = this.count(key, since) > 0;
+    if (this.count(key, since) === 0) return false;
     for (const b of this.#buckets(key)) this.#logs.delete(b);
-    return had;
+    return true;
   }
 
   /** Drops the buckets whose windows emptied. */

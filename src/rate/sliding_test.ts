@@ -260,3 +260,20 @@ Deno.test("sliding windows: forgetting a key with its own entry leaves the share
   assert.equal(w.sharedBuckets, buckets, "no bucket emptied by a key that had none");
   assert.ok(w.take("past:7") > 0, "a key past the bound is still at its limit");
 });
+
+Deno.test("sliding windows: forgetting a key that counts nothing leaves the shared buckets alone", () => {
+  // A closed connection's key whose entry went (its window emptied) has none: its forget must
+  // not let go a key past the bound whose bucket its name happens to hash to.
+  const { w } = windows(1, 60_000, 1);
+  assert.equal(w.take("own"), 0);
+  assert.equal(w.take("past"), 0, "counted in the shared buckets");
+  assert.ok(w.take("past") > 0);
+  const buckets = w.sharedBuckets;
+  // Of 20,000 other names, some 10 share a bucket with "past" (and any one both, 1 in 17 million).
+  for (let i = 0; i < 20_000; i++) {
+    if (w.count(`gone:${i}`) > 0) continue;
+    assert.equal(w.forget(`gone:${i}`), false, "nothing to forget");
+  }
+  assert.equal(w.sharedBuckets, buckets, "no bucket emptied by a key that counted nothing");
+  assert.ok(w.take("past") > 0, "the key past the bound is still at its limit");
+});
