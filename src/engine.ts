@@ -150,6 +150,8 @@ export interface EngineParts {
   readonly pluginWeb: PluginWeb;
   /** MUX's Hearer() (src/world/move_heard.ts): whether an object hears where it is. */
   readonly hears: (o: DbObject) => boolean;
+  /** The doing column's header (`@doing/header`), held in memory for `who` and `poll()`. */
+  readonly doingHeader: WatchedValue<string>;
 }
 
 /** A built engine: its parts and HTTP app, and how to close it. */
@@ -355,10 +357,11 @@ async function startOn(
   // connrecord()), told by the hub of each login and each connection's end.
   const connectionStats = new ConnectionStats(kv, objects);
   await connectionStats.load();
-  // The doing column's header in memory for poll(), following @doing/header's writes.
-  const pollHeader = new WatchedValue<string>(kv, keys.doingHeader());
-  await pollHeader.start();
-  opened.push(() => pollHeader.stop());
+  // The doing column's header in memory for who and poll(): written through by @doing/header,
+  // and followed for another engine's writes on a shared database.
+  const doingHeader = new WatchedValue<string>(kv, keys.doingHeader());
+  await doingHeader.start();
+  opened.push(() => doingHeader.stop());
   // Automatic backups need a local database file (docs/backups.md); started once the game runs,
   // made here for dumping().
   const local = soleWriter && cfg.server.db !== ":memory:";
@@ -385,7 +388,7 @@ async function startOn(
       attributes,
       presence,
       connectionRecord: () => connectionStats.record,
-      poll: () => pollHeader.value || DOING_HEADER,
+      poll: () => doingHeader.value || DOING_HEADER,
       deliver,
       objects,
       objectQuota: () => config.value.game.objectQuota,
@@ -583,6 +586,7 @@ async function startOn(
       securityLog,
       kv,
       userFunctions,
+      doingHeader,
     },
   };
   const hub = new Hub({
@@ -732,6 +736,7 @@ async function startOn(
       pluginApps,
       pluginWeb,
       hears,
+      doingHeader,
     },
     commands,
     plugins,

@@ -324,6 +324,7 @@ export async function testWorld(): Promise<TestWorld> {
       securityLog: s.securityLog,
       kv: s.kv,
       userFunctions: new UserFunctions(functions, kvUserFunctionStore(s.kv)),
+      doingHeader: s.doingHeader,
     },
   };
   return {

@@ -22,6 +22,7 @@ import type { EngineScripts } from "../scripts/types.ts";
 import type { ParsedLine } from "./parser.ts";
 import type { Softcode } from "../softcode/mod.ts";
 import type { UserFunctions } from "../softcode/user_functions.ts";
+import type { WatchedValue } from "../storage/watched.ts";
 import type { QueueFrame } from "../queue/types.ts";
 import type { CommandQueue } from "../queue/queue.ts";
 import type { Programs } from "../softcode/programs/mod.ts";
@@ -54,6 +55,8 @@ export interface EngineControl {
   kv: Deno.Kv;
   /** The game's global softcode functions (`@function`), kept in the database. */
   userFunctions: UserFunctions;
+  /** The doing column's header (`@doing/header`, MUX's `@poll`), in memory and written through. */
+  doingHeader: WatchedValue<string>;
 }
 
 /** What the command engine is built with: the ports the SDK `u` hands each command. */

@@ -25,6 +25,16 @@ export class WatchedValue<T> {
     });
   }
 
+  /**
+   * Writes the entry (null deletes it) and holds the new value at once: the watch would bring it
+   * only later, and a reader right after the write (`@poll` then `poll()`) must see it.
+   */
+  async set(value: T | null): Promise<void> {
+    if (value === null) await this.kv.delete(this.key);
+    else await this.kv.set(this.key, value);
+    this.#value = value;
+  }
+
   /** The value now (null when the entry is absent). */
   get value(): T | null {
     return this.#value;

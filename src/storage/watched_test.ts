@@ -24,3 +24,21 @@ Deno.test("WatchedValue: read at start, then follows every write, until stopped"
     kv.close();
   }
 });
+
+Deno.test("WatchedValue: its own write is read at once, before the watch brings it", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const w = new WatchedValue<string>(kv, ["k"]);
+    await w.start();
+    // Read with no await between: the watch's event cannot have come in yet.
+    await w.set("poll?");
+    assert.equal(w.value, "poll?");
+    assert.equal((await kv.get<string>(["k"])).value, "poll?", "written to the store");
+    await w.set(null);
+    assert.equal(w.value, null);
+    assert.equal((await kv.get<string>(["k"])).value, null, "deleted from the store");
+    await w.stop();
+  } finally {
+    kv.close();
+  }
+});

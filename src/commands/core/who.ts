@@ -6,7 +6,6 @@ import { padVisible, stripColour, visibleLength, wrapText } from "../../text/col
 import { clampWidth, onFor, shortDuration } from "../format.ts";
 import { displayName } from "../../world/players.ts";
 import { hasFlag, isStaff } from "../../world/flags.ts";
-import { keys } from "../../storage/keys.ts";
 import { CommandError } from "../errors.ts";
 import { MAX_DOING } from "../limits.ts";
 import { counted } from "../../text/plural.ts";
@@ -27,18 +26,16 @@ function doingText(raw: string, what: string): string {
   return text;
 }
 
-/** The doing column's header: staff's `@doing/header`, else `Doing`. */
-async function doingHeader(u: CommandSdk): Promise<string> {
-  const stored = await u.engine.kv.get<string>(keys.doingHeader());
-  return typeof stored.value === "string" && stored.value ? stored.value : DOING_HEADER;
+/** The doing column's header: staff's `@doing/header`, else `Doing` (from memory, no read). */
+function doingHeader(u: CommandSdk): string {
+  return u.engine.doingHeader.value || DOING_HEADER;
 }
 
 /** `@doing/header` and `@poll`: sets the doing column's header (staff), or clears it. */
 async function setHeader(u: CommandSdk, raw: string): Promise<void> {
   if (!isStaff(u.me.flags)) throw new CommandError("Only staff can set the header.");
   const text = doingText(raw, "header");
-  if (text) await u.engine.kv.set(keys.doingHeader(), text);
-  else await u.engine.kv.delete(keys.doingHeader());
+  await u.engine.doingHeader.set(text || null);
   u.send(text ? `Poll set: ${text}%cn` : `Poll cleared: the header is Doing again.`);
 }
 
@@ -57,7 +54,7 @@ export const commands: CommandSpec[] = [
 
 Lists the connected players with how long they have been on, how long they have been
 idle, and what they are doing (@doing).`,
-    async exec(u) {
+    exec(u) {
       const now = Date.now();
       // Everything but the header comes from the hub's memory: no database read per player.
       const rows = [];
@@ -79,7 +76,7 @@ idle, and what they are doing (@doing).`,
         }`;
         return doing && what ? `${base}  ${padVisible(what, doingW).trimEnd()}` : base;
       };
-      const header = doing ? await doingHeader(u) : "";
+      const header = doing ? doingHeader(u) : "";
       const out = [`%ch${line("Player Name", "On For", "Idle", header)}%cn`];
       for (const r of rows) {
         out.push(line(displayName(r.p), onFor(r.on), shortDuration(r.idle), r.p.doing));
@@ -117,7 +114,7 @@ Example:
   @doing Looking for a scene`,
     async exec(u) {
       const sw = u.cmd.switches[0];
-      if (sw === "poll") return u.send(`Poll: ${await doingHeader(u)}`);
+      if (sw === "poll") return u.send(`Poll: ${doingHeader(u)}`);
       if (sw === "header") return await setHeader(u, u.cmd.args);
       const text = doingText(u.cmd.args, "doing message");
       await u.objects.update(u.me.id, (o) => {
