@@ -82,9 +82,8 @@ function pageReturn(u: CommandSdk, target: ObjectHead, tag: string, dflt: string
 
 /** Seconds since the player last typed on its least idle connection (MUX's fetch_idle). */
 function idleSeconds(u: CommandSdk, id: string): number {
-  let last = -Infinity;
-  for (const c of u.presence.connections(id)) if (c.lastInput > last) last = c.lastInput;
-  return last === -Infinity ? 0 : Math.max(0, Math.floor((Date.now() - last) / 1000));
+  const last = u.presence.lastInput(id);
+  return last === null ? 0 : Math.max(0, Math.floor((Date.now() - last) / 1000));
 }
 
 /**

@@ -59,12 +59,10 @@ idle, and what they are doing (@doing).`,
       // Everything but the header comes from the hub's memory: no database read per player.
       const rows = [];
       for (const p of visibleOnline(u.presence, u.me)) {
-        let since = now, last = 0;
-        for (const c of u.presence.connections(p.id)) {
-          since = Math.min(since, c.connectedAt);
-          last = Math.max(last, c.lastInput);
-        }
-        rows.push({ p, on: now - since, idle: now - (last || now) });
+        // The oldest connection and the least idle one, as idle() and conn() read them.
+        const since = u.presence.connectedSince(p.id) ?? now;
+        const last = u.presence.lastInput(p.id) ?? now;
+        rows.push({ p, on: Math.max(0, now - since), idle: Math.max(0, now - last) });
       }
       const w = clampWidth(u.width);
       const nameW = Math.max(10, Math.min(24, w - 18));
