@@ -1,0 +1,105 @@
+import assert from "node:assert/strict";
+import {
+  bootstrap,
+  compareBlocks,
+  medianOf,
+  pairsFor,
+  pooledMean,
+  quantileOf,
+  ratioOfMeans,
+  seededRandom,
+} from "./blocks.ts";
+
+Deno.test("pooledMean is the total ÷ the count over every block, not a mean of block means", () => {
+  const pairs = [{ a: [1, 1, 1], b: [4] }, { a: [5], b: [2, 2, 2] }];
+  assert.equal(pooledMean(pairs, "a"), 2);
+  assert.equal(pooledMean(pairs, "b"), 2.5);
+  assert.equal(ratioOfMeans(pairs), 0.8);
+  assert.ok(Number.isNaN(pooledMean([], "a")));
+});
+
+Deno.test("quantileOf and medianOf interpolate between neighbours", () => {
+  assert.equal(quantileOf([1, 2, 3, 4], 0.5), 2.5);
+  assert.equal(quantileOf([1, 2, 3, 4], 0), 1);
+  assert.equal(quantileOf([1, 2, 3, 4], 1), 4);
+  assert.equal(medianOf([9, 1, 5]), 5);
+  assert.ok(Number.isNaN(medianOf([])));
+});
+
+Deno.test("seededRandom repeats for a seed and stays in [0, 1)", () => {
+  const a = seededRandom(7), b = seededRandom(7), c = seededRandom(8);
+  const xs = Array.from({ length: 1000 }, a);
+  assert.deepEqual(Array.from({ length: 1000 }, b), xs);
+  assert.notDeepEqual(Array.from({ length: 1000 }, c), xs);
+  assert.ok(xs.every((x) => x >= 0 && x < 1));
+  // Roughly uniform: each tenth holds 100 ± 40 of 1,000.
+  for (let d = 0; d < 10; d++) {
+    const n = xs.filter((x) => Math.floor(x * 10) === d).length;
+    assert.ok(n > 60 && n < 140, `decile ${d}: ${n}`);
+  }
+});
+
+Deno.test("periods that slow both sides of a pair alike cancel: ratio 2, interval [2, 2]", () => {
+  // Each pair's period multiplies both servers by 1..8; A costs twice B within every pair.
+  const pairs = [1, 8, 3, 1, 5, 2, 7, 1, 4, 6].map((f) => ({
+    a: [20 * f, 20 * f, 20 * f],
+    b: [10 * f, 10 * f, 10 * f],
+  }));
+  const c = compareBlocks(pairs);
+  assert.equal(c.pairs, 10);
+  assert.equal(c.ratio.value, 2);
+  assert.equal(c.ratio.lo, 2);
+  assert.equal(c.ratio.hi, 2);
+  assert.equal(c.medianRatio, 2);
+  // Each side's own mean moves with the periods: its interval is wide, the ratio's is not.
+  assert.equal(c.a.value, 76);
+  assert.ok(c.a.hi - c.a.lo > 40, `A's interval ${c.a.lo}..${c.a.hi}`);
+  assert.equal(c.diff.value, 38);
+});
+
+Deno.test("the interval holds the ratio, narrows with more pairs, and repeats for a seed", () => {
+  // A = 1.2 × B in expectation, each block's figure off by ±30 % noise of its own.
+  const rand = seededRandom(42);
+  const make = (n: number) =>
+    Array.from({ length: n }, () => {
+      const period = 1 + 3 * rand();
+      return {
+        a: [120 * period * (0.7 + 0.6 * rand())],
+        b: [100 * period * (0.7 + 0.6 * rand())],
+      };
+    });
+  const few = make(20), many = make(320);
+  const f = compareBlocks(few), m = compareBlocks(many);
+  for (const c of [f, m]) {
+    assert.ok(c.ratio.lo <= c.ratio.value && c.ratio.value <= c.ratio.hi);
+    assert.ok(c.ratio.lo < 1.2 && 1.2 < c.ratio.hi, `${c.ratio.lo}..${c.ratio.hi}`);
+    assert.ok(c.medianRatio > 1 && c.medianRatio < 1.4, `median ratio ${c.medianRatio}`);
+  }
+  // Sixteen times the pairs: about a quarter of the width.
+  const w = (c: typeof f) => c.ratio.hi - c.ratio.lo;
+  assert.ok(w(m) < w(f) / 2.5 && w(m) > w(f) / 6, `${w(f)} -> ${w(m)}`);
+  assert.deepEqual(bootstrap(few, ratioOfMeans), bootstrap(few, ratioOfMeans));
+  assert.notDeepEqual(bootstrap(few, ratioOfMeans, { seed: 2 }), bootstrap(few, ratioOfMeans));
+});
+
+Deno.test("the median of per-pair ratios is not moved by one wild pair; the ratio of means is", () => {
+  const pairs = [
+    ...Array.from({ length: 9 }, () => ({ a: [11], b: [10] })),
+    { a: [1000], b: [10] },
+  ];
+  const c = compareBlocks(pairs);
+  assert.equal(c.medianRatio, 1.1);
+  assert.equal(c.ratio.value, (99 + 1000) / 100);
+});
+
+Deno.test("draws whose statistic is not finite are left out; no pairs give NaN", () => {
+  const iv = bootstrap([{ a: [1], b: [0] }, { a: [1], b: [1] }], ratioOfMeans);
+  assert.ok(Number.isFinite(iv.lo) && Number.isFinite(iv.hi));
+  const none = bootstrap([], ratioOfMeans);
+  assert.ok(Number.isNaN(none.lo) && Number.isNaN(none.hi));
+});
+
+Deno.test("pairsFor scales the pairs by the square of the widths' ratio", () => {
+  assert.equal(pairsFor({ lo: 0.8, hi: 1.2 }, 10, 0.1), 40);
+  assert.equal(pairsFor({ lo: 1, hi: 1.125 }, 64, 0.25), 4);
+});
