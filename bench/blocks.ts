@@ -135,3 +135,102 @@ export function pairsFor(iv: { lo: number; hi: number }, had: number, halfWidth:
   const h = (iv.hi - iv.lo) / 2;
   return Math.ceil(had * (h / halfWidth) ** 2);
 }
+
+/**
+ * Pooled quantiles for the round trip's figures (a p50 or p99 over every sample of a side), the
+ * nearest-rank quantile as the shared driver's (a sample, not an interpolation). A bootstrap of a
+ * pooled quantile would sort each draw's union (hundreds of thousands of fan-out deliveries, for
+ * thousands of draws); this one sorts each block once and, for a draw, bisects over the side's
+ * sorted values counting with a binary search in each drawn block.
+ */
+export class PooledQuantile {
+  readonly #sorted = new Map<readonly number[], Float64Array>();
+  readonly #values: Record<"a" | "b", Float64Array>;
+
+  /** Sorts the blocks of `pairs` once; statistics then take any draw of those pairs. */
+  constructor(pairs: readonly BlockPair[]) {
+    const all = { a: [] as number[], b: [] as number[] };
+    for (const p of pairs) {
+      for (const side of ["a", "b"] as const) {
+        if (!this.#sorted.has(p[side])) {
+          this.#sorted.set(p[side], Float64Array.from(p[side]).sort());
+        }
+        for (const x of p[side]) all[side].push(x);
+      }
+    }
+    this.#values = { a: Float64Array.from(all.a).sort(), b: Float64Array.from(all.b).sort() };
+  }
+
+  /** The q-quantile of every sample of `side` in `pairs` (pairs of the constructor's; NaN if none). */
+  of(pairs: readonly BlockPair[], side: "a" | "b", q: number): number {
+    const blocks = pairs.map((p) => this.#block(p[side]));
+    let total = 0;
+    for (const s of blocks) total += s.length;
+    if (total === 0) return NaN;
+    const rank = Math.min(total, Math.max(1, Math.ceil(q * total)));
+    // The smallest value at or under which `rank` drawn samples lie: always a drawn sample.
+    const values = this.#values[side];
+    let lo = 0, hi = values.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      let c = 0;
+      for (const s of blocks) c += atOrUnder(s, values[mid]);
+      if (c >= rank) hi = mid;
+      else lo = mid + 1;
+    }
+    return values[lo];
+  }
+
+  /** A's q-quantile ÷ B's, as a statistic for {@linkcode bootstrap}. */
+  ratio(q: number): BlockStatistic {
+    return (ps) => this.of(ps, "a", q) / this.of(ps, "b", q);
+  }
+
+  #block(samples: readonly number[]): Float64Array {
+    const s = this.#sorted.get(samples);
+    if (!s) throw new Error("a block not given to the constructor");
+    return s;
+  }
+}
+
+/** How many of sorted `s` are at or under `v`. */
+function atOrUnder(s: Float64Array, v: number): number {
+  let lo = 0, hi = s.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (s[mid] <= v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The comparison of two servers' pooled q-quantiles over matched blocks. */
+export interface QuantileComparison {
+  pairs: number;
+  q: number;
+  a: number;
+  b: number;
+  /** A ÷ B of the pooled quantiles, with the bootstrap interval over block pairs. */
+  ratio: Interval;
+  /** The median of the per-pair ratios (each pair's A quantile ÷ its B quantile). */
+  medianRatio: number;
+}
+
+/** Each side's pooled q-quantile, their ratio with its interval, and the median per-pair ratio. */
+export function compareQuantiles(
+  pairs: readonly BlockPair[],
+  q: number,
+  o: { resamples?: number; level?: number; seed?: number } = {},
+): QuantileComparison {
+  const pq = new PooledQuantile(pairs);
+  const stat = pq.ratio(q);
+  const perPair = pairs.map((p) => stat([p])).filter(Number.isFinite);
+  return {
+    pairs: pairs.length,
+    q,
+    a: pq.of(pairs, "a", q),
+    b: pq.of(pairs, "b", q),
+    ratio: { value: stat(pairs), ...bootstrap(pairs, stat, o) },
+    medianRatio: medianOf(perPair),
+  };
+}

@@ -2,9 +2,11 @@ import assert from "node:assert/strict";
 import {
   bootstrap,
   compareBlocks,
+  compareQuantiles,
   medianOf,
   pairsFor,
   pooledMean,
+  PooledQuantile,
   quantileOf,
   ratioOfMeans,
   seededRandom,
@@ -102,4 +104,63 @@ Deno.test("draws whose statistic is not finite are left out; no pairs give NaN",
 Deno.test("pairsFor scales the pairs by the square of the widths' ratio", () => {
   assert.equal(pairsFor({ lo: 0.8, hi: 1.2 }, 10, 0.1), 40);
   assert.equal(pairsFor({ lo: 1, hi: 1.125 }, 64, 0.25), 4);
+});
+
+/** The nearest-rank quantile of unsorted samples, as the shared driver takes its p50 and p99. */
+function nearestRank(xs: readonly number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
+}
+
+Deno.test("PooledQuantile of any draw of pairs is the nearest-rank quantile of their samples", () => {
+  const rnd = seededRandom(7);
+  // Ties, blocks of different sizes, one side's block empty.
+  const pairs = Array.from({ length: 12 }, (_, i) => ({
+    a: Array.from({ length: i === 3 ? 0 : 5 + i * 7 }, () => Math.round(rnd() * 50) / 10),
+    b: Array.from({ length: 3 + i }, () => Math.round(rnd() * 80) / 10),
+  }));
+  const pq = new PooledQuantile(pairs);
+  for (let t = 0; t < 200; t++) {
+    const draw = Array.from(
+      { length: 1 + Math.floor(rnd() * 12) },
+      () => pairs[Math.floor(rnd() * 12)],
+    );
+    for (const side of ["a", "b"] as const) {
+      const union = draw.flatMap((p) => p[side]);
+      for (const q of [0.01, 0.5, 0.95, 0.99, 1]) {
+        const want = union.length ? nearestRank(union, q) : NaN;
+        assert.equal(pq.of(draw, side, q), want, `draw ${t} ${side} q ${q}`);
+      }
+    }
+  }
+  assert.throws(() => pq.of([{ a: [1], b: [2] }], "a", 0.5), /not given/);
+});
+
+Deno.test("compareQuantiles: one distribution on both sides reads 1 within its interval", () => {
+  const rnd = seededRandom(3);
+  // Each pair shares a period factor (the machine's slow minutes), applied to both sides.
+  const pairs = Array.from({ length: 40 }, () => {
+    const period = 1 + 2 * rnd();
+    const draw = () => Array.from({ length: 300 }, () => period * (0.3 + rnd() * rnd()));
+    return { a: draw(), b: draw() };
+  });
+  const r = compareQuantiles(pairs, 0.5);
+  assert.ok(r.ratio.lo <= 1 && 1 <= r.ratio.hi, `interval ${r.ratio.lo}..${r.ratio.hi}`);
+  assert.ok(Math.abs(r.medianRatio - 1) < 0.1, `median pair ratio ${r.medianRatio}`);
+});
+
+Deno.test("compareQuantiles: a side 1.5x slower reads 1.5 with an interval excluding 1", () => {
+  const rnd = seededRandom(5);
+  const pairs = Array.from({ length: 30 }, () => {
+    const period = 1 + rnd();
+    return {
+      a: Array.from({ length: 200 }, () => 1.5 * period * (0.5 + rnd())),
+      b: Array.from({ length: 200 }, () => period * (0.5 + rnd())),
+    };
+  });
+  const r = compareQuantiles(pairs, 0.5);
+  assert.ok(r.ratio.lo > 1.3 && r.ratio.hi < 1.7, `interval ${r.ratio.lo}..${r.ratio.hi}`);
+  assert.ok(Math.abs(r.ratio.value - 1.5) < 0.15, `ratio ${r.ratio.value}`);
+  assert.ok(Math.abs(r.medianRatio - 1.5) < 0.1, `median pair ratio ${r.medianRatio}`);
+  assert.equal(compareQuantiles(pairs, 0.5).ratio.lo, r.ratio.lo);
 });

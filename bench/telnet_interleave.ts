@@ -4,7 +4,7 @@
  * blocks of the shared driver's work (/work/shared/bench/telnet_bench.ts), A B B A A B ..., so a
  * period in which the machine runs slower (a minute or so) falls on both servers' blocks of a
  * pair. The figure is A's quantile over B's pooled over the counted pairs, with a bootstrap
- * interval over block pairs and the median of per-pair ratios (bench/block_stats.ts).
+ * interval over block pairs and the median of per-pair ratios (bench/blocks.ts).
  *
  *   rtt     `think <marker>` round trips rotating over `--speakers` players (`<prefix>0`,
  *           `<prefix>r1`.., as the driver's), `--gap-ms` after each answer; a block is
@@ -27,8 +27,13 @@ import { join } from "node:path";
 import { startServer, type TestServer, waitHealthy } from "../tests/harness.ts";
 import { LeanTelnet } from "./telnet_client.ts";
 import { ServerCpu } from "./line_cpu.ts";
-import { type BlockPair, type PairedRatio, pairedRatio, quantileOf } from "./block_stats.ts";
-import { round, sleep } from "./stats.ts";
+import { type BlockPair, compareQuantiles, medianOf, type QuantileComparison } from "./blocks.ts";
+import { quantile, round, sleep } from "./stats.ts";
+
+/** The nearest-rank q-quantile of unsorted samples (the shared driver's p50, p95, p99). */
+function quantileOf(xs: readonly number[], q: number): number {
+  return quantile([...xs].sort((a, b) => a - b), q);
+}
 
 /** The shared driver's failure texts for `create` and `connect`, so both servers are treated alike. */
 const CREATE_FAIL = /already|illegal|invalid|taken|in use|exists|limit|not allowed/i;
@@ -420,7 +425,7 @@ interface Figures {
   scenario: string;
   pairs: number;
   perServer: { label: string; n: number; p50: number; p95: number; p99: number; cpuUs: number }[];
-  ratios: Record<string, PairedRatio>;
+  ratios: Record<string, QuantileComparison>;
   cpuRatio: { pooled: number; medianPairRatio: number };
   lost?: number[];
   blocks: { side: number; p50: number; p95: number; p99: number; cpuUs: number; wallMs: number }[];
@@ -434,8 +439,8 @@ function figures(
   qs: Record<string, number>,
 ): Figures {
   const bp: BlockPair[] = kept.map(([a, b]) => ({ a: a.samples, b: b.samples }));
-  const ratios: Record<string, PairedRatio> = {};
-  for (const [name, q] of Object.entries(qs)) ratios[name] = pairedRatio(bp, q);
+  const ratios: Record<string, QuantileComparison> = {};
+  for (const [name, q] of Object.entries(qs)) ratios[name] = compareQuantiles(bp, q);
   const perServer = [0, 1].map((s) => {
     const all = kept.flatMap((p) => p[s].samples);
     const units = kept.reduce((n, p) => n + p[s].samples.length, 0);
@@ -449,7 +454,7 @@ function figures(
       cpuUs: round(cpu / Math.max(1, units), 1),
     };
   });
-  const pr = kept.map(([a, b]) => a.cpuUs / b.cpuUs).sort((x, y) => x - y);
+  const pr = kept.map(([a, b]) => a.cpuUs / b.cpuUs);
   return {
     scenario,
     pairs: kept.length,
@@ -457,7 +462,7 @@ function figures(
     ratios,
     cpuRatio: {
       pooled: round(perServer[0].cpuUs / perServer[1].cpuUs),
-      medianPairRatio: round(pr[pr.length >> 1]),
+      medianPairRatio: round(medianOf(pr)),
     },
     lost: scenario === "fanout"
       ? [0, 1].map((s) => kept.reduce((n, p) => n + (p[s].lost ?? 0), 0))
@@ -484,9 +489,9 @@ function report(f: Figures): string {
   }
   for (const [name, r] of Object.entries(f.ratios)) {
     lines.push(
-      `  ${name} ratio ${f.perServer[0].label}/${f.perServer[1].label} = ${round(r.ratio)} ` +
-        `(95% ${round(r.lo)}..${round(r.hi)}), median of per-pair ratios ${
-          round(r.medianPairRatio)
+      `  ${name} ratio ${f.perServer[0].label}/${f.perServer[1].label} = ${round(r.ratio.value)} ` +
+        `(95% ${round(r.ratio.lo)}..${round(r.ratio.hi)}), median of per-pair ratios ${
+          round(r.medianRatio)
         }`,
     );
   }
