@@ -134,7 +134,7 @@ Deno.test("iter(): a body that is one leaf call of literals and tokens is run as
       "strlen(##)x",
       "strlen(x##)",
       "strlen(add(##,1))",
-      "words(##)",
+      "first(##)",
       "add(##,1)",
       "edit(##,a,b,c)",
       "switch(##,a,b)",
@@ -172,7 +172,7 @@ Deno.test("iter(): a body of leaf calls and text is run as its pieces, as its pr
       "[strlen(##)]%q0",
       "<[ljust(##,3,.)]>[rjust(#@,2)]|%q9",
       "[strlen(##)strlen(#@)]",
-      "[strlen(##)][words(##)]",
+      "[strlen(##)][first(##)]",
     ]
   ) {
     assert.equal(parts(body), null, body);

@@ -37,6 +37,27 @@ Deno.test("leaf functions: a call of the same node inside an argument, through u
   }
 });
 
+Deno.test("leaf functions: the truth functions, words() and member() called again inside their own arguments give their answers", () => {
+  const table = builtinFunctions();
+  for (const name of ["NOT", "T", "AND", "OR", "XOR", "LAND", "LOR", "WORDS", "MEMBER"]) {
+    assert.equal(table.get(name)!.leaf, true, name);
+  }
+  const t = testSoftcode();
+  // MEM(k) = member(a 1 0 b, MEM(k-1)) and MEM(0) = b: the same parsed member() call at each
+  // level, its kept array written by the inner call before the outer reads its own.
+  t.world.set(t.wiz, "MEM", "ifelse(%0,member(a 1 0 b,u(me/MEM,dec(%0))),b)");
+  // LOG(k) = and(or(0,k), not(LOG(k-1)), 1) and LOG(0) = 0: 1 0 1 0 ... as k rises.
+  t.world.set(t.wiz, "LOG", "ifelse(%0,and(or(0,%0),not(u(me/LOG,dec(%0))),1),0)");
+  t.world.set(t.wiz, "WDS", "ifelse(%0,words(u(me/WDS,dec(%0)) x y z),a)");
+  for (let i = 0; i < 3; i++) {
+    assert.equal(t.run("[iter(0 1 2 3 4,u(me/MEM,##))]"), "b 4 0 3 0");
+    assert.equal(t.run("[iter(0 1 2 3 4,u(me/LOG,##))]"), "0 1 0 1 0");
+    assert.equal(t.run("[iter(0 1 2,u(me/WDS,##))]"), "a 4 4");
+    assert.equal(t.run("[and(1,1,1,1,0)][or(0,0,0,0,1)][and()][or()]"), "0110");
+    assert.equal(t.run("[iter(1 0 x,[and(##,1)][or(##,0)][not(##)])]"), "110 001 000");
+  }
+});
+
 Deno.test("inert functions: each is eager, and neither its code nor the helpers it calls run softcode", () => {
   const table = builtinFunctions();
   let inert = 0;
