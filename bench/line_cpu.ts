@@ -10,7 +10,19 @@
  * (`clock_gettime(MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED))`: the runtime each thread's
  * `schedstat` shows, summed over the process by the kernel with its ended threads' too), so a
  * thread pool's worker exiting between two readings does not take its time out of the sum.
+ *
+ * Two servers are compared by interleaving (`runInterleaved`; docs/bench.md, "An interleaved
+ * per-line CPU measure"): both up and warm at once, short blocks of pairs alternating between them,
+ * the figure taken over matched blocks (bench/blocks.ts), so a period when the machine runs slow
+ * falls on both servers' blocks alike.
  */
+import {
+  type BlockComparison,
+  type BlockPair,
+  compareBlocks,
+  type Interval,
+  pairsFor,
+} from "./blocks.ts";
 
 /** A process as /proc/<pid>/stat describes it. */
 export interface ProcEntry {
@@ -144,7 +156,7 @@ export interface PairOptions {
    * concurrent marking, a deferred task), which otherwise spills into both kinds alike and is
    * lost from the difference.
    */
-  block?: number;
+  sideLines?: number;
 }
 
 /** What a run of pairs measured, per pair and line (nanoseconds and milliseconds). */
@@ -166,7 +178,7 @@ export interface PairSamples {
 
 /**
  * Runs `warmup + pairs` pairs; a pair is a side of plain lines and a side of measured lines
- * (`block` lines each), in turns one side first then the other (so a side's effect on the next
+ * (`sideLines` lines each), in turns one side first then the other (so a side's effect on the next
  * falls on both kinds alike).
  */
 export async function runPairs(
@@ -175,7 +187,7 @@ export async function runPairs(
   line: LineRunner,
 ): Promise<PairSamples> {
   const out: PairSamples = { diffNs: [], replyDiffNs: [], plainNs: [], plainMs: [], testMs: [] };
-  const block = Math.max(1, Math.floor(o.block ?? 1));
+  const side = Math.max(1, Math.floor(o.sideLines ?? 1));
   const full = [0, 0], reply = [0, 0], ms = [0, 0];
   const pause = () => o.gapMs > 0 ? new Promise((r) => setTimeout(r, o.gapMs)) : null;
   let i = 0;
@@ -183,17 +195,17 @@ export async function runPairs(
   for (let k = 0; k < o.warmup + o.pairs; k++) {
     for (const kind of (k % 2 ? [1, 0] : [0, 1]) as (0 | 1)[]) {
       let answered = before, rtt = 0;
-      for (let b = 0; b < block; b++) {
+      for (let b = 0; b < side; b++) {
         const t0 = performance.now();
         await line(i++, kind);
         rtt += performance.now() - t0;
-        if (b === block - 1) answered = cpu.read();
+        if (b === side - 1) answered = cpu.read();
         await pause();
       }
       const next = cpu.read();
-      full[kind] = cpuDelta(before, next) / block;
-      reply[kind] = cpuDelta(before, answered) / block;
-      ms[kind] = rtt / block;
+      full[kind] = cpuDelta(before, next) / side;
+      reply[kind] = cpuDelta(before, answered) / side;
+      ms[kind] = rtt / side;
       before = next;
     }
     if (k < o.warmup) continue;
@@ -204,6 +216,199 @@ export async function runPairs(
     out.testMs.push(ms[1]);
   }
   return out;
+}
+
+/**
+ * One server of an interleaved sitting: its CPU clock and how it sends line `i` of kind `kind`
+ * (0 plain, 1 measured) for case `c`, resolving once the server has answered it.
+ */
+export interface InterleavedServer {
+  cpu: ServerCpu;
+  line: (c: number, i: number, kind: 0 | 1) => Promise<void>;
+}
+
+/** How an interleaved sitting runs (docs/bench.md, "An interleaved per-line CPU measure"). */
+export interface InterleaveOptions {
+  /** Cases (indexes 0..cases-1 of `InterleavedServer.line`). */
+  cases: number;
+  /** Rounds: each gives every case one block on each server (a block pair). */
+  rounds: number;
+  /** Pairs a block counts. */
+  blockPairs: number;
+  /** Pairs of each case on each server before the first round, not counted (the JIT, caches). */
+  warmup: number;
+  /** Pause after each line's answer (as `PairOptions.gapMs`). */
+  gapMs: number;
+  /** Lines a side of a pair (`PairOptions.sideLines`). */
+  sideLines?: number;
+}
+
+/** One block: a short run of pairs of one case on one server. */
+export interface BlockSamples {
+  /** Seconds since the sitting's first counted block began. */
+  at: number;
+  /** Each pair's measured − plain CPU a line, ns (the full window, as `PairSamples.diffNs`). */
+  diffNs: number[];
+  /** Each pair's plain line's CPU, ns. */
+  plainNs: number[];
+}
+
+/**
+ * Runs an interleaved sitting on two servers: the warm-up (every case on each server, in turns),
+ * then `rounds` rounds, each a block of every case on one server and the next, the servers' order
+ * turning at every block pair (ABBA), so the two blocks of a pair fall seconds apart in the same
+ * period of the machine. Each block starts with one uncounted pair (the switch from the other
+ * server). `onBlock` sees every block as it ends; the result is indexed [case][round][server].
+ */
+export async function runInterleaved(
+  servers: readonly [InterleavedServer, InterleavedServer],
+  o: InterleaveOptions,
+  onBlock?: (c: number, round: number, server: number, b: BlockSamples) => void,
+): Promise<BlockSamples[][][]> {
+  const cases = Math.max(1, Math.floor(o.cases));
+  const rounds = Math.max(1, Math.floor(o.rounds));
+  const pairs = Math.max(1, Math.floor(o.blockPairs));
+  const counters = servers.map(() => 0);
+  const run = async (s: number, c: number, po: PairOptions) => {
+    servers[s].cpu.refresh();
+    return await runPairs(
+      servers[s].cpu,
+      po,
+      (_i, kind) => servers[s].line(c, counters[s]++, kind),
+    );
+  };
+  const base = { gapMs: o.gapMs, sideLines: o.sideLines };
+  if (o.warmup > 0) {
+    for (let c = 0; c < cases; c++) {
+      for (const s of [0, 1]) await run(s, c, { ...base, pairs: o.warmup, warmup: 0 });
+    }
+  }
+  const out: BlockSamples[][][] = Array.from({ length: cases }, () => []);
+  const t0 = performance.now();
+  let turn = 0;
+  for (let r = 0; r < rounds; r++) {
+    for (let c = 0; c < cases; c++) {
+      const pair: BlockSamples[] = [];
+      for (const s of turn++ % 2 ? [1, 0] : [0, 1]) {
+        const at = (performance.now() - t0) / 1000;
+        const p = await run(s, c, { ...base, pairs, warmup: 1 });
+        pair[s] = { at, diffNs: p.diffNs, plainNs: p.plainNs };
+        onBlock?.(c, r, s, pair[s]);
+      }
+      out[c].push(pair);
+    }
+  }
+  return out;
+}
+
+/** A case's block pairs in µs, server 0 as side `a` (bench/blocks.ts). */
+export function blockPairsUs(blocks: readonly BlockSamples[][]): BlockPair[] {
+  return blocks.map((p) => ({
+    a: p[0].diffNs.map((x) => x / 1000),
+    b: p[1].diffNs.map((x) => x / 1000),
+  }));
+}
+
+/** A block's figures for a report: its start, its mean difference and its plain line, µs. */
+export function blockLine(b: BlockSamples): { at: number; meanUs: number; plainUs: number } {
+  const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length) / 1000;
+  const r = (x: number) => Math.round(x * 10) / 10;
+  return { at: r(b.at), meanUs: r(mean(b.diffNs)), plainUs: r(mean(b.plainNs)) };
+}
+
+/** One case of an interleaved sitting, summed up: the comparison and every block. */
+export interface InterleavedCase {
+  name: string;
+  /** Server 0 as side `a`, µs (bench/blocks.ts). */
+  comparison: BlockComparison;
+  /** Block pairs a ±0.1 interval of the ratio would need, from this one's width. */
+  pairsForTenth: number;
+  /** Each block pair: both blocks' start, mean difference and plain line (µs). */
+  blocks: { round: number; a: ReturnType<typeof blockLine>; b: ReturnType<typeof blockLine> }[];
+}
+
+/** Each case's comparison and blocks from a sitting (`runInterleaved`'s result). */
+export function interleavedCases(
+  names: readonly string[],
+  blocks: readonly BlockSamples[][][],
+): InterleavedCase[] {
+  return names.map((name, c) => {
+    const comparison = roundComparison(compareBlocks(blockPairsUs(blocks[c])));
+    return {
+      name,
+      comparison,
+      pairsForTenth: pairsFor(comparison.ratio, comparison.pairs, 0.1),
+      blocks: blocks[c].map((p, round) => ({ round, a: blockLine(p[0]), b: blockLine(p[1]) })),
+    };
+  });
+}
+
+/** µs to 0.1 and ratios to 0.01. */
+function roundComparison(c: BlockComparison): BlockComparison {
+  const us = (x: number) => Math.round(x * 10) / 10;
+  const ra = (x: number) => Math.round(x * 100) / 100;
+  const iv = (i: Interval, f: (x: number) => number) => ({
+    value: f(i.value),
+    lo: f(i.lo),
+    hi: f(i.hi),
+  });
+  return {
+    pairs: c.pairs,
+    a: iv(c.a, us),
+    b: iv(c.b, us),
+    ratio: iv(c.ratio, ra),
+    medianRatio: ra(c.medianRatio),
+    diff: iv(c.diff, us),
+  };
+}
+
+/** The sitting's figures as table rows (bench/stats.ts `table`), servers named `a` and `b`. */
+export function interleavedRows(
+  cases: readonly InterleavedCase[],
+  a: string,
+  b: string,
+): string[][] {
+  const iv = (i: Interval) => `${i.value} [${i.lo}, ${i.hi}]`;
+  return [
+    [
+      "case",
+      `${a} µs [95 %]`,
+      `${b} µs [95 %]`,
+      `${a} ÷ ${b} [95 %]`,
+      "median of pair ratios",
+      "block pairs",
+      "pairs for ±0.1",
+    ],
+    ...cases.map((c) => [
+      c.name,
+      iv(c.comparison.a),
+      iv(c.comparison.b),
+      iv(c.comparison.ratio),
+      String(c.comparison.medianRatio),
+      String(c.comparison.pairs),
+      String(c.pairsForTenth),
+    ]),
+  ];
+}
+
+/** Every block as table rows, in the order they ran: the periods show in the plain line's µs. */
+export function blockRows(cases: readonly InterleavedCase[], a: string, b: string): string[][] {
+  const rows = cases.flatMap((c) =>
+    c.blocks.map((p) => ({ c: c.name, round: p.round, x: p.a, y: p.b }))
+  ).sort((p, q) => Math.min(p.x.at, p.y.at) - Math.min(q.x.at, q.y.at));
+  return [
+    ["s", "round", "case", `${a} µs`, `${b} µs`, `${a} plain µs`, `${b} plain µs`, "ratio"],
+    ...rows.map((p) => [
+      String(Math.min(p.x.at, p.y.at)),
+      String(p.round + 1),
+      p.c,
+      String(p.x.meanUs),
+      String(p.y.meanUs),
+      String(p.x.plainUs),
+      String(p.y.plainUs),
+      p.y.meanUs ? String(Math.round(p.x.meanUs / p.y.meanUs * 100) / 100) : "-",
+    ]),
+  ];
 }
 
 /** A sample's centre and spread. */

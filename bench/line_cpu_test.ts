@@ -1,8 +1,11 @@
 import assert from "node:assert/strict";
 import {
+  blockLine,
+  blockPairsUs,
   cpuDelta,
   parseStat,
   processClockId,
+  runInterleaved,
   runPairs,
   ServerCpu,
   serverPids,
@@ -100,7 +103,7 @@ Deno.test("runPairs: warm-up left out, each pair both kinds, the order turning",
     assert.equal(p.testMs.length, 3);
     // Blocks of two: each side is two lines of its kind, the sides' order turning.
     seen.length = 0;
-    await runPairs(cpu, { pairs: 2, warmup: 0, gapMs: 0, block: 2 }, (i, kind) => {
+    await runPairs(cpu, { pairs: 2, warmup: 0, gapMs: 0, sideLines: 2 }, (i, kind) => {
       seen.push(`${i}:${kind}`);
       return Promise.resolve();
     });
@@ -108,4 +111,53 @@ Deno.test("runPairs: warm-up left out, each pair both kinds, the order turning",
   } finally {
     cpu.close();
   }
+});
+
+Deno.test("runInterleaved: warm-up then rounds, the servers' order turning at every block", async () => {
+  const cpu = new ServerCpu(Deno.pid);
+  const seen: string[] = [];
+  const blocks: string[] = [];
+  try {
+    const server = (s: number) => ({
+      cpu,
+      line: (c: number, _i: number, kind: 0 | 1) => {
+        seen.push(`${s}${c}${kind}`);
+        return Promise.resolve();
+      },
+    });
+    const out = await runInterleaved(
+      [server(0), server(1)],
+      { cases: 2, rounds: 2, blockPairs: 3, warmup: 1, gapMs: 0 },
+      (c, r, s, b) => blocks.push(`${r}:${c}:${s}:${b.diffNs.length}`),
+    );
+    // Warm-up: one pair of each case on server 0 then 1 (plain first).
+    assert.deepEqual(seen.slice(0, 8), ["000", "001", "100", "101", "010", "011", "110", "111"]);
+    // Each block is one uncounted pair and three counted: 8 lines; 8 blocks after the warm-up.
+    assert.equal(seen.length, 8 + 8 * 8);
+    // ABBA: case 0 of round 0 on 0 then 1, case 1 on 1 then 0, round 1's case 0 on 0 then 1...
+    assert.deepEqual(blocks, [
+      "0:0:0:3",
+      "0:0:1:3",
+      "0:1:1:3",
+      "0:1:0:3",
+      "1:0:0:3",
+      "1:0:1:3",
+      "1:1:1:3",
+      "1:1:0:3",
+    ]);
+    assert.equal(out.length, 2);
+    assert.equal(out[0].length, 2);
+    assert.ok(out[1][1][0].at >= out[1][1][1].at, "server 1 went first in that pair");
+    const pairs = blockPairsUs(out[0]);
+    assert.equal(pairs.length, 2);
+    assert.equal(pairs[0].a.length, 3);
+    assert.equal(pairs[0].a[0], out[0][0][0].diffNs[0] / 1000);
+  } finally {
+    cpu.close();
+  }
+});
+
+Deno.test("blockLine: a block's start, mean difference and plain line in µs", () => {
+  const b = { at: 1.234, diffNs: [1000, 2000, 6000], plainNs: [100_000, 300_000] };
+  assert.deepEqual(blockLine(b), { at: 1.2, meanUs: 3, plainUs: 200 });
 });

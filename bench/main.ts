@@ -37,7 +37,15 @@
  * of a plain and an expression line, each line's server CPU read at ns resolution, a run's figure
  * the mean of the pairs' differences (the median over the runs reported), with a
  * plain-against-plain pair first as its check;
- * docs/bench.md, "A paired per-line CPU measure"; both: one after the other on the same servers).
+ * docs/bench.md, "A paired per-line CPU measure"; both: one after the other on the same servers;
+ * `interleaved`: the pairs in short blocks alternating between the two servers, both up and warm
+ * for the whole sitting, the figure per expression the ratio of the servers' means over all blocks
+ * with a bootstrap interval over block pairs: the project's way to take these figures,
+ * docs/bench.md, "An interleaved per-line CPU measure"), --softcode-side-lines N (lines of one
+ * kind as a side of a pair, default 1), --softcode-blocks N (interleaved: block pairs a case,
+ * default 20), --softcode-block-pairs N (pairs a block, default 40), --softcode-warmup N (pairs of
+ * each case on each server before the first block, default 300), --softcode-self-check (the
+ * engine against itself in the second slot instead of TinyMUX: every ratio should read 1.0).
  * --help prints this text.
  */
 import { parseArgs } from "node:util";
@@ -55,7 +63,7 @@ import { runTelnetBench, type TelnetPhase, telnetRows } from "./telnet.ts";
 import { rampRows, runRampBench } from "./ramp.ts";
 import { loginStorm } from "./storm.ts";
 import { runWorldBench, worldRows } from "./world.ts";
-import { runSoftcodeBench, SHARED_BENCH, type SoftcodeMethod, softcodeRows } from "./softcode.ts";
+import { runSoftcodeBench, SHARED_BENCH, type SoftcodeMethod, softcodeReport } from "./softcode.ts";
 import { round, rssKiB, sleep, summarize, type Summary, table } from "./stats.ts";
 
 const { values: opt } = parseArgs({
@@ -96,7 +104,11 @@ const { values: opt } = parseArgs({
     "softcode-driver-cpus": { type: "string", default: "1" },
     "softcode-only": { type: "string", default: "" },
     "softcode-method": { type: "string", default: "driver" },
-    "softcode-block": { type: "string", default: "1" },
+    "softcode-side-lines": { type: "string", default: "1" },
+    "softcode-blocks": { type: "string" },
+    "softcode-block-pairs": { type: "string" },
+    "softcode-warmup": { type: "string" },
+    "softcode-self-check": { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
 });
@@ -108,8 +120,8 @@ if (opt.help) {
 }
 /** How the softcode part measures (bench/softcode.ts). */
 const SOFTCODE_METHODS = opt["softcode-method"].split(",") as SoftcodeMethod[];
-if (!SOFTCODE_METHODS.every((m) => m === "driver" || m === "pairs")) {
-  throw new Error("--softcode-method takes driver, pairs or driver,pairs");
+if (!SOFTCODE_METHODS.every((m) => m === "driver" || m === "pairs" || m === "interleaved")) {
+  throw new Error("--softcode-method takes driver, pairs or interleaved (comma-separated)");
 }
 /** Round trips per built-in/script pair (0 skips the comparison). */
 const SCRIPT_SAMPLES = Math.max(0, Number(opt["script-samples"]));
@@ -148,6 +160,10 @@ const PARTS = [
   "ramp",
   "softcode",
 ];
+/** A count option's value (at least `min`), or undefined when not given. */
+function count(v: string | undefined, min = 1): number | undefined {
+  return v === undefined ? undefined : Math.max(min, Math.floor(Number(v)));
+}
 /** Round trips per expression and run of the softcode benchmark (bench/softcode.ts; 0 skips it). */
 const SOFTCODE_ITERS = Math.max(0, Number(opt["softcode-iters"]));
 /** Objects of the world benchmark (bench/world.ts; 0 skips it). */
@@ -609,10 +625,14 @@ async function main(): Promise<void> {
       driverCpus: opt["softcode-driver-cpus"],
       only: opt["softcode-only"].toLowerCase().split(",").filter(Boolean),
       methods: SOFTCODE_METHODS,
-      block: Math.max(1, Number(opt["softcode-block"])),
+      sideLines: Math.max(1, Number(opt["softcode-side-lines"])),
+      blocks: count(opt["softcode-blocks"]),
+      blockPairs: count(opt["softcode-block-pairs"]),
+      warmup: count(opt["softcode-warmup"], 0),
+      selfCheck: opt["softcode-self-check"],
     }, log);
     for (const r of softcode) {
-      console.log(`\nsoftcode, measured by ${r.method}:\n` + table(softcodeRows(r)) + "\n");
+      console.log(`\nsoftcode, measured by ${r.method}:\n` + softcodeReport(r) + "\n");
     }
     result.softcode = softcode.length === 1 ? softcode[0] : softcode;
   }

@@ -14,7 +14,8 @@ import { ROOT, startServer, waitHealthy } from "../tests/harness.ts";
 import { seedPlayers } from "./seed.ts";
 import { type BenchClient, openMany } from "./client.ts";
 import { loginMany } from "./telnet_client.ts";
-import { round, rssKiB, sleep, summarize, type Summary } from "./stats.ts";
+import { quantile, round, rssKiB, sleep, summarize, type Summary } from "./stats.ts";
+import { type BlockPair, bootstrap } from "./blocks.ts";
 import { QuickJs } from "../src/scripts/quickjs.ts";
 import { callHost, ScriptVm } from "../src/scripts/sandbox.ts";
 import { Transpiler } from "../src/scripts/transpile.ts";
@@ -43,7 +44,16 @@ export interface ScriptPair {
   script: Summary;
   /** script p50 / built-in p50. */
   ratio: number;
+  /**
+   * The ratio's 95 % bootstrap interval over blocks of BLOCK_LINES consecutive round trips of the
+   * shuffled sequence (bench/blocks.ts): both kinds of a block ran in the same seconds.
+   */
+  lo: number;
+  hi: number;
 }
+
+/** Consecutive round trips of the shuffled sequence that make one block of the interval. */
+const BLOCK_LINES = 50;
 
 /** Both pairs over one kind of client. */
 export interface ClientPairs {
@@ -365,19 +375,30 @@ async function pair(
   }
   order.push(...timed);
   const times: [number[], number[]] = [[], []];
+  const blocks: { a: number[]; b: number[] }[] = [];
   for (let i = 0; i < order.length; i++) {
     const started = performance.now();
     const script = order[i];
     const { line, needle } = probe(i, script);
     const rt = await clients[i % clients.length].roundTrip(line, needle);
-    if (i >= 2 * warm) times[script ? 1 : 0].push(rt);
+    if (i >= 2 * warm) {
+      times[script ? 1 : 0].push(rt);
+      const k = Math.floor((i - 2 * warm) / BLOCK_LINES);
+      blocks[k] ??= { a: [], b: [] };
+      blocks[k][script ? "a" : "b"].push(rt);
+    }
     const wait = PACE_MS - (performance.now() - started);
     if (wait > 0) await sleep(wait);
   }
   const builtin = summarize(times[0]), script = summarize(times[1]);
   const ratio = round(script.p50 / builtin.p50, 2);
-  log(`scripts: p50 ${builtin.p50} vs ${script.p50} ms: ${ratio}x`);
-  return { builtin, script, ratio };
+  // The p50 of each kind over the drawn blocks, pooled, as the ratio itself is taken.
+  const p50 = (ps: readonly BlockPair[], side: "a" | "b") =>
+    quantile(ps.flatMap((p) => p[side]).sort((x, y) => x - y), 0.5);
+  const iv = bootstrap(blocks, (ps) => p50(ps, "a") / p50(ps, "b"));
+  const [lo, hi] = [round(iv.lo, 2), round(iv.hi, 2)];
+  log(`scripts: p50 ${builtin.p50} vs ${script.p50} ms: ${ratio}x [${lo}, ${hi}]`);
+  return { builtin, script, ratio, lo, hi };
 }
 
 /** The comparison as table rows. */
@@ -389,7 +410,9 @@ export function scriptRows(r: ScriptBenchResult): string[][] {
   ];
   const pairRows = (kind: string, cs: ClientPairs[], m: { think: number; who: number }) => {
     const each = (p: (c: ClientPairs) => ScriptPair) =>
-      cs.map((c) => `${ms(p(c).builtin)} vs ${ms(p(c).script)} (${p(c).ratio}x)`).join("; ");
+      cs.map((c) =>
+        `${ms(p(c).builtin)} vs ${ms(p(c).script)} (${p(c).ratio}x [${p(c).lo}, ${p(c).hi}])`
+      ).join("; ");
     rows.push([`${kind}: think vs +echo (one u.send)`, each((c) => c.think), verdict(m.think)]);
     rows.push([
       `${kind}: who vs +who (u.online, u.send; ${PROBES} online)`,

@@ -20,10 +20,13 @@
  * N (default 30), --gap-ms N (a player's pause between two of its rounds, default 300: typed
  * commands have a budget of 10 a second), --server-cpus LIST (`taskset -c` of both servers, default
  * 0), --tinymux PATH (default ../shared/bench/tinymux.sh), --engine-v8-flags LIST, --method
- * rounds|pairs|rounds,pairs (default rounds), --pairs N (default 500), --block N (lines a side of a
- * pair, bench/line_cpu.ts; default 1), --driver PATH (the shared driver, default telnet_bench.ts
- * beside --tinymux), --driver-iters N (default 1000; 0 skips +ping's driver runs). --help prints
- * this text.
+ * rounds|pairs|interleaved, comma-separated (default rounds), --pairs N (default 500), --side-lines
+ * N (lines a side of a pair, bench/line_cpu.ts; default 1), --driver PATH (the shared driver, default telnet_bench.ts
+ * beside --tinymux), --driver-iters N (default 1000; 0 skips +ping's driver runs), --blocks N
+ * (interleaved: block pairs a case, default 20), --block-pairs N (pairs a block, default 30),
+ * --warmup N (interleaved: pairs of each case on each server before the first block, default 300),
+ * --self-check 1 (interleaved: the engine in both slots, no TinyMUX: every ratio should read 1.0),
+ * --json FILE (write the interleaved figures and every block there). --help prints this text.
  *
  * Both servers also get the item's `$+ping` global (`$+ping *:@pemit %#=%0` on an `inherit` object
  * in the master room). `--method rounds` (the default) is the measure above for `+who`, and for
@@ -34,6 +37,10 @@
  * players taking turns with a 10 ms pause after each line, the server's CPU read around each line;
  * the cases are a plain line against a plain line (the check: near 0), `+ping <marker>`, and
  * `+who` then `think <marker>`. `--method rounds,pairs` runs both on the same servers.
+ * `--method interleaved` (the project's way to take these figures: docs/bench.md, "An interleaved
+ * per-line CPU measure") runs the paired cases in short blocks alternating between the two servers,
+ * both warm for the whole sitting; each case's figure is the ratio of the servers' means over all
+ * blocks, with a bootstrap interval over block pairs and the median of per-pair ratios beside it.
  */
 import { parseArgs } from "node:util";
 import { dirname, join } from "node:path";
@@ -48,7 +55,18 @@ import {
   SHARED_BENCH,
 } from "./softcode.ts";
 import { LeanTelnet } from "./telnet_client.ts";
-import { cpuDelta, runPairs, ServerCpu } from "./line_cpu.ts";
+import {
+  blockLine,
+  blockRows,
+  cpuDelta,
+  type InterleavedCase,
+  interleavedCases,
+  interleavedRows,
+  runInterleaved,
+  runPairs,
+  ServerCpu,
+} from "./line_cpu.ts";
+import { table } from "./stats.ts";
 
 /** A logged-in connection that collects what it is sent and waits for phrases in it. */
 export class Player {
@@ -207,7 +225,7 @@ export async function sampleWho(p: Player, min: number): Promise<string> {
   return out;
 }
 
-async function startEngine(o: Opts, sgp: string, log: (l: string) => void): Promise<Target> {
+async function startEngine(o: SgpOptions, sgp: string, log: (l: string) => void): Promise<Target> {
   const srv: TestServer = await startSupervised({
     config: {
       server: { maxConnections: 0, maxConnectionsPerIp: 0 },
@@ -251,7 +269,7 @@ async function startEngine(o: Opts, sgp: string, log: (l: string) => void): Prom
   }
 }
 
-async function startTinyMux(o: Opts, sgp: string, log: (l: string) => void): Promise<Target> {
+async function startTinyMux(o: SgpOptions, sgp: string, log: (l: string) => void): Promise<Target> {
   const dir = await Deno.makeTempDir({ prefix: "ursamu-bench-tinymux-" });
   const env = { TINYMUX_BENCH_DIR: dir, TINYMUX_CPUS: o.serverCpus };
   // The .deb is fetched once into the default directory; copy its unpacked form when present.
@@ -319,7 +337,11 @@ async function rounds(
 }
 
 /** `+who` by rounds (the module comment), `o.runs` runs alternating the servers. */
-async function measureRounds(o: Opts, targets: Target[], log: (l: string) => void): Promise<void> {
+async function measureRounds(
+  o: SgpOptions,
+  targets: Target[],
+  log: (l: string) => void,
+): Promise<void> {
   const perWho = targets.map(() => [] as number[]);
   const cpus = targets.map((t) => new ServerCpu(t.pid));
   try {
@@ -375,7 +397,7 @@ async function pairLine(
 
 /** The paired measure, `o.runs` runs alternating the servers: each case's runs per server. */
 async function measurePairs(
-  o: Opts,
+  o: SgpOptions,
   targets: Target[],
   log: (l: string) => void,
 ): Promise<Map<string, PairRun[]>[]> {
@@ -392,7 +414,7 @@ async function measurePairs(
           cpus[n].refresh();
           const p = await runPairs(
             cpus[n],
-            { pairs: o.pairs, warmup: 30, gapMs: 10, block: o.block },
+            { pairs: o.pairs, warmup: 30, gapMs: 10, sideLines: o.sideLines },
             (i, kind) => pairLine(t, c, i, kind, tag),
           );
           const r = pairRun(p);
@@ -420,9 +442,50 @@ async function measurePairs(
   return out;
 }
 
+/**
+ * The interleaved measure (bench/line_cpu.ts `runInterleaved`): the paired cases in short blocks
+ * alternating between the servers, both warm, the figure over matched blocks.
+ */
+async function measureInterleaved(
+  o: SgpOptions,
+  targets: Target[],
+  log: (l: string) => void,
+): Promise<InterleavedCase[]> {
+  const cpus = targets.map((t) => new ServerCpu(t.pid));
+  const tag = crypto.randomUUID().slice(0, 6);
+  try {
+    const io = {
+      cases: PAIR_CASES.length,
+      rounds: o.blocks,
+      blockPairs: o.blockPairs,
+      warmup: o.warmup,
+      gapMs: 10,
+      sideLines: o.sideLines,
+    };
+    log(
+      `sgp: interleaved: ${io.rounds} rounds of ${io.blockPairs} pairs a block, ${io.warmup} ` +
+        `warm-up pairs a case and server; ${targets.map((t) => t.name).join(" / ")}`,
+    );
+    const server = (n: number) => ({
+      cpu: cpus[n],
+      line: (c: number, i: number, k: 0 | 1) => pairLine(targets[n], PAIR_CASES[c], i, k, tag),
+    });
+    const blocks = await runInterleaved([server(0), server(1)], io, (c, r, n, b) => {
+      const l = blockLine(b);
+      log(
+        `sgp: block ${r + 1} ${targets[n].name} ${PAIR_CASES[c]}: ${l.meanUs} µs (plain line ` +
+          `${l.plainUs} µs) at ${l.at} s`,
+      );
+    });
+    return interleavedCases(PAIR_CASES, blocks);
+  } finally {
+    for (const c of cpus) c.close();
+  }
+}
+
 /** `+ping` by the item's method: the shared driver's `+ping` and `think` runs on each server. */
 async function measurePingByDriver(
-  o: Opts,
+  o: SgpOptions,
   targets: Target[],
   log: (l: string) => void,
 ): Promise<void> {
@@ -454,7 +517,8 @@ async function measurePingByDriver(
   );
 }
 
-interface Opts {
+/** The benchmark's options (the module comment says what each does). */
+export interface SgpOptions {
   sgp: string;
   iters: number;
   runs: number;
@@ -467,7 +531,13 @@ interface Opts {
   methods: string[];
   pairs: number;
   /** Lines a side of a pair (bench/line_cpu.ts). */
-  block: number;
+  sideLines: number;
+  /** `interleaved`: block pairs a case, pairs a block, warm-up pairs a case and server. */
+  blocks: number;
+  blockPairs: number;
+  warmup: number;
+  /** `interleaved` against a second engine instead of TinyMUX (the check: ratios of 1.0). */
+  selfCheck: boolean;
   driver: string;
   driverIters: number;
 }
@@ -489,10 +559,80 @@ export const OPTIONS = [
   "engine-v8-flags",
   "method",
   "pairs",
-  "block",
+  "side-lines",
+  "blocks",
+  "block-pairs",
+  "warmup",
+  "self-check",
+  "json",
   "driver",
   "driver-iters",
 ];
+
+/** The options' defaults (the module comment's). */
+export function sgpOptions(a: Record<string, string | undefined>): SgpOptions {
+  const o: SgpOptions = {
+    sgp: a.sgp ?? "tests/fixtures/softcode-packages/SGP-Installer.txt",
+    iters: Number(a.iters ?? 500),
+    runs: Number(a.runs ?? 3),
+    players: Number(a.players ?? 30),
+    gapMs: Number(a["gap-ms"] ?? 300),
+    serverCpus: a["server-cpus"] ?? "0",
+    tinymux: a.tinymux ?? join(SHARED_BENCH, "tinymux.sh"),
+    engineV8Flags: a["engine-v8-flags"] ?? "",
+    methods: (a.method ?? "rounds").split(","),
+    pairs: Number(a.pairs ?? 500),
+    sideLines: Number(a["side-lines"] ?? 1),
+    blocks: Math.max(1, Number(a.blocks ?? 20)),
+    blockPairs: Math.max(1, Number(a["block-pairs"] ?? 30)),
+    warmup: Math.max(0, Number(a.warmup ?? 300)),
+    selfCheck: a["self-check"] === "1",
+    driver: a.driver ?? join(dirname(a.tinymux ?? join(SHARED_BENCH, "x")), "telnet_bench.ts"),
+    driverIters: Number(a["driver-iters"] ?? 1000),
+  };
+  if (!o.methods.every((m) => m === "rounds" || m === "pairs" || m === "interleaved")) {
+    throw new Error("--method takes rounds, pairs or interleaved (comma-separated)");
+  }
+  return o;
+}
+
+/** What a run of the benchmark gives back (the rounds and pairs methods only log theirs). */
+export interface SgpResult {
+  /** `interleaved`: each case's comparison over matched blocks, and every block. */
+  interleaved: InterleavedCase[] | null;
+  /** The second slot's name: TinyMUX 2.12, or the engine itself for the check. */
+  second: string;
+}
+
+/** Starts both servers, runs the chosen measures, stops the servers. */
+export async function runSgpWho(o: SgpOptions, log: (l: string) => void): Promise<SgpResult> {
+  const sgp = await Deno.readTextFile(o.sgp);
+  const targets = [await startEngine(o, sgp, log)];
+  try {
+    if (!o.selfCheck) targets.push(await startTinyMux(o, sgp, log));
+    for (const t of targets) log(`sgp: ${t.name} +who as sgp0 sees it:\n${t.sample}`);
+    // The check puts the engine in both slots of the interleaved measure.
+    const pair = o.selfCheck ? [targets[0], targets[0]] : targets;
+    if (o.methods.includes("rounds")) {
+      await measureRounds(o, pair, log);
+      if (o.driverIters > 0) await measurePingByDriver(o, pair, log);
+    }
+    if (o.methods.includes("pairs")) await measurePairs(o, pair, log);
+    const interleaved = o.methods.includes("interleaved")
+      ? await measureInterleaved(o, pair, log)
+      : null;
+    return { interleaved, second: o.selfCheck ? "engine (again)" : "TinyMUX" };
+  } finally {
+    for (const t of targets) await t.stop().catch(() => {});
+  }
+}
+
+/** The interleaved figures' report: the table of cases, then every block. */
+export function sgpReport(r: SgpResult): string {
+  if (!r.interleaved) return "";
+  return table(interleavedRows(r.interleaved, "engine", r.second)) +
+    "\n\nblocks, in the order run:\n" + table(blockRows(r.interleaved, "engine", r.second));
+}
 
 /** Runs the benchmark and prints each run and the medians. */
 async function main(): Promise<void> {
@@ -508,37 +648,12 @@ async function main(): Promise<void> {
     args: Deno.args,
     options: Object.fromEntries(OPTIONS.map((k) => [k, { type: "string" as const }])),
   });
-  const o: Opts = {
-    sgp: a.sgp ?? "tests/fixtures/softcode-packages/SGP-Installer.txt",
-    iters: Number(a.iters ?? 500),
-    runs: Number(a.runs ?? 3),
-    players: Number(a.players ?? 30),
-    gapMs: Number(a["gap-ms"] ?? 300),
-    serverCpus: a["server-cpus"] ?? "0",
-    tinymux: a.tinymux ?? join(SHARED_BENCH, "tinymux.sh"),
-    engineV8Flags: a["engine-v8-flags"] ?? "",
-    methods: (a.method ?? "rounds").split(","),
-    pairs: Number(a.pairs ?? 500),
-    block: Number(a.block ?? 1),
-    driver: a.driver ?? join(dirname(a.tinymux ?? join(SHARED_BENCH, "x")), "telnet_bench.ts"),
-    driverIters: Number(a["driver-iters"] ?? 1000),
-  };
-  if (!o.methods.every((m) => m === "rounds" || m === "pairs")) {
-    throw new Error("--method takes rounds, pairs or both (comma-separated)");
-  }
-  const sgp = await Deno.readTextFile(o.sgp);
+  const o = sgpOptions(a);
   const log = (l: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${l}`);
-  const targets = [await startEngine(o, sgp, log)];
-  try {
-    targets.push(await startTinyMux(o, sgp, log));
-    for (const t of targets) log(`sgp: ${t.name} +who as sgp0 sees it:\n${t.sample}`);
-    if (o.methods.includes("rounds")) {
-      await measureRounds(o, targets, log);
-      if (o.driverIters > 0) await measurePingByDriver(o, targets, log);
-    }
-    if (o.methods.includes("pairs")) await measurePairs(o, targets, log);
-  } finally {
-    for (const t of targets) await t.stop().catch(() => {});
+  const r = await runSgpWho(o, log);
+  if (r.interleaved) {
+    console.log("\n" + sgpReport(r) + "\n");
+    if (a.json) await Deno.writeTextFile(a.json, JSON.stringify(r, null, 2) + "\n");
   }
 }
 

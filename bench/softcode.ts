@@ -22,7 +22,19 @@
 import { join } from "node:path";
 import { ROOT, startServer, type TestServer, waitHealthy } from "../tests/harness.ts";
 import { LeanTelnet } from "./telnet_client.ts";
-import { type PairSamples, runPairs, ServerCpu, type Spread, spreadIn } from "./line_cpu.ts";
+import { table } from "./stats.ts";
+import {
+  blockRows,
+  type InterleavedCase,
+  interleavedCases,
+  interleavedRows,
+  type PairSamples,
+  runInterleaved,
+  runPairs,
+  ServerCpu,
+  type Spread,
+  spreadIn,
+} from "./line_cpu.ts";
 
 /** One expression timed. */
 export interface SoftcodeExpr {
@@ -268,12 +280,22 @@ export interface SoftcodeBenchOptions extends DriverRun {
    * run one after the other on the same servers.
    */
   methods?: SoftcodeMethod[];
-  /** Lines a side of a pair (bench/line_cpu.ts, `PairOptions.block`); 1 when absent. */
-  block?: number;
+  /** Lines a side of a pair (bench/line_cpu.ts, `PairOptions.sideLines`); 1 when absent. */
+  sideLines?: number;
+  /** `interleaved`: rounds (block pairs a case), pairs a block, and warm-up pairs a case. */
+  blocks?: number;
+  blockPairs?: number;
+  warmup?: number;
+  /** `interleaved` against the engine itself in the second slot (the check: ratios of 1.0). */
+  selfCheck?: boolean;
 }
 
-/** The ways the softcode benchmark measures (see {@linkcode SoftcodeBenchOptions.methods}). */
-export type SoftcodeMethod = "driver" | "pairs";
+/**
+ * The ways the softcode benchmark measures (see {@linkcode SoftcodeBenchOptions.methods}):
+ * `interleaved` is the pairs in short blocks alternating between the servers, both up at once
+ * (bench/line_cpu.ts `runInterleaved`).
+ */
+export type SoftcodeMethod = "driver" | "pairs" | "interleaved";
 
 /** One run of pairs on one server: the differences' spread, µs, and the lines' times. */
 export interface PairRun {
@@ -313,6 +335,10 @@ export interface SoftcodeBenchResult {
   ratio: Record<string, number> | null;
   /** The results the servers gave, compared before timing. */
   sameResults: boolean | null;
+  /** By `interleaved`: each case's comparison over matched blocks, and every block. */
+  interleaved?: InterleavedCase[];
+  /** The second slot's name when it is not TinyMUX (the engine itself: the check). */
+  second?: string;
 }
 
 function median(xs: number[]): number {
@@ -469,7 +495,7 @@ async function measureByPairs(
           const n = targets.indexOf(t);
           const test = c.expr ? `[null(${c.expr.replaceAll("LIB", t.lib)})]` : "";
           cpus[n].refresh();
-          const po = { pairs: o.iters, warmup: 50, gapMs: 5, block: o.block ?? 1 };
+          const po = { pairs: o.iters, warmup: 50, gapMs: 5, sideLines: o.sideLines ?? 1 };
           const p = await runPairs(cpus[n], po, (i, k) => {
             const m = `lc${i}x${tag}`;
             const sp = speakers[n][i % PAIR_SPEAKERS];
@@ -501,6 +527,85 @@ async function measureByPairs(
   }
 }
 
+/** Default shape of an interleaved sitting: block pairs a case, pairs a block, warm-up pairs. */
+export const INTERLEAVED_DEFAULTS = { blocks: 20, blockPairs: 40, warmup: 300 };
+
+/**
+ * The interleaved way: both servers' speakers logged in for the whole sitting, every case warmed,
+ * then `blocks` rounds of a block of `blockPairs` pairs a case on each server in turn.
+ */
+async function measureInterleaved(
+  o: SoftcodeBenchOptions,
+  targets: Target[],
+  exprs: readonly SoftcodeExpr[],
+  log: (l: string) => void,
+): Promise<{ rows: SoftcodeServerRow[]; cases: InterleavedCase[] }> {
+  const speakers = new Map<Target, Shell[]>();
+  const cpus: ServerCpu[] = [];
+  try {
+    for (const t of targets) {
+      if (!speakers.has(t)) {
+        const list: Shell[] = [];
+        for (let i = 0; i < PAIR_SPEAKERS; i++) {
+          list.push(await Shell.login(t.port, `lcpu${i}`, "benchpw1"));
+        }
+        speakers.set(t, list);
+      }
+      cpus.push(new ServerCpu(t.pid));
+    }
+    const cases = [{ name: PLAIN_PAIR, expr: "" }, ...exprs];
+    const tag = crypto.randomUUID().slice(0, 6);
+    const server = (n: number) => {
+      const t = targets[n], sp = speakers.get(t)!;
+      const tests = cases.map((c) => c.expr ? `[null(${c.expr.replaceAll("LIB", t.lib)})]` : "");
+      return {
+        cpu: cpus[n],
+        line: (c: number, i: number, k: 0 | 1) => {
+          const m = `li${n}x${i}x${tag}`;
+          return sp[i % PAIR_SPEAKERS].t.roundTrip(`think ${m}${k ? tests[c] : ""}`, m).then(
+            () => {},
+          );
+        },
+      };
+    };
+    const d = INTERLEAVED_DEFAULTS;
+    const io = {
+      cases: cases.length,
+      rounds: o.blocks ?? d.blocks,
+      blockPairs: o.blockPairs ?? d.blockPairs,
+      warmup: o.warmup ?? d.warmup,
+      gapMs: 5,
+      sideLines: o.sideLines ?? 1,
+    };
+    log(
+      `softcode: interleaved: ${io.rounds} rounds of ${io.blockPairs} pairs a block, ` +
+        `${io.warmup} warm-up pairs a case and server; ${targets.map((t) => t.name).join(" / ")}`,
+    );
+    const blocks = await runInterleaved([server(0), server(1)], io, (c, r, n, b) => {
+      const mean = b.diffNs.reduce((a, x) => a + x, 0) / b.diffNs.length / 1000;
+      const plain = b.plainNs.reduce((a, x) => a + x, 0) / b.plainNs.length / 1000;
+      log(
+        `softcode: block ${r + 1} ${targets[n].name} ${cases[c].name}: ${mean.toFixed(1)} µs ` +
+          `(plain line ${plain.toFixed(1)} µs) at ${b.at.toFixed(1)} s`,
+      );
+    });
+    const summary = interleavedCases(cases.map((c) => c.name), blocks);
+    const rows = [0, 1].map((n): SoftcodeServerRow => {
+      const us: Record<string, number> = {}, samples: Record<string, number[]> = {};
+      for (const c of summary) {
+        us[c.name] = n ? c.comparison.b.value : c.comparison.a.value;
+        samples[c.name] = c.blocks.map((p) => n ? p.b.meanUs : p.a.meanUs);
+      }
+      const plain = summary[0].blocks.map((p) => n ? p.b.plainUs : p.a.plainUs);
+      return { us, samples, baseUs: median(plain) };
+    });
+    return { rows, cases: summary };
+  } finally {
+    for (const sh of [...speakers.values()].flat()) await sh.close().catch(() => {});
+    for (const c of cpus) c.close();
+  }
+}
+
 /** Runs the softcode benchmark (see the module comment). */
 export async function runSoftcodeBench(
   o: SoftcodeBenchOptions,
@@ -508,7 +613,7 @@ export async function runSoftcodeBench(
 ): Promise<SoftcodeBenchResult[]> {
   const targets: Target[] = [await startEngine(o, log)];
   try {
-    if (o.tinymux) targets.push(await startTinyMux(o, log));
+    if (o.tinymux && !o.selfCheck) targets.push(await startTinyMux(o, log));
     let sameResults: boolean | null = null;
     const prints = await Promise.all(targets.map((t) => fingerprints(t.port, t.lib)));
     prints[0].forEach((p, i) => log(`softcode: ${SOFTCODE_EXPRS[i].name}: ${p}`));
@@ -523,6 +628,24 @@ export async function runSoftcodeBench(
     );
     const out: SoftcodeBenchResult[] = [];
     for (const method of o.methods ?? ["driver"]) {
+      if (method === "interleaved") {
+        // The second slot: TinyMUX, or for the check the engine itself.
+        const pair = [targets[0], o.selfCheck ? targets[0] : targets[1]];
+        if (!pair[1]) throw new Error("interleaved needs --softcode-mux or --softcode-self-check");
+        const { rows, cases } = await measureInterleaved(o, pair, exprs, log);
+        out.push({
+          method,
+          iters: o.blockPairs ?? INTERLEAVED_DEFAULTS.blockPairs,
+          runs: o.blocks ?? INTERLEAVED_DEFAULTS.blocks,
+          engine: rows[0],
+          tinymux: o.selfCheck ? null : rows[1],
+          ratio: Object.fromEntries(cases.map((c) => [c.name, c.comparison.ratio.value])),
+          sameResults,
+          interleaved: cases,
+          second: o.selfCheck ? "engine (again)" : undefined,
+        });
+        continue;
+      }
       const rows = method === "pairs"
         ? await measureByPairs(o, targets, exprs, log)
         : await measureByDriver(o, targets, exprs, log);
@@ -564,6 +687,14 @@ export function softcodeRows(r: SoftcodeBenchResult): string[][] {
       r.ratio?.[n] !== undefined ? String(r.ratio[n]) : "-",
     ]),
   ];
+}
+
+/** The report of one method's result: its table, and for `interleaved` every block too. */
+export function softcodeReport(r: SoftcodeBenchResult): string {
+  if (!r.interleaved) return table(softcodeRows(r));
+  const b = r.second ?? "TinyMUX";
+  return table(interleavedRows(r.interleaved, "engine", b)) + "\n\nblocks, in the order run:\n" +
+    table(blockRows(r.interleaved, "engine", b));
 }
 
 /** Where the shared driver and TinyMUX's script are by default. */
