@@ -13,9 +13,9 @@
  *           `--interval-ms`; a block is `--block-messages` messages, then a wait until every
  *           listener has each (or `--loss-ms`). Figure: a delivery's p99 (and p50).
  *
- * Players are created on first use (`create`, else `connect`, as the driver does), so a fresh
- * server needs no seeding. A server is `engine` (this checkout's supervisor, started here with
- * caps lifted and the shipped scripts, pinned to `--server-cpus`), `tinymux` (the shared
+ * Players are created on first use (`create`, else `connect`, as the driver does). A server is
+ * `engine` (this checkout's supervisor, started here with caps lifted, the shipped scripts and
+ * its players seeded at a cheap bcrypt cost, pinned to `--server-cpus`), `tinymux` (the shared
  * tinymux.sh, in a directory of its own), or `PORT:PID` (running already; PID's process group
  * and descendants are its CPU). `--prefix-b` lets both slots be one server (a self-check).
  *
@@ -26,6 +26,7 @@ import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { startServer, type TestServer, waitHealthy } from "../tests/harness.ts";
 import { LeanTelnet } from "./telnet_client.ts";
+import { seedTelnetPlayers, TELNET_PASSWORD } from "./telnet_seed.ts";
 import { ServerCpu } from "./line_cpu.ts";
 import { type BlockPair, compareQuantiles, medianOf, type QuantileComparison } from "./blocks.ts";
 import { quantile, round, sleep } from "./stats.ts";
@@ -40,6 +41,8 @@ const CREATE_FAIL = /already|illegal|invalid|taken|in use|exists|limit|not allow
 const CONNECT_FAIL =
   /does not exist|different password|incorrect|bad password|invalid password|no such (player|character|account)/i;
 const SHARED_TINYMUX = "/work/shared/bench/tinymux.sh";
+/** bcrypt cost of the engine's seeded players (bench only; the engine's own is 10). */
+const CHEAP_COST = 4;
 /** Where tinymux.sh keeps its package by default. */
 const SHARED_MUX_DIR = "/tmp/tinymux-bench";
 
@@ -89,7 +92,8 @@ function options(): Options {
       "label-b": { type: "string" },
       prefix: { type: "string", default: "bench" },
       "prefix-b": { type: "string" },
-      password: { type: "string", default: "benchpw1" },
+      // The seeded players' password, used on both servers.
+      password: { type: "string", default: TELNET_PASSWORD },
       scenario: { type: "string", default: "rtt" },
       "warm-s": { type: "string", default: "60" },
       pairs: { type: "string", default: "40" },
@@ -157,9 +161,17 @@ async function openSide(spec: string, label: string, prefix: string, o: Options)
   };
 }
 
-/** This checkout's supervisor with the caps a bench lifts (as the shared README asks). */
+/**
+ * This checkout's supervisor with the caps a bench lifts (as the shared README asks), its players
+ * written into the database first (bench/telnet_seed.ts: the password at a cheap bcrypt cost, so
+ * a thousand logins take seconds, not minutes of full-cost hashing at the start of a sitting).
+ */
 async function startEngine(label: string, prefix: string, o: Options): Promise<Side> {
+  const dir = await Deno.makeTempDir({ prefix: "ursamu-interleave-" });
+  await seedTelnetPlayers(dir, `${prefix}r`, 1, Math.max(1, o.speakers), CHEAP_COST);
+  await seedTelnetPlayers(dir, prefix, 0, o.listeners + 1, CHEAP_COST);
   const srv: TestServer = await startServer({
+    dir,
     entry: "src/supervisor/main.ts",
     cpus: o.serverCpus,
     config: {
@@ -181,7 +193,10 @@ async function startEngine(label: string, prefix: string, o: Options): Promise<S
     port: srv.telnet,
     prefix,
     cpu: new ServerCpu(srv.child.pid),
-    stop: () => srv.stop(),
+    stop: async () => {
+      await srv.stop();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    },
   };
 }
 
