@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     let last = new Map(threads(srv.child.pid).map((t) => [t.key, t.ns]));
     let loggedIn: Promise<void> | null = null;
     for (let s = 1; s <= seconds; s++) {
-      await sleep(t0 + s * 1000 - performance.now());
+      await sleep(Math.max(0, t0 + s * 1000 - performance.now()));
       if (logins > 0 && !loggedIn && s >= loginAt) {
         loggedIn = (async () => {
           const id = crypto.randomUUID().slice(0, 4);
