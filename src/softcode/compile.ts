@@ -78,7 +78,10 @@ export interface CallNode {
   buf: NumArg[] | null;
   /** A lazy function's raw arguments as Evaluation.evalLazy last read them, by position. */
   lazy: (LazyArg | undefined)[] | null;
-  /** What a u()-like call keeps of the attribute it runs (AttrSite), made at its first call. */
+  /**
+   * What a u()-like call (or a `@function`'s) keeps of the attribute it runs (AttrSite), made at its
+   * first call.
+   */
   site: AttrSite | null;
 }
 
@@ -115,6 +118,27 @@ export interface AttrSite {
   generation: number;
   epoch: number;
   lbuf: number;
+}
+
+/**
+ * A new AttrSite keeping no program yet: `ref`, `id` and `name` as the call's literal reference
+ * resolved once (all null when it is evaluated at each call, or when the call names no
+ * reference: a `@function`'s).
+ */
+export function newAttrSite(ref: string | null, id: string | null, name: string | null): AttrSite {
+  return {
+    ref,
+    id,
+    name,
+    tail: "",
+    tailName: "",
+    text: "",
+    p: null,
+    call: null,
+    generation: -1,
+    epoch: -1,
+    lbuf: -1,
+  };
 }
 
 /**

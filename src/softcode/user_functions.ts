@@ -9,6 +9,7 @@
 import { type FunctionDef, MAX_ARGS, MAX_FUNCTION_NAME } from "./types.ts";
 import type { FunctionRegistry } from "./functions/define.ts";
 import type { Evaluation } from "./eval.ts";
+import { type CallNode, newAttrSite } from "./compile.ts";
 import { keys } from "../storage/keys.ts";
 
 /** A user-defined function as it is kept. */
@@ -123,7 +124,7 @@ function userFunctionDef(r: UserFunctionRecord): FunctionDef<Evaluation> {
     leaf: undefined,
     inert: undefined,
     help: undefined,
-    impl: (ev, frame, args) => {
+    impl: (ev, frame, args, call?: CallNode) => {
       const attr = ev.ports.attributes.get(r.obj, r.attr);
       if (!attr?.value) return "";
       const f = {
@@ -132,10 +133,15 @@ function userFunctionDef(r: UserFunctionRecord): FunctionDef<Evaluation> {
         enactor: frame.enactor,
         args,
       };
-      if (!r.preserve) return ev.evalAttr(f, attr.value);
+      // The call keeps the program of the text it ran last, as u()'s does (evalAttrAt): a +who
+      // row of SGP's calls isstaff() twice and ostaff() once, and each looked its parse up.
+      const site = call === undefined ? null : (call.site ??= newAttrSite(null, null, null));
+      if (!r.preserve) {
+        return site === null ? ev.evalAttr(f, attr.value) : ev.evalAttrAt(f, attr.value, site);
+      }
       const saved = new Map(ev.regs);
       try {
-        return ev.evalAttr(f, attr.value);
+        return site === null ? ev.evalAttr(f, attr.value) : ev.evalAttrAt(f, attr.value, site);
       } finally {
         ev.regs = saved;
       }

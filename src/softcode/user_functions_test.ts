@@ -63,6 +63,35 @@ Deno.test("user functions: /preserve keeps the caller's registers; recursion is 
   }
 });
 
+Deno.test("user functions: a call kept parsed runs the attribute's text of now, under the definition of now", async () => {
+  const w = await world();
+  try {
+    w.world.set(w.wiz, "ONE", "one:%0");
+    w.world.set(w.wiz, "TWO", "[add(%0,%0)]");
+    w.world.set(w.wiz, "REG", "[setq(0,in)]%q0");
+    await w.fns.define(def("FN", w.wiz, "ONE"));
+    await w.fns.define(def("KEEPS", w.wiz, "REG", { preserve: true }));
+    // The same parsed calls run each time (the caller's attribute is kept parsed).
+    w.world.set(w.wiz, "CALLER", "[iter(a b,fn(##))]|[setq(0,out)][keeps()]%q0");
+    const run = () => w.run("u(me/CALLER)");
+    for (let i = 0; i < 3; i++) assert.equal(run(), "one:a one:b|inout");
+    // The attribute rewritten: its new text, at once.
+    w.world.set(w.wiz, "ONE", "uno:%0");
+    assert.equal(run(), "uno:a uno:b|inout");
+    // Another attribute under the name, then a definition that preserves nothing.
+    await w.fns.define(def("FN", w.wiz, "TWO"));
+    w.world.set(w.wiz, "CALLER", "[iter(1 2,fn(##))]|[setq(0,out)][keeps()]%q0");
+    assert.equal(run(), "2 4|inout");
+    await w.fns.define(def("KEEPS", w.wiz, "REG"));
+    assert.equal(run(), "2 4|inin");
+    // The attribute gone: nothing, as from a call never kept.
+    w.world.attrs.get(w.wiz)!.delete("TWO");
+    assert.equal(run(), " |inin");
+  } finally {
+    w.kv.close();
+  }
+});
+
 Deno.test("user functions: built-ins first; kept, listed in order, deleted", async () => {
   const w = await world();
   try {

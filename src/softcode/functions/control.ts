@@ -8,7 +8,7 @@ import type { Evaluation } from "../eval.ts";
 import { sepOf, splitList } from "../list.ts";
 import { bool, toInt, truthy } from "../numbers.ts";
 import { found, matchError, matchThing, NOTHING, parseObjAttr } from "../match.ts";
-import { type AttrSite, type CallNode, upperAscii } from "../compile.ts";
+import { type AttrSite, type CallNode, newAttrSite, upperAscii } from "../compile.ts";
 import type { SoftAttr } from "../ports.ts";
 import { toWire } from "../markup.ts";
 import { closeColour } from "./strings.ts";
@@ -82,19 +82,7 @@ function siteOf(n: CallNode | null, ref: string): AttrSite {
     // The literal's text is the very string every call is given (Evaluation.arg).
     const literal = typeof first !== "string" && first.text === ref ? ref : null;
     const r = literal !== null ? resolvedRef(literal) : null;
-    site = {
-      ref: literal,
-      id: r === null ? null : r.id,
-      name: r === null ? null : r.name,
-      tail: "",
-      tailName: "",
-      text: "",
-      p: null,
-      call: null,
-      generation: -1,
-      epoch: -1,
-      lbuf: -1,
-    };
+    site = newAttrSite(literal, r === null ? null : r.id, r === null ? null : r.name);
     if (n !== null) n.site = site;
   }
   return site;
