@@ -777,16 +777,21 @@ export class Instance {
   decode(bytes: Uint8Array): { value?: Value; error?: Value } {
     const em = this.#em, ffi = this.#ffi;
     const p = this.#alloc(bytes.length || 1);
-    try {
-      em.HEAPU8.set(bytes, p);
-      const ab = ffi.QTS_NewArrayBuffer(this.ctx, p as never, bytes.length);
-      try {
-        return this.#result(ffi.QTS_bjson_decode(this.ctx, ab));
-      } finally {
-        ffi.QTS_FreeValuePointer(this.ctx, ab);
-      }
-    } finally {
+    em.HEAPU8.set(bytes, p);
+    // The ArrayBuffer takes the bytes where they are and frees them when it is freed (the build's
+    // QTS_NewArrayBuffer hands them to JS_NewArrayBuffer with its free function): they are
+    // freed here only when it could not be made. Freed here as well, they were freed twice.
+    const ab = ffi.QTS_NewArrayBuffer(this.ctx, p as never, bytes.length);
+    const failed = ffi.QTS_ResolveException(this.ctx, ab);
+    if (failed) {
+      ffi.QTS_FreeValuePointer(this.ctx, ab);
       em._free(p);
+      return { error: failed };
+    }
+    try {
+      return this.#result(ffi.QTS_bjson_decode(this.ctx, ab));
+    } finally {
+      ffi.QTS_FreeValuePointer(this.ctx, ab);
     }
   }
 

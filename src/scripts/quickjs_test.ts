@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { MIN_MEMORY_MB, OutOfMemory, QuickJs } from "./quickjs.ts";
+import { BjsonWriter } from "./bjson.ts";
 
 // `_malloc` answers 0 when the instance's memory is at its cap; what the engine copied in was
 // then written from address 0, over the instance's own low memory, and read back as a value.
@@ -162,4 +163,31 @@ Deno.test("quickjs: strings read in place read as QuickJS's own answer", async (
     assert.equal(q.wellFormed(v, 100), null, code);
     q.free(v);
   }
+});
+
+// The ArrayBuffer a value is read from owns the bytes the engine copied in and frees them itself:
+// had the engine freed (or reused) them as well, blocks QuickJS handed out afterwards would
+// overlap strings kept alive meanwhile. (A reused scratch buffer fails this at once; the double
+// free of before did not show in this pattern: the allocator let it pass.)
+Deno.test("quickjs: a value's bytes are the ArrayBuffer's: values kept meanwhile stay whole", async () => {
+  const qjs = await QuickJs.load();
+  const q = await qjs.instance(MIN_MEMORY_MB);
+  const w = new BjsonWriter();
+  let seed = 7;
+  const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  const kept: { v: ReturnType<typeof q.string>; s: string }[] = [];
+  for (let i = 0; i < 3000; i++) {
+    const s = `k${i}-` + "abcdefgh".repeat(rnd(40));
+    kept.push({ v: q.string(s), s });
+    if (kept.length > 50) {
+      const [k] = kept.splice(rnd(kept.length), 1);
+      q.free(k.v);
+    }
+    const list = Array.from({ length: rnd(30) }, (_, j) => "y".repeat(rnd(20)) + j);
+    const r = q.decode(w.write(list)!.slice());
+    assert.ok(r.value);
+    assert.equal(q.dump(r.value), JSON.stringify(list));
+    q.free(r.value);
+  }
+  for (const k of kept) assert.equal(q.text(k.v), k.s);
 });
