@@ -120,6 +120,8 @@ class ScriptThrow extends Error {}
 /** The host function's kinds of call (src/scripts/prelude.ts). */
 const HOST_SEND = 1, HOST_BROADCAST = 2, HOST_OP = 3, HOST_TIMER = 4, HOST_CLEAR = 5;
 const HOST_RANDOM = 6, HOST_SEND_VALUE = 7, HOST_SEND_FLAT = 8;
+/** An operation's arguments when it has none (never changed: the operations only read them). */
+const NO_ARGS: unknown[] = Object.freeze<unknown[]>([]) as unknown[];
 /** Bytes of a send's data in the QuickJS binary format the engine reads (JSON checked after). */
 const MAX_DATA_BYTES = 4 * MAX_DATA;
 
@@ -789,8 +791,9 @@ export class ScriptVm {
           );
         case HOST_OP: {
           const name = this.#text(q, a, 40);
-          const args = JSON.parse(this.#text(q, b, MAX_ARGS));
-          return this.#answer(q, call, call.host.op(name, Array.isArray(args) ? args : []));
+          // Without arguments (u.who(), u.me, ...): none to copy out and parse.
+          const args = b === undefined ? NO_ARGS : JSON.parse(this.#text(q, b, MAX_ARGS));
+          return this.#answer(q, call, call.host.op(name, Array.isArray(args) ? args : NO_ARGS));
         }
         case HOST_TIMER:
           return this.#setTimer(q, call, q.num(a), q.num(b) === 1);
