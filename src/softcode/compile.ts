@@ -72,7 +72,7 @@ export interface CallNode {
   fold: number | string | null;
   folds: number;
   /**
-   * The argument array a leaf function's call (texts only: Evaluation.call, FunctionDef.leaf) or
+   * The argument array a leaf function's call (texts only: Evaluation.call, FunctionDef.reads) or
    * an arithmetic call of up to three arguments (Evaluation.callNum) keeps for its next call.
    */
   buf: NumArg[] | null;

@@ -1085,7 +1085,7 @@ export class Evaluation {
       return text;
     }
     if (fn.lazy) return this.invoke(frame, fn.name, n.args as string[], n);
-    if ((fn.leaf === true || fn.inert === true) && n.args.length <= 3) {
+    if (fn.reads !== undefined && n.args.length <= 3) {
       return this.#callLeaf(frame, n);
     }
     // Arguments left to right. Most calls have one to three, gathered as an array literal: made
@@ -1116,12 +1116,12 @@ export class Evaluation {
   }
 
   /**
-   * A leaf function's call (FunctionDef.leaf) with up to three arguments: they are evaluated
+   * A leaf function's call (FunctionDef.reads) with up to three arguments: they are evaluated
    * first, then handed over in the array its node keeps, emptied after, instead of a new array
    * each call (iter()'s body made one for each of its 1,000 items). Every argument is evaluated
    * before the array is written, so a call of the same node inside an argument (through u())
    * has ended before; and a leaf function evaluates nothing, so none can start while it reads.
-   * An inert one (FunctionDef.inert: hasflag(), loc(), name(), a +who row's most) reads the world
+   * An inert one (reads "world": hasflag(), loc(), name(), a +who row's most) reads the world
    * too, and likewise runs no softcode.
    */
   #callLeaf(frame: Frame, n: CallNode): string {

@@ -126,7 +126,7 @@ export interface Template {
   program: Program;
   tokens: number;
   /**
-   * When the body is one call of a leaf function (FunctionDef.leaf) whose arguments are each
+   * When the body is one call of a leaf function (FunctionDef.reads) whose arguments are each
    * a literal, `##` or `#@` (`strlen(##)`, `ljust(##,12,.)`): that call, run for each item with
    * its arguments put in place (Evaluation.runItem), not through the program; else null.
    */
@@ -202,7 +202,7 @@ function itemCall(p: Program, kinds: number[]): CallNode | null {
 
 /** A node that is a leaf call of literals and stand-ins (see itemCall), or null. */
 function leafCall(n: Node, kinds: number[]): CallNode | null {
-  if (n.k !== K_CALL || n.fn.leaf !== true || n.args.length > 3) return null;
+  if (n.k !== K_CALL || n.fn.reads !== "args" || n.args.length > 3) return null;
   for (const a of n.args) {
     if (typeof a === "string") return null;
     if (a.text !== null) kinds.push(ARG_TEXT);

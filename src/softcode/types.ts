@@ -114,17 +114,15 @@ export interface FunctionDef<E = unknown, C = unknown> {
    */
   readonly raw?: boolean;
   /**
-   * Its code reads only its arguments: it evaluates nothing (its `ev` is unused) and keeps no
-   * reference to its `args` array, so a call may hand it an array its node reuses
-   * (Evaluation.call): no other call can run between the array's filling and its reading.
+   * Set when its code runs no softcode and keeps no reference to its `args` array, so a call
+   * may hand it an array its node reuses (Evaluation.call): nothing it does can run that call
+   * again while it reads. What else it reads: `"args"` only its arguments (a leaf function: it
+   * evaluates nothing, its `ev` is unused, so an iter() body of one such call may run it for
+   * each item without the body's program: template.ts), `"world"` the world too (an inert one:
+   * hasflag(), loc(), name()). A leaf is thus inert too; one field holds both, as one is the
+   * other with less read.
    */
-  readonly leaf?: boolean;
-  /**
-   * Its code runs no softcode (it may read the world: hasflag(), loc(), name()) and keeps no
-   * reference to its `args` array: a call hands it the array its node reuses, as a leaf's
-   * (Evaluation.call), since nothing it does can run that call again while it reads.
-   */
-  readonly inert?: boolean;
+  readonly reads?: "args" | "world";
   /**
    * The function's code. `args` are the evaluated arguments (for a lazy function, the raw text
    * of each, which it evaluates itself with `ev.eval`, or `ev.evalLazy` given `call`, the parsed

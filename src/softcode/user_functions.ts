@@ -121,8 +121,7 @@ function userFunctionDef(r: UserFunctionRecord): FunctionDef<Evaluation> {
     lazy: false,
     staff: undefined,
     raw: undefined,
-    leaf: undefined,
-    inert: undefined,
+    reads: undefined,
     help: undefined,
     impl: (ev, frame, args, call?: CallNode) => {
       const attr = ev.ports.attributes.get(r.obj, r.attr);

@@ -32,8 +32,6 @@ export interface DefineOptions {
   staff?: boolean;
   /** The result is input copied as it is: its colour is not closed (FunctionDef.raw). */
   raw?: boolean;
-  /** Reads only its arguments (FunctionDef.leaf). */
-  leaf?: boolean;
   /** Its operation on the shared small-integer path (FunctionDef.small; arithmetic only). */
   small?: number;
 }
@@ -95,8 +93,7 @@ function made(
     lazy: opts.lazy ?? false,
     staff: opts.staff,
     raw: opts.raw,
-    leaf: opts.leaf,
-    inert: undefined,
+    reads: undefined,
     help,
     impl,
     num,
@@ -149,7 +146,9 @@ export class FunctionRegistry implements FunctionTable {
 /**
  * The definitions whose names `plain` accepts, marked as giving results that never hold colour
  * (numbers, truth values, dbrefs, flag letters): there is no colour to close after them, so the
- * evaluator skips looking for it (FunctionDef.raw).
+ * evaluator skips looking for it (FunctionDef.raw). Apart from `readsOnly`: this is about the
+ * result, not what the code does (get() copies a text as it is and may run a lock), and is
+ * chosen by a rule over a family's names, not a list.
  */
 export function plainResults(
   defs: FunctionDef<Evaluation>[],
@@ -159,27 +158,16 @@ export function plainResults(
 }
 
 /**
- * The definitions named, marked as inert (FunctionDef.inert): each must be eager, and its code
- * must run no softcode, through any helper it calls, and keep no reference to its `args` array
- * (functions/leaf_test.ts checks the first and what its own code calls).
+ * The definitions named, marked with what their code reads (FunctionDef.reads): each must be
+ * eager, and its code must run no softcode, through any helper it calls, and keep no reference
+ * to its `args` array; `"args"`: and evaluate nothing at all, its `ev` unused
+ * (functions/leaf_test.ts checks each so marked).
  */
-export function inertFunctions(
+export function readsOnly(
   defs: FunctionDef<Evaluation>[],
   names: readonly string[],
+  reads: "args" | "world",
 ): FunctionDef<Evaluation>[] {
-  const inert = new Set(names.map((n) => n.toUpperCase()));
-  return defs.map((d) => inert.has(d.name) && !d.lazy && !d.num ? { ...d, inert: true } : d);
-}
-
-/**
- * The definitions named, marked as leaf functions (FunctionDef.leaf): each must be eager, and its
- * code must evaluate nothing (its `ev` unused) and keep no reference to its `args` array
- * (functions/leaf_test.ts checks the first for every built-in so marked).
- */
-export function leafFunctions(
-  defs: FunctionDef<Evaluation>[],
-  names: readonly string[],
-): FunctionDef<Evaluation>[] {
-  const leaves = new Set(names.map((n) => n.toUpperCase()));
-  return defs.map((d) => leaves.has(d.name) && !d.lazy && !d.num ? { ...d, leaf: true } : d);
+  const marked = new Set(names.map((n) => n.toUpperCase()));
+  return defs.map((d) => marked.has(d.name) && !d.lazy && !d.num ? { ...d, reads } : d);
 }

@@ -2,7 +2,7 @@
  * Formatting functions: padding and aligning text (with fill), columns and tables, joining
  * with spaces. Widths are counted in visible characters, colour kept.
  */
-import { define, leafFunctions } from "./define.ts";
+import { define, readsOnly } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import { isSimple, sliceVisible, visibleLength } from "../markup.ts";
 import { isInteger, toInt } from "../numbers.ts";
@@ -69,8 +69,8 @@ export function justify(
   return pad(left, 0) + s + pad(gap - left, left + len);
 }
 
-/** The formatting family. */
-export const formatFunctions: FunctionDef[] = leafFunctions([
+/** The formatting family, before FORMAT_LEAVES are marked. */
+const formatDefs: FunctionDef[] = [
   define("ljust", 2, 3, {
     family: "formatting",
     args: "ljust(<text>, <width>[, <fill>])",
@@ -179,8 +179,13 @@ export const formatFunctions: FunctionDef[] = leafFunctions([
     return columnsPlain(args[0], width, sep, indent, per, ev.sc.buffers) ??
       columnsStyled(args[0], width, sep, indent, per);
   }),
-  // Their code reads only their arguments (FunctionDef.leaf).
-], ["ljust", "rjust", "center"]);
+];
+
+/** The formatting functions whose code reads only their arguments (FunctionDef.reads "args"). */
+const FORMAT_LEAVES = ["ljust", "rjust", "center"];
+
+/** The formatting family. */
+export const formatFunctions: FunctionDef[] = readsOnly(formatDefs, FORMAT_LEAVES, "args");
 
 /** Largest columns() text made in the work buffer; a longer one is made the general way. */
 const MAX_COLUMNS_BYTES = 65536;

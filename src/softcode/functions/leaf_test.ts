@@ -7,7 +7,7 @@ Deno.test("leaf functions: each is eager, and its code names its evaluation unus
   let leaves = 0;
   for (const name of table.names()) {
     const fn = table.get(name)!;
-    if (!fn.leaf) continue;
+    if (fn.reads !== "args") continue;
     leaves++;
     assert.equal(fn.lazy, false, name);
     assert.equal(fn.num, undefined, name);
@@ -40,7 +40,7 @@ Deno.test("leaf functions: a call of the same node inside an argument, through u
 Deno.test("leaf functions: the truth functions, words() and member() called again inside their own arguments give their answers", () => {
   const table = builtinFunctions();
   for (const name of ["NOT", "T", "AND", "OR", "XOR", "LAND", "LOR", "WORDS", "MEMBER"]) {
-    assert.equal(table.get(name)!.leaf, true, name);
+    assert.equal(table.get(name)!.reads, "args", name);
   }
   const t = testSoftcode();
   // MEM(k) = member(a 1 0 b, MEM(k-1)) and MEM(0) = b: the same parsed member() call at each
@@ -65,7 +65,7 @@ Deno.test("inert functions: each is eager, and neither its code nor the helpers 
   const runs = /\.(eval|evalAttr|evalAttrAt|evalLazy|evalTop|run|invoke|call)\(|callAttr|ufun|Lock/;
   for (const name of table.names()) {
     const fn = table.get(name)!;
-    if (!fn.inert) continue;
+    if (fn.reads !== "world") continue;
     inert++;
     assert.equal(fn.lazy, false, name);
     assert.equal(fn.num, undefined, name);

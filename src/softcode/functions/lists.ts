@@ -1,5 +1,5 @@
 /** List functions: words, picking, searching, sorting, sets. */
-import { define, leafFunctions, plainResults } from "./define.ts";
+import { define, plainResults, readsOnly } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 import { extractList, sepOf, splitList, splitStyledList } from "../list.ts";
@@ -508,10 +508,10 @@ const listDefs: FunctionDef[] = plainResults([
 ], (name) => name === "WORDS" || name === "MEMBER" || name === "MATCH");
 
 /**
- * List functions that read only their arguments, marked leaf (FunctionDef.leaf): a call hands
+ * List functions that read only their arguments, marked leaf (FunctionDef.reads): a call hands
  * them its node's kept array (SGP's ostaff() is member(), once a +who row).
  */
 const LIST_LEAVES = ["words", "member"];
 
 /** The list family. */
-export const listFunctions: FunctionDef[] = leafFunctions(listDefs, LIST_LEAVES);
+export const listFunctions: FunctionDef[] = readsOnly(listDefs, LIST_LEAVES, "args");

@@ -1,5 +1,5 @@
 /** Arithmetic, comparison and logic, with MUX's number rules (src/softcode/numbers.ts). */
-import { define, defineNum, leafFunctions, plainResults } from "./define.ts";
+import { define, defineNum, plainResults, readsOnly } from "./define.ts";
 import type { FunctionDef, NumArg } from "../types.ts";
 import {
   bool,
@@ -741,7 +741,7 @@ const mathDefs: FunctionDef[] = plainResults([
 ], (name) => name !== "ALPHAMAX" && name !== "ALPHAMIN");
 
 /**
- * The truth functions that read only their arguments: leaf functions (FunctionDef.leaf), so a
+ * The truth functions that read only their arguments: leaf functions (FunctionDef.reads), so a
  * call hands them its node's kept array. A +who row of SGP's makes three and(), two or() and
  * four not() calls; each made an array.
  */
@@ -761,7 +761,7 @@ const LOGIC_LEAVES = [
 ];
 
 /** The arithmetic family. */
-export const mathFunctions: FunctionDef[] = leafFunctions(mathDefs, LOGIC_LEAVES);
+export const mathFunctions: FunctionDef[] = readsOnly(mathDefs, LOGIC_LEAVES, "args");
 
 function listExtreme(args: string[], better: (a: number, b: number) => boolean): string {
   if (!args.length) return "0";

@@ -6,7 +6,7 @@
  * What they reveal follows who may see it.
  */
 import { zoneOf } from "../../world/zones.ts";
-import { define, inertFunctions, plainResults } from "./define.ts";
+import { define, plainResults, readsOnly } from "./define.ts";
 import { EVAL_ARG, type Frame, type FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 import { genderOf, pronoun } from "../eval.ts";
@@ -420,7 +420,7 @@ const PLAIN: ReadonlySet<string> = new Set([
 
 /**
  * The object functions that run no softcode and keep no reference to their arguments
- * (FunctionDef.inert): a `+who` row's flag tests, locations, names and times, each called with
+ * (FunctionDef.reads): a `+who` row's flag tests, locations, names and times, each called with
  * its node's kept argument array instead of a new one.
  */
 const INERT = [
@@ -1038,7 +1038,7 @@ const objectDefs: FunctionDef[] = plainResults([
 ], (name) => PLAIN.has(name));
 
 /** The object family. */
-export const objectFunctions: FunctionDef[] = inertFunctions(objectDefs, INERT);
+export const objectFunctions: FunctionDef[] = readsOnly(objectDefs, INERT, "world");
 
 /** MUX's bit types (RhostMUSH's): 7 superuser, 5 wizard, 4 admin, 3 builder/storyteller, else 1. */
 function bitType(ev: Evaluation, o: DbObject): number {

@@ -1,5 +1,5 @@
 /** String functions: lengths, slices, padding, case, search and replace; colour kept. */
-import { define, leafFunctions } from "./define.ts";
+import { define, readsOnly } from "./define.ts";
 import { type FunctionDef } from "../types.ts";
 import {
   endState,
@@ -103,7 +103,7 @@ const SECURE = /[%$\\[\](){},;]/g;
 const ESCAPED = /[%\\[\]{};,()^$]/;
 
 /**
- * The string functions whose code reads only their arguments (FunctionDef.leaf): a call hands
+ * The string functions whose code reads only their arguments (FunctionDef.reads): a call hands
  * them an argument array its node reuses.
  */
 const STRING_LEAVES = [
@@ -130,8 +130,8 @@ const STRING_LEAVES = [
   "reverse",
 ];
 
-/** The string family. */
-export const stringFunctions: FunctionDef[] = leafFunctions([
+/** The string family, before STRING_LEAVES are marked. */
+const stringDefs: FunctionDef[] = [
   define(
     "strlen",
     0,
@@ -554,7 +554,10 @@ export const stringFunctions: FunctionDef[] = leafFunctions([
       "1 when the text matches the wildcard pattern (* any run, ? one character), in any case.",
     example: { think: "strmatch(Hello,h*o)", gives: "1" },
   }, (ev, _f, args) => bool(ev.wild(args[1], args[0]))),
-], STRING_LEAVES);
+];
+
+/** The string family. */
+export const stringFunctions: FunctionDef[] = readsOnly(stringDefs, STRING_LEAVES, "args");
 
 /**
  * Text in upper or lower case, one character for one (MUX maps each character alone:
