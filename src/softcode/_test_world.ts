@@ -28,11 +28,42 @@ import type { QueueRequest } from "../queue/types.ts";
 import { defaultConfig, type EngineConfig } from "../config/defaults.ts";
 import { paramNames, paramValue } from "./config_params.ts";
 import { objectCounts } from "../world/stats.ts";
+import { WorldVersion } from "../world/version.ts";
+
+/**
+ * A map whose every set and delete counts a change of the world, as the engine's stores count
+ * theirs (src/world/version.ts). A test that changes an object in place calls `touch()`.
+ */
+class CountedMap<K, V> extends Map<K, V> {
+  #version: WorldVersion | undefined;
+
+  constructor(version: WorldVersion) {
+    super();
+    this.#version = version;
+  }
+
+  override set(key: K, value: V): this {
+    this.#version?.bump();
+    return super.set(key, value);
+  }
+
+  override delete(key: K): boolean {
+    this.#version?.bump();
+    return super.delete(key);
+  }
+
+  override clear(): void {
+    this.#version?.bump();
+    super.clear();
+  }
+}
 
 /** A world of objects and attributes in maps, with delivery recorded. */
 export class TestWorld {
-  readonly objects = new Map<string, DbObject>();
-  readonly attrs = new Map<string, Map<string, SoftAttr>>();
+  /** The world's change count (SoftcodePorts.version). */
+  readonly version = new WorldVersion();
+  readonly objects: Map<string, DbObject> = new CountedMap(this.version);
+  readonly attrs: Map<string, Map<string, SoftAttr>> = new CountedMap(this.version);
   readonly online = new Set<string>();
   readonly sent: { to: string; msg: string }[] = [];
   /** What was queued (trigger()), in order. */
@@ -97,9 +128,14 @@ export class TestWorld {
   /** Sets an attribute directly. */
   set(id: string, name: string, value: string, flags: AttrFlag[] = []): void {
     let m = this.attrs.get(id);
-    if (!m) this.attrs.set(id, m = new Map());
+    if (!m) this.attrs.set(id, m = new CountedMap(this.version));
     const owner = this.objects.get(id)?.owner ?? id;
     m.set(name.toUpperCase(), { name: name.toUpperCase(), value, owner, flags });
+  }
+
+  /** Counts a change made to an object in place (its flags, its data), as a store would. */
+  touch(): void {
+    this.version.bump();
   }
 
   ports(): SoftcodePorts {
@@ -123,6 +159,7 @@ export class TestWorld {
     };
     const denied = { refused: "Permission denied.", permission: true };
     return {
+      version: w.version,
       changes: {
         create: (actorId, name, type) => {
           const actor = w.objects.get(actorId);

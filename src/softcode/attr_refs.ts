@@ -1,6 +1,6 @@
 /**
  * Attribute names as softcode writes them, and the references u(), get() and their kin read
- * (`#12/FOO`, `foo`): those that name the same attribute whoever reads them are resolved
+ * (`#12/FOO`, `foo`, `me/foo`): those that name the same attribute whoever reads them are resolved
  * without the matcher, a bare name kept resolved (trimmed, checked and upper-cased once), a
  * `#12/FOO` cut anew at each call (see AttrRefs.get). What is kept is the text's meaning only,
  * never the world's: whether the object exists, the attribute and who may read it are looked up
@@ -50,7 +50,7 @@ export interface AttrRef {
   readonly name: string;
 }
 
-/** Kept for a text that needs the full match (`me/foo`, `*bob/foo`, a bad name). */
+/** Kept for a text that needs the full match (`*bob/foo`, `here/foo`, a bad name). */
 const LOOKER_BOUND: AttrRef = { id: null, name: "" };
 
 /**
@@ -73,8 +73,9 @@ export class AttrRefs {
   }
 
   /**
-   * What `ref` names when that does not depend on the reader: a plain `#123/<name>`, or a bare
-   * `<name>`, with a valid name; null for anything else (the caller matches it in full).
+   * What `ref` names when that does not depend on the reader: a plain `#123/<name>`, a bare
+   * `<name>` or `me/<name>`, with a valid name; null for anything else (the caller matches it
+   * in full).
    */
   get(ref: string): AttrRef | null {
     if (ref.length > MAX_KEPT_TEXT) return null;
@@ -99,7 +100,8 @@ export class AttrRefs {
 
 /**
  * parseObjAttr()'s answer for `ref` where it needs no looker (see AttrRefs.get): a plain
- * `#123/<name>` or a bare `<name>`, with a valid name; null for anything else.
+ * `#123/<name>`, or a bare `<name>` or `me/<name>` (the reader's own), with a valid name; null
+ * for anything else.
  */
 export function resolvedRef(ref: string): AttrRef | null {
   const at = ref.indexOf("/");
@@ -107,8 +109,15 @@ export function resolvedRef(ref: string): AttrRef | null {
     const name = ref.trim();
     return validAttrName(name) ? { id: null, name: upperName(name) } : null;
   }
-  const id = plainDbref(ref.slice(0, at));
-  if (id === null) return null;
+  const head = ref.slice(0, at);
+  const id = plainDbref(head);
+  // `me/<name>` is the reader's own, as a bare name is (the matcher's `me` is the looker).
+  if (id === null && !isMe(head)) return null;
   const name = ref.slice(at + 1).trim();
   return validAttrName(name) ? { id, name: upperName(name) } : null;
+}
+
+/** True when `text` is `me` in any case, spaces around it allowed (matchThing's rule). */
+function isMe(text: string): boolean {
+  return text.length <= 16 && text.trim().toLowerCase() === "me";
 }

@@ -19,6 +19,9 @@ Deno.test("attr refs: a kept reference gives what the full match gives, on gener
     "#99",
     "#",
     "me",
+    " Me ",
+    "mE",
+    "me me",
     "Box",
     "*Wizard",
     "#-1",
@@ -53,7 +56,8 @@ Deno.test("attr refs: a kept reference gives what the full match gives, on gener
   // read anew, to the same meaning.
   assert.equal(refs.get("foo"), refs.get("foo"));
   assert.deepEqual(refs.get(`#${box}/foo`), refs.get(`#${box}/foo`));
-  assert.equal(refs.get("me/foo"), null);
+  // `me/<name>` is the reader's own, as a bare name is.
+  assert.deepEqual(refs.get("me/foo"), { id: null, name: "FOO" });
   assert.equal(refs.get("Box/foo"), null);
 });
 
@@ -93,6 +97,7 @@ Deno.test("attr refs: u() and get() through a kept reference see the world as it
   const parent = t.world.add("Parent", "thing", { owner: t.wiz });
   t.world.set(parent, "F", "parent:%0", ["visual"]);
   t.world.objects.get(lib)!.data.parent = parent;
+  t.world.touch();
   assert.equal(t.run(u, bob), "parent:x");
   t.world.set(lib, "F", "four:%0", ["visual"]);
   assert.equal(t.run(u, bob), "four:x");
@@ -112,7 +117,7 @@ Deno.test("attr refs: a bare name is each executor's own attribute, and register
   assert.equal(t.run(`u(#${a}/go)`), "a:1");
   assert.equal(t.run(`u(#${b}/go)`), "b:2");
   assert.equal(t.run(`[setq(0,3)][u(#${a}/who)]`), "a:3");
-  // `me/` depends on who reads it: never kept.
+  // `me/` is whoever reads it: kept as a bare name is, each executor's own.
   t.world.set(a, "ME", "[u(me/who)]");
   t.world.set(b, "ME", "[u(me/who)]");
   assert.equal(t.run(`[setq(0,4)][u(#${a}/me)][u(#${b}/me)]`), "a:4b:4");

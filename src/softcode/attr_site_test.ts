@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { testSoftcode } from "./_test_world.ts";
 import { TOP_FLAGS } from "./eval.ts";
-import { type CallNode, K_CALL, type Program, unwrapped } from "./compile.ts";
+import { EV } from "./types.ts";
+import { type CallNode, K_CALL, K_EVAL, type Program, unwrapped } from "./compile.ts";
 import { parseText } from "./parse.ts";
 import { stripMarkup } from "./markup.ts";
 
@@ -20,7 +21,7 @@ function kept(t: ReturnType<typeof testSoftcode>, text: string) {
     }
   };
   const call = (p.nodes.find((n) => n.k === K_CALL) ?? null) as CallNode | null;
-  return { run, call };
+  return { run, call, p };
 }
 
 Deno.test("attr site: a u() call's kept reference and program follow the world", () => {
@@ -49,6 +50,7 @@ Deno.test("attr site: a u() call's kept reference and program follow the world",
   const parent = t.world.add("Parent", "thing", { owner: t.wiz });
   t.world.set(parent, "F", "parent:%0", ["visual"]);
   t.world.objects.get(lib)!.data.parent = parent;
+  t.world.touch();
   assert.equal(run(bob), "parent:x");
   t.world.set(lib, "F", "four:%0", ["visual"]);
   assert.equal(run(bob), "four:x");
@@ -149,6 +151,48 @@ Deno.test("attr site: u()'s arguments are the call's own, without the reference,
     const { run } = kept(t, text);
     assert.equal(run(), want, text);
     assert.equal(run(), want, text);
+  }
+});
+
+Deno.test("attr site: arguments of literals and lone substitutions are made from their texts, as run() gives them", () => {
+  const t = testSoftcode();
+  const bob = t.world.add("Bob", "player", { location: t.room });
+  const lib = t.world.add("Lib", "thing", { location: t.room, owner: t.wiz });
+  t.world.set(lib, "F", "%+:<%0|%1|%2|%3>", ["visual"]);
+  // An outer attribute gives the substitutions something to read: its own %0-%9 and registers.
+  t.world.set(
+    lib,
+    "OUTER",
+    `[setq(0,%1)][u(#${lib}/f,lit,%0,%q0,%n)]-[u(#${lib}/f,%9,%N)]-[u(#${lib}/f, sp ,%1)]`,
+    ["visual"],
+  );
+  const { run, p: top } = kept(t, `[u(#${lib}/outer,a,b)][u(#${lib}/outer,c,%#)]`);
+  const want = (x: string, y: string, who: string) =>
+    `4:<lit|${x}|${y}|${who}>-2:<|${who}||>-2:<sp|${y}||>`;
+  const ATTR = EV.EVAL | EV.FCHECK;
+  for (const [who, name] of [[t.wiz, "Wizard"], [bob, "Bob"], [t.wiz, "Wizard"]]) {
+    assert.equal(run(who), want("a", "b", name) + want("c", "#" + who, name), who);
+  }
+  // Each call's arguments kept as texts (the calls inside `[...]`, in order).
+  const calls = (p: Program): CallNode[] =>
+    p.nodes.flatMap((n) => n.k === K_CALL ? [n] : n.k === K_EVAL ? calls(n.p) : []);
+  assert.deepEqual(calls(top).map((n) => n.site?.argv?.length), [2, 2]);
+  const outer = t.sc.compile(t.world.attrs.get(lib)!.get("OUTER")!.value, ATTR);
+  assert.deepEqual(calls(outer).map((n) => n.site?.argv?.length), [undefined, 4, 2, 2]);
+  // An argument that is more than a lone substitution is run as before.
+  const mixed = kept(t, `[u(#${lib}/f,x%0,[add(1,2)])]`);
+  assert.equal(mixed.run(), "2:<x|3||>");
+  assert.equal(mixed.run(), "2:<x|3||>");
+  assert.equal(mixed.call?.site?.argv, null);
+  // A substitution longer than the output limit reads as run() gives it.
+  t.world.set(lib, "LEN", "[strlen(%0)]", ["visual"]);
+  t.sc.setLimits({ outputLength: 31 });
+  const p = t.sc.compile(`[u(#${lib}/len,%0)]`, TOP_FLAGS);
+  const ev = t.sc.begin({ executor: t.wiz, args: ["y".repeat(50)] });
+  try {
+    for (let i = 0; i < 3; i++) assert.equal(ev.run(ev.topFrame(), p), "30");
+  } finally {
+    t.sc.end(ev);
   }
 });
 

@@ -88,9 +88,10 @@ export interface CallNode {
 /**
  * What a call that runs an attribute (u(), ulocal()) keeps on its node: its reference as resolved
  * once when the reference is a literal that means the same whoever reads it (functions/control.ts),
- * and the program of the text it ran last (Evaluation.evalAttrAt). Nothing about the world is
- * kept: the object, the attribute and the permission are looked up at every call, and the program
- * is used again only for the same text under the same function table and parse depth.
+ * the program of the text it ran last (Evaluation.evalAttrAt), the verdict its last reader got
+ * (the attribute's holder and text, or what to give instead) while the world's change count is
+ * the one it was found under, and its arguments' texts when each is a literal or a lone
+ * substitution (Evaluation.call makes the arguments from them, without their programs).
  */
 export interface AttrSite {
   /** The literal reference's text, or null when the call's reference is evaluated. */
@@ -118,14 +119,34 @@ export interface AttrSite {
   generation: number;
   epoch: number;
   lbuf: number;
+  /**
+   * The verdict for a literal reference (`name` not null): the world's change count it was
+   * found under (-1: none), the executor it was found for, the object whose attribute runs and
+   * its text, or (`out` not null) what the call gives instead ("" or a permission error).
+   */
+  seen: number;
+  viewer: string;
+  holder: string;
+  value: string;
+  out: string | null;
+  /**
+   * The arguments after the reference when each is a literal (its text), `%0`-`%9` (the digit,
+   * a number) or another lone substitution (its node); null when any is something else.
+   */
+  argv: (string | number | SubNode)[] | null;
 }
 
 /**
- * A new AttrSite keeping no program yet: `ref`, `id` and `name` as the call's literal reference
- * resolved once (all null when it is evaluated at each call, or when the call names no
- * reference: a `@function`'s).
+ * A new AttrSite keeping no program and no verdict yet: `ref`, `id` and `name` as the call's
+ * literal reference resolved once (all null when it is evaluated at each call, or when the call
+ * names no reference: a `@function`'s), `argv` its arguments' texts (AttrSite.argv) or null.
  */
-export function newAttrSite(ref: string | null, id: string | null, name: string | null): AttrSite {
+export function newAttrSite(
+  ref: string | null,
+  id: string | null,
+  name: string | null,
+  argv: (string | number | SubNode)[] | null = null,
+): AttrSite {
   return {
     ref,
     id,
@@ -138,6 +159,12 @@ export function newAttrSite(ref: string | null, id: string | null, name: string 
     generation: -1,
     epoch: -1,
     lbuf: -1,
+    seen: -1,
+    viewer: "",
+    holder: "",
+    value: "",
+    out: null,
+    argv,
   };
 }
 

@@ -38,6 +38,7 @@ import {
   type WorldChanges,
 } from "./ports.ts";
 import { homeOf } from "../world/start.ts";
+import { WorldVersion } from "../world/version.ts";
 import { Softcode, type SoftcodeLimits } from "./eval.ts";
 import { builtinFunctions } from "./functions/mod.ts";
 import type { FunctionTable } from "./types.ts";
@@ -308,6 +309,9 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
     ids.length > limit ? ids.slice(0, limit) : ids;
   return {
     changes: worldChanges(p),
+    // The store's world is made with it and kept (null on a shared database, where softcode
+    // sees no object: a count that never moves then keeps nothing wrong).
+    version: world()?.version ?? new WorldVersion(),
     world: {
       object: (id) => world()?.object(id) ?? null,
       contents: (id) => world()?.contents(id) ?? NONE,

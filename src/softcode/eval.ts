@@ -224,6 +224,11 @@ export class Softcode {
   readonly #behalf = new AsyncLocalStorage<{ readonly payer: string | null; running: boolean }>();
   /** The innermost evaluation running now (evaluations are synchronous: they nest). */
   #active: Evaluation | null = null;
+  /**
+   * Evaluations begun so far: a verdict worked out while one began (a zone's enter lock with an
+   * evaluation key) may hang on more than the world, and is not kept (functions/control.ts).
+   */
+  begun = 0;
 
   constructor(opts: SoftcodeOptions) {
     this.ports = opts.ports;
@@ -455,6 +460,7 @@ export class Softcode {
    * (a lock an `elock()` checks) is part of it: same payer, deadline and counts.
    */
   begin(req: EvalRequest): Evaluation {
+    this.begun++;
     if (this.#readLimits) {
       // The configuration's section is replaced, never changed, when the configuration is:
       // the same section as last time gives the same limits, without copying them again.
@@ -1088,6 +1094,12 @@ export class Evaluation {
     if (fn.reads !== undefined && n.args.length <= 3) {
       return this.#callLeaf(frame, n);
     }
+    // A u()-like call whose arguments are literals and lone substitutions (AttrSite.argv, kept
+    // at its first call): made from their texts, without a program run for each.
+    const site = n.site;
+    if (site !== null && site.argv !== null) {
+      return this.invoke(frame, fn.name, this.#siteArgs(frame, site.ref!, site.argv), n);
+    }
     // Arguments left to right. Most calls have one to three, gathered as an array literal: made
     // at its size and packed, where an array made empty of a length is holey (each read of it
     // then checks for a hole).
@@ -1138,6 +1150,33 @@ export class Evaluation {
       // Nothing kept alive by a program held in the parse cache.
       for (let i = 0; i < count; i++) args[i] = "";
     }
+  }
+
+  /**
+   * A site's arguments (AttrSite.argv) after its literal reference, as call() gathers them from
+   * their programs: a literal as it is, a substitution as run() gives it (nothing once halted).
+   */
+  #siteArgs(frame: Frame, ref: string, argv: readonly (string | number | SubNode)[]): string[] {
+    switch (argv.length) {
+      case 0:
+        return [ref];
+      case 1:
+        return [ref, this.#siteArg(frame, argv[0])];
+      case 2: {
+        const a = this.#siteArg(frame, argv[0]);
+        return [ref, a, this.#siteArg(frame, argv[1])];
+      }
+    }
+    const args = [ref];
+    for (let i = 0; i < argv.length; i++) args.push(this.#siteArg(frame, argv[i]));
+    return args;
+  }
+
+  /** One of a site's arguments (see #siteArgs): a text, `%0`-`%9` by its digit, a substitution. */
+  #siteArg(frame: Frame, a: string | number | SubNode): string {
+    if (typeof a === "string") return a;
+    if (this.halted) return "";
+    return this.cap(typeof a === "number" ? frame.args[a] ?? "" : this.sub(frame, a));
   }
 
   /** An eager argument's text: a literal one (`15`, `.`, `dark`) as it is, without run(). */

@@ -232,6 +232,11 @@ export interface GameState {
 /** Everything the evaluator is given. */
 export interface SoftcodePorts {
   world: WorldView;
+  /**
+   * The world's change count (src/world/version.ts), read as a field: an answer worked out from
+   * objects and attributes alone holds while it is the same.
+   */
+  version: { readonly n: number };
   changes: WorldChanges;
   attributes: AttributeView;
   presence: PresenceView;

@@ -21,6 +21,7 @@ import { deepFreeze } from "./freeze.ts";
 import { parentOf } from "./parents.ts";
 import { zoneOf } from "./zones.ts";
 import { copyOf } from "./copy.ts";
+import { WorldVersion } from "./version.ts";
 import {
   type IndexKind,
   type Membership,
@@ -37,6 +38,8 @@ import {
 export interface WorldReader {
   /** Number of objects held. */
   readonly size: number;
+  /** Counts every change of what is held, objects and attributes (src/world/version.ts). */
+  readonly version: WorldVersion;
   /** An object by id (`12`, not `#12`), frozen, or null when there is none. */
   object(id: string): DbObject | null;
   /** Ids of everything located in `location` (a room's or a player's or a thing's contents). */
@@ -155,6 +158,7 @@ export class LiveWorld implements WorldReader {
   readonly #homed = new Buckets();
   readonly #playerNames = new Map<string, string>();
   readonly #playerAliases = new Map<string, string>();
+  readonly version: WorldVersion = new WorldVersion();
 
   get size(): number {
     return this.#objects.size;
@@ -175,6 +179,7 @@ export class LiveWorld implements WorldReader {
    * call (the write's commit succeeded or failed). Holds its own frozen copy.
    */
   show(obj: DbObject): DbObject {
+    this.version.bump();
     const frozen = deepFreeze(copyOf(obj));
     const before = this.object(obj.id);
     if (before) this.#unindex(before);
@@ -193,6 +198,7 @@ export class LiveWorld implements WorldReader {
     const shown = this.#shown.get(id);
     if (!shown) return null;
     if (--shown.writes > 0) return null;
+    this.version.bump();
     this.#shown.delete(id);
     this.#unindex(shown.obj);
     const committed = this.#objects.get(id)?.obj ?? null;
@@ -215,6 +221,7 @@ export class LiveWorld implements WorldReader {
     const gone = this.#tombstones.get(obj.id);
     if (gone !== undefined && gone >= versionstamp) return;
     this.#tombstones.delete(obj.id);
+    this.version.bump();
     const frozen = deepFreeze(copyOf(obj));
     // While a write is shown, the indexes follow what is shown: `settle` moves them.
     const shown = this.#shown.has(obj.id);
@@ -227,6 +234,7 @@ export class LiveWorld implements WorldReader {
   remove(id: string, versionstamp: string): void {
     const held = this.#objects.get(id);
     if (held && held.versionstamp >= versionstamp) return;
+    this.version.bump();
     if (held && !this.#shown.has(id)) this.#unindex(held.obj);
     this.#objects.delete(id);
     this.#tombstones.delete(id);

@@ -8,7 +8,15 @@ import type { Evaluation } from "../eval.ts";
 import { sepOf, splitList } from "../list.ts";
 import { bool, toInt, truthy } from "../numbers.ts";
 import { found, matchError, matchThing, NOTHING, parseObjAttr } from "../match.ts";
-import { type AttrSite, type CallNode, newAttrSite, upperAscii } from "../compile.ts";
+import {
+  type AttrSite,
+  type CallNode,
+  K_SUB,
+  newAttrSite,
+  type Program,
+  type SubNode,
+  upperAscii,
+} from "../compile.ts";
 import type { SoftAttr } from "../ports.ts";
 import { toWire } from "../markup.ts";
 import { closeColour } from "./strings.ts";
@@ -73,19 +81,70 @@ function readable(ev: Evaluation, frame: Frame, id: string, name: string): SoftA
 /**
  * What call `n` of u(), ulocal() or sortby() keeps (AttrSite), made at its first call (or made for
  * one evaluation when there is no call): a reference written as a literal is resolved here once
- * when it means the same whoever reads it (attr_refs.ts).
+ * when it means the same whoever reads it (attr_refs.ts); for u() and ulocal() (`compact`), the
+ * arguments' texts when they are literals and lone substitutions (AttrSite.argv).
  */
-function siteOf(n: CallNode | null, ref: string): AttrSite {
+function siteOf(n: CallNode | null, ref: string, compact = false): AttrSite {
   let site = n === null ? null : n.site;
   if (site === null) {
     const first = n === null ? "" : n.args[0];
     // The literal's text is the very string every call is given (Evaluation.arg).
     const literal = typeof first !== "string" && first.text === ref ? ref : null;
     const r = literal !== null ? resolvedRef(literal) : null;
-    site = newAttrSite(literal, r === null ? null : r.id, r === null ? null : r.name);
+    site = newAttrSite(
+      literal,
+      r === null ? null : r.id,
+      r === null ? null : r.name,
+      compact && literal !== null && n !== null ? textArgs(n.args as Program[]) : null,
+    );
     if (n !== null) n.site = site;
   }
   return site;
+}
+
+/**
+ * The arguments after the first as AttrSite.argv keeps them (a literal's text, `%0`-`%9`'s digit,
+ * another lone substitution's node), or null when any is something else.
+ */
+function textArgs(progs: readonly Program[]): (string | number | SubNode)[] | null {
+  const argv: (string | number | SubNode)[] = [];
+  for (let i = 1; i < progs.length; i++) {
+    const p = progs[i];
+    if (p.text !== null) {
+      argv.push(p.text);
+      continue;
+    }
+    const one = p.nodes.length === 1 ? p.nodes[0] : null;
+    if (one === null || one.k !== K_SUB) return null;
+    argv.push(one.c === "0" && !one.up ? one.arg.charCodeAt(0) - 48 : one);
+  }
+  return argv;
+}
+
+/**
+ * Keeps on `site` what its literal reference (`site.name` not null) gives the executor now: the
+ * object whose attribute runs and its text, or what to give instead. Kept under the world's
+ * change count it was found under, unless an evaluation began meanwhile (a zone's enter lock
+ * with an evaluation key, which may read more than the world): then found again next call.
+ */
+function keepVerdict(ev: Evaluation, frame: Frame, site: AttrSite): void {
+  const seen = ev.ports.version.n;
+  const began = ev.sc.begun;
+  const id = site.id ?? frame.executor;
+  let value = "";
+  let out: string | null = null;
+  // A `#12` that names nothing leaves the whole text, never a valid name with its `/`.
+  if (site.id !== null && ev.object(id) === null) out = "";
+  else {
+    const attr = readable(ev, frame, id, site.name!);
+    if (typeof attr === "string") out = attr;
+    else value = attr.value;
+  }
+  site.viewer = frame.executor;
+  site.holder = id;
+  site.value = value;
+  site.out = out;
+  site.seen = ev.sc.begun === began ? seen : -1;
 }
 
 /**
@@ -145,16 +204,20 @@ function ufun(
   local: boolean,
   n: CallNode | undefined,
 ): string {
-  const site = n === undefined ? null : siteOf(n, args[0]);
+  const site = n === undefined ? null : siteOf(n, args[0], true);
   let id: string;
-  let attr: SoftAttr | string;
+  let text: string;
   if (site !== null && site.name !== null) {
-    // `#12/FOO` or `FOO` written in the call, resolved at its first: only the world is read.
-    id = site.id ?? frame.executor;
-    // A `#12` that names nothing leaves the whole text, never a valid name with its `/`.
-    if (site.id !== null && ev.object(id) === null) return "";
-    attr = readable(ev, frame, id, site.name);
+    // `#12/FOO` or `FOO` written in the call, resolved at its first: the world is read only
+    // when it changed since the verdict kept, or another executor calls.
+    if (site.seen !== ev.ports.version.n || site.viewer !== frame.executor) {
+      keepVerdict(ev, frame, site);
+    }
+    if (site.out !== null) return site.out;
+    id = site.holder;
+    text = site.value;
   } else {
+    let attr: SoftAttr | string;
     const tailId = site === null ? null : tailRef(ev, site, args[0]);
     if (tailId !== null) {
       // As fetchAttr reads a `#123/<name>` (AttrRefs.get), without cutting the text.
@@ -167,16 +230,17 @@ function ufun(
       id = a.id;
       attr = a.attr;
     }
+    if (typeof attr === "string") return attr;
+    text = attr.value;
   }
-  if (typeof attr === "string") return attr;
   // %0-%9 are the call's own array without its first item, not a copy: Evaluation.call makes
   // one for each call of an eager function that is not a leaf (a leaf's is kept on its node),
   // and nothing writes a frame's arguments after.
   args.shift();
-  if (!local) return callAttr(ev, frame, id, attr.value, args, site);
+  if (!local) return callAttr(ev, frame, id, text, args, site);
   const saved = new Map(ev.regs);
   try {
-    return callAttr(ev, frame, id, attr.value, args, site);
+    return callAttr(ev, frame, id, text, args, site);
   } finally {
     ev.regs = saved;
   }

@@ -782,12 +782,14 @@ export class AttributeStore implements LiveAttributes {
     if (!held) this.#attrs.set(objectId, held = new Map());
     if (!held.has(a.name)) this.#sorted.delete(objectId);
     held.set(a.name, a);
+    this.#objects.world!.version.bump();
     if (this.#watchers.size) this.#changed(objectId, a.name);
   }
 
   #unhold(objectId: string, name: string): void {
     const held = this.#attrs.get(objectId);
     if (!held?.delete(name)) return;
+    this.#objects.world!.version.bump();
     this.#sorted.delete(objectId);
     if (!held.size) this.#attrs.delete(objectId);
     if (this.#watchers.size) this.#changed(objectId, name);
