@@ -221,7 +221,7 @@ Deno.test("attr site: sortby() keeps its comparison's program and frame, and fol
   // Each comparison's %0 and %1 are its own two items, also when a comparison runs a sort on the
   // same call as the one under way (REC's own sortby(), two deep: the frame is the sort's).
   t.world.set(lib, "LOG", "[setq(9,%q9 %0/%1)][sub(%0,%1)]");
-  assert.equal(stripMarkup(t.run(`[sortby(#${lib}/log,3 1 2)]%q9`)), "1 2 3 1/2 3/1 3/2");
+  assert.equal(stripMarkup(t.run(`[sortby(#${lib}/log,3 1 2)]%q9`)), "1 2 3 1/3 2/3 2/1");
   t.world.set(
     lib,
     "REC",

@@ -922,8 +922,8 @@ export const controlFunctions: FunctionDef[] = [
     const osep = args[3] === undefined ? sep : sepOf(args[3], { allowNull: true });
     if (typeof osep !== "string") return osep.error;
     const items = splitList(args[1], sep).slice(0, MAX_ITEMS);
-    // A merge sort: bounded comparisons, stable, and it stops comparing once limits trip.
-    const sorted = mergeSort(items, comparison(ev, f, u.id, u.text, n));
+    // MUX's sort, comparison for comparison; once limits trip every comparison gives 0.
+    const sorted = insertionSort(items, comparison(ev, f, u.id, u.text, n));
     return sorted.join(osep);
   }),
   define(
@@ -980,34 +980,28 @@ function comparison(
 }
 
 /**
- * A top-down merge sort (the left half of floor(n/2) items first, then the right, a tie taking
- * the left): the comparisons, and so the order a comparator that is not consistent gives, are
- * fixed. Sorted in place in a copy, with one buffer, not two new arrays per half.
+ * MUX's mincomp_sort (funceval2.cpp): a binary insertion sort, each item in turn placed among
+ * those before it by a binary search that compares it (as %0) with the middle one (as %1),
+ * going right on anything not negative. The comparisons, their order and their arguments are
+ * MUX's, so what a comparison leaves behind (a register it sets, an attribute it writes) is
+ * too, and a comparator that is not consistent gives MUX's order. Sorted in a copy.
  */
-function mergeSort(a: string[], cmp: (x: string, y: string) => number): string[] {
-  if (a.length < 2) return a;
+function insertionSort(a: string[], cmp: (x: string, y: string) => number): string[] {
   const out = a.slice();
-  sortRange(out, new Array<string>(a.length), 0, a.length, cmp);
+  for (let i = 1; i < out.length; i++) {
+    const t = out[i];
+    let l = 0, r = i;
+    while (l < r) {
+      const m = (l + r) >> 1;
+      if (cmp(t, out[m]) < 0) r = m;
+      else l = m + 1;
+    }
+    if (l < i) {
+      out.copyWithin(l + 1, l, i);
+      out[l] = t;
+    }
+  }
   return out;
-}
-
-/** Sorts `a[lo, hi)` as mergeSort does, merging through `tmp`. */
-function sortRange(
-  a: string[],
-  tmp: string[],
-  lo: number,
-  hi: number,
-  cmp: (x: string, y: string) => number,
-): void {
-  if (hi - lo < 2) return;
-  const mid = lo + ((hi - lo) >> 1);
-  sortRange(a, tmp, lo, mid, cmp);
-  sortRange(a, tmp, mid, hi, cmp);
-  let i = lo, j = mid, k = lo;
-  while (i < mid && j < hi) tmp[k++] = cmp(a[i], a[j]) <= 0 ? a[i++] : a[j++];
-  while (i < mid) tmp[k++] = a[i++];
-  while (j < hi) tmp[k++] = a[j++];
-  for (k = lo; k < hi; k++) a[k] = tmp[k];
 }
 
 /** get(): the attribute's value and object, or a string to return (an error, or ""). */
