@@ -42,3 +42,31 @@ Deno.test("WatchedValue: its own write is read at once, before the watch brings 
     kv.close();
   }
 });
+
+Deno.test("WatchedValue: of two writes in quick succession the second wins, in memory and in the store, and stays", async () => {
+  // Before: the watch's event for the first write could come in after the second write was
+  // held, and put the first value back in memory until the watch brought the second.
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const w = new WatchedValue<string>(kv, ["k"]);
+    await w.start();
+    for (let round = 0; round < 50; round++) {
+      const first = `first ${round}`, second = round % 5 === 4 ? null : `second ${round}`;
+      // Not awaited between: the second is asked for while the first is under way.
+      const a = w.set(first), b = w.set(second);
+      await b;
+      assert.equal(w.value, second, `round ${round}: once the second write is done`);
+      await a;
+      // Every event the watch has for them comes in within a few turns; none may bring the
+      // first value back.
+      for (let i = 0; i < 20; i++) {
+        await new Promise((r) => setTimeout(r, 1));
+        assert.equal(w.value, second, `round ${round}, turn ${i}`);
+      }
+      assert.equal((await kv.get<string>(["k"])).value, second, `round ${round}: the store`);
+    }
+    await w.stop();
+  } finally {
+    kv.close();
+  }
+});
