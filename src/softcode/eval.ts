@@ -26,8 +26,8 @@ import {
   unwrapped,
   upperAscii,
 } from "./compile.ts";
-import { isPlain, parseText } from "./parse.ts";
-import { RegionCache } from "./region_cache.ts";
+import { isPlain, keptLine, parseText } from "./parse.ts";
+import { type KeptPart, RegionCache } from "./region_cache.ts";
 import { SeenOnce } from "./seen_once.ts";
 import { WorkBuffers } from "./buffers.ts";
 import { AttrRefs } from "./attr_refs.ts";
@@ -343,6 +343,15 @@ export class Softcode {
   parseOnce(text: string, flags: number): Program {
     if (this.#cacheGeneration !== this.functions.generation) this.#fresh();
     return parseText(text, flags, this.#opts, this.#regions);
+  }
+
+  /**
+   * The part a typed line ends with, when the line is plain text and then the part kept last
+   * (src/softcode/parse.ts, keptLine); null when the line is to be parsed.
+   */
+  keptLine(text: string, flags: number): KeptPart | null {
+    if (this.#cacheGeneration !== this.functions.generation) this.#fresh();
+    return keptLine(text, flags, this.#regions);
   }
 
   /** Forgets what was parsed when a function was added or removed since. */
@@ -762,7 +771,14 @@ export class Evaluation {
       if (!this.request.typed) return this.eval(this.topFrame(), text, flags);
       const t = text.length > this.lbuf ? text.slice(0, this.lbuf) : text;
       if (!t || (t.length <= PLAIN_CHECK && isPlain(t, flags))) return t;
-      return this.run(this.topFrame(), this.sc.parseOnce(t, flags));
+      // Text and then a part kept parsed: that text, then the part's run, as the parse's program
+      // of two nodes (a literal, the part) gives them.
+      const kept = this.sc.keptLine(t, flags);
+      if (kept === null) return this.run(this.topFrame(), this.sc.parseOnce(t, flags));
+      const head = t.slice(0, t.length - kept.text.length - 2);
+      const p = kept.p;
+      const out = head + (p.text !== null ? p.text : this.run(this.topFrame(), p));
+      return out.length > this.lbuf ? out.slice(0, this.lbuf) : out;
     } catch (e) {
       if (e instanceof RangeError) return ERR_RECURSION;
       console.error(`softcode: evaluation failed: ${(e as Error)?.stack ?? e}`);

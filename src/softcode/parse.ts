@@ -38,7 +38,7 @@ import {
   type Program,
 } from "./compile.ts";
 import { type ScanHit, scanTo, skipBraces } from "./scan.ts";
-import type { RegionCache } from "./region_cache.ts";
+import type { KeptPart, RegionCache } from "./region_cache.ts";
 
 /** What ends a region: nothing (the whole text), `,` or `)`, `)`, `]`, `}`. */
 const T_TOP = 0, T_ARG = 1, T_LAST = 2, T_BRACKET = 3, T_BRACE = 4;
@@ -237,6 +237,34 @@ export function onePass(
     for (const o of ps.offers) regions.offer(o.text, o.flags, o.p);
   }
   return p;
+}
+
+/**
+ * A typed line that is plain text (no leading or doubled space, nothing the parse reads) and then
+ * the `[...]` part `regions` found or kept last, ending the line: that part, whose program follows
+ * the text before it in what parseText() gives such a line (a literal, then the part), found
+ * without the parse (a Parser, a builder, region()'s walk: cold code on a paced line, about as
+ * much as the part's run when its calls are kept). Null for any other line.
+ */
+export function keptLine(src: string, flags: number, regions: RegionCache): KeptPart | null {
+  const n = src.length;
+  // (Under EV.NOFCHECK `[` is text: no part is kept under such flags, so `recent` finds none.)
+  if (src.charCodeAt(n - 1) !== RBRACKET) return null;
+  // Where the part would begin: as region() finds it, after the first `[` of the line.
+  let i = 0;
+  let space = true;
+  for (; i < n; i++) {
+    const c = src.charCodeAt(i);
+    if (c === SPACE) {
+      // A leading space is dropped and a doubled one squeezed (not copied): not plain.
+      if (space) return null;
+      space = true;
+    } else if (c < 128 && STOP[c] !== 0) break;
+    else space = false;
+  }
+  if (src.charCodeAt(i) !== LBRACKET) return null;
+  const part = regions.recent(src, i + 1, (flags | EV.FCHECK | EV.FMAND) & ~EV.TOP);
+  return part !== null && i + 2 + part.text.length === n ? part : null;
 }
 
 /**

@@ -135,3 +135,91 @@ Deno.test("typed lines evaluate alike with their parts kept, and a new function 
   }, (_ev, _f, args) => "yes" + args[0]));
   assert.equal(sc.evaluate("t10 [nosuch(1)]", { executor: wiz, typed: true }), "t10 yes1");
 });
+
+Deno.test("a line of text and then the part kept last is run as the parse of the whole line", () => {
+  // Thousands of evaluations: no time budget in the way.
+  const { sc, wiz } = testSoftcode({ actorMs: 1e9, gameMs: 1e9, evaluationMs: 1e9 });
+  const rnd = stream(29);
+  const pick = (n: number) => {
+    let s = "";
+    for (let k = 0; k < n; k++) s += PIECES[Math.floor(rnd() * PIECES.length)];
+    return s;
+  };
+  // Heads the quick path must take (plain text), and ones it must not (the parse reads them).
+  const HEADS = [
+    "m1 ",
+    "abc",
+    "é x ",
+    "a\tb ",
+    "",
+    " a",
+    "a  b",
+    "%b",
+    "a(",
+    "a)",
+    "x,y ",
+    "}",
+    "]",
+  ];
+  const PARTS = [
+    "add(1,2)",
+    "strlen(%0)",
+    "null([setq(0,3)][add(%q0,4)])",
+    "ansi(r,x)",
+    "nosuch(1)",
+    "%1(1)",
+    "mul(1.5,%0)",
+    "abc",
+    "%q0",
+    "iter(1 2,##)",
+  ];
+  let taken = 0, parsed = 0;
+  for (const flags of [TOP_FLAGS, EV.EVAL | EV.FCHECK | EV.NO_COMPRESS, TOP_FLAGS | EV.NOFCHECK]) {
+    for (let t = 0; t < 1500; t++) {
+      const part = rnd() < 0.5
+        ? PARTS[Math.floor(rnd() * PARTS.length)]
+        : pick(1 + Math.floor(rnd() * 5));
+      for (let k = 0; k < 4; k++) {
+        const head = k < 2 ? `m${t}x${k} ` : HEADS[Math.floor(rnd() * HEADS.length)] + pick(k - 2);
+        const line = `${head}[${part}]${k === 3 && rnd() < 0.5 ? pick(1) : ""}`;
+        const req = { executor: wiz, args: ["abc", "add"], flags };
+        if (sc.keptLine(line, flags) === null) parsed++;
+        else taken++;
+        assert.equal(
+          sc.evaluate(line, { ...req, typed: true }),
+          sc.evaluate(line, req),
+          `flags ${flags}: ${JSON.stringify(line)}`,
+        );
+      }
+    }
+  }
+  // Both ways were taken often (a part is kept from its second line on).
+  assert.ok(taken > 1500 && parsed > 3000, `taken ${taken}, parsed ${parsed}`);
+});
+
+Deno.test("the quick path takes only plain text before the part kept last, and nothing after", () => {
+  const { sc, wiz } = testSoftcode();
+  const req = { executor: wiz, typed: true };
+  sc.evaluate("a [add(1,2)]", req);
+  sc.evaluate("b [add(1,2)]", req);
+  for (const line of ["c [add(1,2)]", "[add(1,2)]", "é\tx [add(1,2)]"]) {
+    assert.notEqual(sc.keptLine(line, TOP_FLAGS), null, line);
+  }
+  for (
+    const line of [
+      " c [add(1,2)]",
+      "c  d [add(1,2)]",
+      "%b [add(1,2)]",
+      "\\x [add(1,2)]",
+      "c( [add(1,2)]",
+      "c [add(1,2)] ",
+      "c [add(1,2)]x",
+      "c [add(1,2)][add(1,2)]",
+      "c [add(1,3)]",
+      "c [add(1,2)",
+      "c {[add(1,2)]}",
+    ]
+  ) assert.equal(sc.keptLine(line, TOP_FLAGS), null, line);
+  assert.equal(sc.keptLine("c [add(1,2)]", TOP_FLAGS | EV.NOFCHECK), null);
+  assert.equal(sc.evaluate("c [add(1,2)]", req), "c 3");
+});
