@@ -43,7 +43,7 @@
  * with a bootstrap interval over block pairs: the project's way to take these figures,
  * docs/bench.md, "An interleaved per-line CPU measure"), --softcode-side-lines N (lines of one
  * kind as a side of a pair, default 1), --softcode-blocks N (interleaved: block pairs a case,
- * default 20), --softcode-block-pairs N (pairs a block, default 40), --softcode-warmup N (pairs of
+ * default 24), --softcode-block-pairs N (pairs a block, default 40), --softcode-warmup N (pairs of
  * each case on each server before the first block, default 300), --softcode-self-check (the
  * engine against itself in the second slot instead of TinyMUX: every ratio should read 1.0).
  * --help prints this text.

@@ -15,9 +15,9 @@
  * Options (each takes a value): --out DIR (default a new temporary directory), --parts LIST (of
  * softcode, sgp, scripts; default all three), --shared DIR (the shared driver's directory with
  * tinymux.sh, default ../shared/bench), --server-cpus LIST (default 0), --softcode-blocks N (block
- * pairs a case, default 20), --softcode-block-pairs N (pairs a block, default 40),
+ * pairs a case, default 24), --softcode-block-pairs N (pairs a block, default 40),
  * --softcode-warmup N (pairs of each case on each server before the blocks, default 300),
- * --sgp-blocks N (default 16), --sgp-block-pairs N (default 30), --sgp-warmup N (default 400),
+ * --sgp-blocks N (default 20), --sgp-block-pairs N (default 30), --sgp-warmup N (default 800),
  * --sgp FILE (SGP's installer, default tests/fixtures/softcode-packages/SGP-Installer.txt),
  * --script-samples N (round trips of each kind a round, default 500), --script-rounds N (fresh
  * engines, WebSocket then telnet, default 3), --self-check 1 (the engine against itself in the
@@ -26,7 +26,12 @@
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { runSoftcodeBench, SHARED_BENCH, softcodeReport } from "./softcode.ts";
+import {
+  INTERLEAVED_DEFAULTS,
+  runSoftcodeBench,
+  SHARED_BENCH,
+  softcodeReport,
+} from "./softcode.ts";
 import { runSgpWho, sgpOptions, sgpReport } from "./sgp_who.ts";
 import { runScriptBench, scriptRows } from "./scripts.ts";
 import { table } from "./stats.ts";
@@ -93,9 +98,9 @@ async function main(): Promise<void> {
       tinymux: join(shared, "tinymux.sh"),
       serverCpus: cpus,
       methods: ["interleaved"],
-      blocks: num(a["softcode-blocks"], 20),
-      blockPairs: num(a["softcode-block-pairs"], 40),
-      warmup: num(a["softcode-warmup"], 300, 0),
+      blocks: num(a["softcode-blocks"], INTERLEAVED_DEFAULTS.blocks),
+      blockPairs: num(a["softcode-block-pairs"], INTERLEAVED_DEFAULTS.blockPairs),
+      warmup: num(a["softcode-warmup"], INTERLEAVED_DEFAULTS.warmup, 0),
       selfCheck,
     }, log);
     result.softcode = r;
@@ -109,9 +114,9 @@ async function main(): Promise<void> {
       "server-cpus": cpus,
       tinymux: join(shared, "tinymux.sh"),
       method: "interleaved",
-      blocks: String(num(a["sgp-blocks"], 16)),
-      "block-pairs": String(num(a["sgp-block-pairs"], 30)),
-      warmup: String(num(a["sgp-warmup"], 400, 0)),
+      blocks: a["sgp-blocks"],
+      "block-pairs": a["sgp-block-pairs"],
+      warmup: a["sgp-warmup"],
       "self-check": selfCheck ? "1" : "0",
     });
     const r = await runSgpWho(o, log);

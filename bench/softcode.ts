@@ -528,7 +528,7 @@ async function measureByPairs(
 }
 
 /** Default shape of an interleaved sitting: block pairs a case, pairs a block, warm-up pairs. */
-export const INTERLEAVED_DEFAULTS = { blocks: 20, blockPairs: 40, warmup: 300 };
+export const INTERLEAVED_DEFAULTS = { blocks: 24, blockPairs: 40, warmup: 300 };
 
 /**
  * The interleaved way: both servers' speakers logged in for the whole sitting, every case warmed,
