@@ -24,7 +24,7 @@
  * N (lines a side of a pair, bench/line_cpu.ts; default 1), --driver PATH (the shared driver, default telnet_bench.ts
  * beside --tinymux), --driver-iters N (default 1000; 0 skips +ping's driver runs), --blocks N
  * (interleaved: block pairs a case, default 20), --block-pairs N (pairs a block, default 30),
- * --warmup N (interleaved: pairs of each case on each server before the first block, default 800),
+ * --warmup N (interleaved: pairs of each case on each server before the first block, default 1000),
  * --self-check 1 (interleaved: the engine in both slots, no TinyMUX: every ratio should read 1.0),
  * --json FILE (write the interleaved figures and every block there). --help prints this text.
  *
@@ -585,7 +585,7 @@ export function sgpOptions(a: Record<string, string | undefined>): SgpOptions {
     sideLines: Number(a["side-lines"] ?? 1),
     blocks: Math.max(1, Number(a.blocks ?? 20)),
     blockPairs: Math.max(1, Number(a["block-pairs"] ?? 30)),
-    warmup: Math.max(0, Number(a.warmup ?? 800)),
+    warmup: Math.max(0, Number(a.warmup ?? 1000)),
     selfCheck: a["self-check"] === "1",
     driver: a.driver ?? join(dirname(a.tinymux ?? join(SHARED_BENCH, "x")), "telnet_bench.ts"),
     driverIters: Number(a["driver-iters"] ?? 1000),

@@ -17,7 +17,7 @@
  * tinymux.sh, default ../shared/bench), --server-cpus LIST (default 0), --softcode-blocks N (block
  * pairs a case, default 24), --softcode-block-pairs N (pairs a block, default 40),
  * --softcode-warmup N (pairs of each case on each server before the blocks, default 300),
- * --sgp-blocks N (default 20), --sgp-block-pairs N (default 30), --sgp-warmup N (default 800),
+ * --sgp-blocks N (default 20), --sgp-block-pairs N (default 30), --sgp-warmup N (default 1000),
  * --sgp FILE (SGP's installer, default tests/fixtures/softcode-packages/SGP-Installer.txt),
  * --script-samples N (round trips of each kind a round, default 500), --script-rounds N (fresh
  * engines, WebSocket then telnet, default 3), --self-check 1 (the engine against itself in the
