@@ -688,3 +688,83 @@ Deno.test("MUX words: a player teleported while offline is heard leaving, never 
     await srv.stop();
   }
 });
+
+Deno.test("MUX words: a thing teleported into one's own hands, or a jump_ok player's", () =>
+  inGame(["Alice", "Bob"], async ({ alice, bob }) => {
+    // TinyMUX 2.12 (do_teleport_single: a player has contents, so it may be a destination; one
+    // needs to control it, or it is jump_ok and the thing passes its teleport lock): the room
+    // left hears "<thing> has left." (the teleporter in it too); the holder hears "<thing> has
+    // arrived." only when the thing listens; then "Teleported.".
+    await telnetReply(alice, "@create Box");
+    await telnetReply(alice, "drop Box");
+    const box = await telnetReply(alice, "think [num(Box)]");
+    const me = await telnetReply(alice, "think [num(me)]");
+    const bobHears = (line: string, said: string) =>
+      heardWhile(bob, async () => assertEquals(await telnetReply(alice, line), said, line));
+    assertEquals(await bobHears("@tel Box=me", "Box has left.\r\nTeleported."), [
+      "Box has left.",
+    ]);
+    assertEquals(await telnetReply(alice, `think [loc(${box})]`), me);
+    await telnetReply(alice, "drop Box");
+    await telnetReply(alice, "@listen Box=*");
+    assertEquals(
+      await bobHears("@tel Box=me", "Box has left.\r\nBox has arrived.\r\nTeleported."),
+      ["Box has left."],
+    );
+    await telnetReply(alice, "drop Box");
+    // Bob's hands: neither controlled by Alice nor jump_ok, then jump_ok, then locked.
+    assertEquals(await bobHears("@tel Box=*Bob", "Permission denied."), []);
+    assertEquals(await telnetReply(bob, "@set me=jump_ok"), "Set.");
+    assertEquals(await bobHears("@tel Box=*Bob", "Box has left.\r\nTeleported."), [
+      "Box has left.",
+      "Box has arrived.",
+    ]);
+    assertEquals(await telnetReply(bob, "drop Box"), "Dropped.");
+    assertEquals(await telnetReply(bob, "@lock/teleport me=me"), "Locked.");
+    // Refused by the lock: Alice is told "Permission denied.", Box (not Alice) @tfail's default.
+    assertEquals(await bobHears("@tel Box=*Bob", "Permission denied."), []);
+    assertEquals(await telnetReply(bob, "@unlock/teleport me"), "Unlocked.");
+    // A player into a player is refused here (MUX moves one there: a player standing inside
+    // another is a place this engine's rooms and speech do not know).
+    assertEquals(
+      await telnetReply(alice, "@tel me=*Bob"),
+      "A player cannot be teleported into a player.",
+    );
+    assertEquals(
+      await telnetReply(alice, "think [tel(me,*Bob)]"),
+      "A player cannot be teleported into a player.",
+    );
+  }));
+
+Deno.test("MUX words: a thing teleported out of a puppet's or a listening thing's hands", () =>
+  inGame(["Alice", "Bob"], async ({ alice, bob }) => {
+    // TinyMUX 2.12 (notify_except2 tells the place left itself, MSG_ME): a puppet holding it
+    // relays "<puppet>> <thing> has left." to its owner, wherever the owner is; a listening
+    // holder's @listen hears it (@ahear runs); nobody else there hears a thing that does not
+    // listen leave it.
+    // Alice stands in a room of her own: she may teleport things into it.
+    const home = /#\d+/.exec(await telnetReply(alice, "@dig Home"))![0];
+    await telnetReply(alice, `@tel ${home}`);
+    const far = /#\d+/.exec(await telnetReply(alice, "@dig Far"))![0];
+    await telnetReply(alice, `@set ${far}=jump_ok`);
+    await telnetReply(bob, `@tel ${far}`);
+    const made = async (name: string) =>
+      /#\d+/.exec(await telnetReply(alice, `@create ${name}`))![0];
+    const puppy = await made("Puppy"), stone = await made("Stone");
+    const ear = await made("Ear"), pebble = await made("Pebble");
+    await telnetReply(alice, `@set ${puppy}=puppet`);
+    await telnetReply(alice, `@tel ${stone}=${puppy}`);
+    await telnetReply(alice, `@listen ${ear}=*`);
+    await telnetReply(alice, `@ahear ${ear}=@pemit *Alice=Ear heard: %0`);
+    await telnetReply(alice, `@tel ${pebble}=${ear}`);
+    await telnetReply(alice, `@tel ${puppy}=${far}`);
+    await telnetReply(alice, `@tel ${ear}=${far}`);
+    const bobHears = (line: string, said: string) =>
+      heardWhile(bob, async () => assertEquals(await telnetReply(alice, line), said, line));
+    assertEquals(
+      await bobHears(`@tel ${stone}=here`, "Puppy> Stone has left.\r\nTeleported."),
+      [],
+    );
+    assertEquals(await bobHears(`@tel ${pebble}=here`, "Teleported."), []);
+    await alice.waitFor(/Ear heard: Pebble has left\./);
+  }));

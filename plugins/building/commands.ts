@@ -195,7 +195,8 @@ players and things in it are sent home (as in TinyMUX).`,
 
 As in TinyMUX: you may teleport yourself, what you control, and what is in a place you control
 (staff: anything), to a room or thing you control or one set jump_ok whose teleport lock
-(@lock/teleport) the one teleported passes (staff: anywhere). Whoever is refused is told the
+(@lock/teleport) the one teleported passes (staff: anywhere); a thing also into a player's
+hands (@tel <thing>=me), by the same rule. Whoever is refused is told the
 place's @tfail (else "You can't teleport there!"), the others there its @otfail, and the place
 runs its @atfail. Leaving is checked too: the place teleported out of, and each container
 around it up to the room, must let the one teleported pass its telout lock (@lock/telout), else

@@ -250,8 +250,9 @@ export class Builder {
     if (obj.flags.includes("exit")) return await this.w.update(obj.id, place);
     // Whether it hears is asked before it moves, as MUX's Hearer().
     const hears = this.w.hears(obj);
-    // What the announcement reads: the place left (dark?) and the owner (an inherit object's rank).
-    const world = await this.#reader([from, obj.owner]);
+    // What the announcements read: the places left (dark?) and reached (told too, when a player
+    // or a puppet), and the owner (an inherit object's rank).
+    const world = await this.#reader([from, dest.id, obj.owner]);
     const moved = await this.w.update(obj.id, place);
     announceLeaving(this.deliver, world, moved, from, hears);
     await this.showRoom(moved, dest, width);

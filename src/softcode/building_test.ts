@@ -123,7 +123,7 @@ Deno.test("softcode tel(): staff move players and things anywhere, as @teleport"
   assert.deepEqual(told(t.wiz), [
     "I don't see that here.",
     "No match.",
-    "Bob is not a room or a thing.",
+    "A player cannot be teleported into a player.",
     "You can't teleport that.",
   ]);
   assert.equal(t.run(`[tel(*Alice,#${hall})]`), "");

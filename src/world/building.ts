@@ -261,9 +261,11 @@ export function teleportable(obj: DbObject): void {
 }
 
 /**
- * Throws why `obj` cannot be teleported to `dest`: a room, or
- * (as in MUX, where installers keep their objects inside a global one) a thing that is not
- * `obj` and not inside it; an exit only to another room (its new source). `locationOf` reads where an object is, to follow `dest`'s
+ * Throws why `obj` cannot be teleported to `dest`: a room, or (as in MUX, where installers keep
+ * their objects inside a global one) a thing that is not `obj` and not inside it, or a player for
+ * a thing (into its hands, as MUX's); an exit only to another room (its new source). A player is
+ * not sent into a player, as MUX would: speech, rooms and presence here know no player standing
+ * inside another (docs/commands.md). `locationOf` reads where an object is, to follow `dest`'s
  * containers up to MAX_CONTAINMENT.
  */
 export function checkTeleport(
@@ -280,8 +282,12 @@ export function checkTeleport(
     if (obj.location === dest.id) throw new ValidationError(`${obj.name} is already there.`);
     return;
   }
-  if (!dest.flags.includes("room") && !dest.flags.includes("thing")) {
-    throw new ValidationError(`${dest.name} is not a room or a thing.`);
+  if (dest.flags.includes("player")) {
+    if (obj.flags.includes("player")) {
+      throw new ValidationError("A player cannot be teleported into a player.");
+    }
+  } else if (!dest.flags.includes("room") && !dest.flags.includes("thing")) {
+    throw new ValidationError(`${dest.name} is not a room, a thing or a player.`);
   }
   if (obj.location === dest.id) throw new ValidationError(`${obj.name} is already there.`);
   if (dest.flags.includes("room")) return;

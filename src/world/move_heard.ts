@@ -7,6 +7,7 @@ import type { Delivery } from "../hub/types.ts";
 import { hasFlag } from "./flags.ts";
 import { displayName } from "./players.ts";
 import { isDarkWizard } from "./building.ts";
+import { hearerOf } from "./hearing.ts";
 
 /** Reads an object by id (the place left; the owner of an inherit object, for its rank). */
 export type ObjectReader = { object(id: string): DbObject | null };
@@ -68,9 +69,9 @@ export function movedData(moved: DbObject, type: "leave" | "arrive", room: strin
 /**
  * Tells `from`, the place `moved` left, `<name> has left.` when moveHeard says it hears it. As
  * MUX's notify_except2, `moved` says it: the place's listening objects hear it (`@listen`,
- * `^-listens`, with `%#` the one that moved), and so do puppets' owners elsewhere; a player it
- * left (carried, then teleported or destroyed) hears it too, as notify_except2 tells the place
- * itself. MUX's `cause` of the move, when given, is not told.
+ * `^-listens`, with `%#` the one that moved; the place itself among them), and so do puppets'
+ * owners elsewhere; the place itself is told it too (tellPlace: a player that carried it, a
+ * puppet's owner). MUX's `cause` of the move, when given, is not told.
  */
 export function announceLeaving(
   deliver: Pick<Delivery, "toRoom" | "toPlayer">,
@@ -87,21 +88,40 @@ export function announceLeaving(
   const exclude = cause ? [moved.id, cause] : [moved.id];
   const out = { msg, data: movedData(moved, "leave", from) };
   deliver.toRoom(from, out, exclude, moved.id);
-  if (hasFlag(place.flags, "player") && !exclude.includes(from)) deliver.toPlayer(from, out);
+  if (!exclude.includes(from)) tellPlace(deliver, world.object(from), out);
 }
 
 /**
  * Tells the place `moved` is in now `<name> has arrived.` when moveHeard says it hears it, said
- * by `moved` as `announceLeaving`'s line is.
+ * by `moved` as `announceLeaving`'s line is, the place itself told too (a player whose hands it
+ * reached, a puppet's owner). `world` reads the place, as it is now or was before the move.
  */
 export function announceArrival(
-  deliver: Pick<Delivery, "toRoom">,
+  deliver: Pick<Delivery, "toRoom" | "toPlayer">,
   world: ObjectReader,
   moved: DbObject,
   hears: boolean,
 ): void {
   if (!moved.location || !moveHeard(world, moved, null, hears).arrived) return;
   const msg = `${displayName(moved)} has arrived.`;
-  const data = movedData(moved, "arrive", moved.location);
-  deliver.toRoom(moved.location, { msg, data }, [moved.id], moved.id);
+  const out = { msg, data: movedData(moved, "arrive", moved.location) };
+  deliver.toRoom(moved.location, out, [moved.id], moved.id);
+  tellPlace(deliver, world.object(moved.location), out);
+}
+
+/**
+ * Tells `place` itself (null: nothing) what is said in it, as MUX's notify_except2 tells its
+ * `loc` (notify_check with MSG_ME): a player hears it; a puppet's owner, wherever it is, with the
+ * puppet's name in front and the text alone (its data describes the puppet's place, not the
+ * owner's). What the place's own listening makes of it is heard where the place is told as a
+ * room (Delivery.toRoom: a thing's `@listen` is matched there).
+ */
+function tellPlace(
+  deliver: Pick<Delivery, "toPlayer">,
+  place: DbObject | null,
+  out: { msg: string; data: ReturnType<typeof movedData> },
+): void {
+  const h = place && hearerOf(place);
+  if (!h) return;
+  deliver.toPlayer(h.player, h.prefix ? { msg: h.prefix + out.msg } : out);
 }
