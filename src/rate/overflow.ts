@@ -78,11 +78,17 @@ export class OverflowBuckets {
     return 0;
   }
 
-  /** Takes back `key`'s event recorded at `stamp`. */
-  unrecord(key: string, stamp: number): void {
+  /**
+   * Takes back `key`'s event recorded at `stamp`, except from a bucket that is full at `now`:
+   * there it may have taken the place of another key's oldest event (record() pushes into a full
+   * bucket), and taking it out would leave that key counted below its own events. It stays,
+   * counting one more than happened until it leaves the window, as the buckets may always count
+   * more; a bucket no longer full has lost its oldest events since, the one replaced among them.
+   */
+  unrecord(key: string, stamp: number, limit: number, windowMs: number, now: number): void {
     for (const b of this.#buckets(key)) {
       const log = this.#logs.get(b);
-      if (log) unrecord(log, stamp);
+      if (log && waitFor(log, limit, windowMs, now) === 0) unrecord(log, stamp);
     }
   }
 

@@ -126,8 +126,9 @@ export class SlidingWindows {
     return () => {
       if (given) return;
       given = true;
-      if (shared) this.#overflow?.unrecord(k, now);
-      else {
+      if (shared) {
+        this.#overflow?.unrecord(k, now, this.#readLimit(), this.#readWindow(), this.#now());
+      } else {
         const current = this.#logs.get(k);
         if (current) unrecord(current, now);
       }
