@@ -468,7 +468,8 @@ async function measureInterleaved(
     );
     const server = (n: number) => ({
       cpu: cpus[n],
-      line: (c: number, i: number, k: 0 | 1) => pairLine(targets[n], PAIR_CASES[c], i, k, tag),
+      line: (c: number, i: number, k: 0 | 1) =>
+        pairLine(targets[n], PAIR_CASES[c], i, k, `${tag}s${n}`),
     });
     const blocks = await runInterleaved([server(0), server(1)], io, (c, r, n, b) => {
       const l = blockLine(b);
