@@ -219,14 +219,16 @@ function isTerminalControl(src: string): boolean {
 const NEEDS_RENDERING = /[%\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
 /**
- * Text whose only sequence to render is a `%cn` at its end (`say`'s and `pose`'s guard on plain
- * speech): the text before it, which is what the scan makes of it (a reset with no colour on is
- * dropped), without a piece and a call per character; null for anything else.
+ * Text whose only sequence to render is one `%cn` (`say`'s, `pose`'s and `page`'s guard on plain
+ * speech: `Bob says, "hi%cn"`): the text without it, which is what the scan makes of it (a reset
+ * with no colour on is dropped), without a piece and a call per character; null for anything
+ * else.
  */
-function plainBeforeReset(text: string): string | null {
-  if (!text.endsWith("%cn")) return null;
-  const before = text.slice(0, -3);
-  return NEEDS_RENDERING.test(before) ? null : before;
+function plainAroundReset(text: string): string | null {
+  const at = text.indexOf("%cn");
+  if (at < 0) return null;
+  const before = text.slice(0, at), after = text.slice(at + 3);
+  return NEEDS_RENDERING.test(before) || NEEDS_RENDERING.test(after) ? null : before + after;
 }
 
 function asText(text: unknown): string {
@@ -244,7 +246,7 @@ function asText(text: unknown): string {
 export function renderAnsi(text: string, depth: ColourDepth = 16): string {
   if (typeof text === "string") {
     if (!NEEDS_RENDERING.test(text)) return text;
-    const plain = plainBeforeReset(text);
+    const plain = plainAroundReset(text);
     if (plain !== null) return plain;
   }
   if (depth === 0) return renderPlain(text);
@@ -271,7 +273,7 @@ export function renderAnsi(text: string, depth: ColourDepth = 16): string {
 export function renderPlain(text: string): string {
   if (typeof text === "string") {
     if (!NEEDS_RENDERING.test(text)) return text;
-    const plain = plainBeforeReset(text);
+    const plain = plainAroundReset(text);
     if (plain !== null) return plain;
   }
   const out: string[] = [];

@@ -79,8 +79,40 @@ Deno.test("renderAnsi, renderPlain: text ending with a %cn renders as the full s
     }
   }
   assert.equal(renderPlain('Ann says, "hi%cn"'), 'Ann says, "hi"');
+  assert.equal(renderAnsi('Ann says, "hi%cn"'), 'Ann says, "hi"');
   assert.equal(renderAnsi("a%%cn"), "a%cn");
   assert.equal(renderAnsi("a\x07b%cn"), "ab");
+});
+
+Deno.test("renderAnsi, renderPlain: text with one %cn anywhere renders as the full scan does", () => {
+  // t + "%cn" + u (taken without a scan when nothing else in it needs rendering) against
+  // "%cn" + t + "%cn" + u (always scanned: two resets; the first, with no colour on, is dropped).
+  const parts = [
+    "a",
+    "Bob says, ",
+    '"',
+    "%",
+    "%%",
+    "%c",
+    "%cr",
+    "%ch",
+    "%cn",
+    "\x07",
+    "é",
+    " ",
+    "%r",
+  ];
+  let seed = 11;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) % parts.length;
+  const some = (n: number) => Array.from({ length: n }, () => parts[next()]).join("");
+  for (let i = 0; i < 3000; i++) {
+    const t = some(i % 5), u = some((i >> 3) % 4);
+    for (const render of [renderAnsi, (x: string) => renderAnsi(x, 256), renderPlain]) {
+      assert.equal(render(t + "%cn" + u), render("%cn" + t + "%cn" + u), JSON.stringify([t, u]));
+    }
+  }
+  assert.equal(renderAnsi('Bob says, "50%%cn"'), 'Bob says, "50%cn"');
+  assert.equal(renderAnsi('a%cn"%crb'), `a"${E}31mb${E}0m`);
 });
 
 Deno.test("renderAnsi: %r %t %b %%", () => {
