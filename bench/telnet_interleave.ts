@@ -551,15 +551,25 @@ async function main(): Promise<void> {
       // Warm-up: whole alternating blocks, not counted, for --warm-s seconds.
       const warmEnd = performance.now() + o.warmS * 1000;
       let warmPairs = 0;
+      // Each warm block's p50 and CPU a line, by seconds since the logins: how long warming takes.
+      const warming: { s: number; side: number; p50: number; cpuUs: number }[] = [];
+      const warmStart = performance.now();
       while (performance.now() < warmEnd) {
-        await block(warmPairs % 2);
-        await block(1 - warmPairs % 2);
+        for (const side of warmPairs % 2 ? [1, 0] : [0, 1]) {
+          const b = await block(side);
+          warming.push({
+            s: round((performance.now() - warmStart) / 1000, 1),
+            side,
+            p50: round(quantileOf(b.samples, 0.5)),
+            cpuUs: round(b.cpuUs, 1),
+          });
+        }
         warmPairs++;
       }
       log(`rtt: warmed by ${warmPairs} pairs; measuring ${o.pairs}`);
       const kept = await interleave(o.pairs, 0, block, deadline, log);
       const f = figures("rtt", kept, sides, { p50: 0.5, p95: 0.95 });
-      result.rtt = { warmPairs, ...f };
+      result.rtt = { warmPairs, warming, ...f };
       console.log(report(f));
       await Promise.all(clients.splice(0).map((c) => c.close()));
     }
