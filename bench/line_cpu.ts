@@ -255,10 +255,13 @@ export interface BlockSamples {
 
 /**
  * Runs an interleaved sitting on two servers: the warm-up (every case on each server, in turns),
- * then `rounds` rounds, each a block of every case on one server and the next, the servers' order
- * turning at every block pair (ABBA), so the two blocks of a pair fall seconds apart in the same
- * period of the machine. Each block starts with one uncounted pair (the switch from the other
- * server). `onBlock` sees every block as it ends; the result is indexed [case][round][server].
+ * then `rounds` rounds, each a block of every case on one server and the next, so the two blocks
+ * of a pair fall seconds apart in the same period of the machine. The servers' order turns from
+ * one case to the next and, for each case, from one round to the next (ABBA within a case): with
+ * an even number of cases, turning at every block pair alone gave each case one order in every
+ * round, one server's block always right after the other server's and the other's never.
+ * Each block starts with one uncounted pair (the switch from the other server). `onBlock` sees
+ * every block as it ends; the result is indexed [case][round][server].
  */
 export async function runInterleaved(
   servers: readonly [InterleavedServer, InterleavedServer],
@@ -285,11 +288,10 @@ export async function runInterleaved(
   }
   const out: BlockSamples[][][] = Array.from({ length: cases }, () => []);
   const t0 = performance.now();
-  let turn = 0;
   for (let r = 0; r < rounds; r++) {
     for (let c = 0; c < cases; c++) {
       const pair: BlockSamples[] = [];
-      for (const s of turn++ % 2 ? [1, 0] : [0, 1]) {
+      for (const s of (r + c) % 2 ? [1, 0] : [0, 1]) {
         const at = (performance.now() - t0) / 1000;
         const p = await run(s, c, { ...base, pairs, warmup: 1 });
         pair[s] = { at, diffNs: p.diffNs, plainNs: p.plainNs };

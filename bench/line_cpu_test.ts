@@ -113,7 +113,7 @@ Deno.test("runPairs: warm-up left out, each pair both kinds, the order turning",
   }
 });
 
-Deno.test("runInterleaved: warm-up then rounds, the servers' order turning at every block", async () => {
+Deno.test("runInterleaved: warm-up then rounds, the servers' order turning from case to case and round to round", async () => {
   const cpu = new ServerCpu(Deno.pid);
   const seen: string[] = [];
   const blocks: string[] = [];
@@ -134,24 +134,45 @@ Deno.test("runInterleaved: warm-up then rounds, the servers' order turning at ev
     assert.deepEqual(seen.slice(0, 8), ["000", "001", "100", "101", "010", "011", "110", "111"]);
     // Each block is one uncounted pair and three counted: 8 lines; 8 blocks after the warm-up.
     assert.equal(seen.length, 8 + 8 * 8);
-    // ABBA: case 0 of round 0 on 0 then 1, case 1 on 1 then 0, round 1's case 0 on 0 then 1...
+    // Case 0 of round 0 on 0 then 1, case 1 on 1 then 0; round 1 the other way for each case
+    // (ABBA within a case, which turning at every block pair alone gives no even count of cases).
     assert.deepEqual(blocks, [
       "0:0:0:3",
       "0:0:1:3",
       "0:1:1:3",
       "0:1:0:3",
-      "1:0:0:3",
       "1:0:1:3",
-      "1:1:1:3",
+      "1:0:0:3",
       "1:1:0:3",
+      "1:1:1:3",
     ]);
     assert.equal(out.length, 2);
     assert.equal(out[0].length, 2);
-    assert.ok(out[1][1][0].at >= out[1][1][1].at, "server 1 went first in that pair");
+    assert.ok(out[1][0][0].at >= out[1][0][1].at, "server 1 went first in that pair");
     const pairs = blockPairsUs(out[0]);
     assert.equal(pairs.length, 2);
     assert.equal(pairs[0].a.length, 3);
     assert.equal(pairs[0].a[0], out[0][0][0].diffNs[0] / 1000);
+  } finally {
+    cpu.close();
+  }
+});
+
+Deno.test("runInterleaved: with eight cases each server goes first in half of each case's block pairs", async () => {
+  const cpu = new ServerCpu(Deno.pid);
+  const firsts: number[][] = Array.from({ length: 8 }, () => []);
+  try {
+    const server = { cpu, line: () => Promise.resolve() };
+    let last = -1;
+    await runInterleaved(
+      [server, server],
+      { cases: 8, rounds: 4, blockPairs: 1, warmup: 0, gapMs: 0 },
+      (c, r, s) => {
+        if (last !== r * 8 + c) firsts[c].push(s);
+        last = r * 8 + c;
+      },
+    );
+    for (const f of firsts) assert.deepEqual([...f].sort(), [0, 0, 1, 1]);
   } finally {
     cpu.close();
   }
