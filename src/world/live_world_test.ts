@@ -245,6 +245,34 @@ Deno.test("live world: a write shown before its commit answers reads and indexes
   assert.deepEqual([w.ownedCount("9"), w.named("ghost")], [1, []]);
 });
 
+Deno.test("live world: every change of what it shows counts in its version, a failed write set back too", () => {
+  // A u() call keeps its verdict while this count stays the same (src/world/version.ts): a
+  // change it missed would let a call run what its reader may no longer read.
+  const w = new LiveWorld();
+  let n = w.version.n;
+  const moved = (what: string) => {
+    assert.ok(w.version.n > n, what);
+    n = w.version.n;
+  };
+  w.put(obj("5", "Box", { flags: ["thing"] }), V(1));
+  moved("a record put");
+  w.put(obj("5", "Box", { flags: ["thing", "visual"] }), V(2));
+  moved("a newer record put");
+  w.show(obj("5", "Box", { flags: ["thing"] }));
+  moved("a write shown");
+  // Its commit failed: nothing put, the committed record (visual) is shown again.
+  w.settle("5");
+  assert.deepEqual(w.object("5")?.flags, ["thing", "visual"]);
+  moved("a failed write set back");
+  w.show(obj("6", "Ghost"));
+  moved("a create shown");
+  w.settle("6");
+  assert.equal(w.object("6"), null);
+  moved("a failed create let go");
+  w.remove("5", V(3));
+  moved("a record removed");
+});
+
 Deno.test("object store, live: createNow and updateNow show at once and commit behind, in order", async () => {
   const kv = await openStore(":memory:");
   try {
