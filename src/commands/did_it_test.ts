@@ -292,6 +292,12 @@ Deno.test("actions: enter and leave a thing, with @idesc, @efail and @lfail", as
     assert.ok(w.hub.texts(a.obj.id).includes("Bob climbs down from the wagon."));
     assert.deepEqual(await w.run(b.conn, "leave"), ["You can't leave."]);
     assert.deepEqual(await w.run(b.conn, "enter me"), ["You can't enter that."]);
+    // Out of a wagon Alice carries, Bob stands where Alice stands, never inside her.
+    await w.run(b.conn, "enter wagon");
+    assert.deepEqual(await w.run(a.conn, "get wagon"), ["Taken."]);
+    assert.equal((await s.objects.get(wagon.id))?.location, a.obj.id);
+    assert.match((await w.run(b.conn, "leave"))[0], /^%chLimbo/);
+    assert.equal((await s.objects.get(b.obj.id))?.location, "1");
   } finally {
     await w.close();
   }

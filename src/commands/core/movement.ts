@@ -114,12 +114,18 @@ Example:
     category: "Navigation",
     help: `leave
 
-Comes out of the thing you are inside, to where the thing is (if its leave lock lets you).`,
+Comes out of the thing you are inside, to where the thing is (if its leave lock lets you). A
+thing someone carries is left to where its carrier stands.`,
     async exec(u) {
       const loc = u.here;
-      const out = loc && !loc.flags.includes("room") && loc.location
+      let out = loc && !loc.flags.includes("room") && loc.location
         ? await u.objects.get(loc.location)
         : null;
+      // No player stands inside another (docs/commands.md, teleport): out of a carried thing is
+      // where its carrier stands, where MUX would put the leaver in the carrier's hands.
+      if (out?.flags.includes("player")) {
+        out = out.location ? await u.objects.get(out.location) : null;
+      }
       if (!loc || !out) throw new CommandError(CANT_LEAVE);
       if (passesObjectLock(u.locks, loc, "leave", subjectOf(u.me))) {
         return await moveActor(u, out);
