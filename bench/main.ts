@@ -65,6 +65,7 @@ import { loginStorm } from "./storm.ts";
 import { runWorldBench, worldRows } from "./world.ts";
 import { runSoftcodeBench, SHARED_BENCH, type SoftcodeMethod, softcodeReport } from "./softcode.ts";
 import { round, rssKiB, sleep, summarize, type Summary, table } from "./stats.ts";
+import { moduleUsage } from "./usage.ts";
 
 const { values: opt } = parseArgs({
   args: Deno.args,
@@ -113,9 +114,7 @@ const { values: opt } = parseArgs({
   },
 });
 if (opt.help) {
-  // The module comment is the usage text: one place for it.
-  const src = await Deno.readTextFile(new URL(import.meta.url));
-  console.log(src.slice(src.indexOf("/**") + 3, src.indexOf("*/")).replace(/^ \* ?/gm, "").trim());
+  console.log(await moduleUsage(import.meta.url));
   Deno.exit(0);
 }
 /** How the softcode part measures (bench/softcode.ts). */

@@ -67,6 +67,7 @@ import {
   ServerCpu,
 } from "./line_cpu.ts";
 import { table } from "./stats.ts";
+import { moduleUsage } from "./usage.ts";
 
 /** A logged-in connection that collects what it is sent and waits for phrases in it. */
 export class Player {
@@ -638,11 +639,7 @@ export function sgpReport(r: SgpResult): string {
 /** Runs the benchmark and prints each run and the medians. */
 async function main(): Promise<void> {
   if (Deno.args.includes("--help")) {
-    // The module comment is the usage text: one place for it.
-    const src = await Deno.readTextFile(new URL(import.meta.url));
-    console.log(
-      src.slice(src.indexOf("/**") + 3, src.indexOf("*/")).replace(/^ \* ?/gm, "").trim(),
-    );
+    console.log(await moduleUsage(import.meta.url));
     return;
   }
   const { values: a } = parseArgs({

@@ -35,6 +35,7 @@ import {
 import { runSgpWho, sgpOptions, sgpReport } from "./sgp_who.ts";
 import { runScriptBench, scriptRows } from "./scripts.ts";
 import { table } from "./stats.ts";
+import { moduleUsage } from "./usage.ts";
 
 /** The command line's options (each takes a value). */
 export const SITTING_OPTIONS = [
@@ -59,11 +60,7 @@ const PARTS = ["softcode", "sgp", "scripts"];
 
 async function main(): Promise<void> {
   if (Deno.args.includes("--help")) {
-    // The module comment is the usage text: one place for it.
-    const src = await Deno.readTextFile(new URL(import.meta.url));
-    console.log(
-      src.slice(src.indexOf("/**") + 3, src.indexOf("*/")).replace(/^ \* ?/gm, "").trim(),
-    );
+    console.log(await moduleUsage(import.meta.url));
     return;
   }
   const { values: a } = parseArgs({
