@@ -42,7 +42,6 @@
  * both warm for the whole sitting; each case's figure is the ratio of the servers' means over all
  * blocks, with a bootstrap interval over block pairs and the median of per-pair ratios beside it.
  */
-import { parseArgs } from "node:util";
 import { dirname, join } from "node:path";
 import type { TestServer } from "../tests/harness.ts";
 import { ADMIN, startSupervised } from "../tests/supervised.ts";
@@ -67,7 +66,7 @@ import {
   ServerCpu,
 } from "./line_cpu.ts";
 import { table } from "./stats.ts";
-import { moduleUsage } from "./usage.ts";
+import { toolOptions } from "./usage.ts";
 
 /** A logged-in connection that collects what it is sent and waits for phrases in it. */
 export class Player {
@@ -638,14 +637,8 @@ export function sgpReport(r: SgpResult): string {
 
 /** Runs the benchmark and prints each run and the medians. */
 async function main(): Promise<void> {
-  if (Deno.args.includes("--help")) {
-    console.log(await moduleUsage(import.meta.url));
-    return;
-  }
-  const { values: a } = parseArgs({
-    args: Deno.args,
-    options: Object.fromEntries(OPTIONS.map((k) => [k, { type: "string" as const }])),
-  });
+  const a = await toolOptions(import.meta.url, OPTIONS);
+  if (!a) return;
   const o = sgpOptions(a);
   const log = (l: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${l}`);
   const r = await runSgpWho(o, log);

@@ -24,7 +24,6 @@
  * second slot instead of TinyMUX, for softcode and sgp: every ratio should read 1.0). --help
  * prints this text.
  */
-import { parseArgs } from "node:util";
 import { join } from "node:path";
 import {
   INTERLEAVED_DEFAULTS,
@@ -35,7 +34,7 @@ import {
 import { runSgpWho, sgpOptions, sgpReport } from "./sgp_who.ts";
 import { runScriptBench, scriptRows } from "./scripts.ts";
 import { table } from "./stats.ts";
-import { moduleUsage } from "./usage.ts";
+import { toolOptions } from "./usage.ts";
 
 /** The command line's options (each takes a value). */
 export const SITTING_OPTIONS = [
@@ -59,14 +58,8 @@ export const SITTING_OPTIONS = [
 const PARTS = ["softcode", "sgp", "scripts"];
 
 async function main(): Promise<void> {
-  if (Deno.args.includes("--help")) {
-    console.log(await moduleUsage(import.meta.url));
-    return;
-  }
-  const { values: a } = parseArgs({
-    args: Deno.args,
-    options: Object.fromEntries(SITTING_OPTIONS.map((k) => [k, { type: "string" as const }])),
-  });
+  const a = await toolOptions(import.meta.url, SITTING_OPTIONS);
+  if (!a) return;
   const parts = (a.parts ?? PARTS.join(",")).split(",");
   if (!parts.every((p) => PARTS.includes(p))) throw new Error(`--parts takes ${PARTS}`);
   const num = (v: string | undefined, d: number, min = 1) =>
