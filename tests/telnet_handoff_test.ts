@@ -235,3 +235,41 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "handoff: a long paste still waiting costs nobody their session across a crash (probe s51)",
+  ignore,
+  async fn() {
+    const { engine, sidecar, restart } = await apart();
+    let current = engine;
+    const open: TelnetClient[] = [];
+    try {
+      await register(engine.base, "Paster", "handoff-password");
+      await register(engine.base, "Bystander", "handoff-password");
+      const paster = await telnetLogin(sidecar, "Paster", "handoff-password");
+      open.push(paster);
+      // 300 lines in one write: the client keeps up to 1,000 and feeds the hub 8 a second, so
+      // most of them still wait when the next state goes to the sidecar.
+      await paster.write(new TextEncoder().encode("think pasted\r\n".repeat(300)));
+      await paster.waitFor(/pasted/);
+      // The bystander's login is synced at once, in the same message as the paster's state.
+      const bystander = await telnetLogin(sidecar, "Bystander", "handoff-password");
+      open.push(bystander);
+      await answers(bystander, "before-crashx");
+      const mark = bystander.mark();
+      engine.child.kill("SIGKILL");
+      await engine.status;
+      await bystander.waitFor(/game server is restarting/, 10_000, mark);
+      current = await restart();
+      await bystander.waitFor(/Your session continues/, 30_000, mark);
+      await answers(bystander, "after-crashx");
+      assert(!bystander.plain.slice(mark).includes("connect <name>"), "still logged in");
+      await paster.waitFor(/Your session continues/, 30_000);
+    } finally {
+      for (const c of open) await c.close();
+      await sidecar.stop();
+      await current.stop();
+      if (current !== engine) await engine.stop().catch(() => {});
+    }
+  },
+});

@@ -27,6 +27,7 @@ import { MAX_FDS_PER_MESSAGE } from "./unix_fds.ts";
 import { MAX_SUPPORTED } from "../client/gmcp_supports.ts";
 import { MAX_GMCP_PACKAGE } from "../../text/gmcp_package.ts";
 import { MAX_OUTPUT_AFFIX } from "../../text/output_affix.ts";
+import { DEFAULT_LIMITS } from "../client/limits.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -56,6 +57,12 @@ export type HandoffMessage =
   | { t: "bye"; restart: boolean }
   | { t: "keep"; sessions: { state: ClientState }[] }
   | { t: "kept"; sids: number[] };
+
+/**
+ * Most typed lines a state carries: as many as a client keeps waiting (a paste of up to 1,000
+ * lines), so a state the engine made is always one this reader takes.
+ */
+const MAX_KEPT_LINES = DEFAULT_LIMITS.maxBufferedLines;
 
 /** Most sessions one `state` or `end` message lists. */
 export const MAX_LISTED = 10_000;
@@ -184,11 +191,11 @@ export function decodeMessage(bytes: Uint8Array): HandoffMessage | null {
     case "state": {
       if (!Array.isArray(raw.sessions) || raw.sessions.length > MAX_LISTED) return null;
       const sessions: { sid: number; state: ClientState }[] = [];
+      // One session's bad state costs only that session: the message carries up to a hundred
+      // players' logins, and refusing it whole lost them all at the next restart.
       for (const s of raw.sessions) {
-        if (!isObject(s) || !sid(s.sid)) return null;
-        const state = readClientState(s.state);
-        if (state === null) return null;
-        sessions.push({ sid: s.sid, state });
+        const state = isObject(s) && sid(s.sid) ? readClientState(s.state) : null;
+        if (state !== null) sessions.push({ sid: s.sid as number, state });
       }
       return { t: "state", sessions };
     }
@@ -229,7 +236,8 @@ export function readClientState(x: unknown): ClientState | null {
     !COLOUR_MODES.has(x.colourMode as string) || typeof x.colour !== "boolean" ||
     !(x.gmcpClient === null || str(x.gmcpClient, 64)) || !gmcpModules(x.gmcpSupports) ||
     !int(x.errors) ||
-    !Array.isArray(x.lines) || x.lines.length > 200 || !x.lines.every((l) => str(l, 8192))
+    !Array.isArray(x.lines) || x.lines.length > MAX_KEPT_LINES ||
+    !x.lines.every((l) => str(l, 8192))
   ) return null;
   return {
     ip: x.ip,

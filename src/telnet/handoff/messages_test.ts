@@ -11,6 +11,7 @@ import {
   readClientState,
 } from "./messages.ts";
 import type { ClientState } from "../client/telnet_client.ts";
+import { DEFAULT_LIMITS } from "../client/limits.ts";
 
 function state(over: Partial<ClientState> = {}): ClientState {
   return {
@@ -58,6 +59,28 @@ Deno.test("handoff: every message round trips", () => {
   for (const m of messages) assert.deepEqual(decodeMessage(encodeMessage(m)), m);
 });
 
+Deno.test("handoff: a state message leaves out only its sessions that are malformed", () => {
+  const enc = (x: unknown) => new TextEncoder().encode(JSON.stringify(x));
+  const good = state({ player: { id: "8", name: "Bob" } });
+  const m = decodeMessage(enc({
+    t: "state",
+    sessions: [
+      { sid: 1, state: { ...state(), colourMode: "rainbow" } },
+      { sid: 2, state: good },
+      { sid: 0, state: good },
+      "nope",
+    ],
+  }));
+  assert.deepEqual(m, { t: "state", sessions: [{ sid: 2, state: good }] });
+  assert.equal(decodeMessage(enc({ t: "state", sessions: "nope" })), null);
+});
+
+Deno.test("handoff: a state carries as many waiting lines as a client keeps", () => {
+  // A paste of up to maxBufferedLines waits in the client; its state must still be read.
+  const lines = Array(DEFAULT_LIMITS.maxBufferedLines).fill("think pasted");
+  assert.deepEqual(readClientState(state({ lines }))?.lines, lines);
+});
+
 Deno.test("handoff: anything malformed is refused whole, never thrown", () => {
   const enc = (x: unknown) => new TextEncoder().encode(JSON.stringify(x));
   const bad: unknown[] = [
@@ -69,21 +92,22 @@ Deno.test("handoff: anything malformed is refused whole, never thrown", () => {
     { t: "open", sessions: [{ sid: 0, ip: "x", waited: false, state: null }] },
     { t: "open", sessions: [{ sid: 1, ip: "x", waited: "no", state: null }] },
     { t: "open", sessions: [{ sid: 1, ip: "x", waited: false, state: { ...state(), ip: 5 } }] },
-    { t: "state", sessions: [{ sid: 1, state: { ...state(), colourMode: "rainbow" } }] },
-    { t: "state", sessions: [{ sid: 1, state: { ...state(), lines: [1] } }] },
-    { t: "state", sessions: [{ sid: 1, state: { ...state(), telnet: { options: [[600, 1]] } } }] },
-    { t: "state", sessions: [{ sid: 1, state: { ...state(), player: { id: 7 } } }] },
-    { t: "state", sessions: [{ sid: 1, state: { ...state(), gmcpSupports: "room" } }] },
-    { t: "state", sessions: [{ sid: 1, state: { ...state(), gmcpSupports: [7] } }] },
-    {
-      t: "state",
-      sessions: [{ sid: 1, state: { ...state(), gmcpSupports: Array(65).fill("room") } }],
-    },
     { t: "end", sids: [1, -2] },
     { t: "end", sids: [1.5] },
     { t: "bye" },
   ];
   for (const b of bad) assert.equal(decodeMessage(enc(b)), null, JSON.stringify(b));
+  const badStates: unknown[] = [
+    { ...state(), colourMode: "rainbow" },
+    { ...state(), lines: [1] },
+    { ...state(), lines: Array(1001).fill("say x") },
+    { ...state(), telnet: { options: [[600, 1]] } },
+    { ...state(), player: { id: 7 } },
+    { ...state(), gmcpSupports: "room" },
+    { ...state(), gmcpSupports: [7] },
+    { ...state(), gmcpSupports: Array(65).fill("room") },
+  ];
+  for (const b of badStates) assert.equal(readClientState(b), null, JSON.stringify(b));
   assert.equal(decodeMessage(new Uint8Array([0xff, 0xfe, 0x7b])), null);
   assert.equal(decodeMessage(new TextEncoder().encode("{not json")), null);
   assert.equal(readClientState({ ...state(), telnet: { ...state().telnet, pending: 4 } }), null);
