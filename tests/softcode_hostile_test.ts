@@ -49,9 +49,9 @@ Deno.test("hostile softcode: tiny attributes count against the quota, so their n
 
 /**
  * A burning text: it uses its whole evaluation time, and its output is nothing. Every iter()
- * gives nothing too: an iter() whose output reaches the output limit stops there, and the
- * earlier form (the inner iter()'s spaces piling up in the outer's output) stopped after about
- * eight rounds, within 300 ms on a quiet machine, leaving the shared time to the next hearer.
+ * gives nothing too: the earlier form (the inner iter()'s spaces piling up in the outer's output)
+ * stopped after about eight rounds, within 300 ms on a quiet machine, leaving the shared time to
+ * the next hearer, while an iter() still stopped once its output reached the output limit.
  */
 const BURN = "[null(iter(lnum(1,1000),null(iter(lnum(1,1000),null(sort(shuffle(lnum(1,300))))))))]";
 

@@ -405,8 +405,8 @@ function colourCloses(body: string): boolean {
 const COLOUR_CODE = /%[xXcC]/;
 
 /**
- * Runs `each` for each item of a list with itext/inum set, joining the results; each result
- * closed to normal when `close` (see colourCloses).
+ * Runs `each` for each item of a list with itext/inum set, joining the results (those past the
+ * output limit dropped); each result closed to normal when `close` (see colourCloses).
  */
 function loop(
   ev: Evaluation,
@@ -420,7 +420,7 @@ function loop(
   // The results, joined once at the end: adding each to the text so far made two strings an
   // item (the separator's and the result's joins), more memory than the results themselves.
   // Made at its most items once: pushing onto an empty array grew it by copies (20 KiB of
-  // garbage a line for 1,000 items). Cut to the results made when the loop stops early.
+  // garbage a line for 1,000 items). Cut to the results kept when fewer were.
   const n = Math.min(items.length, MAX_ITEMS);
   const parts: string[] = new Array(n);
   let done = 0;
@@ -438,9 +438,11 @@ function loop(
         ev.inum[top] = i + 1;
       }
       const r = close ? closeColour(each(items[i], i + 1)) : each(items[i], i + 1);
+      // Once the output is full the rest still run, their results dropped: MUX's loops stop
+      // only at the invocation limit or the deadline, so each item's setq() or pemit() happens.
+      if (length > ev.lbuf) continue;
       parts[done++] = r;
       length += osep.length + r.length;
-      if (length > ev.lbuf) break;
     }
   } finally {
     if (tracked) {
@@ -899,8 +901,9 @@ export const controlFunctions: FunctionDef[] = [
         on = start === "";
         continue;
       }
-      out += callAttr(ev, f, u.id, u.text, [ch]);
-      if (out.length > ev.lbuf) break;
+      const r = callAttr(ev, f, u.id, u.text, [ch]);
+      // As loop(): once the output is full the rest still run, their results dropped.
+      if (out.length <= ev.lbuf) out += r;
     }
     return out;
   }),
