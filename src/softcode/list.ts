@@ -33,6 +33,63 @@ export function splitList(s: string, sep: string): string[] {
 }
 
 /**
+ * How many items splitList(s, sep) gives, counted in place: words() of a listing's 30 dbrefs
+ * made 30 strings and an array to read one number.
+ */
+export function countList(s: string, sep: string): number {
+  if (sep === " ") {
+    // An item is a run of characters other than a space.
+    let n = 0;
+    let inItem = false;
+    for (let i = 0; i < s.length; i++) {
+      if (s.charCodeAt(i) === 0x20) inItem = false;
+      else if (!inItem) {
+        inItem = true;
+        n++;
+      }
+    }
+    return n;
+  }
+  if (s === "") return 0;
+  // split("") gives each UTF-16 unit.
+  if (sep === "") return s.length;
+  let n = 1;
+  for (let at = s.indexOf(sep); at >= 0; at = s.indexOf(sep, at + sep.length)) n++;
+  return n;
+}
+
+/**
+ * The position (from 1) of the first item of splitList(s, sep) equal to `word`, 0 when none,
+ * read in place: member() in a listing's row split the same list into new strings each call.
+ */
+export function itemPosition(s: string, sep: string, word: string): number {
+  const w = word.length;
+  if (sep === " ") {
+    let pos = 0;
+    for (let i = 0; i < s.length;) {
+      if (s.charCodeAt(i) === 0x20) {
+        i++;
+        continue;
+      }
+      let end = s.indexOf(" ", i);
+      if (end < 0) end = s.length;
+      pos++;
+      if (end - i === w && s.startsWith(word, i)) return pos;
+      i = end;
+    }
+    return 0;
+  }
+  if (s === "" || sep === "") return splitList(s, sep).indexOf(word) + 1;
+  for (let pos = 1, start = 0;; pos++) {
+    const at = s.indexOf(sep, start);
+    const end = at < 0 ? s.length : at;
+    if (end - start === w && s.startsWith(word, start)) return pos;
+    if (at < 0) return 0;
+    start = at + sep.length;
+  }
+}
+
+/**
  * The first item and the rest after it (MUX's split_token on a trimmed list), or null for an
  * empty list. `rest` is null when there is no delimiter left.
  */
@@ -62,10 +119,11 @@ export interface SepKind {
  * A delimiter argument: empty means a space; `@@` means none where allowed; up to MAX_SEP
  * characters. An error text (starting `#-1`) when it is too long.
  */
-export function sepOf(arg: string | undefined, kind: SepKind = {}): string | { error: string } {
+export function sepOf(arg: string | undefined, kind?: SepKind): string | { error: string } {
   if (arg === undefined || arg === "") return " ";
   if (arg.length === 1) return arg;
-  if (kind.allowNull && arg === "@@") return "";
+  // No default `{}`: that made an object at every call of a list function.
+  if (kind?.allowNull && arg === "@@") return "";
   if (arg.length > MAX_SEP) return { error: "#-1 SEPARATOR IS TOO LARGE" };
   return arg;
 }

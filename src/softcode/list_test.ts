@@ -1,6 +1,6 @@
 /** Lists: extract()'s walk of a plain list against the colour-aware split of the whole list. */
 import assert from "node:assert/strict";
-import { extractList, splitStyledList } from "./list.ts";
+import { countList, extractList, itemPosition, splitList, splitStyledList } from "./list.ts";
 import { M_ATTR, NORMAL, paletteMarker } from "./markup.ts";
 
 /** extract() as it was: every item split (colour kept), then the ones asked for joined. */
@@ -79,4 +79,43 @@ Deno.test("list: extractList() on edges: blank lists, ends, runs of spaces, colo
     assert.equal(extractList(s, first, count, sep, osep), want, JSON.stringify(s));
     assert.equal(reference(s, first, count, sep, osep), want, JSON.stringify(s));
   }
+});
+
+Deno.test("list: countList() and itemPosition() give the split's answers on generated lists", () => {
+  let seed = 51;
+  const next = (n: number) => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 12) % n;
+  // The words looked for: pieces, runs of them, and what no item is.
+  const WORDS = ["", "a", "bc", "a bc", "word", "|", ":", "ab", "é", "\uD83D", "x"];
+  let found = 0;
+  for (let t = 0; t < 40_000; t++) {
+    const len = next(4) === 0 ? next(40) : next(10);
+    let s = "";
+    for (let i = 0; i < len; i++) s += PIECES[next(next(3) === 0 ? PIECES.length : 7)];
+    const sep = next(8) === 0 ? "" : SEPS[next(SEPS.length)];
+    const items = splitList(s, sep);
+    // A word taken from the list itself half the time, so most lists are searched to a hit.
+    const word = next(2) === 0 && items.length
+      ? items[next(items.length)]
+      : WORDS[next(WORDS.length)];
+    const at = JSON.stringify({ s, sep, word });
+    assert.equal(countList(s, sep), items.length, at);
+    assert.equal(itemPosition(s, sep, word), items.indexOf(word) + 1, at);
+    if (items.includes(word)) found++;
+  }
+  assert.ok(found > 15_000, `${found} words found`);
+});
+
+Deno.test("list: countList() and itemPosition() on edges", () => {
+  assert.equal(countList("", " "), 0);
+  assert.equal(countList("   ", " "), 0);
+  assert.equal(countList("  a   b  c ", " "), 3);
+  assert.equal(countList("", "|"), 0);
+  assert.equal(countList("|", "|"), 2);
+  assert.equal(countList("a:::b", "::"), 2);
+  assert.equal(itemPosition("  a   b  c ", " ", "c"), 3);
+  assert.equal(itemPosition("a b", " ", ""), 0);
+  assert.equal(itemPosition("a||b", "|", ""), 2);
+  assert.equal(itemPosition("a:::b", "::", ":b"), 2);
+  assert.equal(itemPosition("ab abc", " ", "abc"), 2);
+  assert.equal(itemPosition("abc ab", " ", "ab"), 2);
 });

@@ -924,7 +924,9 @@ export const controlFunctions: FunctionDef[] = [
     if (typeof sep !== "string") return sep.error;
     const osep = args[3] === undefined ? sep : sepOf(args[3], { allowNull: true });
     if (typeof osep !== "string") return osep.error;
-    const items = splitList(args[1], sep).slice(0, MAX_ITEMS);
+    const all = splitList(args[1], sep);
+    // insertionSort sorts a copy: the split is not copied first unless it is cut.
+    const items = all.length > MAX_ITEMS ? all.slice(0, MAX_ITEMS) : all;
     // MUX's sort, comparison for comparison; once limits trip every comparison gives 0.
     const sorted = insertionSort(items, comparison(ev, f, u.id, u.text, n));
     return sorted.join(osep);

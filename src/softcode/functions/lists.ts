@@ -2,7 +2,14 @@
 import { define, plainResults, readsOnly } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
-import { extractList, sepOf, splitList, splitStyledList } from "../list.ts";
+import {
+  countList,
+  extractList,
+  itemPosition,
+  sepOf,
+  splitList,
+  splitStyledList,
+} from "../list.ts";
 import { bool, isInteger, isReal, toInt, toReal } from "../numbers.ts";
 import { stripMarkup } from "../markup.ts";
 import { sortIntegers } from "./int_sort.ts";
@@ -189,7 +196,7 @@ const listDefs: FunctionDef[] = plainResults([
     if (!args.length) return "0";
     const sep = sepOf(args[1]);
     if (typeof sep !== "string") return sep.error;
-    return String(splitList(stripMarkup(args[0]), sep).length);
+    return String(countList(stripMarkup(args[0]), sep));
   }),
   define("first", 0, 2, {
     family: "lists",
@@ -261,8 +268,7 @@ const listDefs: FunctionDef[] = plainResults([
   }, (_ev, _f, args) => {
     const sep = sepOf(args[2]);
     if (typeof sep !== "string") return sep.error;
-    const i = splitList(args[0], sep).indexOf(args[1]);
-    return String(i + 1);
+    return String(itemPosition(args[0], sep, args[1]));
   }),
   define("match", 2, 3, {
     family: "lists",
