@@ -273,3 +273,42 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "handoff: a paste too large for one message goes on after a crash (probe s51)",
+  ignore,
+  async fn() {
+    const { engine, sidecar, restart } = await apart();
+    let current = engine;
+    const open: TelnetClient[] = [];
+    try {
+      await register(engine.base, "Paster", "handoff-password");
+      await register(engine.base, "Bystander", "handoff-password");
+      const paster = await telnetLogin(sidecar, "Paster", "handoff-password");
+      open.push(paster);
+      // 100 lines of 1,000 characters (the client keeps 256 KiB; a message carries 60): fed to
+      // the hub 8 a second, so most still wait when the engine dies.
+      const line = (i: number) => `think pasted-${i}. ${"x".repeat(980)}\r\n`;
+      await paster.write(
+        new TextEncoder().encode(Array.from({ length: 100 }, (_, i) => line(i)).join("")),
+      );
+      await paster.waitFor(/pasted-1\./);
+      // A login sends every changed state at once, the paster's with it.
+      open.push(await telnetLogin(sidecar, "Bystander", "handoff-password"));
+      await new Promise((r) => setTimeout(r, 500));
+      const mark = paster.mark();
+      engine.child.kill("SIGKILL");
+      await engine.status;
+      await paster.waitFor(/game server is restarting/, 10_000, mark);
+      current = await restart();
+      await paster.waitFor(/Your session continues/, 30_000, mark);
+      // The lines that waited run on: the first of them at least (a message holds about 60).
+      await paster.waitFor(/pasted-40\./, 30_000, mark);
+    } finally {
+      for (const c of open) await c.close();
+      await sidecar.stop();
+      await current.stop();
+      if (current !== engine) await engine.stop().catch(() => {});
+    }
+  },
+});

@@ -20,6 +20,7 @@ import {
   type OpenSession,
   packMessages,
   packWithFds,
+  stateJson,
 } from "./messages.ts";
 import { RenderMemo } from "../client/render_memo.ts";
 import { RateBudgets } from "../../rate/budget.ts";
@@ -150,7 +151,7 @@ export class EngineHost {
     if (channel !== null) {
       const states = await Promise.all(served.map((s) => s.client.freeze(ms / 2)));
       const items = served.flatMap((s, i) =>
-        s.channel === channel ? [JSON.stringify({ sid: s.sid, state: states[i] })] : []
+        s.channel === channel ? [`{"sid":${s.sid},"state":${stateJson(states[i])}}`] : []
       );
       this.#flushEnded();
       for (const m of packMessages('{"t":"state","sessions":[', items, "]}")) this.#send(m);
@@ -242,7 +243,7 @@ export class EngineHost {
     const entries = [];
     for (const s of this.#served.values()) {
       if (s.channel === channel || s.client.fd < 0) continue;
-      entries.push({ item: JSON.stringify({ state: s.client.state() }), fd: s.client.fd, of: s });
+      entries.push({ item: `{"state":${stateJson(s.client.state())}}`, fd: s.client.fd, of: s });
     }
     const sent: Served[] = [];
     for (const m of packWithFds('{"t":"keep","sessions":[', entries, "]}")) {
@@ -332,7 +333,7 @@ export class EngineHost {
       this.#dirty.delete(client);
       const s = this.#served.get(client);
       if (s && s.channel === this.#channel && !client.frozen) {
-        items.push(JSON.stringify({ sid: s.sid, state: client.state() }));
+        items.push(`{"sid":${s.sid},"state":${stateJson(client.state())}}`);
       }
     }
     for (const m of packMessages('{"t":"state","sessions":[', items, "]}")) this.#send(m);

@@ -28,6 +28,7 @@ import { MAX_SUPPORTED } from "../client/gmcp_supports.ts";
 import { MAX_GMCP_PACKAGE } from "../../text/gmcp_package.ts";
 import { MAX_OUTPUT_AFFIX } from "../../text/output_affix.ts";
 import { DEFAULT_LIMITS } from "../client/limits.ts";
+import { utf8Length } from "../../text/utf8.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -152,6 +153,35 @@ export function packWithFds<T>(
   }
   flush();
   return out;
+}
+
+/**
+ * Most bytes of one session's state on the channel: a message's room less what the message and the
+ * session's other fields (sid, address) take.
+ */
+export const MAX_STATE_BYTES = MAX_HANDOFF_MESSAGE - 1024;
+
+/**
+ * The state as JSON, cut to what one message carries: the waiting lines that do not fit are left
+ * out, the last first, then a partial line. A paste still waiting may hold 256 KiB (the client's
+ * `maxBufferedBytes`); whole, its state fit no message and was dropped, so a restart resumed the
+ * player from an older state, or logged them out when there was none.
+ */
+export function stateJson(state: ClientState, room = MAX_STATE_BYTES): string {
+  const whole = JSON.stringify(state);
+  if (utf8Length(whole, room + 1) <= room) return whole;
+  const size = (x: unknown) => utf8Length(JSON.stringify(x));
+  const bare = { ...state, lines: [] };
+  let used = size(bare);
+  const lines: string[] = [];
+  for (const line of state.lines) {
+    const bytes = size(line) + 1;
+    if (used + bytes > room) break;
+    lines.push(line);
+    used += bytes;
+  }
+  if (used <= room) return JSON.stringify({ ...state, lines });
+  return JSON.stringify({ ...bare, telnet: { ...state.telnet, pending: "" } });
 }
 
 /** A message as bytes. */

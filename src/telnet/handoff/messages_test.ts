@@ -6,9 +6,11 @@ import {
   type HandoffMessage,
   handoffName,
   MAX_HANDOFF_MESSAGE,
+  MAX_STATE_BYTES,
   packMessages,
   packWithFds,
   readClientState,
+  stateJson,
 } from "./messages.ts";
 import type { ClientState } from "../client/telnet_client.ts";
 import { DEFAULT_LIMITS } from "../client/limits.ts";
@@ -79,6 +81,23 @@ Deno.test("handoff: a state carries as many waiting lines as a client keeps", ()
   // A paste of up to maxBufferedLines waits in the client; its state must still be read.
   const lines = Array(DEFAULT_LIMITS.maxBufferedLines).fill("think pasted");
   assert.deepEqual(readClientState(state({ lines }))?.lines, lines);
+});
+
+Deno.test("handoff: a state too large for a message is cut to its first waiting lines", () => {
+  const small = state();
+  assert.equal(stateJson(small), JSON.stringify(small));
+  // 200 lines of 1,000 characters: a paste the client keeps (under 256 KiB), over a message.
+  const lines = Array.from({ length: 200 }, (_, i) => `think pasted-${i} ${"x".repeat(980)}`);
+  const json = stateJson(state({ lines }));
+  assert.ok(new TextEncoder().encode(json).length <= MAX_STATE_BYTES);
+  const back = readClientState(JSON.parse(json));
+  assert.ok(back !== null && back.lines.length > 40 && back.lines.length < 200);
+  assert.deepEqual(back.lines, lines.slice(0, back.lines.length), "the first, in order");
+  assert.equal(back.player?.name, "Alice", "the rest of the state is whole");
+  // Past even that (a room smaller than the state without lines): the partial line goes too.
+  const bare = JSON.stringify(state({ lines: [] })).length;
+  const tight = JSON.parse(stateJson(state({ lines }), bare - 1));
+  assert.deepEqual([tight.lines, tight.telnet.pending], [[], ""]);
 });
 
 Deno.test("handoff: anything malformed is refused whole, never thrown", () => {
