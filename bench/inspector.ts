@@ -46,6 +46,36 @@ export function topSelf(profile: CpuProfile, count = 25, units = 0, byFile = fal
     ).join("\n");
 }
 
+/** A sampled heap profile's node (HeapProfiler.stopSampling). */
+export interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** Bytes sampled in a heap profile's tree, and its largest sites by self size. */
+export function heapSites(
+  root: HeapNode,
+  lines: number,
+  count = 15,
+): { total: number; top: string } {
+  const bySite = new Map<string, number>();
+  let total = 0;
+  const walk = (n: HeapNode) => {
+    total += n.selfSize;
+    if (n.selfSize > 0) {
+      const f = n.callFrame;
+      const k = `${f.functionName || "(anon)"} ${f.url.split("/").pop()}:${f.lineNumber + 1}`;
+      bySite.set(k, (bySite.get(k) ?? 0) + n.selfSize);
+    }
+    for (const c of n.children) walk(c);
+  };
+  walk(root);
+  const top = [...bySite].sort((a, b) => b[1] - a[1]).slice(0, count)
+    .map(([k, v]) => `  ${(v / lines).toFixed(0).padStart(7)} B  ${k}`).join("\n");
+  return { total, top };
+}
+
 /** A connection to the engine's inspector. */
 export class Inspector {
   #seq = 0;

@@ -12,6 +12,8 @@
  * `--gap-ms` sleeps that long before each evaluation, as the server waits between players'
  * lines, so each evaluation finds the caches as a paced one does; the figure is then the median
  * wall time of one evaluation (reading the CPU clock after a sleep costs more than the work).
+ * `--alloc`: V8's sampling heap profiler over the timed runs, objects since collected included
+ * (every 64 bytes): the fresh memory an evaluation allocates and its largest sites.
  */
 import { parseArgs } from "node:util";
 import process from "node:process";
@@ -21,7 +23,7 @@ import { testSoftcode, type TestWorld } from "../src/softcode/_test_world.ts";
 import { library, SOFTCODE_EXPRS } from "./softcode.ts";
 import { TOP_FLAGS } from "../src/softcode/eval.ts";
 import { EV } from "../src/softcode/types.ts";
-import { type CpuProfile, topSelf } from "./inspector.ts";
+import { type CpuProfile, type HeapNode, heapSites, topSelf } from "./inspector.ts";
 
 /** Objects the SGP installer makes, by the name its `&` lines use. */
 const SGP_OBJECTS = [
@@ -72,6 +74,7 @@ const { values } = parseArgs({
     },
     runs: { type: "string", default: "3" },
     profile: { type: "boolean", default: false },
+    alloc: { type: "boolean", default: false },
     "gap-ms": { type: "string", default: "0" },
   },
 });
@@ -157,15 +160,15 @@ class Profiler {
   constructor() {
     this.#s.connect();
   }
-  post(method: string): Promise<unknown> {
-    return new Promise((res, rej) => this.#s.post(method, {}, (e, r) => e ? rej(e) : res(r)));
+  post(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
+    return new Promise((res, rej) => this.#s.post(method, params, (e, r) => e ? rej(e) : res(r)));
   }
   async report(): Promise<string> {
     const { profile } = await this.post("Profiler.stop") as { profile: CpuProfile };
     return topSelf(profile);
   }
 }
-const profiler = values.profile ? new Profiler() : null;
+const profiler = values.profile || values.alloc ? new Profiler() : null;
 
 const wanted = values.only?.toLowerCase();
 for (const c of cases) {
@@ -176,9 +179,16 @@ for (const c of cases) {
   let n = 1;
   // A warm-up, then `runs` timed loops.
   for (let r = 0; r <= runs; r++) {
-    if (r === 1 && profiler) {
+    if (r === 1 && profiler && values.profile) {
       await profiler.post("Profiler.enable");
       await profiler.post("Profiler.start");
+    }
+    if (r === 1 && profiler && values.alloc) {
+      await profiler.post("HeapProfiler.startSampling", {
+        samplingInterval: 64,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
     }
     let used = 0;
     if (gapMs > 0) {
@@ -204,5 +214,13 @@ for (const c of cases) {
     `${c.name.padEnd(44)} ${per[per.length >> 1].toFixed(1).padStart(8)} µs  ` +
       `(runs ${per.map((x) => x.toFixed(1)).join(" ")}; result ${first.length} chars)`,
   );
-  if (profiler) console.log(await profiler.report());
+  if (profiler && values.profile) console.log(await profiler.report());
+  if (profiler && values.alloc) {
+    const { profile } = await profiler.post("HeapProfiler.stopSampling") as {
+      profile: { head: HeapNode };
+    };
+    const { total, top } = heapSites(profile.head, runs * iters);
+    console.log(`  allocated (sampled): ${(total / (runs * iters)).toFixed(0)} B a line; sites:`);
+    console.log(top);
+  }
 }

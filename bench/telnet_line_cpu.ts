@@ -34,7 +34,7 @@ import { createEngine, type Engine } from "../src/engine.ts";
 import { EngineHost } from "../src/telnet/handoff/engine_host.ts";
 import { TelnetKeeper } from "../src/telnet/handoff/keeper.ts";
 import { handoffUnavailable } from "../src/telnet/handoff/support.ts";
-import { type CpuProfile, topSelf } from "./inspector.ts";
+import { type CpuProfile, type HeapNode, heapSites, topSelf } from "./inspector.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PASSWORD = "benchpass1";
@@ -204,32 +204,6 @@ class Inspect {
   post(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
     return new Promise((res, rej) => this.#s.post(method, params, (e, r) => e ? rej(e) : res(r)));
   }
-}
-
-/** A sampled heap profile's node (HeapProfiler.stopSampling). */
-interface HeapNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  selfSize: number;
-  children: HeapNode[];
-}
-
-/** Bytes sampled in a heap profile's tree, and its largest sites by self size. */
-function heapSites(root: HeapNode, lines: number, count = 15): { total: number; top: string } {
-  const bySite = new Map<string, number>();
-  let total = 0;
-  const walk = (n: HeapNode) => {
-    total += n.selfSize;
-    if (n.selfSize > 0) {
-      const f = n.callFrame;
-      const k = `${f.functionName || "(anon)"} ${f.url.split("/").pop()}:${f.lineNumber + 1}`;
-      bySite.set(k, (bySite.get(k) ?? 0) + n.selfSize);
-    }
-    for (const c of n.children) walk(c);
-  };
-  walk(root);
-  const top = [...bySite].sort((a, b) => b[1] - a[1]).slice(0, count)
-    .map(([k, v]) => `  ${(v / lines).toFixed(0).padStart(7)} B  ${k}`).join("\n");
-  return { total, top };
 }
 
 /** Builds the engine and the telnet path, runs the driver and prints its measurements. */
