@@ -103,6 +103,12 @@ export function integerDigits(s: string | number): number {
   let i = from;
   while (i < n && isDigit(s.charCodeAt(i))) i++;
   if (i === n && i > from) return n - from;
+  // Digits then a printable non-space (`1.25`, a fraction's point): the expression below would
+  // need spaces there, so no match, without its call (cold code on a paced line).
+  if (i > from) {
+    const c = s.charCodeAt(i);
+    if (c > 0x20 && c < 0x7f) return -1;
+  }
   const m = /^\s*[-+]?(\d+)\s*$/.exec(s);
   return m ? m[1].length : -1;
 }
@@ -322,6 +328,9 @@ function layout(negative: boolean, digits: string, point: number, places: number
 const ROUND_MAX = 50;
 const ROUND_MIN = -20;
 
+/** 2^0 to 2^(ROUND_MAX + 1), each exact. */
+const TWOS = Array.from({ length: ROUND_MAX + 2 }, (_, i) => 2 ** i);
+
 /**
  * `x` rounded to `places` decimals (negative: to tens, hundreds...), as MUX's round() prints it
  * (dtoa's mode 5): the shortest form that reads back as `x` when it has no more decimals than
@@ -351,9 +360,10 @@ function roundedZero(p: number): string {
 export function roundedQuick(x: number, places: number): string | null {
   const p = clampPlaces(places);
   const a = x < 0 ? -x : x;
-  if (p < 0 || !(a >= 1e-5 && a < 10 ** (15 - p)) || Number.isInteger(a * 2 ** (p + 1))) {
-    return null;
-  }
+  // The powers from tables (exact) where they reach: `**` is a call into the C library's pow(),
+  // cold on a paced line.
+  if (p < 0 || !(a >= 1e-5 && a < (p <= 15 ? TENS[15 - p] : 10 ** (15 - p)))) return null;
+  if (Number.isInteger(a * TWOS[p + 1])) return null; // p is at most ROUND_MAX
   const scaled = p <= 15 ? roundedScaled(x < 0, a * TENS[p], p) : null;
   if (scaled !== null) return scaled;
   const fixed = x.toFixed(p);

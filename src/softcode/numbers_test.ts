@@ -127,6 +127,14 @@ Deno.test("truthy and integerDigits: the quick forms answer as the full readers"
   ) {
     assert.equal(integerDigits(s), digits(s), JSON.stringify(s));
   }
+  // Every text of up to four characters over an alphabet of digits, signs, a point, ASCII and
+  // Unicode spaces, control and other characters (the quick refusal of `1.5` and the like).
+  const alphabet = ["0", "7", "-", "+", ".", " ", "\t", "\u00a0", "\u3000", "\x7f", "\x1f", "a"];
+  let texts = [""];
+  for (let len = 1; len <= 4; len++) {
+    texts = texts.flatMap((t) => t.length === len - 1 ? alphabet.map((c) => t + c) : []);
+    for (const s of texts) assert.equal(integerDigits(s), digits(s), JSON.stringify(s));
+  }
   // A number (an arithmetic call's result passed on) as its own text's length when whole.
   const byText = (x: number) => Number.isInteger(x) ? String(x < 0 ? -x : x).length : -1;
   const nums = [0, -0, 0.5, -1.5, NaN, Infinity, -Infinity, 2 ** 53, 2 ** 53 + 2, 2 ** 63, 1e300];

@@ -77,7 +77,7 @@ function addDoubles(values: number[]): number {
 
 /** True when every argument is an integer of at most 9 digits (MUX's fast path). */
 function smallInts(args: NumArg[]): boolean {
-  for (const a of args) if (!smallInt(a)) return false;
+  for (let i = 0; i < args.length; i++) if (!smallInt(args[i])) return false;
   return true;
 }
 
@@ -115,7 +115,9 @@ const mathDefs: FunctionDef[] = plainResults([
       for (const a of args) sum += toInt(a);
       return sum;
     }
-    return nearestPretty(addDoubles(args.map((a) => toReal(a))));
+    const values: number[] = [];
+    for (let i = 0; i < args.length; i++) values.push(toReal(args[i]));
+    return nearestPretty(addDoubles(values));
   }, { small: SMALL_ADD }),
   defineNum("sub", 2, 2, {
     family: "arithmetic",
