@@ -97,6 +97,13 @@ Deno.test("nearestPretty: a number of at most 15 digits is its own shortest neig
       Number((a / b).toPrecision(1 + (i % 15))),
     );
   }
+  // Powers of two and their neighbours, from the least normal to the largest (the unit's search;
+  // among subnormals the 15-digit shortcut is not the neighbours' answer: 1.5e-323 keeps its two
+  // digits where its neighbour 1e-323 has one).
+  for (let k = -1020; k <= 1023; k++) {
+    const p = 2 ** k;
+    xs.push(p, -p, p * (1 + 2 ** -52), p * (1 - 2 ** -53), p * 1.5, p / 3, p * 0.7);
+  }
   for (const x of xs) {
     assert.equal(nearestPretty(x), prettyByNeighbours(x), `x = ${x}`);
     assert.equal(formatPretty(x), formatNumber(prettyByNeighbours(x)), `x = ${x}`);
