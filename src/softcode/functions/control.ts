@@ -450,10 +450,13 @@ function loop(
       if (length > ev.lbuf) continue;
       length += osep.length + r.length;
       if (bytes !== null) {
-        const at = results === 0 ? 0 : written + osep.length;
-        bytes = bufs.loopBytes(slot, at + r.length, written);
-        if (results > 0) writeAscii(bytes, written, osep);
-        const end = writeAscii(bytes, at, r);
+        let end = -1;
+        if (r.length < FLAT_BELOW) {
+          const at = results === 0 ? 0 : written + osep.length;
+          bytes = bufs.loopBytes(slot, at + r.length, written);
+          if (results > 0) writeAscii(bytes, written, osep);
+          end = writeAscii(bytes, at, r);
+        }
         if (end >= 0) written = end;
         else {
           // The text so far stands for the results before this one.
@@ -480,6 +483,14 @@ function loop(
   const out = parts.join(osep);
   return out.length > ev.lbuf ? out.slice(0, ev.lbuf) : out;
 }
+
+/**
+ * A loop's result shorter than this is written into its byte buffer: V8 joins shorter texts into
+ * a flat copy, so reading its characters makes nothing, where a longer one made by joining
+ * (`ljust(##,12,.)[rjust(#@,4)]`) is a pair of texts that reading flattens into a new copy,
+ * which join() copies from without one. (V8's ConsString::kMinLength; any value is correct.)
+ */
+const FLAT_BELOW = 13;
 
 /** The u-function an attribute reference names, for map(), filter() and the other list appliers. */
 export function ufunOf(
