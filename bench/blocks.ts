@@ -31,12 +31,17 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** The value at quantile `q` (0..1) of sorted `s`, linear between neighbours. */
+/**
+ * The value at quantile `q` (0..1) of sorted `s`, linear between neighbours. An infinite sample
+ * (a fan-out delivery lost) is the value where the quantile lands on it, or between it and
+ * anything: never NaN from the arithmetic.
+ */
 export function quantileOf(s: readonly number[], q: number): number {
   if (s.length === 0) return NaN;
   const at = (s.length - 1) * q;
   const i = Math.floor(at);
-  return i + 1 < s.length ? s[i] + (s[i + 1] - s[i]) * (at - i) : s[i];
+  if (i + 1 >= s.length || at === i || s[i] === s[i + 1]) return s[i];
+  return s[i] + (s[i + 1] - s[i]) * (at - i);
 }
 
 /** The median of `xs` (NaN when empty). */
@@ -59,15 +64,28 @@ export function ratioOfMeans(pairs: readonly BlockPair[]): number {
   return pooledMean(pairs, "a") / pooledMean(pairs, "b");
 }
 
+/** Settings of a bootstrap: draws, level, seed, and whether infinite statistics count. */
+export interface BootstrapOptions {
+  resamples?: number;
+  level?: number;
+  seed?: number;
+  /**
+   * Keep draws whose statistic is ±Infinity (a quantile ratio where one side's quantile is a
+   * lost delivery: that side is slower than any finite figure) instead of leaving them out.
+   */
+  keepInfinite?: boolean;
+}
+
 /**
  * A percentile bootstrap interval of `stat` over `pairs`: `resamples` times, as many pairs drawn
  * with replacement, the statistic of each draw; the `level` interval of those (default 95 %).
- * Draws whose statistic is not finite (a side's mean of 0) are left out of the percentiles.
+ * Draws whose statistic is NaN are left out of the percentiles, and so are infinite ones (a
+ * side's mean of 0) unless `keepInfinite`.
  */
 export function bootstrap(
   pairs: readonly BlockPair[],
   stat: BlockStatistic,
-  o: { resamples?: number; level?: number; seed?: number } = {},
+  o: BootstrapOptions = {},
 ): { lo: number; hi: number } {
   if (pairs.length === 0) return { lo: NaN, hi: NaN };
   const resamples = Math.max(1, Math.min(100_000, Math.floor(o.resamples ?? 2000)));
@@ -78,7 +96,7 @@ export function bootstrap(
   for (let r = 0; r < resamples; r++) {
     for (let i = 0; i < pairs.length; i++) draw[i] = pairs[Math.floor(rand() * pairs.length)];
     const x = stat(draw);
-    if (Number.isFinite(x)) out.push(x);
+    if (o.keepInfinite ? !Number.isNaN(x) : Number.isFinite(x)) out.push(x);
   }
   out.sort((a, b) => a - b);
   return { lo: quantileOf(out, (1 - level) / 2), hi: quantileOf(out, 1 - (1 - level) / 2) };
@@ -216,21 +234,27 @@ export interface QuantileComparison {
   medianRatio: number;
 }
 
-/** Each side's pooled q-quantile, their ratio with its interval, and the median per-pair ratio. */
+/**
+ * Each side's pooled q-quantile, their ratio with its interval, and the median per-pair ratio.
+ * A sample may be Infinity (a fan-out delivery never seen: slower than any seen one); where a
+ * side's quantile lands on one, that side's figure is Infinity and the ratio Infinity (A's) or 0
+ * (B's), counted in the interval and the median as such, never left out. Both sides infinite
+ * gives NaN, which is left out.
+ */
 export function compareQuantiles(
   pairs: readonly BlockPair[],
   q: number,
-  o: { resamples?: number; level?: number; seed?: number } = {},
+  o: Omit<BootstrapOptions, "keepInfinite"> = {},
 ): QuantileComparison {
   const pq = new PooledQuantile(pairs);
   const stat = pq.ratio(q);
-  const perPair = pairs.map((p) => stat([p])).filter(Number.isFinite);
+  const perPair = pairs.map((p) => stat([p])).filter((x) => !Number.isNaN(x));
   return {
     pairs: pairs.length,
     q,
     a: pq.of(pairs, "a", q),
     b: pq.of(pairs, "b", q),
-    ratio: { value: stat(pairs), ...bootstrap(pairs, stat, o) },
+    ratio: { value: stat(pairs), ...bootstrap(pairs, stat, { ...o, keepInfinite: true }) },
     medianRatio: medianOf(perPair),
   };
 }

@@ -164,3 +164,42 @@ Deno.test("compareQuantiles: a side 1.5x slower reads 1.5 with an interval exclu
   assert.ok(Math.abs(r.medianRatio - 1.5) < 0.1, `median pair ratio ${r.medianRatio}`);
   assert.equal(compareQuantiles(pairs, 0.5).ratio.lo, r.ratio.lo);
 });
+
+Deno.test("compareQuantiles: lost deliveries (Infinity) count as slowest, so losing reads slower", () => {
+  const rnd = seededRandom(11);
+  // A's seen deliveries are 0.8x B's, but A loses 2 % of them: its p99 is a lost one.
+  const pairs = Array.from({ length: 20 }, () => ({
+    a: Array.from({ length: 500 }, (_, i) => i % 50 === 0 ? Infinity : 0.8 * (1 + rnd())),
+    b: Array.from({ length: 500 }, () => 1 + rnd()),
+  }));
+  const r = compareQuantiles(pairs, 0.99);
+  assert.equal(r.a, Infinity);
+  assert.equal(r.ratio.value, Infinity);
+  // Every draw holds A's losses: the interval is wholly over 1, not left empty.
+  assert.equal(r.ratio.lo, Infinity);
+  assert.equal(r.medianRatio, Infinity);
+  // B losing the same share reads 0 (A faster), and the p50 is untouched by 2 % lost.
+  const swapped = compareQuantiles(pairs.map((p) => ({ a: p.b, b: p.a })), 0.99);
+  assert.equal(swapped.ratio.value, 0);
+  const p50 = compareQuantiles(pairs, 0.5);
+  assert.ok(p50.ratio.value > 0.7 && p50.ratio.value < 0.9, `p50 ratio ${p50.ratio.value}`);
+  // Fewer lost than the tail above the quantile: they push the p99 up, never down.
+  const few = pairs.map((p) => ({
+    a: p.a.map((x, i) => x === Infinity && i % 250 ? 0.8 : x),
+    b: p.b,
+  }));
+  const seenOnly = pairs.map((p) => ({ a: p.a.filter((x) => x !== Infinity), b: p.b }));
+  const withFew = compareQuantiles(few, 0.99).ratio.value;
+  assert.ok(Number.isFinite(withFew));
+  assert.ok(withFew >= compareQuantiles(seenOnly, 0.99).ratio.value, `${withFew}`);
+  // Both sides' quantile on a lost delivery is undecided (NaN), not a ratio of 1.
+  const both = compareQuantiles(pairs.map((p) => ({ a: p.a, b: p.a })), 0.99);
+  assert.ok(Number.isNaN(both.ratio.value));
+});
+
+Deno.test("quantileOf is never NaN by arithmetic on Infinity", () => {
+  assert.equal(quantileOf([1, Infinity], 0), 1);
+  assert.equal(quantileOf([1, Infinity], 0.5), Infinity);
+  assert.equal(quantileOf([Infinity, Infinity], 0.5), Infinity);
+  assert.equal(medianOf([Infinity, 2, Infinity]), Infinity);
+});
