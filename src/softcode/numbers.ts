@@ -384,17 +384,43 @@ export function roundedQuick(x: number, places: number): string | null {
  * fixed-point digits code.
  */
 function roundedScaled(negative: boolean, y: number, p: number): string | null {
-  if (!(y < 4503599627370496)) return null;
-  const k = Math.floor(y);
-  const frac = y - k;
-  if (frac === 0.5) return null;
-  const whole = frac > 0.5 ? k + 1 : k;
+  const whole = scaledWhole(y);
+  if (whole !== whole) return null;
   if (whole === 0) return roundedZero(p);
   const sign = negative ? "-" : "";
   if (p === 0) return sign + whole;
   const digits = String(whole).padStart(p + 1, "0");
   const point = digits.length - p;
   return sign + digits.slice(0, point) + "." + digits.slice(point);
+}
+
+/** y's nearest whole number (see roundedScaled), or NaN where the product cannot tell it. */
+function scaledWhole(y: number): number {
+  if (!(y < 4503599627370496)) return NaN;
+  const k = Math.floor(y);
+  const frac = y - k;
+  if (frac === 0.5) return NaN;
+  return frac > 0.5 ? k + 1 : k;
+}
+
+/**
+ * round()'s answer as a number whose formatNumber() text is formatRounded()'s, or null: an
+ * arithmetic caller then reads the number, not the text printed and read back (the chain on a
+ * register's `add(...,round(...),...)`). Taken where roundedQuick() takes its product (p ≤ 15,
+ * under 15 digits, no tie) and the text has no zeros padded at its end and no exponent in
+ * formatNumber()'s form (from 1e-6): its digits over 10^p, one correctly rounded division, give
+ * the double nearest that decimal of at most 15 digits, whose shortest digits are the decimal's.
+ */
+export function roundedNumber(x: number, places: number): number | null {
+  const p = clampPlaces(places);
+  const a = x < 0 ? -x : x;
+  if (p < 0 || p > 15 || !(a >= 1e-5 && a < TENS[15 - p])) return null;
+  if (Number.isInteger(a * TWOS[p + 1])) return null;
+  const whole = scaledWhole(a * TENS[p]);
+  if (!(whole > 0) || (p > 0 && whole % 10 === 0)) return null;
+  // At least 1e-5 less half of 10^-p, or 10^-p when p ≤ 5: above 1e-6, printed without exponent.
+  const v = whole / TENS[p];
+  return x < 0 ? -v : v;
 }
 
 /** formatRounded() from x's shortest digits, else its exact binary value rounded. */

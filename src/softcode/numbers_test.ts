@@ -4,9 +4,11 @@ import {
   formatNumber,
   formatPretty,
   formatReal,
+  formatRounded,
   integerDigits,
   nearestPretty,
   roundedExact,
+  roundedNumber,
   roundedQuick,
   toI64,
   toReal,
@@ -219,6 +221,26 @@ Deno.test("round(): the toFixed() path gives what the exact rounding gives", () 
   assert.ok(quick > xs.length * 3, `${quick}`);
   assert.equal(roundedQuick(0.125, 2), null);
   assert.equal(roundedExact(0.125, 2), "0.12");
+});
+
+Deno.test("round(): a result given as a number prints as the rounded text", () => {
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const xs = [0.125, 2.5, -2.5, 1.005, 22 / 7, 0.1, -0.00001, 1e-5, 1.23e-5, 123.456, 3.1, 0.5];
+  for (let i = 0; i < 4000; i++) {
+    const k = Math.floor(next() * 30) - 15;
+    xs.push((next() - 0.5) * 10 ** k, Math.round(next() * 1e6) / 10 ** (i % 12));
+  }
+  let numbers = 0;
+  for (const x of [...xs, ...doubles(3000)]) {
+    for (const p of [-3, -1, 0, 1, 2, 3, 4, 6, 9, 12, 15, 16, 20]) {
+      const v = roundedNumber(x, p);
+      if (v === null) continue;
+      numbers++;
+      assert.equal(formatNumber(v), formatRounded(x, p), `round(${x}, ${p})`);
+    }
+  }
+  assert.ok(numbers > 40_000, `${numbers}`);
 });
 
 Deno.test("toI64 and toSafeInt: the number path reads what the bigint reader reads", () => {

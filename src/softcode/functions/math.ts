@@ -13,6 +13,7 @@ import {
   isRational,
   isReal,
   nearestPretty,
+  roundedNumber,
   toI64,
   toInt,
   toInt32,
@@ -342,7 +343,8 @@ const mathDefs: FunctionDef[] = plainResults([
     example: { think: "round(3.14159,2)", gives: "3.14" },
   }, (_ev, _f, args) => {
     const r = toReal(args[0]);
-    return formatRounded(r === 0 ? 0 : r, toInt(args[1]));
+    const places = toInt(args[1]);
+    return roundedNumber(r, places) ?? formatRounded(r === 0 ? 0 : r, places);
   }),
   defineNum("power", 2, 2, {
     family: "arithmetic",
