@@ -8,8 +8,10 @@
  * run (the same tree twice) shows the order's bias.
  *
  *   DENO_NO_PACKAGE_JSON=1 deno run -A bench/softcode_ab.ts --a /tmp/main-copy --b . \
- *     [--only "u() chain"] [--iters 1000] [--gap-ms 5] [--plain-a]
+ *     [--only "u() chain"] [--iters 1000] [--gap-ms 5] [--plain-a] [--expr TEXT]
  *
+ * `--expr`: this expression (`LIB` standing for the library's dbref) instead of a named one, to
+ * take a line apart (the chain on a register with one call left out: docs/bench.md, 2026-11-30).
  * `--plain-a`: A's lines are plain (`bench<n>`), so B − A is the expression's cost beyond a plain
  * line, on tree B alone (give the same tree twice). Run it from a tree whose deno.json resolves
  * both trees' imports (this one).
@@ -25,6 +27,7 @@ const { values } = parseArgs({
     iters: { type: "string", default: "1000" },
     "gap-ms": { type: "string", default: "5" },
     "plain-a": { type: "boolean", default: false },
+    expr: { type: "string" },
   },
 });
 if (!values.a || !values.b) throw new Error("--a and --b name the two trees' roots");
@@ -47,8 +50,10 @@ async function side(root: string, plain: boolean): Promise<() => number> {
   const reader = world.add("Reader", "player", { location: room });
   const req = { executor: reader, enactor: reader, flags: TOP_FLAGS, typed: true };
   const wanted = values.only!.toLowerCase();
-  const e = (SOFTCODE_EXPRS as { name: string; expr: string }[])
-    .find((x) => x.name.toLowerCase().includes(wanted));
+  const e = values.expr !== undefined
+    ? { expr: values.expr }
+    : (SOFTCODE_EXPRS as { name: string; expr: string }[])
+      .find((x) => x.name.toLowerCase().includes(wanted));
   if (!e) throw new Error(`no expression named like ${values.only}`);
   const body = e.expr.replaceAll("LIB", "#" + lib);
   let n = 0;
