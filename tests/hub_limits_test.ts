@@ -177,3 +177,38 @@ Deno.test("hub: idle logged-in players are disconnected, staff are not", async (
     await srv.stop();
   }
 });
+
+Deno.test("hub: a socket streaming frames faster than anyone types is closed (probe s51)", async () => {
+  // 64 KiB frames of 8,191 lines each, as fast as the socket takes them: every frame was split
+  // and every line counted before the rate limit dropped it, about 3 ms a frame, so one socket
+  // held every other player seconds behind. Now its bytes are budgeted before parsing.
+  const srv = await startServer();
+  const open: WsClient[] = [];
+  try {
+    const alice = await register(srv.base, "Alice");
+    const bob = await register(srv.base, "Bob");
+    const flood = await connectWs(srv, { client: "web", token: alice });
+    open.push(flood);
+    const b = await connectWs(srv, { client: "web", token: bob });
+    open.push(b);
+    await flood.expect(isType("session"));
+    await b.expect(isType("session"));
+    const frame = "think x\n".repeat(8191);
+    // 200 frames (12.8 MB) at most: the budget is 256 KiB at once, then 64 KiB a second.
+    for (let i = 0; i < 200 && flood.isOpen; i++) {
+      flood.send(frame);
+      if (i % 10 === 9) await new Promise((r) => setTimeout(r, 5));
+    }
+    const ev = await Promise.race([
+      flood.closed,
+      new Promise<null>((r) => setTimeout(() => r(null), 15_000)),
+    ]);
+    assert(ev !== null, "the flooding socket is closed");
+    assert(flood.all.some((m) => /Too much input/.test(m.msg)), "and told why");
+    b.send("think still-here");
+    await b.expect(/still-here/, 10_000);
+  } finally {
+    for (const c of open) await c.close();
+    await srv.stop();
+  }
+});

@@ -5,11 +5,14 @@
  * `token`, `resume`) and whether it proved itself the sidecar; the session opens with the hub
  * once the socket is open.
  */
-import { clientKind, type EncodedFrame } from "../protocol.ts";
+import { clientKind, EncodedFrame, MAX_FRAME_BYTES } from "../protocol.ts";
 import type { Session, SessionEnd, SessionHub, SessionOpening } from "../session.ts";
 import { checkSidecarProof, SIDECAR_HEADER } from "../sidecar_auth.ts";
 import type { ClientKind } from "../types.ts";
 import { MuxLink } from "./mux_link.ts";
+import { frameBytes, WsInput } from "./ws_input.ts";
+import { CloseCode } from "../connection.ts";
+import { RateBudgets } from "../../rate/budget.ts";
 
 /** The close code a browser sends when the page that held the socket goes away. */
 const GOING_AWAY = 1001;
@@ -29,6 +32,8 @@ export class WebSocketCarrier {
   readonly #log: (line: string) => void;
   /** A wrong sidecar secret was reported (once per run: a misconfiguration, or someone probing). */
   #wrongSecretLogged = false;
+  /** Input budgets by address, shared by each address's sockets (ws_input.ts). */
+  readonly #inputByAddress = new RateBudgets();
 
   /**
    * `sidecarSecret`: the telnet sidecar's secret (see sidecar_auth.ts); null: no connection is
@@ -68,7 +73,7 @@ export class WebSocketCarrier {
       // secret) they are ordinary clients of the link's address, each counted and capped.
       new MuxLink(upgraded.socket, this.#hub, { ip: peerIp, trusted }, this.#log);
     } else {
-      new WebSocketSession(this.#hub, upgraded.socket, {
+      new WebSocketSession(this.#hub, upgraded.socket, new WsInput(this.#inputByAddress, peerIp), {
         kind,
         ip: peerIp,
         trusted,
@@ -102,14 +107,16 @@ class WebSocketSession implements Session, EventListenerObject {
   readonly #hub: SessionHub;
   readonly #socket: WebSocket;
   readonly #kind: ClientKind;
+  readonly #input: WsInput;
   /** How it opens; dropped once open. */
   #opening: SessionOpening | null;
   #end: SessionEnd | null = null;
   #ended = false;
 
-  constructor(hub: SessionHub, socket: WebSocket, opening: SessionOpening) {
+  constructor(hub: SessionHub, socket: WebSocket, input: WsInput, opening: SessionOpening) {
     this.#hub = hub;
     this.#socket = socket;
+    this.#input = input;
     this.#kind = opening.kind;
     this.#opening = opening;
     socket.binaryType = "arraybuffer";
@@ -150,12 +157,31 @@ class WebSocketSession implements Session, EventListenerObject {
     } catch { /* already closing */ }
   }
 
+  /**
+   * Told why, as the hub tells a client it closes (a `disconnect` message, then the close code):
+   * its frames already cost more than reading them is worth.
+   */
+  #tooMuchInput(): void {
+    if (this.#socket.readyState !== WebSocket.OPEN) return;
+    const msg = "Too much input (over 64 KiB a second); closing the connection.";
+    try {
+      this.deliver(new EncodedFrame({ msg, data: { type: "disconnect" } }), false);
+    } catch { /* closing anyway */ }
+    this.close(CloseCode.policy, "Too much input.");
+  }
+
   /** Socket events. */
   handleEvent(e: Event): void {
     switch (e.type) {
-      case "message":
-        this.#end?.received((e as MessageEvent).data);
+      case "message": {
+        const data = (e as MessageEvent).data;
+        const bytes = frameBytes(data);
+        // A frame over the cap goes to the hub as it is, which closes for it (1009, its message).
+        const admission = bytes > MAX_FRAME_BYTES ? "read" : this.#input.admit(bytes);
+        if (admission === "read") this.#end?.received(data);
+        else if (admission === "close") this.#tooMuchInput();
         return;
+      }
       case "open": {
         const opening = this.#opening;
         this.#opening = null;

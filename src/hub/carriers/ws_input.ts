@@ -1,0 +1,59 @@
+/**
+ * The input budget of a WebSocket client: a token bucket over the bytes of the frames it sends,
+ * checked before a frame is parsed. A frame of 64 KiB may hold 8,191 lines, and each was split,
+ * cleaned and counted against the command rate before the rate dropped it (about 3 ms a frame),
+ * so one socket streaming such frames held every other player seconds behind (the outside probe
+ * of session 56). A socket cannot be left unread to slow its sender (the runtime reads it), so a
+ * frame over the budget is dropped unparsed, and a socket that keeps on past a second burst is
+ * closed. The same budget holds for each address (an IPv6 one by its /64) over its sockets, so
+ * opening many does not multiply it; a socket is closed only for its own input.
+ */
+import { RateBudget, type RateBudgets, type RateShape } from "../../rate/budget.ts";
+import { addressGroup } from "../../net/client_address.ts";
+
+/** Bytes a second one socket may send after its burst: far above typing or a paced paste. */
+export const WS_INPUT_BYTES_PER_SECOND = 64 * 1024;
+/** The same for all the sockets of one address together. */
+export const WS_INPUT_BYTES_PER_SECOND_PER_IP = 1024 * 1024;
+/** Seconds of the rate a socket may send at once (a paste, the lines handed back after a restart). */
+const BURST_SECONDS = 4;
+/** Seconds of debt past which a socket is closed: it sent another whole burst over its budget. */
+const CLOSE_AFTER_SECONDS = BURST_SECONDS;
+
+/** What to do with a frame. */
+export type Admission = "read" | "drop" | "close";
+
+function shapeOf(perSecond: number): RateShape {
+  return { capacity: perSecond * BURST_SECONDS, windowMs: BURST_SECONDS * 1000 };
+}
+
+const OWN = shapeOf(WS_INPUT_BYTES_PER_SECOND);
+const ADDRESS = shapeOf(WS_INPUT_BYTES_PER_SECOND_PER_IP);
+
+/** One socket's input budget and its address's, shared with the address's other sockets. */
+export class WsInput {
+  readonly #own: RateBudget;
+  readonly #byAddress: RateBudgets;
+  readonly #key: string;
+
+  /** `byAddress`: the carrier's budgets by address; `ip`: this socket's peer. */
+  constructor(byAddress: RateBudgets, ip: string, now: () => number = Date.now) {
+    this.#own = new RateBudget(OWN, now);
+    this.#byAddress = byAddress;
+    this.#key = addressGroup(ip);
+  }
+
+  /** Counts a frame of `bytes`: read it, drop it unparsed, or close the socket. */
+  admit(bytes: number): Admission {
+    const own = this.#own.spend(bytes);
+    if (own > CLOSE_AFTER_SECONDS * 1000) return "close";
+    const address = this.#byAddress.spend(this.#key, bytes, ADDRESS);
+    return own === 0 && address === 0 ? "read" : "drop";
+  }
+}
+
+/** A frame's size as the budget counts it (UTF-16 units of text stand in for bytes). */
+export function frameBytes(data: unknown): number {
+  if (typeof data === "string") return data.length;
+  return data instanceof ArrayBuffer ? data.byteLength : 0;
+}
