@@ -961,8 +961,9 @@ export const controlFunctions: FunctionDef[] = [
     if (typeof sep !== "string") return sep.error;
     const osep = args[3] === undefined ? sep : sepOf(args[3], { allowNull: true });
     if (typeof osep !== "string") return osep.error;
-    const all = splitList(args[1], sep);
-    // insertionSort sorts a copy: the split is not copied first unless it is cut.
+    // At spaces through the engine's kept splits, as iter() splits: `+who` sorts the lwho() its
+    // iter() just walked. insertionSort sorts a copy, so a kept split is never written.
+    const all = sep === " " ? ev.sc.splits.get(args[1]).items : splitList(args[1], sep);
     const items = all.length > MAX_ITEMS ? all.slice(0, MAX_ITEMS) : all;
     // MUX's sort, comparison for comparison; once limits trip every comparison gives 0.
     const sorted = insertionSort(items, comparison(ev, f, u.id, u.text, n));
@@ -1028,7 +1029,10 @@ function comparison(
  * MUX's, so what a comparison leaves behind (a register it sets, an attribute it writes) is
  * too, and a comparator that is not consistent gives MUX's order. Sorted in a copy.
  */
-function insertionSort(a: string[], cmp: (x: string, y: string) => number): string[] {
+function insertionSort(
+  a: readonly string[],
+  cmp: (x: string, y: string) => number,
+): string[] {
   const out = a.slice();
   for (let i = 1; i < out.length; i++) {
     const t = out[i];

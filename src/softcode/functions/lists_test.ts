@@ -144,3 +144,18 @@ Deno.test("softcode lists: sortby() makes MUX's comparisons (a binary insertion 
     "a b c d e b/a c/b d/b d/c e/c e/d",
   );
 });
+
+Deno.test("softcode lists: sortby() of a long list iter() kept split leaves the kept split as it was", () => {
+  const t = world();
+  t.world.set(t.wiz, "REV", "[comp(%1,%0)]");
+  // Longer than the shortest list the engine keeps split (split_lists.ts), in %q0 for all three.
+  const words = Array.from({ length: 40 }, (_, i) => `w${String(i).padStart(2, "0")}`);
+  const list = words.join(" ");
+  const rev = [...words].reverse().join(" ");
+  const got = t.run(
+    `[setq(0,${list})][iter(%q0,#@)]|[sortby(rev,%q0)]|[sortby(rev,%q0)]|[iter(%q0,##)]|` +
+      `[first(sortby(rev,%q0))]|[words(sortby(rev,%q0,,|),|)]`,
+  );
+  const pos = words.map((_, i) => i + 1).join(" ");
+  assert.equal(got, `${pos}|${rev}|${rev}|${list}|w39|40`);
+});
