@@ -496,10 +496,20 @@ tameOverride(Array.prototype, "toString");
 // the instance's memory, for good: WebAssembly memory never shrinks). Nothing reachable here
 // was frozen before the walk but %ThrowTypeError% (frozen by the language), whose prototype,
 // Function.prototype, the walk reaches by other ways.
-const isFrozen = O.isFrozen;
+// A method (a function whose own properties are only its length and name: no statics, no
+// prototype) is made non-extensible instead: nothing can be added to it and its prototype
+// cannot change, and its slot on its frozen holder cannot be replaced. Freezing it would
+// change the flags of its length and name, and QuickJS gives every object whose flags change a
+// shape of its own: some 500 methods, 40 KiB of every sandbox (docs/scripts.md, "Decisions").
+// Its length and name stay configurable, as the language makes them; the prelude reads neither.
+const isFrozen = O.isFrozen, isExtensible = O.isExtensible, preventExtensions = O.preventExtensions;
+const hasOwn = O.hasOwn;
 function harden(v) {
   if (v === null || (typeof v !== "object" && typeof v !== "function") || isFrozen(v)) return;
-  freeze(v);
+  if (typeof v !== "function") freeze(v);
+  else if (ownKeys(v).length !== 2 || !hasOwn(v, "length") || !hasOwn(v, "name")) freeze(v);
+  else if (isExtensible(v)) preventExtensions(v);
+  else return;
   for (const k of ownKeys(v)) {
     const d = getOwnDesc(v, k);
     if (!d) continue;

@@ -286,6 +286,68 @@ Deno.test("vm: built-ins are frozen; no eval, no function constructors, no modul
   assertMatch(lines[14], /^import: could not load module/);
 });
 
+Deno.test("vm: a built-in method cannot be extended or given another prototype; its holders stay frozen", async () => {
+  const src = `export default async (u) => {
+  const out = [];
+  const tryIt = (what, f) => { try { out.push(what + ": " + f()); } catch (e) { out.push(what + ": " + e.name); } };
+  tryIt("add", () => { JSON.stringify.call = () => "mine"; return "added"; });
+  tryIt("proto", () => { Object.setPrototypeOf(Array.prototype.map, {}); return "changed"; });
+  tryIt("accessor proto", () => { Object.setPrototypeOf(Object.getOwnPropertyDescriptor(Map.prototype, "size").get, {}); return "changed"; });
+  tryIt("static", () => { Promise.resolve = () => 0; return "replaced"; });
+  tryIt("slot", () => { Object.defineProperty(JSON, "stringify", { value: () => "x" }); return "replaced"; });
+  tryIt("frozen", () => [Array, Promise, JSON, Array.prototype, Object].every(Object.isFrozen));
+  tryIt("extensible", () => Object.isExtensible(Array.prototype.map) || Object.isExtensible(JSON.parse));
+  const renamed = Object.defineProperty(Array.prototype.map, "name", { value: "mine" }).name;
+  await u.send(out.join("\\n") + "\\nname: " + renamed + " " + [1].map((x) => x + 1) + " " + JSON.stringify([1]));
+};`;
+  const [first, second] = [await call(await vmOf(src)), await call(await vmOf(src))];
+  for (const out of [first, second]) {
+    assert(out.ok && !out.error, JSON.stringify(out));
+    assertEquals(out.sent[0].split("\n"), [
+      "add: TypeError",
+      "proto: TypeError",
+      "accessor proto: TypeError",
+      "static: TypeError",
+      "slot: TypeError",
+      "frozen: true",
+      "extensible: false",
+      // A method's name stays configurable, in its own sandbox: the second began with "map".
+      "name: mine 2 [1]",
+    ]);
+  }
+});
+
+Deno.test("vm: a fresh sandbox holds at most 264 KiB of its memory's pages", async () => {
+  // Pages that hold anything but zeros, after the prelude and a small script's call. Frozen
+  // methods (a shape of their own each) made it 300 KiB; non-extensible ones, 260.
+  const made: WebAssembly.Memory[] = [];
+  const own = await QuickJs.load();
+  const instance = own.instance.bind(own);
+  own.instance = async (mb: number) => {
+    const q = await instance(mb);
+    made.push(q.memory);
+    return q;
+  };
+  const vm = await ScriptVm.create(own, LIMITS);
+  vm.load(
+    tsc.javascript("pages", `export default (u) => u.send(u.cmd.args);`, "+t.ts", false),
+    "+t.ts",
+  );
+  assert((await call(vm)).ok);
+  const words = new Uint32Array(made[made.length - 1].buffer);
+  let pages = 0;
+  for (let p = 0; p < words.length; p += 1024) {
+    for (let i = p; i < p + 1024; i++) {
+      if (words[i] !== 0) {
+        pages++;
+        break;
+      }
+    }
+  }
+  assert(pages * 4 <= 264, `${pages * 4} KiB of pages`);
+  vm.kill();
+});
+
 Deno.test("vm: what crosses to the host is checked there: huge strings, hostile data", async () => {
   // The size checks are what is tested, not the clock: a fresh instance's first megabyte can take
   // 100 ms of the process's CPU on a loaded machine (its code still compiling), so 1 s here.
