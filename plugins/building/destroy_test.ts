@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
 import { startTestGame } from "../../src/plugins/testing.ts";
+import type { DbObject } from "../../src/plugins/mod.ts";
+import { hostParts } from "../../src/plugins/_test_host.ts";
+import { HelpRegistry } from "../../src/plugins/help_registry.ts";
+import { Builder } from "./store.ts";
 
 Deno.test("building: @destroy of more than destroyContents holds is refused and changes nothing", async () => {
   // The bound lowered to 2 through the plugin's setting (5,000 by default).
@@ -69,6 +73,57 @@ Deno.test("building: @destroy of more than destroyContents holds is refused and 
     );
     assert.match(done.text("Bob"), /Limbo/, "Bob is shown his home");
     assert.equal(await say(`think [type(#${ruin})] [loc(*Bob)]`), "#-1 NOT FOUND #1");
+  } finally {
+    await game.close();
+  }
+});
+
+Deno.test("building: moves racing a destroy leave nothing inside the destroyed object", async () => {
+  // Before: a move that committed after the destroy read what was inside, or after its delete,
+  // landed in an object that no longer existed, and the thing was lost with it.
+  const game = await startTestGame({ plugins: ["building"] });
+  try {
+    const host = hostParts(game.engine, new HelpRegistry());
+    const w = host.world;
+    const b = new Builder(w, host.deliver);
+    const wiz = (await w.get((await game.player("Wiz", { flags: ["wizard"] })).id))!;
+    const start = await w.startingRoom();
+    const told = new Set<string>();
+    let refused = 0;
+    for (let round = 0; round < 40; round++) {
+      const room = await b.room(wiz, `Ruin ${round}`);
+      const things: DbObject[] = [];
+      for (let i = 0; i < 6; i++) {
+        const t = await b.thing(wiz, `T${round}x${i}`);
+        things.push(await w.update(t.id, (o) => void (o.location = start)));
+      }
+      // Movers set off before the destroy, with it, and a few turns and milliseconds after it.
+      const later = (i: number) =>
+        i < 2
+          ? Promise.resolve()
+          : i < 4
+          ? new Promise<void>((r) => queueMicrotask(r))
+          : new Promise<void>((r) => setTimeout(r, (round + i) % 4));
+      const moves = things.map((t, i) => later(i).then(() => b.move(t, room)));
+      const destroyed = b.destroy(wiz, room, true);
+      const results = await Promise.allSettled([destroyed, ...moves]);
+      assert.equal(results[0].status, "fulfilled");
+      for (const r of results.slice(1)) {
+        if (r.status === "fulfilled") continue;
+        refused++;
+        told.add(String((r.reason as Error).message).replace(/#\d+/, "#N"));
+      }
+      assert.equal(await w.get(room.id), null);
+      assert.deepEqual((await w.storedContents(room.id, 10)).map((o) => o.name), []);
+      assert.deepEqual((await w.contents(room.id)).map((o) => o.name), []);
+      for (const t of things) {
+        const now = (await w.get(t.id))!;
+        assert.ok(await w.get(now.location), `${now.name} is in #${now.location}, which exists`);
+      }
+    }
+    // Some moves came after the delete: each was refused, saying why, and changed nothing.
+    assert.ok(refused > 0, "no move came after a delete: the race was not run");
+    assert.deepEqual([...told], ["#N no longer exists; nothing moved."]);
   } finally {
     await game.close();
   }

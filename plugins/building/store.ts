@@ -293,6 +293,23 @@ export class Builder {
   }
 
   /**
+   * Takes `o` out of `obj`, which is being destroyed: an exit goes with it, anything else goes
+   * home (the starting room `fallback` when its home is no room, or `obj`). True when sent home.
+   */
+  async #empty(obj: DbObject, o: DbObject, fallback: string): Promise<boolean> {
+    if (o.flags.includes("exit")) {
+      await this.w.destroy(o.id);
+      return false;
+    }
+    const home = normalizeId(String(o.data.home ?? ""));
+    const target = home && home !== obj.id && (await this.w.get(home))?.flags.includes("room")
+      ? home
+      : fallback;
+    await this.#sendHome(o, target);
+    return true;
+  }
+
+  /**
    * Destroys an object. Players and the starting room are refused. A room needs confirming
    * (`/confirm`, or the same `@destroy` again within a minute). Exits of a destroyed room go
    * with it, exits elsewhere that led to it are unlinked; what is inside a room or thing goes
@@ -354,28 +371,26 @@ export class Builder {
       this.#pending.delete(actor.id);
     }
     let moved = 0;
-    if (!obj.flags.includes("exit")) {
+    // An exit holds nothing; anything else is emptied, its contents sent home.
+    const emptied = !obj.flags.includes("exit");
+    const fallback = emptied ? await this.w.startingRoom() : "";
+    if (emptied) {
       // MUX's destroy_thing: the thing leaves its place for nowhere first, heard as any move
       // (its owner, the move's cause, is not told).
       if (!isRoom && obj.location) {
         const world = await this.#reader([obj.location, obj.owner]);
         announceLeaving(this.deliver, world, obj, obj.location, this.w.hears(obj), obj.owner);
       }
-      const fallback = await this.w.startingRoom();
-      for (const o of inside) {
-        if (o.flags.includes("exit")) {
-          await this.w.destroy(o.id);
-          continue;
-        }
-        const home = normalizeId(String(o.data.home ?? ""));
-        const target = home && home !== obj.id && (await this.w.get(home))?.flags.includes("room")
-          ? home
-          : fallback;
-        await this.#sendHome(o, target);
-        moved++;
-      }
+      for (const o of inside) if (await this.#empty(obj, o, fallback)) moved++;
     }
     await this.w.destroy(obj.id);
+    if (emptied) {
+      // A move that committed after `inside` was read and before the delete landed inside; none
+      // commits after it (the store checks a move's destination in its commit): sent home too.
+      for (const o of await this.w.storedContents(obj.id, limit)) {
+        if (await this.#empty(obj, o, fallback)) moved++;
+      }
+    }
     let unlinked = 0;
     if (isRoom) {
       for (const e of leading) {

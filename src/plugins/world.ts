@@ -24,6 +24,11 @@ export interface PluginWorld {
   byName(name: string, limit?: number): Promise<DbObject[]>;
   /** Everything located in `location`, at most `limit`. */
   contents(location: string, limit?: number): Promise<DbObject[]>;
+  /**
+   * Everything in `location` as the database holds it, at most `limit`: after `destroy`, what
+   * moved in before the delete committed (no move commits into a destroyed object after it).
+   */
+  storedContents(location: string, limit: number): Promise<DbObject[]>;
   /** Objects of one type located in `location`, at most `limit`. */
   contentsOfType(location: string, type: ObjectType, limit?: number): Promise<DbObject[]>;
   /** Ids of objects carrying `flag` (from the flag index), at most `limit`. */
@@ -94,6 +99,7 @@ export function pluginWorld(
     getMany: (ids) => o.getMany(ids),
     byName: (name, limit) => o.byName(name, limit),
     contents: (location, limit) => o.contents(location, limit),
+    storedContents: (location, limit) => o.storedContents(location, limit),
     contentsOfType: (location, type, limit) => o.contentsOfType(location, type, limit),
     idsWithFlag: (flag, limit) => o.idsWithFlag(flag, limit),
     flagged: (ids, flag) => o.flagged(ids, flag),

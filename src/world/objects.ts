@@ -453,6 +453,14 @@ export class ObjectStore {
     );
   }
 
+  /**
+   * Everything the database indexes in `location`, read from the database even when live: after
+   * a delete, what moved in before it committed (its change may not be held in memory yet).
+   */
+  async storedContents(location: string, limit: number): Promise<DbObject[]> {
+    return this.getMany(await listIds(this.kv, keys.contentsOf(location), limit));
+  }
+
   /** Objects of one type (`exit`, `thing`, `player`, `room`) located in `location`. */
   async contentsOfType(location: string, type: ObjectType, limit?: number): Promise<DbObject[]> {
     return this.getMany(
@@ -511,38 +519,48 @@ export class ObjectStore {
 
   /**
    * Applies `change` to a fresh copy of the object and commits it with the
-   * indexes moved, retrying on concurrent writes. `change` may throw to abort.
+   * indexes moved, retrying on concurrent writes. `change` may throw to abort. A move
+   * (a new location) commits only while its destination exists: into one deleted meanwhile
+   * it throws NotFoundError and changes nothing.
    */
   async update(id: string, change: (obj: DbObject) => void): Promise<DbObject> {
     if (this.#behind.size) await this.#settled(id);
-    const r = await this.#commitUpdate(id, change);
+    const r = await this.#commitUpdate(id, change, true);
     this.#changed(r.before, r.after, r.stamp);
     return r.after;
   }
 
-  /** Commits `change` to an object (retried on a concurrent write); tells no listener. */
+  /**
+   * Commits `change` to an object (retried on a concurrent write); tells no listener. A new
+   * location's entry is checked in the same commit, so no move lands in an object whose delete
+   * committed first (a destroy then finds every move that committed before it: Builder.destroy).
+   * `mayWait`: outside the queue of writes behind, a destination made in memory whose create
+   * is still to commit is waited for.
+   */
   async #commitUpdate(
     id: string,
     change: (obj: DbObject) => void,
+    mayWait = false,
   ): Promise<{ before: DbObject; after: DbObject; stamp: string }> {
     let committed: DbObject | null = null;
     let stamp: string | null = null;
-    // The first try checks against the version held in memory, so a move waits for the
+    // The first try checks against the versions held in memory, so a move waits for the
     // commit alone; a stale one fails the check and the retry reads the database.
-    let held = this.#live?.held(id);
+    let fromMemory = true;
     const result = await retryAtomic(async () => {
-      const entry: Deno.KvEntryMaybe<DbObject> = held
-        ? {
-          key: keys.object(id),
-          value: structuredClone(held.obj),
-          versionstamp: held.versionstamp,
-        }
-        : await this.kv.get<DbObject>(keys.object(id));
-      held = undefined;
+      const entry = await this.#entry(id, fromMemory);
       if (!entry.value) throw new NotFoundError("No such object.");
       const before = entry.value;
       const after = changed(before, change);
       const op = this.kv.atomic().check(entry).set(keys.object(id), after);
+      const to = after.location;
+      if (to && to !== before.location) {
+        op.check({
+          key: keys.object(to),
+          versionstamp: await this.#there(to, fromMemory, mayWait),
+        });
+      }
+      fromMemory = false;
       const oldKeys = new Map(indexKeys(before).map((k) => [keyString(k), k]));
       const newKeys = new Map(indexKeys(after).map((k) => [keyString(k), k]));
       for (const [s, k] of oldKeys) if (!newKeys.has(s)) op.delete(k);
@@ -554,6 +572,39 @@ export class ObjectStore {
     });
     // Assigned inside the retried closure, which control-flow analysis does not follow.
     return { before: committed!, after: result, stamp: stamp! };
+  }
+
+  /**
+   * An object's entry: its committed version held in memory when `fromMemory` and live (no
+   * read), else read from the database (null value when there is none).
+   */
+  async #entry(id: string, fromMemory: boolean): Promise<Deno.KvEntryMaybe<DbObject>> {
+    const held = fromMemory ? this.#live?.held(id) : undefined;
+    if (held) {
+      return {
+        key: keys.object(id),
+        value: structuredClone(held.obj),
+        versionstamp: held.versionstamp,
+      };
+    }
+    return await this.kv.get<DbObject>(keys.object(id));
+  }
+
+  /**
+   * The versionstamp of a move's destination `id` (held in memory when `fromMemory`, else read),
+   * which the move's commit checks. Throws NotFoundError when it does not exist; with `mayWait`,
+   * one made in memory whose create is still to commit is waited for first.
+   */
+  async #there(id: string, fromMemory: boolean, mayWait: boolean): Promise<string> {
+    const held = fromMemory ? this.#live?.held(id) : undefined;
+    if (held) return held.versionstamp;
+    let e = await this.kv.get<DbObject>(keys.object(id));
+    if (!e.versionstamp && mayWait && this.#behind.has(id)) {
+      await this.#settled(id);
+      e = await this.kv.get<DbObject>(keys.object(id));
+    }
+    if (!e.versionstamp) throw new NotFoundError(`#${id} no longer exists; nothing moved.`);
+    return e.versionstamp;
   }
 
   /** Deletes an object and its indexes (contents are not moved; callers decide). */

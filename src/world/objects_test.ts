@@ -133,3 +133,35 @@ Deno.test("objects: listeners hear every committed create, update and delete", a
     kv.close();
   }
 });
+
+Deno.test("objects: a move into an object deleted meanwhile is refused and changes nothing", async () => {
+  for (const live of [false, true]) {
+    const kv = await Deno.openKv(":memory:");
+    const objects = new ObjectStore(kv, { live });
+    try {
+      const here = await objects.create({ name: "Here", type: "room" });
+      const gone = await objects.create({ name: "Gone", type: "room" });
+      const box = await objects.create({ name: "Box", type: "thing", location: here.id });
+      // The mover read its destination before the delete, and writes after it.
+      await objects.delete(gone.id);
+      await assert.rejects(
+        objects.update(box.id, (o) => void (o.location = gone.id)),
+        { name: "NotFoundError", message: `#${gone.id} no longer exists; nothing moved.` },
+      );
+      assert.equal((await objects.get(box.id))!.location, here.id, `live ${live}`);
+      assert.equal((await kv.get(keys.contents(gone.id, box.id))).value, null);
+      assert.equal((await kv.get(keys.contents(here.id, box.id))).value, box.id);
+      // A change that keeps the location is not checked against anything else.
+      await objects.update(box.id, (o) => void (o.name = "Crate"));
+      if (live) {
+        // A destination made in memory whose commit is behind is waited for, not refused.
+        const made = objects.createNow({ name: "New", type: "room" });
+        const moved = await objects.update(box.id, (o) => void (o.location = made.id));
+        assert.equal(moved.location, made.id);
+      }
+    } finally {
+      await objects.flush();
+      kv.close();
+    }
+  }
+});
