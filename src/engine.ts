@@ -351,6 +351,7 @@ async function startOn(
     peek: (id, name) => attributes.peek(id, name),
     evaluate: (code, executor, enactor) =>
       stripMarkup(softcode.evaluate(code, { executor, enactor })),
+    refused: () => void softcode.begun++,
   });
   controlWorld = locks;
   // Players' connection statistics and the game's record of connections at once (connnum(),

@@ -248,6 +248,7 @@ export async function testWorld(): Promise<TestWorld> {
     peek: (id, name) => s.attributes.peek(id, name),
     evaluate: (code, executor, enactor) =>
       stripMarkup(softcode.evaluate(code, { executor, enactor })),
+    refused: () => void softcode.begun++,
   });
   // Softcode delivers through the fake hub too.
   const softcode = engineSoftcode(

@@ -225,7 +225,8 @@ export class Softcode {
   /** The innermost evaluation running now (evaluations are synchronous: they nest). */
   #active: Evaluation | null = null;
   /**
-   * Evaluations begun so far: a verdict worked out while one began (a zone's enter lock with an
+   * Evaluations begun so far, and evaluation keys refused for lock nesting depth (the lock
+   * world's `refused`): a verdict worked out while either happened (a zone's enter lock with an
    * evaluation key) may hang on more than the world, and is not kept (functions/control.ts).
    */
   begun = 0;

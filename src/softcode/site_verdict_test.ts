@@ -265,3 +265,39 @@ Deno.test("u() verdict: a change softcode makes in memory shows at the same call
     await w.close();
   }
 });
+
+Deno.test("u() verdict: not kept when a zone's evaluation key was refused for lock nesting depth", async () => {
+  const w = await testWorld();
+  try {
+    const alice = await w.player("Alice");
+    const bob = await w.player("Bob");
+    const make = (name: string, owner: string) =>
+      w.services.objects.create({ name, type: "thing", owner, location: "1" });
+    const t = await make("Lib", alice.obj.id);
+    const z = await make("Zone", alice.obj.id);
+    // Bob's thing reads Alice's attribute through the zone: it passes the zone's evaluation key.
+    const l = await make("Nest", bob.obj.id);
+    await must(w, alice.conn, `&fn #${t.id}=secret`);
+    await must(w, alice.conn, `&check #${z.id}=1`);
+    await must(w, alice.conn, `@lock/enter #${z.id}=check/1`);
+    await must(w, alice.conn, `@chzone #${t.id}=#${z.id}`);
+    // TOP's call of Lib/fn runs at each level of a nest of Nest's own lock, checked from its
+    // evaluation key (elock()) until the lock world refuses the next at MAX_LOCK_NESTING: there
+    // the zone's key is refused too, and the call is denied. Each level counts itself first (a
+    // write: the innermost level's denial is found after the last one).
+    await must(w, bob.conn, `&top #${l.id}=[u(#${t.id}/fn)]`);
+    await must(
+      w,
+      bob.conn,
+      `&rec #${l.id}=[set(me,N:[add(get(me/N),1)])][u(me/top)][elock(me,me)]`,
+    );
+    await must(w, bob.conn, `@lock #${l.id}=rec/1`);
+    const run = (text: string) => stripMarkup(w.ports.softcode.evaluate(text, { executor: l.id }));
+    assert.equal(run("[u(me/top)]"), "secret");
+    // The same parsed call from the top after the nest, nothing changed since its innermost
+    // level: found again, not that level's denial.
+    assert.equal(run("[elock(me,me)] [get(me/N)] [u(me/top)]"), "0 20 secret");
+  } finally {
+    await w.close();
+  }
+});

@@ -19,6 +19,11 @@ export interface LockWorldParts {
   peek(id: string, name: string): Attribute | null;
   /** Plain text of `code` run as `executor` with `enactor` as `%#` (the softcode evaluator). */
   evaluate(code: string, executor: string, enactor: string): string;
+  /**
+   * Told when an evaluation key is refused for nesting depth: its key fails there only, so a
+   * verdict found meanwhile must not be kept as the world's (the evaluator's `begun` moves).
+   */
+  refused?(): void;
 }
 
 const NONE: readonly string[] = Object.freeze([]);
@@ -63,7 +68,10 @@ export class EngineLockWorld implements LockWorld {
 
   evaluate(code: string, executor: string, enactor: string): string | null {
     // An evaluation key whose code checks a lock whose key evaluates... ends here.
-    if (this.#evaluating >= MAX_LOCK_NESTING) return null;
+    if (this.#evaluating >= MAX_LOCK_NESTING) {
+      this.#parts.refused?.();
+      return null;
+    }
     this.#evaluating++;
     try {
       return this.#parts.evaluate(code, executor, enactor);

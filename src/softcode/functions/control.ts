@@ -126,7 +126,8 @@ function textArgs(progs: readonly Program[]): (string | number | SubNode)[] | nu
  * Keeps on `site` what its literal reference (`site.name` not null) gives the executor now: the
  * object whose attribute runs and its text, or what to give instead. Kept under the world's
  * change count it was found under, unless an evaluation began meanwhile (a zone's enter lock
- * with an evaluation key, which may read more than the world): then found again next call.
+ * with an evaluation key, which may read more than the world) or was refused for lock nesting
+ * depth (`begun` counts both): then found again next call.
  */
 function keepVerdict(ev: Evaluation, frame: Frame, site: AttrSite): void {
   const seen = ev.ports.version.n;
