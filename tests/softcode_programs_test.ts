@@ -6,10 +6,10 @@
  * stopped by the queue; a ^-listen never hears its own output; @listen and @ahear; all of it
  * again after @reboot.
  */
-import { assert } from "./assert.ts";
+import { assert, assertEquals } from "./assert.ts";
 import { join } from "node:path";
 import { register } from "./harness.ts";
-import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
+import { ADMIN, startSupervised, telnetLogin, telnetReply } from "./supervised.ts";
 import { connectWs, pacedSender } from "./ws_client.ts";
 
 Deno.test("$-commands and listening over telnet and WebSocket", async (t) => {
@@ -132,6 +132,38 @@ Deno.test("$-commands and listening over telnet and WebSocket", async (t) => {
     });
   } finally {
     for (const c of closers) await c();
+    await srv.stop();
+  }
+});
+
+Deno.test("$-commands: the use lock of each object near the player is tested once a line, first", async () => {
+  // As MUX 2.12's atr_match1, before any attribute is read: on an object with no program, one
+  // with a ^-listen only and one whose $-command does not match alike (checked on TinyMUX 2.12,
+  // where each key counted one run a line). Before, an object with no program was passed over.
+  const srv = await startSupervised();
+  const admin = await telnetLogin(srv, ADMIN.name, ADMIN.password);
+  try {
+    const run = (line: string) => telnetReply(admin, line);
+    for (const name of ["Plain", "Ear", "Cmd"]) {
+      assert(/created as object/.test(await run(`@create ${name}`)), name);
+      await run(`drop ${name}`);
+      await run(`&COUNT ${name}=[set(me,N:[add(get(me/N),1)])]1`);
+      assert(/Locked/.test(await run(`@lock/use ${name}=COUNT/1`)), name);
+    }
+    await run("&L Ear=^*hello*:@pemit %#=heard");
+    await run("&C Cmd=$foo *:@pemit %#=foo %0");
+    const counts = () => run("think n=[get(Plain/N)]/[get(Ear/N)]/[get(Cmd/N)]");
+    assertEquals(await counts(), "n=//");
+    assert(/Huh/.test(await run("xyzzy")));
+    assert(/Huh/.test(await run("xyzzy")));
+    assertEquals(await counts(), "n=2/2/2");
+    assertEquals(await run("foo bar"), "foo bar");
+    assertEquals(await counts(), "n=3/3/3");
+    // A built-in command tries no $-command: no lock is tested.
+    await run("look");
+    assertEquals(await counts(), "n=3/3/3");
+  } finally {
+    await admin.close();
     await srv.stop();
   }
 });

@@ -73,8 +73,12 @@ function matchOn(
   parents: boolean,
   out: ProgramMatch[],
 ): boolean {
-  // Most objects near a player hold no program and have no parent: passed over at once.
-  if (!src.index.holds(thing.id) && (!parents || !parentOf(thing))) return false;
+  // Most objects near a player hold no program, have no parent and no use lock: passed over at
+  // once. A use lock is tested even where no `$-command` is held, as MUX's atr_match1 tests it
+  // before it reads any attribute: an evaluation key in it runs once a line either way.
+  if (
+    !src.index.holds(thing.id) && (!parents || !parentOf(thing)) && !thing.data?.locks?.use
+  ) return false;
   if (silenced(thing)) return false;
   let found = false;
   const chain = parents ? objectsOf(src.world, parentChain(src.world, thing.id)) : [thing];
