@@ -6,7 +6,8 @@
  * of session 56). A socket cannot be left unread to slow its sender (the runtime reads it), so a
  * frame over the budget is dropped unparsed, and a socket that keeps on past a second burst is
  * closed. The same budget holds for each address (an IPv6 one by its /64) over its sockets, so
- * opening many does not multiply it; a socket is closed only for its own input.
+ * opening many does not multiply it; a socket is closed only for its own input. A frame costs at
+ * least MIN_FRAME_COST, so many small frames are not cheaper than a few large ones.
  */
 import { RateBudget, type RateBudgets, type RateShape } from "../../rate/budget.ts";
 import { addressGroup } from "../../net/client_address.ts";
@@ -19,6 +20,15 @@ export const WS_INPUT_BYTES_PER_SECOND_PER_IP = 1024 * 1024;
 const BURST_SECONDS = 4;
 /** Seconds of debt past which a socket is closed: it sent another whole burst over its budget. */
 const CLOSE_AFTER_SECONDS = BURST_SECONDS;
+
+/**
+ * Bytes a frame costs at the least, however small: reading, dispatching and parsing a frame costs
+ * the hub far more than its bytes, so frames of two bytes (`x` and a newline) under the byte rate,
+ * 22,000 a second from one socket, held another player's `think` 0.65 s, and 32,000 a second from
+ * twelve sockets of one address, 5 s (session 56's review). At this floor a socket sends at most 64
+ * frames a second (256 at once) and an address 1,024: above 10 commands and 20 keepalives a second.
+ */
+export const MIN_FRAME_COST = 1024;
 
 /** What to do with a frame. */
 export type Admission = "read" | "drop" | "close";
@@ -45,9 +55,10 @@ export class WsInput {
 
   /** Counts a frame of `bytes`: read it, drop it unparsed, or close the socket. */
   admit(bytes: number): Admission {
-    const own = this.#own.spend(bytes);
+    const cost = bytes > MIN_FRAME_COST ? bytes : MIN_FRAME_COST;
+    const own = this.#own.spend(cost);
     if (own > CLOSE_AFTER_SECONDS * 1000) return "close";
-    const address = this.#byAddress.spend(this.#key, bytes, ADDRESS);
+    const address = this.#byAddress.spend(this.#key, cost, ADDRESS);
     return own === 0 && address === 0 ? "read" : "drop";
   }
 }

@@ -1,7 +1,13 @@
 /** Tests of a WebSocket client's input budget (ws_input.ts). */
 import assert from "node:assert/strict";
 import { RateBudgets } from "../../rate/budget.ts";
-import { frameBytes, WS_INPUT_BYTES_PER_SECOND, WsInput } from "./ws_input.ts";
+import {
+  frameBytes,
+  MIN_FRAME_COST,
+  WS_INPUT_BYTES_PER_SECOND,
+  WS_INPUT_BYTES_PER_SECOND_PER_IP,
+  WsInput,
+} from "./ws_input.ts";
 
 const FRAME = 64 * 1024;
 
@@ -41,6 +47,28 @@ Deno.test("ws input: an address's sockets share a budget; each is closed only fo
   assert.equal(new WsInput(byAddress, "2001:db8::2", () => now).admit(FRAME), "drop");
   assert.equal(new WsInput(byAddress, "198.51.100.7", () => now).admit(FRAME), "read");
   assert.equal(WS_INPUT_BYTES_PER_SECOND, 64 * 1024);
+});
+
+Deno.test("ws input: small frames cost at least MIN_FRAME_COST, so they are not a way round", () => {
+  // Frames of two bytes (`x` and a newline) under the byte rate, tens of thousands a second, held
+  // other players seconds behind: each frame costs the hub far more than its bytes.
+  let now = 1_000_000;
+  const byAddress = new RateBudgets({ now: () => now });
+  const input = new WsInput(byAddress, "203.0.113.9", () => now);
+  const got = Array.from({ length: 1000 }, () => input.admit(2));
+  const burst = (4 * WS_INPUT_BYTES_PER_SECOND) / MIN_FRAME_COST;
+  assert.equal(got.filter((r) => r === "read").length, burst);
+  assert.equal(got[burst], "drop");
+  assert.equal(got.at(-1), "close");
+  // Paid back, a burst of frames is read again, not more.
+  now += 10 * 60_000;
+  const later = Array.from({ length: 300 }, () => input.admit(1));
+  assert.equal(later.filter((r) => r === "read").length, burst);
+  // An address's sockets together (each within its own burst): 4,096 small frames at once.
+  const many = Array.from({ length: 40 }, () => new WsInput(byAddress, "198.51.100.1", () => now));
+  const all = many.flatMap((s) => Array.from({ length: 200 }, () => s.admit(2)));
+  const perIp = (4 * WS_INPUT_BYTES_PER_SECOND_PER_IP) / MIN_FRAME_COST;
+  assert.equal(all.filter((r) => r === "read").length, perIp);
 });
 
 Deno.test("ws input: a frame's size is its text's length or its bytes", () => {
