@@ -119,7 +119,12 @@ const SYMBOLS = {
   fcntl: { parameters: ["i32", "i32", "i32"], result: "i32" },
   sendmsg: { parameters: ["i32", "buffer", "i32"], result: "isize" },
   recvmsg: { parameters: ["i32", "buffer", "i32"], result: "isize" },
-  send: { parameters: ["i32", "buffer", "usize", "i32"], result: "isize" },
+  // ssize_t read as its low 32 bits (x86-64 and AArch64 return it whole in one register): a
+  // 64-bit result comes back as a BigInt, one for every write of a fan-out (64 B a listener, 70 %
+  // of what a `say` to 1,000 allocates; docs/bench.md, "Issue 34: where a fan-out's tail comes
+  // from"), an i32 as a small integer. A send takes at most the socket's buffer, a few MB, so the
+  // value is exact, and -1 stays -1.
+  send: { parameters: ["i32", "buffer", "usize", "i32"], result: "i32" },
   getsockopt: { parameters: ["i32", "i32", "i32", "buffer", "buffer"], result: "i32" },
   getuid: { parameters: [], result: "u32" },
   __errno_location: { parameters: [], result: "pointer" },
@@ -229,10 +234,10 @@ export function writeFd(libc: Libc, fd: number, bytes: Uint8Array): number {
  */
 export function sendNow(libc: Libc, fd: number, bytes: Uint8Array): number {
   // The runtime takes a number for a 64-bit argument (its types say bigint), which saves making
-  // one of the two BigInts a call costs (the result is one). adopted_test.ts sends through this,
-  // so a runtime that stopped taking it would fail there, not in a game.
+  // a BigInt a call (the result is an i32: see SYMBOLS). adopted_test.ts sends through this, so
+  // a runtime that stopped taking it would fail there, not in a game.
   const length = bytes.length as unknown as bigint;
-  return Number(libc.fn.send(fd, bytes, length, MSG_DONTWAIT | MSG_NOSIGNAL));
+  return libc.fn.send(fd, bytes, length, MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
 /** The address of a buffer's first byte, as a struct field wants it. */

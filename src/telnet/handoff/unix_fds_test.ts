@@ -10,6 +10,7 @@ import {
   MAX_FDS_PER_MESSAGE,
   MAX_MESSAGE_BYTES,
   openLibc,
+  sendNow,
   SeqPacketConn,
   SeqPacketListener,
   writeFd,
@@ -314,4 +315,44 @@ Deno.test({
       assert.equal(a.send(text("one")), "sent");
       assert.equal(str((await first)!.bytes), "one");
     }),
+});
+
+Deno.test({
+  name: "unix_fds: sendNow gives the exact count of a partial send as a number, and -1 when full",
+  ignore,
+  async fn() {
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as net.AddressInfo;
+    const accepted = new Promise<net.Socket>((resolve) => server.once("connection", resolve));
+    const client = await Deno.connect({ hostname: "127.0.0.1", port });
+    const socket = await accepted;
+    const libc = openLibc();
+    try {
+      // deno-lint-ignore no-explicit-any
+      const fd: number = (socket as any)._handle.fdForIpc();
+      // Nobody reads yet: the socket takes part of 8 MB, then nothing.
+      const big = new Uint8Array(8 * 1024 * 1024).map((_, i) => i % 251);
+      const first = sendNow(libc, fd, big);
+      assert.equal(typeof first, "number");
+      assert.ok(first > 0 && first < big.length, `took ${first}`);
+      let full = 0;
+      for (let i = 0; i < 100 && full !== -1; i++) full = sendNow(libc, fd, big.subarray(first));
+      assert.equal(full, -1);
+      // What the peer reads is exactly the count sendNow gave, byte for byte.
+      const got = new Uint8Array(first);
+      let read = 0;
+      while (read < first) {
+        const n = await client.read(got.subarray(read));
+        assert.ok(n !== null);
+        read += n;
+      }
+      assert.deepEqual(got, big.subarray(0, first));
+    } finally {
+      libc.close();
+      client.close();
+      socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  },
 });
