@@ -128,3 +128,49 @@ Deno.test("building: moves racing a destroy leave nothing inside the destroyed o
     await game.close();
   }
 });
+
+Deno.test("building: @destroy goes on when a thing or its home is destroyed meanwhile", async () => {
+  for (const gone of ["home", "thing"] as const) await raceHome(gone);
+});
+
+/** Destroys a room holding a thing while `gone` (its home, or itself) is destroyed too. */
+async function raceHome(gone: "home" | "thing"): Promise<void> {
+  const game = await startTestGame({ plugins: ["building"] });
+  try {
+    const host = hostParts(game.engine, new HelpRegistry());
+    const w = host.world;
+    const wiz = (await w.get((await game.player("Wiz", { flags: ["wizard"] })).id))!;
+    const start = await w.startingRoom();
+    const built = new Builder(w, host.deliver);
+    const ruin = await built.room(wiz, "Ruin");
+    const home = await built.room(wiz, "Home");
+    const t = await built.thing(wiz, "Pot");
+    await w.update(t.id, (o) => {
+      o.location = ruin.id;
+      o.data.home = home.id;
+    });
+    // The home (or the thing) is destroyed, by another @destroy, between the home's read and
+    // the move home.
+    let armed = true;
+    const raced = {
+      ...w,
+      get: async (id: string) => {
+        const o = await w.get(id);
+        if (id === home.id && armed) {
+          armed = false;
+          await w.destroy(gone === "home" ? home.id : t.id);
+        }
+        return o;
+      },
+    };
+    const b = new Builder(raced, host.deliver);
+    assert.ok(await b.destroy(wiz, ruin, true), gone);
+    assert.equal(armed, false, "the race was run");
+    assert.equal(await w.get(ruin.id), null);
+    if (gone === "home") assert.equal((await w.get(t.id))!.location, start);
+    else assert.equal(await w.get(t.id), null);
+    assert.deepEqual(await w.storedContents(ruin.id, 10), []);
+  } finally {
+    await game.close();
+  }
+}

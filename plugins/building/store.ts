@@ -305,7 +305,17 @@ export class Builder {
     const target = home && home !== obj.id && (await this.w.get(home))?.flags.includes("room")
       ? home
       : fallback;
-    await this.#sendHome(o, target);
+    try {
+      await this.#sendHome(o, target);
+    } catch (e) {
+      // The thing destroyed meanwhile needs nothing; its home destroyed since it was read (a
+      // move into it is refused), the starting room instead: the destroy must not stop there
+      // with things still inside.
+      if (!(e instanceof NotFoundError)) throw e;
+      if (!(await this.w.get(o.id))) return false;
+      if (target === fallback) throw e;
+      await this.#sendHome(o, fallback);
+    }
     return true;
   }
 
