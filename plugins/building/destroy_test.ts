@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
 import { startTestGame } from "../../src/plugins/testing.ts";
 import type { DbObject } from "../../src/plugins/mod.ts";
-import { hostParts } from "../../src/plugins/_test_host.ts";
-import { HelpRegistry } from "../../src/plugins/help_registry.ts";
 import { Builder } from "./store.ts";
 
 Deno.test("building: @destroy of more than destroyContents holds is refused and changes nothing", async () => {
@@ -83,9 +81,8 @@ Deno.test("building: moves racing a destroy leave nothing inside the destroyed o
   // landed in an object that no longer existed, and the thing was lost with it.
   const game = await startTestGame({ plugins: ["building"] });
   try {
-    const host = hostParts(game.engine, new HelpRegistry());
-    const w = host.world;
-    const b = new Builder(w, host.deliver);
+    const w = game.world;
+    const b = new Builder(w, game.deliver);
     const wiz = (await w.get((await game.player("Wiz", { flags: ["wizard"] })).id))!;
     const start = await w.startingRoom();
     const told = new Set<string>();
@@ -137,11 +134,10 @@ Deno.test("building: @destroy goes on when a thing or its home is destroyed mean
 async function raceHome(gone: "home" | "thing"): Promise<void> {
   const game = await startTestGame({ plugins: ["building"] });
   try {
-    const host = hostParts(game.engine, new HelpRegistry());
-    const w = host.world;
+    const w = game.world;
     const wiz = (await w.get((await game.player("Wiz", { flags: ["wizard"] })).id))!;
     const start = await w.startingRoom();
-    const built = new Builder(w, host.deliver);
+    const built = new Builder(w, game.deliver);
     const ruin = await built.room(wiz, "Ruin");
     const home = await built.room(wiz, "Home");
     const t = await built.thing(wiz, "Pot");
@@ -163,7 +159,7 @@ async function raceHome(gone: "home" | "thing"): Promise<void> {
         return o;
       },
     };
-    const b = new Builder(raced, host.deliver);
+    const b = new Builder(raced, game.deliver);
     assert.ok(await b.destroy(wiz, ruin, true), gone);
     assert.equal(armed, false, "the race was run");
     assert.equal(await w.get(ruin.id), null);

@@ -14,6 +14,8 @@ import { stripColour } from "../text/colour.ts";
 import { openStore } from "../storage/kv.ts";
 import { PluginKv } from "./kv.ts";
 import type { CommandInfo } from "../engine_admin.ts";
+import type { Delivery } from "../hub/types.ts";
+import { type PluginWorld, pluginWorld } from "./world.ts";
 
 /** A hand-driven clock to pass as `clock` (tests of `ctx.timers` without waiting). */
 export { ManualClock };
@@ -99,6 +101,10 @@ export interface TestGame {
   readonly engine: Engine;
   /** Base URL of the HTTP app, such as `http://127.0.0.1:40123`. */
   readonly base: string;
+  /** The world a plugin's context holds (`ctx.world`), to drive a plugin's own store directly. */
+  readonly world: PluginWorld;
+  /** The delivery a plugin's context holds (`ctx.deliver`). */
+  readonly deliver: Delivery;
   /** Registers a player (in room `#1` unless `room` says otherwise), with extra flags. */
   player(name: string, opts?: { flags?: string[]; room?: string }): Promise<TestPlayer>;
   /** Calls a route of the real HTTP app. */
@@ -171,6 +177,8 @@ export async function startTestGame(opts: TestGameOptions): Promise<TestGame> {
   return {
     engine,
     base,
+    world: pluginWorld(engine.services),
+    deliver: engine.services.deliver,
     async player(name, o = {}) {
       const s = engine.services;
       const p = await s.accounts.register(name, PASSWORD, {
