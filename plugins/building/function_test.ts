@@ -22,7 +22,13 @@ Deno.test("building: destroy() runs @destroy's rules once the evaluation is done
     // words may follow on the next line, or later).
     const said = await think(alice, `[destroy(${box})][name(${box})]`);
     assert.equal(said.split("\n")[0], "box");
-    await until(async () => (await think(alice, `[type(${box})]`)) === "#-1 NOT FOUND");
+    // Its words come once the destroy has run, sweep and all; a later line must not catch them.
+    let heard = said;
+    await until(async () => {
+      heard += (await game.received()).text("Alice");
+      return /Destroyed box\(#\d+\)\./.test(heard);
+    });
+    assert.equal(await think(alice, `[type(${box})]`), "#-1 NOT FOUND");
     // Not a builder: refused before anything is matched; hostile arguments change nothing.
     const jar = (await think(alice, "[create(jar,10)]")).trim();
     assert.equal(await think(bob, `[destroy(${jar})]`), "#-1 PERMISSION DENIED");
