@@ -4,6 +4,7 @@
  * supervisor a crashed engine is not restarted.
  */
 import { startServer, type TestServer, waitHealthy } from "./harness.ts";
+import type { TelnetClient } from "./telnet_client.ts";
 
 /** Engine and sidecar apart, and how to start the next engine on the same ports and database. */
 export async function apart(): Promise<{
@@ -36,4 +37,29 @@ export async function apart(): Promise<{
       return next;
     },
   };
+}
+
+/** What {@linkcode withApart} hands a test: the processes apart and the clients it opens. */
+export type ApartRun = Awaited<ReturnType<typeof apart>> & { open: TelnetClient[] };
+
+/**
+ * Runs `body` with the engine and sidecar apart, then closes the clients it put in `open` and
+ * stops the sidecar and every engine started (the first is often killed, the next restarted).
+ */
+export async function withApart(body: (run: ApartRun) => Promise<void>): Promise<void> {
+  const run = await apart();
+  const engines = [run.engine];
+  const open: TelnetClient[] = [];
+  const restart = async () => {
+    const next = await run.restart();
+    engines.push(next);
+    return next;
+  };
+  try {
+    await body({ ...run, restart, open });
+  } finally {
+    for (const c of open) await c.close();
+    await run.sidecar.stop();
+    for (const e of engines.reverse()) await e.stop().catch(() => {});
+  }
 }

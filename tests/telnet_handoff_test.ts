@@ -9,7 +9,7 @@
 import { createHmac } from "node:crypto";
 import { assert, assertEquals } from "./assert.ts";
 import { register, type TestServer } from "./harness.ts";
-import { apart } from "./apart.ts";
+import { apart, withApart } from "./apart.ts";
 import { TelnetClient } from "./telnet_client.ts";
 import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
 import { decodeMessage, encodeMessage, handoffName } from "../src/telnet/handoff/messages.ts";
@@ -92,11 +92,8 @@ Deno.test({
   name:
     "handoff: SIGKILL of the engine; players hear it in their own stream, the next resumes them",
   ignore,
-  async fn() {
-    const { engine, sidecar, restart } = await apart();
-    let current = engine;
-    const open: TelnetClient[] = [];
-    try {
+  fn: () =>
+    withApart(async ({ engine, sidecar, restart, open }) => {
       await register(engine.base, "Zipped", "handoff-password");
       await register(engine.base, "Mono", "handoff-password");
       const zipped = await telnetLogin(sidecar, "Zipped", "handoff-password", { mccp: true });
@@ -117,20 +114,14 @@ Deno.test({
       assert(!mono.text.slice(monoText).includes("\x1b["), "told without colour, as it plays");
       await zipped.send("say typed while it was down");
 
-      current = await restart();
+      await restart();
       for (const c of open) await c.waitFor(/Your session continues/, 30_000);
       await zipped.waitFor(/You say, "typed while it was down"/, 15_000);
       // The compressed stream went on across both processes and still decodes.
       await answers(zipped, "still-zippedx");
       await answers(mono, "still-monox");
       assert(!open.some((c) => c.closed));
-    } finally {
-      for (const c of open) await c.close();
-      await sidecar.stop();
-      await current.stop();
-      if (current !== engine) await engine.stop().catch(() => {});
-    }
-  },
+    }),
 });
 
 Deno.test({
@@ -239,11 +230,8 @@ Deno.test({
 Deno.test({
   name: "handoff: a long paste still waiting costs nobody their session across a crash (probe s51)",
   ignore,
-  async fn() {
-    const { engine, sidecar, restart } = await apart();
-    let current = engine;
-    const open: TelnetClient[] = [];
-    try {
+  fn: () =>
+    withApart(async ({ engine, sidecar, restart, open }) => {
       await register(engine.base, "Paster", "handoff-password");
       await register(engine.base, "Bystander", "handoff-password");
       const paster = await telnetLogin(sidecar, "Paster", "handoff-password");
@@ -260,28 +248,19 @@ Deno.test({
       engine.child.kill("SIGKILL");
       await engine.status;
       await bystander.waitFor(/game server is restarting/, 10_000, mark);
-      current = await restart();
+      await restart();
       await bystander.waitFor(/Your session continues/, 30_000, mark);
       await answers(bystander, "after-crashx");
       assert(!bystander.plain.slice(mark).includes("connect <name>"), "still logged in");
       await paster.waitFor(/Your session continues/, 30_000);
-    } finally {
-      for (const c of open) await c.close();
-      await sidecar.stop();
-      await current.stop();
-      if (current !== engine) await engine.stop().catch(() => {});
-    }
-  },
+    }),
 });
 
 Deno.test({
   name: "handoff: a paste too large for one message goes on after a crash (probe s51)",
   ignore,
-  async fn() {
-    const { engine, sidecar, restart } = await apart();
-    let current = engine;
-    const open: TelnetClient[] = [];
-    try {
+  fn: () =>
+    withApart(async ({ engine, sidecar, restart, open }) => {
       await register(engine.base, "Paster", "handoff-password");
       await register(engine.base, "Bystander", "handoff-password");
       const paster = await telnetLogin(sidecar, "Paster", "handoff-password");
@@ -300,15 +279,9 @@ Deno.test({
       engine.child.kill("SIGKILL");
       await engine.status;
       await paster.waitFor(/game server is restarting/, 10_000, mark);
-      current = await restart();
+      await restart();
       await paster.waitFor(/Your session continues/, 30_000, mark);
       // The lines that waited run on: the first of them at least (a message holds about 60).
       await paster.waitFor(/pasted-40\./, 30_000, mark);
-    } finally {
-      for (const c of open) await c.close();
-      await sidecar.stop();
-      await current.stop();
-      if (current !== engine) await engine.stop().catch(() => {});
-    }
-  },
+    }),
 });
