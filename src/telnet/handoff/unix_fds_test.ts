@@ -71,6 +71,31 @@ async function withPair(fn: (p: Pair) => Promise<void>): Promise<void> {
   for (const t of ends) assert.equal(openTo(t), 0, "every descriptor is closed again");
 }
 
+/** A loopback TCP connection: the client's end, the server's, and the server end's descriptor. */
+interface Tcp {
+  client: Deno.TcpConn;
+  socket: net.Socket;
+  fd: number;
+}
+
+/** Runs `fn` over a fresh loopback TCP connection, then closes both ends and the server. */
+async function withTcp(fn: (t: Tcp) => Promise<void>): Promise<void> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  const accepted = new Promise<net.Socket>((resolve) => server.once("connection", resolve));
+  const client = await Deno.connect({ hostname: "127.0.0.1", port });
+  const socket = await accepted;
+  try {
+    // deno-lint-ignore no-explicit-any
+    await fn({ client, socket, fd: (socket as any)._handle.fdForIpc() });
+  } finally {
+    client.close();
+    socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
 /** Sends `count` descriptors (or `bytes` bytes) in one raw sendmsg, past `send`'s limits. */
 function rawSend(libc: Libc, fd: number, bytes: number, fds: number[]): void {
   const data = new ArrayBuffer(bytes);
@@ -129,17 +154,9 @@ Deno.test({
 Deno.test({
   name: "unix_fds: a TCP socket's descriptor crosses the channel and the receiver writes to it",
   ignore,
-  async fn() {
-    const server = net.createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as net.AddressInfo;
-    const accepted = new Promise<net.Socket>((resolve) => server.once("connection", resolve));
-    const client = await Deno.connect({ hostname: "127.0.0.1", port });
-    const socket = await accepted;
-    try {
+  fn: () =>
+    withTcp(async ({ client, fd: tcpFd }) => {
       await withPair(async ({ libc, a, b }) => {
-        // deno-lint-ignore no-explicit-any
-        const tcpFd: number = (socket as any)._handle.fdForIpc();
         const target = fdTarget(tcpFd);
         assert.equal(a.send(text("take this"), [tcpFd]), "sent");
         closeFd(libc, tcpFd);
@@ -159,12 +176,7 @@ Deno.test({
         }
         assert.equal(str(buf.subarray(0, read)), "hello from the other side");
       });
-    } finally {
-      client.close();
-      socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    }
-  },
+    }),
 });
 
 Deno.test({
@@ -320,39 +332,29 @@ Deno.test({
 Deno.test({
   name: "unix_fds: sendNow gives the exact count of a partial send as a number, and -1 when full",
   ignore,
-  async fn() {
-    const server = net.createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as net.AddressInfo;
-    const accepted = new Promise<net.Socket>((resolve) => server.once("connection", resolve));
-    const client = await Deno.connect({ hostname: "127.0.0.1", port });
-    const socket = await accepted;
-    const libc = openLibc();
-    try {
-      // deno-lint-ignore no-explicit-any
-      const fd: number = (socket as any)._handle.fdForIpc();
-      // Nobody reads yet: the socket takes part of 8 MB, then nothing.
-      const big = new Uint8Array(8 * 1024 * 1024).map((_, i) => i % 251);
-      const first = sendNow(libc, fd, big);
-      assert.equal(typeof first, "number");
-      assert.ok(first > 0 && first < big.length, `took ${first}`);
-      let full = 0;
-      for (let i = 0; i < 100 && full !== -1; i++) full = sendNow(libc, fd, big.subarray(first));
-      assert.equal(full, -1);
-      // What the peer reads is exactly the count sendNow gave, byte for byte.
-      const got = new Uint8Array(first);
-      let read = 0;
-      while (read < first) {
-        const n = await client.read(got.subarray(read));
-        assert.ok(n !== null);
-        read += n;
+  fn: () =>
+    withTcp(async ({ client, fd }) => {
+      const libc = openLibc();
+      try {
+        // Nobody reads yet: the socket takes part of 8 MB, then nothing.
+        const big = new Uint8Array(8 * 1024 * 1024).map((_, i) => i % 251);
+        const first = sendNow(libc, fd, big);
+        assert.equal(typeof first, "number");
+        assert.ok(first > 0 && first < big.length, `took ${first}`);
+        let full = 0;
+        for (let i = 0; i < 100 && full !== -1; i++) full = sendNow(libc, fd, big.subarray(first));
+        assert.equal(full, -1);
+        // What the peer reads is exactly the count sendNow gave, byte for byte.
+        const got = new Uint8Array(first);
+        let read = 0;
+        while (read < first) {
+          const n = await client.read(got.subarray(read));
+          assert.ok(n !== null);
+          read += n;
+        }
+        assert.deepEqual(got, big.subarray(0, first));
+      } finally {
+        libc.close();
       }
-      assert.deepEqual(got, big.subarray(0, first));
-    } finally {
-      libc.close();
-      client.close();
-      socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    }
-  },
+    }),
 });
