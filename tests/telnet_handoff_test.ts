@@ -9,7 +9,7 @@
 import { createHmac } from "node:crypto";
 import { assert, assertEquals } from "./assert.ts";
 import { register, type TestServer } from "./harness.ts";
-import { apart, withApart } from "./apart.ts";
+import { apart, type ApartRun, withApart } from "./apart.ts";
 import { TelnetClient } from "./telnet_client.ts";
 import { ADMIN, startSupervised, telnetLogin } from "./supervised.ts";
 import { decodeMessage, encodeMessage, handoffName } from "../src/telnet/handoff/messages.ts";
@@ -42,6 +42,19 @@ function tcpSockets(pid: number): number {
     } catch { /* closed meanwhile */ }
   }
   return n;
+}
+
+const BYSTANDER = "Bystander";
+
+/** Registers a paster and a bystander, and logs the paster in over the sidecar (kept in `open`). */
+async function pasterIn(
+  { engine, sidecar, open }: Pick<ApartRun, "engine" | "sidecar" | "open">,
+): Promise<TelnetClient> {
+  await register(engine.base, "Paster", "handoff-password");
+  await register(engine.base, BYSTANDER, "handoff-password");
+  const paster = await telnetLogin(sidecar, "Paster", "handoff-password");
+  open.push(paster);
+  return paster;
 }
 
 /** Sends `think <marker>` and waits for it. */
@@ -232,16 +245,13 @@ Deno.test({
   ignore,
   fn: () =>
     withApart(async ({ engine, sidecar, restart, open }) => {
-      await register(engine.base, "Paster", "handoff-password");
-      await register(engine.base, "Bystander", "handoff-password");
-      const paster = await telnetLogin(sidecar, "Paster", "handoff-password");
-      open.push(paster);
+      const paster = await pasterIn({ engine, sidecar, open });
       // 300 lines in one write: the client keeps up to 1,000 and feeds the hub 8 a second, so
       // most of them still wait when the next state goes to the sidecar.
       await paster.write(new TextEncoder().encode("think pasted\r\n".repeat(300)));
       await paster.waitFor(/pasted/);
       // The bystander's login is synced at once, in the same message as the paster's state.
-      const bystander = await telnetLogin(sidecar, "Bystander", "handoff-password");
+      const bystander = await telnetLogin(sidecar, BYSTANDER, "handoff-password");
       open.push(bystander);
       await answers(bystander, "before-crashx");
       const mark = bystander.mark();
@@ -261,10 +271,7 @@ Deno.test({
   ignore,
   fn: () =>
     withApart(async ({ engine, sidecar, restart, open }) => {
-      await register(engine.base, "Paster", "handoff-password");
-      await register(engine.base, "Bystander", "handoff-password");
-      const paster = await telnetLogin(sidecar, "Paster", "handoff-password");
-      open.push(paster);
+      const paster = await pasterIn({ engine, sidecar, open });
       // 100 lines of 1,000 characters (the client keeps 256 KiB; a message carries 60): fed to
       // the hub 8 a second, so most still wait when the engine dies.
       const line = (i: number) => `think pasted-${i}. ${"x".repeat(980)}\r\n`;
@@ -273,7 +280,7 @@ Deno.test({
       );
       await paster.waitFor(/pasted-1\./);
       // A login sends every changed state at once, the paster's with it.
-      open.push(await telnetLogin(sidecar, "Bystander", "handoff-password"));
+      open.push(await telnetLogin(sidecar, BYSTANDER, "handoff-password"));
       await new Promise((r) => setTimeout(r, 500));
       const mark = paster.mark();
       engine.child.kill("SIGKILL");
