@@ -256,7 +256,18 @@ export function formatNumber(x: number): string {
     if (a <= Number.MAX_SAFE_INTEGER) return String(x);
     return a < 1e21 ? x.toFixed(0) : BigInt(x).toString();
   }
-  return formatReal(x);
+  return subnormal(x) ? "0" : formatReal(x);
+}
+
+/** The least positive normal double (2^-1022, C's DBL_MIN). */
+const MIN_NORMAL = 2 ** -1022;
+
+/**
+ * True for a subnormal number, which MUX's fval prints as 0: it sorts them with zero by their
+ * IEEE class (`fdiv(1,1e308)` and `power(10,-308)` are 0 there).
+ */
+function subnormal(x: number): boolean {
+  return x !== 0 && x > -MIN_NORMAL && x < MIN_NORMAL;
 }
 
 /**
@@ -294,6 +305,7 @@ export function formatPretty(x: number): string {
     if (significantDigits(text) <= 15) return text;
     return formatNumber(nearestPretty(x));
   }
+  if (subnormal(x)) return "0";
   const s = shortest(x);
   if (s.digits.length <= 15) return layout(x < 0, s.digits, s.point, -1);
   return formatNumber(nearestPretty(x));
