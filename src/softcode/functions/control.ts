@@ -921,6 +921,8 @@ export const controlFunctions: FunctionDef[] = [
       "u() of the attribute for each character of the text (%0), between the start and end characters when given.",
     example: { setup: ["&ANGLE me=<%0>"], think: "foreach(me/angle,abc)", gives: "<a><b><c>" },
   }, (ev, f, args) => {
+    // As MUX: a start character needs an end one.
+    if (args.length === 3) return "#-1 FUNCTION (FOREACH) EXPECTS 2 OR 4 ARGUMENTS";
     const u = ufunOf(ev, f, args[0]);
     if (typeof u === "string") return u;
     const chars = [...args[1]];

@@ -300,7 +300,7 @@ function wrap(args: string[]): string {
   const width = args[1] === undefined || args[1] === "" ? 78 : toInt(args[1]);
   const first = args[7] === undefined || args[7].trim() === "" ? width : toInt(args[7]);
   if (width < 1 || width > MAX_WRAP || first < 1 || first > MAX_WRAP) return "#-1 OUT OF RANGE";
-  const how = (args[2] ?? "").trim().toLowerCase()[0] ?? "l";
+  const how = (args[2] ?? "").toLowerCase()[0] ?? "l";
   if (how !== "l" && how !== "r" && how !== "c") return "#-1 INVALID JUSTIFICATION SPECIFIED";
   const left = args[3] ?? "", right = args[4] ?? "";
   const hang = " ".repeat(Math.max(0, Math.min(MAX_WRAP, toInt(args[5] ?? "0"))));

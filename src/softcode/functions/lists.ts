@@ -50,10 +50,15 @@ function detect(words: string[]): SortKind {
 }
 
 function sortKind(arg: string | undefined, words: string[], dflt: SortKind | "?"): SortKind {
-  const k = (arg ?? "").trim().toLowerCase()[0];
-  if (k === "a" || k === "i" || k === "n" || k === "f" || k === "d") return k;
   if (arg === undefined && dflt !== "?") return dflt;
-  return detect(words);
+  return typeOf(arg) ?? detect(words);
+}
+
+/** A sort type's kind as MUX reads it (its first character; any other is a), or null for none. */
+function typeOf(arg: string | undefined): SortKind | null {
+  if (!arg) return null;
+  const k = arg[0].toLowerCase();
+  return k === "i" || k === "n" || k === "f" || k === "d" ? k : "a";
 }
 
 /** Compares two words by a sort kind. */
@@ -373,13 +378,13 @@ const listDefs: FunctionDef[] = plainResults([
     family: "lists",
     args: "sort(<list>[, <type>[, <delimiter>[, <output separator>]]])",
     summary:
-      "The list sorted: type a (alphabetic), i (ignoring case), n (integers), f (numbers) or d (dbrefs); guessed when not given.",
+      "The list sorted: type i (ignoring case), n (integers), f (numbers), d (dbrefs), any other a (alphabetic); guessed when empty or not given.",
     example: { think: "sort(10 9 100)", gives: "9 10 100" },
   }, (ev, _f, args) => {
     const s = seps(args, 2, 3);
     if (typeof s === "string") return s;
-    const k = (args[1] ?? "").trim().toLowerCase()[0];
-    if (k !== "a" && k !== "i" && k !== "d") {
+    const k = typeOf(args[1]);
+    if (k === null || k === "n" || k === "f") {
       // A list of plain integers is guessed as one and sorts the same by toInt() and toReal().
       const quick = sortIntegers(args[0], s.sep, s.osep, ev.sc.buffers);
       if (quick !== null) return quick;
