@@ -122,12 +122,33 @@ Deno.test("guests over telnet and WebSocket: what they may do, caps, @reboot, go
     await alice.waitFor(/Guest1 says, "Still here\."/, 15_000, from);
     assert(await exists(srv, adminToken, guestId));
 
+    // What the guest carries goes home when it goes, as MUX's nuked guest's things do.
+    let at = admin.mark();
+    await admin.send("@dig Attic");
+    const attic = (await admin.waitFor(/Attic created as room #(\d+)\./, 10_000, at))[1];
+    at = admin.mark();
+    await admin.send(`think create(Lantern,10)`);
+    const lantern = (await admin.waitFor(/^#(\d+)\r?$/m, 10_000, at))[1];
+    at = admin.mark();
+    await admin.send(`@link #${lantern}=#${attic}`);
+    await admin.waitFor(/Home set|home/i, 10_000, at);
+    at = admin.mark();
+    await admin.send(`@tel #${lantern}=#${guestId}`);
+    await admin.waitFor(/Teleported|Lantern/, 10_000, at);
+    from = guest.mark();
+    await guest.send("inventory");
+    await guest.waitFor(/Lantern/, 10_000, from);
+
     // QUIT: the guest and its name go at once.
+    from = alice.mark();
     await guest.send("QUIT");
     await alice.waitFor(/Guest1 has disconnected\./, 15_000, from);
     await waitGone(srv, adminToken, "Guest1");
     assertEquals(await exists(srv, adminToken, guestId), false);
     assert(!(await online(srv)).includes("Guest1"));
+    at = admin.mark();
+    await admin.send(`think loc(#${lantern})`);
+    await admin.waitFor(new RegExp(`^#${attic}\\r?$`, "m"), 10_000, at);
   } finally {
     for (const c of open) await c.close();
     await srv.stop();

@@ -116,15 +116,7 @@ export class Guests {
     const player = guest?.flags.includes("player");
     if (!guest || !player || !isGuest(guest.flags) || this.#d.presence.isOnline(id)) return false;
     const fallback = guest.location || await this.#d.startingRoom();
-    for (const thing of await o.contents(id, MAX_CONTENTS)) {
-      const home = normalizeId(String(thing.data.home ?? ""));
-      const target = home && home !== id && (await o.get(home))?.flags.includes("room")
-        ? home
-        : fallback;
-      await o.update(thing.id, (x) => {
-        x.location = target;
-      });
-    }
+    for (const thing of await o.contents(id, MAX_CONTENTS)) await this.#sendHome(thing, fallback);
     for (const owned of await o.idsOwnedBy(id, MAX_CONTENTS)) {
       if (owned === id) continue;
       await o.update(owned, (x) => {
@@ -134,9 +126,26 @@ export class Guests {
     // Online again meanwhile (a client that resumed): the guest stays.
     if (this.#d.presence.isOnline(id)) return false;
     await o.delete(id);
+    // A thing given to the guest after its contents were read and before the delete is inside
+    // it still (none lands after: a move checks its destination in its commit): home too.
+    for (const thing of await o.storedContents(id, MAX_CONTENTS)) {
+      await this.#sendHome(thing, fallback);
+    }
     this.#pending.delete(id);
     this.#log(`guests: removed ${guest.name}(#${id})`);
     return true;
+  }
+
+  /** Moves what a removed guest carried to its home, or to `fallback` when that is no room. */
+  async #sendHome(thing: DbObject, fallback: string): Promise<void> {
+    const o = this.#d.objects;
+    const home = normalizeId(String(thing.data.home ?? ""));
+    const target = home && home !== thing.location && (await o.get(home))?.flags.includes("room")
+      ? home
+      : fallback;
+    await o.update(thing.id, (x) => {
+      x.location = target;
+    });
   }
 
   /**

@@ -133,6 +133,42 @@ Deno.test("guests: a removed guest's things go home, what it owned is nobody's",
   }
 });
 
+Deno.test("guests: things given to a guest while it is removed are not left inside it", async () => {
+  // Before: a thing that moved into the guest after its contents were read and before its
+  // delete stayed located in a guest that no longer existed.
+  const t = await setup({ "game.maxGuestsPerIp": 0 });
+  try {
+    const o = t.w.services.objects;
+    let refused = 0;
+    for (let round = 0; round < 30; round++) {
+      const guest = await t.guests.create("198.51.100.1");
+      const things = [];
+      for (let i = 0; i < 6; i++) {
+        things.push(await o.create({ name: `T${round}x${i}`, type: "thing", location: "1" }));
+      }
+      // Givers set off before the removal, with it, and a few turns and milliseconds after it.
+      const later = (i: number) =>
+        i < 2
+          ? Promise.resolve()
+          : i < 4
+          ? new Promise<void>((r) => queueMicrotask(r))
+          : new Promise<void>((r) => setTimeout(r, (round + i) % 4));
+      const gives = things.map((x, i) =>
+        later(i).then(() => o.update(x.id, (y) => void (y.location = guest.id)))
+      );
+      const results = await Promise.allSettled([t.guests.remove(guest.id), ...gives]);
+      assert.deepEqual(results[0], { status: "fulfilled", value: true });
+      refused += results.filter((r) => r.status === "rejected").length;
+      assert.equal(await o.get(guest.id), null);
+      assert.deepEqual((await o.storedContents(guest.id, 10)).map((x) => x.name), []);
+      for (const x of things) assert.equal((await o.get(x.id))?.location, "1", x.name);
+    }
+    assert.ok(refused > 0, "some gives came after the delete and were refused");
+  } finally {
+    await t.w.close();
+  }
+});
+
 Deno.test("guests: the sweep waits out the grace time, from creation and from the start", async () => {
   const t = await setup();
   try {
