@@ -26,7 +26,11 @@
  * (interleaved: block pairs a case, default 20), --block-pairs N (pairs a block, default 30),
  * --warmup N (interleaved: pairs of each case on each server before the first block, default 1000),
  * --self-check 1 (interleaved: the engine in both slots, no TinyMUX: every ratio should read 1.0),
- * --json FILE (write the interleaved figures and every block there). --help prints this text.
+ * --json FILE (write the interleaved figures and every block there), --exprs FILE (the
+ * interleaved cases taken from the file instead, one a line: `+who` or `+ping` as they are, any
+ * other line a softcode expression the bench installs on both servers as a `$+bpN` command of
+ * SGP's object holding `+who`, which `@pemit`s it to the player typing it, so that v(db), %# and
+ * the rights are `+who`'s; a line `x` is such a command's own cost). --help prints this text.
  *
  * Both servers also get the item's `$+ping` global (`$+ping *:@pemit %#=%0` on an `inherit` object
  * in the master room). `--method rounds` (the default) is the measure above for `+who`, and for
@@ -177,6 +181,35 @@ export async function defineSgpFunctions(w: Player, master: string, home: string
   return `defined by the bench (isstaff(me) is ${await probe()})`;
 }
 
+/**
+ * Installs each expression of `exprs` (not `+who`/`+ping`) as `$+bpN` on the SGP object that
+ * holds `+who`: `@pemit %#=<expr>bpendN`, the end mark telling the bench the output is in.
+ */
+export async function installPieces(
+  w: Player,
+  master: string,
+  home: string,
+  exprs: readonly string[],
+): Promise<void> {
+  await w.run(`@tel me=${master}`);
+  const found = await w.run("think [iter(lcon(here),switch(hasattr(##,CMD-PLUS-WHO),1,##))]");
+  // TinyMUX's starter database may hold SGP objects too: the one just installed is the newest.
+  const ids = [...found.split(/\r?\n/)[0].matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
+  if (ids.length === 0) throw new Error("no SGP object holding +who in the master room");
+  const obj = `#${Math.max(...ids)}`;
+  for (const [n, e] of exprs.entries()) {
+    if (!isCommandCase(e)) {
+      await w.run(`&CMD-BENCH-PIECE${n} ${obj}=$+bp${n}:@pemit %#=${e}bpend${n}`);
+    }
+  }
+  await w.run(`@tel me=${home}`);
+}
+
+/** Whether an `--exprs` line is a command typed as it is rather than an expression. */
+function isCommandCase(e: string): boolean {
+  return e === "+who" || e === "+ping";
+}
+
 /** Puts the `$+ping` global (issue 38 item 10) in the master room as the wizard. */
 export async function addPing(w: Player, master: string): Promise<void> {
   await w.run("@create Ping Global");
@@ -249,6 +282,7 @@ async function startEngine(o: SgpOptions, sgp: string, log: (l: string) => void)
     errors.forEach((e) => log(`sgp: engine install: ${e}`));
     log(`sgp: engine: SGP's functions ${await defineSgpFunctions(w, "#3", "#1")}`);
     await addPing(w, "#3");
+    if (o.exprs) await installPieces(w, "#3", "#1", o.exprs);
     const players = await connectPlayers(srv.telnet, o.players);
     await checkPing(players[0]);
     return {
@@ -294,6 +328,7 @@ async function startTinyMux(o: SgpOptions, sgp: string, log: (l: string) => void
     errors.forEach((e) => log(`sgp: TinyMUX install: ${e}`));
     log(`sgp: TinyMUX: SGP's functions ${await defineSgpFunctions(w, "#2", "#0")}`);
     await addPing(w, "#2");
+    if (o.exprs) await installPieces(w, "#2", "#0", o.exprs);
     players.push(...await connectPlayers(port, o.players));
     await checkPing(players[0]);
     const sample = await sampleWho(players[0], o.players);
@@ -376,14 +411,22 @@ const PAIR_CASES = [PLAIN_PAIR, "+ping", "+who"] as const;
 /** Line `i` of a pair on `t`: a plain `think <marker>`, or (kind 1) the case's line. */
 async function pairLine(
   t: Target,
-  c: typeof PAIR_CASES[number],
+  c: string,
   i: number,
   kind: 0 | 1,
   tag: string,
+  piece = -1,
 ): Promise<void> {
   const p = t.players[i % t.players.length];
   const m = `pc${i}x${tag}`;
   p.text = "";
+  if (kind === 1 && piece >= 0) {
+    // A $-command is queued on TinyMUX, so the think can answer first: wait for both.
+    const end = `bpend${piece}`;
+    await p.t.send(`+bp${piece}\r\nthink ${m}`);
+    await p.waitFor(() => p.text.includes(m) && p.text.includes(end), 30_000);
+    return;
+  }
   if (kind === 0 || c !== "+who") {
     await p.t.roundTrip(`${kind === 1 && c === "+ping" ? "+ping" : "think"} ${m}`, m);
     return;
@@ -453,9 +496,13 @@ async function measureInterleaved(
 ): Promise<InterleavedCase[]> {
   const cpus = targets.map((t) => new ServerCpu(t.pid));
   const tag = crypto.randomUUID().slice(0, 6);
+  const names: string[] = o.exprs ? [PLAIN_PAIR, ...o.exprs] : [...PAIR_CASES];
+  // The piece number of case c (its `$+bpN`), or -1 for a line typed as it is.
+  const piece = (c: number) => o.exprs && c > 0 && !isCommandCase(names[c]) ? c - 1 : -1;
   try {
+    if (o.exprs) await checkPieces(targets, o.exprs, log);
     const io = {
-      cases: PAIR_CASES.length,
+      cases: names.length,
       rounds: o.blocks,
       blockPairs: o.blockPairs,
       warmup: o.warmup,
@@ -469,18 +516,39 @@ async function measureInterleaved(
     const server = (n: number) => ({
       cpu: cpus[n],
       line: (c: number, i: number, k: 0 | 1) =>
-        pairLine(targets[n], PAIR_CASES[c], i, k, `${tag}s${n}`),
+        pairLine(targets[n], names[c], i, k, `${tag}s${n}`, piece(c)),
     });
     const blocks = await runInterleaved([server(0), server(1)], io, (c, r, n, b) => {
       const l = blockLine(b);
       log(
-        `sgp: block ${r + 1} ${targets[n].name} ${PAIR_CASES[c]}: ${l.meanUs} µs (plain line ` +
+        `sgp: block ${r + 1} ${targets[n].name} ${names[c]}: ${l.meanUs} µs (plain line ` +
           `${l.plainUs} µs) at ${l.at} s`,
       );
     });
-    return interleavedCases(PAIR_CASES, blocks);
+    return interleavedCases(names, blocks);
   } finally {
     for (const c of cpus) c.close();
+  }
+}
+
+/**
+ * Runs each piece once on each server and logs what it gives, so a piece that fails on one side
+ * (a permission, an undefined function) is seen before its figures are read.
+ */
+async function checkPieces(
+  targets: Target[],
+  exprs: readonly string[],
+  log: (l: string) => void,
+): Promise<void> {
+  for (const [n, e] of exprs.entries()) {
+    if (isCommandCase(e)) continue;
+    for (const t of targets) {
+      const out = await t.players[0].run(`+bp${n}`);
+      // TinyMUX queues the $-command, so the earlier line's sync mark can come before it.
+      const text = out.slice(0, out.indexOf(`bpend${n}`)).replace(/sync-\d+-\w+/g, "")
+        .replace(/\s+/g, " ").trim();
+      log(`sgp: piece ${n} on ${t.name}: ${text.slice(0, 160)}${text.length > 160 ? "…" : ""}`);
+    }
   }
 }
 
@@ -541,6 +609,8 @@ export interface SgpOptions {
   selfCheck: boolean;
   driver: string;
   driverIters: number;
+  /** `--exprs`: the interleaved cases instead of the default ones, or null. */
+  exprs: string[] | null;
 }
 
 function median(xs: number[]): number {
@@ -568,10 +638,14 @@ export const OPTIONS = [
   "json",
   "driver",
   "driver-iters",
+  "exprs",
 ];
 
 /** The options' defaults (the module comment's). */
-export function sgpOptions(a: Record<string, string | undefined>): SgpOptions {
+export function sgpOptions(
+  a: Record<string, string | undefined>,
+  exprs: string[] | null = null,
+): SgpOptions {
   const o: SgpOptions = {
     sgp: a.sgp ?? "tests/fixtures/softcode-packages/SGP-Installer.txt",
     iters: Number(a.iters ?? 500),
@@ -590,11 +664,20 @@ export function sgpOptions(a: Record<string, string | undefined>): SgpOptions {
     selfCheck: a["self-check"] === "1",
     driver: a.driver ?? join(dirname(a.tinymux ?? join(SHARED_BENCH, "x")), "telnet_bench.ts"),
     driverIters: Number(a["driver-iters"] ?? 1000),
+    exprs,
   };
   if (!o.methods.every((m) => m === "rounds" || m === "pairs" || m === "interleaved")) {
     throw new Error("--method takes rounds, pairs or interleaved (comma-separated)");
   }
   return o;
+}
+
+/** The `--exprs` file's cases: one a line, blank lines and lines starting `#` left out. */
+export async function readExprs(file: string): Promise<string[]> {
+  const lines = (await Deno.readTextFile(file)).split(/\r?\n/).map((l) => l.trim());
+  const out = lines.filter((l) => l !== "" && !l.startsWith("#"));
+  if (out.length === 0) throw new Error(`${file} holds no expression`);
+  return out;
 }
 
 /** What a run of the benchmark gives back (the rounds and pairs methods only log theirs). */
@@ -639,7 +722,7 @@ export function sgpReport(r: SgpResult): string {
 async function main(): Promise<void> {
   const a = await toolOptions(import.meta.url, OPTIONS);
   if (!a) return;
-  const o = sgpOptions(a);
+  const o = sgpOptions(a, a.exprs ? await readExprs(a.exprs) : null);
   const log = (l: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${l}`);
   const r = await runSgpWho(o, log);
   if (r.interleaved) {

@@ -12,6 +12,8 @@
  * trees taking turns listing by listing, and times each listing alone (a round's figure is the
  * median of its listings).
  *
+ * `--expr TEXT` evaluates TEXT in the listing's place in both (bench/sgp_who_eval.ts `--expr`).
+ *
  * Each tree needs node_modules and the same bench/sgp_who_eval.ts (`sgpWorld`).
  */
 import { parseArgs } from "node:util";
@@ -35,6 +37,7 @@ const { values, positionals } = parseArgs({
     rounds: { type: "string", default: "40" },
     iters: { type: "string", default: "200" },
     "gap-ms": { type: "string", default: "0" },
+    expr: { type: "string" },
   },
 });
 if (positionals.length !== 2) throw new Error("give two trees: A and B");
@@ -42,7 +45,7 @@ const sgp = resolve(values.sgp!);
 const worlds = [];
 for (const tree of positionals) {
   const m = await import(`file://${resolve(tree)}/bench/sgp_who_eval.ts`);
-  worlds.push(await m.sgpWorld(sgp, 30));
+  worlds.push(await m.sgpWorld(sgp, 30, values.expr ?? null));
 }
 for (const w of worlds) for (let i = 0; i < 300; i++) w.evaluate(i);
 const per: number[][] = [[], []];

@@ -15,7 +15,9 @@
  * and prints the bytes a listing allocates, by the function that allocated them (with each
  * one's caller when HEAP_CALLERS is set; the HEAP_TOP largest, 30 unless set). `--gap-ms <ms>`
  * pauses that long before each evaluation (as a server's paced listings come) and gives each
- * round's median of single evaluations' CPU.
+ * round's median of single evaluations' CPU. `--expr TEXT` evaluates TEXT in the listing's place
+ * (the same object, so v(db), %# and the rights are the listing's): one piece of it, such as
+ * `[iter(lwho(),u(##/sex))]` (bench/sgp_pieces.txt lists the pieces the server bench times).
  */
 import { parseArgs } from "node:util";
 import { testWorld } from "../src/commands/_test_util.ts";
@@ -88,7 +90,7 @@ function cpuUs(): number {
 }
 
 /** A world with SGP installed and `players` players online; returns what evaluates the listing. */
-export async function sgpWorld(sgpPath: string, players: number) {
+export async function sgpWorld(sgpPath: string, players: number, expr: string | null = null) {
   const w = await testWorld();
   w.services.config.value.softcode.actorMs = 1_000_000;
   w.services.config.value.softcode.gameMs = 1e9;
@@ -137,7 +139,8 @@ export async function sgpWorld(sgpPath: string, players: number) {
   const mainId = w.services.objects.world!.named("SGP - Main Globals")[0];
   const attrs = w.services.attributes;
   const body = attrs.peek(mainId, "CMD-PLUS-WHO")?.value ?? "";
-  const bad = attrs.setNow(wiz.obj, mainId, "WHOTEST", body.slice(body.indexOf("=") + 1));
+  const text = expr ?? body.slice(body.indexOf("=") + 1);
+  const bad = attrs.setNow(wiz.obj, mainId, "WHOTEST", text);
   if (bad) throw new Error(`WHOTEST: ${bad.message}`);
   await w.run(wiz.conn, `@set #${mainId}=VISUAL`);
   const p = conns[0].obj;
@@ -165,9 +168,10 @@ if (import.meta.main) {
       profile: { type: "string" },
       heap: { type: "boolean", default: false },
       "gap-ms": { type: "string", default: "0" },
+      expr: { type: "string" },
     },
   });
-  const s = await sgpWorld(values.sgp!, Number(values.players));
+  const s = await sgpWorld(values.sgp!, Number(values.players), values.expr ?? null);
   if (s.errors.length) console.error(`install errors:\n${s.errors.join("\n")}`);
   const sample = stripMarkup(s.evaluate());
   if (values.print) console.log(sample);

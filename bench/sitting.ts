@@ -19,6 +19,8 @@
  * --softcode-warmup N (pairs of each case on each server before the blocks, default 300),
  * --sgp-blocks N (default 20), --sgp-block-pairs N (default 30), --sgp-warmup N (default 1000),
  * --sgp FILE (SGP's installer, default tests/fixtures/softcode-packages/SGP-Installer.txt),
+ * --sgp-exprs FILE (SGP's cases from the file instead of `+ping` and `+who`: bench/sgp_who.ts
+ * `--exprs`; bench/sgp_pieces.txt takes `+who` apart),
  * --script-samples N (round trips of each kind a round, default 500), --script-rounds N (fresh
  * engines, WebSocket then telnet, default 3), --self-check 1 (the engine against itself in the
  * second slot instead of TinyMUX, for softcode and sgp: every ratio should read 1.0). --help
@@ -31,7 +33,7 @@ import {
   SHARED_BENCH,
   softcodeReport,
 } from "./softcode.ts";
-import { runSgpWho, sgpOptions, sgpReport } from "./sgp_who.ts";
+import { readExprs, runSgpWho, sgpOptions, sgpReport } from "./sgp_who.ts";
 import { runScriptBench, scriptRows } from "./scripts.ts";
 import { table } from "./stats.ts";
 import { toolOptions } from "./usage.ts";
@@ -49,6 +51,7 @@ export const SITTING_OPTIONS = [
   "sgp-block-pairs",
   "sgp-warmup",
   "sgp",
+  "sgp-exprs",
   "script-samples",
   "script-rounds",
   "self-check",
@@ -108,7 +111,7 @@ async function main(): Promise<void> {
       "block-pairs": a["sgp-block-pairs"],
       warmup: a["sgp-warmup"],
       "self-check": selfCheck ? "1" : "0",
-    });
+    }, a["sgp-exprs"] ? await readExprs(a["sgp-exprs"]) : null);
     const r = await runSgpWho(o, log);
     result.sgp = r;
     result.load = [...result.load as string[][], await load()];
