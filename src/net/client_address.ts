@@ -7,7 +7,7 @@
  */
 
 /** An IPv4 or IPv6 address as 16 bytes (IPv4 as IPv4-mapped IPv6), or null when not one. */
-function addressBytes(text: string): Uint8Array | null {
+export function addressBytes(text: string): Uint8Array | null {
   const s = text.trim();
   const v4 = parseV4(s);
   if (v4) return Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...v4);

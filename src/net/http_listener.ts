@@ -10,6 +10,7 @@ import { acceptLoop } from "./accept.ts";
 import { plainAddress, type TrustedProxies } from "./client_address.ts";
 import type { HttpConnections, TrackedConnection } from "./http_connections.ts";
 import type { HttpConn, RequestEvent, ServeHttp } from "./serve_http.ts";
+import { TlsAborter } from "./tls_abort.ts";
 
 /** Who a request comes from. */
 export interface ClientInfo {
@@ -61,6 +62,8 @@ export class HttpListener {
   readonly #accepting: Promise<void>;
   /** Requests being answered on this listener (a stop waits for them, briefly). */
   readonly #answering = new Set<Promise<void>>();
+  /** Ends TLS connections dropped before their handshake (Deno's close() does not). */
+  readonly #aborter: TlsAborter | null;
   #stopping = false;
 
   /** Opens the port (throws Deno's error when it cannot) and starts accepting. */
@@ -75,6 +78,7 @@ export class HttpListener {
         alpnProtocols: ["h2", "http/1.1"],
       })
       : Deno.listen({ hostname: opts.hostname, port: opts.port });
+    this.#aborter = opts.tls ? new TlsAborter() : null;
     this.#accepting = acceptLoop(this.#listener, {
       label: opts.label,
       admit: (conn) => this.#admit(conn),
@@ -106,6 +110,8 @@ export class HttpListener {
       new Promise((r) => timer = setTimeout(r, waitMs)),
     ]);
     clearTimeout(timer);
+    this.#aborter?.pass();
+    this.#aborter?.stop();
   }
 
   #admit(conn: Deno.Conn): void {
@@ -113,9 +119,46 @@ export class HttpListener {
     const peer = plainAddress(remoteAddr.hostname);
     const tracked = this.#stopping ? null : this.#o.connections.open(peer);
     if (!tracked) {
-      refuse(conn, this.#o.tls !== undefined);
+      // A TLS one is dropped unanswered: answering would mean waiting for a handshake first.
+      if (this.#aborter) this.#aborter.abort(conn);
+      else refuse(conn);
       return;
     }
+    if (this.#aborter) void this.#secure(conn as Deno.TlsConn, this.#aborter, tracked, remoteAddr);
+    else this.#start(conn, tracked, remoteAddr);
+  }
+
+  /**
+   * Serves a TLS connection once its handshake is done. Until then it counts as a connection
+   * with no request yet, so `server.headerTimeout` and a stop end it like one (the aborter,
+   * since close() alone would leave a silent client's socket open).
+   */
+  async #secure(
+    conn: Deno.TlsConn,
+    aborter: TlsAborter,
+    t: TrackedConnection,
+    remoteAddr: Deno.NetAddr,
+  ): Promise<void> {
+    let dropped = false;
+    t.close = () => {
+      dropped = true;
+      aborter.abort(conn);
+    };
+    try {
+      await conn.handshake();
+    } catch {
+      // A client that is not speaking TLS, or our own drop (which rejects the handshake).
+      if (!dropped) t.close();
+    }
+    if (!dropped && this.#stopping) t.close();
+    if (dropped) {
+      this.#o.connections.closed(t);
+      return;
+    }
+    this.#start(conn, t, remoteAddr);
+  }
+
+  #start(conn: Deno.Conn, tracked: TrackedConnection, remoteAddr: Deno.NetAddr): void {
     // Replies go out at once, not held back for the next one (TLS sockets have no switch).
     if (isTcp(conn)) conn.setNoDelay(true);
     const http = this.#o.serveHttp(conn);
@@ -187,16 +230,13 @@ function isTcp(conn: Deno.Conn): conn is Deno.TcpConn {
 }
 
 /**
- * Turns away a connection over the cap at once: a plain one gets a 429 written (if its buffer
- * takes it; the client's request is never read) and is closed; a TLS one is closed, since
- * answering it would mean waiting for a handshake first.
+ * Turns away a plain connection over the cap at once: a 429 is written (if its buffer takes it;
+ * the client's request is never read) and it is closed.
  */
-function refuse(conn: Deno.Conn, tls: boolean): void {
-  const close = () => {
+function refuse(conn: Deno.Conn): void {
+  conn.write(CAP_RESPONSE).catch(() => {}).finally(() => {
     try {
       conn.close();
     } catch { /* already closed */ }
-  };
-  if (tls) return close();
-  conn.write(CAP_RESPONSE).catch(() => {}).finally(close);
+  });
 }

@@ -259,10 +259,13 @@ export class TelnetSidecar {
    * Also serves telnet over TLS (docs/tls.md); a renewed certificate is used for new connections
    * at once. Throws a one-line error when the port or the certificate cannot be used.
    */
-  async listenTls(opts: Omit<TlsListenerOptions, "admit" | "log">): Promise<Deno.NetAddr> {
+  async listenTls(
+    opts: Omit<TlsListenerOptions, "admit" | "log" | "maxHandshakesPerIp">,
+  ): Promise<Deno.NetAddr> {
     this.#tls = new TlsTelnetListener({
       ...opts,
       log: this.#log,
+      maxHandshakesPerIp: this.#o.maxConnectionsPerIp,
       // The client code takes a TCP socket; TLS ones have no TCP_NODELAY switch (ignored).
       admit: (conn) =>
         this.#admit(

@@ -6,6 +6,9 @@
  */
 import type { TlsPair } from "../../tls/certs.ts";
 import { oneLine } from "../../startup_error.ts";
+import { AddressCounts } from "../../net/address_counts.ts";
+import { plainAddress } from "../../net/client_address.ts";
+import { TlsAborter } from "../../net/tls_abort.ts";
 
 /** Settings of the TLS listener. */
 export interface TlsListenerOptions {
@@ -22,6 +25,12 @@ export interface TlsListenerOptions {
   pollMs?: number;
   /** Longest a handshake may take (default 10 s). */
   handshakeMs?: number;
+  /**
+   * Handshakes one address (an IPv6 /64) may have under way at once; more are dropped as they
+   * come (`server.maxConnectionsPerIp`, which counts players only after their handshake); 0 = no
+   * bound.
+   */
+  maxHandshakesPerIp: number;
 }
 
 /** The running TLS listener. */
@@ -31,6 +40,10 @@ export class TlsTelnetListener {
   #stamp = "";
   #timer: ReturnType<typeof setInterval> | undefined;
   #stopped = false;
+  /** Handshakes under way, by address group. */
+  readonly #handshaking = new AddressCounts();
+  /** Ends connections dropped before their handshake (Deno's close() does not). */
+  readonly #aborter = new TlsAborter();
 
   constructor(opts: TlsListenerOptions) {
     this.#o = opts;
@@ -52,6 +65,8 @@ export class TlsTelnetListener {
     try {
       this.#listener?.close();
     } catch { /* already closed */ }
+    this.#aborter.pass();
+    this.#aborter.stop();
   }
 
   #open(pair: TlsPair): Deno.NetAddr {
@@ -121,6 +136,13 @@ export class TlsTelnetListener {
   }
 
   async #handshake(conn: Deno.TlsConn): Promise<void> {
+    const ip = plainAddress((conn.remoteAddr as Deno.NetAddr).hostname);
+    const cap = this.#o.maxHandshakesPerIp;
+    if (cap > 0 && this.#handshaking.count(ip) >= cap) {
+      this.#aborter.abort(conn);
+      return;
+    }
+    this.#handshaking.add(ip);
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await Promise.race([
@@ -133,13 +155,13 @@ export class TlsTelnetListener {
         }),
       ]);
     } catch {
-      // A client that does not speak TLS, or gives up: nothing to tell anyone.
-      try {
-        conn.close();
-      } catch { /* already closed */ }
+      // A client that does not speak TLS, gives up, or is silent: nothing to tell anyone. The
+      // aborter, since close() alone leaves a silent client's socket open.
+      this.#aborter.abort(conn);
       return;
     } finally {
       clearTimeout(timer);
+      this.#handshaking.remove(ip);
     }
     this.#o.admit(conn);
   }
