@@ -4,6 +4,7 @@
  */
 import { assert } from "./assert.ts";
 import { prng } from "../src/telnet/protocol/_test_util.ts";
+import { SHARE_BYTES_PER_SECOND } from "../src/rate/address_share.ts";
 import { register } from "./harness.ts";
 import { TelnetClient } from "./telnet_client.ts";
 import { startSupervised, telnetLogin } from "./supervised.ts";
@@ -151,10 +152,11 @@ Deno.test("telnet abuse: a connection streaming telnet commands is read only at 
 
 Deno.test("telnet abuse: many connections from one address share its input budget", async () => {
   // Forty-five connections from one address had forty-five budgets. Here each connection sends
-  // 1 KB, far inside its own budget (256 KiB at once), and then a line; the address's budget is
-  // lowered to 2 KiB a second after an 8 KiB burst, so the address's later connections are not
-  // read again until the bytes of all the earlier ones are earned back.
-  const perIp = 2048;
+  // 100 KB, inside its own budget (256 KiB at once), and then a line; the address's budget is
+  // lowered to 128 KiB a second after a 512 KiB burst, so the address's later connections are
+  // not read again until the bytes of all the earlier ones are earned back. Each connection reads
+  // its own share of the address's budget (8 KiB a second after 32 KiB) whatever the others sent.
+  const perIp = 128 * 1024;
   const srv = await startSupervised({
     env: { URSAMU_SERVER_TELNETINPUTBYTESPERSECONDPERIP: String(perIp) },
   });
@@ -167,9 +169,10 @@ Deno.test("telnet abuse: many connections from one address share its input budge
       await c.waitFor(/connect <name> <password>/, 30_000);
     }
     const marks = open.map((c) => c.mark());
-    const junk = new Uint8Array(1000).fill(65);
+    const size = 100_000;
+    const junk = new Uint8Array(size).fill(65);
     junk.set([IAC, SB, GMCP]);
-    junk.set([IAC, SE], 998);
+    junk.set([IAC, SE], size - 2);
     const started = Date.now();
     for (const c of open) await c.write(junk);
     // Apart from the junk, so that it is a read of its own, which waits for the budget.
@@ -180,8 +183,10 @@ Deno.test("telnet abuse: many connections from one address share its input budge
       await c.waitFor(/Please log in/, 60_000, marks[i]);
       took.push(Date.now() - started);
     }));
-    // What the address may send at once is 8 KiB; the rest, 12 KB, comes at 2 KiB a second.
-    const least = (n * 1000 - 4 * perIp) / perIp * 1000;
+    // At once the address reads its burst and each connection its share's; the rest comes at
+    // most at the address's rate and a share's rate for each connection.
+    const share = SHARE_BYTES_PER_SECOND;
+    const least = (n * size - 4 * perIp - n * 4 * share) / (perIp + n * share) * 1000;
     assert(Math.max(...took) >= least * 0.8, `all were read within ${Math.max(...took)} ms`);
     assert((srv.output().match(/engine started/g) ?? []).length === 1, "engine never restarted");
   } finally {

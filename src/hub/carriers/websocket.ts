@@ -12,6 +12,7 @@ import type { ClientKind } from "../types.ts";
 import { MuxLink } from "./mux_link.ts";
 import { frameBytes, WsInput } from "./ws_input.ts";
 import { CloseCode } from "../connection.ts";
+import { TOO_FAST } from "../limits.ts";
 import { RateBudgets } from "../../rate/budget.ts";
 
 /** The close code a browser sends when the page that held the socket goes away. */
@@ -170,6 +171,14 @@ class WebSocketSession implements Session, EventListenerObject {
     this.close(CloseCode.policy, "Too much input.");
   }
 
+  /** Told that its frames are being dropped (at most once in a few seconds: ws_input.ts). */
+  #tooFast(): void {
+    if (this.#socket.readyState !== WebSocket.OPEN) return;
+    try {
+      this.deliver(new EncodedFrame({ msg: TOO_FAST, data: { type: "error" } }), false);
+    } catch { /* closing */ }
+  }
+
   /** Socket events. */
   handleEvent(e: Event): void {
     switch (e.type) {
@@ -180,6 +189,7 @@ class WebSocketSession implements Session, EventListenerObject {
         const admission = bytes > MAX_FRAME_BYTES ? "read" : this.#input.admit(bytes);
         if (admission === "read") this.#end?.received(data);
         else if (admission === "close") this.#tooMuchInput();
+        else if (admission === "tell") this.#tooFast();
         return;
       }
       case "open": {

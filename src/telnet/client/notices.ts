@@ -1,4 +1,5 @@
 /** Lines the telnet layer itself shows its players (the game starting, restarting, back). */
+import { TOO_FAST } from "../../hub/limits.ts";
 
 /** Notices the telnet layer itself shows; colour codes are rendered like hub text. */
 export const NOTICES = {
@@ -9,7 +10,7 @@ export const NOTICES = {
   resumed: "%ch%cg[The game server is back. Your session continues.]%cn",
   resumeFailed: "%ch%cr[Your session could not be resumed; please log in again.]%cn",
   bufferFull: "%ch%cr[Input not kept: too much typed while the server restarts.]%cn",
-  tooFast: "%ch%cr[Input not kept: you are typing faster than the game accepts.]%cn",
+  tooFast: `%ch%cr[${TOO_FAST}]%cn`,
   lineTooLong: "%ch%cr[That line is too long and was ignored.]%cn",
   shutdown: "%ch%cr[The server is shutting down. Goodbye.]%cn",
   tooManyErrors: "Too much malformed telnet input; closing the connection.",

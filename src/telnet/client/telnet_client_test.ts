@@ -238,14 +238,19 @@ Deno.test("telnet client: input past its budget stops the socket's reads for a w
 });
 
 Deno.test("telnet client: the connections of one address share its input budget", async () => {
-  // Each of 45 connections from 127.0.0.1 stays within its own budget; together they do not.
-  const limits = { ...DEFAULT_LIMITS, inputBytesPerSecond: 1000, inputBytesPerSecondPerIp: 2000 };
+  // Each of 45 connections from 127.0.0.1 stays within its own budget and past its share of the
+  // address's (32 KiB at once); together they are past the address's.
+  const limits = {
+    ...DEFAULT_LIMITS,
+    inputBytesPerSecond: 10_000,
+    inputBytesPerSecondPerIp: 20_000,
+  };
   const { input, throttled } = await clients(45, undefined, limits);
-  const junk = new Uint8Array(3000).fill(65);
+  const junk = new Uint8Array(36_000).fill(65);
   junk.set([255, 250, 201]);
-  junk.set([255, 240], 2998);
+  junk.set([255, 240], 35_998);
   for (const i of input) i.data(junk);
-  // The address's burst is 8000 bytes: the first two read on, the third and later wait.
+  // The address's burst is 80,000 bytes: the first two read on, the third and later wait.
   assert.equal(throttled.length, 43, "all but the first two are held");
   assert.ok(throttled.at(-1)! >= 60_000, `the last waits for the others: ${throttled.at(-1)} ms`);
 });
