@@ -33,6 +33,15 @@ export function splitList(s: string, sep: string): string[] {
 }
 
 /**
+ * The items as MUX's loops over split_token() read them: an empty list is one empty item
+ * (member(,) is 1, land(,) is 0).
+ */
+export function splitTokens(s: string, sep: string): string[] {
+  const w = splitList(s, sep);
+  return w.length ? w : [""];
+}
+
+/**
  * How many items splitList(s, sep) gives, counted in place: words() of a listing's 30 dbrefs
  * made 30 strings and an array to read one number.
  */
@@ -77,9 +86,10 @@ export function itemPosition(s: string, sep: string, word: string): number {
       if (end - i === w && s.startsWith(word, i)) return pos;
       i = end;
     }
-    return 0;
+    // A blank list is one empty item, as in MUX.
+    return pos === 0 && w === 0 ? 1 : 0;
   }
-  if (s === "" || sep === "") return splitList(s, sep).indexOf(word) + 1;
+  if (s === "" || sep === "") return splitTokens(s, sep).indexOf(word) + 1;
   for (let pos = 1, start = 0;; pos++) {
     const at = s.indexOf(sep, start);
     const end = at < 0 ? s.length : at;

@@ -1,6 +1,13 @@
 /** Lists: extract()'s walk of a plain list against the colour-aware split of the whole list. */
 import assert from "node:assert/strict";
-import { countList, extractList, itemPosition, splitList, splitStyledList } from "./list.ts";
+import {
+  countList,
+  extractList,
+  itemPosition,
+  splitList,
+  splitStyledList,
+  splitTokens,
+} from "./list.ts";
 import { M_ATTR, NORMAL, paletteMarker } from "./markup.ts";
 
 /** extract() as it was: every item split (colour kept), then the ones asked for joined. */
@@ -99,7 +106,8 @@ Deno.test("list: countList() and itemPosition() give the split's answers on gene
       : WORDS[next(WORDS.length)];
     const at = JSON.stringify({ s, sep, word });
     assert.equal(countList(s, sep), items.length, at);
-    assert.equal(itemPosition(s, sep, word), items.indexOf(word) + 1, at);
+    // MUX's member(): an empty list is one empty item.
+    assert.equal(itemPosition(s, sep, word), splitTokens(s, sep).indexOf(word) + 1, at);
     if (items.includes(word)) found++;
   }
   assert.ok(found > 15_000, `${found} words found`);
@@ -114,6 +122,10 @@ Deno.test("list: countList() and itemPosition() on edges", () => {
   assert.equal(countList("a:::b", "::"), 2);
   assert.equal(itemPosition("  a   b  c ", " ", "c"), 3);
   assert.equal(itemPosition("a b", " ", ""), 0);
+  assert.equal(itemPosition("", " ", ""), 1);
+  assert.equal(itemPosition("   ", " ", ""), 1);
+  assert.equal(itemPosition("", "|", ""), 1);
+  assert.equal(itemPosition("", " ", "a"), 0);
   assert.equal(itemPosition("a||b", "|", ""), 2);
   assert.equal(itemPosition("a:::b", "::", ":b"), 2);
   assert.equal(itemPosition("ab abc", " ", "abc"), 2);

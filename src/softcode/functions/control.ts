@@ -619,6 +619,8 @@ export const controlFunctions: FunctionDef[] = [
     },
   }, (ev, f, args) => {
     if (args.length === 1) return ev.eval(f, args[0], EVAL_ARG);
+    // As MUX 2.12: an empty object or attribute answers nothing.
+    if (args[0] === "" || args[1] === "") return "";
     const r = getAttr(ev, f, `${args[0]}/${args[1]}`);
     if (typeof r === "string") return r;
     const self = { executor: r.id, caller: f.executor, enactor: f.executor, args: [] };
@@ -991,6 +993,8 @@ export const controlFunctions: FunctionDef[] = [
     summary: "Evaluates the code as the object when you control it (else as yourself).",
     example: { think: "objeval(box,name(me))", gives: "box" },
   }, (ev, f, args) => {
+    // As MUX 2.12: no object (before evaluation) answers nothing.
+    if (args[0] === "") return "";
     const who = ev.eval(f, args[0], EVAL_ARG);
     const r = matchThing(ev.ports.world, f.executor, who);
     if (!found(r)) return matchError(r);

@@ -4,7 +4,8 @@
  */
 import { define, readsOnly } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
-import { isSimple, sliceVisible, visibleLength } from "../markup.ts";
+import { isSimple, sliceStyled, sliceVisible, styled, visibleLength } from "../markup.ts";
+import type { Styled } from "../markup.ts";
 import { isInteger, toInt } from "../numbers.ts";
 import { sepOf, splitList, splitStyledList } from "../list.ts";
 import { closeColour } from "./strings.ts";
@@ -154,8 +155,13 @@ const formatDefs: FunctionDef[] = [
       const row = words.slice(i, i + cols);
       rows.push(
         row.map((w) => {
-          const cut = w.slice(0, width);
-          return cut + padTo(pad, width - cut.length);
+          if (isSimple(w)) {
+            const cut = w.slice(0, width);
+            return cut + padTo(pad, width - cut.length);
+          }
+          // Cut by visible characters; the colour ends with the field, before its padding.
+          const cut = closeColour(sliceVisible(w, 0, width));
+          return cut + padTo(pad, width - visibleLength(cut));
         }).join(osep),
       );
     }
@@ -284,8 +290,24 @@ function columnsStyled(
   return words.length ? out + "\r\n" : "";
 }
 
-/** A tab in wrap(). */
-const TAB = "        ";
+/** A styled text with each tab made spaces up to the next multiple of eight (wrap()'s tabs). */
+function tabsExpanded(st: Styled): Styled {
+  if (!st.chars.includes("\t")) return st;
+  const chars: string[] = [], codes: string[] = [];
+  st.chars.forEach((ch, i) => {
+    if (ch !== "\t") {
+      chars.push(ch);
+      codes.push(st.codes[i]);
+      return;
+    }
+    const n = 8 - (chars.length % 8);
+    for (let k = 0; k < n; k++) {
+      chars.push(" ");
+      codes.push(k === 0 ? st.codes[i] : "");
+    }
+  });
+  return { chars, codes, tail: st.tail };
+}
 
 /** Widest wrap() line (MUX refuses wider ones). */
 const MAX_WRAP = 7999;
@@ -293,7 +315,8 @@ const MAX_WRAP = 7999;
 /**
  * MUX's wrap(): the text's words filled into lines of `width` (the first `width1`), each
  * justified and padded to its width, between `left` and `right`, later lines after `hanging`
- * spaces; `%r` starts a line, a word longer than a line is cut, tabs are 8 spaces.
+ * spaces; `%r` starts a line, a word longer than a line is cut, a tab is spaces up to the next
+ * multiple of 8, and runs of spaces are kept inside a line.
  */
 function wrap(args: string[]): string {
   // As MUX: no width, or an empty one, is 78.
@@ -308,29 +331,47 @@ function wrap(args: string[]): string {
   const text = args[0].replace(/(?:\r\n|\n)$/, "");
   if (visibleLength(text) === 0) return "";
   const lines: string[] = [];
-  let line = "";
   let room = first;
-  const flush = () => {
+  const push = (line: string) => {
     const at = lines.length;
     lines.push((at ? hang : "") + left + justify(line, room, how, " ") + right);
-    line = "";
     room = width;
   };
   for (const para of text.split(/\r?\n/)) {
-    for (const word of para.split(" ")) {
-      if (visibleLength(word) === 0) continue;
-      // A tab is eight spaces that belong to its word (MUX breaks lines at spaces only).
-      let w = word.replaceAll("\t", TAB);
-      if (line && visibleLength(line) + 1 + visibleLength(w) > room) flush();
-      // A word longer than a line (it starts one) is cut at the line's end.
-      while (!line && visibleLength(w) > room) {
-        line = sliceVisible(w, 0, room);
-        w = sliceVisible(w, room, visibleLength(w));
-        flush();
+    const st = tabsExpanded(styled(para));
+    const chars = st.chars, n = chars.length;
+    // A line's trailing spaces go (MUX justifies the line without them).
+    const cut = (a: number, b: number) => {
+      while (b > a && chars[b - 1] === " ") b--;
+      return sliceStyled(st, a, b);
+    };
+    if (n === 0) push("");
+    // As MUX: spaces are kept as they are; a line ends at the space just past it, else at the
+    // last space inside it that has more than spaces before it, else it is cut at its width;
+    // the one space it ends at is dropped.
+    for (let at = 0; at < n;) {
+      const end = at + room;
+      if (end >= n) {
+        push(cut(at, n));
+        break;
       }
-      if (visibleLength(w)) line = line ? line + " " + w : w;
+      if (chars[end] === " ") {
+        push(cut(at, end));
+        at = end + 1;
+        continue;
+      }
+      let sp = end - 1;
+      while (sp > at && chars[sp] !== " ") sp--;
+      let words = false;
+      for (let i = at; i < sp && !words; i++) words = chars[i] !== " ";
+      if (sp > at && words) {
+        push(cut(at, sp));
+        at = sp + 1;
+      } else {
+        push(cut(at, end));
+        at = end;
+      }
     }
-    flush();
   }
   return lines.join(osep);
 }

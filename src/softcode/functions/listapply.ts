@@ -6,7 +6,7 @@ import { define } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 import type { Frame } from "../types.ts";
-import { sepOf, splitList, splitStyledList } from "../list.ts";
+import { sepOf, splitList, splitStyledList, splitTokens } from "../list.ts";
 import { isReal, toInt, toInt32, toReal, truthy } from "../numbers.ts";
 import { stripMarkup } from "../markup.ts";
 import { findRegexp } from "./regexp.ts";
@@ -210,7 +210,7 @@ export const listApplyFunctions: FunctionDef[] = [
     const s = seps(args, 2, 3);
     if (typeof s === "string") return s;
     const out: string[] = [];
-    splitList(args[0], s.sep).forEach((w, i) => {
+    splitTokens(args[0], s.sep).forEach((w, i) => {
       if (ev.wild(args[1], w)) out.push(String(i + 1));
     });
     if (!out.length) return "0";

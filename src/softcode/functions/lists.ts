@@ -9,6 +9,7 @@ import {
   sepOf,
   splitList,
   splitStyledList,
+  splitTokens,
 } from "../list.ts";
 import { bool, isInteger, isReal, toInt, toReal } from "../numbers.ts";
 import { stripMarkup } from "../markup.ts";
@@ -283,7 +284,7 @@ const listDefs: FunctionDef[] = plainResults([
   }, (ev, _f, args) => {
     const sep = sepOf(args[2]);
     if (typeof sep !== "string") return sep.error;
-    const w = splitList(args[0], sep);
+    const w = splitTokens(args[0], sep);
     const i = w.findIndex((x) => wild(ev, args[1], x));
     return String(i + 1);
   }),

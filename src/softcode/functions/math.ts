@@ -42,7 +42,7 @@ import {
   SMALL_REMAINDER,
   SMALL_SUB,
 } from "./small_int.ts";
-import { sepOf, splitList } from "../list.ts";
+import { sepOf, splitList, splitTokens } from "../list.ts";
 import { stripMarkup } from "../markup.ts";
 import { EVAL_ARG } from "../types.ts";
 
@@ -592,12 +592,22 @@ const mathDefs: FunctionDef[] = plainResults([
     summary: "1 when the value is false (empty, 0, or a #-1 error), else 0.",
     example: { think: "not(0)", gives: "1" },
   }, (_ev, _f, args) => bool(!truthy(args[0]))),
-  define("t", 0, 1, {
-    family: "logic",
-    args: "t(<value>)",
-    summary: "1 when the value is true, else 0.",
-    example: { think: "t(abc)", gives: "1" },
-  }, (_ev, _f, args) => bool(args.length > 0 && args[0] !== "" && truthy(args[0]))),
+  define(
+    "t",
+    0,
+    1,
+    {
+      family: "logic",
+      args: "t(<value>)",
+      summary: "1 when the value is true, else 0.",
+      example: { think: "t(abc)", gives: "1" },
+    },
+    (_ev, _f, args) => bool(args.length > 0 && args[0] !== "" && truthy(args[0])),
+    {
+      // As MUX 2.12: its one argument takes the commas (t(0,0) is 1).
+      parse: 1,
+    },
+  ),
   define("and", 0, MAX, {
     family: "logic",
     args: "and(<number>[, <number>...])",
@@ -803,7 +813,7 @@ function listBool(args: string[], all: boolean): string {
   if (!args.length) return bool(all);
   const sep = sepOf(args[1]);
   if (typeof sep !== "string") return sep.error;
-  for (const w of splitList(args[0], sep)) {
+  for (const w of splitTokens(args[0], sep)) {
     if ((toInt(w) !== 0) !== all) return bool(!all);
   }
   return bool(all);

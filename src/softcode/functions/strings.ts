@@ -241,7 +241,8 @@ const stringDefs: FunctionDef[] = [
   }, (_ev, _f, args) => {
     let out = "";
     for (let i = 0; i + 1 < args.length; i += 2) {
-      out += closeColour(codesOf(args[i]) + args[i + 1]);
+      // Colour in the codes is not read as codes (MUX reads the letters alone).
+      out += closeColour(codesOf(stripMarkup(args[i])) + args[i + 1]);
     }
     return out;
   }),
