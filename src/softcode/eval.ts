@@ -136,8 +136,8 @@ export interface EvalRequest {
   /** Evaluation flags (default: a command argument's, MUX's `think`). */
   flags?: number;
   /**
-   * `%q` registers to start from and to leave the evaluation's in: the commands of one queue
-   * entry share them, as in MUX. Absent: fresh registers, dropped after.
+   * `%q` registers to start from and to leave the evaluation's in (written in place): the
+   * commands of one queue entry share them, as in MUX. Absent: fresh registers, dropped after.
    */
   regs?: Map<string, string>;
   /** The queue chain of the line evaluating (`trigger()` joins it: src/queue/types.ts). */
@@ -388,14 +388,16 @@ export class Softcode {
   evaluate(text: string, req: EvalRequest): string {
     const ev = this.begin(req);
     const shared = req.regs;
-    if (shared?.size) ev.regs = new Map(shared);
+    // The evaluation writes the request's map itself (a frame's, which nothing else reads while
+    // it runs): a copy in and out cost a paced `think` a Map and a walk.
+    if (shared !== undefined) ev.regs = shared;
     try {
       return ev.evalTop(text, req.flags ?? TOP_FLAGS);
     } finally {
       this.end(ev);
       // Functions that restore registers (localize(), ulocal()) put a copy in place of the
-      // map, so the result is copied back rather than shared.
-      if (shared && (shared.size || ev.hasRegs)) {
+      // map: then what it holds is copied back.
+      if (shared && !ev.regsAre(shared) && (shared.size || ev.hasRegs)) {
         shared.clear();
         for (const [k, v] of ev.regs) shared.set(k, v);
       }
@@ -685,6 +687,10 @@ export class Evaluation {
   /** A register's value ("" when unset), without making the registers. */
   reg(name: string): string {
     return this.#regs?.get(name) ?? "";
+  }
+  /** Whether the registers are this map (no copy was put in its place). */
+  regsAre(m: Map<string, string>): boolean {
+    return this.#regs === m;
   }
   /** Whether any register is set. */
   get hasRegs(): boolean {
