@@ -15,6 +15,10 @@
  * `--plain-a`: A's lines are plain (`bench<n>`), so B − A is the expression's cost beyond a plain
  * line, on tree B alone (give the same tree twice). Run it from a tree whose deno.json resolves
  * both trees' imports (this one).
+ * `--evict-mb N`: before each line, instead of the pause, write one byte in every 64 of an N MB
+ * buffer (64: past this host's last-level cache), so each line finds the caches as a paced one
+ * does whatever else the machine runs: its figures spread far less than paced ones under load
+ * (docs/bench.md, 2026-11-30 "the registers written in place").
  */
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
@@ -28,6 +32,7 @@ const { values } = parseArgs({
     "gap-ms": { type: "string", default: "5" },
     "plain-a": { type: "boolean", default: false },
     expr: { type: "string" },
+    "evict-mb": { type: "string", default: "0" },
   },
 });
 if (!values.a || !values.b) throw new Error("--a and --b name the two trees' roots");
@@ -59,15 +64,24 @@ async function side(root: string, plain: boolean): Promise<() => number> {
   let n = 0;
   return () => {
     const text = plain ? `bench${n++}` : `bench${n++} [null(${body})]`;
+    // A typed line's frame has registers of its own (src/queue/types.ts, typedFrame), which the
+    // server's `think` evaluates with: made before the clock starts, as the frame is.
+    const regs = new Map<string, string>();
     const t0 = performance.now();
-    sc.evaluate(text, req);
+    sc.evaluate(text, { ...req, regs });
     return (performance.now() - t0) * 1000;
   };
 }
 
 const A = await side(values.a, values["plain-a"]!);
 const B = await side(values.b, false);
-const pause = () => new Promise((r) => setTimeout(r, gap));
+const junk = new Uint8Array(Number(values["evict-mb"]) * 1048576);
+/** Writes a byte in each 64 of the buffer: every cache line of it taken. */
+function evict(): Promise<void> {
+  for (let i = 0; i < junk.length; i += 64) junk[i]++;
+  return Promise.resolve();
+}
+const pause = junk.length > 0 ? evict : () => new Promise((r) => setTimeout(r, gap));
 // Warm-up: both trees' code compiled before anything is timed.
 for (let i = 0; i < 300; i++) {
   await pause();
