@@ -37,6 +37,8 @@ export interface TlsListenerOptions {
 export class TlsTelnetListener {
   readonly #o: TlsListenerOptions;
   #listener: Deno.TlsListener | null = null;
+  /** The accept loop of `#listener`; it ends once the listener is closed and its port free. */
+  #accepting: Promise<void> = Promise.resolve();
   #stamp = "";
   #timer: ReturnType<typeof setInterval> | undefined;
   #stopped = false;
@@ -79,7 +81,7 @@ export class TlsTelnetListener {
     this.#listener = l;
     const addr = l.addr as Deno.NetAddr;
     this.#o.log(`telnet: TLS listening on ${addr.hostname}:${addr.port}`);
-    void this.#accept(l);
+    this.#accepting = this.#accept(l);
     return addr;
   }
 
@@ -105,9 +107,14 @@ export class TlsTelnetListener {
     }
     this.#stamp = stamp;
     const old = this.#listener;
+    this.#listener = null;
     try {
       old?.close();
     } catch { /* already closed */ }
+    // The port is free only once the old listener's pending accept has ended: opening it before
+    // that failed with "Address already in use", and the port stayed closed until the next check.
+    await this.#accepting;
+    if (this.#stopped) return;
     try {
       this.#open(pair);
       this.#o.log("telnet: TLS certificate renewed; new connections use it");
