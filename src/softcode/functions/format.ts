@@ -139,6 +139,10 @@ const formatDefs: FunctionDef[] = [
     summary: "The items in rows of fixed-width fields (10 wide in 78 by default).",
     example: { think: "table(aaaaa bbbbb ccccc ddddd,5,11)", gives: "aaaaa bbbbb\nccccc ddddd" },
   }, (ev, _f, args) => {
+    // As MUX 2.12: the separator and delimiter are one character each (colour counts), and
+    // checked before the widths.
+    if (args[4] && [...args[4]].length !== 1) return "#-1 SEPARATOR MUST BE ONE CHARACTER";
+    if (args[3] && [...args[3]].length !== 1) return "#-1 DELIMITER MUST BE ONE CHARACTER";
     // MUX: an empty width or line length is 0, out of range like a field wider than the line.
     const width = args.length > 1 ? toInt(args[1]) : 10;
     const line = args.length > 2 ? toInt(args[2]) : 78;

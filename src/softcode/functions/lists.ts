@@ -316,7 +316,7 @@ const listDefs: FunctionDef[] = plainResults([
   }, (_ev, _f, args) => {
     const s = seps(args, 2, 3);
     if (typeof s === "string") return s;
-    if (s.sep === " " ? /\s/.test(args[1].trim()) : args[1].includes(s.sep)) {
+    if (args[1].includes(s.sep)) {
       return "#-1 CAN ONLY REMOVE ONE ELEMENT";
     }
     const w = splitStyledList(args[0], s.sep);
@@ -332,7 +332,7 @@ const listDefs: FunctionDef[] = plainResults([
   }, (_ev, _f, args) => {
     const s = seps(args, 2, 3);
     if (typeof s === "string") return s;
-    const w = splitList(args[0], s.sep);
+    const w = splitStyledList(args[0], s.sep);
     const drop = new Set(positions(args[1], w.length));
     return w.filter((_x, i) => !drop.has(i)).join(s.osep);
   }),
@@ -344,7 +344,7 @@ const listDefs: FunctionDef[] = plainResults([
   }, (_ev, _f, args) => {
     const s = seps(args, 3, 4);
     if (typeof s === "string") return s;
-    const w = splitList(args[0], s.sep);
+    const w = splitStyledList(args[0], s.sep);
     for (const i of positions(args[1], w.length)) w[i] = args[2];
     return w.join(s.osep);
   }),
@@ -356,7 +356,7 @@ const listDefs: FunctionDef[] = plainResults([
   }, (_ev, _f, args) => {
     const s = seps(args, 3, 4);
     if (typeof s === "string") return s;
-    const w = splitList(args[0], s.sep);
+    const w = splitStyledList(args[0], s.sep);
     for (const word of splitList(args[1], " ")) {
       let p = toInt(word);
       if (p < 0) p = w.length + p + 2;

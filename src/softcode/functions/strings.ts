@@ -77,21 +77,46 @@ function editOnce(s: string, from: string, to: string): string {
   if (from === "$") return s + to;
   if (from === "") return s;
   const plainFrom = stripMarkup(from);
-  if (!hasMarkup(s)) return s.split(plainFrom).join(to);
+  const toMarked = hasMarkup(to);
+  if (!hasMarkup(s) && !toMarked) return s.split(plainFrom).join(to);
+  // As MUX 2.12: a replacement with colour of its own keeps it alone and the text's colour
+  // resumes after it; one without takes the colour of what it replaces.
+  const own = toMarked && hasColouredChar(to);
+  const put = own ? NORMAL + to + NORMAL : toMarked ? stripMarkup(to) : to;
   const { plain, at, st } = plainAndMap(s);
   let out = "";
+  let codes = "";
   let pos = 0;
   for (;;) {
     const hit = plain.indexOf(plainFrom, pos);
     if (hit < 0) break;
     const a = charIndex(at, pos), b = charIndex(at, hit);
-    for (let i = a; i < b; i++) out += st.codes[i] + st.chars[i];
-    out += to;
+    for (let i = a; i < b; i++) {
+      out += st.codes[i] + st.chars[i];
+      codes += st.codes[i];
+    }
     pos = hit + plainFrom.length;
+    // The colour codes of what is replaced still count for what follows.
+    const c = charIndex(at, pos);
+    let cut = "";
+    for (let i = b; i < c; i++) cut += st.codes[i];
+    codes += cut;
+    out += own ? put + endState(codes) : cut + put;
   }
   const a = charIndex(at, pos);
   for (let i = a; i < st.chars.length; i++) out += st.codes[i] + st.chars[i];
   return out + st.tail;
+}
+
+/** True when some visible character of the text is coloured. */
+function hasColouredChar(s: string): boolean {
+  const st = styled(s);
+  let codes = "";
+  for (const c of st.codes) {
+    codes += c;
+    if (c !== "" && endState(codes) !== "") return true;
+  }
+  return false;
 }
 
 /** Visible characters of a text as an array (code points). */
