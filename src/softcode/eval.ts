@@ -1202,9 +1202,30 @@ export class Evaluation {
     return this.cap(typeof a === "number" ? frame.args[a] ?? "" : this.sub(frame, a));
   }
 
-  /** An eager argument's text: a literal one (`15`, `.`, `dark`) as it is, without run(). */
+  /**
+   * An eager argument's text: a literal one (`15`, `.`, `dark`) as it is, a lone substitution
+   * (`%0`) as #loneSub gives it, without run().
+   */
   arg(frame: Frame, p: Program): string {
-    return p.text !== null ? p.text : this.run(frame, p);
+    if (p.text !== null) return p.text;
+    const nodes = p.nodes;
+    if (nodes.length === 1) {
+      const one = nodes[0];
+      if (one.k === K_SUB) return this.#loneSub(frame, one);
+    }
+    return this.run(frame, p);
+  }
+
+  /**
+   * A program of one substitution as run() gives it (nothing once halted, cut to the output
+   * limit); `%0`-`%9` read from the frame without sub(), whose code is cold on a paced line
+   * whose only substitution this is (a u() function's `[add(%0,1)]`).
+   */
+  #loneSub(frame: Frame, n: SubNode): string {
+    if (this.halted) return "";
+    return this.cap(
+      n.c === "0" && !n.up ? frame.args[n.arg.charCodeAt(0) - 48] ?? "" : this.sub(frame, n),
+    );
   }
 
   /**
@@ -1236,9 +1257,7 @@ export class Evaluation {
           folds = one.folds > 0 && folds > 0 ? folds + one.folds : 0;
         } else {
           // A lone substitution (`%q0`, `%0`) as run() gives it, without run()'s loop.
-          v = one !== null && one.k === K_SUB && !this.halted
-            ? this.cap(this.sub(frame, one))
-            : this.run(frame, p);
+          v = one !== null && one.k === K_SUB ? this.#loneSub(frame, one) : this.run(frame, p);
           folds = 0;
         }
       }
