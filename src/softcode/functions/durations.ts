@@ -29,6 +29,15 @@ function seconds(arg: string): number {
   return Math.max(0, toInt(arg) | 0);
 }
 
+/**
+ * etimefmt()'s seconds as MUX 2.12 reads them: whole seconds of a plain decimal (`-1.5` is -1,
+ * `5.` is 5), and 0 for anything else (`+5`, `.5`, `1e3`, `5abc`).
+ */
+function durationSeconds(arg: string): number {
+  const m = /^\s*(-?\d+)(?:\.\d*)?\s*$/.exec(arg);
+  return m ? Number(m[1]) : 0;
+}
+
 /** A duration in each unit (years down to seconds), the larger taking what they can. */
 function breakDown(secs: number): number[] {
   let left = secs;
@@ -206,10 +215,11 @@ export function timefmt(format: string, secs: number, utc: boolean): string {
 export function etimefmt(format: string, secs: number): string {
   // Days are the largest unit here: no years, months or weeks.
   const value: Record<string, number> = {
+    // As MUX 2.12's 64-bit arithmetic: a negative duration's units are negative (C division).
     s: secs % 60,
-    m: Math.floor(secs / 60) % 60,
-    h: Math.floor(secs / 3600) % 24,
-    d: Math.floor(secs / 86400),
+    m: Math.trunc(secs / 60) % 60,
+    h: Math.trunc(secs / 3600) % 24,
+    d: Math.trunc(secs / 86400),
   };
   return format.replace(
     /\$(\d*)([xXzZ]*)([smhdSMHDn$])?/g,
@@ -251,7 +261,7 @@ export const durationFunctions: FunctionDef[] = [
     summary:
       "A duration written by the format's codes: $s $m $h $d (upper case zero-padded), a width after the $, x for a unit, z for blank when zero.",
     example: { think: "etimefmt($2H:$2M:$2S,3661)", gives: "01:01:01" },
-  }, (_ev, _f, args) => etimefmt(args[0], seconds(args[1]))),
+  }, (_ev, _f, args) => etimefmt(args[0], durationSeconds(args[1]))),
   define("exptime", 1, 1, {
     family: "time",
     args: "exptime(<seconds>)",

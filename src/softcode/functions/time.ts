@@ -75,7 +75,9 @@ export function parseCtime(s: string, utc = false): number | null {
   const mon = MONTHS.indexOf(m[1].toLowerCase());
   if (mon < 0) return null;
   const [date, h, mi, sec, y] = [m[2], m[3], m[4], m[5], m[6]].map(Number);
-  if (date < 1 || date > 31 || h > 23 || mi > 59 || sec > 60) return null;
+  if (date < 1 || date > 31 || h > 23 || mi > 59 || sec > 59) return null;
+  // A day past its month's end (Feb 29 2005, Apr 31) is no date, as in MUX 2.12.
+  if (date > new Date(Date.UTC(y, mon + 1, 0)).getUTCDate()) return null;
   const ms = utc
     ? Date.UTC(y, mon, date, h, mi, sec)
     : new Date(y, mon, date, h, mi, sec).getTime();
