@@ -55,6 +55,24 @@ const CAP_RESPONSE = new TextEncoder().encode(
     `content-length: ${CAP_BODY.length}\r\n\r\n${CAP_BODY}`,
 );
 
+/**
+ * The answer to a request over its address's share of requests under way (HTTP/2 carries many
+ * on one connection; see HttpConnections.busy).
+ */
+function busyResponse(): Response {
+  return new Response(
+    JSON.stringify({ error: "Too many requests at once from your address; try again shortly." }),
+    {
+      status: 429,
+      headers: {
+        "content-type": "application/json",
+        "retry-after": "1",
+        "x-content-type-options": "nosniff",
+      },
+    },
+  );
+}
+
 /** A running listener. */
 export class HttpListener {
   readonly #o: HttpListenerOptions;
@@ -176,7 +194,10 @@ export class HttpListener {
       for (;;) {
         const ev = await http.nextRequest();
         if (ev === null) break;
-        this.#o.connections.busy(t);
+        if (!this.#o.connections.busy(t)) {
+          ev.respondWith(busyResponse()).catch(() => {/* the client went away first */});
+          continue;
+        }
         const answer = this.#answer(ev, t, remoteAddr);
         this.#answering.add(answer);
         answer.finally(() => this.#answering.delete(answer));
