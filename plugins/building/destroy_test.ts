@@ -126,6 +126,76 @@ Deno.test("building: moves racing a destroy leave nothing inside the destroyed o
   }
 });
 
+Deno.test("building: creates and links racing a destroy leave nothing in or leading to it", async () => {
+  // Before: an @open, @create or create() whose commit came after the destroy read what was
+  // inside, or after its delete, made an object inside one that no longer existed; a @link
+  // committed after the destroy read the exits leading to it left an exit leading nowhere.
+  const game = await startTestGame({ plugins: ["building"] });
+  try {
+    const w = game.world;
+    const b = new Builder(w, game.deliver);
+    const wiz = (await w.get((await game.player("Wiz", { flags: ["wizard"] })).id))!;
+    const start = (await w.get(await w.startingRoom()))!;
+    const told = new Set<string>();
+    let refused = 0;
+    for (let round = 0; round < 30; round++) {
+      const room = await b.room(wiz, `Ruin ${round}`);
+      const doors: DbObject[] = [];
+      for (let i = 0; i < 3; i++) {
+        doors.push(await b.exit(wiz, start, { name: `Door${round}x${i}`, aliases: [] }, null));
+      }
+      // Set off before the destroy, with it, and a few turns and milliseconds after it.
+      const later = (i: number) =>
+        i % 3 === 0
+          ? Promise.resolve()
+          : i % 3 === 1
+          ? new Promise<void>((r) => queueMicrotask(r))
+          : new Promise<void>((r) => setTimeout(r, (round + i) % 4));
+      const made: Promise<DbObject>[] = [];
+      for (let i = 0; i < 3; i++) {
+        made.push(later(i).then(() => b.exit(wiz, room, { name: `Out${i}`, aliases: [] }, start)));
+        made.push(
+          later(i + 1).then(() =>
+            w.create({ name: `Made${round}x${i}`, type: "thing", location: room.id, owner: wiz.id })
+          ),
+        );
+      }
+      const links = doors.map((d, i) => later(i + 2).then(() => b.link(wiz, d, room)));
+      const destroyed = b.destroy(wiz, room, true);
+      const results = await Promise.allSettled([destroyed, ...made, ...links]);
+      assert.equal(
+        results[0].status,
+        "fulfilled",
+        String((results[0] as PromiseRejectedResult).reason),
+      );
+      for (const r of results.slice(1)) {
+        if (r.status === "fulfilled") continue;
+        refused++;
+        told.add(String((r.reason as Error).message).replace(/#\d+/, "#N"));
+      }
+      assert.equal(await w.get(room.id), null);
+      assert.deepEqual((await w.storedContents(room.id, 10)).map((o) => o.name), []);
+      assert.deepEqual((await w.storedExitsTo(room.id, 10)).map((o) => o.name), []);
+      for (const d of doors) {
+        assert.notEqual((await w.get(d.id))?.data.destination, room.id, `${d.name} leads nowhere`);
+      }
+      for (const r of await Promise.allSettled(made)) {
+        if (r.status !== "fulfilled") continue;
+        const now = await w.get(r.value.id);
+        assert.ok(!now || await w.get(now.location), `${r.value.name} is in a place that exists`);
+      }
+    }
+    // Some came after the delete: each was refused, saying why, and made or changed nothing.
+    assert.ok(refused > 0, "nothing came after a delete: the race was not run");
+    assert.deepEqual(
+      [...told].sort(),
+      ["#N no longer exists; nothing linked.", "#N no longer exists; nothing made."],
+    );
+  } finally {
+    await game.close();
+  }
+});
+
 Deno.test("building: @destroy goes on when a thing or its home is destroyed meanwhile", async () => {
   for (const gone of ["home", "thing"] as const) await raceHome(gone);
 });

@@ -403,7 +403,11 @@ export class Builder {
     }
     let unlinked = 0;
     if (isRoom) {
-      for (const e of leading) {
+      // With the exits linked after `leading` was read and before the delete (none links after
+      // it: the store checks a link's destination in its commit).
+      const late = await this.w.storedExitsTo(obj.id, limit);
+      const seen = new Set(leading.map((e) => e.id));
+      for (const e of [...leading, ...late.filter((e) => !seen.has(e.id))]) {
         await this.w.update(e.id, (x) => {
           if (x.data.destination === obj.id) delete x.data.destination;
         });

@@ -38,6 +38,11 @@ export interface PluginWorld {
   /** Exits that lead to room `dest`, at most `limit`. */
   exitsTo(dest: string, limit?: number): Promise<DbObject[]>;
   /**
+   * Exits the database holds as leading to `dest`, at most `limit`: after `destroy`, what was
+   * linked to it before the delete committed (no link to a destroyed object commits after it).
+   */
+  storedExitsTo(dest: string, limit: number): Promise<DbObject[]>;
+  /**
    * Throws (ForbiddenError, with MUX's message) when `actor` may make no more objects: it owns
    * `game.objectQuota` of them already (staff have no quota).
    */
@@ -104,6 +109,7 @@ export function pluginWorld(
     idsWithFlag: (flag, limit) => o.idsWithFlag(flag, limit),
     flagged: (ids, flag) => o.flagged(ids, flag),
     exitsTo: (dest, limit) => o.exitsTo(dest, limit),
+    storedExitsTo: (dest, limit) => o.storedExitsTo(dest, limit),
     checkQuota: async (actor) => {
       const quota = s.config.value.game.objectQuota;
       const owner = ownerOf(actor);

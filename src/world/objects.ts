@@ -60,6 +60,30 @@ function keyString(k: Deno.KvKey): string {
   return JSON.stringify(k);
 }
 
+/** What a record points at whose existence its commit checks, and what a refusal says. */
+interface Target {
+  id: string;
+  /** What did not happen: `moved` (its location), `linked` (a destination or home), `made`. */
+  undone: string;
+}
+
+/**
+ * The objects `after` points at anew (its location, an exit's destination, a home) that
+ * `before` (null for a new record) did not: its commit checks that each still exists, so no
+ * write lands in or leads into an object whose delete committed first.
+ */
+function newTargets(before: DbObject | null, after: DbObject): Target[] {
+  const out: Target[] = [];
+  const add = (to: unknown, was: unknown, undone: string) => {
+    if (typeof to !== "string" || to === was || to === after.id || !/^\d+$/.test(to)) return;
+    if (!out.some((t) => t.id === to)) out.push({ id: to, undone: before ? undone : "made" });
+  };
+  add(after.location, before?.location, "moved");
+  add(after.data?.destination, before?.data?.destination, "linked");
+  add(after.data?.home, before?.data?.home, "linked");
+  return out;
+}
+
 /** A new object's record under `id` (its type is its first flag). */
 function newRecord(input: NewObject, id: string, now: number): DbObject {
   return {
@@ -193,7 +217,8 @@ export class ObjectStore {
 
   /**
    * Creates an object with the next dbref; player names must be unique
-   * (case-insensitive). `extra` may add writes (e.g. credentials) to the same commit.
+   * (case-insensitive). `extra` may add writes (e.g. credentials) to the same commit. Its
+   * location, destination and home must exist when it commits (NotFoundError: nothing made).
    */
   async create(
     input: NewObject,
@@ -306,6 +331,7 @@ export class ObjectStore {
     extra?: (id: string, op: Deno.AtomicOperation) => void,
   ): Promise<string | null> {
     const n = Number(obj.id);
+    let fromMemory = true;
     return await retryAtomic(async () => {
       const counter = await this.kv.get<number>(keys.counter(DBREF_COUNTER));
       if ((counter.value ?? 0) >= n) {
@@ -316,6 +342,9 @@ export class ObjectStore {
         .check({ key: keys.object(obj.id), versionstamp: null })
         .set(keys.counter(DBREF_COUNTER), n)
         .set(keys.object(obj.id), obj);
+      // Inside the queue of creates, behind every create made in memory before it: none to wait for.
+      await this.#checkTargets(op, null, obj, fromMemory, false);
+      fromMemory = false;
       await this.#movePlayerNames(op, obj.id, null, obj);
       for (const k of indexKeys(obj)) op.set(k, obj.id);
       extra?.(obj.id, op);
@@ -335,6 +364,7 @@ export class ObjectStore {
       const obj = newRecord(input, id, now);
       checkStorable(obj, `The new ${input.type}`);
       op.check({ key: keys.object(id), versionstamp: null }).set(keys.object(id), obj);
+      await this.#checkTargets(op, null, obj, false, false);
       await this.#movePlayerNames(op, id, null, obj);
       for (const k of indexKeys(obj)) op.set(k, id);
       extra?.(id, op);
@@ -461,6 +491,14 @@ export class ObjectStore {
     return this.getMany(await listIds(this.kv, keys.contentsOf(location), limit));
   }
 
+  /**
+   * The exits the database indexes as leading to `dest`, read from the database even when live:
+   * after a delete, what was linked to it before the delete committed.
+   */
+  async storedExitsTo(dest: string, limit: number): Promise<DbObject[]> {
+    return this.getMany(await listIds(this.kv, keys.exitsTo(dest), limit));
+  }
+
   /** Objects of one type (`exit`, `thing`, `player`, `room`) located in `location`. */
   async contentsOfType(location: string, type: ObjectType, limit?: number): Promise<DbObject[]> {
     return this.getMany(
@@ -519,9 +557,9 @@ export class ObjectStore {
 
   /**
    * Applies `change` to a fresh copy of the object and commits it with the
-   * indexes moved, retrying on concurrent writes. `change` may throw to abort. A move
-   * (a new location) commits only while its destination exists: into one deleted meanwhile
-   * it throws NotFoundError and changes nothing.
+   * indexes moved, retrying on concurrent writes. `change` may throw to abort. A move (a new
+   * location) or a link (a new destination or home) commits only while what it points at
+   * exists: to one deleted meanwhile it throws NotFoundError and changes nothing.
    */
   async update(id: string, change: (obj: DbObject) => void): Promise<DbObject> {
     if (this.#behind.size) await this.#settled(id);
@@ -553,13 +591,7 @@ export class ObjectStore {
       const before = entry.value;
       const after = changed(before, change);
       const op = this.kv.atomic().check(entry).set(keys.object(id), after);
-      const to = after.location;
-      if (to && to !== before.location) {
-        op.check({
-          key: keys.object(to),
-          versionstamp: await this.#there(to, fromMemory, mayWait),
-        });
-      }
+      await this.#checkTargets(op, before, after, fromMemory, mayWait);
       fromMemory = false;
       const oldKeys = new Map(indexKeys(before).map((k) => [keyString(k), k]));
       const newKeys = new Map(indexKeys(after).map((k) => [keyString(k), k]));
@@ -591,11 +623,29 @@ export class ObjectStore {
   }
 
   /**
-   * The versionstamp of a move's destination `id` (held in memory when `fromMemory`, else read),
-   * which the move's commit checks. Throws NotFoundError when it does not exist; with `mayWait`,
-   * one made in memory whose create is still to commit is waited for first.
+   * Adds to `op` a check of each object `after` points at anew (newTargets: a location, a
+   * destination, a home; `before` null for a new record), so the write commits only while each
+   * exists. Throws NotFoundError, naming it, for one that does not.
    */
-  async #there(id: string, fromMemory: boolean, mayWait: boolean): Promise<string> {
+  async #checkTargets(
+    op: Deno.AtomicOperation,
+    before: DbObject | null,
+    after: DbObject,
+    fromMemory: boolean,
+    mayWait: boolean,
+  ): Promise<void> {
+    for (const t of newTargets(before, after)) {
+      op.check({ key: keys.object(t.id), versionstamp: await this.#there(t, fromMemory, mayWait) });
+    }
+  }
+
+  /**
+   * The versionstamp of an object a write points at (held in memory when `fromMemory`, else
+   * read), which the write's commit checks. Throws NotFoundError when it does not exist; with
+   * `mayWait`, one made in memory whose create is still to commit is waited for first.
+   */
+  async #there(t: Target, fromMemory: boolean, mayWait: boolean): Promise<string> {
+    const id = t.id;
     const held = fromMemory ? this.#live?.held(id) : undefined;
     if (held) return held.versionstamp;
     let e = await this.kv.get<DbObject>(keys.object(id));
@@ -603,7 +653,7 @@ export class ObjectStore {
       await this.#settled(id);
       e = await this.kv.get<DbObject>(keys.object(id));
     }
-    if (!e.versionstamp) throw new NotFoundError(`#${id} no longer exists; nothing moved.`);
+    if (!e.versionstamp) throw new NotFoundError(`#${id} no longer exists; nothing ${t.undone}.`);
     return e.versionstamp;
   }
 

@@ -165,3 +165,41 @@ Deno.test("objects: a move into an object deleted meanwhile is refused and chang
     }
   }
 });
+
+Deno.test("objects: a create in, or a link to, an object deleted meanwhile is refused", async () => {
+  for (const live of [false, true]) {
+    const kv = await Deno.openKv(":memory:");
+    const objects = new ObjectStore(kv, { live });
+    try {
+      const here = await objects.create({ name: "Here", type: "room" });
+      const gone = await objects.create({ name: "Gone", type: "room" });
+      const door = await objects.create({ name: "Door", type: "exit", location: here.id });
+      const box = await objects.create({ name: "Box", type: "thing", location: here.id });
+      // The builder read the room before the delete, and writes after it.
+      await objects.delete(gone.id);
+      const next = (await kv.get<number>(keys.counter("dbref"))).value;
+      for (const input of [{ location: gone.id }, { data: { destination: gone.id } }]) {
+        await assert.rejects(
+          objects.create({ name: "Late", type: input.location ? "thing" : "exit", ...input }),
+          { name: "NotFoundError", message: `#${gone.id} no longer exists; nothing made.` },
+        );
+      }
+      assert.deepEqual(await objects.byName("Late"), [], `live ${live}: nothing made`);
+      assert.equal((await kv.get(keys.object(String(Number(next) + 1)))).value, null);
+      for (const [o, key] of [[door, "destination"], [box, "home"]] as const) {
+        await assert.rejects(
+          objects.update(o.id, (x) => void (x.data[key] = gone.id)),
+          { name: "NotFoundError", message: `#${gone.id} no longer exists; nothing linked.` },
+        );
+        assert.equal((await objects.get(o.id))!.data[key], undefined);
+      }
+      assert.equal((await kv.get(keys.exitTo(gone.id, door.id))).value, null);
+      // A change that keeps its links is not checked against anything else.
+      await objects.update(door.id, (x) => void (x.data.destination = here.id));
+      await objects.update(door.id, (x) => void (x.name = "Gate"));
+    } finally {
+      await objects.flush();
+      kv.close();
+    }
+  }
+});
