@@ -130,6 +130,15 @@ function hidden(src: MatchSources, chain: DbObject[], level: number, e: ProgramE
   return false;
 }
 
+/**
+ * True for an exit. Its type flag is stored in lower case (typeOf reads it so), so the test is
+ * `includes`, not hasFlag, which lower-cases every flag of the object: a typed `$-command` tests
+ * every object in the room, 31 players at SGP's `+who` bench, and that was 15 µs a line.
+ */
+function isExit(o: DbObject): boolean {
+  return o.flags.includes("exit");
+}
+
 /** The `$-commands` `line` runs for `actor` in `room` (see the module comment), in order. */
 export function matchCommands(
   src: MatchSources,
@@ -145,13 +154,13 @@ export function matchCommands(
     for (const id of world.contents(room.id)) {
       if (id === actor.id) continue;
       const o = world.object(id);
-      if (o && !hasFlag(o.flags, "exit")) matchOn(src, o, actor, line, true, out);
+      if (o && !isExit(o)) matchOn(src, o, actor, line, true, out);
     }
     matchOn(src, room, actor, line, true, out);
   }
   for (const id of world.contents(actor.id)) {
     const o = world.object(id);
-    if (o && !hasFlag(o.flags, "exit")) matchOn(src, o, actor, line, true, out);
+    if (o && !isExit(o)) matchOn(src, o, actor, line, true, out);
   }
   if (out.length) return out;
   // MUX's zones: the zone of the actor's room, then the actor's own zone, before the master room.
@@ -181,7 +190,7 @@ function matchZone(
   let found = false;
   for (const id of src.world.contents(zmo.id)) {
     const o = id === actor.id ? null : src.world.object(id);
-    if (o && !hasFlag(o.flags, "exit") && matchOn(src, o, actor, line, true, out)) found = true;
+    if (o && !isExit(o) && matchOn(src, o, actor, line, true, out)) found = true;
   }
   return found;
 }

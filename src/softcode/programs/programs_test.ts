@@ -111,6 +111,31 @@ Deno.test("$-commands: wildcards fill %0-%9; every match on every local object r
   }
 });
 
+Deno.test("$-commands: an exit in the room or carried offers none, as MUX's contents hold no exit", async () => {
+  const f = await fixture();
+  try {
+    const door = await f.objects.create({ name: "Door", type: "exit", location: f.room.id });
+    const held = await f.objects.create({ name: "Hatch", type: "exit", location: f.alice.id });
+    const box = await thing(f, "Box", f.room.id);
+    for (const o of [door, held, box]) {
+      f.attrs.setNow(f.wiz, o.id, "CMD", `$knock:@pemit %#=${o.name}`);
+    }
+    // Among 30 players, as SGP's +who bench has them, with their flags in any case.
+    for (let i = 0; i < 30; i++) {
+      await f.objects.create({
+        name: `P${i}`,
+        type: "player",
+        location: f.room.id,
+        flags: ["DARK"],
+      });
+    }
+    assert.equal(command(f, f.alice, typed("knock")), 1);
+    assert.deepEqual(ran(f), [`#${box.id}:@pemit %#=Box()`]);
+  } finally {
+    await f.close();
+  }
+});
+
 Deno.test("$-commands: the master room answers only when nothing local matched", async () => {
   const f = await fixture();
   try {
