@@ -984,7 +984,8 @@ export const controlFunctions: FunctionDef[] = [
       summary: "Evaluates the text once more.",
       example: { setup: ["&CODE me=[add(1,1)]"], think: "s(get(me/code))", gives: "2" },
     },
-    (ev, f, args) => ev.eval(f, args[0], EVAL_ARG),
+    // As MUX 2.12: the second evaluation keeps braces (s({a}) is {a}).
+    (ev, f, args) => ev.eval(f, args[0], EV.EVAL | EV.FCHECK),
     { parse: 1 },
   ),
   define("objeval", 2, 2, {

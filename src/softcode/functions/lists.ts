@@ -477,6 +477,8 @@ const listDefs: FunctionDef[] = plainResults([
     const conj = args[2] ?? "and";
     const punc = args[3] ?? ",";
     const w = splitList(args[0], sep);
+    // As MUX 2.12: a delimiter that ends the list ends it (itemize(a|b|,|) is a and b).
+    if (w.length > 1 && w[w.length - 1] === "") w.pop();
     if (w.length <= 1) return w[0] ?? "";
     if (w.length === 2) return `${w[0]} ${conj} ${w[1]}`;
     return w.slice(0, -1).join(`${punc} `) + `${punc} ${conj} ${w[w.length - 1]}`;
@@ -494,6 +496,8 @@ const listDefs: FunctionDef[] = plainResults([
     const osep = args[3] === undefined ? ", " : args[3];
     const punc = args[4] === undefined ? "," : args[4];
     const w = splitList(args[0], sep);
+    // As MUX 2.12: a delimiter that ends the list ends it (itemize(a|b|,|) is a and b).
+    if (w.length > 1 && w[w.length - 1] === "") w.pop();
     if (w.length <= 1) return w[0] ?? "";
     if (w.length === 2) return `${w[0]} ${conj} ${w[1]}`;
     return w.slice(0, -1).join(osep) + `${punc} ${conj} ${w[w.length - 1]}`;
@@ -507,6 +511,7 @@ const listDefs: FunctionDef[] = plainResults([
     const sep = sepOf(args[3]);
     if (typeof sep !== "string") return sep.error;
     const osep = args[4] ?? sep;
+    if (countList(args[2], sep) > 1) return "#-1 TOO MANY WORDS";
     const a = splitList(args[0], sep), b = splitList(args[1], sep);
     if (a.length !== b.length) return "#-1 NUMBER OF WORDS MUST BE EQUAL";
     return a.map((w, i) => (w === args[2] ? b[i] : w)).join(osep);

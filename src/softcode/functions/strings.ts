@@ -482,11 +482,15 @@ const stringDefs: FunctionDef[] = [
     example: { think: "lpos(a-b-c,-)", gives: "1 3" },
   }, (_ev, _f, args) => {
     const chars = charsOf(args[0]);
-    const c = stripMarkup(args[1])[0] ?? " ";
+    // As MUX 2.12: the whole search text is looked for, at every position (lpos(aaa,aa) is 0 1).
+    const find = charsOf(stripMarkup(args[1]));
+    if (!find.length) find.push(" ");
     const out: number[] = [];
-    chars.forEach((ch, i) => {
-      if (ch === c) out.push(i);
-    });
+    for (let i = 0; i + find.length <= chars.length; i++) {
+      let k = 0;
+      while (k < find.length && chars[i + k] === find[k]) k++;
+      if (k === find.length) out.push(i);
+    }
     return out.join(" ");
   }),
   define("index", 4, 4, {
