@@ -2,6 +2,7 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { api, register, startServer, type TestServer } from "./harness.ts";
 import { connectWs, type WsClient, type WsMessage } from "./ws_client.ts";
+import { TOO_FAST } from "../src/hub/limits.ts";
 
 const isType = (type: string) => (m: WsMessage) => m.data.type === type;
 
@@ -99,6 +100,8 @@ Deno.test("hub: 10 commands a second per player, shared by its connections", asy
     await new Promise((r) => setTimeout(r, 300));
     const got = a.buffer.filter((m) => /^n\d+$/.test(m.msg)).length;
     assert(got >= 5 && got <= 11, `answered ${got} of 50`);
+    // The player is told, once, why the rest did nothing (the telnet sidecar's words).
+    assertEquals(a.buffer.filter((m) => m.msg === TOO_FAST).length, 1);
     const log = await securityEvents(srv, "WS_RATE_LIMITED");
     assertEquals(log.length, 1, "logged once per second, not per dropped line");
     assertEquals(
@@ -114,7 +117,11 @@ Deno.test("hub: 10 commands a second per player, shared by its connections", asy
     const sentAt = performance.now();
     back.send(Array.from({ length: 10 }, (_, i) => `think r${i}`).join("\n"));
     const again = await back.countAfter((m) => /^r\d+$/.test(m.msg), 300);
-    if (sentAt - burstAt < 800) assertEquals(again, 0, "still inside the burst's window");
+    if (sentAt - burstAt < 800) {
+      assertEquals(again, 0, "still inside the burst's window");
+      // Told why on the new connection, once.
+      assertEquals(back.buffer.filter((m) => m.msg === TOO_FAST).length, 1);
+    }
     await back.close();
 
     // Two connections of one player share the limit.

@@ -81,6 +81,8 @@ export class Connection implements HubConnection, SessionEnd {
   commands = 0;
   /** True once a frame counted as activity (so `lastInput` is our own, not the opening time). */
   inputSeen = false;
+  /** When the client was last told a command of it was dropped over the rate (Inbound). */
+  toldTooFastAt = -Infinity;
   /** GMCP as the telnet client reported it: null while off (or not a telnet client). */
   gmcpState: { supports: ReadonlySet<string> | null } | null = null;
   #connectedAt: number;

@@ -14,6 +14,7 @@ import {
   looksLikeIp,
   RATE_KEYS,
   RATE_WINDOW_MS,
+  TOO_FAST,
 } from "./limits.ts";
 import { SlidingWindows } from "../rate/sliding.ts";
 import type { AddressCounts } from "../net/address_counts.ts";
@@ -286,7 +287,8 @@ export class Inbound {
   /**
    * Counts one command against the rate limit (per player once logged in, so several
    * connections share it; per connection before) and marks the connection active. False means
-   * drop it.
+   * drop it; the connection is told so, at most once a window (a player whose flooding socket
+   * was closed and who types at once on another learns why nothing happened).
    */
   #admit(conn: Connection): boolean {
     const now = Date.now();
@@ -295,6 +297,10 @@ export class Inbound {
     const key = conn.rateKey();
     if (this.#commands.take(key, now) === 0) return true;
     this.#report(this.#commands, key, conn, now, "commands over 10 per second dropped");
+    if (now - conn.toldTooFastAt >= RATE_WINDOW_MS) {
+      conn.toldTooFastAt = now;
+      conn.send(errorOut(TOO_FAST));
+    }
     return false;
   }
 

@@ -8,6 +8,7 @@ import { setImmediate } from "node:timers";
 import { Connection } from "./connection.ts";
 import { Inbound, isQuit } from "./inbound.ts";
 import { MAX_FRAME_BYTES } from "./protocol.ts";
+import { TOO_FAST } from "./limits.ts";
 import { MAX_LINE } from "../commands/limits.ts";
 import type { Config } from "../config/load.ts";
 import { AddressCounts } from "../net/address_counts.ts";
@@ -69,10 +70,12 @@ Deno.test("framed lines: an ack frame answers a line that was read", () => {
 });
 
 Deno.test("typed lines: over the rate limit a line is dropped and not acknowledged", () => {
-  const { conn } = setup();
+  const { conn, sent } = setup();
   const answers = [];
   for (let i = 1; i <= 12; i++) answers.push(conn.line(`think ${i}`));
   assert.deepEqual(answers, [...Array(10).fill(true), false, false]);
+  // Told why, once (not once per dropped line), in the words the telnet sidecar uses.
+  assert.deepEqual(sent(), [{ msg: TOO_FAST, data: { type: "error" } }]);
 });
 
 Deno.test("typed lines: a line over the length limit is refused with a message, and acknowledged", () => {
