@@ -142,3 +142,24 @@ Deno.test("building plugin: REST rooms, dig/open/link/lock/destroy/teleport and 
     await w.stop();
   }
 });
+
+Deno.test("building plugin: rooms made over REST at once stop at the object quota", async () => {
+  const w = await startPluginWorld(["Alice"], { env: { URSAMU_GAME_OBJECTQUOTA: "5" } });
+  try {
+    const root = await w.login("Root");
+    await root.cmd("@set Alice=builder", /^Set\.$/);
+    // Thirty at once: each used to pass the quota check before any of them was made.
+    const made = await Promise.all(
+      Array.from(
+        { length: 30 },
+        (_, i) =>
+          api(w.srv.base, "POST", "/api/v1/building/room", { name: `Room ${i}` }, w.tokens.Alice),
+      ),
+    );
+    const statuses = made.map((r) => r.status);
+    assertEquals(statuses.filter((s) => s === 201).length, 5, statuses.join(","));
+    assertEquals(statuses.filter((s) => s === 403).length, 25, statuses.join(","));
+  } finally {
+    await w.stop();
+  }
+});

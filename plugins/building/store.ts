@@ -51,9 +51,7 @@ export class Builder {
 
   /** Creates a room owned by the actor (within its object quota). */
   async room(actor: DbObject, name: unknown, description: unknown = ""): Promise<DbObject> {
-    const record = roomRecord(actor, name, description);
-    await this.w.checkQuota(actor);
-    return await this.w.create(record);
+    return await this.w.createOwned(actor, roomRecord(actor, name, description));
   }
 
   /**
@@ -103,14 +101,12 @@ export class Builder {
   ): Promise<DbObject> {
     await this.checkExit(actor, from, spec);
     const dest = to && this.mayLinkTo(actor, to) ? to : null;
-    return await this.w.create(exitRecord(actor, from, spec, dest));
+    return await this.w.createOwned(actor, exitRecord(actor, from, spec, dest));
   }
 
   /** Creates a thing carried by the actor, at home in the actor's room. */
   async thing(actor: DbObject, name: unknown): Promise<DbObject> {
-    const record = thingRecord(actor, name);
-    await this.w.checkQuota(actor);
-    return await this.w.create(record);
+    return await this.w.createOwned(actor, thingRecord(actor, name));
   }
 
   /**
