@@ -101,7 +101,7 @@ const formatDefs: FunctionDef[] = [
       think: "wrap(the quick brown fox,10,right,|,|)",
       gives: "| the quick|\n| brown fox|",
     },
-  }, (_ev, _f, args) => wrap(args)),
+  }, (ev, _f, args) => wrap(args, ev.lbuf)),
   define("lpad", 2, 3, {
     family: "formatting",
     args: "lpad(<text>, <width>[, <fill>])",
@@ -320,9 +320,11 @@ const MAX_WRAP = 7999;
  * MUX's wrap(): the text's words filled into lines of `width` (the first `width1`), each
  * justified and padded to its width, between `left` and `right`, later lines after `hanging`
  * spaces; `%r` starts a line, a word longer than a line is cut, a tab is spaces up to the next
- * multiple of 8, and runs of spaces are kept inside a line.
+ * multiple of 8, and runs of spaces are kept inside a line. Lines stop once the output is longer
+ * than `limit`, which the result is cut to: 8,000 lines of a hanging indent of 7,999 were built
+ * (128 MB, over a second in one call) to keep 8,000 characters of them.
  */
-function wrap(args: string[]): string {
+export function wrap(args: string[], limit = Infinity): string {
   // As MUX: no width, or an empty one, is 78.
   const width = args[1] === undefined || args[1] === "" ? 78 : toInt(args[1]);
   const first = args[7] === undefined || args[7].trim() === "" ? width : toInt(args[7]);
@@ -336,12 +338,16 @@ function wrap(args: string[]): string {
   if (visibleLength(text) === 0) return "";
   const lines: string[] = [];
   let room = first;
+  let length = 0;
   const push = (line: string) => {
     const at = lines.length;
-    lines.push((at ? hang : "") + left + justify(line, room, how, " ") + right);
+    const full = (at ? hang : "") + left + justify(line, room, how, " ") + right;
+    lines.push(full);
+    length += full.length + (at ? osep.length : 0);
     room = width;
   };
   for (const para of text.split(/\r?\n/)) {
+    if (length > limit) break;
     const st = tabsExpanded(styled(para));
     const chars = st.chars, n = chars.length;
     // A line's trailing spaces go (MUX justifies the line without them).
@@ -353,7 +359,7 @@ function wrap(args: string[]): string {
     // As MUX: spaces are kept as they are; a line ends at the space just past it, else at the
     // last space inside it that has more than spaces before it, else it is cut at its width;
     // the one space it ends at is dropped.
-    for (let at = 0; at < n;) {
+    for (let at = 0; at < n && length <= limit;) {
       const end = at + room;
       if (end >= n) {
         push(cut(at, n));

@@ -7,7 +7,7 @@ import { builtinFunctions } from "./mod.ts";
 import { splitStyledList } from "../list.ts";
 import { WorkBuffers } from "../buffers.ts";
 import { isSimple, M_ATTR, NORMAL, paletteMarker, sliceVisible, visibleLength } from "../markup.ts";
-import { justify } from "./format.ts";
+import { justify, wrap } from "./format.ts";
 
 /** columns() by TinyMUX 2.12's rule, item by item from the colour-aware split. */
 function reference(s: string, width: number, sep: string, indent: number): string {
@@ -122,5 +122,23 @@ Deno.test("format: justify() cuts padding from a fill's run as padEnd() and repe
       justifyBefore(s, width, align, fill, cut),
       JSON.stringify({ s, width, align, fill, cut }),
     );
+  }
+});
+
+Deno.test("format: wrap() stops once its output passes the limit it is cut to, with the same start", () => {
+  // 7,999 one-character lines, each after a hanging indent of 7,999: 64 million characters
+  // were built to keep the first 8,000.
+  const args = ["a".repeat(7999), "1", "l", "", "", "7999"];
+  const limit = 7999;
+  const cut = wrap(args, limit);
+  assert.ok(cut.length <= limit + 2 * (7999 + 2) + 2, `${cut.length} characters`);
+  assert.ok(cut.length > limit);
+  // The same start as without a limit, on a text small enough to wrap whole.
+  for (const [text, width, hang] of [["a b c d e f g h", "3", "5"], ["x\ty z%rw", "2", "0"]]) {
+    const whole = wrap([text.replace("%r", "\n"), width, "l", "<", ">", hang]);
+    for (const n of [1, 7, 20, whole.length]) {
+      const part = wrap([text.replace("%r", "\n"), width, "l", "<", ">", hang], n);
+      assert.equal(part.slice(0, n), whole.slice(0, n));
+    }
   }
 });
