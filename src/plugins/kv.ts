@@ -2,6 +2,7 @@
 import { keys } from "../storage/keys.ts";
 import type { Page as ListPage } from "../http/pagination.ts";
 import { takeNext } from "../storage/counters.ts";
+import { SerialQueue } from "../serial_queue.ts";
 import { getEntries } from "../storage/kv.ts";
 import { ConflictError, ValidationError } from "../errors.ts";
 import { type PluginAtomic, scopedAtomic } from "./scoped_atomic.ts";
@@ -65,6 +66,8 @@ const MAX_PAGE = 1000;
 export class PluginKv {
   readonly #kv: Deno.Kv;
   readonly #name: string;
+  /** Counters with numbers being taken: each one's takers wait their turn (see `next`). */
+  readonly #taking = new Map<string, { queue: SerialQueue; waiting: number }>();
 
   constructor(kv: Deno.Kv, name: string) {
     this.#kv = kv;
@@ -168,12 +171,24 @@ export class PluginKv {
    * writes to the same atomic operation, so the number and its record commit together
    * (returning false from it gives the number up and tries again).
    */
-  next(counter: string, reserve?: PluginReserve): Promise<number> {
-    return takeNext(
-      this.#kv,
-      this.key("counter", counter),
-      reserve && ((n, op) => reserve(n, this.scoped(op))),
-    );
+  async next(counter: string, reserve?: PluginReserve): Promise<number> {
+    // One at a time per counter in this engine (the only writer): at once, each commit made
+    // every other taker retry, and 400 scene creations at once gave up with "too much
+    // contention" after 10 s of retries. The entry goes when its last taker is done.
+    let turn = this.#taking.get(counter);
+    if (!turn) this.#taking.set(counter, turn = { queue: new SerialQueue(), waiting: 0 });
+    turn.waiting++;
+    try {
+      return await turn.queue.run(() =>
+        takeNext(
+          this.#kv,
+          this.key("counter", counter),
+          reserve && ((n, op) => reserve(n, this.scoped(op))),
+        )
+      );
+    } finally {
+      if (--turn.waiting === 0) this.#taking.delete(counter);
+    }
   }
 
   /**

@@ -278,3 +278,25 @@ Deno.test("kv: plugin and engine counters share one implementation", async () =>
   assert.equal(await currentCount(kv, "ticket"), 1);
   kv.close();
 });
+
+Deno.test("plugin kv: numbers taken at once are taken in turn, none given up to contention", async () => {
+  const guarded = new GuardedKv(await Deno.openKv(":memory:"), () => {});
+  const kv = new PluginKv(guarded, "scenes");
+  try {
+    // 400 at once, each with a read in its reservation as the plugins' stores have (a quota):
+    // every one retried on every other's commit, and some gave up ("too much contention").
+    const taken = await Promise.all(
+      Array.from({ length: 400 }, () =>
+        kv.next("scene", async (n, op) => {
+          await kv.get(["quota", "x"]);
+          op.set(kv.key("scene", String(n)), { n });
+        })),
+    );
+    assert.deepEqual(
+      [...taken].sort((a, b) => a - b),
+      Array.from({ length: 400 }, (_, i) => i + 1),
+    );
+  } finally {
+    guarded.close();
+  }
+});
