@@ -141,7 +141,8 @@ export const listApplyFunctions: FunctionDef[] = [
     }
     const u = ufunOf(ev, f, args[0]);
     if (typeof u === "string") return u;
-    const items = splitList(args[1], s.sep);
+    // As MUX 2.12: an empty list is one empty item (step(me/a,,2) runs once).
+    const items = splitTokens(args[1], s.sep);
     const groups = Math.ceil(items.length / size);
     // step() runs the attribute as the caller itself, as MUX's does.
     return applyEach(

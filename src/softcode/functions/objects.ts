@@ -1053,6 +1053,12 @@ function bitType(ev: Evaluation, o: DbObject): number {
 
 /** Names of the attributes of an object matching a pattern whose value holds a text. */
 function grep(ev: Evaluation, f: Frame, args: string[], caseless: boolean): string {
+  // As MUX 2.12: the object first, then an attribute pattern and a text, both needed.
+  if (args[1] === "" || args[2] === "") {
+    const o = thing(ev, f, args[0]);
+    if (typeof o === "string") return o;
+    return args[1] === "" ? "#-1 NO SUCH ATTRIBUTE" : "#-1 INVALID GREP PATTERN";
+  }
   const want = caseless ? args[2].toLowerCase() : args[2];
   return grepAttrs(ev, f, args[0], args[1], (v) => (caseless ? v.toLowerCase() : v).includes(want));
 }
