@@ -4,7 +4,7 @@
  * exactly, empty items included.
  */
 
-import { hasMarkup, sliceStyled, styled } from "./markup.ts";
+import { hasMarkup, slicesStyled, styled } from "./markup.ts";
 
 /** Longest delimiter accepted (MUX's MAX_SEP_LEN). */
 export const MAX_SEP = 50;
@@ -170,7 +170,7 @@ export function splitStyledList(s: string, sep: string): string[] {
     }
     ranges.push([start, n]);
   }
-  return ranges.map(([a, b]) => sliceStyled(st, a, b));
+  return slicesStyled(st, ranges);
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   splitStyledList,
   splitTokens,
 } from "./list.ts";
-import { M_ATTR, NORMAL, paletteMarker } from "./markup.ts";
+import { M_ATTR, NORMAL, paletteMarker, slicesStyled, sliceStyled, styled } from "./markup.ts";
 
 /** extract() as it was: every item split (colour kept), then the ones asked for joined. */
 function reference(s: string, first: number, count: number, sep: string, osep: string): string {
@@ -130,4 +130,38 @@ Deno.test("list: countList() and itemPosition() on edges", () => {
   assert.equal(itemPosition("a:::b", "::", ":b"), 2);
   assert.equal(itemPosition("ab abc", " ", "abc"), 2);
   assert.equal(itemPosition("abc ab", " ", "ab"), 2);
+});
+
+Deno.test("list: slicesStyled() gives sliceStyled()'s slices, the colour carried from one to the next", () => {
+  let seed = 57;
+  const next = (n: number) => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 12) % n;
+  const colours = [
+    M_ATTR + "h",
+    M_ATTR + "u",
+    M_ATTR + "i",
+    NORMAL,
+    paletteMarker(1, false),
+    paletteMarker(4, true),
+    paletteMarker(200, false),
+  ];
+  for (let t = 0; t < 20_000; t++) {
+    let s = "";
+    for (let i = next(40); i > 0; i--) {
+      if (next(3) === 0) s += colours[next(colours.length)];
+      s += "ab |é😀"[next(6)];
+    }
+    const st = styled(s);
+    const n = st.chars.length;
+    const ranges: [number, number][] = [];
+    for (let at = 0; at <= n + 1 && ranges.length < 12;) {
+      const a = at + next(4), b = a + next(6);
+      ranges.push([a, b]);
+      at = b;
+    }
+    assert.deepEqual(
+      slicesStyled(st, ranges),
+      ranges.map(([a, b]) => sliceStyled(st, a, b)),
+      JSON.stringify({ s, ranges }),
+    );
+  }
 });

@@ -256,6 +256,34 @@ export function sliceStyled(st: Styled, start: number, end: number): string {
   return stateOf(before + inside) === "" ? out : out + NORMAL;
 }
 
+/**
+ * sliceStyled() of each of `ranges` (in order, none overlapping the next), in one walk: the
+ * colour in force is carried from slice to slice, where sliceStyled() reads it again from the
+ * text's start, which made splitting a coloured list of n items O(n²) (ldelete() of 1,300
+ * coloured words took 40 ms).
+ */
+export function slicesStyled(st: Styled, ranges: readonly (readonly [number, number])[]): string[] {
+  const n = st.chars.length;
+  const out: string[] = [];
+  // The colour in force after the markers of the characters before `at`.
+  let state = "";
+  let at = 0;
+  for (const [start, end] of ranges) {
+    const a = Math.max(0, Math.min(start, n));
+    const b = Math.max(a, Math.min(end, n));
+    if (a === b) {
+      out.push("");
+      continue;
+    }
+    for (; at <= a; at++) if (st.codes[at]) state = stateOf(state + st.codes[at]);
+    let s = state + st.chars[a];
+    for (let i = a + 1; i < b; i++) s += st.codes[i] + st.chars[i];
+    for (; at < b; at++) if (st.codes[at]) state = stateOf(state + st.codes[at]);
+    out.push(state === "" ? s : s + NORMAL);
+  }
+  return out;
+}
+
 /** Characters `start` to `end` (visible positions) of a text, colour kept. */
 export function sliceVisible(s: string, start: number, end: number): string {
   if (isSimple(s)) return s.slice(Math.max(0, start), Math.max(0, end));
