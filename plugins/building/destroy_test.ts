@@ -196,6 +196,48 @@ Deno.test("building: creates and links racing a destroy leave nothing in or lead
   }
 });
 
+Deno.test("building: @destroy of a room goes on when an exit leading to it is destroyed meanwhile", async () => {
+  // Before: the unlink of an exit destroyed since the destroy read it threw "No such object.",
+  // and the destroy stopped after its delete with the other exits still leading to the room.
+  const game = await startTestGame({ plugins: ["building"] });
+  try {
+    const w = game.world;
+    const b = new Builder(w, game.deliver);
+    const wiz = (await w.get((await game.player("Wiz", { flags: ["wizard"] })).id))!;
+    const start = (await w.get(await w.startingRoom()))!;
+    let raced = 0;
+    for (let round = 0; round < 20; round++) {
+      const room = await b.room(wiz, `Ruin ${round}`);
+      const doors: DbObject[] = [];
+      for (let i = 0; i < 4; i++) {
+        doors.push(await b.exit(wiz, start, { name: `Door${round}x${i}`, aliases: [] }, room));
+      }
+      // Set off with the room's destroy, a turn after it, and a few milliseconds after it.
+      const wait = (i: number) =>
+        i === 0
+          ? Promise.resolve()
+          : i === 1
+          ? new Promise<void>((r) => queueMicrotask(r))
+          : new Promise<void>((r) => setTimeout(r, (round + i) % 3));
+      const gone = doors.slice(0, 3).map((d, i) => wait(i).then(() => b.destroy(wiz, d, true)));
+      const results = await Promise.allSettled([b.destroy(wiz, room, true), ...gone]);
+      assert.equal(
+        results[0].status,
+        "fulfilled",
+        String((results[0] as PromiseRejectedResult).reason),
+      );
+      const r = (results[0] as PromiseFulfilledResult<{ unlinked: number } | null>).value!;
+      if (r.unlinked < 4) raced++;
+      for (const d of doors) {
+        assert.notEqual((await w.get(d.id))?.data.destination, room.id, d.name);
+      }
+    }
+    assert.ok(raced > 0, "no exit was destroyed during a destroy: the race was not run");
+  } finally {
+    await game.close();
+  }
+});
+
 Deno.test("building: @destroy goes on when a thing or its home is destroyed meanwhile", async () => {
   for (const gone of ["home", "thing"] as const) await raceHome(gone);
 });

@@ -404,10 +404,15 @@ export class Builder {
       const late = await this.w.storedExitsTo(obj.id, limit);
       const seen = new Set(leading.map((e) => e.id));
       for (const e of [...leading, ...late.filter((e) => !seen.has(e.id))]) {
-        await this.w.update(e.id, (x) => {
-          if (x.data.destination === obj.id) delete x.data.destination;
-        });
-        unlinked++;
+        try {
+          await this.w.update(e.id, (x) => {
+            if (x.data.destination === obj.id) delete x.data.destination;
+          });
+          unlinked++;
+        } catch (err) {
+          // An exit destroyed meanwhile leads nowhere already: the destroy goes on.
+          if (!(err instanceof NotFoundError) || await this.w.get(e.id)) throw err;
+        }
       }
     }
     return { moved, unlinked };
