@@ -100,8 +100,10 @@ function editOnce(s: string, from: string, to: string): string {
     const c = charIndex(at, pos);
     let cut = "";
     for (let i = b; i < c; i++) cut += st.codes[i];
-    codes += cut;
-    out += own ? put + endState(codes) : cut + put;
+    // Kept as the colour in force, not every code since the start: read again at each hit,
+    // those made an edit of n coloured hits O(n²).
+    codes = endState(codes + cut);
+    out += own ? put + codes : cut + put;
   }
   const a = charIndex(at, pos);
   for (let i = a; i < st.chars.length; i++) out += st.codes[i] + st.chars[i];
@@ -113,8 +115,9 @@ function hasColouredChar(s: string): boolean {
   const st = styled(s);
   let codes = "";
   for (const c of st.codes) {
-    codes += c;
-    if (c !== "" && endState(codes) !== "") return true;
+    if (c === "") continue;
+    codes = endState(codes + c);
+    if (codes !== "") return true;
   }
   return false;
 }
