@@ -263,25 +263,29 @@ export function sliceStyled(st: Styled, start: number, end: number): string {
  * coloured words took 40 ms).
  */
 export function slicesStyled(st: Styled, ranges: readonly (readonly [number, number])[]): string[] {
+  const slice = styledSlicer(st);
+  return ranges.map(([a, b]) => slice(a, b));
+}
+
+/**
+ * sliceStyled() for slices asked in order, none overlapping the next (see slicesStyled): the
+ * colour in force is carried from one to the next.
+ */
+export function styledSlicer(st: Styled): (start: number, end: number) => string {
   const n = st.chars.length;
-  const out: string[] = [];
   // The colour in force after the markers of the characters before `at`.
   let state = "";
   let at = 0;
-  for (const [start, end] of ranges) {
+  return (start, end) => {
     const a = Math.max(0, Math.min(start, n));
     const b = Math.max(a, Math.min(end, n));
-    if (a === b) {
-      out.push("");
-      continue;
-    }
+    if (a === b) return "";
     for (; at <= a; at++) if (st.codes[at]) state = stateOf(state + st.codes[at]);
     let s = state + st.chars[a];
     for (let i = a + 1; i < b; i++) s += st.codes[i] + st.chars[i];
     for (; at < b; at++) if (st.codes[at]) state = stateOf(state + st.codes[at]);
-    out.push(state === "" ? s : s + NORMAL);
-  }
-  return out;
+    return state === "" ? s : s + NORMAL;
+  };
 }
 
 /** Characters `start` to `end` (visible positions) of a text, colour kept. */

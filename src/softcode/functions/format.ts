@@ -4,7 +4,7 @@
  */
 import { define, readsOnly } from "./define.ts";
 import type { FunctionDef } from "../types.ts";
-import { isSimple, sliceStyled, sliceVisible, styled, visibleLength } from "../markup.ts";
+import { isSimple, sliceVisible, styled, styledSlicer, visibleLength } from "../markup.ts";
 import type { Styled } from "../markup.ts";
 import { isInteger, toInt } from "../numbers.ts";
 import { sepOf, splitList, splitStyledList } from "../list.ts";
@@ -351,9 +351,11 @@ export function wrap(args: string[], limit = Infinity): string {
     const st = tabsExpanded(styled(para));
     const chars = st.chars, n = chars.length;
     // A line's trailing spaces go (MUX justifies the line without them).
+    // Lines are cut in order: the colour in force is carried from one to the next.
+    const slice = styledSlicer(st);
     const cut = (a: number, b: number) => {
       while (b > a && chars[b - 1] === " ") b--;
-      return sliceStyled(st, a, b);
+      return slice(a, b);
     };
     if (n === 0) push("");
     // As MUX: spaces are kept as they are; a line ends at the space just past it, else at the
