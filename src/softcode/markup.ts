@@ -47,6 +47,29 @@ export function hasMarkup(s: string): boolean {
   return HAS_MARKUP.test(s);
 }
 
+/**
+ * The text with colour markers only where a character's colour changes: MUX's strings hold each
+ * character's colour, so `a%xnb` and `a%xg%xnb` are two plain characters there, and
+ * ansi(r,a%xnb) colours both. A plain character after a coloured one is set back to normal.
+ */
+export function withoutIdleResets(s: string): string {
+  const st = styled(s);
+  let out = "", codes = "", prev = "";
+  for (let i = 0; i < st.chars.length; i++) {
+    codes += st.codes[i];
+    const state = stateOf(codes);
+    if (state === "") codes = "";
+    if (state !== prev) {
+      if (state === "") out += NORMAL;
+      else if (prev === "") out += state;
+      else out += st.codes[i];
+    }
+    out += st.chars[i];
+    prev = state;
+  }
+  return prev === "" ? out : out + NORMAL;
+}
+
 const PAYLOAD = 0x100;
 
 /** A palette marker (foreground unless `bg`). */

@@ -15,6 +15,7 @@ import {
   stripMarkup,
   styled,
   visibleLength,
+  withoutIdleResets,
 } from "../markup.ts";
 import { bool, isInteger, toInt } from "../numbers.ts";
 import { sepOf } from "../list.ts";
@@ -270,7 +271,11 @@ const stringDefs: FunctionDef[] = [
     let out = "";
     for (let i = 0; i + 1 < args.length; i += 2) {
       // Colour in the codes is not read as codes (MUX reads the letters alone).
-      out += closeColour(codesOf(stripMarkup(args[i])) + args[i + 1]);
+      const text = args[i + 1];
+      // A reset with no colour before it is nothing in MUX's strings (see withoutIdleResets).
+      out += closeColour(
+        codesOf(stripMarkup(args[i])) + (hasMarkup(text) ? withoutIdleResets(text) : text),
+      );
     }
     return out;
   }),
