@@ -2,7 +2,7 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { api, register, startServer, type TestServer } from "./harness.ts";
 import { connectWs, type WsClient, type WsMessage } from "./ws_client.ts";
-import { TOO_FAST } from "../src/hub/limits.ts";
+import { TOO_FAST } from "../src/rate/too_fast.ts";
 
 const isType = (type: string) => (m: WsMessage) => m.data.type === type;
 

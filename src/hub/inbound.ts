@@ -14,9 +14,9 @@ import {
   looksLikeIp,
   RATE_KEYS,
   RATE_WINDOW_MS,
-  TOO_FAST,
 } from "./limits.ts";
 import { SlidingWindows } from "../rate/sliding.ts";
+import { TOO_FAST } from "../rate/too_fast.ts";
 import type { AddressCounts } from "../net/address_counts.ts";
 import { preLogin } from "./login.ts";
 import {

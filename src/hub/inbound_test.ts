@@ -8,7 +8,7 @@ import { setImmediate } from "node:timers";
 import { Connection } from "./connection.ts";
 import { Inbound, isQuit } from "./inbound.ts";
 import { MAX_FRAME_BYTES } from "./protocol.ts";
-import { TOO_FAST } from "./limits.ts";
+import { TOO_FAST } from "../rate/too_fast.ts";
 import { MAX_LINE } from "../commands/limits.ts";
 import type { Config } from "../config/load.ts";
 import { AddressCounts } from "../net/address_counts.ts";

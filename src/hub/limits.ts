@@ -11,11 +11,6 @@ export const COMMANDS_PER_WINDOW = 10;
  * rate, so a keepalive never costs a command, and bounded, so they cannot flood replies.
  */
 export const CONTROL_PER_WINDOW = 20;
-/**
- * What a player is told when input is dropped for coming too fast: a WebSocket frame over the
- * input budget, a command over the rate, a telnet line past the sidecar's buffer (the same words).
- */
-export const TOO_FAST = "Input not kept: you are typing faster than the game accepts.";
 /** Length of the rate window in ms. */
 export const RATE_WINDOW_MS = 1000;
 /** Players and connections whose command windows are kept at most (the least recently used go). */

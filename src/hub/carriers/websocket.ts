@@ -12,7 +12,7 @@ import type { ClientKind } from "../types.ts";
 import { MuxLink } from "./mux_link.ts";
 import { frameBytes, WsInput } from "./ws_input.ts";
 import { CloseCode } from "../connection.ts";
-import { TOO_FAST } from "../limits.ts";
+import { TOO_FAST } from "../../rate/too_fast.ts";
 import { RateBudgets } from "../../rate/budget.ts";
 
 /** The close code a browser sends when the page that held the socket goes away. */

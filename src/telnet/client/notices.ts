@@ -1,5 +1,5 @@
 /** Lines the telnet layer itself shows its players (the game starting, restarting, back). */
-import { TOO_FAST } from "../../hub/limits.ts";
+import { TOO_FAST } from "../../rate/too_fast.ts";
 
 /** Notices the telnet layer itself shows; colour codes are rendered like hub text. */
 export const NOTICES = {
