@@ -8,7 +8,15 @@ import {
   splitStyledList,
   splitTokens,
 } from "./list.ts";
-import { M_ATTR, NORMAL, paletteMarker, slicesStyled, sliceStyled, styled } from "./markup.ts";
+import {
+  M_ATTR,
+  NORMAL,
+  paletteMarker,
+  slicesStyled,
+  sliceStyled,
+  styled,
+  styledChars,
+} from "./markup.ts";
 
 /** extract() as it was: every item split (colour kept), then the ones asked for joined. */
 function reference(s: string, first: number, count: number, sep: string, osep: string): string {
@@ -163,5 +171,6 @@ Deno.test("list: slicesStyled() gives sliceStyled()'s slices, the colour carried
       ranges.map(([a, b]) => sliceStyled(st, a, b)),
       JSON.stringify({ s, ranges }),
     );
+    assert.deepEqual(styledChars(st), st.chars.map((_, i) => sliceStyled(st, i, i + 1)), s);
   }
 });

@@ -311,6 +311,12 @@ export function styledSlicer(st: Styled): (start: number, end: number) => string
   };
 }
 
+/** Each character as sliceStyled(st, i, i + 1) gives it, in one walk (see styledSlicer). */
+export function styledChars(st: Styled): string[] {
+  const slice = styledSlicer(st);
+  return st.chars.map((_, i) => slice(i, i + 1));
+}
+
 /** Characters `start` to `end` (visible positions) of a text, colour kept. */
 export function sliceVisible(s: string, start: number, end: number): string {
   if (isSimple(s)) return s.slice(Math.max(0, start), Math.max(0, end));

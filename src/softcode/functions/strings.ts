@@ -10,10 +10,10 @@ import {
   NORMAL,
   parseRgb,
   rgbMarker,
-  sliceStyled,
   sliceVisible,
   stripMarkup,
   styled,
+  styledChars,
   visibleLength,
   withoutIdleResets,
 } from "../markup.ts";
@@ -624,10 +624,7 @@ function lower(t: string): string {
 /** A text backwards, each character keeping its colour. */
 function reverseText(s: string): string {
   if (isSimple(s)) return s.split("").reverse().join("");
-  const st = styled(s);
-  let out = "";
-  for (let i = st.chars.length - 1; i >= 0; i--) out += sliceStyled(st, i, i + 1);
-  return out;
+  return styledChars(styled(s)).reverse().join("");
 }
 
 function escapeRe(s: string): string {

@@ -11,9 +11,9 @@ import {
   isSimple,
   M_ATTR,
   PALETTE,
-  sliceStyled,
   stripMarkup,
   styled,
+  styledChars,
 } from "../markup.ts";
 import { sepOf } from "../list.ts";
 import { toInt } from "../numbers.ts";
@@ -295,11 +295,8 @@ export const textFunctions: FunctionDef[] = [
     // A replaced character comes with its colour from the second string.
     const a = styled(args[0]), b = styled(args[1]);
     if (a.chars.length !== b.chars.length) return "#-1 STRING LENGTHS MUST BE EQUAL";
-    let out = "";
-    for (let i = 0; i < a.chars.length; i++) {
-      out += sliceStyled(a.chars[i] === want ? b : a, i, i + 1);
-    }
-    return out;
+    const ca = styledChars(a), cb = styledChars(b);
+    return a.chars.map((ch, i) => (ch === want ? cb[i] : ca[i])).join("");
   }),
   define("strip", 1, 2, {
     family: "strings",
@@ -404,7 +401,8 @@ export const textFunctions: FunctionDef[] = [
     if (!hasMarkup(args[0])) return shuffleInPlace(chars(args[0])).join("");
     const st = styled(args[0]);
     const order = shuffleInPlace([...st.chars.keys()]);
-    return order.map((i) => sliceStyled(st, i, i + 1)).join("");
+    const each = styledChars(st);
+    return order.map((i) => each[i]).join("");
   }),
   define("fdepth", 0, 0, {
     family: "control",
