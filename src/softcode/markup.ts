@@ -54,11 +54,10 @@ export function hasMarkup(s: string): boolean {
  */
 export function withoutIdleResets(s: string): string {
   const st = styled(s);
-  let out = "", codes = "", prev = "";
+  let out = "", prev = "";
   for (let i = 0; i < st.chars.length; i++) {
-    codes += st.codes[i];
-    const state = stateOf(codes);
-    if (state === "") codes = "";
+    // The state so far, simplified, and this character's markers: linear in the text.
+    const state = st.codes[i] === "" ? prev : stateOf(prev + st.codes[i]);
     if (state !== prev) {
       if (state === "") out += NORMAL;
       else if (prev === "") out += state;
