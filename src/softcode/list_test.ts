@@ -9,6 +9,7 @@ import {
   splitTokens,
 } from "./list.ts";
 import {
+  endState,
   M_ATTR,
   NORMAL,
   paletteMarker,
@@ -16,6 +17,7 @@ import {
   sliceStyled,
   styled,
   styledChars,
+  withoutIdleResets,
 } from "./markup.ts";
 
 /** extract() as it was: every item split (colour kept), then the ones asked for joined. */
@@ -140,6 +142,25 @@ Deno.test("list: countList() and itemPosition() on edges", () => {
   assert.equal(itemPosition("abc ab", " ", "ab"), 2);
 });
 
+/** withoutIdleResets() as first written: the colour read again from the last reset each time. */
+function idleResetsReference(s: string): string {
+  const st = styled(s);
+  let out = "", codes = "", prev = "";
+  for (let i = 0; i < st.chars.length; i++) {
+    codes += st.codes[i];
+    const state = endState(codes);
+    if (state === "") codes = "";
+    if (state !== prev) {
+      if (state === "") out += NORMAL;
+      else if (prev === "") out += state;
+      else out += st.codes[i];
+    }
+    out += st.chars[i];
+    prev = state;
+  }
+  return prev === "" ? out : out + NORMAL;
+}
+
 Deno.test("list: slicesStyled() gives sliceStyled()'s slices, the colour carried from one to the next", () => {
   let seed = 57;
   const next = (n: number) => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 12) % n;
@@ -172,5 +193,6 @@ Deno.test("list: slicesStyled() gives sliceStyled()'s slices, the colour carried
       JSON.stringify({ s, ranges }),
     );
     assert.deepEqual(styledChars(st), st.chars.map((_, i) => sliceStyled(st, i, i + 1)), s);
+    assert.equal(withoutIdleResets(s), idleResetsReference(s), s);
   }
 });
