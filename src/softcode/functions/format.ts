@@ -405,13 +405,20 @@ function wrapLines(s: string, width: number): string[] {
     let line = "";
     for (const word of para.split(" ").filter((w) => w !== "")) {
       let w = word;
-      while (visibleLength(w) > width) {
+      const len = visibleLength(w);
+      if (len > width) {
         if (line) {
           out.push(line);
           line = "";
         }
-        out.push(sliceVisible(w, 0, width));
-        w = sliceVisible(w, width, visibleLength(w));
+        // Cut in one walk, the colour carried from piece to piece: each piece's sliceVisible of
+        // the rest made a long coloured word O(n²) (align(1,...) of 1,200 coloured characters).
+        const slice = isSimple(word)
+          ? (a: number, b: number) => word.slice(a, b)
+          : styledSlicer(styled(word));
+        let at = 0;
+        for (; len - at > width; at += width) out.push(slice(at, at + width));
+        w = slice(at, len);
       }
       if (!line) line = w;
       else if (visibleLength(line) + 1 + visibleLength(w) <= width) line += " " + w;
