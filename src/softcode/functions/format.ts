@@ -399,7 +399,7 @@ function justifyFn(args: string[], align: "l" | "r" | "c", cut = true): string {
 }
 
 /** Words of a text wrapped to `width` visible characters (long words cut). */
-function wrapLines(s: string, width: number): string[] {
+export function wrapLines(s: string, width: number): string[] {
   const out: string[] = [];
   for (const para of s.split(/\r?\n/)) {
     let line = "";

@@ -7,7 +7,7 @@ import { builtinFunctions } from "./mod.ts";
 import { splitStyledList } from "../list.ts";
 import { WorkBuffers } from "../buffers.ts";
 import { isSimple, M_ATTR, NORMAL, paletteMarker, sliceVisible, visibleLength } from "../markup.ts";
-import { justify, wrap } from "./format.ts";
+import { justify, wrap, wrapLines } from "./format.ts";
 
 /** columns() by TinyMUX 2.12's rule, item by item from the colour-aware split. */
 function reference(s: string, width: number, sep: string, indent: number): string {
@@ -140,5 +140,45 @@ Deno.test("format: wrap() stops once its output passes the limit it is cut to, w
       const part = wrap([text.replace("%r", "\n"), width, "l", "<", ">", hang], n);
       assert.equal(part.slice(0, n), whole.slice(0, n));
     }
+  }
+});
+
+/** wrapLines() as it was: each long word's rest sliced again for each piece. */
+function wrapLinesBefore(s: string, width: number): string[] {
+  const out: string[] = [];
+  for (const para of s.split(/\r?\n/)) {
+    let line = "";
+    for (const word of para.split(" ").filter((w) => w !== "")) {
+      let w = word;
+      while (visibleLength(w) > width) {
+        if (line) {
+          out.push(line);
+          line = "";
+        }
+        out.push(sliceVisible(w, 0, width));
+        w = sliceVisible(w, width, visibleLength(w));
+      }
+      if (!line) line = w;
+      else if (visibleLength(line) + 1 + visibleLength(w) <= width) line += " " + w;
+      else {
+        out.push(line);
+        line = w;
+      }
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+Deno.test("format: wrapLines() (align()) cuts long words as it did, colour and all", () => {
+  let seed = 57;
+  const next = (n: number) => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 12) % n;
+  for (let t = 0; t < 20_000; t++) {
+    let s = "";
+    for (let i = next(4) === 0 ? next(80) : next(20); i > 0; i--) {
+      s += next(6) === 0 ? " " : PIECES[next(PIECES.length)];
+    }
+    const width = 1 + next(next(3) === 0 ? 12 : 4);
+    assert.deepEqual(wrapLines(s, width), wrapLinesBefore(s, width), JSON.stringify({ s, width }));
   }
 });
