@@ -493,11 +493,22 @@ const stringDefs: FunctionDef[] = [
     // As MUX 2.12: the whole search text is looked for, at every position (lpos(aaa,aa) is 0 1).
     const find = charsOf(stripMarkup(args[1]));
     if (!find.length) find.push(" ");
+    // Knuth-Morris-Pratt: every (overlapping) match in one pass, so a long search text in a long
+    // text costs their sum, not their product (8,000 x 4,000 was ~100 ms in one call).
+    const back = new Int32Array(find.length);
+    for (let i = 1, k = 0; i < find.length; i++) {
+      while (k > 0 && find[i] !== find[k]) k = back[k - 1];
+      if (find[i] === find[k]) k++;
+      back[i] = k;
+    }
     const out: number[] = [];
-    for (let i = 0; i + find.length <= chars.length; i++) {
-      let k = 0;
-      while (k < find.length && chars[i + k] === find[k]) k++;
-      if (k === find.length) out.push(i);
+    for (let i = 0, k = 0; i < chars.length; i++) {
+      while (k > 0 && chars[i] !== find[k]) k = back[k - 1];
+      if (chars[i] === find[k]) k++;
+      if (k === find.length) {
+        out.push(i - k + 1);
+        k = back[k - 1];
+      }
     }
     return out.join(" ");
   }),

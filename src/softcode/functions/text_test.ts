@@ -27,6 +27,29 @@ Deno.test("softcode strings: searching and cutting", () => {
   assert.equal(run("[squish(  a   b  c  )] [squish(aXXbXXXc,XX)]"), "a b c aXbXc");
 });
 
+Deno.test("softcode strings: lpos() finds every overlapping match, as a check at each position does", () => {
+  const { run } = testSoftcode();
+  // The naive search lpos() did before its one-pass search: the reference on generated texts.
+  const naive = (text: string, find: string) => {
+    const out: number[] = [];
+    for (let i = 0; i + find.length <= text.length; i++) {
+      if (text.startsWith(find, i)) out.push(i);
+    }
+    return out.join(" ");
+  };
+  let seed = 7;
+  const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) >>> 8;
+  const make = (n: number, alphabet: string) =>
+    Array.from({ length: n }, () => alphabet[next() % alphabet.length]).join("");
+  for (let i = 0; i < 3000; i++) {
+    const alphabet = i % 3 === 0 ? "a" : i % 3 === 1 ? "ab" : "abc";
+    const text = make(next() % 40, alphabet);
+    const find = make(1 + (next() % 6), alphabet);
+    assert.equal(run(`[lpos(${text},${find})]`), naive(text, find), `lpos(${text},${find})`);
+  }
+  assert.equal(run("[lpos(aaaa,aa)] [lpos(abababa,aba)] [lpos(abc,abcd)]"), "0 1 2 0 2 4 ");
+});
+
 Deno.test("softcode strings: characters", () => {
   const { run } = testSoftcode();
   assert.equal(
