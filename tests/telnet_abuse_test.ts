@@ -189,10 +189,9 @@ Deno.test("telnet abuse: many connections from one address share its input budge
     const typing = (async () => {
       for (let i = 0; i < 2; i++) {
         const at = typist.mark();
-        const sent = Date.now();
         await typist.send("hello");
         await typist.waitFor(/Please log in/, 60_000, at);
-        if (i === 1) return Date.now() - sent;
+        if (i === 1) return Date.now() - started;
         await new Promise((r) => setTimeout(r, 100));
       }
       return Infinity;
@@ -207,8 +206,15 @@ Deno.test("telnet abuse: many connections from one address share its input budge
     const share = SHARE_BYTES_PER_SECOND;
     const least = (n * size - 4 * perIp - n * 4 * share) / (perIp + n * share) * 1000;
     assert(Math.max(...took) >= least * 0.8, `all were read within ${Math.max(...took)} ms`);
-    // Within its share, the typist's next line is read at once, not when the debt is paid.
-    assert(typistTook < least * 0.5, `the typist's second line waited ${typistTook} ms`);
+    // Within its share, the typist's next line is read at once, not when the debt is paid: it is
+    // answered well before the flood's last line, which waits for the debt (before 85414fd both
+    // came together). Measured against the flood on the same machine, not against a clock, so load
+    // slows both sides alike.
+    const last = Math.max(...took);
+    assert(
+      typistTook < last / 2,
+      `the typist's second line was answered at ${typistTook} ms, the flood's last at ${last} ms`,
+    );
     assert((srv.output().match(/engine started/g) ?? []).length === 1, "engine never restarted");
   } finally {
     for (const c of [...open, ...extra]) await c.close();
