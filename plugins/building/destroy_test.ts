@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { startTestGame } from "../../src/plugins/testing.ts";
 import type { DbObject } from "../../src/plugins/mod.ts";
 import { Builder } from "./store.ts";
+import { setOff } from "../../tests/race.ts";
 
 Deno.test("building: @destroy of more than destroyContents holds is refused and changes nothing", async () => {
   // The bound lowered to 2 through the plugin's setting (5,000 by default).
@@ -95,12 +96,7 @@ Deno.test("building: moves racing a destroy leave nothing inside the destroyed o
         things.push(await w.update(t.id, (o) => void (o.location = start)));
       }
       // Movers set off before the destroy, with it, and a few turns and milliseconds after it.
-      const later = (i: number) =>
-        i < 2
-          ? Promise.resolve()
-          : i < 4
-          ? new Promise<void>((r) => queueMicrotask(r))
-          : new Promise<void>((r) => setTimeout(r, (round + i) % 4));
+      const later = (i: number) => setOff(i < 2 ? 0 : i < 4 ? 1 : 2, (round + i) % 4);
       const moves = things.map((t, i) => later(i).then(() => b.move(t, room)));
       const destroyed = b.destroy(wiz, room, true);
       const results = await Promise.allSettled([destroyed, ...moves]);
@@ -145,12 +141,7 @@ Deno.test("building: creates and links racing a destroy leave nothing in or lead
         doors.push(await b.exit(wiz, start, { name: `Door${round}x${i}`, aliases: [] }, null));
       }
       // Set off before the destroy, with it, and a few turns and milliseconds after it.
-      const later = (i: number) =>
-        i % 3 === 0
-          ? Promise.resolve()
-          : i % 3 === 1
-          ? new Promise<void>((r) => queueMicrotask(r))
-          : new Promise<void>((r) => setTimeout(r, (round + i) % 4));
+      const later = (i: number) => setOff(i % 3, (round + i) % 4);
       const made: Promise<DbObject>[] = [];
       for (let i = 0; i < 3; i++) {
         made.push(later(i).then(() => b.exit(wiz, room, { name: `Out${i}`, aliases: [] }, start)));
@@ -213,12 +204,7 @@ Deno.test("building: @destroy of a room goes on when an exit leading to it is de
         doors.push(await b.exit(wiz, start, { name: `Door${round}x${i}`, aliases: [] }, room));
       }
       // Set off with the room's destroy, a turn after it, and a few milliseconds after it.
-      const wait = (i: number) =>
-        i === 0
-          ? Promise.resolve()
-          : i === 1
-          ? new Promise<void>((r) => queueMicrotask(r))
-          : new Promise<void>((r) => setTimeout(r, (round + i) % 3));
+      const wait = (i: number) => setOff(i, (round + i) % 3);
       const gone = doors.slice(0, 3).map((d, i) => wait(i).then(() => b.destroy(wiz, d, true)));
       const results = await Promise.allSettled([b.destroy(wiz, room, true), ...gone]);
       assert.equal(

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { testWorld } from "../commands/_test_util.ts";
 import { Guests } from "./guests.ts";
 import { RateLimitError, ValidationError } from "../errors.ts";
+import { setOff } from "../../tests/race.ts";
 
 /** The default `game.guestGrace`, a minute. */
 const GUEST_GRACE_MS = 60_000;
@@ -147,12 +148,7 @@ Deno.test("guests: things given to a guest while it is removed are not left insi
         things.push(await o.create({ name: `T${round}x${i}`, type: "thing", location: "1" }));
       }
       // Givers set off before the removal, with it, and a few turns and milliseconds after it.
-      const later = (i: number) =>
-        i < 2
-          ? Promise.resolve()
-          : i < 4
-          ? new Promise<void>((r) => queueMicrotask(r))
-          : new Promise<void>((r) => setTimeout(r, (round + i) % 4));
+      const later = (i: number) => setOff(i < 2 ? 0 : i < 4 ? 1 : 2, (round + i) % 4);
       const gives = things.map((x, i) =>
         later(i).then(() => o.update(x.id, (y) => void (y.location = guest.id)))
       );
