@@ -34,15 +34,41 @@ async function silentClients(n: number, dir: string) {
   return { listener, clients, accepted };
 }
 
-Deno.test("tls abort: a silent client's connection ends; close() alone leaves it open", async () => {
+/** Runs `fn` with an aborter and `n` silent clients of a loopback TLS listener, then ends them all. */
+async function withSilentClients(
+  n: number,
+  delayMs: number,
+  fn: (
+    aborter: TlsAborter,
+    set: NonNullable<Awaited<ReturnType<typeof silentClients>>>,
+  ) => Promise<void>,
+): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "ursamu-tls-abort-" });
-  const aborter = new TlsAborter({ delayMs: 10 });
-  const set = await silentClients(3, dir);
-  if (!set) {
-    console.log("SKIPPED: openssl is not installed here; TLS was not tested");
-    return;
-  }
+  const aborter = new TlsAborter({ delayMs });
   try {
+    const set = await silentClients(n, dir);
+    if (!set) {
+      console.log("SKIPPED: openssl is not installed here; TLS was not tested");
+      return;
+    }
+    try {
+      await fn(aborter, set);
+    } finally {
+      set.listener.close();
+      for (const c of set.clients) {
+        try {
+          c.close();
+        } catch { /* closed */ }
+      }
+    }
+  } finally {
+    aborter.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("tls abort: a silent client's connection ends; close() alone leaves it open", () =>
+  withSilentClients(3, 10, async (aborter, set) => {
     // Why the module exists: Deno's close() before the handshake does not end the socket.
     set.accepted[2].close();
     assertEquals(
@@ -56,36 +82,12 @@ Deno.test("tls abort: a silent client's connection ends; close() alone leaves it
     assertEquals(await endsWithin(set.clients[1], 3_000), "end");
     // The one closed without the aborter is still open: the pass shut down only the two asked.
     assertEquals(await endsWithin(set.clients[2], 200), "open");
-  } finally {
-    aborter.stop();
-    set.listener.close();
-    for (const c of set.clients) {
-      try {
-        c.close();
-      } catch { /* closed */ }
-    }
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("tls abort: one pass shuts down every connection dropped before it", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "ursamu-tls-abort-" });
-  const aborter = new TlsAborter({ delayMs: 60_000 });
-  const set = await silentClients(20, dir);
-  if (!set) return;
-  try {
+Deno.test("tls abort: one pass shuts down every connection dropped before it", () =>
+  withSilentClients(20, 60_000, async (aborter, set) => {
     for (const a of set.accepted) aborter.abort(a);
     assertEquals(aborter.pass(), 20);
     for (const c of set.clients) assertEquals(await endsWithin(c, 3_000), "end");
     assertEquals(aborter.pass(), 0, "nothing waits after a pass");
-  } finally {
-    aborter.stop();
-    set.listener.close();
-    for (const c of set.clients) {
-      try {
-        c.close();
-      } catch { /* closed */ }
-    }
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
