@@ -210,23 +210,43 @@ export class HttpListener {
   }
 
   async #answer(ev: RequestEvent, t: TrackedConnection, remoteAddr: Deno.NetAddr): Promise<void> {
-    let response: Response;
+    // The request is counted against its address until idle(): whatever fails below, idle() runs,
+    // or the address would be refused at its cap until the engine restarts.
+    try {
+      const response = await this.#respond(ev, t, remoteAddr);
+      // The socket is the WebSocket's from here: the hub counts it and closes it when idle.
+      if (response.status === 101) this.#o.connections.handOver(t);
+      else uncompressed(response);
+      await ev.respondWith(response);
+    } catch {
+      /* the client went away first */
+    } finally {
+      this.#o.connections.idle(t);
+    }
+  }
+
+  /** The handler's response; onError's for what it throws; a bare 500 if onError throws too. */
+  async #respond(
+    ev: RequestEvent,
+    t: TrackedConnection,
+    remoteAddr: Deno.NetAddr,
+  ): Promise<Response> {
     try {
       const trusted = this.#o.trusted();
       const ip = trusted.empty
         ? t.peer
         : trusted.client(t.peer, ev.request.headers.get("x-forwarded-for"));
-      response = await this.#o.handler(ev.request, { remoteAddr, ip });
+      return await this.#o.handler(ev.request, { remoteAddr, ip });
     } catch (e) {
-      response = this.#o.onError(e);
+      try {
+        return this.#o.onError(e);
+      } catch {
+        return new Response(JSON.stringify({ error: "internal error" }), {
+          status: 500,
+          headers: { "content-type": "application/json" },
+        });
+      }
     }
-    // The socket is the WebSocket's from here: the hub counts it and closes it when idle.
-    if (response.status === 101) this.#o.connections.handOver(t);
-    else uncompressed(response);
-    try {
-      await ev.respondWith(response);
-    } catch { /* the client went away first */ }
-    this.#o.connections.idle(t);
   }
 }
 
