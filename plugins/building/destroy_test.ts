@@ -1,8 +1,22 @@
 import assert from "node:assert/strict";
-import { startTestGame } from "../../src/plugins/testing.ts";
+import { startTestGame, type TestGame } from "../../src/plugins/testing.ts";
 import type { DbObject } from "../../src/plugins/mod.ts";
 import { Builder } from "./store.ts";
 import { setOff } from "../../tests/race.ts";
+
+/** Runs `fn` in a test game with the building plugin, its world, a Builder and a wizard. */
+async function withBuilder(
+  fn: (t: { w: TestGame["world"]; b: Builder; wiz: DbObject }) => Promise<void>,
+): Promise<void> {
+  const game = await startTestGame({ plugins: ["building"] });
+  try {
+    const w = game.world;
+    const wiz = (await w.get((await game.player("Wiz", { flags: ["wizard"] })).id))!;
+    await fn({ w, b: new Builder(w, game.deliver), wiz });
+  } finally {
+    await game.close();
+  }
+}
 
 Deno.test("building: @destroy of more than destroyContents holds is refused and changes nothing", async () => {
   // The bound lowered to 2 through the plugin's setting (5,000 by default).
@@ -77,14 +91,10 @@ Deno.test("building: @destroy of more than destroyContents holds is refused and 
   }
 });
 
-Deno.test("building: moves racing a destroy leave nothing inside the destroyed object", async () => {
+Deno.test("building: moves racing a destroy leave nothing inside the destroyed object", () =>
   // Before: a move that committed after the destroy read what was inside, or after its delete,
   // landed in an object that no longer existed, and the thing was lost with it.
-  const game = await startTestGame({ plugins: ["building"] });
-  try {
-    const w = game.world;
-    const b = new Builder(w, game.deliver);
-    const wiz = (await w.get((await game.player("Wiz", { flags: ["wizard"] })).id))!;
+  withBuilder(async ({ w, b, wiz }) => {
     const start = await w.startingRoom();
     const told = new Set<string>();
     let refused = 0;
@@ -117,20 +127,13 @@ Deno.test("building: moves racing a destroy leave nothing inside the destroyed o
     // Some moves came after the delete: each was refused, saying why, and changed nothing.
     assert.ok(refused > 0, "no move came after a delete: the race was not run");
     assert.deepEqual([...told], ["#N no longer exists; nothing moved."]);
-  } finally {
-    await game.close();
-  }
-});
+  }));
 
-Deno.test("building: creates and links racing a destroy leave nothing in or leading to it", async () => {
+Deno.test("building: creates and links racing a destroy leave nothing in or leading to it", () =>
   // Before: an @open, @create or create() whose commit came after the destroy read what was
   // inside, or after its delete, made an object inside one that no longer existed; a @link
   // committed after the destroy read the exits leading to it left an exit leading nowhere.
-  const game = await startTestGame({ plugins: ["building"] });
-  try {
-    const w = game.world;
-    const b = new Builder(w, game.deliver);
-    const wiz = (await w.get((await game.player("Wiz", { flags: ["wizard"] })).id))!;
+  withBuilder(async ({ w, b, wiz }) => {
     const start = (await w.get(await w.startingRoom()))!;
     const told = new Set<string>();
     let refused = 0;
@@ -182,19 +185,12 @@ Deno.test("building: creates and links racing a destroy leave nothing in or lead
       [...told].sort(),
       ["#N no longer exists; nothing linked.", "#N no longer exists; nothing made."],
     );
-  } finally {
-    await game.close();
-  }
-});
+  }));
 
-Deno.test("building: @destroy of a room goes on when an exit leading to it is destroyed meanwhile", async () => {
+Deno.test("building: @destroy of a room goes on when an exit leading to it is destroyed meanwhile", () =>
   // Before: the unlink of an exit destroyed since the destroy read it threw "No such object.",
   // and the destroy stopped after its delete with the other exits still leading to the room.
-  const game = await startTestGame({ plugins: ["building"] });
-  try {
-    const w = game.world;
-    const b = new Builder(w, game.deliver);
-    const wiz = (await w.get((await game.player("Wiz", { flags: ["wizard"] })).id))!;
+  withBuilder(async ({ w, b, wiz }) => {
     const start = (await w.get(await w.startingRoom()))!;
     let raced = 0;
     for (let round = 0; round < 20; round++) {
@@ -219,10 +215,7 @@ Deno.test("building: @destroy of a room goes on when an exit leading to it is de
       }
     }
     assert.ok(raced > 0, "no exit was destroyed during a destroy: the race was not run");
-  } finally {
-    await game.close();
-  }
-});
+  }));
 
 Deno.test("building: @destroy goes on when a thing or its home is destroyed meanwhile", async () => {
   for (const gone of ["home", "thing"] as const) await raceHome(gone);
