@@ -43,7 +43,7 @@ import {
 import { formatNumber } from "./numbers.ts";
 import type { SoftAttr, SoftcodePorts } from "./ports.ts";
 import type { DbObject } from "../world/types.ts";
-import { codesToMarkup, endState, hasMarkup, NORMAL } from "./markup.ts";
+import { closeColour, codesToMarkup } from "./markup.ts";
 import { wildMatch } from "./wild.ts";
 import { plainDbref } from "./match.ts";
 import {
@@ -1564,23 +1564,6 @@ function keptArgs<T>(held: T[] | null, count: number, a: T, b: T, c: T): T[] {
   if (count > 1) held[1] = b;
   if (count > 2) held[2] = c;
   return held;
-}
-
-/** Closes a text's colour if it ends coloured. */
-function closeColour(s: string): string {
-  // Most results are short: a loop is cheaper there than a regular expression's call.
-  if (s.length <= 32) {
-    let marked = false;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c >= 0xfdd0 && c <= 0xfdd4) {
-        marked = true;
-        break;
-      }
-    }
-    if (!marked) return s;
-  } else if (!hasMarkup(s)) return s;
-  return endState(s) !== "" ? s + NORMAL : s;
 }
 
 /** MUX's arity error for a function. */

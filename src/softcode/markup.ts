@@ -322,6 +322,23 @@ export function sliceVisible(s: string, start: number, end: number): string {
   return sliceStyled(styled(s), start, end);
 }
 
+/** Closes a text's colour if it ends coloured (function results never bleed). */
+export function closeColour(s: string): string {
+  // Most results are short: a loop is cheaper there than a regular expression's call.
+  if (s.length <= 32) {
+    let marked = false;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0xfdd0 && c <= 0xfdd4) {
+        marked = true;
+        break;
+      }
+    }
+    if (!marked) return s;
+  } else if (!hasMarkup(s)) return s;
+  return endState(s) !== "" ? s + NORMAL : s;
+}
+
 /** The colour in force at the end of a text (markers since the last `normal`), simplified. */
 export function endState(s: string): string {
   if (!hasMarkup(s)) return "";

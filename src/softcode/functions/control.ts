@@ -19,7 +19,7 @@ import {
 } from "../compile.ts";
 import type { SoftAttr } from "../ports.ts";
 import { toWire } from "../markup.ts";
-import { closeColour } from "./strings.ts";
+import { closeColour } from "../markup.ts";
 import { isAscii, writeAscii } from "../buffers.ts";
 import { inertItem, type Template } from "../template.ts";
 import type { SplitList } from "../split_lists.ts";

@@ -8,7 +8,7 @@ import { isSimple, sliceVisible, styled, styledSlicer, visibleLength } from "../
 import type { Styled } from "../markup.ts";
 import { isInteger, toInt } from "../numbers.ts";
 import { sepOf, splitList, splitStyledList } from "../list.ts";
-import { closeColour } from "./strings.ts";
+import { closeColour } from "../markup.ts";
 import type { WorkBuffers } from "../buffers.ts";
 
 const MAX = 100;

@@ -2,6 +2,7 @@
 import { define, readsOnly } from "./define.ts";
 import { type FunctionDef } from "../types.ts";
 import {
+  closeColour,
   endState,
   hasMarkup,
   isMarker,
@@ -41,11 +42,6 @@ export function mapText(s: string, fn: (t: string) => string): string {
     i = j;
   }
   return out;
-}
-
-/** Closes a text's colour if it ends coloured (function results never bleed). */
-export function closeColour(s: string): string {
-  return hasMarkup(s) && endState(s) !== "" ? s + NORMAL : s;
 }
 
 /** Index in the plain text of each visible character (for colour-aware search). */
