@@ -972,3 +972,66 @@ Deno.test("scenes: a player owns at most plugins.scenes.maxScenes scenes; staff 
     await g.close();
   }
 });
+
+Deno.test("scenes: pose text is held to bytes per scene and per player on every path; a refusal stores nothing", async () => {
+  const g = await game({
+    config: {
+      game: { restWritesPerMinute: 0 },
+      plugins: { scenes: { maxSceneBytes: 100, maxPoseBytes: 150 } },
+    },
+  });
+  const call = rest(g);
+  try {
+    const ann = await g.player("Ann"), wiz = await g.player("Wiz", { flags: ["wizard"] });
+    const a = (await call(ann, "POST", "", { name: "A", location: "#1" })).body;
+    // Bytes, not characters: 30 two-byte letters are 60 bytes.
+    assertEquals((await call(ann, "POST", `/${a.id}/pose`, { msg: "é".repeat(30) })).status, 201);
+    const sceneFull = await call(ann, "POST", `/${a.id}/pose`, { msg: "x".repeat(41) });
+    assertEquals(sceneFull.status, 409);
+    assertEquals(sceneFull.body, {
+      error: `Scene ${a.id} is full: a scene holds at most 100 bytes of poses. ` +
+        "Start a new scene to go on.",
+    });
+    assertEquals((await call(ann, "GET", `/${a.id}`)).body.poseCount, 1, "nothing stored");
+    // A pose edit that grows the text is checked the same way; the pose stays as it was.
+    const grown = await call(ann, "PATCH", `/${a.id}/pose/1`, { msg: "é".repeat(51) });
+    assertEquals(grown.status, 409);
+    assertEquals((await call(ann, "GET", `/${a.id}`)).body.poses[0].msg, "é".repeat(30));
+    // Exactly up to the scene's limit is allowed (60 + 40).
+    assertEquals((await call(ann, "POST", `/${a.id}/pose`, { msg: "y".repeat(40) })).status, 201);
+
+    // Ann has written 100 bytes: a second scene takes 50 more, not 51.
+    const b = (await call(ann, "POST", "", { name: "B", location: "#1" })).body;
+    assertEquals((await call(ann, "POST", `/${b.id}/pose`, { msg: "z".repeat(30) })).status, 201);
+    const mine = await call(ann, "POST", `/${b.id}/pose`, { msg: "z".repeat(21) });
+    assertEquals(mine.status, 409);
+    assertEquals(mine.body, {
+      error: "That would take your poses past 150 bytes, the most scene text a player may " +
+        "store. Staff can raise plugins.scenes.maxPoseBytes.",
+    });
+    // Typed over the WebSocket: +scene/set is refused with the same words.
+    const set = await g.run(ann, `+scene/set ${b.id}=${"w".repeat(21)}`);
+    assertMatch(set.text("Ann"), /That would take your poses past 150 bytes/);
+    // Speech in the scenes' room is heard but not logged, and the speaker is told why (A is
+    // full, and is left out without a word, as a scene full of poses is).
+    await g.run(ann, `say ${"v".repeat(20)}`);
+    const told = await until(
+      () => g.received(),
+      (r) => /Not logged in scene/.test(r.text("Ann")),
+      "the speaker told",
+    );
+    assertMatch(told.text("Ann"), new RegExp(`Not logged in scene ${b.id}: That would take`));
+    assertEquals((await call(ann, "GET", `/${b.id}`)).body.poseCount, 1, "nothing stored");
+    // An edit that shrinks a pose gives the bytes back.
+    assertEquals((await call(ann, "PATCH", `/${b.id}/pose/1`, { msg: "z" })).status, 200);
+    assertEquals((await call(ann, "POST", `/${b.id}/pose`, { msg: "z".repeat(29) })).status, 201);
+    // Staff are not held to the player's quota, only to the scene's.
+    const c = (await call(wiz, "POST", "", { name: "C", location: "#1" })).body;
+    const d = (await call(wiz, "POST", "", { name: "D", location: "#1" })).body;
+    assertEquals((await call(wiz, "POST", `/${c.id}/pose`, { msg: "q".repeat(90) })).status, 201);
+    assertEquals((await call(wiz, "POST", `/${d.id}/pose`, { msg: "q".repeat(100) })).status, 201);
+    assertEquals((await call(wiz, "POST", `/${c.id}/pose`, { msg: "q".repeat(11) })).status, 409);
+  } finally {
+    await g.close();
+  }
+});

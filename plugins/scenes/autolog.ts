@@ -9,7 +9,13 @@
  * (a public one, or a private one that lists them in `allowed`), which they join by posing.
  * Paused and closed scenes log nothing; a private scene records only players in its allowed list.
  */
-import type { DbObject, PluginLog, PluginWorld, SpeechPayload } from "../../src/plugins/mod.ts";
+import {
+  ConflictError,
+  type DbObject,
+  type PluginLog,
+  type PluginWorld,
+  type SpeechPayload,
+} from "../../src/plugins/mod.ts";
 import type { SceneService } from "./service.ts";
 import { MAX_POSE, type PoseType, type SceneRecord } from "./types.ts";
 
@@ -37,6 +43,8 @@ export class AutoLog {
     private readonly svc: Pick<SceneService, "now" | "knownQuiet" | "activeIn" | "isFull" | "pose">,
     private readonly world: Pick<PluginWorld, "get">,
     private readonly log: PluginLog,
+    /** Tells the speaker why a line was not logged (their byte quota; a scene near full). */
+    private readonly tell: (playerId: string, msg: string) => void,
   ) {}
 
   /**
@@ -70,9 +78,12 @@ export class AutoLog {
     for (const s of targets) {
       // A full scene logs no more (`+scene` and REST say so); speech there is not an error.
       if (this.svc.isFull(s)) continue;
-      await this.svc.pose(actor, s.id, { msg, type }, { broadcast: false, at }).catch((e) =>
-        this.log.warn(`speech of #${actor.id} not logged in scene ${s.id}: ${e}`)
-      );
+      await this.svc.pose(actor, s.id, { msg, type }, { broadcast: false, at }).catch((e) => {
+        // The room heard the line; the speaker learns it is missing from the log, and why.
+        if (e instanceof ConflictError) {
+          this.tell(actor.id, `Not logged in scene ${s.id}: ${e.message}`);
+        } else this.log.warn(`speech of #${actor.id} not logged in scene ${s.id}: ${e}`);
+      });
     }
   }
 

@@ -8,8 +8,11 @@ import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
 import { stripColour } from "../../src/plugins/mod.ts";
 import { SceneStore } from "./store.ts";
 import {
+  byteSize,
   DEFAULT_DETAIL_POSES,
+  DEFAULT_MAX_POSE_BYTES,
   DEFAULT_MAX_POSES,
+  DEFAULT_MAX_SCENE_BYTES,
   DEFAULT_MAX_SCENES,
   POSE_DATA,
   SceneService,
@@ -42,6 +45,16 @@ const plugin: PluginModule = {
       limits: {
         maxPoses: () => setting(ctx.config.maxPoses, DEFAULT_MAX_POSES),
         detailPoses: () => setting(ctx.config.detailPoses, DEFAULT_DETAIL_POSES),
+        sceneBytes: () => limitSetting(ctx.config.maxSceneBytes, DEFAULT_MAX_SCENE_BYTES),
+        poseBytes: ctx.quota({
+          name: "pose-bytes",
+          setting: "maxPoseBytes",
+          default: DEFAULT_MAX_POSE_BYTES,
+          ceiling: Number.MAX_SAFE_INTEGER,
+          message: (max) =>
+            `That would take your poses past ${byteSize(max)}, the most scene text a player ` +
+            "may store. Staff can raise plugins.scenes.maxPoseBytes.",
+        }),
         owned: ctx.quota({
           name: "scenes",
           setting: "maxScenes",
@@ -54,7 +67,12 @@ const plugin: PluginModule = {
       },
       now: () => ctx.timers.now(),
     });
-    const autolog = new AutoLog(svc, ctx.world, ctx.log);
+    const autolog = new AutoLog(
+      svc,
+      ctx.world,
+      ctx.log,
+      (id, msg) => ctx.deliver.toPlayer(id, { msg }),
+    );
     ctx.hooks.worldHooks.on("room:speech", (p) => autolog.heard(p));
     ctx.onRemove(() => autolog.idle());
     // Telnet clients that speak GMCP get each pose posted through REST or +scene/set.
@@ -120,4 +138,10 @@ export default plugin;
 function setting(v: unknown, fallback: number): number {
   const n = Number(v);
   return v !== undefined && v !== null && Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+/** A whole number 0 or more from the configuration (0: no limit), or the default. */
+function limitSetting(v: unknown, fallback: number): number {
+  const n = Number(v);
+  return v !== undefined && v !== null && Number.isInteger(n) && n >= 0 ? n : fallback;
 }

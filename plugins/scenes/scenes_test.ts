@@ -202,6 +202,7 @@ Deno.test("scenes: speech in a room known to have no scene is answered at once; 
         },
       },
       { info() {}, warn() {}, error() {}, debug() {} } as never,
+      () => {},
     );
     const line = (roomId: string, text: string) =>
       log.heard({ actorId: "5", actorName: "Ann", roomId, text, kind: "say", msg: "" });

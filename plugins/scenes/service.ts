@@ -15,12 +15,14 @@ import {
   ownerOf,
   type Page,
   type PlayerLookup,
+  type PluginAtomic,
   type PluginBus,
   type PluginQuota,
   type PluginWorld,
   sanitizeText,
   stripColour,
   typeOf,
+  utf8Length,
   ValidationError,
 } from "../../src/plugins/mod.ts";
 import { mayEditPose, mayInvite, mayJoin, mayManage, mayPost, mayView } from "./access.ts";
@@ -51,10 +53,22 @@ export const DEFAULT_DETAIL_POSES = 1000;
 /** Default of `plugins.scenes.maxScenes`: scenes one player owns. */
 export const DEFAULT_MAX_SCENES = 1000;
 
+/** Default of `plugins.scenes.maxSceneBytes`: UTF-8 bytes of pose text one scene holds. */
+export const DEFAULT_MAX_SCENE_BYTES = 4 * 1024 * 1024;
+/** Default of `plugins.scenes.maxPoseBytes`: UTF-8 bytes of pose text one player stores. */
+export const DEFAULT_MAX_POSE_BYTES = 64 * 1024 * 1024;
+
 /** The plugin's limits, read from the live configuration at each use. */
 export interface SceneLimits {
   /** Poses one scene holds (`plugins.scenes.maxPoses`). */
   maxPoses(): number;
+  /** Bytes of pose text one scene holds (`plugins.scenes.maxSceneBytes`; 0: no limit). */
+  sceneBytes(): number;
+  /**
+   * Bytes of pose text a player stores across every scene, their puppets' poses included
+   * (`plugins.scenes.maxPoseBytes`; staff are not held to it).
+   */
+  poseBytes: PluginQuota;
   /** Poses the detail carries before it is cut to the newest (`plugins.scenes.detailPoses`). */
   detailPoses(): number;
   /** Scenes a player owns (`plugins.scenes.maxScenes`; staff are not held to it). */
@@ -257,9 +271,13 @@ export class SceneService {
     return await this.d.store.posesAround(s.id, at, Math.min(limit ?? max, max));
   }
 
-  /** True when a scene holds `plugins.scenes.maxPoses` poses and takes no more. */
+  /**
+   * True when a scene holds `plugins.scenes.maxPoses` poses, or `plugins.scenes.maxSceneBytes`
+   * of text, and takes no more.
+   */
   isFull(s: SceneRecord): boolean {
-    return s.poseCount >= this.d.limits.maxPoses();
+    const bytes = this.d.limits.sceneBytes();
+    return s.poseCount >= this.d.limits.maxPoses() || (bytes > 0 && (s.poseBytes ?? 0) >= bytes);
   }
 
   /** Scenes the actor may see in the list: staff see all, others those they are part of. */
@@ -335,6 +353,8 @@ export class SceneService {
     input: { msg?: string; type: PoseType },
     opts: PoseOptions,
   ): Promise<{ scene: SceneRecord; pose: Pose }> {
+    // A puppet's poses count against its owning player, as its scenes do.
+    const payer = await this.#payer(actor.id);
     const r = await this.d.store.update(id, (s) => {
       if (!mayPost(s, actor)) throw new ForbiddenError("This scene is private.");
       if (s.status === "closed") throw new ValidationError("This scene is closed.");
@@ -347,6 +367,8 @@ export class SceneService {
       let msg = input.msg ?? "";
       if (input.type === "set" && !msg.trim()) msg = s.desc;
       if (!msg.trim()) throw new ValidationError("msg is required");
+      const bytes = utf8Length(msg);
+      this.#checkSceneBytes(s, bytes);
       if (!s.participants.includes(actor.id)) {
         if (s.participants.length >= MAX_MEMBERS) {
           throw new ValidationError(`A scene holds at most ${MAX_MEMBERS} participants.`);
@@ -366,7 +388,16 @@ export class SceneService {
       };
       s.lastActivity = Math.max(s.lastActivity, at);
       s.lastPosed[actor.id] = at;
-      return { next: s, result: pose, with: this.d.store.poseWrite(s.id, pose) };
+      s.poseBytes = (s.poseBytes ?? 0) + bytes;
+      const write = this.d.store.poseWrite(s.id, pose);
+      return {
+        next: s,
+        result: pose,
+        with: async (op) => {
+          write(op);
+          await this.#charge(op, payer, bytes);
+        },
+      };
     });
     if (!r) throw new NotFoundError("Scene not found");
     const { scene: s, result: pose } = r;
@@ -390,20 +421,68 @@ export class SceneService {
     return { scene: s, pose };
   }
 
-  /** Edits a pose's text (rule 3): author or owner; type and timestamp stay. */
+  /**
+   * Edits a pose's text (rule 3): author or owner; type and timestamp stay. What the text grows
+   * or shrinks by moves the scene's bytes and its author's (their owning player's), checked as a
+   * new pose is, in the same commit.
+   */
   async editPose(actor: DbObject, id: string, poseId: string, msg: string): Promise<Pose> {
-    const s = await this.visible(actor, id);
-    for (let i = 0; i < 10; i++) {
+    const s0 = await this.visible(actor, id);
+    const r = await this.d.store.update(s0.id, async (s) => {
       const entry = await this.d.store.poseEntry(s.id, poseId);
       if (!entry?.value) throw new NotFoundError("Pose not found");
-      if (!mayEditPose(s, entry.value, actor)) {
+      const pose = entry.value;
+      if (!mayEditPose(s, pose, actor)) {
         throw new ForbiddenError("Only the pose's author or the scene's owner may edit it.");
       }
-      if (entry.value.type !== "set" && !msg.trim()) throw new ValidationError("msg is required");
-      const next = { ...entry.value, msg };
-      if (await this.d.store.replacePose(entry as Deno.KvEntry<Pose>, next)) return next;
+      if (pose.type !== "set" && !msg.trim()) throw new ValidationError("msg is required");
+      const next = { ...pose, msg };
+      const delta = utf8Length(msg) - utf8Length(pose.msg);
+      if (delta > 0) this.#checkSceneBytes(s, delta);
+      s.poseBytes = Math.max(0, (s.poseBytes ?? 0) + delta);
+      const payer = await this.#payer(pose.charId.replace("#", ""));
+      const write = this.d.store.poseReplace(entry, next);
+      return {
+        next: s,
+        result: next,
+        with: async (op) => {
+          write(op);
+          if (!payer) return;
+          if (delta > 0) await this.#charge(op, payer, delta);
+          else if (delta < 0) await this.d.limits.poseBytes.give(op, payer.id, "", -delta);
+        },
+      };
+    });
+    if (!r) throw new NotFoundError("Scene not found");
+    return r.result;
+  }
+
+  /** The player whose byte quota a character's poses count against (null: none left). */
+  async #payer(charId: string): Promise<DbObject | null> {
+    const char = await this.d.world.get(charId);
+    if (!char) return null;
+    const id = ownerOf(char);
+    return id === char.id ? char : await this.d.world.get(id);
+  }
+
+  /** Refuses (409) text that would carry a scene past `plugins.scenes.maxSceneBytes`. */
+  #checkSceneBytes(s: SceneRecord, bytes: number): void {
+    const max = this.d.limits.sceneBytes();
+    if (max > 0 && (s.poseBytes ?? 0) + bytes > max) {
+      throw new ConflictError(
+        `Scene ${s.id} is full: a scene holds at most ${byteSize(max)} of poses. ` +
+          "Start a new scene to go on.",
+      );
     }
-    throw new ValidationError("The pose is busy; try again.");
+  }
+
+  /** Adds `bytes` to the payer's byte quota in `op` (refused past it unless staff). */
+  async #charge(op: PluginAtomic, payer: DbObject | null, bytes: number): Promise<void> {
+    if (!payer) return;
+    await this.d.limits.poseBytes.take(op, payer.id, {
+      amount: bytes,
+      exempt: isStaff(payer.flags),
+    });
   }
 
   /** Joins a scene (private: only from the allowed list). */
@@ -523,4 +602,12 @@ export class SceneService {
 /** The actor as an enter lock sees them (connected: they are acting). */
 function lockSubject(actor: DbObject) {
   return { id: `#${actor.id}`, flags: actor.flags, connected: true };
+}
+
+/** A byte count as players read it: `4 MiB`, `1.5 MiB`, `800 KiB`, `512 bytes`. */
+export function byteSize(n: number): string {
+  const unit = (size: number, name: string) => `${Number((n / size).toFixed(1))} ${name}`;
+  if (n >= 1024 * 1024) return unit(1024 * 1024, "MiB");
+  if (n >= 1024) return unit(1024, "KiB");
+  return `${n} bytes`;
 }

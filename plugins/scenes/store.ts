@@ -51,8 +51,8 @@ export function isPublic(s: SceneRecord): boolean {
 export interface Change<T> {
   next: SceneRecord | null;
   result: T;
-  /** Further writes committed with the record (a pose). */
-  with?: (op: PluginAtomic) => void;
+  /** Further writes and checks committed with the record (a pose, its quota); may refuse. */
+  with?: (op: PluginAtomic) => void | Promise<void>;
 }
 
 /** Persistent scenes and poses. */
@@ -122,7 +122,7 @@ export class SceneStore {
       for (const k of now) {
         if (!old.has(k)) op.set(this.kv.key(...JSON.parse(k)), sceneKeys.scene(n));
       }
-      change.with?.(op);
+      await change.with?.(op);
       if ((await op.commit()).ok) {
         this.#wrote(before, after);
         return { scene: after, result: change.result };
@@ -144,9 +144,9 @@ export class SceneStore {
     return this.kv.getEntry<Pose>(sceneKeys.pose(n, seq));
   }
 
-  /** Replaces a pose if it is unchanged since it was read; false when it changed. */
-  async replacePose(entry: Deno.KvEntry<Pose>, pose: Pose): Promise<boolean> {
-    return (await this.kv.atomic().check(entry).set(entry.key, pose).commit()).ok;
+  /** Replaces a pose in the scene's commit, if it is unchanged since it was read. */
+  poseReplace(entry: Deno.KvEntryMaybe<Pose>, pose: Pose): (op: PluginAtomic) => void {
+    return (op) => void op.check(entry).set(entry.key, pose);
   }
 
   /** A scene's poses in order, read in batches (bounded by the scene's pose cap). */

@@ -47,6 +47,11 @@ export interface SceneRecord {
   /** Each participant's last pose time, for the pose order. */
   lastPosed: Record<string, number>;
   /**
+   * UTF-8 bytes of the scene's pose texts (`plugins.scenes.maxSceneBytes`); absent on scenes
+   * from before the byte quota, which count from their next pose.
+   */
+  poseBytes?: number;
+  /**
    * Shared by its owner (`+scene/share`): visitors may read it while it is also public
    * (`web.public.scenes`). Absent on scenes from before sharing: not shared.
    */

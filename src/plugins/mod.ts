@@ -164,6 +164,7 @@ export {
 } from "../storage/limits.ts";
 export { padVisible, renderAnsi, stripColour, visibleLength, wrapText } from "../text/colour.ts";
 export { sanitizeText } from "../text/sanitize.ts";
+export { utf8Length } from "../text/utf8.ts";
 export { exitName, linkedSaid, namesOf, nameWithRef } from "../commands/format.ts";
 export { displayName, MAX_ALIASES, MAX_NAMES, splitNames } from "../world/players.ts";
 export type { FoundPlayers, PlayerLookup } from "../world/players.ts";

@@ -28,6 +28,8 @@ export interface QuotaSpec {
    * walk of the owner's own index, once, after which the counter answers.
    */
   seed?: (owner: string, scope: string) => Promise<number>;
+  /** The largest limit a setting may give (10,000,000 unless set: a byte quota needs more). */
+  ceiling?: number;
 }
 
 /** Options of {@linkcode PluginQuota.take}. */
@@ -36,6 +38,8 @@ export interface TakeOptions {
   scope?: string;
   /** Counted but never refused (staff). */
   exempt?: boolean;
+  /** How much the record adds (bytes of text for a byte quota); 1 unless given. */
+  amount?: number;
 }
 
 /** A declared quota (docs/plugins.md "Rates, quotas, notices"). */
@@ -52,8 +56,11 @@ export interface PluginQuota {
    * after: a failed commit means the counter moved, so read and try again.
    */
   take(op: PluginAtomic, owner: string, opts?: TakeOptions): Promise<void>;
-  /** Adds to `op` the check and lowering of `owner`'s counter (a record given up). */
-  give(op: PluginAtomic, owner: string, scope?: string): Promise<void>;
+  /**
+   * Adds to `op` the check and lowering of `owner`'s counter (a record given up; `amount`, 1
+   * unless given, is what it held).
+   */
+  give(op: PluginAtomic, owner: string, scope?: string, amount?: number): Promise<void>;
 }
 
 /** Days a daily counter is kept (today's, and yesterday's for a commit near midnight). */
@@ -78,7 +85,7 @@ export function pluginQuota(
     const v = config()[spec.setting];
     const n = Number(v);
     return v !== undefined && v !== null && Number.isInteger(n) && n >= 0
-      ? Math.min(n, MAX_LIMIT)
+      ? Math.min(n, spec.ceiling ?? MAX_LIMIT)
       : spec.default;
   };
   const key = (owner: string, scope = "") =>
@@ -105,16 +112,18 @@ export function pluginQuota(
     async take(op, owner, opts = {}) {
       const { entry, n } = await read(owner, opts.scope);
       const max = limit();
-      if (!opts.exempt && max > 0 && n >= max) {
+      const amount = opts.amount ?? 1;
+      // A record that would carry the count past the limit is refused whole, not cut.
+      if (!opts.exempt && max > 0 && n + amount > max) {
         const msg = spec.message(max);
         throw spec.perDay ? new RateLimitError(msg) : new ConflictError(msg);
       }
-      write(op, entry, n + 1);
+      write(op, entry, n + amount);
     },
-    async give(op, owner, scope) {
+    async give(op, owner, scope, amount = 1) {
       if (spec.perDay) return;
       const { entry, n } = await read(owner, scope);
-      write(op, entry, Math.max(0, n - 1));
+      write(op, entry, Math.max(0, n - amount));
     },
   };
 }
