@@ -376,3 +376,42 @@ Deno.test("mail API: another plugin mails players through ctx.api('mail').send",
     await g.close();
   }
 });
+
+Deno.test("mail: one sender may leave only so many unread messages in another's mailbox; reading makes room", async () => {
+  const { g, ann, bob, cy } = await game({ maxUnreadFromOne: 2, sendsPerMinute: 100 });
+  const wiz = await g.player("Wiz", { flags: ["wizard"] });
+  try {
+    const send = (to: string, as = ann) =>
+      g.request("POST", "/api/v1/mail", { as, body: { to, subject: "s", body: "b" } });
+    assert.equal((await send("Bob")).status, 201);
+    assert.equal((await send("Bob, Cy")).status, 201);
+    const over = await send("Cy, Bob");
+    assert.deepEqual([over.status, over.body], [409, {
+      error: "Bob has 2 unread messages from you already, the most one sender may leave " +
+        "waiting. Nothing was sent.",
+    }]);
+    assert.equal((await g.request("GET", "/api/v1/mail", { as: cy })).body.length, 1, "Cy too");
+    // Typed in game (the hub's WebSocket): the same refusal, nothing sent.
+    assert.equal(
+      (await g.run(ann, "@mail Bob=Again/Still there?")).text("Ann"),
+      "Bob has 2 unread messages from you already, the most one sender may leave waiting. " +
+        "Nothing was sent.",
+    );
+    assert.equal((await g.request("GET", "/api/v1/mail", { as: bob })).body.length, 2);
+    // Others, staff and Ann's own mailbox are not held by Ann's share.
+    assert.equal((await send("Bob", cy)).status, 201);
+    assert.equal((await send("Bob", wiz)).status, 201);
+    for (let i = 0; i < 3; i++) assert.equal((await send("Ann")).status, 201);
+    // Bob reads one of Ann's: room for one more; deleting an unread one makes room too.
+    const fromAnn = ((await g.request("GET", "/api/v1/mail", { as: bob })).body as Json[])
+      .filter((m) => m.from === "Ann");
+    await g.request("GET", `/api/v1/mail/${fromAnn[0].id}`, { as: bob });
+    assert.equal((await send("Bob")).status, 201);
+    assert.equal((await send("Bob")).status, 409);
+    await g.request("DELETE", `/api/v1/mail/${fromAnn[1].id}`, { as: bob });
+    assert.equal((await send("Bob")).status, 201);
+    assert.equal((await send("Bob")).status, 409);
+  } finally {
+    await g.close();
+  }
+});

@@ -19,6 +19,13 @@ export const mailKeys = {
   allBodies: ["body"],
   /** A recipient's counts (total and unread), kept in the same commit as each change. */
   counts: (playerId: string) => ["counts", playerId],
+  /**
+   * How many of a recipient's unread copies one sender sent (the per-sender share), kept in the
+   * same commit as each change to such a copy.
+   */
+  fromSender: (playerId: string, senderId: string) => ["from", playerId, senderId],
+  /** Prefix of a recipient's per-sender counts. */
+  fromSenders: (playerId: string) => ["from", playerId],
   /** Counter that numbers messages (one number per send, shared by its copies). */
   counter: "mail",
 };

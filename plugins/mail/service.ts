@@ -7,6 +7,7 @@ import {
   ConflictError,
   type DbObject,
   ForbiddenError,
+  isStaff,
   lockOf,
   MAX_NAMES,
   NotFoundError,
@@ -27,6 +28,8 @@ export const DEFAULT_MAX_RECIPIENTS = 50;
 export const DEFAULT_MAX_MESSAGES = 500;
 /** Default for `plugins.mail.sendsPerMinute`. */
 export const DEFAULT_SENDS_PER_MINUTE = 10;
+/** Default for `plugins.mail.maxUnreadFromOne`: a tenth of a default mailbox. */
+export const DEFAULT_MAX_UNREAD_FROM_ONE = 50;
 
 /** What a send produced. */
 export interface Sent {
@@ -63,11 +66,24 @@ export class MailService {
   }
 
   /**
+   * Unread messages one player may have waiting in another's mailbox
+   * (`plugins.mail.maxUnreadFromOne`, default 50; 0: no limit), so no sender fills a mailbox.
+   */
+  get maxUnreadFromOne(): number {
+    const v = this.#ctx.config.maxUnreadFromOne;
+    const n = Number(v);
+    return v !== undefined && v !== null && Number.isInteger(n) && n >= 0
+      ? Math.min(n, 100_000)
+      : DEFAULT_MAX_UNREAD_FROM_ONE;
+  }
+
+  /**
    * Sends `subject`/`body` from `sender` to the players `to` names (a list, or one string of
    * names separated by commas or spaces). Every check comes before the first write: an unknown
    * name refuses the whole message, naming each unknown one, and so does a full mailbox (409).
-   * `limited` applies the send rate
-   * (players' own sends; a plugin's sends on a player's behalf are not counted).
+   * `limited` applies the send rate and the per-sender share of a mailbox (players' own sends;
+   * a plugin's sends on a player's behalf are not counted). Staff and mail to oneself have no
+   * share.
    */
   async send(
     sender: DbObject,
@@ -103,6 +119,8 @@ export class MailService {
       );
     }
     await this.#refuseFull(found.found);
+    const share = limited && !isStaff(sender.flags) ? this.maxUnreadFromOne : 0;
+    if (share) await this.#refuseShare(sender, found.found, share);
     if (limited) this.#takeSend(sender.id);
     const n = await this.store.number();
     const sentAt = Date.now();
@@ -119,8 +137,14 @@ export class MailService {
         read: false,
         receivedAt: sentAt,
       };
-      const counts = await this.store.deliver(p.id, head, copy, max);
-      // Filled by another send since the check above: this copy is not stored.
+      const counts = await this.store.deliver(
+        p.id,
+        head,
+        copy,
+        max,
+        p.id === sender.id ? 0 : share,
+      );
+      // Filled by another send since the checks above: this copy is not stored.
       if (!counts) continue;
       delivered.push(p.name);
       if (this.#ctx.players.isConnected(p.id)) {
@@ -187,6 +211,21 @@ export class MailService {
       full.length === 1
         ? `${full[0]}'s mailbox is full (${max} messages). Nothing was sent.`
         : `The mailboxes of ${full.join(", ")} are full (${max} messages each). Nothing was sent.`,
+    );
+  }
+
+  /**
+   * Refuses (409) a message to anyone else who already has `share` unread messages from the
+   * sender waiting, naming each one: one player may take only that much of another's mailbox.
+   */
+  async #refuseShare(sender: DbObject, to: DbObject[], share: number): Promise<void> {
+    const others = to.filter((p) => p.id !== sender.id);
+    const waiting = await this.store.unreadFrom(others.map((p) => p.id), sender.id);
+    const over = others.filter((_, i) => waiting[i] >= share).map((p) => p.name);
+    if (!over.length) return;
+    throw new ConflictError(
+      `${over.join(", ")} ${over.length > 1 ? "each have" : "has"} ${share} unread messages ` +
+        `from you already, the most one sender may leave waiting. Nothing was sent.`,
     );
   }
 

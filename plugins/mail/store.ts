@@ -22,19 +22,26 @@ export class MailStore {
 
   /**
    * Stores one recipient's copy; returns the recipient's counts after it, or null when the
-   * mailbox already holds `max` messages (checked in the same commit, so it never holds more).
+   * mailbox already holds `max` messages, or `share` unread ones from this sender (checked in
+   * the same commit, so it never holds more; `share` 0: none checked).
    */
   async deliver(
     playerId: string,
     head: MailHead,
     body: MailBody,
     max: number,
+    share = 0,
   ): Promise<MailCounts | null> {
     for (let i = 0; i < TRIES; i++) {
-      const counts = await this.#counts(playerId);
+      const [counts, from] = await Promise.all([
+        this.#counts(playerId),
+        this.#fromCount(playerId, head.fromId),
+      ]);
       if (counts.value.total >= max) return null;
+      if (share > 0 && from.value >= share) return null;
       const next = { total: counts.value.total + 1, unread: counts.value.unread + 1 };
-      const ok = await this.kv.atomic().check(counts)
+      const ok = await this.kv.atomic().check(counts, from)
+        .set(from.key, from.value + 1)
         .check({ key: this.kv.key(...mailKeys.head(playerId, head.n)), versionstamp: null })
         .set(this.kv.key(...mailKeys.head(playerId, head.n)), head)
         .set(this.kv.key(...mailKeys.body(playerId, head.n)), body)
@@ -57,6 +64,14 @@ export class MailStore {
   /** A recipient's counts. */
   async counts(playerId: string): Promise<MailCounts> {
     return (await this.#counts(playerId)).value;
+  }
+
+  /** How many unread copies from `senderId` each recipient holds, in order, in batched reads. */
+  async unreadFrom(playerIds: string[], senderId: string): Promise<number[]> {
+    const got = await this.kv.getMany<number>(
+      playerIds.map((id) => mailKeys.fromSender(id, senderId)),
+    );
+    return got.map((n) => typeof n === "number" ? n : 0);
   }
 
   /** Each recipient's counts, in order, in batched reads. */
@@ -90,9 +105,11 @@ export class MailStore {
       if (head.value.read === read) return head.value;
       const after = { ...head.value, read };
       const unread = Math.max(0, counts.value.unread + (read ? -1 : 1));
-      const ok = await this.kv.atomic().check(head, counts)
+      const from = await this.#fromCount(playerId, head.value.fromId);
+      const ok = await this.kv.atomic().check(head, counts, from)
         .set(this.kv.key(...mailKeys.head(playerId, n)), after)
         .set(this.kv.key(...mailKeys.counts(playerId)), { ...counts.value, unread })
+        .set(from.key, Math.max(0, from.value + (read ? -1 : 1)))
         .commit();
       if (ok.ok) {
         this.mirror?.setRead(playerId, n, read);
@@ -114,7 +131,10 @@ export class MailStore {
         total: Math.max(0, counts.value.total - 1),
         unread: Math.max(0, counts.value.unread - (head.value.read ? 0 : 1)),
       };
-      const ok = await this.kv.atomic().check(head, counts)
+      const from = await this.#fromCount(playerId, head.value.fromId);
+      const op = this.kv.atomic().check(head, counts, from);
+      if (!head.value.read) op.set(from.key, Math.max(0, from.value - 1));
+      const ok = await op
         .delete(this.kv.key(...mailKeys.head(playerId, n)))
         .delete(this.kv.key(...mailKeys.body(playerId, n)))
         .set(this.kv.key(...mailKeys.counts(playerId)), next)
@@ -133,6 +153,17 @@ export class MailStore {
     await this.kv.deletePrefix(mailKeys.inbox(playerId));
     await this.kv.deletePrefix(mailKeys.bodies(playerId));
     await this.kv.delete(mailKeys.counts(playerId));
+    await this.kv.deletePrefix(mailKeys.fromSenders(playerId));
+  }
+
+  /** The count of `playerId`'s unread copies from `senderId`, with its entry for a check. */
+  async #fromCount(playerId: string, senderId: string) {
+    const e = await this.kv.getEntry<number>(mailKeys.fromSender(playerId, senderId));
+    return {
+      key: e.key,
+      versionstamp: e.versionstamp,
+      value: typeof e.value === "number" ? e.value : 0,
+    };
   }
 
   async #counts(playerId: string): Promise<Deno.KvEntry<MailCounts>> {
