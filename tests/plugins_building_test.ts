@@ -2,6 +2,7 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { api } from "./harness.ts";
 import { isType, startPluginWorld } from "./plugins_world.ts";
+import { setOff } from "./race.ts";
 
 Deno.test("building plugin: REST rooms, dig/open/link/lock/destroy/teleport and their refusals", async () => {
   const w = await startPluginWorld(["Alice", "Bob", "Carol"]);
@@ -159,6 +160,35 @@ Deno.test("building plugin: rooms made over REST at once stop at the object quot
     const statuses = made.map((r) => r.status);
     assertEquals(statuses.filter((s) => s === 201).length, 5, statuses.join(","));
     assertEquals(statuses.filter((s) => s === 403).length, 25, statuses.join(","));
+  } finally {
+    await w.stop();
+  }
+});
+
+Deno.test("building: every creator shares one quota-checked create; a REST room and a typed @clone, @create or create() racing for the last place make one", async () => {
+  // A quota of 1: each player (who does not count against it) has one place left.
+  const names = Array.from({ length: 18 }, (_, i) => `P${i}`);
+  const w = await startPluginWorld(names, { env: { URSAMU_GAME_OBJECTQUOTA: "1" } });
+  try {
+    const root = await w.login("Root");
+    const proto = (await root.cmd("@create Proto", /created/)).msg.match(/#(\d+)/)![1];
+    await root.cmd(`@set #${proto}=visual`, /Set\./);
+    const lines = [`@clone #${proto}`, "think create(T)", "@create T"];
+    for (const name of names) await root.cmd(`@set ${name}=builder`, /^Set\.$/);
+    const made: string[] = [];
+    for (const [i, name] of names.entries()) {
+      const p = await w.login(name);
+      // Each used to count without the other's create under way, and both passed.
+      await Promise.all([
+        setOff(2, i % 3).then(() =>
+          api(w.srv.base, "POST", "/api/v1/building/room", { name: "R" }, w.tokens[name])
+        ),
+        setOff(2, Math.floor(i / 3) % 3).then(() => p.ws.send(lines[i % 3])),
+      ]);
+      const stats = await p.cmd("think [stats(me)]", /^\d+ \d+/);
+      made.push(`${name}:${stats.msg.split(" ")[0]}`);
+    }
+    assertEquals(made.filter((m) => !m.endsWith(":2")), [], made.join(" "));
   } finally {
     await w.stop();
   }

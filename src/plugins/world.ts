@@ -7,8 +7,7 @@ import type { DbObject, NewObject, ObjectType } from "../world/types.ts";
 import type { Outbound } from "../hub/types.ts";
 import type { Config } from "../config/load.ts";
 import { startingRoom } from "../world/start.ts";
-import { checkQuota } from "../world/building.ts";
-import { SerialQueue } from "../serial_queue.ts";
+import { checkQuota, quotaGate } from "../world/building.ts";
 import { lookAt, lookIn, type LookPorts } from "../commands/looking.ts";
 import { checkLock, type LockSubject } from "../world/locks.ts";
 import { type ControlWorld, ownerOf } from "../world/control.ts";
@@ -106,9 +105,6 @@ export function pluginWorld(
   // chain here to count a loop along.
   const looking: LookPorts = { ...s, queue: null };
   const o = s.objects;
-  // Creates are one at a time anyway (they take the dbref counter in turn): queueing the quota
-  // check with them costs nothing.
-  const owned = new SerialQueue();
   const quotaCheck = async (actor: DbObject): Promise<void> => {
     const quota = s.config.value.game.objectQuota;
     const owner = ownerOf(actor);
@@ -127,11 +123,11 @@ export function pluginWorld(
     storedExitsTo: (dest, limit) => o.storedExitsTo(dest, limit),
     checkQuota: quotaCheck,
     create: (input) => o.create(input),
-    createOwned: (actor, input) =>
-      owned.run(async () => {
-        await quotaCheck(actor);
-        return await o.create(input);
-      }),
+    createOwned: async (actor, input) =>
+      await o.createOwned(
+        input,
+        quotaGate(actor, s.config.value.game.objectQuota, await o.get(ownerOf(actor))),
+      ),
     update: (id, change) => o.update(id, change),
     destroy: (id) => o.delete(id),
     startingRoom: () => startingRoom(s),

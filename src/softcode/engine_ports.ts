@@ -11,8 +11,8 @@ import {
   BUILDER_LOCK,
   builtRecord,
   checkLink,
-  checkQuota,
   homeRefusal,
+  quotaGate,
   teleported,
   type TeleportRefusal,
   teleportRefusal,
@@ -69,7 +69,7 @@ export interface EnginePortParts {
   /** The engine's one delivery. */
   deliver: Pick<Delivery, "toPlayer" | "toRoom">;
   /** The object store, for the changes softcode makes in memory (`createNow`, `updateNow`). */
-  objects: Pick<ObjectStore, "createNow" | "updateNow">;
+  objects: Pick<ObjectStore, "createNow" | "createOwnedNow" | "updateNow">;
   /** Objects one non-staff player may own (`game.objectQuota`; 0: no limit). */
   objectQuota: () => number;
   /** What `look` shows `viewer` of a room (a teleported player is shown its new room). */
@@ -178,9 +178,8 @@ function worldChanges(p: EnginePortParts): WorldChanges {
           (room) => passes(p, lockOf(room, "open"), actor, room.id),
           p.locks,
         );
-        const owner = ownerOf(actor);
-        checkQuota(actor, w.ownedCount(owner), p.objectQuota(), w.object(owner));
-        return p.objects.createNow(made).id;
+        const gate = quotaGate(actor, p.objectQuota(), w.object(ownerOf(actor)) ?? null);
+        return p.objects.createOwnedNow(made, gate).id;
       } catch (e) {
         return refusal(e);
       }

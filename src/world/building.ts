@@ -11,6 +11,7 @@ import { hasFlag, isStaff } from "./flags.ts";
 import { exitName, objectNameProblem } from "./names.ts";
 import { zoneOf } from "./zones.ts";
 import type { DbObject, NewObject } from "./types.ts";
+import type { OwnedBy } from "./objects.ts";
 import { withInheritedRank } from "./inherited_rank.ts";
 
 /** Who may build (`@dig`, `@open`, `@create`, `create()`): a lock expression. */
@@ -150,6 +151,18 @@ export function checkQuota(
       } objects, the most you may.`,
     );
   }
+}
+
+/**
+ * The object store's quota check for a create by `actor` (ObjectStore.createOwned): its owner's
+ * objects counted, refused as checkQuota refuses. `owner` is the owning player's record.
+ */
+export function quotaGate(actor: DbObject, quota: number, owner: DbObject | null): OwnedBy {
+  return {
+    owner: ownerOf(actor),
+    atMost: Math.max(quota, 0) + 1,
+    check: (owned) => checkQuota(actor, owned, quota, owner),
+  };
 }
 
 /**

@@ -131,6 +131,18 @@ export interface ObjectStoreOptions {
 /** Attempts a create makes before giving up on taking a dbref (another writer took them). */
 const CREATE_ATTEMPTS = 5;
 
+/**
+ * How a create is held to its owner's object quota (src/world/building.ts `quotaGate`): whose
+ * objects are counted, how far counting needs to go, and the check, which throws to refuse.
+ */
+export interface OwnedBy {
+  owner: string;
+  /** Counting stops here (the quota and one: the owning player counts itself). */
+  atMost: number;
+  /** Throws to refuse, given what `owner` owns with the checked creates still under way. */
+  check(owned: number): void;
+}
+
 /** Persistent store of game objects. */
 export class ObjectStore {
   // Every create takes the same dbref counter; queueing them avoids retry storms.
@@ -142,6 +154,10 @@ export class ObjectStore {
   #lastId = 0;
   // Live: the last write made in memory of each object whose commit has not settled.
   readonly #behind = new Map<string, Promise<void>>();
+  // Quota-checked creates run one after another: each counts what the last one made.
+  readonly #owned = new SerialQueue();
+  // Quota-checked creates passed and not yet committed, per owner (a create in memory counts them).
+  readonly #underWay = new Map<string, number>();
 
   constructor(private readonly kv: Deno.Kv, opts: ObjectStoreOptions = {}) {
     this.#live = opts.live ? new LiveWorld() : null;
@@ -237,6 +253,40 @@ export class ObjectStore {
     const [created, stamp] = await this.#creates.run(() => this.#create(input, extra));
     this.#changed(null, created, stamp);
     return created;
+  }
+
+  /**
+   * Creates an object within its owner's quota: the count, the check and the create are one
+   * step, one such create after another, and a create in memory (`createOwnedNow`) counts the
+   * one under way. Every creator of owned objects comes here (REST and in-game building,
+   * `@clone`, softcode's create()), so no two of them pass the check for the same last place.
+   */
+  createOwned(input: NewObject, by: OwnedBy): Promise<DbObject> {
+    return this.#owned.run(async () => {
+      by.check((await this.countOwnedBy(by.owner, by.atMost)) + this.#pendingFor(by.owner));
+      this.#underWay.set(by.owner, this.#pendingFor(by.owner) + 1);
+      try {
+        return await this.create(input);
+      } finally {
+        const left = this.#pendingFor(by.owner) - 1;
+        if (left > 0) this.#underWay.set(by.owner, left);
+        else this.#underWay.delete(by.owner);
+      }
+    });
+  }
+
+  /**
+   * `createNow` within its owner's quota (live only): what memory shows the owner owning, with
+   * the checked creates still committing, is checked at once.
+   */
+  createOwnedNow(input: NewObject, by: OwnedBy): DbObject {
+    const live = this.#mustBeLive();
+    by.check(Math.min(live.ownedCount(by.owner), by.atMost) + this.#pendingFor(by.owner));
+    return this.createNow(input);
+  }
+
+  #pendingFor(owner: string): number {
+    return this.#underWay.get(owner) ?? 0;
   }
 
   /**

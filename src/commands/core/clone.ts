@@ -12,8 +12,8 @@ import {
   BUILDER_LOCK,
   checkExit,
   checkName,
-  checkQuota,
   parseExitSpec,
+  quotaGate,
 } from "../../world/building.ts";
 import { FLAG_LEVELS_TABLE } from "../../world/flag_levels.ts";
 import { GUEST_FLAG } from "../../world/flags.ts";
@@ -118,13 +118,7 @@ async function clone(u: CommandSdk): Promise<void> {
     if (spec.aliases.length) record.data = { ...record.data, aliases: spec.aliases };
   }
   const quota = u.engine.config.value.game.objectQuota;
-  const owner = ownerOf(u.me);
-  checkQuota(
-    u.me,
-    await u.objects.countOwnedBy(owner, quota + 1),
-    quota,
-    await u.objects.get(owner),
-  );
+  const owner = await u.objects.get(ownerOf(u.me));
   // The original's own attributes, read before the copy exists; LOCKED ones stay (MUX).
   const attrs = sw.includes("parent")
     ? []
@@ -133,7 +127,8 @@ async function clone(u: CommandSdk): Promise<void> {
     );
   const parent = sw.includes("parent") ? obj.id : parentOf(obj);
   if (parent) record.data = { ...record.data, parent };
-  const made = await u.objects.create(record);
+  // Counted and made in one step of the store's, with every other creator's.
+  const made = await u.objects.createOwned(record, quotaGate(u.me, quota, owner));
   let skipped = 0;
   for (const a of attrs) {
     try {
