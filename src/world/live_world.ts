@@ -42,7 +42,11 @@ export interface WorldReader {
   readonly version: WorldVersion;
   /** An object by id (`12`, not `#12`), frozen, or null when there is none. */
   object(id: string): DbObject | null;
-  /** Ids of everything located in `location` (a room's or a player's or a thing's contents). */
+  /**
+   * Ids of everything located in `location` (a room's or a player's or a thing's contents). A
+   * new list whenever one of them is written in any way, enters or leaves: a reader may keep
+   * what it worked out from the objects listed while it gets the same list back.
+   */
   contents(location: string): readonly string[];
   /** Ids of the objects of one type located in `location` (a room's exits: `"exit"`). */
   contentsOfType(location: string, type: ObjectType): readonly string[];

@@ -350,3 +350,25 @@ Deno.test("object store, live: a write made in memory whose commit fails is repo
     kv.close();
   }
 });
+
+Deno.test("live world: a location's contents are listed anew whenever one of them is written, moved in place or not", () => {
+  // Readers keep what they work out from a contents list while they get the same list back
+  // (the hearers of a room, what in it could offer `$-commands`): this is what they rely on.
+  const w = new LiveWorld();
+  w.put(obj("5", "Rock"), V(1));
+  w.put(obj("6", "Lamp"), V(2));
+  const first = w.contents("1");
+  assert.equal(w.contents("1"), first, "the same list while nothing changes");
+  w.put(obj("6", "Lamp", { data: { parent: "5" } }), V(3));
+  const second = w.contents("1");
+  assert.notEqual(second, first, "written where it was");
+  assert.deepEqual(second, ["5", "6"]);
+  w.show(obj("5", "Rock", { flags: ["thing", "halt"] }));
+  const third = w.contents("1");
+  assert.notEqual(third, second, "shown before its commit");
+  w.settle("5");
+  assert.notEqual(w.contents("1"), third, "settled");
+  const fourth = w.contents("1");
+  w.remove("6", V(4));
+  assert.notEqual(w.contents("1"), fourth, "removed");
+});

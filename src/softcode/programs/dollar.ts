@@ -130,15 +130,6 @@ function hidden(src: MatchSources, chain: DbObject[], level: number, e: ProgramE
   return false;
 }
 
-/**
- * True for an exit. Its type flag is stored in lower case (typeOf reads it so), so the test is
- * `includes`, not hasFlag, which lower-cases every flag of the object: a typed `$-command` tests
- * every object in the room, 31 players at SGP's `+who` bench, and that was 15 µs a line.
- */
-function isExit(o: DbObject): boolean {
-  return o.flags.includes("exit");
-}
-
 /** The `$-commands` `line` runs for `actor` in `room` (see the module comment), in order. */
 export function matchCommands(
   src: MatchSources,
@@ -151,16 +142,17 @@ export function matchCommands(
   const { world } = src;
   matchOn(src, actor, actor, line, true, out);
   if (room) {
-    for (const id of world.contents(room.id)) {
+    // Only what could offer one (ProgramIndex.offerersIn): not each of a room's many players.
+    for (const id of src.index.offerersIn(room.id)) {
       if (id === actor.id) continue;
       const o = world.object(id);
-      if (o && !isExit(o)) matchOn(src, o, actor, line, true, out);
+      if (o) matchOn(src, o, actor, line, true, out);
     }
     matchOn(src, room, actor, line, true, out);
   }
-  for (const id of world.contents(actor.id)) {
+  for (const id of src.index.offerersIn(actor.id)) {
     const o = world.object(id);
-    if (o && !isExit(o)) matchOn(src, o, actor, line, true, out);
+    if (o) matchOn(src, o, actor, line, true, out);
   }
   if (out.length) return out;
   // MUX's zones: the zone of the actor's room, then the actor's own zone, before the master room.
@@ -188,9 +180,9 @@ function matchZone(
   if (!zmo) return false;
   if (!hasFlag(zmo.flags, "room")) return matchOn(src, zmo, actor, line, true, out);
   let found = false;
-  for (const id of src.world.contents(zmo.id)) {
+  for (const id of src.index.offerersIn(zmo.id)) {
     const o = id === actor.id ? null : src.world.object(id);
-    if (o && !isExit(o) && matchOn(src, o, actor, line, true, out)) found = true;
+    if (o && matchOn(src, o, actor, line, true, out)) found = true;
   }
   return found;
 }

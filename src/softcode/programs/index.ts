@@ -6,16 +6,22 @@
  * loaded. `$-commands` are grouped by their literal prefix (`+who` of `+who *`), so a line is
  * tried only against the patterns it could match: a handful of map lookups however many
  * patterns there are. The master room's contents have one such index over all of them, rebuilt
- * when one of their programs changes or something enters or leaves the room.
+ * when one of their programs changes or something enters or leaves the room. Per location, what
+ * in it could offer a `$-command` is kept too, so a line in a crowded room looks at those alone.
  */
 import type { WorldReader } from "../../world/live_world.ts";
 import type { LiveAttributes } from "../../world/attributes/store.ts";
+import { parentOf } from "../../world/parents.ts";
 import { type ProgramEntry, programOf } from "./entries.ts";
 
 /** Longest prefix keyed (a longer literal prefix is keyed by its start). */
 const MAX_KEY = 12;
 
+/** Most locations whose possible `$-command` holders are remembered (past it, memory restarts). */
+const MAX_OFFER_PLACES = 10_000;
+
 const NONE: readonly ProgramEntry[] = Object.freeze([]);
+const NONE_IDS: readonly string[] = Object.freeze([]);
 
 /** `$-commands` grouped by literal prefix; `candidates` keeps their order. */
 class PrefixIndex {
@@ -69,6 +75,15 @@ interface Held {
   caret: readonly ProgramEntry[] | null;
 }
 
+/** What in a location could offer `$-commands`, and what that was worked out from. */
+interface Offerers {
+  /** The location's contents as the world listed them (a new list whenever one of them changes). */
+  contents: readonly string[];
+  /** `#holderGeneration` then: an object that comes to hold a program makes a new one. */
+  generation: number;
+  ids: readonly string[];
+}
+
 /** What the index reads. */
 export interface ProgramSources {
   /** The world in memory (null: not held; then nothing is indexed). */
@@ -97,6 +112,13 @@ export class ProgramIndex {
   #global: PrefixIndex | null = null;
   #globalRoom = "";
   #globalContents: readonly string[] | null = null;
+  /**
+   * Per location, what in it could offer `$-commands` (see `offerersIn`), so a typed line looks
+   * at those alone rather than at every player in the room.
+   */
+  readonly #offerers = new Map<string, Offerers>();
+  /** Counts objects added to `#holders` (an object never leaves it: it then offers nothing). */
+  #holderGeneration = 0;
 
   constructor(src: ProgramSources) {
     this.#src = src;
@@ -130,6 +152,34 @@ export class ProgramIndex {
       }
     }
     return this.#holders.has(objectId);
+  }
+
+  /**
+   * The objects in `location` (a room, or what a player carries), exits apart, that could offer
+   * `$-commands`: holding a program, with a parent, or with a use lock (MUX tests a use lock
+   * before it reads any attribute); in the location's order. Worked out again only when the
+   * location's contents change (the world lists them anew when one enters, leaves, or is written
+   * in any way: its parent, locks or flags) or an object comes to hold a program.
+   */
+  offerersIn(location: string): readonly string[] {
+    const world = this.#src.world();
+    if (!world || !this.active) return NONE_IDS;
+    this.holds("");
+    const contents = world.contents(location);
+    const held = this.#offerers.get(location);
+    if (held && held.contents === contents && held.generation === this.#holderGeneration) {
+      return held.ids;
+    }
+    const ids: string[] = [];
+    for (const id of contents) {
+      const o = world.object(id);
+      // An exit's type flag is stored in lower case, as typeOf reads it.
+      if (!o || o.flags.includes("exit")) continue;
+      if (this.#holders!.has(id) || parentOf(o) || o.data?.locks?.use) ids.push(id);
+    }
+    if (this.#offerers.size >= MAX_OFFER_PLACES) this.#offerers.clear();
+    this.#offerers.set(location, { contents, generation: this.#holderGeneration, ids });
+    return ids;
   }
 
   /** The `^-listens` on `objectId` itself (no parents), in attribute-name order. */
@@ -193,6 +243,7 @@ export class ProgramIndex {
     const v = this.#holders ? this.#src.attributes.peek(objectId, name)?.value : undefined;
     if (v && (v[0] === "$" || v[0] === "^") && !this.#holders!.has(objectId)) {
       this.#holders!.add(objectId);
+      this.#holderGeneration++;
       this.#global = null;
     }
     const h = this.#held.get(objectId);

@@ -372,3 +372,60 @@ Deno.test("listening: the room's hearers are kept per room, and follow moves, fl
     await f.close();
   }
 });
+
+Deno.test("$-commands: what could offer one is kept per place and follows creates, moves, parents, attributes, flags, destroys", async () => {
+  const f = await fixture();
+  try {
+    // Many players and things that offer nothing: each line looks at what could offer alone.
+    for (let i = 0; i < 20; i++) await thing(f, `Rock ${i}`, f.room.id);
+    const poke = () => command(f, f.alice, typed("poke"));
+    assert.equal(poke(), 0);
+    // Created in the room, then given a command: offered at once.
+    const box = await thing(f, "Box", f.room.id);
+    assert.equal(poke(), 0);
+    f.attrs.setNow(f.wiz, box.id, "CMD", "$poke:@pemit %#=box");
+    assert.equal(poke(), 1);
+    // A thing already counted out (it held nothing) comes to hold one.
+    const rock = (await f.objects.contents(f.room.id)).find((o) => o.name === "Rock 3")!;
+    f.attrs.setNow(f.wiz, rock.id, "CMD", "$poke:@pemit %#=rock");
+    assert.equal(poke(), 2);
+    // A thing with no attribute of its own gets a parent holding one.
+    const kid = await thing(f, "Kid", f.room.id);
+    assert.equal(poke(), 2);
+    await f.objects.update(kid.id, (o) => (o.data = { ...o.data, parent: box.id }));
+    assert.equal(poke(), 3);
+    // Shown before its commit (softcode's create() with a parent, tel()): counted at once.
+    const twin = f.objects.createNow({
+      name: "Twin",
+      type: "thing",
+      location: f.room.id,
+      owner: f.wiz.id,
+      data: { parent: box.id },
+    });
+    assert.equal(poke(), 4);
+    f.objects.updateNow(twin.id, (o) => (o.location = f.master.id));
+    assert.equal(poke(), 3);
+    await f.objects.flush();
+    // Halted: offers none; cleared, offers again.
+    await f.objects.update(rock.id, (o) => (o.flags = [...o.flags, "halt"]));
+    assert.equal(poke(), 2);
+    await f.objects.update(rock.id, (o) => (o.flags = o.flags.filter((x) => x !== "halt")));
+    assert.equal(poke(), 3);
+    // Moved out of the room, and into the actor's hands.
+    await f.objects.update(box.id, (o) => (o.location = f.alice.id));
+    ran(f);
+    assert.equal(poke(), 3);
+    assert.ok(ran(f).includes(`#${box.id}:@pemit %#=box()`));
+    await f.objects.update(box.id, (o) => (o.location = f.wiz.id));
+    assert.equal(poke(), 2);
+    // The parent gone: the child offers nothing. The holder destroyed: nothing is left.
+    await f.objects.update(kid.id, (o) => (o.data = {}));
+    assert.equal(poke(), 1);
+    await f.objects.delete(rock.id);
+    ran(f);
+    assert.equal(poke(), 0);
+    assert.deepEqual(ran(f), []);
+  } finally {
+    await f.close();
+  }
+});
