@@ -22,6 +22,7 @@ import { parentOf } from "./parents.ts";
 import { zoneOf } from "./zones.ts";
 import { copyOf } from "./copy.ts";
 import { WorldVersion } from "./version.ts";
+import { RankMemo } from "./inherited_rank.ts";
 import {
   type IndexKind,
   type Membership,
@@ -40,6 +41,8 @@ export interface WorldReader {
   readonly size: number;
   /** Counts every change of what is held, objects and attributes (src/world/version.ts). */
   readonly version: WorldVersion;
+  /** The ranked copies of `inherit` objects, kept while they stand (withInheritedRank). */
+  readonly ranks?: RankMemo;
   /** An object by id (`12`, not `#12`), frozen, or null when there is none. */
   object(id: string): DbObject | null;
   /**
@@ -163,6 +166,7 @@ export class LiveWorld implements WorldReader {
   readonly #playerNames = new Map<string, string>();
   readonly #playerAliases = new Map<string, string>();
   readonly version: WorldVersion = new WorldVersion();
+  readonly ranks: RankMemo = new RankMemo();
 
   get size(): number {
     return this.#objects.size;
