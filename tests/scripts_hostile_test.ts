@@ -9,13 +9,19 @@ import { register, startServer, type TestServer } from "./harness.ts";
 import { connectWs, type WsClient } from "./ws_client.ts";
 
 /**
- * One script: `hold` keeps the script's sandbox busy for a second (so calls queue behind it),
+ * One script: `hold` says it began and keeps the script's sandbox busy for a second (so calls
+ * queue behind it),
  * `spin` runs until its time limit stops it, `busy` works 200 ms and tells the room.
  */
 const SCRIPT = `export default async (u) => {
   const a = u.cmd.args;
   if (a === "") { await u.send("ready"); return; }
-  if (a === "hold") { await new Promise((r) => setTimeout(r, 1000)); await u.send("held"); return; }
+  if (a === "hold") {
+    await u.send("holding");
+    await new Promise((r) => setTimeout(r, 1000));
+    await u.send("held");
+    return;
+  }
   if (a === "spin") { for (;;) {} }
   if (a === "spin loud") { await u.here.broadcast("spin start"); for (;;) {} }
   if (a === "busy") {
@@ -89,14 +95,23 @@ async function withGame(
 }
 
 /**
- * Loads `+x` as `ws`, then runs `+x hold` and gives its call a moment to begin: the script's
+ * Loads `+x` as `ws`, then runs `+x hold` and waits until its call has begun: the script's
  * sandbox is busy for a second, and calls of `+x` queue behind it.
  */
 async function hold(ws: WsClient): Promise<void> {
   ws.send("+x");
   await ws.expect(/^ready$/, 30_000);
   ws.send("+x hold");
-  await new Promise((r) => setTimeout(r, 150));
+  await ws.expect(/^holding$/, 30_000);
+}
+
+/** Waits until `ws` has received `n` messages reading `text` since its message `from`. */
+async function heardTimes(ws: WsClient, text: string, n: number, from = 0): Promise<void> {
+  const end = Date.now() + 30_000;
+  while (ws.all.slice(from).filter((m) => m.msg === text).length < n) {
+    if (Date.now() > end) throw new Error(`heard '${text}' fewer than ${n} times`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 Deno.test("hostile scripts: calls waiting in a script's queue are admitted when their turn comes", async () => {
@@ -141,7 +156,7 @@ Deno.test("hostile scripts: another player's line goes before the next call wait
     await alice.ws.expect(/^busy done$/, 30_000);
     alice.ws.send("think mark");
     await alice.ws.expect(/^mark$/, 30_000);
-    await new Promise((r) => setTimeout(r, 3_000));
+    await heardTimes(alice.ws, "busy done", 8);
     const heard = alice.ws.all.map((m) => m.msg).filter((m) => m === "busy done" || m === "mark");
     assertEquals(heard.filter((m) => m === "busy done").length, 8);
     assert(heard.at(-1) !== "mark", `all eight calls ran before Alice's line: ${heard.join(", ")}`);
@@ -166,7 +181,7 @@ Deno.test("hostile scripts: another player's line goes before the next of many s
     await alice.ws.expect(/^busy done$/, 30_000);
     alice.ws.send("think mark");
     await alice.ws.expect(/^mark$/, 30_000);
-    await new Promise((r) => setTimeout(r, 3_000));
+    await heardTimes(alice.ws, "busy done", BUSY, before);
     const heard = alice.ws.all.slice(before).map((m) => m.msg)
       .filter((m) => m === "busy done" || m === "mark");
     assertEquals(heard.filter((m) => m === "busy done").length, BUSY);
@@ -189,7 +204,8 @@ Deno.test("hostile scripts: another player's line goes before the next call of a
     alice.ws.send("think mark");
     await alice.ws.expect(/^mark$/, 30_000);
     for (const ws of spinners) await ws.expect(/was stopped/, 30_000);
-    await new Promise((r) => setTimeout(r, 500));
+    // Each spin's start went to Alice's socket, its stop to the spinner's: waited for apart.
+    await heardTimes(alice.ws, "spin start", 8);
     const heard = alice.ws.all.map((m) => m.msg).filter((m) => m === "spin start" || m === "mark");
     assertEquals(heard.filter((m) => m === "spin start").length, 8);
     assert(heard.at(-1) !== "mark", `all eight spins ran before Alice's line: ${heard.join(", ")}`);
