@@ -527,3 +527,37 @@ Deno.test("hostile softcode: the long wildcard cases of one @switch are paid for
     await srv.stop();
   }
 });
+
+Deno.test("hostile softcode: a reply bigger than a telnet client's output bound is cut, not the client closed", async () => {
+  // Before: `@edit` of an object's 240 long attributes answered 1.9 MB in one line; one such
+  // reply behind another still being written put more than the client's 1 MiB of unsent output
+  // behind it, and the client was closed as too slow ("stopped reading; dropped"), however fast
+  // it read. Found by an outside probe: `examine` of another player's visual object with
+  // thousands of attributes does the same.
+  const srv = await startSupervised();
+  try {
+    await register(srv.base, "Telly");
+    const tel = await telnetLogin(srv, "Telly", "password123");
+    try {
+      for (const from of [0, 120]) {
+        const mark = tel.mark();
+        await tel.send(
+          `think [null(iter(lnum(${from},${from + 119}),set(me,A##:[repeat(x,7900)])))]set ${from}`,
+        );
+        await tel.waitFor(new RegExp(`set ${from}`), 15_000, mark);
+      }
+      const release = tel.hold();
+      for (let i = 0; i < 4; i++) await tel.send("@edit me/A*=$,y");
+      await tel.send("think still here");
+      await new Promise((r) => setTimeout(r, 4_000));
+      release();
+      await tel.waitFor(/still here/, 30_000);
+      assertMatch(tel.plain, /more characters of this output were cut/);
+      assert(!tel.closed, "the client is still connected");
+    } finally {
+      await tel.close();
+    }
+  } finally {
+    await srv.stop();
+  }
+});

@@ -60,6 +60,7 @@ export class TelnetClient {
   #reading: Promise<void>;
   #inflated: Promise<void> = Promise.resolve();
   #ttypeAnswers = 0;
+  #held: Promise<void> | null = null;
 
   private constructor(conn: Deno.TcpConn, opts: TelnetClientOptions) {
     this.#conn = conn;
@@ -88,6 +89,19 @@ export class TelnetClient {
   get plain(): string {
     // deno-lint-ignore no-control-regex
     return this.text.replace(/\x1b\[[0-9;]*m/g, "");
+  }
+
+  /**
+   * Stops reading (after the read under way) until the function answered is called: a client
+   * that stalls for a while, then catches up.
+   */
+  hold(): () => void {
+    let release = () => {};
+    this.#held = new Promise((r) => (release = r));
+    return () => {
+      this.#held = null;
+      release();
+    };
   }
 
   /** Sends a line (CRLF added). */
@@ -160,6 +174,7 @@ export class TelnetClient {
     const buf = new Uint8Array(64 * 1024);
     try {
       for (;;) {
+        if (this.#held) await this.#held;
         const n = await this.#conn.read(buf);
         if (n === null) break;
         this.wireBytes += n;

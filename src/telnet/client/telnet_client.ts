@@ -27,7 +27,7 @@ import type { FrameObject, HubInput } from "./hub_frames.ts";
 import type { HubDialer, HubEvents, HubPort } from "./hub_port.ts";
 import { HubSession, type ResumeProgress, type SessionPlayer } from "./hub_session.ts";
 import { NOTICES } from "./notices.ts";
-import { droppedNotice } from "../../text/output_dropped.ts";
+import { cutToFit, droppedNotice } from "../../text/output_dropped.ts";
 import { HubOutbox } from "./outbox.ts";
 import { InputBudget, inputShape } from "./input_budget.ts";
 import type { RateBudgets } from "../../rate/budget.ts";
@@ -510,9 +510,14 @@ export class TelnetClient implements HubEvents {
    * codes as the terminal shows them (256 or 24-bit when it says so).
    */
   #say(msg: string): void {
+    this.#session.sendBytes(this.#bytes(msg));
+  }
+
+  /** `msg` as this client's bytes (colour rendered as it shows colour). */
+  #bytes(msg: string): Uint8Array {
     const s = this.#session;
     this.#depth ??= this.#colour ? terminalColourDepth(s.terminalTypes, s.mtts) : 0;
-    s.sendBytes(this.#ctx.memo.line(msg, this.#depth));
+    return this.#ctx.memo.line(msg, this.#depth);
   }
 
   /**
@@ -520,9 +525,13 @@ export class TelnetClient implements HubEvents {
    * the line is dropped (counted, and the player told once there is room again). The bound
    * itself still drops a client that stopped reading; without this, one player's burst of
    * output to a room (a `think` emitting 1.4 MB in one turn) went past it for everyone there.
+   * A line bigger than half the bound is cut to half: with at most half waiting, it then always
+   * fits, where one such reply (an `examine` of an object with thousands of attributes) behind
+   * another closed the client as too slow, however fast it read.
    */
   #show(msg: string): void {
-    if (this.#transport.queued > this.#ctx.limits.maxOutputBytes / 2) {
+    const half = this.#ctx.limits.maxOutputBytes / 2;
+    if (this.#transport.queued > half) {
       this.#dropped++;
       return;
     }
@@ -530,7 +539,9 @@ export class TelnetClient implements HubEvents {
       this.#say(droppedNotice(this.#dropped));
       this.#dropped = 0;
     }
-    this.#say(msg);
+    const bytes = this.#bytes(msg);
+    if (bytes.length <= half) this.#session.sendBytes(bytes);
+    else this.#say(cutToFit(msg, (text) => this.#bytes(text).length <= half));
   }
 
   // ---- hub side (HubEvents: what the client's hub session reports) ----
