@@ -298,7 +298,11 @@ async function startOn(
     notify: (id, msg) => deliver.toPlayer(id, { msg }),
     setHalt: haltSetter(objects),
     // Kept in the semaphore's attribute, as MUX does: a count survives a restart.
-    counts: attributeCounts({ object: (id) => objects.world?.object(id) ?? null, attributes }),
+    counts: attributeCounts({
+      object: (id) => objects.world?.object(id) ?? null,
+      attributes,
+      tell: (id, msg) => deliver.toPlayer(id, { msg }),
+    }),
     timers,
     clock: timeSource,
     limits: () => config.value.queue,

@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { register } from "./harness.ts";
-import { startSupervised, telnetLogin } from "./supervised.ts";
+import { count, startSupervised, telnetLogin } from "./supervised.ts";
 import { connectWs, type WsClient } from "./ws_client.ts";
 
 /** Sends a line (paced under the hub's ten lines a second) and returns the first reply matching `re`. */
@@ -558,6 +558,31 @@ Deno.test("hostile softcode: a reply bigger than a telnet client's output bound 
       await tel.close();
     }
   } finally {
+    await srv.stop();
+  }
+});
+
+Deno.test("hostile softcode: a semaphore count the quota refuses is told to its owner, not logged", async () => {
+  // Before: each refused count wrote an error line to the server's log, so a player at the quota
+  // with `@dolist lnum(99)=@notify me/N##` wrote a thousand lines a second and rotated the
+  // operator's log away within minutes.
+  const srv = await startSupervised({ config: { softcode: { attributeQuotaBytes: 20_000 } } });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const token = await register(srv.base, "Mallory");
+    const mallory = await connectWs(srv, { token, client: "web" });
+    closers.push(() => mallory.close());
+    await mallory.expect((m) => m.data.type === "session");
+    await ask(mallory, "think [null(iter(lnum(1,1000),set(me,A##:x)))]done", /^done$/);
+    await ask(mallory, "@dolist lnum(30)=@notify me/N##", /kept no semaphore count in N29/);
+    assertMatch(
+      mallory.all.map((m) => m.msg).join("\n"),
+      /Mallory\(#\d+\) kept no semaphore count in N0: .*over the quota of 20000 bytes/,
+    );
+    assertEquals(await ask(mallory, "think [lattr(me/N*)]!", /!$/), "!");
+    assertEquals(count(srv.output(), /semaphore/), 0, "nothing about it in the server's log");
+  } finally {
+    for (const c of closers) await c();
     await srv.stop();
   }
 });

@@ -237,6 +237,7 @@ export async function testWorld(): Promise<TestWorld> {
     counts: attributeCounts({
       object: (id) => s.objects.world?.object(id) ?? null,
       attributes: s.attributes,
+      tell: (id, msg) => hub.toPlayer(id, { msg }),
     }),
     timers: engine.timers,
     clock: systemClock(),

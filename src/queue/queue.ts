@@ -93,7 +93,9 @@ export interface SemaphoreCounts {
 /**
  * Semaphore counts in the semaphore's attribute (MUX's add_to): read from memory, written as
  * the object itself (it controls itself), cleared at 0. A refused write (a `wizard` or `locked`
- * attribute) is logged; the count then stays as it was.
+ * attribute, the owner's attribute quota) is told to the object's owner; the count then stays as
+ * it was. Not logged: a player at the quota wrote one error line to the server's log for each
+ * `@notify` (a thousand a second with `@dolist`), rotating the operator's log away in minutes.
  */
 export function attributeCounts(p: {
   object(id: string): DbObject | null;
@@ -103,6 +105,8 @@ export function attributeCounts(p: {
     peek(id: string, name: string): { value: string } | null;
     setNow(actor: DbObject, id: string, name: string, value: string): { message: string } | null;
   };
+  /** Tells a player something (the queue's `notify`). */
+  tell(playerId: string, msg: string): void;
 }): SemaphoreCounts {
   if (!p.attributes.live) return memoryCounts();
   return {
@@ -113,8 +117,14 @@ export function attributeCounts(p: {
     set: (sem, n) => {
       const o = p.object(sem.object);
       if (!o) return;
-      const refused = p.attributes.setNow(o, o.id, sem.attr.toUpperCase(), n ? String(n) : "");
-      if (refused) console.error(`queue: semaphore #${o.id}/${sem.attr}: ${refused.message}`);
+      const name = sem.attr.toUpperCase();
+      const refused = p.attributes.setNow(o, o.id, name, n ? String(n) : "");
+      if (refused) {
+        p.tell(
+          ownerOf(o),
+          `${o.name}(#${o.id}) kept no semaphore count in ${name}: ${refused.message}`,
+        );
+      }
     },
   };
 }
