@@ -6,7 +6,7 @@
  * registrations do not count.
  */
 import { assert, assertEquals } from "./assert.ts";
-import { api } from "./harness.ts";
+import { api, startServer } from "./harness.ts";
 import { startSupervised } from "./supervised.ts";
 import { connectWs } from "./ws_client.ts";
 import { TelnetClient } from "./telnet_client.ts";
@@ -104,6 +104,26 @@ Deno.test("registration: a parallel flood from one address creates no more than 
     assertEquals(statuses.filter((s) => s === 429).length, 35, statuses.join(","));
     for (const a of answers) if (a.status === 429) assertEquals(a.body, { error: LIMITED });
     assertEquals((await api(srv.base, "GET", "/health")).status, 200);
+  } finally {
+    await srv.stop();
+  }
+});
+
+Deno.test("registration: names registered at once make one player, and the refused ones use up no dbref", async () => {
+  const srv = await startServer({ env: { URSAMU_GAME_REGISTRATIONSPERHOUR: "100" } });
+  try {
+    const reg = (name: string) =>
+      api(srv.base, "POST", "/api/v1/auth/register", { name, password: "password123" });
+    const me = async (token: string) =>
+      (await api(srv.base, "GET", "/api/v1/me", undefined, token)).body.id as string;
+    // Each passes the name check while the others hash their password; all but one are then
+    // refused in the create's commit, where a taken number used to stay taken.
+    const same = await Promise.all(Array.from({ length: 4 }, () => reg("Twin")));
+    const statuses = same.map((r) => r.status).sort();
+    assertEquals(statuses, [200, 409, 409, 409]);
+    const twin = Number(await me(same.find((r) => r.status === 200)!.body.token));
+    const next = Number(await me((await reg("Single")).body.token));
+    assertEquals(next, twin + 1, "the next player takes the number after Twin's");
   } finally {
     await srv.stop();
   }

@@ -193,3 +193,32 @@ Deno.test("building: every creator shares one quota-checked create; a REST room 
     await w.stop();
   }
 });
+
+Deno.test("building: a home whose room is destroyed leads to the starting room wherever it is used", async () => {
+  const w = await startPluginWorld(["Alice"]);
+  try {
+    const root = await w.login("Root");
+    await root.cmd("@set Alice=builder", /^Set\.$/);
+    const alice = await w.login("Alice");
+    const attic = (await alice.cmd("@dig Attic", /created as room/)).msg.match(/#(\d+)/)![1];
+    await alice.cmd(`@link me=#${attic}`, /Home of Alice/);
+    await alice.cmd("@create Lamp", /created/);
+    await alice.cmd(`@link lamp=#${attic}`, /Home of Lamp/);
+    assertEquals(
+      (await alice.cmd("think [home(me)] [home(lamp)]", /^#/)).msg,
+      `#${attic} #${attic}`,
+    );
+    await alice.cmd(`@destroy/confirm #${attic}`, /Destroyed Attic/);
+    // The homes still name the room; what reads them gets the starting room, as MUX's @dbck
+    // resets them to the default home.
+    assertEquals((await alice.cmd("think [home(me)] [home(lamp)]", /^#/)).msg, "#1 #1");
+    await alice.cmd(
+      `@tel me=#${(await alice.cmd("@dig Cellar", /created/)).msg.match(/#(\d+)/)![1]}`,
+      /./,
+    );
+    await alice.cmd("home", /./);
+    await alice.ws.expect((m) => m.data.type === "room" && m.data.id === "1");
+  } finally {
+    await w.stop();
+  }
+});

@@ -352,6 +352,7 @@ export class TestWorld {
         motd: () => w.config.game.loginMessage,
         paramNames,
         param: (name, staff) => paramValue(w.config, name, staff),
+        startingRoom: () => "0",
         counts: (owner) =>
           objectCounts({
             flagCount: (flag) => byFlag(flag).length,

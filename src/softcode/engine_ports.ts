@@ -420,6 +420,7 @@ export function enginePorts(p: EnginePortParts): SoftcodePorts {
       motd: () => p.config().game.loginMessage,
       paramNames,
       param: (name, staff) => paramValue(p.config(), name, staff),
+      startingRoom: p.startingRoom,
       counts: (owner) => {
         const w = world();
         return w ? objectCounts(w, owner) : { total: 0, rooms: 0, exits: 0, things: 0, players: 0 };

@@ -227,6 +227,8 @@ export interface GameState {
   param(name: string, staff: boolean): string | null | undefined;
   /** Objects by type: the whole world's (`owner` null), or what `owner` owns. */
   counts(owner: string | null): ObjectCounts;
+  /** The starting room: where a home that is no longer a room leads (`home()`, `tel(me,home)`). */
+  startingRoom(): string;
 }
 
 /** Everything the evaluator is given. */

@@ -242,8 +242,17 @@ export class ObjectStore {
   ): Promise<DbObject> {
     if (this.#live) {
       for (let i = 0; i < CREATE_ATTEMPTS; i++) {
-        const obj = this.#newObject(input);
-        const stamp = await this.#creates.run(() => this.#commitNew(obj, extra));
+        // The number is taken at the create's turn, so one refused in its commit (a name taken
+        // meanwhile, its room destroyed) gives it back, and the next create takes it.
+        const [obj, stamp] = await this.#creates.run(async () => {
+          const obj = this.#newObject(input);
+          try {
+            return [obj, await this.#commitNew(obj, extra)] as const;
+          } catch (e) {
+            this.#giveBack(obj.id);
+            throw e;
+          }
+        });
         if (stamp === null) continue; // another writer took the number: take the next
         this.#changed(null, obj, stamp);
         return obj;
@@ -370,6 +379,14 @@ export class ObjectStore {
     checkStorable(obj, `The new ${input.type}`);
     this.#lastId++;
     return obj;
+  }
+
+  /**
+   * A dbref taken for a create that was refused: the next create takes it again, unless a create
+   * in memory took a later one meanwhile (then the number stays unused; none is ever reused).
+   */
+  #giveBack(id: string): void {
+    if (this.#lastId === Number(id)) this.#lastId--;
   }
 
   /**

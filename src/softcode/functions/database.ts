@@ -174,7 +174,8 @@ export const databaseFunctions: FunctionDef[] = [
   define("home", 1, 1, {
     family: "database",
     args: "home(<object>)",
-    summary: "The home of a player or thing, the room an exit leaves from; #-1 for a room.",
+    summary:
+      "The home of a player or thing (the starting room once its room is destroyed), the room an exit leaves from; #-1 for a room.",
     example: { think: "home(box)", gives: "#-1" },
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
@@ -184,7 +185,11 @@ export const databaseFunctions: FunctionDef[] = [
     if (t === "room") return "#-1";
     if (t === "exit") return o.location ? ref(o.location) : "#-1";
     const h = o.data?.home;
-    return typeof h === "string" && h ? ref(h) : "#-1";
+    if (typeof h !== "string" || !h) return "#-1";
+    // A home whose room was destroyed leads to the starting room, as going home does (MUX's
+    // @dbck resets such a home to the default one; dbrefs are never reused here).
+    const room = ev.ports.world.object(h);
+    return ref(room && typeOf(room) === "room" ? h : ev.ports.game.startingRoom());
   }),
   define("rloc", 2, 2, {
     family: "database",
