@@ -98,6 +98,33 @@ Deno.test("auth: register, login, me and the token rules", async (t) => {
       assertEquals(entry.ip, "127.0.0.1");
       assertEquals(entry.target, "alice");
     });
+
+    await t.step(
+      "a failed login's unknown name is logged only when it cannot be a password",
+      async () => {
+        const fail = (name: string) =>
+          api(b, "POST", "/api/v1/auth/login", { name, password: "nopenope1" });
+        const failures = async () =>
+          (await Deno.readTextFile(`${srv.dir}/logs/security.log`)).trim().split("\n")
+            .map((l) => JSON.parse(l)).filter((e) => e.event === "LOGIN_FAILED");
+        const before = (await failures()).length;
+        // A password typed as the name (8 characters or more, naming no character), twice.
+        assertEquals((await fail("Tr0ub4dor&3xyz")).status, 401);
+        assertEquals((await fail("tr0ub4dor&3XYZ")).status, 401);
+        assertEquals((await fail("root")).status, 401);
+        let targets: string[] = [];
+        for (let i = 0; i < 100 && targets.length < 3; i++) {
+          await new Promise((r) => setTimeout(r, 50));
+          const log = await Deno.readTextFile(`${srv.dir}/logs/security.log`);
+          assert(!/Tr0ub4dor|ub4dor/i.test(log), "the typed secret never reaches the log");
+          targets = (await failures()).slice(before).map((e) => e.target);
+        }
+        assertEquals(targets.length, 3, targets.join(", "));
+        assertMatch(targets[0], /^Tr… \[[0-9a-f]{8}\]$/);
+        assertEquals(targets[1].slice(2), targets[0].slice(2), "one name (any case), one tag");
+        assertEquals(targets[2], "root", "shorter than any password: as typed");
+      },
+    );
   } finally {
     await srv.stop();
   }

@@ -52,8 +52,9 @@ export async function attemptLogin(
   }
   let releaseAccount: (() => void) | null = null;
   let found: LoggedIn | null;
+  let id: string | null = null;
   try {
-    const id = deps.config.value.game.accountLoginFailures > 0
+    id = deps.config.value.game.accountLoginFailures > 0
       ? await deps.accounts.playerId(name)
       : null;
     if (id !== null) {
@@ -82,6 +83,10 @@ export async function attemptLogin(
     await deps.accounts.rememberSite(found.player.id, ip);
     return { ok: true, ...found };
   }
-  await deps.securityLog.write("LOGIN_FAILED", { ip, target: name.slice(0, 64), detail: via });
+  // A name that names a character is written as typed; any other may be a password typed in
+  // the wrong place (docs/security.md "Failed logins").
+  const known = id !== null || (await deps.accounts.playerId(name)) !== null;
+  const target = known ? name.slice(0, 64) : deps.securityLog.unknownName(name.slice(0, 64));
+  await deps.securityLog.write("LOGIN_FAILED", { ip, target, detail: via });
   return { ok: false, limited: false };
 }

@@ -1,7 +1,9 @@
 /** The security log: JSON lines in `<logDir>/security.log`. */
+import { createHmac } from "node:crypto";
 import { dirname } from "node:path";
 import type { EngineConfig } from "../config/defaults.ts";
 import { RotationRetry } from "../logging/rotation_retry.ts";
+import { MIN_PASSWORD } from "./passwords.ts";
 
 /** Security log event names (docs/api.md "Security log"). */
 export type SecurityEvent =
@@ -96,12 +98,27 @@ export class SecurityLog {
   readonly #maxKeys: number;
   /** The one timer that writes folded counts when their minute ends (not one per key). */
   #timer: ReturnType<typeof setTimeout> | null = null;
+  /** Keys `unknownName`'s tags for this run: the same name tags alike until a restart. */
+  readonly #nameKey = crypto.getRandomValues(new Uint8Array(32));
 
   constructor(readonly file: string, opts: SecurityLogOptions = {}) {
     this.#now = opts.now ?? Date.now;
     this.#limits = opts.limits ?? (() => ({ maxSize: 0, maxFiles: 0 }));
     this.#everyMs = opts.refusalEveryMs ?? REFUSAL_EVERY_MS;
     this.#maxKeys = opts.maxRefusalKeys ?? MAX_REFUSAL_KEYS;
+  }
+
+  /**
+   * How a failed login's name that names no character is written: as typed while it is shorter
+   * than the shortest password (it cannot be one: `root`, `admin`, a mistyped `Bob`), else its
+   * first two characters and a tag keyed for this run (`hu… [3f9a0c1e]`), so a password typed
+   * as the name never reaches the log while repeated tries of one name still show as one.
+   */
+  unknownName(name: string): string {
+    const chars = [...name];
+    if (chars.length < MIN_PASSWORD) return name;
+    const tag = createHmac("sha256", this.#nameKey).update(name.toLowerCase()).digest("hex");
+    return `${chars.slice(0, 2).join("")}… [${tag.slice(0, 8)}]`;
   }
 
   /**
