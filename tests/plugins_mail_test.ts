@@ -415,3 +415,41 @@ Deno.test("mail: one sender may leave only so many unread messages in another's 
     await g.close();
   }
 });
+
+Deno.test("mail: what a thing sends is its owner's: from the owner, on the owner's send rate", async () => {
+  // Before: a thing sent as itself, with a send rate and a share of each mailbox of its own, so
+  // a player's thousand things sent 10,000 messages a minute (s53probe). MUX sends as Owner().
+  const g = await startTestGame({
+    plugins: ["mail", "building"],
+    config: { plugins: { mail: { sendsPerMinute: 2 } } },
+  });
+  const bob = await g.player("Bob");
+  const bea = await g.player("Bea", { flags: ["builder"] });
+  try {
+    await g.run(bea, "@create Box");
+    const inbox = async (n: number): Promise<Json[]> => {
+      for (let i = 0; i < 100; i++) {
+        const got = (await g.request("GET", "/api/v1/mail", { as: bob })).body as Json[];
+        if (got.length >= n) return got;
+        await g.received();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.fail(`Bob's mailbox never held ${n}`);
+    };
+    await g.run(bea, "@force Box=@mail Bob=From the box/hello");
+    assert.deepEqual((await inbox(1)).map((m) => [m.from, m.subject]), [["Bea", "From the box"]]);
+    assert.equal((await g.run(bea, "@mail Bob=Mine/hello")).text("Bea"), "Mail sent to Bob: Mine");
+    // Bea's two sends a minute are spent: the box's third is refused, and says so to it.
+    await g.run(bea, "@force Box=@mail Bob=Again/hello");
+    await g.run(bea, "@force Box=@mail Bob=Again/hello");
+    assert.match(
+      (await g.run(bea, "@mail Bob=Third/hello")).text("Bea"),
+      /^You are sending mail too fast: at most 2 messages a minute\./,
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    await g.received();
+    assert.deepEqual((await inbox(2)).map((m) => m.subject).sort(), ["From the box", "Mine"]);
+  } finally {
+    await g.close();
+  }
+});

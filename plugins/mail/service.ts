@@ -11,6 +11,7 @@ import {
   lockOf,
   MAX_NAMES,
   NotFoundError,
+  ownerOf,
   type PluginContext,
   requiredText,
   splitNames,
@@ -92,6 +93,10 @@ export class MailService {
     body: unknown,
     limited = true,
   ): Promise<Sent> {
+    // What a thing sends is its owning player's, as in MUX's mail (Owner()): from that player,
+    // on that player's send rate and share of a mailbox. Sent as itself, each of a player's
+    // thousand things had a rate of its own: 10,000 messages a minute, any mailbox full at once.
+    sender = await this.#sendingPlayer(sender);
     // One line: a subject is a row of the inbox list.
     const subj = requiredText(subject, "subject", MAX_SUBJECT, { oneLine: true });
     const text = requiredText(body, "body", MAX_BODY);
@@ -227,6 +232,15 @@ export class MailService {
       `${over.join(", ")} ${over.length > 1 ? "each have" : "has"} ${share} unread messages ` +
         `from you already, the most one sender may leave waiting. Nothing was sent.`,
     );
+  }
+
+  /** The player a message from `sender` is from: itself, or the player owning it. */
+  async #sendingPlayer(sender: DbObject): Promise<DbObject> {
+    const id = ownerOf(sender);
+    if (id === sender.id) return sender;
+    const owner = await this.#ctx.world.get(id);
+    if (!owner) throw new ForbiddenError("Only an object with an owner may send mail.");
+    return owner;
   }
 
   /** Counts a send against the player's budget (the SDK's rates), or refuses it (429). */
