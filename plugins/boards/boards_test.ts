@@ -440,6 +440,32 @@ Deno.test("boards: a player posts at most plugins.boards.postsPerDay a board a d
   }, { plugins: { boards: { postsPerDay: 2, defaultBoards: [] } } });
 });
 
+Deno.test("boards: a thing's posts count against its owner's posts a day", async () => {
+  // Before: a thing counted as itself, so each of a player's thousand things had the day's 25
+  // posts of a board of its own (s53probe).
+  const game = await startTestGame({
+    plugins: ["boards", "building"],
+    config: { plugins: { boards: { postsPerDay: 2, defaultBoards: [] } } },
+  });
+  try {
+    const wiz = await game.player("Wiz", { flags: ["wizard"] });
+    const bea = await game.player("Bea", { flags: ["builder"] });
+    await game.request("POST", B, { as: wiz, body: { name: "General" } });
+    await game.run(bea, "@create Box");
+    await game.run(bea, "@force Box=+bbpost general/From the box=b");
+    await game.run(bea, "@force Box=+bbpost general/Again=b");
+    for (let i = 0; i < 20; i++) {
+      if ((await game.request("GET", `${B}/general`, { as: bea })).body.posts >= 2) break;
+      await game.received();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.match((await game.run(bea, "+bbpost general/Mine=b")).text("Bea"), /posted 2 times/);
+    assert.equal((await game.request("GET", `${B}/general`, { as: bea })).body.posts, 2);
+  } finally {
+    await game.close();
+  }
+});
+
 Deno.test("boards: a fresh game has Announcements (staff post) and General", async () => {
   const game = await startTestGame({ plugins: ["boards"] });
   try {

@@ -12,6 +12,7 @@ import {
   NotFoundError,
   type NoticeBatch,
   type NoticeOptions,
+  ownerOf,
   type PlayerLookup,
   type PluginNotices,
   type PluginQuota,
@@ -215,15 +216,28 @@ export class BoardService {
     if (!this.canPost(board, p)) throw new ForbiddenError("You may not post on that board.");
     const subjectText = requiredText(subjectRaw, "subject", MAX_SUBJECT, { oneLine: true });
     const body = requiredText(bodyRaw, "body", MAX_BODY);
+    // A thing's posts are its owning player's to count (MUX's Owner(), as its objects and mail
+    // are): counted as its own, each of a player's thousand things had the day's posts of a board.
+    const payer = await this.#owner(p);
     const post = await this.d.store.createPost(
       board,
       { subject: subjectText, body, author: p.id, authorName: p.name },
-      (op) => this.d.postsPerDay.take(op, p.id, { scope: board.id, exempt: isStaff(p.flags) }),
+      (op) =>
+        this.d.postsPerDay.take(op, payer.id, { scope: board.id, exempt: isStaff(payer.flags) }),
     );
     // The author has read what they wrote.
     await this.d.store.markRead(board.id, p.id, post.num);
     await this.#news.add(board.id, post);
     return post;
+  }
+
+  /** `p` when it is a player, else the player owning it (refused when there is none). */
+  async #owner(p: DbObject): Promise<DbObject> {
+    const id = ownerOf(p);
+    if (id === p.id) return p;
+    const [owner] = await this.d.world.getMany([id]);
+    if (!owner) throw new ForbiddenError("Only an object with an owner may post.");
+    return owner;
   }
 
   /** Reads a post for `p`: marks it read (one write at most). */
