@@ -578,6 +578,31 @@ Deno.test("jobs: jobs stored before the combined index get it at start", async (
   }
 });
 
+Deno.test("jobs: a thing's request is its owner's, on the owner's open requests", async () => {
+  // Before: a thing filed as itself, so each of a player's thousand things had maxOpenJobs open
+  // requests of its own (s53probe).
+  await withGame(async (game) => {
+    const bea = await game.player("Bea", { flags: ["builder"] });
+    await game.run(bea, "@create Box");
+    await game.run(bea, "@force Box=+request From the box=please");
+    await game.run(bea, "@force Box=+request Again=please");
+    const mine = async (n: number) => {
+      for (let i = 0; i < 50; i++) {
+        const got = (await game.request("GET", J, { as: bea })).body as { submitter: string }[];
+        if (got.length >= n) return got;
+        await game.received();
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.fail(`Bea never had ${n} requests`);
+    };
+    assert.deepEqual((await mine(2)).map((j) => j.submitter), [bea.id, bea.id]);
+    assert.match((await game.run(bea, "+request Mine=please")).text("Bea"), /You have 2 open/);
+  }, {
+    plugins: ["jobs", "building"],
+    config: { plugins: { jobs: { maxOpenJobs: 2 } }, game: { restWritesPerMinute: 0 } },
+  });
+});
+
 Deno.test("jobs: a player has at most plugins.jobs.maxOpenJobs open; staff hear a burst as one line", async () => {
   await withGame(async (game, wiz) => {
     const ann = await game.player("Ann");

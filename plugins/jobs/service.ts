@@ -14,6 +14,7 @@ import {
   type NoticeBatch,
   type NoticeOptions,
   onlyFields,
+  ownerOf,
   type Page,
   type PlayerLookup,
   type PluginLog,
@@ -178,7 +179,11 @@ export class JobService {
   }
 
   /** Submits a job; online staff are told. */
-  async submit(p: DbObject, body: Record<string, unknown>): Promise<Job> {
+  async submit(actor: DbObject, body: Record<string, unknown>): Promise<Job> {
+    // A thing's request is its owning player's (MUX's Owner(), as its objects and mail are): filed
+    // by that player, on that player's open requests. Filed as its own, each of a player's
+    // thousand things had maxOpenJobs of its own, and its answers went to a thing.
+    const p = await this.#owner(actor);
     // One line: the title is shown inside other lines (lists, the notice to staff).
     const title = requiredText(body.title, "title", MAX_TITLE, { oneLine: true });
     const description = requiredText(body.description, "description", MAX_DESCRIPTION);
@@ -321,6 +326,15 @@ export class JobService {
     if (!p) throw new ValidationError(`No player named '${r.slice(0, 40)}'.`);
     if (!isStaff(p.flags)) throw new ValidationError(`${p.name} is not staff.`);
     return p;
+  }
+
+  /** `p` when it is a player, else the player owning it (refused when there is none). */
+  async #owner(p: DbObject): Promise<DbObject> {
+    const id = ownerOf(p);
+    if (id === p.id) return p;
+    const [owner] = await this.d.world.getMany([id]);
+    if (!owner) throw new ForbiddenError("Only an object with an owner may file a request.");
+    return owner;
   }
 
   /** Tells the submitter (in game and by mail) of a status change. */
