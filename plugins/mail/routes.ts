@@ -98,7 +98,8 @@ const SEND = describe({
     },
     "400": "no or unknown recipients, too many, or a missing or too long subject or body",
     "401": "no token",
-    "409": "a recipient's mailbox is full (each one named; nothing sent), or busy: try again",
+    "409":
+      "a recipient's mailbox is full, or holds `plugins.mail.maxUnreadFromOne` (50) unread messages from the caller (each one named; nothing sent), or busy: try again",
     "429": `sending too fast (\`plugins.mail.sendsPerMinute\`), or ${REST_WRITE_LIMITED}`,
   },
 });

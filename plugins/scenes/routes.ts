@@ -294,7 +294,8 @@ const POSE_IN = describe({
     "401": "no token",
     "403": "a private scene the caller is not allowed into",
     "404": "no such scene",
-    "409": `${BUSY}; or the scene holds \`plugins.scenes.maxPoses\` poses (20000 by default)`,
+    "409":
+      `${BUSY}; or the scene holds \`plugins.scenes.maxPoses\` poses (20000 by default), or the text would pass the scene's \`plugins.scenes.maxSceneBytes\` (4 MiB) or the poster's \`plugins.scenes.maxPoseBytes\` (64 MiB; staff: no limit); nothing stored`,
     "429": REST_WRITE_LIMITED,
   },
 });
@@ -306,10 +307,12 @@ const EDIT_POSE = describe({
   body: { schema: s.object({ msg: MSG }, { present: ["msg"] }), limit: BODY_LIMIT },
   responses: {
     "200": { description: "the pose", schema: POSE },
-    "400": "no or too long msg, or the pose is busy",
+    "400": "no or too long msg",
     "401": "no token",
     "403": "not the pose's author or the scene's owner",
     "404": "no such scene or pose",
+    "409":
+      `${BUSY}; or what the text grows by would pass the scene's \`plugins.scenes.maxSceneBytes\` or its author's \`plugins.scenes.maxPoseBytes\`; nothing changed`,
   },
 });
 
