@@ -21,6 +21,9 @@ export function notesCommands(store: NoteStore): CommandSpec[] {
           await store.delete(note);
           return u.send(`Note ${note.id} deleted.`);
         }
+        // A notepad is a player's: kept for things, each of a player's thousand things had
+        // maxNotes notes of 4,000 characters of its own, gigabytes a player could store.
+        if (!u.me.flags.includes("player")) throw new CommandError("Only players keep notes.");
         const text = u.cmd.args.trim();
         if (!text) throw new CommandError("Usage: +note <text>");
         if (text.length > MAX_NOTE_LENGTH) {

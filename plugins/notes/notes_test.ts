@@ -114,6 +114,23 @@ Deno.test("notes: +note, +notes and +note/del in game, private to their author",
   }
 });
 
+Deno.test("notes: only players keep notes; a thing's +note stores nothing", async () => {
+  // Before: a thing kept notes of its own, so a player's thousand things could each store
+  // maxNotes notes of 4,000 characters beside the player's own (s53probe).
+  const game = await startTestGame({ plugins: ["notes", "building"] });
+  try {
+    const bea = await game.player("Bea", { flags: ["builder"] });
+    await game.run(bea, "@create Box");
+    await game.run(bea, "@force Box=+note hidden away");
+    await new Promise((r) => setTimeout(r, 300));
+    await game.received();
+    // Note numbers come from one counter: the first note stored is 1.
+    assert.equal((await game.run(bea, "+note mine")).text("Bea"), "Note 1 saved.");
+  } finally {
+    await game.close();
+  }
+});
+
 Deno.test("notes: a player keeps at most plugins.notes.maxNotes, counted not scanned", async () => {
   const game = await startTestGame({
     plugins: ["notes"],
