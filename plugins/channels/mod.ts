@@ -3,9 +3,15 @@
  * persisted history; REST at `/api/v1/channels`. A fresh game gets the default channels
  * (Public, OOC, Staff unless configured otherwise; see defaults.ts).
  */
-import type { PluginContext, PluginModule } from "../../src/plugins/mod.ts";
+import { isStaff, ownerOf, type PluginContext, type PluginModule } from "../../src/plugins/mod.ts";
 import { ChannelStore } from "./store.ts";
-import { ChannelService, DEFAULT_ANNOUNCE_JOINS, MAX_MESSAGE, playerCheck } from "./service.ts";
+import {
+  ChannelService,
+  DEFAULT_ANNOUNCE_JOINS,
+  DEFAULT_LINES_PER_MINUTE,
+  MAX_MESSAGE,
+  playerCheck,
+} from "./service.ts";
 import { channelCommands, talkCommands } from "./commands.ts";
 import { channelFunctions } from "./functions.ts";
 import { channelRoutes, PREFIX } from "./routes.ts";
@@ -56,6 +62,20 @@ const plugin: PluginModule = {
         return Number.isInteger(n) && n >= 0 ? n : DEFAULT_ANNOUNCE_JOINS;
       },
       defaultAlias: (lower) => defaults().find((d) => d.name.toLowerCase() === lower)?.alias,
+      // Paid by the player, for their things too (MUX's Owner()); staff are not held to it.
+      talkRate: async (actor) => {
+        const n = Number(ctx.config.linesPerMinute ?? DEFAULT_LINES_PER_MINUTE);
+        const max = Number.isInteger(n) && n >= 0 ? n : DEFAULT_LINES_PER_MINUTE;
+        const id = ownerOf(actor);
+        const payer = id === actor.id ? actor : await ctx.world.get(id);
+        if (!max || (payer && isStaff(payer.flags))) return;
+        ctx.rates.take(
+          "talk",
+          id,
+          max,
+          `You are talking on channels too fast: at most ${max} lines a minute.`,
+        );
+      },
       membership: (id, channel, joined) => {
         if (!gmcp || !ctx.active) return;
         if (ctx.players.isConnected(id)) gmcpSend(gmcp.changed(id, channel, joined));

@@ -32,6 +32,14 @@ export const MAX_HEADER = 64;
 /** Longest message. */
 export const MAX_MESSAGE = 4000;
 
+/**
+ * Default of `plugins.channels.linesPerMinute`: lines one player (with their things) may say on
+ * channels a minute, after a burst of as many. A channel reaches everyone on it: without a limit,
+ * `@dolist lnum(99)=pub spam` typed ten times a second put a thousand lines a second before every
+ * player on Public.
+ */
+export const DEFAULT_LINES_PER_MINUTE = 60;
+
 /** Default of `plugins.channels.announceJoins`: the most members a join is announced to. */
 export const DEFAULT_ANNOUNCE_JOINS = 100;
 
@@ -96,6 +104,11 @@ export interface ChannelDeps {
   defaultAlias?: (lowerName: string) => string | undefined;
   /** A player joined (`true`) or left a channel (GMCP clients are told). */
   membership?: (playerId: string, channel: string, joined: boolean) => void;
+  /**
+   * Counts a line `actor` says against the talk rate of the player who pays for it (itself, or
+   * the player owning a thing), throwing a RateLimitError when it is spent. Absent: no limit.
+   */
+  talkRate?: (actor: DbObject) => Promise<void>;
 }
 
 /** Says whether a channel name is acceptable; throws ValidationError otherwise. */
@@ -436,6 +449,7 @@ export class ChannelService {
     if (text.length > MAX_MESSAGE) {
       throw new ValidationError(`Messages are at most ${MAX_MESSAGE} characters.`);
     }
+    await this.d.talkRate?.(actor);
     await this.#say(ch, {
       shown: closed(this.d.players.displayName(actor)),
       sender: actor.name,
