@@ -22,7 +22,8 @@ import {
   type TeleportRefusal,
   teleportRefusal,
 } from "../world/building.ts";
-import { ownerOf } from "../world/control.ts";
+import { controls as worldControls, examines, ownerOf } from "../world/control.ts";
+import { attrWriteRefusal, canSeeAttr } from "../world/attributes/access.ts";
 import { EngineError } from "../errors.ts";
 import type { QueueRequest } from "../queue/types.ts";
 import { defaultConfig, type EngineConfig } from "../config/defaults.ts";
@@ -143,8 +144,9 @@ export class TestWorld {
     const w = this;
     const staff = (o: DbObject) =>
       o.flags.some((f) => ["wizard", "admin", "superuser"].includes(f));
-    const controls = (a: DbObject, b: DbObject) =>
-      staff(a) || a.id === b.id || b.owner === a.id || (a.owner !== "" && a.owner === b.owner);
+    // The engine's own control rule; with no lock world, no zone gives control and an inherit
+    // object acts with its own flags (tests that need those go through the commands).
+    const controls = (a: DbObject, b: DbObject) => worldControls(a, b, null);
     const byFlag = (flag: string) => [...w.objects.values()].filter((o) => o.flags.includes(flag));
     const passes = (lock: string, o: DbObject) =>
       checkLock(lock, { id: `#${o.id}`, flags: o.flags, connected: w.online.has(o.id) });
@@ -271,7 +273,9 @@ export class TestWorld {
         names: (id) => [...(w.attrs.get(id)?.keys() ?? [])].sort(),
         set: (actor, id, name, value) => {
           const a = w.objects.get(actor), o = w.objects.get(id);
-          if (!a || !o || !controls(a, o)) return "Permission denied.";
+          if (!a || !o) return "Permission denied.";
+          const refused = attrWriteRefusal(a, o, name, w.attrs.get(id)?.get(name) ?? null, null);
+          if (refused) return refused.message;
           if (value === "") w.attrs.get(id)?.delete(name);
           else w.set(id, name, value);
           return null;
@@ -305,17 +309,14 @@ export class TestWorld {
       },
       access: {
         controls,
-        examines: (viewer, target) => staff(viewer) || controls(viewer, target),
+        examines: (viewer, target) => examines(viewer, target, null),
         canSee: (viewer, target) =>
           canSeeWithin(viewer, target, w.objects.get(target.location) ?? null, null),
         shownLocation: (viewer, target) => shownLocation(viewer, target, null),
         visibleContents: (viewer, container, contents) =>
           visibleContents(viewer, container, contents, null),
         hiddenFrom: (viewer, target) => hiddenFrom(viewer, target, null),
-        canSeeAttr: (viewer, obj, attr) =>
-          attr.flags.includes("hidden")
-            ? staff(viewer)
-            : attr.flags.includes("visual") || controls(viewer, obj) || attr.owner === viewer.id,
+        canSeeAttr: (viewer, obj, attr) => canSeeAttr(viewer, obj, attr, null),
         isStaff: staff,
         passesLock: (lock, o) =>
           !lock ||
