@@ -54,9 +54,11 @@ export function controls(
 }
 
 /**
- * True when `viewer` sees `target` as its controller does (MUX's See_All or Controls(), the
- * core of Examinable()): staff see everything (an admin sees a dark admin, whom it does not
- * control), others what they control. The rule of what is hidden, `examine` and attributes.
+ * True when `viewer` sees `target` as its controller does (MUX's Examinable() but for VISUAL:
+ * See_All, one owner, or a zone): staff see everything (an admin sees a dark admin, whom it does
+ * not control), others what they control and whatever their owner owns (a player's object that
+ * is not `inherit` examines the player, whom it does not control). The rule of what is hidden,
+ * `examine` and attributes.
  */
 export function examines(
   viewer: Controlled,
@@ -64,7 +66,7 @@ export function examines(
   world: ControlWorld | null,
 ): boolean {
   return isStaff((world ? actingAs(world, viewer) : viewer).flags) ||
-    controls(viewer, target, world);
+    ownerOf(viewer) === ownerOf(target) || controls(viewer, target, world);
 }
 
 /** The player who owns `o` (a player owns itself; MUX's Owner()). */
