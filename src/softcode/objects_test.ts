@@ -24,8 +24,9 @@ Deno.test("softcode objects: names, numbers, places and contents", () => {
   assert.equal(as("[loc(me)] [loc(box)] [room(box)]"), `#${t.room} #${t.room} #${t.room}`);
   assert.equal(as(`[lcon(here)]|[lexits(here)]`), `#${t.wiz} #${alice} #${box}|#${exit}`);
   assert.equal(as(`[type(box)] [type(here)] [type(n)] [hastype(me,player)]`), "THING ROOM EXIT 1");
-  // Bob is far away and dark: Alice sees neither into his room nor him in lwho().
-  assert.equal(as(`[lcon(#${hall})]`), "");
+  // Bob is far away and dark: Alice sees neither into his room (MUX's lcon(): a place she may not
+  // examine and is not in is refused) nor him in lwho().
+  assert.equal(as(`[lcon(#${hall})]`), "#-1 PERMISSION DENIED");
   assert.equal(as("[lwho()]"), `#${t.wiz} #${alice}`);
   assert.equal(t.run("[lwho()]"), `#${t.wiz} #${alice} #${bob}`);
   assert.equal(t.run(`[loc(*Bob)]`), `#${hall}`);

@@ -6,7 +6,7 @@ import { define } from "./define.ts";
 import { EV, EVAL_ARG, type Frame, type FunctionDef } from "../types.ts";
 import type { Evaluation } from "../eval.ts";
 import { sepOf, splitList } from "../list.ts";
-import { bool, toInt, truthy } from "../numbers.ts";
+import { toInt, truthy } from "../numbers.ts";
 import { found, matchError, matchThing, NOTHING, parseObjAttr } from "../match.ts";
 import {
   type AttrSite,
@@ -1090,7 +1090,8 @@ function hasAttr(ev: Evaluation, f: Frame, args: string[], parents: boolean): st
   if (!validAttrName(name)) return "0";
   const attr = parents ? ev.attrWithParents(r, name) : ev.ports.attributes.get(r, name);
   if (!attr || !attr.value) return "0";
-  return bool(ev.mayRead(f.executor, r, attr));
+  // MUX's hasattr_handler refuses an attribute the executor may not read.
+  return ev.mayRead(f.executor, r, attr) ? "1" : "#-1 PERMISSION DENIED";
 }
 
 /** The register key for a name: `0`-`9`, `a`-`z`, or a named one; null when invalid. */

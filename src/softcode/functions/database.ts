@@ -20,7 +20,7 @@ import { validAttrName } from "./control.ts";
 import { upperAscii } from "../compile.ts";
 import { parentChain } from "../../world/parents.ts";
 import { inheritable } from "../../world/attributes/inherit.ts";
-import { examinable, listed, muxFlags, shownLoc, thing } from "./objects.ts";
+import { examinable, listed, mayListContents, muxFlags, shownLoc, thing } from "./objects.ts";
 
 /** Most levels rloc() climbs. */
 const MAX_RLOC = 20;
@@ -58,6 +58,8 @@ export const databaseFunctions: FunctionDef[] = [
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
+    if (typeOf(o) === "exit") return "#-1";
+    if (!mayListContents(ev, f, o)) return "#-1 PERMISSION DENIED";
     const first = sameKind(ev, f, o, false)[0];
     return first ? ref(first.id) : "#-1";
   }),
@@ -84,9 +86,17 @@ export const databaseFunctions: FunctionDef[] = [
     const at = shownLoc(ev, f, o);
     const place = at ? ev.object(at) : null;
     if (!place || typeOf(o) === "room") return "#-1";
-    const list = sameKind(ev, f, place, typeOf(o) === "exit");
+    // MUX's fun_next: the place must be examinable, the executor or where the executor is.
+    const me = ev.object(f.executor);
+    if (!examinable(ev, f, place) && place.id !== f.executor && place.id !== me?.location) {
+      return "#-1 PERMISSION DENIED";
+    }
+    const exit = typeOf(o) === "exit";
+    const list = sameKind(ev, f, place, exit);
     const i = list.findIndex((c) => c.id === o.id);
-    return i >= 0 && i + 1 < list.length ? ref(list[i + 1].id) : "#-1";
+    if (i >= 0 && i + 1 < list.length) return ref(list[i + 1].id);
+    // After the last exit MUX finds none (NOT FOUND); after the last thing, its Next is nothing.
+    return exit ? "#-1 NOT FOUND" : "#-1";
   }),
   define("visible", 2, 2, {
     family: "database",

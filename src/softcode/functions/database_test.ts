@@ -58,8 +58,32 @@ Deno.test("con(), exit() and next() walk a place's contents and exits", () => {
   // Alice does not see the dark exit listed, so next() does not lead her to it.
   const hers = w.run("lexits(here)", w.alice).split(" ");
   assert.ok(!hers.includes(`#${w.secret}`));
-  assert.equal(w.run(`next(${hers.at(-1)})`, w.alice), "#-1");
+  // After the last exit MUX's next() finds none: NOT FOUND (after the last thing, #-1).
+  assert.equal(w.run(`next(${hers.at(-1)})`, w.alice), "#-1 NOT FOUND");
   assert.equal(w.run("next(here)"), "#-1");
+});
+
+Deno.test("con(), lcon(), next(), room(), hasattr() and elock() refuse as MUX 2.12's do", () => {
+  const w = world();
+  // Alice stands in Limbo: she lists it, but not the wizard she does not control, nor the Hall.
+  assert.notEqual(w.run("lcon(here)", w.alice), "#-1 PERMISSION DENIED");
+  for (const f of ["con", "lcon"]) {
+    assert.equal(w.run(`${f}(*Wizard)`, w.alice), "#-1 PERMISSION DENIED");
+    assert.equal(w.run(`${f}(#${w.hall})`, w.alice), "#-1 PERMISSION DENIED");
+    assert.equal(w.run(`${f}(#${w.north})`), "#-1");
+  }
+  assert.equal(w.run(`next(#${w.mid})`, w.alice), "#-1 PERMISSION DENIED");
+  assert.equal(w.run(`lcon(#${w.leaf})`, w.alice), "");
+  // An exit's location is its destination (loc()), so its room is the room it leads to.
+  assert.equal(w.run(`room(#${w.north})`), `#${w.hall}`);
+  w.world.set(w.wiz, "SIZE", "big");
+  assert.equal(w.run("hasattr(*Wizard,SIZE)", w.alice), "#-1 PERMISSION DENIED");
+  assert.equal(w.run("hasattr(*Wizard,NOPE)", w.alice), "0");
+  assert.equal(w.run(`hasattrp(#${w.box},SIZE)`, w.alice), "0");
+  // A lock other than the default one that Alice may not read fails for her.
+  w.world.objects.get(w.cup)!.data.locks = { use: `#${w.alice}` };
+  assert.equal(w.run(`elock(#${w.cup}/use,me)`, w.alice), "0");
+  assert.equal(w.run(`elock(#${w.cup}/use,*Alice)`), "1");
 });
 
 Deno.test("visible(), lparent() and lattrp() follow who may examine what", () => {

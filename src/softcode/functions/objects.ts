@@ -130,6 +130,15 @@ export function listed(ev: Evaluation, f: Frame, container: DbObject): DbObject[
   return ev.ports.access.visibleContents(me, container, contents);
 }
 
+/**
+ * The executor may list what `o` holds (MUX's con() and lcon()): it may examine `o`, stands in it,
+ * or `o` is the enactor. A place refused answers `#-1 PERMISSION DENIED`.
+ */
+export function mayListContents(ev: Evaluation, f: Frame, o: DbObject): boolean {
+  if (o.id === f.enactor || examinable(ev, f, o)) return true;
+  return ev.object(f.executor)?.location === o.id;
+}
+
 /** The executor may examine `o` (staff, controls it, or it is visual: MUX's Examinable). */
 export function examinable(ev: Evaluation, f: Frame, o: DbObject): boolean {
   if (o.flags.includes("visual")) return true;
@@ -507,6 +516,13 @@ const objectDefs: FunctionDef[] = plainResults([
     // As MUX, the walk starts at the object's location: a room is in no room.
     if (typeOf(o) === "room") return "#-1";
     let cur: DbObject | null = o;
+    // MUX keeps an exit's destination as its location (loc()), so an exit's room is the room
+    // it leads to.
+    if (typeOf(o) === "exit") {
+      if (!shownLoc(ev, f, o)) return "#-1 PERMISSION DENIED";
+      const dest = normalizeId(String(o.data?.destination ?? ""));
+      cur = dest ? ev.object(dest) : null;
+    }
     for (let i = 0; i < 20 && cur; i++) {
       if (typeOf(cur) === "room") return ref(cur.id);
       const at = shownLoc(ev, f, cur);
@@ -646,6 +662,9 @@ const objectDefs: FunctionDef[] = plainResults([
   }, (ev, f, args) => {
     const o = thing(ev, f, args[0]);
     if (typeof o === "string") return o;
+    // An exit holds nothing (MUX: #-1); a place the executor may not list is refused.
+    if (typeOf(o) === "exit") return "#-1";
+    if (!mayListContents(ev, f, o)) return "#-1 PERMISSION DENIED";
     const want = (args[1] ?? "").toLowerCase().replace(/s$/, "").replace("object", "thing");
     return listed(ev, f, o).filter((c) => {
       const t = typeOf(c);
@@ -899,8 +918,9 @@ const objectDefs: FunctionDef[] = plainResults([
     if (typeof o === "string") return o;
     const victim = thing(ev, f, args[1]);
     if (typeof victim === "string") return victim;
-    // Only those who control the object may test its locks other than the default one.
-    if (which !== "basic" && !controls(ev, f, o)) return "#-1 PERMISSION DENIED";
+    // Only those who control the object may read its locks other than the default one; to
+    // others such a lock fails (MUX's elock() answers 0 for a lock attribute it may not read).
+    if (which !== "basic" && !controls(ev, f, o)) return "0";
     return bool(ev.ports.access.passesLock(lockOf(o, which), victim, o.id));
   }),
   define("grep", 3, 3, {
