@@ -137,6 +137,8 @@ export function splitSearch(text: string): SearchWords | { error: string } {
   if (player.length > 1 && player.startsWith('"') && player.endsWith('"')) {
     player = player.slice(1, -1);
   }
+  // A player named as elsewhere, `*Alice` (MUX's lookup_player drops the stars).
+  if (/^\*+[^*]/.test(player)) player = player.replace(/^\*+/, "");
   const [restriction, lowText, highText] = topLevelCommas(rest);
   const low = lowText === undefined || lowText.trim() === "" ? 0 : bound(lowText);
   const high = highText === undefined || highText.trim() === "" ? Infinity : bound(highText);

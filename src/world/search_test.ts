@@ -54,6 +54,10 @@ Deno.test("search: a query splits as MUX's search_setup splits it", () => {
     low: 0,
     high: Infinity,
   });
+  // A player written *Name, as elsewhere (MUX's lookup_player drops the stars); a lone * stays.
+  assert.equal((splitSearch("*Alice type=things") as { player: string }).player, "alice");
+  assert.equal((splitSearch("**Alice") as { player: string }).player, "alice");
+  assert.equal((splitSearch("*") as { player: string }).player, "*");
   assert.deepEqual(splitSearch("Bob type=room,#10,20"), {
     player: "bob",
     cls: "type",
