@@ -26,7 +26,7 @@ export interface ProgramEntry {
   readonly action: string;
   /** A regular expression (the attribute's `regexp` flag). */
   readonly regexp: boolean;
-  /** The `case` flag: a regular expression matched in any case. */
+  /** A regular expression matched in any case: without the `case` flag (MUX's PCRE_CASELESS). */
   readonly caseless: boolean;
   /** The `no_parse` flag: matched against the line as typed, not as evaluated. */
   readonly raw: boolean;
@@ -64,7 +64,7 @@ export function programOf(objectId: string, a: Attribute): ProgramEntry | null {
     pattern,
     action: a.value.slice(at + 1),
     regexp,
-    caseless: a.flags.includes("case"),
+    caseless: !a.flags.includes("case"),
     raw: a.flags.includes("no_parse"),
     off: a.flags.includes("no_command"),
     private: a.flags.includes("no_inherit"),
