@@ -27,6 +27,23 @@ const DIFFERENT: Record<string, string> = {
   "a> think [entrances(#HALL)]": "2.12 charges for searching; the engine keeps no money",
   "a> think [stats(me)]|[lsearch(me)]|[search(me)]":
     "2.12 charges for searching; the engine keeps no money",
+  "b> @set Gadget/NOPE=visual": "the engine's words (2.12: I don't see that here.)",
+  "b> @cpattr Gadget/A1=Gadget/B1,Gadget/B2": "@cpattr names each copy it sets (2.12: Set.)",
+  "b> @cpattr Gadget/A1=Base": "@cpattr names each copy it sets (2.12: Set.)",
+  "b> @cpattr Gadget/NOPE=Base/X": "the engine's words (2.12: No match.)",
+  "b> @mvattr Gadget=NOPE,D1":
+    "@mvattr of a missing attribute is refused (2.12 sets the new one empty: D1: Set.)",
+  "a> @wipe Gadget":
+    "@wipe of what the player does not control is refused (2.12: No matching attributes.)",
+  "b> @parent Base=Gadget": "the engine's words for a parent loop",
+  "b> @parent Gadget=Gadget": "the engine's words for a parent loop",
+  "b> @lock/bogus Gadget=me": "the engine's words for an unknown switch, with the switches",
+  "b> @lock Gadget=": "@lock without a key says its usage (2.12: I don't understand that key.)",
+  "b> @lock Gadget=(": "the engine's lock parser names the fault",
+  "a>> greet off": "the engine's own Huh? message",
+  "a>> subs foo": "%+ in a $-command counts its wildcards (2.12: always 10)",
+  "a>> subs bar": "%+ in a $-command counts its wildcards (2.12: always 10)",
+  "a>> subs2 x y": "%+ in a $-command counts its wildcards (2.12: always 10)",
 };
 
 const testdata = new URL("./testdata/", import.meta.url);

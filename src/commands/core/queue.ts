@@ -236,7 +236,8 @@ Examples:
       if (!controls(u.me, obj, u.locks)) throw new CommandError(DENIED);
       const action = actionOf(u, obj.id, upperAscii(ref.slice(at + 1).trim()));
       if (action === null) throw new CommandError("No match.");
-      const args = rhs === null ? [] : splitArgv(rhs).map((a) => u.evaluate(a, ARG_FLAGS));
+      // No `=` is one empty argument, as MUX's argument list (%+ is 1).
+      const args = rhs === null ? [""] : splitArgv(rhs).map((a) => u.evaluate(a, ARG_FLAGS));
       if (wantsNow(u)) {
         await runNow(u, obj.id, action, { enactor: u.me.id, caller: u.me.id, args });
       } else {
