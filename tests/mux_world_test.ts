@@ -44,6 +44,13 @@ const DIFFERENT: Record<string, string> = {
   "a>> subs foo": "%+ in a $-command counts its wildcards (2.12: always 10)",
   "a>> subs bar": "%+ in a $-command counts its wildcards (2.12: always 10)",
   "a>> subs2 x y": "%+ in a $-command counts its wildcards (2.12: always 10)",
+  "a> think [hasflag(Thing1,dark)]|[words(lcon(here))]":
+    "lcon() leaves out what the executor may not see listed: dark things (2.12: dark players)",
+  "a> @set me=wizard": "the engine's words (2.12: Permission denied.)",
+  "b> think [flags(me)]|[lflags(*Alice)]":
+    "STAFF (w) is any staff member here; builder is the engine's flag for who may build",
+  "b> think [flags(F1)]|[lflags(F1)]":
+    "an inherit object of a staff member ranks as staff (STAFF, w) while it is inherit",
 };
 
 const testdata = new URL("./testdata/", import.meta.url);

@@ -8,21 +8,34 @@ import type { DbObject, ObjectType } from "./types.ts";
 import { hasFlag } from "./flags.ts";
 import { typeOf } from "./indexes.ts";
 
-/** MUX's flag letters by the name (lower case) the flag tests take, in flags()'s order. */
+/**
+ * MUX's flag letters by the name (lower case) the flag tests take, in flags()'s order: MUX's
+ * (decode_flags) is the alphabetical order of its flags' names (HALTED is the engine's halt).
+ */
 export const MUX_FLAG_LETTERS: Readonly<Record<string, string>> = {
-  W: "wizard",
-  Z: "royalty",
-  w: "staff",
+  b: "auditorium",
+  c: "connected",
   D: "dark",
+  e: "enter_ok",
+  h: "halt",
   H: "haven",
+  I: "inherit",
+  J: "jump_ok",
+  M: "monitor",
+  n: "no_command",
   O: "opaque",
+  z: "open_ok",
+  Y: "parent_ok",
+  p: "puppet",
   Q: "quiet",
+  Z: "royalty",
   s: "safe",
+  w: "staff",
   S: "sticky",
   t: "transparent",
   U: "unfindable",
   V: "visual",
-  c: "connected",
+  W: "wizard",
 };
 
 /** MUX's letters for the types: flags() gives one first, `@search flags=` reads it as a type. */

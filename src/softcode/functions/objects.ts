@@ -35,7 +35,7 @@ import {
 } from "../../world/mux_flags.ts";
 import { lowerCase } from "../../text/lower.ts";
 import { type DbObject, OBJECT_TYPES, type ObjectType } from "../../world/types.ts";
-import { PLAIN_FLAGS, STAFF_FLAGS } from "../../world/flags.ts";
+import { canonicalFlag, PLAIN_FLAGS, STAFF_FLAGS } from "../../world/flags.ts";
 import type { SoftAttr } from "../ports.ts";
 import { toWire } from "../markup.ts";
 import { VERSION_TEXT } from "../../version.ts";
@@ -247,6 +247,8 @@ const UPPER_FLAG_NAMES: ReadonlyMap<string, string> = new Map(
 export function muxFlags(ev: Evaluation, f: Frame, o: DbObject): Set<string> {
   const out = new Set<string>();
   for (const flag of o.flags) out.add(flag.toUpperCase());
+  // MUX's name for halt.
+  if (out.delete("HALT")) out.add("HALTED");
   if (out.has("SUPERUSER")) out.add("WIZARD");
   if (out.has("ADMIN")) out.add("ROYALTY");
   const tests = flagTests(ev, f);
@@ -281,7 +283,9 @@ function hasFlagNamed(ev: Evaluation, f: Frame, o: DbObject, name: string): bool
     : lowerCase(t.toUpperCase());
   // MUX's types are not flags: hasflag(me,player) is 0 (hastype() asks for a type).
   if (n === "player" || n === "room" || n === "exit" || n === "thing") return false;
-  return hasMuxFlag(o, n, testsFor(ev, f, n));
+  // MUX's other names for the engine's flags (HALTED is halt).
+  const flag = canonicalFlag(n);
+  return hasMuxFlag(o, flag, testsFor(ev, f, flag));
 }
 
 /** asciiCase()'s answers: ASCII without upper case, ASCII with some, anything else. */
