@@ -586,3 +586,27 @@ Deno.test("hostile softcode: a semaphore count the quota refuses is told to its 
     await srv.stop();
   }
 });
+
+Deno.test("hostile softcode: examine's cap counts attribute names as well as values", async () => {
+  // Before: the cap counted values only, so a thousand attributes of one character each (their
+  // names near the longest) were all listed: examine of such objects came to 700 KB.
+  const srv = await startSupervised();
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const token = await register(srv.base, "Mallory");
+    const mallory = await connectWs(srv, { token, client: "web" });
+    closers.push(() => mallory.close());
+    await mallory.expect((m) => m.data.type === "session");
+    const long = "N".repeat(58);
+    await ask(mallory, `think [null(iter(lnum(1000,1999),set(me,${long}##:x)))]done`, /^done$/);
+    assertEquals(await ask(mallory, "think [attrcnt(me/N*)]!", /^\d+!$/), "1000!");
+    const out = await ask(mallory, "examine me", /more attributes? not shown/);
+    const listed = out.split("\n").filter((l) => l.includes(long) && !l.includes("not shown"))
+      .length;
+    assert(listed > 500 && listed < 1000, `examine listed ${listed} of the 1000`);
+    assertMatch(out, new RegExp(`\\(${1000 - listed} more attributes not shown: `));
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});

@@ -304,12 +304,15 @@ function unbrace(s: string): string {
   return s.length >= 2 && s.startsWith("{") && s.endsWith("}") ? s.slice(1, -1) : s;
 }
 
-/** Characters of attribute values one `examine` shows (an object may hold megabytes). */
+/**
+ * Characters of attribute lines (names and values) one `examine` shows: an object may hold
+ * megabytes, or thousands of tiny attributes whose names alone came to 700 KB.
+ */
 const MAX_EXAMINE_CHARS = 64_000;
 
 /**
  * Lines of `examine` for the attributes `viewer` may see (field ones left to the record), up to
- * MAX_EXAMINE_CHARS of values; a last line says how many more a pattern would show.
+ * MAX_EXAMINE_CHARS of lines; a last line says how many more a pattern would show.
  */
 export async function attributeLines(
   u: CommandSdk,
@@ -320,13 +323,15 @@ export async function attributeLines(
   const all = await u.attributes.visible(u.me, obj, pattern);
   const listed = pattern === undefined ? all.filter((a) => !FIELD_SHOWN.has(a.name)) : all;
   const shown: Attribute[] = [];
+  const lines: string[] = [];
   let chars = 0;
   for (const a of listed) {
-    if (shown.length && chars + a.value.length > MAX_EXAMINE_CHARS) break;
-    chars += a.value.length;
+    const line = attributeLine(obj, a, width);
+    if (shown.length && chars + line.length > MAX_EXAMINE_CHARS) break;
+    chars += line.length;
     shown.push(a);
+    lines.push(line);
   }
-  const lines = shown.map((a) => attributeLine(obj, a, width));
   const more = listed.length - shown.length;
   if (more) {
     lines.push(
