@@ -49,6 +49,8 @@ const DIFFERENT: Record<string, string> = {
   "a> @set me=wizard": "the engine's words (2.12: Permission denied.)",
   "b> think [flags(me)]|[lflags(*Alice)]":
     "STAFF (w) is any staff member here; builder is the engine's flag for who may build",
+  "b> think [lattrp(Ch)]|[nattr(Ch)]|[attrcnt(Ch)]":
+    "lattrp() and the counts leave out MUX's built-in Created/Modified; lattrp() in name order",
   "b> think [flags(F1)]|[lflags(F1)]":
     "an inherit object of a staff member ranks as staff (STAFF, w) while it is inherit",
 };
