@@ -81,6 +81,21 @@ Deno.test("queue over telnet and WebSocket: objects act, waits and semaphores, l
       await bob.expect(/^released$/);
     });
 
+    await t.step(
+      "link_ok: another's object's semaphore is anyone's to use (MUX's rule)",
+      async () => {
+        bob.send(`@wait #${box}=think linked`);
+        await bob.expect(/^Permission denied\.$/);
+        // Before: "I do not understand that flag.", though the semaphores asked for it.
+        await run(admin, "@set box=link_ok", /Set\./);
+        await run(admin, "think [flags(box)]|[hasflag(box,link_ok)]", /^L\|1$/m);
+        bob.send(`@wait #${box}=think linked`);
+        bob.send(`@notify #${box}`);
+        await bob.expect(/Notified\./);
+        await bob.expect(/^linked$/);
+      },
+    );
+
     await t.step("@halt removes waiting entries at once", async () => {
       await admin.send("@wait 60=think never");
       const ps = await run(admin, "@ps", /Your limit: 1 of \d+\./);

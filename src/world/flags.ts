@@ -36,6 +36,9 @@ export const PLAIN_FLAGS: readonly string[] = [
   "auditorium",
   "jump_ok",
   "open_ok",
+  // MUX's link_ok: anyone may use the object's semaphores (@wait, @notify). Rooms need it not
+  // to be linked to: here every room may be (src/world/building.ts, mayLinkTo).
+  "link_ok",
 ];
 
 /** Other names MUX gives flags (`@set obj=halted`), by the engine's name. */

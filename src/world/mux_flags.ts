@@ -21,6 +21,7 @@ export const MUX_FLAG_LETTERS: Readonly<Record<string, string>> = {
   H: "haven",
   I: "inherit",
   J: "jump_ok",
+  L: "link_ok",
   M: "monitor",
   n: "no_command",
   O: "opaque",
