@@ -610,3 +610,28 @@ Deno.test("hostile softcode: examine's cap counts attribute names as well as val
     await srv.stop();
   }
 });
+
+Deno.test("hostile softcode: one evaluation holds at most 100 named registers", async () => {
+  // Before: no bound on their number, so one evaluation held 1,800 registers of 8,000
+  // characters (14 MB) and a queue entry carried them all.
+  const srv = await startSupervised();
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const token = await register(srv.base, "Mallory");
+    const mallory = await connectWs(srv, { token, client: "web" });
+    closers.push(() => mallory.close());
+    await mallory.expect((m) => m.data.type === "session");
+    assertEquals(
+      await ask(
+        mallory,
+        "think [null(iter(lnum(1,2000),setq(n##,repeat(x,7000))))][words(listq())]|" +
+          "[strlen(r(n100))]|[strlen(r(n101))]|[setq(more,x)]!",
+        /!$/,
+      ),
+      "100|7000|0|#-1 TOO MANY REGISTERS!",
+    );
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});

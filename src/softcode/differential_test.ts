@@ -50,6 +50,13 @@ const DIFFERENT: Record<string, string> = {
   "[setr(ab,x)]": "named registers are allowed (as [setq(10,x)] above)",
   "[setq(name,val)]-%q<name>-[r(name)]": "named registers are allowed (as [setq(10,x)] above)",
   "[r(abc)]": "named registers are allowed (as [setq(10,x)] above): an unset one is empty",
+  "[null(iter(lnum(1,2000),setq(##,##)))]%q0|%q9|[r(10)]":
+    "named registers are allowed (as [setq(10,x)] above): here 10 to 109 are set, then the cap",
+  "[setq(n1,x)]|[r(n1)]": "named registers are allowed (as [setq(10,x)] above)",
+  "[null(iter(lnum(1,200),setq(n##,##)))][r(n1)]|[r(n100)]|[r(n101)]|[setq(n200,x)]|[setq(n1,again)][r(n1)]":
+    "named registers, at most 100 at once (2.12 has none): 1|100||#-1 TOO MANY REGISTERS|again",
+  "[null(iter(lnum(1,200),setq(n##,##)))][setq(n1,)][setq(n150,in)][r(n150)]":
+    "named registers, at most 100 at once: emptying one makes room for another (in)",
   "[set(me,CTL_S:value)]-[v(CTL_S)]":
     "MUX 2.12's set() tells the player Set.; here it sets quietly, as a function should",
   "[set(#-1,A:b)] [set(me,)]":

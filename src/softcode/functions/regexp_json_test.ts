@@ -61,6 +61,23 @@ Deno.test("softcode registers: letq, listq, unsetq", () => {
   assert.equal(run("[letq(a,1,b,2)]"), "#-1 FUNCTION (LETQ) EXPECTS AN ODD NUMBER OF ARGUMENTS");
 });
 
+Deno.test("softcode registers: at most 100 named ones at once, besides 0-9 and a-z", () => {
+  const { run } = testSoftcode();
+  const full = "[null(iter(lnum(1,200),setq(n##,##)))]";
+  // The recorded cases of mux212_s58regs.json that differ on purpose (2.12 has no named ones).
+  assert.equal(
+    run(`${full}[r(n1)]|[r(n100)]|[r(n101)]|[setq(n200,x)]|[setq(n1,again)][r(n1)]`),
+    "1|100||#-1 TOO MANY REGISTERS|again",
+  );
+  assert.equal(run(`${full}[setq(n1,)][setq(n150,in)][r(n150)]`), "in");
+  assert.equal(run(`${full}[setq(z,last)][r(z)]|[setr(n101,x)]`), "last|#-1 TOO MANY REGISTERS");
+  assert.equal(
+    run(`${full}[letq(n150,in,%q<n150>)]|[words(listq())]`),
+    "#-1 TOO MANY REGISTERS|100",
+  );
+  assert.equal(run(`${full}[letq(n5,in,%q<n5>)]-%q<n5>`), "in-5");
+});
+
 Deno.test("softcode json: json(), isjson(), json_query() as PennMUSH has them", () => {
   const t = testSoftcode();
   const run = t.run;

@@ -2,7 +2,7 @@
 import { define } from "./define.ts";
 import { EVAL_ARG, type FunctionDef } from "../types.ts";
 import { splitList } from "../list.ts";
-import { regKey } from "./control.ts";
+import { regKey, regRoom, TOO_MANY_REGISTERS } from "./control.ts";
 
 /** Register names in listq()'s order: 0-9, A-Z, then named ones sorted. */
 function order(a: string, b: string): number {
@@ -27,11 +27,14 @@ export const registerFunctions: FunctionDef[] = [
       pairs.push([k, ev.eval(f, args[i + 1], EVAL_ARG)]);
     }
     const saved = pairs.map(([k]) => [k, ev.regs.get(k)] as const);
+    let full = false;
     for (const [k, v] of pairs) {
       if (v === "") ev.regs.delete(k);
-      else ev.regs.set(k, v);
+      else if (regRoom(ev.regs, k)) ev.regs.set(k, v);
+      else full = true;
     }
     try {
+      if (full) return TOO_MANY_REGISTERS;
       return ev.eval(f, args[args.length - 1], EVAL_ARG);
     } finally {
       for (const [k, v] of saved.reverse()) {
