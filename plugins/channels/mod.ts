@@ -105,7 +105,7 @@ const plugin: PluginModule = {
       for (const d of defaults()) {
         const ch = svc.byName(d.name);
         if (!ch || d.join === false || !svc.passes(ch, player)) continue;
-        await svc.join(player, d.name).catch((e) =>
+        await svc.join(player, d.name, undefined, { byGame: true }).catch((e) =>
           ctx.log.info(`${p.name} not joined to ${d.name}: ${(e as Error).message}`)
         );
       }

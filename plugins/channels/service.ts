@@ -14,6 +14,7 @@ import {
   type Page,
   type PlayerLookup,
   type PluginWorld,
+  RateLimitError,
   stripColour,
   ValidationError,
   validLock,
@@ -339,12 +340,14 @@ export class ChannelService {
   /**
    * Joins the actor to a channel under an alias: the one given, else the one it has there
    * already, else the channel's configured default (`o` for OOC, whose three letters are a
-   * command), else the first three letters of the name.
+   * command), else the first three letters of the name. An announced join counts against the
+   * actor's talk rate unless `byGame`.
    */
   async join(
     actor: DbObject,
     name: string,
     alias?: string,
+    opts: { byGame?: boolean } = {},
   ): Promise<{ ch: Channel; alias: string }> {
     const ch = this.byName(name);
     if (!ch || (ch.hidden && !this.passes(ch, actor) && !isStaff(actor.flags))) {
@@ -365,8 +368,14 @@ export class ChannelService {
       throw new ValidationError(`You already use the alias '${a}' for ${other}.`);
     }
     const was = this.isMember(ch, actor.id);
+    // Announced when the channel holds few enough members with the actor among them.
+    const told = !was && this.#announces(ch, 1);
+    // An announced join is a line to every member: it is talk, held to the talk rate (before
+    // anything is stored), or joins and leaves in a loop would reach everyone unheld.
+    // A join the game makes (a new player's default channels) is none of the player's talk.
+    if (told && !opts.byGame) await this.d.talkRate?.(actor);
     await this.d.store.join(ch.name.toLowerCase(), actor.id, a);
-    if (!was && this.#announces(ch)) {
+    if (told) {
       this.#system(
         ch,
         `${ch.masking ? "Someone" : this.d.players.displayName(actor)} has joined this channel.`,
@@ -385,7 +394,8 @@ export class ChannelService {
         `You are not on a channel called ${String(ref).trim().slice(0, 40)}.`,
       );
     }
-    if (this.#announces(ch)) {
+    // Leaving is never refused: past the talk rate (see join) it is only not announced.
+    if (this.#announces(ch) && await this.#mayTalk(actor)) {
       this.#system(
         ch,
         `${ch.masking ? "Someone" : this.d.players.displayName(actor)} has left this channel.`,
@@ -395,6 +405,17 @@ export class ChannelService {
     this.d.onChange();
     this.d.membership?.(actor.id, ch.name, false);
     return ch;
+  }
+
+  /** True when `actor` may say one more line by the talk rate (which counts it). */
+  async #mayTalk(actor: DbObject): Promise<boolean> {
+    try {
+      await this.d.talkRate?.(actor);
+      return true;
+    } catch (e) {
+      if (e instanceof RateLimitError) return false;
+      throw e;
+    }
   }
 
   /**
@@ -594,10 +615,13 @@ export class ChannelService {
     return [...members.keys()].filter((id) => this.d.players.isConnected(id));
   }
 
-  /** True when a join or leave on `ch` is announced (see `announceJoins`). */
-  #announces(ch: Channel): boolean {
+  /**
+   * True when a join or leave on `ch` is announced (see `announceJoins`), counting `more`
+   * members not yet stored.
+   */
+  #announces(ch: Channel, more = 0): boolean {
     const limit = this.d.announceJoins?.() ?? DEFAULT_ANNOUNCE_JOINS;
-    return (this.d.store.members.get(ch.name.toLowerCase())?.size ?? 0) <= limit;
+    return (this.d.store.members.get(ch.name.toLowerCase())?.size ?? 0) + more <= limit;
   }
 
   #system(ch: Channel, text: string, header = true): void {

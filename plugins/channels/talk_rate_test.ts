@@ -11,7 +11,8 @@ Deno.test("channels: a player's lines and their things' share one talk rate; sta
   // of a player's things could talk as much again (s53probe).
   const game = await startTestGame({
     plugins: ["channels", "building"],
-    config: { plugins: { channels: { linesPerMinute: 3 } } },
+    // Four: the box's announced join is one of Bea's lines.
+    config: { plugins: { channels: { linesPerMinute: 4 } } },
   });
   try {
     const bea = await game.player("Bea", { flags: ["builder"] });
@@ -35,13 +36,46 @@ Deno.test("channels: a player's lines and their things' share one talk rate; sta
     assert.deepEqual(lines, ["from the box", "spam 0", "spam 1"]);
     assert.match(
       (await game.run(bea, "pub more")).text("Bea"),
-      /^You are talking on channels too fast: at most 3 lines a minute\./,
+      /^You are talking on channels too fast: at most 4 lines a minute\./,
     );
     let staff = "";
     for (let i = 0; i < 5; i++) staff += (await game.run(wiz, `pub staff ${i}`)).text("Cy") + "\n";
     await new Promise((r) => setTimeout(r, 100));
     staff += (await game.received()).text("Cy");
     assert.equal(new Set(staff.match(/staff \d/g)).size, 5, staff);
+  } finally {
+    await game.close();
+  }
+});
+
+Deno.test("channels: joins and leaves announced to a channel count against the talk rate", async () => {
+  // Before: each announced join and leave reached every member unheld, so
+  // `@dolist lnum(99)={+chan/leave pub;+chan/join Public=pub}` put 200 lines before everyone on
+  // Public per typed line, past the talk rate that holds `pub spam`.
+  const game = await startTestGame({
+    plugins: ["channels"],
+    config: { plugins: { channels: { linesPerMinute: 3 } } },
+  });
+  try {
+    const bea = await game.player("Bea");
+    const cy = await game.player("Cy");
+    for (const p of [bea, cy]) await game.run(p, "+chan/join Public=pub");
+    await game.connect(cy);
+    await game.received();
+    // received() after a run gives what was heard since the run began: the run's text is in it.
+    await game.run(bea, "@dolist lnum(10)={+chan/leave pub;+chan/join Public=pub}");
+    let heard = "";
+    for (let i = 0; i < 20; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      heard += (await game.received()).text("Cy") + "\n";
+    }
+    // Three lines of talk a minute (Bea was put on Public when made, which is not her talk): a
+    // leave, the join after it and the next leave are told; the next join is refused (nothing is
+    // stored), later leaves find her off the channel, and a join is still refused.
+    const told = heard.match(/Bea has (joined|left) this channel\./g) ?? [];
+    assert.equal(told.length, 3, heard);
+    const out = (await game.run(bea, "+chan/join Public=pub")).text("Bea");
+    assert.match(out, /^You are talking on channels too fast/);
   } finally {
     await game.close();
   }
