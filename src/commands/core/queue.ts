@@ -170,11 +170,23 @@ function semaphoreOf(u: CommandSdk, ref: string): { obj: DbObject; sem: Semaphor
   const at = ref.indexOf("/");
   const obj = matchObject(u, at < 0 ? ref : ref.slice(0, at));
   if (!maySemaphore(u, obj)) throw new CommandError(DENIED);
-  const attr = at < 0 ? SEMAPHORE : upperAscii(ref.slice(at + 1).trim()) || SEMAPHORE;
+  const attr = semaphoreAttr(u, obj, at < 0 ? "" : ref.slice(at + 1).trim());
+  return { obj, sem: { object: obj.id, attr } };
+}
+
+/**
+ * The attribute a semaphore of `obj` keeps its count in: `name` (upper case), else SEMAPHORE.
+ * Its count is written there as the object, so naming another attribute needs control, as MUX
+ * asks Set_attr of it: past `link_ok` anyone could otherwise overwrite the object's DESC or its
+ * `$-commands` with a count, or fill its owner's attribute quota with names.
+ */
+function semaphoreAttr(u: CommandSdk, obj: DbObject, name: string): string {
+  const attr = upperAscii(name) || SEMAPHORE;
   if (!/^[A-Z0-9_.\-~`!@$^&*+|?<>']{1,64}$/.test(attr)) {
     throw new CommandError("Invalid attribute.");
   }
-  return { obj, sem: { object: obj.id, attr } };
+  if (attr !== SEMAPHORE && !controls(u.me, obj, u.locks)) throw new CommandError(DENIED);
+  return attr;
 }
 
 /** `@wait`'s time: seconds from now, or from the epoch with /until. */
@@ -297,7 +309,8 @@ Runs <action list> later: after <seconds> (fractions allowed; with /until, at th
 seconds since 1970), or when <object>'s semaphore is notified (@notify), or after <seconds>
 if it is not notified first. Waits of a second or more are kept across @reboot and a full
 stop and run once; shorter ones (@wait 0= is common, to order output) are kept in memory.
-Waiting on an object's semaphore needs control of it (or its link_ok flag).
+Waiting on an object's semaphore needs control of it (or its link_ok flag); naming an
+attribute other than SEMAPHORE needs control.
 
 Examples:
   @wait 5=say Five seconds later.
@@ -319,12 +332,7 @@ Examples:
       let attr = SEMAPHORE;
       let delay = 0;
       if (isReal(rest)) delay = Math.max(0, waitSeconds(u, rest));
-      else if (rest) {
-        attr = upperAscii(rest);
-        if (!/^[A-Z0-9_.\-~`!@$^&*+|?<>']{1,64}$/.test(attr)) {
-          throw new CommandError("Invalid attribute.");
-        }
-      }
+      else if (rest) attr = semaphoreAttr(u, obj, rest);
       // A wait on a semaphore with no timeout stays in memory (MUX's semaphores do too).
       enqueue(u, { action, delay, semaphore: { object: obj.id, attr } });
     },
@@ -337,7 +345,8 @@ Examples:
 
 Notifies <object>'s semaphore: the first <count> (default 1) action lists waiting on it
 (@wait <object>=...) run. Notified more often than there are waiters, the next @waits on it
-run at once until the count is used up. You must control <object> (or it is link_ok).
+run at once until the count is used up. You must control <object> (or it is link_ok; then
+only its SEMAPHORE attribute).
 
 Switches:
   /first   the first <count> waiters (the default)
@@ -364,7 +373,7 @@ Example:
     help: `@drain <object>[/<attribute>]
 
 Discards every action list waiting on <object>'s semaphore and resets its count. You must
-control <object> (or it is link_ok).
+control <object> (or it is link_ok; then only its SEMAPHORE attribute).
 
 Example:
   @drain me`,

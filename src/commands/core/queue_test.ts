@@ -119,6 +119,47 @@ Deno.test("queue: semaphores wait for @notify; @drain discards; over-notified wa
   }
 });
 
+Deno.test("queue: a link_ok object's semaphore is anyone's, its other attributes its controllers'", async () => {
+  const w = await testWorld();
+  try {
+    const a = await w.player("Alice");
+    const bob = await w.player("Bob");
+    const box = await w.services.objects.create({
+      name: "Box",
+      type: "thing",
+      location: "1",
+      owner: a.obj.id,
+    });
+    await w.run(a.conn, `@set #${box.id}=link_ok`);
+    await w.run(a.conn, `@desc #${box.id}=A plain box.`);
+    await w.run(a.conn, `&cmd #${box.id}=$hello:think hi`);
+    // Before: the count was written as the box into any attribute Bob named, over its DESC and
+    // its $-command, and each new name took one of Alice's attributes.
+    for (
+      const line of ["@notify #B/DESC", "@notify #B/CMD=5", "@wait #B/NEW=think x", "@drain #B/CMD"]
+    ) {
+      assert.deepEqual(await w.run(bob.conn, line.replace("#B", `#${box.id}`)), [
+        "Permission denied.",
+      ], line);
+    }
+    await w.settle();
+    const attrs = w.services.attributes;
+    assert.equal((await attrs.get(box.id, "DESC"))?.value, "A plain box.");
+    assert.equal((await attrs.get(box.id, "CMD"))?.value, "$hello:think hi");
+    assert.equal(await attrs.get(box.id, "NEW"), null);
+    // The default semaphore is anyone's (MUX's link_ok), and a controller may name any attribute.
+    await w.run(bob.conn, `@wait #${box.id}=think bob waited`);
+    assert.deepEqual(await w.run(bob.conn, `@notify #${box.id}`), ["Notified."]);
+    await w.run(a.conn, `@wait #${box.id}/NEW=think alice waited`);
+    assert.deepEqual(await w.run(a.conn, `@notify #${box.id}/NEW`), ["Notified."]);
+    await w.settle();
+    assert.ok(w.hub.texts(bob.obj.id).includes("bob waited"));
+    assert.ok(w.hub.texts(a.obj.id).includes("alice waited"));
+  } finally {
+    await w.close();
+  }
+});
+
 Deno.test("queue: @ps lists an owner's entries; @halt removes them", async () => {
   const { w, a } = await withBox();
   try {
