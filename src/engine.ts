@@ -506,6 +506,8 @@ async function startOn(
     hearAndPass(from, msg, [], false, (more, passes) => programs.told(id, from, msg, more, passes));
   const help = new HelpRegistry();
   const registered = engineCommands(commands, () => config.value.commands.disabled);
+  // The per-player rate buckets, one set for plugins and core commands (`page`).
+  const rates = new PlayerRates();
   const plugins = new PluginManager(
     {
       config,
@@ -535,7 +537,7 @@ async function startOn(
       timers,
       gmcp,
       secrets,
-      rates: new PlayerRates(),
+      rates,
       functions,
     },
     { dir: resolve(root, cfg.server.pluginsDir), engineVersion: ENGINE_VERSION },
@@ -577,6 +579,7 @@ async function startOn(
     softcode,
     queue,
     programs,
+    rates,
     engine: {
       config,
       lifecycle,

@@ -635,3 +635,36 @@ Deno.test("hostile softcode: one evaluation holds at most 100 named registers", 
     await srv.stop();
   }
 });
+
+Deno.test("hostile softcode: pages a queue sends are held to game.pagesPerMinute", async () => {
+  // Before: nothing held pages but the typed-line rate, and a queue runs as fast as the CPU
+  // allows: `@dolist lnum(99)=page ...` typed ten times a second put a thousand pages a second
+  // before each of up to 20 players.
+  const srv = await startSupervised({ config: { game: { pagesPerMinute: 10 } } });
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const mallory = await connectWs(srv, {
+      token: await register(srv.base, "Mallory"),
+      client: "web",
+    });
+    closers.push(() => mallory.close());
+    const victim = await connectWs(srv, {
+      token: await register(srv.base, "Victim"),
+      client: "web",
+    });
+    closers.push(() => victim.close());
+    await mallory.expect((m) => m.data.type === "session");
+    await victim.expect((m) => m.data.type === "session");
+    await ask(mallory, "@dolist lnum(30)=page Victim=spam ##", /^You paged Victim with 'spam 0/);
+    for (let i = 0; i < 20; i++) {
+      await mallory.expect(/^You are paging too fast: at most 10 pages a minute \(try again in/);
+    }
+    await ask(victim, "think done", /^done$/);
+    const pages = victim.all.map((m) => /^Mallory pages: spam (\d+)/.exec(m.msg)?.[1])
+      .filter((n) => n !== undefined);
+    assertEquals(pages, Array.from({ length: 10 }, (_, i) => `${i}`));
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});

@@ -1,4 +1,5 @@
 /** Test helpers for the command engine: an in-memory engine with a recording fake hub. */
+import { PlayerRates } from "../plugins/rates.ts";
 import { startingRoomNow } from "../world/start.ts";
 import { createEngine, type Engine } from "../engine.ts";
 import type { EngineParts } from "../engine.ts";
@@ -312,6 +313,7 @@ export async function testWorld(): Promise<TestWorld> {
     softcode,
     queue,
     programs,
+    rates: new PlayerRates(),
     engine: {
       config: s.config,
       lifecycle: s.lifecycle,

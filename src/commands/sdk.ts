@@ -71,6 +71,7 @@ class Sdk implements CommandSdk {
   softcode: CommandPorts["softcode"];
   queue: CommandPorts["queue"];
   programs: CommandPorts["programs"];
+  rates: CommandPorts["rates"];
   engine: CommandPorts["engine"];
   /** The line as typed or queued, whatever `cmd` becomes once its arguments are evaluated. */
   readonly #raw: string;
@@ -93,6 +94,7 @@ class Sdk implements CommandSdk {
     this.softcode = ports.softcode;
     this.queue = ports.queue;
     this.programs = ports.programs;
+    this.rates = ports.rates;
     this.engine = ports.engine;
     this.#raw = parts.cmd.raw;
   }

@@ -26,6 +26,7 @@ import type { WatchedValue } from "../storage/watched.ts";
 import type { QueueFrame } from "../queue/types.ts";
 import type { CommandQueue } from "../queue/queue.ts";
 import type { Programs } from "../softcode/programs/mod.ts";
+import type { PlayerRates } from "../plugins/rates.ts";
 
 /**
  * What staff commands run the engine with (`@reboot`, `@reload`, `@site`, `@script`, the admin
@@ -83,6 +84,8 @@ export interface CommandPorts {
   programs: Pick<Programs, "match" | "jobs" | "listens">;
   /** For staff commands. */
   engine: EngineControl;
+  /** The engine's per-player rate buckets (shared with the plugins: `page`'s pages a minute). */
+  rates: PlayerRates;
 }
 
 /** The attributes of one act, MUX's triple, and what is said when they are unset. */

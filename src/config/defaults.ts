@@ -94,6 +94,12 @@ export interface GameConfig {
    */
   restWritesPerMinute: number;
   /**
+   * Pages one player (with their things) may send a minute, after a burst of as many; staff are
+   * not held; 0: no limit. A queue runs as fast as the CPU allows, so only this holds pages an
+   * object's `@dolist` sends.
+   */
+  pagesPerMinute: number;
+  /**
    * Objects one non-staff player may own (rooms, things and exits made by `@dig`, `@open`,
    * `@create` and softcode's `create()`); 0: no limit.
    */
@@ -328,6 +334,7 @@ export function defaultConfig(): EngineConfig {
       loginMessage: "",
       welcomeMessage: "",
       restWritesPerMinute: 30,
+      pagesPerMinute: 60,
       objectQuota: 1000,
     },
     database: {
@@ -419,6 +426,7 @@ export const NON_NEGATIVE_KEYS: readonly string[] = [
   "game.registrationsPerHour",
   "game.loginsPerMinute",
   "game.restWritesPerMinute",
+  "game.pagesPerMinute",
   "game.accountLoginFailures",
   "game.accountLoginWindow",
   "game.objectQuota",

@@ -5,7 +5,8 @@ import type { CommandSdk, CommandSpec } from "../types.ts";
 import type { ObjectHead } from "../../world/types.ts";
 import type { OutboundData } from "../../hub/types.ts";
 import type { SpeechKind } from "../../plugins/hooks.ts";
-import { hasFlag } from "../../world/flags.ts";
+import { hasFlag, isStaff } from "../../world/flags.ts";
+import { ownerOf } from "../../world/control.ts";
 import { CommandError } from "../errors.ts";
 import { joinList } from "../format.ts";
 import { quote } from "../target.ts";
@@ -13,6 +14,28 @@ import { displayName, splitNames } from "../../world/players.ts";
 
 /** Most recipients of one page. */
 const MAX_PAGE_TARGETS = 20;
+
+/**
+ * Counts a page against `game.pagesPerMinute` of the player who pays for it (the pager, or the
+ * player owning a thing: MUX's Owner()); staff are not held. Throws when it is spent. Typed lines
+ * have the hub's budget, but a queue runs as fast as the CPU allows: `@dolist lnum(99)=page ...`
+ * typed ten times a second put a thousand pages a second before up to 20 players each.
+ */
+async function pageRate(u: CommandSdk): Promise<void> {
+  const max = u.engine.config.value.game.pagesPerMinute;
+  if (!(max > 0)) return;
+  const id = ownerOf(u.me);
+  const payer = id === u.me.id ? u.me : await u.objects.get(id);
+  if (payer && isStaff(payer.flags)) return;
+  const wait = u.rates.take(`page\u0000${id}`, max);
+  if (wait > 0) {
+    throw new CommandError(
+      `You are paging too fast: at most ${max} pages a minute (try again in ${
+        Math.ceil(wait / 1000)
+      } s).`,
+    );
+  }
+}
 
 function from(me: ObjectHead) {
   return { id: me.id, name: me.name, moniker: displayName(me) };
@@ -317,7 +340,9 @@ Examples:
     help: `page <player>[ <player>...]=<message>
 page <player>=:<pose>
 
-Sends a private message to connected players anywhere in the game.
+Sends a private message to connected players anywhere in the game (at most 20 a page).
+A player and their objects may send game.pagesPerMinute pages a minute (60 unless the
+game sets otherwise; staff are not held).
 
 Softcode ([functions], %-substitutions) in the text you type is evaluated only on games that
 turn on softcode.evaluatePlayerText; otherwise it shows as typed. An object's queued or forced
@@ -346,6 +371,7 @@ Examples:
       for (const p of offline) pageReturn(u, p, "Away", `${p.name} is not connected.`);
       for (const p of haven) pageReturn(u, p, "Reject", `${p.name} is not accepting pages.`);
       if (!to.length) return;
+      await pageRate(u);
       const pose = text.startsWith(":") || text.startsWith(";");
       const body = text.startsWith(":") ? ` ${text.slice(1).trimStart()}` : text.slice(1);
       const me = displayName(u.me);
