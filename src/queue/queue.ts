@@ -90,12 +90,19 @@ export interface SemaphoreCounts {
   set(sem: SemaphoreRef, n: number): void;
 }
 
+/** How often one semaphore's refused count is told to its object's owner. */
+const REFUSAL_TOLD_EVERY_MS = 60_000;
+/** Semaphores whose last refusal is remembered (past it, all are forgotten). */
+const TOLD_KEPT = 10_000;
+
 /**
  * Semaphore counts in the semaphore's attribute (MUX's add_to): read from memory, written as
  * the object itself (it controls itself), cleared at 0. A refused write (a `wizard` or `locked`
  * attribute, the owner's attribute quota) is told to the object's owner; the count then stays as
  * it was. Not logged: a player at the quota wrote one error line to the server's log for each
  * `@notify` (a thousand a second with `@dolist`), rotating the operator's log away in minutes.
+ * Told once a minute per semaphore: anyone may `@notify` a `link_ok` object, and each refused
+ * count would otherwise put a line before its owner.
  */
 export function attributeCounts(p: {
   object(id: string): DbObject | null;
@@ -107,8 +114,13 @@ export function attributeCounts(p: {
   };
   /** Tells a player something (the queue's `notify`). */
   tell(playerId: string, msg: string): void;
+  /** The clock, in milliseconds (Date.now unless given). */
+  now?: () => number;
 }): SemaphoreCounts {
   if (!p.attributes.live) return memoryCounts();
+  const now = p.now ?? Date.now;
+  // When each semaphore's refusal was last told (bounded: forgotten whole past TOLD_KEPT).
+  const told = new Map<string, number>();
   return {
     get: (sem) => {
       const n = parseInt(p.attributes.peek(sem.object, sem.attr.toUpperCase())?.value ?? "", 10);
@@ -119,7 +131,13 @@ export function attributeCounts(p: {
       if (!o) return;
       const name = sem.attr.toUpperCase();
       const refused = p.attributes.setNow(o, o.id, name, n ? String(n) : "");
-      if (refused) {
+      if (!refused) return;
+      const key = `${o.id}/${name}`;
+      const at = now();
+      const last = told.get(key);
+      if (last === undefined || at - last >= REFUSAL_TOLD_EVERY_MS) {
+        if (told.size >= TOLD_KEPT) told.clear();
+        told.set(key, at);
         p.tell(
           ownerOf(o),
           `${o.name}(#${o.id}) kept no semaphore count in ${name}: ${refused.message}`,

@@ -5,7 +5,7 @@
  * tests/softcode_queue_test.ts).
  */
 import assert from "node:assert/strict";
-import { CommandQueue, MAX_WAIT_S, type QueueDeps } from "./queue.ts";
+import { attributeCounts, CommandQueue, MAX_WAIT_S, type QueueDeps } from "./queue.ts";
 import type { QueueFrame } from "./types.ts";
 import { Scheduler } from "../timers/scheduler.ts";
 import { ManualClock } from "../timers/clock.ts";
@@ -334,4 +334,34 @@ Deno.test("queue: while one payer waits for the turn's end, another payer's read
   } finally {
     kv.close();
   }
+});
+
+Deno.test("queue: a refused semaphore count is told to the owner once a minute per semaphore", () => {
+  // Before: each refused count was told, and anyone may @notify a link_ok object, so a stranger's
+  // `@dolist` put a line a notify before an owner at the attribute quota.
+  const box = { id: "7", name: "Box", flags: ["thing"], owner: "2" } as unknown as DbObject;
+  const told: string[] = [];
+  let t = 0;
+  const counts = attributeCounts({
+    object: (id) => id === "7" ? box : null,
+    attributes: {
+      live: true,
+      peek: () => null,
+      setNow: () => ({ message: "over the quota" }),
+    },
+    tell: (id, msg) => told.push(`${id}: ${msg}`),
+    now: () => t,
+  });
+  for (let i = 0; i < 50; i++) counts.set({ object: "7", attr: "SEMAPHORE" }, 1);
+  counts.set({ object: "7", attr: "N1" }, 1);
+  assert.deepEqual(told, [
+    "2: Box(#7) kept no semaphore count in SEMAPHORE: over the quota",
+    "2: Box(#7) kept no semaphore count in N1: over the quota",
+  ]);
+  t = 59_999;
+  counts.set({ object: "7", attr: "SEMAPHORE" }, 1);
+  assert.equal(told.length, 2);
+  t = 60_000;
+  counts.set({ object: "7", attr: "SEMAPHORE" }, 1);
+  assert.equal(told.length, 3);
 });
