@@ -643,26 +643,25 @@ Deno.test("hostile softcode: pages a queue sends are held to game.pagesPerMinute
   const srv = await startSupervised({ config: { game: { pagesPerMinute: 10 } } });
   const closers: (() => Promise<void>)[] = [];
   try {
-    const mallory = await connectWs(srv, {
-      token: await register(srv.base, "Mallory"),
-      client: "web",
-    });
-    closers.push(() => mallory.close());
-    const victim = await connectWs(srv, {
-      token: await register(srv.base, "Victim"),
-      client: "web",
-    });
-    closers.push(() => victim.close());
-    await mallory.expect((m) => m.data.type === "session");
-    await victim.expect((m) => m.data.type === "session");
-    await ask(mallory, "@dolist lnum(30)=page Victim=spam ##", /^You paged Victim with 'spam 0/);
-    for (let i = 0; i < 20; i++) {
-      await mallory.expect(/^You are paging too fast: at most 10 pages a minute \(try again in/);
-    }
+    const admin = await session(srv, "Admin", closers);
+    const mallory = await session(srv, "Mallory", closers);
+    const victim = await session(srv, "Victim", closers);
+    await ask(admin, "@set *Mallory=builder", /^Set\.$/);
+    await ask(mallory, "@create Pager", /Pager created as object/);
+    // A thing's queue pages on its owner's budget: ten of thirty reach the Victim, and the owner's
+    // own page is refused after them.
+    await ask(mallory, "@force Pager=@dolist lnum(30)=page Victim=spam ##", /./).catch(() => {});
+    await victim.expect(/^Pager pages: spam 9/);
+    assertMatch(
+      await ask(mallory, "page Victim=mine", /paging too fast|You paged/),
+      /^You are paging too fast: at most 10 pages a minute \(try again in \d+ s\)\.$/,
+    );
     await ask(victim, "think done", /^done$/);
-    const pages = victim.all.map((m) => /^Mallory pages: spam (\d+)/.exec(m.msg)?.[1])
+    const pages = victim.all.map((m) => /^Pager pages: spam (\d+)/.exec(m.msg)?.[1])
       .filter((n) => n !== undefined);
     assertEquals(pages, Array.from({ length: 10 }, (_, i) => `${i}`));
+    // Staff are not held.
+    await ask(admin, "@dolist lnum(15)=page Victim=staff ##", /You paged Victim with 'staff 14/);
   } finally {
     for (const c of closers) await c();
     await srv.stop();
