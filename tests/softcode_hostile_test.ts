@@ -667,3 +667,27 @@ Deno.test("hostile softcode: pages a queue sends are held to game.pagesPerMinute
     await srv.stop();
   }
 });
+
+Deno.test("hostile softcode: lcon() and con() of another player in the room are refused, as 2.12", async () => {
+  // s53probe: lcon(<a player in my room>) listed that player's inventory. TinyMUX 2.12 lists a
+  // place's contents only to who may examine it, stands in it, or is the enactor (3eaa9d7).
+  const srv = await startSupervised();
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    const admin = await session(srv, "Admin", closers);
+    const mallory = await session(srv, "Mallory", closers);
+    const victim = await session(srv, "Victim", closers);
+    await ask(admin, "@set *Victim=builder", /^Set\.$/);
+    const made = await ask(victim, "@create Secret", /Secret created as object #\d+/);
+    const secret = /#\d+/.exec(made)![0];
+    assertEquals(await ask(victim, "think [lcon(me)]!", /!$/), `${secret}!`);
+    assertEquals(
+      await ask(mallory, "think [nearby(me,*Victim)]|[lcon(*Victim)]|[con(*Victim)]!", /!$/),
+      "1|#-1 PERMISSION DENIED|#-1 PERMISSION DENIED!",
+    );
+    assertEquals(await ask(admin, "think [lcon(*Victim)]!", /!$/), `${secret}!`);
+  } finally {
+    for (const c of closers) await c();
+    await srv.stop();
+  }
+});
