@@ -400,7 +400,11 @@ export default async (u) => { if (saved) await saved.send((saved === u) + " " + 
 });
 
 /** Runs `body` as a command with ops that keep each send's data; answers `online` with `online`. */
-async function dataOf(body: string, online: unknown = []): Promise<
+async function dataOf(
+  body: string,
+  online: unknown = [],
+  limits: Partial<VmLimits> = {},
+): Promise<
   Outcome & { data: unknown[] }
 > {
   const data: unknown[] = [];
@@ -412,10 +416,11 @@ async function dataOf(body: string, online: unknown = []): Promise<
     if (name === "online") return online;
     throw new RefusedError(`no op ${name}`);
   };
-  const out = await vm2(body).then((vm) => vm.run(CMD, callHost(ops, mapError)));
+  const out = await vm2(body, limits).then((vm) => vm.run(CMD, callHost(ops, mapError)));
   return { ...out, data };
 }
-const vm2 = (body: string) => vmOf(`export default async (u) => {\n${body}\n};`);
+const vm2 = (body: string, limits: Partial<VmLimits> = {}) =>
+  vmOf(`export default async (u) => {\n${body}\n};`, limits);
 
 Deno.test("vm: a send's data reaches the engine as JSON would give it", async () => {
   assert(qjs.binary, "the engine's binary format is this build's");
@@ -575,7 +580,10 @@ await u.send("b", { type: "t", runs });`);
   assert(out.ok && !out.error, JSON.stringify(out));
   assertEquals(out.data[0], { type: "t", a: [2] });
   // An array whose length is huge but costs no memory (QuickJS's writer would loop over its
-  // holes for seconds, and so would JSON.stringify) is refused at once by its length.
+  // holes for seconds, and so would JSON.stringify) is refused at once by its length. These are
+  // about size, not time: building the 20,000 entries alone takes about 50 ms of the 100, and
+  // the sandbox's clock (the lesser of wall and process CPU time) counts a parallel test file's
+  // thread too, so they get a time limit no loaded machine reaches.
   for (
     const make of [
       "const a = []; a.length = 1e9;",
@@ -587,7 +595,10 @@ await u.send("b", { type: "t", runs });`);
       "const a = Object.fromEntries(Array.from({ length: 20000 }, (_, i) => [i, i]));",
     ]
   ) {
-    out = await dataOf(`${make} await u.send("a", { type: "t", nested: [{ a }] });`);
+    out = await dataOf(`${make} await u.send("a", { type: "t", nested: [{ a }] });`, [], {
+      timeoutMs: 2_000,
+      wallMs: 10_000,
+    });
     assert(out.ok, JSON.stringify(out));
     assertMatch(out.error?.message ?? "", /data must be JSON of at most 16384 bytes/);
   }
