@@ -262,12 +262,15 @@ async function startOnce(opts: StartOptions & { dir: string }): Promise<TestServ
   return server;
 }
 
-/** Polls /health until it answers 200. */
+/**
+ * Polls /health until it answers 200, for up to `ms`: 60 s by default, as a whole suite run with
+ * five other jobs on the machine (load 17 on 2 cores) took over 20 s to start an engine.
+ */
 export async function waitHealthy(
   base: string,
   exited: () => boolean = () => false,
   output: () => string = () => "",
-  ms = 20_000,
+  ms = 60_000,
 ): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {

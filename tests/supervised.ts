@@ -10,11 +10,12 @@ export const ADMIN = { name: "Admin", password: "admin-password-1" };
 
 /**
  * Starts the supervisor and waits until the engine answers /health and the sidecar listens (up
- * to `waitMs` for the engine: more on an empty Deno cache, which downloads first).
+ * to `waitMs` for the engine: a loaded machine's start takes over 20 s; an empty Deno cache's
+ * more, as it downloads first).
  */
 export async function startSupervised(
   opts: StartOptions = {},
-  waitMs = 20_000,
+  waitMs = 60_000,
 ): Promise<TestServer> {
   // The supervisor answers before its engine binds, so a port another test took between the
   // harness finding it free and the engine's bind shows here, not in startServer: try again.
