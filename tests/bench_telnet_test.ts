@@ -35,8 +35,12 @@ Deno.test({
     assertEquals(r.roundTripMs.quiet.n, 50);
     assertEquals(r.roundTripMs.loaded.connections, 20);
     assert(r.roundTripMs.duringLoginStorm!.n > 0, "round trips ran during the storm");
-    assert(r.memory.withPlayers.total > r.memory.baseline.total, "memory read from the processes");
-    assert(Object.keys(r.memory.baseline.byPid).length >= 3, "supervisor, sidecar and engine");
+    // Read, not grown: 20 players are about 400 KiB (20-40 KiB each), less than a collection
+    // may give back between the readings; in a loaded suite run the second was not the larger.
+    for (const m of [r.memory.baseline, r.memory.withPlayers]) {
+      assert(Object.values(m.byPid).every((kib) => kib > 0), "memory read from the processes");
+      assert(Object.keys(m.byPid).length >= 3, "supervisor, sidecar and engine");
+    }
     assertEquals(r.fanout.delivery.n, 3 * 20, "every pose reached every player");
     assertEquals(r.fanout.lost, 0);
     assertEquals(r.logins!.ok, 4);
