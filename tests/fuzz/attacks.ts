@@ -153,14 +153,24 @@ async function tokenReuse(ctx: FuzzContext, run: string): Promise<void> {
   }
 }
 
+/**
+ * How long a flood's registration may take to be answered. Those let in each wait for a bcrypt
+ * worker, which runs at idle priority (src/auth/thread_priority.ts): on a machine busy with
+ * other work, 17 of them on two workers took more than the 15 s of one request in a suite run.
+ * The engine did not stall: at load 7, 17 at once were answered in 1.8 to 18.9 s while /health
+ * answered within 60 ms.
+ */
+const REGISTRATION_WAIT_MS = 60_000;
+
 /** A registration flood from one address. */
 async function registrationFlood(ctx: FuzzContext, run: string, limit: number): Promise<void> {
   const n = 40;
+  const slow = { ...ctx, hangMs: Math.max(ctx.hangMs, REGISTRATION_WAIT_MS) };
   const answers = await Promise.all(
     Array.from(
       { length: n },
       (_, i) =>
-        call(ctx, "POST", "/api/v1/auth/register", { name: `FzFl${run}${i}`, password: PASSWORD })
+        call(slow, "POST", "/api/v1/auth/register", { name: `FzFl${run}${i}`, password: PASSWORD })
           .catch((e) => ({ status: 0, body: String(e) }) as Answer),
     ),
   );
