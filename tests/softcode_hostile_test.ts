@@ -4,7 +4,7 @@
  * Each case was found by probing a running game from outside.
  */
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { register } from "./harness.ts";
+import { register, type TestServer } from "./harness.ts";
 import { count, startSupervised, telnetLogin } from "./supervised.ts";
 import { connectWs, type WsClient } from "./ws_client.ts";
 
@@ -15,36 +15,46 @@ async function ask(ws: WsClient, line: string, re: RegExp, ms = 15_000): Promise
   return (await ws.expect(re, ms)).msg;
 }
 
-Deno.test("hostile softcode: tiny attributes count against the quota, so their number is bounded", async () => {
-  // Before: the quota counted only names and values, so `set()` in a loop made 250,000 one-byte
-  // attributes under the default 2,000,000 bytes (about 1 KiB of the engine's memory each, and a
-  // stall for every other player while they were written).
-  const srv = await startSupervised({ config: { softcode: { attributeQuotaBytes: 20_000 } } });
+/** Runs `body` on a fresh supervised game, then closes the sessions it opened and the game. */
+async function withGame(
+  opts: Parameters<typeof startSupervised>[0],
+  body: (srv: TestServer, closers: (() => Promise<void>)[]) => Promise<void>,
+): Promise<void> {
+  const srv = await startSupervised(opts);
   const closers: (() => Promise<void>)[] = [];
   try {
-    const token = await register(srv.base, "Mallory");
-    const mallory = await connectWs(srv, { token, client: "web" });
-    closers.push(() => mallory.close());
-    await mallory.expect((m) => m.data.type === "session");
-
-    await ask(mallory, "think [null(iter(lnum(1,1000),set(me,A##:x)))]done", /^done$/);
-    const n = Number(
-      await ask(mallory, "think count [attrcnt(me)]", /^count \d+$/).then((s) => s.slice(6)),
-    );
-    assert(n > 50 && n < 200, `a 20,000-byte quota held ${n} one-byte attributes`);
-    // The refusal is the quota's own, clear, and nothing is stored.
-    assertMatch(
-      await ask(mallory, "&ONEMORE me=x", /quota|Set\./),
-      /Mallory's attributes at \d+ bytes, over the quota of 20000 bytes\. Nothing was set\./,
-    );
-    assertEquals(await ask(mallory, "think [hasattr(me,ONEMORE)]!", /^[01]!$/), "0!");
-    // Clearing frees the room again.
-    await ask(mallory, "@wipe me/A1*", /Wiped/);
-    assertEquals(await ask(mallory, "&ONEMORE me=x", /quota|Set\./), "Set.");
+    await body(srv, closers);
   } finally {
     for (const c of closers) await c();
     await srv.stop();
   }
+}
+
+Deno.test("hostile softcode: tiny attributes count against the quota, so their number is bounded", async () => {
+  // Before: the quota counted only names and values, so `set()` in a loop made 250,000 one-byte
+  // attributes under the default 2,000,000 bytes (about 1 KiB of the engine's memory each, and a
+  // stall for every other player while they were written).
+  await withGame(
+    { config: { softcode: { attributeQuotaBytes: 20_000 } } },
+    async (srv, closers) => {
+      const mallory = await session(srv, "Mallory", closers);
+
+      await ask(mallory, "think [null(iter(lnum(1,1000),set(me,A##:x)))]done", /^done$/);
+      const n = Number(
+        await ask(mallory, "think count [attrcnt(me)]", /^count \d+$/).then((s) => s.slice(6)),
+      );
+      assert(n > 50 && n < 200, `a 20,000-byte quota held ${n} one-byte attributes`);
+      // The refusal is the quota's own, clear, and nothing is stored.
+      assertMatch(
+        await ask(mallory, "&ONEMORE me=x", /quota|Set\./),
+        /Mallory's attributes at \d+ bytes, over the quota of 20000 bytes\. Nothing was set\./,
+      );
+      assertEquals(await ask(mallory, "think [hasattr(me,ONEMORE)]!", /^[01]!$/), "0!");
+      // Clearing frees the room again.
+      await ask(mallory, "@wipe me/A1*", /Wiped/);
+      assertEquals(await ask(mallory, "&ONEMORE me=x", /quota|Set\./), "Set.");
+    },
+  );
 });
 
 /**
@@ -70,9 +80,7 @@ Deno.test("hostile softcode: the use locks of everything that hears one say shar
   // Before: a builder's things, each listening with a use lock that burns its whole evaluation
   // time, made every `say` in the room run one full evaluation per thing back to back, with
   // nothing else run meanwhile: ten of them froze the game for two seconds a say.
-  const srv = await startSupervised({ config: { softcode: ONE_TIME_EACH } });
-  const closers: (() => Promise<void>)[] = [];
-  try {
+  await withGame({ config: { softcode: ONE_TIME_EACH } }, async (srv, closers) => {
     const bobToken = await register(srv.base, "Bob");
     const aliceToken = await register(srv.base, "Alice");
     const admin = await connectWs(srv, {
@@ -120,18 +128,13 @@ Deno.test("hostile softcode: the use locks of everything that hears one say shar
     );
     // The game goes on: Alice is answered.
     assertEquals(await ask(alice, "think [add(1,2)]", /^3$/), "3");
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  });
 });
 
 Deno.test("hostile softcode: commands run inline by one line share one evaluation's time", async () => {
   // Before: each command of `@break/inline` (open to every player) had a time of its own, and
   // the line ran them all before the event loop turned: one line held everyone for actorMs.
-  const srv = await startSupervised({ config: { softcode: ONE_TIME_EACH } });
-  const closers: (() => Promise<void>)[] = [];
-  try {
+  await withGame({ config: { softcode: ONE_TIME_EACH } }, async (srv, closers) => {
     const eve = await connectWs(srv, { token: await register(srv.base, "Eve"), client: "web" });
     closers.push(() => eve.close());
     await eve.expect((m) => m.data.type === "session");
@@ -140,10 +143,7 @@ Deno.test("hostile softcode: commands run inline by one line share one evaluatio
     const began = await ask(eve, "think began [lattr(me/BEGAN*)]", /^began/);
     assertEquals(began, "began BEGAN1", began);
     assertEquals(await ask(eve, "think [add(1,2)]", /^3$/), "3");
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  });
 });
 
 /** A WebSocket session of a newly registered player (or of the superuser, by its password). */
@@ -200,9 +200,7 @@ Deno.test("hostile softcode: another player's emits cannot fill an owner's queue
   // entry for each, past Bob's quota of 100, so the engine halted Bob's whole queue (his clock's
   // hour-long wait too) and set Parrot halt. One player could silence any other's objects, or a
   // wizard's globals, by talking near them.
-  const srv = await startSupervised();
-  const closers: (() => Promise<void>)[] = [];
-  try {
+  await withGame({}, async (srv, closers) => {
     const bob = await bobWithParrotAndClock(srv, closers);
     const mallory = await session(srv, "Mallory", closers);
     await ask(mallory, "think [null(iter(lnum(150),emit(spam ##)))]done", /^done$/);
@@ -212,10 +210,7 @@ Deno.test("hostile softcode: another player's emits cannot fill an owner's queue
     bob.clear();
     await ask(mallory, "think [emit(spam again)]ok", /^ok$/);
     await bob.expect(/^heard/);
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  });
 });
 
 Deno.test("hostile softcode: the waits an owner's listener queues for another player's emits cannot halt the owner's queue", async () => {
@@ -223,9 +218,7 @@ Deno.test("hostile softcode: the waits an owner's listener queues for another pl
   // asked that new chain, not the line that queued it, whose it was: Mallory's 150 emits woke
   // Bob's Parrot, whose reply waits (two per line heard) passed Bob's quota as "Bob's own", and
   // the engine halted Bob's whole queue (his clock too) and set the Parrot halt.
-  const srv = await startSupervised();
-  const closers: (() => Promise<void>)[] = [];
-  try {
+  await withGame({}, async (srv, closers) => {
     const bob = await bobWithParrotAndClock(srv, closers);
     await ask(
       bob,
@@ -237,19 +230,14 @@ Deno.test("hostile softcode: the waits an owner's listener queues for another pl
     await mallory.expect(/spam 149/);
     await bob.expect(/^heard/);
     await assertBobUntouched(bob);
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  });
 });
 
 Deno.test("hostile softcode: the waits another player's emits filled an owner's quota with leave the owner room to queue", async () => {
   // Before: one quota held both. Mallory's 150 emits woke Bob's Parrot, whose reply waits half
   // a minute; they filled Bob's quota, and the next thing Bob queued himself (a @trigger of his
   // clock) was past it as his own runaway: Bob's whole queue was halted and the clock set halt.
-  const srv = await startSupervised();
-  const closers: (() => Promise<void>)[] = [];
-  try {
+  await withGame({}, async (srv, closers) => {
     const bob = await bobWithParrotAndClock(srv, closers);
     await ask(bob, "&HEAR Parrot=^*spam*:@wait 30=@pemit *Bob=later %0", /^Set\.$/);
     const mallory = await session(srv, "Mallory", closers);
@@ -264,19 +252,14 @@ Deno.test("hostile softcode: the waits another player's emits filled an owner's 
     await ask(bob, "@trigger Clock/TICK", /./).catch(() => {});
     await bob.expect(/^tick$/);
     await assertBobUntouched(bob);
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  });
 });
 
 Deno.test("hostile softcode: a runaway chain another player began halts that chain, not an owner's queue", async () => {
   // Before: Mallory's looping thing emitted near Bob's Parrot; the Parrot's entries joined her
   // chain, and when the chain passed queue.chainLimit on one of them, Bob's whole queue was
   // halted (his clock with it) instead of Mallory's runaway.
-  const srv = await startSupervised({ config: { queue: { chainLimit: 24 } } });
-  const closers: (() => Promise<void>)[] = [];
-  try {
+  await withGame({ config: { queue: { chainLimit: 24 } } }, async (srv, closers) => {
     const bob = await bobWithParrotAndClock(srv, closers);
     const admin = await session(srv, "Admin", closers);
     const mallory = await session(srv, "Mallory", closers);
@@ -293,10 +276,7 @@ Deno.test("hostile softcode: a runaway chain another player began halts that cha
     assertMatch(told.msg, /a chain Mallory's line began ran 24 queue entries.*Parrot/);
     await bob.expect(/Run away objects: a chain Mallory's line began/);
     await assertBobUntouched(bob);
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  });
 });
 
 Deno.test("hostile softcode: what a player's wait of a second wakes is paid by that player", async () => {
@@ -304,37 +284,33 @@ Deno.test("hostile softcode: what a player's wait of a second wakes is paid by t
   // woke were each paid by their own owner: Mallory's `@wait 1=@emit boom` spent Bob's time on
   // Bob's listening Ear until Bob's own typing was refused.
   // Each burn runs to its 300 ms (no call limit): two spend a player's 600 ms.
-  const srv = await startSupervised({ config: { softcode: { ...ONE_TIME_EACH, actorMs: 600 } } });
-  const closers: (() => Promise<void>)[] = [];
-  try {
-    const admin = await session(srv, "Admin", closers);
-    const bob = await session(srv, "Bob", closers);
-    await ask(admin, "@set *Bob=builder", /^Set\.$/);
-    const mallory = await session(srv, "Mallory", closers);
-    await ask(bob, "@create Ear", /Ear created as object/);
-    await ask(bob, "@set Ear=monitor", /^Set\.$/);
-    await ask(bob, `&HEAR Ear=^*boom*:think ${BURN}`, /^Set\.$/);
-    await ask(bob, "drop Ear", /Dropped\./);
-    await ask(mallory, "@wait 1=@emit boom1;@emit boom2;@emit boom3;@emit boom4", /./)
-      .catch(() => {});
-    await mallory.expect(/Your softcode has used its time/, 15_000).catch((e) => {
-      throw new Error(`${e}\nBob: ${bob.buffer.map((m) => m.msg).join(" | ")}`);
-    });
-    assertEquals(await ask(bob, "think [add(1,2)]", /^3$|CPU/), "3");
-    assertEquals(bob.buffer.filter((m) => /softcode has used/.test(m.msg)).length, 0);
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  await withGame(
+    { config: { softcode: { ...ONE_TIME_EACH, actorMs: 600 } } },
+    async (srv, closers) => {
+      const admin = await session(srv, "Admin", closers);
+      const bob = await session(srv, "Bob", closers);
+      await ask(admin, "@set *Bob=builder", /^Set\.$/);
+      const mallory = await session(srv, "Mallory", closers);
+      await ask(bob, "@create Ear", /Ear created as object/);
+      await ask(bob, "@set Ear=monitor", /^Set\.$/);
+      await ask(bob, `&HEAR Ear=^*boom*:think ${BURN}`, /^Set\.$/);
+      await ask(bob, "drop Ear", /Dropped\./);
+      await ask(mallory, "@wait 1=@emit boom1;@emit boom2;@emit boom3;@emit boom4", /./)
+        .catch(() => {});
+      await mallory.expect(/Your softcode has used its time/, 15_000).catch((e) => {
+        throw new Error(`${e}\nBob: ${bob.buffer.map((m) => m.msg).join(" | ")}`);
+      });
+      assertEquals(await ask(bob, "think [add(1,2)]", /^3$|CPU/), "3");
+      assertEquals(bob.buffer.filter((m) => /softcode has used/.test(m.msg)).length, 0);
+    },
+  );
 });
 
 Deno.test("hostile softcode: a regular expression that compiles to a huge program is refused", async () => {
   // Before: RE2 runs in time linear in text × program, and this 32-character pattern compiles to
   // 15,000 instructions: one regmatch() on an 8,000-character text held every player 2.3 s, in
   // one call that the evaluation's time limit could not interrupt.
-  const srv = await startSupervised();
-  const closers: (() => Promise<void>)[] = [];
-  try {
+  await withGame({}, async (srv, closers) => {
     const mallory = await session(srv, "Mallory", closers);
     const big = "(?:a|aa|aaa|aaaa|aaaaa|b){1000}d";
     assertMatch(
@@ -362,19 +338,14 @@ Deno.test("hostile softcode: a regular expression that compiles to a huge progra
       ),
       "|" + "a".repeat(30),
     );
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  });
 });
 
 Deno.test("hostile softcode: a burst of output to a room drops output, not the players who hear it", async () => {
   // Before: one `think` emitting 1.4 MB to the room in one turn put more than a client's 1 MiB
   // of unsent output behind every web and telnet player there (and the speaker), and each was
   // disconnected as "too slow", however fast it read.
-  const srv = await startSupervised();
-  const closers: (() => Promise<void>)[] = [];
-  try {
+  await withGame({}, async (srv, closers) => {
     const web = await session(srv, "Webby", closers);
     await register(srv.base, "Telly");
     const tel = await telnetLogin(srv, "Telly", "password123");
@@ -392,21 +363,16 @@ Deno.test("hostile softcode: a burst of output to a room drops output, not the p
     await tel.send("think telnet here");
     await tel.waitFor(/telnet here/, 15_000, from);
     assertMatch(tel.plain, /of output were dropped/);
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  });
 });
 
 Deno.test("hostile softcode: matching a line against the $-commands around a player is paid for by that player", async () => {
   // Before: matching was no evaluation, so nothing bounded or charged it: 200 `$-commands` that
   // each cost a long line 16 million wildcard steps held every player about ten seconds for one
   // typed line (an ordinary player may hold thousands on itself, within its attribute quota).
-  const srv = await startSupervised({
+  await withGame({
     config: { softcode: { evaluationMs: 300, actorMs: 300, actorWindowMs: 600_000 } },
-  });
-  const closers: (() => Promise<void>)[] = [];
-  try {
+  }, async (srv, closers) => {
     const admin = await session(srv, "Admin", closers);
     await ask(admin, "@create Trap", /Trap created as object/);
     await ask(
@@ -426,19 +392,14 @@ Deno.test("hostile softcode: matching a line against the $-commands around a pla
     );
     // Others are not: Admin still runs.
     assertEquals(await ask(admin, "think [add(2,2)]", /^4$|CPU/), "4");
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  });
 });
 
 Deno.test("hostile softcode: another player's line goes before a player's next heavy typed line", async () => {
   // Before: a player's lines typed together ran back to back, each with an evaluation's time,
   // before the engine read anyone's input again (Deno runs every immediate, even those queued
   // meanwhile, before it reads sockets): four burning lines held every other player 2 s.
-  const srv = await startSupervised({ config: { softcode: ONE_TIME_EACH } });
-  const closers: (() => Promise<void>)[] = [];
-  try {
+  await withGame({ config: { softcode: ONE_TIME_EACH } }, async (srv, closers) => {
     const alice = await session(srv, "Alice", closers);
     await ask(alice, "@set me=visual", /^Set\.$/);
     const mallory = await session(srv, "Mallory", closers);
@@ -456,19 +417,14 @@ Deno.test("hostile softcode: another player's line goes before a player's next h
     // before the next heavy line the engine starts once it has read it. A loaded machine can
     // deliver it a line or two late, but never after the last (before: "saw 0 0 0 0").
     if (saw.startsWith("saw 0")) assert(saw.endsWith("1"), `Alice's line went last: ${saw}`);
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  });
 });
 
 Deno.test("hostile softcode: another player's line goes before a looping object's next heavy entry", async () => {
   // Before: the queue gave the event loop back between its slices with an immediate, which
   // Deno runs before it reads sockets: a builder's thing that triggers itself with a burning
   // action held every other player until its owner's whole actorMs was spent (2 s).
-  const srv = await startSupervised({ config: { softcode: ONE_TIME_EACH } });
-  const closers: (() => Promise<void>)[] = [];
-  try {
+  await withGame({ config: { softcode: ONE_TIME_EACH } }, async (srv, closers) => {
     const admin = await session(srv, "Admin", closers);
     const alice = await session(srv, "Alice", closers);
     await ask(alice, "@set me=visual", /^Set\.$/);
@@ -492,21 +448,16 @@ Deno.test("hostile softcode: another player's line goes before a looping object'
     // before the next heavy entry the queue starts once the engine has read it. A loaded machine
     // can deliver it an entry or two late, but never after the last (before: "0000").
     if (saw.startsWith("0")) assert(saw.endsWith("1"), `Alice's line went last: ${saw}`);
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  });
 });
 
 Deno.test("hostile softcode: the long wildcard cases of one @switch are paid for and stop at the time", async () => {
   // Before: @switch matched its cases outside any evaluation, each an uninterruptible 100 ms on
   // an 8,000-character value: twenty cases in a 461-character line held every player 2 s, and
   // an 8,000-character line could hold 380 of them (a minute), never charged to the player.
-  const srv = await startSupervised({
+  await withGame({
     config: { softcode: { evaluationMs: 300, actorMs: 300, actorWindowMs: 600_000 } },
-  });
-  const closers: (() => Promise<void>)[] = [];
-  try {
+  }, async (srv, closers) => {
     const admin = await session(srv, "Admin", closers);
     const mallory = await session(srv, "Mallory", closers);
     await ask(
@@ -522,10 +473,7 @@ Deno.test("hostile softcode: the long wildcard cases of one @switch are paid for
       `Mallory was not charged for the matching: ${told}`,
     );
     assertEquals(await ask(admin, "think [add(2,2)]", /^4$|CPU/), "4");
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  });
 });
 
 Deno.test("hostile softcode: a reply bigger than a telnet client's output bound is cut, not the client closed", async () => {
@@ -566,37 +514,27 @@ Deno.test("hostile softcode: a semaphore count the quota refuses is told to its 
   // Before: each refused count wrote an error line to the server's log, so a player at the quota
   // with `@dolist lnum(99)=@notify me/N##` wrote a thousand lines a second and rotated the
   // operator's log away within minutes.
-  const srv = await startSupervised({ config: { softcode: { attributeQuotaBytes: 20_000 } } });
-  const closers: (() => Promise<void>)[] = [];
-  try {
-    const token = await register(srv.base, "Mallory");
-    const mallory = await connectWs(srv, { token, client: "web" });
-    closers.push(() => mallory.close());
-    await mallory.expect((m) => m.data.type === "session");
-    await ask(mallory, "think [null(iter(lnum(1,1000),set(me,A##:x)))]done", /^done$/);
-    await ask(mallory, "@dolist lnum(30)=@notify me/N##", /kept no semaphore count in N29/);
-    assertMatch(
-      mallory.all.map((m) => m.msg).join("\n"),
-      /Mallory\(#\d+\) kept no semaphore count in N0: .*over the quota of 20000 bytes/,
-    );
-    assertEquals(await ask(mallory, "think [lattr(me/N*)]!", /!$/), "!");
-    assertEquals(count(srv.output(), /semaphore/), 0, "nothing about it in the server's log");
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  await withGame(
+    { config: { softcode: { attributeQuotaBytes: 20_000 } } },
+    async (srv, closers) => {
+      const mallory = await session(srv, "Mallory", closers);
+      await ask(mallory, "think [null(iter(lnum(1,1000),set(me,A##:x)))]done", /^done$/);
+      await ask(mallory, "@dolist lnum(30)=@notify me/N##", /kept no semaphore count in N29/);
+      assertMatch(
+        mallory.all.map((m) => m.msg).join("\n"),
+        /Mallory\(#\d+\) kept no semaphore count in N0: .*over the quota of 20000 bytes/,
+      );
+      assertEquals(await ask(mallory, "think [lattr(me/N*)]!", /!$/), "!");
+      assertEquals(count(srv.output(), /semaphore/), 0, "nothing about it in the server's log");
+    },
+  );
 });
 
 Deno.test("hostile softcode: examine's cap counts attribute names as well as values", async () => {
   // Before: the cap counted values only, so a thousand attributes of one character each (their
   // names near the longest) were all listed: examine of such objects came to 700 KB.
-  const srv = await startSupervised();
-  const closers: (() => Promise<void>)[] = [];
-  try {
-    const token = await register(srv.base, "Mallory");
-    const mallory = await connectWs(srv, { token, client: "web" });
-    closers.push(() => mallory.close());
-    await mallory.expect((m) => m.data.type === "session");
+  await withGame({}, async (srv, closers) => {
+    const mallory = await session(srv, "Mallory", closers);
     const long = "N".repeat(58);
     await ask(mallory, `think [null(iter(lnum(1000,1999),set(me,${long}##:x)))]done`, /^done$/);
     assertEquals(await ask(mallory, "think [attrcnt(me/N*)]!", /^\d+!$/), "1000!");
@@ -605,22 +543,14 @@ Deno.test("hostile softcode: examine's cap counts attribute names as well as val
       .length;
     assert(listed > 500 && listed < 1000, `examine listed ${listed} of the 1000`);
     assertMatch(out, new RegExp(`\\(${1000 - listed} more attributes not shown: `));
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  });
 });
 
 Deno.test("hostile softcode: one evaluation holds at most 100 named registers", async () => {
   // Before: no bound on their number, so one evaluation held 1,800 registers of 8,000
   // characters (14 MB) and a queue entry carried them all.
-  const srv = await startSupervised();
-  const closers: (() => Promise<void>)[] = [];
-  try {
-    const token = await register(srv.base, "Mallory");
-    const mallory = await connectWs(srv, { token, client: "web" });
-    closers.push(() => mallory.close());
-    await mallory.expect((m) => m.data.type === "session");
+  await withGame({}, async (srv, closers) => {
+    const mallory = await session(srv, "Mallory", closers);
     assertEquals(
       await ask(
         mallory,
@@ -630,19 +560,14 @@ Deno.test("hostile softcode: one evaluation holds at most 100 named registers", 
       ),
       "100|7000|0|#-1 TOO MANY REGISTERS!",
     );
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  });
 });
 
 Deno.test("hostile softcode: pages a queue sends are held to game.pagesPerMinute", async () => {
   // Before: nothing held pages but the typed-line rate, and a queue runs as fast as the CPU
   // allows: `@dolist lnum(99)=page ...` typed ten times a second put a thousand pages a second
   // before each of up to 20 players.
-  const srv = await startSupervised({ config: { game: { pagesPerMinute: 10 } } });
-  const closers: (() => Promise<void>)[] = [];
-  try {
+  await withGame({ config: { game: { pagesPerMinute: 10 } } }, async (srv, closers) => {
     const admin = await session(srv, "Admin", closers);
     const mallory = await session(srv, "Mallory", closers);
     const victim = await session(srv, "Victim", closers);
@@ -662,18 +587,13 @@ Deno.test("hostile softcode: pages a queue sends are held to game.pagesPerMinute
     assertEquals(pages, Array.from({ length: 10 }, (_, i) => `${i}`));
     // Staff are not held.
     await ask(admin, "@dolist lnum(15)=page Victim=staff ##", /You paged Victim with 'staff 14/);
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  });
 });
 
 Deno.test("hostile softcode: lcon() and con() of another player in the room are refused, as 2.12", async () => {
   // s53probe: lcon(<a player in my room>) listed that player's inventory. TinyMUX 2.12 lists a
   // place's contents only to who may examine it, stands in it, or is the enactor (3eaa9d7).
-  const srv = await startSupervised();
-  const closers: (() => Promise<void>)[] = [];
-  try {
+  await withGame({}, async (srv, closers) => {
     const admin = await session(srv, "Admin", closers);
     const mallory = await session(srv, "Mallory", closers);
     const victim = await session(srv, "Victim", closers);
@@ -686,8 +606,5 @@ Deno.test("hostile softcode: lcon() and con() of another player in the room are 
       "1|#-1 PERMISSION DENIED|#-1 PERMISSION DENIED!",
     );
     assertEquals(await ask(admin, "think [lcon(*Victim)]!", /!$/), `${secret}!`);
-  } finally {
-    for (const c of closers) await c();
-    await srv.stop();
-  }
+  });
 });
