@@ -12,7 +12,6 @@ import {
   NotFoundError,
   type NoticeBatch,
   type NoticeOptions,
-  ownerOf,
   type PlayerLookup,
   type PluginNotices,
   type PluginQuota,
@@ -98,7 +97,7 @@ export interface BoardDeps {
   store: BoardStore;
   deliver: Delivery;
   players: PlayerLookup;
-  world: Pick<PluginWorld, "getMany" | "passes" | "settableLock">;
+  world: Pick<PluginWorld, "getMany" | "owningPlayer" | "passes" | "settableLock">;
   /** Posts per player, board and day (staff are not held to it). */
   postsPerDay: PluginQuota;
   /** Collapsing notices (`ctx.notices`): one line per board a minute, however many posts. */
@@ -233,9 +232,7 @@ export class BoardService {
 
   /** `p` when it is a player, else the player owning it (refused when there is none). */
   async #owner(p: DbObject): Promise<DbObject> {
-    const id = ownerOf(p);
-    if (id === p.id) return p;
-    const [owner] = await this.d.world.getMany([id]);
+    const owner = await this.d.world.owningPlayer(p);
     if (!owner) throw new ForbiddenError("Only an object with an owner may post.");
     return owner;
   }

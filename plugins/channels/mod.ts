@@ -67,7 +67,7 @@ const plugin: PluginModule = {
         const n = Number(ctx.config.linesPerMinute ?? DEFAULT_LINES_PER_MINUTE);
         const max = Number.isInteger(n) && n >= 0 ? n : DEFAULT_LINES_PER_MINUTE;
         const id = ownerOf(actor);
-        const payer = id === actor.id ? actor : await ctx.world.get(id);
+        const payer = await ctx.world.owningPlayer(actor);
         if (!max || (payer && isStaff(payer.flags))) return;
         ctx.rates.take(
           "talk",

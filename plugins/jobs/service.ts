@@ -14,7 +14,6 @@ import {
   type NoticeBatch,
   type NoticeOptions,
   onlyFields,
-  ownerOf,
   type Page,
   type PlayerLookup,
   type PluginLog,
@@ -79,7 +78,7 @@ export interface JobDeps {
   store: JobStore;
   deliver: Delivery;
   players: PlayerLookup;
-  world: Pick<PluginWorld, "getMany">;
+  world: Pick<PluginWorld, "getMany" | "owningPlayer">;
   log: PluginLog;
   /** The configured categories (read each time: the configuration is live). */
   categories(): string[];
@@ -330,9 +329,7 @@ export class JobService {
 
   /** `p` when it is a player, else the player owning it (refused when there is none). */
   async #owner(p: DbObject): Promise<DbObject> {
-    const id = ownerOf(p);
-    if (id === p.id) return p;
-    const [owner] = await this.d.world.getMany([id]);
+    const owner = await this.d.world.owningPlayer(p);
     if (!owner) throw new ForbiddenError("Only an object with an owner may file a request.");
     return owner;
   }

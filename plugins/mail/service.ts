@@ -11,7 +11,6 @@ import {
   lockOf,
   MAX_NAMES,
   NotFoundError,
-  ownerOf,
   type PluginContext,
   requiredText,
   splitNames,
@@ -236,9 +235,7 @@ export class MailService {
 
   /** The player a message from `sender` is from: itself, or the player owning it. */
   async #sendingPlayer(sender: DbObject): Promise<DbObject> {
-    const id = ownerOf(sender);
-    if (id === sender.id) return sender;
-    const owner = await this.#ctx.world.get(id);
+    const owner = await this.#ctx.world.owningPlayer(sender);
     if (!owner) throw new ForbiddenError("Only an object with an owner may send mail.");
     return owner;
   }

@@ -78,7 +78,7 @@ export interface SceneLimits {
 /** What the service needs of the engine. */
 export interface SceneDeps {
   store: SceneStore;
-  world: Pick<PluginWorld, "get" | "getMany" | "idsWithFlag" | "passes">;
+  world: Pick<PluginWorld, "get" | "getMany" | "idsWithFlag" | "owningPlayer" | "passes">;
   players: Pick<PlayerLookup, "find" | "displayName">;
   deliver: Pick<Delivery, "toRoom" | "toPlayer">;
   hooks: Pick<PluginBus<SceneEvents>, "emit">;
@@ -211,8 +211,7 @@ export class SceneService {
     // What a thing or puppet starts is its owning player's, as what it builds is (MUX's
     // Owner()): counted on that player's quota, and free of it only when that player is staff.
     // Owned by the thing itself, each thing had a quota of its own.
-    const ownerId = ownerOf(actor);
-    const owner = ownerId === actor.id ? actor : await this.d.world.get(ownerId);
+    const owner = await this.d.world.owningPlayer(actor);
     if (!owner) throw new ForbiddenError("Only an object with an owner may start a scene.");
     const now = this.d.now();
     const owned = this.d.limits.owned;

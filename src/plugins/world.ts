@@ -20,6 +20,11 @@ export interface PluginWorld {
   get(id: string): Promise<DbObject | null>;
   /** Several objects; missing ones are left out. */
   getMany(ids: readonly string[]): Promise<DbObject[]>;
+  /**
+   * The player owning `o` (`o` itself when it is one; MUX's Owner()), or null when it has none:
+   * whose limits a thing's mail, posts, requests, scenes and channel lines count against.
+   */
+  owningPlayer(o: DbObject): Promise<DbObject | null>;
   /** Objects whose name is `name` (case-insensitive), at most `limit`. */
   byName(name: string, limit?: number): Promise<DbObject[]>;
   /** Everything located in `location`, at most `limit`. */
@@ -113,6 +118,10 @@ export function pluginWorld(
   return {
     get: (id) => o.get(id),
     getMany: (ids) => o.getMany(ids),
+    owningPlayer: (x) => {
+      const id = ownerOf(x);
+      return id === x.id ? Promise.resolve(x) : o.get(id);
+    },
     byName: (name, limit) => o.byName(name, limit),
     contents: (location, limit) => o.contents(location, limit),
     storedContents: (location, limit) => o.storedContents(location, limit),
